@@ -1,0 +1,198 @@
+package apst
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// PM QoS constants from include/linux/pm_qos.h.
+const (
+	// LatencyAny is PM_QOS_LATENCY_ANY (S32_MAX), what "any" stores; the
+	// driver maps it to NoLimit.
+	LatencyAny = 1<<31 - 1
+)
+
+// ToleranceKind says what a pm_qos_latency_tolerance_us value is.
+type ToleranceKind uint8
+
+const (
+	// ToleranceAuto is "auto": no user constraint (PM QoS -1). The kernel
+	// then stores NoLimit, not the module default.
+	ToleranceAuto ToleranceKind = iota
+	// ToleranceAny is "any" (S32_MAX), also written as 2147483647: NoLimit.
+	ToleranceAny
+	// ToleranceValue is a number of microseconds from 0 to 2147483646; 0
+	// disables APST.
+	ToleranceValue
+)
+
+// Tolerance is a value of the per-controller sysfs attribute
+// power/pm_qos_latency_tolerance_us.
+type Tolerance struct {
+	// Kind says whether the value is auto, any or a number.
+	Kind ToleranceKind
+	// Value is the number of microseconds when Kind is ToleranceValue.
+	Value uint32
+}
+
+// Bound returns the ps_max_latency_us the driver stores for the tolerance
+// (nvme_set_latency_tolerance): NoLimit for auto and any, the value otherwise.
+func (t Tolerance) Bound() Microseconds {
+	if t.Kind != ToleranceValue {
+		return NoLimit
+	}
+	return Microseconds(t.Value)
+}
+
+// String returns the value as the attribute reads back: "auto", "any" or the
+// decimal number.
+func (t Tolerance) String() string {
+	switch t.Kind {
+	case ToleranceAuto:
+		return "auto"
+	case ToleranceAny:
+		return "any"
+	}
+	return strconv.FormatUint(uint64(t.Value), 10)
+}
+
+// ParseTolerance parses a string written to pm_qos_latency_tolerance_us
+// exactly as the kernel's store handler does (drivers/base/power/sysfs.c):
+//
+//   - first as a signed 32-bit integer with base auto-detection (decimal, 0x
+//     hex, leading-0 octal), an optional sign and at most one trailing
+//     newline; a negative number is rejected;
+//   - otherwise "auto" or "any", each optionally followed by one newline;
+//   - anything else is rejected (EINVAL), including numbers outside the s32
+//     range, spaces, and two keywords.
+//
+// 2147483647 parses as ToleranceAny, because that is the value "any" stores
+// and reads back as. A rejected string returns an error wrapping
+// ErrInvalidTolerance that says why.
+func ParseTolerance(s string) (Tolerance, error) {
+	if v, ok := parseS32(s); ok {
+		if v < 0 {
+			return Tolerance{}, fmt.Errorf("%w %q: negative values are rejected (EINVAL)", ErrInvalidTolerance, s)
+		}
+		if v == LatencyAny {
+			return Tolerance{Kind: ToleranceAny}, nil
+		}
+		return Tolerance{Kind: ToleranceValue, Value: uint32(v)}, nil
+	}
+	switch strings.TrimSuffix(s, "\n") {
+	case "auto":
+		return Tolerance{Kind: ToleranceAuto}, nil
+	case "any":
+		return Tolerance{Kind: ToleranceAny}, nil
+	}
+	return Tolerance{}, fmt.Errorf("%w %q: want auto, any or an integer from 0 to 2147483647 (EINVAL)", ErrInvalidTolerance, s)
+}
+
+// ToleranceBound parses s as ParseTolerance does and returns the bound the
+// kernel stores for it.
+func ToleranceBound(s string) (Microseconds, error) {
+	t, err := ParseTolerance(s)
+	if err != nil {
+		return 0, err
+	}
+	return t.Bound(), nil
+}
+
+// ModuleDefaultBound returns the bound a controller gets at probe time from
+// nvme_core.default_ps_max_latency_us = v: the driver creates the user
+// tolerance request with min(v, S32_MAX), so 0 disables APST and any value
+// of 2147483647 or more means NoLimit (and reads back as "any").
+func ModuleDefaultBound(v uint64) Microseconds {
+	if v >= LatencyAny {
+		return NoLimit
+	}
+	return Microseconds(v)
+}
+
+// ParseBound parses a ps_max_latency_us value as a decimal u64 (a 0x prefix
+// selects hex); "unlimited", "max" and "inf" mean NoLimit.
+func ParseBound(s string) (Microseconds, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "unlimited", "max", "inf", "u64max":
+		return NoLimit, nil
+	}
+	v, err := parseU64(s)
+	if err != nil {
+		return 0, fmt.Errorf("%w %q: want a number of microseconds from 0 to 18446744073709551615, or unlimited", ErrInvalidBound, s)
+	}
+	return Microseconds(v), nil
+}
+
+// parseU64 parses a decimal or 0x-prefixed hexadecimal u64.
+func parseU64(s string) (uint64, error) {
+	s = strings.TrimSpace(s)
+	if h, ok := strings.CutPrefix(strings.ToLower(s), "0x"); ok {
+		return strconv.ParseUint(h, 16, 64)
+	}
+	return strconv.ParseUint(s, 10, 64)
+}
+
+// parseS32 replicates kstrtos32(s, 0, &v): optional '+' or '-', base
+// detection (0x/0X followed by a hex digit = 16, leading 0 = 8, else 10), at
+// least one digit, at most one trailing newline, and the result in s32 range.
+func parseS32(s string) (int32, bool) {
+	neg := false
+	if len(s) > 0 && (s[0] == '+' || s[0] == '-') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	base := uint64(10)
+	if len(s) >= 3 && s[0] == '0' && (s[1]|0x20) == 'x' && isHex(s[2]) {
+		base, s = 16, s[2:]
+	} else if len(s) > 0 && s[0] == '0' {
+		base = 8
+	}
+	var v uint64
+	n := 0
+	for n < len(s) {
+		d, ok := digit(s[n])
+		if !ok || d >= base {
+			break
+		}
+		v = v*base + d
+		if v > 1<<32 { // far outside s32 either way; stop before overflow
+			v = 1 << 32
+		}
+		n++
+	}
+	if n == 0 {
+		return 0, false
+	}
+	rest := s[n:]
+	if rest != "" && rest != "\n" {
+		return 0, false
+	}
+	if neg {
+		if v > 1<<31 {
+			return 0, false
+		}
+		return int32(-int64(v)), true
+	}
+	if v > 1<<31-1 {
+		return 0, false
+	}
+	return int32(v), true
+}
+
+func isHex(c byte) bool {
+	_, ok := digit(c)
+	return ok
+}
+
+func digit(c byte) (uint64, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return uint64(c - '0'), true
+	case c >= 'a' && c <= 'f':
+		return uint64(c-'a') + 10, true
+	case c >= 'A' && c <= 'F':
+		return uint64(c-'A') + 10, true
+	}
+	return 0, false
+}

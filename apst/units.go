@@ -1,0 +1,51 @@
+package apst
+
+import (
+	"strconv"
+	"time"
+)
+
+// Microseconds is a 64-bit count of microseconds, the unit of the kernel's
+// ps_max_latency_us bound and of the apst_*_latency_tol_us module parameters.
+type Microseconds uint64
+
+// NoLimit is the bound U64_MAX, which the kernel stores for "auto", "any" and
+// 2147483647: no exit latency is too large.
+const NoLimit Microseconds = 1<<64 - 1
+
+// Duration returns the value as a time.Duration, saturating at the largest
+// Duration (about 292 years) instead of overflowing.
+func (us Microseconds) Duration() time.Duration {
+	const max = Microseconds(1<<63-1) / Microseconds(time.Microsecond)
+	if us > max {
+		return time.Duration(1<<63 - 1)
+	}
+	return time.Duration(us) * time.Microsecond
+}
+
+// String formats the value as "25000us", or "unlimited" for NoLimit.
+func (us Microseconds) String() string {
+	if us == NoLimit {
+		return "unlimited"
+	}
+	return strconv.FormatUint(uint64(us), 10) + "us"
+}
+
+// Milliseconds is a 64-bit count of milliseconds, the unit of ITPT and of the
+// apst_*_timeout_ms module parameters.
+type Milliseconds uint64
+
+// Duration returns the value as a time.Duration, saturating at the largest
+// Duration instead of overflowing.
+func (ms Milliseconds) Duration() time.Duration {
+	const max = Milliseconds(1<<63-1) / Milliseconds(time.Millisecond)
+	if ms > max {
+		return time.Duration(1<<63 - 1)
+	}
+	return time.Duration(ms) * time.Millisecond
+}
+
+// String formats the value as "100ms".
+func (ms Milliseconds) String() string {
+	return strconv.FormatUint(uint64(ms), 10) + "ms"
+}

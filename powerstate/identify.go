@@ -1,0 +1,128 @@
+package powerstate
+
+import (
+	"bytes"
+	"encoding/binary"
+)
+
+// IdentifySize is the size of the Identify Controller data structure in bytes.
+const IdentifySize = 4096
+
+// Byte offsets of the Identify Controller fields the model covers
+// (NVMe Base Specification, Identify Controller data structure).
+const (
+	offVID    = 0    // 1:0
+	offSSVID  = 2    // 3:2
+	offSN     = 4    // 23:4
+	lenSN     = 20   //
+	offMN     = 24   // 63:24
+	lenMN     = 40   //
+	offFR     = 64   // 71:64
+	lenFR     = 8    //
+	offIEEE   = 73   // 75:73
+	offCNTLID = 78   // 79:78
+	offVER    = 80   // 83:80
+	offRTD3R  = 84   // 87:84
+	offRTD3E  = 88   // 91:88
+	offOACS   = 256  // 257:256
+	offNPSS   = 263  //
+	offAVSCC  = 264  //
+	offAPSTA  = 265  //
+	offWCTEMP = 266  // 267:266
+	offCCTEMP = 268  // 269:268
+	offPSD    = 2048 // PSD n at 2048 + 32*n
+)
+
+// DecodeIdentify decodes a 4096-byte Identify Controller image. An image of
+// any other length returns an *ImageSizeError (errors.Is ErrImageSize). The
+// returned Controller does not retain b; its Format is FormatBinary and every
+// field is known.
+func DecodeIdentify(b []byte) (Controller, error) {
+	var c Controller
+	err := c.UnmarshalBinary(b)
+	return c, err
+}
+
+// UnmarshalBinary decodes a 4096-byte Identify Controller image into c. It
+// implements encoding.BinaryUnmarshaler. On error c is left unchanged.
+func (c *Controller) UnmarshalBinary(b []byte) error {
+	if len(b) != IdentifySize {
+		return &ImageSizeError{Got: len(b)}
+	}
+	b = b[:IdentifySize:IdentifySize]
+	*c = Controller{
+		VendorID:          binary.LittleEndian.Uint16(b[offVID:]),
+		SubsystemVendorID: binary.LittleEndian.Uint16(b[offSSVID:]),
+		Serial:            trimField(b[offSN : offSN+lenSN]),
+		Model:             trimField(b[offMN : offMN+lenMN]),
+		Firmware:          trimField(b[offFR : offFR+lenFR]),
+		IEEE:              uint32(b[offIEEE]) | uint32(b[offIEEE+1])<<8 | uint32(b[offIEEE+2])<<16,
+		ControllerID:      binary.LittleEndian.Uint16(b[offCNTLID:]),
+		Version:           Version(binary.LittleEndian.Uint32(b[offVER:])),
+		RTD3Resume:        Microseconds(binary.LittleEndian.Uint32(b[offRTD3R:])),
+		RTD3Entry:         Microseconds(binary.LittleEndian.Uint32(b[offRTD3E:])),
+		OACS:              binary.LittleEndian.Uint16(b[offOACS:]),
+		NPSS:              b[offNPSS],
+		AVSCC:             b[offAVSCC],
+		APSTA:             b[offAPSTA],
+		WarningTemp:       Kelvin(binary.LittleEndian.Uint16(b[offWCTEMP:])),
+		CriticalTemp:      Kelvin(binary.LittleEndian.Uint16(b[offCCTEMP:])),
+		Format:            FormatBinary,
+		Known:             FieldsIdentify,
+	}
+	for i := range c.PowerStates {
+		off := offPSD + i*DescriptorSize
+		c.PowerStates[i] = decodeDescriptor(b[off : off+DescriptorSize])
+	}
+	return nil
+}
+
+// trimField returns an ASCII string field without the trailing spaces and
+// NULs that pad it.
+func trimField(b []byte) string {
+	return string(bytes.TrimRight(b, " \x00"))
+}
+
+// MarshalBinary encodes c as a 4096-byte Identify Controller image. Fields the
+// model does not cover are zero; string fields are space padded (and
+// truncated to their width). It implements encoding.BinaryMarshaler.
+func (c *Controller) MarshalBinary() ([]byte, error) {
+	return c.AppendBinary(make([]byte, 0, IdentifySize))
+}
+
+// AppendBinary appends the 4096-byte image of c to b. It implements
+// encoding.BinaryAppender.
+func (c *Controller) AppendBinary(b []byte) ([]byte, error) {
+	start := len(b)
+	b = append(b, make([]byte, IdentifySize)...)
+	img := b[start : start+IdentifySize : start+IdentifySize]
+	binary.LittleEndian.PutUint16(img[offVID:], c.VendorID)
+	binary.LittleEndian.PutUint16(img[offSSVID:], c.SubsystemVendorID)
+	putField(img[offSN:offSN+lenSN], c.Serial)
+	putField(img[offMN:offMN+lenMN], c.Model)
+	putField(img[offFR:offFR+lenFR], c.Firmware)
+	img[offIEEE], img[offIEEE+1], img[offIEEE+2] = byte(c.IEEE), byte(c.IEEE>>8), byte(c.IEEE>>16)
+	binary.LittleEndian.PutUint16(img[offCNTLID:], c.ControllerID)
+	binary.LittleEndian.PutUint32(img[offVER:], uint32(c.Version))
+	binary.LittleEndian.PutUint32(img[offRTD3R:], uint32(c.RTD3Resume))
+	binary.LittleEndian.PutUint32(img[offRTD3E:], uint32(c.RTD3Entry))
+	binary.LittleEndian.PutUint16(img[offOACS:], c.OACS)
+	img[offNPSS] = c.NPSS
+	img[offAVSCC] = c.AVSCC
+	img[offAPSTA] = c.APSTA
+	binary.LittleEndian.PutUint16(img[offWCTEMP:], uint16(c.WarningTemp))
+	binary.LittleEndian.PutUint16(img[offCCTEMP:], uint16(c.CriticalTemp))
+	for i := range c.PowerStates {
+		off := offPSD + i*DescriptorSize
+		encodeDescriptor(img[off:off+DescriptorSize], &c.PowerStates[i])
+	}
+	return b, nil
+}
+
+// putField writes s into the fixed-width field dst, space padded.
+func putField(dst []byte, s string) {
+	n := copy(dst, s)
+	for i := n; i < len(dst); i++ {
+		dst[i] = ' '
+	}
+}
