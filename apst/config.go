@@ -117,7 +117,8 @@ func parseBool(s string) (bool, error) {
 // plan flags without dashes, e.g. "kernel=v4.12,ps-max-latency-us=25000") to
 // base and returns the result. A kernel key is applied first, so that the
 // generation's default bound never overrides an explicit one. A bare key
-// ("force-apst") means key=true.
+// ("force-apst") means key=true, except after quirks=, whose comma list
+// continues ("quirks=no-apst,no-deepest-ps").
 func ParseConfig(s string, base Params) (Params, error) {
 	p := base
 	var pairs [][2]string
@@ -126,8 +127,13 @@ func ParseConfig(s string, base Params) (Params, error) {
 		if item == "" {
 			continue
 		}
-		k, v, _ := strings.Cut(item, "=")
+		k, v, hasValue := strings.Cut(item, "=")
 		k = strings.TrimLeft(strings.TrimSpace(k), "-")
+		if !hasValue && len(pairs) > 0 && pairs[len(pairs)-1][0] == "quirks" {
+			// "quirks=no-apst,no-deepest-ps": the list continues.
+			pairs[len(pairs)-1][1] += "," + k
+			continue
+		}
 		if k == "kernel" || k == "generation" {
 			pairs = append([][2]string{{k, v}}, pairs...)
 		} else {
