@@ -1,0 +1,36 @@
+// Package nvmeapst models the decisions Linux makes about NVMe Autonomous
+// Power State Transitions (APST): which power states a drive may fall into
+// when idle, after how long, and why, for every kernel generation that has
+// shipped.
+//
+// # Data flow
+//
+//	capture (4096-byte image, nvme-cli, smartctl) --powerstate--> Controller
+//	Controller + apst.Params --apst.Build--> Plan (table, reasons, kernel log line)
+//	live machine: sysfs (bound, module parameters, PCI/DMI ids) + ioctl (identify, programmed table)
+//
+// The work is split into packages:
+//
+//   - powerstate decodes Identify Controller data (and, from captures, the
+//     same fields as nvme-cli and smartctl print them) into a Controller.
+//   - apst replicates nvme_configure_apst() bit for bit (Build), decodes and
+//     encodes the 256-byte Feature 0Ch table, maps pm_qos_latency_tolerance_us
+//     strings and module parameters to a bound, and holds the kernel's quirk
+//     tables.
+//   - sysfs and ioctl are thin adapters to a live Linux machine; this root
+//     package puts them together (inspect, collect, set-latency).
+//
+// powerstate and apst are pure: no I/O, no mutable globals, safe for
+// concurrent use, and they build on every GOOS.
+//
+// # Example
+//
+//	c, err := powerstate.DecodeIdentify(image) // 4096 bytes
+//	if err != nil { ... }
+//	p := apst.DefaultParams(apst.Current)
+//	p.MaxLatency = 25000 // µs, as pm_qos_latency_tolerance_us=25000 sets it
+//	plan, err := apst.Build(&c, p)
+//	fmt.Println(plan.MaxPS, plan.Table[0], plan.KernelLog())
+//
+// The command examples/apstctl is the command-line face of the library.
+package nvmeapst
