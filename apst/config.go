@@ -129,7 +129,7 @@ func ParseConfig(s string, base Params) (Params, error) {
 		}
 		k, v, hasValue := strings.Cut(item, "=")
 		k = strings.TrimLeft(strings.TrimSpace(k), "-")
-		if !hasValue && len(pairs) > 0 && pairs[len(pairs)-1][0] == "quirks" {
+		if _, err := ParseQuirks(k); err == nil && !hasValue && len(pairs) > 0 && pairs[len(pairs)-1][0] == "quirks" {
 			// "quirks=no-apst,no-deepest-ps": the list continues.
 			pairs[len(pairs)-1][1] += "," + k
 			continue

@@ -165,10 +165,16 @@ func formatGoldenOut(plan *apst.Plan) string {
 	return b.String()
 }
 
-func TestGolden(t *testing.T) {
+func goldenInputs(t *testing.T) []string {
+	t.Helper()
 	ins, err := filepath.Glob("testdata/golden/*.in")
 	require.NoError(t, err)
 	require.Len(t, ins, 56, "the golden set has 56 cases")
+	return ins
+}
+
+func TestGolden(t *testing.T) {
+	ins := goldenInputs(t)
 	for _, in := range ins {
 		name := strings.TrimSuffix(filepath.Base(in), ".in")
 		t.Run(name, func(t *testing.T) {

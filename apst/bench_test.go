@@ -1,0 +1,72 @@
+package apst_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/powerstate"
+)
+
+// npss31Controller has 32 non-operational states with varied latencies, the
+// longest walk Build can make.
+func npss31Controller() powerstate.Controller {
+	var c powerstate.Controller
+	c.NPSS, c.APSTA = 31, 1
+	for i := range c.PowerStates {
+		d := &c.PowerStates[i]
+		d.NonOperational = true
+		d.EntryLatency = powerstate.Microseconds(i * 700)
+		d.ExitLatency = powerstate.Microseconds((i * 3100) % 97000)
+	}
+	return c
+}
+
+func BenchmarkBuild(b *testing.B) {
+	img, err := os.ReadFile("../powerstate/testdata/samsung-990-evo-plus-1tb-2B2QKXG7.bin")
+	if err != nil {
+		b.Fatal(err)
+	}
+	evo, err := powerstate.DecodeIdentify(img)
+	if err != nil {
+		b.Fatal(err)
+	}
+	wide := npss31Controller()
+	for _, bc := range []struct {
+		name string
+		c    *powerstate.Controller
+		gen  apst.Generation
+	}{
+		{"990-evo-plus", &evo, apst.Current},
+		{"npss31", &wide, apst.Current},
+		{"990-evo-plus-v4.12", &evo, apst.V4_12},
+		{"npss31-v4.12", &wide, apst.V4_12},
+	} {
+		p := apst.DefaultParams(bc.gen)
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			var sink int
+			for b.Loop() {
+				plan, err := apst.Build(bc.c, p)
+				if err != nil {
+					b.Fatal(err)
+				}
+				sink += plan.MaxPS
+			}
+			_ = sink
+		})
+	}
+}
+
+func TestBuildDoesNotAllocate(t *testing.T) {
+	c := npss31Controller()
+	p := apst.DefaultParams(apst.Current)
+	allocs := testing.AllocsPerRun(100, func() {
+		if _, err := apst.Build(&c, p); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("Build allocates %v times per call, want 0", allocs)
+	}
+}

@@ -1,0 +1,82 @@
+package apst_test
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/powerstate"
+)
+
+// Build the table Linux programs on a Samsung SSD 990 EVO Plus at the default
+// bound and at 25 ms.
+func ExampleBuild() {
+	img, err := os.ReadFile("../powerstate/testdata/samsung-990-evo-plus-1tb-2B2QKXG7.bin")
+	if err != nil {
+		panic(err)
+	}
+	c, err := powerstate.DecodeIdentify(img)
+	if err != nil {
+		panic(err)
+	}
+	for _, bound := range []apst.Microseconds{100000, 25000} {
+		p := apst.DefaultParams(apst.Current)
+		p.MaxLatency = bound
+		plan, err := apst.Build(&c, p)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("bound %s: max PS %d, ps0 %s, ps3 %s; ps4: %s\n",
+			bound, plan.MaxPS, plan.Table[0], plan.Table[3], plan.Explain(&c, 4))
+	}
+	// Output:
+	// bound 100000us: max PS 4, ps0 ->ps3@100ms, ps3 ->ps4@2000ms; ps4: secondary target: entry+exit 44600us <= 100000us, entered after 2000ms idle
+	// bound 25000us: max PS 3, ps0 ->ps3@100ms, ps3 -; ps4: exit latency 43000us > bound 25000us
+}
+
+// The strings users write to power/pm_qos_latency_tolerance_us, mapped as the
+// kernel maps them.
+func ExampleParseTolerance() {
+	for _, s := range []string{"25000", "auto", "any", "2147483647", "0x3e8", "-5"} {
+		t, err := apst.ParseTolerance(s)
+		if err != nil {
+			fmt.Printf("%-10q rejected\n", s)
+			continue
+		}
+		fmt.Printf("%-10q reads back %q, bound %s\n", s, t, t.Bound())
+	}
+	// Output:
+	// "25000"    reads back "25000", bound 25000us
+	// "auto"     reads back "auto", bound unlimited
+	// "any"      reads back "any", bound unlimited
+	// "2147483647" reads back "any", bound unlimited
+	// "0x3e8"    reads back "1000", bound 1000us
+	// "-5"       rejected
+}
+
+// The Intel 600p (PCI 8086:f1a5) carries NO_DEEPEST_PS in the kernel's PCI
+// table, which keeps it out of ps4.
+func ExampleLookupQuirks() {
+	m := apst.LookupQuirks(apst.Identity{VendorID: 0x8086, Model: "INTEL SSDPEKKW256G7", PCI: apst.PCIID{Vendor: 0x8086, Device: 0xf1a5}})
+	fmt.Println(m.APST())
+	for _, s := range m.Sources {
+		fmt.Println(s.Table, s.Rule)
+	}
+	// Output:
+	// no-deepest-ps
+	// pci_id_table 8086:f1a5 Intel 600P/P3100
+}
+
+// Decode a Get Features (FID 0Ch) result.
+func ExampleDecodeFeature() {
+	var t apst.Table
+	t[0] = apst.NewEntry(3, 100)
+	t[3] = apst.NewEntry(4, 2000)
+	payload, _ := t.MarshalBinary()
+	f, err := apst.DecodeFeature(0x1, payload)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(f.Enabled, f.Table[0], f.Table[3], f.Table[4])
+	// Output: true ->ps3@100ms ->ps4@2000ms -
+}

@@ -1,0 +1,87 @@
+package apst_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/powerstate"
+)
+
+// FuzzBuild runs Build on arbitrary Identify images and parameters and checks
+// the plan invariants. Images that are not 4096 bytes are zero-padded or cut,
+// so every input reaches Build. Seeds: testdata/fuzz/FuzzBuild and the
+// fixture images.
+func FuzzBuild(f *testing.F) {
+	for _, path := range fixtureImages(f) {
+		img, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(img, uint8(0), uint64(100000), uint64(100), uint64(2000), uint64(15000), uint64(100000), uint8(0), false)
+		f.Add(img, uint8(1), uint64(25000), uint64(100), uint64(2000), uint64(15000), uint64(100000), uint8(2), false)
+		f.Add(img, uint8(2), uint64(1<<64-1), uint64(0), uint64(0), uint64(0), uint64(0), uint8(3), true)
+	}
+	f.Fuzz(func(t *testing.T, img []byte, gen uint8, bound, pt, st, ptol, stol uint64, quirks uint8, force bool) {
+		var buf [powerstate.IdentifySize]byte
+		copy(buf[:], img)
+		c, err := powerstate.DecodeIdentify(buf[:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := apst.Params{
+			Generation:         apst.Generation(gen % 4), // 3 is invalid on purpose
+			MaxLatency:         apst.Microseconds(bound),
+			PrimaryTimeout:     apst.Milliseconds(pt),
+			SecondaryTimeout:   apst.Milliseconds(st),
+			PrimaryTolerance:   apst.Microseconds(ptol),
+			SecondaryTolerance: apst.Microseconds(stol),
+			ForceAPST:          force,
+		}
+		if quirks&1 != 0 {
+			p.Quirks |= apst.QuirkNoAPST
+		}
+		if quirks&2 != 0 {
+			p.Quirks |= apst.QuirkNoDeepestPS
+		}
+		plan, err := apst.Build(&c, p)
+		if !p.Generation.Valid() {
+			if err == nil {
+				t.Fatalf("Build accepted generation %d", p.Generation)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkPlanInvariants(t, &c, p, &plan)
+	})
+}
+
+// FuzzParseTolerance checks that the pm_qos string parser never panics, and
+// that what it accepts reads back to a string it accepts with the same bound.
+func FuzzParseTolerance(f *testing.F) {
+	for _, s := range []string{"auto", "any\n", "0", "25000\n", "0x3e8", "010", "-5", "2147483647", "2147483648", "12abc", "auto\nany", "+7", "-0", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		tol, err := apst.ParseTolerance(s)
+		if err != nil {
+			return
+		}
+		back, err := apst.ParseTolerance(tol.String())
+		if err != nil || back != tol {
+			t.Fatalf("%q parses to %v, whose string %q does not parse back (%v)", s, tol, tol.String(), err)
+		}
+	})
+}
+
+func fixtureImages(tb testing.TB) []string {
+	tb.Helper()
+	paths, err := filepath.Glob("../powerstate/testdata/*.bin")
+	if err != nil || len(paths) == 0 {
+		tb.Fatalf("no fixture images: %v", err)
+	}
+	return paths
+}
