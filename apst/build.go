@@ -44,9 +44,9 @@ type Plan struct {
 	Table Table
 	// Reasons holds the verdict on each state 0..31.
 	Reasons [Entries]Reason
-	// Idle holds, for each selected state, the idle time it carries (the
-	// unmasked ITPT).
-	Idle [Entries]Milliseconds
+
+	// idle0 is the idle time of a selected state 0, which no entry carries.
+	idle0 Milliseconds
 }
 
 // Build replicates the kernel's nvme_configure_apst() for controller c under
@@ -99,20 +99,20 @@ func Build(c *powerstate.Controller, p Params) (plan Plan, err error) {
 	}
 
 	npss := int(c.NPSS)
-	for s := npss + 1; s < Entries; s++ {
-		plan.Reasons[s] = ReasonBeyondNPSS
-	}
 	switch {
 	case apsta == 0:
 		plan.Outcome = OutcomeUnsupported
+		plan.notEvaluated()
 		return plan, nil
 	case npss >= Entries:
 		plan.Outcome = OutcomeInvalidNPSS
+		plan.notEvaluated()
 		return plan, nil
 	}
 	plan.Sent = true
 	if !enabled || p.MaxLatency == 0 {
 		plan.Outcome = OutcomeDisabled
+		plan.notEvaluated()
 		return plan, nil
 	}
 	plan.Enabled = true
@@ -125,6 +125,13 @@ func Build(c *powerstate.Controller, p Params) (plan Plan, err error) {
 	return plan, nil
 }
 
+// notEvaluated marks states 0..NPSS (at most 31) as not walked.
+func (p *Plan) notEvaluated() {
+	for s := 0; s <= int(p.NPSS) && s < Entries; s++ {
+		p.Reasons[s] = ReasonNotEvaluated
+	}
+}
+
 // Band bookkeeping of the tolerance mode (the kernel's last_lt_index).
 const (
 	bandNone = iota
@@ -132,77 +139,104 @@ const (
 	bandSecondary
 )
 
-// walk is the loop of nvme_configure_apst() for an enabled controller.
+// walk is the loop of nvme_configure_apst() for an enabled controller
+// (c.NPSS <= 31). It keeps its state in locals and indexes with s&31 so the
+// compiler can drop the bounds checks.
 func walk(plan *Plan, c *powerstate.Controller, p *Params, quirks Quirks) {
-	mode := plan.Mode
+	table := &plan.Table
+	reasons := &plan.Reasons
+	states := &c.PowerStates
 	bound := uint64(p.MaxLatency)
-	npss := int(c.NPSS)
-	noDeepest := quirks&QuirkNoDeepestPS != 0
-	var carry uint64
-	band := bandNone
-	for s := npss; s >= 0; s-- {
-		if carry != 0 {
-			plan.Table[s] = Entry(carry)
-		}
-		d := &c.PowerStates[s]
-		if s == npss && noDeepest {
-			plan.Reasons[s] = ReasonNoDeepestPS
-			continue
-		}
-		if !d.NonOperational {
-			plan.Reasons[s] = ReasonOperational
-			continue
-		}
-		exit := uint64(d.ExitLatency)
-		total := exit + uint64(d.EntryLatency)
-		var itpt uint64
-		var reason Reason
-		switch mode {
-		case ModeTolerance:
-			if exit > bound {
-				plan.Reasons[s] = ReasonExitAboveBound
-				continue
+	npss := int(c.NPSS) & (Entries - 1)
+	skipDeepest := quirks&QuirkNoDeepestPS != 0
+	var carry, maxLat uint64
+	maxPS := -1
+	if plan.Mode == ModeTolerance {
+		primaryTol, secondaryTol := uint64(p.PrimaryTolerance), uint64(p.SecondaryTolerance)
+		primaryTO, secondaryTO := uint64(p.PrimaryTimeout), uint64(p.SecondaryTimeout)
+		band := bandNone
+		for s := npss; s >= 0; s-- {
+			i := s & (Entries - 1)
+			if carry != 0 {
+				table[i] = Entry(carry)
 			}
+			d := &states[i]
+			var itpt uint64
+			exit := uint64(d.ExitLatency)
+			total := exit + uint64(d.EntryLatency)
 			switch {
-			case total <= uint64(p.PrimaryTolerance):
+			case s == npss && skipDeepest:
+				reasons[i] = ReasonNoDeepestPS
+				continue
+			case !d.NonOperational:
+				reasons[i] = ReasonOperational
+				continue
+			case exit > bound:
+				reasons[i] = ReasonExitAboveBound
+				continue
+			case total <= primaryTol:
 				if band == bandPrimary {
-					plan.Reasons[s] = ReasonPrimaryBandUsed
+					reasons[i] = ReasonPrimaryBandUsed
 					continue
 				}
-				band, itpt, reason = bandPrimary, uint64(p.PrimaryTimeout), ReasonPrimary
-			case p.SecondaryTimeout != 0 && total <= uint64(p.SecondaryTolerance):
+				band, itpt, reasons[i] = bandPrimary, primaryTO, ReasonPrimary
+			case secondaryTO != 0 && total <= secondaryTol:
 				if band != bandNone {
-					plan.Reasons[s] = ReasonBandUsed
+					reasons[i] = ReasonBandUsed
 					continue
 				}
-				band, itpt, reason = bandSecondary, uint64(p.SecondaryTimeout), ReasonSecondary
+				band, itpt, reasons[i] = bandSecondary, secondaryTO, ReasonSecondary
 			default:
-				plan.Reasons[s] = ReasonAboveTolerance
+				reasons[i] = ReasonAboveTolerance
 				continue
 			}
-		case ModeHeuristicTotalGate:
-			if total > bound {
-				plan.Reasons[s] = ReasonTotalAboveBound
-				continue
+			carry = uint64(s)<<3 | itpt<<8
+			if s == 0 {
+				plan.idle0 = Milliseconds(itpt)
 			}
-			itpt, reason = heuristicIdle(total), ReasonHeuristic
-		default:
-			if exit > bound {
-				plan.Reasons[s] = ReasonExitAboveBound
-				continue
+			if maxPS < 0 {
+				maxPS = s
 			}
-			itpt, reason = heuristicIdle(total), ReasonHeuristic
+			maxLat = max(maxLat, total)
 		}
-		carry = uint64(s)<<3 | itpt<<8
-		plan.Reasons[s] = reason
-		plan.Idle[s] = Milliseconds(itpt)
-		if plan.MaxPS < 0 {
-			plan.MaxPS = s
-		}
-		if Microseconds(total) > plan.MaxRoundTrip {
-			plan.MaxRoundTrip = Microseconds(total)
+	} else {
+		gateTotal := plan.Mode == ModeHeuristicTotalGate
+		for s := npss; s >= 0; s-- {
+			i := s & (Entries - 1)
+			if carry != 0 {
+				table[i] = Entry(carry)
+			}
+			d := &states[i]
+			exit := uint64(d.ExitLatency)
+			total := exit + uint64(d.EntryLatency)
+			switch {
+			case s == npss && skipDeepest:
+				reasons[i] = ReasonNoDeepestPS
+				continue
+			case !d.NonOperational:
+				reasons[i] = ReasonOperational
+				continue
+			case gateTotal && total > bound:
+				reasons[i] = ReasonTotalAboveBound
+				continue
+			case !gateTotal && exit > bound:
+				reasons[i] = ReasonExitAboveBound
+				continue
+			}
+			itpt := heuristicIdle(total)
+			reasons[i] = ReasonHeuristic
+			carry = uint64(s)<<3 | itpt<<8
+			if s == 0 {
+				plan.idle0 = Milliseconds(itpt)
+			}
+			if maxPS < 0 {
+				maxPS = s
+			}
+			maxLat = max(maxLat, total)
 		}
 	}
+	plan.MaxPS = maxPS
+	plan.MaxRoundTrip = Microseconds(maxLat)
 }
 
 // heuristicIdle is the 2% rule: ceil(total/20) ms, capped at 2^24-1.
@@ -214,10 +248,32 @@ func heuristicIdle(total uint64) uint64 {
 	return itpt
 }
 
+// IdleTime returns the idle time a selected state s carries to the
+// shallower states' entries (ITPT, unmasked): the primary or secondary
+// timeout in tolerance mode, ceil((ENLAT+EXLAT)/20) ms capped at 2^24-1 in
+// the heuristic. It is 0 for a state that was not selected.
+func (p *Plan) IdleTime(s uint8) Milliseconds {
+	s &= Entries - 1
+	switch p.Reasons[s] {
+	case ReasonPrimary:
+		return p.Params.PrimaryTimeout
+	case ReasonSecondary:
+		return p.Params.SecondaryTimeout
+	case ReasonHeuristic:
+		if s == 0 {
+			return p.idle0
+		}
+		// The entry of the next shallower state holds this state's carry,
+		// and heuristic idle times fit ITPT's 24 bits.
+		return p.Table[s-1].IdleTime()
+	}
+	return 0
+}
+
 // Decision returns the verdict on state s (0..31).
 func (p *Plan) Decision(s uint8) Decision {
 	s &= Entries - 1
-	return Decision{State: s, Reason: p.Reasons[s], Idle: p.Idle[s], Entry: p.Table[s]}
+	return Decision{State: s, Reason: p.Reasons[s], Idle: p.IdleTime(s), Entry: p.Table[s]}
 }
 
 // Decisions returns the verdicts on states 0..NPSS (at most 32).

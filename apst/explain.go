@@ -43,11 +43,11 @@ func (p *Plan) Explain(c *powerstate.Controller, s uint8) string {
 	case ReasonBandUsed:
 		return fmt.Sprintf("entry+exit %dus is in the secondary band, but a deeper state is already selected", total)
 	case ReasonPrimary:
-		return fmt.Sprintf("primary target: entry+exit %dus <= %dus, entered after %s idle", total, uint64(par.PrimaryTolerance), p.Idle[s])
+		return fmt.Sprintf("primary target: entry+exit %dus <= %dus, entered after %s idle", total, uint64(par.PrimaryTolerance), p.IdleTime(s))
 	case ReasonSecondary:
-		return fmt.Sprintf("secondary target: entry+exit %dus <= %dus, entered after %s idle", total, uint64(par.SecondaryTolerance), p.Idle[s])
+		return fmt.Sprintf("secondary target: entry+exit %dus <= %dus, entered after %s idle", total, uint64(par.SecondaryTolerance), p.IdleTime(s))
 	case ReasonHeuristic:
-		return fmt.Sprintf("heuristic target: entered after %s idle = ceil(%dus/20), capped at 16777215ms", p.Idle[s], total)
+		return fmt.Sprintf("heuristic target: entered after %s idle = ceil(%dus/20), capped at 16777215ms", p.IdleTime(s), total)
 	default:
 		return r.String()
 	}

@@ -9,9 +9,9 @@ import (
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
-// genLatency draws latencies that hit the interesting places: small values,
+// genBuildLatency draws latencies that hit the interesting places: small values,
 // the band edges, the heuristic cap and the 32-bit maximum.
-func genLatency() *rapid.Generator[powerstate.Microseconds] {
+func genBuildLatency() *rapid.Generator[powerstate.Microseconds] {
 	return rapid.Custom(func(t *rapid.T) powerstate.Microseconds {
 		switch rapid.IntRange(0, 3).Draw(t, "kind") {
 		case 0:
@@ -26,7 +26,7 @@ func genLatency() *rapid.Generator[powerstate.Microseconds] {
 	})
 }
 
-func genController() *rapid.Generator[powerstate.Controller] {
+func genBuildController() *rapid.Generator[powerstate.Controller] {
 	return rapid.Custom(func(t *rapid.T) powerstate.Controller {
 		var c powerstate.Controller
 		c.NPSS = rapid.SampledFrom([]uint8{0, 1, 2, 3, 4, 5, 7, 15, 30, 31, 32, 255}).Draw(t, "npss")
@@ -34,8 +34,8 @@ func genController() *rapid.Generator[powerstate.Controller] {
 		for i := range c.PowerStates {
 			d := &c.PowerStates[i]
 			d.NonOperational = rapid.Bool().Draw(t, "nops")
-			d.EntryLatency = genLatency().Draw(t, "enlat")
-			d.ExitLatency = genLatency().Draw(t, "exlat")
+			d.EntryLatency = genBuildLatency().Draw(t, "enlat")
+			d.ExitLatency = genBuildLatency().Draw(t, "exlat")
 		}
 		if rapid.IntRange(0, 4).Draw(t, "unknown-apsta") == 0 {
 			c.Known = powerstate.FieldsIdentify &^ powerstate.FieldAPSTA
@@ -44,7 +44,7 @@ func genController() *rapid.Generator[powerstate.Controller] {
 	})
 }
 
-func genBound() *rapid.Generator[apst.Microseconds] {
+func genBuildBound() *rapid.Generator[apst.Microseconds] {
 	return rapid.Custom(func(t *rapid.T) apst.Microseconds {
 		switch rapid.IntRange(0, 2).Draw(t, "kind") {
 		case 0:
@@ -56,10 +56,10 @@ func genBound() *rapid.Generator[apst.Microseconds] {
 	})
 }
 
-func genParams() *rapid.Generator[apst.Params] {
+func genBuildParams() *rapid.Generator[apst.Params] {
 	return rapid.Custom(func(t *rapid.T) apst.Params {
 		p := apst.DefaultParams(rapid.SampledFrom(apst.Generations()).Draw(t, "gen"))
-		p.MaxLatency = genBound().Draw(t, "bound")
+		p.MaxLatency = genBuildBound().Draw(t, "bound")
 		if rapid.Bool().Draw(t, "custom-module-params") {
 			p.PrimaryTimeout = apst.Milliseconds(rapid.SampledFrom([]uint64{0, 1, 100, 1 << 24, 1 << 56, 1<<64 - 1}).Draw(t, "pt"))
 			p.SecondaryTimeout = apst.Milliseconds(rapid.SampledFrom([]uint64{0, 1, 2000, 1 << 24}).Draw(t, "st"))
@@ -79,8 +79,8 @@ func genParams() *rapid.Generator[apst.Params] {
 
 func TestPropertyPlanInvariants(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		c := genController().Draw(t, "controller")
-		p := genParams().Draw(t, "params")
+		c := genBuildController().Draw(t, "controller")
+		p := genBuildParams().Draw(t, "params")
 		plan, err := apst.Build(&c, p)
 		if err != nil {
 			t.Fatalf("Build: %v", err)
@@ -92,10 +92,10 @@ func TestPropertyPlanInvariants(t *testing.T) {
 // Raising the bound never makes the deepest selected state shallower.
 func TestPropertyBoundMonotone(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		c := genController().Draw(t, "controller")
-		p := genParams().Draw(t, "params")
-		lo := genBound().Draw(t, "lo")
-		hi := genBound().Draw(t, "hi")
+		c := genBuildController().Draw(t, "controller")
+		p := genBuildParams().Draw(t, "params")
+		lo := genBuildBound().Draw(t, "lo")
+		hi := genBuildBound().Draw(t, "hi")
 		if lo > hi {
 			lo, hi = hi, lo
 		}
@@ -118,8 +118,8 @@ func TestPropertyBoundMonotone(t *testing.T) {
 // A NO_DEEPEST_PS plan never selects state NPSS unless force_apst cancels it.
 func TestPropertyNoDeepestPS(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		c := genController().Draw(t, "controller")
-		p := genParams().Draw(t, "params")
+		c := genBuildController().Draw(t, "controller")
+		p := genBuildParams().Draw(t, "params")
 		p.Quirks |= apst.QuirkNoDeepestPS
 		plan, err := apst.Build(&c, p)
 		if err != nil {
@@ -136,8 +136,8 @@ func TestPropertyNoDeepestPS(t *testing.T) {
 // entry of a heuristic plan fits ITPT's 24 bits.
 func TestPropertyHeuristicIdle(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		c := genController().Draw(t, "controller")
-		p := genParams().Draw(t, "params")
+		c := genBuildController().Draw(t, "controller")
+		p := genBuildParams().Draw(t, "params")
 		p.Generation = rapid.SampledFrom([]apst.Generation{apst.V4_12, apst.V4_11}).Draw(t, "gen")
 		plan, err := apst.Build(&c, p)
 		if err != nil {
@@ -152,8 +152,8 @@ func TestPropertyHeuristicIdle(t *testing.T) {
 			if want > 0xffffff {
 				want = 0xffffff
 			}
-			if uint64(plan.Idle[s]) != want {
-				t.Fatalf("ps%d: idle %d, want ceil(%d/20) capped = %d", s, plan.Idle[s], total, want)
+			if uint64(plan.IdleTime(uint8(s))) != want {
+				t.Fatalf("ps%d: idle %d, want ceil(%d/20) capped = %d", s, plan.IdleTime(uint8(s)), total, want)
 			}
 		}
 		for i, e := range plan.Table {

@@ -7,12 +7,12 @@ import "strconv"
 type Reason uint8
 
 const (
+	// ReasonBeyondNPSS: the state index is above NPSS, so the state does not
+	// exist. It is the zero Reason.
+	ReasonBeyondNPSS Reason = iota
 	// ReasonNotEvaluated: the kernel did not walk the states, because it
 	// sent nothing or sent APSTE=0.
-	ReasonNotEvaluated Reason = iota
-	// ReasonBeyondNPSS: the state index is above NPSS, so the state does not
-	// exist.
-	ReasonBeyondNPSS
+	ReasonNotEvaluated
 	// ReasonNoDeepestPS: the state is index NPSS and the NO_DEEPEST_PS quirk
 	// is in force.
 	ReasonNoDeepestPS
@@ -119,8 +119,7 @@ type Decision struct {
 	// Reason says why the state was selected or passed over.
 	Reason Reason
 	// Idle is the idle time the selection carries to shallower states
-	// (ITPT), valid when Reason.Selected(). It is the unmasked value the
-	// kernel shifts into the entry.
+	// (ITPT), valid when Reason.Selected(): see Plan.IdleTime.
 	Idle Milliseconds
 	// Entry is the table entry for this state (where the controller goes
 	// from here).
