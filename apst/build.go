@@ -140,103 +140,114 @@ const (
 )
 
 // walk is the loop of nvme_configure_apst() for an enabled controller
-// (c.NPSS <= 31). It keeps its state in locals and indexes with s&31 so the
-// compiler can drop the bounds checks.
+// (c.NPSS <= 31). It keeps few values live and indexes with s&31 so that the
+// compiler drops the bounds checks; the tolerance and heuristic modes have
+// loops of their own.
 func walk(plan *Plan, c *powerstate.Controller, p *Params, quirks Quirks) {
-	table := &plan.Table
-	reasons := &plan.Reasons
-	states := &c.PowerStates
-	bound := uint64(p.MaxLatency)
-	npss := int(c.NPSS) & (Entries - 1)
-	skipDeepest := quirks&QuirkNoDeepestPS != 0
-	var carry, maxLat uint64
+	top := int(c.NPSS) & (Entries - 1)
+	if quirks&QuirkNoDeepestPS != 0 {
+		// Only index NPSS is affected, whatever its flags; nothing deeper
+		// is selected yet, so no entry is written for it.
+		plan.Reasons[top] = ReasonNoDeepestPS
+		top--
+	}
+	var maxLat, carry uint64
 	maxPS := -1
 	if plan.Mode == ModeTolerance {
-		primaryTol, secondaryTol := uint64(p.PrimaryTolerance), uint64(p.SecondaryTolerance)
-		primaryTO, secondaryTO := uint64(p.PrimaryTimeout), uint64(p.SecondaryTimeout)
-		band := bandNone
-		for s := npss; s >= 0; s-- {
-			i := s & (Entries - 1)
-			if carry != 0 {
-				table[i] = Entry(carry)
-			}
-			d := &states[i]
-			var itpt uint64
-			exit := uint64(d.ExitLatency)
-			total := exit + uint64(d.EntryLatency)
-			switch {
-			case s == npss && skipDeepest:
-				reasons[i] = ReasonNoDeepestPS
-				continue
-			case !d.NonOperational:
-				reasons[i] = ReasonOperational
-				continue
-			case exit > bound:
-				reasons[i] = ReasonExitAboveBound
-				continue
-			case total <= primaryTol:
-				if band == bandPrimary {
-					reasons[i] = ReasonPrimaryBandUsed
-					continue
-				}
-				band, itpt, reasons[i] = bandPrimary, primaryTO, ReasonPrimary
-			case secondaryTO != 0 && total <= secondaryTol:
-				if band != bandNone {
-					reasons[i] = ReasonBandUsed
-					continue
-				}
-				band, itpt, reasons[i] = bandSecondary, secondaryTO, ReasonSecondary
-			default:
-				reasons[i] = ReasonAboveTolerance
-				continue
-			}
-			carry = uint64(s)<<3 | itpt<<8
-			if s == 0 {
-				plan.idle0 = Milliseconds(itpt)
-			}
-			if maxPS < 0 {
-				maxPS = s
-			}
-			maxLat = max(maxLat, total)
-		}
+		maxPS, maxLat, carry = walkTolerance(plan, c, p, top)
 	} else {
-		gateTotal := plan.Mode == ModeHeuristicTotalGate
-		for s := npss; s >= 0; s-- {
-			i := s & (Entries - 1)
-			if carry != 0 {
-				table[i] = Entry(carry)
-			}
-			d := &states[i]
-			exit := uint64(d.ExitLatency)
-			total := exit + uint64(d.EntryLatency)
-			switch {
-			case s == npss && skipDeepest:
-				reasons[i] = ReasonNoDeepestPS
-				continue
-			case !d.NonOperational:
-				reasons[i] = ReasonOperational
-				continue
-			case gateTotal && total > bound:
-				reasons[i] = ReasonTotalAboveBound
-				continue
-			case !gateTotal && exit > bound:
-				reasons[i] = ReasonExitAboveBound
-				continue
-			}
-			itpt := heuristicIdle(total)
-			reasons[i] = ReasonHeuristic
-			carry = uint64(s)<<3 | itpt<<8
-			if s == 0 {
-				plan.idle0 = Milliseconds(itpt)
-			}
-			if maxPS < 0 {
-				maxPS = s
-			}
-			maxLat = max(maxLat, total)
-		}
+		maxPS, maxLat, carry = walkHeuristic(plan, c, uint64(p.MaxLatency), top, plan.Mode == ModeHeuristicTotalGate)
+	}
+	if plan.Reasons[0] == ReasonHeuristic {
+		plan.idle0 = Milliseconds(carry >> 8) // heuristic idle times fit in 24 bits
 	}
 	plan.MaxPS = maxPS
 	plan.MaxRoundTrip = Microseconds(maxLat)
+}
+
+// walkTolerance is the v5.14 loop: at most one primary-band and one
+// secondary-band target, the secondary deeper than the primary.
+func walkTolerance(plan *Plan, c *powerstate.Controller, p *Params, top int) (maxPS int, maxLat, carry uint64) {
+	maxPS = -1
+	bound := uint64(p.MaxLatency)
+	band := bandNone
+	for s := top; s >= 0; s-- {
+		i := s & (Entries - 1)
+		if carry != 0 {
+			plan.Table[i] = Entry(carry)
+		}
+		d := &c.PowerStates[i]
+		if !d.NonOperational {
+			plan.Reasons[i] = ReasonOperational
+			continue
+		}
+		exit := uint64(d.ExitLatency)
+		if exit > bound {
+			plan.Reasons[i] = ReasonExitAboveBound
+			continue
+		}
+		total := exit + uint64(d.EntryLatency)
+		var itpt uint64
+		if total <= uint64(p.PrimaryTolerance) {
+			if band == bandPrimary {
+				plan.Reasons[i] = ReasonPrimaryBandUsed
+				continue
+			}
+			band, itpt = bandPrimary, uint64(p.PrimaryTimeout)
+			plan.Reasons[i] = ReasonPrimary
+		} else if p.SecondaryTimeout != 0 && total <= uint64(p.SecondaryTolerance) {
+			if band != bandNone {
+				plan.Reasons[i] = ReasonBandUsed
+				continue
+			}
+			band, itpt = bandSecondary, uint64(p.SecondaryTimeout)
+			plan.Reasons[i] = ReasonSecondary
+		} else {
+			plan.Reasons[i] = ReasonAboveTolerance
+			continue
+		}
+		carry = uint64(s)<<3 | itpt<<8
+		if maxPS < 0 {
+			maxPS = s
+		}
+		maxLat = max(maxLat, total)
+	}
+	return maxPS, maxLat, carry
+}
+
+// walkHeuristic is the 2% heuristic loop (v4.11 to v5.13, and the current
+// fallback): every usable non-operational state is a target.
+func walkHeuristic(plan *Plan, c *powerstate.Controller, bound uint64, top int, gateTotal bool) (maxPS int, maxLat, carry uint64) {
+	maxPS = -1
+	for s := top; s >= 0; s-- {
+		i := s & (Entries - 1)
+		if carry != 0 {
+			plan.Table[i] = Entry(carry)
+		}
+		d := &c.PowerStates[i]
+		if !d.NonOperational {
+			plan.Reasons[i] = ReasonOperational
+			continue
+		}
+		exit := uint64(d.ExitLatency)
+		total := exit + uint64(d.EntryLatency)
+		if gateTotal {
+			if total > bound {
+				plan.Reasons[i] = ReasonTotalAboveBound
+				continue
+			}
+		} else if exit > bound {
+			plan.Reasons[i] = ReasonExitAboveBound
+			continue
+		}
+		plan.Reasons[i] = ReasonHeuristic
+		carry = uint64(s)<<3 | heuristicIdle(total)<<8
+		if maxPS < 0 {
+			maxPS = s
+		}
+		maxLat = max(maxLat, total)
+	}
+	return maxPS, maxLat, carry
 }
 
 // heuristicIdle is the 2% rule: ceil(total/20) ms, capped at 2^24-1.
