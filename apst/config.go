@@ -3,6 +3,7 @@ package apst
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -17,7 +18,7 @@ func ConfigKeys() []string {
 		"kernel", "ps-max-latency-us", "pm-qos", "default-ps-max-latency-us",
 		"apst-primary-timeout-ms", "apst-secondary-timeout-ms",
 		"apst-primary-latency-tol-us", "apst-secondary-latency-tol-us",
-		"quirks", "force-apst",
+		"quirks", "force-apst", "policy",
 	}
 }
 
@@ -33,7 +34,9 @@ func ConfigKeys() []string {
 //   - apst-primary-timeout-ms, apst-secondary-timeout-ms,
 //     apst-primary-latency-tol-us, apst-secondary-latency-tol-us: u64;
 //   - quirks: a ParseQuirks list, replacing the APST quirks;
-//   - force-apst: a boolean (1/0, true/false, y/n; empty = true).
+//   - force-apst: a boolean (1/0, true/false, y/n; empty = true);
+//   - policy: a named preset (PolicyByName) replacing every parameter but
+//     the quirks and force_apst.
 //
 // On error p is unchanged.
 func (p *Params) Set(key, value string) error {
@@ -90,6 +93,13 @@ func (p *Params) Set(key, value string) error {
 			return err
 		}
 		p.Quirks = p.Quirks&^QuirksAPST | q
+	case "policy":
+		pp, err := PolicyByName(value)
+		if err != nil {
+			return err
+		}
+		pp.Quirks, pp.ForceAPST = p.Quirks, p.ForceAPST
+		*p = pp
 	case "force-apst":
 		b, err := parseBool(value)
 		if err != nil {
@@ -115,8 +125,8 @@ func parseBool(s string) (bool, error) {
 
 // ParseConfig applies a comma-separated list of key=value pairs (the apstctl
 // plan flags without dashes, e.g. "kernel=v4.12,ps-max-latency-us=25000") to
-// base and returns the result. A kernel key is applied first, so that the
-// generation's default bound never overrides an explicit one. A bare key
+// base and returns the result. A policy key is applied first and a kernel
+// key next, so that neither overrides an explicit parameter. A bare key
 // ("force-apst") means key=true, except after quirks=, whose comma list
 // continues ("quirks=no-apst,no-deepest-ps").
 func ParseConfig(s string, base Params) (Params, error) {
@@ -134,12 +144,21 @@ func ParseConfig(s string, base Params) (Params, error) {
 			pairs[len(pairs)-1][1] += "," + k
 			continue
 		}
-		if k == "kernel" || k == "generation" {
-			pairs = append([][2]string{{k, v}}, pairs...)
-		} else {
-			pairs = append(pairs, [2]string{k, v})
-		}
+		pairs = append(pairs, [2]string{k, v})
 	}
+	rank := func(k string) int {
+		switch k {
+		case "policy":
+			return 0
+		case "kernel", "generation":
+			return 1
+		}
+		return 2
+	}
+	if n := len(slices.DeleteFunc(slices.Clone(pairs), func(kv [2]string) bool { return kv[0] != "policy" })); n > 1 {
+		return base, fmt.Errorf("apst: %q: %d policy items, want at most one", s, n)
+	}
+	slices.SortStableFunc(pairs, func(a, b [2]string) int { return rank(a[0]) - rank(b[0]) })
 	for _, kv := range pairs {
 		if err := p.Set(kv[0], kv[1]); err != nil {
 			return base, err

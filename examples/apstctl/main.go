@@ -35,6 +35,10 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"plan", "the table the kernel would program for a capture", runPlan},
+		{"sweep", "every bound, partitioned into intervals with the same table", runSweep},
+		{"compare", "two or more configurations side by side", runCompare},
+		{"simulate", "idle timeline, wake penalties and idle power", runSimulate},
+		{"recommend", "bounds that meet a stall limit or bar a state", runRecommend},
 	}
 }
 

@@ -1,0 +1,183 @@
+package apst
+
+import (
+	"slices"
+
+	"github.com/nvmeapst/nvmeapst/powerstate"
+)
+
+// Reach is what an APST table does to a controller that goes idle in power
+// state 0: the states it passes through and the worst exit latency a command
+// can then meet.
+type Reach struct {
+	// States is Table.Reachable(0): bit n is set when the table can move the
+	// controller from state 0 to state n (state 0 itself included).
+	States uint32
+	// Deepest is the highest-numbered state in States, where the controller
+	// ends up after a long enough idle period (0 when the table makes no
+	// transition).
+	Deepest uint8
+	// WorstExitState is the state in States, other than the starting state 0,
+	// with the largest EXLAT (the shallower one on a tie); -1 when the table
+	// makes no transition.
+	WorstExitState int
+	// WorstExitLatency is that state's EXLAT: the worst wake stall the
+	// controller advertises under this table. It is 0 when the table makes no
+	// transition, since a controller that stays in state 0 has nothing to
+	// leave.
+	WorstExitLatency Microseconds
+}
+
+// Reachability follows table t from state 0 (Table.Reachable) and reports the
+// deepest state reached and the largest exit latency (EXLAT, from c's power
+// state descriptors) among the states it can reach besides state 0. Targets
+// beyond NPSS are looked up in c.PowerStates all the same; a nil c counts
+// every exit latency as 0.
+func Reachability(c *powerstate.Controller, t *Table) Reach {
+	r := Reach{States: t.Reachable(0), WorstExitState: -1}
+	for s := range Entries {
+		if r.States&(1<<s) == 0 {
+			continue
+		}
+		r.Deepest = uint8(s)
+		if s == 0 {
+			continue
+		}
+		var exit Microseconds
+		if c != nil {
+			exit = Microseconds(c.PowerStates[s].ExitLatency)
+		}
+		if r.WorstExitState < 0 || exit > r.WorstExitLatency {
+			r.WorstExitState, r.WorstExitLatency = s, exit
+		}
+	}
+	return r
+}
+
+// Interval is a maximal range of bounds (ps_max_latency_us values) that give
+// the same plan: the same table, APSTE, max PS and max round-trip latency.
+type Interval struct {
+	// Min and Max are the smallest and largest bound of the range, both
+	// included.
+	Min, Max Microseconds
+	// Plan is what Build returns for every bound in the range; its
+	// Params.MaxLatency is Min. (The per-state Reasons may differ inside the
+	// range, e.g. exit-latency-above-bound versus band-used; the table does
+	// not.)
+	Plan Plan
+	// Reach is where the table takes an idle controller (Reachability).
+	Reach Reach
+}
+
+// Contains reports whether bound b lies in the interval.
+func (iv *Interval) Contains(b Microseconds) bool { return iv.Min <= b && b <= iv.Max }
+
+// MaxPS is the kernel's max_ps for the interval: the deepest selected state,
+// -1 when none.
+func (iv *Interval) MaxPS() int { return iv.Plan.MaxPS }
+
+// BoundSweep is the exact partition of the whole bound range [0, NoLimit]
+// into maximal intervals of identical plans.
+type BoundSweep struct {
+	// Params are the inputs of the sweep; MaxLatency is what varies and is
+	// ignored.
+	Params Params
+	// Intervals cover [0, NoLimit] in increasing order, without gaps or
+	// overlaps, and neighbours differ. Bound 0 (APST disabled, APSTE=0) is
+	// an interval of its own, unless no bound changes anything (APSTA 0,
+	// NPSS above 31, or NO_APST without force_apst).
+	Intervals []Interval
+}
+
+// At returns the interval that holds bound b (never nil for a sweep Sweep
+// returned).
+func (s *BoundSweep) At(b Microseconds) *Interval {
+	i, _ := slices.BinarySearchFunc(s.Intervals, b, func(iv Interval, b Microseconds) int {
+		switch {
+		case iv.Max < b:
+			return -1
+		case iv.Min > b:
+			return 1
+		}
+		return 0
+	})
+	if i >= len(s.Intervals) {
+		return nil
+	}
+	return &s.Intervals[i]
+}
+
+// gateLatency is the latency the bound is compared with in mode m: EXLAT, or
+// ENLAT+EXLAT for the v4.11 gate.
+func gateLatency(d *powerstate.Descriptor, m Mode) uint64 {
+	if m == ModeHeuristicTotalGate {
+		return d.TotalLatency()
+	}
+	return uint64(d.ExitLatency)
+}
+
+// Sweep partitions the whole bound range [0, 2^64-1] for controller c under
+// parameters p (whose MaxLatency is ignored) into maximal intervals that give
+// identical plans, each with its plan, max PS and worst-case exit latency.
+//
+// The bound enters nvme_configure_apst() only through "bound == 0" (APST
+// disabled) and "gate latency > bound" for each non-operational state, where
+// the gate latency is EXLAT (ENLAT+EXLAT for V4_11), kernel-apst.md §4.3
+// step 4. So the plan can change only where a bound reaches a gate latency:
+// the candidate interval starts are 0, 1 and every gate latency (the
+// interval before it ends at its predecessor). Sweep builds the plan once per
+// candidate (at most 34 Build calls, not one per bound) and merges
+// neighbours with equal plans.
+//
+// It returns an error only when Build does (nil controller, invalid
+// generation).
+func Sweep(c *powerstate.Controller, p Params) (BoundSweep, error) {
+	out := BoundSweep{Params: p}
+	if c == nil {
+		return out, ErrNilController
+	}
+	mode := p.Mode()
+	var buf [Entries + 2]uint64
+	starts := append(buf[:0], 0, 1)
+	for i := range c.States() {
+		d := &c.PowerStates[i]
+		if !d.NonOperational {
+			continue
+		}
+		if g := gateLatency(d, mode); g > 1 {
+			starts = append(starts, g)
+		}
+	}
+	slices.Sort(starts)
+	starts = slices.Compact(starts)
+
+	out.Intervals = make([]Interval, 0, len(starts))
+	for i, start := range starts {
+		q := p
+		q.MaxLatency = Microseconds(start)
+		plan, err := Build(c, q)
+		if err != nil {
+			return BoundSweep{Params: p}, err
+		}
+		end := NoLimit
+		if i+1 < len(starts) {
+			end = Microseconds(starts[i+1] - 1)
+		}
+		if n := len(out.Intervals); n > 0 && samePlan(&out.Intervals[n-1].Plan, &plan) {
+			out.Intervals[n-1].Max = end
+			continue
+		}
+		out.Intervals = append(out.Intervals, Interval{
+			Min: Microseconds(start), Max: end, Plan: plan,
+			Reach: Reachability(c, &plan.Table),
+		})
+	}
+	return out, nil
+}
+
+// samePlan reports whether two plans program the controller identically and
+// report the same max PS and max round-trip latency.
+func samePlan(a, b *Plan) bool {
+	return a.Sent == b.Sent && a.Enabled == b.Enabled && a.Outcome == b.Outcome &&
+		a.MaxPS == b.MaxPS && a.MaxRoundTrip == b.MaxRoundTrip && a.Table == b.Table
+}

@@ -1,0 +1,222 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const (
+	anEVO   = "../../powerstate/testdata/samsung-990-evo-plus-1tb-2B2QKXG7.bin"
+	anIntel = "../../powerstate/testdata/intel-ssdpekkw256g7-PSF109C.bin"
+	anPC401 = "../../powerstate/testdata/corpus/binary/synthetic/SKhynix_PC401_NVMe_512GB_80003E00.id-ctrl.bin"
+)
+
+type anCmd func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+
+func anRun(t *testing.T, cmd anCmd, stdin []byte, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := cmd(args, bytes.NewReader(stdin), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func anJSON(t *testing.T, cmd anCmd, v any, args ...string) {
+	t.Helper()
+	code, out, errOut := anRun(t, cmd, nil, append([]string{"--format", "json"}, args...)...)
+	require.Equal(t, 0, code, errOut)
+	require.NoError(t, json.Unmarshal([]byte(out), v), out)
+}
+
+type anEntry struct {
+	State       int    `json:"state"`
+	Value       string `json:"value"`
+	TargetState int    `json:"target_state"`
+	IdleTimeMS  uint64 `json:"idle_time_ms"`
+}
+
+func TestSweepCommand(t *testing.T) {
+	var out struct {
+		Intervals []struct {
+			MinUS              uint64    `json:"min_us"`
+			MaxUS              uint64    `json:"max_us"`
+			MaxPS              int       `json:"max_ps"`
+			WorstExitLatencyUS uint64    `json:"worst_exit_latency_us"`
+			Entries            []anEntry `json:"entries"`
+		} `json:"intervals"`
+	}
+	anJSON(t, runSweep, &out, anEVO)
+	require.Len(t, out.Intervals, 4)
+	iv := out.Intervals[2]
+	assert.Equal(t, uint64(4600), iv.MinUS)
+	assert.Equal(t, uint64(42999), iv.MaxUS)
+	assert.Equal(t, 3, iv.MaxPS)
+	assert.Equal(t, uint64(4600), iv.WorstExitLatencyUS)
+	require.Len(t, iv.Entries, 32)
+	assert.Equal(t, anEntry{0, "0x0000000000006418", 3, 100}, iv.Entries[0])
+	last := out.Intervals[3]
+	assert.Equal(t, uint64(18446744073709551615), last.MaxUS)
+	assert.Equal(t, uint64(43000), last.WorstExitLatencyUS)
+
+	// Flags may follow the capture; the 600p with its PCI ID never reaches ps4.
+	for _, kernel := range []string{"current", "v4.12"} {
+		anJSON(t, runSweep, &out, anIntel, "--pci-id", "8086:f1a5", "--kernel", kernel)
+		for _, iv := range out.Intervals {
+			assert.NotEqual(t, 4, iv.MaxPS, kernel)
+		}
+	}
+
+	code, text, _ := anRun(t, runSweep, nil, anEVO)
+	require.Equal(t, 0, code)
+	assert.Contains(t, text, "4600..42999")
+	assert.Contains(t, text, "43000..unlimited")
+
+	img, err := os.ReadFile(anEVO)
+	require.NoError(t, err)
+	code, text, _ = anRun(t, runSweep, img, "-")
+	require.Equal(t, 0, code)
+	assert.Contains(t, text, "990 EVO Plus")
+}
+
+func TestCompareCommand(t *testing.T) {
+	var out struct {
+		Configs []struct {
+			Name                  string    `json:"name"`
+			Sent                  bool      `json:"sent"`
+			Enabled               bool      `json:"enabled"`
+			MaxPS                 int       `json:"max_ps"`
+			MaxRoundTripUS        uint64    `json:"max_round_trip_us"`
+			Entries               []anEntry `json:"entries"`
+			DeepestState          int       `json:"deepest_state"`
+			WorstExitLatencyUS    uint64    `json:"worst_exit_latency_us"`
+			DeepestStateMaxPowerW float64   `json:"deepest_state_max_power_w"`
+		} `json:"configs"`
+		IdlePowerDeltaMW float64 `json:"idle_power_delta_mw"`
+	}
+	anJSON(t, runCompare, &out, anEVO, "--with", "ps-max-latency-us=100000", "--with", "ps-max-latency-us=25000")
+	require.Len(t, out.Configs, 2)
+	a, b := out.Configs[0], out.Configs[1]
+	assert.Equal(t, 4, a.DeepestState)
+	assert.Equal(t, uint64(43000), a.WorstExitLatencyUS)
+	assert.InDelta(t, 0.007, a.DeepestStateMaxPowerW, 1e-12)
+	assert.Equal(t, 3, b.DeepestState)
+	assert.Equal(t, uint64(4600), b.WorstExitLatencyUS)
+	assert.InDelta(t, 0.08, b.DeepestStateMaxPowerW, 1e-12)
+	assert.InDelta(t, 73.0, out.IdlePowerDeltaMW, 1e-9)
+	assert.True(t, a.Sent && a.Enabled)
+	assert.Equal(t, uint64(44600), a.MaxRoundTripUS)
+	assert.Len(t, a.Entries, 32)
+
+	// A single --with compares against the flags; policies work.
+	anJSON(t, runCompare, &out, "--ps-max-latency-us", "25000", anEVO, "--with", "policy=windows-balanced-dc")
+	require.Len(t, out.Configs, 2)
+	assert.Equal(t, "flags", out.Configs[0].Name)
+	assert.InDelta(t, -73.0, out.IdlePowerDeltaMW, 1e-9)
+
+	code, text, _ := anRun(t, runCompare, nil, anEVO, "--with", "ps-max-latency-us=100000", "--with", "ps-max-latency-us=25000")
+	require.Equal(t, 0, code)
+	assert.Contains(t, text, "+73.0 mW")
+}
+
+func TestSimulateCommand(t *testing.T) {
+	var out struct {
+		Timeline []struct {
+			State  int    `json:"state"`
+			FromUS uint64 `json:"from_us"`
+		} `json:"timeline"`
+		Wakes []struct {
+			GapUS     uint64 `json:"gap_us"`
+			State     int    `json:"state"`
+			PenaltyUS uint64 `json:"penalty_us"`
+		} `json:"wakes"`
+		Summary struct {
+			Gaps  uint64 `json:"gaps"`
+			MaxUS uint64 `json:"max_us"`
+			P50US uint64 `json:"p50_us"`
+		} `json:"summary"`
+	}
+	anJSON(t, runSimulate, &out, anEVO, "--gap", "3s", "--gaps", "50ms,1s,3s", "--exit-factor", "0.78", "--cpu-wake-us", "150")
+	require.Len(t, out.Timeline, 3)
+	assert.Equal(t, uint64(100000), out.Timeline[1].FromUS)
+	assert.Equal(t, uint64(2100000), out.Timeline[2].FromUS)
+	require.Len(t, out.Wakes, 1)
+	assert.Equal(t, 4, out.Wakes[0].State)
+	assert.Equal(t, uint64(33690), out.Wakes[0].PenaltyUS)
+	assert.Equal(t, uint64(3), out.Summary.Gaps)
+	assert.Equal(t, uint64(33690), out.Summary.MaxUS)
+	assert.Equal(t, uint64(3738), out.Summary.P50US)
+
+	// Seeded distributions are reproducible.
+	_, a, _ := anRun(t, runSimulate, nil, anEVO, "--gaps", "exp:500ms", "--seed", "7")
+	_, b, _ := anRun(t, runSimulate, nil, anEVO, "--gaps", "exp:500ms", "--seed", "7")
+	assert.Equal(t, a, b)
+	assert.Contains(t, a, "wake penalty p50")
+}
+
+func TestRecommendCommand(t *testing.T) {
+	var out struct {
+		Possible    bool `json:"possible"`
+		Recommended []struct {
+			MinUS uint64 `json:"min_us"`
+			MaxUS uint64 `json:"max_us"`
+		} `json:"recommended"`
+		GivenUp []int `json:"given_up"`
+		Current struct {
+			BoundUS uint64   `json:"bound_us"`
+			Meets   bool     `json:"meets"`
+			Why     []string `json:"why"`
+		} `json:"current"`
+	}
+	anJSON(t, runRecommend, &out, anPC401, "--bar-state", "ps4", "--ps-max-latency-us", "5500")
+	assert.True(t, out.Possible)
+	require.Len(t, out.Recommended, 1)
+	assert.Equal(t, uint64(1000), out.Recommended[0].MinUS)
+	assert.Equal(t, uint64(4999), out.Recommended[0].MaxUS)
+	assert.Equal(t, []int{4}, out.GivenUp)
+	assert.False(t, out.Current.Meets)
+	assert.Contains(t, strings.Join(out.Current.Why, " "), "exit latency 5000us is within the bound")
+
+	anJSON(t, runRecommend, &out, anEVO, "--max-stall", "25ms")
+	assert.Equal(t, uint64(4600), out.Recommended[0].MinUS)
+	assert.Equal(t, uint64(42999), out.Recommended[0].MaxUS)
+	anJSON(t, runRecommend, &out, anEVO, "--max-stall-us", "25000")
+	assert.Equal(t, uint64(42999), out.Recommended[0].MaxUS)
+}
+
+func TestAnalysisCommandErrors(t *testing.T) {
+	for _, tc := range []struct {
+		cmd  anCmd
+		args []string
+		want string
+	}{
+		{runSweep, []string{}, "want 1 argument"},
+		{runSweep, []string{"/nonexistent/capture.bin"}, "/nonexistent/capture.bin"},
+		{runSweep, []string{"--format", "yaml", anEVO}, "--format"},
+		{runSweep, []string{"--kernel", "v9", anEVO}, "v9"},
+		{runSweep, []string{"--bogus", anEVO}, "bogus"},
+		{runCompare, []string{anEVO}, "--with"},
+		{runCompare, []string{anEVO, "--with", "nope=1", "--with", "ps-max-latency-us=1"}, "nope"},
+		{runCompare, []string{anEVO, "--with", "policy=windows-turbo"}, "windows-turbo"},
+		{runSimulate, []string{anEVO, "--gap", "soon"}, "--gap"},
+		{runSimulate, []string{anEVO, "--gaps", "gauss:1s"}, "--gaps"},
+		{runSimulate, []string{anEVO, "--exit-factor", "-1"}, "--exit-factor"},
+		{runSimulate, []string{anEVO, "--cpu-wake-us", "x"}, "--cpu-wake-us"},
+		{runRecommend, []string{anEVO}, "give a goal"},
+		{runRecommend, []string{anEVO, "--bar-state", "ps40"}, "--bar-state"},
+		{runRecommend, []string{anEVO, "--max-stall", "25ms", "--max-stall-us", "1"}, "only one"},
+	} {
+		code, _, errOut := anRun(t, tc.cmd, nil, tc.args...)
+		assert.Equal(t, 2, code, "%q", tc.args)
+		assert.Contains(t, errOut, tc.want, "%q", tc.args)
+	}
+	code, _, _ := anRun(t, runSweep, nil, "-h")
+	assert.Equal(t, 0, code)
+	code, _, _ = anRun(t, runSweep, []byte("short"), "-")
+	assert.Equal(t, 2, code)
+}
