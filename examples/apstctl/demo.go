@@ -9,21 +9,6 @@ import (
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
-// worstExit returns the deepest state reachable from ps0 through the table
-// and the largest exit latency among the reachable states.
-func worstExit(c *powerstate.Controller, t *apst.Table) (deepest int, worst powerstate.Microseconds) {
-	set := t.Reachable(0)
-	for s := 0; s < apst.Entries; s++ {
-		if set&(1<<s) != 0 {
-			deepest = s
-			if e := c.PowerStates[s].ExitLatency; e > worst {
-				worst = e
-			}
-		}
-	}
-	return deepest, worst
-}
-
 // runDemo is the main job on the embedded capture: the table at the default
 // bound next to the one at 25 ms.
 func runDemo(stdout, stderr io.Writer) int {
@@ -64,18 +49,15 @@ func runDemo(stdout, stderr io.Writer) int {
 	}
 	tw.Flush()
 	fmt.Fprintln(stdout)
+	reach := make([]apst.Reach, len(plans))
 	for j, b := range bounds {
-		deepest, worst := worstExit(&c, &plans[j].Table)
+		reach[j] = apst.Reachability(&c, &plans[j].Table)
 		fmt.Fprintf(stdout, "bound %6dus: the drive can sleep down to ps%d (exit latency %.1f ms, max power %s)\n",
-			uint64(b), deepest, float64(worst)/1000, c.PowerStates[deepest].MaxPower)
+			uint64(b), reach[j].Deepest, float64(reach[j].WorstExitLatency)/1000, c.PowerStates[reach[j].Deepest].MaxPower)
 	}
-	_, w0 := worstExit(&c, &plans[0].Table)
-	_, w1 := worstExit(&c, &plans[1].Table)
-	d0, _ := worstExit(&c, &plans[0].Table)
-	d1, _ := worstExit(&c, &plans[1].Table)
-	delta := int64(c.PowerStates[d1].MaxPower.MicroWatts()) - int64(c.PowerStates[d0].MaxPower.MicroWatts())
+	delta := int64(c.PowerStates[reach[1].Deepest].MaxPower.MicroWatts()) - int64(c.PowerStates[reach[0].Deepest].MaxPower.MicroWatts())
 	fmt.Fprintf(stdout, "25000us cuts the worst wake stall from %dus to %dus and costs %+.1f mW of idle power (max power of the deepest state).\n",
-		w0, w1, float64(delta)/1000)
+		uint64(reach[0].WorstExitLatency), uint64(reach[1].WorstExitLatency), float64(delta)/1000)
 	fmt.Fprintln(stdout, "\nThe default lets the drive reach ps4 (exit 43 ms) after 2100 ms idle; 25 ms stops at ps3 (exit 4.6 ms).")
 	fmt.Fprintln(stdout, "Try: apstctl plan --ps-max-latency-us 25000 CAPTURE   (apstctl help lists every command)")
 	return exitOK
