@@ -1,0 +1,162 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	nvmeapst "github.com/nvmeapst/nvmeapst"
+)
+
+// bundleDir is a bundle of the library's fixture machine: nvme2 holds the
+// table of the 100 ms module default although 25 ms is set.
+const bundleDir = "../../testdata/bundle"
+
+// runCmd runs one of the commands in-process.
+func runCmd(f func([]string, io.Reader, io.Writer, io.Writer) int, args ...string) (int, string, string) {
+	var out, errOut bytes.Buffer
+	code := f(args, bytes.NewReader(nil), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func copyBundle(t *testing.T) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), "bundle")
+	require.NoError(t, os.CopyFS(dst, os.DirFS(bundleDir)))
+	return dst
+}
+
+func TestInspectCommand(t *testing.T) {
+	code, out, errOut := runCmd(runInspect, "--root", bundleDir)
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "kernel 6.8.0-fixture")
+	assert.Contains(t, out, "nvme0: INTEL SSDPEKKW256G7")
+	assert.Contains(t, out, "pci_id_table: 8086:f1a5")
+	assert.Contains(t, out, "verdict: mismatch: 1 entry differs (state 3)")
+
+	// Flags after the names, and a /dev/ prefix.
+	code, out, errOut = runCmd(runInspect, "/dev/nvme2", "--root", bundleDir, "--format", "json")
+	require.Equal(t, exitOK, code, errOut)
+	var rep struct {
+		Controllers []struct {
+			Name    string `json:"name"`
+			Verdict struct {
+				Status      string `json:"status"`
+				Differences []struct {
+					State int    `json:"state"`
+					Drive string `json:"drive"`
+				} `json:"differences"`
+			} `json:"verdict"`
+			Plan struct {
+				MaxPS int `json:"max_ps"`
+			} `json:"plan"`
+		} `json:"controllers"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	require.Len(t, rep.Controllers, 1)
+	c := rep.Controllers[0]
+	assert.Equal(t, "nvme2", c.Name)
+	assert.Equal(t, "mismatch", c.Verdict.Status)
+	assert.Equal(t, 3, c.Plan.MaxPS)
+	require.Len(t, c.Verdict.Differences, 1)
+	assert.Equal(t, "0x000000000007d020", c.Verdict.Differences[0].Drive)
+}
+
+func TestInspectCommandLiveSeam(t *testing.T) {
+	saved := liveSystem
+	t.Cleanup(func() { liveSystem = saved })
+	liveSystem = func() (*nvmeapst.System, error) { return nvmeapst.OpenRoot(bundleDir) }
+	code, live, _ := runCmd(runInspect)
+	require.Equal(t, exitOK, code)
+	_, root, _ := runCmd(runInspect, "--root", bundleDir)
+	assert.Equal(t, root, live)
+}
+
+func TestInspectCommandErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"--root", bundleDir, "nvme9"},
+		{"--root", bundleDir, "nvme0n1"},
+		{"--root", bundleDir, "--format", "yaml"},
+		{"--root", filepath.Join(t.TempDir(), "missing")},
+		{"--bogus"},
+	} {
+		code, _, errOut := runCmd(runInspect, args...)
+		assert.Equal(t, exitUsage, code, "%q", args)
+		assert.NotEmpty(t, errOut, "%q", args)
+	}
+	code, _, _ := runCmd(runInspect, "-h")
+	assert.Equal(t, exitOK, code)
+}
+
+func TestCollectCommandThenInspect(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "b")
+	code, out, errOut := runCmd(runCollect, "--root", bundleDir, dir)
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "wrote "+dir+": 3 controller(s)")
+	assert.Contains(t, out, "kernel 6.8.0-fixture")
+
+	_, want, _ := runCmd(runInspect, "--root", bundleDir, "--format", "json")
+	code, got, errOut := runCmd(runInspect, "--root", dir, "--format", "json")
+	require.Equal(t, exitOK, code, errOut)
+	assert.JSONEq(t, want, got)
+
+	code, _, errOut = runCmd(runCollect, "--root", bundleDir, dir)
+	assert.Equal(t, exitUsage, code, "an existing bundle is not overwritten")
+	assert.Contains(t, errOut, "not empty")
+	code, _, _ = runCmd(runCollect, "--root", bundleDir)
+	assert.Equal(t, exitUsage, code)
+}
+
+func TestSetLatencyCommand(t *testing.T) {
+	root := copyBundle(t)
+	file := filepath.Join(root, "class/nvme/nvme2/power/pm_qos_latency_tolerance_us")
+
+	code, out, errOut := runCmd(runSetLatency, "--root", root, "nvme2", "100000")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "nvme2: pm_qos_latency_tolerance_us 25000 -> 100000")
+	assert.Contains(t, out, `ATTR{serial}=="S7U6NJ0X123456B", ATTR{power/pm_qos_latency_tolerance_us}="100000"`)
+	assert.Contains(t, out, "nvme_core.default_ps_max_latency_us=100000")
+	assert.Contains(t, out, "verdict: match", "the bundle's drive holds the 100000 table")
+	b, err := os.ReadFile(file)
+	require.NoError(t, err)
+	assert.Equal(t, "100000", string(bytes.TrimSpace(b)))
+
+	for _, v := range []string{"-5", "2147483648", "12abc", "auto\nany"} {
+		code, out, errOut := runCmd(runSetLatency, "--root", root, "nvme2", v)
+		assert.Equal(t, exitUsage, code, "%q", v)
+		assert.Empty(t, out)
+		assert.Contains(t, errOut, "nothing written", "%q", v)
+		after, err := os.ReadFile(file)
+		require.NoError(t, err)
+		assert.Equal(t, b, after, "%q", v)
+	}
+
+	code, _, errOut = runCmd(runSetLatency, "--root", root, "nvme1", "25000")
+	assert.Equal(t, exitFailure, code)
+	assert.Contains(t, errOut, "APST disabled")
+	code, _, _ = runCmd(runSetLatency, "--root", root, "nvme9", "25000")
+	assert.Equal(t, exitUsage, code)
+	code, _, _ = runCmd(runSetLatency, "--root", root, "nvme2")
+	assert.Equal(t, exitUsage, code)
+
+	code, out, errOut = runCmd(runSetLatency, "--root", root, "--format", "json", "nvme2", "auto")
+	require.Equal(t, exitOK, code, errOut)
+	var ch struct {
+		Old, New  string
+		Unlimited bool `json:"unlimited"`
+		Persist   struct {
+			KernelParameter string `json:"kernel_parameter"`
+		} `json:"persist"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &ch))
+	assert.Equal(t, "100000", ch.Old)
+	assert.Equal(t, "auto", ch.New)
+	assert.True(t, ch.Unlimited)
+	assert.Equal(t, "nvme_core.default_ps_max_latency_us=2147483647", ch.Persist.KernelParameter)
+}

@@ -1,0 +1,148 @@
+package nvmeapst
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/nvmeapst/nvmeapst/apst"
+)
+
+// LatencyChange is the result of [System.SetLatency].
+type LatencyChange struct {
+	// Controller is the controller's name.
+	Controller string
+	// Old and New are pm_qos_latency_tolerance_us before and after.
+	Old, New apst.Tolerance
+	// Bound is the ps_max_latency_us New gives.
+	Bound apst.Microseconds
+	// Report is the controller inspected after the write: Report.Plan is
+	// the table the kernel now builds, Report.Drive the one the drive
+	// reports (when readable), and Report.Verdict compares them.
+	Report ControllerReport
+	// Persist says how to make the setting survive a reboot.
+	Persist Persistence
+}
+
+// Persistence says how to make a latency tolerance permanent.
+type Persistence struct {
+	// UdevFile is where to put UdevRule.
+	UdevFile string
+	// UdevRule sets the tolerance of this controller, matched by serial
+	// number (controller names are not stable across boots).
+	UdevRule string
+	// UdevReload applies the rule without a reboot.
+	UdevReload string
+	// KernelParameter sets the module default for every controller on the
+	// kernel command line.
+	KernelParameter string
+	// ModprobeOption is the same for an nvme_core built as a module
+	// (/etc/modprobe.d/nvme_core.conf; rebuild the initramfs afterwards).
+	ModprobeOption string
+	// Notes explain the choices.
+	Notes []string
+}
+
+// SetLatency writes value ("25000", "auto", "any", "0") to the controller's
+// power/pm_qos_latency_tolerance_us, reads it back, and reports the table the
+// kernel now builds and how to make the setting persistent.
+//
+// The value is validated by the kernel's rules first: a value the kernel
+// would reject with EINVAL returns an error wrapping
+// apst.ErrInvalidTolerance and nothing is written. A controller without the
+// attribute returns an error wrapping sysfs.ErrAPSTDisabled, an unknown one
+// ErrNoController.
+func (s *System) SetLatency(ctx context.Context, name, value string) (*LatencyChange, error) {
+	want, err := apst.ParseTolerance(value)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.controllers([]string{name}); err != nil {
+		return nil, err
+	}
+	old, got, err := s.FS.SetLatencyTolerance(name, value)
+	if err != nil {
+		return nil, err
+	}
+	if got != want {
+		return nil, fmt.Errorf("nvmeapst: %s: wrote %q but pm_qos_latency_tolerance_us reads back %s", name, value, got)
+	}
+	_, m := s.machine()
+	c, err := s.FS.Controller(name)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			err = fmt.Errorf("%w: %s (%v)", ErrNoController, name, err)
+		}
+		return nil, err
+	}
+	rep := s.inspectController(ctx, m, c)
+	return &LatencyChange{
+		Controller: name,
+		Old:        old,
+		New:        got,
+		Bound:      got.Bound(),
+		Report:     rep,
+		Persist:    persistence(rep, got),
+	}, nil
+}
+
+// persistence builds the udev rule and the kernel parameter for t.
+func persistence(r ControllerReport, t apst.Tolerance) Persistence {
+	p := Persistence{
+		UdevFile:   "/etc/udev/rules.d/61-nvme-apst-latency.rules",
+		UdevReload: "udevadm control --reload && udevadm trigger --action=change --subsystem-match=nvme",
+	}
+	serial := strings.TrimSpace(r.Sysfs.Serial)
+	model := strings.TrimSpace(r.Sysfs.Model)
+	if r.Identify != nil {
+		if serial == "" {
+			serial = r.Identify.Serial
+		}
+		if model == "" {
+			model = r.Identify.Model
+		}
+	}
+	match := `KERNEL=="nvme[0-9]*", `
+	switch {
+	case udevSafe(serial) && serial != "":
+		if udevSafe(model) && model != "" {
+			match += `ATTR{model}=="` + model + `", `
+		}
+		match += `ATTR{serial}=="` + serial + `", `
+		p.Notes = append(p.Notes, "the rule matches the drive by model and serial number, because controller names (nvme0, nvme1) follow probe order and can change between boots; udev ignores the trailing spaces sysfs pads these attributes with")
+	default:
+		match = `KERNEL=="` + r.Name + `", `
+		p.Notes = append(p.Notes, "the serial number is unknown or not safe to quote, so the rule matches the name "+r.Name+", which can change between boots")
+	}
+	p.UdevRule = `ACTION=="add|change", SUBSYSTEM=="nvme", ` + match + `ATTR{power/pm_qos_latency_tolerance_us}="` + t.String() + `"`
+	p.Notes = append(p.Notes, "ACTION==\"change\" catches the NVME_EVENT=connected uevent (Linux 5.18 and later) sent once the controller is live, when the attribute exists; at \"add\" it may not exist yet")
+
+	var module string
+	switch {
+	case t.Kind != apst.ToleranceValue:
+		module = strconv.Itoa(apst.LatencyAny)
+		p.Notes = append(p.Notes, t.String()+" means no limit; the module parameter has no such keyword, but any value of "+module+" or more gives no limit (the attribute then reads any)")
+	case t.Value == 0:
+		module = "0"
+		p.Notes = append(p.Notes, "0 disables APST (the kernel sends APSTE=0)")
+	default:
+		module = strconv.FormatUint(uint64(t.Value), 10)
+	}
+	p.KernelParameter = "nvme_core.default_ps_max_latency_us=" + module
+	p.ModprobeOption = "options nvme_core default_ps_max_latency_us=" + module
+	p.Notes = append(p.Notes, "the kernel parameter sets the default of every controller at probe time; a per-controller value written later (or by the udev rule) overrides it")
+	return p
+}
+
+// udevSafe reports whether s can be quoted in a udev rule as is.
+func udevSafe(s string) bool {
+	for _, c := range s {
+		if c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '*' || c == '?' || c == '[' || c == '|' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,350 @@
+package sysfs_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/sysfs"
+)
+
+func i64(v int64) *int64 { return &v }
+
+func newFS(t *testing.T, root string) sysfs.FS {
+	t.Helper()
+	fs, err := sysfs.NewFS(root)
+	require.NoError(t, err)
+	return fs
+}
+
+// skipIfRoot skips permission assertions: root ignores file modes.
+func skipIfRoot(t *testing.T) {
+	t.Helper()
+	if os.Geteuid() == 0 {
+		t.Skip("running as root, which ignores file modes")
+	}
+}
+
+// makeUnreadable sets mode 000 on a file of a fixture copy.
+func makeUnreadable(t *testing.T, root, rel string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	require.NoError(t, os.Chmod(p, 0))
+	t.Cleanup(func() { _ = os.Chmod(p, 0o644) })
+}
+
+func writeFile(t *testing.T, root, rel, content string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+	require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
+}
+
+var (
+	wantV6Nvme0 = sysfs.Controller{
+		Name:            "nvme0",
+		Model:           "INTEL SSDPEKKW256G7",
+		Serial:          "BTPY72910KCW256D",
+		FirmwareRev:     "PSF121C",
+		Transport:       "pcie",
+		State:           "live",
+		Address:         "0000:3d:00.0",
+		ControllerID:    1,
+		HasControllerID: true,
+		PCI:             apst.PCIID{Vendor: 0x8086, Device: 0xf1a5},
+		SubsystemVendor: 0x8086,
+		SubsystemDevice: 0x390a,
+		HasPCI:          true,
+		Tolerance:       apst.Tolerance{Kind: apst.ToleranceValue, Value: 100000},
+		HasTolerance:    true,
+		CPULatency:      i64(-1),
+		Disks: []sysfs.Disk{
+			{Name: "nvme0n1", Entry: "nvme0c0n1", CPULatencyLimit: i64(-1), CPULatencyTimeout: i64(0)},
+		},
+	}
+	wantV6Nvme1 = sysfs.Controller{
+		Name:            "nvme1",
+		Model:           "Samsung SSD 960 EVO 500GB",
+		Serial:          "S3EUNX0J512345A",
+		FirmwareRev:     "3B7QCXE7",
+		Transport:       "pcie",
+		State:           "live",
+		Address:         "0000:3e:00.0",
+		ControllerID:    2,
+		HasControllerID: true,
+		PCI:             apst.PCIID{Vendor: 0x144d, Device: 0xa804},
+		SubsystemVendor: 0x144d,
+		SubsystemDevice: 0xa801,
+		HasPCI:          true,
+		CPULatency:      i64(50),
+		Disks: []sysfs.Disk{
+			{Name: "nvme1n1", Entry: "nvme1c1n1", CPULatencyLimit: i64(20), CPULatencyTimeout: i64(3)},
+		},
+	}
+	wantV510Nvme0 = sysfs.Controller{
+		Name:            "nvme0",
+		Model:           "KINGSTON SA2000M8500G",
+		Serial:          "50026B7682AD1234",
+		FirmwareRev:     "S5Z42105",
+		Transport:       "pcie",
+		State:           "live",
+		Address:         "0000:04:00.0",
+		ControllerID:    1,
+		HasControllerID: true,
+		PCI:             apst.PCIID{Vendor: 0x2646, Device: 0x2263},
+		SubsystemVendor: 0x2646,
+		SubsystemDevice: 0x2263,
+		HasPCI:          true,
+		Tolerance:       apst.Tolerance{Kind: apst.ToleranceValue, Value: 5500},
+		HasTolerance:    true,
+		Disks:           []sysfs.Disk{{Name: "nvme0n1", Entry: "nvme0n1"}},
+	}
+)
+
+func TestNewFS(t *testing.T) {
+	fs, err := sysfs.NewFS("testdata/v6")
+	require.NoError(t, err)
+	assert.Equal(t, "testdata/v6", fs.Root())
+
+	_, err = sysfs.NewFS("testdata/nonexistent")
+	require.ErrorIs(t, err, os.ErrNotExist)
+	assert.Contains(t, err.Error(), "testdata/nonexistent")
+	assert.True(t, strings.HasPrefix(err.Error(), "sysfs: "), err.Error())
+
+	_, err = sysfs.NewFS("testdata/README.md")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "not a directory")
+}
+
+func TestControllers(t *testing.T) {
+	tests := []struct {
+		root string
+		want []sysfs.Controller
+	}{
+		{"testdata/v6", []sysfs.Controller{wantV6Nvme0, wantV6Nvme1}},
+		{"testdata/v5.10", []sysfs.Controller{wantV510Nvme0}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.root, func(t *testing.T) {
+			got, err := newFS(t, tt.root).Controllers()
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
+func TestControllerAPSTDisabled(t *testing.T) {
+	c, err := newFS(t, "testdata/v6").Controller("nvme1")
+	require.NoError(t, err)
+	assert.False(t, c.HasTolerance)
+	assert.False(t, c.APSTEnabled())
+	c, err = newFS(t, "testdata/v6").Controller("nvme0")
+	require.NoError(t, err)
+	assert.True(t, c.APSTEnabled())
+}
+
+func TestControllersSortedNumerically(t *testing.T) {
+	root := t.TempDir()
+	for _, n := range []string{"nvme10", "nvme2", "nvme0", "nvme-fabrics", "README"} {
+		writeFile(t, root, "class/nvme/"+n+"/model", "m\n")
+	}
+	cs, err := newFS(t, root).Controllers()
+	require.NoError(t, err)
+	var names []string
+	for _, c := range cs {
+		names = append(names, c.Name)
+	}
+	assert.Equal(t, []string{"nvme0", "nvme2", "nvme10"}, names)
+	// Attributes absent from the tree are empty or flagged absent.
+	assert.Equal(t, sysfs.Controller{Name: "nvme0", Model: "m"}, cs[0])
+}
+
+func TestControllersNoClass(t *testing.T) {
+	_, err := newFS(t, t.TempDir()).Controllers()
+	require.ErrorIs(t, err, os.ErrNotExist)
+	assert.Contains(t, err.Error(), "class/nvme")
+}
+
+func TestControllerErrors(t *testing.T) {
+	fs := newFS(t, "testdata/v6")
+	_, err := fs.Controller("nvme9")
+	require.ErrorIs(t, err, os.ErrNotExist)
+	assert.Contains(t, err.Error(), filepath.Join("testdata/v6", "class/nvme/nvme9"))
+	assert.True(t, strings.HasPrefix(err.Error(), "sysfs: "), err.Error())
+
+	for _, name := range []string{"", ".", "..", "../nvme0", "nvme0/power", `a\b`} {
+		_, err := fs.Controller(name)
+		require.ErrorIs(t, err, sysfs.ErrInvalidName, name)
+	}
+}
+
+func TestControllerMalformed(t *testing.T) {
+	tests := []struct {
+		name, rel, content string
+		is                 []error
+	}{
+		{"cntlid", "class/nvme/nvme0/cntlid", "one\n", []error{sysfs.ErrInvalidAttribute}},
+		{"cntlid range", "class/nvme/nvme0/cntlid", "65536\n", []error{sysfs.ErrInvalidAttribute}},
+		{"vendor", "class/nvme/nvme0/device/vendor", "8086\n", []error{sysfs.ErrInvalidAttribute}},
+		{"tolerance", "class/nvme/nvme0/power/pm_qos_latency_tolerance_us", "sometimes\n",
+			[]error{sysfs.ErrInvalidAttribute, apst.ErrInvalidTolerance}},
+		{"cpu latency", "class/nvme/nvme0/cpu_latency_us", "2147483648\n", []error{sysfs.ErrInvalidAttribute}},
+		{"disk limit", "block/nvme0n1/cpu_lat_limit_us", "x\n", []error{sysfs.ErrInvalidAttribute}},
+		{"too large", "class/nvme/nvme0/model", strings.Repeat("x", sysfs.MaxAttributeSize), []error{sysfs.ErrInvalidAttribute}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := sysfs.CopyFixture(t, "v6")
+			writeFile(t, root, tt.rel, tt.content)
+			_, err := newFS(t, root).Controller("nvme0")
+			for _, is := range tt.is {
+				require.ErrorIs(t, err, is)
+			}
+			assert.Contains(t, err.Error(), filepath.Base(tt.rel))
+		})
+	}
+}
+
+func TestControllerPCIDeviceMissing(t *testing.T) {
+	root := sysfs.CopyFixture(t, "v6")
+	require.NoError(t, os.Remove(filepath.Join(root, "devices/pci0000_00/0000_00_1d.0/0000_3d_00.0/device")))
+	_, err := newFS(t, root).Controller("nvme0")
+	require.ErrorIs(t, err, os.ErrNotExist, "vendor without device is an error")
+}
+
+func TestControllerNotPCI(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, root, "class/nvme/nvme3/transport", "tcp\n")
+	writeFile(t, root, "class/nvme/nvme3/device/dev", "10:125\n") // fabrics: the ctl misc device
+	c, err := newFS(t, root).Controller("nvme3")
+	require.NoError(t, err)
+	assert.False(t, c.HasPCI)
+	assert.Equal(t, "tcp", c.Transport)
+}
+
+func TestControllerUnreadable(t *testing.T) {
+	skipIfRoot(t)
+	for _, rel := range []string{
+		"class/nvme/nvme0/model",
+		"class/nvme/nvme0/cntlid",
+		"class/nvme/nvme0/device/vendor",
+		"class/nvme/nvme0/power/pm_qos_latency_tolerance_us",
+		"class/nvme/nvme0/cpu_latency_us",
+		"block/nvme0n1/cpu_lat_timeout_ms",
+	} {
+		t.Run(rel, func(t *testing.T) {
+			root := sysfs.CopyFixture(t, "v6")
+			makeUnreadable(t, root, rel)
+			fs := newFS(t, root)
+			_, err := fs.Controller("nvme0")
+			require.ErrorIs(t, err, os.ErrPermission)
+			assert.Contains(t, err.Error(), filepath.Base(rel))
+			assert.True(t, strings.HasPrefix(err.Error(), "sysfs: "), err.Error())
+
+			// Controllers returns the readable controller with the error.
+			cs, err := fs.Controllers()
+			require.ErrorIs(t, err, os.ErrPermission)
+			require.Len(t, cs, 1)
+			assert.Equal(t, "nvme1", cs[0].Name)
+		})
+	}
+}
+
+func TestFiles(t *testing.T) {
+	fs := newFS(t, "testdata/v6")
+	files, err := fs.Files("nvme0")
+	require.NoError(t, err)
+	assert.Equal(t, []string{
+		"class/nvme/nvme0/model",
+		"class/nvme/nvme0/serial",
+		"class/nvme/nvme0/firmware_rev",
+		"class/nvme/nvme0/transport",
+		"class/nvme/nvme0/state",
+		"class/nvme/nvme0/address",
+		"class/nvme/nvme0/cntlid",
+		"class/nvme/nvme0/device/vendor",
+		"class/nvme/nvme0/device/device",
+		"class/nvme/nvme0/device/subsystem_vendor",
+		"class/nvme/nvme0/device/subsystem_device",
+		"class/nvme/nvme0/power/pm_qos_latency_tolerance_us",
+		"class/nvme/nvme0/cpu_latency_us",
+		"class/nvme/nvme0/nvme0c0n1/",
+		"block/nvme0n1/cpu_lat_limit_us",
+		"block/nvme0n1/cpu_lat_timeout_ms",
+	}, files)
+
+	sys, err := fs.SystemFiles()
+	require.NoError(t, err)
+	assert.Len(t, sys, 10)
+
+	_, err = fs.Files("nvme7")
+	require.ErrorIs(t, err, os.ErrNotExist)
+}
+
+// TestFilesMakeABundle copies exactly what Files and SystemFiles list into
+// a plain tree (no symbolic links) and checks that it reads back the same.
+func TestFilesMakeABundle(t *testing.T) {
+	for _, fixture := range []string{"v6", "v5.10"} {
+		t.Run(fixture, func(t *testing.T) {
+			src := newFS(t, "testdata/"+fixture)
+			dst := t.TempDir()
+			cs, err := src.Controllers()
+			require.NoError(t, err)
+			paths, err := src.SystemFiles()
+			require.NoError(t, err)
+			for _, c := range cs {
+				f, err := src.Files(c.Name)
+				require.NoError(t, err)
+				paths = append(paths, f...)
+			}
+			for _, rel := range paths {
+				p := filepath.Join(dst, filepath.FromSlash(rel))
+				if strings.HasSuffix(rel, "/") {
+					require.NoError(t, os.MkdirAll(p, 0o755))
+					continue
+				}
+				b, err := os.ReadFile(filepath.Join(src.Root(), filepath.FromSlash(rel)))
+				require.NoError(t, err)
+				writeFile(t, dst, rel, string(b))
+			}
+			bundle := newFS(t, dst)
+			got, err := bundle.Controllers()
+			require.NoError(t, err)
+			assert.Equal(t, cs, got)
+			m1, err := src.ModuleParams()
+			require.NoError(t, err)
+			m2, err := bundle.ModuleParams()
+			require.NoError(t, err)
+			assert.Equal(t, m1, m2)
+			d1, err := src.DMI()
+			require.NoError(t, err)
+			d2, err := bundle.DMI()
+			require.NoError(t, err)
+			assert.Equal(t, d1, d2)
+		})
+	}
+}
+
+func TestLessNatural(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want bool
+	}{
+		{"nvme2", "nvme10", true},
+		{"nvme10", "nvme2", false},
+		{"nvme1", "nvme1", false},
+		{"nvme01", "nvme1", false},
+		{"nvme1", "nvme01", true},
+		{"nvme0n2", "nvme0n10", true},
+		{"nvme", "nvme0", true},
+		{"a", "b", true},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, sysfs.LessNatural(tt.a, tt.b), "%s < %s", tt.a, tt.b)
+	}
+}

@@ -1,0 +1,56 @@
+// Package sysfs reads and sets the Linux NVMe APST state that the kernel
+// exposes in sysfs: the controllers under class/nvme, their PM QoS latency
+// tolerance, the nvme_core module parameters, the DMI strings the kernel's
+// quirk rules read, and the proposed CPU latency QoS knobs some patched
+// kernels carry.
+//
+// An [FS] is rooted at a mount point ([DefaultMountPoint], "/sys", on a live
+// system), so the same code reads a live machine, a bundle captured on another
+// machine, or a fixture tree in testdata. The package uses only os, io and
+// io/fs: it builds on every GOOS and keeps no global state.
+//
+// # Reads
+//
+// Every attribute is read with one bounded read (a single read of at most
+// 4 KiB, like procfs' careful sysfs reads; never os.ReadFile, which can loop
+// forever on drivers that return EAGAIN) and trimmed. Errors name the path,
+// start with "sysfs: " and keep the *fs.PathError, so errors.Is(err,
+// os.ErrNotExist) and errors.Is(err, os.ErrPermission) work.
+//
+// Absent attributes are not errors where their absence means something: a
+// controller without power/pm_qos_latency_tolerance_us is one the kernel has
+// APST disabled for (apst_enabled is false: APSTA is 0, or a NO_APST quirk
+// applies without force_apst), and [Controller.HasTolerance] says so; nvme_core
+// without the apst_* parameters is a kernel older than v5.14
+// ([ModuleParams.Generation]); a missing CPU latency knob is a kernel without
+// the patch (a nil pointer).
+//
+// # Paths read
+//
+// Relative to the root:
+//
+//	class/nvme/NAME/{model,serial,firmware_rev,transport,state,address,cntlid}
+//	class/nvme/NAME/device/{vendor,device,subsystem_vendor,subsystem_device}   (the PCI function, through the device link)
+//	class/nvme/NAME/power/pm_qos_latency_tolerance_us
+//	class/nvme/NAME/cpu_latency_us                                             (nvme-pci CPU latency patch)
+//	class/nvme/NAME/NS                                                         (namespace entries: nvmeXnY, or nvmeXcYnZ with native multipath)
+//	block/DISK/{cpu_lat_limit_us,cpu_lat_timeout_ms}                           (block-layer CPU latency patch)
+//	module/nvme_core/parameters/{default_ps_max_latency_us,force_apst,apst_*}
+//	class/dmi/id/{sys_vendor,product_name,board_vendor,board_name}
+//
+// The block-layer knobs are disk attributes (the patch adds them to
+// block/genhd.c, next to "range" and "removable"), so they sit in the disk's
+// own folder, /sys/block/DISK/, not under queue/. DISK is the namespace entry
+// found in the controller's folder; a multipath path entry nvmeXcYnZ maps to
+// its head disk nvmeXnZ, the block device users see. [FS.Files] lists the
+// paths that exist for a controller, for tools that copy them into a bundle.
+//
+// # Writes
+//
+// [FS.SetLatencyTolerance], [FS.SetCPULatency], [FS.SetDiskCPULatencyLimit]
+// and [FS.SetDiskCPULatencyTimeout] validate the value by the kernel's rules
+// before anything is written (an invalid value is refused with the reason and
+// the file is untouched), write it in one write, read it back and report the
+// old and new values; a read-back that differs from what was written is an
+// error wrapping [ErrReadBack].
+package sysfs

@@ -1,0 +1,27 @@
+package sysfs
+
+import "errors"
+
+// Sentinel errors of the package; returned errors wrap them so that callers
+// can test with errors.Is. Errors from the filesystem additionally wrap the
+// *fs.PathError, so os.ErrNotExist and os.ErrPermission match too.
+var (
+	// ErrInvalidName: a controller or disk name that is not a single path
+	// element (empty, ".", "..", or containing a separator).
+	ErrInvalidName = errors.New("sysfs: invalid controller or disk name")
+	// ErrInvalidAttribute: an attribute whose content is not what the kernel
+	// prints for it (for example a cntlid that is not a number).
+	ErrInvalidAttribute = errors.New("sysfs: malformed attribute value")
+	// ErrAPSTDisabled: a latency tolerance write to a controller without
+	// power/pm_qos_latency_tolerance_us, which the kernel removes while it
+	// has APST disabled for the controller. Errors wrapping it also wrap
+	// os.ErrNotExist.
+	ErrAPSTDisabled = errors.New("sysfs: the kernel has APST disabled for this controller")
+	// ErrInvalidCPULatency: a CPU latency value outside what SetCPULatency,
+	// SetDiskCPULatencyLimit or SetDiskCPULatencyTimeout accept. Nothing was
+	// written.
+	ErrInvalidCPULatency = errors.New("sysfs: invalid CPU latency value")
+	// ErrReadBack: the value read back after a write is not the value
+	// written (the kernel ignored or changed it).
+	ErrReadBack = errors.New("sysfs: value read back differs from the value written")
+)

@@ -1,0 +1,77 @@
+package sysfs_test
+
+import (
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+
+	"github.com/nvmeapst/nvmeapst/sysfs"
+)
+
+// Read the controllers of the v6 fixture, the bound the kernel uses for each,
+// and where it has APST disabled.
+func Example() {
+	fs, err := sysfs.NewFS("testdata/v6")
+	if err != nil {
+		log.Fatal(err)
+	}
+	m, err := fs.ModuleParams()
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctrls, err := fs.Controllers()
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("kernel:", m.Generation())
+	for _, c := range ctrls {
+		if !c.APSTEnabled() {
+			fmt.Printf("%s %s (%s): APST disabled by the kernel\n", c.Name, c.Model, c.PCI)
+			continue
+		}
+		p := sysfs.Params(m, c)
+		fmt.Printf("%s %s (%s): tolerance %s, bound %s, %s mode\n",
+			c.Name, c.Model, c.PCI, c.Tolerance, p.MaxLatency, p.Mode())
+	}
+	// Output:
+	// kernel: current
+	// nvme0 INTEL SSDPEKKW256G7 (8086:f1a5): tolerance 100000, bound 100000us, tolerance mode
+	// nvme1 Samsung SSD 960 EVO 500GB (144d:a804): APST disabled by the kernel
+}
+
+// Set a controller's latency tolerance on a copy of the fixture: the value
+// is validated, written and read back.
+func ExampleFS_SetLatencyTolerance() {
+	root, cleanup := copyOfFixture("v6")
+	defer cleanup()
+	fs, err := sysfs.NewFS(root)
+	if err != nil {
+		log.Fatal(err)
+	}
+	old, now, err := fs.SetLatencyTolerance("nvme0", "25000")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("nvme0: %s -> %s\n", old, now)
+
+	_, _, err = fs.SetLatencyTolerance("nvme0", "-5")
+	fmt.Println(err != nil)
+	// Output:
+	// nvme0: 100000 -> 25000
+	// true
+}
+
+// copyOfFixture copies a fixture tree to a temporary directory, so that the
+// example can write to it, and returns its root and a function removing it.
+func copyOfFixture(name string) (string, func()) {
+	dir, err := os.MkdirTemp("", "sysfs-example-")
+	if err != nil {
+		log.Fatal(err)
+	}
+	dst := filepath.Join(dir, name)
+	if err := os.CopyFS(dst, os.DirFS(filepath.Join("testdata", name))); err != nil {
+		log.Fatal(err)
+	}
+	return dst, func() { os.RemoveAll(dir) }
+}

@@ -1,0 +1,29 @@
+package sysfs
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// CopyFixture copies testdata/name into a fresh temporary directory, keeping
+// symbolic links as links, and returns the copy's root. Tests that write use
+// it so that the fixtures stay untouched.
+func CopyFixture(t testing.TB, name string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), name)
+	if err := os.CopyFS(dst, os.DirFS(filepath.Join("testdata", name))); err != nil {
+		t.Fatalf("copy fixture %s: %v", name, err)
+	}
+	return dst
+}
+
+// WithWriteHook returns a copy of fs whose writes call write instead of
+// writing the file, so that tests can play a kernel that changes values.
+func WithWriteHook(fs FS, write func(path, value string) error) FS {
+	fs.hooks = &hooks{write: write}
+	return fs
+}
+
+// LessNatural exposes lessNatural to the external tests.
+var LessNatural = lessNatural

@@ -1,0 +1,164 @@
+package nvmeapst
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/nvmeapst/nvmeapst/ioctl"
+	"github.com/nvmeapst/nvmeapst/sysfs"
+)
+
+// Opener opens the admin command path of an NVMe controller by its name
+// ("nvme0"). It is the seam between the reports of this package and the
+// hardware: [DevOpener] opens the character devices under /dev, a bundle
+// serves the data it recorded, and tests use the fakes of package
+// ioctl/ioctltest.
+type Opener interface {
+	OpenController(ctx context.Context, name string) (ioctl.Controller, error)
+}
+
+// OpenerFunc adapts a function to the Opener interface.
+type OpenerFunc func(ctx context.Context, name string) (ioctl.Controller, error)
+
+// OpenController calls f.
+func (f OpenerFunc) OpenController(ctx context.Context, name string) (ioctl.Controller, error) {
+	return f(ctx, name)
+}
+
+// DevOpener returns an Opener that opens the controller character device
+// dir/NAME (e.g. /dev/nvme0) with ioctl.Open. On systems other than Linux
+// every open fails with an error matching ioctl.ErrUnsupported.
+func DevOpener(dir string) Opener {
+	return OpenerFunc(func(_ context.Context, name string) (ioctl.Controller, error) {
+		if !validControllerName(name) {
+			return nil, fmt.Errorf("nvmeapst: %q is not an NVMe controller name (want nvmeN)", name)
+		}
+		d, err := ioctl.Open(filepath.Join(dir, name))
+		if err != nil {
+			return nil, err // never a typed nil in the interface
+		}
+		return d, nil
+	})
+}
+
+// System is a machine to report on: a sysfs tree, a way to send admin
+// commands to its controllers, and the kernel release. [Live] describes the
+// running machine, [OpenBundle] one captured by [System.Collect], and tests
+// build their own from fixture trees and fakes.
+type System struct {
+	// FS is the sysfs tree (mounted at /sys on a live machine).
+	FS sysfs.FS
+	// Opener opens controllers for Identify and Get Features; nil means no
+	// admin command can be sent, and the reports say so.
+	Opener Opener
+	// KernelRelease returns the kernel release (uname -r); nil means
+	// unknown.
+	KernelRelease func() (string, error)
+	// Now returns the time recorded in a bundle's manifest; nil means
+	// time.Now.
+	Now func() time.Time
+}
+
+// DefaultDevDir is where the controller character devices live.
+const DefaultDevDir = "/dev"
+
+// DefaultOSReleasePath is the file the live kernel release is read from.
+const DefaultOSReleasePath = "/proc/sys/kernel/osrelease"
+
+// Live returns the running machine: sysfs at /sys, controllers opened under
+// /dev, and the kernel release from /proc/sys/kernel/osrelease.
+func Live() (*System, error) {
+	fs, err := sysfs.NewDefaultFS()
+	if err != nil {
+		return nil, err
+	}
+	return &System{
+		FS:            fs,
+		Opener:        DevOpener(DefaultDevDir),
+		KernelRelease: FileRelease(DefaultOSReleasePath),
+	}, nil
+}
+
+// FileRelease returns a KernelRelease function that reads the release from
+// a file such as /proc/sys/kernel/osrelease (one bounded read, trimmed).
+func FileRelease(path string) func() (string, error) {
+	return func() (string, error) {
+		b, err := readBounded(path, maxAttrSize)
+		if err != nil {
+			return "", err
+		}
+		return strings.TrimSpace(string(b)), nil
+	}
+}
+
+// OpenRoot opens dir as a bundle written by [System.Collect] when it holds a
+// manifest, and otherwise as a bare sysfs tree without admin commands (a
+// fixture, or another machine's /sys mounted somewhere).
+func OpenRoot(dir string) (*System, error) {
+	if _, err := os.Stat(filepath.Join(dir, ManifestName)); err == nil {
+		s, _, err := OpenBundle(dir)
+		return s, err
+	}
+	fs, err := sysfs.NewFS(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &System{FS: fs}, nil
+}
+
+func (s *System) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+func (s *System) kernelRelease() (string, error) {
+	if s.KernelRelease == nil {
+		return "", errors.New("kernel release unknown")
+	}
+	return s.KernelRelease()
+}
+
+// validControllerName reports whether name is nvme followed by digits, the
+// name of a controller character device (not a namespace like nvme0n1).
+func validControllerName(name string) bool {
+	rest, ok := strings.CutPrefix(name, "nvme")
+	if !ok || rest == "" || len(rest) > 10 {
+		return false
+	}
+	for _, c := range rest {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// maxAttrSize bounds every read of a sysfs attribute or kernel file: sysfs
+// attributes are at most one page.
+const maxAttrSize = 4096
+
+// readBounded reads at most limit bytes of a file; a longer file is an
+// error, so a wrong path (a device node, a huge file) cannot exhaust memory.
+func readBounded(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("read %s: longer than %d bytes", path, limit)
+	}
+	return b, nil
+}
