@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	_ "embed"
 	"fmt"
 	"io"
@@ -16,7 +17,7 @@ import (
 var defaultCapture []byte
 
 // maxCapture bounds what is read from a capture file.
-const maxCapture = 1 << 20
+const maxCapture = powerstate.MaxCaptureSize
 
 // readCapture reads the capture at path ("-" = stdin), refusing more than
 // maxCapture bytes without reading them all.
@@ -55,7 +56,8 @@ func loadController(path string, stdin io.Reader) (*powerstate.Controller, error
 	return &c, nil
 }
 
-// parseCapture detects the capture format and parses it.
+// parseCapture detects the capture format (binary image, nvme-cli text or
+// JSON, smartctl text or JSON) and parses it.
 func parseCapture(b []byte) (powerstate.Controller, error) {
-	return powerstate.DecodeIdentify(b)
+	return powerstate.Parse(bytes.NewReader(b))
 }

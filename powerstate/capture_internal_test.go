@@ -1,0 +1,129 @@
+package powerstate
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestLineNumbering(t *testing.T) {
+	for _, s := range []string{"", "a", "a\nb", "a\r\nb\r\n", "a\rb\r", "\n\n\r\r\n\r", "x\r\n\r\ny"} {
+		l := lineReader{s: s}
+		var starts []int
+		for {
+			_, _, ok := l.next()
+			if !ok {
+				break
+			}
+			starts = append(starts, l.start)
+		}
+		for i, off := range starts {
+			assert.Equal(t, i+1, lineOf(s, off), "%q offset %d", s, off)
+		}
+	}
+	// The walker's incremental numbering agrees with lineOf.
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 200 {
+		var b strings.Builder
+		for range 50 {
+			b.WriteString([]string{"a", " ", "\n", "\r", "\r\n", ",", ":"}[r.IntN(7)])
+		}
+		s := b.String()
+		w := &jsonWalker{src: s}
+		offs := []int{r.IntN(len(s) + 1), r.IntN(len(s) + 1), r.IntN(len(s) + 1)}
+		for _, off := range append(offs, offs[0]) {
+			pos := off
+			for pos < len(s) && strings.IndexByte(" \t\r\n,:", s[pos]) >= 0 {
+				pos++
+			}
+			require.Equal(t, lineOf(s, pos), w.line(int64(off)), "%q at %d", s, off)
+		}
+	}
+}
+
+func TestNumberParsers(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want Power
+		ok   bool
+	}{
+		{"6.00W", Power{600, Scale0_01W}, true},
+		{"0.0070W", Power{70, Scale0_0001W}, true},
+		{"655.35W", Power{65535, Scale0_01W}, true},
+		{"655.36W", Power{}, false},
+		{"6.5535W", Power{65535, Scale0_0001W}, true},
+		{"6.5536W", Power{}, false},
+		{"6.000W", Power{}, false},
+		{"6W", Power{}, false},
+		{".50W", Power{}, false},
+		{"-1.00W", Power{}, false},
+		{"+1.00W", Power{}, false},
+		{"1.+0W", Power{}, false},
+		{"1.00", Power{}, false},
+	} {
+		got, ok := parseWatts(tc.in)
+		assert.Equal(t, tc.ok, ok, tc.in)
+		assert.Equal(t, tc.want, got, tc.in)
+	}
+	for _, tc := range []struct {
+		in   string
+		want Microseconds
+		ok   bool
+	}{
+		{"0", 0, true}, {"4294967295", 0xffffffff, true}, {"4294967296", 0, false},
+		{"-1", 0xffffffff, true}, {"-2147483648", 0x80000000, true}, {"-2147483649", 0, false},
+		{"-0", 0, false}, {"+5", 0, false}, {"", 0, false},
+	} {
+		got, ok := parseLatency(tc.in)
+		assert.Equal(t, tc.ok, ok, tc.in)
+		assert.Equal(t, tc.want, got, tc.in)
+	}
+	for _, tc := range []struct {
+		in string
+		v  uint64
+		ok bool
+	}{
+		{"0x144d", 0x144d, true}, {"144d", 0x144d, true}, {"0", 0, true}, {"0x", 0, false},
+		{"0x-1", 0, false}, {"1_0", 0, false}, {"0x10000", 0, false},
+	} {
+		v, ok := parseHex(tc.in, 16)
+		assert.Equal(t, tc.ok, ok, tc.in)
+		if ok {
+			assert.Equal(t, tc.v, v, tc.in)
+		}
+	}
+}
+
+// TestPathologicalInputsAreFast feeds each parser 1 MiB shaped to make a
+// careless parser quadratic.
+func TestPathologicalInputsAreFast(t *testing.T) {
+	const n = MaxCaptureSize
+	inputs := map[string]string{
+		"newlines":        strings.Repeat("\n", n),
+		"carriage":        strings.Repeat("\r", n),
+		"one line":        strings.Repeat("x", n),
+		"keys":            strings.Repeat("vid : 0x1\n", n/10),
+		"header lines":    strings.Repeat("Model Number: x\n", n/16),
+		"json keys":       "{" + strings.Repeat(`"a":1,`, n/6-1) + `"b":2}`,
+		"json nesting":    strings.Repeat("[", n/2) + strings.Repeat("]", n/2),
+		"psds nesting":    `{"psds":` + strings.Repeat("[", n/2-10),
+		"smartctl rows":   "Supported Power States\nSt Op Max Active Idle RL RT WL WT Ent_Lat Ex_Lat\n" + strings.Repeat(" 0 + 1.00W - - 0 0 0 0 0 0\n", n/30),
+		"ps blocks":       strings.Repeat("ps 0 : mp:1.00W operational enlat:0 exlat:0 rrt:0 rrl:0\n", n/60),
+		"json psds":       `{"psds":[` + strings.Repeat(`{"max_power":1},`, n/17) + `]}`,
+		"smartctl states": `{"nvme_power_states":[` + strings.Repeat(`{"max_power":{"value":1}},`, n/27) + `]}`,
+	}
+	for name, s := range inputs {
+		t.Run(name, func(t *testing.T) {
+			require.LessOrEqual(t, len(s), n)
+			for _, parse := range []func(string) (Controller, error){
+				parseNVMeCLIText, parseNVMeCLIJSON, parseSmartctlText, parseSmartctlJSON,
+			} {
+				_, _ = parse(s)
+			}
+			_ = DetectFormat([]byte(s))
+		})
+	}
+}

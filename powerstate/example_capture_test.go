@@ -1,0 +1,65 @@
+package powerstate_test
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/powerstate"
+)
+
+// A smartctl report pasted into a bug report: Parse detects the format,
+// keeps what smartctl printed, and leaves unknown what it did not (APSTA,
+// idle and active power); apst.Build then assumes APST is supported.
+func ExampleParse() {
+	const report = `smartctl 7.5 2025-04-30 r5714 [x86_64-linux-6.12.58-1-lts] (local build)
+Copyright (C) 2002-25, Bruce Allen, Christian Franke, www.smartmontools.org
+
+=== START OF INFORMATION SECTION ===
+Model Number:                       Samsung SSD 990 EVO Plus 1TB
+Firmware Version:                   2B2QKXG7
+PCI Vendor/Subsystem ID:            0x144d
+Warning  Comp. Temp. Threshold:     81 Celsius
+
+Supported Power States
+St Op     Max   Active     Idle   RL RT WL WT  Ent_Lat  Ex_Lat
+ 0 +     6.00W       -        -    0  0  0  0        0       0
+ 1 +     6.00W       -        -    1  1  1  1     1700    2100
+ 2 +     6.00W       -        -    2  2  2  2     3000    6500
+ 3 -   0.0800W       -        -    3  3  3  3     1600    4600
+ 4 -   0.0070W       -        -    4  4  4  4     1600   43000
+
+`
+	c, err := powerstate.Parse(strings.NewReader(report))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%s (%s), vendor %#04x, NPSS %d, WCTEMP %d K\n", c.Model, c.Format, c.VendorID, c.NPSS, c.WarningTemp)
+	fmt.Println("known:", c.Known)
+	for i, d := range c.States() {
+		fmt.Printf("ps%d %v\n", i, d)
+	}
+	plan, err := apst.Build(&c, apst.DefaultParams(apst.Current))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("assumed APSTA:", plan.AssumedAPSTA)
+	fmt.Printf("entry 0: %v, entry 3: %v\n", plan.Table[0], plan.Table[3])
+
+	// A capture cut inside the table is an error that names the line.
+	_, err = powerstate.Parse(strings.NewReader(report[:strings.Index(report, " 4 -")]))
+	fmt.Println(err)
+	// Output:
+	// Samsung SSD 990 EVO Plus 1TB (smartctl-text), vendor 0x144d, NPSS 4, WCTEMP 354 K
+	// known: vid,ssvid,mn,fr,npss,wctemp,psd
+	// ps0 mp:6.00W operational enlat:0 exlat:0
+	// ps1 mp:6.00W operational enlat:1700 exlat:2100
+	// ps2 mp:6.00W operational enlat:3000 exlat:6500
+	// ps3 mp:0.0800W non-operational enlat:1600 exlat:4600
+	// ps4 mp:0.0070W non-operational enlat:1600 exlat:43000
+	// assumed APSTA: true
+	// entry 0: ->ps3@100ms, entry 3: ->ps4@2000ms
+	// powerstate: smartctl-text capture, line 16: expected power state row 4 or the blank line that ends the table: capture truncated
+}

@@ -1,0 +1,480 @@
+package powerstate
+
+import (
+	"io"
+	"strconv"
+	"strings"
+)
+
+// ParseNVMeCLIText parses the output of "nvme id-ctrl" (normal output
+// format) of every nvme-cli generation:
+//
+//   - v0.9 to v2.0: "ps    0 : mp:6.50W operational enlat:5 exlat:5 rrt:0 rrl:0"
+//     and a continuation line indented by 10 spaces
+//     ("rwt:0 rwl:0 idle_power:- active_power:-");
+//   - v2.1 to v2.11: "ps      0 : ..." with a 12-space continuation and an
+//     "active_power_workload:" line;
+//   - v2.12 and later: the same plus the three NVMe 2.1 time lines
+//     ("emergency power fail recovery time:", "forced quiescence vault
+//     time:", "emergency power fail vault time:"), which are checked but not
+//     kept.
+//
+// Captures made with -H are accepted: the product name header and the
+// "  [7:0] : ..." field decodes are skipped. Key lines of both widths
+// ("vid     :" of v1.0 and "vid       :" later) are read, with the values
+// as nvme-cli prints them ("apsta : 0" or "0x1", "ver : 10200" without 0x
+// in v1.x, strings padded with spaces). Lines nvme-cli prints that the model
+// does not hold are ignored, as is everything after the last power state.
+//
+// The controller knows the id-ctrl keys present among vid, ssvid, sn, mn, fr,
+// ieee, cntlid, ver, rtd3r, rtd3e, oacs, npss, avscc, apsta, wctemp and
+// cctemp, plus FieldPowerStates and FieldIdlePower. FieldActivePower is
+// known only from v2.1 on: the v0.9 to v2.0 text prints ACTP and APS but
+// not APW, so ActivePower is then left unknown (zero). Without an npss line
+// NPSS is the number of "ps" blocks minus one and stays unknown. A "ps"
+// block count that disagrees with npss, a block cut short, or a block of a
+// different shape than the first is an error; idle and active power printed
+// as "reserved" read as ScaleReserved with zero units, and a "reserved"
+// workload as Workload(3). nvme-cli prints ENLAT and EXLAT with %d, so
+// negative values are read as the 32-bit values they stand for.
+func ParseNVMeCLIText(r io.Reader) (Controller, error) {
+	b, err := readCapture(r, FormatNVMeCLIText)
+	if err != nil {
+		return Controller{}, err
+	}
+	return parseNVMeCLIText(decodeText(b))
+}
+
+// nvmeKeyKind says how an id-ctrl key's value is printed.
+type nvmeKeyKind uint8
+
+const (
+	kindHex    nvmeKeyKind = iota // %#x or %x: hexadecimal, 0x optional
+	kindDecHex                    // %d in some versions, %#x in others: hex with 0x, else decimal
+	kindString                    // %-.*s: space-padded string
+)
+
+// nvmeKey describes one id-ctrl key the model holds.
+type nvmeKey struct {
+	field Fields
+	kind  nvmeKeyKind
+	bits  int // width of the field (or the string width)
+}
+
+// nvmeKeys maps the nvme-cli id-ctrl keys to the Controller fields.
+var nvmeKeys = map[string]nvmeKey{
+	"vid":    {FieldVendorID, kindHex, 16},
+	"ssvid":  {FieldSubsystemVendorID, kindHex, 16},
+	"sn":     {FieldSerial, kindString, maxSerial},
+	"mn":     {FieldModel, kindString, maxModel},
+	"fr":     {FieldFirmware, kindString, maxFirmware},
+	"ieee":   {FieldIEEE, kindHex, 24},
+	"cntlid": {FieldControllerID, kindHex, 16},
+	"ver":    {FieldVersion, kindHex, 32},
+	"rtd3r":  {FieldRTD3Resume, kindHex, 32},
+	"rtd3e":  {FieldRTD3Entry, kindHex, 32},
+	"oacs":   {FieldOACS, kindHex, 16},
+	"npss":   {FieldNPSS, kindDecHex, 8},
+	"avscc":  {FieldAVSCC, kindDecHex, 8},
+	"apsta":  {FieldAPSTA, kindDecHex, 8},
+	"wctemp": {FieldWarningTemp, kindDecHex, 16},
+	"cctemp": {FieldCriticalTemp, kindDecHex, 16},
+}
+
+// cutNVMeKey splits an id-ctrl key line "key<spaces>: value" (the key at the
+// start of the line, lower-case letters, digits and underscores).
+func cutNVMeKey(line string) (key, value string, ok bool) {
+	i := 0
+	for i < len(line) && (line[i] >= 'a' && line[i] <= 'z' || isDigit(line[i]) || line[i] == '_') {
+		i++
+	}
+	if i == 0 || line[0] < 'a' || line[0] > 'z' {
+		return "", "", false
+	}
+	j := i
+	for j < len(line) && line[j] == ' ' {
+		j++
+	}
+	if j >= len(line) || line[j] != ':' {
+		return "", "", false
+	}
+	value = line[j+1:]
+	value = strings.TrimPrefix(value, " ")
+	return line[:i], value, true
+}
+
+// cutPSLine splits the first line of a power state block,
+// "ps<spaces>N : rest".
+func cutPSLine(line string) (idx int, rest string, ok bool) {
+	s, found := strings.CutPrefix(line, "ps")
+	if !found || s == "" || s[0] != ' ' {
+		return 0, "", false
+	}
+	s = strings.TrimLeft(s, " ")
+	i := 0
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	if i == 0 || i > 3 {
+		return 0, "", false
+	}
+	n, _ := strconv.Atoi(s[:i])
+	s = strings.TrimLeft(s[i:], " ")
+	rest, found = strings.CutPrefix(s, ":")
+	if !found {
+		return 0, "", false
+	}
+	return n, strings.TrimSpace(rest), true
+}
+
+// The expected text of each line of a power state block, for errors.
+const (
+	expectPS1      = `"ps N : mp:W operational|non-operational enlat:N exlat:N rrt:N rrl:N"`
+	expectPS2      = `"rwt:N rwl:N idle_power:P active_power:P"`
+	expectWorkload = `"active_power_workload:W"`
+)
+
+// nvmeTimeLines are the three NVMe 2.1 lines nvme-cli v2.12 prints per state.
+var nvmeTimeLines = [3]string{
+	"emergency power fail recovery time:",
+	"forced quiescence vault time:",
+	"emergency power fail vault time:",
+}
+
+// Shapes of a power state block: the number of lines per generation.
+const (
+	shapeV1  = 2 // v0.9 .. v2.0
+	shapeV2  = 3 // v2.1 .. v2.11
+	shapeV21 = 6 // v2.12 and later
+)
+
+func parseNVMeCLIText(s string) (Controller, error) {
+	c, err := parseNVMeCLITextLines(s)
+	if err != nil {
+		return Controller{}, cutAtEnd(s, err)
+	}
+	return c, nil
+}
+
+func parseNVMeCLITextLines(s string) (Controller, error) {
+	const f = FormatNVMeCLIText
+	c := Controller{Format: f}
+	var known Fields
+	l := lineReader{s: s}
+
+	// Header: id-ctrl key lines up to the first power state.
+	for {
+		save := l
+		line, _, ok := l.next()
+		if !ok {
+			break
+		}
+		if _, _, ps := cutPSLine(line); ps {
+			l = save
+			break
+		}
+		key, val, ok := cutNVMeKey(line)
+		if !ok {
+			continue
+		}
+		k, ok := nvmeKeys[key]
+		if !ok || known.Has(k.field) {
+			continue
+		}
+		if err := setNVMeKey(&c, key, k, val); err != nil {
+			return Controller{}, syntaxErr(f, l.n, err.Error(), val)
+		}
+		known |= k.field
+	}
+
+	// Power state blocks.
+	want := -1 // number of blocks npss announces
+	if known.Has(FieldNPSS) {
+		want = int(c.NPSS) + 1
+		if want > MaxStates {
+			want = MaxStates
+		}
+	}
+	blocks, shape := 0, 0
+	for want < 0 || blocks < want {
+		save := l
+		line, _, ok := l.next()
+		if !ok {
+			if want >= 0 {
+				return Controller{}, truncErr(f, l.n+1, "ps "+strconv.Itoa(blocks)+" (npss is "+strconv.Itoa(int(c.NPSS))+")")
+			}
+			break
+		}
+		idx, rest, ok := cutPSLine(line)
+		if !ok {
+			if want >= 0 {
+				return Controller{}, syntaxErr(f, l.n, "ps "+strconv.Itoa(blocks)+" (npss is "+strconv.Itoa(int(c.NPSS))+")", line)
+			}
+			if blocks > 0 && isContinuation(line) {
+				// An indented line after a complete block: a block of
+				// another shape than the first, not the end of the table.
+				return Controller{}, syntaxErr(f, l.n, "ps "+strconv.Itoa(blocks)+" or the end of the power states", line)
+			}
+			l = save
+			break
+		}
+		if idx != blocks {
+			return Controller{}, syntaxErr(f, l.n, "ps "+strconv.Itoa(blocks), line)
+		}
+		if blocks >= MaxStates {
+			return Controller{}, syntaxErr(f, l.n, "at most 32 power states", line)
+		}
+		n, err := parsePSBlock(&l, rest, &c.PowerStates[blocks], shape)
+		if err != nil {
+			return Controller{}, err
+		}
+		if shape == 0 {
+			shape = n
+		}
+		blocks++
+	}
+	if blocks == 0 {
+		return Controller{}, &ParseError{Format: f, Line: l.n + 1, Expected: `power state blocks "ps    0 : mp:..."`, Err: ErrNoPowerStates}
+	}
+	if want >= 0 && c.NPSS < MaxStates {
+		save := l
+		if line, _, ok := l.next(); ok {
+			if _, _, ps := cutPSLine(line); ps {
+				return Controller{}, syntaxErr(f, l.n, "no more power states (npss is "+strconv.Itoa(int(c.NPSS))+")", line)
+			}
+		}
+		l = save
+	}
+	if want < 0 {
+		c.NPSS = uint8(blocks - 1)
+	}
+	known |= FieldPowerStates | FieldIdlePower
+	if shape >= shapeV2 {
+		known |= FieldActivePower
+	} else {
+		for i := range c.PowerStates {
+			c.PowerStates[i].ActivePower = Power{}
+		}
+	}
+	c.Known = known
+	return c, nil
+}
+
+// setNVMeKey stores the value of an id-ctrl key; the error text says what
+// was expected.
+func setNVMeKey(c *Controller, key string, k nvmeKey, val string) error {
+	if k.kind == kindString {
+		v, ok := cleanString(val, k.bits)
+		if !ok {
+			return errorString("at most " + strconv.Itoa(k.bits) + " characters for " + key)
+		}
+		switch k.field {
+		case FieldSerial:
+			c.Serial = v
+		case FieldModel:
+			c.Model = v
+		case FieldFirmware:
+			c.Firmware = v
+		}
+		return nil
+	}
+	tok, _, _ := strings.Cut(strings.TrimSpace(val), " ")
+	var v uint64
+	var ok bool
+	if k.kind == kindHex || strings.HasPrefix(tok, "0x") || strings.HasPrefix(tok, "0X") {
+		v, ok = parseHex(tok, k.bits)
+	} else {
+		v, ok = parseDec(tok, k.bits)
+	}
+	if !ok {
+		what := "a decimal or 0x-prefixed hexadecimal"
+		if k.kind == kindHex {
+			what = "a hexadecimal"
+		}
+		return errorString(what + " " + strconv.Itoa(k.bits) + "-bit value for " + key)
+	}
+	switch k.field {
+	case FieldVendorID:
+		c.VendorID = uint16(v)
+	case FieldSubsystemVendorID:
+		c.SubsystemVendorID = uint16(v)
+	case FieldIEEE:
+		c.IEEE = uint32(v)
+	case FieldControllerID:
+		c.ControllerID = uint16(v)
+	case FieldVersion:
+		c.Version = Version(v)
+	case FieldRTD3Resume:
+		c.RTD3Resume = Microseconds(v)
+	case FieldRTD3Entry:
+		c.RTD3Entry = Microseconds(v)
+	case FieldOACS:
+		c.OACS = uint16(v)
+	case FieldNPSS:
+		c.NPSS = uint8(v)
+	case FieldAVSCC:
+		c.AVSCC = uint8(v)
+	case FieldAPSTA:
+		c.APSTA = uint8(v)
+	case FieldWarningTemp:
+		c.WarningTemp = Kelvin(v)
+	case FieldCriticalTemp:
+		c.CriticalTemp = Kelvin(v)
+	}
+	return nil
+}
+
+// errorString is a plain error whose text is what was expected.
+type errorString string
+
+func (e errorString) Error() string { return string(e) }
+
+// parsePSBlock parses the rest of a power state block whose first line
+// (after "ps N :") is rest. shape is the number of lines of the blocks
+// before (0 for the first block); it returns the number of lines of this
+// block.
+func parsePSBlock(l *lineReader, rest string, d *Descriptor, shape int) (int, error) {
+	const f = FormatNVMeCLIText
+	first := l.n
+	*d = Descriptor{}
+
+	fields := strings.Fields(rest)
+	if len(fields) != 6 {
+		return 0, syntaxErr(f, first, expectPS1, rest)
+	}
+	mp, ok := cutField(fields[0], "mp:")
+	p, ok2 := parseWatts(mp)
+	if !ok || !ok2 {
+		return 0, syntaxErr(f, first, `"mp:" and watts with 2 or 4 decimals, e.g. mp:6.00W`, fields[0])
+	}
+	d.MaxPower = p
+	switch fields[1] {
+	case "operational":
+	case "non-operational":
+		d.NonOperational = true
+	default:
+		return 0, syntaxErr(f, first, `"operational" or "non-operational"`, fields[1])
+	}
+	for i, key := range [...]string{"enlat:", "exlat:"} {
+		v, ok := cutField(fields[2+i], key)
+		lat, ok2 := parseLatency(v)
+		if !ok || !ok2 {
+			return 0, syntaxErr(f, first, `"`+key+`" and a 32-bit latency in microseconds`, fields[2+i])
+		}
+		if i == 0 {
+			d.EntryLatency = lat
+		} else {
+			d.ExitLatency = lat
+		}
+	}
+	for i, key := range [...]string{"rrt:", "rrl:"} {
+		v, ok := cutField(fields[4+i], key)
+		n, ok2 := parseDec(v, 8)
+		if !ok || !ok2 {
+			return 0, syntaxErr(f, first, `"`+key+`" and a byte value`, fields[4+i])
+		}
+		if i == 0 {
+			d.RelativeReadThroughput = uint8(n)
+		} else {
+			d.RelativeReadLatency = uint8(n)
+		}
+	}
+
+	line, n, ok := l.peek()
+	if !ok {
+		return 0, truncErr(f, n, expectPS2)
+	}
+	if !isContinuation(line) {
+		return 0, syntaxErr(f, n, expectPS2, line)
+	}
+	l.next()
+	fields = strings.Fields(line)
+	if len(fields) != 4 {
+		return 0, syntaxErr(f, l.n, expectPS2, line)
+	}
+	for i, key := range [...]string{"rwt:", "rwl:"} {
+		v, ok := cutField(fields[i], key)
+		n, ok2 := parseDec(v, 8)
+		if !ok || !ok2 {
+			return 0, syntaxErr(f, l.n, `"`+key+`" and a byte value`, fields[i])
+		}
+		if i == 0 {
+			d.RelativeWriteThroughput = uint8(n)
+		} else {
+			d.RelativeWriteLatency = uint8(n)
+		}
+	}
+	for i, key := range [...]string{"idle_power:", "active_power:"} {
+		v, ok := cutField(fields[2+i], key)
+		p, ok2 := parseOptionalPower(v)
+		if !ok || !ok2 {
+			return 0, syntaxErr(f, l.n, `"`+key+`" and "-", "reserved" or watts`, fields[2+i])
+		}
+		if i == 0 {
+			d.IdlePower = p
+		} else {
+			d.ActivePower = p
+		}
+	}
+	if shape == shapeV1 {
+		return shapeV1, nil
+	}
+
+	// The workload line (v2.1 on): required when the first block had it.
+	line, n, ok = l.peek()
+	w, isW := "", false
+	if ok && isContinuation(line) {
+		w, isW = strings.CutPrefix(strings.TrimSpace(line), "active_power_workload:")
+	}
+	switch {
+	case !isW && shape == 0:
+		return shapeV1, nil
+	case !isW && !ok:
+		return 0, truncErr(f, n, expectWorkload)
+	case !isW:
+		return 0, syntaxErr(f, n, expectWorkload, line)
+	}
+	l.next()
+	switch strings.TrimSpace(w) {
+	case "-":
+		d.ActiveWorkload = WorkloadNone
+	case Workload1.String():
+		d.ActiveWorkload = Workload1
+	case Workload2.String():
+		d.ActiveWorkload = Workload2
+	case "reserved":
+		d.ActiveWorkload = 3
+	default:
+		return 0, syntaxErr(f, l.n, `a workload "-", "1MiB 32 RW, 30s idle", "80K 128KiB SW" or "reserved"`, w)
+	}
+	if shape == shapeV2 {
+		return shapeV2, nil
+	}
+
+	// The three NVMe 2.1 time lines (v2.12 on).
+	for i, prefix := range nvmeTimeLines {
+		line, n, ok := l.peek()
+		isT := ok && isContinuation(line) && strings.HasPrefix(strings.TrimSpace(line), prefix)
+		switch {
+		case !isT && shape == 0 && i == 0:
+			return shapeV2, nil
+		case !isT && !ok:
+			return 0, truncErr(f, n, `"`+prefix+` ..."`)
+		case !isT:
+			return 0, syntaxErr(f, n, `"`+prefix+` ..."`, line)
+		}
+		l.next()
+	}
+	return shapeV21, nil
+}
+
+// isContinuation reports whether line is a continuation line of a power
+// state block: indented and not blank.
+func isContinuation(line string) bool {
+	return line != "" && (line[0] == ' ' || line[0] == '\t') && strings.TrimSpace(line) != ""
+}
+
+// cutField strips the "key:" prefix of a "key:value" token.
+func cutField(tok, key string) (string, bool) {
+	return strings.CutPrefix(tok, key)
+}

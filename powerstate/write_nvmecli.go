@@ -1,0 +1,274 @@
+package powerstate
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// ErrUnrepresentable is returned (wrapped) by the writers when a controller
+// holds something the target format cannot carry: unknown power states, a
+// string with a line break (text formats) or invalid UTF-8 (JSON), or a
+// string longer than its Identify field.
+var ErrUnrepresentable = errors.New("powerstate: controller cannot be written in this format")
+
+// writtenFields returns the fields a writer may write: Known, or every
+// Identify field for a controller built in code (Known == 0).
+func writtenFields(c *Controller) Fields {
+	if c.Known == 0 {
+		return FieldsIdentify
+	}
+	return c.Known
+}
+
+// checkStrings verifies that the known strings of c can be written: no
+// line break (text) or valid UTF-8 (JSON), and within their field width.
+func checkStrings(c *Controller, known Fields, f Format, json bool) error {
+	for _, s := range [...]struct {
+		field Fields
+		name  string
+		v     string
+		width int
+	}{
+		{FieldSerial, "serial number", c.Serial, maxSerial},
+		{FieldModel, "model number", c.Model, maxModel},
+		{FieldFirmware, "firmware revision", c.Firmware, maxFirmware},
+	} {
+		if !known.Has(s.field) {
+			continue
+		}
+		switch {
+		case len(s.v) > s.width:
+			return fmt.Errorf("%w: %s: the %s %q is longer than %d bytes", ErrUnrepresentable, f, s.name, s.v, s.width)
+		case json && !utf8.ValidString(s.v):
+			return fmt.Errorf("%w: %s: the %s %q is not valid UTF-8", ErrUnrepresentable, f, s.name, s.v)
+		case !json && strings.ContainsAny(s.v, "\r\n"):
+			return fmt.Errorf("%w: %s: the %s %q contains a line break", ErrUnrepresentable, f, s.name, s.v)
+		case !json && f == FormatSmartctlText && s.v != strings.TrimSpace(s.v):
+			return fmt.Errorf("%w: %s: the %s %q has leading or trailing blanks, which smartctl drops", ErrUnrepresentable, f, s.name, s.v)
+		}
+	}
+	if !known.Has(FieldPowerStates) {
+		return fmt.Errorf("%w: %s: the power states are unknown", ErrUnrepresentable, f)
+	}
+	return nil
+}
+
+// hashX formats v as C's "%#x": "0" for zero, "0x..." otherwise.
+func hashX(b []byte, v uint64) []byte {
+	if v == 0 {
+		return append(b, '0')
+	}
+	b = append(b, "0x"...)
+	return strconv.AppendUint(b, v, 16)
+}
+
+// padded appends s padded with spaces to width (nvme-cli prints the raw,
+// space-padded Identify field).
+func padded(b []byte, s string, width int) []byte {
+	b = append(b, s...)
+	for i := len(s); i < width; i++ {
+		b = append(b, ' ')
+	}
+	return b
+}
+
+// WriteNVMeCLIText writes c as "nvme id-ctrl" prints it in the current
+// generation (nvme-cli v2.12 and later): the header line, the id-ctrl keys
+// the controller knows among vid, ssvid, sn, mn, fr, ieee, cntlid, ver,
+// rtd3r, rtd3e, oacs, npss, avscc, apsta, wctemp and cctemp (in nvme-cli's
+// order and number formats; unknown ones are left out), and the six-line
+// block of every power state 0..NPSS (at most 32).
+//
+// The format has no way to say "unknown" inside a power state block: an
+// unknown idle or active power is written as "-", and the NVMe 2.1 time
+// fields, which the model does not hold, as "-". ParseNVMeCLIText of the
+// output gives back every field of c.Known.
+func WriteNVMeCLIText(w io.Writer, c *Controller) error {
+	known := writtenFields(c)
+	if err := checkStrings(c, known, FormatNVMeCLIText, false); err != nil {
+		return err
+	}
+	b := make([]byte, 0, 512+c.StateCount()*400)
+	b = append(b, "NVME Identify Controller:\n"...)
+	key := func(k string) {
+		b = padded(b, k, 10)
+		b = append(b, ": "...)
+	}
+	hexKey := func(f Fields, k string, v uint64) {
+		if known.Has(f) {
+			key(k)
+			b = hashX(b, v)
+			b = append(b, '\n')
+		}
+	}
+	decKey := func(f Fields, k string, v uint64) {
+		if known.Has(f) {
+			key(k)
+			b = strconv.AppendUint(b, v, 10)
+			b = append(b, '\n')
+		}
+	}
+	strKey := func(f Fields, k, v string, width int) {
+		if known.Has(f) {
+			key(k)
+			b = padded(b, v, width)
+			b = append(b, '\n')
+		}
+	}
+	hexKey(FieldVendorID, "vid", uint64(c.VendorID))
+	hexKey(FieldSubsystemVendorID, "ssvid", uint64(c.SubsystemVendorID))
+	strKey(FieldSerial, "sn", c.Serial, maxSerial)
+	strKey(FieldModel, "mn", c.Model, maxModel)
+	strKey(FieldFirmware, "fr", c.Firmware, maxFirmware)
+	if known.Has(FieldIEEE) {
+		key("ieee")
+		b = fmt.Appendf(b, "%06x\n", c.IEEE&0xffffff)
+	}
+	hexKey(FieldControllerID, "cntlid", uint64(c.ControllerID))
+	hexKey(FieldVersion, "ver", uint64(c.Version))
+	hexKey(FieldRTD3Resume, "rtd3r", uint64(c.RTD3Resume))
+	hexKey(FieldRTD3Entry, "rtd3e", uint64(c.RTD3Entry))
+	hexKey(FieldOACS, "oacs", uint64(c.OACS))
+	decKey(FieldNPSS, "npss", uint64(c.NPSS))
+	hexKey(FieldAVSCC, "avscc", uint64(c.AVSCC))
+	hexKey(FieldAPSTA, "apsta", uint64(c.APSTA))
+	decKey(FieldWarningTemp, "wctemp", uint64(c.WarningTemp))
+	decKey(FieldCriticalTemp, "cctemp", uint64(c.CriticalTemp))
+
+	const indent = "            " // 12 spaces (v2.1 and later)
+	for i, d := range c.States() {
+		b = fmt.Appendf(b, "ps   %4d : mp:", i)
+		b = normalizeMaxPower(d.MaxPower).appendText(b)
+		if d.NonOperational {
+			b = append(b, " non-"...)
+		} else {
+			b = append(b, ' ')
+		}
+		b = fmt.Appendf(b, "operational enlat:%d exlat:%d rrt:%d rrl:%d\n",
+			d.EntryLatency, d.ExitLatency, d.RelativeReadThroughput, d.RelativeReadLatency)
+		b = fmt.Appendf(b, "%srwt:%d rwl:%d idle_power:", indent, d.RelativeWriteThroughput, d.RelativeWriteLatency)
+		idle, active, work := d.IdlePower, d.ActivePower, d.ActiveWorkload
+		if !known.Has(FieldIdlePower) {
+			idle = Power{}
+		}
+		if !known.Has(FieldActivePower) {
+			active, work = Power{}, WorkloadNone
+		}
+		b = idle.appendText(b)
+		b = append(b, " active_power:"...)
+		b = active.appendText(b)
+		b = append(b, '\n')
+		b = append(b, indent+"active_power_workload:"...)
+		b = append(b, (work & 7).String()...)
+		b = append(b, '\n')
+		for _, t := range nvmeTimeLines {
+			b = append(b, indent...)
+			b = append(b, t...)
+			b = append(b, " -\n"...)
+		}
+	}
+	_, err := w.Write(b)
+	return err
+}
+
+// WriteNVMeCLIJSON writes c as "nvme id-ctrl -o json" prints it with the
+// v2.12 key set: the top-level keys the controller knows (vid, ssvid, sn,
+// mn, fr, ieee, cntlid, ver, rtd3r, rtd3e, oacs, npss, avscc, apsta, wctemp,
+// cctemp; unknown ones are left out) and "psds" with NPSS+1 elements (at
+// most 32) carrying max_power, max_power_scale, non-operational_state,
+// entry_lat, exit_lat, read_tput, read_lat, write_tput, write_lat,
+// idle_power, idle_scale, active_power, active_power_work, active_scale and
+// the six NVMe 2.1 time keys (written as 0, which the model does not hold).
+// Unknown idle or active power is written as 0 (not reported).
+// ParseNVMeCLIJSON of the output gives back every field of c.Known.
+func WriteNVMeCLIJSON(w io.Writer, c *Controller) error {
+	known := writtenFields(c)
+	if err := checkStrings(c, known, FormatNVMeCLIJSON, true); err != nil {
+		return err
+	}
+	b := make([]byte, 0, 512+c.StateCount()*600)
+	b = append(b, "{\n"...)
+	num := func(f Fields, k string, v uint64) {
+		if known.Has(f) {
+			b = fmt.Appendf(b, "  %q: %d,\n", k, v)
+		}
+	}
+	str := func(f Fields, k, v string, width int) {
+		if known.Has(f) {
+			q, _ := json.Marshal(string(padded(nil, v, width)))
+			b = fmt.Appendf(b, "  %q: %s,\n", k, q)
+		}
+	}
+	num(FieldVendorID, "vid", uint64(c.VendorID))
+	num(FieldSubsystemVendorID, "ssvid", uint64(c.SubsystemVendorID))
+	str(FieldSerial, "sn", c.Serial, maxSerial)
+	str(FieldModel, "mn", c.Model, maxModel)
+	str(FieldFirmware, "fr", c.Firmware, maxFirmware)
+	num(FieldIEEE, "ieee", uint64(c.IEEE&0xffffff))
+	num(FieldControllerID, "cntlid", uint64(c.ControllerID))
+	num(FieldVersion, "ver", uint64(c.Version))
+	num(FieldRTD3Resume, "rtd3r", uint64(c.RTD3Resume))
+	num(FieldRTD3Entry, "rtd3e", uint64(c.RTD3Entry))
+	num(FieldOACS, "oacs", uint64(c.OACS))
+	num(FieldNPSS, "npss", uint64(c.NPSS))
+	num(FieldAVSCC, "avscc", uint64(c.AVSCC))
+	num(FieldAPSTA, "apsta", uint64(c.APSTA))
+	num(FieldWarningTemp, "wctemp", uint64(c.WarningTemp))
+	num(FieldCriticalTemp, "cctemp", uint64(c.CriticalTemp))
+	b = append(b, "  \"psds\": [\n"...)
+	states := c.States()
+	for i, d := range states {
+		mp := normalizeMaxPower(d.MaxPower)
+		mxps, nops := 0, 0
+		if mp.Scale == Scale0_0001W {
+			mxps = 1
+		}
+		if d.NonOperational {
+			nops = 1
+		}
+		idle, active, work := d.IdlePower, d.ActivePower, d.ActiveWorkload
+		if !known.Has(FieldIdlePower) {
+			idle = Power{}
+		}
+		if !known.Has(FieldActivePower) {
+			active, work = Power{}, WorkloadNone
+		}
+		b = fmt.Appendf(b, "    {\n"+
+			"      \"max_power\": %d,\n"+
+			"      \"max_power_scale\": %d,\n"+
+			"      \"non-operational_state\": %d,\n"+
+			"      \"entry_lat\": %d,\n"+
+			"      \"exit_lat\": %d,\n"+
+			"      \"read_tput\": %d,\n"+
+			"      \"read_lat\": %d,\n"+
+			"      \"write_tput\": %d,\n"+
+			"      \"write_lat\": %d,\n"+
+			"      \"idle_power\": %d,\n"+
+			"      \"idle_scale\": %d,\n"+
+			"      \"active_power\": %d,\n"+
+			"      \"active_power_work\": %d,\n"+
+			"      \"active_scale\": %d,\n"+
+			"      \"emerg_power_fail_recover_time\": 0,\n"+
+			"      \"emerg_power_fail_recover_scale\": 0,\n"+
+			"      \"force_quiesce_vault_time\": 0,\n"+
+			"      \"force_quiesce_vault_scale\": 0,\n"+
+			"      \"emerg_power_fail_vault_time\": 0,\n"+
+			"      \"emerg_power_fail_vault_scale\": 0\n"+
+			"    }",
+			mp.Units, mxps, nops, d.EntryLatency, d.ExitLatency,
+			d.RelativeReadThroughput, d.RelativeReadLatency, d.RelativeWriteThroughput, d.RelativeWriteLatency,
+			idle.Units, idle.Scale&3, active.Units, work&7, active.Scale&3)
+		if i < len(states)-1 {
+			b = append(b, ',')
+		}
+		b = append(b, '\n')
+	}
+	b = append(b, "  ]\n}\n"...)
+	_, err := w.Write(b)
+	return err
+}
