@@ -16,6 +16,19 @@
 // it back. Decode-encode-decode is the identity, and re-encoding a decoded image
 // reproduces every byte the model covers.
 //
+// # Captures
+//
+// [Parse] reads any capture a user has and detects its format from the
+// content: a 4096-byte image, `nvme id-ctrl` text of every nvme-cli
+// generation (with or without -H), `nvme id-ctrl -o json` of every key set,
+// smartctl -a/-x/-c text (6.x to 7.5) and smartctl -j JSON (7.5). The
+// per-format readers ([ParseNVMeCLIText], [ParseNVMeCLIJSON],
+// [ParseSmartctlText], [ParseSmartctlJSON]) are exported too, and
+// [WriteNVMeCLIText], [WriteNVMeCLIJSON] and [WriteSmartctlText] write the
+// formats back. A malformed capture returns a *[ParseError] naming the
+// format, the line and what was expected there; a capture larger than
+// [MaxCaptureSize] is refused without being read whole.
+//
 // # What a capture knows
 //
 // A controller decoded from a binary image knows every field. A controller read
