@@ -39,6 +39,7 @@ func commands() []command {
 		{"compare", "two or more configurations side by side", runCompare},
 		{"simulate", "idle timeline, wake penalties and idle power", runSimulate},
 		{"recommend", "bounds that meet a stall limit or bar a state", runRecommend},
+		{"survey", "a fleet of captures through two or more configurations", runSurvey},
 		{"decode", "decode a programmed APST table (get-feature -f 0x0c text, JSON or raw bytes)", runDecode},
 		{"convert", "turn a capture into another format (binary image, nvme-cli text or JSON, smartctl text)", runConvert},
 		{"inspect", "what the kernel programmed on this machine (or a bundle), and why", runInspect},

@@ -1,0 +1,66 @@
+package apst_test
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/powerstate"
+)
+
+// A small fleet of four real drives (smartctl reports from the corpus), the
+// Linux default bound against 25 ms: what changes, by how much, and the
+// largest default that keeps every worst wake stall within 25 ms.
+func ExampleSurvey() {
+	var configs []apst.Config
+	for _, s := range []string{"ps-max-latency-us=100000", "ps-max-latency-us=25000"} {
+		p, err := apst.ParseConfig(s, apst.DefaultParams(apst.Current))
+		if err != nil {
+			panic(err)
+		}
+		configs = append(configs, apst.Config{Name: s, Params: p})
+	}
+	s, err := apst.NewSurveyWithOptions(apst.SurveyOptions{KernelQuirks: true}, configs...)
+	if err != nil {
+		panic(err)
+	}
+	for _, name := range []string{
+		"Samsung_SSD_990_EVO_Plus_1TB_2B2QKXG7.txt",
+		"SKhynix_PC401_NVMe_512GB_80003E00.txt",
+		"Kingston_SNV3S1000G_ERFK1N.3.txt",
+		"Netac_NVMe_SSD_2TB_VB431D66.txt",
+	} {
+		f, err := os.Open("../powerstate/testdata/corpus/smartctl/" + name)
+		if err != nil {
+			panic(err)
+		}
+		c, err := powerstate.Parse(f) // any capture format
+		f.Close()
+		if err != nil {
+			panic(err)
+		}
+		row, err := s.Add(name, &c) // the survey keeps a few numbers, not c
+		if err != nil {
+			panic(err)
+		}
+		a, b, ch := row.Results[0], row.Results[1], row.Changes[0]
+		fmt.Printf("%-9s ps%d %5s -> ps%d %5s  %+7.1f mW  bars %s\n", row.Vendor,
+			a.Reach.Deepest, a.Reach.WorstExitLatency, b.Reach.Deepest, b.Reach.WorstExitLatency, ch.MilliWatts(), ch.Bars)
+	}
+
+	sum := s.Summary().Comparisons[0]
+	fmt.Printf("%d of %d drives change; stall cut median %dus; idle power increase median %+.1f mW, max %+.1f mW\n",
+		sum.Changed, sum.Drives, sum.StallReduction.Median, float64(sum.IdlePowerIncrease.Median)/1000, float64(sum.IdlePowerIncrease.Max)/1000)
+	fmt.Println("left with no idle state:", sum.BarsAll)
+
+	budget := s.StallBudget(25000)
+	fmt.Printf("largest default within 25000us: %s, set by %v\n", budget.Bound, budget.Binding)
+	// Output:
+	// Samsung   ps4 43000us -> ps3 4600us    +73.0 mW  bars some
+	// SK hynix  ps4 5000us -> ps4 5000us     +0.0 mW  bars none
+	// Kingston  ps3 50000us -> ps0   0us  +4700.0 mW  bars all
+	// Netac     ps4 30000us -> ps3 8000us   +491.0 mW  bars some
+	// 3 of 4 drives change; stall cut median 38400us; idle power increase median +491.0 mW, max +4700.0 mW
+	// left with no idle state: [Kingston_SNV3S1000G_ERFK1N.3.txt]
+	// largest default within 25000us: 29999us, set by [Netac_NVMe_SSD_2TB_VB431D66.txt]
+}

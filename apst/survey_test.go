@@ -1,0 +1,727 @@
+package apst_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
+
+	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/powerstate"
+)
+
+const surveyCorpusDir = "../powerstate/testdata/corpus"
+
+// surveyCaptures parses every capture under dir (recursively; *.md and
+// *.tsv files are not captures), in lexical order.
+func surveyCaptures(tb testing.TB, dir string) (names []string, cs []*powerstate.Controller) {
+	tb.Helper()
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if ext := filepath.Ext(path); ext == ".md" || ext == ".tsv" {
+			return nil
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		c, err := powerstate.Parse(f)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		names = append(names, path)
+		cs = append(cs, &c)
+		return nil
+	})
+	require.NoError(tb, err)
+	return names, cs
+}
+
+func surveyConfigs(tb testing.TB, specs ...string) []apst.Config {
+	tb.Helper()
+	var out []apst.Config
+	for _, s := range specs {
+		p, err := apst.ParseConfig(s, apst.DefaultParams(apst.Current))
+		require.NoError(tb, err)
+		out = append(out, apst.Config{Name: s, Params: p})
+	}
+	return out
+}
+
+// commandDiffers reports whether Compare found a difference in what is sent
+// (sent, APSTE or a table entry) between configuration k and the first.
+func commandDiffers(cmp *apst.Comparison, k int) bool {
+	for _, d := range cmp.Differences {
+		if d.Config == k && (d.Field == "sent" || d.Field == "enabled" || d.Field == "entry") {
+			return true
+		}
+	}
+	return false
+}
+
+// The survey of the real smartctl corpus agrees, drive by drive and in its
+// counts, with running Compare on every drive.
+func TestSurveyCorpusAgreesWithCompare(t *testing.T) {
+	names, cs := surveyCaptures(t, surveyCorpusDir+"/smartctl")
+	require.Len(t, cs, 153)
+	for _, specs := range [][]string{
+		{"ps-max-latency-us=100000", "ps-max-latency-us=25000"},
+		{"policy=linux-default", "policy=windows-balanced-dc"},
+		{"ps-max-latency-us=100000", "kernel=v4.12", "policy=linux-25ms,quirks=no-deepest-ps", "ps-max-latency-us=0"},
+	} {
+		t.Run(strings.Join(specs, " vs "), func(t *testing.T) {
+			configs := surveyConfigs(t, specs...)
+			s, err := apst.NewSurveyWithOptions(apst.SurveyOptions{KernelQuirks: true}, configs...)
+			require.NoError(t, err)
+			n := len(configs)
+			changed := 0
+			perCmp := make([]struct {
+				changed, noIdle, some, gains int
+				all, none                    []string
+				stall, power                 int64
+			}, n)
+			for k := range perCmp {
+				perCmp[k].all, perCmp[k].none = []string{}, []string{}
+			}
+			for i, c := range cs {
+				row, err := s.Add(names[i], c)
+				require.NoError(t, err)
+				cc := slices.Clone(configs)
+				for k := range cc {
+					cc[k].Params.Quirks |= apst.DriveQuirks(c)
+				}
+				cmp, err := apst.Compare(c, cc...)
+				require.NoError(t, err)
+				require.Len(t, row.Results, n)
+				for k := range n {
+					assert.Equal(t, cmp.Configs[k], row.Results[k], names[i])
+				}
+				assert.Equal(t, cmp.IdlePowerDelta, row.Changes[0].IdlePowerDelta, names[i])
+				anyChanged := false
+				for k := 1; k < n; k++ {
+					ch := row.Changes[k-1]
+					want := commandDiffers(&cmp, k)
+					assert.Equal(t, want, ch.Changed, "%s config %d", names[i], k)
+					anyChanged = anyChanged || want
+					assert.Equal(t, int64(cmp.Configs[k].DeepestMaxPower.MicroWatts())-int64(cmp.Configs[0].DeepestMaxPower.MicroWatts()), ch.IdlePowerDelta)
+					assert.Equal(t, int64(cmp.Configs[0].Reach.WorstExitLatency)-int64(cmp.Configs[k].Reach.WorstExitLatency), ch.StallReduction)
+					p := &perCmp[k]
+					if want {
+						p.changed++
+						p.stall += ch.StallReduction
+						p.power += ch.IdlePowerDelta
+					}
+					a, b := cmp.Configs[0].Reach.States&^1, cmp.Configs[k].Reach.States&^1
+					switch {
+					case a == 0:
+						p.noIdle++
+					case a&^b == 0:
+						p.none = append(p.none, names[i])
+					case b == 0:
+						p.all = append(p.all, names[i])
+					default:
+						p.some++
+					}
+					if b&^a != 0 {
+						p.gains++
+					}
+				}
+				assert.Equal(t, anyChanged, row.Changed)
+				if anyChanged {
+					changed++
+				}
+			}
+			sum := s.Summary()
+			assert.Equal(t, len(cs), sum.Drives, "the survey covers every drive")
+			assert.Equal(t, changed, sum.Changed)
+			require.Len(t, sum.Comparisons, n-1)
+			for k := 1; k < n; k++ {
+				c, p := sum.Comparisons[k-1], perCmp[k]
+				assert.Equal(t, k, c.Config)
+				assert.Equal(t, specs[k], c.Name)
+				assert.Equal(t, p.changed, c.Changed)
+				assert.Equal(t, p.changed, c.StallReduction.N)
+				assert.Equal(t, p.stall, c.StallReduction.Sum)
+				assert.Equal(t, p.power, c.IdlePowerIncrease.Sum)
+				assert.Equal(t, p.noIdle, c.NoIdle)
+				assert.Equal(t, p.some, c.BarsSome)
+				assert.Equal(t, p.gains, c.Gains)
+				assert.Equal(t, p.all, c.BarsAll) // names are in lexical order already
+				assert.Equal(t, p.none, c.BarsNone)
+			}
+		})
+	}
+}
+
+// The seed's drive: 43000 -> 4600 us and +73 mW.
+func TestSurvey990EVOPlusRow(t *testing.T) {
+	names, cs := surveyCaptures(t, surveyCorpusDir+"/smartctl")
+	s, err := apst.NewSurveyWithOptions(apst.SurveyOptions{KernelQuirks: true},
+		surveyConfigs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000")...)
+	require.NoError(t, err)
+	found := 0
+	for i, c := range cs {
+		row, err := s.Add(names[i], c)
+		require.NoError(t, err)
+		if !strings.HasSuffix(names[i], "Samsung_SSD_990_EVO_Plus_1TB_2B2QKXG7.txt") {
+			continue
+		}
+		found++
+		assert.Equal(t, "Samsung", row.Vendor)
+		assert.Equal(t, "Samsung SSD 990 EVO Plus 1TB", row.Model)
+		assert.True(t, row.Changed)
+		assert.EqualValues(t, 4, row.Results[0].Reach.Deepest)
+		assert.EqualValues(t, 43000, row.Results[0].Reach.WorstExitLatency)
+		assert.EqualValues(t, 3, row.Results[1].Reach.Deepest)
+		assert.EqualValues(t, 4600, row.Results[1].Reach.WorstExitLatency)
+		ch := row.Changes[0]
+		assert.EqualValues(t, 43000-4600, ch.StallReduction)
+		assert.EqualValues(t, 73000, ch.IdlePowerDelta)
+		assert.InDelta(t, 73.0, ch.MilliWatts(), 1e-12)
+		assert.Equal(t, uint32(1<<4), ch.Barred)
+		assert.Equal(t, apst.BarsSome, ch.Bars)
+	}
+	assert.Equal(t, 1, found)
+}
+
+// Every capture of the shipped corpus, in every format, is surveyed, and a
+// device gives the same row whatever format it was captured in.
+func TestSurveyWholeCorpusAcrossFormats(t *testing.T) {
+	names, cs := surveyCaptures(t, surveyCorpusDir)
+	require.Len(t, cs, 153*6) // smartctl, nvme-cli v1/v2/v2.12 text and JSON, binary
+	s, err := apst.NewSurveyWithOptions(apst.SurveyOptions{KernelQuirks: true},
+		surveyConfigs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000")...)
+	require.NoError(t, err)
+	type key struct {
+		deepest [2]uint8
+		stall   [2]apst.Microseconds
+		power   [2]uint64
+		changed bool
+	}
+	byDevice := map[string]map[key][]string{}
+	for i, c := range cs {
+		row, err := s.Add(names[i], c)
+		require.NoError(t, err)
+		base := filepath.Base(names[i])
+		for _, suf := range []string{".id-ctrl.bin", ".v2_12.txt", ".v2.txt", ".v1.txt", ".json", ".txt"} {
+			if strings.HasSuffix(base, suf) {
+				base = strings.TrimSuffix(base, suf)
+				break
+			}
+		}
+		var k key
+		for j := range 2 {
+			k.deepest[j] = row.Results[j].Reach.Deepest
+			k.stall[j] = row.Results[j].Reach.WorstExitLatency
+			k.power[j] = row.Results[j].DeepestMaxPower.MicroWatts()
+		}
+		k.changed = row.Changed
+		if byDevice[base] == nil {
+			byDevice[base] = map[key][]string{}
+		}
+		byDevice[base][k] = append(byDevice[base][k], names[i])
+	}
+	assert.Len(t, byDevice, 153)
+	for dev, ks := range byDevice {
+		assert.Len(t, ks, 1, "%s: %v", dev, ks)
+	}
+	sum := s.Summary()
+	assert.Equal(t, 153*6, sum.Drives)
+	assert.Equal(t, 62*6, sum.Changed)
+}
+
+func TestSurveyDeterministic(t *testing.T) {
+	names, cs := surveyCaptures(t, surveyCorpusDir+"/smartctl")
+	configs := surveyConfigs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000", "policy=windows-balanced-dc")
+	run := func(order []int, workers int) (apst.SurveySummary, apst.BudgetAnswer) {
+		s, err := apst.NewSurveyWithOptions(apst.SurveyOptions{KernelQuirks: true}, configs...)
+		require.NoError(t, err)
+		var wg sync.WaitGroup
+		ch := make(chan int)
+		for range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				var row apst.SurveyRow
+				for i := range ch {
+					assert.NoError(t, s.AddInto(&row, names[i], cs[i]))
+				}
+			}()
+		}
+		for _, i := range order {
+			ch <- i
+		}
+		close(ch)
+		wg.Wait()
+		return s.Summary(), s.StallBudget(25000)
+	}
+	order := make([]int, len(cs))
+	for i := range order {
+		order[i] = i
+	}
+	sum1, b1 := run(order, 1)
+	slices.Reverse(order)
+	sum2, b2 := run(order, 1)
+	sum3, b3 := run(order, 8)
+	assert.Equal(t, sum1, sum2)
+	assert.Equal(t, sum1, sum3)
+	assert.Equal(t, b1, b2)
+	assert.Equal(t, b1, b3)
+	assert.Equal(t, 153, sum1.Drives)
+}
+
+// acceptableByRecommend is the fleet's acceptable bounds computed from
+// Recommend, drive by drive: the intersection of every drive's ranges.
+func acceptableByRecommend(t require.TestingT, cs []*powerstate.Controller, p apst.Params, kernelQuirks bool, budget apst.Microseconds) []apst.BoundRange {
+	acc := []apst.BoundRange{{Min: 0, Max: apst.NoLimit}}
+	for _, c := range cs {
+		q := p
+		if kernelQuirks {
+			q.Quirks |= apst.DriveQuirks(c)
+		}
+		rec, err := apst.Recommend(c, q, apst.StallGoal(budget))
+		require.NoError(t, err)
+		var next []apst.BoundRange
+		for _, a := range acc {
+			for _, b := range rec.Acceptable {
+				lo, hi := max(a.Min, b.Min), min(a.Max, b.Max)
+				if lo <= hi {
+					next = append(next, apst.BoundRange{Min: lo, Max: hi})
+				}
+			}
+		}
+		acc = next
+	}
+	return acc
+}
+
+func worstAt(t require.TestingT, c *powerstate.Controller, p apst.Params, bound apst.Microseconds) apst.Reach {
+	p.MaxLatency = bound
+	plan, err := apst.Build(c, p)
+	require.NoError(t, err)
+	return apst.Reachability(c, &plan.Table)
+}
+
+func TestSurveyStallBudgetCorpus(t *testing.T) {
+	names, cs := surveyCaptures(t, surveyCorpusDir+"/smartctl")
+	configs := surveyConfigs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000")
+	s, err := apst.NewSurveyWithOptions(apst.SurveyOptions{KernelQuirks: true}, configs...)
+	require.NoError(t, err)
+	for i, c := range cs {
+		_, err := s.Add(names[i], c)
+		require.NoError(t, err)
+	}
+	b := s.StallBudget(25000)
+	assert.Equal(t, apst.Microseconds(29999), b.Bound, "three drives have a state with EXLAT 30000")
+	assert.Equal(t, []apst.BoundRange{{Min: 0, Max: 29999}}, b.Acceptable)
+	assert.Equal(t, acceptableByRecommend(t, cs, configs[0].Params, true, 25000), b.Acceptable)
+	require.Len(t, b.Binding, 3)
+	assert.True(t, strings.HasSuffix(b.Binding[0], "Netac_NVMe_SSD_2TB_VB431D66.txt"), b.Binding[0])
+	for i, c := range cs {
+		p := configs[0].Params
+		p.Quirks |= apst.DriveQuirks(c)
+		assert.LessOrEqual(t, worstAt(t, c, p, b.Bound).WorstExitLatency, apst.Microseconds(25000), names[i])
+		over := worstAt(t, c, p, b.Bound+1).WorstExitLatency > 25000
+		assert.Equal(t, over, slices.Contains(b.Binding, names[i]), names[i])
+	}
+	// Between 25000 and 29999 nothing differs: the cost is the 25 ms one.
+	sum := s.Summary().Comparisons[0]
+	assert.Equal(t, sum.Changed, b.Changed)
+	assert.Equal(t, sum.IdlePowerIncrease, b.IdlePowerIncrease)
+	assert.Equal(t, sum.StallReduction, b.StallReduction)
+	assert.Equal(t, sum.BarsAll, b.LosesAll)
+
+	// A budget every drive meets at any bound.
+	all := s.StallBudget(apst.NoLimit)
+	assert.Equal(t, apst.NoLimit, all.Bound)
+	assert.Empty(t, all.Binding)
+	assert.Equal(t, []apst.BoundRange{{Min: 0, Max: apst.NoLimit}}, all.Acceptable)
+}
+
+func TestSurveyErrors(t *testing.T) {
+	configs := surveyConfigs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000")
+	_, err := apst.NewSurvey(configs[0])
+	require.ErrorIs(t, err, apst.ErrTooFewConfigs)
+	assert.True(t, strings.HasPrefix(err.Error(), "apst: "), err)
+	_, err = apst.NewSurvey()
+	require.ErrorIs(t, err, apst.ErrTooFewConfigs)
+
+	bad := slices.Clone(configs)
+	bad[1].Params.Generation = 9
+	_, err = apst.NewSurvey(bad...)
+	require.ErrorIs(t, err, apst.ErrUnknownGeneration)
+	assert.True(t, strings.HasPrefix(err.Error(), "apst: "), err)
+
+	s, err := apst.NewSurvey(configs...)
+	require.NoError(t, err)
+	_, err = s.Add("x", nil)
+	require.ErrorIs(t, err, apst.ErrNilController)
+	assert.True(t, strings.HasPrefix(err.Error(), "apst: "), err)
+	assert.Equal(t, 0, s.Len())
+
+	// An empty survey: zero figures, every bound acceptable.
+	sum := s.Summary()
+	assert.Equal(t, 0, sum.Drives)
+	require.Len(t, sum.Comparisons, 1)
+	assert.Equal(t, apst.Distribution{}, sum.Comparisons[0].StallReduction)
+	assert.Empty(t, sum.Comparisons[0].BarsAll)
+	assert.Equal(t, apst.NoLimit, s.StallBudget(25000).Bound)
+
+	// The configurations are copied.
+	configs[0].Name = "changed"
+	assert.Equal(t, "ps-max-latency-us=100000", s.Configs()[0].Name)
+}
+
+func TestSurveyKernelQuirks(t *testing.T) {
+	// The Toshiba THNSF5256GPUK carries NO_APST in core_quirks[].
+	c := powerstate.Controller{VendorID: 0x1179, Model: "THNSF5256GPUK TOSHIBA", NPSS: 4, APSTA: 1}
+	for i := 3; i <= 4; i++ {
+		c.PowerStates[i] = powerstate.Descriptor{NonOperational: true, ExitLatency: 10000, EntryLatency: 1000,
+			MaxPower: powerstate.MaxPowerOf(50, true)}
+	}
+	c.PowerStates[0].MaxPower = powerstate.MaxPowerOf(350, false)
+	assert.Equal(t, apst.QuirkNoAPST, apst.DriveQuirks(&c))
+
+	configs := surveyConfigs(t, "ps-max-latency-us=100000", "ps-max-latency-us=100000,force-apst")
+	for _, kq := range []bool{false, true} {
+		s, err := apst.NewSurveyWithOptions(apst.SurveyOptions{KernelQuirks: kq}, configs...)
+		require.NoError(t, err)
+		row, err := s.Add("toshiba", &c)
+		require.NoError(t, err)
+		if kq {
+			assert.Equal(t, apst.QuirkNoAPST, row.Quirks)
+			assert.False(t, row.Results[0].Plan.Enabled, "NO_APST")
+			assert.True(t, row.Results[1].Plan.Enabled, "force_apst overrides the quirk")
+			assert.True(t, row.Changed)
+			assert.Equal(t, apst.BarsNoIdle, row.Changes[0].Bars)
+		} else {
+			assert.Zero(t, row.Quirks)
+			assert.False(t, row.Changed)
+		}
+	}
+
+	// DriveQuirks is LookupQuirks on what the capture records.
+	_, cs := surveyCaptures(t, surveyCorpusDir+"/smartctl")
+	intel := powerstate.Controller{VendorID: 0x8086, PCIDeviceID: 0xf1a5, Known: powerstate.FieldsIdentify | powerstate.FieldPCIDeviceID}
+	for _, c := range append(cs, &c, &intel) {
+		id := apst.Identity{VendorID: c.VendorID, Model: c.Model, Firmware: c.Firmware}
+		if c.Known.Has(powerstate.FieldPCIDeviceID) {
+			id.PCI = apst.PCIID{Vendor: c.VendorID, Device: c.PCIDeviceID}
+		}
+		assert.Equal(t, apst.LookupQuirks(id).APST(), apst.DriveQuirks(c), c.Model)
+	}
+	assert.Equal(t, apst.QuirkNoDeepestPS, apst.DriveQuirks(&intel))
+}
+
+func TestDriveVendor(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		c    *powerstate.Controller
+		want string
+	}{
+		{"x", &powerstate.Controller{VendorID: 0x144d, Model: "Samsung SSD 990 EVO Plus 1TB"}, "Samsung"},
+		{"x", &powerstate.Controller{VendorID: 0x1987, Model: "Corsair Force MP510"}, "Phison"},
+		{"x", &powerstate.Controller{VendorID: 0xabcd, Model: "  Acme  Drive 1TB"}, "Acme"},
+		{"dir/Foo_Bar_1.txt", &powerstate.Controller{VendorID: 0xabcd}, "Foo"},
+		{`C:\caps\Foo Bar.bin`, &powerstate.Controller{VendorID: 0xabcd}, "Foo"},
+		{"dir/", &powerstate.Controller{}, "unknown"},
+		{"dir/Bar.txt", nil, "Bar"},
+		// A capture that does not record the VID: the model decides.
+		{"x", &powerstate.Controller{VendorID: 0x144d, Model: "Other 1", Known: powerstate.FieldModel}, "Other"},
+	} {
+		assert.Equal(t, tc.want, apst.DriveVendor(tc.name, tc.c), "%q", tc.name)
+	}
+}
+
+func TestDistributionNearestRank(t *testing.T) {
+	s, err := apst.NewSurvey(surveyConfigs(t, "ps-max-latency-us=100000", "ps-max-latency-us=0")...)
+	require.NoError(t, err)
+	// Ten drives whose only non-operational state has EXLAT 1000*i: bound 0
+	// cuts each worst stall by exactly that.
+	for i := 1; i <= 10; i++ {
+		c := powerstate.Controller{NPSS: 1, APSTA: 1}
+		c.PowerStates[1] = powerstate.Descriptor{NonOperational: true, ExitLatency: powerstate.Microseconds(1000 * i),
+			MaxPower: powerstate.MaxPowerOf(uint16(i), true)}
+		c.PowerStates[0].MaxPower = powerstate.MaxPowerOf(100, false)
+		_, err := s.Add(fmt.Sprintf("d%02d", i), &c)
+		require.NoError(t, err)
+	}
+	d := s.Summary().Comparisons[0].StallReduction
+	assert.Equal(t, apst.Distribution{N: 10, Min: 1000, Median: 5000, P90: 9000, Max: 10000, Sum: 55000}, d)
+	assert.InDelta(t, 5500.0, d.Mean(), 1e-9)
+	assert.Equal(t, 0.0, apst.Distribution{}.Mean())
+	p := s.Summary().Comparisons[0].IdlePowerIncrease
+	assert.Equal(t, int64(1000000-100), p.Max) // 1.00 W - 0.0001 W
+	assert.Equal(t, []string{"d01", "d02", "d03", "d04", "d05", "d06", "d07", "d08", "d09", "d10"}, s.Summary().Comparisons[0].BarsAll)
+}
+
+// surveyGenController draws a controller with a vendor and a model.
+func surveyGenController(t *rapid.T) *powerstate.Controller {
+	lat := rapid.OneOf(
+		rapid.SampledFrom([]uint32{0, 1, 1000, 4600, 15000, 25000, 25001, 43000, 100000, 100001}),
+		rapid.Uint32Range(0, 200000),
+	)
+	c := &powerstate.Controller{
+		NPSS:     rapid.SampledFrom([]uint8{0, 1, 2, 3, 4, 5, 31, 40}).Draw(t, "npss"),
+		APSTA:    rapid.SampledFrom([]uint8{1, 1, 1, 0}).Draw(t, "apsta"),
+		VendorID: rapid.SampledFrom([]uint16{0x144d, 0x1179, 0x1987, 0xabcd, 0}).Draw(t, "vid"),
+		Model:    rapid.SampledFrom([]string{"", "THNSF5256GPUK TOSHIBA", "Acme One", "Zeta"}).Draw(t, "model"),
+	}
+	for i := range c.StateCount() {
+		d := &c.PowerStates[i]
+		d.NonOperational = i > 0 && rapid.Bool().Draw(t, "nops")
+		d.EntryLatency = powerstate.Microseconds(lat.Draw(t, "enlat"))
+		d.ExitLatency = powerstate.Microseconds(lat.Draw(t, "exlat"))
+		d.MaxPower = powerstate.MaxPowerOf(rapid.Uint16().Draw(t, "mp"), rapid.Bool().Draw(t, "mxps"))
+	}
+	return c
+}
+
+func surveyGenParams(t *rapid.T) apst.Params {
+	switch rapid.IntRange(0, 3).Draw(t, "kind") {
+	case 0:
+		p, err := apst.PolicyByName(rapid.SampledFrom(apst.Policies()).Draw(t, "policy").Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	case 1:
+		p := apst.DefaultParams(rapid.SampledFrom(apst.Generations()).Draw(t, "gen"))
+		p.Quirks = rapid.SampledFrom([]apst.Quirks{0, apst.QuirkNoAPST, apst.QuirkNoDeepestPS}).Draw(t, "quirks")
+		p.ForceAPST = rapid.Bool().Draw(t, "force")
+		return p
+	}
+	p := apst.DefaultParams(apst.Current)
+	p.MaxLatency = apst.Microseconds(rapid.SampledFrom([]uint64{0, 1, 4600, 25000, 100000, uint64(apst.NoLimit)}).Draw(t, "bound"))
+	return p
+}
+
+// The aggregate counts are the sums of the per-drive flags, and the budget
+// answer holds for every drive.
+func TestPropertySurveyAggregates(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		nc := rapid.IntRange(2, 4).Draw(t, "configs")
+		configs := make([]apst.Config, nc)
+		for i := range configs {
+			configs[i] = apst.Config{Name: fmt.Sprint("cfg", i), Params: surveyGenParams(t)}
+		}
+		kq := rapid.Bool().Draw(t, "kernel-quirks")
+		s, err := apst.NewSurveyWithOptions(apst.SurveyOptions{KernelQuirks: kq}, configs...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nd := rapid.IntRange(0, 12).Draw(t, "drives")
+		rows := make([]apst.SurveyRow, nd)
+		cs := make([]*powerstate.Controller, nd)
+		for i := range nd {
+			cs[i] = surveyGenController(t)
+			name := rapid.SampledFrom([]string{"a", "b/c_d.txt", "z", "m n"}).Draw(t, "name")
+			rows[i], err = s.Add(name, cs[i])
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		sum := s.Summary()
+		changed := 0
+		for _, r := range rows {
+			if r.Changed {
+				changed++
+			}
+		}
+		if sum.Drives != nd || sum.Changed != changed || s.Len() != nd {
+			t.Fatalf("drives %d/%d, changed %d/%d", sum.Drives, nd, sum.Changed, changed)
+		}
+		for k := 1; k < nc; k++ {
+			c := sum.Comparisons[k-1]
+			var want struct {
+				changed, noIdle, none, some, all, gains int
+				stall, power                            int64
+			}
+			vendors := map[string]int{}
+			for _, r := range rows {
+				ch := r.Changes[k-1]
+				vendors[r.Vendor]++
+				if ch.Changed {
+					want.changed++
+					want.stall += ch.StallReduction
+				} else if ch.StallReduction != 0 || ch.IdlePowerDelta != 0 || ch.Barred != 0 || ch.Gained != 0 {
+					t.Fatalf("an unchanged table changed the reach: %+v", ch)
+				}
+				want.power += ch.IdlePowerDelta
+				if ch.Gained != 0 {
+					want.gains++
+				}
+				switch ch.Bars {
+				case apst.BarsNoIdle:
+					want.noIdle++
+				case apst.BarsNone:
+					want.none++
+				case apst.BarsSome:
+					want.some++
+				case apst.BarsAll:
+					want.all++
+				}
+			}
+			got := want
+			got.changed, got.noIdle, got.none, got.some, got.all, got.gains = c.Changed, c.NoIdle, len(c.BarsNone), c.BarsSome, len(c.BarsAll), c.Gains
+			got.stall, got.power = c.StallReduction.Sum, c.IdlePowerIncrease.Sum
+			if got != want || c.StallReduction.N != want.changed || c.IdlePowerIncrease.N != want.changed {
+				t.Fatalf("comparison %d: got %+v, want %+v", k, got, want)
+			}
+			if want.noIdle+want.none+want.some+want.all != nd {
+				t.Fatalf("bar classes do not partition the drives")
+			}
+			// Per vendor, the figures add up to the comparison's.
+			var v struct{ drives, changed, noIdle, none, some, all, gains int }
+			var vs, vp int64
+			for i, vv := range c.Vendors {
+				if i > 0 && c.Vendors[i-1].Vendor >= vv.Vendor {
+					t.Fatalf("vendors not sorted: %q, %q", c.Vendors[i-1].Vendor, vv.Vendor)
+				}
+				if vendors[vv.Vendor] != vv.Drives {
+					t.Fatalf("vendor %q: %d drives, want %d", vv.Vendor, vv.Drives, vendors[vv.Vendor])
+				}
+				v.drives += vv.Drives
+				v.changed += vv.Changed
+				v.noIdle += vv.NoIdle
+				v.none += vv.BarsNone
+				v.some += vv.BarsSome
+				v.all += vv.BarsAll
+				v.gains += vv.Gains
+				vs += vv.StallReduction.Sum
+				vp += vv.IdlePowerIncrease.Sum
+				for _, d := range []apst.Distribution{vv.StallReduction, vv.IdlePowerIncrease} {
+					if d.N > 0 && !(d.Min <= d.Median && d.Median <= d.P90 && d.P90 <= d.Max) {
+						t.Fatalf("distribution out of order: %+v", d)
+					}
+				}
+			}
+			if v.drives != nd || v.changed != want.changed || v.noIdle != want.noIdle || v.none != want.none ||
+				v.some != want.some || v.all != want.all || v.gains != want.gains || vs != want.stall || vp != want.power {
+				t.Fatalf("vendor sums %+v %d %d, want %+v", v, vs, vp, want)
+			}
+		}
+
+		// StallBudget: every drive within budget at Bound, some drive over it
+		// one microsecond above, and the same answer as Recommend.
+		budget := apst.Microseconds(rapid.SampledFrom([]uint64{0, 1, 4600, 25000, 43000, 100000}).Draw(t, "budget"))
+		b := s.StallBudget(budget)
+		if b.Bound < budget {
+			t.Fatalf("bound %s below the budget %s", b.Bound, budget)
+		}
+		binding := 0
+		for i, c := range cs {
+			p := configs[0].Params
+			if kq {
+				p.Quirks |= apst.DriveQuirks(c)
+			}
+			if w := worstAt(t, c, p, b.Bound).WorstExitLatency; w > budget {
+				t.Fatalf("drive %d: worst stall %s at bound %s, budget %s", i, w, b.Bound, budget)
+			}
+			if b.Bound != apst.NoLimit && worstAt(t, c, p, b.Bound+1).WorstExitLatency > budget {
+				binding++
+			}
+		}
+		if len(b.Binding) != binding || (b.Bound != apst.NoLimit && nd > 0 && binding == 0) {
+			t.Fatalf("binding %v, want %d drives", b.Binding, binding)
+		}
+		if want := acceptableByRecommend(t, cs, configs[0].Params, kq, budget); !slices.Equal(want, b.Acceptable) {
+			t.Fatalf("acceptable %v, Recommend says %v", b.Acceptable, want)
+		}
+	})
+}
+
+// What a survey keeps per drive does not grow with the drive: a fleet of
+// 20000 drives retains a few hundred bytes each (the names included).
+func TestSurveyMemoryFlat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocates a fleet")
+	}
+	_, cs := surveyCaptures(t, surveyCorpusDir+"/smartctl")
+	retained := func(n int) float64 {
+		names := make([]string, n)
+		for i := range names {
+			names[i] = fmt.Sprintf("fleet/host-%05d/nvme0.txt", i)
+		}
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		s, err := apst.NewSurveyWithOptions(apst.SurveyOptions{KernelQuirks: true},
+			surveyConfigs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000")...)
+		require.NoError(t, err)
+		var row apst.SurveyRow
+		for i := range n {
+			c := fleetController(cs, i)
+			require.NoError(t, s.AddInto(&row, names[i], &c))
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		require.Equal(t, n, s.Len())
+		runtime.KeepAlive(s)
+		return float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / float64(n)
+	}
+	small, large := retained(2000), retained(20000)
+	t.Logf("retained per drive: %.0f B at 2000 drives, %.0f B at 20000 drives (the names themselves exist before the survey and are not counted)", small, large)
+	assert.Less(t, large, 512.0)
+}
+
+// fleetController is drive i of a synthetic fleet: the corpus repeated,
+// each copy with its non-operational latencies scaled by 0.50 to 1.50.
+func fleetController(cs []*powerstate.Controller, i int) powerstate.Controller {
+	c := *cs[i%len(cs)]
+	f := uint64(50 + (i/len(cs)*37)%101)
+	for s := range c.States() {
+		d := &c.PowerStates[s]
+		if d.NonOperational {
+			d.ExitLatency = powerstate.Microseconds(uint64(d.ExitLatency) * f / 100)
+			d.EntryLatency = powerstate.Microseconds(uint64(d.EntryLatency) * f / 100)
+		}
+	}
+	return c
+}
+
+// BenchmarkSurvey surveys a fleet of 10000 drives (the smartctl corpus
+// repeated with varied latencies), 100 ms against 25 ms with the kernel's
+// quirks, then summarises it and answers a 25 ms stall budget. One op is
+// the whole fleet.
+func BenchmarkSurvey(b *testing.B) {
+	const fleet = 10000
+	_, cs := surveyCaptures(b, surveyCorpusDir+"/smartctl")
+	names := make([]string, fleet)
+	for i := range names {
+		names[i] = fmt.Sprintf("fleet/host-%05d/nvme0.txt", i)
+	}
+	configs := surveyConfigs(b, "ps-max-latency-us=100000", "ps-max-latency-us=25000")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		s, err := apst.NewSurveyWithOptions(apst.SurveyOptions{KernelQuirks: true}, configs...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var row apst.SurveyRow
+		for i := range fleet {
+			c := fleetController(cs, i)
+			if err := s.AddInto(&row, names[i], &c); err != nil {
+				b.Fatal(err)
+			}
+		}
+		sum := s.Summary()
+		budget := s.StallBudget(25000)
+		if sum.Drives != fleet || budget.Drives != fleet {
+			b.Fatal(sum.Drives)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/fleet, "ns/drive")
+}
