@@ -29,6 +29,16 @@
 //     of 0 still sends APSTE=0 with a zero table;
 //   - the kernel's debug line shows only the first 64 bytes of the table.
 //
+// # Questions about a bound
+//
+// [Sweep] partitions the whole bound range [0, 2^64-1] into the maximal
+// intervals that give the same table; [Compare] sets configurations side
+// by side (including the named [Policies]: the Linux defaults, the proposed
+// 25 ms default and the Windows StorNVMe schemes); [Simulate] and
+// [IdleTimeline] follow a table through idle gaps; [Recommend] finds the
+// bounds that meet a stall budget or bar a state; [Survey] does all of it
+// for a fleet of drives, streaming.
+//
 // # Other inputs
 //
 // [ParseTolerance] and [ModuleDefaultBound] map what users write to sysfs

@@ -321,18 +321,7 @@ func budgetSteps(c *powerstate.Controller, ref *Plan, out []budgetStep) []budget
 	p := ref.Params
 	mode := p.Mode()
 	var buf [Entries + 2]uint64
-	starts := append(buf[:0], 0, 1)
-	for i := range c.States() {
-		d := &c.PowerStates[i]
-		if !d.NonOperational {
-			continue
-		}
-		if g := gateLatency(d, mode); g > 1 {
-			starts = append(starts, g)
-		}
-	}
-	slices.Sort(starts)
-	starts = slices.Compact(starts)
+	starts := breakpoints(c, mode, &buf)
 	for _, start := range starts {
 		p.MaxLatency = Microseconds(start)
 		plan, err := Build(c, p)

@@ -116,6 +116,25 @@ func gateLatency(d *powerstate.Descriptor, m Mode) uint64 {
 	return uint64(d.ExitLatency)
 }
 
+// breakpoints returns, sorted and without repeats, the bounds at which the
+// plan can change: 0 (APST off), 1, and the gate latency (EXLAT, or
+// ENLAT+EXLAT for v4.11) of every non-operational state. It uses buf's
+// storage and does not allocate.
+func breakpoints(c *powerstate.Controller, mode Mode, buf *[Entries + 2]uint64) []uint64 {
+	starts := append(buf[:0], 0, 1)
+	for i := range c.States() {
+		d := &c.PowerStates[i]
+		if !d.NonOperational {
+			continue
+		}
+		if g := gateLatency(d, mode); g > 1 {
+			starts = append(starts, g)
+		}
+	}
+	slices.Sort(starts)
+	return slices.Compact(starts)
+}
+
 // Sweep partitions the whole bound range [0, 2^64-1] for controller c under
 // parameters p (whose MaxLatency is ignored) into maximal intervals that give
 // identical plans, each with its plan, max PS and worst-case exit latency.
@@ -138,18 +157,7 @@ func Sweep(c *powerstate.Controller, p Params) (BoundSweep, error) {
 	}
 	mode := p.Mode()
 	var buf [Entries + 2]uint64
-	starts := append(buf[:0], 0, 1)
-	for i := range c.States() {
-		d := &c.PowerStates[i]
-		if !d.NonOperational {
-			continue
-		}
-		if g := gateLatency(d, mode); g > 1 {
-			starts = append(starts, g)
-		}
-	}
-	slices.Sort(starts)
-	starts = slices.Compact(starts)
+	starts := breakpoints(c, mode, &buf)
 
 	out.Intervals = make([]Interval, 0, len(starts))
 	for i, start := range starts {

@@ -12,12 +12,6 @@ import (
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
-// loadControllerForAnalysis reads the capture at path ("-" = stdin) for the
-// analysis commands (sweep, compare, simulate, recommend). It goes through
-// the shared capture loader, so every format that plan reads works here too.
-func loadControllerForAnalysis(path string, stdin io.Reader) (*powerstate.Controller, error) {
-	return loadController(path, stdin)
-}
 
 // analysisCommand is the flag handling the analysis commands share: the plan
 // flags, --format, one CAPTURE argument, and flags allowed before and after
@@ -71,7 +65,7 @@ func (a *analysisCommand) parse(args []string, stdin io.Reader) (c *powerstate.C
 	if err := formatFlag(*a.format); err != nil {
 		return nil, p, a.fail(err), false
 	}
-	c, err := loadControllerForAnalysis(pos[0], stdin)
+	c, err := loadController(pos[0], stdin)
 	if err != nil {
 		return nil, p, a.fail(err), false
 	}
