@@ -85,7 +85,11 @@ func trimField(b []byte) string {
 
 // MarshalBinary encodes c as a 4096-byte Identify Controller image. Fields the
 // model does not cover are zero; string fields are space padded (and
-// truncated to their width). It implements encoding.BinaryMarshaler.
+// truncated to their width). An image has no way to say "unknown": a field
+// outside c.Known is written as the zero value it holds, so a controller
+// read from smartctl (which records no APSTA) encodes APSTA 0 unless the
+// caller sets it first, as apstctl convert does. It implements
+// encoding.BinaryMarshaler.
 func (c *Controller) MarshalBinary() ([]byte, error) {
 	return c.AppendBinary(make([]byte, 0, IdentifySize))
 }
