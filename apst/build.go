@@ -65,14 +65,25 @@ type Plan struct {
 // APST, and the plan records the assumption.
 //
 // Build does not allocate. It returns an error only for a nil controller or
-// an invalid generation.
+// an invalid generation. Loops that build many plans can use BuildTo, which
+// writes into a Plan the caller keeps and so saves copying the result.
 func Build(c *powerstate.Controller, p Params) (plan Plan, err error) {
+	err = BuildTo(&plan, c, p)
+	return plan, err
+}
+
+// BuildTo is Build writing its result into *dst, which it overwrites
+// entirely: the same plan, without returning 376 bytes by value. It does not
+// allocate. On error *dst is the zero Plan.
+func BuildTo(dst *Plan, c *powerstate.Controller, p Params) error {
+	*dst = Plan{}
 	if c == nil {
-		return plan, ErrNilController
+		return ErrNilController
 	}
 	if !p.Generation.Valid() {
-		return plan, fmt.Errorf("%w: %d", ErrUnknownGeneration, uint8(p.Generation))
+		return fmt.Errorf("%w: %d", ErrUnknownGeneration, uint8(p.Generation))
 	}
+	plan := dst
 	plan.Params = p
 	plan.Mode = p.Mode()
 	plan.NPSS = c.NPSS
@@ -103,26 +114,26 @@ func Build(c *powerstate.Controller, p Params) (plan Plan, err error) {
 	case apsta == 0:
 		plan.Outcome = OutcomeUnsupported
 		plan.notEvaluated()
-		return plan, nil
+		return nil
 	case npss >= Entries:
 		plan.Outcome = OutcomeInvalidNPSS
 		plan.notEvaluated()
-		return plan, nil
+		return nil
 	}
 	plan.Sent = true
 	if !enabled || p.MaxLatency == 0 {
 		plan.Outcome = OutcomeDisabled
 		plan.notEvaluated()
-		return plan, nil
+		return nil
 	}
 	plan.Enabled = true
-	walk(&plan, c, &p, quirks)
+	walk(plan, c, &p, quirks)
 	if plan.MaxPS < 0 {
 		plan.Outcome = OutcomeNoStates
 	} else {
 		plan.Outcome = OutcomeEnabled
 	}
-	return plan, nil
+	return nil
 }
 
 // notEvaluated marks states 0..NPSS (at most 31) as not walked.

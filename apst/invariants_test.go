@@ -142,3 +142,28 @@ func TestInvariantsOnGolden(t *testing.T) {
 		checkPlanInvariants(t, &gc.ctrl, gc.params, &plan)
 	}
 }
+
+// BuildTo overwrites a used Plan completely and gives what Build gives.
+func TestBuildToOverwrites(t *testing.T) {
+	a := fixture(t, "samsung-990-evo-plus-1tb-2B2QKXG7.bin")
+	b := fixture(t, "intel-ssdpekkw256g7-PSF109C.bin")
+	var plan apst.Plan
+	for _, c := range []*powerstate.Controller{&a, &b, &a} {
+		for _, g := range apst.Generations() {
+			p := apst.DefaultParams(g)
+			want, err := apst.Build(c, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := apst.BuildTo(&plan, c, p); err != nil {
+				t.Fatal(err)
+			}
+			if plan != want {
+				t.Fatalf("BuildTo after another plan differs from Build (%s)", g)
+			}
+		}
+	}
+	if err := apst.BuildTo(&plan, nil, apst.DefaultParams(apst.Current)); err == nil || plan != (apst.Plan{}) {
+		t.Fatalf("BuildTo(nil controller): err %v, plan not zeroed", err)
+	}
+}
