@@ -43,7 +43,7 @@ const BundleFormat = "nvmeapst-bundle"
 // BundleVersion is the version of the bundle layout this package writes.
 const BundleVersion = 1
 
-// ErrBundle: a directory that is not a readable bundle.
+// ErrBundle is returned for a directory that is not a readable bundle.
 var ErrBundle = errors.New("nvmeapst: invalid bundle")
 
 // Manifest describes a bundle.

@@ -14,7 +14,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/sysfs"
 )
 
-// ErrNoController: a controller named on the command line or in an API call
+// ErrNoController is returned when a controller named on the command line or in an API call
 // is not in class/nvme.
 var ErrNoController = errors.New("nvmeapst: no such NVMe controller")
 

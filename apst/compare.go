@@ -8,8 +8,8 @@ import (
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
-// ErrTooFewConfigs: Compare was given fewer than two configurations.
-var ErrTooFewConfigs = errors.New("apst: compare needs at least two configurations")
+// ErrTooFewConfigs is returned when Compare (or NewSurvey) is given fewer than two configurations.
+var ErrTooFewConfigs = errors.New("apst: at least two configurations are needed")
 
 // Config is one side of a comparison: a name to show and the parameters
 // (bound, generation, module parameters, quirks), e.g. from ParseConfig,

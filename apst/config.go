@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// ErrUnknownKey: a configuration key that Params.Set does not know.
+// ErrUnknownKey is returned for a configuration key that Params.Set does not know.
 var ErrUnknownKey = errors.New("apst: unknown configuration key")
 
 // ConfigKeys lists the keys Params.Set accepts: the apstctl plan flags

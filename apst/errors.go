@@ -16,6 +16,6 @@ var (
 	ErrInvalidBound = errors.New("apst: invalid latency bound")
 	// ErrTableSize: an APST data structure that is not 256 bytes.
 	ErrTableSize = errors.New("apst: APST table is not 256 bytes")
-	// ErrNilController: Build was given a nil controller.
+	// ErrNilController is returned when Build is given a nil controller.
 	ErrNilController = errors.New("apst: nil controller")
 )

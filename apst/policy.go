@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// ErrUnknownPolicy: a policy name that Policies does not list.
+// ErrUnknownPolicy is returned for a policy name that Policies does not list.
 var ErrUnknownPolicy = errors.New("apst: unknown policy")
 
 // Names of the presets Policies returns.

@@ -12,7 +12,6 @@ import (
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
-
 // analysisCommand is the flag handling the analysis commands share: the plan
 // flags, --format, one CAPTURE argument, and flags allowed before and after
 // it ("apstctl compare CAPTURE --with ... --with ...").
