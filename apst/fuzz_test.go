@@ -9,8 +9,8 @@ import (
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
-// FuzzBuild runs Build on arbitrary Identify images and parameters and checks
-// the plan invariants. Images that are not 4096 bytes are zero-padded or cut,
+// FuzzBuild runs Build on arbitrary Identify images and parameters, checks
+// the plan invariants and compares the result with the plain reference. Images that are not 4096 bytes are zero-padded or cut,
 // so every input reaches Build. Seeds: testdata/fuzz/FuzzBuild and the
 // fixture images.
 func FuzzBuild(f *testing.F) {
@@ -56,6 +56,15 @@ func FuzzBuild(f *testing.F) {
 			t.Fatal(err)
 		}
 		checkPlanInvariants(t, &c, p, &plan)
+		want := reference(&c, p)
+		if plan.Sent != want.sent || plan.Enabled != want.enabled || plan.MaxPS != want.maxPS || uint64(plan.MaxRoundTrip) != want.maxLat {
+			t.Fatalf("Build and the reference differ: %+v", want)
+		}
+		for i, e := range plan.Table {
+			if uint64(e) != want.table[i] {
+				t.Fatalf("entry %d: Build %#x, reference %#x", i, uint64(e), want.table[i])
+			}
+		}
 	})
 }
 
