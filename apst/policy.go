@@ -15,7 +15,7 @@ var ErrUnknownPolicy = errors.New("apst: unknown policy")
 //
 // The Windows presets are StorNVMe's idle settings for each power scheme and
 // power source, from Microsoft Learn, "Power management for storage hardware
-// devices: NVMe" (see ../shared/spec/windows-policies.md), expressed as Linux
+// devices: NVMe" (see docs/spec/windows-policies.md), expressed as Linux
 // tolerance-mode parameters with the bound NoLimit, because Windows has no
 // exit-latency gate. With that bound the v5.14 tolerance bands select what
 // Windows selects: after the primary idle timeout the deepest

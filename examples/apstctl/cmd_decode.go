@@ -13,7 +13,7 @@ import (
 )
 
 // Exit statuses of decode and convert (the same values as the rest of
-// apstctl: spec/cli.md).
+// apstctl: docs/spec/cli.md).
 const (
 	decodeConvertOK      = 0
 	decodeConvertFailure = 1 // writing the output failed

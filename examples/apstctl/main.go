@@ -6,7 +6,7 @@
 // With no arguments it runs its main job on an embedded capture of a Samsung
 // SSD 990 EVO Plus: the table at the default 100 ms bound next to the one at
 // 25 ms. The command contract (flags, JSON keys, exit status) is in the
-// project's spec/cli.md; run "apstctl help" for the commands.
+// project's docs/spec/cli.md; run "apstctl help" for the commands.
 package main
 
 import (
