@@ -28,7 +28,7 @@ const (
 	QuirksAPST = QuirkNoAPST | QuirkNoDeepestPS
 )
 
-var quirkNames = []struct {
+var quirkNames = [...]struct {
 	q    Quirks
 	name string
 }{
