@@ -18,7 +18,12 @@
 //     strings and module parameters to a bound, and holds the kernel's quirk
 //     tables.
 //   - sysfs and ioctl are thin adapters to a live Linux machine; this root
-//     package puts them together (inspect, collect, set-latency).
+//     package puts them together: [System.Inspect] compares what the kernel
+//     should have programmed with what each drive holds and names the likely
+//     cause of a difference, [System.Collect] writes a bundle that
+//     [OpenBundle] replays on another machine, and [System.SetLatency] sets a
+//     controller's pm_qos_latency_tolerance_us, validated first and read
+//     back after. [Live] opens the running system.
 //
 // powerstate and apst are pure: no I/O, no mutable globals, safe for
 // concurrent use, and they build on every GOOS.
