@@ -1,0 +1,45 @@
+package apst
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ParseMicroseconds parses a duration as a whole number of microseconds: a
+// bare integer is microseconds ("150"); otherwise a Go duration ("25ms",
+// "4.6ms", "150us", "150µs", "2s"). Negative durations and fractions of a
+// microsecond are errors wrapping ErrInvalidDuration.
+func ParseMicroseconds(s string) (Microseconds, error) {
+	t := strings.TrimSpace(s)
+	if allDigits(t) && t != "" {
+		v, err := strconv.ParseUint(t, 10, 64)
+		if err == nil {
+			return Microseconds(v), nil
+		}
+	}
+	d, err := time.ParseDuration(t)
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("%w %q: want microseconds (150) or a duration (25ms, 4.6ms, 2s)", ErrInvalidDuration, s)
+	case d < 0:
+		return 0, fmt.Errorf("%w %q: negative", ErrInvalidDuration, s)
+	case d%time.Microsecond != 0:
+		return 0, fmt.Errorf("%w %q: not a whole number of microseconds", ErrInvalidDuration, s)
+	}
+	return Microseconds(d / time.Microsecond), nil
+}
+
+// formatMicros formats a duration compactly: "2s", "100ms" or "4600us".
+func formatMicros(us Microseconds) string {
+	switch {
+	case us == NoLimit:
+		return "unlimited"
+	case us != 0 && us%1000000 == 0:
+		return strconv.FormatUint(uint64(us/1000000), 10) + "s"
+	case us != 0 && us%1000 == 0:
+		return strconv.FormatUint(uint64(us/1000), 10) + "ms"
+	}
+	return strconv.FormatUint(uint64(us), 10) + "us"
+}

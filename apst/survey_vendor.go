@@ -1,0 +1,66 @@
+package apst
+
+import (
+	"strings"
+
+	"github.com/nvmeapst/nvmeapst/powerstate"
+)
+
+// pciVendors names the PCI vendor IDs common on NVMe drives (the PCI ID
+// Repository's names, shortened). Many retail drives carry the ID of their
+// controller's maker (Phison, Silicon Motion, Realtek, Maxio, InnoGrit)
+// rather than their brand's: that is also who writes the power state table.
+var pciVendors = map[uint16]string{
+	0x025e: "Solidigm",
+	0x10ec: "Realtek",
+	0x106b: "Apple",
+	0x1179: "Toshiba",
+	0x126f: "Silicon Motion",
+	0x1344: "Micron",
+	0x144d: "Samsung",
+	0x14a4: "Lite-On",
+	0x15b7: "SanDisk/WD",
+	0x17aa: "Lenovo",
+	0x1987: "Phison",
+	0x1b4b: "Marvell",
+	0x1b96: "Western Digital",
+	0x1bb1: "Seagate",
+	0x1c58: "HGST",
+	0x1c5c: "SK hynix",
+	0x1cc1: "ADATA",
+	0x1d79: "Transcend",
+	0x1d97: "Longsys",
+	0x1dbe: "InnoGrit",
+	0x1dee: "Biwin",
+	0x1e0f: "KIOXIA",
+	0x1e49: "YMTC",
+	0x1e4b: "Maxio",
+	0x1f40: "Netac",
+	0x2646: "Kingston",
+	0x8086: "Intel",
+	0xc0a9: "Micron/Crucial",
+}
+
+// DriveVendor returns the vendor a survey groups controller c under: the
+// name of its PCI vendor ID (VID) when it is one of a small table of
+// vendors common on NVMe drives; otherwise the first word of the model
+// number; otherwise the first word of name's last path element (up to a
+// space, "_" or "."); otherwise "unknown".
+func DriveVendor(name string, c *powerstate.Controller) string {
+	if c != nil {
+		if v, ok := pciVendors[c.VendorID]; ok && (c.Known == 0 || c.Known.Has(powerstate.FieldVendorID)) {
+			return v
+		}
+		if f := strings.Fields(c.Model); len(f) > 0 {
+			return f[0]
+		}
+	}
+	base := name[strings.LastIndexAny(name, `/\`)+1:]
+	if i := strings.IndexAny(base, " _."); i >= 0 {
+		base = base[:i]
+	}
+	if base == "" {
+		return "unknown"
+	}
+	return base
+}

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"encoding/csv"
+	"fmt"
+	"strconv"
+
+	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/powerstate"
+)
+
+// surveyCSV writes one row per drive.
+type surveyCSV struct {
+	w *csv.Writer
+}
+
+func (s *surveyCSV) begin(configs []apst.Config) error {
+	h := []string{"path", "vendor", "vendor_id", "model", "firmware", "format", "quirks", "changed"}
+	for i := range configs {
+		p := "c" + strconv.Itoa(i+1) + "_"
+		h = append(h, p+"enabled", p+"max_ps", p+"deepest_state", p+"worst_exit_latency_us", p+"deepest_state_max_power_w")
+	}
+	for k := 1; k < len(configs); k++ {
+		p := "c" + strconv.Itoa(k+1) + "_"
+		h = append(h, p+"stall_reduction_us", p+"idle_power_delta_mw", p+"bars", p+"barred_states")
+	}
+	return s.w.Write(h)
+}
+
+func (s *surveyCSV) drive(row *apst.SurveyRow, c *powerstate.Controller) error {
+	rec := []string{row.Name, row.Vendor, fmt.Sprintf("0x%04x", row.VendorID), row.Model, row.Firmware,
+		c.Format.String(), row.Quirks.String(), strconv.FormatBool(row.Changed)}
+	for i := range row.Results {
+		r := &row.Results[i]
+		rec = append(rec, strconv.FormatBool(r.Plan.Enabled), strconv.Itoa(r.Plan.MaxPS), strconv.Itoa(int(r.Reach.Deepest)),
+			strconv.FormatUint(uint64(r.Reach.WorstExitLatency), 10),
+			strconv.FormatFloat(float64(r.DeepestMaxPower.MicroWatts())/1e6, 'f', -1, 64))
+	}
+	for _, ch := range row.Changes {
+		rec = append(rec, strconv.FormatInt(ch.StallReduction, 10), strconv.FormatFloat(ch.MilliWatts(), 'f', -1, 64),
+			ch.Bars.String(), apst.FormatStates(ch.Barred))
+	}
+	return s.w.Write(rec)
+}
+
+func (s *surveyCSV) end(*surveyRun) error {
+	s.w.Flush()
+	return s.w.Error()
+}
