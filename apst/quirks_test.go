@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
 func TestLookupQuirks(t *testing.T) {
@@ -78,4 +79,14 @@ func TestParsePCIID(t *testing.T) {
 		_, err := apst.ParsePCIID(bad)
 		require.Error(t, err, bad)
 	}
+}
+
+// DriveQuirks is LookupQuirks(...).APST() without allocating, so that a
+// survey can call it for every drive.
+func TestDriveQuirksDoesNotAllocate(t *testing.T) {
+	c := powerstate.Controller{VendorID: 0x1179, Model: "THNSF5256GPUK TOSHIBA", PCIDeviceID: 0xf1a5,
+		Known: powerstate.FieldsIdentify | powerstate.FieldPCIDeviceID}
+	assert.Equal(t, apst.QuirkNoAPST, apst.DriveQuirks(&c))
+	allocs := testing.AllocsPerRun(100, func() { _ = apst.DriveQuirks(&c) })
+	assert.Zero(t, allocs)
 }

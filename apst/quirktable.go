@@ -2,6 +2,7 @@ package apst
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -90,36 +91,39 @@ type DMIRule struct {
 
 // CoreQuirks returns the kernel's core_quirks[] table (4 entries in v5.16 and
 // later). The slice is a fresh copy.
-func CoreQuirks() []CoreQuirk {
-	return []CoreQuirk{
-		{VendorID: 0x1179, Model: "THNSF5256GPUK TOSHIBA", Quirks: QuirkNoAPST,
-			Note: "Toshiba THNSF5256GPUK: APST breaks it (Launchpad bug 1678184)"},
-		{VendorID: 0x14a4, Firmware: "22301111", Quirks: QuirkSimpleSuspend,
-			Note: "LiteON CL1-3D*-Q11 firmware 22301111: suspend race"},
-		{VendorID: 0x1e0f, Model: "KCD6XVUL6T40", Quirks: QuirkNoAPST,
-			Note: "Kioxia CD6-V / HPE PE8030: I/O timeouts with APST (v5.16)"},
-		{VendorID: 0x144d, Model: "Samsung Portable SSD X5",
-			Quirks: QuirkDelayBeforeCheckReady | QuirkNoDeepestPS | QuirkIgnoreDevSubNQN,
-			Note:   "external Samsung X5, matched by model because it shares 144d:a808 with the 970 EVO Plus"},
-	}
+func CoreQuirks() []CoreQuirk { return slices.Clone(coreQuirkTable[:]) }
+
+// coreQuirkTable is core_quirks[]; it is never modified.
+var coreQuirkTable = [...]CoreQuirk{
+	{VendorID: 0x1179, Model: "THNSF5256GPUK TOSHIBA", Quirks: QuirkNoAPST,
+		Note: "Toshiba THNSF5256GPUK: APST breaks it (Launchpad bug 1678184)"},
+	{VendorID: 0x14a4, Firmware: "22301111", Quirks: QuirkSimpleSuspend,
+		Note: "LiteON CL1-3D*-Q11 firmware 22301111: suspend race"},
+	{VendorID: 0x1e0f, Model: "KCD6XVUL6T40", Quirks: QuirkNoAPST,
+		Note: "Kioxia CD6-V / HPE PE8030: I/O timeouts with APST (v5.16)"},
+	{VendorID: 0x144d, Model: "Samsung Portable SSD X5",
+		Quirks: QuirkDelayBeforeCheckReady | QuirkNoDeepestPS | QuirkIgnoreDevSubNQN,
+		Note:   "external Samsung X5, matched by model because it shares 144d:a808 with the 970 EVO Plus"},
 }
 
 // PCIQuirks returns the entries of the nvme-pci ID table that carry an APST
 // quirk (none carries NO_APST; these carry NO_DEEPEST_PS), with their full
 // quirk sets. The slice is a fresh copy.
-func PCIQuirks() []PCIQuirk {
-	return []PCIQuirk{
-		{PCIID{0x8086, 0xf1a5}, QuirkNoDeepestPS | QuirkMediumPrioSQ | QuirkNoTempThreshChange | QuirkDisableWriteZeroes, "Intel 600P/P3100"},
-		{PCIID{0x126f, 0x1001}, QuirkNoDeepestPS | QuirkIgnoreDevSubNQN, "Silicon Motion generic"},
-		{PCIID{0x126f, 0x2262}, QuirkNoDeepestPS | QuirkBogusNID, "Silicon Motion generic"},
-		{PCIID{0x15b7, 0x5009}, QuirkBrokenMSI | QuirkNoDeepestPS, "Sandisk SN550"},
-		{PCIID{0x1cc1, 0x8201}, QuirkNoDeepestPS | QuirkIgnoreDevSubNQN, "ADATA SX8200PNP 512GB"},
-		{PCIID{0x2646, 0x2262}, QuirkNoDeepestPS, "Kingston SKC2000"},
-		{PCIID{0x2646, 0x2263}, QuirkNoDeepestPS, "Kingston A2000"},
-		{PCIID{0x1e49, 0x0021}, QuirkNoDeepestPS, "ZHITAI TiPro5000"},
-		{PCIID{0x1e49, 0x0041}, QuirkNoDeepestPS, "ZHITAI TiPro7000"},
-		{PCIID{0x025e, 0xf1ac}, QuirkNoDeepestPS, "Solidigm P44 Pro SSDPFKKW020X7"},
-	}
+func PCIQuirks() []PCIQuirk { return slices.Clone(pciQuirkTable[:]) }
+
+// pciQuirkTable holds the nvme-pci entries with APST quirks; it is never
+// modified.
+var pciQuirkTable = [...]PCIQuirk{
+	{PCIID{0x8086, 0xf1a5}, QuirkNoDeepestPS | QuirkMediumPrioSQ | QuirkNoTempThreshChange | QuirkDisableWriteZeroes, "Intel 600P/P3100"},
+	{PCIID{0x126f, 0x1001}, QuirkNoDeepestPS | QuirkIgnoreDevSubNQN, "Silicon Motion generic"},
+	{PCIID{0x126f, 0x2262}, QuirkNoDeepestPS | QuirkBogusNID, "Silicon Motion generic"},
+	{PCIID{0x15b7, 0x5009}, QuirkBrokenMSI | QuirkNoDeepestPS, "Sandisk SN550"},
+	{PCIID{0x1cc1, 0x8201}, QuirkNoDeepestPS | QuirkIgnoreDevSubNQN, "ADATA SX8200PNP 512GB"},
+	{PCIID{0x2646, 0x2262}, QuirkNoDeepestPS, "Kingston SKC2000"},
+	{PCIID{0x2646, 0x2263}, QuirkNoDeepestPS, "Kingston A2000"},
+	{PCIID{0x1e49, 0x0021}, QuirkNoDeepestPS, "ZHITAI TiPro5000"},
+	{PCIID{0x1e49, 0x0041}, QuirkNoDeepestPS, "ZHITAI TiPro7000"},
+	{PCIID{0x025e, 0xf1ac}, QuirkNoDeepestPS, "Solidigm P44 Pro SSDPFKKW020X7"},
 }
 
 // DMIRules returns the APST branches of check_vendor_combination_bug(), in
@@ -130,16 +134,24 @@ func PCIQuirks() []PCIQuirk {
 // not know those, so for a device that also matches one of them it may
 // report the Lenovo N60z rule where the kernel would not.
 func DMIRules() []DMIRule {
-	return []DMIRule{
-		{Device: PCIID{0x144d, 0xa802}, Vendor: "Dell Inc.", Field: "product_name",
-			Values: []string{"XPS 15 9550", "Precision 5510"}, Quirks: QuirkNoDeepestPS,
-			Note: "Samsung SM951/PM951/950 PRO in a Dell XPS 15 9550 or Precision 5510"},
-		{Device: PCIID{0x144d, 0xa804}, Vendor: "ASUSTeK COMPUTER INC.", Field: "board_name",
-			Values: []string{"PRIME B350M-A", "PRIME Z370-A"}, Quirks: QuirkNoAPST,
-			Note: "Samsung 960 EVO on an ASUS PRIME B350M-A or Z370-A"},
-		{Field: "board_name", Values: []string{"LXKT-ZXEG-N6"}, Quirks: QuirkNoAPST,
-			Note: "any NVMe device in a Lenovo N60z (board LXKT-ZXEG-N6)"},
+	rules := slices.Clone(dmiRuleTable[:])
+	for i := range rules {
+		rules[i].Values = slices.Clone(rules[i].Values)
 	}
+	return rules
+}
+
+// dmiRuleTable holds the APST branches of check_vendor_combination_bug(); it
+// is never modified.
+var dmiRuleTable = [...]DMIRule{
+	{Device: PCIID{0x144d, 0xa802}, Vendor: "Dell Inc.", Field: "product_name",
+		Values: []string{"XPS 15 9550", "Precision 5510"}, Quirks: QuirkNoDeepestPS,
+		Note: "Samsung SM951/PM951/950 PRO in a Dell XPS 15 9550 or Precision 5510"},
+	{Device: PCIID{0x144d, 0xa804}, Vendor: "ASUSTeK COMPUTER INC.", Field: "board_name",
+		Values: []string{"PRIME B350M-A", "PRIME Z370-A"}, Quirks: QuirkNoAPST,
+		Note: "Samsung 960 EVO on an ASUS PRIME B350M-A or Z370-A"},
+	{Field: "board_name", Values: []string{"LXKT-ZXEG-N6"}, Quirks: QuirkNoAPST,
+		Note: "any NVMe device in a Lenovo N60z (board LXKT-ZXEG-N6)"},
 }
 
 // QuirkSource says which kernel table entry or rule contributed quirks.
@@ -170,30 +182,46 @@ func (m QuirkMatch) APST() Quirks { return m.Quirks.APST() }
 // rule applies even when the PCI ID is unknown.
 func LookupQuirks(id Identity) QuirkMatch {
 	var m QuirkMatch
-	add := func(table, rule string, q Quirks) {
-		m.Quirks |= q
-		m.Sources = append(m.Sources, QuirkSource{Table: table, Rule: rule, Quirks: q})
+	m.Quirks = lookupQuirks(id, &m.Sources)
+	return m
+}
+
+// lookupQuirks applies the three tables to id and returns the union of the
+// matching entries' quirks. When sources is not nil it appends a
+// QuirkSource per match; with a nil sources it does not allocate.
+func lookupQuirks(id Identity, sources *[]QuirkSource) Quirks {
+	var q Quirks
+	add := func(table string, rule func() string, eq Quirks) {
+		q |= eq
+		if sources != nil {
+			*sources = append(*sources, QuirkSource{Table: table, Rule: rule(), Quirks: eq})
+		}
 	}
-	for _, cq := range CoreQuirks() {
+	for i := range coreQuirkTable {
+		cq := &coreQuirkTable[i]
 		if cq.VendorID == id.VendorID && paddedMatch(id.Model, cq.Model) && paddedMatch(id.Firmware, cq.Firmware) {
-			add("core_quirks", fmt.Sprintf("vid %#04x mn %q fr %q: %s", cq.VendorID, cq.Model, cq.Firmware, cq.Note), cq.Quirks)
+			add("core_quirks", func() string {
+				return fmt.Sprintf("vid %#04x mn %q fr %q: %s", cq.VendorID, cq.Model, cq.Firmware, cq.Note)
+			}, cq.Quirks)
 		}
 	}
-	for _, pq := range PCIQuirks() {
+	for i := range pciQuirkTable {
+		pq := &pciQuirkTable[i]
 		if !id.PCI.IsZero() && pq.ID == id.PCI {
-			add("pci_id_table", pq.ID.String()+" "+pq.Note, pq.Quirks)
+			add("pci_id_table", func() string { return pq.ID.String() + " " + pq.Note }, pq.Quirks)
 		}
 	}
-	for _, r := range DMIRules() {
+	for i := range dmiRuleTable {
+		r := &dmiRuleTable[i]
 		if !r.Device.IsZero() && (id.PCI.IsZero() || r.Device != id.PCI) {
 			continue
 		}
 		if r.matches(id.DMI) {
-			add("dmi", r.Note, r.Quirks)
+			add("dmi", func() string { return r.Note }, r.Quirks)
 			break // the kernel returns from the first matching branch
 		}
 	}
-	return m
+	return q
 }
 
 func (r *DMIRule) matches(d DMI) bool {

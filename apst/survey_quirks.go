@@ -15,26 +15,5 @@ func DriveQuirks(c *powerstate.Controller) Quirks {
 	if c.Known.Has(powerstate.FieldPCIDeviceID) {
 		id.PCI = PCIID{Vendor: c.VendorID, Device: c.PCIDeviceID}
 	}
-	var q Quirks
-	for i := range surveyCoreQuirks {
-		cq := &surveyCoreQuirks[i]
-		if cq.VendorID == id.VendorID && paddedMatch(id.Model, cq.Model) && paddedMatch(id.Firmware, cq.Firmware) {
-			q |= cq.Quirks
-		}
-	}
-	if !id.PCI.IsZero() {
-		for i := range surveyPCIQuirks {
-			if surveyPCIQuirks[i].ID == id.PCI {
-				q |= surveyPCIQuirks[i].Quirks
-			}
-		}
-	}
-	return q.APST()
+	return lookupQuirks(id, nil).APST()
 }
-
-// The kernel's quirk tables, built once: DriveQuirks runs for every drive
-// of a survey and must not allocate. They are never modified.
-var (
-	surveyCoreQuirks = CoreQuirks()
-	surveyPCIQuirks  = PCIQuirks()
-)
