@@ -45,6 +45,7 @@ func commands() []command {
 		{"inspect", "what the kernel programmed on this machine (or a bundle), and why", runInspect},
 		{"collect", "write a bundle of this machine's APST state for another machine", runCollect},
 		{"set-latency", "set a controller's pm_qos_latency_tolerance_us, validated and read back", runSetLatency},
+		{"set-cpu-latency", "set the CPU latency QoS knob of a controller or disk (patched kernels)", runSetCPULatency},
 	}
 }
 

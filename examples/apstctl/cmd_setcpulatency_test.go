@@ -1,0 +1,64 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestSetCPULatencyCommand(t *testing.T) {
+	root := copyBundle(t)
+	ctrlFile := filepath.Join(root, "class/nvme/nvme0/cpu_latency_us")
+	diskLimit := filepath.Join(root, "block/nvme0n1/cpu_lat_limit_us")
+	diskTimeout := filepath.Join(root, "block/nvme0n1/cpu_lat_timeout_ms")
+	read := func(p string) string {
+		b, err := os.ReadFile(p)
+		require.NoError(t, err)
+		return strings.TrimSpace(string(b))
+	}
+
+	code, out, errOut := runCmd(runSetCPULatency, "--root", root, "nvme0", "150")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Equal(t, "nvme0: cpu_latency_us off -> 150\n", out)
+	assert.Equal(t, "150", read(ctrlFile))
+
+	code, out, errOut = runCmd(runSetCPULatency, "--root", root, "/dev/nvme0", "off")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Equal(t, "nvme0: cpu_latency_us 150 -> off\n", out)
+
+	code, out, errOut = runCmd(runSetCPULatency, "--root", root, "--timeout-ms", "20", "nvme0n1", "200")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "nvme0n1: cpu_lat_limit_us ")
+	assert.Contains(t, out, "-> 200\n")
+	assert.Contains(t, out, "nvme0n1: cpu_lat_timeout_ms ")
+	assert.Equal(t, "200", read(diskLimit))
+	assert.Equal(t, "20", read(diskTimeout))
+
+	// Refused values leave every file as it was.
+	before := []string{read(ctrlFile), read(diskLimit), read(diskTimeout)}
+	for _, args := range [][]string{
+		{"nvme0", "-5"}, {"nvme0", "2147483648"}, {"nvme0", "12abc"}, {"nvme0", ""},
+		{"--timeout-ms", "5", "nvme0", "100"}, {"--timeout-ms", "-1", "nvme0n1", "100"},
+	} {
+		code, out, errOut := runCmd(runSetCPULatency, append([]string{"--root", root}, args...)...)
+		assert.Equal(t, exitUsage, code, "%q", args)
+		assert.Empty(t, out)
+		assert.Contains(t, errOut, "nothing written", "%q", args)
+	}
+	assert.Equal(t, before, []string{read(ctrlFile), read(diskLimit), read(diskTimeout)})
+
+	// A kernel without the patch: the attribute is absent.
+	require.NoError(t, os.Remove(ctrlFile))
+	code, _, errOut = runCmd(runSetCPULatency, "--root", root, "nvme0", "150")
+	assert.Equal(t, exitFailure, code)
+	assert.Contains(t, errOut, "not supported by this kernel")
+	_, err := os.Stat(ctrlFile)
+	assert.True(t, os.IsNotExist(err), "no file is created")
+
+	code, _, _ = runCmd(runSetCPULatency, "--root", root, "nvme0")
+	assert.Equal(t, exitUsage, code)
+}
