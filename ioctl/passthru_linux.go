@@ -87,6 +87,27 @@ var (
 // errno of a failed ioctl.
 func admin64(fd uintptr, c *command, data []byte) (uint32, uint16, error) {
 	cmd := passthruCmd64{opcode: c.opcode, nsid: c.nsid, cdw10: c.cdw10, cdw11: c.cdw11}
+	r, err := submit(fd, ioctlAdmin64Cmd, unsafe.Pointer(&cmd), &cmd.addr, &cmd.dataLen, data)
+	if err != nil {
+		return 0, 0, err
+	}
+	return uint32(cmd.result), uint16(r), nil
+}
+
+// admin32 is admin64 through NVME_IOCTL_ADMIN_CMD.
+func admin32(fd uintptr, c *command, data []byte) (uint32, uint16, error) {
+	cmd := passthruCmd{opcode: c.opcode, nsid: c.nsid, cdw10: c.cdw10, cdw11: c.cdw11}
+	r, err := submit(fd, ioctlAdminCmd, unsafe.Pointer(&cmd), &cmd.addr, &cmd.dataLen, data)
+	if err != nil {
+		return 0, 0, err
+	}
+	return cmd.result, uint16(r), nil
+}
+
+// submit issues the passthru ioctl req with the command at cmd, whose addr
+// and dataLen fields it points at data first. It returns the ioctl's return
+// value (the NVMe status) or its errno.
+func submit(fd uintptr, req uint, cmd unsafe.Pointer, addr *uint64, dataLen *uint32, data []byte) (uintptr, error) {
 	var pin runtime.Pinner
 	defer pin.Unpin()
 	if len(data) > 0 {
@@ -95,34 +116,15 @@ func admin64(fd uintptr, c *command, data []byte) (uint32, uint16, error) {
 		// allocated and in place until the ioctl returns.
 		p := unsafe.Pointer(unsafe.SliceData(data))
 		pin.Pin(p)
-		cmd.addr = uint64(uintptr(p))
-		cmd.dataLen = uint32(len(data))
+		*addr = uint64(uintptr(p))
+		*dataLen = uint32(len(data))
 	}
-	// cmd's own address is converted to uintptr only in the argument list,
-	// which keeps cmd alive and in place for the call.
-	r, _, errno := unix.Syscall(unix.SYS_IOCTL, fd, uintptr(ioctlAdmin64Cmd), uintptr(unsafe.Pointer(&cmd)))
+	// cmd is converted to uintptr only in the argument list, which keeps the
+	// command alive and in place for the call.
+	r, _, errno := unix.Syscall(unix.SYS_IOCTL, fd, uintptr(req), uintptr(cmd))
 	runtime.KeepAlive(data)
 	if errno != 0 {
-		return 0, 0, errno
+		return 0, errno
 	}
-	return uint32(cmd.result), uint16(r), nil
-}
-
-// admin32 is admin64 through NVME_IOCTL_ADMIN_CMD.
-func admin32(fd uintptr, c *command, data []byte) (uint32, uint16, error) {
-	cmd := passthruCmd{opcode: c.opcode, nsid: c.nsid, cdw10: c.cdw10, cdw11: c.cdw11}
-	var pin runtime.Pinner
-	defer pin.Unpin()
-	if len(data) > 0 {
-		p := unsafe.Pointer(unsafe.SliceData(data))
-		pin.Pin(p)
-		cmd.addr = uint64(uintptr(p))
-		cmd.dataLen = uint32(len(data))
-	}
-	r, _, errno := unix.Syscall(unix.SYS_IOCTL, fd, uintptr(ioctlAdminCmd), uintptr(unsafe.Pointer(&cmd)))
-	runtime.KeepAlive(data)
-	if errno != 0 {
-		return 0, 0, errno
-	}
-	return cmd.result, uint16(r), nil
+	return r, nil
 }
