@@ -33,7 +33,7 @@
 //	c, err := powerstate.DecodeIdentify(image) // 4096 bytes
 //	if err != nil { ... }
 //	p := apst.DefaultParams(apst.Current)
-//	p.MaxLatency = 25000 // µs, as pm_qos_latency_tolerance_us=25000 sets it
+//	p.Bound = 25000 // µs, as pm_qos_latency_tolerance_us=25000 sets it
 //	plan, err := apst.Build(&c, p)
 //	fmt.Println(plan.MaxPS, plan.Table[0], plan.KernelLog())
 //

@@ -14,6 +14,7 @@ import (
 
 	nvmeapst "github.com/nvmeapst/nvmeapst"
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 	"github.com/nvmeapst/nvmeapst/ioctl"
 	"github.com/nvmeapst/nvmeapst/ioctl/ioctltest"
 	"github.com/nvmeapst/nvmeapst/powerstate"
@@ -54,11 +55,11 @@ func table(m map[int]apst.Entry) apst.Table {
 	return t
 }
 
-// image returns an identify image from powerstate/testdata, with the
+// image returns an identify image from the module's testdata/identify, with the
 // strings the fixture's sysfs shows.
 func image(t testing.TB, file, model, serial, firmware string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("powerstate", "testdata", file))
+	b, err := os.ReadFile(testfixture.Path("identify/" + file))
 	require.NoError(t, err)
 	c, err := powerstate.DecodeIdentify(b)
 	require.NoError(t, err)

@@ -238,21 +238,21 @@ func (s *System) inspectController(ctx context.Context, m *machine, c sysfs.Cont
 	case !c.HasTolerance:
 		r.BoundSource = BoundAPSTDisabled
 		r.BoundNote = "power/pm_qos_latency_tolerance_us is absent: the kernel has APST disabled for this controller (NO_APST quirk without force_apst, or APSTA = 0)"
-		p.MaxLatency = r.ModuleDefaultBound // what the request was created with; unused while APST is off
+		p.Bound = r.ModuleDefaultBound // what the request was created with; unused while APST is off
 	case c.Tolerance.Kind == apst.ToleranceAuto:
-		p.MaxLatency = apst.NoLimit
+		p.Bound = apst.NoLimit
 		r.BoundSource = BoundPMQoSAuto
 		r.BoundNote = "pm_qos_latency_tolerance_us reads auto (no user constraint): the driver then uses no limit, not the module default " + r.ModuleDefaultBound.String()
 	case c.Tolerance == probeTolerance(m):
-		p.MaxLatency = c.Tolerance.Bound()
+		p.Bound = c.Tolerance.Bound()
 		r.BoundSource = BoundModuleDefault
 		r.BoundNote = "pm_qos_latency_tolerance_us reads " + c.Tolerance.String() + ", what nvme_core.default_ps_max_latency_us" + moduleDefaultText(m) + " installs at probe time"
 	default:
-		p.MaxLatency = c.Tolerance.Bound()
+		p.Bound = c.Tolerance.Bound()
 		r.BoundSource = BoundPMQoS
 		r.BoundNote = "set for this controller: pm_qos_latency_tolerance_us reads " + c.Tolerance.String() + " (the module default would give " + r.ModuleDefaultBound.String() + ")"
 	}
-	r.Bound = p.MaxLatency
+	r.Bound = p.Bound
 
 	if r.Identify != nil && !c.HasTolerance {
 		// The attribute is hidden exactly when apst_enabled is false. If the
@@ -320,7 +320,7 @@ func moduleDefaultBound(m *machine) apst.Microseconds {
 	if v := m.module.DefaultPSMaxLatencyUS; v != nil {
 		return apst.ModuleDefaultBound(*v)
 	}
-	return apst.DefaultParams(m.gen).MaxLatency
+	return apst.DefaultParams(m.gen).Bound
 }
 
 // probeTolerance is what pm_qos_latency_tolerance_us reads right after
@@ -337,7 +337,7 @@ func moduleDefaultText(m *machine) string {
 	if v := m.module.DefaultPSMaxLatencyUS; v != nil {
 		return "=" + strconv.FormatUint(*v, 10)
 	}
-	return " (unreadable, assumed " + apst.DefaultParams(m.gen).MaxLatency.String() + ")"
+	return " (unreadable, assumed " + apst.DefaultParams(m.gen).Bound.String() + ")"
 }
 
 // quirkNotes explains the effect of the quirks and force_apst.

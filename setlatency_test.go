@@ -36,7 +36,7 @@ func TestSetLatencyWritesAndReadsBack(t *testing.T) {
 	// The table the kernel now builds, from the new bound: on the Intel
 	// 600p both exit latencies are below 25000, so it is unchanged.
 	rep := ch.Report
-	assert.Equal(t, apst.Microseconds(25000), rep.Params.MaxLatency)
+	assert.Equal(t, apst.Microseconds(25000), rep.Params.Bound)
 	assert.Equal(t, nvmeapst.BoundPMQoS, rep.BoundSource)
 	require.NotNil(t, rep.Plan)
 	assert.Equal(t, intelTable, rep.Plan.Table)

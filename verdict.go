@@ -196,8 +196,8 @@ func diagnose(r *ControllerReport, m *machine) []Cause {
 							p.Generation = g
 							changed = append(changed, CauseGeneration)
 						}
-						if bound != base.MaxLatency {
-							p.MaxLatency = bound
+						if bound != base.Bound {
+							p.Bound = bound
 							changed = append(changed, CauseBoundChanged)
 						}
 						if mod {
@@ -234,7 +234,7 @@ func diagnose(r *ControllerReport, m *machine) []Cause {
 // set of admitted states (each state's exit and total latency), 0, no limit
 // and the module default, in ascending order.
 func candidateBounds(c *powerstate.Controller, base apst.Params, moduleDefault apst.Microseconds) []apst.Microseconds {
-	set := map[apst.Microseconds]bool{base.MaxLatency: true, 0: true, apst.NoLimit: true, moduleDefault: true}
+	set := map[apst.Microseconds]bool{base.Bound: true, 0: true, apst.NoLimit: true, moduleDefault: true}
 	for _, d := range c.States() {
 		if d.NonOperational {
 			set[apst.Microseconds(d.ExitLatency)] = true
@@ -265,7 +265,7 @@ func explain(r *ControllerReport, m *machine, vs []variant) []Cause {
 	for _, v := range vs {
 		for _, k := range v.changed {
 			if k == CauseBoundChanged {
-				bounds = append(bounds, v.p.MaxLatency)
+				bounds = append(bounds, v.p.Bound)
 			}
 		}
 	}
@@ -274,7 +274,7 @@ func explain(r *ControllerReport, m *machine, vs []variant) []Cause {
 			switch k {
 			case CauseBoundChanged:
 				add(k, fmt.Sprintf("the drive holds the table for a bound of %s (the bound is now %s): it changed after the table was programmed while the controller was not live (the kernel applies it at the next reset), or an older table was written back from user space",
-					describeBounds(bounds, candidateBounds(r.Identify, base, r.ModuleDefaultBound), r.ModuleDefaultBound), base.MaxLatency))
+					describeBounds(bounds, candidateBounds(r.Identify, base, r.ModuleDefaultBound), r.ModuleDefaultBound), base.Bound))
 			case CauseModuleParams:
 				add(k, "the drive holds the table of the default nvme_core apst_* values: the parameters were changed after the table was programmed; the kernel reads them at the next reset or PM QoS change")
 			case CauseQuirk:

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -27,7 +28,7 @@ func npss31Controller() powerstate.Controller {
 // a caller's struct; the "-by-value" ones call Build, whose 376-byte result
 // the caller copies. Both allocate nothing.
 func BenchmarkBuild(b *testing.B) {
-	img, err := os.ReadFile("../powerstate/testdata/samsung-990-evo-plus-1tb-2B2QKXG7.bin")
+	img, err := os.ReadFile(testfixture.Path("identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin"))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -121,7 +121,7 @@ func BuildTo(dst *Plan, c *powerstate.Controller, p Params) error {
 		return nil
 	}
 	plan.Sent = true
-	if !enabled || p.MaxLatency == 0 {
+	if !enabled || p.Bound == 0 {
 		plan.Outcome = OutcomeDisabled
 		plan.notEvaluated()
 		return nil
@@ -167,7 +167,7 @@ func walk(plan *Plan, c *powerstate.Controller, p *Params, quirks Quirks) {
 	if plan.Mode == ModeTolerance {
 		maxPS, maxLat, carry = walkTolerance(plan, c, p, top)
 	} else {
-		maxPS, maxLat, carry = walkHeuristic(plan, c, uint64(p.MaxLatency), top, plan.Mode == ModeHeuristicTotalGate)
+		maxPS, maxLat, carry = walkHeuristic(plan, c, uint64(p.Bound), top, plan.Mode == ModeHeuristicTotalGate)
 	}
 	if plan.Reasons[0] == ReasonHeuristic {
 		plan.idle0 = Milliseconds(carry >> 8) // heuristic idle times fit in 24 bits
@@ -180,7 +180,7 @@ func walk(plan *Plan, c *powerstate.Controller, p *Params, quirks Quirks) {
 // secondary-band target, the secondary deeper than the primary.
 func walkTolerance(plan *Plan, c *powerstate.Controller, p *Params, top int) (maxPS int, maxLat, carry uint64) {
 	maxPS = -1
-	bound := uint64(p.MaxLatency)
+	bound := uint64(p.Bound)
 	band := bandNone
 	for s := top; s >= 0; s-- {
 		i := s & (Entries - 1)

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/analysis"
 )
 
 // The pure packages are safe for concurrent use: many goroutines building,
@@ -29,7 +30,7 @@ func TestConcurrentUse(t *testing.T) {
 					errs <- err
 					return
 				}
-				if _, err := apst.Sweep(&c, p); err != nil {
+				if _, err := analysis.Sweep(&c, p); err != nil {
 					errs <- err
 					return
 				}

@@ -49,8 +49,8 @@ func (p *Params) Set(key, value string) error {
 		if err != nil {
 			return err
 		}
-		if p.MaxLatency == p.Generation.defaultBound() {
-			p.MaxLatency = g.defaultBound()
+		if p.Bound == p.Generation.defaultBound() {
+			p.Bound = g.defaultBound()
 		}
 		p.Generation = g
 	case "ps-max-latency-us":
@@ -58,19 +58,19 @@ func (p *Params) Set(key, value string) error {
 		if err != nil {
 			return err
 		}
-		p.MaxLatency = b
+		p.Bound = b
 	case "pm-qos":
 		b, err := ToleranceBound(value)
 		if err != nil {
 			return err
 		}
-		p.MaxLatency = b
+		p.Bound = b
 	case "default-ps-max-latency-us":
 		v, err := parseU64(value)
 		if err != nil {
 			return bad(ErrInvalidBound)
 		}
-		p.MaxLatency = ModuleDefaultBound(v)
+		p.Bound = ModuleDefaultBound(v)
 	case "apst-primary-timeout-ms", "apst-secondary-timeout-ms",
 		"apst-primary-latency-tol-us", "apst-secondary-latency-tol-us":
 		v, err := parseU64(value)

@@ -14,21 +14,21 @@ func TestParseConfig(t *testing.T) {
 	p, err := apst.ParseConfig("ps-max-latency-us=25000,kernel=v4.11", base)
 	require.NoError(t, err)
 	assert.Equal(t, apst.V4_11, p.Generation)
-	assert.Equal(t, apst.Microseconds(25000), p.MaxLatency, "an explicit bound wins over the generation default")
+	assert.Equal(t, apst.Microseconds(25000), p.Bound, "an explicit bound wins over the generation default")
 
 	p, err = apst.ParseConfig("kernel=v4.11", base)
 	require.NoError(t, err)
-	assert.Equal(t, apst.DefaultMaxLatencyV4_11, p.MaxLatency, "v4.11 brings its 25000 µs default")
+	assert.Equal(t, apst.DefaultBoundV4_11, p.Bound, "v4.11 brings its 25000 µs default")
 
 	p, err = apst.ParseConfig("pm-qos=auto,quirks=no-apst,no-deepest-ps,force-apst", base)
 	require.NoError(t, err)
-	assert.Equal(t, apst.NoLimit, p.MaxLatency)
+	assert.Equal(t, apst.NoLimit, p.Bound)
 	assert.Equal(t, apst.QuirkNoAPST|apst.QuirkNoDeepestPS, p.Quirks)
 	assert.True(t, p.ForceAPST)
 
 	p, err = apst.ParseConfig("default-ps-max-latency-us=3000000000,apst-primary-timeout-ms=0", base)
 	require.NoError(t, err)
-	assert.Equal(t, apst.NoLimit, p.MaxLatency)
+	assert.Equal(t, apst.NoLimit, p.Bound)
 	assert.Equal(t, apst.ModeHeuristic, p.Mode())
 
 	for _, bad := range []string{"pm-qos=-5", "kernel=v9", "bogus=1", "apst-primary-timeout-ms=-1", "quirks=maybe", "force-apst=perhaps", "ps-max-latency-us=1e5"} {

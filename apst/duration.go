@@ -13,7 +13,7 @@ import (
 // microsecond are errors wrapping ErrInvalidDuration.
 func ParseMicroseconds(s string) (Microseconds, error) {
 	t := strings.TrimSpace(s)
-	if allDigits(t) && t != "" {
+	if t != "" && strings.Trim(t, "0123456789") == "" {
 		v, err := strconv.ParseUint(t, 10, 64)
 		if err == nil {
 			return Microseconds(v), nil
@@ -29,17 +29,4 @@ func ParseMicroseconds(s string) (Microseconds, error) {
 		return 0, fmt.Errorf("%w %q: not a whole number of microseconds", ErrInvalidDuration, s)
 	}
 	return Microseconds(d / time.Microsecond), nil
-}
-
-// formatMicros formats a duration compactly: "2s", "100ms" or "4600us".
-func formatMicros(us Microseconds) string {
-	switch {
-	case us == NoLimit:
-		return "unlimited"
-	case us != 0 && us%1000000 == 0:
-		return strconv.FormatUint(uint64(us/1000000), 10) + "s"
-	case us != 0 && us%1000 == 0:
-		return strconv.FormatUint(uint64(us/1000), 10) + "ms"
-	}
-	return strconv.FormatUint(uint64(us), 10) + "us"
 }

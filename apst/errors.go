@@ -16,6 +16,9 @@ var (
 	ErrInvalidBound = errors.New("apst: invalid latency bound")
 	// ErrTableSize: an APST data structure that is not 256 bytes.
 	ErrTableSize = errors.New("apst: APST table is not 256 bytes")
+	// ErrInvalidDuration: a duration that is not a whole, non-negative
+	// number of microseconds.
+	ErrInvalidDuration = errors.New("apst: invalid duration")
 	// ErrNilController is returned when Build is given a nil controller.
 	ErrNilController = errors.New("apst: nil controller")
 )

@@ -11,7 +11,7 @@ import (
 // Build the table Linux programs on a Samsung SSD 990 EVO Plus at the default
 // bound and at 25 ms.
 func ExampleBuild() {
-	img, err := os.ReadFile("../powerstate/testdata/samsung-990-evo-plus-1tb-2B2QKXG7.bin")
+	img, err := os.ReadFile("../testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin")
 	if err != nil {
 		panic(err)
 	}
@@ -21,7 +21,7 @@ func ExampleBuild() {
 	}
 	for _, bound := range []apst.Microseconds{100000, 25000} {
 		p := apst.DefaultParams(apst.Current)
-		p.MaxLatency = bound
+		p.Bound = bound
 		plan, err := apst.Build(&c, p)
 		if err != nil {
 			panic(err)

@@ -30,9 +30,9 @@ func (p *Plan) Explain(c *powerstate.Controller, s uint8) string {
 	case ReasonOperational:
 		return "operational state (NOPS clear)"
 	case ReasonExitAboveBound:
-		return fmt.Sprintf("exit latency %dus > bound %s", d.ExitLatency, par.MaxLatency)
+		return fmt.Sprintf("exit latency %dus > bound %s", d.ExitLatency, par.Bound)
 	case ReasonTotalAboveBound:
-		return fmt.Sprintf("entry+exit %dus > bound %s (v4.11 gates on the total)", total, par.MaxLatency)
+		return fmt.Sprintf("entry+exit %dus > bound %s (v4.11 gates on the total)", total, par.Bound)
 	case ReasonAboveTolerance:
 		if par.SecondaryTimeout == 0 {
 			return fmt.Sprintf("entry+exit %dus > primary tolerance %dus and the secondary band is off", total, uint64(par.PrimaryTolerance))

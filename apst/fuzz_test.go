@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -32,7 +33,7 @@ func FuzzBuild(f *testing.F) {
 		}
 		p := apst.Params{
 			Generation:         apst.Generation(gen % 4), // 3 is invalid on purpose
-			MaxLatency:         apst.Microseconds(bound),
+			Bound:              apst.Microseconds(bound),
 			PrimaryTimeout:     apst.Milliseconds(pt),
 			SecondaryTimeout:   apst.Milliseconds(st),
 			PrimaryTolerance:   apst.Microseconds(ptol),
@@ -88,7 +89,7 @@ func FuzzParseTolerance(f *testing.F) {
 
 func fixtureImages(tb testing.TB) []string {
 	tb.Helper()
-	paths, err := filepath.Glob("../powerstate/testdata/*.bin")
+	paths, err := filepath.Glob(testfixture.Path("identify/*.bin"))
 	if err != nil || len(paths) == 0 {
 		tb.Fatalf("no fixture images: %v", err)
 	}

@@ -59,7 +59,7 @@ func parseGoldenIn(path string) (goldenCase, error) {
 				k, v, _ := strings.Cut(kv, "=")
 				if k == "pmqos" {
 					if b, err := apst.ToleranceBound(v); err == nil {
-						p.MaxLatency = b
+						p.Bound = b
 					}
 					continue
 				}
@@ -69,9 +69,9 @@ func parseGoldenIn(path string) (goldenCase, error) {
 				}
 				switch k {
 				case "max_lat_us", "ps_max_latency_us":
-					p.MaxLatency = apst.Microseconds(n)
+					p.Bound = apst.Microseconds(n)
 				case "default_ps":
-					p.MaxLatency = apst.ModuleDefaultBound(n)
+					p.Bound = apst.ModuleDefaultBound(n)
 				case "primary_timeout_ms":
 					p.PrimaryTimeout = apst.Milliseconds(n)
 				case "secondary_timeout_ms":

@@ -33,7 +33,7 @@ func checkPlanInvariants(t tb, c *powerstate.Controller, p apst.Params, plan *ap
 	if c.APSTAKnown() && c.APSTA == 0 && plan.Sent {
 		t.Fatalf("APSTA 0 but the table is sent")
 	}
-	if p.MaxLatency == 0 && plan.Enabled {
+	if p.Bound == 0 && plan.Enabled {
 		t.Fatalf("bound 0 but APSTE=1")
 	}
 	gateTotal := p.Generation == apst.V4_11
@@ -55,11 +55,11 @@ func checkPlanInvariants(t tb, c *powerstate.Controller, p apst.Params, plan *ap
 			t.Fatalf("entry %d targets operational ps%d", i, tgt)
 		}
 		if gateTotal {
-			if d.TotalLatency() > uint64(p.MaxLatency) {
-				t.Fatalf("entry %d targets ps%d whose total latency %d is above the bound %d", i, tgt, d.TotalLatency(), p.MaxLatency)
+			if d.TotalLatency() > uint64(p.Bound) {
+				t.Fatalf("entry %d targets ps%d whose total latency %d is above the bound %d", i, tgt, d.TotalLatency(), p.Bound)
 			}
-		} else if uint64(d.ExitLatency) > uint64(p.MaxLatency) {
-			t.Fatalf("entry %d targets ps%d whose exit latency %d is above the bound %d", i, tgt, d.ExitLatency, p.MaxLatency)
+		} else if uint64(d.ExitLatency) > uint64(p.Bound) {
+			t.Fatalf("entry %d targets ps%d whose exit latency %d is above the bound %d", i, tgt, d.ExitLatency, p.Bound)
 		}
 		if !plan.Reasons[tgt].Selected() {
 			t.Fatalf("entry %d targets ps%d, which was not selected (%s)", i, tgt, plan.Reasons[tgt])

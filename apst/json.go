@@ -70,7 +70,7 @@ type paramsJSON struct {
 func (p Params) MarshalJSON() ([]byte, error) {
 	return json.Marshal(paramsJSON{
 		Kernel:                    p.Generation.String(),
-		PSMaxLatencyUS:            uint64(p.MaxLatency),
+		PSMaxLatencyUS:            uint64(p.Bound),
 		APSTPrimaryTimeoutMS:      uint64(p.PrimaryTimeout),
 		APSTSecondaryTimeoutMS:    uint64(p.SecondaryTimeout),
 		APSTPrimaryLatencyTolUS:   uint64(p.PrimaryTolerance),

@@ -8,11 +8,11 @@ package apst
 type Params struct {
 	// Generation selects the kernel algorithm.
 	Generation Generation
-	// MaxLatency is the controller's ps_max_latency_us (struct nvme_ctrl),
+	// Bound is the controller's ps_max_latency_us (struct nvme_ctrl),
 	// set from PM QoS: 0 turns APST off (APSTE=0), NoLimit admits every exit
 	// latency. Use ToleranceBound or ModuleDefaultBound to derive it from the
 	// strings and parameters users set.
-	MaxLatency Microseconds
+	Bound Microseconds
 	// PrimaryTimeout is nvme_core.apst_primary_timeout_ms (default 100).
 	PrimaryTimeout Milliseconds
 	// SecondaryTimeout is nvme_core.apst_secondary_timeout_ms (default 2000).
@@ -32,8 +32,8 @@ type Params struct {
 
 // Kernel defaults of the nvme_core module parameters (drivers/nvme/host/core.c).
 const (
-	DefaultMaxLatency         Microseconds = 100000 // default_ps_max_latency_us since v4.12
-	DefaultMaxLatencyV4_11    Microseconds = 25000  // default_ps_max_latency_us in v4.11
+	DefaultBound              Microseconds = 100000 // default_ps_max_latency_us since v4.12
+	DefaultBoundV4_11         Microseconds = 25000  // default_ps_max_latency_us in v4.11
 	DefaultPrimaryTimeout     Milliseconds = 100    // apst_primary_timeout_ms
 	DefaultSecondaryTimeout   Milliseconds = 2000   // apst_secondary_timeout_ms
 	DefaultPrimaryTolerance   Microseconds = 15000  // apst_primary_latency_tol_us
@@ -46,7 +46,7 @@ const (
 func DefaultParams(g Generation) Params {
 	return Params{
 		Generation:         g,
-		MaxLatency:         g.defaultBound(),
+		Bound:              g.defaultBound(),
 		PrimaryTimeout:     DefaultPrimaryTimeout,
 		SecondaryTimeout:   DefaultSecondaryTimeout,
 		PrimaryTolerance:   DefaultPrimaryTolerance,

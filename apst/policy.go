@@ -99,7 +99,7 @@ type Policy struct {
 func windowsParams(t1 Milliseconds, l1ms uint64, t2 Milliseconds, l2ms uint64) Params {
 	return Params{
 		Generation:         Current,
-		MaxLatency:         NoLimit,
+		Bound:              NoLimit,
 		PrimaryTimeout:     t1,
 		PrimaryTolerance:   Microseconds(l1ms * 1000),
 		SecondaryTimeout:   t2,
@@ -110,9 +110,9 @@ func windowsParams(t1 Milliseconds, l1ms uint64, t2 Milliseconds, l2ms uint64) P
 // Policies lists the named presets, Linux first. The slice is a fresh copy.
 func Policies() []Policy {
 	linux25 := DefaultParams(Current)
-	linux25.MaxLatency = 25000
+	linux25.Bound = 25000
 	perfAC := windowsParams(200, 0, 2000, 0)
-	perfAC.MaxLatency = 0 // a Windows tolerance of 0: no idle state (see the const block)
+	perfAC.Bound = 0 // a Windows tolerance of 0: no idle state (see the const block)
 	const win = " (Microsoft Learn, Power management for storage hardware devices: NVMe; bound unlimited since Windows has no exit-latency gate)"
 	return []Policy{
 		{PolicyLinuxDefault, "Linux v5.14+ defaults: bound 100000us, primary 100ms/15000us, secondary 2000ms/100000us", DefaultParams(Current)},

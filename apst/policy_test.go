@@ -7,6 +7,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -38,15 +39,15 @@ func TestPolicies(t *testing.T) {
 	require.Equal(t, apst.DefaultParams(apst.Current), p)
 	p, err = apst.PolicyByName("linux-25ms")
 	require.NoError(t, err)
-	require.Equal(t, apst.Microseconds(25000), p.MaxLatency)
+	require.Equal(t, apst.Microseconds(25000), p.Bound)
 	require.Equal(t, apst.Current, p.Generation)
 	p, err = apst.PolicyByName("linux-v4.11")
 	require.NoError(t, err)
-	require.Equal(t, apst.DefaultMaxLatencyV4_11, p.MaxLatency)
+	require.Equal(t, apst.DefaultBoundV4_11, p.Bound)
 
 	p, err = apst.PolicyByName("windows-balanced-dc")
 	require.NoError(t, err)
-	require.Equal(t, apst.Params{Generation: apst.Current, MaxLatency: apst.NoLimit,
+	require.Equal(t, apst.Params{Generation: apst.Current, Bound: apst.NoLimit,
 		PrimaryTimeout: 100, PrimaryTolerance: 50000, SecondaryTimeout: 1000, SecondaryTolerance: 100000}, p)
 
 	_, err = apst.PolicyByName("windows-turbo")
@@ -55,7 +56,7 @@ func TestPolicies(t *testing.T) {
 }
 
 func TestWindowsPoliciesOn990(t *testing.T) {
-	c := loadAnalysisFixture(t, fixture990)
+	c := fixture990(t)
 	// ps3 ENLAT+EXLAT 6200us, ps4 44600us.
 	for _, tc := range []struct {
 		name    string
@@ -113,7 +114,8 @@ func windowsChoice(c *powerstate.Controller, l1, l2 apst.Microseconds) (primary,
 // the two differ, as documented.)
 func TestWindowsModelMatchesWindows(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		c := anGenController(t)
+		cc := genBuildController().Draw(t, "controller")
+		c := &cc
 		if c.NPSS > 31 {
 			c.NPSS = 31
 		}
@@ -144,7 +146,7 @@ func TestWindowsModelMatchesWindows(t *testing.T) {
 				want |= 1 << secondary
 			}
 			if got := plan.Table.Reachable(0); got != want {
-				t.Fatalf("%s: Linux model reaches %s, Windows %s", pol.Name, apst.FormatStates(got), apst.FormatStates(want))
+				t.Fatalf("%s: Linux model reaches %s, Windows %s", pol.Name, analysis.FormatStates(got), analysis.FormatStates(want))
 			}
 			if e := plan.Table[0]; e.IdleTime() != p.PrimaryTimeout {
 				t.Fatalf("%s: primary idle time %s", pol.Name, e.IdleTime())
@@ -170,18 +172,18 @@ func TestParseConfigPolicies(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, apst.Milliseconds(300), p.PrimaryTimeout)
 	require.Zero(t, p.Quirks)
-	require.Equal(t, apst.NoLimit, p.MaxLatency)
+	require.Equal(t, apst.NoLimit, p.Bound)
 
 	p, err = apst.ParseConfig("--policy=linux-25ms,quirks=no-apst,no-deepest-ps", base)
 	require.NoError(t, err)
-	require.Equal(t, apst.Microseconds(25000), p.MaxLatency)
+	require.Equal(t, apst.Microseconds(25000), p.Bound)
 	require.Equal(t, apst.QuirksAPST, p.Quirks)
 
 	// Without a policy it is ParseConfig.
 	p, err = apst.ParseConfig("kernel=v4.11", base)
 	require.NoError(t, err)
 	require.Equal(t, apst.V4_11, p.Generation)
-	require.Equal(t, apst.Microseconds(25000), p.MaxLatency)
+	require.Equal(t, apst.Microseconds(25000), p.Bound)
 
 	for _, bad := range []string{"policy=nope", "policy=", "policy=linux-default,policy=linux-25ms", "policy=linux-default,bogus=1"} {
 		got, err := apst.ParseConfig(bad, base)

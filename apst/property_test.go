@@ -59,7 +59,7 @@ func genBuildBound() *rapid.Generator[apst.Microseconds] {
 func genBuildParams() *rapid.Generator[apst.Params] {
 	return rapid.Custom(func(t *rapid.T) apst.Params {
 		p := apst.DefaultParams(rapid.SampledFrom(apst.Generations()).Draw(t, "gen"))
-		p.MaxLatency = genBuildBound().Draw(t, "bound")
+		p.Bound = genBuildBound().Draw(t, "bound")
 		if rapid.Bool().Draw(t, "custom-module-params") {
 			p.PrimaryTimeout = apst.Milliseconds(rapid.SampledFrom([]uint64{0, 1, 100, 1 << 24, 1 << 56, 1<<64 - 1}).Draw(t, "pt"))
 			p.SecondaryTimeout = apst.Milliseconds(rapid.SampledFrom([]uint64{0, 1, 2000, 1 << 24}).Draw(t, "st"))
@@ -99,12 +99,12 @@ func TestPropertyBoundMonotone(t *testing.T) {
 		if lo > hi {
 			lo, hi = hi, lo
 		}
-		p.MaxLatency = lo
+		p.Bound = lo
 		a, err := apst.Build(&c, p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		p.MaxLatency = hi
+		p.Bound = hi
 		b, err := apst.Build(&c, p)
 		if err != nil {
 			t.Fatal(err)

@@ -47,7 +47,7 @@ func reference(c *powerstate.Controller, p apst.Params) refResult {
 		return r
 	}
 	r.sent = true
-	if !apstEnabled || p.MaxLatency == 0 {
+	if !apstEnabled || p.Bound == 0 {
 		return r
 	}
 	r.enabled = true
@@ -71,7 +71,7 @@ func reference(c *powerstate.Controller, p apst.Params) refResult {
 		if p.Generation == apst.V4_11 {
 			gate = total
 		}
-		if gate > uint64(p.MaxLatency) {
+		if gate > uint64(p.Bound) {
 			continue
 		}
 		var ms uint64

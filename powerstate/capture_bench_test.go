@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -13,7 +14,7 @@ import (
 // Plus 1TB) in every format.
 func BenchmarkParse(b *testing.B) {
 	sj, err := smartctlJSON(func() *powerstate.Controller {
-		c, err := powerstate.Parse(bytes.NewReader(readTestdata(b, filepath.Join("corpus", "smartctl", evoPlus+".txt"))))
+		c, err := powerstate.Parse(bytes.NewReader(testfixture.ReadFile(b, filepath.Join("corpus", "smartctl", evoPlus+".txt"))))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -26,12 +27,12 @@ func BenchmarkParse(b *testing.B) {
 		name string
 		data []byte
 	}{
-		{"binary", readTestdata(b, filepath.Join("corpus", "binary", "synthetic", evoPlus+".id-ctrl.bin"))},
-		{"nvme-cli-text-v1", readTestdata(b, filepath.Join("corpus", "nvme-cli", "synthetic", evoPlus+".v1.txt"))},
-		{"nvme-cli-text-v2", readTestdata(b, filepath.Join("corpus", "nvme-cli", "synthetic", evoPlus+".v2.txt"))},
-		{"nvme-cli-text-v2.12", readTestdata(b, filepath.Join("corpus", "nvme-cli", "synthetic", evoPlus+".v2_12.txt"))},
-		{"nvme-cli-json", readTestdata(b, filepath.Join("corpus", "nvme-cli", "synthetic", evoPlus+".json"))},
-		{"smartctl-text", readTestdata(b, filepath.Join("corpus", "smartctl", evoPlus+".txt"))},
+		{"binary", testfixture.ReadFile(b, filepath.Join("corpus", "binary", "synthetic", evoPlus+".id-ctrl.bin"))},
+		{"nvme-cli-text-v1", testfixture.ReadFile(b, filepath.Join("corpus", "nvme-cli", "synthetic", evoPlus+".v1.txt"))},
+		{"nvme-cli-text-v2", testfixture.ReadFile(b, filepath.Join("corpus", "nvme-cli", "synthetic", evoPlus+".v2.txt"))},
+		{"nvme-cli-text-v2.12", testfixture.ReadFile(b, filepath.Join("corpus", "nvme-cli", "synthetic", evoPlus+".v2_12.txt"))},
+		{"nvme-cli-json", testfixture.ReadFile(b, filepath.Join("corpus", "nvme-cli", "synthetic", evoPlus+".json"))},
+		{"smartctl-text", testfixture.ReadFile(b, filepath.Join("corpus", "smartctl", evoPlus+".txt"))},
 		{"smartctl-json", sj},
 	} {
 		b.Run(bc.name, func(b *testing.B) {

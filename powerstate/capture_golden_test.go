@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -24,11 +25,11 @@ const (
 )
 
 func smartctlReport(tb testing.TB, name string) string {
-	return string(readTestdata(tb, filepath.Join("corpus", "smartctl", name+".txt")))
+	return string(testfixture.ReadFile(tb, filepath.Join("corpus", "smartctl", name+".txt")))
 }
 
 func nvmeCLICapture(tb testing.TB, name, suffix string) string {
-	return string(readTestdata(tb, filepath.Join("corpus", "nvme-cli", "synthetic", name+suffix)))
+	return string(testfixture.ReadFile(tb, filepath.Join("corpus", "nvme-cli", "synthetic", name+suffix)))
 }
 
 // mustParse parses s and fails the test on error.
@@ -646,7 +647,7 @@ func TestWritersMatchTheTools(t *testing.T) {
 }
 
 func TestDetectFormat(t *testing.T) {
-	img := readTestdata(t, "samsung-990-evo-plus-1tb-2B2QKXG7.bin")
+	img := testfixture.ReadFile(t, testfixture.Samsung990EVOPlus)
 	for _, tc := range []struct {
 		name string
 		in   string

@@ -12,12 +12,13 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
 // corpusDir holds the real smartctl reports and the captures generated from
 // them (testdata/corpus/README.md).
-const corpusDir = "testdata/corpus"
+var corpusDir = testfixture.Path("corpus")
 
 // carried is the set of fields each capture format can carry.
 func carried(f powerstate.Format) powerstate.Fields {

@@ -10,7 +10,7 @@ import (
 // Decode a 4096-byte Identify Controller image (nvme id-ctrl -b) and list its
 // power states.
 func ExampleDecodeIdentify() {
-	img, err := os.ReadFile("testdata/samsung-990-evo-plus-1tb-2B2QKXG7.bin")
+	img, err := os.ReadFile("../testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin")
 	if err != nil {
 		panic(err)
 	}

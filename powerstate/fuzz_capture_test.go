@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nvmeapst/nvmeapst/internal/testfixture"
+
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -125,7 +127,7 @@ func fuzzParser(f *testing.F, format powerstate.Format, parse func(io.Reader) (p
 
 func FuzzParse(f *testing.F) {
 	fuzzSeeds(f)
-	f.Add(readTestdata(f, "samsung-990-evo-plus-1tb-2B2QKXG7.bin"))
+	f.Add(testfixture.ReadFile(f, testfixture.Samsung990EVOPlus))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		c, err := powerstate.Parse(bytes.NewReader(b))
 		checkParse(t, c, err, powerstate.FormatUnknown)

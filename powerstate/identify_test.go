@@ -10,12 +10,13 @@ import (
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 
+	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
 func readImage(t testing.TB, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
+	b, err := os.ReadFile(testfixture.Path("identify/" + name))
 	require.NoError(t, err)
 	return b
 }
@@ -132,9 +133,9 @@ func coveredBytes() []bool {
 // Re-encoding a decoded image gives back the same bytes for every field the
 // model covers, and decode-encode-decode is the identity.
 func TestRoundTripFixtures(t *testing.T) {
-	paths, err := filepath.Glob("testdata/corpus/binary/synthetic/*.bin")
+	paths, err := filepath.Glob(testfixture.Path("corpus/binary/synthetic/*.bin"))
 	require.NoError(t, err)
-	paths = append(paths, "testdata/samsung-990-evo-plus-1tb-2B2QKXG7.bin", "testdata/intel-ssdpekkw256g7-PSF109C.bin")
+	paths = append(paths, testfixture.Path(testfixture.Samsung990EVOPlus), testfixture.Path(testfixture.IntelSSDPEKKW256G7))
 	require.Greater(t, len(paths), 100)
 	cov := coveredBytes()
 	for _, p := range paths {
@@ -210,7 +211,7 @@ func BenchmarkDecodeIdentify(b *testing.B) {
 // FuzzDecodeIdentify decodes arbitrary bytes: wrong sizes are errors, and a
 // decoded image re-encodes to an image that decodes to the same controller.
 func FuzzDecodeIdentify(f *testing.F) {
-	paths, _ := filepath.Glob("testdata/*.bin")
+	paths, _ := filepath.Glob(testfixture.Path("identify/*.bin"))
 	for _, p := range paths {
 		img, err := os.ReadFile(p)
 		if err == nil {

@@ -32,7 +32,7 @@ func Example() {
 		}
 		p := sysfs.Params(m, c)
 		fmt.Printf("%s %s (%s): tolerance %s, bound %s, %s mode\n",
-			c.Name, c.Model, c.PCI, c.Tolerance, p.MaxLatency, p.Mode())
+			c.Name, c.Model, c.PCI, c.Tolerance, p.Bound, p.Mode())
 	}
 	// Output:
 	// kernel: current

@@ -157,7 +157,7 @@ func (fs FS) SystemFiles() ([]string, error) {
 // kernel uses for that controller:
 //
 //   - Generation from m.Generation();
-//   - MaxLatency from the controller's latency tolerance when it has one
+//   - Bound from the controller's latency tolerance when it has one
 //     (apst.Tolerance.Bound: auto and any are unlimited), otherwise from
 //     default_ps_max_latency_us as the driver applies it at probe time
 //     (apst.ModuleDefaultBound), otherwise the generation's default;
@@ -171,10 +171,10 @@ func (fs FS) SystemFiles() ([]string, error) {
 func Params(m ModuleParams, c Controller) apst.Params {
 	p := apst.DefaultParams(m.Generation())
 	if m.DefaultPSMaxLatencyUS != nil {
-		p.MaxLatency = apst.ModuleDefaultBound(*m.DefaultPSMaxLatencyUS)
+		p.Bound = apst.ModuleDefaultBound(*m.DefaultPSMaxLatencyUS)
 	}
 	if c.HasTolerance {
-		p.MaxLatency = c.Tolerance.Bound()
+		p.Bound = c.Tolerance.Bound()
 	}
 	if m.PrimaryTimeoutMS != nil {
 		p.PrimaryTimeout = apst.Milliseconds(*m.PrimaryTimeoutMS)

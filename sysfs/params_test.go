@@ -146,7 +146,7 @@ func TestDMIUnreadable(t *testing.T) {
 func TestParams(t *testing.T) {
 	def := apst.DefaultParams(apst.Current)
 	withBound := func(p apst.Params, b apst.Microseconds) apst.Params {
-		p.MaxLatency = b
+		p.Bound = b
 		return p
 	}
 	v6, err := newFS(t, "testdata/v6").ModuleParams()
@@ -184,7 +184,7 @@ func TestParams(t *testing.T) {
 		{"no parameters", sysfs.ModuleParams{}, sysfs.Controller{}, apst.DefaultParams(apst.V4_12)},
 		{"custom", custom, sysfs.Controller{}, apst.Params{
 			Generation:         apst.Current,
-			MaxLatency:         apst.NoLimit,
+			Bound:         apst.NoLimit,
 			PrimaryTimeout:     0,
 			SecondaryTimeout:   500,
 			PrimaryTolerance:   1,

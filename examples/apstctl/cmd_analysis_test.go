@@ -13,9 +13,9 @@ import (
 )
 
 const (
-	anEVO   = "../../powerstate/testdata/samsung-990-evo-plus-1tb-2B2QKXG7.bin"
-	anIntel = "../../powerstate/testdata/intel-ssdpekkw256g7-PSF109C.bin"
-	anPC401 = "../../powerstate/testdata/corpus/binary/synthetic/SKhynix_PC401_NVMe_512GB_80003E00.id-ctrl.bin"
+	anEVO   = "../../testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin"
+	anIntel = "../../testdata/identify/intel-ssdpekkw256g7-PSF109C.bin"
+	anPC401 = "../../testdata/corpus/binary/synthetic/SKhynix_PC401_NVMe_512GB_80003E00.id-ctrl.bin"
 )
 
 type anCmd func(args []string, stdin io.Reader, stdout, stderr io.Writer) int

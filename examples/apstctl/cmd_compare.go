@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/analysis"
 )
 
 // withFlags collects the repeated --with values.
@@ -66,18 +67,18 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(with) == 0 {
 		return a.fail(errors.New("give at least one --with (two to compare them with each other)"))
 	}
-	var configs []apst.Config
+	var configs []analysis.Config
 	if len(with) == 1 {
-		configs = append(configs, apst.Config{Name: "flags", Params: base})
+		configs = append(configs, analysis.Config{Name: "flags", Params: base})
 	}
 	for _, w := range with {
 		p, err := apst.ParseConfig(w, base)
 		if err != nil {
 			return a.fail(fmt.Errorf("--with %q: %w", w, err))
 		}
-		configs = append(configs, apst.Config{Name: w, Params: p})
+		configs = append(configs, analysis.Config{Name: w, Params: p})
 	}
-	cmp, err := apst.Compare(c, configs...)
+	cmp, err := analysis.Compare(c, configs...)
 	if err != nil {
 		return a.fail(err)
 	}
@@ -138,18 +139,18 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintln(tw)
 	}
-	summary := func(label string, f func(r *apst.ConfigResult) string) {
+	summary := func(label string, f func(r *analysis.ConfigResult) string) {
 		fmt.Fprintf(tw, " \t%s\t\t\t", label)
 		for i := range cmp.Configs {
 			fmt.Fprintf(tw, "\t%s", f(&cmp.Configs[i]))
 		}
 		fmt.Fprintln(tw)
 	}
-	summary("max_ps", func(r *apst.ConfigResult) string { return fmt.Sprint(r.Plan.MaxPS) })
-	summary("deepest reachable", func(r *apst.ConfigResult) string {
+	summary("max_ps", func(r *analysis.ConfigResult) string { return fmt.Sprint(r.Plan.MaxPS) })
+	summary("deepest reachable", func(r *analysis.ConfigResult) string {
 		return fmt.Sprintf("ps%d (%s)", r.Reach.Deepest, r.DeepestMaxPower)
 	})
-	summary("worst wake stall", func(r *apst.ConfigResult) string { return r.Reach.WorstExitLatency.String() })
+	summary("worst wake stall", func(r *analysis.ConfigResult) string { return r.Reach.WorstExitLatency.String() })
 	tw.Flush()
 	fmt.Fprintln(stdout)
 	fmt.Fprintf(stdout, "idle power delta [2]-[1]: %+.1f mW (max power of the deepest reachable state)\n", cmp.IdlePowerDeltaMilliWatts())

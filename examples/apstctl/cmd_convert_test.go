@@ -13,7 +13,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
-const convertCorpus = "../../powerstate/testdata/corpus"
+const convertCorpus = "../../testdata/corpus"
 
 func convert(args []string, in *strings.Reader, out, errb *bytes.Buffer) int {
 	return runConvert(args, in, out, errb)

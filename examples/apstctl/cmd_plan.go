@@ -77,7 +77,7 @@ func orUnknown(s string) string {
 // describeParams is a one-line summary of the kernel parameters.
 func describeParams(p *apst.Params) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "kernel %s (%s), bound %s", p.Generation, p.Mode(), p.MaxLatency)
+	fmt.Fprintf(&b, "kernel %s (%s), bound %s", p.Generation, p.Mode(), p.Bound)
 	if p.Mode() == apst.ModeTolerance {
 		fmt.Fprintf(&b, ", primary %s/%dus, secondary %s/%dus",
 			p.PrimaryTimeout, uint64(p.PrimaryTolerance), p.SecondaryTimeout, uint64(p.SecondaryTolerance))
@@ -97,7 +97,7 @@ func describeOutcome(plan *apst.Plan) string {
 	case apst.OutcomeInvalidNPSS:
 		return "nothing is sent: NPSS is above 31"
 	case apst.OutcomeDisabled:
-		if plan.Params.MaxLatency == 0 {
+		if plan.Params.Bound == 0 {
 			return "APST disabled (APSTE=0, zero table): the bound is 0"
 		}
 		return "APST disabled (APSTE=0, zero table): NO_APST quirk"

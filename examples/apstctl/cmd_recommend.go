@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/analysis"
 )
 
 type recommendRangeJSON struct {
@@ -38,7 +39,7 @@ type recommendJSON struct {
 	Current            recommendCurrentJSON `json:"current"`
 }
 
-func rangesJSON(rs []apst.BoundRange) []recommendRangeJSON {
+func rangesJSON(rs []analysis.BoundRange) []recommendRangeJSON {
 	out := []recommendRangeJSON{}
 	for _, r := range rs {
 		out = append(out, recommendRangeJSON{MinUS: uint64(r.Min), MaxUS: uint64(r.Max)})
@@ -46,7 +47,7 @@ func rangesJSON(rs []apst.BoundRange) []recommendRangeJSON {
 	return out
 }
 
-func joinRanges(rs []apst.BoundRange) string {
+func joinRanges(rs []analysis.BoundRange) string {
 	if len(rs) == 0 {
 		return "none"
 	}
@@ -86,7 +87,7 @@ func runRecommend(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	if !ok {
 		return code
 	}
-	goal := apst.Goal{MaxStall: apst.NoLimit}
+	goal := analysis.Goal{MaxStall: apst.NoLimit}
 	switch {
 	case *maxStall != "" && *maxStallUS != "":
 		return a.fail(errors.New("give only one of --max-stall and --max-stall-us"))
@@ -111,7 +112,7 @@ func runRecommend(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	if goal.MaxStall == apst.NoLimit && goal.Bar == 0 {
 		return a.fail(errors.New("give a goal: --max-stall, --max-stall-us or --bar-state"))
 	}
-	rec, err := apst.Recommend(c, p, goal)
+	rec, err := analysis.Recommend(c, p, goal)
 	if err != nil {
 		return a.fail(err)
 	}
@@ -161,7 +162,7 @@ func runRecommend(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	if rec.Possible {
 		fmt.Fprintf(stdout, "recommended (deepest reachable ps%d, worst exit latency %s): %s\n",
 			rec.Reach.Deepest, rec.Reach.WorstExitLatency, joinRanges(rec.Recommended))
-		fmt.Fprintln(stdout, "keeps:", apst.FormatStates(rec.Kept), "  gives up:", apst.FormatStates(rec.GivenUp))
+		fmt.Fprintln(stdout, "keeps:", analysis.FormatStates(rec.Kept), "  gives up:", analysis.FormatStates(rec.GivenUp))
 	} else {
 		fmt.Fprintln(stdout, "no bound meets the goal while reaching a non-operational state")
 	}

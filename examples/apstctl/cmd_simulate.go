@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/analysis"
 )
 
 type simulateStepJSON struct {
@@ -81,7 +82,7 @@ func runSimulate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	factor, err := apst.ParseFactor(*factorFlag)
+	factor, err := analysis.ParseFactor(*factorFlag)
 	if err != nil {
 		return a.fail(fmt.Errorf("--exit-factor: %w", err))
 	}
@@ -89,7 +90,7 @@ func runSimulate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return a.fail(fmt.Errorf("--cpu-wake-us: %w", err))
 	}
-	opt := apst.SimOptions{ExitFactor: factor, CPUWake: cpu}
+	opt := analysis.SimOptions{ExitFactor: factor, CPUWake: cpu}
 	var single []apst.Microseconds
 	for _, g := range gapList {
 		v, err := apst.ParseMicroseconds(g)
@@ -111,10 +112,10 @@ func runSimulate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return a.fail(err)
 	}
-	tl := apst.IdleTimeline(c, &plan.Table, 0)
-	var sim *apst.Simulation
+	tl := analysis.IdleTimeline(c, &plan.Table, 0)
+	var sim *analysis.Simulation
 	if len(gaps) > 0 {
-		s, err := apst.Simulate(c, &plan.Table, gaps, opt)
+		s, err := analysis.Simulate(c, &plan.Table, gaps, opt)
 		if err != nil {
 			return a.fail(fmt.Errorf("--gaps: %w", err))
 		}
@@ -184,7 +185,7 @@ func runSimulate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // from a PCG source seeded with seed, or a comma list of durations.
 func simulateGaps(spec string, count int, seed uint64) ([]apst.Microseconds, string, error) {
 	if strings.Contains(spec, ":") {
-		d, err := apst.ParseGapDistribution(spec)
+		d, err := analysis.ParseGapDistribution(spec)
 		if err != nil {
 			return nil, "", err
 		}

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/analysis"
+	"github.com/nvmeapst/nvmeapst/apst/survey"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -89,7 +91,7 @@ func parseSurveyFlags(args []string, stderr io.Writer) (*surveyFlags, int, bool)
 }
 
 // surveyConfigs builds the configurations from the --with values.
-func surveyConfigs(with []string) ([]apst.Config, error) {
+func surveyConfigs(with []string) ([]analysis.Config, error) {
 	specs := with
 	switch len(with) {
 	case 0:
@@ -98,13 +100,13 @@ func surveyConfigs(with []string) ([]apst.Config, error) {
 		specs = []string{surveyDefaultConfigs[0], with[0]}
 	}
 	base := apst.DefaultParams(apst.Current)
-	configs := make([]apst.Config, 0, len(specs))
+	configs := make([]analysis.Config, 0, len(specs))
 	for _, w := range specs {
 		p, err := apst.ParseConfig(w, base)
 		if err != nil {
 			return nil, fmt.Errorf("--with %q: %w", w, err)
 		}
-		configs = append(configs, apst.Config{Name: w, Params: p})
+		configs = append(configs, analysis.Config{Name: w, Params: p})
 	}
 	return configs, nil
 }
@@ -117,20 +119,20 @@ type surveyUnreadable struct {
 
 // surveyOutput writes the report as the drives come.
 type surveyOutput interface {
-	begin(configs []apst.Config) error
-	drive(row *apst.SurveyRow, c *powerstate.Controller) error
+	begin(configs []analysis.Config) error
+	drive(row *survey.Row, c *powerstate.Controller) error
 	end(r *surveyRun) error
 }
 
 // surveyRun is the state of one "apstctl survey" run. Per drive it keeps
-// only what apst.Survey keeps; each capture is dropped once it is reported.
+// only what survey.Survey keeps; each capture is dropped once it is reported.
 type surveyRun struct {
-	survey     *apst.Survey
+	survey     *survey.Survey
 	out        surveyOutput
 	plot       *svgPlot
 	budget     apst.Microseconds
 	hasBudget  bool
-	row        apst.SurveyRow
+	row        survey.Row
 	unreadable []surveyUnreadable
 	skipped    int
 	err        error // an output error: stops the walk
@@ -176,7 +178,7 @@ func runSurvey(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return fail(err)
 		}
 	}
-	r.survey, err = apst.NewSurveyWithOptions(apst.SurveyOptions{KernelQuirks: sf.kernelQuirks}, configs...)
+	r.survey, err = survey.NewWithOptions(survey.Options{KernelQuirks: sf.kernelQuirks}, configs...)
 	if err != nil {
 		return fail(err)
 	}

@@ -17,13 +17,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/survey"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
 const (
-	surveySmartctl = "../../powerstate/testdata/corpus/smartctl"
-	surveyBinary   = "../../powerstate/testdata/corpus/binary/synthetic"
+	surveySmartctl = "../../testdata/corpus/smartctl"
+	surveyBinary   = "../../testdata/corpus/binary/synthetic"
 	surveyEVOName  = "Samsung_SSD_990_EVO_Plus_1TB_2B2QKXG7"
 )
 
@@ -251,7 +251,7 @@ func TestSurveyCommandMixedDirectory(t *testing.T) {
 	}
 	copyFile(filepath.Join(surveySmartctl, surveyEVOName+".txt"), filepath.Join(dir, "a", "evo.smartctl.txt"))
 	copyFile(filepath.Join(surveyBinary, "SKhynix_PC401_NVMe_512GB_80003E00.id-ctrl.bin"), filepath.Join(dir, "b", "deep", "pc401.bin"))
-	copyFile("../../powerstate/testdata/corpus/nvme-cli/synthetic/Kingston_SNV3S1000G_ERFK1N.3.json", filepath.Join(dir, "c.json"))
+	copyFile("../../testdata/corpus/nvme-cli/synthetic/Kingston_SNV3S1000G_ERFK1N.3.json", filepath.Join(dir, "c.json"))
 	write("README.md", "# not a capture\n")
 	write("MANIFEST.tsv", "a\tb\n")
 	write(".git/config", "[core]\n")
@@ -513,7 +513,7 @@ func BenchmarkSurveyCommand(b *testing.B) {
 func TestSurveyDriveJSONMatchesEncodingJSON(t *testing.T) {
 	configs, err := surveyConfigs([]string{"ps-max-latency-us=100000", "policy=windows-balanced-dc", "ps-max-latency-us=0,quirks=no-apst", "kernel=v4.11"})
 	require.NoError(t, err)
-	s, err := apst.NewSurveyWithOptions(apst.SurveyOptions{KernelQuirks: true}, configs...)
+	s, err := survey.NewWithOptions(survey.Options{KernelQuirks: true}, configs...)
 	require.NoError(t, err)
 	check := func(d surveyDriveJSON) {
 		t.Helper()
@@ -524,7 +524,7 @@ func TestSurveyDriveJSONMatchesEncodingJSON(t *testing.T) {
 		require.Equal(t, "prefix"+string(want), string(got))
 	}
 	n := 0
-	err = filepath.WalkDir("../../powerstate/testdata/corpus", func(path string, de os.DirEntry, err error) error {
+	err = filepath.WalkDir("../../testdata/corpus", func(path string, de os.DirEntry, err error) error {
 		if err != nil || de.IsDir() || surveySkips(de.Name(), false) {
 			return err
 		}

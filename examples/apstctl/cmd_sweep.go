@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -115,7 +116,7 @@ func compactTable(t *apst.Table, n int) string {
 // that vary it.
 func describeParamsNoBound(p *apst.Params) string {
 	s := describeParams(p)
-	bound := ", bound " + p.MaxLatency.String()
+	bound := ", bound " + p.Bound.String()
 	return strings.Replace(s, bound, "", 1)
 }
 
@@ -159,7 +160,7 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	sw, err := apst.Sweep(c, p)
+	sw, err := analysis.Sweep(c, p)
 	if err != nil {
 		return a.fail(err)
 	}
@@ -190,7 +191,7 @@ func runSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case iv.Plan.Outcome == apst.OutcomeNoStates:
 			table = "APSTE=1, no state qualifies"
 		}
-		fmt.Fprintf(tw, "%s\t%d\tps%d\t%s\t%s\n", apst.BoundRange{Min: iv.Min, Max: iv.Max},
+		fmt.Fprintf(tw, "%s\t%d\tps%d\t%s\t%s\n", analysis.BoundRange{Min: iv.Min, Max: iv.Max},
 			iv.MaxPS(), iv.Reach.Deepest, iv.Reach.WorstExitLatency, table)
 	}
 	tw.Flush()

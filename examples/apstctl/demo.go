@@ -6,6 +6,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -17,11 +18,11 @@ func runDemo(stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "apstctl: embedded capture:", err)
 		return exitFailure
 	}
-	bounds := []apst.Microseconds{apst.DefaultMaxLatency, 25000}
+	bounds := []apst.Microseconds{apst.DefaultBound, 25000}
 	plans := make([]apst.Plan, len(bounds))
 	for i, b := range bounds {
 		p := apst.DefaultParams(apst.Current)
-		p.MaxLatency = b
+		p.Bound = b
 		if plans[i], err = apst.Build(&c, p); err != nil {
 			fmt.Fprintln(stderr, "apstctl:", err)
 			return exitFailure
@@ -49,9 +50,9 @@ func runDemo(stdout, stderr io.Writer) int {
 	}
 	tw.Flush()
 	fmt.Fprintln(stdout)
-	reach := make([]apst.Reach, len(plans))
+	reach := make([]analysis.Reach, len(plans))
 	for j, b := range bounds {
-		reach[j] = apst.Reachability(&c, &plans[j].Table)
+		reach[j] = analysis.Reachability(&c, &plans[j].Table)
 		fmt.Fprintf(stdout, "bound %6dus: the drive can sleep down to ps%d (exit latency %.1f ms, max power %s)\n",
 			uint64(b), reach[j].Deepest, float64(reach[j].WorstExitLatency)/1000, c.PowerStates[reach[j].Deepest].MaxPower)
 	}

@@ -24,9 +24,9 @@ var fuzzCommands = [][]string{
 // and must explain a failure on standard error.
 func FuzzCommands(f *testing.F) {
 	for _, pattern := range []string{
-		"../../powerstate/testdata/*.bin",
-		"../../powerstate/testdata/corpus/nvme-cli/synthetic/Samsung_SSD_990*",
-		"../../powerstate/testdata/corpus/smartctl/Samsung_SSD_990*",
+		"../../testdata/identify/*.bin",
+		"../../testdata/corpus/nvme-cli/synthetic/Samsung_SSD_990*",
+		"../../testdata/corpus/smartctl/Samsung_SSD_990*",
 	} {
 		paths, _ := filepath.Glob(pattern)
 		for _, p := range paths {

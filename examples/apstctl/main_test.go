@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-const evoImage = "../../powerstate/testdata/samsung-990-evo-plus-1tb-2B2QKXG7.bin"
-const intelImage = "../../powerstate/testdata/intel-ssdpekkw256g7-PSF109C.bin"
+const evoImage = "../../testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin"
+const intelImage = "../../testdata/identify/intel-ssdpekkw256g7-PSF109C.bin"
 
 // apstctl runs the command in-process and returns its exit status and output.
 func apstctl(t *testing.T, stdin []byte, args ...string) (int, string, string) {

@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/analysis"
+	"github.com/nvmeapst/nvmeapst/apst/survey"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -14,7 +15,7 @@ type surveyCSV struct {
 	w *csv.Writer
 }
 
-func (s *surveyCSV) begin(configs []apst.Config) error {
+func (s *surveyCSV) begin(configs []analysis.Config) error {
 	h := []string{"path", "vendor", "vendor_id", "model", "firmware", "format", "quirks", "changed"}
 	for i := range configs {
 		p := "c" + strconv.Itoa(i+1) + "_"
@@ -27,7 +28,7 @@ func (s *surveyCSV) begin(configs []apst.Config) error {
 	return s.w.Write(h)
 }
 
-func (s *surveyCSV) drive(row *apst.SurveyRow, c *powerstate.Controller) error {
+func (s *surveyCSV) drive(row *survey.Row, c *powerstate.Controller) error {
 	rec := []string{row.Name, row.Vendor, fmt.Sprintf("0x%04x", row.VendorID), row.Model, row.Firmware,
 		c.Format.String(), row.Quirks.String(), strconv.FormatBool(row.Changed)}
 	for i := range row.Results {
@@ -38,7 +39,7 @@ func (s *surveyCSV) drive(row *apst.SurveyRow, c *powerstate.Controller) error {
 	}
 	for _, ch := range row.Changes {
 		rec = append(rec, strconv.FormatInt(ch.StallReduction, 10), strconv.FormatFloat(ch.MilliWatts(), 'f', -1, 64),
-			ch.Bars.String(), apst.FormatStates(ch.Barred))
+			ch.Bars.String(), analysis.FormatStates(ch.Barred))
 	}
 	return s.w.Write(rec)
 }

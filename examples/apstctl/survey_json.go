@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/analysis"
+	"github.com/nvmeapst/nvmeapst/apst/survey"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
 // surveyConfigJSON is a configuration's result for one drive: the object
 // compare prints for each configuration.
-func surveyConfigJSON(r *apst.ConfigResult) compareConfigJSON {
+func surveyConfigJSON(r *analysis.ConfigResult) compareConfigJSON {
 	return compareConfigJSON{
 		Name: r.Config.Name, Sent: r.Plan.Sent, Enabled: r.Plan.Enabled, MaxPS: r.Plan.MaxPS,
 		MaxRoundTripUS: uint64(r.Plan.MaxRoundTrip), Entries: r.Plan.Table,
@@ -45,7 +46,7 @@ type surveyDriveJSON struct {
 	Changes          []surveyChangeJSON  `json:"changes"`
 }
 
-func newSurveyDriveJSON(row *apst.SurveyRow, c *powerstate.Controller) surveyDriveJSON {
+func newSurveyDriveJSON(row *survey.Row, c *powerstate.Controller) surveyDriveJSON {
 	d := surveyDriveJSON{
 		Path: row.Name, Model: row.Model, Firmware: row.Firmware, Vendor: row.Vendor,
 		VendorID: fmt.Sprintf("0x%04x", row.VendorID), Format: c.Format.String(),
@@ -75,12 +76,12 @@ type surveyJSON struct {
 	buf []byte
 }
 
-func (j *surveyJSON) begin([]apst.Config) error {
+func (j *surveyJSON) begin([]analysis.Config) error {
 	_, err := j.w.WriteString("{\"drives\":[")
 	return err
 }
 
-func (j *surveyJSON) drive(row *apst.SurveyRow, c *powerstate.Controller) error {
+func (j *surveyJSON) drive(row *survey.Row, c *powerstate.Controller) error {
 	d := newSurveyDriveJSON(row, c)
 	var err error
 	j.buf, err = appendSurveyDriveJSON(j.buf[:0], &d)

@@ -1,6 +1,9 @@
 package main
 
-import "github.com/nvmeapst/nvmeapst/apst"
+import (
+	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/analysis"
+)
 
 type surveyStallJSON struct {
 	N      int   `json:"n"`
@@ -21,12 +24,12 @@ type surveyPowerJSON struct {
 	Mean   float64 `json:"mean"`
 }
 
-func stallJSON(d apst.Distribution) surveyStallJSON {
+func stallJSON(d analysis.Distribution) surveyStallJSON {
 	return surveyStallJSON{N: d.N, Min: d.Min, Median: d.Median, P90: d.P90, Max: d.Max, Sum: d.Sum}
 }
 
 // powerJSON converts a distribution of µW to mW.
-func powerJSON(d apst.Distribution) surveyPowerJSON {
+func powerJSON(d analysis.Distribution) surveyPowerJSON {
 	mw := func(v int64) float64 { return float64(v) / 1000 }
 	return surveyPowerJSON{N: d.N, Min: mw(d.Min), Median: mw(d.Median), P90: mw(d.P90), Max: mw(d.Max),
 		Sum: mw(d.Sum), Mean: d.Mean() / 1000}

@@ -6,7 +6,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/analysis"
+	"github.com/nvmeapst/nvmeapst/apst/survey"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -17,7 +18,7 @@ type surveyText struct {
 	configs int
 }
 
-func (t *surveyText) begin(configs []apst.Config) error {
+func (t *surveyText) begin(configs []analysis.Config) error {
 	t.configs = len(configs)
 	for i, c := range configs {
 		fmt.Fprintf(t.w, "[%d] %s: %s\n", i+1, c.Name, describeParams(&c.Params))
@@ -36,7 +37,7 @@ func (t *surveyText) begin(configs []apst.Config) error {
 	return err
 }
 
-func (t *surveyText) drive(row *apst.SurveyRow, _ *powerstate.Controller) error {
+func (t *surveyText) drive(row *survey.Row, _ *powerstate.Controller) error {
 	mark := " "
 	if row.Changed {
 		mark = "*"
@@ -117,14 +118,14 @@ func (t *surveyText) end(r *surveyRun) error {
 
 func mW(uw int64) float64 { return float64(uw) / 1000 }
 
-func formatStallDist(d apst.Distribution) string {
+func formatStallDist(d analysis.Distribution) string {
 	if d.N == 0 {
 		return "none"
 	}
 	return fmt.Sprintf("min %dus, median %dus, p90 %dus, max %dus", d.Min, d.Median, d.P90, d.Max)
 }
 
-func formatPowerDist(d apst.Distribution) string {
+func formatPowerDist(d analysis.Distribution) string {
 	if d.N == 0 {
 		return "none"
 	}

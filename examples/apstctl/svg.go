@@ -8,7 +8,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/survey"
 )
 
 // The survey plot: worst wake stall (x, log scale, 10 µs to 1 s) against
@@ -99,7 +99,7 @@ func newSVGPlot(w io.Writer, title string, configs []string) *svgPlot {
 // drive draws one drive: a mark per configuration and, for each
 // configuration whose mark lies elsewhere than the first's, a faint line
 // from the first's.
-func (p *svgPlot) drive(row *apst.SurveyRow) {
+func (p *svgPlot) drive(row *survey.Row) {
 	n := min(len(row.Results), p.configs)
 	if n == 0 {
 		return

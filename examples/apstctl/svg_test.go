@@ -11,6 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/analysis"
+	"github.com/nvmeapst/nvmeapst/apst/survey"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -22,12 +24,12 @@ func TestSVGPlotEscapes(t *testing.T) {
 	p := newSVGPlot(&buf, "fleet <test> & co", configs)
 	c := powerstate.Controller{NPSS: 1, APSTA: 1}
 	c.PowerStates[1] = powerstate.Descriptor{NonOperational: true, ExitLatency: 43000, MaxPower: powerstate.MaxPowerOf(70, true)}
-	cfgs := make([]apst.Config, len(configs))
+	cfgs := make([]analysis.Config, len(configs))
 	for i := range cfgs {
-		cfgs[i] = apst.Config{Name: configs[i], Params: apst.DefaultParams(apst.Current)}
+		cfgs[i] = analysis.Config{Name: configs[i], Params: apst.DefaultParams(apst.Current)}
 	}
-	cfgs[1].Params.MaxLatency = 0
-	s, err := apst.NewSurvey(cfgs...)
+	cfgs[1].Params.Bound = 0
+	s, err := survey.New(cfgs...)
 	require.NoError(t, err)
 	row, err := s.Add(`drive "one" <&>`, &c)
 	require.NoError(t, err)

@@ -1,4 +1,4 @@
-package apst_test
+package analysis_test
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -25,14 +26,14 @@ func exampleController(path string) *powerstate.Controller {
 // Every bound a Samsung SSD 990 EVO Plus can be given, in four intervals:
 // any value from 4600 to 42999 us behaves identically.
 func ExampleSweep() {
-	c := exampleController("../powerstate/testdata/samsung-990-evo-plus-1tb-2B2QKXG7.bin")
-	sw, err := apst.Sweep(c, apst.DefaultParams(apst.Current))
+	c := exampleController("../../testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin")
+	sw, err := analysis.Sweep(c, apst.DefaultParams(apst.Current))
 	if err != nil {
 		panic(err)
 	}
 	for _, iv := range sw.Intervals {
 		fmt.Printf("%-16s max_ps %2d  worst exit %7s  ps0 %s\n",
-			apst.BoundRange{Min: iv.Min, Max: iv.Max}, iv.MaxPS(), iv.Reach.WorstExitLatency, iv.Plan.Table[0])
+			analysis.BoundRange{Min: iv.Min, Max: iv.Max}, iv.MaxPS(), iv.Reach.WorstExitLatency, iv.Plan.Table[0])
 	}
 	// Output:
 	// 0..0             max_ps -1  worst exit     0us  ps0 -
@@ -43,16 +44,16 @@ func ExampleSweep() {
 
 // The seed's question on the 990 EVO Plus: 100 ms against 25 ms.
 func ExampleCompare() {
-	c := exampleController("../powerstate/testdata/samsung-990-evo-plus-1tb-2B2QKXG7.bin")
-	var configs []apst.Config
+	c := exampleController("../../testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin")
+	var configs []analysis.Config
 	for _, s := range []string{"ps-max-latency-us=100000", "policy=linux-25ms"} {
 		p, err := apst.ParseConfig(s, apst.DefaultParams(apst.Current))
 		if err != nil {
 			panic(err)
 		}
-		configs = append(configs, apst.Config{Name: s, Params: p})
+		configs = append(configs, analysis.Config{Name: s, Params: p})
 	}
-	cmp, err := apst.Compare(c, configs...)
+	cmp, err := analysis.Compare(c, configs...)
 	if err != nil {
 		panic(err)
 	}
@@ -80,25 +81,25 @@ func ExampleCompare() {
 // exponentially distributed idle gaps (mean 500 ms) cost, with the seed's
 // measured exit factor 0.78 and a 150 us CPU wake.
 func ExampleSimulate() {
-	c := exampleController("../powerstate/testdata/samsung-990-evo-plus-1tb-2B2QKXG7.bin")
+	c := exampleController("../../testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin")
 	plan, err := apst.Build(c, apst.DefaultParams(apst.Current))
 	if err != nil {
 		panic(err)
 	}
-	for _, st := range apst.IdleTimeline(c, &plan.Table, 0) {
+	for _, st := range analysis.IdleTimeline(c, &plan.Table, 0) {
 		fmt.Printf("ps%d from %s\n", st.State, st.From.Duration())
 	}
-	factor, err := apst.ParseFactor("0.78")
+	factor, err := analysis.ParseFactor("0.78")
 	if err != nil {
 		panic(err)
 	}
-	opt := apst.SimOptions{ExitFactor: factor, CPUWake: 150}
-	gaps, err := apst.GapDistribution{Kind: apst.GapExponential, Mean: 500000}.
+	opt := analysis.SimOptions{ExitFactor: factor, CPUWake: 150}
+	gaps, err := analysis.GapDistribution{Kind: analysis.GapExponential, Mean: 500000}.
 		Sample(rand.New(rand.NewPCG(1, 2)), 10000)
 	if err != nil {
 		panic(err)
 	}
-	sim, err := apst.Simulate(c, &plan.Table, gaps, opt)
+	sim, err := analysis.Simulate(c, &plan.Table, gaps, opt)
 	if err != nil {
 		panic(err)
 	}
@@ -120,14 +121,14 @@ func ExampleSimulate() {
 // (ENLAT+EXLAT 1000+5000 us). The kernel compares the bound with the exit
 // latency alone.
 func ExampleRecommend() {
-	c := exampleController("../powerstate/testdata/corpus/binary/synthetic/SKhynix_PC401_NVMe_512GB_80003E00.id-ctrl.bin")
+	c := exampleController("../../testdata/corpus/binary/synthetic/SKhynix_PC401_NVMe_512GB_80003E00.id-ctrl.bin")
 	p := apst.DefaultParams(apst.Current)
-	p.MaxLatency = 5500
-	rec, err := apst.Recommend(c, p, apst.BarGoal(4))
+	p.Bound = 5500
+	rec, err := analysis.Recommend(c, p, analysis.BarGoal(4))
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println("bar ps4 with any bound in", rec.Recommended, "keeping", apst.FormatStates(rec.Kept))
+	fmt.Println("bar ps4 with any bound in", rec.Recommended, "keeping", analysis.FormatStates(rec.Kept))
 	fmt.Println("5500 meets the goal:", rec.Current.Meets)
 	for _, why := range rec.Current.Why {
 		fmt.Println(why)

@@ -1,4 +1,4 @@
-package apst
+package survey
 
 import "fmt"
 

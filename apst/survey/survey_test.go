@@ -1,4 +1,4 @@
-package apst_test
+package survey_test
 
 import (
 	"fmt"
@@ -15,10 +15,13 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/analysis"
+	"github.com/nvmeapst/nvmeapst/apst/survey"
+	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
-const surveyCorpusDir = "../powerstate/testdata/corpus"
+var surveyCorpusDir = testfixture.Path("corpus")
 
 // surveyCaptures parses every capture under dir (recursively; *.md and
 // *.tsv files are not captures), in lexical order.
@@ -48,20 +51,20 @@ func surveyCaptures(tb testing.TB, dir string) (names []string, cs []*powerstate
 	return names, cs
 }
 
-func surveyConfigs(tb testing.TB, specs ...string) []apst.Config {
+func surveyConfigs(tb testing.TB, specs ...string) []analysis.Config {
 	tb.Helper()
-	var out []apst.Config
+	var out []analysis.Config
 	for _, s := range specs {
 		p, err := apst.ParseConfig(s, apst.DefaultParams(apst.Current))
 		require.NoError(tb, err)
-		out = append(out, apst.Config{Name: s, Params: p})
+		out = append(out, analysis.Config{Name: s, Params: p})
 	}
 	return out
 }
 
 // commandDiffers reports whether Compare found a difference in what is sent
 // (sent, APSTE or a table entry) between configuration k and the first.
-func commandDiffers(cmp *apst.Comparison, k int) bool {
+func commandDiffers(cmp *analysis.Comparison, k int) bool {
 	for _, d := range cmp.Differences {
 		if d.Config == k && (d.Field == "sent" || d.Field == "enabled" || d.Field == "entry") {
 			return true
@@ -82,7 +85,7 @@ func TestSurveyCorpusAgreesWithCompare(t *testing.T) {
 	} {
 		t.Run(strings.Join(specs, " vs "), func(t *testing.T) {
 			configs := surveyConfigs(t, specs...)
-			s, err := apst.NewSurveyWithOptions(apst.SurveyOptions{KernelQuirks: true}, configs...)
+			s, err := survey.NewWithOptions(survey.Options{KernelQuirks: true}, configs...)
 			require.NoError(t, err)
 			n := len(configs)
 			changed := 0
@@ -101,7 +104,7 @@ func TestSurveyCorpusAgreesWithCompare(t *testing.T) {
 				for k := range cc {
 					cc[k].Params.Quirks |= apst.DriveQuirks(c)
 				}
-				cmp, err := apst.Compare(c, cc...)
+				cmp, err := analysis.Compare(c, cc...)
 				require.NoError(t, err)
 				require.Len(t, row.Results, n)
 				for k := range n {
@@ -167,7 +170,7 @@ func TestSurveyCorpusAgreesWithCompare(t *testing.T) {
 // The seed's drive: 43000 -> 4600 us and +73 mW.
 func TestSurvey990EVOPlusRow(t *testing.T) {
 	names, cs := surveyCaptures(t, surveyCorpusDir+"/smartctl")
-	s, err := apst.NewSurveyWithOptions(apst.SurveyOptions{KernelQuirks: true},
+	s, err := survey.NewWithOptions(survey.Options{KernelQuirks: true},
 		surveyConfigs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000")...)
 	require.NoError(t, err)
 	found := 0
@@ -190,7 +193,7 @@ func TestSurvey990EVOPlusRow(t *testing.T) {
 		assert.EqualValues(t, 73000, ch.IdlePowerDelta)
 		assert.InDelta(t, 73.0, ch.MilliWatts(), 1e-12)
 		assert.Equal(t, uint32(1<<4), ch.Barred)
-		assert.Equal(t, apst.BarsSome, ch.Bars)
+		assert.Equal(t, survey.BarsSome, ch.Bars)
 	}
 	assert.Equal(t, 1, found)
 }
@@ -200,7 +203,7 @@ func TestSurvey990EVOPlusRow(t *testing.T) {
 func TestSurveyWholeCorpusAcrossFormats(t *testing.T) {
 	names, cs := surveyCaptures(t, surveyCorpusDir)
 	require.Len(t, cs, 153*6) // smartctl, nvme-cli v1/v2/v2.12 text and JSON, binary
-	s, err := apst.NewSurveyWithOptions(apst.SurveyOptions{KernelQuirks: true},
+	s, err := survey.NewWithOptions(survey.Options{KernelQuirks: true},
 		surveyConfigs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000")...)
 	require.NoError(t, err)
 	type key struct {
@@ -244,8 +247,8 @@ func TestSurveyWholeCorpusAcrossFormats(t *testing.T) {
 func TestSurveyDeterministic(t *testing.T) {
 	names, cs := surveyCaptures(t, surveyCorpusDir+"/smartctl")
 	configs := surveyConfigs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000", "policy=windows-balanced-dc")
-	run := func(order []int, workers int) (apst.SurveySummary, apst.BudgetAnswer) {
-		s, err := apst.NewSurveyWithOptions(apst.SurveyOptions{KernelQuirks: true}, configs...)
+	run := func(order []int, workers int) (survey.Summary, survey.BudgetAnswer) {
+		s, err := survey.NewWithOptions(survey.Options{KernelQuirks: true}, configs...)
 		require.NoError(t, err)
 		var wg sync.WaitGroup
 		ch := make(chan int)
@@ -253,7 +256,7 @@ func TestSurveyDeterministic(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				var row apst.SurveyRow
+				var row survey.Row
 				for i := range ch {
 					assert.NoError(t, s.AddInto(&row, names[i], cs[i]))
 				}
@@ -283,21 +286,21 @@ func TestSurveyDeterministic(t *testing.T) {
 
 // acceptableByRecommend is the fleet's acceptable bounds computed from
 // Recommend, drive by drive: the intersection of every drive's ranges.
-func acceptableByRecommend(t require.TestingT, cs []*powerstate.Controller, p apst.Params, kernelQuirks bool, budget apst.Microseconds) []apst.BoundRange {
-	acc := []apst.BoundRange{{Min: 0, Max: apst.NoLimit}}
+func acceptableByRecommend(t require.TestingT, cs []*powerstate.Controller, p apst.Params, kernelQuirks bool, budget apst.Microseconds) []analysis.BoundRange {
+	acc := []analysis.BoundRange{{Min: 0, Max: apst.NoLimit}}
 	for _, c := range cs {
 		q := p
 		if kernelQuirks {
 			q.Quirks |= apst.DriveQuirks(c)
 		}
-		rec, err := apst.Recommend(c, q, apst.StallGoal(budget))
+		rec, err := analysis.Recommend(c, q, analysis.StallGoal(budget))
 		require.NoError(t, err)
-		var next []apst.BoundRange
+		var next []analysis.BoundRange
 		for _, a := range acc {
 			for _, b := range rec.Acceptable {
 				lo, hi := max(a.Min, b.Min), min(a.Max, b.Max)
 				if lo <= hi {
-					next = append(next, apst.BoundRange{Min: lo, Max: hi})
+					next = append(next, analysis.BoundRange{Min: lo, Max: hi})
 				}
 			}
 		}
@@ -306,17 +309,17 @@ func acceptableByRecommend(t require.TestingT, cs []*powerstate.Controller, p ap
 	return acc
 }
 
-func worstAt(t require.TestingT, c *powerstate.Controller, p apst.Params, bound apst.Microseconds) apst.Reach {
-	p.MaxLatency = bound
+func worstAt(t require.TestingT, c *powerstate.Controller, p apst.Params, bound apst.Microseconds) analysis.Reach {
+	p.Bound = bound
 	plan, err := apst.Build(c, p)
 	require.NoError(t, err)
-	return apst.Reachability(c, &plan.Table)
+	return analysis.Reachability(c, &plan.Table)
 }
 
 func TestSurveyStallBudgetCorpus(t *testing.T) {
 	names, cs := surveyCaptures(t, surveyCorpusDir+"/smartctl")
 	configs := surveyConfigs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000")
-	s, err := apst.NewSurveyWithOptions(apst.SurveyOptions{KernelQuirks: true}, configs...)
+	s, err := survey.NewWithOptions(survey.Options{KernelQuirks: true}, configs...)
 	require.NoError(t, err)
 	for i, c := range cs {
 		_, err := s.Add(names[i], c)
@@ -324,7 +327,7 @@ func TestSurveyStallBudgetCorpus(t *testing.T) {
 	}
 	b := s.StallBudget(25000)
 	assert.Equal(t, apst.Microseconds(29999), b.Bound, "three drives have a state with EXLAT 30000")
-	assert.Equal(t, []apst.BoundRange{{Min: 0, Max: 29999}}, b.Acceptable)
+	assert.Equal(t, []analysis.BoundRange{{Min: 0, Max: 29999}}, b.Acceptable)
 	assert.Equal(t, acceptableByRecommend(t, cs, configs[0].Params, true, 25000), b.Acceptable)
 	require.Len(t, b.Binding, 3)
 	assert.True(t, strings.HasSuffix(b.Binding[0], "Netac_NVMe_SSD_2TB_VB431D66.txt"), b.Binding[0])
@@ -346,24 +349,24 @@ func TestSurveyStallBudgetCorpus(t *testing.T) {
 	all := s.StallBudget(apst.NoLimit)
 	assert.Equal(t, apst.NoLimit, all.Bound)
 	assert.Empty(t, all.Binding)
-	assert.Equal(t, []apst.BoundRange{{Min: 0, Max: apst.NoLimit}}, all.Acceptable)
+	assert.Equal(t, []analysis.BoundRange{{Min: 0, Max: apst.NoLimit}}, all.Acceptable)
 }
 
 func TestSurveyErrors(t *testing.T) {
 	configs := surveyConfigs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000")
-	_, err := apst.NewSurvey(configs[0])
-	require.ErrorIs(t, err, apst.ErrTooFewConfigs)
+	_, err := survey.New(configs[0])
+	require.ErrorIs(t, err, analysis.ErrTooFewConfigs)
 	assert.True(t, strings.HasPrefix(err.Error(), "apst: "), err)
-	_, err = apst.NewSurvey()
-	require.ErrorIs(t, err, apst.ErrTooFewConfigs)
+	_, err = survey.New()
+	require.ErrorIs(t, err, analysis.ErrTooFewConfigs)
 
 	bad := slices.Clone(configs)
 	bad[1].Params.Generation = 9
-	_, err = apst.NewSurvey(bad...)
+	_, err = survey.New(bad...)
 	require.ErrorIs(t, err, apst.ErrUnknownGeneration)
 	assert.True(t, strings.HasPrefix(err.Error(), "apst: "), err)
 
-	s, err := apst.NewSurvey(configs...)
+	s, err := survey.New(configs...)
 	require.NoError(t, err)
 	_, err = s.Add("x", nil)
 	require.ErrorIs(t, err, apst.ErrNilController)
@@ -374,7 +377,7 @@ func TestSurveyErrors(t *testing.T) {
 	sum := s.Summary()
 	assert.Equal(t, 0, sum.Drives)
 	require.Len(t, sum.Comparisons, 1)
-	assert.Equal(t, apst.Distribution{}, sum.Comparisons[0].StallReduction)
+	assert.Equal(t, analysis.Distribution{}, sum.Comparisons[0].StallReduction)
 	assert.Empty(t, sum.Comparisons[0].BarsAll)
 	assert.Equal(t, apst.NoLimit, s.StallBudget(25000).Bound)
 
@@ -395,7 +398,7 @@ func TestSurveyKernelQuirks(t *testing.T) {
 
 	configs := surveyConfigs(t, "ps-max-latency-us=100000", "ps-max-latency-us=100000,force-apst")
 	for _, kq := range []bool{false, true} {
-		s, err := apst.NewSurveyWithOptions(apst.SurveyOptions{KernelQuirks: kq}, configs...)
+		s, err := survey.NewWithOptions(survey.Options{KernelQuirks: kq}, configs...)
 		require.NoError(t, err)
 		row, err := s.Add("toshiba", &c)
 		require.NoError(t, err)
@@ -404,7 +407,7 @@ func TestSurveyKernelQuirks(t *testing.T) {
 			assert.False(t, row.Results[0].Plan.Enabled, "NO_APST")
 			assert.True(t, row.Results[1].Plan.Enabled, "force_apst overrides the quirk")
 			assert.True(t, row.Changed)
-			assert.Equal(t, apst.BarsNoIdle, row.Changes[0].Bars)
+			assert.Equal(t, survey.BarsNoIdle, row.Changes[0].Bars)
 		} else {
 			assert.Zero(t, row.Quirks)
 			assert.False(t, row.Changed)
@@ -440,12 +443,12 @@ func TestDriveVendor(t *testing.T) {
 		// A capture that does not record the VID: the model decides.
 		{"x", &powerstate.Controller{VendorID: 0x144d, Model: "Other 1", Known: powerstate.FieldModel}, "Other"},
 	} {
-		assert.Equal(t, tc.want, apst.DriveVendor(tc.name, tc.c), "%q", tc.name)
+		assert.Equal(t, tc.want, survey.DriveVendor(tc.name, tc.c), "%q", tc.name)
 	}
 }
 
 func TestDistributionNearestRank(t *testing.T) {
-	s, err := apst.NewSurvey(surveyConfigs(t, "ps-max-latency-us=100000", "ps-max-latency-us=0")...)
+	s, err := survey.New(surveyConfigs(t, "ps-max-latency-us=100000", "ps-max-latency-us=0")...)
 	require.NoError(t, err)
 	// Ten drives whose only non-operational state has EXLAT 1000*i: bound 0
 	// cuts each worst stall by exactly that.
@@ -458,9 +461,9 @@ func TestDistributionNearestRank(t *testing.T) {
 		require.NoError(t, err)
 	}
 	d := s.Summary().Comparisons[0].StallReduction
-	assert.Equal(t, apst.Distribution{N: 10, Min: 1000, Median: 5000, P90: 9000, Max: 10000, Sum: 55000}, d)
+	assert.Equal(t, analysis.Distribution{N: 10, Min: 1000, Median: 5000, P90: 9000, Max: 10000, Sum: 55000}, d)
 	assert.InDelta(t, 5500.0, d.Mean(), 1e-9)
-	assert.Equal(t, 0.0, apst.Distribution{}.Mean())
+	assert.Equal(t, 0.0, analysis.Distribution{}.Mean())
 	p := s.Summary().Comparisons[0].IdlePowerIncrease
 	assert.Equal(t, int64(1000000-100), p.Max) // 1.00 W - 0.0001 W
 	assert.Equal(t, []string{"d01", "d02", "d03", "d04", "d05", "d06", "d07", "d08", "d09", "d10"}, s.Summary().Comparisons[0].BarsAll)
@@ -503,7 +506,7 @@ func surveyGenParams(t *rapid.T) apst.Params {
 		return p
 	}
 	p := apst.DefaultParams(apst.Current)
-	p.MaxLatency = apst.Microseconds(rapid.SampledFrom([]uint64{0, 1, 4600, 25000, 100000, uint64(apst.NoLimit)}).Draw(t, "bound"))
+	p.Bound = apst.Microseconds(rapid.SampledFrom([]uint64{0, 1, 4600, 25000, 100000, uint64(apst.NoLimit)}).Draw(t, "bound"))
 	return p
 }
 
@@ -512,17 +515,17 @@ func surveyGenParams(t *rapid.T) apst.Params {
 func TestPropertySurveyAggregates(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		nc := rapid.IntRange(2, 4).Draw(t, "configs")
-		configs := make([]apst.Config, nc)
+		configs := make([]analysis.Config, nc)
 		for i := range configs {
-			configs[i] = apst.Config{Name: fmt.Sprint("cfg", i), Params: surveyGenParams(t)}
+			configs[i] = analysis.Config{Name: fmt.Sprint("cfg", i), Params: surveyGenParams(t)}
 		}
 		kq := rapid.Bool().Draw(t, "kernel-quirks")
-		s, err := apst.NewSurveyWithOptions(apst.SurveyOptions{KernelQuirks: kq}, configs...)
+		s, err := survey.NewWithOptions(survey.Options{KernelQuirks: kq}, configs...)
 		if err != nil {
 			t.Fatal(err)
 		}
 		nd := rapid.IntRange(0, 12).Draw(t, "drives")
-		rows := make([]apst.SurveyRow, nd)
+		rows := make([]survey.Row, nd)
 		cs := make([]*powerstate.Controller, nd)
 		for i := range nd {
 			cs[i] = surveyGenController(t)
@@ -563,13 +566,13 @@ func TestPropertySurveyAggregates(t *testing.T) {
 					want.gains++
 				}
 				switch ch.Bars {
-				case apst.BarsNoIdle:
+				case survey.BarsNoIdle:
 					want.noIdle++
-				case apst.BarsNone:
+				case survey.BarsNone:
 					want.none++
-				case apst.BarsSome:
+				case survey.BarsSome:
 					want.some++
-				case apst.BarsAll:
+				case survey.BarsAll:
 					want.all++
 				}
 			}
@@ -601,7 +604,7 @@ func TestPropertySurveyAggregates(t *testing.T) {
 				v.gains += vv.Gains
 				vs += vv.StallReduction.Sum
 				vp += vv.IdlePowerIncrease.Sum
-				for _, d := range []apst.Distribution{vv.StallReduction, vv.IdlePowerIncrease} {
+				for _, d := range []analysis.Distribution{vv.StallReduction, vv.IdlePowerIncrease} {
 					if d.N > 0 && !(d.Min <= d.Median && d.Median <= d.P90 && d.P90 <= d.Max) {
 						t.Fatalf("distribution out of order: %+v", d)
 					}
@@ -657,10 +660,10 @@ func TestSurveyMemoryFlat(t *testing.T) {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		s, err := apst.NewSurveyWithOptions(apst.SurveyOptions{KernelQuirks: true},
+		s, err := survey.NewWithOptions(survey.Options{KernelQuirks: true},
 			surveyConfigs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000")...)
 		require.NoError(t, err)
-		var row apst.SurveyRow
+		var row survey.Row
 		for i := range n {
 			c := fleetController(cs, i)
 			require.NoError(t, s.AddInto(&row, names[i], &c))
@@ -706,11 +709,11 @@ func BenchmarkSurvey(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		s, err := apst.NewSurveyWithOptions(apst.SurveyOptions{KernelQuirks: true}, configs...)
+		s, err := survey.NewWithOptions(survey.Options{KernelQuirks: true}, configs...)
 		if err != nil {
 			b.Fatal(err)
 		}
-		var row apst.SurveyRow
+		var row survey.Row
 		for i := range fleet {
 			c := fleetController(cs, i)
 			if err := s.AddInto(&row, names[i], &c); err != nil {

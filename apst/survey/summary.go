@@ -1,14 +1,16 @@
-package apst
+package survey
 
 import (
 	"slices"
 	"strings"
+
+	"github.com/nvmeapst/nvmeapst/apst/analysis"
 )
 
-// SurveySummary is the aggregate of a survey.
-type SurveySummary struct {
+// Summary is the aggregate of a survey.
+type Summary struct {
 	// Configs are the survey's configurations.
-	Configs []Config
+	Configs []analysis.Config
 	// Drives is the number of drives added.
 	Drives int
 	// Changed is the number of drives whose Set Features command (sent,
@@ -16,26 +18,26 @@ type SurveySummary struct {
 	// least one other configuration.
 	Changed int
 	// Comparisons holds one entry per configuration after the first.
-	Comparisons []SurveyComparison
+	Comparisons []Comparison
 }
 
-// SurveyComparison is the aggregate of one configuration against the
+// Comparison is the aggregate of one configuration against the
 // survey's first.
-type SurveyComparison struct {
+type Comparison struct {
 	// Config is the index in the survey's configurations (1 or more) and
 	// Name its name.
 	Config int
 	Name   string
 	// Drives is the number of drives; Changed of them have a different Set
-	// Features command (SurveyChange.Changed).
+	// Features command (Change.Changed).
 	Drives, Changed int
 	// StallReduction is the distribution, over the changed drives, of
-	// SurveyChange.StallReduction (µs).
-	StallReduction Distribution
+	// Change.StallReduction (µs).
+	StallReduction analysis.Distribution
 	// IdlePowerIncrease is the distribution, over the changed drives, of
-	// SurveyChange.IdlePowerDelta (µW). An unchanged drive's delta is 0, so
+	// Change.IdlePowerDelta (µW). An unchanged drive's delta is 0, so
 	// Sum is also the fleet's total.
-	IdlePowerIncrease Distribution
+	IdlePowerIncrease analysis.Distribution
 	// Every drive is in exactly one of the four classes below. NoIdle
 	// counts the drives that reach no non-operational state under the
 	// first configuration (nothing to bar). BarsNone lists the drives that
@@ -55,23 +57,23 @@ type SurveyComparison struct {
 	Vendors []VendorSummary
 }
 
-// VendorSummary is a SurveyComparison restricted to one vendor's drives.
+// VendorSummary is a Comparison restricted to one vendor's drives.
 type VendorSummary struct {
 	Vendor                            string
 	Drives, Changed                   int
-	StallReduction, IdlePowerIncrease Distribution
+	StallReduction, IdlePowerIncrease analysis.Distribution
 	NoIdle, BarsNone, BarsSome        int
 	BarsAll, Gains                    int
 }
 
 // Summary aggregates the drives added so far. It does not change the
 // survey; Add may be called again afterwards.
-func (s *Survey) Summary() SurveySummary {
+func (s *Survey) Summary() Summary {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := len(s.drives)
 	nc := len(s.configs) - 1
-	sum := SurveySummary{Configs: slices.Clone(s.configs), Drives: n}
+	sum := Summary{Configs: slices.Clone(s.configs), Drives: n}
 	for i := range s.drives {
 		if s.drives[i].changed {
 			sum.Changed++
@@ -92,7 +94,7 @@ func (s *Survey) Summary() SurveySummary {
 	power := make([][]int64, len(s.vendors))
 	var allStall, allPower []int64
 	for k := 1; k <= nc; k++ {
-		cmp := SurveyComparison{Config: k, Name: s.configs[k].Name, Drives: n,
+		cmp := Comparison{Config: k, Name: s.configs[k].Name, Drives: n,
 			BarsNone: []string{}, BarsAll: []string{}}
 		vs := make([]VendorSummary, len(s.vendors))
 		for i := range stall {
@@ -134,11 +136,11 @@ func (s *Survey) Summary() SurveySummary {
 		}
 		for i := range stall {
 			v := &vs[rank[i]]
-			v.StallReduction = distribution(stall[i])
-			v.IdlePowerIncrease = distribution(power[i])
+			v.StallReduction = analysis.NewDistribution(stall[i])
+			v.IdlePowerIncrease = analysis.NewDistribution(power[i])
 		}
-		cmp.StallReduction = distribution(allStall)
-		cmp.IdlePowerIncrease = distribution(allPower)
+		cmp.StallReduction = analysis.NewDistribution(allStall)
+		cmp.IdlePowerIncrease = analysis.NewDistribution(allPower)
 		slices.Sort(cmp.BarsNone)
 		slices.Sort(cmp.BarsAll)
 		cmp.Vendors = vs

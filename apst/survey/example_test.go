@@ -1,10 +1,12 @@
-package apst_test
+package survey_test
 
 import (
 	"fmt"
 	"os"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/analysis"
+	"github.com/nvmeapst/nvmeapst/apst/survey"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -12,15 +14,15 @@ import (
 // Linux default bound against 25 ms: what changes, by how much, and the
 // largest default that keeps every worst wake stall within 25 ms.
 func ExampleSurvey() {
-	var configs []apst.Config
+	var configs []analysis.Config
 	for _, s := range []string{"ps-max-latency-us=100000", "ps-max-latency-us=25000"} {
 		p, err := apst.ParseConfig(s, apst.DefaultParams(apst.Current))
 		if err != nil {
 			panic(err)
 		}
-		configs = append(configs, apst.Config{Name: s, Params: p})
+		configs = append(configs, analysis.Config{Name: s, Params: p})
 	}
-	s, err := apst.NewSurveyWithOptions(apst.SurveyOptions{KernelQuirks: true}, configs...)
+	s, err := survey.NewWithOptions(survey.Options{KernelQuirks: true}, configs...)
 	if err != nil {
 		panic(err)
 	}
@@ -30,7 +32,7 @@ func ExampleSurvey() {
 		"Kingston_SNV3S1000G_ERFK1N.3.txt",
 		"Netac_NVMe_SSD_2TB_VB431D66.txt",
 	} {
-		f, err := os.Open("../powerstate/testdata/corpus/smartctl/" + name)
+		f, err := os.Open("../../testdata/corpus/smartctl/" + name)
 		if err != nil {
 			panic(err)
 		}

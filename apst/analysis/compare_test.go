@@ -1,4 +1,4 @@
-package apst_test
+package analysis_test
 
 import (
 	"testing"
@@ -6,18 +6,19 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/analysis"
 )
 
-func configAt(t *testing.T, s string) apst.Config {
+func configAt(t *testing.T, s string) analysis.Config {
 	t.Helper()
 	p, err := apst.ParseConfig(s, apst.DefaultParams(apst.Current))
 	require.NoError(t, err)
-	return apst.Config{Name: s, Params: p}
+	return analysis.Config{Name: s, Params: p}
 }
 
 func TestCompare990EVOPlus100msVs25ms(t *testing.T) {
 	c := loadAnalysisFixture(t, fixture990)
-	cmp, err := apst.Compare(c, configAt(t, "ps-max-latency-us=100000"), configAt(t, "ps-max-latency-us=25000"))
+	cmp, err := analysis.Compare(c, configAt(t, "ps-max-latency-us=100000"), configAt(t, "ps-max-latency-us=25000"))
 	require.NoError(t, err)
 	require.Len(t, cmp.Configs, 2)
 
@@ -60,7 +61,7 @@ func TestCompare990EVOPlus100msVs25ms(t *testing.T) {
 
 func TestCompareThreeAndPolicies(t *testing.T) {
 	c := loadAnalysisFixture(t, fixture990)
-	cmp, err := apst.Compare(c,
+	cmp, err := analysis.Compare(c,
 		configAt(t, "policy=linux-default"),
 		configAt(t, "policy=windows-balanced-dc"),
 		configAt(t, "policy=windows-performance-ac"),
@@ -88,11 +89,11 @@ func TestCompareThreeAndPolicies(t *testing.T) {
 
 func TestCompareErrors(t *testing.T) {
 	c := loadAnalysisFixture(t, fixture990)
-	_, err := apst.Compare(c, configAt(t, ""))
-	require.ErrorIs(t, err, apst.ErrTooFewConfigs)
-	_, err = apst.Compare(nil, configAt(t, ""), configAt(t, ""))
+	_, err := analysis.Compare(c, configAt(t, ""))
+	require.ErrorIs(t, err, analysis.ErrTooFewConfigs)
+	_, err = analysis.Compare(nil, configAt(t, ""), configAt(t, ""))
 	require.ErrorIs(t, err, apst.ErrNilController)
-	_, err = apst.Compare(c, configAt(t, ""), apst.Config{Name: "bad", Params: apst.Params{Generation: 7}})
+	_, err = analysis.Compare(c, configAt(t, ""), analysis.Config{Name: "bad", Params: apst.Params{Generation: 7}})
 	require.ErrorIs(t, err, apst.ErrUnknownGeneration)
 	require.Contains(t, err.Error(), "apst: configuration 2 (bad)")
 }
@@ -104,7 +105,7 @@ func TestCompareIntel600pGenerations(t *testing.T) {
 	cur.Quirks = q
 	old := apst.DefaultParams(apst.V4_12)
 	old.Quirks = q
-	cmp, err := apst.Compare(c, apst.Config{Name: "current", Params: cur}, apst.Config{Name: "v4.12", Params: old})
+	cmp, err := analysis.Compare(c, analysis.Config{Name: "current", Params: cur}, analysis.Config{Name: "v4.12", Params: old})
 	require.NoError(t, err)
 	for _, r := range cmp.Configs {
 		require.EqualValues(t, 3, r.Reach.Deepest, r.Config.Name)

@@ -1,4 +1,4 @@
-package apst
+package survey
 
 import (
 	"fmt"
@@ -7,11 +7,13 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
-// SurveyOptions tunes a Survey.
-type SurveyOptions struct {
+// Options tunes a Survey.
+type Options struct {
 	// KernelQuirks gives every drive the APST quirks the kernel's quirk
 	// tables assign it at probe time (DriveQuirks): they are added to the
 	// quirks of each configuration, as the kernel adds them to whatever the
@@ -33,21 +35,21 @@ type SurveyOptions struct {
 // Each configuration after the first is compared with the first. Summary and
 // StallBudget depend only on the set of drives added, not on the order of
 // the Add calls, so their results are deterministic. A Survey is safe for
-// concurrent use; its zero value is not usable (use NewSurvey).
+// concurrent use; its zero value is not usable (use New).
 type Survey struct {
-	configs []Config
-	opts    SurveyOptions
+	configs []analysis.Config
+	opts    Options
 
 	mu      sync.Mutex
-	drives  []surveyDrive
-	changes []surveyChange // len(configs)-1 per drive, drive-major
-	sweeps  []budgetStep   // the drives' compact bound sweeps, back to back
+	drives  []drive
+	changes []change     // len(configs)-1 per drive, drive-major
+	sweeps  []budgetStep // the drives' compact bound sweeps, back to back
 	vendors []string
 	vendorN map[string]int32
 }
 
-// surveyDrive is what a Survey keeps of one drive.
-type surveyDrive struct {
+// drive is what a Survey keeps of one drive.
+type drive struct {
 	name     string
 	vendor   int32
 	changed  bool // under some configuration the programmed table differs from the first's
@@ -61,8 +63,8 @@ type surveyDrive struct {
 	power0 uint32
 }
 
-// surveyChange is what a Survey keeps of one drive under one comparison.
-type surveyChange struct {
+// change is what a Survey keeps of one drive under one comparison.
+type change struct {
 	stall   int64 // stall reduction, µs
 	power   int64 // idle power delta, µW
 	changed bool
@@ -70,23 +72,23 @@ type surveyChange struct {
 	bars    BarClass
 }
 
-// NewSurvey returns an empty survey of the given configurations (two or
+// New returns an empty survey of the given configurations (two or
 // more; the first is the reference, e.g. the current default) with each
 // configuration's quirks applied to every drive as given.
-func NewSurvey(configs ...Config) (*Survey, error) {
-	return NewSurveyWithOptions(SurveyOptions{}, configs...)
+func New(configs ...analysis.Config) (*Survey, error) {
+	return NewWithOptions(Options{}, configs...)
 }
 
-// NewSurveyWithOptions is NewSurvey with options. Fewer than two
+// NewWithOptions is New with options. Fewer than two
 // configurations is an error wrapping ErrTooFewConfigs; a configuration
 // with an invalid generation one wrapping ErrUnknownGeneration.
-func NewSurveyWithOptions(opts SurveyOptions, configs ...Config) (*Survey, error) {
+func NewWithOptions(opts Options, configs ...analysis.Config) (*Survey, error) {
 	if len(configs) < 2 {
-		return nil, fmt.Errorf("%w: got %d", ErrTooFewConfigs, len(configs))
+		return nil, fmt.Errorf("%w: got %d", analysis.ErrTooFewConfigs, len(configs))
 	}
 	for i, cfg := range configs {
 		if !cfg.Params.Generation.Valid() {
-			return nil, fmt.Errorf("apst: survey configuration %d (%s): %w: %d", i+1, cfg.Name, ErrUnknownGeneration, uint8(cfg.Params.Generation))
+			return nil, fmt.Errorf("apst: survey configuration %d (%s): %w: %d", i+1, cfg.Name, apst.ErrUnknownGeneration, uint8(cfg.Params.Generation))
 		}
 	}
 	return &Survey{
@@ -97,10 +99,10 @@ func NewSurveyWithOptions(opts SurveyOptions, configs ...Config) (*Survey, error
 }
 
 // Configs returns the survey's configurations (a fresh copy).
-func (s *Survey) Configs() []Config { return slices.Clone(s.configs) }
+func (s *Survey) Configs() []analysis.Config { return slices.Clone(s.configs) }
 
 // Options returns the survey's options.
-func (s *Survey) Options() SurveyOptions { return s.opts }
+func (s *Survey) Options() Options { return s.opts }
 
 // Len returns the number of drives added.
 func (s *Survey) Len() int {
@@ -109,9 +111,9 @@ func (s *Survey) Len() int {
 	return len(s.drives)
 }
 
-// SurveyRow is one drive's result, as Add returns it. The Survey keeps only
+// Row is one drive's result, as Add returns it. The Survey keeps only
 // a few numbers of it; the caller may print it and drop it.
-type SurveyRow struct {
+type Row struct {
 	// Name is the drive's name as given to Add (apstctl: the capture's path).
 	Name string
 	// Vendor is DriveVendor(Name, c).
@@ -122,22 +124,22 @@ type SurveyRow struct {
 	Firmware string
 	// Quirks are the APST quirks the kernel's tables assign the drive
 	// (DriveQuirks) when the survey applies them, 0 otherwise.
-	Quirks Quirks
+	Quirks apst.Quirks
 	// Results holds, per configuration in the survey's order, what Compare's
 	// Configs would hold: the configuration (with the drive's quirks
 	// added), its plan, the reach and the maximum power of the deepest
 	// reachable state.
-	Results []ConfigResult
+	Results []analysis.ConfigResult
 	// Changes holds, for each configuration after the first, how the drive
 	// fares compared with the first.
-	Changes []SurveyChange
+	Changes []Change
 	// Changed reports whether some Changes[i].Changed is true.
 	Changed bool
 }
 
-// SurveyChange is how one drive's outcome under one configuration differs
+// Change is how one drive's outcome under one configuration differs
 // from its outcome under the survey's first configuration.
-type SurveyChange struct {
+type Change struct {
 	// Config is the index in the survey's configurations (1 or more).
 	Config int
 	// Changed reports whether the Set Features command differs: whether it
@@ -165,14 +167,14 @@ type SurveyChange struct {
 }
 
 // MilliWatts returns IdlePowerDelta in milliwatts.
-func (ch *SurveyChange) MilliWatts() float64 { return float64(ch.IdlePowerDelta) / 1000 }
+func (ch *Change) MilliWatts() float64 { return float64(ch.IdlePowerDelta) / 1000 }
 
 // Add runs controller c, named name, through every configuration of the
 // survey and records the result. It returns the drive's row; the survey
 // keeps only a few numbers of it, never c. Errors: a nil controller
 // (ErrNilController).
-func (s *Survey) Add(name string, c *powerstate.Controller) (SurveyRow, error) {
-	var row SurveyRow
+func (s *Survey) Add(name string, c *powerstate.Controller) (Row, error) {
+	var row Row
 	err := s.AddInto(&row, name, c)
 	return row, err
 }
@@ -180,37 +182,37 @@ func (s *Survey) Add(name string, c *powerstate.Controller) (SurveyRow, error) {
 // AddInto is Add writing the row into *row, reusing the capacity of its
 // Results and Changes slices, so that a caller that streams rows need not
 // allocate per drive. Concurrent calls need rows of their own.
-func (s *Survey) AddInto(row *SurveyRow, name string, c *powerstate.Controller) error {
+func (s *Survey) AddInto(row *Row, name string, c *powerstate.Controller) error {
 	if c == nil {
-		return fmt.Errorf("apst: survey drive %q: %w", name, ErrNilController)
+		return fmt.Errorf("apst: survey drive %q: %w", name, apst.ErrNilController)
 	}
 	n := len(s.configs)
-	*row = SurveyRow{
+	*row = Row{
 		Name: name, Vendor: DriveVendor(name, c), VendorID: c.VendorID,
 		Model: c.Model, Firmware: c.Firmware,
 		Results: slices.Grow(row.Results[:0], n)[:n],
 		Changes: slices.Grow(row.Changes[:0], n-1)[:n-1],
 	}
-	var dq Quirks
+	var dq apst.Quirks
 	if s.opts.KernelQuirks {
-		dq = DriveQuirks(c)
+		dq = apst.DriveQuirks(c)
 		row.Quirks = dq
 	}
 	for i, cfg := range s.configs {
 		cfg.Params.Quirks |= dq
-		plan, err := Build(c, cfg.Params)
-		if err != nil { // not reached: NewSurvey checked the generations
+		plan, err := apst.Build(c, cfg.Params)
+		if err != nil { // not reached: New checked the generations
 			return fmt.Errorf("apst: survey drive %q, configuration %d (%s): %w", name, i+1, cfg.Name, err)
 		}
 		r := &row.Results[i]
 		r.Config, r.Plan = cfg, plan
-		r.Reach = Reachability(c, &r.Plan.Table)
+		r.Reach = analysis.Reachability(c, &r.Plan.Table)
 		r.DeepestMaxPower = c.PowerStates[r.Reach.Deepest].MaxPower
 	}
 	first := &row.Results[0]
 	for k := 1; k < n; k++ {
 		r := &row.Results[k]
-		ch := SurveyChange{
+		ch := Change{
 			Config:         k,
 			Changed:        !sameCommand(&first.Plan, &r.Plan),
 			StallReduction: int64(first.Reach.WorstExitLatency) - int64(r.Reach.WorstExitLatency),
@@ -222,10 +224,10 @@ func (s *Survey) AddInto(row *SurveyRow, name string, c *powerstate.Controller) 
 		row.Changes[k-1] = ch
 		row.Changed = row.Changed || ch.Changed
 	}
-	var buf [Entries + 2]budgetStep
+	var buf [apst.Entries + 2]budgetStep
 	steps := budgetSteps(c, &first.Plan, buf[:0])
 
-	d := surveyDrive{
+	d := drive{
 		name: name, changed: row.Changed, reach0: first.Reach.States,
 		stall0: uint32(min(uint64(first.Reach.WorstExitLatency), math.MaxUint32)),
 		power0: uint32(first.DeepestMaxPower.MicroWatts()),
@@ -244,7 +246,7 @@ func (s *Survey) AddInto(row *SurveyRow, name string, c *powerstate.Controller) 
 	s.sweeps = append(s.sweeps, steps...)
 	s.drives = append(s.drives, d)
 	for _, ch := range row.Changes {
-		s.changes = append(s.changes, surveyChange{
+		s.changes = append(s.changes, change{
 			stall: ch.StallReduction, power: ch.IdlePowerDelta,
 			changed: ch.Changed, gained: ch.Gained != 0, bars: ch.Bars,
 		})
@@ -254,6 +256,6 @@ func (s *Survey) AddInto(row *SurveyRow, name string, c *powerstate.Controller) 
 
 // sameCommand reports whether two plans make the kernel send the same Set
 // Features command: both or neither sent, the same APSTE and table.
-func sameCommand(a, b *Plan) bool {
+func sameCommand(a, b *apst.Plan) bool {
 	return a.Sent == b.Sent && a.Enabled == b.Enabled && a.Table == b.Table
 }

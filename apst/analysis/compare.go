@@ -1,10 +1,11 @@
-package apst
+package analysis
 
 import (
 	"errors"
 	"fmt"
 	"strconv"
 
+	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -19,7 +20,7 @@ type Config struct {
 	// "windows-balanced-dc".
 	Name string
 	// Params are the inputs of Build.
-	Params Params
+	Params apst.Params
 }
 
 // ConfigResult is one configuration's plan and what it means for an idle
@@ -28,7 +29,7 @@ type ConfigResult struct {
 	// Config is the configuration as given.
 	Config Config
 	// Plan is what Build returns.
-	Plan Plan
+	Plan apst.Plan
 	// Reach is where the table takes a controller idle in state 0: the
 	// deepest reachable state and the worst wake stall (the largest EXLAT
 	// among the states the table can reach).
@@ -44,9 +45,9 @@ type StateRow struct {
 	State uint8
 	// Entries holds the state's table entry under each configuration, in the
 	// order of Comparison.Configs: target (ITPS) and idle time (ITPT).
-	Entries []Entry
+	Entries []apst.Entry
 	// Reasons holds Build's verdict on the state under each configuration.
-	Reasons []Reason
+	Reasons []apst.Reason
 	// Differs reports whether the entries are not all equal.
 	Differs bool
 }
@@ -110,14 +111,14 @@ func (c *Comparison) IdlePowerDeltaMilliWatts() float64 {
 func Compare(c *powerstate.Controller, configs ...Config) (Comparison, error) {
 	var out Comparison
 	if c == nil {
-		return out, ErrNilController
+		return out, apst.ErrNilController
 	}
 	if len(configs) < 2 {
 		return out, fmt.Errorf("%w: got %d", ErrTooFewConfigs, len(configs))
 	}
 	out.Configs = make([]ConfigResult, len(configs))
 	for i, cfg := range configs {
-		plan, err := Build(c, cfg.Params)
+		plan, err := apst.Build(c, cfg.Params)
 		if err != nil {
 			return Comparison{}, fmt.Errorf("apst: configuration %d (%s): %w", i+1, cfg.Name, err)
 		}
@@ -132,8 +133,8 @@ func Compare(c *powerstate.Controller, configs ...Config) (Comparison, error) {
 	for s := range out.States {
 		row := &out.States[s]
 		row.State = uint8(s)
-		row.Entries = make([]Entry, len(configs))
-		row.Reasons = make([]Reason, len(configs))
+		row.Entries = make([]apst.Entry, len(configs))
+		row.Reasons = make([]apst.Reason, len(configs))
 		for i := range out.Configs {
 			row.Entries[i] = out.Configs[i].Plan.Table[s]
 			row.Reasons[i] = out.Configs[i].Plan.Reasons[s]

@@ -1,4 +1,4 @@
-package apst
+package analysis
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -14,21 +15,21 @@ import (
 type Goal struct {
 	// MaxStall is the largest worst-case exit latency accepted (compared with
 	// Reach.WorstExitLatency, the advertised EXLAT); NoLimit accepts any.
-	MaxStall Microseconds
+	MaxStall apst.Microseconds
 	// Bar is a set of states (bit n = state n) the table must not reach.
 	Bar uint32
 }
 
 // StallGoal asks for every reachable state's exit latency to be at most max.
-func StallGoal(max Microseconds) Goal { return Goal{MaxStall: max} }
+func StallGoal(max apst.Microseconds) Goal { return Goal{MaxStall: max} }
 
 // BarGoal asks for the given states never to be reached, keeping as much of
 // the shallower ones as possible. State 0, where every idle period starts,
 // cannot be barred.
 func BarGoal(states ...uint8) Goal {
-	g := Goal{MaxStall: NoLimit}
+	g := Goal{MaxStall: apst.NoLimit}
 	for _, s := range states {
-		g.Bar |= 1 << (s & (Entries - 1))
+		g.Bar |= 1 << (s & (apst.Entries - 1))
 	}
 	return g
 }
@@ -36,7 +37,7 @@ func BarGoal(states ...uint8) Goal {
 // String describes the goal, e.g. "worst stall <= 25000us, bar ps4".
 func (g Goal) String() string {
 	var parts []string
-	if g.MaxStall != NoLimit {
+	if g.MaxStall != apst.NoLimit {
 		parts = append(parts, "worst stall <= "+g.MaxStall.String())
 	}
 	if g.Bar != 0 {
@@ -73,17 +74,17 @@ func FormatStates(set uint32) string {
 
 // BoundRange is a range of bounds, both ends included.
 type BoundRange struct {
-	Min, Max Microseconds
+	Min, Max apst.Microseconds
 }
 
 // Contains reports whether b lies in the range.
-func (r BoundRange) Contains(b Microseconds) bool { return r.Min <= b && b <= r.Max }
+func (r BoundRange) Contains(b apst.Microseconds) bool { return r.Min <= b && b <= r.Max }
 
 // String formats the range as "1000..4999" (microseconds; "unlimited" for
 // NoLimit).
 func (r BoundRange) String() string {
 	hi := strconv.FormatUint(uint64(r.Max), 10)
-	if r.Max == NoLimit {
+	if r.Max == apst.NoLimit {
 		hi = "unlimited"
 	}
 	return strconv.FormatUint(uint64(r.Min), 10) + ".." + hi
@@ -91,8 +92,8 @@ func (r BoundRange) String() string {
 
 // BoundCheck is the verdict on one bound.
 type BoundCheck struct {
-	// Bound is the bound checked (the Params' MaxLatency).
-	Bound Microseconds
+	// Bound is the bound checked (the Params' Bound).
+	Bound apst.Microseconds
 	// Meets reports whether the bound meets the goal.
 	Meets bool
 	// Reach is where the bound's table takes an idle controller.
@@ -153,7 +154,7 @@ type Recommendation struct {
 // says so.
 //
 // The answer is read from Sweep, so it is exact over the whole u64 range.
-func Recommend(c *powerstate.Controller, p Params, g Goal) (Recommendation, error) {
+func Recommend(c *powerstate.Controller, p apst.Params, g Goal) (Recommendation, error) {
 	rec := Recommendation{Goal: g}
 	sw, err := Sweep(c, p)
 	if err != nil {
@@ -199,13 +200,13 @@ func Recommend(c *powerstate.Controller, p Params, g Goal) (Recommendation, erro
 	if g.Bar&1 != 0 {
 		rec.Why = append(rec.Why, "ps0 is where every idle period starts: no bound bars it")
 	}
-	for s := 1; s < Entries; s++ {
+	for s := 1; s < apst.Entries; s++ {
 		if g.Bar&(1<<s) != 0 && everReached&(1<<s) == 0 {
 			rec.Why = append(rec.Why, fmt.Sprintf("ps%d is not reached at any bound under these parameters (%s at bound unlimited)",
 				s, sw.Intervals[len(sw.Intervals)-1].Plan.Reasons[s]))
 		}
 	}
-	rec.Current = checkBound(c, mode, &sw, g, p.MaxLatency)
+	rec.Current = checkBound(c, mode, &sw, g, p.Bound)
 	return rec, nil
 }
 
@@ -218,8 +219,8 @@ func better(a, b *Reach) bool {
 	return a.WorstExitLatency < b.WorstExitLatency
 }
 
-func appendRange(rs []BoundRange, lo, hi Microseconds) []BoundRange {
-	if n := len(rs); n > 0 && rs[n-1].Max != NoLimit && rs[n-1].Max+1 == lo {
+func appendRange(rs []BoundRange, lo, hi apst.Microseconds) []BoundRange {
+	if n := len(rs); n > 0 && rs[n-1].Max != apst.NoLimit && rs[n-1].Max+1 == lo {
 		rs[n-1].Max = hi
 		return rs
 	}
@@ -227,8 +228,8 @@ func appendRange(rs []BoundRange, lo, hi Microseconds) []BoundRange {
 }
 
 // gateWords describes how the bound gates state d in mode m.
-func gateWords(d *powerstate.Descriptor, m Mode) (what string, gate uint64, other string) {
-	if m == ModeHeuristicTotalGate {
+func gateWords(d *powerstate.Descriptor, m apst.Mode) (what string, gate uint64, other string) {
+	if m == apst.ModeHeuristicTotalGate {
 		return "entry+exit latency", d.TotalLatency(),
 			fmt.Sprintf("the v4.11 kernel compares the bound with ENLAT+EXLAT; EXLAT alone is %dus", d.ExitLatency)
 	}
@@ -236,10 +237,10 @@ func gateWords(d *powerstate.Descriptor, m Mode) (what string, gate uint64, othe
 		fmt.Sprintf("the kernel compares the bound with EXLAT alone; ENLAT+EXLAT is %dus", d.TotalLatency())
 }
 
-func checkBound(c *powerstate.Controller, m Mode, sw *BoundSweep, g Goal, b Microseconds) BoundCheck {
+func checkBound(c *powerstate.Controller, m apst.Mode, sw *BoundSweep, g Goal, b apst.Microseconds) BoundCheck {
 	iv := sw.At(b)
 	bc := BoundCheck{Bound: b, Reach: iv.Reach, Meets: g.meets(&iv.Reach)}
-	for s := range Entries {
+	for s := range apst.Entries {
 		if g.Bar&(1<<s) == 0 {
 			continue
 		}
@@ -252,7 +253,7 @@ func checkBound(c *powerstate.Controller, m Mode, sw *BoundSweep, g Goal, b Micr
 			bc.Why = append(bc.Why, fmt.Sprintf("ps%d is not reachable at bound %s (%s)", s, b, iv.Plan.Reasons[s]))
 		}
 	}
-	if g.MaxStall != NoLimit {
+	if g.MaxStall != apst.NoLimit {
 		if iv.Reach.WorstExitLatency > g.MaxStall {
 			bc.Why = append(bc.Why, fmt.Sprintf("ps%d is reachable at bound %s and its exit latency %s exceeds the accepted stall %s",
 				iv.Reach.WorstExitState, b, iv.Reach.WorstExitLatency, g.MaxStall))
@@ -269,13 +270,13 @@ func checkBound(c *powerstate.Controller, m Mode, sw *BoundSweep, g Goal, b Micr
 
 // whyImpossible explains why no acceptable bound reaches a non-operational
 // state.
-func whyImpossible(c *powerstate.Controller, m Mode, sw *BoundSweep, g Goal, everReached uint32) []string {
+func whyImpossible(c *powerstate.Controller, m apst.Mode, sw *BoundSweep, g Goal, everReached uint32) []string {
 	if everReached == 0 {
 		return []string{"no bound lets the controller reach a non-operational state under these parameters"}
 	}
 	var why []string
-	if g.MaxStall != NoLimit {
-		lowest := NoLimit
+	if g.MaxStall != apst.NoLimit {
+		lowest := apst.NoLimit
 		state := -1
 		for i := range sw.Intervals {
 			r := &sw.Intervals[i].Reach
@@ -288,7 +289,7 @@ func whyImpossible(c *powerstate.Controller, m Mode, sw *BoundSweep, g Goal, eve
 				lowest, state, g.MaxStall))
 		}
 	}
-	for n := range Entries {
+	for n := range apst.Entries {
 		if g.Bar&(1<<n) == 0 || everReached&(1<<n) == 0 {
 			continue
 		}

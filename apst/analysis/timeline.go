@@ -1,8 +1,9 @@
-package apst
+package analysis
 
 import (
 	"math/bits"
 
+	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -14,11 +15,11 @@ type Step struct {
 	State uint8
 	// From is the idle time at which the controller enters State.
 	// Transitions are taken as instantaneous: ENLAT is not added.
-	From Microseconds
+	From apst.Microseconds
 	// ExitLatency is the advertised EXLAT a command meets in this step: the
 	// state's EXLAT, or 0 for the starting state, which the controller has
 	// not left.
-	ExitLatency Microseconds
+	ExitLatency apst.Microseconds
 	// MaxPower is the state's maximum power (MP), exact.
 	MaxPower powerstate.Power
 }
@@ -36,12 +37,12 @@ type Timeline []Step
 // spills above bit 31 are not idle time. The table is followed as
 // Table.Reachable follows it, until an entry makes no transition or a state
 // repeats.
-func IdleTimeline(c *powerstate.Controller, t *Table, start uint8) Timeline {
-	start &= Entries - 1
+func IdleTimeline(c *powerstate.Controller, t *apst.Table, start uint8) Timeline {
+	start &= apst.Entries - 1
 	tl := make(Timeline, 0, 4)
 	tl = append(tl, Step{State: start, MaxPower: c.PowerStates[start].MaxPower})
 	var seen uint32 = 1 << start
-	from := Microseconds(0)
+	from := apst.Microseconds(0)
 	for s := start; ; {
 		e := t[s]
 		if !e.Transitions() {
@@ -52,9 +53,9 @@ func IdleTimeline(c *powerstate.Controller, t *Table, start uint8) Timeline {
 			break
 		}
 		seen |= 1 << next
-		from += Microseconds(e.IdleTime()) * 1000
+		from += apst.Microseconds(e.IdleTime()) * 1000
 		d := &c.PowerStates[next]
-		tl = append(tl, Step{State: next, From: from, ExitLatency: Microseconds(d.ExitLatency), MaxPower: d.MaxPower})
+		tl = append(tl, Step{State: next, From: from, ExitLatency: apst.Microseconds(d.ExitLatency), MaxPower: d.MaxPower})
 		s = next
 	}
 	return tl
@@ -62,7 +63,7 @@ func IdleTimeline(c *powerstate.Controller, t *Table, start uint8) Timeline {
 
 // index returns the index of the step the controller is in after idle time
 // idle: the last step whose From is at most idle.
-func (tl Timeline) index(idle Microseconds) int {
+func (tl Timeline) index(idle apst.Microseconds) int {
 	i := len(tl) - 1
 	for i > 0 && tl[i].From > idle {
 		i--
@@ -72,7 +73,7 @@ func (tl Timeline) index(idle Microseconds) int {
 
 // At returns the step the controller is in after an idle time of idle. At
 // exactly a step's From the controller has entered that step's state.
-func (tl Timeline) At(idle Microseconds) Step { return tl[tl.index(idle)] }
+func (tl Timeline) At(idle apst.Microseconds) Step { return tl[tl.index(idle)] }
 
 // States returns the set of states on the timeline (bit n = state n).
 func (tl Timeline) States() uint32 {
@@ -86,26 +87,26 @@ func (tl Timeline) States() uint32 {
 // Wake is what the first command after an idle gap meets.
 type Wake struct {
 	// Gap is the idle time before the command.
-	Gap Microseconds
+	Gap apst.Microseconds
 	// State is the power state the controller is in when the command comes.
 	State uint8
 	// ExitLatency is the state's exit latency scaled by ExitFactor (0 for the
 	// starting state).
-	ExitLatency Microseconds
+	ExitLatency apst.Microseconds
 	// Penalty is ExitLatency plus CPUWake: the extra latency of the command.
-	Penalty Microseconds
+	Penalty apst.Microseconds
 }
 
-func satAdd(a, b Microseconds) Microseconds {
+func satAdd(a, b apst.Microseconds) apst.Microseconds {
 	if s, carry := bits.Add64(uint64(a), uint64(b), 0); carry == 0 {
-		return Microseconds(s)
+		return apst.Microseconds(s)
 	}
-	return NoLimit
+	return apst.NoLimit
 }
 
 // WakeAfter returns what the first command after an idle gap of length gap
 // meets, with the options' exit factor and CPU wake latency.
-func (tl Timeline) WakeAfter(gap Microseconds, opt SimOptions) Wake {
+func (tl Timeline) WakeAfter(gap apst.Microseconds, opt SimOptions) Wake {
 	st := tl.At(gap)
 	exit := opt.ExitFactor.Apply(st.ExitLatency)
 	return Wake{Gap: gap, State: st.State, ExitLatency: exit, Penalty: satAdd(exit, opt.CPUWake)}

@@ -1,9 +1,11 @@
-package apst
+package survey
 
 import (
 	"math"
 	"slices"
 
+	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -22,24 +24,19 @@ type budgetStep struct {
 // the worst stall, the deepest state's power, the reach and whether the plan
 // programs what ref does; neighbours with equal values are merged. It does
 // not allocate beyond out's capacity.
-func budgetSteps(c *powerstate.Controller, ref *Plan, out []budgetStep) []budgetStep {
-	p := ref.Params
-	mode := p.Mode()
-	var buf [Entries + 2]uint64
-	starts := breakpoints(c, mode, &buf)
-	for _, start := range starts {
-		p.MaxLatency = Microseconds(start)
-		plan, err := Build(c, p)
-		if err != nil { // not reached: the generation was checked
-			continue
-		}
-		r := Reachability(c, &plan.Table)
+func budgetSteps(c *powerstate.Controller, ref *apst.Plan, out []budgetStep) []budgetStep {
+	seq, err := analysis.Intervals(c, ref.Params)
+	if err != nil { // not reached: ref was built from these parameters
+		return out
+	}
+	for iv := range seq {
+		r := &iv.Reach
 		st := budgetStep{
-			min:    start,
+			min:    uint64(iv.Min),
 			stall:  uint32(min(uint64(r.WorstExitLatency), math.MaxUint32)),
 			power:  uint32(c.PowerStates[r.Deepest].MaxPower.MicroWatts()),
 			states: r.States,
-			same:   sameCommand(&plan, ref),
+			same:   sameCommand(&iv.Plan, ref),
 		}
 		if n := len(out); n > 0 {
 			last := out[n-1]
@@ -55,11 +52,11 @@ func budgetSteps(c *powerstate.Controller, ref *Plan, out []budgetStep) []budget
 // BudgetAnswer is the answer of StallBudget.
 type BudgetAnswer struct {
 	// Budget is the largest worst wake stall accepted, in µs.
-	Budget Microseconds
+	Budget apst.Microseconds
 	// Params are the first configuration's parameters, whose bound
 	// (ps_max_latency_us) is what varies; each drive also gets its quirks
 	// when the survey applies them.
-	Params Params
+	Params apst.Params
 	// Drives is the number of drives.
 	Drives int
 	// Acceptable lists the bounds that keep every drive's worst wake stall
@@ -67,11 +64,11 @@ type BudgetAnswer struct {
 	// increasing order. Since the kernel never selects a state whose exit
 	// latency exceeds the bound, every bound up to Budget is acceptable, so
 	// Acceptable[0] starts at 0 and reaches at least Budget.
-	Acceptable []BoundRange
+	Acceptable []analysis.BoundRange
 	// Bound is the largest acceptable bound: the least restrictive default
 	// that keeps every drive within the budget (NoLimit when no bound
 	// breaks it).
-	Bound Microseconds
+	Bound apst.Microseconds
 	// Binding lists, sorted, the drives whose worst stall exceeds the
 	// budget at Bound+1: those that keep the default from being higher.
 	// Empty when Bound is NoLimit.
@@ -85,7 +82,7 @@ type BudgetAnswer struct {
 	// maximum power at Bound minus under the first configuration (µW):
 	// what the bound buys and costs. IdlePowerIncrease.Sum is the fleet's
 	// total.
-	StallReduction, IdlePowerIncrease Distribution
+	StallReduction, IdlePowerIncrease analysis.Distribution
 	// LosesAll lists, sorted, the drives that reach a non-operational state
 	// under the first configuration but none at Bound.
 	LosesAll []string
@@ -99,13 +96,13 @@ type BudgetAnswer struct {
 // read from its exact bound sweep (the same breakpoints as Sweep), and the
 // fleet's acceptable bounds are the intersection of the drives'. With no
 // drives every bound is acceptable.
-func (s *Survey) StallBudget(budget Microseconds) BudgetAnswer {
+func (s *Survey) StallBudget(budget apst.Microseconds) BudgetAnswer {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ans := BudgetAnswer{Budget: budget, Params: s.configs[0].Params, Drives: len(s.drives),
 		Binding: []string{}, LosesAll: []string{}}
-	acc := []BoundRange{{0, NoLimit}}
-	var mine, next []BoundRange
+	acc := []analysis.BoundRange{{Min: 0, Max: apst.NoLimit}}
+	var mine, next []analysis.BoundRange
 	for i := range s.drives {
 		mine = s.acceptable(&s.drives[i], budget, mine[:0])
 		next = intersectRanges(acc, mine, next[:0])
@@ -120,7 +117,7 @@ func (s *Survey) StallBudget(budget Microseconds) BudgetAnswer {
 		d := &s.drives[i]
 		steps := s.sweeps[d.sweepOff : d.sweepOff+d.sweepLen]
 		st := stepAt(steps, ans.Bound)
-		if ans.Bound != NoLimit && Microseconds(stepAt(steps, ans.Bound+1).stall) > budget {
+		if ans.Bound != apst.NoLimit && apst.Microseconds(stepAt(steps, ans.Bound+1).stall) > budget {
 			ans.Binding = append(ans.Binding, d.name)
 		}
 		if !st.same {
@@ -132,15 +129,15 @@ func (s *Survey) StallBudget(budget Microseconds) BudgetAnswer {
 			ans.LosesAll = append(ans.LosesAll, d.name)
 		}
 	}
-	ans.StallReduction = distribution(stall)
-	ans.IdlePowerIncrease = distribution(power)
+	ans.StallReduction = analysis.NewDistribution(stall)
+	ans.IdlePowerIncrease = analysis.NewDistribution(power)
 	slices.Sort(ans.Binding)
 	slices.Sort(ans.LosesAll)
 	return ans
 }
 
 // stepAt returns the step of a drive's sweep that holds bound b.
-func stepAt(steps []budgetStep, b Microseconds) budgetStep {
+func stepAt(steps []budgetStep, b apst.Microseconds) budgetStep {
 	i, found := slices.BinarySearchFunc(steps, uint64(b), func(st budgetStep, b uint64) int {
 		switch {
 		case st.min < b:
@@ -158,32 +155,32 @@ func stepAt(steps []budgetStep, b Microseconds) budgetStep {
 
 // acceptable appends to out the bound ranges that keep drive d within
 // budget.
-func (s *Survey) acceptable(d *surveyDrive, budget Microseconds, out []BoundRange) []BoundRange {
+func (s *Survey) acceptable(d *drive, budget apst.Microseconds, out []analysis.BoundRange) []analysis.BoundRange {
 	steps := s.sweeps[d.sweepOff : d.sweepOff+d.sweepLen]
 	for j, st := range steps {
-		if Microseconds(st.stall) > budget {
+		if apst.Microseconds(st.stall) > budget {
 			continue
 		}
-		hi := NoLimit
+		hi := apst.NoLimit
 		if j+1 < len(steps) {
-			hi = Microseconds(steps[j+1].min - 1)
+			hi = apst.Microseconds(steps[j+1].min - 1)
 		}
-		if n := len(out); n > 0 && out[n-1].Max+1 == Microseconds(st.min) {
+		if n := len(out); n > 0 && out[n-1].Max+1 == apst.Microseconds(st.min) {
 			out[n-1].Max = hi
 			continue
 		}
-		out = append(out, BoundRange{Min: Microseconds(st.min), Max: hi})
+		out = append(out, analysis.BoundRange{Min: apst.Microseconds(st.min), Max: hi})
 	}
 	return out
 }
 
 // intersectRanges appends to out the intersection of two sorted lists of
 // disjoint ranges.
-func intersectRanges(a, b, out []BoundRange) []BoundRange {
+func intersectRanges(a, b, out []analysis.BoundRange) []analysis.BoundRange {
 	for i, j := 0, 0; i < len(a) && j < len(b); {
 		lo, hi := max(a[i].Min, b[j].Min), min(a[i].Max, b[j].Max)
 		if lo <= hi {
-			out = append(out, BoundRange{Min: lo, Max: hi})
+			out = append(out, analysis.BoundRange{Min: lo, Max: hi})
 		}
 		if a[i].Max < b[j].Max {
 			i++

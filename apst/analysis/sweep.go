@@ -1,8 +1,10 @@
-package apst
+package analysis
 
 import (
+	"iter"
 	"slices"
 
+	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -25,7 +27,7 @@ type Reach struct {
 	// controller advertises under this table. It is 0 when the table makes no
 	// transition, since a controller that stays in state 0 has nothing to
 	// leave.
-	WorstExitLatency Microseconds
+	WorstExitLatency apst.Microseconds
 }
 
 // Reachability follows table t from state 0 (Table.Reachable) and reports the
@@ -33,9 +35,9 @@ type Reach struct {
 // state descriptors) among the states it can reach besides state 0. Targets
 // beyond NPSS are looked up in c.PowerStates all the same; a nil c counts
 // every exit latency as 0.
-func Reachability(c *powerstate.Controller, t *Table) Reach {
+func Reachability(c *powerstate.Controller, t *apst.Table) Reach {
 	r := Reach{States: t.Reachable(0), WorstExitState: -1}
-	for s := range Entries {
+	for s := range apst.Entries {
 		if r.States&(1<<s) == 0 {
 			continue
 		}
@@ -43,9 +45,9 @@ func Reachability(c *powerstate.Controller, t *Table) Reach {
 		if s == 0 {
 			continue
 		}
-		var exit Microseconds
+		var exit apst.Microseconds
 		if c != nil {
-			exit = Microseconds(c.PowerStates[s].ExitLatency)
+			exit = apst.Microseconds(c.PowerStates[s].ExitLatency)
 		}
 		if r.WorstExitState < 0 || exit > r.WorstExitLatency {
 			r.WorstExitState, r.WorstExitLatency = s, exit
@@ -59,18 +61,18 @@ func Reachability(c *powerstate.Controller, t *Table) Reach {
 type Interval struct {
 	// Min and Max are the smallest and largest bound of the range, both
 	// included.
-	Min, Max Microseconds
+	Min, Max apst.Microseconds
 	// Plan is what Build returns for every bound in the range; its
-	// Params.MaxLatency is Min. (The per-state Reasons may differ inside the
+	// Params.Bound is Min. (The per-state Reasons may differ inside the
 	// range, e.g. exit-latency-above-bound versus band-used; the table does
 	// not.)
-	Plan Plan
+	Plan apst.Plan
 	// Reach is where the table takes an idle controller (Reachability).
 	Reach Reach
 }
 
 // Contains reports whether bound b lies in the interval.
-func (iv *Interval) Contains(b Microseconds) bool { return iv.Min <= b && b <= iv.Max }
+func (iv *Interval) Contains(b apst.Microseconds) bool { return iv.Min <= b && b <= iv.Max }
 
 // MaxPS is the kernel's max_ps for the interval: the deepest selected state,
 // -1 when none.
@@ -79,9 +81,9 @@ func (iv *Interval) MaxPS() int { return iv.Plan.MaxPS }
 // BoundSweep is the exact partition of the whole bound range [0, NoLimit]
 // into maximal intervals of identical plans.
 type BoundSweep struct {
-	// Params are the inputs of the sweep; MaxLatency is what varies and is
+	// Params are the inputs of the sweep; Bound is what varies and is
 	// ignored.
-	Params Params
+	Params apst.Params
 	// Intervals cover [0, NoLimit] in increasing order, without gaps or
 	// overlaps, and neighbours differ. Bound 0 (APST disabled, APSTE=0) is
 	// an interval of its own, unless no bound changes anything (APSTA 0,
@@ -91,8 +93,8 @@ type BoundSweep struct {
 
 // At returns the interval that holds bound b (never nil for a sweep Sweep
 // returned).
-func (s *BoundSweep) At(b Microseconds) *Interval {
-	i, _ := slices.BinarySearchFunc(s.Intervals, b, func(iv Interval, b Microseconds) int {
+func (s *BoundSweep) At(b apst.Microseconds) *Interval {
+	i, _ := slices.BinarySearchFunc(s.Intervals, b, func(iv Interval, b apst.Microseconds) int {
 		switch {
 		case iv.Max < b:
 			return -1
@@ -109,8 +111,8 @@ func (s *BoundSweep) At(b Microseconds) *Interval {
 
 // gateLatency is the latency the bound is compared with in mode m: EXLAT, or
 // ENLAT+EXLAT for the v4.11 gate.
-func gateLatency(d *powerstate.Descriptor, m Mode) uint64 {
-	if m == ModeHeuristicTotalGate {
+func gateLatency(d *powerstate.Descriptor, m apst.Mode) uint64 {
+	if m == apst.ModeHeuristicTotalGate {
 		return d.TotalLatency()
 	}
 	return uint64(d.ExitLatency)
@@ -120,7 +122,7 @@ func gateLatency(d *powerstate.Descriptor, m Mode) uint64 {
 // plan can change: 0 (APST off), 1, and the gate latency (EXLAT, or
 // ENLAT+EXLAT for v4.11) of every non-operational state. It uses buf's
 // storage and does not allocate.
-func breakpoints(c *powerstate.Controller, mode Mode, buf *[Entries + 2]uint64) []uint64 {
+func breakpoints(c *powerstate.Controller, mode apst.Mode, buf *[apst.Entries + 2]uint64) []uint64 {
 	starts := append(buf[:0], 0, 1)
 	for i := range c.States() {
 		d := &c.PowerStates[i]
@@ -135,57 +137,81 @@ func breakpoints(c *powerstate.Controller, mode Mode, buf *[Entries + 2]uint64) 
 	return slices.Compact(starts)
 }
 
-// Sweep partitions the whole bound range [0, 2^64-1] for controller c under
-// parameters p (whose MaxLatency is ignored) into maximal intervals that give
-// identical plans, each with its plan, max PS and worst-case exit latency.
+// Intervals yields, in increasing order, the maximal intervals of bounds
+// (ps_max_latency_us values) that give identical plans for controller c under
+// parameters p, whose bound is ignored: the partition that Sweep collects.
 //
 // The bound enters nvme_configure_apst() only through "bound == 0" (APST
 // disabled) and "gate latency > bound" for each non-operational state, where
 // the gate latency is EXLAT (ENLAT+EXLAT for V4_11), kernel-apst.md §4.3
 // step 4. So the plan can change only where a bound reaches a gate latency:
 // the candidate interval starts are 0, 1 and every gate latency (the
-// interval before it ends at its predecessor). Sweep builds the plan once per
-// candidate (at most 34 Build calls, not one per bound) and merges
-// neighbours with equal plans.
+// interval before it ends at its predecessor). Intervals builds the plan once
+// per candidate (at most 34 Build calls, not one per bound), merges
+// neighbours with equal plans and allocates nothing.
+//
+// It returns an error, and no sequence, only when Build would (nil
+// controller, invalid parameters).
+func Intervals(c *powerstate.Controller, p apst.Params) (iter.Seq[Interval], error) {
+	if c == nil {
+		return nil, apst.ErrNilController
+	}
+	if _, err := apst.Build(c, p); err != nil {
+		return nil, err
+	}
+	return func(yield func(Interval) bool) {
+		var buf [apst.Entries + 2]uint64
+		starts := breakpoints(c, p.Mode(), &buf)
+		var cur Interval
+		have := false
+		for i, start := range starts {
+			q := p
+			q.Bound = apst.Microseconds(start)
+			var plan apst.Plan
+			_ = apst.BuildTo(&plan, c, q) // cannot fail: p was checked above
+			end := apst.NoLimit
+			if i+1 < len(starts) {
+				end = apst.Microseconds(starts[i+1] - 1)
+			}
+			if have && samePlan(&cur.Plan, &plan) {
+				cur.Max = end
+				continue
+			}
+			if have && !yield(cur) {
+				return
+			}
+			cur = Interval{Min: apst.Microseconds(start), Max: end, Plan: plan, Reach: Reachability(c, &plan.Table)}
+			have = true
+		}
+		if have {
+			yield(cur)
+		}
+	}, nil
+}
+
+// Sweep partitions the whole bound range [0, 2^64-1] for controller c under
+// parameters p (whose bound is ignored) into maximal intervals that give
+// identical plans, each with its plan, max PS and worst-case exit latency.
+// It collects Intervals.
 //
 // It returns an error only when Build does (nil controller, invalid
-// generation).
-func Sweep(c *powerstate.Controller, p Params) (BoundSweep, error) {
+// parameters).
+func Sweep(c *powerstate.Controller, p apst.Params) (BoundSweep, error) {
 	out := BoundSweep{Params: p}
-	if c == nil {
-		return out, ErrNilController
+	seq, err := Intervals(c, p)
+	if err != nil {
+		return out, err
 	}
-	mode := p.Mode()
-	var buf [Entries + 2]uint64
-	starts := breakpoints(c, mode, &buf)
-
-	out.Intervals = make([]Interval, 0, len(starts))
-	for i, start := range starts {
-		q := p
-		q.MaxLatency = Microseconds(start)
-		plan, err := Build(c, q)
-		if err != nil {
-			return BoundSweep{Params: p}, err
-		}
-		end := NoLimit
-		if i+1 < len(starts) {
-			end = Microseconds(starts[i+1] - 1)
-		}
-		if n := len(out.Intervals); n > 0 && samePlan(&out.Intervals[n-1].Plan, &plan) {
-			out.Intervals[n-1].Max = end
-			continue
-		}
-		out.Intervals = append(out.Intervals, Interval{
-			Min: Microseconds(start), Max: end, Plan: plan,
-			Reach: Reachability(c, &plan.Table),
-		})
+	out.Intervals = make([]Interval, 0, 4)
+	for iv := range seq {
+		out.Intervals = append(out.Intervals, iv)
 	}
 	return out, nil
 }
 
 // samePlan reports whether two plans program the controller identically and
 // report the same max PS and max round-trip latency.
-func samePlan(a, b *Plan) bool {
+func samePlan(a, b *apst.Plan) bool {
 	return a.Sent == b.Sent && a.Enabled == b.Enabled && a.Outcome == b.Outcome &&
 		a.MaxPS == b.MaxPS && a.MaxRoundTrip == b.MaxRoundTrip && a.Table == b.Table
 }

@@ -1,4 +1,4 @@
-package apst
+package analysis
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"math/bits"
 	"strconv"
 	"strings"
+
+	"github.com/nvmeapst/nvmeapst/apst"
 )
 
 // Factor is an exact rational factor Num/Den that scales advertised exit
@@ -18,22 +20,22 @@ type Factor struct {
 
 // Apply scales us by the factor, rounding up to a whole microsecond (a stall
 // estimate errs long), and saturates at NoLimit.
-func (f Factor) Apply(us Microseconds) Microseconds {
+func (f Factor) Apply(us apst.Microseconds) apst.Microseconds {
 	if f.Den == 0 {
 		return us
 	}
 	hi, lo := bits.Mul64(uint64(us), f.Num)
 	if hi >= f.Den {
-		return NoLimit
+		return apst.NoLimit
 	}
 	q, r := bits.Div64(hi, lo, f.Den)
 	if r != 0 {
 		if q == math.MaxUint64 {
-			return NoLimit
+			return apst.NoLimit
 		}
 		q++
 	}
-	return Microseconds(q)
+	return apst.Microseconds(q)
 }
 
 // IsOne reports whether the factor leaves latencies unchanged.

@@ -1,4 +1,4 @@
-package apst
+package analysis
 
 import (
 	"errors"
@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+
+	"github.com/nvmeapst/nvmeapst/apst"
 )
 
 // GapKind is the shape of an idle-gap distribution.
@@ -27,10 +29,10 @@ type GapDistribution struct {
 	// Kind is the shape.
 	Kind GapKind
 	// Min and Max bound a GapUniform distribution.
-	Min, Max Microseconds
+	Min, Max apst.Microseconds
 	// Mean is the value of a GapFixed distribution and the mean of a
 	// GapExponential one.
-	Mean Microseconds
+	Mean apst.Microseconds
 }
 
 // String formats the distribution as ParseGapDistribution reads it, e.g.
@@ -51,7 +53,7 @@ func (d GapDistribution) String() string {
 // (rand.New(rand.NewPCG(seed1, seed2))): the same seed gives the same gaps.
 // It errors (ErrInvalidGaps) for an unknown kind, Min above Max or a
 // negative n.
-func (d GapDistribution) Sample(r *rand.Rand, n int) ([]Microseconds, error) {
+func (d GapDistribution) Sample(r *rand.Rand, n int) ([]apst.Microseconds, error) {
 	if n < 0 || r == nil {
 		return nil, fmt.Errorf("%w: need a source and a non-negative count", ErrInvalidGaps)
 	}
@@ -64,7 +66,7 @@ func (d GapDistribution) Sample(r *rand.Rand, n int) ([]Microseconds, error) {
 	default:
 		return nil, fmt.Errorf("%w: unknown distribution kind %d", ErrInvalidGaps, d.Kind)
 	}
-	out := make([]Microseconds, n)
+	out := make([]apst.Microseconds, n)
 	for i := range out {
 		switch d.Kind {
 		case GapFixed:
@@ -72,16 +74,16 @@ func (d GapDistribution) Sample(r *rand.Rand, n int) ([]Microseconds, error) {
 		case GapUniform:
 			span := uint64(d.Max - d.Min)
 			if span == math.MaxUint64 {
-				out[i] = Microseconds(r.Uint64())
+				out[i] = apst.Microseconds(r.Uint64())
 			} else {
-				out[i] = d.Min + Microseconds(r.Uint64N(span+1))
+				out[i] = d.Min + apst.Microseconds(r.Uint64N(span+1))
 			}
 		case GapExponential:
 			v := math.Round(r.ExpFloat64() * float64(d.Mean))
 			if v >= 1<<64 {
-				out[i] = NoLimit
+				out[i] = apst.NoLimit
 			} else {
-				out[i] = Microseconds(v)
+				out[i] = apst.Microseconds(v)
 			}
 		}
 	}
@@ -104,7 +106,7 @@ func ParseGapDistribution(s string) (GapDistribution, error) {
 	}
 	switch strings.ToLower(kind) {
 	case "fixed":
-		v, err := ParseMicroseconds(arg)
+		v, err := apst.ParseMicroseconds(arg)
 		if err != nil {
 			return bad(err)
 		}
@@ -114,11 +116,11 @@ func ParseGapDistribution(s string) (GapDistribution, error) {
 		if !ok {
 			return bad(nil)
 		}
-		lo, err := ParseMicroseconds(a)
+		lo, err := apst.ParseMicroseconds(a)
 		if err != nil {
 			return bad(err)
 		}
-		hi, err := ParseMicroseconds(b)
+		hi, err := apst.ParseMicroseconds(b)
 		if err != nil {
 			return bad(err)
 		}
@@ -127,11 +129,24 @@ func ParseGapDistribution(s string) (GapDistribution, error) {
 		}
 		return GapDistribution{Kind: GapUniform, Min: lo, Max: hi}, nil
 	case "exp", "exponential":
-		v, err := ParseMicroseconds(arg)
+		v, err := apst.ParseMicroseconds(arg)
 		if err != nil {
 			return bad(err)
 		}
 		return GapDistribution{Kind: GapExponential, Mean: v}, nil
 	}
 	return bad(nil)
+}
+
+// formatMicros formats a duration compactly: "2s", "100ms" or "4600us".
+func formatMicros(us apst.Microseconds) string {
+	switch {
+	case us == apst.NoLimit:
+		return "unlimited"
+	case us != 0 && us%1000000 == 0:
+		return strconv.FormatUint(uint64(us/1000000), 10) + "s"
+	case us != 0 && us%1000 == 0:
+		return strconv.FormatUint(uint64(us/1000), 10) + "ms"
+	}
+	return strconv.FormatUint(uint64(us), 10) + "us"
 }

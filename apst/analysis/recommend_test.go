@@ -1,4 +1,4 @@
-package apst_test
+package analysis_test
 
 import (
 	"strings"
@@ -8,6 +8,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -20,12 +21,12 @@ func TestRecommendPC401BarPS4(t *testing.T) {
 	require.EqualValues(t, 5000, c.PowerStates[4].ExitLatency)
 	for _, g := range []apst.Generation{apst.Current, apst.V4_12} {
 		p := apst.DefaultParams(g)
-		p.MaxLatency = 5500
-		rec, err := apst.Recommend(c, p, apst.BarGoal(4))
+		p.Bound = 5500
+		rec, err := analysis.Recommend(c, p, analysis.BarGoal(4))
 		require.NoError(t, err)
 		require.True(t, rec.Possible, g.String())
-		require.Equal(t, []apst.BoundRange{{Min: 1000, Max: 4999}}, rec.Recommended, g.String())
-		require.Equal(t, []apst.BoundRange{{Min: 0, Max: 4999}}, rec.Acceptable, g.String())
+		require.Equal(t, []analysis.BoundRange{{Min: 1000, Max: 4999}}, rec.Recommended, g.String())
+		require.Equal(t, []analysis.BoundRange{{Min: 0, Max: 4999}}, rec.Acceptable, g.String())
 		require.Equal(t, uint32(1<<3), rec.Kept)
 		require.Equal(t, uint32(1<<4), rec.GivenUp)
 		require.EqualValues(t, 3, rec.Reach.Deepest)
@@ -41,43 +42,43 @@ func TestRecommendPC401BarPS4(t *testing.T) {
 
 	// v4.11 gated on ENLAT+EXLAT: there 5500 did bar ps4 (total 6000).
 	p := apst.DefaultParams(apst.V4_11)
-	p.MaxLatency = 5500
-	rec, err := apst.Recommend(c, p, apst.BarGoal(4))
+	p.Bound = 5500
+	rec, err := analysis.Recommend(c, p, analysis.BarGoal(4))
 	require.NoError(t, err)
 	require.True(t, rec.Current.Meets)
-	require.Equal(t, []apst.BoundRange{{Min: 2000, Max: 5999}}, rec.Recommended)
+	require.Equal(t, []analysis.BoundRange{{Min: 2000, Max: 5999}}, rec.Recommended)
 }
 
 func TestRecommend990Stall25ms(t *testing.T) {
 	c := loadAnalysisFixture(t, fixture990)
-	rec, err := apst.Recommend(c, apst.DefaultParams(apst.Current), apst.StallGoal(25000))
+	rec, err := analysis.Recommend(c, apst.DefaultParams(apst.Current), analysis.StallGoal(25000))
 	require.NoError(t, err)
 	require.True(t, rec.Possible)
-	require.Equal(t, []apst.BoundRange{{Min: 0, Max: 42999}}, rec.Acceptable)
-	require.Equal(t, []apst.BoundRange{{Min: 4600, Max: 42999}}, rec.Recommended)
+	require.Equal(t, []analysis.BoundRange{{Min: 0, Max: 42999}}, rec.Acceptable)
+	require.Equal(t, []analysis.BoundRange{{Min: 4600, Max: 42999}}, rec.Recommended)
 	require.Equal(t, uint32(1<<3), rec.Kept)
 	require.Equal(t, uint32(1<<4), rec.GivenUp)
 	require.False(t, rec.Current.Meets, "the default 100000 reaches ps4 (43000us)")
 	require.Contains(t, strings.Join(rec.Current.Why, "\n"), "ps4 is reachable at bound 100000us and its exit latency 43000us exceeds the accepted stall 25000us")
 
 	// A stall of 50 ms accepts everything.
-	rec, err = apst.Recommend(c, apst.DefaultParams(apst.Current), apst.StallGoal(50000))
+	rec, err = analysis.Recommend(c, apst.DefaultParams(apst.Current), analysis.StallGoal(50000))
 	require.NoError(t, err)
-	require.Equal(t, []apst.BoundRange{{Min: 43000, Max: apst.NoLimit}}, rec.Recommended)
+	require.Equal(t, []analysis.BoundRange{{Min: 43000, Max: apst.NoLimit}}, rec.Recommended)
 	require.Zero(t, rec.GivenUp)
 	require.True(t, rec.Current.Meets)
 
 	// 1 ms is below every non-operational state's exit latency.
-	rec, err = apst.Recommend(c, apst.DefaultParams(apst.Current), apst.StallGoal(1000))
+	rec, err = analysis.Recommend(c, apst.DefaultParams(apst.Current), analysis.StallGoal(1000))
 	require.NoError(t, err)
 	require.False(t, rec.Possible)
 	require.Empty(t, rec.Recommended)
-	require.Equal(t, []apst.BoundRange{{Min: 0, Max: 4599}}, rec.Acceptable)
+	require.Equal(t, []analysis.BoundRange{{Min: 0, Max: 4599}}, rec.Acceptable)
 	require.Contains(t, strings.Join(rec.Why, "\n"), "at least 4600us (ps3), above the accepted stall 1000us")
 
 	// Both at once: bar ps3 and stall 50 ms cannot keep anything here, since
 	// a bound that admits ps4 also admits ps3 (4600 < 43000).
-	rec, err = apst.Recommend(c, apst.DefaultParams(apst.Current), apst.Goal{MaxStall: 50000, Bar: 1 << 3})
+	rec, err = analysis.Recommend(c, apst.DefaultParams(apst.Current), analysis.Goal{MaxStall: 50000, Bar: 1 << 3})
 	require.NoError(t, err)
 	require.False(t, rec.Possible)
 	require.Contains(t, strings.Join(rec.Why, "\n"), "no non-operational state is shallower than ps3")
@@ -89,7 +90,7 @@ func TestRecommendNoRangeWhenShallowerExitIsLarger(t *testing.T) {
 	c.PowerStates[3] = powerstate.Descriptor{NonOperational: true, EntryLatency: 1000, ExitLatency: 5000}
 	c.PowerStates[4] = powerstate.Descriptor{NonOperational: true, EntryLatency: 1000, ExitLatency: 1000}
 	for _, g := range []apst.Generation{apst.Current, apst.V4_12} {
-		rec, err := apst.Recommend(c, apst.DefaultParams(g), apst.BarGoal(4))
+		rec, err := analysis.Recommend(c, apst.DefaultParams(g), analysis.BarGoal(4))
 		require.NoError(t, err)
 		require.False(t, rec.Possible, g.String())
 		require.Empty(t, rec.Recommended)
@@ -103,17 +104,17 @@ func TestRecommendIntel600pNeverReachesPS4(t *testing.T) {
 	c := loadAnalysisFixture(t, fixture600p)
 	p := apst.DefaultParams(apst.Current)
 	p.Quirks = intel600pQuirks(c)
-	rec, err := apst.Recommend(c, p, apst.BarGoal(4))
+	rec, err := analysis.Recommend(c, p, analysis.BarGoal(4))
 	require.NoError(t, err)
 	require.True(t, rec.Possible)
 	require.True(t, rec.Current.Meets)
-	require.Equal(t, []apst.BoundRange{{Min: 300, Max: apst.NoLimit}}, rec.Recommended)
+	require.Equal(t, []analysis.BoundRange{{Min: 300, Max: apst.NoLimit}}, rec.Recommended)
 	require.Contains(t, strings.Join(rec.Why, "\n"), "ps4 is not reached at any bound under these parameters (no-deepest-ps")
 }
 
 func TestRecommendBarPS0(t *testing.T) {
 	c := loadAnalysisFixture(t, fixture990)
-	rec, err := apst.Recommend(c, apst.DefaultParams(apst.Current), apst.BarGoal(0))
+	rec, err := analysis.Recommend(c, apst.DefaultParams(apst.Current), analysis.BarGoal(0))
 	require.NoError(t, err)
 	require.False(t, rec.Possible)
 	require.Empty(t, rec.Acceptable)
@@ -121,15 +122,15 @@ func TestRecommendBarPS0(t *testing.T) {
 }
 
 func TestGoalAndRangeStrings(t *testing.T) {
-	require.Equal(t, "bar ps4", apst.BarGoal(4).String())
-	require.Equal(t, "worst stall <= 25000us", apst.StallGoal(25000).String())
-	require.Equal(t, "worst stall <= 25000us, bar ps3,ps4", apst.Goal{MaxStall: 25000, Bar: 1<<3 | 1<<4}.String())
-	require.Equal(t, "any bound", apst.StallGoal(apst.NoLimit).String())
-	require.Equal(t, "1000..4999", apst.BoundRange{Min: 1000, Max: 4999}.String())
-	require.Equal(t, "43000..unlimited", apst.BoundRange{Min: 43000, Max: apst.NoLimit}.String())
-	require.Equal(t, "none", apst.FormatStates(0))
-	require.Equal(t, "ps0,ps3,ps31", apst.FormatStates(1|1<<3|1<<31))
-	require.True(t, apst.BoundRange{Min: 1, Max: 2}.Contains(2))
+	require.Equal(t, "bar ps4", analysis.BarGoal(4).String())
+	require.Equal(t, "worst stall <= 25000us", analysis.StallGoal(25000).String())
+	require.Equal(t, "worst stall <= 25000us, bar ps3,ps4", analysis.Goal{MaxStall: 25000, Bar: 1<<3 | 1<<4}.String())
+	require.Equal(t, "any bound", analysis.StallGoal(apst.NoLimit).String())
+	require.Equal(t, "1000..4999", analysis.BoundRange{Min: 1000, Max: 4999}.String())
+	require.Equal(t, "43000..unlimited", analysis.BoundRange{Min: 43000, Max: apst.NoLimit}.String())
+	require.Equal(t, "none", analysis.FormatStates(0))
+	require.Equal(t, "ps0,ps3,ps31", analysis.FormatStates(1|1<<3|1<<31))
+	require.True(t, analysis.BoundRange{Min: 1, Max: 2}.Contains(2))
 }
 
 // TestRecommendProperties: every recommended bound meets the goal and reaches
@@ -139,25 +140,25 @@ func TestRecommendProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c := anGenController(t)
 		p := anGenParams(t)
-		g := apst.Goal{
+		g := analysis.Goal{
 			MaxStall: apst.Microseconds(rapid.SampledFrom([]uint64{0, 1000, 4600, 25000, 100000, uint64(apst.NoLimit)}).Draw(t, "stall")),
 			Bar:      rapid.Uint32().Draw(t, "bar") & rapid.SampledFrom([]uint32{0, 1 << 3, 1 << 4, 0x18, 0xffffffff}).Draw(t, "mask"),
 		}
-		rec, err := apst.Recommend(c, p, g)
+		rec, err := analysis.Recommend(c, p, g)
 		if err != nil {
 			t.Fatal(err)
 		}
-		meets := func(b apst.Microseconds) (bool, apst.Reach) {
+		meets := func(b apst.Microseconds) (bool, analysis.Reach) {
 			q := p
-			q.MaxLatency = b
+			q.Bound = b
 			plan, err := apst.Build(c, q)
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := apst.Reachability(c, &plan.Table)
+			r := analysis.Reachability(c, &plan.Table)
 			return r.WorstExitLatency <= g.MaxStall && r.States&g.Bar == 0, r
 		}
-		in := func(rs []apst.BoundRange, b apst.Microseconds) bool {
+		in := func(rs []analysis.BoundRange, b apst.Microseconds) bool {
 			for _, r := range rs {
 				if r.Contains(b) {
 					return true
@@ -182,8 +183,8 @@ func TestRecommendProperties(t *testing.T) {
 				t.Fatalf("bound %d: meets %v, acceptable %v", iv.Min, ok, !ok)
 			}
 		}
-		if ok, _ := meets(p.MaxLatency); ok != rec.Current.Meets {
-			t.Fatalf("current bound %d: meets %v, reported %v", p.MaxLatency, ok, rec.Current.Meets)
+		if ok, _ := meets(p.Bound); ok != rec.Current.Meets {
+			t.Fatalf("current bound %d: meets %v, reported %v", p.Bound, ok, rec.Current.Meets)
 		}
 	})
 }

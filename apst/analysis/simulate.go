@@ -1,4 +1,4 @@
-package apst
+package analysis
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"slices"
 
+	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -14,9 +15,6 @@ var (
 	// ErrInvalidFactor: an exit-latency factor that is not a non-negative
 	// decimal, percentage or fraction.
 	ErrInvalidFactor = errors.New("apst: invalid exit-latency factor")
-	// ErrInvalidDuration: a duration that is not a whole, non-negative
-	// number of microseconds.
-	ErrInvalidDuration = errors.New("apst: invalid duration")
 	// ErrInvalidGaps: an idle-gap distribution that cannot be sampled, or
 	// gaps whose total overflows 2^64-1 µs.
 	ErrInvalidGaps = errors.New("apst: invalid idle gaps")
@@ -34,7 +32,7 @@ type SimOptions struct {
 	// CPUWake is added to every wake, the starting state's included: the
 	// CPU's C-state exit latency, which a CPU latency QoS limit removes
 	// (about 150 µs on the Ice Lake measurements in the seeds).
-	CPUWake Microseconds
+	CPUWake apst.Microseconds
 }
 
 // Simulation summarises a run of idle gaps through a timeline.
@@ -46,15 +44,15 @@ type Simulation struct {
 	// Count is the number of gaps.
 	Count uint64
 	// TotalIdle is the sum of the gaps.
-	TotalIdle Microseconds
+	TotalIdle apst.Microseconds
 	// Wakes counts, per state, the commands that found the controller in it.
-	Wakes [Entries]uint64
+	Wakes [apst.Entries]uint64
 	// Residency is, per state, the idle time spent in it.
-	Residency [Entries]Microseconds
+	Residency [apst.Entries]apst.Microseconds
 	// P50, P90, P99 and Max are percentiles of the wake penalty (scaled exit
 	// latency plus CPU wake latency) over the gaps, by nearest rank: the
 	// smallest penalty that at least p% of the wakes do not exceed.
-	P50, P90, P99, Max Microseconds
+	P50, P90, P99, Max apst.Microseconds
 	// AverageIdlePower is the time-weighted average of the states' maximum
 	// power (MP) over the idle time, in microwatts, rounded down; the
 	// starting state's MP when the total idle time is 0.
@@ -63,7 +61,9 @@ type Simulation struct {
 
 // WakeAfter returns what the first command after a gap of length gap meets
 // (Timeline.WakeAfter with the simulation's options).
-func (s *Simulation) WakeAfter(gap Microseconds) Wake { return s.Timeline.WakeAfter(gap, s.Options) }
+func (s *Simulation) WakeAfter(gap apst.Microseconds) Wake {
+	return s.Timeline.WakeAfter(gap, s.Options)
+}
 
 // Simulate runs a list of idle gaps through the timeline that table t
 // produces on controller c (IdleTimeline from opt.Start): for each gap the
@@ -81,10 +81,10 @@ func (s *Simulation) WakeAfter(gap Microseconds) Wake { return s.Timeline.WakeAf
 // again. Gaps come from a list (a trace) or from GapDistribution.Sample.
 //
 // Errors: a nil controller, no gaps, or gaps whose total overflows 2^64-1 µs.
-func Simulate(c *powerstate.Controller, t *Table, gaps []Microseconds, opt SimOptions) (Simulation, error) {
+func Simulate(c *powerstate.Controller, t *apst.Table, gaps []apst.Microseconds, opt SimOptions) (Simulation, error) {
 	sim := Simulation{Options: opt}
 	if c == nil {
-		return sim, ErrNilController
+		return sim, apst.ErrNilController
 	}
 	if len(gaps) == 0 {
 		return sim, ErrNoGaps
@@ -92,8 +92,8 @@ func Simulate(c *powerstate.Controller, t *Table, gaps []Microseconds, opt SimOp
 	tl := IdleTimeline(c, t, opt.Start)
 	sim.Timeline = tl
 	n := len(tl)
-	var counts [Entries]uint64 // per step
-	penalty := make([]Microseconds, n)
+	var counts [apst.Entries]uint64 // per step
+	penalty := make([]apst.Microseconds, n)
 	power := make([]uint64, n)
 	for i, st := range tl {
 		penalty[i] = satAdd(opt.ExitFactor.Apply(st.ExitLatency), opt.CPUWake)
@@ -123,7 +123,7 @@ func Simulate(c *powerstate.Controller, t *Table, gaps []Microseconds, opt SimOp
 		}
 	}
 	sim.Count = uint64(len(gaps))
-	sim.TotalIdle = Microseconds(total)
+	sim.TotalIdle = apst.Microseconds(total)
 	for i, st := range tl {
 		sim.Wakes[st.State] += counts[i]
 	}
@@ -146,7 +146,7 @@ func Simulate(c *powerstate.Controller, t *Table, gaps []Microseconds, opt SimOp
 		}
 		return 0
 	})
-	rank := func(p uint64) Microseconds {
+	rank := func(p uint64) apst.Microseconds {
 		// nearest rank: ceil(p*count/100), at least 1
 		hi, lo := bits.Mul64(p, sim.Count)
 		k, r := bits.Div64(hi, lo, 100)

@@ -1,4 +1,4 @@
-package apst_test
+package analysis_test
 
 import (
 	"os"
@@ -9,15 +9,17 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/analysis"
+	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
-// Fixtures of the analysis tests, read from the powerstate package's
+// Fixtures of the analysis tests, from the module's
 // testdata.
-const (
-	fixture990   = "../powerstate/testdata/samsung-990-evo-plus-1tb-2B2QKXG7.bin"
-	fixture600p  = "../powerstate/testdata/intel-ssdpekkw256g7-PSF109C.bin"
-	fixturePC401 = "../powerstate/testdata/corpus/binary/synthetic/SKhynix_PC401_NVMe_512GB_80003E00.id-ctrl.bin"
+var (
+	fixture990   = testfixture.Path("identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin")
+	fixture600p  = testfixture.Path("identify/intel-ssdpekkw256g7-PSF109C.bin")
+	fixturePC401 = testfixture.Path("corpus/binary/synthetic/SKhynix_PC401_NVMe_512GB_80003E00.id-ctrl.bin")
 )
 
 func loadAnalysisFixture(tb testing.TB, path string) *powerstate.Controller {
@@ -43,7 +45,7 @@ func entriesOf(t *apst.Table, n int) []apst.Entry { return append([]apst.Entry(n
 
 func TestSweep990EVOPlus(t *testing.T) {
 	c := loadAnalysisFixture(t, fixture990)
-	sw, err := apst.Sweep(c, apst.DefaultParams(apst.Current))
+	sw, err := analysis.Sweep(c, apst.DefaultParams(apst.Current))
 	require.NoError(t, err)
 	require.Len(t, sw.Intervals, 4)
 
@@ -81,7 +83,7 @@ func TestSweep990EVOPlus(t *testing.T) {
 	require.NotSame(t, iv, sw.At(4599))
 	for _, b := range []apst.Microseconds{4600, 5500, 10000, 25000, 42999} {
 		p := apst.DefaultParams(apst.Current)
-		p.MaxLatency = b
+		p.Bound = b
 		plan, err := apst.Build(c, p)
 		require.NoError(t, err)
 		require.Equal(t, iv.Plan.Table, plan.Table, "bound %d", b)
@@ -102,10 +104,10 @@ func TestSweepIntel600pNoDeepestPS(t *testing.T) {
 	for _, g := range []apst.Generation{apst.Current, apst.V4_12} {
 		p := apst.DefaultParams(g)
 		p.Quirks = q
-		sw, err := apst.Sweep(c, p)
+		sw, err := analysis.Sweep(c, p)
 		require.NoError(t, err)
 		for _, iv := range sw.Intervals {
-			require.Zero(t, iv.Reach.States&(1<<4), "%s: %s reaches ps4", g, apst.BoundRange{Min: iv.Min, Max: iv.Max})
+			require.Zero(t, iv.Reach.States&(1<<4), "%s: %s reaches ps4", g, analysis.BoundRange{Min: iv.Min, Max: iv.Max})
 			require.NotEqual(t, 4, iv.MaxPS())
 		}
 		last := sw.Intervals[len(sw.Intervals)-1]
@@ -114,28 +116,28 @@ func TestSweepIntel600pNoDeepestPS(t *testing.T) {
 
 		// Without the quirk (or with force_apst) ps4 is the destination.
 		p.ForceAPST = true
-		sw, err = apst.Sweep(c, p)
+		sw, err = analysis.Sweep(c, p)
 		require.NoError(t, err)
-		require.EqualValues(t, 4, sw.At(apst.DefaultMaxLatency).Reach.Deepest, g.String())
+		require.EqualValues(t, 4, sw.At(apst.DefaultBound).Reach.Deepest, g.String())
 	}
 }
 
 func TestSweepPC401(t *testing.T) {
 	c := loadAnalysisFixture(t, fixturePC401)
-	sw, err := apst.Sweep(c, apst.DefaultParams(apst.Current))
+	sw, err := analysis.Sweep(c, apst.DefaultParams(apst.Current))
 	require.NoError(t, err)
-	var got []apst.BoundRange
+	var got []analysis.BoundRange
 	for _, iv := range sw.Intervals {
-		got = append(got, apst.BoundRange{Min: iv.Min, Max: iv.Max})
+		got = append(got, analysis.BoundRange{Min: iv.Min, Max: iv.Max})
 	}
-	require.Equal(t, []apst.BoundRange{{0, 0}, {1, 999}, {1000, 4999}, {5000, apst.NoLimit}}, got)
+	require.Equal(t, []analysis.BoundRange{{0, 0}, {1, 999}, {1000, 4999}, {5000, apst.NoLimit}}, got)
 	require.Equal(t, 3, sw.At(4999).MaxPS())
 	require.Equal(t, 4, sw.At(5500).MaxPS())
 }
 
 func TestSweepV4_11TotalGate(t *testing.T) {
 	c := loadAnalysisFixture(t, fixture990)
-	sw, err := apst.Sweep(c, apst.DefaultParams(apst.V4_11))
+	sw, err := analysis.Sweep(c, apst.DefaultParams(apst.V4_11))
 	require.NoError(t, err)
 	// v4.11 gates on ENLAT+EXLAT: ps3 6200, ps4 44600.
 	require.Equal(t, apst.Microseconds(6200), sw.Intervals[2].Min)
@@ -146,15 +148,15 @@ func TestSweepV4_11TotalGate(t *testing.T) {
 func TestSweepNothingSent(t *testing.T) {
 	c := loadAnalysisFixture(t, fixture990)
 	c.APSTA = 0
-	sw, err := apst.Sweep(c, apst.DefaultParams(apst.Current))
+	sw, err := analysis.Sweep(c, apst.DefaultParams(apst.Current))
 	require.NoError(t, err)
 	require.Len(t, sw.Intervals, 1)
 	require.False(t, sw.Intervals[0].Plan.Sent)
 	require.Equal(t, apst.NoLimit, sw.Intervals[0].Max)
 
-	_, err = apst.Sweep(nil, apst.DefaultParams(apst.Current))
+	_, err = analysis.Sweep(nil, apst.DefaultParams(apst.Current))
 	require.ErrorIs(t, err, apst.ErrNilController)
-	_, err = apst.Sweep(c, apst.Params{Generation: 9})
+	_, err = analysis.Sweep(c, apst.Params{Generation: 9})
 	require.ErrorIs(t, err, apst.ErrUnknownGeneration)
 }
 
@@ -185,7 +187,7 @@ func anGenParams(t *rapid.T) apst.Params {
 	us := rapid.OneOf(rapid.SampledFrom([]uint64{0, 1, 15000, 100000}), rapid.Uint64Range(0, 300000), rapid.Uint64())
 	p := apst.Params{
 		Generation:         apst.Generation(rapid.Uint8Range(0, 2).Draw(t, "gen")),
-		MaxLatency:         apst.Microseconds(us.Draw(t, "bound")),
+		Bound:              apst.Microseconds(us.Draw(t, "bound")),
 		PrimaryTimeout:     apst.Milliseconds(ms.Draw(t, "t1")),
 		SecondaryTimeout:   apst.Milliseconds(ms.Draw(t, "t2")),
 		PrimaryTolerance:   apst.Microseconds(us.Draw(t, "l1")),
@@ -208,7 +210,7 @@ func TestSweepProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c := anGenController(t)
 		p := anGenParams(t)
-		sw, err := apst.Sweep(c, p)
+		sw, err := analysis.Sweep(c, p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -218,7 +220,7 @@ func TestSweepProperties(t *testing.T) {
 		}
 		build := func(b apst.Microseconds) apst.Plan {
 			q := p
-			q.MaxLatency = b
+			q.Bound = b
 			plan, err := apst.Build(c, q)
 			if err != nil {
 				t.Fatal(err)
@@ -256,7 +258,7 @@ func TestSweepProperties(t *testing.T) {
 					t.Fatalf("At(%d) is not interval %d", b, i)
 				}
 			}
-			if iv.Reach != apst.Reachability(c, &iv.Plan.Table) {
+			if iv.Reach != analysis.Reachability(c, &iv.Plan.Table) {
 				t.Fatalf("interval %d: reach differs", i)
 			}
 		}
@@ -277,13 +279,13 @@ func TestSweepExhaustiveSmall(t *testing.T) {
 		p := anGenParams(t)
 		p.PrimaryTolerance %= 60
 		p.SecondaryTolerance %= 90
-		sw, err := apst.Sweep(c, p)
+		sw, err := analysis.Sweep(c, p)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for b := apst.Microseconds(0); b <= 100; b++ {
 			q := p
-			q.MaxLatency = b
+			q.Bound = b
 			plan, _ := apst.Build(c, q)
 			if iv := sw.At(b); !samePlanOutput(&plan, &iv.Plan) {
 				t.Fatalf("bound %d: sweep interval %d..%d disagrees with Build", b, iv.Min, iv.Max)
@@ -295,15 +297,15 @@ func TestSweepExhaustiveSmall(t *testing.T) {
 func TestReachability(t *testing.T) {
 	c := loadAnalysisFixture(t, fixture990)
 	var tab apst.Table
-	r := apst.Reachability(c, &tab)
-	require.Equal(t, apst.Reach{States: 1, WorstExitState: -1}, r)
+	r := analysis.Reachability(c, &tab)
+	require.Equal(t, analysis.Reach{States: 1, WorstExitState: -1}, r)
 	tab[0] = apst.NewEntry(3, 100)
 	tab[3] = apst.NewEntry(4, 2000)
-	r = apst.Reachability(c, &tab)
-	require.Equal(t, apst.Reach{States: 1<<0 | 1<<3 | 1<<4, Deepest: 4, WorstExitState: 4, WorstExitLatency: 43000}, r)
+	r = analysis.Reachability(c, &tab)
+	require.Equal(t, analysis.Reach{States: 1<<0 | 1<<3 | 1<<4, Deepest: 4, WorstExitState: 4, WorstExitLatency: 43000}, r)
 	// An entry with idle time 0 makes no transition.
 	tab[0] = apst.NewEntry(3, 0)
-	require.Equal(t, uint32(1), apst.Reachability(c, &tab).States)
+	require.Equal(t, uint32(1), analysis.Reachability(c, &tab).States)
 }
 
 func BenchmarkSweep(b *testing.B) {
@@ -311,7 +313,7 @@ func BenchmarkSweep(b *testing.B) {
 	p := apst.DefaultParams(apst.Current)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := apst.Sweep(c, p); err != nil {
+		if _, err := analysis.Sweep(c, p); err != nil {
 			b.Fatal(err)
 		}
 	}

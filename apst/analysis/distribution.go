@@ -1,4 +1,4 @@
-package apst
+package analysis
 
 import "slices"
 
@@ -20,8 +20,8 @@ func (d Distribution) Mean() float64 {
 	return float64(d.Sum) / float64(d.N)
 }
 
-// distribution sorts vs in place and summarises it.
-func distribution(vs []int64) Distribution {
+// NewDistribution sorts vs in place and summarises it.
+func NewDistribution(vs []int64) Distribution {
 	if len(vs) == 0 {
 		return Distribution{}
 	}

@@ -1,4 +1,4 @@
-package apst_test
+package analysis_test
 
 import (
 	"math/rand/v2"
@@ -8,26 +8,27 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
 func plan990(t testing.TB, bound apst.Microseconds) (*powerstate.Controller, apst.Plan) {
 	c := loadAnalysisFixture(t, fixture990)
 	p := apst.DefaultParams(apst.Current)
-	p.MaxLatency = bound
+	p.Bound = bound
 	plan, err := apst.Build(c, p)
 	require.NoError(t, err)
 	return c, plan
 }
 
 func TestIdleTimeline990(t *testing.T) {
-	c, plan := plan990(t, apst.DefaultMaxLatency)
-	tl := apst.IdleTimeline(c, &plan.Table, 0)
+	c, plan := plan990(t, apst.DefaultBound)
+	tl := analysis.IdleTimeline(c, &plan.Table, 0)
 	// ITPT counts idle time in the current state: ps3 after 100 ms, ps4 2000 ms later.
 	require.Len(t, tl, 3)
-	require.Equal(t, apst.Step{State: 0, From: 0, ExitLatency: 0, MaxPower: c.PowerStates[0].MaxPower}, tl[0])
-	require.Equal(t, apst.Step{State: 3, From: 100000, ExitLatency: 4600, MaxPower: c.PowerStates[3].MaxPower}, tl[1])
-	require.Equal(t, apst.Step{State: 4, From: 2100000, ExitLatency: 43000, MaxPower: c.PowerStates[4].MaxPower}, tl[2])
+	require.Equal(t, analysis.Step{State: 0, From: 0, ExitLatency: 0, MaxPower: c.PowerStates[0].MaxPower}, tl[0])
+	require.Equal(t, analysis.Step{State: 3, From: 100000, ExitLatency: 4600, MaxPower: c.PowerStates[3].MaxPower}, tl[1])
+	require.Equal(t, analysis.Step{State: 4, From: 2100000, ExitLatency: 43000, MaxPower: c.PowerStates[4].MaxPower}, tl[2])
 	require.Equal(t, uint32(1<<0|1<<3|1<<4), tl.States())
 
 	for _, tc := range []struct {
@@ -37,7 +38,7 @@ func TestIdleTimeline990(t *testing.T) {
 	}{
 		{0, 0, 0}, {99999, 0, 0}, {100000, 3, 4600}, {2099999, 3, 4600}, {2100000, 4, 43000}, {apst.NoLimit, 4, 43000},
 	} {
-		w := tl.WakeAfter(tc.gap, apst.SimOptions{})
+		w := tl.WakeAfter(tc.gap, analysis.SimOptions{})
 		require.Equal(t, tc.state, w.State, "gap %d", tc.gap)
 		require.Equal(t, tc.exit, w.ExitLatency, "gap %d", tc.gap)
 		require.Equal(t, tc.exit, w.Penalty, "gap %d", tc.gap)
@@ -45,24 +46,24 @@ func TestIdleTimeline990(t *testing.T) {
 
 	// The seed's measurement: 0.78 of the advertised 43 ms is 33.5 ms; with
 	// the CPU's 150 us C-state exit on top.
-	f, err := apst.ParseFactor("0.78")
+	f, err := analysis.ParseFactor("0.78")
 	require.NoError(t, err)
-	w := tl.WakeAfter(3000000, apst.SimOptions{ExitFactor: f, CPUWake: 150})
-	require.Equal(t, apst.Wake{Gap: 3000000, State: 4, ExitLatency: 33540, Penalty: 33690}, w)
+	w := tl.WakeAfter(3000000, analysis.SimOptions{ExitFactor: f, CPUWake: 150})
+	require.Equal(t, analysis.Wake{Gap: 3000000, State: 4, ExitLatency: 33540, Penalty: 33690}, w)
 	// Staying in ps0 costs only the CPU wake.
-	require.Equal(t, apst.Microseconds(150), tl.WakeAfter(10, apst.SimOptions{CPUWake: 150}).Penalty)
+	require.Equal(t, apst.Microseconds(150), tl.WakeAfter(10, analysis.SimOptions{CPUWake: 150}).Penalty)
 
 	// At 25 ms the timeline stops at ps3.
 	_, plan25 := plan990(t, 25000)
-	tl25 := apst.IdleTimeline(c, &plan25.Table, 0)
+	tl25 := analysis.IdleTimeline(c, &plan25.Table, 0)
 	require.Len(t, tl25, 2)
 	require.EqualValues(t, 3, tl25.At(apst.NoLimit).State)
 }
 
 func TestSimulateGapList(t *testing.T) {
-	c, plan := plan990(t, apst.DefaultMaxLatency)
+	c, plan := plan990(t, apst.DefaultBound)
 	gaps := []apst.Microseconds{50000, 1000000, 3000000}
-	sim, err := apst.Simulate(c, &plan.Table, gaps, apst.SimOptions{})
+	sim, err := analysis.Simulate(c, &plan.Table, gaps, analysis.SimOptions{})
 	require.NoError(t, err)
 	require.Equal(t, uint64(3), sim.Count)
 	require.Equal(t, apst.Microseconds(4050000), sim.TotalIdle)
@@ -87,7 +88,7 @@ func TestSimulateGapList(t *testing.T) {
 
 	// 25 ms: the worst wake is ps3's.
 	_, plan25 := plan990(t, 25000)
-	sim25, err := apst.Simulate(c, &plan25.Table, gaps, apst.SimOptions{CPUWake: 150})
+	sim25, err := analysis.Simulate(c, &plan25.Table, gaps, analysis.SimOptions{CPUWake: 150})
 	require.NoError(t, err)
 	require.Equal(t, apst.Microseconds(4750), sim25.Max)
 	require.Equal(t, uint64(1), sim25.Wakes[0])
@@ -96,28 +97,28 @@ func TestSimulateGapList(t *testing.T) {
 }
 
 func TestSimulateZeroAndErrors(t *testing.T) {
-	c, plan := plan990(t, apst.DefaultMaxLatency)
-	sim, err := apst.Simulate(c, &plan.Table, []apst.Microseconds{0, 0}, apst.SimOptions{})
+	c, plan := plan990(t, apst.DefaultBound)
+	sim, err := analysis.Simulate(c, &plan.Table, []apst.Microseconds{0, 0}, analysis.SimOptions{})
 	require.NoError(t, err)
 	require.Equal(t, uint64(6000000), sim.AverageIdlePower)
 	require.Zero(t, sim.Max)
 
-	_, err = apst.Simulate(c, &plan.Table, nil, apst.SimOptions{})
-	require.ErrorIs(t, err, apst.ErrNoGaps)
-	_, err = apst.Simulate(nil, &plan.Table, []apst.Microseconds{1}, apst.SimOptions{})
+	_, err = analysis.Simulate(c, &plan.Table, nil, analysis.SimOptions{})
+	require.ErrorIs(t, err, analysis.ErrNoGaps)
+	_, err = analysis.Simulate(nil, &plan.Table, []apst.Microseconds{1}, analysis.SimOptions{})
 	require.ErrorIs(t, err, apst.ErrNilController)
-	_, err = apst.Simulate(c, &plan.Table, []apst.Microseconds{apst.NoLimit, 2}, apst.SimOptions{})
-	require.ErrorIs(t, err, apst.ErrInvalidGaps)
+	_, err = analysis.Simulate(c, &plan.Table, []apst.Microseconds{apst.NoLimit, 2}, analysis.SimOptions{})
+	require.ErrorIs(t, err, analysis.ErrInvalidGaps)
 }
 
 func TestSimulateDistributions(t *testing.T) {
-	c, plan := plan990(t, apst.DefaultMaxLatency)
-	run := func(spec string, seed uint64) apst.Simulation {
-		d, err := apst.ParseGapDistribution(spec)
+	c, plan := plan990(t, apst.DefaultBound)
+	run := func(spec string, seed uint64) analysis.Simulation {
+		d, err := analysis.ParseGapDistribution(spec)
 		require.NoError(t, err)
 		gaps, err := d.Sample(rand.New(rand.NewPCG(seed, 0)), 10000)
 		require.NoError(t, err)
-		sim, err := apst.Simulate(c, &plan.Table, gaps, apst.SimOptions{})
+		sim, err := analysis.Simulate(c, &plan.Table, gaps, analysis.SimOptions{})
 		require.NoError(t, err)
 		return sim
 	}
@@ -141,7 +142,7 @@ func TestSimulateDistributions(t *testing.T) {
 	require.InDelta(t, 10000*2000.0/4990, float64(u.Wakes[3]), 200)
 	require.Equal(t, apst.Microseconds(43000), u.P90)
 
-	d, err := apst.ParseGapDistribution("uniform:10ms..20ms")
+	d, err := analysis.ParseGapDistribution("uniform:10ms..20ms")
 	require.NoError(t, err)
 	gaps, err := d.Sample(rand.New(rand.NewPCG(5, 5)), 1000)
 	require.NoError(t, err)
@@ -151,36 +152,36 @@ func TestSimulateDistributions(t *testing.T) {
 }
 
 func TestParseGapDistribution(t *testing.T) {
-	for in, want := range map[string]apst.GapDistribution{
-		"fixed:2s":            {Kind: apst.GapFixed, Mean: 2000000},
-		"uniform:10ms..5s":    {Kind: apst.GapUniform, Min: 10000, Max: 5000000},
-		"exp:500ms":           {Kind: apst.GapExponential, Mean: 500000},
-		"exponential:150":     {Kind: apst.GapExponential, Mean: 150},
-		" Fixed:4.6ms ":       {Kind: apst.GapFixed, Mean: 4600},
-		"uniform:0us..1500us": {Kind: apst.GapUniform, Min: 0, Max: 1500},
+	for in, want := range map[string]analysis.GapDistribution{
+		"fixed:2s":            {Kind: analysis.GapFixed, Mean: 2000000},
+		"uniform:10ms..5s":    {Kind: analysis.GapUniform, Min: 10000, Max: 5000000},
+		"exp:500ms":           {Kind: analysis.GapExponential, Mean: 500000},
+		"exponential:150":     {Kind: analysis.GapExponential, Mean: 150},
+		" Fixed:4.6ms ":       {Kind: analysis.GapFixed, Mean: 4600},
+		"uniform:0us..1500us": {Kind: analysis.GapUniform, Min: 0, Max: 1500},
 	} {
-		got, err := apst.ParseGapDistribution(in)
+		got, err := analysis.ParseGapDistribution(in)
 		require.NoError(t, err, in)
 		require.Equal(t, want, got, in)
-		again, err := apst.ParseGapDistribution(got.String())
+		again, err := analysis.ParseGapDistribution(got.String())
 		require.NoError(t, err)
 		require.Equal(t, got, again, got.String())
 	}
 	for _, in := range []string{"", "2s", "fixed:", "uniform:5s..1s", "uniform:1s", "gauss:1s", "exp:-1s", "fixed:1ns"} {
-		_, err := apst.ParseGapDistribution(in)
-		require.ErrorIs(t, err, apst.ErrInvalidGaps, in)
+		_, err := analysis.ParseGapDistribution(in)
+		require.ErrorIs(t, err, analysis.ErrInvalidGaps, in)
 	}
-	_, err := (apst.GapDistribution{Kind: 9}).Sample(rand.New(rand.NewPCG(1, 1)), 1)
-	require.ErrorIs(t, err, apst.ErrInvalidGaps)
-	_, err = (apst.GapDistribution{Kind: apst.GapUniform, Min: 2, Max: 1}).Sample(rand.New(rand.NewPCG(1, 1)), 1)
-	require.ErrorIs(t, err, apst.ErrInvalidGaps)
-	full, err := (apst.GapDistribution{Kind: apst.GapUniform, Max: apst.NoLimit}).Sample(rand.New(rand.NewPCG(1, 1)), 3)
+	_, err := (analysis.GapDistribution{Kind: 9}).Sample(rand.New(rand.NewPCG(1, 1)), 1)
+	require.ErrorIs(t, err, analysis.ErrInvalidGaps)
+	_, err = (analysis.GapDistribution{Kind: analysis.GapUniform, Min: 2, Max: 1}).Sample(rand.New(rand.NewPCG(1, 1)), 1)
+	require.ErrorIs(t, err, analysis.ErrInvalidGaps)
+	full, err := (analysis.GapDistribution{Kind: analysis.GapUniform, Max: apst.NoLimit}).Sample(rand.New(rand.NewPCG(1, 1)), 3)
 	require.NoError(t, err)
 	require.Len(t, full, 3)
 }
 
 func TestFactor(t *testing.T) {
-	for in, want := range map[string]apst.Factor{
+	for in, want := range map[string]analysis.Factor{
 		"0.78":  {Num: 39, Den: 50},
 		".5":    {Num: 1, Den: 2},
 		"1":     {Num: 1, Den: 1},
@@ -192,27 +193,27 @@ func TestFactor(t *testing.T) {
 		"0":     {Num: 0, Den: 1},
 		"50/3%": {Num: 1, Den: 6},
 	} {
-		got, err := apst.ParseFactor(in)
+		got, err := analysis.ParseFactor(in)
 		require.NoError(t, err, in)
 		require.Equal(t, want, got, in)
 	}
 	for _, in := range []string{"", ".", "-0.5", "1/0", "abc", "1e3", "0.1234567890123456789"} {
-		_, err := apst.ParseFactor(in)
-		require.ErrorIs(t, err, apst.ErrInvalidFactor, in)
+		_, err := analysis.ParseFactor(in)
+		require.ErrorIs(t, err, analysis.ErrInvalidFactor, in)
 	}
-	require.Equal(t, "0.78", apst.Factor{Num: 39, Den: 50}.String())
-	require.Equal(t, "2/3", apst.Factor{Num: 2, Den: 3}.String())
-	require.Equal(t, "1", apst.Factor{}.String())
-	require.Equal(t, "1.25", apst.Factor{Num: 5, Den: 4}.String())
-	require.True(t, apst.Factor{}.IsOne())
-	require.True(t, apst.Factor{Num: 3, Den: 3}.IsOne())
-	require.False(t, apst.Factor{Num: 39, Den: 50}.IsOne())
+	require.Equal(t, "0.78", analysis.Factor{Num: 39, Den: 50}.String())
+	require.Equal(t, "2/3", analysis.Factor{Num: 2, Den: 3}.String())
+	require.Equal(t, "1", analysis.Factor{}.String())
+	require.Equal(t, "1.25", analysis.Factor{Num: 5, Den: 4}.String())
+	require.True(t, analysis.Factor{}.IsOne())
+	require.True(t, analysis.Factor{Num: 3, Den: 3}.IsOne())
+	require.False(t, analysis.Factor{Num: 39, Den: 50}.IsOne())
 
-	require.Equal(t, apst.Microseconds(33540), apst.Factor{Num: 39, Den: 50}.Apply(43000))
-	require.Equal(t, apst.Microseconds(3588), apst.Factor{Num: 39, Den: 50}.Apply(4600))
-	require.Equal(t, apst.Microseconds(1), apst.Factor{Num: 1, Den: 3}.Apply(1), "rounds up")
-	require.Equal(t, apst.Microseconds(7), apst.Factor{}.Apply(7))
-	require.Equal(t, apst.NoLimit, apst.Factor{Num: 2, Den: 1}.Apply(apst.NoLimit))
+	require.Equal(t, apst.Microseconds(33540), analysis.Factor{Num: 39, Den: 50}.Apply(43000))
+	require.Equal(t, apst.Microseconds(3588), analysis.Factor{Num: 39, Den: 50}.Apply(4600))
+	require.Equal(t, apst.Microseconds(1), analysis.Factor{Num: 1, Den: 3}.Apply(1), "rounds up")
+	require.Equal(t, apst.Microseconds(7), analysis.Factor{}.Apply(7))
+	require.Equal(t, apst.NoLimit, analysis.Factor{Num: 2, Den: 1}.Apply(apst.NoLimit))
 }
 
 func TestParseMicroseconds(t *testing.T) {
@@ -250,7 +251,7 @@ func TestSimulateReachesOnlyReachable(t *testing.T) {
 		}
 		start := rapid.Uint8Range(0, 31).Draw(t, "start")
 		reach := tab.Reachable(start)
-		tl := apst.IdleTimeline(c, &tab, start)
+		tl := analysis.IdleTimeline(c, &tab, start)
 		if tl.States()&^reach != 0 {
 			t.Fatalf("timeline visits %#x, table reaches %#x", tl.States(), reach)
 		}
@@ -264,7 +265,7 @@ func TestSimulateReachesOnlyReachable(t *testing.T) {
 		for i, g := range gaps {
 			us[i] = apst.Microseconds(g)
 		}
-		sim, err := apst.Simulate(c, &tab, us, apst.SimOptions{Start: start, CPUWake: 150})
+		sim, err := analysis.Simulate(c, &tab, us, analysis.SimOptions{Start: start, CPUWake: 150})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -295,13 +296,13 @@ func TestSimulateReachesOnlyReachable(t *testing.T) {
 }
 
 func BenchmarkSimulate(b *testing.B) {
-	c, plan := plan990(b, apst.DefaultMaxLatency)
-	gaps, err := apst.GapDistribution{Kind: apst.GapExponential, Mean: 500000}.Sample(rand.New(rand.NewPCG(1, 2)), 10000)
+	c, plan := plan990(b, apst.DefaultBound)
+	gaps, err := analysis.GapDistribution{Kind: analysis.GapExponential, Mean: 500000}.Sample(rand.New(rand.NewPCG(1, 2)), 10000)
 	require.NoError(b, err)
-	opt := apst.SimOptions{ExitFactor: apst.Factor{Num: 39, Den: 50}, CPUWake: 150}
+	opt := analysis.SimOptions{ExitFactor: analysis.Factor{Num: 39, Den: 50}, CPUWake: 150}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := apst.Simulate(c, &plan.Table, gaps, opt); err != nil {
+		if _, err := analysis.Simulate(c, &plan.Table, gaps, opt); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,0 +1,63 @@
+// Package testfixture locates the test data that several packages of the
+// module share: the corpus of captures, the Identify Controller images, the
+// sysfs tree and the bundle, all under testdata/ at the module root.
+//
+// Golden cases and fuzz corpora stay with the package they belong to; only
+// what more than one package reads lives here, so that a fixture exists once.
+// Paths are found from this file's location, so tests may run from any
+// package directory. It is for tests only.
+package testfixture
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// Identify Controller images (4096 bytes) under testdata/identify.
+const (
+	// Samsung990EVOPlus is a Samsung SSD 990 EVO Plus 1TB, firmware 2B2QKXG7.
+	Samsung990EVOPlus = "identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin"
+	// IntelSSDPEKKW256G7 is an Intel 600p SSDPEKKW256G7, firmware PSF109C
+	// (PCI ID 8086:f1a5, NO_DEEPEST_PS in the kernel's PCI table).
+	IntelSSDPEKKW256G7 = "identify/intel-ssdpekkw256g7-PSF109C.bin"
+	// SKhynixPC401 is an SK hynix PC401 512GB image from the corpus.
+	SKhynixPC401 = "corpus/binary/synthetic/SKhynix_PC401_NVMe_512GB_80003E00.id-ctrl.bin"
+)
+
+// Dir returns the absolute path of the module's testdata directory.
+func Dir() string {
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		panic("testfixture: cannot locate the module's testdata directory")
+	}
+	return filepath.Join(filepath.Dir(file), "..", "..", "testdata")
+}
+
+// Path returns the absolute path of rel, a slash-separated path under the
+// module's testdata directory.
+func Path(rel string) string { return filepath.Join(Dir(), filepath.FromSlash(rel)) }
+
+// ReadFile returns the contents of rel under the module's testdata
+// directory, failing the test when it cannot be read.
+func ReadFile(tb testing.TB, rel string) []byte {
+	tb.Helper()
+	b, err := os.ReadFile(Path(rel))
+	if err != nil {
+		tb.Fatalf("testfixture: %v", err)
+	}
+	return b
+}
+
+// Glob returns the paths under the module's testdata directory that match
+// pattern (slash-separated, relative to testdata), sorted; it fails the test
+// when none does.
+func Glob(tb testing.TB, pattern string) []string {
+	tb.Helper()
+	paths, err := filepath.Glob(Path(pattern))
+	if err != nil || len(paths) == 0 {
+		tb.Fatalf("testfixture: no file matches %s (%v)", pattern, err)
+	}
+	return paths
+}
