@@ -312,8 +312,8 @@ func (p *Plan) Decisions() []Decision {
 }
 
 // Selected returns the selected states as a bit set (bit n = state n).
-func (p *Plan) Selected() uint32 {
-	var set uint32
+func (p *Plan) Selected() States {
+	var set States
 	for s, r := range p.Reasons {
 		if r.Selected() {
 			set |= 1 << s

@@ -19,6 +19,8 @@ var (
 	// ErrInvalidDuration: a duration that is not a whole, non-negative
 	// number of microseconds.
 	ErrInvalidDuration = errors.New("apst: invalid duration")
+	// ErrInvalidStates: a power state list that is not "none" or ps0..ps31.
+	ErrInvalidStates = errors.New("apst: invalid power state list")
 	// ErrNilController is returned when Build is given a nil controller.
 	ErrNilController = errors.New("apst: nil controller")
 )

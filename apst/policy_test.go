@@ -7,7 +7,6 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/nvmeapst/nvmeapst/apst"
-	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -141,12 +140,12 @@ func TestWindowsModelMatchesWindows(t *testing.T) {
 			if primary < 0 || primary == 0 {
 				continue // the documented difference (or a bogus non-op ps0)
 			}
-			want := uint32(1 | 1<<primary)
+			want := apst.States(1 | 1<<primary)
 			if secondary > 0 {
 				want |= 1 << secondary
 			}
 			if got := plan.Table.Reachable(0); got != want {
-				t.Fatalf("%s: Linux model reaches %s, Windows %s", pol.Name, analysis.FormatStates(got), analysis.FormatStates(want))
+				t.Fatalf("%s: Linux model reaches %s, Windows %s", pol.Name, got.String(), want.String())
 			}
 			if e := plan.Table[0]; e.IdleTime() != p.PrimaryTimeout {
 				t.Fatalf("%s: primary idle time %s", pol.Name, e.IdleTime())

@@ -93,8 +93,8 @@ func DecodeTable(b []byte) (Table, error) {
 // can move a controller to when it starts idle in state from: it follows the
 // entries with a non-zero idle time until a state has none (or a state
 // repeats). The starting state is included.
-func (t *Table) Reachable(from uint8) uint32 {
-	var seen uint32
+func (t *Table) Reachable(from uint8) States {
+	var seen States
 	s := from & 0x1f
 	for seen&(1<<s) == 0 {
 		seen |= 1 << s

@@ -44,11 +44,11 @@ func TestReachable(t *testing.T) {
 	var tab apst.Table
 	tab[0], tab[1], tab[2] = apst.NewEntry(3, 100), apst.NewEntry(3, 100), apst.NewEntry(3, 100)
 	tab[3] = apst.NewEntry(4, 2000)
-	assert.Equal(t, uint32(1<<0|1<<3|1<<4), tab.Reachable(0))
-	assert.Equal(t, uint32(1<<4), tab.Reachable(4))
+	assert.Equal(t, apst.States(1<<0|1<<3|1<<4), tab.Reachable(0))
+	assert.Equal(t, apst.States(1<<4), tab.Reachable(4))
 	// A cycle (not something the kernel builds) terminates.
 	tab[4] = apst.NewEntry(3, 1)
-	assert.Equal(t, uint32(1<<0|1<<3|1<<4), tab.Reachable(0))
+	assert.Equal(t, apst.States(1<<0|1<<3|1<<4), tab.Reachable(0))
 }
 
 func TestTableJSON(t *testing.T) {

@@ -49,3 +49,16 @@ func (ms Milliseconds) Duration() time.Duration {
 func (ms Milliseconds) String() string {
 	return strconv.FormatUint(uint64(ms), 10) + "ms"
 }
+
+// MicroWatts is a signed power in microwatts: a state's maximum power (MP)
+// as the analyses use it, or the difference between two such powers.
+type MicroWatts int64
+
+// MilliWatts returns the value in milliwatts.
+func (w MicroWatts) MilliWatts() float64 { return float64(w) / 1000 }
+
+// String formats the value in milliwatts with one decimal, "73.0mW", with a
+// sign only when negative.
+func (w MicroWatts) String() string {
+	return strconv.FormatFloat(w.MilliWatts(), 'f', 1, 64) + "mW"
+}

@@ -78,7 +78,7 @@ type planTable struct {
 	Table        apst.Table
 	MaxPS        int
 	MaxRoundTrip apst.Microseconds
-	Selected     uint32
+	Selected     apst.States
 }
 
 func planOf(t *testing.T, c *powerstate.Controller) planTable {

@@ -88,16 +88,11 @@ type Comparison struct {
 	// Differences lists, for each configuration after the first, what
 	// differs from the first: the plan's summary, the reach and every entry.
 	Differences []Difference
-	// IdlePowerDelta is, in microwatts, the maximum power of the second
+	// PowerDelta is, in microwatts, the maximum power of the second
 	// configuration's deepest reachable state minus that of the first's: the
 	// idle power the second configuration costs (positive) or saves
 	// (negative) once the controller has settled. It is exact.
-	IdlePowerDelta int64
-}
-
-// IdlePowerDeltaMilliWatts returns IdlePowerDelta in milliwatts.
-func (c *Comparison) IdlePowerDeltaMilliWatts() float64 {
-	return float64(c.IdlePowerDelta) / 1000
+	PowerDelta apst.MicroWatts
 }
 
 // Compare builds the plan of controller c under each configuration (two or
@@ -148,7 +143,7 @@ func Compare(c *powerstate.Controller, configs ...Config) (Comparison, error) {
 	for i := 1; i < len(out.Configs); i++ {
 		out.Differences = appendDifferences(out.Differences, i, a, &out.Configs[i], n)
 	}
-	out.IdlePowerDelta = int64(out.Configs[1].DeepestMaxPower.MicroWatts()) - int64(a.DeepestMaxPower.MicroWatts())
+	out.PowerDelta = apst.MicroWatts(out.Configs[1].DeepestMaxPower.MicroWatts()) - apst.MicroWatts(a.DeepestMaxPower.MicroWatts())
 	return out, nil
 }
 

@@ -31,8 +31,8 @@ func TestCompare990EVOPlus100msVs25ms(t *testing.T) {
 	require.Equal(t, "0.0800W", b.DeepestMaxPower.String())
 
 	// 0.0800 W - 0.0070 W = 73 mW, exactly.
-	require.Equal(t, int64(73000), cmp.IdlePowerDelta)
-	require.InDelta(t, 73.0, cmp.IdlePowerDeltaMilliWatts(), 1e-9)
+	require.Equal(t, apst.MicroWatts(73000), cmp.PowerDelta)
+	require.InDelta(t, 73.0, cmp.PowerDelta.MilliWatts(), 1e-9)
 
 	require.Len(t, cmp.States, 5)
 	for s, row := range cmp.States {
@@ -72,7 +72,7 @@ func TestCompareThreeAndPolicies(t *testing.T) {
 	// after 100 ms; same deepest state as Linux, no power difference.
 	require.EqualValues(t, 4, cmp.Configs[1].Reach.Deepest)
 	require.Equal(t, apst.NewEntry(4, 100), cmp.Configs[1].Plan.Table[0])
-	require.Zero(t, cmp.IdlePowerDelta)
+	require.Zero(t, cmp.PowerDelta)
 	// Performance AC: no idle state; the drive stays in ps0.
 	require.False(t, cmp.Configs[2].Plan.Enabled)
 	require.EqualValues(t, 0, cmp.Configs[2].Reach.Deepest)
@@ -115,5 +115,5 @@ func TestCompareIntel600pGenerations(t *testing.T) {
 	// Same destination, different idle time: 100 ms (primary) vs ceil(10300/20) = 515 ms.
 	require.Equal(t, apst.NewEntry(3, 100), cmp.Configs[0].Plan.Table[0])
 	require.Equal(t, apst.NewEntry(3, 515), cmp.Configs[1].Plan.Table[0])
-	require.Zero(t, cmp.IdlePowerDelta)
+	require.Zero(t, cmp.PowerDelta)
 }

@@ -61,7 +61,7 @@ func ExampleCompare() {
 		fmt.Printf("%s: deepest ps%d (%s), worst wake stall %s\n",
 			r.Config.Name, r.Reach.Deepest, r.DeepestMaxPower, r.Reach.WorstExitLatency)
 	}
-	fmt.Printf("idle power delta: %+.1f mW\n", cmp.IdlePowerDeltaMilliWatts())
+	fmt.Printf("idle power delta: %+.1f mW\n", cmp.PowerDelta.MilliWatts())
 	for _, d := range cmp.Differences {
 		fmt.Println(d)
 	}
@@ -128,7 +128,7 @@ func ExampleRecommend() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println("bar ps4 with any bound in", rec.Recommended, "keeping", analysis.FormatStates(rec.Kept))
+	fmt.Println("bar ps4 with any bound in", rec.Recommended, "keeping", rec.Kept.String())
 	fmt.Println("5500 meets the goal:", rec.Current.Meets)
 	for _, why := range rec.Current.Why {
 		fmt.Println(why)

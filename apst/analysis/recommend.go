@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"fmt"
-	"math/bits"
 	"strconv"
 	"strings"
 
@@ -17,7 +16,7 @@ type Goal struct {
 	// Reach.WorstExitLatency, the advertised EXLAT); NoLimit accepts any.
 	MaxStall apst.Microseconds
 	// Bar is a set of states (bit n = state n) the table must not reach.
-	Bar uint32
+	Bar apst.States
 }
 
 // StallGoal asks for every reachable state's exit latency to be at most max.
@@ -41,7 +40,7 @@ func (g Goal) String() string {
 		parts = append(parts, "worst stall <= "+g.MaxStall.String())
 	}
 	if g.Bar != 0 {
-		parts = append(parts, "bar "+FormatStates(g.Bar))
+		parts = append(parts, "bar "+g.Bar.String())
 	}
 	if len(parts) == 0 {
 		return "any bound"
@@ -52,24 +51,6 @@ func (g Goal) String() string {
 // meets reports whether an interval satisfies the goal.
 func (g Goal) meets(r *Reach) bool {
 	return r.WorstExitLatency <= g.MaxStall && r.States&g.Bar == 0
-}
-
-// FormatStates formats a state bit set as "ps0,ps3,ps4", or "none".
-func FormatStates(set uint32) string {
-	if set == 0 {
-		return "none"
-	}
-	var b strings.Builder
-	for set != 0 {
-		s := bits.TrailingZeros32(set)
-		set &^= 1 << s
-		if b.Len() > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString("ps")
-		b.WriteString(strconv.Itoa(s))
-	}
-	return b.String()
 }
 
 // BoundRange is a range of bounds, both ends included.
@@ -125,10 +106,10 @@ type Recommendation struct {
 	// Reach is where a recommended bound takes an idle controller.
 	Reach Reach
 	// Kept is the set of states a recommended bound reaches besides state 0.
-	Kept uint32
+	Kept apst.States
 	// GivenUp is the set of states some bound would reach that a recommended
 	// bound does not: what the goal costs.
-	GivenUp uint32
+	GivenUp apst.States
 	// Why explains, when !Possible, why no bound meets the goal while
 	// reaching a non-operational state (for example a shallower state whose
 	// exit latency is not below the barred one's); it may also hold notes
@@ -163,7 +144,7 @@ func Recommend(c *powerstate.Controller, p apst.Params, g Goal) (Recommendation,
 	rec.Sweep = sw
 	mode := p.Mode()
 
-	var everReached uint32
+	var everReached apst.States
 	best := -1
 	for i := range sw.Intervals {
 		iv := &sw.Intervals[i]
@@ -270,7 +251,7 @@ func checkBound(c *powerstate.Controller, m apst.Mode, sw *BoundSweep, g Goal, b
 
 // whyImpossible explains why no acceptable bound reaches a non-operational
 // state.
-func whyImpossible(c *powerstate.Controller, m apst.Mode, sw *BoundSweep, g Goal, everReached uint32) []string {
+func whyImpossible(c *powerstate.Controller, m apst.Mode, sw *BoundSweep, g Goal, everReached apst.States) []string {
 	if everReached == 0 {
 		return []string{"no bound lets the controller reach a non-operational state under these parameters"}
 	}

@@ -27,8 +27,8 @@ func TestRecommendPC401BarPS4(t *testing.T) {
 		require.True(t, rec.Possible, g.String())
 		require.Equal(t, []analysis.BoundRange{{Min: 1000, Max: 4999}}, rec.Recommended, g.String())
 		require.Equal(t, []analysis.BoundRange{{Min: 0, Max: 4999}}, rec.Acceptable, g.String())
-		require.Equal(t, uint32(1<<3), rec.Kept)
-		require.Equal(t, uint32(1<<4), rec.GivenUp)
+		require.Equal(t, apst.States(1<<3), rec.Kept)
+		require.Equal(t, apst.States(1<<4), rec.GivenUp)
 		require.EqualValues(t, 3, rec.Reach.Deepest)
 		require.EqualValues(t, 1000, rec.Reach.WorstExitLatency)
 
@@ -56,8 +56,8 @@ func TestRecommend990Stall25ms(t *testing.T) {
 	require.True(t, rec.Possible)
 	require.Equal(t, []analysis.BoundRange{{Min: 0, Max: 42999}}, rec.Acceptable)
 	require.Equal(t, []analysis.BoundRange{{Min: 4600, Max: 42999}}, rec.Recommended)
-	require.Equal(t, uint32(1<<3), rec.Kept)
-	require.Equal(t, uint32(1<<4), rec.GivenUp)
+	require.Equal(t, apst.States(1<<3), rec.Kept)
+	require.Equal(t, apst.States(1<<4), rec.GivenUp)
 	require.False(t, rec.Current.Meets, "the default 100000 reaches ps4 (43000us)")
 	require.Contains(t, strings.Join(rec.Current.Why, "\n"), "ps4 is reachable at bound 100000us and its exit latency 43000us exceeds the accepted stall 25000us")
 
@@ -128,8 +128,8 @@ func TestGoalAndRangeStrings(t *testing.T) {
 	require.Equal(t, "any bound", analysis.StallGoal(apst.NoLimit).String())
 	require.Equal(t, "1000..4999", analysis.BoundRange{Min: 1000, Max: 4999}.String())
 	require.Equal(t, "43000..unlimited", analysis.BoundRange{Min: 43000, Max: apst.NoLimit}.String())
-	require.Equal(t, "none", analysis.FormatStates(0))
-	require.Equal(t, "ps0,ps3,ps31", analysis.FormatStates(1|1<<3|1<<31))
+	require.Equal(t, "none", apst.States(0).String())
+	require.Equal(t, "ps0,ps3,ps31", apst.States(1|1<<3|1<<31).String())
 	require.True(t, analysis.BoundRange{Min: 1, Max: 2}.Contains(2))
 }
 
@@ -142,7 +142,7 @@ func TestRecommendProperties(t *testing.T) {
 		p := anGenParams(t)
 		g := analysis.Goal{
 			MaxStall: apst.Microseconds(rapid.SampledFrom([]uint64{0, 1000, 4600, 25000, 100000, uint64(apst.NoLimit)}).Draw(t, "stall")),
-			Bar:      rapid.Uint32().Draw(t, "bar") & rapid.SampledFrom([]uint32{0, 1 << 3, 1 << 4, 0x18, 0xffffffff}).Draw(t, "mask"),
+			Bar:      apst.States(rapid.Uint32().Draw(t, "bar") & rapid.SampledFrom([]uint32{0, 1 << 3, 1 << 4, 0x18, 0xffffffff}).Draw(t, "mask")),
 		}
 		rec, err := analysis.Recommend(c, p, g)
 		if err != nil {

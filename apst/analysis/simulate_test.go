@@ -29,7 +29,7 @@ func TestIdleTimeline990(t *testing.T) {
 	require.Equal(t, analysis.Step{State: 0, From: 0, ExitLatency: 0, MaxPower: c.PowerStates[0].MaxPower}, tl[0])
 	require.Equal(t, analysis.Step{State: 3, From: 100000, ExitLatency: 4600, MaxPower: c.PowerStates[3].MaxPower}, tl[1])
 	require.Equal(t, analysis.Step{State: 4, From: 2100000, ExitLatency: 43000, MaxPower: c.PowerStates[4].MaxPower}, tl[2])
-	require.Equal(t, uint32(1<<0|1<<3|1<<4), tl.States())
+	require.Equal(t, apst.States(1<<0|1<<3|1<<4), tl.States())
 
 	for _, tc := range []struct {
 		gap   apst.Microseconds

@@ -14,7 +14,7 @@ import (
 type Reach struct {
 	// States is Table.Reachable(0): bit n is set when the table can move the
 	// controller from state 0 to state n (state 0 itself included).
-	States uint32
+	States apst.States
 	// Deepest is the highest-numbered state in States, where the controller
 	// ends up after a long enough idle period (0 when the table makes no
 	// transition).

@@ -305,7 +305,7 @@ func TestReachability(t *testing.T) {
 	require.Equal(t, analysis.Reach{States: 1<<0 | 1<<3 | 1<<4, Deepest: 4, WorstExitState: 4, WorstExitLatency: 43000}, r)
 	// An entry with idle time 0 makes no transition.
 	tab[0] = apst.NewEntry(3, 0)
-	require.Equal(t, uint32(1), analysis.Reachability(c, &tab).States)
+	require.Equal(t, apst.States(1), analysis.Reachability(c, &tab).States)
 }
 
 func BenchmarkSweep(b *testing.B) {

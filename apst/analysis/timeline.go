@@ -41,7 +41,7 @@ func IdleTimeline(c *powerstate.Controller, t *apst.Table, start uint8) Timeline
 	start &= apst.Entries - 1
 	tl := make(Timeline, 0, 4)
 	tl = append(tl, Step{State: start, MaxPower: c.PowerStates[start].MaxPower})
-	var seen uint32 = 1 << start
+	var seen apst.States = 1 << start
 	from := apst.Microseconds(0)
 	for s := start; ; {
 		e := t[s]
@@ -76,8 +76,8 @@ func (tl Timeline) index(idle apst.Microseconds) int {
 func (tl Timeline) At(idle apst.Microseconds) Step { return tl[tl.index(idle)] }
 
 // States returns the set of states on the timeline (bit n = state n).
-func (tl Timeline) States() uint32 {
-	var set uint32
+func (tl Timeline) States() apst.States {
+	var set apst.States
 	for _, st := range tl {
 		set |= 1 << st.State
 	}

@@ -1,6 +1,10 @@
 package survey
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/nvmeapst/nvmeapst/apst"
+)
 
 // BarClass says what a change does to the non-operational states a drive
 // reaches under the survey's first configuration (state 0, where every idle
@@ -33,7 +37,7 @@ func (b BarClass) String() string {
 }
 
 // barClass classifies a change from reach set a to reach set b.
-func barClass(a, b uint32) BarClass {
+func barClass(a, b apst.States) BarClass {
 	a, b = a&^1, b&^1
 	switch {
 	case a == 0:

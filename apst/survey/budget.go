@@ -15,7 +15,7 @@ type budgetStep struct {
 	min    uint64
 	stall  uint32 // worst wake stall, µs
 	power  uint32 // deepest reachable state's max power, µW
-	states uint32 // reachable states (Reach.States)
+	states apst.States // reachable states (Reach.States)
 	same   bool   // the plan programs what the first configuration does
 }
 
@@ -76,13 +76,13 @@ type BudgetAnswer struct {
 	// Changed counts the drives whose Set Features command at Bound differs
 	// from the one under the first configuration.
 	Changed int
-	// StallReduction and IdlePowerIncrease are the distributions, over the
+	// StallReduction and PowerIncrease are the distributions, over the
 	// changed drives, of the worst stall under the first configuration
 	// minus the one at Bound (µs), and of the deepest reachable state's
 	// maximum power at Bound minus under the first configuration (µW):
-	// what the bound buys and costs. IdlePowerIncrease.Sum is the fleet's
+	// what the bound buys and costs. PowerIncrease.Sum is the fleet's
 	// total.
-	StallReduction, IdlePowerIncrease analysis.Distribution
+	StallReduction, PowerIncrease analysis.Distribution
 	// LosesAll lists, sorted, the drives that reach a non-operational state
 	// under the first configuration but none at Bound.
 	LosesAll []string
@@ -130,7 +130,7 @@ func (s *Survey) StallBudget(budget apst.Microseconds) BudgetAnswer {
 		}
 	}
 	ans.StallReduction = analysis.NewDistribution(stall)
-	ans.IdlePowerIncrease = analysis.NewDistribution(power)
+	ans.PowerIncrease = analysis.NewDistribution(power)
 	slices.Sort(ans.Binding)
 	slices.Sort(ans.LosesAll)
 	return ans

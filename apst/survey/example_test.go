@@ -47,12 +47,12 @@ func ExampleSurvey() {
 		}
 		a, b, ch := row.Results[0], row.Results[1], row.Changes[0]
 		fmt.Printf("%-9s ps%d %5s -> ps%d %5s  %+7.1f mW  bars %s\n", row.Vendor,
-			a.Reach.Deepest, a.Reach.WorstExitLatency, b.Reach.Deepest, b.Reach.WorstExitLatency, ch.MilliWatts(), ch.Bars)
+			a.Reach.Deepest, a.Reach.WorstExitLatency, b.Reach.Deepest, b.Reach.WorstExitLatency, ch.PowerDelta.MilliWatts(), ch.Bars)
 	}
 
 	sum := s.Summary().Comparisons[0]
 	fmt.Printf("%d of %d drives change; stall cut median %dus; idle power increase median %+.1f mW, max %+.1f mW\n",
-		sum.Changed, sum.Drives, sum.StallReduction.Median, float64(sum.IdlePowerIncrease.Median)/1000, float64(sum.IdlePowerIncrease.Max)/1000)
+		sum.Changed, sum.Drives, sum.StallReduction.Median, float64(sum.PowerIncrease.Median)/1000, float64(sum.PowerIncrease.Max)/1000)
 	fmt.Println("left with no idle state:", sum.BarsAll)
 
 	budget := s.StallBudget(25000)

@@ -34,10 +34,10 @@ type Comparison struct {
 	// StallReduction is the distribution, over the changed drives, of
 	// Change.StallReduction (µs).
 	StallReduction analysis.Distribution
-	// IdlePowerIncrease is the distribution, over the changed drives, of
-	// Change.IdlePowerDelta (µW). An unchanged drive's delta is 0, so
+	// PowerIncrease is the distribution, over the changed drives, of
+	// Change.PowerDelta (µW). An unchanged drive's delta is 0, so
 	// Sum is also the fleet's total.
-	IdlePowerIncrease analysis.Distribution
+	PowerIncrease analysis.Distribution
 	// Every drive is in exactly one of the four classes below. NoIdle
 	// counts the drives that reach no non-operational state under the
 	// first configuration (nothing to bar). BarsNone lists the drives that
@@ -61,7 +61,7 @@ type Comparison struct {
 type VendorSummary struct {
 	Vendor                            string
 	Drives, Changed                   int
-	StallReduction, IdlePowerIncrease analysis.Distribution
+	StallReduction, PowerIncrease analysis.Distribution
 	NoIdle, BarsNone, BarsSome        int
 	BarsAll, Gains                    int
 }
@@ -137,10 +137,10 @@ func (s *Survey) Summary() Summary {
 		for i := range stall {
 			v := &vs[rank[i]]
 			v.StallReduction = analysis.NewDistribution(stall[i])
-			v.IdlePowerIncrease = analysis.NewDistribution(power[i])
+			v.PowerIncrease = analysis.NewDistribution(power[i])
 		}
 		cmp.StallReduction = analysis.NewDistribution(allStall)
-		cmp.IdlePowerIncrease = analysis.NewDistribution(allPower)
+		cmp.PowerIncrease = analysis.NewDistribution(allPower)
 		slices.Sort(cmp.BarsNone)
 		slices.Sort(cmp.BarsAll)
 		cmp.Vendors = vs

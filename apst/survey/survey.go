@@ -58,7 +58,7 @@ type drive struct {
 	// Under the first configuration: the reachable states, the worst wake
 	// stall (EXLAT, µs) and the maximum power of the deepest reachable
 	// state (µW).
-	reach0 uint32
+	reach0 apst.States
 	stall0 uint32
 	power0 uint32
 }
@@ -150,24 +150,22 @@ type Change struct {
 	// under this configuration: positive when this configuration shortens
 	// the worst stall.
 	StallReduction int64
-	// IdlePowerDelta is, in microwatts, the maximum power of this
+	// PowerDelta is, in microwatts, the maximum power of this
 	// configuration's deepest reachable state minus the first's: what
-	// Compare reports as Comparison.IdlePowerDelta for the pair. Positive
+	// Compare reports as Comparison.PowerDelta for the pair. Positive
 	// when this configuration costs idle power. It is exact.
-	IdlePowerDelta int64
+	PowerDelta apst.MicroWatts
 	// Barred is the set of states (bit n = state n) that the first
 	// configuration's table reaches and this one's does not.
-	Barred uint32
+	Barred apst.States
 	// Gained is the set of states this configuration's table reaches and
 	// the first's does not.
-	Gained uint32
+	Gained apst.States
 	// Bars classifies what the change does to the non-operational states
 	// the first configuration reaches.
 	Bars BarClass
 }
 
-// MilliWatts returns IdlePowerDelta in milliwatts.
-func (ch *Change) MilliWatts() float64 { return float64(ch.IdlePowerDelta) / 1000 }
 
 // Add runs controller c, named name, through every configuration of the
 // survey and records the result. It returns the drive's row; the survey
@@ -216,7 +214,7 @@ func (s *Survey) AddInto(row *Row, name string, c *powerstate.Controller) error 
 			Config:         k,
 			Changed:        !sameCommand(&first.Plan, &r.Plan),
 			StallReduction: int64(first.Reach.WorstExitLatency) - int64(r.Reach.WorstExitLatency),
-			IdlePowerDelta: int64(r.DeepestMaxPower.MicroWatts()) - int64(first.DeepestMaxPower.MicroWatts()),
+			PowerDelta: apst.MicroWatts(r.DeepestMaxPower.MicroWatts()) - apst.MicroWatts(first.DeepestMaxPower.MicroWatts()),
 			Barred:         first.Reach.States &^ r.Reach.States &^ 1,
 			Gained:         r.Reach.States &^ first.Reach.States &^ 1,
 			Bars:           barClass(first.Reach.States, r.Reach.States),
@@ -247,7 +245,7 @@ func (s *Survey) AddInto(row *Row, name string, c *powerstate.Controller) error 
 	s.drives = append(s.drives, d)
 	for _, ch := range row.Changes {
 		s.changes = append(s.changes, change{
-			stall: ch.StallReduction, power: ch.IdlePowerDelta,
+			stall: ch.StallReduction, power: int64(ch.PowerDelta),
 			changed: ch.Changed, gained: ch.Gained != 0, bars: ch.Bars,
 		})
 	}

@@ -110,20 +110,20 @@ func TestSurveyCorpusAgreesWithCompare(t *testing.T) {
 				for k := range n {
 					assert.Equal(t, cmp.Configs[k], row.Results[k], names[i])
 				}
-				assert.Equal(t, cmp.IdlePowerDelta, row.Changes[0].IdlePowerDelta, names[i])
+				assert.Equal(t, cmp.PowerDelta, row.Changes[0].PowerDelta, names[i])
 				anyChanged := false
 				for k := 1; k < n; k++ {
 					ch := row.Changes[k-1]
 					want := commandDiffers(&cmp, k)
 					assert.Equal(t, want, ch.Changed, "%s config %d", names[i], k)
 					anyChanged = anyChanged || want
-					assert.Equal(t, int64(cmp.Configs[k].DeepestMaxPower.MicroWatts())-int64(cmp.Configs[0].DeepestMaxPower.MicroWatts()), ch.IdlePowerDelta)
+					assert.Equal(t, apst.MicroWatts(cmp.Configs[k].DeepestMaxPower.MicroWatts())-apst.MicroWatts(cmp.Configs[0].DeepestMaxPower.MicroWatts()), ch.PowerDelta)
 					assert.Equal(t, int64(cmp.Configs[0].Reach.WorstExitLatency)-int64(cmp.Configs[k].Reach.WorstExitLatency), ch.StallReduction)
 					p := &perCmp[k]
 					if want {
 						p.changed++
 						p.stall += ch.StallReduction
-						p.power += ch.IdlePowerDelta
+						p.power += int64(ch.PowerDelta)
 					}
 					a, b := cmp.Configs[0].Reach.States&^1, cmp.Configs[k].Reach.States&^1
 					switch {
@@ -156,7 +156,7 @@ func TestSurveyCorpusAgreesWithCompare(t *testing.T) {
 				assert.Equal(t, p.changed, c.Changed)
 				assert.Equal(t, p.changed, c.StallReduction.N)
 				assert.Equal(t, p.stall, c.StallReduction.Sum)
-				assert.Equal(t, p.power, c.IdlePowerIncrease.Sum)
+				assert.Equal(t, p.power, c.PowerIncrease.Sum)
 				assert.Equal(t, p.noIdle, c.NoIdle)
 				assert.Equal(t, p.some, c.BarsSome)
 				assert.Equal(t, p.gains, c.Gains)
@@ -190,9 +190,9 @@ func TestSurvey990EVOPlusRow(t *testing.T) {
 		assert.EqualValues(t, 4600, row.Results[1].Reach.WorstExitLatency)
 		ch := row.Changes[0]
 		assert.EqualValues(t, 43000-4600, ch.StallReduction)
-		assert.EqualValues(t, 73000, ch.IdlePowerDelta)
-		assert.InDelta(t, 73.0, ch.MilliWatts(), 1e-12)
-		assert.Equal(t, uint32(1<<4), ch.Barred)
+		assert.EqualValues(t, 73000, ch.PowerDelta)
+		assert.InDelta(t, 73.0, ch.PowerDelta.MilliWatts(), 1e-12)
+		assert.Equal(t, apst.States(1<<4), ch.Barred)
 		assert.Equal(t, survey.BarsSome, ch.Bars)
 	}
 	assert.Equal(t, 1, found)
@@ -341,7 +341,7 @@ func TestSurveyStallBudgetCorpus(t *testing.T) {
 	// Between 25000 and 29999 nothing differs: the cost is the 25 ms one.
 	sum := s.Summary().Comparisons[0]
 	assert.Equal(t, sum.Changed, b.Changed)
-	assert.Equal(t, sum.IdlePowerIncrease, b.IdlePowerIncrease)
+	assert.Equal(t, sum.PowerIncrease, b.PowerIncrease)
 	assert.Equal(t, sum.StallReduction, b.StallReduction)
 	assert.Equal(t, sum.BarsAll, b.LosesAll)
 
@@ -464,7 +464,7 @@ func TestDistributionNearestRank(t *testing.T) {
 	assert.Equal(t, analysis.Distribution{N: 10, Min: 1000, Median: 5000, P90: 9000, Max: 10000, Sum: 55000}, d)
 	assert.InDelta(t, 5500.0, d.Mean(), 1e-9)
 	assert.Equal(t, 0.0, analysis.Distribution{}.Mean())
-	p := s.Summary().Comparisons[0].IdlePowerIncrease
+	p := s.Summary().Comparisons[0].PowerIncrease
 	assert.Equal(t, int64(1000000-100), p.Max) // 1.00 W - 0.0001 W
 	assert.Equal(t, []string{"d01", "d02", "d03", "d04", "d05", "d06", "d07", "d08", "d09", "d10"}, s.Summary().Comparisons[0].BarsAll)
 }
@@ -558,10 +558,10 @@ func TestPropertySurveyAggregates(t *testing.T) {
 				if ch.Changed {
 					want.changed++
 					want.stall += ch.StallReduction
-				} else if ch.StallReduction != 0 || ch.IdlePowerDelta != 0 || ch.Barred != 0 || ch.Gained != 0 {
+				} else if ch.StallReduction != 0 || ch.PowerDelta != 0 || ch.Barred != 0 || ch.Gained != 0 {
 					t.Fatalf("an unchanged table changed the reach: %+v", ch)
 				}
-				want.power += ch.IdlePowerDelta
+				want.power += int64(ch.PowerDelta)
 				if ch.Gained != 0 {
 					want.gains++
 				}
@@ -578,8 +578,8 @@ func TestPropertySurveyAggregates(t *testing.T) {
 			}
 			got := want
 			got.changed, got.noIdle, got.none, got.some, got.all, got.gains = c.Changed, c.NoIdle, len(c.BarsNone), c.BarsSome, len(c.BarsAll), c.Gains
-			got.stall, got.power = c.StallReduction.Sum, c.IdlePowerIncrease.Sum
-			if got != want || c.StallReduction.N != want.changed || c.IdlePowerIncrease.N != want.changed {
+			got.stall, got.power = c.StallReduction.Sum, c.PowerIncrease.Sum
+			if got != want || c.StallReduction.N != want.changed || c.PowerIncrease.N != want.changed {
 				t.Fatalf("comparison %d: got %+v, want %+v", k, got, want)
 			}
 			if want.noIdle+want.none+want.some+want.all != nd {
@@ -603,8 +603,8 @@ func TestPropertySurveyAggregates(t *testing.T) {
 				v.all += vv.BarsAll
 				v.gains += vv.Gains
 				vs += vv.StallReduction.Sum
-				vp += vv.IdlePowerIncrease.Sum
-				for _, d := range []analysis.Distribution{vv.StallReduction, vv.IdlePowerIncrease} {
+				vp += vv.PowerIncrease.Sum
+				for _, d := range []analysis.Distribution{vv.StallReduction, vv.PowerIncrease} {
 					if d.N > 0 && !(d.Min <= d.Median && d.Median <= d.P90 && d.P90 <= d.Max) {
 						t.Fatalf("distribution out of order: %+v", d)
 					}

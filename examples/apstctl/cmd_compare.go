@@ -85,7 +85,7 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *a.format == "json" {
 		out := compareJSON{
 			Configs:          make([]compareConfigJSON, len(cmp.Configs)),
-			IdlePowerDeltaMW: cmp.IdlePowerDeltaMilliWatts(),
+			IdlePowerDeltaMW: cmp.PowerDelta.MilliWatts(),
 			Differences:      []compareDifferenceJSON{},
 		}
 		for i, r := range cmp.Configs {
@@ -153,7 +153,7 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	summary("worst wake stall", func(r *analysis.ConfigResult) string { return r.Reach.WorstExitLatency.String() })
 	tw.Flush()
 	fmt.Fprintln(stdout)
-	fmt.Fprintf(stdout, "idle power delta [2]-[1]: %+.1f mW (max power of the deepest reachable state)\n", cmp.IdlePowerDeltaMilliWatts())
+	fmt.Fprintf(stdout, "idle power delta [2]-[1]: %+.1f mW (max power of the deepest reachable state)\n", cmp.PowerDelta.MilliWatts())
 	if len(cmp.Differences) == 0 {
 		fmt.Fprintln(stdout, "no differences")
 	}

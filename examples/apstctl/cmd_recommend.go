@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst"
@@ -59,15 +58,10 @@ func joinRanges(rs []analysis.BoundRange) string {
 }
 
 // parseBarStates reads --bar-state: "4", "ps4" or a comma list "ps3,ps4".
-func parseBarStates(s string) (uint32, error) {
-	var set uint32
-	for _, f := range strings.Split(s, ",") {
-		f = strings.TrimPrefix(strings.ToLower(strings.TrimSpace(f)), "ps")
-		n, err := strconv.ParseUint(f, 10, 8)
-		if err != nil || n >= apst.Entries {
-			return 0, fmt.Errorf("--bar-state %q: want a state number 0..31 (4 or ps4), or a comma list", s)
-		}
-		set |= 1 << n
+func parseBarStates(s string) (apst.States, error) {
+	var set apst.States
+	if err := set.UnmarshalText([]byte(s)); err != nil || set == 0 {
+		return 0, fmt.Errorf("--bar-state %q: want a state number 0..31 (4 or ps4), or a comma list", s)
 	}
 	return set, nil
 }
@@ -162,7 +156,7 @@ func runRecommend(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	if rec.Possible {
 		fmt.Fprintf(stdout, "recommended (deepest reachable ps%d, worst exit latency %s): %s\n",
 			rec.Reach.Deepest, rec.Reach.WorstExitLatency, joinRanges(rec.Recommended))
-		fmt.Fprintln(stdout, "keeps:", analysis.FormatStates(rec.Kept), "  gives up:", analysis.FormatStates(rec.GivenUp))
+		fmt.Fprintln(stdout, "keeps:", rec.Kept.String(), "  gives up:", rec.GivenUp.String())
 	} else {
 		fmt.Fprintln(stdout, "no bound meets the goal while reaching a non-operational state")
 	}

@@ -121,12 +121,10 @@ func describeParamsNoBound(p *apst.Params) string {
 }
 
 // stateList returns a state bit set as a sorted list of indices.
-func stateList(set uint32) []int {
+func stateList(set apst.States) []int {
 	out := []int{}
-	for s := range apst.Entries {
-		if set&(1<<s) != 0 {
-			out = append(out, s)
-		}
+	for s := range set.All() {
+		out = append(out, int(s))
 	}
 	return out
 }

@@ -38,8 +38,8 @@ func (s *surveyCSV) drive(row *survey.Row, c *powerstate.Controller) error {
 			strconv.FormatFloat(float64(r.DeepestMaxPower.MicroWatts())/1e6, 'f', -1, 64))
 	}
 	for _, ch := range row.Changes {
-		rec = append(rec, strconv.FormatInt(ch.StallReduction, 10), strconv.FormatFloat(ch.MilliWatts(), 'f', -1, 64),
-			ch.Bars.String(), analysis.FormatStates(ch.Barred))
+		rec = append(rec, strconv.FormatInt(ch.StallReduction, 10), strconv.FormatFloat(ch.PowerDelta.MilliWatts(), 'f', -1, 64),
+			ch.Bars.String(), ch.Barred.String())
 	}
 	return s.w.Write(rec)
 }

@@ -60,7 +60,7 @@ func newSurveyDriveJSON(row *survey.Row, c *powerstate.Controller) surveyDriveJS
 	for i, ch := range row.Changes {
 		d.Changes[i] = surveyChangeJSON{
 			Config: ch.Config, Changed: ch.Changed, StallReductionUS: ch.StallReduction,
-			IdlePowerDeltaMW: ch.MilliWatts(), Bars: ch.Bars.String(),
+			IdlePowerDeltaMW: ch.PowerDelta.MilliWatts(), Bars: ch.Bars.String(),
 			BarredStates: stateList(ch.Barred), GainedStates: stateList(ch.Gained),
 		}
 	}

@@ -111,14 +111,14 @@ func newSurveySummaryJSON(r *surveyRun) surveySummaryJSON {
 		cj := surveyComparisonJSON{
 			Config: c.Config, Name: c.Name, Changed: c.Changed, Unchanged: c.Drives - c.Changed,
 			NoIdle: c.NoIdle, BarsNone: c.BarsNone, BarsSome: c.BarsSome, BarsAll: c.BarsAll, Gains: c.Gains,
-			StallReductionUS: stallJSON(c.StallReduction), IdlePowerIncreaseMW: powerJSON(c.IdlePowerIncrease),
+			StallReductionUS: stallJSON(c.StallReduction), IdlePowerIncreaseMW: powerJSON(c.PowerIncrease),
 			ByVendor: make([]surveyVendorJSON, len(c.Vendors)),
 		}
 		for j, v := range c.Vendors {
 			cj.ByVendor[j] = surveyVendorJSON{
 				Vendor: v.Vendor, Drives: v.Drives, Changed: v.Changed, NoIdle: v.NoIdle,
 				BarsNone: v.BarsNone, BarsSome: v.BarsSome, BarsAll: v.BarsAll, Gains: v.Gains,
-				StallReductionUS: stallJSON(v.StallReduction), IdlePowerIncreaseMW: powerJSON(v.IdlePowerIncrease),
+				StallReductionUS: stallJSON(v.StallReduction), IdlePowerIncreaseMW: powerJSON(v.PowerIncrease),
 			}
 		}
 		out.Comparisons[i] = cj
@@ -128,7 +128,7 @@ func newSurveySummaryJSON(r *surveyRun) surveySummaryJSON {
 		bj := &surveyBudgetJSON{
 			BudgetUS: uint64(b.Budget), BoundUS: uint64(b.Bound), Binding: b.Binding, Changed: b.Changed,
 			LosesAll: b.LosesAll, StallReductionUS: stallJSON(b.StallReduction),
-			IdlePowerIncreaseMW: powerJSON(b.IdlePowerIncrease), Params: b.Params,
+			IdlePowerIncreaseMW: powerJSON(b.PowerIncrease), Params: b.Params,
 		}
 		for _, rg := range b.Acceptable {
 			bj.Acceptable = append(bj.Acceptable, surveyRangeJSON{MinUS: uint64(rg.Min), MaxUS: uint64(rg.Max)})

@@ -48,7 +48,7 @@ func (t *surveyText) drive(row *survey.Row, _ *powerstate.Controller) error {
 		fmt.Fprintf(t.w, "  ps%-2d %9s %11s", r.Reach.Deepest, r.Reach.WorstExitLatency, r.DeepestMaxPower)
 	}
 	for _, ch := range row.Changes {
-		fmt.Fprintf(t.w, "  %+9.1f mW", ch.MilliWatts())
+		fmt.Fprintf(t.w, "  %+9.1f mW", ch.PowerDelta.MilliWatts())
 	}
 	_, err := fmt.Fprintf(t.w, "  %s\n", row.Name)
 	return err
@@ -83,7 +83,7 @@ func (t *surveyText) end(r *surveyRun) error {
 		fmt.Fprintf(w, "\n[%d] %s against [1] %s:\n", c.Config+1, c.Name, sum.Configs[0].Name)
 		fmt.Fprintf(w, "  the table changes on %d of %d drives (%d unchanged)\n", c.Changed, c.Drives, c.Drives-c.Changed)
 		fmt.Fprintf(w, "  worst wake stall reduction, changed drives:  %s\n", formatStallDist(c.StallReduction))
-		fmt.Fprintf(w, "  idle power increase, changed drives:         %s\n", formatPowerDist(c.IdlePowerIncrease))
+		fmt.Fprintf(w, "  idle power increase, changed drives:         %s\n", formatPowerDist(c.PowerIncrease))
 		list("bars every non-operational state [1] reaches", c.BarsAll)
 		fmt.Fprintf(w, "  bars some of them: %d drives\n", c.BarsSome)
 		list("bars none of them", c.BarsNone)
@@ -93,7 +93,7 @@ func (t *surveyText) end(r *surveyRun) error {
 		fmt.Fprintln(tw, "    vendor\tdrives\tchanged\tbars all\tbars none\tstall cut median us\tmax us\tpower median mW\tmax mW\ttotal mW\t")
 		for _, v := range c.Vendors {
 			fmt.Fprintf(tw, "    %s\t%d\t%d\t%d\t%d\t%d\t%d\t%+.1f\t%+.1f\t%+.1f\t\n", v.Vendor, v.Drives, v.Changed, v.BarsAll, v.BarsNone,
-				v.StallReduction.Median, v.StallReduction.Max, mW(v.IdlePowerIncrease.Median), mW(v.IdlePowerIncrease.Max), mW(v.IdlePowerIncrease.Sum))
+				v.StallReduction.Median, v.StallReduction.Max, mW(v.PowerIncrease.Median), mW(v.PowerIncrease.Max), mW(v.PowerIncrease.Sum))
 		}
 		tw.Flush()
 	}
@@ -109,7 +109,7 @@ func (t *surveyText) end(r *surveyRun) error {
 		list("drives that set it (over budget one microsecond above)", b.Binding)
 		fmt.Fprintf(w, "  at %s against [1]: the table changes on %d of %d drives\n", b.Bound, b.Changed, b.Drives)
 		fmt.Fprintf(w, "  worst wake stall reduction, changed drives:  %s\n", formatStallDist(b.StallReduction))
-		fmt.Fprintf(w, "  idle power increase, changed drives:         %s\n", formatPowerDist(b.IdlePowerIncrease))
+		fmt.Fprintf(w, "  idle power increase, changed drives:         %s\n", formatPowerDist(b.PowerIncrease))
 		list("left with no reachable non-operational state", b.LosesAll)
 	}
 	_, err := fmt.Fprintln(w)
