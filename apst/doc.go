@@ -31,13 +31,12 @@
 //
 // # Questions about a bound
 //
-// [Sweep] partitions the whole bound range [0, 2^64-1] into the maximal
-// intervals that give the same table; [Compare] sets configurations side
-// by side (including the named [Policies]: the Linux defaults, the proposed
-// 25 ms default and the Windows StorNVMe schemes); [Simulate] and
-// [IdleTimeline] follow a table through idle gaps; [Recommend] finds the
-// bounds that meet a stall budget or bar a state; [Survey] does all of it
-// for a fleet of drives, streaming.
+// The analyses live in sibling packages that build on this one:
+// [github.com/nvmeapst/nvmeapst/apst/analysis] (sweep, compare, simulate,
+// recommend, the verdict on a drive's table) and
+// [github.com/nvmeapst/nvmeapst/apst/survey] (a fleet of drives, streaming).
+// The named [Policies] (the Linux defaults, the proposed 25 ms default and
+// the Windows StorNVMe schemes) are presets of [Params].
 //
 // # Other inputs
 //
