@@ -1,0 +1,630 @@
+package analysis
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"math/big"
+	"math/bits"
+	"slices"
+	"strconv"
+
+	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/analysis/trace"
+	"github.com/nvmeapst/nvmeapst/powerstate"
+)
+
+// Errors of the replay engine.
+var (
+	// ErrReplayConfig: no configuration, or one Build refuses.
+	ErrReplayConfig = errors.New("analysis: replay: invalid configuration")
+	// ErrReplayEvent: an event that cannot be replayed (no kind, a
+	// negative time, earlier than the previous one, another device).
+	ErrReplayEvent = errors.New("analysis: replay: invalid event")
+	// ErrReplayerNotInitialized: a Replayer that NewReplayer did not create.
+	ErrReplayerNotInitialized = errors.New("analysis: replay: Replayer not created with NewReplayer")
+)
+
+// ExitScaler scales a state's advertised exit latency (EXLAT) to the one a
+// command meets, rounding up to a whole microsecond; Factor implements it.
+type ExitScaler interface {
+	Apply(us apst.Microseconds) apst.Microseconds
+}
+
+// ReplayConfig is one configuration a trace is replayed under.
+type ReplayConfig struct {
+	// Name is the configuration text, as compare's --with reads it (e.g.
+	// "ps-max-latency-us=25000"); it labels the result.
+	Name string
+	// Params are the inputs of apst.Build.
+	Params apst.Params
+	// ExitFactor scales every exit latency (measured/advertised), e.g.
+	// Factor{Num: 39, Den: 50}; nil leaves them as advertised.
+	ExitFactor ExitScaler
+	// CPUWake is added to every wake penalty, the starting state's
+	// included: the CPU's C-state exit latency.
+	CPUWake apst.Microseconds
+}
+
+// ParseReplayConfig returns the configuration that text s (comma-separated
+// key=value pairs, apst.ParseConfig) applies to base, named s.
+func ParseReplayConfig(s string, base apst.Params) (ReplayConfig, error) {
+	p, err := apst.ParseConfig(s, base)
+	if err != nil {
+		return ReplayConfig{}, fmt.Errorf("%w %q: %w", ErrReplayConfig, s, err)
+	}
+	return ReplayConfig{Name: s, Params: p}, nil
+}
+
+// EventSource is a stream of trace events in time order, ending with
+// io.EOF; *trace.Reader is one. Importers can feed their own.
+type EventSource interface {
+	Next() (trace.Event, error)
+}
+
+// ReplayStep is one step of a configuration's idle timeline and what the
+// replay met in it.
+type ReplayStep struct {
+	// State is the power state.
+	State uint8
+	// From is the idle time at which the controller enters State (ITPT
+	// counting idle time in the current state; transitions instantaneous).
+	From apst.Microseconds
+	// EntryLatency is the state's ENLAT, 0 for the starting step.
+	EntryLatency apst.Microseconds
+	// ExitLatency is the state's advertised EXLAT, 0 for the starting step.
+	ExitLatency apst.Microseconds
+	// ScaledExitLatency is ExitLatency scaled by the exit factor, rounded up.
+	ScaledExitLatency apst.Microseconds
+	// Penalty is ScaledExitLatency plus the CPU wake latency: what the
+	// command that ends an idle period in this step waits.
+	Penalty apst.Microseconds
+	// MaxPower is the state's maximum power (MP).
+	MaxPower powerstate.Power
+	// Wakes counts the idle periods that ended in this step.
+	Wakes uint64
+	// Residency is the idle time spent in this step, in nanoseconds.
+	Residency uint64
+	// BreakEven is the break-even idle time of this step against the one
+	// before it (BreakEven); valid when HasBreakEven.
+	BreakEven apst.Microseconds
+	// HasBreakEven is false for the starting step and for a step whose
+	// state draws no less than the previous one.
+	HasBreakEven bool
+}
+
+// ReplayResult is what one configuration's plan does to the trace.
+type ReplayResult struct {
+	// Config is the configuration as given.
+	Config ReplayConfig
+	// Plan is what apst.Build returns for it.
+	Plan apst.Plan
+	// Steps is the idle timeline from ps0, deepest last, with what each
+	// step met.
+	Steps []ReplayStep
+	// Wakes is the number of wakes: one per idle period.
+	Wakes uint64
+	// StallTotal is the sum of the wake penalties (saturating at
+	// apst.NoLimit): the stall if every command were on the critical path.
+	StallTotal apst.Microseconds
+	// P50, P90, P99 and Max are the wake penalties at nearest rank
+	// ceil(p × Wakes / 100) (at least 1) of the sorted penalties; 0 without
+	// wakes.
+	P50, P90, P99, Max apst.Microseconds
+	// IdleNanos is the total idle time in nanoseconds.
+	IdleNanos uint64
+	// IdleEnergy is the energy of the idle time at each state's maximum
+	// power, in microjoules, rounded to nearest.
+	IdleEnergy uint64
+	// AverageIdlePower is IdleEnergy / idle time in microwatts, from the
+	// exact energy, rounded down; ps0's MP when there is no idle time.
+	AverageIdlePower uint64
+	// TransitionEnergyMax is the upper bound of the transitions' energy, in
+	// microjoules rounded to nearest: ps0's MP for each entry's ENLAT and
+	// each wake's scaled exit latency from a non-operational state.
+	TransitionEnergyMax uint64
+}
+
+// WakesByState returns the wakes per power state (index = state).
+func (r *ReplayResult) WakesByState() [apst.Entries]uint64 {
+	var w [apst.Entries]uint64
+	for _, st := range r.Steps {
+		w[st.State&(apst.Entries-1)] += st.Wakes
+	}
+	return w
+}
+
+// IdleMicros returns the total idle time in microseconds, rounded down.
+func (r *ReplayResult) IdleMicros() uint64 { return r.IdleNanos / 1000 }
+
+// ReplayDelta is how one configuration's result differs from another's
+// (this one minus the base), for the differences from the first
+// configuration a report shows.
+type ReplayDelta struct {
+	// Wakes are the differences in wakes per power state.
+	Wakes [apst.Entries]int64
+	// StallTotal, P50, P90, P99 and Max are differences in microseconds.
+	StallTotal, P50, P90, P99, Max int64
+	// IdleEnergy and TransitionEnergyMax are differences in microjoules.
+	IdleEnergy, TransitionEnergyMax int64
+	// AverageIdlePower is the difference in microwatts.
+	AverageIdlePower int64
+}
+
+// Delta returns r minus base, figure by figure (two's-complement
+// differences of the unsigned figures).
+func (r *ReplayResult) Delta(base *ReplayResult) ReplayDelta {
+	sub := func(a, b uint64) int64 { return int64(a - b) }
+	d := ReplayDelta{
+		StallTotal: sub(uint64(r.StallTotal), uint64(base.StallTotal)),
+		P50:        sub(uint64(r.P50), uint64(base.P50)), P90: sub(uint64(r.P90), uint64(base.P90)),
+		P99: sub(uint64(r.P99), uint64(base.P99)), Max: sub(uint64(r.Max), uint64(base.Max)),
+		IdleEnergy:          sub(r.IdleEnergy, base.IdleEnergy),
+		TransitionEnergyMax: sub(r.TransitionEnergyMax, base.TransitionEnergyMax),
+		AverageIdlePower:    sub(r.AverageIdlePower, base.AverageIdlePower),
+	}
+	a, b := r.WakesByState(), base.WakesByState()
+	for s := range d.Wakes {
+		d.Wakes[s] = sub(a[s], b[s])
+	}
+	return d
+}
+
+// ReplayReport is the result of a replay: the trace's figures and one
+// result per configuration, in the order given.
+type ReplayReport struct {
+	// Device is the device of the events ("" when the trace names none).
+	Device string
+	// Events is the number of commands: dispatch events.
+	Events uint64
+	// Completions is the number of completion events (those whose dispatch
+	// the trace does not hold included).
+	Completions uint64
+	// SpanNanos is the time from the first dispatch to the last completion,
+	// in nanoseconds; 0 when there is none after it.
+	SpanNanos uint64
+	// IdlePeriods is the number of idle periods (of non-zero length).
+	IdlePeriods uint64
+	// Configs holds one result per configuration.
+	Configs []ReplayResult
+}
+
+// SpanMicros returns SpanNanos in microseconds, rounded down.
+func (r *ReplayReport) SpanMicros() uint64 { return r.SpanNanos / 1000 }
+
+// replayCounts are the per-step counters of one configuration: all a
+// replay keeps per configuration, whatever the trace's length.
+type replayCounts struct {
+	n      int
+	fromNs [apst.Entries]uint64
+	count  [apst.Entries]uint64
+	sumG   [apst.Entries]uint64 // sum of the lengths (ns) of the periods ending in the step
+}
+
+// Replayer replays a stream of events, fed one at a time with Add, under
+// one or more configurations at once. Create one with NewReplayer. Its
+// memory does not depend on the number of events, and Add does not
+// allocate. A Replayer belongs to one goroutine.
+type Replayer struct {
+	ok      bool
+	results []ReplayResult // skeletons: Config, Plan, Steps
+	counts  []replayCounts
+
+	n           uint64
+	last        int64
+	device      string
+	outstanding uint64
+	idle        bool
+	idleStart   int64
+	dispatches  uint64
+	completions uint64
+	periods     uint64
+	firstD      int64
+	haveD       bool
+	lastC       int64
+	haveC       bool
+	err         error
+}
+
+// NewReplayer builds each configuration's plan for controller c and
+// returns a Replayer of them. Errors: a nil controller, no configuration,
+// a configuration Build refuses.
+func NewReplayer(c *powerstate.Controller, configs ...ReplayConfig) (*Replayer, error) {
+	if c == nil {
+		return nil, fmt.Errorf("analysis: replay: %w", apst.ErrNilController)
+	}
+	if len(configs) == 0 {
+		return nil, fmt.Errorf("%w: none given", ErrReplayConfig)
+	}
+	r := &Replayer{ok: true, results: make([]ReplayResult, len(configs)), counts: make([]replayCounts, len(configs))}
+	for i, cfg := range configs {
+		res := &r.results[i]
+		res.Config = cfg
+		if err := apst.BuildTo(&res.Plan, c, cfg.Params); err != nil {
+			return nil, fmt.Errorf("%w %q: %w", ErrReplayConfig, cfg.Name, err)
+		}
+		res.Steps = replayTimeline(c, &res.Plan.Table, cfg)
+		cs := &r.counts[i]
+		cs.n = len(res.Steps)
+		for k, st := range res.Steps {
+			cs.fromNs[k] = uint64(st.From) * 1000
+		}
+	}
+	return r, nil
+}
+
+// replayTimeline returns the idle timeline of table t from ps0, as
+// IdleTimeline computes it: ITPT (bits 31:8 of an entry) counts idle time
+// in the current state, the table is followed until an entry makes no
+// transition or a state repeats.
+func replayTimeline(c *powerstate.Controller, t *apst.Table, cfg ReplayConfig) []ReplayStep {
+	steps := make([]ReplayStep, 1, 4)
+	ps := &c.PowerStates
+	steps[0] = ReplayStep{State: 0, MaxPower: ps[0].MaxPower, Penalty: cfg.CPUWake}
+	seen := uint32(1)
+	from := apst.Microseconds(0)
+	for s := uint8(0); ; {
+		e := t[s]
+		if !e.Transitions() {
+			break
+		}
+		next := e.TargetState()
+		if seen&(1<<next) != 0 {
+			break
+		}
+		seen |= 1 << next
+		from += apst.Microseconds(e.IdleTime()) * 1000
+		d := &ps[next]
+		exit := apst.Microseconds(d.ExitLatency)
+		scaled := exit
+		if cfg.ExitFactor != nil {
+			scaled = cfg.ExitFactor.Apply(exit)
+		}
+		st := ReplayStep{
+			State: next, From: from,
+			EntryLatency: apst.Microseconds(d.EntryLatency), ExitLatency: exit,
+			ScaledExitLatency: scaled, Penalty: replaySatAdd(scaled, cfg.CPUWake),
+			MaxPower: d.MaxPower,
+		}
+		st.BreakEven, st.HasBreakEven = BreakEven(&ps[0], &ps[steps[len(steps)-1].State], d)
+		steps = append(steps, st)
+		s = next
+	}
+	return steps
+}
+
+func replaySatAdd(a, b apst.Microseconds) apst.Microseconds {
+	if s, carry := bits.Add64(uint64(a), uint64(b), 0); carry == 0 {
+		return apst.Microseconds(s)
+	}
+	return apst.NoLimit
+}
+
+// BreakEven returns the break-even idle time of entering state next from
+// state prev, the transitions drawing the power of state active (ps0): the
+// worst-case energy of entering and leaving next, MP(active) × (ENLAT +
+// EXLAT of next), divided by the power saved, MP(prev) − MP(next), in
+// microseconds rounded up. It reports false when next draws no less than
+// prev (no idle time breaks even). For the step k > 0 of a timeline, prev
+// is the state of step k−1 and active the state of step 0.
+func BreakEven(active, prev, next *powerstate.Descriptor) (apst.Microseconds, bool) {
+	pPrev, pNext := prev.MaxPower.MicroWatts(), next.MaxPower.MicroWatts()
+	if pNext >= pPrev {
+		return 0, false
+	}
+	lat := uint64(next.EntryLatency) + uint64(next.ExitLatency) // < 2^33
+	hi, lo := bits.Mul64(active.MaxPower.MicroWatts(), lat)
+	den := pPrev - pNext
+	if hi >= den {
+		return apst.NoLimit, true
+	}
+	q, rem := bits.Div64(hi, lo, den)
+	if rem != 0 {
+		if q == 1<<64-1 {
+			return apst.NoLimit, true
+		}
+		q++
+	}
+	return apst.Microseconds(q), true
+}
+
+// Add replays one event. Events must come in time order, all for one
+// device (the first event's). An invalid event is an error wrapping
+// ErrReplayEvent, and every later Add returns it. Add does not allocate.
+func (r *Replayer) Add(ev trace.Event) error {
+	if r == nil || !r.ok {
+		return ErrReplayerNotInitialized
+	}
+	if r.err != nil {
+		return r.err
+	}
+	switch {
+	case ev.Kind != trace.Dispatch && ev.Kind != trace.Completion:
+		r.err = fmt.Errorf("%w %d: kind %s, want dispatch or completion", ErrReplayEvent, r.n+1, ev.Kind)
+	case ev.Time < 0:
+		r.err = fmt.Errorf("%w %d: negative time %d ns", ErrReplayEvent, r.n+1, ev.Time)
+	case r.n > 0 && ev.Time < r.last:
+		r.err = fmt.Errorf("%w %d: time %d ns before the previous event's %d ns", ErrReplayEvent, r.n+1, ev.Time, r.last)
+	case r.n > 0 && ev.Device != r.device:
+		r.err = fmt.Errorf("%w %d: device %q, the replay is of %q", ErrReplayEvent, r.n+1, ev.Device, r.device)
+	}
+	if r.err != nil {
+		return r.err
+	}
+	if r.n == 0 {
+		r.device = ev.Device
+	}
+	r.n++
+	r.last = ev.Time
+	if ev.Kind == trace.Dispatch {
+		r.dispatches++
+		if !r.haveD {
+			r.firstD, r.haveD = ev.Time, true
+		}
+		if r.idle {
+			r.idle = false
+			if g := ev.Time - r.idleStart; g > 0 {
+				r.period(uint64(g))
+			}
+		}
+		r.outstanding++
+		return nil
+	}
+	r.completions++
+	r.lastC, r.haveC = ev.Time, true
+	if r.outstanding > 0 {
+		r.outstanding--
+		if r.outstanding == 0 {
+			r.idle, r.idleStart = true, ev.Time
+		}
+	}
+	return nil
+}
+
+// period counts an idle period of g ns in every configuration: the command
+// that ends it meets the last step whose From × 1000 ≤ g.
+func (r *Replayer) period(g uint64) {
+	r.periods++
+	for i := range r.counts {
+		cs := &r.counts[i]
+		k := cs.n - 1
+		for k > 0 && cs.fromNs[k] > g {
+			k--
+		}
+		cs.count[k]++
+		cs.sumG[k] += g
+	}
+}
+
+// Report returns the results of the events added so far; it can be called
+// at any time and does not change the Replayer.
+func (r *Replayer) Report() ReplayReport {
+	if r == nil || !r.ok {
+		return ReplayReport{}
+	}
+	rep := ReplayReport{
+		Device: r.device, Events: r.dispatches, Completions: r.completions,
+		IdlePeriods: r.periods, Configs: make([]ReplayResult, len(r.results)),
+	}
+	if r.haveD && r.haveC && r.lastC > r.firstD {
+		rep.SpanNanos = uint64(r.lastC - r.firstD)
+	}
+	for i := range r.results {
+		rep.Configs[i] = r.result(i)
+	}
+	return rep
+}
+
+func (r *Replayer) result(i int) ReplayResult {
+	res := r.results[i]
+	res.Steps = slices.Clone(res.Steps)
+	cs := &r.counts[i]
+	n := cs.n
+	steps := res.Steps
+	mp0 := new(big.Int).SetUint64(steps[0].MaxPower.MicroWatts())
+	energy := new(big.Int) // ns × µW
+	trans := new(big.Int)  // µs × µW
+	stall := new(big.Int)
+	var tmp big.Int
+	var beyond uint64 // periods ending after step k
+	for k := n - 1; k >= 0; k-- {
+		st := &steps[k]
+		st.Wakes = cs.count[k]
+		// Idle time in step k: the part past From of the periods ending in
+		// it, and the full step for those ending later.
+		st.Residency = cs.sumG[k] - cs.count[k]*cs.fromNs[k]
+		if k < n-1 {
+			st.Residency += (cs.fromNs[k+1] - cs.fromNs[k]) * beyond
+		}
+		res.IdleNanos += cs.sumG[k]
+		energy.Add(energy, tmp.Mul(replayBig(st.Residency), replayBig(st.MaxPower.MicroWatts())))
+		stall.Add(stall, tmp.Mul(replayBig(st.Wakes), replayBig(uint64(st.Penalty))))
+		beyond += cs.count[k]
+		if k > 0 {
+			// beyond is now the number of periods that reached step k.
+			trans.Add(trans, tmp.Mul(replayBig(beyond), replayBig(uint64(st.EntryLatency))))
+			trans.Add(trans, tmp.Mul(replayBig(st.Wakes), replayBig(uint64(st.ScaledExitLatency))))
+		}
+	}
+	res.Wakes = beyond
+	trans.Mul(trans, mp0)
+	res.IdleEnergy = replayRound(energy, 1e9)
+	res.TransitionEnergyMax = replayRound(trans, 1e6)
+	if stall.IsUint64() {
+		res.StallTotal = apst.Microseconds(stall.Uint64())
+	} else {
+		res.StallTotal = apst.NoLimit
+	}
+	if res.IdleNanos == 0 {
+		res.AverageIdlePower = steps[0].MaxPower.MicroWatts()
+	} else {
+		res.AverageIdlePower = tmp.Quo(energy, replayBig(res.IdleNanos)).Uint64()
+	}
+	if res.Wakes > 0 {
+		order := make([]int, n)
+		for k := range order {
+			order[k] = k
+		}
+		slices.SortStableFunc(order, func(a, b int) int {
+			switch pa, pb := steps[a].Penalty, steps[b].Penalty; {
+			case pa < pb:
+				return -1
+			case pa > pb:
+				return 1
+			}
+			return 0
+		})
+		rank := func(p uint64) apst.Microseconds {
+			hi, lo := bits.Mul64(p, res.Wakes)
+			k, rem := bits.Div64(hi, lo, 100)
+			if rem != 0 {
+				k++
+			}
+			k = max(k, 1)
+			var cum uint64
+			for _, j := range order {
+				cum += steps[j].Wakes
+				if cum >= k {
+					return steps[j].Penalty
+				}
+			}
+			return steps[order[n-1]].Penalty
+		}
+		res.P50, res.P90, res.P99, res.Max = rank(50), rank(90), rank(99), rank(100)
+	}
+	return res
+}
+
+func replayBig(v uint64) *big.Int { return new(big.Int).SetUint64(v) }
+
+// replayRound returns v / d rounded to nearest (halves up), saturating at
+// 2^64-1.
+func replayRound(v *big.Int, d uint64) uint64 {
+	q := new(big.Int).Add(v, replayBig(d/2))
+	q.Quo(q, replayBig(d))
+	if !q.IsUint64() {
+		return 1<<64 - 1
+	}
+	return q.Uint64()
+}
+
+// Replay reads src to its end (io.EOF) and replays it under each
+// configuration: the one pass of a Replayer. An error of the source is
+// returned wrapped, with the report of the events before it.
+func Replay(c *powerstate.Controller, src EventSource, configs ...ReplayConfig) (ReplayReport, error) {
+	if src == nil {
+		return ReplayReport{}, fmt.Errorf("%w: nil event source", ErrReplayEvent)
+	}
+	r, err := NewReplayer(c, configs...)
+	if err != nil {
+		return ReplayReport{}, err
+	}
+	for {
+		ev, err := src.Next()
+		if err == io.EOF {
+			return r.Report(), nil
+		}
+		if err != nil {
+			return r.Report(), fmt.Errorf("analysis: replay: %w", err)
+		}
+		if err := r.Add(ev); err != nil {
+			return r.Report(), err
+		}
+	}
+}
+
+// ReplaySeq is Replay over an iterator of events (trace.Reader.All, or an
+// importer's own): it stops at the first error.
+func ReplaySeq(c *powerstate.Controller, events iter.Seq2[trace.Event, error], configs ...ReplayConfig) (ReplayReport, error) {
+	r, err := NewReplayer(c, configs...)
+	if err != nil {
+		return ReplayReport{}, err
+	}
+	for ev, err := range events {
+		if err != nil {
+			return r.Report(), fmt.Errorf("analysis: replay: %w", err)
+		}
+		if err := r.Add(ev); err != nil {
+			return r.Report(), err
+		}
+	}
+	return r.Report(), nil
+}
+
+// MarshalJSON encodes the report with the keys of `apstctl replay -o json`
+// (docs/spec/replay.md §4): device, events, span_us, idle_periods and, per
+// configuration, config, wakes, stall_total_us, stall_p50_us,
+// stall_p90_us, stall_p99_us, stall_max_us, wakes_by_state (every state of
+// the timeline, in timeline order), idle_us, idle_energy_uj,
+// transition_energy_max_uj and break_even_us (the steps that have one).
+func (r ReplayReport) MarshalJSON() ([]byte, error) {
+	b := []byte(`{"device":`)
+	b = replayAppendString(b, r.Device)
+	b = append(b, `,"events":`...)
+	b = strconv.AppendUint(b, r.Events, 10)
+	b = append(b, `,"span_us":`...)
+	b = strconv.AppendUint(b, r.SpanMicros(), 10)
+	b = append(b, `,"idle_periods":`...)
+	b = strconv.AppendUint(b, r.IdlePeriods, 10)
+	b = append(b, `,"configs":[`...)
+	for i := range r.Configs {
+		c := &r.Configs[i]
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"config":`...)
+		b = replayAppendString(b, c.Config.Name)
+		for _, kv := range []struct {
+			k string
+			v uint64
+		}{
+			{"wakes", c.Wakes}, {"stall_total_us", uint64(c.StallTotal)},
+			{"stall_p50_us", uint64(c.P50)}, {"stall_p90_us", uint64(c.P90)},
+			{"stall_p99_us", uint64(c.P99)}, {"stall_max_us", uint64(c.Max)},
+		} {
+			b = append(b, `,"`+kv.k+`":`...)
+			b = strconv.AppendUint(b, kv.v, 10)
+		}
+		b = append(b, `,"wakes_by_state":{`...)
+		for k, st := range c.Steps {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `"ps`...)
+			b = strconv.AppendUint(b, uint64(st.State), 10)
+			b = append(b, `":`...)
+			b = strconv.AppendUint(b, st.Wakes, 10)
+		}
+		b = append(b, `},"idle_us":`...)
+		b = strconv.AppendUint(b, c.IdleMicros(), 10)
+		b = append(b, `,"idle_energy_uj":`...)
+		b = strconv.AppendUint(b, c.IdleEnergy, 10)
+		b = append(b, `,"transition_energy_max_uj":`...)
+		b = strconv.AppendUint(b, c.TransitionEnergyMax, 10)
+		b = append(b, `,"break_even_us":{`...)
+		first := true
+		for _, st := range c.Steps {
+			if !st.HasBreakEven {
+				continue
+			}
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			b = append(b, `"ps`...)
+			b = strconv.AppendUint(b, uint64(st.State), 10)
+			b = append(b, `":`...)
+			b = strconv.AppendUint(b, uint64(st.BreakEven), 10)
+		}
+		b = append(b, "}}"...)
+	}
+	b = append(b, "]}"...)
+	return b, nil
+}
+
+func replayAppendString(b []byte, s string) []byte {
+	q, _ := json.Marshal(s) // a string always encodes
+	return append(b, q...)
+}
