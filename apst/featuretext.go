@@ -1,122 +1,32 @@
 package apst
 
 import (
-	"bytes"
-	"errors"
 	"io"
-	"strconv"
 	"strings"
+
+	"github.com/nvmeapst/nvmeapst/internal/capture"
+	"github.com/nvmeapst/nvmeapst/powerstate"
 )
-
-// MaxFeatureCaptureSize is the largest feature capture ParseFeature accepts,
-// 1 MiB; a larger input is refused after reading MaxFeatureCaptureSize+1
-// bytes.
-const MaxFeatureCaptureSize = 1 << 20
-
-// Sentinel errors of the feature capture parser; every error ParseFeature
-// returns is a *FeatureParseError whose Err wraps one of them.
-var (
-	// ErrFeatureFormat: the capture is not an APST feature capture.
-	ErrFeatureFormat = errors.New("apst: unknown APST feature capture format")
-	// ErrFeatureTooLarge: the capture is larger than MaxFeatureCaptureSize.
-	ErrFeatureTooLarge = errors.New("apst: feature capture too large")
-	// ErrFeatureTruncated: the capture ends before the table is complete.
-	ErrFeatureTruncated = errors.New("apst: feature capture truncated")
-	// ErrFeatureSyntax: a line or value is not what nvme-cli prints there.
-	ErrFeatureSyntax = errors.New("apst: malformed feature capture")
-)
-
-// FeatureFormat names the form of a Get Features (FID 0Ch) capture.
-type FeatureFormat uint8
-
-// The forms ParseFeature reads.
-const (
-	FeatureFormatUnknown FeatureFormat = iota // not recognised
-	FeatureFormatBinary                       // the raw 256-byte data buffer
-	FeatureFormatText                         // nvme get-feature -f 0x0c -H
-	FeatureFormatHexDump                      // nvme get-feature -f 0x0c (hex dump of the buffer)
-	FeatureFormatJSON                         // nvme get-feature -f 0x0c -o json
-)
-
-var featureFormatNames = [...]string{"unknown", "binary", "nvme-cli-text", "nvme-cli-hexdump", "nvme-cli-json"}
-
-// String returns the form's name, e.g. "nvme-cli-text".
-func (f FeatureFormat) String() string {
-	if int(f) < len(featureFormatNames) {
-		return featureFormatNames[f]
-	}
-	return "FeatureFormat(" + strconv.Itoa(int(f)) + ")"
-}
-
-// FeatureParseError describes why a feature capture could not be parsed:
-// the form it was read as, the 1-based line, what nvme-cli prints there,
-// and the cause (wrapping one of the ErrFeature sentinels or
-// ErrTableSize).
-type FeatureParseError struct {
-	// Format is the form the capture was read as.
-	Format FeatureFormat
-	// Line is the 1-based line of the problem, 0 when not tied to a line;
-	// for a truncated capture the line after the last one.
-	Line int
-	// Expected says what the form has at that place.
-	Expected string
-	// Err is the cause.
-	Err error
-}
-
-// Error formats the error as "apst: nvme-cli-text feature capture, line 7:
-// expected ...: cause".
-func (e *FeatureParseError) Error() string {
-	var b strings.Builder
-	b.WriteString("apst: ")
-	if e.Format != FeatureFormatUnknown {
-		b.WriteString(e.Format.String())
-		b.WriteByte(' ')
-	}
-	b.WriteString("feature capture")
-	if e.Line > 0 {
-		b.WriteString(", line ")
-		b.WriteString(strconv.Itoa(e.Line))
-	}
-	if e.Expected != "" {
-		b.WriteString(": expected ")
-		b.WriteString(e.Expected)
-	}
-	if e.Err != nil {
-		b.WriteString(": ")
-		b.WriteString(strings.TrimPrefix(e.Err.Error(), "apst: "))
-	}
-	return b.String()
-}
-
-// Unwrap returns the cause.
-func (e *FeatureParseError) Unwrap() error { return e.Err }
 
 // FeatureCapture is a parsed APST feature capture: the feature and what the
 // capture said about it.
 type FeatureCapture struct {
-	// Feature is APSTE and the table.
+	// Feature is APSTE (APSTEUnknown for the raw 256-byte buffer, which
+	// does not hold completion dword 0) and the table, Masked when the
+	// capture printed only ITPS and ITPT (the -H text and JSON; nvme-cli
+	// v1.x decoded only the low 32 bits of each entry, which hold both).
 	Feature
-	// Format is the form of the capture.
-	Format FeatureFormat
-	// EnabledKnown reports whether the capture gave APSTE. The raw 256-byte
-	// buffer does not (completion dword 0 is not part of it); Enabled is
-	// then false.
-	EnabledKnown bool
+	// Format is the form of the capture, one of powerstate.FormatFeatureBinary,
+	// FormatFeatureText, FormatFeatureHexDump and FormatFeatureJSON.
+	Format powerstate.Format
 	// Select is the select nvme-cli printed ("Current", "Default" or
 	// "Saved"), empty when the capture has no header.
 	Select string
-	// Exact reports whether the entries hold all 64 bits (the raw buffer and
-	// the hex dump). The -H text and JSON print only ITPS and ITPT, so
-	// reserved bits are lost (and nvme-cli v1.x decoded only the low 32 bits
-	// of each entry, which hold both fields).
-	Exact bool
 }
 
 // ParseFeature reads an APST feature capture and returns APSTE and the
 // table; see ParseFeatureCapture for the forms read. A raw 256-byte buffer
-// does not say whether APST is enabled, and reads as disabled; use
-// ParseFeatureCapture to tell.
+// does not say whether APST is enabled: its APSTE is APSTEUnknown.
 func ParseFeature(r io.Reader) (Feature, error) {
 	fc, err := ParseFeatureCapture(r)
 	return fc.Feature, err
@@ -141,50 +51,121 @@ func ParseFeature(r io.Reader) (Feature, error) {
 //     value and the "Feature: 0x0c" object with the APSTE string and the
 //     "Auto PST Entries" array.
 //
-// APSTE comes from the APSTE line or bit 0 of the value in the header; the
-// two must agree. Entries decoded from ITPS/ITPT fields are rebuilt as
-// NewEntry(ITPS, ITPT). Every error is a *FeatureParseError naming the form
-// and the line. At most MaxFeatureCaptureSize bytes are read.
+// The text may be UTF-8 with or without a byte order mark or UTF-16 with
+// one (what PowerShell's ">" writes), and pasted indented or quoted with
+// "> ". APSTE comes from the APSTE line or bit 0 of the value in the
+// header; the two must agree. Entries decoded from ITPS/ITPT fields are
+// rebuilt as NewEntry(ITPS, ITPT) and the feature is Masked.
+//
+// Every error is a *powerstate.ParseError naming the form and the line,
+// wrapping the powerstate sentinels (ErrUnknownFormat, ErrTooLarge,
+// ErrTruncated, ErrSyntax, ErrDuplicateKey, ErrMultipleCaptures: a second
+// header, a second table, an Entry[32]), or ErrIdentifyCapture for an
+// id-ctrl or smartctl capture. At most powerstate.MaxCaptureSize bytes are
+// read. It is safe for concurrent use.
 func ParseFeatureCapture(r io.Reader) (FeatureCapture, error) {
-	b, err := io.ReadAll(io.LimitReader(r, MaxFeatureCaptureSize+1))
+	b, expected, err := capture.Read(r)
 	if err != nil {
-		return FeatureCapture{}, &FeatureParseError{Expected: "a readable capture", Err: err}
+		return FeatureCapture{}, &powerstate.ParseError{Expected: expected, Err: err}
 	}
-	if len(b) > MaxFeatureCaptureSize {
-		return FeatureCapture{}, &FeatureParseError{Expected: "at most " + strconv.Itoa(MaxFeatureCaptureSize) + " bytes", Err: ErrFeatureTooLarge}
+	return ParseFeatureBytes(b)
+}
+
+// ParseFeatureBytes parses the feature capture b as ParseFeatureCapture
+// does, reading it in place: b is not copied and not retained, and must not
+// change during the call.
+func ParseFeatureBytes(b []byte) (FeatureCapture, error) {
+	if len(b) > powerstate.MaxCaptureSize {
+		return FeatureCapture{}, &powerstate.ParseError{Expected: "at most 1048576 bytes", Err: powerstate.ErrTooLarge}
 	}
-	if len(b) == TableSize && !isText(b) {
-		t, err := DecodeTable(b)
-		if err != nil {
-			return FeatureCapture{}, &FeatureParseError{Format: FeatureFormatBinary, Err: err}
+	switch f := powerstate.DetectFormat(b); {
+	case f == powerstate.FormatFeatureBinary:
+		return rawFeature(b), nil
+	case f != powerstate.FormatUnknown && !f.Feature():
+		return FeatureCapture{}, &powerstate.ParseError{Format: f,
+			Expected: "an APST feature capture (nvme get-feature -f 0x0c)", Err: ErrIdentifyCapture}
+	}
+	s := capture.Text(b)
+	marker, prefix, json := featureMarker(s)
+	if marker == 0 {
+		if len(b) == TableSize {
+			// 256 bytes that happen to look like text and are no capture:
+			// the raw buffer after all.
+			return rawFeature(b), nil
 		}
-		return FeatureCapture{Feature: Feature{Table: t}, Format: FeatureFormatBinary, Exact: true}, nil
+		return FeatureCapture{}, &powerstate.ParseError{
+			Expected: "the raw 256-byte APST buffer or nvme get-feature -f 0x0c output (text, hex dump or JSON)",
+			Err:      powerstate.ErrUnknownFormat}
 	}
-	s := string(bytes.TrimPrefix(b, []byte{0xef, 0xbb, 0xbf}))
+	s = capture.Dedent(s, marker, prefix)
 	var fc FeatureCapture
-	if t := strings.TrimLeft(s, " \t\r\n"); strings.HasPrefix(t, "{") {
-		fc, err = parseFeatureJSON(s)
+	var err error
+	if json {
+		fc, err = parseFeatureJSON(s, marker)
 	} else {
 		fc, err = parseFeatureText(s)
 	}
-	if errors.Is(err, ErrFeatureFormat) && len(b) == TableSize {
-		// 256 bytes that happen to look like text and are no capture:
-		// the raw buffer after all.
-		t, _ := DecodeTable(b)
-		return FeatureCapture{Feature: Feature{Table: t}, Format: FeatureFormatBinary, Exact: true}, nil
+	if err != nil {
+		return FeatureCapture{}, err
 	}
-	return fc, err
+	fc.Select = strings.Clone(fc.Select)
+	return fc, nil
 }
 
-// isText reports whether b looks like text: no NUL and no control
-// characters other than tab, CR and LF.
-func isText(b []byte) bool {
-	for _, c := range b {
-		if c < 0x20 && c != '\t' && c != '\r' && c != '\n' || c == 0x7f {
-			return false
+// rawFeature decodes the raw 256-byte buffer.
+func rawFeature(b []byte) FeatureCapture {
+	t, _ := DecodeTable(b)
+	return FeatureCapture{Feature: Feature{Table: t}, Format: powerstate.FormatFeatureBinary}
+}
+
+// featureMarker finds the first line of a feature capture in s: a
+// get-feature header, the -H APSTE or entries line, the first hex dump
+// line, or a JSON object with a feature 0x0c key. It returns its line
+// number (0 when there is none), the indentation or quoting it is pasted
+// with, and whether it is JSON.
+func featureMarker(s string) (line int, prefix string, json bool) {
+	l := capture.NewLines(s)
+	for {
+		raw, _, ok := l.Next()
+		if !ok {
+			return 0, "", false
+		}
+		p := capture.Prefix(raw)
+		t := strings.TrimSpace(raw[len(p):])
+		switch {
+		case t == "":
+			continue
+		case t[0] == '{':
+			if isFeatureJSONText(s[l.Start():]) {
+				return l.N(), p, true
+			}
+		case strings.HasPrefix(t, "get-feature:"), strings.HasPrefix(normSpace(t), lnAPSTE), strings.HasPrefix(t, lnEntries):
+			return l.N(), p, false
+		default:
+			if off, _, ok := hexDumpLine(t); ok && off == 0 {
+				return l.N(), p, false
+			}
 		}
 	}
-	return true
+}
+
+// isFeatureJSONText reports whether a JSON text has a key naming feature
+// 0x0c.
+func isFeatureJSONText(s string) bool {
+	for {
+		i := strings.IndexByte(s, '"')
+		if i < 0 {
+			return false
+		}
+		j := strings.IndexByte(s[i+1:], '"')
+		if j < 0 {
+			return false
+		}
+		if isAPSTKey(s[i+1 : i+1+j]) {
+			return true
+		}
+		s = s[i+1+j+1:]
+	}
 }
 
 // parseHex32 parses hexadecimal digits with an optional 0x prefix.
@@ -195,8 +176,26 @@ func parseHex32(s string) (uint32, bool) {
 	if s == "" || s[0] == '+' || s[0] == '-' || strings.Contains(s, "_") {
 		return 0, false
 	}
-	v, err := strconv.ParseUint(s, 16, 32)
-	return uint32(v), err == nil
+	var v uint32
+	for i := range len(s) {
+		c := s[i]
+		var d byte
+		switch {
+		case '0' <= c && c <= '9':
+			d = c - '0'
+		case 'a' <= c && c <= 'f':
+			d = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			d = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		if v>>28 != 0 {
+			return 0, false
+		}
+		v = v<<4 | uint32(d)
+	}
+	return v, true
 }
 
 // normSpace collapses runs of blanks.

@@ -1,166 +1,257 @@
 package apst
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
+
+	"github.com/nvmeapst/nvmeapst/internal/capture"
+	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
-// parseFeatureJSON reads the JSON form: one or more top-level objects.
-func parseFeatureJSON(s string) (FeatureCapture, error) {
-	const format = FeatureFormatJSON
-	fc := FeatureCapture{Format: format}
-	dec := json.NewDecoder(strings.NewReader(s))
-	dec.UseNumber()
-	lineAt := func(off int64) int {
-		if off > int64(len(s)) {
-			off = int64(len(s))
-		}
-		return 1 + strings.Count(s[:off], "\n")
+// featureJSON is what the JSON form's objects have said so far.
+type featureJSON struct {
+	w                    *capture.JSON
+	fail                 capture.FailFunc
+	fc                   FeatureCapture
+	dword0               uint32
+	selLine              int // line of the select's value, 0 when none
+	apste                APSTE
+	apsteLine            int
+	entriesLine, entries int
+	seen                 [Entries]bool
+}
+
+// parseFeatureJSON reads the JSON form: one or more top-level objects, the
+// first on line marker; text after the last object is ignored.
+func parseFeatureJSON(s string, marker int) (FeatureCapture, error) {
+	const format = powerstate.FormatFeatureJSON
+	fail := func(line int, expected string, err error) error {
+		return &powerstate.ParseError{Format: format, Line: line, Expected: expected, Err: err}
 	}
-	var entries []any
-	entriesLine := 0
-	apste, apsteLine := -1, 0
-	dword0Known := false
-	var dword0 uint32
+	l := capture.NewLines(s)
+	for l.N() < marker {
+		l.Next()
+	}
+	base := l.Start() + strings.IndexByte(s[l.Start():], '{')
+	st := featureJSON{w: capture.NewJSON(s, base, fail), fail: fail}
+	st.fc = FeatureCapture{Format: format, Feature: Feature{Masked: true}}
+	w := st.w
 	found := false
-	for {
-		start := dec.InputOffset()
-		var v any
-		err := dec.Decode(&v)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			var se *json.SyntaxError
-			line := lineAt(start)
-			if errors.As(err, &se) {
-				line = lineAt(start + se.Offset)
-			}
-			if found {
-				break // trailing text after the objects
-			}
-			if errors.Is(err, io.ErrUnexpectedEOF) {
-				return FeatureCapture{}, &FeatureParseError{Format: format, Line: lineAt(int64(len(strings.TrimRight(s, " \t\r\n")))),
-					Expected: "the rest of the JSON object", Err: ErrFeatureTruncated}
-			}
-			return FeatureCapture{}, &FeatureParseError{Format: format, Line: line, Expected: "a JSON object", Err: fmt.Errorf("%w: %v", ErrFeatureSyntax, err)}
-		}
-		line := lineAt(start + int64(len(s[start:])-len(strings.TrimLeft(s[start:], " \t\r\n"))))
-		top, ok := v.(map[string]any)
-		if !ok {
-			continue
-		}
-		for k, inner := range top {
-			if !isAPSTKey(k) {
-				continue
-			}
-			obj, ok := inner.(map[string]any)
-			if !ok {
-				return FeatureCapture{}, &FeatureParseError{Format: format, Line: line, Expected: "an object as the value of " + strconv.Quote(k),
-					Err: fmt.Errorf("%w: found %T", ErrFeatureSyntax, inner)}
+	for w.Peek() == '{' {
+		err := w.Object("a get-feature object", func(key string, _ int) error {
+			if !isAPSTKey(key) {
+				return w.Skip("the value of " + strconv.Quote(key))
 			}
 			found = true
-			for ik, iv := range obj {
-				switch nk := normSpace(ik); {
-				case nk == "Current" || nk == "Default" || nk == "Saved":
-					x, ok := jsonUint(iv, 32)
-					if !ok {
-						return FeatureCapture{}, &FeatureParseError{Format: format, Line: line, Expected: "a hexadecimal value for " + strconv.Quote(ik),
-							Err: fmt.Errorf("%w: found %v", ErrFeatureSyntax, iv)}
-					}
-					dword0, dword0Known, fc.Select = uint32(x), true, nk
-				case nk == strings.TrimSuffix(lnAPSTE, ":") || nk == "APSTE":
-					switch iv {
-					case "Enabled", true, json.Number("1"):
-						apste = 1
-					case "Disabled", false, json.Number("0"):
-						apste = 0
-					default:
-						return FeatureCapture{}, &FeatureParseError{Format: format, Line: line, Expected: `"Enabled" or "Disabled" for APSTE`,
-							Err: fmt.Errorf("%w: found %v", ErrFeatureSyntax, iv)}
-					}
-					apsteLine = line
-				case nk == lnEntries:
-					arr, ok := iv.([]any)
-					if !ok {
-						return FeatureCapture{}, &FeatureParseError{Format: format, Line: line, Expected: `an array for "Auto PST Entries"`,
-							Err: fmt.Errorf("%w: found %T", ErrFeatureSyntax, iv)}
-					}
-					entries, entriesLine = arr, line
+			if w.Peek() != '{' {
+				line := w.Line()
+				v, ok, text, err := w.UintOK(key, 64)
+				if err != nil {
+					return err
 				}
+				if ok {
+					text = strconv.FormatUint(v, 10)
+				}
+				return fail(line, "an object as the value of "+strconv.Quote(key), capture.Found(powerstate.ErrSyntax, text))
 			}
+			return w.Object(key, st.key)
+		})
+		if err != nil {
+			return FeatureCapture{}, err
 		}
 	}
-	if !found {
-		return FeatureCapture{}, &FeatureParseError{Format: format, Line: 1, Expected: `a "feature: 0x0c" or "Feature: 0x0c" object`, Err: ErrFeatureFormat}
+	switch {
+	case !found:
+		return FeatureCapture{}, fail(marker, `a "feature: 0x0c" or "Feature: 0x0c" object`, powerstate.ErrUnknownFormat)
+	case st.entriesLine == 0:
+		return FeatureCapture{}, fail(capture.LineOf(s, w.Pos()), `the "Auto PST Entries" array`, powerstate.ErrTruncated)
+	case st.entries < Entries:
+		return FeatureCapture{}, fail(st.entriesLine, "32 Auto PST Entries", powerstate.ErrTruncated)
 	}
-	if entries == nil {
-		return FeatureCapture{}, &FeatureParseError{Format: format, Line: lineAt(int64(len(s))), Expected: `the "Auto PST Entries" array`, Err: ErrFeatureTruncated}
+	if st.selLine != 0 {
+		st.fc.APSTE = APSTEOf(st.dword0&1 != 0)
 	}
-	var seen [Entries]bool
-	for i, ev := range entries {
-		obj, ok := ev.(map[string]any)
-		bad := func(what string, v any) (FeatureCapture, error) {
-			return FeatureCapture{}, &FeatureParseError{Format: format, Line: entriesLine,
-				Expected: fmt.Sprintf("%s in Auto PST Entries[%d]", what, i), Err: fmt.Errorf("%w: found %v", ErrFeatureSyntax, v)}
+	if st.apsteLine != 0 {
+		if st.fc.APSTE.Known() && st.fc.APSTE != st.apste {
+			return FeatureCapture{}, fail(st.apsteLine, "APSTE to agree with bit 0 of the value on line "+strconv.Itoa(st.selLine),
+				capture.Found(powerstate.ErrSyntax, st.apste.String()))
+		}
+		st.fc.APSTE = st.apste
+	}
+	return st.fc, nil
+}
+
+// key reads one key of a feature 0x0c object.
+func (st *featureJSON) key(ik string, line int) error {
+	w := st.w
+	switch nk := normSpace(ik); {
+	case nk == "Current" || nk == "Default" || nk == "Saved":
+		if st.selLine != 0 {
+			return st.fail(line, "one capture", fmt.Errorf("%w: a second select value (line %d), the second capture starting on line %d",
+				powerstate.ErrMultipleCaptures, st.selLine, line))
+		}
+		v, ok, found, err := st.loose(nk, 32)
+		if err != nil {
+			return err
 		}
 		if !ok {
-			return bad("an object", ev)
+			return st.fail(line, "a hexadecimal value for "+strconv.Quote(ik), capture.Found(powerstate.ErrSyntax, found))
 		}
-		idx, itps, itpt := i, uint64(0), uint64(0)
-		var haveS, haveT bool
-		for k, v := range obj {
-			switch nk := normSpace(k); nk {
-			case "entry", "Entry":
-				x, ok := jsonUint(v, 8)
-				if !ok || x >= Entries {
-					return bad("an entry number 0 to 31", v)
-				}
-				idx = int(x)
-			case strings.TrimSuffix(lnITPT, ":"), "ITPT":
-				if sv, ok := v.(string); ok {
-					v = strings.TrimSuffix(strings.TrimSpace(sv), " ms")
-				}
-				x, ok := jsonUint(v, 24)
-				if !ok {
-					return bad(`an idle time "N ms" below 2^24`, v)
-				}
-				itpt, haveT = x, true
-			case strings.TrimSuffix(lnITPS, ":"), "ITPS":
-				x, ok := jsonUint(v, 8)
-				if !ok || x > 31 {
-					return bad("a power state 0 to 31", v)
-				}
-				itps, haveS = x, true
+		st.dword0, st.selLine, st.fc.Select = uint32(v), line, nk
+	case nk == strings.TrimSuffix(lnAPSTE, ":") || nk == "APSTE":
+		if st.apsteLine != 0 {
+			return st.fail(line, "each key once (APSTE is on line "+strconv.Itoa(st.apsteLine)+" already)",
+				fmt.Errorf("%w: APSTE on lines %d and %d", powerstate.ErrDuplicateKey, st.apsteLine, line))
+		}
+		v, err := st.apsteValue(line)
+		if err != nil {
+			return err
+		}
+		st.apste, st.apsteLine = v, line
+	case nk == lnEntries:
+		if st.entriesLine != 0 {
+			return st.fail(line, "one capture", fmt.Errorf("%w: a second \"Auto PST Entries\" array (line %d), the second capture starting on line %d",
+				powerstate.ErrMultipleCaptures, st.entriesLine, line))
+		}
+		st.entriesLine = line
+		return w.Array(`"Auto PST Entries"`, st.entry)
+	default:
+		return w.Skip("the value of " + strconv.Quote(ik))
+	}
+	return nil
+}
+
+// apsteValue reads APSTE as nvme-cli prints it ("Enabled", "Disabled"),
+// or as a boolean or 0/1.
+func (st *featureJSON) apsteValue(line int) (APSTE, error) {
+	w := st.w
+	expected := `"Enabled" or "Disabled" for APSTE`
+	switch w.Peek() {
+	case '"':
+		v, err := w.String("APSTE")
+		if err != nil {
+			return 0, err
+		}
+		switch v {
+		case "Enabled":
+			return APSTEEnabled, nil
+		case "Disabled":
+			return APSTEDisabled, nil
+		}
+		return 0, st.fail(line, expected, capture.Found(powerstate.ErrSyntax, v))
+	case 't', 'f':
+		v, err := w.Bool("APSTE")
+		return APSTEOf(v), err
+	}
+	v, ok, found, err := w.UintOK("APSTE", 1)
+	if err != nil {
+		return 0, err
+	}
+	if !ok {
+		return 0, st.fail(line, expected, capture.Found(powerstate.ErrSyntax, found))
+	}
+	return APSTEOf(v == 1), nil
+}
+
+// entry reads one element of "Auto PST Entries".
+func (st *featureJSON) entry(i, line int) error {
+	w := st.w
+	bad := func(what, found string) error {
+		return st.fail(line, fmt.Sprintf("%s in Auto PST Entries[%d]", what, i), capture.Found(powerstate.ErrSyntax, found))
+	}
+	if i >= Entries {
+		return bad("at most 32 entries", "entry "+strconv.Itoa(i))
+	}
+	if w.Peek() != '{' {
+		v, ok, text, err := w.UintOK("an entry", 64)
+		if err != nil {
+			return err
+		}
+		if ok {
+			text = strconv.FormatUint(v, 10)
+		}
+		return bad("an object", text)
+	}
+	idx, itps, itpt := i, uint64(0), uint64(0)
+	var haveS, haveT bool
+	err := w.Object(fmt.Sprintf("Auto PST Entries[%d]", i), func(k string, _ int) error {
+		switch nk := normSpace(k); nk {
+		case "entry", "Entry":
+			x, ok, found, err := st.loose("entry", 8)
+			if err != nil {
+				return err
 			}
+			if !ok || x >= Entries {
+				if ok {
+					found = strconv.FormatUint(x, 10)
+				}
+				return bad("an entry number 0 to 31", found)
+			}
+			idx = int(x)
+		case strings.TrimSuffix(lnITPT, ":"), "ITPT":
+			x, ok, found, err := st.loose("ITPT", 24)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return bad(`an idle time "N ms" below 2^24`, found)
+			}
+			itpt, haveT = x, true
+		case strings.TrimSuffix(lnITPS, ":"), "ITPS":
+			x, ok, found, err := st.loose("ITPS", 8)
+			if err != nil {
+				return err
+			}
+			if !ok || x > 31 {
+				if ok {
+					found = strconv.FormatUint(x, 10)
+				}
+				return bad("a power state 0 to 31", found)
+			}
+			itps, haveS = x, true
+		default:
+			return w.Skip("the value of " + strconv.Quote(k))
 		}
-		if !haveS || !haveT {
-			return bad("ITPT and ITPS", obj)
-		}
-		if seen[idx] {
-			return bad("each entry once", idx)
-		}
-		seen[idx] = true
-		fc.Table[idx] = NewEntry(uint8(itps), Milliseconds(itpt))
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	if len(entries) < Entries {
-		return FeatureCapture{}, &FeatureParseError{Format: format, Line: entriesLine, Expected: "32 Auto PST Entries", Err: ErrFeatureTruncated}
+	if !haveS || !haveT {
+		return bad("ITPT and ITPS", "an entry without them")
 	}
-	if dword0Known {
-		fc.Enabled, fc.EnabledKnown = dword0&1 != 0, true
+	if st.seen[idx] {
+		return bad("each entry once", "entry "+strconv.Itoa(idx))
 	}
-	if apste >= 0 {
-		if fc.EnabledKnown && fc.Enabled != (apste == 1) {
-			return FeatureCapture{}, &FeatureParseError{Format: format, Line: apsteLine, Expected: "APSTE to agree with bit 0 of the value",
-				Err: ErrFeatureSyntax}
-		}
-		fc.Enabled, fc.EnabledKnown = apste == 1, true
+	st.seen[idx] = true
+	st.entries++
+	st.fc.Table[idx] = NewEntry(uint8(itps), Milliseconds(itpt))
+	return nil
+}
+
+// loose reads an unsigned value of at most bits bits from a JSON number or
+// a string (decimal, or hexadecimal with 0x, possibly space-padded, with
+// " ms" after an idle time).
+func (st *featureJSON) loose(what string, bits int) (v uint64, ok bool, found string, err error) {
+	w := st.w
+	if w.Peek() != '"' {
+		return w.UintOK(what, bits)
 	}
-	return fc, nil
+	s, err := w.String(what)
+	if err != nil {
+		return 0, false, "", err
+	}
+	t := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), " ms"))
+	if h, isHex := strings.CutPrefix(strings.ToLower(t), "0x"); isHex {
+		n, err := strconv.ParseUint(h, 16, bits)
+		return n, err == nil && h != "" && !strings.ContainsAny(h, "+-_"), s, nil
+	}
+	if t == "" || t[0] == '+' || t[0] == '-' || strings.Contains(t, "_") {
+		return 0, false, s, nil
+	}
+	n, perr := strconv.ParseUint(t, 10, bits)
+	return n, perr == nil, s, nil
 }
 
 // isAPSTKey reports whether k names feature 0x0c, as nvme-cli's JSON does
@@ -172,27 +263,4 @@ func isAPSTKey(k string) bool {
 	}
 	v, ok := parseHex32(strings.TrimSpace(rest))
 	return ok && v == 0x0c
-}
-
-// jsonUint reads an unsigned value of at most bits bits from a JSON number
-// or a string (decimal, or hexadecimal with 0x, possibly space-padded).
-func jsonUint(v any, bits int) (uint64, bool) {
-	var s string
-	switch x := v.(type) {
-	case json.Number:
-		s = string(x)
-	case string:
-		s = strings.TrimSpace(x)
-		if h, ok := strings.CutPrefix(strings.ToLower(s), "0x"); ok {
-			n, err := strconv.ParseUint(h, 16, bits)
-			return n, err == nil && h != "" && !strings.ContainsAny(h, "+-_")
-		}
-	default:
-		return 0, false
-	}
-	if s == "" || s[0] == '+' || s[0] == '-' || strings.Contains(s, "_") {
-		return 0, false
-	}
-	n, err := strconv.ParseUint(s, 10, bits)
-	return n, err == nil
 }

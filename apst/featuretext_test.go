@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
 // evoTable is the table the kernel programs for a Samsung 990 EVO Plus
@@ -124,29 +125,29 @@ func TestParseFeatureGenerations(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		in     string
-		format apst.FeatureFormat
+		format powerstate.Format
 		exact  bool
 		known  bool
 	}{
-		{"v0.9", featureText("v0.9", true, tbl), apst.FeatureFormatText, false, true},
-		{"v1.0-v1.14", featureText("v1.0", true, tbl), apst.FeatureFormatText, false, true},
-		{"v1.15-v2.8", featureText("v1.15", true, tbl), apst.FeatureFormatText, false, true},
-		{"v2.9+", featureText("v2.9", true, tbl), apst.FeatureFormatText, false, true},
-		{"crlf", strings.ReplaceAll(featureText("v2.9", true, tbl), "\n", "\r\n"), apst.FeatureFormatText, false, true},
-		{"hex dump", featureText("hexdump", true, tbl), apst.FeatureFormatHexDump, true, true},
-		{"json", featureJSON(true, tbl), apst.FeatureFormatJSON, false, true},
-		{"raw", string(raw), apst.FeatureFormatBinary, true, false},
+		{"v0.9", featureText("v0.9", true, tbl), powerstate.FormatFeatureText, false, true},
+		{"v1.0-v1.14", featureText("v1.0", true, tbl), powerstate.FormatFeatureText, false, true},
+		{"v1.15-v2.8", featureText("v1.15", true, tbl), powerstate.FormatFeatureText, false, true},
+		{"v2.9+", featureText("v2.9", true, tbl), powerstate.FormatFeatureText, false, true},
+		{"crlf", strings.ReplaceAll(featureText("v2.9", true, tbl), "\n", "\r\n"), powerstate.FormatFeatureText, false, true},
+		{"hex dump", featureText("hexdump", true, tbl), powerstate.FormatFeatureHexDump, true, true},
+		{"json", featureJSON(true, tbl), powerstate.FormatFeatureJSON, false, true},
+		{"raw", string(raw), powerstate.FormatFeatureBinary, true, false},
 		{"prompt and trailing text", "$ sudo nvme get-feature -f 0x0c -H /dev/nvme0\n" + featureText("v2.9", true, tbl) + "$ exit\n",
-			apst.FeatureFormatText, false, true},
+			powerstate.FormatFeatureText, false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fc := parseFeature(t, tc.in)
 			assert.Equal(t, tc.format, fc.Format)
 			assert.Equal(t, tbl, fc.Table)
-			assert.Equal(t, tc.exact, fc.Exact)
-			assert.Equal(t, tc.known, fc.EnabledKnown)
-			assert.Equal(t, tc.known, fc.Enabled)
-			if tc.known && tc.format != apst.FeatureFormatBinary {
+			assert.Equal(t, tc.exact, !fc.Masked)
+			assert.Equal(t, tc.known, fc.APSTE.Known())
+			assert.Equal(t, tc.known, fc.APSTE == apst.APSTEEnabled)
+			if tc.known && tc.format != powerstate.FormatFeatureBinary {
 				assert.Equal(t, "Current", fc.Select)
 			}
 			f, err := apst.ParseFeature(strings.NewReader(tc.in))
@@ -157,11 +158,11 @@ func TestParseFeatureGenerations(t *testing.T) {
 	t.Run("disabled, zero value", func(t *testing.T) {
 		for _, gen := range []string{"v0.9", "v1.0", "v1.15", "v2.9", "hexdump"} {
 			fc := parseFeature(t, featureText(gen, false, apst.Table{}))
-			assert.True(t, fc.EnabledKnown, gen)
-			assert.False(t, fc.Enabled, gen)
+			assert.True(t, fc.APSTE.Known(), gen)
+			assert.Equal(t, apst.APSTEDisabled, fc.APSTE, gen)
 			assert.Equal(t, apst.Table{}, fc.Table, gen)
 		}
-		assert.False(t, parseFeature(t, featureJSON(false, tbl)).Enabled)
+		assert.Equal(t, apst.APSTEDisabled, parseFeature(t, featureJSON(false, tbl)).APSTE)
 	})
 	t.Run("reserved bits: only the hex dump keeps them", func(t *testing.T) {
 		odd := tbl
@@ -170,18 +171,18 @@ func TestParseFeatureGenerations(t *testing.T) {
 		assert.Equal(t, odd, fc.Table)
 		fc = parseFeature(t, featureText("v1.0", true, odd))
 		assert.Equal(t, apst.NewEntry(3, 100), fc.Table[5], "v1.x printed the low 32 bits' ITPS and ITPT")
-		assert.False(t, fc.Exact)
+		assert.True(t, fc.Masked)
 	})
 	t.Run("fields and dump together", func(t *testing.T) {
 		both := featureText("hexdump", true, tbl) + strings.SplitN(featureText("v2.9", true, tbl), "\n", 2)[1]
 		fc := parseFeature(t, both)
 		assert.Equal(t, tbl, fc.Table)
-		assert.True(t, fc.Exact)
+		assert.False(t, fc.Masked)
 		other := tbl
 		other[0] = apst.NewEntry(4, 100)
 		bad := featureText("hexdump", true, tbl) + strings.SplitN(featureText("v2.9", true, other), "\n", 2)[1]
 		_, err := apst.ParseFeature(strings.NewReader(bad))
-		assert.ErrorIs(t, err, apst.ErrFeatureSyntax)
+		assert.ErrorIs(t, err, powerstate.ErrSyntax)
 	})
 }
 
@@ -195,46 +196,46 @@ func TestParseFeatureErrors(t *testing.T) {
 		line     int
 		expected string
 	}{
-		{"cut in entry 17", v29[:strings.Index(v29, "Entry[17]")+9], apst.ErrFeatureTruncated, 90, "Idle Time Prior"},
-		{"cut before entry 5", v29[:strings.Index(v29, "\tEntry[ 5]")], apst.ErrFeatureTruncated, 29, "Entry[ 5]"},
-		{"cut hex dump", featureText("hexdump", true, tbl)[:300], apst.ErrFeatureTruncated, 0, "offset"},
-		{"header only", "get-feature:0x0c (Autonomous Power State Transition), Current value:0x00000001\n", apst.ErrFeatureTruncated, 2, "APST table"},
-		{"other feature", strings.Replace(v29, "get-feature:0x0c", "get-feature:0x02", 1), apst.ErrFeatureSyntax, 1, "feature 0x0c"},
-		{"capabilities", strings.Replace(v29, "Current value", "Supported capabilities value", 1), apst.ErrFeatureSyntax, 1, "select"},
-		{"bad value", strings.Replace(v29, "value:0x00000001", "value:0xzz", 1), apst.ErrFeatureSyntax, 1, "hexadecimal"},
-		{"itps 32", strings.Replace(v29, "(ITPS): 3\n", "(ITPS): 32\n", 1), apst.ErrFeatureSyntax, 7, "0 to 31"},
-		{"itpt 2^24", strings.Replace(v29, "(ITPT): 100 ms", "(ITPT): 16777216 ms", 1), apst.ErrFeatureSyntax, 6, "2^24"},
-		{"entry out of order", strings.Replace(v29, "Entry[ 2]", "Entry[ 3]", 1), apst.ErrFeatureSyntax, 14, "Entry[ 2]"},
-		{"apste disagrees", strings.Replace(v29, "(APSTE): Enabled", "(APSTE): Disabled", 1), apst.ErrFeatureSyntax, 2, "agree"},
-		{"apste garbage", strings.Replace(v29, "(APSTE): Enabled", "(APSTE): Maybe", 1), apst.ErrFeatureSyntax, 2, "Enabled"},
-		{"prose", "hello\n", apst.ErrFeatureFormat, 0, ""},
-		{"json cut", featureJSON(true, tbl)[:200], apst.ErrFeatureTruncated, 0, ""},
-		{"json few entries", dropLastEntry(featureJSON(true, tbl)), apst.ErrFeatureTruncated, 2, "32"},
-		{"json bad itps", strings.Replace(featureJSON(true, tbl), `(ITPS)":3`, `(ITPS)":99`, 1), apst.ErrFeatureSyntax, 2, "0 to 31"},
-		{"json no feature", `{"a":1}`, apst.ErrFeatureFormat, 0, ""},
-		{"json disagrees", strings.Replace(featureJSON(true, tbl), `"Current":"0x00000001"`, `"Current":"0x00000000"`, 1), apst.ErrFeatureSyntax, 0, "agree"},
+		{"cut in entry 17", v29[:strings.Index(v29, "Entry[17]")+9], powerstate.ErrTruncated, 90, "Idle Time Prior"},
+		{"cut before entry 5", v29[:strings.Index(v29, "\tEntry[ 5]")], powerstate.ErrTruncated, 29, "Entry[ 5]"},
+		{"cut hex dump", featureText("hexdump", true, tbl)[:300], powerstate.ErrTruncated, 0, "offset"},
+		{"header only", "get-feature:0x0c (Autonomous Power State Transition), Current value:0x00000001\n", powerstate.ErrTruncated, 2, "APST table"},
+		{"other feature", strings.Replace(v29, "get-feature:0x0c", "get-feature:0x02", 1), powerstate.ErrSyntax, 1, "feature 0x0c"},
+		{"capabilities", strings.Replace(v29, "Current value", "Supported capabilities value", 1), powerstate.ErrSyntax, 1, "select"},
+		{"bad value", strings.Replace(v29, "value:0x00000001", "value:0xzz", 1), powerstate.ErrSyntax, 1, "hexadecimal"},
+		{"itps 32", strings.Replace(v29, "(ITPS): 3\n", "(ITPS): 32\n", 1), powerstate.ErrSyntax, 7, "0 to 31"},
+		{"itpt 2^24", strings.Replace(v29, "(ITPT): 100 ms", "(ITPT): 16777216 ms", 1), powerstate.ErrSyntax, 6, "2^24"},
+		{"entry out of order", strings.Replace(v29, "Entry[ 2]", "Entry[ 3]", 1), powerstate.ErrSyntax, 14, "Entry[ 2]"},
+		{"apste disagrees", strings.Replace(v29, "(APSTE): Enabled", "(APSTE): Disabled", 1), powerstate.ErrSyntax, 2, "agree"},
+		{"apste garbage", strings.Replace(v29, "(APSTE): Enabled", "(APSTE): Maybe", 1), powerstate.ErrSyntax, 2, "Enabled"},
+		{"prose", "hello\n", powerstate.ErrUnknownFormat, 0, ""},
+		{"json cut", featureJSON(true, tbl)[:200], powerstate.ErrTruncated, 0, ""},
+		{"json few entries", dropLastEntry(featureJSON(true, tbl)), powerstate.ErrTruncated, 2, "32"},
+		{"json bad itps", strings.Replace(featureJSON(true, tbl), `(ITPS)":3`, `(ITPS)":99`, 1), powerstate.ErrSyntax, 2, "0 to 31"},
+		{"json no feature", `{"a":1}`, powerstate.ErrUnknownFormat, 0, ""},
+		{"json disagrees", strings.Replace(featureJSON(true, tbl), `"Current":"0x00000001"`, `"Current":"0x00000000"`, 1), powerstate.ErrSyntax, 0, "agree"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := apst.ParseFeature(strings.NewReader(tc.in))
 			require.Error(t, err)
 			assert.ErrorIs(t, err, tc.sentinel)
-			var pe *apst.FeatureParseError
+			var pe *powerstate.ParseError
 			require.ErrorAs(t, err, &pe)
 			if tc.line > 0 {
 				assert.Equal(t, tc.line, pe.Line, err.Error())
 			}
 			assert.Contains(t, pe.Expected, tc.expected)
-			assert.True(t, strings.HasPrefix(err.Error(), "apst: "), err.Error())
+			assert.True(t, strings.HasPrefix(err.Error(), "powerstate: "), err.Error())
 			if pe.Line > 0 {
-				assert.Contains(t, err.Error(), fmt.Sprintf("feature capture, line %d: expected ", pe.Line))
+				assert.Contains(t, err.Error(), fmt.Sprintf("capture, line %d: expected ", pe.Line))
 			}
 		})
 	}
 	t.Run("too large", func(t *testing.T) {
 		r := &endless{}
 		_, err := apst.ParseFeature(r)
-		assert.ErrorIs(t, err, apst.ErrFeatureTooLarge)
-		assert.LessOrEqual(t, r.n, int64(apst.MaxFeatureCaptureSize+1))
+		assert.ErrorIs(t, err, powerstate.ErrTooLarge)
+		assert.LessOrEqual(t, r.n, int64(powerstate.MaxCaptureSize+1))
 	})
 	t.Run("read error", func(t *testing.T) {
 		_, err := apst.ParseFeature(io.MultiReader(strings.NewReader("get"), errReader{}))
@@ -275,9 +276,9 @@ func FuzzParseFeature(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		fc, err := apst.ParseFeatureCapture(bytes.NewReader(b))
 		if err != nil {
-			var pe *apst.FeatureParseError
-			if !errors.As(err, &pe) || !strings.HasPrefix(err.Error(), "apst: ") {
-				t.Fatalf("error %v (%T) is not a *FeatureParseError", err, err)
+			var pe *powerstate.ParseError
+			if !errors.As(err, &pe) || !strings.HasPrefix(err.Error(), "powerstate: ") {
+				t.Fatalf("error %v (%T) is not a *powerstate.ParseError", err, err)
 			}
 			return
 		}
@@ -288,14 +289,14 @@ func FuzzParseFeature(f *testing.F) {
 			t.Fatalf("raw re-parse: %v, %v != %v", err, back.Table, fc.Table)
 		}
 		// The -H text and the JSON keep ITPS, ITPT and APSTE.
-		for _, s := range []string{featureText("v2.9", fc.Enabled, fc.Table), featureJSON(fc.Enabled, fc.Table),
-			featureText("hexdump", fc.Enabled, fc.Table)} {
+		for _, s := range []string{featureText("v2.9", fc.APSTE == apst.APSTEEnabled, fc.Table), featureJSON(fc.APSTE == apst.APSTEEnabled, fc.Table),
+			featureText("hexdump", fc.APSTE == apst.APSTEEnabled, fc.Table)} {
 			back, err := apst.ParseFeatureCapture(strings.NewReader(s))
 			if err != nil {
 				t.Fatalf("re-parse: %v\n%s", err, s)
 			}
-			if back.Enabled != fc.Enabled {
-				t.Fatalf("APSTE %v != %v", back.Enabled, fc.Enabled)
+			if fc.APSTE.Known() && back.APSTE != fc.APSTE {
+				t.Fatalf("APSTE %v != %v", back.APSTE, fc.APSTE)
 			}
 			for i := range fc.Table {
 				if back.Table[i].TargetState() != fc.Table[i].TargetState() || back.Table[i].IdleTime() != fc.Table[i].IdleTime() {

@@ -1,36 +1,13 @@
 package apst
 
 import (
+	"github.com/nvmeapst/nvmeapst/internal/capture"
+	"github.com/nvmeapst/nvmeapst/powerstate"
+
 	"fmt"
 	"strconv"
 	"strings"
 )
-
-// featureLines splits text into lines ended by "\n", "\r\n" or "\r".
-type featureLines struct {
-	s   string
-	pos int
-	n   int
-}
-
-func (l *featureLines) next() (string, bool) {
-	if l.pos >= len(l.s) {
-		return "", false
-	}
-	rest := l.s[l.pos:]
-	l.n++
-	i := strings.IndexAny(rest, "\r\n")
-	if i < 0 {
-		l.pos = len(l.s)
-		return rest, true
-	}
-	adv := i + 1
-	if rest[i] == '\r' && i+1 < len(rest) && rest[i+1] == '\n' {
-		adv++
-	}
-	l.pos += adv
-	return rest[:i], true
-}
 
 // featureHeader is what the "get-feature:" line says.
 type featureHeader struct {
@@ -43,8 +20,8 @@ type featureHeader struct {
 func parseFeatureHeader(t string, line int) (featureHeader, error) {
 	const expected = `"get-feature:0x0c (Autonomous Power State Transition), Current value:0x00000001"`
 	bad := func(what string) error {
-		return &FeatureParseError{Format: FeatureFormatText, Line: line, Expected: what,
-			Err: fmt.Errorf("%w: found %q", ErrFeatureSyntax, clip(t))}
+		return &powerstate.ParseError{Format: powerstate.FormatFeatureText, Line: line, Expected: what,
+			Err: capture.Found(powerstate.ErrSyntax, t)}
 	}
 	rest, _ := strings.CutPrefix(t, "get-feature:")
 	fid, rest, ok := strings.Cut(strings.TrimLeft(rest, " "), " ")
@@ -74,14 +51,6 @@ func parseFeatureHeader(t string, line int) (featureHeader, error) {
 	return featureHeader{line: line, sel: sel, dword0: v}, nil
 }
 
-// clip shortens a quoted value for an error message.
-func clip(s string) string {
-	if len(s) > 60 {
-		return s[:60] + "..."
-	}
-	return s
-}
-
 func parseFeatureText(s string) (FeatureCapture, error) {
 	var (
 		hdr       *featureHeader
@@ -95,20 +64,25 @@ func parseFeatureText(s string) (FeatureCapture, error) {
 		dumpStart int
 		recog     bool
 	)
-	format := FeatureFormatText
+	format := powerstate.FormatFeatureText
 	fail := func(line int, expected string, err error) (FeatureCapture, error) {
-		return FeatureCapture{}, &FeatureParseError{Format: format, Line: line, Expected: expected, Err: err}
+		return FeatureCapture{}, &powerstate.ParseError{Format: format, Line: line, Expected: expected, Err: err}
 	}
-	l := featureLines{s: s}
+	l := capture.NewLines(s)
 	syntax := func(line int, expected, found string) (FeatureCapture, error) {
-		if line == l.n && l.pos >= len(s) && !strings.HasSuffix(s, "\n") && !strings.HasSuffix(s, "\r") {
+		if capture.EndsInside(s, line) {
 			// The last line, without its terminator: the capture was cut.
-			return fail(line, expected+" (the capture ends inside the line)", ErrFeatureTruncated)
+			return fail(line, expected+" (the capture ends inside the line)", powerstate.ErrTruncated)
 		}
-		return fail(line, expected, fmt.Errorf("%w: found %q", ErrFeatureSyntax, clip(found)))
+		return fail(line, expected, capture.Found(powerstate.ErrSyntax, found))
 	}
+	second := func(line int, what string) (FeatureCapture, error) {
+		return fail(line, "one capture", fmt.Errorf("%w: a second %s, the second capture starting on line %d",
+			powerstate.ErrMultipleCaptures, what, line))
+	}
+	entriesLine := 0
 	for {
-		raw, ok := l.next()
+		raw, _, ok := l.Next()
 		if !ok {
 			break
 		}
@@ -118,16 +92,20 @@ func parseFeatureText(s string) (FeatureCapture, error) {
 		}
 		switch {
 		case strings.HasPrefix(t, "get-feature:"):
-			if hdr != nil {
-				continue // a second capture: ignore
+			if hdr != nil || inBody || len(dump) > 0 {
+				return second(l.N(), "get-feature header")
 			}
-			h, err := parseFeatureHeader(t, l.n)
+			h, err := parseFeatureHeader(t, l.N())
 			if err != nil {
 				return FeatureCapture{}, err
 			}
 			hdr, recog = &h, true
 			continue
 		case strings.HasPrefix(normSpace(t), lnAPSTE):
+			if apsteLn != 0 {
+				return fail(l.N(), "each key once (APSTE is on line "+strconv.Itoa(apsteLn)+" already)",
+					fmt.Errorf("%w: APSTE on lines %d and %d", powerstate.ErrDuplicateKey, apsteLn, l.N()))
+			}
 			v := strings.TrimSpace(strings.TrimPrefix(normSpace(t), lnAPSTE))
 			switch v {
 			case "Enabled":
@@ -135,12 +113,15 @@ func parseFeatureText(s string) (FeatureCapture, error) {
 			case "Disabled":
 				apste = 0
 			default:
-				return syntax(l.n, `"Enabled" or "Disabled" after "`+lnAPSTE+`"`, v)
+				return syntax(l.N(), `"Enabled" or "Disabled" after "`+lnAPSTE+`"`, v)
 			}
-			apsteLn, recog = l.n, true
+			apsteLn, recog = l.N(), true
 			continue
 		case strings.HasPrefix(t, lnEntries):
-			inBody, recog = true, true
+			if inBody {
+				return second(l.N(), `"Auto PST Entries" table`)
+			}
+			inBody, recog, entriesLine = true, true, l.N()
 			continue
 		case strings.Trim(t, ".") == "":
 			continue // separator line
@@ -148,11 +129,11 @@ func parseFeatureText(s string) (FeatureCapture, error) {
 		if len(dump) < TableSize && !inBody {
 			if off, bs, ok := hexDumpLine(t); ok {
 				if off != len(dump) {
-					format = FeatureFormatHexDump
-					return syntax(l.n, "the hex dump line at offset "+fmt.Sprintf("%04x", len(dump)), t)
+					format = powerstate.FormatFeatureHexDump
+					return syntax(l.N(), "the hex dump line at offset "+fmt.Sprintf("%04x", len(dump)), t)
 				}
 				if dump == nil {
-					dumpStart = l.n
+					dumpStart = l.N()
 				}
 				dump = append(dump, bs...)
 				if len(dump) > TableSize {
@@ -165,15 +146,21 @@ func parseFeatureText(s string) (FeatureCapture, error) {
 				continue
 			}
 		}
-		if !inBody || entry >= Entries {
+		if !inBody {
 			continue // other lines (a prompt, other features) are ignored
 		}
 		n := normSpace(t)
+		if entry >= Entries {
+			if isEntryLine(n) {
+				return syntax(l.N(), "at most 32 entries (Entry[ 0] to Entry[31]) after line "+strconv.Itoa(entriesLine), t)
+			}
+			continue
+		}
 		switch field {
 		case 0:
 			idx, ok := entryIndex(n)
 			if !ok || idx != entry {
-				return syntax(l.n, fmt.Sprintf(`"Entry[%2d]"`, entry), t)
+				return syntax(l.N(), fmt.Sprintf(`"Entry[%2d]"`, entry), t)
 			}
 			field = 1
 		case 1:
@@ -181,7 +168,7 @@ func parseFeatureText(s string) (FeatureCapture, error) {
 			ms, ok2 := strings.CutSuffix(strings.TrimSpace(v), " ms")
 			x, err := strconv.ParseUint(ms, 10, 32)
 			if !ok || !ok2 || err != nil || x > 0xffffff {
-				return syntax(l.n, `"`+lnITPT+` N ms" with N below 2^24`, t)
+				return syntax(l.N(), `"`+lnITPT+` N ms" with N below 2^24`, t)
 			}
 			fields[entry].itpt = uint32(x)
 			field = 2
@@ -189,7 +176,7 @@ func parseFeatureText(s string) (FeatureCapture, error) {
 			v, ok := strings.CutPrefix(n, lnITPS)
 			x, err := strconv.ParseUint(strings.TrimSpace(v), 10, 8)
 			if !ok || err != nil || x > 31 {
-				return syntax(l.n, `"Idle Transition Power State   (ITPS): N" with N from 0 to 31`, t)
+				return syntax(l.N(), `"Idle Transition Power State   (ITPS): N" with N from 0 to 31`, t)
 			}
 			fields[entry].itps = uint32(x)
 			field = 0
@@ -197,56 +184,63 @@ func parseFeatureText(s string) (FeatureCapture, error) {
 		}
 	}
 	if !recog {
-		return FeatureCapture{}, &FeatureParseError{
+		return FeatureCapture{}, &powerstate.ParseError{
 			Expected: "the raw 256-byte APST buffer or nvme get-feature -f 0x0c output (text, hex dump or JSON)",
-			Err:      ErrFeatureFormat}
+			Err:      powerstate.ErrUnknownFormat}
 	}
-	fc := FeatureCapture{Format: FeatureFormatText}
+	fc := FeatureCapture{Format: powerstate.FormatFeatureText}
 	switch {
 	case len(dump) > 0 && len(dump) < TableSize:
-		format = FeatureFormatHexDump
-		return fail(l.n+1, fmt.Sprintf("the hex dump line at offset %04x (256 bytes)", len(dump)), ErrFeatureTruncated)
+		format = powerstate.FormatFeatureHexDump
+		return fail(l.N()+1, fmt.Sprintf("the hex dump line at offset %04x (256 bytes)", len(dump)), powerstate.ErrTruncated)
 	case len(dump) == TableSize:
-		fc.Format, fc.Exact = FeatureFormatHexDump, true
+		fc.Format = powerstate.FormatFeatureHexDump
 		t, _ := DecodeTable(dump)
 		fc.Table = t
 		if inBody {
-			fc.Format = FeatureFormatText
+			fc.Format = powerstate.FormatFeatureText
 		}
 	}
 	if inBody {
 		if entry < Entries {
 			what := [...]string{fmt.Sprintf(`"Entry[%2d]"`, entry), `"` + lnITPT + ` N ms"`, `"Idle Transition Power State   (ITPS): N"`}[field]
-			return fail(l.n+1, what+" (32 entries)", ErrFeatureTruncated)
+			return fail(l.N()+1, what+" (32 entries)", powerstate.ErrTruncated)
 		}
 		for i, f := range fields {
 			e := NewEntry(uint8(f.itps), Milliseconds(f.itpt))
-			if fc.Exact {
+			if len(dump) == TableSize {
 				if got := fc.Table[i]; got.TargetState() != e.TargetState() || got.IdleTime() != e.IdleTime() {
 					return fail(dumpStart, fmt.Sprintf("entry %d of the hex dump to agree with the decoded fields (%v)", i, e),
-						fmt.Errorf("%w: found %v", ErrFeatureSyntax, got))
+						fmt.Errorf("%w: found %v", powerstate.ErrSyntax, got))
 				}
 				continue
 			}
 			fc.Table[i] = e
 		}
+		fc.Masked = len(dump) != TableSize
 	}
 	if !inBody && len(dump) == 0 {
-		line := l.n + 1
-		return fail(line, "the APST table (the -H fields or the hex dump of the 256-byte buffer)", ErrFeatureTruncated)
+		line := l.N() + 1
+		return fail(line, "the APST table (the -H fields or the hex dump of the 256-byte buffer)", powerstate.ErrTruncated)
 	}
 	if hdr != nil {
 		fc.Select = hdr.sel
-		fc.Enabled, fc.EnabledKnown = hdr.dword0&1 != 0, true
+		fc.APSTE = APSTEOf(hdr.dword0&1 != 0)
 	}
 	if apste >= 0 {
-		if fc.EnabledKnown && fc.Enabled != (apste == 1) {
+		if fc.APSTE.Known() && fc.APSTE != APSTEOf(apste == 1) {
 			return syntax(apsteLn, "APSTE to agree with bit 0 of the value in the header line "+strconv.Itoa(hdr.line),
 				lnAPSTE+" "+map[bool]string{true: "Enabled", false: "Disabled"}[apste == 1])
 		}
-		fc.Enabled, fc.EnabledKnown = apste == 1, true
+		fc.APSTE = APSTEOf(apste == 1)
 	}
 	return fc, nil
+}
+
+// isEntryLine reports whether n (blanks collapsed) is a line of an entry
+// block: "Entry[N]", the ITPT or the ITPS line.
+func isEntryLine(n string) bool {
+	return strings.HasPrefix(n, "Entry[") || strings.HasPrefix(n, lnITPT) || strings.HasPrefix(n, lnITPS)
 }
 
 // entryIndex parses "Entry[ 3]" (blanks collapsed: "Entry[ 3]" or "Entry[3]").
@@ -260,5 +254,5 @@ func entryIndex(n string) (int, bool) {
 		return 0, false
 	}
 	v, err := strconv.Atoi(strings.TrimSpace(num))
-	return v, err == nil && v >= 0 && v < Entries
+	return v, err == nil && v >= 0
 }

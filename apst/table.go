@@ -106,22 +106,3 @@ func (t *Table) Reachable(from uint8) States {
 	}
 	return seen
 }
-
-// Feature is the APST feature as Get Features (FID 0Ch) returns it: APSTE
-// from bit 0 of completion dword 0, and the table.
-type Feature struct {
-	// Enabled is APSTE.
-	Enabled bool
-	// Table is the 256-byte data buffer.
-	Table Table
-}
-
-// DecodeFeature decodes a Get Features FID 0Ch result: completion dword 0 and
-// the 256-byte data buffer.
-func DecodeFeature(dword0 uint32, data []byte) (Feature, error) {
-	t, err := DecodeTable(data)
-	if err != nil {
-		return Feature{}, err
-	}
-	return Feature{Enabled: dword0&1 != 0, Table: t}, nil
-}

@@ -242,5 +242,5 @@ func TestRealDevice(t *testing.T) {
 		return
 	}
 	require.NoError(t, err)
-	t.Logf("APSTE %v, table %v", feat.Enabled, feat.Table)
+	t.Logf("APSTE %v, table %v", feat.APSTE, feat.Table)
 }

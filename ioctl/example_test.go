@@ -40,7 +40,7 @@ func ExampleOpen() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("%s: APSTE %v, in PS%d\n", c.Model, feat.Enabled, pm.State)
+	fmt.Printf("%s: APSTE %v, in PS%d\n", c.Model, feat.APSTE, pm.State)
 }
 
 // Decode the NVMe status a command failed with.

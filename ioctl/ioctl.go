@@ -35,20 +35,10 @@ type Controller interface {
 	Close() error
 }
 
-// PowerManagement is the Power Management feature (FID 02h) as Get Features
-// returns it in completion dword 0.
-type PowerManagement struct {
-	// State is PS, bits 4:0: the power state the controller is in.
-	State uint8
-	// WorkloadHint is WH, bits 7:5: 0 none, 1 workload #1, 2 workload #2.
-	WorkloadHint uint8
-}
-
-// DecodePowerManagement decodes completion dword 0 of a Get Features FID 02h
-// command. Reserved bits 31:8 are ignored.
-func DecodePowerManagement(dword0 uint32) PowerManagement {
-	return PowerManagement{State: uint8(dword0 & 0x1f), WorkloadHint: uint8(dword0>>5) & 0x7}
-}
+// PowerManagement is the Power Management feature (FID 02h), decoded by
+// package apst ([apst.DecodePowerManagement]); the name stays so that
+// callers of the transport keep compiling.
+type PowerManagement = apst.PowerManagement
 
 // Names of the commands, as CommandError.Op reports them.
 const (
@@ -143,7 +133,7 @@ func (d *Device) GetPowerManagement(ctx context.Context) (PowerManagement, error
 	if err != nil {
 		return PowerManagement{}, err
 	}
-	return DecodePowerManagement(dw0), nil
+	return apst.DecodePowerManagement(dw0), nil
 }
 
 // Close closes the device. Commands sent after Close fail with an error

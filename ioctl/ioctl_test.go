@@ -56,7 +56,7 @@ func TestDecodePowerManagement(t *testing.T) {
 		{0xffffff02, PowerManagement{State: 2}},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, DecodePowerManagement(tt.dw0), "%#x", tt.dw0)
+		assert.Equal(t, tt.want, apst.DecodePowerManagement(tt.dw0), "%#x", tt.dw0)
 	}
 }
 
@@ -76,7 +76,7 @@ func TestCommandEncoding(t *testing.T) {
 	f.result = 0x1
 	feat, err := d.GetAPST(ctx)
 	require.NoError(t, err)
-	assert.Equal(t, apst.Feature{Enabled: true, Table: table}, feat)
+	assert.Equal(t, apst.Feature{APSTE: apst.APSTEEnabled, Table: table}, feat)
 
 	f.fill = nil
 	f.result = 0x23
@@ -223,7 +223,7 @@ func TestGetAPSTLittleEndian(t *testing.T) {
 	}}
 	feat, err := (&Device{s: f}).GetAPST(context.Background())
 	require.NoError(t, err)
-	assert.False(t, feat.Enabled)
+	assert.Equal(t, apst.APSTEDisabled, feat.APSTE)
 	assert.Equal(t, apst.Entry(0x6418), feat.Table[0])
 	assert.Equal(t, apst.Entry(0x0000000100000020), feat.Table[31])
 }

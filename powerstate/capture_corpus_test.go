@@ -109,10 +109,10 @@ func TestCorpus(t *testing.T) {
 			require.Equal(t, ref, direct, "Parse and ParseSmartctlText agree")
 
 			// What smartctl does not print stays unknown.
-			assert.False(t, ref.Known.Has(powerstate.FieldAPSTA), "smartctl has no APSTA")
-			assert.False(t, ref.Known.Has(powerstate.FieldIdlePower), "smartctl's Idle column is not trusted")
-			assert.False(t, ref.Known.Has(powerstate.FieldActivePower), "smartctl's Active column is not trusted")
-			assert.True(t, ref.Known.Has(powerstate.FieldNPSS|powerstate.FieldPowerStates|powerstate.FieldModel|
+			assert.False(t, ref.Knows(powerstate.FieldAPSTA), "smartctl has no APSTA")
+			assert.False(t, ref.Knows(powerstate.FieldIdlePower), "smartctl's Idle column is not trusted")
+			assert.False(t, ref.Knows(powerstate.FieldActivePower), "smartctl's Active column is not trusted")
+			assert.True(t, ref.Knows(powerstate.FieldNPSS|powerstate.FieldPowerStates|powerstate.FieldModel|
 				powerstate.FieldFirmware|powerstate.FieldVendorID|powerstate.FieldSubsystemVendorID))
 			for i := ref.StateCount(); i < powerstate.MaxStates; i++ {
 				assert.Zero(t, ref.PowerStates[i], "no state beyond NPSS")
@@ -153,11 +153,11 @@ func TestCorpus(t *testing.T) {
 				// Identical tables and identity, compared on what both carry.
 				common := powerstate.FieldPowerStates | powerstate.FieldNPSS | powerstate.FieldModel |
 					powerstate.FieldFirmware | powerstate.FieldVendorID | powerstate.FieldSubsystemVendorID
-				require.True(t, c.Known.Has(common), "%s knows %v", cp.label, c.Known)
+				require.True(t, c.Knows(common), "%s knows %v", cp.label, c.Known())
 				assert.Empty(t, diffControllers(&ref, &c, common, powerstate.FormatSmartctlText), cp.label)
 				// Other fields both captures carry agree too (IEEE, VER,
 				// thresholds; CNTLID and OACS are not in the synthetic files).
-				both := ref.Known & c.Known & (powerstate.FieldIEEE | powerstate.FieldVersion |
+				both := ref.Known() & c.Known() & (powerstate.FieldIEEE | powerstate.FieldVersion |
 					powerstate.FieldWarningTemp | powerstate.FieldCriticalTemp)
 				assert.Empty(t, diffControllers(&ref, &c, both, powerstate.FormatSmartctlText), cp.label)
 

@@ -76,7 +76,7 @@ func TestSmartctlTrickyRows(t *testing.T) {
 	})
 	t.Run("dash and active columns are not trusted", func(t *testing.T) {
 		c := mustParse(t, smartctlReport(t, "WDC_CH_SN530_SDBPTPZ-1T00-1024_08.01.00"))
-		assert.False(t, c.Known.Has(powerstate.FieldActivePower|powerstate.FieldIdlePower))
+		assert.False(t, c.Knows(powerstate.FieldActivePower|powerstate.FieldIdlePower))
 		for _, d := range c.States() {
 			assert.Zero(t, d.ActivePower, "2.90W in the Active column is not kept")
 			assert.Zero(t, d.IdlePower)
@@ -107,11 +107,11 @@ func TestSmartctlTrickyRows(t *testing.T) {
 	t.Run("npss 0", func(t *testing.T) {
 		c := mustParse(t, smartctlReport(t, "Intel_SSDPE21D480GA_E2010420"))
 		assert.Equal(t, uint8(0), c.NPSS)
-		assert.True(t, c.Known.Has(powerstate.FieldNPSS))
+		assert.True(t, c.Knows(powerstate.FieldNPSS))
 		assert.Len(t, c.States(), 1)
 		assert.Equal(t, watts(1800, powerstate.Scale0_01W), c.PowerStates[0].MaxPower)
-		assert.False(t, c.Known.Has(powerstate.FieldVersion), "smartctl 7.1 prints no NVMe Version")
-		assert.False(t, c.Known.Has(powerstate.FieldWarningTemp), "no threshold line")
+		assert.False(t, c.Knows(powerstate.FieldVersion), "smartctl 7.1 prints no NVMe Version")
+		assert.False(t, c.Knows(powerstate.FieldWarningTemp), "no threshold line")
 		plan, err := apst.Build(&c, apst.DefaultParams(apst.Current))
 		require.NoError(t, err)
 		assert.Equal(t, -1, plan.MaxPS)
@@ -145,7 +145,7 @@ func TestSmartctlTrickyRows(t *testing.T) {
 			assert.Len(t, got.States(), 32, w.format.String())
 			assert.Equal(t, uint8(31), got.NPSS, w.format.String())
 			smartctl := w.format == powerstate.FormatSmartctlText || w.format == powerstate.FormatSmartctlJSON
-			assert.Equal(t, !smartctl, got.Known.Has(powerstate.FieldNPSS),
+			assert.Equal(t, !smartctl, got.Knows(powerstate.FieldNPSS),
 				"%s: 32 smartctl rows could mean any NPSS from 31", w.format)
 		}
 		// A 33rd row is refused.
@@ -332,20 +332,18 @@ func TestNVMeCLITextGenerations(t *testing.T) {
 		VendorID: 0x144d, SubsystemVendorID: 0x144d, Serial: "S3EUNX0J123456A", Model: "Samsung SSD 960 EVO 250GB",
 		Firmware: "2B7QCXE7", IEEE: 0x002538, ControllerID: 2, Version: powerstate.NewVersion(1, 2, 0), OACS: 7,
 		NPSS: 1, AVSCC: 1, APSTA: 1, WarningTemp: 350, CriticalTemp: 352,
-		Format: powerstate.FormatNVMeCLIText,
-		Known: powerstate.FieldVendorID | powerstate.FieldSubsystemVendorID | powerstate.FieldSerial |
-			powerstate.FieldModel | powerstate.FieldFirmware | powerstate.FieldIEEE | powerstate.FieldControllerID |
-			powerstate.FieldVersion | powerstate.FieldOACS | powerstate.FieldNPSS | powerstate.FieldAVSCC |
-			powerstate.FieldAPSTA | powerstate.FieldWarningTemp | powerstate.FieldCriticalTemp |
-			powerstate.FieldPowerStates | powerstate.FieldIdlePower | powerstate.FieldActivePower,
+		Format:  powerstate.FormatNVMeCLIText,
+		Missing: powerstate.FieldRTD3Resume | powerstate.FieldRTD3Entry,
 	}
+	copy(want.ModelField[:], want.Model+"                                        ")
+	copy(want.FirmwareField[:], want.Firmware)
 	want.PowerStates[0] = powerstate.Descriptor{MaxPower: watts(604, powerstate.Scale0_01W)}
 	want.PowerStates[1] = powerstate.Descriptor{MaxPower: watts(60, powerstate.Scale0_0001W), NonOperational: true,
 		EntryLatency: 0xffffffff, ExitLatency: 7000, RelativeReadThroughput: 1, RelativeReadLatency: 1,
 		RelativeWriteThroughput: 1, RelativeWriteLatency: 1}
 
 	wantV1 := want
-	wantV1.Known &^= powerstate.FieldActivePower // v1 text has no workload
+	wantV1.Missing |= powerstate.FieldActivePower // v1 text has no workload
 	for _, tc := range []struct {
 		name, text string
 		want       powerstate.Controller
@@ -383,7 +381,7 @@ func TestNVMeCLITextGenerations(t *testing.T) {
 			"          rwt:0 rwl:0 idle_power:- active_power:-\n"
 		c := mustParse(t, s)
 		assert.Equal(t, uint8(0), c.NPSS)
-		assert.False(t, c.Known.Has(powerstate.FieldNPSS), "NPSS counted, not read")
+		assert.False(t, c.Knows(powerstate.FieldNPSS), "NPSS counted, not read")
 	})
 
 	v2 := nvmeCLICapture(t, evoPlus, ".v2.txt")
@@ -473,8 +471,8 @@ func TestNVMeCLIJSONGenerations(t *testing.T) {
 			got, err := powerstate.ParseNVMeCLIJSON(strings.NewReader(nvmeCLIJSONGen(t, &c, gen)))
 			require.NoError(t, err)
 			assert.Equal(t, powerstate.FormatNVMeCLIJSON, got.Format)
-			assert.True(t, got.Known.Has(powerstate.FieldIdlePower|powerstate.FieldActivePower|powerstate.FieldNPSS|powerstate.FieldAPSTA))
-			assert.Empty(t, diffControllers(&c, &got, got.Known, powerstate.FormatBinary))
+			assert.True(t, got.Knows(powerstate.FieldIdlePower|powerstate.FieldActivePower|powerstate.FieldNPSS|powerstate.FieldAPSTA))
+			assert.Empty(t, diffControllers(&c, &got, got.Known(), powerstate.FormatBinary))
 		})
 	}
 	t.Run("v2.6 corpus file", func(t *testing.T) {
@@ -521,8 +519,8 @@ func TestSmartctlJSON(t *testing.T) {
 	c := mustParse(t, string(b))
 	ref := mustParse(t, smartctlReport(t, evoPlus))
 	assert.Equal(t, powerstate.FormatSmartctlJSON, c.Format)
-	assert.Equal(t, ref.Known, c.Known, "smartctl JSON and text carry the same fields")
-	assert.Empty(t, diffControllers(&ref, &c, ref.Known, powerstate.FormatSmartctlJSON))
+	assert.Equal(t, ref.Known(), c.Known(), "smartctl JSON and text carry the same fields")
+	assert.Empty(t, diffControllers(&ref, &c, ref.Known(), powerstate.FormatSmartctlJSON))
 	assert.Equal(t, "--", c.Serial)
 
 	for _, tc := range []struct {
@@ -574,14 +572,14 @@ func TestSmartctlTextHeaders(t *testing.T) {
 		check        func(*testing.T, powerstate.Controller)
 	}{
 		{"old version", "NVMe Version:                       <1.2", func(t *testing.T, c powerstate.Controller) {
-			assert.True(t, c.Known.Has(powerstate.FieldVersion))
+			assert.True(t, c.Knows(powerstate.FieldVersion))
 			assert.Zero(t, c.Version)
 		}},
 		{"tertiary version", "NVMe Version:                       1.2.1", func(t *testing.T, c powerstate.Controller) {
 			assert.Equal(t, powerstate.NewVersion(1, 2, 1), c.Version)
 		}},
 		{"threshold dash", "Warning  Comp. Temp. Threshold:     -", func(t *testing.T, c powerstate.Controller) {
-			assert.True(t, c.Known.Has(powerstate.FieldWarningTemp))
+			assert.True(t, c.Knows(powerstate.FieldWarningTemp))
 			assert.Zero(t, c.WarningTemp)
 		}},
 	} {
@@ -592,12 +590,21 @@ func TestSmartctlTextHeaders(t *testing.T) {
 			tc.check(t, mustParse(t, s))
 		})
 	}
-	t.Run("bad header value names the line", func(t *testing.T) {
+	t.Run("bad value of a field APST does not use is a note", func(t *testing.T) {
 		s := strings.Replace(smartctlReport(t, evoPlus), "Controller ID:                      1", "Controller ID:                      one", 1)
+		c := mustParse(t, s)
+		assert.False(t, c.Knows(powerstate.FieldControllerID))
+		assert.Zero(t, c.ControllerID)
+		require.Len(t, c.Notes, 1)
+		assert.Equal(t, `line 12: Controller ID kept as unknown (APST does not use it): expected a decimal 16-bit value for Controller ID, found "one"`, c.Notes[0])
+	})
+	t.Run("bad value of a field APST uses names the line", func(t *testing.T) {
+		s := smartctlReport(t, evoPlus)
+		require.Contains(t, s, "PCI Vendor/Subsystem ID:            0x144d")
+		s = strings.Replace(s, "PCI Vendor/Subsystem ID:            0x144d", "PCI Vendor/Subsystem ID:            0x144dz", 1)
 		pe := parseErr(t, s)
 		assert.ErrorIs(t, pe, powerstate.ErrSyntax)
-		assert.Equal(t, 12, pe.Line)
-		assert.Equal(t, `powerstate: smartctl-text capture, line 12: expected a decimal 16-bit value for Controller ID: malformed capture: found "one"`, pe.Error())
+		assert.Equal(t, `a 0x-prefixed hexadecimal 16-bit value for PCI Vendor/Subsystem ID`, pe.Expected)
 	})
 	t.Run("no table", func(t *testing.T) {
 		s := smartctlReport(t, evoPlus)
@@ -743,7 +750,7 @@ func TestWritersRefuse(t *testing.T) {
 	c.Model = " padded"
 	assert.ErrorIs(t, powerstate.WriteSmartctlText(&buf, &c), powerstate.ErrUnrepresentable)
 	c = manyStates(2)
-	c.Known = powerstate.FieldModel
+	c.Missing = powerstate.FieldsAll &^ powerstate.FieldModel
 	assert.ErrorIs(t, powerstate.WriteNVMeCLIText(&buf, &c), powerstate.ErrUnrepresentable, "no power states to write")
 }
 
@@ -771,9 +778,9 @@ func TestInvalidNPSS(t *testing.T) {
 			require.Equal(t, 41, strings.Count(s, "max_power\"")+strings.Count(s, "mp:"), "41 states printed")
 			got := mustParse(t, s)
 			assert.Equal(t, uint8(40), got.NPSS)
-			assert.True(t, got.Known.Has(powerstate.FieldNPSS))
+			assert.True(t, got.Knows(powerstate.FieldNPSS))
 			assert.Len(t, got.States(), 32)
-			assert.Empty(t, diffControllers(&c, &got, got.Known, powerstate.FormatNVMeCLIText))
+			assert.Empty(t, diffControllers(&c, &got, got.Known(), powerstate.FormatNVMeCLIText))
 			plan, err := apst.Build(&got, apst.DefaultParams(apst.Current))
 			require.NoError(t, err)
 			assert.Equal(t, apst.OutcomeInvalidNPSS, plan.Outcome)

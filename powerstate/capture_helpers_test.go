@@ -28,7 +28,7 @@ func carried(f powerstate.Format) powerstate.Fields {
 		powerstate.FieldCriticalTemp | powerstate.FieldPowerStates
 	switch f {
 	case powerstate.FormatBinary:
-		return powerstate.FieldsIdentify
+		return powerstate.FieldsAll
 	case powerstate.FormatNVMeCLIText, powerstate.FormatNVMeCLIJSON:
 		return header | powerstate.FieldRTD3Resume | powerstate.FieldRTD3Entry | powerstate.FieldAVSCC |
 			powerstate.FieldAPSTA | powerstate.FieldIdlePower | powerstate.FieldActivePower
@@ -163,17 +163,14 @@ func roundTrip(c *powerstate.Controller) []string {
 		if got.Format != w.format {
 			diffs = append(diffs, fmt.Sprintf("%s: re-parsed as %s", w.format, got.Format))
 		}
-		fields := c.Known & carried(w.format)
-		if c.Known == 0 {
-			fields = carried(w.format)
-		}
+		fields := c.Known() & carried(w.format)
 		if w.format == powerstate.FormatSmartctlText || w.format == powerstate.FormatSmartctlJSON {
 			if c.StateCount() == powerstate.MaxStates {
 				fields &^= powerstate.FieldNPSS // 32 rows do not tell NPSS
 			}
 		}
-		if !got.Known.Has(fields) {
-			diffs = append(diffs, fmt.Sprintf("%s: known %v, want at least %v", w.format, got.Known, fields))
+		if !got.Knows(fields) {
+			diffs = append(diffs, fmt.Sprintf("%s: known %v, want at least %v", w.format, got.Known(), fields))
 		}
 		for _, d := range diffControllers(c, &got, fields, w.format) {
 			diffs = append(diffs, string(w.format.String())+": "+d)
@@ -186,10 +183,7 @@ func roundTrip(c *powerstate.Controller) []string {
 // active_power and idle_power objects with smartctl's decoding of the raw
 // scale bytes (raw byte & 3).
 func smartctlJSON(c *powerstate.Controller) ([]byte, error) {
-	known := c.Known
-	if known == 0 {
-		known = powerstate.FieldsIdentify
-	}
+	known := c.Known()
 	for _, s := range []string{c.Model, c.Serial, c.Firmware} {
 		if !utf8.ValidString(s) || len(c.Model) > 40 || len(c.Serial) > 20 || len(c.Firmware) > 8 {
 			return nil, powerstate.ErrUnrepresentable

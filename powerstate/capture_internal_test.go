@@ -1,48 +1,12 @@
 package powerstate
 
 import (
-	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-func TestLineNumbering(t *testing.T) {
-	for _, s := range []string{"", "a", "a\nb", "a\r\nb\r\n", "a\rb\r", "\n\n\r\r\n\r", "x\r\n\r\ny"} {
-		l := lineReader{s: s}
-		var starts []int
-		for {
-			_, _, ok := l.next()
-			if !ok {
-				break
-			}
-			starts = append(starts, l.start)
-		}
-		for i, off := range starts {
-			assert.Equal(t, i+1, lineOf(s, off), "%q offset %d", s, off)
-		}
-	}
-	// The walker's incremental numbering agrees with lineOf.
-	r := rand.New(rand.NewPCG(1, 2))
-	for range 200 {
-		var b strings.Builder
-		for range 50 {
-			b.WriteString([]string{"a", " ", "\n", "\r", "\r\n", ",", ":"}[r.IntN(7)])
-		}
-		s := b.String()
-		w := &jsonWalker{src: s}
-		offs := []int{r.IntN(len(s) + 1), r.IntN(len(s) + 1), r.IntN(len(s) + 1)}
-		for _, off := range append(offs, offs[0]) {
-			pos := off
-			for pos < len(s) && strings.IndexByte(" \t\r\n,:", s[pos]) >= 0 {
-				pos++
-			}
-			require.Equal(t, lineOf(s, pos), w.line(int64(off)), "%q at %d", s, off)
-		}
-	}
-}
 
 func TestNumberParsers(t *testing.T) {
 	for _, tc := range []struct {
@@ -109,6 +73,9 @@ func TestPathologicalInputsAreFast(t *testing.T) {
 		"header lines":    strings.Repeat("Model Number: x\n", n/16),
 		"json keys":       "{" + strings.Repeat(`"a":1,`, n/6-1) + `"b":2}`,
 		"json nesting":    strings.Repeat("[", n/2) + strings.Repeat("]", n/2),
+		"indented keys":   strings.Repeat("    vid : 0x1\n", n/14),
+		"quoted lines":    strings.Repeat("> \n", n/3),
+		"many ps 0":       "ps 0 : mp:1.00W operational enlat:0 exlat:0 rrt:0 rrl:0\n          rwt:0 rwl:0 idle_power:- active_power:-\n" + strings.Repeat("ps 0 :\n", n/8),
 		"psds nesting":    `{"psds":` + strings.Repeat("[", n/2-10),
 		"smartctl rows":   "Supported Power States\nSt Op Max Active Idle RL RT WL WT Ent_Lat Ex_Lat\n" + strings.Repeat(" 0 + 1.00W - - 0 0 0 0 0 0\n", n/30),
 		"ps blocks":       strings.Repeat("ps 0 : mp:1.00W operational enlat:0 exlat:0 rrt:0 rrl:0\n", n/60),
@@ -118,11 +85,12 @@ func TestPathologicalInputsAreFast(t *testing.T) {
 	for name, s := range inputs {
 		t.Run(name, func(t *testing.T) {
 			require.LessOrEqual(t, len(s), n)
-			for _, parse := range []func(string) (Controller, error){
+			for _, parse := range []func(string) (Controller, int, error){
 				parseNVMeCLIText, parseNVMeCLIJSON, parseSmartctlText, parseSmartctlJSON,
 			} {
-				_, _ = parse(s)
+				_, _, _ = parse(s)
 			}
+			_, _ = ParseBytes([]byte(s))
 			_ = DetectFormat([]byte(s))
 		})
 	}

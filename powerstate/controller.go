@@ -36,27 +36,43 @@ func (v Version) String() string {
 	return fmt.Sprintf("%d.%d", v.Major(), v.Minor())
 }
 
-// Format names where a Controller's data came from.
+// Format names a capture format: where a Controller's data came from, or
+// the form of an APST feature capture (apst.ParseFeatureCapture reads
+// those; they share the capture machinery, so one enumeration names every
+// tool output the project reads).
 type Format uint8
 
-// The capture formats a Controller can be read from.
+// The capture formats.
 const (
-	FormatUnknown      Format = iota // not recorded (a Controller built in code)
-	FormatBinary                     // a 4096-byte Identify Controller image
-	FormatNVMeCLIText                // nvme id-ctrl text output
-	FormatNVMeCLIJSON                // nvme id-ctrl -o json
-	FormatSmartctlText               // smartctl -a/-x/-c text
-	FormatSmartctlJSON               // smartctl -j (7.5 and later)
+	FormatUnknown        Format = iota // not recorded (a Controller built in code) or not recognised
+	FormatBinary                       // a 4096-byte Identify Controller image
+	FormatNVMeCLIText                  // nvme id-ctrl text output
+	FormatNVMeCLIJSON                  // nvme id-ctrl -o json
+	FormatSmartctlText                 // smartctl -a/-x/-c text
+	FormatSmartctlJSON                 // smartctl -j (7.5 and later)
+	FormatFeatureBinary                // the raw 256-byte APST data buffer (Feature 0Ch)
+	FormatFeatureText                  // nvme get-feature -f 0x0c -H
+	FormatFeatureHexDump               // nvme get-feature -f 0x0c (a hex dump of the buffer)
+	FormatFeatureJSON                  // nvme get-feature -f 0x0c -o json
 )
 
 var formatNames = [...]string{
-	FormatUnknown:      "unknown",
-	FormatBinary:       "binary",
-	FormatNVMeCLIText:  "nvme-cli-text",
-	FormatNVMeCLIJSON:  "nvme-cli-json",
-	FormatSmartctlText: "smartctl-text",
-	FormatSmartctlJSON: "smartctl-json",
+	FormatUnknown:        "unknown",
+	FormatBinary:         "binary",
+	FormatNVMeCLIText:    "nvme-cli-text",
+	FormatNVMeCLIJSON:    "nvme-cli-json",
+	FormatSmartctlText:   "smartctl-text",
+	FormatSmartctlJSON:   "smartctl-json",
+	FormatFeatureBinary:  "feature-binary",
+	FormatFeatureText:    "feature-text",
+	FormatFeatureHexDump: "feature-hexdump",
+	FormatFeatureJSON:    "feature-json",
 }
+
+// Feature reports whether f is one of the APST feature capture formats
+// (FormatFeatureBinary to FormatFeatureJSON), which carry a programmed table
+// and no Identify data.
+func (f Format) Feature() bool { return f >= FormatFeatureBinary && f <= FormatFeatureJSON }
 
 // String returns the format's stable name, e.g. "nvme-cli-json".
 func (f Format) String() string {
@@ -66,8 +82,8 @@ func (f Format) String() string {
 	return fmt.Sprintf("Format(%d)", uint8(f))
 }
 
-// Fields is a set of Controller fields, used to say which ones a capture
-// carried. A field outside the set holds its zero value and means "unknown".
+// Fields is a set of Controller fields, used by [Controller.Missing] to say
+// which fields a capture did not carry. The zero value is the empty set.
 type Fields uint32
 
 // The fields of a Controller whose presence depends on the capture.
@@ -95,12 +111,9 @@ const (
 	FieldIdlePower
 	// FieldActivePower: ACTP, APS and APW of every state.
 	FieldActivePower
-	// FieldPCIDeviceID: the PCI device ID, which Identify Controller does not
-	// hold but some captures and live systems do.
-	FieldPCIDeviceID
 
-	// FieldsIdentify is every field a 4096-byte image carries.
-	FieldsIdentify = FieldVendorID | FieldSubsystemVendorID | FieldSerial | FieldModel |
+	// FieldsAll is every field of the set: what a 4096-byte image carries.
+	FieldsAll = FieldVendorID | FieldSubsystemVendorID | FieldSerial | FieldModel |
 		FieldFirmware | FieldIEEE | FieldControllerID | FieldVersion | FieldRTD3Resume |
 		FieldRTD3Entry | FieldOACS | FieldNPSS | FieldAVSCC | FieldAPSTA | FieldWarningTemp |
 		FieldCriticalTemp | FieldPowerStates | FieldIdlePower | FieldActivePower
@@ -109,13 +122,14 @@ const (
 var fieldNames = [...]string{
 	"vid", "ssvid", "sn", "mn", "fr", "ieee", "cntlid", "ver", "rtd3r", "rtd3e",
 	"oacs", "npss", "avscc", "apsta", "wctemp", "cctemp", "psd", "idle_power",
-	"active_power", "pci_device_id",
+	"active_power",
 }
 
 // Has reports whether every field of f2 is in f.
 func (f Fields) Has(f2 Fields) bool { return f&f2 == f2 }
 
-// String lists the fields by their nvme-cli names, e.g. "vid,mn,fr,npss".
+// String lists the fields by their nvme-cli names, e.g. "vid,mn,fr,npss",
+// and "" for the empty set.
 func (f Fields) String() string {
 	var names []string
 	for i, n := range fieldNames {
@@ -129,22 +143,42 @@ func (f Fields) String() string {
 // Controller is the APST-relevant part of an NVMe Identify Controller data
 // structure (CNS 01h), together with the provenance of each field.
 //
-// The zero value is a controller with no power states and nothing known.
+// The zero value is a controller built in code with every field known and
+// zero: no vendor, NPSS 0 (one power state, PSD0, all zero) and APSTA 0.
+// A Controller read from a capture says in Missing what the capture did not
+// carry, and in Notes what it kept as unknown and why. Because of Notes a
+// Controller is not comparable with ==; compare with reflect.DeepEqual or
+// field by field.
 type Controller struct {
 	// VendorID is VID (bytes 1:0), the PCI vendor ID; the kernel's quirk table
 	// matches on it.
 	VendorID uint16
 	// SubsystemVendorID is SSVID (bytes 3:2).
 	SubsystemVendorID uint16
-	// PCIDeviceID is the PCI device ID. It is not part of Identify Controller;
-	// it is set from captures or systems that record it (FieldPCIDeviceID).
+	// PCIDeviceID is the PCI device ID, which is not part of Identify
+	// Controller: no capture format carries it, so a parser leaves it 0,
+	// which means unknown. Setting it (from a live system, a bundle or a
+	// --pci-id flag) is all it takes for the kernel's PCI quirk lookup to use
+	// it.
 	PCIDeviceID uint16
 	// Serial is SN (bytes 23:4) with trailing space and NUL padding trimmed.
 	Serial string
-	// Model is MN (bytes 63:24), trimmed; the kernel's quirk table matches on it.
+	// Model is MN (bytes 63:24) with trailing space and NUL padding trimmed,
+	// for display; the kernel matches its quirk table on ModelField.
 	Model string
-	// Firmware is FR (bytes 71:64), trimmed; the kernel's quirk table matches on it.
+	// Firmware is FR (bytes 71:64), trimmed, for display; the kernel matches
+	// on FirmwareField.
 	Firmware string
+	// ModelField is MN (bytes 63:24) exactly as the field holds it: from an
+	// image the 40 bytes, from a text or JSON capture the printed string
+	// padded with spaces (the padding the capture implies). The kernel's
+	// core_quirks table matches on these bytes. All zero when the model is
+	// unknown (FieldModel in Missing) or for a Controller built in code
+	// whose caller did not set it; see [Controller.ModelBytes].
+	ModelField [lenMN]byte
+	// FirmwareField is FR (bytes 71:64) exactly as the field holds it, as
+	// ModelField.
+	FirmwareField [lenFR]byte
 	// IEEE is the IEEE OUI (bytes 75:73) as printers show it: byte 75 is the
 	// most significant (0x002538 for Samsung).
 	IEEE uint32
@@ -178,9 +212,38 @@ type Controller struct {
 
 	// Format records where the data came from.
 	Format Format
-	// Known is the set of fields the source carried; the others are unknown
-	// and hold zero values.
-	Known Fields
+	// Missing is the set of fields the source did not carry; they hold zero
+	// values and mean "unknown". The zero value, the empty set, says every
+	// field is known: a 4096-byte image, or a Controller built in code.
+	Missing Fields
+	// Notes says, one sentence each, what a capture held that the parser
+	// kept as unknown instead of refusing the capture (a field APST does not
+	// use that does not fit its Identify field, for example), naming the
+	// line. It is nil for a clean capture.
+	Notes []string
+}
+
+// ModelBytes returns MN (bytes 63:24) as the kernel compares it: ModelField
+// when it is set, else Model padded with spaces to 40 bytes (what a
+// Controller built in code with only Model set stands for).
+func (c *Controller) ModelBytes() [lenMN]byte {
+	if c.ModelField != ([lenMN]byte{}) {
+		return c.ModelField
+	}
+	var out [lenMN]byte
+	putField(out[:], c.Model)
+	return out
+}
+
+// FirmwareBytes returns FR (bytes 71:64) as the kernel compares it, as
+// [Controller.ModelBytes] does for MN.
+func (c *Controller) FirmwareBytes() [lenFR]byte {
+	if c.FirmwareField != ([lenFR]byte{}) {
+		return c.FirmwareField
+	}
+	var out [lenFR]byte
+	putField(out[:], c.Firmware)
+	return out
 }
 
 // StateCount returns the number of valid power states, NPSS+1, capped at
@@ -210,8 +273,15 @@ func (c *Controller) APSTSupported() bool {
 	return c.APSTA != 0 || !c.APSTAKnown()
 }
 
-// APSTAKnown reports whether APSTA came from the capture. A zero Known set
-// (a Controller built in code) counts as fully known.
+// Knows reports whether every field of f came from the source (none is in
+// Missing).
+func (c *Controller) Knows(f Fields) bool { return c.Missing&f == 0 }
+
+// Known returns the fields the source carried: FieldsAll without Missing.
+func (c *Controller) Known() Fields { return FieldsAll &^ c.Missing }
+
+// APSTAKnown reports whether APSTA came from the capture (FieldAPSTA is not
+// in Missing).
 func (c *Controller) APSTAKnown() bool {
-	return c.Known == 0 || c.Known.Has(FieldAPSTA)
+	return !c.Missing.Has(FieldAPSTA)
 }

@@ -79,6 +79,9 @@ func fuzzSeeds(f *testing.F, formats ...powerstate.Format) {
 		`{"npss":255,"psds":[{"max_power":1,"max_power_scale":1,"non-operational_state":1,"entry_lat":1,"exit_lat":2,"read_tput":3,"read_lat":4,"write_tput":5,"write_lat":6}]}`,
 		`{"nvme_power_states":[{"non_operational_state":true,"relative_read_latency":0,"relative_read_throughput":0,"relative_write_latency":0,"relative_write_throughput":0,"entry_latency_us":0,"exit_latency_us":0,"max_power":{"value":1,"scale":1}}]}`,
 		"\xff\xfeN\x00V\x00M\x00E\x00",
+		"> npss : 0\n> ps 0 : mp:0.00W operational enlat:0 exlat:0 rrt:0 rrl:0\n>  rwt:0 rwl:0 idle_power:- active_power:-\n",
+		"    {\"npss\":0,\"psds\":[{\"max_power\":1,\"flags\":0,\"entry_lat\":1,\"exit_lat\":2,\"read_tput\":3,\"read_lat\":4,\"write_tput\":5,\"write_lat\":6}]}\n",
+		"get-feature:0x0c (Autonomous Power State Transition), Current value:0x00000001\n",
 	} {
 		add([]byte(s))
 	}
@@ -96,7 +99,8 @@ func checkParse(t *testing.T, c powerstate.Controller, err error, want powerstat
 			t.Fatalf("error %v (%T) is not a *ParseError", err, err)
 		}
 		for _, s := range []error{powerstate.ErrUnknownFormat, powerstate.ErrTooLarge, powerstate.ErrTruncated,
-			powerstate.ErrSyntax, powerstate.ErrNoPowerStates, powerstate.ErrImageSize} {
+			powerstate.ErrSyntax, powerstate.ErrNoPowerStates, powerstate.ErrImageSize, powerstate.ErrDuplicateKey,
+			powerstate.ErrMultipleCaptures, powerstate.ErrFeatureCapture} {
 			if errors.Is(err, s) {
 				return
 			}
@@ -106,10 +110,10 @@ func checkParse(t *testing.T, c powerstate.Controller, err error, want powerstat
 	if want != powerstate.FormatUnknown && c.Format != want {
 		t.Fatalf("format %v, want %v", c.Format, want)
 	}
-	if c.Known&^carried(c.Format) != 0 {
-		t.Fatalf("%v knows %v, more than it carries", c.Format, c.Known)
+	if c.Known()&^carried(c.Format) != 0 {
+		t.Fatalf("%v knows %v, more than it carries", c.Format, c.Known())
 	}
-	if !c.Known.Has(powerstate.FieldPowerStates) {
+	if !c.Knows(powerstate.FieldPowerStates) {
 		t.Fatalf("a parsed controller knows its power states")
 	}
 	if diffs := roundTrip(&c); len(diffs) > 0 {
@@ -133,6 +137,27 @@ func FuzzParse(f *testing.F) {
 		checkParse(t, c, err, powerstate.FormatUnknown)
 		if err == nil && c.Format != powerstate.DetectFormat(b) {
 			t.Fatalf("parsed as %v, detected as %v", c.Format, powerstate.DetectFormat(b))
+		}
+	})
+}
+
+// FuzzParseBytes: reading in place gives what Parse gives, and the result
+// does not keep the buffer.
+func FuzzParseBytes(f *testing.F) {
+	fuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		want, werr := powerstate.Parse(bytes.NewReader(b))
+		buf := bytes.Clone(b)
+		got, err := powerstate.ParseBytes(buf)
+		checkParse(t, got, err, powerstate.FormatUnknown)
+		if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
+			t.Fatalf("ParseBytes: %v, Parse: %v", err, werr)
+		}
+		for i := range buf {
+			buf[i] = 'X'
+		}
+		if err == nil && (got.Model != want.Model || got.Serial != want.Serial || got.Firmware != want.Firmware) {
+			t.Fatalf("the controller changed with the buffer: %q != %q", got.Model, want.Model)
 		}
 	})
 }

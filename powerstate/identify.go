@@ -3,6 +3,8 @@ package powerstate
 import (
 	"bytes"
 	"encoding/binary"
+
+	"github.com/nvmeapst/nvmeapst/internal/capture"
 )
 
 // IdentifySize is the size of the Identify Controller data structure in bytes.
@@ -36,7 +38,8 @@ const (
 // DecodeIdentify decodes a 4096-byte Identify Controller image. An image of
 // any other length returns an *ImageSizeError (errors.Is ErrImageSize). The
 // returned Controller does not retain b; its Format is FormatBinary and every
-// field is known.
+// field is known (Missing is empty). It makes at most one allocation (the
+// three strings share it).
 func DecodeIdentify(b []byte) (Controller, error) {
 	var c Controller
 	err := c.UnmarshalBinary(b)
@@ -53,9 +56,6 @@ func (c *Controller) UnmarshalBinary(b []byte) error {
 	*c = Controller{
 		VendorID:          binary.LittleEndian.Uint16(b[offVID:]),
 		SubsystemVendorID: binary.LittleEndian.Uint16(b[offSSVID:]),
-		Serial:            trimField(b[offSN : offSN+lenSN]),
-		Model:             trimField(b[offMN : offMN+lenMN]),
-		Firmware:          trimField(b[offFR : offFR+lenFR]),
 		IEEE:              uint32(b[offIEEE]) | uint32(b[offIEEE+1])<<8 | uint32(b[offIEEE+2])<<16,
 		ControllerID:      binary.LittleEndian.Uint16(b[offCNTLID:]),
 		Version:           Version(binary.LittleEndian.Uint32(b[offVER:])),
@@ -68,8 +68,10 @@ func (c *Controller) UnmarshalBinary(b []byte) error {
 		WarningTemp:       Kelvin(binary.LittleEndian.Uint16(b[offWCTEMP:])),
 		CriticalTemp:      Kelvin(binary.LittleEndian.Uint16(b[offCCTEMP:])),
 		Format:            FormatBinary,
-		Known:             FieldsIdentify,
 	}
+	c.Serial, c.Model, c.Firmware = trimFields(b[offSN:offSN+lenSN], b[offMN:offMN+lenMN], b[offFR:offFR+lenFR])
+	copy(c.ModelField[:], b[offMN:offMN+lenMN])
+	copy(c.FirmwareField[:], b[offFR:offFR+lenFR])
 	for i := range c.PowerStates {
 		off := offPSD + i*DescriptorSize
 		c.PowerStates[i] = decodeDescriptor(b[off : off+DescriptorSize])
@@ -77,16 +79,19 @@ func (c *Controller) UnmarshalBinary(b []byte) error {
 	return nil
 }
 
-// trimField returns an ASCII string field without the trailing spaces and
-// NULs that pad it.
-func trimField(b []byte) string {
-	return string(bytes.TrimRight(b, " \x00"))
+// trimFields returns the three string fields without the trailing spaces
+// and NULs that pad them, sharing one allocation.
+func trimFields(sn, mn, fr []byte) (string, string, string) {
+	return cloneStrings(capture.View(bytes.TrimRight(sn, " \x00")), capture.View(bytes.TrimRight(mn, " \x00")),
+		capture.View(bytes.TrimRight(fr, " \x00")))
 }
 
 // MarshalBinary encodes c as a 4096-byte Identify Controller image. Fields the
 // model does not cover are zero; string fields are space padded (and
-// truncated to their width). An image has no way to say "unknown": a field
-// outside c.Known is written as the zero value it holds, so a controller
+// truncated to their width), except that MN and FR are written from
+// ModelField and FirmwareField when those hold the same string (so a decoded
+// image's NUL padding survives). An image has no way to say "unknown": a field
+// in c.Missing is written as the zero value it holds, so a controller
 // read from smartctl (which records no APSTA) encodes APSTA 0 unless the
 // caller sets it first, as apstctl convert does. It implements
 // encoding.BinaryMarshaler.
@@ -103,8 +108,8 @@ func (c *Controller) AppendBinary(b []byte) ([]byte, error) {
 	binary.LittleEndian.PutUint16(img[offVID:], c.VendorID)
 	binary.LittleEndian.PutUint16(img[offSSVID:], c.SubsystemVendorID)
 	putField(img[offSN:offSN+lenSN], c.Serial)
-	putField(img[offMN:offMN+lenMN], c.Model)
-	putField(img[offFR:offFR+lenFR], c.Firmware)
+	putRawField(img[offMN:offMN+lenMN], c.ModelField[:], c.Model)
+	putRawField(img[offFR:offFR+lenFR], c.FirmwareField[:], c.Firmware)
 	img[offIEEE], img[offIEEE+1], img[offIEEE+2] = byte(c.IEEE), byte(c.IEEE>>8), byte(c.IEEE>>16)
 	binary.LittleEndian.PutUint16(img[offCNTLID:], c.ControllerID)
 	binary.LittleEndian.PutUint32(img[offVER:], uint32(c.Version))
@@ -129,4 +134,14 @@ func putField(dst []byte, s string) {
 	for i := n; i < len(dst); i++ {
 		dst[i] = ' '
 	}
+}
+
+// putRawField writes raw into dst when raw holds s with its padding, and s
+// space padded otherwise.
+func putRawField(dst, raw []byte, s string) {
+	if string(bytes.TrimRight(raw, " \x00")) == s {
+		copy(dst, raw)
+		return
+	}
+	putField(dst, s)
 }

@@ -1,9 +1,10 @@
 package powerstate
 
 import (
-	"fmt"
 	"io"
 	"strconv"
+
+	"github.com/nvmeapst/nvmeapst/internal/capture"
 )
 
 // ParseNVMeCLIJSON parses the output of "nvme id-ctrl -o json" of every
@@ -32,11 +33,7 @@ import (
 // Lines or text before the JSON object (a shell prompt) and anything after
 // it are ignored. Values that do not fit their Identify field are errors.
 func ParseNVMeCLIJSON(r io.Reader) (Controller, error) {
-	b, err := readCapture(r, FormatNVMeCLIJSON)
-	if err != nil {
-		return Controller{}, err
-	}
-	return parseNVMeCLIJSON(decodeText(b))
+	return parseAs(r, FormatNVMeCLIJSON)
 }
 
 // Indexes of the keys of a psds element.
@@ -83,49 +80,32 @@ var psdJSONKeys = map[string]struct {
 	"active_scale":          {pkActiveScale, 8},
 }
 
-// nvmeJSONKeys maps the top-level id-ctrl keys to the Controller fields.
-var nvmeJSONKeys = map[string]nvmeKey{
-	"vid":    {FieldVendorID, kindHex, 16},
-	"ssvid":  {FieldSubsystemVendorID, kindHex, 16},
-	"sn":     {FieldSerial, kindString, maxSerial},
-	"mn":     {FieldModel, kindString, maxModel},
-	"fr":     {FieldFirmware, kindString, maxFirmware},
-	"ieee":   {FieldIEEE, kindHex, 24},
-	"cntlid": {FieldControllerID, kindHex, 16},
-	"ver":    {FieldVersion, kindHex, 32},
-	"rtd3r":  {FieldRTD3Resume, kindHex, 32},
-	"rtd3e":  {FieldRTD3Entry, kindHex, 32},
-	"oacs":   {FieldOACS, kindHex, 16},
-	"npss":   {FieldNPSS, kindHex, 8},
-	"avscc":  {FieldAVSCC, kindHex, 8},
-	"apsta":  {FieldAPSTA, kindHex, 8},
-	"wctemp": {FieldWarningTemp, kindHex, 16},
-	"cctemp": {FieldCriticalTemp, kindHex, 16},
-}
-
-func parseNVMeCLIJSON(s string) (Controller, error) {
+func parseNVMeCLIJSON(s string) (Controller, int, error) {
 	const f = FormatNVMeCLIJSON
-	w, err := newJSONWalker(f, s)
+	w, err := newJSON(f, s)
 	if err != nil {
-		return Controller{}, err
+		return Controller{}, 0, err
 	}
 	c := Controller{Format: f}
-	var known Fields
+	k := keys{f: f}
 	states := -1
 	psdsLine := 0
 	idleAll, activeAll := true, true
-	err = w.object("the id-ctrl object", func(key string) error {
+	err = w.Object("the id-ctrl object", func(key string, keyLine int) error {
 		if key == "psds" {
-			psdsLine = w.line(w.here())
+			if err := k.seen(FieldPowerStates, key, keyLine); err != nil {
+				return err
+			}
+			psdsLine = w.Line()
 			states = 0
 			idleAll, activeAll = true, true
 			c.PowerStates = [MaxStates]Descriptor{} // a repeated key replaces the array
-			return w.array("psds", func(i, line int) error {
+			return w.Array("psds", func(i, line int) error {
 				if i >= MaxStates {
-					if known.Has(FieldNPSS) && c.NPSS >= MaxStates {
+					if k.known.Has(FieldNPSS) && c.NPSS >= MaxStates {
 						// nvme-cli prints NPSS+1 elements even for an
 						// invalid NPSS; only PSD0..PSD31 exist.
-						return w.skip(fmt.Sprintf("psds[%d]", i))
+						return w.Skip("psds")
 					}
 					return syntaxErr(f, line, "at most 32 psds elements", "element "+strconv.Itoa(i))
 				}
@@ -139,64 +119,68 @@ func parseNVMeCLIJSON(s string) (Controller, error) {
 				return nil
 			})
 		}
-		k, ok := nvmeJSONKeys[key]
+		nk, ok := nvmeKeys[key]
 		if !ok {
-			return w.skip("the value of " + key)
+			return w.Skip(key)
 		}
-		line := w.line(w.here())
-		if k.kind == kindString {
-			v, err := w.string(key)
+		if err := k.seen(nk.field, key, keyLine); err != nil {
+			return err
+		}
+		line := w.Line()
+		if nk.kind == kindString {
+			v, err := w.String(key)
 			if err != nil {
 				return err
 			}
-			if err := setNVMeKey(&c, key, k, v); err != nil {
-				return syntaxErr(f, line, err.Error(), v)
+			if err := setNVMeKey(&c, key, nk, v); err != nil {
+				return k.bad(nk.field, key, line, err.Error(), v)
 			}
 		} else {
-			v, err := w.uint(key, k.bits)
+			v, ok, found, err := w.UintOK(key, nk.bits)
 			if err != nil {
 				return err
 			}
-			if err := setNVMeKey(&c, key, k, strconv.FormatUint(v, 16)); err != nil {
-				return syntaxErr(f, line, err.Error(), strconv.FormatUint(v, 10))
+			if !ok {
+				return k.bad(nk.field, key, line, "an unsigned "+strconv.Itoa(nk.bits)+"-bit integer for "+key, found)
 			}
+			setNVMeValue(&c, nk.field, v)
 		}
-		known |= k.field
+		k.set(nk.field)
 		return nil
 	})
 	if err != nil {
-		return Controller{}, err
+		return Controller{}, 0, err
 	}
 	switch {
 	case states < 0:
-		return Controller{}, &ParseError{Format: f, Line: lastLine(s), Expected: `the "psds" array of power state descriptors`, Err: ErrNoPowerStates}
+		return Controller{}, 0, &ParseError{Format: f, Line: capture.LastLine(s), Expected: `the "psds" array of power state descriptors`, Err: ErrNoPowerStates}
 	case states == 0:
-		return Controller{}, &ParseError{Format: f, Line: psdsLine, Expected: "at least one psds element", Err: ErrNoPowerStates}
+		return Controller{}, 0, &ParseError{Format: f, Line: psdsLine, Expected: "at least one psds element", Err: ErrNoPowerStates}
 	}
-	if known.Has(FieldNPSS) {
+	if k.known.Has(FieldNPSS) {
 		want := int(c.NPSS) + 1
 		if want > MaxStates {
 			want = MaxStates
 		}
 		switch {
 		case states < want:
-			return Controller{}, &ParseError{Format: f, Line: psdsLine,
+			return Controller{}, 0, &ParseError{Format: f, Line: psdsLine,
 				Expected: strconv.Itoa(want) + " psds elements (npss is " + strconv.Itoa(int(c.NPSS)) + ")",
 				Err:      ErrTruncated}
 		case states > want:
-			return Controller{}, syntaxErr(f, psdsLine,
+			return Controller{}, 0, syntaxErr(f, psdsLine,
 				strconv.Itoa(want)+" psds elements (npss is "+strconv.Itoa(int(c.NPSS))+")",
 				strconv.Itoa(states)+" elements")
 		}
 	} else {
 		c.NPSS = uint8(states - 1)
 	}
-	known |= FieldPowerStates
+	k.set(FieldPowerStates)
 	if idleAll {
-		known |= FieldIdlePower
+		k.set(FieldIdlePower)
 	}
 	if activeAll {
-		known |= FieldActivePower
+		k.set(FieldActivePower)
 	}
 	for i := range c.PowerStates {
 		if !idleAll {
@@ -207,23 +191,30 @@ func parseNVMeCLIJSON(s string) (Controller, error) {
 			c.PowerStates[i].ActiveWorkload = 0
 		}
 	}
-	c.Known = known
-	return c, nil
+	k.finish(&c)
+	return c, w.Pos(), nil
 }
 
 // parsePSDJSON reads one psds element into d and reports whether it carried
 // the idle and the active power.
-func parsePSDJSON(w *jsonWalker, i, line int, d *Descriptor) (idle, active bool, err error) {
+func parsePSDJSON(w *capture.JSON, i, line int, d *Descriptor) (idle, active bool, err error) {
 	const f = FormatNVMeCLIJSON
 	var v [numPSDKeys]uint64
 	var have uint32
-	what := "psds[" + strconv.Itoa(i) + "]"
-	err = w.object(what, func(key string) error {
+	var lines [numPSDKeys]int
+	w.SetScope("psds", i)
+	defer w.SetScope("", 0)
+	what := func() string { return "psds[" + strconv.Itoa(i) + "]" }
+	err = w.Object("", func(key string, keyLine int) error {
 		k, ok := psdJSONKeys[key]
 		if !ok {
-			return w.skip("the value of " + key)
+			return w.Skip(key)
 		}
-		x, err := w.uint(what+"."+key, k.bits)
+		if first := lines[k.idx]; first != 0 {
+			return dupKey(f, "psds["+strconv.Itoa(i)+"]."+key, first, keyLine)
+		}
+		lines[k.idx] = keyLine
+		x, err := w.Uint(key, k.bits)
 		if err != nil {
 			return err
 		}
@@ -244,7 +235,7 @@ func parsePSDJSON(w *jsonWalker, i, line int, d *Descriptor) (idle, active bool,
 	}
 	need := func(names string, idx ...int) error {
 		if !has(idx...) {
-			return syntaxErr(f, line, "the keys "+names+" in "+what, "an element without them")
+			return syntaxErr(f, line, "the keys "+names+" in "+what(), "an element without them")
 		}
 		return nil
 	}
@@ -269,7 +260,7 @@ func parsePSDJSON(w *jsonWalker, i, line int, d *Descriptor) (idle, active bool,
 		}
 		mxps, nops := v[pkMaxPowerScale], v[pkNonOp]
 		if mxps > 1 || nops > 1 {
-			return false, false, syntaxErr(f, line, "0 or 1 for max_power_scale and non-operational_state in "+what,
+			return false, false, syntaxErr(f, line, "0 or 1 for max_power_scale and non-operational_state in "+what(),
 				strconv.FormatUint(mxps, 10)+", "+strconv.FormatUint(nops, 10))
 		}
 		d.MaxPower = MaxPowerOf(mp, mxps == 1)
@@ -279,7 +270,7 @@ func parsePSDJSON(w *jsonWalker, i, line int, d *Descriptor) (idle, active bool,
 		d.MaxPower = MaxPowerOf(mp, flags&flagMXPS != 0)
 		d.NonOperational = flags&flagNOPS != 0
 	default:
-		return false, false, syntaxErr(f, line, `"flags" or "max_power_scale" and "non-operational_state" in `+what, "neither")
+		return false, false, syntaxErr(f, line, `"flags" or "max_power_scale" and "non-operational_state" in `+what(), "neither")
 	}
 	if has(pkIdlePower, pkIdleScale) {
 		idle = true
@@ -289,7 +280,7 @@ func parsePSDJSON(w *jsonWalker, i, line int, d *Descriptor) (idle, active bool,
 		if raw || has(pkFlags) && scale > 3 {
 			scale >>= 6
 		} else if scale > 3 {
-			return false, false, syntaxErr(f, line, "idle_scale 0 to 3 in "+what, strconv.FormatUint(scale, 10))
+			return false, false, syntaxErr(f, line, "idle_scale 0 to 3 in "+what(), strconv.FormatUint(scale, 10))
 		}
 		d.IdlePower = Power{Units: uint16(v[pkIdlePower]), Scale: Scale(scale)}
 	}
@@ -304,7 +295,7 @@ func parsePSDJSON(w *jsonWalker, i, line int, d *Descriptor) (idle, active bool,
 		active = true
 		scale, work := v[pkActiveScale], v[pkActivePowerWork]
 		if scale > 3 || work > 7 {
-			return false, false, syntaxErr(f, line, "active_scale 0 to 3 and active_power_work 0 to 7 in "+what,
+			return false, false, syntaxErr(f, line, "active_scale 0 to 3 and active_power_work 0 to 7 in "+what(),
 				strconv.FormatUint(scale, 10)+", "+strconv.FormatUint(work, 10))
 		}
 		d.ActivePower = Power{Units: uint16(v[pkActivePower]), Scale: Scale(scale)}

@@ -4,6 +4,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/nvmeapst/nvmeapst/internal/capture"
 )
 
 // ParseNVMeCLIText parses the output of "nvme id-ctrl" (normal output
@@ -38,47 +40,7 @@ import (
 // workload as Workload(3). nvme-cli prints ENLAT and EXLAT with %d, so
 // negative values are read as the 32-bit values they stand for.
 func ParseNVMeCLIText(r io.Reader) (Controller, error) {
-	b, err := readCapture(r, FormatNVMeCLIText)
-	if err != nil {
-		return Controller{}, err
-	}
-	return parseNVMeCLIText(decodeText(b))
-}
-
-// nvmeKeyKind says how an id-ctrl key's value is printed.
-type nvmeKeyKind uint8
-
-const (
-	kindHex    nvmeKeyKind = iota // %#x or %x: hexadecimal, 0x optional
-	kindDecHex                    // %d in some versions, %#x in others: hex with 0x, else decimal
-	kindString                    // %-.*s: space-padded string
-)
-
-// nvmeKey describes one id-ctrl key the model holds.
-type nvmeKey struct {
-	field Fields
-	kind  nvmeKeyKind
-	bits  int // width of the field (or the string width)
-}
-
-// nvmeKeys maps the nvme-cli id-ctrl keys to the Controller fields.
-var nvmeKeys = map[string]nvmeKey{
-	"vid":    {FieldVendorID, kindHex, 16},
-	"ssvid":  {FieldSubsystemVendorID, kindHex, 16},
-	"sn":     {FieldSerial, kindString, maxSerial},
-	"mn":     {FieldModel, kindString, maxModel},
-	"fr":     {FieldFirmware, kindString, maxFirmware},
-	"ieee":   {FieldIEEE, kindHex, 24},
-	"cntlid": {FieldControllerID, kindHex, 16},
-	"ver":    {FieldVersion, kindHex, 32},
-	"rtd3r":  {FieldRTD3Resume, kindHex, 32},
-	"rtd3e":  {FieldRTD3Entry, kindHex, 32},
-	"oacs":   {FieldOACS, kindHex, 16},
-	"npss":   {FieldNPSS, kindDecHex, 8},
-	"avscc":  {FieldAVSCC, kindDecHex, 8},
-	"apsta":  {FieldAPSTA, kindDecHex, 8},
-	"wctemp": {FieldWarningTemp, kindDecHex, 16},
-	"cctemp": {FieldCriticalTemp, kindDecHex, 16},
+	return parseAs(r, FormatNVMeCLIText)
 }
 
 // cutNVMeKey splits an id-ctrl key line "key<spaces>: value" (the key at the
@@ -148,24 +110,24 @@ const (
 	shapeV21 = 6 // v2.12 and later
 )
 
-func parseNVMeCLIText(s string) (Controller, error) {
-	c, err := parseNVMeCLITextLines(s)
+func parseNVMeCLIText(s string) (Controller, int, error) {
+	c, end, err := parseNVMeCLITextLines(s)
 	if err != nil {
-		return Controller{}, cutAtEnd(s, err)
+		return Controller{}, 0, cutAtEnd(s, err)
 	}
-	return c, nil
+	return c, end, nil
 }
 
-func parseNVMeCLITextLines(s string) (Controller, error) {
+func parseNVMeCLITextLines(s string) (Controller, int, error) {
 	const f = FormatNVMeCLIText
 	c := Controller{Format: f}
-	var known Fields
-	l := lineReader{s: s}
+	k := keys{f: f}
+	l := capture.NewLines(s)
 
 	// Header: id-ctrl key lines up to the first power state.
 	for {
 		save := l
-		line, _, ok := l.next()
+		line, _, ok := l.Next()
 		if !ok {
 			break
 		}
@@ -177,15 +139,22 @@ func parseNVMeCLITextLines(s string) (Controller, error) {
 		if !ok {
 			continue
 		}
-		k, ok := nvmeKeys[key]
-		if !ok || known.Has(k.field) {
+		nk, ok := nvmeKeys[key]
+		if !ok {
 			continue
 		}
-		if err := setNVMeKey(&c, key, k, val); err != nil {
-			return Controller{}, syntaxErr(f, l.n, err.Error(), val)
+		if err := k.seen(nk.field, key, l.N()); err != nil {
+			return Controller{}, 0, err
 		}
-		known |= k.field
+		if err := setNVMeKey(&c, key, nk, val); err != nil {
+			if err := k.bad(nk.field, key, l.N(), err.Error(), val); err != nil {
+				return Controller{}, 0, err
+			}
+			continue
+		}
+		k.set(nk.field)
 	}
+	known := k.known
 
 	// Power state blocks.
 	want := -1 // number of blocks npss announces
@@ -198,35 +167,35 @@ func parseNVMeCLITextLines(s string) (Controller, error) {
 	blocks, shape := 0, 0
 	for want < 0 || blocks < want {
 		save := l
-		line, _, ok := l.next()
+		line, _, ok := l.Next()
 		if !ok {
 			if want >= 0 {
-				return Controller{}, truncErr(f, l.n+1, "ps "+strconv.Itoa(blocks)+" (npss is "+strconv.Itoa(int(c.NPSS))+")")
+				return Controller{}, 0, truncErr(f, l.N()+1, "ps "+strconv.Itoa(blocks)+" (npss is "+strconv.Itoa(int(c.NPSS))+")")
 			}
 			break
 		}
 		idx, rest, ok := cutPSLine(line)
 		if !ok {
 			if want >= 0 {
-				return Controller{}, syntaxErr(f, l.n, "ps "+strconv.Itoa(blocks)+" (npss is "+strconv.Itoa(int(c.NPSS))+")", line)
+				return Controller{}, 0, syntaxErr(f, l.N(), "ps "+strconv.Itoa(blocks)+" (npss is "+strconv.Itoa(int(c.NPSS))+")", line)
 			}
 			if blocks > 0 && isContinuation(line) {
 				// An indented line after a complete block: a block of
 				// another shape than the first, not the end of the table.
-				return Controller{}, syntaxErr(f, l.n, "ps "+strconv.Itoa(blocks)+" or the end of the power states", line)
+				return Controller{}, 0, syntaxErr(f, l.N(), "ps "+strconv.Itoa(blocks)+" or the end of the power states", line)
 			}
 			l = save
 			break
 		}
 		if idx != blocks {
-			return Controller{}, syntaxErr(f, l.n, "ps "+strconv.Itoa(blocks), line)
+			return Controller{}, 0, syntaxErr(f, l.N(), "ps "+strconv.Itoa(blocks), line)
 		}
 		if blocks >= MaxStates {
-			return Controller{}, syntaxErr(f, l.n, "at most 32 power states", line)
+			return Controller{}, 0, syntaxErr(f, l.N(), "at most 32 power states", line)
 		}
 		n, err := parsePSBlock(&l, rest, &c.PowerStates[blocks], shape)
 		if err != nil {
-			return Controller{}, err
+			return Controller{}, 0, err
 		}
 		if shape == 0 {
 			shape = n
@@ -234,13 +203,13 @@ func parseNVMeCLITextLines(s string) (Controller, error) {
 		blocks++
 	}
 	if blocks == 0 {
-		return Controller{}, &ParseError{Format: f, Line: l.n + 1, Expected: `power state blocks "ps    0 : mp:..."`, Err: ErrNoPowerStates}
+		return Controller{}, 0, &ParseError{Format: f, Line: l.N() + 1, Expected: `power state blocks "ps    0 : mp:..."`, Err: ErrNoPowerStates}
 	}
 	if want >= 0 && c.NPSS < MaxStates {
 		save := l
-		if line, _, ok := l.next(); ok {
+		if line, _, ok := l.Next(); ok {
 			if _, _, ps := cutPSLine(line); ps {
-				return Controller{}, syntaxErr(f, l.n, "no more power states (npss is "+strconv.Itoa(int(c.NPSS))+")", line)
+				return Controller{}, 0, syntaxErr(f, l.N(), "no more power states (npss is "+strconv.Itoa(int(c.NPSS))+")", line)
 			}
 		}
 		l = save
@@ -248,118 +217,50 @@ func parseNVMeCLITextLines(s string) (Controller, error) {
 	if want < 0 {
 		c.NPSS = uint8(blocks - 1)
 	}
-	known |= FieldPowerStates | FieldIdlePower
+	k.set(FieldPowerStates | FieldIdlePower)
 	if shape >= shapeV2 {
-		known |= FieldActivePower
+		k.set(FieldActivePower)
 	} else {
 		for i := range c.PowerStates {
 			c.PowerStates[i].ActivePower = Power{}
 		}
 	}
-	c.Known = known
-	return c, nil
+	k.finish(&c)
+	return c, l.Pos(), nil
 }
-
-// setNVMeKey stores the value of an id-ctrl key; the error text says what
-// was expected.
-func setNVMeKey(c *Controller, key string, k nvmeKey, val string) error {
-	if k.kind == kindString {
-		v, ok := cleanString(val, k.bits)
-		if !ok {
-			return errorString("at most " + strconv.Itoa(k.bits) + " characters for " + key)
-		}
-		switch k.field {
-		case FieldSerial:
-			c.Serial = v
-		case FieldModel:
-			c.Model = v
-		case FieldFirmware:
-			c.Firmware = v
-		}
-		return nil
-	}
-	tok, _, _ := strings.Cut(strings.TrimSpace(val), " ")
-	var v uint64
-	var ok bool
-	if k.kind == kindHex || strings.HasPrefix(tok, "0x") || strings.HasPrefix(tok, "0X") {
-		v, ok = parseHex(tok, k.bits)
-	} else {
-		v, ok = parseDec(tok, k.bits)
-	}
-	if !ok {
-		what := "a decimal or 0x-prefixed hexadecimal"
-		if k.kind == kindHex {
-			what = "a hexadecimal"
-		}
-		return errorString(what + " " + strconv.Itoa(k.bits) + "-bit value for " + key)
-	}
-	switch k.field {
-	case FieldVendorID:
-		c.VendorID = uint16(v)
-	case FieldSubsystemVendorID:
-		c.SubsystemVendorID = uint16(v)
-	case FieldIEEE:
-		c.IEEE = uint32(v)
-	case FieldControllerID:
-		c.ControllerID = uint16(v)
-	case FieldVersion:
-		c.Version = Version(v)
-	case FieldRTD3Resume:
-		c.RTD3Resume = Microseconds(v)
-	case FieldRTD3Entry:
-		c.RTD3Entry = Microseconds(v)
-	case FieldOACS:
-		c.OACS = uint16(v)
-	case FieldNPSS:
-		c.NPSS = uint8(v)
-	case FieldAVSCC:
-		c.AVSCC = uint8(v)
-	case FieldAPSTA:
-		c.APSTA = uint8(v)
-	case FieldWarningTemp:
-		c.WarningTemp = Kelvin(v)
-	case FieldCriticalTemp:
-		c.CriticalTemp = Kelvin(v)
-	}
-	return nil
-}
-
-// errorString is a plain error whose text is what was expected.
-type errorString string
-
-func (e errorString) Error() string { return string(e) }
 
 // parsePSBlock parses the rest of a power state block whose first line
 // (after "ps N :") is rest. shape is the number of lines of the blocks
 // before (0 for the first block); it returns the number of lines of this
 // block.
-func parsePSBlock(l *lineReader, rest string, d *Descriptor, shape int) (int, error) {
+func parsePSBlock(l *capture.Lines, rest string, d *Descriptor, shape int) (int, error) {
 	const f = FormatNVMeCLIText
-	first := l.n
+	first := l.N()
 	*d = Descriptor{}
 
-	fields := strings.Fields(rest)
-	if len(fields) != 6 {
+	var fa [6]string
+	if n, ok := fields(rest, fa[:]); !ok || n != 6 {
 		return 0, syntaxErr(f, first, expectPS1, rest)
 	}
-	mp, ok := cutField(fields[0], "mp:")
+	fs := fa[:]
+	mp, ok := cutField(fs[0], "mp:")
 	p, ok2 := parseWatts(mp)
 	if !ok || !ok2 {
-		return 0, syntaxErr(f, first, `"mp:" and watts with 2 or 4 decimals, e.g. mp:6.00W`, fields[0])
+		return 0, syntaxErr(f, first, `"mp:" and watts with 2 or 4 decimals, e.g. mp:6.00W`, fs[0])
 	}
 	d.MaxPower = p
-	switch fields[1] {
+	switch fs[1] {
 	case "operational":
 	case "non-operational":
 		d.NonOperational = true
 	default:
-		return 0, syntaxErr(f, first, `"operational" or "non-operational"`, fields[1])
+		return 0, syntaxErr(f, first, `"operational" or "non-operational"`, fs[1])
 	}
 	for i, key := range [...]string{"enlat:", "exlat:"} {
-		v, ok := cutField(fields[2+i], key)
+		v, ok := cutField(fs[2+i], key)
 		lat, ok2 := parseLatency(v)
 		if !ok || !ok2 {
-			return 0, syntaxErr(f, first, `"`+key+`" and a 32-bit latency in microseconds`, fields[2+i])
+			return 0, syntaxErr(f, first, `"`+key+`" and a 32-bit latency in microseconds`, fs[2+i])
 		}
 		if i == 0 {
 			d.EntryLatency = lat
@@ -368,10 +269,10 @@ func parsePSBlock(l *lineReader, rest string, d *Descriptor, shape int) (int, er
 		}
 	}
 	for i, key := range [...]string{"rrt:", "rrl:"} {
-		v, ok := cutField(fields[4+i], key)
+		v, ok := cutField(fs[4+i], key)
 		n, ok2 := parseDec(v, 8)
 		if !ok || !ok2 {
-			return 0, syntaxErr(f, first, `"`+key+`" and a byte value`, fields[4+i])
+			return 0, syntaxErr(f, first, `"`+key+`" and a byte value`, fs[4+i])
 		}
 		if i == 0 {
 			d.RelativeReadThroughput = uint8(n)
@@ -380,23 +281,24 @@ func parsePSBlock(l *lineReader, rest string, d *Descriptor, shape int) (int, er
 		}
 	}
 
-	line, n, ok := l.peek()
+	line, n, ok := l.Peek()
 	if !ok {
 		return 0, truncErr(f, n, expectPS2)
 	}
 	if !isContinuation(line) {
 		return 0, syntaxErr(f, n, expectPS2, line)
 	}
-	l.next()
-	fields = strings.Fields(line)
-	if len(fields) != 4 {
-		return 0, syntaxErr(f, l.n, expectPS2, line)
+	l.Next()
+	var fb [4]string
+	if n, ok := fields(line, fb[:]); !ok || n != 4 {
+		return 0, syntaxErr(f, l.N(), expectPS2, line)
 	}
+	fs = fb[:]
 	for i, key := range [...]string{"rwt:", "rwl:"} {
-		v, ok := cutField(fields[i], key)
+		v, ok := cutField(fs[i], key)
 		n, ok2 := parseDec(v, 8)
 		if !ok || !ok2 {
-			return 0, syntaxErr(f, l.n, `"`+key+`" and a byte value`, fields[i])
+			return 0, syntaxErr(f, l.N(), `"`+key+`" and a byte value`, fs[i])
 		}
 		if i == 0 {
 			d.RelativeWriteThroughput = uint8(n)
@@ -405,10 +307,10 @@ func parsePSBlock(l *lineReader, rest string, d *Descriptor, shape int) (int, er
 		}
 	}
 	for i, key := range [...]string{"idle_power:", "active_power:"} {
-		v, ok := cutField(fields[2+i], key)
+		v, ok := cutField(fs[2+i], key)
 		p, ok2 := parseOptionalPower(v)
 		if !ok || !ok2 {
-			return 0, syntaxErr(f, l.n, `"`+key+`" and "-", "reserved" or watts`, fields[2+i])
+			return 0, syntaxErr(f, l.N(), `"`+key+`" and "-", "reserved" or watts`, fs[2+i])
 		}
 		if i == 0 {
 			d.IdlePower = p
@@ -421,7 +323,7 @@ func parsePSBlock(l *lineReader, rest string, d *Descriptor, shape int) (int, er
 	}
 
 	// The workload line (v2.1 on): required when the first block had it.
-	line, n, ok = l.peek()
+	line, n, ok = l.Peek()
 	w, isW := "", false
 	if ok && isContinuation(line) {
 		w, isW = strings.CutPrefix(strings.TrimSpace(line), "active_power_workload:")
@@ -434,7 +336,7 @@ func parsePSBlock(l *lineReader, rest string, d *Descriptor, shape int) (int, er
 	case !isW:
 		return 0, syntaxErr(f, n, expectWorkload, line)
 	}
-	l.next()
+	l.Next()
 	switch strings.TrimSpace(w) {
 	case "-":
 		d.ActiveWorkload = WorkloadNone
@@ -445,7 +347,7 @@ func parsePSBlock(l *lineReader, rest string, d *Descriptor, shape int) (int, er
 	case "reserved":
 		d.ActiveWorkload = 3
 	default:
-		return 0, syntaxErr(f, l.n, `a workload "-", "1MiB 32 RW, 30s idle", "80K 128KiB SW" or "reserved"`, w)
+		return 0, syntaxErr(f, l.N(), `a workload "-", "1MiB 32 RW, 30s idle", "80K 128KiB SW" or "reserved"`, w)
 	}
 	if shape == shapeV2 {
 		return shapeV2, nil
@@ -453,7 +355,7 @@ func parsePSBlock(l *lineReader, rest string, d *Descriptor, shape int) (int, er
 
 	// The three NVMe 2.1 time lines (v2.12 on).
 	for i, prefix := range nvmeTimeLines {
-		line, n, ok := l.peek()
+		line, n, ok := l.Peek()
 		isT := ok && isContinuation(line) && strings.HasPrefix(strings.TrimSpace(line), prefix)
 		switch {
 		case !isT && shape == 0 && i == 0:
@@ -463,7 +365,7 @@ func parsePSBlock(l *lineReader, rest string, d *Descriptor, shape int) (int, er
 		case !isT:
 			return 0, syntaxErr(f, n, `"`+prefix+` ..."`, line)
 		}
-		l.next()
+		l.Next()
 	}
 	return shapeV21, nil
 }

@@ -43,7 +43,7 @@ func TestFieldsAndFormat(t *testing.T) {
 	assert.Equal(t, "smartctl-json", powerstate.FormatSmartctlJSON.String())
 	var c powerstate.Controller
 	assert.True(t, c.APSTAKnown(), "a controller built in code is fully known")
-	c.Known = powerstate.FieldModel
+	c.Missing = powerstate.FieldsAll &^ powerstate.FieldModel
 	assert.False(t, c.APSTAKnown())
 	assert.True(t, c.APSTSupported(), "unknown APSTA counts as supported")
 }

@@ -3,6 +3,8 @@ package powerstate
 import (
 	"io"
 	"strconv"
+
+	"github.com/nvmeapst/nvmeapst/internal/capture"
 )
 
 // ParseSmartctlJSON parses "smartctl -j" output of an NVMe device. The power
@@ -28,38 +30,54 @@ import (
 // ActivePower stay unknown. NPSS is the number of elements minus one, known
 // when there are fewer than 32 (see ParseSmartctlText).
 func ParseSmartctlJSON(r io.Reader) (Controller, error) {
-	b, err := readCapture(r, FormatSmartctlJSON)
-	if err != nil {
-		return Controller{}, err
-	}
-	return parseSmartctlJSON(decodeText(b))
+	return parseAs(r, FormatSmartctlJSON)
 }
 
-func parseSmartctlJSON(s string) (Controller, error) {
+func parseSmartctlJSON(s string) (Controller, int, error) {
 	const f = FormatSmartctlJSON
-	w, err := newJSONWalker(f, s)
+	w, err := newJSON(f, s)
 	if err != nil {
-		return Controller{}, err
+		return Controller{}, 0, err
 	}
 	c := Controller{Format: f}
-	var known Fields
+	k := keys{f: f}
 	rows := -1
 	statesLine := 0
 	str := func(key string, field Fields, width int, dst *string) error {
-		line := w.line(w.here())
-		v, err := w.string(key)
+		line := w.Line()
+		v, err := w.String(key)
 		if err != nil {
 			return err
 		}
 		cv, ok := cleanString(v, width)
 		if !ok {
-			return syntaxErr(f, line, "at most "+strconv.Itoa(width)+" characters for "+key, v)
+			return k.bad(field, key, line, "at most "+strconv.Itoa(width)+" characters for "+key, v)
 		}
 		*dst = cv
-		known |= field
+		k.set(field)
 		return nil
 	}
-	err = w.object("the smartctl object", func(key string) error {
+	// num reads an unsigned value of a field; one that does not fit is
+	// kept as unknown with a note (no field read this way is one APST uses
+	// but the VID, which is refused).
+	num := func(key string, field Fields, bits int) (uint64, error) {
+		line := w.Line()
+		v, ok, found, err := w.UintOK(key, bits)
+		if err != nil {
+			return 0, err
+		}
+		if !ok {
+			return 0, k.bad(field, key, line, "an unsigned "+strconv.Itoa(bits)+"-bit integer for "+key, found)
+		}
+		k.set(field)
+		return v, nil
+	}
+	err = w.Object("the smartctl object", func(key string, keyLine int) error {
+		if f := smartctlJSONField(key); f != 0 {
+			if err := k.seen(f, key, keyLine); err != nil {
+				return err
+			}
+		}
 		switch key {
 		case "model_name":
 			return str(key, FieldModel, maxModel, &c.Model)
@@ -68,80 +86,74 @@ func parseSmartctlJSON(s string) (Controller, error) {
 		case "firmware_version":
 			return str(key, FieldFirmware, maxFirmware, &c.Firmware)
 		case "nvme_pci_vendor":
-			return w.object(key, func(k string) error {
+			return w.Object(key, func(k string, _ int) error {
 				switch k {
 				case "id":
-					v, err := w.uint(key+".id", 16)
+					v, err := num("nvme_pci_vendor.id", FieldVendorID, 16)
 					c.VendorID = uint16(v)
-					known |= FieldVendorID
 					return err
 				case "subsystem_id":
-					v, err := w.uint(key+".subsystem_id", 16)
+					v, err := num("nvme_pci_vendor.subsystem_id", FieldSubsystemVendorID, 16)
 					c.SubsystemVendorID = uint16(v)
-					known |= FieldSubsystemVendorID
 					return err
 				}
-				return w.skip(key + "." + k)
+				return w.Skip(k)
 			})
 		case "nvme_ieee_oui_identifier":
-			v, err := w.uint(key, 24)
+			v, err := num(key, FieldIEEE, 24)
 			c.IEEE = uint32(v)
-			known |= FieldIEEE
 			return err
 		case "nvme_controller_id":
-			v, err := w.uint(key, 16)
+			v, err := num(key, FieldControllerID, 16)
 			c.ControllerID = uint16(v)
-			known |= FieldControllerID
 			return err
 		case "nvme_version":
-			return w.object(key, func(k string) error {
+			return w.Object(key, func(k string, _ int) error {
 				if k == "value" {
-					v, err := w.uint(key+".value", 32)
+					v, err := num("nvme_version.value", FieldVersion, 32)
 					c.Version = Version(v)
-					known |= FieldVersion
 					return err
 				}
-				return w.skip(key + "." + k)
+				return w.Skip(k)
 			})
 		case "nvme_optional_admin_commands":
-			return w.object(key, func(k string) error {
+			return w.Object(key, func(k string, _ int) error {
 				if k == "value" {
-					v, err := w.uint(key+".value", 16)
+					v, err := num("nvme_optional_admin_commands.value", FieldOACS, 16)
 					c.OACS = uint16(v)
-					known |= FieldOACS
 					return err
 				}
-				return w.skip(key + "." + k)
+				return w.Skip(k)
 			})
 		case "nvme_composite_temperature_threshold":
-			return w.object(key, func(k string) error {
+			return w.Object(key, func(sub string, _ int) error {
 				var dst *Kelvin
 				var field Fields
-				switch k {
+				switch sub {
 				case "warning":
 					dst, field = &c.WarningTemp, FieldWarningTemp
 				case "critical":
 					dst, field = &c.CriticalTemp, FieldCriticalTemp
 				default:
-					return w.skip(key + "." + k)
+					return w.Skip(sub)
 				}
-				line := w.line(w.here())
-				v, err := w.int(key + "." + k)
+				line := w.Line()
+				v, err := w.Int(sub)
 				if err != nil {
 					return err
 				}
 				if v+273 < 0 || v+273 > 0xffff {
-					return syntaxErr(f, line, "a temperature in Celsius from -273 to 65262 for "+key+"."+k, strconv.FormatInt(v, 10))
+					return k.bad(field, key+"."+sub, line, "a temperature in Celsius from -273 to 65262", strconv.FormatInt(v, 10))
 				}
 				*dst = Kelvin(v + 273)
-				known |= field
+				k.set(field)
 				return nil
 			})
 		case "nvme_power_states":
-			statesLine = w.line(w.here())
+			statesLine = w.Line()
 			rows = 0
 			c.PowerStates = [MaxStates]Descriptor{} // a repeated key replaces the array
-			return w.array(key, func(i, line int) error {
+			return w.Array(key, func(i, line int) error {
 				if i >= MaxStates {
 					return syntaxErr(f, line, "at most 32 nvme_power_states elements", "element "+strconv.Itoa(i))
 				}
@@ -152,31 +164,60 @@ func parseSmartctlJSON(s string) (Controller, error) {
 				return nil
 			})
 		}
-		return w.skip("the value of " + key)
+		return w.Skip(key)
 	})
 	if err != nil {
-		return Controller{}, err
+		return Controller{}, 0, err
 	}
 	switch {
 	case rows < 0:
-		return Controller{}, &ParseError{Format: f, Line: lastLine(s),
+		return Controller{}, 0, &ParseError{Format: f, Line: capture.LastLine(s),
 			Expected: `the "nvme_power_states" array (smartctl 7.5 or later; older versions print the table only as text)`,
 			Err:      ErrNoPowerStates}
 	case rows == 0:
-		return Controller{}, &ParseError{Format: f, Line: statesLine, Expected: "at least one nvme_power_states element", Err: ErrNoPowerStates}
+		return Controller{}, 0, &ParseError{Format: f, Line: statesLine, Expected: "at least one nvme_power_states element", Err: ErrNoPowerStates}
 	}
 	c.NPSS = uint8(rows - 1)
 	if rows < MaxStates {
-		known |= FieldNPSS
+		k.set(FieldNPSS)
 	}
-	c.Known = known | FieldPowerStates
-	return c, nil
+	k.set(FieldPowerStates)
+	k.finish(&c)
+	return c, w.Pos(), nil
+}
+
+// smartctlJSONField returns the field a top-level key of smartctl's JSON
+// holds, to refuse a key given twice; 0 for the keys not read.
+func smartctlJSONField(key string) Fields {
+	switch key {
+	case "model_name":
+		return FieldModel
+	case "serial_number":
+		return FieldSerial
+	case "firmware_version":
+		return FieldFirmware
+	case "nvme_pci_vendor":
+		return FieldVendorID
+	case "nvme_ieee_oui_identifier":
+		return FieldIEEE
+	case "nvme_controller_id":
+		return FieldControllerID
+	case "nvme_version":
+		return FieldVersion
+	case "nvme_optional_admin_commands":
+		return FieldOACS
+	case "nvme_composite_temperature_threshold":
+		return FieldWarningTemp
+	case "nvme_power_states":
+		return FieldPowerStates
+	}
+	return 0
 }
 
 // parseSmartctlPSJSON reads one nvme_power_states element into d.
-func parseSmartctlPSJSON(w *jsonWalker, i, line int, d *Descriptor) error {
+func parseSmartctlPSJSON(w *capture.JSON, i, line int, d *Descriptor) error {
 	const f = FormatSmartctlJSON
-	what := "nvme_power_states[" + strconv.Itoa(i) + "]"
+	what := func() string { return "nvme_power_states[" + strconv.Itoa(i) + "]" }
 	*d = Descriptor{}
 	const (
 		hNonOp = 1 << iota
@@ -192,16 +233,25 @@ func parseSmartctlPSJSON(w *jsonWalker, i, line int, d *Descriptor) error {
 	var have int
 	var mpValue uint64
 	mpScale := uint64(0)
-	err := w.object(what, func(key string) error {
-		k := what + "." + key
+	w.SetScope("nvme_power_states", i)
+	defer w.SetScope("", 0)
+	var lines [8]int // the line of each key of the element, by its h bit
+	err := w.Object("", func(key string, keyLine int) error {
+		k := key
+		if b := smartctlPSKeyBit(key); b >= 0 {
+			if first := lines[b]; first != 0 {
+				return dupKey(f, what()+"."+key, first, keyLine)
+			}
+			lines[b] = keyLine
+		}
 		switch key {
 		case "non_operational_state":
-			v, err := w.bool(k)
+			v, err := w.Bool(k)
 			d.NonOperational = v
 			have |= hNonOp
 			return err
 		case "relative_read_latency", "relative_read_throughput", "relative_write_latency", "relative_write_throughput":
-			v, err := w.uint(k, 8)
+			v, err := w.Uint(k, 8)
 			switch key {
 			case "relative_read_latency":
 				d.RelativeReadLatency, have = uint8(v), have|hRRL
@@ -214,32 +264,32 @@ func parseSmartctlPSJSON(w *jsonWalker, i, line int, d *Descriptor) error {
 			}
 			return err
 		case "entry_latency_us":
-			v, err := w.uint(k, 32)
+			v, err := w.Uint(k, 32)
 			d.EntryLatency = Microseconds(v)
 			have |= hEnlat
 			return err
 		case "exit_latency_us":
-			v, err := w.uint(k, 32)
+			v, err := w.Uint(k, 32)
 			d.ExitLatency = Microseconds(v)
 			have |= hExlat
 			return err
 		case "max_power":
 			var upw uint64
 			var upwSet bool
-			mpLine := w.line(w.here())
-			err := w.object(k, func(mk string) error {
+			mpLine := w.Line()
+			err := w.Object("max_power", func(mk string, _ int) error {
 				var err error
 				switch mk {
 				case "value":
-					mpValue, err = w.uint(k+".value", 16)
+					mpValue, err = w.Uint("max_power.value", 16)
 					have |= hMP
 				case "scale":
-					mpScale, err = w.uint(k+".scale", 8)
+					mpScale, err = w.Uint("max_power.scale", 8)
 				case "units_per_watt":
-					upw, err = w.uint(k+".units_per_watt", 32)
+					upw, err = w.Uint("max_power.units_per_watt", 32)
 					upwSet = true
 				default:
-					err = w.skip(k + "." + mk)
+					err = w.Skip(mk)
 				}
 				return err
 			})
@@ -257,15 +307,39 @@ func parseSmartctlPSJSON(w *jsonWalker, i, line int, d *Descriptor) error {
 			}
 			return nil
 		}
-		return w.skip(k)
+		return w.Skip(k)
 	})
 	if err != nil {
 		return err
 	}
 	if have != hAll {
 		return syntaxErr(f, line, "the keys non_operational_state, relative_read_latency, relative_read_throughput, "+
-			"relative_write_latency, relative_write_throughput, entry_latency_us, exit_latency_us and max_power.value in "+what,
+			"relative_write_latency, relative_write_throughput, entry_latency_us, exit_latency_us and max_power.value in "+what(),
 			"an element without them")
 	}
 	return nil
+}
+
+// smartctlPSKeyBit returns the index of the h bit of a key of an
+// nvme_power_states element, -1 for a key not read.
+func smartctlPSKeyBit(key string) int {
+	switch key {
+	case "non_operational_state":
+		return 0
+	case "relative_read_latency":
+		return 1
+	case "relative_read_throughput":
+		return 2
+	case "relative_write_latency":
+		return 3
+	case "relative_write_throughput":
+		return 4
+	case "entry_latency_us":
+		return 5
+	case "exit_latency_us":
+		return 6
+	case "max_power":
+		return 7
+	}
+	return -1
 }

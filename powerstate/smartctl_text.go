@@ -4,6 +4,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/nvmeapst/nvmeapst/internal/capture"
 )
 
 // ParseSmartctlText parses a smartctl report of an NVMe device ("smartctl
@@ -39,11 +41,7 @@ import (
 // line number, never a silently shorter table. Lines before and after the
 // sections read are ignored.
 func ParseSmartctlText(r io.Reader) (Controller, error) {
-	b, err := readCapture(r, FormatSmartctlText)
-	if err != nil {
-		return Controller{}, err
-	}
-	return parseSmartctlText(decodeText(b))
+	return parseAs(r, FormatSmartctlText)
 }
 
 // smartctlHeader is the header of the power state table.
@@ -55,22 +53,22 @@ const (
 	expectSmartctlEnd    = `power state row %d or the blank line that ends the table`
 )
 
-func parseSmartctlText(s string) (Controller, error) {
-	c, err := parseSmartctlTextLines(s)
+func parseSmartctlText(s string) (Controller, int, error) {
+	c, end, err := parseSmartctlTextLines(s)
 	if err != nil {
-		return Controller{}, cutAtEnd(s, err)
+		return Controller{}, 0, cutAtEnd(s, err)
 	}
-	return c, nil
+	return c, end, nil
 }
 
-func parseSmartctlTextLines(s string) (Controller, error) {
+func parseSmartctlTextLines(s string) (Controller, int, error) {
 	const f = FormatSmartctlText
 	c := Controller{Format: f}
-	var known Fields
-	l := lineReader{s: s}
+	k := keys{f: f}
+	l := capture.NewLines(s)
 	table := false
 	for {
-		line, _, ok := l.next()
+		line, _, ok := l.Next()
 		if !ok {
 			break
 		}
@@ -82,37 +80,38 @@ func parseSmartctlTextLines(s string) (Controller, error) {
 		if !ok {
 			continue
 		}
-		key = strings.Join(strings.Fields(key), " ")
+		key = normKey(key)
 		val = strings.TrimSpace(val)
-		if err := setSmartctlKey(&c, &known, key, val); err != nil {
-			return Controller{}, syntaxErr(f, l.n, err.Error(), val)
+		if err := setSmartctlKey(&c, &k, key, val, l.N()); err != nil {
+			return Controller{}, 0, err
 		}
 	}
 	if !table {
-		return Controller{}, &ParseError{Format: f, Line: l.n, Expected: `a "Supported Power States" table (smartctl -a, -x or -c of an NVMe device)`, Err: ErrNoPowerStates}
+		return Controller{}, 0, &ParseError{Format: f, Line: l.N(), Expected: `a "Supported Power States" table (smartctl -a, -x or -c of an NVMe device)`, Err: ErrNoPowerStates}
 	}
 
-	line, n, ok := l.peek()
+	line, n, ok := l.Peek()
 	if !ok {
-		return Controller{}, truncErr(f, n, expectSmartctlHeader)
+		return Controller{}, 0, truncErr(f, n, expectSmartctlHeader)
 	}
-	l.next()
-	if fs := strings.Fields(line); len(fs) != len(smartctlHeader) || [len(smartctlHeader)]string(fs) != smartctlHeader {
-		return Controller{}, syntaxErr(f, n, expectSmartctlHeader, line)
+	l.Next()
+	var hdr [len(smartctlHeader)]string
+	if n, ok := fields(line, hdr[:]); !ok || n != len(smartctlHeader) || hdr != smartctlHeader {
+		return Controller{}, 0, syntaxErr(f, n, expectSmartctlHeader, line)
 	}
 
 	rows := 0
 	for {
-		line, terminated, ok := l.next()
-		expectEnd := strings.Replace(expectSmartctlEnd, "%d", strconv.Itoa(rows), 1)
+		line, terminated, ok := l.Next()
+		expectEnd := func() string { return strings.Replace(expectSmartctlEnd, "%d", strconv.Itoa(rows), 1) }
 		if !ok {
-			return Controller{}, truncErr(f, l.n+1, expectEnd)
+			return Controller{}, 0, truncErr(f, l.N()+1, expectEnd())
 		}
 		t := strings.TrimSpace(line)
 		if t == "" {
 			if !terminated {
 				// Spaces at the very end: a row cut before its number.
-				return Controller{}, truncErr(f, l.n, expectEnd)
+				return Controller{}, 0, truncErr(f, l.N(), expectEnd())
 			}
 			break
 		}
@@ -121,40 +120,43 @@ func parseSmartctlTextLines(s string) (Controller, error) {
 			break
 		}
 		if rows >= MaxStates {
-			return Controller{}, syntaxErr(f, l.n, "at most 32 power state rows", line)
+			return Controller{}, 0, syntaxErr(f, l.N(), "at most 32 power state rows", line)
 		}
 		d, err := parseSmartctlRow(t, rows)
 		if err != "" {
 			if !terminated {
-				return Controller{}, truncErr(f, l.n, expectSmartctlRow+" (the capture ends inside it)")
+				return Controller{}, 0, truncErr(f, l.N(), expectSmartctlRow+" (the capture ends inside it)")
 			}
-			return Controller{}, syntaxErr(f, l.n, err, line)
+			return Controller{}, 0, syntaxErr(f, l.N(), err, line)
 		}
 		if !terminated {
-			return Controller{}, truncErr(f, l.n, "the end of the line and the blank line that ends the table")
+			return Controller{}, 0, truncErr(f, l.N(), "the end of the line and the blank line that ends the table")
 		}
 		c.PowerStates[rows] = d
 		rows++
 	}
 	if rows == 0 {
-		return Controller{}, &ParseError{Format: f, Line: l.n, Expected: "at least one power state row", Err: ErrNoPowerStates}
+		return Controller{}, 0, &ParseError{Format: f, Line: l.N(), Expected: "at least one power state row", Err: ErrNoPowerStates}
 	}
 	c.NPSS = uint8(rows - 1)
 	if rows < MaxStates {
-		known |= FieldNPSS
+		k.set(FieldNPSS)
 	}
-	c.Known = known | FieldPowerStates
-	return c, nil
+	k.set(FieldPowerStates)
+	k.finish(&c)
+	return c, l.Pos(), nil
 }
 
 // parseSmartctlRow parses a row of the table; it returns what was expected
 // when the row is malformed.
 func parseSmartctlRow(t string, want int) (Descriptor, string) {
 	var d Descriptor
-	fs := strings.Fields(t)
-	if len(fs) != len(smartctlHeader) {
+	var arr [len(smartctlHeader)]string
+	n, ok := fields(t, arr[:])
+	if !ok || n != len(smartctlHeader) {
 		return d, expectSmartctlRow
 	}
+	fs := arr[:]
 	if st, ok := parseDec(fs[0], 8); !ok || int(st) != want {
 		return d, "state number " + strconv.Itoa(want) + " in the St column"
 	}
@@ -198,117 +200,159 @@ func parseSmartctlRow(t string, want int) (Descriptor, string) {
 	return d, ""
 }
 
-// setSmartctlKey stores the value of an information-section line; the
-// first occurrence of a key wins. The error text says what was expected.
-func setSmartctlKey(c *Controller, known *Fields, key, val string) error {
-	set := func(f Fields) bool {
-		if known.Has(f) {
-			return false
-		}
-		*known |= f
-		return true
-	}
-	str := func(f Fields, width int, dst *string) error {
-		if known.Has(f) {
-			return nil
-		}
-		v, ok := cleanString(val, width)
-		if !ok {
-			return errorString("at most " + strconv.Itoa(width) + " characters for " + key)
-		}
-		*dst = v
-		*known |= f
-		return nil
-	}
-	hex := func(bits int) (uint64, error) {
-		if !strings.HasPrefix(val, "0x") {
-			return 0, errorString("a 0x-prefixed hexadecimal " + strconv.Itoa(bits) + "-bit value for " + key)
-		}
-		v, ok := parseHex(val, bits)
-		if !ok {
-			return 0, errorString("a 0x-prefixed hexadecimal " + strconv.Itoa(bits) + "-bit value for " + key)
-		}
-		return v, nil
-	}
+// setSmartctlKey stores the value of an information-section line at line:
+// a key read twice is ErrDuplicateKey, a value that does not fit is an
+// error for a field APST uses and a note for any other.
+func setSmartctlKey(c *Controller, k *keys, key, val string, line int) error {
+	var field Fields
+	ok := true
 	switch key {
-	case "Model Number":
-		return str(FieldModel, maxModel, &c.Model)
-	case "Serial Number":
-		return str(FieldSerial, maxSerial, &c.Serial)
-	case "Firmware Version":
-		return str(FieldFirmware, maxFirmware, &c.Firmware)
-	case "PCI Vendor/Subsystem ID":
-		v, err := hex(16)
-		if err != nil {
-			return err
+	case "Model Number", "Serial Number", "Firmware Version":
+		dst, width := &c.Model, maxModel
+		field = FieldModel
+		switch key {
+		case "Serial Number":
+			dst, width, field = &c.Serial, maxSerial, FieldSerial
+		case "Firmware Version":
+			dst, width, field = &c.Firmware, maxFirmware, FieldFirmware
 		}
-		if set(FieldVendorID) {
-			c.VendorID = uint16(v)
+		var v string
+		v, ok = cleanString(val, width)
+		if ok {
+			*dst = v
 		}
-		if set(FieldSubsystemVendorID) {
-			c.SubsystemVendorID = uint16(v)
+	case "PCI Vendor/Subsystem ID", "PCI Vendor ID", "PCI Vendor Subsystem ID":
+		field = FieldVendorID
+		switch key {
+		case "PCI Vendor/Subsystem ID":
+			field |= FieldSubsystemVendorID
+		case "PCI Vendor Subsystem ID":
+			field = FieldSubsystemVendorID
 		}
-	case "PCI Vendor ID", "PCI Vendor Subsystem ID":
-		v, err := hex(16)
-		if err != nil {
-			return err
-		}
-		if key == "PCI Vendor ID" {
-			if set(FieldVendorID) {
+		var v uint64
+		v, ok = smartctlHex(val, 16)
+		if ok {
+			if field&FieldVendorID != 0 {
 				c.VendorID = uint16(v)
 			}
-		} else if set(FieldSubsystemVendorID) {
-			c.SubsystemVendorID = uint16(v)
+			if field&FieldSubsystemVendorID != 0 {
+				c.SubsystemVendorID = uint16(v)
+			}
 		}
 	case "IEEE OUI Identifier":
-		v, err := hex(24)
-		if err != nil {
+		field = FieldIEEE
+		var v uint64
+		v, ok = smartctlHex(val, 24)
+		c.IEEE = uint32(v)
+	case "Controller ID":
+		field = FieldControllerID
+		var v uint64
+		v, ok = parseDec(val, 16)
+		c.ControllerID = uint16(v)
+	case "NVMe Version":
+		field = FieldVersion
+		c.Version, ok = parseSmartctlVersion(val)
+	case "Warning Comp. Temp. Threshold", "Critical Comp. Temp. Threshold":
+		field = FieldWarningTemp
+		dst := &c.WarningTemp
+		if key[0] == 'C' {
+			field, dst = FieldCriticalTemp, &c.CriticalTemp
+		}
+		*dst, ok = parseCelsius(val)
+	default:
+		h, isOACS := strings.CutPrefix(key, "Optional Admin Commands (")
+		if !isOACS {
+			return nil
+		}
+		field = FieldOACS
+		h, ok = strings.CutSuffix(h, ")")
+		v, ok2 := parseHex(h, 16)
+		ok = ok && ok2 && strings.HasPrefix(h, "0x")
+		c.OACS = uint16(v)
+	}
+	for f := field; f != 0; f &= f - 1 {
+		if err := k.seen(f&-f, key, line); err != nil {
 			return err
 		}
-		if set(FieldIEEE) {
-			c.IEEE = uint32(v)
-		}
-	case "Controller ID":
-		v, ok := parseDec(val, 16)
-		if !ok {
-			return errorString("a decimal 16-bit value for " + key)
-		}
-		if set(FieldControllerID) {
-			c.ControllerID = uint16(v)
-		}
-	case "NVMe Version":
-		v, ok := parseSmartctlVersion(val)
-		if !ok {
-			return errorString(`a version "M.m", "M.m.t" or "<1.2" for ` + key)
-		}
-		if set(FieldVersion) {
-			c.Version = v
-		}
-	case "Warning Comp. Temp. Threshold", "Critical Comp. Temp. Threshold":
-		k, ok := parseCelsius(val)
-		if !ok {
-			return errorString(`"N Celsius" or "-" for ` + key)
-		}
-		if key[0] == 'W' {
-			if set(FieldWarningTemp) {
-				c.WarningTemp = k
-			}
-		} else if set(FieldCriticalTemp) {
-			c.CriticalTemp = k
-		}
-	default:
-		if h, ok := strings.CutPrefix(key, "Optional Admin Commands ("); ok {
-			h, ok = strings.CutSuffix(h, ")")
-			v, ok2 := parseHex(h, 16)
-			if !ok || !ok2 || !strings.HasPrefix(h, "0x") {
-				return errorString(`"Optional Admin Commands (0xNNNN)"`)
-			}
-			if set(FieldOACS) {
-				c.OACS = uint16(v)
-			}
-		}
 	}
+	if !ok {
+		for f := field; f != 0; f &= f - 1 {
+			clearField(c, f&-f)
+		}
+		return k.bad(field, key, line, smartctlExpected(key), val)
+	}
+	k.set(field)
 	return nil
+}
+
+// smartctlExpected says what smartctl prints for key, for a value that
+// does not fit.
+func smartctlExpected(key string) string {
+	switch key {
+	case "Model Number":
+		return "at most " + strconv.Itoa(maxModel) + " characters for " + key
+	case "Serial Number":
+		return "at most " + strconv.Itoa(maxSerial) + " characters for " + key
+	case "Firmware Version":
+		return "at most " + strconv.Itoa(maxFirmware) + " characters for " + key
+	case "PCI Vendor/Subsystem ID", "PCI Vendor ID", "PCI Vendor Subsystem ID":
+		return "a 0x-prefixed hexadecimal 16-bit value for " + key
+	case "IEEE OUI Identifier":
+		return "a 0x-prefixed hexadecimal 24-bit value for " + key
+	case "Controller ID":
+		return "a decimal 16-bit value for " + key
+	case "NVMe Version":
+		return `a version "M.m", "M.m.t" or "<1.2" for ` + key
+	case "Warning Comp. Temp. Threshold", "Critical Comp. Temp. Threshold":
+		return `"N Celsius" or "-" for ` + key
+	}
+	return `"Optional Admin Commands (0xNNNN)"`
+}
+
+// normKey trims a key and collapses its runs of blanks, allocating only
+// when there are some to collapse.
+func normKey(key string) string {
+	key = strings.TrimSpace(key)
+	if strings.Contains(key, "  ") || strings.IndexByte(key, '\t') >= 0 {
+		return strings.Join(strings.Fields(key), " ")
+	}
+	return key
+}
+
+// smartctlHex parses smartctl's "0x%04x"-style values.
+func smartctlHex(val string, bits int) (uint64, bool) {
+	if !strings.HasPrefix(val, "0x") {
+		return 0, false
+	}
+	return parseHex(val, bits)
+}
+
+// clearField zeroes a field a capture could not give.
+func clearField(c *Controller, f Fields) {
+	switch f {
+	case FieldSerial:
+		c.Serial = ""
+	case FieldModel:
+		c.Model = ""
+	case FieldFirmware:
+		c.Firmware = ""
+	case FieldVendorID:
+		c.VendorID = 0
+	case FieldSubsystemVendorID:
+		c.SubsystemVendorID = 0
+	case FieldIEEE:
+		c.IEEE = 0
+	case FieldControllerID:
+		c.ControllerID = 0
+	case FieldVersion:
+		c.Version = 0
+	case FieldOACS:
+		c.OACS = 0
+	case FieldWarningTemp:
+		c.WarningTemp = 0
+	case FieldCriticalTemp:
+		c.CriticalTemp = 0
+	}
 }
 
 // parseSmartctlVersion parses smartctl's NVMe Version: "%u.%u" with ".%u"

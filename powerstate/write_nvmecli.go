@@ -2,7 +2,6 @@ package powerstate
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -10,19 +9,10 @@ import (
 	"unicode/utf8"
 )
 
-// ErrUnrepresentable is returned (wrapped) by the writers when a controller
-// holds something the target format cannot carry: unknown power states, a
-// string with a line break (text formats) or invalid UTF-8 (JSON), or a
-// string longer than its Identify field.
-var ErrUnrepresentable = errors.New("powerstate: controller cannot be written in this format")
-
-// writtenFields returns the fields a writer may write: Known, or every
-// Identify field for a controller built in code (Known == 0).
+// writtenFields returns the fields a writer may write: those not in
+// Missing.
 func writtenFields(c *Controller) Fields {
-	if c.Known == 0 {
-		return FieldsIdentify
-	}
-	return c.Known
+	return FieldsAll &^ c.Missing
 }
 
 // checkStrings verifies that the known strings of c can be written: no
@@ -87,7 +77,7 @@ func padded(b []byte, s string, width int) []byte {
 // The format has no way to say "unknown" inside a power state block: an
 // unknown idle or active power is written as "-", and the NVMe 2.1 time
 // fields, which the model does not hold, as "-". ParseNVMeCLIText of the
-// output gives back every field of c.Known.
+// output gives back every field outside c.Missing.
 func WriteNVMeCLIText(w io.Writer, c *Controller) error {
 	known := writtenFields(c)
 	if err := checkStrings(c, known, FormatNVMeCLIText, false); err != nil {
@@ -185,7 +175,7 @@ func WriteNVMeCLIText(w io.Writer, c *Controller) error {
 // idle_power, idle_scale, active_power, active_power_work, active_scale and
 // the six NVMe 2.1 time keys (written as 0, which the model does not hold).
 // Unknown idle or active power is written as 0 (not reported).
-// ParseNVMeCLIJSON of the output gives back every field of c.Known.
+// ParseNVMeCLIJSON of the output gives back every field outside c.Missing.
 func WriteNVMeCLIJSON(w io.Writer, c *Controller) error {
 	known := writtenFields(c)
 	if err := checkStrings(c, known, FormatNVMeCLIJSON, true); err != nil {

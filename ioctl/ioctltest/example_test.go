@@ -29,13 +29,13 @@ func Example() {
 	}
 	table := apst.Table{apst.NewEntry(3, 100), apst.NewEntry(3, 100), apst.NewEntry(3, 100)}
 
-	fake := ioctltest.New(image, apst.Feature{Enabled: true, Table: table}, ioctl.PowerManagement{})
+	fake := ioctltest.New(image, apst.Feature{APSTE: apst.APSTEEnabled, Table: table}, ioctl.PowerManagement{})
 	fake.SetError(ioctl.OpGetPowerManagement, ioctltest.PermissionError(ioctl.OpGetPowerManagement))
 
 	show(fake)
 	// Output:
 	// INTEL SSDPEKKW256G7: NPSS 4, APSTA 0x1
-	// APSTE true, ps0 ->ps3@100ms
+	// APSTE enabled, ps0 ->ps3@100ms
 	// power state: not readable without privileges
 }
 
@@ -55,7 +55,7 @@ func show(ctrl ioctl.Controller) {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("APSTE %v, ps0 %v\n", feat.Enabled, feat.Table[0])
+	fmt.Printf("APSTE %v, ps0 %v\n", feat.APSTE, feat.Table[0])
 	if _, err := ctrl.GetPowerManagement(ctx); errors.Is(err, os.ErrPermission) {
 		fmt.Println("power state: not readable without privileges")
 	}

@@ -17,7 +17,7 @@ import (
 
 var (
 	image   = func() []byte { b := make([]byte, 4096); b[263] = 4; b[265] = 1; return b }()
-	feature = apst.Feature{Enabled: true, Table: apst.Table{0: apst.NewEntry(3, 100), 1: apst.NewEntry(3, 100)}}
+	feature = apst.Feature{APSTE: apst.APSTEEnabled, Table: apst.Table{0: apst.NewEntry(3, 100), 1: apst.NewEntry(3, 100)}}
 	pm      = ioctl.PowerManagement{State: 2, WorkloadHint: 1}
 )
 

@@ -1,0 +1,147 @@
+package apst_test
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/powerstate"
+)
+
+// utf16LE encodes s as UTF-16LE with a byte order mark, as PowerShell's
+// ">" writes it.
+func utf16LE(s string) []byte {
+	b := []byte{0xff, 0xfe}
+	for _, r := range s {
+		b = append(b, byte(r), byte(r>>8))
+	}
+	return b
+}
+
+// quote prefixes every line of s with p.
+func quote(s, p string) string {
+	lines := strings.SplitAfter(s, "\n")
+	var b strings.Builder
+	for _, l := range lines {
+		if l != "" {
+			b.WriteString(p + l)
+		}
+	}
+	return b.String()
+}
+
+// TestFeaturePastes: every form pasted indented, quoted, or in UTF-16
+// reads as the capture itself.
+func TestFeaturePastes(t *testing.T) {
+	tbl := evoTable()
+	for _, in := range []string{featureText("v2.9", true, tbl), featureText("v1.0", false, tbl),
+		featureText("hexdump", true, tbl), featureJSON(true, tbl)} {
+		want := parseFeature(t, in)
+		for _, p := range []string{"  ", "    ", "        ", "\t", "> "} {
+			got, err := apst.ParseFeatureCapture(strings.NewReader("My drive:\n\n" + quote(in, p) + "\nThanks\n"))
+			require.NoError(t, err, "%q\n%s", p, in)
+			assert.Equal(t, want, got, "%q", p)
+		}
+		got, err := apst.ParseFeatureBytes(utf16LE(in))
+		require.NoError(t, err, "UTF-16\n%s", in)
+		assert.Equal(t, want, got, "UTF-16")
+	}
+}
+
+func TestFeatureRefusals(t *testing.T) {
+	tbl := evoTable()
+	v29 := featureText("v2.9", true, tbl)
+	entry32 := v29 + "\tEntry[32]\n\t.................\n\tIdle Time Prior to Transition (ITPT): 100 ms\n\tIdle Transition Power State   (ITPS): 3\n"
+	for _, tc := range []struct {
+		name     string
+		in       string
+		sentinel error
+		line     int
+		msg      string
+	}{
+		{"entry 32", entry32, powerstate.ErrSyntax, strings.Count(v29, "\n") + 1, `at most 32 entries (Entry[ 0] to Entry[31]) after line 3: malformed capture: found "Entry[32]"`},
+		{"two captures", v29 + v29, powerstate.ErrMultipleCaptures, strings.Count(v29, "\n") + 1,
+			"a second get-feature header, the second capture starting on line " + itoa(strings.Count(v29, "\n")+1)},
+		{"APSTE twice", strings.Replace(v29, "\tAuto PST", "\tAutonomous Power State Transition Enable (APSTE): Disabled\n\tAuto PST", 1),
+			powerstate.ErrDuplicateKey, 3, "APSTE on lines 2 and 3"},
+		{"two JSON captures", featureJSON(true, tbl) + featureJSON(true, tbl), powerstate.ErrMultipleCaptures, 3, "a second select value"},
+		{"id-ctrl text", "NVME Identify Controller:\nvid       : 0x144d\n", apst.ErrIdentifyCapture, 0, "powerstate.Parse"},
+		{"smartctl", "smartctl 7.4 2023-08-01 r5530\n=== START OF INFORMATION SECTION ===\n", apst.ErrIdentifyCapture, 0, "not an APST feature capture"},
+		{"identify image", string(append(make([]byte, 4095), 1)), apst.ErrIdentifyCapture, 0, "binary capture"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := apst.ParseFeatureCapture(strings.NewReader(tc.in))
+			require.Error(t, err)
+			assert.ErrorIs(t, err, tc.sentinel)
+			var pe *powerstate.ParseError
+			require.ErrorAs(t, err, &pe)
+			if tc.line > 0 {
+				assert.Equal(t, tc.line, pe.Line, err.Error())
+			}
+			assert.Contains(t, err.Error(), tc.msg)
+		})
+	}
+}
+
+// TestRawFeatureIsUnknown: the raw 256-byte buffer does not hold APSTE;
+// nothing reads it as disabled.
+func TestRawFeatureIsUnknown(t *testing.T) {
+	tbl := evoTable()
+	raw, err := tbl.MarshalBinary()
+	require.NoError(t, err)
+	fc, err := apst.ParseFeatureBytes(raw)
+	require.NoError(t, err)
+	assert.Equal(t, apst.APSTEUnknown, fc.APSTE)
+	assert.False(t, fc.APSTE.Known())
+	assert.Equal(t, "unknown", fc.APSTE.String())
+	assert.False(t, fc.Masked)
+	assert.Equal(t, powerstate.FormatFeatureBinary, fc.Format)
+
+	h := parseFeature(t, featureText("v2.9", true, tbl))
+	assert.True(t, h.Masked, "-H text prints ITPS and ITPT only")
+	assert.Equal(t, apst.APSTEEnabled, h.APSTE)
+}
+
+func TestAPSTEText(t *testing.T) {
+	for _, a := range []apst.APSTE{apst.APSTEUnknown, apst.APSTEDisabled, apst.APSTEEnabled} {
+		b, err := a.MarshalText()
+		require.NoError(t, err)
+		var back apst.APSTE
+		require.NoError(t, back.UnmarshalText(b))
+		assert.Equal(t, a, back)
+		assert.Equal(t, a.String(), string(b))
+	}
+	var a apst.APSTE
+	assert.ErrorIs(t, a.UnmarshalText([]byte("on")), apst.ErrAPSTE)
+	_, err := apst.APSTE(7).MarshalText()
+	assert.ErrorIs(t, err, apst.ErrAPSTE)
+	assert.Equal(t, "APSTE(7)", apst.APSTE(7).String())
+}
+
+func TestFeatureEqualMasked(t *testing.T) {
+	tbl := evoTable()
+	drive := apst.Feature{APSTE: apst.APSTEEnabled, Table: tbl, Masked: true}
+	kernel := tbl
+	kernel[0] |= 1 << 40 // a reserved bit the -H text cannot show
+	assert.True(t, drive.Equal(&kernel))
+	drive.Masked = false
+	assert.False(t, drive.Equal(&kernel))
+	assert.True(t, drive.Equal(&tbl))
+}
+
+// TestParseFeatureBytesDoesNotRetain: Select is the capture's own string.
+func TestParseFeatureBytesDoesNotRetain(t *testing.T) {
+	b := []byte(featureText("v2.9", true, evoTable()))
+	fc, err := apst.ParseFeatureBytes(b)
+	require.NoError(t, err)
+	for i := range b {
+		b[i] = 'X'
+	}
+	assert.Equal(t, "Current", fc.Select)
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
