@@ -1,8 +1,6 @@
 package apst
 
 import (
-	"fmt"
-
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -65,7 +63,10 @@ type Plan struct {
 // APST, and the plan records the assumption.
 //
 // Build does not allocate. It returns an error only for a nil controller or
-// an invalid generation. Loops that build many plans can use BuildTo, which
+// an invalid generation: the zero Params has none, and is rejected with an
+// error wrapping ErrUnknownGeneration that points to DefaultParams. Build
+// does not read p.Release; p.Quirks must already hold the quirks of that
+// release ([DriveQuirks]). Loops that build many plans can use BuildTo, which
 // writes into a Plan the caller keeps and so saves copying the result.
 func Build(c *powerstate.Controller, p Params) (plan Plan, err error) {
 	err = BuildTo(&plan, c, p)
@@ -81,7 +82,7 @@ func BuildTo(dst *Plan, c *powerstate.Controller, p Params) error {
 		return ErrNilController
 	}
 	if !p.Generation.Valid() {
-		return fmt.Errorf("%w: %d", ErrUnknownGeneration, uint8(p.Generation))
+		return p.Generation.check()
 	}
 	plan := dst
 	plan.Params = p

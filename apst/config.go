@@ -1,21 +1,17 @@
 package apst
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 )
 
-// ErrUnknownKey is returned for a configuration key that Params.Set does not know.
-var ErrUnknownKey = errors.New("apst: unknown configuration key")
-
-// ConfigKeys lists the keys Params.Set accepts: the apstctl plan flags
+// configKeys lists the keys Params.Set accepts: the apstctl plan flags
 // without their dashes.
-func ConfigKeys() []string {
+func configKeys() []string {
 	return []string{
-		"kernel", "ps-max-latency-us", "pm-qos", "default-ps-max-latency-us",
+		"kernel", "generation", "ps-max-latency-us", "pm-qos", "default-ps-max-latency-us",
 		"apst-primary-timeout-ms", "apst-secondary-timeout-ms",
 		"apst-primary-latency-tol-us", "apst-secondary-latency-tol-us",
 		"quirks", "force-apst", "policy",
@@ -24,58 +20,68 @@ func ConfigKeys() []string {
 
 // Set sets one parameter by its apstctl flag name (without dashes):
 //
-//   - kernel: the generation (ParseGeneration); it also resets the bound to
-//     the generation's default, so give it before an explicit bound;
-//   - ps-max-latency-us: the bound as is (ParseBound; "unlimited" = NoLimit);
+//   - kernel: a generation name ("current", "v4.12", "v4.11"), which sets
+//     the Generation and makes the Release unknown, or a kernel release
+//     ([ParseRelease]: "6.8", "v7.1", "5.15.0-91-generic"), which sets the
+//     Release and the Generation that release runs; a release before v4.11
+//     is refused (no APST). It also resets the bound to the generation's
+//     default when the bound was the old generation's default;
+//   - generation: the generation alone (a name or a release's generation),
+//     keeping the Release; String writes it only when it differs from the
+//     release's own;
+//   - ps-max-latency-us: the bound as is, a decimal or 0x u64
+//     ("unlimited" = NoLimit);
 //   - pm-qos: a pm_qos_latency_tolerance_us string mapped as the kernel does
-//     (ToleranceBound);
-//   - default-ps-max-latency-us: the module parameter at probe time
-//     (ModuleDefaultBound);
+//     (ParseTolerance, then Tolerance.Bound);
+//   - default-ps-max-latency-us: the module parameter at probe time, mapped
+//     as the driver does (it requests min(v, S32_MAX) from PM QoS, so 0
+//     disables APST and 2147483647 or more means NoLimit);
 //   - apst-primary-timeout-ms, apst-secondary-timeout-ms,
 //     apst-primary-latency-tol-us, apst-secondary-latency-tol-us: u64;
-//   - quirks: a ParseQuirks list, replacing the APST quirks;
+//   - quirks: a ParseQuirks list, replacing the whole quirk set;
 //   - force-apst: a boolean (1/0, true/false, y/n; empty = true);
 //   - policy: a named preset (PolicyByName) replacing every parameter but
-//     the quirks and force_apst.
+//     the quirks and force_apst (the Release becomes unknown).
 //
 // On error p is unchanged.
 func (p *Params) Set(key, value string) error {
-	bad := func(err error) error {
-		return fmt.Errorf("apst: %s=%q: %w", key, value, err)
-	}
+	bad := func(err error) error { return &keyError{key, value, err} }
 	switch key {
 	case "kernel", "generation":
-		g, err := ParseGeneration(value)
+		g, r, err := parseKernel(value)
 		if err != nil {
-			return err
+			return bad(err)
 		}
-		if p.Bound == p.Generation.defaultBound() {
-			p.Bound = g.defaultBound()
+		if p.Bound == p.Generation.DefaultBound() {
+			p.Bound = g.DefaultBound()
 		}
 		p.Generation = g
+		if key == "kernel" {
+			p.Release = r
+		}
 	case "ps-max-latency-us":
 		b, err := ParseBound(value)
 		if err != nil {
-			return err
+			return bad(err)
 		}
 		p.Bound = b
 	case "pm-qos":
-		b, err := ToleranceBound(value)
+		t, err := ParseTolerance(value)
 		if err != nil {
-			return err
+			return bad(err)
 		}
-		p.Bound = b
+		p.Bound = t.Bound()
 	case "default-ps-max-latency-us":
 		v, err := parseU64(value)
 		if err != nil {
-			return bad(ErrInvalidBound)
+			return bad(fmt.Errorf("%w: want an unsigned 64-bit integer", ErrInvalidConfig))
 		}
 		p.Bound = ModuleDefaultBound(v)
 	case "apst-primary-timeout-ms", "apst-secondary-timeout-ms",
 		"apst-primary-latency-tol-us", "apst-secondary-latency-tol-us":
 		v, err := parseU64(value)
 		if err != nil {
-			return bad(fmt.Errorf("%w: want an unsigned 64-bit integer", ErrInvalidBound))
+			return bad(fmt.Errorf("%w: want an unsigned 64-bit integer", ErrInvalidConfig))
 		}
 		switch key {
 		case "apst-primary-timeout-ms":
@@ -90,13 +96,13 @@ func (p *Params) Set(key, value string) error {
 	case "quirks":
 		q, err := ParseQuirks(value)
 		if err != nil {
-			return err
+			return bad(err)
 		}
-		p.Quirks = p.Quirks&^QuirksAPST | q
+		p.Quirks = q
 	case "policy":
 		pp, err := PolicyByName(value)
 		if err != nil {
-			return err
+			return bad(err)
 		}
 		pp.Quirks, pp.ForceAPST = p.Quirks, p.ForceAPST
 		*p = pp
@@ -107,9 +113,38 @@ func (p *Params) Set(key, value string) error {
 		}
 		p.ForceAPST = b
 	default:
-		return fmt.Errorf("%w %q: want one of %s", ErrUnknownKey, key, strings.Join(ConfigKeys(), ", "))
+		return fmt.Errorf("%w: unknown key %q: want one of %s", ErrInvalidConfig, key, strings.Join(configKeys(), ", "))
 	}
 	return nil
+}
+
+// keyError is an error of Params.Set: the item, then the cause without
+// its repeated package prefix.
+type keyError struct {
+	key, value string
+	err        error
+}
+
+func (e *keyError) Error() string {
+	return "apst: " + e.key + "=" + strconv.Quote(e.value) + ": " + strings.TrimPrefix(e.err.Error(), "apst: ")
+}
+
+func (e *keyError) Unwrap() error { return e.err }
+
+// parseKernel reads the value of the kernel key: a generation name (release
+// unknown) or a release and its generation.
+func parseKernel(s string) (Generation, Release, error) {
+	switch s {
+	case "current", "v4.12", "v4.11":
+		g, err := parseGeneration(s)
+		return g, Release{}, err
+	}
+	r, err := ParseRelease(s)
+	if err != nil {
+		return 0, Release{}, fmt.Errorf("%w %q: want current, v4.12, v4.11 or a kernel release such as 6.8 or 5.15.0-91-generic", ErrUnknownGeneration, s)
+	}
+	g, err := r.Generation()
+	return g, r, err
 }
 
 func parseBool(s string) (bool, error) {
@@ -119,16 +154,17 @@ func parseBool(s string) (bool, error) {
 	case "0", "n", "no", "false", "off":
 		return false, nil
 	}
-	_, err := strconv.ParseBool(s)
-	return false, err
+	return false, fmt.Errorf("%w: boolean %q: want 1 or 0, true or false, y or n, on or off", ErrInvalidConfig, s)
 }
 
 // ParseConfig applies a comma-separated list of key=value pairs (the apstctl
 // plan flags without dashes, e.g. "kernel=v4.12,ps-max-latency-us=25000") to
-// base and returns the result. A policy key is applied first and a kernel
-// key next, so that neither overrides an explicit parameter. A bare key
-// ("force-apst") means key=true, except after quirks=, whose comma list
-// continues ("quirks=no-apst,no-deepest-ps").
+// base and returns the result; [Params.String] writes this form. A policy
+// key is applied first, a kernel key next and a generation key after it, so
+// that none overrides an explicit parameter. A bare key ("force-apst") means
+// key=true, except after quirks=, whose comma list continues
+// ("quirks=no-apst,no-deepest-ps"). On error base is returned unchanged with
+// an error naming the item.
 func ParseConfig(s string, base Params) (Params, error) {
 	p := base
 	var pairs [][2]string
@@ -150,13 +186,15 @@ func ParseConfig(s string, base Params) (Params, error) {
 		switch k {
 		case "policy":
 			return 0
-		case "kernel", "generation":
+		case "kernel":
 			return 1
+		case "generation":
+			return 2
 		}
-		return 2
+		return 3
 	}
 	if n := len(slices.DeleteFunc(slices.Clone(pairs), func(kv [2]string) bool { return kv[0] != "policy" })); n > 1 {
-		return base, fmt.Errorf("apst: %q: %d policy items, want at most one", s, n)
+		return base, fmt.Errorf("apst: config %q: %d policy items, want at most one", s, n)
 	}
 	slices.SortStableFunc(pairs, func(a, b [2]string) int { return rank(a[0]) - rank(b[0]) })
 	for _, kv := range pairs {

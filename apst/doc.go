@@ -11,7 +11,10 @@
 // force_apst) and returns a [Plan]: whether Set Features (FID 0Ch) is sent,
 // APSTE, the 32 table entries as exact 64-bit values, the deepest selected
 // state and the largest round-trip latency, a [Reason] for every state, and
-// the line the kernel logs ([Plan.KernelLog]). Build does not allocate.
+// the line the kernel logs ([Plan.KernelLog]). Build does not allocate. The
+// zero Params is rejected (its [Generation] is unset): start from
+// [DefaultParams], a preset of [Policies] or [ParseConfig], whose key=value
+// text [Params.String] writes back.
 //
 // # Kernel oddities kept on purpose
 //
@@ -29,23 +32,32 @@
 //     of 0 still sends APSTE=0 with a zero table;
 //   - the kernel's debug line shows only the first 64 bytes of the table.
 //
-// # Questions about a bound
+// # Kernel releases and quirks
 //
-// The analyses live in sibling packages that build on this one:
-// [github.com/nvmeapst/nvmeapst/apst/analysis] (sweep, compare, simulate,
-// recommend, the verdict on a drive's table) and
-// [github.com/nvmeapst/nvmeapst/apst/survey] (a fleet of drives, streaming).
-// The named [Policies] (the Linux defaults, the proposed 25 ms default and
-// the Windows StorNVMe schemes) are presets of [Params].
+// A [Release] (6.8, 5.15.0-91-generic) selects the algorithm
+// ([Release.Generation]) and the quirk tables of that release
+// ([QuirkTables]): [DriveQuirks] applies them to a capture, inferring the
+// PCI device ID from the model where that is certain and saying which PCI
+// IDs went unchecked otherwise; [LookupQuirks] applies them to a live
+// machine's [Identity] (PCI ID, DMI strings, the v7.0 nvme.quirks=
+// parameter of nvme-pci, [ParseQuirkOverrides]). The tables are upstream's;
+// distribution kernels backport quirks, and the sysfs quirks file
+// ([ParseQuirksFile]), where present, wins. docs/quirks.md lists the
+// tables' history and the inference rules with their sources.
 //
 // # Other inputs
 //
-// [ParseTolerance] and [ModuleDefaultBound] map what users write to sysfs
-// and the module parameters to a bound exactly as the kernel does;
-// [LookupQuirks] applies the kernel's quirk tables ([CoreQuirks],
-// [PCIQuirks], [DMIRules]); [Table] and [Feature] encode and decode the
-// 256-byte Feature 0Ch payload.
+// [ParseTolerance], [ModuleDefaultBound] and [ParseBound] map what users
+// write to sysfs and the module parameters to a bound exactly as the kernel
+// does; [Table]
+// and [Feature] encode and decode the 256-byte Feature 0Ch payload. The
+// what-if analyses (sweep, compare, simulate, recommend) are in package
+// apst/analysis and the fleet survey in apst/survey.
 //
 // The package is pure: no I/O, no mutable globals, safe for concurrent use,
-// and it builds on every GOOS.
+// and it builds on every GOOS. Enumerations have String, MarshalText and
+// UnmarshalText. Receivers are consistent per type: small values (Params,
+// Release, Quirks, the enumerations) take value receivers except for the
+// methods that change them (Set, UnmarshalText); Plan and QuirkEntry take
+// pointers throughout. Every sentinel error is declared in errors.go.
 package apst

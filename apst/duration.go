@@ -10,7 +10,7 @@ import (
 // ParseMicroseconds parses a duration as a whole number of microseconds: a
 // bare integer is microseconds ("150"); otherwise a Go duration ("25ms",
 // "4.6ms", "150us", "150µs", "2s"). Negative durations and fractions of a
-// microsecond are errors wrapping ErrInvalidDuration.
+// microsecond are errors wrapping ErrInvalidConfig.
 func ParseMicroseconds(s string) (Microseconds, error) {
 	t := strings.TrimSpace(s)
 	if t != "" && strings.Trim(t, "0123456789") == "" {
@@ -22,11 +22,11 @@ func ParseMicroseconds(s string) (Microseconds, error) {
 	d, err := time.ParseDuration(t)
 	switch {
 	case err != nil:
-		return 0, fmt.Errorf("%w %q: want microseconds (150) or a duration (25ms, 4.6ms, 2s)", ErrInvalidDuration, s)
+		return 0, fmt.Errorf("%w: duration %q: want microseconds (150) or a duration (25ms, 4.6ms, 2s)", ErrInvalidConfig, s)
 	case d < 0:
-		return 0, fmt.Errorf("%w %q: negative", ErrInvalidDuration, s)
+		return 0, fmt.Errorf("%w: duration %q: negative", ErrInvalidConfig, s)
 	case d%time.Microsecond != 0:
-		return 0, fmt.Errorf("%w %q: not a whole number of microseconds", ErrInvalidDuration, s)
+		return 0, fmt.Errorf("%w: duration %q: not a whole number of microseconds", ErrInvalidConfig, s)
 	}
 	return Microseconds(d / time.Microsecond), nil
 }

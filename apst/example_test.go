@@ -77,6 +77,6 @@ func ExampleDecodeFeature() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(f.Enabled, f.Table[0], f.Table[3], f.Table[4])
-	// Output: true ->ps3@100ms ->ps4@2000ms -
+	fmt.Println(f.APSTE, f.Table[0], f.Table[3], f.Table[4])
+	// Output: enabled ->ps3@100ms ->ps4@2000ms -
 }

@@ -58,8 +58,8 @@ func parseGoldenIn(path string) (goldenCase, error) {
 			for _, kv := range fields[1:] {
 				k, v, _ := strings.Cut(kv, "=")
 				if k == "pmqos" {
-					if b, err := apst.ToleranceBound(v); err == nil {
-						p.Bound = b
+					if t, err := apst.ParseTolerance(v); err == nil {
+						p.Bound = t.Bound()
 					}
 					continue
 				}

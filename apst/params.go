@@ -1,17 +1,38 @@
 package apst
 
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
 // Params holds every input of the kernel's nvme_configure_apst() besides the
-// Identify Controller data.
+// Identify Controller data, and the kernel release the configuration is
+// for.
 //
-// Build reads the four apst_* module parameters only for Current; V4_12 and
-// V4_11 always use the heuristic.
+// The zero value is rejected by Build (its Generation is unset): start from
+// [DefaultParams], a preset ([PolicyByName]) or [ParseConfig]. Build reads
+// the four apst_* module parameters only for Current; V4_12 and V4_11 always
+// use the heuristic. Params is a plain value, safe to copy and to share
+// between goroutines.
+//
+// Its text form ([Params.String], [Params.MarshalText]) is the key=value
+// list that [ParseConfig] and [Params.Set] accept, so Params round-trips
+// through text and, through MarshalText, through encoding/json (as a JSON
+// string).
 type Params struct {
 	// Generation selects the kernel algorithm.
 	Generation Generation
+	// Release is the kernel release the parameters are for; the zero value
+	// means unknown. Build does not read it: it selects the quirk tables
+	// ([DriveQuirks], [QuirkTables]) whose result goes into Quirks, and
+	// Params.Set("kernel", "6.8") sets it together with the Generation that
+	// release runs.
+	Release Release
 	// Bound is the controller's ps_max_latency_us (struct nvme_ctrl),
 	// set from PM QoS: 0 turns APST off (APSTE=0), NoLimit admits every exit
-	// latency. Use ToleranceBound or ModuleDefaultBound to derive it from the
-	// strings and parameters users set.
+	// latency. ParseTolerance and ModuleDefaultBound derive it from what
+	// users set.
 	Bound Microseconds
 	// PrimaryTimeout is nvme_core.apst_primary_timeout_ms (default 100).
 	PrimaryTimeout Milliseconds
@@ -30,28 +51,106 @@ type Params struct {
 	ForceAPST bool
 }
 
-// Kernel defaults of the nvme_core module parameters (drivers/nvme/host/core.c).
+// DefaultBound is default_ps_max_latency_us since v4.12, in µs; v4.11's was
+// 25000 ([Generation.DefaultBound]).
+const DefaultBound Microseconds = 100000
+
+// Defaults of the four nvme_core.apst_* module parameters (v5.14 and later).
 const (
-	DefaultBound              Microseconds = 100000 // default_ps_max_latency_us since v4.12
-	DefaultBoundV4_11         Microseconds = 25000  // default_ps_max_latency_us in v4.11
-	DefaultPrimaryTimeout     Milliseconds = 100    // apst_primary_timeout_ms
-	DefaultSecondaryTimeout   Milliseconds = 2000   // apst_secondary_timeout_ms
-	DefaultPrimaryTolerance   Microseconds = 15000  // apst_primary_latency_tol_us
-	DefaultSecondaryTolerance Microseconds = 100000 // apst_secondary_latency_tol_us
+	defaultPrimaryTimeout     Milliseconds = 100    // apst_primary_timeout_ms
+	defaultSecondaryTimeout   Milliseconds = 2000   // apst_secondary_timeout_ms
+	defaultPrimaryTolerance   Microseconds = 15000  // apst_primary_latency_tol_us
+	defaultSecondaryTolerance Microseconds = 100000 // apst_secondary_latency_tol_us
 )
 
 // DefaultParams returns the kernel's defaults for generation g: its default
-// bound (25000 µs for V4_11, 100000 µs otherwise), the four apst_* defaults,
-// no quirks and force_apst off. An invalid g yields Params that Build rejects.
+// bound (25000 µs for V4_11, 100000 µs otherwise), the four apst_* defaults
+// (100 ms, 2000 ms, 15000 µs, 100000 µs), no quirks, force_apst off and the
+// release unknown. An invalid g yields Params that Build rejects.
 func DefaultParams(g Generation) Params {
 	return Params{
 		Generation:         g,
-		Bound:              g.defaultBound(),
-		PrimaryTimeout:     DefaultPrimaryTimeout,
-		SecondaryTimeout:   DefaultSecondaryTimeout,
-		PrimaryTolerance:   DefaultPrimaryTolerance,
-		SecondaryTolerance: DefaultSecondaryTolerance,
+		Bound:              g.DefaultBound(),
+		PrimaryTimeout:     defaultPrimaryTimeout,
+		SecondaryTimeout:   defaultSecondaryTimeout,
+		PrimaryTolerance:   defaultPrimaryTolerance,
+		SecondaryTolerance: defaultSecondaryTolerance,
 	}
+}
+
+// String returns the canonical text form of p, which ParseConfig (with any
+// base) and UnmarshalText read back to p:
+//
+//	kernel=<release or generation>,ps-max-latency-us=<µs or unlimited>[,generation=<name>][,<other keys>]
+//
+// kernel is the release when p.Release is known (e.g. "kernel=5.15.80"),
+// the generation name otherwise ("kernel=v4.12"); generation follows only
+// when it is not the one the release runs. The other keys appear only where
+// p differs from [DefaultParams]: the four apst_* parameters, quirks (every
+// bit, by name) and force-apst. Example:
+// "kernel=v4.12,ps-max-latency-us=100000". For an invalid Generation the
+// text does not parse (kernel=unset).
+func (p Params) String() string {
+	var b strings.Builder
+	b.WriteString("kernel=")
+	relGen, relErr := p.Release.Generation()
+	if !p.Release.IsZero() {
+		b.WriteString(p.Release.String())
+	} else {
+		b.WriteString(p.Generation.String())
+	}
+	b.WriteString(",ps-max-latency-us=")
+	if p.Bound == NoLimit {
+		b.WriteString("unlimited")
+	} else {
+		b.WriteString(strconv.FormatUint(uint64(p.Bound), 10))
+	}
+	if !p.Release.IsZero() && (relErr != nil || relGen != p.Generation) {
+		b.WriteString(",generation=" + p.Generation.String())
+	}
+	d := DefaultParams(Current)
+	num := func(key string, v, def uint64) {
+		if v != def {
+			b.WriteString("," + key + "=" + strconv.FormatUint(v, 10))
+		}
+	}
+	num("apst-primary-timeout-ms", uint64(p.PrimaryTimeout), uint64(d.PrimaryTimeout))
+	num("apst-secondary-timeout-ms", uint64(p.SecondaryTimeout), uint64(d.SecondaryTimeout))
+	num("apst-primary-latency-tol-us", uint64(p.PrimaryTolerance), uint64(d.PrimaryTolerance))
+	num("apst-secondary-latency-tol-us", uint64(p.SecondaryTolerance), uint64(d.SecondaryTolerance))
+	if p.Quirks != 0 {
+		b.WriteString(",quirks=" + p.Quirks.String())
+	}
+	if p.ForceAPST {
+		b.WriteString(",force-apst=1")
+	}
+	return b.String()
+}
+
+// MarshalText implements encoding.TextMarshaler with String. Params whose
+// Generation is invalid (the zero Params included) are an error wrapping
+// ErrUnknownGeneration, and so is a Release before v4.11.
+func (p Params) MarshalText() ([]byte, error) {
+	if err := p.Generation.check(); err != nil {
+		return nil, err
+	}
+	if !p.Release.IsZero() {
+		if _, err := p.Release.Generation(); err != nil {
+			return nil, err
+		}
+	}
+	return []byte(p.String()), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler: ParseConfig of the
+// text on DefaultParams(Current).
+func (p *Params) UnmarshalText(b []byte) error {
+	v, err := ParseConfig(string(b), DefaultParams(Current))
+	if err != nil {
+		return err
+	}
+	*p = v
+	return nil
 }
 
 // Mode is how Build chooses idle times.
@@ -65,25 +164,66 @@ const (
 	ModeHeuristic
 	// ModeHeuristicTotalGate is the v4.11 heuristic, gated on ENLAT+EXLAT.
 	ModeHeuristicTotalGate
+
+	endModes
 )
 
-// String names the mode.
+var modeNames = [...]string{
+	ModeTolerance:          "tolerance",
+	ModeHeuristic:          "heuristic",
+	ModeHeuristicTotalGate: "heuristic-total-gate",
+}
+
+// String names the mode: "tolerance", "heuristic" or
+// "heuristic-total-gate" ("Mode(N)" for other values).
 func (m Mode) String() string {
-	switch m {
-	case ModeTolerance:
-		return "tolerance"
-	case ModeHeuristic:
-		return "heuristic"
-	case ModeHeuristicTotalGate:
-		return "heuristic-total-gate"
+	if m < endModes {
+		return modeNames[m]
 	}
-	return "unknown"
+	return "Mode(" + strconv.Itoa(int(m)) + ")"
+}
+
+// MarshalText implements encoding.TextMarshaler with String; other values
+// than the three modes are an error.
+func (m Mode) MarshalText() ([]byte, error) {
+	if m >= endModes {
+		return nil, fmt.Errorf("apst: invalid Mode %d", uint8(m))
+	}
+	return []byte(m.String()), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler for the names String
+// returns.
+func (m *Mode) UnmarshalText(b []byte) error {
+	v, err := parseName(modeNames[:], string(b), "Mode")
+	if err != nil {
+		return err
+	}
+	*m = Mode(v)
+	return nil
+}
+
+// parseName finds s in names (indexed by value) and returns its index; the
+// error names the type and the valid names.
+func parseName(names []string, s, typ string) (int, error) {
+	for i, n := range names {
+		if n != "" && n == s {
+			return i, nil
+		}
+	}
+	var valid []string
+	for _, n := range names {
+		if n != "" {
+			valid = append(valid, n)
+		}
+	}
+	return 0, fmt.Errorf("apst: invalid %s %q: want one of %s", typ, s, strings.Join(valid, ", "))
 }
 
 // Mode reports the algorithm Build uses for p: the tolerance bands for
 // Current when apst_primary_timeout_ms and apst_primary_latency_tol_us are
 // both non-zero, the heuristic otherwise.
-func (p *Params) Mode() Mode {
+func (p Params) Mode() Mode {
 	switch {
 	case p.Generation == V4_11:
 		return ModeHeuristicTotalGate

@@ -13,22 +13,64 @@ const (
 	LatencyAny = 1<<31 - 1
 )
 
-// ToleranceKind says what a pm_qos_latency_tolerance_us value is.
+// ToleranceKind says what a pm_qos_latency_tolerance_us value is. The zero
+// value is unset: no value was read or parsed; it is none of the three
+// kinds the attribute can hold.
 type ToleranceKind uint8
 
 const (
+	toleranceUnset ToleranceKind = iota
 	// ToleranceAuto is "auto": no user constraint (PM QoS -1). The kernel
 	// then stores NoLimit, not the module default.
-	ToleranceAuto ToleranceKind = iota
+	ToleranceAuto
 	// ToleranceAny is "any" (S32_MAX), also written as 2147483647: NoLimit.
 	ToleranceAny
 	// ToleranceValue is a number of microseconds from 0 to 2147483646; 0
 	// disables APST.
 	ToleranceValue
+
+	endToleranceKinds
 )
+
+var toleranceKindNames = [...]string{toleranceUnset: "", ToleranceAuto: "auto", ToleranceAny: "any", ToleranceValue: "value"}
+
+// String names the kind: "auto", "any", "value"; "unset" for the zero value.
+func (k ToleranceKind) String() string {
+	switch {
+	case k == toleranceUnset:
+		return "unset"
+	case k < endToleranceKinds:
+		return toleranceKindNames[k]
+	}
+	return "ToleranceKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// MarshalText implements encoding.TextMarshaler with String; the zero
+// (unset) kind and other invalid values are an error.
+func (k ToleranceKind) MarshalText() ([]byte, error) {
+	if k == toleranceUnset || k >= endToleranceKinds {
+		return nil, fmt.Errorf("%w: kind %s is not auto, any or value", ErrInvalidTolerance, k)
+	}
+	return []byte(k.String()), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler for "auto", "any" and
+// "value".
+func (k *ToleranceKind) UnmarshalText(b []byte) error {
+	v, err := parseName(toleranceKindNames[:], string(b), "ToleranceKind")
+	if err != nil {
+		return err
+	}
+	*k = ToleranceKind(v)
+	return nil
+}
 
 // Tolerance is a value of the per-controller sysfs attribute
 // power/pm_qos_latency_tolerance_us.
+//
+// The zero value is unset (Kind toleranceUnset): it is not "auto", its
+// Bound is 0 (never NoLimit), Valid reports false and MarshalText refuses
+// it; obtain a Tolerance from ParseTolerance.
 type Tolerance struct {
 	// Kind says whether the value is auto, any or a number.
 	Kind ToleranceKind
@@ -36,25 +78,62 @@ type Tolerance struct {
 	Value uint32
 }
 
-// Bound returns the ps_max_latency_us the driver stores for the tolerance
-// (nvme_set_latency_tolerance): NoLimit for auto and any, the value otherwise.
-func (t Tolerance) Bound() Microseconds {
-	if t.Kind != ToleranceValue {
-		return NoLimit
+// Valid reports whether t is auto, any, or a value from 0 to 2147483646.
+func (t Tolerance) Valid() bool {
+	switch t.Kind {
+	case ToleranceAuto, ToleranceAny:
+		return t.Value == 0
+	case ToleranceValue:
+		return t.Value < LatencyAny
 	}
-	return Microseconds(t.Value)
+	return false
+}
+
+// Bound returns the ps_max_latency_us the driver stores for the tolerance
+// (nvme_set_latency_tolerance): NoLimit for auto and any, the value for a
+// number. An unset or invalid Tolerance gives 0 (see Valid).
+func (t Tolerance) Bound() Microseconds {
+	switch t.Kind {
+	case ToleranceAuto, ToleranceAny:
+		return NoLimit
+	case ToleranceValue:
+		return Microseconds(t.Value)
+	}
+	return 0
 }
 
 // String returns the value as the attribute reads back: "auto", "any" or the
-// decimal number.
+// decimal number; "unset" for the zero Tolerance.
 func (t Tolerance) String() string {
 	switch t.Kind {
 	case ToleranceAuto:
 		return "auto"
 	case ToleranceAny:
 		return "any"
+	case ToleranceValue:
+		return strconv.FormatUint(uint64(t.Value), 10)
 	}
-	return strconv.FormatUint(uint64(t.Value), 10)
+	return "unset"
+}
+
+// MarshalText implements encoding.TextMarshaler with String; an invalid
+// Tolerance (the zero value included) is an error wrapping
+// ErrInvalidTolerance.
+func (t Tolerance) MarshalText() ([]byte, error) {
+	if !t.Valid() {
+		return nil, fmt.Errorf("%w: %s (kind %s, value %d): obtain one from apst.ParseTolerance", ErrInvalidTolerance, t, t.Kind, t.Value)
+	}
+	return []byte(t.String()), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler with ParseTolerance.
+func (t *Tolerance) UnmarshalText(b []byte) error {
+	v, err := ParseTolerance(string(b))
+	if err != nil {
+		return err
+	}
+	*t = v
+	return nil
 }
 
 // ParseTolerance parses a string written to pm_qos_latency_tolerance_us
@@ -89,16 +168,6 @@ func ParseTolerance(s string) (Tolerance, error) {
 	return Tolerance{}, fmt.Errorf("%w %q: want auto, any or an integer from 0 to 2147483647 (EINVAL)", ErrInvalidTolerance, s)
 }
 
-// ToleranceBound parses s as ParseTolerance does and returns the bound the
-// kernel stores for it.
-func ToleranceBound(s string) (Microseconds, error) {
-	t, err := ParseTolerance(s)
-	if err != nil {
-		return 0, err
-	}
-	return t.Bound(), nil
-}
-
 // ModuleDefaultBound returns the bound a controller gets at probe time from
 // nvme_core.default_ps_max_latency_us = v: the driver creates the user
 // tolerance request with min(v, S32_MAX), so 0 disables APST and any value
@@ -119,7 +188,7 @@ func ParseBound(s string) (Microseconds, error) {
 	}
 	v, err := parseU64(s)
 	if err != nil {
-		return 0, fmt.Errorf("%w %q: want a number of microseconds from 0 to 18446744073709551615, or unlimited", ErrInvalidBound, s)
+		return 0, fmt.Errorf("%w: latency bound %q: want a number of microseconds from 0 to 18446744073709551615, or unlimited", ErrInvalidConfig, s)
 	}
 	return Microseconds(v), nil
 }

@@ -78,7 +78,7 @@ func TestParseBound(t *testing.T) {
 	}
 	for _, in := range []string{"", "-1", "25ms", "18446744073709551616", "abc"} {
 		_, err := apst.ParseBound(in)
-		require.ErrorIs(t, err, apst.ErrInvalidBound, in)
+		require.ErrorIs(t, err, apst.ErrInvalidConfig, in)
 		assert.Contains(t, err.Error(), "apst: ")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/apsttest"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -42,7 +43,7 @@ func TestPolicies(t *testing.T) {
 	require.Equal(t, apst.Current, p.Generation)
 	p, err = apst.PolicyByName("linux-v4.11")
 	require.NoError(t, err)
-	require.Equal(t, apst.DefaultBoundV4_11, p.Bound)
+	require.Equal(t, apst.V4_11.DefaultBound(), p.Bound)
 
 	p, err = apst.PolicyByName("windows-balanced-dc")
 	require.NoError(t, err)
@@ -50,7 +51,7 @@ func TestPolicies(t *testing.T) {
 		PrimaryTimeout: 100, PrimaryTolerance: 50000, SecondaryTimeout: 1000, SecondaryTolerance: 100000}, p)
 
 	_, err = apst.PolicyByName("windows-turbo")
-	require.ErrorIs(t, err, apst.ErrUnknownPolicy)
+	require.ErrorIs(t, err, apst.ErrInvalidConfig)
 	require.Contains(t, err.Error(), "windows-balanced-ac")
 }
 
@@ -113,7 +114,7 @@ func windowsChoice(c *powerstate.Controller, l1, l2 apst.Microseconds) (primary,
 // the two differ, as documented.)
 func TestWindowsModelMatchesWindows(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		cc := genBuildController().Draw(t, "controller")
+		cc := apsttest.Controller().Draw(t, "controller")
 		c := &cc
 		if c.NPSS > 31 {
 			c.NPSS = 31
@@ -129,7 +130,7 @@ func TestWindowsModelMatchesWindows(t *testing.T) {
 				t.Fatal(err)
 			}
 			l1 := p.PrimaryTolerance
-			if pol.Name == apst.PolicyWindowsPerformanceAC {
+			if pol.Name == "windows-performance-ac" {
 				l1 = 0
 			}
 			l2 := p.SecondaryTolerance
@@ -191,5 +192,5 @@ func TestParseConfigPolicies(t *testing.T) {
 		require.Regexp(t, "^apst: ", err.Error())
 	}
 	_, err = apst.ParseConfig("policy=nope", base)
-	require.ErrorIs(t, err, apst.ErrUnknownPolicy)
+	require.ErrorIs(t, err, apst.ErrInvalidConfig)
 }

@@ -1,19 +1,52 @@
 package apst
 
-import "github.com/nvmeapst/nvmeapst/powerstate"
+import (
+	"strings"
 
-// DriveQuirks returns the APST quirks (NO_APST, NO_DEEPEST_PS) the kernel's
-// quirk tables assign controller c at probe time (LookupQuirks(...).APST()
-// without allocating), from what
-// the capture records: VID, model and firmware for core_quirks[], and the
-// PCI vendor:device ID for the nvme-pci table when the capture has it
-// (powerstate.FieldPCIDeviceID; most captures do not, so PCI-ID quirks such
-// as the Intel 600p's are then missed). No DMI rule applies: the machine is
-// unknown.
-func DriveQuirks(c *powerstate.Controller) Quirks {
-	id := Identity{VendorID: c.VendorID, Model: c.Model, Firmware: c.Firmware}
-	if c.Known.Has(powerstate.FieldPCIDeviceID) {
+	"github.com/nvmeapst/nvmeapst/powerstate"
+)
+
+// DriveQuirks returns the quirks the kernel of release r assigns controller
+// c at probe time, from what the controller records: VID, MN and FR for
+// core_quirks[] (matched on c.ModelField and c.FirmwareField as the kernel
+// does; when those are all zero, as in a Controller built in code, on the
+// trimmed Model and Firmware padded with spaces, and the result says so),
+// and the PCI ID (VID:c.PCIDeviceID) for the nvme-pci table when
+// c.PCIDeviceID is not 0. Without a PCI device ID (no capture format
+// carries one) it is inferred from the model where docs/quirks.md says that
+// is certain, and otherwise the vendor's quirked IDs are reported as
+// unchecked. No DMI rule is checked (the machine is unknown) and no
+// nvme.quirks= override applies; use LookupQuirks with an Identity for
+// those. The zero Release uses the newest tables and says so.
+func DriveQuirks(c *powerstate.Controller, r Release) QuirkMatch {
+	id := Identity{VendorID: c.VendorID, Release: r}
+	var fallback []string
+	id.Model, fallback = rawField(c.ModelField[:], c.Model, "model", fallback)
+	id.Firmware, fallback = rawField(c.FirmwareField[:], c.Firmware, "firmware", fallback)
+	if c.PCIDeviceID != 0 {
 		id.PCI = PCIID{Vendor: c.VendorID, Device: c.PCIDeviceID}
 	}
-	return lookupQuirks(id, nil).APST()
+	m := LookupQuirks(id)
+	if len(fallback) > 0 {
+		m.Notes = append(m.Notes, strings.Join(fallback, " and ")+" matched as the trimmed string padded with spaces (the raw field was not recorded)")
+	}
+	return m
+}
+
+// rawField returns the field's bytes as a string when recorded, else the
+// trimmed string padded with spaces to the field's width, noting it.
+func rawField(field []byte, trimmed, name string, fallback []string) (string, []string) {
+	for _, b := range field {
+		if b != 0 {
+			return string(field), fallback
+		}
+	}
+	if trimmed == "" {
+		return "", fallback
+	}
+	pad := len(field) - len(trimmed)
+	if pad < 0 {
+		pad = 0
+	}
+	return trimmed + strings.Repeat(" ", pad), append(fallback, name)
 }

@@ -1,6 +1,9 @@
 package apst
 
-import "strconv"
+import (
+	"fmt"
+	"strconv"
+)
 
 // Reason says why Build selected a power state as an APST target or passed
 // it over.
@@ -124,4 +127,44 @@ type Decision struct {
 	// Entry is the table entry for this state (where the controller goes
 	// from here).
 	Entry Entry
+}
+
+// MarshalText implements encoding.TextMarshaler with String; values outside
+// the enumeration are an error.
+func (r Reason) MarshalText() ([]byte, error) {
+	if r >= numReasons {
+		return nil, fmt.Errorf("apst: invalid Reason %d", uint8(r))
+	}
+	return []byte(r.String()), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler for the names String
+// returns.
+func (r *Reason) UnmarshalText(b []byte) error {
+	v, err := parseName(reasonNames[:], string(b), "Reason")
+	if err != nil {
+		return err
+	}
+	*r = Reason(v)
+	return nil
+}
+
+// MarshalText implements encoding.TextMarshaler with String; values outside
+// the enumeration are an error.
+func (o Outcome) MarshalText() ([]byte, error) {
+	if int(o) >= len(outcomeNames) {
+		return nil, fmt.Errorf("apst: invalid Outcome %d", uint8(o))
+	}
+	return []byte(o.String()), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler for the names String
+// returns.
+func (o *Outcome) UnmarshalText(b []byte) error {
+	v, err := parseName(outcomeNames[:], string(b), "Outcome")
+	if err != nil {
+		return err
+	}
+	*o = Outcome(v)
+	return nil
 }

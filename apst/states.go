@@ -74,7 +74,7 @@ func (set *States) UnmarshalText(b []byte) error {
 			f = strings.TrimPrefix(strings.ToLower(strings.TrimSpace(f)), "ps")
 			n, err := strconv.ParseUint(f, 10, 8)
 			if err != nil || n >= Entries {
-				return fmt.Errorf("%w %q: want none or a comma list of ps0..ps31", ErrInvalidStates, s)
+				return fmt.Errorf("%w: power state list %q: want none or a comma list of ps0..ps31", ErrInvalidConfig, s)
 			}
 			out |= 1 << n
 		}
