@@ -5,14 +5,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/internal/safeio"
 	"github.com/nvmeapst/nvmeapst/ioctl"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 	"github.com/nvmeapst/nvmeapst/sysfs"
@@ -29,7 +31,11 @@ import (
 //	ioctl/nvme0/identify.bin               Identify Controller, 4096 bytes
 //	ioctl/nvme0/apst.bin                   Get Features 0Ch data, 256 bytes
 //
-// APSTE, the power state and every failed command are in the manifest.
+// APSTE, the power state and every failed command are in the manifest, and
+// so is every sysfs file that existed but could not be read (Skipped, with
+// why). The manifest is written last: a directory without one is not a
+// bundle, and one still holding [sysfs.IncompleteMarker] is an unfinished
+// collect that neither [OpenBundle] nor package sysfs reads.
 
 // keepName marks a directory of a bundle that holds no file.
 const keepName = ".keep"
@@ -57,7 +63,10 @@ type Manifest struct {
 	KernelReleaseError string `json:"kernel_release_error,omitempty"`
 	// Files lists the sysfs files copied, relative to the sysfs root.
 	Files []string `json:"files"`
-	// Skipped lists sysfs files that exist but could not be read.
+	// Skipped lists sysfs files that exist but could not be read, with why
+	// ("permission denied", "not a regular file: a named pipe (FIFO)"); a
+	// path "class/nvme/NAME" is a controller whose file list could not be
+	// made. OpenBundle reads them as unreadable, never as absent.
 	Skipped []SkippedFile `json:"skipped,omitempty"`
 	// Controllers holds the admin command results per controller.
 	Controllers []BundleController `json:"controllers"`
@@ -79,10 +88,12 @@ type BundleController struct {
 	Identify      string   `json:"identify,omitempty"`
 	IdentifyError *Problem `json:"identify_error,omitempty"`
 	// APST is the bundle path of the 256-byte Get Features 0Ch data and
-	// APSTE bit 0 of its completion dword 0.
-	APST      string   `json:"apst,omitempty"`
-	APSTE     bool     `json:"apste"`
-	APSTError *Problem `json:"apst_error,omitempty"`
+	// APSTE bit 0 of its completion dword 0; APSTEUnknown is set instead
+	// when the source did not say (APSTE is then false and means nothing).
+	APST         string   `json:"apst,omitempty"`
+	APSTE        bool     `json:"apste"`
+	APSTEUnknown bool     `json:"apste_unknown,omitempty"`
+	APSTError    *Problem `json:"apst_error,omitempty"`
 	// PowerManagement is the Get Features 02h result.
 	PowerManagement      *BundlePowerManagement `json:"power_management,omitempty"`
 	PowerManagementError *Problem               `json:"power_management_error,omitempty"`
@@ -95,110 +106,236 @@ type BundlePowerManagement struct {
 	WorkloadHint uint8 `json:"workload_hint"`
 }
 
-// Collect writes a bundle of the machine to dir, which must not exist or be
-// an empty directory, and returns its manifest. The bundle is written into a
-// temporary directory next to dir and renamed at the end, so an error leaves
-// no partial bundle behind.
+// Collect writes a bundle of the machine to dir and returns its manifest.
+// dir must not exist, or be an empty directory (or a symbolic link to one,
+// which is filled and stays a link). A new dir is written as a temporary
+// directory next to it (".DIR.tmp-NNN") and renamed at the end; an empty
+// one is filled in place. Either way a marker file ([sysfs.IncompleteMarker])
+// is written first and removed last, after the manifest, so that an
+// unfinished bundle is never read as one: [OpenBundle] requires the
+// manifest and package sysfs refuses the marker and the temporary name. On
+// any error, and when ctx is cancelled (checked between files), everything
+// Collect wrote is removed.
 //
 // Sysfs files that do not exist are left out; files that exist but cannot be
-// read are listed as skipped. A controller that cannot be opened, or a
-// command that fails (Get Features needs CAP_SYS_ADMIN), is recorded in the
-// manifest, and inspecting the bundle reports it as the live machine did.
-func (s *System) Collect(ctx context.Context, dir string) (*Manifest, error) {
-	if err := checkDest(dir); err != nil {
-		return nil, err
+// read (permission, not a regular file, ...) are listed in the manifest's
+// Skipped with why, and [OpenBundle] reads them back as unreadable, never
+// as absent. A controller that cannot be opened, or a command that fails
+// (Get Features needs CAP_SYS_ADMIN), is recorded in the manifest, and
+// inspecting the bundle reports it as the live machine did.
+func (s *System) Collect(ctx context.Context, dir string) (man *Manifest, err error) {
+	if dir == "" {
+		return nil, errors.New("nvmeapst: collect: empty bundle directory name")
 	}
-	names, err := s.controllerNames()
+	dest, fill, err := collectDest(dir)
 	if err != nil {
 		return nil, err
 	}
-	parent, base := filepath.Split(filepath.Clean(dir))
-	if parent == "" {
-		parent = "."
-	}
-	tmp, err := os.MkdirTemp(parent, "."+base+".tmp-")
+	names, err := s.FS.ControllerNames()
 	if err != nil {
 		return nil, fmt.Errorf("nvmeapst: collect: %w", err)
 	}
-	ok := false
+	w, err := newBundleWriter(dir, dest, fill)
+	if err != nil {
+		return nil, err
+	}
 	defer func() {
-		if !ok {
-			os.RemoveAll(tmp)
+		if err != nil {
+			w.abort()
 		}
 	}()
 
-	man := &Manifest{Format: BundleFormat, Version: BundleVersion, Created: s.now().UTC().Round(0)}
+	man = &Manifest{Format: BundleFormat, Version: BundleVersion, Created: s.now().UTC().Round(0)}
 	if rel, err := s.kernelRelease(); err != nil {
 		man.KernelReleaseError = err.Error()
 	} else {
 		man.KernelRelease = rel
 	}
-	root := s.FS.Root()
 	files, err := s.FS.SystemFiles()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("nvmeapst: collect: %w", err)
 	}
 	for _, name := range names {
 		cf, err := s.FS.Files(name)
 		if err != nil {
-			man.Skipped = append(man.Skipped, SkippedFile{Path: "class/nvme/" + name, Error: err.Error()})
+			man.Skipped = append(man.Skipped, SkippedFile{Path: "class/nvme/" + name, Error: skipReason(err)})
 			continue
 		}
 		files = append(files, cf...)
 	}
 	for _, rel := range files {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("nvmeapst: collect: %w", err)
+		}
 		if dir, ok := strings.CutSuffix(rel, "/"); ok {
 			// A directory whose existence matters (a namespace entry). An
 			// empty marker file keeps it when the bundle is archived or
 			// committed; package sysfs reads nothing inside.
-			if err := writeFile(tmp, path.Join(dir, keepName), nil); err != nil {
+			if err := w.write(path.Join(dir, keepName), nil); err != nil {
 				return nil, err
 			}
 			man.Files = append(man.Files, rel)
 			continue
 		}
-		b, err := readBounded(filepath.Join(root, filepath.FromSlash(rel)), maxAttrSize)
+		b, err := s.FS.ReadFile(rel)
 		switch {
 		case errors.Is(err, os.ErrNotExist):
 			continue
 		case err != nil:
-			man.Skipped = append(man.Skipped, SkippedFile{Path: rel, Error: err.Error()})
+			man.Skipped = append(man.Skipped, SkippedFile{Path: rel, Error: skipReason(err)})
 			continue
 		}
-		if err := writeFile(tmp, rel, b); err != nil {
+		if err := w.write(rel, b); err != nil {
 			return nil, err
 		}
 		man.Files = append(man.Files, rel)
 	}
 	for _, name := range names {
-		bc, err := s.collectDevice(ctx, tmp, name)
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("nvmeapst: collect: %w", err)
+		}
+		bc, err := s.collectDevice(ctx, w, name)
 		if err != nil {
 			return nil, err
 		}
 		man.Controllers = append(man.Controllers, bc)
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("nvmeapst: collect: %w", err)
 	}
 	mj, err := json.MarshalIndent(man, "", "  ")
 	if err != nil {
+		return nil, fmt.Errorf("nvmeapst: collect: %w", err)
+	}
+	if err := w.commit(append(mj, '\n')); err != nil {
 		return nil, err
 	}
-	if err := writeFile(tmp, ManifestName, append(mj, '\n')); err != nil {
-		return nil, err
-	}
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return nil, err
-	}
-	if err := renameInto(tmp, dir); err != nil {
-		return nil, err
-	}
-	ok = true
 	return man, nil
 }
 
+// skipReason is what the manifest records for a file that could not be
+// read: the system's error text ("permission denied"), "not a regular file:
+// a named pipe (FIFO)", or the message without its package prefix.
+func skipReason(err error) string {
+	var nr *safeio.NotRegularError
+	var pe *fs.PathError
+	if errors.As(err, &nr) || errors.As(err, &pe) && !errors.Is(err, sysfs.ErrInvalidAttribute) {
+		return safeio.Reason(err)
+	}
+	return strings.TrimPrefix(err.Error(), "sysfs: ")
+}
+
+// collectDest checks the destination of a collect: a path that does not
+// exist (fill false), or an empty directory, through a symbolic link or
+// not, which is filled in place (fill true, dest the directory itself).
+func collectDest(dir string) (dest string, fill bool, err error) {
+	st, err := os.Stat(dir) // follows a symbolic link to the directory
+	if errors.Is(err, os.ErrNotExist) {
+		if lst, lerr := os.Lstat(dir); lerr == nil && lst.Mode()&fs.ModeSymlink != 0 {
+			return "", false, fmt.Errorf("nvmeapst: collect: %s is a symbolic link to a directory that does not exist: %w", dir, os.ErrNotExist)
+		}
+		return dir, false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("nvmeapst: collect: %w", err)
+	}
+	if !st.IsDir() {
+		return "", false, fmt.Errorf("nvmeapst: collect: %s exists and is not a directory: %w", dir, os.ErrExist)
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return "", false, fmt.Errorf("nvmeapst: collect: %w", err)
+	}
+	if len(ents) > 0 {
+		return "", false, fmt.Errorf("nvmeapst: collect: %s is not empty: %w", dir, os.ErrExist)
+	}
+	return dir, true, nil
+}
+
+// bundleWriter writes a bundle into its working directory: a temporary
+// directory next to the destination, or the empty destination itself.
+type bundleWriter struct {
+	dir  string // the destination as given
+	work string // where files are written
+	fill bool   // work is the destination, filled in place
+	// created lists the top-level names written into an empty destination,
+	// which abort removes.
+	created map[string]bool
+}
+
+func newBundleWriter(dir, dest string, fill bool) (*bundleWriter, error) {
+	w := &bundleWriter{dir: filepath.Clean(dir), work: dest, fill: fill, created: map[string]bool{}}
+	if !fill {
+		parent, base := filepath.Split(filepath.Clean(dest))
+		if parent == "" {
+			parent = "."
+		}
+		tmp, err := os.MkdirTemp(parent, "."+base+".tmp-")
+		if err != nil {
+			return nil, fmt.Errorf("nvmeapst: collect: %w", err)
+		}
+		w.work = tmp
+	}
+	if err := w.write(sysfs.IncompleteMarker, []byte("a collect is writing this directory; it is not a bundle until this file is gone\n")); err != nil {
+		w.abort()
+		return nil, err
+	}
+	return w, nil
+}
+
+// write writes b at the slash-separated path rel of the bundle.
+func (w *bundleWriter) write(rel string, b []byte) error {
+	w.created[strings.SplitN(rel, "/", 2)[0]] = true
+	p := filepath.Join(w.work, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return fmt.Errorf("nvmeapst: collect: %w", err)
+	}
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		return fmt.Errorf("nvmeapst: collect: %w", err)
+	}
+	return nil
+}
+
+// commit writes the manifest (atomically, and last), removes the marker and
+// moves a temporary directory to the destination.
+func (w *bundleWriter) commit(manifest []byte) error {
+	w.created[ManifestName] = true
+	err := safeio.WriteFile(filepath.Join(w.work, ManifestName), 0o644, func(out io.Writer) error {
+		_, err := out.Write(manifest)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("nvmeapst: collect: %w", err)
+	}
+	if err := os.Remove(filepath.Join(w.work, sysfs.IncompleteMarker)); err != nil {
+		return fmt.Errorf("nvmeapst: collect: %w", err)
+	}
+	if w.fill {
+		return nil
+	}
+	if err := os.Chmod(w.work, 0o755); err != nil {
+		return fmt.Errorf("nvmeapst: collect: %w", err)
+	}
+	if err := os.Rename(w.work, w.dir); err != nil {
+		return fmt.Errorf("nvmeapst: collect: %w", err)
+	}
+	return nil
+}
+
+// abort removes what the writer wrote: the temporary directory, or every
+// top-level entry it created in the destination.
+func (w *bundleWriter) abort() {
+	if !w.fill {
+		os.RemoveAll(w.work)
+		return
+	}
+	for name := range w.created {
+		os.RemoveAll(filepath.Join(w.work, name))
+	}
+}
+
 // collectDevice sends the three admin commands and writes their data.
-func (s *System) collectDevice(ctx context.Context, tmp, name string) (BundleController, error) {
+func (s *System) collectDevice(ctx context.Context, w *bundleWriter, name string) (BundleController, error) {
 	bc := BundleController{Name: name}
 	if s.Opener == nil {
 		bc.OpenError = &Problem{Message: "no admin command path: the data source has no device access (a sysfs tree without a bundle's ioctl data)", Unsupported: true}
@@ -214,7 +351,7 @@ func (s *System) collectDevice(ctx context.Context, tmp, name string) (BundleCon
 		bc.IdentifyError = NewProblem(err)
 	} else {
 		bc.Identify = path.Join("ioctl", name, "identify.bin")
-		if err := writeFile(tmp, bc.Identify, img); err != nil {
+		if err := w.write(bc.Identify, img); err != nil {
 			return bc, err
 		}
 	}
@@ -222,8 +359,9 @@ func (s *System) collectDevice(ctx context.Context, tmp, name string) (BundleCon
 		bc.APSTError = NewProblem(err)
 	} else {
 		b, _ := f.Table.MarshalBinary()
-		bc.APST, bc.APSTE = path.Join("ioctl", name, "apst.bin"), f.Enabled
-		if err := writeFile(tmp, bc.APST, b); err != nil {
+		bc.APST, bc.APSTE = path.Join("ioctl", name, "apst.bin"), f.APSTE == apst.APSTEEnabled
+		bc.APSTEUnknown = f.APSTE == apst.APSTEUnknown
+		if err := w.write(bc.APST, b); err != nil {
 			return bc, err
 		}
 	}
@@ -235,104 +373,61 @@ func (s *System) collectDevice(ctx context.Context, tmp, name string) (BundleCon
 	return bc, nil
 }
 
-// checkDest refuses a destination that exists and is not an empty directory.
-func checkDest(dir string) error {
-	st, err := os.Stat(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("nvmeapst: collect: %w", err)
-	}
-	if !st.IsDir() {
-		return fmt.Errorf("nvmeapst: collect: %s exists and is not a directory: %w", dir, os.ErrExist)
-	}
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return fmt.Errorf("nvmeapst: collect: %w", err)
-	}
-	if len(ents) > 0 {
-		return fmt.Errorf("nvmeapst: collect: %s is not empty: %w", dir, os.ErrExist)
-	}
-	return nil
-}
-
-// renameInto moves the finished bundle to dir, replacing an empty dir.
-func renameInto(tmp, dir string) error {
-	if st, err := os.Stat(dir); err == nil && st.IsDir() {
-		if err := os.Remove(dir); err != nil { // fails unless empty
-			return fmt.Errorf("nvmeapst: collect: %w", err)
-		}
-	}
-	if err := os.Rename(tmp, dir); err != nil {
-		return fmt.Errorf("nvmeapst: collect: %w", err)
-	}
-	return nil
-}
-
-// writeFile writes b at the slash-separated path rel under dir.
-func writeFile(dir, rel string, b []byte) error {
-	p := filepath.Join(dir, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return fmt.Errorf("nvmeapst: collect: %w", err)
-	}
-	if err := os.WriteFile(p, b, 0o644); err != nil {
-		return fmt.Errorf("nvmeapst: collect: %w", err)
-	}
-	return nil
-}
-
-// controllerNames lists the controllers under class/nvme, in the order
-// Controllers returns them, without reading their attributes (so that a
-// controller whose attributes cannot be read is still collected).
-func (s *System) controllerNames() ([]string, error) {
-	ents, err := os.ReadDir(filepath.Join(s.FS.Root(), "class", "nvme"))
-	if err != nil {
-		return nil, fmt.Errorf("nvmeapst: collect: %w", err)
-	}
-	var names []string
-	for _, e := range ents {
-		if validControllerName(e.Name()) {
-			names = append(names, e.Name())
-		}
-	}
-	sort.Slice(names, func(i, j int) bool {
-		a, b := names[i], names[j]
-		if len(a) != len(b) {
-			return len(a) < len(b) // nvme2 before nvme10
-		}
-		return a < b
-	})
-	return names, nil
-}
-
 // OpenBundle opens a bundle written by [System.Collect]: its sysfs files
 // through package sysfs, its admin command data through the returned
 // System's Opener, and the kernel release from its manifest.
+//
+// Nothing in a bundle is trusted: every path is resolved inside dir
+// (symbolic links included: one pointing outside is an error, not a way to
+// show another file's bytes), every file must be a regular one, and reads
+// are bounded. A directory without a manifest, or one a collect had not
+// finished (sysfs.ErrIncomplete), is not a bundle (ErrBundle). The files the
+// manifest lists as skipped, and those it lists as collected that the
+// bundle lacks, read as unreadable, never as absent; a controller the
+// manifest lists that the bundle lacks is an error of System.FS.Controllers
+// (wrapping sysfs.ErrMissingController), which Inspect reports as a problem.
 func OpenBundle(dir string) (*System, *Manifest, error) {
-	b, err := readBounded(filepath.Join(dir, ManifestName), 1<<20)
+	fsys, err := sysfs.NewFS(dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %w", ErrBundle, err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %w", ErrBundle, err)
+	}
+	defer root.Close()
+	b, err := safeio.ReadFileInRoot(root, ManifestName, maxManifestSize)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil, fmt.Errorf("%w: %s has no %s (not a bundle, or a collect that did not finish): %w", ErrBundle, dir, ManifestName, err)
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: %w", ErrBundle, err)
 	}
 	var man Manifest
 	if err := json.Unmarshal(b, &man); err != nil {
-		return nil, nil, fmt.Errorf("%w: %s: %w", ErrBundle, ManifestName, err)
+		return nil, nil, fmt.Errorf("%w: %s: %w", ErrBundle, filepath.Join(dir, ManifestName), err)
 	}
 	if man.Format != BundleFormat || man.Version < 1 || man.Version > BundleVersion {
-		return nil, nil, fmt.Errorf("%w: %s: format %q version %d, want %q version %d", ErrBundle, ManifestName, man.Format, man.Version, BundleFormat, BundleVersion)
+		return nil, nil, fmt.Errorf("%w: %s: format %q version %d, want %q version %d", ErrBundle, filepath.Join(dir, ManifestName), man.Format, man.Version, BundleFormat, BundleVersion)
 	}
-	fs, err := sysfs.NewFS(dir)
-	if err != nil {
-		return nil, nil, err
+	snap := sysfs.Snapshot{Unreadable: map[string]string{}}
+	for _, sk := range man.Skipped {
+		snap.Unreadable[path.Clean(sk.Path)] = "not collected: " + sk.Error
+	}
+	for _, rel := range man.Files {
+		if _, err := root.Stat(filepath.FromSlash(strings.TrimSuffix(rel, "/"))); err != nil {
+			snap.Unreadable[path.Clean(rel)] = "listed in " + ManifestName + " but missing from the bundle: " + safeio.Reason(err)
+		}
 	}
 	ctrls := make(map[string]BundleController, len(man.Controllers))
 	for _, c := range man.Controllers {
 		ctrls[c.Name] = c
+		snap.Controllers = append(snap.Controllers, c.Name)
 	}
 	created := man.Created
 	release, releaseErr := man.KernelRelease, man.KernelReleaseError
 	s := &System{
-		FS: fs,
+		FS: fsys.WithSnapshot(snap),
 		Opener: OpenerFunc(func(_ context.Context, name string) (ioctl.Controller, error) {
 			c, ok := ctrls[name]
 			if !ok {
@@ -354,6 +449,9 @@ func OpenBundle(dir string) (*System, *Manifest, error) {
 	return s, &man, nil
 }
 
+// maxManifestSize bounds the read of a manifest.
+const maxManifestSize = 1 << 20
+
 // bundleDevice serves a controller's recorded admin command results.
 type bundleDevice struct {
 	dir string
@@ -367,7 +465,12 @@ func (d *bundleDevice) file(rel string, size int) ([]byte, error) {
 	if path.IsAbs(clean) || strings.HasPrefix(clean, "../") || clean == ".." {
 		return nil, fmt.Errorf("%w: path %q leaves the bundle", ErrBundle, rel)
 	}
-	b, err := readBounded(filepath.Join(d.dir, filepath.FromSlash(clean)), int64(size))
+	root, err := os.OpenRoot(d.dir)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrBundle, err)
+	}
+	defer root.Close()
+	b, err := safeio.ReadFileInRoot(root, filepath.FromSlash(clean), int64(size))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrBundle, err)
 	}
@@ -399,7 +502,11 @@ func (d *bundleDevice) GetAPST(ctx context.Context) (apst.Feature, error) {
 	if err != nil {
 		return apst.Feature{}, fmt.Errorf("%w: %s: %w", ErrBundle, d.c.APST, err)
 	}
-	return apst.Feature{Enabled: d.c.APSTE, Table: t}, nil
+	apste := apst.APSTEOf(d.c.APSTE)
+	if d.c.APSTEUnknown {
+		apste = apst.APSTEUnknown
+	}
+	return apst.Feature{APSTE: apste, Table: t}, nil
 }
 
 func (d *bundleDevice) GetPowerManagement(ctx context.Context) (ioctl.PowerManagement, error) {

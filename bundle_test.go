@@ -1,7 +1,6 @@
 package nvmeapst_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -17,24 +16,16 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/ioctl"
 	"github.com/nvmeapst/nvmeapst/ioctl/ioctltest"
+	"github.com/nvmeapst/nvmeapst/sysfs"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/bundle from testdata/sys and the fakes")
 
-// sameReport checks that two reports are equal, as values and as text and
-// JSON output.
+// sameReport checks that two reports are equal. (Their text and JSON are
+// views of these values, written by apstctl and tested there.)
 func sameReport(t *testing.T, want, got *nvmeapst.Report) {
 	t.Helper()
 	assert.Equal(t, want, got)
-	var wt, gt bytes.Buffer
-	require.NoError(t, want.WriteText(&wt))
-	require.NoError(t, got.WriteText(&gt))
-	assert.Equal(t, wt.String(), gt.String())
-	wj, err := json.Marshal(want)
-	require.NoError(t, err)
-	gj, err := json.Marshal(got)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(wj), string(gj))
 }
 
 func collectAndInspect(t *testing.T, live *nvmeapst.System) (*nvmeapst.Manifest, *nvmeapst.Report, *nvmeapst.Report) {
@@ -55,7 +46,7 @@ func collectAndInspect(t *testing.T, live *nvmeapst.System) (*nvmeapst.Manifest,
 
 func TestCollectThenInspectGivesTheSameReport(t *testing.T) {
 	d := consistentDrives(t)
-	d["nvme2"] = fake(samsung990Image(t), apst.Feature{Enabled: true, Table: samsung100000Table}, ioctl.PowerManagement{State: 2}, nil)
+	d["nvme2"] = fake(samsung990Image(t), apst.Feature{APSTE: apst.APSTEEnabled, Table: samsung100000Table}, ioctl.PowerManagement{State: 2}, nil)
 	man, want, got := collectAndInspect(t, system(t, fixtureRoot, d))
 	sameReport(t, want, got)
 	assert.Equal(t, nvmeapst.StatusMismatch, got.Controllers[2].Verdict.Status)
@@ -187,7 +178,7 @@ const bundleFixture = "testdata/bundle"
 
 func bundleMachine(t *testing.T) *nvmeapst.System {
 	d := consistentDrives(t)
-	d["nvme2"] = fake(samsung990Image(t), apst.Feature{Enabled: true, Table: samsung100000Table}, ioctl.PowerManagement{State: 3}, nil)
+	d["nvme2"] = fake(samsung990Image(t), apst.Feature{APSTE: apst.APSTEEnabled, Table: samsung100000Table}, ioctl.PowerManagement{State: 3}, nil)
 	return system(t, fixtureRoot, d)
 }
 
@@ -198,4 +189,226 @@ func TestUpdateBundleFixture(t *testing.T) {
 	require.NoError(t, os.RemoveAll(bundleFixture))
 	_, err := bundleMachine(t).Collect(context.Background(), bundleFixture)
 	require.NoError(t, err)
+}
+
+// collectFixture collects the fixture machine into a new bundle.
+func collectFixture(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "bundle")
+	_, err := system(t, fixtureRoot, consistentDrives(t)).Collect(context.Background(), dir)
+	require.NoError(t, err)
+	return dir
+}
+
+func TestCollectEmptyName(t *testing.T) {
+	_, err := system(t, fixtureRoot, consistentDrives(t)).Collect(context.Background(), "")
+	require.Error(t, err)
+	assert.Equal(t, "nvmeapst: collect: empty bundle directory name", err.Error())
+}
+
+func TestCollectFillsASymlinkedEmptyDirectory(t *testing.T) {
+	parent := t.TempDir()
+	target := filepath.Join(parent, "target")
+	require.NoError(t, os.Mkdir(target, 0o750))
+	link := filepath.Join(parent, "link")
+	require.NoError(t, os.Symlink("target", link))
+
+	_, err := system(t, fixtureRoot, consistentDrives(t)).Collect(context.Background(), link)
+	require.NoError(t, err)
+	fi, err := os.Lstat(link)
+	require.NoError(t, err)
+	assert.NotZero(t, fi.Mode()&os.ModeSymlink, "the link stays a link")
+	assert.FileExists(t, filepath.Join(target, nvmeapst.ManifestName), "its target is filled")
+	assert.NoFileExists(t, filepath.Join(target, sysfs.IncompleteMarker))
+	fi, err = os.Stat(target)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o750), fi.Mode().Perm(), "the directory is filled in place, not replaced")
+	_, _, err = nvmeapst.OpenBundle(link)
+	require.NoError(t, err)
+
+	dangling := filepath.Join(parent, "dangling")
+	require.NoError(t, os.Symlink("nowhere", dangling))
+	_, err = system(t, fixtureRoot, consistentDrives(t)).Collect(context.Background(), dangling)
+	require.ErrorIs(t, err, os.ErrNotExist)
+}
+
+// cancelOnOpen returns a system whose Opener cancels the collect's context
+// on its second controller, and calls probe first.
+func cancelOnOpen(t *testing.T, probe func()) (*nvmeapst.System, context.Context) {
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	live := system(t, fixtureRoot, consistentDrives(t))
+	inner := live.Opener
+	n := 0
+	live.Opener = nvmeapst.OpenerFunc(func(ctx context.Context, name string) (ioctl.Controller, error) {
+		if probe != nil {
+			probe()
+		}
+		if n++; n == 2 {
+			cancel()
+		}
+		return inner.OpenController(ctx, name)
+	})
+	return live, ctx
+}
+
+func TestCollectCancelledMidwayLeavesNothing(t *testing.T) {
+	for _, existing := range []bool{false, true} {
+		t.Run(fmt.Sprintf("existing=%v", existing), func(t *testing.T) {
+			parent := t.TempDir()
+			dir := filepath.Join(parent, "bundle")
+			if existing {
+				require.NoError(t, os.Mkdir(dir, 0o755))
+			}
+			var probed []error
+			live, ctx := cancelOnOpen(t, func() {
+				// While the collect runs, its directory is no bundle and
+				// no sysfs tree.
+				ents, err := os.ReadDir(parent)
+				require.NoError(t, err)
+				require.Len(t, ents, 1)
+				_, err = nvmeapst.OpenRoot(filepath.Join(parent, ents[0].Name()))
+				probed = append(probed, err)
+			})
+			_, err := live.Collect(ctx, dir)
+			require.ErrorIs(t, err, context.Canceled)
+			require.NotEmpty(t, probed)
+			for _, err := range probed {
+				require.ErrorIs(t, err, sysfs.ErrIncomplete, "an unfinished bundle is refused")
+			}
+			ents, err := os.ReadDir(parent)
+			require.NoError(t, err)
+			if existing {
+				require.Len(t, ents, 1)
+				inside, err := os.ReadDir(dir)
+				require.NoError(t, err)
+				assert.Empty(t, inside, "what the collect wrote is removed")
+			} else {
+				assert.Empty(t, ents, "no bundle and no temporary directory left")
+			}
+		})
+	}
+}
+
+func TestTemporaryDirectoryIsNotABundle(t *testing.T) {
+	b := collectFixture(t)
+	// What a killed collect leaves: the files without the manifest, under
+	// the temporary name, or with the marker.
+	tmp := filepath.Join(t.TempDir(), ".bundle.tmp-123456")
+	require.NoError(t, os.CopyFS(tmp, os.DirFS(b)))
+	require.NoError(t, os.Remove(filepath.Join(tmp, nvmeapst.ManifestName)))
+	_, err := nvmeapst.OpenRoot(tmp)
+	require.ErrorIs(t, err, sysfs.ErrIncomplete)
+
+	marked := filepath.Join(t.TempDir(), "bundle")
+	require.NoError(t, os.CopyFS(marked, os.DirFS(b)))
+	require.NoError(t, os.WriteFile(filepath.Join(marked, sysfs.IncompleteMarker), nil, 0o644))
+	_, err = nvmeapst.OpenRoot(marked)
+	require.ErrorIs(t, err, sysfs.ErrIncomplete)
+	_, _, err = nvmeapst.OpenBundle(marked)
+	require.ErrorIs(t, err, nvmeapst.ErrBundle)
+	require.ErrorIs(t, err, sysfs.ErrIncomplete)
+
+	_, _, err = nvmeapst.OpenBundle(filepath.Join(t.TempDir()))
+	require.ErrorIs(t, err, nvmeapst.ErrBundle)
+	assert.Contains(t, err.Error(), "has no manifest.json")
+}
+
+func TestBundleSymlinksStayInside(t *testing.T) {
+	secret := filepath.Join(t.TempDir(), "secret")
+	require.NoError(t, os.WriteFile(secret, []byte("EVIL MODEL\n"), 0o644))
+	b := collectFixture(t)
+	model := filepath.Join(b, "class/nvme/nvme0/model")
+	require.NoError(t, os.Remove(model))
+	require.NoError(t, os.Symlink(secret, model))
+	id := filepath.Join(b, "ioctl/nvme2/identify.bin")
+	require.NoError(t, os.Remove(id))
+	require.NoError(t, os.Symlink("../../../"+filepath.Base(filepath.Dir(secret))+"/secret", id))
+
+	s, _, err := nvmeapst.OpenBundle(b)
+	require.NoError(t, err)
+	c, err := s.FS.Controller("nvme0")
+	require.Error(t, err)
+	assert.NotErrorIs(t, err, os.ErrNotExist)
+	assert.Empty(t, c.Model, "no byte from outside the bundle")
+	r, err := s.Inspect(context.Background())
+	require.NoError(t, err)
+	for _, cr := range r.Controllers {
+		assert.NotContains(t, cr.Sysfs.Model, "EVIL")
+		if cr.Name == "nvme2" {
+			require.NotNil(t, cr.IdentifyProblem)
+			assert.Contains(t, cr.IdentifyProblem.Message, "escapes")
+		}
+	}
+	require.NotEmpty(t, r.Problems, "nvme0 is reported, not dropped")
+	assert.Contains(t, r.Problems[0].Message, "model")
+}
+
+func TestBundleMissingControllerIsAProblem(t *testing.T) {
+	b := collectFixture(t)
+	require.NoError(t, os.RemoveAll(filepath.Join(b, "class/nvme/nvme1")))
+	s, _, err := nvmeapst.OpenBundle(b)
+	require.NoError(t, err)
+	r, err := s.Inspect(context.Background())
+	require.NoError(t, err)
+	require.Len(t, r.Controllers, 2)
+	require.Len(t, r.Problems, 1)
+	assert.ErrorIs(t, r.Problems[0], os.ErrNotExist)
+	assert.Contains(t, r.Problems[0].Message, "nvme1")
+	assert.Contains(t, r.Problems[0].Message, "missing")
+
+	_, err = s.FS.Controllers()
+	require.ErrorIs(t, err, sysfs.ErrMissingController)
+}
+
+func TestBundleListedFileMissingIsUnreadable(t *testing.T) {
+	b := collectFixture(t)
+	require.NoError(t, os.Remove(filepath.Join(b, "class/nvme/nvme0/power/pm_qos_latency_tolerance_us")))
+	s, _, err := nvmeapst.OpenBundle(b)
+	require.NoError(t, err)
+	c, err := s.FS.Controller("nvme0")
+	require.ErrorIs(t, err, sysfs.ErrUnreadableInSnapshot)
+	assert.Contains(t, err.Error(), "missing from the bundle")
+	require.Len(t, c.Unreadable, 1)
+	r, err := s.Inspect(context.Background())
+	require.NoError(t, err)
+	for _, cr := range r.Controllers {
+		if cr.Name == "nvme0" {
+			assert.False(t, cr.APSTDisabled, "not reported as a controller with APST disabled")
+			assert.Equal(t, nvmeapst.BoundUnreadable, cr.BoundSource)
+		}
+	}
+	require.NotEmpty(t, r.Problems)
+}
+
+func TestBundleKeepsQuirks(t *testing.T) {
+	live := system(t, "sysfs/testdata/v7", nil)
+	live.Opener = nil
+	dir := filepath.Join(t.TempDir(), "bundle")
+	man, err := live.Collect(context.Background(), dir)
+	require.NoError(t, err)
+	assert.Contains(t, man.Files, "module/nvme/parameters/quirks")
+	assert.Contains(t, man.Files, "class/nvme/nvme0/quirks")
+	assert.Contains(t, man.Files, "class/nvme/nvme1/quirks")
+	b, _, err := nvmeapst.OpenBundle(dir)
+	require.NoError(t, err)
+	wq, err := live.FS.QuirksParam()
+	require.NoError(t, err)
+	gq, err := b.FS.QuirksParam()
+	require.NoError(t, err)
+	assert.Equal(t, wq, gq)
+	assert.True(t, gq.Present)
+	wc, err := live.FS.Controllers()
+	require.NoError(t, err)
+	gc, err := b.FS.Controllers()
+	require.NoError(t, err)
+	assert.Equal(t, wc, gc)
+	assert.Equal(t, []string{"no_deepest_ps", "medium_prio_sq", "no_temp_thresh_change", "disable_write_zeroes"}, gc[0].Quirks)
+}
+
+func TestCollectTrailingSlash(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "bundle") + string(filepath.Separator)
+	_, err := system(t, fixtureRoot, consistentDrives(t)).Collect(context.Background(), dir)
+	require.NoError(t, err)
+	assert.FileExists(t, filepath.Join(dir, nvmeapst.ManifestName))
 }

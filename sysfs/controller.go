@@ -1,14 +1,16 @@
 package sysfs
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/internal/safeio"
 )
 
 // Controller is what sysfs says about one NVMe controller, class/nvme/NAME.
@@ -53,6 +55,25 @@ type Controller struct {
 	Tolerance    apst.Tolerance
 	HasTolerance bool
 
+	// PCIGap is set when the controller should have a PCI ID but sysfs does
+	// not give one: a pcie controller (or a device link with PCI
+	// attributes) without device/vendor or device/device. It says which file
+	// is missing; HasPCI is then false, so the PCI quirk table and the DMI
+	// rules could not be checked. That is a gap in what is known, not a
+	// controller without PCI quirks.
+	PCIGap string
+
+	// Quirks lists class/nvme/NAME/quirks (Linux 7.0 and later): every
+	// quirk the kernel has in force for the controller, one name a line as
+	// the kernel prints them ("no_apst", "no_deepest_ps", "simple_suspend"),
+	// in the file's order, names this package does not know kept. It is the
+	// ground truth where present: it reflects the kernel's own tables, DMI
+	// rules, nvme.quirks= and distribution backports. HasQuirks is false
+	// when the kernel has no such file (older kernels), which is not an
+	// error; HasQuirks with an empty list means no quirk applies.
+	Quirks    []string
+	HasQuirks bool
+
 	// CPULatency is the nvme-pci cpu_latency_us knob of the proposed CPU
 	// latency QoS patch: a CPU wake-up latency limit in µs held on the CPUs
 	// serving the controller's queues while I/O is in flight; a negative
@@ -63,7 +84,31 @@ type Controller struct {
 	// Disks are the controller's namespaces as block devices, sorted by
 	// name, with the block-layer CPU latency knobs.
 	Disks []Disk
+
+	// Unreadable lists the attributes that exist but could not be read or
+	// parsed, in the order they were read; the fields they feed are left
+	// zero (a zero HasTolerance then does not mean "APST disabled").
+	// Controller returns them as its error too.
+	Unreadable []AttributeError
 }
+
+// AttributeError is one attribute that exists but could not be read (a
+// permission error, not a regular file, a file the snapshot could not read)
+// or does not parse.
+type AttributeError struct {
+	// Path is the attribute's slash-separated path relative to the root.
+	Path string
+	// Err is the error, which names the full path and wraps the cause
+	// (os.ErrPermission, ErrNotRegular, ErrInvalidAttribute,
+	// ErrUnreadableInSnapshot...).
+	Err error
+}
+
+// Error returns the message of Err.
+func (e AttributeError) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err.
+func (e AttributeError) Unwrap() error { return e.Err }
 
 // APSTEnabled reports whether the kernel has APST enabled for the controller,
 // which it shows by exposing power/pm_qos_latency_tolerance_us.
@@ -92,6 +137,7 @@ type Disk struct {
 const (
 	attrTolerance  = "power/pm_qos_latency_tolerance_us"
 	attrCPULatency = "cpu_latency_us"
+	attrQuirks     = "quirks"
 	attrDiskLimit  = "cpu_lat_limit_us"
 	attrDiskTime   = "cpu_lat_timeout_ms"
 )
@@ -104,16 +150,15 @@ var (
 func controllerDir(name string) string { return path.Join("class/nvme", name) }
 func diskDir(name string) string       { return path.Join("block", name) }
 
-// Controllers returns every controller under class/nvme (entries named nvmeN),
-// sorted by name with numbers in numeric order (nvme2 before nvme10).
-//
-// A missing class/nvme (no NVMe driver loaded, or a tree without it) is an
-// error wrapping os.ErrNotExist. When some controllers cannot be read, it
-// returns the others together with an error naming each failure.
-func (fs FS) Controllers() ([]Controller, error) {
-	entries, err := os.ReadDir(fs.path("class/nvme"))
-	if err != nil {
-		return nil, fmt.Errorf("sysfs: %w", err)
+// ControllerNames returns the names of the controllers under class/nvme
+// (entries named nvmeN), with those the snapshot lists, sorted by name with
+// numbers in numeric order (nvme2 before nvme10), without reading their
+// attributes. A missing class/nvme is an error wrapping os.ErrNotExist
+// unless the snapshot lists controllers.
+func (fs FS) ControllerNames() ([]string, error) {
+	entries, err := fs.readDir("class/nvme")
+	if err != nil && (!isNotExist(err) || fs.snap == nil || len(fs.snap.controllers) == 0) {
+		return nil, err
 	}
 	var names []string
 	for _, e := range entries {
@@ -121,10 +166,50 @@ func (fs FS) Controllers() ([]Controller, error) {
 			names = append(names, e.Name())
 		}
 	}
+	if fs.snap != nil {
+		for _, n := range fs.snap.controllers {
+			if controllerName.MatchString(n) && !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
 	slices.SortFunc(names, cmpNatural)
+	return names, nil
+}
+
+// Controllers returns every controller under class/nvme (entries named nvmeN),
+// sorted by name with numbers in numeric order (nvme2 before nvme10).
+//
+// A missing class/nvme (no NVMe driver loaded, or a tree without it) is an
+// error wrapping os.ErrNotExist. When some controllers cannot be read (an
+// attribute unreadable or malformed, or a controller the snapshot lists
+// missing from the tree), it returns the others together with an error
+// naming each failure; use [FS.Controller] for what could be read of one of
+// them.
+func (fs FS) Controllers() ([]Controller, error) {
+	return fs.ControllersContext(context.Background())
+}
+
+// ControllersContext is [FS.Controllers] that stops between controllers
+// once ctx is done, returning ctx's error with what it has read. No single
+// read blocks (every file is opened non-blocking and must be a regular
+// file), so the wait for a cancellation is one controller's attributes.
+func (fs FS) ControllersContext(ctx context.Context) ([]Controller, error) {
+	fs, done, err := fs.session()
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	names, err := fs.ControllerNames()
+	if err != nil {
+		return nil, err
+	}
 	ctrls := make([]Controller, 0, len(names))
 	var errs []error
 	for _, n := range names {
+		if err := ctx.Err(); err != nil {
+			return ctrls, fmt.Errorf("sysfs: controllers: %w", err)
+		}
 		c, err := fs.Controller(n)
 		if err != nil {
 			errs = append(errs, err)
@@ -135,20 +220,33 @@ func (fs FS) Controllers() ([]Controller, error) {
 	return ctrls, errors.Join(errs...)
 }
 
-// Controller reads the controller class/nvme/name. A name that does not exist
-// is an error wrapping os.ErrNotExist; an attribute that cannot be read for
-// another reason (os.ErrPermission) or does not parse is an error too. See
-// the Controller fields for the attributes whose absence is not an error.
+// Controller reads the controller class/nvme/name.
+//
+// A name that does not exist is an error wrapping os.ErrNotExist (and
+// ErrMissingController when the snapshot lists it). An attribute that exists
+// but cannot be read (os.ErrPermission, ErrNotRegular, ...) or does not
+// parse (ErrInvalidAttribute) does not stop the others: Controller returns
+// what it could read, with every such attribute in Controller.Unreadable,
+// and an error joining them. See the Controller fields for the attributes
+// whose absence is not an error.
 func (fs FS) Controller(name string) (Controller, error) {
+	fs, done, err := fs.session()
+	if err != nil {
+		return Controller{}, err
+	}
+	defer done()
 	if err := checkName(name); err != nil {
 		return Controller{}, err
 	}
 	dir := controllerDir(name)
-	if _, err := os.Stat(fs.path(dir)); err != nil {
-		return Controller{}, fmt.Errorf("sysfs: controller %s: %w", name, err)
+	if err := fs.checkControllerDir(name); err != nil {
+		return Controller{}, err
 	}
 	c := Controller{Name: name}
-	strs := []struct {
+	fail := func(rel string, err error) {
+		c.Unreadable = append(c.Unreadable, AttributeError{Path: rel, Err: err})
+	}
+	for _, s := range []struct {
 		attr string
 		dst  *string
 	}{
@@ -158,92 +256,169 @@ func (fs FS) Controller(name string) (Controller, error) {
 		{"transport", &c.Transport},
 		{"state", &c.State},
 		{"address", &c.Address},
-	}
-	for _, s := range strs {
-		v, _, err := fs.readOptional(path.Join(dir, s.attr))
+	} {
+		rel := path.Join(dir, s.attr)
+		v, _, err := fs.readOptional(rel)
 		if err != nil {
-			return Controller{}, err
+			fail(rel, err)
+			continue
 		}
 		*s.dst = v
 	}
 
 	rel := path.Join(dir, "cntlid")
 	if v, ok, err := fs.readOptional(rel); err != nil {
-		return Controller{}, err
+		fail(rel, err)
 	} else if ok {
-		id, err := parseUint(fs.path(rel), v, 16)
-		if err != nil {
-			return Controller{}, err
+		if id, err := parseUint(fs.path(rel), v, 16); err != nil {
+			fail(rel, err)
+		} else {
+			c.ControllerID, c.HasControllerID = uint16(id), true
 		}
-		c.ControllerID, c.HasControllerID = uint16(id), true
 	}
 
-	if err := fs.readPCI(&c, dir); err != nil {
-		return Controller{}, err
-	}
+	fs.readPCI(&c, dir, fail)
 
 	rel = path.Join(dir, attrTolerance)
 	if v, ok, err := fs.readOptional(rel); err != nil {
-		return Controller{}, err
+		fail(rel, err)
 	} else if ok {
-		t, err := apst.ParseTolerance(v)
-		if err != nil {
-			return Controller{}, fmt.Errorf("%w: %s: %w", ErrInvalidAttribute, fs.path(rel), err)
+		if t, err := apst.ParseTolerance(v); err != nil {
+			fail(rel, fmt.Errorf("%w: %s: %w", ErrInvalidAttribute, fs.path(rel), err))
+		} else {
+			c.Tolerance, c.HasTolerance = t, true
 		}
-		c.Tolerance, c.HasTolerance = t, true
 	}
 
-	var err error
-	if c.CPULatency, err = fs.readInt32(path.Join(dir, attrCPULatency)); err != nil {
-		return Controller{}, err
+	rel = path.Join(dir, attrQuirks)
+	if raw, err := fs.readRaw(rel); err == nil {
+		c.Quirks, c.HasQuirks = ParseQuirkList(raw), true
+	} else if !isNotExist(err) {
+		fail(rel, err)
 	}
 
-	if c.Disks, err = fs.disks(dir); err != nil {
-		return Controller{}, err
+	rel = path.Join(dir, attrCPULatency)
+	if v, err := fs.readInt32(rel); err != nil {
+		fail(rel, err)
+	} else {
+		c.CPULatency = v
+	}
+
+	disks, err := fs.disks(dir, fail)
+	if err != nil {
+		fail(dir, err)
+	}
+	c.Disks = disks
+	if len(c.Unreadable) > 0 {
+		errs := make([]error, len(c.Unreadable))
+		for i, u := range c.Unreadable {
+			errs[i] = u.Err
+		}
+		return c, errors.Join(errs...)
 	}
 	return c, nil
 }
 
-// readPCI fills the PCI IDs from the attributes of the device link. A
-// controller without device/vendor is not a PCI function; one with
-// device/vendor must have device/device too.
-func (fs FS) readPCI(c *Controller, dir string) error {
-	dev := path.Join(dir, "device")
-	vendor, ok, err := fs.readOptional(path.Join(dev, "vendor"))
-	if err != nil || !ok {
-		return err
-	}
-	if c.PCI.Vendor, err = parseHex16(fs.path(path.Join(dev, "vendor")), vendor); err != nil {
-		return err
-	}
-	rel := path.Join(dev, "device")
-	device, err := fs.read(rel)
+// checkControllerDir makes sure class/nvme/name is a directory: absent is
+// an error wrapping os.ErrNotExist (and ErrMissingController when the
+// snapshot lists it), anything but a directory one wrapping ErrNotRegular.
+func (fs FS) checkControllerDir(name string) error {
+	dir := controllerDir(name)
+	fi, err := fs.stat(dir)
 	if err != nil {
-		return err
+		if merr := fs.snap.missingController(fs, name); merr != nil && isNotExist(err) {
+			return merr
+		}
+		return fmt.Errorf("sysfs: controller %s: %w", name, stripPrefix(err))
 	}
-	if c.PCI.Device, err = parseHex16(fs.path(rel), device); err != nil {
-		return err
+	if !fi.IsDir() {
+		return fmt.Errorf("sysfs: controller %s: %w", name,
+			&safeio.NotRegularError{Path: fs.path(dir), Mode: fi.Mode().Type(), WantDir: true})
 	}
-	for _, s := range []struct {
-		attr string
-		dst  *uint16
-	}{
-		{"subsystem_vendor", &c.SubsystemVendor},
-		{"subsystem_device", &c.SubsystemDevice},
-	} {
-		rel := path.Join(dev, s.attr)
+	return nil
+}
+
+// ParseQuirkList splits the content of a controller's quirks file into the
+// quirk names it lists: one a line (any run of white space separates two),
+// blank lines dropped, names kept as written.
+func ParseQuirkList(s string) []string {
+	names := strings.Fields(s)
+	if names == nil {
+		return []string{}
+	}
+	return names
+}
+
+// stripPrefix removes the "sysfs: " of an error this package made, so that
+// a message built around it does not repeat it.
+func stripPrefix(err error) error {
+	return prefixless{err}
+}
+
+type prefixless struct{ err error }
+
+func (p prefixless) Error() string { return strings.TrimPrefix(p.err.Error(), "sysfs: ") }
+func (p prefixless) Unwrap() error { return p.err }
+
+// readPCI fills the PCI IDs from the attributes of the device link. A
+// controller without device/vendor is not a PCI function, unless it is a
+// pcie controller or its device link has other PCI attributes: then the
+// missing file is a stated gap (PCIGap). So is device/vendor without
+// device/device.
+func (fs FS) readPCI(c *Controller, dir string, fail func(string, error)) {
+	dev := path.Join(dir, "device")
+	rel := path.Join(dev, "vendor")
+	vendor, hasVendor, err := fs.readOptional(rel)
+	if err != nil {
+		fail(rel, err)
+		return
+	}
+	var vid uint16
+	if hasVendor {
+		if vid, err = parseHex16(fs.path(rel), vendor); err != nil {
+			fail(rel, err)
+			return
+		}
+	}
+	rel = path.Join(dev, "device")
+	device, hasDevice, err := fs.readOptional(rel)
+	if err != nil {
+		fail(rel, err)
+		return
+	}
+	var did uint16
+	if hasDevice {
+		if did, err = parseHex16(fs.path(rel), device); err != nil {
+			fail(rel, err)
+			return
+		}
+	}
+	var sub [2]uint16
+	var hasSub bool
+	for i, attr := range []string{"subsystem_vendor", "subsystem_device"} {
+		rel := path.Join(dev, attr)
 		v, ok, err := fs.readOptional(rel)
 		if err != nil {
-			return err
+			fail(rel, err)
+			continue
 		}
 		if ok {
-			if *s.dst, err = parseHex16(fs.path(rel), v); err != nil {
-				return err
+			hasSub = true
+			if sub[i], err = parseHex16(fs.path(rel), v); err != nil {
+				fail(rel, err)
 			}
 		}
 	}
-	c.HasPCI = true
-	return nil
+	switch {
+	case hasVendor && hasDevice:
+		c.PCI = apst.PCIID{Vendor: vid, Device: did}
+		c.SubsystemVendor, c.SubsystemDevice = sub[0], sub[1]
+		c.HasPCI = true
+	case hasVendor:
+		c.PCIGap = dev + "/device is absent though device/vendor is present: the PCI device ID is unknown"
+	case hasDevice || hasSub || c.Transport == "pcie":
+		c.PCIGap = dev + "/vendor is absent: the PCI ID is unknown, so the PCI quirk table and the DMI rules were not checked"
+	}
 }
 
 // readInt32 reads an optional attribute the kernel prints with %d: nil when
@@ -263,9 +438,9 @@ func (fs FS) readInt32(rel string) (*int64, error) {
 // namespaceEntries lists the namespace entries in a controller's folder with
 // the disk each stands for.
 func (fs FS) namespaceEntries(dir string) ([]Disk, error) {
-	entries, err := os.ReadDir(fs.path(dir))
+	entries, err := fs.readDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("sysfs: %w", err)
+		return nil, err
 	}
 	var disks []Disk
 	seen := map[string]bool{}
@@ -285,19 +460,22 @@ func (fs FS) namespaceEntries(dir string) ([]Disk, error) {
 	return disks, nil
 }
 
-// disks lists the controller's disks and reads their CPU latency knobs.
-func (fs FS) disks(dir string) ([]Disk, error) {
+// disks lists the controller's disks and reads their CPU latency knobs;
+// a knob that cannot be read is reported through fail.
+func (fs FS) disks(dir string, fail func(string, error)) ([]Disk, error) {
 	disks, err := fs.namespaceEntries(dir)
 	if err != nil {
 		return nil, err
 	}
 	for i := range disks {
 		d := &disks[i]
-		if d.CPULatencyLimit, err = fs.readInt32(path.Join(diskDir(d.Name), attrDiskLimit)); err != nil {
-			return nil, err
+		rel := path.Join(diskDir(d.Name), attrDiskLimit)
+		if d.CPULatencyLimit, err = fs.readInt32(rel); err != nil {
+			fail(rel, err)
 		}
-		if d.CPULatencyTimeout, err = fs.readInt32(path.Join(diskDir(d.Name), attrDiskTime)); err != nil {
-			return nil, err
+		rel = path.Join(diskDir(d.Name), attrDiskTime)
+		if d.CPULatencyTimeout, err = fs.readInt32(rel); err != nil {
+			fail(rel, err)
 		}
 	}
 	return disks, nil
@@ -309,19 +487,27 @@ func (fs FS) disks(dir string) ([]Disk, error) {
 // that reads back the same. A path ending in "/" is a directory whose
 // existence matters (a namespace entry of the controller's folder, which
 // Controller lists to find the disks) and holds no file this package reads.
+// A file that exists but cannot be read (or is not a regular file) is listed
+// too: reading it with [FS.ReadFile] says why, which a copy should record
+// (see [Snapshot]).
 func (fs FS) Files(name string) ([]string, error) {
+	fs, done, err := fs.session()
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	if err := checkName(name); err != nil {
 		return nil, err
 	}
 	dir := controllerDir(name)
-	if _, err := os.Stat(fs.path(dir)); err != nil {
-		return nil, fmt.Errorf("sysfs: controller %s: %w", name, err)
+	if err := fs.checkControllerDir(name); err != nil {
+		return nil, err
 	}
 	var attrs []string
 	for _, a := range []string{
 		"model", "serial", "firmware_rev", "transport", "state", "address", "cntlid",
 		"device/vendor", "device/device", "device/subsystem_vendor", "device/subsystem_device",
-		attrTolerance, attrCPULatency,
+		attrTolerance, attrQuirks, attrCPULatency,
 	} {
 		attrs = append(attrs, path.Join(dir, a))
 	}
@@ -345,21 +531,21 @@ func (fs FS) Files(name string) ([]string, error) {
 	return append(files, knobs...), nil
 }
 
-// existing returns the candidates that exist as regular files (following
-// symbolic links), in order.
+// existing returns the candidates that exist, in order: every path for
+// which stat (following symbolic links within the tree) gives anything but
+// "does not exist", so that a file that is unreadable, not a regular file or
+// recorded unreadable by the snapshot is listed, and a copy can record why
+// it could not be read instead of leaving it out as if it were absent.
 func (fs FS) existing(cands []string) ([]string, error) {
+	if err := fs.check(); err != nil {
+		return nil, err
+	}
 	var out []string
 	for _, rel := range cands {
-		fi, err := os.Stat(fs.path(rel))
-		if errors.Is(err, os.ErrNotExist) {
+		if _, err := fs.stat(rel); isNotExist(err) {
 			continue
 		}
-		if err != nil {
-			return nil, fmt.Errorf("sysfs: %w", err)
-		}
-		if fi.Mode().IsRegular() {
-			out = append(out, rel)
-		}
+		out = append(out, rel)
 	}
 	return out, nil
 }

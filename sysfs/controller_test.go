@@ -50,7 +50,7 @@ var (
 		Name:            "nvme0",
 		Model:           "INTEL SSDPEKKW256G7",
 		Serial:          "BTPY72910KCW256D",
-		FirmwareRev:     "PSF121C",
+		FirmwareRev:     "PSF109C",
 		Transport:       "pcie",
 		State:           "live",
 		Address:         "0000:3d:00.0",
@@ -210,11 +210,33 @@ func TestControllerMalformed(t *testing.T) {
 	}
 }
 
-func TestControllerPCIDeviceMissing(t *testing.T) {
-	root := sysfs.CopyFixture(t, "v6")
-	require.NoError(t, os.Remove(filepath.Join(root, "devices/pci0000_00/0000_00_1d.0/0000_3d_00.0/device")))
-	_, err := newFS(t, root).Controller("nvme0")
-	require.ErrorIs(t, err, os.ErrNotExist, "vendor without device is an error")
+func TestControllerPCIGap(t *testing.T) {
+	tests := []struct {
+		name   string
+		remove []string
+		gap    string
+	}{
+		{"device missing", []string{"device"}, "device/device is absent"},
+		{"vendor missing", []string{"vendor"}, "device/vendor is absent"},
+		{"both missing, pcie", []string{"vendor", "device", "subsystem_vendor", "subsystem_device"}, "device/vendor is absent"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := sysfs.CopyFixture(t, "v6")
+			for _, f := range tt.remove {
+				require.NoError(t, os.Remove(filepath.Join(root, "devices/pci0000_00/0000_00_1d.0/0000_3d_00.0", f)))
+			}
+			c, err := newFS(t, root).Controller("nvme0")
+			require.NoError(t, err, "a missing PCI file is a gap, not an error")
+			assert.False(t, c.HasPCI)
+			assert.Zero(t, c.PCI)
+			assert.Contains(t, c.PCIGap, tt.gap)
+			assert.Contains(t, c.PCIGap, "class/nvme/nvme0/device/")
+		})
+	}
+	c, err := newFS(t, "testdata/v6").Controller("nvme0")
+	require.NoError(t, err)
+	assert.Empty(t, c.PCIGap)
 }
 
 func TestControllerNotPCI(t *testing.T) {
@@ -224,6 +246,7 @@ func TestControllerNotPCI(t *testing.T) {
 	c, err := newFS(t, root).Controller("nvme3")
 	require.NoError(t, err)
 	assert.False(t, c.HasPCI)
+	assert.Empty(t, c.PCIGap, "a fabrics controller has no PCI ID to miss")
 	assert.Equal(t, "tcp", c.Transport)
 }
 

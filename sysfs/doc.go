@@ -6,16 +6,33 @@
 //
 // An [FS] is rooted at a mount point ([DefaultMountPoint], "/sys", on a live
 // system), so the same code reads a live machine, a bundle captured on another
-// machine, or a fixture tree in testdata. The package uses only os, io and
-// io/fs: it builds on every GOOS and keeps no global state.
+// machine, or a fixture tree in testdata. Build one with [NewFS]: the zero FS
+// refuses every call ([ErrZeroFS]) rather than read relative to the working
+// directory. The package uses only the standard library: it builds on every
+// GOOS and keeps no global state.
 //
 // # Reads
 //
-// Every attribute is read with one bounded read (a single read of at most
-// 4 KiB, like procfs' careful sysfs reads; never os.ReadFile, which can loop
-// forever on drivers that return EAGAIN) and trimmed. Errors name the path,
-// start with "sysfs: " and keep the *fs.PathError, so errors.Is(err,
-// os.ErrNotExist) and errors.Is(err, os.ErrPermission) work.
+// Every path is resolved inside the root (os.Root), following symbolic links
+// only while they stay in the tree, so a copied tree cannot point a read at a
+// file elsewhere. Every attribute is opened without blocking (O_NONBLOCK
+// where the system has it, then fstat), must be a regular file (a named pipe,
+// socket or device is an error wrapping [ErrNotRegular], never a hang), and
+// is read with a bounded read of less than [MaxAttributeSize] bytes, then
+// trimmed. Errors name the path, start with "sysfs: " and keep the
+// *fs.PathError, so errors.Is(err, os.ErrNotExist) and errors.Is(err,
+// os.ErrPermission) work. No single read blocks; [FS.ControllersContext]
+// also stops between controllers when its context is done.
+//
+// Absent and unreadable are never confused. A file that does not exist
+// (os.ErrNotExist) is absent, with the meaning below; any other failure
+// (permission, not a regular file, a link leaving the tree, a file a
+// snapshot records as unreadable) is an error, and it costs only the value
+// it feeds: [FS.Controller] returns the rest of the controller with the
+// failed attributes in [Controller.Unreadable], [FS.ModuleParams] the other
+// parameters with the bad ones in [ModuleParams.Unreadable], [FS.DMI] the
+// other strings. A copy of a tree says what it could not read, and which
+// controllers it holds, through [FS.WithSnapshot].
 //
 // Absent attributes are not errors where their absence means something: a
 // controller without power/pm_qos_latency_tolerance_us is one the kernel has
@@ -23,7 +40,10 @@
 // applies without force_apst), and [Controller.HasTolerance] says so; nvme_core
 // without the apst_* parameters is a kernel older than v5.14
 // ([ModuleParams.Generation]); a missing CPU latency knob is a kernel without
-// the patch (a nil pointer).
+// the patch (a nil pointer); a missing quirks file or nvme quirks parameter
+// is a kernel older than 7.0 ([Controller.HasQuirks], [QuirksParam.Present]).
+// A pcie controller without device/vendor is the exception: its PCI ID is
+// unknown, which [Controller.PCIGap] states.
 //
 // # Paths read
 //
@@ -32,10 +52,12 @@
 //	class/nvme/NAME/{model,serial,firmware_rev,transport,state,address,cntlid}
 //	class/nvme/NAME/device/{vendor,device,subsystem_vendor,subsystem_device}   (the PCI function, through the device link)
 //	class/nvme/NAME/power/pm_qos_latency_tolerance_us
+//	class/nvme/NAME/quirks                                                     (7.0 and later: the quirks in force)
 //	class/nvme/NAME/cpu_latency_us                                             (nvme-pci CPU latency patch)
 //	class/nvme/NAME/NS                                                         (namespace entries: nvmeXnY, or nvmeXcYnZ with native multipath)
 //	block/DISK/{cpu_lat_limit_us,cpu_lat_timeout_ms}                           (block-layer CPU latency patch)
 //	module/nvme_core/parameters/{default_ps_max_latency_us,force_apst,apst_*}
+//	module/nvme/parameters/quirks                                              (7.0 and later: nvme.quirks=)
 //	class/dmi/id/{sys_vendor,product_name,board_vendor,board_name}
 //
 // The block-layer knobs are disk attributes (the patch adds them to

@@ -1,6 +1,10 @@
 package sysfs
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/nvmeapst/nvmeapst/internal/safeio"
+)
 
 // Sentinel errors of the package; returned errors wrap them so that callers
 // can test with errors.Is. Errors from the filesystem additionally wrap the
@@ -24,4 +28,21 @@ var (
 	// ErrReadBack: the value read back after a write is not the value
 	// written (the kernel ignored or changed it).
 	ErrReadBack = errors.New("sysfs: value read back differs from the value written")
+	// ErrZeroFS: a method called on the zero FS, which has no root. Build
+	// one with NewFS or NewDefaultFS.
+	ErrZeroFS = errors.New("sysfs: zero FS has no root; build one with sysfs.NewFS or sysfs.NewDefaultFS")
+	// ErrNotRegular: a path of the tree that is not a regular file where an
+	// attribute file is read or written (a named pipe, a socket, a device, a
+	// directory). Such a file is unreadable, not absent.
+	ErrNotRegular = safeio.ErrNotRegular
+	// ErrIncomplete: NewFS given a directory that a collect had not finished
+	// writing (see IncompleteMarker).
+	ErrIncomplete = errors.New("sysfs: incomplete snapshot")
+	// ErrUnreadableInSnapshot: a file the snapshot records as existing but
+	// unreadable when it was taken (see FS.WithSnapshot). It is unreadable,
+	// never absent.
+	ErrUnreadableInSnapshot = errors.New("sysfs: file was unreadable when the snapshot was taken")
+	// ErrMissingController: a controller the snapshot lists that the tree
+	// does not hold. Errors wrapping it also wrap os.ErrNotExist.
+	ErrMissingController = errors.New("sysfs: controller listed in the snapshot is missing from the tree")
 )

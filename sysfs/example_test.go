@@ -75,3 +75,28 @@ func copyOfFixture(name string) (string, func()) {
 	}
 	return dst, func() { os.RemoveAll(dir) }
 }
+
+// Read the quirks a Linux 7.0 kernel reports: the nvme.quirks= overrides
+// and, per controller, the quirks in force.
+func ExampleFS_QuirksParam() {
+	fs, err := sysfs.NewFS("testdata/v7")
+	if err != nil {
+		log.Fatal(err)
+	}
+	q, err := fs.QuirksParam()
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("nvme.quirks=%s: %d override(s), clear %v on %s\n", q.Raw, len(q.Overrides), q.Overrides[0].Clear, q.Overrides[0].PCI)
+	ctrls, err := fs.Controllers()
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, c := range ctrls {
+		fmt.Printf("%s (%s): quirks %q, APST enabled: %v\n", c.Name, c.PCI, c.Quirks, c.APSTEnabled())
+	}
+	// Output:
+	// nvme.quirks=144d:a804:^no_apst: 1 override(s), clear [no_apst] on 144d:a804
+	// nvme0 (8086:f1a5): quirks ["no_deepest_ps" "medium_prio_sq" "no_temp_thresh_change" "disable_write_zeroes"], APST enabled: true
+	// nvme1 (144d:a804): quirks [], APST enabled: true
+}

@@ -3,27 +3,50 @@ package sysfs
 import (
 	"errors"
 	"fmt"
-	"io"
+	iofs "io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/nvmeapst/nvmeapst/internal/safeio"
 )
 
 // DefaultMountPoint is where sysfs is mounted on a live Linux system.
 const DefaultMountPoint = "/sys"
 
-// MaxAttributeSize is the most a read of one attribute returns: every
-// attribute is read with a single read into a buffer of this size, and one
-// that fills it is reported as an error rather than silently truncated.
+// MaxAttributeSize bounds every attribute read: a sysfs attribute holds
+// less than one page (the kernel's show handlers print into a 4096-byte
+// page), so a file of MaxAttributeSize bytes or more is reported as an error
+// wrapping ErrInvalidAttribute rather than silently truncated.
 const MaxAttributeSize = 4096
 
-// FS is a sysfs tree rooted at a mount point. The zero value is not usable;
-// build one with NewFS or NewDefaultFS. An FS holds no open files and is safe
-// for concurrent use.
+// IncompleteMarker is the file that marks a snapshot of a tree still being
+// written (a bundle that "apstctl collect" has not finished). [NewFS]
+// refuses a directory that holds it, so that an interrupted copy is never
+// read as a machine.
+const IncompleteMarker = ".nvmeapst-incomplete"
+
+// FS is a sysfs tree rooted at a mount point. Build one with [NewFS] or
+// [NewDefaultFS]: the zero value has no root, and every method of it fails
+// with an error wrapping [ErrZeroFS] instead of reading relative to the
+// working directory. An FS holds no open files and is safe for concurrent
+// use.
+//
+// Every path is resolved inside the root (os.Root): symbolic links are
+// followed, as sysfs needs, but only while they stay inside the tree, so a
+// snapshot from elsewhere cannot make the package read /etc/passwd. Every
+// file is opened without blocking and must be a regular file: a named pipe,
+// socket or device in a tree is an error wrapping [ErrNotRegular], never a
+// hang.
 type FS struct {
 	root  string
-	hooks *hooks // nil except in tests
+	snap  *snapshot // nil unless WithSnapshot
+	hooks *hooks    // nil except in tests
+	// open is the tree opened for the duration of one exported call that
+	// reads many files (see session); nil in every FS a caller holds.
+	open *os.Root
 }
 
 // hooks lets the package's own tests stand in for the kernel on writes.
@@ -32,8 +55,14 @@ type hooks struct {
 }
 
 // NewFS returns an FS rooted at mountPoint, which must be a directory (a live
-// /sys, or a copy of the parts this package reads).
+// /sys, or a copy of the parts this package reads). A directory holding
+// [IncompleteMarker], or named like the temporary directory of an
+// unfinished collect (".NAME.tmp-123"), is refused with an error wrapping
+// [ErrIncomplete].
 func NewFS(mountPoint string) (FS, error) {
+	if mountPoint == "" {
+		return FS{}, fmt.Errorf("sysfs: NewFS: empty mount point (want a directory such as %s)", DefaultMountPoint)
+	}
 	fi, err := os.Stat(mountPoint)
 	if err != nil {
 		return FS{}, fmt.Errorf("sysfs: %w", err)
@@ -41,53 +70,162 @@ func NewFS(mountPoint string) (FS, error) {
 	if !fi.IsDir() {
 		return FS{}, fmt.Errorf("sysfs: mount point %s is not a directory", mountPoint)
 	}
+	if tmpDirName.MatchString(filepath.Base(filepath.Clean(mountPoint))) {
+		return FS{}, fmt.Errorf("%w: %s is the temporary directory of a collect that did not finish", ErrIncomplete, mountPoint)
+	}
+	if _, err := os.Lstat(filepath.Join(mountPoint, IncompleteMarker)); err == nil {
+		return FS{}, fmt.Errorf("%w: %s holds %s: a collect did not finish writing it", ErrIncomplete, mountPoint, IncompleteMarker)
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return FS{}, fmt.Errorf("sysfs: %w", err)
+	}
 	return FS{root: mountPoint}, nil
 }
+
+// tmpDirName matches the temporary directory names of a collect.
+var tmpDirName = regexp.MustCompile(`^\..+\.tmp-[0-9]+$`)
 
 // NewDefaultFS returns an FS rooted at DefaultMountPoint.
 func NewDefaultFS() (FS, error) { return NewFS(DefaultMountPoint) }
 
-// Root returns the mount point the FS reads.
+// Root returns the mount point the FS reads ("" for the zero FS).
 func (fs FS) Root() string { return fs.root }
 
-// path joins the root and a slash-separated relative path.
+// check refuses the zero FS.
+func (fs FS) check() error {
+	if fs.root == "" {
+		return ErrZeroFS
+	}
+	return nil
+}
+
+// path joins the root and a slash-separated relative path, for messages.
 func (fs FS) path(rel string) string {
 	return filepath.Join(fs.root, filepath.FromSlash(rel))
 }
 
-// read reads one attribute with a single bounded read and returns it with
-// surrounding white space removed.
+// openRoot returns the tree as an os.Root, which confines every lookup to
+// it, and the function that releases it: the session's root when there is
+// one, a root opened for this one lookup otherwise.
+func (fs FS) openRoot() (*os.Root, func(), error) {
+	if fs.open != nil {
+		return fs.open, func() {}, nil
+	}
+	if err := fs.check(); err != nil {
+		return nil, nil, err
+	}
+	r, err := os.OpenRoot(fs.root)
+	if err != nil {
+		return nil, nil, fmt.Errorf("sysfs: %w", err)
+	}
+	return r, func() { r.Close() }, nil
+}
+
+// session returns a copy of fs that keeps the tree open until done is
+// called, so that an exported method reading many files opens the root
+// once. The FS a caller holds still holds no open file.
+func (fs FS) session() (FS, func(), error) {
+	if fs.open != nil {
+		return fs, func() {}, nil
+	}
+	r, done, err := fs.openRoot()
+	if err != nil {
+		return fs, nil, err
+	}
+	fs.open = r
+	return fs, done, nil
+}
+
+// fullPath makes the path of a *fs.PathError from an os.Root call the full
+// path of rel, so that messages say which file of which tree failed.
+func (fs FS) fullPath(rel string, err error) error {
+	var pe *iofs.PathError
+	if errors.As(err, &pe) && pe.Path == filepath.FromSlash(rel) {
+		return &iofs.PathError{Op: pe.Op, Path: fs.path(rel), Err: pe.Err}
+	}
+	return err
+}
+
+// stat is os.Stat of rel inside the tree (symbolic links followed within
+// it). A path the snapshot records as unreadable is an error.
+func (fs FS) stat(rel string) (iofs.FileInfo, error) {
+	if err := fs.snap.unreadableErr(fs, rel); err != nil {
+		return nil, err
+	}
+	r, done, err := fs.openRoot()
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	fi, err := r.Stat(filepath.FromSlash(rel))
+	if err != nil {
+		return nil, fmt.Errorf("sysfs: %w", fs.fullPath(rel, err))
+	}
+	return fi, nil
+}
+
+// readDir lists the directory rel inside the tree.
+func (fs FS) readDir(rel string) ([]iofs.DirEntry, error) {
+	if err := fs.snap.unreadableErr(fs, rel); err != nil {
+		return nil, err
+	}
+	r, done, err := fs.openRoot()
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	ents, err := safeio.ReadDirInRoot(r, filepath.FromSlash(rel))
+	if err != nil {
+		return nil, fmt.Errorf("sysfs: %w", fs.fullPath(rel, err))
+	}
+	return ents, nil
+}
+
+// ReadFile returns the raw content of the attribute file rel (a
+// slash-separated path relative to the root, such as one [FS.Files] lists),
+// read as every attribute is: inside the tree, without blocking, regular
+// files only, at most MaxAttributeSize-1 bytes. A tool copying a tree uses
+// it; a file the snapshot records as unreadable is an error wrapping
+// [ErrUnreadableInSnapshot].
+func (fs FS) ReadFile(rel string) ([]byte, error) {
+	if err := fs.snap.unreadableErr(fs, rel); err != nil {
+		return nil, err
+	}
+	r, done, err := fs.openRoot()
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	b, err := safeio.ReadFileInRoot(r, filepath.FromSlash(rel), MaxAttributeSize-1)
+	switch {
+	case errors.Is(err, safeio.ErrTooLarge):
+		return nil, fmt.Errorf("%w: %s: %d bytes or more", ErrInvalidAttribute, fs.path(rel), MaxAttributeSize)
+	case err != nil:
+		return nil, fmt.Errorf("sysfs: %w", fs.fullPath(rel, err))
+	}
+	return b, nil
+}
+
+// read reads one attribute and returns it with surrounding white space
+// removed.
 func (fs FS) read(rel string) (string, error) {
 	raw, err := fs.readRaw(rel)
 	return strings.TrimSpace(raw), err
 }
 
-// readRaw reads one attribute with a single read of at most
-// MaxAttributeSize bytes and returns it untrimmed.
+// readRaw reads one attribute untrimmed.
 func (fs FS) readRaw(rel string) (string, error) {
-	p := fs.path(rel)
-	f, err := os.Open(p)
-	if err != nil {
-		return "", fmt.Errorf("sysfs: %w", err)
-	}
-	defer f.Close()
-	buf := make([]byte, MaxAttributeSize)
-	n, err := f.Read(buf)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return "", fmt.Errorf("sysfs: %w", err)
-	}
-	if n == len(buf) {
-		return "", fmt.Errorf("%w: %s: larger than %d bytes", ErrInvalidAttribute, p, MaxAttributeSize)
-	}
-	return string(buf[:n]), nil
+	b, err := fs.ReadFile(rel)
+	return string(b), err
 }
 
 // readOptional is read for an attribute whose absence is meaningful: a
 // missing file (or a missing directory on its path) returns ok false and no
-// error. Any other failure, a permission error in particular, is an error.
+// error. Any other failure (permission, not a regular file, a path leaving
+// the tree, a file the snapshot could not read) is an error: unreadable is
+// never taken for absent.
 func (fs FS) readOptional(rel string) (value string, ok bool, err error) {
 	v, err := fs.read(rel)
-	if errors.Is(err, os.ErrNotExist) {
+	if isNotExist(err) {
 		return "", false, nil
 	}
 	if err != nil {
@@ -97,15 +235,24 @@ func (fs FS) readOptional(rel string) (value string, ok bool, err error) {
 }
 
 // write writes value to an existing attribute in a single write. It never
-// creates a file.
+// creates a file, and it refuses a file that is not a regular one (a named
+// pipe would block the open).
 func (fs FS) write(rel, value string) error {
+	if err := fs.check(); err != nil {
+		return err
+	}
 	p := fs.path(rel)
 	if fs.hooks != nil && fs.hooks.write != nil {
 		return fs.hooks.write(p, value)
 	}
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_TRUNC, 0)
+	r, done, err := fs.openRoot()
 	if err != nil {
-		return fmt.Errorf("sysfs: %w", err)
+		return err
+	}
+	defer done()
+	f, err := safeio.OpenFileInRoot(r, filepath.FromSlash(rel), os.O_WRONLY|os.O_TRUNC)
+	if err != nil {
+		return fmt.Errorf("sysfs: %w", fs.fullPath(rel, err))
 	}
 	_, werr := f.Write([]byte(value))
 	cerr := f.Close()

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	iofs "io/fs"
 	"math"
-	"os"
 	"path"
 	"strconv"
 
@@ -137,8 +136,8 @@ func (fs FS) checkController(name string) error {
 	if err := checkName(name); err != nil {
 		return err
 	}
-	if _, err := os.Stat(fs.path(controllerDir(name))); err != nil {
-		return fmt.Errorf("sysfs: controller %s: %w", name, err)
+	if _, err := fs.stat(controllerDir(name)); err != nil {
+		return fmt.Errorf("sysfs: controller %s: %w", name, stripPrefix(err))
 	}
 	return nil
 }
@@ -148,8 +147,8 @@ func (fs FS) checkDisk(name string) error {
 	if err := checkName(name); err != nil {
 		return err
 	}
-	if _, err := os.Stat(fs.path(diskDir(name))); err != nil {
-		return fmt.Errorf("sysfs: disk %s: %w", name, err)
+	if _, err := fs.stat(diskDir(name)); err != nil {
+		return fmt.Errorf("sysfs: disk %s: %w", name, stripPrefix(err))
 	}
 	return nil
 }

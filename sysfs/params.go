@@ -1,8 +1,8 @@
 package sysfs
 
 import (
+	"errors"
 	"fmt"
-	"os"
 	"path"
 	"strings"
 
@@ -33,54 +33,82 @@ type ModuleParams struct {
 	SecondaryTimeoutMS    *uint64
 	PrimaryLatencyTolUS   *uint64
 	SecondaryLatencyTolUS *uint64
+
+	// Unreadable names the parameters (e.g. "force_apst") that exist but
+	// could not be read or parsed, in the order they were read; their fields
+	// are nil as if absent, so check here before taking a nil field for a
+	// parameter the kernel lacks. ModuleParams returns them as its error too.
+	Unreadable []string
+}
+
+// moduleParamNames are the nvme_core parameters ModuleParams reads, in the
+// order it reads them.
+var moduleParamNames = []string{
+	"default_ps_max_latency_us", "force_apst",
+	"apst_primary_timeout_ms", "apst_secondary_timeout_ms",
+	"apst_primary_latency_tol_us", "apst_secondary_latency_tol_us",
 }
 
 // ModuleParams reads the nvme_core module parameters. A missing parameter
 // leaves its field nil; a missing parameters directory (nvme_core not loaded)
-// is an error wrapping os.ErrNotExist, as is an unreadable or malformed
-// parameter (os.ErrPermission, ErrInvalidAttribute).
+// is an error wrapping os.ErrNotExist. A parameter that exists but cannot be
+// read (os.ErrPermission, ErrNotRegular) or does not parse
+// (ErrInvalidAttribute) is one unreadable parameter: the others are still
+// read and returned, the bad one is listed in ModuleParams.Unreadable, and
+// the error joins one error per bad parameter.
 func (fs FS) ModuleParams() (ModuleParams, error) {
-	if _, err := os.Stat(fs.path(moduleDir)); err != nil {
-		return ModuleParams{}, fmt.Errorf("sysfs: nvme_core parameters: %w", err)
+	fs, done, err := fs.session()
+	if err != nil {
+		return ModuleParams{}, err
+	}
+	defer done()
+	if _, err := fs.stat(moduleDir); err != nil {
+		return ModuleParams{}, fmt.Errorf("sysfs: nvme_core parameters: %w", stripPrefix(err))
 	}
 	var m ModuleParams
-	for _, p := range []struct {
-		name string
-		dst  **uint64
-	}{
-		{"default_ps_max_latency_us", &m.DefaultPSMaxLatencyUS},
-		{"apst_primary_timeout_ms", &m.PrimaryTimeoutMS},
-		{"apst_secondary_timeout_ms", &m.SecondaryTimeoutMS},
-		{"apst_primary_latency_tol_us", &m.PrimaryLatencyTolUS},
-		{"apst_secondary_latency_tol_us", &m.SecondaryLatencyTolUS},
-	} {
-		rel := path.Join(moduleDir, p.name)
+	var errs []error
+	fail := func(name string, err error) {
+		m.Unreadable = append(m.Unreadable, name)
+		errs = append(errs, err)
+	}
+	for _, name := range moduleParamNames {
+		rel := path.Join(moduleDir, name)
 		v, ok, err := fs.readOptional(rel)
 		if err != nil {
-			return ModuleParams{}, err
+			fail(name, err)
+			continue
 		}
 		if !ok {
 			continue
 		}
+		if name == "force_apst" {
+			b, err := parseParamBool(fs.path(rel), v)
+			if err != nil {
+				fail(name, err)
+				continue
+			}
+			m.ForceAPST = &b
+			continue
+		}
 		n, err := parseUint(fs.path(rel), v, 64)
 		if err != nil {
-			return ModuleParams{}, err
+			fail(name, err)
+			continue
 		}
-		*p.dst = &n
-	}
-	rel := path.Join(moduleDir, "force_apst")
-	v, ok, err := fs.readOptional(rel)
-	if err != nil {
-		return ModuleParams{}, err
-	}
-	if ok {
-		b, err := parseParamBool(fs.path(rel), v)
-		if err != nil {
-			return ModuleParams{}, err
+		switch name {
+		case "default_ps_max_latency_us":
+			m.DefaultPSMaxLatencyUS = &n
+		case "apst_primary_timeout_ms":
+			m.PrimaryTimeoutMS = &n
+		case "apst_secondary_timeout_ms":
+			m.SecondaryTimeoutMS = &n
+		case "apst_primary_latency_tol_us":
+			m.PrimaryLatencyTolUS = &n
+		case "apst_secondary_latency_tol_us":
+			m.SecondaryLatencyTolUS = &n
 		}
-		m.ForceAPST = &b
 	}
-	return m, nil
+	return m, errors.Join(errs...)
 }
 
 // parseParamBool parses a bool module parameter as the kernel prints it (Y or
@@ -96,13 +124,19 @@ func parseParamBool(p, s string) (bool, error) {
 }
 
 // Generation returns the kernel algorithm the parameters point to: Current
-// (v5.14 and later) when any apst_* parameter is present, V4_12 otherwise.
+// (v5.14 and later) when any apst_* parameter is present (read, or listed in
+// Unreadable: the file exists), V4_12 otherwise.
 // The parameters cannot tell v4.11, which had no force_apst, from a tree that
 // merely lacks the file, so V4_11 is never returned.
 func (m ModuleParams) Generation() apst.Generation {
 	if m.PrimaryTimeoutMS != nil || m.SecondaryTimeoutMS != nil ||
 		m.PrimaryLatencyTolUS != nil || m.SecondaryLatencyTolUS != nil {
 		return apst.Current
+	}
+	for _, n := range m.Unreadable {
+		if strings.HasPrefix(n, "apst_") {
+			return apst.Current
+		}
 	}
 	return apst.V4_12
 }
@@ -111,8 +145,16 @@ func (m ModuleParams) Generation() apst.Generation {
 // match: class/dmi/id/{sys_vendor,product_name,board_vendor,board_name}. A
 // missing file (or a machine without DMI) gives an empty string; only the
 // trailing newline is removed, since the kernel compares the strings exactly.
+// A file that exists but cannot be read leaves its string empty and is an
+// error; the others are still read and returned with it.
 func (fs FS) DMI() (apst.DMI, error) {
+	fs, done, err := fs.session()
+	if err != nil {
+		return apst.DMI{}, err
+	}
+	defer done()
 	var d apst.DMI
+	var errs []error
 	for _, f := range []struct {
 		name string
 		dst  *string
@@ -124,29 +166,32 @@ func (fs FS) DMI() (apst.DMI, error) {
 	} {
 		raw, err := fs.readRaw(path.Join(dmiDir, f.name))
 		if err != nil {
-			if isNotExist(err) {
-				continue
+			if !isNotExist(err) {
+				errs = append(errs, err)
 			}
-			return apst.DMI{}, err
+			continue
 		}
 		*f.dst = strings.TrimSuffix(raw, "\n")
 	}
-	return d, nil
+	return d, errors.Join(errs...)
 }
 
 // SystemFiles returns the slash-separated paths, relative to the root, of
 // the machine-wide files this package reads that exist: the nvme_core
-// parameters and the DMI strings. With FS.Files of every controller it is
-// what a bundle needs.
+// parameters, the nvme (nvme-pci) quirks parameter and the DMI strings. With
+// FS.Files of every controller it is what a bundle needs. Files that exist
+// but cannot be read are listed too, so that a copy records why.
 func (fs FS) SystemFiles() ([]string, error) {
+	fs, done, err := fs.session()
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	var cands []string
-	for _, p := range []string{
-		"default_ps_max_latency_us", "force_apst",
-		"apst_primary_timeout_ms", "apst_secondary_timeout_ms",
-		"apst_primary_latency_tol_us", "apst_secondary_latency_tol_us",
-	} {
+	for _, p := range moduleParamNames {
 		cands = append(cands, path.Join(moduleDir, p))
 	}
+	cands = append(cands, quirksParam)
 	for _, f := range []string{"sys_vendor", "product_name", "board_vendor", "board_name"} {
 		cands = append(cands, path.Join(dmiDir, f))
 	}

@@ -68,6 +68,18 @@ func TestModuleParamsValues(t *testing.T) {
 			if tt.err != nil {
 				require.ErrorIs(t, err, tt.err)
 				assert.Contains(t, err.Error(), tt.file)
+				assert.Equal(t, []string{tt.file}, m.Unreadable, "one bad parameter is one unreadable parameter")
+				read := 0
+				for _, p := range []*uint64{m.DefaultPSMaxLatencyUS, m.PrimaryTimeoutMS, m.SecondaryTimeoutMS, m.PrimaryLatencyTolUS, m.SecondaryLatencyTolUS} {
+					if p != nil {
+						read++
+					}
+				}
+				if m.ForceAPST != nil {
+					read++
+				}
+				assert.Equal(t, 5, read, "the other five are still read")
+				assert.Equal(t, apst.Current, m.Generation())
 				return
 			}
 			require.NoError(t, err)
@@ -184,7 +196,7 @@ func TestParams(t *testing.T) {
 		{"no parameters", sysfs.ModuleParams{}, sysfs.Controller{}, apst.DefaultParams(apst.V4_12)},
 		{"custom", custom, sysfs.Controller{}, apst.Params{
 			Generation:         apst.Current,
-			Bound:         apst.NoLimit,
+			Bound:              apst.NoLimit,
 			PrimaryTimeout:     0,
 			SecondaryTimeout:   500,
 			PrimaryTolerance:   1,
