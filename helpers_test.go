@@ -105,9 +105,9 @@ func fake(identify []byte, feature apst.Feature, pm ioctl.PowerManagement, errs 
 // consistentDrives hold what the kernel programs.
 func consistentDrives(t testing.TB) drives {
 	return drives{
-		"nvme0": fake(intelImage(t), apst.Feature{Enabled: true, Table: intelTable}, ioctl.PowerManagement{State: 3}, nil),
-		"nvme1": fake(samsung960Image(t), apst.Feature{}, ioctl.PowerManagement{State: 0}, nil),
-		"nvme2": fake(samsung990Image(t), apst.Feature{Enabled: true, Table: samsung25000Table}, ioctl.PowerManagement{State: 4, WorkloadHint: 1}, nil),
+		"nvme0": fake(intelImage(t), apst.Feature{APSTE: apst.APSTEEnabled, Table: intelTable}, ioctl.PowerManagement{State: 3}, nil),
+		"nvme1": fake(samsung960Image(t), apst.Feature{APSTE: apst.APSTEDisabled}, ioctl.PowerManagement{State: 0}, nil),
+		"nvme2": fake(samsung990Image(t), apst.Feature{APSTE: apst.APSTEEnabled, Table: samsung25000Table}, ioctl.PowerManagement{State: 4, WorkloadHint: 1}, nil),
 	}
 }
 

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"strconv"
 	"strings"
 
@@ -14,9 +14,19 @@ import (
 	"github.com/nvmeapst/nvmeapst/sysfs"
 )
 
-// ErrNoController is returned when a controller named on the command line or in an API call
-// is not in class/nvme.
-var ErrNoController = errors.New("nvmeapst: no such NVMe controller")
+// ErrNoController is returned when a controller named on the command line
+// or in an API call is not in class/nvme. It matches fs.ErrNotExist too
+// (errors.Is), so callers that test for a missing file need no special case.
+var ErrNoController error = noController{}
+
+// noController is ErrNoController's type: a sentinel that is also
+// fs.ErrNotExist.
+type noController struct{}
+
+func (noController) Error() string { return "nvmeapst: no such NVMe controller" }
+
+// Is matches fs.ErrNotExist.
+func (noController) Is(target error) bool { return target == fs.ErrNotExist }
 
 // Report is what [System.Inspect] finds: the machine-wide inputs of the
 // kernel's APST configuration and, for every controller, what the kernel
@@ -31,18 +41,32 @@ type Report struct {
 	Generation apst.Generation
 	// GenerationNote says how Generation was inferred.
 	GenerationNote string
-	// Module holds the nvme_core module parameters as read (nil fields were
-	// absent or unreadable).
+	// Release is KernelRelease parsed (zero when unknown or not a release):
+	// it selects the quirk tables.
+	Release apst.Release
+	// Module holds the nvme_core module parameters as read: a nil field was
+	// absent, unless Module.Unreadable names it (then it exists but could
+	// not be read or parsed, and the others are still used).
 	Module sysfs.ModuleParams
-	// ModuleProblem is set when the module parameters could not be read.
+	// ModuleProblem is set when some module parameter, or the parameters
+	// directory, could not be read.
 	ModuleProblem *Problem
+	// QuirksParam is nvme-pci's quirks parameter (nvme.quirks=, Linux 7.0
+	// and later), applied to every controller's quirk lookup.
+	QuirksParam sysfs.QuirksParam
+	// QuirksParamProblem is set when it exists but could not be read or
+	// parsed.
+	QuirksParamProblem *Problem
 	// DMI holds the SMBIOS strings the kernel's quirk rules read.
 	DMI apst.DMI
 	// DMIProblem is set when they could not be read.
 	DMIProblem *Problem
 	// Controllers holds one report per controller, in name order.
 	Controllers []ControllerReport
-	// Problems lists controllers that could not be read from sysfs at all.
+	// Problems lists what could not be read from sysfs: controllers that
+	// could not be read at all (a controller a bundle lists but does not
+	// hold included) and, one per file, the attributes of reported
+	// controllers that exist but could not be read.
 	Problems []*Problem
 }
 
@@ -64,6 +88,10 @@ const (
 	// BoundAPSTDisabled: the attribute is absent, the kernel has APST
 	// disabled for the controller and no bound applies.
 	BoundAPSTDisabled BoundSource = "apst-disabled"
+	// BoundUnreadable: the attribute exists (or a bundle lists it) but could
+	// not be read: the bound is unknown, the module default is assumed, and
+	// whether the kernel has APST enabled is unknown too.
+	BoundUnreadable BoundSource = "unreadable"
 )
 
 // ControllerReport is the inspection of one controller.
@@ -112,64 +140,97 @@ type ControllerReport struct {
 	Power *ioctl.PowerManagement
 	// PowerProblem says why Power is nil.
 	PowerProblem *Problem
+	// SysfsProblems lists the attributes of class/nvme/NAME that exist but
+	// could not be read or parsed (sysfs.Controller.Unreadable); the fields
+	// they feed are unknown, not absent.
+	SysfsProblems []*Problem
 	// Verdict compares Plan with Drive.
 	Verdict Verdict
+
+	// uncertain says which causes unreadable inputs leave uncertain.
+	uncertain []string
 }
 
 // machine holds what every controller report shares.
 type machine struct {
-	release string
-	gen     apst.Generation
-	genNote string
-	module  sysfs.ModuleParams
-	dmi     apst.DMI
+	release   string
+	rel       apst.Release
+	gen       apst.Generation
+	genNote   string
+	module    sysfs.ModuleParams
+	dmi       apst.DMI
+	override  string // nvme.quirks=, "" for none
+	uncertain []string
 }
 
 // Inspect reports on the named controllers ("nvme0"), or on all of them
 // when names is empty. Failures to read a controller's Identify data, its
-// APST feature or its power state are recorded in the report; Inspect fails
-// only when sysfs cannot be enumerated or a named controller does not exist
+// APST feature or its power state are recorded in the report, and so are
+// sysfs attributes that exist but cannot be read: the controller is still
+// reported, with what they leave unknown stated (Verdict.Notes). A
+// controller that cannot be read at all (one a bundle lists but does not
+// hold, say) is a problem in Report.Problems. Inspect fails only when sysfs
+// cannot be enumerated or a named controller does not exist
 // (ErrNoController).
+//
+// The pure part, comparing the plan with the drive and finding the
+// configurations that reproduce the drive's table, is analysis.Check;
+// Inspect adds what only a live machine knows: the bound from PM QoS, the
+// module parameters, the DMI strings, nvme.quirks= and the sysfs quirks
+// file.
 func (s *System) Inspect(ctx context.Context, names ...string) (*Report, error) {
-	ctrls, err := s.controllers(names)
-	if err != nil && (len(names) > 0 || len(ctrls) == 0) {
+	ctrls, problems, err := s.controllers(names)
+	if err != nil {
 		return nil, err
 	}
 	r, m := s.machine()
-	if err != nil {
-		// Some controllers could not be read; report the others.
-		r.Problems = append(r.Problems, NewProblem(err))
-	}
+	r.Problems = append(r.Problems, problems...)
 	for _, c := range ctrls {
-		r.Controllers = append(r.Controllers, s.inspectController(ctx, m, c))
+		cr := s.inspectController(ctx, m, c)
+		r.Problems = append(r.Problems, cr.SysfsProblems...)
+		r.Controllers = append(r.Controllers, cr)
 	}
 	return r, nil
 }
 
-// controllers returns the named controllers, or all of them.
-func (s *System) controllers(names []string) ([]sysfs.Controller, error) {
+// controllers returns the named controllers, or all of them, each with
+// what could be read of it, and a problem for each controller that could
+// not be read at all.
+func (s *System) controllers(names []string) ([]sysfs.Controller, []*Problem, error) {
 	if len(names) == 0 {
-		ctrls, err := s.FS.Controllers()
-		if errors.Is(err, os.ErrNotExist) && len(ctrls) == 0 {
-			return nil, fmt.Errorf("nvmeapst: no NVMe controllers (is the nvme driver loaded?): %w", err)
-		}
-		return ctrls, err
-	}
-	out := make([]sysfs.Controller, 0, len(names))
-	for _, n := range names {
-		if !validControllerName(n) {
-			return nil, fmt.Errorf("%w: %q is not a controller name (want nvmeN; namespaces such as nvme0n1 belong to a controller)", ErrNoController, n)
-		}
-		c, err := s.FS.Controller(n)
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("%w: %s (%v)", ErrNoController, n, err)
+		all, err := s.FS.ControllerNames()
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, fmt.Errorf("nvmeapst: no NVMe controllers (is the nvme driver loaded?): %w", err)
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		out = append(out, c)
+		names = all
+	} else {
+		for _, n := range names {
+			if !validControllerName(n) {
+				return nil, nil, fmt.Errorf("%w: %q is not a controller name (want nvmeN; namespaces such as nvme0n1 belong to a controller)", ErrNoController, n)
+			}
+		}
 	}
-	return out, nil
+	var out []sysfs.Controller
+	var problems []*Problem
+	for _, n := range names {
+		c, err := s.FS.Controller(n)
+		switch {
+		case err == nil:
+			out = append(out, c)
+		case errors.Is(err, sysfs.ErrMissingController):
+			problems = append(problems, NewProblem(err))
+		case errors.Is(err, fs.ErrNotExist) && c.Name == "":
+			return nil, nil, fmt.Errorf("%w: %s (%v)", ErrNoController, n, err)
+		case c.Name != "":
+			out = append(out, c) // partly readable: c.Unreadable says what is not
+		default:
+			problems = append(problems, NewProblem(err))
+		}
+	}
+	return out, problems, nil
 }
 
 // machine reads the machine-wide inputs.
@@ -178,44 +239,80 @@ func (s *System) machine() (*Report, *machine) {
 	m := &machine{}
 	if rel, err := s.kernelRelease(); err == nil {
 		m.release = rel
+		if v, err := apst.ParseRelease(rel); err == nil {
+			m.rel = v
+		}
 	}
 	mp, err := s.FS.ModuleParams()
 	r.ModuleProblem = NewProblem(err)
 	m.module = mp
 	m.gen = mp.Generation()
+	relGen, relErr := m.rel.Generation()
 	switch {
-	case releaseIs411(m.release):
+	case relErr == nil && relGen == apst.V4_11:
 		m.gen = apst.V4_11
 		m.genNote = "kernel release " + m.release + ": the v4.11 algorithm"
-	case mp.PrimaryTimeoutMS != nil || mp.PrimaryLatencyTolUS != nil:
+	case mp.PrimaryTimeoutMS != nil || mp.PrimaryLatencyTolUS != nil || m.gen == apst.Current:
 		m.genNote = "the nvme_core apst_* parameters exist: v5.14 or later (tolerance bands)"
 	case mp.DefaultPSMaxLatencyUS != nil:
 		m.genNote = "no nvme_core apst_* parameters: a kernel older than v5.14 (2% heuristic)"
+	case relErr == nil:
+		m.gen = relGen
+		m.genNote = "nvme_core parameters not readable: " + relGen.String() + " from kernel release " + m.release
 	default:
-		m.genNote = "nvme_core parameters not readable: assumed " + m.gen.String()
+		m.genNote = "nvme_core parameters not readable and kernel release unknown: assumed " + m.gen.String()
+	}
+	if relErr == nil && relGen != m.gen {
+		m.genNote += fmt.Sprintf(" (kernel release %s would run %s)", m.release, relGen)
+	}
+	if len(mp.Unreadable) > 0 {
+		m.uncertain = append(m.uncertain, fmt.Sprintf("nvme_core parameter%s %s could not be read: the kernel's value%s unknown (the default is assumed), so a cause involving %s is uncertain",
+			plural(len(mp.Unreadable), "", "s"), strings.Join(mp.Unreadable, ", "), plural(len(mp.Unreadable), " is", "s are"), plural(len(mp.Unreadable), "it", "them")))
+	}
+	qp, err := s.FS.QuirksParam()
+	r.QuirksParam, r.QuirksParamProblem = qp, NewProblem(err)
+	switch {
+	case err != nil && !qp.Present:
+		m.uncertain = append(m.uncertain, "nvme.quirks (module/nvme/parameters/quirks) exists but could not be read: a quirk override would be missed")
+	case err == nil:
+		m.override = qp.Raw
 	}
 	d, err := s.FS.DMI()
 	r.DMIProblem = NewProblem(err)
 	m.dmi = d
-	r.KernelRelease, r.Generation, r.GenerationNote, r.Module, r.DMI = m.release, m.gen, m.genNote, m.module, m.dmi
+	if err != nil {
+		m.uncertain = append(m.uncertain, "a DMI string could not be read: a DMI quirk rule could be missed")
+	}
+	r.KernelRelease, r.Release, r.Generation, r.GenerationNote, r.Module, r.DMI = m.release, m.rel, m.gen, m.genNote, m.module, m.dmi
 	return r, m
 }
 
-// releaseIs411 reports whether a uname -r string is a 4.11 kernel.
-func releaseIs411(rel string) bool {
-	return rel == "4.11" || strings.HasPrefix(rel, "4.11.") || strings.HasPrefix(rel, "4.11-")
+// unreadable returns the problem of attribute attr (relative to the
+// controller's folder) when c lists it as unreadable, nil otherwise.
+func unreadable(c *sysfs.Controller, attr string) *Problem {
+	for _, u := range c.Unreadable {
+		if strings.HasSuffix(u.Path, "/"+attr) {
+			return NewProblem(u.Err)
+		}
+	}
+	return nil
 }
 
 // inspectController builds the report of one controller.
 func (s *System) inspectController(ctx context.Context, m *machine, c sysfs.Controller) ControllerReport {
 	r := ControllerReport{Name: c.Name, Sysfs: c}
+	for _, u := range c.Unreadable {
+		r.SysfsProblems = append(r.SysfsProblems, NewProblem(u.Err))
+	}
+	r.uncertain = append(r.uncertain, m.uncertain...)
 	s.readDevice(ctx, &r)
 
 	// Quirks: the kernel matches core_quirks[] on Identify VID, MN and FR,
 	// the PCI table on the PCI ID, and the DMI rules on both.
-	id := apst.Identity{DMI: m.dmi}
+	id := apst.Identity{DMI: m.dmi, Release: m.rel, Override: m.override}
 	if r.Identify != nil {
-		id.VendorID, id.Model, id.Firmware = r.Identify.VendorID, r.Identify.Model, r.Identify.Firmware
+		mn, fr := r.Identify.ModelBytes(), r.Identify.FirmwareBytes()
+		id.VendorID, id.Model, id.Firmware = r.Identify.VendorID, string(mn[:]), string(fr[:])
 	} else {
 		id.Model, id.Firmware = strings.TrimRight(c.Model, " "), strings.TrimRight(c.FirmwareRev, " ")
 		if c.HasPCI {
@@ -225,16 +322,33 @@ func (s *System) inspectController(ctx context.Context, m *machine, c sysfs.Cont
 	}
 	if c.HasPCI {
 		id.PCI = c.PCI
+	} else if c.PCIGap != "" {
+		r.QuirkNotes = append(r.QuirkNotes, "PCI ID unknown ("+c.PCIGap+"): the nvme-pci quirk table and the DMI rules could only be checked through an ID inferred from the model, if any")
 	}
 	r.Identity = id
 	r.Quirks = apst.LookupQuirks(id)
+	switch {
+	case c.HasQuirks:
+		r.QuirkNotes = append(r.QuirkNotes, sysfsQuirks(&r, c.Quirks)...)
+	case unreadable(&c, "quirks") != nil:
+		r.uncertain = append(r.uncertain, "class/nvme/"+c.Name+"/quirks exists but could not be read: the quirks are this model's tables, which the running kernel may not share")
+	}
 
 	p := sysfs.Params(m.module, c)
 	p.Generation = m.gen
+	if g, err := m.rel.Generation(); err == nil && g == m.gen {
+		p.Release = m.rel
+	}
 	p.Quirks = r.Quirks.APST()
 	r.ModuleDefaultBound = moduleDefaultBound(m)
-	r.APSTDisabled = !c.HasTolerance
+	tolProblem := unreadable(&c, "pm_qos_latency_tolerance_us")
+	r.APSTDisabled = !c.HasTolerance && tolProblem == nil
 	switch {
+	case tolProblem != nil:
+		r.BoundSource = BoundUnreadable
+		r.BoundNote = "power/pm_qos_latency_tolerance_us could not be read (" + tolProblem.Message + "): the bound is unknown; assumed the module default " + r.ModuleDefaultBound.String()
+		p.Bound = r.ModuleDefaultBound
+		r.uncertain = append(r.uncertain, "pm_qos_latency_tolerance_us could not be read: the bound is assumed, so bound-changed and whether the kernel has APST enabled for this controller (NO_APST, APSTA = 0) are uncertain")
 	case !c.HasTolerance:
 		r.BoundSource = BoundAPSTDisabled
 		r.BoundNote = "power/pm_qos_latency_tolerance_us is absent: the kernel has APST disabled for this controller (NO_APST quirk without force_apst, or APSTA = 0)"
@@ -254,7 +368,7 @@ func (s *System) inspectController(ctx context.Context, m *machine, c sysfs.Cont
 	}
 	r.Bound = p.Bound
 
-	if r.Identify != nil && !c.HasTolerance {
+	if r.Identify != nil && r.APSTDisabled && !c.HasQuirks {
 		// The attribute is hidden exactly when apst_enabled is false. If the
 		// model's quirk tables do not explain that, the running kernel knows
 		// a NO_APST quirk this model does not.
@@ -282,6 +396,29 @@ func (s *System) inspectController(ctx context.Context, m *machine, c sysfs.Cont
 	}
 	r.Verdict = judge(&r, m)
 	return r
+}
+
+// sysfsQuirks makes the controller's quirks file the quirk set (it is the
+// kernel's own answer: tables, DMI rules, nvme.quirks= and backports) and
+// says where it departs from the model's lookup.
+func sysfsQuirks(r *ControllerReport, names []string) []string {
+	q, unknown := apst.ParseQuirksFile(strings.Join(names, "\n"))
+	model := r.Quirks
+	var notes []string
+	if model.APST() != q.APST() {
+		notes = append(notes, fmt.Sprintf("the kernel's quirks file lists APST quirks %s where this model's tables give %s: the file wins (a backport, nvme.quirks= or another release)", q.APST(), model.APST()))
+	}
+	if len(unknown) > 0 {
+		notes = append(notes, "the quirks file lists names this model does not know: "+strings.Join(unknown, ", "))
+	}
+	r.Quirks.Quirks = q
+	r.Quirks.Sources = []apst.QuirkSource{{
+		Table:  "sysfs",
+		Rule:   "class/nvme/" + r.Name + "/quirks lists " + q.String(),
+		Quirks: q,
+	}}
+	r.Quirks.UncheckedPCI, r.Quirks.UncheckedDMI = nil, false
+	return notes
 }
 
 // readDevice sends Identify and the two Get Features commands.

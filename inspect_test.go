@@ -1,12 +1,13 @@
 package nvmeapst_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -79,8 +80,8 @@ func TestInspectDriveHoldsAnotherTable(t *testing.T) {
 	d := consistentDrives(t)
 	// nvme0 holds the table of a kernel without the Intel 600p quirk, nvme2
 	// the table of the module default bound (100000) although 25000 is set.
-	d["nvme0"] = fake(intelImage(t), apst.Feature{Enabled: true, Table: intelNoQuirkTable}, ioctl.PowerManagement{}, nil)
-	d["nvme2"] = fake(samsung990Image(t), apst.Feature{Enabled: true, Table: samsung100000Table}, ioctl.PowerManagement{}, nil)
+	d["nvme0"] = fake(intelImage(t), apst.Feature{APSTE: apst.APSTEEnabled, Table: intelNoQuirkTable}, ioctl.PowerManagement{}, nil)
+	d["nvme2"] = fake(samsung990Image(t), apst.Feature{APSTE: apst.APSTEEnabled, Table: samsung100000Table}, ioctl.PowerManagement{}, nil)
 	r := inspect(t, system(t, fixtureRoot, d))
 
 	intel := r.Controllers[0].Verdict
@@ -109,11 +110,7 @@ func TestInspectDriveHoldsAnotherTable(t *testing.T) {
 	assert.Contains(t, samsung.Causes[0].Detail, "the bound is now 25000us")
 	assert.Equal(t, nvmeapst.CauseUserSetFeature, samsung.Causes[len(samsung.Causes)-1].Kind)
 
-	var text bytes.Buffer
-	require.NoError(t, r.WriteText(&text))
-	assert.Contains(t, text.String(), "verdict: mismatch: 1 entry differs (state 3)")
-	assert.Contains(t, text.String(), "likely cause [bound-changed]")
-	assert.Regexp(t, `\*\s+3 non-op .* -\s+->ps4@2000ms`, text.String())
+	assert.Equal(t, "1 entry differs (state 3)", samsung.Summary)
 }
 
 func kinds(cs []nvmeapst.Cause) []nvmeapst.CauseKind {
@@ -132,9 +129,9 @@ func TestInspectUnexplainedTables(t *testing.T) {
 		want    []nvmeapst.CauseKind
 		diffs   int
 	}{
-		{"user-space table", apst.Feature{Enabled: true, Table: custom},
+		{"user-space table", apst.Feature{APSTE: apst.APSTEEnabled, Table: custom},
 			[]nvmeapst.CauseKind{nvmeapst.CauseUserSetFeature, nvmeapst.CauseFirmware}, 4},
-		{"APST switched off", apst.Feature{Enabled: false, Table: samsung25000Table},
+		{"APST switched off", apst.Feature{APSTE: apst.APSTEDisabled, Table: samsung25000Table},
 			[]nvmeapst.CauseKind{nvmeapst.CauseUserSetFeature, nvmeapst.CauseFirmware}, 0},
 	}
 	for _, tt := range tests {
@@ -178,9 +175,6 @@ func TestInspectFailuresAreReported(t *testing.T) {
 	assert.ErrorIs(t, nvme2.DriveProblem, os.ErrPermission)
 	assert.Equal(t, nvmeapst.StatusUnknown, nvme2.Verdict.Status)
 
-	var text bytes.Buffer
-	require.NoError(t, r.WriteText(&text))
-	assert.Contains(t, text.String(), "drive: unreadable: "+nvme2.DriveProblem.Message+"\n")
 	assert.Contains(t, nvme2.DriveProblem.Message, "get features (APST)")
 	assert.Contains(t, nvme2.DriveProblem.Message, "CAP_SYS_ADMIN")
 }
@@ -213,81 +207,6 @@ func TestInspectInfersUnknownNoAPSTQuirk(t *testing.T) {
 	assert.Equal(t, nvmeapst.StatusMatch, c.Verdict.Status)
 }
 
-func TestReportJSON(t *testing.T) {
-	r := inspect(t, system(t, fixtureRoot, consistentDrives(t)))
-	b, err := json.Marshal(r)
-	require.NoError(t, err)
-	var out struct {
-		KernelRelease string `json:"kernel_release"`
-		Generation    string `json:"generation"`
-		Module        struct {
-			Default *uint64 `json:"default_ps_max_latency_us"`
-			Force   *bool   `json:"force_apst"`
-		} `json:"module"`
-		Controllers []struct {
-			Name      string  `json:"name"`
-			Tolerance *string `json:"pm_qos_latency_tolerance_us"`
-			PCI       *struct {
-				ID string `json:"id"`
-			} `json:"pci"`
-			Quirks struct {
-				APST    string `json:"apst"`
-				Sources []struct {
-					Table string `json:"table"`
-				} `json:"sources"`
-			} `json:"quirks"`
-			Bound struct {
-				US     uint64 `json:"us"`
-				Source string `json:"source"`
-			} `json:"bound"`
-			Plan struct {
-				Sent           bool `json:"sent"`
-				Enabled        bool `json:"enabled"`
-				MaxPS          int  `json:"max_ps"`
-				MaxRoundTripUS int  `json:"max_round_trip_us"`
-				Entries        []struct {
-					State int    `json:"state"`
-					Value string `json:"value"`
-				} `json:"entries"`
-			} `json:"plan"`
-			Drive struct {
-				Enabled bool `json:"enabled"`
-			} `json:"drive"`
-			Power struct {
-				State          uint8 `json:"state"`
-				NonOperational *bool `json:"non_operational"`
-			} `json:"power"`
-			Verdict struct {
-				Status string `json:"status"`
-			} `json:"verdict"`
-		} `json:"controllers"`
-	}
-	require.NoError(t, json.Unmarshal(b, &out))
-	assert.Equal(t, fixtureRelease, out.KernelRelease)
-	assert.Equal(t, "current", out.Generation)
-	require.NotNil(t, out.Module.Default)
-	assert.Equal(t, uint64(100000), *out.Module.Default)
-	require.Len(t, out.Controllers, 3)
-	c0 := out.Controllers[0]
-	assert.Equal(t, "nvme0", c0.Name)
-	require.NotNil(t, c0.Tolerance)
-	assert.Equal(t, "100000", *c0.Tolerance)
-	assert.Equal(t, "8086:f1a5", c0.PCI.ID)
-	assert.Equal(t, "no-deepest-ps", c0.Quirks.APST)
-	assert.Equal(t, "pci_id_table", c0.Quirks.Sources[0].Table)
-	assert.Equal(t, "module-default", c0.Bound.Source)
-	assert.True(t, c0.Plan.Sent)
-	assert.Equal(t, 3, c0.Plan.MaxPS)
-	assert.Equal(t, 10300, c0.Plan.MaxRoundTripUS)
-	require.Len(t, c0.Plan.Entries, 32)
-	assert.Equal(t, "0x0000000000006418", c0.Plan.Entries[0].Value)
-	require.NotNil(t, c0.Power.NonOperational)
-	assert.True(t, *c0.Power.NonOperational)
-	assert.Equal(t, "match", c0.Verdict.Status)
-	assert.Nil(t, out.Controllers[1].Tolerance)
-	assert.Equal(t, "apst-disabled", out.Controllers[1].Bound.Source)
-}
-
 func TestProblemRoundTrip(t *testing.T) {
 	err := fmt.Errorf("open /dev/nvme0: %w", os.ErrPermission)
 	p := nvmeapst.NewProblem(err)
@@ -298,4 +217,97 @@ func TestProblemRoundTrip(t *testing.T) {
 	assert.Equal(t, p, nvmeapst.NewProblem(fmt.Errorf("%w", p)))
 	assert.Nil(t, nvmeapst.NewProblem(nil))
 	assert.True(t, errors.Is(nvmeapst.NewProblem(fmt.Errorf("x: %w", ioctl.ErrUnsupported)), ioctl.ErrUnsupported))
+}
+
+func TestErrNoControllerIsNotExist(t *testing.T) {
+	assert.ErrorIs(t, nvmeapst.ErrNoController, fs.ErrNotExist)
+	_, err := system(t, fixtureRoot, consistentDrives(t)).Inspect(context.Background(), "nvme9")
+	assert.ErrorIs(t, err, nvmeapst.ErrNoController)
+	assert.ErrorIs(t, err, fs.ErrNotExist)
+	assert.Equal(t, "nvmeapst: no such NVMe controller", nvmeapst.ErrNoController.Error())
+
+	var p *nvmeapst.Problem
+	assert.NoError(t, p.Err(), "a nil *Problem is a nil error")
+	assert.Error(t, nvmeapst.NewProblem(os.ErrPermission).Err())
+}
+
+// TestInspectVerdictUsesCheck: the pure comparison is analysis.Check, with
+// the configurations that reproduce the drive's table.
+func TestInspectVerdictUsesCheck(t *testing.T) {
+	d := consistentDrives(t)
+	d["nvme2"] = fake(samsung990Image(t), apst.Feature{APSTE: apst.APSTEEnabled, Table: samsung100000Table}, ioctl.PowerManagement{}, nil)
+	r := inspect(t, system(t, fixtureRoot, d), "nvme2")
+	v := r.Controllers[0].Verdict
+	require.NotNil(t, v.Check)
+	assert.False(t, v.Check.Match)
+	require.NotEmpty(t, v.Check.ReproducedBy)
+	rep := v.Check.ReproducedBy[0]
+	assert.Equal(t, apst.Microseconds(43000), rep.Min)
+	assert.Equal(t, apst.NoLimit, rep.Max)
+	assert.Equal(t, "kernel=6.8,ps-max-latency-us=100000", rep.Params.String())
+	assert.Equal(t, "ps_max_latency_us 43000us..unlimited instead of 25000us", rep.Reason)
+
+	// A raw buffer without APSTE matches on the table alone, and says so.
+	d["nvme2"] = fake(samsung990Image(t), apst.Feature{Table: samsung25000Table}, ioctl.PowerManagement{}, nil)
+	r = inspect(t, system(t, fixtureRoot, d), "nvme2")
+	v = r.Controllers[0].Verdict
+	assert.Equal(t, nvmeapst.StatusMatch, v.Status)
+	assert.Equal(t, apst.APSTEUnknown, v.DriveAPSTE)
+	assert.Contains(t, v.Summary, "APSTE not recorded")
+	assert.Contains(t, strings.Join(v.Notes, "\n"), "APSTE (bit 0 of completion dword 0) is unknown")
+}
+
+// TestInspectUnreadableIsNotAbsent: a tolerance file that exists but cannot
+// be read (here a named pipe) leaves the bound unknown; it does not mean the
+// kernel has APST disabled, and the verdict says which causes that leaves
+// uncertain.
+func TestInspectUnreadableIsNotAbsent(t *testing.T) {
+	root := copyTree(t, fixtureRoot)
+	tol := root + "/class/nvme/nvme2/power/pm_qos_latency_tolerance_us"
+	require.NoError(t, os.Remove(tol))
+	if err := mkfifo(tol); err != nil {
+		t.Skip(err)
+	}
+	r := inspect(t, system(t, root, consistentDrives(t)), "nvme2")
+	require.Len(t, r.Controllers, 1)
+	c := r.Controllers[0]
+	assert.False(t, c.APSTDisabled)
+	assert.Equal(t, nvmeapst.BoundUnreadable, c.BoundSource)
+	assert.Equal(t, apst.Microseconds(100000), c.Bound, "the module default, assumed")
+	require.NotEmpty(t, c.SysfsProblems)
+	require.NotEmpty(t, r.Problems)
+	assert.Contains(t, strings.Join(c.Verdict.Notes, "\n"), "bound-changed and whether the kernel has APST enabled")
+	assert.Empty(t, c.Quirks.Sources, "no NO_APST inferred from a file that was not read")
+}
+
+// TestInspectBadModuleParameter: one malformed nvme_core parameter is one
+// unknown parameter; the others are used.
+func TestInspectBadModuleParameter(t *testing.T) {
+	root := copyTree(t, fixtureRoot)
+	require.NoError(t, os.WriteFile(root+"/module/nvme_core/parameters/apst_secondary_timeout_ms", []byte("12abc\n"), 0o644))
+	r := inspect(t, system(t, root, consistentDrives(t)), "nvme2")
+	assert.Equal(t, []string{"apst_secondary_timeout_ms"}, r.Module.Unreadable)
+	require.NotNil(t, r.ModuleProblem)
+	assert.Equal(t, apst.Current, r.Generation, "the other apst_* parameters still say v5.14+")
+	require.NotNil(t, r.Module.DefaultPSMaxLatencyUS)
+	c := r.Controllers[0]
+	assert.Equal(t, nvmeapst.StatusMatch, c.Verdict.Status)
+	assert.Contains(t, strings.Join(c.Verdict.Notes, "\n"), "nvme_core parameter apst_secondary_timeout_ms could not be read")
+}
+
+// TestInspectMissingPCIVendorIsAGap: without device/vendor the PCI quirks
+// are not silently dropped: the report says so (and the 600p's ID is
+// inferred from its model).
+func TestInspectMissingPCIVendorIsAGap(t *testing.T) {
+	root := copyTree(t, fixtureRoot)
+	dev, err := filepath.EvalSymlinks(root + "/class/nvme/nvme0/device")
+	require.NoError(t, err)
+	require.NoError(t, os.Remove(filepath.Join(dev, "vendor")))
+	r := inspect(t, system(t, root, consistentDrives(t)), "nvme0")
+	c := r.Controllers[0]
+	assert.False(t, c.Sysfs.HasPCI)
+	assert.Contains(t, strings.Join(c.QuirkNotes, "\n"), "PCI ID unknown")
+	assert.Equal(t, apst.QuirkNoDeepestPS, c.Quirks.APST(), "inferred from the model")
+	assert.Equal(t, apst.PCIID{Vendor: 0x8086, Device: 0xf1a5}, c.Quirks.InferredPCI)
+	assert.Equal(t, nvmeapst.StatusMatch, c.Verdict.Status)
 }

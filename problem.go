@@ -3,7 +3,6 @@ package nvmeapst
 import (
 	"errors"
 	"os"
-	"strings"
 
 	"github.com/nvmeapst/nvmeapst/ioctl"
 )
@@ -47,6 +46,17 @@ func NewProblem(err error) *Problem {
 // Error returns the message.
 func (p *Problem) Error() string { return p.Message }
 
+// Err returns p as an error, and a nil error (not a nil *Problem in an
+// error interface, which would compare non-nil) when p is nil: report
+// fields hold *Problem, nil when nothing failed, so convert them with Err
+// before returning or comparing them as errors.
+func (p *Problem) Err() error {
+	if p == nil {
+		return nil
+	}
+	return p
+}
+
 // Is matches os.ErrPermission, os.ErrNotExist, ioctl.ErrUnsupported and
 // errors.ErrUnsupported as the original error did.
 func (p *Problem) Is(target error) bool {
@@ -59,19 +69,4 @@ func (p *Problem) Is(target error) bool {
 		return p.Unsupported
 	}
 	return false
-}
-
-// hint returns a short advice for the problem's class, or "".
-func (p *Problem) hint() string {
-	switch {
-	case p == nil:
-		return ""
-	case p.Permission && strings.Contains(p.Message, "CAP_SYS_ADMIN"):
-		return "" // the message says it already
-	case p.Permission:
-		return "run as root: Get Features needs CAP_SYS_ADMIN, and kernels before v6.2 require it for Identify too"
-	case p.Unsupported:
-		return "admin commands are only sent on Linux"
-	}
-	return ""
 }

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/nvmeapst/nvmeapst/internal/safeio"
 	"github.com/nvmeapst/nvmeapst/ioctl"
 	"github.com/nvmeapst/nvmeapst/sysfs"
 )
@@ -145,20 +145,13 @@ func validControllerName(name string) bool {
 // attributes are at most one page.
 const maxAttrSize = 4096
 
-// readBounded reads at most limit bytes of a file; a longer file is an
-// error, so a wrong path (a device node, a huge file) cannot exhaust memory.
+// readBounded reads at most limit bytes of a regular file without blocking
+// (safeio.ReadFile: a named pipe or device is an error, never a hang); a
+// longer file is an error, so a wrong path cannot exhaust memory.
 func readBounded(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+	b, err := safeio.ReadFile(path, limit)
+	if errors.Is(err, safeio.ErrTooLarge) {
+		return nil, fmt.Errorf("read %s: longer than %d bytes: %w", path, limit, err)
 	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("read %s: longer than %d bytes", path, limit)
-	}
-	return b, nil
+	return b, err
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst"
-	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/nvmeapst/nvmeapst/apst/analysis"
 )
 
 // Status is the outcome of comparing the kernel's plan with the drive.
@@ -57,7 +57,8 @@ type Cause struct {
 }
 
 // EntryDiff is an APST entry on which the kernel's plan and the drive
-// disagree.
+// disagree: analysis.EntryDiff as the report shows it (Kernel is its
+// Expected).
 type EntryDiff struct {
 	State  uint8
 	Kernel apst.Entry
@@ -68,23 +69,37 @@ type EntryDiff struct {
 type Verdict struct {
 	Status  Status
 	Summary string
-	// KernelEnabled and DriveEnabled are APSTE as programmed and as read,
-	// meaningful when both the plan and the drive's feature are known.
+	// KernelEnabled is APSTE as the kernel programs it. DriveEnabled is the
+	// drive's APSTE, meaningful only when DriveAPSTE is known (a bundle or
+	// capture that did not record completion dword 0 leaves it unknown).
 	KernelEnabled bool
 	DriveEnabled  bool
+	DriveAPSTE    apst.APSTE
 	// Differences lists the differing entries, state 0 first.
 	Differences []EntryDiff
 	// Causes lists the likely causes of a mismatch, the best first.
 	Causes []Cause
-	// Notes add context that holds whatever the status.
+	// Notes add context that holds whatever the status: what the
+	// comparison assumed, and which inputs could not be read and so which
+	// causes stay uncertain.
 	Notes []string
+	// Check is the comparison of the plan with the drive's feature
+	// (analysis.Check: the entries that differ and every configuration that
+	// reproduces the drive's table); nil when there was nothing to compare
+	// (no plan, no feature, or a plan the kernel does not send).
+	Check *analysis.Verdict
 }
 
-// judge compares r.Plan with r.Drive.
+// judge compares r.Plan with r.Drive through analysis.Check.
 func judge(r *ControllerReport, m *machine) Verdict {
 	var v Verdict
 	if st := r.Sysfs.State; st != "" && st != "live" {
 		v.Notes = append(v.Notes, "controller state is "+st+": a PM QoS change reprograms APST only while the controller is live; otherwise the kernel applies it at the end of the next reset")
+	}
+	v.Notes = append(v.Notes, r.uncertain...)
+	if r.Drive != nil {
+		v.DriveAPSTE = r.Drive.APSTE
+		v.DriveEnabled = r.Drive.APSTE == apst.APSTEEnabled
 	}
 	switch {
 	case r.Plan == nil:
@@ -99,8 +114,7 @@ func judge(r *ControllerReport, m *machine) Verdict {
 		}
 		v.Summary = "the kernel sends no APST configuration (" + why + "); the drive keeps its own"
 		if r.Drive != nil {
-			v.DriveEnabled = r.Drive.Enabled
-			v.Summary += fmt.Sprintf(" (it reports APSTE=%d)", b2i(r.Drive.Enabled))
+			v.Summary += " (it reports APSTE " + apsteText(r.Drive.APSTE) + ")"
 		}
 		return v
 	case r.Drive == nil:
@@ -109,22 +123,30 @@ func judge(r *ControllerReport, m *machine) Verdict {
 		v.Summary = "the drive's APST table could not be read"
 		return v
 	}
-	plan, drive := r.Plan, r.Drive
-	v.KernelEnabled, v.DriveEnabled = plan.Enabled, drive.Enabled
-	for i := range apst.Entries {
-		if plan.Table[i] != drive.Table[i] {
-			v.Differences = append(v.Differences, EntryDiff{State: uint8(i), Kernel: plan.Table[i], Drive: drive.Table[i]})
-		}
+	v.KernelEnabled = r.Plan.Enabled
+	chk, err := analysis.Check(r.Identify, r.Params, *r.Drive)
+	if err != nil {
+		v.Status = StatusUnknown
+		v.Summary = "the drive's APST feature cannot be compared: " + err.Error()
+		return v
 	}
-	if plan.Enabled == drive.Enabled && len(v.Differences) == 0 {
+	v.Check = &chk
+	v.Notes = append(v.Notes, chk.Notes...)
+	for _, d := range chk.Differences {
+		v.Differences = append(v.Differences, EntryDiff{State: d.State, Kernel: d.Expected, Drive: d.Drive})
+	}
+	if chk.Match {
 		v.Status = StatusMatch
 		v.Summary = "the drive holds the table the kernel programs"
+		if r.Drive.APSTE == apst.APSTEUnknown {
+			v.Summary += " (APSTE not recorded, not compared)"
+		}
 		return v
 	}
 	v.Status = StatusMismatch
 	var parts []string
-	if plan.Enabled != drive.Enabled {
-		parts = append(parts, fmt.Sprintf("APSTE %d on the drive, %d from the kernel", b2i(drive.Enabled), b2i(plan.Enabled)))
+	if chk.APSTEDiffers {
+		parts = append(parts, fmt.Sprintf("APSTE %d on the drive, %d from the kernel", b2i(v.DriveEnabled), b2i(r.Plan.Enabled)))
 	}
 	if n := len(v.Differences); n > 0 {
 		states := make([]string, n)
@@ -134,8 +156,19 @@ func judge(r *ControllerReport, m *machine) Verdict {
 		parts = append(parts, fmt.Sprintf("%d entr%s differ%s (state%s %s)", n, plural(n, "y", "ies"), plural(n, "s", ""), plural(n, "", "s"), strings.Join(states, ", ")))
 	}
 	v.Summary = strings.Join(parts, "; ")
-	v.Causes = diagnose(r, m)
+	v.Causes = diagnose(r, m, &chk)
 	return v
+}
+
+// apsteText is "1", "0" or "unknown".
+func apsteText(a apst.APSTE) string {
+	switch a {
+	case apst.APSTEEnabled:
+		return "1"
+	case apst.APSTEDisabled:
+		return "0"
+	}
+	return "unknown"
 }
 
 func b2i(b bool) int {
@@ -152,77 +185,52 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// variant is one alternative set of kernel inputs tried to explain a
-// mismatch.
+// variant is one reproduction with the kernel inputs it changes.
 type variant struct {
-	p       apst.Params
+	r       analysis.Reproduction
 	changed []CauseKind
 }
 
-// diagnose looks for the kernel inputs under which the kernel would have
-// programmed what the drive holds, changing as few of them as possible; when
-// none does, the table did not come from this kernel's algorithm.
-func diagnose(r *ControllerReport, m *machine) []Cause {
-	c, base, drive := r.Identify, r.Params, *r.Drive
+// changes names the inputs a reproduction changes from base.
+func changes(base *apst.Params, r *analysis.Reproduction) []CauseKind {
+	var out []CauseKind
+	p := &r.Params
+	if p.Generation != base.Generation {
+		out = append(out, CauseGeneration)
+	}
+	if !r.Contains(base.Bound) {
+		out = append(out, CauseBoundChanged)
+	}
+	if p.PrimaryTimeout != base.PrimaryTimeout || p.SecondaryTimeout != base.SecondaryTimeout ||
+		p.PrimaryTolerance != base.PrimaryTolerance || p.SecondaryTolerance != base.SecondaryTolerance {
+		out = append(out, CauseModuleParams)
+	}
+	if (p.Quirks ^ base.Quirks).APST() != 0 {
+		out = append(out, CauseQuirk)
+	}
+	if p.ForceAPST != base.ForceAPST {
+		out = append(out, CauseForceAPST)
+	}
+	return out
+}
+
+// diagnose turns the reproductions analysis.Check found that change the
+// fewest kernel inputs into causes; when none reproduces the drive's table,
+// it did not come from this kernel's algorithm.
+func diagnose(r *ControllerReport, m *machine, chk *analysis.Verdict) []Cause {
 	var best []variant
-	bestCost := 1 << 30
-	try := func(p apst.Params, changed []CauseKind) {
-		if len(changed) > bestCost {
-			return
+	for _, rep := range chk.ReproducedBy {
+		ch := changes(&r.Params, &rep)
+		if len(ch) == 0 {
+			continue // cannot happen for a mismatch
 		}
-		plan, err := apst.Build(c, p)
-		if err != nil || plan.Enabled != drive.Enabled || plan.Table != drive.Table {
-			return
+		if len(best) > 0 && len(ch) > len(best[0].changed) {
+			continue
 		}
-		if len(changed) < bestCost {
-			best, bestCost = nil, len(changed)
+		if len(best) > 0 && len(ch) < len(best[0].changed) {
+			best = best[:0]
 		}
-		best = append(best, variant{p: p, changed: changed})
-	}
-	gens := []apst.Generation{base.Generation}
-	for _, g := range apst.Generations() {
-		if g != base.Generation {
-			gens = append(gens, g)
-		}
-	}
-	for _, g := range gens {
-		for _, bound := range candidateBounds(c, base, r.ModuleDefaultBound) {
-			for _, mod := range []bool{false, true} {
-				for _, qt := range []apst.Quirks{0, apst.QuirkNoDeepestPS, apst.QuirkNoAPST} {
-					for _, force := range []bool{base.ForceAPST, !base.ForceAPST} {
-						p := base
-						var changed []CauseKind
-						if g != base.Generation {
-							p.Generation = g
-							changed = append(changed, CauseGeneration)
-						}
-						if bound != base.Bound {
-							p.Bound = bound
-							changed = append(changed, CauseBoundChanged)
-						}
-						if mod {
-							d := apst.DefaultParams(apst.Current)
-							if p.PrimaryTimeout == d.PrimaryTimeout && p.SecondaryTimeout == d.SecondaryTimeout &&
-								p.PrimaryTolerance == d.PrimaryTolerance && p.SecondaryTolerance == d.SecondaryTolerance {
-								continue
-							}
-							p.PrimaryTimeout, p.SecondaryTimeout = d.PrimaryTimeout, d.SecondaryTimeout
-							p.PrimaryTolerance, p.SecondaryTolerance = d.PrimaryTolerance, d.SecondaryTolerance
-							changed = append(changed, CauseModuleParams)
-						}
-						if qt != 0 {
-							p.Quirks ^= qt
-							changed = append(changed, CauseQuirk)
-						}
-						if force != base.ForceAPST {
-							p.ForceAPST = force
-							changed = append(changed, CauseForceAPST)
-						}
-						try(p, changed)
-					}
-				}
-			}
-		}
+		best = append(best, variant{r: rep, changed: ch})
 	}
 	if len(best) > 0 {
 		return explain(r, m, best)
@@ -230,26 +238,7 @@ func diagnose(r *ControllerReport, m *machine) []Cause {
 	return unexplained(r)
 }
 
-// candidateBounds returns the bounds worth trying: the ones that change the
-// set of admitted states (each state's exit and total latency), 0, no limit
-// and the module default, in ascending order.
-func candidateBounds(c *powerstate.Controller, base apst.Params, moduleDefault apst.Microseconds) []apst.Microseconds {
-	set := map[apst.Microseconds]bool{base.Bound: true, 0: true, apst.NoLimit: true, moduleDefault: true}
-	for _, d := range c.States() {
-		if d.NonOperational {
-			set[apst.Microseconds(d.ExitLatency)] = true
-			set[apst.Microseconds(d.TotalLatency())] = true
-		}
-	}
-	out := make([]apst.Microseconds, 0, len(set))
-	for b := range set {
-		out = append(out, b)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
-	return out
-}
-
-// explain turns the cheapest matching variants into causes.
+// explain turns the cheapest reproductions into causes.
 func explain(r *ControllerReport, m *machine, vs []variant) []Cause {
 	base := r.Params
 	var causes []Cause
@@ -260,34 +249,33 @@ func explain(r *ControllerReport, m *machine, vs []variant) []Cause {
 			causes = append(causes, Cause{Kind: k, Detail: detail})
 		}
 	}
-	// Bounds that reproduce the drive's table, for a range statement.
-	var bounds []apst.Microseconds
 	for _, v := range vs {
-		for _, k := range v.changed {
-			if k == CauseBoundChanged {
-				bounds = append(bounds, v.p.Bound)
-			}
-		}
-	}
-	for _, v := range vs {
+		p := v.r.Params
 		for _, k := range v.changed {
 			switch k {
 			case CauseBoundChanged:
 				add(k, fmt.Sprintf("the drive holds the table for a bound of %s (the bound is now %s): it changed after the table was programmed while the controller was not live (the kernel applies it at the next reset), or an older table was written back from user space",
-					describeBounds(bounds, candidateBounds(r.Identify, base, r.ModuleDefaultBound), r.ModuleDefaultBound), base.Bound))
+					describeBounds(v.r.Min, v.r.Max, r.ModuleDefaultBound), base.Bound))
 			case CauseModuleParams:
-				add(k, "the drive holds the table of the default nvme_core apst_* values: the parameters were changed after the table was programmed; the kernel reads them at the next reset or PM QoS change")
+				add(k, fmt.Sprintf("the drive holds the table of other nvme_core apst_* values (%s): the parameters were changed after the table was programmed; the kernel reads them at the next reset or PM QoS change", v.r.Reason))
 			case CauseQuirk:
-				diff := (v.p.Quirks ^ base.Quirks).APST()
+				diff := (p.Quirks ^ base.Quirks).APST()
 				with := "without"
-				if v.p.Quirks&diff != 0 {
+				if p.Quirks&diff != 0 {
 					with = "with"
 				}
-				add(k, fmt.Sprintf("the drive holds the table built %s the %s quirk: the running kernel's quirk tables differ from this model's (another kernel version or a distribution patch)", with, diff))
+				why := "the running kernel's quirk tables differ from this model's (another kernel version or a distribution patch)"
+				switch {
+				case r.Quirks.Overridden:
+					why = "the nvme.quirks= override " + r.Quirks.Override.String() + " applies to this controller; it was set or changed after the table was programmed, or the running kernel applies it differently"
+				case len(r.Quirks.Sources) == 1 && r.Quirks.Sources[0].Table == "sysfs":
+					why = "the quirks file lists the quirks in force now; they changed after the table was programmed (a module reload with another nvme.quirks=)"
+				}
+				add(k, fmt.Sprintf("the drive holds the table built %s the %s quirk: %s", with, diff, why))
 			case CauseForceAPST:
-				add(k, fmt.Sprintf("the drive holds the table for nvme_core.force_apst=%s: the parameter was changed after the controller was last identified; it applies at the next reset", yn(v.p.ForceAPST)))
+				add(k, fmt.Sprintf("the drive holds the table for nvme_core.force_apst=%s: the parameter was changed after the controller was last identified; it applies at the next reset", yn(p.ForceAPST)))
 			case CauseGeneration:
-				add(k, fmt.Sprintf("the drive holds the table a %s kernel builds: the running kernel's algorithm is not the one inferred (%s)", v.p.Generation, m.genNote))
+				add(k, fmt.Sprintf("the drive holds the table a %s kernel builds: the running kernel's algorithm is not the one inferred (%s)", p.Generation, m.genNote))
 			}
 		}
 	}
@@ -301,40 +289,22 @@ var causeRank = map[CauseKind]int{
 	CauseBoundChanged: 0, CauseModuleParams: 1, CauseQuirk: 2, CauseForceAPST: 3, CauseGeneration: 4,
 }
 
-// describeBounds says which bounds reproduce a table: bs are the matching
-// candidates, all the candidates tried (ascending); any bound between two
-// candidates admits the same states as the lower one.
-func describeBounds(bs, all []apst.Microseconds, moduleDefault apst.Microseconds) string {
-	if len(bs) == 0 {
-		return "another value"
-	}
-	sort.Slice(bs, func(i, j int) bool { return bs[i] < bs[j] })
-	lo, hi := bs[0], bs[len(bs)-1]
+// describeBounds says which bounds reproduce a table: lo..hi, an
+// analysis.Interval's range.
+func describeBounds(lo, hi, moduleDefault apst.Microseconds) string {
 	var s string
 	switch {
 	case hi == apst.NoLimit && lo == hi:
 		s = "no limit (auto or any)"
 	case hi == apst.NoLimit:
 		s = "at least " + lo.String()
+	case lo == hi:
+		s = lo.String()
 	default:
-		top := hi
-		for _, b := range all {
-			if b > hi {
-				top = b - 1
-				break
-			}
-		}
-		if top == lo {
-			s = lo.String()
-		} else {
-			s = "between " + lo.String() + " and " + top.String()
-		}
+		s = "between " + lo.String() + " and " + hi.String()
 	}
-	for _, b := range bs {
-		if b == moduleDefault {
-			s += ", e.g. the module default " + moduleDefault.String()
-			break
-		}
+	if lo <= moduleDefault && moduleDefault <= hi {
+		s += ", e.g. the module default " + moduleDefault.String()
 	}
 	return s
 }
@@ -345,14 +315,15 @@ func unexplained(r *ControllerReport) []Cause {
 	var causes []Cause
 	masked := plan.Table
 	for i := range masked {
-		masked[i] &= 0xffff_fff8
+		masked[i] &= apst.EntryMask
 	}
+	driveEnabled := drive.APSTE == apst.APSTEEnabled
 	switch {
-	case plan.Enabled && !drive.Enabled:
+	case plan.Enabled && drive.APSTE == apst.APSTEDisabled:
 		causes = append(causes,
 			Cause{CauseUserSetFeature, "APST is disabled on the drive: a user-space Set Features (nvme set-feature -f 0x0c -v 0) turned it off; the next controller reset or PM QoS change turns it back on"},
 			Cause{CauseFirmware, "or the firmware did not keep the setting (a firmware-initiated reset, or it ignores Set Features 0Ch)"})
-	case drive.Enabled == plan.Enabled && drive.Table == masked:
+	case (drive.APSTE == apst.APSTEUnknown || driveEnabled == plan.Enabled) && drive.Table == masked && masked != plan.Table:
 		causes = append(causes,
 			Cause{CauseFirmware, "the firmware cleared the reserved bits the kernel set (an idle time of 2^24 ms or more overflows ITPT into bits 63:32): the drive's effective idle times differ from the ones configured"})
 	default:

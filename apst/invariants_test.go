@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/apsttest"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -14,106 +15,19 @@ type tb interface {
 }
 
 // checkPlanInvariants asserts what must hold for every plan Build returns
-// (kernel-apst.md §4): it is shared by the rapid properties and the fuzz
-// target.
+// (kernel-apst.md §4): the single-plan invariants of apsttest.Check, and
+// that Build is deterministic, the table round-trips through its 256-byte
+// encoding and the explanations do not fail. It is shared by the rapid
+// properties and the fuzz target.
 func checkPlanInvariants(t tb, c *powerstate.Controller, p apst.Params, plan *apst.Plan) {
 	t.Helper()
-	if !plan.Enabled && plan.Table != (apst.Table{}) {
-		t.Fatalf("APSTE=0 (outcome %s) but the table is not zero: %v", plan.Outcome, plan.Table)
+	if err := apsttest.Check(c, p, plan); err != nil {
+		t.Fatalf("%v", err)
 	}
-	if !plan.Sent && plan.Enabled {
-		t.Fatalf("nothing sent but enabled")
-	}
-	if plan.Outcome == apst.OutcomeInvalidNPSS && c.NPSS < 32 {
-		t.Fatalf("invalid-npss outcome for NPSS %d", c.NPSS)
-	}
-	if c.NPSS > 31 && plan.Sent {
-		t.Fatalf("NPSS %d > 31 but the table is sent", c.NPSS)
-	}
-	if c.APSTAKnown() && c.APSTA == 0 && plan.Sent {
-		t.Fatalf("APSTA 0 but the table is sent")
-	}
-	if p.Bound == 0 && plan.Enabled {
-		t.Fatalf("bound 0 but APSTE=1")
-	}
-	gateTotal := p.Generation == apst.V4_11
-	selected := 0
-	deepestTarget := -1
-	for i, e := range plan.Table {
-		if e == 0 {
-			continue
-		}
-		tgt := int(e.TargetState())
-		if tgt <= i {
-			t.Fatalf("entry %d (%#x) targets ps%d, which is not deeper", i, uint64(e), tgt)
-		}
-		if tgt > int(c.NPSS) {
-			t.Fatalf("entry %d targets ps%d beyond NPSS %d", i, tgt, c.NPSS)
-		}
-		d := &c.PowerStates[tgt]
-		if !d.NonOperational {
-			t.Fatalf("entry %d targets operational ps%d", i, tgt)
-		}
-		if gateTotal {
-			if d.TotalLatency() > uint64(p.Bound) {
-				t.Fatalf("entry %d targets ps%d whose total latency %d is above the bound %d", i, tgt, d.TotalLatency(), p.Bound)
-			}
-		} else if uint64(d.ExitLatency) > uint64(p.Bound) {
-			t.Fatalf("entry %d targets ps%d whose exit latency %d is above the bound %d", i, tgt, d.ExitLatency, p.Bound)
-		}
-		if !plan.Reasons[tgt].Selected() {
-			t.Fatalf("entry %d targets ps%d, which was not selected (%s)", i, tgt, plan.Reasons[tgt])
-		}
-		if tgt > deepestTarget {
-			deepestTarget = tgt
-		}
-	}
-	for s, r := range plan.Reasons {
-		if r.Selected() {
-			selected++
-			if s > plan.MaxPS {
-				t.Fatalf("ps%d selected but MaxPS is %d", s, plan.MaxPS)
-			}
-		}
-	}
-	if plan.MaxPS >= 0 {
-		if !plan.Reasons[plan.MaxPS].Selected() {
-			t.Fatalf("MaxPS %d is not a selected state", plan.MaxPS)
-		}
-		for s := plan.MaxPS; s < apst.Entries; s++ {
-			if plan.Table[s] != 0 {
-				t.Fatalf("entry %d at or below the deepest selected state ps%d is %#x, want 0", s, plan.MaxPS, uint64(plan.Table[s]))
-			}
-		}
-		if plan.MaxPS > 0 && deepestTarget != plan.MaxPS && plan.Table[plan.MaxPS-1] != 0 {
-			t.Fatalf("deepest target %d differs from MaxPS %d", deepestTarget, plan.MaxPS)
-		}
-	} else if selected != 0 || plan.MaxRoundTrip != 0 {
-		t.Fatalf("MaxPS -1 but %d states selected, max round trip %d", selected, plan.MaxRoundTrip)
-	}
-	if plan.Mode == apst.ModeTolerance {
-		if selected > 2 {
-			t.Fatalf("tolerance mode selected %d states, want at most 2", selected)
-		}
-		prim, sec := -1, -1
-		for s, r := range plan.Reasons {
-			switch r {
-			case apst.ReasonPrimary:
-				prim = s
-			case apst.ReasonSecondary:
-				sec = s
-			}
-		}
-		if prim >= 0 && sec >= 0 && sec <= prim {
-			t.Fatalf("secondary target ps%d is not deeper than primary ps%d", sec, prim)
-		}
-	}
-	// Determinism.
 	again, err := apst.Build(c, p)
 	if err != nil || again != *plan {
 		t.Fatalf("Build is not deterministic: %v", err)
 	}
-	// The 256-byte encoding round-trips.
 	raw, err := plan.Table.MarshalBinary()
 	if err != nil || len(raw) != apst.TableSize {
 		t.Fatalf("MarshalBinary: %d bytes, %v", len(raw), err)

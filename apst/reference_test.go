@@ -6,6 +6,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/apsttest"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -112,8 +113,8 @@ func reference(c *powerstate.Controller, p apst.Params) refResult {
 // every generation.
 func TestPropertyBuildMatchesReference(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		c := genBuildController().Draw(t, "controller")
-		p := genBuildParams().Draw(t, "params")
+		c := apsttest.Controller().Draw(t, "controller")
+		p := apsttest.Params().Draw(t, "params")
 		plan, err := apst.Build(&c, p)
 		if err != nil {
 			t.Fatal(err)

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -9,28 +10,54 @@ import (
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
-// Goal is what a user asks of the bound: a largest acceptable wake stall,
-// states that must never be reached, or both.
+// ErrZeroGoal is returned by Recommend for a Goal whose MaxStall is 0 but
+// that StallGoal did not make: the zero Goal{}, or a literal such as
+// Goal{Bar: ...} that leaves MaxStall out. Taken literally it would ask for
+// a 0 µs worst stall, which is rarely what was meant.
+var ErrZeroGoal = errors.New("analysis: goal has MaxStall 0 and was not made by StallGoal")
+
+// Goal is what a user asks of the bound: a largest acceptable wake stall
+// (µs of advertised EXLAT), states that must never be reached, or both.
+//
+// Build goals with StallGoal or BarGoal and combine them by setting the
+// other field (g := StallGoal(25000); g.Bar = apst.StatesOf(4)). The zero
+// Goal is rejected by Recommend (ErrZeroGoal), as is any Goal with MaxStall
+// 0 that StallGoal(0) did not make, because a forgotten MaxStall would
+// otherwise read as a 0 µs stall limit.
 type Goal struct {
 	// MaxStall is the largest worst-case exit latency accepted (compared with
 	// Reach.WorstExitLatency, the advertised EXLAT); NoLimit accepts any.
 	MaxStall apst.Microseconds
 	// Bar is a set of states (bit n = state n) the table must not reach.
 	Bar apst.States
+
+	// made reports that StallGoal or BarGoal built the goal, so that a
+	// MaxStall of 0 is meant.
+	made bool
 }
 
-// StallGoal asks for every reachable state's exit latency to be at most max.
-func StallGoal(max apst.Microseconds) Goal { return Goal{MaxStall: max} }
+// StallGoal asks for every reachable state's exit latency to be at most max
+// (µs); StallGoal(0) accepts only states that advertise an exit latency of 0.
+func StallGoal(max apst.Microseconds) Goal { return Goal{MaxStall: max, made: true} }
 
 // BarGoal asks for the given states never to be reached, keeping as much of
-// the shallower ones as possible. State 0, where every idle period starts,
-// cannot be barred.
+// the shallower ones as possible, with no stall limit (MaxStall NoLimit);
+// BarGoal() with no states accepts every bound. State 0, where every idle
+// period starts, cannot be barred. States above 31 are taken modulo 32.
 func BarGoal(states ...uint8) Goal {
-	g := Goal{MaxStall: apst.NoLimit}
+	g := Goal{MaxStall: apst.NoLimit, made: true}
 	for _, s := range states {
 		g.Bar |= 1 << (s & (apst.Entries - 1))
 	}
 	return g
+}
+
+// validate rejects the goals ErrZeroGoal describes.
+func (g Goal) validate() error {
+	if g.MaxStall == 0 && !g.made {
+		return fmt.Errorf("%w: build it with analysis.StallGoal or analysis.BarGoal (StallGoal(0) for a 0us stall limit)", ErrZeroGoal)
+	}
+	return nil
 }
 
 // String describes the goal, e.g. "worst stall <= 25000us, bar ps4".
@@ -135,8 +162,14 @@ type Recommendation struct {
 // says so.
 //
 // The answer is read from Sweep, so it is exact over the whole u64 range.
+// Errors: ErrZeroGoal for a goal StallGoal or BarGoal did not make whose
+// MaxStall is 0 (the zero Goal), and what Sweep returns (nil controller,
+// invalid parameters).
 func Recommend(c *powerstate.Controller, p apst.Params, g Goal) (Recommendation, error) {
 	rec := Recommendation{Goal: g}
+	if err := g.validate(); err != nil {
+		return rec, err
+	}
 	sw, err := Sweep(c, p)
 	if err != nil {
 		return rec, err

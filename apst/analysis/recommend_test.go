@@ -9,6 +9,7 @@ import (
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
+	"github.com/nvmeapst/nvmeapst/apst/apsttest"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -138,12 +139,11 @@ func TestGoalAndRangeStrings(t *testing.T) {
 // outside the acceptable ranges misses it.
 func TestRecommendProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		c := anGenController(t)
-		p := anGenParams(t)
-		g := analysis.Goal{
-			MaxStall: apst.Microseconds(rapid.SampledFrom([]uint64{0, 1000, 4600, 25000, 100000, uint64(apst.NoLimit)}).Draw(t, "stall")),
-			Bar:      apst.States(rapid.Uint32().Draw(t, "bar") & rapid.SampledFrom([]uint32{0, 1 << 3, 1 << 4, 0x18, 0xffffffff}).Draw(t, "mask")),
-		}
+		cc := apsttest.Controller().Draw(t, "controller")
+		c := &cc
+		p := apsttest.ParamsFor(c).Draw(t, "params")
+		g := analysis.StallGoal(apst.Microseconds(rapid.SampledFrom([]uint64{0, 1000, 4600, 25000, 100000, uint64(apst.NoLimit)}).Draw(t, "stall")))
+		g.Bar = apst.States(rapid.Uint32().Draw(t, "bar") & rapid.SampledFrom([]uint32{0, 1 << 3, 1 << 4, 0x18, 0xffffffff}).Draw(t, "mask"))
 		rec, err := analysis.Recommend(c, p, g)
 		if err != nil {
 			t.Fatal(err)
@@ -187,4 +187,27 @@ func TestRecommendProperties(t *testing.T) {
 			t.Fatalf("current bound %d: meets %v, reported %v", p.Bound, ok, rec.Current.Meets)
 		}
 	})
+}
+
+// TestRecommendZeroGoal: the zero Goal (and a literal that leaves MaxStall
+// out) is rejected instead of read as a 0 µs stall limit; StallGoal(0) is
+// that limit on purpose.
+func TestRecommendZeroGoal(t *testing.T) {
+	c := loadAnalysisFixture(t, fixture990)
+	p := apst.DefaultParams(apst.Current)
+	for _, g := range []analysis.Goal{{}, {Bar: apst.StatesOf(4)}} {
+		_, err := analysis.Recommend(c, p, g)
+		require.ErrorIs(t, err, analysis.ErrZeroGoal)
+		require.ErrorContains(t, err, "StallGoal or analysis.BarGoal")
+	}
+	rec, err := analysis.Recommend(c, p, analysis.StallGoal(0))
+	require.NoError(t, err)
+	require.False(t, rec.Possible, "no state of the 990 EVO Plus exits in 0us")
+	rec, err = analysis.Recommend(c, p, analysis.Goal{MaxStall: 25000})
+	require.NoError(t, err, "a literal with a stall limit is unambiguous")
+	require.True(t, rec.Possible)
+	rec, err = analysis.Recommend(c, p, analysis.BarGoal())
+	require.NoError(t, err)
+	require.Equal(t, "any bound", rec.Goal.String())
+	require.EqualValues(t, 4, rec.Reach.Deepest)
 }

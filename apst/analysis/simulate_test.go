@@ -226,7 +226,7 @@ func TestParseMicroseconds(t *testing.T) {
 	}
 	for _, in := range []string{"", "-1ms", "1ns", "1.5us", "fast", "99999999999999999999"} {
 		_, err := apst.ParseMicroseconds(in)
-		require.ErrorIs(t, err, apst.ErrInvalidDuration, in)
+		require.ErrorIs(t, err, apst.ErrInvalidConfig, in)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
+	"github.com/nvmeapst/nvmeapst/apst/apsttest"
 	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
@@ -160,46 +161,15 @@ func TestSweepNothingSent(t *testing.T) {
 	require.ErrorIs(t, err, apst.ErrUnknownGeneration)
 }
 
-// anGenController draws a controller with latencies from a mix of small,
-// boundary and large values, so that gates coincide and interact often.
+// anGenController draws a controller from apsttest.Controller: edge and
+// random latencies, so that gates coincide and interact often.
 func anGenController(t *rapid.T) *powerstate.Controller {
-	lat := rapid.OneOf(
-		rapid.SampledFrom([]uint32{0, 1, 2, 4600, 15000, 15001, 25000, 43000, 100000, 100001, 1<<32 - 1}),
-		rapid.Uint32Range(0, 200000),
-		rapid.Uint32(),
-	)
-	c := &powerstate.Controller{
-		NPSS:  rapid.Uint8Range(0, 33).Draw(t, "npss"),
-		APSTA: rapid.SampledFrom([]uint8{1, 1, 1, 0, 2}).Draw(t, "apsta"),
-	}
-	for i := range c.StateCount() {
-		d := &c.PowerStates[i]
-		d.NonOperational = rapid.Bool().Draw(t, "nops")
-		d.EntryLatency = powerstate.Microseconds(lat.Draw(t, "enlat"))
-		d.ExitLatency = powerstate.Microseconds(lat.Draw(t, "exlat"))
-		d.MaxPower = powerstate.MaxPowerOf(rapid.Uint16().Draw(t, "mp"), rapid.Bool().Draw(t, "mxps"))
-	}
-	return c
+	c := apsttest.Controller().Draw(t, "controller")
+	return &c
 }
 
-func anGenParams(t *rapid.T) apst.Params {
-	ms := rapid.OneOf(rapid.SampledFrom([]uint64{0, 1, 100, 2000}), rapid.Uint64Range(0, 1<<26), rapid.Uint64())
-	us := rapid.OneOf(rapid.SampledFrom([]uint64{0, 1, 15000, 100000}), rapid.Uint64Range(0, 300000), rapid.Uint64())
-	p := apst.Params{
-		Generation:         apst.Generation(rapid.Uint8Range(0, 2).Draw(t, "gen")),
-		Bound:              apst.Microseconds(us.Draw(t, "bound")),
-		PrimaryTimeout:     apst.Milliseconds(ms.Draw(t, "t1")),
-		SecondaryTimeout:   apst.Milliseconds(ms.Draw(t, "t2")),
-		PrimaryTolerance:   apst.Microseconds(us.Draw(t, "l1")),
-		SecondaryTolerance: apst.Microseconds(us.Draw(t, "l2")),
-		ForceAPST:          rapid.Bool().Draw(t, "force"),
-	}
-	if rapid.Bool().Draw(t, "defaults") {
-		p = apst.DefaultParams(p.Generation)
-	}
-	p.Quirks = apst.Quirks(rapid.SampledFrom([]apst.Quirks{0, 0, apst.QuirkNoAPST, apst.QuirkNoDeepestPS, apst.QuirksAPST}).Draw(t, "quirks"))
-	return p
-}
+// anGenParams draws parameters from apsttest.Params.
+func anGenParams(t *rapid.T) apst.Params { return apsttest.Params().Draw(t, "params") }
 
 func samePlanOutput(a, b *apst.Plan) bool {
 	return a.Sent == b.Sent && a.Enabled == b.Enabled && a.Outcome == b.Outcome &&

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -445,8 +446,26 @@ func TestDetectionPeeksLittle(t *testing.T) {
 		_, err := pw.Write([]byte("TIME(s) COMM PID DISK T SECTOR BYTES LAT(ms)\n"))
 		done <- err
 	}()
-	r, err := trace.NewReader(pr, trace.Options{})
-	require.NoError(t, err)
+	// Detection must not wait for more than the header line: a reader that
+	// did would block on the pipe, which the timeout turns into a failure.
+	type opened struct {
+		r   *trace.Reader
+		err error
+	}
+	ch := make(chan opened, 1)
+	go func() {
+		r, err := trace.NewReader(pr, trace.Options{})
+		ch <- opened{r, err}
+	}()
+	var r *trace.Reader
+	select {
+	case o := <-ch:
+		require.NoError(t, o.err)
+		r = o.r
+	case <-time.After(10 * time.Second):
+		_ = pw.CloseWithError(errors.New("test timed out"))
+		t.Fatal("NewReader blocked reading past the header line")
+	}
 	require.NoError(t, <-done)
 	assert.Equal(t, trace.FormatBiosnoop, r.Format())
 	go func() {
