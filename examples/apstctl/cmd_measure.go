@@ -1,0 +1,623 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	nvmeapst "github.com/nvmeapst/nvmeapst"
+	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/analysis"
+	"github.com/nvmeapst/nvmeapst/internal/safeio"
+	"github.com/nvmeapst/nvmeapst/powerstate"
+)
+
+// errMeasureUsage marks a command line measure cannot run (exit status 2);
+// every other error of runMeasureWith is a runtime failure (exit status 1).
+var errMeasureUsage = errors.New("usage")
+
+// measureUsagef returns an error wrapping errMeasureUsage.
+func measureUsagef(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{errMeasureUsage}, args...)...)
+}
+
+// measureDefaultConfigs are the two settings the 25 ms patch interleaved,
+// used when no --with is given.
+var measureDefaultConfigs = []string{"ps-max-latency-us=100000", "ps-max-latency-us=25000"}
+
+// measureSynopsis is the usage line after "apstctl ".
+const measureSynopsis = "measure [flags] nvmeNnM | measure --simulate CAPTURE [flags]"
+
+// measureLong is the paragraph of the help.
+const measureLong = `Measures the real wake stall of a drive, as the 25 ms patch did: for each trial, each idle time
+and each configuration in turn (interleaved), sets the controller's pm_qos_latency_tolerance_us to
+the configuration's bound, waits the idle time with no I/O from apstctl, then times one 4 KiB
+O_DIRECT read (and a warm read right after it). Prints p50/p90/p99/max per configuration and idle
+time, the state the plan says the drive was in, and the measured/advertised exit-latency factor
+per state, which simulate and replay take as --exit-factor. Trials during which the device's I/O
+counters moved (other I/O resets the drive's idle timer) are discarded and counted.
+
+Reads only: the namespace is opened O_RDONLY|O_DIRECT. The only write is the tolerance file,
+validated and read back as set-latency does; its value is printed before the first change and
+restored at the end, on ^C or SIGTERM and after any error. Needs root.
+
+With --simulate CAPTURE, runs against a simulated drive that follows the plan's idle timeline on a
+virtual clock (exit latency x --exit-factor, plus seeded noise): deterministic and instant.
+Without --with, the configurations are ps-max-latency-us=100000 and ps-max-latency-us=25000.`
+
+// measureOptions are the flags of measure.
+type measureOptions struct {
+	with         measureWith
+	trials       int
+	idle         string
+	idleList     string
+	offsets      string
+	offset       int64
+	seed         uint64
+	format       string
+	trialsDetail bool
+	factorOut    string
+	simulate     string
+	exitFactor   string
+	noise        float64
+	foreignIO    float64
+	lateDescent  float64
+
+	// setupHook, when set (tests), may change the setup before it runs.
+	setupHook func(*nvmeapst.MeasureSetup)
+	// liveSystem opens the machine; nil means nvmeapst.Live.
+	liveSystem func() (*nvmeapst.System, error)
+	// openOptions are passed to OpenMeasureTarget (tests).
+	openOptions nvmeapst.MeasureOpenOptions
+}
+
+// measureWith collects the repeated --with values.
+type measureWith []string
+
+func (w *measureWith) String() string { return strings.Join(*w, " ") }
+
+func (w *measureWith) Set(s string) error {
+	*w = append(*w, s)
+	return nil
+}
+
+// measureFlags defines the flags of measure on fs.
+func measureFlags(fs *flag.FlagSet) *measureOptions {
+	o := &measureOptions{}
+	fs.Var(&o.with, "with", "a configuration to measure: comma list of k=v as plan's flags without dashes, e.g. ps-max-latency-us=25000 (repeat; configurations differ only in the bound)")
+	fs.IntVar(&o.trials, "trials", nvmeapst.DefaultMeasureTrials, "trials per configuration and idle time")
+	fs.StringVar(&o.idle, "idle", "3s", "idle time before each cold read (a Go duration: 100ms, 3s)")
+	fs.StringVar(&o.idleList, "idle-list", "", "comma list of idle times, each measured in turn (replaces --idle): 100ms,500ms,3s")
+	fs.StringVar(&o.offsets, "offsets", "random", "where the reads go: random (seeded, aligned to the logical block size) or fixed (--offset)")
+	fs.Int64Var(&o.offset, "offset", 0, "byte offset of every read with --offsets fixed (a multiple of the logical block size)")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed of the random offsets (and of the simulated drive's noise)")
+	fs.StringVar(&o.format, "output-format", "normal", "output format: normal (text) or json")
+	fs.StringVar(&o.format, "o", "normal", "alias of --output-format")
+	fs.StringVar(&o.format, "format", "normal", "alias of --output-format")
+	fs.BoolVar(&o.trialsDetail, "trials-detail", false, "add every trial to the JSON output (trials_detail)")
+	fs.StringVar(&o.factorOut, "factor-out", "", "write the measured exit factor to `FILE` (one line, as --exit-factor of simulate and replay reads it)")
+	fs.StringVar(&o.simulate, "simulate", "", "measure a simulated drive built from the Identify `CAPTURE` instead of a live one")
+	fs.StringVar(&o.exitFactor, "exit-factor", "1", "with --simulate: the simulated drive's measured/advertised exit-latency factor: 0.78, 78% or 39/50")
+	fs.Float64Var(&o.noise, "noise", 0.005, "with --simulate: relative noise of each simulated read (0 to 0.5)")
+	fs.Float64Var(&o.foreignIO, "foreign-io", 0, "with --simulate: probability that other I/O touches the drive during an idle wait (0 to 1)")
+	fs.Float64Var(&o.lateDescent, "late-descent", 0, "with --simulate: probability that a read finds the drive one state short of its timeline (0 to 1; the patch saw 5/6)")
+	return o
+}
+
+// runMeasure is "apstctl measure" as a whole command: it parses args
+// (flags before or after the device), cancels the measurement on SIGINT
+// and SIGTERM, prints errors on stderr and returns the exit status (0, 1 a
+// runtime failure, 2 a usage error).
+func runMeasure(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("measure", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	o := measureFlags(fs)
+	pos, err := parseMeasureArgs(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			measureHelp(stdout, fs)
+			return exitOK
+		}
+		fmt.Fprintf(stderr, "apstctl measure: %v\nsee 'apstctl measure --help'\n", err)
+		return exitUsage
+	}
+	ctx, stop := measureContext(context.Background())
+	defer stop()
+	return measureStatus(runMeasureWith(ctx, o, pos, stdout, stderr), stderr)
+}
+
+// parseMeasureArgs parses flags before, between and after the positional
+// arguments; "--" ends the flags.
+func parseMeasureArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if used := args[:len(args)-len(rest)]; len(used) > 0 && used[len(used)-1] == "--" {
+			return append(pos, rest...), nil // flag.Parse stopped at "--"
+		}
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// measureContext is cancelled by SIGINT (^C) and SIGTERM, so that the
+// measurement stops and restores the tolerance file.
+func measureContext(parent context.Context) (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+}
+
+// measureStatus prints err on stderr and returns the exit status: 0
+// without an error, 2 for a usage error (with the pointer to the help), 1
+// otherwise (a missing right, a device error, an interruption).
+func measureStatus(err error, stderr io.Writer) int {
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, errMeasureUsage):
+		fmt.Fprintf(stderr, "apstctl measure: %s\nsee 'apstctl measure --help'\n", strings.TrimPrefix(err.Error(), "usage: "))
+		return exitUsage
+	}
+	fmt.Fprintln(stderr, "apstctl measure:", err)
+	return exitFailure
+}
+
+// measureHelp prints the help of measure.
+func measureHelp(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "usage: apstctl %s\n\n%s\n\nFlags:\n", measureSynopsis, measureLong)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+	fmt.Fprint(w, `
+Examples:
+  apstctl measure nvme0n1
+  apstctl measure nvme0n1 --with pm-qos=100000 --with pm-qos=25000 --idle-list 100ms,500ms,3s -o json
+  apstctl measure --simulate testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin --exit-factor 0.78 --seed 1
+`)
+}
+
+// runMeasureWith runs measure with parsed options and positional
+// arguments: the namespace (nvmeNnM), or none with --simulate. The value of
+// the tolerance file is printed on stderr before the first change. An error
+// wrapping errMeasureUsage is a usage error; any other a runtime failure,
+// after which the tolerance file has been restored (or the error says how
+// to restore it).
+func runMeasureWith(ctx context.Context, o *measureOptions, args []string, stdout, stderr io.Writer) error {
+	idle, err := parseIdleList(o.idle, o.idleList)
+	if err != nil {
+		return measureUsagef("%v", err)
+	}
+	var offsets nvmeapst.MeasureOffsets
+	switch o.offsets {
+	case "random":
+		if o.offset != 0 {
+			return measureUsagef("--offset needs --offsets fixed")
+		}
+	case "fixed":
+		offsets = nvmeapst.OffsetsFixed
+	default:
+		return measureUsagef("--offsets %q: want random or fixed", o.offsets)
+	}
+	switch o.format {
+	case "normal", "text", "json":
+	default:
+		return measureUsagef("--output-format %q: want normal or json", o.format)
+	}
+	if o.trials < 1 || o.trials > nvmeapst.MaxMeasureTrials {
+		return measureUsagef("--trials %d: want 1 to %d", o.trials, nvmeapst.MaxMeasureTrials)
+	}
+	texts := []string(o.with)
+	if len(texts) == 0 {
+		texts = measureDefaultConfigs
+	}
+
+	var (
+		setup  nvmeapst.MeasureSetup
+		header measureHeader
+		parse  func(string) (nvmeapst.MeasureConfig, error)
+	)
+	if o.simulate != "" {
+		if len(args) != 0 {
+			return measureUsagef("--simulate measures a simulated drive: no device argument (got %q)", args)
+		}
+		sim, c, base, err := o.simulation()
+		if err != nil {
+			return err
+		}
+		setup = sim.Setup()
+		header = measureHeader{Device: "simulated", Controller: c, Simulated: true, SimulatedFactor: o.exitFactor,
+			Notes: []string{"simulated drive: the current kernel's defaults with the quirks the capture implies (apst.DriveQuirks, newest tables); --with changes them"}}
+		if q := base.Quirks; q != 0 {
+			header.Notes = append(header.Notes, "quirks applied: "+q.String())
+		}
+		parse = func(s string) (nvmeapst.MeasureConfig, error) {
+			p, err := apst.ParseConfig(s, base)
+			return nvmeapst.MeasureConfig{Text: s, Params: p}, err
+		}
+		setup.OnOriginal = func(t apst.Tolerance) {
+			fmt.Fprintf(stderr, "apstctl measure: the simulated pm_qos_latency_tolerance_us holds %s; it is restored at the end\n", t)
+		}
+	} else {
+		for _, flagName := range []string{"exit-factor", "noise", "foreign-io", "late-descent"} {
+			if o.simFlagSet(flagName) {
+				return measureUsagef("--%s needs --simulate", flagName)
+			}
+		}
+		if len(args) != 1 {
+			return measureUsagef("want 1 argument (the namespace, e.g. nvme0n1), got %d %q", len(args), args)
+		}
+		open := o.liveSystem
+		if open == nil {
+			open = nvmeapst.Live
+		}
+		sys, err := open()
+		if err != nil {
+			return err
+		}
+		target, err := sys.OpenMeasureTarget(ctx, args[0], o.openOptions)
+		if err != nil {
+			return err
+		}
+		defer target.Close()
+		setup = target.Setup()
+		header = measureHeader{Device: target.Disk, ControllerName: target.Controller, Controller: target.Report.Identify}
+		parse = target.Config
+		path := target.TolerancePath
+		setup.OnOriginal = func(t apst.Tolerance) {
+			fmt.Fprintf(stderr, "apstctl measure: %s holds %s; if this run is killed, restore it with: echo %s > %s\n", path, t, t, path)
+		}
+	}
+	for _, s := range texts {
+		cfg, err := parse(s)
+		if err != nil {
+			return measureUsagef("--with %q: %v", s, err)
+		}
+		setup.Configs = append(setup.Configs, cfg)
+	}
+	setup.Idle, setup.Trials, setup.Offsets, setup.FixedOffset, setup.Seed = idle, o.trials, offsets, o.offset, o.seed
+	if o.simulate == "" && measureTerminal(stderr) {
+		total, done := setup.Trials*len(setup.Idle)*len(setup.Configs), 0
+		setup.OnTrial = func(nvmeapst.MeasureTrial) {
+			done++
+			fmt.Fprintf(stderr, "\rapstctl measure: trial %d of %d", done, total)
+			if done == total {
+				fmt.Fprintln(stderr)
+			}
+		}
+	}
+	if o.setupHook != nil {
+		o.setupHook(&setup)
+	}
+	res, err := nvmeapst.Measure(ctx, setup)
+	if errors.Is(err, nvmeapst.ErrMeasureSetup) && res == nil {
+		return measureUsagef("%v", err)
+	}
+	if err != nil {
+		if res != nil && res.Restored {
+			fmt.Fprintf(stderr, "apstctl measure: pm_qos_latency_tolerance_us restored to %s\n", res.Original)
+		}
+		return err
+	}
+	if o.factorOut != "" && res.ExitFactorTrials > 0 {
+		err := safeio.WriteFile(o.factorOut, 0o644, func(w io.Writer) error {
+			_, err := io.WriteString(w, res.ExitFactor.String()+"\n")
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("--factor-out: %w", err)
+		}
+	}
+	header.ReadBytes = setup.Drive.ReadLength()
+	header.Trials = setup.Trials
+	if o.format == "json" {
+		return writeMeasureJSON(stdout, &header, res, o.trialsDetail)
+	}
+	return writeMeasureText(stdout, &header, res)
+}
+
+// measureTerminal reports whether w is a terminal (progress goes there only).
+func measureTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// simFlagSet reports whether a flag of the simulation differs from its
+// default.
+func (o *measureOptions) simFlagSet(name string) bool {
+	switch name {
+	case "exit-factor":
+		return o.exitFactor != "1"
+	case "noise":
+		return o.noise != 0.005
+	case "foreign-io":
+		return o.foreignIO != 0
+	case "late-descent":
+		return o.lateDescent != 0
+	}
+	return false
+}
+
+// simulation builds the simulated drive of --simulate.
+func (o *measureOptions) simulation() (*nvmeapst.MeasureSimulation, *powerstate.Controller, apst.Params, error) {
+	factor, err := analysis.ParseFactor(o.exitFactor)
+	if err != nil {
+		return nil, nil, apst.Params{}, measureUsagef("--exit-factor: %v", err)
+	}
+	b, err := readMeasureCapture(o.simulate)
+	if err != nil {
+		return nil, nil, apst.Params{}, measureUsagef("--simulate: %v", err)
+	}
+	c, err := powerstate.Parse(strings.NewReader(string(b)))
+	if err != nil {
+		return nil, nil, apst.Params{}, measureUsagef("--simulate %s: %v", o.simulate, err)
+	}
+	base := apst.DefaultParams(apst.Current)
+	base.Quirks = apst.DriveQuirks(&c, apst.Release{}).APST()
+	sim, err := nvmeapst.NewMeasureSimulation(&c, base, nvmeapst.SimulatedDriveOptions{
+		ExitFactor: factor, Seed: o.seed, Noise: o.noise, ForeignIO: o.foreignIO, LateDescent: o.lateDescent,
+		Initial: apst.Tolerance{Kind: apst.ToleranceValue, Value: uint32(apst.DefaultBound)},
+	})
+	if err != nil {
+		return nil, nil, apst.Params{}, measureUsagef("%v", err)
+	}
+	return sim, &c, base, nil
+}
+
+// readMeasureCapture reads a capture file, refusing one larger than
+// powerstate.MaxCaptureSize.
+func readMeasureCapture(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil {
+		return nil, err
+	} else if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, powerstate.MaxCaptureSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(b) > powerstate.MaxCaptureSize {
+		return nil, fmt.Errorf("%s: capture is larger than %d bytes", path, powerstate.MaxCaptureSize)
+	}
+	return b, nil
+}
+
+// parseIdleList parses --idle, or --idle-list when set: Go durations
+// (100ms, 3s), each positive and at most an hour, at most 32 of them.
+func parseIdleList(idle, list string) ([]time.Duration, error) {
+	flagName, text := "--idle", idle
+	if list != "" {
+		flagName, text = "--idle-list", list
+	}
+	var out []time.Duration
+	for _, item := range strings.Split(text, ",") {
+		item = strings.TrimSpace(item)
+		d, err := time.ParseDuration(item)
+		if err != nil || d <= 0 || d > time.Hour {
+			return nil, fmt.Errorf("%s %q: %q is not a duration from 1us to 1h (100ms, 3s)", flagName, text, item)
+		}
+		out = append(out, d)
+	}
+	if len(out) > 32 {
+		return nil, fmt.Errorf("%s: %d idle times, want at most 32", flagName, len(out))
+	}
+	return out, nil
+}
+
+// measureHeader is what the output says about the drive.
+type measureHeader struct {
+	Device          string
+	ControllerName  string
+	Controller      *powerstate.Controller
+	Simulated       bool
+	SimulatedFactor string
+	ReadBytes       int
+	Trials          int
+	// Notes come before the measurement's own.
+	Notes []string
+}
+
+// us returns d in whole microseconds, rounded to the nearest.
+func us(d time.Duration) int64 { return int64(d.Round(time.Microsecond) / time.Microsecond) }
+
+// latencyText formats a latency for the table: 33.59ms, or 60us below 1 ms.
+func latencyText(d time.Duration) string {
+	if d < time.Millisecond {
+		return strconv.FormatInt(us(d), 10) + "us"
+	}
+	return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', 2, 64) + "ms"
+}
+
+// writeMeasureText writes the table of the patch and the factors.
+func writeMeasureText(w io.Writer, h *measureHeader, r *nvmeapst.MeasureResult) error {
+	var b strings.Builder
+	c := h.Controller
+	fmt.Fprintf(&b, "%s, firmware %s: ", c.Model, c.Firmware)
+	if h.Simulated {
+		fmt.Fprintf(&b, "simulated drive, exit factor %s\n", h.SimulatedFactor)
+	} else {
+		fmt.Fprintf(&b, "%s on %s\n", h.Device, h.ControllerName)
+	}
+	fmt.Fprintf(&b, "%d trials per row, interleaved; %d-byte reads at %s offsets (seed %d)\n\n", h.Trials, h.ReadBytes, r.Offsets, r.Seed)
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "config\tidle\ttrials\tkept\tstate\tp50\tp90\tp99\tmax")
+	for _, row := range r.Rows {
+		l := row.Latency
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\tps%d\t%s\t%s\t%s\t%s\n", row.ConfigText, row.Idle, row.Trials, row.Kept, row.State,
+			latencyText(l.P50), latencyText(l.P90), latencyText(l.P99), latencyText(l.Max))
+	}
+	l := r.Warm
+	fmt.Fprintf(tw, "warm\t-\t%d\t%d\t-\t%s\t%s\t%s\t%s\n", l.Count, l.Count, latencyText(l.P50), latencyText(l.P90), latencyText(l.P99), latencyText(l.Max))
+	tw.Flush()
+	if len(r.States) > 0 {
+		fmt.Fprintln(&b, "\nexit latency, measured / advertised:")
+		for _, s := range r.States {
+			fmt.Fprintf(&b, "  ps%d  %s / %s  factor %s  (%d trials)\n", s.State, latencyText(s.Measured), latencyText(s.Advertised.Duration()), s.Factor, s.Trials)
+		}
+	}
+	if r.ExitFactorTrials > 0 {
+		fmt.Fprintf(&b, "\nexit factor %s over %d trials: apstctl simulate --exit-factor %s (replay takes the same)\n", r.ExitFactor, r.ExitFactorTrials, r.ExitFactor)
+		fmt.Fprintf(&b, "per state: %s\n", r.ExitFactorByState())
+	}
+	if r.CountersChecked {
+		fmt.Fprintf(&b, "\n%d of %d trials kept (%d discarded: other I/O during the idle wait)\n", len(r.Trials)-r.Discarded, len(r.Trials), r.Discarded)
+	}
+	if r.Restored {
+		fmt.Fprintf(&b, "pm_qos_latency_tolerance_us restored to %s\n", r.Original)
+	}
+	if notes := append(h.Notes[:len(h.Notes):len(h.Notes)], r.Notes...); len(notes) > 0 {
+		fmt.Fprintln(&b, "\nnotes:")
+		for _, n := range notes {
+			fmt.Fprintf(&b, "  - %s\n", n)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// measureLatencyJSON are the latency keys of a row and of warm.
+type measureLatencyJSON struct {
+	P50 int64 `json:"p50_us"`
+	P90 int64 `json:"p90_us"`
+	P99 int64 `json:"p99_us"`
+	Max int64 `json:"max_us"`
+}
+
+func latencyJSON(l nvmeapst.LatencyStats) measureLatencyJSON {
+	return measureLatencyJSON{P50: us(l.P50), P90: us(l.P90), P99: us(l.P99), Max: us(l.Max)}
+}
+
+type measureRowJSON struct {
+	Config string `json:"config"`
+	IdleUS int64  `json:"idle_us"`
+	Trials int    `json:"trials"`
+	Kept   int    `json:"kept"`
+	measureLatencyJSON
+	State         string `json:"state"`
+	ExitLatencyUS uint64 `json:"exit_latency_us"`
+	Shallow       int    `json:"shallow"`
+}
+
+type measureWarmJSON struct {
+	Trials int `json:"trials"`
+	measureLatencyJSON
+}
+
+type measureStateJSON struct {
+	State        string `json:"state"`
+	AdvertisedUS uint64 `json:"advertised_us"`
+	MeasuredUS   int64  `json:"measured_us"`
+	Factor       string `json:"factor"`
+	Trials       int    `json:"trials"`
+}
+
+type measureTrialJSON struct {
+	Trial      int    `json:"trial"`
+	Config     string `json:"config"`
+	IdleUS     int64  `json:"idle_us"`
+	State      string `json:"state"`
+	Offset     int64  `json:"offset"`
+	LatencyUS  int64  `json:"latency_us"`
+	WarmOffset int64  `json:"warm_offset"`
+	WarmUS     int64  `json:"warm_us"`
+	Kept       bool   `json:"kept"`
+}
+
+type measureJSON struct {
+	Device           string             `json:"device"`
+	Controller       string             `json:"controller,omitempty"`
+	Model            string             `json:"model"`
+	Firmware         string             `json:"firmware"`
+	Simulated        bool               `json:"simulated"`
+	SimulatedFactor  string             `json:"simulated_exit_factor,omitempty"`
+	Original         string             `json:"original_tolerance"`
+	Restored         bool               `json:"restored"`
+	TrialsPerRow     int                `json:"trials_per_row"`
+	ReadBytes        int                `json:"read_bytes"`
+	Offsets          string             `json:"offsets"`
+	Seed             uint64             `json:"seed"`
+	CountersChecked  bool               `json:"counters_checked"`
+	Discarded        int                `json:"discarded"`
+	Rows             []measureRowJSON   `json:"rows"`
+	Warm             measureWarmJSON    `json:"warm"`
+	States           []measureStateJSON `json:"states"`
+	ExitFactor       *string            `json:"exit_factor"`
+	ExitFactorTrials int                `json:"exit_factor_trials"`
+	ExitFactorStates string             `json:"exit_factor_by_state"`
+	Notes            []string           `json:"notes"`
+	TrialsDetail     []measureTrialJSON `json:"trials_detail,omitempty"`
+}
+
+// writeMeasureJSON writes the JSON document of cli.md's "## measure".
+func writeMeasureJSON(w io.Writer, h *measureHeader, r *nvmeapst.MeasureResult, detail bool) error {
+	j := measureJSON{
+		Device: h.Device, Controller: h.ControllerName, Model: h.Controller.Model, Firmware: h.Controller.Firmware,
+		Simulated: h.Simulated, Original: r.Original.String(), Restored: r.Restored,
+		TrialsPerRow: h.Trials, ReadBytes: h.ReadBytes, Offsets: r.Offsets.String(), Seed: r.Seed,
+		CountersChecked: r.CountersChecked, Discarded: r.Discarded,
+		Rows: []measureRowJSON{}, States: []measureStateJSON{}, Notes: append(h.Notes[:len(h.Notes):len(h.Notes)], r.Notes...),
+		Warm:             measureWarmJSON{Trials: r.Warm.Count, measureLatencyJSON: latencyJSON(r.Warm)},
+		ExitFactorTrials: r.ExitFactorTrials, ExitFactorStates: r.ExitFactorByState(),
+	}
+	if h.Simulated {
+		j.SimulatedFactor = h.SimulatedFactor
+	}
+	for _, row := range r.Rows {
+		j.Rows = append(j.Rows, measureRowJSON{
+			Config: row.ConfigText, IdleUS: us(row.Idle), Trials: row.Trials, Kept: row.Kept,
+			measureLatencyJSON: latencyJSON(row.Latency),
+			State:              "ps" + strconv.Itoa(int(row.State)), ExitLatencyUS: uint64(row.ExitLatency), Shallow: row.Shallow,
+		})
+	}
+	for _, s := range r.States {
+		j.States = append(j.States, measureStateJSON{
+			State: "ps" + strconv.Itoa(int(s.State)), AdvertisedUS: uint64(s.Advertised),
+			MeasuredUS: us(s.Measured), Factor: s.Factor.String(), Trials: s.Trials,
+		})
+	}
+	if r.ExitFactorTrials > 0 {
+		f := r.ExitFactor.String()
+		j.ExitFactor = &f
+	}
+	if detail {
+		texts := map[int]string{}
+		for _, row := range r.Rows {
+			texts[row.Config] = row.ConfigText
+		}
+		for _, t := range r.Trials {
+			j.TrialsDetail = append(j.TrialsDetail, measureTrialJSON{
+				Trial: t.Trial, Config: texts[t.Config], IdleUS: us(t.Idle), State: "ps" + strconv.Itoa(int(t.State)),
+				Offset: t.Offset, LatencyUS: us(t.Latency), WarmOffset: t.WarmOffset, WarmUS: us(t.Warm), Kept: t.Kept,
+			})
+		}
+	}
+	b, err := json.MarshalIndent(j, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}

@@ -1,0 +1,467 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	nvmeapst "github.com/nvmeapst/nvmeapst"
+	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/analysis"
+	"github.com/nvmeapst/nvmeapst/internal/testfixture"
+	"github.com/nvmeapst/nvmeapst/ioctl"
+	"github.com/nvmeapst/nvmeapst/ioctl/ioctltest"
+	"github.com/nvmeapst/nvmeapst/sysfs"
+)
+
+var evoCapture = testfixture.Path(testfixture.Samsung990EVOPlus)
+
+// measureRun parses args as runMeasure does and runs runMeasureWith; hook
+// (optional) edits the options first.
+func measureRun(t *testing.T, ctx context.Context, hook func(*measureOptions), args ...string) (string, string, error) {
+	t.Helper()
+	fset := flag.NewFlagSet("measure", flag.ContinueOnError)
+	fset.SetOutput(io.Discard)
+	o := measureFlags(fset)
+	pos, err := parseMeasureArgs(fset, args)
+	require.NoError(t, err)
+	if hook != nil {
+		hook(o)
+	}
+	var out, errOut bytes.Buffer
+	err = runMeasureWith(ctx, o, pos, &out, &errOut)
+	return out.String(), errOut.String(), err
+}
+
+// measureGolden compares got with testdata/measure/NAME (-update rewrites it).
+func measureGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "measure", name)
+	if *update {
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+		return
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run go test ./examples/apstctl -run Measure -update")
+	assert.Equal(t, string(want), got)
+}
+
+func TestMeasureSimulateGolden(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"simulate-evo.txt", []string{"--simulate", evoCapture, "--exit-factor", "0.78", "--seed", "1"}},
+		{"simulate-evo-idle-list.txt", []string{"--simulate", evoCapture, "--exit-factor", "0.78", "--seed", "2", "--trials", "10", "--idle-list", "50ms,500ms,3s", "--foreign-io", "0.2"}},
+		{"simulate-evo-late-descent.txt", []string{"--simulate", evoCapture, "--exit-factor", "0.78", "--seed", "1", "--late-descent", "0.8333"}},
+		{"simulate-evo.json", []string{"--simulate", evoCapture, "--exit-factor", "0.78", "--seed", "1", "--trials", "3", "--idle-list", "50ms,3s", "-o", "json", "--trials-detail"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Now()
+			out, errOut, err := measureRun(t, context.Background(), nil, tt.args...)
+			require.NoError(t, err)
+			assert.Less(t, time.Since(start), time.Second, "a simulated run takes no real time")
+			assert.Contains(t, errOut, "holds 100000")
+			if strings.HasSuffix(tt.name, ".json") {
+				require.True(t, json.Valid([]byte(out)), out)
+			}
+			measureGolden(t, tt.name, out)
+			again, _, err := measureRun(t, context.Background(), nil, tt.args...)
+			require.NoError(t, err)
+			assert.Equal(t, out, again, "deterministic for a seed")
+		})
+	}
+}
+
+// The patch's table: p90 of the 100 ms row about 33.5 ms, of the 25 ms row
+// about 3.6 ms, both states at 0.78.
+func TestMeasureSimulatePatchTable(t *testing.T) {
+	out, _, err := measureRun(t, context.Background(), nil, "--simulate", evoCapture, "--exit-factor", "0.78", "--seed", "9", "-o", "json")
+	require.NoError(t, err)
+	var doc struct {
+		Rows []struct {
+			Config string `json:"config"`
+			State  string `json:"state"`
+			P90    int64  `json:"p90_us"`
+			Trials int    `json:"trials"`
+			Kept   int    `json:"kept"`
+		} `json:"rows"`
+		States []struct {
+			State  string `json:"state"`
+			Factor string `json:"factor"`
+			Trials int    `json:"trials"`
+		} `json:"states"`
+		ExitFactor string `json:"exit_factor"`
+		Restored   bool   `json:"restored"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &doc))
+	require.Len(t, doc.Rows, 2)
+	assert.Equal(t, "ps-max-latency-us=100000", doc.Rows[0].Config)
+	assert.Equal(t, "ps4", doc.Rows[0].State)
+	assert.InEpsilon(t, 33500, doc.Rows[0].P90, 0.02)
+	assert.Equal(t, "ps3", doc.Rows[1].State)
+	assert.InEpsilon(t, 3600, doc.Rows[1].P90, 0.03)
+	for _, r := range doc.Rows {
+		assert.Equal(t, 60, r.Trials)
+		assert.Equal(t, 60, r.Kept)
+	}
+	require.Len(t, doc.States, 2)
+	for _, s := range doc.States {
+		assert.Equal(t, "0.78", s.Factor, s.State)
+	}
+	assert.Equal(t, "0.78", doc.ExitFactor)
+	assert.True(t, doc.Restored)
+}
+
+func TestMeasureJSONKeys(t *testing.T) {
+	for _, detail := range []bool{false, true} {
+		args := []string{"--simulate", evoCapture, "--trials", "2", "--idle", "1s", "-o", "json"}
+		if detail {
+			args = append(args, "--trials-detail")
+		}
+		out, _, err := measureRun(t, context.Background(), nil, args...)
+		require.NoError(t, err)
+		var doc map[string]any
+		require.NoError(t, json.Unmarshal([]byte(out), &doc))
+		rows := doc["rows"].([]any)
+		require.Len(t, rows, 2)
+		for _, k := range []string{"config", "idle_us", "trials", "kept", "p50_us", "p90_us", "p99_us", "max_us", "state"} {
+			assert.Contains(t, rows[0], k)
+		}
+		assert.Equal(t, float64(1e6), rows[0].(map[string]any)["idle_us"])
+		for _, k := range []string{"p50_us", "p90_us", "p99_us", "max_us"} {
+			assert.Contains(t, doc["warm"], k)
+		}
+		if detail {
+			require.Len(t, doc["trials_detail"], 4)
+			tr := doc["trials_detail"].([]any)[1].(map[string]any)
+			assert.Equal(t, "ps-max-latency-us=25000", tr["config"])
+		} else {
+			assert.NotContains(t, doc, "trials_detail")
+		}
+	}
+}
+
+func TestMeasureFactorOut(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "factor")
+	_, _, err := measureRun(t, context.Background(), nil, "--simulate", evoCapture, "--exit-factor", "39/50", "--trials", "5", "--factor-out", path)
+	require.NoError(t, err)
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, "0.78\n", string(b))
+	f, err := analysis.ParseFactor(strings.TrimSpace(string(b)))
+	require.NoError(t, err, "simulate and replay --exit-factor read it as it is")
+	assert.Equal(t, analysis.Factor{Num: 39, Den: 50}, f)
+}
+
+func TestMeasureUsageErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		err  string
+	}{
+		{"bad idle", []string{"--simulate", evoCapture, "--idle", "soon"}, `--idle "soon"`},
+		{"zero idle", []string{"--simulate", evoCapture, "--idle", "0s"}, "not a duration from 1us to 1h"},
+		{"bad idle list", []string{"--simulate", evoCapture, "--idle-list", "1s,,2s"}, `--idle-list "1s,,2s"`},
+		{"bad offsets", []string{"--simulate", evoCapture, "--offsets", "middle"}, `--offsets "middle": want random or fixed`},
+		{"offset without fixed", []string{"--simulate", evoCapture, "--offset", "4096"}, "--offset needs --offsets fixed"},
+		{"unaligned offset", []string{"--simulate", evoCapture, "--offsets", "fixed", "--offset", "100"}, "fixed offset 100"},
+		{"no trials", []string{"--simulate", evoCapture, "--trials", "0"}, "--trials 0"},
+		{"bad format", []string{"--simulate", evoCapture, "-o", "yaml"}, `--output-format "yaml"`},
+		{"bad factor", []string{"--simulate", evoCapture, "--exit-factor", "-1"}, "--exit-factor"},
+		{"factor without simulate", []string{"--exit-factor", "0.78", "nvme0n1"}, "--exit-factor needs --simulate"},
+		{"device with simulate", []string{"--simulate", evoCapture, "nvme0n1"}, "no device argument"},
+		{"no device", nil, "want 1 argument"},
+		{"bad with", []string{"--simulate", evoCapture, "--with", "ps-max-latency-us=soon"}, `--with "ps-max-latency-us=soon"`},
+		{"with beyond the bound", []string{"--simulate", evoCapture, "--with", "ps-max-latency-us=100000", "--with", "apst-primary-timeout-ms=50"}, "differs from"},
+		{"missing capture", []string{"--simulate", "no-such-file"}, "--simulate: open no-such-file"},
+		{"not a capture", []string{"--simulate", "cmd_measure.go"}, "--simulate cmd_measure.go"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, err := measureRun(t, context.Background(), nil, tt.args...)
+			require.ErrorIs(t, err, errMeasureUsage)
+			assert.Contains(t, err.Error(), tt.err)
+			assert.Empty(t, out)
+			assert.NotContains(t, errOut, "holds", "nothing was read or changed")
+			var buf bytes.Buffer
+			assert.Equal(t, exitUsage, measureStatus(err, &buf))
+			assert.Contains(t, buf.String(), "see 'apstctl measure --help'")
+		})
+	}
+}
+
+func TestRunMeasureCommandLine(t *testing.T) {
+	var out, errOut bytes.Buffer
+	require.Equal(t, exitOK, runMeasure([]string{"--help"}, nil, &out, &errOut))
+	assert.Contains(t, out.String(), "usage: apstctl measure")
+	assert.Contains(t, out.String(), "--idle-list")
+
+	out.Reset()
+	code := runMeasure([]string{"--simulate", evoCapture, "--trials", "2", "-o", "json", "--seed", "3"}, nil, &out, &errOut)
+	require.Equal(t, exitOK, code, errOut.String())
+	assert.True(t, json.Valid(out.Bytes()))
+
+	errOut.Reset()
+	require.Equal(t, exitUsage, runMeasure([]string{"--bogus"}, nil, &out, &errOut))
+	assert.Contains(t, errOut.String(), "flag provided but not defined: -bogus")
+}
+
+// toleranceProbe keeps the simulated tolerance file of a run, to read it
+// after the run.
+type toleranceProbe struct{ file nvmeapst.ToleranceFile }
+
+func (p *toleranceProbe) value(t *testing.T) apst.Tolerance {
+	t.Helper()
+	v, err := p.file.Tolerance()
+	require.NoError(t, err)
+	return v
+}
+
+// sleepHook calls fn at the idle wait numbered at.
+type sleepHook struct {
+	nvmeapst.MeasureClock
+	at, n int
+	fn    func(ctx context.Context)
+}
+
+func (c *sleepHook) Sleep(ctx context.Context, d time.Duration) error {
+	c.n++
+	if c.n == c.at {
+		c.fn(ctx)
+	}
+	return c.MeasureClock.Sleep(ctx, d)
+}
+
+// failingRead fails the read numbered at.
+type failingRead struct {
+	nvmeapst.MeasureDrive
+	at, n int
+}
+
+func (d *failingRead) ReadAt(off int64) error {
+	d.n++
+	if d.n == d.at {
+		return errors.New("read: input/output error")
+	}
+	return d.MeasureDrive.ReadAt(off)
+}
+
+func TestMeasureRestoresOnErrorCancelAndSignal(t *testing.T) {
+	want := apst.Tolerance{Kind: apst.ToleranceValue, Value: 100000}
+	tests := []struct {
+		name string
+		wrap func(s *nvmeapst.MeasureSetup, cancel context.CancelFunc)
+		err  string
+	}{
+		{
+			name: "read error",
+			wrap: func(s *nvmeapst.MeasureSetup, _ context.CancelFunc) {
+				s.Drive = &failingRead{MeasureDrive: s.Drive, at: 6}
+			},
+			err: "input/output error",
+		},
+		{
+			name: "cancel",
+			wrap: func(s *nvmeapst.MeasureSetup, cancel context.CancelFunc) {
+				s.Clock = &sleepHook{MeasureClock: s.Clock, at: 3, fn: func(context.Context) { cancel() }}
+			},
+			err: "interrupted after 2 of 120 trials",
+		},
+		{
+			name: "SIGTERM",
+			wrap: func(s *nvmeapst.MeasureSetup, _ context.CancelFunc) {
+				s.Clock = &sleepHook{MeasureClock: s.Clock, at: 3, fn: func(ctx context.Context) {
+					p, err := os.FindProcess(os.Getpid())
+					require.NoError(t, err)
+					require.NoError(t, p.Signal(syscall.SIGTERM))
+					select { // the signal arrives asynchronously
+					case <-ctx.Done():
+					case <-time.After(10 * time.Second):
+						t.Error("SIGTERM did not cancel the measurement")
+					}
+				}}
+			},
+			err: "interrupted after 2 of 120 trials",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.name == "SIGTERM" && runtime.GOOS == "windows" {
+				t.Skip("no SIGTERM to send on Windows")
+			}
+			ctx, stop := measureContext(context.Background())
+			defer stop()
+			ctx, cancel := context.WithCancel(ctx)
+			defer cancel()
+			probe := &toleranceProbe{}
+			hook := func(o *measureOptions) {
+				o.setupHook = func(s *nvmeapst.MeasureSetup) {
+					probe.file = s.Tolerance
+					tt.wrap(s, cancel)
+				}
+			}
+			out, errOut, err := measureRun(t, ctx, hook, "--simulate", evoCapture, "--exit-factor", "0.78")
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.err)
+			assert.Empty(t, out)
+			assert.Contains(t, errOut, "holds 100000", "the value to restore was printed first")
+			assert.Contains(t, errOut, "restored to 100000")
+			assert.Equal(t, want, probe.value(t))
+			assert.Equal(t, exitFailure, measureStatus(err, io.Discard))
+		})
+	}
+}
+
+// copyFixture copies the sysfs fixture, keeping its symbolic links, so
+// that a test may write to it.
+func copyFixture(t *testing.T) string {
+	t.Helper()
+	src := testfixture.Path("sys")
+	dst := filepath.Join(t.TempDir(), "sys")
+	require.NoError(t, filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			link, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			return os.Symlink(link, target)
+		case d.IsDir():
+			return os.MkdirAll(target, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o644)
+	}))
+	require.NoError(t, os.WriteFile(filepath.Join(dst, "block/nvme2n1/stat"), []byte("1 0 8 0 2 0 16 0 0 0 0 0 0 0 0 0 0\n"), 0o644))
+	return dst
+}
+
+func TestMeasureLive(t *testing.T) {
+	root := copyFixture(t)
+	tolPath := filepath.Join(root, "class/nvme/nvme2/power/pm_qos_latency_tolerance_us")
+	identify := testfixture.ReadFile(t, testfixture.Samsung990EVOPlus)
+	live := func() (*nvmeapst.System, error) {
+		fs, err := sysfs.NewFS(root)
+		if err != nil {
+			return nil, err
+		}
+		return &nvmeapst.System{
+			FS: fs,
+			Opener: nvmeapst.OpenerFunc(func(context.Context, string) (ioctl.Controller, error) {
+				return ioctltest.New(identify, apst.Feature{}, ioctl.PowerManagement{}), nil
+			}),
+			KernelRelease: func() (string, error) { return "6.8.0", nil },
+		}, nil
+	}
+	t.Run("needs root", func(t *testing.T) {
+		hook := func(o *measureOptions) {
+			o.liveSystem = live
+			o.openOptions.OpenDrive = func(p string) (nvmeapst.MeasureDrive, error) {
+				return nil, &os.PathError{Op: "open", Path: p, Err: os.ErrPermission}
+			}
+		}
+		out, errOut, err := measureRun(t, context.Background(), hook, "nvme2n1")
+		require.ErrorIs(t, err, nvmeapst.ErrNeedsRoot)
+		assert.Contains(t, err.Error(), "cannot read /dev/nvme2n1")
+		assert.Contains(t, err.Error(), "nothing changed")
+		assert.Empty(t, out)
+		assert.Empty(t, errOut)
+		assert.Equal(t, exitFailure, measureStatus(err, io.Discard))
+		b, err := os.ReadFile(tolPath)
+		require.NoError(t, err)
+		assert.Equal(t, "25000\n", string(b))
+	})
+	t.Run("measures and restores", func(t *testing.T) {
+		var sim *nvmeapst.MeasureSimulation
+		hook := func(o *measureOptions) {
+			o.liveSystem = live
+			o.openOptions.OpenDrive = func(string) (nvmeapst.MeasureDrive, error) {
+				s, err := simulatedEvo(t)
+				sim = s
+				return s, err
+			}
+			o.setupHook = func(s *nvmeapst.MeasureSetup) { s.Clock = sim }
+		}
+		out, errOut, err := measureRun(t, context.Background(), hook, "--trials", "2", "nvme2n1", "--with", "pm-qos=100000", "--with", "pm-qos=25000")
+		require.NoError(t, err, errOut)
+		assert.Contains(t, errOut, tolPath+" holds 25000; if this run is killed, restore it with: echo 25000 > "+tolPath)
+		assert.Contains(t, out, "nvme2n1 on nvme2")
+		assert.Contains(t, out, "restored to 25000")
+		b, err := os.ReadFile(tolPath)
+		require.NoError(t, err)
+		assert.Equal(t, "25000", strings.TrimSpace(string(b)))
+	})
+}
+
+// simulatedEvo is a simulated 990 EVO Plus at 0.78.
+func simulatedEvo(t *testing.T) (*nvmeapst.MeasureSimulation, error) {
+	t.Helper()
+	o := &measureOptions{simulate: evoCapture, exitFactor: "0.78", seed: 1}
+	sim, _, _, err := o.simulation()
+	return sim, err
+}
+
+func TestParseMeasureArgs(t *testing.T) {
+	tests := []struct {
+		args []string
+		pos  []string
+		idle string
+	}{
+		{[]string{"nvme0n1"}, []string{"nvme0n1"}, "3s"},
+		{[]string{"--idle", "1s", "nvme0n1"}, []string{"nvme0n1"}, "1s"},
+		{[]string{"nvme0n1", "--idle", "2s"}, []string{"nvme0n1"}, "2s"},
+		{[]string{"--", "--idle", "2s"}, []string{"--idle", "2s"}, "3s"},
+		{[]string{"a", "--", "-b"}, []string{"a", "-b"}, "3s"},
+	}
+	for _, tt := range tests {
+		fset := flag.NewFlagSet("measure", flag.ContinueOnError)
+		fset.SetOutput(io.Discard)
+		o := measureFlags(fset)
+		pos, err := parseMeasureArgs(fset, tt.args)
+		require.NoError(t, err, tt.args)
+		assert.Equal(t, tt.pos, pos, tt.args)
+		assert.Equal(t, tt.idle, o.idle, tt.args)
+	}
+}
+
+func FuzzParseIdleList(f *testing.F) {
+	for _, s := range []string{"3s", "100ms,500ms,3s", "", ",", "1h1ns", "-1s", "1e9s"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		d, err := parseIdleList("3s", s)
+		if err != nil {
+			require.NotContains(t, err.Error(), "\n")
+			return
+		}
+		require.NotEmpty(t, d)
+		for _, v := range d {
+			require.True(t, v > 0 && v <= time.Hour)
+		}
+	})
+}
