@@ -54,13 +54,26 @@ type Persistence struct {
 // would reject with EINVAL returns an error wrapping
 // apst.ErrInvalidTolerance and nothing is written. A controller without the
 // attribute returns an error wrapping sysfs.ErrAPSTDisabled, an unknown one
-// ErrNoController.
+// ErrNoController; in these cases, and when the write itself fails, the
+// returned *LatencyChange is nil.
+//
+// Once the value has been written and reads back as asked, the returned
+// *LatencyChange is never nil, so that a caller can tell that sysfs was
+// changed: an error after that point (reading the controller back for the
+// report) is returned beside it, with the change's Report holding what could
+// be read.
 func (s *System) SetLatency(ctx context.Context, name, value string) (*LatencyChange, error) {
 	want, err := apst.ParseTolerance(value)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := s.controllers([]string{name}); err != nil {
+	if !validControllerName(name) {
+		return nil, fmt.Errorf("%w: %q is not a controller name (want nvmeN; namespaces such as nvme0n1 belong to a controller)", ErrNoController, name)
+	}
+	if _, err := s.FS.Controller(name); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			err = fmt.Errorf("%w: %s (%v)", ErrNoController, name, err)
+		}
 		return nil, err
 	}
 	old, got, err := s.FS.SetLatencyTolerance(name, value)
@@ -70,23 +83,19 @@ func (s *System) SetLatency(ctx context.Context, name, value string) (*LatencyCh
 	if got != want {
 		return nil, fmt.Errorf("nvmeapst: %s: wrote %q but pm_qos_latency_tolerance_us reads back %s", name, value, got)
 	}
+	ch := &LatencyChange{Controller: name, Old: old, New: got, Bound: got.Bound()}
 	_, m := s.machine()
 	c, err := s.FS.Controller(name)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			err = fmt.Errorf("%w: %s (%v)", ErrNoController, name, err)
 		}
-		return nil, err
+		ch.Report = ControllerReport{Name: name}
+		return ch, fmt.Errorf("nvmeapst: %s: the value was written, but the controller cannot be read back: %w", name, err)
 	}
-	rep := s.inspectController(ctx, m, c)
-	return &LatencyChange{
-		Controller: name,
-		Old:        old,
-		New:        got,
-		Bound:      got.Bound(),
-		Report:     rep,
-		Persist:    persistence(rep, got),
-	}, nil
+	ch.Report = s.inspectController(ctx, m, c)
+	ch.Persist = persistence(ch.Report, got)
+	return ch, nil
 }
 
 // persistence builds the udev rule and the kernel parameter for t.

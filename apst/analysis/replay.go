@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -9,7 +8,6 @@ import (
 	"math/big"
 	"math/bits"
 	"slices"
-	"strconv"
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis/trace"
@@ -551,80 +549,4 @@ func ReplaySeq(c *powerstate.Controller, events iter.Seq2[trace.Event, error], c
 		}
 	}
 	return r.Report(), nil
-}
-
-// MarshalJSON encodes the report with the keys of `apstctl replay -o json`
-// (docs/spec/replay.md §4): device, events, span_us, idle_periods and, per
-// configuration, config, wakes, stall_total_us, stall_p50_us,
-// stall_p90_us, stall_p99_us, stall_max_us, wakes_by_state (every state of
-// the timeline, in timeline order), idle_us, idle_energy_uj,
-// transition_energy_max_uj and break_even_us (the steps that have one).
-func (r ReplayReport) MarshalJSON() ([]byte, error) {
-	b := []byte(`{"device":`)
-	b = replayAppendString(b, r.Device)
-	b = append(b, `,"events":`...)
-	b = strconv.AppendUint(b, r.Events, 10)
-	b = append(b, `,"span_us":`...)
-	b = strconv.AppendUint(b, r.SpanMicros(), 10)
-	b = append(b, `,"idle_periods":`...)
-	b = strconv.AppendUint(b, r.IdlePeriods, 10)
-	b = append(b, `,"configs":[`...)
-	for i := range r.Configs {
-		c := &r.Configs[i]
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"config":`...)
-		b = replayAppendString(b, c.Config.Name)
-		for _, kv := range []struct {
-			k string
-			v uint64
-		}{
-			{"wakes", c.Wakes}, {"stall_total_us", uint64(c.StallTotal)},
-			{"stall_p50_us", uint64(c.P50)}, {"stall_p90_us", uint64(c.P90)},
-			{"stall_p99_us", uint64(c.P99)}, {"stall_max_us", uint64(c.Max)},
-		} {
-			b = append(b, `,"`+kv.k+`":`...)
-			b = strconv.AppendUint(b, kv.v, 10)
-		}
-		b = append(b, `,"wakes_by_state":{`...)
-		for k, st := range c.Steps {
-			if k > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `"ps`...)
-			b = strconv.AppendUint(b, uint64(st.State), 10)
-			b = append(b, `":`...)
-			b = strconv.AppendUint(b, st.Wakes, 10)
-		}
-		b = append(b, `},"idle_us":`...)
-		b = strconv.AppendUint(b, c.IdleMicros(), 10)
-		b = append(b, `,"idle_energy_uj":`...)
-		b = strconv.AppendUint(b, c.IdleEnergy, 10)
-		b = append(b, `,"transition_energy_max_uj":`...)
-		b = strconv.AppendUint(b, c.TransitionEnergyMax, 10)
-		b = append(b, `,"break_even_us":{`...)
-		first := true
-		for _, st := range c.Steps {
-			if !st.HasBreakEven {
-				continue
-			}
-			if !first {
-				b = append(b, ',')
-			}
-			first = false
-			b = append(b, `"ps`...)
-			b = strconv.AppendUint(b, uint64(st.State), 10)
-			b = append(b, `":`...)
-			b = strconv.AppendUint(b, uint64(st.BreakEven), 10)
-		}
-		b = append(b, "}}"...)
-	}
-	b = append(b, "]}"...)
-	return b, nil
-}
-
-func replayAppendString(b []byte, s string) []byte {
-	q, _ := json.Marshal(s) // a string always encodes
-	return append(b, q...)
 }

@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	_ "embed"
+	"errors"
 	"fmt"
 	"io"
-	"os"
 
+	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/internal/safeio"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -19,31 +21,43 @@ var defaultCapture []byte
 // maxCapture bounds what is read from a capture file.
 const maxCapture = powerstate.MaxCaptureSize
 
-// readCapture reads the capture at path ("-" = stdin), refusing more than
-// maxCapture bytes without reading them all.
-func readCapture(path string, stdin io.Reader) ([]byte, error) {
-	var r io.Reader
+// captureName is what messages call the capture at path.
+func captureName(path string) string {
 	if path == "-" {
-		r = stdin
-	} else {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, err
+		return "standard input"
+	}
+	return safeio.EscapeTerminal(path)
+}
+
+// readCapture reads the capture at path ("-" = stdin) without blocking on
+// anything that is not a regular file (a FIFO is refused before a byte is
+// read) and without reading more than maxCapture+1 bytes. Its errors are
+// *inputError values naming the path.
+func readCapture(path string, stdin io.Reader) ([]byte, error) {
+	var b []byte
+	var err error
+	if path == "-" {
+		b, err = io.ReadAll(io.LimitReader(stdin, maxCapture+1))
+		if err == nil && len(b) > maxCapture {
+			err = safeio.ErrTooLarge
 		}
-		defer f.Close()
-		r = f
+	} else {
+		b, err = safeio.ReadFile(path, maxCapture)
 	}
-	b, err := io.ReadAll(io.LimitReader(r, maxCapture+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(b) > maxCapture {
-		return nil, fmt.Errorf("%s: capture is larger than %d bytes", path, maxCapture)
+	switch {
+	case errors.Is(err, safeio.ErrTooLarge):
+		return nil, inputErr(fmt.Errorf("%s: capture is larger than %d bytes", captureName(path), maxCapture))
+	case err != nil && path == "-":
+		return nil, inputErr(fmt.Errorf("standard input: %w", err))
+	case err != nil:
+		return nil, inputErr(err)
 	}
 	return b, nil
 }
 
-// loadController reads and parses the capture at path.
+// loadController reads and parses the Identify Controller capture at path.
+// A get-feature capture is refused with the command that reads it, and a
+// binary file of the wrong size with the image size message.
 func loadController(path string, stdin io.Reader) (*powerstate.Controller, error) {
 	b, err := readCapture(path, stdin)
 	if err != nil {
@@ -51,13 +65,39 @@ func loadController(path string, stdin io.Reader) (*powerstate.Controller, error
 	}
 	c, err := parseCapture(b)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, inputErr(fmt.Errorf("%s: %w", captureName(path), err))
 	}
 	return &c, nil
 }
 
 // parseCapture detects the capture format (binary image, nvme-cli text or
-// JSON, smartctl text or JSON) and parses it.
+// JSON, smartctl text or JSON) and parses it, and names the command that
+// reads a get-feature capture given where an id-ctrl capture is expected.
+// (A binary file that is not 4096 bytes gets the library's size message.)
 func parseCapture(b []byte) (powerstate.Controller, error) {
-	return powerstate.Parse(bytes.NewReader(b))
+	c, err := powerstate.ParseBytes(b)
+	switch {
+	case err == nil:
+		return c, nil
+	case errors.Is(err, powerstate.ErrFeatureCapture):
+		return c, fmt.Errorf("%w; this is a get-feature (APST table) capture: read it with 'apstctl decode', or compare it with 'apstctl check ID-CAPTURE FEATURE-CAPTURE'", err)
+	}
+	return c, err
+}
+
+// loadFeature reads and parses the get-feature (Feature 0Ch) capture at
+// path; an id-ctrl capture is refused with the command that reads it.
+func loadFeature(path string, stdin io.Reader) (apst.FeatureCapture, error) {
+	b, err := readCapture(path, stdin)
+	if err != nil {
+		return apst.FeatureCapture{}, err
+	}
+	fc, err := apst.ParseFeatureCapture(bytes.NewReader(b))
+	if err != nil {
+		if errors.Is(err, apst.ErrIdentifyCapture) {
+			err = fmt.Errorf("%w; this is an identify controller capture: plan it with 'apstctl plan', or give it as the first capture of 'apstctl check'", err)
+		}
+		return fc, inputErr(fmt.Errorf("%s: %w", captureName(path), err))
+	}
+	return fc, nil
 }

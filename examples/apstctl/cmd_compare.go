@@ -1,7 +1,7 @@
 package main
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
+	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
 // withFlags collects the repeated --with values.
@@ -21,19 +22,20 @@ func (w *withFlags) Set(s string) error {
 	return nil
 }
 
+// compareConfigJSON is one configuration's result, as compare prints it.
 type compareConfigJSON struct {
-	Name                  string      `json:"name"`
-	Sent                  bool        `json:"sent"`
-	Enabled               bool        `json:"enabled"`
-	MaxPS                 int         `json:"max_ps"`
-	MaxRoundTripUS        uint64      `json:"max_round_trip_us"`
-	Entries               apst.Table  `json:"entries"`
-	DeepestState          int         `json:"deepest_state"`
-	WorstExitLatencyUS    uint64      `json:"worst_exit_latency_us"`
-	DeepestStateMaxPowerW float64     `json:"deepest_state_max_power_w"`
-	Outcome               string      `json:"outcome"`
-	Mode                  string      `json:"mode"`
-	Params                apst.Params `json:"params"`
+	Name                  string     `json:"name"`
+	Sent                  bool       `json:"sent"`
+	Enabled               bool       `json:"enabled"`
+	MaxPS                 int        `json:"max_ps"`
+	MaxRoundTripUS        uint64     `json:"max_round_trip_us"`
+	Entries               tableJSON  `json:"entries"`
+	DeepestState          int        `json:"deepest_state"`
+	WorstExitLatencyUS    uint64     `json:"worst_exit_latency_us"`
+	DeepestStateMaxPowerW float64    `json:"deepest_state_max_power_w"`
+	Outcome               string     `json:"outcome"`
+	Mode                  string     `json:"mode"`
+	Params                paramsJSON `json:"params"`
 }
 
 type compareDifferenceJSON struct {
@@ -50,86 +52,110 @@ type compareJSON struct {
 	Differences      []compareDifferenceJSON `json:"differences"`
 }
 
-// runCompare is "apstctl compare": two or more configurations side by side.
-func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	a := newAnalysisCommand("compare", "[flags] CAPTURE --with 'k=v,...' --with 'k=v,...'",
-		"Compares the APST tables of two or more configurations. Each --with is a comma list of the plan\n"+
-			"flags without dashes (ps-max-latency-us=25000,kernel=v4.12, ...) or policy=NAME (linux-default,\n"+
-			"linux-25ms, windows-balanced-dc, ...), applied on top of the other flags. With a single --with,\n"+
-			"the other flags alone are the first configuration.",
-		stderr)
+func compareCommand() *command {
+	fs := newFlagSet("compare")
+	pf := addPlanFlags(fs)
+	format := addOutputFormat(fs)
 	var with withFlags
-	a.fs.Var(&with, "with", "a configuration to compare: comma list of k=v (repeat)")
-	c, base, code, ok := a.parse(args, stdin)
-	if !ok {
-		return code
+	fs.Var(&with, "with", "CONFIG", "a configuration to compare: comma list of k=v, or policy=NAME (repeat)")
+	c := &command{
+		name:      "compare",
+		usageLine: "compare [flags] CAPTURE --with CONFIG [--with CONFIG]...",
+		short:     "two or more configurations side by side",
+		long: `
+Compares the APST tables of two or more configurations of one drive. Each --with is a comma list of
+the plan flags without dashes (ps-max-latency-us=25000,kernel=v4.12, ...) or policy=NAME
+(linux-default, linux-25ms, windows-balanced-dc, ...), applied on top of the other flags. With a
+single --with, the other flags alone are the first configuration. The idle power delta is that of
+the deepest reachable state's max power, [2] against [1].`,
+		examples: []string{
+			"compare testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin --with ps-max-latency-us=100000 --with ps-max-latency-us=25000",
+			"compare --ps-max-latency-us 25000 testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin --with policy=windows-balanced-dc",
+		},
+		flags:   fs,
+		minArgs: 1, maxArgs: 1,
 	}
-	if len(with) == 0 {
-		return a.fail(errors.New("give at least one --with (two to compare them with each other)"))
-	}
-	var configs []analysis.Config
-	if len(with) == 1 {
-		configs = append(configs, analysis.Config{Name: "flags", Params: base})
-	}
-	for _, w := range with {
-		p, err := apst.ParseConfig(w, base)
+	c.run = func(ctx context.Context, x *invocation, args []string) error {
+		if len(with) == 0 {
+			return usagef("give at least one --with (two to compare them with each other)")
+		}
+		ctl, base, err := pf.loadWithParams(args[0], x.stdin)
 		if err != nil {
-			return a.fail(fmt.Errorf("--with %q: %w", w, err))
+			return err
 		}
-		configs = append(configs, analysis.Config{Name: w, Params: p})
-	}
-	cmp, err := analysis.Compare(c, configs...)
-	if err != nil {
-		return a.fail(err)
-	}
-	if *a.format == "json" {
-		out := compareJSON{
-			Configs:          make([]compareConfigJSON, len(cmp.Configs)),
-			IdlePowerDeltaMW: cmp.PowerDelta.MilliWatts(),
-			Differences:      []compareDifferenceJSON{},
+		var configs []analysis.Config
+		if len(with) == 1 {
+			configs = append(configs, analysis.Config{Name: "flags", Params: base})
 		}
-		for i, r := range cmp.Configs {
-			out.Configs[i] = compareConfigJSON{
-				Name: r.Config.Name, Sent: r.Plan.Sent, Enabled: r.Plan.Enabled, MaxPS: r.Plan.MaxPS,
-				MaxRoundTripUS: uint64(r.Plan.MaxRoundTrip), Entries: r.Plan.Table,
-				DeepestState: int(r.Reach.Deepest), WorstExitLatencyUS: uint64(r.Reach.WorstExitLatency),
-				DeepestStateMaxPowerW: float64(r.DeepestMaxPower.MicroWatts()) / 1e6,
-				Outcome:               r.Plan.Outcome.String(), Mode: r.Plan.Mode.String(), Params: r.Config.Params,
+		for _, w := range with {
+			p, err := apst.ParseConfig(w, base)
+			if err != nil {
+				return usagef("--with %s: %v", quoteArg(w), err)
 			}
+			configs = append(configs, analysis.Config{Name: w, Params: p})
 		}
-		for _, d := range cmp.Differences {
-			dj := compareDifferenceJSON{Config: d.Config, Field: d.Field, From: d.From, To: d.To}
-			if d.State >= 0 {
-				s := d.State
-				dj.State = &s
+		cmp, err := analysis.Compare(ctl, configs...)
+		if err != nil {
+			return inputErr(err)
+		}
+		if format.json {
+			out := compareJSON{
+				Configs:          make([]compareConfigJSON, len(cmp.Configs)),
+				IdlePowerDeltaMW: cmp.PowerDelta.MilliWatts(),
+				Differences:      []compareDifferenceJSON{},
 			}
-			out.Differences = append(out.Differences, dj)
+			for i := range cmp.Configs {
+				out.Configs[i] = configView(&cmp.Configs[i])
+			}
+			for _, d := range cmp.Differences {
+				dj := compareDifferenceJSON{Config: d.Config, Field: d.Field, From: d.From, To: d.To}
+				if d.State >= 0 {
+					s := d.State
+					dj.State = &s
+				}
+				out.Differences = append(out.Differences, dj)
+			}
+			return writeJSON(x.out, out)
 		}
-		return a.writeJSON(stdout, out)
+		writeCompareText(x.out, ctl.States(), &cmp, describeController(ctl), quirkWarnings(pf.match))
+		return nil
 	}
+	return c
+}
 
-	fmt.Fprintln(stdout, describeController(c))
-	for i, r := range cmp.Configs {
-		fmt.Fprintf(stdout, "[%d] %s: %s\n", i+1, r.Config.Name, describeParams(&r.Config.Params))
+// configView is the JSON of one configuration's result.
+func configView(r *analysis.ConfigResult) compareConfigJSON {
+	return compareConfigJSON{
+		Name: r.Config.Name, Sent: r.Plan.Sent, Enabled: r.Plan.Enabled, MaxPS: r.Plan.MaxPS,
+		MaxRoundTripUS: uint64(r.Plan.MaxRoundTrip), Entries: tableJSON(r.Plan.Table),
+		DeepestState: int(r.Reach.Deepest), WorstExitLatencyUS: uint64(r.Reach.WorstExitLatency),
+		DeepestStateMaxPowerW: float64(r.DeepestMaxPower.MicroWatts()) / 1e6,
+		Outcome:               r.Plan.Outcome.String(), Mode: r.Plan.Mode.String(), Params: paramsView(&r.Config.Params),
 	}
-	fmt.Fprintln(stdout)
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+}
+
+func writeCompareText(w io.Writer, states []powerstate.Descriptor, cmp *analysis.Comparison, head string, warnings []string) {
+	fmt.Fprintln(w, head)
+	for _, warn := range warnings {
+		fmt.Fprintln(w, warn)
+	}
+	for i, r := range cmp.Configs {
+		fmt.Fprintf(w, "[%d] %s: %s\n", i+1, esc(r.Config.Name), describeParams(&r.Config.Params))
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprint(tw, " \tstate\top\tmax power\tenlat/exlat us")
 	for i := range cmp.Configs {
 		fmt.Fprintf(tw, "\t[%d]", i+1)
 	}
 	fmt.Fprintln(tw)
 	for _, row := range cmp.States {
-		d := &c.PowerStates[row.State]
-		op := "op"
-		if d.NonOperational {
-			op = "non-op"
-		}
+		d := &states[row.State]
 		mark := " "
 		if row.Differs {
 			mark = "*"
 		}
-		fmt.Fprintf(tw, "%s\tps%d\t%s\t%s\t%d/%d", mark, row.State, op, d.MaxPower, d.EntryLatency, d.ExitLatency)
+		fmt.Fprintf(tw, "%s\tps%d\t%s\t%s\t%d/%d", mark, row.State, opKind(d), d.MaxPower, d.EntryLatency, d.ExitLatency)
 		for i, e := range row.Entries {
 			cell := row.Reasons[i].String()
 			if e != 0 {
@@ -152,13 +178,12 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	})
 	summary("worst wake stall", func(r *analysis.ConfigResult) string { return r.Reach.WorstExitLatency.String() })
 	tw.Flush()
-	fmt.Fprintln(stdout)
-	fmt.Fprintf(stdout, "idle power delta [2]-[1]: %+.1f mW (max power of the deepest reachable state)\n", cmp.PowerDelta.MilliWatts())
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "idle power delta [2]-[1]: %+.1f mW (max power of the deepest reachable state)\n", cmp.PowerDelta.MilliWatts())
 	if len(cmp.Differences) == 0 {
-		fmt.Fprintln(stdout, "no differences")
+		fmt.Fprintln(w, "no differences")
 	}
 	for _, d := range cmp.Differences {
-		fmt.Fprintf(stdout, "[%d] vs [1]: %s\n", d.Config+1, d)
+		fmt.Fprintf(w, "[%d] vs [1]: %s\n", d.Config+1, d)
 	}
-	return exitOK
 }

@@ -1,97 +1,153 @@
 package main
 
 import (
-	"bytes"
-	"flag"
+	"context"
 	"fmt"
 	"io"
-	"os"
+	"strings"
 
+	"github.com/nvmeapst/nvmeapst/internal/safeio"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
-// convertTargets are the formats convert writes.
-var convertTargets = []string{"binary", "nvme-cli-text", "nvme-cli-json", "smartctl-text"}
+// convertTarget is a format convert writes, with the spellings -o, --to
+// accept for it (nvme-cli's -o normal|json|binary included).
+type convertTarget struct {
+	name    string
+	aliases []string
+	write   func(io.Writer, *powerstate.Controller) error
+}
 
-// runConvert implements "apstctl convert --to FORMAT [-o FILE] CAPTURE": it
-// reads an Identify Controller capture in any format powerstate.Parse
-// detects (binary image, nvme-cli text or JSON, smartctl text or JSON) and
-// writes it as a 4096-byte image (binary), nvme-cli v2.12 id-ctrl text
-// (nvme-cli-text) or JSON (nvme-cli-json), or smartctl's table
-// (smartctl-text), to FILE or standard output. Fields the capture did not
-// carry are left out of the text formats and are zero in an image, except
-// APSTA, which an image then sets to 1 (with a note on stderr) because
-// apst.Build assumes APST is supported when APSTA is unknown. Exit status 0 on success, 2 for a usage error
-// or an input that cannot be read or parsed (the message names the file
-// and, for text, the line), 1 when the output cannot be written.
-func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	to := fs.String("to", "", "output format: binary, nvme-cli-text, nvme-cli-json or smartctl-text (required)")
-	out := fs.String("o", "", "write to `FILE` instead of standard output")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: apstctl convert --to binary|nvme-cli-text|nvme-cli-json|smartctl-text [-o FILE] CAPTURE\n\n"+
-			"Converts an Identify Controller capture (a path or -; binary, nvme-cli text or JSON, smartctl text\n"+
-			"or JSON) to another format.\n\nFlags:")
-		fs.PrintDefaults()
+var convertTargets = []convertTarget{
+	{"binary", nil, func(w io.Writer, c *powerstate.Controller) error {
+		b, err := c.MarshalBinary()
+		if err == nil {
+			_, err = w.Write(b)
+		}
+		return err
+	}},
+	{"nvme-cli-text", []string{"normal", "text"}, powerstate.WriteNVMeCLIText},
+	{"nvme-cli-json", []string{"json"}, powerstate.WriteNVMeCLIJSON},
+	{"smartctl-text", nil, powerstate.WriteSmartctlText},
+}
+
+// convertFormat is the value of --to (also -o, --output-format).
+type convertFormat struct{ t *convertTarget }
+
+func (f *convertFormat) String() string {
+	if f.t == nil {
+		return ""
 	}
-	path, err := decodeConvertArgs(fs, args)
-	if err != nil {
-		return decodeConvertExit(err)
+	return f.t.name
+}
+
+func (f *convertFormat) Set(s string) error {
+	if t := findConvertTarget(s); t != nil {
+		f.t = t
+		return nil
 	}
-	var write func(io.Writer, *powerstate.Controller) error
-	switch *to {
-	case "binary":
-		write = func(w io.Writer, c *powerstate.Controller) error {
-			b, err := c.MarshalBinary()
-			if err == nil {
-				_, err = w.Write(b)
+	return fmt.Errorf("want %s (the output file is --output FILE)", strings.Join(convertTargetNames(), ", "))
+}
+
+func findConvertTarget(s string) *convertTarget {
+	for i := range convertTargets {
+		t := &convertTargets[i]
+		if t.name == s {
+			return t
+		}
+		for _, a := range t.aliases {
+			if a == s {
+				return t
 			}
+		}
+	}
+	return nil
+}
+
+func convertTargetNames() []string {
+	var names []string
+	for _, t := range convertTargets {
+		names = append(names, t.name)
+	}
+	return names
+}
+
+// outputFile is the value of --output: a file name that does not name a
+// format, so that a misplaced "json" never becomes a file called json.
+type outputFile struct{ path string }
+
+func (o *outputFile) String() string { return o.path }
+
+func (o *outputFile) Set(s string) error {
+	if s == "" {
+		return fmt.Errorf("want a file name")
+	}
+	if findConvertTarget(s) != nil || s == "binary" {
+		return fmt.Errorf("this names a format, not a file: the format is --to %s (write ./%s for a file of that name)", s, s)
+	}
+	o.path = s
+	return nil
+}
+
+func convertCommand() *command {
+	fs := newFlagSet("convert")
+	var to convertFormat
+	fs.Var(&to, "to", "FORMAT", "output format: binary, nvme-cli-text (or normal), nvme-cli-json (or json) or smartctl-text (required)")
+	fs.Alias("o", "to")
+	fs.Alias("output-format", "to")
+	var out outputFile
+	fs.Var(&out, "output", "FILE", "write to FILE, atomically, instead of standard output")
+	c := &command{
+		name:      "convert",
+		usageLine: "convert --to FORMAT [--output FILE] CAPTURE",
+		short:     "turn a capture into another format (binary image, nvme-cli text or JSON, smartctl text)",
+		long: `
+Converts an Identify Controller capture (a path or -; binary, nvme-cli text or JSON, smartctl text
+or JSON) to a 4096-byte image (binary), nvme-cli v2.12 id-ctrl text (nvme-cli-text) or JSON
+(nvme-cli-json), or smartctl's table (smartctl-text), on standard output or in FILE. FILE is
+replaced atomically: a failed write leaves an existing FILE as it was. Fields the capture did not
+carry are left out of the text formats and are zero in an image, except APSTA, which an image then
+sets to 1 (with a note on standard error), as apst.Build assumes.`,
+		examples: []string{
+			"convert --to nvme-cli-text testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin",
+			"convert -o json testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin",
+		},
+		flags:   fs,
+		minArgs: 1, maxArgs: 1,
+	}
+	c.run = func(ctx context.Context, x *invocation, args []string) error {
+		if to.t == nil {
+			return usagef("give the output format: --to %s", strings.Join(convertTargetNames(), "|"))
+		}
+		b, err := readCapture(args[0], x.stdin)
+		if err != nil {
 			return err
 		}
-	case "nvme-cli-text":
-		write = powerstate.WriteNVMeCLIText
-	case "nvme-cli-json":
-		write = powerstate.WriteNVMeCLIJSON
-	case "smartctl-text":
-		write = powerstate.WriteSmartctlText
-	default:
-		fmt.Fprintf(stderr, "apstctl convert: --to %q: want one of %q\n", *to, convertTargets)
-		fs.Usage()
-		return decodeConvertUsage
-	}
-	r, done, name, err := decodeConvertOpen(path, stdin)
-	if err != nil {
-		fmt.Fprintf(stderr, "apstctl convert: %v\n", err)
-		return decodeConvertUsage
-	}
-	c, err := powerstate.Parse(r)
-	done()
-	if err != nil {
-		fmt.Fprintf(stderr, "apstctl convert: %s: %v\n", name, err)
-		return decodeConvertUsage
-	}
-	if *to == "binary" && !c.APSTAKnown() {
-		// An image cannot say "unknown": write the assumption apst.Build
-		// makes for such a capture, so that the image plans the same table.
-		c.APSTA = 1
-		fmt.Fprintf(stderr, "apstctl convert: %s: the %s capture does not record APSTA; the image says 1 (APST supported), as apst.Build assumes\n", name, c.Format)
-	}
-	var buf bytes.Buffer
-	if err := write(&buf, &c); err != nil {
-		fmt.Fprintf(stderr, "apstctl convert: %s: %v\n", name, err)
-		return decodeConvertUsage
-	}
-	if *out == "" {
-		if _, err := stdout.Write(buf.Bytes()); err != nil {
-			fmt.Fprintln(stderr, "apstctl convert:", err)
-			return decodeConvertFailure
+		name := captureName(args[0])
+		ctl, err := parseCapture(b)
+		if err != nil {
+			return inputErr(fmt.Errorf("%s: %w", name, err))
 		}
-		return decodeConvertOK
+		if to.t.name == "binary" && !ctl.APSTAKnown() {
+			// An image cannot say "unknown": write the assumption apst.Build
+			// makes for such a capture, so that the image plans the same table.
+			ctl.APSTA = 1
+			fmt.Fprintf(x.errw, "apstctl convert: %s: the %s capture does not record APSTA; the image says 1 (APST supported), as apst.Build assumes\n", name, ctl.Format)
+		}
+		// Render first: a capture that cannot be written in the format is an
+		// input error, and nothing is written.
+		var buf strings.Builder
+		if err := to.t.write(&buf, &ctl); err != nil {
+			return inputErr(fmt.Errorf("%s: %w", name, err))
+		}
+		if out.path == "" {
+			_, err := io.WriteString(x.out, buf.String())
+			return err
+		}
+		return safeio.WriteFile(out.path, 0o644, func(w io.Writer) error {
+			_, err := io.WriteString(w, buf.String())
+			return err
+		})
 	}
-	if err := os.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
-		fmt.Fprintln(stderr, "apstctl convert:", err)
-		return decodeConvertFailure
-	}
-	return decodeConvertOK
+	return c
 }

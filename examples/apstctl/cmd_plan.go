@@ -1,119 +1,72 @@
 package main
 
 import (
-	"encoding/json"
-	"flag"
+	"context"
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
-func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+func planCommand() *command {
+	fs := newFlagSet("plan")
 	pf := addPlanFlags(fs)
-	format := fs.String("format", "text", "output format: text or json")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: apstctl plan [flags] CAPTURE\n\nShows the APST table the kernel would program for CAPTURE (a path or -).\n\nFlags:")
-		fs.PrintDefaults()
+	format := addOutputFormat(fs)
+	c := &command{
+		name:      "plan",
+		usageLine: "plan [flags] CAPTURE",
+		short:     "the table the kernel would program for a capture",
+		long: `
+Shows the APST table the kernel would program for the drive of CAPTURE (a path, or - for standard
+input: a 4096-byte Identify image, nvme id-ctrl text or JSON, smartctl text or JSON), state by
+state with the reason for each decision, under the kernel parameters of the flags (default: the
+current algorithm at the 100000 us default bound, with the quirks the kernel's tables give the
+drive). What the capture does not record (APSTA, the PCI ID) is said, with what was assumed.`,
+		examples: []string{
+			"plan --ps-max-latency-us 25000 testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin",
+			"plan -o json --pm-qos auto testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin",
+			"plan --kernel 5.15 --pci-id 8086:f1a5 testdata/identify/intel-ssdpekkw256g7-PSF109C.bin",
+		},
+		flags:   fs,
+		minArgs: 1, maxArgs: 1,
 	}
-	rest, err := parseFlags(fs, args, 1)
-	if err != nil {
-		return exitForParse(err)
-	}
-	if err := formatFlag(*format); err != nil {
-		fmt.Fprintln(stderr, "apstctl plan:", err)
-		return exitUsage
-	}
-	c, err := loadController(rest[0], stdin)
-	if err != nil {
-		fmt.Fprintln(stderr, "apstctl plan:", err)
-		return exitUsage
-	}
-	p, err := pf.params(c)
-	if err != nil {
-		fmt.Fprintln(stderr, "apstctl plan:", err)
-		return exitUsage
-	}
-	plan, err := apst.Build(c, p)
-	if err != nil {
-		fmt.Fprintln(stderr, "apstctl plan:", err)
-		return exitUsage
-	}
-	if *format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(plan); err != nil {
-			fmt.Fprintln(stderr, "apstctl plan:", err)
-			return exitFailure
+	c.run = func(ctx context.Context, x *invocation, args []string) error {
+		ctl, err := loadController(args[0], x.stdin)
+		if err != nil {
+			return err
 		}
-		return exitOK
-	}
-	writePlanText(stdout, c, &plan)
-	return exitOK
-}
-
-// describeController is a one-line identity of c.
-func describeController(c *powerstate.Controller) string {
-	apsta := fmt.Sprintf("APSTA %#x", c.APSTA)
-	if !c.APSTAKnown() {
-		apsta = "APSTA unknown"
-	}
-	return fmt.Sprintf("%s (firmware %s, VID %04x), NPSS %d, %s, from %s",
-		orUnknown(c.Model), orUnknown(c.Firmware), c.VendorID, c.NPSS, apsta, c.Format)
-}
-
-func orUnknown(s string) string {
-	if s == "" {
-		return "unknown"
-	}
-	return s
-}
-
-// describeParams is a one-line summary of the kernel parameters.
-func describeParams(p *apst.Params) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "kernel %s (%s), bound %s", p.Generation, p.Mode(), p.Bound)
-	if p.Mode() == apst.ModeTolerance {
-		fmt.Fprintf(&b, ", primary %s/%dus, secondary %s/%dus",
-			p.PrimaryTimeout, uint64(p.PrimaryTolerance), p.SecondaryTimeout, uint64(p.SecondaryTolerance))
-	}
-	fmt.Fprintf(&b, ", quirks %s", p.Quirks.APST())
-	if p.ForceAPST {
-		b.WriteString(", force_apst")
-	}
-	return b.String()
-}
-
-// describeOutcome is a one-line summary of what the kernel sends.
-func describeOutcome(plan *apst.Plan) string {
-	switch plan.Outcome {
-	case apst.OutcomeUnsupported:
-		return "nothing is sent: the controller does not support APST (APSTA 0)"
-	case apst.OutcomeInvalidNPSS:
-		return "nothing is sent: NPSS is above 31"
-	case apst.OutcomeDisabled:
-		if plan.Params.Bound == 0 {
-			return "APST disabled (APSTE=0, zero table): the bound is 0"
+		p, err := pf.params(ctl)
+		if err != nil {
+			return err
 		}
-		return "APST disabled (APSTE=0, zero table): NO_APST quirk"
-	case apst.OutcomeNoStates:
-		return "APST enabled (APSTE=1) with an empty table: no state qualifies"
+		plan, err := apst.Build(ctl, p)
+		if err != nil {
+			return inputErr(err)
+		}
+		if format.json {
+			return writeJSON(x.out, struct {
+				planJSON
+				quirkJSON
+			}{planView(&plan), quirkView(pf.match)})
+		}
+		writePlanText(x.out, ctl, &plan, quirkWarnings(pf.match))
+		return nil
 	}
-	return fmt.Sprintf("APST enabled: deepest state ps%d, max round-trip latency %dus", plan.MaxPS, uint64(plan.MaxRoundTrip))
+	return c
 }
 
 // writePlanText prints the plan as a readable report.
-func writePlanText(w io.Writer, c *powerstate.Controller, plan *apst.Plan) {
+func writePlanText(w io.Writer, c *powerstate.Controller, plan *apst.Plan, warnings []string) {
 	fmt.Fprintln(w, describeController(c))
 	fmt.Fprintln(w, describeParams(&plan.Params))
 	fmt.Fprintln(w, describeOutcome(plan))
 	if plan.AssumedAPSTA {
 		fmt.Fprintln(w, "note: the capture does not record APSTA; APST support was assumed")
+	}
+	for _, warn := range warnings {
+		fmt.Fprintln(w, warn)
 	}
 	for _, warn := range plan.Warnings() {
 		fmt.Fprintln(w, "kernel warning:", warn)
@@ -122,11 +75,7 @@ func writePlanText(w io.Writer, c *powerstate.Controller, plan *apst.Plan) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "state\top\tmax power\tenlat us\texlat us\tentry\tdecision")
 	for i, d := range c.States() {
-		op := "op"
-		if d.NonOperational {
-			op = "non-op"
-		}
-		fmt.Fprintf(tw, "ps%d\t%s\t%s\t%d\t%d\t%s\t%s\n", i, op, d.MaxPower, d.EntryLatency, d.ExitLatency,
+		fmt.Fprintf(tw, "ps%d\t%s\t%s\t%d\t%d\t%s\t%s\n", i, opKind(&d), d.MaxPower, d.EntryLatency, d.ExitLatency,
 			plan.Table[i], plan.Explain(c, uint8(i)))
 	}
 	tw.Flush()

@@ -1,49 +1,62 @@
 package main
 
 import (
-	"errors"
+	"context"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
+	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
 type recommendRangeJSON struct {
-	MinUS uint64 `json:"min_us"`
-	MaxUS uint64 `json:"max_us"`
+	MinUS        uint64 `json:"min_us"`
+	MaxUS        uint64 `json:"max_us"`
+	MaxUnlimited bool   `json:"max_unlimited"`
+}
+
+// recommendedRangeJSON is a recommended range with what it costs: the worst
+// wake stall (exit latency scaled by --exit-factor, plus --cpu-wake-us) and
+// the max power of the deepest state it reaches.
+type recommendedRangeJSON struct {
+	recommendRangeJSON
+	DeepestState          int     `json:"deepest_state"`
+	WorstExitLatencyUS    uint64  `json:"worst_exit_latency_us"`
+	WorstWakeStallUS      uint64  `json:"worst_wake_stall_us"`
+	DeepestStateMaxPowerW float64 `json:"deepest_state_max_power_w"`
 }
 
 type recommendCurrentJSON struct {
 	BoundUS            uint64   `json:"bound_us"`
+	BoundUnlimited     bool     `json:"bound_unlimited"`
 	Meets              bool     `json:"meets"`
 	DeepestState       int      `json:"deepest_state"`
 	WorstExitLatencyUS uint64   `json:"worst_exit_latency_us"`
+	WorstWakeStallUS   uint64   `json:"worst_wake_stall_us"`
 	ReachableStates    []int    `json:"reachable_states"`
 	Why                []string `json:"why"`
 }
 
 type recommendJSON struct {
-	MaxStallUS         *uint64              `json:"max_stall_us"`
-	BarStates          []int                `json:"bar_states"`
-	Possible           bool                 `json:"possible"`
-	Acceptable         []recommendRangeJSON `json:"acceptable"`
-	Recommended        []recommendRangeJSON `json:"recommended"`
-	DeepestState       *int                 `json:"deepest_state"`
-	WorstExitLatencyUS *uint64              `json:"worst_exit_latency_us"`
-	Kept               []int                `json:"kept"`
-	GivenUp            []int                `json:"given_up"`
-	Why                []string             `json:"why"`
-	Current            recommendCurrentJSON `json:"current"`
+	MaxStallUS         *uint64                `json:"max_stall_us"`
+	ExitFactor         string                 `json:"exit_factor"`
+	CPUWakeUS          uint64                 `json:"cpu_wake_us"`
+	BarStates          []int                  `json:"bar_states"`
+	Possible           bool                   `json:"possible"`
+	Acceptable         []recommendRangeJSON   `json:"acceptable"`
+	Recommended        []recommendedRangeJSON `json:"recommended"`
+	DeepestState       *int                   `json:"deepest_state"`
+	WorstExitLatencyUS *uint64                `json:"worst_exit_latency_us"`
+	Kept               []int                  `json:"kept"`
+	GivenUp            []int                  `json:"given_up"`
+	Why                []string               `json:"why"`
+	Current            recommendCurrentJSON   `json:"current"`
+	Params             paramsJSON             `json:"params"`
 }
 
-func rangesJSON(rs []analysis.BoundRange) []recommendRangeJSON {
-	out := []recommendRangeJSON{}
-	for _, r := range rs {
-		out = append(out, recommendRangeJSON{MinUS: uint64(r.Min), MaxUS: uint64(r.Max)})
-	}
-	return out
+func rangeView(r analysis.BoundRange) recommendRangeJSON {
+	return recommendRangeJSON{MinUS: uint64(r.Min), MaxUS: uint64(r.Max), MaxUnlimited: r.Max == apst.NoLimit}
 }
 
 func joinRanges(rs []analysis.BoundRange) string {
@@ -57,111 +70,197 @@ func joinRanges(rs []analysis.BoundRange) string {
 	return strings.Join(parts, ", ")
 }
 
+// reachAt is where bound b takes an idle controller, read from the sweep.
+func reachAt(sw *analysis.BoundSweep, b apst.Microseconds) analysis.Reach {
+	for _, iv := range sw.Intervals {
+		if iv.Min <= b && b <= iv.Max {
+			return iv.Reach
+		}
+	}
+	return analysis.Reach{}
+}
+
 // parseBarStates reads --bar-state: "4", "ps4" or a comma list "ps3,ps4".
 func parseBarStates(s string) (apst.States, error) {
 	var set apst.States
 	if err := set.UnmarshalText([]byte(s)); err != nil || set == 0 {
-		return 0, fmt.Errorf("--bar-state %q: want a state number 0..31 (4 or ps4), or a comma list", s)
+		return 0, usagef("--bar-state %s: want a state number 0..31 (4 or ps4), or a comma list", quoteArg(s))
 	}
 	return set, nil
 }
 
-// runRecommend is "apstctl recommend": the bounds that meet a stall limit or
-// bar a state.
-func runRecommend(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	a := newAnalysisCommand("recommend", "[flags] CAPTURE (--max-stall 25ms | --bar-state N)",
-		"Finds the bounds ps_max_latency_us that keep every state the table can reach within a stall limit\n"+
-			"(--max-stall, --max-stall-us) and/or never reach a state (--bar-state), the best of them, what\n"+
-			"they give up, and whether the bound of the other flags (default 100000) meets the goal.",
-		stderr)
-	maxStall := a.fs.String("max-stall", "", "largest wake stall accepted, as a duration (25ms) or us")
-	maxStallUS := a.fs.String("max-stall-us", "", "largest wake stall accepted, in us")
-	bar := a.fs.String("bar-state", "", "a state that must never be reached: 4, ps4 or a list ps3,ps4")
-	c, p, code, ok := a.parse(args, stdin)
-	if !ok {
-		return code
+func recommendCommand() *command {
+	fs := newFlagSet("recommend")
+	pf := addPlanFlags(fs)
+	format := addOutputFormat(fs)
+	maxStall := fs.String("max-stall", "DURATION", "", "largest wake stall accepted, as a duration (25ms) or us")
+	maxStallUS := fs.String("max-stall-us", "US", "", "largest wake stall accepted, in us")
+	bar := fs.String("bar-state", "STATES", "", "a state that must never be reached: 4, ps4 or a list ps3,ps4")
+	wf := addWakeFlags(fs)
+	c := &command{
+		name:      "recommend",
+		usageLine: "recommend [flags] CAPTURE (--max-stall 25ms | --bar-state N)",
+		short:     "bounds that meet a stall limit or bar a state, and what they cost",
+		long: `
+Finds the bounds ps_max_latency_us that keep the worst wake stall of every state the table can
+reach within a limit (--max-stall, --max-stall-us; the stall is the exit latency scaled by
+--exit-factor plus --cpu-wake-us, as simulate counts it) and/or never reach a state (--bar-state),
+the best of them with the worst wake stall and the deepest state's max power of each, what they
+give up, and whether the bound of the other flags (default 100000) meets the goal.`,
+		examples: []string{
+			"recommend testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin --max-stall 25ms",
+			"recommend testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin --max-stall 4ms --exit-factor 0.78 --cpu-wake-us 150",
+			"recommend --ps-max-latency-us 5500 testdata/corpus/binary/synthetic/SKhynix_PC401_NVMe_512GB_80003E00.id-ctrl.bin --bar-state ps4",
+		},
+		flags:   fs,
+		minArgs: 1, maxArgs: 1,
 	}
-	goal := analysis.Goal{MaxStall: apst.NoLimit}
-	switch {
-	case *maxStall != "" && *maxStallUS != "":
-		return a.fail(errors.New("give only one of --max-stall and --max-stall-us"))
-	case *maxStall != "" || *maxStallUS != "":
-		s, name := *maxStall, "--max-stall"
-		if s == "" {
-			s, name = *maxStallUS, "--max-stall-us"
-		}
-		v, err := apst.ParseMicroseconds(s)
+	c.run = func(ctx context.Context, x *invocation, args []string) error {
+		opt, err := wf.options()
 		if err != nil {
-			return a.fail(fmt.Errorf("%s: %w", name, err))
+			return err
 		}
-		goal.MaxStall = v
-	}
-	if *bar != "" {
-		set, err := parseBarStates(*bar)
+		goal := analysis.Goal{MaxStall: apst.NoLimit}
+		stallLimit := apst.NoLimit
+		switch {
+		case *maxStall != "" && *maxStallUS != "":
+			return usagef("give only one of --max-stall and --max-stall-us")
+		case *maxStall != "" || *maxStallUS != "":
+			s, name := *maxStall, "--max-stall"
+			if s == "" {
+				s, name = *maxStallUS, "--max-stall-us"
+			}
+			v, err := apst.ParseMicroseconds(s)
+			if err != nil {
+				return usagef("%s %s: %v", name, quoteArg(s), err)
+			}
+			if stall(opt, 0) > v {
+				return usagef("%s %s: the CPU wake alone (%s) is more than that", name, s, opt.CPUWake)
+			}
+			stallLimit = v
+			goal.MaxStall = exitLatencyLimit(opt, v)
+		}
+		if *bar != "" {
+			set, err := parseBarStates(*bar)
+			if err != nil {
+				return err
+			}
+			goal.Bar = set
+		}
+		if stallLimit == apst.NoLimit && goal.Bar == 0 {
+			return usagef("give a goal: --max-stall, --max-stall-us or --bar-state")
+		}
+		ctl, p, err := pf.loadWithParams(args[0], x.stdin)
 		if err != nil {
-			return a.fail(err)
+			return err
 		}
-		goal.Bar = set
-	}
-	if goal.MaxStall == apst.NoLimit && goal.Bar == 0 {
-		return a.fail(errors.New("give a goal: --max-stall, --max-stall-us or --bar-state"))
-	}
-	rec, err := analysis.Recommend(c, p, goal)
-	if err != nil {
-		return a.fail(err)
-	}
-	if *a.format == "json" {
-		out := recommendJSON{
-			BarStates: stateList(goal.Bar), Possible: rec.Possible,
-			Acceptable: rangesJSON(rec.Acceptable), Recommended: rangesJSON(rec.Recommended),
-			Kept: stateList(rec.Kept), GivenUp: stateList(rec.GivenUp), Why: rec.Why,
-			Current: recommendCurrentJSON{
-				BoundUS: uint64(rec.Current.Bound), Meets: rec.Current.Meets,
-				DeepestState: int(rec.Current.Reach.Deepest), WorstExitLatencyUS: uint64(rec.Current.Reach.WorstExitLatency),
-				ReachableStates: stateList(rec.Current.Reach.States), Why: rec.Current.Why,
-			},
+		rec, err := analysis.Recommend(ctl, p, goal)
+		if err != nil {
+			return inputErr(err)
 		}
-		if goal.MaxStall != apst.NoLimit {
-			v := uint64(goal.MaxStall)
-			out.MaxStallUS = &v
+		power := func(r analysis.Reach) powerstate.Power { return ctl.PowerStates[r.Deepest].MaxPower }
+		if format.json {
+			out := recommendJSON{
+				ExitFactor: opt.ExitFactor.String(), CPUWakeUS: uint64(opt.CPUWake),
+				BarStates: stateList(goal.Bar), Possible: rec.Possible,
+				Acceptable: []recommendRangeJSON{}, Recommended: []recommendedRangeJSON{},
+				Kept: stateList(rec.Kept), GivenUp: stateList(rec.GivenUp), Why: nonNil(rec.Why),
+				Current: recommendCurrentJSON{
+					BoundUS: uint64(rec.Current.Bound), BoundUnlimited: rec.Current.Bound == apst.NoLimit, Meets: rec.Current.Meets,
+					DeepestState: int(rec.Current.Reach.Deepest), WorstExitLatencyUS: uint64(rec.Current.Reach.WorstExitLatency),
+					WorstWakeStallUS: uint64(stall(opt, rec.Current.Reach.WorstExitLatency)),
+					ReachableStates:  stateList(rec.Current.Reach.States), Why: nonNil(rec.Current.Why),
+				},
+				Params: paramsView(&p),
+			}
+			for _, r := range rec.Acceptable {
+				out.Acceptable = append(out.Acceptable, rangeView(r))
+			}
+			for _, r := range rec.Recommended {
+				re := reachAt(&rec.Sweep, r.Min)
+				out.Recommended = append(out.Recommended, recommendedRangeJSON{
+					recommendRangeJSON: rangeView(r), DeepestState: int(re.Deepest),
+					WorstExitLatencyUS: uint64(re.WorstExitLatency), WorstWakeStallUS: uint64(stall(opt, re.WorstExitLatency)),
+					DeepestStateMaxPowerW: float64(power(re).MicroWatts()) / 1e6,
+				})
+			}
+			if stallLimit != apst.NoLimit {
+				v := uint64(stallLimit)
+				out.MaxStallUS = &v
+			}
+			if rec.Possible {
+				d, w := int(rec.Reach.Deepest), uint64(rec.Reach.WorstExitLatency)
+				out.DeepestState, out.WorstExitLatencyUS = &d, &w
+			}
+			return writeJSON(x.out, out)
 		}
-		if rec.Possible {
-			d, w := int(rec.Reach.Deepest), uint64(rec.Reach.WorstExitLatency)
-			out.DeepestState, out.WorstExitLatencyUS = &d, &w
-		}
-		if out.Why == nil {
-			out.Why = []string{}
-		}
-		if out.Current.Why == nil {
-			out.Current.Why = []string{}
-		}
-		return a.writeJSON(stdout, out)
-	}
 
-	fmt.Fprintln(stdout, describeController(c))
-	fmt.Fprintln(stdout, describeParamsNoBound(&p))
-	fmt.Fprintln(stdout, "goal:", goal)
-	fmt.Fprintln(stdout)
-	verdict := "does not meet the goal"
-	if rec.Current.Meets {
-		verdict = "meets the goal"
+		w := x.out
+		fmt.Fprintln(w, describeController(ctl))
+		fmt.Fprintln(w, describeParamsBound(&p, false))
+		for _, warn := range quirkWarnings(pf.match) {
+			fmt.Fprintln(w, warn)
+		}
+		fmt.Fprintln(w, "goal:", describeGoal(goal, stallLimit, opt))
+		fmt.Fprintln(w)
+		verdict := "does not meet the goal"
+		if rec.Current.Meets {
+			verdict = "meets the goal"
+		}
+		fmt.Fprintf(w, "bound %s %s: deepest reachable ps%d, worst wake stall %s\n",
+			rec.Current.Bound, verdict, rec.Current.Reach.Deepest, describeStall(opt, rec.Current.Reach.WorstExitLatency))
+		for _, why := range rec.Current.Why {
+			fmt.Fprintln(w, "  "+why)
+		}
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "bounds that meet the goal (us):", joinRanges(rec.Acceptable))
+		if rec.Possible {
+			fmt.Fprintln(w, "recommended:")
+			for _, r := range rec.Recommended {
+				re := reachAt(&rec.Sweep, r.Min)
+				fmt.Fprintf(w, "  %s: deepest reachable ps%d (max power %s), worst wake stall %s\n",
+					r, re.Deepest, power(re), describeStall(opt, re.WorstExitLatency))
+			}
+			fmt.Fprintln(w, "keeps:", rec.Kept.String(), "  gives up:", rec.GivenUp.String())
+		} else {
+			fmt.Fprintln(w, "no bound meets the goal while reaching a non-operational state")
+		}
+		for _, why := range rec.Why {
+			fmt.Fprintln(w, "note:", why)
+		}
+		return nil
 	}
-	fmt.Fprintf(stdout, "bound %s %s: deepest reachable ps%d, worst exit latency %s\n",
-		rec.Current.Bound, verdict, rec.Current.Reach.Deepest, rec.Current.Reach.WorstExitLatency)
-	for _, w := range rec.Current.Why {
-		fmt.Fprintln(stdout, "  "+w)
+	return c
+}
+
+// describeGoal is the goal as the user gave it.
+func describeGoal(g analysis.Goal, stallLimit apst.Microseconds, opt analysis.SimOptions) string {
+	var parts []string
+	if stallLimit != apst.NoLimit {
+		s := "worst wake stall <= " + stallLimit.String()
+		if !opt.ExitFactor.IsOne() || opt.CPUWake != 0 {
+			s += fmt.Sprintf(" (exit latency x %s + CPU wake %s: exit latency <= %s)", opt.ExitFactor, opt.CPUWake, g.MaxStall)
+		}
+		parts = append(parts, s)
 	}
-	fmt.Fprintln(stdout)
-	fmt.Fprintln(stdout, "bounds that meet the goal (us):", joinRanges(rec.Acceptable))
-	if rec.Possible {
-		fmt.Fprintf(stdout, "recommended (deepest reachable ps%d, worst exit latency %s): %s\n",
-			rec.Reach.Deepest, rec.Reach.WorstExitLatency, joinRanges(rec.Recommended))
-		fmt.Fprintln(stdout, "keeps:", rec.Kept.String(), "  gives up:", rec.GivenUp.String())
-	} else {
-		fmt.Fprintln(stdout, "no bound meets the goal while reaching a non-operational state")
+	if g.Bar != 0 {
+		parts = append(parts, "bar "+g.Bar.String())
 	}
-	for _, w := range rec.Why {
-		fmt.Fprintln(stdout, "note:", w)
+	return strings.Join(parts, ", ")
+}
+
+// describeStall is a wake stall, with the advertised exit latency it comes
+// from when --exit-factor or --cpu-wake-us changes it.
+func describeStall(opt analysis.SimOptions, exlat apst.Microseconds) string {
+	if opt.ExitFactor.IsOne() && opt.CPUWake == 0 {
+		return exlat.String()
 	}
-	return exitOK
+	return fmt.Sprintf("%s (exit latency %s)", stall(opt, exlat), exlat)
+}
+
+func nonNil(ss []string) []string {
+	if ss == nil {
+		return []string{}
+	}
+	return ss
 }

@@ -1,10 +1,9 @@
 package main
 
 import (
+	"context"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"os"
 	"regexp"
 	"strconv"
@@ -17,84 +16,100 @@ import (
 // controller (nvme0).
 var diskName = regexp.MustCompile(`^nvme[0-9]+n[0-9]+$`)
 
-// runSetCPULatency sets the CPU latency QoS knobs that some patched kernels
-// carry: the nvme-pci controller's cpu_latency_us, or a disk's
-// cpu_lat_limit_us (and with --timeout-ms its cpu_lat_timeout_ms). Each
-// value is validated first, written, and read back.
-func runSetCPULatency(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("set-cpu-latency", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	root := fs.String("root", sysfs.DefaultMountPoint, "the sysfs tree to write into (`DIR`; a bundle or a copy of /sys for testing)")
-	timeout := fs.String("timeout-ms", "", "for a disk, also set cpu_lat_timeout_ms to `MS` (0 to 2147483647)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, `usage: apstctl set-cpu-latency [--root DIR] [--timeout-ms MS] TARGET VALUE
-
-Sets the CPU latency QoS limit held while NVMe I/O is in flight, on kernels
-that carry the proposed patches: for a controller (nvme0) its cpu_latency_us,
-for a disk (nvme0n1) its block-layer cpu_lat_limit_us. VALUE is a number of
-microseconds from 0 to 2147483647, or -1 (or "off") to drop the limit. A
-value outside that range is refused and nothing is written; the value is read
-back after writing. A kernel without the patch says so.
-
-Flags:`)
-		fs.PrintDefaults()
+func setCPULatencyCommand() *command {
+	fs := newFlagSet("set-cpu-latency")
+	root := fs.String("root", "DIR", sysfs.DefaultMountPoint, "the sysfs tree to write into (a bundle or a copy of /sys for testing)")
+	timeout := fs.String("timeout-ms", "MS", "", "for a disk, also set cpu_lat_timeout_ms (0 to 2147483647)")
+	format := addOutputFormat(fs)
+	c := &command{
+		name:      "set-cpu-latency",
+		usageLine: "set-cpu-latency [--root DIR] [--timeout-ms MS] [-o normal|json] TARGET VALUE",
+		short:     "set the CPU latency QoS knob of a controller or disk (patched kernels)",
+		long: `
+Sets the CPU latency QoS limit held while NVMe I/O is in flight, on kernels that carry the proposed
+patches: for a controller (nvme0) its cpu_latency_us, for a disk (nvme0n1) its block-layer
+cpu_lat_limit_us. VALUE is a number of microseconds from 0 to 2147483647, or -1 (or "off") to drop
+the limit. A value outside that range is refused and nothing is written; the value is read back
+after writing. A kernel without the patch says so. Like set-latency, exit status 0 means the value
+was written. With -o json: {"target": T, "changes": [{"attribute": A, "old": N, "new": N}, ...]}, where
+-1 is "off".`,
+		examples: []string{
+			"set-cpu-latency nvme0 150",
+			"set-cpu-latency --timeout-ms 3 nvme0n1 off",
+		},
+		flags:   fs,
+		minArgs: 2, maxArgs: 2,
 	}
-	pos, err := parseInterspersed(fs, args, 1)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
-	}
-	if len(pos) != 2 {
-		fmt.Fprintf(stderr, "apstctl set-cpu-latency: want 2 arguments (TARGET VALUE), got %d %q\n", len(pos), pos)
-		fs.Usage()
-		return exitUsage
-	}
-	target := strings.TrimPrefix(pos[0], "/dev/")
-	us, err := parseCPULatency(pos[1])
-	if err != nil {
-		fmt.Fprintln(stderr, "apstctl set-cpu-latency: nothing written:", err)
-		return exitUsage
-	}
-	isDisk := diskName.MatchString(target)
-	var timeoutMS int64
-	if *timeout != "" {
-		if !isDisk {
-			fmt.Fprintf(stderr, "apstctl set-cpu-latency: --timeout-ms applies to a disk (nvmeNnM), not %s; nothing written\n", target)
-			return exitUsage
-		}
-		if timeoutMS, err = strconv.ParseInt(*timeout, 10, 64); err != nil || timeoutMS < 0 || timeoutMS > 1<<31-1 {
-			fmt.Fprintf(stderr, "apstctl set-cpu-latency: --timeout-ms %q: want 0 to 2147483647; nothing written\n", *timeout)
-			return exitUsage
-		}
-	}
-	fsys, err := sysfs.NewFS(*root)
-	if err != nil {
-		fmt.Fprintln(stderr, "apstctl set-cpu-latency:", err)
-		return exitUsage
-	}
-	report := func(attr string, old, new int64, err error) int {
+	c.run = func(ctx context.Context, x *invocation, args []string) error {
+		target := strings.TrimPrefix(args[0], "/dev/")
+		us, err := parseCPULatency(args[1])
 		if err != nil {
-			fmt.Fprintln(stderr, "apstctl set-cpu-latency:", err)
-			if errors.Is(err, os.ErrPermission) || errors.Is(err, errors.ErrUnsupported) {
-				return exitFailure
-			}
-			return exitUsage
+			return inputErr(fmt.Errorf("nothing written: %w", err))
 		}
-		fmt.Fprintf(stdout, "%s: %s %s -> %s\n", target, attr, cpuLatencyString(old), cpuLatencyString(new))
-		return exitOK
+		isDisk := diskName.MatchString(target)
+		var timeoutMS int64
+		if *timeout != "" {
+			if !isDisk {
+				return usagef("--timeout-ms applies to a disk (nvmeNnM), not %s; nothing written", esc(target))
+			}
+			if timeoutMS, err = strconv.ParseInt(*timeout, 10, 64); err != nil || timeoutMS < 0 || timeoutMS > 1<<31-1 {
+				return usagef("--timeout-ms %s: want 0 to 2147483647; nothing written", quoteArg(*timeout))
+			}
+		}
+		fsys, err := sysfs.NewFS(*root)
+		if err != nil {
+			return inputErr(err)
+		}
+		var changes []cpuLatencyChangeJSON
+		report := func(attr string, old, new int64, err error) error {
+			if err != nil {
+				if errors.Is(err, os.ErrPermission) || errors.Is(err, errors.ErrUnsupported) {
+					return err
+				}
+				return inputErr(err)
+			}
+			changes = append(changes, cpuLatencyChangeJSON{Attribute: attr, Old: old, New: new})
+			if !format.json {
+				fmt.Fprintf(x.out, "%s: %s %s -> %s\n", esc(target), attr, cpuLatencyString(old), cpuLatencyString(new))
+			}
+			return nil
+		}
+		set := func() error {
+			if !isDisk {
+				old, new, err := fsys.SetCPULatency(target, us)
+				return report("cpu_latency_us", old, new, err)
+			}
+			old, new, err := fsys.SetDiskCPULatencyLimit(target, us)
+			if err := report("cpu_lat_limit_us", old, new, err); err != nil || *timeout == "" {
+				return err
+			}
+			old, new, err = fsys.SetDiskCPULatencyTimeout(target, timeoutMS)
+			return report("cpu_lat_timeout_ms", old, new, err)
+		}
+		err = set()
+		if format.json && len(changes) > 0 {
+			writeJSON(x.out, struct {
+				Target  string                 `json:"target"`
+				Changes []cpuLatencyChangeJSON `json:"changes"`
+			}{target, changes})
+		}
+		if err != nil {
+			return err
+		}
+		if err := x.out.Err(); err != nil {
+			// The value was written: the status stays 0 (cli.md).
+			fmt.Fprintf(x.errw, "apstctl set-cpu-latency: %s: written; printing the result failed: %v\n", esc(target), err)
+		}
+		return exitStatus(exitOK)
 	}
-	if !isDisk {
-		old, new, err := fsys.SetCPULatency(target, us)
-		return report("cpu_latency_us", old, new, err)
-	}
-	old, new, err := fsys.SetDiskCPULatencyLimit(target, us)
-	if code := report("cpu_lat_limit_us", old, new, err); code != exitOK || *timeout == "" {
-		return code
-	}
-	old, new, err = fsys.SetDiskCPULatencyTimeout(target, timeoutMS)
-	return report("cpu_lat_timeout_ms", old, new, err)
+	return c
+}
+
+// cpuLatencyChangeJSON is one attribute set-cpu-latency wrote; -1 is off.
+type cpuLatencyChangeJSON struct {
+	Attribute string `json:"attribute"`
+	Old       int64  `json:"old"`
+	New       int64  `json:"new"`
 }
 
 // parseCPULatency accepts -1 or "off" (no limit) and 0 to 2147483647 µs.

@@ -61,4 +61,8 @@ func TestSetCPULatencyCommand(t *testing.T) {
 
 	code, _, _ = runCmd(runSetCPULatency, "--root", root, "nvme0")
 	assert.Equal(t, exitUsage, code)
+
+	code, out, errOut = runCmd(runSetCPULatency, "--root", root, "nvme0n1", "300", "-o", "json", "--timeout-ms", "5")
+	require.Equal(t, exitOK, code, errOut)
+	assert.JSONEq(t, `{"target":"nvme0n1","changes":[{"attribute":"cpu_lat_limit_us","old":200,"new":300},{"attribute":"cpu_lat_timeout_ms","old":20,"new":5}]}`, out)
 }

@@ -1,81 +1,68 @@
 package main
 
 import (
-	"errors"
-	"flag"
+	"context"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst"
 )
 
-func runSetLatency(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("set-latency", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	root := fs.String("root", "", "write into the sysfs tree or bundle at `DIR` instead of the live system")
-	format := fs.String("format", "text", "output format: text or json")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, `usage: apstctl set-latency [--root DIR] [--format text|json] nvmeN VALUE
-
-Writes VALUE to /sys/class/nvme/nvmeN/power/pm_qos_latency_tolerance_us and
-reads it back. VALUE is what the kernel accepts: a number of microseconds
-from 0 to 2147483647 (0 turns APST off), "auto" or "any" (both: no limit).
-A value the kernel would reject is refused and nothing is written. Shows the
-table the kernel now programs (and the drive's, when readable) and how to make
+func setLatencyCommand() *command {
+	fs := newFlagSet("set-latency")
+	root := addRootFlag(fs, "write into the sysfs tree or bundle at DIR instead of the live system")
+	format := addOutputFormat(fs)
+	c := &command{
+		name:      "set-latency",
+		usageLine: "set-latency [--root DIR] [-o normal|json] nvmeN VALUE",
+		short:     "set a controller's pm_qos_latency_tolerance_us, validated and read back",
+		long: `
+Writes VALUE to /sys/class/nvme/nvmeN/power/pm_qos_latency_tolerance_us and reads it back. VALUE
+is what the kernel accepts: a number of microseconds from 0 to 2147483647 (0 turns APST off),
+"auto" or "any" (both: no limit). A value the kernel would reject is refused and nothing is
+written. Shows the table the kernel now programs (and the drive's, when readable) and how to make
 the setting persistent. Needs root on a live system.
 
-Flags:`)
-		fs.PrintDefaults()
+The exit status says whether sysfs was changed: 0 when the value was written and reads back as
+asked, whatever happens to the report afterwards (a report that cannot be printed or built is
+said on standard error, and the status stays 0); 2 when nothing was written because the value,
+the controller or the command line is wrong; 1 when the write failed.`,
+		examples: []string{
+			"set-latency nvme0 25000",
+			"set-latency --root /tmp/apst-copy nvme2 auto -o json",
+		},
+		flags:   fs,
+		minArgs: 2, maxArgs: 2,
 	}
-	pos, err := parseInterspersed(fs, args, 1)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
+	c.run = func(ctx context.Context, x *invocation, args []string) error {
+		name, value := strings.TrimPrefix(args[0], "/dev/"), args[1]
+		// Refuse a bad value before touching anything, even the live system.
+		if _, err := apst.ParseTolerance(value); err != nil {
+			return inputErr(fmt.Errorf("nothing written: %w", err))
 		}
-		return exitUsage
-	}
-	if len(pos) != 2 {
-		fmt.Fprintf(stderr, "apstctl set-latency: want 2 arguments (nvmeN VALUE), got %d %q\n", len(pos), pos)
-		fs.Usage()
-		return exitUsage
-	}
-	if err := checkInspectFormat(*format); err != nil {
-		fmt.Fprintln(stderr, "apstctl set-latency:", err)
-		return exitUsage
-	}
-	name, value := strings.TrimPrefix(pos[0], "/dev/"), pos[1]
-	// Refuse a bad value before touching anything, even the live system.
-	if _, err := apst.ParseTolerance(value); err != nil {
-		fmt.Fprintln(stderr, "apstctl set-latency: nothing written:", err)
-		return exitUsage
-	}
-	sys, err := openInspectSystem(*root)
-	if err != nil {
-		fmt.Fprintln(stderr, "apstctl set-latency:", err)
-		if *root != "" {
-			return exitUsage
+		sys, err := openSystem(*root)
+		if err != nil {
+			return err
 		}
-		return exitFailure
-	}
-	ctx, stop := inspectContext()
-	defer stop()
-	ch, err := sys.SetLatency(ctx, name, value)
-	if err != nil {
-		fmt.Fprintln(stderr, "apstctl set-latency:", err)
-		if errors.Is(err, apst.ErrInvalidTolerance) {
-			return exitUsage
+		ch, err := sys.SetLatency(ctx, name, value)
+		if ch == nil {
+			return systemError(err)
 		}
-		return inspectExit(err)
+		// sysfs has changed: from here on the status is 0.
+		if err != nil {
+			fmt.Fprintf(x.errw, "apstctl set-latency: %s: %s -> %s written; %v\n", esc(name), ch.Old, ch.New, err)
+			return exitStatus(exitOK)
+		}
+		if format.json {
+			err = writeJSON(x.out, latencyChangeView(ch))
+		} else {
+			writeLatencyChangeText(x.out, ch)
+			err = x.out.Err()
+		}
+		if err != nil {
+			fmt.Fprintf(x.errw, "apstctl set-latency: %s: %s -> %s written; printing the report failed: %v\n", esc(name), ch.Old, ch.New, err)
+		}
+		return exitStatus(exitOK)
 	}
-	if *format == "json" {
-		err = writeInspectJSON(stdout, ch)
-	} else {
-		err = ch.WriteText(stdout)
-	}
-	if err != nil {
-		fmt.Fprintln(stderr, "apstctl set-latency:", err)
-		return exitFailure
-	}
-	return exitOK
+	return c
 }

@@ -1,80 +1,162 @@
 // Command apstctl shows what the Linux kernel does with an NVMe drive's
 // Autonomous Power State Transitions: the table it programs for a bound,
 // why each state is used or not, and how that changes with the bound, the
-// kernel generation and the module parameters.
+// kernel release and the module parameters.
 //
 // With no arguments it runs its main job on an embedded capture of a Samsung
 // SSD 990 EVO Plus: the table at the default 100 ms bound next to the one at
 // 25 ms. The command contract (flags, JSON keys, exit status) is in the
-// project's docs/spec/cli.md; run "apstctl help" for the commands.
+// project's docs/spec/cli.md; run "apstctl help" for the commands and
+// "apstctl help CMD" for one of them.
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
-)
+	"strings"
 
-// Exit statuses.
-const (
-	exitOK      = 0
-	exitFailure = 1 // a runtime failure (device, permission)
-	exitUsage   = 2 // a usage error or an input that cannot be read or parsed
+	"github.com/nvmeapst/nvmeapst/internal/safeio"
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
-}
-
-type command struct {
-	name    string
-	summary string
-	run     func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
-}
-
-func commands() []command {
-	return []command{
-		{"plan", "the table the kernel would program for a capture", runPlan},
-		{"sweep", "every bound, partitioned into intervals with the same table", runSweep},
-		{"compare", "two or more configurations side by side", runCompare},
-		{"simulate", "idle timeline, wake penalties and idle power", runSimulate},
-		{"recommend", "bounds that meet a stall limit or bar a state", runRecommend},
-		{"survey", "a fleet of captures through two or more configurations", runSurvey},
-		{"decode", "decode a programmed APST table (get-feature -f 0x0c text, JSON or raw bytes)", runDecode},
-		{"convert", "turn a capture into another format (binary image, nvme-cli text or JSON, smartctl text)", runConvert},
-		{"inspect", "what the kernel programmed on this machine (or a bundle), and why", runInspect},
-		{"collect", "write a bundle of this machine's APST state for another machine", runCollect},
-		{"set-latency", "set a controller's pm_qos_latency_tolerance_us, validated and read back", runSetLatency},
-		{"set-cpu-latency", "set the CPU latency QoS knob of a controller or disk (patched kernels)", runSetCPULatency},
+	ctx, signalled, stop := signalContext(context.Background())
+	code := runContext(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	if n := signalled(); n != 0 {
+		// The shell's convention for a command ended by a signal.
+		code = 128 + n
 	}
+	os.Exit(code)
 }
 
-// run dispatches a command line and returns the exit status.
+// checkedWriter remembers the first failed write (safeio.Writer), so that a
+// command can print its whole report and apstctl still exits 1 when
+// standard output was, say, a full disk.
+type checkedWriter = safeio.Writer
+
+// run runs the command line args (without the program name) and returns
+// the exit status. Tests call it.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runContext(context.Background(), args, stdin, stdout, stderr)
+}
+
+// runContext is run with a context that ^C and SIGTERM cancel.
+func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cmds := commands()
 	if len(args) == 0 {
-		return runDemo(stdout, stderr)
+		return runCommand(ctx, demoCommand(), nil, stdin, stdout, stderr)
 	}
-	name := args[0]
-	if name == "help" || name == "-h" || name == "--help" || name == "-help" {
-		usage(stdout)
-		return exitOK
+	switch name := args[0]; name {
+	case "-h", "-help", "--help":
+		args = []string{"help"}
+	case "-version", "--version":
+		args = []string{"version"}
 	}
-	for _, c := range commands() {
-		if c.name == name {
-			return c.run(args[1:], stdin, stdout, stderr)
+	c := lookupCommand(cmds, args[0])
+	if c == nil {
+		errw := safeio.NewWriter(stderr)
+		msg := fmt.Sprintf("apstctl: unknown command %s", quoteArg(args[0]))
+		if strings.HasPrefix(args[0], "-") {
+			msg = fmt.Sprintf("apstctl: %s: flags go after the command name", quoteArg(args[0]))
+		} else if s := suggest(args[0], commandNames(cmds)); s != "" {
+			msg += fmt.Sprintf(" (did you mean %s?)", s)
+		}
+		errw.Println(msg)
+		errw.Println("see 'apstctl help'")
+		return exitUsage
+	}
+	return runCommand(ctx, c, args[1:], stdin, stdout, stderr)
+}
+
+// runCommand parses args for c, runs it and reports its outcome: the
+// message of a failure on standard error (one line, "apstctl CMD: ..."),
+// the pointer to the help after a usage error, and exit status 1 when a
+// write to standard output or standard error failed.
+func runCommand(ctx context.Context, c *command, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	out, errw := safeio.NewWriter(stdout), safeio.NewWriter(stderr)
+	prefix := "apstctl"
+	if c.name != "" {
+		prefix += " " + c.name
+	}
+	x := &invocation{cmd: c, stdin: stdin, out: out, errw: errw, stderr: stderr}
+	pos, err := parseArgs(c.flags, args)
+	if err == errHelp {
+		writeCommandHelp(out, c)
+		return finish(prefix, exitOK, false, out, errw)
+	}
+	if err == nil {
+		err = checkArgCount(c, pos)
+	}
+	if err == nil {
+		if ctx.Err() != nil {
+			err = context.Cause(ctx) // interrupted before it started
+		} else {
+			err = c.run(ctx, x, pos)
 		}
 	}
-	fmt.Fprintf(stderr, "apstctl: unknown command %q\n\n", name)
-	usage(stderr)
-	return exitUsage
+	code, msg, hint := statusOf(err)
+	if msg != "" {
+		if ctx.Err() != nil {
+			msg = "interrupted: " + msg
+		}
+		errw.Println(prefix + ": " + escapeLine(msg))
+		if hint {
+			errw.Println("see '" + prefix + " --help'")
+		}
+	}
+	_, explicit := err.(exitStatus)
+	return finish(prefix, code, explicit, out, errw)
 }
 
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: apstctl COMMAND [flags] [CAPTURE]")
-	fmt.Fprintln(w, "\nWith no arguments, apstctl shows its main job on an embedded Samsung 990 EVO Plus capture.")
-	fmt.Fprintln(w, "\nCommands:")
-	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-12s %s\n", c.name, c.summary)
+// finish turns a failed write into exit status 1 with one line on standard
+// error, unless the command set its status explicitly.
+func finish(prefix string, code int, explicit bool, out, errw *checkedWriter) int {
+	if explicit {
+		return code
 	}
-	fmt.Fprintln(w, "\nCAPTURE is a path or - for standard input. Run apstctl COMMAND -h for a command's flags.")
+	if err := out.Err(); err != nil {
+		if code == exitOK { // otherwise the failure has been reported
+			errw.Println(prefix + ": writing standard output: " + err.Error())
+		}
+		return exitFailure
+	}
+	if errw.Err() != nil && code == exitOK {
+		return exitFailure
+	}
+	return code
+}
+
+// checkArgCount refuses a wrong number of positional arguments.
+func checkArgCount(c *command, pos []string) error {
+	if len(pos) >= c.minArgs && (c.maxArgs < 0 || len(pos) <= c.maxArgs) {
+		return nil
+	}
+	want := fmt.Sprintf("%d", c.minArgs)
+	switch {
+	case c.maxArgs < 0:
+		want = fmt.Sprintf("at least %d", c.minArgs)
+	case c.maxArgs != c.minArgs:
+		want = fmt.Sprintf("%d to %d", c.minArgs, c.maxArgs)
+	}
+	quoted := make([]string, len(pos))
+	for i, p := range pos {
+		quoted[i] = quoteArg(p)
+	}
+	got := fmt.Sprintf("got %d", len(pos))
+	if len(pos) > 0 {
+		got += " (" + strings.Join(quoted, " ") + ")"
+	}
+	return usagef("want %s argument(s), %s: usage: apstctl %s", want, got, c.usageLine)
+}
+
+// escapeLine returns a message for standard error with its control
+// characters escaped (a path or a value from the command line can hold
+// them); a message without any is returned as it is.
+func escapeLine(s string) string {
+	if strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f }) {
+		return esc(s)
+	}
+	return s
 }

@@ -1,143 +1,175 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
-	"strconv"
+	"io"
+	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
-// planFlags are the kernel-parameter flags that plan and the analysis
-// commands share (cli.md).
+// planFlags are the kernel-parameter flags that plan, check and the
+// analysis commands share (cli.md).
 type planFlags struct {
-	psMaxLatency   string
-	pmQoS          string
-	defaultPSMax   string
-	primaryTimeout string
-	secondaryTime  string
-	primaryTol     string
-	secondaryTol   string
-	kernel         string
-	quirks         string
-	pciID          string
-	forceAPST      bool
+	psMaxLatency   *string
+	pmQoS          *string
+	defaultPSMax   *string
+	primaryTimeout *string
+	secondaryTime  *string
+	primaryTol     *string
+	secondaryTol   *string
+	kernel         *string
+	quirks         *string
+	pciID          *string
+	forceAPST      *bool
+
+	// match is the quirk lookup of the last params call when the quirks
+	// came from the capture (not --quirks).
+	match *apst.QuirkMatch
 }
 
-func addPlanFlags(fs *flag.FlagSet) *planFlags {
-	pf := &planFlags{}
-	fs.StringVar(&pf.psMaxLatency, "ps-max-latency-us", "", "the controller's bound ps_max_latency_us in µs (u64; unlimited = 2^64-1; 0 = APST off) (default 100000, 25000 for --kernel v4.11)")
-	fs.StringVar(&pf.pmQoS, "pm-qos", "", "instead: the string written to power/pm_qos_latency_tolerance_us (auto, any or an integer), mapped as the kernel does")
-	fs.StringVar(&pf.defaultPSMax, "default-ps-max-latency-us", "", "instead: nvme_core.default_ps_max_latency_us at probe time (>= 2147483647 = no limit)")
-	fs.StringVar(&pf.primaryTimeout, "apst-primary-timeout-ms", "100", "nvme_core.apst_primary_timeout_ms (u64)")
-	fs.StringVar(&pf.secondaryTime, "apst-secondary-timeout-ms", "2000", "nvme_core.apst_secondary_timeout_ms (u64)")
-	fs.StringVar(&pf.primaryTol, "apst-primary-latency-tol-us", "15000", "nvme_core.apst_primary_latency_tol_us (u64)")
-	fs.StringVar(&pf.secondaryTol, "apst-secondary-latency-tol-us", "100000", "nvme_core.apst_secondary_latency_tol_us (u64)")
-	fs.StringVar(&pf.kernel, "kernel", "current", "algorithm generation: current (v5.14+), v4.12 (v4.12-v5.13) or v4.11")
-	fs.StringVar(&pf.quirks, "quirks", "", "comma list of no-apst, no-deepest-ps or none; replaces the quirks derived from the capture")
-	fs.StringVar(&pf.pciID, "pci-id", "", "PCI vendor:device (VVVV:DDDD) to apply the PCI-ID quirk table (default: from the capture, when it has one)")
-	fs.BoolVar(&pf.forceAPST, "force-apst", false, "nvme_core.force_apst=1")
-	return pf
-}
-
-// identity returns what the kernel's quirk lookup sees of c, with the PCI ID
-// from --pci-id or the capture.
-func (pf *planFlags) identity(c *powerstate.Controller) (apst.Identity, error) {
-	id := apst.Identity{VendorID: c.VendorID, Model: c.Model, Firmware: c.Firmware}
-	if pf.pciID != "" {
-		pci, err := apst.ParsePCIID(pf.pciID)
-		if err != nil {
-			return id, err
-		}
-		id.PCI = pci
-	} else if c.Known.Has(powerstate.FieldPCIDeviceID) {
-		id.PCI = apst.PCIID{Vendor: c.VendorID, Device: c.PCIDeviceID}
+func addPlanFlags(fs *flagSet) *planFlags {
+	return &planFlags{
+		psMaxLatency:   fs.String("ps-max-latency-us", "US", "", "the controller's bound ps_max_latency_us in µs (u64; unlimited = 2^64-1; 0 = APST off); without it 100000, or 25000 for --kernel v4.11"),
+		pmQoS:          fs.String("pm-qos", "VALUE", "", "instead: the string written to power/pm_qos_latency_tolerance_us (auto, any or an integer), mapped as the kernel does"),
+		defaultPSMax:   fs.String("default-ps-max-latency-us", "US", "", "instead: nvme_core.default_ps_max_latency_us at probe time (>= 2147483647 = no limit)"),
+		primaryTimeout: fs.String("apst-primary-timeout-ms", "MS", "100", "nvme_core.apst_primary_timeout_ms (u64)"),
+		secondaryTime:  fs.String("apst-secondary-timeout-ms", "MS", "2000", "nvme_core.apst_secondary_timeout_ms (u64)"),
+		primaryTol:     fs.String("apst-primary-latency-tol-us", "US", "15000", "nvme_core.apst_primary_latency_tol_us (u64)"),
+		secondaryTol:   fs.String("apst-secondary-latency-tol-us", "US", "100000", "nvme_core.apst_secondary_latency_tol_us (u64)"),
+		kernel:         fs.String("kernel", "RELEASE", "current", "the kernel: a release as uname -r prints it (6.8, v5.15, 5.15.0-91-generic) or a generation (current = v5.14+, v4.12 = v4.12-v5.13, v4.11); a release also picks that release's quirk tables"),
+		quirks:         fs.String("quirks", "LIST", "", "comma list of no-apst, no-deepest-ps or none; replaces the quirks derived from the capture"),
+		pciID:          fs.String("pci-id", "VVVV:DDDD", "", "the PCI vendor:device ID, for the PCI-ID quirk table (a capture carries none; default: inferred from the model where that is certain)"),
+		forceAPST:      fs.Bool("force-apst", false, "nvme_core.force_apst=1"),
 	}
-	return id, nil
 }
 
 // params builds the kernel parameters for controller c from the flags: the
-// generation first (it sets its default bound), then at most one bound flag,
-// the module parameters, and the quirks (derived from the capture unless
-// --quirks is given).
+// kernel first (it sets its default bound), then at most one bound flag,
+// the module parameters, and the quirks (derived from the capture, or
+// --quirks).
 func (pf *planFlags) params(c *powerstate.Controller) (apst.Params, error) {
-	g, err := apst.ParseGeneration(pf.kernel)
-	if err != nil {
-		return apst.Params{}, err
+	p := apst.DefaultParams(apst.Current)
+	if err := p.Set("kernel", *pf.kernel); err != nil {
+		return p, usagef("--kernel: %v", err)
 	}
-	p := apst.DefaultParams(g)
 	var bounds []string
 	for _, kv := range [][2]string{
-		{"ps-max-latency-us", pf.psMaxLatency},
-		{"pm-qos", pf.pmQoS},
-		{"default-ps-max-latency-us", pf.defaultPSMax},
+		{"ps-max-latency-us", *pf.psMaxLatency},
+		{"pm-qos", *pf.pmQoS},
+		{"default-ps-max-latency-us", *pf.defaultPSMax},
 	} {
 		if kv[1] != "" {
 			bounds = append(bounds, kv[0])
 			if err := p.Set(kv[0], kv[1]); err != nil {
-				return p, err
+				return p, usagef("--%s: %v", kv[0], err)
 			}
 		}
 	}
 	if len(bounds) > 1 {
-		return p, fmt.Errorf("give only one of --%s and --%s", bounds[0], bounds[1])
+		return p, usagef("give only one of --%s and --%s", bounds[0], bounds[1])
 	}
 	for _, kv := range [][2]string{
-		{"apst-primary-timeout-ms", pf.primaryTimeout},
-		{"apst-secondary-timeout-ms", pf.secondaryTime},
-		{"apst-primary-latency-tol-us", pf.primaryTol},
-		{"apst-secondary-latency-tol-us", pf.secondaryTol},
+		{"apst-primary-timeout-ms", *pf.primaryTimeout},
+		{"apst-secondary-timeout-ms", *pf.secondaryTime},
+		{"apst-primary-latency-tol-us", *pf.primaryTol},
+		{"apst-secondary-latency-tol-us", *pf.secondaryTol},
 	} {
 		if err := p.Set(kv[0], kv[1]); err != nil {
-			return p, err
+			return p, usagef("--%s: %v", kv[0], err)
 		}
 	}
-	if pf.quirks != "" {
-		q, err := apst.ParseQuirks(pf.quirks)
+	pf.match = nil
+	if *pf.quirks != "" {
+		q, err := apst.ParseQuirks(*pf.quirks)
 		if err != nil {
-			return p, err
+			return p, usagef("--quirks %s: %v", quoteArg(*pf.quirks), err)
 		}
 		p.Quirks = q
 	} else {
-		id, err := pf.identity(c)
+		m, err := pf.lookupQuirks(c, &p)
 		if err != nil {
 			return p, err
 		}
-		p.Quirks = apst.LookupQuirks(id).Quirks
+		pf.match = &m
+		p.Quirks = m.Quirks
 	}
-	p.ForceAPST = pf.forceAPST
+	p.ForceAPST = *pf.forceAPST
 	return p, nil
 }
 
-// parseFlags parses args and requires exactly nargs positional arguments.
-// The flag package reports its own errors; a wrong argument count is
-// reported here, followed by the usage.
-func parseFlags(fs *flag.FlagSet, args []string, nargs int) ([]string, error) {
-	if err := fs.Parse(args); err != nil {
-		return nil, err
+// lookupQuirks applies the kernel's quirk tables to c, with the PCI ID of
+// --pci-id where given.
+func (pf *planFlags) lookupQuirks(c *powerstate.Controller, p *apst.Params) (apst.QuirkMatch, error) {
+	cc := *c
+	if *pf.pciID != "" {
+		pci, err := apst.ParsePCIID(*pf.pciID)
+		if err != nil {
+			return apst.QuirkMatch{}, usagef("--pci-id %s: %v", quoteArg(*pf.pciID), err)
+		}
+		if pci.Vendor != c.VendorID && !c.Missing.Has(powerstate.FieldVendorID) {
+			return apst.QuirkMatch{}, usagef("--pci-id %s: the vendor %04x is not the capture's VID %04x", *pf.pciID, pci.Vendor, c.VendorID)
+		}
+		cc.PCIDeviceID = pci.Device
 	}
-	if fs.NArg() != nargs {
-		fmt.Fprintf(fs.Output(), "apstctl %s: want %d argument(s), got %d %q\n", fs.Name(), nargs, fs.NArg(), fs.Args())
-		fs.Usage()
-		return nil, errors.New("wrong number of arguments")
-	}
-	return fs.Args(), nil
+	return apst.DriveQuirks(&cc, p.Release), nil
 }
 
-// exitForParse maps a flag parsing error to an exit status: -h is success.
-func exitForParse(err error) int {
-	if errors.Is(err, flag.ErrHelp) {
-		return exitOK
+// quirkWarnings are the lines the text outputs print about what the quirk
+// lookup could not settle or assumed: a warning for a PCI ID inferred from
+// the model and one for PCI quirks unchecked, each with the flag that
+// settles it, then a "note:" line for each other assumption (quirkNotes).
+func quirkWarnings(m *apst.QuirkMatch) []string {
+	if m == nil {
+		return nil
 	}
-	return exitUsage
+	var out []string
+	if !m.InferredPCI.IsZero() {
+		out = append(out, fmt.Sprintf("warning: the capture carries no PCI ID; %s was inferred from %s (give --pci-id to override)", m.InferredPCI, m.InferredFrom))
+	}
+	if len(m.UncheckedPCI) > 0 {
+		out = append(out, fmt.Sprintf("warning: the capture carries no PCI ID, and this vendor has quirked PCI IDs (%s): PCI quirks unchecked; give --pci-id VVVV:DDDD to settle it", joinPCI(m.UncheckedPCI)))
+	}
+	return append(out, quirkNotes(m)...)
 }
 
-// formatFlag validates --format.
-func formatFlag(s string) error {
-	if s != "text" && s != "json" {
-		return fmt.Errorf("--format %s: want text or json", strconv.Quote(s))
+// quirkNotes are the other assumptions of the quirk lookup, one "note:"
+// line each (the release whose tables were used, DMI rules unchecked):
+// QuirkMatch.Notes without the sentences quirkWarnings already says.
+func quirkNotes(m *apst.QuirkMatch) []string {
+	if m == nil {
+		return nil
 	}
-	return nil
+	var out []string
+	for _, n := range m.Notes {
+		if !m.InferredPCI.IsZero() && strings.Contains(n, m.InferredPCI.String()) ||
+			len(m.UncheckedPCI) > 0 && strings.Contains(n, m.UncheckedPCI[0].String()) {
+			continue
+		}
+		out = append(out, "note: "+n)
+	}
+	return out
+}
+
+func joinPCI(ids []apst.PCIID) string {
+	s := ""
+	for i, id := range ids {
+		if i > 0 {
+			s += ", "
+		}
+		s += id.String()
+	}
+	return s
+}
+
+// loadWithParams reads the capture at path and derives the parameters of
+// the flags for it: what every command that plans a capture starts with.
+func (pf *planFlags) loadWithParams(path string, stdin io.Reader) (*powerstate.Controller, apst.Params, error) {
+	c, err := loadController(path, stdin)
+	if err != nil {
+		return nil, apst.Params{}, err
+	}
+	p, err := pf.params(c)
+	return c, p, err
 }

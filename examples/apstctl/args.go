@@ -1,0 +1,93 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+)
+
+// errHelp is returned by parseArgs for -h, -help and --help.
+var errHelp = errors.New("help requested")
+
+// parseArgs is the one argument parser of apstctl. It sets the flags of fs
+// from args and returns the positional arguments in order:
+//
+//   - flags may come before, between and after the positionals;
+//   - a flag is written --name or -name (or its one-letter alias -o), with
+//     its value as the next argument or after "=" (--name=value); a
+//     boolean flag takes a value only after "=";
+//   - "--" ends the flags: everything after it is positional;
+//   - "-" alone (standard input) and a negative number ("-5", a value that
+//     set-latency must refuse with its reason) are positionals;
+//   - -h, -help and --help return errHelp.
+//
+// A flag it does not know, a missing value or a value the flag refuses is a
+// *usageError naming the flag (with a suggestion for a misspelt name).
+func parseArgs(fs *flagSet, args []string) ([]string, error) {
+	var pos []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(pos, args[i+1:]...), nil
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" || isNegativeNumber(a) {
+			pos = append(pos, a)
+			continue
+		}
+		name := strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
+		value, hasValue := "", false
+		if k, v, ok := strings.Cut(name, "="); ok {
+			name, value, hasValue = k, v, true
+		}
+		if name == "h" || name == "help" {
+			return nil, errHelp
+		}
+		if name == "" || strings.HasPrefix(name, "-") {
+			return nil, usagef("%q is not a flag", a)
+		}
+		var fl *flag.Flag
+		if fs != nil {
+			fl = fs.lookup(name)
+		}
+		if fl == nil {
+			msg := fmt.Sprintf("unknown flag %s", spelling(name))
+			if fs != nil {
+				if s := suggest(name, fs.names()); s != "" {
+					msg += fmt.Sprintf(" (did you mean %s?)", spelling(s))
+				}
+			}
+			return nil, usagef("%s", msg)
+		}
+		if !hasValue {
+			if isBool(fl) {
+				value = "true"
+			} else {
+				if i+1 >= len(args) {
+					return nil, usagef("flag %s needs a value (%s)", spelling(name), fs.metaOf(name))
+				}
+				i++
+				value = args[i]
+			}
+		}
+		if err := fl.Value.Set(value); err != nil {
+			return nil, usagef("%s %s: %v", spelling(name), quoteArg(value), err)
+		}
+	}
+	return pos, nil
+}
+
+// isNegativeNumber reports whether a looks like "-5" or "-1.5": no flag name
+// starts with a digit.
+func isNegativeNumber(a string) bool {
+	return len(a) > 1 && a[0] == '-' && a[1] >= '0' && a[1] <= '9'
+}
+
+// quoteArg quotes s for a message when it is empty or holds a space or a
+// control character.
+func quoteArg(s string) string {
+	if s == "" || strings.ContainsAny(s, " \t\r\n\"'\\") || strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		return fmt.Sprintf("%q", s)
+	}
+	return s
+}

@@ -1,0 +1,158 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/analysis"
+	"github.com/nvmeapst/nvmeapst/powerstate"
+)
+
+type checkDiffJSON struct {
+	State    uint8     `json:"state"`
+	Expected entryJSON `json:"expected"`
+	Drive    entryJSON `json:"drive"`
+}
+
+type checkReproductionJSON struct {
+	Config            string     `json:"config"`
+	BoundMinUS        uint64     `json:"bound_min_us"`
+	BoundMaxUS        uint64     `json:"bound_max_us"`
+	BoundMaxUnlimited bool       `json:"bound_max_unlimited"`
+	Reason            string     `json:"reason"`
+	Params            paramsJSON `json:"params"`
+}
+
+type checkJSON struct {
+	Verdict      string                  `json:"verdict"`
+	APSTEDiffers bool                    `json:"apste_differs"`
+	Differences  []checkDiffJSON         `json:"differences"`
+	ReproducedBy []checkReproductionJSON `json:"reproduced_by"`
+	Notes        []string                `json:"notes"`
+	Expected     planJSON                `json:"expected"`
+	Drive        featureJSON             `json:"drive"`
+	quirkJSON
+}
+
+func checkView(v *analysis.Verdict, m *apst.QuirkMatch) checkJSON {
+	out := checkJSON{
+		Verdict: "mismatch", APSTEDiffers: v.APSTEDiffers,
+		Differences: []checkDiffJSON{}, ReproducedBy: []checkReproductionJSON{}, Notes: nonNil(v.Notes),
+		Expected: planView(&v.Expected), Drive: featureView(&v.Drive), quirkJSON: quirkView(m),
+	}
+	if v.Match {
+		out.Verdict = "match"
+	}
+	for _, d := range v.Differences {
+		out.Differences = append(out.Differences, checkDiffJSON{State: d.State,
+			Expected: entryView(int(d.State), d.Expected), Drive: entryView(int(d.State), d.Drive)})
+	}
+	for _, r := range v.ReproducedBy {
+		out.ReproducedBy = append(out.ReproducedBy, checkReproductionJSON{
+			Config: r.Params.String(), BoundMinUS: uint64(r.Min), BoundMaxUS: uint64(r.Max),
+			BoundMaxUnlimited: r.Max == apst.NoLimit, Reason: r.Reason, Params: paramsView(&r.Params),
+		})
+	}
+	return out
+}
+
+func checkCommand() *command {
+	fs := newFlagSet("check")
+	pf := addPlanFlags(fs)
+	format := addOutputFormat(fs)
+	c := &command{
+		name:      "check",
+		usageLine: "check [flags] ID-CAPTURE FEATURE-CAPTURE",
+		short:     "does the drive hold the table the kernel would program? (id-ctrl and get-feature captures)",
+		long: `
+Compares the APST feature a drive holds (FEATURE-CAPTURE: nvme get-feature -f 0x0c with or without
+-H, its JSON, or the raw 256-byte buffer) with the table the kernel programs for the drive of
+ID-CAPTURE (nvme id-ctrl, smartctl, or the 4096-byte image) under the plan flags, and lists every
+configuration that reproduces the drive's table: the bound interval, the kernel generation, the
+quirks, force_apst and the module parameters, each with the reason it was tried. Only ITPS and ITPT
+are compared when the capture records no more (-H text), and APSTE is not compared when the
+capture does not record it (the raw buffer). Exit status as diff's: 0 match, 1 mismatch, 2 an
+unreadable capture or a usage error.`,
+		examples: []string{
+			"check testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin examples/apstctl/testdata/feature/samsung-990-evo-plus-100ms.txt",
+			"check --ps-max-latency-us 25000 testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin examples/apstctl/testdata/feature/samsung-990-evo-plus-100ms.txt -o json",
+		},
+		flags:   fs,
+		minArgs: 2, maxArgs: 2,
+	}
+	c.run = func(ctx context.Context, x *invocation, args []string) error {
+		ctl, p, err := pf.loadWithParams(args[0], x.stdin)
+		if err != nil {
+			return err
+		}
+		if args[0] == "-" && args[1] == "-" {
+			return usagef("only one of the captures can be standard input")
+		}
+		fc, err := loadFeature(args[1], x.stdin)
+		if err != nil {
+			return err
+		}
+		v, err := analysis.Check(ctl, p, fc.Feature)
+		if err != nil {
+			return inputErr(err)
+		}
+		if format.json {
+			if err := writeJSON(x.out, checkView(&v, pf.match)); err != nil {
+				return err
+			}
+		} else {
+			writeCheckText(x.out, ctl, &p, &v, quirkWarnings(pf.match))
+		}
+		if !v.Match {
+			if err := x.out.Err(); err != nil {
+				return err
+			}
+			return exitStatus(exitFailure)
+		}
+		return nil
+	}
+	return c
+}
+
+func writeCheckText(w io.Writer, c *powerstate.Controller, p *apst.Params, v *analysis.Verdict, warnings []string) {
+	fmt.Fprintln(w, describeController(c))
+	fmt.Fprintln(w, describeParams(p))
+	for _, warn := range warnings {
+		fmt.Fprintln(w, warn)
+	}
+	fmt.Fprintln(w, "kernel:", describeOutcome(&v.Expected))
+	fmt.Fprintln(w, "drive: APSTE", apsteText(v.Drive.APSTE))
+	fmt.Fprintln(w)
+	if v.Match {
+		fmt.Fprintln(w, "verdict: match: the drive holds the table the kernel programs")
+	} else {
+		n := len(v.Differences)
+		what := fmt.Sprintf("%d entr%s differ%s", n, map[bool]string{true: "y", false: "ies"}[n == 1], map[bool]string{true: "s", false: ""}[n == 1])
+		if v.APSTEDiffers {
+			what = fmt.Sprintf("APSTE differs (kernel %s), %s", apsteText(apst.APSTEOf(v.Expected.Enabled)), what)
+		}
+		fmt.Fprintln(w, "verdict: mismatch:", what)
+	}
+	if len(v.Differences) > 0 {
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "  state\texpected\tdrive")
+		for _, d := range v.Differences {
+			fmt.Fprintf(tw, "  ps%d\t%s\t%s\n", d.State, d.Expected, d.Drive)
+		}
+		tw.Flush()
+	}
+	if len(v.ReproducedBy) == 0 {
+		fmt.Fprintln(w, "reproduced by: no configuration tried")
+	} else {
+		fmt.Fprintln(w, "reproduced by:")
+		for _, r := range v.ReproducedBy {
+			fmt.Fprintf(w, "  %s, bound %s: %s\n", r.Params.String(), analysis.BoundRange{Min: r.Min, Max: r.Max}, r.Reason)
+		}
+	}
+	for _, n := range v.Notes {
+		fmt.Fprintln(w, "note:", n)
+	}
+}

@@ -1,0 +1,500 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/analysis"
+	"github.com/nvmeapst/nvmeapst/apst/analysis/trace"
+	"github.com/nvmeapst/nvmeapst/internal/safeio"
+	"github.com/nvmeapst/nvmeapst/powerstate"
+)
+
+// replayHelp is the paragraph of "apstctl help replay".
+const replayHelp = `
+Replays a recorded I/O trace against the APST plan of a drive (docs/spec/replay.md): each idle
+period of the trace (no command outstanding) ends in one wake, from the state the plan's idle
+timeline has reached by then. For each configuration it gives the wakes by state, the stall (sum,
+p50/p90/p99/max of the wake penalties: exit latency scaled by --exit-factor, plus --cpu-wake-us),
+the idle energy at each state's max power, the transition energy range (0 to ps0's max power for
+every ENLAT and exit latency) and the break-even idle time of each state. The replay is open loop:
+the recorded times are kept, so the stall is an upper bound of the time added to the run.
+TRACE is blkparse text, biosnoop (bcc or bpftrace), a fio iolog v3 or a plain list of
+"SECONDS [DURATION]" lines, detected from the content; - reads it from standard input. Without
+--with the plan flags give the configuration; each --with (comma list of k=v, or policy=NAME, on
+top of the flags) is one configuration, and from two on the differences from the first follow.`
+
+// replayOptions are the flags of replay, and the standard input the
+// command runs with.
+type replayOptions struct {
+	plan   *planFlags
+	wake   *wakeFlags
+	format *outputFormat
+	with   withFlags
+	device *string
+	disk   *string
+	// stdin is read for a CAPTURE or TRACE of "-"; nil reads nothing.
+	stdin io.Reader
+}
+
+// replayFlags defines the flags of replay on fs: the plan flags, -o,
+// --with (repeated), --exit-factor, --cpu-wake-us, --device and --disk.
+func replayFlags(fs *flagSet) *replayOptions {
+	o := &replayOptions{plan: addPlanFlags(fs), format: addOutputFormat(fs)}
+	fs.Var(&o.with, "with", "CONFIG", "a configuration to replay: comma list of k=v, or policy=NAME, on top of the flags (repeat)")
+	o.wake = addWakeFlags(fs)
+	o.device = fs.String("device", "MAJ,MIN", "", "the device of a blkparse trace that holds several (259,0)")
+	o.disk = fs.String("disk", "NAME", "", "the disk of a biosnoop trace, or the file of a fio iolog, that holds several (nvme0n1)")
+	return o
+}
+
+// replayCommand is "apstctl replay CAPTURE TRACE".
+func replayCommand() *command {
+	fs := newFlagSet("replay")
+	o := replayFlags(fs)
+	c := &command{
+		name:      "replay",
+		usageLine: "replay [flags] CAPTURE TRACE [--with CONFIG]...",
+		short:     "what APST costs a recorded I/O trace: stalls and energy",
+		long:      replayHelp,
+		examples: []string{
+			"replay testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin examples/apstctl/testdata/replay/writeback.blkparse",
+			"replay testdata/identify/intel-ssdpekkw256g7-PSF109C.bin examples/apstctl/testdata/replay/intel-600p-run.plain --pci-id 8086:f1a5 --with ps-max-latency-us=100000 --with ps-max-latency-us=25000",
+		},
+		flags:   fs,
+		minArgs: 2, maxArgs: 2,
+	}
+	c.run = func(ctx context.Context, x *invocation, args []string) error {
+		o.stdin = x.stdin
+		return runReplayWith(ctx, o, args, x.out, x.errw)
+	}
+	return c
+}
+
+// runReplayWith runs replay on args (CAPTURE TRACE) with the flags of o,
+// writing the report to stdout and, with -o json, the warnings to stderr
+// (text output holds them). Its errors are those of the command table
+// (errors.go): *usageError for flags, *inputError for a capture or trace
+// that cannot be read, the context's cause when ctx ends the replay.
+func runReplayWith(ctx context.Context, o *replayOptions, args []string, stdout, stderr io.Writer) error {
+	if len(args) != 2 {
+		return usagef("want 2 arguments (CAPTURE TRACE), got %d: usage: apstctl replay [flags] CAPTURE TRACE", len(args))
+	}
+	capPath, tracePath := args[0], args[1]
+	if capPath == "-" && tracePath == "-" {
+		return usagef("CAPTURE and TRACE cannot both be standard input (-)")
+	}
+	if *o.device != "" && *o.disk != "" {
+		return usagef("give only one of --device and --disk")
+	}
+	sim, err := o.wake.options()
+	if err != nil {
+		return err
+	}
+	stdin := o.stdin
+	if stdin == nil {
+		stdin = eofReader{}
+	}
+	ctl, base, err := o.plan.loadWithParams(capPath, stdin)
+	if err != nil {
+		return err
+	}
+	configs, err := replayConfigs(base, o.with, sim)
+	if err != nil {
+		return err
+	}
+	if _, err := analysis.NewReplayer(ctl, configs...); err != nil {
+		return inputErr(err) // a plan Build refuses, before the trace is opened
+	}
+	src, closeTrace, err := openTrace(tracePath, stdin)
+	if err != nil {
+		return err
+	}
+	defer closeTrace()
+	r, err := trace.NewReader(src, trace.Options{Device: *o.device, Disk: *o.disk})
+	switch {
+	case errors.Is(err, trace.ErrOptions):
+		return usagef("%s: %v", traceName(tracePath), err)
+	case err != nil:
+		return inputErr(fmt.Errorf("%s: %w", traceName(tracePath), err))
+	}
+	rep, err := analysis.Replay(ctl, &ctxSource{ctx: ctx, r: r}, configs...)
+	if err != nil {
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
+		return inputErr(fmt.Errorf("%s: %w", traceName(tracePath), err))
+	}
+	if err := replaySaturated(&rep); err != nil {
+		return err
+	}
+	warnings := append(quirkWarnings(o.plan.match), powerWarnings(ctl, &rep)...)
+	if o.format.json {
+		for _, w := range warnings {
+			fmt.Fprintln(stderr, w)
+		}
+		return writeJSON(stdout, replayView(&rep))
+	}
+	writeReplayText(stdout, ctl, &rep, replayTextHead{
+		trace: traceName(tracePath), format: r.Format(), warnings: warnings, sim: sim,
+	})
+	return nil
+}
+
+// replayConfigs are the configurations of the command line: the plan
+// flags' alone without --with, else one per --with applied on top of them.
+// Each is named by its canonical text (Params.String), which --with reads.
+func replayConfigs(base apst.Params, with []string, sim analysis.SimOptions) ([]analysis.ReplayConfig, error) {
+	params := []apst.Params{base}
+	if len(with) > 0 {
+		params = params[:0]
+		for _, w := range with {
+			p, err := apst.ParseConfig(w, base)
+			if err != nil {
+				return nil, usagef("--with %s: %v", quoteArg(w), err)
+			}
+			params = append(params, p)
+		}
+	}
+	out := make([]analysis.ReplayConfig, len(params))
+	for i, p := range params {
+		out[i] = analysis.ReplayConfig{Name: p.String(), Params: p, CPUWake: sim.CPUWake}
+		if !sim.ExitFactor.IsOne() {
+			out[i].ExitFactor = sim.ExitFactor
+		}
+	}
+	return out, nil
+}
+
+// eofReader is an empty standard input.
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
+
+// traceName is what messages call the trace at path.
+func traceName(path string) string {
+	if path == "-" {
+		return "standard input"
+	}
+	return safeio.EscapeTerminal(path)
+}
+
+// openTrace opens the trace at path ("-" = stdin). A path must be a regular
+// file (opened without blocking, safeio.Open): a pipe is given as standard
+// input, so that a FIFO without a writer cannot hang the command.
+func openTrace(path string, stdin io.Reader) (io.Reader, func(), error) {
+	if path == "-" {
+		return stdin, func() {}, nil
+	}
+	f, _, err := safeio.Open(path)
+	switch {
+	case errors.Is(err, safeio.ErrNotRegular):
+		return nil, nil, inputErr(fmt.Errorf("%w: give a pipe as standard input (... | apstctl replay CAPTURE -)", err))
+	case err != nil:
+		return nil, nil, inputErr(err)
+	}
+	return f, func() { f.Close() }, nil
+}
+
+// ctxSource is a trace Reader that ends with the context's error once ctx
+// is done (checked every 4096 events, so that ^C stops a long replay).
+type ctxSource struct {
+	ctx context.Context
+	r   *trace.Reader
+	n   uint
+}
+
+func (s *ctxSource) Next() (trace.Event, error) {
+	s.n++
+	if s.n%4096 == 0 {
+		if err := s.ctx.Err(); err != nil {
+			return trace.Event{}, err
+		}
+	}
+	return s.r.Next()
+}
+
+// replaySaturated refuses a report whose stall or transition energy
+// saturated at 2^64-1 (an exit factor or CPU wake beyond any real drive),
+// rather than print a number that is not the answer.
+func replaySaturated(rep *analysis.ReplayReport) error {
+	for i := range rep.Configs {
+		res := &rep.Configs[i]
+		if res.StallTotal == apst.NoLimit || res.TransitionEnergyMax == 1<<64-1 {
+			return usagef("--exit-factor/--cpu-wake-us: the stall or transition energy of %s exceeds 2^64-1 (µs, µJ)", esc(res.Config.Name))
+		}
+	}
+	return nil
+}
+
+// powerWarnings say which states of the timelines report no max power: their
+// idle and transition energy count as 0.
+func powerWarnings(c *powerstate.Controller, rep *analysis.ReplayReport) []string {
+	var seen apst.States
+	var out []string
+	for i := range rep.Configs {
+		for _, st := range rep.Configs[i].Steps {
+			if seen.Has(st.State) || st.MaxPower.Reported() {
+				continue
+			}
+			seen |= 1 << st.State
+			out = append(out, fmt.Sprintf("warning: ps%d reports no max power (%s): its energy counts as 0", st.State, c.PowerStates[st.State].MaxPower))
+		}
+	}
+	return out
+}
+
+// breakEvenByState returns the break-even idle time (µs, rounded up) of
+// every state after the first on the idle timeline of plan's table for c,
+// keyed "ps3": the worst-case transition energy MP(ps0) × (ENLAT + EXLAT)
+// over the power saved against the step before (analysis.BreakEven,
+// docs/spec/replay.md §3). A state that saves nothing has no key. It is
+// what replay prints per step and simulate's "break_even_us".
+func breakEvenByState(c *powerstate.Controller, plan *apst.Plan) map[string]uint64 {
+	out := map[string]uint64{}
+	tl := analysis.IdleTimeline(c, &plan.Table, 0)
+	for k := 1; k < len(tl); k++ {
+		ps := &c.PowerStates
+		if be, ok := analysis.BreakEven(&ps[tl[0].State], &ps[tl[k-1].State], &ps[tl[k].State]); ok {
+			out["ps"+strconv.Itoa(int(tl[k].State))] = uint64(be)
+		}
+	}
+	return out
+}
+
+// breakEvenText is breakEvenByState as one line of text, in timeline
+// order: "break-even idle time: ps3 6284us, ps4 3665754us" ("none" when no
+// state saves power), for simulate's text output.
+func breakEvenText(c *powerstate.Controller, plan *apst.Plan) string {
+	s := "break-even idle time:"
+	n := 0
+	tl := analysis.IdleTimeline(c, &plan.Table, 0)
+	be := breakEvenByState(c, plan)
+	for _, st := range tl[1:] {
+		if v, ok := be["ps"+strconv.Itoa(int(st.State))]; ok {
+			if n > 0 {
+				s += ","
+			}
+			s += fmt.Sprintf(" ps%d %s", st.State, apst.Microseconds(v))
+			n++
+		}
+	}
+	if n == 0 {
+		s += " none"
+	}
+	return s
+}
+
+// replayJSON is the JSON of replay (docs/spec/replay.md §4, cli.md).
+type replayJSON struct {
+	Device      string             `json:"device"`
+	Events      uint64             `json:"events"`
+	SpanUS      uint64             `json:"span_us"`
+	IdlePeriods uint64             `json:"idle_periods"`
+	Configs     []replayConfigJSON `json:"configs"`
+}
+
+type replayConfigJSON struct {
+	Config                string      `json:"config"`
+	Wakes                 uint64      `json:"wakes"`
+	StallTotalUS          uint64      `json:"stall_total_us"`
+	StallP50US            uint64      `json:"stall_p50_us"`
+	StallP90US            uint64      `json:"stall_p90_us"`
+	StallP99US            uint64      `json:"stall_p99_us"`
+	StallMaxUS            uint64      `json:"stall_max_us"`
+	WakesByState          stateValues `json:"wakes_by_state"`
+	IdleUS                uint64      `json:"idle_us"`
+	IdleEnergyUJ          uint64      `json:"idle_energy_uj"`
+	TransitionEnergyMaxUJ uint64      `json:"transition_energy_max_uj"`
+	BreakEvenUS           stateValues `json:"break_even_us"`
+}
+
+// stateValues is a JSON object of one number per state, keyed "psN", in
+// the order of the timeline (not sorted by key as a map would be).
+type stateValues []stateValue
+
+type stateValue struct {
+	state uint8
+	v     uint64
+}
+
+func (s stateValues) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for i, sv := range s {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `"ps`...)
+		b = strconv.AppendUint(b, uint64(sv.state), 10)
+		b = append(b, `":`...)
+		b = strconv.AppendUint(b, sv.v, 10)
+	}
+	return append(b, '}'), nil
+}
+
+// replayView is the JSON of a report: every state of each timeline in
+// wakes_by_state, the states that have one in break_even_us.
+func replayView(rep *analysis.ReplayReport) replayJSON {
+	out := replayJSON{Device: rep.Device, Events: rep.Events, SpanUS: rep.SpanMicros(), IdlePeriods: rep.IdlePeriods,
+		Configs: make([]replayConfigJSON, len(rep.Configs))}
+	for i := range rep.Configs {
+		res := &rep.Configs[i]
+		c := replayConfigJSON{
+			Config: res.Config.Name, Wakes: res.Wakes, StallTotalUS: uint64(res.StallTotal),
+			StallP50US: uint64(res.P50), StallP90US: uint64(res.P90), StallP99US: uint64(res.P99), StallMaxUS: uint64(res.Max),
+			WakesByState: stateValues{}, IdleUS: res.IdleMicros(), IdleEnergyUJ: res.IdleEnergy,
+			TransitionEnergyMaxUJ: res.TransitionEnergyMax, BreakEvenUS: stateValues{},
+		}
+		for _, st := range res.Steps {
+			c.WakesByState = append(c.WakesByState, stateValue{st.State, st.Wakes})
+			if st.HasBreakEven {
+				c.BreakEvenUS = append(c.BreakEvenUS, stateValue{st.State, uint64(st.BreakEven)})
+			}
+		}
+		out.Configs[i] = c
+	}
+	return out
+}
+
+// replayTextHead is what the text report says before the configurations.
+type replayTextHead struct {
+	trace    string
+	format   trace.Format
+	warnings []string
+	sim      analysis.SimOptions
+}
+
+// writeReplayText prints the report for people: the drive, the trace and
+// the model's assumptions, a table per configuration, then one line per
+// configuration after the first with its differences from the first.
+func writeReplayText(w io.Writer, c *powerstate.Controller, rep *analysis.ReplayReport, h replayTextHead) {
+	fmt.Fprintln(w, describeController(c))
+	for _, warn := range h.warnings {
+		fmt.Fprintln(w, warn)
+	}
+	dev := ""
+	if rep.Device != "" {
+		dev = ", device " + esc(rep.Device)
+	}
+	fmt.Fprintf(w, "trace %s (%s%s): %d commands, %d idle periods, %s from the first dispatch to the last completion\n",
+		h.trace, h.format, dev, rep.Events, rep.IdlePeriods, seconds(rep.SpanNanos))
+	fmt.Fprintln(w, "open loop: the recorded times are kept, so the stall is an upper bound of the time added;")
+	fmt.Fprintln(w, "transitions are instantaneous; idle power is each state's max power (MP)")
+	if !h.sim.ExitFactor.IsOne() || h.sim.CPUWake != 0 {
+		fmt.Fprintf(w, "exit latencies scaled by %s, CPU wake %s added to every wake\n", h.sim.ExitFactor, h.sim.CPUWake)
+	}
+	for i := range rep.Configs {
+		res := &rep.Configs[i]
+		fmt.Fprintf(w, "\n[%d] %s\n", i+1, esc(res.Config.Name))
+		fmt.Fprintf(w, "    %s\n    %s\n", describeParams(&res.Plan.Params), describeOutcome(&res.Plan))
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "    state\tfrom idle\tmax power\tenlat/exlat us\tpenalty\tbreak-even\twakes\tidle time")
+		for k, st := range res.Steps {
+			lat, be := "-", "-"
+			if k > 0 {
+				lat = fmt.Sprintf("%d/%d", uint64(st.EntryLatency), uint64(st.ExitLatency))
+			}
+			if st.HasBreakEven {
+				be = st.BreakEven.String()
+			}
+			fmt.Fprintf(tw, "    ps%d\t%s\t%s\t%s\t%s\t%s\t%d\t%s (%.1f%%)\n", st.State, st.From.Duration(), st.MaxPower, lat,
+				st.Penalty, be, st.Wakes, seconds(st.Residency), percent(st.Residency, res.IdleNanos))
+		}
+		tw.Flush()
+		fmt.Fprintf(w, "    stall %s over %d wakes: p50 %s, p90 %s, p99 %s, max %s\n",
+			millis(int64(res.StallTotal)), res.Wakes, res.P50, res.P90, res.P99, res.Max)
+		fmt.Fprintf(w, "    idle %s: %s at an average %.4f W; transitions 0 to %s more\n",
+			seconds(res.IdleNanos), joules(res.IdleEnergy), float64(res.AverageIdlePower)/1e6, joules(res.TransitionEnergyMax))
+	}
+	if len(rep.Configs) < 2 {
+		return
+	}
+	fmt.Fprintln(w, "\ndifferences from [1]:")
+	for i := 1; i < len(rep.Configs); i++ {
+		res := &rep.Configs[i]
+		d := res.Delta(&rep.Configs[0])
+		if d == (analysis.ReplayDelta{}) {
+			fmt.Fprintf(w, "[%d] vs [1]: no differences\n", i+1)
+			continue
+		}
+		fmt.Fprintf(w, "[%d] vs [1]: %s of stall, %s of idle energy (transitions at most %s); p99 stall %s%s\n", i+1,
+			signed(millis(d.StallTotal)), signed(millijoules(d.IdleEnergy)), signed(millijoules(d.TransitionEnergyMax)),
+			signed(millis(d.P99)), wakeDeltas(&d))
+	}
+}
+
+// wakeDeltas lists the changes of the wakes per state: "; wakes ps3 +2,
+// ps4 −2", or "" when none changed.
+func wakeDeltas(d *analysis.ReplayDelta) string {
+	s := ""
+	for st, n := range d.Wakes {
+		if n == 0 {
+			continue
+		}
+		if s == "" {
+			s = "; wakes"
+		} else {
+			s += ","
+		}
+		s += fmt.Sprintf(" ps%d %s", st, signed(strconv.FormatInt(n, 10)))
+	}
+	return s
+}
+
+// signed writes a number's sign as people read it: "+" before a positive
+// or zero value, the minus sign (U+2212) for a negative one.
+func signed(s string) string {
+	if len(s) > 0 && s[0] == '-' {
+		return "\u2212" + s[1:]
+	}
+	return "+" + s
+}
+
+// millis formats µs as milliseconds with one decimal: "90.6 ms".
+func millis(us int64) string { return fixed(us, 1000, 1) + " ms" }
+
+// millijoules formats µJ as millijoules with one decimal: "65.7 mJ".
+func millijoules(uj int64) string { return fixed(uj, 1000, 1) + " mJ" }
+
+// joules formats µJ as joules with four decimals: "2.4263 J".
+func joules(uj uint64) string {
+	return strconv.FormatUint(uj/1e6, 10) + "." + fmt.Sprintf("%04d", uj%1e6/100) + " J"
+}
+
+// seconds formats ns as seconds with three decimals: "5.250 s".
+func seconds(ns uint64) string {
+	return strconv.FormatUint(ns/1e9, 10) + "." + fmt.Sprintf("%03d", ns%1e9/1e6) + " s"
+}
+
+// fixed formats v/div with the given decimals, rounded toward zero
+// (exact: integer arithmetic).
+func fixed(v, div int64, decimals int) string {
+	neg := v < 0
+	u := uint64(v)
+	if neg {
+		u = -u
+	}
+	scale := uint64(1)
+	for range decimals {
+		scale *= 10
+	}
+	q := u / (uint64(div) / scale)
+	neg = neg && q != 0
+	s := strconv.FormatUint(q/scale, 10) + "." + fmt.Sprintf("%0*d", decimals, q%scale)
+	if neg {
+		s = "-" + s
+	}
+	return s
+}
+
+func percent(part, whole uint64) float64 {
+	if whole == 0 {
+		return 0
+	}
+	return 100 * float64(part) / float64(whole)
+}

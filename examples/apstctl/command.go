@@ -1,0 +1,161 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"strings"
+)
+
+// A command is one apstctl subcommand, in the shape of cmd/go's
+// base.Command: its name, the usage line, a short and a long help text,
+// examples, its flag set and the function that runs it. Every command line
+// is parsed by the one parser of args.go.
+type command struct {
+	// name is the word after "apstctl".
+	name string
+	// usageLine is the synopsis after "apstctl ": "plan [flags] CAPTURE".
+	usageLine string
+	// short is the one-line summary "apstctl help" lists.
+	short string
+	// long is the paragraph "apstctl help CMD" prints after the usage line.
+	long string
+	// examples are command lines (after "apstctl ") that help shows and the
+	// tests run.
+	examples []string
+	// flags are the command's flags; nil for a command without any.
+	flags *flagSet
+	// args is how many positional arguments the command takes: min, and max
+	// (-1 for no limit).
+	minArgs, maxArgs int
+	// run does the work on the parsed positional arguments. A returned
+	// error is reported by runCommand (see errors.go for the exit status).
+	run func(ctx context.Context, x *invocation, args []string) error
+}
+
+// invocation is what a command's run writes to and reads from.
+type invocation struct {
+	// cmd is the running command.
+	cmd *command
+	// stdin is standard input, for a CAPTURE of "-".
+	stdin io.Reader
+	// out is standard output; its first write error is kept, and
+	// runCommand turns it into exit status 1.
+	out *checkedWriter
+	// errw is standard error, also checked.
+	errw *checkedWriter
+	// stderr is standard error as given (os.Stderr when run as a program),
+	// for a command that asks whether it is a terminal.
+	stderr io.Writer
+}
+
+// commands returns the command table, with fresh flag sets: each run of
+// apstctl (and each test) gets its own flag values.
+func commands() []*command {
+	return []*command{
+		planCommand(),
+		checkCommand(),
+		sweepCommand(),
+		compareCommand(),
+		simulateCommand(),
+		recommendCommand(),
+		registerSurvey(),
+		registerMeasure(),
+		replayCommand(),
+		decodeCommand(),
+		convertCommand(),
+		inspectCommand(),
+		collectCommand(),
+		setLatencyCommand(),
+		setCPULatencyCommand(),
+		versionCommand(),
+		completionCommand(),
+		helpCommand(),
+	}
+}
+
+// lookupCommand returns the command called name, or nil.
+func lookupCommand(cmds []*command, name string) *command {
+	for _, c := range cmds {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// commandNames returns the names of cmds.
+func commandNames(cmds []*command) []string {
+	names := make([]string, len(cmds))
+	for i, c := range cmds {
+		names[i] = c.name
+	}
+	return names
+}
+
+// registerSurvey is the survey command, whose files belong to another
+// owner: its flags (surveyFlags) and its run (runSurveyWith) are theirs,
+// the parsing and the help are this table's.
+func registerSurvey() *command {
+	fs := newFlagSet("survey")
+	o := surveyFlags(fs.fs)
+	fs.adopt()
+	fs.Alias("o", "format")
+	fs.Alias("output-format", "format")
+	long := surveyUsage
+	if i := strings.Index(long, "\n\n"); i >= 0 {
+		long = long[i+2:]
+	}
+	c := &command{
+		name:      "survey",
+		usageLine: "survey [flags] DIR...\n       apstctl survey --merge [flags] SHARD.json...",
+		short:     "a fleet of captures through two or more configurations",
+		long:      strings.TrimSuffix(strings.TrimSpace(long), "Flags:"),
+		examples: []string{
+			"survey testdata/corpus/smartctl",
+			"survey --stall-budget 25ms testdata/corpus/smartctl -o json",
+			"survey --with policy=linux-default --with policy=windows-balanced-dc testdata/corpus",
+		},
+		flags:   fs,
+		minArgs: 1, maxArgs: -1,
+	}
+	c.run = func(ctx context.Context, x *invocation, args []string) error {
+		if o.format == "normal" {
+			o.format = "text"
+		}
+		o.progress = x.stderr == os.Stderr && isTerminal(os.Stderr)
+		return runSurveyWith(ctx, o, args, x.out, x.errw)
+	}
+	return c
+}
+
+// registerMeasure is the measure command, whose files belong to another
+// owner: its flags (measureFlags) and its run (runMeasureWith) are theirs,
+// the parsing and the help are this table's.
+func registerMeasure() *command {
+	fs := newFlagSet("measure")
+	o := measureFlags(fs.fs)
+	fs.adopt()
+	c := &command{
+		name:      "measure",
+		usageLine: measureSynopsis,
+		short:     "measure the real wake stall of a live drive at two or more bounds",
+		long:      measureLong,
+		examples: []string{
+			"measure nvme0n1",
+			"measure nvme0n1 --with pm-qos=100000 --with pm-qos=25000 --idle-list 100ms,500ms,3s -o json",
+			"measure --simulate testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin --exit-factor 0.78 --seed 1",
+		},
+		flags:   fs,
+		minArgs: 0, maxArgs: -1,
+	}
+	c.run = func(ctx context.Context, x *invocation, args []string) error {
+		err := runMeasureWith(ctx, o, args, x.out, x.errw)
+		if errors.Is(err, errMeasureUsage) {
+			return usagef("%s", strings.TrimPrefix(err.Error(), "usage: "))
+		}
+		return err
+	}
+	return c
+}

@@ -1,0 +1,170 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// flagSet holds a command's flags: each has a long name (shown as --name),
+// optionally a one-letter alias (-o) and other long aliases (--format), a
+// metavariable for help (FILE, FORMAT) and a usage text. Values live in a
+// flag.FlagSet; parsing is done by parseArgs (args.go), not by package flag,
+// so that flags may come before or after positionals and -- ends them.
+type flagSet struct {
+	fs      *flag.FlagSet
+	order   []string          // long names in definition order
+	short   map[string]string // long name -> one-letter alias
+	aliases map[string]string // alias (short or long) -> long name
+	meta    map[string]string // long name -> metavariable ("" for a boolean)
+}
+
+func newFlagSet(name string) *flagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return &flagSet{fs: fs, short: map[string]string{}, aliases: map[string]string{}, meta: map[string]string{}}
+}
+
+func (f *flagSet) add(name, meta string) {
+	f.order = append(f.order, name)
+	f.meta[name] = meta
+}
+
+// String defines a string flag --name META with default def.
+func (f *flagSet) String(name, meta, def, usage string) *string {
+	f.add(name, meta)
+	return f.fs.String(name, def, usage)
+}
+
+// Bool defines a boolean flag --name (--name=false turns it off).
+func (f *flagSet) Bool(name string, def bool, usage string) *bool {
+	f.add(name, "")
+	return f.fs.Bool(name, def, usage)
+}
+
+// Var defines a flag --name META with the value v.
+func (f *flagSet) Var(v flag.Value, name, meta, usage string) {
+	f.add(name, meta)
+	f.fs.Var(v, name, usage)
+}
+
+// Func defines a flag --name META that calls fn with each value.
+func (f *flagSet) Func(name, meta, usage string, fn func(string) error) {
+	f.add(name, meta)
+	f.fs.Func(name, usage, fn)
+}
+
+// adopt records the flags defined directly on the underlying flag.FlagSet
+// (by a command whose flag definitions live with its owner), in name
+// order, with a metavariable from their usage (flag.UnquoteUsage).
+func (f *flagSet) adopt() {
+	f.fs.VisitAll(func(fl *flag.Flag) {
+		if _, ok := f.meta[fl.Name]; ok {
+			return
+		}
+		meta, _ := flag.UnquoteUsage(fl)
+		switch meta {
+		case "":
+		case "int", "uint", "float", "duration":
+			meta = "N"
+		case "string", "value":
+			meta = "VALUE"
+		default:
+			meta = strings.ToUpper(meta)
+		}
+		if isBool(fl) {
+			meta = ""
+		}
+		f.add(fl.Name, meta)
+	})
+}
+
+// Alias makes alias another spelling of the flag name: a one-letter alias
+// is shown beside it (-o, --output-format), a longer one in its usage.
+func (f *flagSet) Alias(alias, name string) {
+	f.aliases[alias] = name
+	if len(alias) == 1 {
+		f.short[name] = alias
+	}
+}
+
+// lookup returns the flag called name (a long name or an alias), or nil.
+func (f *flagSet) lookup(name string) *flag.Flag {
+	if long, ok := f.aliases[name]; ok {
+		name = long
+	}
+	return f.fs.Lookup(name)
+}
+
+// metaOf returns the metavariable of the flag called name (or an alias).
+func (f *flagSet) metaOf(name string) string {
+	if long, ok := f.aliases[name]; ok {
+		name = long
+	}
+	if m := f.meta[name]; m != "" {
+		return m
+	}
+	return "a value"
+}
+
+// names returns every spelling of every flag, for suggestions and
+// completion.
+func (f *flagSet) names() []string {
+	out := append([]string(nil), f.order...)
+	for a := range f.aliases {
+		out = append(out, a)
+	}
+	return out
+}
+
+// spelling is how help and messages write a flag: "--name", or "-o" for a
+// one-letter name.
+func spelling(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+// writeHelp prints the flags, one entry of two lines each: the spellings
+// with the metavariable, then the usage with the default and long aliases.
+func (f *flagSet) writeHelp(w io.Writer) {
+	for _, name := range f.order {
+		fl := f.fs.Lookup(name)
+		head := "  "
+		if s, ok := f.short[name]; ok {
+			head += "-" + s + ", "
+		}
+		head += spelling(name)
+		if m := f.meta[name]; m != "" {
+			head += " " + m
+		}
+		usage := fl.Usage
+		var extra []string
+		if fl.DefValue != "" && fl.DefValue != "false" {
+			extra = append(extra, "default "+fl.DefValue)
+		}
+		var longAliases []string
+		for a, n := range f.aliases {
+			if n == name && len(a) > 1 {
+				longAliases = append(longAliases, "--"+a)
+			}
+		}
+		if len(longAliases) > 0 {
+			slices.Sort(longAliases)
+			extra = append(extra, "also "+strings.Join(longAliases, ", "))
+		}
+		if len(extra) > 0 {
+			usage += " (" + strings.Join(extra, "; ") + ")"
+		}
+		fmt.Fprintf(w, "%s\n        %s\n", head, usage)
+	}
+}
+
+// isBool reports whether fl takes no value.
+func isBool(fl *flag.Flag) bool {
+	b, ok := fl.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/powerstate"
+)
+
+// The table JSON of cli.md: 32 entry objects, entry 0 first, the value as
+// 0x and 16 hex digits, bits above 31 included.
+func TestTableView(t *testing.T) {
+	var tab apst.Table
+	tab[0] = apst.NewEntry(3, 100)
+	tab[31] = apst.NewEntry(4, 1<<24)
+	b, err := json.Marshal(tableJSON(tab))
+	require.NoError(t, err)
+	var out []anEntry
+	require.NoError(t, json.Unmarshal(b, &out))
+	require.Len(t, out, 32)
+	assert.Equal(t, anEntry{0, "0x0000000000006418", 3, 100}, out[0])
+	assert.Equal(t, anEntry{31, "0x0000000100000020", 4, uint64(tab[31].IdleTime())}, out[31])
+	assert.Equal(t, anEntry{1, "0x0000000000000000", 0, 0}, out[1])
+}
+
+// The plan JSON of cli.md carries the five stable keys first.
+func TestPlanView(t *testing.T) {
+	img, err := readCapture(evoImage, nil)
+	require.NoError(t, err)
+	c, err := powerstate.ParseBytes(img)
+	require.NoError(t, err)
+	plan, err := apst.Build(&c, apst.DefaultParams(apst.Current))
+	require.NoError(t, err)
+	b, err := json.Marshal(planView(&plan))
+	require.NoError(t, err)
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(b, &m))
+	assert.Equal(t, true, m["sent"])
+	assert.Equal(t, true, m["enabled"])
+	assert.EqualValues(t, 4, m["max_ps"])
+	assert.EqualValues(t, 44600, m["max_round_trip_us"])
+	entries := m["entries"].([]any)
+	require.Len(t, entries, 32)
+	assert.Equal(t, map[string]any{"state": 3.0, "value": "0x000000000007d020", "target_state": 4.0, "idle_time_ms": 2000.0}, entries[3])
+	params := m["params"].(map[string]any)
+	assert.Equal(t, "current", params["kernel"])
+	assert.Nil(t, params["release"])
+	assert.EqualValues(t, 100000, params["ps_max_latency_us"])
+	assert.Equal(t, false, params["ps_max_latency_unlimited"])
+	assert.Equal(t, "none", params["quirks"])
+	var back apst.Params
+	require.NoError(t, back.UnmarshalText([]byte(params["config"].(string))))
+	assert.Equal(t, plan.Params, back, "config is the key=value text of the parameters")
+}
+
+// The inspect report JSON of the bundle has the keys scripts read (moved
+// from the root package with the view).
+func TestReportView(t *testing.T) {
+	var out struct {
+		KernelRelease string `json:"kernel_release"`
+		Generation    string `json:"generation"`
+		Module        struct {
+			Default *uint64 `json:"default_ps_max_latency_us"`
+			Force   *bool   `json:"force_apst"`
+		} `json:"module"`
+		Controllers []struct {
+			Name      string  `json:"name"`
+			Tolerance *string `json:"pm_qos_latency_tolerance_us"`
+			PCI       *struct {
+				ID string `json:"id"`
+			} `json:"pci"`
+			Quirks struct {
+				APST    string `json:"apst"`
+				Sources []struct {
+					Table string `json:"table"`
+				} `json:"sources"`
+			} `json:"quirks"`
+			Bound struct {
+				US     uint64 `json:"us"`
+				Source string `json:"source"`
+			} `json:"bound"`
+			Plan struct {
+				Sent           bool      `json:"sent"`
+				MaxPS          int       `json:"max_ps"`
+				MaxRoundTripUS int       `json:"max_round_trip_us"`
+				Entries        []anEntry `json:"entries"`
+			} `json:"plan"`
+			Drive struct {
+				APSTE   string `json:"apste"`
+				Enabled *bool  `json:"enabled"`
+			} `json:"drive"`
+			Power struct {
+				NonOperational *bool `json:"non_operational"`
+			} `json:"power"`
+			Verdict struct {
+				Status string `json:"status"`
+			} `json:"verdict"`
+		} `json:"controllers"`
+	}
+	code, js, errOut := runCmd(runInspect, "--root", bundleDir, "-o", "json")
+	require.Equal(t, 0, code, errOut)
+	require.NoError(t, json.Unmarshal([]byte(js), &out))
+	assert.Equal(t, "6.8.0-fixture", out.KernelRelease)
+	assert.Equal(t, "current", out.Generation)
+	require.NotNil(t, out.Module.Default)
+	assert.Equal(t, uint64(100000), *out.Module.Default)
+	require.Len(t, out.Controllers, 3)
+	c0 := out.Controllers[0]
+	assert.Equal(t, "nvme0", c0.Name)
+	require.NotNil(t, c0.Tolerance)
+	assert.Equal(t, "100000", *c0.Tolerance)
+	assert.Equal(t, "8086:f1a5", c0.PCI.ID)
+	assert.Equal(t, "no-deepest-ps", c0.Quirks.APST)
+	assert.Equal(t, "pci_id_table", c0.Quirks.Sources[0].Table)
+	assert.Equal(t, "module-default", c0.Bound.Source)
+	assert.True(t, c0.Plan.Sent)
+	assert.Equal(t, 3, c0.Plan.MaxPS)
+	assert.Equal(t, 10300, c0.Plan.MaxRoundTripUS)
+	require.Len(t, c0.Plan.Entries, 32)
+	assert.Equal(t, "0x0000000000006418", c0.Plan.Entries[0].Value)
+	assert.Equal(t, "enabled", c0.Drive.APSTE)
+	require.NotNil(t, c0.Drive.Enabled)
+	require.NotNil(t, c0.Power.NonOperational)
+	assert.True(t, *c0.Power.NonOperational)
+	assert.Equal(t, "match", c0.Verdict.Status)
+	assert.Nil(t, out.Controllers[1].Tolerance)
+	assert.Equal(t, "apst-disabled", out.Controllers[1].Bound.Source)
+}
+
+// Untrusted strings reach the terminal escaped.
+func TestTextEscapesControlCharacters(t *testing.T) {
+	img, err := readCapture(evoImage, nil)
+	require.NoError(t, err)
+	b := append([]byte(nil), img...)
+	copy(b[24:64], "EVIL\x1b[2J\r\nforged line              ")
+	code, out, errOut := apstctl(t, b, "plan", "-")
+	require.Equal(t, 0, code, errOut)
+	assert.NotContains(t, out, "\x1b")
+	assert.NotContains(t, out, "\r")
+	assert.Contains(t, out, `EVIL\x1b[2J\r\nforged line`)
+}
