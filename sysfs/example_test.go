@@ -87,7 +87,7 @@ func ExampleFS_QuirksParam() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("nvme.quirks=%s: %d override(s), clear %v on %s\n", q.Raw, len(q.Overrides), q.Overrides[0].Clear, q.Overrides[0].PCI)
+	fmt.Printf("nvme.quirks=%s: %d override(s), clear %v on %s\n", q.Raw, len(q.Overrides), q.Overrides[0].Clear, q.Overrides[0].ID)
 	ctrls, err := fs.Controllers()
 	if err != nil {
 		log.Fatal(err)
@@ -96,7 +96,7 @@ func ExampleFS_QuirksParam() {
 		fmt.Printf("%s (%s): quirks %q, APST enabled: %v\n", c.Name, c.PCI, c.Quirks, c.APSTEnabled())
 	}
 	// Output:
-	// nvme.quirks=144d:a804:^no_apst: 1 override(s), clear [no_apst] on 144d:a804
+	// nvme.quirks=144d:a804:^no_apst: 1 override(s), clear no-apst on 144d:a804
 	// nvme0 (8086:f1a5): quirks ["no_deepest_ps" "medium_prio_sq" "no_temp_thresh_change" "disable_write_zeroes"], APST enabled: true
 	// nvme1 (144d:a804): quirks [], APST enabled: true
 }
