@@ -1,7 +1,6 @@
 package survey
 
 import (
-	"math"
 	"slices"
 
 	"github.com/nvmeapst/nvmeapst/apst"
@@ -9,38 +8,29 @@ import (
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
-// budgetStep is one piece of a drive's bound sweep under the first
-// configuration's parameters: from bound min up to the next step's min.
-type budgetStep struct {
-	min    uint64
-	stall  uint32 // worst wake stall, µs
-	power  uint32 // deepest reachable state's max power, µW
-	states apst.States // reachable states (Reach.States)
-	same   bool   // the plan programs what the first configuration does
-}
-
-// budgetSteps is a lean Sweep of c under the parameters of plan ref (whose
-// bound is ignored): for each candidate start (0, 1 and every gate latency)
+// sweepSteps appends to out the bound sweep of c under the parameters of
+// plan ref (whose bound is ignored): for each interval of analysis.Intervals
 // the worst stall, the deepest state's power, the reach and whether the plan
 // programs what ref does; neighbours with equal values are merged. It does
 // not allocate beyond out's capacity.
-func budgetSteps(c *powerstate.Controller, ref *apst.Plan, out []budgetStep) []budgetStep {
+func sweepSteps(c *powerstate.Controller, ref *apst.Plan, out []Step) []Step {
 	seq, err := analysis.Intervals(c, ref.Params)
 	if err != nil { // not reached: ref was built from these parameters
 		return out
 	}
 	for iv := range seq {
 		r := &iv.Reach
-		st := budgetStep{
-			min:    uint64(iv.Min),
-			stall:  uint32(min(uint64(r.WorstExitLatency), math.MaxUint32)),
-			power:  uint32(c.PowerStates[r.Deepest].MaxPower.MicroWatts()),
-			states: r.States,
-			same:   sameCommand(&iv.Plan, ref),
+		st := Step{
+			Min:              iv.Min,
+			WorstExitLatency: r.WorstExitLatency,
+			DeepestMaxPower:  apst.MicroWatts(c.PowerStates[r.Deepest].MaxPower.MicroWatts()),
+			Reach:            r.States,
+			Same:             sameCommand(&iv.Plan, ref),
 		}
 		if n := len(out); n > 0 {
 			last := out[n-1]
-			if last.stall == st.stall && last.power == st.power && last.states == st.states && last.same == st.same {
+			if last.WorstExitLatency == st.WorstExitLatency && last.DeepestMaxPower == st.DeepestMaxPower &&
+				last.Reach == st.Reach && last.Same == st.Same {
 				continue
 			}
 		}
@@ -55,7 +45,7 @@ type BudgetAnswer struct {
 	Budget apst.Microseconds
 	// Params are the first configuration's parameters, whose bound
 	// (ps_max_latency_us) is what varies; each drive also gets its quirks
-	// when the survey applies them.
+	// when the survey applies them. Zero for a zero Survey.
 	Params apst.Params
 	// Drives is the number of drives.
 	Drives int
@@ -89,22 +79,25 @@ type BudgetAnswer struct {
 }
 
 // StallBudget answers the inverse question: the largest bound B such that,
-// for every drive added, the worst wake stall under the first
+// for every drive recorded, the worst wake stall under the first
 // configuration's parameters with ps_max_latency_us = B is at most budget,
 // and what B costs in idle power across the fleet compared with the first
 // configuration. Each drive's worst stall as a function of the bound is
-// read from its exact bound sweep (the same breakpoints as Sweep), and the
-// fleet's acceptable bounds are the intersection of the drives'. With no
-// drives every bound is acceptable.
+// read from its exact bound sweep (the same breakpoints as analysis.Sweep),
+// and the fleet's acceptable bounds are the intersection of the drives'.
+// With no drives (a zero Survey included) every bound is acceptable.
 func (s *Survey) StallBudget(budget apst.Microseconds) BudgetAnswer {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ans := BudgetAnswer{Budget: budget, Params: s.configs[0].Params, Drives: len(s.drives),
-		Binding: []string{}, LosesAll: []string{}}
+	st := s.snapshot()
+	n := st.len()
+	ans := BudgetAnswer{Budget: budget, Drives: n, Binding: []string{}, LosesAll: []string{}}
+	if len(s.configs) > 0 {
+		ans.Params = s.configs[0].Params
+	}
 	acc := []analysis.BoundRange{{Min: 0, Max: apst.NoLimit}}
 	var mine, next []analysis.BoundRange
-	for i := range s.drives {
-		mine = s.acceptable(&s.drives[i], budget, mine[:0])
+	for i := range n {
+		lo, hi := st.sweep(i)
+		mine = st.acceptable(lo, hi, budget, mine[:0])
 		next = intersectRanges(acc, mine, next[:0])
 		acc, next = next, acc
 	}
@@ -113,20 +106,19 @@ func (s *Survey) StallBudget(budget apst.Microseconds) BudgetAnswer {
 		ans.Bound = acc[len(acc)-1].Max
 	}
 	var stall, power []int64
-	for i := range s.drives {
-		d := &s.drives[i]
-		steps := s.sweeps[d.sweepOff : d.sweepOff+d.sweepLen]
-		st := stepAt(steps, ans.Bound)
-		if ans.Bound != apst.NoLimit && apst.Microseconds(stepAt(steps, ans.Bound+1).stall) > budget {
-			ans.Binding = append(ans.Binding, d.name)
+	for i := range n {
+		lo, hi := st.sweep(i)
+		at := st.stepAt(lo, hi, ans.Bound)
+		if ans.Bound != apst.NoLimit && apst.Microseconds(st.stepAt(lo, hi, ans.Bound+1).stall) > budget {
+			ans.Binding = append(ans.Binding, st.names.at(i))
 		}
-		if !st.same {
+		if at.power&stepSame == 0 {
 			ans.Changed++
-			stall = append(stall, int64(d.stall0)-int64(st.stall))
-			power = append(power, int64(st.power)-int64(d.power0))
+			stall = append(stall, int64(st.stall[0].at(i))-int64(at.stall))
+			power = append(power, int64(at.microWatts())-int64(st.power[0].at(i)&powerMask))
 		}
-		if st.states&^1 == 0 && d.reach0&^1 != 0 {
-			ans.LosesAll = append(ans.LosesAll, d.name)
+		if at.power&stepNoIdle != 0 && st.bars[0].at(i) != BarsNoIdle {
+			ans.LosesAll = append(ans.LosesAll, st.names.at(i))
 		}
 	}
 	ans.StallReduction = analysis.NewDistribution(stall)
@@ -136,40 +128,39 @@ func (s *Survey) StallBudget(budget apst.Microseconds) BudgetAnswer {
 	return ans
 }
 
-// stepAt returns the step of a drive's sweep that holds bound b.
-func stepAt(steps []budgetStep, b apst.Microseconds) budgetStep {
-	i, found := slices.BinarySearchFunc(steps, uint64(b), func(st budgetStep, b uint64) int {
-		switch {
-		case st.min < b:
-			return -1
-		case st.min > b:
-			return 1
+// stepAt returns the step of steps[lo:hi] (one drive's sweep) that holds
+// bound b.
+func (st *store) stepAt(lo, hi int, b apst.Microseconds) step {
+	// The last step whose min is at most b; steps[lo].min is 0.
+	i, j := lo+1, hi
+	for i < j {
+		m := int(uint(i+j) >> 1)
+		if st.steps.at(m).min <= uint64(b) {
+			i = m + 1
+		} else {
+			j = m
 		}
-		return 0
-	})
-	if !found {
-		i--
 	}
-	return steps[max(i, 0)]
+	return st.steps.at(i - 1)
 }
 
-// acceptable appends to out the bound ranges that keep drive d within
-// budget.
-func (s *Survey) acceptable(d *drive, budget apst.Microseconds, out []analysis.BoundRange) []analysis.BoundRange {
-	steps := s.sweeps[d.sweepOff : d.sweepOff+d.sweepLen]
-	for j, st := range steps {
-		if apst.Microseconds(st.stall) > budget {
+// acceptable appends to out the bound ranges that keep the drive whose
+// sweep is steps[lo:hi] within budget.
+func (st *store) acceptable(lo, hi int, budget apst.Microseconds, out []analysis.BoundRange) []analysis.BoundRange {
+	for j := lo; j < hi; j++ {
+		p := st.steps.at(j)
+		if apst.Microseconds(p.stall) > budget {
 			continue
 		}
-		hi := apst.NoLimit
-		if j+1 < len(steps) {
-			hi = apst.Microseconds(steps[j+1].min - 1)
+		end := apst.NoLimit
+		if j+1 < hi {
+			end = apst.Microseconds(st.steps.at(j+1).min - 1)
 		}
-		if n := len(out); n > 0 && out[n-1].Max+1 == apst.Microseconds(st.min) {
-			out[n-1].Max = hi
+		if n := len(out); n > 0 && out[n-1].Max+1 == apst.Microseconds(p.min) {
+			out[n-1].Max = end
 			continue
 		}
-		out = append(out, analysis.BoundRange{Min: apst.Microseconds(st.min), Max: hi})
+		out = append(out, analysis.BoundRange{Min: apst.Microseconds(p.min), Max: end})
 	}
 	return out
 }

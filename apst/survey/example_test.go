@@ -66,3 +66,60 @@ func ExampleSurvey() {
 	// left with no idle state: [Kingston_SNV3S1000G_ERFK1N.3.txt]
 	// largest default within 25000us: 29999us, set by [Netac_NVMe_SSD_2TB_VB431D66.txt]
 }
+
+// Two shards of a fleet, surveyed apart (say on two machines), merge into
+// exactly the survey of the whole fleet: here the shards' rows travel as
+// records, as apstctl's JSON report carries them.
+func ExampleSurvey_Merge() {
+	var configs []analysis.Config
+	for _, s := range []string{"ps-max-latency-us=100000", "ps-max-latency-us=25000"} {
+		p, err := apst.ParseConfig(s, apst.DefaultParams(apst.Current))
+		if err != nil {
+			panic(err)
+		}
+		configs = append(configs, analysis.Config{Name: s, Params: p})
+	}
+	shard := func(names ...string) []survey.Record {
+		s, err := survey.New(configs...)
+		if err != nil {
+			panic(err)
+		}
+		var recs []survey.Record
+		for _, name := range names {
+			b, err := os.ReadFile("../../testdata/corpus/smartctl/" + name)
+			if err != nil {
+				panic(err)
+			}
+			c, err := powerstate.ParseBytes(b)
+			if err != nil {
+				panic(err)
+			}
+			row, err := s.Add(name, &c)
+			if err != nil {
+				panic(err)
+			}
+			recs = append(recs, row.Record())
+		}
+		return recs
+	}
+	a := shard("Samsung_SSD_990_EVO_Plus_1TB_2B2QKXG7.txt", "SKhynix_PC401_NVMe_512GB_80003E00.txt")
+	b := shard("Kingston_SNV3S1000G_ERFK1N.3.txt", "Netac_NVMe_SSD_2TB_VB431D66.txt")
+
+	fleet, err := survey.New(configs...)
+	if err != nil {
+		panic(err)
+	}
+	for _, rec := range append(a, b...) {
+		if err := fleet.AddRecord(rec); err != nil {
+			panic(err)
+		}
+	}
+	sum := fleet.Summary().Comparisons[0]
+	fmt.Printf("%d drives, %d change; stall cut median %dus; power increase total %+.1f mW\n",
+		sum.Drives, sum.Changed, sum.StallReduction.Median, float64(sum.PowerIncrease.Sum)/1000)
+	budget := fleet.StallBudget(25000)
+	fmt.Printf("largest default within 25000us: %s\n", budget.Bound)
+	// Output:
+	// 4 drives, 3 change; stall cut median 38400us; power increase total +5264.0 mW
+	// largest default within 25000us: 29999us
+}

@@ -11,7 +11,7 @@ import (
 type Summary struct {
 	// Configs are the survey's configurations.
 	Configs []analysis.Config
-	// Drives is the number of drives added.
+	// Drives is the number of drives recorded.
 	Drives int
 	// Changed is the number of drives whose Set Features command (sent,
 	// APSTE or table) differs from the first configuration's under at
@@ -59,78 +59,83 @@ type Comparison struct {
 
 // VendorSummary is a Comparison restricted to one vendor's drives.
 type VendorSummary struct {
-	Vendor                            string
-	Drives, Changed                   int
+	Vendor                        string
+	Drives, Changed               int
 	StallReduction, PowerIncrease analysis.Distribution
-	NoIdle, BarsNone, BarsSome        int
-	BarsAll, Gains                    int
+	NoIdle, BarsNone, BarsSome    int
+	BarsAll, Gains                int
 }
 
-// Summary aggregates the drives added so far. It does not change the
-// survey; Add may be called again afterwards.
+// Summary aggregates the drives recorded so far. It does not change the
+// survey; drives may be added afterwards. A zero Survey's summary has no
+// configurations, no drives and no comparisons.
 func (s *Survey) Summary() Summary {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	n := len(s.drives)
+	st := s.snapshot()
+	n := st.len()
 	nc := len(s.configs) - 1
 	sum := Summary{Configs: slices.Clone(s.configs), Drives: n}
-	for i := range s.drives {
-		if s.drives[i].changed {
-			sum.Changed++
+	for i := range n {
+		for k := 1; k <= nc; k++ {
+			if st.power[k].at(i)&flagChanged != 0 {
+				sum.Changed++
+				break
+			}
 		}
 	}
 	// Vendors in name order.
-	order := make([]int32, len(s.vendors))
+	order := make([]uint32, len(st.vendors))
 	for i := range order {
-		order[i] = int32(i)
+		order[i] = uint32(i)
 	}
-	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(s.vendors[a], s.vendors[b]) })
-	rank := make([]int32, len(s.vendors))
+	slices.SortFunc(order, func(a, b uint32) int { return strings.Compare(st.vendors[a], st.vendors[b]) })
+	rank := make([]uint32, len(st.vendors))
 	for r, v := range order {
-		rank[v] = int32(r)
+		rank[v] = uint32(r)
 	}
 
-	stall := make([][]int64, len(s.vendors))
-	power := make([][]int64, len(s.vendors))
+	stall := make([][]int64, len(st.vendors))
+	power := make([][]int64, len(st.vendors))
 	var allStall, allPower []int64
 	for k := 1; k <= nc; k++ {
 		cmp := Comparison{Config: k, Name: s.configs[k].Name, Drives: n,
 			BarsNone: []string{}, BarsAll: []string{}}
-		vs := make([]VendorSummary, len(s.vendors))
+		vs := make([]VendorSummary, len(st.vendors))
 		for i := range stall {
 			stall[i], power[i] = stall[i][:0], power[i][:0]
-			vs[rank[i]].Vendor = s.vendors[i]
+			vs[rank[i]].Vendor = st.vendors[i]
 		}
 		allStall, allPower = allStall[:0], allPower[:0]
-		for i := range s.drives {
-			d := &s.drives[i]
-			ch := &s.changes[i*nc+k-1]
-			v := &vs[rank[d.vendor]]
+		for i := range n {
+			vendor := st.vendor.at(i)
+			v := &vs[rank[vendor]]
 			v.Drives++
-			if ch.changed {
+			pk := st.power[k].at(i)
+			if pk&flagChanged != 0 {
 				cmp.Changed++
 				v.Changed++
-				stall[d.vendor] = append(stall[d.vendor], ch.stall)
-				power[d.vendor] = append(power[d.vendor], ch.power)
-				allStall = append(allStall, ch.stall)
-				allPower = append(allPower, ch.power)
+				ds := int64(st.stall[0].at(i)) - int64(st.stall[k].at(i))
+				dp := int64(pk&powerMask) - int64(st.power[0].at(i)&powerMask)
+				stall[vendor] = append(stall[vendor], ds)
+				power[vendor] = append(power[vendor], dp)
+				allStall = append(allStall, ds)
+				allPower = append(allPower, dp)
 			}
-			if ch.gained {
+			if pk&flagGained != 0 {
 				cmp.Gains++
 				v.Gains++
 			}
-			switch ch.bars {
+			switch st.bars[k-1].at(i) {
 			case BarsNoIdle:
 				cmp.NoIdle++
 				v.NoIdle++
 			case BarsNone:
-				cmp.BarsNone = append(cmp.BarsNone, d.name)
+				cmp.BarsNone = append(cmp.BarsNone, st.names.at(i))
 				v.BarsNone++
 			case BarsSome:
 				cmp.BarsSome++
 				v.BarsSome++
 			case BarsAll:
-				cmp.BarsAll = append(cmp.BarsAll, d.name)
+				cmp.BarsAll = append(cmp.BarsAll, st.names.at(i))
 				v.BarsAll++
 			}
 		}

@@ -1,10 +1,9 @@
 package survey
 
 import (
+	"errors"
 	"fmt"
-	"math"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/nvmeapst/nvmeapst/apst"
@@ -12,89 +11,111 @@ import (
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
+// ErrNotCreated is matched (errors.Is) by the error of every method that
+// records drives when called on a Survey that New or NewWithOptions did not
+// make: the zero Survey has no configurations to compare.
+var ErrNotCreated = errors.New("survey: Survey has no configurations: make it with survey.New or survey.NewWithOptions")
+
 // Options tunes a Survey.
 type Options struct {
 	// KernelQuirks gives every drive the APST quirks the kernel's quirk
-	// tables assign it at probe time (DriveQuirks): they are added to the
-	// quirks of each configuration, as the kernel adds them to whatever the
-	// user configured. force_apst in a configuration overrides them as it
-	// does in the kernel. When false, each configuration's Params.Quirks
+	// tables assign it at probe time (apst.DriveQuirks, with the tables of
+	// each configuration's Params.Release): they are added to the quirks of
+	// each configuration, as the kernel adds them to whatever the user
+	// configured. force_apst in a configuration overrides them as
+	// it does in the kernel. When false, each configuration's Params.Quirks
 	// apply to every drive as given.
 	KernelQuirks bool
 }
 
-// Survey answers "what does a configuration change do to a whole fleet of
-// drives": it runs every drive through two or more configurations, as
-// Compare does for one, and keeps per drive only a few numbers (no
-// controller, no plan), so that memory grows by a constant per drive
-// however many are added: 48 bytes, 24 per configuration after the first
-// and 24 per step of the drive's worst stall as a function of the bound
-// (for StallBudget; 2 or 3 on every drive of the shipped corpus), besides
-// the bytes of its name.
+// Survey is a fleet survey: it runs every drive through two or more
+// configurations, as analysis.Compare does for one, and keeps per drive
+// only its [Record], packed: the drive's name and vendor, per configuration
+// the worst wake stall, the deepest state's maximum power and a byte of
+// flags, and the steps of its bound sweep (for StallBudget). That is 20
+// bytes plus 9 per configuration plus 16 per step (2 or 3 steps on most
+// drives of the shipped corpus) besides the bytes of the name, about 120
+// bytes a drive in all for a two-configuration survey of 46-byte paths
+// (TestSurveyMemoryPerDrive); no controller and no plan is kept.
 //
 // Each configuration after the first is compared with the first. Summary and
-// StallBudget depend only on the set of drives added, not on the order of
-// the Add calls, so their results are deterministic. A Survey is safe for
-// concurrent use; its zero value is not usable (use New).
+// StallBudget are functions of the multiset of records added, whatever the
+// order and the number of Add, AddRecord and Merge calls, so surveys of
+// shards of a fleet merged (Merge, or AddRecord of each shard's records)
+// give exactly the survey of the whole fleet.
+//
+// A Survey is safe for concurrent use. Its zero value holds no
+// configurations: the methods that record drives return an error matching
+// ErrNotCreated, Summary and StallBudget describe an empty survey. Use New.
 type Survey struct {
 	configs []analysis.Config
 	opts    Options
 
-	mu      sync.Mutex
-	drives  []drive
-	changes []change     // len(configs)-1 per drive, drive-major
-	sweeps  []budgetStep // the drives' compact bound sweeps, back to back
+	mu sync.Mutex
+	st store
+
+	quirks quirkCache
+}
+
+// store is the packed records of a Survey. Its columns are append-only and
+// never change a value once written, so a copy of the struct taken under
+// the lock is a consistent snapshot of the first len() records that may be
+// read without it.
+type store struct {
+	names    arena
+	vendor   column[uint32]
+	sweepEnd column[uint64] // end of the drive's steps in steps
+	steps    column[step]
+	// stall and power hold, per configuration, each drive's worst wake
+	// stall (µs) and its deepest reachable state's maximum power (µW, bits
+	// 29:0; for configurations after the first, bit 30 set when the
+	// command differs from the first's and bit 31 when a state the first
+	// does not reach is reached).
+	stall, power []column[uint32]
+	// bars holds, per configuration after the first, each drive's BarClass.
+	bars    []column[BarClass]
 	vendors []string
-	vendorN map[string]int32
+	vendorN map[string]uint32
+	scratch []Outcome // addRow's, under the lock
 }
 
-// drive is what a Survey keeps of one drive.
-type drive struct {
-	name     string
-	vendor   int32
-	changed  bool // under some configuration the programmed table differs from the first's
-	sweepOff uint32
-	sweepLen uint32
-	// Under the first configuration: the reachable states, the worst wake
-	// stall (EXLAT, µs) and the maximum power of the deepest reachable
-	// state (µW).
-	reach0 apst.States
-	stall0 uint32
-	power0 uint32
-}
+const (
+	powerMask   = 1<<30 - 1 // µW; MP is at most 65535 × 0.01 W = 655350000 µW
+	flagChanged = 1 << 30
+	flagGained  = 1 << 31
+)
 
-// change is what a Survey keeps of one drive under one comparison.
-type change struct {
-	stall   int64 // stall reduction, µs
-	power   int64 // idle power delta, µW
-	changed bool
-	gained  bool
-	bars    BarClass
-}
+func (st *store) len() int { return st.vendor.len() }
 
-// New returns an empty survey of the given configurations (two or
-// more; the first is the reference, e.g. the current default) with each
+// New returns an empty survey of the given configurations (two or more;
+// the first is the reference, e.g. the current default) with each
 // configuration's quirks applied to every drive as given.
 func New(configs ...analysis.Config) (*Survey, error) {
 	return NewWithOptions(Options{}, configs...)
 }
 
-// NewWithOptions is New with options. Fewer than two
-// configurations is an error wrapping ErrTooFewConfigs; a configuration
-// with an invalid generation one wrapping ErrUnknownGeneration.
+// NewWithOptions is New with options. Fewer than two configurations is an
+// error wrapping analysis.ErrTooFewConfigs; a configuration with an invalid
+// generation one wrapping apst.ErrUnknownGeneration.
 func NewWithOptions(opts Options, configs ...analysis.Config) (*Survey, error) {
 	if len(configs) < 2 {
-		return nil, fmt.Errorf("%w: got %d", analysis.ErrTooFewConfigs, len(configs))
+		return nil, fmt.Errorf("survey: %w: got %d", analysis.ErrTooFewConfigs, len(configs))
 	}
 	for i, cfg := range configs {
 		if !cfg.Params.Generation.Valid() {
-			return nil, fmt.Errorf("apst: survey configuration %d (%s): %w: %d", i+1, cfg.Name, apst.ErrUnknownGeneration, uint8(cfg.Params.Generation))
+			return nil, fmt.Errorf("survey: configuration %d (%s): %w: %d", i+1, cfg.Name, apst.ErrUnknownGeneration, uint8(cfg.Params.Generation))
 		}
 	}
+	n := len(configs)
 	return &Survey{
 		configs: slices.Clone(configs),
 		opts:    opts,
-		vendorN: map[string]int32{},
+		st: store{
+			stall:   make([]column[uint32], n),
+			power:   make([]column[uint32], n),
+			bars:    make([]column[BarClass], n-1),
+			vendorN: map[string]uint32{},
+		},
 	}, nil
 }
 
@@ -104,15 +125,15 @@ func (s *Survey) Configs() []analysis.Config { return slices.Clone(s.configs) }
 // Options returns the survey's options.
 func (s *Survey) Options() Options { return s.opts }
 
-// Len returns the number of drives added.
+// Len returns the number of drives recorded.
 func (s *Survey) Len() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.drives)
+	return s.st.len()
 }
 
-// Row is one drive's result, as Add returns it. The Survey keeps only
-// a few numbers of it; the caller may print it and drop it.
+// Row is one drive's result, as Add returns it. The Survey keeps only the
+// drive's Record; the caller may print the row and drop it.
 type Row struct {
 	// Name is the drive's name as given to Add (apstctl: the capture's path).
 	Name string
@@ -123,8 +144,19 @@ type Row struct {
 	Model    string
 	Firmware string
 	// Quirks are the APST quirks the kernel's tables assign the drive
-	// (DriveQuirks) when the survey applies them, 0 otherwise.
+	// (apst.DriveQuirks) under the first configuration's release when the
+	// survey applies them, 0 otherwise; each Results[i].Config.Params.Quirks
+	// holds those of configuration i.
 	Quirks apst.Quirks
+	// QuirksInferredFrom says, when Quirks rest on a PCI ID that the kernel
+	// quirk lookup inferred from the model (no capture records the PCI
+	// device ID), which and from what (apst.QuirkMatch.InferredFrom);
+	// QuirksUncheckedPCI lists the PCI IDs of the drive's vendor that carry
+	// quirks in the tables but could not be checked. Both are empty when
+	// the survey does not apply the kernel's quirks. The slice is shared
+	// between rows: do not modify it.
+	QuirksInferredFrom string
+	QuirksUncheckedPCI []apst.PCIID
 	// Results holds, per configuration in the survey's order, what Compare's
 	// Configs would hold: the configuration (with the drive's quirks
 	// added), its plan, the reach and the maximum power of the deepest
@@ -135,6 +167,9 @@ type Row struct {
 	Changes []Change
 	// Changed reports whether some Changes[i].Changed is true.
 	Changed bool
+	// Sweep is the drive's bound sweep under the first configuration's
+	// parameters, as the survey keeps it for StallBudget.
+	Sweep []Step
 }
 
 // Change is how one drive's outcome under one configuration differs
@@ -166,11 +201,10 @@ type Change struct {
 	Bars BarClass
 }
 
-
 // Add runs controller c, named name, through every configuration of the
 // survey and records the result. It returns the drive's row; the survey
-// keeps only a few numbers of it, never c. Errors: a nil controller
-// (ErrNilController).
+// keeps only the drive's Record, never c. Errors: a nil controller
+// (apst.ErrNilController), a zero Survey (ErrNotCreated).
 func (s *Survey) Add(name string, c *powerstate.Controller) (Row, error) {
 	var row Row
 	err := s.AddInto(&row, name, c)
@@ -178,11 +212,27 @@ func (s *Survey) Add(name string, c *powerstate.Controller) (Row, error) {
 }
 
 // AddInto is Add writing the row into *row, reusing the capacity of its
-// Results and Changes slices, so that a caller that streams rows need not
-// allocate per drive. Concurrent calls need rows of their own.
+// Results, Changes and Sweep slices, so that a caller that streams rows need
+// not allocate per drive. Concurrent calls need rows of their own.
 func (s *Survey) AddInto(row *Row, name string, c *powerstate.Controller) error {
+	if err := s.Evaluate(row, name, c); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.st.addRow(row)
+	return nil
+}
+
+// Evaluate computes drive c's row as AddInto does, without recording it;
+// AddRecord(row.Record()) then records it. It lets a caller compute rows on
+// several goroutines and record them in an order of its choosing.
+func (s *Survey) Evaluate(row *Row, name string, c *powerstate.Controller) error {
+	if len(s.configs) < 2 {
+		return fmt.Errorf("survey: drive %q: %w", name, ErrNotCreated)
+	}
 	if c == nil {
-		return fmt.Errorf("apst: survey drive %q: %w", name, apst.ErrNilController)
+		return fmt.Errorf("survey: drive %q: %w", name, apst.ErrNilController)
 	}
 	n := len(s.configs)
 	*row = Row{
@@ -190,20 +240,28 @@ func (s *Survey) AddInto(row *Row, name string, c *powerstate.Controller) error 
 		Model: c.Model, Firmware: c.Firmware,
 		Results: slices.Grow(row.Results[:0], n)[:n],
 		Changes: slices.Grow(row.Changes[:0], n-1)[:n-1],
+		Sweep:   row.Sweep[:0],
 	}
 	var dq apst.Quirks
-	if s.opts.KernelQuirks {
-		dq = apst.DriveQuirks(c)
-		row.Quirks = dq
-	}
+	var dqRelease apst.Release
 	for i, cfg := range s.configs {
-		cfg.Params.Quirks |= dq
-		plan, err := apst.Build(c, cfg.Params)
-		if err != nil { // not reached: New checked the generations
-			return fmt.Errorf("apst: survey drive %q, configuration %d (%s): %w", name, i+1, cfg.Name, err)
+		if s.opts.KernelQuirks {
+			// The quirks of the configuration's kernel release, looked up
+			// once per release.
+			if i == 0 || cfg.Params.Release != dqRelease {
+				qr := s.quirks.driveQuirks(c, cfg.Params.Release)
+				dq, dqRelease = qr.quirks, cfg.Params.Release
+				if i == 0 {
+					row.Quirks, row.QuirksInferredFrom, row.QuirksUncheckedPCI = qr.quirks, qr.inferredFrom, qr.unchecked
+				}
+			}
 		}
+		cfg.Params.Quirks |= dq
 		r := &row.Results[i]
-		r.Config, r.Plan = cfg, plan
+		r.Config = cfg
+		if err := apst.BuildTo(&r.Plan, c, cfg.Params); err != nil { // not reached: New checked the generations
+			return fmt.Errorf("survey: drive %q, configuration %d (%s): %w", name, i+1, cfg.Name, err)
+		}
 		r.Reach = analysis.Reachability(c, &r.Plan.Table)
 		r.DeepestMaxPower = c.PowerStates[r.Reach.Deepest].MaxPower
 	}
@@ -214,7 +272,7 @@ func (s *Survey) AddInto(row *Row, name string, c *powerstate.Controller) error 
 			Config:         k,
 			Changed:        !sameCommand(&first.Plan, &r.Plan),
 			StallReduction: int64(first.Reach.WorstExitLatency) - int64(r.Reach.WorstExitLatency),
-			PowerDelta: apst.MicroWatts(r.DeepestMaxPower.MicroWatts()) - apst.MicroWatts(first.DeepestMaxPower.MicroWatts()),
+			PowerDelta:     apst.MicroWatts(r.DeepestMaxPower.MicroWatts()) - apst.MicroWatts(first.DeepestMaxPower.MicroWatts()),
 			Barred:         first.Reach.States &^ r.Reach.States &^ 1,
 			Gained:         r.Reach.States &^ first.Reach.States &^ 1,
 			Bars:           barClass(first.Reach.States, r.Reach.States),
@@ -222,33 +280,7 @@ func (s *Survey) AddInto(row *Row, name string, c *powerstate.Controller) error 
 		row.Changes[k-1] = ch
 		row.Changed = row.Changed || ch.Changed
 	}
-	var buf [apst.Entries + 2]budgetStep
-	steps := budgetSteps(c, &first.Plan, buf[:0])
-
-	d := drive{
-		name: name, changed: row.Changed, reach0: first.Reach.States,
-		stall0: uint32(min(uint64(first.Reach.WorstExitLatency), math.MaxUint32)),
-		power0: uint32(first.DeepestMaxPower.MicroWatts()),
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	v, ok := s.vendorN[row.Vendor]
-	if !ok {
-		v = int32(len(s.vendors))
-		vendor := strings.Clone(row.Vendor)
-		s.vendors = append(s.vendors, vendor)
-		s.vendorN[vendor] = v
-	}
-	d.vendor = v
-	d.sweepOff, d.sweepLen = uint32(len(s.sweeps)), uint32(len(steps))
-	s.sweeps = append(s.sweeps, steps...)
-	s.drives = append(s.drives, d)
-	for _, ch := range row.Changes {
-		s.changes = append(s.changes, change{
-			stall: ch.StallReduction, power: int64(ch.PowerDelta),
-			changed: ch.Changed, gained: ch.Gained != 0, bars: ch.Bars,
-		})
-	}
+	row.Sweep = sweepSteps(c, &first.Plan, row.Sweep)
 	return nil
 }
 

@@ -48,7 +48,7 @@ var pciVendors = map[uint16]string{
 // space, "_" or "."); otherwise "unknown".
 func DriveVendor(name string, c *powerstate.Controller) string {
 	if c != nil {
-		if v, ok := pciVendors[c.VendorID]; ok && (c.Known == 0 || c.Known.Has(powerstate.FieldVendorID)) {
+		if v, ok := pciVendors[c.VendorID]; ok && !c.Missing.Has(powerstate.FieldVendorID) {
 			return v
 		}
 		if f := strings.Fields(c.Model); len(f) > 0 {

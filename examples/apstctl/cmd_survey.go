@@ -2,25 +2,30 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/csv"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/apst/survey"
-	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/nvmeapst/nvmeapst/internal/safeio"
 )
 
 // Default configurations of "apstctl survey" without --with: the Linux
 // default bound against the proposed 25 ms.
 var surveyDefaultConfigs = []string{"ps-max-latency-us=100000", "ps-max-latency-us=25000"}
 
-const surveyUsage = `usage: apstctl survey [--with CFG]... [--format text|json|csv] [--stall-budget 25ms] [--svg FILE] DIR...
+const surveyUsage = `usage: apstctl survey [--with CFG]... [--format text|json|ndjson|csv] [--full] [--stall-budget 25ms]
+                      [--svg FILE] [--file FILE] [--workers N] DIR...
+       apstctl survey --merge [--format text|json|ndjson] [--stall-budget 25ms] [--file FILE] SHARD.json...
 
 Runs every capture under the directories (recursively; any format, mixed: 4096-byte Identify images,
 nvme id-ctrl text or JSON, smartctl text or JSON) through two or more configurations and reports, per
@@ -34,60 +39,101 @@ windows-balanced-dc, ...), on top of the Linux v5.14+ defaults. The first is the
 --with: ps-max-latency-us=100000 against ps-max-latency-us=25000; with one --with: the Linux default
 against it. Each drive also gets the quirks the kernel's tables give it (see --kernel-quirks).
 
-Files are read one at a time in lexical order (arguments in the order given), each at most 1 MiB.
-Hidden files and directories and files named *.md, *.markdown, *.rst, *.tsv, *.csv, *.svg, *.html,
-*.htm, *.pdf, *.png, *.jpg, *.jpeg, *.gif are skipped without a word; every other file that is not a
-readable capture is listed as unreadable with the reason (a symbolic link to a directory is not
-followed: it is "not a regular file"). A DIR argument may also be a single file.
+Files are read and parsed by --workers goroutines (default: one per CPU), each at most 1 MiB, and
+reported in lexical order (arguments in the order given) whatever the number of workers. Hidden
+files and directories and files named *.md, *.markdown, *.rst, *.tsv, *.csv, *.svg, *.html, *.htm,
+*.pdf, *.png, *.jpg, *.jpeg, *.gif are skipped without a word; every other file that is
+not a readable capture is listed as unreadable with the reason (a named pipe, socket or device is
+refused without being read; a symbolic link inside a directory is followed to a file, not to a
+directory). A DIR argument may be a single file or a symbolic link to a directory.
 
 --stall-budget answers the inverse question: the largest bound (under the first configuration's
 other parameters) that keeps every drive's worst wake stall within the budget, and what it costs in
 idle power against the first configuration. CSV holds the per-drive rows only; the summary and the
 budget are in text and JSON.
 
+--merge reads the JSON (or NDJSON) reports of surveys of shards of a fleet, run with the same
+configurations, and reports exactly what one survey of the whole fleet reports: the drives of every
+shard in the order given, and the summary of them all (text: the summary only).
+
 Flags:
 `
 
-// surveyFlags holds the parsed command line of "apstctl survey".
-type surveyFlags struct {
+// surveyOptions holds the parsed flags of "apstctl survey".
+type surveyOptions struct {
 	with         withFlags
 	format       string
 	budget       string
 	svg          string
+	file         string
 	kernelQuirks bool
-	dirs         []string
+	full         bool
+	merge        bool
+	workers      int
+	// progress forces the progress lines on standard error; without it
+	// they are written only when standard error is a terminal.
+	progress bool
 }
 
-// parseSurveyFlags parses args, with flags allowed after the directories.
-func parseSurveyFlags(args []string, stderr io.Writer) (*surveyFlags, int, bool) {
-	sf := &surveyFlags{}
+// surveyFlags defines the flags of "apstctl survey" on fs and returns where
+// their values go.
+func surveyFlags(fs *flag.FlagSet) *surveyOptions {
+	o := &surveyOptions{}
+	fs.Var(&o.with, "with", "a configuration: comma list of k=v as in compare, or policy=NAME (repeat; the first is the reference)")
+	fs.StringVar(&o.format, "format", "text", "output format: text, json, ndjson (one JSON object per line) or csv (one row per drive)")
+	fs.StringVar(&o.budget, "stall-budget", "", "largest accepted worst wake stall (25ms, 4600us or µs): report the largest default bound that keeps every drive within it")
+	fs.StringVar(&o.svg, "svg", "", "also write a plot of worst wake stall against deepest-state max power, per drive and configuration, to this file")
+	fs.StringVar(&o.file, "file", "", "write the report to this file (replaced atomically once complete) instead of standard output")
+	fs.BoolVar(&o.kernelQuirks, "kernel-quirks", true, "add to each drive the APST quirks the kernel's tables give it (by VID, model, firmware, and PCI ID when the capture has one)")
+	fs.BoolVar(&o.full, "full", false, "JSON: give each configuration's whole result per drive (the 32 entries, mode and params, as compare does)")
+	fs.BoolVar(&o.merge, "merge", false, "the arguments are JSON reports of surveys of shards of a fleet: report the survey of the whole fleet")
+	fs.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "captures read and parsed at once")
+	return o
+}
+
+// runSurvey is "apstctl survey" with its own argument parsing (flags may
+// follow the directories): a fleet of captures through two or more
+// configurations.
+func runSurvey(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	_ = stdin
 	fs := flag.NewFlagSet("survey", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Var(&sf.with, "with", "a configuration: comma list of k=v as in compare, or policy=NAME (repeat; the first is the reference)")
-	fs.StringVar(&sf.format, "format", "text", "output format: text, json or csv (one row per drive)")
-	fs.StringVar(&sf.budget, "stall-budget", "", "largest accepted worst wake stall (25ms, 4600us or µs): report the largest default bound that keeps every drive within it")
-	fs.StringVar(&sf.svg, "svg", "", "also write a plot of worst wake stall against deepest-state max power, per drive and configuration, to this file")
-	fs.BoolVar(&sf.kernelQuirks, "kernel-quirks", true, "add to each drive the APST quirks the kernel's tables give it (by VID, model, firmware, and PCI ID when the capture has one)")
+	o := surveyFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, surveyUsage)
 		fs.PrintDefaults()
 	}
+	var dirs []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			return nil, exitForParse(err), false
+			if errors.Is(err, flag.ErrHelp) {
+				return exitOK
+			}
+			return exitUsage
 		}
 		if fs.NArg() == 0 {
 			break
 		}
-		sf.dirs = append(sf.dirs, fs.Arg(0))
+		dirs = append(dirs, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
-	if len(sf.dirs) == 0 {
-		fmt.Fprintln(stderr, "apstctl survey: want at least one DIR")
-		fs.Usage()
-		return nil, exitUsage, false
+	o.progress = isTerminal(os.Stderr) && stderr != io.Discard
+	err := runSurveyWith(context.Background(), o, dirs, stdout, stderr)
+	code, msg, hint := statusOf(err)
+	if msg != "" {
+		fmt.Fprintf(stderr, "apstctl survey: %s\n", msg)
+		if hint {
+			fs.Usage()
+		}
 	}
-	return sf, exitOK, true
+	return code
+}
+
+// isTerminal reports whether f is a character device (a terminal, for
+// standard error).
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 // surveyConfigs builds the configurations from the --with values.
@@ -119,8 +165,11 @@ type surveyUnreadable struct {
 
 // surveyOutput writes the report as the drives come.
 type surveyOutput interface {
-	begin(configs []analysis.Config) error
-	drive(row *survey.Row, c *powerstate.Controller) error
+	begin(configs []analysis.Config, kernelQuirks bool) error
+	// drive writes one drive's row; format is the capture's format.
+	drive(row *survey.Row, format string) error
+	// unreadable is told of each unreadable file, in order.
+	unreadable(u surveyUnreadable) error
 	end(r *surveyRun) error
 }
 
@@ -132,108 +181,148 @@ type surveyRun struct {
 	plot       *svgPlot
 	budget     apst.Microseconds
 	hasBudget  bool
-	row        survey.Row
 	unreadable []surveyUnreadable
 	skipped    int
-	err        error // an output error: stops the walk
+	drives     int // rows reported, for the progress lines
+	progress   io.Writer
+	// quirksInferred and quirksUnchecked count the drives whose quirks
+	// rest on a PCI ID inferred from the model, and those with PCI IDs of
+	// their vendor's that carry quirks but could not be checked.
+	quirksInferred, quirksUnchecked int
 }
 
-// runSurvey is "apstctl survey": a fleet of captures through two or more
-// configurations.
-func runSurvey(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	_ = stdin
-	sf, code, ok := parseSurveyFlags(args, stderr)
-	if !ok {
-		return code
+// runSurveyWith runs "apstctl survey" with parsed options on the positional
+// arguments (directories, files, or with --merge the shards' reports),
+// writing the report to stdout (or o.file) and progress to stderr.
+// Errors: a *usageError for a bad command line, an *inputError when nothing
+// can be surveyed, any other error when writing failed or ctx was
+// cancelled.
+func runSurveyWith(ctx context.Context, o *surveyOptions, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return usagef("want at least one DIR")
 	}
-	fail := func(err error) int {
-		fmt.Fprintf(stderr, "apstctl survey: %v\n", err)
-		return exitUsage
-	}
-	configs, err := surveyConfigs(sf.with)
-	if err != nil {
-		return fail(err)
+	if o.workers < 1 {
+		return usagef("--workers %d: want at least 1", o.workers)
 	}
 	r := &surveyRun{}
-	if sf.budget != "" {
-		b, err := apst.ParseMicroseconds(sf.budget)
+	if o.progress {
+		r.progress = stderr
+	}
+	if o.budget != "" {
+		b, err := apst.ParseMicroseconds(o.budget)
 		if err != nil {
-			return fail(fmt.Errorf("--stall-budget: %w", err))
+			return usagef("--stall-budget: %v", err)
 		}
 		r.budget, r.hasBudget = b, true
 	}
-	bw := bufio.NewWriter(stdout)
-	switch sf.format {
-	case "text":
-		r.out = &surveyText{w: bw}
-	case "json":
-		r.out = &surveyJSON{w: bw}
-	case "csv":
-		r.out = &surveyCSV{w: csv.NewWriter(bw)}
+	switch o.format {
+	case "text", "json", "ndjson", "csv":
 	default:
-		return fail(fmt.Errorf("--format %s: want text, json or csv", strconv.Quote(sf.format)))
+		return usagef("--format %s: want text, json, ndjson or csv", strconv.Quote(o.format))
 	}
-	for _, d := range sf.dirs {
-		if _, err := os.Stat(d); err != nil {
-			return fail(err)
+	if o.merge {
+		if o.format == "csv" || o.svg != "" || o.full || len(o.with) > 0 {
+			return usagef("--merge takes its configurations and rows from the shards: --with, --full, --svg and --format csv do not apply")
 		}
 	}
-	r.survey, err = survey.NewWithOptions(survey.Options{KernelQuirks: sf.kernelQuirks}, configs...)
-	if err != nil {
-		return fail(err)
+	for _, a := range args {
+		if _, err := os.Stat(a); err != nil {
+			return inputErr(err)
+		}
 	}
-	var svgFile *os.File
-	if sf.svg != "" {
-		svgFile, err = os.Create(sf.svg)
-		if err != nil {
-			return fail(fmt.Errorf("--svg: %w", err))
+	var configs []analysis.Config
+	if !o.merge {
+		var err error
+		if configs, err = surveyConfigs(o.with); err != nil {
+			return usagef("%v", err)
 		}
-		defer svgFile.Close() // on an early return; closed and checked below otherwise
-		names := make([]string, len(configs))
-		for i, c := range configs {
-			names[i] = c.Name
+		if r.survey, err = survey.NewWithOptions(survey.Options{KernelQuirks: o.kernelQuirks}, configs...); err != nil {
+			return usagef("%v", err)
 		}
-		r.plot = newSVGPlot(svgFile, "apstctl survey: worst wake stall against deepest-state max power", names)
 	}
 
-	if err := r.out.begin(configs); err != nil {
-		return r.outputFailed(stderr, err)
-	}
-	for _, d := range sf.dirs {
-		r.walk(d)
-		if r.err != nil {
-			return r.outputFailed(stderr, r.err)
-		}
-	}
-	if err := r.out.end(r); err != nil {
-		return r.outputFailed(stderr, err)
-	}
-	if err := bw.Flush(); err != nil {
-		return r.outputFailed(stderr, err)
-	}
-	if r.plot != nil {
-		err := r.plot.close()
-		if cerr := svgFile.Close(); err == nil {
-			err = cerr
+	report := func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 64<<10)
+		r.out = newSurveyOutput(o, bw)
+		var err error
+		if o.merge {
+			err = r.merge(ctx, args)
+		} else {
+			err = r.surveyFiles(ctx, o, configs, args)
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "apstctl survey: --svg: %v\n", err)
-			return exitFailure
+			return err
+		}
+		return bw.Flush()
+	}
+	withPlot := report
+	if o.svg != "" {
+		withPlot = func(w io.Writer) error {
+			return writeFileOrFail("--svg", o.svg, func(sw io.Writer) error {
+				names := make([]string, len(configs))
+				for i, c := range configs {
+					names[i] = c.Name
+				}
+				r.plot = newSVGPlot(sw, "apstctl survey: worst wake stall against deepest-state max power", names)
+				if err := report(w); err != nil {
+					return err
+				}
+				return r.plot.close()
+			})
 		}
 	}
-	if sf.format == "csv" {
+	var err error
+	if o.file != "" {
+		err = writeFileOrFail("--file", o.file, withPlot)
+	} else {
+		err = withPlot(stdout)
+	}
+	r.endProgress()
+	if err != nil {
+		return err
+	}
+	if o.format == "csv" {
 		for _, u := range r.unreadable {
-			fmt.Fprintf(stderr, "apstctl survey: unreadable: %s: %s\n", u.Path, u.Error)
+			fmt.Fprintf(stderr, "apstctl survey: unreadable: %s: %s\n", safeio.EscapeTerminal(u.Path), safeio.EscapeTerminal(u.Error))
 		}
 	}
-	if r.survey.Len() == 0 {
-		fmt.Fprintf(stderr, "apstctl survey: no readable capture under %s\n", strings.Join(sf.dirs, " "))
-		return exitUsage
+	if r.survey == nil || r.survey.Len() == 0 {
+		return inputErr(fmt.Errorf("no readable capture under %s", safeio.EscapeTerminal(strings.Join(args, " "))))
 	}
-	return exitOK
+	return nil
 }
 
-func (r *surveyRun) outputFailed(stderr io.Writer, err error) int {
-	fmt.Fprintf(stderr, "apstctl survey: %v\n", err)
-	return exitFailure
+// writeFileOrFail writes the file atomically (safeio.WriteFile): on any
+// error the file is left as it was. An error creating it is a usage error
+// naming the flag.
+func writeFileOrFail(flagName, path string, write func(io.Writer) error) error {
+	started := false
+	err := safeio.WriteFile(path, 0o644, func(w io.Writer) error {
+		started = true
+		return write(w)
+	})
+	if err != nil && !started {
+		return usagef("%s: %v", flagName, err)
+	}
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) && pe.Path == path {
+			return fmt.Errorf("%s: %w", flagName, err)
+		}
+		return err
+	}
+	return nil
+}
+
+// newSurveyOutput returns the writer of the format o asks for.
+func newSurveyOutput(o *surveyOptions, w *bufio.Writer) surveyOutput {
+	switch o.format {
+	case "json":
+		return newSurveyJSON(w, o.full, false)
+	case "ndjson":
+		return newSurveyJSON(w, o.full, true)
+	case "csv":
+		return &surveyCSV{w: csv.NewWriter(w)}
+	}
+	return &surveyText{w: w, merged: o.merge}
 }

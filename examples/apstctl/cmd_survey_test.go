@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -72,9 +74,11 @@ type surveyOut struct {
 			BarsNone         []string `json:"bars_none"`
 			BarsSome         int      `json:"bars_some"`
 			BarsAll          []string `json:"bars_all"`
+			Gains            int      `json:"gains"`
 			StallReductionUS struct {
 				N      int   `json:"n"`
 				Median int64 `json:"median"`
+				Sum    int64 `json:"sum"`
 			} `json:"stall_reduction_us"`
 			IdlePowerIncreaseMW struct {
 				N   int     `json:"n"`
@@ -108,60 +112,99 @@ func surveyRunJSON(t *testing.T, args ...string) (surveyOut, string) {
 	return v, out
 }
 
+// surveyLibrary surveys the captures under dir (those the command reads)
+// with the library, as the command would: what its report must say.
+func surveyLibrary(t *testing.T, dir string, with ...string) (*survey.Survey, int) {
+	t.Helper()
+	configs, err := surveyConfigs(with)
+	require.NoError(t, err)
+	s, err := survey.NewWithOptions(survey.Options{KernelQuirks: true}, configs...)
+	require.NoError(t, err)
+	files := 0
+	err = filepath.WalkDir(dir, func(path string, de os.DirEntry, err error) error {
+		if err != nil || de.IsDir() || surveySkips(de.Name(), false) {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		require.NoError(t, err)
+		c, err := powerstate.ParseBytes(b)
+		require.NoError(t, err, path)
+		_, err = s.Add(path, &c)
+		require.NoError(t, err)
+		files++
+		return nil
+	})
+	require.NoError(t, err)
+	return s, files
+}
+
 func TestSurveyCommandCorpusJSON(t *testing.T) {
 	v, out := surveyRunJSON(t, "--stall-budget", "25ms", surveySmartctl)
+	lib, files := surveyLibrary(t, surveySmartctl)
+	sum, budget := lib.Summary(), lib.StallBudget(25000)
 
-	// The top-level keys are exactly drives, summary and unreadable, and
-	// each configuration object carries compare's keys.
+	// The top-level keys: the configurations first (what --merge needs
+	// before the drives), then drives, summary and unreadable; each drive
+	// has the keys of cli.md and its bound sweep, but not the tables.
 	var raw map[string]json.RawMessage
 	require.NoError(t, json.Unmarshal([]byte(out), &raw))
-	assert.ElementsMatch(t, []string{"drives", "summary", "unreadable"}, slices.Collect(mapKeys(raw)))
+	assert.ElementsMatch(t, []string{"configs", "kernel_quirks", "drives", "summary", "unreadable"}, slices.Collect(mapKeys(raw)))
+	assert.True(t, strings.HasPrefix(out, `{"configs":[`), out[:40])
 	var drives []map[string]json.RawMessage
 	require.NoError(t, json.Unmarshal(raw["drives"], &drives))
-	for _, k := range []string{"path", "model", "firmware", "changed", "configs"} {
+	for _, k := range []string{"path", "model", "firmware", "vendor", "vendor_id", "format", "quirks", "changed", "configs", "idle_power_delta_mw", "changes", "bound_sweep"} {
 		assert.Contains(t, drives[0], k)
 	}
 	var cfgs []map[string]json.RawMessage
 	require.NoError(t, json.Unmarshal(drives[0]["configs"], &cfgs))
-	for _, k := range []string{"sent", "enabled", "max_ps", "max_round_trip_us", "entries", "deepest_state", "worst_exit_latency_us", "deepest_state_max_power_w"} {
+	for _, k := range []string{"sent", "enabled", "max_ps", "max_round_trip_us", "deepest_state", "worst_exit_latency_us", "deepest_state_max_power_w", "reachable_states", "outcome"} {
 		assert.Contains(t, cfgs[0], k)
 	}
+	for _, k := range []string{"entries", "params", "mode"} {
+		assert.NotContains(t, cfgs[0], k, "only with --full")
+	}
+	assert.Less(t, len(out)/len(v.Drives), 1500, "bytes per drive")
 
-	require.Len(t, v.Drives, 153, "every drive of the corpus")
+	require.Len(t, v.Drives, files, "every drive of the corpus")
+	assert.Equal(t, smartctlReports(t), files)
 	assert.Empty(t, v.Unreadable)
-	assert.Equal(t, 153, v.Summary.Drives)
-	assert.Equal(t, 62, v.Summary.Changed)
+	assert.Equal(t, sum.Drives, v.Summary.Drives)
+	assert.Equal(t, sum.Changed, v.Summary.Changed)
 	assert.Equal(t, 1, v.Summary.SkippedFiles, "MANIFEST.tsv")
 	assert.True(t, v.Summary.KernelQuirks)
 	require.Len(t, v.Summary.Comparisons, 1)
-	c := v.Summary.Comparisons[0]
-	assert.Equal(t, 62, c.Changed)
-	assert.Equal(t, 91, c.Unchanged)
-	assert.Len(t, c.BarsAll, 5)
-	assert.Equal(t, 11, c.NoIdle)
-	assert.Equal(t, 153, c.NoIdle+len(c.BarsNone)+c.BarsSome+len(c.BarsAll))
+	c, want := v.Summary.Comparisons[0], sum.Comparisons[0]
+	assert.Equal(t, want.Changed, c.Changed)
+	assert.Equal(t, want.Drives-want.Changed, c.Unchanged)
+	assert.Equal(t, want.BarsAll, c.BarsAll)
+	assert.Equal(t, want.BarsNone, c.BarsNone)
+	assert.Equal(t, want.NoIdle, c.NoIdle)
+	assert.Equal(t, want.StallReduction.Sum, c.StallReductionUS.Sum)
+	assert.Equal(t, files, c.NoIdle+len(c.BarsNone)+c.BarsSome+len(c.BarsAll))
 	vd, vc := 0, 0
 	for _, vv := range c.ByVendor {
 		vd += vv.Drives
 		vc += vv.Changed
 	}
-	assert.Equal(t, 153, vd)
-	assert.Equal(t, 62, vc)
+	assert.Equal(t, files, vd)
+	assert.Equal(t, want.Changed, vc)
 	require.NotNil(t, v.Summary.StallBudget)
 	assert.EqualValues(t, 25000, v.Summary.StallBudget.BudgetUS)
-	assert.EqualValues(t, 29999, v.Summary.StallBudget.BoundUS)
-	assert.Len(t, v.Summary.StallBudget.Binding, 3)
+	assert.EqualValues(t, budget.Bound, v.Summary.StallBudget.BoundUS)
+	assert.Equal(t, budget.Binding, v.Summary.StallBudget.Binding)
 
 	changed := 0
 	paths := make([]string, len(v.Drives))
+	found := false
 	for i, d := range v.Drives {
 		paths[i] = d.Path
 		require.Len(t, d.Configs, 2)
-		require.Len(t, d.Configs[0].Entries, 32)
+		assert.Empty(t, d.Configs[0].Entries)
 		if d.Changed {
 			changed++
 		}
 		if strings.Contains(d.Path, surveyEVOName) {
+			found = true
 			assert.Equal(t, "Samsung SSD 990 EVO Plus 1TB", d.Model)
 			assert.Equal(t, "2B2QKXG7", d.Firmware)
 			assert.Equal(t, "smartctl-text", d.Format)
@@ -175,8 +218,53 @@ func TestSurveyCommandCorpusJSON(t *testing.T) {
 			assert.Equal(t, "some", d.Changes[0].Bars)
 		}
 	}
-	assert.Equal(t, 62, changed)
+	assert.True(t, found)
+	assert.Equal(t, sum.Changed, changed)
 	assert.True(t, slices.IsSorted(paths), "lexical order")
+
+	// What the quirks rest on is said: per drive, and counted.
+	var rows []struct {
+		Path         string   `json:"path"`
+		Quirks       string   `json:"quirks"`
+		InferredFrom string   `json:"quirks_inferred_from"`
+		Unchecked    []string `json:"quirks_unchecked_pci"`
+	}
+	require.NoError(t, json.Unmarshal(raw["drives"], &rows))
+	var counts struct {
+		Inferred  int `json:"quirks_inferred"`
+		Unchecked int `json:"quirks_unchecked"`
+	}
+	require.NoError(t, json.Unmarshal(raw["summary"], &counts))
+	inferred, unchecked := 0, 0
+	for _, r := range rows {
+		if r.InferredFrom != "" {
+			inferred++
+		}
+		if len(r.Unchecked) > 0 {
+			unchecked++
+		}
+		if strings.HasSuffix(r.Path, "Intel_SSDPEKKW256G7_PSF109C.txt") {
+			assert.Equal(t, "no-deepest-ps", r.Quirks, "the Intel 600p's PCI quirk, by its model")
+			assert.Contains(t, r.InferredFrom, "8086:f1a5")
+		}
+	}
+	assert.Equal(t, inferred, counts.Inferred)
+	assert.Equal(t, unchecked, counts.Unchecked)
+}
+
+// smartctlReports is the number of reports in the smartctl corpus: the rows
+// of its MANIFEST.tsv after the header.
+func smartctlReports(t *testing.T) int {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(surveySmartctl, "MANIFEST.tsv"))
+	require.NoError(t, err)
+	n := 0
+	for i, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if i > 0 && strings.TrimSpace(l) != "" {
+			n++
+		}
+	}
+	return n
 }
 
 func mapKeys[V any](m map[string]V) func(func(string) bool) {
@@ -189,25 +277,34 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 	}
 }
 
+// The report is the same bytes run after run and whatever the number of
+// workers, in every format.
 func TestSurveyCommandDeterministic(t *testing.T) {
 	args := []string{"--with", "policy=linux-default", "--with", "policy=windows-balanced-dc", "--with", "ps-max-latency-us=25000",
 		"--stall-budget", "10ms", surveySmartctl, surveyBinary}
-	_, a := surveyRunJSON(t, args...)
-	_, b := surveyRunJSON(t, args...)
-	assert.Equal(t, a, b)
-	for _, f := range []string{"text", "csv"} {
-		_, x, _ := anRun(t, runSurvey, nil, append([]string{"--format", f}, args...)...)
-		_, y, _ := anRun(t, runSurvey, nil, append([]string{"--format", f}, args...)...)
-		assert.Equal(t, x, y, f)
+	for _, f := range []string{"json", "ndjson", "text", "csv"} {
+		var first string
+		for _, workers := range []string{"1", "1", "2", "7"} {
+			code, out, errOut := anRun(t, runSurvey, nil, append([]string{"--format", f, "--workers", workers}, args...)...)
+			require.Equal(t, exitOK, code, errOut)
+			if first == "" {
+				first = out
+				continue
+			}
+			assert.Equal(t, first, out, "--format %s --workers %s", f, workers)
+		}
 	}
+	_, a, _ := anRun(t, runSurvey, nil, "--format", "json", "--full", "--workers", "1", surveySmartctl)
+	_, b, _ := anRun(t, runSurvey, nil, "--format", "json", "--full", "--workers", "3", surveySmartctl)
+	assert.Equal(t, a, b, "--full")
 }
 
-// Every drive's survey row agrees with "apstctl compare" on the same
-// capture and configurations.
+// With --full, every drive's configurations are what "apstctl compare"
+// prints for the same capture and configurations.
 func TestSurveyCommandAgreesWithCompare(t *testing.T) {
 	with := []string{"ps-max-latency-us=100000", "ps-max-latency-us=25000"}
-	v, _ := surveyRunJSON(t, "--with", with[0], "--with", with[1], surveyBinary)
-	require.Len(t, v.Drives, 153)
+	v, _ := surveyRunJSON(t, "--full", "--with", with[0], "--with", with[1], surveyBinary)
+	require.NotEmpty(t, v.Drives)
 	changed := 0
 	for _, d := range v.Drives {
 		var cmp struct {
@@ -218,6 +315,7 @@ func TestSurveyCommandAgreesWithCompare(t *testing.T) {
 			} `json:"differences"`
 		}
 		anJSON(t, runCompare, &cmp, d.Path, "--with", with[0], "--with", with[1])
+		require.Len(t, d.Configs[0].Entries, 32)
 		assert.Equal(t, cmp.Configs, d.Configs, d.Path)
 		assert.Equal(t, cmp.IdlePowerDeltaMW, d.IdlePowerDeltaMW, d.Path)
 		differs := slices.ContainsFunc(cmp.Differences, func(x struct {
@@ -231,7 +329,6 @@ func TestSurveyCommandAgreesWithCompare(t *testing.T) {
 		}
 	}
 	assert.Equal(t, changed, v.Summary.Changed)
-	assert.Equal(t, 62, changed)
 }
 
 // A mixed collection: captures in several formats and directories, files
@@ -272,7 +369,7 @@ func TestSurveyCommandMixedDirectory(t *testing.T) {
 	assert.Equal(t, filepath.Join(dir, "empty"), v.Unreadable[0].Path)
 	assert.Contains(t, v.Unreadable[0].Error, "unknown capture format")
 	assert.Equal(t, filepath.Join(dir, "huge.bin"), v.Unreadable[1].Path)
-	assert.Contains(t, v.Unreadable[1].Error, "1048577 bytes")
+	assert.Contains(t, v.Unreadable[1].Error, "larger than 1048576 bytes")
 	assert.Equal(t, filepath.Join(dir, "notes.txt"), v.Unreadable[2].Path)
 	assert.Equal(t, 3, v.Summary.UnreadableFiles)
 
@@ -328,6 +425,8 @@ func TestSurveyCommandCSV(t *testing.T) {
 func TestSurveyCommandText(t *testing.T) {
 	code, out, errOut := anRun(t, runSurvey, nil, "--stall-budget", "25ms", surveySmartctl)
 	require.Equal(t, 0, code, errOut)
+	lib, files := surveyLibrary(t, surveySmartctl)
+	sum, budget := lib.Summary().Comparisons[0], lib.StallBudget(25000)
 	assert.Contains(t, out, "[1] ps-max-latency-us=100000: kernel current")
 	assert.Contains(t, out, "[2] ps-max-latency-us=25000: kernel current")
 	var evo string
@@ -337,11 +436,13 @@ func TestSurveyCommandText(t *testing.T) {
 		}
 	}
 	assert.Regexp(t, `^\* Samsung +ps4 +43000us +0\.0070W +ps3 +4600us +0\.0800W +\+73\.0 mW `, evo)
-	assert.Contains(t, out, "153 drives surveyed; 0 unreadable files, 1 skipped by name; kernel quirks applied")
-	assert.Contains(t, out, "the table changes on 62 of 153 drives (91 unchanged)")
-	assert.Contains(t, out, "bars every non-operational state [1] reaches: 5 drives")
-	assert.Contains(t, out, "largest default bound that keeps every drive's worst wake stall within 25000us: 29999us")
-	assert.Contains(t, out, "... and 60 more (all in --format json)")
+	assert.Contains(t, out, fmt.Sprintf("%d drives surveyed; 0 unreadable files, 1 skipped by name; kernel quirks applied", files))
+	assert.Contains(t, out, fmt.Sprintf("the table changes on %d of %d drives (%d unchanged)", sum.Changed, files, files-sum.Changed))
+	assert.Contains(t, out, fmt.Sprintf("bars every non-operational state [1] reaches: %d drives", len(sum.BarsAll)))
+	assert.Contains(t, out, fmt.Sprintf("largest default bound that keeps every drive's worst wake stall within 25000us: %s", budget.Bound))
+	if n := len(sum.BarsNone); n > 20 {
+		assert.Contains(t, out, fmt.Sprintf("... and %d more (all in --format json)", n-20))
+	}
 
 	// One --with: the Linux default against it.
 	code, out, _ = anRun(t, runSurvey, nil, "--with", "policy=windows-balanced-dc", "--kernel-quirks=false", surveySmartctl)
@@ -427,8 +528,12 @@ func TestSurveyCommandErrors(t *testing.T) {
 		msg  string
 	}{
 		{nil, exitUsage, "want at least one DIR"},
-		{[]string{"--format", "xml", surveySmartctl}, exitUsage, "want text, json or csv"},
-		{[]string{"--with", "bogus=1", surveySmartctl}, exitUsage, "unknown configuration key"},
+		{[]string{"--format", "xml", surveySmartctl}, exitUsage, "want text, json, ndjson or csv"},
+		{[]string{"--workers", "0", surveySmartctl}, exitUsage, "--workers 0"},
+		{[]string{"--merge", "--with", "kernel=v4.12", surveySmartctl}, exitUsage, "--merge takes"},
+		{[]string{"--merge", "--format", "csv", surveySmartctl}, exitUsage, "--merge takes"},
+		{[]string{"--merge", filepath.Join(surveySmartctl, "MANIFEST.tsv")}, exitUsage, "not a survey report"},
+		{[]string{"--with", "bogus=1", surveySmartctl}, exitUsage, "unknown key"},
 		{[]string{"--with", "policy=nope", surveySmartctl}, exitUsage, "unknown policy"},
 		{[]string{"--stall-budget", "-5ms", surveySmartctl}, exitUsage, "--stall-budget"},
 		{[]string{"--stall-budget", "soon", surveySmartctl}, exitUsage, "--stall-budget"},
@@ -443,110 +548,53 @@ func TestSurveyCommandErrors(t *testing.T) {
 	}
 }
 
-// BenchmarkSurveyCommand runs "apstctl survey --format json --stall-budget
-// 25ms" over 10000 capture files written to a temporary directory: the
-// smartctl corpus repeated with varied latencies, in turn as a binary
-// image, nvme-cli text, nvme-cli JSON and smartctl text, 100 per
-// directory. One op is the whole fleet, read, parsed and reported.
+// surveyBenchFleet writes a synthetic fleet of n captures in format (a
+// fleetgen -format) under dir with examples/fleetgen, the program anyone
+// can run to repeat the figures.
+func surveyBenchFleet(b *testing.B, dir, format string, n int) string {
+	b.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		b.Skip("no go command to run examples/fleetgen")
+	}
+	out := filepath.Join(dir, format)
+	cmd := exec.Command(goTool, "run", "../fleetgen", "-n", strconv.Itoa(n), "-format", format, "-out", out, "-corpus", surveySmartctl)
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("fleetgen: %v\n%s", err, msg)
+	}
+	return out
+}
+
+// BenchmarkSurveyCommand runs "apstctl survey" (text report, the default
+// configurations) over a fleet of 10000 capture files written by
+// examples/fleetgen, in each capture format and mixed, with 1, 2 and
+// GOMAXPROCS workers. One op is the whole fleet read, parsed, surveyed and
+// reported; captures/s is the throughput.
 func BenchmarkSurveyCommand(b *testing.B) {
 	const fleet = 10000
 	dir := b.TempDir()
-	var templates []powerstate.Controller
-	entries, err := os.ReadDir(surveySmartctl)
-	require.NoError(b, err)
-	for _, e := range entries {
-		if filepath.Ext(e.Name()) != ".txt" {
-			continue
-		}
-		f, err := os.Open(filepath.Join(surveySmartctl, e.Name()))
-		require.NoError(b, err)
-		c, err := powerstate.Parse(f)
-		f.Close()
-		require.NoError(b, err)
-		templates = append(templates, c)
+	workers := []int{1, 2}
+	if n := runtime.GOMAXPROCS(0); n > 2 {
+		workers = append(workers, n)
 	}
-	for i := range fleet {
-		c := templates[i%len(templates)]
-		f := uint64(50 + (i/len(templates)*37)%101)
-		for s := range c.States() {
-			if d := &c.PowerStates[s]; d.NonOperational {
-				d.ExitLatency = powerstate.Microseconds(uint64(d.ExitLatency) * f / 100)
-				d.EntryLatency = powerstate.Microseconds(uint64(d.EntryLatency) * f / 100)
-			}
+	for _, format := range []string{"binary", "smartctl", "nvme-text", "nvme-json", "mixed"} {
+		fleetDir := ""
+		for _, w := range workers {
+			b.Run(fmt.Sprintf("format=%s/workers=%d", format, w), func(b *testing.B) {
+				if fleetDir == "" {
+					fleetDir = surveyBenchFleet(b, dir, format, fleet)
+				}
+				args := []string{"--workers", strconv.Itoa(w), fleetDir}
+				var errOut bytes.Buffer
+				b.ReportAllocs()
+				b.ResetTimer()
+				for b.Loop() {
+					if code := runSurvey(args, nil, io.Discard, &errOut); code != exitOK {
+						b.Fatal(errOut.String())
+					}
+				}
+				b.ReportMetric(float64(fleet*b.N)/b.Elapsed().Seconds(), "captures/s")
+			})
 		}
-		var buf bytes.Buffer
-		ext := ""
-		switch i % 4 {
-		case 0:
-			img, err := c.MarshalBinary()
-			require.NoError(b, err)
-			buf.Write(img)
-			ext = ".bin"
-		case 1:
-			require.NoError(b, powerstate.WriteNVMeCLIText(&buf, &c))
-			ext = ".nvme.txt"
-		case 2:
-			require.NoError(b, powerstate.WriteNVMeCLIJSON(&buf, &c))
-			ext = ".json"
-		default:
-			require.NoError(b, powerstate.WriteSmartctlText(&buf, &c))
-			ext = ".smartctl.txt"
-		}
-		p := filepath.Join(dir, fmt.Sprintf("rack%03d", i/100), fmt.Sprintf("host%05d%s", i, ext))
-		require.NoError(b, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(b, os.WriteFile(p, buf.Bytes(), 0o644))
-	}
-	args := []string{"--format", "json", "--stall-budget", "25ms", dir}
-	var errOut bytes.Buffer
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		if code := runSurvey(args, nil, io.Discard, &errOut); code != exitOK {
-			b.Fatal(errOut.String())
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/fleet, "ns/drive")
-}
-
-// The hand-written per-drive JSON is byte for byte what encoding/json
-// writes, on every capture of the corpus and on awkward strings and floats.
-func TestSurveyDriveJSONMatchesEncodingJSON(t *testing.T) {
-	configs, err := surveyConfigs([]string{"ps-max-latency-us=100000", "policy=windows-balanced-dc", "ps-max-latency-us=0,quirks=no-apst", "kernel=v4.11"})
-	require.NoError(t, err)
-	s, err := survey.NewWithOptions(survey.Options{KernelQuirks: true}, configs...)
-	require.NoError(t, err)
-	check := func(d surveyDriveJSON) {
-		t.Helper()
-		want, err := json.Marshal(d)
-		require.NoError(t, err)
-		got, err := appendSurveyDriveJSON([]byte("prefix"), &d)
-		require.NoError(t, err)
-		require.Equal(t, "prefix"+string(want), string(got))
-	}
-	n := 0
-	err = filepath.WalkDir("../../testdata/corpus", func(path string, de os.DirEntry, err error) error {
-		if err != nil || de.IsDir() || surveySkips(de.Name(), false) {
-			return err
-		}
-		c, err := readSurveyCapture(path)
-		require.NoError(t, err, path)
-		row, err := s.Add(path, &c)
-		require.NoError(t, err)
-		check(newSurveyDriveJSON(&row, &c))
-		n++
-		return nil
-	})
-	require.NoError(t, err)
-	assert.Equal(t, 153*6, n)
-
-	c := powerstate.Controller{Model: "a<b>&c\u2028\x7f\"\\\n\t\x01 \xff", Firmware: "é", NPSS: 2, APSTA: 1}
-	row, err := s.Add("dir/\"quoted\" <name>\xfe.txt", &c)
-	require.NoError(t, err)
-	d := newSurveyDriveJSON(&row, &c)
-	check(d)
-	for _, f := range []float64{0, -0, 1e-7, -1e-7, 1e-6, 0.1, 73, 1e20, 1e21, 1.5e300, -7990} {
-		d.IdlePowerDeltaMW = f
-		d.Configs[0].DeepestStateMaxPowerW = f
-		check(d)
 	}
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/apst/survey"
-	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/nvmeapst/nvmeapst/internal/safeio"
 )
 
 // surveyCSV writes one row per drive.
@@ -15,7 +15,7 @@ type surveyCSV struct {
 	w *csv.Writer
 }
 
-func (s *surveyCSV) begin(configs []analysis.Config) error {
+func (s *surveyCSV) begin(configs []analysis.Config, _ bool) error {
 	h := []string{"path", "vendor", "vendor_id", "model", "firmware", "format", "quirks", "changed"}
 	for i := range configs {
 		p := "c" + strconv.Itoa(i+1) + "_"
@@ -28,9 +28,13 @@ func (s *surveyCSV) begin(configs []analysis.Config) error {
 	return s.w.Write(h)
 }
 
-func (s *surveyCSV) drive(row *survey.Row, c *powerstate.Controller) error {
-	rec := []string{row.Name, row.Vendor, fmt.Sprintf("0x%04x", row.VendorID), row.Model, row.Firmware,
-		c.Format.String(), row.Quirks.String(), strconv.FormatBool(row.Changed)}
+// drive writes the drive's row; the cells of text from the capture (path,
+// vendor, model, firmware) are neutralised against spreadsheet formulas
+// (safeio.CSVCell).
+func (s *surveyCSV) drive(row *survey.Row, format string) error {
+	cell := safeio.CSVCell
+	rec := []string{cell(row.Name), cell(row.Vendor), fmt.Sprintf("0x%04x", row.VendorID), cell(row.Model), cell(row.Firmware),
+		format, row.Quirks.String(), strconv.FormatBool(row.Changed)}
 	for i := range row.Results {
 		r := &row.Results[i]
 		rec = append(rec, strconv.FormatBool(r.Plan.Enabled), strconv.Itoa(r.Plan.MaxPS), strconv.Itoa(int(r.Reach.Deepest)),
@@ -43,6 +47,8 @@ func (s *surveyCSV) drive(row *survey.Row, c *powerstate.Controller) error {
 	}
 	return s.w.Write(rec)
 }
+
+func (s *surveyCSV) unreadable(surveyUnreadable) error { return nil } // on stderr, at the end
 
 func (s *surveyCSV) end(*surveyRun) error {
 	s.w.Flush()

@@ -5,21 +5,47 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/apst/survey"
-	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
-// surveyConfigJSON is a configuration's result for one drive: the object
-// compare prints for each configuration.
-func surveyConfigJSON(r *analysis.ConfigResult) compareConfigJSON {
-	return compareConfigJSON{
-		Name: r.Config.Name, Sent: r.Plan.Sent, Enabled: r.Plan.Enabled, MaxPS: r.Plan.MaxPS,
-		MaxRoundTripUS: uint64(r.Plan.MaxRoundTrip), Entries: r.Plan.Table,
-		DeepestState: int(r.Reach.Deepest), WorstExitLatencyUS: uint64(r.Reach.WorstExitLatency),
-		DeepestStateMaxPowerW: float64(r.DeepestMaxPower.MicroWatts()) / 1e6,
-		Outcome:               r.Plan.Outcome.String(), Mode: r.Plan.Mode.String(), Params: r.Config.Params,
-	}
+// The survey's JSON report is one document,
+//
+//	{"configs":[...],"kernel_quirks":B,"drives":[ROW,...],"summary":{...},"unreadable":[...]}
+//
+// written as the drives come (one row a line), so that memory does not grow
+// with the report; with --format ndjson it is one JSON object a line:
+// {"configs":[...],"kernel_quirks":B} first, then {"drive":ROW} and
+// {"unreadable":{...}} in the walk's order, and {"summary":{...}} last.
+// Each row is encoding/json of a surveyDriveJSON: per configuration only the
+// drive's outcome (the tables, mode and params with --full), and the
+// drive's bound sweep, so that --merge can rebuild the survey from the rows.
+
+// surveyEntryJSON is one table entry, as plan prints it.
+type surveyEntryJSON struct {
+	State       int    `json:"state"`
+	Value       string `json:"value"`
+	TargetState uint8  `json:"target_state"`
+	IdleTimeMS  uint32 `json:"idle_time_ms"`
+}
+
+// surveyConfigJSON is a drive's outcome under one configuration: compare's
+// keys, those of the whole result only with --full.
+type surveyConfigJSON struct {
+	Name                  string            `json:"name,omitempty"`
+	Sent                  bool              `json:"sent"`
+	Enabled               bool              `json:"enabled"`
+	MaxPS                 int               `json:"max_ps"`
+	MaxRoundTripUS        uint64            `json:"max_round_trip_us"`
+	Entries               []surveyEntryJSON `json:"entries,omitempty"`
+	DeepestState          int               `json:"deepest_state"`
+	WorstExitLatencyUS    uint64            `json:"worst_exit_latency_us"`
+	DeepestStateMaxPowerW float64           `json:"deepest_state_max_power_w"`
+	ReachableStates       []int             `json:"reachable_states"`
+	Outcome               string            `json:"outcome"`
+	Mode                  string            `json:"mode,omitempty"`
+	Params                *apst.Params      `json:"params,omitempty"`
 }
 
 type surveyChangeJSON struct {
@@ -32,30 +58,70 @@ type surveyChangeJSON struct {
 	GainedStates     []int   `json:"gained_states"`
 }
 
-type surveyDriveJSON struct {
-	Path             string              `json:"path"`
-	Model            string              `json:"model"`
-	Firmware         string              `json:"firmware"`
-	Vendor           string              `json:"vendor"`
-	VendorID         string              `json:"vendor_id"`
-	Format           string              `json:"format"`
-	Quirks           string              `json:"quirks"`
-	Changed          bool                `json:"changed"`
-	Configs          []compareConfigJSON `json:"configs"`
-	IdlePowerDeltaMW float64             `json:"idle_power_delta_mw"`
-	Changes          []surveyChangeJSON  `json:"changes"`
+// surveyStepJSON is one step of a drive's bound sweep (survey.Step).
+type surveyStepJSON struct {
+	MinUS                 uint64  `json:"min_us"`
+	WorstExitLatencyUS    uint64  `json:"worst_exit_latency_us"`
+	DeepestStateMaxPowerW float64 `json:"deepest_state_max_power_w"`
+	ReachableStates       []int   `json:"reachable_states"`
+	Same                  bool    `json:"same"`
 }
 
-func newSurveyDriveJSON(row *survey.Row, c *powerstate.Controller) surveyDriveJSON {
+type surveyDriveJSON struct {
+	Path     string `json:"path"`
+	Model    string `json:"model"`
+	Firmware string `json:"firmware"`
+	Vendor   string `json:"vendor"`
+	VendorID string `json:"vendor_id"`
+	Format   string `json:"format"`
+	Quirks   string `json:"quirks"`
+	// What the quirks rest on, when the kernel's lookup had to infer or
+	// could not check a PCI ID (no capture records it).
+	QuirksInferredFrom string             `json:"quirks_inferred_from,omitempty"`
+	QuirksUncheckedPCI []string           `json:"quirks_unchecked_pci,omitempty"`
+	Changed            bool               `json:"changed"`
+	Configs            []surveyConfigJSON `json:"configs"`
+	IdlePowerDeltaMW   float64            `json:"idle_power_delta_mw"`
+	Changes            []surveyChangeJSON `json:"changes"`
+	BoundSweep         []surveyStepJSON   `json:"bound_sweep"`
+}
+
+// watts converts µW to W as the JSON reports write powers; microWatts is
+// its exact inverse on every power a drive can have.
+func watts(uw uint64) float64 { return float64(uw) / 1e6 }
+
+func newSurveyDriveJSON(row *survey.Row, format string, full bool) surveyDriveJSON {
 	d := surveyDriveJSON{
 		Path: row.Name, Model: row.Model, Firmware: row.Firmware, Vendor: row.Vendor,
-		VendorID: fmt.Sprintf("0x%04x", row.VendorID), Format: c.Format.String(),
+		VendorID: fmt.Sprintf("0x%04x", row.VendorID), Format: format,
 		Quirks: row.Quirks.String(), Changed: row.Changed,
-		Configs: make([]compareConfigJSON, len(row.Results)),
-		Changes: make([]surveyChangeJSON, len(row.Changes)),
+		Configs:    make([]surveyConfigJSON, len(row.Results)),
+		Changes:    make([]surveyChangeJSON, len(row.Changes)),
+		BoundSweep: make([]surveyStepJSON, len(row.Sweep)),
+	}
+	d.QuirksInferredFrom = row.QuirksInferredFrom
+	for _, id := range row.QuirksUncheckedPCI {
+		d.QuirksUncheckedPCI = append(d.QuirksUncheckedPCI, id.String())
 	}
 	for i := range row.Results {
-		d.Configs[i] = surveyConfigJSON(&row.Results[i])
+		r := &row.Results[i]
+		c := surveyConfigJSON{
+			Sent: r.Plan.Sent, Enabled: r.Plan.Enabled, MaxPS: r.Plan.MaxPS,
+			MaxRoundTripUS: uint64(r.Plan.MaxRoundTrip),
+			DeepestState:   int(r.Reach.Deepest), WorstExitLatencyUS: uint64(r.Reach.WorstExitLatency),
+			DeepestStateMaxPowerW: watts(r.DeepestMaxPower.MicroWatts()),
+			ReachableStates:       stateList(r.Reach.States),
+			Outcome:               r.Plan.Outcome.String(),
+		}
+		if full {
+			c.Name, c.Mode, c.Params = r.Config.Name, r.Plan.Mode.String(), &r.Config.Params
+			c.Entries = make([]surveyEntryJSON, len(r.Plan.Table))
+			for s, e := range r.Plan.Table {
+				c.Entries[s] = surveyEntryJSON{State: s, Value: fmt.Sprintf("0x%016x", uint64(e)),
+					TargetState: e.TargetState(), IdleTimeMS: uint32(e.IdleTime())}
+			}
+		}
+		d.Configs[i] = c
 	}
 	for i, ch := range row.Changes {
 		d.Changes[i] = surveyChangeJSON{
@@ -65,40 +131,107 @@ func newSurveyDriveJSON(row *survey.Row, c *powerstate.Controller) surveyDriveJS
 		}
 	}
 	d.IdlePowerDeltaMW = d.Changes[0].IdlePowerDeltaMW
+	for i, st := range row.Sweep {
+		d.BoundSweep[i] = surveyStepJSON{
+			MinUS: uint64(st.Min), WorstExitLatencyUS: uint64(st.WorstExitLatency),
+			DeepestStateMaxPowerW: watts(uint64(st.DeepestMaxPower)),
+			ReachableStates:       stateList(st.Reach), Same: st.Same,
+		}
+	}
 	return d
 }
 
-// surveyJSON streams {"drives":[...],"summary":{...},"unreadable":[...]},
-// one drive per line.
-type surveyJSON struct {
-	w   *bufio.Writer
-	n   int
-	buf []byte
+// surveyConfigNameJSON is a configuration of the survey.
+type surveyConfigNameJSON struct {
+	Name   string      `json:"name"`
+	Params apst.Params `json:"params"`
 }
 
-func (j *surveyJSON) begin([]analysis.Config) error {
-	_, err := j.w.WriteString("{\"drives\":[")
+func surveyConfigNames(configs []analysis.Config) []surveyConfigNameJSON {
+	out := make([]surveyConfigNameJSON, len(configs))
+	for i, c := range configs {
+		out[i] = surveyConfigNameJSON{Name: c.Name, Params: c.Params}
+	}
+	return out
+}
+
+// surveyHeadJSON is what the report says before its drives: what --merge
+// needs to know first.
+type surveyHeadJSON struct {
+	Configs      []surveyConfigNameJSON `json:"configs"`
+	KernelQuirks bool                   `json:"kernel_quirks"`
+}
+
+// surveyJSON writes the JSON or NDJSON report.
+type surveyJSON struct {
+	w      *bufio.Writer
+	enc    *json.Encoder
+	full   bool
+	ndjson bool
+	n      int
+}
+
+func newSurveyJSON(w *bufio.Writer, full, ndjson bool) *surveyJSON {
+	return &surveyJSON{w: w, enc: json.NewEncoder(w), full: full, ndjson: ndjson}
+}
+
+func (j *surveyJSON) begin(configs []analysis.Config, kernelQuirks bool) error {
+	return j.head(surveyHeadJSON{Configs: surveyConfigNames(configs), KernelQuirks: kernelQuirks})
+}
+
+// head writes the report's first line.
+func (j *surveyJSON) head(h surveyHeadJSON) error {
+	b, err := json.Marshal(h)
+	if err != nil {
+		return err
+	}
+	if j.ndjson {
+		j.w.Write(b)
+		_, err = j.w.WriteString("\n")
+		return err
+	}
+	// The head's keys, then the drives' array.
+	j.w.Write(b[:len(b)-1])
+	_, err = j.w.WriteString(",\"drives\":[\n")
 	return err
 }
 
-func (j *surveyJSON) drive(row *survey.Row, c *powerstate.Controller) error {
-	d := newSurveyDriveJSON(row, c)
-	var err error
-	j.buf, err = appendSurveyDriveJSON(j.buf[:0], &d)
-	if err != nil {
-		return err
+func (j *surveyJSON) drive(row *survey.Row, format string) error {
+	return j.rawDrive(newSurveyDriveJSON(row, format, j.full))
+}
+
+// rawDrive writes one row: a surveyDriveJSON, or a row of a shard's report
+// as it was read (json.RawMessage).
+func (j *surveyJSON) rawDrive(v any) error {
+	if j.ndjson {
+		return j.enc.Encode(struct {
+			Drive any `json:"drive"`
+		}{v})
 	}
 	if j.n > 0 {
 		j.w.WriteByte(',')
 	}
 	j.n++
-	j.w.WriteString("\n")
-	_, err = j.w.Write(j.buf)
-	return err
+	return j.enc.Encode(v)
+}
+
+func (j *surveyJSON) unreadable(u surveyUnreadable) error {
+	if !j.ndjson {
+		return nil // listed at the end
+	}
+	return j.enc.Encode(struct {
+		Unreadable surveyUnreadable `json:"unreadable"`
+	}{u})
 }
 
 func (j *surveyJSON) end(r *surveyRun) error {
-	sum, err := json.MarshalIndent(newSurveySummaryJSON(r), "", "  ")
+	sum := newSurveySummaryJSON(r)
+	if j.ndjson {
+		return j.enc.Encode(struct {
+			Summary surveySummaryJSON `json:"summary"`
+		}{sum})
+	}
+	b, err := json.MarshalIndent(sum, "", "  ")
 	if err != nil {
 		return err
 	}
@@ -110,11 +243,8 @@ func (j *surveyJSON) end(r *surveyRun) error {
 	if err != nil {
 		return err
 	}
-	if j.n > 0 {
-		j.w.WriteString("\n")
-	}
 	j.w.WriteString("],\n\"summary\":")
-	j.w.Write(sum)
+	j.w.Write(b)
 	j.w.WriteString(",\n\"unreadable\":")
 	j.w.Write(unb)
 	_, err = j.w.WriteString("}\n")

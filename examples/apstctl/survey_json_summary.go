@@ -80,17 +80,16 @@ type surveyBudgetJSON struct {
 	Params              apst.Params       `json:"params"`
 }
 
-type surveyConfigNameJSON struct {
-	Name   string      `json:"name"`
-	Params apst.Params `json:"params"`
-}
-
 type surveySummaryJSON struct {
-	Drives          int                    `json:"drives"`
-	Changed         int                    `json:"changed"`
-	UnreadableFiles int                    `json:"unreadable_files"`
-	SkippedFiles    int                    `json:"skipped_files"`
-	KernelQuirks    bool                   `json:"kernel_quirks"`
+	Drives          int  `json:"drives"`
+	Changed         int  `json:"changed"`
+	UnreadableFiles int  `json:"unreadable_files"`
+	SkippedFiles    int  `json:"skipped_files"`
+	KernelQuirks    bool `json:"kernel_quirks"`
+	// Drives whose quirks rest on a PCI ID inferred from the model, and
+	// drives with quirked PCI IDs of their vendor's left unchecked.
+	QuirksInferred  int                    `json:"quirks_inferred"`
+	QuirksUnchecked int                    `json:"quirks_unchecked"`
 	Configs         []surveyConfigNameJSON `json:"configs"`
 	Comparisons     []surveyComparisonJSON `json:"comparisons"`
 	StallBudget     *surveyBudgetJSON      `json:"stall_budget,omitempty"`
@@ -100,12 +99,10 @@ func newSurveySummaryJSON(r *surveyRun) surveySummaryJSON {
 	sum := r.survey.Summary()
 	out := surveySummaryJSON{
 		Drives: sum.Drives, Changed: sum.Changed, UnreadableFiles: len(r.unreadable), SkippedFiles: r.skipped,
-		KernelQuirks: r.survey.Options().KernelQuirks,
-		Configs:      make([]surveyConfigNameJSON, len(sum.Configs)),
-		Comparisons:  make([]surveyComparisonJSON, len(sum.Comparisons)),
-	}
-	for i, c := range sum.Configs {
-		out.Configs[i] = surveyConfigNameJSON{Name: c.Name, Params: c.Params}
+		KernelQuirks:   r.survey.Options().KernelQuirks,
+		QuirksInferred: r.quirksInferred, QuirksUnchecked: r.quirksUnchecked,
+		Configs:     surveyConfigNames(sum.Configs),
+		Comparisons: make([]surveyComparisonJSON, len(sum.Comparisons)),
 	}
 	for i, c := range sum.Comparisons {
 		cj := surveyComparisonJSON{

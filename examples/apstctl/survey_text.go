@@ -3,25 +3,36 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/apst/survey"
-	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/nvmeapst/nvmeapst/internal/safeio"
 )
 
 // surveyText writes the report for people: a line per drive as it comes,
-// then the summary.
+// then the summary (with --merge, the summary only). Names, paths and
+// reasons come from the captures and are printed with their control
+// characters escaped (safeio.EscapeTerminal).
 type surveyText struct {
-	w       *bufio.Writer
-	configs int
+	w           *bufio.Writer
+	configs     int
+	merged      bool
+	line, field []byte // drive's buffers
 }
 
-func (t *surveyText) begin(configs []analysis.Config) error {
+func (t *surveyText) begin(configs []analysis.Config, _ bool) error {
 	t.configs = len(configs)
 	for i, c := range configs {
 		fmt.Fprintf(t.w, "[%d] %s: %s\n", i+1, c.Name, describeParams(&c.Params))
+	}
+	if t.merged {
+		_, err := fmt.Fprintln(t.w, "\nThe shards' drives are in their JSON reports; the summary of them all:")
+		return err
 	}
 	fmt.Fprintln(t.w, "\nPer drive, under each configuration: deepest reachable state, worst wake stall, its max power;")
 	fmt.Fprintln(t.w, "then the idle power change against [1]. * = the table changes.")
@@ -37,22 +48,69 @@ func (t *surveyText) begin(configs []analysis.Config) error {
 	return err
 }
 
-func (t *surveyText) drive(row *survey.Row, _ *powerstate.Controller) error {
-	mark := " "
-	if row.Changed {
-		mark = "*"
+// drive writes the drive's line, formatted by hand (strconv, no fmt): on
+// a fleet the lines are most of the report's cost.
+func (t *surveyText) drive(row *survey.Row, _ string) error {
+	if t.field == nil {
+		t.field = make([]byte, 0, 256)
 	}
-	fmt.Fprintf(t.w, "%s %-15s", mark, row.Vendor)
+	b := t.line[:0]
+	if row.Changed {
+		b = append(b, "* "...)
+	} else {
+		b = append(b, "  "...)
+	}
+	b = appendPadRight(b, safeio.AppendEscapeTerminal(t.field[:0], row.Vendor), 15)
 	for i := range row.Results {
 		r := &row.Results[i]
-		fmt.Fprintf(t.w, "  ps%-2d %9s %11s", r.Reach.Deepest, r.Reach.WorstExitLatency, r.DeepestMaxPower)
+		b = append(b, "  ps"...)
+		b = appendPadRight(b, strconv.AppendUint(t.field[:0], uint64(r.Reach.Deepest), 10), 2)
+		b = append(b, ' ')
+		f := strconv.AppendUint(t.field[:0], uint64(r.Reach.WorstExitLatency), 10)
+		b = appendPadLeft(b, append(f, "us"...), 9)
+		b = append(b, ' ')
+		f, _ = r.DeepestMaxPower.AppendText(t.field[:0])
+		b = appendPadLeft(b, f, 11)
 	}
 	for _, ch := range row.Changes {
-		fmt.Fprintf(t.w, "  %+9.1f mW", ch.PowerDelta.MilliWatts())
+		b = append(b, "  "...)
+		b = appendPadLeft(b, appendSignedMilli(t.field[:0], ch.PowerDelta.MilliWatts()), 9)
+		b = append(b, " mW"...)
 	}
-	_, err := fmt.Fprintf(t.w, "  %s\n", row.Name)
+	b = append(b, "  "...)
+	b = safeio.AppendEscapeTerminal(b, row.Name)
+	b = append(b, '\n')
+	t.line = b
+	_, err := t.w.Write(b)
 	return err
 }
+
+// appendSignedMilli appends v as fmt's %+.1f does.
+func appendSignedMilli(b []byte, v float64) []byte {
+	if !math.Signbit(v) {
+		b = append(b, '+')
+	}
+	return strconv.AppendFloat(b, v, 'f', 1, 64)
+}
+
+// appendPadLeft appends f right-aligned in width characters (fmt's %9s),
+// appendPadRight left-aligned (%-15s); widths count runes, as fmt does.
+func appendPadLeft(b, f []byte, width int) []byte {
+	for n := utf8.RuneCount(f); n < width; n++ {
+		b = append(b, ' ')
+	}
+	return append(b, f...)
+}
+
+func appendPadRight(b, f []byte, width int) []byte {
+	b = append(b, f...)
+	for n := utf8.RuneCount(f); n < width; n++ {
+		b = append(b, ' ')
+	}
+	return b
+}
+
+func (t *surveyText) unreadable(surveyUnreadable) error { return nil } // listed at the end
 
 // textListMax bounds the drive lists the text report prints in full.
 const textListMax = 20
@@ -63,11 +121,15 @@ func (t *surveyText) end(r *surveyRun) error {
 	fmt.Fprintf(w, "\n%d drives surveyed; %d unreadable files, %d skipped by name", sum.Drives, len(r.unreadable), r.skipped)
 	if r.survey.Options().KernelQuirks {
 		fmt.Fprintln(w, "; kernel quirks applied")
+		if r.quirksInferred+r.quirksUnchecked > 0 {
+			fmt.Fprintf(w, "  no capture records the PCI device ID: the quirk lookup inferred it from the model on %d drives; on %d, PCI IDs of their vendor that carry quirks could not be checked (quirks_inferred_from, quirks_unchecked_pci in --format json)\n",
+				r.quirksInferred, r.quirksUnchecked)
+		}
 	} else {
 		fmt.Fprintln(w, "; kernel quirks not applied")
 	}
 	for _, u := range r.unreadable {
-		fmt.Fprintf(w, "  unreadable: %s: %s\n", u.Path, u.Error)
+		fmt.Fprintf(w, "  unreadable: %s: %s\n", safeio.EscapeTerminal(u.Path), safeio.EscapeTerminal(u.Error))
 	}
 	list := func(label string, names []string) {
 		fmt.Fprintf(w, "  %s: %d drives\n", label, len(names))
@@ -76,7 +138,7 @@ func (t *surveyText) end(r *surveyRun) error {
 				fmt.Fprintf(w, "      ... and %d more (all in --format json)\n", len(names)-textListMax)
 				break
 			}
-			fmt.Fprintf(w, "      %s\n", n)
+			fmt.Fprintf(w, "      %s\n", safeio.EscapeTerminal(n))
 		}
 	}
 	for _, c := range sum.Comparisons {
@@ -92,7 +154,7 @@ func (t *surveyText) end(r *surveyRun) error {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(tw, "    vendor\tdrives\tchanged\tbars all\tbars none\tstall cut median us\tmax us\tpower median mW\tmax mW\ttotal mW\t")
 		for _, v := range c.Vendors {
-			fmt.Fprintf(tw, "    %s\t%d\t%d\t%d\t%d\t%d\t%d\t%+.1f\t%+.1f\t%+.1f\t\n", v.Vendor, v.Drives, v.Changed, v.BarsAll, v.BarsNone,
+			fmt.Fprintf(tw, "    %s\t%d\t%d\t%d\t%d\t%d\t%d\t%+.1f\t%+.1f\t%+.1f\t\n", safeio.EscapeTerminal(v.Vendor), v.Drives, v.Changed, v.BarsAll, v.BarsNone,
 				v.StallReduction.Median, v.StallReduction.Max, mW(v.PowerIncrease.Median), mW(v.PowerIncrease.Max), mW(v.PowerIncrease.Sum))
 		}
 		tw.Flush()

@@ -1,13 +1,17 @@
 package main
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
+	"github.com/nvmeapst/nvmeapst/apst/analysis"
+	"github.com/nvmeapst/nvmeapst/apst/survey"
+	"github.com/nvmeapst/nvmeapst/internal/safeio"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -32,68 +36,269 @@ func surveySkips(name string, dir bool) bool {
 	return !dir && surveySkippedExts[strings.ToLower(filepath.Ext(name))]
 }
 
-// walk surveys every file under root (or root itself when it is a file),
-// in lexical order.
-func (r *surveyRun) walk(root string) {
-	_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if r.err != nil {
+// surveySlot is one file of the walk on its way from the walker through a
+// worker to the report.
+type surveySlot struct {
+	path   string
+	err    string // why the file is unreadable; "" for a drive
+	format string
+	row    survey.Row
+}
+
+// surveyBatch is a run of consecutive files of the walk, handed from the
+// walker to a worker and from the worker to the report as one: the
+// goroutines meet once per batch, not once per file.
+type surveyBatch struct {
+	slots []surveySlot // cap surveyBatchLen; reused
+	n     int          // slots in use
+}
+
+const (
+	// surveyBatchLen is the number of files in a batch.
+	surveyBatchLen = 32
+	// surveyBatchesPerWorker is the number of batches in flight per
+	// worker: read and parsed, or waiting for the ones before them to be
+	// reported.
+	surveyBatchesPerWorker = 4
+)
+
+// surveyFiles surveys every file under the roots: one goroutine walks them
+// in lexical order and hands them out in batches, o.workers goroutines
+// read, parse and survey them, and the calling goroutine reports them in
+// the walk's order, so the report is the same whatever the number of
+// workers. At most o.workers × surveyBatchesPerWorker × surveyBatchLen
+// files are in flight.
+func (r *surveyRun) surveyFiles(ctx context.Context, o *surveyOptions, configs []analysis.Config, roots []string) error {
+	if err := r.out.begin(configs, r.survey.Options().KernelQuirks); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	k := o.workers * surveyBatchesPerWorker
+	batches := make([]surveyBatch, k)
+	for i := range batches {
+		batches[i].slots = make([]surveySlot, surveyBatchLen)
+	}
+	free := make(chan struct{}, k) // a token per batch not in flight
+	for range k {
+		free <- struct{}{}
+	}
+	jobs := make(chan int, k) // sequence numbers of batches to read
+	done := make(chan int, k) // sequence numbers of batches to report
+
+	var skipped int
+	go func() {
+		defer close(jobs)
+		seq := 0
+		var cur *surveyBatch
+		send := func() {
+			if cur != nil && cur.n > 0 {
+				jobs <- seq
+				seq++
+			}
+			cur = nil
+		}
+		dispatch := func(path, reason string) bool {
+			if cur == nil {
+				select {
+				case <-free:
+				case <-ctx.Done():
+					return false
+				}
+				cur = &batches[seq%k]
+				cur.n = 0
+			}
+			s := &cur.slots[cur.n]
+			s.path, s.err, s.format = path, reason, ""
+			cur.n++
+			if cur.n == surveyBatchLen {
+				send()
+			}
+			return true
+		}
+		for _, root := range roots {
+			if !surveyWalk(ctx, root, dispatch, &skipped) {
+				return
+			}
+		}
+		send()
+	}()
+	var wg sync.WaitGroup
+	for range o.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rd := safeio.Reader{Limit: powerstate.MaxCaptureSize}
+			for seq := range jobs {
+				b := &batches[seq%k]
+				for i := range b.n {
+					if s := &b.slots[i]; s.err == "" && ctx.Err() == nil {
+						r.surveyFile(&rd, s)
+					}
+				}
+				done <- seq
+			}
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+
+	ready := make([]bool, k)
+	next := 0
+	var err error
+	for seq := range done {
+		if err != nil {
+			continue // draining after a failure
+		}
+		ready[seq%k] = true
+		for ready[next%k] {
+			ready[next%k] = false
+			if ctx.Err() != nil { // ^C: the batch may not have been read
+				err = context.Cause(ctx)
+				break
+			}
+			b := &batches[next%k]
+			for i := 0; i < b.n && err == nil; i++ {
+				err = r.report(&b.slots[i])
+			}
+			if err != nil {
+				cancel()
+				break
+			}
+			next++
+			free <- struct{}{}
+		}
+	}
+	if err == nil && ctx.Err() != nil { // the caller's context: ^C
+		err = context.Cause(ctx)
+	}
+	cancel()
+	if err != nil {
+		return err
+	}
+	r.skipped += skipped
+	return r.out.end(r)
+}
+
+// surveyWalk walks root in lexical order and hands each file to dispatch,
+// with the reason when it is refused unread; it counts in skipped the files
+// skipped by name. A symbolic link given as the root is followed. It
+// returns false when dispatch does (the walk was cancelled).
+func surveyWalk(ctx context.Context, root string, dispatch func(path, reason string) bool, skipped *int) bool {
+	walkRoot := root
+	if fi, err := os.Lstat(root); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		if st, err := os.Stat(root); err == nil && st.IsDir() {
+			walkRoot = root + string(filepath.Separator) // Lstat of "link/" is its target's
+		}
+	}
+	ok := true
+	_ = filepath.WalkDir(walkRoot, func(path string, d fs.DirEntry, err error) error {
+		if ctx.Err() != nil {
+			ok = false
 			return fs.SkipAll
 		}
 		if err != nil {
-			r.unreadable = append(r.unreadable, surveyUnreadable{Path: path, Error: err.Error()})
-			return nil // a directory that cannot be read is skipped
+			// A directory that cannot be read is listed and skipped.
+			if !dispatch(path, safeio.Reason(err)) {
+				ok = false
+				return fs.SkipAll
+			}
+			return nil
 		}
-		if path != root && surveySkips(d.Name(), d.IsDir()) {
+		if path != walkRoot && surveySkips(d.Name(), d.IsDir()) {
 			if d.IsDir() {
 				return fs.SkipDir
 			}
-			r.skipped++
+			*skipped++
 			return nil
 		}
 		if d.IsDir() {
 			return nil
 		}
-		r.file(path)
+		reason := ""
+		if t := d.Type(); t&fs.ModeSymlink == 0 && !t.IsRegular() {
+			// A named pipe, socket or device: refused without opening it.
+			reason = "not a regular file: " + safeio.Kind(t)
+		}
+		if !dispatch(path, reason) {
+			ok = false
+			return fs.SkipAll
+		}
 		return nil
 	})
+	return ok
 }
 
-// file reads, parses and surveys one capture.
-func (r *surveyRun) file(path string) {
-	c, err := readSurveyCapture(path)
+// surveyFile reads, parses and surveys the file of slot s (on a worker),
+// leaving the row, or the reason the file is unreadable, in s.
+func (r *surveyRun) surveyFile(rd *safeio.Reader, s *surveySlot) {
+	b, err := rd.ReadFile(s.path)
 	if err != nil {
-		r.unreadable = append(r.unreadable, surveyUnreadable{Path: path, Error: err.Error()})
+		s.err = safeio.Reason(err)
 		return
 	}
-	if err := r.survey.AddInto(&r.row, path, &c); err != nil {
-		r.unreadable = append(r.unreadable, surveyUnreadable{Path: path, Error: err.Error()})
+	c, err := parseSurveyCapture(b)
+	if err != nil {
+		s.err = err.Error()
 		return
 	}
-	if err := r.out.drive(&r.row, &c); err != nil {
-		r.err = err
+	if err := r.survey.AddInto(&s.row, s.path, &c); err != nil {
+		s.err = err.Error()
 		return
+	}
+	s.format = c.Format.String()
+}
+
+// parseSurveyCapture parses a capture held in b, which the caller reuses
+// afterwards: powerstate.ParseBytes neither copies nor retains it.
+func parseSurveyCapture(b []byte) (powerstate.Controller, error) {
+	return powerstate.ParseBytes(b)
+}
+
+// report writes slot s's drive or unreadable file (on the reporting
+// goroutine, in the walk's order).
+func (r *surveyRun) report(s *surveySlot) error {
+	if s.err != "" {
+		u := surveyUnreadable{Path: s.path, Error: s.err}
+		r.unreadable = append(r.unreadable, u)
+		r.tick()
+		return r.out.unreadable(u)
+	}
+	if err := r.out.drive(&s.row, s.format); err != nil {
+		return err
 	}
 	if r.plot != nil {
-		r.plot.drive(&r.row)
+		r.plot.drive(&s.row)
+	}
+	r.countQuirkNotes(s.row.QuirksInferredFrom != "", len(s.row.QuirksUncheckedPCI) > 0)
+	r.drives++
+	r.tick()
+	return nil
+}
+
+// countQuirkNotes counts a drive whose quirks were inferred or unchecked.
+func (r *surveyRun) countQuirkNotes(inferred, unchecked bool) {
+	if inferred {
+		r.quirksInferred++
+	}
+	if unchecked {
+		r.quirksUnchecked++
 	}
 }
 
-// readSurveyCapture opens a regular file of at most 1 MiB and parses it.
-func readSurveyCapture(path string) (powerstate.Controller, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return powerstate.Controller{}, err
+// tick writes a progress line every 1000 captures when progress is on.
+func (r *surveyRun) tick() {
+	if r.progress == nil || (r.drives+len(r.unreadable))%1000 != 0 {
+		return
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return powerstate.Controller{}, err
+	fmt.Fprintf(r.progress, "\rapstctl survey: %d captures, %d unreadable", r.drives, len(r.unreadable))
+}
+
+// endProgress clears the progress line, if one was written.
+func (r *surveyRun) endProgress() {
+	if r.progress != nil && r.drives+len(r.unreadable) >= 1000 {
+		fmt.Fprint(r.progress, "\r\x1b[K")
 	}
-	if !fi.Mode().IsRegular() {
-		return powerstate.Controller{}, errors.New("not a regular file")
-	}
-	if fi.Size() > powerstate.MaxCaptureSize {
-		return powerstate.Controller{}, fmt.Errorf("%d bytes: a capture is at most %d bytes", fi.Size(), powerstate.MaxCaptureSize)
-	}
-	return powerstate.Parse(f)
 }

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// surveyShards copies the smartctl corpus into two shard directories
+// (every other file in each; MANIFEST.tsv in the first, an unreadable file
+// in the second) and returns them.
+func surveyShards(t *testing.T) (a, b string) {
+	t.Helper()
+	dir := t.TempDir()
+	a, b = filepath.Join(dir, "rack-a"), filepath.Join(dir, "rack-b")
+	entries, err := os.ReadDir(surveySmartctl)
+	require.NoError(t, err)
+	for i, e := range entries {
+		dst := a
+		if i%2 == 1 && e.Name() != "MANIFEST.tsv" {
+			dst = b
+		}
+		copyTo(t, filepath.Join(surveySmartctl, e.Name()), filepath.Join(dst, e.Name()))
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(b, "notes.txt"), []byte("not a capture\n"), 0o644))
+	return a, b
+}
+
+// surveyTo runs the survey with args writing its report to the file out.
+func surveyTo(t *testing.T, out string, args ...string) {
+	t.Helper()
+	code, _, errOut := anRun(t, runSurvey, nil, append([]string{"--file", out}, args...)...)
+	require.Equal(t, exitOK, code, errOut)
+}
+
+// Surveys of shards merged give exactly the report of one survey of every
+// shard: the same bytes, in JSON and NDJSON, from shards in either form,
+// and merged again.
+func TestSurveyCommandMerge(t *testing.T) {
+	a, b := surveyShards(t)
+	dir := t.TempDir()
+	with := []string{"--with", "ps-max-latency-us=100000", "--with", "ps-max-latency-us=25000", "--with", "kernel=v4.12"}
+	for _, format := range []string{"json", "ndjson"} {
+		sa, sb := filepath.Join(dir, "a."+format), filepath.Join(dir, "b."+format)
+		surveyTo(t, sa, append(with, "--format", format, a)...)
+		surveyTo(t, sb, append(with, "--format", format, b)...)
+		for _, out := range []string{"json", "ndjson"} {
+			code, whole, errOut := anRun(t, runSurvey, nil, append(with, "--format", out, "--stall-budget", "25ms", a, b)...)
+			require.Equal(t, exitOK, code, errOut)
+			code, merged, errOut := anRun(t, runSurvey, nil, "--merge", "--format", out, "--stall-budget", "25ms", sa, sb)
+			require.Equal(t, exitOK, code, errOut)
+			if format == "json" && out == "ndjson" {
+				// A JSON report lists its unreadable files after its
+				// drives, so their lines move there: the same lines.
+				w, m := strings.Split(whole, "\n"), strings.Split(merged, "\n")
+				slices.Sort(w)
+				slices.Sort(m)
+				assert.Equal(t, w, m, "shards in %s merged to %s", format, out)
+				continue
+			}
+			assert.Equal(t, whole, merged, "shards in %s merged to %s", format, out)
+		}
+	}
+	// A merge of a merge, and JSON with NDJSON.
+	ab := filepath.Join(dir, "ab.json")
+	code, _, errOut := anRun(t, runSurvey, nil, "--merge", "--format", "json", "--file", ab, filepath.Join(dir, "a.ndjson"))
+	require.Equal(t, exitOK, code, errOut)
+	code, merged, errOut := anRun(t, runSurvey, nil, "--merge", "--format", "json", ab, filepath.Join(dir, "b.json"))
+	require.Equal(t, exitOK, code, errOut)
+	_, whole, _ := anRun(t, runSurvey, nil, append(with, "--format", "json", a, b)...)
+	assert.Equal(t, whole, merged)
+
+	// Text: the same summary, without the drives' lines.
+	_, wholeText, _ := anRun(t, runSurvey, nil, append(with, "--stall-budget", "25ms", a, b)...)
+	code, mergedText, errOut := anRun(t, runSurvey, nil, "--merge", "--stall-budget", "25ms", filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json"))
+	require.Equal(t, exitOK, code, errOut)
+	cut := func(s string) string { return s[strings.Index(s, "drives surveyed;")-5:] }
+	assert.Equal(t, cut(wholeText), cut(mergedText))
+	assert.Contains(t, mergedText, "The shards' drives are in their JSON reports")
+}
+
+func TestSurveyCommandMergeErrors(t *testing.T) {
+	a, b := surveyShards(t)
+	dir := t.TempDir()
+	sa, sb, other := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json"), filepath.Join(dir, "other.json")
+	surveyTo(t, sa, "--format", "json", a)
+	surveyTo(t, sb, "--format", "json", b)
+	surveyTo(t, other, "--format", "json", "--with", "ps-max-latency-us=30000", b)
+	full, err := os.ReadFile(sb)
+	require.NoError(t, err)
+	write := func(name, s string) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(s), 0o644))
+		return p
+	}
+	truncated := write("truncated.json", string(full[:len(full)/2]))
+	i := strings.Index(string(full), "\n,{")
+	j := strings.Index(string(full[i+2:]), "\n") + i + 2
+	dropped := write("dropped.json", string(full[:i])+string(full[j:]))
+	edited := write("edited.json", strings.Replace(string(full), `"reachable_states":[`, `"reachable_states":[40,`, 1))
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{sa, other}, "other configurations"},
+		{[]string{sa, truncated}, "truncated.json"},
+		{[]string{sa, dropped}, "the report is incomplete or was edited"},
+		{[]string{sa, edited}, "state 40"},
+		{[]string{sa, filepath.Join(dir, "missing.json")}, "no such file"},
+	} {
+		code, _, errOut := anRun(t, runSurvey, nil, append([]string{"--merge", "--format", "json"}, tc.args...)...)
+		assert.Equal(t, exitUsage, code, "%q", tc.args)
+		assert.Contains(t, errOut, tc.msg, "%q", tc.args)
+	}
+}
+
+// FuzzSurveyMerge feeds --merge's reader arbitrary reports: it never
+// panics or hangs, and a report it accepts adds exactly the drives its
+// summary counts.
+func FuzzSurveyMerge(f *testing.F) {
+	dir := f.TempDir()
+	for _, format := range []string{"json", "ndjson"} {
+		out := filepath.Join(dir, "seed."+format)
+		var errOut strings.Builder
+		if code := runSurvey([]string{"--format", format, "--file", out, filepath.Join(surveyBinary, "SKhynix_PC401_NVMe_512GB_80003E00.id-ctrl.bin")}, nil, io.Discard, &errOut); code != exitOK {
+			f.Fatal(errOut.String())
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte(`{"configs":[],"kernel_quirks":true,"drives":[]}`))
+	f.Add([]byte(`{"drives":[{}]}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r := &surveyRun{out: newSurveyJSON(bufio.NewWriter(io.Discard), false, false)}
+		if err := r.mergeShard(context.Background(), "fuzz.json", bytes.NewReader(b)); err != nil {
+			return
+		}
+		if r.survey == nil {
+			t.Fatal("accepted a report without configurations")
+		}
+		if r.survey.Len() != r.drives {
+			t.Fatalf("%d drives recorded, %d rows read", r.survey.Len(), r.drives)
+		}
+	})
+}
