@@ -40,7 +40,7 @@ func configKeys() []string {
 //     apst-primary-latency-tol-us, apst-secondary-latency-tol-us: u64;
 //   - quirks: a ParseQuirks list, replacing the whole quirk set;
 //   - force-apst: a boolean (1/0, true/false, y/n; empty = true);
-//   - policy: a named preset (PolicyByName) replacing every parameter but
+//   - policy: a named preset ([Policies]) replacing every parameter but
 //     the quirks and force_apst (the Release becomes unknown).
 //
 // On error p is unchanged.
@@ -100,7 +100,7 @@ func (p *Params) Set(key, value string) error {
 		}
 		p.Quirks = q
 	case "policy":
-		pp, err := PolicyByName(value)
+		pp, err := policyByName(value)
 		if err != nil {
 			return bad(err)
 		}

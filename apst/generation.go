@@ -106,14 +106,14 @@ func parseGeneration(s string) (Generation, error) {
 }
 
 // DefaultBound returns the generation's default_ps_max_latency_us: 25000 µs
-// for V4_11, 100000 µs ([DefaultBound]) for the others, 0 for an invalid
+// for V4_11, 100000 µs for the others, 0 for an invalid
 // generation.
 func (g Generation) DefaultBound() Microseconds {
 	switch {
 	case g == V4_11:
 		return 25000
 	case g.Valid():
-		return DefaultBound
+		return defaultBound
 	}
 	return 0
 }

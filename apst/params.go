@@ -11,7 +11,7 @@ import (
 // for.
 //
 // The zero value is rejected by Build (its Generation is unset): start from
-// [DefaultParams], a preset ([PolicyByName]) or [ParseConfig]. Build reads
+// [DefaultParams], a preset (ParseConfig with policy=) or [ParseConfig]. Build reads
 // the four apst_* module parameters only for Current; V4_12 and V4_11 always
 // use the heuristic. Params is a plain value, safe to copy and to share
 // between goroutines.
@@ -51,9 +51,9 @@ type Params struct {
 	ForceAPST bool
 }
 
-// DefaultBound is default_ps_max_latency_us since v4.12, in µs; v4.11's was
+// defaultBound is default_ps_max_latency_us since v4.12, in µs; v4.11's was
 // 25000 ([Generation.DefaultBound]).
-const DefaultBound Microseconds = 100000
+const defaultBound Microseconds = 100000
 
 // Defaults of the four nvme_core.apst_* module parameters (v5.14 and later).
 const (

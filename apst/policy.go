@@ -133,11 +133,11 @@ func policyAlias(key string) string {
 	return key
 }
 
-// PolicyByName returns the parameters of the preset with the given name
+// policyByName returns the parameters of the preset with the given name
 // (case and underscores ignored; a few aliases such as "linux-current" are
 // accepted). An unknown name is an error wrapping ErrInvalidConfig that
 // lists the valid names.
-func PolicyByName(name string) (Params, error) {
+func policyByName(name string) (Params, error) {
 	key := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(name)), "_", "-")
 	key = policyAlias(key)
 	ps := Policies()

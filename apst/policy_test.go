@@ -18,7 +18,7 @@ func TestPolicies(t *testing.T) {
 		require.False(t, names[p.Name], "duplicate %s", p.Name)
 		names[p.Name] = true
 		require.NotEmpty(t, p.Description)
-		got, err := apst.PolicyByName(p.Name)
+		got, err := apst.ParseConfig("policy="+p.Name, apst.Params{})
 		require.NoError(t, err)
 		require.Equal(t, p.Params, got)
 		require.True(t, p.Params.Generation.Valid())
@@ -31,26 +31,26 @@ func TestPolicies(t *testing.T) {
 		require.True(t, names[n], n)
 	}
 
-	p, err := apst.PolicyByName("LINUX_DEFAULT")
+	p, err := apst.ParseConfig("policy=LINUX_DEFAULT", apst.Params{})
 	require.NoError(t, err)
 	require.Equal(t, apst.DefaultParams(apst.Current), p)
-	p, err = apst.PolicyByName("linux-current")
+	p, err = apst.ParseConfig("policy=linux-current", apst.Params{})
 	require.NoError(t, err)
 	require.Equal(t, apst.DefaultParams(apst.Current), p)
-	p, err = apst.PolicyByName("linux-25ms")
+	p, err = apst.ParseConfig("policy=linux-25ms", apst.Params{})
 	require.NoError(t, err)
 	require.Equal(t, apst.Microseconds(25000), p.Bound)
 	require.Equal(t, apst.Current, p.Generation)
-	p, err = apst.PolicyByName("linux-v4.11")
+	p, err = apst.ParseConfig("policy=linux-v4.11", apst.Params{})
 	require.NoError(t, err)
 	require.Equal(t, apst.V4_11.DefaultBound(), p.Bound)
 
-	p, err = apst.PolicyByName("windows-balanced-dc")
+	p, err = apst.ParseConfig("policy=windows-balanced-dc", apst.Params{})
 	require.NoError(t, err)
 	require.Equal(t, apst.Params{Generation: apst.Current, Bound: apst.NoLimit,
 		PrimaryTimeout: 100, PrimaryTolerance: 50000, SecondaryTimeout: 1000, SecondaryTolerance: 100000}, p)
 
-	_, err = apst.PolicyByName("windows-turbo")
+	_, err = apst.ParseConfig("policy=windows-turbo", apst.Params{})
 	require.ErrorIs(t, err, apst.ErrInvalidConfig)
 	require.Contains(t, err.Error(), "windows-balanced-ac")
 }
@@ -75,7 +75,7 @@ func TestWindowsPoliciesOn990(t *testing.T) {
 		{"windows-performance-ac", []apst.Entry{0, 0, 0, 0, 0}, false},
 		{"windows-modern-standby", []apst.Entry{apst.NewEntry(4, 50), apst.NewEntry(4, 50), apst.NewEntry(4, 50), apst.NewEntry(4, 50), 0}, true},
 	} {
-		p, err := apst.PolicyByName(tc.name)
+		p, err := apst.ParseConfig("policy="+tc.name, apst.Params{})
 		require.NoError(t, err)
 		plan, err := apst.Build(c, p)
 		require.NoError(t, err)
@@ -164,7 +164,7 @@ func TestParseConfigPolicies(t *testing.T) {
 
 	p, err := apst.ParseConfig("policy=windows-balanced-dc", base)
 	require.NoError(t, err)
-	want, _ := apst.PolicyByName("windows-balanced-dc")
+	want, _ := apst.ParseConfig("policy=windows-balanced-dc", apst.Params{})
 	want.Quirks = apst.QuirkNoDeepestPS
 	require.Equal(t, want, p)
 

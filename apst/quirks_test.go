@@ -493,14 +493,17 @@ func TestQuirksText(t *testing.T) {
 	}
 }
 
-func TestParsePCIID(t *testing.T) {
-	id, err := apst.ParsePCIID("8086:F1A5")
-	require.NoError(t, err)
+func TestPCIIDText(t *testing.T) {
+	var id apst.PCIID
+	require.NoError(t, id.UnmarshalText([]byte("8086:F1A5")))
 	assert.Equal(t, apst.PCIID{Vendor: 0x8086, Device: 0xf1a5}, id)
-	assert.Equal(t, "8086:f1a5", id.String())
+	b, err := id.MarshalText()
+	require.NoError(t, err)
+	assert.Equal(t, "8086:f1a5", string(b))
 	for _, bad := range []string{"", "8086", "8086:", "xyz:1234", "18086:1234", "8086-f1a5"} {
-		_, err := apst.ParsePCIID(bad)
-		require.Error(t, err, bad)
+		err := id.UnmarshalText([]byte(bad))
+		require.ErrorIs(t, err, apst.ErrInvalidConfig, bad)
+		assert.Equal(t, apst.PCIID{Vendor: 0x8086, Device: 0xf1a5}, id, "unchanged on error")
 	}
 }
 

@@ -19,17 +19,23 @@ func (id PCIID) String() string { return fmt.Sprintf("%04x:%04x", id.Vendor, id.
 // IsZero reports whether the ID is unknown.
 func (id PCIID) IsZero() bool { return id == PCIID{} }
 
-// ParsePCIID parses "VVVV:DDDD" (hexadecimal, an optional 0x on each half).
-func ParsePCIID(s string) (PCIID, error) {
+// MarshalText formats the ID as String does.
+func (id PCIID) MarshalText() ([]byte, error) { return []byte(id.String()), nil }
+
+// UnmarshalText parses "VVVV:DDDD" (hexadecimal, an optional 0x on each
+// half). On error, wrapping ErrInvalidConfig, id is unchanged.
+func (id *PCIID) UnmarshalText(b []byte) error {
+	s := string(b)
 	v, d, ok := strings.Cut(strings.TrimSpace(s), ":")
 	if ok {
 		vv, err1 := strconv.ParseUint(strings.TrimPrefix(strings.ToLower(v), "0x"), 16, 16)
 		dd, err2 := strconv.ParseUint(strings.TrimPrefix(strings.ToLower(d), "0x"), 16, 16)
 		if err1 == nil && err2 == nil {
-			return PCIID{Vendor: uint16(vv), Device: uint16(dd)}, nil
+			*id = PCIID{Vendor: uint16(vv), Device: uint16(dd)}
+			return nil
 		}
 	}
-	return PCIID{}, fmt.Errorf("apst: invalid PCI ID %q: want VVVV:DDDD in hexadecimal, e.g. 8086:f1a5", s)
+	return fmt.Errorf("%w: PCI ID %q: want VVVV:DDDD in hexadecimal, e.g. 8086:f1a5", ErrInvalidConfig, s)
 }
 
 // DMI holds the SMBIOS strings the kernel's vendor-combination quirks read

@@ -14,7 +14,7 @@ var ErrTooFewConfigs = errors.New("apst: at least two configurations are needed"
 
 // Config is one side of a comparison: a name to show and the parameters
 // (bound, generation, module parameters, quirks), e.g. from ParseConfig,
-// ParseConfig or PolicyByName.
+// apst.ParseConfig (policy= for the presets).
 type Config struct {
 	// Name labels the configuration, e.g. "ps-max-latency-us=25000" or
 	// "windows-balanced-dc".

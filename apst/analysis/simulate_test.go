@@ -22,7 +22,7 @@ func plan990(t testing.TB, bound apst.Microseconds) (*powerstate.Controller, aps
 }
 
 func TestIdleTimeline990(t *testing.T) {
-	c, plan := plan990(t, apst.DefaultBound)
+	c, plan := plan990(t, apst.Current.DefaultBound())
 	tl := analysis.IdleTimeline(c, &plan.Table, 0)
 	// ITPT counts idle time in the current state: ps3 after 100 ms, ps4 2000 ms later.
 	require.Len(t, tl, 3)
@@ -61,7 +61,7 @@ func TestIdleTimeline990(t *testing.T) {
 }
 
 func TestSimulateGapList(t *testing.T) {
-	c, plan := plan990(t, apst.DefaultBound)
+	c, plan := plan990(t, apst.Current.DefaultBound())
 	gaps := []apst.Microseconds{50000, 1000000, 3000000}
 	sim, err := analysis.Simulate(c, &plan.Table, gaps, analysis.SimOptions{})
 	require.NoError(t, err)
@@ -97,7 +97,7 @@ func TestSimulateGapList(t *testing.T) {
 }
 
 func TestSimulateZeroAndErrors(t *testing.T) {
-	c, plan := plan990(t, apst.DefaultBound)
+	c, plan := plan990(t, apst.Current.DefaultBound())
 	sim, err := analysis.Simulate(c, &plan.Table, []apst.Microseconds{0, 0}, analysis.SimOptions{})
 	require.NoError(t, err)
 	require.Equal(t, uint64(6000000), sim.AverageIdlePower)
@@ -112,7 +112,7 @@ func TestSimulateZeroAndErrors(t *testing.T) {
 }
 
 func TestSimulateDistributions(t *testing.T) {
-	c, plan := plan990(t, apst.DefaultBound)
+	c, plan := plan990(t, apst.Current.DefaultBound())
 	run := func(spec string, seed uint64) analysis.Simulation {
 		d, err := analysis.ParseGapDistribution(spec)
 		require.NoError(t, err)
@@ -296,7 +296,7 @@ func TestSimulateReachesOnlyReachable(t *testing.T) {
 }
 
 func BenchmarkSimulate(b *testing.B) {
-	c, plan := plan990(b, apst.DefaultBound)
+	c, plan := plan990(b, apst.Current.DefaultBound())
 	gaps, err := analysis.GapDistribution{Kind: analysis.GapExponential, Mean: 500000}.Sample(rand.New(rand.NewPCG(1, 2)), 10000)
 	require.NoError(b, err)
 	opt := analysis.SimOptions{ExitFactor: analysis.Factor{Num: 39, Den: 50}, CPUWake: 150}

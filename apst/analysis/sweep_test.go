@@ -119,7 +119,7 @@ func TestSweepIntel600pNoDeepestPS(t *testing.T) {
 		p.ForceAPST = true
 		sw, err = analysis.Sweep(c, p)
 		require.NoError(t, err)
-		require.EqualValues(t, 4, sw.At(apst.DefaultBound).Reach.Deepest, g.String())
+		require.EqualValues(t, 4, sw.At(apst.Current.DefaultBound()).Reach.Deepest, g.String())
 	}
 }
 

@@ -526,7 +526,7 @@ func surveyGenController(t *rapid.T) *powerstate.Controller {
 func surveyGenParams(t *rapid.T) apst.Params {
 	switch rapid.IntRange(0, 3).Draw(t, "kind") {
 	case 0:
-		p, err := apst.PolicyByName(rapid.SampledFrom(apst.Policies()).Draw(t, "policy").Name)
+		p, err := apst.ParseConfig("policy="+rapid.SampledFrom(apst.Policies()).Draw(t, "policy").Name, apst.Params{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -374,7 +374,7 @@ func (o *measureOptions) simulation() (*nvmeapst.MeasureSimulation, *powerstate.
 	base.Quirks = apst.DriveQuirks(&c, apst.Release{}).APST()
 	sim, err := nvmeapst.NewMeasureSimulation(&c, base, nvmeapst.SimulatedDriveOptions{
 		ExitFactor: factor, Seed: o.seed, Noise: o.noise, ForeignIO: o.foreignIO, LateDescent: o.lateDescent,
-		Initial: apst.Tolerance{Kind: apst.ToleranceValue, Value: uint32(apst.DefaultBound)},
+		Initial: apst.Tolerance{Kind: apst.ToleranceValue, Value: uint32(apst.Current.DefaultBound())},
 	})
 	if err != nil {
 		return nil, nil, apst.Params{}, measureUsagef("%v", err)

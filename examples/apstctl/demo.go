@@ -28,7 +28,7 @@ func runDemo(x *invocation) error {
 	if err != nil {
 		return fmt.Errorf("embedded capture: %w", err)
 	}
-	bounds := []apst.Microseconds{apst.DefaultBound, 25000}
+	bounds := []apst.Microseconds{apst.Current.DefaultBound(), 25000}
 	plans := make([]apst.Plan, len(bounds))
 	for i, b := range bounds {
 		p := apst.DefaultParams(apst.Current)

@@ -104,8 +104,8 @@ func (pf *planFlags) params(c *powerstate.Controller) (apst.Params, error) {
 func (pf *planFlags) lookupQuirks(c *powerstate.Controller, p *apst.Params) (apst.QuirkMatch, error) {
 	cc := *c
 	if *pf.pciID != "" {
-		pci, err := apst.ParsePCIID(*pf.pciID)
-		if err != nil {
+		var pci apst.PCIID
+		if err := pci.UnmarshalText([]byte(*pf.pciID)); err != nil {
 			return apst.QuirkMatch{}, usagef("--pci-id %s: %v", quoteArg(*pf.pciID), err)
 		}
 		if pci.Vendor != c.VendorID && !c.Missing.Has(powerstate.FieldVendorID) {

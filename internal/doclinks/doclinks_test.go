@@ -11,9 +11,9 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -111,6 +111,11 @@ var placeholder = regexp.MustCompile(`^[A-Z0-9_]+$`)
 
 func TestDocLinksResolve(t *testing.T) {
 	root := filepath.Dir(testfixture.Dir())
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatalf("doclinks: go env GOROOT: %v", err)
+	}
+	goroot := strings.TrimSpace(string(out))
 	cache := map[string]names{}
 	resolve := func(importPath string) names {
 		if ns, ok := cache[importPath]; ok {
@@ -120,13 +125,13 @@ func TestDocLinksResolve(t *testing.T) {
 		if rest, ok := strings.CutPrefix(importPath, modulePath); ok {
 			dir = filepath.Join(root, filepath.FromSlash(strings.TrimPrefix(rest, "/")))
 		} else {
-			dir = filepath.Join(runtime.GOROOT(), "src", filepath.FromSlash(importPath))
+			dir = filepath.Join(goroot, "src", filepath.FromSlash(importPath))
 		}
 		_, ns, _ := loadNames(t, dir, importPath)
 		cache[importPath] = ns
 		return ns
 	}
-	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+	err = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
