@@ -385,44 +385,6 @@ func TestReplayNumberFormats(t *testing.T) {
 // the 100 ms and 25 ms bounds do to the generated traces.
 const replayDoc = "docs/replay.md"
 
-// Every "$ apstctl replay" block of docs/replay.md prints what it shows
-// (go test -update rewrites a block that shows the whole output). Until
-// replay is in the command table, TestDocCommands does not cover this
-// document; once it is, docs/replay.md can join its docFiles and this test
-// go.
-func TestReplayDoc(t *testing.T) {
-	inRepoRoot(t)
-	b, err := os.ReadFile(replayDoc)
-	require.NoError(t, err)
-	lines := strings.Split(string(b), "\n")
-	cmds := docCommands(t, replayDoc, lines)
-	require.NotEmpty(t, cmds)
-	changed := false
-	for k := len(cmds) - 1; k >= 0; k-- { // from the end, so that rewriting keeps the indices
-		dc := cmds[k]
-		require.Equal(t, "replay", dc.args[0], "%s:%d: only replay command lines", replayDoc, dc.lineNo)
-		require.Empty(t, dc.stdin, "%s:%d", replayDoc, dc.lineNo)
-		code, out, errOut := runReplay(t, nil, dc.args[1:]...)
-		require.Equal(t, 0, code, "%s:%d: %s\n%s", replayDoc, dc.lineNo, dc.line, errOut)
-		if !dc.showsOut {
-			continue
-		}
-		got := strings.Split(strings.TrimRight(out+errOut, "\n"), "\n")
-		if matchShown(dc.shown, got) {
-			continue
-		}
-		if *update {
-			lines = append(lines[:dc.outStart], append(got, lines[dc.blockEnd:]...)...)
-			changed = true
-			continue
-		}
-		t.Errorf("%s:%d: %s\nshows:\n%s\nprints:\n%s", replayDoc, dc.lineNo, dc.line, strings.Join(dc.shown, "\n"), strings.Join(got, "\n"))
-	}
-	if changed {
-		require.NoError(t, os.WriteFile(replayDoc, []byte(strings.Join(lines, "\n")), 0o644))
-	}
-}
-
 // The JSON example of cli.md's replay section is what replay prints for
 // the writeback trace on the 990 EVO Plus at the flags' configuration.
 func TestReplayCLIExample(t *testing.T) {

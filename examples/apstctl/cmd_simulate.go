@@ -55,6 +55,7 @@ type simulateJSON struct {
 	Timeline    []simulateStepJSON   `json:"timeline"`
 	Wakes       []simulateWakeJSON   `json:"wakes"`
 	Summary     *simulateSummaryJSON `json:"summary,omitempty"`
+	BreakEvenUS map[string]uint64    `json:"break_even_us"`
 	Params      paramsJSON           `json:"params"`
 	Description string               `json:"description"`
 }
@@ -143,6 +144,7 @@ are taken as instantaneous.`,
 				Sent: plan.Sent, Enabled: plan.Enabled, MaxPS: plan.MaxPS, Entries: tableJSON(plan.Table),
 				ExitFactor: opt.ExitFactor.String(), CPUWakeUS: uint64(opt.CPUWake), Params: paramsView(&p),
 				Timeline: []simulateStepJSON{}, Wakes: []simulateWakeJSON{},
+				BreakEvenUS: breakEvenByState(ctl, &plan),
 				Description: "transitions are instantaneous; power is each state's max power (MP)",
 			}
 			for _, st := range tl {
@@ -183,6 +185,7 @@ are taken as instantaneous.`,
 			fmt.Fprintf(tw, "  %s\tps%d\t%s\t%s\n", st.From.Duration(), st.State, st.MaxPower, wk.Penalty)
 		}
 		tw.Flush()
+		fmt.Fprintln(w, "  "+breakEvenText(ctl, &plan))
 		for _, g := range single {
 			wk := tl.WakeAfter(g, opt)
 			fmt.Fprintf(w, "\nafter a %s gap the next command meets ps%d: exit latency %s, penalty %s\n",

@@ -12,8 +12,11 @@ import (
 )
 
 // docFiles are the documents whose command lines must run as shown: the
-// README, the walk-through and the CLI contract.
-var docFiles = []string{"README.md", "docs/should-the-default-be-25ms.md", "docs/spec/cli.md"}
+// README, the walk-throughs and the CLI contract.
+var docFiles = []string{
+	"README.md", "docs/should-the-default-be-25ms.md", "docs/spec/cli.md",
+	"docs/survey.md", "docs/replay.md", "docs/measure.md",
+}
 
 // A docCommand is a command line of a document with the output it shows.
 type docCommand struct {
