@@ -87,7 +87,7 @@ func TestRender(t *testing.T) {
 		assert.Equal(t, 2*233, n, f)
 		assert.Contains(t, []string{"8,16", "sdb", "/dev/sdb", ""}, r.Device())
 	}
-	rc := tracetest.NewReader(trace.FormatPlain, tracetest.Interactive(1, 1<<40, time.Millisecond, time.Microsecond), tracetest.Options{})
+	rc := tracetest.NewReader(trace.FormatPlain, tracetest.Interactive(1, 1<<30, time.Millisecond, time.Microsecond), tracetest.Options{})
 	buf := make([]byte, 100)
 	_, err := io.ReadFull(rc, buf)
 	require.NoError(t, err)
