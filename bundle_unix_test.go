@@ -14,23 +14,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	nvmeapst "github.com/nvmeapst/nvmeapst"
+	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 	"github.com/nvmeapst/nvmeapst/sysfs"
 )
-
-// within fails the test if f has not returned after 5 s.
-func within(t *testing.T, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f()
-	}()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-		t.Fatal("blocked for 5 s")
-	}
-}
 
 // fifoAt replaces the file rel of a tree (its symbolic links followed) by a
 // named pipe.
@@ -39,7 +25,7 @@ func fifoAt(t *testing.T, root, rel string) {
 	p, err := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(rel)))
 	require.NoError(t, err)
 	require.NoError(t, os.Remove(p))
-	require.NoError(t, syscall.Mkfifo(p, 0o644))
+	testfixture.Mkfifo(t, p)
 }
 
 func TestCollectRecordsUnreadableFiles(t *testing.T) {
@@ -51,7 +37,7 @@ func TestCollectRecordsUnreadableFiles(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "bundle")
 	var man *nvmeapst.Manifest
 	var err error
-	within(t, func() { man, err = live.Collect(context.Background(), dir) })
+	testfixture.Within(t, 5*time.Second, func() { man, err = live.Collect(context.Background(), dir) })
 	require.NoError(t, err)
 	assert.Contains(t, man.Skipped, nvmeapst.SkippedFile{Path: tol, Error: "not a regular file: a named pipe (FIFO)"})
 	assert.Contains(t, man.Skipped, nvmeapst.SkippedFile{Path: "module/nvme_core/parameters/force_apst", Error: "not a regular file: a named pipe (FIFO)"})
@@ -84,7 +70,7 @@ func TestOpenBundleManifestFIFO(t *testing.T) {
 	b := collectFixture(t)
 	require.NoError(t, os.Remove(filepath.Join(b, nvmeapst.ManifestName)))
 	require.NoError(t, syscall.Mkfifo(filepath.Join(b, nvmeapst.ManifestName), 0o644))
-	within(t, func() {
+	testfixture.Within(t, 5*time.Second, func() {
 		_, _, err := nvmeapst.OpenBundle(b)
 		require.ErrorIs(t, err, nvmeapst.ErrBundle)
 		require.ErrorIs(t, err, sysfs.ErrNotRegular)
@@ -96,7 +82,7 @@ func TestOpenBundleManifestFIFO(t *testing.T) {
 	require.NoError(t, syscall.Mkfifo(id, 0o644))
 	s, _, err := nvmeapst.OpenBundle(filepath.Dir(filepath.Dir(filepath.Dir(id))))
 	require.NoError(t, err)
-	within(t, func() {
+	testfixture.Within(t, 5*time.Second, func() {
 		r, err := s.Inspect(context.Background(), "nvme0")
 		require.NoError(t, err)
 		require.NotNil(t, r.Controllers[0].IdentifyProblem)

@@ -15,6 +15,7 @@ import (
 
 	nvmeapst "github.com/nvmeapst/nvmeapst"
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 	"github.com/nvmeapst/nvmeapst/ioctl"
 	"github.com/nvmeapst/nvmeapst/ioctl/ioctltest"
 )
@@ -265,9 +266,7 @@ func TestInspectUnreadableIsNotAbsent(t *testing.T) {
 	root := copyTree(t, fixtureRoot)
 	tol := root + "/class/nvme/nvme2/power/pm_qos_latency_tolerance_us"
 	require.NoError(t, os.Remove(tol))
-	if err := mkfifo(tol); err != nil {
-		t.Skip(err)
-	}
+	testfixture.Mkfifo(t, tol)
 	r := inspect(t, system(t, root, consistentDrives(t)), "nvme2")
 	require.Len(t, r.Controllers, 1)
 	c := r.Controllers[0]

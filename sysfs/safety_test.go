@@ -14,24 +14,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 	"github.com/nvmeapst/nvmeapst/sysfs"
 )
-
-// within runs f and fails the test if it has not returned after 5 s,
-// instead of letting a blocked open hang the test binary.
-func within(t *testing.T, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f()
-	}()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-		t.Fatal("blocked for 5 s")
-	}
-}
 
 // replaceWith replaces the file rel of a fixture copy (following the
 // tree's symbolic links) with something that is not a regular file.
@@ -47,7 +32,7 @@ func replaceWith(t *testing.T, root, rel, kind string) {
 	_ = os.Remove(p)
 	switch kind {
 	case "fifo":
-		mkfifo(t, p)
+		testfixture.Mkfifo(t, p)
 	case "socket":
 		l, err := net.Listen("unix", p)
 		if err != nil {
@@ -87,7 +72,7 @@ func TestNothingBlocks(t *testing.T) {
 				fs := newFS(t, root)
 				var c sysfs.Controller
 				var err error
-				within(t, func() { c, err = fs.Controller("nvme0") })
+				testfixture.Within(t, 5*time.Second, func() { c, err = fs.Controller("nvme0") })
 				require.Error(t, err)
 				assert.NotErrorIs(t, err, os.ErrNotExist, "unreadable is not absent")
 				if kind != "escape" {
@@ -106,7 +91,7 @@ func TestNothingBlocks(t *testing.T) {
 				}
 
 				var cs []sysfs.Controller
-				within(t, func() { cs, err = fs.Controllers() })
+				testfixture.Within(t, 5*time.Second, func() { cs, err = fs.Controllers() })
 				require.Error(t, err)
 				assert.NotErrorIs(t, err, os.ErrNotExist)
 				require.Len(t, cs, 1)
@@ -131,7 +116,7 @@ func TestNothingBlocksMachineFiles(t *testing.T) {
 			root := sysfs.CopyFixture(t, "v7")
 			replaceWith(t, root, rel, "fifo")
 			fs := newFS(t, root)
-			within(t, func() {
+			testfixture.Within(t, 5*time.Second, func() {
 				m, merr := fs.ModuleParams()
 				d, derr := fs.DMI()
 				q, qerr := fs.QuirksParam()
@@ -166,9 +151,9 @@ func TestNothingBlocksDirectories(t *testing.T) {
 			root := sysfs.CopyFixture(t, "v6")
 			p := filepath.Join(root, filepath.FromSlash(rel))
 			require.NoError(t, os.RemoveAll(p))
-			mkfifo(t, p)
+			testfixture.Mkfifo(t, p)
 			fs := newFS(t, root)
-			within(t, func() {
+			testfixture.Within(t, 5*time.Second, func() {
 				cs, err := fs.Controllers()
 				require.ErrorIs(t, err, sysfs.ErrNotRegular)
 				assert.Contains(t, err.Error(), "not a directory")
@@ -185,7 +170,7 @@ func TestNothingBlocksDirectories(t *testing.T) {
 func TestSetLatencyToleranceFIFO(t *testing.T) {
 	root := sysfs.CopyFixture(t, "v6")
 	replaceWith(t, root, toleranceFile, "fifo")
-	within(t, func() {
+	testfixture.Within(t, 5*time.Second, func() {
 		_, _, err := newFS(t, root).SetLatencyTolerance("nvme0", "25000")
 		require.ErrorIs(t, err, sysfs.ErrNotRegular)
 		assert.NotErrorIs(t, err, sysfs.ErrAPSTDisabled)

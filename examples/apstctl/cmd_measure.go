@@ -8,10 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strconv"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -112,83 +110,6 @@ func measureFlags(fs *flag.FlagSet) *measureOptions {
 	fs.Float64Var(&o.foreignIO, "foreign-io", 0, "with --simulate: probability that other I/O touches the drive during an idle wait (0 to 1)")
 	fs.Float64Var(&o.lateDescent, "late-descent", 0, "with --simulate: probability that a read finds the drive one state short of its timeline (0 to 1; the patch saw 5/6)")
 	return o
-}
-
-// runMeasure is "apstctl measure" as a whole command: it parses args
-// (flags before or after the device), cancels the measurement on SIGINT
-// and SIGTERM, prints errors on stderr and returns the exit status (0, 1 a
-// runtime failure, 2 a usage error).
-func runMeasure(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("measure", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	o := measureFlags(fs)
-	pos, err := parseMeasureArgs(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			measureHelp(stdout, fs)
-			return exitOK
-		}
-		fmt.Fprintf(stderr, "apstctl measure: %v\nsee 'apstctl measure --help'\n", err)
-		return exitUsage
-	}
-	ctx, stop := measureContext(context.Background())
-	defer stop()
-	return measureStatus(runMeasureWith(ctx, o, pos, stdout, stderr), stderr)
-}
-
-// parseMeasureArgs parses flags before, between and after the positional
-// arguments; "--" ends the flags.
-func parseMeasureArgs(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if used := args[:len(args)-len(rest)]; len(used) > 0 && used[len(used)-1] == "--" {
-			return append(pos, rest...), nil // flag.Parse stopped at "--"
-		}
-		if len(rest) == 0 {
-			return pos, nil
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
-	}
-}
-
-// measureContext is cancelled by SIGINT (^C) and SIGTERM, so that the
-// measurement stops and restores the tolerance file.
-func measureContext(parent context.Context) (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
-}
-
-// measureStatus prints err on stderr and returns the exit status: 0
-// without an error, 2 for a usage error (with the pointer to the help), 1
-// otherwise (a missing right, a device error, an interruption).
-func measureStatus(err error, stderr io.Writer) int {
-	switch {
-	case err == nil:
-		return exitOK
-	case errors.Is(err, errMeasureUsage):
-		fmt.Fprintf(stderr, "apstctl measure: %s\nsee 'apstctl measure --help'\n", strings.TrimPrefix(err.Error(), "usage: "))
-		return exitUsage
-	}
-	fmt.Fprintln(stderr, "apstctl measure:", err)
-	return exitFailure
-}
-
-// measureHelp prints the help of measure.
-func measureHelp(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprintf(w, "usage: apstctl %s\n\n%s\n\nFlags:\n", measureSynopsis, measureLong)
-	fs.SetOutput(w)
-	fs.PrintDefaults()
-	fs.SetOutput(io.Discard)
-	fmt.Fprint(w, `
-Examples:
-  apstctl measure nvme0n1
-  apstctl measure nvme0n1 --with pm-qos=100000 --with pm-qos=25000 --idle-list 100ms,500ms,3s -o json
-  apstctl measure --simulate testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin --exit-factor 0.78 --seed 1
-`)
 }
 
 // runMeasureWith runs measure with parsed options and positional
@@ -620,4 +541,33 @@ func writeMeasureJSON(w io.Writer, h *measureHeader, r *nvmeapst.MeasureResult, 
 	}
 	_, err = w.Write(append(b, '\n'))
 	return err
+}
+
+// measureCommand is "apstctl measure": its flags (measureFlags) and its run
+// (runMeasureWith) in the command table.
+func measureCommand() *command {
+	fs := newFlagSet("measure")
+	o := measureFlags(fs.fs)
+	fs.adopt()
+	c := &command{
+		name:      "measure",
+		usageLine: measureSynopsis,
+		short:     "measure the real wake stall of a live drive at two or more bounds",
+		long:      measureLong,
+		examples: []string{
+			"measure nvme0n1",
+			"measure nvme0n1 --with pm-qos=100000 --with pm-qos=25000 --idle-list 100ms,500ms,3s -o json",
+			"measure --simulate testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin --exit-factor 0.78 --seed 1",
+		},
+		flags:   fs,
+		minArgs: 0, maxArgs: -1,
+	}
+	c.run = func(ctx context.Context, x *invocation, args []string) error {
+		err := runMeasureWith(ctx, o, args, x.out, x.errw)
+		if errors.Is(err, errMeasureUsage) {
+			return usagef("%s", strings.TrimPrefix(err.Error(), "usage: "))
+		}
+		return err
+	}
+	return c
 }

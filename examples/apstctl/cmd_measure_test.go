@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -30,15 +28,24 @@ import (
 
 var evoCapture = testfixture.Path(testfixture.Samsung990EVOPlus)
 
-// measureRun parses args as runMeasure does and runs runMeasureWith; hook
+// measureArgs parses args with the command table's parser and measure's
+// flags.
+func measureArgs(t *testing.T, args []string) (*measureOptions, []string) {
+	t.Helper()
+	fs := newFlagSet("measure")
+	o := measureFlags(fs.fs)
+	fs.adopt()
+	pos, err := parseArgs(fs, args)
+	require.NoError(t, err, args)
+	return o, pos
+}
+
+// measureRun parses args as the command does and runs runMeasureWith; hook
 // (optional) edits the options first.
 func measureRun(t *testing.T, ctx context.Context, hook func(*measureOptions), args ...string) (string, string, error) {
 	t.Helper()
-	fset := flag.NewFlagSet("measure", flag.ContinueOnError)
-	fset.SetOutput(io.Discard)
-	o := measureFlags(fset)
-	pos, err := parseMeasureArgs(fset, args)
-	require.NoError(t, err)
+	o, pos := measureArgs(t, args)
+	var err error
 	if hook != nil {
 		hook(o)
 	}
@@ -200,27 +207,26 @@ func TestMeasureUsageErrors(t *testing.T) {
 			assert.Contains(t, err.Error(), tt.err)
 			assert.Empty(t, out)
 			assert.NotContains(t, errOut, "holds", "nothing was read or changed")
-			var buf bytes.Buffer
-			assert.Equal(t, exitUsage, measureStatus(err, &buf))
-			assert.Contains(t, buf.String(), "see 'apstctl measure --help'")
+			code, _, stderr := apstctl(t, nil, append([]string{"measure"}, tt.args...)...)
+			assert.Equal(t, exitUsage, code)
+			assert.Contains(t, stderr, "see 'apstctl measure --help'")
 		})
 	}
 }
 
-func TestRunMeasureCommandLine(t *testing.T) {
-	var out, errOut bytes.Buffer
-	require.Equal(t, exitOK, runMeasure([]string{"--help"}, nil, &out, &errOut))
-	assert.Contains(t, out.String(), "usage: apstctl measure")
-	assert.Contains(t, out.String(), "--idle-list")
+func TestMeasureCommandLine(t *testing.T) {
+	code, out, _ := apstctl(t, nil, "measure", "--help")
+	require.Equal(t, exitOK, code)
+	assert.Contains(t, out, "usage: apstctl measure")
+	assert.Contains(t, out, "--idle-list")
 
-	out.Reset()
-	code := runMeasure([]string{"--simulate", evoCapture, "--trials", "2", "-o", "json", "--seed", "3"}, nil, &out, &errOut)
-	require.Equal(t, exitOK, code, errOut.String())
-	assert.True(t, json.Valid(out.Bytes()))
+	code, out, errOut := apstctl(t, nil, "measure", "--simulate", evoCapture, "--trials", "2", "-o", "json", "--seed", "3")
+	require.Equal(t, exitOK, code, errOut)
+	assert.True(t, json.Valid([]byte(out)))
 
-	errOut.Reset()
-	require.Equal(t, exitUsage, runMeasure([]string{"--bogus"}, nil, &out, &errOut))
-	assert.Contains(t, errOut.String(), "flag provided but not defined: -bogus")
+	code, _, errOut = apstctl(t, nil, "measure", "--bogus")
+	require.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, "--bogus")
 }
 
 // toleranceProbe keeps the simulated tolerance file of a run, to read it
@@ -306,7 +312,7 @@ func TestMeasureRestoresOnErrorCancelAndSignal(t *testing.T) {
 			if tt.name == "SIGTERM" && runtime.GOOS == "windows" {
 				t.Skip("no SIGTERM to send on Windows")
 			}
-			ctx, stop := measureContext(context.Background())
+			ctx, _, stop := signalContext(context.Background())
 			defer stop()
 			ctx, cancel := context.WithCancel(ctx)
 			defer cancel()
@@ -324,7 +330,8 @@ func TestMeasureRestoresOnErrorCancelAndSignal(t *testing.T) {
 			assert.Contains(t, errOut, "holds 100000", "the value to restore was printed first")
 			assert.Contains(t, errOut, "restored to 100000")
 			assert.Equal(t, want, probe.value(t))
-			assert.Equal(t, exitFailure, measureStatus(err, io.Discard))
+			code, _, _ := statusOf(err)
+			assert.Equal(t, exitFailure, code)
 		})
 	}
 }
@@ -391,7 +398,8 @@ func TestMeasureLive(t *testing.T) {
 		assert.Contains(t, err.Error(), "nothing changed")
 		assert.Empty(t, out)
 		assert.Empty(t, errOut)
-		assert.Equal(t, exitFailure, measureStatus(err, io.Discard))
+		code, _, _ := statusOf(err)
+		assert.Equal(t, exitFailure, code)
 		b, err := os.ReadFile(tolPath)
 		require.NoError(t, err)
 		assert.Equal(t, "25000\n", string(b))
@@ -439,11 +447,7 @@ func TestParseMeasureArgs(t *testing.T) {
 		{[]string{"a", "--", "-b"}, []string{"a", "-b"}, "3s"},
 	}
 	for _, tt := range tests {
-		fset := flag.NewFlagSet("measure", flag.ContinueOnError)
-		fset.SetOutput(io.Discard)
-		o := measureFlags(fset)
-		pos, err := parseMeasureArgs(fset, tt.args)
-		require.NoError(t, err, tt.args)
+		o, pos := measureArgs(t, tt.args)
 		assert.Equal(t, tt.pos, pos, tt.args)
 		assert.Equal(t, tt.idle, o.idle, tt.args)
 	}

@@ -91,44 +91,6 @@ func surveyFlags(fs *flag.FlagSet) *surveyOptions {
 	return o
 }
 
-// runSurvey is "apstctl survey" with its own argument parsing (flags may
-// follow the directories): a fleet of captures through two or more
-// configurations.
-func runSurvey(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	_ = stdin
-	fs := flag.NewFlagSet("survey", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	o := surveyFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, surveyUsage)
-		fs.PrintDefaults()
-	}
-	var dirs []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return exitOK
-			}
-			return exitUsage
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		dirs = append(dirs, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-	o.progress = isTerminal(os.Stderr) && stderr != io.Discard
-	err := runSurveyWith(context.Background(), o, dirs, stdout, stderr)
-	code, msg, hint := statusOf(err)
-	if msg != "" {
-		fmt.Fprintf(stderr, "apstctl survey: %s\n", msg)
-		if hint {
-			fs.Usage()
-		}
-	}
-	return code
-}
-
 // isTerminal reports whether f is a character device (a terminal, for
 // standard error).
 func isTerminal(f *os.File) bool {
@@ -325,4 +287,39 @@ func newSurveyOutput(o *surveyOptions, w *bufio.Writer) surveyOutput {
 		return &surveyCSV{w: csv.NewWriter(w)}
 	}
 	return &surveyText{w: w, merged: o.merge}
+}
+
+// surveyCommand is "apstctl survey": its flags (surveyFlags) and its run
+// (runSurveyWith) in the command table.
+func surveyCommand() *command {
+	fs := newFlagSet("survey")
+	o := surveyFlags(fs.fs)
+	fs.adopt()
+	fs.Alias("o", "format")
+	fs.Alias("output-format", "format")
+	long := surveyUsage
+	if i := strings.Index(long, "\n\n"); i >= 0 {
+		long = long[i+2:]
+	}
+	c := &command{
+		name:      "survey",
+		usageLine: "survey [flags] DIR...\n       apstctl survey --merge [flags] SHARD.json...",
+		short:     "a fleet of captures through two or more configurations",
+		long:      strings.TrimSuffix(strings.TrimSpace(long), "Flags:"),
+		examples: []string{
+			"survey testdata/corpus/smartctl",
+			"survey --stall-budget 25ms testdata/corpus/smartctl -o json",
+			"survey --with policy=linux-default --with policy=windows-balanced-dc testdata/corpus",
+		},
+		flags:   fs,
+		minArgs: 1, maxArgs: -1,
+	}
+	c.run = func(ctx context.Context, x *invocation, args []string) error {
+		if o.format == "normal" {
+			o.format = "text"
+		}
+		o.progress = x.stderr == os.Stderr && isTerminal(os.Stderr)
+		return runSurveyWith(ctx, o, args, x.out, x.errw)
+	}
+	return c
 }

@@ -105,7 +105,7 @@ type surveyOut struct {
 
 func surveyRunJSON(t *testing.T, args ...string) (surveyOut, string) {
 	t.Helper()
-	code, out, errOut := anRun(t, runSurvey, nil, append([]string{"--format", "json"}, args...)...)
+	code, out, errOut := anRun(t, cmdFunc("survey"), nil, append([]string{"--format", "json"}, args...)...)
 	require.Equal(t, 0, code, errOut)
 	var v surveyOut
 	require.NoError(t, json.Unmarshal([]byte(out), &v), out)
@@ -285,7 +285,7 @@ func TestSurveyCommandDeterministic(t *testing.T) {
 	for _, f := range []string{"json", "ndjson", "text", "csv"} {
 		var first string
 		for _, workers := range []string{"1", "1", "2", "7"} {
-			code, out, errOut := anRun(t, runSurvey, nil, append([]string{"--format", f, "--workers", workers}, args...)...)
+			code, out, errOut := anRun(t, cmdFunc("survey"), nil, append([]string{"--format", f, "--workers", workers}, args...)...)
 			require.Equal(t, exitOK, code, errOut)
 			if first == "" {
 				first = out
@@ -294,8 +294,8 @@ func TestSurveyCommandDeterministic(t *testing.T) {
 			assert.Equal(t, first, out, "--format %s --workers %s", f, workers)
 		}
 	}
-	_, a, _ := anRun(t, runSurvey, nil, "--format", "json", "--full", "--workers", "1", surveySmartctl)
-	_, b, _ := anRun(t, runSurvey, nil, "--format", "json", "--full", "--workers", "3", surveySmartctl)
+	_, a, _ := anRun(t, cmdFunc("survey"), nil, "--format", "json", "--full", "--workers", "1", surveySmartctl)
+	_, b, _ := anRun(t, cmdFunc("survey"), nil, "--format", "json", "--full", "--workers", "3", surveySmartctl)
 	assert.Equal(t, a, b, "--full")
 }
 
@@ -375,11 +375,11 @@ func TestSurveyCommandMixedDirectory(t *testing.T) {
 
 	// Text lists the unreadable files with their reasons; CSV sends them to
 	// stderr.
-	code, text, _ := anRun(t, runSurvey, nil, dir)
+	code, text, _ := anRun(t, cmdFunc("survey"), nil, dir)
 	require.Equal(t, 0, code)
 	assert.Contains(t, text, "3 drives surveyed; 3 unreadable files, 2 skipped by name")
 	assert.Contains(t, text, "unreadable: "+filepath.Join(dir, "notes.txt")+": powerstate: ")
-	code, _, errOut := anRun(t, runSurvey, nil, "--format", "csv", dir)
+	code, _, errOut := anRun(t, cmdFunc("survey"), nil, "--format", "csv", dir)
 	require.Equal(t, 0, code)
 	assert.Contains(t, errOut, "unreadable: "+filepath.Join(dir, "huge.bin"))
 
@@ -389,7 +389,7 @@ func TestSurveyCommandMixedDirectory(t *testing.T) {
 }
 
 func TestSurveyCommandCSV(t *testing.T) {
-	code, out, errOut := anRun(t, runSurvey, nil, "--format", "csv", surveySmartctl)
+	code, out, errOut := anRun(t, cmdFunc("survey"), nil, "--format", "csv", surveySmartctl)
 	require.Equal(t, 0, code, errOut)
 	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
 	require.NoError(t, err)
@@ -423,7 +423,7 @@ func TestSurveyCommandCSV(t *testing.T) {
 }
 
 func TestSurveyCommandText(t *testing.T) {
-	code, out, errOut := anRun(t, runSurvey, nil, "--stall-budget", "25ms", surveySmartctl)
+	code, out, errOut := anRun(t, cmdFunc("survey"), nil, "--stall-budget", "25ms", surveySmartctl)
 	require.Equal(t, 0, code, errOut)
 	lib, files := surveyLibrary(t, surveySmartctl)
 	sum, budget := lib.Summary().Comparisons[0], lib.StallBudget(25000)
@@ -445,7 +445,7 @@ func TestSurveyCommandText(t *testing.T) {
 	}
 
 	// One --with: the Linux default against it.
-	code, out, _ = anRun(t, runSurvey, nil, "--with", "policy=windows-balanced-dc", "--kernel-quirks=false", surveySmartctl)
+	code, out, _ = anRun(t, cmdFunc("survey"), nil, "--with", "policy=windows-balanced-dc", "--kernel-quirks=false", surveySmartctl)
 	require.Equal(t, 0, code)
 	assert.Contains(t, out, "[1] ps-max-latency-us=100000")
 	assert.Contains(t, out, "[2] policy=windows-balanced-dc: kernel current (tolerance), bound unlimited")
@@ -459,7 +459,7 @@ func TestSurveyCommandSVG(t *testing.T) {
 		for _, w := range with {
 			args = append(args, "--with", w)
 		}
-		code, _, errOut := anRun(t, runSurvey, nil, append(args, surveySmartctl)...)
+		code, _, errOut := anRun(t, cmdFunc("survey"), nil, append(args, surveySmartctl)...)
 		require.Equal(t, 0, code, errOut)
 		configs := max(len(with), 2)
 		b, err := os.ReadFile(file)
@@ -471,7 +471,7 @@ func TestSurveyCommandSVG(t *testing.T) {
 			assert.Equal(t, 153, perConfig[strconv.Itoa(i)], "config %d", i)
 		}
 	}
-	code, _, errOut := anRun(t, runSurvey, nil, "--svg", filepath.Join(t.TempDir(), "no", "such", "dir.svg"), surveySmartctl)
+	code, _, errOut := anRun(t, cmdFunc("survey"), nil, "--svg", filepath.Join(t.TempDir(), "no", "such", "dir.svg"), surveySmartctl)
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, errOut, "--svg")
 }
@@ -527,7 +527,7 @@ func TestSurveyCommandErrors(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{nil, exitUsage, "want at least one DIR"},
+		{nil, exitUsage, "want at least 1 argument(s), got 0: usage: apstctl survey [flags] DIR...\n"},
 		{[]string{"--format", "xml", surveySmartctl}, exitUsage, "want text, json, ndjson or csv"},
 		{[]string{"--workers", "0", surveySmartctl}, exitUsage, "--workers 0"},
 		{[]string{"--merge", "--with", "kernel=v4.12", surveySmartctl}, exitUsage, "--merge takes"},
@@ -539,12 +539,16 @@ func TestSurveyCommandErrors(t *testing.T) {
 		{[]string{"--stall-budget", "soon", surveySmartctl}, exitUsage, "--stall-budget"},
 		{[]string{"/no/such/dir"}, exitUsage, "no such file"},
 		{[]string{empty}, exitUsage, "no readable capture"},
-		{[]string{"--bogus", surveySmartctl}, exitUsage, "flag provided but not defined"},
+		{[]string{"--bogus", surveySmartctl}, exitUsage, "unknown flag --bogus"},
 		{[]string{"-h"}, exitOK, "usage: apstctl survey"},
 	} {
-		code, _, errOut := anRun(t, runSurvey, nil, tc.args...)
+		code, out, errOut := anRun(t, cmdFunc("survey"), nil, tc.args...)
 		assert.Equal(t, tc.code, code, "%q", tc.args)
-		assert.Contains(t, errOut, tc.msg, "%q", tc.args)
+		if code == exitOK {
+			assert.Contains(t, out, tc.msg, "%q: help goes to stdout", tc.args)
+		} else {
+			assert.Contains(t, errOut, tc.msg, "%q", tc.args)
+		}
 	}
 }
 
@@ -589,7 +593,7 @@ func BenchmarkSurveyCommand(b *testing.B) {
 				b.ReportAllocs()
 				b.ResetTimer()
 				for b.Loop() {
-					if code := runSurvey(args, nil, io.Discard, &errOut); code != exitOK {
+					if code := cmdFunc("survey")(args, nil, io.Discard, &errOut); code != exitOK {
 						b.Fatal(errOut.String())
 					}
 				}

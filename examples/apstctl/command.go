@@ -2,10 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
 	"io"
-	"os"
-	"strings"
 )
 
 // A command is one apstctl subcommand, in the shape of cmd/go's
@@ -60,8 +57,8 @@ func commands() []*command {
 		compareCommand(),
 		simulateCommand(),
 		recommendCommand(),
-		registerSurvey(),
-		registerMeasure(),
+		surveyCommand(),
+		measureCommand(),
 		replayCommand(),
 		decodeCommand(),
 		convertCommand(),
@@ -92,70 +89,4 @@ func commandNames(cmds []*command) []string {
 		names[i] = c.name
 	}
 	return names
-}
-
-// registerSurvey is the survey command, whose files belong to another
-// owner: its flags (surveyFlags) and its run (runSurveyWith) are theirs,
-// the parsing and the help are this table's.
-func registerSurvey() *command {
-	fs := newFlagSet("survey")
-	o := surveyFlags(fs.fs)
-	fs.adopt()
-	fs.Alias("o", "format")
-	fs.Alias("output-format", "format")
-	long := surveyUsage
-	if i := strings.Index(long, "\n\n"); i >= 0 {
-		long = long[i+2:]
-	}
-	c := &command{
-		name:      "survey",
-		usageLine: "survey [flags] DIR...\n       apstctl survey --merge [flags] SHARD.json...",
-		short:     "a fleet of captures through two or more configurations",
-		long:      strings.TrimSuffix(strings.TrimSpace(long), "Flags:"),
-		examples: []string{
-			"survey testdata/corpus/smartctl",
-			"survey --stall-budget 25ms testdata/corpus/smartctl -o json",
-			"survey --with policy=linux-default --with policy=windows-balanced-dc testdata/corpus",
-		},
-		flags:   fs,
-		minArgs: 1, maxArgs: -1,
-	}
-	c.run = func(ctx context.Context, x *invocation, args []string) error {
-		if o.format == "normal" {
-			o.format = "text"
-		}
-		o.progress = x.stderr == os.Stderr && isTerminal(os.Stderr)
-		return runSurveyWith(ctx, o, args, x.out, x.errw)
-	}
-	return c
-}
-
-// registerMeasure is the measure command, whose files belong to another
-// owner: its flags (measureFlags) and its run (runMeasureWith) are theirs,
-// the parsing and the help are this table's.
-func registerMeasure() *command {
-	fs := newFlagSet("measure")
-	o := measureFlags(fs.fs)
-	fs.adopt()
-	c := &command{
-		name:      "measure",
-		usageLine: measureSynopsis,
-		short:     "measure the real wake stall of a live drive at two or more bounds",
-		long:      measureLong,
-		examples: []string{
-			"measure nvme0n1",
-			"measure nvme0n1 --with pm-qos=100000 --with pm-qos=25000 --idle-list 100ms,500ms,3s -o json",
-			"measure --simulate testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin --exit-factor 0.78 --seed 1",
-		},
-		flags:   fs,
-		minArgs: 0, maxArgs: -1,
-	}
-	c.run = func(ctx context.Context, x *invocation, args []string) error {
-		err := runMeasureWith(ctx, o, args, x.out, x.errw)
-		if errors.Is(err, errMeasureUsage) {
-			return usagef("%s", strings.TrimPrefix(err.Error(), "usage: "))
-		}
-		return err
-	}
-	return c
 }

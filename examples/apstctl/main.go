@@ -148,7 +148,8 @@ func checkArgCount(c *command, pos []string) error {
 	if len(pos) > 0 {
 		got += " (" + strings.Join(quoted, " ") + ")"
 	}
-	return usagef("want %s argument(s), %s: usage: apstctl %s", want, got, c.usageLine)
+	usage, _, _ := strings.Cut(c.usageLine, "\n")
+	return usagef("want %s argument(s), %s: usage: apstctl %s", want, got, usage)
 }
 
 // escapeLine returns a message for standard error with its control

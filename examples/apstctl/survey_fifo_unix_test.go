@@ -35,7 +35,7 @@ func TestSurveyCommandFIFO(t *testing.T) {
 		done := make(chan result, 1)
 		go func() {
 			var out, errOut bytes.Buffer
-			code := runSurvey(args, nil, &out, &errOut)
+			code := cmdFunc("survey")(args, nil, &out, &errOut)
 			done <- result{code, out.String(), errOut.String()}
 		}()
 		select {

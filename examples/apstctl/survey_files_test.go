@@ -70,7 +70,7 @@ func hostileCapture(t *testing.T) string {
 // escaped, and the CSV report with formulas neutralised.
 func TestSurveyCommandHostileStrings(t *testing.T) {
 	dir := hostileCapture(t)
-	code, out, errOut := anRun(t, runSurvey, nil, "--stall-budget", "10ms", dir)
+	code, out, errOut := anRun(t, cmdFunc("survey"), nil, "--stall-budget", "10ms", dir)
 	require.Equal(t, exitOK, code, errOut)
 	assert.NotContains(t, out, "\x1b")
 	assert.NotContains(t, out, "\r")
@@ -78,7 +78,7 @@ func TestSurveyCommandHostileStrings(t *testing.T) {
 	assert.Contains(t, out, `\x1b]0;title\x07.bin`)
 	assert.Contains(t, out, `=HYPERLINK("x")\x1b[2J`, "the vendor: the model's first word")
 
-	code, out, errOut = anRun(t, runSurvey, nil, "--format", "csv", dir)
+	code, out, errOut = anRun(t, cmdFunc("survey"), nil, "--format", "csv", dir)
 	require.Equal(t, exitOK, code, errOut)
 	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
 	require.NoError(t, err)

@@ -38,7 +38,7 @@ func surveyShards(t *testing.T) (a, b string) {
 // surveyTo runs the survey with args writing its report to the file out.
 func surveyTo(t *testing.T, out string, args ...string) {
 	t.Helper()
-	code, _, errOut := anRun(t, runSurvey, nil, append([]string{"--file", out}, args...)...)
+	code, _, errOut := anRun(t, cmdFunc("survey"), nil, append([]string{"--file", out}, args...)...)
 	require.Equal(t, exitOK, code, errOut)
 }
 
@@ -54,9 +54,9 @@ func TestSurveyCommandMerge(t *testing.T) {
 		surveyTo(t, sa, append(with, "--format", format, a)...)
 		surveyTo(t, sb, append(with, "--format", format, b)...)
 		for _, out := range []string{"json", "ndjson"} {
-			code, whole, errOut := anRun(t, runSurvey, nil, append(with, "--format", out, "--stall-budget", "25ms", a, b)...)
+			code, whole, errOut := anRun(t, cmdFunc("survey"), nil, append(with, "--format", out, "--stall-budget", "25ms", a, b)...)
 			require.Equal(t, exitOK, code, errOut)
-			code, merged, errOut := anRun(t, runSurvey, nil, "--merge", "--format", out, "--stall-budget", "25ms", sa, sb)
+			code, merged, errOut := anRun(t, cmdFunc("survey"), nil, "--merge", "--format", out, "--stall-budget", "25ms", sa, sb)
 			require.Equal(t, exitOK, code, errOut)
 			if format == "json" && out == "ndjson" {
 				// A JSON report lists its unreadable files after its
@@ -72,16 +72,16 @@ func TestSurveyCommandMerge(t *testing.T) {
 	}
 	// A merge of a merge, and JSON with NDJSON.
 	ab := filepath.Join(dir, "ab.json")
-	code, _, errOut := anRun(t, runSurvey, nil, "--merge", "--format", "json", "--file", ab, filepath.Join(dir, "a.ndjson"))
+	code, _, errOut := anRun(t, cmdFunc("survey"), nil, "--merge", "--format", "json", "--file", ab, filepath.Join(dir, "a.ndjson"))
 	require.Equal(t, exitOK, code, errOut)
-	code, merged, errOut := anRun(t, runSurvey, nil, "--merge", "--format", "json", ab, filepath.Join(dir, "b.json"))
+	code, merged, errOut := anRun(t, cmdFunc("survey"), nil, "--merge", "--format", "json", ab, filepath.Join(dir, "b.json"))
 	require.Equal(t, exitOK, code, errOut)
-	_, whole, _ := anRun(t, runSurvey, nil, append(with, "--format", "json", a, b)...)
+	_, whole, _ := anRun(t, cmdFunc("survey"), nil, append(with, "--format", "json", a, b)...)
 	assert.Equal(t, whole, merged)
 
 	// Text: the same summary, without the drives' lines.
-	_, wholeText, _ := anRun(t, runSurvey, nil, append(with, "--stall-budget", "25ms", a, b)...)
-	code, mergedText, errOut := anRun(t, runSurvey, nil, "--merge", "--stall-budget", "25ms", filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json"))
+	_, wholeText, _ := anRun(t, cmdFunc("survey"), nil, append(with, "--stall-budget", "25ms", a, b)...)
+	code, mergedText, errOut := anRun(t, cmdFunc("survey"), nil, "--merge", "--stall-budget", "25ms", filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json"))
 	require.Equal(t, exitOK, code, errOut)
 	cut := func(s string) string { return s[strings.Index(s, "drives surveyed;")-5:] }
 	assert.Equal(t, cut(wholeText), cut(mergedText))
@@ -117,7 +117,7 @@ func TestSurveyCommandMergeErrors(t *testing.T) {
 		{[]string{sa, edited}, "state 40"},
 		{[]string{sa, filepath.Join(dir, "missing.json")}, "no such file"},
 	} {
-		code, _, errOut := anRun(t, runSurvey, nil, append([]string{"--merge", "--format", "json"}, tc.args...)...)
+		code, _, errOut := anRun(t, cmdFunc("survey"), nil, append([]string{"--merge", "--format", "json"}, tc.args...)...)
 		assert.Equal(t, exitUsage, code, "%q", tc.args)
 		assert.Contains(t, errOut, tc.msg, "%q", tc.args)
 	}
@@ -131,7 +131,7 @@ func FuzzSurveyMerge(f *testing.F) {
 	for _, format := range []string{"json", "ndjson"} {
 		out := filepath.Join(dir, "seed."+format)
 		var errOut strings.Builder
-		if code := runSurvey([]string{"--format", format, "--file", out, filepath.Join(surveyBinary, "SKhynix_PC401_NVMe_512GB_80003E00.id-ctrl.bin")}, nil, io.Discard, &errOut); code != exitOK {
+		if code := cmdFunc("survey")([]string{"--format", format, "--file", out, filepath.Join(surveyBinary, "SKhynix_PC401_NVMe_512GB_80003E00.id-ctrl.bin")}, nil, io.Discard, &errOut); code != exitOK {
 			f.Fatal(errOut.String())
 		}
 		b, err := os.ReadFile(out)

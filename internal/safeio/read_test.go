@@ -17,23 +17,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nvmeapst/nvmeapst/internal/safeio"
+	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 )
-
-// within runs f and fails the test if it has not returned after d, instead
-// of letting a blocked open hang the test binary.
-func within(t *testing.T, d time.Duration, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f()
-	}()
-	select {
-	case <-done:
-	case <-time.After(d):
-		t.Fatalf("still blocked after %v", d)
-	}
-}
 
 // readFuncs are the ways of reading a whole file; each must behave the same.
 var readFuncs = []struct {
@@ -127,7 +112,7 @@ func TestReadFile(t *testing.T) {
 				p := tt.path(t)
 				var b []byte
 				var err error
-				within(t, 5*time.Second, func() { b, err = rf.read(p, tt.limit) })
+				testfixture.Within(t, 5*time.Second, func() { b, err = rf.read(p, tt.limit) })
 				if tt.err != nil {
 					require.ErrorIs(t, err, tt.err)
 					if rf.name != "Open" || tt.err != safeio.ErrTooLarge {
@@ -315,7 +300,7 @@ func TestOpenFileInRoot(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "25000", string(b))
 
-	within(t, 5*time.Second, func() { _, err = safeio.OpenFileInRoot(root, filepath.Base(fifo), os.O_WRONLY) })
+	testfixture.Within(t, 5*time.Second, func() { _, err = safeio.OpenFileInRoot(root, filepath.Base(fifo), os.O_WRONLY) })
 	require.ErrorIs(t, err, safeio.ErrNotRegular, "a FIFO without a reader fails at once")
 	assert.Contains(t, err.Error(), fifo)
 
@@ -341,7 +326,7 @@ func TestReadDirInRoot(t *testing.T) {
 	assert.Equal(t, "nvme0", ents[0].Name())
 
 	for name, kind := range map[string]string{filepath.Base(fifo): "a named pipe (FIFO)", "file": "a regular file"} {
-		within(t, 5*time.Second, func() { _, err = safeio.ReadDirInRoot(root, name) })
+		testfixture.Within(t, 5*time.Second, func() { _, err = safeio.ReadDirInRoot(root, name) })
 		require.ErrorIs(t, err, safeio.ErrNotRegular)
 		assert.Contains(t, err.Error(), kind+", not a directory")
 		assert.Equal(t, "not a directory: "+kind, safeio.Reason(err))
@@ -349,4 +334,13 @@ func TestReadDirInRoot(t *testing.T) {
 	_, err = safeio.ReadDirInRoot(root, "missing")
 	require.ErrorIs(t, err, fs.ErrNotExist)
 	assert.Contains(t, err.Error(), filepath.Join(dir, "missing"))
+}
+
+// mkfifo makes a named pipe in dir and returns its path (the test is skipped
+// where the file system has none).
+func mkfifo(t *testing.T, dir string) string {
+	t.Helper()
+	p := filepath.Join(dir, "fifo")
+	testfixture.Mkfifo(t, p)
+	return p
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nvmeapst/nvmeapst/internal/safeio"
+	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 )
 
 func writeString(s string) func(io.Writer) error {
@@ -109,7 +110,7 @@ func TestWriteFileRefusals(t *testing.T) {
 	}
 	if runtime.GOOS != "windows" {
 		fifo := mkfifo(t, t.TempDir())
-		within(t, 5*time.Second, func() {
+		testfixture.Within(t, 5*time.Second, func() {
 			err = safeio.WriteFile(fifo, 0o644, writeString("x"))
 		})
 		require.ErrorIs(t, err, safeio.ErrNotRegular)
