@@ -381,10 +381,6 @@ func TestReplayNumberFormats(t *testing.T) {
 	assert.Equal(t, "0.000 s", seconds(999999))
 }
 
-// replayDoc is the document that answers, with replay's own output, what
-// the 100 ms and 25 ms bounds do to the generated traces.
-const replayDoc = "docs/replay.md"
-
 // The JSON example of cli.md's replay section is what replay prints for
 // the writeback trace on the 990 EVO Plus at the flags' configuration.
 func TestReplayCLIExample(t *testing.T) {
