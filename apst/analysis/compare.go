@@ -9,7 +9,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
-// ErrTooFewConfigs is returned when Compare (or NewSurvey) is given fewer than two configurations.
+// ErrTooFewConfigs is returned when Compare (or survey.New) is given fewer than two configurations.
 var ErrTooFewConfigs = errors.New("apst: at least two configurations are needed")
 
 // Config is one side of a comparison: a name to show and the parameters

@@ -80,7 +80,9 @@ func parseCapture(b []byte) (powerstate.Controller, error) {
 	case err == nil:
 		return c, nil
 	case errors.Is(err, powerstate.ErrFeatureCapture):
-		return c, fmt.Errorf("%w; this is a get-feature (APST table) capture: read it with 'apstctl decode', or compare it with 'apstctl check ID-CAPTURE FEATURE-CAPTURE'", err)
+		// The library's message names the library function; say which
+		// command reads the capture instead.
+		return c, &hintError{"this is a get-feature (APST table) capture, not an identify controller capture: read it with 'apstctl decode', or compare it with 'apstctl check ID-CAPTURE FEATURE-CAPTURE'", err}
 	}
 	return c, err
 }
@@ -95,7 +97,7 @@ func loadFeature(path string, stdin io.Reader) (apst.FeatureCapture, error) {
 	fc, err := apst.ParseFeatureCapture(bytes.NewReader(b))
 	if err != nil {
 		if errors.Is(err, apst.ErrIdentifyCapture) {
-			err = fmt.Errorf("%w; this is an identify controller capture: plan it with 'apstctl plan', or give it as the first capture of 'apstctl check'", err)
+			err = &hintError{"this is an identify controller capture, not a get-feature (APST table) capture: plan it with 'apstctl plan', or give it as the first capture of 'apstctl check'", err}
 		}
 		return fc, inputErr(fmt.Errorf("%s: %w", captureName(path), err))
 	}

@@ -58,3 +58,14 @@ func statusOf(err error) (code int, msg string, hint bool) {
 	}
 	return exitFailure, err.Error(), false
 }
+
+// hintError replaces the message of err, a library error, with one for
+// people at the command line (which command to use instead), keeping err
+// for errors.Is.
+type hintError struct {
+	msg string
+	err error
+}
+
+func (e *hintError) Error() string { return e.msg }
+func (e *hintError) Unwrap() error { return e.err }
