@@ -25,7 +25,7 @@ func ExampleSystem_Inspect() {
 		fmt.Printf("%s %s: quirks %s, bound %s (%s), verdict %s\n",
 			c.Name, c.Sysfs.Model, c.Quirks.APST(), c.Bound, c.BoundSource, c.Verdict.Status)
 		for _, d := range c.Verdict.Differences {
-			fmt.Printf("  ps%d: kernel %s, drive %s\n", d.State, d.Kernel, d.Drive)
+			fmt.Printf("  ps%d: kernel %s, drive %s\n", d.State, d.Expected, d.Drive)
 		}
 		if len(c.Verdict.Causes) > 0 {
 			fmt.Println("  likely cause:", c.Verdict.Causes[0].Kind)

@@ -15,6 +15,7 @@ import (
 
 	nvmeapst "github.com/nvmeapst/nvmeapst"
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 	"github.com/nvmeapst/nvmeapst/ioctl"
 	"github.com/nvmeapst/nvmeapst/ioctl/ioctltest"
@@ -87,11 +88,11 @@ func TestInspectDriveHoldsAnotherTable(t *testing.T) {
 
 	intel := r.Controllers[0].Verdict
 	assert.Equal(t, nvmeapst.StatusMismatch, intel.Status)
-	assert.Equal(t, []nvmeapst.EntryDiff{
-		{State: 0, Kernel: 0x6418, Drive: 0x6420},
-		{State: 1, Kernel: 0x6418, Drive: 0x6420},
-		{State: 2, Kernel: 0x6418, Drive: 0x6420},
-		{State: 3, Kernel: 0, Drive: 0x6420},
+	assert.Equal(t, []analysis.EntryDiff{
+		{State: 0, Expected: 0x6418, Drive: 0x6420},
+		{State: 1, Expected: 0x6418, Drive: 0x6420},
+		{State: 2, Expected: 0x6418, Drive: 0x6420},
+		{State: 3, Expected: 0, Drive: 0x6420},
 	}, intel.Differences)
 	require.NotEmpty(t, intel.Causes)
 	assert.Equal(t, nvmeapst.CauseQuirk, intel.Causes[0].Kind)
@@ -103,7 +104,7 @@ func TestInspectDriveHoldsAnotherTable(t *testing.T) {
 
 	samsung := r.Controllers[2].Verdict
 	assert.Equal(t, nvmeapst.StatusMismatch, samsung.Status)
-	assert.Equal(t, []nvmeapst.EntryDiff{{State: 3, Kernel: 0, Drive: 0x7d020}}, samsung.Differences)
+	assert.Equal(t, []analysis.EntryDiff{{State: 3, Expected: 0, Drive: 0x7d020}}, samsung.Differences)
 	require.NotEmpty(t, samsung.Causes)
 	assert.Equal(t, nvmeapst.CauseBoundChanged, samsung.Causes[0].Kind)
 	assert.Contains(t, samsung.Causes[0].Detail, "at least 43000us")

@@ -56,27 +56,18 @@ type Cause struct {
 	Detail string
 }
 
-// EntryDiff is an APST entry on which the kernel's plan and the drive
-// disagree: analysis.EntryDiff as the report shows it (Kernel is its
-// Expected).
-type EntryDiff struct {
-	State  uint8
-	Kernel apst.Entry
-	Drive  apst.Entry
-}
-
 // Verdict compares what the kernel programs with what the drive reports.
 type Verdict struct {
 	Status  Status
 	Summary string
-	// KernelEnabled is APSTE as the kernel programs it. DriveEnabled is the
-	// drive's APSTE, meaningful only when DriveAPSTE is known (a bundle or
-	// capture that did not record completion dword 0 leaves it unknown).
+	// KernelEnabled is APSTE as the kernel programs it. DriveAPSTE is the
+	// drive's, APSTEUnknown when the source did not record completion
+	// dword 0 (a bundle or capture without it).
 	KernelEnabled bool
-	DriveEnabled  bool
 	DriveAPSTE    apst.APSTE
-	// Differences lists the differing entries, state 0 first.
-	Differences []EntryDiff
+	// Differences lists the differing entries, state 0 first (Expected is
+	// the kernel's entry).
+	Differences []analysis.EntryDiff
 	// Causes lists the likely causes of a mismatch, the best first.
 	Causes []Cause
 	// Notes add context that holds whatever the status: what the
@@ -99,7 +90,6 @@ func judge(r *ControllerReport, m *machine) Verdict {
 	v.Notes = append(v.Notes, r.uncertain...)
 	if r.Drive != nil {
 		v.DriveAPSTE = r.Drive.APSTE
-		v.DriveEnabled = r.Drive.APSTE == apst.APSTEEnabled
 	}
 	switch {
 	case r.Plan == nil:
@@ -132,9 +122,7 @@ func judge(r *ControllerReport, m *machine) Verdict {
 	}
 	v.Check = &chk
 	v.Notes = append(v.Notes, chk.Notes...)
-	for _, d := range chk.Differences {
-		v.Differences = append(v.Differences, EntryDiff{State: d.State, Kernel: d.Expected, Drive: d.Drive})
-	}
+	v.Differences = chk.Differences
 	if chk.Match {
 		v.Status = StatusMatch
 		v.Summary = "the drive holds the table the kernel programs"
@@ -146,7 +134,7 @@ func judge(r *ControllerReport, m *machine) Verdict {
 	v.Status = StatusMismatch
 	var parts []string
 	if chk.APSTEDiffers {
-		parts = append(parts, fmt.Sprintf("APSTE %d on the drive, %d from the kernel", b2i(v.DriveEnabled), b2i(r.Plan.Enabled)))
+		parts = append(parts, fmt.Sprintf("APSTE %d on the drive, %d from the kernel", b2i(v.DriveAPSTE == apst.APSTEEnabled), b2i(r.Plan.Enabled)))
 	}
 	if n := len(v.Differences); n > 0 {
 		states := make([]string, n)

@@ -127,7 +127,8 @@ type verdictJSON struct {
 	Status        string          `json:"status"`
 	Summary       string          `json:"summary"`
 	KernelEnabled bool            `json:"kernel_enabled"`
-	DriveEnabled  bool            `json:"drive_enabled"`
+	DriveEnabled  *bool           `json:"drive_enabled"`
+	DriveAPSTE    string          `json:"drive_apste"`
 	Differences   []entryDiffJSON `json:"differences"`
 	Causes        []causeJSON     `json:"causes"`
 	Notes         []string        `json:"notes"`
@@ -246,11 +247,15 @@ func controllerView(c *nvmeapst.ControllerReport) controllerJSON {
 func verdictView(v *nvmeapst.Verdict) verdictJSON {
 	out := verdictJSON{
 		Status: string(v.Status), Summary: v.Summary,
-		KernelEnabled: v.KernelEnabled, DriveEnabled: v.DriveEnabled,
+		KernelEnabled: v.KernelEnabled, DriveAPSTE: v.DriveAPSTE.String(),
 		Differences: []entryDiffJSON{}, Causes: []causeJSON{}, Notes: nonNil(v.Notes),
 	}
+	if v.DriveAPSTE.Known() {
+		on := v.DriveAPSTE == apst.APSTEEnabled
+		out.DriveEnabled = &on
+	}
 	for _, d := range v.Differences {
-		out.Differences = append(out.Differences, entryDiffJSON{d.State, hexEntry(d.Kernel), hexEntry(d.Drive)})
+		out.Differences = append(out.Differences, entryDiffJSON{d.State, hexEntry(d.Expected), hexEntry(d.Drive)})
 	}
 	for _, c := range v.Causes {
 		out.Causes = append(out.Causes, causeJSON{string(c.Kind), c.Detail})
