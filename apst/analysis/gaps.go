@@ -14,9 +14,12 @@ import (
 // GapKind is the shape of an idle-gap distribution.
 type GapKind uint8
 
+// The kinds of distribution. The zero GapKind is none of them, so that a
+// zero GapDistribution is refused by Sample rather than taken for fixed
+// gaps of 0 µs.
 const (
 	// GapFixed: every gap is Mean.
-	GapFixed GapKind = iota
+	GapFixed GapKind = iota + 1
 	// GapUniform: gaps uniform over [Min, Max], both included.
 	GapUniform
 	// GapExponential: exponentially distributed gaps with mean Mean (a
@@ -24,7 +27,9 @@ const (
 	GapExponential
 )
 
-// GapDistribution describes idle gaps to sample.
+// GapDistribution describes idle gaps to sample. Its zero value is not a
+// distribution: Sample refuses it (build one with ParseGapDistribution or
+// set Kind).
 type GapDistribution struct {
 	// Kind is the shape.
 	Kind GapKind
@@ -64,7 +69,7 @@ func (d GapDistribution) Sample(r *rand.Rand, n int) ([]apst.Microseconds, error
 			return nil, fmt.Errorf("%w: uniform minimum %s above maximum %s", ErrInvalidGaps, formatMicros(d.Min), formatMicros(d.Max))
 		}
 	default:
-		return nil, fmt.Errorf("%w: unknown distribution kind %d", ErrInvalidGaps, d.Kind)
+		return nil, fmt.Errorf("%w: unknown distribution kind %d (a zero GapDistribution: build one with ParseGapDistribution)", ErrInvalidGaps, d.Kind)
 	}
 	out := make([]apst.Microseconds, n)
 	for i := range out {

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 
@@ -307,4 +308,11 @@ func BenchmarkSimulate(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(gaps)), "ns/gap")
+}
+
+// The zero GapDistribution is refused, not sampled as gaps of 0 µs.
+func TestGapDistributionZeroValue(t *testing.T) {
+	_, err := analysis.GapDistribution{}.Sample(rand.New(rand.NewPCG(1, 2)), 3)
+	require.ErrorIs(t, err, analysis.ErrInvalidGaps)
+	assert.Contains(t, err.Error(), "ParseGapDistribution")
 }
