@@ -1,7 +1,3 @@
-// Package doclinks checks the module's documentation: every [Ident] doc link
-// in a doc comment resolves to a declaration, in the same package or in the
-// package it names, and no bracketed identifier is left unresolved as plain
-// text.
 package doclinks
 
 import (
