@@ -1,8 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
+	"github.com/nvmeapst/nvmeapst/internal/safeio"
 )
 
 // wakeFlags are --exit-factor and --cpu-wake-us, which simulate and
@@ -15,14 +22,14 @@ type wakeFlags struct {
 
 func addWakeFlags(fs *flagSet) *wakeFlags {
 	return &wakeFlags{
-		factor:  fs.String("exit-factor", "FACTOR", "1", "measured/advertised factor scaling exit latencies: 0.78, 78% or 39/50"),
+		factor:  fs.String("exit-factor", "FACTOR", "1", "measured/advertised factor scaling exit latencies: 0.78, 78% or 39/50, or a FILE holding one (what measure --factor-out writes, or measure's JSON)"),
 		cpuWake: fs.String("cpu-wake-us", "US", "0", "CPU wake latency added to every wake, in us (or a duration: 150us)"),
 	}
 }
 
 // options parses the flags into simulation options.
 func (wf *wakeFlags) options() (analysis.SimOptions, error) {
-	factor, err := analysis.ParseFactor(*wf.factor)
+	factor, err := parseExitFactor(*wf.factor)
 	if err != nil {
 		return analysis.SimOptions{}, usagef("--exit-factor %s: %v", quoteArg(*wf.factor), err)
 	}
@@ -62,4 +69,53 @@ func exitLatencyLimit(opt analysis.SimOptions, limit apst.Microseconds) apst.Mic
 		}
 	}
 	return lo
+}
+
+// maxFactorFile bounds what --exit-factor reads from a file: measure's JSON
+// with every trial is the largest thing it is meant to be given.
+const maxFactorFile = 16 << 20
+
+// parseExitFactor reads --exit-factor: a factor as analysis.ParseFactor
+// reads it, or the path of a regular file holding one: what measure
+// --factor-out writes (the factor on a line of its own, "#" comments
+// allowed) or measure's JSON output (its "exit_factor" key). A value that
+// is both a factor and a file name is the factor.
+func parseExitFactor(s string) (analysis.Factor, error) {
+	f, err := analysis.ParseFactor(s)
+	if err == nil {
+		return f, nil
+	}
+	st, serr := os.Stat(s)
+	if serr != nil || st.IsDir() {
+		return analysis.Factor{}, err
+	}
+	b, rerr := safeio.ReadFile(s, maxFactorFile)
+	if rerr != nil {
+		return analysis.Factor{}, rerr
+	}
+	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '{' {
+		var doc struct {
+			ExitFactor *string `json:"exit_factor"`
+		}
+		if jerr := json.Unmarshal(t, &doc); jerr != nil || doc.ExitFactor == nil {
+			return analysis.Factor{}, fmt.Errorf("%s: want measure's JSON with an \"exit_factor\" key", s)
+		}
+		f, err := analysis.ParseFactor(*doc.ExitFactor)
+		if err != nil {
+			return analysis.Factor{}, fmt.Errorf("%s: exit_factor: %w", s, err)
+		}
+		return f, nil
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f, err := analysis.ParseFactor(line)
+		if err != nil {
+			return analysis.Factor{}, fmt.Errorf("%s: %w", s, err)
+		}
+		return f, nil
+	}
+	return analysis.Factor{}, fmt.Errorf("%s: holds no exit factor", s)
 }

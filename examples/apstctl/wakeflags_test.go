@@ -1,0 +1,46 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nvmeapst/nvmeapst/apst/analysis"
+)
+
+// --exit-factor takes a factor, or the file measure writes: --factor-out's
+// one line or its JSON.
+func TestParseExitFactor(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
+		return p
+	}
+	want := analysis.Factor{Num: 39, Den: 50}
+	for _, tc := range []struct {
+		arg, err string
+	}{
+		{"0.78", ""},
+		{"78%", ""},
+		{write("factor.txt", "# measured by apstctl measure\n0.78\n"), ""},
+		{write("measure.json", `{"rows": [], "exit_factor": "0.78", "exit_factor_by_state": "ps3=0.78"}`), ""},
+		{write("empty.txt", "\n# nothing\n"), "holds no exit factor"},
+		{write("bad.txt", "fast\n"), "invalid exit-latency factor"},
+		{write("other.json", `{"rows": []}`), `want measure's JSON with an "exit_factor" key`},
+		{filepath.Join(dir, "missing"), "invalid exit-latency factor"},
+		{dir, "invalid exit-latency factor"},
+	} {
+		got, err := parseExitFactor(tc.arg)
+		if tc.err != "" {
+			require.Error(t, err, tc.arg)
+			assert.Contains(t, err.Error(), tc.err, tc.arg)
+			continue
+		}
+		require.NoError(t, err, tc.arg)
+		assert.Equal(t, want, got, tc.arg)
+	}
+}
