@@ -19,28 +19,36 @@ import (
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
+// passthruOffsets are the offsets of the fields of a passthru struct the
+// package sets or reads.
+type passthruOffsets struct {
+	opcode, nsid, addr, dataLen, cdw10, cdw11, result uintptr
+}
+
 func TestPassthruLayout(t *testing.T) {
 	var c passthruCmd
-	assert.Equal(t, uintptr(72), unsafe.Sizeof(c))
-	assert.Equal(t, uintptr(passthruCmdSize), unsafe.Sizeof(c))
-	assert.Equal(t, uintptr(0), unsafe.Offsetof(c.opcode))
-	assert.Equal(t, uintptr(4), unsafe.Offsetof(c.nsid))
-	assert.Equal(t, uintptr(24), unsafe.Offsetof(c.addr))
-	assert.Equal(t, uintptr(36), unsafe.Offsetof(c.dataLen))
-	assert.Equal(t, uintptr(40), unsafe.Offsetof(c.cdw10))
-	assert.Equal(t, uintptr(44), unsafe.Offsetof(c.cdw11))
-	assert.Equal(t, uintptr(68), unsafe.Offsetof(c.result))
-
 	var c64 passthruCmd64
-	assert.Equal(t, uintptr(80), unsafe.Sizeof(c64))
-	assert.Equal(t, uintptr(passthruCmd64Size), unsafe.Sizeof(c64))
-	assert.Equal(t, uintptr(0), unsafe.Offsetof(c64.opcode))
-	assert.Equal(t, uintptr(4), unsafe.Offsetof(c64.nsid))
-	assert.Equal(t, uintptr(24), unsafe.Offsetof(c64.addr))
-	assert.Equal(t, uintptr(36), unsafe.Offsetof(c64.dataLen))
-	assert.Equal(t, uintptr(40), unsafe.Offsetof(c64.cdw10))
-	assert.Equal(t, uintptr(44), unsafe.Offsetof(c64.cdw11))
-	assert.Equal(t, uintptr(72), unsafe.Offsetof(c64.result))
+	tests := []struct {
+		name            string
+		size, sizeConst uintptr
+		offsets         passthruOffsets
+		wantSize        uintptr
+		wantOffsets     passthruOffsets
+	}{
+		{"nvme_passthru_cmd", unsafe.Sizeof(c), passthruCmdSize,
+			passthruOffsets{unsafe.Offsetof(c.opcode), unsafe.Offsetof(c.nsid), unsafe.Offsetof(c.addr),
+				unsafe.Offsetof(c.dataLen), unsafe.Offsetof(c.cdw10), unsafe.Offsetof(c.cdw11), unsafe.Offsetof(c.result)},
+			72, passthruOffsets{0, 4, 24, 36, 40, 44, 68}},
+		{"nvme_passthru_cmd64", unsafe.Sizeof(c64), passthruCmd64Size,
+			passthruOffsets{unsafe.Offsetof(c64.opcode), unsafe.Offsetof(c64.nsid), unsafe.Offsetof(c64.addr),
+				unsafe.Offsetof(c64.dataLen), unsafe.Offsetof(c64.cdw10), unsafe.Offsetof(c64.cdw11), unsafe.Offsetof(c64.result)},
+			80, passthruOffsets{0, 4, 24, 36, 40, 44, 72}},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.wantSize, tt.size, tt.name)
+		assert.Equal(t, tt.size, tt.sizeConst, tt.name)
+		assert.Equal(t, tt.wantOffsets, tt.offsets, tt.name)
+	}
 
 	// The values the kernel headers give, e.g. strace's decoding.
 	assert.Equal(t, uint(0xc0484e41), ioctlAdminCmd, "NVME_IOCTL_ADMIN_CMD")

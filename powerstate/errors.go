@@ -141,6 +141,16 @@ func syntaxErr(f Format, line int, expected, found string) *ParseError {
 		Err: fmt.Errorf("%w: found %q", ErrSyntax, found)}
 }
 
+// parseTextLines runs parse, the parser of a text format, on s, with
+// cutAtEnd applied to its error.
+func parseTextLines(s string, parse func(string) (Controller, int, error)) (Controller, int, error) {
+	c, end, err := parse(s)
+	if err != nil {
+		return Controller{}, 0, cutAtEnd(s, err)
+	}
+	return c, end, nil
+}
+
 // cutAtEnd turns a syntax error on the last line of s into ErrTruncated
 // when that line has no terminator: the capture was cut inside it.
 func cutAtEnd(s string, err error) error {

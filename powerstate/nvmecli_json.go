@@ -87,6 +87,7 @@ func parseNVMeCLIJSON(s string) (Controller, int, error) {
 		return Controller{}, 0, err
 	}
 	c := Controller{Format: f}
+	nks := nvmeKeysOf(&c)
 	k := keys{f: f}
 	states := -1
 	psdsLine := 0
@@ -119,10 +120,11 @@ func parseNVMeCLIJSON(s string) (Controller, int, error) {
 				return nil
 			})
 		}
-		nk, ok := nvmeKeys[key]
+		ki, ok := nvmeKeyIndex[key]
 		if !ok {
 			return w.Skip(key)
 		}
+		nk := &nks[ki]
 		if err := k.seen(nk.field, key, keyLine); err != nil {
 			return err
 		}
@@ -132,7 +134,7 @@ func parseNVMeCLIJSON(s string) (Controller, int, error) {
 			if err != nil {
 				return err
 			}
-			if err := setNVMeKey(&c, key, nk, v); err != nil {
+			if err := setNVMeKey(key, nk, v); err != nil {
 				return k.bad(nk.field, key, line, err.Error(), v)
 			}
 		} else {
@@ -143,7 +145,7 @@ func parseNVMeCLIJSON(s string) (Controller, int, error) {
 			if !ok {
 				return k.bad(nk.field, key, line, "an unsigned "+strconv.Itoa(nk.bits)+"-bit integer for "+key, found)
 			}
-			setNVMeValue(&c, nk.field, v)
+			setUintAt(nk.p, v)
 		}
 		k.set(nk.field)
 		return nil

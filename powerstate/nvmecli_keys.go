@@ -14,51 +14,116 @@ const (
 	kindString                    // %-.*s: space-padded string
 )
 
-// nvmeKey describes one id-ctrl key the model holds.
+// nvmeTextForm says how WriteNVMeCLIText prints an id-ctrl key's value (the
+// current generation's format).
+type nvmeTextForm uint8
+
+const (
+	textHashX  nvmeTextForm = iota // %#x: "0" for zero, "0x..." otherwise
+	textDec                        // %d
+	textHex6                       // %06x (ieee)
+	textPadded                     // the space-padded string
+)
+
+// nvmeKey describes one id-ctrl key the model holds: its name in the text
+// and the JSON, the Controller field, how it is read and written, and where
+// its value is.
 type nvmeKey struct {
+	name  string
 	field Fields
 	kind  nvmeKeyKind
+	text  nvmeTextForm
 	bits  int // width of the field (or the string width)
+	// p points to the field in a Controller: a *string for kindString,
+	// else a pointer to an unsigned integer type (see uintAt, setUintAt).
+	p any
 }
 
-// nvmeKeys maps the nvme-cli id-ctrl keys, of the text and of the JSON, to
-// the Controller fields (the JSON has numbers where the text has kindHex or
-// kindDecHex).
-var nvmeKeys = map[string]nvmeKey{
-	"vid":    {FieldVendorID, kindHex, 16},
-	"ssvid":  {FieldSubsystemVendorID, kindHex, 16},
-	"sn":     {FieldSerial, kindString, maxSerial},
-	"mn":     {FieldModel, kindString, maxModel},
-	"fr":     {FieldFirmware, kindString, maxFirmware},
-	"ieee":   {FieldIEEE, kindHex, 24},
-	"cntlid": {FieldControllerID, kindHex, 16},
-	"ver":    {FieldVersion, kindHex, 32},
-	"rtd3r":  {FieldRTD3Resume, kindHex, 32},
-	"rtd3e":  {FieldRTD3Entry, kindHex, 32},
-	"oacs":   {FieldOACS, kindHex, 16},
-	"npss":   {FieldNPSS, kindDecHex, 8},
-	"avscc":  {FieldAVSCC, kindDecHex, 8},
-	"apsta":  {FieldAPSTA, kindDecHex, 8},
-	"wctemp": {FieldWarningTemp, kindDecHex, 16},
-	"cctemp": {FieldCriticalTemp, kindDecHex, 16},
+// nvmeKeyCount is the number of id-ctrl keys the model holds.
+const nvmeKeyCount = 16
+
+// nvmeKeysOf lists the nvme-cli id-ctrl keys the model holds, in nvme-cli's
+// order, pointing into c: the keys of the text and of the JSON (the JSON has
+// numbers where the text has kindHex or kindDecHex), read by the parsers
+// and written by WriteNVMeCLIText and WriteNVMeCLIJSON.
+func nvmeKeysOf(c *Controller) [nvmeKeyCount]nvmeKey {
+	return [...]nvmeKey{
+		{"vid", FieldVendorID, kindHex, textHashX, 16, &c.VendorID},
+		{"ssvid", FieldSubsystemVendorID, kindHex, textHashX, 16, &c.SubsystemVendorID},
+		{"sn", FieldSerial, kindString, textPadded, maxSerial, &c.Serial},
+		{"mn", FieldModel, kindString, textPadded, maxModel, &c.Model},
+		{"fr", FieldFirmware, kindString, textPadded, maxFirmware, &c.Firmware},
+		{"ieee", FieldIEEE, kindHex, textHex6, 24, &c.IEEE},
+		{"cntlid", FieldControllerID, kindHex, textHashX, 16, &c.ControllerID},
+		{"ver", FieldVersion, kindHex, textHashX, 32, &c.Version},
+		{"rtd3r", FieldRTD3Resume, kindHex, textHashX, 32, &c.RTD3Resume},
+		{"rtd3e", FieldRTD3Entry, kindHex, textHashX, 32, &c.RTD3Entry},
+		{"oacs", FieldOACS, kindHex, textHashX, 16, &c.OACS},
+		{"npss", FieldNPSS, kindDecHex, textDec, 8, &c.NPSS},
+		{"avscc", FieldAVSCC, kindDecHex, textHashX, 8, &c.AVSCC},
+		{"apsta", FieldAPSTA, kindDecHex, textHashX, 8, &c.APSTA},
+		{"wctemp", FieldWarningTemp, kindDecHex, textDec, 16, &c.WarningTemp},
+		{"cctemp", FieldCriticalTemp, kindDecHex, textDec, 16, &c.CriticalTemp},
+	}
 }
 
-// setNVMeKey stores the value of an id-ctrl key; the error text says what
-// was expected.
-func setNVMeKey(c *Controller, key string, k nvmeKey, val string) error {
+// nvmeKeyIndex maps the names of nvmeKeysOf to their index.
+var nvmeKeyIndex = func() map[string]int {
+	keys := nvmeKeysOf(new(Controller))
+	m := make(map[string]int, len(keys))
+	for i, k := range keys {
+		m[k.name] = i
+	}
+	return m
+}()
+
+// uintAt returns the value of the numeric field p points to, cut to bits.
+func uintAt(p any, bits int) uint64 {
+	var v uint64
+	switch p := p.(type) {
+	case *uint8:
+		v = uint64(*p)
+	case *uint16:
+		v = uint64(*p)
+	case *uint32:
+		v = uint64(*p)
+	case *Version:
+		v = uint64(*p)
+	case *Microseconds:
+		v = uint64(*p)
+	case *Kelvin:
+		v = uint64(*p)
+	}
+	return v & (1<<bits - 1)
+}
+
+// setUintAt stores v in the numeric field p points to.
+func setUintAt(p any, v uint64) {
+	switch p := p.(type) {
+	case *uint8:
+		*p = uint8(v)
+	case *uint16:
+		*p = uint16(v)
+	case *uint32:
+		*p = uint32(v)
+	case *Version:
+		*p = Version(v)
+	case *Microseconds:
+		*p = Microseconds(v)
+	case *Kelvin:
+		*p = Kelvin(v)
+	}
+}
+
+// setNVMeKey stores the value of an id-ctrl key where k points; the error
+// text says what was expected.
+func setNVMeKey(key string, k *nvmeKey, val string) error {
 	if k.kind == kindString {
 		v, ok := cleanString(val, k.bits)
 		if !ok {
 			return errorString("at most " + strconv.Itoa(k.bits) + " characters for " + key)
 		}
-		switch k.field {
-		case FieldSerial:
-			c.Serial = v
-		case FieldModel:
-			c.Model = v
-		case FieldFirmware:
-			c.Firmware = v
-		}
+		*k.p.(*string) = v
 		return nil
 	}
 	tok, _, _ := strings.Cut(strings.TrimSpace(val), " ")
@@ -76,40 +141,8 @@ func setNVMeKey(c *Controller, key string, k nvmeKey, val string) error {
 		}
 		return errorString(what + " " + strconv.Itoa(k.bits) + "-bit value for " + key)
 	}
-	setNVMeValue(c, k.field, v)
+	setUintAt(k.p, v)
 	return nil
-}
-
-// setNVMeValue stores the value of a numeric id-ctrl field.
-func setNVMeValue(c *Controller, field Fields, v uint64) {
-	switch field {
-	case FieldVendorID:
-		c.VendorID = uint16(v)
-	case FieldSubsystemVendorID:
-		c.SubsystemVendorID = uint16(v)
-	case FieldIEEE:
-		c.IEEE = uint32(v)
-	case FieldControllerID:
-		c.ControllerID = uint16(v)
-	case FieldVersion:
-		c.Version = Version(v)
-	case FieldRTD3Resume:
-		c.RTD3Resume = Microseconds(v)
-	case FieldRTD3Entry:
-		c.RTD3Entry = Microseconds(v)
-	case FieldOACS:
-		c.OACS = uint16(v)
-	case FieldNPSS:
-		c.NPSS = uint8(v)
-	case FieldAVSCC:
-		c.AVSCC = uint8(v)
-	case FieldAPSTA:
-		c.APSTA = uint8(v)
-	case FieldWarningTemp:
-		c.WarningTemp = Kelvin(v)
-	case FieldCriticalTemp:
-		c.CriticalTemp = Kelvin(v)
-	}
 }
 
 // errorString is a plain error whose text is what was expected.

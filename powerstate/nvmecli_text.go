@@ -111,16 +111,13 @@ const (
 )
 
 func parseNVMeCLIText(s string) (Controller, int, error) {
-	c, end, err := parseNVMeCLITextLines(s)
-	if err != nil {
-		return Controller{}, 0, cutAtEnd(s, err)
-	}
-	return c, end, nil
+	return parseTextLines(s, parseNVMeCLITextLines)
 }
 
 func parseNVMeCLITextLines(s string) (Controller, int, error) {
 	const f = FormatNVMeCLIText
 	c := Controller{Format: f}
+	nks := nvmeKeysOf(&c)
 	k := keys{f: f}
 	l := capture.NewLines(s)
 
@@ -139,14 +136,15 @@ func parseNVMeCLITextLines(s string) (Controller, int, error) {
 		if !ok {
 			continue
 		}
-		nk, ok := nvmeKeys[key]
+		ki, ok := nvmeKeyIndex[key]
 		if !ok {
 			continue
 		}
+		nk := &nks[ki]
 		if err := k.seen(nk.field, key, l.N()); err != nil {
 			return Controller{}, 0, err
 		}
-		if err := setNVMeKey(&c, key, nk, val); err != nil {
+		if err := setNVMeKey(key, nk, val); err != nil {
 			if err := k.bad(nk.field, key, l.N(), err.Error(), val); err != nil {
 				return Controller{}, 0, err
 			}

@@ -54,11 +54,7 @@ const (
 )
 
 func parseSmartctlText(s string) (Controller, int, error) {
-	c, end, err := parseSmartctlTextLines(s)
-	if err != nil {
-		return Controller{}, 0, cutAtEnd(s, err)
-	}
-	return c, end, nil
+	return parseTextLines(s, parseSmartctlTextLines)
 }
 
 func parseSmartctlTextLines(s string) (Controller, int, error) {

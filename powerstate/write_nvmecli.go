@@ -67,6 +67,46 @@ func padded(b []byte, s string, width int) []byte {
 	return b
 }
 
+// appendNVMeKeysText appends the id-ctrl key lines of the known fields of
+// c, in nvme-cli's order and number formats.
+func appendNVMeKeysText(b []byte, c *Controller, known Fields) []byte {
+	for _, k := range nvmeKeysOf(c) {
+		if !known.Has(k.field) {
+			continue
+		}
+		b = padded(b, k.name, 10)
+		b = append(b, ": "...)
+		switch k.text {
+		case textPadded:
+			b = padded(b, *k.p.(*string), k.bits)
+		case textHashX:
+			b = hashX(b, uintAt(k.p, k.bits))
+		case textDec:
+			b = strconv.AppendUint(b, uintAt(k.p, k.bits), 10)
+		case textHex6:
+			b = fmt.Appendf(b, "%06x", uintAt(k.p, k.bits))
+		}
+		b = append(b, '\n')
+	}
+	return b
+}
+
+// appendNVMeKeysJSON appends the top-level id-ctrl keys of the known fields
+// of c, in nvme-cli's order: numbers, and the strings padded with spaces.
+func appendNVMeKeysJSON(b []byte, c *Controller, known Fields) []byte {
+	for _, k := range nvmeKeysOf(c) {
+		switch {
+		case !known.Has(k.field):
+		case k.kind == kindString:
+			q, _ := json.Marshal(string(padded(nil, *k.p.(*string), k.bits)))
+			b = fmt.Appendf(b, "  %q: %s,\n", k.name, q)
+		default:
+			b = fmt.Appendf(b, "  %q: %d,\n", k.name, uintAt(k.p, k.bits))
+		}
+	}
+	return b
+}
+
 // WriteNVMeCLIText writes c as "nvme id-ctrl" prints it in the current
 // generation (nvme-cli v2.12 and later): the header line, the id-ctrl keys
 // the controller knows among vid, ssvid, sn, mn, fr, ieee, cntlid, ver,
@@ -85,50 +125,7 @@ func WriteNVMeCLIText(w io.Writer, c *Controller) error {
 	}
 	b := make([]byte, 0, 512+c.StateCount()*400)
 	b = append(b, "NVME Identify Controller:\n"...)
-	key := func(k string) {
-		b = padded(b, k, 10)
-		b = append(b, ": "...)
-	}
-	hexKey := func(f Fields, k string, v uint64) {
-		if known.Has(f) {
-			key(k)
-			b = hashX(b, v)
-			b = append(b, '\n')
-		}
-	}
-	decKey := func(f Fields, k string, v uint64) {
-		if known.Has(f) {
-			key(k)
-			b = strconv.AppendUint(b, v, 10)
-			b = append(b, '\n')
-		}
-	}
-	strKey := func(f Fields, k, v string, width int) {
-		if known.Has(f) {
-			key(k)
-			b = padded(b, v, width)
-			b = append(b, '\n')
-		}
-	}
-	hexKey(FieldVendorID, "vid", uint64(c.VendorID))
-	hexKey(FieldSubsystemVendorID, "ssvid", uint64(c.SubsystemVendorID))
-	strKey(FieldSerial, "sn", c.Serial, maxSerial)
-	strKey(FieldModel, "mn", c.Model, maxModel)
-	strKey(FieldFirmware, "fr", c.Firmware, maxFirmware)
-	if known.Has(FieldIEEE) {
-		key("ieee")
-		b = fmt.Appendf(b, "%06x\n", c.IEEE&0xffffff)
-	}
-	hexKey(FieldControllerID, "cntlid", uint64(c.ControllerID))
-	hexKey(FieldVersion, "ver", uint64(c.Version))
-	hexKey(FieldRTD3Resume, "rtd3r", uint64(c.RTD3Resume))
-	hexKey(FieldRTD3Entry, "rtd3e", uint64(c.RTD3Entry))
-	hexKey(FieldOACS, "oacs", uint64(c.OACS))
-	decKey(FieldNPSS, "npss", uint64(c.NPSS))
-	hexKey(FieldAVSCC, "avscc", uint64(c.AVSCC))
-	hexKey(FieldAPSTA, "apsta", uint64(c.APSTA))
-	decKey(FieldWarningTemp, "wctemp", uint64(c.WarningTemp))
-	decKey(FieldCriticalTemp, "cctemp", uint64(c.CriticalTemp))
+	b = appendNVMeKeysText(b, c, known)
 
 	const indent = "            " // 12 spaces (v2.1 and later)
 	for i, d := range c.States() {
@@ -183,33 +180,7 @@ func WriteNVMeCLIJSON(w io.Writer, c *Controller) error {
 	}
 	b := make([]byte, 0, 512+c.StateCount()*600)
 	b = append(b, "{\n"...)
-	num := func(f Fields, k string, v uint64) {
-		if known.Has(f) {
-			b = fmt.Appendf(b, "  %q: %d,\n", k, v)
-		}
-	}
-	str := func(f Fields, k, v string, width int) {
-		if known.Has(f) {
-			q, _ := json.Marshal(string(padded(nil, v, width)))
-			b = fmt.Appendf(b, "  %q: %s,\n", k, q)
-		}
-	}
-	num(FieldVendorID, "vid", uint64(c.VendorID))
-	num(FieldSubsystemVendorID, "ssvid", uint64(c.SubsystemVendorID))
-	str(FieldSerial, "sn", c.Serial, maxSerial)
-	str(FieldModel, "mn", c.Model, maxModel)
-	str(FieldFirmware, "fr", c.Firmware, maxFirmware)
-	num(FieldIEEE, "ieee", uint64(c.IEEE&0xffffff))
-	num(FieldControllerID, "cntlid", uint64(c.ControllerID))
-	num(FieldVersion, "ver", uint64(c.Version))
-	num(FieldRTD3Resume, "rtd3r", uint64(c.RTD3Resume))
-	num(FieldRTD3Entry, "rtd3e", uint64(c.RTD3Entry))
-	num(FieldOACS, "oacs", uint64(c.OACS))
-	num(FieldNPSS, "npss", uint64(c.NPSS))
-	num(FieldAVSCC, "avscc", uint64(c.AVSCC))
-	num(FieldAPSTA, "apsta", uint64(c.APSTA))
-	num(FieldWarningTemp, "wctemp", uint64(c.WarningTemp))
-	num(FieldCriticalTemp, "cctemp", uint64(c.CriticalTemp))
+	b = appendNVMeKeysJSON(b, c, known)
 	b = append(b, "  \"psds\": [\n"...)
 	states := c.States()
 	for i, d := range states {

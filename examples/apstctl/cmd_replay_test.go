@@ -101,17 +101,7 @@ func TestReplayGolden(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errOut := runReplay(t, nil, tc.args...)
 			require.Equal(t, 0, code, errOut)
-			if strings.HasSuffix(tc.name, ".json") {
-				require.True(t, json.Valid([]byte(out)), "not JSON:\n%s", out)
-			}
-			path := filepath.Join(here, "testdata", "replay", tc.name)
-			if *update {
-				require.NoError(t, os.WriteFile(path, []byte(out), 0o644))
-				return
-			}
-			want, err := os.ReadFile(path)
-			require.NoError(t, err, "run go test ./examples/apstctl -update")
-			assert.Equal(t, string(want), out)
+			checkGolden(t, filepath.Join(here, "testdata", "replay", tc.name), out)
 		})
 	}
 }

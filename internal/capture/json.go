@@ -110,18 +110,7 @@ func (w *JSON) expect(c byte, k kind, what string) error {
 // on; fn must consume the value (with one of the value methods or Skip).
 // what names the object in messages.
 func (w *JSON) Object(what string, fn func(key string, line int) error) error {
-	if err := w.expect('{', kindObject, what); err != nil {
-		return err
-	}
-	if w.depth++; w.depth > maxDepth {
-		return w.syntax(w.pos-1, kindNesting, what, 0, "{")
-	}
-	defer func() { w.depth-- }()
-	if w.Peek() == '}' {
-		w.pos++
-		return nil
-	}
-	for {
+	return w.members('{', '}', kindObject, kindObjectEnd, what, func() error {
 		w.space()
 		if w.pos >= len(w.src) {
 			return w.truncated(kindKey, what, 0)
@@ -137,58 +126,55 @@ func (w *JSON) Object(what string, fn func(key string, line int) error) error {
 		if err := w.expect(':', kindColon, what); err != nil {
 			return err
 		}
-		if err := fn(key, line); err != nil {
-			return err
-		}
-		w.space()
-		if w.pos >= len(w.src) {
-			return w.truncated(kindObjectEnd, what, 0)
-		}
-		switch w.src[w.pos] {
-		case ',':
-			w.pos++
-		case '}':
-			w.pos++
-			return nil
-		default:
-			return w.syntax(w.pos, kindObjectEnd, what, 0, w.tokenText(w.pos))
-		}
-	}
+		return fn(key, line)
+	})
 }
 
 // Array reads an array, calling fn for each element with its index and
 // line; fn must consume it.
 func (w *JSON) Array(what string, fn func(i, line int) error) error {
-	if err := w.expect('[', kindArray, what); err != nil {
-		return err
-	}
-	if w.depth++; w.depth > maxDepth {
-		return w.syntax(w.pos-1, kindNesting, what, 0, "[")
-	}
-	defer func() { w.depth-- }()
-	if w.Peek() == ']' {
-		w.pos++
-		return nil
-	}
-	for i := 0; ; i++ {
+	i := 0
+	return w.members('[', ']', kindArray, kindArrayEnd, what, func() error {
 		if w.Peek() == 0 {
 			return w.truncated(kindElement, what, 0)
 		}
-		if err := fn(i, w.lineAt(w.pos)); err != nil {
+		err := fn(i, w.lineAt(w.pos))
+		i++
+		return err
+	})
+}
+
+// members reads an object or an array: the bracket opener (a value of kind
+// k), then, unless closer follows at once, each member with each, every one
+// followed by a comma or closer (kind end).
+func (w *JSON) members(opener, closer byte, k, end kind, what string, each func() error) error {
+	if err := w.expect(opener, k, what); err != nil {
+		return err
+	}
+	if w.depth++; w.depth > maxDepth {
+		return w.syntax(w.pos-1, kindNesting, what, 0, w.src[w.pos-1:w.pos])
+	}
+	defer func() { w.depth-- }()
+	if w.Peek() == closer {
+		w.pos++
+		return nil
+	}
+	for {
+		if err := each(); err != nil {
 			return err
 		}
 		w.space()
 		if w.pos >= len(w.src) {
-			return w.truncated(kindArrayEnd, what, 0)
+			return w.truncated(end, what, 0)
 		}
 		switch w.src[w.pos] {
 		case ',':
 			w.pos++
-		case ']':
+		case closer:
 			w.pos++
 			return nil
 		default:
-			return w.syntax(w.pos, kindArrayEnd, what, 0, w.tokenText(w.pos))
+			return w.syntax(w.pos, end, what, 0, w.tokenText(w.pos))
 		}
 	}
 }
