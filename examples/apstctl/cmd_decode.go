@@ -21,7 +21,7 @@ raw 64-bit value. APSTE is shown as unknown when the capture does not record it 
 and entries rebuilt from ITPS and ITPT alone (-H text) are marked so.`,
 		examples: []string{
 			"decode examples/apstctl/testdata/feature/samsung-990-evo-plus-100ms.txt",
-			"decode -o json examples/apstctl/testdata/feature/samsung-990-evo-plus-100ms.bin",
+			"decode -o json examples/apstctl/testdata/feature/samsung-990-evo-plus-100ms.raw",
 		},
 		flags:   fs,
 		minArgs: 1, maxArgs: 1,

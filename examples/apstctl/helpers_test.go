@@ -15,7 +15,7 @@ const (
 	bundleDir   = "../../testdata/bundle"
 	feature100  = "testdata/feature/samsung-990-evo-plus-100ms.txt"
 	feature25   = "testdata/feature/samsung-990-evo-plus-25ms.txt"
-	featureRaw  = "testdata/feature/samsung-990-evo-plus-100ms.bin"
+	featureRaw  = "testdata/feature/samsung-990-evo-plus-100ms.raw"
 	corpusDir   = "../../testdata/corpus"
 	smartctlEVO = corpusDir + "/smartctl/Samsung_SSD_990_EVO_Plus_1TB_2B2QKXG7.txt"
 )
