@@ -120,7 +120,7 @@ give up, and whether the bound of the other flags (default 100000) meets the goa
 		if err != nil {
 			return err
 		}
-		goal := analysis.Goal{MaxStall: apst.NoLimit}
+		goal := analysis.BarGoal()
 		stallLimit := apst.NoLimit
 		switch {
 		case *maxStall != "" && *maxStallUS != "":
@@ -138,7 +138,7 @@ give up, and whether the bound of the other flags (default 100000) meets the goa
 				return usagef("%s %s: the CPU wake alone (%s) is more than that", name, s, opt.CPUWake)
 			}
 			stallLimit = v
-			goal.MaxStall = exitLatencyLimit(opt, v)
+			goal = analysis.StallGoal(exitLatencyLimit(opt, v))
 		}
 		if *bar != "" {
 			set, err := parseBarStates(*bar)

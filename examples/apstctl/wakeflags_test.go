@@ -44,3 +44,12 @@ func TestParseExitFactor(t *testing.T) {
 		assert.Equal(t, want, got, tc.arg)
 	}
 }
+
+// --max-stall 0 is a goal (no wake stall at all), not a misuse of the
+// library's Goal.
+func TestRecommendZeroStall(t *testing.T) {
+	code, out, errOut := apstctl(t, nil, "recommend", evoImage, "--max-stall", "0")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "goal: worst wake stall <= 0us")
+	assert.Contains(t, out, "bound 100000us does not meet the goal")
+}
