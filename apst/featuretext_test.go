@@ -2,7 +2,6 @@ package apst_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -304,8 +303,12 @@ func FuzzParseFeature(f *testing.F) {
 				}
 			}
 		}
-		if _, err := json.Marshal(fc.Table); err != nil {
+		b, err := fc.Table.MarshalBinary()
+		if err != nil {
 			t.Fatal(err)
+		}
+		if back, err := apst.DecodeTable(b); err != nil || back != fc.Table {
+			t.Fatalf("binary round trip: %v, %v", back, err)
 		}
 	})
 }
