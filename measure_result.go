@@ -118,8 +118,8 @@ type StateExit struct {
 
 // ExitFactorByState returns the per-state factors as a comma list
 // "ps3=0.78,ps4=0.80", shallowest state first ("" when no state was met):
-// the per-state form of --exit-factor, which simulate and replay do not
-// read yet (they take the single ExitFactor).
+// the per-state items of analysis.ParseExitFactors (apstctl's --exit-factor
+// of simulate and replay).
 func (r *MeasureResult) ExitFactorByState() string {
 	var b strings.Builder
 	for i, s := range r.States {

@@ -93,7 +93,7 @@ func ExampleSimulate() {
 	if err != nil {
 		panic(err)
 	}
-	opt := analysis.SimOptions{ExitFactor: factor, CPUWake: 150}
+	opt := analysis.SimOptions{ExitFactor: analysis.ExitFactors{Default: factor}, CPUWake: 150}
 	gaps, err := analysis.GapDistribution{Kind: analysis.GapExponential, Mean: 500000}.
 		Sample(rand.New(rand.NewPCG(1, 2)), 10000)
 	if err != nil {

@@ -75,7 +75,7 @@ func ExampleReplay() {
 func ExampleReplayer() {
 	c := exampleReplayController()
 	cfg, _ := analysis.ParseReplayConfig("ps-max-latency-us=100000", apst.DefaultParams(apst.Current))
-	cfg.ExitFactor = analysis.Factor{Num: 78, Den: 100}
+	cfg.ExitFactor = analysis.ExitFactors{Default: analysis.Factor{Num: 78, Den: 100}}
 	cfg.CPUWake = 150
 	r, err := analysis.NewReplayer(c, cfg)
 	if err != nil {

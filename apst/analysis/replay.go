@@ -25,12 +25,6 @@ var (
 	ErrReplayerNotInitialized = errors.New("analysis: replay: Replayer not created with NewReplayer")
 )
 
-// ExitScaler scales a state's advertised exit latency (EXLAT) to the one a
-// command meets, rounding up to a whole microsecond; Factor implements it.
-type ExitScaler interface {
-	Apply(us apst.Microseconds) apst.Microseconds
-}
-
 // ReplayConfig is one configuration a trace is replayed under.
 type ReplayConfig struct {
 	// Name is the configuration text, as compare's --with reads it (e.g.
@@ -38,9 +32,10 @@ type ReplayConfig struct {
 	Name string
 	// Params are the inputs of apst.Build.
 	Params apst.Params
-	// ExitFactor scales every exit latency (measured/advertised), e.g.
-	// Factor{Num: 39, Den: 50}; nil leaves them as advertised.
-	ExitFactor ExitScaler
+	// ExitFactor scales each state's exit latency (measured/advertised),
+	// e.g. ExitFactors{Default: Factor{Num: 39, Den: 50}}; the zero value
+	// leaves them as advertised.
+	ExitFactor ExitFactors
 	// CPUWake is added to every wake penalty, the starting state's
 	// included: the CPU's C-state exit latency.
 	CPUWake apst.Microseconds
@@ -276,10 +271,7 @@ func replayTimeline(c *powerstate.Controller, t *apst.Table, cfg ReplayConfig) [
 		from += apst.Microseconds(e.IdleTime()) * 1000
 		d := &ps[next]
 		exit := apst.Microseconds(d.ExitLatency)
-		scaled := exit
-		if cfg.ExitFactor != nil {
-			scaled = cfg.ExitFactor.Apply(exit)
-		}
+		scaled := cfg.ExitFactor.Apply(next, exit)
 		st := ReplayStep{
 			State: next, From: from,
 			EntryLatency: apst.Microseconds(d.EntryLatency), ExitLatency: exit,

@@ -20,7 +20,7 @@ import (
 // v4.12 and the default with the 0.78 exit factor and a 150 µs CPU wake.
 func replayBenchConfigs(b testing.TB) []analysis.ReplayConfig {
 	scaled := replayConfig(b, "ps-max-latency-us=100000")
-	scaled.ExitFactor, scaled.CPUWake = analysis.Factor{Num: 39, Den: 50}, 150
+	scaled.ExitFactor, scaled.CPUWake = analysis.ExitFactors{Default: analysis.Factor{Num: 39, Den: 50}}, 150
 	return []analysis.ReplayConfig{replayConfig(b, "ps-max-latency-us=100000"), replayConfig(b, "ps-max-latency-us=25000"), replayConfig(b, "kernel=v4.12"), scaled}
 }
 

@@ -64,7 +64,7 @@ func TestReplayInteractive(t *testing.T) {
 	c := replayController(t, replay990)
 	cmds := slices.Collect(tracetest.Interactive(42, 3000, 400*time.Millisecond, 150*time.Microsecond))
 	scaled := replayConfig(t, "ps-max-latency-us=100000")
-	scaled.ExitFactor, scaled.CPUWake = analysis.Factor{Num: 39, Den: 50}, 150
+	scaled.ExitFactor, scaled.CPUWake = analysis.ExitFactors{Default: analysis.Factor{Num: 39, Den: 50}}, 150
 	cfgs := []analysis.ReplayConfig{replayConfig(t, "ps-max-latency-us=100000"), replayConfig(t, "ps-max-latency-us=25000"), scaled}
 	want := replayRendered(t, c, trace.FormatPlain, cmds, cfgs...)
 	assert.Equal(t, uint64(2999), want.IdlePeriods, "the gaps are never 0 µs with this seed")
@@ -78,8 +78,7 @@ func TestReplayInteractive(t *testing.T) {
 		us[i] = apst.Microseconds(g / 1000)
 	}
 	for i, res := range want.Configs {
-		f, _ := res.Config.ExitFactor.(analysis.Factor)
-		sim, err := analysis.Simulate(c, &res.Plan.Table, us, analysis.SimOptions{ExitFactor: f, CPUWake: res.Config.CPUWake})
+		sim, err := analysis.Simulate(c, &res.Plan.Table, us, analysis.SimOptions{ExitFactor: res.Config.ExitFactor, CPUWake: res.Config.CPUWake})
 		require.NoError(t, err)
 		assert.Equal(t, sim.Wakes, res.WakesByState(), "config %d", i)
 		assert.Equal(t, [4]apst.Microseconds{sim.P50, sim.P90, sim.P99, sim.Max}, [4]apst.Microseconds{res.P50, res.P90, res.P99, res.Max}, "config %d", i)

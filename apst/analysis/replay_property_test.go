@@ -81,7 +81,7 @@ func replayGenConfig(t *rapid.T) analysis.ReplayConfig {
 		t.Fatal(err)
 	}
 	if rapid.Bool().Draw(t, "scaled") {
-		cfg.ExitFactor = analysis.Factor{Num: rapid.Uint64Range(0, 300).Draw(t, "num"), Den: rapid.Uint64Range(1, 100).Draw(t, "den")}
+		cfg.ExitFactor = analysis.ExitFactors{Default: analysis.Factor{Num: rapid.Uint64Range(0, 300).Draw(t, "num"), Den: rapid.Uint64Range(1, 100).Draw(t, "den")}}
 	}
 	cfg.CPUWake = apst.Microseconds(rapid.Uint64Range(0, 500).Draw(t, "cpu"))
 	return cfg
@@ -112,10 +112,7 @@ func replayModel(c *powerstate.Controller, res *analysis.ReplayResult, gaps []in
 		for int64(tl[k].From)*1000 > g {
 			k--
 		}
-		exit := tl[k].ExitLatency
-		if cfg.ExitFactor != nil {
-			exit = cfg.ExitFactor.Apply(exit)
-		}
+		exit := cfg.ExitFactor.Apply(tl[k].State, tl[k].ExitLatency)
 		penalties = append(penalties, exit+cfg.CPUWake)
 		f.WakesByState[tl[k].State]++
 		for i := 0; i <= k; i++ {
@@ -221,7 +218,6 @@ func TestPropertyReplayAgreesWithSimulate(t *testing.T) {
 			return
 		}
 		cfg := replayGenConfig(t)
-		f, _ := cfg.ExitFactor.(analysis.Factor)
 		rep, err := analysis.Replay(c, &sliceSource{evs: replayEvents(cs)}, cfg)
 		require.NoError(t, err)
 		res := rep.Configs[0]
@@ -229,7 +225,7 @@ func TestPropertyReplayAgreesWithSimulate(t *testing.T) {
 		for i, g := range gaps {
 			us[i] = apst.Microseconds(g / 1000)
 		}
-		sim, err := analysis.Simulate(c, &res.Plan.Table, us, analysis.SimOptions{ExitFactor: f, CPUWake: cfg.CPUWake})
+		sim, err := analysis.Simulate(c, &res.Plan.Table, us, analysis.SimOptions{ExitFactor: cfg.ExitFactor, CPUWake: cfg.CPUWake})
 		require.NoError(t, err)
 		require.Equal(t, sim.Wakes, res.WakesByState())
 		for _, st := range res.Steps {

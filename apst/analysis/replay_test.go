@@ -121,7 +121,7 @@ func figures(r *analysis.ReplayResult) replayFigures {
 func basicConfigs(t testing.TB) []analysis.ReplayConfig {
 	scaled := replayConfig(t, "ps-max-latency-us=100000")
 	scaled.Name = "ps-max-latency-us=100000 (exit 2/3, cpu 150us)"
-	scaled.ExitFactor = analysis.Factor{Num: 2, Den: 3}
+	scaled.ExitFactor = analysis.ExitFactors{Default: analysis.Factor{Num: 2, Den: 3}}
 	scaled.CPUWake = 150
 	return []analysis.ReplayConfig{replayConfig(t, "ps-max-latency-us=100000"), replayConfig(t, "ps-max-latency-us=25000"), scaled}
 }

@@ -26,9 +26,10 @@ var (
 type SimOptions struct {
 	// Start is the state the controller idles from (usually 0).
 	Start uint8
-	// ExitFactor scales every exit latency (measured/advertised); the zero
-	// value leaves them as advertised.
-	ExitFactor Factor
+	// ExitFactor scales each state's exit latency (measured/advertised),
+	// one factor for every state or one per state; the zero value leaves
+	// them as advertised.
+	ExitFactor ExitFactors
 	// CPUWake is added to every wake, the starting state's included: the
 	// CPU's C-state exit latency, which a CPU latency QoS limit removes
 	// (about 150 µs on the Ice Lake measurements in the seeds).
@@ -96,7 +97,7 @@ func Simulate(c *powerstate.Controller, t *apst.Table, gaps []apst.Microseconds,
 	penalty := make([]apst.Microseconds, n)
 	power := make([]uint64, n)
 	for i, st := range tl {
-		penalty[i] = satAdd(opt.ExitFactor.Apply(st.ExitLatency), opt.CPUWake)
+		penalty[i] = satAdd(opt.ExitFactor.Apply(st.State, st.ExitLatency), opt.CPUWake)
 		power[i] = st.MaxPower.MicroWatts()
 	}
 	var eHi, eLo uint64 // energy in µW·µs, 128 bits

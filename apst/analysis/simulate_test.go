@@ -49,7 +49,7 @@ func TestIdleTimeline990(t *testing.T) {
 	// the CPU's 150 us C-state exit on top.
 	f, err := analysis.ParseFactor("0.78")
 	require.NoError(t, err)
-	w := tl.WakeAfter(3000000, analysis.SimOptions{ExitFactor: f, CPUWake: 150})
+	w := tl.WakeAfter(3000000, analysis.SimOptions{ExitFactor: analysis.ExitFactors{Default: f}, CPUWake: 150})
 	require.Equal(t, analysis.Wake{Gap: 3000000, State: 4, ExitLatency: 33540, Penalty: 33690}, w)
 	// Staying in ps0 costs only the CPU wake.
 	require.Equal(t, apst.Microseconds(150), tl.WakeAfter(10, analysis.SimOptions{CPUWake: 150}).Penalty)
@@ -300,7 +300,7 @@ func BenchmarkSimulate(b *testing.B) {
 	c, plan := plan990(b, apst.Current.DefaultBound())
 	gaps, err := analysis.GapDistribution{Kind: analysis.GapExponential, Mean: 500000}.Sample(rand.New(rand.NewPCG(1, 2)), 10000)
 	require.NoError(b, err)
-	opt := analysis.SimOptions{ExitFactor: analysis.Factor{Num: 39, Den: 50}, CPUWake: 150}
+	opt := analysis.SimOptions{ExitFactor: analysis.ExitFactors{Default: analysis.Factor{Num: 39, Den: 50}}, CPUWake: 150}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := analysis.Simulate(c, &plan.Table, gaps, opt); err != nil {

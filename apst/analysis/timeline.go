@@ -108,6 +108,6 @@ func satAdd(a, b apst.Microseconds) apst.Microseconds {
 // meets, with the options' exit factor and CPU wake latency.
 func (tl Timeline) WakeAfter(gap apst.Microseconds, opt SimOptions) Wake {
 	st := tl.At(gap)
-	exit := opt.ExitFactor.Apply(st.ExitLatency)
+	exit := opt.ExitFactor.Apply(st.State, st.ExitLatency)
 	return Wake{Gap: gap, State: st.State, ExitLatency: exit, Penalty: satAdd(exit, opt.CPUWake)}
 }

@@ -236,7 +236,7 @@ func runMeasureWith(ctx context.Context, o *measureOptions, args []string, stdou
 	}
 	if o.factorOut != "" && res.ExitFactorTrials > 0 {
 		err := safeio.WriteFile(o.factorOut, 0o644, func(w io.Writer) error {
-			_, err := io.WriteString(w, res.ExitFactor.String()+"\n")
+			_, err := io.WriteString(w, exitFactorsText(res)+"\n")
 			return err
 		})
 		if err != nil {
@@ -401,7 +401,7 @@ func writeMeasureText(w io.Writer, h *measureHeader, r *nvmeapst.MeasureResult) 
 	}
 	if r.ExitFactorTrials > 0 {
 		fmt.Fprintf(&b, "\nexit factor %s over %d trials: apstctl simulate --exit-factor %s (replay takes the same)\n", r.ExitFactor, r.ExitFactorTrials, r.ExitFactor)
-		fmt.Fprintf(&b, "per state: %s\n", r.ExitFactorByState())
+		fmt.Fprintf(&b, "per state: %s (apstctl simulate --exit-factor %s uses them)\n", r.ExitFactorByState(), exitFactorsText(r))
 	}
 	if r.CountersChecked {
 		fmt.Fprintf(&b, "\n%d of %d trials kept (%d discarded: other I/O during the idle wait)\n", len(r.Trials)-r.Discarded, len(r.Trials), r.Discarded)
@@ -570,4 +570,15 @@ func measureCommand() *command {
 		return err
 	}
 	return c
+}
+
+// exitFactorsText is the measured exit factors as --exit-factor reads them:
+// the factor over every trial, for the states not met, then each met
+// state's own ("0.78,ps3=0.78,ps4=0.8").
+func exitFactorsText(r *nvmeapst.MeasureResult) string {
+	s := r.ExitFactor.String()
+	if by := r.ExitFactorByState(); by != "" {
+		s += "," + by
+	}
+	return s
 }

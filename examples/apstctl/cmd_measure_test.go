@@ -171,10 +171,16 @@ func TestMeasureFactorOut(t *testing.T) {
 	require.NoError(t, err)
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
-	assert.Equal(t, "0.78\n", string(b))
-	f, err := analysis.ParseFactor(strings.TrimSpace(string(b)))
+	assert.Equal(t, "0.78,ps3=0.78,ps4=0.78\n", string(b))
+	f, err := parseExitFactor(path)
 	require.NoError(t, err, "simulate and replay --exit-factor read it as it is")
-	assert.Equal(t, analysis.Factor{Num: 39, Den: 50}, f)
+	f78 := analysis.Factor{Num: 39, Den: 50}
+	assert.Equal(t, f78, f.Default)
+	assert.Equal(t, apst.StatesOf(3, 4), f.Set)
+	assert.Equal(t, f78, f.For(4))
+	code, out, errOut := apstctl(t, nil, "simulate", evoCapture, "--gap", "3s", "--exit-factor", path)
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "penalty 33540us", "43000us x 0.78")
 }
 
 func TestMeasureUsageErrors(t *testing.T) {

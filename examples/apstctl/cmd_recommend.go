@@ -120,6 +120,9 @@ give up, and whether the bound of the other flags (default 100000) meets the goa
 		if err != nil {
 			return err
 		}
+		if opt.ExitFactor.Set != 0 {
+			return usagef("--exit-factor %s: recommend takes one factor for every state (a bound is one limit on every state's exit latency)", quoteArg(opt.ExitFactor.String()))
+		}
 		goal := analysis.BarGoal()
 		stallLimit := apst.NoLimit
 		switch {

@@ -22,7 +22,7 @@ type wakeFlags struct {
 
 func addWakeFlags(fs *flagSet) *wakeFlags {
 	return &wakeFlags{
-		factor:  fs.String("exit-factor", "FACTOR", "1", "measured/advertised factor scaling exit latencies: 0.78, 78% or 39/50, or a FILE holding one (what measure --factor-out writes, or measure's JSON)"),
+		factor:  fs.String("exit-factor", "FACTOR", "1", "measured/advertised factor scaling exit latencies: 0.78, 78% or 39/50, per state (0.78,ps4=0.81), or a FILE holding one (what measure --factor-out writes, or measure's JSON)"),
 		cpuWake: fs.String("cpu-wake-us", "US", "0", "CPU wake latency added to every wake, in us (or a duration: 150us)"),
 	}
 }
@@ -44,7 +44,7 @@ func (wf *wakeFlags) options() (analysis.SimOptions, error) {
 // exlat scaled by the factor plus the CPU wake, as simulate counts a wake's
 // penalty.
 func stall(opt analysis.SimOptions, exlat apst.Microseconds) apst.Microseconds {
-	s := opt.ExitFactor.Apply(exlat)
+	s := opt.ExitFactor.Default.Apply(exlat)
 	if s > apst.NoLimit-opt.CPUWake {
 		return apst.NoLimit
 	}
@@ -75,34 +75,40 @@ func exitLatencyLimit(opt analysis.SimOptions, limit apst.Microseconds) apst.Mic
 // with every trial is the largest thing it is meant to be given.
 const maxFactorFile = 16 << 20
 
-// parseExitFactor reads --exit-factor: a factor as analysis.ParseFactor
-// reads it, or the path of a regular file holding one: what measure
-// --factor-out writes (the factor on a line of its own, "#" comments
-// allowed) or measure's JSON output (its "exit_factor" key). A value that
-// is both a factor and a file name is the factor.
-func parseExitFactor(s string) (analysis.Factor, error) {
-	f, err := analysis.ParseFactor(s)
+// parseExitFactor reads --exit-factor: factors as analysis.ParseExitFactors
+// reads them (one for every state, or per state), or the path of a regular
+// file holding them: what measure --factor-out writes (on a line of its
+// own, "#" comments allowed) or measure's JSON output (its
+// "exit_factor_by_state" key where it has one, else "exit_factor"). A value
+// that is both factors and a file name is the factors.
+func parseExitFactor(s string) (analysis.ExitFactors, error) {
+	f, err := analysis.ParseExitFactors(s)
 	if err == nil {
 		return f, nil
 	}
 	st, serr := os.Stat(s)
 	if serr != nil || st.IsDir() {
-		return analysis.Factor{}, err
+		return analysis.ExitFactors{}, err
 	}
 	b, rerr := safeio.ReadFile(s, maxFactorFile)
 	if rerr != nil {
-		return analysis.Factor{}, rerr
+		return analysis.ExitFactors{}, rerr
 	}
 	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '{' {
 		var doc struct {
-			ExitFactor *string `json:"exit_factor"`
+			ExitFactor        *string `json:"exit_factor"`
+			ExitFactorByState string  `json:"exit_factor_by_state"`
 		}
 		if jerr := json.Unmarshal(t, &doc); jerr != nil || doc.ExitFactor == nil {
-			return analysis.Factor{}, fmt.Errorf("%s: want measure's JSON with an \"exit_factor\" key", s)
+			return analysis.ExitFactors{}, fmt.Errorf("%s: want measure's JSON with an \"exit_factor\" key", s)
 		}
-		f, err := analysis.ParseFactor(*doc.ExitFactor)
+		text := *doc.ExitFactor
+		if doc.ExitFactorByState != "" {
+			text += "," + doc.ExitFactorByState
+		}
+		f, err := analysis.ParseExitFactors(text)
 		if err != nil {
-			return analysis.Factor{}, fmt.Errorf("%s: exit_factor: %w", s, err)
+			return analysis.ExitFactors{}, fmt.Errorf("%s: exit_factor: %w", s, err)
 		}
 		return f, nil
 	}
@@ -111,11 +117,11 @@ func parseExitFactor(s string) (analysis.Factor, error) {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		f, err := analysis.ParseFactor(line)
+		f, err := analysis.ParseExitFactors(line)
 		if err != nil {
-			return analysis.Factor{}, fmt.Errorf("%s: %w", s, err)
+			return analysis.ExitFactors{}, fmt.Errorf("%s: %w", s, err)
 		}
 		return f, nil
 	}
-	return analysis.Factor{}, fmt.Errorf("%s: holds no exit factor", s)
+	return analysis.ExitFactors{}, fmt.Errorf("%s: holds no exit factor", s)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
 )
 
@@ -20,14 +21,19 @@ func TestParseExitFactor(t *testing.T) {
 		require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
 		return p
 	}
-	want := analysis.Factor{Num: 39, Den: 50}
+	want := analysis.ExitFactors{Default: analysis.Factor{Num: 39, Den: 50}}
+	perState := want
+	perState.ByState[4], perState.Set = analysis.Factor{Num: 81, Den: 100}, apst.StatesOf(4)
 	for _, tc := range []struct {
 		arg, err string
 	}{
 		{"0.78", ""},
 		{"78%", ""},
 		{write("factor.txt", "# measured by apstctl measure\n0.78\n"), ""},
-		{write("measure.json", `{"rows": [], "exit_factor": "0.78", "exit_factor_by_state": "ps3=0.78"}`), ""},
+		{write("measure-one.json", `{"rows": [], "exit_factor": "0.78"}`), ""},
+		{"0.78,ps4=0.81", "per-state"},
+		{write("factors.txt", "0.78,ps4=0.81\n"), "per-state"},
+		{write("measure.json", `{"rows": [], "exit_factor": "0.78", "exit_factor_by_state": "ps4=0.81"}`), "per-state"},
 		{write("empty.txt", "\n# nothing\n"), "holds no exit factor"},
 		{write("bad.txt", "fast\n"), "invalid exit-latency factor"},
 		{write("other.json", `{"rows": []}`), `want measure's JSON with an "exit_factor" key`},
@@ -35,6 +41,11 @@ func TestParseExitFactor(t *testing.T) {
 		{dir, "invalid exit-latency factor"},
 	} {
 		got, err := parseExitFactor(tc.arg)
+		if tc.err == "per-state" {
+			require.NoError(t, err, tc.arg)
+			assert.Equal(t, perState, got, tc.arg)
+			continue
+		}
 		if tc.err != "" {
 			require.Error(t, err, tc.arg)
 			assert.Contains(t, err.Error(), tc.err, tc.arg)
@@ -52,4 +63,11 @@ func TestRecommendZeroStall(t *testing.T) {
 	require.Equal(t, exitOK, code, errOut)
 	assert.Contains(t, out, "goal: worst wake stall <= 0us")
 	assert.Contains(t, out, "bound 100000us does not meet the goal")
+}
+
+// recommend takes one factor: a bound is one limit on every state.
+func TestRecommendRefusesPerStateFactors(t *testing.T) {
+	code, _, errOut := apstctl(t, nil, "recommend", evoImage, "--max-stall", "25ms", "--exit-factor", "0.78,ps4=0.81")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, "recommend takes one factor for every state")
 }
