@@ -16,7 +16,7 @@ func TestParseExitFactors(t *testing.T) {
 	f81 := analysis.Factor{Num: 81, Den: 100}
 	for _, tc := range []struct {
 		in, str, err string
-		want     analysis.ExitFactors
+		want         analysis.ExitFactors
 	}{
 		{in: "0.78", str: "0.78", want: analysis.ExitFactors{Default: f78}},
 		{in: "ps3=0.78,ps4=0.81", str: "ps3=0.78,ps4=0.81", want: func() analysis.ExitFactors {
