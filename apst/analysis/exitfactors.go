@@ -25,7 +25,7 @@ type ExitFactors struct {
 }
 
 // For returns the factor of state s.
-func (f *ExitFactors) For(s uint8) Factor {
+func (f ExitFactors) For(s uint8) Factor {
 	if f.Set.Has(s) {
 		return f.ByState[s]
 	}
@@ -34,13 +34,13 @@ func (f *ExitFactors) For(s uint8) Factor {
 
 // Apply scales the advertised exit latency us of state s, rounding up to a
 // whole microsecond as Factor.Apply does.
-func (f *ExitFactors) Apply(s uint8, us apst.Microseconds) apst.Microseconds {
+func (f ExitFactors) Apply(s uint8, us apst.Microseconds) apst.Microseconds {
 	fs := f.For(s)
 	return fs.Apply(us)
 }
 
 // IsOne reports whether every state's factor is 1.
-func (f *ExitFactors) IsOne() bool {
+func (f ExitFactors) IsOne() bool {
 	if !f.Default.IsOne() {
 		return false
 	}
