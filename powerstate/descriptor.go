@@ -79,7 +79,7 @@ type Descriptor struct {
 
 // TotalLatency returns ENLAT + EXLAT as the kernel computes it (64-bit, no
 // overflow): the "round-trip" latency its tolerance bands and heuristic use.
-func (d *Descriptor) TotalLatency() uint64 {
+func (d Descriptor) TotalLatency() uint64 {
 	return uint64(d.EntryLatency) + uint64(d.ExitLatency)
 }
 
