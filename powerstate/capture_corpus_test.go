@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -95,7 +96,7 @@ func planOf(t *testing.T, c *powerstate.Controller) planTable {
 // table for all of them.
 func TestCorpus(t *testing.T) {
 	devs := corpusDevices(t)
-	assert.Len(t, devs, 153, "the corpus README documents 153 reports")
+	assert.Len(t, devs, testfixture.SmartctlReports(t), "a device per report of the MANIFEST")
 	for _, dev := range devs {
 		t.Run(dev.name, func(t *testing.T) {
 			t.Parallel()

@@ -23,22 +23,6 @@ import (
 
 var surveyCorpusDir = testfixture.Path("corpus")
 
-// smartctlReports is the number of reports in the smartctl corpus: the rows
-// of its MANIFEST.tsv after the header, so that adding a report (its file
-// and its row) needs no change here.
-func smartctlReports(tb testing.TB) int {
-	tb.Helper()
-	b := testfixture.ReadFile(tb, "corpus/smartctl/MANIFEST.tsv")
-	n := 0
-	for i, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		if i > 0 && strings.TrimSpace(l) != "" {
-			n++
-		}
-	}
-	require.Positive(tb, n)
-	return n
-}
-
 // surveyCaptures parses every capture under dir (recursively; *.md and
 // *.tsv files are not captures), in lexical order.
 func surveyCaptures(tb testing.TB, dir string) (names []string, cs []*powerstate.Controller) {
@@ -93,7 +77,7 @@ func commandDiffers(cmp *analysis.Comparison, k int) bool {
 // counts, with running Compare on every drive.
 func TestSurveyCorpusAgreesWithCompare(t *testing.T) {
 	names, cs := surveyCaptures(t, surveyCorpusDir+"/smartctl")
-	require.Len(t, cs, smartctlReports(t), "one capture per MANIFEST.tsv row")
+	require.Len(t, cs, testfixture.SmartctlReports(t), "one capture per MANIFEST.tsv row")
 	for _, specs := range [][]string{
 		{"ps-max-latency-us=100000", "ps-max-latency-us=25000"},
 		{"policy=linux-default", "policy=windows-balanced-dc"},
@@ -218,7 +202,7 @@ func TestSurvey990EVOPlusRow(t *testing.T) {
 // device gives the same row whatever format it was captured in.
 func TestSurveyWholeCorpusAcrossFormats(t *testing.T) {
 	names, cs := surveyCaptures(t, surveyCorpusDir)
-	require.Greater(t, len(cs), smartctlReports(t), "smartctl, nvme-cli v1/v2/v2.12 text and JSON, binary")
+	require.Greater(t, len(cs), testfixture.SmartctlReports(t), "smartctl, nvme-cli v1/v2/v2.12 text and JSON, binary")
 	s, err := survey.NewWithOptions(survey.Options{KernelQuirks: true},
 		surveyConfigs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000")...)
 	require.NoError(t, err)
@@ -251,7 +235,7 @@ func TestSurveyWholeCorpusAcrossFormats(t *testing.T) {
 		}
 		byDevice[base][k] = append(byDevice[base][k], names[i])
 	}
-	assert.GreaterOrEqual(t, len(byDevice), smartctlReports(t))
+	assert.GreaterOrEqual(t, len(byDevice), testfixture.SmartctlReports(t))
 	changed := 0
 	for dev, ks := range byDevice {
 		assert.Len(t, ks, 1, "%s: %v", dev, ks)

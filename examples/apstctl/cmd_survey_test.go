@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nvmeapst/nvmeapst/apst/survey"
+	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -166,7 +167,7 @@ func TestSurveyCommandCorpusJSON(t *testing.T) {
 	assert.Less(t, len(out)/len(v.Drives), 1500, "bytes per drive")
 
 	require.Len(t, v.Drives, files, "every drive of the corpus")
-	assert.Equal(t, smartctlReports(t), files)
+	assert.Equal(t, testfixture.SmartctlReports(t), files)
 	assert.Empty(t, v.Unreadable)
 	assert.Equal(t, sum.Drives, v.Summary.Drives)
 	assert.Equal(t, sum.Changed, v.Summary.Changed)
@@ -250,21 +251,6 @@ func TestSurveyCommandCorpusJSON(t *testing.T) {
 	}
 	assert.Equal(t, inferred, counts.Inferred)
 	assert.Equal(t, unchecked, counts.Unchecked)
-}
-
-// smartctlReports is the number of reports in the smartctl corpus: the rows
-// of its MANIFEST.tsv after the header.
-func smartctlReports(t *testing.T) int {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(surveySmartctl, "MANIFEST.tsv"))
-	require.NoError(t, err)
-	n := 0
-	for i, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		if i > 0 && strings.TrimSpace(l) != "" {
-			n++
-		}
-	}
-	return n
 }
 
 func mapKeys[V any](m map[string]V) func(func(string) bool) {
@@ -465,10 +451,11 @@ func TestSurveyCommandSVG(t *testing.T) {
 		b, err := os.ReadFile(file)
 		require.NoError(t, err)
 		points, legend, perConfig := countSVG(t, b)
-		assert.Equal(t, 153*configs, points, "a mark per drive and configuration")
+		drives := testfixture.SmartctlReports(t)
+		assert.Equal(t, drives*configs, points, "a mark per drive and configuration")
 		assert.Equal(t, configs, legend)
 		for i := range configs {
-			assert.Equal(t, 153, perConfig[strconv.Itoa(i)], "config %d", i)
+			assert.Equal(t, drives, perConfig[strconv.Itoa(i)], "config %d", i)
 		}
 	}
 	code, _, errOut := anRun(t, cmdFunc("survey"), nil, "--svg", filepath.Join(t.TempDir(), "no", "such", "dir.svg"), surveySmartctl)

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -124,7 +125,7 @@ func TestSurveyCommandAtomicFiles(t *testing.T) {
 	require.NoError(t, err)
 	var v surveyOut
 	require.NoError(t, json.Unmarshal(b, &v))
-	assert.Equal(t, smartctlReports(t), v.Summary.Drives)
+	assert.Equal(t, testfixture.SmartctlReports(t), v.Summary.Drives)
 	b, err = os.ReadFile(plot)
 	require.NoError(t, err)
 	assert.True(t, strings.HasSuffix(string(b), "</svg>\n"))

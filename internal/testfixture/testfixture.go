@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -60,4 +61,23 @@ func Glob(tb testing.TB, pattern string) []string {
 		tb.Fatalf("testfixture: no file matches %s (%v)", pattern, err)
 	}
 	return paths
+}
+
+// SmartctlReports returns the number of real smartctl reports in the
+// corpus: the rows of testdata/corpus/smartctl/MANIFEST.tsv after its
+// header, so that adding a report (its file and its row) needs no change in
+// any test.
+func SmartctlReports(tb testing.TB) int {
+	tb.Helper()
+	b := ReadFile(tb, "corpus/smartctl/MANIFEST.tsv")
+	n := 0
+	for i, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if i > 0 && strings.TrimSpace(l) != "" {
+			n++
+		}
+	}
+	if n == 0 {
+		tb.Fatal("testfixture: corpus/smartctl/MANIFEST.tsv lists no report")
+	}
+	return n
 }
