@@ -140,7 +140,11 @@ func TestCorpus(t *testing.T) {
 					format powerstate.Format
 				}{filepath.Base(o.path), b, o.format})
 			}
-			require.Len(t, captures, 6, "smartctl JSON, three nvme-cli text generations, nvme-cli JSON and the image")
+			// A report added to the corpus without its generated siblings is
+			// checked in the formats it has; one with siblings has them all.
+			if len(dev.others) > 0 {
+				require.Len(t, captures, 6, "smartctl JSON, three nvme-cli text generations, nvme-cli JSON and the image")
+			}
 
 			all := []powerstate.Controller{ref}
 			for _, cp := range captures {

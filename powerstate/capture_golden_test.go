@@ -619,15 +619,17 @@ func TestSmartctlTextHeaders(t *testing.T) {
 func TestWritersMatchTheTools(t *testing.T) {
 	for _, dev := range corpusDevices(t) {
 		t.Run(dev.name, func(t *testing.T) {
-			src := nvmeCLICapture(t, dev.name, ".v2_12.txt")
-			c := mustParse(t, src)
 			var buf bytes.Buffer
-			require.NoError(t, powerstate.WriteNVMeCLIText(&buf, &c))
-			_, body, _ := strings.Cut(src, "\n") // drop the "# SYNTHETIC" comment
-			// The generator printed a zero APSTA with Python's "%#x" ("0x0");
-			// C's "%#x", which nvme-cli uses, prints "0".
-			body = strings.Replace(body, "apsta     : 0x0\n", "apsta     : 0\n", 1)
-			assert.Equal(t, body, buf.String())
+			if len(dev.others) > 0 { // a report added without generated siblings has none to compare
+				src := nvmeCLICapture(t, dev.name, ".v2_12.txt")
+				c := mustParse(t, src)
+				require.NoError(t, powerstate.WriteNVMeCLIText(&buf, &c))
+				_, body, _ := strings.Cut(src, "\n") // drop the "# SYNTHETIC" comment
+				// The generator printed a zero APSTA with Python's "%#x" ("0x0");
+				// C's "%#x", which nvme-cli uses, prints "0".
+				body = strings.Replace(body, "apsta     : 0x0\n", "apsta     : 0\n", 1)
+				assert.Equal(t, body, buf.String())
+			}
 
 			report := smartctlReport(t, dev.name)
 			sc := mustParse(t, report)
