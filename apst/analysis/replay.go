@@ -453,36 +453,12 @@ func (r *Replayer) result(i int) ReplayResult {
 		res.AverageIdlePower = tmp.Quo(energy, replayBig(res.IdleNanos)).Uint64()
 	}
 	if res.Wakes > 0 {
-		order := make([]int, n)
-		for k := range order {
-			order[k] = k
+		var penalties [apst.Entries + 1]apst.Microseconds
+		var wakes [apst.Entries + 1]uint64
+		for k := range steps {
+			penalties[k], wakes[k] = steps[k].Penalty, steps[k].Wakes
 		}
-		slices.SortStableFunc(order, func(a, b int) int {
-			switch pa, pb := steps[a].Penalty, steps[b].Penalty; {
-			case pa < pb:
-				return -1
-			case pa > pb:
-				return 1
-			}
-			return 0
-		})
-		rank := func(p uint64) apst.Microseconds {
-			hi, lo := bits.Mul64(p, res.Wakes)
-			k, rem := bits.Div64(hi, lo, 100)
-			if rem != 0 {
-				k++
-			}
-			k = max(k, 1)
-			var cum uint64
-			for _, j := range order {
-				cum += steps[j].Wakes
-				if cum >= k {
-					return steps[j].Penalty
-				}
-			}
-			return steps[order[n-1]].Penalty
-		}
-		res.P50, res.P90, res.P99, res.Max = rank(50), rank(90), rank(99), rank(100)
+		res.P50, res.P90, res.P99, res.Max = countedPercentiles(penalties[:n], wakes[:n], res.Wakes)
 	}
 	return res
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
-	"slices"
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/powerstate"
@@ -134,38 +133,6 @@ func Simulate(c *powerstate.Controller, t *apst.Table, gaps []apst.Microseconds,
 		sim.AverageIdlePower, _ = bits.Div64(eHi, eLo, total)
 	}
 
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case penalty[a] < penalty[b]:
-			return -1
-		case penalty[a] > penalty[b]:
-			return 1
-		}
-		return 0
-	})
-	rank := func(p uint64) apst.Microseconds {
-		// nearest rank: ceil(p*count/100), at least 1
-		hi, lo := bits.Mul64(p, sim.Count)
-		k, r := bits.Div64(hi, lo, 100)
-		if r != 0 {
-			k++
-		}
-		if k == 0 {
-			k = 1
-		}
-		var cum uint64
-		for _, i := range order {
-			cum += counts[i]
-			if cum >= k {
-				return penalty[i]
-			}
-		}
-		return penalty[order[n-1]]
-	}
-	sim.P50, sim.P90, sim.P99, sim.Max = rank(50), rank(90), rank(99), rank(100)
+	sim.P50, sim.P90, sim.P99, sim.Max = countedPercentiles(penalty, counts[:n], sim.Count)
 	return sim, nil
 }
