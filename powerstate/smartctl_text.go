@@ -325,29 +325,14 @@ func smartctlHex(val string, bits int) (uint64, bool) {
 
 // clearField zeroes a field a capture could not give.
 func clearField(c *Controller, f Fields) {
-	switch f {
-	case FieldSerial:
-		c.Serial = ""
-	case FieldModel:
-		c.Model = ""
-	case FieldFirmware:
-		c.Firmware = ""
-	case FieldVendorID:
-		c.VendorID = 0
-	case FieldSubsystemVendorID:
-		c.SubsystemVendorID = 0
-	case FieldIEEE:
-		c.IEEE = 0
-	case FieldControllerID:
-		c.ControllerID = 0
-	case FieldVersion:
-		c.Version = 0
-	case FieldOACS:
-		c.OACS = 0
-	case FieldWarningTemp:
-		c.WarningTemp = 0
-	case FieldCriticalTemp:
-		c.CriticalTemp = 0
+	for _, k := range nvmeKeysOf(c) {
+		switch {
+		case k.field != f:
+		case k.kind == kindString:
+			*k.p.(*string) = ""
+		default:
+			setUintAt(k.p, 0)
+		}
 	}
 }
 
