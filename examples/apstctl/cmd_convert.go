@@ -72,31 +72,14 @@ func convertTargetNames() []string {
 	return names
 }
 
-// outputFile is the value of --output: a file name that does not name a
-// format, so that a misplaced "json" never becomes a file called json.
-type outputFile struct{ path string }
-
-func (o *outputFile) String() string { return o.path }
-
-func (o *outputFile) Set(s string) error {
-	if s == "" {
-		return fmt.Errorf("want a file name")
-	}
-	if findConvertTarget(s) != nil || s == "binary" {
-		return fmt.Errorf("this names a format, not a file: the format is --to %s (write ./%s for a file of that name)", s, s)
-	}
-	o.path = s
-	return nil
-}
-
 func convertCommand() *command {
 	fs := newFlagSet("convert")
 	var to convertFormat
 	fs.Var(&to, "to", "FORMAT", "output format: binary, nvme-cli-text (or normal), nvme-cli-json (or json) or smartctl-text (required)")
 	fs.Alias("o", "to")
 	fs.Alias("output-format", "to")
-	var out outputFile
-	fs.Var(&out, "output", "FILE", "write to FILE, atomically, instead of standard output")
+	var out string
+	addOutputFile(fs, &out)
 	c := &command{
 		name:      "convert",
 		usageLine: "convert --to FORMAT [--output FILE] CAPTURE",
@@ -140,11 +123,11 @@ sets to 1 (with a note on standard error), as apst.Build assumes.`,
 		if err := to.t.write(&buf, &ctl); err != nil {
 			return inputErr(fmt.Errorf("%s: %w", name, err))
 		}
-		if out.path == "" {
+		if out == "" {
 			_, err := io.WriteString(x.out, buf.String())
 			return err
 		}
-		return safeio.WriteFile(out.path, 0o644, func(w io.Writer) error {
+		return safeio.WriteFile(out, 0o644, func(w io.Writer) error {
 			_, err := io.WriteString(w, buf.String())
 			return err
 		})
