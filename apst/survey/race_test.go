@@ -129,4 +129,3 @@ func TestSurveyConcurrentMethodPairs(t *testing.T) {
 		}
 	}
 }
-
