@@ -81,14 +81,14 @@ type surveyBudgetJSON struct {
 }
 
 type surveySummaryJSON struct {
-	Drives          int  `json:"drives"`
-	Changed         int  `json:"changed"`
-	UnreadableFiles int  `json:"unreadable_files"`
+	Drives          int `json:"drives"`
+	Changed         int `json:"changed"`
+	UnreadableFiles int `json:"unreadable_files"`
 	// UnreadableNotListed counts the unreadable files beyond the list's
 	// limit: in unreadable_files, not in the document's unreadable list.
-	UnreadableNotListed int `json:"unreadable_not_listed"`
-	SkippedFiles    int  `json:"skipped_files"`
-	KernelQuirks    bool `json:"kernel_quirks"`
+	UnreadableNotListed int  `json:"unreadable_not_listed"`
+	SkippedFiles        int  `json:"skipped_files"`
+	KernelQuirks        bool `json:"kernel_quirks"`
 	// Drives whose quirks rest on a PCI ID inferred from the model, and
 	// drives with quirked PCI IDs of their vendor's left unchecked.
 	QuirksInferred  int                    `json:"quirks_inferred"`
