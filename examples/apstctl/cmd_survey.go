@@ -87,7 +87,7 @@ func surveyFlags(fs *flag.FlagSet) *surveyOptions {
 	fs.BoolVar(&o.kernelQuirks, "kernel-quirks", true, "add to each drive the APST quirks the kernel's tables give it (by VID, model, firmware, and PCI ID when the capture has one)")
 	fs.BoolVar(&o.full, "full", false, "JSON: give each configuration's whole result per drive (the 32 entries, mode and params, as compare does)")
 	fs.BoolVar(&o.merge, "merge", false, "the arguments are JSON reports of surveys of shards of a fleet: report the survey of the whole fleet")
-	fs.IntVar(&o.workers, "workers", defaultSurveyWorkers(runtime.GOMAXPROCS(0)), fmt.Sprintf("captures read and parsed at once (1 to %d)", surveyWorkersMax))
+	fs.IntVar(&o.workers, "workers", defaultSurveyWorkers(runtime.GOMAXPROCS(0)), "captures read and parsed at once")
 	return o
 }
 
