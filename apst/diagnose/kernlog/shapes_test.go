@@ -47,7 +47,9 @@ var shapes = map[string]func(d time.Duration, msg string) string{
 	"dmesg -T": func(d time.Duration, msg string) string {
 		return "[" + bootWall.Add(d).Format("Mon Jan _2 15:04:05 2006") + "] " + msg
 	},
-	"dmesg -x": func(d time.Duration, msg string) string { return fmt.Sprintf("kern  :err   : [%12.6f] %s", d.Seconds(), msg) },
+	"dmesg -x": func(d time.Duration, msg string) string {
+		return fmt.Sprintf("kern  :err   : [%12.6f] %s", d.Seconds(), msg)
+	},
 	"dmesg --time-format=iso": func(d time.Duration, msg string) string {
 		return bootWall.Add(d).Format("2006-01-02T15:04:05,000000-07:00") + " " + msg
 	},
@@ -72,7 +74,7 @@ var shapes = map[string]func(d time.Duration, msg string) string{
 	"/dev/kmsg": func(d time.Duration, msg string) string {
 		return fmt.Sprintf("3,%d,%d,-;%s", d/time.Millisecond, d/time.Microsecond, msg)
 	},
-	"printk level": func(d time.Duration, msg string) string { return fmt.Sprintf("<3>[%12.6f] %s", d.Seconds(), msg) },
+	"printk level":  func(d time.Duration, msg string) string { return fmt.Sprintf("<3>[%12.6f] %s", d.Seconds(), msg) },
 	"no time stamp": func(_ time.Duration, msg string) string { return msg },
 	"indented dmesg": func(d time.Duration, msg string) string {
 		return fmt.Sprintf("    [%12.6f] %s", d.Seconds(), msg)
