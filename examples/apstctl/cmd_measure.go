@@ -225,7 +225,7 @@ func (o *measureOptions) run(ctx context.Context, x *invocation, args []string) 
 		return err
 	}
 	if o.factorOut != "" && res.ExitFactorTrials > 0 {
-		err := safeio.WriteFile(o.factorOut, 0o644, func(w io.Writer) error {
+		err := safeio.WriteFile(o.factorOut, 0o666, func(w io.Writer) error {
 			_, err := io.WriteString(w, exitFactorsText(res)+"\n")
 			return err
 		})

@@ -113,7 +113,7 @@ type surveyRun struct {
 	plot       *svgPlot
 	budget     apst.Microseconds
 	hasBudget  bool
-	unreadable []surveyUnreadable
+	unreadable unreadableList
 	skipped    int
 	drives     int // rows reported, for the progress lines
 	progress   io.Writer
@@ -121,6 +121,10 @@ type surveyRun struct {
 	// rest on a PCI ID inferred from the model, and those with PCI IDs of
 	// their vendor's that carry quirks but could not be checked.
 	quirksInferred, quirksUnchecked int
+	// shards are the identities of the surveys a merged report holds, in
+	// order; shardFiles maps each to the argument that held it.
+	shards     []string
+	shardFiles map[string]string
 }
 
 // run surveys the positional arguments (directories, files, or with
@@ -130,8 +134,8 @@ type surveyRun struct {
 // surveyed, any other error when writing failed or ctx was cancelled.
 func (o *surveyOptions) run(ctx context.Context, x *invocation, args []string) error {
 	stdout, stderr := io.Writer(x.out), io.Writer(x.errw)
-	if o.workers < 1 {
-		return usagef("--workers %d: want at least 1", o.workers)
+	if o.workers < 1 || o.workers > surveyWorkersMax {
+		return usagef("--workers %d: want 1 to %d", o.workers, surveyWorkersMax)
 	}
 	r := &surveyRun{progress: x.progress()}
 	if o.budget != "" {
@@ -206,8 +210,11 @@ func (o *surveyOptions) run(ctx context.Context, x *invocation, args []string) e
 		return err
 	}
 	if o.format == "csv" {
-		for _, u := range r.unreadable {
+		for _, u := range r.unreadable.listed {
 			fmt.Fprintf(stderr, "apstctl survey: unreadable: %s: %s\n", safeio.EscapeTerminal(u.Path), safeio.EscapeTerminal(u.Error))
+		}
+		if n := r.unreadable.notListed(); n > 0 {
+			fmt.Fprintf(stderr, "apstctl survey: and %d more unreadable files, not listed (the list keeps the first %d)\n", n, len(r.unreadable.listed))
 		}
 	}
 	if r.survey == nil || r.survey.Len() == 0 {
@@ -221,7 +228,7 @@ func (o *surveyOptions) run(ctx context.Context, x *invocation, args []string) e
 // naming the flag.
 func writeFileOrFail(flagName, path string, write func(io.Writer) error) error {
 	started := false
-	err := safeio.WriteFile(path, 0o644, func(w io.Writer) error {
+	err := safeio.WriteFile(path, 0o666, func(w io.Writer) error {
 		started = true
 		return write(w)
 	})
@@ -274,7 +281,7 @@ func surveyCommand() *command {
 	fs.StringVar(&o.svg, "svg", "FILE", "", "also write a plot of worst wake stall against deepest-state max power, per drive and configuration, to FILE")
 	fs.BoolVar(&o.kernelQuirks, "kernel-quirks", true, "add to each drive the APST quirks the kernel's tables give it (by VID, model, firmware, and PCI ID when the capture has one)")
 	fs.BoolVar(&o.merge, "merge", false, "the arguments are JSON reports of surveys of shards of a fleet: report the survey of the whole fleet")
-	fs.IntVar(&o.workers, "workers", "N", runtime.GOMAXPROCS(0), "captures read and parsed at once")
+	fs.IntVar(&o.workers, "workers", "N", defaultSurveyWorkers(runtime.GOMAXPROCS(0)), "captures read and parsed at once")
 	c := &command{
 		name:      "survey",
 		usageLine: "survey [flags] DIR...\n       apstctl survey --merge [flags] SHARD.json...",

@@ -129,7 +129,7 @@ func reportFile(c *command) string {
 func runToFile(ctx context.Context, c *command, x *invocation, args []string, file string) error {
 	var runErr error
 	started := false
-	err := safeio.WriteFile(file, 0o644, func(w io.Writer) error {
+	err := safeio.WriteFile(file, 0o666, func(w io.Writer) error {
 		started = true
 		inner := *x
 		inner.out = safeio.NewWriter(w)
