@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -245,6 +246,43 @@ func TestNVMeCLI3Captures(t *testing.T) {
 					sameCapture(t, want, got, suffix+" with a warning")
 				}
 			}
+		}
+	}
+}
+
+// formFiles are the files of testdata/forms (made by its make.sh the way
+// each form occurs) with the capture each was made from, and whether the
+// form keeps every field (else the table).
+var formFiles = []struct {
+	file, original string
+	whole          bool
+	note           string
+}{
+	{"evo.nvme-cli-v1.flattened.txt", "corpus/nvme-cli/synthetic/" + evoPlus + ".v1.txt", true, ""},
+	{"evo.nvme-cli-v2_12.flattened.txt", "corpus/nvme-cli/synthetic/" + evoPlus + ".v2_12.txt", true, ""},
+	{"evo.smartctl.flattened.txt", "corpus/smartctl/" + evoPlus + ".txt", true, ""},
+	{"evo.smartctl.table-only.txt", "corpus/smartctl/" + evoPlus + ".txt", false, "runs to the end of the capture"},
+	{"evo.nvme-cli-v2_12.qp.txt", "corpus/nvme-cli/synthetic/" + evoPlus + ".v2_12.txt", true, "quoted-printable"},
+	{"evo.smartctl.qp-quoted-first.eml", "corpus/smartctl/" + evoPlus + ".txt", true, "quoted-printable"},
+	{"evo.smartctl.qp-quoted-after.txt", "corpus/smartctl/" + evoPlus + ".txt", true, "quoted-printable"},
+	{"evo.nvme-cli-3.0-warning.txt", "corpus/nvme-cli/synthetic/" + evoPlus + ".v2_12.txt", true, ""},
+}
+
+// TestFormFiles reads each form file and compares it with the capture it
+// was made from.
+func TestFormFiles(t *testing.T) {
+	for _, ff := range formFiles {
+		want, err := powerstate.Parse(bytes.NewReader(testfixture.ReadFile(t, ff.original)))
+		require.NoError(t, err)
+		got, err := powerstate.Parse(bytes.NewReader(testfixture.ReadFile(t, "forms/"+ff.file)))
+		require.NoError(t, err, ff.file)
+		if ff.whole {
+			sameCapture(t, want, got, ff.file)
+		} else {
+			sameTable(t, &want, &got, ff.file)
+		}
+		if ff.note != "" {
+			assert.Contains(t, strings.Join(got.Notes, "\n"), ff.note, ff.file)
 		}
 	}
 }

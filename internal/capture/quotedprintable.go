@@ -10,11 +10,13 @@ const QuotedPrintableNote = "the capture was quoted-printable (a mail body: =20,
 // encoding of a mail body (RFC 2045) and returns it with true; any other
 // text is returned as is with false, without allocating.
 //
-// The text shows the encoding when every "=" in it starts an escape ("=3D",
-// two hexadecimal digits) or a soft line break ("=" at the end of a line,
-// blanks after it allowed), and at least one of them is one a plain capture
-// never has: a soft line break, "=20", "=09", "=3D" or the escape of a byte
-// above 0x7f. A plain smartctl report ("=== START OF ...") never passes.
+// The text shows the encoding when it holds more of what a plain capture
+// never has (a soft line break: "=" at the end of a line, blanks after it
+// allowed; the escapes "=20", "=09", "=3D" and those of bytes above 0x7f)
+// than of "=" that start neither an escape nor a soft line break (the
+// "charset=UTF-8" of a mail header left in the paste). A plain smartctl
+// report never passes: each of its "=== START OF ... ===" lines has one
+// "=" at its end and five that are plain.
 //
 // A soft line break joins the line with the next. A mail quotes with "> "
 // either before the encoding (the continuation of a quoted line then starts
@@ -58,17 +60,17 @@ func DecodeQuotedPrintable(s string) (string, bool) {
 // isQuotedPrintable reports whether s shows the encoding (see
 // DecodeQuotedPrintable).
 func isQuotedPrintable(s string) bool {
-	telling := false
+	telling, plain := 0, 0
 	for i := 0; ; {
 		j := strings.IndexByte(s[i:], '=')
 		if j < 0 {
-			return telling
+			return telling > plain
 		}
 		i += j + 1
 		if i+1 < len(s) && isHex(s[i]) && isHex(s[i+1]) {
 			v := unhex(s[i])<<4 | unhex(s[i+1])
 			if v == ' ' || v == '\t' || v == '=' || v >= 0x80 {
-				telling = true
+				telling++
 			}
 			i += 2
 			continue
@@ -77,11 +79,11 @@ func isQuotedPrintable(s string) bool {
 		for k < len(s) && (s[k] == ' ' || s[k] == '\t') {
 			k++
 		}
-		if k < len(s) && s[k] != '\n' && s[k] != '\r' {
-			return false // a "=" a plain text has: not quoted-printable
-		}
-		if k < len(s) {
-			telling = true // a soft line break
+		switch {
+		case k < len(s) && s[k] != '\n' && s[k] != '\r':
+			plain++ // a "=" a plain text has ("charset=UTF-8", "===")
+		case k < len(s):
+			telling++ // a soft line break
 		}
 		i = k
 	}

@@ -36,6 +36,7 @@ func TestDecodeQuotedPrintable(t *testing.T) {
 		{"no telling escape", "a=41\n", "a=41\n", false},
 		{"smartctl banner", "=== START OF INFORMATION SECTION ===\n=20\n", "=== START OF INFORMATION SECTION ===\n=20\n", false},
 		{"a plain =", "x = 1 =20\n", "x = 1 =20\n", false},
+		{"a mail header", "Content-Type: text/plain; charset=UTF-8\n\nmn : a=20\nb=3D\n", "Content-Type: text/plain; charset=UTF-8\n\nmn : a \nb=\n", true},
 		{"plain", "ps    0 : mp:6.00W operational\n", "ps    0 : mp:6.00W operational\n", false},
 		{"empty", "", "", false},
 		{"a lone = at the end", "ab=", "ab=", false},
