@@ -219,6 +219,10 @@ func TestTableOnlyCut(t *testing.T) {
 	// The column line without the title reads too.
 	c2 := mustParse(t, s[strings.Index(s, "St Op"):])
 	assert.Equal(t, c.PowerStates, c2.PowerStates)
+	// A malformed column line is named by its line.
+	pe0 := parseErr(t, strings.Replace(s, "Ex_Lat", "Ex_Lot", 1))
+	assert.ErrorIs(t, pe0, powerstate.ErrSyntax)
+	assert.Equal(t, 2, pe0.Line)
 	// Under a report a table that runs to the end is a cut report.
 	report := smartctlReport(t, evoPlus)
 	pe := parseErr(t, report[:strings.Index(report, "43000")+5])

@@ -96,16 +96,15 @@ func parseSmartctlTextLines(s string) (Controller, int, error) {
 		return Controller{}, 0, &ParseError{Format: f, Line: l.N(), Expected: `a "Supported Power States" table (smartctl -a, -x or -c of an NVMe device)`, Err: ErrNoPowerStates}
 	}
 
-	line, n := "", l.N()
+	var line string
 	if headerOnly {
-		line = l.Text()[l.Start():l.Pos()]
-		line = strings.TrimRight(line, "\r\n")
+		line = strings.TrimRight(l.Text()[l.Start():l.Pos()], "\r\n")
 	} else {
-		var ok bool
-		line, n, ok = l.Peek()
+		next, n, ok := l.Peek()
 		if !ok {
 			return Controller{}, 0, truncErr(f, n, expectSmartctlHeader)
 		}
+		line = next
 		l.Next()
 	}
 	header := line
@@ -116,7 +115,7 @@ func parseSmartctlTextLines(s string) (Controller, int, error) {
 	alone := k.known == 0 && k.notes == nil
 	var hdr [len(smartctlHeader)]string
 	if n, ok := fields(line, hdr[:]); !ok || n != len(smartctlHeader) || hdr != smartctlHeader {
-		return Controller{}, 0, syntaxErr(f, n, expectSmartctlHeader, line)
+		return Controller{}, 0, syntaxErr(f, l.N(), expectSmartctlHeader, line)
 	}
 
 	rows := 0
