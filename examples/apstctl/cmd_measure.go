@@ -236,7 +236,7 @@ func runMeasureWith(ctx context.Context, o *measureOptions, args []string, stdou
 		return err
 	}
 	if o.factorOut != "" && res.ExitFactorTrials > 0 {
-		err := safeio.WriteFile(o.factorOut, 0o644, func(w io.Writer) error {
+		err := safeio.WriteFile(o.factorOut, 0o666, func(w io.Writer) error {
 			_, err := io.WriteString(w, exitFactorsText(res)+"\n")
 			return err
 		})
