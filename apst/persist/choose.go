@@ -33,9 +33,11 @@ const (
 	// range (at most the goal's exit-latency limit when there is one), the
 	// largest of them; the smallest of them when the range has no upper end.
 	RuleRoundest
+	// RuleGiven: the bound was given, not chosen (Resolve of a GoalBound).
+	RuleGiven
 )
 
-// String names the rule: "current", "goal-limit", "roundest".
+// String names the rule: "current", "goal-limit", "roundest", "given".
 func (r ChoiceRule) String() string {
 	switch r {
 	case RuleCurrent:
@@ -44,6 +46,8 @@ func (r ChoiceRule) String() string {
 		return "goal-limit"
 	case RuleRoundest:
 		return "roundest"
+	case RuleGiven:
+		return "given"
 	}
 	return fmt.Sprintf("ChoiceRule(%d)", uint8(r))
 }

@@ -60,7 +60,7 @@ var udevKeys = map[string]keySyntax{
 	"TAG":        {0, "== != = += -= :="},
 	"TAGS":       {0, "== !="},
 	"TEST":       {2, "== !="},
-	"PROGRAM":    {0, "== !="},
+	"PROGRAM":    {0, "== != ="}, // udev reads = as == (with a debug message)
 	"RESULT":     {0, "== !="},
 	"NAME":       {0, "== != = += :="},
 	"SYMLINK":    {0, "== != = += -= :="},
@@ -94,6 +94,11 @@ func (e Expr) String() string {
 		k += "{" + e.Attr + "}"
 	}
 	v := strings.ReplaceAll(strings.ReplaceAll(e.Value, `\`, `\\`), `"`, `\"`)
+	if strings.ContainsAny(v, "\n\t") {
+		// Only an e"" string can carry them on one line.
+		v = strings.ReplaceAll(strings.ReplaceAll(v, "\n", `\n`), "\t", `\t`)
+		return k + string(e.Op) + `e"` + v + `"`
+	}
 	return k + string(e.Op) + `"` + v + `"`
 }
 
@@ -223,6 +228,9 @@ func parseExpr(s string) (Expr, string, error) {
 	}
 	if !strings.Contains(" "+syn.ops+" ", " "+string(e.Op)+" ") {
 		return e, "", fmt.Errorf("%s does not take %s (it takes %s)", e.Key, e.Op, syn.ops)
+	}
+	if e.Key == "PROGRAM" && e.Op == OpAssign {
+		e.Op = OpMatch
 	}
 	s = strings.TrimLeft(s, " \t")
 	escapes := false
