@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -139,7 +138,7 @@ func TestMeasureSignalRestoresTolerance(t *testing.T) {
 				return
 			}
 			assert.Contains(t, errOut.String(), "restored to 25000")
-			assert.Contains(t, errOut.String(), fmt.Sprintf("interrupted"))
+			assert.Contains(t, errOut.String(), "interrupted")
 		})
 	}
 }
