@@ -78,7 +78,7 @@ func convertCommand() *command {
 	fs.Var(&to, "to", "FORMAT", "output format: binary, nvme-cli-text (or normal), nvme-cli-json (or json) or smartctl-text (required)")
 	fs.Alias("o", "to")
 	fs.Alias("output-format", "to")
-	var out string
+	var out outputFile
 	addOutputFile(fs, &out)
 	c := &command{
 		name:      "convert",
@@ -123,11 +123,11 @@ sets to 1 (with a note on standard error), as apst.Build assumes.`,
 		if err := to.t.write(&buf, &ctl); err != nil {
 			return inputErr(fmt.Errorf("%s: %w", name, err))
 		}
-		if out == "" {
+		if out.path == "" {
 			_, err := io.WriteString(x.out, buf.String())
 			return err
 		}
-		return safeio.WriteFile(out, 0o666, func(w io.Writer) error {
+		return safeio.WriteFile(out.path, 0o666, func(w io.Writer) error {
 			_, err := io.WriteString(w, buf.String())
 			return err
 		})

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -38,7 +37,7 @@ counters moved (other I/O resets the drive's idle timer) are discarded and count
 
 Reads only: the namespace is opened O_RDONLY|O_DIRECT. The only write is the tolerance file,
 validated and read back as set-latency does; its value is printed before the first change and
-restored at the end, on ^C or SIGTERM and after any error. Needs root.
+restored at the end, on ^C, SIGTERM, SIGHUP, SIGQUIT or SIGPIPE and after any error. Needs root.
 
 With --simulate CAPTURE, runs against a simulated drive that follows the plan's idle timeline on a
 virtual clock (exit latency x --exit-factor, plus seeded noise): deterministic and instant.
@@ -76,8 +75,20 @@ type measureHooks struct {
 	openOptions nvmeapst.TargetOptions
 }
 
+// measureTestHook, when set, edits the hooks of every measure command line
+// before it runs. Only the package's tests set it, in an apstctl process
+// they start and signal (a fake sysfs root and a simulated drive in place
+// of the machine's); the tests run in-process use newMeasureCommand.
+var measureTestHook func(*measureHooks)
+
 // measureCommand is "apstctl measure".
-func measureCommand() *command { return newMeasureCommand(measureHooks{}) }
+func measureCommand() *command {
+	var h measureHooks
+	if measureTestHook != nil {
+		measureTestHook(&h)
+	}
+	return newMeasureCommand(h)
+}
 
 // newMeasureCommand is measure with the hooks of a test.
 func newMeasureCommand(h measureHooks) *command {
@@ -301,27 +312,11 @@ func (o *measureOptions) simulation() (*measure.Simulation, *powerstate.Controll
 	return sim, &c, base, nil
 }
 
-// readMeasureCapture reads a capture file, refusing one larger than
-// powerstate.MaxCaptureSize.
+// readMeasureCapture reads the capture of --simulate as every command reads
+// one (readCapture): without blocking on a FIFO, a socket or a device, and
+// refusing one larger than powerstate.MaxCaptureSize.
 func readMeasureCapture(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil {
-		return nil, err
-	} else if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, powerstate.MaxCaptureSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(b) > powerstate.MaxCaptureSize {
-		return nil, fmt.Errorf("%s: capture is larger than %d bytes", path, powerstate.MaxCaptureSize)
-	}
-	return b, nil
+	return readCapture(path, nil)
 }
 
 // parseIdleList parses --idle, or --idle-list when set: Go durations

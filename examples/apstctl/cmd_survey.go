@@ -60,7 +60,7 @@ type surveyOptions struct {
 	format       string
 	budget       string
 	svg          string
-	file         string
+	file         outputFile
 	kernelQuirks bool
 	full         bool
 	summary      bool
@@ -200,8 +200,8 @@ func (o *surveyOptions) run(ctx context.Context, x *invocation, args []string) e
 		}
 	}
 	var err error
-	if o.file != "" {
-		err = writeFileOrFail("--output", o.file, withPlot)
+	if o.file.path != "" {
+		err = writeFileOrFail("--output", o.file.path, withPlot)
 	} else {
 		err = withPlot(stdout)
 	}

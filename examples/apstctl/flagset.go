@@ -21,7 +21,7 @@ type flagSet struct {
 	meta    map[string]string // long name -> metavariable ("" for a boolean)
 	// report, when not nil, is the value of --output FILE that runCommand
 	// writes the command's standard output to (see addOutputFormat).
-	report *string
+	report *outputFile
 }
 
 func newFlagSet(name string) *flagSet {

@@ -32,17 +32,28 @@ func (o *outputFormat) Set(s string) error {
 // addOutputFormat defines -o, --output-format FORMAT and its alias
 // --format on fs.
 //
-// It also defines --output FILE: the command's report is then written to
-// FILE (runCommand does it, once the command has succeeded) instead of
-// standard output.
+// A command with -o also gets --output FILE (addReportFile), unless it
+// defines a flag of that name itself.
 func addOutputFormat(fs *flagSet) *outputFormat {
 	o := &outputFormat{}
 	fs.Var(o, "output-format", "FORMAT", "output format: normal (text) or json")
 	fs.Alias("o", "output-format")
 	fs.Alias("format", "output-format")
-	fs.report = new(string)
-	addOutputFile(fs, fs.report)
 	return o
+}
+
+// addReportFile gives a command that prints (it has --output-format) and
+// does not define --output itself the flag --output FILE: its report then
+// goes to FILE, which runCommand writes once the command has succeeded,
+// instead of standard output. It is called on every command of the table
+// and is idempotent.
+func addReportFile(c *command) {
+	fs := c.flags
+	if fs == nil || fs.report != nil || fs.fs.Lookup("output-format") == nil || fs.lookup("output") != nil {
+		return
+	}
+	fs.report = new(outputFile)
+	addOutputFile(fs, fs.report)
 }
 
 // writeJSON writes v as indented JSON and a newline.
@@ -54,14 +65,9 @@ func writeJSON(w io.Writer, v any) error {
 
 // outputFile is the value of --output: a file name that does not name a
 // format, so that a misplaced "json" never becomes a file called json.
-type outputFile struct{ p *string }
+type outputFile struct{ path string }
 
-func (o *outputFile) String() string {
-	if o.p == nil {
-		return ""
-	}
-	return *o.p
-}
+func (o *outputFile) String() string { return o.path }
 
 func (o *outputFile) Set(s string) error {
 	if s == "" {
@@ -70,7 +76,7 @@ func (o *outputFile) Set(s string) error {
 	if isFormatName(s) {
 		return fmt.Errorf("this names a format, not a file: the format is -o %s (write ./%s for a file of that name)", s, s)
 	}
-	*o.p = s
+	o.path = s
 	return nil
 }
 
@@ -84,10 +90,10 @@ func isFormatName(s string) bool {
 	return findConvertTarget(s) != nil
 }
 
-// addOutputFile defines --output FILE, stored in p: the report goes to
+// addOutputFile defines --output FILE, stored in o: the report goes to
 // FILE, replaced atomically once complete, instead of standard output.
 // --file is its alias for one release (the survey's old name).
-func addOutputFile(fs *flagSet, p *string) {
-	fs.Var(&outputFile{p: p}, "output", "FILE", "write the report to FILE, replaced atomically once complete, instead of standard output")
+func addOutputFile(fs *flagSet, o *outputFile) {
+	fs.Var(o, "output", "FILE", "write the report to FILE, replaced atomically once complete, instead of standard output")
 	fs.Alias("file", "output")
 }
