@@ -259,7 +259,7 @@ func runSurveyWith(ctx context.Context, o *surveyOptions, args []string, stdout,
 // naming the flag.
 func writeFileOrFail(flagName, path string, write func(io.Writer) error) error {
 	started := false
-	err := safeio.WriteFile(path, 0o644, func(w io.Writer) error {
+	err := safeio.WriteFile(path, 0o666, func(w io.Writer) error {
 		started = true
 		return write(w)
 	})
