@@ -28,7 +28,7 @@ func TestSurveyCommandUnreadableListBounded(t *testing.T) {
 	total := surveyUnreadableListMax + extra
 	code, out, errOut := anRun(t, cmdFunc("survey"), nil, dir)
 	require.Equal(t, exitOK, code, errOut)
-	assert.Contains(t, out, fmt.Sprintf("1 drives surveyed; %d unreadable files", total))
+	assert.Contains(t, out, fmt.Sprintf("1 drive surveyed; %d unreadable files", total))
 	assert.Equal(t, surveyUnreadableListMax, strings.Count(out, "  unreadable: "))
 	assert.Contains(t, out, fmt.Sprintf("... and %d more unreadable files, not listed (the list keeps the first %d)", extra, surveyUnreadableListMax))
 
@@ -41,7 +41,7 @@ func TestSurveyCommandUnreadableListBounded(t *testing.T) {
 	assert.Contains(t, string(raw), fmt.Sprintf(`"unreadable_not_listed": %d,`, extra))
 	code, merged, errOut := anRun(t, cmdFunc("survey"), nil, "--merge", js)
 	require.Equal(t, exitOK, code, errOut)
-	assert.Contains(t, merged, fmt.Sprintf("1 drives surveyed; %d unreadable files", total))
+	assert.Contains(t, merged, fmt.Sprintf("1 drive surveyed; %d unreadable files", total))
 
 	code, nd, errOut := anRun(t, cmdFunc("survey"), nil, "--format", "ndjson", dir)
 	require.Equal(t, exitOK, code, errOut)
