@@ -36,3 +36,10 @@ python3 -m quopri < "$sm" | sed 's/^/> > /' > evo.smartctl.qp-quoted-after.txt
 	printf "WARNING: 'nvme id-ctrl' is deprecated and will be removed, use 'nvme id ctrl' instead\n"
 	cat "$v212"
 } > evo.nvme-cli-3.0-warning.txt
+
+# Hex dumps of the 4096-byte image (nvme id-ctrl --raw-binary /dev/nvme0 | ...), in a paste.
+{ echo '$ sudo nvme id-ctrl --raw-binary /dev/nvme0 | hexdump -C'; hexdump -C "$img"; } > evo.image.hexdump-C.txt
+xxd "$img" | sed 's/^/    /' > evo.image.xxd.txt
+od -A x -t x1z "$img" > evo.image.od.txt
+# A dump of half the image (a paste cut short): it says how many bytes it holds.
+head -c 2048 "$img" | hexdump -C > evo.image-2048.hexdump-C.txt
