@@ -142,7 +142,7 @@ func featureMarker(s string) (line int, prefix string, json bool) {
 		case strings.HasPrefix(t, "get-feature:"), strings.HasPrefix(normSpace(t), lnAPSTE), strings.HasPrefix(t, lnEntries):
 			return l.N(), p, false
 		default:
-			if off, _, ok := hexDumpLine(t); ok && off == 0 {
+			if capture.IsHexDumpStart(t) {
 				return l.N(), p, false
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/internal/capture"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -60,8 +61,8 @@ func parseFeatureText(s string) (FeatureCapture, error) {
 		entry     = 0  // entries seen in the -H body
 		field     = 0  // 0: want Entry[n], 1: want ITPT, 2: want ITPS
 		inBody    bool // "Auto PST Entries" seen
-		dump      []byte
-		dumpStart int
+		hd        = capture.HexDump{Max: TableSize}
+		dumpOver  bool // the dump has ended
 		recog     bool
 	)
 	format := powerstate.FormatFeatureText
@@ -92,7 +93,7 @@ func parseFeatureText(s string) (FeatureCapture, error) {
 		}
 		switch {
 		case strings.HasPrefix(t, "get-feature:"):
-			if hdr != nil || inBody || len(dump) > 0 {
+			if hdr != nil || inBody || len(hd.Data) > 0 {
 				return second(l.N(), "get-feature header")
 			}
 			h, err := parseFeatureHeader(t, l.N())
@@ -126,23 +127,26 @@ func parseFeatureText(s string) (FeatureCapture, error) {
 		case strings.Trim(t, ".") == "":
 			continue // separator line
 		}
-		if len(dump) < TableSize && !inBody {
-			if off, bs, ok := hexDumpLine(t); ok {
-				if off != len(dump) {
-					format = powerstate.FormatFeatureHexDump
-					return syntax(l.N(), "the hex dump line at offset "+fmt.Sprintf("%04x", len(dump)), t)
+		if !dumpOver && !inBody {
+			ok, err := hd.Add(t, l.N())
+			if err != nil {
+				format = powerstate.FormatFeatureHexDump
+				var he *capture.HexDumpError
+				if errors.As(err, &he) {
+					if he.Cut {
+						return fail(he.Line, he.Expected+" of the hex dump", powerstate.ErrTruncated)
+					}
+					return syntax(he.Line, he.Expected+" of the hex dump", he.Found)
 				}
-				if dump == nil {
-					dumpStart = l.N()
-				}
-				dump = append(dump, bs...)
-				if len(dump) > TableSize {
-					dump = dump[:TableSize]
-				}
+				return fail(l.N(), "the hex dump of the 256-byte buffer", err)
+			}
+			if ok {
 				recog = true
 				continue
 			}
-			if isHexDumpRuler(t) {
+			if hd.Layout != capture.HexNone {
+				dumpOver = true // the line after the dump
+			} else if capture.IsHexDumpRuler(t) {
 				continue
 			}
 		}
@@ -189,6 +193,15 @@ func parseFeatureText(s string) (FeatureCapture, error) {
 			Err:      powerstate.ErrUnknownFormat}
 	}
 	fc := FeatureCapture{Format: powerstate.FormatFeatureText}
+	if !dumpOver && hd.Layout != capture.HexNone {
+		if err := hd.Finish(l.N() + 1); err != nil {
+			format = powerstate.FormatFeatureHexDump
+			var he *capture.HexDumpError
+			errors.As(err, &he)
+			return fail(he.Line, he.Expected+" of the hex dump", powerstate.ErrTruncated)
+		}
+	}
+	dump, dumpStart := hd.Data, hd.First
 	switch {
 	case len(dump) > 0 && len(dump) < TableSize:
 		format = powerstate.FormatFeatureHexDump

@@ -273,3 +273,16 @@ func ReadHexDump(s string, max int) (HexDump, error) {
 	}
 	return d, d.Finish(d.Last + 1)
 }
+
+// IsHexDumpRuler reports whether t is the column ruler nvme-cli prints
+// above its dump, "0 1 2 ... f".
+func IsHexDumpRuler(t string) bool {
+	n := 0
+	for f := range strings.FieldsSeq(t) {
+		if n >= 16 || len(f) != 1 || unhex(f[0]) != byte(n) || !isHex(f[0]) {
+			return false
+		}
+		n++
+	}
+	return n == 16
+}
