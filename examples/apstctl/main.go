@@ -89,11 +89,18 @@ func runCommand(ctx context.Context, c *command, args []string, stdin io.Reader,
 	if c.name != "" {
 		prefix += " " + c.name
 	}
-	x := &invocation{cmd: c, stdin: stdin, out: out, errw: errw, stderr: stderr}
+	in := &commandInput{ctx: ctx, r: stdin, errw: errw, prefix: prefix}
+	x := &invocation{cmd: c, stdin: in, out: out, errw: errw, stderr: stderr}
 	pos, err := parseArgs(c.flags, args)
 	if err == errHelp {
 		writeCommandHelp(out, c)
 		return finish(prefix, exitOK, false, out, errw)
+	}
+	if err == nil && len(pos) == 0 && captureFromStdin[c.name] && stdin != nil && !isTerminalInput(stdin) {
+		// `nvme id-ctrl /dev/nvme0 | apstctl plan`: the capture is on
+		// standard input; an empty one is the usual usage error.
+		in.implicit, in.emptyErr = true, checkArgCount(c, pos)
+		pos = []string{"-"}
 	}
 	if err == nil {
 		err = checkArgCount(c, pos)
