@@ -119,7 +119,7 @@ func TestCaptureOnStandardInput(t *testing.T) {
 	assert.Contains(t, e.String(), "paste it, then press ^D")
 	o.Reset()
 	e.Reset()
-	code = run([]string{"plan"}, tty, &o, &e)
+	assert.Equal(t, exitUsage, run([]string{"plan"}, tty, &o, &e))
 	assert.Contains(t, e.String(), "want 1 argument(s)", "no argument on a terminal: not read")
 }
 
