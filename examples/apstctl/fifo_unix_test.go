@@ -108,7 +108,7 @@ func TestCaptureOnStandardInput(t *testing.T) {
 
 	code, _, errOut = apstctl(t, nil, "plan")
 	assert.Equal(t, exitUsage, code)
-	assert.Contains(t, errOut, "want 1 argument(s), got 0", "empty standard input: the usual usage error")
+	assert.Contains(t, errOut, "want 1 argument, got 0", "empty standard input: the usual usage error")
 
 	tty, err := os.Open("/dev/null")
 	require.NoError(t, err)
@@ -120,7 +120,7 @@ func TestCaptureOnStandardInput(t *testing.T) {
 	o.Reset()
 	e.Reset()
 	assert.Equal(t, exitUsage, run([]string{"plan"}, tty, &o, &e))
-	assert.Contains(t, e.String(), "want 1 argument(s)", "no argument on a terminal: not read")
+	assert.Contains(t, e.String(), "want 1 argument, got 0", "no argument on a terminal: not read")
 }
 
 // within runs fn and fails the test if it takes longer than d.
