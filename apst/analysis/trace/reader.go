@@ -56,6 +56,7 @@ type item struct {
 	t   int64  // raw time, ns
 	tie uint64 // blkparse: sequence number; others: 0 dispatch, 1 completion
 	arr uint64 // arrival counter << 1 | (kind - 1)
+	id  uint64 // Event.ID
 }
 
 // Reader reads the events of a trace in time order. Create one with
@@ -99,6 +100,8 @@ type Reader struct {
 	last    int64
 	lastTie uint64
 	origin  int64
+
+	cmds uint64 // commands read from one-line formats: their IDs
 
 	eof bool
 	err error
@@ -305,13 +308,13 @@ func (r *Reader) parse(line []byte) error {
 }
 
 // push adds an event to the reorder window.
-func (r *Reader) push(t int64, tie uint64, k Kind) error {
+func (r *Reader) push(t int64, tie uint64, k Kind, id uint64) error {
 	if r.emitted && (t < r.last || t == r.last && tie < r.lastTie) {
 		return &SyntaxError{Format: r.format, Line: r.line,
 			Expected: fmt.Sprintf("an event at %s sorts before one already read at %s, more than %d events before", formatNanos(t), formatNanos(r.last), r.window),
 			Err:      ErrOutOfOrder}
 	}
-	it := item{t: t, tie: tie, arr: r.arrival<<1 | uint64(k-1)}
+	it := item{t: t, tie: tie, arr: r.arrival<<1 | uint64(k-1), id: id}
 	r.arrival++
 	if len(r.buf) == cap(r.buf) && r.head > 0 && r.head >= len(r.buf)/2 {
 		n := copy(r.buf, r.buf[r.head:])
@@ -396,7 +399,7 @@ func (r *Reader) pop() Event {
 		r.emitted, r.origin = true, it.t
 	}
 	r.last, r.lastTie = it.t, it.tie
-	return Event{Time: it.t - r.origin, Kind: Kind(it.arr&1) + 1, Device: r.device}
+	return Event{Time: it.t - r.origin, Kind: Kind(it.arr&1) + 1, Device: r.device, ID: it.id}
 }
 
 // noteDevice records a device seen on an event line and reports whether
