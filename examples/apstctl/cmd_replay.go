@@ -261,10 +261,10 @@ func powerWarnings(c *powerstate.Controller, rep *analysis.ReplayReport) []strin
 
 // replayJSON is the JSON of replay (docs/spec/replay.md §4, cli.md).
 type replayJSON struct {
-	Device      string             `json:"device"`
-	Events      uint64             `json:"events"`
-	SpanUS      uint64             `json:"span_us"`
-	IdlePeriods uint64             `json:"idle_periods"`
+	Device      string `json:"device"`
+	Events      uint64 `json:"events"`
+	SpanUS      uint64 `json:"span_us"`
+	IdlePeriods uint64 `json:"idle_periods"`
 	// LostCommands and UnmatchedCompletions count the trace's anomalies:
 	// dispatches whose completion did not come within --lost-after
 	// (replayed as if absent), completions of no outstanding dispatch
