@@ -48,7 +48,7 @@ counters moved (other I/O resets the drive's idle timer) are discarded and count
 
 Reads only: the namespace is opened O_RDONLY|O_DIRECT. The only write is the tolerance file,
 validated and read back as set-latency does; its value is printed before the first change and
-restored at the end, on ^C or SIGTERM and after any error. Needs root.
+restored at the end, on ^C, SIGTERM, SIGHUP, SIGQUIT or SIGPIPE and after any error. Needs root.
 
 With --simulate CAPTURE, runs against a simulated drive that follows the plan's idle timeline on a
 virtual clock (exit latency x --exit-factor, plus seeded noise): deterministic and instant.
@@ -304,27 +304,11 @@ func (o *measureOptions) simulation() (*measure.Simulation, *powerstate.Controll
 	return sim, &c, base, nil
 }
 
-// readMeasureCapture reads a capture file, refusing one larger than
-// powerstate.MaxCaptureSize.
+// readMeasureCapture reads the capture of --simulate as every command reads
+// one (readCapture): without blocking on a FIFO, a socket or a device, and
+// refusing one larger than powerstate.MaxCaptureSize.
 func readMeasureCapture(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil {
-		return nil, err
-	} else if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, powerstate.MaxCaptureSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(b) > powerstate.MaxCaptureSize {
-		return nil, fmt.Errorf("%s: capture is larger than %d bytes", path, powerstate.MaxCaptureSize)
-	}
-	return b, nil
+	return readCapture(path, nil)
 }
 
 // parseIdleList parses --idle, or --idle-list when set: Go durations
@@ -544,6 +528,12 @@ func writeMeasureJSON(w io.Writer, h *measureHeader, r *measure.Result, detail b
 	return err
 }
 
+// measureTestHook, when set, edits the options of every measure command
+// line before it runs. Only the package's tests set it, in an apstctl
+// process they start and signal (a fake sysfs root and a simulated drive
+// in place of the machine's).
+var measureTestHook func(*measureOptions)
+
 // measureCommand is "apstctl measure": its flags (measureFlags) and its run
 // (runMeasureWith) in the command table.
 func measureCommand() *command {
@@ -564,6 +554,9 @@ func measureCommand() *command {
 		minArgs: 0, maxArgs: -1,
 	}
 	c.run = func(ctx context.Context, x *invocation, args []string) error {
+		if measureTestHook != nil {
+			measureTestHook(o)
+		}
 		err := runMeasureWith(ctx, o, args, x.out, x.errw)
 		if errors.Is(err, errMeasureUsage) {
 			return usagef("%s", strings.TrimPrefix(err.Error(), "usage: "))

@@ -17,7 +17,7 @@ func TestFIFOCaptureDoesNotBlock(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skip("no FIFOs here:", err)
 	}
-	for _, args := range [][]string{{"plan", fifo}, {"decode", fifo}, {"convert", "--to", "binary", fifo}, {"check", fifo, feature100}, {"check", evoImage, fifo}} {
+	for _, args := range [][]string{{"plan", fifo}, {"decode", fifo}, {"convert", "--to", "binary", fifo}, {"check", fifo, feature100}, {"check", evoImage, fifo}, {"measure", "--simulate", fifo}} {
 		done := make(chan struct{})
 		var code int
 		var errOut string

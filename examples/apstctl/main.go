@@ -12,23 +12,32 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+	"syscall"
 
 	"github.com/nvmeapst/nvmeapst/internal/safeio"
 )
 
 func main() {
+	os.Exit(runMain(os.Args[1:]))
+}
+
+// runMain runs the command line args with the process's standard streams
+// under the signal policy (signalContext) and returns the exit status:
+// 128+N when signal N cancelled the command.
+func runMain(args []string) int {
 	ctx, signalled, stop := signalContext(context.Background())
-	code := runContext(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	code := runContext(ctx, args, os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	if n := signalled(); n != 0 {
 		// The shell's convention for a command ended by a signal.
 		code = 128 + n
 	}
-	os.Exit(code)
+	return code
 }
 
 // checkedWriter remembers the first failed write (safeio.Writer), so that a
@@ -42,7 +51,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return runContext(context.Background(), args, stdin, stdout, stderr)
 }
 
-// runContext is run with a context that ^C and SIGTERM cancel.
+// runContext is run with a context that the signals of signalContext cancel.
 func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmds := commands()
 	if len(args) == 0 {
@@ -97,6 +106,11 @@ func runCommand(ctx context.Context, c *command, args []string, stdin io.Reader,
 		}
 	}
 	code, msg, hint := statusOf(err)
+	if brokenPipe(ctx, out) {
+		// Standard output has no reader: exit quietly, as a filter does
+		// (128+SIGPIPE, whether or not the signal has been handled yet).
+		return 128 + int(syscall.SIGPIPE)
+	}
 	if msg != "" {
 		if ctx.Err() != nil {
 			msg = "interrupted: " + msg
@@ -108,6 +122,12 @@ func runCommand(ctx context.Context, c *command, args []string, stdin io.Reader,
 	}
 	_, explicit := err.(exitStatus)
 	return finish(prefix, code, explicit, out, errw)
+}
+
+// brokenPipe reports whether the command was cancelled by SIGPIPE or its
+// standard output failed with EPIPE.
+func brokenPipe(ctx context.Context, out *checkedWriter) bool {
+	return isBrokenPipe(ctx) || errors.Is(out.Err(), syscall.EPIPE)
 }
 
 // finish turns a failed write into exit status 1 with one line on standard
@@ -154,9 +174,11 @@ func checkArgCount(c *command, pos []string) error {
 
 // escapeLine returns a message for standard error with its control
 // characters escaped (a path or a value from the command line can hold
-// them); a message without any is returned as it is.
+// them: C0 and C1 controls, bidirectional controls such as U+202E, bytes
+// that are not UTF-8 such as a raw 0x9b); a message without any is
+// returned as it is.
 func escapeLine(s string) string {
-	if strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f }) {
+	if safeio.HasControl(s) {
 		return esc(s)
 	}
 	return s
