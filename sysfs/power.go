@@ -55,8 +55,8 @@ type Power struct {
 	// counters of Linux 7.2.
 	ResetCount, ReconnectCount, CommandErrorCount Attr
 	// ASPMPolicy is module/pcie_aspm/parameters/policy; its Value is the
-	// word in force (the bracketed one), the raw file is "[default]
-	// performance powersave powersupersave".
+	// word in force, the one the raw file ("default performance powersave
+	// powersupersave", one word bracketed) brackets.
 	ASPMPolicy Attr
 	// Path is the controller's PCI function followed by each bridge up to
 	// the root port; empty for a controller that is not a PCI function.
@@ -73,8 +73,9 @@ const aspmPolicy = "module/pcie_aspm/parameters/policy"
 var pciFunctionName = regexp.MustCompile(`^[0-9a-fA-F]{4,8}[:_][0-9a-fA-F]{2}[:_][0-9a-fA-F]{2}\.[0-7]$`)
 
 // ParseASPMPolicy returns the bracketed word of the pcie_aspm policy
-// parameter ("[default] performance powersave powersupersave" gives
-// "default"); a value without brackets is an error wrapping
+// parameter (the file reads "default performance powersave
+// powersupersave" with the word in force in brackets: that word is
+// returned); a value without brackets is an error wrapping
 // ErrInvalidAttribute.
 func ParseASPMPolicy(s string) (string, error) {
 	for _, w := range strings.Fields(s) {
