@@ -66,6 +66,7 @@ func commands() []*command {
 		collectCommand(),
 		setLatencyCommand(),
 		setCPULatencyCommand(),
+		persistCommand(),
 		versionCommand(),
 		completionCommand(),
 		helpCommand(),
