@@ -151,13 +151,3 @@ func persistence(r ControllerReport, t apst.Tolerance) Persistence {
 	p.Notes = append(p.Notes, "the kernel parameter sets the default of every controller at probe time (new controllers only); a per-controller value written later (or by the udev rule) overrides it")
 	return p
 }
-
-// udevSafe reports whether s can be quoted in a udev rule as is.
-func udevSafe(s string) bool {
-	for _, c := range s {
-		if c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '*' || c == '?' || c == '[' || c == '|' {
-			return false
-		}
-	}
-	return true
-}
