@@ -163,7 +163,7 @@ func replayConfigs(base apst.Params, with []string, sim analysis.SimOptions) ([]
 	}
 	out := make([]analysis.ReplayConfig, len(params))
 	for i, p := range params {
-		out[i] = analysis.ReplayConfig{Name: p.String(), Params: p, CPUWake: sim.CPUWake}
+		out[i] = analysis.ReplayConfig{Name: configText(&p), Params: p, CPUWake: sim.CPUWake}
 		if !sim.ExitFactor.IsOne() {
 			out[i].ExitFactor = sim.ExitFactor
 		}
