@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"text/tabwriter"
+	"time"
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
@@ -37,6 +38,9 @@ type replayOptions struct {
 	with   withFlags
 	device string
 	disk   string
+	// lostAfter is --lost-after: how long a command's completion is
+	// waited for.
+	lostAfter string
 }
 
 // replayCommand is "apstctl replay CAPTURE TRACE".
@@ -47,6 +51,7 @@ func replayCommand() *command {
 	o.wake = addWakeFlags(fs)
 	fs.StringVar(&o.device, "device", "MAJ,MIN", "", "the device of a blkparse trace that holds several (259,0)")
 	fs.StringVar(&o.disk, "disk", "NAME", "", "the disk of a biosnoop trace, or the file of a fio iolog, that holds several (nvme0n1)")
+	fs.StringVar(&o.lostAfter, "lost-after", "DURATION", "30s", "a command whose completion has not come this long after its dispatch is counted lost and replayed as if absent (1us to 24h)")
 	c := &command{
 		name:      "replay",
 		usageLine: "replay [flags] CAPTURE TRACE [--with CONFIG]...",
@@ -94,7 +99,12 @@ func (o *replayOptions) run(ctx context.Context, x *invocation, args []string) e
 	if err != nil {
 		return err
 	}
-	if _, err := analysis.NewReplayer(ctl, configs...); err != nil {
+	lostAfter, err := parseLostAfter(o.lostAfter)
+	if err != nil {
+		return err
+	}
+	ropts := analysis.ReplayOptions{LostAfter: lostAfter}
+	if _, err := analysis.NewReplayerWithOptions(ctl, ropts, configs...); err != nil {
 		return inputErr(err) // a plan Build refuses, before the trace is opened
 	}
 	src, closeTrace, err := openTrace(tracePath, stdin)
@@ -109,7 +119,7 @@ func (o *replayOptions) run(ctx context.Context, x *invocation, args []string) e
 	case err != nil:
 		return inputErr(fmt.Errorf("%s: %w", traceName(tracePath), err))
 	}
-	rep, err := analysis.Replay(ctl, &ctxSource{ctx: ctx, r: r, progress: x.progress()}, configs...)
+	rep, err := analysis.ReplayWithOptions(ctl, &ctxSource{ctx: ctx, r: r, progress: x.progress()}, ropts, configs...)
 	if err != nil {
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
@@ -247,11 +257,17 @@ func powerWarnings(c *powerstate.Controller, rep *analysis.ReplayReport) []strin
 
 // replayJSON is the JSON of replay (docs/spec/replay.md §4, cli.md).
 type replayJSON struct {
-	Device      string             `json:"device"`
-	Events      uint64             `json:"events"`
-	SpanUS      uint64             `json:"span_us"`
-	IdlePeriods uint64             `json:"idle_periods"`
-	Configs     []replayConfigJSON `json:"configs"`
+	Device      string `json:"device"`
+	Events      uint64 `json:"events"`
+	SpanUS      uint64 `json:"span_us"`
+	IdlePeriods uint64 `json:"idle_periods"`
+	// LostCommands and UnmatchedCompletions count the trace's anomalies:
+	// dispatches whose completion did not come within --lost-after
+	// (replayed as if absent), completions of no outstanding dispatch
+	// (ignored).
+	LostCommands         uint64             `json:"lost_commands"`
+	UnmatchedCompletions uint64             `json:"unmatched_completions"`
+	Configs              []replayConfigJSON `json:"configs"`
 }
 
 type replayConfigJSON struct {
@@ -296,6 +312,7 @@ func (s stateValues) MarshalJSON() ([]byte, error) {
 // wakes_by_state, the states that have one in break_even_us.
 func replayView(rep *analysis.ReplayReport) replayJSON {
 	out := replayJSON{Device: rep.Device, Events: rep.Events, SpanUS: rep.SpanMicros(), IdlePeriods: rep.IdlePeriods,
+		LostCommands: rep.LostCommands, UnmatchedCompletions: rep.UnmatchedCompletions,
 		Configs: make([]replayConfigJSON, len(rep.Configs))}
 	for i := range rep.Configs {
 		res := &rep.Configs[i]
@@ -338,6 +355,10 @@ func writeReplayText(w io.Writer, c *powerstate.Controller, rep *analysis.Replay
 	}
 	fmt.Fprintf(w, "trace %s (%s%s): %d commands, %d idle periods, %s from the first dispatch to the last completion\n",
 		h.trace, h.format, dev, rep.Events, rep.IdlePeriods, seconds(rep.SpanNanos))
+	if rep.LostCommands+rep.UnmatchedCompletions > 0 {
+		fmt.Fprintf(w, "anomalies: %d commands lost (no completion within --lost-after: replayed as if absent), %d completions of no outstanding command (ignored)\n",
+			rep.LostCommands, rep.UnmatchedCompletions)
+	}
 	fmt.Fprintln(w, "open loop: the recorded times are kept, so the stall is an upper bound of the time added;")
 	fmt.Fprintln(w, "transitions are instantaneous; idle power is each state's max power (MP)")
 	if !h.sim.ExitFactor.IsOne() || h.sim.CPUWake != 0 {
@@ -452,4 +473,14 @@ func percent(part, whole uint64) float64 {
 		return 0
 	}
 	return 100 * float64(part) / float64(whole)
+}
+
+// parseLostAfter reads --lost-after: a duration (30s, 500ms, or bare
+// microseconds) from 1 µs to analysis.MaxLostAfter.
+func parseLostAfter(s string) (time.Duration, error) {
+	us, err := apst.ParseMicroseconds(s)
+	if err != nil || us < 1 || us > apst.Microseconds(analysis.MaxLostAfter/time.Microsecond) {
+		return 0, usagef("--lost-after %s: want a duration from 1us to %v", strconv.Quote(s), analysis.MaxLostAfter)
+	}
+	return time.Duration(us) * time.Microsecond, nil
 }
