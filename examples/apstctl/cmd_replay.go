@@ -29,34 +29,24 @@ TRACE is blkparse text, biosnoop (bcc or bpftrace), a fio iolog v3 or a plain li
 --with the plan flags give the configuration; each --with (comma list of k=v, or policy=NAME, on
 top of the flags) is one configuration, and from two on the differences from the first follow.`
 
-// replayOptions are the flags of replay, and the standard input the
-// command runs with.
+// replayOptions are the flags of replay.
 type replayOptions struct {
 	plan   *planFlags
 	wake   *wakeFlags
 	format *outputFormat
 	with   withFlags
-	device *string
-	disk   *string
-	// stdin is read for a CAPTURE or TRACE of "-"; nil reads nothing.
-	stdin io.Reader
-}
-
-// replayFlags defines the flags of replay on fs: the plan flags, -o,
-// --with (repeated), --exit-factor, --cpu-wake-us, --device and --disk.
-func replayFlags(fs *flagSet) *replayOptions {
-	o := &replayOptions{plan: addPlanFlags(fs), format: addOutputFormat(fs)}
-	fs.Var(&o.with, "with", "CONFIG", "a configuration to replay: comma list of k=v, or policy=NAME, on top of the flags (repeat)")
-	o.wake = addWakeFlags(fs)
-	o.device = fs.String("device", "MAJ,MIN", "", "the device of a blkparse trace that holds several (259,0)")
-	o.disk = fs.String("disk", "NAME", "", "the disk of a biosnoop trace, or the file of a fio iolog, that holds several (nvme0n1)")
-	return o
+	device string
+	disk   string
 }
 
 // replayCommand is "apstctl replay CAPTURE TRACE".
 func replayCommand() *command {
 	fs := newFlagSet("replay")
-	o := replayFlags(fs)
+	o := &replayOptions{plan: addPlanFlags(fs), format: addOutputFormat(fs)}
+	fs.Var(&o.with, "with", "CONFIG", "a configuration to replay: comma list of k=v, or policy=NAME, on top of the flags (repeat)")
+	o.wake = addWakeFlags(fs)
+	fs.StringVar(&o.device, "device", "MAJ,MIN", "", "the device of a blkparse trace that holds several (259,0)")
+	fs.StringVar(&o.disk, "disk", "NAME", "", "the disk of a biosnoop trace, or the file of a fio iolog, that holds several (nvme0n1)")
 	c := &command{
 		name:      "replay",
 		usageLine: "replay [flags] CAPTURE TRACE [--with CONFIG]...",
@@ -69,34 +59,30 @@ func replayCommand() *command {
 		flags:   fs,
 		minArgs: 2, maxArgs: 2,
 	}
-	c.run = func(ctx context.Context, x *invocation, args []string) error {
-		o.stdin = x.stdin
-		return runReplayWith(ctx, o, args, x.out, x.errw)
-	}
+	c.run = o.run
 	return c
 }
 
-// runReplayWith runs replay on args (CAPTURE TRACE) with the flags of o,
-// writing the report to stdout and, with -o json, the warnings to stderr
-// (text output holds them). Its errors are those of the command table
+// run replays the trace args[1] against the capture args[0], writing the
+// report to standard output and, with -o json, the warnings to standard
+// error (text output holds them); on a terminal, standard error shows how
+// far the trace has been read. Its errors are those of the command table
 // (errors.go): *usageError for flags, *inputError for a capture or trace
 // that cannot be read, the context's cause when ctx ends the replay.
-func runReplayWith(ctx context.Context, o *replayOptions, args []string, stdout, stderr io.Writer) error {
-	if len(args) != 2 {
-		return usagef("want 2 arguments (CAPTURE TRACE), got %d: usage: apstctl replay [flags] CAPTURE TRACE", len(args))
-	}
+func (o *replayOptions) run(ctx context.Context, x *invocation, args []string) error {
+	stdout, stderr := io.Writer(x.out), io.Writer(x.errw)
 	capPath, tracePath := args[0], args[1]
 	if capPath == "-" && tracePath == "-" {
 		return usagef("CAPTURE and TRACE cannot both be standard input (-)")
 	}
-	if *o.device != "" && *o.disk != "" {
-		return usagef("give only one of --device and --disk")
+	if o.device != "" && o.disk != "" {
+		return usagef("--device and --disk contradict each other: give the one the trace's format uses")
 	}
 	sim, err := o.wake.options()
 	if err != nil {
 		return err
 	}
-	stdin := o.stdin
+	stdin := x.stdin
 	if stdin == nil {
 		stdin = eofReader{}
 	}
@@ -116,14 +102,14 @@ func runReplayWith(ctx context.Context, o *replayOptions, args []string, stdout,
 		return err
 	}
 	defer closeTrace()
-	r, err := trace.NewReader(src, trace.Options{Device: *o.device, Disk: *o.disk})
+	r, err := trace.NewReader(src, trace.Options{Device: o.device, Disk: o.disk})
 	switch {
 	case errors.Is(err, trace.ErrOptions):
 		return usagef("%s: %v", traceName(tracePath), err)
 	case err != nil:
 		return inputErr(fmt.Errorf("%s: %w", traceName(tracePath), err))
 	}
-	rep, err := analysis.Replay(ctl, &ctxSource{ctx: ctx, r: r}, configs...)
+	rep, err := analysis.Replay(ctl, &ctxSource{ctx: ctx, r: r, progress: x.progress()}, configs...)
 	if err != nil {
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
@@ -203,10 +189,13 @@ func openTrace(path string, stdin io.Reader) (io.Reader, func(), error) {
 
 // ctxSource is a trace Reader that ends with the context's error once ctx
 // is done (checked every 4096 events, so that ^C stops a long replay).
+// With progress set (standard error is a terminal), it writes the count of
+// events read every 2^20 events, and clears the line at the end.
 type ctxSource struct {
-	ctx context.Context
-	r   *trace.Reader
-	n   uint
+	ctx      context.Context
+	r        *trace.Reader
+	n        uint
+	progress io.Writer
 }
 
 func (s *ctxSource) Next() (trace.Event, error) {
@@ -215,8 +204,15 @@ func (s *ctxSource) Next() (trace.Event, error) {
 		if err := s.ctx.Err(); err != nil {
 			return trace.Event{}, err
 		}
+		if s.progress != nil && s.n%(1<<20) == 0 {
+			fmt.Fprintf(s.progress, "\r\x1b[Kapstctl replay: %d events read", s.n)
+		}
 	}
-	return s.r.Next()
+	ev, err := s.r.Next()
+	if err != nil && s.progress != nil && s.n >= 1<<20 {
+		fmt.Fprint(s.progress, "\r\x1b[K")
+	}
+	return ev, err
 }
 
 // replaySaturated refuses a report whose stall or transition energy

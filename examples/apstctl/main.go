@@ -90,6 +90,7 @@ func runCommand(ctx context.Context, c *command, args []string, stdin io.Reader,
 		prefix += " " + c.name
 	}
 	x := &invocation{cmd: c, stdin: stdin, out: out, errw: errw, stderr: stderr}
+	addReportFile(c) // for a command built outside the table (tests)
 	pos, err := parseArgs(c.flags, args)
 	if err == errHelp {
 		writeCommandHelp(out, c)
@@ -101,6 +102,8 @@ func runCommand(ctx context.Context, c *command, args []string, stdin io.Reader,
 	if err == nil {
 		if ctx.Err() != nil {
 			err = context.Cause(ctx) // interrupted before it started
+		} else if file := reportFile(c); file != "" {
+			err = runToFile(ctx, c, x, pos, file)
 		} else {
 			err = c.run(ctx, x, pos)
 		}
@@ -122,6 +125,44 @@ func runCommand(ctx context.Context, c *command, args []string, stdin io.Reader,
 	}
 	_, explicit := err.(exitStatus)
 	return finish(prefix, code, explicit, out, errw)
+}
+
+// reportFile is the --output FILE of a command whose report runCommand
+// writes, or "".
+func reportFile(c *command) string {
+	if c.flags == nil || c.flags.report == nil {
+		return ""
+	}
+	return c.flags.report.path
+}
+
+// runToFile runs c with its standard output going to file, which is
+// replaced atomically (safeio.WriteFile, honouring the umask) once the
+// command has finished without a failure: a failed run leaves an existing
+// file as it was. A command that ends with its own exit status (check's
+// mismatch) has written a whole report, which is kept.
+func runToFile(ctx context.Context, c *command, x *invocation, args []string, file string) error {
+	var runErr error
+	started := false
+	err := safeio.WriteFile(file, 0o666, func(w io.Writer) error {
+		started = true
+		inner := *x
+		inner.out = safeio.NewWriter(w)
+		runErr = c.run(ctx, &inner, args)
+		if _, ok := runErr.(exitStatus); runErr != nil && !ok {
+			return runErr
+		}
+		return inner.out.Err()
+	})
+	switch {
+	case runErr != nil:
+		return runErr
+	case err != nil && !started:
+		return usagef("--output: %v", err)
+	case err != nil:
+		return fmt.Errorf("--output: %w", err)
+	}
+	return nil
 }
 
 // brokenPipe reports whether the command was cancelled by SIGPIPE or its
@@ -153,12 +194,12 @@ func checkArgCount(c *command, pos []string) error {
 	if len(pos) >= c.minArgs && (c.maxArgs < 0 || len(pos) <= c.maxArgs) {
 		return nil
 	}
-	want := fmt.Sprintf("%d", c.minArgs)
+	want := plural(c.minArgs, "argument")
 	switch {
 	case c.maxArgs < 0:
-		want = fmt.Sprintf("at least %d", c.minArgs)
+		want = "at least " + plural(c.minArgs, "argument")
 	case c.maxArgs != c.minArgs:
-		want = fmt.Sprintf("%d to %d", c.minArgs, c.maxArgs)
+		want = fmt.Sprintf("%d to %d arguments", c.minArgs, c.maxArgs)
 	}
 	quoted := make([]string, len(pos))
 	for i, p := range pos {
@@ -169,7 +210,7 @@ func checkArgCount(c *command, pos []string) error {
 		got += " (" + strings.Join(quoted, " ") + ")"
 	}
 	usage, _, _ := strings.Cut(c.usageLine, "\n")
-	return usagef("want %s argument(s), %s: usage: apstctl %s", want, got, usage)
+	return usagef("want %s, %s: usage: apstctl %s", want, got, usage)
 }
 
 // escapeLine returns a message for standard error with its control

@@ -46,8 +46,8 @@ func TestMain(m *testing.M) {
 }
 
 // helperMeasureHook points measure at the fake root and a simulated drive.
-func helperMeasureHook(root string) func(*measureOptions) {
-	return func(o *measureOptions) {
+func helperMeasureHook(root string) func(*measureHooks) {
+	return func(o *measureHooks) {
 		identify, err := os.ReadFile(testfixture.Path(testfixture.Samsung990EVOPlus))
 		if err != nil {
 			panic(err)
@@ -72,7 +72,7 @@ func helperMeasureHook(root string) func(*measureOptions) {
 			sim = s
 			return s, err
 		}
-		o.setupHook = func(s *measure.Setup) { s.Clock = realSleep{sim} }
+		o.setup = func(s *measure.Setup) { s.Clock = realSleep{sim} }
 	}
 }
 
