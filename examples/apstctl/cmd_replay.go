@@ -107,7 +107,7 @@ func (o *replayOptions) run(ctx context.Context, x *invocation, args []string) e
 	if _, err := analysis.NewReplayerWithOptions(ctl, ropts, configs...); err != nil {
 		return inputErr(err) // a plan Build refuses, before the trace is opened
 	}
-	src, closeTrace, err := openTrace(tracePath, stdin)
+	src, closeTrace, err := openTrace(ctx, tracePath, stdin)
 	if err != nil {
 		return err
 	}
@@ -180,18 +180,23 @@ func traceName(path string) string {
 	return safeio.EscapeTerminal(path)
 }
 
-// openTrace opens the trace at path ("-" = stdin). A path must be a regular
-// file (opened without blocking, safeio.Open): a pipe is given as standard
-// input, so that a FIFO without a writer cannot hang the command.
-func openTrace(path string, stdin io.Reader) (io.Reader, func(), error) {
+// openTrace opens the trace at path ("-" = stdin). A regular file is
+// opened without blocking (safeio.Open); a pipe or FIFO the user named
+// (`replay CAP <(biosnoop ...)`) is read as it comes, ^C ending the wait;
+// anything else (a socket, a device) is refused without being opened.
+func openTrace(ctx context.Context, path string, stdin io.Reader) (io.Reader, func(), error) {
 	if path == "-" {
 		return stdin, func() {}, nil
 	}
 	f, _, err := safeio.Open(path)
-	switch {
-	case errors.Is(err, safeio.ErrNotRegular):
-		return nil, nil, inputErr(fmt.Errorf("%w: give a pipe as standard input (... | apstctl replay CAPTURE -)", err))
-	case err != nil:
+	if errors.Is(err, safeio.ErrNotRegular) && isNamedPipe(path) {
+		p, release, perr := openNamedPipe(ctx, path)
+		if perr != nil {
+			return nil, nil, inputErr(perr)
+		}
+		return p, release, nil
+	}
+	if err != nil {
 		return nil, nil, inputErr(err)
 	}
 	return f, func() { f.Close() }, nil

@@ -249,7 +249,7 @@ func TestReplayErrors(t *testing.T) {
 		{"unknown format", "hello world\n", []string{replayEVO, "-"}, 2, "apstctl replay: standard input: trace: unknown trace format"},
 		{"fio v2", "fio version 2 iolog\n/dev/nvme0n1 add\n", []string{replayEVO, "-"}, 2, "version 2 has no timestamps"},
 		{"missing trace", "", []string{replayEVO, "examples/apstctl/testdata/replay/nope.plain"}, 2, "nope.plain: no such file"},
-		{"directory", "", []string{replayEVO, "examples/apstctl/testdata/replay"}, 2, "give a pipe as standard input (... | apstctl replay CAPTURE -)"},
+		{"directory", "", []string{replayEVO, "examples/apstctl/testdata/replay"}, 2, "is a directory, not a regular file"},
 		{"feature capture", "", []string{"examples/apstctl/testdata/feature/samsung-990-evo-plus-100ms.txt", replayWriteback}, 2, "get-feature"},
 		{"bad with", "", []string{replayEVO, replayWriteback, "--with", "ps-max-latency-us=x"}, 2, "apstctl replay: --with ps-max-latency-us=x: "},
 		{"bad factor", "", []string{replayEVO, replayWriteback, "--exit-factor", "x"}, 2, "apstctl replay: --exit-factor x: "},
