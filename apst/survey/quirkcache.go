@@ -39,6 +39,7 @@ const quirkCacheMax = 1 << 14
 // MN and FR fields recorded.
 type quirkKey struct {
 	vid, pci uint16
+	pciVID   uint16
 	mn       [40]byte
 	fr       [8]byte
 	release  apst.Release
@@ -50,7 +51,7 @@ func (qc *quirkCache) notes(c *powerstate.Controller, l *apst.QuirkLookup) (infe
 		n := newQuirkNotes(c, l)
 		return n.inferredFrom, n.unchecked
 	}
-	k := quirkKey{vid: c.VendorID, pci: c.PCIDeviceID, mn: c.ModelField, fr: c.FirmwareField, release: l.Tables}
+	k := quirkKey{vid: c.VendorID, pci: c.PCIDeviceID, pciVID: c.PCIVendorID, mn: c.ModelField, fr: c.FirmwareField, release: l.Tables}
 	qc.mu.RLock()
 	n, ok := qc.m[k]
 	qc.mu.RUnlock()
