@@ -167,7 +167,7 @@ func (o *measureOptions) run(ctx context.Context, x *invocation, args []string) 
 		if len(args) != 0 {
 			return usagef("--simulate measures a simulated drive: no device argument (got %q)", args)
 		}
-		sim, c, base, err := o.simulation()
+		sim, c, base, err := o.simulationContext(ctx)
 		if err != nil {
 			return err
 		}
@@ -291,11 +291,17 @@ func (o *measureOptions) simFlagSet(name string) bool {
 
 // simulation builds the simulated drive of --simulate.
 func (o *measureOptions) simulation() (*measure.Simulation, *powerstate.Controller, apst.Params, error) {
+	return o.simulationContext(context.Background())
+}
+
+// simulationContext is simulation with the command's context, which ends a
+// wait for a FIFO's writer.
+func (o *measureOptions) simulationContext(ctx context.Context) (*measure.Simulation, *powerstate.Controller, apst.Params, error) {
 	factor, err := analysis.ParseFactor(o.exitFactor)
 	if err != nil {
 		return nil, nil, apst.Params{}, usagef("--exit-factor: %v", err)
 	}
-	b, err := readMeasureCapture(o.simulate)
+	b, err := readMeasureCapture(ctx, o.simulate)
 	if err != nil {
 		return nil, nil, apst.Params{}, usagef("--simulate: %v", err)
 	}
@@ -318,8 +324,8 @@ func (o *measureOptions) simulation() (*measure.Simulation, *powerstate.Controll
 // readMeasureCapture reads the capture of --simulate as every command reads
 // one (readCapture): without blocking on a FIFO, a socket or a device, and
 // refusing one larger than powerstate.MaxCaptureSize.
-func readMeasureCapture(path string) ([]byte, error) {
-	return readCapture(path, nil)
+func readMeasureCapture(ctx context.Context, path string) ([]byte, error) {
+	return readCapture(path, &commandInput{ctx: ctx, r: eofReader{}})
 }
 
 // parseIdleList parses --idle, or --idle-list when set: Go durations

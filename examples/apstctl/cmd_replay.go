@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"text/tabwriter"
+	"time"
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
@@ -37,6 +39,9 @@ type replayOptions struct {
 	with   withFlags
 	device string
 	disk   string
+	// lostAfter is --lost-after: how long a command's completion is
+	// waited for.
+	lostAfter string
 }
 
 // replayCommand is "apstctl replay CAPTURE TRACE".
@@ -47,6 +52,7 @@ func replayCommand() *command {
 	o.wake = addWakeFlags(fs)
 	fs.StringVar(&o.device, "device", "MAJ,MIN", "", "the device of a blkparse trace that holds several (259,0)")
 	fs.StringVar(&o.disk, "disk", "NAME", "", "the disk of a biosnoop trace, or the file of a fio iolog, that holds several (nvme0n1)")
+	fs.StringVar(&o.lostAfter, "lost-after", "DURATION", "30s", "a command whose completion has not come this long after its dispatch is counted lost and replayed as if absent (1us to 24h)")
 	c := &command{
 		name:      "replay",
 		usageLine: "replay [flags] CAPTURE TRACE [--with CONFIG]...",
@@ -94,10 +100,15 @@ func (o *replayOptions) run(ctx context.Context, x *invocation, args []string) e
 	if err != nil {
 		return err
 	}
-	if _, err := analysis.NewReplayer(ctl, configs...); err != nil {
+	lostAfter, err := parseLostAfter(o.lostAfter)
+	if err != nil {
+		return err
+	}
+	ropts := analysis.ReplayOptions{LostAfter: lostAfter}
+	if _, err := analysis.NewReplayerWithOptions(ctl, ropts, configs...); err != nil {
 		return inputErr(err) // a plan Build refuses, before the trace is opened
 	}
-	src, closeTrace, err := openTrace(tracePath, stdin)
+	src, closeTrace, err := openTrace(ctx, tracePath, stdin)
 	if err != nil {
 		return err
 	}
@@ -109,7 +120,7 @@ func (o *replayOptions) run(ctx context.Context, x *invocation, args []string) e
 	case err != nil:
 		return inputErr(fmt.Errorf("%s: %w", traceName(tracePath), err))
 	}
-	rep, err := analysis.Replay(ctl, &ctxSource{ctx: ctx, r: r, progress: x.progress()}, configs...)
+	rep, err := analysis.ReplayWithOptions(ctl, &ctxSource{ctx: ctx, r: r, progress: x.progress()}, ropts, configs...)
 	if err != nil {
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
@@ -170,18 +181,23 @@ func traceName(path string) string {
 	return safeio.EscapeTerminal(path)
 }
 
-// openTrace opens the trace at path ("-" = stdin). A path must be a regular
-// file (opened without blocking, safeio.Open): a pipe is given as standard
-// input, so that a FIFO without a writer cannot hang the command.
-func openTrace(path string, stdin io.Reader) (io.Reader, func(), error) {
+// openTrace opens the trace at path ("-" = stdin). A regular file is
+// opened without blocking (safeio.Open); a pipe or FIFO the user named
+// (`replay CAP <(biosnoop ...)`) is read as it comes, ^C ending the wait;
+// anything else (a socket, a device) is refused without being opened.
+func openTrace(ctx context.Context, path string, stdin io.Reader) (io.Reader, func(), error) {
 	if path == "-" {
 		return stdin, func() {}, nil
 	}
 	f, _, err := safeio.Open(path)
-	switch {
-	case errors.Is(err, safeio.ErrNotRegular):
-		return nil, nil, inputErr(fmt.Errorf("%w: give a pipe as standard input (... | apstctl replay CAPTURE -)", err))
-	case err != nil:
+	if errors.Is(err, safeio.ErrNotRegular) && isNamedPipe(path) {
+		p, release, perr := openNamedPipe(ctx, path)
+		if perr != nil {
+			return nil, nil, inputErr(perr)
+		}
+		return p, release, nil
+	}
+	if err != nil {
 		return nil, nil, inputErr(err)
 	}
 	return f, func() { f.Close() }, nil
@@ -221,7 +237,7 @@ func (s *ctxSource) Next() (trace.Event, error) {
 func replaySaturated(rep *analysis.ReplayReport) error {
 	for i := range rep.Configs {
 		res := &rep.Configs[i]
-		if res.StallTotal == apst.NoLimit || res.TransitionEnergyMax == 1<<64-1 {
+		if res.StallTotal == apst.NoLimit || res.TransitionEnergyMax == math.MaxInt64 {
 			return usagef("--exit-factor/--cpu-wake-us: the stall or transition energy of %s exceeds 2^64-1 (µs, µJ)", esc(res.Config.Name))
 		}
 	}
@@ -247,11 +263,17 @@ func powerWarnings(c *powerstate.Controller, rep *analysis.ReplayReport) []strin
 
 // replayJSON is the JSON of replay (docs/spec/replay.md §4, cli.md).
 type replayJSON struct {
-	Device      string             `json:"device"`
-	Events      uint64             `json:"events"`
-	SpanUS      uint64             `json:"span_us"`
-	IdlePeriods uint64             `json:"idle_periods"`
-	Configs     []replayConfigJSON `json:"configs"`
+	Device      string `json:"device"`
+	Events      uint64 `json:"events"`
+	SpanUS      uint64 `json:"span_us"`
+	IdlePeriods uint64 `json:"idle_periods"`
+	// LostCommands and UnmatchedCompletions count the trace's anomalies:
+	// dispatches whose completion did not come within --lost-after
+	// (replayed as if absent), completions of no outstanding dispatch
+	// (ignored).
+	LostCommands         uint64             `json:"lost_commands"`
+	UnmatchedCompletions uint64             `json:"unmatched_completions"`
+	Configs              []replayConfigJSON `json:"configs"`
 }
 
 type replayConfigJSON struct {
@@ -295,15 +317,16 @@ func (s stateValues) MarshalJSON() ([]byte, error) {
 // replayView is the JSON of a report: every state of each timeline in
 // wakes_by_state, the states that have one in break_even_us.
 func replayView(rep *analysis.ReplayReport) replayJSON {
-	out := replayJSON{Device: rep.Device, Events: rep.Events, SpanUS: rep.SpanMicros(), IdlePeriods: rep.IdlePeriods,
+	out := replayJSON{Device: rep.Device, Events: rep.Events, SpanUS: uint64(rep.Span.Microseconds()), IdlePeriods: rep.IdlePeriods,
+		LostCommands: rep.LostCommands, UnmatchedCompletions: rep.UnmatchedCompletions,
 		Configs: make([]replayConfigJSON, len(rep.Configs))}
 	for i := range rep.Configs {
 		res := &rep.Configs[i]
 		c := replayConfigJSON{
 			Config: res.Config.Name, Wakes: res.Wakes, StallTotalUS: uint64(res.StallTotal),
 			StallP50US: uint64(res.P50), StallP90US: uint64(res.P90), StallP99US: uint64(res.P99), StallMaxUS: uint64(res.Max),
-			WakesByState: stateValues{}, IdleUS: res.IdleMicros(), IdleEnergyUJ: res.IdleEnergy,
-			TransitionEnergyMaxUJ: res.TransitionEnergyMax, BreakEvenUS: stateValues{},
+			WakesByState: stateValues{}, IdleUS: uint64(res.Idle.Microseconds()), IdleEnergyUJ: uint64(res.IdleEnergy),
+			TransitionEnergyMaxUJ: uint64(res.TransitionEnergyMax), BreakEvenUS: stateValues{},
 		}
 		for _, st := range res.Steps {
 			c.WakesByState = append(c.WakesByState, stateValue{st.State, st.Wakes})
@@ -337,7 +360,11 @@ func writeReplayText(w io.Writer, c *powerstate.Controller, rep *analysis.Replay
 		dev = ", device " + esc(rep.Device)
 	}
 	fmt.Fprintf(w, "trace %s (%s%s): %d commands, %d idle periods, %s from the first dispatch to the last completion\n",
-		h.trace, h.format, dev, rep.Events, rep.IdlePeriods, seconds(rep.SpanNanos))
+		h.trace, h.format, dev, rep.Events, rep.IdlePeriods, seconds(rep.Span))
+	if rep.LostCommands+rep.UnmatchedCompletions > 0 {
+		fmt.Fprintf(w, "anomalies: %d commands lost (no completion within --lost-after: replayed as if absent), %d completions of no outstanding command (ignored)\n",
+			rep.LostCommands, rep.UnmatchedCompletions)
+	}
 	fmt.Fprintln(w, "open loop: the recorded times are kept, so the stall is an upper bound of the time added;")
 	fmt.Fprintln(w, "transitions are instantaneous; idle power is each state's max power (MP)")
 	if !h.sim.ExitFactor.IsOne() || h.sim.CPUWake != 0 {
@@ -358,13 +385,13 @@ func writeReplayText(w io.Writer, c *powerstate.Controller, rep *analysis.Replay
 				be = st.BreakEven.String()
 			}
 			fmt.Fprintf(tw, "    ps%d\t%s\t%s\t%s\t%s\t%s\t%d\t%s (%.1f%%)\n", st.State, durationText(st.From.Duration()), st.MaxPower, lat,
-				st.Penalty, be, st.Wakes, seconds(st.Residency), percent(st.Residency, res.IdleNanos))
+				st.Penalty, be, st.Wakes, seconds(st.Residency), percent(st.Residency, res.Idle))
 		}
 		tw.Flush()
 		fmt.Fprintf(w, "    stall %s over %s: p50 %s, p90 %s, p99 %s, max %s\n",
 			millis(int64(res.StallTotal)), plural(int(res.Wakes), "wake"), res.P50, res.P90, res.P99, res.Max)
 		fmt.Fprintf(w, "    idle %s: %s at an average %.4f W; transitions 0 to %s more\n",
-			seconds(res.IdleNanos), joules(res.IdleEnergy), float64(res.AverageIdlePower)/1e6, joules(res.TransitionEnergyMax))
+			seconds(res.Idle), joules(res.IdleEnergy), float64(res.AverageIdlePower)/1e6, joules(res.TransitionEnergyMax))
 	}
 	if len(rep.Configs) < 2 {
 		return
@@ -378,8 +405,8 @@ func writeReplayText(w io.Writer, c *powerstate.Controller, rep *analysis.Replay
 			continue
 		}
 		fmt.Fprintf(w, "[%d] vs [1]: %s of stall, %s of idle energy (transitions at most %s); p99 stall %s%s\n", i+1,
-			signed(millis(d.StallTotal)), signed(millijoules(d.IdleEnergy)), signed(millijoules(d.TransitionEnergyMax)),
-			signed(millis(d.P99)), wakeDeltas(&d))
+			signed(millis(d.StallTotal.Microseconds())), signed(millijoules(int64(d.IdleEnergy))), signed(millijoules(int64(d.TransitionEnergyMax))),
+			signed(millis(d.P99.Microseconds())), wakeDeltas(&d))
 	}
 }
 
@@ -417,12 +444,14 @@ func millis(us int64) string { return fixed(us, 1000, 1) + " ms" }
 func millijoules(uj int64) string { return fixed(uj, 1000, 1) + " mJ" }
 
 // joules formats µJ as joules with four decimals: "2.4263 J".
-func joules(uj uint64) string {
+func joules(e apst.MicroJoules) string {
+	uj := uint64(e) // never negative
 	return strconv.FormatUint(uj/1e6, 10) + "." + fmt.Sprintf("%04d", uj%1e6/100) + " J"
 }
 
 // seconds formats ns as seconds with three decimals: "5.250 s".
-func seconds(ns uint64) string {
+func seconds(d time.Duration) string {
+	ns := uint64(d) // never negative
 	return strconv.FormatUint(ns/1e9, 10) + "." + fmt.Sprintf("%03d", ns%1e9/1e6) + " s"
 }
 
@@ -447,9 +476,19 @@ func fixed(v, div int64, decimals int) string {
 	return s
 }
 
-func percent(part, whole uint64) float64 {
+func percent(part, whole time.Duration) float64 {
 	if whole == 0 {
 		return 0
 	}
 	return 100 * float64(part) / float64(whole)
+}
+
+// parseLostAfter reads --lost-after: a duration (30s, 500ms, or bare
+// microseconds) from 1 µs to analysis.MaxLostAfter.
+func parseLostAfter(s string) (time.Duration, error) {
+	us, err := apst.ParseMicroseconds(s)
+	if err != nil || us < 1 || us > apst.Microseconds(analysis.MaxLostAfter/time.Microsecond) {
+		return 0, usagef("--lost-after %s: want a duration from 1us to %v", strconv.Quote(s), analysis.MaxLostAfter)
+	}
+	return time.Duration(us) * time.Microsecond, nil
 }

@@ -133,7 +133,7 @@ func TestReplayJSONView(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	var compact bytes.Buffer
 	require.NoError(t, json.Compact(&compact, []byte(out)))
-	const want = `{"device":"","events":7,"span_us":5260000,"idle_periods":4,"configs":[` +
+	const want = `{"device":"","events":7,"span_us":5260000,"idle_periods":4,"lost_commands":0,"unmatched_completions":0,"configs":[` +
 		`{"config":"kernel=current,ps-max-latency-us=100000","wakes":4,"stall_total_us":90600,"stall_p50_us":4600,"stall_p90_us":43000,"stall_p99_us":43000,"stall_max_us":43000,` +
 		`"wakes_by_state":{"ps0":1,"ps3":1,"ps4":2},"idle_us":5250000,"idle_energy_uj":2426300,"transition_energy_max_uj":591600,"break_even_us":{"ps3":6284,"ps4":3665754}},` +
 		`{"config":"kernel=current,ps-max-latency-us=25000","wakes":4,"stall_total_us":13800,"stall_p50_us":4600,"stall_p90_us":4600,"stall_p99_us":4600,"stall_max_us":4600,` +
@@ -249,7 +249,7 @@ func TestReplayErrors(t *testing.T) {
 		{"unknown format", "hello world\n", []string{replayEVO, "-"}, 2, "apstctl replay: standard input: trace: unknown trace format"},
 		{"fio v2", "fio version 2 iolog\n/dev/nvme0n1 add\n", []string{replayEVO, "-"}, 2, "version 2 has no timestamps"},
 		{"missing trace", "", []string{replayEVO, "examples/apstctl/testdata/replay/nope.plain"}, 2, "nope.plain: no such file"},
-		{"directory", "", []string{replayEVO, "examples/apstctl/testdata/replay"}, 2, "give a pipe as standard input (... | apstctl replay CAPTURE -)"},
+		{"directory", "", []string{replayEVO, "examples/apstctl/testdata/replay"}, 2, "is a directory, not a regular file"},
 		{"feature capture", "", []string{"examples/apstctl/testdata/feature/samsung-990-evo-plus-100ms.txt", replayWriteback}, 2, "get-feature"},
 		{"bad with", "", []string{replayEVO, replayWriteback, "--with", "ps-max-latency-us=x"}, 2, "apstctl replay: --with ps-max-latency-us=x: "},
 		{"bad factor", "", []string{replayEVO, replayWriteback, "--exit-factor", "x"}, 2, "apstctl replay: --exit-factor x: "},

@@ -67,6 +67,7 @@ func commands() []*command {
 		decodeCommand(),
 		convertCommand(),
 		inspectCommand(),
+		diagnoseCommand(),
 		collectCommand(),
 		setLatencyCommand(),
 		setCPULatencyCommand(),

@@ -73,6 +73,8 @@ var dialectCases = map[string]dialectCase{
 		contradiction: []string{"--timeout-ms", "1", "--timeout-ms", "2"}, contraMsg: "contradict each other"},
 	"persist": {args: []string{"--bound", "25000", "--form", "modprobe"}, ownOutput: true, ignored: []string{"--gap", "1s"}, ignMsg: "unknown flag --gap",
 		contradiction: []string{"--bound", "25000", "--bound", "100000"}, contraMsg: "contradict each other"},
+	"diagnose": {args: []string{"--log", "apst/diagnose/testdata/aspm.log"}, ignored: []string{"--kernel", "6.8"}, ignMsg: "unknown flag --kernel",
+		contradiction: []string{"--log", "a", "--log", "b"}, contraMsg: "contradict each other"},
 	"version": {args: nil, ignored: []string{"--kernel", "6.8"}, ignMsg: "unknown flag --kernel",
 		contradiction: []string{"-o", "json", "-o", "normal"}, contraMsg: "contradict each other"},
 	"completion": {args: []string{"bash"}, noReport: true, ignored: []string{"-o", "json"}, ignMsg: "unknown flag -o"},

@@ -89,12 +89,19 @@ func runCommand(ctx context.Context, c *command, args []string, stdin io.Reader,
 	if c.name != "" {
 		prefix += " " + c.name
 	}
-	x := &invocation{cmd: c, stdin: stdin, out: out, errw: errw, stderr: stderr}
+	in := &commandInput{ctx: ctx, r: stdin, errw: errw, prefix: prefix}
+	x := &invocation{cmd: c, stdin: in, out: out, errw: errw, stderr: stderr}
 	addReportFile(c) // for a command built outside the table (tests)
 	pos, err := parseArgs(c.flags, args)
 	if err == errHelp {
 		writeCommandHelp(out, c)
 		return finish(prefix, exitOK, false, out, errw)
+	}
+	if err == nil && len(pos) == 0 && captureFromStdin[c.name] && stdin != nil && !isTerminalInput(stdin) {
+		// `nvme id-ctrl /dev/nvme0 | apstctl plan`: the capture is on
+		// standard input; an empty one is the usual usage error.
+		in.implicit, in.emptyErr = true, checkArgCount(c, pos)
+		pos = []string{"-"}
 	}
 	if err == nil {
 		err = checkIgnored(c)
@@ -152,6 +159,11 @@ func runToFile(ctx context.Context, c *command, x *invocation, args []string, fi
 		inner := *x
 		inner.out = safeio.NewWriter(w)
 		runErr = c.run(ctx, &inner, args)
+		if runErr == nil && ctx.Err() != nil {
+			// A signal arrived: the file is not replaced, and the
+			// temporary one is removed.
+			runErr = context.Cause(ctx)
+		}
 		if _, ok := runErr.(exitStatus); runErr != nil && !ok {
 			return runErr
 		}
