@@ -238,13 +238,8 @@ func (s *ctxSource) Next() (trace.Event, error) {
 func replaySaturated(rep *analysis.ReplayReport) error {
 	for i := range rep.Configs {
 		res := &rep.Configs[i]
-<<<<<<< HEAD
-		if res.StallTotal > math.MaxInt64 || res.TransitionEnergyMax > math.MaxInt64 {
+		if res.StallTotal > math.MaxInt64 || res.TransitionEnergyMax == math.MaxInt64 {
 			return usagef("--exit-factor/--cpu-wake-us: the stall or transition energy of %s exceeds 2^63-1 (µs, µJ)", esc(res.Config.Name))
-=======
-		if res.StallTotal == apst.NoLimit || res.TransitionEnergyMax == math.MaxInt64 {
-			return usagef("--exit-factor/--cpu-wake-us: the stall or transition energy of %s exceeds 2^64-1 (µs, µJ)", esc(res.Config.Name))
->>>>>>> main
 		}
 	}
 	return nil
