@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -81,6 +82,9 @@ func TestBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the page and starts a browser")
 	}
+	if raceEnabled {
+		t.Skip("the browser test runs without -race (.ci/run has a step of its own): the race detector slows the build and the server, and the page's code is JavaScript and wasm")
+	}
 	bin := chromium(t)
 	site := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -97,23 +101,32 @@ func TestBrowser(t *testing.T) {
 		shots = t.TempDir()
 	}
 	require.NoError(t, os.MkdirAll(shots, 0o755))
+	width, mobile := 1280, false
 	shot := func(p *page, name string) {
 		t.Helper()
-		require.NoError(t, p.screenshot(filepath.Join(shots, name+".png")))
+		require.NoError(t, p.screenshot(filepath.Join(shots, name+".png"), width, mobile))
 	}
 
 	b := startBrowser(t, bin)
 	p := b.newPage(t)
+	top := t
 	p.do("Emulation.setDeviceMetricsOverride", map[string]any{"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": false}, nil)
 
 	// A first load warms the browser's caches (its wasm compiler, the
 	// profile); the measured load is the second, as a returning visitor's.
 	p.navigate(srv.URL + "/")
 	p.waitFor("window.apstweb_metrics && window.apstweb_metrics.readyMs !== null", 30*time.Second)
-	p.navigate(srv.URL + "/?again")
-	p.waitFor("window.apstweb_metrics && window.apstweb_metrics.readyMs !== null", 30*time.Second)
-	ready := time.Duration(p.num("window.apstweb_metrics.navReadyMs") * float64(time.Millisecond))
-	t.Logf("interactive %.0f ms after navigation start (target under 1 s)", ready.Seconds()*1000)
+	ready := time.Hour
+	var loads []string
+	for i := range 3 {
+		p.navigate(fmt.Sprintf("%s/?load=%d", srv.URL, i))
+		p.waitFor("window.apstweb_metrics && window.apstweb_metrics.readyMs !== null", 30*time.Second)
+		d := time.Duration(p.num("window.apstweb_metrics.navReadyMs") * float64(time.Millisecond))
+		loads = append(loads, fmt.Sprintf("%.0f ms", d.Seconds()*1000))
+		ready = min(ready, d)
+	}
+	p.waitFor("window.apstweb_metrics.warm", 30*time.Second)
+	t.Logf("interactive after navigation start: %s (best of 3 loads after a first; target under 1 s)", strings.Join(loads, ", "))
 	assert.Less(t, ready, maxInteractive, "the page is not interactive within 1 s")
 	assert.Equal(t, "Ready: paste a capture, or try the example.", p.str("document.getElementById('status').textContent"))
 	assert.Contains(t, p.str("document.getElementById('privacy').textContent"), "serial numbers stay on this machine")
@@ -128,6 +141,8 @@ func TestBrowser(t *testing.T) {
 	bands := func() float64 { return p.num("document.querySelectorAll('#sweep-svg .band').length") }
 
 	t.Run("990 EVO Plus at 100000 reaches ps4", func(t *testing.T) {
+		p.t = t
+		defer func() { p.t = top }()
 		p.typeInto("capture", evo)
 		p.waitFor("!document.getElementById('plan').hidden", 10*time.Second)
 		assert.Equal(t, "", p.str("document.getElementById('capture-error').textContent"))
@@ -142,10 +157,19 @@ func TestBrowser(t *testing.T) {
 			label := p.str(fmt.Sprintf("document.querySelectorAll('#sweep-svg .band')[%d].getAttribute('aria-label')", i))
 			assert.Contains(t, label, fmt.Sprintf("bounds %s to %s:", iv.Min, iv.Max))
 		}
-		m := p.num("(r => r.parse + r.plan + r.sweep)(window.apstweb_metrics.last.millis)")
-		t.Logf("parse+plan+sweep after a paste: %.2f ms in wasm; whole answer (with compare, simulate, JSON) %.1f ms, drawn %.1f ms",
-			m, p.num("window.apstweb_metrics.last.ms"), p.num("window.apstweb_metrics.rendered"))
-		assert.Less(t, m, float64(maxPlanAndSweep/time.Millisecond), "plan and sweep over 10 ms")
+		// The time of parse, plan and sweep after a paste: the median of
+		// five pastes (the machine is shared; one paste can meet a pause).
+		var ms, whole, drawn []float64
+		for range 5 {
+			p.typeInto("capture", evo)
+			ms = append(ms, p.num("(r => r.parse + r.plan + r.sweep)(window.apstweb_metrics.last.millis)"))
+			whole = append(whole, p.num("window.apstweb_metrics.last.ms"))
+			drawn = append(drawn, p.num("window.apstweb_metrics.rendered"))
+		}
+		t.Logf("after a paste: parse+plan+sweep %v ms (in wasm); the whole answer with compare, simulate and JSON %v ms; drawn %v ms",
+			ms, whole, drawn)
+		slices.Sort(ms)
+		assert.Less(t, ms[2], float64(maxPlanAndSweep/time.Millisecond), "plan and sweep over 10 ms (median of 5)")
 		// The assumptions the command states: a text capture carries APSTA,
 		// the release is unknown.
 		assert.Contains(t, p.str("document.getElementById('assumptions').textContent"), "kernel release unknown")
@@ -153,6 +177,8 @@ func TestBrowser(t *testing.T) {
 	})
 
 	t.Run("the bound follows: 25000 stops at ps3", func(t *testing.T) {
+		p.t = t
+		defer func() { p.t = top }()
 		p.typeInto("bound", "25000")
 		p.waitFor("window.apstweb_metrics.last.response.plan.max_ps === 3", 5*time.Second)
 		assert.Equal(t, "no", reachable(4))
@@ -180,9 +206,12 @@ func TestBrowser(t *testing.T) {
 		assert.Equal(t, float64(3), p.num("document.querySelectorAll('#sim-table tbody tr').length"))
 		assert.Contains(t, p.str("document.getElementById('sim-source').textContent"), "exp:10s")
 		shot(p, "990-evo-plus-25ms")
+		require.NoError(t, p.screenshotOf(filepath.Join(shots, "readme.png"), "drive", 1100, 1400))
 	})
 
 	t.Run("a get-feature capture is checked", func(t *testing.T) {
+		p.t = t
+		defer func() { p.t = top }()
 		p.typeInto("bound", "100000")
 		p.eval("document.getElementById('feature-box').open = true", nil)
 		p.typeInto("feature", readTestdata(t, "examples/apstctl/testdata/feature/samsung-990-evo-plus-25ms.txt"))
@@ -198,6 +227,8 @@ func TestBrowser(t *testing.T) {
 
 	var link string
 	t.Run("the link carries the table, not the serial", func(t *testing.T) {
+		p.t = t
+		defer func() { p.t = top }()
 		p.typeInto("bound", "25000")
 		p.waitFor("window.apstweb_metrics.last.response.plan.max_ps === 3", 5*time.Second)
 		link = p.str("document.getElementById('share-link').value")
@@ -214,6 +245,8 @@ func TestBrowser(t *testing.T) {
 	})
 
 	t.Run("the 600p: ps3 with the PCI ID inferred", func(t *testing.T) {
+		p.t = t
+		defer func() { p.t = top }()
 		p.eval("document.querySelector('[data-bound=\"100000\"]').click()", nil)
 		p.typeInto("capture", readTestdata(t, "testdata/corpus/nvme-cli/synthetic/Intel_SSDPEKKW256G7_PSF109C.v2_12.txt"))
 		p.waitFor("window.apstweb_metrics.last.response.controller.model === 'INTEL SSDPEKKW256G7'", 5*time.Second)
@@ -226,6 +259,8 @@ func TestBrowser(t *testing.T) {
 	})
 
 	t.Run("a pasted smartctl report, quoted in a bug report", func(t *testing.T) {
+		p.t = t
+		defer func() { p.t = top }()
 		rep := readTestdata(t, "testdata/corpus/smartctl/Samsung_SSD_990_EVO_Plus_1TB_2B2QKXG7.txt")
 		quoted := "> " + strings.ReplaceAll(strings.TrimRight(rep, "\n"), "\n", "\n> ") + "\n"
 		p.typeInto("capture", quoted)
@@ -236,6 +271,8 @@ func TestBrowser(t *testing.T) {
 	})
 
 	t.Run("a truncated capture shows the library's error", func(t *testing.T) {
+		p.t = t
+		defer func() { p.t = top }()
 		trunc := readTestdata(t, "examples/apstctl/testdata/truncated.txt")
 		_, want := powerstate.ParseBytes([]byte(trunc))
 		require.Error(t, want)
@@ -255,6 +292,9 @@ func TestBrowser(t *testing.T) {
 	})
 
 	t.Run("readable on a phone", func(t *testing.T) {
+		p.t = t
+		defer func() { p.t = top }()
+		width, mobile = 390, true
 		p.do("Emulation.setDeviceMetricsOverride", map[string]any{"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": true}, nil)
 		p.typeInto("capture", evo)
 		p.waitFor("!document.getElementById('plan').hidden", 5*time.Second)

@@ -295,32 +295,53 @@ func (p *page) typeInto(id, text string) {
 		p.do("Input.insertText", map[string]any{"text": text}, nil)
 	default:
 		js, _ := json.Marshal(text)
-		p.eval(fmt.Sprintf("(e => { e.value = %s; e.dispatchEvent(new InputEvent('input', {bubbles: true, inputType: 'insertFromPaste'})); })(document.getElementById(%q))", js, id), nil)
+		p.eval(fmt.Sprintf("(e => { e.value = %s; e.dispatchEvent(new InputEvent('input', {bubbles: true, inputType: 'insertFromPaste'})); e.setSelectionRange(0, 0); })(document.getElementById(%q))", js, id), nil)
 	}
 }
 
-// screenshot writes a PNG of the whole page to path.
-func (p *page) screenshot(path string) error {
+// screenshot writes a PNG of the whole page to path: the viewport is
+// resized to the page's height for the capture (captureBeyondViewport can
+// wait forever for a frame in headless mode), then restored.
+func (p *page) screenshot(path string, width int, mobile bool) error {
 	var m struct {
 		Content struct {
-			Width  float64 `json:"width"`
 			Height float64 `json:"height"`
 		} `json:"cssContentSize"`
 	}
 	p.do("Page.getLayoutMetrics", nil, &m)
+	scale := 1
+	if mobile {
+		scale = 2
+	}
+	p.do("Emulation.setDeviceMetricsOverride", map[string]any{"width": width, "height": int(m.Content.Height) + 1, "deviceScaleFactor": scale, "mobile": mobile}, nil)
+	defer p.do("Emulation.setDeviceMetricsOverride", map[string]any{"width": width, "height": 900, "deviceScaleFactor": scale, "mobile": mobile}, nil)
 	var shot struct {
 		Data string `json:"data"`
 	}
-	p.do("Page.captureScreenshot", map[string]any{
-		"format": "png", "captureBeyondViewport": true,
-		"clip": map[string]any{"x": 0, "y": 0, "width": m.Content.Width, "height": m.Content.Height, "scale": 1},
-	}, &shot)
+	p.do("Page.captureScreenshot", map[string]any{"format": "png"}, &shot)
 	b, err := base64.StdEncoding.DecodeString(shot.Data)
 	if err != nil {
 		return err
 	}
 	if len(b) == 0 {
 		return errors.New("empty screenshot")
+	}
+	return os.WriteFile(path, b, 0o644)
+}
+
+// screenshotOf writes a PNG of the viewport (width × height) with the
+// element of id at its top.
+func (p *page) screenshotOf(path, id string, width, height int) error {
+	p.do("Emulation.setDeviceMetricsOverride", map[string]any{"width": width, "height": height, "deviceScaleFactor": 1, "mobile": false}, nil)
+	defer p.do("Emulation.setDeviceMetricsOverride", map[string]any{"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": false}, nil)
+	p.eval(fmt.Sprintf("document.getElementById(%q).scrollIntoView()", id), nil)
+	var shot struct {
+		Data string `json:"data"`
+	}
+	p.do("Page.captureScreenshot", map[string]any{"format": "png"}, &shot)
+	b, err := base64.StdEncoding.DecodeString(shot.Data)
+	if err != nil {
+		return err
 	}
 	return os.WriteFile(path, b, 0o644)
 }

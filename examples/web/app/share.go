@@ -45,7 +45,7 @@ func EncodeDrive(c *powerstate.Controller) string {
 		shareVersion,
 		strconv.FormatUint(uint64(c.VendorID), 16),
 		strconv.FormatUint(uint64(c.APSTA), 16),
-		strconv.FormatUint(uint64(c.Missing), 16),
+		strconv.FormatUint(uint64(c.Missing&^powerstate.FieldSerial), 16),
 		strconv.Itoa(int(c.Format)),
 		b64.EncodeToString([]byte(c.Model)),
 		encodeField(c.ModelField[:], c.Model),
@@ -188,9 +188,6 @@ func DecodeDrive(s string) (powerstate.Controller, error) {
 			if x[j], err = strconv.ParseUint(p, 16, bits[j]); err != nil {
 				return bad(fmt.Sprintf("power state %d: value %d: %q is not a %d-bit hex number", i, j+1, p, bits[j]), nil)
 			}
-		}
-		if x[1] != uint64(powerstate.Scale0_01W) && x[1] != uint64(powerstate.Scale0_0001W) {
-			return bad(fmt.Sprintf("power state %d: max power scale %d, want 1 or 2", i, x[1]), nil)
 		}
 		c.PowerStates[i] = powerstate.Descriptor{
 			MaxPower:                powerstate.Power{Units: uint16(x[0]), Scale: powerstate.Scale(x[1])},

@@ -231,7 +231,7 @@
         'aria-label': label, 'data-index': i });
       g.append(el('svg:rect', { x: x1.toFixed(1), y: S_TOP - 14, width: Math.max(x2 - x1, 2).toFixed(1), height: P_BOT - S_TOP + 14 }));
       g.append(el('svg:title', { text: label }));
-      if (x2 - x1 > 26) g.append(el('svg:text', { x: ((x1 + x2) / 2).toFixed(1), y: S_TOP - 2, 'text-anchor': 'middle', class: 'state-label', text: iv.max_ps < 0 ? 'none' : 'ps' + iv.deepest }));
+      if (x2 - x1 > 26) g.append(el('svg:text', { x: ((x1 + x2) / 2).toFixed(1), y: S_TOP - 2, 'text-anchor': 'middle', class: 'state-label', text: iv.max_ps < 0 ? (iv.lo < 1 ? 'off' : 'none') : 'ps' + iv.deepest }));
       const showIt = () => showBand(sw, i);
       g.addEventListener('mouseenter', showIt);
       g.addEventListener('focus', showIt);
@@ -400,6 +400,13 @@
     window.apstweb_metrics.navReadyMs = performance.now();
     $('status').textContent = 'Ready: paste a capture, or try the example.';
     update();
+    // Warm the engine up once, out of the way: the first call of a code
+    // path compiles it, and the first paste should not pay for that.
+    const warm = () => fetch('example-samsung-990-evo-plus.txt').then((r) => r.arrayBuffer()).then((b) => {
+      window.apstweb.compute(new Uint8Array(b), null, JSON.stringify({ compare_a: 'ps-max-latency-us=100000', compare_b: 'ps-max-latency-us=25000', count: 100 }));
+      window.apstweb_metrics.warm = true;
+    }).catch(() => {});
+    (window.requestIdleCallback || ((f) => setTimeout(f, 50)))(warm);
   });
   if (typeof Go === 'undefined' || typeof WebAssembly === 'undefined') {
     $('status').textContent = 'This browser cannot run WebAssembly, which the page needs.';
