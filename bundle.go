@@ -270,7 +270,9 @@ func newBundleWriter(dir, dest string, fill bool) (*bundleWriter, error) {
 		if parent == "" {
 			parent = "."
 		}
-		tmp, err := os.MkdirTemp(parent, "."+base+".tmp-")
+		// Created with the mode the umask leaves (0777 &^ umask), as
+		// mkdir(1) would make the destination.
+		tmp, err := safeio.MkdirTemp(parent, "."+base+".tmp-", 0o777)
 		if err != nil {
 			return nil, fmt.Errorf("nvmeapst: collect: %w", err)
 		}
@@ -287,10 +289,12 @@ func newBundleWriter(dir, dest string, fill bool) (*bundleWriter, error) {
 func (w *bundleWriter) write(rel string, b []byte) error {
 	w.created[strings.SplitN(rel, "/", 2)[0]] = true
 	p := filepath.Join(w.work, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+	// Modes as the umask leaves them: under umask 077 the files that carry
+	// the drive's serial number are private to their owner.
+	if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
 		return fmt.Errorf("nvmeapst: collect: %w", err)
 	}
-	if err := os.WriteFile(p, b, 0o644); err != nil {
+	if err := os.WriteFile(p, b, 0o666); err != nil {
 		return fmt.Errorf("nvmeapst: collect: %w", err)
 	}
 	return nil
@@ -300,7 +304,7 @@ func (w *bundleWriter) write(rel string, b []byte) error {
 // moves a temporary directory to the destination.
 func (w *bundleWriter) commit(manifest []byte) error {
 	w.created[ManifestName] = true
-	err := safeio.WriteFile(filepath.Join(w.work, ManifestName), 0o644, func(out io.Writer) error {
+	err := safeio.WriteFile(filepath.Join(w.work, ManifestName), 0o666, func(out io.Writer) error {
 		_, err := out.Write(manifest)
 		return err
 	})
@@ -312,9 +316,6 @@ func (w *bundleWriter) commit(manifest []byte) error {
 	}
 	if w.fill {
 		return nil
-	}
-	if err := os.Chmod(w.work, 0o755); err != nil {
-		return fmt.Errorf("nvmeapst: collect: %w", err)
 	}
 	if err := os.Rename(w.work, w.dir); err != nil {
 		return fmt.Errorf("nvmeapst: collect: %w", err)

@@ -17,16 +17,23 @@
 //     encodes the 256-byte Feature 0Ch table, maps pm_qos_latency_tolerance_us
 //     strings and module parameters to a bound, and holds the kernel's quirk
 //     tables.
-//   - sysfs and ioctl are thin adapters to a live Linux machine; this root
-//     package puts them together: [System.Inspect] compares what the kernel
-//     should have programmed with what each drive holds and names the likely
-//     cause of a difference, [System.Collect] writes a bundle that
-//     [OpenBundle] replays on another machine, and [System.SetLatency] sets a
-//     controller's pm_qos_latency_tolerance_us, validated first and read
-//     back after. [Live] opens the running system.
+//   - apst/analysis (sweep, compare, simulate, replay, recommend, check),
+//     apst/survey (fleets) and apst/measure (the measurement engine) are
+//     the analyses on top.
+//   - sysfs and ioctl are thin adapters to a live Linux machine.
 //
-// powerstate and apst are pure: no I/O, no mutable globals, safe for
-// concurrent use, and they build on every GOOS.
+// This root package is the live machine, and only that: it puts sysfs and
+// ioctl together. [Live] opens the running system ([OpenRoot] a copy of its
+// sysfs tree); [System.Inspect] compares what the kernel should have
+// programmed with what each drive holds and names the likely cause of a
+// difference; [System.Collect] writes a bundle that [OpenBundle] replays on
+// another machine; [System.SetLatency] sets a controller's
+// pm_qos_latency_tolerance_us, validated first and read back after; and
+// [System.OpenTarget] opens a namespace for a measurement, implementing the
+// interfaces of package apst/measure on the live drive.
+//
+// powerstate, apst and its sub-packages are pure: no I/O, no mutable
+// globals, safe for concurrent use, and they build on every GOOS.
 //
 // # Example
 //

@@ -37,15 +37,15 @@ const (
 )
 
 // quirkNames names bit n of enum nvme_quirks (kernel-apst.md §7.4, Linux
-// 7.1: bits 0 to 22), in the kernel's spelling lower-cased with dashes for
-// underscores.
+// 7.1: bits 0 to 22; bit 23 ADMIN_PAGE_ALIGN from v7.3-rc1 and 6.18.52,
+// §14), in the kernel's spelling lower-cased with dashes for underscores.
 var quirkNames = [...]string{
 	"stripe-size", "identify-cns", "deallocate-zeroes", "delay-before-chk-rdy",
 	"no-apst", "no-deepest-ps", "qdepth-one", "medium-prio-sq",
 	"ignore-dev-subnqn", "disable-write-zeroes", "simple-suspend", "single-vector",
 	"128-bytes-sqes", "shared-tags", "no-temp-thresh-change", "no-ns-desc-list",
 	"dma-address-bits-48", "skip-cid-gen", "bogus-nid", "no-secondary-temp-thresh",
-	"force-no-simple-suspend", "broken-msi", "dmapool-align-512",
+	"force-no-simple-suspend", "broken-msi", "dmapool-align-512", "admin-page-align",
 }
 
 // APST returns only the quirks that affect the APST table.

@@ -483,7 +483,10 @@ func TestQuirksText(t *testing.T) {
 	require.ErrorIs(t, err, apst.ErrInvalidConfig)
 	assert.Contains(t, err.Error(), `"bogus"`)
 	all := apst.Quirks(1<<32 - 1)
-	assert.Contains(t, all.String(), "dmapool-align-512,0xff800000")
+	assert.Contains(t, all.String(), "dmapool-align-512,admin-page-align,0xff000000")
+	q23, err := apst.ParseQuirks("NVME_QUIRK_ADMIN_PAGE_ALIGN")
+	require.NoError(t, err)
+	assert.Equal(t, apst.Quirks(1<<23), q23, "bit 23 is ADMIN_PAGE_ALIGN (v7.3-rc1, 6.18.52)")
 	for _, q := range []apst.Quirks{0, apst.QuirkNoAPST, all, 1 << 31, apst.Quirks(1<<18 | 1<<5)} {
 		b, err := q.MarshalText()
 		require.NoError(t, err)

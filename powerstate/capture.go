@@ -22,7 +22,8 @@ func readCapture(r io.Reader, f Format) ([]byte, error) {
 // without -H), "nvme id-ctrl -o json", "smartctl -a/-x/-c" text, or
 // "smartctl -j" JSON (7.5 and later). Text pasted indented or quoted (a
 // markdown or reST code block, an email quote with "> ") reads as the
-// capture itself; see ParseBytes for what else is checked.
+// capture itself, and so does a quoted-printable mail body (decoded, with
+// a note saying so); see ParseBytes for what else is checked.
 //
 // At most MaxCaptureSize bytes are read; a larger capture returns
 // ErrTooLarge. Every error is a *ParseError. Parse is safe for concurrent
@@ -84,8 +85,11 @@ func parseText(in input) (Controller, error) {
 		// An indented first marker over a capture that is not indented
 		// (a stray blank before the first line): the text as it is.
 		if c2, err2 := parseDedented(in, in.text); err2 == nil {
-			return c2, nil
+			c, err = c2, nil
 		}
+	}
+	if err == nil && in.decoded {
+		c.Notes = append([]string{capture.QuotedPrintableNote}, c.Notes...)
 	}
 	return c, err
 }
@@ -123,9 +127,9 @@ func parseAs(r io.Reader, f Format) (Controller, error) {
 	if err != nil {
 		return Controller{}, err
 	}
-	s := capture.Text(b)
+	s, qp := capture.DecodeQuotedPrintable(capture.Text(b))
 	in := detectText(s)
-	in.format, in.text = f, s
+	in.format, in.text, in.decoded = f, s, qp
 	return parseText(in)
 }
 
@@ -136,6 +140,8 @@ type input struct {
 	text   string
 	marker int
 	prefix string
+	// decoded says the text was decoded from quoted-printable.
+	decoded bool
 }
 
 // isText reports whether b looks like text: no NUL and no control

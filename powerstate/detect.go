@@ -28,7 +28,8 @@ import (
 //     (FormatFeatureJSON).
 //
 // The first marker found decides; markers are found on lines indented or
-// quoted with "> " too. Text in UTF-16 with a byte order mark is recognised.
+// quoted with "> " too, and in a quoted-printable mail body (decoded
+// first). Text in UTF-16 with a byte order mark is recognised.
 // FormatUnknown is returned when nothing matches.
 func DetectFormat(b []byte) Format { return detect(b).format }
 
@@ -41,8 +42,9 @@ func detect(b []byte) input {
 	if !utf16 && len(b) == featureSize && !isText(b) {
 		return input{format: FormatFeatureBinary}
 	}
-	s := capture.Text(b)
+	s, qp := capture.DecodeQuotedPrintable(capture.Text(b))
 	if in := detectText(s); in.format != FormatUnknown {
+		in.decoded = qp
 		return in
 	}
 	if !utf16 && len(b) == IdentifySize {

@@ -21,7 +21,9 @@ import (
 //     time:", "emergency power fail vault time:"), which are checked but not
 //     kept.
 //
-// Captures made with -H are accepted: the product name header and the
+// A block is recognised by its keys ("rwt:", "active_power_workload:", the
+// time lines), not by its indentation: a capture whose leading white space
+// a forum stripped reads as the original. Captures made with -H are accepted: the product name header and the
 // "  [7:0] : ..." field decodes are skipped. Key lines of both widths
 // ("vid     :" of v1.0 and "vid       :" later) are read, with the values
 // as nvme-cli prints them ("apsta : 0" or "0x1", "ver : 10200" without 0x
@@ -177,9 +179,10 @@ func parseNVMeCLITextLines(s string) (Controller, int, error) {
 			if want >= 0 {
 				return Controller{}, 0, syntaxErr(f, l.N(), "ps "+strconv.Itoa(blocks)+" (npss is "+strconv.Itoa(int(c.NPSS))+")", line)
 			}
-			if blocks > 0 && isContinuation(line) {
-				// An indented line after a complete block: a block of
-				// another shape than the first, not the end of the table.
+			if blocks > 0 && (isContinuation(line) || isBlockLine(line)) {
+				// An indented line, or a line of a block's keys, after a
+				// complete block: a block of another shape than the first,
+				// not the end of the table.
 				return Controller{}, 0, syntaxErr(f, l.N(), "ps "+strconv.Itoa(blocks)+" or the end of the power states", line)
 			}
 			l = save
@@ -283,7 +286,7 @@ func parsePSBlock(l *capture.Lines, rest string, d *Descriptor, shape int) (int,
 	if !ok {
 		return 0, truncErr(f, n, expectPS2)
 	}
-	if !isContinuation(line) {
+	if !hasKey(line, "rwt:") {
 		return 0, syntaxErr(f, n, expectPS2, line)
 	}
 	l.Next()
@@ -323,7 +326,7 @@ func parsePSBlock(l *capture.Lines, rest string, d *Descriptor, shape int) (int,
 	// The workload line (v2.1 on): required when the first block had it.
 	line, n, ok = l.Peek()
 	w, isW := "", false
-	if ok && isContinuation(line) {
+	if ok {
 		w, isW = strings.CutPrefix(strings.TrimSpace(line), "active_power_workload:")
 	}
 	switch {
@@ -354,7 +357,7 @@ func parsePSBlock(l *capture.Lines, rest string, d *Descriptor, shape int) (int,
 	// The three NVMe 2.1 time lines (v2.12 on).
 	for i, prefix := range nvmeTimeLines {
 		line, n, ok := l.Peek()
-		isT := ok && isContinuation(line) && strings.HasPrefix(strings.TrimSpace(line), prefix)
+		isT := ok && hasKey(line, prefix)
 		switch {
 		case !isT && shape == 0 && i == 0:
 			return shapeV2, nil
@@ -368,10 +371,33 @@ func parsePSBlock(l *capture.Lines, rest string, d *Descriptor, shape int) (int,
 	return shapeV21, nil
 }
 
-// isContinuation reports whether line is a continuation line of a power
-// state block: indented and not blank.
+// isContinuation reports whether line is indented and not blank: a line
+// nvme-cli prints inside a power state block.
 func isContinuation(line string) bool {
 	return line != "" && (line[0] == ' ' || line[0] == '\t') && strings.TrimSpace(line) != ""
+}
+
+// hasKey reports whether line, at any indentation, starts with key. A block
+// is recognised by its keys, not by its indentation: a forum that strips
+// leading white space leaves the continuation lines at column 0.
+func hasKey(line, key string) bool {
+	return strings.HasPrefix(strings.TrimLeft(line, " \t"), key)
+}
+
+// isBlockLine reports whether line (at any indentation) is a line of a
+// power state block after its first: the "rwt:" line, the workload line or
+// one of the NVMe 2.1 time lines.
+func isBlockLine(line string) bool {
+	t := strings.TrimLeft(line, " \t")
+	if strings.HasPrefix(t, "rwt:") || strings.HasPrefix(t, "active_power_workload:") {
+		return true
+	}
+	for _, p := range nvmeTimeLines {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // cutField strips the "key:" prefix of a "key:value" token.

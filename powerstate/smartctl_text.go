@@ -36,10 +36,16 @@ import (
 // for an invalid NPSS above 31 (which the kernel refuses), so NPSS is set to
 // 31 and left unknown.
 //
-// smartctl always ends the table with a blank line, so a table that runs
-// to the end of the capture, or a row cut short, is ErrTruncated with the
-// line number, never a silently shorter table. Lines before and after the
-// sections read are ignored.
+// smartctl always ends the table with a blank line, so in a report a table
+// that runs to the end of the capture, or a row cut short, is ErrTruncated
+// with the line number, never a silently shorter table. A table pasted
+// alone (the "Supported Power States" title or the column line, and the
+// rows, with no line of the information section above) may end at the end
+// of the capture, with or without a final newline: forums and editors drop
+// the blank line. It reads when its last row is whole (a last row whose
+// right-aligned Ex_Lat column shows it was cut is ErrTruncated), and a note
+// says the table ran to the end. Lines before and after the sections read
+// are ignored.
 func ParseSmartctlText(r io.Reader) (Controller, error) {
 	return parseAs(r, FormatSmartctlText)
 }
@@ -62,14 +68,18 @@ func parseSmartctlTextLines(s string) (Controller, int, error) {
 	c := Controller{Format: f}
 	k := keys{f: f}
 	l := capture.NewLines(s)
-	table := false
+	table, headerOnly := false, false
 	for {
 		line, _, ok := l.Next()
 		if !ok {
 			break
 		}
-		if strings.TrimSpace(line) == "Supported Power States" {
+		if t := strings.TrimSpace(line); t == "Supported Power States" {
 			table = true
+			break
+		} else if strings.HasPrefix(t, "St Op ") {
+			// The column line pasted without the title above it.
+			table, headerOnly = true, true
 			break
 		}
 		key, val, ok := strings.Cut(line, ":")
@@ -86,14 +96,26 @@ func parseSmartctlTextLines(s string) (Controller, int, error) {
 		return Controller{}, 0, &ParseError{Format: f, Line: l.N(), Expected: `a "Supported Power States" table (smartctl -a, -x or -c of an NVMe device)`, Err: ErrNoPowerStates}
 	}
 
-	line, n, ok := l.Peek()
-	if !ok {
-		return Controller{}, 0, truncErr(f, n, expectSmartctlHeader)
+	var line string
+	if headerOnly {
+		line = strings.TrimRight(l.Text()[l.Start():l.Pos()], "\r\n")
+	} else {
+		next, n, ok := l.Peek()
+		if !ok {
+			return Controller{}, 0, truncErr(f, n, expectSmartctlHeader)
+		}
+		line = next
+		l.Next()
 	}
-	l.Next()
+	header := line
+	// A table pasted alone (no line of the information section above it)
+	// may end at the end of the capture: forums and editors drop the
+	// blank line smartctl ends it with. Under a report, a table that runs
+	// to the end is a cut report.
+	alone := k.known == 0 && k.notes == nil
 	var hdr [len(smartctlHeader)]string
 	if n, ok := fields(line, hdr[:]); !ok || n != len(smartctlHeader) || hdr != smartctlHeader {
-		return Controller{}, 0, syntaxErr(f, n, expectSmartctlHeader, line)
+		return Controller{}, 0, syntaxErr(f, l.N(), expectSmartctlHeader, line)
 	}
 
 	rows := 0
@@ -101,7 +123,12 @@ func parseSmartctlTextLines(s string) (Controller, int, error) {
 		line, terminated, ok := l.Next()
 		expectEnd := func() string { return strings.Replace(expectSmartctlEnd, "%d", strconv.Itoa(rows), 1) }
 		if !ok {
-			return Controller{}, 0, truncErr(f, l.N()+1, expectEnd())
+			if rows == 0 || !alone {
+				return Controller{}, 0, truncErr(f, l.N()+1, expectEnd())
+			}
+			// The table pasted alone, its closing blank line lost.
+			k.notes = append(k.notes, endNote(l.N(), rows))
+			break
 		}
 		t := strings.TrimSpace(line)
 		if t == "" {
@@ -125,11 +152,20 @@ func parseSmartctlTextLines(s string) (Controller, int, error) {
 			}
 			return Controller{}, 0, syntaxErr(f, l.N(), err, line)
 		}
-		if !terminated {
+		if !terminated && !alone {
 			return Controller{}, 0, truncErr(f, l.N(), "the end of the line and the blank line that ends the table")
 		}
 		c.PowerStates[rows] = d
 		rows++
+		if !terminated {
+			// The last line of the capture: a table pasted alone reads when
+			// the row is whole, as far as smartctl's layout can tell.
+			if !rowWhole(line, header) {
+				return Controller{}, 0, truncErr(f, l.N(), "the end of the line and the blank line that ends the table (the last row is cut: its Ex_Lat column is not aligned)")
+			}
+			k.notes = append(k.notes, endNote(l.N(), rows))
+			break
+		}
 	}
 	if rows == 0 {
 		return Controller{}, 0, &ParseError{Format: f, Line: l.N(), Expected: "at least one power state row", Err: ErrNoPowerStates}
@@ -141,6 +177,33 @@ func parseSmartctlTextLines(s string) (Controller, int, error) {
 	k.set(FieldPowerStates)
 	k.finish(&c)
 	return c, l.Pos(), nil
+}
+
+// endNote says that the table ends at the end of the capture, on line,
+// after rows rows, without the blank line smartctl prints after it.
+func endNote(line, rows int) string {
+	return "line " + strconv.Itoa(line) + ": the power state table runs to the end of the capture without the blank line smartctl prints after it; read as " +
+		strconv.Itoa(rows) + " states (a paste cut after a whole row would look the same)"
+}
+
+// rowWhole reports whether the unterminated last row of a table is whole:
+// smartctl prints Ex_Lat right-aligned ("%7u" after a blank), so when the
+// column line keeps smartctl's spacing a row whose last number was cut has
+// too many blanks before it. A paste whose runs of blanks were collapsed
+// cannot tell, and is taken as whole.
+func rowWhole(row, header string) bool {
+	if !strings.Contains(header, "  Ent_Lat  Ex_Lat") || strings.IndexByte(row, '\t') >= 0 {
+		return true
+	}
+	row = strings.TrimRight(row, " ")
+	i := strings.LastIndexByte(row, ' ')
+	if i < 0 {
+		return true
+	}
+	ex := row[i+1:]
+	j := len(strings.TrimRight(row[:i], " "))
+	gap := i + 1 - j
+	return gap == 1+max(0, 7-len(ex))
 }
 
 // parseSmartctlRow parses a row of the table; it returns what was expected

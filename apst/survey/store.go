@@ -6,22 +6,27 @@ import "slices"
 // appending never copies what is already stored (no doubling slice whose
 // old and new arrays are both live while it grows), and the waste is at most
 // one partly filled chunk per column.
+//
+// Concurrency: a writer (under the Survey's lock) only writes values past
+// the column's length and appends chunk pointers past the chunk list's
+// length; a snapshot copies the lengths and the chunk lists' headers under
+// the lock, and readers of the snapshot read only below those lengths. No
+// memory a reader reads is ever written again, so readers need no lock.
 
 // chunkLen is the number of values in one chunk of a column.
 const chunkLen = 4096
 
 // column is an append-only sequence of values in chunks of chunkLen.
 type column[T any] struct {
-	chunks [][]T
+	chunks []*[chunkLen]T
 	n      int
 }
 
 func (c *column[T]) add(v T) {
 	if c.n%chunkLen == 0 {
-		c.chunks = append(c.chunks, make([]T, 0, chunkLen))
+		c.chunks = append(c.chunks, new([chunkLen]T))
 	}
-	last := &c.chunks[len(c.chunks)-1]
-	*last = append(*last, v)
+	c.chunks[c.n/chunkLen][c.n%chunkLen] = v
 	c.n++
 }
 
@@ -35,19 +40,18 @@ const arenaChunk = 64 << 10
 // arena holds strings back to back in chunks of arenaChunk bytes; string i
 // is the bytes from end(i-1) to end(i), which may span chunks.
 type arena struct {
-	chunks [][]byte
+	chunks []*[arenaChunk]byte
 	ends   column[uint64]
 	size   uint64
 }
 
 func (a *arena) add(s string) {
 	for len(s) > 0 {
-		if len(a.chunks) == 0 || len(a.chunks[len(a.chunks)-1]) == arenaChunk {
-			a.chunks = append(a.chunks, make([]byte, 0, arenaChunk))
+		off := int(a.size % arenaChunk)
+		if off == 0 && a.size/arenaChunk == uint64(len(a.chunks)) {
+			a.chunks = append(a.chunks, new([arenaChunk]byte))
 		}
-		last := &a.chunks[len(a.chunks)-1]
-		n := min(len(s), arenaChunk-len(*last))
-		*last = append(*last, s[:n]...)
+		n := copy(a.chunks[a.size/arenaChunk][off:], s)
 		s = s[n:]
 		a.size += uint64(n)
 	}
@@ -79,8 +83,8 @@ func (a *arena) at(i int) string {
 }
 
 // snapshot returns a copy of the survey's store that the survey's later
-// additions do not change: the columns' values are never rewritten, so
-// copying their headers under the lock is enough.
+// additions do not change: values below a column's length are never
+// rewritten, so copying the headers under the lock is enough.
 func (s *Survey) snapshot() *store {
 	s.mu.Lock()
 	defer s.mu.Unlock()

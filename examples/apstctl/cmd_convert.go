@@ -144,7 +144,7 @@ sets to 1 (with a note on standard error), as apst.Build assumes.`,
 			_, err := io.WriteString(x.out, buf.String())
 			return err
 		}
-		return safeio.WriteFile(out.path, 0o644, func(w io.Writer) error {
+		return safeio.WriteFile(out.path, 0o666, func(w io.Writer) error {
 			_, err := io.WriteString(w, buf.String())
 			return err
 		})

@@ -16,6 +16,7 @@ import (
 	nvmeapst "github.com/nvmeapst/nvmeapst"
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
+	"github.com/nvmeapst/nvmeapst/apst/measure"
 	"github.com/nvmeapst/nvmeapst/internal/safeio"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
@@ -72,11 +73,11 @@ type measureOptions struct {
 	lateDescent  float64
 
 	// setupHook, when set (tests), may change the setup before it runs.
-	setupHook func(*nvmeapst.MeasureSetup)
+	setupHook func(*measure.Setup)
 	// liveSystem opens the machine; nil means nvmeapst.Live.
 	liveSystem func() (*nvmeapst.System, error)
-	// openOptions are passed to OpenMeasureTarget (tests).
-	openOptions nvmeapst.MeasureOpenOptions
+	// openOptions are passed to OpenTarget (tests).
+	openOptions nvmeapst.TargetOptions
 }
 
 // measureWith collects the repeated --with values.
@@ -93,7 +94,7 @@ func (w *measureWith) Set(s string) error {
 func measureFlags(fs *flag.FlagSet) *measureOptions {
 	o := &measureOptions{}
 	fs.Var(&o.with, "with", "a configuration to measure: comma list of k=v as plan's flags without dashes, e.g. ps-max-latency-us=25000 (repeat; configurations differ only in the bound)")
-	fs.IntVar(&o.trials, "trials", nvmeapst.DefaultMeasureTrials, "trials per configuration and idle time")
+	fs.IntVar(&o.trials, "trials", measure.DefaultTrials, "trials per configuration and idle time")
 	fs.StringVar(&o.idle, "idle", "3s", "idle time before each cold read (a Go duration: 100ms, 3s)")
 	fs.StringVar(&o.idleList, "idle-list", "", "comma list of idle times, each measured in turn (replaces --idle): 100ms,500ms,3s")
 	fs.StringVar(&o.offsets, "offsets", "random", "where the reads go: random (seeded, aligned to the logical block size) or fixed (--offset)")
@@ -123,14 +124,14 @@ func runMeasureWith(ctx context.Context, o *measureOptions, args []string, stdou
 	if err != nil {
 		return measureUsagef("%v", err)
 	}
-	var offsets nvmeapst.MeasureOffsets
+	var offsets measure.Offsets
 	switch o.offsets {
 	case "random":
 		if o.offset != 0 {
 			return measureUsagef("--offset needs --offsets fixed")
 		}
 	case "fixed":
-		offsets = nvmeapst.OffsetsFixed
+		offsets = measure.OffsetsFixed
 	default:
 		return measureUsagef("--offsets %q: want random or fixed", o.offsets)
 	}
@@ -139,8 +140,8 @@ func runMeasureWith(ctx context.Context, o *measureOptions, args []string, stdou
 	default:
 		return measureUsagef("--output-format %q: want normal or json", o.format)
 	}
-	if o.trials < 1 || o.trials > nvmeapst.MaxMeasureTrials {
-		return measureUsagef("--trials %d: want 1 to %d", o.trials, nvmeapst.MaxMeasureTrials)
+	if o.trials < 1 || o.trials > measure.MaxTrials {
+		return measureUsagef("--trials %d: want 1 to %d", o.trials, measure.MaxTrials)
 	}
 	texts := []string(o.with)
 	if len(texts) == 0 {
@@ -148,9 +149,9 @@ func runMeasureWith(ctx context.Context, o *measureOptions, args []string, stdou
 	}
 
 	var (
-		setup  nvmeapst.MeasureSetup
+		setup  measure.Setup
 		header measureHeader
-		parse  func(string) (nvmeapst.MeasureConfig, error)
+		parse  func(string) (measure.Config, error)
 	)
 	if o.simulate != "" {
 		if len(args) != 0 {
@@ -166,9 +167,9 @@ func runMeasureWith(ctx context.Context, o *measureOptions, args []string, stdou
 		if q := base.Quirks; q != 0 {
 			header.Notes = append(header.Notes, "quirks applied: "+q.String())
 		}
-		parse = func(s string) (nvmeapst.MeasureConfig, error) {
+		parse = func(s string) (measure.Config, error) {
 			p, err := apst.ParseConfig(s, base)
-			return nvmeapst.MeasureConfig{Text: s, Params: p}, err
+			return measure.Config{Text: s, Params: p}, err
 		}
 		setup.OnOriginal = func(t apst.Tolerance) {
 			fmt.Fprintf(stderr, "apstctl measure: the simulated pm_qos_latency_tolerance_us holds %s; it is restored at the end\n", t)
@@ -190,7 +191,7 @@ func runMeasureWith(ctx context.Context, o *measureOptions, args []string, stdou
 		if err != nil {
 			return err
 		}
-		target, err := sys.OpenMeasureTarget(ctx, args[0], o.openOptions)
+		target, err := sys.OpenTarget(ctx, args[0], o.openOptions)
 		if err != nil {
 			return err
 		}
@@ -213,7 +214,7 @@ func runMeasureWith(ctx context.Context, o *measureOptions, args []string, stdou
 	setup.Idle, setup.Trials, setup.Offsets, setup.FixedOffset, setup.Seed = idle, o.trials, offsets, o.offset, o.seed
 	if o.simulate == "" && measureTerminal(stderr) {
 		total, done := setup.Trials*len(setup.Idle)*len(setup.Configs), 0
-		setup.OnTrial = func(nvmeapst.MeasureTrial) {
+		setup.OnTrial = func(measure.Trial) {
 			done++
 			fmt.Fprintf(stderr, "\rapstctl measure: trial %d of %d", done, total)
 			if done == total {
@@ -224,8 +225,8 @@ func runMeasureWith(ctx context.Context, o *measureOptions, args []string, stdou
 	if o.setupHook != nil {
 		o.setupHook(&setup)
 	}
-	res, err := nvmeapst.Measure(ctx, setup)
-	if errors.Is(err, nvmeapst.ErrMeasureSetup) && res == nil {
+	res, err := measure.Run(ctx, setup)
+	if errors.Is(err, measure.ErrSetup) && res == nil {
 		return measureUsagef("%v", err)
 	}
 	if err != nil {
@@ -235,7 +236,7 @@ func runMeasureWith(ctx context.Context, o *measureOptions, args []string, stdou
 		return err
 	}
 	if o.factorOut != "" && res.ExitFactorTrials > 0 {
-		err := safeio.WriteFile(o.factorOut, 0o644, func(w io.Writer) error {
+		err := safeio.WriteFile(o.factorOut, 0o666, func(w io.Writer) error {
 			_, err := io.WriteString(w, exitFactorsText(res)+"\n")
 			return err
 		})
@@ -278,7 +279,7 @@ func (o *measureOptions) simFlagSet(name string) bool {
 }
 
 // simulation builds the simulated drive of --simulate.
-func (o *measureOptions) simulation() (*nvmeapst.MeasureSimulation, *powerstate.Controller, apst.Params, error) {
+func (o *measureOptions) simulation() (*measure.Simulation, *powerstate.Controller, apst.Params, error) {
 	factor, err := analysis.ParseFactor(o.exitFactor)
 	if err != nil {
 		return nil, nil, apst.Params{}, measureUsagef("--exit-factor: %v", err)
@@ -293,7 +294,7 @@ func (o *measureOptions) simulation() (*nvmeapst.MeasureSimulation, *powerstate.
 	}
 	base := apst.DefaultParams(apst.Current)
 	base.Quirks = apst.DriveQuirks(&c, apst.Release{}).APST()
-	sim, err := nvmeapst.NewMeasureSimulation(&c, base, nvmeapst.SimulatedDriveOptions{
+	sim, err := measure.NewSimulation(&c, base, measure.SimulationOptions{
 		ExitFactor: factor, Seed: o.seed, Noise: o.noise, ForeignIO: o.foreignIO, LateDescent: o.lateDescent,
 		Initial: apst.Tolerance{Kind: apst.ToleranceValue, Value: uint32(apst.Current.DefaultBound())},
 	})
@@ -373,7 +374,7 @@ func latencyText(d time.Duration) string {
 }
 
 // writeMeasureText writes the table of the patch and the factors.
-func writeMeasureText(w io.Writer, h *measureHeader, r *nvmeapst.MeasureResult) error {
+func writeMeasureText(w io.Writer, h *measureHeader, r *measure.Result) error {
 	var b strings.Builder
 	c := h.Controller
 	fmt.Fprintf(&b, "%s, firmware %s: ", c.Model, c.Firmware)
@@ -427,7 +428,7 @@ type measureLatencyJSON struct {
 	Max int64 `json:"max_us"`
 }
 
-func latencyJSON(l nvmeapst.LatencyStats) measureLatencyJSON {
+func latencyJSON(l measure.LatencyStats) measureLatencyJSON {
 	return measureLatencyJSON{P50: us(l.P50), P90: us(l.P90), P99: us(l.P99), Max: us(l.Max)}
 }
 
@@ -493,7 +494,7 @@ type measureJSON struct {
 }
 
 // writeMeasureJSON writes the JSON document of cli.md's "## measure".
-func writeMeasureJSON(w io.Writer, h *measureHeader, r *nvmeapst.MeasureResult, detail bool) error {
+func writeMeasureJSON(w io.Writer, h *measureHeader, r *measure.Result, detail bool) error {
 	j := measureJSON{
 		Device: h.Device, Controller: h.ControllerName, Model: h.Controller.Model, Firmware: h.Controller.Firmware,
 		Simulated: h.Simulated, Original: r.Original.String(), Restored: r.Restored,
@@ -575,7 +576,7 @@ func measureCommand() *command {
 // exitFactorsText is the measured exit factors as --exit-factor reads them:
 // the factor over every trial, for the states not met, then each met
 // state's own ("0.78,ps3=0.78,ps4=0.8").
-func exitFactorsText(r *nvmeapst.MeasureResult) string {
+func exitFactorsText(r *measure.Result) string {
 	s := r.ExitFactor.String()
 	if by := r.ExitFactorByState(); by != "" {
 		s += "," + by

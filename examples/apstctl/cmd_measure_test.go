@@ -20,6 +20,7 @@ import (
 	nvmeapst "github.com/nvmeapst/nvmeapst"
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
+	"github.com/nvmeapst/nvmeapst/apst/measure"
 	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 	"github.com/nvmeapst/nvmeapst/ioctl"
 	"github.com/nvmeapst/nvmeapst/ioctl/ioctltest"
@@ -237,7 +238,7 @@ func TestMeasureCommandLine(t *testing.T) {
 
 // toleranceProbe keeps the simulated tolerance file of a run, to read it
 // after the run.
-type toleranceProbe struct{ file nvmeapst.ToleranceFile }
+type toleranceProbe struct{ file measure.ToleranceFile }
 
 func (p *toleranceProbe) value(t *testing.T) apst.Tolerance {
 	t.Helper()
@@ -248,7 +249,7 @@ func (p *toleranceProbe) value(t *testing.T) apst.Tolerance {
 
 // sleepHook calls fn at the idle wait numbered at.
 type sleepHook struct {
-	nvmeapst.MeasureClock
+	measure.Clock
 	at, n int
 	fn    func(ctx context.Context)
 }
@@ -258,12 +259,12 @@ func (c *sleepHook) Sleep(ctx context.Context, d time.Duration) error {
 	if c.n == c.at {
 		c.fn(ctx)
 	}
-	return c.MeasureClock.Sleep(ctx, d)
+	return c.Clock.Sleep(ctx, d)
 }
 
 // failingRead fails the read numbered at.
 type failingRead struct {
-	nvmeapst.MeasureDrive
+	measure.Drive
 	at, n int
 }
 
@@ -272,34 +273,34 @@ func (d *failingRead) ReadAt(off int64) error {
 	if d.n == d.at {
 		return errors.New("read: input/output error")
 	}
-	return d.MeasureDrive.ReadAt(off)
+	return d.Drive.ReadAt(off)
 }
 
 func TestMeasureRestoresOnErrorCancelAndSignal(t *testing.T) {
 	want := apst.Tolerance{Kind: apst.ToleranceValue, Value: 100000}
 	tests := []struct {
 		name string
-		wrap func(s *nvmeapst.MeasureSetup, cancel context.CancelFunc)
+		wrap func(s *measure.Setup, cancel context.CancelFunc)
 		err  string
 	}{
 		{
 			name: "read error",
-			wrap: func(s *nvmeapst.MeasureSetup, _ context.CancelFunc) {
-				s.Drive = &failingRead{MeasureDrive: s.Drive, at: 6}
+			wrap: func(s *measure.Setup, _ context.CancelFunc) {
+				s.Drive = &failingRead{Drive: s.Drive, at: 6}
 			},
 			err: "input/output error",
 		},
 		{
 			name: "cancel",
-			wrap: func(s *nvmeapst.MeasureSetup, cancel context.CancelFunc) {
-				s.Clock = &sleepHook{MeasureClock: s.Clock, at: 3, fn: func(context.Context) { cancel() }}
+			wrap: func(s *measure.Setup, cancel context.CancelFunc) {
+				s.Clock = &sleepHook{Clock: s.Clock, at: 3, fn: func(context.Context) { cancel() }}
 			},
 			err: "interrupted after 2 of 120 trials",
 		},
 		{
 			name: "SIGTERM",
-			wrap: func(s *nvmeapst.MeasureSetup, _ context.CancelFunc) {
-				s.Clock = &sleepHook{MeasureClock: s.Clock, at: 3, fn: func(ctx context.Context) {
+			wrap: func(s *measure.Setup, _ context.CancelFunc) {
+				s.Clock = &sleepHook{Clock: s.Clock, at: 3, fn: func(ctx context.Context) {
 					p, err := os.FindProcess(os.Getpid())
 					require.NoError(t, err)
 					require.NoError(t, p.Signal(syscall.SIGTERM))
@@ -324,7 +325,7 @@ func TestMeasureRestoresOnErrorCancelAndSignal(t *testing.T) {
 			defer cancel()
 			probe := &toleranceProbe{}
 			hook := func(o *measureOptions) {
-				o.setupHook = func(s *nvmeapst.MeasureSetup) {
+				o.setupHook = func(s *measure.Setup) {
 					probe.file = s.Tolerance
 					tt.wrap(s, cancel)
 				}
@@ -394,7 +395,7 @@ func TestMeasureLive(t *testing.T) {
 	t.Run("needs root", func(t *testing.T) {
 		hook := func(o *measureOptions) {
 			o.liveSystem = live
-			o.openOptions.OpenDrive = func(p string) (nvmeapst.MeasureDrive, error) {
+			o.openOptions.OpenDrive = func(p string) (measure.Drive, error) {
 				return nil, &os.PathError{Op: "open", Path: p, Err: os.ErrPermission}
 			}
 		}
@@ -411,15 +412,15 @@ func TestMeasureLive(t *testing.T) {
 		assert.Equal(t, "25000\n", string(b))
 	})
 	t.Run("measures and restores", func(t *testing.T) {
-		var sim *nvmeapst.MeasureSimulation
+		var sim *measure.Simulation
 		hook := func(o *measureOptions) {
 			o.liveSystem = live
-			o.openOptions.OpenDrive = func(string) (nvmeapst.MeasureDrive, error) {
+			o.openOptions.OpenDrive = func(string) (measure.Drive, error) {
 				s, err := simulatedEvo(t)
 				sim = s
 				return s, err
 			}
-			o.setupHook = func(s *nvmeapst.MeasureSetup) { s.Clock = sim }
+			o.setupHook = func(s *measure.Setup) { s.Clock = sim }
 		}
 		out, errOut, err := measureRun(t, context.Background(), hook, "--trials", "2", "nvme2n1", "--with", "pm-qos=100000", "--with", "pm-qos=25000")
 		require.NoError(t, err, errOut)
@@ -433,7 +434,7 @@ func TestMeasureLive(t *testing.T) {
 }
 
 // simulatedEvo is a simulated 990 EVO Plus at 0.78.
-func simulatedEvo(t *testing.T) (*nvmeapst.MeasureSimulation, error) {
+func simulatedEvo(t *testing.T) (*measure.Simulation, error) {
 	t.Helper()
 	o := &measureOptions{simulate: evoCapture, exitFactor: "0.78", seed: 1}
 	sim, _, _, err := o.simulation()

@@ -49,7 +49,8 @@ drive). What the capture does not record (APSTA, the PCI ID) is said, with what 
 			return writeJSON(x.out, struct {
 				planJSON
 				quirkJSON
-			}{planView(&plan), quirkView(pf.match)})
+				CaptureNotes []string `json:"capture_notes"`
+			}{planView(&plan), quirkView(pf.match), nonNil(ctl.Notes)})
 		}
 		writePlanText(x.out, ctl, &plan, quirkWarnings(pf.match))
 		return nil
@@ -64,6 +65,9 @@ func writePlanText(w io.Writer, c *powerstate.Controller, plan *apst.Plan, warni
 	fmt.Fprintln(w, describeOutcome(plan))
 	if plan.AssumedAPSTA {
 		fmt.Fprintln(w, "note: the capture does not record APSTA; APST support was assumed")
+	}
+	for _, n := range c.Notes {
+		fmt.Fprintln(w, "note: capture:", esc(n))
 	}
 	for _, warn := range warnings {
 		fmt.Fprintln(w, warn)

@@ -87,7 +87,7 @@ func surveyFlags(fs *flag.FlagSet) *surveyOptions {
 	fs.BoolVar(&o.kernelQuirks, "kernel-quirks", true, "add to each drive the APST quirks the kernel's tables give it (by VID, model, firmware, and PCI ID when the capture has one)")
 	fs.BoolVar(&o.full, "full", false, "JSON: give each configuration's whole result per drive (the 32 entries, mode and params, as compare does)")
 	fs.BoolVar(&o.merge, "merge", false, "the arguments are JSON reports of surveys of shards of a fleet: report the survey of the whole fleet")
-	fs.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "captures read and parsed at once")
+	fs.IntVar(&o.workers, "workers", defaultSurveyWorkers(runtime.GOMAXPROCS(0)), "captures read and parsed at once")
 	return o
 }
 
@@ -143,7 +143,7 @@ type surveyRun struct {
 	plot       *svgPlot
 	budget     apst.Microseconds
 	hasBudget  bool
-	unreadable []surveyUnreadable
+	unreadable unreadableList
 	skipped    int
 	drives     int // rows reported, for the progress lines
 	progress   io.Writer
@@ -151,6 +151,10 @@ type surveyRun struct {
 	// rest on a PCI ID inferred from the model, and those with PCI IDs of
 	// their vendor's that carry quirks but could not be checked.
 	quirksInferred, quirksUnchecked int
+	// shards are the identities of the surveys a merged report holds, in
+	// order; shardFiles maps each to the argument that held it.
+	shards     []string
+	shardFiles map[string]string
 }
 
 // runSurveyWith runs "apstctl survey" with parsed options on the positional
@@ -163,8 +167,8 @@ func runSurveyWith(ctx context.Context, o *surveyOptions, args []string, stdout,
 	if len(args) == 0 {
 		return usagef("want at least one DIR")
 	}
-	if o.workers < 1 {
-		return usagef("--workers %d: want at least 1", o.workers)
+	if o.workers < 1 || o.workers > surveyWorkersMax {
+		return usagef("--workers %d: want 1 to %d", o.workers, surveyWorkersMax)
 	}
 	r := &surveyRun{}
 	if o.progress {
@@ -244,8 +248,11 @@ func runSurveyWith(ctx context.Context, o *surveyOptions, args []string, stdout,
 		return err
 	}
 	if o.format == "csv" {
-		for _, u := range r.unreadable {
+		for _, u := range r.unreadable.listed {
 			fmt.Fprintf(stderr, "apstctl survey: unreadable: %s: %s\n", safeio.EscapeTerminal(u.Path), safeio.EscapeTerminal(u.Error))
+		}
+		if n := r.unreadable.notListed(); n > 0 {
+			fmt.Fprintf(stderr, "apstctl survey: and %d more unreadable files, not listed (the list keeps the first %d)\n", n, len(r.unreadable.listed))
 		}
 	}
 	if r.survey == nil || r.survey.Len() == 0 {
@@ -259,7 +266,7 @@ func runSurveyWith(ctx context.Context, o *surveyOptions, args []string, stdout,
 // naming the flag.
 func writeFileOrFail(flagName, path string, write func(io.Writer) error) error {
 	started := false
-	err := safeio.WriteFile(path, 0o644, func(w io.Writer) error {
+	err := safeio.WriteFile(path, 0o666, func(w io.Writer) error {
 		started = true
 		return write(w)
 	})

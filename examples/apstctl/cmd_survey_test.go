@@ -516,7 +516,10 @@ func TestSurveyCommandErrors(t *testing.T) {
 	}{
 		{nil, exitUsage, "want at least 1 argument(s), got 0: usage: apstctl survey [flags] DIR...\n"},
 		{[]string{"--format", "xml", surveySmartctl}, exitUsage, "want text, json, ndjson or csv"},
-		{[]string{"--workers", "0", surveySmartctl}, exitUsage, "--workers 0"},
+		{[]string{"--workers", "0", surveySmartctl}, exitUsage, "--workers 0: want 1 to 256"},
+		{[]string{"--workers", "257", surveySmartctl}, exitUsage, "--workers 257: want 1 to 256"},
+		{[]string{"--workers", "1000000000", surveySmartctl}, exitUsage, "want 1 to 256"},
+		{[]string{"--workers", "9223372036854775807", surveySmartctl}, exitUsage, "want 1 to 256"},
 		{[]string{"--merge", "--with", "kernel=v4.12", surveySmartctl}, exitUsage, "--merge takes"},
 		{[]string{"--merge", "--format", "csv", surveySmartctl}, exitUsage, "--merge takes"},
 		{[]string{"--merge", filepath.Join(surveySmartctl, "MANIFEST.tsv")}, exitUsage, "not a survey report"},

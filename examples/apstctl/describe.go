@@ -21,8 +21,12 @@ func describeController(c *powerstate.Controller) string {
 	if !c.APSTAKnown() {
 		apsta = "APSTA unknown"
 	}
-	return fmt.Sprintf("%s (firmware %s, VID %04x), NPSS %d, %s, from %s",
-		orUnknown(esc(c.Model)), orUnknown(esc(c.Firmware)), c.VendorID, c.NPSS, apsta, c.Format)
+	vid := fmt.Sprintf("VID %04x", c.VendorID)
+	if !c.Knows(powerstate.FieldVendorID) {
+		vid = "VID unknown"
+	}
+	return fmt.Sprintf("%s (firmware %s, %s), NPSS %d, %s, from %s",
+		orUnknown(esc(c.Model)), orUnknown(esc(c.Firmware)), vid, c.NPSS, apsta, c.Format)
 }
 
 func orUnknown(s string) string {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -169,10 +170,17 @@ type surveyJSON struct {
 	full   bool
 	ndjson bool
 	n      int
+	// row and rowEnc encode a row before it is written; id is the
+	// survey's identity, from its rows and unreadable files.
+	row    bytes.Buffer
+	rowEnc *json.Encoder
+	id     *shardID
 }
 
 func newSurveyJSON(w *bufio.Writer, full, ndjson bool) *surveyJSON {
-	return &surveyJSON{w: w, enc: json.NewEncoder(w), full: full, ndjson: ndjson}
+	j := &surveyJSON{w: w, enc: json.NewEncoder(w), full: full, ndjson: ndjson, id: newShardID()}
+	j.rowEnc = json.NewEncoder(&j.row)
+	return j
 }
 
 func (j *surveyJSON) begin(configs []analysis.Config, kernelQuirks bool) error {
@@ -203,19 +211,28 @@ func (j *surveyJSON) drive(row *survey.Row, format string) error {
 // rawDrive writes one row: a surveyDriveJSON, or a row of a shard's report
 // as it was read (json.RawMessage).
 func (j *surveyJSON) rawDrive(v any) error {
+	j.row.Reset()
+	if err := j.rowEnc.Encode(v); err != nil {
+		return err
+	}
+	b := j.row.Bytes() // with its newline
+	j.id.row(b[:len(b)-1])
 	if j.ndjson {
-		return j.enc.Encode(struct {
-			Drive any `json:"drive"`
-		}{v})
+		j.w.WriteString(`{"drive":`)
+		j.w.Write(b[:len(b)-1])
+		_, err := j.w.WriteString("}\n")
+		return err
 	}
 	if j.n > 0 {
 		j.w.WriteByte(',')
 	}
 	j.n++
-	return j.enc.Encode(v)
+	_, err := j.w.Write(b)
+	return err
 }
 
 func (j *surveyJSON) unreadable(u surveyUnreadable) error {
+	j.id.unreadable(u)
 	if !j.ndjson {
 		return nil // listed at the end
 	}
@@ -226,6 +243,9 @@ func (j *surveyJSON) unreadable(u surveyUnreadable) error {
 
 func (j *surveyJSON) end(r *surveyRun) error {
 	sum := newSurveySummaryJSON(r)
+	if sum.Shards = r.shards; r.shardFiles == nil { // not a merge
+		sum.Shards = []string{j.id.sum()}
+	}
 	if j.ndjson {
 		return j.enc.Encode(struct {
 			Summary surveySummaryJSON `json:"summary"`
@@ -235,18 +255,29 @@ func (j *surveyJSON) end(r *surveyRun) error {
 	if err != nil {
 		return err
 	}
-	un := r.unreadable
-	if un == nil {
-		un = []surveyUnreadable{}
-	}
-	unb, err := json.MarshalIndent(un, "", "  ")
-	if err != nil {
-		return err
-	}
 	j.w.WriteString("],\n\"summary\":")
 	j.w.Write(b)
 	j.w.WriteString(",\n\"unreadable\":")
-	j.w.Write(unb)
+	// The list entry by entry, as json.MarshalIndent would write it, so
+	// that no second copy of it is made.
+	if len(r.unreadable.listed) == 0 {
+		j.w.WriteString("[]")
+	}
+	for i, u := range r.unreadable.listed {
+		if i == 0 {
+			j.w.WriteString("[\n  ")
+		} else {
+			j.w.WriteString(",\n  ")
+		}
+		ub, err := json.MarshalIndent(u, "  ", "  ")
+		if err != nil {
+			return err
+		}
+		j.w.Write(ub)
+		if i == len(r.unreadable.listed)-1 {
+			j.w.WriteString("\n]")
+		}
+	}
 	_, err = j.w.WriteString("}\n")
 	return err
 }

@@ -81,11 +81,14 @@ type surveyBudgetJSON struct {
 }
 
 type surveySummaryJSON struct {
-	Drives          int  `json:"drives"`
-	Changed         int  `json:"changed"`
-	UnreadableFiles int  `json:"unreadable_files"`
-	SkippedFiles    int  `json:"skipped_files"`
-	KernelQuirks    bool `json:"kernel_quirks"`
+	Drives          int `json:"drives"`
+	Changed         int `json:"changed"`
+	UnreadableFiles int `json:"unreadable_files"`
+	// UnreadableNotListed counts the unreadable files beyond the list's
+	// limit: in unreadable_files, not in the document's unreadable list.
+	UnreadableNotListed int  `json:"unreadable_not_listed"`
+	SkippedFiles        int  `json:"skipped_files"`
+	KernelQuirks        bool `json:"kernel_quirks"`
 	// Drives whose quirks rest on a PCI ID inferred from the model, and
 	// drives with quirked PCI IDs of their vendor's left unchecked.
 	QuirksInferred  int                    `json:"quirks_inferred"`
@@ -93,12 +96,15 @@ type surveySummaryJSON struct {
 	Configs         []surveyConfigNameJSON `json:"configs"`
 	Comparisons     []surveyComparisonJSON `json:"comparisons"`
 	StallBudget     *surveyBudgetJSON      `json:"stall_budget,omitempty"`
+	// Shards are the identities of the surveys the report holds: one for
+	// a survey of directories, those of every shard for --merge.
+	Shards []string `json:"shards,omitempty"`
 }
 
 func newSurveySummaryJSON(r *surveyRun) surveySummaryJSON {
 	sum := r.survey.Summary()
 	out := surveySummaryJSON{
-		Drives: sum.Drives, Changed: sum.Changed, UnreadableFiles: len(r.unreadable), SkippedFiles: r.skipped,
+		Drives: sum.Drives, Changed: sum.Changed, UnreadableFiles: r.unreadable.len(), UnreadableNotListed: r.unreadable.notListed(), SkippedFiles: r.skipped,
 		KernelQuirks:   r.survey.Options().KernelQuirks,
 		QuirksInferred: r.quirksInferred, QuirksUnchecked: r.quirksUnchecked,
 		Configs:     surveyConfigNames(sum.Configs),

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
@@ -78,6 +79,9 @@ func (m *surveyMergeRowJSON) record() (survey.Record, error) {
 	if m.Path == nil || m.Vendor == nil {
 		return survey.Record{}, errors.New("no path or vendor")
 	}
+	if len(*m.Path) > surveyMergePathMax || len(*m.Vendor) > surveyMergeVendorMax {
+		return survey.Record{Name: "(too long)"}, fmt.Errorf("a path of %d bytes or a vendor of %d: the limits are %d and %d bytes", len(*m.Path), len(*m.Vendor), surveyMergePathMax, surveyMergeVendorMax)
+	}
 	rec := survey.Record{Name: *m.Path, Vendor: *m.Vendor, Outcomes: make([]survey.Outcome, len(m.Configs))}
 	if len(m.Configs) < 2 || len(m.Changes) != len(m.Configs)-1 {
 		return rec, fmt.Errorf("%d configurations and %d changes", len(m.Configs), len(m.Changes))
@@ -125,9 +129,11 @@ type surveyShardHeadJSON struct {
 
 // surveyShardSummaryJSON is what --merge reads of a report's summary.
 type surveyShardSummaryJSON struct {
-	Drives          int `json:"drives"`
-	UnreadableFiles int `json:"unreadable_files"`
-	SkippedFiles    int `json:"skipped_files"`
+	Drives              int      `json:"drives"`
+	UnreadableFiles     int      `json:"unreadable_files"`
+	UnreadableNotListed int      `json:"unreadable_not_listed"`
+	SkippedFiles        int      `json:"skipped_files"`
+	Shards              []string `json:"shards"`
 }
 
 // merge reports the survey of the shards' reports.
@@ -140,7 +146,7 @@ func (r *surveyRun) merge(ctx context.Context, shards []string) error {
 		if err != nil {
 			return inputErr(err)
 		}
-		err = r.mergeShard(ctx, path, bufio.NewReaderSize(f, 256<<10))
+		err = r.mergeShard(ctx, path, bufio.NewReaderSize(f, 64<<10))
 		f.Close()
 		if err != nil {
 			return err
@@ -154,13 +160,25 @@ func (r *surveyRun) mergeShard(ctx context.Context, path string, in io.Reader) e
 	fail := func(format string, args ...any) error {
 		return inputErr(fmt.Errorf("--merge %s: %s", safeio.EscapeTerminal(path), fmt.Sprintf(format, args...)))
 	}
-	dec := json.NewDecoder(in)
+	lim := &budgetReader{r: in}
+	lim.reset()
+	dec := json.NewDecoder(lim)
+	// Each value the report holds is read within its own budget
+	// (surveyMergeValueMax): next resets it before a token or value.
+	token := func() (json.Token, error) { lim.reset(); return dec.Token() }
+	decode := func(v any) error { lim.reset(); return dec.Decode(v) }
+	id := newShardID()
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return fail("not a survey report (JSON or NDJSON): %v", tokenErr(t, err))
 	}
 	var head surveyShardHeadJSON
-	rows, unreadable := 0, len(r.unreadable)
+	rows, unreadable := 0, r.unreadable.len()
 	var sum *surveyShardSummaryJSON
+	addUnreadable := func(u surveyUnreadable) error {
+		id.unreadable(u)
+		r.unreadable.add(u)
+		return r.out.unreadable(u)
+	}
 	row := func(raw json.RawMessage) error {
 		if r.survey == nil {
 			return fail("a drive before the configurations: not a report of this apstctl")
@@ -169,6 +187,7 @@ func (r *surveyRun) mergeShard(ctx context.Context, path string, in io.Reader) e
 		if err := json.Unmarshal(raw, &m); err != nil {
 			return fail("drive %d: %v", rows+1, err)
 		}
+		id.row(raw)
 		rec, err := m.record()
 		if err == nil {
 			err = r.survey.AddRecord(rec)
@@ -194,7 +213,7 @@ func (r *surveyRun) mergeShard(ctx context.Context, path string, in io.Reader) e
 	// NDJSON, the end of the first object and one object a line.
 	ndjson, document := false, false
 	for {
-		t, err := dec.Token()
+		t, err := token()
 		if err != nil {
 			return fail("%v", err)
 		}
@@ -205,11 +224,11 @@ func (r *surveyRun) mergeShard(ctx context.Context, path string, in io.Reader) e
 		key, _ := t.(string)
 		switch key {
 		case "configs":
-			if err := dec.Decode(&head.Configs); err != nil {
+			if err := decode(&head.Configs); err != nil {
 				return fail("configs: %v", err)
 			}
 		case "kernel_quirks":
-			if err := dec.Decode(&head.KernelQuirks); err != nil {
+			if err := decode(&head.KernelQuirks); err != nil {
 				return fail("kernel_quirks: %v", err)
 			}
 		case "drives":
@@ -217,42 +236,48 @@ func (r *surveyRun) mergeShard(ctx context.Context, path string, in io.Reader) e
 			if err := r.mergeHead(path, &head); err != nil {
 				return err
 			}
-			if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+			if t, err := token(); err != nil || t != json.Delim('[') {
 				return fail("drives: want a list: %v", tokenErr(t, err))
 			}
 			for dec.More() {
 				var raw json.RawMessage
-				if err := dec.Decode(&raw); err != nil {
+				if err := decode(&raw); err != nil {
 					return fail("drive %d: %v", rows+1, err)
 				}
 				if err := row(raw); err != nil {
 					return err
 				}
 			}
-			if _, err := dec.Token(); err != nil {
+			if _, err := token(); err != nil {
 				return fail("drives: %v", err)
 			}
 		case "summary":
 			sum = &surveyShardSummaryJSON{}
-			if err := dec.Decode(sum); err != nil {
+			if err := decode(sum); err != nil {
 				return fail("summary: %v", err)
 			}
 		case "unreadable":
-			var us []surveyUnreadable
-			if err := dec.Decode(&us); err != nil {
-				return fail("unreadable: %v", err)
-			}
 			// The document lists them after its drives: an NDJSON report
-			// made from it has them after the shard's drives.
-			for _, u := range us {
-				r.unreadable = append(r.unreadable, u)
-				if err := r.out.unreadable(u); err != nil {
+			// made from it has them after the shard's drives. One at a
+			// time: the list may be long.
+			if t, err := token(); err != nil || t != json.Delim('[') {
+				return fail("unreadable: want a list: %v", tokenErr(t, err))
+			}
+			for dec.More() {
+				var u surveyUnreadable
+				if err := decode(&u); err != nil {
+					return fail("unreadable: %v", err)
+				}
+				if err := addUnreadable(u); err != nil {
 					return err
 				}
 			}
+			if _, err := token(); err != nil {
+				return fail("unreadable: %v", err)
+			}
 		default:
 			var skip json.RawMessage
-			if err := dec.Decode(&skip); err != nil {
+			if err := decode(&skip); err != nil {
 				return fail("%s: %v", key, err)
 			}
 		}
@@ -267,7 +292,7 @@ func (r *surveyRun) mergeShard(ctx context.Context, path string, in io.Reader) e
 				Unreadable *surveyUnreadable       `json:"unreadable"`
 				Summary    *surveyShardSummaryJSON `json:"summary"`
 			}
-			if err := dec.Decode(&line); err != nil {
+			if err := decode(&line); err != nil {
 				return fail("%v", err)
 			}
 			switch {
@@ -276,8 +301,7 @@ func (r *surveyRun) mergeShard(ctx context.Context, path string, in io.Reader) e
 					return err
 				}
 			case line.Unreadable != nil:
-				r.unreadable = append(r.unreadable, *line.Unreadable)
-				if err := r.out.unreadable(*line.Unreadable); err != nil {
+				if err := addUnreadable(*line.Unreadable); err != nil {
 					return err
 				}
 			case line.Summary != nil:
@@ -292,10 +316,38 @@ func (r *surveyRun) mergeShard(ctx context.Context, path string, in io.Reader) e
 		return fail("no summary: the report is incomplete")
 	case sum.Drives != rows:
 		return fail("%d drives, but its summary counts %d: the report is incomplete or was edited", rows, sum.Drives)
-	case sum.UnreadableFiles != len(r.unreadable)-unreadable:
-		return fail("%d unreadable files, but its summary counts %d", len(r.unreadable)-unreadable, sum.UnreadableFiles)
+	case sum.UnreadableNotListed < 0 || sum.UnreadableFiles != r.unreadable.len()-unreadable+sum.UnreadableNotListed:
+		return fail("%d unreadable files listed and %d not listed, but its summary counts %d", r.unreadable.len()-unreadable, sum.UnreadableNotListed, sum.UnreadableFiles)
 	}
+	r.unreadable.addUnlisted(sum.UnreadableNotListed)
 	r.skipped += sum.SkippedFiles
+	return r.addShards(path, sum.Shards, id.sum())
+}
+
+// addShards records the identities of the surveys a report holds (its
+// summary's "shards"; a report without them holds the one survey whose
+// identity is computed from its rows), refusing one that an earlier report
+// holds: its drives would be counted twice.
+func (r *surveyRun) addShards(path string, declared []string, computed string) error {
+	if len(declared) == 0 {
+		declared = []string{computed}
+	}
+	if r.shardFiles == nil {
+		r.shardFiles = map[string]string{}
+	}
+	for _, s := range declared {
+		if !validShardID(s) {
+			return inputErr(fmt.Errorf("--merge %s: shard identity %s: want %q and 32 hexadecimal digits", safeio.EscapeTerminal(path), strconv.Quote(safeio.EscapeTerminal(s)), shardIDPrefix))
+		}
+		if prev, ok := r.shardFiles[s]; ok {
+			if prev == path {
+				return inputErr(fmt.Errorf("--merge %s: given twice: its drives would be counted twice", safeio.EscapeTerminal(path)))
+			}
+			return inputErr(fmt.Errorf("--merge %s and %s both hold the survey %s: its drives would be counted twice (a shard given twice, or a shard and a merged report that holds it)", safeio.EscapeTerminal(prev), safeio.EscapeTerminal(path), s))
+		}
+		r.shardFiles[s] = path
+		r.shards = append(r.shards, s)
+	}
 	return nil
 }
 

@@ -118,7 +118,7 @@ const textListMax = 20
 func (t *surveyText) end(r *surveyRun) error {
 	w := t.w
 	sum := r.survey.Summary()
-	fmt.Fprintf(w, "\n%d drives surveyed; %d unreadable files, %d skipped by name", sum.Drives, len(r.unreadable), r.skipped)
+	fmt.Fprintf(w, "\n%d drives surveyed; %d unreadable files, %d skipped by name", sum.Drives, r.unreadable.len(), r.skipped)
 	if r.survey.Options().KernelQuirks {
 		fmt.Fprintln(w, "; kernel quirks applied")
 		if r.quirksInferred+r.quirksUnchecked > 0 {
@@ -128,8 +128,11 @@ func (t *surveyText) end(r *surveyRun) error {
 	} else {
 		fmt.Fprintln(w, "; kernel quirks not applied")
 	}
-	for _, u := range r.unreadable {
+	for _, u := range r.unreadable.listed {
 		fmt.Fprintf(w, "  unreadable: %s: %s\n", safeio.EscapeTerminal(u.Path), safeio.EscapeTerminal(u.Error))
+	}
+	if n := r.unreadable.notListed(); n > 0 {
+		fmt.Fprintf(w, "  ... and %d more unreadable files, not listed (the list keeps the first %d)\n", n, len(r.unreadable.listed))
 	}
 	list := func(label string, names []string) {
 		fmt.Fprintf(w, "  %s: %d drives\n", label, len(names))

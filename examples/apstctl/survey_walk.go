@@ -262,7 +262,7 @@ func parseSurveyCapture(b []byte) (powerstate.Controller, error) {
 func (r *surveyRun) report(s *surveySlot) error {
 	if s.err != "" {
 		u := surveyUnreadable{Path: s.path, Error: s.err}
-		r.unreadable = append(r.unreadable, u)
+		r.unreadable.add(u)
 		r.tick()
 		return r.out.unreadable(u)
 	}
@@ -290,15 +290,15 @@ func (r *surveyRun) countQuirkNotes(inferred, unchecked bool) {
 
 // tick writes a progress line every 1000 captures when progress is on.
 func (r *surveyRun) tick() {
-	if r.progress == nil || (r.drives+len(r.unreadable))%1000 != 0 {
+	if r.progress == nil || (r.drives+r.unreadable.len())%1000 != 0 {
 		return
 	}
-	fmt.Fprintf(r.progress, "\rapstctl survey: %d captures, %d unreadable", r.drives, len(r.unreadable))
+	fmt.Fprintf(r.progress, "\rapstctl survey: %d captures, %d unreadable", r.drives, r.unreadable.len())
 }
 
 // endProgress clears the progress line, if one was written.
 func (r *surveyRun) endProgress() {
-	if r.progress != nil && r.drives+len(r.unreadable) >= 1000 {
+	if r.progress != nil && r.drives+r.unreadable.len() >= 1000 {
 		fmt.Fprint(r.progress, "\r\x1b[K")
 	}
 }

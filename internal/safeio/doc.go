@@ -10,15 +10,16 @@
 // replaces; fmt.Fprintf to a closed stdout fails silently; a drive's model
 // string can carry ESC, CR and LF; a CSV cell can start a formula.
 //
-//   - [ReadFile], [ReadFileInto], [Reader] and [ReadFileInRoot] open a path
-//     without blocking (O_NONBLOCK where the system has it), refuse anything
-//     that is not a regular file ([ErrNotRegular]: a FIFO, a socket, a device,
-//     a directory) before reading a byte, and read at most a limit, with as
-//     few system calls as the kernel allows: open, fstat, read, the read that
-//     sees end of file, close. [Open] does the same check and hands the file
-//     to the caller.
+//   - [ReadFile], [ReadFileInto], [Reader] and [ReadFileInRoot] refuse
+//     anything that is not a regular file ([ErrNotRegular]: a FIFO, a socket,
+//     a device, a directory) before opening it (stat first), open a path
+//     without blocking (O_NONBLOCK where the system has it), check it again
+//     with fstat, and read at most a limit, with as few system calls as the
+//     kernel allows: stat, open, fstat, read, the read that sees end of file,
+//     close. [Open] does the same checks and hands the file to the caller.
 //   - [WriteFile] writes a file atomically: a temporary file in the same
-//     directory, fsync, rename, fsync of the directory. On any error the
+//     directory, created with the mode the umask leaves, fsync, rename, fsync
+//     of the directory. [MkdirTemp] makes a directory the same way. On any error the
 //     temporary file is removed and an existing file is left as it was.
 //   - [Writer] records the first write error of a text report, so that a
 //     command can print everything and then return (and exit 1 on) the

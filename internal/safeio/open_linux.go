@@ -32,3 +32,27 @@ func openRead(path string) (int, error) {
 		return -1, errno
 	}
 }
+
+// statPath is stat(2) of path, following symbolic links. Where the
+// architecture's fstatat system call is known (sysFstatat), a path shorter
+// than 256 bytes is passed from the stack, as openRead does, so that the
+// check before every open allocates nothing.
+func statPath(path string, st *syscall.Stat_t) error {
+	if sysFstatat < 0 || len(path) >= 256 || strings.IndexByte(path, 0) >= 0 {
+		return statSlow(path, st)
+	}
+	var buf [256]byte
+	copy(buf[:], path)
+	dirfd, nr := atFDCWD, sysFstatat // variables: a negative constant does not convert to uintptr
+	for {
+		_, _, errno := syscall.Syscall6(uintptr(nr), uintptr(dirfd), uintptr(unsafe.Pointer(&buf[0])),
+			uintptr(unsafe.Pointer(st)), 0, 0, 0)
+		switch errno {
+		case 0:
+			return nil
+		case syscall.EINTR:
+			continue
+		}
+		return errno
+	}
+}

@@ -13,8 +13,17 @@ import (
 // the open, and a terminal does not become the controlling one.
 const openFlags = syscall.O_NONBLOCK | syscall.O_NOCTTY
 
-// preOpenCheckRoot has nothing to do either.
-func preOpenCheckRoot(*os.Root, string) error { return nil }
+// preOpenCheckRoot refuses a name in root that is not a regular file before
+// it is opened: a device is never opened (opening some has side effects: a
+// watchdog starts, a tape rewinds), even without blocking. root.Stat is
+// fstatat within the root, following links that stay inside it.
+func preOpenCheckRoot(root *os.Root, name string) error {
+	fi, err := root.Stat(name)
+	if err != nil {
+		return err
+	}
+	return checkRegular(rootJoin(root, name), fi)
+}
 
 // clearNonblock puts f back in blocking mode.
 func clearNonblock(f *os.File) error {
@@ -41,18 +50,28 @@ func isUnopenable(err error) bool {
 // isAgain reports whether err is EAGAIN.
 func isAgain(err error) bool { return errors.Is(err, syscall.EAGAIN) }
 
-// readFile opens, checks and reads path with direct system calls: no
-// *os.File and no poller registration. On Linux a path shorter than 256
-// bytes is opened without allocating (see openRead), so a loop that reuses
-// buf allocates nothing.
+// readFile checks, opens, checks again and reads path with direct system
+// calls: no *os.File and no poller registration. The stat before the open
+// means a device, a socket or a FIFO (or a link to one) is refused without
+// being opened; the fstat after it catches a path swapped in between. On
+// Linux a path shorter than 256 bytes is checked and opened without
+// allocating (see openRead), so a loop that reuses buf allocates nothing.
 func readFile(buf []byte, path string, limit int64) ([]byte, error) {
+	var st syscall.Stat_t
+	if err := statPath(path, &st); err != nil {
+		// "open", as the open would have said: the message users see for a
+		// missing file stays "open PATH: no such file or directory".
+		return buf[:0], &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	if t := uint32(st.Mode) & syscall.S_IFMT; t != syscall.S_IFREG {
+		return buf[:0], &NotRegularError{Path: path, Mode: modeType(t)}
+	}
 	fd, err := openRead(path)
 	if err != nil {
 		return buf[:0], classifyOpenError(&fs.PathError{Op: "open", Path: path, Err: err},
 			func() (fs.FileInfo, error) { return os.Stat(path) }, path)
 	}
 	defer syscall.Close(fd)
-	var st syscall.Stat_t
 	for {
 		err = syscall.Fstat(fd, &st)
 		if err != syscall.EINTR {
@@ -128,6 +147,16 @@ func syncDir(dir string) error {
 		return serr
 	}
 	return cerr
+}
+
+// statSlow is statPath through syscall.Stat, which copies the path.
+func statSlow(path string, st *syscall.Stat_t) error {
+	for {
+		err := syscall.Stat(path, st)
+		if err != syscall.EINTR {
+			return err
+		}
+	}
 }
 
 // openReadSlow is openRead through syscall.Open, which copies the path.

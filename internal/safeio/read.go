@@ -221,13 +221,12 @@ func rootPathError(root *os.Root, name string, err error) error {
 }
 
 // ReadFile reads the regular file path, which must hold at most limit bytes,
-// without ever blocking on a path that is not a regular file: where the
-// system has O_NONBLOCK the path is opened with it and checked with fstat
-// (one system call fewer than a stat first, which matters to a survey of a
-// million files), elsewhere it is checked with os.Stat first. A device is
-// therefore opened (without blocking) before it is refused; a walk over
-// untrusted directories should skip entries whose directory listing says
-// they are not regular files, or use [Open], which never opens a device.
+// without ever opening a path that is not a regular file: the path is
+// checked with stat first (a named pipe, a socket, a device, or a symbolic
+// link to one is refused before anything is opened, since opening some
+// devices has side effects: a watchdog starts, a pseudo-terminal is made),
+// then opened with O_NONBLOCK where the system has it and checked again
+// with fstat, so that a path swapped in between cannot block the read.
 // A longer file is an error matching [ErrTooLarge] and nothing of it is
 // returned; at most limit+1 bytes are read whatever the file's size.
 //
@@ -243,8 +242,9 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 // buf[:n] holding the content when cap(buf) is enough, and a new slice
 // otherwise, as append does. Pass the returned slice back in to reuse it; a
 // loop over many small files then allocates nothing once the buffer has
-// grown to the largest of them. On Unix the path is opened, checked and read
-// with direct system calls (open, fstat, read, read, close) and no *os.File.
+// grown to the largest of them. On Unix the path is checked, opened, checked
+// and read with direct system calls (stat, open, fstat, read, read, close)
+// and no *os.File.
 func ReadFileInto(buf []byte, path string, limit int64) ([]byte, error) {
 	return readFile(buf, path, limit)
 }

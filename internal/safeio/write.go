@@ -6,15 +6,19 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 )
 
 // WriteFile replaces the file path with what write writes, atomically: the
 // content goes to a temporary file in the same directory (".NAME.tmp-*"),
-// which is flushed, given exactly perm (no umask applies, as it would with
-// os.WriteFile; on Windows only the read-only bit), fsynced and renamed over
-// path, and the directory is fsynced where the system allows it. write gets
+// created with perm less the process's umask, as os.WriteFile and a shell's
+// redirection create a file (pass 0o666 for an ordinary output file: under
+// umask 077 it is private to its owner; on Windows only the read-only bit
+// applies), which is flushed, fsynced and renamed over path, and the
+// directory is fsynced where the system allows it. write gets
 // a buffered writer whose errors are checked for it (it may ignore them; see
 // [Writer]).
 //
@@ -37,7 +41,7 @@ func WriteFile(path string, perm fs.FileMode, write func(io.Writer) error) (err 
 	if dir == "" {
 		dir = "."
 	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	f, err := createTemp(dir, "."+base+".tmp-", perm)
 	if err != nil {
 		return err
 	}
@@ -61,9 +65,6 @@ func WriteFile(path string, perm fs.FileMode, write func(io.Writer) error) (err 
 	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := f.Chmod(perm); err != nil {
-		return err
 	}
 	if err := f.Sync(); err != nil {
 		return err
@@ -115,4 +116,45 @@ func writeTarget(path string) (string, error) {
 		return "", err
 	}
 	return target, nil
+}
+
+// tempTries bounds the names createTemp and MkdirTemp try.
+const tempTries = 10000
+
+// tempName is prefix followed by a random number.
+func tempName(dir, prefix string) string {
+	return filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 10))
+}
+
+// createTemp creates a new file dir/prefixNNN with perm less the umask
+// (os.CreateTemp always uses 0600).
+func createTemp(dir, prefix string, perm fs.FileMode) (*os.File, error) {
+	for range tempTries {
+		f, err := os.OpenFile(tempName(dir, prefix), os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, err
+	}
+	return nil, &fs.PathError{Op: "createtemp", Path: filepath.Join(dir, prefix+"*"), Err: fs.ErrExist}
+}
+
+// MkdirTemp creates a new directory in dir whose name starts with prefix
+// and ends with a random number, with perm less the umask (os.MkdirTemp
+// always uses 0700), and returns its path. Pass 0o777 for a directory that
+// is renamed into place as an output: it then has the mode mkdir(1) would
+// give it.
+func MkdirTemp(dir, prefix string, perm fs.FileMode) (string, error) {
+	for range tempTries {
+		name := tempName(dir, prefix)
+		err := os.Mkdir(name, perm)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		return name, nil
+	}
+	return "", &fs.PathError{Op: "mkdirtemp", Path: filepath.Join(dir, prefix+"*"), Err: fs.ErrExist}
 }

@@ -1,4 +1,4 @@
-package nvmeapst
+package measure
 
 import (
 	"context"
@@ -24,8 +24,8 @@ const (
 	DefaultSimLogicalBlockSize = 512
 )
 
-// SimulatedDriveOptions are the knobs of a [MeasureSimulation].
-type SimulatedDriveOptions struct {
+// SimulationOptions are the knobs of a [Simulation].
+type SimulationOptions struct {
 	// ExitFactor scales every advertised exit latency to the simulated
 	// one (the 25 ms patch measured 0.78 on a 990 EVO Plus); the zero
 	// value leaves them as advertised.
@@ -57,24 +57,24 @@ type SimulatedDriveOptions struct {
 	Initial apst.Tolerance
 }
 
-// MeasureSimulation is a simulated drive on a virtual clock, for
-// [Measure] without hardware: a drive that follows the idle timeline of the
+// Simulation is a simulated drive on a virtual clock, for
+// [Run] without hardware: a drive that follows the idle timeline of the
 // plan for the bound in force (analysis.IdleTimeline of apst.Build for the
 // controller, base parameters and the bound the tolerance file gives), and
 // answers a read after an idle time with the exit latency of the state it
 // is in, scaled by the exit factor, plus the read's service time and a
-// little seeded noise. It implements MeasureDrive, MeasureClock,
+// little seeded noise. It implements Drive, Clock,
 // ToleranceFile and IOCounters at once; time passes only when it reads or
 // sleeps, so a measurement of minutes runs in milliseconds and gives the
 // same trials for the same seed.
 //
 // Like the kernel, it sends the drive a new table (an admin command, which
 // restarts the idle timer) only when a written tolerance changes the bound.
-// A MeasureSimulation is not safe for concurrent use.
-type MeasureSimulation struct {
+// A Simulation is not safe for concurrent use.
+type Simulation struct {
 	c     *powerstate.Controller
 	base  apst.Params
-	opt   SimulatedDriveOptions
+	opt   SimulationOptions
 	rng   *rand.Rand
 	tl    map[apst.Microseconds]analysis.Timeline
 	now   time.Time
@@ -87,15 +87,15 @@ type MeasureSimulation struct {
 // simEpoch is the virtual clock's start.
 var simEpoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// NewMeasureSimulation returns a simulated drive for controller c under
+// NewSimulation returns a simulated drive for controller c under
 // base (whose Bound the tolerance file replaces). Options out of range
 // (a negative size or latency, Noise above 0.5, ForeignIO outside 0 to 1,
 // a logical block size that is not a power of two from 512 to 65536) are an
-// error wrapping ErrMeasureSetup, as is a nil c or base parameters that
+// error wrapping ErrSetup, as is a nil c or base parameters that
 // apst.Build rejects.
-func NewMeasureSimulation(c *powerstate.Controller, base apst.Params, opt SimulatedDriveOptions) (*MeasureSimulation, error) {
-	bad := func(format string, args ...any) (*MeasureSimulation, error) {
-		return nil, fmt.Errorf("%w: simulated drive: "+format, append([]any{ErrMeasureSetup}, args...)...)
+func NewSimulation(c *powerstate.Controller, base apst.Params, opt SimulationOptions) (*Simulation, error) {
+	bad := func(format string, args ...any) (*Simulation, error) {
+		return nil, fmt.Errorf("%w: simulated drive: "+format, append([]any{ErrSetup}, args...)...)
 	}
 	if opt.ReadLatency == 0 {
 		opt.ReadLatency = DefaultSimReadLatency
@@ -123,12 +123,12 @@ func NewMeasureSimulation(c *powerstate.Controller, base apst.Params, opt Simula
 		return bad("size %d bytes: smaller than one read", opt.Size)
 	}
 	if _, err := apst.Build(c, base); err != nil {
-		return nil, fmt.Errorf("%w: simulated drive: %w", ErrMeasureSetup, err)
+		return nil, fmt.Errorf("%w: simulated drive: %w", ErrSetup, err)
 	}
 	if _, err := apst.ParseTolerance(opt.Initial.String()); err != nil {
-		return nil, fmt.Errorf("%w: simulated drive: initial tolerance: %w", ErrMeasureSetup, err)
+		return nil, fmt.Errorf("%w: simulated drive: initial tolerance: %w", ErrSetup, err)
 	}
-	return &MeasureSimulation{
+	return &Simulation{
 		c: c, base: base, opt: opt,
 		rng: rand.New(rand.NewPCG(opt.Seed, opt.Seed^0x73696d756c617465)),
 		tl:  map[apst.Microseconds]analysis.Timeline{},
@@ -136,36 +136,36 @@ func NewMeasureSimulation(c *powerstate.Controller, base apst.Params, opt Simula
 	}, nil
 }
 
-// Setup returns a MeasureSetup whose controller, drive, clock, tolerance
+// Setup returns a Setup whose controller, drive, clock, tolerance
 // file and I/O counters are the simulation's; the caller adds the
 // configurations and idle times.
-func (m *MeasureSimulation) Setup() MeasureSetup {
-	return MeasureSetup{Controller: m.c, Drive: m, Clock: m, Tolerance: m, Counters: m}
+func (m *Simulation) Setup() Setup {
+	return Setup{Controller: m.c, Drive: m, Clock: m, Tolerance: m, Counters: m}
 }
 
 // Elapsed returns the virtual time since the simulation started.
-func (m *MeasureSimulation) Elapsed() time.Duration { return m.now.Sub(simEpoch) }
+func (m *Simulation) Elapsed() time.Duration { return m.now.Sub(simEpoch) }
 
 // ToleranceWrites returns how many times the tolerance file was written.
-func (m *MeasureSimulation) ToleranceWrites() int { return m.wrote }
+func (m *Simulation) ToleranceWrites() int { return m.wrote }
 
 // Size returns the namespace size in bytes.
-func (m *MeasureSimulation) Size() int64 { return m.opt.Size }
+func (m *Simulation) Size() int64 { return m.opt.Size }
 
 // LogicalBlockSize returns the logical block size in bytes.
-func (m *MeasureSimulation) LogicalBlockSize() int { return m.opt.LogicalBlockSize }
+func (m *Simulation) LogicalBlockSize() int { return m.opt.LogicalBlockSize }
 
 // ReadLength returns 4096, or the logical block size when larger.
-func (m *MeasureSimulation) ReadLength() int { return max(4096, m.opt.LogicalBlockSize) }
+func (m *Simulation) ReadLength() int { return max(4096, m.opt.LogicalBlockSize) }
 
 // ReadAt simulates one read at off: the drive wakes from the state the
 // timeline of the bound in force puts it in after the idle time since the
 // last command, and the virtual clock advances by the read's latency. An
 // offset that is not aligned or not inside the namespace is an error.
-func (m *MeasureSimulation) ReadAt(off int64) error {
+func (m *Simulation) ReadAt(off int64) error {
 	lbs, n := int64(m.opt.LogicalBlockSize), int64(m.ReadLength())
 	if off < 0 || off%lbs != 0 || off > m.opt.Size-n {
-		return fmt.Errorf("nvmeapst: simulated drive: offset %d: want a multiple of %d from 0 to %d", off, lbs, m.opt.Size-n)
+		return fmt.Errorf("measure: simulated drive: offset %d: want a multiple of %d from 0 to %d", off, lbs, m.opt.Size-n)
 	}
 	tl, err := m.timeline()
 	if err != nil {
@@ -190,7 +190,7 @@ func (m *MeasureSimulation) ReadAt(off int64) error {
 }
 
 // timeline returns the idle timeline of the plan for the bound in force.
-func (m *MeasureSimulation) timeline() (analysis.Timeline, error) {
+func (m *Simulation) timeline() (analysis.Timeline, error) {
 	b := m.tol.Bound()
 	if tl, ok := m.tl[b]; ok {
 		return tl, nil
@@ -199,7 +199,7 @@ func (m *MeasureSimulation) timeline() (analysis.Timeline, error) {
 	p.Bound = b
 	plan, err := apst.Build(m.c, p)
 	if err != nil {
-		return nil, fmt.Errorf("nvmeapst: simulated drive: %w", err)
+		return nil, fmt.Errorf("measure: simulated drive: %w", err)
 	}
 	tl := analysis.IdleTimeline(m.c, &plan.Table, 0)
 	m.tl[b] = tl
@@ -207,12 +207,12 @@ func (m *MeasureSimulation) timeline() (analysis.Timeline, error) {
 }
 
 // Now returns the virtual time.
-func (m *MeasureSimulation) Now() time.Time { return m.now }
+func (m *Simulation) Now() time.Time { return m.now }
 
 // Sleep advances the virtual clock by d at once; with probability
 // ForeignIO something else reads the drive at a random point of the wait.
 // A done ctx returns its error and the clock does not move.
-func (m *MeasureSimulation) Sleep(ctx context.Context, d time.Duration) error {
+func (m *Simulation) Sleep(ctx context.Context, d time.Duration) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -225,15 +225,15 @@ func (m *MeasureSimulation) Sleep(ctx context.Context, d time.Duration) error {
 }
 
 // Tolerance returns the value the simulated tolerance file holds.
-func (m *MeasureSimulation) Tolerance() (apst.Tolerance, error) { return m.tol, nil }
+func (m *Simulation) Tolerance() (apst.Tolerance, error) { return m.tol, nil }
 
 // SetTolerance writes t to the simulated file, validated as the kernel
 // does; a changed bound sends the drive a new table, which restarts its
 // idle timer.
-func (m *MeasureSimulation) SetTolerance(t apst.Tolerance) error {
+func (m *Simulation) SetTolerance(t apst.Tolerance) error {
 	back, err := apst.ParseTolerance(t.String())
 	if err != nil {
-		return fmt.Errorf("nvmeapst: simulated tolerance file: nothing written: %w", err)
+		return fmt.Errorf("measure: simulated tolerance file: nothing written: %w", err)
 	}
 	m.wrote++
 	if back.Bound() != m.tol.Bound() {
@@ -245,6 +245,6 @@ func (m *MeasureSimulation) SetTolerance(t apst.Tolerance) error {
 
 // IOActivity returns the simulated drive's I/O counters: every read, this
 // measurement's and the foreign ones.
-func (m *MeasureSimulation) IOActivity() (IOActivity, error) {
+func (m *Simulation) IOActivity() (IOActivity, error) {
 	return IOActivity{Requests: m.reqs}, nil
 }

@@ -1,4 +1,4 @@
-package nvmeapst
+package measure
 
 import (
 	"context"
@@ -7,12 +7,12 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst"
 )
 
-// MeasureDrive is the namespace a measurement reads: one read of
+// Drive is the namespace a measurement reads: one read of
 // ReadLength bytes (4 KiB) at a byte offset, which returns once the drive
-// has completed it. [Measure] never writes to it. The live one is the block
-// device opened O_RDONLY|O_DIRECT; [MeasureSimulation] provides a simulated
+// has completed it. [Run] never writes to it. The live one is the block
+// device opened O_RDONLY|O_DIRECT; [Simulation] provides a simulated
 // one.
-type MeasureDrive interface {
+type Drive interface {
 	// ReadAt reads ReadLength bytes at off, a multiple of
 	// LogicalBlockSize with the read inside Size.
 	ReadAt(off int64) error
@@ -25,9 +25,9 @@ type MeasureDrive interface {
 	ReadLength() int
 }
 
-// MeasureClock is the time a measurement runs on: the wall clock live
+// Clock is the time a measurement runs on: the wall clock live
 // ([RealClock]), a virtual clock in a simulation.
-type MeasureClock interface {
+type Clock interface {
 	// Now returns the current time; only differences between two calls
 	// are used.
 	Now() time.Time
@@ -36,11 +36,11 @@ type MeasureClock interface {
 }
 
 // ToleranceFile is a controller's power/pm_qos_latency_tolerance_us, the
-// only thing [Measure] writes.
+// only thing [Run] writes.
 type ToleranceFile interface {
 	// Tolerance reads the value the file holds.
 	Tolerance() (apst.Tolerance, error)
-	// SetTolerance writes t and reads it back (as [System.SetLatency]
+	// SetTolerance writes t and reads it back (as the root package's System.SetLatency
 	// does); a value that reads back differently is an error.
 	SetTolerance(t apst.Tolerance) error
 }

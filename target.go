@@ -12,26 +12,32 @@ import (
 	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/measure"
 	"github.com/nvmeapst/nvmeapst/internal/blockdev"
 	"github.com/nvmeapst/nvmeapst/sysfs"
 )
 
-// MeasureOpenOptions are the knobs of [System.OpenMeasureTarget].
-type MeasureOpenOptions struct {
+// ErrNeedsRoot: opening a target lacks a right a live measurement needs
+// (writing the tolerance file, reading the block device). Nothing is
+// changed.
+var ErrNeedsRoot = errors.New("nvmeapst: measure needs root")
+
+// TargetOptions are the knobs of [System.OpenTarget].
+type TargetOptions struct {
 	// DevDir is where the namespace's block device is; "" means
 	// DefaultDevDir (/dev).
 	DevDir string
 	// OpenDrive opens the block device at a path; nil opens it
 	// O_RDONLY|O_DIRECT (Linux only). A drive that is also an io.Closer is
-	// closed by MeasureTarget.Close.
-	OpenDrive func(path string) (MeasureDrive, error)
+	// closed by Target.Close.
+	OpenDrive func(path string) (measure.Drive, error)
 }
 
-// MeasureTarget is a live namespace opened for [Measure]: its block device,
+// Target is a live namespace opened for a measurement ([measure.Run]): its block device,
 // its controller's pm_qos_latency_tolerance_us and I/O counters, and the
 // controller's inspection (Identify data and the machine's parameters).
 // Close it when done.
-type MeasureTarget struct {
+type Target struct {
 	// Disk is the namespace ("nvme0n1"), Controller its controller
 	// ("nvme0").
 	Disk, Controller string
@@ -41,12 +47,12 @@ type MeasureTarget struct {
 	// and Report.Params are the parameters every configuration starts from.
 	Report ControllerReport
 	// Drive, Tolerance and Counters are the live implementations.
-	Drive     MeasureDrive
-	Tolerance ToleranceFile
-	Counters  IOCounters
+	Drive     measure.Drive
+	Tolerance measure.ToleranceFile
+	Counters  measure.IOCounters
 }
 
-// OpenMeasureTarget opens the namespace disk ("nvme0n1" or "/dev/nvme0n1")
+// OpenTarget opens the namespace disk ("nvme0n1" or "/dev/nvme0n1")
 // of the machine for a measurement, changing nothing. It finds the
 // controller serving it, checks that its pm_qos_latency_tolerance_us can be
 // written (by opening it write-only, without writing), opens the block
@@ -55,7 +61,7 @@ type MeasureTarget struct {
 // ErrNeedsRoot and os.ErrPermission. A namespace no controller serves wraps
 // ErrNoController; a controller the kernel has APST disabled for wraps
 // sysfs.ErrAPSTDisabled.
-func (s *System) OpenMeasureTarget(ctx context.Context, disk string, opt MeasureOpenOptions) (*MeasureTarget, error) {
+func (s *System) OpenTarget(ctx context.Context, disk string, opt TargetOptions) (*Target, error) {
 	disk = strings.TrimPrefix(disk, "/dev/")
 	if !validNamespaceName(disk) {
 		return nil, fmt.Errorf("nvmeapst: %q is not an NVMe namespace block device (want nvmeNnM, e.g. nvme0n1)", disk)
@@ -68,7 +74,7 @@ func (s *System) OpenMeasureTarget(ctx context.Context, disk string, opt Measure
 		return nil, fmt.Errorf("%w: %s (serving %s) has no power/pm_qos_latency_tolerance_us, so no bound can be set: nothing to measure",
 			sysfs.ErrAPSTDisabled, ctrl.Name, disk)
 	}
-	t := &MeasureTarget{
+	t := &Target{
 		Disk: disk, Controller: ctrl.Name,
 		TolerancePath: filepath.Join(s.FS.Root(), filepath.FromSlash(path.Join("class/nvme", ctrl.Name, toleranceAttr))),
 	}
@@ -143,33 +149,33 @@ func orUnknownProblem(p *Problem) error {
 	return p
 }
 
-// Setup returns a MeasureSetup with the target's Identify data, drive,
+// Setup returns a measure.Setup with the target's Identify data, drive,
 // tolerance file and I/O counters, on the wall clock; the caller adds the
 // configurations and idle times.
-func (t *MeasureTarget) Setup() MeasureSetup {
-	return MeasureSetup{Controller: t.Report.Identify, Drive: t.Drive, Clock: RealClock{}, Tolerance: t.Tolerance, Counters: t.Counters}
+func (t *Target) Setup() measure.Setup {
+	return measure.Setup{Controller: t.Report.Identify, Drive: t.Drive, Clock: measure.RealClock{}, Tolerance: t.Tolerance, Counters: t.Counters}
 }
 
 // Config parses a configuration (apst.ParseConfig syntax, e.g.
 // "pm-qos=25000" or "ps-max-latency-us=25000") on top of the machine's
 // parameters. A configuration that changes anything but the bound (a
 // module parameter, the kernel generation, the quirks) is an error
-// wrapping ErrMeasureSetup: the tolerance file sets only the bound.
-func (t *MeasureTarget) Config(text string) (MeasureConfig, error) {
+// wrapping measure.ErrSetup: the tolerance file sets only the bound.
+func (t *Target) Config(text string) (measure.Config, error) {
 	p, err := apst.ParseConfig(text, t.Report.Params)
 	if err != nil {
-		return MeasureConfig{}, err
+		return measure.Config{}, err
 	}
 	a, b := p, t.Report.Params
 	a.Bound, b.Bound = 0, 0
 	if !reflect.DeepEqual(a, b) {
-		return MeasureConfig{}, fmt.Errorf("%w: configuration %q changes more than the bound: on a live machine the module parameters, generation and quirks are the running kernel's, and pm_qos_latency_tolerance_us sets only the bound", ErrMeasureSetup, text)
+		return measure.Config{}, fmt.Errorf("%w: configuration %q changes more than the bound: on a live machine the module parameters, generation and quirks are the running kernel's, and pm_qos_latency_tolerance_us sets only the bound", measure.ErrSetup, text)
 	}
-	return MeasureConfig{Text: text, Params: p}, nil
+	return measure.Config{Text: text, Params: p}, nil
 }
 
 // Close closes the block device. It is safe to call twice.
-func (t *MeasureTarget) Close() error {
+func (t *Target) Close() error {
 	if c, ok := t.Drive.(io.Closer); ok {
 		t.Drive = nil
 		return c.Close()
@@ -250,7 +256,7 @@ func checkWritable(p string) error {
 }
 
 // openBlockDevice opens a namespace O_RDONLY|O_DIRECT.
-func openBlockDevice(p string) (MeasureDrive, error) {
+func openBlockDevice(p string) (measure.Drive, error) {
 	d, err := blockdev.Open(p)
 	if err != nil {
 		return nil, err // never a typed nil in the interface
@@ -293,19 +299,19 @@ type sysfsCounters struct {
 	disks []sysfs.Disk
 }
 
-func (c sysfsCounters) IOActivity() (IOActivity, error) {
+func (c sysfsCounters) IOActivity() (measure.IOActivity, error) {
 	var sum blockdev.Stat
 	for _, d := range c.disks {
 		rel := path.Join("block", d.Name, "stat")
 		b, err := c.fs.ReadFile(rel)
 		if err != nil {
-			return IOActivity{}, err
+			return measure.IOActivity{}, err
 		}
 		st, err := blockdev.ParseStat(string(b))
 		if err != nil {
-			return IOActivity{}, fmt.Errorf("nvmeapst: %s: %w", filepath.Join(c.fs.Root(), rel), err)
+			return measure.IOActivity{}, fmt.Errorf("nvmeapst: %s: %w", filepath.Join(c.fs.Root(), rel), err)
 		}
 		sum = sum.Add(st)
 	}
-	return IOActivity{Requests: sum.Requests(), InFlight: sum.InFlight}, nil
+	return measure.IOActivity{Requests: sum.Requests(), InFlight: sum.InFlight}, nil
 }

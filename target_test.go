@@ -13,6 +13,10 @@ import (
 
 	nvmeapst "github.com/nvmeapst/nvmeapst"
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/analysis"
+	"github.com/nvmeapst/nvmeapst/apst/measure"
+	"github.com/nvmeapst/nvmeapst/internal/testfixture"
+	"github.com/nvmeapst/nvmeapst/powerstate"
 	"github.com/nvmeapst/nvmeapst/sysfs"
 )
 
@@ -27,6 +31,22 @@ func measureFixture(t *testing.T) (*nvmeapst.System, string) {
 	return system(t, root, consistentDrives(t)), root
 }
 
+// simulation is the 990 EVO Plus at factor 0.78 with the tolerance at
+// 100000: a drive for the target, on a virtual clock.
+func simulation(t testing.TB, seed uint64, foreign float64) *measure.Simulation {
+	t.Helper()
+	c, err := powerstate.DecodeIdentify(testfixture.ReadFile(t, testfixture.Samsung990EVOPlus))
+	require.NoError(t, err)
+	f, err := analysis.ParseFactor("0.78")
+	require.NoError(t, err)
+	sim, err := measure.NewSimulation(&c, apst.DefaultParams(apst.Current), measure.SimulationOptions{
+		ExitFactor: f, Seed: seed, Noise: 0.005, ForeignIO: foreign,
+		Initial: apst.Tolerance{Kind: apst.ToleranceValue, Value: 100000},
+	})
+	require.NoError(t, err)
+	return sim
+}
+
 func readTolerance(t *testing.T, root string) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(root, "class/nvme/nvme2/power/pm_qos_latency_tolerance_us"))
@@ -34,13 +54,13 @@ func readTolerance(t *testing.T, root string) string {
 	return strings.TrimSpace(string(b))
 }
 
-func TestOpenMeasureTargetMeasuresAndRestores(t *testing.T) {
+func TestOpenTargetMeasuresAndRestores(t *testing.T) {
 	sys, root := measureFixture(t)
 	sim := simulation(t, 1, 0)
 	var opened string
-	target, err := sys.OpenMeasureTarget(context.Background(), "/dev/nvme2n1", nvmeapst.MeasureOpenOptions{
+	target, err := sys.OpenTarget(context.Background(), "/dev/nvme2n1", nvmeapst.TargetOptions{
 		DevDir: "/devices",
-		OpenDrive: func(p string) (nvmeapst.MeasureDrive, error) {
+		OpenDrive: func(p string) (measure.Drive, error) {
 			opened = p
 			return sim, nil
 		},
@@ -54,7 +74,7 @@ func TestOpenMeasureTargetMeasuresAndRestores(t *testing.T) {
 	require.NotNil(t, target.Report.Identify)
 
 	_, err = target.Config("apst-primary-timeout-ms=50")
-	require.ErrorIs(t, err, nvmeapst.ErrMeasureSetup)
+	require.ErrorIs(t, err, measure.ErrSetup)
 	assert.Contains(t, err.Error(), "changes more than the bound")
 
 	s := target.Setup()
@@ -67,7 +87,7 @@ func TestOpenMeasureTargetMeasuresAndRestores(t *testing.T) {
 	s.Idle, s.Trials = []time.Duration{3 * time.Second}, 3
 	var announced string
 	s.OnOriginal = func(v apst.Tolerance) { announced = v.String() }
-	res, err := nvmeapst.Measure(context.Background(), s)
+	res, err := measure.Run(context.Background(), s)
 	require.NoError(t, err)
 	assert.Equal(t, "25000", announced)
 	assert.True(t, res.Restored)
@@ -76,13 +96,13 @@ func TestOpenMeasureTargetMeasuresAndRestores(t *testing.T) {
 	assert.Equal(t, "25000", readTolerance(t, root), "the original value is back")
 }
 
-func TestOpenMeasureTargetRefusals(t *testing.T) {
-	permission := func(p string) (nvmeapst.MeasureDrive, error) {
+func TestOpenTargetRefusals(t *testing.T) {
+	permission := func(p string) (measure.Drive, error) {
 		return nil, &os.PathError{Op: "open", Path: p, Err: os.ErrPermission}
 	}
 	tests := []struct {
 		name, disk string
-		open       func(string) (nvmeapst.MeasureDrive, error)
+		open       func(string) (measure.Drive, error)
 		is         error
 		err        string
 	}{
@@ -97,9 +117,9 @@ func TestOpenMeasureTargetRefusals(t *testing.T) {
 			sys, root := measureFixture(t)
 			open := tt.open
 			if open == nil {
-				open = func(string) (nvmeapst.MeasureDrive, error) { return simulation(t, 1, 0), nil }
+				open = func(string) (measure.Drive, error) { return simulation(t, 1, 0), nil }
 			}
-			_, err := sys.OpenMeasureTarget(context.Background(), tt.disk, nvmeapst.MeasureOpenOptions{OpenDrive: open})
+			_, err := sys.OpenTarget(context.Background(), tt.disk, nvmeapst.TargetOptions{OpenDrive: open})
 			require.Error(t, err)
 			if tt.is != nil {
 				require.ErrorIs(t, err, tt.is)
@@ -124,7 +144,7 @@ func TestMeasureRealDevice(t *testing.T) {
 	sys, err := nvmeapst.Live()
 	require.NoError(t, err)
 	ctx := context.Background()
-	target, err := sys.OpenMeasureTarget(ctx, filepath.Base(dev)+"n1", nvmeapst.MeasureOpenOptions{})
+	target, err := sys.OpenTarget(ctx, filepath.Base(dev)+"n1", nvmeapst.TargetOptions{})
 	require.NoError(t, err)
 	defer target.Close()
 	s := target.Setup()
@@ -136,7 +156,7 @@ func TestMeasureRealDevice(t *testing.T) {
 	s.Idle, s.Trials = []time.Duration{300 * time.Millisecond}, 2
 	before, err := target.Tolerance.Tolerance()
 	require.NoError(t, err)
-	res, err := nvmeapst.Measure(ctx, s)
+	res, err := measure.Run(ctx, s)
 	require.NoError(t, err)
 	after, err := target.Tolerance.Tolerance()
 	require.NoError(t, err)

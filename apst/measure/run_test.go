@@ -1,4 +1,4 @@
-package nvmeapst_test
+package measure_test
 
 import (
 	"context"
@@ -10,15 +10,15 @@ import (
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 
-	nvmeapst "github.com/nvmeapst/nvmeapst"
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
+	"github.com/nvmeapst/nvmeapst/apst/measure"
 )
 
 // recordingTolerance wraps a tolerance file, records every write and fails
 // the writes numbered in fail (1-based).
 type recordingTolerance struct {
-	nvmeapst.ToleranceFile
+	measure.ToleranceFile
 	fail   map[int]error
 	writes []apst.Tolerance
 	events *[]string
@@ -37,7 +37,7 @@ func (r *recordingTolerance) SetTolerance(t apst.Tolerance) error {
 
 // faultyDrive fails the read numbered failAt (1-based).
 type faultyDrive struct {
-	nvmeapst.MeasureDrive
+	measure.Drive
 	failAt, n int
 }
 
@@ -46,26 +46,26 @@ func (d *faultyDrive) ReadAt(off int64) error {
 	if d.n == d.failAt {
 		return errors.New("I/O error")
 	}
-	return d.MeasureDrive.ReadAt(off)
+	return d.Drive.ReadAt(off)
 }
 
 // faultyCounters fail the reading numbered failAt.
 type faultyCounters struct {
-	nvmeapst.IOCounters
+	measure.IOCounters
 	failAt, n int
 }
 
-func (c *faultyCounters) IOActivity() (nvmeapst.IOActivity, error) {
+func (c *faultyCounters) IOActivity() (measure.IOActivity, error) {
 	c.n++
 	if c.n == c.failAt {
-		return nvmeapst.IOActivity{}, errors.New("stat unreadable")
+		return measure.IOActivity{}, errors.New("stat unreadable")
 	}
 	return c.IOCounters.IOActivity()
 }
 
 // cancellingClock cancels the context at the sleep numbered at.
 type cancellingClock struct {
-	nvmeapst.MeasureClock
+	measure.Clock
 	cancel context.CancelFunc
 	at, n  int
 }
@@ -75,13 +75,13 @@ func (c *cancellingClock) Sleep(ctx context.Context, d time.Duration) error {
 	if c.n == c.at {
 		c.cancel()
 	}
-	return c.MeasureClock.Sleep(ctx, d)
+	return c.Clock.Sleep(ctx, d)
 }
 
 var original = apst.Tolerance{Kind: apst.ToleranceValue, Value: 100000}
 
 // patchSetup is the patch's measurement on the simulated 990 EVO Plus.
-func patchSetup(t testing.TB, sim *nvmeapst.MeasureSimulation, trials int) nvmeapst.MeasureSetup {
+func patchSetup(t testing.TB, sim *measure.Simulation, trials int) measure.Setup {
 	s := sim.Setup()
 	s.Configs = patchConfigs(t)
 	s.Idle = []time.Duration{3 * time.Second}
@@ -94,7 +94,7 @@ func TestMeasureRestoresOnEveryPath(t *testing.T) {
 	boom := errors.New("EIO")
 	tests := []struct {
 		name    string
-		mutate  func(*nvmeapst.MeasureSetup, *recordingTolerance, context.CancelFunc)
+		mutate  func(*measure.Setup, *recordingTolerance, context.CancelFunc)
 		err     string
 		is      error
 		trials  int // trials recorded before the failure
@@ -103,38 +103,38 @@ func TestMeasureRestoresOnEveryPath(t *testing.T) {
 		{name: "success", restore: true, trials: 8},
 		{
 			name: "tolerance write fails",
-			mutate: func(_ *nvmeapst.MeasureSetup, r *recordingTolerance, _ context.CancelFunc) {
+			mutate: func(_ *measure.Setup, r *recordingTolerance, _ context.CancelFunc) {
 				r.fail = map[int]error{3: boom}
 			},
 			err: "trial 3: set pm_qos_latency_tolerance_us to 100000: EIO", is: boom, trials: 2, restore: true,
 		},
 		{
 			name: "cold read fails",
-			mutate: func(s *nvmeapst.MeasureSetup, _ *recordingTolerance, _ context.CancelFunc) {
-				s.Drive = &faultyDrive{MeasureDrive: s.Drive, failAt: 4}
+			mutate: func(s *measure.Setup, _ *recordingTolerance, _ context.CancelFunc) {
+				s.Drive = &faultyDrive{Drive: s.Drive, failAt: 4}
 			},
 			err: "I/O error", trials: 1, restore: true,
 		},
 		{
 			name: "I/O counters fail",
-			mutate: func(s *nvmeapst.MeasureSetup, _ *recordingTolerance, _ context.CancelFunc) {
+			mutate: func(s *measure.Setup, _ *recordingTolerance, _ context.CancelFunc) {
 				s.Counters = &faultyCounters{IOCounters: s.Counters, failAt: 6}
 			},
 			err: "I/O counters: stat unreadable", trials: 2, restore: true,
 		},
 		{
 			name: "cancelled during an idle wait (^C, SIGTERM)",
-			mutate: func(s *nvmeapst.MeasureSetup, _ *recordingTolerance, cancel context.CancelFunc) {
-				s.Clock = &cancellingClock{MeasureClock: s.Clock, cancel: cancel, at: 5}
+			mutate: func(s *measure.Setup, _ *recordingTolerance, cancel context.CancelFunc) {
+				s.Clock = &cancellingClock{Clock: s.Clock, cancel: cancel, at: 5}
 			},
 			err: "interrupted after 4 of 8 trials", is: context.Canceled, trials: 4, restore: true,
 		},
 		{
 			name: "restore fails",
-			mutate: func(_ *nvmeapst.MeasureSetup, r *recordingTolerance, _ context.CancelFunc) {
+			mutate: func(_ *measure.Setup, r *recordingTolerance, _ context.CancelFunc) {
 				r.fail = map[int]error{2: boom, 3: boom}
 			},
-			err: "write 100000 back by hand", is: nvmeapst.ErrNotRestored, trials: 1,
+			err: "write 100000 back by hand", is: measure.ErrNotRestored, trials: 1,
 		},
 	}
 	for _, tt := range tests {
@@ -150,7 +150,7 @@ func TestMeasureRestoresOnEveryPath(t *testing.T) {
 			if tt.mutate != nil {
 				tt.mutate(&s, rec, cancel)
 			}
-			res, err := nvmeapst.Measure(ctx, s)
+			res, err := measure.Run(ctx, s)
 			require.NotNil(t, res)
 			if tt.err == "" {
 				require.NoError(t, err)
@@ -178,18 +178,18 @@ func TestMeasureRestoresOnEveryPath(t *testing.T) {
 func TestMeasureInvalidSetupChangesNothing(t *testing.T) {
 	tests := []struct {
 		name   string
-		mutate func(*nvmeapst.MeasureSetup)
+		mutate func(*measure.Setup)
 		err    string
 	}{
-		{"no config", func(s *nvmeapst.MeasureSetup) { s.Configs = nil }, "no configuration"},
-		{"no idle", func(s *nvmeapst.MeasureSetup) { s.Idle = nil }, "no idle time"},
-		{"zero idle", func(s *nvmeapst.MeasureSetup) { s.Idle = []time.Duration{0} }, "idle time 0s"},
-		{"negative trials", func(s *nvmeapst.MeasureSetup) { s.Trials = -1 }, "-1 trials"},
-		{"no drive", func(s *nvmeapst.MeasureSetup) { s.Drive = nil }, "a drive, a clock and a tolerance file"},
-		{"no identify", func(s *nvmeapst.MeasureSetup) { s.Controller = nil }, "no Identify data"},
-		{"unaligned fixed offset", func(s *nvmeapst.MeasureSetup) { s.Offsets, s.FixedOffset = nvmeapst.OffsetsFixed, 100 }, "fixed offset 100"},
-		{"bound beyond the attribute", func(s *nvmeapst.MeasureSetup) { s.Configs[1].Params.Bound = 1 << 40 }, "cannot be set through pm_qos_latency_tolerance_us"},
-		{"more than the bound differs", func(s *nvmeapst.MeasureSetup) { s.Configs[1].Params.PrimaryTimeout = 50 }, "differs from"},
+		{"no config", func(s *measure.Setup) { s.Configs = nil }, "no configuration"},
+		{"no idle", func(s *measure.Setup) { s.Idle = nil }, "no idle time"},
+		{"zero idle", func(s *measure.Setup) { s.Idle = []time.Duration{0} }, "idle time 0s"},
+		{"negative trials", func(s *measure.Setup) { s.Trials = -1 }, "-1 trials"},
+		{"no drive", func(s *measure.Setup) { s.Drive = nil }, "a drive, a clock and a tolerance file"},
+		{"no identify", func(s *measure.Setup) { s.Controller = nil }, "no Identify data"},
+		{"unaligned fixed offset", func(s *measure.Setup) { s.Offsets, s.FixedOffset = measure.OffsetsFixed, 100 }, "fixed offset 100"},
+		{"bound beyond the attribute", func(s *measure.Setup) { s.Configs[1].Params.Bound = 1 << 40 }, "cannot be set through pm_qos_latency_tolerance_us"},
+		{"more than the bound differs", func(s *measure.Setup) { s.Configs[1].Params.PrimaryTimeout = 50 }, "differs from"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -198,8 +198,8 @@ func TestMeasureInvalidSetupChangesNothing(t *testing.T) {
 			called := false
 			s.OnOriginal = func(apst.Tolerance) { called = true }
 			tt.mutate(&s)
-			res, err := nvmeapst.Measure(context.Background(), s)
-			require.ErrorIs(t, err, nvmeapst.ErrMeasureSetup)
+			res, err := measure.Run(context.Background(), s)
+			require.ErrorIs(t, err, measure.ErrSetup)
 			assert.Contains(t, err.Error(), tt.err)
 			assert.Contains(t, err.Error(), "nothing changed")
 			assert.Nil(t, res)
@@ -215,7 +215,7 @@ func TestMeasureInterleavesConfigurations(t *testing.T) {
 	s.Idle = []time.Duration{50 * time.Millisecond, 3 * time.Second}
 	rec := &recordingTolerance{ToleranceFile: s.Tolerance}
 	s.Tolerance = rec
-	res, err := nvmeapst.Measure(context.Background(), s)
+	res, err := measure.Run(context.Background(), s)
 	require.NoError(t, err)
 	v := func(n uint32) apst.Tolerance { return apst.Tolerance{Kind: apst.ToleranceValue, Value: n} }
 	want := []apst.Tolerance{}
@@ -231,11 +231,11 @@ func TestMeasureInterleavesConfigurations(t *testing.T) {
 }
 
 func TestMeasureDeterministicForASeed(t *testing.T) {
-	run := func(seed uint64) *nvmeapst.MeasureResult {
+	run := func(seed uint64) *measure.Result {
 		sim := simulation(t, seed, 0.1)
 		s := patchSetup(t, sim, 20)
 		s.Seed = seed
-		res, err := nvmeapst.Measure(context.Background(), s)
+		res, err := measure.Run(context.Background(), s)
 		require.NoError(t, err)
 		return res
 	}
@@ -247,7 +247,7 @@ func TestMeasureDeterministicForASeed(t *testing.T) {
 func TestMeasureDiscardsTrialsWithForeignIO(t *testing.T) {
 	sim := simulation(t, 5, 0.25)
 	s := patchSetup(t, sim, 40)
-	res, err := nvmeapst.Measure(context.Background(), s)
+	res, err := measure.Run(context.Background(), s)
 	require.NoError(t, err)
 	require.Positive(t, res.Discarded)
 	kept := 0
@@ -264,7 +264,7 @@ func TestMeasureDiscardsTrialsWithForeignIO(t *testing.T) {
 
 	s = patchSetup(t, simulation(t, 5, 0.25), 4)
 	s.Counters = nil
-	res, err = nvmeapst.Measure(context.Background(), s)
+	res, err = measure.Run(context.Background(), s)
 	require.NoError(t, err)
 	assert.Zero(t, res.Discarded)
 	assert.False(t, res.CountersChecked)
@@ -275,7 +275,7 @@ func TestMeasureStatesAlongTheTimeline(t *testing.T) {
 	sim := simulation(t, 1, 0)
 	s := patchSetup(t, sim, 5)
 	s.Idle = []time.Duration{50 * time.Millisecond, 500 * time.Millisecond, 3 * time.Second}
-	res, err := nvmeapst.Measure(context.Background(), s)
+	res, err := measure.Run(context.Background(), s)
 	require.NoError(t, err)
 	type rowState struct {
 		config string
@@ -304,8 +304,8 @@ func TestMeasureStatesAlongTheTimeline(t *testing.T) {
 
 func TestMeasureFixedOffsets(t *testing.T) {
 	s := patchSetup(t, simulation(t, 1, 0), 3)
-	s.Offsets, s.FixedOffset = nvmeapst.OffsetsFixed, 1<<20
-	res, err := nvmeapst.Measure(context.Background(), s)
+	s.Offsets, s.FixedOffset = measure.OffsetsFixed, 1<<20
+	res, err := measure.Run(context.Background(), s)
 	require.NoError(t, err)
 	for _, tr := range res.Trials {
 		assert.Equal(t, int64(1<<20), tr.Offset)
@@ -322,7 +322,7 @@ func TestMeasureInvariants(t *testing.T) {
 		lbs := 512 << rapid.IntRange(0, 4).Draw(t, "lbs shift")
 		size := int64(lbs) * rapid.Int64Range(int64(8192/lbs)+1, 1<<30).Draw(t, "blocks")
 		initial := apst.Tolerance{Kind: apst.ToleranceValue, Value: rapid.Uint32Range(0, 200000).Draw(t, "initial")}
-		sim, err := nvmeapst.NewMeasureSimulation(c, apst.DefaultParams(apst.Current), nvmeapst.SimulatedDriveOptions{
+		sim, err := measure.NewSimulation(c, apst.DefaultParams(apst.Current), measure.SimulationOptions{
 			Seed: rapid.Uint64().Draw(t, "sim seed"), Noise: rapid.Float64Range(0, 0.5).Draw(t, "noise"),
 			ForeignIO: rapid.Float64Range(0, 1).Draw(t, "foreign"), LateDescent: rapid.Float64Range(0, 1).Draw(t, "late"), Size: size, LogicalBlockSize: lbs, Initial: initial,
 		})
@@ -334,7 +334,7 @@ func TestMeasureInvariants(t *testing.T) {
 		for range rapid.IntRange(1, 3).Draw(t, "idle times") {
 			s.Idle = append(s.Idle, time.Duration(rapid.Int64Range(1, 5e9).Draw(t, "idle")))
 		}
-		res, err := nvmeapst.Measure(context.Background(), s)
+		res, err := measure.Run(context.Background(), s)
 		require.NoError(t, err)
 		for _, tr := range res.Trials {
 			for _, off := range []int64{tr.Offset, tr.WarmOffset} {
@@ -343,7 +343,7 @@ func TestMeasureInvariants(t *testing.T) {
 				require.LessOrEqual(t, off, size-int64(max(lbs, 4096)))
 			}
 		}
-		for _, row := range append([]nvmeapst.MeasureRow{{Latency: res.Warm}}, res.Rows...) {
+		for _, row := range append([]measure.Row{{Latency: res.Warm}}, res.Rows...) {
 			l := row.Latency
 			require.True(t, l.P50 <= l.P90 && l.P90 <= l.P99 && l.P99 <= l.Max, "%+v", l)
 			require.LessOrEqual(t, row.Kept, row.Trials)
@@ -368,9 +368,9 @@ func TestMeasureConfigTolerance(t *testing.T) {
 		{apst.LatencyAny, "", true},
 	}
 	for _, tt := range tests {
-		got, err := nvmeapst.MeasureConfig{Text: "x", Params: apst.Params{Bound: tt.bound}}.Tolerance()
+		got, err := measure.Config{Text: "x", Params: apst.Params{Bound: tt.bound}}.Tolerance()
 		if tt.err {
-			require.ErrorIs(t, err, nvmeapst.ErrMeasureSetup)
+			require.ErrorIs(t, err, measure.ErrSetup)
 			continue
 		}
 		require.NoError(t, err)
@@ -382,7 +382,7 @@ func TestMeasureCancelledBeforeStartChangesNothing(t *testing.T) {
 	sim := simulation(t, 1, 0)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res, err := nvmeapst.Measure(ctx, patchSetup(t, sim, 2))
+	res, err := measure.Run(ctx, patchSetup(t, sim, 2))
 	require.ErrorIs(t, err, context.Canceled)
 	assert.Contains(t, err.Error(), "interrupted after 0 of 4 trials")
 	assert.Zero(t, sim.ToleranceWrites())
@@ -396,7 +396,7 @@ func TestExitFactorByState(t *testing.T) {
 		require.NoError(t, err)
 		return v
 	}
-	r := &nvmeapst.MeasureResult{States: []nvmeapst.StateExit{{State: 3, Factor: f("0.78")}, {State: 4, Factor: f("0.8")}}}
+	r := &measure.Result{States: []measure.StateExit{{State: 3, Factor: f("0.78")}, {State: 4, Factor: f("0.8")}}}
 	assert.Equal(t, "ps3=0.78,ps4=0.8", r.ExitFactorByState())
-	assert.Empty(t, (&nvmeapst.MeasureResult{}).ExitFactorByState())
+	assert.Empty(t, (&measure.Result{}).ExitFactorByState())
 }

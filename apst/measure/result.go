@@ -1,4 +1,4 @@
-package nvmeapst
+package measure
 
 import (
 	"cmp"
@@ -12,28 +12,28 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
 )
 
-// MeasureResult is what [Measure] found.
-type MeasureResult struct {
+// Result is what [Run] found.
+type Result struct {
 	// Original is the tolerance file's value before the measurement.
 	Original apst.Tolerance
 	// Restored reports that Original was written back and read back; false
 	// when nothing had been written, or when writing it back failed (the
-	// error of Measure then wraps ErrNotRestored).
+	// error of Run then wraps ErrNotRestored).
 	Restored bool
 	// Offsets and Seed are where the reads went.
-	Offsets MeasureOffsets
+	Offsets Offsets
 	Seed    uint64
 	// CountersChecked reports whether the I/O counters were read around
 	// each idle wait; without them no trial could be discarded.
 	CountersChecked bool
 	// Rows holds one row per configuration and idle time, configurations
 	// outer, in the setup's order.
-	Rows []MeasureRow
+	Rows []Row
 	// Warm is the latency of the warm reads (a read right after a read),
 	// every trial's.
 	Warm LatencyStats
 	// Trials is every trial, in the order run.
-	Trials []MeasureTrial
+	Trials []Trial
 	// Discarded is the number of trials discarded because the I/O counters
 	// moved during the idle wait.
 	Discarded int
@@ -59,9 +59,9 @@ type LatencyStats struct {
 	P50, P90, P99, Max time.Duration
 }
 
-// MeasureRow is one configuration at one idle time.
-type MeasureRow struct {
-	// Config is the index of the configuration in MeasureSetup.Configs,
+// Row is one configuration at one idle time.
+type Row struct {
+	// Config is the index of the configuration in Setup.Configs,
 	// ConfigText its text.
 	Config     int
 	ConfigText string
@@ -85,8 +85,8 @@ type MeasureRow struct {
 	Shallow int
 }
 
-// MeasureTrial is one trial: one idle wait, one cold read, one warm read.
-type MeasureTrial struct {
+// Trial is one trial: one idle wait, one cold read, one warm read.
+type Trial struct {
 	// Trial is the round (0-based), Config the configuration's index and
 	// Idle the idle time.
 	Trial, Config int
@@ -120,7 +120,7 @@ type StateExit struct {
 // "ps3=0.78,ps4=0.80", shallowest state first ("" when no state was met):
 // the per-state items of analysis.ParseExitFactors (apstctl's --exit-factor
 // of simulate and replay).
-func (r *MeasureResult) ExitFactorByState() string {
+func (r *Result) ExitFactorByState() string {
 	var b strings.Builder
 	for i, s := range r.States {
 		if i > 0 {
@@ -161,7 +161,7 @@ func factorOf(r float64) analysis.Factor {
 
 // summarise fills the rows, the warm row, the discards and the factors from
 // the trials.
-func (r *MeasureResult) summarise(s *MeasureSetup, plans [][]plannedState) {
+func (r *Result) summarise(s *Setup, plans [][]plannedState) {
 	warm := make([]time.Duration, 0, len(r.Trials))
 	for _, t := range r.Trials {
 		warm = append(warm, t.Warm)
@@ -181,7 +181,7 @@ func (r *MeasureResult) summarise(s *MeasureSetup, plans [][]plannedState) {
 	for ci, cfg := range s.Configs {
 		for ii, idle := range s.Idle {
 			ps := plans[ci][ii]
-			row := MeasureRow{Config: ci, ConfigText: cfg.Text, Idle: idle, State: ps.state, ExitLatency: ps.exit}
+			row := Row{Config: ci, ConfigText: cfg.Text, Idle: idle, State: ps.state, ExitLatency: ps.exit}
 			var lat []time.Duration
 			for _, t := range r.Trials {
 				if t.Config != ci || t.Idle != idle {
@@ -232,7 +232,7 @@ func (r *MeasureResult) summarise(s *MeasureSetup, plans [][]plannedState) {
 }
 
 // notes says what the figures assume and where they are thin.
-func (r *MeasureResult) notes(s *MeasureSetup) {
+func (r *Result) notes(s *Setup) {
 	add := func(format string, args ...any) { r.Notes = append(r.Notes, fmt.Sprintf(format, args...)) }
 	add("state is what the plan of each configuration says: the drive starts each idle period in ps0 and follows its table from its Identify data exactly, transitions taken as instantaneous")
 	add("exit factor = (cold read - warm p50) / advertised exit latency, the median over the kept trials that met the state; a cold read also waits for the CPU to leave its idle state, which a warm read does not, so up to a few hundred µs of CPU wake count as exit latency")

@@ -1,4 +1,4 @@
-package nvmeapst_test
+package measure_test
 
 import (
 	"context"
@@ -9,9 +9,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	nvmeapst "github.com/nvmeapst/nvmeapst"
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
+	"github.com/nvmeapst/nvmeapst/apst/measure"
 	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
@@ -26,23 +26,23 @@ func evoPlus(t testing.TB) *powerstate.Controller {
 }
 
 // patchConfigs are the two settings the 25 ms patch interleaved.
-func patchConfigs(t testing.TB) []nvmeapst.MeasureConfig {
+func patchConfigs(t testing.TB) []measure.Config {
 	t.Helper()
-	var out []nvmeapst.MeasureConfig
+	var out []measure.Config
 	for _, s := range []string{"ps-max-latency-us=100000", "ps-max-latency-us=25000"} {
 		p, err := apst.ParseConfig(s, apst.DefaultParams(apst.Current))
 		require.NoError(t, err)
-		out = append(out, nvmeapst.MeasureConfig{Text: s, Params: p})
+		out = append(out, measure.Config{Text: s, Params: p})
 	}
 	return out
 }
 
 // simulation is the 990 EVO Plus at factor 0.78 with the tolerance at 100000.
-func simulation(t testing.TB, seed uint64, foreign float64) *nvmeapst.MeasureSimulation {
+func simulation(t testing.TB, seed uint64, foreign float64) *measure.Simulation {
 	t.Helper()
 	f, err := analysis.ParseFactor("0.78")
 	require.NoError(t, err)
-	sim, err := nvmeapst.NewMeasureSimulation(evoPlus(t), apst.DefaultParams(apst.Current), nvmeapst.SimulatedDriveOptions{
+	sim, err := measure.NewSimulation(evoPlus(t), apst.DefaultParams(apst.Current), measure.SimulationOptions{
 		ExitFactor: f, Seed: seed, Noise: 0.005, ForeignIO: foreign,
 		Initial: apst.Tolerance{Kind: apst.ToleranceValue, Value: 100000},
 	})
@@ -54,7 +54,7 @@ func TestMeasureSimulatedPatchShape(t *testing.T) {
 	start := time.Now()
 	sim := simulation(t, 1, 0)
 	s := patchSetup(t, sim, 0)
-	res, err := nvmeapst.Measure(context.Background(), s)
+	res, err := measure.Run(context.Background(), s)
 	require.NoError(t, err)
 	require.Len(t, res.Rows, 2)
 
@@ -67,10 +67,10 @@ func TestMeasureSimulatedPatchShape(t *testing.T) {
 	assert.InEpsilon(t, 33.5, ms(r100.Latency.P90), 0.02)
 	assert.InEpsilon(t, 3.6, ms(r25.Latency.P90), 0.03)
 	for _, r := range res.Rows {
-		assert.Equal(t, nvmeapst.DefaultMeasureTrials, r.Trials)
+		assert.Equal(t, measure.DefaultTrials, r.Trials)
 		assert.Equal(t, r.Trials, r.Kept)
 	}
-	assert.Equal(t, 2*nvmeapst.DefaultMeasureTrials, res.Warm.Count)
+	assert.Equal(t, 2*measure.DefaultTrials, res.Warm.Count)
 	assert.InDelta(t, 0.06, ms(res.Warm.P50), 0.001)
 
 	// Both non-operational states exit at 78% of their advertised latency.
@@ -107,12 +107,12 @@ func itoa(n int) string { return strconv.Itoa(n) }
 func TestMeasureSimulatedLateDescent(t *testing.T) {
 	f, err := analysis.ParseFactor("0.78")
 	require.NoError(t, err)
-	sim, err := nvmeapst.NewMeasureSimulation(evoPlus(t), apst.DefaultParams(apst.Current), nvmeapst.SimulatedDriveOptions{
+	sim, err := measure.NewSimulation(evoPlus(t), apst.DefaultParams(apst.Current), measure.SimulationOptions{
 		ExitFactor: f, Seed: 1, Noise: 0.005, LateDescent: 5.0 / 6,
 		Initial: apst.Tolerance{Kind: apst.ToleranceValue, Value: 100000},
 	})
 	require.NoError(t, err)
-	res, err := nvmeapst.Measure(context.Background(), patchSetup(t, sim, 0))
+	res, err := measure.Run(context.Background(), patchSetup(t, sim, 0))
 	require.NoError(t, err)
 	r100, r25 := res.Rows[0], res.Rows[1]
 	assert.InEpsilon(t, 3.6, ms(r100.Latency.P50), 0.03, "most wakes are from ps3")

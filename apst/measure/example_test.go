@@ -1,4 +1,4 @@
-package nvmeapst_test
+package measure_test
 
 import (
 	"context"
@@ -6,9 +6,9 @@ import (
 	"os"
 	"time"
 
-	nvmeapst "github.com/nvmeapst/nvmeapst"
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
+	"github.com/nvmeapst/nvmeapst/apst/measure"
 	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
@@ -17,7 +17,7 @@ import (
 // exit at 78% of their advertised latency: after 3 s idle, the 100 ms bound
 // meets ps4 (43 ms advertised, 33.5 ms real) and 25 ms meets ps3 (4.6 ms,
 // 3.6 ms); the measured factor is what simulate --exit-factor takes.
-func ExampleMeasure() {
+func ExampleRun() {
 	b, err := os.ReadFile(testfixture.Path(testfixture.Samsung990EVOPlus))
 	if err != nil {
 		panic(err)
@@ -28,7 +28,7 @@ func ExampleMeasure() {
 	}
 	base := apst.DefaultParams(apst.Current)
 	factor, _ := analysis.ParseFactor("0.78")
-	sim, err := nvmeapst.NewMeasureSimulation(&c, base, nvmeapst.SimulatedDriveOptions{
+	sim, err := measure.NewSimulation(&c, base, measure.SimulationOptions{
 		ExitFactor: factor, Seed: 1, Noise: 0.005,
 		Initial: apst.Tolerance{Kind: apst.ToleranceValue, Value: 100000},
 	})
@@ -41,10 +41,10 @@ func ExampleMeasure() {
 		if err != nil {
 			panic(err)
 		}
-		s.Configs = append(s.Configs, nvmeapst.MeasureConfig{Text: text, Params: p})
+		s.Configs = append(s.Configs, measure.Config{Text: text, Params: p})
 	}
 	s.Idle = []time.Duration{3 * time.Second}
-	res, err := nvmeapst.Measure(context.Background(), s)
+	res, err := measure.Run(context.Background(), s)
 	if err != nil {
 		panic(err)
 	}

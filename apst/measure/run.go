@@ -1,4 +1,4 @@
-package nvmeapst
+package measure
 
 import (
 	"context"
@@ -16,49 +16,46 @@ import (
 
 // Errors of a measurement, for errors.Is.
 var (
-	// ErrMeasureSetup: a MeasureSetup that cannot run (no drive, no
+	// ErrSetup: a Setup that cannot run (no drive, no
 	// configuration, an idle time of 0, configurations that differ in more
 	// than the bound). Nothing is changed.
-	ErrMeasureSetup = errors.New("nvmeapst: invalid measurement")
+	ErrSetup = errors.New("measure: invalid measurement")
 	// ErrNotRestored: the original pm_qos_latency_tolerance_us could not be
 	// written back; the message gives the value to restore by hand.
-	ErrNotRestored = errors.New("nvmeapst: pm_qos_latency_tolerance_us not restored")
-	// ErrNeedsRoot: a live measurement lacks a right it needs (writing the
-	// tolerance file, reading the block device). Nothing is changed.
-	ErrNeedsRoot = errors.New("nvmeapst: measure needs root")
+	ErrNotRestored = errors.New("measure: pm_qos_latency_tolerance_us not restored")
 )
 
-// DefaultMeasureTrials is the number of trials per configuration and idle
-// time when MeasureSetup.Trials is 0: the 60 of the 25 ms patch.
-const DefaultMeasureTrials = 60
+// DefaultTrials is the number of trials per configuration and idle
+// time when Setup.Trials is 0: the 60 of the 25 ms patch.
+const DefaultTrials = 60
 
-// MaxMeasureTrials bounds MeasureSetup.Trials.
-const MaxMeasureTrials = 100000
+// MaxTrials bounds Setup.Trials.
+const MaxTrials = 100000
 
-// MeasureOffsets says where the reads of a measurement go.
-type MeasureOffsets uint8
+// Offsets says where the reads of a measurement go.
+type Offsets uint8
 
 const (
 	// OffsetsRandom (the zero value) reads at offsets drawn uniformly from
 	// the namespace with the setup's seed, aligned to the logical block
 	// size, so that the drive's own cache rarely answers.
-	OffsetsRandom MeasureOffsets = iota
-	// OffsetsFixed reads at MeasureSetup.FixedOffset every time.
+	OffsetsRandom Offsets = iota
+	// OffsetsFixed reads at Setup.FixedOffset every time.
 	OffsetsFixed
 )
 
 // String returns "random" or "fixed".
-func (o MeasureOffsets) String() string {
+func (o Offsets) String() string {
 	if o == OffsetsFixed {
 		return "fixed"
 	}
 	return "random"
 }
 
-// MeasureConfig is one configuration a measurement interleaves: the
+// Config is one configuration a measurement interleaves: the
 // parameters whose bound (Params.Bound, the controller's ps_max_latency_us)
 // is written to pm_qos_latency_tolerance_us before each of its trials.
-type MeasureConfig struct {
+type Config struct {
 	// Text is the configuration as given (the text --with reads, e.g.
 	// "ps-max-latency-us=25000").
 	Text string
@@ -71,8 +68,8 @@ type MeasureConfig struct {
 // Tolerance returns the pm_qos_latency_tolerance_us value that gives the
 // configuration's bound: "any" for no limit, the number of microseconds
 // otherwise. A bound the attribute cannot hold (2147483647 µs or more, but
-// not unlimited) is an error wrapping ErrMeasureSetup.
-func (c MeasureConfig) Tolerance() (apst.Tolerance, error) {
+// not unlimited) is an error wrapping ErrSetup.
+func (c Config) Tolerance() (apst.Tolerance, error) {
 	switch b := c.Params.Bound; {
 	case b == apst.NoLimit:
 		return apst.Tolerance{Kind: apst.ToleranceAny}, nil
@@ -80,22 +77,22 @@ func (c MeasureConfig) Tolerance() (apst.Tolerance, error) {
 		return apst.Tolerance{Kind: apst.ToleranceValue, Value: uint32(b)}, nil
 	default:
 		return apst.Tolerance{}, fmt.Errorf("%w: configuration %q: bound %s cannot be set through pm_qos_latency_tolerance_us (want 0 to %d µs, or unlimited)",
-			ErrMeasureSetup, c.Text, b, apst.LatencyAny-1)
+			ErrSetup, c.Text, b, apst.LatencyAny-1)
 	}
 }
 
-// MeasureSetup is everything a measurement needs. The drive, the clock, the
+// Setup is everything a measurement needs. The drive, the clock, the
 // tolerance file and the I/O counters are interfaces, so that a simulation
-// ([MeasureSimulation]) runs the same code as a live drive
-// ([System.OpenMeasureTarget]).
-type MeasureSetup struct {
+// ([Simulation]) runs the same code as a live drive
+// (the root package's System.OpenTarget).
+type Setup struct {
 	// Controller is the drive's Identify data: the plans, the states and
 	// their advertised exit latencies come from it.
 	Controller *powerstate.Controller
 	// Drive is the namespace read; Clock times the reads and the idle
 	// waits; Tolerance is the controller's pm_qos_latency_tolerance_us.
-	Drive     MeasureDrive
-	Clock     MeasureClock
+	Drive     Drive
+	Clock     Clock
 	Tolerance ToleranceFile
 	// Counters are the device's I/O counters, read before and after each
 	// idle wait; a trial where they moved is discarded. Nil means no check:
@@ -103,16 +100,16 @@ type MeasureSetup struct {
 	Counters IOCounters
 	// Configs are the configurations, interleaved trial by trial (at
 	// least one).
-	Configs []MeasureConfig
+	Configs []Config
 	// Idle are the idle times waited before each cold read (at least one,
 	// each positive).
 	Idle []time.Duration
 	// Trials is the number of trials per configuration and idle time; 0
-	// means DefaultMeasureTrials.
+	// means DefaultTrials.
 	Trials int
 	// Offsets and FixedOffset say where the reads go; FixedOffset must be
 	// a multiple of the logical block size.
-	Offsets     MeasureOffsets
+	Offsets     Offsets
 	FixedOffset int64
 	// Seed seeds the random offsets.
 	Seed uint64
@@ -121,7 +118,7 @@ type MeasureSetup struct {
 	// process be killed.
 	OnOriginal func(apst.Tolerance)
 	// OnTrial, when set, is called after each trial (progress).
-	OnTrial func(MeasureTrial)
+	OnTrial func(Trial)
 }
 
 // plannedState is what the plan of one configuration says about one idle
@@ -130,7 +127,7 @@ type plannedState struct {
 	state uint8
 	exit  apst.Microseconds // advertised EXLAT of state, 0 for the start
 	// shallow is the excess latency below which a trial most likely
-	// did not reach state (see MeasureRow.Shallow); 0 for the start.
+	// did not reach state (see Row.Shallow); 0 for the start.
 	shallow time.Duration
 }
 
@@ -149,7 +146,7 @@ func shallowThreshold(tl analysis.Timeline, i int) time.Duration {
 	return time.Duration(math.Sqrt(exit * prev))
 }
 
-// Measure runs the measurement s describes: for each trial, each idle time
+// Run runs the measurement s describes: for each trial, each idle time
 // and each configuration in turn (interleaved), it writes the
 // configuration's tolerance, reads the I/O counters, waits the idle time,
 // reads them again, times one cold read, then one warm read right after it.
@@ -160,21 +157,21 @@ func shallowThreshold(tl analysis.Timeline, i int) time.Duration {
 // written back at the end, after any error and when ctx is cancelled; a
 // failure to write it back wraps ErrNotRestored and names the value.
 // After an error or cancellation the result holds the trials done so far.
-// A setup that cannot run wraps ErrMeasureSetup and changes nothing.
-func Measure(ctx context.Context, s MeasureSetup) (res *MeasureResult, err error) {
+// A setup that cannot run wraps ErrSetup and changes nothing.
+func Run(ctx context.Context, s Setup) (res *Result, err error) {
 	plans, tols, err := s.check()
 	if err != nil {
 		return nil, err
 	}
 	trials := s.Trials
 	if trials == 0 {
-		trials = DefaultMeasureTrials
+		trials = DefaultTrials
 	}
 	orig, err := s.Tolerance.Tolerance()
 	if err != nil {
-		return nil, fmt.Errorf("nvmeapst: measure: read pm_qos_latency_tolerance_us: %w; nothing changed", err)
+		return nil, fmt.Errorf("measure: read pm_qos_latency_tolerance_us: %w; nothing changed", err)
 	}
-	res = &MeasureResult{Original: orig, Offsets: s.Offsets, Seed: s.Seed, CountersChecked: s.Counters != nil}
+	res = &Result{Original: orig, Offsets: s.Offsets, Seed: s.Seed, CountersChecked: s.Counters != nil}
 	if s.OnOriginal != nil {
 		s.OnOriginal(orig)
 	}
@@ -202,7 +199,7 @@ func Measure(ctx context.Context, s MeasureSetup) (res *MeasureResult, err error
 	read := func(off int64) (time.Duration, error) {
 		t0 := s.Clock.Now()
 		if err := s.Drive.ReadAt(off); err != nil {
-			return 0, fmt.Errorf("nvmeapst: measure: %w", err)
+			return 0, fmt.Errorf("measure: %w", err)
 		}
 		return s.Clock.Now().Sub(t0), nil
 	}
@@ -216,26 +213,26 @@ func Measure(ctx context.Context, s MeasureSetup) (res *MeasureResult, err error
 		for ii, idle := range s.Idle {
 			for ci := range s.Configs {
 				if err := ctx.Err(); err != nil {
-					return res, fmt.Errorf("nvmeapst: measure interrupted after %d of %d trials: %w", len(res.Trials), total, err)
+					return res, fmt.Errorf("measure: interrupted after %d of %d trials: %w", len(res.Trials), total, err)
 				}
-				tr := MeasureTrial{Trial: n, Config: ci, Idle: idle, State: plans[ci][ii].state, Kept: true}
+				tr := Trial{Trial: n, Config: ci, Idle: idle, State: plans[ci][ii].state, Kept: true}
 				changed = true
 				if err := s.Tolerance.SetTolerance(tols[ci]); err != nil {
-					return res, fmt.Errorf("nvmeapst: measure: trial %d: set pm_qos_latency_tolerance_us to %s: %w", len(res.Trials)+1, tols[ci], err)
+					return res, fmt.Errorf("measure: trial %d: set pm_qos_latency_tolerance_us to %s: %w", len(res.Trials)+1, tols[ci], err)
 				}
 				var before IOActivity
 				if s.Counters != nil {
 					if before, err = s.Counters.IOActivity(); err != nil {
-						return res, fmt.Errorf("nvmeapst: measure: I/O counters: %w", err)
+						return res, fmt.Errorf("measure: I/O counters: %w", err)
 					}
 				}
 				if err := s.Clock.Sleep(ctx, idle); err != nil {
-					return res, fmt.Errorf("nvmeapst: measure interrupted after %d of %d trials: %w", len(res.Trials), total, err)
+					return res, fmt.Errorf("measure: interrupted after %d of %d trials: %w", len(res.Trials), total, err)
 				}
 				if s.Counters != nil {
 					after, err := s.Counters.IOActivity()
 					if err != nil {
-						return res, fmt.Errorf("nvmeapst: measure: I/O counters: %w", err)
+						return res, fmt.Errorf("measure: I/O counters: %w", err)
 					}
 					tr.Kept = after.Quiet(before)
 				}
@@ -255,16 +252,16 @@ func Measure(ctx context.Context, s MeasureSetup) (res *MeasureResult, err error
 		}
 	}
 	if err := ctx.Err(); err != nil {
-		return res, fmt.Errorf("nvmeapst: measure interrupted after %d of %d trials: %w", len(res.Trials), total, err)
+		return res, fmt.Errorf("measure: interrupted after %d of %d trials: %w", len(res.Trials), total, err)
 	}
 	return res, nil
 }
 
 // check validates the setup and returns, per configuration, the planned
 // state at each idle time and the tolerance to write.
-func (s *MeasureSetup) check() ([][]plannedState, []apst.Tolerance, error) {
+func (s *Setup) check() ([][]plannedState, []apst.Tolerance, error) {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: "+format+"; nothing changed", append([]any{ErrMeasureSetup}, args...)...)
+		return fmt.Errorf("%w: "+format+"; nothing changed", append([]any{ErrSetup}, args...)...)
 	}
 	switch {
 	case s.Controller == nil:
@@ -275,8 +272,8 @@ func (s *MeasureSetup) check() ([][]plannedState, []apst.Tolerance, error) {
 		return nil, nil, bad("no configuration")
 	case len(s.Idle) == 0:
 		return nil, nil, bad("no idle time")
-	case s.Trials < 0 || s.Trials > MaxMeasureTrials:
-		return nil, nil, bad("%d trials: want 1 to %d (0 for %d)", s.Trials, MaxMeasureTrials, DefaultMeasureTrials)
+	case s.Trials < 0 || s.Trials > MaxTrials:
+		return nil, nil, bad("%d trials: want 1 to %d (0 for %d)", s.Trials, MaxTrials, DefaultTrials)
 	case len(s.Configs) > 32 || len(s.Idle) > 32:
 		return nil, nil, bad("%d configurations and %d idle times: want at most 32 of each", len(s.Configs), len(s.Idle))
 	}

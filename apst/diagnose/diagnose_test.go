@@ -1,0 +1,223 @@
+package diagnose_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/diagnose"
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+	"github.com/nvmeapst/nvmeapst/powerstate"
+)
+
+func fact(src, v string) diagnose.Fact {
+	return diagnose.Fact{Source: src, Value: v, Status: diagnose.Read}
+}
+
+// machine is the path of a drive at dev below the root port port with the
+// given power-management settings on both.
+type machine struct {
+	dev, port                     string
+	policy, cmdline               string
+	l12, d3cold, control, runtime string
+	portControl, portRuntime      string
+	health                        *diagnose.HealthLog
+	state                         string
+}
+
+func (m machine) facts(ctrl string) diagnose.Facts {
+	fn := func(addr, role, control, runtime string) diagnose.Function {
+		p := "/sys/bus/pci/devices/" + addr + "/"
+		f := diagnose.Function{Address: addr, Role: role,
+			D3coldAllowed: fact(p+"d3cold_allowed", m.d3cold),
+			Control:       fact(p+"power/control", control),
+			RuntimeStatus: fact(p+"power/runtime_status", runtime),
+			PowerState:    fact(p+"power_state", map[string]string{"active": "D0", "suspended": "D3hot"}[runtime]),
+		}
+		f.Link.L1 = fact(p+"link/l1_aspm", "1")
+		f.Link.L1_2 = fact(p+"link/l1_2_aspm", m.l12)
+		if m.l12 == "" {
+			f.Link.L1 = fact(p+"link/l1_aspm", "0")
+			f.Link.L1_2 = diagnose.Fact{Source: p + "link/l1_2_aspm", Status: diagnose.NotExposed}
+		}
+		return f
+	}
+	f := diagnose.Facts{
+		Controller:  ctrl,
+		Address:     m.dev,
+		ASPMPolicy:  fact("/sys/module/pcie_aspm/parameters/policy", m.policy),
+		CommandLine: fact("/proc/cmdline", m.cmdline),
+		State:       fact("/sys/class/nvme/"+ctrl+"/state", m.state),
+		Path:        []diagnose.Function{fn(m.dev, "device", m.control, m.runtime), fn(m.port, "root port", m.portControl, m.portRuntime)},
+		Health:      m.health,
+	}
+	return f
+}
+
+var quietLaptop = machine{dev: "0000:04:00.0", port: "0000:00:1d.0", policy: "default", cmdline: "root=UUID=5e1f rw",
+	d3cold: "0", control: "on", runtime: "active", portControl: "on", portRuntime: "active", state: "live"}
+
+func evo(t *testing.T) *powerstate.Controller {
+	b, err := os.ReadFile(filepath.Join("testdata", "samsung-990-evo-plus-1tb-2B2QKXG7.bin"))
+	require.NoError(t, err)
+	c, err := powerstate.DecodeIdentify(b)
+	require.NoError(t, err)
+	return &c
+}
+
+func readLog(t *testing.T, name string, addrs map[string]string) *kernlog.Log {
+	f, err := os.Open(filepath.Join("testdata", name))
+	require.NoError(t, err)
+	defer f.Close()
+	l, err := kernlog.Read(t.Context(), f, kernlog.Options{Addresses: addrs})
+	require.NoError(t, err)
+	return l
+}
+
+func TestEachLayerRanksFirstOnItsFixture(t *testing.T) {
+	aspm := quietLaptop
+	aspm.policy, aspm.l12 = "powersupersave", "1"
+	d3 := quietLaptop
+	d3.d3cold, d3.control, d3.portControl, d3.state = "1", "auto", "auto", "deleting"
+	rpm := quietLaptop
+	rpm.portControl, rpm.portRuntime = "auto", "suspended"
+	link := quietLaptop
+	link.dev, link.port, link.policy = "0000:3e:00.0", "0000:00:1c.4", "performance"
+	loss := quietLaptop
+	loss.dev, loss.port = "0000:01:00.0", "0000:00:01.1"
+	loss.health = &diagnose.HealthLog{PowerCycles: 212, UnsafeShutdowns: 97, PowerOnHours: 5012}
+	fw := quietLaptop
+	fw.dev, fw.port, fw.cmdline = "0000:02:00.0", "0000:00:01.2", "root=/dev/nvme0n1p2 nvme_core.default_ps_max_latency_us=0"
+
+	for _, tc := range []struct {
+		log      string
+		ctrl     string
+		m        machine
+		identify bool
+		params   func(*apst.Params)
+		want     diagnose.Layer
+		evidence string
+		apstOut  string // the reason APST is ruled out, "" when it is not
+	}{
+		{"apst.log", "nvme0", quietLaptop, true, nil, diagnose.LayerAPST, "PCI_STATUS=0x0010: the controller stopped answering", ""},
+		{"aspm.log", "nvme0", aspm, false, nil, diagnose.LayerASPM, "L1 substates are enabled", "PCI_STATUS=0xffff: the device is gone from the bus"},
+		{"d3cold.log", "nvme0", d3, true, nil, diagnose.LayerD3cold, "could not be brought back from D3cold", "PCI_STATUS=0xffff"},
+		{"runtime-pm.log", "nvme0", rpm, false, nil, diagnose.LayerRuntimePM, "could not be brought back from D3hot", "PCI_STATUS=0xffff"},
+		{"link.log", "nvme1", link, false, nil, diagnose.LayerLink, "PCI_STATUS=0xffff", "PCI_STATUS=0xffff"},
+		{"power-loss.log", "nvme0", loss, false, nil, diagnose.LayerPowerLoss, "did not come back", "PCI_STATUS=0xffff"},
+		{"firmware.log", "nvme0", fw, true, func(p *apst.Params) { p.Bound = 0 }, diagnose.LayerFirmware, "CFS set", "nvme_core.default_ps_max_latency_us=0"},
+		{"quiet.log", "nvme0", quietLaptop, true, nil, diagnose.LayerUnknown, "holds no NVMe or PCIe failure", ""},
+	} {
+		t.Run(tc.log, func(t *testing.T) {
+			facts := tc.m.facts(tc.ctrl)
+			addrs := map[string]string{tc.m.dev: tc.ctrl, tc.m.port: tc.ctrl}
+			in := diagnose.Input{Controller: tc.ctrl, Facts: facts, Log: readLog(t, tc.log, addrs)}
+			if tc.identify {
+				in.Identify = evo(t)
+				in.Params = apst.DefaultParams(apst.Current)
+				if tc.params != nil {
+					tc.params(&in.Params)
+				}
+			}
+			d := diagnose.Diagnose(in)
+			require.Len(t, d.Causes, len(diagnose.Layers()))
+			first := d.Causes[0]
+			assert.Equal(t, tc.want, first.Layer, "summary: %s\ncauses: %+v", d.Summary, d.Causes)
+			assert.NotEqual(t, diagnose.Unlikely, first.Likelihood)
+			assert.Contains(t, texts(first.Evidence), tc.evidence)
+			assert.NotEmpty(t, first.Tests)
+			for i := 1; i < len(d.Causes); i++ {
+				assert.GreaterOrEqual(t, d.Causes[i-1].Score, d.Causes[i].Score, "ordered most likely first")
+			}
+			a := d.Cause(diagnose.LayerAPST)
+			if tc.apstOut != "" {
+				assert.True(t, d.APSTRuledOut, d.Summary)
+				assert.Equal(t, diagnose.Unlikely, a.Likelihood)
+				assert.Contains(t, texts(a.Against), tc.apstOut)
+				assert.Contains(t, d.Summary, "APST is probably not the cause: ")
+			} else {
+				assert.False(t, d.APSTRuledOut, d.Summary)
+			}
+		})
+	}
+}
+
+func texts(ls []diagnose.Line) string {
+	var b strings.Builder
+	for _, l := range ls {
+		b.WriteString(l.Source + ": " + l.Text + "\n")
+	}
+	return b.String()
+}
+
+func TestAPSTBarsOnlyTheOffendingState(t *testing.T) {
+	d := diagnose.Diagnose(diagnose.Input{Controller: "nvme0", Facts: quietLaptop.facts("nvme0"), Log: readLog(t, "apst.log", nil),
+		Identify: evo(t), Params: apst.DefaultParams(apst.Current)})
+	a := d.Causes[0]
+	require.Equal(t, diagnose.LayerAPST, a.Layer)
+	assert.Equal(t, diagnose.Likely, a.Likelihood)
+	assert.Contains(t, texts(a.Evidence), "the table takes an idle drive to ps4 (entry 1600 us, exit 43000 us) under the bound 100000us")
+	require.NotEmpty(t, a.Tests)
+	bar := a.Tests[0]
+	assert.Equal(t, "echo 42999 | sudo tee /sys/class/nvme/nvme0/power/pm_qos_latency_tolerance_us", bar.Command)
+	assert.Contains(t, bar.Action, "bar only ps4: a bound of 42999 us keeps ps3")
+	assert.Equal(t, "the drive idles in ps3 (0.0800W) instead of ps4 (0.0070W): about +73 mW while idle", bar.Cost)
+	last := a.Tests[len(a.Tests)-1]
+	assert.Contains(t, last.Command, "nvme_core.default_ps_max_latency_us=0", "=0 only where the evidence points at APST, and last")
+	assert.Contains(t, d.Summary, "APST is likely: first bar only ps4")
+	// 6.12.48 predates the Set Features refusal: reading the drive's table is a test.
+	assert.Contains(t, texts2(a.Tests), "nvme get-feature /dev/nvme0 -f 0x0c -H")
+}
+
+func texts2(ts []diagnose.Test) string {
+	var b strings.Builder
+	for _, t := range ts {
+		b.WriteString(t.Action + " | " + t.Command + " | " + t.Cost + "\n")
+	}
+	return b.String()
+}
+
+func TestSetFeaturesRefusal(t *testing.T) {
+	for _, tc := range []struct {
+		rel   string
+		want  bool
+		known bool
+	}{
+		{"7.3.0-rc1", true, true}, {"7.3", true, true}, {"7.4.1", true, true}, {"7.2.6", true, true}, {"7.2.5", false, true},
+		{"6.18.52", true, true}, {"6.18.51", false, true}, {"6.12.110-1-lts", true, true}, {"6.12.109", false, true},
+		{"6.6.158", true, true}, {"6.6.157", false, true}, {"6.1.200", false, true}, {"7.1.9", false, true},
+	} {
+		r, err := apst.ParseRelease(tc.rel)
+		require.NoError(t, err)
+		got, known := diagnose.RefusesAPSTPassthrough(r)
+		assert.Equal(t, tc.want, got, tc.rel)
+		assert.Equal(t, tc.known, known, tc.rel)
+	}
+	_, known := diagnose.RefusesAPSTPassthrough(apst.Release{})
+	assert.False(t, known)
+
+	// On such a kernel nvme set-feature is neither a cause nor a test.
+	d := diagnose.Diagnose(diagnose.Input{Controller: "nvme0", Log: readLog(t, "apst.log", nil), Identify: evo(t),
+		Params: apst.DefaultParams(apst.Current), Release: apst.Release{Major: 6, Minor: 12, Patch: 110}})
+	a := d.Cause(diagnose.LayerAPST)
+	assert.Contains(t, texts(a.Against), "refuses Set Features 0Ch from user space")
+	assert.NotContains(t, texts2(a.Tests), "nvme get-feature")
+	assert.NotContains(t, texts2(a.Tests), "set-feature")
+}
+
+func TestNothingKnown(t *testing.T) {
+	d := diagnose.Diagnose(diagnose.Input{})
+	assert.Equal(t, diagnose.LayerUnknown, d.Causes[0].Layer)
+	assert.Contains(t, d.Summary, "nothing points at one layer")
+	assert.NotEmpty(t, d.Notes)
+	for _, c := range d.Causes {
+		assert.NotNil(t, c.Evidence)
+		assert.NotNil(t, c.Against)
+		assert.NotNil(t, c.Tests)
+	}
+}

@@ -1,0 +1,193 @@
+package kernlog
+
+import (
+	"fmt"
+	"time"
+)
+
+// Kind names an event of the kernel log.
+type Kind string
+
+// The events Read recognises (kernel-apst.md §15).
+const (
+	// ControllerDown: "controller is down; will reset: CSTS=0x..,
+	// PCI_STATUS=0x.." (CSTS and PCIStatus set; PCIStatusFailed when the
+	// kernel could not read PCI_STATUS).
+	ControllerDown Kind = "controller-down"
+	// PowerSavingHint: "Does your device have a faulty power saving mode
+	// enabled?", printed after a controller-down with CSTS all ones.
+	PowerSavingHint Kind = "power-saving-hint"
+	// WorkaroundHint: `Try "nvme_core.default_ps_max_latency_us=0
+	// pcie_aspm=off ..." and report a bug`; Text holds the suggestion.
+	WorkaroundHint Kind = "workaround-hint"
+	// IOTimeout: an I/O command timed out (QID > 0). Tag, QID, Action and,
+	// in the 6.x shape, CommandID, Opcode, OpName, ReqOp and Size.
+	IOTimeout Kind = "io-timeout"
+	// AdminTimeout: an admin command (QID 0) timed out.
+	AdminTimeout Kind = "admin-timeout"
+	// AbortStatus: "Abort status: 0x.." (Status).
+	AbortStatus Kind = "abort-status"
+	// ProbeFailure: "Removing after probe failure status: -19" (Errno).
+	ProbeFailure Kind = "probe-failure"
+	// ResetNotReady: "Device not ready; aborting reset, CSTS=0x1" (CSTS);
+	// also "aborting initialisation".
+	ResetNotReady Kind = "reset-not-ready"
+	// ResetFailure: "Disabling device after reset failure: -19" (Errno).
+	ResetFailure Kind = "reset-failure"
+	// APSTFailed: "failed to set APST feature (-19)" (Errno; a positive
+	// value is an NVMe status).
+	APSTFailed Kind = "apst-failed"
+	// ResumeFailure: "Unable to change power state from D3cold to D0,
+	// device inaccessible" (FromState).
+	ResumeFailure Kind = "resume-failure"
+	// AERReceived: a port's "AER: Corrected error received: 0000:04:00.0"
+	// (Severity; PCI is the device named, Reporter the port).
+	AERReceived Kind = "aer-received"
+	// AERError: a device's "PCIe Bus Error: severity=Corrected,
+	// type=Physical Layer, (Receiver ID)" (Severity, Layer).
+	AERError Kind = "aer-error"
+	// LinkDown: pciehp's "Slot(N): Link Down" or "Card not present" on the
+	// port above the device.
+	LinkDown Kind = "link-down"
+	// IOError: a block-layer "I/O error, dev nvme0n1, sector ..." (Op) or
+	// nvme's "nvme0n1: I/O Cmd(0x2) @ LBA ..., I/O Error (sct 0x3 / sc
+	// 0x71)" (Opcode, SCT, SC).
+	IOError Kind = "io-error"
+	// Reset: "resetting controller" and similar lines of a reset in progress.
+	Reset Kind = "reset"
+	// PCIFunction: "nvme nvme0: pci function 0000:04:00.0", which ties a
+	// controller to its PCI address (not part of any incident).
+	PCIFunction Kind = "pci-function"
+	// Boot: "Linux version ..." (Text holds the release): a new boot.
+	Boot Kind = "boot"
+	// CommandLine: "Kernel command line: ..." (Text).
+	CommandLine Kind = "command-line"
+)
+
+// Timestamp is the time a line carries: the seconds since boot of dmesg and
+// short-monotonic, a wall-clock time of dmesg -T, journalctl or syslog, both
+// (syslog lines that keep the dmesg time), or neither.
+type Timestamp struct {
+	// Mono is the time since boot; HasMono says whether the line had one.
+	Mono    time.Duration
+	HasMono bool
+	// Wall is the wall-clock time; HasWall says whether the line had one,
+	// NoYear that the line did not say which year (journalctl short and
+	// syslog): Wall is then in year 0.
+	Wall    time.Time
+	HasWall bool
+	NoYear  bool
+}
+
+// IsZero reports whether the line had no time stamp.
+func (t Timestamp) IsZero() bool { return !t.HasMono && !t.HasWall }
+
+// String is the time as the log showed it: "12.345678s after boot",
+// "2026-12-01 10:00:00" (without the year when the log had none), or "".
+func (t Timestamp) String() string {
+	switch {
+	case t.HasWall && t.NoYear:
+		return t.Wall.Format("Jan _2 15:04:05.000000")
+	case t.HasWall:
+		return t.Wall.Format("2006-01-02 15:04:05.000000 -0700")
+	case t.HasMono:
+		return fmt.Sprintf("%d.%06ds after boot", t.Mono/time.Second, (t.Mono%time.Second)/time.Microsecond)
+	}
+	return ""
+}
+
+// sub returns t-u and whether the two can be compared (both monotonic, or
+// both wall-clock).
+func (t Timestamp) sub(u Timestamp) (time.Duration, bool) {
+	switch {
+	case t.HasMono && u.HasMono:
+		return t.Mono - u.Mono, true
+	case t.HasWall && u.HasWall && t.NoYear == u.NoYear:
+		return t.Wall.Sub(u.Wall), true
+	}
+	return 0, false
+}
+
+// Event is one recognised line of the log. Fields that the event's Kind does
+// not carry are zero.
+type Event struct {
+	// Kind says what happened.
+	Kind Kind `json:"kind"`
+	// Line is the line's number in the input, from 1.
+	Line int `json:"line"`
+	// Time is the line's time stamp.
+	Time Timestamp `json:"-"`
+	// Driver and Device are the "driver device:" prefix of the message
+	// ("nvme", "nvme0"; "pcieport", "0000:00:1d.0"); empty for lines
+	// without one.
+	Driver string `json:"driver,omitempty"`
+	Device string `json:"device,omitempty"`
+	// Controller is the controller the event belongs to ("nvme0") when the
+	// line or the log says so; PCI the PCI address of the function it is
+	// about ("0000:04:00.0"); Disk the block device ("nvme0n1").
+	Controller string `json:"controller,omitempty"`
+	PCI        string `json:"pci,omitempty"`
+	Disk       string `json:"disk,omitempty"`
+	// Reporter is the port that reported an AER error.
+	Reporter string `json:"reporter,omitempty"`
+
+	// CSTS and PCIStatus are the register values of a controller-down (or
+	// CSTS of a reset-not-ready); HasPCIStatus is false when the line did
+	// not give PCI_STATUS (PCIStatusFailed then says the read failed).
+	CSTS            uint32 `json:"csts,omitempty"`
+	HasCSTS         bool   `json:"-"`
+	PCIStatus       uint16 `json:"pci_status,omitempty"`
+	HasPCIStatus    bool   `json:"-"`
+	PCIStatusFailed bool   `json:"pci_status_failed,omitempty"`
+
+	// Tag, CommandID and QID identify a timed-out command; Opcode and
+	// OpName its opcode (6.x shape), ReqOp and Size the block request.
+	// Action is what the driver did: "aborting", "reset controller",
+	// "disable controller", "completion polled".
+	Tag       int    `json:"tag,omitempty"`
+	CommandID string `json:"command_id,omitempty"`
+	QID       int    `json:"qid,omitempty"`
+	Opcode    int    `json:"opcode,omitempty"`
+	OpName    string `json:"op,omitempty"`
+	ReqOp     string `json:"req_op,omitempty"`
+	Size      int64  `json:"size,omitempty"`
+	Action    string `json:"action,omitempty"`
+
+	// Errno is the (negative) error number of a probe, reset or APST
+	// failure; Status the abort status; SCT and SC an NVMe status.
+	Errno  int  `json:"errno,omitempty"`
+	Status int  `json:"status,omitempty"`
+	SCT    int  `json:"sct,omitempty"`
+	SC     int  `json:"sc,omitempty"`
+	HasSC  bool `json:"-"`
+	// FromState is the state a resume failed to leave ("D3cold").
+	FromState string `json:"from_state,omitempty"`
+	// Severity ("Corrected", "Uncorrected (Non-Fatal)", "Uncorrected
+	// (Fatal)") and Layer ("Physical Layer", "Data Link Layer",
+	// "Transaction Layer") of an AER report.
+	Severity string `json:"severity,omitempty"`
+	Layer    string `json:"layer,omitempty"`
+	// Text is the message as logged, after the time stamp and prefix, at
+	// most MaxTextLength bytes (a longer one ends in "...").
+	Text string `json:"text"`
+}
+
+// Fatal reports whether the event means the controller stopped answering:
+// controller down, probe, reset or resume failure, or a link down.
+func (e Event) Fatal() bool {
+	switch e.Kind {
+	case ControllerDown, ProbeFailure, ResetNotReady, ResetFailure, ResumeFailure, LinkDown:
+		return true
+	}
+	return false
+}
+
+// Gone reports whether the event shows the device gone from the bus: a
+// controller-down whose PCI_STATUS reads all ones (or could not be read),
+// which a slow exit from a power state alone does not cause.
+func (e Event) Gone() bool {
+	return e.Kind == ControllerDown && (e.HasPCIStatus && e.PCIStatus == 0xffff || e.PCIStatusFailed)
+}
+
+// Corrected reports whether an AER event is a corrected error.
+func (e Event) Corrected() bool { return e.Severity == "Corrected" }

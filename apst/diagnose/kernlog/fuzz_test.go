@@ -1,0 +1,145 @@
+package kernlog_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+)
+
+// checkLog checks what holds for every Log Read returns.
+func checkLog(t interface {
+	Fatalf(string, ...any)
+}, l *kernlog.Log) {
+	var counted int64
+	for _, in := range l.Incidents {
+		n := 0
+		for _, c := range in.Counts {
+			if c <= 0 {
+				t.Fatalf("count %d", c)
+			}
+			n += c
+		}
+		if len(in.Events)+in.Omitted != n {
+			t.Fatalf("incident %s: %d kept + %d omitted != %d counted", in.Name(), len(in.Events), in.Omitted, n)
+		}
+		if len(in.Events) > kernlog.MaxIncidentEvents || len(in.Events) == 0 {
+			t.Fatalf("incident %s keeps %d events", in.Name(), len(in.Events))
+		}
+		for _, e := range in.Events {
+			if e.Kind == kernlog.Boot || e.Kind == kernlog.CommandLine || e.Kind == kernlog.PCIFunction {
+				t.Fatalf("%s in an incident", e.Kind)
+			}
+			if len(e.Text) > kernlog.MaxTextLength {
+				t.Fatalf("text of %d bytes", len(e.Text))
+			}
+			if e.Line < 1 || int64(e.Line) > l.Lines {
+				t.Fatalf("line %d of %d", e.Line, l.Lines)
+			}
+		}
+		counted += int64(n)
+	}
+	if len(l.Incidents) > kernlog.MaxIncidents {
+		t.Fatalf("%d incidents", len(l.Incidents))
+	}
+	if l.DroppedIncidents == 0 && counted > l.Events {
+		t.Fatalf("%d events in incidents, %d recognised", counted, l.Events)
+	}
+}
+
+func FuzzRead(f *testing.F) {
+	for shape := range shapes {
+		f.Add(render(shape))
+	}
+	f.Add("\x00\x01\x02")
+	f.Add("[ 1.0] nvme nvme0: I/O tag 1 (0001) opcode 0x2 (Read) QID 0 timeout, aborting req_op:READ(0) size:1\n")
+	f.Add("Dec 31 23:59:59 h kernel: nvme nvme0: Abort status: 0x0\nJan  1 00:00:01 h kernel: nvme nvme0: Abort status: 0x1\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		l, err := kernlog.ReadString(s, kernlog.Options{})
+		if err != nil && !errors.Is(err, kernlog.ErrBinary) {
+			t.Fatalf("error %v", err)
+		}
+		checkLog(t, l)
+	})
+}
+
+// Invariants: any selection of the failure's lines, in any shape, quoted or
+// not, gives the incidents of the same selection in plain dmesg.
+func TestRapidShapeInvariance(t *testing.T) {
+	names := make([]string, 0, len(shapes))
+	for s := range shapes {
+		names = append(names, s)
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		var picked []line
+		for _, l := range failure {
+			if rapid.Bool().Draw(t, "keep") {
+				picked = append(picked, l)
+			}
+		}
+		shape := rapid.SampledFrom(names).Draw(t, "shape")
+		quote := rapid.SampledFrom([]string{"", "> ", "    ", "\t", ">> "}).Draw(t, "quote")
+		var plain, shaped strings.Builder
+		for _, l := range picked {
+			plain.WriteString(shapes["dmesg"](l.mono, l.msg) + "\n")
+			shaped.WriteString(quote + shapes[shape](l.mono, l.msg) + "\n")
+		}
+		want, err := kernlog.ReadString(plain.String(), kernlog.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := kernlog.ReadString(shaped.String(), kernlog.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkLog(t, got)
+		if a, b := summarize(want), summarize(got); !equalSummaries(a, b) {
+			t.Fatalf("shape %q quote %q:\nwant %+v\ngot  %+v", shape, quote, a, b)
+		}
+	})
+}
+
+func equalSummaries(a, b []summary) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Controller != b[i].Controller || a[i].PCI != b[i].PCI || len(a[i].Events) != len(b[i].Events) {
+			return false
+		}
+		for j := range a[i].Events {
+			if a[i].Events[j] != b[i].Events[j] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Invariant: arbitrary lines mixed into a log never change its events.
+func TestRapidNoiseDoesNotChangeEvents(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var b strings.Builder
+		for _, l := range failure {
+			for range rapid.IntRange(0, 2).Draw(t, "noise") {
+				junk := rapid.StringMatching(`[ -~]{0,60}`).Draw(t, "junk")
+				if strings.Contains(junk, "nvme") || strings.Contains(junk, "Linux version") || strings.Contains(junk, "command line") || strings.Contains(junk, "Slot(") || strings.Contains(junk, "AER") || strings.Contains(junk, "PCIe Bus Error") {
+					junk = "x"
+				}
+				b.WriteString(junk + "\n")
+			}
+			b.WriteString(shapes["dmesg"](l.mono, l.msg) + "\n")
+		}
+		got, err := kernlog.ReadString(b.String(), kernlog.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := kernlog.ReadString(render("dmesg"), kernlog.Options{})
+		if !equalSummaries(summarize(want), summarize(got)) {
+			t.Fatalf("noise changed the incidents")
+		}
+	})
+}

@@ -1,0 +1,147 @@
+package kernlog_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+)
+
+func TestBinaryInputIsAnError(t *testing.T) {
+	bin := make([]byte, 64<<10)
+	for i := range bin {
+		bin[i] = byte(i * 7)
+	}
+	_, err := kernlog.Read(context.Background(), bytes.NewReader(bin), kernlog.Options{})
+	require.ErrorIs(t, err, kernlog.ErrBinary)
+	assert.Contains(t, err.Error(), "kernlog: input is binary")
+
+	// A log with a few binary lines among events is still read.
+	mixed := string(bin[:300]) + "\n" + render("dmesg")
+	l, err := kernlog.ReadString(mixed, kernlog.Options{})
+	require.NoError(t, err)
+	assert.Positive(t, l.BinaryLines)
+	assert.Len(t, l.Incidents, 1)
+}
+
+func TestLongLinesAreSkipped(t *testing.T) {
+	huge := strings.Repeat("nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff ", 10<<20/80)
+	in := "[ 1.0] nvme nvme0: I/O 1 QID 1 timeout, aborting\n" + huge + "\n[ 2.0] nvme nvme0: Abort status: 0x0\n" + huge
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	l, err := kernlog.Read(context.Background(), strings.NewReader(in), kernlog.Options{})
+	require.NoError(t, err)
+	assert.Equal(t, int64(2), l.LongLines)
+	assert.Equal(t, int64(4), l.Lines)
+	require.Len(t, l.Incidents, 1)
+	assert.Equal(t, map[kernlog.Kind]int{kernlog.IOTimeout: 1, kernlog.AbortStatus: 1}, l.Incidents[0].Counts, "the long lines are not events, the lines around them are")
+}
+
+func TestReorderedAndRepeatedTimes(t *testing.T) {
+	lines := strings.Split(strings.TrimSpace(render("dmesg")), "\n")
+	// Reverse the order, then repeat every line.
+	var b strings.Builder
+	for i := len(lines) - 1; i >= 0; i-- {
+		b.WriteString(lines[i] + "\n" + lines[i] + "\n")
+	}
+	l, err := kernlog.ReadString(b.String(), kernlog.Options{})
+	require.NoError(t, err)
+	assert.Positive(t, l.Backwards)
+	var total int
+	for _, in := range l.Incidents {
+		total += len(in.Events) + in.Omitted
+	}
+	assert.Equal(t, 2*(len(failure)-4-1), total, "every event of the reversed, doubled log is counted (boot, command line, pci function and the non-event line aside)")
+}
+
+// repeatReader yields a pattern again and again up to n bytes, so that a
+// test can read a gigabyte without holding it.
+type repeatReader struct {
+	pattern []byte
+	off     int
+	left    int64
+}
+
+func (r *repeatReader) Read(p []byte) (int, error) {
+	if r.left <= 0 {
+		return 0, io.EOF
+	}
+	n := 0
+	for n < len(p) && r.left > 0 {
+		c := copy(p[n:min(len(p), n+int(min(r.left, int64(len(r.pattern)-r.off))))], r.pattern[r.off:])
+		n += c
+		r.off = (r.off + c) % len(r.pattern)
+		r.left -= int64(c)
+	}
+	return n, nil
+}
+
+func TestLargeLogInBoundedMemory(t *testing.T) {
+	size := int64(64 << 20)
+	if testing.Short() {
+		size = 8 << 20
+	}
+	// An AER flood: one event every few lines, for hours.
+	pattern := []byte(render("dmesg") + strings.Repeat("[ 3700.000000] usb 1-1: reset high-speed USB device number 2 using xhci_hcd\n", 20))
+	var peak uint64
+	done := make(chan struct{})
+	go func() {
+		var m runtime.MemStats
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(20 * time.Millisecond):
+				runtime.ReadMemStats(&m)
+				peak = max(peak, m.HeapInuse)
+			}
+		}
+	}()
+	l, err := kernlog.Read(context.Background(), &repeatReader{pattern: pattern, left: size}, kernlog.Options{})
+	close(done)
+	require.NoError(t, err)
+	assert.Positive(t, l.Events)
+	assert.LessOrEqual(t, len(l.Incidents), kernlog.MaxIncidents)
+	for _, in := range l.Incidents {
+		assert.LessOrEqual(t, len(in.Events), kernlog.MaxIncidentEvents)
+	}
+	assert.Less(t, peak, uint64(200<<20), "heap stays bounded while reading %d MiB", size>>20)
+}
+
+func TestCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := kernlog.Read(ctx, &repeatReader{pattern: []byte("[ 1.0] x\n"), left: 1 << 20}, kernlog.Options{})
+	require.ErrorIs(t, err, context.Canceled)
+}
+
+type failingReader struct{}
+
+func (failingReader) Read([]byte) (int, error) { return 0, errors.New("disk on fire") }
+
+func TestReadError(t *testing.T) {
+	_, err := kernlog.Read(context.Background(), failingReader{}, kernlog.Options{})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "kernlog: reading line 1: disk on fire")
+}
+
+// BenchmarkRead1GB reads a generated 1 GB log (run with -benchtime=1x).
+func BenchmarkRead1GB(b *testing.B) {
+	pattern := []byte(render("journalctl -k") + strings.Repeat("Dec 01 10:00:00 thinkpad kernel: usb 1-1: reset high-speed USB device number 2 using xhci_hcd\n", 50))
+	b.SetBytes(1 << 30)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := kernlog.Read(context.Background(), &repeatReader{pattern: pattern, left: 1 << 30}, kernlog.Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,314 @@
+package kernlog_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+)
+
+// line is one message of the canonical failure with its time since boot.
+type line struct {
+	mono time.Duration
+	msg  string
+}
+
+// failure is a drive that drops off the bus (kernel-apst.md §15 shapes).
+var failure = []line{
+	{1 * time.Second, "Linux version 6.8.0-45-generic (buildd@lcy02-amd64-075) (x86_64-linux-gnu-gcc-13 (Ubuntu 13.2.0-23ubuntu4) 13.2.0) #45-Ubuntu SMP PREEMPT_DYNAMIC"},
+	{1*time.Second + 100*time.Microsecond, "Kernel command line: BOOT_IMAGE=/vmlinuz-6.8.0-45-generic root=UUID=0b1c ro quiet splash"},
+	{2100 * time.Millisecond, "nvme nvme0: pci function 0000:04:00.0"},
+	{2200 * time.Millisecond, "nvme nvme0: 8/0/0 default/read/poll queues"},
+	{3600 * time.Second, "pcieport 0000:00:1d.0: AER: Corrected error received: 0000:04:00.0"},
+	{3600*time.Second + 10*time.Microsecond, "nvme 0000:04:00.0: PCIe Bus Error: severity=Corrected, type=Physical Layer, (Receiver ID)"},
+	{3600*time.Second + 20*time.Microsecond, "nvme 0000:04:00.0:   device [144d:a80c] error status/mask=00000001/0000e000"},
+	{3630*time.Second + 500*time.Millisecond, "nvme nvme0: I/O tag 123 (a07b) opcode 0x2 (Read) QID 4 timeout, aborting req_op:READ(0) size:4096"},
+	{3630*time.Second + 500100*time.Microsecond, "nvme nvme0: I/O 124 QID 4 timeout, aborting"},
+	{3661 * time.Second, "nvme nvme0: I/O tag 123 (a07b) opcode 0x2 (Read) QID 4 timeout, reset controller"},
+	{3661*time.Second + 100*time.Millisecond, "nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff"},
+	{3661*time.Second + 100010*time.Microsecond, "nvme nvme0: Does your device have a faulty power saving mode enabled?"},
+	{3661*time.Second + 100020*time.Microsecond, `nvme nvme0: Try "nvme_core.default_ps_max_latency_us=0 pcie_aspm=off pcie_port_pm=off" and report a bug`},
+	{3661*time.Second + 200*time.Millisecond, "nvme 0000:04:00.0: Unable to change power state from D3cold to D0, device inaccessible"},
+	{3661*time.Second + 300*time.Millisecond, "nvme nvme0: Disabling device after reset failure: -19"},
+	{3661*time.Second + 400*time.Millisecond, "I/O error, dev nvme0n1, sector 123456 op 0x0:(READ) flags 0x80700 phys_seg 1 prio class 2"},
+	{3661*time.Second + 400010*time.Microsecond, "nvme0n1: I/O Cmd(0x2) @ LBA 123456, 8 blocks, I/O Error (sct 0x3 / sc 0x71)"},
+}
+
+var bootWall = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+
+// shapes renders a message at a time in each log format users paste.
+var shapes = map[string]func(d time.Duration, msg string) string{
+	"dmesg": func(d time.Duration, msg string) string { return fmt.Sprintf("[%12.6f] %s", d.Seconds(), msg) },
+	"dmesg -T": func(d time.Duration, msg string) string {
+		return "[" + bootWall.Add(d).Format("Mon Jan _2 15:04:05 2006") + "] " + msg
+	},
+	"dmesg -x": func(d time.Duration, msg string) string {
+		return fmt.Sprintf("kern  :err   : [%12.6f] %s", d.Seconds(), msg)
+	},
+	"dmesg --time-format=iso": func(d time.Duration, msg string) string {
+		return bootWall.Add(d).Format("2006-01-02T15:04:05,000000-07:00") + " " + msg
+	},
+	"journalctl -k": func(d time.Duration, msg string) string {
+		return bootWall.Add(d).Format("Jan 02 15:04:05") + " thinkpad kernel: " + msg
+	},
+	"journalctl -k -o short-precise": func(d time.Duration, msg string) string {
+		return bootWall.Add(d).Format("Jan 02 15:04:05.000000") + " thinkpad kernel: " + msg
+	},
+	"journalctl -k -o short-monotonic": func(d time.Duration, msg string) string {
+		return fmt.Sprintf("[%12.6f] thinkpad kernel: %s", d.Seconds(), msg)
+	},
+	"journalctl -k -o short-iso": func(d time.Duration, msg string) string {
+		return bootWall.Add(d).Format("2006-01-02T15:04:05-0700") + " thinkpad kernel: " + msg
+	},
+	"syslog": func(d time.Duration, msg string) string {
+		return bootWall.Add(d).Format("Jan _2 15:04:05") + fmt.Sprintf(" thinkpad kernel: [%12.6f] %s", d.Seconds(), msg)
+	},
+	"rsyslog RFC 3339": func(d time.Duration, msg string) string {
+		return bootWall.Add(d).Format("2006-01-02T15:04:05.000000-07:00") + " thinkpad kernel: " + msg
+	},
+	"/dev/kmsg": func(d time.Duration, msg string) string {
+		return fmt.Sprintf("3,%d,%d,-;%s", d/time.Millisecond, d/time.Microsecond, msg)
+	},
+	"printk level":  func(d time.Duration, msg string) string { return fmt.Sprintf("<3>[%12.6f] %s", d.Seconds(), msg) },
+	"no time stamp": func(_ time.Duration, msg string) string { return msg },
+	"indented dmesg": func(d time.Duration, msg string) string {
+		return fmt.Sprintf("    [%12.6f] %s", d.Seconds(), msg)
+	},
+	"quoted dmesg -T": func(d time.Duration, msg string) string {
+		return "> [" + bootWall.Add(d).Format("Mon Jan _2 15:04:05 2006") + "] " + msg
+	},
+	"twice quoted journal": func(d time.Duration, msg string) string {
+		return ">> " + bootWall.Add(d).Format("Jan 02 15:04:05") + " thinkpad kernel: " + msg
+	},
+}
+
+// noise is what real logs hold between the events: other programs' lines
+// (which mention the drive but are not kernel events) and unrelated kernel
+// lines.
+func noise(shape string, d time.Duration) []string {
+	out := []string{shapes[shape](d, "usb 1-1: new high-speed USB device number 2 using xhci_hcd")}
+	switch shape {
+	case "journalctl -k", "syslog", "twice quoted journal":
+		out = append(out, bootWall.Add(d).Format("Jan _2 15:04:05")+" thinkpad smartd[912]: Device: /dev/nvme0, I/O tag 1 QID 1 timeout, aborting")
+	case "journalctl -k -o short-iso":
+		out = append(out, bootWall.Add(d).Format("2006-01-02T15:04:05-0700")+" thinkpad systemd[1]: nvme nvme0: controller is down; will reset: CSTS=0x1, PCI_STATUS=0x10")
+	}
+	return out
+}
+
+func render(shape string) string {
+	var b strings.Builder
+	for i, l := range failure {
+		if i%3 == 0 {
+			for _, n := range noise(shape, l.mono) {
+				b.WriteString(n + "\n")
+			}
+		}
+		b.WriteString(shapes[shape](l.mono, l.msg))
+		if shape == "dmesg -T" && i == 4 {
+			b.WriteString("\r") // a paste from Windows
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// summary is an incident without times and line numbers, what every shape
+// must agree on.
+type summary struct {
+	Controller, PCI string
+	Boot            int
+	Events          []kernlog.Event
+	Counts          map[kernlog.Kind]int
+}
+
+func summarize(l *kernlog.Log) []summary {
+	var out []summary
+	for _, in := range l.Incidents {
+		s := summary{Controller: in.Controller, PCI: in.PCI, Boot: in.Boot, Counts: in.Counts}
+		for _, e := range in.Events {
+			e.Line, e.Time = 0, kernlog.Timestamp{}
+			s.Events = append(s.Events, e)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func TestShapesParseToTheSameIncidents(t *testing.T) {
+	ref, err := kernlog.ReadString(render("dmesg"), kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, ref.Incidents, 1)
+	in := ref.Incidents[0]
+	assert.Equal(t, "nvme0", in.Controller)
+	assert.Equal(t, "0000:04:00.0", in.PCI)
+	assert.Equal(t, map[kernlog.Kind]int{
+		kernlog.AERReceived: 1, kernlog.AERError: 1, kernlog.IOTimeout: 3, kernlog.ControllerDown: 1,
+		kernlog.PowerSavingHint: 1, kernlog.WorkaroundHint: 1, kernlog.ResumeFailure: 1,
+		kernlog.ResetFailure: 1, kernlog.IOError: 2,
+	}, in.Counts)
+	assert.Equal(t, "6.8.0-45-generic", ref.Release)
+	assert.Equal(t, "BOOT_IMAGE=/vmlinuz-6.8.0-45-generic root=UUID=0b1c ro quiet splash", ref.CommandLine)
+	assert.Equal(t, map[string]string{"0000:04:00.0": "nvme0"}, ref.Addresses)
+	want := summarize(ref)
+	for shape := range shapes {
+		t.Run(shape, func(t *testing.T) {
+			l, err := kernlog.ReadString(render(shape), kernlog.Options{})
+			require.NoError(t, err)
+			assert.Equal(t, want, summarize(l))
+			assert.Equal(t, ref.Release, l.Release)
+			assert.Equal(t, ref.CommandLine, l.CommandLine)
+			assert.Zero(t, l.Backwards)
+			if shape != "no time stamp" {
+				assert.False(t, l.Incidents[0].Start.IsZero(), "times kept")
+				assert.False(t, l.Incidents[0].End.IsZero())
+			}
+		})
+	}
+}
+
+func TestEventValues(t *testing.T) {
+	l, err := kernlog.ReadString(render("dmesg"), kernlog.Options{})
+	require.NoError(t, err)
+	ev := l.Incidents[0].Events
+	byKind := func(k kernlog.Kind) []kernlog.Event {
+		var out []kernlog.Event
+		for _, e := range ev {
+			if e.Kind == k {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	down := byKind(kernlog.ControllerDown)[0]
+	assert.Equal(t, uint32(0xffffffff), down.CSTS)
+	assert.Equal(t, uint16(0xffff), down.PCIStatus)
+	assert.True(t, down.Gone())
+	assert.True(t, down.Fatal())
+	assert.Equal(t, 15, down.Line, "noise lines are counted")
+	assert.Equal(t, 3661*time.Second+100*time.Millisecond, down.Time.Mono)
+
+	to := byKind(kernlog.IOTimeout)
+	assert.Equal(t, kernlog.Event{Kind: kernlog.IOTimeout, Line: to[0].Line, Time: to[0].Time, Driver: "nvme", Device: "nvme0", Controller: "nvme0",
+		Tag: 123, CommandID: "a07b", QID: 4, Opcode: 2, OpName: "Read", ReqOp: "READ(0)", Size: 4096, Action: "aborting",
+		Text: "nvme nvme0: I/O tag 123 (a07b) opcode 0x2 (Read) QID 4 timeout, aborting req_op:READ(0) size:4096"}, to[0])
+	assert.Equal(t, 124, to[1].Tag)
+	assert.Equal(t, "aborting", to[1].Action)
+	assert.Equal(t, "reset controller", to[2].Action)
+
+	aer := byKind(kernlog.AERReceived)[0]
+	assert.Equal(t, "0000:00:1d.0", aer.Reporter)
+	assert.Equal(t, "0000:04:00.0", aer.PCI)
+	assert.Equal(t, "Corrected", aer.Severity)
+	bus := byKind(kernlog.AERError)[0]
+	assert.Equal(t, "Physical Layer", bus.Layer)
+	assert.True(t, bus.Corrected())
+	assert.Equal(t, "D3cold", byKind(kernlog.ResumeFailure)[0].FromState)
+	assert.Equal(t, -19, byKind(kernlog.ResetFailure)[0].Errno)
+	ioe := byKind(kernlog.IOError)
+	assert.Equal(t, "READ", ioe[0].ReqOp)
+	assert.Equal(t, "nvme0n1", ioe[0].Disk)
+	assert.Equal(t, 3, ioe[1].SCT)
+	assert.Equal(t, 0x71, ioe[1].SC)
+	assert.Equal(t, "nvme_core.default_ps_max_latency_us=0 pcie_aspm=off pcie_port_pm=off", byKind(kernlog.WorkaroundHint)[0].Text)
+}
+
+func TestMessages(t *testing.T) {
+	for _, tc := range []struct {
+		msg  string
+		want kernlog.Event
+	}{
+		{"nvme nvme1: I/O 12 QID 0 timeout, reset controller", kernlog.Event{Kind: kernlog.AdminTimeout, Tag: 12, Action: "reset controller"}},
+		{"nvme nvme1: I/O 123 (Read) QID 4 timeout, aborting", kernlog.Event{Kind: kernlog.IOTimeout, Tag: 123, QID: 4, OpName: "Read", Action: "aborting"}},
+		{"nvme nvme1: I/O tag 28 (401c) QID 0 timeout, disable controller", kernlog.Event{Kind: kernlog.AdminTimeout, Tag: 28, CommandID: "401c", Action: "disable controller"}},
+		{"nvme nvme1: Abort status: 0x371", kernlog.Event{Kind: kernlog.AbortStatus, Status: 0x371}},
+		{"nvme nvme1: Removing after probe failure status: -19", kernlog.Event{Kind: kernlog.ProbeFailure, Errno: -19}},
+		{"nvme nvme1: Device not ready; aborting reset, CSTS=0x1", kernlog.Event{Kind: kernlog.ResetNotReady, CSTS: 1, HasCSTS: true}},
+		{"nvme nvme1: Device not ready; aborting initialisation, CSTS=0x0", kernlog.Event{Kind: kernlog.ResetNotReady, HasCSTS: true}},
+		{"nvme nvme1: failed to set APST feature (-19)", kernlog.Event{Kind: kernlog.APSTFailed, Errno: -19}},
+		{"nvme nvme1: failed to set APST feature (2)", kernlog.Event{Kind: kernlog.APSTFailed, Errno: 2}},
+		{"nvme nvme1: controller is down; will reset: CSTS=0x3, PCI_STATUS=0x10", kernlog.Event{Kind: kernlog.ControllerDown, CSTS: 3, HasCSTS: true, PCIStatus: 0x10, HasPCIStatus: true}},
+		{"nvme nvme1: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS read failed (134)", kernlog.Event{Kind: kernlog.ControllerDown, CSTS: 0xffffffff, HasCSTS: true, PCIStatusFailed: true}},
+		{"nvme nvme1: resetting controller", kernlog.Event{Kind: kernlog.Reset}},
+	} {
+		t.Run(tc.msg, func(t *testing.T) {
+			l, err := kernlog.ReadString("[  5.000000] "+tc.msg+"\n", kernlog.Options{})
+			require.NoError(t, err)
+			require.Len(t, l.Incidents, 1)
+			require.Len(t, l.Incidents[0].Events, 1)
+			got := l.Incidents[0].Events[0]
+			assert.Equal(t, "nvme1", got.Controller)
+			got.Line, got.Time, got.Driver, got.Device, got.Controller, got.Text = 0, kernlog.Timestamp{}, "", "", "", ""
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}
+
+func TestAERNewSpellingAndPorts(t *testing.T) {
+	log := `[ 10.0] pcieport 0000:00:1c.4: AER: Correctable error message received from 0000:3e:00.0
+[ 10.1] nvme 0000:3e:00.0: PCIe Bus Error: severity=Correctable, type=Data Link Layer, (Transmitter ID)
+[ 10.2] pcieport 0000:00:1c.4: AER: Uncorrected (Fatal) error received: 0000:3e:00.0
+[ 10.3] pcieport 0000:00:1c.4: pciehp: Slot(4): Link Down
+[ 10.4] pcieport 0000:00:1c.4: Unable to change power state from D3hot to D0, device inaccessible
+`
+	l, err := kernlog.ReadString(log, kernlog.Options{Addresses: map[string]string{"0000:3e:00.0": "nvme1", "0000:00:1c.4": "nvme1"}})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 1)
+	in := l.Incidents[0]
+	assert.Equal(t, "nvme1", in.Controller)
+	assert.Equal(t, "Corrected", in.Events[0].Severity)
+	assert.Equal(t, "Data Link Layer", in.Events[1].Layer)
+	assert.Equal(t, "Uncorrected (Fatal)", in.Events[2].Severity)
+	assert.Equal(t, kernlog.LinkDown, in.Events[3].Kind)
+	assert.Equal(t, "0000:00:1c.4", in.Events[3].Reporter)
+	assert.Equal(t, "D3hot", in.Events[4].FromState)
+
+	// Without the addresses the events stay with the PCI function.
+	l, err = kernlog.ReadString(log, kernlog.Options{})
+	require.NoError(t, err)
+	require.NotEmpty(t, l.Incidents)
+	assert.Equal(t, "0000:3e:00.0", l.Incidents[0].PCI)
+	assert.Equal(t, "0000:3e:00.0", l.Incidents[0].Name())
+}
+
+func TestIncidentsSplitOnGapsAndBoots(t *testing.T) {
+	log := `[  100.0] nvme nvme0: I/O 1 QID 1 timeout, aborting
+[  101.0] nvme nvme0: I/O 1 QID 1 timeout, reset controller
+[ 2000.0] nvme nvme0: I/O 7 QID 2 timeout, aborting
+[ 2000.5] nvme nvme1: I/O 7 QID 2 timeout, aborting
+[    0.0] Linux version 6.12.110 (root@build) #1 SMP
+[   50.0] nvme nvme0: Removing after probe failure status: -19
+`
+	l, err := kernlog.ReadString(log, kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 4)
+	assert.Equal(t, []int{2, 1, 1, 1}, []int{len(l.Incidents[0].Events), len(l.Incidents[1].Events), len(l.Incidents[2].Events), len(l.Incidents[3].Events)})
+	assert.Equal(t, []string{"nvme0", "nvme0", "nvme1", "nvme0"}, []string{l.Incidents[0].Controller, l.Incidents[1].Controller, l.Incidents[2].Controller, l.Incidents[3].Controller})
+	assert.Equal(t, 1, l.Incidents[3].Boot)
+	assert.Equal(t, 0, l.Incidents[2].Boot)
+	assert.Equal(t, "6.12.110", l.Release)
+	assert.Zero(t, l.Backwards, "a boot restarts the clock")
+
+	l, err = kernlog.ReadString(log, kernlog.Options{Gap: time.Hour})
+	require.NoError(t, err)
+	assert.Len(t, l.Incidents, 3)
+}
+
+func TestSkipsWhatIsNotAnEvent(t *testing.T) {
+	for _, s := range []string{
+		"", "\n\n", "hello\n", "[", "[]", "[ 1.0]", "nvme", "nvme nvme0:", "nvme nvme0: controller is down",
+		"nvme nvme0: I/O x QID 1 timeout, aborting", "Dec  1 10:00:00 host systemd[1]: Linux version 6.8",
+		"2026-12-01T10:00:00+0000 host sshd[1]: nvme nvme0: Removing after probe failure status: -19",
+		"nvme nvme0: pci function not-an-address",
+	} {
+		l, err := kernlog.ReadString(s, kernlog.Options{})
+		require.NoError(t, err, "%q", s)
+		assert.Empty(t, l.Incidents, "%q", s)
+		assert.Zero(t, l.Events, "%q", s)
+	}
+}

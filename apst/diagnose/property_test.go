@@ -1,0 +1,174 @@
+package diagnose_test
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
+
+	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/diagnose"
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+)
+
+// The log lines a random failure is made of.
+var failureLines = []string{
+	"nvme nvme0: pci function 0000:04:00.0",
+	"nvme nvme0: I/O 5 QID 1 timeout, aborting",
+	"nvme nvme0: I/O 5 QID 1 timeout, reset controller",
+	"nvme nvme0: I/O 9 QID 0 timeout, reset controller",
+	"nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff",
+	"nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10",
+	"nvme nvme0: controller is down; will reset: CSTS=0x3, PCI_STATUS=0x10",
+	"nvme nvme0: Does your device have a faulty power saving mode enabled?",
+	"nvme 0000:04:00.0: Unable to change power state from D3cold to D0, device inaccessible",
+	"pcieport 0000:00:1d.0: Unable to change power state from D3hot to D0, device inaccessible",
+	"pcieport 0000:00:1d.0: AER: Corrected error received: 0000:04:00.0",
+	"nvme 0000:04:00.0: PCIe Bus Error: severity=Corrected, type=Physical Layer, (Receiver ID)",
+	"nvme 0000:04:00.0: PCIe Bus Error: severity=Uncorrected (Fatal), type=Transaction Layer, (Requester ID)",
+	"pcieport 0000:00:1d.0: pciehp: Slot(1): Link Down",
+	"nvme nvme0: Removing after probe failure status: -19",
+	"nvme nvme0: Disabling device after reset failure: -19",
+	"nvme nvme0: Device not ready; aborting reset, CSTS=0x1",
+	"nvme nvme0: failed to set APST feature (-19)",
+	"I/O error, dev nvme0n1, sector 1 op 0x0:(READ) flags 0x0 phys_seg 1 prio class 0",
+}
+
+func TestRapidDiagnosisInvariants(t *testing.T) {
+	id := evo(t)
+	rapid.Check(t, func(t *rapid.T) {
+		var log strings.Builder
+		for _, l := range failureLines {
+			if rapid.Bool().Draw(t, "line") {
+				log.WriteString(l + "\n")
+			}
+		}
+		m := quietLaptop
+		m.policy = rapid.SampledFrom([]string{"default", "performance", "powersave", "powersupersave"}).Draw(t, "policy")
+		m.l12 = rapid.SampledFrom([]string{"", "0", "1"}).Draw(t, "l12")
+		m.d3cold = rapid.SampledFrom([]string{"0", "1"}).Draw(t, "d3cold")
+		m.control = rapid.SampledFrom([]string{"on", "auto"}).Draw(t, "control")
+		m.portControl = rapid.SampledFrom([]string{"on", "auto"}).Draw(t, "portControl")
+		m.portRuntime = rapid.SampledFrom([]string{"active", "suspended"}).Draw(t, "portRuntime")
+		m.cmdline = rapid.SampledFrom([]string{"ro", "pcie_aspm=off", "nvme_core.default_ps_max_latency_us=0", "pcie_port_pm=off"}).Draw(t, "cmdline")
+		if rapid.Bool().Draw(t, "health") {
+			m.health = &diagnose.HealthLog{PowerCycles: rapid.Uint64Range(0, 1000).Draw(t, "cycles"), UnsafeShutdowns: rapid.Uint64Range(0, 1000).Draw(t, "unsafe")}
+		}
+		in := diagnose.Input{Controller: "nvme0"}
+		if rapid.Bool().Draw(t, "facts") {
+			in.Facts = m.facts("nvme0")
+		}
+		if rapid.Bool().Draw(t, "log") {
+			l, err := kernlog.ReadString(log.String(), kernlog.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			in.Log = l
+		}
+		if rapid.Bool().Draw(t, "identify") {
+			in.Identify = id
+			in.Params = apst.DefaultParams(apst.Current)
+			in.Params.Bound = apst.Microseconds(rapid.SampledFrom([]uint64{0, 5000, 25000, 100000}).Draw(t, "bound"))
+		}
+		d := diagnose.Diagnose(in)
+		if len(d.Causes) != len(diagnose.Layers()) {
+			t.Fatalf("%d causes", len(d.Causes))
+		}
+		seen := map[diagnose.Layer]bool{}
+		for i, c := range d.Causes {
+			if seen[c.Layer] {
+				t.Fatalf("layer %s twice", c.Layer)
+			}
+			seen[c.Layer] = true
+			if i > 0 && d.Causes[i-1].Score < c.Score {
+				t.Fatalf("not ordered: %s %d before %s %d", d.Causes[i-1].Layer, d.Causes[i-1].Score, c.Layer, c.Score)
+			}
+			want := diagnose.Unlikely
+			switch {
+			case c.Score >= 3:
+				want = diagnose.Likely
+			case c.Score >= 1:
+				want = diagnose.Possible
+			}
+			if c.Likelihood != want {
+				t.Fatalf("%s: score %d graded %s", c.Layer, c.Score, c.Likelihood)
+			}
+			if len(c.Tests) == 0 {
+				t.Fatalf("%s has no test", c.Layer)
+			}
+			for _, tst := range c.Tests {
+				if tst.Action == "" || tst.Cost == "" {
+					t.Fatalf("%s: test without action or cost: %+v", c.Layer, tst)
+				}
+			}
+		}
+		a := d.Cause(diagnose.LayerAPST)
+		if d.APSTRuledOut && (a.Likelihood != diagnose.Unlikely || len(a.Against) == 0) {
+			t.Fatalf("APST ruled out without a reason or while %s", a.Likelihood)
+		}
+		// The global switches come last, after the narrow ones.
+		for _, c := range d.Causes {
+			for i, tst := range c.Tests {
+				global := strings.Contains(tst.Command, "kernel command line")
+				if global && i != len(c.Tests)-1 {
+					t.Fatalf("%s: global test %q is not last", c.Layer, tst.Command)
+				}
+				if global && c.Likelihood != diagnose.Likely {
+					t.Fatalf("%s: global test offered while %s", c.Layer, c.Likelihood)
+				}
+			}
+		}
+		if in.Log != nil && d.Incident == nil {
+			for _, c := range d.Causes {
+				if c.Layer != diagnose.LayerUnknown && c.Likelihood == diagnose.Likely {
+					t.Fatalf("%s likely without a failure in the log", c.Layer)
+				}
+			}
+		}
+	})
+}
+
+func FuzzDecodeHealthLog(f *testing.F) {
+	f.Add(make([]byte, 512))
+	f.Add(diagnose.EncodeHealthLog(diagnose.HealthLog{PowerCycles: 10, UnsafeShutdowns: 3, MediaErrors: 1, CriticalWarning: 4, TemperatureK: 310}))
+	f.Add([]byte{1, 2, 3})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		h, err := diagnose.DecodeHealthLog(b)
+		if len(b) != diagnose.HealthLogSize {
+			if err == nil {
+				t.Fatalf("%d bytes accepted", len(b))
+			}
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := diagnose.DecodeHealthLog(diagnose.EncodeHealthLog(h))
+		if err != nil || back != h {
+			t.Fatalf("round trip: %+v -> %+v (%v)", h, back, err)
+		}
+	})
+}
+
+func TestHealthLogLayout(t *testing.T) {
+	b := make([]byte, 512)
+	b[0], b[1], b[2], b[3], b[5] = 0x04, 0x36, 0x01, 100, 3
+	b[112], b[128], b[144], b[160], b[176] = 7, 9, 2, 1, 5
+	h, err := diagnose.DecodeHealthLog(b)
+	require.NoError(t, err)
+	assert.Equal(t, diagnose.HealthLog{CriticalWarning: 4, TemperatureK: 310, AvailableSpare: 100, PercentageUsed: 3,
+		PowerCycles: 7, PowerOnHours: 9, UnsafeShutdowns: 2, MediaErrors: 1, ErrorLogEntries: 5}, h)
+	b[144+8] = 1
+	h, err = diagnose.DecodeHealthLog(b)
+	require.NoError(t, err)
+	assert.True(t, h.Saturated)
+	assert.Equal(t, uint64(math.MaxUint64), h.UnsafeShutdowns)
+	_, err = diagnose.DecodeHealthLog(b[:511])
+	require.ErrorIs(t, err, diagnose.ErrHealthLog)
+	assert.Contains(t, err.Error(), "diagnose: invalid SMART / Health log page: 511 bytes, want 512")
+	assert.True(t, slices.Equal(diagnose.Layers(), []diagnose.Layer{"apst", "aspm", "d3cold", "runtime-pm", "link", "power-loss", "firmware", "unknown"}))
+}

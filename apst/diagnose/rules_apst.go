@@ -1,0 +1,116 @@
+package diagnose
+
+import (
+	"fmt"
+
+	"github.com/nvmeapst/nvmeapst/apst/analysis"
+	"github.com/nvmeapst/nvmeapst/powerstate"
+)
+
+// deepSleep is the exit latency from which a state counts as deep (µs).
+const deepSleep = 10000
+
+func apstCause(s *signals) builder {
+	b := newBuilder(s, LayerAPST)
+	name := s.name()
+	if v, ok := Param(s.cmdline, "nvme_core.default_ps_max_latency_us"); ok && v == "0" {
+		b.con(5, "kernel command line", "nvme_core.default_ps_max_latency_us=0: APST is off for every drive probed at boot")
+	}
+	var deepest uint8
+	var reach analysis.Reach
+	p := s.plan
+	switch {
+	case p == nil:
+	case !p.Enabled:
+		b.con(5, "APST plan", fmt.Sprintf("the kernel programs APSTE=0 for this drive (%s): it never enters a non-operational state on its own", p.Outcome))
+	default:
+		reach = analysis.Reachability(s.in.Identify, &p.Table)
+		deepest = reach.Deepest
+		d := state(s.in.Identify, deepest)
+		b.setting(1, "APST plan", fmt.Sprintf("the table takes an idle drive to ps%d (entry %d us, exit %d us) under the bound %s", deepest, d.EntryLatency, d.ExitLatency, s.in.Params.Bound))
+		if d.ExitLatency >= deepSleep {
+			b.setting(1, "Identify ps"+fmt.Sprint(deepest), fmt.Sprintf("ps%d advertises an exit latency of %d us: a deep state, the kind a drive can fail to leave", deepest, d.ExitLatency))
+		}
+	}
+	switch {
+	case s.mmioDead():
+		b.pro(2, logLine(s.down).Source, fmt.Sprintf("CSTS=0xffffffff with PCI_STATUS=0x%04x: the controller stopped answering while its config space still did, as a drive that fails to leave a non-operational state does", s.down.PCIStatus))
+	case s.gone():
+		b.con(3, logLine(s.down).Source, "PCI_STATUS=0xffff: the device is gone from the bus (config space reads all ones), which a slow exit from an APST state alone does not cause")
+	case s.down == nil && len(s.timeouts) > 0 && s.reset == nil:
+		b.pro(1, logLine(&s.timeouts[0]).Source, "commands timed out and the controller recovered: a stall, as after a wake from a deep state")
+	}
+	if s.resume != nil {
+		b.con(1, logLine(s.resume).Source, "the device failed to leave "+s.resume.FromState+": a PCI power state, not an NVMe one")
+	}
+	if s.hint != nil {
+		b.Against = append(b.Against, Line{Source: logLine(s.hint).Source, Text: "the kernel prints \"faulty power saving mode\" after every CSTS=0xffffffff: it names APST without testing it"})
+	}
+	refuses, known := RefusesAPSTPassthrough(s.release)
+	if refuses {
+		b.Against = append(b.Against, Line{Source: "kernel release " + s.releaseText, Text: "this kernel refuses Set Features 0Ch from user space (\"nvme: reject passthrough of driver-managed Set Features\"): no tool rewrote the table after boot, and nvme set-feature -f 0x0c is no workaround"})
+	}
+
+	// Tests, cheapest first.
+	if p != nil && p.Enabled && deepest > 0 {
+		barTest(&b, s, deepest, reach)
+	}
+	if !refuses && known && p != nil {
+		b.test("read the table the drive holds and compare it with the plan (a tool may have rewritten it)", "sudo nvme get-feature /dev/"+name+" -f 0x0c -H", "free")
+	}
+	if p != nil && !p.Enabled {
+		b.test("confirm the kernel left APST off (the latency file is absent while it is)", "cat /sys/module/nvme_core/parameters/default_ps_max_latency_us; ls /sys/class/nvme/"+name+"/power/", "free")
+	}
+	if p == nil || p.Enabled {
+		b.test("turn APST off for this controller only, until reboot, to confirm", "echo 0 | sudo tee /sys/class/nvme/"+name+"/power/pm_qos_latency_tolerance_us", offCost(s, deepest))
+	}
+	if b.Score >= 3 {
+		b.test("only if barring one state does not help: APST off for every drive, for good", "add nvme_core.default_ps_max_latency_us=0 to the kernel command line", "every NVMe drive idles in an operational state: "+offCost(s, deepest))
+	}
+	return b
+}
+
+// barTest adds the test that bars only the deepest reachable state.
+func barTest(b *builder, s *signals, deepest uint8, reach analysis.Reach) {
+	name := s.name()
+	rec, err := analysis.Recommend(s.in.Identify, s.in.Params, analysis.BarGoal(deepest))
+	if err != nil || !rec.Possible || len(rec.Recommended) == 0 {
+		why := "no bound bars it without barring every non-operational state"
+		if err == nil && len(rec.Why) > 0 {
+			why = rec.Why[0]
+		}
+		b.Against = append(b.Against, Line{Source: "analysis.Recommend", Text: fmt.Sprintf("ps%d cannot be barred alone: %s", deepest, why)})
+		return
+	}
+	bound := rec.Recommended[0].Max
+	kept := rec.Reach.Deepest
+	b.test(fmt.Sprintf("bar only ps%d: a bound of %d us keeps ps%d (until reboot; nvme_core.default_ps_max_latency_us=%d on the kernel command line keeps it)", deepest, uint64(bound), kept, uint64(bound)),
+		fmt.Sprintf("echo %d | sudo tee /sys/class/nvme/%s/power/pm_qos_latency_tolerance_us", uint64(bound), name),
+		idleCost(s.in.Identify, kept, deepest))
+}
+
+// state returns descriptor n, or the zero descriptor.
+func state(c *powerstate.Controller, n uint8) powerstate.Descriptor {
+	if c == nil || int(n) >= len(c.PowerStates) {
+		return powerstate.Descriptor{}
+	}
+	return c.PowerStates[n]
+}
+
+// idleCost is the idle power of resting in state to instead of from.
+func idleCost(c *powerstate.Controller, to, from uint8) string {
+	pt, pf := state(c, to).MaxPower, state(c, from).MaxPower
+	if !pt.Reported() || !pf.Reported() {
+		return fmt.Sprintf("the drive idles in ps%d instead of ps%d (the drive does not advertise their power)", to, from)
+	}
+	dw := float64(pt.MicroWatts())/1000 - float64(pf.MicroWatts())/1000
+	return fmt.Sprintf("the drive idles in ps%d (%s) instead of ps%d (%s): about %+.0f mW while idle", to, pt, from, pf, dw)
+}
+
+// offCost is the idle power of APST off.
+func offCost(s *signals, deepest uint8) string {
+	if s.in.Identify == nil || deepest == 0 {
+		return "the drive idles in an operational state (ps0 unless the host picks another): its idle power rises to the operational state's"
+	}
+	return idleCost(s.in.Identify, 0, deepest)
+}

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"fmt"
+	"io"
+)
+
+// Limits of "apstctl survey" on what its command line and its inputs
+// control (docs/spec/cli.md, "survey: limits").
+const (
+	// surveyWorkersMax bounds --workers: each worker holds a read buffer
+	// of up to a capture's 1 MiB and its batches of rows.
+	surveyWorkersMax = 256
+	// surveyUnreadableListMax and surveyUnreadableBytesMax bound the list
+	// of unreadable files the report keeps for its end (text and JSON):
+	// the files after those are counted, not listed. NDJSON lists every
+	// one as it comes.
+	surveyUnreadableListMax  = 10000
+	surveyUnreadableBytesMax = 8 << 20
+	// surveyMergeValueMax bounds each JSON value --merge reads from a
+	// shard (a drive's row, an unreadable entry, the head, the summary).
+	surveyMergeValueMax = 1 << 20
+	// surveyMergePathMax and surveyMergeVendorMax bound a row's path
+	// (PATH_MAX) and vendor name.
+	surveyMergePathMax   = 4096
+	surveyMergeVendorMax = 64
+)
+
+// defaultSurveyWorkers is --workers' default: one per CPU, within the
+// limit.
+func defaultSurveyWorkers(procs int) int { return min(max(procs, 1), surveyWorkersMax) }
+
+// unreadableList is the survey's unreadable files: every one counted, the
+// first surveyUnreadableListMax (within surveyUnreadableBytesMax bytes of
+// paths and reasons) listed.
+type unreadableList struct {
+	listed []surveyUnreadable
+	total  int
+	bytes  int
+}
+
+// add counts u and lists it while the list has room.
+func (l *unreadableList) add(u surveyUnreadable) {
+	l.total++
+	if len(l.listed) < surveyUnreadableListMax && l.bytes+len(u.Path)+len(u.Error) <= surveyUnreadableBytesMax {
+		l.listed = append(l.listed, u)
+		l.bytes += len(u.Path) + len(u.Error)
+	}
+}
+
+// addUnlisted counts n unreadable files that are not listed (a merged
+// shard's).
+func (l *unreadableList) addUnlisted(n int) { l.total += n }
+
+// len returns the number of unreadable files, listed or not.
+func (l *unreadableList) len() int { return l.total }
+
+// notListed returns the number of unreadable files counted but not listed.
+func (l *unreadableList) notListed() int { return l.total - len(l.listed) }
+
+// errValueTooLarge is the error of a budgetReader whose budget ran out.
+var errValueTooLarge = fmt.Errorf("a JSON value longer than %d bytes (the limit of --merge)", surveyMergeValueMax)
+
+// budgetReader reads from r at most left bytes, then fails with
+// errValueTooLarge: --merge gives each JSON value it decodes a fresh
+// budget, so that one huge value (a 100 MB path) is refused after about
+// surveyMergeValueMax bytes instead of being held whole.
+type budgetReader struct {
+	r    io.Reader
+	left int
+}
+
+func (b *budgetReader) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		return 0, errValueTooLarge
+	}
+	if len(p) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.r.Read(p)
+	b.left -= n
+	return n, err
+}
+
+// reset gives the next value its budget.
+func (b *budgetReader) reset() { b.left = surveyMergeValueMax }

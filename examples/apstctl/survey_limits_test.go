@@ -1,0 +1,49 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A survey of more unreadable files than its list keeps counts them all,
+// lists the first surveyUnreadableListMax in text and JSON (and says how
+// many more there are), and the JSON report of it merges back to the same
+// counts; NDJSON lists every one.
+func TestSurveyCommandUnreadableListBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 10005 files")
+	}
+	dir := t.TempDir()
+	copyTo(t, filepath.Join(surveyBinary, "SKhynix_PC401_NVMe_512GB_80003E00.id-ctrl.bin"), filepath.Join(dir, "drive.bin"))
+	const extra = 5
+	for i := range surveyUnreadableListMax + extra {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("junk-%05d.txt", i)), []byte("x"), 0o644))
+	}
+	total := surveyUnreadableListMax + extra
+	code, out, errOut := anRun(t, cmdFunc("survey"), nil, dir)
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, fmt.Sprintf("1 drives surveyed; %d unreadable files", total))
+	assert.Equal(t, surveyUnreadableListMax, strings.Count(out, "  unreadable: "))
+	assert.Contains(t, out, fmt.Sprintf("... and %d more unreadable files, not listed (the list keeps the first %d)", extra, surveyUnreadableListMax))
+
+	js := filepath.Join(t.TempDir(), "s.json")
+	surveyTo(t, js, "--format", "json", dir)
+	raw, err := os.ReadFile(js)
+	require.NoError(t, err)
+	assert.Equal(t, surveyUnreadableListMax, strings.Count(string(raw), `"path": "`))
+	assert.Contains(t, string(raw), fmt.Sprintf(`"unreadable_files": %d,`, total))
+	assert.Contains(t, string(raw), fmt.Sprintf(`"unreadable_not_listed": %d,`, extra))
+	code, merged, errOut := anRun(t, cmdFunc("survey"), nil, "--merge", js)
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, merged, fmt.Sprintf("1 drives surveyed; %d unreadable files", total))
+
+	code, nd, errOut := anRun(t, cmdFunc("survey"), nil, "--format", "ndjson", dir)
+	require.Equal(t, exitOK, code, errOut)
+	assert.Equal(t, total, strings.Count(nd, `{"unreadable":`))
+}
