@@ -70,6 +70,17 @@ type Manifest struct {
 	Skipped []SkippedFile `json:"skipped,omitempty"`
 	// Controllers holds the admin command results per controller.
 	Controllers []BundleController `json:"controllers"`
+	// PCIPaths maps each controller to the folder of its PCI function
+	// (sysfs.Snapshot.PCIPaths), whose link the bundle keeps as a folder.
+	PCIPaths map[string]string `json:"pci_paths,omitempty"`
+	// CommandLine is /proc/cmdline; CommandLineError says why it is
+	// missing.
+	CommandLine      string `json:"command_line,omitempty"`
+	CommandLineError string `json:"command_line_error,omitempty"`
+	// KernelLog is the bundle path of the NVMe and PCIe lines of the kernel
+	// log (KernelLogName); KernelLogError says why it is missing.
+	KernelLog      string `json:"kernel_log,omitempty"`
+	KernelLogError string `json:"kernel_log_error,omitempty"`
 }
 
 // SkippedFile is a sysfs file a bundle lacks, and why.
@@ -163,6 +174,7 @@ func (s *System) Collect(ctx context.Context, dir string) (man *Manifest, err er
 		}
 		files = append(files, cf...)
 	}
+	files = s.collectPower(man, names, files)
 	for _, rel := range files {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("nvmeapst: collect: %w", err)
@@ -199,6 +211,9 @@ func (s *System) Collect(ctx context.Context, dir string) (man *Manifest, err er
 			return nil, err
 		}
 		man.Controllers = append(man.Controllers, bc)
+	}
+	if err := s.collectLog(ctx, w, man); err != nil {
+		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("nvmeapst: collect: %w", err)
@@ -425,6 +440,7 @@ func OpenBundle(dir string) (*System, *Manifest, error) {
 		ctrls[c.Name] = c
 		snap.Controllers = append(snap.Controllers, c.Name)
 	}
+	snap.PCIPaths = man.PCIPaths
 	created := man.Created
 	release, releaseErr := man.KernelRelease, man.KernelReleaseError
 	s := &System{
@@ -447,6 +463,7 @@ func OpenBundle(dir string) (*System, *Manifest, error) {
 		},
 		Now: func() time.Time { return created },
 	}
+	bundleLogs(s, dir, &man)
 	return s, &man, nil
 }
 

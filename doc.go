@@ -6,7 +6,7 @@
 // # Data flow
 //
 //	capture (4096-byte image, nvme-cli, smartctl) --powerstate--> Controller
-//	Controller + apst.Params --apst.Build--> Plan (table, reasons, kernel log line)
+//	Controller + apst.Params --apst.Build--> Plan (quirks of the release, table, reasons, kernel log line)
 //	live machine: sysfs (bound, module parameters, PCI/DMI ids) + ioctl (identify, programmed table)
 //
 // The work is split into packages:
@@ -39,10 +39,11 @@
 //
 //	c, err := powerstate.DecodeIdentify(image) // 4096 bytes
 //	if err != nil { ... }
-//	p := apst.DefaultParams(apst.Current)
+//	p := apst.DefaultParams(apst.Current) // the kernel's defaults and quirk tables
 //	p.Bound = 25000 // µs, as pm_qos_latency_tolerance_us=25000 sets it
 //	plan, err := apst.Build(&c, p)
 //	fmt.Println(plan.MaxPS, plan.Table[0], plan.KernelLog())
+//	fmt.Println(plan.Quirks.Notes(c.Model)) // what the lookup inferred or left unchecked
 //
 // The command examples/apstctl is the command-line face of the library.
 package nvmeapst

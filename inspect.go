@@ -339,7 +339,9 @@ func (s *System) inspectController(ctx context.Context, m *machine, c sysfs.Cont
 	if g, err := m.rel.Generation(); err == nil && g == m.gen {
 		p.Release = m.rel
 	}
-	p.Quirks = r.Quirks.APST()
+	// The quirks are this machine's lookup (PCI ID, DMI, nvme.quirks=) or
+	// the sysfs quirks file: Build looks nothing up.
+	p.Quirks, p.QuirksGiven = r.Quirks.APST(), true
 	r.ModuleDefaultBound = moduleDefaultBound(m)
 	tolProblem := unreadable(&c, "pm_qos_latency_tolerance_us")
 	r.APSTDisabled = !c.HasTolerance && tolProblem == nil

@@ -246,7 +246,7 @@ func TestInspectVerdictUsesCheck(t *testing.T) {
 	rep := v.Check.ReproducedBy[0]
 	assert.Equal(t, apst.Microseconds(43000), rep.Min)
 	assert.Equal(t, apst.NoLimit, rep.Max)
-	assert.Equal(t, "kernel=6.8,ps-max-latency-us=100000", rep.Params.String())
+	assert.Equal(t, "kernel=6.8,ps-max-latency-us=100000,quirks=none", rep.Params.String())
 	assert.Equal(t, "ps_max_latency_us 43000us..unlimited instead of 25000us", rep.Reason)
 
 	// A raw buffer without APSTE matches on the table alone, and says so.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -63,6 +64,13 @@ type System struct {
 	// Now returns the time recorded in a bundle's manifest; nil means
 	// time.Now.
 	Now func() time.Time
+	// CommandLine returns the kernel command line (/proc/cmdline); nil
+	// means unknown.
+	CommandLine func() (string, error)
+	// KernelLog opens the kernel log: /dev/kmsg read without blocking
+	// (ReadKmsg) on a live machine, the NVMe and PCIe lines a bundle
+	// recorded; nil means none.
+	KernelLog func(ctx context.Context) (io.ReadCloser, error)
 }
 
 // DefaultDevDir is where the controller character devices live.
@@ -82,6 +90,10 @@ func Live() (*System, error) {
 		FS:            fs,
 		Opener:        DevOpener(DefaultDevDir),
 		KernelRelease: FileRelease(DefaultOSReleasePath),
+		CommandLine:   FileCmdline(DefaultCmdlinePath),
+		KernelLog: func(ctx context.Context) (io.ReadCloser, error) {
+			return ReadKmsg(ctx, DefaultKmsgPath)
+		},
 	}, nil
 }
 

@@ -36,18 +36,31 @@ func BenchmarkBuild(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	img, err = os.ReadFile(testfixture.Path(testfixture.IntelSSDPEKKW256G7))
+	if err != nil {
+		b.Fatal(err)
+	}
+	intel, err := powerstate.DecodeIdentify(img)
+	if err != nil {
+		b.Fatal(err)
+	}
 	wide := npss31Controller()
 	for _, bc := range []struct {
-		name string
-		c    *powerstate.Controller
-		gen  apst.Generation
+		name  string
+		c     *powerstate.Controller
+		gen   apst.Generation
+		given bool // quirks given: no lookup, the replica alone
 	}{
-		{"990-evo-plus", &evo, apst.Current},
-		{"npss31", &wide, apst.Current},
-		{"990-evo-plus-v4.12", &evo, apst.V4_12},
-		{"npss31-v4.12", &wide, apst.V4_12},
+		{"990-evo-plus", &evo, apst.Current, false},
+		{"npss31", &wide, apst.Current, false},
+		{"990-evo-plus-v4.12", &evo, apst.V4_12, false},
+		{"npss31-v4.12", &wide, apst.V4_12, false},
+		{"600p-inferred-quirk", &intel, apst.Current, false},
+		{"990-evo-plus-quirks-given", &evo, apst.Current, true},
+		{"npss31-quirks-given", &wide, apst.Current, true},
 	} {
 		p := apst.DefaultParams(bc.gen)
+		p.QuirksGiven = bc.given
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			var plan apst.Plan
@@ -72,9 +85,30 @@ func BenchmarkBuild(b *testing.B) {
 	}
 }
 
+// TestBuildDoesNotAllocate: the quirk lookup Build makes (an inferred PCI
+// ID, unchecked candidates, raw fields) allocates nothing either.
 func TestBuildDoesNotAllocate(t *testing.T) {
-	c := npss31Controller()
+	img, err := os.ReadFile(testfixture.Path(testfixture.IntelSSDPEKKW256G7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	intel, err := powerstate.DecodeIdentify(img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A Controller built in code (no raw fields) of a vendor with unchecked IDs.
+	smi := powerstate.Controller{VendorID: 0x126f, Model: "SM2262EN", Firmware: "1.0", NPSS: 4, APSTA: 1}
 	p := apst.DefaultParams(apst.Current)
+	for _, c := range []*powerstate.Controller{&intel, &smi} {
+		if allocs := testing.AllocsPerRun(100, func() {
+			if _, err := apst.Build(c, p); err != nil {
+				t.Fatal(err)
+			}
+		}); allocs != 0 {
+			t.Fatalf("Build of %s allocates %v times per call, want 0", c.Model, allocs)
+		}
+	}
+	c := npss31Controller()
 	allocs := testing.AllocsPerRun(100, func() {
 		if _, err := apst.Build(&c, p); err != nil {
 			t.Fatal(err)

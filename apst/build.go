@@ -42,13 +42,32 @@ type Plan struct {
 	Table Table
 	// Reasons holds the verdict on each state 0..31.
 	Reasons [Entries]Reason
+	// Quirks records the quirk lookup: the quirks applied, the release
+	// whose tables were used, the PCI ID inferred from the model and the
+	// quirked PCI IDs left unchecked, or that the quirks were given
+	// (Params.QuirksGiven).
+	Quirks QuirkLookup
 
 	// idle0 is the idle time of a selected state 0, which no entry carries.
 	idle0 Milliseconds
 }
 
 // Build replicates the kernel's nvme_configure_apst() for controller c under
-// params p, bit for bit, for the generation p.Generation.
+// params p, bit for bit, for the generation p.Generation, with the quirks
+// the kernel's tables of p.Release assign c.
+//
+// Unless p.QuirksGiven, Build first does what the kernel does at probe
+// time: it applies the quirk tables of p.Release (the newest when unknown)
+// to c's VID, model, firmware and PCI ID, inferring the PCI ID from the
+// model where docs/quirks.md says that is certain, and adds p.Quirks.
+// Plan.Quirks records that lookup: what was applied, inferred and left
+// unchecked (a capture carries no PCI ID and no DMI data). With
+// p.QuirksGiven, p.Quirks is the whole set and Plan.Quirks says the lookup
+// was skipped on request. DefaultParams leaves QuirksGiven false, so
+//
+//	plan, err := apst.Build(&c, apst.DefaultParams(apst.Current))
+//
+// is the kernel's plan for the drive of capture c.
 //
 // The walk goes from state NPSS down to 0 (kernel-apst.md §4): each state
 // first receives the entry of the nearest deeper selected state, then is
@@ -64,10 +83,9 @@ type Plan struct {
 //
 // Build does not allocate. It returns an error only for a nil controller or
 // an invalid generation: the zero Params has none, and is rejected with an
-// error wrapping ErrUnknownGeneration that points to DefaultParams. Build
-// does not read p.Release; p.Quirks must already hold the quirks of that
-// release ([DriveQuirks]). Loops that build many plans can use BuildTo, which
-// writes into a Plan the caller keeps and so saves copying the result.
+// error wrapping ErrUnknownGeneration that points to DefaultParams. Loops
+// that build many plans can use BuildTo, which writes into a Plan the
+// caller keeps and so saves copying the result.
 func Build(c *powerstate.Controller, p Params) (plan Plan, err error) {
 	err = BuildTo(&plan, c, p)
 	return plan, err
@@ -96,6 +114,12 @@ func BuildTo(dst *Plan, c *powerstate.Controller, p Params) error {
 		plan.AssumedAPSTA = true
 	}
 	quirks := p.Quirks
+	if p.QuirksGiven {
+		plan.Quirks = QuirkLookup{Skipped: true, Applied: quirks, rule: -1}
+	} else {
+		quirks |= lookupController(&plan.Quirks, c, p.Release)
+		plan.Quirks.Applied = quirks
+	}
 	force := p.ForceAPST && p.Generation != V4_11
 	enabled := apsta != 0
 	if quirks&QuirkNoAPST != 0 {

@@ -38,7 +38,10 @@ func configKeys() []string {
 //     disables APST and 2147483647 or more means NoLimit);
 //   - apst-primary-timeout-ms, apst-secondary-timeout-ms,
 //     apst-primary-latency-tol-us, apst-secondary-latency-tol-us: u64;
-//   - quirks: a ParseQuirks list, replacing the whole quirk set;
+//   - quirks: a ParseQuirks list, the controller's whole quirk set
+//     (QuirksGiven: "none" leaves the quirks out); "tables" first
+//     ("quirks=tables" or "quirks=tables,no-apst") keeps the lookup of the
+//     release's quirk tables and adds the bits listed after it;
 //   - force-apst: a boolean (1/0, true/false, y/n; empty = true);
 //   - policy: a named preset ([Policies]) replacing every parameter but
 //     the quirks and force_apst (the Release becomes unknown).
@@ -94,17 +97,24 @@ func (p *Params) Set(key, value string) error {
 			p.SecondaryTolerance = Microseconds(v)
 		}
 	case "quirks":
-		q, err := ParseQuirks(value)
+		list, tables := strings.CutPrefix(strings.TrimSpace(value), "tables")
+		if tables {
+			list = strings.TrimPrefix(list, ",")
+			if list == "" {
+				list = "none"
+			}
+		}
+		q, err := ParseQuirks(list)
 		if err != nil {
 			return bad(err)
 		}
-		p.Quirks = q
+		p.Quirks, p.QuirksGiven = q, !tables
 	case "policy":
 		pp, err := policyByName(value)
 		if err != nil {
 			return bad(err)
 		}
-		pp.Quirks, pp.ForceAPST = p.Quirks, p.ForceAPST
+		pp.Quirks, pp.QuirksGiven, pp.ForceAPST = p.Quirks, p.QuirksGiven, p.ForceAPST
 		*p = pp
 	case "force-apst":
 		b, err := parseBool(value)
@@ -175,7 +185,7 @@ func ParseConfig(s string, base Params) (Params, error) {
 		}
 		k, v, hasValue := strings.Cut(item, "=")
 		k = strings.TrimLeft(strings.TrimSpace(k), "-")
-		if _, err := ParseQuirks(k); err == nil && !hasValue && len(pairs) > 0 && pairs[len(pairs)-1][0] == "quirks" {
+		if _, err := ParseQuirks(k); (err == nil || k == "tables") && !hasValue && len(pairs) > 0 && pairs[len(pairs)-1][0] == "quirks" {
 			// "quirks=no-apst,no-deepest-ps": the list continues.
 			pairs[len(pairs)-1][1] += "," + k
 			continue

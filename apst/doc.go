@@ -5,10 +5,25 @@
 //
 // # Building a plan
 //
+// One call gives the table the kernel programs for a drive:
+//
+//	c, err := powerstate.DecodeIdentify(image) // or powerstate.Parse(capture)
+//	plan, err := apst.Build(&c, apst.DefaultParams(apst.Current))
+//	fmt.Println(plan.MaxPS) // 3 for the Intel 600p: NO_DEEPEST_PS keeps it out of ps4
+//	for _, n := range plan.Quirks.Notes(c.Model) { fmt.Println("note:", n) }
+//
+// Build applies the kernel's quirk tables of Params.Release (the newest
+// when it is unknown) to the controller, as the kernel does at probe time,
+// and [Plan.Quirks] records what that lookup applied, inferred (the PCI
+// device ID, which no capture carries, from the model) and left unchecked
+// (the DMI rules; a vendor's quirked PCI IDs the model does not settle).
+// Leaving the quirks out is a choice the caller states:
+// [Params.QuirksGiven] with Quirks 0, or quirks=none in [ParseConfig].
+//
 // [Build] takes a [powerstate.Controller] (the drive's Identify Controller
 // data) and [Params] (the generation, the controller's ps_max_latency_us
-// bound, the four nvme_core.apst_* module parameters, the quirks and
-// force_apst) and returns a [Plan]: whether Set Features (FID 0Ch) is sent,
+// bound, the four nvme_core.apst_* module parameters, the release whose
+// quirk tables apply and force_apst) and returns a [Plan]: whether Set Features (FID 0Ch) is sent,
 // APSTE, the 32 table entries as exact 64-bit values, the deepest selected
 // state and the largest round-trip latency, a [Reason] for every state, and
 // the line the kernel logs ([Plan.KernelLog]). Build does not allocate. The
@@ -36,7 +51,8 @@
 //
 // A [Release] (6.8, 5.15.0-91-generic) selects the algorithm
 // ([Release.Generation]) and the quirk tables of that release
-// ([QuirkTables]): [DriveQuirks] applies them to a capture, inferring the
+// ([QuirkTables]), which Build applies; [DriveQuirks] applies them to a
+// capture on its own (with every source and note), inferring the
 // PCI device ID from the model where that is certain and saying which PCI
 // IDs went unchecked otherwise; [LookupQuirks] applies them to a live
 // machine's [Identity] (PCI ID, DMI strings, the v7.0 nvme.quirks=

@@ -34,6 +34,38 @@ func ExampleBuild() {
 	// bound 25000us: max PS 3, ps0 ->ps3@100ms, ps3 -; ps4: exit latency 43000us > bound 25000us
 }
 
+// Build applies the kernel's quirk tables: the Intel 600p (PCI ID 8086:f1a5,
+// inferred from the model, since a capture carries none) has NO_DEEPEST_PS
+// and never reaches ps4. Leaving the quirks out is a stated choice.
+func ExampleBuild_quirks() {
+	img, err := os.ReadFile("../testdata/identify/intel-ssdpekkw256g7-PSF109C.bin")
+	if err != nil {
+		panic(err)
+	}
+	c, err := powerstate.DecodeIdentify(img)
+	if err != nil {
+		panic(err)
+	}
+	plan, err := apst.Build(&c, apst.DefaultParams(apst.Current))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("max PS", plan.MaxPS, "quirks", plan.Quirks.Applied.APST(), "PCI ID", plan.Quirks.PCI, "inferred", plan.Quirks.Inferred)
+	fmt.Println(plan.Explain(&c, 4))
+
+	p := apst.DefaultParams(apst.Current)
+	p.QuirksGiven = true // quirks=none: what a kernel without the quirk would do
+	plan, err = apst.Build(&c, p)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("without quirks: max PS", plan.MaxPS, "skipped", plan.Quirks.Skipped)
+	// Output:
+	// max PS 3 quirks no-deepest-ps PCI ID 8086:f1a5 inferred true
+	// deepest state excluded by the NO_DEEPEST_PS quirk
+	// without quirks: max PS 4 skipped true
+}
+
 // The strings users write to power/pm_qos_latency_tolerance_us, mapped as the
 // kernel maps them.
 func ExampleParseTolerance() {

@@ -24,10 +24,10 @@ type Params struct {
 	// Generation selects the kernel algorithm.
 	Generation Generation
 	// Release is the kernel release the parameters are for; the zero value
-	// means unknown. Build does not read it: it selects the quirk tables
-	// ([DriveQuirks], [QuirkTables]) whose result goes into Quirks, and
-	// Params.Set("kernel", "6.8") sets it together with the Generation that
-	// release runs.
+	// means unknown (Build then uses the newest quirk tables and the plan
+	// says so). It selects the quirk tables Build applies unless
+	// QuirksGiven ([QuirkTables]), and Params.Set("kernel", "6.8") sets it
+	// together with the Generation that release runs.
 	Release Release
 	// Bound is the controller's ps_max_latency_us (struct nvme_ctrl),
 	// set from PM QoS: 0 turns APST off (APSTE=0), NoLimit admits every exit
@@ -42,9 +42,18 @@ type Params struct {
 	PrimaryTolerance Microseconds
 	// SecondaryTolerance is nvme_core.apst_secondary_latency_tol_us (default 100000).
 	SecondaryTolerance Microseconds
-	// Quirks is the controller's quirk set; only QuirkNoAPST and
-	// QuirkNoDeepestPS matter here.
+	// Quirks are quirks Build adds to those the kernel's quirk tables of
+	// Release assign the controller ([QuirkLookup]); with QuirksGiven they
+	// are the controller's whole quirk set and no table is consulted. Only
+	// QuirkNoAPST and QuirkNoDeepestPS change the table.
 	Quirks Quirks
+	// QuirksGiven makes Quirks the controller's whole quirk set: Build
+	// looks nothing up (a live system's lookup with its PCI ID and DMI
+	// strings, the sysfs quirks file, or quirks left out on purpose:
+	// quirks=none). The zero value, false, applies the tables of Release to
+	// the controller, as the kernel does at probe time, and the Plan records
+	// what that lookup inferred and left unchecked (Plan.Quirks).
+	QuirksGiven bool
 	// ForceAPST is nvme_core.force_apst: it lets a NO_APST controller use APST
 	// (when APSTA is non-zero) and cancels NO_DEEPEST_PS. V4_11 had no such
 	// parameter and ignores it.
@@ -65,8 +74,10 @@ const (
 
 // DefaultParams returns the kernel's defaults for generation g: its default
 // bound (25000 µs for V4_11, 100000 µs otherwise), the four apst_* defaults
-// (100 ms, 2000 ms, 15000 µs, 100000 µs), no quirks, force_apst off and the
-// release unknown. An invalid g yields Params that Build rejects.
+// (100 ms, 2000 ms, 15000 µs, 100000 µs), the quirks of the kernel's quirk
+// tables (QuirksGiven false: Build looks them up for the controller),
+// force_apst off and the release unknown. An invalid g yields Params that
+// Build rejects.
 func DefaultParams(g Generation) Params {
 	return Params{
 		Generation:         g,
@@ -87,7 +98,8 @@ func DefaultParams(g Generation) Params {
 // the generation name otherwise ("kernel=v4.12"); generation follows only
 // when it is not the one the release runs. The other keys appear only where
 // p differs from [DefaultParams]: the four apst_* parameters, quirks (every
-// bit, by name) and force-apst. Example:
+// bit, by name: "quirks=none" when QuirksGiven leaves them out,
+// "quirks=tables,no-apst" for bits added to the tables') and force-apst. Example:
 // "kernel=v4.12,ps-max-latency-us=100000". For an invalid Generation the
 // text does not parse (kernel=unset).
 func (p Params) String() string {
@@ -118,8 +130,11 @@ func (p Params) String() string {
 	num("apst-secondary-timeout-ms", uint64(p.SecondaryTimeout), uint64(d.SecondaryTimeout))
 	num("apst-primary-latency-tol-us", uint64(p.PrimaryTolerance), uint64(d.PrimaryTolerance))
 	num("apst-secondary-latency-tol-us", uint64(p.SecondaryTolerance), uint64(d.SecondaryTolerance))
-	if p.Quirks != 0 {
+	switch {
+	case p.QuirksGiven:
 		b.WriteString(",quirks=" + p.Quirks.String())
+	case p.Quirks != 0:
+		b.WriteString(",quirks=tables," + p.Quirks.String())
 	}
 	if p.ForceAPST {
 		b.WriteString(",force-apst=1")

@@ -11,7 +11,10 @@ type Policy struct {
 	Name string
 	// Description says what the preset is and where its values come from.
 	Description string
-	// Params are the preset's parameters: no quirks, force_apst off.
+	// Params are the preset's parameters, force_apst off and the quirks
+	// those of the kernel's tables (QuirksGiven false), which
+	// Params.Set("policy", ...) keeps as they were; quirks=none leaves
+	// them out (a Windows scheme has no Linux quirks).
 	Params Params
 }
 

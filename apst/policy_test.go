@@ -125,6 +125,7 @@ func TestWindowsModelMatchesWindows(t *testing.T) {
 				continue
 			}
 			p := pol.Params
+			p.QuirksGiven = true // Windows has no quirk tables
 			plan, err := apst.Build(c, p)
 			if err != nil {
 				t.Fatal(err)

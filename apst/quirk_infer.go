@@ -64,14 +64,3 @@ func (p *pciInference) matches(vendor uint16, model string) bool {
 	}
 	return false
 }
-
-// inferPCI returns the first inference rule matching the VID and trimmed
-// model, if any.
-func inferPCI(vendor uint16, model string) (*pciInference, bool) {
-	for i := range pciInferences {
-		if pciInferences[i].matches(vendor, model) {
-			return &pciInferences[i], true
-		}
-	}
-	return nil, false
-}

@@ -1,6 +1,7 @@
 package apst
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -106,10 +107,11 @@ func LookupQuirks(id Identity) QuirkMatch {
 	pci := id.PCI
 	if pci.IsZero() {
 		model := strings.TrimRight(id.Model, " \x00")
-		if inf, ok := inferPCI(id.VendorID, model); ok {
+		if i := inferIndex(id.VendorID, model); i >= 0 {
+			inf := &pciInferences[i]
 			pci = inf.id
 			m.InferredPCI = pci
-			m.InferredFrom = "model " + quote(model) + " (" + inf.product + ", VID " + hex4(inf.vendor) + ", model " + inf.pattern() + "; " + inf.confidence + " confidence)"
+			m.InferredFrom = inferredFrom(inf, model)
 			m.Notes = append(m.Notes, "PCI ID inferred as "+pci.String()+" from "+m.InferredFrom)
 		}
 	}
@@ -126,7 +128,7 @@ func LookupQuirks(id Identity) QuirkMatch {
 	}
 	if id.DMI.IsZero() {
 		m.UncheckedDMI = true
-		m.Notes = append(m.Notes, "DMI rules not checked: the machine is unknown (a capture carries no DMI data)")
+		m.Notes = append(m.Notes, noteDMIUnchecked)
 	} else {
 		for i := range quirkHistory {
 			e := &quirkHistory[i]
@@ -152,14 +154,10 @@ func LookupQuirks(id Identity) QuirkMatch {
 	}
 	m.Quirks = q
 	if pci.IsZero() {
-		m.UncheckedPCI = uncheckedPCI(id.VendorID, r, !id.DMI.IsZero())
-		if len(m.UncheckedPCI) > 0 {
-			ids := make([]string, len(m.UncheckedPCI))
-			for i, u := range m.UncheckedPCI {
-				ids[i] = u.String()
-			}
-			m.Notes = append(m.Notes, "PCI quirks unchecked: the PCI device ID is unknown and the model does not identify it; vendor "+
-				hex4(id.VendorID)+" has quirked IDs "+strings.Join(ids, ", ")+" (give the PCI ID to settle it)")
+		var ids [maxUnchecked]PCIID
+		if n := uncheckedInto(&ids, id.VendorID, r, !id.DMI.IsZero()); n > 0 {
+			m.UncheckedPCI = slices.Clone(ids[:n])
+			m.Notes = append(m.Notes, uncheckedNote(id.VendorID, m.UncheckedPCI))
 		}
 	}
 	return m
@@ -198,27 +196,6 @@ func (m *QuirkMatch) applyOverride(s string, pci PCIID, r Release, q Quirks) Qui
 		}
 	}
 	return q
-}
-
-// uncheckedPCI lists the quirked PCI IDs of vendor in the tables of r: the
-// ID table's, and the DMI rules' when the machine is known.
-func uncheckedPCI(vendor uint16, r Release, dmiKnown bool) []PCIID {
-	var out []PCIID
-	for i := range quirkHistory {
-		e := &quirkHistory[i]
-		if e.Device.Vendor != vendor || e.Device.IsZero() || !e.In(r) ||
-			(e.Table == tableDMI && !dmiKnown) || e.Table == tableCore {
-			continue
-		}
-		dup := false
-		for _, o := range out {
-			dup = dup || o == e.Device
-		}
-		if !dup {
-			out = append(out, e.Device)
-		}
-	}
-	return out
 }
 
 // dmiMatches reports whether the DMI strings satisfy a dmi rule.

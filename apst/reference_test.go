@@ -28,6 +28,9 @@ func reference(c *powerstate.Controller, p apst.Params) refResult {
 		apsta = 1
 	}
 	quirks := p.Quirks
+	if !p.QuirksGiven {
+		quirks |= apst.DriveQuirks(c, p.Release).Quirks
+	}
 	force := p.ForceAPST
 	if p.Generation == apst.V4_11 {
 		force = false

@@ -59,6 +59,15 @@
 //	module/nvme_core/parameters/{default_ps_max_latency_us,force_apst,apst_*}
 //	module/nvme/parameters/quirks                                              (7.0 and later: nvme.quirks=)
 //	class/dmi/id/{sys_vendor,product_name,board_vendor,board_name}
+//	class/nvme/NAME/diag/{reset_count,reconnect_count,command_error_count}    (7.2 and later; FS.Power)
+//	module/pcie_aspm/parameters/policy                                         (the [word] in force; FS.Power)
+//	FUNC/{d3cold_allowed,power/control,power/runtime_status,power_state}       (FS.Power: FUNC is the controller's
+//	FUNC/link/{l0s_aspm,l1_aspm,l1_1_aspm,l1_2_aspm,l1_1_pcipm,l1_2_pcipm,clkpm}  PCI function and each bridge above it)
+//
+// FS.Power finds the PCI functions by resolving class/nvme/NAME/device
+// inside the tree (a snapshot supplies the folder for a copy whose links
+// are folders); a file the running kernel does not have is Present false,
+// "not exposed here", never an error.
 //
 // The block-layer knobs are disk attributes (the patch adds them to
 // block/genhd.c, next to "range" and "removable"), so they sit in the disk's

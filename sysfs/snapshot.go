@@ -25,12 +25,17 @@ type Snapshot struct {
 	// tree lacks is reported by Controllers and Controller as an error
 	// wrapping ErrMissingController and os.ErrNotExist.
 	Controllers []string
+	// PCIPaths maps a controller to the folder of its PCI function relative
+	// to the root ("devices/pci0000:00/0000:00:1d.0/0000:04:00.0"), which
+	// a copy that keeps links as folders cannot resolve (see FS.Power).
+	PCIPaths map[string]string
 }
 
 // snapshot is the FS's private copy of a Snapshot.
 type snapshot struct {
 	unreadable  map[string]string
 	controllers []string
+	pciPaths    map[string]string
 }
 
 // WithSnapshot returns a copy of fs that reads a tree with what the snapshot
@@ -42,6 +47,7 @@ func (fs FS) WithSnapshot(s Snapshot) FS {
 	fs.snap = &snapshot{
 		unreadable:  maps.Clone(s.Unreadable),
 		controllers: slices.Clone(s.Controllers),
+		pciPaths:    maps.Clone(s.PCIPaths),
 	}
 	return fs
 }

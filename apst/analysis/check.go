@@ -82,7 +82,19 @@ func Check(c *powerstate.Controller, p apst.Params, drive apst.Feature) (Verdict
 	}
 	v.Match = !v.APSTEDiffers && len(v.Differences) == 0
 	v.Notes = checkNotes(&plan, &drive)
-	v.ReproducedBy = reproductions(c, p, &drive, mask)
+	// The candidates toggle the quirks Build applied (the tables' unless
+	// p gives them), so they start from that set, given.
+	base := p
+	base.Quirks, base.QuirksGiven = plan.Quirks.Applied, true
+	v.ReproducedBy = reproductions(c, base, &drive, mask)
+	for i := range v.ReproducedBy {
+		// A reproduction that keeps the quirks and the release keeps them
+		// as p states them (the tables' lookup, or a set given).
+		r := &v.ReproducedBy[i].Params
+		if r.Quirks == base.Quirks && r.Release == p.Release {
+			r.Quirks, r.QuirksGiven = p.Quirks, p.QuirksGiven
+		}
+	}
 	if len(v.ReproducedBy) == 0 {
 		v.Notes = append(v.Notes, "no configuration tried (bound, generation, apst_* parameters, APST quirks, force_apst) makes the kernel program what the drive holds: a user-space Set Features, a vendor tool or the firmware wrote it")
 	}

@@ -186,10 +186,12 @@ func TestCheckQuirkAndForce(t *testing.T) {
 	// The kernel applies NO_DEEPEST_PS by PCI ID; a capture model without
 	// the quirk expects ps4, the drive holds the quirked table.
 	q := apst.DefaultParams(apst.Current)
-	q.Quirks = apst.QuirkNoDeepestPS
+	q.Quirks, q.QuirksGiven = apst.QuirkNoDeepestPS, true
 	quirked, err := apst.Build(c, q)
 	require.NoError(t, err)
-	v, err := analysis.Check(c, apst.DefaultParams(apst.Current), enabledFeature(quirked.Table))
+	none := apst.DefaultParams(apst.Current)
+	none.QuirksGiven = true
+	v, err := analysis.Check(c, none, enabledFeature(quirked.Table))
 	require.NoError(t, err)
 	require.False(t, v.Match)
 	var reasons []string
@@ -199,7 +201,7 @@ func TestCheckQuirkAndForce(t *testing.T) {
 	assert.Contains(t, reasons, "no-deepest-ps quirk added")
 
 	// With the quirk, force_apst=Y gives back the unquirked table.
-	plain, err := apst.Build(c, apst.DefaultParams(apst.Current))
+	plain, err := apst.Build(c, none)
 	require.NoError(t, err)
 	v, err = analysis.Check(c, q, enabledFeature(plain.Table))
 	require.NoError(t, err)

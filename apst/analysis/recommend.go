@@ -60,11 +60,11 @@ func (g Goal) validate() error {
 	return nil
 }
 
-// String describes the goal, e.g. "worst stall <= 25000us, bar ps4".
+// String describes the goal, e.g. "exit latency <= 25000us, bar ps4" (MaxStall is a limit on the advertised exit latency).
 func (g Goal) String() string {
 	var parts []string
 	if g.MaxStall != apst.NoLimit {
-		parts = append(parts, "worst stall <= "+g.MaxStall.String())
+		parts = append(parts, "exit latency <= "+g.MaxStall.String())
 	}
 	if g.Bar != 0 {
 		parts = append(parts, "bar "+g.Bar.String())
@@ -269,10 +269,10 @@ func checkBound(c *powerstate.Controller, m apst.Mode, sw *BoundSweep, g Goal, b
 	}
 	if g.MaxStall != apst.NoLimit {
 		if iv.Reach.WorstExitLatency > g.MaxStall {
-			bc.Why = append(bc.Why, fmt.Sprintf("ps%d is reachable at bound %s and its exit latency %s exceeds the accepted stall %s",
+			bc.Why = append(bc.Why, fmt.Sprintf("ps%d is reachable at bound %s and its exit latency %s exceeds the exit-latency limit %s",
 				iv.Reach.WorstExitState, b, iv.Reach.WorstExitLatency, g.MaxStall))
 		} else {
-			bc.Why = append(bc.Why, fmt.Sprintf("the worst exit latency at bound %s is %s, within the accepted stall %s",
+			bc.Why = append(bc.Why, fmt.Sprintf("the worst exit latency at bound %s is %s, within the exit-latency limit %s",
 				b, iv.Reach.WorstExitLatency, g.MaxStall))
 		}
 	}
@@ -299,7 +299,7 @@ func whyImpossible(c *powerstate.Controller, m apst.Mode, sw *BoundSweep, g Goal
 			}
 		}
 		if state >= 0 && lowest > g.MaxStall {
-			why = append(why, fmt.Sprintf("every bound that reaches a non-operational state has a worst exit latency of at least %s (ps%d), above the accepted stall %s",
+			why = append(why, fmt.Sprintf("every bound that reaches a non-operational state has a worst exit latency of at least %s (ps%d), above the exit-latency limit %s",
 				lowest, state, g.MaxStall))
 		}
 	}

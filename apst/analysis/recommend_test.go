@@ -60,7 +60,7 @@ func TestRecommend990Stall25ms(t *testing.T) {
 	require.Equal(t, apst.States(1<<3), rec.Kept)
 	require.Equal(t, apst.States(1<<4), rec.GivenUp)
 	require.False(t, rec.Current.Meets, "the default 100000 reaches ps4 (43000us)")
-	require.Contains(t, strings.Join(rec.Current.Why, "\n"), "ps4 is reachable at bound 100000us and its exit latency 43000us exceeds the accepted stall 25000us")
+	require.Contains(t, strings.Join(rec.Current.Why, "\n"), "ps4 is reachable at bound 100000us and its exit latency 43000us exceeds the exit-latency limit 25000us")
 
 	// A stall of 50 ms accepts everything.
 	rec, err = analysis.Recommend(c, apst.DefaultParams(apst.Current), analysis.StallGoal(50000))
@@ -75,7 +75,7 @@ func TestRecommend990Stall25ms(t *testing.T) {
 	require.False(t, rec.Possible)
 	require.Empty(t, rec.Recommended)
 	require.Equal(t, []analysis.BoundRange{{Min: 0, Max: 4599}}, rec.Acceptable)
-	require.Contains(t, strings.Join(rec.Why, "\n"), "at least 4600us (ps3), above the accepted stall 1000us")
+	require.Contains(t, strings.Join(rec.Why, "\n"), "at least 4600us (ps3), above the exit-latency limit 1000us")
 
 	// Both at once: bar ps3 and stall 50 ms cannot keep anything here, since
 	// a bound that admits ps4 also admits ps3 (4600 < 43000).
@@ -124,8 +124,8 @@ func TestRecommendBarPS0(t *testing.T) {
 
 func TestGoalAndRangeStrings(t *testing.T) {
 	require.Equal(t, "bar ps4", analysis.BarGoal(4).String())
-	require.Equal(t, "worst stall <= 25000us", analysis.StallGoal(25000).String())
-	require.Equal(t, "worst stall <= 25000us, bar ps3,ps4", analysis.Goal{MaxStall: 25000, Bar: 1<<3 | 1<<4}.String())
+	require.Equal(t, "exit latency <= 25000us", analysis.StallGoal(25000).String())
+	require.Equal(t, "exit latency <= 25000us, bar ps3,ps4", analysis.Goal{MaxStall: 25000, Bar: 1<<3 | 1<<4}.String())
 	require.Equal(t, "any bound", analysis.StallGoal(apst.NoLimit).String())
 	require.Equal(t, "1000..4999", analysis.BoundRange{Min: 1000, Max: 4999}.String())
 	require.Equal(t, "43000..unlimited", analysis.BoundRange{Min: 43000, Max: apst.NoLimit}.String())

@@ -180,6 +180,15 @@ type ReplayReport struct {
 	SpanNanos uint64
 	// IdlePeriods is the number of idle periods (of non-zero length).
 	IdlePeriods uint64
+	// LostCommands counts the dispatches whose completion did not come
+	// within ReplayOptions.LostAfter: each is replayed as if the trace did
+	// not hold it (the idle periods it hid are counted). Commands still
+	// outstanding at the end of the trace are not counted.
+	LostCommands uint64
+	// UnmatchedCompletions counts the completions whose ID no outstanding
+	// dispatch has (the dispatch came before the trace began, or was
+	// counted lost): they are ignored.
+	UnmatchedCompletions uint64
 	// Configs holds one result per configuration.
 	Configs []ReplayResult
 }
@@ -198,8 +207,10 @@ type replayCounts struct {
 
 // Replayer replays a stream of events, fed one at a time with Add, under
 // one or more configurations at once. Create one with NewReplayer. Its
-// memory does not depend on the number of events, and Add does not
-// allocate. A Replayer belongs to one goroutine.
+// memory does not depend on the number of events (it holds at most 65536
+// outstanding commands, see ReplayOptions), and Add does not allocate once
+// its table of outstanding commands has grown to the trace's queue depth.
+// A Replayer belongs to one goroutine.
 type Replayer struct {
 	ok      bool
 	results []ReplayResult // skeletons: Config, Plan, Steps
@@ -219,12 +230,19 @@ type Replayer struct {
 	lastC       int64
 	haveC       bool
 	err         error
+	lost        lostState
 }
 
 // NewReplayer builds each configuration's plan for controller c and
 // returns a Replayer of them. Errors: a nil controller, no configuration,
 // a configuration Build refuses.
 func NewReplayer(c *powerstate.Controller, configs ...ReplayConfig) (*Replayer, error) {
+	return NewReplayerWithOptions(c, ReplayOptions{}, configs...)
+}
+
+// NewReplayerWithOptions is NewReplayer with options; an option out of its
+// range is an error wrapping ErrReplayConfig.
+func NewReplayerWithOptions(c *powerstate.Controller, opts ReplayOptions, configs ...ReplayConfig) (*Replayer, error) {
 	if c == nil {
 		return nil, fmt.Errorf("analysis: replay: %w", apst.ErrNilController)
 	}
@@ -232,6 +250,9 @@ func NewReplayer(c *powerstate.Controller, configs ...ReplayConfig) (*Replayer, 
 		return nil, fmt.Errorf("%w: none given", ErrReplayConfig)
 	}
 	r := &Replayer{ok: true, results: make([]ReplayResult, len(configs)), counts: make([]replayCounts, len(configs))}
+	if err := r.lost.init(opts, len(configs)); err != nil {
+		return nil, err
+	}
 	for i, cfg := range configs {
 		res := &r.results[i]
 		res.Config = cfg
@@ -348,27 +369,52 @@ func (r *Replayer) Add(ev trace.Event) error {
 	}
 	r.n++
 	r.last = ev.Time
+	r.expire(ev.Time)
 	if ev.Kind == trace.Dispatch {
 		r.dispatches++
 		if !r.haveD {
 			r.firstD, r.haveD = ev.Time, true
 		}
+		wasIdle, idleStart := r.idle, r.idleStart
+		var g uint64
+		ended := false
 		if r.idle {
 			r.idle = false
-			if g := ev.Time - r.idleStart; g > 0 {
-				r.period(uint64(g))
+			if d := ev.Time - r.idleStart; d > 0 {
+				g, ended = uint64(d), true
+				r.period(g)
 			}
 		}
-		r.outstanding++
+		if ev.ID != 0 {
+			r.dispatchTracked(ev.ID, ev.Time, wasIdle, idleStart, g, ended)
+			return nil
+		}
+		if r.lost.tracked > 0 && r.lost.shadowIdle {
+			if d := ev.Time - r.lost.shadowStart; d > 0 {
+				r.pendingPeriod(uint64(d))
+			}
+			r.lost.shadowIdle = false
+		}
+		r.outstanding++ // without an ID: counted, never lost
 		return nil
 	}
 	r.completions++
 	r.lastC, r.haveC = ev.Time, true
-	if r.outstanding > 0 {
-		r.outstanding--
-		if r.outstanding == 0 {
-			r.idle, r.idleStart = true, ev.Time
+	if ev.ID != 0 {
+		if !r.completeTracked(ev.ID, ev.Time) {
+			return nil
 		}
+	} else {
+		if r.outstanding == 0 {
+			return nil // its dispatch came before the trace began
+		}
+		r.outstanding--
+		if r.lost.tracked > 0 && r.outstandingAll() == 1 {
+			r.lost.shadowIdle, r.lost.shadowStart = true, ev.Time
+		}
+	}
+	if r.outstandingAll() == 0 {
+		r.idle, r.idleStart = true, ev.Time
 	}
 	return nil
 }
@@ -379,10 +425,7 @@ func (r *Replayer) period(g uint64) {
 	r.periods++
 	for i := range r.counts {
 		cs := &r.counts[i]
-		k := cs.n - 1
-		for k > 0 && cs.fromNs[k] > g {
-			k--
-		}
+		k := cs.step(g)
 		cs.count[k]++
 		cs.sumG[k] += g
 	}
@@ -397,6 +440,7 @@ func (r *Replayer) Report() ReplayReport {
 	rep := ReplayReport{
 		Device: r.device, Events: r.dispatches, Completions: r.completions,
 		IdlePeriods: r.periods, Configs: make([]ReplayResult, len(r.results)),
+		LostCommands: r.lost.lost, UnmatchedCompletions: r.lost.stray,
 	}
 	if r.haveD && r.haveC && r.lastC > r.firstD {
 		rep.SpanNanos = uint64(r.lastC - r.firstD)
@@ -480,10 +524,15 @@ func replayRound(v *big.Int, d uint64) uint64 {
 // configuration: the one pass of a Replayer. An error of the source is
 // returned wrapped, with the report of the events before it.
 func Replay(c *powerstate.Controller, src EventSource, configs ...ReplayConfig) (ReplayReport, error) {
+	return ReplayWithOptions(c, src, ReplayOptions{}, configs...)
+}
+
+// ReplayWithOptions is Replay with options (NewReplayerWithOptions).
+func ReplayWithOptions(c *powerstate.Controller, src EventSource, opts ReplayOptions, configs ...ReplayConfig) (ReplayReport, error) {
 	if src == nil {
 		return ReplayReport{}, fmt.Errorf("%w: nil event source", ErrReplayEvent)
 	}
-	r, err := NewReplayer(c, configs...)
+	r, err := NewReplayerWithOptions(c, opts, configs...)
 	if err != nil {
 		return ReplayReport{}, err
 	}

@@ -103,8 +103,8 @@ func TestReplayIntel600pRun(t *testing.T) {
 	c := replayController(t, replay600p)
 	cmds := slices.Collect(tracetest.Intel600pRun())
 	cfgs := []analysis.ReplayConfig{
-		replayConfig(t, "ps-max-latency-us=100000"), replayConfig(t, "quirks=no-deepest-ps"),
-		replayConfig(t, "kernel=v4.12"), replayConfig(t, "kernel=v4.12,quirks=no-deepest-ps"),
+		replayConfig(t, "ps-max-latency-us=100000,quirks=none"), replayConfig(t, "quirks=no-deepest-ps"),
+		replayConfig(t, "kernel=v4.12,quirks=none"), replayConfig(t, "kernel=v4.12,quirks=no-deepest-ps"),
 	}
 	rep := replayRendered(t, c, trace.FormatBlkparse, cmds, cfgs...)
 	assert.Equal(t, uint64(13e6), rep.SpanMicros())

@@ -17,6 +17,10 @@ const (
 	// InvInputs: the plan records the inputs (Params, Mode, NPSS) it was
 	// built from.
 	InvInputs Invariant = "inputs"
+	// InvQuirks: the plan records the quirk lookup (Plan.Quirks): skipped
+	// exactly when the quirks were given, the quirks applied, and what
+	// apst.DriveQuirks says of the same controller and release.
+	InvQuirks Invariant = "quirks"
 	// InvSent: the table is sent exactly when APSTA is non-zero (or
 	// unknown) and NPSS is at most 31, and never enabled when not sent.
 	InvSent Invariant = "sent"
@@ -66,7 +70,7 @@ const (
 // Invariants lists every invariant in the order Check tests them.
 func Invariants() []Invariant {
 	return []Invariant{
-		InvInputs, InvSent, InvOutcome, InvBoundZero, InvZeroTable, InvReasons,
+		InvInputs, InvQuirks, InvSent, InvOutcome, InvBoundZero, InvZeroTable, InvReasons,
 		InvSelectedNonOperational, InvSelectedWithinBound, InvNoDeepestPS, InvBands,
 		InvMaxPS, InvMaxRoundTrip, InvDeepestZero, InvEntryDeeper, InvEntryTarget, InvEntries,
 	}
@@ -108,10 +112,55 @@ func Check(c *powerstate.Controller, p apst.Params, plan *apst.Plan) error {
 		checkSelected, checkNoDeepestPS, checkBands, checkMaxPS, checkMaxRoundTrip,
 		checkDeepestZero, checkEntryTargets, checkEntries,
 	}
-	for _, f := range checks {
-		if err := f(c, &p, plan); err != nil {
+	if err := checkInputs(c, &p, plan); err != nil {
+		return err
+	}
+	// The other invariants read the quirks Build applied: p.Quirks as
+	// given, or with those of the quirk tables (DriveQuirks).
+	eff := p
+	eff.Quirks, eff.QuirksGiven = EffectiveQuirks(c, p), true
+	if err := checkQuirks(c, &p, eff.Quirks, plan); err != nil {
+		return err
+	}
+	for _, f := range checks[1:] {
+		if err := f(c, &eff, plan); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// EffectiveQuirks returns the quirk set Build applies for c under p:
+// p.Quirks when p.QuirksGiven, otherwise p.Quirks with the quirks the
+// tables of p.Release assign c ([apst.DriveQuirks]).
+func EffectiveQuirks(c *powerstate.Controller, p apst.Params) apst.Quirks {
+	if p.QuirksGiven {
+		return p.Quirks
+	}
+	return p.Quirks | apst.DriveQuirks(c, p.Release).Quirks
+}
+
+func checkQuirks(c *powerstate.Controller, p *apst.Params, want apst.Quirks, plan *apst.Plan) error {
+	l := &plan.Quirks
+	switch {
+	case l.Skipped != p.QuirksGiven:
+		return broken(InvQuirks, "plan.Quirks.Skipped is %v with QuirksGiven %v", l.Skipped, p.QuirksGiven)
+	case l.Applied != want:
+		return broken(InvQuirks, "plan.Quirks.Applied is %s, want %s", l.Applied, want)
+	}
+	if p.QuirksGiven {
+		return nil
+	}
+	m := apst.DriveQuirks(c, p.Release)
+	switch {
+	case l.Tables != m.Tables:
+		return broken(InvQuirks, "plan.Quirks.Tables is %s, the lookup's %s", l.Tables, m.Tables)
+	case l.Inferred != !m.InferredPCI.IsZero() || l.Inferred && l.PCI != m.InferredPCI:
+		return broken(InvQuirks, "plan.Quirks inferred %v %s, the lookup %s", l.Inferred, l.PCI, m.InferredPCI)
+	case fmt.Sprint(l.UncheckedPCI()) != fmt.Sprint(m.UncheckedPCI):
+		return broken(InvQuirks, "plan.Quirks unchecked %v, the lookup's %v", l.UncheckedPCI(), m.UncheckedPCI)
+	case fmt.Sprint(l.Notes(c.Model)) != fmt.Sprint(m.Notes):
+		return broken(InvQuirks, "plan.Quirks notes %q, the lookup's %q", l.Notes(c.Model), m.Notes)
 	}
 	return nil
 }

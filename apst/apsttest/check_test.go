@@ -60,6 +60,13 @@ func TestCheckReportsEachInvariant(t *testing.T) {
 		}},
 		{apsttest.InvNoDeepestPS, func(_ *powerstate.Controller, p *apst.Params, plan *apst.Plan) {
 			p.Quirks, plan.Params.Quirks = apst.QuirkNoDeepestPS, apst.QuirkNoDeepestPS
+			plan.Quirks.Applied |= apst.QuirkNoDeepestPS
+		}},
+		{apsttest.InvQuirks, func(_ *powerstate.Controller, _ *apst.Params, plan *apst.Plan) {
+			plan.Quirks.Applied |= apst.QuirkNoAPST
+		}},
+		{apsttest.InvQuirks, func(_ *powerstate.Controller, _ *apst.Params, plan *apst.Plan) {
+			plan.Quirks.Skipped = true
 		}},
 		{apsttest.InvBands, func(_ *powerstate.Controller, _ *apst.Params, plan *apst.Plan) { plan.Reasons[4] = apst.ReasonPrimary }},
 		{apsttest.InvBands, func(_ *powerstate.Controller, _ *apst.Params, plan *apst.Plan) {

@@ -15,9 +15,15 @@ func (s *signals) linkEnds() []Function {
 func aspmCause(s *signals) builder {
 	b := newBuilder(s, LayerASPM)
 	var subs []Fact
+	var cmds []string // the same files on a live machine
 	known, l1on := false, false
 	for _, f := range s.linkEnds() {
-		subs = append(subs, f.Link.Substates()...)
+		for _, c := range f.Link.All() {
+			if c.Fact.Is("1") && strings.HasPrefix(c.Name, "l1_") && c.Name != "l1_aspm" {
+				subs = append(subs, *c.Fact)
+				cmds = append(cmds, devPath(f.Address)+"/link/"+c.Name)
+			}
+		}
 		if f.Link.L1.Known() {
 			known = true
 			l1on = l1on || f.Link.L1.Is("1")
@@ -49,9 +55,9 @@ func aspmCause(s *signals) builder {
 		b.pro(1, logLine(s.down).Source, "the device dropped off the bus with L1 substates on: a failed L1.2 exit loses the link")
 	}
 	addr := s.addr()
-	for _, f := range subs {
-		file := f.Source[strings.LastIndexByte(f.Source, '/')+1:]
-		b.test("turn "+strings.TrimSuffix(file, "_aspm")+" off on this link only, until reboot", "echo 0 | sudo tee "+f.Source, "this link loses its L1 substate idle savings; every other link keeps them")
+	for _, c := range cmds {
+		file := c[strings.LastIndexByte(c, '/')+1:]
+		b.test("turn "+file+" off on this link only, until reboot", "echo 0 | sudo tee "+c, "this link loses its L1 substate idle savings; every other link keeps them")
 	}
 	if len(subs) == 0 {
 		b.test("turn L1.2 off on this link only (where the kernel exposes it), until reboot", "echo 0 | sudo tee "+devPath(addr)+"/link/l1_2_aspm", "this link loses its L1.2 idle savings")
@@ -135,7 +141,7 @@ func runtimePMCause(s *signals) builder {
 		b.con(2, s.path()[0].Control.Source, "power/control=on on the device and every bridge: nothing is runtime-suspended")
 	}
 	for _, f := range autos {
-		b.test("keep "+f.Role+" "+f.Address+" in D0, until reboot", "echo on | sudo tee "+f.Control.Source, "this function stays in D0 when idle (with TLP, RUNTIME_PM_DENYLIST keeps it so)")
+		b.test("keep "+f.Role+" "+f.Address+" in D0, until reboot", "echo on | sudo tee "+devPath(f.Address)+"/power/control", "this function stays in D0 when idle (with TLP, RUNTIME_PM_DENYLIST keeps it so)")
 	}
 	if len(autos) == 0 {
 		b.test("keep the drive in D0, until reboot", "echo on | sudo tee "+devPath(s.addr())+"/power/control", "the drive's function stays in D0 when idle")

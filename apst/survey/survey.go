@@ -257,6 +257,9 @@ func (s *Survey) Evaluate(row *Row, name string, c *powerstate.Controller) error
 			}
 		}
 		cfg.Params.Quirks |= dq
+		if !s.opts.KernelQuirks {
+			cfg.Params.QuirksGiven = true // no quirk table applies: Build looks nothing up
+		}
 		r := &row.Results[i]
 		r.Config = cfg
 		if err := apst.BuildTo(&r.Plan, c, cfg.Params); err != nil { // not reached: New checked the generations

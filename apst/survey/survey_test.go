@@ -298,6 +298,8 @@ func acceptableByRecommend(t require.TestingT, cs []*powerstate.Controller, p ap
 		q := p
 		if kernelQuirks {
 			q.Quirks |= apst.DriveQuirks(c, apst.Release{}).APST()
+		} else {
+			q.QuirksGiven = true
 		}
 		rec, err := analysis.Recommend(c, q, analysis.StallGoal(budget))
 		require.NoError(t, err)
@@ -644,6 +646,8 @@ func TestPropertySurveyAggregates(t *testing.T) {
 			p := configs[0].Params
 			if kq {
 				p.Quirks |= apst.DriveQuirks(c, apst.Release{}).APST()
+			} else {
+				p.QuirksGiven = true
 			}
 			if w := worstAt(t, c, p, b.Bound).WorstExitLatency; w > budget {
 				t.Fatalf("drive %d: worst stall %s at bound %s, budget %s", i, w, b.Bound, budget)

@@ -29,20 +29,29 @@ func captureName(path string) string {
 	return safeio.EscapeTerminal(path)
 }
 
-// readCapture reads the capture at path ("-" = stdin) without blocking on
-// anything that is not a regular file (a FIFO is refused before a byte is
-// read) and without reading more than maxCapture+1 bytes. Its errors are
-// *inputError values naming the path.
+// readCapture reads the capture at path ("-" = stdin) without reading more
+// than maxCapture+1 bytes. A regular file is read as such; a pipe or FIFO
+// named on the command line (/dev/fd/N, <(...), mkfifo) is read too, its
+// open and read interruptible by ^C; anything else (a socket, a device) is
+// refused before it is opened. Its errors are *inputError values naming
+// the path.
 func readCapture(path string, stdin io.Reader) ([]byte, error) {
 	var b []byte
 	var err error
 	if path == "-" {
-		b, err = io.ReadAll(io.LimitReader(stdin, maxCapture+1))
-		if err == nil && len(b) > maxCapture {
-			err = safeio.ErrTooLarge
+		b, err = readStdin(stdin, maxCapture)
+		var ue *usageError
+		if errors.As(err, &ue) {
+			return nil, err // no argument, and nothing on standard input
 		}
 	} else {
 		b, err = safeio.ReadFile(path, maxCapture)
+		if errors.Is(err, safeio.ErrNotRegular) && isNamedPipe(path) {
+			b, err = readNamedPipe(stdin, path, maxCapture)
+		}
+	}
+	if c := inputContext(stdin); c.Err() != nil && err != nil {
+		return nil, err // interrupted: runCommand says so
 	}
 	switch {
 	case errors.Is(err, safeio.ErrTooLarge):

@@ -157,7 +157,7 @@ func TestUsageErrorShape(t *testing.T) {
 	code, out, errOut := apstctl(t, nil, "plan", evoImage, "extra")
 	assert.Equal(t, 2, code)
 	assert.Empty(t, out)
-	assert.Equal(t, "apstctl plan: want 1 argument(s), got 2 ("+evoImage+" extra): usage: apstctl plan [flags] CAPTURE\n"+
+	assert.Equal(t, "apstctl plan: want 1 argument, got 2 ("+evoImage+" extra): usage: apstctl plan [flags] CAPTURE\n"+
 		"see 'apstctl plan --help'\n", errOut)
 }
 

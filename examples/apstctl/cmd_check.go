@@ -52,7 +52,7 @@ func checkView(v *analysis.Verdict, m *apst.QuirkMatch) checkJSON {
 	}
 	for _, r := range v.ReproducedBy {
 		out.ReproducedBy = append(out.ReproducedBy, checkReproductionJSON{
-			Config: r.Params.String(), BoundMinUS: uint64(r.Min), BoundMaxUS: uint64(r.Max),
+			Config: configText(&r.Params), BoundMinUS: uint64(r.Min), BoundMaxUS: uint64(r.Max),
 			BoundMaxUnlimited: r.Max == apst.NoLimit, Reason: r.Reason, Params: paramsView(&r.Params),
 		})
 	}
@@ -149,7 +149,7 @@ func writeCheckText(w io.Writer, c *powerstate.Controller, p *apst.Params, v *an
 	} else {
 		fmt.Fprintln(w, "reproduced by:")
 		for _, r := range v.ReproducedBy {
-			fmt.Fprintf(w, "  %s, bound %s: %s\n", r.Params.String(), analysis.BoundRange{Min: r.Min, Max: r.Max}, r.Reason)
+			fmt.Fprintf(w, "  %s, bound %s: %s\n", configText(&r.Params), analysis.BoundRange{Min: r.Min, Max: r.Max}, r.Reason)
 		}
 	}
 	for _, n := range v.Notes {

@@ -72,23 +72,6 @@ func convertTargetNames() []string {
 	return names
 }
 
-// outputFile is the value of --output: a file name that does not name a
-// format, so that a misplaced "json" never becomes a file called json.
-type outputFile struct{ path string }
-
-func (o *outputFile) String() string { return o.path }
-
-func (o *outputFile) Set(s string) error {
-	if s == "" {
-		return fmt.Errorf("want a file name")
-	}
-	if findConvertTarget(s) != nil || s == "binary" {
-		return fmt.Errorf("this names a format, not a file: the format is --to %s (write ./%s for a file of that name)", s, s)
-	}
-	o.path = s
-	return nil
-}
-
 func convertCommand() *command {
 	fs := newFlagSet("convert")
 	var to convertFormat
@@ -96,7 +79,7 @@ func convertCommand() *command {
 	fs.Alias("o", "to")
 	fs.Alias("output-format", "to")
 	var out outputFile
-	fs.Var(&out, "output", "FILE", "write to FILE, atomically, instead of standard output")
+	addOutputFile(fs, &out)
 	c := &command{
 		name:      "convert",
 		usageLine: "convert --to FORMAT [--output FILE] CAPTURE",

@@ -4,10 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -20,15 +18,6 @@ import (
 	"github.com/nvmeapst/nvmeapst/internal/safeio"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
-
-// errMeasureUsage marks a command line measure cannot run (exit status 2);
-// every other error of runMeasureWith is a runtime failure (exit status 1).
-var errMeasureUsage = errors.New("usage")
-
-// measureUsagef returns an error wrapping errMeasureUsage.
-func measureUsagef(format string, args ...any) error {
-	return fmt.Errorf("%w: "+format, append([]any{errMeasureUsage}, args...)...)
-}
 
 // measureDefaultConfigs are the two settings the 25 ms patch interleaved,
 // used when no --with is given.
@@ -48,22 +37,22 @@ counters moved (other I/O resets the drive's idle timer) are discarded and count
 
 Reads only: the namespace is opened O_RDONLY|O_DIRECT. The only write is the tolerance file,
 validated and read back as set-latency does; its value is printed before the first change and
-restored at the end, on ^C or SIGTERM and after any error. Needs root.
+restored at the end, on ^C, SIGTERM, SIGHUP, SIGQUIT or SIGPIPE and after any error. Needs root.
 
 With --simulate CAPTURE, runs against a simulated drive that follows the plan's idle timeline on a
 virtual clock (exit latency x --exit-factor, plus seeded noise): deterministic and instant.
 Without --with, the configurations are ps-max-latency-us=100000 and ps-max-latency-us=25000.`
 
-// measureOptions are the flags of measure.
+// measureOptions are the flags of measure, and what its tests change.
 type measureOptions struct {
-	with         measureWith
+	with         withFlags
 	trials       int
 	idle         string
 	idleList     string
 	offsets      string
 	offset       int64
 	seed         uint64
-	format       string
+	format       *outputFormat
 	trialsDetail bool
 	factorOut    string
 	simulate     string
@@ -72,76 +61,94 @@ type measureOptions struct {
 	foreignIO    float64
 	lateDescent  float64
 
-	// setupHook, when set (tests), may change the setup before it runs.
-	setupHook func(*measure.Setup)
+	hooks measureHooks
+}
+
+// measureHooks are what a test changes in a measure run; the zero value
+// measures the live machine.
+type measureHooks struct {
+	// setup, when set, may change the setup before it runs.
+	setup func(*measure.Setup)
 	// liveSystem opens the machine; nil means nvmeapst.Live.
 	liveSystem func() (*nvmeapst.System, error)
-	// openOptions are passed to OpenTarget (tests).
+	// openOptions are passed to OpenTarget.
 	openOptions nvmeapst.TargetOptions
 }
 
-// measureWith collects the repeated --with values.
-type measureWith []string
+// measureTestHook, when set, edits the hooks of every measure command line
+// before it runs. Only the package's tests set it, in an apstctl process
+// they start and signal (a fake sysfs root and a simulated drive in place
+// of the machine's); the tests run in-process use newMeasureCommand.
+var measureTestHook func(*measureHooks)
 
-func (w *measureWith) String() string { return strings.Join(*w, " ") }
-
-func (w *measureWith) Set(s string) error {
-	*w = append(*w, s)
-	return nil
+// measureCommand is "apstctl measure".
+func measureCommand() *command {
+	var h measureHooks
+	if measureTestHook != nil {
+		measureTestHook(&h)
+	}
+	return newMeasureCommand(h)
 }
 
-// measureFlags defines the flags of measure on fs.
-func measureFlags(fs *flag.FlagSet) *measureOptions {
-	o := &measureOptions{}
-	fs.Var(&o.with, "with", "a configuration to measure: comma list of k=v as plan's flags without dashes, e.g. ps-max-latency-us=25000 (repeat; configurations differ only in the bound)")
-	fs.IntVar(&o.trials, "trials", measure.DefaultTrials, "trials per configuration and idle time")
-	fs.StringVar(&o.idle, "idle", "3s", "idle time before each cold read (a Go duration: 100ms, 3s)")
-	fs.StringVar(&o.idleList, "idle-list", "", "comma list of idle times, each measured in turn (replaces --idle): 100ms,500ms,3s")
-	fs.StringVar(&o.offsets, "offsets", "random", "where the reads go: random (seeded, aligned to the logical block size) or fixed (--offset)")
-	fs.Int64Var(&o.offset, "offset", 0, "byte offset of every read with --offsets fixed (a multiple of the logical block size)")
-	fs.Uint64Var(&o.seed, "seed", 1, "seed of the random offsets (and of the simulated drive's noise)")
-	fs.StringVar(&o.format, "output-format", "normal", "output format: normal (text) or json")
-	fs.StringVar(&o.format, "o", "normal", "alias of --output-format")
-	fs.StringVar(&o.format, "format", "normal", "alias of --output-format")
+// newMeasureCommand is measure with the hooks of a test.
+func newMeasureCommand(h measureHooks) *command {
+	fs := newFlagSet("measure")
+	o := &measureOptions{hooks: h}
+	fs.Var(&o.with, "with", "CONFIG", "a configuration to measure: comma list of k=v as plan's flags without dashes, e.g. ps-max-latency-us=25000 (repeat; configurations differ only in the bound)")
+	fs.IntVar(&o.trials, "trials", "N", measure.DefaultTrials, "trials per configuration and idle time")
+	fs.StringVar(&o.idle, "idle", "DURATION", "3s", "idle time before each cold read (100ms, 3s)")
+	fs.StringVar(&o.idleList, "idle-list", "DURATIONS", "", "comma list of idle times, each measured in turn (replaces --idle): 100ms,500ms,3s")
+	fs.StringVar(&o.offsets, "offsets", "random|fixed", "random", "where the reads go: random (seeded, aligned to the logical block size) or fixed (--offset)")
+	fs.Int64Var(&o.offset, "offset", "BYTES", 0, "byte offset of every read with --offsets fixed (a multiple of the logical block size)")
+	fs.Uint64Var(&o.seed, "seed", "N", 1, "seed of the random offsets (and of the simulated drive's noise)")
+	o.format = addOutputFormat(fs)
 	fs.BoolVar(&o.trialsDetail, "trials-detail", false, "add every trial to the JSON output (trials_detail)")
-	fs.StringVar(&o.factorOut, "factor-out", "", "write the measured exit factor to `FILE` (one line, as --exit-factor of simulate and replay reads it)")
-	fs.StringVar(&o.simulate, "simulate", "", "measure a simulated drive built from the Identify `CAPTURE` instead of a live one")
-	fs.StringVar(&o.exitFactor, "exit-factor", "1", "with --simulate: the simulated drive's measured/advertised exit-latency factor: 0.78, 78% or 39/50")
-	fs.Float64Var(&o.noise, "noise", 0.005, "with --simulate: relative noise of each simulated read (0 to 0.5)")
-	fs.Float64Var(&o.foreignIO, "foreign-io", 0, "with --simulate: probability that other I/O touches the drive during an idle wait (0 to 1)")
-	fs.Float64Var(&o.lateDescent, "late-descent", 0, "with --simulate: probability that a read finds the drive one state short of its timeline (0 to 1; the patch saw 5/6)")
-	return o
+	fs.StringVar(&o.factorOut, "factor-out", "FILE", "", "write the measured exit factor to FILE (one line, as --exit-factor of simulate, replay and recommend reads it)")
+	fs.StringVar(&o.simulate, "simulate", "CAPTURE", "", "measure a simulated drive built from the Identify CAPTURE instead of a live one")
+	fs.StringVar(&o.exitFactor, "exit-factor", "FACTOR", "1", "with --simulate: the simulated drive's measured/advertised exit-latency factor: 0.78, 78% or 39/50")
+	fs.Float64Var(&o.noise, "noise", "FRACTION", 0.005, "with --simulate: relative noise of each simulated read (0 to 0.5)")
+	fs.Float64Var(&o.foreignIO, "foreign-io", "P", 0, "with --simulate: probability that other I/O touches the drive during an idle wait (0 to 1)")
+	fs.Float64Var(&o.lateDescent, "late-descent", "P", 0, "with --simulate: probability that a read finds the drive one state short of its timeline (0 to 1; the patch saw 5/6)")
+	c := &command{
+		name:      "measure",
+		usageLine: measureSynopsis,
+		short:     "measure the real wake stall of a live drive at two or more bounds",
+		long:      measureLong,
+		examples: []string{
+			"measure nvme0n1",
+			"measure nvme0n1 --with pm-qos=100000 --with pm-qos=25000 --idle-list 100ms,500ms,3s -o json",
+			"measure --simulate testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin --exit-factor 0.78 --seed 1",
+		},
+		flags:   fs,
+		minArgs: 0, maxArgs: 1,
+	}
+	c.run = o.run
+	return c
 }
 
-// runMeasureWith runs measure with parsed options and positional
-// arguments: the namespace (nvmeNnM), or none with --simulate. The value of
-// the tolerance file is printed on stderr before the first change. An error
-// wrapping errMeasureUsage is a usage error; any other a runtime failure,
-// after which the tolerance file has been restored (or the error says how
-// to restore it).
-func runMeasureWith(ctx context.Context, o *measureOptions, args []string, stdout, stderr io.Writer) error {
+// run measures: the namespace (nvmeNnM) of args, or with --simulate a
+// simulated drive. The value of the tolerance file is printed on stderr
+// before the first change; after a runtime failure it has been restored (or
+// the error says how to restore it).
+func (o *measureOptions) run(ctx context.Context, x *invocation, args []string) error {
+	stdout, stderr := io.Writer(x.out), io.Writer(x.errw)
 	idle, err := parseIdleList(o.idle, o.idleList)
 	if err != nil {
-		return measureUsagef("%v", err)
+		return usagef("%v", err)
 	}
 	var offsets measure.Offsets
 	switch o.offsets {
 	case "random":
 		if o.offset != 0 {
-			return measureUsagef("--offset needs --offsets fixed")
+			return usagef("--offset needs --offsets fixed")
 		}
 	case "fixed":
 		offsets = measure.OffsetsFixed
 	default:
-		return measureUsagef("--offsets %q: want random or fixed", o.offsets)
-	}
-	switch o.format {
-	case "normal", "text", "json":
-	default:
-		return measureUsagef("--output-format %q: want normal or json", o.format)
+		return usagef("--offsets %q: want random or fixed", o.offsets)
 	}
 	if o.trials < 1 || o.trials > measure.MaxTrials {
-		return measureUsagef("--trials %d: want 1 to %d", o.trials, measure.MaxTrials)
+		return usagef("--trials %d: want 1 to %d", o.trials, measure.MaxTrials)
 	}
 	texts := []string(o.with)
 	if len(texts) == 0 {
@@ -155,9 +162,9 @@ func runMeasureWith(ctx context.Context, o *measureOptions, args []string, stdou
 	)
 	if o.simulate != "" {
 		if len(args) != 0 {
-			return measureUsagef("--simulate measures a simulated drive: no device argument (got %q)", args)
+			return usagef("--simulate measures a simulated drive: no device argument (got %q)", args)
 		}
-		sim, c, base, err := o.simulation()
+		sim, c, base, err := o.simulationContext(ctx)
 		if err != nil {
 			return err
 		}
@@ -177,13 +184,13 @@ func runMeasureWith(ctx context.Context, o *measureOptions, args []string, stdou
 	} else {
 		for _, flagName := range []string{"exit-factor", "noise", "foreign-io", "late-descent"} {
 			if o.simFlagSet(flagName) {
-				return measureUsagef("--%s needs --simulate", flagName)
+				return usagef("--%s needs --simulate", flagName)
 			}
 		}
 		if len(args) != 1 {
-			return measureUsagef("want 1 argument (the namespace, e.g. nvme0n1), got %d %q", len(args), args)
+			return usagef("want 1 argument (the namespace, e.g. nvme0n1), got %d %q", len(args), args)
 		}
-		open := o.liveSystem
+		open := o.hooks.liveSystem
 		if open == nil {
 			open = nvmeapst.Live
 		}
@@ -191,7 +198,7 @@ func runMeasureWith(ctx context.Context, o *measureOptions, args []string, stdou
 		if err != nil {
 			return err
 		}
-		target, err := sys.OpenTarget(ctx, args[0], o.openOptions)
+		target, err := sys.OpenTarget(ctx, args[0], o.hooks.openOptions)
 		if err != nil {
 			return err
 		}
@@ -207,27 +214,20 @@ func runMeasureWith(ctx context.Context, o *measureOptions, args []string, stdou
 	for _, s := range texts {
 		cfg, err := parse(s)
 		if err != nil {
-			return measureUsagef("--with %q: %v", s, err)
+			return usagef("--with %q: %v", s, err)
 		}
 		setup.Configs = append(setup.Configs, cfg)
 	}
 	setup.Idle, setup.Trials, setup.Offsets, setup.FixedOffset, setup.Seed = idle, o.trials, offsets, o.offset, o.seed
-	if o.simulate == "" && measureTerminal(stderr) {
-		total, done := setup.Trials*len(setup.Idle)*len(setup.Configs), 0
-		setup.OnTrial = func(measure.Trial) {
-			done++
-			fmt.Fprintf(stderr, "\rapstctl measure: trial %d of %d", done, total)
-			if done == total {
-				fmt.Fprintln(stderr)
-			}
-		}
+	if p := x.progress(); p != nil {
+		setup.OnTrial = measureProgress(p, &setup)
 	}
-	if o.setupHook != nil {
-		o.setupHook(&setup)
+	if o.hooks.setup != nil {
+		o.hooks.setup(&setup)
 	}
 	res, err := measure.Run(ctx, setup)
 	if errors.Is(err, measure.ErrSetup) && res == nil {
-		return measureUsagef("%v", err)
+		return usagef("%v", err)
 	}
 	if err != nil {
 		if res != nil && res.Restored {
@@ -246,20 +246,28 @@ func runMeasureWith(ctx context.Context, o *measureOptions, args []string, stdou
 	}
 	header.ReadBytes = setup.Drive.ReadLength()
 	header.Trials = setup.Trials
-	if o.format == "json" {
+	if o.format.json {
 		return writeMeasureJSON(stdout, &header, res, o.trialsDetail)
 	}
 	return writeMeasureText(stdout, &header, res)
 }
 
-// measureTerminal reports whether w is a terminal (progress goes there only).
-func measureTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
+// measureProgress returns the OnTrial of a run whose standard error is a
+// terminal: one line, rewritten after each trial, with the trial's number,
+// configuration and idle time, and a newline after the last.
+func measureProgress(w io.Writer, s *measure.Setup) func(measure.Trial) {
+	total, done := s.Trials*len(s.Idle)*len(s.Configs), 0
+	return func(t measure.Trial) {
+		done++
+		cfg := ""
+		if t.Config >= 0 && t.Config < len(s.Configs) {
+			cfg = s.Configs[t.Config].Text
+		}
+		fmt.Fprintf(w, "\r\x1b[Kapstctl measure: trial %d of %d: %s, idle %s", done, total, safeio.EscapeTerminal(cfg), durationText(t.Idle))
+		if done == total {
+			fmt.Fprintln(w)
+		}
 	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 // simFlagSet reports whether a flag of the simulation differs from its
@@ -280,17 +288,23 @@ func (o *measureOptions) simFlagSet(name string) bool {
 
 // simulation builds the simulated drive of --simulate.
 func (o *measureOptions) simulation() (*measure.Simulation, *powerstate.Controller, apst.Params, error) {
+	return o.simulationContext(context.Background())
+}
+
+// simulationContext is simulation with the command's context, which ends a
+// wait for a FIFO's writer.
+func (o *measureOptions) simulationContext(ctx context.Context) (*measure.Simulation, *powerstate.Controller, apst.Params, error) {
 	factor, err := analysis.ParseFactor(o.exitFactor)
 	if err != nil {
-		return nil, nil, apst.Params{}, measureUsagef("--exit-factor: %v", err)
+		return nil, nil, apst.Params{}, usagef("--exit-factor: %v", err)
 	}
-	b, err := readMeasureCapture(o.simulate)
+	b, err := readMeasureCapture(ctx, o.simulate)
 	if err != nil {
-		return nil, nil, apst.Params{}, measureUsagef("--simulate: %v", err)
+		return nil, nil, apst.Params{}, usagef("--simulate: %v", err)
 	}
 	c, err := powerstate.Parse(strings.NewReader(string(b)))
 	if err != nil {
-		return nil, nil, apst.Params{}, measureUsagef("--simulate %s: %v", o.simulate, err)
+		return nil, nil, apst.Params{}, usagef("--simulate %s: %v", o.simulate, err)
 	}
 	base := apst.DefaultParams(apst.Current)
 	base.Quirks = apst.DriveQuirks(&c, apst.Release{}).APST()
@@ -299,32 +313,16 @@ func (o *measureOptions) simulation() (*measure.Simulation, *powerstate.Controll
 		Initial: apst.Tolerance{Kind: apst.ToleranceValue, Value: uint32(apst.Current.DefaultBound())},
 	})
 	if err != nil {
-		return nil, nil, apst.Params{}, measureUsagef("%v", err)
+		return nil, nil, apst.Params{}, usagef("%v", err)
 	}
 	return sim, &c, base, nil
 }
 
-// readMeasureCapture reads a capture file, refusing one larger than
-// powerstate.MaxCaptureSize.
-func readMeasureCapture(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil {
-		return nil, err
-	} else if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, powerstate.MaxCaptureSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(b) > powerstate.MaxCaptureSize {
-		return nil, fmt.Errorf("%s: capture is larger than %d bytes", path, powerstate.MaxCaptureSize)
-	}
-	return b, nil
+// readMeasureCapture reads the capture of --simulate as every command reads
+// one (readCapture): without blocking on a FIFO, a socket or a device, and
+// refusing one larger than powerstate.MaxCaptureSize.
+func readMeasureCapture(ctx context.Context, path string) ([]byte, error) {
+	return readCapture(path, &commandInput{ctx: ctx, r: eofReader{}})
 }
 
 // parseIdleList parses --idle, or --idle-list when set: Go durations
@@ -542,35 +540,6 @@ func writeMeasureJSON(w io.Writer, h *measureHeader, r *measure.Result, detail b
 	}
 	_, err = w.Write(append(b, '\n'))
 	return err
-}
-
-// measureCommand is "apstctl measure": its flags (measureFlags) and its run
-// (runMeasureWith) in the command table.
-func measureCommand() *command {
-	fs := newFlagSet("measure")
-	o := measureFlags(fs.fs)
-	fs.adopt()
-	c := &command{
-		name:      "measure",
-		usageLine: measureSynopsis,
-		short:     "measure the real wake stall of a live drive at two or more bounds",
-		long:      measureLong,
-		examples: []string{
-			"measure nvme0n1",
-			"measure nvme0n1 --with pm-qos=100000 --with pm-qos=25000 --idle-list 100ms,500ms,3s -o json",
-			"measure --simulate testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin --exit-factor 0.78 --seed 1",
-		},
-		flags:   fs,
-		minArgs: 0, maxArgs: -1,
-	}
-	c.run = func(ctx context.Context, x *invocation, args []string) error {
-		err := runMeasureWith(ctx, o, args, x.out, x.errw)
-		if errors.Is(err, errMeasureUsage) {
-			return usagef("%s", strings.TrimPrefix(err.Error(), "usage: "))
-		}
-		return err
-	}
-	return c
 }
 
 // exitFactorsText is the measured exit factors as --exit-factor reads them:

@@ -29,30 +29,17 @@ import (
 
 var evoCapture = testfixture.Path(testfixture.Samsung990EVOPlus)
 
-// measureArgs parses args with the command table's parser and measure's
-// flags.
-func measureArgs(t *testing.T, args []string) (*measureOptions, []string) {
+// measureRun runs measure through the command table with the hooks of a
+// test (nil: none) and returns its exit status and output.
+func measureRun(t *testing.T, ctx context.Context, h *measureHooks, args ...string) (int, string, string) {
 	t.Helper()
-	fs := newFlagSet("measure")
-	o := measureFlags(fs.fs)
-	fs.adopt()
-	pos, err := parseArgs(fs, args)
-	require.NoError(t, err, args)
-	return o, pos
-}
-
-// measureRun parses args as the command does and runs runMeasureWith; hook
-// (optional) edits the options first.
-func measureRun(t *testing.T, ctx context.Context, hook func(*measureOptions), args ...string) (string, string, error) {
-	t.Helper()
-	o, pos := measureArgs(t, args)
-	var err error
-	if hook != nil {
-		hook(o)
+	var hooks measureHooks
+	if h != nil {
+		hooks = *h
 	}
 	var out, errOut bytes.Buffer
-	err = runMeasureWith(ctx, o, pos, &out, &errOut)
-	return out.String(), errOut.String(), err
+	code := runCommand(ctx, newMeasureCommand(hooks), args, nil, &out, &errOut)
+	return code, out.String(), errOut.String()
 }
 
 // measureGolden compares got with testdata/measure/NAME (-update rewrites it).
@@ -82,16 +69,15 @@ func TestMeasureSimulateGolden(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			start := time.Now()
-			out, errOut, err := measureRun(t, context.Background(), nil, tt.args...)
-			require.NoError(t, err)
+			code, out, errOut := measureRun(t, context.Background(), nil, tt.args...)
+			require.Equal(t, exitOK, code, errOut)
 			assert.Less(t, time.Since(start), time.Second, "a simulated run takes no real time")
 			assert.Contains(t, errOut, "holds 100000")
 			if strings.HasSuffix(tt.name, ".json") {
 				require.True(t, json.Valid([]byte(out)), out)
 			}
 			measureGolden(t, tt.name, out)
-			again, _, err := measureRun(t, context.Background(), nil, tt.args...)
-			require.NoError(t, err)
+			_, again, _ := measureRun(t, context.Background(), nil, tt.args...)
 			assert.Equal(t, out, again, "deterministic for a seed")
 		})
 	}
@@ -100,8 +86,8 @@ func TestMeasureSimulateGolden(t *testing.T) {
 // The patch's table: p90 of the 100 ms row about 33.5 ms, of the 25 ms row
 // about 3.6 ms, both states at 0.78.
 func TestMeasureSimulatePatchTable(t *testing.T) {
-	out, _, err := measureRun(t, context.Background(), nil, "--simulate", evoCapture, "--exit-factor", "0.78", "--seed", "9", "-o", "json")
-	require.NoError(t, err)
+	code, out, errOut := measureRun(t, context.Background(), nil, "--simulate", evoCapture, "--exit-factor", "0.78", "--seed", "9", "-o", "json")
+	require.Equal(t, exitOK, code, errOut)
 	var doc struct {
 		Rows []struct {
 			Config string `json:"config"`
@@ -143,8 +129,8 @@ func TestMeasureJSONKeys(t *testing.T) {
 		if detail {
 			args = append(args, "--trials-detail")
 		}
-		out, _, err := measureRun(t, context.Background(), nil, args...)
-		require.NoError(t, err)
+		code, out, errOut := measureRun(t, context.Background(), nil, args...)
+		require.Equal(t, exitOK, code, errOut)
 		var doc map[string]any
 		require.NoError(t, json.Unmarshal([]byte(out), &doc))
 		rows := doc["rows"].([]any)
@@ -168,8 +154,8 @@ func TestMeasureJSONKeys(t *testing.T) {
 
 func TestMeasureFactorOut(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "factor")
-	_, _, err := measureRun(t, context.Background(), nil, "--simulate", evoCapture, "--exit-factor", "39/50", "--trials", "5", "--factor-out", path)
-	require.NoError(t, err)
+	code, _, errOut := measureRun(t, context.Background(), nil, "--simulate", evoCapture, "--exit-factor", "39/50", "--trials", "5", "--factor-out", path)
+	require.Equal(t, exitOK, code, errOut)
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.Equal(t, "0.78,ps3=0.78,ps4=0.78\n", string(b))
@@ -197,11 +183,12 @@ func TestMeasureUsageErrors(t *testing.T) {
 		{"offset without fixed", []string{"--simulate", evoCapture, "--offset", "4096"}, "--offset needs --offsets fixed"},
 		{"unaligned offset", []string{"--simulate", evoCapture, "--offsets", "fixed", "--offset", "100"}, "fixed offset 100"},
 		{"no trials", []string{"--simulate", evoCapture, "--trials", "0"}, "--trials 0"},
-		{"bad format", []string{"--simulate", evoCapture, "-o", "yaml"}, `--output-format "yaml"`},
+		{"bad format", []string{"--simulate", evoCapture, "-o", "yaml"}, `-o yaml: want normal or json`},
 		{"bad factor", []string{"--simulate", evoCapture, "--exit-factor", "-1"}, "--exit-factor"},
 		{"factor without simulate", []string{"--exit-factor", "0.78", "nvme0n1"}, "--exit-factor needs --simulate"},
 		{"device with simulate", []string{"--simulate", evoCapture, "nvme0n1"}, "no device argument"},
 		{"no device", nil, "want 1 argument"},
+		{"two devices", []string{"nvme0n1", "nvme1n1"}, "want 0 to 1 arguments"},
 		{"bad with", []string{"--simulate", evoCapture, "--with", "ps-max-latency-us=soon"}, `--with "ps-max-latency-us=soon"`},
 		{"with beyond the bound", []string{"--simulate", evoCapture, "--with", "ps-max-latency-us=100000", "--with", "apst-primary-timeout-ms=50"}, "differs from"},
 		{"missing capture", []string{"--simulate", "no-such-file"}, "--simulate: open no-such-file"},
@@ -209,14 +196,12 @@ func TestMeasureUsageErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out, errOut, err := measureRun(t, context.Background(), nil, tt.args...)
-			require.ErrorIs(t, err, errMeasureUsage)
-			assert.Contains(t, err.Error(), tt.err)
+			code, out, errOut := measureRun(t, context.Background(), nil, tt.args...)
+			assert.Equal(t, exitUsage, code)
+			assert.Contains(t, errOut, tt.err)
 			assert.Empty(t, out)
 			assert.NotContains(t, errOut, "holds", "nothing was read or changed")
-			code, _, stderr := apstctl(t, nil, append([]string{"measure"}, tt.args...)...)
-			assert.Equal(t, exitUsage, code)
-			assert.Contains(t, stderr, "see 'apstctl measure --help'")
+			assert.Contains(t, errOut, "see 'apstctl measure --help'")
 		})
 	}
 }
@@ -324,21 +309,17 @@ func TestMeasureRestoresOnErrorCancelAndSignal(t *testing.T) {
 			ctx, cancel := context.WithCancel(ctx)
 			defer cancel()
 			probe := &toleranceProbe{}
-			hook := func(o *measureOptions) {
-				o.setupHook = func(s *measure.Setup) {
-					probe.file = s.Tolerance
-					tt.wrap(s, cancel)
-				}
-			}
-			out, errOut, err := measureRun(t, ctx, hook, "--simulate", evoCapture, "--exit-factor", "0.78")
-			require.Error(t, err)
-			assert.Contains(t, err.Error(), tt.err)
+			hooks := &measureHooks{setup: func(s *measure.Setup) {
+				probe.file = s.Tolerance
+				tt.wrap(s, cancel)
+			}}
+			code, out, errOut := measureRun(t, ctx, hooks, "--simulate", evoCapture, "--exit-factor", "0.78")
+			assert.Equal(t, exitFailure, code)
+			assert.Contains(t, errOut, tt.err)
 			assert.Empty(t, out)
 			assert.Contains(t, errOut, "holds 100000", "the value to restore was printed first")
 			assert.Contains(t, errOut, "restored to 100000")
 			assert.Equal(t, want, probe.value(t))
-			code, _, _ := statusOf(err)
-			assert.Equal(t, exitFailure, code)
 		})
 	}
 }
@@ -393,37 +374,31 @@ func TestMeasureLive(t *testing.T) {
 		}, nil
 	}
 	t.Run("needs root", func(t *testing.T) {
-		hook := func(o *measureOptions) {
-			o.liveSystem = live
-			o.openOptions.OpenDrive = func(p string) (measure.Drive, error) {
-				return nil, &os.PathError{Op: "open", Path: p, Err: os.ErrPermission}
-			}
+		hooks := &measureHooks{liveSystem: live}
+		hooks.openOptions.OpenDrive = func(p string) (measure.Drive, error) {
+			return nil, &os.PathError{Op: "open", Path: p, Err: os.ErrPermission}
 		}
-		out, errOut, err := measureRun(t, context.Background(), hook, "nvme2n1")
-		require.ErrorIs(t, err, nvmeapst.ErrNeedsRoot)
-		assert.Contains(t, err.Error(), "cannot read /dev/nvme2n1")
-		assert.Contains(t, err.Error(), "nothing changed")
-		assert.Empty(t, out)
-		assert.Empty(t, errOut)
-		code, _, _ := statusOf(err)
+		code, out, errOut := measureRun(t, context.Background(), hooks, "nvme2n1")
 		assert.Equal(t, exitFailure, code)
+		assert.Contains(t, errOut, "measure needs root")
+		assert.Contains(t, errOut, "cannot read /dev/nvme2n1")
+		assert.Contains(t, errOut, "nothing changed")
+		assert.NotContains(t, errOut, "holds", "nothing was changed")
+		assert.Empty(t, out)
 		b, err := os.ReadFile(tolPath)
 		require.NoError(t, err)
 		assert.Equal(t, "25000\n", string(b))
 	})
 	t.Run("measures and restores", func(t *testing.T) {
 		var sim *measure.Simulation
-		hook := func(o *measureOptions) {
-			o.liveSystem = live
-			o.openOptions.OpenDrive = func(string) (measure.Drive, error) {
-				s, err := simulatedEvo(t)
-				sim = s
-				return s, err
-			}
-			o.setupHook = func(s *measure.Setup) { s.Clock = sim }
+		hooks := &measureHooks{liveSystem: live, setup: func(s *measure.Setup) { s.Clock = sim }}
+		hooks.openOptions.OpenDrive = func(string) (measure.Drive, error) {
+			s, err := simulatedEvo(t)
+			sim = s
+			return s, err
 		}
-		out, errOut, err := measureRun(t, context.Background(), hook, "--trials", "2", "nvme2n1", "--with", "pm-qos=100000", "--with", "pm-qos=25000")
-		require.NoError(t, err, errOut)
+		code, out, errOut := measureRun(t, context.Background(), hooks, "--trials", "2", "nvme2n1", "--with", "pm-qos=100000", "--with", "pm-qos=25000")
+		require.Equal(t, exitOK, code, errOut)
 		assert.Contains(t, errOut, tolPath+" holds 25000; if this run is killed, restore it with: echo 25000 > "+tolPath)
 		assert.Contains(t, out, "nvme2n1 on nvme2")
 		assert.Contains(t, out, "restored to 25000")
@@ -439,25 +414,6 @@ func simulatedEvo(t *testing.T) (*measure.Simulation, error) {
 	o := &measureOptions{simulate: evoCapture, exitFactor: "0.78", seed: 1}
 	sim, _, _, err := o.simulation()
 	return sim, err
-}
-
-func TestParseMeasureArgs(t *testing.T) {
-	tests := []struct {
-		args []string
-		pos  []string
-		idle string
-	}{
-		{[]string{"nvme0n1"}, []string{"nvme0n1"}, "3s"},
-		{[]string{"--idle", "1s", "nvme0n1"}, []string{"nvme0n1"}, "1s"},
-		{[]string{"nvme0n1", "--idle", "2s"}, []string{"nvme0n1"}, "2s"},
-		{[]string{"--", "--idle", "2s"}, []string{"--idle", "2s"}, "3s"},
-		{[]string{"a", "--", "-b"}, []string{"a", "-b"}, "3s"},
-	}
-	for _, tt := range tests {
-		o, pos := measureArgs(t, tt.args)
-		assert.Equal(t, tt.pos, pos, tt.args)
-		assert.Equal(t, tt.idle, o.idle, tt.args)
-	}
 }
 
 func FuzzParseIdleList(f *testing.F) {

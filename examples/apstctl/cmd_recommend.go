@@ -53,6 +53,7 @@ type recommendJSON struct {
 	Why                []string               `json:"why"`
 	Current            recommendCurrentJSON   `json:"current"`
 	Params             paramsJSON             `json:"params"`
+	recommendedValueJSON
 }
 
 func rangeView(r analysis.BoundRange) recommendRangeJSON {
@@ -162,6 +163,10 @@ give up, and whether the bound of the other flags (default 100000) meets the goa
 			return inputErr(err)
 		}
 		power := func(r analysis.Reach) powerstate.Power { return ctl.PowerStates[r.Deepest].MaxPower }
+		value, err := chooseRecommended(ctl, &p, &rec, goal)
+		if err != nil {
+			return err
+		}
 		if format.json {
 			out := recommendJSON{
 				ExitFactor: opt.ExitFactor.String(), CPUWakeUS: uint64(opt.CPUWake),
@@ -174,7 +179,7 @@ give up, and whether the bound of the other flags (default 100000) meets the goa
 					WorstWakeStallUS: uint64(stall(opt, rec.Current.Reach.WorstExitLatency)),
 					ReachableStates:  stateList(rec.Current.Reach.States), Why: nonNil(rec.Current.Why),
 				},
-				Params: paramsView(&p),
+				Params: paramsView(&p), recommendedValueJSON: value.view(opt),
 			}
 			for _, r := range rec.Acceptable {
 				out.Acceptable = append(out.Acceptable, rangeView(r))
@@ -225,6 +230,7 @@ give up, and whether the bound of the other flags (default 100000) meets the goa
 					r, re.Deepest, power(re), describeStall(opt, re.WorstExitLatency))
 			}
 			fmt.Fprintln(w, "keeps:", rec.Kept.String(), "  gives up:", rec.GivenUp.String())
+			value.writeText(w, &rec, opt)
 		} else {
 			fmt.Fprintln(w, "no bound meets the goal while reaching a non-operational state")
 		}
@@ -242,7 +248,7 @@ func describeGoal(g analysis.Goal, stallLimit apst.Microseconds, opt analysis.Si
 	if stallLimit != apst.NoLimit {
 		s := "worst wake stall <= " + stallLimit.String()
 		if !opt.ExitFactor.IsOne() || opt.CPUWake != 0 {
-			s += fmt.Sprintf(" (exit latency x %s + CPU wake %s: exit latency <= %s)", opt.ExitFactor, opt.CPUWake, g.MaxStall)
+			s += fmt.Sprintf(" (stall goal; exit latency x %s + CPU wake %s: exit-latency limit %s)", opt.ExitFactor, opt.CPUWake, g.MaxStall)
 		}
 		parts = append(parts, s)
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"text/tabwriter"
+	"time"
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
@@ -29,34 +30,28 @@ TRACE is blkparse text, biosnoop (bcc or bpftrace), a fio iolog v3 or a plain li
 --with the plan flags give the configuration; each --with (comma list of k=v, or policy=NAME, on
 top of the flags) is one configuration, and from two on the differences from the first follow.`
 
-// replayOptions are the flags of replay, and the standard input the
-// command runs with.
+// replayOptions are the flags of replay.
 type replayOptions struct {
 	plan   *planFlags
 	wake   *wakeFlags
 	format *outputFormat
 	with   withFlags
-	device *string
-	disk   *string
-	// stdin is read for a CAPTURE or TRACE of "-"; nil reads nothing.
-	stdin io.Reader
-}
-
-// replayFlags defines the flags of replay on fs: the plan flags, -o,
-// --with (repeated), --exit-factor, --cpu-wake-us, --device and --disk.
-func replayFlags(fs *flagSet) *replayOptions {
-	o := &replayOptions{plan: addPlanFlags(fs), format: addOutputFormat(fs)}
-	fs.Var(&o.with, "with", "CONFIG", "a configuration to replay: comma list of k=v, or policy=NAME, on top of the flags (repeat)")
-	o.wake = addWakeFlags(fs)
-	o.device = fs.String("device", "MAJ,MIN", "", "the device of a blkparse trace that holds several (259,0)")
-	o.disk = fs.String("disk", "NAME", "", "the disk of a biosnoop trace, or the file of a fio iolog, that holds several (nvme0n1)")
-	return o
+	device string
+	disk   string
+	// lostAfter is --lost-after: how long a command's completion is
+	// waited for.
+	lostAfter string
 }
 
 // replayCommand is "apstctl replay CAPTURE TRACE".
 func replayCommand() *command {
 	fs := newFlagSet("replay")
-	o := replayFlags(fs)
+	o := &replayOptions{plan: addPlanFlags(fs), format: addOutputFormat(fs)}
+	fs.Var(&o.with, "with", "CONFIG", "a configuration to replay: comma list of k=v, or policy=NAME, on top of the flags (repeat)")
+	o.wake = addWakeFlags(fs)
+	fs.StringVar(&o.device, "device", "MAJ,MIN", "", "the device of a blkparse trace that holds several (259,0)")
+	fs.StringVar(&o.disk, "disk", "NAME", "", "the disk of a biosnoop trace, or the file of a fio iolog, that holds several (nvme0n1)")
+	fs.StringVar(&o.lostAfter, "lost-after", "DURATION", "30s", "a command whose completion has not come this long after its dispatch is counted lost and replayed as if absent (1us to 24h)")
 	c := &command{
 		name:      "replay",
 		usageLine: "replay [flags] CAPTURE TRACE [--with CONFIG]...",
@@ -69,34 +64,30 @@ func replayCommand() *command {
 		flags:   fs,
 		minArgs: 2, maxArgs: 2,
 	}
-	c.run = func(ctx context.Context, x *invocation, args []string) error {
-		o.stdin = x.stdin
-		return runReplayWith(ctx, o, args, x.out, x.errw)
-	}
+	c.run = o.run
 	return c
 }
 
-// runReplayWith runs replay on args (CAPTURE TRACE) with the flags of o,
-// writing the report to stdout and, with -o json, the warnings to stderr
-// (text output holds them). Its errors are those of the command table
+// run replays the trace args[1] against the capture args[0], writing the
+// report to standard output and, with -o json, the warnings to standard
+// error (text output holds them); on a terminal, standard error shows how
+// far the trace has been read. Its errors are those of the command table
 // (errors.go): *usageError for flags, *inputError for a capture or trace
 // that cannot be read, the context's cause when ctx ends the replay.
-func runReplayWith(ctx context.Context, o *replayOptions, args []string, stdout, stderr io.Writer) error {
-	if len(args) != 2 {
-		return usagef("want 2 arguments (CAPTURE TRACE), got %d: usage: apstctl replay [flags] CAPTURE TRACE", len(args))
-	}
+func (o *replayOptions) run(ctx context.Context, x *invocation, args []string) error {
+	stdout, stderr := io.Writer(x.out), io.Writer(x.errw)
 	capPath, tracePath := args[0], args[1]
 	if capPath == "-" && tracePath == "-" {
 		return usagef("CAPTURE and TRACE cannot both be standard input (-)")
 	}
-	if *o.device != "" && *o.disk != "" {
-		return usagef("give only one of --device and --disk")
+	if o.device != "" && o.disk != "" {
+		return usagef("--device and --disk contradict each other: give the one the trace's format uses")
 	}
 	sim, err := o.wake.options()
 	if err != nil {
 		return err
 	}
-	stdin := o.stdin
+	stdin := x.stdin
 	if stdin == nil {
 		stdin = eofReader{}
 	}
@@ -108,22 +99,27 @@ func runReplayWith(ctx context.Context, o *replayOptions, args []string, stdout,
 	if err != nil {
 		return err
 	}
-	if _, err := analysis.NewReplayer(ctl, configs...); err != nil {
+	lostAfter, err := parseLostAfter(o.lostAfter)
+	if err != nil {
+		return err
+	}
+	ropts := analysis.ReplayOptions{LostAfter: lostAfter}
+	if _, err := analysis.NewReplayerWithOptions(ctl, ropts, configs...); err != nil {
 		return inputErr(err) // a plan Build refuses, before the trace is opened
 	}
-	src, closeTrace, err := openTrace(tracePath, stdin)
+	src, closeTrace, err := openTrace(ctx, tracePath, stdin)
 	if err != nil {
 		return err
 	}
 	defer closeTrace()
-	r, err := trace.NewReader(src, trace.Options{Device: *o.device, Disk: *o.disk})
+	r, err := trace.NewReader(src, trace.Options{Device: o.device, Disk: o.disk})
 	switch {
 	case errors.Is(err, trace.ErrOptions):
 		return usagef("%s: %v", traceName(tracePath), err)
 	case err != nil:
 		return inputErr(fmt.Errorf("%s: %w", traceName(tracePath), err))
 	}
-	rep, err := analysis.Replay(ctl, &ctxSource{ctx: ctx, r: r}, configs...)
+	rep, err := analysis.ReplayWithOptions(ctl, &ctxSource{ctx: ctx, r: r, progress: x.progress()}, ropts, configs...)
 	if err != nil {
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
@@ -163,7 +159,7 @@ func replayConfigs(base apst.Params, with []string, sim analysis.SimOptions) ([]
 	}
 	out := make([]analysis.ReplayConfig, len(params))
 	for i, p := range params {
-		out[i] = analysis.ReplayConfig{Name: p.String(), Params: p, CPUWake: sim.CPUWake}
+		out[i] = analysis.ReplayConfig{Name: configText(&p), Params: p, CPUWake: sim.CPUWake}
 		if !sim.ExitFactor.IsOne() {
 			out[i].ExitFactor = sim.ExitFactor
 		}
@@ -184,18 +180,23 @@ func traceName(path string) string {
 	return safeio.EscapeTerminal(path)
 }
 
-// openTrace opens the trace at path ("-" = stdin). A path must be a regular
-// file (opened without blocking, safeio.Open): a pipe is given as standard
-// input, so that a FIFO without a writer cannot hang the command.
-func openTrace(path string, stdin io.Reader) (io.Reader, func(), error) {
+// openTrace opens the trace at path ("-" = stdin). A regular file is
+// opened without blocking (safeio.Open); a pipe or FIFO the user named
+// (`replay CAP <(biosnoop ...)`) is read as it comes, ^C ending the wait;
+// anything else (a socket, a device) is refused without being opened.
+func openTrace(ctx context.Context, path string, stdin io.Reader) (io.Reader, func(), error) {
 	if path == "-" {
 		return stdin, func() {}, nil
 	}
 	f, _, err := safeio.Open(path)
-	switch {
-	case errors.Is(err, safeio.ErrNotRegular):
-		return nil, nil, inputErr(fmt.Errorf("%w: give a pipe as standard input (... | apstctl replay CAPTURE -)", err))
-	case err != nil:
+	if errors.Is(err, safeio.ErrNotRegular) && isNamedPipe(path) {
+		p, release, perr := openNamedPipe(ctx, path)
+		if perr != nil {
+			return nil, nil, inputErr(perr)
+		}
+		return p, release, nil
+	}
+	if err != nil {
 		return nil, nil, inputErr(err)
 	}
 	return f, func() { f.Close() }, nil
@@ -203,10 +204,13 @@ func openTrace(path string, stdin io.Reader) (io.Reader, func(), error) {
 
 // ctxSource is a trace Reader that ends with the context's error once ctx
 // is done (checked every 4096 events, so that ^C stops a long replay).
+// With progress set (standard error is a terminal), it writes the count of
+// events read every 2^20 events, and clears the line at the end.
 type ctxSource struct {
-	ctx context.Context
-	r   *trace.Reader
-	n   uint
+	ctx      context.Context
+	r        *trace.Reader
+	n        uint
+	progress io.Writer
 }
 
 func (s *ctxSource) Next() (trace.Event, error) {
@@ -215,8 +219,15 @@ func (s *ctxSource) Next() (trace.Event, error) {
 		if err := s.ctx.Err(); err != nil {
 			return trace.Event{}, err
 		}
+		if s.progress != nil && s.n%(1<<20) == 0 {
+			fmt.Fprintf(s.progress, "\r\x1b[Kapstctl replay: %d events read", s.n)
+		}
 	}
-	return s.r.Next()
+	ev, err := s.r.Next()
+	if err != nil && s.progress != nil && s.n >= 1<<20 {
+		fmt.Fprint(s.progress, "\r\x1b[K")
+	}
+	return ev, err
 }
 
 // replaySaturated refuses a report whose stall or transition energy
@@ -251,11 +262,17 @@ func powerWarnings(c *powerstate.Controller, rep *analysis.ReplayReport) []strin
 
 // replayJSON is the JSON of replay (docs/spec/replay.md §4, cli.md).
 type replayJSON struct {
-	Device      string             `json:"device"`
-	Events      uint64             `json:"events"`
-	SpanUS      uint64             `json:"span_us"`
-	IdlePeriods uint64             `json:"idle_periods"`
-	Configs     []replayConfigJSON `json:"configs"`
+	Device      string `json:"device"`
+	Events      uint64 `json:"events"`
+	SpanUS      uint64 `json:"span_us"`
+	IdlePeriods uint64 `json:"idle_periods"`
+	// LostCommands and UnmatchedCompletions count the trace's anomalies:
+	// dispatches whose completion did not come within --lost-after
+	// (replayed as if absent), completions of no outstanding dispatch
+	// (ignored).
+	LostCommands         uint64             `json:"lost_commands"`
+	UnmatchedCompletions uint64             `json:"unmatched_completions"`
+	Configs              []replayConfigJSON `json:"configs"`
 }
 
 type replayConfigJSON struct {
@@ -300,6 +317,7 @@ func (s stateValues) MarshalJSON() ([]byte, error) {
 // wakes_by_state, the states that have one in break_even_us.
 func replayView(rep *analysis.ReplayReport) replayJSON {
 	out := replayJSON{Device: rep.Device, Events: rep.Events, SpanUS: rep.SpanMicros(), IdlePeriods: rep.IdlePeriods,
+		LostCommands: rep.LostCommands, UnmatchedCompletions: rep.UnmatchedCompletions,
 		Configs: make([]replayConfigJSON, len(rep.Configs))}
 	for i := range rep.Configs {
 		res := &rep.Configs[i]
@@ -342,6 +360,10 @@ func writeReplayText(w io.Writer, c *powerstate.Controller, rep *analysis.Replay
 	}
 	fmt.Fprintf(w, "trace %s (%s%s): %d commands, %d idle periods, %s from the first dispatch to the last completion\n",
 		h.trace, h.format, dev, rep.Events, rep.IdlePeriods, seconds(rep.SpanNanos))
+	if rep.LostCommands+rep.UnmatchedCompletions > 0 {
+		fmt.Fprintf(w, "anomalies: %d commands lost (no completion within --lost-after: replayed as if absent), %d completions of no outstanding command (ignored)\n",
+			rep.LostCommands, rep.UnmatchedCompletions)
+	}
 	fmt.Fprintln(w, "open loop: the recorded times are kept, so the stall is an upper bound of the time added;")
 	fmt.Fprintln(w, "transitions are instantaneous; idle power is each state's max power (MP)")
 	if !h.sim.ExitFactor.IsOne() || h.sim.CPUWake != 0 {
@@ -456,4 +478,14 @@ func percent(part, whole uint64) float64 {
 		return 0
 	}
 	return 100 * float64(part) / float64(whole)
+}
+
+// parseLostAfter reads --lost-after: a duration (30s, 500ms, or bare
+// microseconds) from 1 µs to analysis.MaxLostAfter.
+func parseLostAfter(s string) (time.Duration, error) {
+	us, err := apst.ParseMicroseconds(s)
+	if err != nil || us < 1 || us > apst.Microseconds(analysis.MaxLostAfter/time.Microsecond) {
+		return 0, usagef("--lost-after %s: want a duration from 1us to %v", strconv.Quote(s), analysis.MaxLostAfter)
+	}
+	return time.Duration(us) * time.Microsecond, nil
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/apst/analysis/trace"
 	"github.com/nvmeapst/nvmeapst/apst/analysis/trace/tracetest"
+	"github.com/nvmeapst/nvmeapst/internal/safeio"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -132,7 +133,7 @@ func TestReplayJSONView(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	var compact bytes.Buffer
 	require.NoError(t, json.Compact(&compact, []byte(out)))
-	const want = `{"device":"","events":7,"span_us":5260000,"idle_periods":4,"configs":[` +
+	const want = `{"device":"","events":7,"span_us":5260000,"idle_periods":4,"lost_commands":0,"unmatched_completions":0,"configs":[` +
 		`{"config":"kernel=current,ps-max-latency-us=100000","wakes":4,"stall_total_us":90600,"stall_p50_us":4600,"stall_p90_us":43000,"stall_p99_us":43000,"stall_max_us":43000,` +
 		`"wakes_by_state":{"ps0":1,"ps3":1,"ps4":2},"idle_us":5250000,"idle_energy_uj":2426300,"transition_energy_max_uj":591600,"break_even_us":{"ps3":6284,"ps4":3665754}},` +
 		`{"config":"kernel=current,ps-max-latency-us=25000","wakes":4,"stall_total_us":13800,"stall_p50_us":4600,"stall_p90_us":4600,"stall_p99_us":4600,"stall_max_us":4600,` +
@@ -239,8 +240,8 @@ func TestReplayErrors(t *testing.T) {
 		msg   string
 	}{
 		{"both stdin", "", []string{"-", "-"}, 2, "apstctl replay: CAPTURE and TRACE cannot both be standard input (-)\nsee 'apstctl replay --help'\n"},
-		{"one argument", "", []string{replayEVO}, 2, "apstctl replay: want 2 argument(s), got 1"},
-		{"device and disk", "", []string{replayEVO, replayWriteback, "--device", "259,0", "--disk", "nvme0n1"}, 2, "give only one of --device and --disk"},
+		{"one argument", "", []string{replayEVO}, 2, "apstctl replay: want 2 arguments, got 1"},
+		{"device and disk", "", []string{replayEVO, replayWriteback, "--device", "259,0", "--disk", "nvme0n1"}, 2, "--device and --disk contradict each other"},
 		{"disk on blkparse", "", []string{replayEVO, replayWriteback, "--disk", "nvme0n1"}, 2, "apstctl replay: examples/apstctl/testdata/replay/writeback.blkparse: trace: invalid options: Disk \"nvme0n1\" selects a biosnoop disk or a fio file; a blkparse trace is selected by Device (MAJ,MIN)\nsee"},
 		{"absent device", "", []string{replayEVO, replayWriteback, "--device", "8,0"}, 2, "device (MAJ,MIN) 8,0 not in the blkparse trace; found: 259,0"},
 		{"two devices", twoDevices, []string{replayEVO, "-"}, 2, "apstctl replay: standard input: analysis: replay: trace: blkparse trace has events for 2 devices (259,0, 8,0): select one device (MAJ,MIN)\n"},
@@ -248,7 +249,7 @@ func TestReplayErrors(t *testing.T) {
 		{"unknown format", "hello world\n", []string{replayEVO, "-"}, 2, "apstctl replay: standard input: trace: unknown trace format"},
 		{"fio v2", "fio version 2 iolog\n/dev/nvme0n1 add\n", []string{replayEVO, "-"}, 2, "version 2 has no timestamps"},
 		{"missing trace", "", []string{replayEVO, "examples/apstctl/testdata/replay/nope.plain"}, 2, "nope.plain: no such file"},
-		{"directory", "", []string{replayEVO, "examples/apstctl/testdata/replay"}, 2, "give a pipe as standard input (... | apstctl replay CAPTURE -)"},
+		{"directory", "", []string{replayEVO, "examples/apstctl/testdata/replay"}, 2, "is a directory, not a regular file"},
 		{"feature capture", "", []string{"examples/apstctl/testdata/feature/samsung-990-evo-plus-100ms.txt", replayWriteback}, 2, "get-feature"},
 		{"bad with", "", []string{replayEVO, replayWriteback, "--with", "ps-max-latency-us=x"}, 2, "apstctl replay: --with ps-max-latency-us=x: "},
 		{"bad factor", "", []string{replayEVO, replayWriteback, "--exit-factor", "x"}, 2, "apstctl replay: --exit-factor x: "},
@@ -284,28 +285,22 @@ func TestReplayHelpExamples(t *testing.T) {
 
 // A cancelled context ends the replay with its cause.
 func TestReplayCancelled(t *testing.T) {
-	fs := newFlagSet("replay")
-	o := replayFlags(fs)
-	_, err := parseArgs(fs, nil)
-	require.NoError(t, err)
 	ctx, cancel := context.WithCancelCause(context.Background())
-	cause := io.ErrClosedPipe
-	cancel(cause)
 	r := tracetest.NewReader(trace.FormatPlain, tracetest.Writeback(10000, time.Second, 1), tracetest.Options{})
 	defer r.Close()
-	o.stdin = r
-	err = runReplayWith(ctx, o, []string{evoImage, "-"}, io.Discard, io.Discard)
-	require.ErrorIs(t, err, cause)
+	c := replayCommand()
+	x := &invocation{cmd: c, stdin: r, out: safeio.NewWriter(io.Discard), errw: safeio.NewWriter(io.Discard), stderr: io.Discard}
+	cause := io.ErrClosedPipe
+	cancel(cause)
+	require.ErrorIs(t, c.run(ctx, x, []string{evoImage, "-"}), cause)
 }
 
-// runReplayWith without standard input reads an empty one: no trace.
+// replay without standard input reads an empty one: no trace.
 func TestReplayWithoutStdin(t *testing.T) {
-	fs := newFlagSet("replay")
-	o := replayFlags(fs)
-	err := runReplayWith(context.Background(), o, []string{evoImage, "-"}, io.Discard, io.Discard)
-	var ie *inputError
-	require.ErrorAs(t, err, &ie)
-	assert.EqualError(t, err, "standard input: trace: unknown trace format: empty trace")
+	code, out, errOut := runReplay(t, nil, evoImage, "-")
+	assert.Equal(t, exitUsage, code)
+	assert.Empty(t, out)
+	assert.Equal(t, "apstctl replay: standard input: trace: unknown trace format: empty trace\n", errOut)
 }
 
 // The break-even times of simulate's helper are replay's: on the 990 EVO

@@ -87,6 +87,20 @@ was written. With -o json: {"target": T, "changes": [{"attribute": A, "old": N, 
 			return report("cpu_lat_timeout_ms", old, new, err)
 		}
 		err = set()
+		if ctx.Err() != nil && len(changes) > 0 {
+			// A signal arrived during the writes: undo them, newest first,
+			// so that 128+N means nothing changed.
+			var failed []string
+			for i := len(changes) - 1; i >= 0; i-- {
+				if rerr := restoreCPULatency(fsys, target, changes[i]); rerr != nil {
+					failed = append(failed, fmt.Sprintf("restoring %s to %s: %v", changes[i].Attribute, cpuLatencyString(changes[i].Old), rerr))
+				}
+			}
+			if len(failed) > 0 {
+				return fmt.Errorf("%s: %s", esc(target), strings.Join(failed, "; "))
+			}
+			return fmt.Errorf("%s: written, then restored", esc(target))
+		}
 		if format.json && len(changes) > 0 {
 			writeJSON(x.out, struct {
 				Target  string                 `json:"target"`
@@ -103,6 +117,20 @@ was written. With -o json: {"target": T, "changes": [{"attribute": A, "old": N, 
 		return exitStatus(exitOK)
 	}
 	return c
+}
+
+// restoreCPULatency writes back the old value of a change.
+func restoreCPULatency(fsys sysfs.FS, target string, c cpuLatencyChangeJSON) error {
+	var err error
+	switch c.Attribute {
+	case "cpu_latency_us":
+		_, _, err = fsys.SetCPULatency(target, c.Old)
+	case "cpu_lat_limit_us":
+		_, _, err = fsys.SetDiskCPULatencyLimit(target, c.Old)
+	case "cpu_lat_timeout_ms":
+		_, _, err = fsys.SetDiskCPULatencyTimeout(target, c.Old)
+	}
+	return err
 }
 
 // cpuLatencyChangeJSON is one attribute set-cpu-latency wrote; -1 is off.

@@ -48,6 +48,14 @@ the controller or the command line is wrong; 1 when the write failed.`,
 		if ch == nil {
 			return systemError(err)
 		}
+		if ctx.Err() != nil {
+			// A signal arrived while the value was written or read back:
+			// put the old value back, so that 128+N means nothing changed.
+			if _, _, rerr := sys.FS.SetLatencyTolerance(name, ch.Old.String()); rerr != nil {
+				return fmt.Errorf("%s: %s -> %s written, and restoring %s failed: %w", esc(name), ch.Old, ch.New, ch.Old, rerr)
+			}
+			return fmt.Errorf("%s: %s -> %s written, then restored to %s", esc(name), ch.Old, ch.New, ch.Old)
+		}
 		// sysfs has changed: from here on the status is 0.
 		if err != nil {
 			fmt.Fprintf(x.errw, "apstctl set-latency: %s: %s -> %s written; %v\n", esc(name), ch.Old, ch.New, err)

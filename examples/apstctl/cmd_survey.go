@@ -5,12 +5,10 @@ import (
 	"context"
 	"encoding/csv"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
-	"strconv"
 	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst"
@@ -23,15 +21,14 @@ import (
 // default bound against the proposed 25 ms.
 var surveyDefaultConfigs = []string{"ps-max-latency-us=100000", "ps-max-latency-us=25000"}
 
-const surveyUsage = `usage: apstctl survey [--with CFG]... [--format text|json|ndjson|csv] [--full] [--stall-budget 25ms]
-                      [--svg FILE] [--file FILE] [--workers N] DIR...
-       apstctl survey --merge [--format text|json|ndjson] [--stall-budget 25ms] [--file FILE] SHARD.json...
-
+// surveyLong is the paragraph of "apstctl help survey".
+const surveyLong = `
 Runs every capture under the directories (recursively; any format, mixed: 4096-byte Identify images,
 nvme id-ctrl text or JSON, smartctl text or JSON) through two or more configurations and reports, per
 drive, the deepest reachable state, the worst wake stall and the deepest state's max power under each,
 and for the fleet how many drives change, the spread of the stall reduction and of the idle power
 increase, by vendor, and the drives where the change bars every non-operational state or none.
+--summary leaves the drives out.
 
 Each --with is a configuration as in compare: a comma list of the plan flags without dashes
 (ps-max-latency-us=25000,kernel=v4.12, ...) or policy=NAME (linux-default, linux-25ms,
@@ -45,7 +42,8 @@ files and directories and files named *.md, *.markdown, *.rst, *.tsv, *.csv, *.s
 *.pdf, *.png, *.jpg, *.jpeg, *.gif are skipped without a word; every other file that is
 not a readable capture is listed as unreadable with the reason (a named pipe, socket or device is
 refused without being read; a symbolic link inside a directory is followed to a file, not to a
-directory). A DIR argument may be a single file or a symbolic link to a directory.
+directory). A DIR argument may be a single file or a symbolic link to a directory. On a terminal,
+standard error shows the count of captures read every 1000.
 
 --stall-budget answers the inverse question: the largest bound (under the first configuration's
 other parameters) that keeps every drive's worst wake stall within the budget, and what it costs in
@@ -54,10 +52,7 @@ budget are in text and JSON.
 
 --merge reads the JSON (or NDJSON) reports of surveys of shards of a fleet, run with the same
 configurations, and reports exactly what one survey of the whole fleet reports: the drives of every
-shard in the order given, and the summary of them all (text: the summary only).
-
-Flags:
-`
+shard in the order given, and the summary of them all (text: the summary only).`
 
 // surveyOptions holds the parsed flags of "apstctl survey".
 type surveyOptions struct {
@@ -65,37 +60,12 @@ type surveyOptions struct {
 	format       string
 	budget       string
 	svg          string
-	file         string
+	file         outputFile
 	kernelQuirks bool
 	full         bool
+	summary      bool
 	merge        bool
 	workers      int
-	// progress forces the progress lines on standard error; without it
-	// they are written only when standard error is a terminal.
-	progress bool
-}
-
-// surveyFlags defines the flags of "apstctl survey" on fs and returns where
-// their values go.
-func surveyFlags(fs *flag.FlagSet) *surveyOptions {
-	o := &surveyOptions{}
-	fs.Var(&o.with, "with", "a configuration: comma list of k=v as in compare, or policy=NAME (repeat; the first is the reference)")
-	fs.StringVar(&o.format, "format", "text", "output format: text, json, ndjson (one JSON object per line) or csv (one row per drive)")
-	fs.StringVar(&o.budget, "stall-budget", "", "largest accepted worst wake stall (25ms, 4600us or µs): report the largest default bound that keeps every drive within it")
-	fs.StringVar(&o.svg, "svg", "", "also write a plot of worst wake stall against deepest-state max power, per drive and configuration, to this file")
-	fs.StringVar(&o.file, "file", "", "write the report to this file (replaced atomically once complete) instead of standard output")
-	fs.BoolVar(&o.kernelQuirks, "kernel-quirks", true, "add to each drive the APST quirks the kernel's tables give it (by VID, model, firmware, and PCI ID when the capture has one)")
-	fs.BoolVar(&o.full, "full", false, "JSON: give each configuration's whole result per drive (the 32 entries, mode and params, as compare does)")
-	fs.BoolVar(&o.merge, "merge", false, "the arguments are JSON reports of surveys of shards of a fleet: report the survey of the whole fleet")
-	fs.IntVar(&o.workers, "workers", defaultSurveyWorkers(runtime.GOMAXPROCS(0)), "captures read and parsed at once")
-	return o
-}
-
-// isTerminal reports whether f is a character device (a terminal, for
-// standard error).
-func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 // surveyConfigs builds the configurations from the --with values.
@@ -157,23 +127,17 @@ type surveyRun struct {
 	shardFiles map[string]string
 }
 
-// runSurveyWith runs "apstctl survey" with parsed options on the positional
-// arguments (directories, files, or with --merge the shards' reports),
-// writing the report to stdout (or o.file) and progress to stderr.
-// Errors: a *usageError for a bad command line, an *inputError when nothing
-// can be surveyed, any other error when writing failed or ctx was
-// cancelled.
-func runSurveyWith(ctx context.Context, o *surveyOptions, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		return usagef("want at least one DIR")
-	}
+// run surveys the positional arguments (directories, files, or with
+// --merge the shards' reports), writing the report to standard output (or
+// --output) and progress to standard error when it is a terminal. Errors: a
+// *usageError for a bad command line, an *inputError when nothing can be
+// surveyed, any other error when writing failed or ctx was cancelled.
+func (o *surveyOptions) run(ctx context.Context, x *invocation, args []string) error {
+	stdout, stderr := io.Writer(x.out), io.Writer(x.errw)
 	if o.workers < 1 || o.workers > surveyWorkersMax {
 		return usagef("--workers %d: want 1 to %d", o.workers, surveyWorkersMax)
 	}
-	r := &surveyRun{}
-	if o.progress {
-		r.progress = stderr
-	}
+	r := &surveyRun{progress: x.progress()}
 	if o.budget != "" {
 		b, err := apst.ParseMicroseconds(o.budget)
 		if err != nil {
@@ -181,10 +145,8 @@ func runSurveyWith(ctx context.Context, o *surveyOptions, args []string, stdout,
 		}
 		r.budget, r.hasBudget = b, true
 	}
-	switch o.format {
-	case "text", "json", "ndjson", "csv":
-	default:
-		return usagef("--format %s: want text, json, ndjson or csv", strconv.Quote(o.format))
+	if o.summary && (o.format == "csv" || o.format == "ndjson") {
+		return usagef("--summary and --output-format %s contradict each other: %s holds the drives only", o.format, o.format)
 	}
 	if o.merge {
 		if o.format == "csv" || o.svg != "" || o.full || len(o.with) > 0 {
@@ -238,8 +200,8 @@ func runSurveyWith(ctx context.Context, o *surveyOptions, args []string, stdout,
 		}
 	}
 	var err error
-	if o.file != "" {
-		err = writeFileOrFail("--file", o.file, withPlot)
+	if o.file.path != "" {
+		err = writeFileOrFail("--output", o.file.path, withPlot)
 	} else {
 		err = withPlot(stdout)
 	}
@@ -283,39 +245,51 @@ func writeFileOrFail(flagName, path string, write func(io.Writer) error) error {
 	return nil
 }
 
+// summaryOnly is a report without its drives (--summary).
+type summaryOnly struct{ surveyOutput }
+
+func (summaryOnly) drive(*survey.Row, string) error { return nil }
+
 // newSurveyOutput returns the writer of the format o asks for.
 func newSurveyOutput(o *surveyOptions, w *bufio.Writer) surveyOutput {
 	switch o.format {
 	case "json":
+		if o.summary {
+			return summaryOnly{newSurveyJSON(w, o.full, false)}
+		}
 		return newSurveyJSON(w, o.full, false)
 	case "ndjson":
 		return newSurveyJSON(w, o.full, true)
 	case "csv":
 		return &surveyCSV{w: csv.NewWriter(w)}
 	}
-	return &surveyText{w: w, merged: o.merge}
+	return &surveyText{w: w, merged: o.merge, summary: o.summary}
 }
 
-// surveyCommand is "apstctl survey": its flags (surveyFlags) and its run
-// (runSurveyWith) in the command table.
+// surveyCommand is "apstctl survey".
 func surveyCommand() *command {
 	fs := newFlagSet("survey")
-	o := surveyFlags(fs.fs)
-	fs.adopt()
-	fs.Alias("o", "format")
-	fs.Alias("output-format", "format")
-	long := surveyUsage
-	if i := strings.Index(long, "\n\n"); i >= 0 {
-		long = long[i+2:]
-	}
+	o := &surveyOptions{}
+	fs.Var(&o.with, "with", "CONFIG", "a configuration: comma list of k=v as in compare, or policy=NAME (repeat; the first is the reference)")
+	fs.Choice(&o.format, "output-format", "text", []string{"text", "normal", "json", "ndjson", "csv"}, "output format: text (normal), json, ndjson (one JSON object per line) or csv (one row per drive)")
+	fs.Alias("o", "output-format")
+	fs.Alias("format", "output-format")
+	addOutputFile(fs, &o.file)
+	fs.BoolVar(&o.summary, "summary", false, "the summary only, without a line per drive (text and JSON)")
+	fs.BoolVar(&o.full, "full", false, "JSON: give each configuration's whole result per drive (the 32 entries, mode and params, as compare does)")
+	fs.StringVar(&o.budget, "stall-budget", "DURATION", "", "largest accepted worst wake stall (25ms, 4600us): report the largest default bound that keeps every drive within it")
+	fs.StringVar(&o.svg, "svg", "FILE", "", "also write a plot of worst wake stall against deepest-state max power, per drive and configuration, to FILE")
+	fs.BoolVar(&o.kernelQuirks, "kernel-quirks", true, "add to each drive the APST quirks the kernel's tables give it (by VID, model, firmware, and PCI ID when the capture has one)")
+	fs.BoolVar(&o.merge, "merge", false, "the arguments are JSON reports of surveys of shards of a fleet: report the survey of the whole fleet")
+	fs.IntVar(&o.workers, "workers", "N", defaultSurveyWorkers(runtime.GOMAXPROCS(0)), "captures read and parsed at once")
 	c := &command{
 		name:      "survey",
 		usageLine: "survey [flags] DIR...\n       apstctl survey --merge [flags] SHARD.json...",
 		short:     "a fleet of captures through two or more configurations",
-		long:      strings.TrimSuffix(strings.TrimSpace(long), "Flags:"),
+		long:      surveyLong,
 		examples: []string{
 			"survey testdata/corpus/smartctl",
-			"survey --stall-budget 25ms testdata/corpus/smartctl -o json",
+			"survey --summary --stall-budget 25ms testdata/corpus/smartctl -o json",
 			"survey --with policy=linux-default --with policy=windows-balanced-dc testdata/corpus",
 		},
 		flags:   fs,
@@ -325,8 +299,7 @@ func surveyCommand() *command {
 		if o.format == "normal" {
 			o.format = "text"
 		}
-		o.progress = x.stderr == os.Stderr && isTerminal(os.Stderr)
-		return runSurveyWith(ctx, o, args, x.out, x.errw)
+		return o.run(ctx, x, args)
 	}
 	return c
 }

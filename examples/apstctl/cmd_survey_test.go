@@ -514,8 +514,8 @@ func TestSurveyCommandErrors(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{nil, exitUsage, "want at least 1 argument(s), got 0: usage: apstctl survey [flags] DIR...\n"},
-		{[]string{"--format", "xml", surveySmartctl}, exitUsage, "want text, json, ndjson or csv"},
+		{nil, exitUsage, "want at least 1 argument, got 0: usage: apstctl survey [flags] DIR...\n"},
+		{[]string{"--format", "xml", surveySmartctl}, exitUsage, "--format xml: want text, normal, json, ndjson or csv"},
 		{[]string{"--workers", "0", surveySmartctl}, exitUsage, "--workers 0: want 1 to 256"},
 		{[]string{"--workers", "257", surveySmartctl}, exitUsage, "--workers 257: want 1 to 256"},
 		{[]string{"--workers", "1000000000", surveySmartctl}, exitUsage, "want 1 to 256"},

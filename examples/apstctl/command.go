@@ -50,7 +50,7 @@ type invocation struct {
 // commands returns the command table, with fresh flag sets: each run of
 // apstctl (and each test) gets its own flag values.
 func commands() []*command {
-	return []*command{
+	cmds := []*command{
 		planCommand(),
 		checkCommand(),
 		sweepCommand(),
@@ -66,10 +66,15 @@ func commands() []*command {
 		collectCommand(),
 		setLatencyCommand(),
 		setCPULatencyCommand(),
+		persistCommand(),
 		versionCommand(),
 		completionCommand(),
 		helpCommand(),
 	}
+	for _, c := range cmds {
+		addReportFile(c)
+	}
+	return cmds
 }
 
 // lookupCommand returns the command called name, or nil.

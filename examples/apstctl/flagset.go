@@ -19,6 +19,9 @@ type flagSet struct {
 	short   map[string]string // long name -> one-letter alias
 	aliases map[string]string // alias (short or long) -> long name
 	meta    map[string]string // long name -> metavariable ("" for a boolean)
+	// report, when not nil, is the value of --output FILE that runCommand
+	// writes the command's standard output to (see addOutputFormat).
+	report *outputFile
 }
 
 func newFlagSet(name string) *flagSet {
@@ -56,29 +59,76 @@ func (f *flagSet) Func(name, meta, usage string, fn func(string) error) {
 	f.fs.Func(name, usage, fn)
 }
 
-// adopt records the flags defined directly on the underlying flag.FlagSet
-// (by a command whose flag definitions live with its owner), in name
-// order, with a metavariable from their usage (flag.UnquoteUsage).
-func (f *flagSet) adopt() {
-	f.fs.VisitAll(func(fl *flag.Flag) {
-		if _, ok := f.meta[fl.Name]; ok {
-			return
-		}
-		meta, _ := flag.UnquoteUsage(fl)
-		switch meta {
-		case "":
-		case "int", "uint", "float", "duration":
-			meta = "N"
-		case "string", "value":
-			meta = "VALUE"
-		default:
-			meta = strings.ToUpper(meta)
-		}
-		if isBool(fl) {
-			meta = ""
-		}
-		f.add(fl.Name, meta)
-	})
+// StringVar defines a string flag --name META stored in p.
+func (f *flagSet) StringVar(p *string, name, meta, def, usage string) {
+	f.add(name, meta)
+	f.fs.StringVar(p, name, def, usage)
+}
+
+// BoolVar defines a boolean flag --name stored in p.
+func (f *flagSet) BoolVar(p *bool, name string, def bool, usage string) {
+	f.add(name, "")
+	f.fs.BoolVar(p, name, def, usage)
+}
+
+// IntVar defines an int flag --name META stored in p.
+func (f *flagSet) IntVar(p *int, name, meta string, def int, usage string) {
+	f.add(name, meta)
+	f.fs.IntVar(p, name, def, usage)
+}
+
+// Int64Var defines an int64 flag --name META stored in p.
+func (f *flagSet) Int64Var(p *int64, name, meta string, def int64, usage string) {
+	f.add(name, meta)
+	f.fs.Int64Var(p, name, def, usage)
+}
+
+// Uint64Var defines a uint64 flag --name META stored in p.
+func (f *flagSet) Uint64Var(p *uint64, name, meta string, def uint64, usage string) {
+	f.add(name, meta)
+	f.fs.Uint64Var(p, name, def, usage)
+}
+
+// Float64Var defines a float64 flag --name META stored in p.
+func (f *flagSet) Float64Var(p *float64, name, meta string, def float64, usage string) {
+	f.add(name, meta)
+	f.fs.Float64Var(p, name, def, usage)
+}
+
+// choiceValue is a string flag that takes one of a few words.
+type choiceValue struct {
+	p       *string
+	choices []string
+}
+
+func (c *choiceValue) String() string {
+	if c.p == nil {
+		return ""
+	}
+	return *c.p
+}
+
+func (c *choiceValue) Set(s string) error {
+	if !slices.Contains(c.choices, s) {
+		return fmt.Errorf("want %s", orList(c.choices))
+	}
+	*c.p = s
+	return nil
+}
+
+// Choice defines a flag --name that takes one of choices, stored in p; its
+// metavariable lists them.
+func (f *flagSet) Choice(p *string, name, def string, choices []string, usage string) {
+	*p = def
+	f.Var(&choiceValue{p: p, choices: choices}, name, strings.Join(choices, "|"), usage)
+}
+
+// orList writes "a, b or c".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
 // Alias makes alias another spelling of the flag name: a one-letter alias

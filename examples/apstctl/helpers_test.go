@@ -57,3 +57,9 @@ func runCmd(f func([]string, io.Reader, io.Writer, io.Writer) int, args ...strin
 	code := f(args, bytes.NewReader(nil), &out, &errOut)
 	return code, out.String(), errOut.String()
 }
+
+// terminalBuffer is a standard error that says it is a terminal, for the
+// progress lines.
+type terminalBuffer struct{ bytes.Buffer }
+
+func (*terminalBuffer) IsTerminal() bool { return true }

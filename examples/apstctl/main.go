@@ -12,23 +12,32 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+	"syscall"
 
 	"github.com/nvmeapst/nvmeapst/internal/safeio"
 )
 
 func main() {
+	os.Exit(runMain(os.Args[1:]))
+}
+
+// runMain runs the command line args with the process's standard streams
+// under the signal policy (signalContext) and returns the exit status:
+// 128+N when signal N cancelled the command.
+func runMain(args []string) int {
 	ctx, signalled, stop := signalContext(context.Background())
-	code := runContext(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	code := runContext(ctx, args, os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	if n := signalled(); n != 0 {
 		// The shell's convention for a command ended by a signal.
 		code = 128 + n
 	}
-	os.Exit(code)
+	return code
 }
 
 // checkedWriter remembers the first failed write (safeio.Writer), so that a
@@ -42,7 +51,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return runContext(context.Background(), args, stdin, stdout, stderr)
 }
 
-// runContext is run with a context that ^C and SIGTERM cancel.
+// runContext is run with a context that the signals of signalContext cancel.
 func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmds := commands()
 	if len(args) == 0 {
@@ -80,11 +89,19 @@ func runCommand(ctx context.Context, c *command, args []string, stdin io.Reader,
 	if c.name != "" {
 		prefix += " " + c.name
 	}
-	x := &invocation{cmd: c, stdin: stdin, out: out, errw: errw, stderr: stderr}
+	in := &commandInput{ctx: ctx, r: stdin, errw: errw, prefix: prefix}
+	x := &invocation{cmd: c, stdin: in, out: out, errw: errw, stderr: stderr}
+	addReportFile(c) // for a command built outside the table (tests)
 	pos, err := parseArgs(c.flags, args)
 	if err == errHelp {
 		writeCommandHelp(out, c)
 		return finish(prefix, exitOK, false, out, errw)
+	}
+	if err == nil && len(pos) == 0 && captureFromStdin[c.name] && stdin != nil && !isTerminalInput(stdin) {
+		// `nvme id-ctrl /dev/nvme0 | apstctl plan`: the capture is on
+		// standard input; an empty one is the usual usage error.
+		in.implicit, in.emptyErr = true, checkArgCount(c, pos)
+		pos = []string{"-"}
 	}
 	if err == nil {
 		err = checkArgCount(c, pos)
@@ -92,11 +109,18 @@ func runCommand(ctx context.Context, c *command, args []string, stdin io.Reader,
 	if err == nil {
 		if ctx.Err() != nil {
 			err = context.Cause(ctx) // interrupted before it started
+		} else if file := reportFile(c); file != "" {
+			err = runToFile(ctx, c, x, pos, file)
 		} else {
 			err = c.run(ctx, x, pos)
 		}
 	}
 	code, msg, hint := statusOf(err)
+	if brokenPipe(ctx, out) {
+		// Standard output has no reader: exit quietly, as a filter does
+		// (128+SIGPIPE, whether or not the signal has been handled yet).
+		return 128 + int(syscall.SIGPIPE)
+	}
 	if msg != "" {
 		if ctx.Err() != nil {
 			msg = "interrupted: " + msg
@@ -108,6 +132,55 @@ func runCommand(ctx context.Context, c *command, args []string, stdin io.Reader,
 	}
 	_, explicit := err.(exitStatus)
 	return finish(prefix, code, explicit, out, errw)
+}
+
+// reportFile is the --output FILE of a command whose report runCommand
+// writes, or "".
+func reportFile(c *command) string {
+	if c.flags == nil || c.flags.report == nil {
+		return ""
+	}
+	return c.flags.report.path
+}
+
+// runToFile runs c with its standard output going to file, which is
+// replaced atomically (safeio.WriteFile, honouring the umask) once the
+// command has finished without a failure: a failed run leaves an existing
+// file as it was. A command that ends with its own exit status (check's
+// mismatch) has written a whole report, which is kept.
+func runToFile(ctx context.Context, c *command, x *invocation, args []string, file string) error {
+	var runErr error
+	started := false
+	err := safeio.WriteFile(file, 0o666, func(w io.Writer) error {
+		started = true
+		inner := *x
+		inner.out = safeio.NewWriter(w)
+		runErr = c.run(ctx, &inner, args)
+		if runErr == nil && ctx.Err() != nil {
+			// A signal arrived: the file is not replaced, and the
+			// temporary one is removed.
+			runErr = context.Cause(ctx)
+		}
+		if _, ok := runErr.(exitStatus); runErr != nil && !ok {
+			return runErr
+		}
+		return inner.out.Err()
+	})
+	switch {
+	case runErr != nil:
+		return runErr
+	case err != nil && !started:
+		return usagef("--output: %v", err)
+	case err != nil:
+		return fmt.Errorf("--output: %w", err)
+	}
+	return nil
+}
+
+// brokenPipe reports whether the command was cancelled by SIGPIPE or its
+// standard output failed with EPIPE.
+func brokenPipe(ctx context.Context, out *checkedWriter) bool {
+	return isBrokenPipe(ctx) || errors.Is(out.Err(), syscall.EPIPE)
 }
 
 // finish turns a failed write into exit status 1 with one line on standard
@@ -133,12 +206,12 @@ func checkArgCount(c *command, pos []string) error {
 	if len(pos) >= c.minArgs && (c.maxArgs < 0 || len(pos) <= c.maxArgs) {
 		return nil
 	}
-	want := fmt.Sprintf("%d", c.minArgs)
+	want := plural(c.minArgs, "argument")
 	switch {
 	case c.maxArgs < 0:
-		want = fmt.Sprintf("at least %d", c.minArgs)
+		want = "at least " + plural(c.minArgs, "argument")
 	case c.maxArgs != c.minArgs:
-		want = fmt.Sprintf("%d to %d", c.minArgs, c.maxArgs)
+		want = fmt.Sprintf("%d to %d arguments", c.minArgs, c.maxArgs)
 	}
 	quoted := make([]string, len(pos))
 	for i, p := range pos {
@@ -149,14 +222,16 @@ func checkArgCount(c *command, pos []string) error {
 		got += " (" + strings.Join(quoted, " ") + ")"
 	}
 	usage, _, _ := strings.Cut(c.usageLine, "\n")
-	return usagef("want %s argument(s), %s: usage: apstctl %s", want, got, usage)
+	return usagef("want %s, %s: usage: apstctl %s", want, got, usage)
 }
 
 // escapeLine returns a message for standard error with its control
 // characters escaped (a path or a value from the command line can hold
-// them); a message without any is returned as it is.
+// them: C0 and C1 controls, bidirectional controls such as U+202E, bytes
+// that are not UTF-8 such as a raw 0x9b); a message without any is
+// returned as it is.
 func escapeLine(s string) string {
-	if strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f }) {
+	if safeio.HasControl(s) {
 		return esc(s)
 	}
 	return s

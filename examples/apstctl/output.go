@@ -31,6 +31,9 @@ func (o *outputFormat) Set(s string) error {
 
 // addOutputFormat defines -o, --output-format FORMAT and its alias
 // --format on fs.
+//
+// A command with -o also gets --output FILE (addReportFile), unless it
+// defines a flag of that name itself.
 func addOutputFormat(fs *flagSet) *outputFormat {
 	o := &outputFormat{}
 	fs.Var(o, "output-format", "FORMAT", "output format: normal (text) or json")
@@ -39,9 +42,58 @@ func addOutputFormat(fs *flagSet) *outputFormat {
 	return o
 }
 
+// addReportFile gives a command that prints (it has --output-format) and
+// does not define --output itself the flag --output FILE: its report then
+// goes to FILE, which runCommand writes once the command has succeeded,
+// instead of standard output. It is called on every command of the table
+// and is idempotent.
+func addReportFile(c *command) {
+	fs := c.flags
+	if fs == nil || fs.report != nil || fs.fs.Lookup("output-format") == nil || fs.lookup("output") != nil {
+		return
+	}
+	fs.report = new(outputFile)
+	addOutputFile(fs, fs.report)
+}
+
 // writeJSON writes v as indented JSON and a newline.
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+// outputFile is the value of --output: a file name that does not name a
+// format, so that a misplaced "json" never becomes a file called json.
+type outputFile struct{ path string }
+
+func (o *outputFile) String() string { return o.path }
+
+func (o *outputFile) Set(s string) error {
+	if s == "" {
+		return fmt.Errorf("want a file name")
+	}
+	if isFormatName(s) {
+		return fmt.Errorf("this names a format, not a file: the format is -o %s (write ./%s for a file of that name)", s, s)
+	}
+	o.path = s
+	return nil
+}
+
+// isFormatName reports whether s is the name of an output format of some
+// command.
+func isFormatName(s string) bool {
+	switch s {
+	case "normal", "text", "json", "ndjson", "csv", "binary":
+		return true
+	}
+	return findConvertTarget(s) != nil
+}
+
+// addOutputFile defines --output FILE, stored in o: the report goes to
+// FILE, replaced atomically once complete, instead of standard output.
+// --file is its alias for one release (the survey's old name).
+func addOutputFile(fs *flagSet, o *outputFile) {
+	fs.Var(o, "output", "FILE", "write the report to FILE, replaced atomically once complete, instead of standard output")
+	fs.Alias("file", "output")
 }

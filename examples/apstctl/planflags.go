@@ -86,14 +86,14 @@ func (pf *planFlags) params(c *powerstate.Controller) (apst.Params, error) {
 		if err != nil {
 			return p, usagef("--quirks %s: %v", quoteArg(*pf.quirks), err)
 		}
-		p.Quirks = q
+		p.Quirks, p.QuirksGiven = q, true
 	} else {
 		m, err := pf.lookupQuirks(c, &p)
 		if err != nil {
 			return p, err
 		}
 		pf.match = &m
-		p.Quirks = m.Quirks
+		p.Quirks = m.Quirks // what Build's own lookup finds on c (with --pci-id)
 	}
 	p.ForceAPST = *pf.forceAPST
 	return p, nil
@@ -102,7 +102,6 @@ func (pf *planFlags) params(c *powerstate.Controller) (apst.Params, error) {
 // lookupQuirks applies the kernel's quirk tables to c, with the PCI ID of
 // --pci-id where given.
 func (pf *planFlags) lookupQuirks(c *powerstate.Controller, p *apst.Params) (apst.QuirkMatch, error) {
-	cc := *c
 	if *pf.pciID != "" {
 		var pci apst.PCIID
 		if err := pci.UnmarshalText([]byte(*pf.pciID)); err != nil {
@@ -111,9 +110,10 @@ func (pf *planFlags) lookupQuirks(c *powerstate.Controller, p *apst.Params) (aps
 		if pci.Vendor != c.VendorID && !c.Missing.Has(powerstate.FieldVendorID) {
 			return apst.QuirkMatch{}, usagef("--pci-id %s: the vendor %04x is not the capture's VID %04x", *pf.pciID, pci.Vendor, c.VendorID)
 		}
-		cc.PCIDeviceID = pci.Device
+		// The PCI ID is the controller's, for every plan built from it.
+		c.PCIDeviceID = pci.Device
 	}
-	return apst.DriveQuirks(&cc, p.Release), nil
+	return apst.DriveQuirks(c, p.Release), nil
 }
 
 // quirkWarnings are the lines the text outputs print about what the quirk

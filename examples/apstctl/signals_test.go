@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -45,4 +46,58 @@ func TestSignalContext(t *testing.T) {
 	assert.NoError(t, ctx.Err())
 	stop()
 	assert.Error(t, ctx.Err(), "stop releases the context")
+}
+
+// changedCtx is a context that reports itself cancelled (as a signal
+// would) once any of files no longer holds what it held: the signal
+// arrives just after the write.
+type changedCtx struct {
+	context.Context
+	files map[string]string
+}
+
+func newChangedCtx(t *testing.T, paths ...string) *changedCtx {
+	c := &changedCtx{Context: context.Background(), files: map[string]string{}}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		require.NoError(t, err)
+		c.files[p] = string(b)
+	}
+	return c
+}
+
+func (c *changedCtx) Err() error {
+	for p, was := range c.files {
+		if b, err := os.ReadFile(p); err != nil || string(b) != was {
+			return context.Canceled
+		}
+	}
+	return nil
+}
+
+// set-latency and set-cpu-latency interrupted after writing put the old
+// values back: a status of 128+N means nothing changed.
+func TestSetLatencyInterruptedRestores(t *testing.T) {
+	root := copyBundle(t)
+	tol := filepath.Join(root, "class/nvme/nvme2/power/pm_qos_latency_tolerance_us")
+	limit := filepath.Join(root, "block/nvme0n1/cpu_lat_limit_us")
+	timeout := filepath.Join(root, "block/nvme0n1/cpu_lat_timeout_ms")
+	for _, tt := range []struct {
+		args  []string
+		files []string
+	}{
+		{[]string{"set-latency", "--root", root, "nvme2", "12345"}, []string{tol}},
+		{[]string{"set-cpu-latency", "--root", root, "--timeout-ms", "7", "nvme0n1", "321"}, []string{limit, timeout}},
+	} {
+		ctx := newChangedCtx(t, tt.files...)
+		var out, errOut bytes.Buffer
+		code := runContext(ctx, tt.args, bytes.NewReader(nil), &out, &errOut)
+		assert.NotEqual(t, exitOK, code, "%q", tt.args)
+		assert.Contains(t, errOut.String(), "restored", "%q", tt.args)
+		for p, was := range ctx.files {
+			b, err := os.ReadFile(p)
+			require.NoError(t, err)
+			assert.Equal(t, strings.TrimSpace(was), strings.TrimSpace(string(b)), "%s restored", p)
+		}
+	}
 }

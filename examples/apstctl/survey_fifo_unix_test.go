@@ -53,9 +53,9 @@ func TestSurveyCommandFIFO(t *testing.T) {
 	assert.Len(t, v.Drives, 1)
 	require.Len(t, v.Unreadable, 2)
 	assert.Equal(t, fifo, v.Unreadable[0].Path)
-	assert.Equal(t, "not a regular file: a named pipe (FIFO)", v.Unreadable[0].Error)
+	assert.Equal(t, "not a regular file: a named pipe (FIFO) (a walk reads regular files only; name a pipe on the command line to read it)", v.Unreadable[0].Error)
 	assert.Equal(t, filepath.Join(dir, "c.link"), v.Unreadable[1].Path)
-	assert.Equal(t, "not a regular file: a named pipe (FIFO)", v.Unreadable[1].Error)
+	assert.Equal(t, "not a regular file: a named pipe (FIFO) (a walk reads regular files only; name a pipe on the command line to read it)", v.Unreadable[1].Error)
 
 	r = run(fifo)
 	assert.Equal(t, exitUsage, r.code)

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -14,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nvmeapst/nvmeapst/internal/safeio"
 	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
@@ -96,20 +99,20 @@ func TestSurveyCommandHostileStrings(t *testing.T) {
 	assert.Equal(t, "=HYPERLINK(\"x\")\x1b[2J\rforged", v.Drives[0].Model)
 }
 
-// --file and --svg replace their files only once the report is complete: a
+// --output and --svg replace their files only once the report is complete: a
 // run that fails leaves the old files as they were and no temporary file.
 func TestSurveyCommandAtomicFiles(t *testing.T) {
 	dir := t.TempDir()
 	report, plot := filepath.Join(dir, "report.json"), filepath.Join(dir, "plot.svg")
 	require.NoError(t, os.WriteFile(report, []byte("old report"), 0o644))
 	require.NoError(t, os.WriteFile(plot, []byte("old plot"), 0o644))
-	opts := func() *surveyOptions {
-		return &surveyOptions{format: "json", file: report, svg: plot, kernelQuirks: true, workers: 2}
-	}
+	args := []string{"-o", "json", "--output", report, "--svg", plot, "--workers", "2", surveySmartctl}
 	ctx, cancel := context.WithCancel(context.Background())
+	x := &invocation{cmd: surveyCommand(), out: safeio.NewWriter(io.Discard), errw: safeio.NewWriter(io.Discard), stderr: io.Discard}
+	parsed, err := parseArgs(x.cmd.flags, args)
+	require.NoError(t, err)
 	cancel() // ^C before the first capture
-	err := runSurveyWith(ctx, opts(), []string{surveySmartctl}, nil, nil)
-	require.ErrorIs(t, err, context.Canceled)
+	require.ErrorIs(t, x.cmd.run(ctx, x, parsed), context.Canceled)
 	for path, want := range map[string]string{report: "old report", plot: "old plot"} {
 		b, err := os.ReadFile(path)
 		require.NoError(t, err)
@@ -119,8 +122,11 @@ func TestSurveyCommandAtomicFiles(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, entries, 2, "no temporary file left")
 
-	// A run that completes replaces both.
-	require.NoError(t, runSurveyWith(context.Background(), opts(), []string{surveySmartctl}, nil, nil))
+	// A run that completes replaces both; --file is --output's old name.
+	args[2] = "--file"
+	code, out, errOut := apstctl(t, nil, append([]string{"survey"}, args...)...)
+	require.Equal(t, exitOK, code, errOut)
+	assert.Empty(t, out)
 	b, err := os.ReadFile(report)
 	require.NoError(t, err)
 	var v surveyOut
@@ -141,14 +147,13 @@ func TestSurveyCommandProgress(t *testing.T) {
 	for i := range 1001 {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("%04d.bin", i)), b, 0o644))
 	}
-	var out, errOut strings.Builder
-	o := &surveyOptions{format: "text", kernelQuirks: true, workers: 2, progress: true}
-	require.NoError(t, runSurveyWith(context.Background(), o, []string{dir}, &out, &errOut))
-	assert.Contains(t, errOut.String(), "\rapstctl survey: 1000 captures, 0 unreadable")
+	var out bytes.Buffer
+	tty := &terminalBuffer{}
+	require.Equal(t, exitOK, run([]string{"survey", "--workers", "2", dir}, nil, &out, tty), tty.String())
+	assert.Contains(t, tty.String(), "\rapstctl survey: 1000 captures, 0 unreadable")
 	assert.NotContains(t, out.String(), "captures, 0 unreadable")
 
-	errOut.Reset()
-	o.progress = false
-	require.NoError(t, runSurveyWith(context.Background(), o, []string{dir}, &out, &errOut))
-	assert.Empty(t, errOut.String())
+	code, _, errOut := apstctl(t, nil, "survey", "--workers", "2", dir)
+	require.Equal(t, exitOK, code)
+	assert.Empty(t, errOut, "no progress when standard error is not a terminal")
 }

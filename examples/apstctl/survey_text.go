@@ -22,6 +22,7 @@ type surveyText struct {
 	w           *bufio.Writer
 	configs     int
 	merged      bool
+	summary     bool   // --summary: no line per drive
 	line, field []byte // drive's buffers
 }
 
@@ -33,6 +34,9 @@ func (t *surveyText) begin(configs []analysis.Config, _ bool) error {
 	if t.merged {
 		_, err := fmt.Fprintln(t.w, "\nThe shards' drives are in their JSON reports; the summary of them all:")
 		return err
+	}
+	if t.summary {
+		return nil
 	}
 	fmt.Fprintln(t.w, "\nPer drive, under each configuration: deepest reachable state, worst wake stall, its max power;")
 	fmt.Fprintln(t.w, "then the idle power change against [1]. * = the table changes.")
@@ -51,6 +55,9 @@ func (t *surveyText) begin(configs []analysis.Config, _ bool) error {
 // drive writes the drive's line, formatted by hand (strconv, no fmt): on
 // a fleet the lines are most of the report's cost.
 func (t *surveyText) drive(row *survey.Row, _ string) error {
+	if t.summary {
+		return nil
+	}
 	if t.field == nil {
 		t.field = make([]byte, 0, 256)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -220,7 +221,7 @@ func surveyWalk(ctx context.Context, root string, dispatch func(path, reason str
 		reason := ""
 		if t := d.Type(); t&fs.ModeSymlink == 0 && !t.IsRegular() {
 			// A named pipe, socket or device: refused without opening it.
-			reason = "not a regular file: " + safeio.Kind(t)
+			reason = walkRefusal(t)
 		}
 		if !dispatch(path, reason) {
 			ok = false
@@ -231,12 +232,28 @@ func surveyWalk(ctx context.Context, root string, dispatch func(path, reason str
 	return ok
 }
 
+// walkRefusal is why a file met in a walk is not read: it is not a
+// regular file, and, for a FIFO, that one named on the command line would
+// be (a FIFO in a directory could block the walk, or be fed by anyone).
+func walkRefusal(t fs.FileMode) string {
+	r := "not a regular file: " + safeio.Kind(t)
+	if t&fs.ModeNamedPipe != 0 {
+		r += " (a walk reads regular files only; name a pipe on the command line to read it)"
+	}
+	return r
+}
+
 // surveyFile reads, parses and surveys the file of slot s (on a worker),
 // leaving the row, or the reason the file is unreadable, in s.
 func (r *surveyRun) surveyFile(rd *safeio.Reader, s *surveySlot) {
 	b, err := rd.ReadFile(s.path)
 	if err != nil {
-		s.err = safeio.Reason(err)
+		var nr *safeio.NotRegularError
+		if errors.As(err, &nr) && !nr.WantDir {
+			s.err = walkRefusal(nr.Mode)
+		} else {
+			s.err = safeio.Reason(err)
+		}
 		return
 	}
 	c, err := parseSurveyCapture(b)

@@ -69,7 +69,6 @@ func run(w io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	p.Quirks |= apst.DriveQuirks(&c, p.Release).APST()
 	v, err := analysis.Check(&c, p, drive)
 	if err != nil {
 		return err
@@ -87,6 +86,9 @@ func run(w io.Writer, args []string) error {
 	}
 	for _, r := range v.ReproducedBy {
 		fmt.Fprintf(w, "  reproduced by %s for bounds %s..%s (%s)\n", r.Params, r.Min, r.Max, r.Reason)
+	}
+	for _, n := range v.Expected.Quirks.Notes(c.Model) {
+		fmt.Fprintln(w, "  note:", n)
 	}
 	for _, n := range v.Notes {
 		fmt.Fprintln(w, "  note:", n)

@@ -7,6 +7,14 @@
 //	go run ./examples/fleetgen -n 100000 -format smartctl -out /tmp/fleet
 //	apstctl survey /tmp/fleet
 //
+// With -copy it writes the corpus files themselves instead, round-robin,
+// only the serial number of each copy rewritten to be unique (smartctl:
+// the "Serial Number:" line; binary: bytes 4-23 of the 4096-byte images of
+// testdata/corpus/binary/synthetic): the fleet of the published survey
+// figures (examples/fleetbench).
+//
+//	go run ./examples/fleetgen -copy -n 100000 -format smartctl -out /tmp/fleet
+//
 // The same flags give the same files, so a figure measured on a fleet can
 // be repeated by anyone with the repository.
 package main
@@ -69,8 +77,22 @@ func run(args []string, stderr io.Writer) error {
 	format := fs.String("format", "mixed", "capture format: binary, nvme-text, nvme-json, smartctl, or mixed (each in turn)")
 	corpus := fs.String("corpus", "testdata/corpus/smartctl", "directory of smartctl reports to make the drives from")
 	perDir := fs.Int("per-dir", 1000, "files per directory")
+	copyCorpus := fs.Bool("copy", false, "copy the corpus files round-robin, only the serial number rewritten (-format smartctl or binary)")
+	images := fs.String("images", "testdata/corpus/binary/synthetic", "with -copy -format binary: directory of 4096-byte Identify images")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *copyCorpus {
+		if *out == "" || *n < 0 || *perDir < 1 || fs.NArg() > 0 {
+			return errors.New("want -out DIR, -n >= 0, -per-dir >= 1 and no arguments")
+		}
+		switch *format {
+		case "smartctl":
+			return copyFleet(*corpus, ".txt", *out, *n, *perDir, ".smartctl.txt", serialSmartctl)
+		case "binary":
+			return copyFleet(*images, ".bin", *out, *n, *perDir, ".bin", serialBinary)
+		}
+		return fmt.Errorf("-copy -format %q: want smartctl or binary", *format)
 	}
 	if *out == "" || *n < 0 || *perDir < 1 || fs.NArg() > 0 {
 		fs.Usage()

@@ -7,7 +7,9 @@
 //
 // The capture is any format powerstate.ParseBytes reads; the bounds are µs
 // (or "unlimited"), 0, 25000, 100000 and unlimited when none is given. The
-// quirks the kernel's tables assign the model are applied (apst.DriveQuirks).
+// quirks the kernel's tables assign the model are applied, as apst.Build
+// does by default, and the notes say what that lookup inferred or left
+// unchecked (-with quirks=none leaves them out).
 package main
 
 import (
@@ -50,8 +52,6 @@ func run(w io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	qm := apst.DriveQuirks(&c, p.Release)
-	p.Quirks |= qm.APST()
 	bounds := []string{"0", "25000", "100000", "unlimited"}
 	if fs.NArg() > 1 {
 		bounds = fs.Args()[1:]
@@ -60,7 +60,8 @@ func run(w io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "%s (%s), %s, quirks %s\n", c.Model, c.Format, p.Generation, p.Quirks.APST())
+	lookup := &sw.Intervals[0].Plan.Quirks // the quirk lookup of every plan of the sweep
+	fmt.Fprintf(w, "%s (%s), %s, quirks %s\n", c.Model, c.Format, p.Generation, lookup.Applied.APST())
 	for _, s := range bounds {
 		bound, err := apst.ParseBound(s)
 		if err != nil {
@@ -70,7 +71,7 @@ func run(w io.Writer, args []string) error {
 		fmt.Fprintf(w, "  bound %-10s targets %-10s deepest ps%d, worst exit %s (same table for %s..%s)\n",
 			bound, targets(&iv.Plan), iv.Reach.Deepest, iv.Reach.WorstExitLatency, iv.Min, iv.Max)
 	}
-	for _, n := range qm.Notes {
+	for _, n := range lookup.Notes(c.Model) {
 		fmt.Fprintln(w, "  note:", n)
 	}
 	return nil

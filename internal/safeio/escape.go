@@ -48,6 +48,29 @@ func EscapeTerminal(s string) string {
 	return string(AppendEscapeTerminal(b, s[i:]))
 }
 
+// HasControl reports whether s holds anything [EscapeTerminal] escapes
+// other than a backslash: a C0 or C1 control, DEL, a line or paragraph
+// separator, a bidirectional control, or a byte that is not part of valid
+// UTF-8. A message that does not is safe to print as it is.
+func HasControl(s string) bool {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 || c == 0x7f {
+				return true
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 || escapedRune(r) {
+			return true
+		}
+		i += n
+	}
+	return false
+}
+
 // AppendEscapeTerminal appends [EscapeTerminal] of s to dst and returns the
 // extended slice.
 func AppendEscapeTerminal(dst []byte, s string) []byte {

@@ -3,6 +3,7 @@ package safeio_test
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -37,6 +38,9 @@ func TestEscapeTerminal(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, tt.in, back)
 		})
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.in != tt.want && tt.in != `back\slash`, safeio.HasControl(tt.in), "HasControl(%q)", tt.in)
 	}
 	s := "plain model"
 	assert.Zero(t, testing.AllocsPerRun(100, func() { _ = safeio.EscapeTerminal(s) }))
@@ -121,6 +125,10 @@ func FuzzEscapeTerminal(f *testing.F) {
 			if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == 0x2028 || r == 0x2029 || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) {
 				t.Fatalf("%q: output %q holds %U", s, got, r)
 			}
+		}
+		noBackslash := strings.ReplaceAll(s, `\`, "")
+		if want := safeio.EscapeTerminal(noBackslash) != noBackslash; safeio.HasControl(s) != want {
+			t.Fatalf("%q: HasControl is %v, want %v", s, !want, want)
 		}
 		back, err := unescape(got)
 		if err != nil || back != s {

@@ -37,6 +37,11 @@ type Event struct {
 	// Device names the device: "MAJ,MIN" for blkparse, the disk name for
 	// biosnoop, the file name for fio, "" for plain traces.
 	Device string
+	// ID identifies the command, so that a completion can be matched with
+	// its dispatch: blkparse gives the sector plus 1 (a dispatch and its
+	// completion name the same sector), the formats that record a command
+	// on one line give its number (from 1) to both events. 0: unknown.
+	ID uint64
 }
 
 // String formats the event as "12.000345678s dispatch 259,0".

@@ -12,7 +12,7 @@ func (r *Reader) parseBlkparse(line []byte) error {
 	if r.summary {
 		return nil
 	}
-	n, _ := r.splitFields(line, 6)
+	n, _ := r.splitFields(line, 8)
 	if n == 0 {
 		return nil
 	}
@@ -57,7 +57,15 @@ func (r *Reader) parseBlkparse(line []byte) error {
 	if !r.noteDevice(dev, r.selected && maj == r.selMaj && min == r.selMin) {
 		return nil
 	}
-	return r.push(t, seq, k)
+	// "ACTION RWBS SECTOR + SIZE": the sector matches a completion with
+	// its dispatch.
+	var id uint64
+	if n >= 8 {
+		if s, ok := parseUint(r.field(line, 7)); ok && s < math.MaxUint64 {
+			id = s + 1
+		}
+	}
+	return r.push(t, seq, k, id)
 }
 
 func letters(b []byte) bool {
@@ -146,10 +154,10 @@ func (r *Reader) parseBiosnoop(line []byte) error {
 			return nil
 		}
 	}
-	if err := r.push(t-lat, 0, Dispatch); err != nil {
+	if err := r.push(t-lat, 0, Dispatch, r.nextCmd()); err != nil {
 		return err
 	}
-	return r.push(t, 1, Completion)
+	return r.push(t, 1, Completion, r.cmds)
 }
 
 func (r *Reader) parseBiosnoopHeader(line []byte, n int, more bool) error {
@@ -222,10 +230,10 @@ func (r *Reader) parseFio(line []byte) error {
 	if !r.noteName(r.field(line, 1)) {
 		return nil
 	}
-	if err := r.push(t, 0, Dispatch); err != nil {
+	if err := r.push(t, 0, Dispatch, r.nextCmd()); err != nil {
 		return err
 	}
-	return r.push(t, 1, Completion)
+	return r.push(t, 1, Completion, r.cmds)
 }
 
 // parsePlain reads a line "SECONDS [DURATION_SECONDS]"; '#' starts a
@@ -255,8 +263,14 @@ func (r *Reader) parsePlain(line []byte) error {
 			return r.syntax("a completion time below 2^63 ns", line)
 		}
 	}
-	if err := r.push(s, 0, Dispatch); err != nil {
+	if err := r.push(s, 0, Dispatch, r.nextCmd()); err != nil {
 		return err
 	}
-	return r.push(s+d, 1, Completion)
+	return r.push(s+d, 1, Completion, r.cmds)
+}
+
+// nextCmd numbers the next command of a one-line format (from 1).
+func (r *Reader) nextCmd() uint64 {
+	r.cmds++
+	return r.cmds
 }

@@ -56,6 +56,7 @@ type item struct {
 	t   int64  // raw time, ns
 	tie uint64 // blkparse: sequence number; others: 0 dispatch, 1 completion
 	arr uint64 // arrival counter << 1 | (kind - 1)
+	id  uint64 // Event.ID
 }
 
 // Reader reads the events of a trace in time order. Create one with
@@ -86,14 +87,21 @@ type Reader struct {
 	cols    columns
 	fs      [maxFields][2]int32
 
-	// Reorder window: buf[head:] sorted.
+	// Reorder window: the events that arrived in order are buf[head:],
+	// sorted (appended, popped from the front: O(1) each); those that
+	// arrived before an event already held are in heap, a binary min-heap
+	// (O(log w) each). The window's least event is the least of the two
+	// fronts.
 	buf     []item
+	heap    []item
 	head    int
 	arrival uint64
 	emitted bool
 	last    int64
 	lastTie uint64
 	origin  int64
+
+	cmds uint64 // commands read from one-line formats: their IDs
 
 	eof bool
 	err error
@@ -202,7 +210,7 @@ func (r *Reader) Next() (Event, error) {
 		if r.err != nil {
 			return Event{}, r.err
 		}
-		n := len(r.buf) - r.head
+		n := len(r.buf) - r.head + len(r.heap)
 		if n > r.window || (r.eof && n > 0) {
 			return r.pop(), nil
 		}
@@ -220,7 +228,7 @@ func (r *Reader) Next() (Event, error) {
 		}
 		if err != nil {
 			r.err = err
-			r.buf, r.head = r.buf[:0], 0
+			r.buf, r.head, r.heap = r.buf[:0], 0, r.heap[:0]
 		}
 	}
 }
@@ -300,38 +308,75 @@ func (r *Reader) parse(line []byte) error {
 }
 
 // push adds an event to the reorder window.
-func (r *Reader) push(t int64, tie uint64, k Kind) error {
+func (r *Reader) push(t int64, tie uint64, k Kind, id uint64) error {
 	if r.emitted && (t < r.last || t == r.last && tie < r.lastTie) {
 		return &SyntaxError{Format: r.format, Line: r.line,
 			Expected: fmt.Sprintf("an event at %s sorts before one already read at %s, more than %d events before", formatNanos(t), formatNanos(r.last), r.window),
 			Err:      ErrOutOfOrder}
 	}
-	it := item{t: t, tie: tie, arr: r.arrival<<1 | uint64(k-1)}
+	it := item{t: t, tie: tie, arr: r.arrival<<1 | uint64(k-1), id: id}
 	r.arrival++
 	if len(r.buf) == cap(r.buf) && r.head > 0 && r.head >= len(r.buf)/2 {
 		n := copy(r.buf, r.buf[r.head:])
 		r.buf, r.head = r.buf[:n], 0
 	}
-	live := r.buf[r.head:]
-	if len(live) == 0 || !itemAfter(live[len(live)-1], t, tie) {
-		r.buf = append(r.buf, it)
+	if live := r.buf[r.head:]; len(live) == 0 || !itemAfter(live[len(live)-1], t, tie) {
+		r.buf = append(r.buf, it) // in order: the common case
 		return nil
 	}
-	// Upper bound: the first item that sorts after (t, tie).
-	lo, hi := 0, len(live)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if itemAfter(live[m], t, tie) {
-			hi = m
-		} else {
-			lo = m + 1
-		}
-	}
-	pos := r.head + lo
-	r.buf = append(r.buf, item{})
-	copy(r.buf[pos+1:], r.buf[pos:len(r.buf)-1])
-	r.buf[pos] = it
+	r.heapPush(it)
 	return nil
+}
+
+// itemLess orders the window: by time, then tie, then arrival.
+func itemLess(a, b item) bool {
+	if a.t != b.t {
+		return a.t < b.t
+	}
+	if a.tie != b.tie {
+		return a.tie < b.tie
+	}
+	return a.arr < b.arr
+}
+
+// heapPush adds it to the heap of out-of-order events.
+func (r *Reader) heapPush(it item) {
+	h := append(r.heap, it)
+	for i := len(h) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !itemLess(h[i], h[p]) {
+			break
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+	r.heap = h
+}
+
+// heapPop removes and returns the heap's least event.
+func (r *Reader) heapPop() item {
+	h := r.heap
+	top := h[0]
+	n := len(h) - 1
+	h[0] = h[n]
+	h = h[:n]
+	for i := 0; ; {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		m := l
+		if l+1 < n && itemLess(h[l+1], h[l]) {
+			m = l + 1
+		}
+		if !itemLess(h[m], h[i]) {
+			break
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+	r.heap = h
+	return top
 }
 
 // itemAfter reports whether it sorts after an event at (t, tie).
@@ -340,16 +385,21 @@ func itemAfter(it item, t int64, tie uint64) bool {
 }
 
 func (r *Reader) pop() Event {
-	it := r.buf[r.head]
-	r.head++
-	if r.head == len(r.buf) {
-		r.buf, r.head = r.buf[:0], 0
+	var it item
+	if r.head < len(r.buf) && (len(r.heap) == 0 || itemLess(r.buf[r.head], r.heap[0])) {
+		it = r.buf[r.head]
+		r.head++
+		if r.head == len(r.buf) {
+			r.buf, r.head = r.buf[:0], 0
+		}
+	} else {
+		it = r.heapPop()
 	}
 	if !r.emitted {
 		r.emitted, r.origin = true, it.t
 	}
 	r.last, r.lastTie = it.t, it.tie
-	return Event{Time: it.t - r.origin, Kind: Kind(it.arr&1) + 1, Device: r.device}
+	return Event{Time: it.t - r.origin, Kind: Kind(it.arr&1) + 1, Device: r.device, ID: it.id}
 }
 
 // noteDevice records a device seen on an event line and reports whether
@@ -374,7 +424,7 @@ func (r *Reader) noteDevice(name []byte, isSelected bool) bool {
 	}
 	r.addDevice(name)
 	r.multi = true
-	r.buf, r.head = r.buf[:0], 0
+	r.buf, r.head, r.heap = r.buf[:0], 0, r.heap[:0]
 	return false
 }
 

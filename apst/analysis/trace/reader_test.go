@@ -24,7 +24,8 @@ func readTestdata(t testing.TB, name string) []byte {
 	return b
 }
 
-// readAll returns every event of a trace, or the first error.
+// readAll returns every event of a trace, or the first error, without
+// their IDs (TestReadIDs checks those).
 func readAll(t testing.TB, in []byte, opt trace.Options) ([]trace.Event, *trace.Reader, error) {
 	t.Helper()
 	r, err := trace.NewReader(bytes.NewReader(in), opt)
@@ -40,6 +41,7 @@ func readAll(t testing.TB, in []byte, opt trace.Options) ([]trace.Event, *trace.
 		if err != nil {
 			return evs, r, err
 		}
+		ev.ID = 0
 		evs = append(evs, ev)
 	}
 }
@@ -131,6 +133,7 @@ func TestReadFormats(t *testing.T) {
 			var evs2 []trace.Event
 			for ev, err := range r2.All() {
 				require.NoError(t, err)
+				ev.ID = 0
 				evs2 = append(evs2, ev)
 			}
 			assert.Equal(t, tc.want, evs2)
@@ -474,10 +477,30 @@ func TestDetectionPeeksLittle(t *testing.T) {
 	}()
 	ev, err := r.Next()
 	require.NoError(t, err)
+	ev.ID = 0
 	assert.Equal(t, d(0, "sda"), ev)
 
 	in := strings.Repeat("# a comment line\n", 1000) + "8,0 0 1 0.1 1 D R\n"
 	r, err = trace.NewReader(strings.NewReader(in), trace.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, trace.FormatBlkparse, r.Format())
+}
+
+// A completion carries its dispatch's ID: blkparse's sector plus 1, the
+// command's number in the one-line formats; 0 where blkparse gives no
+// sector.
+func TestReadIDs(t *testing.T) {
+	ids := func(in string) []uint64 {
+		r, err := trace.NewReader(strings.NewReader(in), trace.Options{})
+		require.NoError(t, err)
+		var out []uint64
+		for ev, err := range r.All() {
+			require.NoError(t, err)
+			out = append(out, ev.ID)
+		}
+		return out
+	}
+	assert.Equal(t, []uint64{2049, 4097, 2049, 4097, 1, 1}, ids(string(readTestdata(t, "blkparse.txt"))))
+	assert.Equal(t, []uint64{0, 0}, ids("8,0 0 1 0.1 1 D N\n8,0 0 2 0.2 1 C N\n"))
+	assert.Equal(t, []uint64{1, 2, 1, 2}, ids("1.0 0.5\n1.1 0.5\n"))
 }

@@ -136,6 +136,36 @@ func (in *Incident) Name() string {
 // returned Log holds what was read so far.
 func Read(ctx context.Context, r io.Reader, opts Options) (*Log, error) {
 	st := newState(opts)
+	err := scan(ctx, r, &st.log.Lines, &st.log.LongLines, st.line)
+	l := st.finish()
+	if err != nil {
+		return l, err
+	}
+	if l.Events == 0 && l.BinaryLines > 0 {
+		return l, fmt.Errorf("%w: %d of %d lines hold NUL bytes and none is a kernel event", ErrBinary, l.BinaryLines, l.Lines)
+	}
+	return l, nil
+}
+
+// Lines calls fn with each line of r (without its line ending) that is at
+// most MaxLineLength bytes long, skipping longer ones, as Read does. The
+// slice is valid only during the call. Only a read error of r or ctx's
+// error is returned.
+func Lines(ctx context.Context, r io.Reader, fn func(line []byte)) error {
+	var lines, long int64
+	return scan(ctx, r, &lines, &long, func(b []byte) { fn(bytes.TrimRight(b, "\r\n")) })
+}
+
+// Relevant reports whether a raw log line can hold an event Read
+// recognises (it names nvme, AER, a PCIe bus error, a D0 resume failure, a
+// hotplug slot, the kernel release or command line): a cheap filter for
+// keeping only the NVMe and PCIe lines of a log.
+func Relevant(line []byte) bool {
+	return bytes.IndexByte(line, 0) < 0 && interestingBytes(line)
+}
+
+// scan reads r line by line, counting lines and skipped long lines.
+func scan(ctx context.Context, r io.Reader, lines, longLines *int64, fn func([]byte)) error {
 	br := bufio.NewReaderSize(r, MaxLineLength)
 	long := false
 	for {
@@ -143,34 +173,29 @@ func Read(ctx context.Context, r io.Reader, opts Options) (*Log, error) {
 		switch {
 		case errors.Is(err, bufio.ErrBufferFull):
 			if !long {
-				st.log.LongLines++
-				st.log.Lines++
+				*longLines++
+				*lines++
 			}
 			long = true
 			continue
 		case long:
 			long = false
 		case len(line) > 0:
-			st.log.Lines++
-			if st.log.Lines%4096 == 0 {
+			*lines++
+			if *lines%4096 == 0 {
 				if cerr := ctx.Err(); cerr != nil {
-					return st.finish(), fmt.Errorf("kernlog: line %d: %w", st.log.Lines, cerr)
+					return fmt.Errorf("kernlog: line %d: %w", *lines, cerr)
 				}
 			}
-			st.line(line)
+			fn(line)
 		}
 		if err == io.EOF {
-			break
+			return nil
 		}
-		if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
-			return st.finish(), fmt.Errorf("kernlog: reading line %d: %w", st.log.Lines+1, err)
+		if err != nil {
+			return fmt.Errorf("kernlog: reading line %d: %w", *lines+1, err)
 		}
 	}
-	l := st.finish()
-	if l.Events == 0 && l.BinaryLines > 0 {
-		return l, fmt.Errorf("%w: %d of %d lines hold NUL bytes and none is a kernel event", ErrBinary, l.BinaryLines, l.Lines)
-	}
-	return l, nil
 }
 
 // ReadString is Read of a string, for tests and examples.

@@ -1,0 +1,78 @@
+package persist_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/persist"
+)
+
+func mistakes(fs []persist.Finding) []persist.Mistake {
+	var out []persist.Mistake
+	for _, f := range fs {
+		out = append(out, f.Mistake)
+	}
+	return out
+}
+
+func TestCheckRules(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		want       []persist.Mistake
+	}{
+		{"correct", `ACTION=="add|change", SUBSYSTEM=="nvme", KERNEL=="nvme[0-9]*", ATTR{model}=="Samsung SSD 990 EVO Plus *", TEST=="power/pm_qos_latency_tolerance_us", ATTR{power/pm_qos_latency_tolerance_us}="25000"`, nil},
+		{"device path", `ACTION=="add", SUBSYSTEM=="nvme", KERNEL=="nvme[0-9]*", ATTR{device/power/pm_qos_latency_tolerance_us}="0"`,
+			[]persist.Mistake{persist.MistakeDevicePath, persist.MistakeNoGuard, persist.MistakeAddOnly}},
+		{"device path in RUN", `ACTION=="add|change", SUBSYSTEM=="nvme", RUN+="/bin/sh -c 'echo 0 > /sys/class/nvme/%k/device/power/pm_qos_latency_tolerance_us'"`,
+			[]persist.Mistake{persist.MistakeDevicePath}},
+		{"global zero", `ACTION=="add|change", SUBSYSTEM=="nvme", KERNEL=="nvme[0-9]*", TEST=="power/pm_qos_latency_tolerance_us", ATTR{power/pm_qos_latency_tolerance_us}="0"`,
+			[]persist.Mistake{persist.MistakeGlobalZero}},
+		{"zero for one model is fine", `ACTION=="add|change", SUBSYSTEM=="nvme", ATTR{model}=="KINGSTON SA2000M8*", TEST=="power/pm_qos_latency_tolerance_us", ATTR{power/pm_qos_latency_tolerance_us}="0"`, nil},
+		{"serial", `ACTION=="add|change", SUBSYSTEM=="nvme", KERNEL=="nvme[0-9]*", ATTR{model}=="Samsung SSD 990 EVO Plus 1TB", ATTR{serial}=="S7U1NJ0X123456", ATTR{power/pm_qos_latency_tolerance_us}="25000"`,
+			[]persist.Mistake{persist.MistakeSerialOnly, persist.MistakeNoGuard}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rs, err := persist.ParseRules(tc.text)
+			require.NoError(t, err)
+			fs := persist.CheckRules(rs, tc.text)
+			assert.Equal(t, tc.want, mistakes(fs))
+			for _, f := range fs {
+				assert.NotEmpty(t, f.Explanation)
+				assert.Equal(t, 1, f.Line)
+			}
+		})
+	}
+}
+
+func TestCheckDefaults(t *testing.T) {
+	ds, err := persist.ParseDefaults("BOOT_IMAGE=/vmlinuz-6.8 root=UUID=x ro quiet nvme_core.default_ps_max_latency_us=5500\n" +
+		"# options nvme_core default_ps_max_latency_us=1\n" +
+		"options nvme-core default_ps_max_latency_us=0 other=2\n" +
+		`GRUB_CMDLINE_LINUX_DEFAULT="quiet nvme_core.default_ps_max_latency_us=200000"` + "\n" +
+		"nvme_core.default_ps_max_latency_us=0x61a8\n")
+	require.NoError(t, err)
+	require.Len(t, ds, 4)
+	assert.Equal(t, []apst.Microseconds{5500, 0, 200000, 25000}, []apst.Microseconds{ds[0].Bound, ds[1].Bound, ds[2].Bound, ds[3].Bound})
+	assert.Equal(t, persist.SourceCmdline, ds[0].Source)
+	assert.Equal(t, persist.SourceModprobe, ds[1].Source)
+	assert.Equal(t, 3, ds[1].Line)
+	fs := persist.CheckDefaults(ds)
+	assert.Equal(t, []persist.Mistake{persist.MistakeDeeperStates, persist.MistakeGlobalZero, persist.MistakeDeeperStates}, mistakes(fs))
+	assert.Contains(t, fs[0].Explanation, "a bound can only remove states")
+
+	for _, bad := range []string{"nvme_core.default_ps_max_latency_us=-1", "nvme_core.default_ps_max_latency_us=12abc",
+		"nvme_core.default_ps_max_latency_us=", "options nvme_core default_ps_max_latency_us=99999999999999999999", "nvme_core.default_ps_max_latency_us=09"} {
+		_, err := persist.ParseDefaults(bad)
+		assert.ErrorIs(t, err, persist.ErrDefaultSyntax, bad)
+	}
+}
+
+func TestCheckText(t *testing.T) {
+	fs := persist.CheckText("w /sys/class/nvme/nvme*/device/power/pm_qos_latency_tolerance_us - - - - 0\n# /sys/class/nvme/nvme0/device/power/pm_qos_latency_tolerance_us\nw /sys/class/nvme/nvme*/power/pm_qos_latency_tolerance_us - - - - 0\n")
+	assert.Equal(t, []persist.Mistake{persist.MistakeDevicePath}, mistakes(fs))
+	assert.True(t, persist.MistakeDevicePath.Serious())
+	assert.False(t, persist.MistakeNoGuard.Serious())
+}

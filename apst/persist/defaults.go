@@ -1,0 +1,152 @@
+package persist
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/nvmeapst/nvmeapst/apst"
+)
+
+// ErrDefaultSyntax is wrapped by the errors of ParseDefaults.
+var ErrDefaultSyntax = errors.New("persist: default_ps_max_latency_us")
+
+// Source says where a module default comes from.
+type Source uint8
+
+// The sources of a module default.
+const (
+	// SourceCmdline is the kernel command line
+	// (nvme_core.default_ps_max_latency_us=V).
+	SourceCmdline Source = iota + 1
+	// SourceModprobe is a modprobe.d line (options nvme_core
+	// default_ps_max_latency_us=V).
+	SourceModprobe
+)
+
+// String names the source: "kernel command line", "modprobe.d".
+func (s Source) String() string {
+	switch s {
+	case SourceCmdline:
+		return "kernel command line"
+	case SourceModprobe:
+		return "modprobe.d"
+	}
+	return fmt.Sprintf("Source(%d)", uint8(s))
+}
+
+// Default is one setting of nvme_core's default_ps_max_latency_us.
+type Default struct {
+	// Source is where it was found.
+	Source Source
+	// Line is its 1-based line in the text.
+	Line int
+	// Text is the argument or line as written.
+	Text string
+	// Bound is the value as the kernel parses it (an unsigned long; 0 turns
+	// APST off, 2147483647 and above are no limit).
+	Bound apst.Microseconds
+}
+
+// ParseDefaults finds every nvme_core.default_ps_max_latency_us in text: a
+// kernel command line (/proc/cmdline, GRUB_CMDLINE_LINUX...=) or modprobe.d
+// lines (options nvme_core default_ps_max_latency_us=V), in any mix, one
+// per line or several on a line. As the kernel does, a - in the module or
+// parameter name is the same as _, and the value takes a 0x (hexadecimal) or
+// 0 (octal) prefix. Other arguments and lines are skipped; a text longer
+// than MaxRulesSize is refused. Errors wrap ErrDefaultSyntax and name the
+// line: a value that is not an unsigned long.
+func ParseDefaults(text string) ([]Default, error) {
+	if len(text) > MaxRulesSize {
+		return nil, fmt.Errorf("%w: %d bytes: more than the limit of %d", ErrDefaultSyntax, len(text), MaxRulesSize)
+	}
+	var out []Default
+	for i, line := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(line)
+		if t == "" || t[0] == '#' {
+			continue
+		}
+		fields := strings.Fields(t)
+		if fields[0] == "options" && len(fields) >= 2 && normName(fields[1]) == "nvme_core" {
+			for _, f := range fields[2:] {
+				k, v, ok := strings.Cut(f, "=")
+				if ok && normName(k) == "default_ps_max_latency_us" {
+					d, err := parseDefault(SourceModprobe, i+1, t, v)
+					if err != nil {
+						return nil, err
+					}
+					out = append(out, d)
+				}
+			}
+			continue
+		}
+		for _, f := range fields {
+			f = strings.Trim(f, `"'`)
+			if j := strings.LastIndexByte(f, '='); j >= 0 && strings.Contains(f[:j], "=") {
+				// GRUB_CMDLINE_LINUX="quiet nvme_core...=0": the first word
+				// carries the variable.
+				f = f[strings.IndexByte(f, '=')+1:]
+				f = strings.Trim(f, `"'`)
+			}
+			k, v, ok := strings.Cut(f, "=")
+			if ok && normName(k) == "nvme_core.default_ps_max_latency_us" {
+				d, err := parseDefault(SourceCmdline, i+1, f, v)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, d)
+			}
+		}
+	}
+	return out, nil
+}
+
+func normName(s string) string { return strings.ReplaceAll(s, "-", "_") }
+
+func parseDefault(src Source, line int, text, v string) (Default, error) {
+	b, err := parseULong(v)
+	if err != nil {
+		return Default{}, fmt.Errorf("%w: line %d: %q: %v", ErrDefaultSyntax, line, text, err)
+	}
+	return Default{Source: src, Line: line, Text: text, Bound: apst.Microseconds(b)}, nil
+}
+
+// parseULong reads an unsigned long as the kernel's kstrtoul with base 0
+// does: 0x hexadecimal, a leading 0 octal, else decimal; one trailing
+// newline allowed.
+func parseULong(s string) (uint64, error) {
+	s = strings.TrimSuffix(s, "\n")
+	base := uint64(10)
+	digits := s
+	switch {
+	case len(s) > 2 && (s[:2] == "0x" || s[:2] == "0X"):
+		base, digits = 16, s[2:]
+	case len(s) > 1 && s[0] == '0':
+		base, digits = 8, s[1:]
+	}
+	if digits == "" {
+		return 0, errors.New("want an unsigned number (decimal, 0x hexadecimal or 0 octal)")
+	}
+	var v uint64
+	for _, c := range digits {
+		var d uint64
+		switch {
+		case c >= '0' && c <= '9':
+			d = uint64(c - '0')
+		case c >= 'a' && c <= 'f':
+			d = uint64(c-'a') + 10
+		case c >= 'A' && c <= 'F':
+			d = uint64(c-'A') + 10
+		default:
+			return 0, errors.New("want an unsigned number (decimal, 0x hexadecimal or 0 octal)")
+		}
+		if d >= base {
+			return 0, fmt.Errorf("digit %q is not base %d", c, base)
+		}
+		if v > (1<<64-1-d)/base {
+			return 0, errors.New("out of range: more than 18446744073709551615")
+		}
+		v = v*base + d
+	}
+	return v, nil
+}

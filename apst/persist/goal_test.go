@@ -1,0 +1,66 @@
+package persist_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/persist"
+	"github.com/nvmeapst/nvmeapst/internal/testfixture"
+	"github.com/nvmeapst/nvmeapst/powerstate"
+)
+
+func TestParseGoal(t *testing.T) {
+	for s, want := range map[string]persist.Goal{
+		"25000":       {Kind: persist.GoalBound, Bound: 25000},
+		"any":         {Kind: persist.GoalBound, Bound: apst.NoLimit},
+		"0":           {Kind: persist.GoalBound},
+		"stall=25ms":  {Kind: persist.GoalStall, Stall: 25000},
+		"bar=ps4":     {Kind: persist.GoalBar, Bar: 1 << 4},
+		"power=10mW":  {Kind: persist.GoalPower, Power: 10000},
+		"power=0.07W": {Kind: persist.GoalPower, Power: 70000},
+		"deepest":     {Kind: persist.GoalDeepest},
+	} {
+		g, err := persist.ParseGoal(s)
+		require.NoError(t, err, s)
+		assert.Equal(t, want, g, s)
+		back, err := persist.ParseGoal(g.String())
+		require.NoError(t, err, g.String())
+		assert.Equal(t, g, back)
+	}
+	for _, s := range []string{"", "-1", "2147483647", "stall=x", "bar=", "power=10", "power=-1mW", "fast", "x=1"} {
+		_, err := persist.ParseGoal(s)
+		assert.ErrorIs(t, err, persist.ErrGoal, s)
+	}
+}
+
+func TestResolve(t *testing.T) {
+	evo, err := powerstate.ParseBytes(testfixture.ReadFile(t, testfixture.Samsung990EVOPlus))
+	require.NoError(t, err)
+	p := apst.DefaultParams(apst.Current)
+	for _, tc := range []struct {
+		goal    string
+		bound   apst.Microseconds
+		deepest uint8
+	}{
+		{"stall=25ms", 25000, 3},
+		{"deepest", 100000, 4},
+		{"power=10mW", 100000, 4},
+		{"power=100mW", 40000, 3}, // ps3 at 80 mW is within 100 mW with the smaller stall
+		{"bar=ps4", 40000, 3},
+		{"5500", 5500, 3},
+	} {
+		g, err := persist.ParseGoal(tc.goal)
+		require.NoError(t, err)
+		a, err := persist.Resolve(&evo, p, g)
+		require.NoError(t, err, tc.goal)
+		assert.Equal(t, tc.bound, a.Choice.Bound, "%s: %s", tc.goal, a.Choice.Why)
+		assert.Equal(t, tc.deepest, a.Reach.Deepest, tc.goal)
+	}
+	_, err = persist.Resolve(&evo, p, persist.Goal{Kind: persist.GoalStall, Stall: 100})
+	assert.ErrorIs(t, err, persist.ErrGoal)
+	_, err = persist.Resolve(&evo, p, persist.Goal{Kind: persist.GoalPower, Power: 1})
+	assert.ErrorIs(t, err, persist.ErrGoal)
+}

@@ -1,0 +1,54 @@
+package persist
+
+import (
+	"fmt"
+
+	"github.com/nvmeapst/nvmeapst/apst"
+)
+
+// PowerSupplyFile is where RenderPowerSupply's rules go.
+const PowerSupplyFile = "/etc/udev/rules.d/61-nvme-apst-power.rules"
+
+// PowerSupplyProgram prints "battery" when some power supply reports
+// online 0 and none reports 1, else "ac" (a machine without power supplies
+// counts as on AC). It reads every /sys/class/power_supply/*/online, so the
+// supply's name (AC, ACAD, ADP1, a USB-C port) does not matter.
+const PowerSupplyProgram = `/bin/sh -c 'if grep -qsx 0 /sys/class/power_supply/*/online && ! grep -qsx 1 /sys/class/power_supply/*/online; then echo battery; else echo ac; fi'`
+
+// PowerSupplyTrigger is the rule that re-runs the NVMe rules when a power
+// supply's online state changes (a battery's change events, which have no
+// online attribute, do not fire it).
+const PowerSupplyTrigger = `ACTION=="change", SUBSYSTEM=="power_supply", TEST=="online", RUN+="/usr/bin/udevadm trigger --action=change --subsystem-match=nvme"`
+
+// RenderPowerSupply renders the udev rules that give the controllers of
+// scope s the bound ac on mains power and battery on battery, switching on
+// every power-supply change: one rule re-runs the NVMe rules on a
+// power_supply change event, and two NVMe rules pick the value by what
+// PowerSupplyProgram prints. Errors: the scope's Validate error.
+func RenderPowerSupply(s Scope, label string, ac, battery apst.Microseconds) (Output, error) {
+	if err := s.Validate(); err != nil {
+		return Output{}, err
+	}
+	what := s.String()
+	if label != "" {
+		what += " (" + label + ")"
+	}
+	rule := func(result string, b apst.Microseconds) string {
+		return UdevMatch(s) + `, PROGRAM=="` + PowerSupplyProgram + `", RESULT=="` + result + `", ATTR{` + ToleranceAttr + `}="` + toleranceOf(b).String() + `"`
+	}
+	text := fmt.Sprintf("# apstctl persist: %s on AC, %s on battery, for %s.\n", describeBound(ac), describeBound(battery), what) +
+		"# Writes /sys/class/nvme/nvmeN/" + ToleranceAttr + " at add, connect and every power-supply change; undo: remove this file.\n" +
+		PowerSupplyTrigger + "\n" + rule("ac", ac) + "\n" + rule("battery", battery) + "\n"
+	return Output{
+		Form:    FormUdev,
+		File:    PowerSupplyFile,
+		Text:    text,
+		Affects: what + ": the AC value on mains power, the battery value on battery, switched at every power-supply change",
+		Apply:   []string{udevReload},
+		Undo:    []string{"rm " + PowerSupplyFile + " && udevadm control --reload", restoreStep()},
+		Notes: []string{
+			"the switch happens on the power_supply change uevent the kernel sends when a charger is plugged in or out; the NVMe rules then read every power supply's online attribute",
+			"a power manager would need the same three things to do it itself: a value per power source for each drive (keyed on the model, not the controller name), the path /sys/class/nvme/nvmeN/" + ToleranceAttr + " (written only where it exists), and a write again whenever a controller is added or reconnected; TLP has no such setting today (TLP issue #799 asks for it) and power-profiles-daemon switches profiles, not power sources, and has no NVMe action, so neither overrides these rules",
+		},
+	}, nil
+}

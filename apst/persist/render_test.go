@@ -1,0 +1,164 @@
+package persist_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/persist"
+	"github.com/nvmeapst/nvmeapst/internal/testfixture"
+)
+
+var scopes = []persist.Scope{
+	persist.AllControllers(),
+	persist.ModelScope("Samsung SSD 990 EVO Plus 1TB"),
+	persist.ModelScope("Samsung SSD 990 EVO Plus *"),
+	persist.PCIScope(apst.PCIID{Vendor: 0x144d, Device: 0xa80d}),
+	persist.SerialScope("S7U1NJ0X123456"),
+}
+
+// Every form renders for every scope it can express, names what it
+// affects and how to undo it, and refuses the others.
+func TestRenderEveryFormAndScope(t *testing.T) {
+	for _, s := range scopes {
+		for _, f := range persist.Forms() {
+			o, err := persist.Render(persist.Setting{Bound: 25000, Scope: s}, f)
+			if !f.Scoped() && s.Kind != persist.ScopeAll {
+				require.ErrorIs(t, err, persist.ErrScope, "%s %s", f, s)
+				continue
+			}
+			require.NoError(t, err, "%s %s", f, s)
+			assert.Equal(t, f, o.Form)
+			assert.NotEmpty(t, o.Affects)
+			assert.NotEmpty(t, o.Undo)
+			assert.NotEmpty(t, o.Apply)
+			assert.Contains(t, o.Text, "25000")
+			assert.NotContains(t, o.Text, "device/power", "%s writes the PCI function's path", f)
+		}
+	}
+}
+
+func TestRenderForms(t *testing.T) {
+	all := persist.Setting{Bound: 25000}
+	o, err := persist.Render(all, persist.FormCmdline)
+	require.NoError(t, err)
+	assert.Equal(t, "nvme_core.default_ps_max_latency_us=25000", o.Text)
+	assert.Contains(t, strings.Join(o.Notes, " "), "probed after")
+	o, err = persist.Render(all, persist.FormModprobe)
+	require.NoError(t, err)
+	assert.Contains(t, o.Text, "\noptions nvme_core default_ps_max_latency_us=25000\n")
+	o, err = persist.Render(all, persist.FormTmpfiles)
+	require.NoError(t, err)
+	assert.Contains(t, o.Text, "\nw /sys/class/nvme/nvme*/power/pm_qos_latency_tolerance_us - - - - 25000\n")
+	o, err = persist.Render(all, persist.FormTuned)
+	require.NoError(t, err)
+	assert.Contains(t, o.Text, "\n[sysfs]\n/sys/class/nvme/nvme*/power/pm_qos_latency_tolerance_us=25000\n")
+	o, err = persist.Render(persist.Setting{Bound: apst.NoLimit}, persist.FormCmdline)
+	require.NoError(t, err)
+	assert.Equal(t, "nvme_core.default_ps_max_latency_us=2147483647", o.Text)
+	o, err = persist.Render(persist.Setting{Bound: apst.NoLimit}, persist.FormUdev)
+	require.NoError(t, err)
+	assert.Contains(t, o.Text, `ATTR{power/pm_qos_latency_tolerance_us}="any"`)
+}
+
+func TestScopeValidate(t *testing.T) {
+	for _, s := range []persist.Scope{
+		persist.ModelScope(""), persist.ModelScope(`a"b`), persist.ModelScope(`a\b`), persist.ModelScope("a|b"),
+		persist.ModelScope("a[b"), persist.SerialScope("S*1"), persist.SerialScope(""), persist.SerialScope("S\x01"),
+		persist.PCIScope(apst.PCIID{}), {Kind: 9},
+	} {
+		_, err := persist.Render(persist.Setting{Bound: 1, Scope: s}, persist.FormUdev)
+		assert.ErrorIs(t, err, persist.ErrScope, "%+v", s)
+	}
+	_, err := persist.ParseForm("grub")
+	assert.ErrorIs(t, err, persist.ErrForm)
+}
+
+// Every rule persist renders parses as udev rule syntax, with keys and
+// operators udev knows, and reads back the same.
+func TestRenderedRulesParse(t *testing.T) {
+	var texts []string
+	for _, s := range scopes {
+		o, err := persist.Render(persist.Setting{Bound: 25000, Scope: s}, persist.FormUdev)
+		require.NoError(t, err)
+		texts = append(texts, o.Text)
+		o, err = persist.RenderPowerSupply(s, "", 25000, 5500)
+		require.NoError(t, err)
+		texts = append(texts, o.Text)
+	}
+	for _, text := range texts {
+		rs, err := persist.ParseRules(text)
+		require.NoError(t, err, text)
+		require.NotEmpty(t, rs)
+		for _, r := range rs {
+			back, err := persist.ParseRules(r.String())
+			require.NoError(t, err)
+			require.Len(t, back, 1)
+			assert.Equal(t, r.Exprs, back[0].Exprs)
+		}
+	}
+}
+
+// treeDrive reads the controller NAME of the sysfs tree at root as a udev
+// rule sees it.
+func treeDrive(t *testing.T, root, name string) persist.Drive {
+	dir := filepath.Join(root, "class", "nvme", name)
+	read := func(rel string) string {
+		b, err := os.ReadFile(filepath.Join(dir, rel))
+		require.NoError(t, err)
+		return strings.TrimSpace(string(b))
+	}
+	d := persist.Drive{Name: name, Model: read("model"), Serial: read("serial"),
+		Exists: func(rel string) bool { _, err := os.Stat(filepath.Join(dir, rel)); return err == nil }}
+	var id apst.PCIID
+	require.NoError(t, id.UnmarshalText([]byte(strings.TrimPrefix(read("device/vendor"), "0x")+":"+strings.TrimPrefix(read("device/device"), "0x"))))
+	d.PCI, d.HasPCI = id, true
+	d.HasTolerance = d.Exists(persist.ToleranceAttr)
+	return d
+}
+
+// On every fixture sysfs tree, the rule of each scope keyed on a
+// controller reaches it, and writes a path that exists there exactly where
+// the kernel has APST enabled; the PCI function's device/power/ has no
+// such file.
+func TestRulesOnFixtureTrees(t *testing.T) {
+	roots := []string{testfixture.Path("sys")}
+	for _, v := range []string{"v5.10", "v6", "v7"} {
+		roots = append(roots, filepath.Join(testfixture.Dir(), "..", "sysfs", "testdata", v))
+	}
+	n := 0
+	for _, root := range roots {
+		names, err := os.ReadDir(filepath.Join(root, "class", "nvme"))
+		require.NoError(t, err)
+		for _, e := range names {
+			d := treeDrive(t, root, e.Name())
+			family, _ := persist.ModelFamily(d.Model)
+			for _, s := range []persist.Scope{persist.AllControllers(), persist.ModelScope(d.Model), persist.ModelScope(family), persist.PCIScope(d.PCI), persist.SerialScope(d.Serial)} {
+				o, err := persist.Render(persist.Setting{Bound: 25000, Scope: s}, persist.FormUdev)
+				require.NoError(t, err)
+				rs, err := persist.ParseRules(o.Text)
+				require.NoError(t, err)
+				ws := rs.Apply(d)
+				w, ok := persist.Tolerance(ws)
+				require.Equal(t, d.HasTolerance, ok, "%s %s %s", root, d.Name, s)
+				if ok {
+					n++
+					assert.Equal(t, "25000", w.Value)
+					assert.Equal(t, []string{"add", "change"}, w.Actions)
+					_, err := os.Stat(filepath.Join(root, "class", "nvme", d.Name, w.Attr))
+					assert.NoError(t, err, "the rule writes a path that is not in the tree")
+				} else {
+					assert.Empty(t, ws, "the TEST guard lets a write through where the file is absent")
+				}
+			}
+			_, err := os.Stat(filepath.Join(root, "class", "nvme", d.Name, "device", "power", "pm_qos_latency_tolerance_us"))
+			assert.ErrorIs(t, err, os.ErrNotExist)
+		}
+	}
+	assert.Positive(t, n)
+}

@@ -1,0 +1,172 @@
+package persist
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/nvmeapst/nvmeapst/apst"
+)
+
+// ErrScope is wrapped by the errors of a Scope that cannot be expressed: a
+// model or serial udev cannot quote, or a form that cannot select by it
+// (only udev rules match a model, a PCI ID or a serial number; the kernel
+// command line, modprobe.d, systemd-tmpfiles and tuned set every
+// controller).
+var ErrScope = errors.New("persist: scope")
+
+// ScopeKind says which controllers a setting reaches.
+type ScopeKind uint8
+
+// The scopes. The zero value, ScopeAll, is every controller.
+const (
+	// ScopeAll is every NVMe controller.
+	ScopeAll ScopeKind = iota
+	// ScopeModel is every controller whose model matches Scope.Model,
+	// exactly or as a glob.
+	ScopeModel
+	// ScopePCI is every controller behind a PCI function with Scope.PCI's
+	// vendor and device ID.
+	ScopePCI
+	// ScopeSerial is the one controller with Scope.Serial.
+	ScopeSerial
+)
+
+var scopeNames = [...]string{ScopeAll: "all", ScopeModel: "model", ScopePCI: "pci", ScopeSerial: "serial"}
+
+// String names the kind: "all", "model", "pci", "serial".
+func (k ScopeKind) String() string {
+	if int(k) < len(scopeNames) {
+		return scopeNames[k]
+	}
+	return fmt.Sprintf("ScopeKind(%d)", uint8(k))
+}
+
+// Scope selects the controllers a setting reaches. The zero value is every
+// controller.
+type Scope struct {
+	// Kind says which of the fields below is used.
+	Kind ScopeKind
+	// Model is the model as sysfs prints it (Identify MN without its
+	// padding), or a udev glob of it (* ? [...]) when it contains one of
+	// those characters: "Samsung SSD 990 EVO Plus *".
+	Model string
+	// PCI is the vendor:device ID of the PCI function.
+	PCI apst.PCIID
+	// Serial is the serial number as sysfs prints it.
+	Serial string
+}
+
+// AllControllers is the scope of every controller (the zero Scope).
+func AllControllers() Scope { return Scope{} }
+
+// ModelScope selects the controllers whose model is m (exactly, or as a
+// udev glob when m holds * ? or [).
+func ModelScope(m string) Scope { return Scope{Kind: ScopeModel, Model: strings.TrimSpace(m)} }
+
+// PCIScope selects the controllers behind PCI functions with ID id.
+func PCIScope(id apst.PCIID) Scope { return Scope{Kind: ScopePCI, PCI: id} }
+
+// SerialScope selects the one controller with serial number s.
+func SerialScope(s string) Scope { return Scope{Kind: ScopeSerial, Serial: strings.TrimSpace(s)} }
+
+// IsGlob reports whether the scope's model is a glob.
+func (s Scope) IsGlob() bool { return strings.ContainsAny(s.Model, "*?[") }
+
+// String describes the scope: `every NVMe controller`, `model "Samsung SSD
+// 990 EVO Plus *" (glob)`, `PCI ID 144d:a80d`, `serial "S7U..."`.
+func (s Scope) String() string {
+	switch s.Kind {
+	case ScopeAll:
+		return "every NVMe controller"
+	case ScopeModel:
+		if s.IsGlob() {
+			return fmt.Sprintf("every controller whose model matches %q", s.Model)
+		}
+		return fmt.Sprintf("every controller of model %q", s.Model)
+	case ScopePCI:
+		return "every controller with PCI ID " + s.PCI.String()
+	case ScopeSerial:
+		return fmt.Sprintf("the one controller with serial number %q", s.Serial)
+	}
+	return s.Kind.String()
+}
+
+// Validate reports whether the scope can be written in a udev rule: a
+// known kind, a model or serial that is printable ASCII without " or \ (a
+// serial also without glob characters * ? [ |, a model without |), a PCI
+// ID that is not zero.
+func (s Scope) Validate() error {
+	switch s.Kind {
+	case ScopeAll:
+		return nil
+	case ScopeModel:
+		if s.Model == "" {
+			return fmt.Errorf("%w: the model is empty", ErrScope)
+		}
+		if err := quotable("model", s.Model, "|"); err != nil {
+			return err
+		}
+		if strings.Count(s.Model, "[") != strings.Count(s.Model, "]") {
+			return fmt.Errorf("%w: model %q: unbalanced [ ] in the glob", ErrScope, s.Model)
+		}
+	case ScopePCI:
+		if s.PCI.Vendor == 0 || s.PCI.Device == 0 {
+			return fmt.Errorf("%w: PCI ID %s: want a vendor and a device ID (VVVV:DDDD)", ErrScope, s.PCI)
+		}
+	case ScopeSerial:
+		if s.Serial == "" {
+			return fmt.Errorf("%w: the serial number is empty", ErrScope)
+		}
+		return quotable("serial number", s.Serial, "*?[]|")
+	default:
+		return fmt.Errorf("%w: unknown kind %d", ErrScope, s.Kind)
+	}
+	return nil
+}
+
+// quotable checks that v can stand between double quotes in a udev rule.
+func quotable(what, v, forbidden string) error {
+	for _, c := range v {
+		if c < 0x20 || c > 0x7e || c == '"' || c == '\\' || strings.ContainsRune(forbidden, c) {
+			return fmt.Errorf("%w: %s %q: a udev rule cannot match %q (want printable ASCII without \" \\ %s)", ErrScope, what, v, c, forbidden)
+		}
+	}
+	return nil
+}
+
+// ModelFamily is the glob of a model that covers its other capacities: the
+// model with a trailing capacity word (1TB, 500GB, 2T, 512G) replaced by *,
+// "Samsung SSD 990 EVO Plus 1TB" giving "Samsung SSD 990 EVO Plus *"; ok is
+// false, and the model is returned as is, when it ends in no such word
+// (INTEL SSDPEKKW256G7 carries its capacity inside the part number).
+func ModelFamily(model string) (glob string, ok bool) {
+	model = strings.TrimSpace(model)
+	i := strings.LastIndexByte(model, ' ')
+	if i <= 0 || !isCapacity(model[i+1:]) {
+		return model, false
+	}
+	return model[:i+1] + "*", true
+}
+
+// isCapacity reports whether w reads like a capacity: digits (a decimal
+// point allowed) then TB, GB, T or G, any case.
+func isCapacity(w string) bool {
+	u := strings.ToUpper(w)
+	var num string
+	for _, suf := range []string{"TB", "GB", "T", "G"} {
+		if strings.HasSuffix(u, suf) {
+			num = u[:len(u)-len(suf)]
+			break
+		}
+	}
+	if num == "" || num[0] == '.' || num[len(num)-1] == '.' || strings.Count(num, ".") > 1 {
+		return false
+	}
+	for _, c := range num {
+		if (c < '0' || c > '9') && c != '.' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,277 @@
+package persist
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrRuleSyntax is wrapped by the errors of ParseRules: a line udev would
+// refuse or ignore.
+var ErrRuleSyntax = errors.New("persist: udev rule syntax")
+
+// Limits of ParseRules: a rules file or a line beyond them is refused.
+const (
+	// MaxRulesSize is the largest rules text ParseRules reads (1 MiB).
+	MaxRulesSize = 1 << 20
+	// MaxRuleExprs is the most expressions in one rule.
+	MaxRuleExprs = 256
+)
+
+// Op is a udev rule operator.
+type Op string
+
+// The operators udev knows.
+const (
+	OpMatch    Op = "=="
+	OpNotMatch Op = "!="
+	OpAssign   Op = "="
+	OpAdd      Op = "+="
+	OpRemove   Op = "-="
+	OpFinal    Op = ":="
+)
+
+// IsMatch reports whether op compares (== or !=) rather than assigns.
+func (op Op) IsMatch() bool { return op == OpMatch || op == OpNotMatch }
+
+// keySyntax is what udev accepts for one key: whether it takes {attribute}
+// (required, optional or never) and which operators.
+type keySyntax struct {
+	attr int // 0 never, 1 required, 2 optional
+	ops  string
+}
+
+// udevKeys is every key of udev-rules(7) with the operators it takes (match
+// keys: == !=; assignment keys: = += -= :=, as the man page lists them).
+var udevKeys = map[string]keySyntax{
+	"ACTION":     {0, "== !="},
+	"DEVPATH":    {0, "== !="},
+	"KERNEL":     {0, "== !="},
+	"KERNELS":    {0, "== !="},
+	"SUBSYSTEM":  {0, "== !="},
+	"SUBSYSTEMS": {0, "== !="},
+	"DRIVER":     {0, "== !="},
+	"DRIVERS":    {0, "== !="},
+	"ATTR":       {1, "== != = :="},
+	"ATTRS":      {1, "== !="},
+	"SYSCTL":     {1, "== != = :="},
+	"ENV":        {1, "== != = += -= :="},
+	"CONST":      {1, "== !="},
+	"TAG":        {0, "== != = += -= :="},
+	"TAGS":       {0, "== !="},
+	"TEST":       {2, "== !="},
+	"PROGRAM":    {0, "== != ="}, // udev reads = as == (with a debug message)
+	"RESULT":     {0, "== !="},
+	"NAME":       {0, "== != = += :="},
+	"SYMLINK":    {0, "== != = += -= :="},
+	"OWNER":      {0, "= :="},
+	"GROUP":      {0, "= :="},
+	"MODE":       {0, "= :="},
+	"SECLABEL":   {1, "= += :="},
+	"RUN":        {2, "= += :="},
+	"IMPORT":     {1, "== != = +="},
+	"OPTIONS":    {0, "= += :="},
+	"LABEL":      {0, "="},
+	"GOTO":       {0, "="},
+}
+
+// Expr is one key-operator-value expression of a rule: ATTR{model}=="x".
+type Expr struct {
+	// Key is the key: ATTR, KERNEL, ...
+	Key string
+	// Attr is the part between braces ("model" in ATTR{model}), "" for none.
+	Attr string
+	// Op is the operator.
+	Op Op
+	// Value is the value without its quotes, escapes resolved.
+	Value string
+}
+
+// String writes the expression back in rule syntax.
+func (e Expr) String() string {
+	k := e.Key
+	if e.Attr != "" {
+		k += "{" + e.Attr + "}"
+	}
+	v := strings.ReplaceAll(strings.ReplaceAll(e.Value, `\`, `\\`), `"`, `\"`)
+	if strings.ContainsAny(v, "\n\t") {
+		// Only an e"" string can carry them on one line.
+		v = strings.ReplaceAll(strings.ReplaceAll(v, "\n", `\n`), "\t", `\t`)
+		return k + string(e.Op) + `e"` + v + `"`
+	}
+	return k + string(e.Op) + `"` + v + `"`
+}
+
+// Rule is one udev rule: its expressions and the line it starts on.
+type Rule struct {
+	// Line is the 1-based line number the rule starts on.
+	Line int
+	// Exprs are its expressions in order.
+	Exprs []Expr
+}
+
+// String writes the rule back in rule syntax.
+func (r Rule) String() string {
+	parts := make([]string, len(r.Exprs))
+	for i, e := range r.Exprs {
+		parts[i] = e.String()
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Rules is a parsed rules file.
+type Rules []Rule
+
+// ParseRules parses the text of a udev rules file: comments (#) and blank
+// lines skipped, lines ending in a backslash joined, each rule a
+// comma-separated list of KEY[{attr}]OP"value" expressions, every key and
+// operator one udev knows (udev-rules(7)), values in double quotes (an e
+// prefix allows C escapes; \" and \\ are read in both forms).
+//
+// Errors wrap ErrRuleSyntax and name the line: an unknown key, an operator
+// the key does not take, a missing or unexpected {attr}, an unterminated
+// string, text after the last expression, more than MaxRuleExprs
+// expressions; a text longer than MaxRulesSize is refused.
+func ParseRules(text string) (Rules, error) {
+	if len(text) > MaxRulesSize {
+		return nil, fmt.Errorf("%w: %d bytes: more than the limit of %d", ErrRuleSyntax, len(text), MaxRulesSize)
+	}
+	var rules Rules
+	lines := strings.Split(text, "\n")
+	for i := 0; i < len(lines); i++ {
+		start := i + 1
+		line := strings.TrimRight(lines[i], "\r")
+		for strings.HasSuffix(line, `\`) && i+1 < len(lines) {
+			i++
+			line = line[:len(line)-1] + strings.TrimRight(lines[i], "\r")
+		}
+		t := strings.TrimSpace(line)
+		if t == "" || t[0] == '#' {
+			continue
+		}
+		exprs, err := parseRuleLine(t)
+		if err != nil {
+			return nil, fmt.Errorf("%w: line %d: %v", ErrRuleSyntax, start, err)
+		}
+		rules = append(rules, Rule{Line: start, Exprs: exprs})
+	}
+	return rules, nil
+}
+
+func parseRuleLine(s string) ([]Expr, error) {
+	var exprs []Expr
+	for {
+		s = strings.TrimLeft(s, " \t")
+		if s == "" {
+			if len(exprs) == 0 {
+				return nil, errors.New("empty rule")
+			}
+			return exprs, nil
+		}
+		if len(exprs) >= MaxRuleExprs {
+			return nil, fmt.Errorf("more than %d expressions", MaxRuleExprs)
+		}
+		e, rest, err := parseExpr(s)
+		if err != nil {
+			return nil, fmt.Errorf("expression %d: %v", len(exprs)+1, err)
+		}
+		exprs = append(exprs, e)
+		rest = strings.TrimLeft(rest, " \t")
+		if rest == "" {
+			return exprs, nil
+		}
+		if rest[0] != ',' {
+			return nil, fmt.Errorf("after %s: want a comma or the end of the line, found %q", e, clip(rest))
+		}
+		s = rest[1:]
+	}
+}
+
+func parseExpr(s string) (Expr, string, error) {
+	var e Expr
+	i := 0
+	for i < len(s) && (s[i] >= 'A' && s[i] <= 'Z') {
+		i++
+	}
+	e.Key, s = s[:i], s[i:]
+	if e.Key == "" {
+		return e, "", fmt.Errorf("want a key (ACTION, KERNEL, ATTR{...}, ...), found %q", clip(s))
+	}
+	syn, ok := udevKeys[e.Key]
+	if !ok {
+		return e, "", fmt.Errorf("unknown key %q", e.Key)
+	}
+	if strings.HasPrefix(s, "{") {
+		j := strings.IndexByte(s, '}')
+		if j < 0 {
+			return e, "", fmt.Errorf("%s{: no closing }", e.Key)
+		}
+		e.Attr, s = s[1:j], s[j+1:]
+		if e.Attr == "" {
+			return e, "", fmt.Errorf("%s{}: empty attribute", e.Key)
+		}
+		if syn.attr == 0 {
+			return e, "", fmt.Errorf("%s takes no {attribute}", e.Key)
+		}
+	} else if syn.attr == 1 {
+		return e, "", fmt.Errorf("%s needs an {attribute}", e.Key)
+	}
+	s = strings.TrimLeft(s, " \t")
+	for _, op := range []Op{OpMatch, OpNotMatch, OpAdd, OpRemove, OpFinal, OpAssign} {
+		if strings.HasPrefix(s, string(op)) {
+			e.Op, s = op, s[len(op):]
+			break
+		}
+	}
+	if e.Op == "" {
+		return e, "", fmt.Errorf("%s: want an operator (== != = += -= :=), found %q", e.Key, clip(s))
+	}
+	if !strings.Contains(" "+syn.ops+" ", " "+string(e.Op)+" ") {
+		return e, "", fmt.Errorf("%s does not take %s (it takes %s)", e.Key, e.Op, syn.ops)
+	}
+	if e.Key == "PROGRAM" && e.Op == OpAssign {
+		e.Op = OpMatch
+	}
+	s = strings.TrimLeft(s, " \t")
+	escapes := false
+	if strings.HasPrefix(s, `e"`) {
+		escapes, s = true, s[1:]
+	}
+	if !strings.HasPrefix(s, `"`) {
+		return e, "", fmt.Errorf("%s%s: want a value in double quotes, found %q", e.Key, e.Op, clip(s))
+	}
+	var b strings.Builder
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"':
+			e.Value = b.String()
+			return e, s[i+1:], nil
+		case c == '\\' && i+1 < len(s):
+			n := s[i+1]
+			switch {
+			case n == '"' || n == '\\':
+				b.WriteByte(n)
+				i++
+			case escapes && n == 'n':
+				b.WriteByte('\n')
+				i++
+			case escapes && n == 't':
+				b.WriteByte('\t')
+				i++
+			default:
+				b.WriteByte(c)
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return e, "", fmt.Errorf("%s%s: unterminated string", e.Key, e.Op)
+}
+
+func clip(s string) string {
+	if len(s) > 24 {
+		return s[:24] + "..."
+	}
+	return s
+}

@@ -1,0 +1,268 @@
+package apst
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/nvmeapst/nvmeapst/powerstate"
+)
+
+// maxUnchecked bounds the unchecked PCI IDs a QuirkLookup holds; no vendor
+// has more quirked IDs in any release's tables (a test checks it).
+const maxUnchecked = 8
+
+// QuirkLookup records where Build took the controller's quirks from: the
+// kernel's quirk tables of Params.Release applied to the controller (the
+// default), or the set the caller gave ([Params.QuirksGiven]). It says what
+// the lookup assumed so that a tool can print it without a second lookup:
+// the release whose tables were used, the PCI ID inferred from the model,
+// the quirked PCI IDs that went unchecked, and that no DMI rule was checked
+// (Build knows no machine). [QuirkLookup.Notes] says the same in sentences.
+//
+// The zero QuirkLookup belongs to a Plan that Build did not write.
+// QuirkLookup is a plain value; it does not allocate.
+type QuirkLookup struct {
+	// Skipped reports that the caller gave the quirk set
+	// (Params.QuirksGiven): no table was consulted, Applied is
+	// Params.Quirks, and the other fields are zero.
+	Skipped bool
+	// Applied is the quirk set Build applied (every bit): the tables' for
+	// the controller and Params.Quirks.
+	Applied Quirks
+	// Tables is the release whose tables were used: Params.Release, or
+	// NewestRelease when that was unknown or is newer than the newest
+	// tables known.
+	Tables Release
+	// ReleaseUnknown reports that Params.Release was unknown, so the newest
+	// tables were assumed.
+	ReleaseUnknown bool
+	// PCI is the PCI ID the nvme-pci ID table was matched with: the
+	// controller's (powerstate.Controller.PCIDeviceID with its VID), or the
+	// one inferred from the model (Inferred); zero when neither is known.
+	PCI PCIID
+	// Inferred reports that PCI was inferred from the Identify VID and
+	// model (docs/quirks.md lists the rules and their sources).
+	Inferred bool
+	// UncheckedDMI reports that the DMI rules of check_vendor_combination_bug()
+	// were not checked: Build knows no machine. True for every lookup.
+	UncheckedDMI bool
+	// FieldsPadded reports that the controller recorded no raw MN or FR
+	// field (a Controller built in code), so core_quirks[] was matched on
+	// the trimmed strings padded with spaces.
+	FieldsPadded bool
+
+	rule       int8  // index of the inference rule in pciInferences, -1 none
+	padded     uint8 // 1: model padded, 2: firmware padded
+	vendor     uint16
+	nUnchecked uint8
+	unchecked  [maxUnchecked]PCIID
+}
+
+// UncheckedPCI returns the PCI IDs of the controller's vendor that carry
+// quirks in the tables used but could not be checked, because the PCI ID
+// was neither known nor inferred; nil when there are none. A known PCI ID
+// (powerstate.Controller.PCIDeviceID) settles them. The slice is fresh.
+func (l *QuirkLookup) UncheckedPCI() []PCIID {
+	if l.nUnchecked == 0 {
+		return nil
+	}
+	return slices.Clone(l.unchecked[:l.nUnchecked])
+}
+
+// InferredFrom says from what the PCI ID was inferred (the model, the
+// pattern, the product and the confidence); "" when it was not inferred.
+func (l *QuirkLookup) InferredFrom(model string) string {
+	if !l.Inferred || l.rule < 0 {
+		return ""
+	}
+	return inferredFrom(&pciInferences[l.rule], model)
+}
+
+// Notes states each assumption of the lookup in a sentence, as
+// [DriveQuirks] does: the release whose tables were used, the inferred PCI
+// ID, the DMI rules left unchecked, the unchecked PCI IDs and padded fields;
+// for a skipped lookup, that the quirks were given. model is the
+// controller's trimmed model (powerstate.Controller.Model), named by the
+// inference note.
+func (l *QuirkLookup) Notes(model string) []string {
+	if l.Skipped {
+		return []string{"quirk tables not consulted: the quirks were given (" + l.Applied.String() + ")"}
+	}
+	var out []string
+	if _, note := l.requested().tables(); note != "" {
+		out = append(out, note)
+	}
+	if l.Inferred {
+		out = append(out, "PCI ID inferred as "+l.PCI.String()+" from "+l.InferredFrom(model))
+	}
+	if l.UncheckedDMI {
+		out = append(out, noteDMIUnchecked)
+	}
+	if ids := l.UncheckedPCI(); len(ids) > 0 {
+		out = append(out, uncheckedNote(l.vendor, ids))
+	}
+	if l.FieldsPadded {
+		var names []string
+		if l.padded&1 != 0 {
+			names = append(names, "model")
+		}
+		if l.padded&2 != 0 {
+			names = append(names, "firmware")
+		}
+		out = append(out, strings.Join(names, " and ")+" matched as the trimmed string padded with spaces (the raw field was not recorded)")
+	}
+	return out
+}
+
+// requested is the release the lookup was asked for, for its note.
+func (l *QuirkLookup) requested() Release {
+	if l.ReleaseUnknown {
+		return Release{}
+	}
+	return l.Tables
+}
+
+// noteDMIUnchecked is the note of a lookup without a machine.
+const noteDMIUnchecked = "DMI rules not checked: the machine is unknown (a capture carries no DMI data)"
+
+// uncheckedNote is the note naming a vendor's unchecked PCI IDs.
+func uncheckedNote(vendor uint16, ids []PCIID) string {
+	s := make([]string, len(ids))
+	for i, u := range ids {
+		s[i] = u.String()
+	}
+	return "PCI quirks unchecked: the PCI device ID is unknown and the model does not identify it; vendor " +
+		hex4(vendor) + " has quirked IDs " + strings.Join(s, ", ") + " (give the PCI ID to settle it)"
+}
+
+// inferredFrom describes an inference of rule p from model.
+func inferredFrom(p *pciInference, model string) string {
+	return "model " + quote(model) + " (" + p.product + ", VID " + hex4(p.vendor) + ", model " + p.pattern() + "; " + p.confidence + " confidence)"
+}
+
+// lookupController is DriveQuirks without its notes and slices: the quirks
+// the tables of release r assign controller c, recorded in l. It does not
+// allocate, so that Build can call it on its hot path.
+func lookupController(l *QuirkLookup, c *powerstate.Controller, r Release) Quirks {
+	*l = QuirkLookup{rule: -1, vendor: c.VendorID, UncheckedDMI: true}
+	t, _ := r.tables()
+	l.Tables = t
+	if r.IsZero() || t.mainline().Compare(NewestRelease().mainline()) > 0 {
+		l.Tables = NewestRelease()
+	}
+	l.ReleaseUnknown = r.IsZero()
+
+	model, modelRaw := trimmedField(c.ModelField[:], c.Model)
+	_, fwRaw := trimmedField(c.FirmwareField[:], c.Firmware)
+	if !modelRaw && c.Model != "" {
+		l.padded |= 1
+	}
+	if !fwRaw && c.Firmware != "" {
+		l.padded |= 2
+	}
+	l.FieldsPadded = l.padded != 0
+
+	if c.PCIDeviceID != 0 {
+		l.PCI = PCIID{Vendor: c.VendorID, Device: c.PCIDeviceID}
+	} else if i := inferIndex(c.VendorID, model); i >= 0 {
+		l.PCI, l.Inferred, l.rule = pciInferences[i].id, true, int8(i)
+	}
+	var q Quirks
+	for i := range quirkHistory {
+		e := &quirkHistory[i]
+		switch e.Table {
+		case tablePCI:
+			if !l.PCI.IsZero() && e.Device == l.PCI && e.In(t) {
+				q |= e.Quirks
+			}
+		case tableCore:
+			if e.VendorID == c.VendorID && e.In(t) &&
+				coreFieldMatches(c.ModelField[:], modelRaw, c.Model, e.Model) &&
+				coreFieldMatches(c.FirmwareField[:], fwRaw, c.Firmware, e.Firmware) {
+				q |= e.Quirks
+			}
+		}
+	}
+	if l.PCI.IsZero() {
+		l.nUnchecked = uint8(uncheckedInto(&l.unchecked, c.VendorID, t, false))
+	}
+	l.Applied = q
+	return q
+}
+
+// trimmedField returns the field without its trailing spaces and NULs and
+// whether the raw field was recorded; when it was not (all zero), the
+// trimmed string the Controller holds.
+func trimmedField(field []byte, trimmed string) (string, bool) {
+	n := len(field)
+	for n > 0 && (field[n-1] == ' ' || field[n-1] == 0) {
+		n--
+	}
+	for _, b := range field {
+		if b != 0 {
+			// Comparisons and prefix tests below read the bytes through
+			// this string; converting a slice of an array the caller
+			// owns would allocate, so the trimmed display string is used
+			// when it is the same text.
+			if trimmed == string(field[:n]) {
+				return trimmed, true
+			}
+			return string(field[:n]), true
+		}
+	}
+	return trimmed, false
+}
+
+// coreFieldMatches is fieldMatches on the raw field when recorded, or on
+// the trimmed string padded with spaces.
+func coreFieldMatches(field []byte, raw bool, trimmed, pattern string) bool {
+	if pattern == "" {
+		return true
+	}
+	if !raw {
+		// trimmed padded with spaces: the pattern must be trimmed plus
+		// spaces, or a prefix of trimmed followed by spaces only.
+		rest, ok := strings.CutPrefix(trimmed, pattern)
+		return ok && strings.Trim(rest, " ") == "" || strings.TrimRight(pattern, " ") == trimmed && len(pattern) <= len(field)
+	}
+	if len(field) < len(pattern) || string(field[:len(pattern)]) != pattern {
+		return false
+	}
+	for _, b := range field[len(pattern):] {
+		if b != ' ' {
+			return false
+		}
+	}
+	return true
+}
+
+// inferIndex returns the index of the first inference rule matching the
+// VID and trimmed model, -1 when none does.
+func inferIndex(vendor uint16, model string) int {
+	for i := range pciInferences {
+		if pciInferences[i].matches(vendor, model) {
+			return i
+		}
+	}
+	return -1
+}
+
+// uncheckedInto writes the quirked PCI IDs of vendor in the tables of r
+// into dst (the ID table's, and the DMI rules' when the machine is known)
+// and returns how many; at most len(dst).
+func uncheckedInto(dst *[maxUnchecked]PCIID, vendor uint16, r Release, dmiKnown bool) int {
+	n := 0
+	for i := range quirkHistory {
+		e := &quirkHistory[i]
+		if e.Device.Vendor != vendor || e.Device.IsZero() || !e.In(r) ||
+			(e.Table == tableDMI && !dmiKnown) || e.Table == tableCore {
+			continue
+		}
+		if slices.Contains(dst[:n], e.Device) || n == len(dst) {
+			continue
+		}
+		dst[n] = e.Device
+		n++
+	}
+	return n
+}

@@ -1,0 +1,227 @@
+package nvmeapst
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+
+	diag "github.com/nvmeapst/nvmeapst/apst/diagnose"
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+	"github.com/nvmeapst/nvmeapst/sysfs"
+)
+
+// DiagnoseOptions says what System.Diagnose reads.
+type DiagnoseOptions struct {
+	// Log is a kernel log to read (a pasted one); nil reads the system's
+	// own (System.KernelLog: /dev/kmsg live, kern.log in a bundle).
+	Log io.Reader
+	// Controller is the controller to diagnose ("nvme0"); empty picks the
+	// one of the log's most recent failure, else the first one.
+	Controller string
+}
+
+// Diagnosis is what System.Diagnose finds: the ranked causes (package
+// diagnose), the facts they rest on and the log they were read from.
+type Diagnosis struct {
+	diag.Diagnosis
+	// Facts are the facts read for the controller.
+	Facts diag.Facts
+	// Log is the kernel log as read; nil when there was none (LogProblem
+	// then says why).
+	Log        *kernlog.Log
+	LogProblem *Problem
+	// Problems are the other inputs that could not be read (Identify,
+	// the SMART / Health log, sysfs files).
+	Problems []*Problem
+}
+
+// Diagnose reads the power-management facts of the controllers, the kernel
+// log and the APST plan, and ranks the layers that can have made the
+// controller drop out, reset or stall (see package diagnose). Inputs that
+// cannot be read are recorded, not fatal; Diagnose fails only when sysfs
+// cannot be enumerated and no log was given, when a named controller does
+// not exist (ErrNoController), or when ctx is done.
+func (s *System) Diagnose(ctx context.Context, opts DiagnoseOptions) (*Diagnosis, error) {
+	names, err := s.FS.ControllerNames()
+	if err != nil && opts.Log == nil {
+		return nil, fmt.Errorf("nvmeapst: diagnose: %w", err)
+	}
+	if opts.Controller != "" && !slices.Contains(names, opts.Controller) {
+		return nil, fmt.Errorf("%w: %s", ErrNoController, opts.Controller)
+	}
+	d := &Diagnosis{}
+	facts := map[string]diag.Facts{}
+	addrs := map[string]string{}
+	for _, n := range names {
+		f, probs := s.facts(n)
+		d.Problems = append(d.Problems, probs...)
+		facts[n] = f
+		for _, fn := range f.Path {
+			addrs[fn.Address] = n
+		}
+	}
+	log := opts.Log
+	if log == nil && s.KernelLog != nil {
+		rc, err := s.KernelLog(ctx)
+		if err != nil {
+			d.LogProblem = NewProblem(err)
+		} else {
+			defer rc.Close()
+			log = rc
+		}
+	} else if log == nil {
+		d.LogProblem = &Problem{Message: "no kernel log: the data source has none", Unsupported: true}
+	}
+	if log != nil {
+		l, err := kernlog.Read(ctx, log, kernlog.Options{Addresses: addrs})
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		if err != nil {
+			d.LogProblem = NewProblem(err)
+		}
+		d.Log = l
+	}
+	name := opts.Controller
+	if name == "" && d.Log != nil {
+		probe := diag.Diagnose(diag.Input{Log: d.Log})
+		if slices.Contains(names, probe.Controller) {
+			name = probe.Controller
+		}
+	}
+	if name == "" && len(names) > 0 {
+		name = names[0]
+	}
+	in := diag.Input{Controller: name, Facts: facts[name], Log: d.Log}
+	if name != "" && slices.Contains(names, name) {
+		rep, err := s.Inspect(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		if len(rep.Controllers) == 1 {
+			cr := rep.Controllers[0]
+			in.Identify, in.Params, in.Release = cr.Identify, cr.Params, rep.Release
+			if cr.IdentifyProblem != nil {
+				d.Problems = append(d.Problems, cr.IdentifyProblem)
+			}
+			if cr.DeviceProblem != nil {
+				d.Problems = append(d.Problems, cr.DeviceProblem)
+			}
+		}
+		h, err := s.healthLog(ctx, name)
+		if err != nil {
+			in.Facts.HealthError = err.Error()
+		} else {
+			in.Facts.Health = h
+		}
+	}
+	d.Facts = in.Facts
+	d.Diagnosis = diag.Diagnose(in)
+	if d.LogProblem != nil {
+		d.Notes = append(d.Notes, "the kernel log could not be read: "+d.LogProblem.Message)
+	}
+	return d, nil
+}
+
+// facts reads what sysfs says about controller n's power management.
+func (s *System) facts(n string) (diag.Facts, []*Problem) {
+	f := diag.Facts{Controller: n}
+	if s.CommandLine != nil {
+		v, err := s.CommandLine()
+		f.CommandLine = readFact(DefaultCmdlinePath, v, err)
+	}
+	if v, err := s.kernelRelease(); err == nil {
+		f.KernelRelease = diag.Fact{Source: "uname -r", Value: v, Status: diag.Read}
+	}
+	p, err := s.FS.Power(n)
+	if err != nil {
+		return f, []*Problem{NewProblem(err)}
+	}
+	var probs []*Problem
+	conv := func(a sysfs.Attr) diag.Fact {
+		if a.Err != nil {
+			probs = append(probs, NewProblem(a.Err))
+		}
+		return attrFact(s.FS.Root(), a)
+	}
+	f.State = conv(p.State)
+	f.ResetCount, f.ReconnectCount, f.CommandErrorCount = conv(p.ResetCount), conv(p.ReconnectCount), conv(p.CommandErrorCount)
+	f.ASPMPolicy = conv(p.ASPMPolicy)
+	for i, fn := range p.Path {
+		role := "bridge"
+		switch {
+		case i == 0:
+			role = "device"
+			f.Address = fn.Address
+		case i == len(p.Path)-1:
+			role = "root port"
+		}
+		df := diag.Function{Address: fn.Address, Role: role,
+			D3coldAllowed: conv(fn.D3coldAllowed), Control: conv(fn.Control),
+			RuntimeStatus: conv(fn.RuntimeStatus), PowerState: conv(fn.PowerState),
+		}
+		df.Link = diag.LinkPM{L0s: conv(fn.Link.L0s), L1: conv(fn.Link.L1), L1_1: conv(fn.Link.L1_1), L1_2: conv(fn.Link.L1_2),
+			L1_1PCIPM: conv(fn.Link.L1_1PCIPM), L1_2PCIPM: conv(fn.Link.L1_2PCIPM), ClkPM: conv(fn.Link.ClkPM)}
+		f.Path = append(f.Path, df)
+	}
+	return f, probs
+}
+
+// attrFact turns a sysfs attribute into a fact naming its file.
+func attrFact(root string, a sysfs.Attr) diag.Fact {
+	f := diag.Fact{Source: filepath.ToSlash(filepath.Join(root, filepath.FromSlash(a.Path))), Value: a.Value}
+	switch {
+	case a.Err != nil:
+		f.Status, f.Error, f.Value = diag.Unreadable, a.Err.Error(), ""
+	case !a.Present:
+		f.Status = diag.NotExposed
+	default:
+		f.Status = diag.Read
+	}
+	return f
+}
+
+// readFact is a fact read from a file outside sysfs.
+func readFact(src, v string, err error) diag.Fact {
+	switch {
+	case errors.Is(err, errNotRecorded):
+		return diag.Fact{Source: src, Status: diag.Unknown}
+	case err != nil:
+		return diag.Fact{Source: src, Status: diag.Unreadable, Error: err.Error()}
+	}
+	return diag.Fact{Source: src, Value: v, Status: diag.Read}
+}
+
+// errNotRecorded is a bundle's answer for a file it did not record.
+var errNotRecorded = errors.New("not recorded in the bundle")
+
+// healthLog reads the SMART / Health log of controller n through the
+// opener, when its controllers can send Get Log Page.
+func (s *System) healthLog(ctx context.Context, n string) (*diag.HealthLog, error) {
+	if s.Opener == nil {
+		return nil, errors.New("no admin command path")
+	}
+	dev, err := s.Opener.OpenController(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	defer dev.Close()
+	hr, ok := dev.(interface {
+		HealthLog(ctx context.Context) ([]byte, error)
+	})
+	if !ok {
+		return nil, errors.New("the SMART / Health log is not available from this source")
+	}
+	b, err := hr.HealthLog(ctx)
+	if err != nil {
+		return nil, err
+	}
+	h, err := diag.DecodeHealthLog(b)
+	if err != nil {
+		return nil, err
+	}
+	return &h, nil
+}

@@ -1,0 +1,98 @@
+package nvmeapst_test
+
+import (
+	"context"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	nvmeapst "github.com/nvmeapst/nvmeapst"
+	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/diagnose"
+	"github.com/nvmeapst/nvmeapst/ioctl"
+)
+
+// tlpLog is a laptop on battery losing its drive: corrected Physical Layer
+// errors, then the drive gone from the bus.
+const tlpLog = `6,1201,1204411,-;nvme nvme0: pci function 0000:04:00.0
+6,1202,1300000,-;usb 1-1: new high-speed USB device number 2 using xhci_hcd
+4,5120,5320331002,-;pcieport 0000:00:1d.0: AER: Corrected error received: 0000:04:00.0
+4,5121,5320331010,-;nvme 0000:04:00.0: PCIe Bus Error: severity=Corrected, type=Physical Layer, (Receiver ID)
+4,5125,5380512004,-;nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff
+4,5126,5380512009,-;nvme nvme0: Does your device have a faulty power saving mode enabled?
+`
+
+func tlpSystem(t *testing.T) *nvmeapst.System {
+	s := system(t, "sysfs/testdata/laptop-tlp", drives{
+		"nvme0": fake(samsung990Image(t), apst.Feature{APSTE: apst.APSTEEnabled}, ioctl.PowerManagement{State: 4}, nil),
+	})
+	s.CommandLine = func() (string, error) { return "BOOT_IMAGE=/vmlinuz root=UUID=5e1f ro quiet", nil }
+	s.KernelLog = func(context.Context) (io.ReadCloser, error) {
+		return io.NopCloser(strings.NewReader(tlpLog)), nil
+	}
+	return s
+}
+
+func TestDiagnoseLiveTree(t *testing.T) {
+	d, err := tlpSystem(t).Diagnose(t.Context(), nvmeapst.DiagnoseOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, "nvme0", d.Controller)
+	require.NotNil(t, d.Log)
+	assert.Equal(t, diagnose.LayerASPM, d.Causes[0].Layer, d.Summary)
+	assert.True(t, d.APSTRuledOut)
+	assert.Contains(t, d.Summary, "APST is probably not the cause: PCI_STATUS=0xffff")
+	assert.Equal(t, "powersupersave", d.Facts.ASPMPolicy.Value)
+	assert.Equal(t, "BOOT_IMAGE=/vmlinuz root=UUID=5e1f ro quiet", d.Facts.CommandLine.Value)
+	assert.Equal(t, "3", d.Facts.ResetCount.Value)
+	require.Len(t, d.Facts.Path, 2)
+	assert.Equal(t, "root port", d.Facts.Path[1].Role)
+	assert.Equal(t, "0000:04:00.0", d.Facts.Address)
+	assert.Contains(t, d.Facts.HealthError, "not available")
+	// The Identify data reached the APST verdict.
+	assert.Contains(t, texts(d.Cause(diagnose.LayerAPST).Evidence), "the table takes an idle drive to ps4")
+	// Runtime PM and D3cold are allowed on this machine: both possible.
+	assert.NotEqual(t, diagnose.Unlikely, d.Cause(diagnose.LayerRuntimePM).Likelihood)
+	assert.NotEqual(t, diagnose.Unlikely, d.Cause(diagnose.LayerD3cold).Likelihood)
+
+	_, err = tlpSystem(t).Diagnose(t.Context(), nvmeapst.DiagnoseOptions{Controller: "nvme7"})
+	require.ErrorIs(t, err, nvmeapst.ErrNoController)
+}
+
+func TestDiagnoseBundleMatchesTheMachine(t *testing.T) {
+	s := tlpSystem(t)
+	live, err := s.Diagnose(t.Context(), nvmeapst.DiagnoseOptions{})
+	require.NoError(t, err)
+	dir := filepath.Join(t.TempDir(), "bundle")
+	man, err := s.Collect(t.Context(), dir)
+	require.NoError(t, err)
+	assert.Equal(t, "kern.log", man.KernelLog)
+	assert.Equal(t, map[string]string{"nvme0": "devices/pci0000_00/0000_00_1d.0/0000_04_00.0"}, man.PCIPaths)
+	assert.Contains(t, man.Files, "devices/pci0000_00/0000_00_1d.0/link/l1_2_aspm")
+	assert.Contains(t, man.Files, "module/pcie_aspm/parameters/policy")
+	b, _, err := nvmeapst.OpenBundle(dir)
+	require.NoError(t, err)
+	got, err := b.Diagnose(t.Context(), nvmeapst.DiagnoseOptions{})
+	require.NoError(t, err)
+	require.Len(t, got.Causes, len(live.Causes))
+	for i := range live.Causes {
+		assert.Equal(t, live.Causes[i].Layer, got.Causes[i].Layer)
+		assert.Equal(t, live.Causes[i].Score, got.Causes[i].Score, live.Causes[i].Layer)
+		assert.Equal(t, live.Causes[i].Tests, got.Causes[i].Tests, live.Causes[i].Layer)
+	}
+	assert.Equal(t, live.Facts.CommandLine.Value, got.Facts.CommandLine.Value)
+	assert.Len(t, got.Facts.Path, 2)
+	// The log the bundle kept holds only the NVMe and PCIe lines.
+	assert.Equal(t, int64(5), got.Log.Lines)
+}
+
+func texts(ls []diagnose.Line) string {
+	var b strings.Builder
+	for _, l := range ls {
+		b.WriteString(l.Text + "\n")
+	}
+	return b.String()
+}

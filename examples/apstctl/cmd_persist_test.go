@@ -1,0 +1,121 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nvmeapst/nvmeapst/apst/persist"
+)
+
+// persistGoldenCases cover persist for each scope and form, AC and battery,
+// and the checker; they join goldenCases.
+var persistGoldenCases = []struct {
+	name string
+	args []string
+	code int
+}{
+	{"persist-all.txt", []string{"persist", "--bound", "25000"}, 0},
+	{"persist-all.json", []string{"persist", "--bound", "25000", "-o", "json"}, 0},
+	{"persist-model.txt", []string{"persist", "--bound", "25000", "--model", "Samsung SSD 990 EVO Plus 1TB"}, 0},
+	{"persist-family.txt", []string{"persist", "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin", "--max-stall", "25ms"}, 0},
+	{"persist-family.json", []string{"persist", "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin", "--max-stall", "25ms", "-o", "json"}, 0},
+	{"persist-pci.txt", []string{"persist", "--bound", "25000", "--scope", "pci", "--pci-id", "144d:a80d"}, 0},
+	{"persist-pci-capture.txt", []string{"persist", "testdata/identify/intel-ssdpekkw256g7-PSF109C.bin", "--scope", "pci", "--bound", "5000"}, 0},
+	{"persist-serial.txt", []string{"persist", "--bound", "25000", "--serial", "S7U1NJ0X123456"}, 0},
+	{"persist-zero-cmdline.txt", []string{"persist", "--bound", "0", "--form", "cmdline,modprobe"}, 0},
+	{"persist-any-tuned.txt", []string{"persist", "--bound", "any", "--form", "tmpfiles,tuned"}, 0},
+	{"persist-from.txt", []string{"persist", "--from", "examples/apstctl/testdata/golden/recommend-evo.json", "--model", "Samsung SSD 990 EVO Plus *"}, 0},
+	{"persist-ac-battery-evo.txt", []string{"persist", "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin", "--ac", "stall=25ms", "--battery", "deepest"}, 0},
+	{"persist-ac-battery-evo.json", []string{"persist", "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin", "--ac", "stall=25ms", "--battery", "deepest", "-o", "json"}, 0},
+	{"persist-ac-battery-intel.txt", []string{"persist", "testdata/identify/intel-ssdpekkw256g7-PSF109C.bin", "--ac", "stall=25ms", "--battery", "deepest"}, 0},
+	{"help-persist.txt", []string{"help", "persist"}, 0},
+	{"persist-check-forum.txt", []string{"persist", "--check", "examples/apstctl/testdata/persist/forum.rules", "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin", "--root", "testdata/bundle"}, 1},
+	{"persist-check-forum.json", []string{"persist", "--check", "examples/apstctl/testdata/persist/forum.rules", "--root", "testdata/bundle", "-o", "json"}, 1},
+	{"persist-check-5500.txt", []string{"persist", "--check-line", "nvme_core.default_ps_max_latency_us=5500", "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin", "testdata/corpus/binary/synthetic/SKhynix_PC401_NVMe_512GB_80003E00.id-ctrl.bin"}, 1},
+	{"persist-check-zero.txt", []string{"persist", "--check", "examples/apstctl/testdata/persist/global-zero.conf", "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin", "testdata/identify/intel-ssdpekkw256g7-PSF109C.bin"}, 1},
+	{"persist-check-tmpfiles.txt", []string{"persist", "--check", "examples/apstctl/testdata/persist/tmpfiles-device-path.conf", "--root", "testdata/bundle"}, 1},
+	{"persist-check-own-rule.txt", []string{"persist", "--check", "examples/apstctl/testdata/persist/evo-family.rules", "--root", "testdata/bundle"}, 0},
+}
+
+func init() {
+	goldenCases = append(goldenCases, persistGoldenCases...)
+}
+
+func TestPersistUsage(t *testing.T) {
+	inRepoRoot(t)
+	evo := "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin"
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"persist"}, "give a bound"},
+		{[]string{"persist", "--bound", "25000", "--goal", "deepest"}, "give one of --bound, --goal"},
+		{[]string{"persist", "--bound", "-5"}, "want µs 0..2147483646 or any"},
+		{[]string{"persist", "--bound", "auto"}, "want µs"},
+		{[]string{"persist", "--goal", "deepest"}, "needs a CAPTURE"},
+		{[]string{"persist", "--bound", "1", "--scope", "model"}, "from a CAPTURE"},
+		{[]string{"persist", "--bound", "1", "--scope", "pci"}, "give --pci-id"},
+		{[]string{"persist", "--bound", "1", "--scope", "disk"}, "want all, model, family, pci or serial"},
+		{[]string{"persist", "--bound", "1", "--model", "a", "--serial", "b"}, "give one of --model and --serial"},
+		{[]string{"persist", "--bound", "1", "--model", "a", "--form", "tuned"}, "cannot select"},
+		{[]string{"persist", "--bound", "1", "--form", "grub"}, "want a comma list"},
+		{[]string{"persist", "--bound", "1", "--output", "x.rules"}, "--output writes one file"},
+		{[]string{"persist", "--ac", "1"}, "give both --ac and --battery"},
+		{[]string{"persist", "--ac", "1", "--battery", "fast"}, "--battery fast"},
+		{[]string{"persist", "--ac", "1", "--battery", "2", "--bound", "3"}, "drop --bound"},
+		{[]string{"persist", evo, evo, "--bound", "1"}, "one CAPTURE"},
+		{[]string{"persist", "--root", "x", "--bound", "1"}, "--root goes with --check"},
+		{[]string{"persist", "--bound", "1", "--model", `a"b`}, "cannot match"},
+		{[]string{"persist", "--bound", "1", "--kernel", "v4.12"}, "--kernel describes the kernel"},
+		{[]string{"persist", "--check-line", "x", "--bound", "1"}, "--bound does not go with --check"},
+		{[]string{"persist", "--check-line", "nvme_core.default_ps_max_latency_us=1"}, "give the drives"},
+		{[]string{"persist", "--check-line", "hello", evo}, "no udev rule"},
+		{[]string{"persist", "--check-line", "nvme_core.default_ps_max_latency_us=-1", evo}, "want an unsigned number"},
+	} {
+		code, _, errOut := apstctl(t, nil, tc.args...)
+		assert.Equal(t, 2, code, "%q: %s", tc.args, errOut)
+		assert.Contains(t, errOut, tc.want, "%q", tc.args)
+	}
+	code, _, errOut := apstctl(t, nil, "persist", evo, "--max-stall", "100us")
+	assert.Equal(t, 2, code, errOut)
+	assert.Contains(t, errOut, "above the exit-latency limit 100us")
+}
+
+// --output writes the one form's file atomically, and it parses as udev
+// rules; a failed write leaves the old file.
+func TestPersistOutput(t *testing.T) {
+	inRepoRoot(t)
+	path := filepath.Join(t.TempDir(), "61-nvme-apst-latency.rules")
+	code, out, errOut := apstctl(t, nil, "persist", "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin", "--max-stall", "25ms", "--output", path)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "(written to "+path+")")
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	rs, err := persist.ParseRules(string(b))
+	require.NoError(t, err)
+	require.Len(t, rs, 1)
+	assert.True(t, strings.HasSuffix(string(b), `ATTR{power/pm_qos_latency_tolerance_us}="25000"`+"\n"))
+	code, _, errOut = apstctl(t, nil, "persist", "--bound", "1", "--form", "udev", "--output", filepath.Join(t.TempDir(), "no", "such", "dir"))
+	assert.Equal(t, 2, code, errOut)
+	assert.Contains(t, errOut, "--output")
+}
+
+// recommend's JSON has one value, and persist --from takes it.
+func TestRecommendValue(t *testing.T) {
+	inRepoRoot(t)
+	code, out, errOut := apstctl(t, nil, "recommend", "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin", "--max-stall", "25ms")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "recommended bound: 25000us ")
+	assert.Contains(t, out, "every bound in 4600..42999 programs the same table")
+	assert.Contains(t, out, "apply now:  apstctl set-latency nvmeN 25000")
+	assert.Contains(t, out, "for good:   apstctl persist --bound 25000 --model 'Samsung SSD 990 EVO Plus *'")
+	assert.NotContains(t, out, "accepted stall")
+	code, out, errOut = apstctl(t, nil, "recommend", "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin", "--max-stall", "25ms", "-o", "json")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, `"recommended_us": 25000,`)
+}

@@ -1,0 +1,326 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/analysis"
+	"github.com/nvmeapst/nvmeapst/apst/persist"
+	"github.com/nvmeapst/nvmeapst/powerstate"
+)
+
+// settingDrive is one drive a checked setting may reach.
+type settingDrive struct {
+	label  string // "nvme0 (sysfs)" or the capture's name
+	drive  persist.Drive
+	ctl    *powerstate.Controller // nil when the Identify data is unknown
+	params apst.Params
+}
+
+type settingFindingJSON struct {
+	Mistake     string `json:"mistake"`
+	Serious     bool   `json:"serious"`
+	Line        int    `json:"line"`
+	Text        string `json:"text"`
+	Explanation string `json:"explanation"`
+}
+
+type settingWriteJSON struct {
+	Line       int      `json:"line"`
+	Attr       string   `json:"attr"`
+	Value      string   `json:"value"`
+	Exists     bool     `json:"exists"`
+	Actions    []string `json:"actions"`
+	Conditions []string `json:"conditions"`
+}
+
+type settingDriveJSON struct {
+	Drive                     string             `json:"drive"`
+	Model                     string             `json:"model"`
+	Serial                    string             `json:"serial"`
+	PCIID                     *string            `json:"pci_id"`
+	APSTAttribute             bool               `json:"apst_attribute_exists"`
+	Reached                   bool               `json:"reached"`
+	By                        string             `json:"by"`
+	Line                      int                `json:"line"`
+	Writes                    []settingWriteJSON `json:"writes"`
+	BoundUS                   uint64             `json:"bound_us"`
+	BoundUnlimited            bool               `json:"bound_unlimited"`
+	TableKnown                bool               `json:"table_known"`
+	DeepestState              *int               `json:"deepest_state"`
+	WorstExitLatencyUS        *uint64            `json:"worst_exit_latency_us"`
+	DefaultDeepestState       *int               `json:"default_deepest_state"`
+	DefaultWorstExitLatencyUS *uint64            `json:"default_worst_exit_latency_us"`
+	GivesUp                   []int              `json:"gives_up"`
+}
+
+type settingCheckJSON struct {
+	Kind     string               `json:"kind"`
+	Rules    int                  `json:"rules"`
+	Defaults []string             `json:"defaults"`
+	Findings []settingFindingJSON `json:"findings"`
+	Drives   []settingDriveJSON   `json:"drives"`
+	Serious  bool                 `json:"serious"`
+}
+
+func runPersistCheck(ctx context.Context, x *invocation, f *persistFlags, args []string) error {
+	if *f.check != "" && *f.checkLine != "" {
+		return usagef("give one of --check and --check-line")
+	}
+	for _, name := range []string{"bound", "goal", "from", "ac", "battery", "scope", "model", "serial", "form", "max-stall", "max-stall-us", "bar-state"} {
+		if fl := x.cmd.flags.fs.Lookup(name); fl != nil && fl.Value.String() != "" {
+			return usagef("--%s does not go with --check (it checks a setting, it does not make one)", name)
+		}
+	}
+	if f.output.path != "" {
+		return usagef("--output does not go with --check")
+	}
+	text, name := *f.checkLine, "--check-line"
+	if *f.check != "" {
+		b, err := readCapture(*f.check, x.stdin)
+		if err != nil {
+			return err
+		}
+		text, name = string(b), *f.check
+	}
+	out := settingCheckJSON{Defaults: []string{}, Findings: []settingFindingJSON{}, Drives: []settingDriveJSON{}}
+	rules, rerr := persist.ParseRules(text)
+	defaults, derr := persist.ParseDefaults(text)
+	if derr != nil {
+		return inputErr(fmt.Errorf("%s: %w", esc(name), derr))
+	}
+	var findings []persist.Finding
+	switch {
+	case rerr == nil && len(rules) > 0:
+		out.Kind, out.Rules = "udev", len(rules)
+		findings = persist.CheckRules(rules, text)
+		defaults = nil
+	case len(defaults) > 0:
+		out.Kind = "module-default"
+		rules = nil
+		findings = persist.CheckDefaults(defaults)
+	default:
+		findings = persist.CheckText(text)
+		if len(findings) == 0 {
+			why := ""
+			if rerr != nil {
+				why = " (as udev rules: " + strings.TrimPrefix(rerr.Error(), "persist: ") + ")"
+			}
+			return inputErr(fmt.Errorf("%s: no udev rule, nvme_core.default_ps_max_latency_us or options nvme_core line found%s", esc(name), why))
+		}
+		out.Kind = "text"
+	}
+	for _, d := range defaults {
+		out.Defaults = append(out.Defaults, fmt.Sprintf("line %d (%s): %s", d.Line, d.Source, d.Text))
+	}
+	for _, fd := range findings {
+		out.Findings = append(out.Findings, settingFindingJSON{Mistake: fd.Mistake.String(), Serious: fd.Mistake.Serious(),
+			Line: fd.Line, Text: fd.Text, Explanation: fd.Explanation})
+		out.Serious = out.Serious || fd.Mistake.Serious()
+	}
+
+	var drives []settingDrive
+	if out.Kind != "text" || len(args) > 0 || *f.root != "" {
+		var err error
+		if drives, err = f.settingDrives(ctx, x, args); err != nil {
+			return err
+		}
+	}
+	if out.Kind == "text" {
+		drives = nil // what such a file writes where is not evaluated
+	}
+	for i := range drives {
+		out.Drives = append(out.Drives, checkSettingOn(&drives[i], rules, defaults))
+	}
+	if f.format.json {
+		if err := writeJSON(x.out, out); err != nil {
+			return err
+		}
+	} else {
+		writeSettingCheck(x.out, name, &out)
+	}
+	if out.Serious {
+		return exitStatus(exitFailure)
+	}
+	return nil
+}
+
+// settingDrives reads the drives of the CAPTUREs and of --root.
+func (f *persistFlags) settingDrives(ctx context.Context, x *invocation, args []string) ([]settingDrive, error) {
+	var out []settingDrive
+	for _, a := range args {
+		ctl, p, err := f.plan.loadWithParams(a, x.stdin)
+		if err != nil {
+			return nil, err
+		}
+		d := persist.Drive{Model: strings.TrimSpace(ctl.Model), Serial: strings.TrimSpace(ctl.Serial), Firmware: strings.TrimSpace(ctl.Firmware)}
+		if id := capturePCI(f.plan, ctl); !id.IsZero() {
+			d.PCI, d.HasPCI = id, true
+		}
+		d.HasTolerance = (!ctl.APSTAKnown() || ctl.APSTA&1 != 0) && (p.Quirks&apst.QuirkNoAPST == 0 || p.ForceAPST)
+		out = append(out, settingDrive{label: captureName(a), drive: d, ctl: ctl, params: p})
+	}
+	if *f.root != "" {
+		sys, err := openSystem(*f.root)
+		if err != nil {
+			return nil, err
+		}
+		rep, err := sys.Inspect(ctx)
+		if err != nil {
+			return nil, systemError(err)
+		}
+		for _, r := range rep.Controllers {
+			dir := filepath.Join(*f.root, "class", "nvme", r.Name)
+			d := persist.Drive{Name: r.Name, Model: r.Sysfs.Model, Serial: r.Sysfs.Serial, Firmware: r.Sysfs.FirmwareRev,
+				PCI: r.Sysfs.PCI, HasPCI: r.Sysfs.HasPCI, HasTolerance: r.Sysfs.HasTolerance,
+				Exists: func(rel string) bool {
+					_, err := os.Stat(filepath.Join(dir, filepath.FromSlash(rel)))
+					return err == nil
+				}}
+			out = append(out, settingDrive{label: r.Name + " (" + *f.root + ")", drive: d, ctl: r.Identify, params: r.Params})
+		}
+	}
+	if len(out) == 0 {
+		return nil, usagef("--check: give the drives to check it on: CAPTURE... and/or --root DIR")
+	}
+	return out, nil
+}
+
+// capturePCI is the PCI ID of --pci-id, or the one inferred from the model.
+func capturePCI(pf *planFlags, ctl *powerstate.Controller) apst.PCIID {
+	var id apst.PCIID
+	if *pf.pciID != "" && id.UnmarshalText([]byte(*pf.pciID)) == nil {
+		return id
+	}
+	if pf.match != nil {
+		return pf.match.InferredPCI
+	}
+	return id
+}
+
+// checkSettingOn says whether the setting reaches the drive and what table
+// results.
+func checkSettingOn(cd *settingDrive, rules persist.Rules, defaults []persist.Default) settingDriveJSON {
+	d := &cd.drive
+	v := settingDriveJSON{Drive: cd.label, Model: d.Model, Serial: d.Serial, APSTAttribute: d.HasTolerance, Writes: []settingWriteJSON{}, GivesUp: []int{}}
+	if d.HasPCI {
+		s := d.PCI.String()
+		v.PCIID = &s
+	}
+	bound := persist.DefaultBound
+	for _, w := range rules.Apply(*d) {
+		v.Writes = append(v.Writes, settingWriteJSON{Line: w.Line, Attr: w.Attr, Value: w.Value, Exists: w.Exists, Actions: w.Actions, Conditions: nonNil(w.Conditions)})
+	}
+	if w, ok := persist.Tolerance(rules.Apply(*d)); ok {
+		if t, err := apst.ParseTolerance(w.Value); err == nil {
+			v.Reached, v.By, v.Line, bound = true, "udev", w.Line, t.Bound()
+		}
+	}
+	if !v.Reached && len(defaults) > 0 {
+		last := defaults[len(defaults)-1]
+		for _, df := range defaults {
+			if df.Source == persist.SourceCmdline {
+				last = df // the kernel command line wins over modprobe.d
+			}
+		}
+		v.Reached, v.By, v.Line, bound = true, "module-default", last.Line, last.Bound
+		if bound >= apst.LatencyAny {
+			bound = apst.NoLimit
+		}
+	}
+	if !d.HasTolerance {
+		v.Reached = false
+	}
+	v.BoundUS, v.BoundUnlimited = uint64(bound), bound == apst.NoLimit
+	if cd.ctl == nil {
+		return v
+	}
+	sw, err := analysis.Sweep(cd.ctl, cd.params)
+	if err != nil {
+		return v
+	}
+	at, def := sw.At(bound).Reach, sw.At(persist.DefaultBound).Reach
+	ds, dw, fs, fw := int(at.Deepest), uint64(at.WorstExitLatency), int(def.Deepest), uint64(def.WorstExitLatency)
+	v.TableKnown, v.DeepestState, v.WorstExitLatencyUS, v.DefaultDeepestState, v.DefaultWorstExitLatencyUS = true, &ds, &dw, &fs, &fw
+	v.GivesUp = stateList(def.States &^ at.States)
+	return v
+}
+
+func writeSettingCheck(w *checkedWriter, name string, out *settingCheckJSON) {
+	switch out.Kind {
+	case "udev":
+		fmt.Fprintf(w, "%s: udev rules (%d)\n", esc(name), out.Rules)
+	case "module-default":
+		fmt.Fprintf(w, "%s: nvme_core.default_ps_max_latency_us, the default of every controller at probe\n", esc(name))
+		for _, d := range out.Defaults {
+			fmt.Fprintln(w, "  "+esc(d))
+		}
+	default:
+		fmt.Fprintf(w, "%s: neither udev rules nor a module default: only searched for the paths it writes (which drives it reaches is not evaluated)\n", esc(name))
+	}
+	if len(out.Findings) == 0 {
+		fmt.Fprintln(w, "no known mistake")
+	}
+	for _, fd := range out.Findings {
+		kind := "weakness"
+		if fd.Serious {
+			kind = "mistake"
+		}
+		fmt.Fprintf(w, "%s (%s), line %d: %s\n  %s\n", kind, fd.Mistake, fd.Line, esc(fd.Text), esc(fd.Explanation))
+	}
+	fmt.Fprintln(w)
+	for _, d := range out.Drives {
+		fmt.Fprintf(w, "%s: %s", esc(d.Drive), esc(d.Model))
+		if d.Serial != "" {
+			fmt.Fprintf(w, ", serial %s", esc(d.Serial))
+		}
+		if d.PCIID != nil {
+			fmt.Fprintf(w, ", PCI %s", *d.PCIID)
+		}
+		fmt.Fprintln(w)
+		for _, wr := range d.Writes {
+			exists := "exists"
+			if !wr.Exists {
+				exists = "DOES NOT EXIST on this drive: the write fails"
+			}
+			fmt.Fprintf(w, "  line %d writes %s = %s at %s: the path %s", wr.Line, esc(wr.Attr), esc(wr.Value), strings.Join(wr.Actions, ", "), exists)
+			if len(wr.Conditions) > 0 {
+				fmt.Fprintf(w, " (when %s holds)", esc(strings.Join(wr.Conditions, ", ")))
+			}
+			fmt.Fprintln(w)
+		}
+		switch {
+		case !d.APSTAttribute:
+			fmt.Fprintln(w, "  not reached: the kernel has APST disabled for it (no power/pm_qos_latency_tolerance_us)")
+			continue
+		case !d.Reached:
+			fmt.Fprintf(w, "  not reached: it keeps the default %s\n", persist.DefaultBound)
+		case d.By == "udev":
+			fmt.Fprintf(w, "  reached by the rule of line %d: bound %s\n", d.Line, boundText(apst.Microseconds(d.BoundUS)))
+		default:
+			fmt.Fprintf(w, "  reached by the module default of line %d at probe: bound %s\n", d.Line, boundText(apst.Microseconds(d.BoundUS)))
+		}
+		if !d.TableKnown {
+			fmt.Fprintln(w, "  table: unknown (no Identify data for this controller)")
+			continue
+		}
+		fmt.Fprintf(w, "  table: deepest ps%d, worst exit latency %s (at the default %s: ps%d, %s)",
+			*d.DeepestState, apst.Microseconds(*d.WorstExitLatencyUS), persist.DefaultBound, *d.DefaultDeepestState, apst.Microseconds(*d.DefaultWorstExitLatencyUS))
+		if len(d.GivesUp) > 0 {
+			fmt.Fprintf(w, "; gives up %s", statesText(d.GivesUp))
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+func statesText(ss []int) string {
+	parts := make([]string, len(ss))
+	for i, s := range ss {
+		parts[i] = fmt.Sprintf("ps%d", s)
+	}
+	return strings.Join(parts, ",")
+}

@@ -1,0 +1,41 @@
+package main
+
+import (
+	"io"
+	"os"
+)
+
+// terminalWriter is a standard error that says whether it is a terminal
+// (a test's stand-in for one).
+type terminalWriter interface {
+	IsTerminal() bool
+}
+
+// stderrIsTerminal reports whether the invocation's standard error, as
+// given (never the checked wrapper around it), is a terminal: progress
+// lines are written there only then, and never into a file or a pipe.
+func (x *invocation) stderrIsTerminal() bool {
+	switch w := x.stderr.(type) {
+	case terminalWriter:
+		return w.IsTerminal()
+	case *os.File:
+		return isTerminal(w)
+	}
+	return false
+}
+
+// progress returns where progress lines go: standard error when it is a
+// terminal, nil otherwise.
+func (x *invocation) progress() io.Writer {
+	if x.stderrIsTerminal() {
+		return x.errw
+	}
+	return nil
+}
+
+// isTerminal reports whether f is a character device (a terminal, for
+// standard error).
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

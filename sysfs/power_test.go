@@ -1,0 +1,121 @@
+package sysfs_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nvmeapst/nvmeapst/internal/testfixture"
+	"github.com/nvmeapst/nvmeapst/sysfs"
+)
+
+func TestPowerWalksThePCIPath(t *testing.T) {
+	fs, err := sysfs.NewFS("testdata/laptop-tlp")
+	require.NoError(t, err)
+	p, err := fs.Power("nvme0")
+	require.NoError(t, err)
+	assert.Equal(t, "nvme0", p.Controller)
+	assert.Equal(t, sysfs.Attr{Path: "class/nvme/nvme0/state", Value: "live", Present: true}, p.State)
+	assert.Equal(t, "3", p.ResetCount.Value)
+	assert.Equal(t, "0", p.ReconnectCount.Value)
+	assert.Equal(t, "12", p.CommandErrorCount.Value)
+	assert.Equal(t, "powersupersave", p.ASPMPolicy.Value)
+	assert.Empty(t, p.PathGap)
+	require.Len(t, p.Path, 2)
+	dev, port := p.Path[0], p.Path[1]
+	assert.Equal(t, "0000:04:00.0", dev.Address)
+	assert.Equal(t, "devices/pci0000_00/0000_00_1d.0/0000_04_00.0", dev.Dir)
+	assert.Equal(t, "0000:00:1d.0", port.Address)
+	assert.Equal(t, "1", dev.D3coldAllowed.Value)
+	assert.Equal(t, "auto", dev.Control.Value)
+	assert.Equal(t, "D0", dev.PowerState.Value)
+	assert.Equal(t, "suspended", port.RuntimeStatus.Value)
+	assert.Equal(t, "D3hot", port.PowerState.Value)
+	assert.Equal(t, "1", dev.Link.L1_2.Value)
+	assert.Equal(t, "0", port.Link.L0s.Value)
+	assert.Equal(t, "devices/pci0000_00/0000_00_1d.0/link/l1_2_aspm", port.Link.L1_2.Path)
+
+	files, pciDir, err := fs.PowerFiles("nvme0")
+	require.NoError(t, err)
+	assert.Equal(t, "devices/pci0000_00/0000_00_1d.0/0000_04_00.0", pciDir)
+	assert.Contains(t, files, "class/nvme/nvme0/diag/reset_count")
+	assert.Contains(t, files, "devices/pci0000_00/0000_00_1d.0/power/runtime_status")
+	assert.Len(t, files, 3+2*11, "the three counters and the eleven files of each function")
+}
+
+// Files an older kernel does not have are "not exposed here": absent, no
+// error.
+func TestPowerOnAnOlderKernel(t *testing.T) {
+	fs, err := sysfs.NewFS("testdata/v6")
+	require.NoError(t, err)
+	p, err := fs.Power("nvme0")
+	require.NoError(t, err)
+	assert.False(t, p.ResetCount.Present)
+	assert.NoError(t, p.ResetCount.Err)
+	assert.False(t, p.ASPMPolicy.Present)
+	require.NotEmpty(t, p.Path)
+	assert.False(t, p.Path[0].Link.L1_2.Present)
+	assert.NoError(t, p.Path[0].Link.L1_2.Err)
+	assert.False(t, p.Path[0].PowerState.Present)
+}
+
+func TestPowerUnreadableAndEscapes(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.CopyFS(dir, os.DirFS("testdata/laptop-tlp")))
+	dev := filepath.Join(dir, "devices/pci0000_00/0000_00_1d.0/0000_04_00.0")
+	// A policy without a bracketed word, a FIFO where d3cold_allowed was.
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "module/pcie_aspm/parameters/policy"), []byte("default\n"), 0o644))
+	require.NoError(t, os.Remove(filepath.Join(dev, "d3cold_allowed")))
+	testfixture.Mkfifo(t, filepath.Join(dev, "d3cold_allowed"))
+	fs, err := sysfs.NewFS(dir)
+	require.NoError(t, err)
+	p, err := fs.Power("nvme0")
+	require.NoError(t, err)
+	require.ErrorIs(t, p.ASPMPolicy.Err, sysfs.ErrInvalidAttribute)
+	require.ErrorIs(t, p.Path[0].D3coldAllowed.Err, sysfs.ErrNotRegular)
+	assert.True(t, p.Path[0].D3coldAllowed.Present)
+
+	// A device link that leaves the tree gives no path, with the reason.
+	link := filepath.Join(dev, "nvme/nvme0/device")
+	require.NoError(t, os.Remove(link))
+	require.NoError(t, os.Symlink("../../../../../../../../etc", link))
+	p, err = fs.Power("nvme0")
+	require.NoError(t, err)
+	assert.Empty(t, p.Path)
+	assert.Contains(t, p.PathGap, "leaves the tree")
+
+	// A snapshot (a bundle, whose links are folders) supplies the path.
+	require.NoError(t, os.Remove(link))
+	require.NoError(t, os.Mkdir(link, 0o755))
+	p, err = fs.Power("nvme0")
+	require.NoError(t, err)
+	assert.Empty(t, p.Path)
+	assert.Contains(t, p.PathGap, "is not a PCI function's")
+	p, err = fs.WithSnapshot(sysfs.Snapshot{PCIPaths: map[string]string{"nvme0": "devices/pci0000_00/0000_00_1d.0/0000_04_00.0"}}).Power("nvme0")
+	require.NoError(t, err)
+	assert.Len(t, p.Path, 2)
+
+	_, err = fs.Power("../x")
+	require.ErrorIs(t, err, sysfs.ErrInvalidName)
+	_, err = fs.Power("nvme9")
+	require.ErrorIs(t, err, os.ErrNotExist)
+}
+
+func TestParseASPMPolicy(t *testing.T) {
+	for in, want := range map[string]string{
+		"[default] performance powersave powersupersave": "default",
+		"default performance powersave [powersupersave]": "powersupersave",
+		"default [performance]\n":                        "performance",
+	} {
+		got, err := sysfs.ParseASPMPolicy(in)
+		require.NoError(t, err)
+		assert.Equal(t, want, got)
+	}
+	for _, bad := range []string{"", "default", "[]", "[ default ]"} {
+		_, err := sysfs.ParseASPMPolicy(bad)
+		require.ErrorIs(t, err, sysfs.ErrInvalidAttribute, bad)
+	}
+}
