@@ -101,10 +101,12 @@ func TestBrowser(t *testing.T) {
 		shots = t.TempDir()
 	}
 	require.NoError(t, os.MkdirAll(shots, 0o755))
+	// shot writes the viewport (1280 wide, or a 390-wide phone) scrolled to
+	// the element of id, height CSS pixels high.
 	width, mobile := 1280, false
-	shot := func(p *page, name string) {
+	shot := func(p *page, name, id string, height int) {
 		t.Helper()
-		require.NoError(t, p.screenshot(filepath.Join(shots, name+".png"), width, mobile))
+		require.NoError(t, p.screenshotOf(filepath.Join(shots, name+".png"), id, width, height, 1, mobile))
 	}
 
 	b := startBrowser(t, bin)
@@ -131,7 +133,7 @@ func TestBrowser(t *testing.T) {
 	assert.Equal(t, "Ready: paste a capture, or try the example.", p.str("document.getElementById('status').textContent"))
 	assert.Contains(t, p.str("document.getElementById('privacy').textContent"), "serial numbers stay on this machine")
 	assert.True(t, p.num("document.getElementById('plan').hidden ? 1 : 0") == 1, "no plan before a capture")
-	shot(p, "empty")
+	shot(p, "empty", "privacy", 900)
 
 	evo := readTestdata(t, "testdata/corpus/nvme-cli/synthetic/Samsung_SSD_990_EVO_Plus_1TB_2B2QKXG7.v2_12.txt")
 	reachable := func(state int) string {
@@ -173,7 +175,7 @@ func TestBrowser(t *testing.T) {
 		// The assumptions the command states: a text capture carries APSTA,
 		// the release is unknown.
 		assert.Contains(t, p.str("document.getElementById('assumptions').textContent"), "kernel release unknown")
-		shot(p, "990-evo-plus-100ms")
+		shot(p, "990-evo-plus-100ms", "plan", 1250)
 	})
 
 	t.Run("the bound follows: 25000 stops at ps3", func(t *testing.T) {
@@ -205,8 +207,9 @@ func TestBrowser(t *testing.T) {
 		assert.Contains(t, delta, "+73.0 mW", "ps3 (0.0800W) against ps4 (0.0070W), as apstctl compare says")
 		assert.Equal(t, float64(3), p.num("document.querySelectorAll('#sim-table tbody tr').length"))
 		assert.Contains(t, p.str("document.getElementById('sim-source').textContent"), "exp:10s")
-		shot(p, "990-evo-plus-25ms")
-		require.NoError(t, p.screenshotOf(filepath.Join(shots, "readme.png"), "drive", 1100, 1400))
+		shot(p, "990-evo-plus-25ms", "sweep", 1000)
+		shot(p, "990-evo-plus-compare", "compare", 1200)
+		require.NoError(t, p.screenshotOf(filepath.Join(shots, "readme.png"), "drive", 1100, 1400, 1, false))
 	})
 
 	t.Run("a get-feature capture is checked", func(t *testing.T) {
@@ -218,7 +221,7 @@ func TestBrowser(t *testing.T) {
 		p.waitFor("!document.getElementById('check').hidden", 5*time.Second)
 		assert.Contains(t, p.str("document.getElementById('check-summary').textContent"), "mismatch")
 		assert.Contains(t, p.str("document.getElementById('check-repro').textContent"), "ps_max_latency_us")
-		shot(p, "990-evo-plus-check")
+		shot(p, "990-evo-plus-check", "check", 600)
 		p.typeInto("feature", readTestdata(t, "examples/apstctl/testdata/feature/samsung-990-evo-plus-100ms.txt"))
 		p.waitFor("document.getElementById('check-summary').textContent.startsWith('match')", 5*time.Second)
 		p.typeInto("feature", "")
@@ -255,7 +258,18 @@ func TestBrowser(t *testing.T) {
 		a := p.str("document.getElementById('assumptions').textContent")
 		assert.Contains(t, a, "8086:f1a5 was inferred from model \"INTEL SSDPEKKW256G7\"")
 		assert.Contains(t, p.str("document.getElementById('plan-params').textContent"), "quirks no-deepest-ps")
-		shot(p, "intel-600p")
+		shot(p, "intel-600p", "drive", 1000)
+	})
+
+	t.Run("a picked binary image, and the example button", func(t *testing.T) {
+		p.pickFile("capture-file", filepath.Join("..", "..", "testdata", "identify", "samsung-990-evo-plus-1tb-2B2QKXG7.bin"))
+		p.waitFor("window.apstweb_metrics.last.response.controller.format === 'binary'", 10*time.Second)
+		assert.Equal(t, float64(4), maxPS())
+		assert.Contains(t, p.str("document.getElementById('capture-note').textContent"), "samsung-990-evo-plus-1tb-2B2QKXG7.bin (4096 bytes, binary)")
+		p.eval("document.getElementById('example').click()", nil)
+		p.waitFor("window.apstweb_metrics.last.response.controller.format === 'nvme-cli-text'", 10*time.Second)
+		assert.Equal(t, "", p.str("document.getElementById('capture-note').textContent"))
+		assert.Equal(t, float64(4), maxPS())
 	})
 
 	t.Run("a pasted smartctl report, quoted in a bug report", func(t *testing.T) {
@@ -281,7 +295,7 @@ func TestBrowser(t *testing.T) {
 		assert.Equal(t, want.Error(), p.str("document.getElementById('capture-error').textContent"))
 		assert.Equal(t, "true", p.str("document.getElementById('capture').getAttribute('aria-invalid')"))
 		assert.True(t, p.num("document.getElementById('plan').hidden ? 1 : 0") == 1, "no plan for a bad capture")
-		shot(p, "truncated")
+		shot(p, "truncated", "input", 700)
 		// A bad bound is refused at the bound, with the library's message.
 		p.typeInto("capture", evo)
 		p.typeInto("bound", "-5")
@@ -295,12 +309,13 @@ func TestBrowser(t *testing.T) {
 		p.t = t
 		defer func() { p.t = top }()
 		width, mobile = 390, true
-		p.do("Emulation.setDeviceMetricsOverride", map[string]any{"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": true}, nil)
+		p.do("Emulation.setDeviceMetricsOverride", map[string]any{"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": true}, nil)
 		p.typeInto("capture", evo)
 		p.waitFor("!document.getElementById('plan').hidden", 5*time.Second)
 		// Nothing is wider than the screen but the scrolled tables.
 		assert.LessOrEqual(t, p.num("document.documentElement.scrollWidth"), float64(390))
-		shot(p, "phone")
+		shot(p, "phone", "drive", 1600)
+		shot(p, "phone-sweep", "sweep", 900)
 	})
 
 	select {

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -299,26 +300,29 @@ func (p *page) typeInto(id, text string) {
 	}
 }
 
-// screenshot writes a PNG of the whole page to path: the viewport is
-// resized to the page's height for the capture (captureBeyondViewport can
-// wait forever for a frame in headless mode), then restored.
-func (p *page) screenshot(path string, width int, mobile bool) error {
-	var m struct {
-		Content struct {
-			Height float64 `json:"height"`
-		} `json:"cssContentSize"`
-	}
-	p.do("Page.getLayoutMetrics", nil, &m)
-	scale := 1
-	if mobile {
-		scale = 2
-	}
-	p.do("Emulation.setDeviceMetricsOverride", map[string]any{"width": width, "height": int(m.Content.Height) + 1, "deviceScaleFactor": scale, "mobile": mobile}, nil)
-	defer p.do("Emulation.setDeviceMetricsOverride", map[string]any{"width": width, "height": 900, "deviceScaleFactor": scale, "mobile": mobile}, nil)
+// screenshotOf writes a PNG of a width × height viewport (CSS pixels, at
+// scale device pixels each) scrolled to the element of id. Headless
+// Chromium can wait forever for a frame when nothing changed since the
+// last capture, so a capture that takes over 10 s is retried with the
+// viewport one pixel higher (a resize makes a frame).
+func (p *page) screenshotOf(path, id string, width, height int, scale float64, mobile bool) error {
 	var shot struct {
 		Data string `json:"data"`
 	}
-	p.do("Page.captureScreenshot", map[string]any{"format": "png"}, &shot)
+	var err error
+	for try := range 3 {
+		p.do("Emulation.setDeviceMetricsOverride", map[string]any{"width": width, "height": height + try, "deviceScaleFactor": scale, "mobile": mobile}, nil)
+		p.eval(fmt.Sprintf("document.getElementById(%q).scrollIntoView()", id), nil)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		err = p.b.call(ctx, p.session, "Page.captureScreenshot", map[string]any{"format": "png"}, &shot)
+		cancel()
+		if err == nil {
+			break
+		}
+	}
+	if err != nil {
+		return err
+	}
 	b, err := base64.StdEncoding.DecodeString(shot.Data)
 	if err != nil {
 		return err
@@ -329,19 +333,23 @@ func (p *page) screenshot(path string, width int, mobile bool) error {
 	return os.WriteFile(path, b, 0o644)
 }
 
-// screenshotOf writes a PNG of the viewport (width × height) with the
-// element of id at its top.
-func (p *page) screenshotOf(path, id string, width, height int) error {
-	p.do("Emulation.setDeviceMetricsOverride", map[string]any{"width": width, "height": height, "deviceScaleFactor": 1, "mobile": false}, nil)
-	defer p.do("Emulation.setDeviceMetricsOverride", map[string]any{"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": false}, nil)
-	p.eval(fmt.Sprintf("document.getElementById(%q).scrollIntoView()", id), nil)
-	var shot struct {
-		Data string `json:"data"`
+// pickFile sets the files of the file input of id, as choosing them in the
+// file dialog does (the page's change handler runs).
+func (p *page) pickFile(id, path string) {
+	p.t.Helper()
+	var doc struct {
+		Root struct {
+			NodeID int `json:"nodeId"`
+		} `json:"root"`
 	}
-	p.do("Page.captureScreenshot", map[string]any{"format": "png"}, &shot)
-	b, err := base64.StdEncoding.DecodeString(shot.Data)
+	p.do("DOM.getDocument", map[string]any{"depth": 0}, &doc)
+	var q struct {
+		NodeID int `json:"nodeId"`
+	}
+	p.do("DOM.querySelector", map[string]any{"nodeId": doc.Root.NodeID, "selector": "#" + id}, &q)
+	abs, err := filepath.Abs(path)
 	if err != nil {
-		return err
+		p.t.Fatal(err)
 	}
-	return os.WriteFile(path, b, 0o644)
+	p.do("DOM.setFileInputFiles", map[string]any{"nodeId": q.NodeID, "files": []string{abs}}, nil)
 }
