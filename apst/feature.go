@@ -84,16 +84,27 @@ type Feature struct {
 	// are then unknown (zero in Table), and comparisons must mask with
 	// EntryMask.
 	Masked bool
+	// Unknown is the set of entries the source did not show (a partial
+	// paste: a wiki that shows Entry[ 0] to Entry[ 3], a blog that shows
+	// the header and APSTE and cuts the entries). Their Table values are
+	// zero and mean unknown, not zero; comparisons skip them. The zero
+	// value, the empty set, says every entry is known.
+	Unknown States
 }
 
-// Equal reports whether the drive's table agrees with t: every entry equal,
-// or equal under EntryMask when f is Masked. APSTE is not compared.
+// Equal reports whether the drive's table agrees with t: every entry the
+// feature knows equal, or equal under EntryMask when f is Masked; the
+// Unknown entries are not compared, nor is APSTE.
 func (f *Feature) Equal(t *Table) bool {
-	if !f.Masked {
+	if !f.Masked && f.Unknown == 0 {
 		return f.Table == *t
 	}
+	mask := ^Entry(0)
+	if f.Masked {
+		mask = EntryMask
+	}
 	for i := range t {
-		if f.Table[i]&EntryMask != t[i]&EntryMask {
+		if !f.Unknown.Has(uint8(i)) && f.Table[i]&mask != t[i]&mask {
 			return false
 		}
 	}

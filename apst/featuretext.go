@@ -22,6 +22,10 @@ type FeatureCapture struct {
 	// Select is the select nvme-cli printed ("Current", "Default" or
 	// "Saved"), empty when the capture has no header.
 	Select string
+	// Notes says, one sentence each, what the reader did to read the
+	// capture: the entries a partial capture does not show (Unknown), a
+	// quoted-printable mail body decoded. It is nil for a whole capture.
+	Notes []string
 }
 
 // ParseFeature reads an APST feature capture and returns APSTE and the
@@ -85,7 +89,7 @@ func ParseFeatureBytes(b []byte) (FeatureCapture, error) {
 		return FeatureCapture{}, &powerstate.ParseError{Format: f,
 			Expected: "an APST feature capture (nvme get-feature -f 0x0c)", Err: ErrIdentifyCapture}
 	}
-	s := capture.Text(b)
+	s, qp := capture.DecodeQuotedPrintable(capture.Text(b))
 	marker, prefix, json := featureMarker(s)
 	if marker == 0 {
 		if len(b) == TableSize {
@@ -109,6 +113,9 @@ func ParseFeatureBytes(b []byte) (FeatureCapture, error) {
 		return FeatureCapture{}, err
 	}
 	fc.Select = strings.Clone(fc.Select)
+	if qp {
+		fc.Notes = append([]string{capture.QuotedPrintableNote}, fc.Notes...)
+	}
 	return fc, nil
 }
 
@@ -142,7 +149,7 @@ func featureMarker(s string) (line int, prefix string, json bool) {
 		case strings.HasPrefix(t, "get-feature:"), strings.HasPrefix(normSpace(t), lnAPSTE), strings.HasPrefix(t, lnEntries):
 			return l.N(), p, false
 		default:
-			if off, _, ok := hexDumpLine(t); ok && off == 0 {
+			if capture.IsHexDumpStart(t) {
 				return l.N(), p, false
 			}
 		}

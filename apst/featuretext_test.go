@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -195,10 +196,6 @@ func TestParseFeatureErrors(t *testing.T) {
 		line     int
 		expected string
 	}{
-		{"cut in entry 17", v29[:strings.Index(v29, "Entry[17]")+9], powerstate.ErrTruncated, 90, "Idle Time Prior"},
-		{"cut before entry 5", v29[:strings.Index(v29, "\tEntry[ 5]")], powerstate.ErrTruncated, 29, "Entry[ 5]"},
-		{"cut hex dump", featureText("hexdump", true, tbl)[:300], powerstate.ErrTruncated, 0, "offset"},
-		{"header only", "get-feature:0x0c (Autonomous Power State Transition), Current value:0x00000001\n", powerstate.ErrTruncated, 2, "APST table"},
 		{"other feature", strings.Replace(v29, "get-feature:0x0c", "get-feature:0x02", 1), powerstate.ErrSyntax, 1, "feature 0x0c"},
 		{"capabilities", strings.Replace(v29, "Current value", "Supported capabilities value", 1), powerstate.ErrSyntax, 1, "select"},
 		{"bad value", strings.Replace(v29, "value:0x00000001", "value:0xzz", 1), powerstate.ErrSyntax, 1, "hexadecimal"},
@@ -272,6 +269,10 @@ func FuzzParseFeature(f *testing.F) {
 		f.Add([]byte(featureText(gen, false, apst.Table{})))
 	}
 	f.Add([]byte(featureJSON(true, tbl)))
+	v29 := featureText("v2.9", true, tbl)
+	f.Add([]byte(v29[:strings.Index(v29, "\tEntry[ 4]")] + "...\n"))
+	f.Add([]byte(testfixture.HexDump(raw, "hexdump -C")))
+	f.Add([]byte(testfixture.HexDump(raw[:100], "xxd")))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		fc, err := apst.ParseFeatureCapture(bytes.NewReader(b))
 		if err != nil {
@@ -280,6 +281,15 @@ func FuzzParseFeature(f *testing.F) {
 				t.Fatalf("error %v (%T) is not a *powerstate.ParseError", err, err)
 			}
 			return
+		}
+		// An entry a partial capture does not show is unknown, held as 0.
+		for s := range fc.Unknown.All() {
+			if fc.Table[s] != 0 {
+				t.Fatalf("unknown entry %d is %v", s, fc.Table[s])
+			}
+		}
+		if fc.Unknown != 0 && len(fc.Notes) == 0 {
+			t.Fatal("a partial capture without a note")
 		}
 		// The raw buffer round-trips exactly.
 		raw, _ := fc.Table.MarshalBinary()

@@ -4,6 +4,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/internal/capture"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -53,16 +54,19 @@ func parseFeatureHeader(t string, line int) (featureHeader, error) {
 
 func parseFeatureText(s string) (FeatureCapture, error) {
 	var (
-		hdr       *featureHeader
-		apste     = -1 // from the APSTE line
-		apsteLn   int
-		fields    [Entries]struct{ itps, itpt uint32 }
-		entry     = 0  // entries seen in the -H body
-		field     = 0  // 0: want Entry[n], 1: want ITPT, 2: want ITPS
-		inBody    bool // "Auto PST Entries" seen
-		dump      []byte
-		dumpStart int
-		recog     bool
+		hdr        *featureHeader
+		apste      = -1 // from the APSTE line
+		apsteLn    int
+		fields     [Entries]struct{ itps, itpt uint32 }
+		entry      = 0  // entries seen in the -H body
+		field      = 0  // 0: want Entry[n], 1: want ITPT, 2: want ITPS
+		inBody     bool // "Auto PST Entries" seen
+		hd         = capture.HexDump{Max: TableSize}
+		dumpOver   bool // the dump has ended
+		bodyOver   bool // a line that is no entry ended the -H entries
+		bodyOverLn int
+		cutITPS    bool // the last ITPS was cut at the end of the capture
+		recog      bool
 	)
 	format := powerstate.FormatFeatureText
 	fail := func(line int, expected string, err error) (FeatureCapture, error) {
@@ -92,7 +96,7 @@ func parseFeatureText(s string) (FeatureCapture, error) {
 		}
 		switch {
 		case strings.HasPrefix(t, "get-feature:"):
-			if hdr != nil || inBody || len(dump) > 0 {
+			if hdr != nil || inBody || len(hd.Data) > 0 {
 				return second(l.N(), "get-feature header")
 			}
 			h, err := parseFeatureHeader(t, l.N())
@@ -126,23 +130,26 @@ func parseFeatureText(s string) (FeatureCapture, error) {
 		case strings.Trim(t, ".") == "":
 			continue // separator line
 		}
-		if len(dump) < TableSize && !inBody {
-			if off, bs, ok := hexDumpLine(t); ok {
-				if off != len(dump) {
-					format = powerstate.FormatFeatureHexDump
-					return syntax(l.N(), "the hex dump line at offset "+fmt.Sprintf("%04x", len(dump)), t)
+		if !dumpOver && !inBody {
+			ok, err := hd.Add(t, l.N())
+			if err != nil {
+				format = powerstate.FormatFeatureHexDump
+				var he *capture.HexDumpError
+				if errors.As(err, &he) {
+					if he.Cut {
+						return fail(he.Line, he.Expected+" of the hex dump", powerstate.ErrTruncated)
+					}
+					return syntax(he.Line, he.Expected+" of the hex dump", he.Found)
 				}
-				if dump == nil {
-					dumpStart = l.N()
-				}
-				dump = append(dump, bs...)
-				if len(dump) > TableSize {
-					dump = dump[:TableSize]
-				}
+				return fail(l.N(), "the hex dump of the 256-byte buffer", err)
+			}
+			if ok {
 				recog = true
 				continue
 			}
-			if isHexDumpRuler(t) {
+			if hd.Layout != capture.HexNone {
+				dumpOver = true // the line after the dump
+			} else if capture.IsHexDumpRuler(t) {
 				continue
 			}
 		}
@@ -150,6 +157,12 @@ func parseFeatureText(s string) (FeatureCapture, error) {
 			continue // other lines (a prompt, other features) are ignored
 		}
 		n := normSpace(t)
+		if bodyOver {
+			if isEntryLine(n) {
+				return syntax(l.N(), fmt.Sprintf(`"Entry[%2d]" right after the entry before (line %d ends the entries)`, entry, bodyOverLn), t)
+			}
+			continue
+		}
 		if entry >= Entries {
 			if isEntryLine(n) {
 				return syntax(l.N(), "at most 32 entries (Entry[ 0] to Entry[31]) after line "+strconv.Itoa(entriesLine), t)
@@ -159,6 +172,12 @@ func parseFeatureText(s string) (FeatureCapture, error) {
 		switch field {
 		case 0:
 			idx, ok := entryIndex(n)
+			if !ok && !isEntryLine(n) {
+				// Prose after the entries a paste shows: the rest is
+				// unknown.
+				bodyOver, bodyOverLn = true, l.N()
+				continue
+			}
 			if !ok || idx != entry {
 				return syntax(l.N(), fmt.Sprintf(`"Entry[%2d]"`, entry), t)
 			}
@@ -174,9 +193,16 @@ func parseFeatureText(s string) (FeatureCapture, error) {
 			field = 2
 		case 2:
 			v, ok := strings.CutPrefix(n, lnITPS)
-			x, err := strconv.ParseUint(strings.TrimSpace(v), 10, 8)
+			v = strings.TrimSpace(v)
+			x, err := strconv.ParseUint(v, 10, 8)
 			if !ok || err != nil || x > 31 {
 				return syntax(l.N(), `"Idle Transition Power State   (ITPS): N" with N from 0 to 31`, t)
+			}
+			if capture.EndsInside(s, l.N()) && len(v) == 1 && x >= 1 && x <= 3 {
+				// The last line, without its terminator: "1" to "3" may be
+				// the first digit of 10 to 31. The entry is unknown.
+				cutITPS = true
+				continue
 			}
 			fields[entry].itps = uint32(x)
 			field = 0
@@ -189,10 +215,25 @@ func parseFeatureText(s string) (FeatureCapture, error) {
 			Err:      powerstate.ErrUnknownFormat}
 	}
 	fc := FeatureCapture{Format: powerstate.FormatFeatureText}
+	if !dumpOver && hd.Layout != capture.HexNone {
+		if err := hd.Finish(l.N() + 1); err != nil {
+			format = powerstate.FormatFeatureHexDump
+			var he *capture.HexDumpError
+			errors.As(err, &he)
+			return fail(he.Line, he.Expected+" of the hex dump", powerstate.ErrTruncated)
+		}
+	}
+	dump, dumpStart := hd.Data, hd.First
+	known := Entries // entries the capture shows, 0 to known-1
 	switch {
 	case len(dump) > 0 && len(dump) < TableSize:
-		format = powerstate.FormatFeatureHexDump
-		return fail(l.N()+1, fmt.Sprintf("the hex dump line at offset %04x (256 bytes)", len(dump)), powerstate.ErrTruncated)
+		// A dump cut short: the whole entries it shows.
+		fc.Format = powerstate.FormatFeatureHexDump
+		known = len(dump) / 8
+		full := make([]byte, TableSize)
+		copy(full, dump[:known*8])
+		fc.Table, _ = DecodeTable(full)
+		dump = nil
 	case len(dump) == TableSize:
 		fc.Format = powerstate.FormatFeatureHexDump
 		t, _ := DecodeTable(dump)
@@ -202,11 +243,7 @@ func parseFeatureText(s string) (FeatureCapture, error) {
 		}
 	}
 	if inBody {
-		if entry < Entries {
-			what := [...]string{fmt.Sprintf(`"Entry[%2d]"`, entry), `"` + lnITPT + ` N ms"`, `"Idle Transition Power State   (ITPS): N"`}[field]
-			return fail(l.N()+1, what+" (32 entries)", powerstate.ErrTruncated)
-		}
-		for i, f := range fields {
+		for i, f := range fields[:entry] {
 			e := NewEntry(uint8(f.itps), Milliseconds(f.itpt))
 			if len(dump) == TableSize {
 				if got := fc.Table[i]; got.TargetState() != e.TargetState() || got.IdleTime() != e.IdleTime() {
@@ -217,11 +254,19 @@ func parseFeatureText(s string) (FeatureCapture, error) {
 			}
 			fc.Table[i] = e
 		}
-		fc.Masked = len(dump) != TableSize
+		if len(dump) != TableSize {
+			fc.Masked = true
+			known = min(known, entry)
+		}
 	}
-	if !inBody && len(dump) == 0 {
-		line := l.N() + 1
-		return fail(line, "the APST table (the -H fields or the hex dump of the 256-byte buffer)", powerstate.ErrTruncated)
+	if !inBody && len(hd.Data) == 0 {
+		known = 0 // a header, or the APSTE line, without the table
+	}
+	if known < Entries {
+		for i := known; i < Entries; i++ {
+			fc.Unknown |= 1 << i
+		}
+		fc.Notes = append(fc.Notes, partialNote(known, cutITPS, len(hd.Data) > 0 && len(hd.Data) < TableSize, len(hd.Data)))
 	}
 	if hdr != nil {
 		fc.Select = hdr.sel
@@ -235,6 +280,29 @@ func parseFeatureText(s string) (FeatureCapture, error) {
 		fc.APSTE = APSTEOf(apste == 1)
 	}
 	return fc, nil
+}
+
+// partialNote says which entries a partial capture shows.
+func partialNote(known int, cutITPS, cutDump bool, dumpLen int) string {
+	shown := "no entry"
+	switch {
+	case known == 1:
+		shown = "entry 0 only"
+	case known > 1:
+		shown = "entries 0 to " + strconv.Itoa(known-1) + " only"
+	}
+	why := ""
+	switch {
+	case cutDump:
+		why = " (its hex dump holds " + strconv.Itoa(dumpLen) + " of the 256 bytes)"
+	case cutITPS:
+		why = " (the ITPS of entry " + strconv.Itoa(known) + " is on the last line, without its terminator, and may be cut)"
+	}
+	unknown := "entries " + strconv.Itoa(known) + " to 31 are"
+	if known == 31 {
+		unknown = "entry 31 is"
+	}
+	return "the capture shows " + shown + why + ": " + unknown + " unknown, not zero"
 }
 
 // isEntryLine reports whether n (blanks collapsed) is a line of an entry

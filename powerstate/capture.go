@@ -1,6 +1,7 @@
 package powerstate
 
 import (
+	"errors"
 	"io"
 	"strconv"
 
@@ -23,7 +24,10 @@ func readCapture(r io.Reader, f Format) ([]byte, error) {
 // "smartctl -j" JSON (7.5 and later). Text pasted indented or quoted (a
 // markdown or reST code block, an email quote with "> ") reads as the
 // capture itself, and so does a quoted-printable mail body (decoded, with
-// a note saying so); see ParseBytes for what else is checked.
+// a note saying so). A hex dump of the image ("nvme id-ctrl --raw-binary |
+// hexdump -C", xxd or "od -A x -t x1z": offsets checked, "*" lines
+// expanded) reads as the image, with a note naming the layout and lines.
+// See ParseBytes for what else is checked.
 //
 // At most MaxCaptureSize bytes are read; a larger capture returns
 // ErrTooLarge. Every error is a *ParseError. Parse is safe for concurrent
@@ -46,7 +50,8 @@ func Parse(r io.Reader) (Controller, error) {
 // instead of refusing the capture (a field APST does not use that does not
 // fit). Errors, all *ParseError: ErrUnknownFormat; ErrFeatureCapture for
 // a get-feature capture; an *ImageSizeError (errors.Is ErrImageSize) for
-// binary data that is not 4096 bytes; ErrTooLarge above MaxCaptureSize;
+// binary data, or a hex dump, that is not 4096 bytes (ErrSyntax for a dump
+// line at the wrong offset, ErrTruncated for a dump cut after a "*"); ErrTooLarge above MaxCaptureSize;
 // ErrMultipleCaptures when b holds more than one device's capture;
 // ErrDuplicateKey, ErrTruncated, ErrSyntax and ErrNoPowerStates from the
 // format's reader.
@@ -57,6 +62,9 @@ func ParseBytes(b []byte) (Controller, error) {
 	in := detect(b)
 	switch in.format {
 	case FormatBinary:
+		if in.dump != nil {
+			return parseHexDump(in)
+		}
 		c, err := DecodeIdentify(b)
 		if err != nil {
 			return Controller{}, &ParseError{Format: FormatBinary, Expected: "a 4096-byte Identify Controller image", Err: err}
@@ -76,6 +84,35 @@ func ParseBytes(b []byte) (Controller, error) {
 	}
 	return Controller{}, &ParseError{Format: in.format, Line: in.marker,
 		Expected: "an identify controller capture (nvme id-ctrl, smartctl -a or -j)", Err: ErrFeatureCapture}
+}
+
+// expectHexDump is what a hex dump of the image holds.
+const expectHexDump = "a hex dump of the 4096-byte Identify Controller image (hexdump -C, xxd or od -A x -t x1z)"
+
+// parseHexDump decodes the image a hex dump holds.
+func parseHexDump(in input) (Controller, error) {
+	d := in.dump
+	if in.dumpErr != nil {
+		var he *capture.HexDumpError
+		if errors.As(in.dumpErr, &he) {
+			err := capture.Found(ErrSyntax, he.Found)
+			if he.Cut {
+				err = ErrTruncated
+			}
+			return Controller{}, &ParseError{Format: FormatBinary, Line: he.Line, Expected: he.Expected + " in " + expectHexDump, Err: err}
+		}
+		return Controller{}, &ParseError{Format: FormatBinary, Expected: expectHexDump, Err: in.dumpErr}
+	}
+	c, err := DecodeIdentify(d.Data)
+	if err != nil {
+		return Controller{}, &ParseError{Format: FormatBinary, Line: d.First,
+			Expected: expectHexDump + " (lines " + strconv.Itoa(d.First) + " to " + strconv.Itoa(d.Last) + " hold " + strconv.Itoa(len(d.Data)) + " bytes)", Err: err}
+	}
+	c.Notes = append(c.Notes, "read from a hex dump of the image ("+d.Layout.String()+", lines "+strconv.Itoa(d.First)+" to "+strconv.Itoa(d.Last)+")")
+	if in.decoded {
+		c.Notes = append([]string{capture.QuotedPrintableNote}, c.Notes...)
+	}
+	return c, nil
 }
 
 // parseText parses a detected text capture with its format's reader.
@@ -142,6 +179,10 @@ type input struct {
 	prefix string
 	// decoded says the text was decoded from quoted-printable.
 	decoded bool
+	// dump is the hex dump of a binary capture the text holds, dumpErr
+	// the error of a line of it.
+	dump    *capture.HexDump
+	dumpErr error
 }
 
 // isText reports whether b looks like text: no NUL and no control

@@ -2,6 +2,7 @@ package powerstate_test
 
 import (
 	"bytes"
+	"fmt"
 	"mime/quotedprintable"
 	"os"
 	"path/filepath"
@@ -270,11 +271,25 @@ var formFiles = []struct {
 	{"evo.smartctl.qp-quoted-first.eml", "corpus/smartctl/" + evoPlus + ".txt", true, "quoted-printable"},
 	{"evo.smartctl.qp-quoted-after.txt", "corpus/smartctl/" + evoPlus + ".txt", true, "quoted-printable"},
 	{"evo.nvme-cli-3.0-warning.txt", "corpus/nvme-cli/synthetic/" + evoPlus + ".v2_12.txt", true, ""},
+	{"evo.image.hexdump-C.txt", testfixture.Samsung990EVOPlus, true, "hexdump -C, lines 2 to 24"},
+	{"evo.image.xxd.txt", testfixture.Samsung990EVOPlus, true, "xxd, lines 1 to 256"},
+	{"evo.image.od.txt", testfixture.Samsung990EVOPlus, true, "od -A x -t x1z"},
 }
 
 // TestFormFiles reads each form file and compares it with the capture it
 // was made from.
 func TestFormFiles(t *testing.T) {
+	// The hex dump layouts of testfixture.HexDump, which the corpus tests
+	// use, are the tools' own.
+	img := testfixture.ReadFile(t, testfixture.Samsung990EVOPlus)
+	for file, layout := range map[string]string{"evo.image.hexdump-C.txt": "hexdump -C", "evo.image.xxd.txt": "xxd", "evo.image.od.txt": "od -A x -t x1z"} {
+		real := string(testfixture.ReadFile(t, "forms/"+file))
+		assert.Contains(t, flatten(real), flatten(testfixture.HexDump(img, layout)), file)
+	}
+	pe := parseErr(t, string(testfixture.ReadFile(t, "forms/evo.image-2048.hexdump-C.txt")))
+	assert.ErrorIs(t, pe, powerstate.ErrImageSize)
+	assert.Contains(t, pe.Error(), "2048 bytes")
+
 	for _, ff := range formFiles {
 		want, err := powerstate.Parse(bytes.NewReader(testfixture.ReadFile(t, ff.original)))
 		require.NoError(t, err)
@@ -289,4 +304,43 @@ func TestFormFiles(t *testing.T) {
 			assert.Contains(t, strings.Join(got.Notes, "\n"), ff.note, ff.file)
 		}
 	}
+}
+
+// TestCorpusHexDumps: every image of the corpus, hex-dumped in the three
+// common layouts (nvme id-ctrl --raw-binary | hexdump -C, xxd, od -A x -t
+// x1z), reads as the image; a dump cut short says how many bytes it holds.
+func TestCorpusHexDumps(t *testing.T) {
+	n := 0
+	for _, dev := range corpusDevices(t) {
+		for _, o := range dev.others {
+			if o.format != powerstate.FormatBinary {
+				continue
+			}
+			img, err := os.ReadFile(o.path)
+			require.NoError(t, err)
+			want, err := powerstate.DecodeIdentify(img)
+			require.NoError(t, err)
+			for _, layout := range []string{"hexdump -C", "xxd", "od -A x -t x1z"} {
+				got, err := parseString(testfixture.HexDump(img, layout))
+				if !assert.NoError(t, err, "%s %s", o.path, layout) {
+					continue
+				}
+				assert.Contains(t, strings.Join(got.Notes, "\n"), "read from a hex dump of the image ("+layout, o.path)
+				sameCapture(t, want, got, o.path+" "+layout)
+			}
+			n++
+		}
+	}
+	require.NotZero(t, n)
+	img := testfixture.ReadFile(t, testfixture.Samsung990EVOPlus)
+	for _, size := range []int{2048, 4000, 16} {
+		pe := parseErr(t, testfixture.HexDump(img[:size], "xxd"))
+		assert.ErrorIs(t, pe, powerstate.ErrImageSize)
+		assert.Contains(t, pe.Error(), fmt.Sprintf("hold %d bytes", size))
+		assert.Contains(t, pe.Error(), fmt.Sprintf("image is %d bytes", size))
+	}
+	// The 256-byte APST buffer dumped is a feature capture.
+	assert.Equal(t, powerstate.FormatFeatureHexDump, powerstate.DetectFormat([]byte(testfixture.HexDump(img[2048:2304], "hexdump -C"))))
+	pe := parseErr(t, testfixture.HexDump(img[2048:2304], "hexdump -C"))
+	assert.ErrorIs(t, pe, powerstate.ErrFeatureCapture)
 }

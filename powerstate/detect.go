@@ -10,8 +10,10 @@ import (
 // DetectFormat tells which capture format b is in, from its content alone:
 //
 //   - FormatBinary: exactly IdentifySize (4096) bytes that are not text
-//     (they contain a NUL byte, as every real image does), or 4096 bytes
-//     that match no text format;
+//     (they contain a NUL byte, as every real image does), 4096 bytes
+//     that match no text format, or a hex dump of any size but 256 bytes
+//     in the layout of hexdump -C, xxd, od -A x -t x1z or nvme-cli (which
+//     ParseBytes reads when it holds 4096 bytes);
 //   - FormatNVMeCLIJSON / FormatSmartctlJSON: a JSON object (possibly after
 //     a few non-JSON lines such as a shell prompt); smartctl's has the keys
 //     "smartctl", "json_format_version" or "nvme_power_states", nvme-cli's
@@ -24,7 +26,8 @@ import (
 //   - the feature formats (which apst.ParseFeatureCapture reads): 256
 //     bytes that are not text (FormatFeatureBinary), a "get-feature:" line
 //     or the -H APSTE line (FormatFeatureText, or FormatFeatureHexDump when
-//     no -H field follows), a JSON object with a "feature: 0x0c" key
+//     no -H field follows, or a hex dump of 256 bytes without the
+//     header), a JSON object with a "feature: 0x0c" key
 //     (FormatFeatureJSON).
 //
 // The first marker found decides; markers are found on lines indented or
@@ -50,7 +53,23 @@ func detect(b []byte) input {
 	if !utf16 && len(b) == IdentifySize {
 		return input{format: FormatBinary}
 	}
-	return input{}
+	return detectHexDump(s, qp)
+}
+
+// detectHexDump finds a hex dump of a binary capture in s: a dump of 256
+// bytes is the APST feature buffer, any other the Identify image (whose
+// size ParseBytes checks).
+func detectHexDump(s string, qp bool) input {
+	d, err := capture.ReadHexDump(s, IdentifySize)
+	if d.Layout == capture.HexNone {
+		return input{}
+	}
+	in := input{format: FormatBinary, text: s, decoded: qp, dump: &d, dumpErr: err}
+	if err == nil && len(d.Data) == featureSize {
+		in.format = FormatFeatureHexDump
+		in.marker = d.First
+	}
+	return in
 }
 
 // featureSize is the size of the APST feature buffer (apst.TableSize).

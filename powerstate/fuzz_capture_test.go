@@ -62,6 +62,14 @@ func fuzzSeeds(f *testing.F, formats ...powerstate.Format) {
 			add(b)
 		}
 	}
+	// The pasted forms (flattened, the table alone, quoted-printable, hex
+	// dumps).
+	forms, _ := filepath.Glob(testfixture.Path("forms/*.*"))
+	for _, p := range forms {
+		if b, err := os.ReadFile(p); err == nil && !strings.HasSuffix(p, ".sh") && !strings.HasSuffix(p, ".md") {
+			add(b)
+		}
+	}
 	fixtures, _ := filepath.Glob(filepath.Join("testdata", "capture", "*.json"))
 	for _, p := range fixtures {
 		b, err := os.ReadFile(p)

@@ -21,7 +21,8 @@ var ErrInvalidFeature = errors.New("analysis: invalid APST feature")
 // programs what the drive holds.
 //
 // Comparison: every entry is compared in all 64 bits, or in ITPS and ITPT
-// only (apst.EntryMask) when drive.Masked; APSTE is compared unless
+// only (apst.EntryMask) when drive.Masked; the entries of drive.Unknown (a
+// partial capture) are not compared; APSTE is compared unless
 // drive.APSTE is apst.APSTEUnknown. Verdict.Notes says what was not
 // compared or was assumed. When the kernel sends nothing (APSTA 0, NPSS
 // above 31) the drive is compared with the plan's zero table and APSTE 0,
@@ -76,7 +77,7 @@ func Check(c *powerstate.Controller, p apst.Params, drive apst.Feature) (Verdict
 	}
 	for i := range plan.Table {
 		want, got := plan.Table[i]&mask, drive.Table[i]&mask
-		if want != got {
+		if want != got && !drive.Unknown.Has(uint8(i)) {
 			v.Differences = append(v.Differences, EntryDiff{State: uint8(i), Expected: want, Drive: got})
 		}
 	}
@@ -115,6 +116,20 @@ func checkNotes(plan *apst.Plan, drive *apst.Feature) []string {
 	if drive.APSTE == apst.APSTEUnknown {
 		notes = append(notes, "the drive's APSTE (bit 0 of completion dword 0) is unknown: the capture did not record it, so only the table was compared")
 	}
+	if drive.Unknown != 0 {
+		what := "APSTE only"
+		if drive.APSTE == apst.APSTEUnknown {
+			what = "nothing"
+		}
+		if n := apst.Entries - drive.Unknown.Len(); n > 0 {
+			what = "entries " + entryRanges(^drive.Unknown)
+			if drive.APSTE != apst.APSTEUnknown {
+				what += " and APSTE"
+			}
+		}
+		notes = append(notes, fmt.Sprintf("the capture does not show entries %s: they are unknown and were not compared (compared: %s)",
+			entryRanges(drive.Unknown), what))
+	}
 	if drive.Masked {
 		notes = append(notes, "the capture gives only ITPS and ITPT of each entry: bits 2:0 and 63:32 were not compared")
 		for _, e := range plan.Table {
@@ -131,6 +146,28 @@ func checkNotes(plan *apst.Plan, drive *apst.Feature) []string {
 		notes = append(notes, fmt.Sprintf("the kernel sends no APST configuration (%s): the drive keeps its own, and was compared with a zero table and APSTE 0", plan.Outcome))
 	}
 	return notes
+}
+
+// entryRanges lists the entries of set as ranges, "0-3, 7".
+func entryRanges(set apst.States) string {
+	var parts []string
+	for i := 0; i < apst.Entries; {
+		if !set.Has(uint8(i)) {
+			i++
+			continue
+		}
+		j := i
+		for j+1 < apst.Entries && set.Has(uint8(j+1)) {
+			j++
+		}
+		if j > i {
+			parts = append(parts, fmt.Sprintf("%d-%d", i, j))
+		} else {
+			parts = append(parts, fmt.Sprint(i))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
 }
 
 // checkCandidate is one configuration Check tries: its parameters and
@@ -435,7 +472,7 @@ func reproduces(plan *apst.Plan, drive *apst.Feature, mask apst.Entry) bool {
 		return false
 	}
 	for i := range plan.Table {
-		if plan.Table[i]&mask != drive.Table[i]&mask {
+		if plan.Table[i]&mask != drive.Table[i]&mask && !drive.Unknown.Has(uint8(i)) {
 			return false
 		}
 	}

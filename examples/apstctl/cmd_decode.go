@@ -18,7 +18,10 @@ Decodes the APST table programmed in a controller from FEATURE-CAPTURE (a path, 
 input): the output of nvme get-feature -f 0x0c (with or without -H, or -o json) or the raw
 256-byte buffer (-b). Every entry is shown: state, target state (ITPS), idle time (ITPT, ms) and the
 raw 64-bit value. APSTE is shown as unknown when the capture does not record it (the raw buffer),
-and entries rebuilt from ITPS and ITPT alone (-H text) are marked so.`,
+and entries rebuilt from ITPS and ITPT alone (-H text) are marked so. A partial capture (a paste
+that shows some entries, or the header and APSTE only) decodes what it shows; the entries it does
+not show are unknown (?), not zero, and a note says which. A hex dump of the raw buffer (xxd,
+hexdump -C, od -A x -t x1z) reads too.`,
 		examples: []string{
 			"decode examples/apstctl/testdata/feature/samsung-990-evo-plus-100ms.txt",
 			"decode -o json examples/apstctl/testdata/feature/samsung-990-evo-plus-100ms.raw",
@@ -32,7 +35,10 @@ and entries rebuilt from ITPS and ITPT alone (-H text) are marked so.`,
 			return err
 		}
 		if format.json {
-			return writeJSON(x.out, featureView(&fc.Feature))
+			return writeJSON(x.out, struct {
+				featureJSON
+				Notes []string `json:"notes"`
+			}{featureView(&fc.Feature), nonNil(fc.Notes)})
 		}
 		w := x.out
 		fmt.Fprintf(w, "APSTE: %s\n", apsteText(fc.APSTE))
@@ -42,9 +48,16 @@ and entries rebuilt from ITPS and ITPT alone (-H text) are marked so.`,
 		if fc.Masked {
 			fmt.Fprintln(w, "Entries rebuilt from ITPS/ITPT (the capture does not show the other bits)")
 		}
+		for _, n := range fc.Notes {
+			fmt.Fprintln(w, "note:", esc(n))
+		}
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(tw, "state\ttarget\tidle_ms\tvalue\t")
 		for i, e := range fc.Table {
+			if fc.Unknown.Has(uint8(i)) {
+				fmt.Fprintf(tw, "%d\t?\t?\tunknown\t\n", i)
+				continue
+			}
 			fmt.Fprintf(tw, "%d\t%d\t%d\t%s\t\n", i, e.TargetState(), e.IdleTime(), hexEntry(e))
 		}
 		return tw.Flush()

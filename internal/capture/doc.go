@@ -8,7 +8,10 @@
 // UTF-8 byte order mark, UTF-16 with a byte order mark as PowerShell's ">"
 // writes), the line reader ([Lines], with "\n", "\r\n" and "\r"), the
 // removal of the indentation or "> " quoting a pasted block carries
-// ([Prefix], [Dedent]), and one JSON walker ([JSON]) that reads a document
+// ([Prefix], [Dedent]), the decoding of a quoted-printable mail body
+// ([DecodeQuotedPrintable]), the one hex dump reader of binary captures in
+// the layouts of nvme-cli, xxd, hexdump -C and od ([HexDump],
+// [ReadHexDump]), and one JSON walker ([JSON]) that reads a document
 // in place, keeps line numbers for errors and allocates only for strings
 // with escapes.
 //
