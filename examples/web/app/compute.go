@@ -236,7 +236,7 @@ func Compute(req *Request) *Response {
 		return r
 	}
 	r.Params = describeParams(&p)
-	r.Config = p.String()
+	r.Config = configText(p)
 	plan, err := apst.Build(&c, p)
 	if err != nil {
 		fail("bound", err)
@@ -340,9 +340,11 @@ func loadDrive(req *Request) (c powerstate.Controller, shared bool, err error) {
 }
 
 // params builds the kernel parameters as apstctl's plan flags do: the
-// kernel first (it sets its default bound), then the bound, then the quirks
-// of the release's tables for the drive (with the PCI ID given, else
-// inferred). field names the input an error belongs to.
+// kernel first (it sets its default bound), then the bound, then the PCI ID
+// given, which becomes the controller's (so Build's own quirk lookup uses
+// it), and the quirks of the release's tables for the drive in p.Quirks
+// (what Build's lookup finds, for the descriptions). field names the input
+// an error belongs to.
 func params(c *powerstate.Controller, req *Request) (apst.Params, apst.QuirkMatch, string, error) {
 	p := apst.DefaultParams(apst.Current)
 	if k := strings.TrimSpace(req.Kernel); k != "" {
@@ -355,7 +357,6 @@ func params(c *powerstate.Controller, req *Request) (apst.Params, apst.QuirkMatc
 			return p, apst.QuirkMatch{}, "bound", err
 		}
 	}
-	cc := *c
 	if id := strings.TrimSpace(req.PCIID); id != "" {
 		var pci apst.PCIID
 		if err := pci.UnmarshalText([]byte(id)); err != nil {
@@ -364,11 +365,21 @@ func params(c *powerstate.Controller, req *Request) (apst.Params, apst.QuirkMatc
 		if pci.Vendor != c.VendorID && !c.Missing.Has(powerstate.FieldVendorID) {
 			return p, apst.QuirkMatch{}, "pci_id", fmt.Errorf("PCI ID %s: the vendor %04x is not the capture's VID %04x", id, pci.Vendor, c.VendorID)
 		}
-		cc.PCIDeviceID = pci.Device
+		c.PCIDeviceID = pci.Device
 	}
-	m := apst.DriveQuirks(&cc, p.Release)
+	m := apst.DriveQuirks(c, p.Release)
 	p.Quirks = m.Quirks
 	return p, m, "", nil
+}
+
+// configText is the key=value text of p (the configuration as compare
+// reads it back): without QuirksGiven Build looks the quirks up itself, so
+// the text leaves them to the tables, as apstctl's does.
+func configText(p apst.Params) string {
+	if !p.QuirksGiven {
+		p.Quirks = 0
+	}
+	return p.String()
 }
 
 // drawGaps is simulate's --gaps: a distribution drawn with a PCG source of
@@ -567,7 +578,7 @@ func checkView(v *analysis.Verdict, f powerstate.Format) *CheckView {
 		out.Differences = append(out.Differences, fmt.Sprintf("ps%d: kernel %s, drive %s", d.State, d.Expected, d.Drive))
 	}
 	for _, rp := range v.ReproducedBy {
-		out.ReproducedBy = append(out.ReproducedBy, ReproductionView{Config: rp.Params.String(), Min: rp.Min.String(), Max: rp.Max.String(), Reason: rp.Reason})
+		out.ReproducedBy = append(out.ReproducedBy, ReproductionView{Config: configText(rp.Params), Min: rp.Min.String(), Max: rp.Max.String(), Reason: rp.Reason})
 	}
 	return out
 }
