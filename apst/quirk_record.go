@@ -101,6 +101,9 @@ func (l *QuirkLookup) Notes(model string) []string {
 	if ids := l.UncheckedPCI(); len(ids) > 0 {
 		out = append(out, uncheckedNote(l.vendor, ids))
 	}
+	if !l.PCI.IsZero() && !l.Inferred && l.PCI.Vendor != l.vendor {
+		out = append(out, vendorsDifferNote(l.PCI, l.vendor))
+	}
 	if l.FieldsPadded {
 		var names []string
 		if l.padded&1 != 0 {
@@ -163,7 +166,7 @@ func lookupController(l *QuirkLookup, c *powerstate.Controller, r Release) Quirk
 	l.FieldsPadded = l.padded != 0
 
 	if c.PCIDeviceID != 0 {
-		l.PCI = PCIID{Vendor: c.VendorID, Device: c.PCIDeviceID}
+		l.PCI = PCIID{Vendor: c.PCIVendor(), Device: c.PCIDeviceID}
 	} else if i := inferIndex(c.VendorID, model); i >= 0 {
 		l.PCI, l.Inferred, l.rule = pciInferences[i].id, true, int8(i)
 	}
@@ -265,4 +268,10 @@ func uncheckedInto(dst *[maxUnchecked]PCIID, vendor uint16, r Release, dmiKnown 
 		n++
 	}
 	return n
+}
+
+// vendorsDifferNote says that the PCI vendor is not the Identify VID.
+func vendorsDifferNote(pci PCIID, vid uint16) string {
+	return "the PCI vendor " + hex4(pci.Vendor) + " differs from the Identify VID " + hex4(vid) +
+		": the kernel matches its PCI ID table on " + pci.String() + " (config space) and core_quirks on the VID"
 }

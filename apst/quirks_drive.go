@@ -11,8 +11,8 @@ import (
 // core_quirks[] (matched on c.ModelField and c.FirmwareField as the kernel
 // does; when those are all zero, as in a Controller built in code, on the
 // trimmed Model and Firmware padded with spaces, and the result says so),
-// and the PCI ID (VID:c.PCIDeviceID) for the nvme-pci table when
-// c.PCIDeviceID is not 0. Without a PCI device ID (no capture format
+// and the PCI ID (c.PCIVendor():c.PCIDeviceID) for the nvme-pci table when
+// c.PCIDeviceID is not 0; a PCI vendor other than the VID is noted. Without a PCI device ID (no capture format
 // carries one) it is inferred from the model where docs/quirks.md says that
 // is certain, and otherwise the vendor's quirked IDs are reported as
 // unchecked. No DMI rule is checked (the machine is unknown) and no
@@ -24,9 +24,12 @@ func DriveQuirks(c *powerstate.Controller, r Release) QuirkMatch {
 	id.Model, fallback = rawField(c.ModelField[:], c.Model, "model", fallback)
 	id.Firmware, fallback = rawField(c.FirmwareField[:], c.Firmware, "firmware", fallback)
 	if c.PCIDeviceID != 0 {
-		id.PCI = PCIID{Vendor: c.VendorID, Device: c.PCIDeviceID}
+		id.PCI = PCIID{Vendor: c.PCIVendor(), Device: c.PCIDeviceID}
 	}
 	m := LookupQuirks(id)
+	if !id.PCI.IsZero() && id.PCI.Vendor != c.VendorID {
+		m.Notes = append(m.Notes, vendorsDifferNote(id.PCI, c.VendorID))
+	}
 	if len(fallback) > 0 {
 		m.Notes = append(m.Notes, strings.Join(fallback, " and ")+" matched as the trimmed string padded with spaces (the raw field was not recorded)")
 	}

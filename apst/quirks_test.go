@@ -550,3 +550,22 @@ func TestDriveQuirksAllocations(t *testing.T) {
 	allocs = testing.AllocsPerRun(100, func() { _ = apst.DriveQuirks(&toshiba, r) })
 	assert.LessOrEqual(t, allocs, 12.0, "a match: its source and the notes")
 }
+
+// TestDriveQuirksPCIVendorDiffers: the kernel matches its PCI ID table on
+// config space's vendor, which on the HP EX920 (VID 1dee) is Silicon
+// Motion's 126f; Build and DriveQuirks agree and say the two differ.
+func TestDriveQuirksPCIVendorDiffers(t *testing.T) {
+	c := powerstate.Controller{VendorID: 0x1dee, Model: "HP SSD EX920 1TB", NPSS: 4, APSTA: 1,
+		PCIVendorID: 0x126f, PCIDeviceID: 0x2262}
+	c.PowerStates[4] = powerstate.Descriptor{NonOperational: true, ExitLatency: 10000}
+	m := apst.DriveQuirks(&c, apst.Release{Major: 6, Minor: 9})
+	require.Equal(t, apst.QuirkNoDeepestPS, m.APST())
+	require.Contains(t, strings.Join(m.Notes, "\n"), "the PCI vendor 0x126f differs from the Identify VID 0x1dee")
+	p := apst.DefaultParams(apst.Current)
+	p.Release = apst.Release{Major: 6, Minor: 9}
+	plan, err := apst.Build(&c, p)
+	require.NoError(t, err)
+	require.Equal(t, apst.PCIID{Vendor: 0x126f, Device: 0x2262}, plan.Quirks.PCI)
+	require.Equal(t, -1, plan.MaxPS)
+	require.Equal(t, m.Notes, plan.Quirks.Notes(c.Model))
+}

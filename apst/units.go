@@ -1,6 +1,7 @@
 package apst
 
 import (
+	"math"
 	"strconv"
 	"time"
 )
@@ -14,13 +15,23 @@ type Microseconds uint64
 const NoLimit Microseconds = 1<<64 - 1
 
 // Duration returns the value as a time.Duration, saturating at the largest
-// Duration (about 292 years) instead of overflowing.
+// Duration (about 292 years) instead of overflowing: NoLimit too, so a
+// caller that means "no limit" checks for NoLimit or uses Seconds.
 func (us Microseconds) Duration() time.Duration {
 	const max = Microseconds(1<<63-1) / Microseconds(time.Microsecond)
 	if us > max {
 		return time.Duration(1<<63 - 1)
 	}
 	return time.Duration(us) * time.Microsecond
+}
+
+// Seconds returns the value in seconds; NoLimit, which means no limit, is
+// +Inf.
+func (us Microseconds) Seconds() float64 {
+	if us == NoLimit {
+		return math.Inf(1)
+	}
+	return float64(us) / 1e6
 }
 
 // String formats the value as "25000us", or "unlimited" for NoLimit.
@@ -61,4 +72,18 @@ func (w MicroWatts) MilliWatts() float64 { return float64(w) / 1000 }
 // sign only when negative.
 func (w MicroWatts) String() string {
 	return strconv.FormatFloat(w.MilliWatts(), 'f', 1, 64) + "mW"
+}
+
+// MicroJoules is a signed energy in microjoules: the energy of idle time or
+// transitions at the states' maximum power, or the difference between two
+// such energies.
+type MicroJoules int64
+
+// Joules returns the value in joules.
+func (e MicroJoules) Joules() float64 { return float64(e) / 1e6 }
+
+// String formats the value in joules with four decimals, "65.6642J", with a
+// sign only when negative.
+func (e MicroJoules) String() string {
+	return strconv.FormatFloat(e.Joules(), 'f', 4, 64) + "J"
 }

@@ -161,6 +161,12 @@ type Controller struct {
 	// --pci-id flag) is all it takes for the kernel's PCI quirk lookup to use
 	// it.
 	PCIDeviceID uint16
+	// PCIVendorID is the PCI vendor ID of config space, which the kernel's
+	// PCI ID table matches, when it differs from VendorID (the Identify
+	// VID): some drives report another vendor there (the HP EX920: VID
+	// 1dee, PCI 126f:2262). 0 means the same as VendorID. Like
+	// PCIDeviceID, no capture carries it.
+	PCIVendorID uint16
 	// Serial is SN (bytes 23:4) with trailing space and NUL padding trimmed.
 	Serial string
 	// Model is MN (bytes 63:24) with trailing space and NUL padding trimmed,
@@ -284,4 +290,13 @@ func (c *Controller) Known() Fields { return FieldsAll &^ c.Missing }
 // in Missing).
 func (c *Controller) APSTAKnown() bool {
 	return !c.Missing.Has(FieldAPSTA)
+}
+
+// PCIVendor returns the PCI vendor ID the kernel's PCI ID table matches:
+// PCIVendorID when set, VendorID otherwise.
+func (c *Controller) PCIVendor() uint16 {
+	if c.PCIVendorID != 0 {
+		return c.PCIVendorID
+	}
+	return c.VendorID
 }

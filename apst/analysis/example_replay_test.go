@@ -46,9 +46,9 @@ func ExampleReplay() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Printf("%d events, %d idle periods, span %d us\n", rep.Events, rep.IdlePeriods, rep.SpanMicros())
+	fmt.Printf("%d events, %d idle periods, span %d us\n", rep.Events, rep.IdlePeriods, rep.Span.Microseconds())
 	for _, res := range rep.Configs {
-		fmt.Printf("%s: stall %d us (max %d us), idle %d us, %d uJ, break-even", res.Config.Name, res.StallTotal, res.Max, res.IdleMicros(), res.IdleEnergy)
+		fmt.Printf("%s: stall %d us (max %d us), idle %d us, %d uJ, break-even", res.Config.Name, res.StallTotal, res.Max, res.Idle.Microseconds(), int64(res.IdleEnergy))
 		for _, st := range res.Steps {
 			if st.HasBreakEven {
 				fmt.Printf(" ps%d %d us", st.State, st.BreakEven)
@@ -97,7 +97,7 @@ func ExampleReplayer() {
 	res := r.Report().Configs[0]
 	fmt.Println(res.Wakes, res.Max, res.TransitionEnergyMax)
 	// Output:
-	// 1 33690us 220440
+	// 1 33690us 0.2204J
 }
 
 // The break-even idle time of ps4 after ps3 on the 990 EVO Plus: entering

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"math"
 	"math/big"
 	"math/bits"
 	"slices"
+	"time"
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis/trace"
@@ -78,8 +80,9 @@ type ReplayStep struct {
 	MaxPower powerstate.Power
 	// Wakes counts the idle periods that ended in this step.
 	Wakes uint64
-	// Residency is the idle time spent in this step, in nanoseconds.
-	Residency uint64
+	// Residency is the idle time spent in this step (saturating at the
+	// largest Duration).
+	Residency time.Duration
 	// BreakEven is the break-even idle time of this step against the one
 	// before it (BreakEven); valid when HasBreakEven.
 	BreakEven apst.Microseconds
@@ -106,18 +109,18 @@ type ReplayResult struct {
 	// ceil(p × Wakes / 100) (at least 1) of the sorted penalties; 0 without
 	// wakes.
 	P50, P90, P99, Max apst.Microseconds
-	// IdleNanos is the total idle time in nanoseconds.
-	IdleNanos uint64
+	// Idle is the total idle time (saturating at the largest Duration).
+	Idle time.Duration
 	// IdleEnergy is the energy of the idle time at each state's maximum
-	// power, in microjoules, rounded to nearest.
-	IdleEnergy uint64
-	// AverageIdlePower is IdleEnergy / idle time in microwatts, from the
-	// exact energy, rounded down; ps0's MP when there is no idle time.
-	AverageIdlePower uint64
-	// TransitionEnergyMax is the upper bound of the transitions' energy, in
-	// microjoules rounded to nearest: ps0's MP for each entry's ENLAT and
-	// each wake's scaled exit latency from a non-operational state.
-	TransitionEnergyMax uint64
+	// power, rounded to the nearest microjoule.
+	IdleEnergy apst.MicroJoules
+	// AverageIdlePower is IdleEnergy / Idle, from the exact energy,
+	// rounded down; ps0's MP when there is no idle time.
+	AverageIdlePower apst.MicroWatts
+	// TransitionEnergyMax is the upper bound of the transitions' energy,
+	// rounded to the nearest microjoule: ps0's MP for each entry's ENLAT
+	// and each wake's scaled exit latency from a non-operational state.
+	TransitionEnergyMax apst.MicroJoules
 }
 
 // WakesByState returns the wakes per power state (index = state).
@@ -129,34 +132,35 @@ func (r *ReplayResult) WakesByState() [apst.Entries]uint64 {
 	return w
 }
 
-// IdleMicros returns the total idle time in microseconds, rounded down.
-func (r *ReplayResult) IdleMicros() uint64 { return r.IdleNanos / 1000 }
-
 // ReplayDelta is how one configuration's result differs from another's
 // (this one minus the base), for the differences from the first
 // configuration a report shows.
 type ReplayDelta struct {
 	// Wakes are the differences in wakes per power state.
 	Wakes [apst.Entries]int64
-	// StallTotal, P50, P90, P99 and Max are differences in microseconds.
-	StallTotal, P50, P90, P99, Max int64
-	// IdleEnergy and TransitionEnergyMax are differences in microjoules.
-	IdleEnergy, TransitionEnergyMax int64
-	// AverageIdlePower is the difference in microwatts.
-	AverageIdlePower int64
+	// StallTotal, P50, P90, P99 and Max are the differences of the wake
+	// penalties (microsecond-exact).
+	StallTotal, P50, P90, P99, Max time.Duration
+	// IdleEnergy and TransitionEnergyMax are differences of energies.
+	IdleEnergy, TransitionEnergyMax apst.MicroJoules
+	// AverageIdlePower is the difference of the average idle powers.
+	AverageIdlePower apst.MicroWatts
 }
 
 // Delta returns r minus base, figure by figure (two's-complement
 // differences of the unsigned figures).
 func (r *ReplayResult) Delta(base *ReplayResult) ReplayDelta {
 	sub := func(a, b uint64) int64 { return int64(a - b) }
+	us := func(a, b apst.Microseconds) time.Duration {
+		return time.Duration(sub(uint64(a), uint64(b))) * time.Microsecond
+	}
 	d := ReplayDelta{
-		StallTotal: sub(uint64(r.StallTotal), uint64(base.StallTotal)),
-		P50:        sub(uint64(r.P50), uint64(base.P50)), P90: sub(uint64(r.P90), uint64(base.P90)),
-		P99: sub(uint64(r.P99), uint64(base.P99)), Max: sub(uint64(r.Max), uint64(base.Max)),
-		IdleEnergy:          sub(r.IdleEnergy, base.IdleEnergy),
-		TransitionEnergyMax: sub(r.TransitionEnergyMax, base.TransitionEnergyMax),
-		AverageIdlePower:    sub(r.AverageIdlePower, base.AverageIdlePower),
+		StallTotal: us(r.StallTotal, base.StallTotal),
+		P50:        us(r.P50, base.P50), P90: us(r.P90, base.P90),
+		P99: us(r.P99, base.P99), Max: us(r.Max, base.Max),
+		IdleEnergy:          r.IdleEnergy - base.IdleEnergy,
+		TransitionEnergyMax: r.TransitionEnergyMax - base.TransitionEnergyMax,
+		AverageIdlePower:    r.AverageIdlePower - base.AverageIdlePower,
 	}
 	a, b := r.WakesByState(), base.WakesByState()
 	for s := range d.Wakes {
@@ -175,9 +179,9 @@ type ReplayReport struct {
 	// Completions is the number of completion events (those whose dispatch
 	// the trace does not hold included).
 	Completions uint64
-	// SpanNanos is the time from the first dispatch to the last completion,
-	// in nanoseconds; 0 when there is none after it.
-	SpanNanos uint64
+	// Span is the time from the first dispatch to the last completion; 0
+	// when there is none after it.
+	Span time.Duration
 	// IdlePeriods is the number of idle periods (of non-zero length).
 	IdlePeriods uint64
 	// LostCommands counts the dispatches whose completion did not come
@@ -192,9 +196,6 @@ type ReplayReport struct {
 	// Configs holds one result per configuration.
 	Configs []ReplayResult
 }
-
-// SpanMicros returns SpanNanos in microseconds, rounded down.
-func (r *ReplayReport) SpanMicros() uint64 { return r.SpanNanos / 1000 }
 
 // replayCounts are the per-step counters of one configuration: all a
 // replay keeps per configuration, whatever the trace's length.
@@ -443,7 +444,7 @@ func (r *Replayer) Report() ReplayReport {
 		LostCommands: r.lost.lost, UnmatchedCompletions: r.lost.stray,
 	}
 	if r.haveD && r.haveC && r.lastC > r.firstD {
-		rep.SpanNanos = uint64(r.lastC - r.firstD)
+		rep.Span = time.Duration(r.lastC - r.firstD)
 	}
 	for i := range r.results {
 		rep.Configs[i] = r.result(i)
@@ -463,17 +464,19 @@ func (r *Replayer) result(i int) ReplayResult {
 	stall := new(big.Int)
 	var tmp big.Int
 	var beyond uint64 // periods ending after step k
+	var idle uint64   // ns
 	for k := n - 1; k >= 0; k-- {
 		st := &steps[k]
 		st.Wakes = cs.count[k]
 		// Idle time in step k: the part past From of the periods ending in
 		// it, and the full step for those ending later.
-		st.Residency = cs.sumG[k] - cs.count[k]*cs.fromNs[k]
+		residency := cs.sumG[k] - cs.count[k]*cs.fromNs[k]
 		if k < n-1 {
-			st.Residency += (cs.fromNs[k+1] - cs.fromNs[k]) * beyond
+			residency += (cs.fromNs[k+1] - cs.fromNs[k]) * beyond
 		}
-		res.IdleNanos += cs.sumG[k]
-		energy.Add(energy, tmp.Mul(replayBig(st.Residency), replayBig(st.MaxPower.MicroWatts())))
+		st.Residency = nanos(residency)
+		idle += cs.sumG[k]
+		energy.Add(energy, tmp.Mul(replayBig(residency), replayBig(st.MaxPower.MicroWatts())))
 		stall.Add(stall, tmp.Mul(replayBig(st.Wakes), replayBig(uint64(st.Penalty))))
 		beyond += cs.count[k]
 		if k > 0 {
@@ -484,6 +487,7 @@ func (r *Replayer) result(i int) ReplayResult {
 	}
 	res.Wakes = beyond
 	trans.Mul(trans, mp0)
+	res.Idle = nanos(idle)
 	res.IdleEnergy = replayRound(energy, 1e9)
 	res.TransitionEnergyMax = replayRound(trans, 1e6)
 	if stall.IsUint64() {
@@ -491,10 +495,10 @@ func (r *Replayer) result(i int) ReplayResult {
 	} else {
 		res.StallTotal = apst.NoLimit
 	}
-	if res.IdleNanos == 0 {
-		res.AverageIdlePower = steps[0].MaxPower.MicroWatts()
+	if idle == 0 {
+		res.AverageIdlePower = apst.MicroWatts(steps[0].MaxPower.MicroWatts())
 	} else {
-		res.AverageIdlePower = tmp.Quo(energy, replayBig(res.IdleNanos)).Uint64()
+		res.AverageIdlePower = apst.MicroWatts(tmp.Quo(energy, replayBig(idle)).Uint64()) // at most MP's
 	}
 	if res.Wakes > 0 {
 		var penalties [apst.Entries + 1]apst.Microseconds
@@ -510,14 +514,22 @@ func (r *Replayer) result(i int) ReplayResult {
 func replayBig(v uint64) *big.Int { return new(big.Int).SetUint64(v) }
 
 // replayRound returns v / d rounded to nearest (halves up), saturating at
-// 2^64-1.
-func replayRound(v *big.Int, d uint64) uint64 {
+// 2^63-1.
+func replayRound(v *big.Int, d uint64) apst.MicroJoules {
 	q := new(big.Int).Add(v, replayBig(d/2))
 	q.Quo(q, replayBig(d))
-	if !q.IsUint64() {
-		return 1<<64 - 1
+	if !q.IsInt64() {
+		return math.MaxInt64
 	}
-	return q.Uint64()
+	return apst.MicroJoules(q.Int64())
+}
+
+// nanos is a count of nanoseconds as a Duration, saturating.
+func nanos(ns uint64) time.Duration {
+	if ns > math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return time.Duration(ns)
 }
 
 // Replay reads src to its end (io.EOF) and replays it under each

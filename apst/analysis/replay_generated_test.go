@@ -44,16 +44,16 @@ func TestReplayWriteback(t *testing.T) {
 		rep := replayRendered(t, c, f, cmds, replayConfig(t, "ps-max-latency-us=100000"), replayConfig(t, "ps-max-latency-us=25000"))
 		assert.Equal(t, uint64(80), rep.Events, f)
 		assert.Equal(t, uint64(9), rep.IdlePeriods, f)
-		assert.Equal(t, uint64(45000550), rep.SpanMicros(), f)
+		assert.Equal(t, int64(45000550), rep.Span.Microseconds(), f)
 		a, b := rep.Configs[0], rep.Configs[1]
-		assert.Equal(t, uint64(9*4999450), a.IdleMicros())
+		assert.Equal(t, int64(9*4999450), a.Idle.Microseconds())
 		assert.Equal(t, [apst.Entries]uint64{4: 9}, a.WakesByState())
 		assert.Equal(t, apst.Microseconds(387000), a.StallTotal)
 		assert.Equal(t, apst.Microseconds(43000), a.P50)
-		assert.Equal(t, uint64(7022665), a.IdleEnergy)
+		assert.Equal(t, apst.MicroJoules(7022665), a.IdleEnergy)
 		assert.Equal(t, [apst.Entries]uint64{3: 9}, b.WakesByState())
 		assert.Equal(t, apst.Microseconds(41400), b.StallTotal)
-		assert.Equal(t, uint64(8927604), b.IdleEnergy)
+		assert.Equal(t, apst.MicroJoules(8927604), b.IdleEnergy)
 	}
 }
 
@@ -107,7 +107,7 @@ func TestReplayIntel600pRun(t *testing.T) {
 		replayConfig(t, "kernel=v4.12,quirks=none"), replayConfig(t, "kernel=v4.12,quirks=no-deepest-ps"),
 	}
 	rep := replayRendered(t, c, trace.FormatBlkparse, cmds, cfgs...)
-	assert.Equal(t, uint64(13e6), rep.SpanMicros())
+	assert.Equal(t, int64(13e6), rep.Span.Microseconds())
 	assert.Equal(t, uint64(218), rep.IdlePeriods)
 	assert.Equal(t, uint64(200+16+16+1), rep.Events)
 	for i, want := range [][apst.Entries]uint64{{0: 201, 4: 17}, {0: 201, 3: 17}, {0: 207, 3: 7, 4: 4}, {0: 207, 3: 11}} {

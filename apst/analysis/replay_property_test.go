@@ -229,10 +229,10 @@ func TestPropertyReplayAgreesWithSimulate(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, sim.Wakes, res.WakesByState())
 		for _, st := range res.Steps {
-			require.Equal(t, uint64(sim.Residency[st.State]), st.Residency/1000)
+			require.Equal(t, uint64(sim.Residency[st.State]), uint64(st.Residency/1000))
 		}
 		require.Equal(t, [4]apst.Microseconds{sim.P50, sim.P90, sim.P99, sim.Max}, [4]apst.Microseconds{res.P50, res.P90, res.P99, res.Max})
 		require.Equal(t, sim.AverageIdlePower, res.AverageIdlePower)
-		require.Equal(t, uint64(sim.TotalIdle), res.IdleMicros())
+		require.Equal(t, uint64(sim.TotalIdle), uint64(res.Idle.Microseconds()))
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -65,13 +66,13 @@ type replayFigures struct {
 func figures(r *analysis.ReplayResult) replayFigures {
 	f := replayFigures{
 		Wakes: r.Wakes, StallTotal: r.StallTotal, P50: r.P50, P90: r.P90, P99: r.P99, Max: r.Max,
-		WakesByState: map[uint8]uint64{}, IdleMicros: r.IdleMicros(), IdleEnergy: r.IdleEnergy,
-		AveragePower: r.AverageIdlePower, TransitionEnergyMax: r.TransitionEnergyMax,
+		WakesByState: map[uint8]uint64{}, IdleMicros: uint64(r.Idle.Microseconds()), IdleEnergy: uint64(r.IdleEnergy),
+		AveragePower: uint64(r.AverageIdlePower), TransitionEnergyMax: uint64(r.TransitionEnergyMax),
 		BreakEven: map[uint8]apst.Microseconds{}, ResidencyMicros: map[uint8]uint64{},
 	}
 	for _, st := range r.Steps {
 		f.WakesByState[st.State] = st.Wakes
-		f.ResidencyMicros[st.State] = st.Residency / 1000
+		f.ResidencyMicros[st.State] = uint64(st.Residency / 1000)
 		if st.HasBreakEven {
 			f.BreakEven[st.State] = st.BreakEven
 		}
@@ -165,7 +166,7 @@ func TestReplayBasicEveryFormat(t *testing.T) {
 			rep := replayFile(t, c, tc.file, tc.opt, basicConfigs(t)...)
 			assert.Equal(t, tc.device, rep.Device)
 			assert.Equal(t, uint64(7), rep.Events)
-			assert.Equal(t, uint64(5260000), rep.SpanMicros())
+			assert.Equal(t, int64(5260000), rep.Span.Microseconds())
 			assert.Equal(t, uint64(4), rep.IdlePeriods)
 			require.Len(t, rep.Configs, 3)
 			for i, want := range basicWant {
@@ -184,7 +185,8 @@ func TestReplayDelta(t *testing.T) {
 	d := rep.Configs[1].Delta(&rep.Configs[0])
 	assert.Equal(t, analysis.ReplayDelta{
 		Wakes:      [apst.Entries]int64{3: 2, 4: -2},
-		StallTotal: 13800 - 90600, P50: 0, P90: 4600 - 43000, P99: 4600 - 43000, Max: 4600 - 43000,
+		StallTotal: (13800 - 90600) * time.Microsecond, P50: 0, P90: (4600 - 43000) * time.Microsecond,
+		P99: (4600 - 43000) * time.Microsecond, Max: (4600 - 43000) * time.Microsecond,
 		IdleEnergy: 2492000 - 2426300, TransitionEnergyMax: 111600 - 591600, AverageIdlePower: 474666 - 462152,
 	}, d)
 	assert.Equal(t, analysis.ReplayDelta{}, rep.Configs[0].Delta(&rep.Configs[0]))
@@ -204,7 +206,7 @@ func TestReplayFio(t *testing.T) {
 	rep := replayFile(t, c, "zero.fio", trace.Options{}, replayConfig(t, "ps-max-latency-us=100000"))
 	assert.Equal(t, "/dev/nvme0n1", rep.Device)
 	assert.Equal(t, uint64(7), rep.Events)
-	assert.Equal(t, uint64(5251000), rep.SpanMicros())
+	assert.Equal(t, int64(5251000), rep.Span.Microseconds())
 	assert.Equal(t, uint64(5), rep.IdlePeriods)
 	assert.Equal(t, replayFigures{
 		Wakes: 5, StallTotal: 90600, P50: 4600, P90: 43000, P99: 43000, Max: 43000,
@@ -360,11 +362,11 @@ func TestReplayEmpty(t *testing.T) {
 	require.NoError(t, err)
 	res := rep.Configs[0]
 	assert.Zero(t, rep.Events)
-	assert.Zero(t, rep.SpanNanos)
+	assert.Zero(t, rep.Span)
 	assert.Zero(t, res.Wakes)
 	assert.Zero(t, res.Max)
 	assert.Zero(t, res.IdleEnergy)
-	assert.Equal(t, uint64(6000000), res.AverageIdlePower)
+	assert.Equal(t, apst.MicroWatts(6000000), res.AverageIdlePower)
 	require.Len(t, res.Steps, 3, "the timeline is there without events")
 	for _, st := range res.Steps {
 		assert.Zero(t, st.Wakes, "ps%d", st.State)
@@ -374,7 +376,7 @@ func TestReplayEmpty(t *testing.T) {
 	rep, err = analysis.Replay(c, &sliceSource{evs: []trace.Event{{Time: 0, Kind: trace.Dispatch}, {Time: 9, Kind: trace.Dispatch}}}, replayConfig(t, "ps-max-latency-us=100000"))
 	require.NoError(t, err)
 	assert.Equal(t, uint64(2), rep.Events)
-	assert.Zero(t, rep.SpanNanos)
+	assert.Zero(t, rep.Span)
 	assert.Zero(t, rep.IdlePeriods)
 }
 

@@ -54,9 +54,9 @@ type Simulation struct {
 	// smallest penalty that at least p% of the wakes do not exceed.
 	P50, P90, P99, Max apst.Microseconds
 	// AverageIdlePower is the time-weighted average of the states' maximum
-	// power (MP) over the idle time, in microwatts, rounded down; the
+	// power (MP) over the idle time, rounded down to the microwatt; the
 	// starting state's MP when the total idle time is 0.
-	AverageIdlePower uint64
+	AverageIdlePower apst.MicroWatts
 }
 
 // WakeAfter returns what the first command after a gap of length gap meets
@@ -128,9 +128,10 @@ func Simulate(c *powerstate.Controller, t *apst.Table, gaps []apst.Microseconds,
 		sim.Wakes[st.State] += counts[i]
 	}
 	if total == 0 {
-		sim.AverageIdlePower = power[0]
+		sim.AverageIdlePower = apst.MicroWatts(power[0])
 	} else {
-		sim.AverageIdlePower, _ = bits.Div64(eHi, eLo, total)
+		avg, _ := bits.Div64(eHi, eLo, total) // at most the largest MP
+		sim.AverageIdlePower = apst.MicroWatts(avg)
 	}
 
 	sim.P50, sim.P90, sim.P99, sim.Max = countedPercentiles(penalty, counts[:n], sim.Count)

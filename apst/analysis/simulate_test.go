@@ -81,8 +81,8 @@ func TestSimulateGapList(t *testing.T) {
 	require.Equal(t, apst.Microseconds(43000), sim.Max)
 	// (6 W * 0.25 s + 0.08 W * 2.9 s + 0.007 W * 0.9 s) / 4.05 s, in uW, rounded down.
 	energy := uint64(6000000*250000 + 80000*2900000 + 7000*900000)
-	require.Equal(t, energy/4050000, sim.AverageIdlePower)
-	require.Equal(t, uint64(429209), sim.AverageIdlePower)
+	require.Equal(t, apst.MicroWatts(energy/4050000), sim.AverageIdlePower)
+	require.Equal(t, apst.MicroWatts(429209), sim.AverageIdlePower)
 
 	w := sim.WakeAfter(3000000)
 	require.EqualValues(t, 4, w.State)
@@ -101,7 +101,7 @@ func TestSimulateZeroAndErrors(t *testing.T) {
 	c, plan := plan990(t, apst.Current.DefaultBound())
 	sim, err := analysis.Simulate(c, &plan.Table, []apst.Microseconds{0, 0}, analysis.SimOptions{})
 	require.NoError(t, err)
-	require.Equal(t, uint64(6000000), sim.AverageIdlePower)
+	require.Equal(t, apst.MicroWatts(6000000), sim.AverageIdlePower)
 	require.Zero(t, sim.Max)
 
 	_, err = analysis.Simulate(c, &plan.Table, nil, analysis.SimOptions{})

@@ -41,6 +41,7 @@ const quirkCacheMax = 1 << 14
 // MN and FR fields recorded.
 type quirkKey struct {
 	vid, pci uint16
+	pciVID   uint16
 	mn       [40]byte
 	fr       [8]byte
 	release  apst.Release
@@ -51,7 +52,7 @@ func (qc *quirkCache) driveQuirks(c *powerstate.Controller, r apst.Release) quir
 	if c.ModelField == ([40]byte{}) || c.FirmwareField == ([8]byte{}) {
 		return newQuirkResult(apst.DriveQuirks(c, r))
 	}
-	k := quirkKey{vid: c.VendorID, pci: c.PCIDeviceID, mn: c.ModelField, fr: c.FirmwareField, release: r}
+	k := quirkKey{vid: c.VendorID, pci: c.PCIDeviceID, pciVID: c.PCIVendorID, mn: c.ModelField, fr: c.FirmwareField, release: r}
 	qc.mu.RLock()
 	q, ok := qc.m[k]
 	qc.mu.RUnlock()

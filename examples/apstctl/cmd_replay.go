@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"text/tabwriter"
 	"time"
@@ -236,7 +237,7 @@ func (s *ctxSource) Next() (trace.Event, error) {
 func replaySaturated(rep *analysis.ReplayReport) error {
 	for i := range rep.Configs {
 		res := &rep.Configs[i]
-		if res.StallTotal == apst.NoLimit || res.TransitionEnergyMax == 1<<64-1 {
+		if res.StallTotal == apst.NoLimit || res.TransitionEnergyMax == math.MaxInt64 {
 			return usagef("--exit-factor/--cpu-wake-us: the stall or transition energy of %s exceeds 2^64-1 (µs, µJ)", esc(res.Config.Name))
 		}
 	}
@@ -316,7 +317,7 @@ func (s stateValues) MarshalJSON() ([]byte, error) {
 // replayView is the JSON of a report: every state of each timeline in
 // wakes_by_state, the states that have one in break_even_us.
 func replayView(rep *analysis.ReplayReport) replayJSON {
-	out := replayJSON{Device: rep.Device, Events: rep.Events, SpanUS: rep.SpanMicros(), IdlePeriods: rep.IdlePeriods,
+	out := replayJSON{Device: rep.Device, Events: rep.Events, SpanUS: uint64(rep.Span.Microseconds()), IdlePeriods: rep.IdlePeriods,
 		LostCommands: rep.LostCommands, UnmatchedCompletions: rep.UnmatchedCompletions,
 		Configs: make([]replayConfigJSON, len(rep.Configs))}
 	for i := range rep.Configs {
@@ -324,8 +325,8 @@ func replayView(rep *analysis.ReplayReport) replayJSON {
 		c := replayConfigJSON{
 			Config: res.Config.Name, Wakes: res.Wakes, StallTotalUS: uint64(res.StallTotal),
 			StallP50US: uint64(res.P50), StallP90US: uint64(res.P90), StallP99US: uint64(res.P99), StallMaxUS: uint64(res.Max),
-			WakesByState: stateValues{}, IdleUS: res.IdleMicros(), IdleEnergyUJ: res.IdleEnergy,
-			TransitionEnergyMaxUJ: res.TransitionEnergyMax, BreakEvenUS: stateValues{},
+			WakesByState: stateValues{}, IdleUS: uint64(res.Idle.Microseconds()), IdleEnergyUJ: uint64(res.IdleEnergy),
+			TransitionEnergyMaxUJ: uint64(res.TransitionEnergyMax), BreakEvenUS: stateValues{},
 		}
 		for _, st := range res.Steps {
 			c.WakesByState = append(c.WakesByState, stateValue{st.State, st.Wakes})
@@ -359,7 +360,7 @@ func writeReplayText(w io.Writer, c *powerstate.Controller, rep *analysis.Replay
 		dev = ", device " + esc(rep.Device)
 	}
 	fmt.Fprintf(w, "trace %s (%s%s): %d commands, %d idle periods, %s from the first dispatch to the last completion\n",
-		h.trace, h.format, dev, rep.Events, rep.IdlePeriods, seconds(rep.SpanNanos))
+		h.trace, h.format, dev, rep.Events, rep.IdlePeriods, seconds(rep.Span))
 	if rep.LostCommands+rep.UnmatchedCompletions > 0 {
 		fmt.Fprintf(w, "anomalies: %d commands lost (no completion within --lost-after: replayed as if absent), %d completions of no outstanding command (ignored)\n",
 			rep.LostCommands, rep.UnmatchedCompletions)
@@ -384,13 +385,13 @@ func writeReplayText(w io.Writer, c *powerstate.Controller, rep *analysis.Replay
 				be = st.BreakEven.String()
 			}
 			fmt.Fprintf(tw, "    ps%d\t%s\t%s\t%s\t%s\t%s\t%d\t%s (%.1f%%)\n", st.State, st.From.Duration(), st.MaxPower, lat,
-				st.Penalty, be, st.Wakes, seconds(st.Residency), percent(st.Residency, res.IdleNanos))
+				st.Penalty, be, st.Wakes, seconds(st.Residency), percent(st.Residency, res.Idle))
 		}
 		tw.Flush()
 		fmt.Fprintf(w, "    stall %s over %d wakes: p50 %s, p90 %s, p99 %s, max %s\n",
 			millis(int64(res.StallTotal)), res.Wakes, res.P50, res.P90, res.P99, res.Max)
 		fmt.Fprintf(w, "    idle %s: %s at an average %.4f W; transitions 0 to %s more\n",
-			seconds(res.IdleNanos), joules(res.IdleEnergy), float64(res.AverageIdlePower)/1e6, joules(res.TransitionEnergyMax))
+			seconds(res.Idle), joules(res.IdleEnergy), float64(res.AverageIdlePower)/1e6, joules(res.TransitionEnergyMax))
 	}
 	if len(rep.Configs) < 2 {
 		return
@@ -404,8 +405,8 @@ func writeReplayText(w io.Writer, c *powerstate.Controller, rep *analysis.Replay
 			continue
 		}
 		fmt.Fprintf(w, "[%d] vs [1]: %s of stall, %s of idle energy (transitions at most %s); p99 stall %s%s\n", i+1,
-			signed(millis(d.StallTotal)), signed(millijoules(d.IdleEnergy)), signed(millijoules(d.TransitionEnergyMax)),
-			signed(millis(d.P99)), wakeDeltas(&d))
+			signed(millis(d.StallTotal.Microseconds())), signed(millijoules(int64(d.IdleEnergy))), signed(millijoules(int64(d.TransitionEnergyMax))),
+			signed(millis(d.P99.Microseconds())), wakeDeltas(&d))
 	}
 }
 
@@ -443,12 +444,14 @@ func millis(us int64) string { return fixed(us, 1000, 1) + " ms" }
 func millijoules(uj int64) string { return fixed(uj, 1000, 1) + " mJ" }
 
 // joules formats µJ as joules with four decimals: "2.4263 J".
-func joules(uj uint64) string {
+func joules(e apst.MicroJoules) string {
+	uj := uint64(e) // never negative
 	return strconv.FormatUint(uj/1e6, 10) + "." + fmt.Sprintf("%04d", uj%1e6/100) + " J"
 }
 
 // seconds formats ns as seconds with three decimals: "5.250 s".
-func seconds(ns uint64) string {
+func seconds(d time.Duration) string {
+	ns := uint64(d) // never negative
 	return strconv.FormatUint(ns/1e9, 10) + "." + fmt.Sprintf("%03d", ns%1e9/1e6) + " s"
 }
 
@@ -473,7 +476,7 @@ func fixed(v, div int64, decimals int) string {
 	return s
 }
 
-func percent(part, whole uint64) float64 {
+func percent(part, whole time.Duration) float64 {
 	if whole == 0 {
 		return 0
 	}

@@ -40,7 +40,7 @@ func addPlanFlags(fs *flagSet) *planFlags {
 		secondaryTol:   fs.String("apst-secondary-latency-tol-us", "US", "100000", "nvme_core.apst_secondary_latency_tol_us (u64)"),
 		kernel:         fs.String("kernel", "RELEASE", "current", "the kernel: a release as uname -r prints it (6.8, v5.15, 5.15.0-91-generic) or a generation (current = v5.14+, v4.12 = v4.12-v5.13, v4.11); a release also picks that release's quirk tables"),
 		quirks:         fs.String("quirks", "LIST", "", "comma list of no-apst, no-deepest-ps or none; replaces the quirks derived from the capture"),
-		pciID:          fs.String("pci-id", "VVVV:DDDD", "", "the PCI vendor:device ID, for the PCI-ID quirk table (a capture carries none; default: inferred from the model where that is certain)"),
+		pciID:          fs.String("pci-id", "VVVV:DDDD", "", "the PCI vendor:device ID of config space, for the PCI-ID quirk table; it wins over the Identify VID (a capture carries none; default: inferred from the model where that is certain)"),
 		forceAPST:      fs.Bool("force-apst", false, "nvme_core.force_apst=1"),
 	}
 }
@@ -107,11 +107,14 @@ func (pf *planFlags) lookupQuirks(c *powerstate.Controller, p *apst.Params) (aps
 		if err := pci.UnmarshalText([]byte(*pf.pciID)); err != nil {
 			return apst.QuirkMatch{}, usagef("--pci-id %s: %v", quoteArg(*pf.pciID), err)
 		}
-		if pci.Vendor != c.VendorID && !c.Missing.Has(powerstate.FieldVendorID) {
-			return apst.QuirkMatch{}, usagef("--pci-id %s: the vendor %04x is not the capture's VID %04x", *pf.pciID, pci.Vendor, c.VendorID)
-		}
-		// The PCI ID is the controller's, for every plan built from it.
+		// The PCI ID is the controller's, for every plan built from it. The
+		// kernel matches the PCI ID of config space, whose vendor may
+		// differ from the Identify VID (the lookup notes it).
 		c.PCIDeviceID = pci.Device
+		c.PCIVendorID = 0
+		if pci.Vendor != c.VendorID {
+			c.PCIVendorID = pci.Vendor
+		}
 	}
 	return apst.DriveQuirks(c, p.Release), nil
 }
