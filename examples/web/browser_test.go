@@ -21,6 +21,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// perf makes the timing targets failures; without it the test measures and
+// reports them (the guide: timed targets are checked by a benchmark run on
+// a quiet machine, never by the suite, which shares two cores).
+var perf = flag.Bool("perf", false, "fail when the page misses a timing target (interactive within 1 s, plan and sweep within 10 ms); run on a quiet machine")
+
 var screenshots = flag.String("screenshots", "", "write a screenshot of each page state to `DIR` (docs/web: go test ./examples/web -run TestBrowser -screenshots ../../docs/web)")
 
 // The targets of issue 25, measured in the browser.
@@ -129,7 +134,9 @@ func TestBrowser(t *testing.T) {
 	}
 	p.waitFor("window.apstweb_metrics.warm", 30*time.Second)
 	t.Logf("interactive after navigation start: %s (best of 3 loads after a first; target under 1 s)", strings.Join(loads, ", "))
-	assert.Less(t, ready, maxInteractive, "the page is not interactive within 1 s")
+	if *perf {
+		assert.Less(t, ready, maxInteractive, "the page is not interactive within 1 s")
+	}
 	assert.Equal(t, "Ready: paste a capture, or try the example.", p.str("document.getElementById('status').textContent"))
 	assert.Contains(t, p.str("document.getElementById('privacy').textContent"), "serial numbers stay on this machine")
 	assert.True(t, p.num("document.getElementById('plan').hidden ? 1 : 0") == 1, "no plan before a capture")
@@ -171,7 +178,9 @@ func TestBrowser(t *testing.T) {
 		t.Logf("after a paste: parse+plan+sweep %v ms (in wasm); the whole answer with compare, simulate and JSON %v ms; drawn %v ms",
 			ms, whole, drawn)
 		slices.Sort(ms)
-		assert.Less(t, ms[2], float64(maxPlanAndSweep/time.Millisecond), "plan and sweep over 10 ms (median of 5)")
+		if *perf {
+			assert.Less(t, ms[2], float64(maxPlanAndSweep/time.Millisecond), "plan and sweep over 10 ms (median of 5)")
+		}
 		// The assumptions the command states: a text capture carries APSTA,
 		// the release is unknown.
 		assert.Contains(t, p.str("document.getElementById('assumptions').textContent"), "kernel release unknown")
