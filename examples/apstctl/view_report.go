@@ -371,16 +371,16 @@ func writeControllerText(w io.Writer, c *nvmeapst.ControllerReport) {
 		fmt.Fprintf(w, "    %s: %s [%s]\n", src.Table, esc(src.Rule), src.Quirks)
 	}
 	for _, n := range c.QuirkNotes {
-		fmt.Fprintf(w, "    note: %s\n", n)
+		fmt.Fprintf(w, "    note: %s\n", esc(n))
 	}
 	for _, warn := range quirkWarnings(&c.Quirks) {
-		fmt.Fprintf(w, "    %s\n", warn)
+		fmt.Fprintf(w, "    %s\n", esc(warn))
 	}
 
 	if c.APSTDisabled {
-		fmt.Fprintf(w, "  bound: none: %s\n", c.BoundNote)
+		fmt.Fprintf(w, "  bound: none: %s\n", esc(c.BoundNote))
 	} else {
-		fmt.Fprintf(w, "  bound: %s (%s): %s\n", c.Bound, c.BoundSource, c.BoundNote)
+		fmt.Fprintf(w, "  bound: %s (%s): %s\n", c.Bound, c.BoundSource, esc(c.BoundNote))
 	}
 	p := c.Params
 	fmt.Fprintf(w, "  params: %s, %s mode, primary %s/%s, secondary %s/%s, force_apst=%s\n",
@@ -389,7 +389,7 @@ func writeControllerText(w io.Writer, c *nvmeapst.ControllerReport) {
 	if c.Plan != nil {
 		fmt.Fprintf(w, "  kernel: %s\n", planSummary(c.Plan))
 		for _, warn := range c.Plan.Warnings() {
-			fmt.Fprintf(w, "    warning: %s\n", warn)
+			fmt.Fprintf(w, "    warning: %s\n", esc(warn))
 		}
 	}
 	switch {
@@ -415,12 +415,12 @@ func writeControllerText(w io.Writer, c *nvmeapst.ControllerReport) {
 		writeEntriesText(w, c)
 	}
 	v := c.Verdict
-	fmt.Fprintf(w, "  verdict: %s: %s\n", v.Status, v.Summary)
+	fmt.Fprintf(w, "  verdict: %s: %s\n", v.Status, esc(v.Summary))
 	for _, cause := range v.Causes {
-		fmt.Fprintf(w, "    likely cause [%s]: %s\n", cause.Kind, cause.Detail)
+		fmt.Fprintf(w, "    likely cause [%s]: %s\n", cause.Kind, esc(cause.Detail))
 	}
 	for _, n := range v.Notes {
-		fmt.Fprintf(w, "    note: %s\n", n)
+		fmt.Fprintf(w, "    note: %s\n", esc(n))
 	}
 }
 
