@@ -38,10 +38,17 @@ entries with their likely causes. Without names, every controller is inspected.`
 			return systemError(err)
 		}
 		if format.json {
-			return writeJSON(x.out, reportView(rep))
+			err = writeJSON(x.out, reportView(rep))
+		} else {
+			writeReportText(x.out, rep)
 		}
-		writeReportText(x.out, rep)
-		return nil
+		if err == nil && len(rep.Problems) > 0 {
+			// The report is whole, but a controller (or an attribute of
+			// one) could not be read: exit 1, as cli.md says of a
+			// runtime failure.
+			return exitStatus(exitFailure)
+		}
+		return err
 	}
 	return c
 }

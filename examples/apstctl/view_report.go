@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -294,13 +295,30 @@ func writeReportText(w io.Writer, r *nvmeapst.Report) {
 
 func moduleText(r *nvmeapst.Report) string {
 	m := r.Module
+	def := apst.DefaultParams(r.Generation)
+	assumed := map[string]string{
+		"default_ps_max_latency_us":     strconv.FormatUint(uint64(def.Bound), 10),
+		"force_apst":                    yn(def.ForceAPST),
+		"apst_primary_timeout_ms":       strconv.FormatUint(uint64(def.PrimaryTimeout), 10),
+		"apst_secondary_timeout_ms":     strconv.FormatUint(uint64(def.SecondaryTimeout), 10),
+		"apst_primary_latency_tol_us":   strconv.FormatUint(uint64(def.PrimaryTolerance), 10),
+		"apst_secondary_latency_tol_us": strconv.FormatUint(uint64(def.SecondaryTolerance), 10),
+	}
+	missing := func(name string) string {
+		if slices.Contains(m.Unreadable, name) {
+			// A file that exists but does not parse: say so, and what the
+			// plan assumed in its place.
+			return name + "=(malformed: assumed " + assumed[name] + ")"
+		}
+		return name + "=(absent)"
+	}
 	u := func(name string, v *uint64) string {
 		if v == nil {
-			return name + "=(absent)"
+			return missing(name)
 		}
 		return name + "=" + strconv.FormatUint(*v, 10)
 	}
-	force := "force_apst=(absent)"
+	force := missing("force_apst")
 	if m.ForceAPST != nil {
 		force = "force_apst=" + yn(*m.ForceAPST)
 	}
