@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/persist"
 )
 
 // LatencyChange is the result of [System.SetLatency].
@@ -31,8 +32,10 @@ type LatencyChange struct {
 type Persistence struct {
 	// UdevFile is where to put UdevRule.
 	UdevFile string
-	// UdevRule sets the tolerance of this controller, matched by serial
-	// number (controller names are not stable across boots).
+	// UdevRule sets the tolerance of every controller of this model (every
+	// capacity of it), guarded so it writes only where the attribute exists;
+	// matched by serial number when the model cannot be quoted, by name as a
+	// last resort (controller names are not stable across boots).
 	UdevRule string
 	// UdevReload applies the rule without a reboot.
 	UdevReload string
@@ -40,7 +43,7 @@ type Persistence struct {
 	// kernel command line.
 	KernelParameter string
 	// ModprobeOption is the same for an nvme_core built as a module
-	// (/etc/modprobe.d/nvme_core.conf; rebuild the initramfs afterwards).
+	// (/etc/modprobe.d/nvme-apst.conf; rebuild the initramfs afterwards).
 	ModprobeOption string
 	// Notes explain the choices.
 	Notes []string
@@ -98,36 +101,39 @@ func (s *System) SetLatency(ctx context.Context, name, value string) (*LatencyCh
 	return ch, nil
 }
 
-// persistence builds the udev rule and the kernel parameter for t.
+// persistence builds the udev rule and the kernel parameter for t. The
+// rule is keyed on the model (every capacity of it, when the model ends in
+// one), so that it reaches every drive of the model and survives a drive's
+// replacement; on the serial number only when the model cannot be quoted;
+// on the controller's name as a last resort.
 func persistence(r ControllerReport, t apst.Tolerance) Persistence {
 	p := Persistence{
-		UdevFile:   "/etc/udev/rules.d/61-nvme-apst-latency.rules",
+		UdevFile:   persist.UdevFile,
 		UdevReload: "udevadm control --reload && udevadm trigger --action=change --subsystem-match=nvme",
 	}
 	serial := strings.TrimSpace(r.Sysfs.Serial)
 	model := strings.TrimSpace(r.Sysfs.Model)
 	if r.Identify != nil {
 		if serial == "" {
-			serial = r.Identify.Serial
+			serial = strings.TrimSpace(r.Identify.Serial)
 		}
 		if model == "" {
-			model = r.Identify.Model
+			model = strings.TrimSpace(r.Identify.Model)
 		}
 	}
-	match := `KERNEL=="nvme[0-9]*", `
+	family, _ := persist.ModelFamily(model)
 	switch {
-	case udevSafe(serial) && serial != "":
-		if udevSafe(model) && model != "" {
-			match += `ATTR{model}=="` + model + `", `
-		}
-		match += `ATTR{serial}=="` + serial + `", `
-		p.Notes = append(p.Notes, "the rule matches the drive by model and serial number, because controller names (nvme0, nvme1) follow probe order and can change between boots; udev ignores the trailing spaces sysfs pads these attributes with")
+	case model != "" && persist.ModelScope(family).Validate() == nil:
+		p.UdevRule = persist.UdevRule(persist.ModelScope(family), t)
+		p.Notes = append(p.Notes, fmt.Sprintf("the rule matches every drive whose model matches %q, because controller names (nvme0, nvme1) follow probe order and can change between boots; for this one drive only, key it on ATTR{serial}==%q instead (apstctl persist --serial)", family, serial))
+	case serial != "" && persist.SerialScope(serial).Validate() == nil:
+		p.UdevRule = persist.UdevRule(persist.SerialScope(serial), t)
+		p.Notes = append(p.Notes, "the model cannot be quoted in a udev rule, so the rule matches this drive's serial number: a second drive of the same model is not reached")
 	default:
-		match = `KERNEL=="` + r.Name + `", `
-		p.Notes = append(p.Notes, "the serial number is unknown or not safe to quote, so the rule matches the name "+r.Name+", which can change between boots")
+		p.UdevRule = `ACTION=="add|change", SUBSYSTEM=="nvme", KERNEL=="` + r.Name + `", TEST=="` + persist.ToleranceAttr + `", ATTR{` + persist.ToleranceAttr + `}="` + t.String() + `"`
+		p.Notes = append(p.Notes, "the model and serial number are unknown or not safe to quote, so the rule matches the name "+r.Name+", which can change between boots")
 	}
-	p.UdevRule = `ACTION=="add|change", SUBSYSTEM=="nvme", ` + match + `ATTR{power/pm_qos_latency_tolerance_us}="` + t.String() + `"`
-	p.Notes = append(p.Notes, "ACTION==\"change\" catches the NVME_EVENT=connected uevent (Linux 5.18 and later) sent once the controller is live, when the attribute exists; at \"add\" it may not exist yet")
+	p.Notes = append(p.Notes, "ACTION==\"change\" catches the NVME_EVENT=connected uevent (Linux 5.18 and later) sent once the controller is live, when the attribute exists; at \"add\" it may not exist yet, and TEST skips a controller without it")
 
 	var module string
 	switch {
@@ -142,16 +148,6 @@ func persistence(r ControllerReport, t apst.Tolerance) Persistence {
 	}
 	p.KernelParameter = "nvme_core.default_ps_max_latency_us=" + module
 	p.ModprobeOption = "options nvme_core default_ps_max_latency_us=" + module
-	p.Notes = append(p.Notes, "the kernel parameter sets the default of every controller at probe time; a per-controller value written later (or by the udev rule) overrides it")
+	p.Notes = append(p.Notes, "the kernel parameter sets the default of every controller at probe time (new controllers only); a per-controller value written later (or by the udev rule) overrides it")
 	return p
-}
-
-// udevSafe reports whether s can be quoted in a udev rule as is.
-func udevSafe(s string) bool {
-	for _, c := range s {
-		if c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '*' || c == '?' || c == '[' || c == '|' {
-			return false
-		}
-	}
-	return true
 }

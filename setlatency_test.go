@@ -43,7 +43,7 @@ func TestSetLatencyWritesAndReadsBack(t *testing.T) {
 	assert.Equal(t, nvmeapst.StatusMatch, rep.Verdict.Status)
 
 	p := ch.Persist
-	assert.Equal(t, `ACTION=="add|change", SUBSYSTEM=="nvme", KERNEL=="nvme[0-9]*", ATTR{model}=="INTEL SSDPEKKW256G7", ATTR{serial}=="BTPY72910KCW256D", ATTR{power/pm_qos_latency_tolerance_us}="25000"`, p.UdevRule)
+	assert.Equal(t, `ACTION=="add|change", SUBSYSTEM=="nvme", KERNEL=="nvme[0-9]*", ATTR{model}=="INTEL SSDPEKKW256G7", TEST=="power/pm_qos_latency_tolerance_us", ATTR{power/pm_qos_latency_tolerance_us}="25000"`, p.UdevRule)
 	assert.Equal(t, "nvme_core.default_ps_max_latency_us=25000", p.KernelParameter)
 	assert.Equal(t, "options nvme_core default_ps_max_latency_us=25000", p.ModprobeOption)
 
@@ -127,8 +127,16 @@ func TestSetLatencyErrors(t *testing.T) {
 
 func TestPersistenceWithoutSerial(t *testing.T) {
 	root := copyTree(t, fixtureRoot)
-	require.NoError(t, os.WriteFile(filepath.Join(root, "class/nvme/nvme2/serial"), []byte("BAD\"SERIAL\n"), 0o644))
 	ch, err := system(t, root, consistentDrives(t)).SetLatency(context.Background(), "nvme2", "5500")
 	require.NoError(t, err)
-	assert.Equal(t, `ACTION=="add|change", SUBSYSTEM=="nvme", KERNEL=="nvme2", ATTR{power/pm_qos_latency_tolerance_us}="5500"`, ch.Persist.UdevRule)
+	assert.Equal(t, `ACTION=="add|change", SUBSYSTEM=="nvme", KERNEL=="nvme[0-9]*", ATTR{model}=="Samsung SSD 990 EVO Plus *", TEST=="power/pm_qos_latency_tolerance_us", ATTR{power/pm_qos_latency_tolerance_us}="5500"`, ch.Persist.UdevRule,
+		"keyed on the model, every capacity: it reaches a second drive of the model")
+	require.NoError(t, os.WriteFile(filepath.Join(root, "class/nvme/nvme2/model"), []byte("BAD\"MODEL\n"), 0o644))
+	ch, err = system(t, root, consistentDrives(t)).SetLatency(context.Background(), "nvme2", "5500")
+	require.NoError(t, err)
+	assert.Equal(t, `ACTION=="add|change", SUBSYSTEM=="nvme", KERNEL=="nvme[0-9]*", ATTR{serial}=="S7U6NJ0X123456B", TEST=="power/pm_qos_latency_tolerance_us", ATTR{power/pm_qos_latency_tolerance_us}="5500"`, ch.Persist.UdevRule)
+	require.NoError(t, os.WriteFile(filepath.Join(root, "class/nvme/nvme2/serial"), []byte("BAD\"SERIAL\n"), 0o644))
+	ch, err = system(t, root, consistentDrives(t)).SetLatency(context.Background(), "nvme2", "5500")
+	require.NoError(t, err)
+	assert.Equal(t, `ACTION=="add|change", SUBSYSTEM=="nvme", KERNEL=="nvme2", TEST=="power/pm_qos_latency_tolerance_us", ATTR{power/pm_qos_latency_tolerance_us}="5500"`, ch.Persist.UdevRule)
 }

@@ -1,5 +1,7 @@
 package diagnose
 
+import "slices"
+
 // Layer names a layer that can make a drive stop answering.
 type Layer string
 
@@ -74,6 +76,8 @@ func grade(score int) Likelihood {
 // builder collects the evidence of one cause.
 type builder struct {
 	Cause
+	// weights are the weights of Evidence, to put the strongest first.
+	weights []int
 	// settings says whether configuration (a setting that allows a layer
 	// to act) weighs: only with a failure to explain, or with no log at
 	// all. A log without a failure makes no layer likely.
@@ -95,6 +99,29 @@ func (b *builder) setting(w int, source, text string) {
 func (b *builder) pro(w int, source, text string) {
 	b.Score += w
 	b.Evidence = append(b.Evidence, Line{Source: source, Text: text})
+	b.weights = append(b.weights, w)
+}
+
+// done returns the cause with its evidence strongest first.
+func (b *builder) done() Cause {
+	idx := make([]int, len(b.Evidence))
+	for i := range idx {
+		idx[i] = i
+	}
+	w := func(i int) int {
+		if i < len(b.weights) {
+			return b.weights[i]
+		}
+		return 0
+	}
+	slices.SortStableFunc(idx, func(x, y int) int { return w(y) - w(x) })
+	ev := make([]Line, len(idx))
+	for i, j := range idx {
+		ev[i] = b.Evidence[j]
+	}
+	c := b.Cause
+	c.Evidence = ev
+	return c
 }
 
 func (b *builder) con(w int, source, text string) {

@@ -92,7 +92,7 @@ func Diagnose(in Input) Diagnosis {
 	d := Diagnosis{Controller: s.ctrl, Incident: s.inc, Notes: s.notes}
 	for _, rule := range []func(*signals) builder{apstCause, aspmCause, d3coldCause, runtimePMCause, linkCause, powerLossCause, firmwareCause} {
 		b := rule(s)
-		d.Causes = append(d.Causes, b.Cause)
+		d.Causes = append(d.Causes, b.done())
 	}
 	top := 0
 	for _, c := range d.Causes {

@@ -14,15 +14,29 @@ func (s *signals) linkEnds() []Function {
 
 func aspmCause(s *signals) builder {
 	b := newBuilder(s, LayerASPM)
-	var subs []Fact
-	var cmds []string // the same files on a live machine
+	var subs []string // "0000:04:00.0: l1_1_aspm, l1_2_aspm"
+	var src string
+	var l12, l11 []string // the files to write, device end first
 	known, l1on := false, false
 	for _, f := range s.linkEnds() {
+		var on []string
 		for _, c := range f.Link.All() {
-			if c.Fact.Is("1") && strings.HasPrefix(c.Name, "l1_") && c.Name != "l1_aspm" {
-				subs = append(subs, *c.Fact)
-				cmds = append(cmds, devPath(f.Address)+"/link/"+c.Name)
+			if !c.Fact.Is("1") || !strings.HasPrefix(c.Name, "l1_") || c.Name == "l1_aspm" {
+				continue
 			}
+			if src == "" {
+				src = c.Fact.Source
+			}
+			on = append(on, c.Name)
+			file := devPath(f.Address) + "/link/" + c.Name
+			if strings.HasPrefix(c.Name, "l1_2") {
+				l12 = append(l12, file)
+			} else {
+				l11 = append(l11, file)
+			}
+		}
+		if len(on) > 0 {
+			subs = append(subs, f.Address+": "+strings.Join(on, ", "))
 		}
 		if f.Link.L1.Known() {
 			known = true
@@ -30,11 +44,7 @@ func aspmCause(s *signals) builder {
 		}
 	}
 	if len(subs) > 0 {
-		names := make([]string, len(subs))
-		for i, f := range subs {
-			names[i] = f.Source
-		}
-		b.setting(2, subs[0].Source, "L1 substates are enabled on the drive's link: "+strings.Join(names, ", ")+" read 1")
+		b.setting(2, src, "L1 substates are enabled on the drive's link ("+strings.Join(subs, "; ")+")")
 	} else if known && !l1on {
 		b.con(2, s.linkEnds()[0].Link.L1.Source, "ASPM L1 is off on the drive's link")
 	}
@@ -55,9 +65,11 @@ func aspmCause(s *signals) builder {
 		b.pro(1, logLine(s.down).Source, "the device dropped off the bus with L1 substates on: a failed L1.2 exit loses the link")
 	}
 	addr := s.addr()
-	for _, c := range cmds {
-		file := c[strings.LastIndexByte(c, '/')+1:]
-		b.test("turn "+file+" off on this link only, until reboot", "echo 0 | sudo tee "+c, "this link loses its L1 substate idle savings; every other link keeps them")
+	if len(l12) > 0 {
+		b.test("turn L1.2 off on this link only, until reboot", "echo 0 | sudo tee "+strings.Join(l12, " "), "this link loses its L1.2 idle savings; every other link keeps them")
+	}
+	if len(l11) > 0 {
+		b.test("then L1.1 too, if L1.2 off did not help", "echo 0 | sudo tee "+strings.Join(l11, " "), "this link loses the rest of its L1 substate savings")
 	}
 	if len(subs) == 0 {
 		b.test("turn L1.2 off on this link only (where the kernel exposes it), until reboot", "echo 0 | sudo tee "+devPath(addr)+"/link/l1_2_aspm", "this link loses its L1.2 idle savings")

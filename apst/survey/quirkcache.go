@@ -7,37 +7,35 @@ import (
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
-// quirkCache remembers apst.DriveQuirks by what it reads of a controller,
-// so that a fleet of many drives of few models looks each model up once.
-// Only controllers whose MN and FR fields are recorded (every capture's)
-// are cached: for the others the lookup reads the trimmed strings, which
-// the key does not hold.
+// quirkCache remembers, by what the quirk lookup reads of a controller,
+// the notes a Row gives of it (the PCI ID inferred, and from what; the PCI
+// IDs left unchecked), so that a fleet of many drives of few models builds
+// each model's strings once and shares its slice. Only controllers whose MN
+// and FR fields are recorded (every capture's) are cached.
 type quirkCache struct {
 	mu sync.RWMutex
-	m  map[quirkKey]quirkResult
+	m  map[quirkKey]quirkNotes
 }
 
-// quirkResult is what a survey keeps of apst.DriveQuirks: the APST quirks
-// and what they rest on. Its slice is shared by every drive of the model
-// and never changed.
-type quirkResult struct {
-	quirks       apst.Quirks
+// quirkNotes are a Row's notes of its quirk lookup. The slice is shared by
+// every drive of the model and never changed.
+type quirkNotes struct {
 	inferredFrom string
 	unchecked    []apst.PCIID
 }
 
-func newQuirkResult(m apst.QuirkMatch) quirkResult {
-	r := quirkResult{quirks: m.APST(), unchecked: m.UncheckedPCI}
-	if m.InferredFrom != "" {
-		r.inferredFrom = "PCI ID " + m.InferredPCI.String() + " inferred from the " + m.InferredFrom
+func newQuirkNotes(c *powerstate.Controller, l *apst.QuirkLookup) quirkNotes {
+	n := quirkNotes{unchecked: l.UncheckedPCI()}
+	if l.Inferred {
+		n.inferredFrom = "PCI ID " + l.PCI.String() + " inferred from the " + l.InferredFrom(c.Model)
 	}
-	return r
+	return n
 }
 
-// quirkCacheMax bounds the cache: beyond it, lookups are not remembered.
+// quirkCacheMax bounds the cache: beyond it, notes are not remembered.
 const quirkCacheMax = 1 << 14
 
-// quirkKey is everything apst.DriveQuirks reads of a controller with its
+// quirkKey is everything the quirk lookup reads of a controller with its
 // MN and FR fields recorded.
 type quirkKey struct {
 	vid, pci uint16
@@ -47,26 +45,27 @@ type quirkKey struct {
 	release  apst.Release
 }
 
-// driveQuirks returns what the survey keeps of apst.DriveQuirks(c, r).
-func (qc *quirkCache) driveQuirks(c *powerstate.Controller, r apst.Release) quirkResult {
+// notes returns the notes of lookup l, made for controller c.
+func (qc *quirkCache) notes(c *powerstate.Controller, l *apst.QuirkLookup) (inferredFrom string, unchecked []apst.PCIID) {
 	if c.ModelField == ([40]byte{}) || c.FirmwareField == ([8]byte{}) {
-		return newQuirkResult(apst.DriveQuirks(c, r))
+		n := newQuirkNotes(c, l)
+		return n.inferredFrom, n.unchecked
 	}
-	k := quirkKey{vid: c.VendorID, pci: c.PCIDeviceID, pciVID: c.PCIVendorID, mn: c.ModelField, fr: c.FirmwareField, release: r}
+	k := quirkKey{vid: c.VendorID, pci: c.PCIDeviceID, pciVID: c.PCIVendorID, mn: c.ModelField, fr: c.FirmwareField, release: l.Tables}
 	qc.mu.RLock()
-	q, ok := qc.m[k]
+	n, ok := qc.m[k]
 	qc.mu.RUnlock()
 	if ok {
-		return q
+		return n.inferredFrom, n.unchecked
 	}
-	q = newQuirkResult(apst.DriveQuirks(c, r))
+	n = newQuirkNotes(c, l)
 	qc.mu.Lock()
 	if qc.m == nil {
-		qc.m = map[quirkKey]quirkResult{}
+		qc.m = map[quirkKey]quirkNotes{}
 	}
 	if len(qc.m) < quirkCacheMax {
-		qc.m[k] = q
+		qc.m[k] = n
 	}
 	qc.mu.Unlock()
-	return q
+	return n.inferredFrom, n.unchecked
 }

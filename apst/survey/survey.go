@@ -18,13 +18,14 @@ var ErrNotCreated = errors.New("survey: Survey has no configurations: make it wi
 
 // Options tunes a Survey.
 type Options struct {
-	// KernelQuirks gives every drive the APST quirks the kernel's quirk
-	// tables assign it at probe time (apst.DriveQuirks, with the tables of
-	// each configuration's Params.Release): they are added to the quirks of
-	// each configuration, as the kernel adds them to whatever the user
-	// configured. force_apst in a configuration overrides them as
-	// it does in the kernel. When false, each configuration's Params.Quirks
-	// apply to every drive as given.
+	// KernelQuirks builds each configuration as apst.Build does by
+	// default, as compare and plan do: the quirks the kernel's quirk tables
+	// of its Params.Release assign the drive are applied with its
+	// Params.Quirks, unless the configuration gives the quirks
+	// (Params.QuirksGiven: quirks=none or quirks=LIST), so one
+	// configuration gives one table everywhere. When false, each
+	// configuration's Params.Quirks apply to every drive as given (no
+	// table is consulted).
 	KernelQuirks bool
 }
 
@@ -143,24 +144,24 @@ type Row struct {
 	VendorID uint16
 	Model    string
 	Firmware string
-	// Quirks are the APST quirks the kernel's tables assign the drive
-	// (apst.DriveQuirks) under the first configuration's release when the
-	// survey applies them, 0 otherwise; each Results[i].Config.Params.Quirks
-	// holds those of configuration i.
+	// Quirks are the APST quirks Build applied under the first
+	// configuration (of apst.Plan.Quirks.Applied: those the kernel's quirk tables of its
+	// release give the drive, and the configuration's own), 0 when the
+	// configuration gives the quirks (quirks=none, quirks=LIST, or a
+	// survey without KernelQuirks).
 	Quirks apst.Quirks
-	// QuirksInferredFrom says, when Quirks rest on a PCI ID that the kernel
-	// quirk lookup inferred from the model (no capture records the PCI
-	// device ID), which and from what (apst.QuirkMatch.InferredFrom);
-	// QuirksUncheckedPCI lists the PCI IDs of the drive's vendor that carry
-	// quirks in the tables but could not be checked. Both are empty when
-	// the survey does not apply the kernel's quirks. The slice is shared
-	// between rows: do not modify it.
+	// QuirksInferredFrom says, when the first configuration's quirk
+	// lookup inferred the PCI ID from the model (no capture records the
+	// PCI device ID), which and from what; QuirksUncheckedPCI lists the
+	// PCI IDs of the drive's vendor that carry quirks in the tables but
+	// could not be checked. Both are empty when the quirks were given. The
+	// slice is shared between rows: do not modify it.
 	QuirksInferredFrom string
 	QuirksUncheckedPCI []apst.PCIID
 	// Results holds, per configuration in the survey's order, what Compare's
-	// Configs would hold: the configuration (with the drive's quirks
-	// added), its plan, the reach and the maximum power of the deepest
-	// reachable state.
+	// Configs would hold: the configuration, its plan (whose Quirks
+	// records the quirk lookup), the reach and the maximum power of the
+	// deepest reachable state.
 	Results []analysis.ConfigResult
 	// Changes holds, for each configuration after the first, how the drive
 	// fares compared with the first.
@@ -242,28 +243,21 @@ func (s *Survey) Evaluate(row *Row, name string, c *powerstate.Controller) error
 		Changes: slices.Grow(row.Changes[:0], n-1)[:n-1],
 		Sweep:   row.Sweep[:0],
 	}
-	var dq apst.Quirks
-	var dqRelease apst.Release
 	for i, cfg := range s.configs {
-		if s.opts.KernelQuirks {
-			// The quirks of the configuration's kernel release, looked up
-			// once per release.
-			if i == 0 || cfg.Params.Release != dqRelease {
-				qr := s.quirks.driveQuirks(c, cfg.Params.Release)
-				dq, dqRelease = qr.quirks, cfg.Params.Release
-				if i == 0 {
-					row.Quirks, row.QuirksInferredFrom, row.QuirksUncheckedPCI = qr.quirks, qr.inferredFrom, qr.unchecked
-				}
-			}
-		}
-		cfg.Params.Quirks |= dq
 		if !s.opts.KernelQuirks {
 			cfg.Params.QuirksGiven = true // no quirk table applies: Build looks nothing up
 		}
+		// One call, as compare and plan make it: Build applies the quirk
+		// tables of the configuration's release unless it gives the
+		// quirks (quirks=none, quirks=LIST).
 		r := &row.Results[i]
 		r.Config = cfg
 		if err := apst.BuildTo(&r.Plan, c, cfg.Params); err != nil { // not reached: New checked the generations
 			return fmt.Errorf("survey: drive %q, configuration %d (%s): %w", name, i+1, cfg.Name, err)
+		}
+		if i == 0 && !r.Plan.Quirks.Skipped {
+			row.Quirks = r.Plan.Quirks.Applied.APST()
+			row.QuirksInferredFrom, row.QuirksUncheckedPCI = s.quirks.notes(c, &r.Plan.Quirks)
 		}
 		r.Reach = analysis.Reachability(c, &r.Plan.Table)
 		r.DeepestMaxPower = c.PowerStates[r.Reach.Deepest].MaxPower

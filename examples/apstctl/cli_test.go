@@ -275,6 +275,13 @@ func needsLiveMachine(args []string) bool {
 			}
 		}
 		return true
+	case "diagnose":
+		for _, a := range args {
+			if a == "--root" || a == "--log" || strings.HasPrefix(a, "--log=") || strings.HasPrefix(a, "--root=") {
+				return false
+			}
+		}
+		return true
 	}
 	return false
 }

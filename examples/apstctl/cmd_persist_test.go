@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,6 +35,7 @@ var persistGoldenCases = []struct {
 	{"persist-ac-battery-evo.json", []string{"persist", "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin", "--ac", "stall=25ms", "--battery", "deepest", "-o", "json"}, 0},
 	{"persist-ac-battery-intel.txt", []string{"persist", "testdata/identify/intel-ssdpekkw256g7-PSF109C.bin", "--ac", "stall=25ms", "--battery", "deepest"}, 0},
 	{"help-persist.txt", []string{"help", "persist"}, 0},
+	{"survey-persist.txt", []string{"survey", "--persist", "stall=25ms", "testdata/identify"}, 0},
 	{"persist-check-forum.txt", []string{"persist", "--check", "examples/apstctl/testdata/persist/forum.rules", "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin", "--root", "testdata/bundle"}, 1},
 	{"persist-check-forum.json", []string{"persist", "--check", "examples/apstctl/testdata/persist/forum.rules", "--root", "testdata/bundle", "-o", "json"}, 1},
 	{"persist-check-5500.txt", []string{"persist", "--check-line", "nvme_core.default_ps_max_latency_us=5500", "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin", "testdata/corpus/binary/synthetic/SKhynix_PC401_NVMe_512GB_80003E00.id-ctrl.bin"}, 1},
@@ -118,4 +120,35 @@ func TestRecommendValue(t *testing.T) {
 	code, out, errOut = apstctl(t, nil, "recommend", "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin", "--max-stall", "25ms", "-o", "json")
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, out, `"recommended_us": 25000,`)
+}
+
+// survey --persist writes its rules file atomically with -o json; the
+// rules parse and reach the model they name.
+func TestSurveyPersistRules(t *testing.T) {
+	inRepoRoot(t)
+	path := filepath.Join(t.TempDir(), "fleet.rules")
+	code, out, errOut := apstctl(t, nil, "survey", "--persist", "stall=25ms", "--persist-rules", path, "-o", "json", "testdata/identify")
+	require.Equal(t, 0, code, errOut)
+	assert.True(t, json.Valid([]byte(out)))
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	rs, err := persist.ParseRules(string(b))
+	require.NoError(t, err)
+	require.Len(t, rs, 1)
+	w, ok := persist.Tolerance(rs.Apply(persist.Drive{Model: "Samsung SSD 990 EVO Plus 1TB", HasTolerance: true}))
+	require.True(t, ok)
+	assert.Equal(t, "25000", w.Value)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"survey", "--persist", "stall=25ms", "-o", "json", "testdata/identify"}, "give --persist-rules FILE"},
+		{[]string{"survey", "--persist", "25000", "testdata/identify"}, "needs a goal"},
+		{[]string{"survey", "--persist-rules", path, "testdata/identify"}, "goes with --persist GOAL"},
+		{[]string{"survey", "--persist", "fast", "testdata/identify"}, "--persist fast"},
+	} {
+		code, _, errOut := apstctl(t, nil, tc.args...)
+		assert.Equal(t, 2, code, "%q: %s", tc.args, errOut)
+		assert.Contains(t, errOut, tc.want, "%q", tc.args)
+	}
 }

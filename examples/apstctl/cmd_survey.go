@@ -66,6 +66,7 @@ type surveyOptions struct {
 	summary      bool
 	merge        bool
 	workers      int
+	persist      *surveyPersist
 }
 
 // surveyConfigs builds the configurations from the --with values.
@@ -148,6 +149,9 @@ func (o *surveyOptions) run(ctx context.Context, x *invocation, args []string) e
 	if o.summary && (o.format == "csv" || o.format == "ndjson") {
 		return usagef("--summary and --output-format %s contradict each other: %s holds the drives only", o.format, o.format)
 	}
+	if err := o.persist.check(o); err != nil {
+		return err
+	}
 	if o.merge {
 		if o.format == "csv" || o.svg != "" || o.full || len(o.with) > 0 {
 			return usagef("--merge takes its configurations and rows from the shards: --with, --full, --svg and --format csv do not apply")
@@ -171,7 +175,7 @@ func (o *surveyOptions) run(ctx context.Context, x *invocation, args []string) e
 
 	report := func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 64<<10)
-		r.out = newSurveyOutput(o, bw)
+		r.out = o.persist.wrap(newSurveyOutput(o, bw), bw, o.format == "text")
 		var err error
 		if o.merge {
 			err = r.merge(ctx, args)
@@ -282,6 +286,7 @@ func surveyCommand() *command {
 	fs.BoolVar(&o.kernelQuirks, "kernel-quirks", true, "add to each drive the APST quirks the kernel's tables give it (by VID, model, firmware, and PCI ID when the capture has one)")
 	fs.BoolVar(&o.merge, "merge", false, "the arguments are JSON reports of surveys of shards of a fleet: report the survey of the whole fleet")
 	fs.IntVar(&o.workers, "workers", "N", defaultSurveyWorkers(runtime.GOMAXPROCS(0)), "captures read and parsed at once")
+	o.persist = addSurveyPersistFlags(fs)
 	c := &command{
 		name:      "survey",
 		usageLine: "survey [flags] DIR...\n       apstctl survey --merge [flags] SHARD.json...",

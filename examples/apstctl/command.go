@@ -63,6 +63,7 @@ func commands() []*command {
 		decodeCommand(),
 		convertCommand(),
 		inspectCommand(),
+		diagnoseCommand(),
 		collectCommand(),
 		setLatencyCommand(),
 		setCPULatencyCommand(),

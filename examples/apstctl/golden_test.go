@@ -26,6 +26,11 @@ var goldenCases = []struct {
 }{
 	{"demo.txt", nil, 0},
 	{"help.txt", []string{"help"}, 0},
+	{"diagnose-aspm.txt", []string{"diagnose", "--log", "apst/diagnose/testdata/aspm.log"}, 0},
+	{"diagnose-apst.txt", []string{"diagnose", "--log", "apst/diagnose/testdata/apst.log", "--id-ctrl", "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin"}, 0},
+	{"diagnose-apst.json", []string{"diagnose", "--log", "apst/diagnose/testdata/apst.log", "--id-ctrl", "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin", "-o", "json"}, 0},
+	{"diagnose-root.txt", []string{"diagnose", "--root", "sysfs/testdata/laptop-tlp", "--log", "apst/diagnose/testdata/aspm.log"}, 0},
+	{"diagnose-root.json", []string{"diagnose", "--root", "sysfs/testdata/laptop-tlp", "--log", "apst/diagnose/testdata/aspm.log", "-o", "json"}, 0},
 	{"help-plan.txt", []string{"help", "plan"}, 0},
 	{"plan-evo.txt", []string{"plan", "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin"}, 0},
 	{"plan-evo-25ms.txt", []string{"plan", "--ps-max-latency-us", "25000", "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin"}, 0},

@@ -47,3 +47,19 @@ func TestSurveyCommandUnreadableListBounded(t *testing.T) {
 	require.Equal(t, exitOK, code, errOut)
 	assert.Equal(t, total, strings.Count(nd, `{"unreadable":`))
 }
+
+// One configuration, one table (issue 18): with quirks=none in both
+// configurations the WD Blue SN550 report's table changes in the survey as
+// in compare (the survey applied the quirk it inferred and said it did
+// not).
+func TestSurveyCommandQuirksNoneAsCompare(t *testing.T) {
+	sn550 := filepath.Join(surveySmartctl, "WDC_WDS200T2B0C-00PXH0_21705000.txt")
+	with := []string{"--with", "ps-max-latency-us=100000,quirks=none", "--with", "ps-max-latency-us=25000,quirks=none"}
+	code, out, errOut := anRun(t, cmdFunc("survey"), nil, append(with, sn550)...)
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "* SanDisk/WD       ps4    39000us     0.0050W  ps3    11000us     0.0250W      +20.0 mW")
+	assert.Contains(t, out, "the table changes on 1 of 1 drives")
+	code, out, errOut = anRun(t, cmdFunc("compare"), nil, append(with, sn550)...)
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "deepest-state: ps4 -> ps3")
+}

@@ -57,12 +57,12 @@ func writeLatencyChangeText(w io.Writer, l *nvmeapst.LatencyChange) {
 	writeControllerText(w, &l.Report)
 	p := l.Persist
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "to keep it for this drive across reboots, add to "+p.UdevFile+":")
+	fmt.Fprintln(w, "to keep it across reboots for every drive of this model, add to "+p.UdevFile+" (apstctl persist gives the other scopes and forms):")
 	fmt.Fprintln(w, "  "+esc(p.UdevRule))
 	fmt.Fprintln(w, "and apply it now with: "+p.UdevReload)
 	fmt.Fprintln(w, "or, for every controller, on the kernel command line:")
 	fmt.Fprintln(w, "  "+p.KernelParameter)
-	fmt.Fprintln(w, "(with nvme_core as a module: "+p.ModprobeOption+" in /etc/modprobe.d/nvme_core.conf, then rebuild the initramfs)")
+	fmt.Fprintln(w, "(with nvme_core as a module: "+p.ModprobeOption+" in /etc/modprobe.d/nvme-apst.conf, then rebuild the initramfs)")
 	for _, n := range p.Notes {
 		fmt.Fprintln(w, "note: "+n)
 	}

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+
+	nvmeapst "github.com/nvmeapst/nvmeapst"
+	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/diagnose"
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+	"github.com/nvmeapst/nvmeapst/internal/safeio"
+)
+
+func diagnoseCommand() *command {
+	fs := newFlagSet("diagnose")
+	root := addRootFlag(fs, "read the bundle written by apstctl collect DIR (or a sysfs tree) at DIR instead of the live system")
+	logPath := fs.String("log", "FILE", "", "read the kernel log from FILE (- for standard input): dmesg, dmesg -T, journalctl -k in any short format, syslog, pasted or quoted")
+	idCtrl := fs.String("id-ctrl", "CAPTURE", "", "with --log alone: the drive's Identify Controller capture, so that the APST table is known")
+	format := addOutputFormat(fs)
+	c := &command{
+		name:      "diagnose",
+		usageLine: "diagnose [--root DIR] [--log FILE [--id-ctrl CAPTURE]] [-o normal|json] [nvmeN]",
+		short:     "which layer made a drive drop out, reset or stall: APST, ASPM, D3cold, runtime PM, link, power, firmware",
+		long: `
+Reads the kernel log (live: /dev/kmsg; a bundle: its kern.log; --log: a pasted one), the PCIe and
+device power-management settings of the path above each controller, the SMART / Health log and
+the APST plan, and ranks the layers that can make a drive stop answering: apst, aspm, d3cold,
+runtime-pm, link, power-loss, firmware (unknown when nothing fits). Each cause comes with the lines
+that speak for and against it and the tests that confirm or rule it out, cheapest first, with their
+price: barring only the offending APST state with a bound, keeping one device in D0, turning L1
+substates off on one link; default_ps_max_latency_us=0 and pcie_aspm=off only where the evidence
+points there. The answer says when APST is probably not the cause. Without a name, the controller
+of the log's most recent failure is diagnosed.`,
+		examples: []string{
+			"diagnose --log apst/diagnose/testdata/aspm.log",
+			"diagnose --log apst/diagnose/testdata/apst.log --id-ctrl testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin",
+			"diagnose --root sysfs/testdata/laptop-tlp --log apst/diagnose/testdata/aspm.log -o json",
+		},
+		flags:   fs,
+		minArgs: 0, maxArgs: 1,
+	}
+	c.run = func(ctx context.Context, x *invocation, args []string) error {
+		name := ""
+		if len(args) == 1 {
+			name = strings.TrimPrefix(args[0], "/dev/")
+			if !validName(name) {
+				return inputErr(fmt.Errorf("%q is not a controller name (want nvmeN)", args[0]))
+			}
+		}
+		if *idCtrl != "" && (*logPath == "" || *root != "") {
+			return usagef("--id-ctrl goes with --log alone: a bundle or the live machine has the drive's Identify data")
+		}
+		var logR io.Reader
+		if *logPath != "" {
+			r, closeLog, err := openLog(*logPath, x.stdin)
+			if err != nil {
+				return err
+			}
+			defer closeLog()
+			logR = r
+		}
+		var res diagnoseResult
+		if *logPath != "" && *root == "" {
+			d, err := diagnosePasted(ctx, x, logR, *idCtrl, name)
+			if err != nil {
+				return err
+			}
+			res = d
+		} else {
+			sys, err := openSystem(*root)
+			if err != nil {
+				return err
+			}
+			d, err := sys.Diagnose(ctx, nvmeapst.DiagnoseOptions{Log: logR, Controller: name})
+			if err != nil {
+				return systemError(err)
+			}
+			if d.Log == nil && d.LogProblem != nil && logR != nil {
+				return inputErr(errors.New(d.LogProblem.Message))
+			}
+			res = diagnoseResult{Diagnosis: d.Diagnosis, Facts: &d.Facts, Log: d.Log}
+			for _, p := range d.Problems {
+				res.Problems = append(res.Problems, p.Message)
+			}
+		}
+		if format.json {
+			return writeJSON(x.out, diagnoseView(&res))
+		}
+		writeDiagnosisText(x.out, &res)
+		return nil
+	}
+	return c
+}
+
+// validName reports whether s is nvme followed by digits.
+func validName(s string) bool {
+	rest, ok := strings.CutPrefix(s, "nvme")
+	if !ok || rest == "" || len(rest) > 10 {
+		return false
+	}
+	return strings.Trim(rest, "0123456789") == ""
+}
+
+// openLog opens the kernel log named on the command line: standard input,
+// a regular file, or a named pipe the user names; a device or a directory is
+// refused.
+func openLog(path string, stdin io.Reader) (io.Reader, func(), error) {
+	if path == "-" {
+		return stdin, func() {}, nil
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, nil, inputErr(fmt.Errorf("--log: %w", err))
+	}
+	var f *os.File
+	if fi.Mode()&fs.ModeNamedPipe != 0 {
+		f, err = os.Open(path)
+	} else {
+		f, _, err = safeio.Open(path)
+	}
+	if err != nil {
+		return nil, nil, inputErr(fmt.Errorf("--log: %w", err))
+	}
+	return f, func() { f.Close() }, nil
+}
+
+// diagnoseResult is what both paths give the views.
+type diagnoseResult struct {
+	diagnose.Diagnosis
+	Facts    *diagnose.Facts
+	Log      *kernlog.Log
+	Problems []string
+}
+
+// diagnosePasted diagnoses a pasted log, with an Identify capture or not.
+func diagnosePasted(ctx context.Context, x *invocation, r io.Reader, idPath, name string) (diagnoseResult, error) {
+	l, err := kernlog.Read(ctx, r, kernlog.Options{})
+	if err != nil {
+		if ctx.Err() != nil {
+			return diagnoseResult{}, err
+		}
+		return diagnoseResult{}, inputErr(fmt.Errorf("--log: %w", err))
+	}
+	in := diagnose.Input{Controller: name, Log: l}
+	var notes []string
+	if l.Release != "" {
+		if rel, err := apst.ParseRelease(l.Release); err == nil {
+			in.Release = rel
+		}
+	}
+	if idPath != "" {
+		c, err := loadController(idPath, x.stdin)
+		if err != nil {
+			return diagnoseResult{}, err
+		}
+		gen := apst.Current
+		if g, err := in.Release.Generation(); err == nil {
+			gen = g
+		}
+		p := apst.DefaultParams(gen)
+		mn, fr := c.ModelBytes(), c.FirmwareBytes()
+		m := apst.LookupQuirks(apst.Identity{VendorID: c.VendorID, Model: string(mn[:]), Firmware: string(fr[:]), Release: in.Release})
+		p.Quirks = m.APST()
+		if v, ok := diagnose.Param(l.CommandLine, "nvme_core.default_ps_max_latency_us"); ok {
+			if b, err := apst.ParseMicroseconds(v); err == nil {
+				p.Bound = apst.ModuleDefaultBound(uint64(b))
+			}
+		}
+		in.Identify, in.Params = c, p
+		notes = append(notes, fmt.Sprintf("a pasted log: the plan assumes the module defaults of %s (bound %s) and the quirks the model's tables give (%s); the machine's own settings were not read", gen, p.Bound, m.APST()))
+	}
+	d := diagnose.Diagnose(in)
+	d.Notes = append(d.Notes, notes...)
+	return diagnoseResult{Diagnosis: d, Log: l}, nil
+}

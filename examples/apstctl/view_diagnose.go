@@ -1,0 +1,181 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/nvmeapst/nvmeapst/apst/diagnose"
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+)
+
+// diagnosisJSON is the JSON of apstctl diagnose.
+type diagnosisJSON struct {
+	Controller   string           `json:"controller,omitempty"`
+	Summary      string           `json:"summary"`
+	APSTRuledOut bool             `json:"apst_ruled_out"`
+	Causes       []diagnose.Cause `json:"causes"`
+	Incidents    []incidentJSON   `json:"incidents"`
+	Facts        *diagnose.Facts  `json:"facts"`
+	Log          *logJSON         `json:"log"`
+	Notes        []string         `json:"notes,omitempty"`
+	Problems     []string         `json:"problems,omitempty"`
+}
+
+type logJSON struct {
+	Release          string            `json:"release,omitempty"`
+	CommandLine      string            `json:"command_line,omitempty"`
+	Boots            int               `json:"boots"`
+	Lines            int64             `json:"lines"`
+	LongLines        int64             `json:"long_lines,omitempty"`
+	BinaryLines      int64             `json:"binary_lines,omitempty"`
+	Events           int64             `json:"events"`
+	DroppedEvents    int64             `json:"dropped_events,omitempty"`
+	DroppedIncidents int64             `json:"dropped_incidents,omitempty"`
+	BackwardsTimes   int64             `json:"backwards_times,omitempty"`
+	Addresses        map[string]string `json:"addresses,omitempty"`
+}
+
+type incidentJSON struct {
+	Controller string               `json:"controller,omitempty"`
+	PCI        string               `json:"pci,omitempty"`
+	Boot       int                  `json:"boot"`
+	Start      string               `json:"start,omitempty"`
+	End        string               `json:"end,omitempty"`
+	Counts     map[kernlog.Kind]int `json:"counts"`
+	Omitted    int                  `json:"omitted,omitempty"`
+	Events     []eventJSON          `json:"events"`
+}
+
+type eventJSON struct {
+	kernlog.Event
+	Time string `json:"time,omitempty"`
+}
+
+func diagnoseView(r *diagnoseResult) diagnosisJSON {
+	v := diagnosisJSON{Controller: r.Controller, Summary: r.Summary, APSTRuledOut: r.APSTRuledOut, Causes: r.Causes,
+		Incidents: []incidentJSON{}, Facts: r.Facts, Notes: r.Notes, Problems: r.Problems}
+	if v.Facts == nil {
+		v.Facts = &diagnose.Facts{}
+	}
+	if l := r.Log; l != nil {
+		v.Log = &logJSON{Release: l.Release, CommandLine: l.CommandLine, Boots: l.Boots, Lines: l.Lines, LongLines: l.LongLines,
+			BinaryLines: l.BinaryLines, Events: l.Events, DroppedEvents: l.DroppedEvents, DroppedIncidents: l.DroppedIncidents,
+			BackwardsTimes: l.Backwards, Addresses: l.Addresses}
+		for _, in := range l.Incidents {
+			ij := incidentJSON{Controller: in.Controller, PCI: in.PCI, Boot: in.Boot, Start: in.Start.String(), End: in.End.String(),
+				Counts: in.Counts, Omitted: in.Omitted, Events: []eventJSON{}}
+			for _, e := range in.Events {
+				ij.Events = append(ij.Events, eventJSON{Event: e, Time: e.Time.String()})
+			}
+			v.Incidents = append(v.Incidents, ij)
+		}
+	}
+	return v
+}
+
+// writeDiagnosisText prints the diagnosis for people.
+func writeDiagnosisText(w io.Writer, r *diagnoseResult) {
+	fmt.Fprintln(w, esc(r.Summary))
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "causes, most likely first:")
+	for _, c := range r.Causes {
+		fmt.Fprintf(w, "  %-10s  %-8s  (score %d)\n", c.Layer, c.Likelihood, c.Score)
+		for _, l := range c.Evidence {
+			fmt.Fprintf(w, "      + %s: %s\n", esc(l.Source), esc(l.Text))
+		}
+		for _, l := range c.Against {
+			fmt.Fprintf(w, "      - %s: %s\n", esc(l.Source), esc(l.Text))
+		}
+		if c.Likelihood == diagnose.Unlikely {
+			continue
+		}
+		for i, t := range c.Tests {
+			fmt.Fprintf(w, "      test %d: %s\n", i+1, esc(t.Action))
+			if t.Command != "" {
+				fmt.Fprintf(w, "          $ %s\n", esc(t.Command))
+			}
+			fmt.Fprintf(w, "          cost: %s\n", esc(t.Cost))
+		}
+	}
+	if r.Log != nil {
+		fmt.Fprintln(w)
+		l := r.Log
+		fmt.Fprintf(w, "kernel log: %d lines, %d events, %d incidents", l.Lines, l.Events, len(l.Incidents))
+		if l.Release != "" {
+			fmt.Fprintf(w, ", release %s", esc(l.Release))
+		}
+		fmt.Fprintln(w)
+		if l.LongLines > 0 || l.BinaryLines > 0 || l.DroppedEvents > 0 {
+			fmt.Fprintf(w, "  skipped: %d lines over %d bytes, %d binary lines; %d events not kept\n", l.LongLines, kernlog.MaxLineLength, l.BinaryLines, l.DroppedEvents)
+		}
+		for _, in := range l.Incidents {
+			span := in.Start.String()
+			if e := in.End.String(); e != span {
+				span += " .. " + e
+			}
+			if span == "" {
+				span = "no times"
+			}
+			kinds := make([]string, 0, len(in.Counts))
+			for k := range in.Counts {
+				kinds = append(kinds, string(k))
+			}
+			slices.Sort(kinds)
+			var parts []string
+			for _, k := range kinds {
+				parts = append(parts, fmt.Sprintf("%d %s", in.Counts[kernlog.Kind(k)], k))
+			}
+			fmt.Fprintf(w, "  %s (boot %d, %s): %s\n", esc(in.Name()), in.Boot, esc(span), strings.Join(parts, ", "))
+		}
+	}
+	if f := r.Facts; f != nil && f.Controller != "" {
+		fmt.Fprintln(w)
+		fmt.Fprintf(w, "facts (%s):\n", esc(f.Controller))
+		for _, x := range []diagnose.Fact{f.KernelRelease, f.CommandLine, f.ASPMPolicy, f.State, f.ResetCount, f.ReconnectCount, f.CommandErrorCount} {
+			if x.Source != "" {
+				fmt.Fprintf(w, "  %s\n", esc(x.Describe()))
+			}
+		}
+		for _, fn := range f.Path {
+			fmt.Fprintf(w, "  %s %s: d3cold_allowed %s, control %s, runtime_status %s, power_state %s\n", esc(fn.Role), esc(fn.Address),
+				short(fn.D3coldAllowed), short(fn.Control), short(fn.RuntimeStatus), short(fn.PowerState))
+			var link []string
+			for _, c := range fn.Link.All() {
+				link = append(link, c.Name+" "+short(*c.Fact))
+			}
+			fmt.Fprintf(w, "      link: %s\n", strings.Join(link, ", "))
+		}
+		switch {
+		case f.Health != nil:
+			h := f.Health
+			fmt.Fprintf(w, "  SMART / Health: %d power cycles, %d unsafe shutdowns, %d media errors, %d error log entries, critical warning 0x%02x\n",
+				h.PowerCycles, h.UnsafeShutdowns, h.MediaErrors, h.ErrorLogEntries, h.CriticalWarning)
+		case f.HealthError != "":
+			fmt.Fprintf(w, "  SMART / Health: not read (%s)\n", esc(f.HealthError))
+		}
+	}
+	if len(r.Notes) > 0 || len(r.Problems) > 0 {
+		fmt.Fprintln(w)
+		for _, n := range r.Notes {
+			fmt.Fprintf(w, "note: %s\n", esc(n))
+		}
+		for _, p := range r.Problems {
+			fmt.Fprintf(w, "problem: %s\n", esc(p))
+		}
+	}
+}
+
+// short is a fact's value, or what is known about it, in a word.
+func short(f diagnose.Fact) string {
+	switch f.Status {
+	case diagnose.Read:
+		return esc(f.Value)
+	case diagnose.NotExposed:
+		return "(not exposed)"
+	case diagnose.Unreadable:
+		return "(unreadable)"
+	}
+	return "(unknown)"
+}

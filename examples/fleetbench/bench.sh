@@ -1,0 +1,91 @@
+#!/bin/sh
+# bench.sh: the fleet survey and trace replay figures of the README, the way
+# they are checked (issue 22), from one command:
+#
+#   sh examples/fleetbench/bench.sh [WORKDIR]      (from the top of the clone)
+#
+# It builds apstctl and a C read floor (floor.c, gcc -O2), writes the
+# synthetic fleets into WORKDIR (default: a new directory under /tmp;
+# about 1 GB for 200,000 reports): the smartctl reports of the corpus copied
+# round-robin into folders of 1,000, each copy's serial number rewritten to
+# be unique (examples/fleetgen -copy), and the 4096-byte Identify images
+# likewise; then times, best of 3 after one warm-up on a warm page cache:
+#   - apstctl survey DIR (default flags, text report to /dev/null) against
+#     the floor, for 100,000 smartctl reports and 100,000 binary images;
+#   - the peak RSS growth per drive, 200,000 against 100,000 reports
+#     (/usr/bin/time -f %M);
+#   - apstctl replay of a blkparse trace (and the other trace formats)
+#     against `wc -l` of the same file.
+# It prints the ratios as a table. Without gcc the floor is skipped (with
+# a message), and so are its ratios. BENCH_N sets the fleet size (100000).
+set -eu
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+work=${1:-$(mktemp -d /tmp/fleetbench.XXXXXX)}
+n=${BENCH_N:-100000}
+mkdir -p "$work"
+cd "$top"
+
+echo "building apstctl and the fleet generator into $work" >&2
+go build -o "$work/apstctl" ./examples/apstctl
+go build -o "$work/fleetgen" ./examples/fleetgen
+go build -o "$work/tracegen" ./examples/fleetbench/tracegen
+floor=""
+if command -v gcc >/dev/null 2>&1; then
+	gcc -O2 -o "$work/floor" examples/fleetbench/floor.c
+	floor="$work/floor"
+else
+	echo "no gcc: the C read floor and its ratios are skipped" >&2
+fi
+
+fleet() { # fleet FORMAT N DIR
+	if [ ! -d "$3" ]; then
+		echo "writing $2 $1 captures to $3" >&2
+		"$work/fleetgen" -copy -n "$2" -format "$1" -out "$3" -corpus testdata/corpus/smartctl -images testdata/corpus/binary/synthetic
+	fi
+}
+fleet smartctl "$n" "$work/smartctl-$n"
+fleet binary "$n" "$work/binary-$n"
+fleet smartctl "$((2 * n))" "$work/smartctl-$((2 * n))"
+
+# best CMD...: the least wall time of 3 runs after one warm-up, in seconds.
+best() {
+	"$@" >/dev/null 2>&1 || true
+	b=""
+	for _ in 1 2 3; do
+		t=$( { /usr/bin/time -f %e "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1)
+		if [ -z "$b" ] || [ "$(echo "$t < $b" | awk '{print ($1 < $3)}')" = 1 ]; then b=$t; fi
+	done
+	echo "$b"
+}
+# rss CMD...: the peak RSS in KiB of one run.
+rss() { { /usr/bin/time -f %M "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }'; }
+
+printf '| what | measured | goal |\n| --- | --- | --- |\n'
+for f in smartctl binary; do
+	s=$(best "$work/apstctl" survey "$work/$f-$n")
+	if [ -n "$floor" ]; then
+		c=$(best "$floor" "$work/$f-$n")
+		goal="<= 2.0x"
+		[ "$f" = binary ] && goal="<= 1.5x"
+		printf '| apstctl survey over %s %s captures / C read floor | %s s / %s s = **%s** | %s |\n' "$n" "$f" "$s" "$c" "$(ratio "$s" "$c")" "$goal"
+	else
+		printf '| apstctl survey over %s %s captures | %s s | (no C floor) |\n' "$n" "$f" "$s"
+	fi
+done
+r1=$(rss "$work/apstctl" survey "$work/smartctl-$n")
+r2=$(rss "$work/apstctl" survey "$work/smartctl-$((2 * n))")
+printf '| peak RSS growth per drive, %s against %s reports | (%s - %s KiB) / %s = **%s B** | < 200 B |\n' \
+	"$((2 * n))" "$n" "$r2" "$r1" "$n" "$(awk -v a="$r1" -v b="$r2" -v n="$n" 'BEGIN { printf "%.0f", (b - a) * 1024 / n }')"
+
+cap=testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin
+for f in blkparse biosnoop biosnoop-bpftrace fio-iolog plain; do
+	tr="$work/trace.$f"
+	[ -f "$tr" ] || "$work/tracegen" -format "$f" -n 2000000 -out "$tr"
+	s=$(best "$work/apstctl" replay "$cap" "$tr")
+	w=$(best wc -l "$tr")
+	printf '| apstctl replay of a %s trace (%s lines) / wc -l | %s s / %s s = **%s** | <= 5x |\n' \
+		"$f" "$(wc -l <"$tr")" "$s" "$w" "$(ratio "$s" "$w")"
+done
+echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)" >&2
