@@ -11,7 +11,7 @@ func inspectCommand() *command {
 	format := addOutputFormat(fs)
 	c := &command{
 		name:      "inspect",
-		usageLine: "inspect [--root DIR] [-o normal|json] [nvmeN...]",
+		usageLine: "inspect [flags] [nvmeN...]",
 		short:     "what the kernel programmed on this machine (or a bundle), and why",
 		long: `
 Shows, per NVMe controller, the quirks that apply and why, the latency bound and where it comes
