@@ -14,7 +14,11 @@ import (
 // programs what ref does; neighbours with equal values are merged. It does
 // not allocate beyond out's capacity.
 func sweepSteps(c *powerstate.Controller, ref *apst.Plan, out []Step) []Step {
-	seq, err := analysis.Intervals(c, ref.Params)
+	// The quirks ref's lookup found, given: every bound's plan has the same
+	// table as with the lookup redone, without redoing it per bound.
+	p := ref.Params
+	p.Quirks, p.QuirksGiven = ref.Quirks.Applied, true
+	seq, err := analysis.Intervals(c, p)
 	if err != nil { // not reached: ref was built from these parameters
 		return out
 	}
