@@ -100,7 +100,7 @@ func (s *Survey) StallBudget(budget apst.Microseconds) BudgetAnswer {
 	acc := []analysis.BoundRange{{Min: 0, Max: apst.NoLimit}}
 	var mine, next []analysis.BoundRange
 	for i := range n {
-		lo, hi := st.sweep(i)
+		lo, hi := st.sweep(int(st.prof.at(i)))
 		mine = st.acceptable(lo, hi, budget, mine[:0])
 		next = intersectRanges(acc, mine, next[:0])
 		acc, next = next, acc
@@ -111,17 +111,18 @@ func (s *Survey) StallBudget(budget apst.Microseconds) BudgetAnswer {
 	}
 	var stall, power []int64
 	for i := range n {
-		lo, hi := st.sweep(i)
+		p := int(st.prof.at(i))
+		lo, hi := st.sweep(p)
 		at := st.stepAt(lo, hi, ans.Bound)
 		if ans.Bound != apst.NoLimit && apst.Microseconds(st.stepAt(lo, hi, ans.Bound+1).stall) > budget {
 			ans.Binding = append(ans.Binding, st.names.at(i))
 		}
 		if at.power&stepSame == 0 {
 			ans.Changed++
-			stall = append(stall, int64(st.stall[0].at(i))-int64(at.stall))
-			power = append(power, int64(at.microWatts())-int64(st.power[0].at(i)&powerMask))
+			stall = append(stall, int64(st.stall[0].at(p))-int64(at.stall))
+			power = append(power, int64(at.microWatts())-int64(st.power[0].at(p)&powerMask))
 		}
-		if at.power&stepNoIdle != 0 && st.bars[0].at(i) != BarsNoIdle {
+		if at.power&stepNoIdle != 0 && st.bars[0].at(p) != BarsNoIdle {
 			ans.LosesAll = append(ans.LosesAll, st.names.at(i))
 		}
 	}
