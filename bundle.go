@@ -108,6 +108,11 @@ type BundleController struct {
 	// PowerManagement is the Get Features 02h result.
 	PowerManagement      *BundlePowerManagement `json:"power_management,omitempty"`
 	PowerManagementError *Problem               `json:"power_management_error,omitempty"`
+	// Health is the bundle path of the 512-byte SMART / Health log page
+	// (Get Log Page 02h); HealthError says why it failed. Neither is set
+	// when the source could not send the command at all.
+	Health      string   `json:"health,omitempty"`
+	HealthError *Problem `json:"health_error,omitempty"`
 }
 
 // BundlePowerManagement is Get Features 02h: the power state and workload
@@ -386,7 +391,31 @@ func (s *System) collectDevice(ctx context.Context, w *bundleWriter, name string
 	} else {
 		bc.PowerManagement = &BundlePowerManagement{State: pm.State, WorkloadHint: pm.WorkloadHint}
 	}
+	if hl, ok := dev.(ioctl.HealthLogger); ok {
+		page, err := hl.HealthLog(ctx)
+		switch {
+		case errors.Is(err, ioctl.ErrUnsupported):
+		case err != nil:
+			bc.HealthError = NewProblem(err)
+		default:
+			bc.Health = path.Join("ioctl", name, "health.bin")
+			if err := w.write(bc.Health, page); err != nil {
+				return bc, err
+			}
+		}
+	}
 	return bc, nil
+}
+
+// HealthLog serves the SMART / Health log page the bundle recorded.
+func (d *bundleDevice) HealthLog(ctx context.Context) ([]byte, error) {
+	switch {
+	case d.c.HealthError != nil:
+		return nil, d.c.HealthError
+	case d.c.Health == "":
+		return nil, fmt.Errorf("the bundle has no SMART / Health log for %s: %w", d.c.Name, ioctl.ErrUnsupported)
+	}
+	return d.file(d.c.Health, ioctl.HealthLogSize)
 }
 
 // OpenBundle opens a bundle written by [System.Collect]: its sysfs files

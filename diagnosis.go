@@ -10,6 +10,7 @@ import (
 
 	diag "github.com/nvmeapst/nvmeapst/apst/diagnose"
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+	"github.com/nvmeapst/nvmeapst/ioctl"
 	"github.com/nvmeapst/nvmeapst/sysfs"
 )
 
@@ -209,9 +210,7 @@ func (s *System) healthLog(ctx context.Context, n string) (*diag.HealthLog, erro
 		return nil, err
 	}
 	defer dev.Close()
-	hr, ok := dev.(interface {
-		HealthLog(ctx context.Context) ([]byte, error)
-	})
+	hr, ok := dev.(ioctl.HealthLogger)
 	if !ok {
 		return nil, errors.New("the SMART / Health log is not available from this source")
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/diagnose"
 	"github.com/nvmeapst/nvmeapst/ioctl"
+	"github.com/nvmeapst/nvmeapst/ioctl/ioctltest"
 )
 
 // tlpLog is a laptop on battery losing its drive: corrected Physical Layer
@@ -27,8 +28,13 @@ const tlpLog = `6,1201,1204411,-;nvme nvme0: pci function 0000:04:00.0
 `
 
 func tlpSystem(t *testing.T) *nvmeapst.System {
+	health := diagnose.EncodeHealthLog(diagnose.HealthLog{PowerCycles: 412, UnsafeShutdowns: 37, PowerOnHours: 3120, TemperatureK: 311})
 	s := system(t, "sysfs/testdata/laptop-tlp", drives{
-		"nvme0": fake(samsung990Image(t), apst.Feature{APSTE: apst.APSTEEnabled}, ioctl.PowerManagement{State: 4}, nil),
+		"nvme0": func() ioctl.Controller {
+			d := ioctltest.New(samsung990Image(t), apst.Feature{APSTE: apst.APSTEEnabled}, ioctl.PowerManagement{State: 4})
+			d.SetHealthLog(health)
+			return d
+		},
 	})
 	s.CommandLine = func() (string, error) { return "BOOT_IMAGE=/vmlinuz root=UUID=5e1f ro quiet", nil }
 	s.KernelLog = func(context.Context) (io.ReadCloser, error) {
@@ -51,7 +57,9 @@ func TestDiagnoseLiveTree(t *testing.T) {
 	require.Len(t, d.Facts.Path, 2)
 	assert.Equal(t, "root port", d.Facts.Path[1].Role)
 	assert.Equal(t, "0000:04:00.0", d.Facts.Address)
-	assert.Contains(t, d.Facts.HealthError, "not available")
+	require.NotNil(t, d.Facts.Health)
+	assert.Equal(t, uint64(37), d.Facts.Health.UnsafeShutdowns)
+	assert.Contains(t, texts(d.Cause(diagnose.LayerPowerLoss).Against), "37 unsafe shutdowns in 412 power cycles")
 	// The Identify data reached the APST verdict.
 	assert.Contains(t, texts(d.Cause(diagnose.LayerAPST).Evidence), "the table takes an idle drive to ps4")
 	// Runtime PM and D3cold are allowed on this machine: both possible.
@@ -85,6 +93,8 @@ func TestDiagnoseBundleMatchesTheMachine(t *testing.T) {
 	}
 	assert.Equal(t, live.Facts.CommandLine.Value, got.Facts.CommandLine.Value)
 	assert.Len(t, got.Facts.Path, 2)
+	require.NotNil(t, got.Facts.Health, "the bundle keeps the SMART / Health log")
+	assert.Equal(t, live.Facts.Health, got.Facts.Health)
 	// The log the bundle kept holds only the NVMe and PCIe lines.
 	assert.Equal(t, int64(5), got.Log.Lines)
 }

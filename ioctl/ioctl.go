@@ -45,10 +45,27 @@ const (
 	OpIdentifyController = "identify controller"             // Identify, CNS 01h
 	OpGetAPST            = "get features (APST)"             // Get Features, FID 0Ch
 	OpGetPowerManagement = "get features (power management)" // Get Features, FID 02h
+	OpGetHealthLog       = "get log page (SMART / health)"   // Get Log Page, LID 02h
 )
+
+// HealthLogSize is the size of the SMART / Health Information log page.
+const HealthLogSize = 512
+
+// HealthLogger is implemented by controllers that can read the SMART /
+// Health Information log page (Get Log Page, LID 02h): *Device and
+// ioctltest.Device. It is separate from Controller so that other
+// implementations of Controller keep compiling; callers test for it.
+type HealthLogger interface {
+	// HealthLog returns the 512-byte log page, for the whole controller
+	// (NSID FFFFFFFFh). Decode it with diagnose.DecodeHealthLog.
+	HealthLog(ctx context.Context) ([]byte, error)
+}
 
 // Admin command encodings (NVMe Base Specification).
 const (
+	opcodeGetLogPage   = 0x02
+	lidHealth          = 0x02
+	nsidAll            = 0xffffffff
 	opcodeIdentify     = 0x06
 	opcodeGetFeatures  = 0x0a
 	cnsController      = 0x01 // Identify CDW10 bits 7:0
@@ -135,6 +152,20 @@ func (d *Device) GetPowerManagement(ctx context.Context) (PowerManagement, error
 	}
 	return apst.DecodePowerManagement(dw0), nil
 }
+
+// HealthLog sends Get Log Page for LID 02h (SMART / Health Information) over
+// the whole controller and returns the 512-byte page.
+func (d *Device) HealthLog(ctx context.Context) ([]byte, error) {
+	buf := make([]byte, HealthLogSize)
+	numdl := uint32(HealthLogSize/4 - 1)
+	c := command{op: OpGetHealthLog, opcode: opcodeGetLogPage, nsid: nsidAll, cdw10: lidHealth | numdl<<16}
+	if _, err := d.do(ctx, &c, buf); err != nil {
+		return nil, err
+	}
+	return buf, nil
+}
+
+var _ HealthLogger = (*Device)(nil)
 
 // Close closes the device. Commands sent after Close fail with an error
 // wrapping os.ErrClosed.

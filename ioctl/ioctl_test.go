@@ -227,3 +227,21 @@ func TestGetAPSTLittleEndian(t *testing.T) {
 	assert.Equal(t, apst.Entry(0x6418), feat.Table[0])
 	assert.Equal(t, apst.Entry(0x0000000100000020), feat.Table[31])
 }
+
+func TestHealthLogEncoding(t *testing.T) {
+	f := &fakeSubmitter{fill: func(b []byte) { b[144] = 7 }}
+	d := &Device{path: "/dev/nvme0", s: f}
+	page, err := d.HealthLog(context.Background())
+	require.NoError(t, err)
+	require.Len(t, page, HealthLogSize)
+	assert.Equal(t, byte(7), page[144])
+	// Get Log Page, LID 02h, NUMDL 127 (512 bytes), every namespace.
+	assert.Equal(t, []command{{op: OpGetHealthLog, opcode: 0x02, nsid: 0xffffffff, cdw10: 0x007f0002}}, f.sent)
+	assert.Equal(t, []int{512}, f.lens)
+
+	f.status = 0x4002
+	_, err = d.HealthLog(context.Background())
+	var ce *CommandError
+	require.ErrorAs(t, err, &ce)
+	assert.Equal(t, OpGetHealthLog, ce.Op)
+}

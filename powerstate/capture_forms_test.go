@@ -3,6 +3,7 @@ package powerstate_test
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"mime/quotedprintable"
 	"os"
 	"path/filepath"
@@ -343,4 +344,29 @@ func TestCorpusHexDumps(t *testing.T) {
 	assert.Equal(t, powerstate.FormatFeatureHexDump, powerstate.DetectFormat([]byte(testfixture.HexDump(img[2048:2304], "hexdump -C"))))
 	pe := parseErr(t, testfixture.HexDump(img[2048:2304], "hexdump -C"))
 	assert.ErrorIs(t, pe, powerstate.ErrFeatureCapture)
+}
+
+// TestActivePowerKept: the idle and active power nvme-cli prints are kept
+// from every generation (v0.9 to v2.0 prints ACTP and APS without the
+// workload, which stays unknown) and written back by the writers.
+func TestActivePowerKept(t *testing.T) {
+	v1 := "npss    : 0\n" +
+		"ps    0 : mp:9.00W operational enlat:0 exlat:0 rrt:0 rrl:0\n" +
+		"          rwt:0 rwl:0 idle_power:0.6300W active_power:5.50W\n"
+	c := mustParse(t, v1)
+	assert.True(t, c.Knows(powerstate.FieldIdlePower|powerstate.FieldActivePower))
+	assert.False(t, c.Knows(powerstate.FieldActiveWorkload), "the v1 text prints no workload")
+	assert.Equal(t, watts(550, powerstate.Scale0_01W), c.PowerStates[0].ActivePower)
+	assert.Equal(t, watts(6300, powerstate.Scale0_0001W), c.PowerStates[0].IdlePower)
+	for _, w := range []func(io.Writer, *powerstate.Controller) error{powerstate.WriteNVMeCLIText, powerstate.WriteNVMeCLIJSON} {
+		var b bytes.Buffer
+		require.NoError(t, w(&b, &c))
+		back, err := powerstate.Parse(&b)
+		require.NoError(t, err)
+		assert.Equal(t, c.PowerStates[0].ActivePower, back.PowerStates[0].ActivePower)
+		assert.Equal(t, c.PowerStates[0].IdlePower, back.PowerStates[0].IdlePower)
+	}
+	var b bytes.Buffer
+	require.NoError(t, powerstate.WriteNVMeCLIText(&b, &c))
+	assert.Contains(t, b.String(), "idle_power:0.6300W active_power:5.50W")
 }

@@ -343,7 +343,7 @@ func TestNVMeCLITextGenerations(t *testing.T) {
 		RelativeWriteThroughput: 1, RelativeWriteLatency: 1}
 
 	wantV1 := want
-	wantV1.Missing |= powerstate.FieldActivePower // v1 text has no workload
+	wantV1.Missing |= powerstate.FieldActiveWorkload // v1 text prints active_power (ACTP, APS) but no workload
 	for _, tc := range []struct {
 		name, text string
 		want       powerstate.Controller

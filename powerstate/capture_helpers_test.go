@@ -31,7 +31,7 @@ func carried(f powerstate.Format) powerstate.Fields {
 		return powerstate.FieldsAll
 	case powerstate.FormatNVMeCLIText, powerstate.FormatNVMeCLIJSON:
 		return header | powerstate.FieldRTD3Resume | powerstate.FieldRTD3Entry | powerstate.FieldAVSCC |
-			powerstate.FieldAPSTA | powerstate.FieldIdlePower | powerstate.FieldActivePower
+			powerstate.FieldAPSTA | powerstate.FieldIdlePower | powerstate.FieldActivePower | powerstate.FieldActiveWorkload
 	case powerstate.FormatSmartctlText, powerstate.FormatSmartctlJSON:
 		return header
 	}

@@ -109,20 +109,23 @@ const (
 	FieldPowerStates
 	// FieldIdlePower: IDLP and IPS of every state.
 	FieldIdlePower
-	// FieldActivePower: ACTP, APS and APW of every state.
+	// FieldActivePower: ACTP and APS of every state.
 	FieldActivePower
+	// FieldActiveWorkload: APW of every state (nvme-cli prints it from
+	// v2.1 on; the older text prints ACTP and APS only).
+	FieldActiveWorkload
 
 	// FieldsAll is every field of the set: what a 4096-byte image carries.
 	FieldsAll = FieldVendorID | FieldSubsystemVendorID | FieldSerial | FieldModel |
 		FieldFirmware | FieldIEEE | FieldControllerID | FieldVersion | FieldRTD3Resume |
 		FieldRTD3Entry | FieldOACS | FieldNPSS | FieldAVSCC | FieldAPSTA | FieldWarningTemp |
-		FieldCriticalTemp | FieldPowerStates | FieldIdlePower | FieldActivePower
+		FieldCriticalTemp | FieldPowerStates | FieldIdlePower | FieldActivePower | FieldActiveWorkload
 )
 
 var fieldNames = [...]string{
 	"vid", "ssvid", "sn", "mn", "fr", "ieee", "cntlid", "ver", "rtd3r", "rtd3e",
 	"oacs", "npss", "avscc", "apsta", "wctemp", "cctemp", "psd", "idle_power",
-	"active_power",
+	"active_power", "active_power_workload",
 }
 
 // Has reports whether every field of f2 is in f.

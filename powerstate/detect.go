@@ -42,7 +42,10 @@ func detect(b []byte) input {
 	if !utf16 && len(b) == IdentifySize && bytes.IndexByte(b, 0) >= 0 {
 		return input{format: FormatBinary}
 	}
-	if !utf16 && len(b) == featureSize && !isText(b) {
+	// A 256-byte APST table holds NUL bytes (the high bytes of its entries)
+	// and text never does; 256 bytes of text with a control character (a
+	// model with an ESC) is text when a format's marker is in it.
+	if !utf16 && len(b) == featureSize && bytes.IndexByte(b, 0) >= 0 {
 		return input{format: FormatFeatureBinary}
 	}
 	s, qp := capture.DecodeQuotedPrintable(capture.Text(b))
@@ -52,6 +55,9 @@ func detect(b []byte) input {
 	}
 	if !utf16 && len(b) == IdentifySize {
 		return input{format: FormatBinary}
+	}
+	if !utf16 && len(b) == featureSize && !isText(b) {
+		return input{format: FormatFeatureBinary}
 	}
 	return detectHexDump(s, qp)
 }

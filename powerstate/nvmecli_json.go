@@ -182,7 +182,7 @@ func parseNVMeCLIJSON(s string) (Controller, int, error) {
 		k.set(FieldIdlePower)
 	}
 	if activeAll {
-		k.set(FieldActivePower)
+		k.set(FieldActivePower | FieldActiveWorkload)
 	}
 	for i := range c.PowerStates {
 		if !idleAll {

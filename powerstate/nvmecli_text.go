@@ -32,9 +32,10 @@ import (
 //
 // The controller knows the id-ctrl keys present among vid, ssvid, sn, mn, fr,
 // ieee, cntlid, ver, rtd3r, rtd3e, oacs, npss, avscc, apsta, wctemp and
-// cctemp, plus FieldPowerStates and FieldIdlePower. FieldActivePower is
-// known only from v2.1 on: the v0.9 to v2.0 text prints ACTP and APS but
-// not APW, so ActivePower is then left unknown (zero). Without an npss line
+// cctemp, plus FieldPowerStates, FieldIdlePower and FieldActivePower.
+// FieldActiveWorkload is known only from v2.1 on: the v0.9 to v2.0 text
+// prints ACTP and APS ("active_power:") but not APW, which is then left
+// unknown (zero). Without an npss line
 // NPSS is the number of "ps" blocks minus one and stays unknown. A "ps"
 // block count that disagrees with npss, a block cut short, or a block of a
 // different shape than the first is an error; idle and active power printed
@@ -218,13 +219,9 @@ func parseNVMeCLITextLines(s string) (Controller, int, error) {
 	if want < 0 {
 		c.NPSS = uint8(blocks - 1)
 	}
-	k.set(FieldPowerStates | FieldIdlePower)
+	k.set(FieldPowerStates | FieldIdlePower | FieldActivePower)
 	if shape >= shapeV2 {
-		k.set(FieldActivePower)
-	} else {
-		for i := range c.PowerStates {
-			c.PowerStates[i].ActivePower = Power{}
-		}
+		k.set(FieldActiveWorkload)
 	}
 	k.finish(&c)
 	return c, l.Pos(), nil

@@ -28,7 +28,12 @@ import (
 // assumes APST is supported and says so), AVSCC, RTD3R/RTD3E, and the idle
 // and active power, whose Active and Idle columns smartctl decodes with the
 // wrong bits of the scale bytes, so they are read for syntax only and
-// IdlePower and ActivePower are left unknown.
+// IdlePower and ActivePower are left unknown: smartctl prints ACTP scaled
+// by the workload bits (APW), so a Kingston A1000 whose states draw up to
+// 7.90 W shows "0.0790W" in every row, on its 0.0050 W state too; keeping
+// that would be a wrong answer that convert would write into another
+// format. What Active says exactly (ACTP, and APW bits 1:0) needs the
+// scale nvme-cli or the image gives.
 //
 // NPSS is not printed either; smartctl prints the rows 0..NPSS, at most 32.
 // NPSS is therefore set to the number of rows minus one and known when there

@@ -144,7 +144,10 @@ func WriteNVMeCLIText(w io.Writer, c *Controller) error {
 			idle = Power{}
 		}
 		if !known.Has(FieldActivePower) {
-			active, work = Power{}, WorkloadNone
+			active = Power{}
+		}
+		if !known.Has(FieldActiveWorkload) {
+			work = WorkloadNone
 		}
 		b = idle.appendText(b)
 		b = append(b, " active_power:"...)
@@ -197,7 +200,10 @@ func WriteNVMeCLIJSON(w io.Writer, c *Controller) error {
 			idle = Power{}
 		}
 		if !known.Has(FieldActivePower) {
-			active, work = Power{}, WorkloadNone
+			active = Power{}
+		}
+		if !known.Has(FieldActiveWorkload) {
+			work = WorkloadNone
 		}
 		b = fmt.Appendf(b, "    {\n"+
 			"      \"max_power\": %d,\n"+

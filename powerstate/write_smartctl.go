@@ -123,7 +123,7 @@ func WriteSmartctlText(w io.Writer, c *Controller) error {
 			op = '-'
 		}
 		active := Power{}
-		if known.Has(FieldActivePower) {
+		if known.Has(FieldActivePower | FieldActiveWorkload) {
 			// smartctl scales ACTP by the raw byte 22 & 3, i.e. APW bits 1:0.
 			active = Power{Units: d.ActivePower.Units, Scale: Scale(d.ActiveWorkload & 3)}
 		}

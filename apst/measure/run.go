@@ -32,6 +32,11 @@ const DefaultTrials = 60
 // MaxTrials bounds Setup.Trials.
 const MaxTrials = 100000
 
+// MaxTotalTrials bounds the trials of a whole run (Trials x configurations
+// x idle times): each is kept in the Result (about 100 bytes) and takes at
+// least its idle time on a live drive.
+const MaxTotalTrials = 100000
+
 // Offsets says where the reads of a measurement go.
 type Offsets uint8
 
@@ -163,10 +168,7 @@ func Run(ctx context.Context, s Setup) (res *Result, err error) {
 	if err != nil {
 		return nil, err
 	}
-	trials := s.Trials
-	if trials == 0 {
-		trials = DefaultTrials
-	}
+	trials := s.trials()
 	orig, err := s.Tolerance.Tolerance()
 	if err != nil {
 		return nil, fmt.Errorf("measure: read pm_qos_latency_tolerance_us: %w; nothing changed", err)
@@ -257,6 +259,14 @@ func Run(ctx context.Context, s Setup) (res *Result, err error) {
 	return res, nil
 }
 
+// trials is Trials, or DefaultTrials for 0.
+func (s *Setup) trials() int {
+	if s.Trials == 0 {
+		return DefaultTrials
+	}
+	return s.Trials
+}
+
 // check validates the setup and returns, per configuration, the planned
 // state at each idle time and the tolerance to write.
 func (s *Setup) check() ([][]plannedState, []apst.Tolerance, error) {
@@ -276,6 +286,9 @@ func (s *Setup) check() ([][]plannedState, []apst.Tolerance, error) {
 		return nil, nil, bad("%d trials: want 1 to %d (0 for %d)", s.Trials, MaxTrials, DefaultTrials)
 	case len(s.Configs) > 32 || len(s.Idle) > 32:
 		return nil, nil, bad("%d configurations and %d idle times: want at most 32 of each", len(s.Configs), len(s.Idle))
+	case s.trials()*len(s.Configs)*len(s.Idle) > MaxTotalTrials:
+		return nil, nil, bad("%d trials x %d configurations x %d idle times = %d trials: want at most %d in all",
+			s.trials(), len(s.Configs), len(s.Idle), s.trials()*len(s.Configs)*len(s.Idle), MaxTotalTrials)
 	}
 	lbs, n, size := int64(s.Drive.LogicalBlockSize()), int64(s.Drive.ReadLength()), s.Drive.Size()
 	if lbs <= 0 || n <= 0 || size < n {

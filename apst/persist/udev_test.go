@@ -136,3 +136,19 @@ func FuzzParseDefaults(f *testing.F) {
 		}
 	})
 }
+
+func FuzzParseGoal(f *testing.F) {
+	for _, s := range []string{"25000", "any", "stall=25ms", "bar=ps3,ps4", "power=0.07W", "power=10mW", "deepest"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		g, err := persist.ParseGoal(s)
+		if err != nil {
+			return
+		}
+		back, err := persist.ParseGoal(g.String())
+		if err != nil || back != g {
+			t.Fatalf("%q: %+v written as %q reads back as %+v, %v", s, g, g.String(), back, err)
+		}
+	})
+}

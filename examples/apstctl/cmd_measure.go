@@ -286,6 +286,9 @@ func (o *measureOptions) simFlagSet(name string) bool {
 	return false
 }
 
+// maxSimulatedFactor bounds the --exit-factor of a simulated drive.
+const maxSimulatedFactor = 1000
+
 // simulation builds the simulated drive of --simulate.
 func (o *measureOptions) simulation() (*measure.Simulation, *powerstate.Controller, apst.Params, error) {
 	return o.simulationContext(context.Background())
@@ -297,6 +300,12 @@ func (o *measureOptions) simulationContext(ctx context.Context) (*measure.Simula
 	factor, err := analysis.ParseFactor(o.exitFactor)
 	if err != nil {
 		return nil, nil, apst.Params{}, usagef("--exit-factor: %v", err)
+	}
+	if factor.Den == 0 || factor.Num/factor.Den > maxSimulatedFactor || factor.Num/factor.Den == maxSimulatedFactor && factor.Num%factor.Den != 0 {
+		// A simulated read's latency is a time.Duration: 2^32-1 µs times
+		// the factor must fit in it, and no drive is 1000 times slower
+		// than it says.
+		return nil, nil, apst.Params{}, usagef("--exit-factor %s: want 0 to %d for a simulated drive", quoteArg(o.exitFactor), maxSimulatedFactor)
 	}
 	b, err := readMeasureCapture(ctx, o.simulate)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	nvmeapst "github.com/nvmeapst/nvmeapst"
 	"github.com/nvmeapst/nvmeapst/apst/persist"
 )
 
@@ -75,7 +76,6 @@ func TestPersistUsage(t *testing.T) {
 		{[]string{"persist", "--bound", "1", "--model", `a"b`}, "cannot match"},
 		{[]string{"persist", "--bound", "1", "--kernel", "v4.12"}, "--kernel describes the kernel"},
 		{[]string{"persist", "--check-line", "x", "--bound", "1"}, "--bound does not go with --check"},
-		{[]string{"persist", "--check-line", "nvme_core.default_ps_max_latency_us=1"}, "give the drives"},
 		{[]string{"persist", "--check-line", "hello", evo}, "no udev rule"},
 		{[]string{"persist", "--check-line", "nvme_core.default_ps_max_latency_us=-1", evo}, "want an unsigned number"},
 	} {
@@ -150,5 +150,33 @@ func TestSurveyPersistRules(t *testing.T) {
 		code, _, errOut := apstctl(t, nil, tc.args...)
 		assert.Equal(t, 2, code, "%q: %s", tc.args, errOut)
 		assert.Contains(t, errOut, tc.want, "%q", tc.args)
+	}
+}
+
+// --check without drives checks this machine's controllers; persist
+// prints JSON with -o json before or after its arguments.
+func TestPersistCheckLiveAndJSON(t *testing.T) {
+	inRepoRoot(t)
+	saved := liveSystem
+	t.Cleanup(func() { liveSystem = saved })
+	liveSystem = func() (*nvmeapst.System, error) { return nvmeapst.OpenRoot("testdata/bundle") }
+	code, out, errOut := apstctl(t, nil, "persist", "--check", "examples/apstctl/testdata/persist/evo-family.rules")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "nvme2 (this machine): Samsung SSD 990 EVO Plus 1TB")
+	assert.Contains(t, out, "reached by the rule of line 3: bound 25000us")
+	for _, args := range [][]string{
+		{"persist", "--bound", "25000"},
+		{"persist", "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin", "--ac", "stall=25ms", "--battery", "deepest"},
+		{"persist", "--check-line", "nvme_core.default_ps_max_latency_us=100000", "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin"},
+	} {
+		for _, before := range []bool{true, false} {
+			line := append([]string{"persist", "-o", "json"}, args[1:]...)
+			if !before {
+				line = append(append([]string{}, args...), "--output-format=json")
+			}
+			code, out, errOut := apstctl(t, nil, line...)
+			assert.Equal(t, 0, code, "%q: %s", line, errOut)
+			assert.True(t, json.Valid([]byte(out)), "%q: not JSON:\n%s", line, out)
+		}
 	}
 }

@@ -231,14 +231,15 @@ func (s *ctxSource) Next() (trace.Event, error) {
 	return ev, err
 }
 
-// replaySaturated refuses a report whose stall or transition energy
-// saturated at 2^64-1 (an exit factor or CPU wake beyond any real drive),
-// rather than print a number that is not the answer.
+// replaySaturated refuses a report whose stall or transition energy is
+// beyond 2^63-1 (an exit factor beyond any real drive; the analysis
+// saturates at 2^64-1, and the differences between configurations are
+// signed), rather than print a number that is not the answer.
 func replaySaturated(rep *analysis.ReplayReport) error {
 	for i := range rep.Configs {
 		res := &rep.Configs[i]
-		if res.StallTotal == apst.NoLimit || res.TransitionEnergyMax == math.MaxInt64 {
-			return usagef("--exit-factor/--cpu-wake-us: the stall or transition energy of %s exceeds 2^64-1 (µs, µJ)", esc(res.Config.Name))
+		if res.StallTotal > math.MaxInt64 || res.TransitionEnergyMax == math.MaxInt64 {
+			return usagef("--exit-factor/--cpu-wake-us: the stall or transition energy of %s exceeds 2^63-1 (µs, µJ)", esc(res.Config.Name))
 		}
 	}
 	return nil

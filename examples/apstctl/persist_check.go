@@ -164,7 +164,12 @@ func (f *persistFlags) settingDrives(ctx context.Context, x *invocation, args []
 		d.HasTolerance = (!ctl.APSTAKnown() || ctl.APSTA&1 != 0) && (p.Quirks&apst.QuirkNoAPST == 0 || p.ForceAPST)
 		out = append(out, settingDrive{label: captureName(a), drive: d, ctl: ctl, params: p})
 	}
-	if *f.root != "" {
+	live := *f.root == "" && len(args) == 0 // no drives named: this machine's
+	if *f.root != "" || live {
+		label := *f.root
+		if live {
+			label = "this machine"
+		}
 		sys, err := openSystem(*f.root)
 		if err != nil {
 			return nil, err
@@ -174,18 +179,18 @@ func (f *persistFlags) settingDrives(ctx context.Context, x *invocation, args []
 			return nil, systemError(err)
 		}
 		for _, r := range rep.Controllers {
-			dir := filepath.Join(*f.root, "class", "nvme", r.Name)
+			dir := filepath.Join(sys.FS.Root(), "class", "nvme", r.Name)
 			d := persist.Drive{Name: r.Name, Model: r.Sysfs.Model, Serial: r.Sysfs.Serial, Firmware: r.Sysfs.FirmwareRev,
 				PCI: r.Sysfs.PCI, HasPCI: r.Sysfs.HasPCI, HasTolerance: r.Sysfs.HasTolerance,
 				Exists: func(rel string) bool {
 					_, err := os.Stat(filepath.Join(dir, filepath.FromSlash(rel)))
 					return err == nil
 				}}
-			out = append(out, settingDrive{label: r.Name + " (" + *f.root + ")", drive: d, ctl: r.Identify, params: r.Params})
+			out = append(out, settingDrive{label: r.Name + " (" + label + ")", drive: d, ctl: r.Identify, params: r.Params})
 		}
 	}
 	if len(out) == 0 {
-		return nil, usagef("--check: give the drives to check it on: CAPTURE... and/or --root DIR")
+		return nil, inputErr(fmt.Errorf("--check: no NVMe controller here: give the drives to check it on (CAPTURE... or --root DIR)"))
 	}
 	return out, nil
 }

@@ -27,6 +27,11 @@ func addWakeFlags(fs *flagSet) *wakeFlags {
 	}
 }
 
+// maxCPUWake bounds --cpu-wake-us: the widest exit latency a drive can
+// advertise (2^32-1 µs), far beyond any CPU's wake, so that sums of wakes
+// stay far from overflowing.
+const maxCPUWake apst.Microseconds = 1<<32 - 1
+
 // options parses the flags into simulation options.
 func (wf *wakeFlags) options() (analysis.SimOptions, error) {
 	factor, err := parseExitFactor(*wf.factor)
@@ -36,6 +41,9 @@ func (wf *wakeFlags) options() (analysis.SimOptions, error) {
 	cpu, err := apst.ParseMicroseconds(*wf.cpuWake)
 	if err != nil {
 		return analysis.SimOptions{}, usagef("--cpu-wake-us %s: %v", quoteArg(*wf.cpuWake), err)
+	}
+	if cpu > maxCPUWake {
+		return analysis.SimOptions{}, usagef("--cpu-wake-us %s: want 0 to %d (about 71 minutes)", quoteArg(*wf.cpuWake), uint64(maxCPUWake))
 	}
 	return analysis.SimOptions{ExitFactor: factor, CPUWake: cpu}, nil
 }

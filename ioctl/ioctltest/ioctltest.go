@@ -23,6 +23,7 @@ type Device struct {
 	identify []byte
 	feature  apst.Feature
 	pm       ioctl.PowerManagement
+	health   []byte
 	calls    map[string]int
 	closed   bool
 }
@@ -68,6 +69,31 @@ func (d *Device) GetPowerManagement(ctx context.Context) (ioctl.PowerManagement,
 	}
 	return d.pm, nil
 }
+
+// SetHealthLog sets the SMART / Health log page HealthLog serves (a copy of
+// page); without one HealthLog fails with an error matching
+// ioctl.ErrUnsupported, as a source without the page does.
+func (d *Device) SetHealthLog(page []byte) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.health = slices.Clone(page)
+}
+
+// HealthLog returns a copy of the page SetHealthLog set, or the error set
+// for ioctl.OpGetHealthLog.
+func (d *Device) HealthLog(ctx context.Context) ([]byte, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.serve(ctx, ioctl.OpGetHealthLog); err != nil {
+		return nil, err
+	}
+	if d.health == nil {
+		return nil, fmt.Errorf("ioctltest: %s: no fixture: %w", ioctl.OpGetHealthLog, ioctl.ErrUnsupported)
+	}
+	return slices.Clone(d.health), nil
+}
+
+var _ ioctl.HealthLogger = (*Device)(nil)
 
 // Close marks the device closed: later commands, and a second Close, fail
 // with an error wrapping fs.ErrClosed, as a real device's do.

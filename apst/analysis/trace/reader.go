@@ -309,6 +309,12 @@ func (r *Reader) parse(line []byte) error {
 
 // push adds an event to the reorder window.
 func (r *Reader) push(t int64, tie uint64, k Kind, id uint64) error {
+	if t > MaxEventTime || t < -MaxEventTime {
+		// A biosnoop LAT larger than any trace (the dispatch is TIME-LAT):
+		// times this far apart would overflow their difference.
+		return &SyntaxError{Format: r.format, Line: r.line,
+			Expected: "an event time within ±2^62 ns (146 years) of zero", Text: "an event at " + formatNanos(t), Err: ErrSyntax}
+	}
 	if r.emitted && (t < r.last || t == r.last && tie < r.lastTie) {
 		return &SyntaxError{Format: r.format, Line: r.line,
 			Expected: fmt.Sprintf("an event at %s sorts before one already read at %s, more than %d events before", formatNanos(t), formatNanos(r.last), r.window),
@@ -466,6 +472,11 @@ func (r *Reader) splitFields(line []byte, limit int) (n int, more bool) {
 }
 
 func (r *Reader) field(line []byte, i int) []byte { return line[r.fs[i][0]:r.fs[i][1]] }
+
+// MaxEventTime bounds the time of an event as read, in nanoseconds from the
+// trace's zero (2^62-1, about 146 years, either way): the difference of
+// two events always fits in an int64. A line beyond it is an ErrSyntax.
+const MaxEventTime = 1<<62 - 1
 
 // parseFixed parses an unsigned decimal ("12", "12.", ".5", "12.345") as a
 // fixed-point integer with digits decimals: parseFixed("1.5", 3) = 1500.

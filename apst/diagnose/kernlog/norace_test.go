@@ -1,0 +1,5 @@
+//go:build !race
+
+package kernlog_test
+
+const raceEnabled = false

@@ -1,0 +1,584 @@
+// Command app is the WebAssembly half of the APST page (examples/web): it
+// parses a capture with powerstate, plans, sweeps, compares, simulates and
+// checks it with apst and apst/analysis, and hands the page one JSON answer
+// per request. Everything runs in the browser; nothing leaves it.
+//
+// Build it with GOOS=js GOARCH=wasm (go run ./examples/web does); on other
+// platforms it only says so. The computation (Compute) is plain Go and is
+// tested natively.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/analysis"
+	"github.com/nvmeapst/nvmeapst/powerstate"
+)
+
+// Limits of what a request may ask for.
+const (
+	// maxGaps bounds the gaps drawn for a simulation.
+	maxGaps = 1_000_000
+	// maxCapture bounds a capture or a get-feature capture, as the command does.
+	maxCapture = powerstate.MaxCaptureSize
+)
+
+// Request is what the page asks: a capture (or a shared drive instead), an
+// optional get-feature capture, and the configuration, each field as the
+// matching apstctl flag takes it.
+type Request struct {
+	// Capture is the identify capture as the user gave it (any format
+	// powerstate.ParseBytes reads); Drive, a shared drive (EncodeDrive),
+	// is used when Capture is empty.
+	Capture []byte `json:"-"`
+	Drive   string `json:"drive"`
+	// Feature is a get-feature (FID 0Ch) capture; empty for none.
+	Feature []byte `json:"-"`
+	// Bound is --ps-max-latency-us ("" = the kernel's default), Kernel is
+	// --kernel ("" = current), PCIID is --pci-id ("" = inferred).
+	Bound  string `json:"bound"`
+	Kernel string `json:"kernel"`
+	PCIID  string `json:"pci_id"`
+	// CompareA and CompareB are the two --with configurations of compare
+	// (comma lists of key=value, on top of the configuration above).
+	CompareA string `json:"compare_a"`
+	CompareB string `json:"compare_b"`
+	// Gaps is simulate's --gaps (a list, or fixed:D, uniform:D1..D2,
+	// exp:D), Count its --count and Seed its --seed.
+	Gaps  string `json:"gaps"`
+	Count int    `json:"count"`
+	Seed  uint64 `json:"seed"`
+}
+
+// Response is the page's answer. Errors maps an input ("capture",
+// "feature", "bound", "kernel", "pci_id", "compare_a", "compare_b",
+// "gaps", "count") to the library's message, shown beside that input; the
+// sections an error prevents are nil.
+type Response struct {
+	Errors      map[string]string `json:"errors,omitempty"`
+	Controller  *ControllerView   `json:"controller,omitempty"`
+	Params      string            `json:"params,omitempty"`
+	Config      string            `json:"config,omitempty"`
+	Assumptions []string          `json:"assumptions,omitempty"`
+	Plan        *PlanView         `json:"plan,omitempty"`
+	Sweep       *SweepView        `json:"sweep,omitempty"`
+	Compare     *CompareView      `json:"compare,omitempty"`
+	Simulate    []SimView         `json:"simulate,omitempty"`
+	Check       *CheckView        `json:"check,omitempty"`
+	// Drive is the shareable encoding of the drive (EncodeDrive: the power
+	// state table, no serial).
+	Drive string `json:"drive,omitempty"`
+	// Millis is the time each step took, in milliseconds.
+	Millis map[string]float64 `json:"millis"`
+}
+
+// ControllerView is the drive as the page describes it (never its serial).
+type ControllerView struct {
+	Describe   string `json:"describe"`
+	Model      string `json:"model"`
+	Firmware   string `json:"firmware"`
+	VendorID   string `json:"vid"`
+	NPSS       int    `json:"npss"`
+	APSTA      string `json:"apsta"`
+	Format     string `json:"format"`
+	HadSerial  bool   `json:"had_serial"`
+	FromShared bool   `json:"from_shared"`
+}
+
+// StateView is one power state of a plan.
+type StateView struct {
+	State    int    `json:"state"`
+	Op       string `json:"op"`
+	MaxPower string `json:"max_power"`
+	EnLat    uint64 `json:"enlat_us"`
+	ExLat    uint64 `json:"exlat_us"`
+	Entry    string `json:"entry"`
+	Decision string `json:"decision"`
+	Selected bool   `json:"selected"`
+}
+
+// PlanView is the plan at the bound set, as apstctl plan prints it.
+type PlanView struct {
+	Params    string      `json:"params"`
+	Outcome   string      `json:"outcome"`
+	MaxPS     int         `json:"max_ps"`
+	Reachable []int       `json:"reachable"`
+	Deepest   int         `json:"deepest"`
+	States    []StateView `json:"states"`
+	KernelLog string      `json:"kernel_log"`
+	Logs      bool        `json:"logs"`
+	Table     string      `json:"table"`
+}
+
+// IntervalView is one interval of the sweep. Lo and Hi are the interval's
+// bounds as floats for drawing (Hi is Max+1), MinText and MaxText as text.
+type IntervalView struct {
+	MinText        string   `json:"min"`
+	MaxText        string   `json:"max"`
+	Lo             float64  `json:"lo"`
+	Hi             float64  `json:"hi"`
+	MaxPS          int      `json:"max_ps"`
+	Deepest        int      `json:"deepest"`
+	WorstExitUS    uint64   `json:"worst_exit_us"`
+	WorstExitState int      `json:"worst_exit_state"`
+	DeepestPowerW  float64  `json:"deepest_power_w"`
+	DeepestPower   string   `json:"deepest_power"`
+	Outcome        string   `json:"outcome"`
+	Table          string   `json:"table"`
+	Entries        []string `json:"entries"`
+	Current        bool     `json:"current"`
+}
+
+// SweepView is the whole bound range split into intervals.
+type SweepView struct {
+	Params    string         `json:"params"`
+	Bound     float64        `json:"bound"`
+	BoundText string         `json:"bound_text"`
+	Intervals []IntervalView `json:"intervals"`
+}
+
+// CompareConfigView is one side of the comparison.
+type CompareConfigView struct {
+	Name        string `json:"name"`
+	Params      string `json:"params"`
+	Outcome     string `json:"outcome"`
+	MaxPS       int    `json:"max_ps"`
+	Deepest     int    `json:"deepest"`
+	DeepestPow  string `json:"deepest_power"`
+	WorstExitUS uint64 `json:"worst_exit_us"`
+	KernelLog   string `json:"kernel_log"`
+}
+
+// CompareRowView is one state across the two configurations.
+type CompareRowView struct {
+	State   int      `json:"state"`
+	Entries []string `json:"entries"`
+	Reasons []string `json:"reasons"`
+	Differs bool     `json:"differs"`
+}
+
+// CompareView is two configurations side by side.
+type CompareView struct {
+	Configs     []CompareConfigView `json:"configs"`
+	Rows        []CompareRowView    `json:"rows"`
+	Differences []string            `json:"differences"`
+	PowerDeltaW float64             `json:"power_delta_w"`
+	PowerDelta  string              `json:"power_delta"`
+}
+
+// SimView is the simulate answer for one configuration.
+type SimView struct {
+	Name          string   `json:"name"`
+	Source        string   `json:"source"`
+	Count         uint64   `json:"count"`
+	TotalIdle     string   `json:"total_idle"`
+	P50           string   `json:"p50"`
+	P90           string   `json:"p90"`
+	P99           string   `json:"p99"`
+	Max           string   `json:"max"`
+	AvgIdlePowerW float64  `json:"avg_idle_power_w"`
+	Residency     []string `json:"residency"`
+}
+
+// ReproductionView is one configuration that reproduces the drive's table.
+type ReproductionView struct {
+	Config string `json:"config"`
+	Min    string `json:"min"`
+	Max    string `json:"max"`
+	Reason string `json:"reason"`
+}
+
+// CheckView is the check verdict against a get-feature capture.
+type CheckView struct {
+	Match        bool               `json:"match"`
+	Format       string             `json:"format"`
+	Summary      string             `json:"summary"`
+	Differences  []string           `json:"differences"`
+	ReproducedBy []ReproductionView `json:"reproduced_by"`
+	Notes        []string           `json:"notes"`
+}
+
+// Compute answers one request. It never panics on bad input: every problem
+// is an entry of Errors.
+func Compute(req *Request) *Response {
+	r := &Response{Millis: map[string]float64{}}
+	fail := func(field string, err error) {
+		if r.Errors == nil {
+			r.Errors = map[string]string{}
+		}
+		r.Errors[field] = err.Error()
+	}
+	t0 := time.Now()
+	lap := func(name string) {
+		t := time.Now()
+		r.Millis[name] = float64(t.Sub(t0).Microseconds()) / 1000
+		t0 = t
+	}
+
+	c, shared, err := loadDrive(req)
+	lap("parse")
+	if err != nil {
+		fail("capture", err)
+		return r
+	}
+	r.Drive = EncodeDrive(&c)
+	r.Controller = controllerView(&c, shared)
+
+	p, match, field, err := params(&c, req)
+	if err != nil {
+		fail(field, err)
+		return r
+	}
+	r.Params = describeParams(&p)
+	r.Config = configText(p)
+	plan, err := apst.Build(&c, p)
+	if err != nil {
+		fail("bound", err)
+		return r
+	}
+	r.Assumptions = assumptions(&c, &plan, &match, shared)
+	r.Plan = planView(&c, &plan)
+	lap("plan")
+
+	sw, err := analysis.Sweep(&c, p)
+	if err != nil {
+		fail("bound", err)
+		return r
+	}
+	r.Sweep = sweepView(&c, &sw, p.Bound)
+	lap("sweep")
+
+	a, errA := apst.ParseConfig(req.CompareA, p)
+	b, errB := apst.ParseConfig(req.CompareB, p)
+	switch {
+	case errA != nil:
+		fail("compare_a", errA)
+	case errB != nil:
+		fail("compare_b", errB)
+	default:
+		cmp, err := analysis.Compare(&c,
+			analysis.Config{Name: orDefault(req.CompareA, "as above"), Params: a},
+			analysis.Config{Name: orDefault(req.CompareB, "as above"), Params: b})
+		if err != nil {
+			fail("compare_a", err)
+		} else {
+			r.Compare = compareView(&c, &cmp)
+		}
+	}
+	lap("compare")
+
+	if gaps, source, err := drawGaps(req.Gaps, req.Count, req.Seed); err != nil {
+		fail("gaps", err)
+	} else {
+		configs := []analysis.Config{{Name: "bound " + p.Bound.String(), Params: p}}
+		if r.Compare != nil {
+			configs = append(configs, analysis.Config{Name: req.CompareA, Params: a}, analysis.Config{Name: req.CompareB, Params: b})
+		}
+		for _, cfg := range configs {
+			pl, err := apst.Build(&c, cfg.Params)
+			if err != nil {
+				continue // reported by compare
+			}
+			sim, err := analysis.Simulate(&c, &pl.Table, gaps, analysis.SimOptions{})
+			if err != nil {
+				fail("gaps", err)
+				break
+			}
+			r.Simulate = append(r.Simulate, simView(cfg.Name, source, &sim))
+		}
+	}
+	lap("simulate")
+
+	if len(req.Feature) > 0 {
+		if len(req.Feature) > maxCapture {
+			fail("feature", fmt.Errorf("get-feature capture is larger than %d bytes", maxCapture))
+		} else if fc, err := apst.ParseFeatureBytes(req.Feature); err != nil {
+			if errors.Is(err, apst.ErrIdentifyCapture) {
+				err = fmt.Errorf("this is an identify controller capture, not a get-feature (APST table) capture: give it as the capture above: %w", err)
+			}
+			fail("feature", err)
+		} else if v, err := analysis.Check(&c, p, fc.Feature); err != nil {
+			fail("feature", err)
+		} else {
+			r.Check = checkView(&v, fc.Format)
+		}
+	}
+	lap("check")
+	return r
+}
+
+func orDefault(s, def string) string {
+	if strings.TrimSpace(s) == "" {
+		return def
+	}
+	return s
+}
+
+// loadDrive parses the capture, or decodes the shared drive when there is
+// no capture.
+func loadDrive(req *Request) (c powerstate.Controller, shared bool, err error) {
+	switch {
+	case len(req.Capture) > maxCapture:
+		return c, false, fmt.Errorf("capture is larger than %d bytes", maxCapture)
+	case len(req.Capture) > 0:
+		c, err = powerstate.ParseBytes(req.Capture)
+		if errors.Is(err, powerstate.ErrFeatureCapture) {
+			err = fmt.Errorf("this is a get-feature (APST table) capture, not an identify controller capture: give it as the get-feature capture below: %w", err)
+		}
+		return c, false, err
+	case req.Drive != "":
+		c, err = DecodeDrive(req.Drive)
+		return c, true, err
+	}
+	return c, false, errors.New("no capture: paste, drop or pick one (nvme id-ctrl, -o json, -b, smartctl -a/-x/-j)")
+}
+
+// params builds the kernel parameters as apstctl's plan flags do: the
+// kernel first (it sets its default bound), then the bound, then the PCI ID
+// given, which becomes the controller's (so Build's own quirk lookup uses
+// it), and the quirks of the release's tables for the drive in p.Quirks
+// (what Build's lookup finds, for the descriptions). field names the input
+// an error belongs to.
+func params(c *powerstate.Controller, req *Request) (apst.Params, apst.QuirkMatch, string, error) {
+	p := apst.DefaultParams(apst.Current)
+	if k := strings.TrimSpace(req.Kernel); k != "" {
+		if err := p.Set("kernel", k); err != nil {
+			return p, apst.QuirkMatch{}, "kernel", err
+		}
+	}
+	if b := strings.TrimSpace(req.Bound); b != "" {
+		if err := p.Set("ps-max-latency-us", b); err != nil {
+			return p, apst.QuirkMatch{}, "bound", err
+		}
+	}
+	if id := strings.TrimSpace(req.PCIID); id != "" {
+		var pci apst.PCIID
+		if err := pci.UnmarshalText([]byte(id)); err != nil {
+			return p, apst.QuirkMatch{}, "pci_id", err
+		}
+		if pci.Vendor != c.VendorID && !c.Missing.Has(powerstate.FieldVendorID) {
+			return p, apst.QuirkMatch{}, "pci_id", fmt.Errorf("PCI ID %s: the vendor %04x is not the capture's VID %04x", id, pci.Vendor, c.VendorID)
+		}
+		c.PCIDeviceID = pci.Device
+	}
+	m := apst.DriveQuirks(c, p.Release)
+	p.Quirks = m.Quirks
+	return p, m, "", nil
+}
+
+// configText is the key=value text of p (the configuration as compare
+// reads it back): without QuirksGiven Build looks the quirks up itself, so
+// the text leaves them to the tables, as apstctl's does.
+func configText(p apst.Params) string {
+	if !p.QuirksGiven {
+		p.Quirks = 0
+	}
+	return p.String()
+}
+
+// drawGaps is simulate's --gaps: a distribution drawn with a PCG source of
+// the seed, or a comma list of durations.
+func drawGaps(spec string, count int, seed uint64) ([]apst.Microseconds, string, error) {
+	spec = strings.TrimSpace(spec)
+	if spec == "" {
+		spec = "exp:10s"
+	}
+	if count <= 0 {
+		count = 10000
+	}
+	if strings.Contains(spec, ":") {
+		d, err := analysis.ParseGapDistribution(spec)
+		if err != nil {
+			return nil, "", err
+		}
+		if count > maxGaps {
+			return nil, "", fmt.Errorf("count %d: at most %d", count, maxGaps)
+		}
+		gaps, err := d.Sample(rand.New(rand.NewPCG(seed, 0)), count)
+		return gaps, fmt.Sprintf("%d gaps, %s, seed %d", count, d, seed), err
+	}
+	var gaps []apst.Microseconds
+	for _, f := range strings.Split(spec, ",") {
+		v, err := apst.ParseMicroseconds(strings.TrimSpace(f))
+		if err != nil {
+			return nil, "", err
+		}
+		gaps = append(gaps, v)
+	}
+	return gaps, fmt.Sprintf("%d gaps, listed", len(gaps)), nil
+}
+
+func controllerView(c *powerstate.Controller, shared bool) *ControllerView {
+	apsta := fmt.Sprintf("%#x", c.APSTA)
+	if !c.APSTAKnown() {
+		apsta = "unknown"
+	}
+	return &ControllerView{
+		Describe:   describeController(c),
+		Model:      c.Model,
+		Firmware:   c.Firmware,
+		VendorID:   fmt.Sprintf("%04x", c.VendorID),
+		NPSS:       int(c.NPSS),
+		APSTA:      apsta,
+		Format:     c.Format.String(),
+		HadSerial:  c.Serial != "",
+		FromShared: shared,
+	}
+}
+
+// assumptions lists, one sentence each, what the answer assumed or
+// inferred, in the words of apstctl plan (the flags named by the page's
+// fields).
+func assumptions(c *powerstate.Controller, plan *apst.Plan, m *apst.QuirkMatch, shared bool) []string {
+	var out []string
+	if shared {
+		out = append(out, "from a shared link: the drive's power state table as the sender's capture gave it (no serial number)")
+	}
+	if plan.AssumedAPSTA {
+		out = append(out, "note: the capture does not record APSTA; APST support was assumed")
+	}
+	if !m.InferredPCI.IsZero() {
+		out = append(out, fmt.Sprintf("warning: the capture carries no PCI ID; %s was inferred from %s (give a PCI ID to override)", m.InferredPCI, m.InferredFrom))
+	}
+	if len(m.UncheckedPCI) > 0 {
+		ids := make([]string, len(m.UncheckedPCI))
+		for i, id := range m.UncheckedPCI {
+			ids[i] = id.String()
+		}
+		out = append(out, fmt.Sprintf("warning: the capture carries no PCI ID, and this vendor has quirked PCI IDs (%s): PCI quirks unchecked; give a PCI ID VVVV:DDDD to settle it", strings.Join(ids, ", ")))
+	}
+	for _, n := range m.Notes {
+		if !m.InferredPCI.IsZero() && strings.Contains(n, m.InferredPCI.String()) ||
+			len(m.UncheckedPCI) > 0 && strings.Contains(n, m.UncheckedPCI[0].String()) {
+			continue
+		}
+		out = append(out, "note: "+n)
+	}
+	for _, n := range c.Notes {
+		out = append(out, "note: "+n)
+	}
+	for _, w := range plan.Warnings() {
+		out = append(out, "kernel warning: "+w)
+	}
+	return out
+}
+
+func planView(c *powerstate.Controller, plan *apst.Plan) *PlanView {
+	reach := analysis.Reachability(c, &plan.Table)
+	v := &PlanView{
+		Params:    describeParams(&plan.Params),
+		Outcome:   describeOutcome(plan),
+		MaxPS:     plan.MaxPS,
+		Deepest:   int(reach.Deepest),
+		Reachable: []int{},
+		KernelLog: plan.KernelLog(),
+		Logs:      plan.Logs(),
+		Table:     compactTable(&plan.Table, c.StateCount()),
+	}
+	for s := range reach.States.All() {
+		v.Reachable = append(v.Reachable, int(s))
+	}
+	for i, d := range c.States() {
+		op := "op"
+		if d.NonOperational {
+			op = "non-op"
+		}
+		v.States = append(v.States, StateView{
+			State: i, Op: op, MaxPower: d.MaxPower.String(),
+			EnLat: uint64(d.EntryLatency), ExLat: uint64(d.ExitLatency),
+			Entry: plan.Table[i].String(), Decision: plan.Explain(c, uint8(i)),
+			Selected: plan.Decision(uint8(i)).Reason.Selected(),
+		})
+	}
+	return v
+}
+
+func sweepView(c *powerstate.Controller, sw *analysis.BoundSweep, bound apst.Microseconds) *SweepView {
+	v := &SweepView{Params: describeParamsBound(&sw.Params, false), Bound: float64(bound), BoundText: bound.String()}
+	n := c.StateCount()
+	for i := range sw.Intervals {
+		iv := &sw.Intervals[i]
+		pow := c.PowerStates[iv.Reach.Deepest].MaxPower
+		iw := IntervalView{
+			MinText: iv.Min.String(), MaxText: iv.Max.String(),
+			Lo: float64(iv.Min), Hi: float64(iv.Max) + 1,
+			MaxPS: iv.Plan.MaxPS, Deepest: int(iv.Reach.Deepest),
+			WorstExitUS: uint64(iv.Reach.WorstExitLatency), WorstExitState: iv.Reach.WorstExitState,
+			DeepestPowerW: pow.Watts(), DeepestPower: pow.String(),
+			Outcome: describeOutcome(&iv.Plan), Table: compactTable(&iv.Plan.Table, n),
+			Current: iv.Contains(bound),
+		}
+		for s := range n {
+			iw.Entries = append(iw.Entries, iv.Plan.Table[s].String())
+		}
+		v.Intervals = append(v.Intervals, iw)
+	}
+	return v
+}
+
+func compareView(c *powerstate.Controller, cmp *analysis.Comparison) *CompareView {
+	v := &CompareView{Differences: []string{}}
+	for i := range cmp.Configs {
+		r := &cmp.Configs[i]
+		v.Configs = append(v.Configs, CompareConfigView{
+			Name: r.Config.Name, Params: describeParams(&r.Plan.Params), Outcome: describeOutcome(&r.Plan),
+			MaxPS: r.Plan.MaxPS, Deepest: int(r.Reach.Deepest), DeepestPow: r.DeepestMaxPower.String(),
+			WorstExitUS: uint64(r.Reach.WorstExitLatency), KernelLog: r.Plan.KernelLog(),
+		})
+	}
+	for _, row := range cmp.States {
+		rv := CompareRowView{State: int(row.State), Differs: row.Differs}
+		for i := range row.Entries {
+			rv.Entries = append(rv.Entries, row.Entries[i].String())
+			rv.Reasons = append(rv.Reasons, row.Reasons[i].String())
+		}
+		v.Rows = append(v.Rows, rv)
+	}
+	for _, d := range cmp.Differences {
+		v.Differences = append(v.Differences, d.String())
+	}
+	v.PowerDeltaW = float64(cmp.PowerDelta) / 1e6
+	v.PowerDelta = fmt.Sprintf("%+.1f mW", float64(cmp.PowerDelta)/1000)
+	return v
+}
+
+func simView(name, source string, sim *analysis.Simulation) SimView {
+	v := SimView{
+		Name: name, Source: source, Count: sim.Count, TotalIdle: sim.TotalIdle.Duration().String(),
+		P50: sim.P50.String(), P90: sim.P90.String(), P99: sim.P99.String(), Max: sim.Max.String(),
+		AvgIdlePowerW: float64(sim.AverageIdlePower) / 1e6,
+	}
+	for s := range sim.Timeline.States().All() {
+		share := 100 * float64(sim.Residency[s]) / math.Max(float64(sim.TotalIdle), 1)
+		v.Residency = append(v.Residency, fmt.Sprintf("ps%d: %d wakes, %.1f%% of the idle time", s, sim.Wakes[s], share))
+	}
+	return v
+}
+
+func checkView(v *analysis.Verdict, f powerstate.Format) *CheckView {
+	out := &CheckView{Match: v.Match, Format: f.String(), Differences: []string{}, ReproducedBy: []ReproductionView{}, Notes: v.Notes}
+	if out.Notes == nil {
+		out.Notes = []string{}
+	}
+	if v.Match {
+		out.Summary = "match: the drive holds the table the kernel programs under these parameters"
+	} else {
+		out.Summary = "mismatch: the drive does not hold the table the kernel programs under these parameters"
+	}
+	if v.APSTEDiffers {
+		out.Differences = append(out.Differences, fmt.Sprintf("APSTE: kernel %s, drive %s", apst.APSTEOf(v.Expected.Enabled), v.Drive.APSTE))
+	}
+	for _, d := range v.Differences {
+		out.Differences = append(out.Differences, fmt.Sprintf("ps%d: kernel %s, drive %s", d.State, d.Expected, d.Drive))
+	}
+	for _, rp := range v.ReproducedBy {
+		out.ReproducedBy = append(out.ReproducedBy, ReproductionView{Config: configText(rp.Params), Min: rp.Min.String(), Max: rp.Max.String(), Reason: rp.Reason})
+	}
+	return out
+}

@@ -1,0 +1,66 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"syscall/js"
+)
+
+// main registers apstweb.compute(capture, feature, options) on the page:
+// capture and feature are Uint8Arrays (or null), options the JSON of a
+// Request; it returns the JSON of a Response. It then fires the event
+// "apstweb-ready" on window and waits for calls.
+func main() {
+	api := js.Global().Get("Object").New()
+	api.Set("compute", js.FuncOf(compute))
+	js.Global().Set("apstweb", api)
+	js.Global().Call("dispatchEvent", js.Global().Get("Event").New("apstweb-ready"))
+	select {}
+}
+
+func compute(_ js.Value, args []js.Value) (out any) {
+	defer func() {
+		// A panic would stop the program and the page with it; report it
+		// at the capture instead (it is a bug: please file the capture).
+		if e := recover(); e != nil {
+			out = errorJSON(fmt.Sprintf("internal error (please report it with the capture): %v", e))
+		}
+	}()
+	if len(args) != 3 {
+		return errorJSON("apstweb.compute takes (capture, feature, options)")
+	}
+	var req Request
+	if err := json.Unmarshal([]byte(args[2].String()), &req); err != nil {
+		return errorJSON("options: " + err.Error())
+	}
+	req.Capture = bytesOf(args[0])
+	req.Feature = bytesOf(args[1])
+	b, err := json.Marshal(Compute(&req))
+	if err != nil {
+		return errorJSON(err.Error())
+	}
+	return string(b)
+}
+
+// bytesOf copies a Uint8Array into Go; null, undefined and anything over
+// the capture limit (reported by Compute) are cut short first.
+func bytesOf(v js.Value) []byte {
+	if v.IsNull() || v.IsUndefined() {
+		return nil
+	}
+	n := v.Get("length").Int()
+	if n > maxCapture+1 {
+		n = maxCapture + 1
+		v = v.Call("subarray", 0, n)
+	}
+	b := make([]byte, n)
+	js.CopyBytesToGo(b, v)
+	return b
+}
+
+func errorJSON(msg string) string {
+	b, _ := json.Marshal(Response{Errors: map[string]string{"capture": msg}, Millis: map[string]float64{}})
+	return string(b)
+}

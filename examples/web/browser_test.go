@@ -1,0 +1,345 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/analysis"
+	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// perf makes the timing targets failures; without it the test measures and
+// reports them (the guide: timed targets are checked by a benchmark run on
+// a quiet machine, never by the suite, which shares two cores).
+var perf = flag.Bool("perf", false, "fail when the page misses a timing target (interactive within 1 s, plan and sweep within 10 ms); run on a quiet machine")
+
+var screenshots = flag.String("screenshots", "", "write a screenshot of each page state to `DIR` (docs/web: go test ./examples/web -run TestBrowser -screenshots ../../docs/web)")
+
+// The targets of issue 25, measured in the browser.
+const (
+	maxWasmBytes    = 5 << 20 // app.wasm uncompressed
+	maxInteractive  = time.Second
+	maxPlanAndSweep = 10 * time.Millisecond
+)
+
+// chromium finds the browser: $CHROMIUM, else chromium or chromium-browser
+// in PATH. Under CI (CI=true) a missing browser fails the test: .ci/run
+// installs Debian's chromium package.
+func chromium(t *testing.T) string {
+	t.Helper()
+	if p := os.Getenv("CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("chromium is not installed, and CI is set: the browser test must run (apt-get install -y chromium)")
+	}
+	t.Skip("chromium not installed (apt-get install chromium); the browser test runs in CI")
+	return ""
+}
+
+func readTestdata(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", path))
+	require.NoError(t, err)
+	return string(b)
+}
+
+// expectedSweep is the library's answer, computed here natively, for the
+// page to match.
+func expectedSweep(t *testing.T, capture string, bound string) (apst.Plan, analysis.BoundSweep) {
+	t.Helper()
+	c, err := powerstate.ParseBytes([]byte(capture))
+	require.NoError(t, err)
+	p := apst.DefaultParams(apst.Current)
+	require.NoError(t, p.Set("ps-max-latency-us", bound))
+	p.Quirks = apst.DriveQuirks(&c, p.Release).Quirks
+	plan, err := apst.Build(&c, p)
+	require.NoError(t, err)
+	sw, err := analysis.Sweep(&c, p)
+	require.NoError(t, err)
+	return plan, sw
+}
+
+// TestBrowser builds the static page, serves it, and drives headless
+// Chromium through it as a user would: paste captures, change the bound,
+// read the plan, the sweep picture, the comparison, the simulation, the
+// check and the link. It measures the load and compute times and the wasm
+// size against the targets.
+func TestBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the page and starts a browser")
+	}
+	if raceEnabled {
+		t.Skip("the browser test runs without -race (.ci/run has a step of its own): the race detector slows the build and the server, and the page's code is JavaScript and wasm")
+	}
+	bin := chromium(t)
+	site := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	info, err := Build(ctx, site)
+	require.NoError(t, err)
+	t.Logf("app.wasm: %d bytes (%.2f MiB; target under 5 MiB)", info.WasmSize, float64(info.WasmSize)/(1<<20))
+	assert.Less(t, info.WasmSize, int64(maxWasmBytes), "app.wasm is over 5 MB")
+
+	srv := httptest.NewServer(Handler(os.DirFS(site)))
+	defer srv.Close()
+	shots := *screenshots
+	if shots == "" {
+		shots = t.TempDir()
+	}
+	require.NoError(t, os.MkdirAll(shots, 0o755))
+	// shot writes the viewport (1280 wide, or a 390-wide phone) scrolled to
+	// the element of id, height CSS pixels high.
+	width, mobile := 1280, false
+	shot := func(p *page, name, id string, height int) {
+		t.Helper()
+		require.NoError(t, p.screenshotOf(filepath.Join(shots, name+".png"), id, width, height, 1, mobile))
+	}
+
+	b := startBrowser(t, bin)
+	p := b.newPage(t)
+	top := t
+	p.do("Emulation.setDeviceMetricsOverride", map[string]any{"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": false}, nil)
+
+	// A first load warms the browser's caches (its wasm compiler, the
+	// profile); the measured load is the second, as a returning visitor's.
+	p.navigate(srv.URL + "/")
+	p.waitFor("window.apstweb_metrics && window.apstweb_metrics.readyMs !== null", 30*time.Second)
+	ready := time.Hour
+	var loads []string
+	for i := range 3 {
+		p.navigate(fmt.Sprintf("%s/?load=%d", srv.URL, i))
+		p.waitFor("window.apstweb_metrics && window.apstweb_metrics.readyMs !== null", 30*time.Second)
+		d := time.Duration(p.num("window.apstweb_metrics.navReadyMs") * float64(time.Millisecond))
+		loads = append(loads, fmt.Sprintf("%.0f ms", d.Seconds()*1000))
+		ready = min(ready, d)
+	}
+	p.waitFor("window.apstweb_metrics.warm", 30*time.Second)
+	t.Logf("interactive after navigation start: %s (best of 3 loads after a first; target under 1 s)", strings.Join(loads, ", "))
+	if *perf {
+		assert.Less(t, ready, maxInteractive, "the page is not interactive within 1 s")
+	}
+	assert.Equal(t, "Ready: paste a capture, or try the example.", p.str("document.getElementById('status').textContent"))
+	assert.Contains(t, p.str("document.getElementById('privacy').textContent"), "serial numbers stay on this machine")
+	assert.True(t, p.num("document.getElementById('plan').hidden ? 1 : 0") == 1, "no plan before a capture")
+	shot(p, "empty", "privacy", 900)
+
+	evo := readTestdata(t, "testdata/corpus/nvme-cli/synthetic/Samsung_SSD_990_EVO_Plus_1TB_2B2QKXG7.v2_12.txt")
+	reachable := func(state int) string {
+		return p.str(fmt.Sprintf("document.querySelector('#plan-table tr[data-state=\"%d\"]').dataset.reachable", state))
+	}
+	maxPS := func() float64 { return p.num("window.apstweb_metrics.last.response.plan.max_ps") }
+	bands := func() float64 { return p.num("document.querySelectorAll('#sweep-svg .band').length") }
+
+	t.Run("990 EVO Plus at 100000 reaches ps4", func(t *testing.T) {
+		p.t = t
+		defer func() { p.t = top }()
+		p.typeInto("capture", evo)
+		p.waitFor("!document.getElementById('plan').hidden", 10*time.Second)
+		assert.Equal(t, "", p.str("document.getElementById('capture-error').textContent"))
+		assert.Equal(t, float64(4), maxPS())
+		assert.Equal(t, "yes", reachable(4))
+		assert.Contains(t, p.str("document.getElementById('plan-outcome').textContent"), "deepest state ps4")
+		plan, sw := expectedSweep(t, evo, "100000")
+		assert.Equal(t, plan.KernelLog(), p.str("document.getElementById('kernel-log').textContent"))
+		assert.Equal(t, float64(len(sw.Intervals)), bands(), "one band per interval")
+		assert.Equal(t, float64(1), p.num("document.querySelectorAll('#sweep-svg .band.current').length"))
+		for i, iv := range sw.Intervals {
+			label := p.str(fmt.Sprintf("document.querySelectorAll('#sweep-svg .band')[%d].getAttribute('aria-label')", i))
+			assert.Contains(t, label, fmt.Sprintf("bounds %s to %s:", iv.Min, iv.Max))
+		}
+		// The time of parse, plan and sweep after a paste: the median of
+		// five pastes (the machine is shared; one paste can meet a pause).
+		var ms, whole, drawn []float64
+		for range 5 {
+			p.typeInto("capture", evo)
+			ms = append(ms, p.num("(r => r.parse + r.plan + r.sweep)(window.apstweb_metrics.last.millis)"))
+			whole = append(whole, p.num("window.apstweb_metrics.last.ms"))
+			drawn = append(drawn, p.num("window.apstweb_metrics.rendered"))
+		}
+		t.Logf("after a paste: parse+plan+sweep %v ms (in wasm); the whole answer with compare, simulate and JSON %v ms; drawn %v ms",
+			ms, whole, drawn)
+		slices.Sort(ms)
+		if *perf {
+			assert.Less(t, ms[2], float64(maxPlanAndSweep/time.Millisecond), "plan and sweep over 10 ms (median of 5)")
+		}
+		// The assumptions the command states: a text capture carries APSTA,
+		// the release is unknown.
+		assert.Contains(t, p.str("document.getElementById('assumptions').textContent"), "kernel release unknown")
+		shot(p, "990-evo-plus-100ms", "plan", 1250)
+	})
+
+	t.Run("the bound follows: 25000 stops at ps3", func(t *testing.T) {
+		p.t = t
+		defer func() { p.t = top }()
+		p.typeInto("bound", "25000")
+		p.waitFor("window.apstweb_metrics.last.response.plan.max_ps === 3", 5*time.Second)
+		assert.Equal(t, "no", reachable(4))
+		assert.Equal(t, "yes", reachable(3))
+		assert.Contains(t, p.str("document.getElementById('plan-params').textContent"), "bound 25000us")
+		plan, _ := expectedSweep(t, evo, "25000")
+		assert.Equal(t, plan.KernelLog(), p.str("document.getElementById('kernel-log').textContent"))
+		assert.Contains(t, p.str("document.querySelector('#sweep-svg .band.current').getAttribute('aria-label')"), "deepest ps3")
+		// The bound presets and a band of the picture set it too.
+		p.eval("document.querySelector('[data-bound=\"100000\"]').click()", nil)
+		p.waitFor("window.apstweb_metrics.last.response.plan.max_ps === 4", 5*time.Second)
+		p.eval("(b => { b.focus(); b.dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', bubbles: true})); })(document.querySelectorAll('#sweep-svg .band')[1])", nil)
+		p.waitFor("document.getElementById('bound').value === '1'", 5*time.Second)
+		p.typeInto("bound", "25000")
+		p.waitFor("window.apstweb_metrics.last.response.plan.max_ps === 3", 5*time.Second)
+		// Focusing a band shows its table.
+		p.eval("document.querySelectorAll('#sweep-svg .band')[0].focus()", nil)
+		assert.Contains(t, p.str("document.getElementById('sweep-detail').textContent"), "Bounds 0us to 0us")
+		p.eval("document.querySelector('#sweep-svg .band.current').focus()", nil)
+		assert.Contains(t, p.str("document.getElementById('sweep-detail').textContent"), "(the current bound)")
+		// Compare (100 ms against 25 ms) and simulate.
+		delta := p.str("document.getElementById('compare-delta').textContent")
+		assert.Contains(t, delta, "Idle power delta")
+		assert.Contains(t, delta, "+73.0 mW", "ps3 (0.0800W) against ps4 (0.0070W), as apstctl compare says")
+		assert.Equal(t, float64(3), p.num("document.querySelectorAll('#sim-table tbody tr').length"))
+		assert.Contains(t, p.str("document.getElementById('sim-source').textContent"), "exp:10s")
+		shot(p, "990-evo-plus-25ms", "sweep", 1000)
+		shot(p, "990-evo-plus-compare", "compare", 1200)
+		require.NoError(t, p.screenshotOf(filepath.Join(shots, "readme.png"), "drive", 1100, 1400, 1, false))
+	})
+
+	t.Run("a get-feature capture is checked", func(t *testing.T) {
+		p.t = t
+		defer func() { p.t = top }()
+		p.typeInto("bound", "100000")
+		p.eval("document.getElementById('feature-box').open = true", nil)
+		p.typeInto("feature", readTestdata(t, "examples/apstctl/testdata/feature/samsung-990-evo-plus-25ms.txt"))
+		p.waitFor("!document.getElementById('check').hidden", 5*time.Second)
+		assert.Contains(t, p.str("document.getElementById('check-summary').textContent"), "mismatch")
+		assert.Contains(t, p.str("document.getElementById('check-repro').textContent"), "ps_max_latency_us")
+		shot(p, "990-evo-plus-check", "check", 600)
+		p.typeInto("feature", readTestdata(t, "examples/apstctl/testdata/feature/samsung-990-evo-plus-100ms.txt"))
+		p.waitFor("document.getElementById('check-summary').textContent.startsWith('match')", 5*time.Second)
+		p.typeInto("feature", "")
+		p.waitFor("document.getElementById('check').hidden", 5*time.Second)
+	})
+
+	var link string
+	t.Run("the link carries the table, not the serial", func(t *testing.T) {
+		p.t = t
+		defer func() { p.t = top }()
+		p.typeInto("bound", "25000")
+		p.waitFor("window.apstweb_metrics.last.response.plan.max_ps === 3", 5*time.Second)
+		link = p.str("document.getElementById('share-link').value")
+		assert.Equal(t, link, p.str("location.href"))
+		assert.NotContains(t, link, "SYNTHETIC")
+		assert.Contains(t, link, "bound=25000")
+		table := p.str("window.apstweb_metrics.last.response.plan.table")
+		q := b.newPage(t)
+		q.navigate(link)
+		q.waitFor("window.apstweb_metrics.last && window.apstweb_metrics.last.response.plan", 30*time.Second)
+		assert.Equal(t, table, q.str("window.apstweb_metrics.last.response.plan.table"))
+		assert.Equal(t, "", q.str("document.getElementById('capture').value"))
+		assert.Contains(t, q.str("document.getElementById('assumptions').textContent"), "from a shared link")
+	})
+
+	t.Run("the 600p: ps3 with the PCI ID inferred", func(t *testing.T) {
+		p.t = t
+		defer func() { p.t = top }()
+		p.eval("document.querySelector('[data-bound=\"100000\"]').click()", nil)
+		p.typeInto("capture", readTestdata(t, "testdata/corpus/nvme-cli/synthetic/Intel_SSDPEKKW256G7_PSF109C.v2_12.txt"))
+		p.waitFor("window.apstweb_metrics.last.response.controller.model === 'INTEL SSDPEKKW256G7'", 5*time.Second)
+		assert.Equal(t, float64(3), maxPS())
+		assert.Equal(t, "no", reachable(4))
+		a := p.str("document.getElementById('assumptions').textContent")
+		assert.Contains(t, a, "8086:f1a5 was inferred from model \"INTEL SSDPEKKW256G7\"")
+		assert.Contains(t, p.str("document.getElementById('plan-params').textContent"), "quirks no-deepest-ps")
+		shot(p, "intel-600p", "drive", 1000)
+	})
+
+	t.Run("a picked binary image, and the example button", func(t *testing.T) {
+		p.pickFile("capture-file", filepath.Join("..", "..", "testdata", "identify", "samsung-990-evo-plus-1tb-2B2QKXG7.bin"))
+		p.waitFor("window.apstweb_metrics.last.response.controller.format === 'binary'", 10*time.Second)
+		assert.Equal(t, float64(4), maxPS())
+		assert.Contains(t, p.str("document.getElementById('capture-note').textContent"), "samsung-990-evo-plus-1tb-2B2QKXG7.bin (4096 bytes, binary)")
+		p.eval("document.getElementById('example').click()", nil)
+		p.waitFor("window.apstweb_metrics.last.response.controller.format === 'nvme-cli-text'", 10*time.Second)
+		assert.Equal(t, "", p.str("document.getElementById('capture-note').textContent"))
+		assert.Equal(t, float64(4), maxPS())
+	})
+
+	t.Run("a pasted smartctl report, quoted in a bug report", func(t *testing.T) {
+		p.t = t
+		defer func() { p.t = top }()
+		rep := readTestdata(t, "testdata/corpus/smartctl/Samsung_SSD_990_EVO_Plus_1TB_2B2QKXG7.txt")
+		quoted := "> " + strings.ReplaceAll(strings.TrimRight(rep, "\n"), "\n", "\n> ") + "\n"
+		p.typeInto("capture", quoted)
+		p.waitFor("window.apstweb_metrics.last.response.controller && window.apstweb_metrics.last.response.controller.format === 'smartctl-text'", 5*time.Second)
+		assert.Equal(t, "", p.str("document.getElementById('capture-error').textContent"))
+		assert.Equal(t, float64(4), maxPS())
+		assert.Contains(t, p.str("document.getElementById('assumptions').textContent"), "does not record APSTA; APST support was assumed")
+	})
+
+	t.Run("a truncated capture shows the library's error", func(t *testing.T) {
+		p.t = t
+		defer func() { p.t = top }()
+		trunc := readTestdata(t, "examples/apstctl/testdata/truncated.txt")
+		_, want := powerstate.ParseBytes([]byte(trunc))
+		require.Error(t, want)
+		p.typeInto("capture", trunc)
+		p.waitFor("document.getElementById('capture-error').textContent !== ''", 5*time.Second)
+		assert.Equal(t, want.Error(), p.str("document.getElementById('capture-error').textContent"))
+		assert.Equal(t, "true", p.str("document.getElementById('capture').getAttribute('aria-invalid')"))
+		assert.True(t, p.num("document.getElementById('plan').hidden ? 1 : 0") == 1, "no plan for a bad capture")
+		shot(p, "truncated", "input", 700)
+		// A bad bound is refused at the bound, with the library's message.
+		p.typeInto("capture", evo)
+		p.typeInto("bound", "-5")
+		p.waitFor("document.getElementById('bound-error').textContent !== ''", 5*time.Second)
+		var params apst.Params
+		assert.Equal(t, params.Set("ps-max-latency-us", "-5").Error(), p.str("document.getElementById('bound-error').textContent"))
+		p.typeInto("bound", "100000")
+	})
+
+	t.Run("readable on a phone", func(t *testing.T) {
+		p.t = t
+		defer func() { p.t = top }()
+		width, mobile = 390, true
+		p.do("Emulation.setDeviceMetricsOverride", map[string]any{"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": true}, nil)
+		p.typeInto("capture", evo)
+		p.waitFor("!document.getElementById('plan').hidden", 5*time.Second)
+		// Nothing is wider than the screen but the scrolled tables.
+		assert.LessOrEqual(t, p.num("document.documentElement.scrollWidth"), float64(390))
+		shot(p, "phone", "drive", 1600)
+		shot(p, "phone-sweep", "sweep", 900)
+	})
+
+	select {
+	case l := <-b.logs:
+		for ; ; l = <-b.logs {
+			if strings.Contains(l, "exceptionThrown") || strings.Contains(l, `"level":"error"`) {
+				t.Errorf("the page logged: %s", l)
+			}
+			if len(b.logs) == 0 {
+				break
+			}
+		}
+	default:
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		t.Fatal("the browser test ran out of time")
+	}
+}

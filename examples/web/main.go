@@ -1,0 +1,118 @@
+// Command web builds the APST page (a static site: index.html, style.css,
+// app.js, an example capture, app.wasm compiled from ./app, and Go's
+// wasm_exec.js copied from the Go installation) and serves it on localhost,
+// or only writes it for any static host:
+//
+//	go run ./examples/web                  # build, then serve on http://127.0.0.1:8025/
+//	go run ./examples/web -out site        # write the static files to site/ and exit
+//
+// Nothing is built into the repository: app.wasm (about 4 MB) and
+// wasm_exec.js (which must match the Go release that compiled app.wasm) are
+// produced at build time, so a clone needs no build step before
+// go vet ./... or go test ./... The page computes everything in the
+// browser; the server only hands out the files.
+package main
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+)
+
+//go:embed static
+var static embed.FS
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+func run(args []string) int {
+	fl := flag.NewFlagSet("web", flag.ContinueOnError)
+	out := fl.String("out", "", "write the static files to `DIR` (created if needed) and exit, instead of serving")
+	addr := fl.String("addr", "127.0.0.1:8025", "serve on `HOST:PORT` (localhost by default: the page needs no other machine)")
+	fl.Usage = func() {
+		fmt.Fprintf(fl.Output(), "usage: go run ./examples/web [-addr HOST:PORT | -out DIR]\n\n"+
+			"Builds the APST page (GOOS=js GOARCH=wasm go build of ./examples/web/app, Go's wasm_exec.js,\n"+
+			"the HTML, CSS and JavaScript) and serves it, or writes it to DIR for any static host.\n\n")
+		fl.PrintDefaults()
+	}
+	if err := fl.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fl.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "web: unexpected argument %q\n", fl.Arg(0))
+		fl.Usage()
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	dir := *out
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "apstweb-")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "web:", err)
+			return 1
+		}
+		defer os.RemoveAll(tmp)
+		dir = tmp
+	}
+	fmt.Fprintln(os.Stderr, "web: building the page (GOOS=js GOARCH=wasm go build)...")
+	info, err := Build(ctx, dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "web:", err)
+		return 1
+	}
+	fmt.Fprintf(os.Stderr, "web: %s: app.wasm %d bytes\n", dir, info.WasmSize)
+	if *out != "" {
+		return 0
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "web:", err)
+		return 1
+	}
+	srv := &http.Server{Handler: Handler(os.DirFS(dir)), ReadHeaderTimeout: 10 * time.Second}
+	fmt.Printf("serving the APST page on http://%s/ (Ctrl-C to stop)\n", ln.Addr())
+	go func() {
+		<-ctx.Done()
+		shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		srv.Shutdown(shut)
+	}()
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		fmt.Fprintln(os.Stderr, "web:", err)
+		return 1
+	}
+	return 0
+}
+
+// Handler serves the built page from site with the headers a static host
+// should send too: the content security policy of index.html (scripts and
+// connections to this origin only, WebAssembly compilation allowed), no
+// referrer, no sniffing.
+func Handler(site fs.FS) http.Handler {
+	files := http.FileServerFS(site)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", csp)
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Cache-Control", "no-cache")
+		files.ServeHTTP(w, r)
+	})
+}
+
+// csp is the policy index.html also states in its meta element.
+const csp = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'"
