@@ -168,6 +168,7 @@ func TestControllersNoClass(t *testing.T) {
 	_, err := newFS(t, t.TempDir()).Controllers()
 	require.ErrorIs(t, err, os.ErrNotExist)
 	assert.Contains(t, err.Error(), "class/nvme")
+	assert.Contains(t, err.Error(), "no sysfs at ", "a tree without class/ is no sysfs: said as such, not as a failed stat")
 }
 
 func TestControllerErrors(t *testing.T) {

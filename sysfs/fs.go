@@ -5,6 +5,7 @@ import (
 	"fmt"
 	iofs "io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -137,13 +138,45 @@ func (fs FS) session() (FS, func(), error) {
 
 // fullPath makes the path of a *fs.PathError from an os.Root call the full
 // path of rel, so that messages say which file of which tree failed.
+//
+// The operation is named as people know it (stat, open, readdir: never
+// os.Root's statat), and a path missing from a tree that has no class
+// directory at all says so: "no sysfs at ROOT". Both keep wrapping the
+// original error (os.ErrNotExist, os.ErrPermission).
 func (fs FS) fullPath(rel string, err error) error {
 	var pe *iofs.PathError
-	if errors.As(err, &pe) && pe.Path == filepath.FromSlash(rel) {
-		return &iofs.PathError{Op: pe.Op, Path: fs.path(rel), Err: pe.Err}
+	if errors.As(err, &pe) && (pe.Path == filepath.FromSlash(rel) || pe.Path == fs.path(rel)) {
+		if errors.Is(pe.Err, iofs.ErrNotExist) && (rel == "class/nvme" || path.Dir(rel) == "class/nvme") {
+			if _, serr := os.Stat(filepath.Join(fs.Root(), "class")); serr != nil {
+				return &noSysfsError{root: fs.Root(), err: pe}
+			}
+		}
+		return &iofs.PathError{Op: plainOp(pe.Op), Path: fs.path(rel), Err: pe.Err}
 	}
 	return err
 }
+
+// plainOp names an os.Root operation as its plain form: statat is stat.
+func plainOp(op string) string {
+	switch op {
+	case "statat", "openat", "readlinkat", "fstatat", "mkdirat", "unlinkat":
+		return strings.TrimSuffix(op, "at")
+	}
+	return op
+}
+
+// noSysfsError is a path missing from a tree that is no sysfs at all (no
+// class directory): the error says that, not which file was missing.
+type noSysfsError struct {
+	root string
+	err  error
+}
+
+func (e *noSysfsError) Error() string {
+	return fmt.Sprintf("no sysfs at %s (no class/nvme: it has no class directory at all)", e.root)
+}
+
+func (e *noSysfsError) Unwrap() error { return e.err }
 
 // stat is os.Stat of rel inside the tree (symbolic links followed within
 // it). A path the snapshot records as unreadable is an error.

@@ -76,3 +76,21 @@ func TestCheckText(t *testing.T) {
 	assert.True(t, persist.MistakeDevicePath.Serious())
 	assert.False(t, persist.MistakeNoGuard.Serious())
 }
+
+func TestSysfsWrites(t *testing.T) {
+	ws, err := persist.ParseSysfsWrites("# tmpfiles\nw- /sys/class/nvme/nvme*/power/pm_qos_latency_tolerance_us - - - - 5500\n" +
+		"d /run/x 0755 root root -\n[main]\nsummary=x\n[sysfs]\n/sys/class/nvme/nvme[01]/device/power/pm_qos_latency_tolerance_us=0\n")
+	require.NoError(t, err)
+	require.Len(t, ws, 2)
+	assert.Equal(t, persist.SysfsWrite{Line: 2, Form: persist.FormTmpfiles, Path: "/sys/class/nvme/nvme*/power/pm_qos_latency_tolerance_us", Value: "5500",
+		Text: "w- /sys/class/nvme/nvme*/power/pm_qos_latency_tolerance_us - - - - 5500"}, ws[0])
+	assert.Equal(t, persist.FormTuned, ws[1].Form)
+	rel, ok := ws[0].Reaches(persist.Drive{Name: "nvme3"})
+	assert.True(t, ok)
+	assert.Equal(t, persist.ToleranceAttr, rel)
+	_, ok = ws[1].Reaches(persist.Drive{Name: "nvme3"})
+	assert.False(t, ok)
+	rel, ok = ws[1].Reaches(persist.Drive{Name: "nvme1"})
+	assert.True(t, ok)
+	assert.Equal(t, "device/"+persist.ToleranceAttr, rel)
+}

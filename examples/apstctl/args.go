@@ -26,6 +26,7 @@ var errHelp = errors.New("help requested")
 // *usageError naming the flag (with a suggestion for a misspelt name).
 func parseArgs(fs *flagSet, args []string) ([]string, error) {
 	var pos []string
+	given := map[string]string{} // long name -> how and with what it was first given
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
@@ -35,7 +36,11 @@ func parseArgs(fs *flagSet, args []string) ([]string, error) {
 			pos = append(pos, a)
 			continue
 		}
-		name := strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
+		dashes := "--"
+		if !strings.HasPrefix(a, "--") {
+			dashes = "-"
+		}
+		name := strings.TrimPrefix(a, dashes)
 		value, hasValue := "", false
 		if k, v, ok := strings.Cut(name, "="); ok {
 			name, value, hasValue = k, v, true
@@ -49,9 +54,16 @@ func parseArgs(fs *flagSet, args []string) ([]string, error) {
 		var fl *flag.Flag
 		if fs != nil {
 			fl = fs.lookup(name)
+			// getopt's attached form of a one-letter flag: -ojson.
+			if fl == nil && dashes == "-" && !hasValue && len(name) > 1 {
+				if short := fs.lookup(name[:1]); short != nil && len(fs.short[fs.longName(name[:1])]) == 1 && !isBool(short) {
+					fl, name, value, hasValue = short, name[:1], name[1:], true
+				}
+			}
 		}
+		spelt := dashes + name // the flag as given, for messages
 		if fl == nil {
-			msg := fmt.Sprintf("unknown flag %s", spelling(name))
+			msg := fmt.Sprintf("unknown flag %s", spelt)
 			if fs != nil {
 				if s := suggest(name, fs.names()); s != "" {
 					msg += fmt.Sprintf(" (did you mean %s?)", spelling(s))
@@ -64,15 +76,33 @@ func parseArgs(fs *flagSet, args []string) ([]string, error) {
 				value = "true"
 			} else {
 				if i+1 >= len(args) {
-					return nil, usagef("flag %s needs a value (%s)", spelling(name), fs.metaOf(name))
+					return nil, usagef("flag %s needs a value (%s)", spelt, fs.metaOf(name))
 				}
 				i++
 				value = args[i]
 			}
 		}
-		if err := fl.Value.Set(value); err != nil {
-			return nil, usagef("%s %s: %v", spelling(name), quoteArg(value), err)
+		long := fs.longName(name)
+		if !fs.repeat[long] {
+			first, seen := given[long]
+			this := spelt + " " + quoteArg(value)
+			if isBool(fl) {
+				this = spelt + "=" + value
+			}
+			if seen && first != this {
+				firstValue := first[strings.IndexAny(first, " =")+1:]
+				if firstValue != quoteArg(value) {
+					return nil, usagef("%s and %s contradict each other: give %s once", first, this, spelling(long))
+				}
+			}
+			if !seen {
+				given[long] = this
+			}
 		}
+		if err := fl.Value.Set(value); err != nil {
+			return nil, usagef("%s %s: %v", spelt, quoteArg(value), err)
+		}
+		fs.markGiven(long)
 	}
 	return pos, nil
 }

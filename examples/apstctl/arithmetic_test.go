@@ -36,7 +36,7 @@ func TestScaledNumbersFitOrAreRefused(t *testing.T) {
 	}
 	code, out, errOut := apstctl(t, nil, "replay", evoImage, plain, "--cpu-wake-us", "4294967295")
 	assert.Equal(t, exitOK, code, errOut)
-	assert.Contains(t, out, "stall 4295010.2 ms over 1 wakes", "the largest CPU wake fits")
+	assert.Contains(t, out, "stall 4295010.2 ms over 1 wake", "the largest CPU wake fits")
 }
 
 // measure bounds the trials of a run as a whole (trials x configurations x

@@ -134,7 +134,7 @@ func TestPlanBadInput(t *testing.T) {
 		{"bound not a number", []string{"plan", "--ps-max-latency-us", "25ms", evoImage}, "25ms"},
 		{"bound negative", []string{"plan", "--ps-max-latency-us", "-1", evoImage}, "-1"},
 		{"pm-qos rejected", []string{"plan", "--pm-qos", "-5", evoImage}, "EINVAL"},
-		{"two bounds", []string{"plan", "--pm-qos", "auto", "--ps-max-latency-us", "5", evoImage}, "only one"},
+		{"two bounds", []string{"plan", "--pm-qos", "auto", "--ps-max-latency-us", "5", evoImage}, "contradict each other"},
 		{"bad pci id", []string{"plan", "--pci-id", "zz", evoImage}, "zz"},
 		{"bad format", []string{"plan", "--format", "xml", evoImage}, "want normal or json"},
 		{"no capture", []string{"plan"}, "want 1 argument"},

@@ -245,7 +245,7 @@ func TestAnalysisCommandErrors(t *testing.T) {
 		{runSimulate, []string{anEVO, "--cpu-wake-us", "x"}, "--cpu-wake-us"},
 		{runRecommend, []string{anEVO}, "give a goal"},
 		{runRecommend, []string{anEVO, "--bar-state", "ps40"}, "--bar-state"},
-		{runRecommend, []string{anEVO, "--max-stall", "25ms", "--max-stall-us", "1"}, "only one"},
+		{runRecommend, []string{anEVO, "--max-stall", "25ms", "--max-stall-us", "1"}, "contradict each other"},
 		{runRecommend, []string{anEVO, "--max-stall", "100us", "--cpu-wake-us", "150"}, "CPU wake alone"},
 		{runRecommend, []string{anEVO, "--max-stall", "25ms", "--exit-factor", "x"}, "--exit-factor"},
 	} {

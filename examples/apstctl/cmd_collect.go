@@ -15,7 +15,7 @@ func collectCommand() *command {
 	format := addOutputFormat(fs)
 	c := &command{
 		name:      "collect",
-		usageLine: "collect [--root DIR] [-o normal|json] BUNDLE-DIR",
+		usageLine: "collect [flags] BUNDLE-DIR",
 		short:     "write a bundle of this machine's APST state for another machine",
 		long: `
 Writes a bundle to BUNDLE-DIR (which must not exist, or be empty): the sysfs files inspect reads,

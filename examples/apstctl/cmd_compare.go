@@ -17,6 +17,9 @@ type withFlags []string
 
 func (w *withFlags) String() string { return strings.Join(*w, " ") }
 
+// Repeatable marks --with as a flag given once per configuration.
+func (*withFlags) Repeatable() bool { return true }
+
 func (w *withFlags) Set(s string) error {
 	*w = append(*w, s)
 	return nil

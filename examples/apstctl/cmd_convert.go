@@ -82,7 +82,7 @@ func convertCommand() *command {
 	addOutputFile(fs, &out)
 	c := &command{
 		name:      "convert",
-		usageLine: "convert --to FORMAT [--output FILE] CAPTURE",
+		usageLine: "convert [flags] --to FORMAT CAPTURE",
 		short:     "turn a capture into another format (binary image, nvme-cli text or JSON, smartctl text)",
 		long: `
 Converts an Identify Controller capture (a path or -; binary, nvme-cli text or JSON, smartctl text

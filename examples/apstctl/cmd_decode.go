@@ -11,7 +11,7 @@ func decodeCommand() *command {
 	format := addOutputFormat(fs)
 	c := &command{
 		name:      "decode",
-		usageLine: "decode [-o normal|json] FEATURE-CAPTURE",
+		usageLine: "decode [flags] FEATURE-CAPTURE",
 		short:     "decode a programmed APST table (nvme get-feature -f 0x0c text, JSON or raw bytes)",
 		long: `
 Decodes the APST table programmed in a controller from FEATURE-CAPTURE (a path, or - for standard

@@ -24,7 +24,7 @@ func diagnoseCommand() *command {
 	format := addOutputFormat(fs)
 	c := &command{
 		name:      "diagnose",
-		usageLine: "diagnose [--root DIR] [--log FILE [--id-ctrl CAPTURE]] [-o normal|json] [nvmeN]",
+		usageLine: "diagnose [flags] [nvmeN]",
 		short:     "which layer made a drive drop out, reset or stall: APST, ASPM, D3cold, runtime PM, link, power, firmware",
 		long: `
 Reads the kernel log (live: /dev/kmsg; a bundle: its kern.log; --log: a pasted one), the PCIe and

@@ -2,6 +2,10 @@ package main
 
 import (
 	"context"
+	"io"
+
+	nvmeapst "github.com/nvmeapst/nvmeapst"
+	"github.com/nvmeapst/nvmeapst/apst/diagnose"
 	"strings"
 )
 
@@ -11,7 +15,7 @@ func inspectCommand() *command {
 	format := addOutputFormat(fs)
 	c := &command{
 		name:      "inspect",
-		usageLine: "inspect [--root DIR] [-o normal|json] [nvmeN...]",
+		usageLine: "inspect [flags] [nvmeN...]",
 		short:     "what the kernel programmed on this machine (or a bundle), and why",
 		long: `
 Shows, per NVMe controller, the quirks that apply and why, the latency bound and where it comes
@@ -37,10 +41,21 @@ entries with their likely causes. Without names, every controller is inspected.`
 		if err != nil {
 			return systemError(err)
 		}
-		if format.json {
-			return writeJSON(x.out, reportView(rep))
+		pm := map[string]*diagnose.Facts{}
+		for _, c := range rep.Controllers {
+			f, _ := sys.PowerFacts(c.Name) // unreadable files are facts marked so
+			pm[c.Name] = &f
 		}
-		writeReportText(x.out, rep)
+		if format.json {
+			v := reportView(rep)
+			for i := range v.Controllers {
+				v.Controllers[i].PowerManagement = pm[v.Controllers[i].Name]
+			}
+			return writeJSON(x.out, v)
+		}
+		writeReportText(x.out, rep, func(w io.Writer, c *nvmeapst.ControllerReport) {
+			writePowerLayers(w, pm[c.Name])
+		})
 		return nil
 	}
 	return c

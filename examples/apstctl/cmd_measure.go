@@ -24,7 +24,7 @@ import (
 var measureDefaultConfigs = []string{"ps-max-latency-us=100000", "ps-max-latency-us=25000"}
 
 // measureSynopsis is the usage line after "apstctl ".
-const measureSynopsis = "measure [flags] nvmeNnM | measure --simulate CAPTURE [flags]"
+const measureSynopsis = "measure [flags] nvmeNnM\n       apstctl measure [flags] --simulate CAPTURE"
 
 // measureLong is the paragraph of the help.
 const measureLong = `Measures the real wake stall of a drive, as the 25 ms patch did: for each trial, each idle time
@@ -146,6 +146,9 @@ func (o *measureOptions) run(ctx context.Context, x *invocation, args []string) 
 		offsets = measure.OffsetsFixed
 	default:
 		return usagef("--offsets %q: want random or fixed", o.offsets)
+	}
+	if o.trialsDetail && !o.format.json {
+		return usagef("--trials-detail does nothing for text output: it adds trials_detail to -o json")
 	}
 	if o.trials < 1 || o.trials > measure.MaxTrials {
 		return usagef("--trials %d: want 1 to %d", o.trials, measure.MaxTrials)
@@ -390,12 +393,12 @@ func writeMeasureText(w io.Writer, h *measureHeader, r *measure.Result) error {
 	} else {
 		fmt.Fprintf(&b, "%s on %s\n", h.Device, h.ControllerName)
 	}
-	fmt.Fprintf(&b, "%d trials per row, interleaved; %d-byte reads at %s offsets (seed %d)\n\n", h.Trials, h.ReadBytes, r.Offsets, r.Seed)
+	fmt.Fprintf(&b, "%s per row, interleaved; %d-byte reads at %s offsets (seed %d)\n\n", plural(h.Trials, "trial"), h.ReadBytes, r.Offsets, r.Seed)
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "config\tidle\ttrials\tkept\tstate\tp50\tp90\tp99\tmax")
 	for _, row := range r.Rows {
 		l := row.Latency
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\tps%d\t%s\t%s\t%s\t%s\n", row.ConfigText, row.Idle, row.Trials, row.Kept, row.State,
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\tps%d\t%s\t%s\t%s\t%s\n", row.ConfigText, durationText(row.Idle), row.Trials, row.Kept, row.State,
 			latencyText(l.P50), latencyText(l.P90), latencyText(l.P99), latencyText(l.Max))
 	}
 	l := r.Warm
@@ -404,15 +407,15 @@ func writeMeasureText(w io.Writer, h *measureHeader, r *measure.Result) error {
 	if len(r.States) > 0 {
 		fmt.Fprintln(&b, "\nexit latency, measured / advertised:")
 		for _, s := range r.States {
-			fmt.Fprintf(&b, "  ps%d  %s / %s  factor %s  (%d trials)\n", s.State, latencyText(s.Measured), latencyText(s.Advertised.Duration()), s.Factor, s.Trials)
+			fmt.Fprintf(&b, "  ps%d  %s / %s  factor %s  (%s)\n", s.State, latencyText(s.Measured), latencyText(s.Advertised.Duration()), s.Factor, plural(s.Trials, "trial"))
 		}
 	}
 	if r.ExitFactorTrials > 0 {
-		fmt.Fprintf(&b, "\nexit factor %s over %d trials: apstctl simulate --exit-factor %s (replay takes the same)\n", r.ExitFactor, r.ExitFactorTrials, r.ExitFactor)
+		fmt.Fprintf(&b, "\nexit factor %s over %s: apstctl simulate --exit-factor %s (replay takes the same)\n", r.ExitFactor, plural(r.ExitFactorTrials, "trial"), r.ExitFactor)
 		fmt.Fprintf(&b, "per state: %s (apstctl simulate --exit-factor %s uses them)\n", r.ExitFactorByState(), exitFactorsText(r))
 	}
 	if r.CountersChecked {
-		fmt.Fprintf(&b, "\n%d of %d trials kept (%d discarded: other I/O during the idle wait)\n", len(r.Trials)-r.Discarded, len(r.Trials), r.Discarded)
+		fmt.Fprintf(&b, "\n%d of %s kept (%d discarded: other I/O during the idle wait)\n", len(r.Trials)-r.Discarded, plural(len(r.Trials), "trial"), r.Discarded)
 	}
 	if r.Restored {
 		fmt.Fprintf(&b, "pm_qos_latency_tolerance_us restored to %s\n", r.Original)

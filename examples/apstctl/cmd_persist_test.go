@@ -42,6 +42,7 @@ var persistGoldenCases = []struct {
 	{"persist-check-5500.txt", []string{"persist", "--check-line", "nvme_core.default_ps_max_latency_us=5500", "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin", "testdata/corpus/binary/synthetic/SKhynix_PC401_NVMe_512GB_80003E00.id-ctrl.bin"}, 1},
 	{"persist-check-zero.txt", []string{"persist", "--check", "examples/apstctl/testdata/persist/global-zero.conf", "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin", "testdata/identify/intel-ssdpekkw256g7-PSF109C.bin"}, 1},
 	{"persist-check-tmpfiles.txt", []string{"persist", "--check", "examples/apstctl/testdata/persist/tmpfiles-device-path.conf", "--root", "testdata/bundle"}, 1},
+	{"persist-check-tuned-zero.txt", []string{"persist", "--check", "examples/apstctl/testdata/persist/tuned-zero.conf", "--root", "testdata/bundle"}, 1},
 	{"persist-check-own-rule.txt", []string{"persist", "--check", "examples/apstctl/testdata/persist/evo-family.rules", "--root", "testdata/bundle"}, 0},
 }
 
@@ -76,7 +77,7 @@ func TestPersistUsage(t *testing.T) {
 		{[]string{"persist", "--bound", "1", "--model", `a"b`}, "cannot match"},
 		{[]string{"persist", "--bound", "1", "--kernel", "v4.12"}, "--kernel describes the kernel"},
 		{[]string{"persist", "--check-line", "x", "--bound", "1"}, "--bound does not go with --check"},
-		{[]string{"persist", "--check-line", "hello", evo}, "no udev rule"},
+		{[]string{"persist", "--check-line", "hello", evo}, "no udev rule, nvme_core.default_ps_max_latency_us, options nvme_core, tmpfiles w line or tuned [sysfs] line found"},
 		{[]string{"persist", "--check-line", "nvme_core.default_ps_max_latency_us=-1", evo}, "want an unsigned number"},
 	} {
 		code, _, errOut := apstctl(t, nil, tc.args...)

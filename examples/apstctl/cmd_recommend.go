@@ -128,7 +128,7 @@ give up, and whether the bound of the other flags (default 100000) meets the goa
 		stallLimit := apst.NoLimit
 		switch {
 		case *maxStall != "" && *maxStallUS != "":
-			return usagef("give only one of --max-stall and --max-stall-us")
+			return usagef("--max-stall and --max-stall-us contradict each other: each sets the stall limit; give one")
 		case *maxStall != "" || *maxStallUS != "":
 			s, name := *maxStall, "--max-stall"
 			if s == "" {

@@ -385,12 +385,12 @@ func writeReplayText(w io.Writer, c *powerstate.Controller, rep *analysis.Replay
 			if st.HasBreakEven {
 				be = st.BreakEven.String()
 			}
-			fmt.Fprintf(tw, "    ps%d\t%s\t%s\t%s\t%s\t%s\t%d\t%s (%.1f%%)\n", st.State, st.From.Duration(), st.MaxPower, lat,
+			fmt.Fprintf(tw, "    ps%d\t%s\t%s\t%s\t%s\t%s\t%d\t%s (%.1f%%)\n", st.State, durationText(st.From.Duration()), st.MaxPower, lat,
 				st.Penalty, be, st.Wakes, seconds(st.Residency), percent(st.Residency, res.Idle))
 		}
 		tw.Flush()
-		fmt.Fprintf(w, "    stall %s over %d wakes: p50 %s, p90 %s, p99 %s, max %s\n",
-			millis(int64(res.StallTotal)), res.Wakes, res.P50, res.P90, res.P99, res.Max)
+		fmt.Fprintf(w, "    stall %s over %s: p50 %s, p90 %s, p99 %s, max %s\n",
+			millis(int64(res.StallTotal)), plural(int(res.Wakes), "wake"), res.P50, res.P90, res.P99, res.Max)
 		fmt.Fprintf(w, "    idle %s: %s at an average %.4f W; transitions 0 to %s more\n",
 			seconds(res.Idle), joules(res.IdleEnergy), float64(res.AverageIdlePower)/1e6, joules(res.TransitionEnergyMax))
 	}
@@ -412,7 +412,7 @@ func writeReplayText(w io.Writer, c *powerstate.Controller, rep *analysis.Replay
 }
 
 // wakeDeltas lists the changes of the wakes per state: "; wakes ps3 +2,
-// ps4 −2", or "" when none changed.
+// ps4 -2", or "" when none changed.
 func wakeDeltas(d *analysis.ReplayDelta) string {
 	s := ""
 	for st, n := range d.Wakes {
@@ -429,11 +429,11 @@ func wakeDeltas(d *analysis.ReplayDelta) string {
 	return s
 }
 
-// signed writes a number's sign as people read it: "+" before a positive
-// or zero value, the minus sign (U+2212) for a negative one.
+// signed writes a number's sign: "+" before a positive or zero value,
+// the ASCII "-" of a negative one (as compare prints it).
 func signed(s string) string {
 	if len(s) > 0 && s[0] == '-' {
-		return "\u2212" + s[1:]
+		return s
 	}
 	return "+" + s
 }

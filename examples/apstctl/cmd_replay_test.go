@@ -143,7 +143,7 @@ func TestReplayJSONView(t *testing.T) {
 	// The same in text: the stall and energy differences in one line.
 	code, out, errOut = runReplay(t, nil, evoImage, basic, "--with", "ps-max-latency-us=100000", "--with", "ps-max-latency-us=25000")
 	require.Equal(t, 0, code, errOut)
-	assert.Contains(t, out, "[2] vs [1]: \u221276.8 ms of stall, +65.7 mJ of idle energy (transitions at most \u2212480.0 mJ); p99 stall \u221238.4 ms; wakes ps3 +2, ps4 \u22122\n")
+	assert.Contains(t, out, "[2] vs [1]: -76.8 ms of stall, +65.7 mJ of idle energy (transitions at most -480.0 mJ); p99 stall -38.4 ms; wakes ps3 +2, ps4 -2\n")
 	assert.Contains(t, out, "    stall 90.6 ms over 4 wakes: p50 4600us, p90 43000us, p99 43000us, max 43000us\n")
 	assert.Contains(t, out, "    idle 5.250 s: 2.4263 J at an average 0.4622 W; transitions 0 to 0.5916 J more\n")
 }
@@ -358,7 +358,7 @@ func TestReplayPowerWarning(t *testing.T) {
 
 func TestReplayNumberFormats(t *testing.T) {
 	assert.Equal(t, "+90.6 ms", signed(millis(90600)))
-	assert.Equal(t, "\u221276.8 ms", signed(millis(-76800)))
+	assert.Equal(t, "-76.8 ms", signed(millis(-76800)))
 	assert.Equal(t, "+0.0 ms", signed(millis(-50)), "no minus sign before a zero")
 	assert.Equal(t, "+65.7 mJ", signed(millijoules(65700)))
 	assert.Equal(t, "2.4263 J", joules(2426300))

@@ -23,7 +23,7 @@ func setCPULatencyCommand() *command {
 	format := addOutputFormat(fs)
 	c := &command{
 		name:      "set-cpu-latency",
-		usageLine: "set-cpu-latency [--root DIR] [--timeout-ms MS] [-o normal|json] TARGET VALUE",
+		usageLine: "set-cpu-latency [flags] TARGET VALUE",
 		short:     "set the CPU latency QoS knob of a controller or disk (patched kernels)",
 		long: `
 Sets the CPU latency QoS limit held while NVMe I/O is in flight, on kernels that carry the proposed

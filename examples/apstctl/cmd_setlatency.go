@@ -14,7 +14,7 @@ func setLatencyCommand() *command {
 	format := addOutputFormat(fs)
 	c := &command{
 		name:      "set-latency",
-		usageLine: "set-latency [--root DIR] [-o normal|json] nvmeN VALUE",
+		usageLine: "set-latency [flags] nvmeN VALUE",
 		short:     "set a controller's pm_qos_latency_tolerance_us, validated and read back",
 		long: `
 Writes VALUE to /sys/class/nvme/nvmeN/power/pm_qos_latency_tolerance_us and reads it back. VALUE

@@ -182,21 +182,21 @@ are taken as instantaneous.`,
 		fmt.Fprintln(tw, "  from idle\tstate\tmax power\twake penalty")
 		for _, st := range tl {
 			wk := tl.WakeAfter(st.From, opt)
-			fmt.Fprintf(tw, "  %s\tps%d\t%s\t%s\n", st.From.Duration(), st.State, st.MaxPower, wk.Penalty)
+			fmt.Fprintf(tw, "  %s\tps%d\t%s\t%s\n", durationText(st.From.Duration()), st.State, st.MaxPower, wk.Penalty)
 		}
 		tw.Flush()
 		fmt.Fprintln(w, "  "+breakEvenText(ctl, &plan))
 		for _, g := range single {
 			wk := tl.WakeAfter(g, opt)
 			fmt.Fprintf(w, "\nafter a %s gap the next command meets ps%d: exit latency %s, penalty %s\n",
-				g.Duration(), wk.State, wk.ExitLatency, wk.Penalty)
+				durationText(g.Duration()), wk.State, wk.ExitLatency, wk.Penalty)
 		}
 		if sim != nil {
-			fmt.Fprintf(w, "\n%d gaps (%s), %s idle in total:\n", sim.Count, source, sim.TotalIdle.Duration())
+			fmt.Fprintf(w, "\n%s (%s), %s idle in total:\n", plural(int(sim.Count), "gap"), source, durationText(sim.TotalIdle.Duration()))
 			fmt.Fprintf(w, "  wake penalty p50 %s, p90 %s, p99 %s, max %s\n", sim.P50, sim.P90, sim.P99, sim.Max)
 			fmt.Fprintf(w, "  average idle power %.4f W (time-weighted max power of the states)\n", float64(sim.AverageIdlePower)/1e6)
 			for _, st := range stateList(tl.States()) {
-				fmt.Fprintf(w, "  ps%d: %d wakes, %.1f%% of the idle time\n", st, sim.Wakes[st],
+				fmt.Fprintf(w, "  ps%d: %s, %.1f%% of the idle time\n", st, plural(int(sim.Wakes[st]), "wake"),
 					100*float64(sim.Residency[st])/float64(max(uint64(sim.TotalIdle), 1)))
 			}
 		}

@@ -146,6 +146,9 @@ func (o *surveyOptions) run(ctx context.Context, x *invocation, args []string) e
 		}
 		r.budget, r.hasBudget = b, true
 	}
+	if o.full && o.format != "json" && o.format != "ndjson" {
+		return usagef("--full does nothing for --output-format %s: it adds each configuration's whole result to JSON", o.format)
+	}
 	if o.summary && (o.format == "csv" || o.format == "ndjson") {
 		return usagef("--summary and --output-format %s contradict each other: %s holds the drives only", o.format, o.format)
 	}

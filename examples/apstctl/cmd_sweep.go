@@ -39,13 +39,19 @@ func sweepCommand() *command {
 		long: `
 Partitions every bound ps_max_latency_us (0 to 2^64-1) into the maximal intervals that give the
 same APST table, with each interval's max PS, deepest reachable state and worst-case exit latency.
-The other plan flags apply; the bound flags are ignored.`,
+The other plan flags apply; the bound flags (--ps-max-latency-us, --pm-qos,
+--default-ps-max-latency-us) are refused: the sweep covers every bound.`,
 		examples: []string{
 			"sweep testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin",
 			"sweep --pci-id 8086:f1a5 --kernel v4.12 testdata/identify/intel-ssdpekkw256g7-PSF109C.bin",
 			"sweep testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin -o json",
 		},
-		flags:   fs,
+		flags: fs,
+		ignores: map[string]string{
+			"ps-max-latency-us":         "the sweep covers every bound",
+			"pm-qos":                    "the sweep covers every bound",
+			"default-ps-max-latency-us": "the sweep covers every bound",
+		},
 		minArgs: 1, maxArgs: 1,
 	}
 	c.run = func(ctx context.Context, x *invocation, args []string) error {

@@ -14,7 +14,7 @@ func versionCommand() *command {
 	format := addOutputFormat(fs)
 	c := &command{
 		name:      "version",
-		usageLine: "version [-o normal|json]",
+		usageLine: "version [flags]",
 		short:     "the module version and the newest kernel release whose tables it carries",
 		long: `
 Prints the version of the nvmeapst module apstctl was built from (from the build information:

@@ -23,6 +23,10 @@ type command struct {
 	examples []string
 	// flags are the command's flags; nil for a command without any.
 	flags *flagSet
+	// ignores are the flags the command has (from a shared set) but that
+	// do nothing for it, each with the reason: runCommand refuses them
+	// when given.
+	ignores map[string]string
 	// args is how many positional arguments the command takes: min, and max
 	// (-1 for no limit).
 	minArgs, maxArgs int

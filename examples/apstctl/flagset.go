@@ -19,6 +19,13 @@ type flagSet struct {
 	short   map[string]string // long name -> one-letter alias
 	aliases map[string]string // alias (short or long) -> long name
 	meta    map[string]string // long name -> metavariable ("" for a boolean)
+	// repeat holds the flags that may be given more than once (--with,
+	// --gap): every other flag given twice with different values is a
+	// contradiction.
+	repeat map[string]bool
+	// set are the long names of the flags the command line gave, in order
+	// (parseArgs records them).
+	set []string
 	// report, when not nil, is the value of --output FILE that runCommand
 	// writes the command's standard output to (see addOutputFormat).
 	report *outputFile
@@ -27,7 +34,7 @@ type flagSet struct {
 func newFlagSet(name string) *flagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	return &flagSet{fs: fs, short: map[string]string{}, aliases: map[string]string{}, meta: map[string]string{}}
+	return &flagSet{fs: fs, short: map[string]string{}, aliases: map[string]string{}, meta: map[string]string{}, repeat: map[string]bool{}}
 }
 
 func (f *flagSet) add(name, meta string) {
@@ -47,16 +54,42 @@ func (f *flagSet) Bool(name string, def bool, usage string) *bool {
 	return f.fs.Bool(name, def, usage)
 }
 
-// Var defines a flag --name META with the value v.
+// Var defines a flag --name META with the value v. A value that
+// accumulates (a repeatable flag, such as --with) says so with a method
+// Repeatable() bool.
 func (f *flagSet) Var(v flag.Value, name, meta, usage string) {
 	f.add(name, meta)
 	f.fs.Var(v, name, usage)
+	if r, ok := v.(interface{ Repeatable() bool }); ok && r.Repeatable() {
+		f.repeat[name] = true
+	}
 }
 
-// Func defines a flag --name META that calls fn with each value.
+// Func defines a repeatable flag --name META that calls fn with each value.
 func (f *flagSet) Func(name, meta, usage string, fn func(string) error) {
 	f.add(name, meta)
 	f.fs.Func(name, usage, fn)
+	f.repeat[name] = true
+}
+
+// given returns the long names of the flags the command line set, in
+// the order they were first given.
+func (f *flagSet) given() []string { return f.set }
+
+// markGiven records that the command line set the flag long.
+func (f *flagSet) markGiven(long string) {
+	if !slices.Contains(f.set, long) {
+		f.set = append(f.set, long)
+	}
+}
+
+// longName returns the long name of the flag called name (a long name or
+// an alias).
+func (f *flagSet) longName(name string) string {
+	if long, ok := f.aliases[name]; ok {
+		return long
+	}
+	return name
 }
 
 // StringVar defines a string flag --name META stored in p.

@@ -104,6 +104,9 @@ func runCommand(ctx context.Context, c *command, args []string, stdin io.Reader,
 		pos = []string{"-"}
 	}
 	if err == nil {
+		err = checkIgnored(c)
+	}
+	if err == nil {
 		err = checkArgCount(c, pos)
 	}
 	if err == nil {
@@ -199,6 +202,20 @@ func finish(prefix string, code int, explicit bool, out, errw *checkedWriter) in
 		return exitFailure
 	}
 	return code
+}
+
+// checkIgnored refuses a flag that does nothing for the command, with the
+// reason.
+func checkIgnored(c *command) error {
+	if c.flags == nil {
+		return nil
+	}
+	for _, name := range c.flags.given() {
+		if why, ok := c.ignores[name]; ok {
+			return usagef("%s does nothing for %s: %s", spelling(name), c.name, why)
+		}
+	}
+	return nil
 }
 
 // checkArgCount refuses a wrong number of positional arguments.

@@ -59,12 +59,13 @@ type settingDriveJSON struct {
 }
 
 type settingCheckJSON struct {
-	Kind     string               `json:"kind"`
-	Rules    int                  `json:"rules"`
-	Defaults []string             `json:"defaults"`
-	Findings []settingFindingJSON `json:"findings"`
-	Drives   []settingDriveJSON   `json:"drives"`
-	Serious  bool                 `json:"serious"`
+	Kind        string               `json:"kind"`
+	Rules       int                  `json:"rules"`
+	SysfsWrites int                  `json:"sysfs_writes"`
+	Defaults    []string             `json:"defaults"`
+	Findings    []settingFindingJSON `json:"findings"`
+	Drives      []settingDriveJSON   `json:"drives"`
+	Serious     bool                 `json:"serious"`
 }
 
 func runPersistCheck(ctx context.Context, x *invocation, f *persistFlags, args []string) error {
@@ -94,6 +95,7 @@ func runPersistCheck(ctx context.Context, x *invocation, f *persistFlags, args [
 		return inputErr(fmt.Errorf("%s: %w", esc(name), derr))
 	}
 	var findings []persist.Finding
+	var sysfsWrites []persist.SysfsWrite
 	switch {
 	case rerr == nil && len(rules) > 0:
 		out.Kind, out.Rules = "udev", len(rules)
@@ -104,13 +106,22 @@ func runPersistCheck(ctx context.Context, x *invocation, f *persistFlags, args [
 		rules = nil
 		findings = persist.CheckDefaults(defaults)
 	default:
+		var werr error
+		if sysfsWrites, werr = persist.ParseSysfsWrites(text); werr != nil {
+			return inputErr(fmt.Errorf("%s: %w", esc(name), werr))
+		}
+		if len(sysfsWrites) > 0 {
+			out.Kind, out.SysfsWrites, rules, defaults = "sysfs-writes", len(sysfsWrites), nil, nil
+			findings = persist.CheckSysfsWrites(sysfsWrites)
+			break
+		}
 		findings = persist.CheckText(text)
 		if len(findings) == 0 {
 			why := ""
 			if rerr != nil {
 				why = " (as udev rules: " + strings.TrimPrefix(rerr.Error(), "persist: ") + ")"
 			}
-			return inputErr(fmt.Errorf("%s: no udev rule, nvme_core.default_ps_max_latency_us or options nvme_core line found%s", esc(name), why))
+			return inputErr(fmt.Errorf("%s: no udev rule, nvme_core.default_ps_max_latency_us, options nvme_core, tmpfiles w line or tuned [sysfs] line found%s", esc(name), why))
 		}
 		out.Kind = "text"
 	}
@@ -134,7 +145,7 @@ func runPersistCheck(ctx context.Context, x *invocation, f *persistFlags, args [
 		drives = nil // what such a file writes where is not evaluated
 	}
 	for i := range drives {
-		out.Drives = append(out.Drives, checkSettingOn(&drives[i], rules, defaults))
+		out.Drives = append(out.Drives, checkSettingOn(&drives[i], rules, defaults, sysfsWrites))
 	}
 	if f.format.json {
 		if err := writeJSON(x.out, out); err != nil {
@@ -209,7 +220,7 @@ func capturePCI(pf *planFlags, ctl *powerstate.Controller) apst.PCIID {
 
 // checkSettingOn says whether the setting reaches the drive and what table
 // results.
-func checkSettingOn(cd *settingDrive, rules persist.Rules, defaults []persist.Default) settingDriveJSON {
+func checkSettingOn(cd *settingDrive, rules persist.Rules, defaults []persist.Default, sysfsWrites []persist.SysfsWrite) settingDriveJSON {
 	d := &cd.drive
 	v := settingDriveJSON{Drive: cd.label, Model: d.Model, Serial: d.Serial, APSTAttribute: d.HasTolerance, Writes: []settingWriteJSON{}, GivesUp: []int{}}
 	if d.HasPCI {
@@ -223,6 +234,17 @@ func checkSettingOn(cd *settingDrive, rules persist.Rules, defaults []persist.De
 	if w, ok := persist.Tolerance(rules.Apply(*d)); ok {
 		if t, err := apst.ParseTolerance(w.Value); err == nil {
 			v.Reached, v.By, v.Line, bound = true, "udev", w.Line, t.Bound()
+		}
+	}
+	for _, sw := range sysfsWrites {
+		rel, ok := sw.Reaches(*d)
+		if !ok {
+			continue
+		}
+		exists := d.Exists != nil && d.Exists(rel) || d.Exists == nil && rel == persist.ToleranceAttr && d.HasTolerance
+		v.Writes = append(v.Writes, settingWriteJSON{Line: sw.Line, Attr: rel, Value: sw.Value, Exists: exists, Actions: []string{whenWritten(sw.Form)}, Conditions: []string{}})
+		if t, err := apst.ParseTolerance(sw.Value); err == nil && exists && rel == persist.ToleranceAttr {
+			v.Reached, v.By, v.Line, bound = true, sw.Form.String(), sw.Line, t.Bound()
 		}
 	}
 	if !v.Reached && len(defaults) > 0 {
@@ -259,6 +281,8 @@ func writeSettingCheck(w *checkedWriter, name string, out *settingCheckJSON) {
 	switch out.Kind {
 	case "udev":
 		fmt.Fprintf(w, "%s: udev rules (%d)\n", esc(name), out.Rules)
+	case "sysfs-writes":
+		fmt.Fprintf(w, "%s: sysfs writes (systemd-tmpfiles w lines, tuned [sysfs] lines): %d\n", esc(name), out.SysfsWrites)
 	case "module-default":
 		fmt.Fprintf(w, "%s: nvme_core.default_ps_max_latency_us, the default of every controller at probe\n", esc(name))
 		for _, d := range out.Defaults {
@@ -290,7 +314,7 @@ func writeSettingCheck(w *checkedWriter, name string, out *settingCheckJSON) {
 		for _, wr := range d.Writes {
 			exists := "exists"
 			if !wr.Exists {
-				exists = "DOES NOT EXIST on this drive: the write fails"
+				exists = "DOES NOT EXIST on this drive: nothing is written there"
 			}
 			fmt.Fprintf(w, "  line %d writes %s = %s at %s: the path %s", wr.Line, esc(wr.Attr), esc(wr.Value), strings.Join(wr.Actions, ", "), exists)
 			if len(wr.Conditions) > 0 {
@@ -306,6 +330,8 @@ func writeSettingCheck(w *checkedWriter, name string, out *settingCheckJSON) {
 			fmt.Fprintf(w, "  not reached: it keeps the default %s\n", persist.DefaultBound)
 		case d.By == "udev":
 			fmt.Fprintf(w, "  reached by the rule of line %d: bound %s\n", d.Line, boundText(apst.Microseconds(d.BoundUS)))
+		case d.By == "tmpfiles" || d.By == "tuned":
+			fmt.Fprintf(w, "  reached by the %s line %d: bound %s\n", d.By, d.Line, boundText(apst.Microseconds(d.BoundUS)))
 		default:
 			fmt.Fprintf(w, "  reached by the module default of line %d at probe: bound %s\n", d.Line, boundText(apst.Microseconds(d.BoundUS)))
 		}
@@ -328,4 +354,12 @@ func statesText(ss []int) string {
 		parts[i] = fmt.Sprintf("ps%d", s)
 	}
 	return strings.Join(parts, ",")
+}
+
+// whenWritten says when a sysfs write of the form happens.
+func whenWritten(f persist.Form) string {
+	if f == persist.FormTuned {
+		return "tuned profile applied"
+	}
+	return "boot (systemd-tmpfiles)"
 }

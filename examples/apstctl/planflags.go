@@ -68,7 +68,7 @@ func (pf *planFlags) params(c *powerstate.Controller) (apst.Params, error) {
 		}
 	}
 	if len(bounds) > 1 {
-		return p, usagef("give only one of --%s and --%s", bounds[0], bounds[1])
+		return p, usagef("--%s and --%s contradict each other: each sets the bound; give one", bounds[0], bounds[1])
 	}
 	for _, kv := range [][2]string{
 		{"apst-primary-timeout-ms", *pf.primaryTimeout},
@@ -94,6 +94,9 @@ func (pf *planFlags) params(c *powerstate.Controller) (apst.Params, error) {
 		}
 		pf.match = &m
 		p.Quirks = m.Quirks // what Build's own lookup finds on c (with --pci-id)
+	}
+	if *pf.forceAPST && p.Generation == apst.V4_11 {
+		return p, usagef("--kernel %s and --force-apst contradict each other: v4.11 has no nvme_core.force_apst (it arrived in v4.12)", quoteArg(*pf.kernel))
 	}
 	p.ForceAPST = *pf.forceAPST
 	return p, nil

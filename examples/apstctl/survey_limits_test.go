@@ -28,7 +28,7 @@ func TestSurveyCommandUnreadableListBounded(t *testing.T) {
 	total := surveyUnreadableListMax + extra
 	code, out, errOut := anRun(t, cmdFunc("survey"), nil, dir)
 	require.Equal(t, exitOK, code, errOut)
-	assert.Contains(t, out, fmt.Sprintf("1 drives surveyed; %d unreadable files", total))
+	assert.Contains(t, out, fmt.Sprintf("1 drive surveyed; %d unreadable files", total))
 	assert.Equal(t, surveyUnreadableListMax, strings.Count(out, "  unreadable: "))
 	assert.Contains(t, out, fmt.Sprintf("... and %d more unreadable files, not listed (the list keeps the first %d)", extra, surveyUnreadableListMax))
 
@@ -41,7 +41,7 @@ func TestSurveyCommandUnreadableListBounded(t *testing.T) {
 	assert.Contains(t, string(raw), fmt.Sprintf(`"unreadable_not_listed": %d,`, extra))
 	code, merged, errOut := anRun(t, cmdFunc("survey"), nil, "--merge", js)
 	require.Equal(t, exitOK, code, errOut)
-	assert.Contains(t, merged, fmt.Sprintf("1 drives surveyed; %d unreadable files", total))
+	assert.Contains(t, merged, fmt.Sprintf("1 drive surveyed; %d unreadable files", total))
 
 	code, nd, errOut := anRun(t, cmdFunc("survey"), nil, "--format", "ndjson", dir)
 	require.Equal(t, exitOK, code, errOut)
@@ -58,7 +58,7 @@ func TestSurveyCommandQuirksNoneAsCompare(t *testing.T) {
 	code, out, errOut := anRun(t, cmdFunc("survey"), nil, append(with, sn550)...)
 	require.Equal(t, exitOK, code, errOut)
 	assert.Contains(t, out, "* SanDisk/WD       ps4    39000us     0.0050W  ps3    11000us     0.0250W      +20.0 mW")
-	assert.Contains(t, out, "the table changes on 1 of 1 drives")
+	assert.Contains(t, out, "the table changes on 1 of 1 drive")
 	code, out, errOut = anRun(t, cmdFunc("compare"), nil, append(with, sn550)...)
 	require.Equal(t, exitOK, code, errOut)
 	assert.Contains(t, out, "deepest-state: ps4 -> ps3")

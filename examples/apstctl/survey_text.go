@@ -125,7 +125,7 @@ const textListMax = 20
 func (t *surveyText) end(r *surveyRun) error {
 	w := t.w
 	sum := r.survey.Summary()
-	fmt.Fprintf(w, "\n%d drives surveyed; %d unreadable files, %d skipped by name", sum.Drives, r.unreadable.len(), r.skipped)
+	fmt.Fprintf(w, "\n%s surveyed; %s, %d skipped by name", plural(sum.Drives, "drive"), plural(r.unreadable.len(), "unreadable file"), r.skipped)
 	if r.survey.Options().KernelQuirks {
 		fmt.Fprintln(w, "; kernel quirks applied")
 		if r.quirksInferred+r.quirksUnchecked > 0 {
@@ -142,7 +142,7 @@ func (t *surveyText) end(r *surveyRun) error {
 		fmt.Fprintf(w, "  ... and %d more unreadable files, not listed (the list keeps the first %d)\n", n, len(r.unreadable.listed))
 	}
 	list := func(label string, names []string) {
-		fmt.Fprintf(w, "  %s: %d drives\n", label, len(names))
+		fmt.Fprintf(w, "  %s: %s\n", label, plural(len(names), "drive"))
 		for i, n := range names {
 			if i == textListMax {
 				fmt.Fprintf(w, "      ... and %d more (all in --format json)\n", len(names)-textListMax)
@@ -153,13 +153,13 @@ func (t *surveyText) end(r *surveyRun) error {
 	}
 	for _, c := range sum.Comparisons {
 		fmt.Fprintf(w, "\n[%d] %s against [1] %s:\n", c.Config+1, c.Name, sum.Configs[0].Name)
-		fmt.Fprintf(w, "  the table changes on %d of %d drives (%d unchanged)\n", c.Changed, c.Drives, c.Drives-c.Changed)
+		fmt.Fprintf(w, "  the table changes on %d of %s (%d unchanged)\n", c.Changed, plural(c.Drives, "drive"), c.Drives-c.Changed)
 		fmt.Fprintf(w, "  worst wake stall reduction, changed drives:  %s\n", formatStallDist(c.StallReduction))
 		fmt.Fprintf(w, "  idle power increase, changed drives:         %s\n", formatPowerDist(c.PowerIncrease))
 		list("bars every non-operational state [1] reaches", c.BarsAll)
-		fmt.Fprintf(w, "  bars some of them: %d drives\n", c.BarsSome)
+		fmt.Fprintf(w, "  bars some of them: %s\n", plural(c.BarsSome, "drive"))
 		list("bars none of them", c.BarsNone)
-		fmt.Fprintf(w, "  reach no non-operational state under [1]: %d drives; reach a state [1] does not: %d drives\n", c.NoIdle, c.Gains)
+		fmt.Fprintf(w, "  reach no non-operational state under [1]: %s; reach a state [1] does not: %s\n", plural(c.NoIdle, "drive"), plural(c.Gains, "drive"))
 		fmt.Fprintln(w, "  by vendor (PCI vendor ID, else the model's first word):")
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(tw, "    vendor\tdrives\tchanged\tbars all\tbars none\tstall cut median us\tmax us\tpower median mW\tmax mW\ttotal mW\t")
@@ -179,7 +179,7 @@ func (t *surveyText) end(r *surveyRun) error {
 		fmt.Fprintf(w, "  largest default bound that keeps every drive's worst wake stall within %s: %s (acceptable: %s)\n",
 			b.Budget, b.Bound, strings.Join(rs, ", "))
 		list("drives that set it (over budget one microsecond above)", b.Binding)
-		fmt.Fprintf(w, "  at %s against [1]: the table changes on %d of %d drives\n", b.Bound, b.Changed, b.Drives)
+		fmt.Fprintf(w, "  at %s against [1]: the table changes on %d of %s\n", b.Bound, b.Changed, plural(b.Drives, "drive"))
 		fmt.Fprintf(w, "  worst wake stall reduction, changed drives:  %s\n", formatStallDist(b.StallReduction))
 		fmt.Fprintf(w, "  idle power increase, changed drives:         %s\n", formatPowerDist(b.PowerIncrease))
 		list("left with no reachable non-operational state", b.LosesAll)

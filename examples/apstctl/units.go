@@ -8,7 +8,8 @@ import (
 
 // durationText writes a duration in the units the specification uses:
 // whole microseconds below a millisecond (150us), milliseconds below a
-// second (33.5ms), seconds above (3s, 99396.42s), never Go's 27h36m59.4s.
+// second (33.5ms), seconds above (3s, 99396.42s), never Go's 27h36m59.4s;
+// no time at all is "0".
 func durationText(d time.Duration) string {
 	neg := d < 0
 	if neg {
@@ -16,6 +17,8 @@ func durationText(d time.Duration) string {
 	}
 	var s string
 	switch {
+	case d == 0:
+		return "0"
 	case d < time.Millisecond:
 		s = strconv.FormatInt(int64(d.Round(time.Microsecond)/time.Microsecond), 10) + "us"
 	case d < time.Second:

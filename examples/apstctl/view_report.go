@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/nvmeapst/nvmeapst/apst/diagnose"
 	"io"
 	"strconv"
 	"strings"
@@ -74,6 +75,9 @@ type controllerJSON struct {
 	Power         *drivePowerJSON   `json:"power"`
 	PowerError    *nvmeapst.Problem `json:"power_error"`
 	Verdict       verdictJSON       `json:"verdict"`
+	// PowerManagement is what inspect adds: the PCIe and device power
+	// layers beside the APST table.
+	PowerManagement *diagnose.Facts `json:"power_management,omitempty"`
 }
 
 type identifyJSON struct {
@@ -265,7 +269,7 @@ func verdictView(v *nvmeapst.Verdict) verdictJSON {
 
 // writeReportText writes the report as a readable text, one section per
 // controller; strings from the machine are escaped.
-func writeReportText(w io.Writer, r *nvmeapst.Report) {
+func writeReportText(w io.Writer, r *nvmeapst.Report, extra ...func(io.Writer, *nvmeapst.ControllerReport)) {
 	rel := r.KernelRelease
 	if rel == "" {
 		rel = "unknown"
@@ -289,6 +293,9 @@ func writeReportText(w io.Writer, r *nvmeapst.Report) {
 	for i := range r.Controllers {
 		fmt.Fprintln(w)
 		writeControllerText(w, &r.Controllers[i])
+		for _, x := range extra {
+			x(w, &r.Controllers[i])
+		}
 	}
 }
 

@@ -297,7 +297,7 @@
     }
     list.append(tb);
     const fig = $('sweep-figure');
-    fig.replaceChildren(svg, legend, el('details', {}, el('summary', { text: 'The intervals as a table' }), el('div', { class: 'scroll' }, list)));
+    fig.replaceChildren(el('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': 'The sweep picture (scrolls sideways on a narrow screen)' }, svg), legend, el('details', {}, el('summary', { text: 'The intervals as a table' }), el('div', { class: 'scroll' }, list)));
     const cur = sw.intervals.findIndex((iv) => iv.current);
     showBand(sw, state.shownBand >= 0 && state.shownBand < sw.intervals.length ? state.shownBand : cur, true);
   }

@@ -1,0 +1,92 @@
+package persist
+
+import (
+	"fmt"
+	"strings"
+)
+
+// SysfsWrite is one write of a sysfs file by path, as a systemd-tmpfiles
+// "w" line or a tuned [sysfs] line makes it.
+type SysfsWrite struct {
+	// Line is its 1-based line.
+	Line int
+	// Form is FormTmpfiles or FormTuned.
+	Form Form
+	// Path is the path as written, possibly a glob (* ? [...] within one
+	// path component).
+	Path string
+	// Value is the value written.
+	Value string
+	// Text is the line as written.
+	Text string
+}
+
+// ParseSysfsWrites finds the sysfs writes of a systemd-tmpfiles
+// configuration ("w" and "w+" lines, with their ! - = ~ ^ modifiers) and of
+// a tuned profile (PATH=VALUE lines of a [sysfs] section) in text; other
+// lines are skipped. A text longer than MaxRulesSize is refused.
+func ParseSysfsWrites(text string) ([]SysfsWrite, error) {
+	if len(text) > MaxRulesSize {
+		return nil, fmt.Errorf("persist: sysfs writes: %d bytes: more than the limit of %d", len(text), MaxRulesSize)
+	}
+	var out []SysfsWrite
+	section := ""
+	for i, line := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(line)
+		if t == "" || t[0] == '#' || t[0] == ';' {
+			continue
+		}
+		if strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]") {
+			section = strings.TrimSpace(t[1 : len(t)-1])
+			continue
+		}
+		if section == "sysfs" {
+			if k, v, ok := strings.Cut(t, "="); ok && strings.HasPrefix(strings.TrimSpace(k), "/sys/") {
+				out = append(out, SysfsWrite{Line: i + 1, Form: FormTuned, Path: strings.TrimSpace(k), Value: strings.TrimSpace(v), Text: t})
+			}
+			continue
+		}
+		f := strings.Fields(t)
+		if len(f) < 2 || !strings.HasPrefix(f[0], "w") || strings.Trim(f[0][1:], "+!-=~^") != "" {
+			continue
+		}
+		w := SysfsWrite{Line: i + 1, Form: FormTmpfiles, Path: f[1], Text: t}
+		if len(f) >= 7 {
+			w.Value = strings.Join(f[6:], " ")
+		}
+		out = append(out, w)
+	}
+	return out, nil
+}
+
+// Reaches reports whether the write's path names drive d's controller
+// directory /sys/class/nvme/NAME (its glob matching the name), and returns
+// the path below it ("power/pm_qos_latency_tolerance_us",
+// "device/power/pm_qos_latency_tolerance_us").
+func (w SysfsWrite) Reaches(d Drive) (rel string, ok bool) {
+	comps := strings.Split(strings.Trim(w.Path, "/"), "/")
+	if len(comps) < 5 || comps[0] != "sys" || comps[1] != "class" || comps[2] != "nvme" || !fnmatch(comps[3], d.name()) {
+		return "", false
+	}
+	return strings.Join(comps[4:], "/"), true
+}
+
+// CheckSysfsWrites looks for the mistakes in sysfs writes: the PCI
+// function's device/power/ path, and 0 written to every controller (a glob
+// over the controller names).
+func CheckSysfsWrites(ws []SysfsWrite) []Finding {
+	var out []Finding
+	for _, w := range ws {
+		rel, ok := w.Reaches(Drive{Name: "nvme0"})
+		if !ok {
+			continue
+		}
+		switch {
+		case isDeviceAttr(rel):
+			out = append(out, Finding{Mistake: MistakeDevicePath, Line: w.Line, Text: w.Text, Explanation: explainDevicePath})
+		case rel == ToleranceAttr && w.Value == "0" && strings.ContainsAny(strings.Split(strings.Trim(w.Path, "/"), "/")[3], "*?["):
+			out = append(out, Finding{Mistake: MistakeGlobalZero, Line: w.Line, Text: w.Text, Explanation: explainGlobalZero("this line")})
+		}
+	}
+	return out
+}

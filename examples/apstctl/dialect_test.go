@@ -1,0 +1,184 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// dialectCase is one command of the table as the dialect test runs it: a
+// command line that succeeds, a flag that does nothing for it (or that it
+// does not have) and a contradictory pair, each with the words of the
+// refusal.
+type dialectCase struct {
+	// args is a command line (after the command's name) that succeeds;
+	// BUNDLE-COPY stands for a fresh copy of testdata/bundle, NEW-DIR for a
+	// directory that does not exist yet.
+	args []string
+	// ignored is a flag (with its value) that does nothing here, and what
+	// the refusal says.
+	ignored []string
+	ignMsg  string
+	// contradiction is a pair of flags that cannot both hold, and what the
+	// refusal says.
+	contradiction []string
+	contraMsg     string
+	// noReport: the command prints no report (no -o, no --output).
+	noReport bool
+	// bare, when set, is args without the format flag, for -ojson and the
+	// contradiction (convert, whose -o is --to).
+	bare []string
+	// ownOutput: --output is the command's own file, not its report
+	// (persist writes the one form's file there and still prints).
+	ownOutput bool
+}
+
+// dialectCases holds every command of the table: a command without a case
+// fails the test, so that a new command is held to the dialect too.
+var dialectCases = map[string]dialectCase{
+	"plan": {args: []string{evoRoot}, ignored: []string{"--gap", "1s"}, ignMsg: "unknown flag --gap",
+		contradiction: []string{"--kernel", "v4.11", "--force-apst"}, contraMsg: "--kernel v4.11 and --force-apst contradict each other"},
+	"check": {args: []string{evoRoot, "examples/apstctl/" + feature100}, ignored: []string{"--with", "kernel=v4.12"}, ignMsg: "unknown flag --with",
+		contradiction: []string{"--pm-qos", "auto", "--ps-max-latency-us", "5"}, contraMsg: "contradict each other"},
+	"sweep": {args: []string{evoRoot}, ignored: []string{"--ps-max-latency-us", "25000"}, ignMsg: "--ps-max-latency-us does nothing for sweep: the sweep covers every bound",
+		contradiction: []string{"-o", "json", "--output-format", "normal"}, contraMsg: "-o json and --output-format normal contradict each other"},
+	"compare": {args: []string{evoRoot, "--with", "ps-max-latency-us=25000"}, ignored: []string{"--gap", "1s"}, ignMsg: "unknown flag --gap",
+		contradiction: []string{"--kernel", "v4.11", "--force-apst"}, contraMsg: "contradict each other"},
+	"simulate": {args: []string{evoRoot, "--gap", "3s"}, ignored: []string{"--with", "kernel=v4.12"}, ignMsg: "unknown flag --with",
+		contradiction: []string{"--count", "10", "--count", "20"}, contraMsg: "--count 10 and --count 20 contradict each other"},
+	"recommend": {args: []string{evoRoot, "--max-stall", "25ms"}, ignored: []string{"--gap", "1s"}, ignMsg: "unknown flag --gap",
+		contradiction: []string{"--max-stall", "25ms", "--max-stall-us", "1"}, contraMsg: "contradict each other"},
+	"survey": {args: []string{"testdata/corpus/smartctl/Samsung_SSD_990_EVO_Plus_1TB_2B2QKXG7.txt"}, ignored: []string{"--full"}, ignMsg: "--full does nothing for --output-format text",
+		contradiction: []string{"--summary", "-o", "csv"}, contraMsg: "--summary and --output-format csv contradict each other"},
+	"measure": {args: []string{"--simulate", evoRoot, "--trials", "2"}, ignored: []string{"--trials-detail"}, ignMsg: "--trials-detail does nothing for text output",
+		contradiction: []string{"--seed", "1", "--seed", "2"}, contraMsg: "--seed 1 and --seed 2 contradict each other"},
+	"replay": {args: []string{evoRoot, "examples/apstctl/testdata/replay/writeback.blkparse"}, ignored: []string{"--gap", "1s"}, ignMsg: "unknown flag --gap",
+		contradiction: []string{"--device", "259,0", "--disk", "nvme0n1"}, contraMsg: "--device and --disk contradict each other"},
+	"decode": {args: []string{"examples/apstctl/" + feature100}, ignored: []string{"--kernel", "6.8"}, ignMsg: "unknown flag --kernel",
+		contradiction: []string{"-o", "json", "-o", "normal"}, contraMsg: "contradict each other"},
+	"convert": {args: []string{"--to", "nvme-cli-text", evoRoot}, bare: []string{evoRoot}, ignored: []string{"--kernel", "6.8"}, ignMsg: "unknown flag --kernel",
+		contradiction: []string{"--to", "binary", "-o", "json"}, contraMsg: "--to binary and -o json contradict each other"},
+	"inspect": {args: []string{"--root", "testdata/bundle"}, ignored: []string{"--kernel", "6.8"}, ignMsg: "unknown flag --kernel",
+		contradiction: []string{"--root", "a", "--root", "b"}, contraMsg: "contradict each other"},
+	"collect": {args: []string{"--root", "testdata/bundle", "NEW-DIR"}, ignored: []string{"--kernel", "6.8"}, ignMsg: "unknown flag --kernel",
+		contradiction: []string{"-o", "json", "--format", "normal"}, contraMsg: "contradict each other"},
+	"set-latency": {args: []string{"--root", "BUNDLE-COPY", "nvme2", "100000"}, ignored: []string{"--kernel", "6.8"}, ignMsg: "unknown flag --kernel",
+		contradiction: []string{"--root", "a", "--root", "b"}, contraMsg: "contradict each other"},
+	"set-cpu-latency": {args: []string{"--root", "BUNDLE-COPY", "nvme0n1", "200"}, ignored: []string{"--kernel", "6.8"}, ignMsg: "unknown flag --kernel",
+		contradiction: []string{"--timeout-ms", "1", "--timeout-ms", "2"}, contraMsg: "contradict each other"},
+	"persist": {args: []string{"--bound", "25000", "--form", "modprobe"}, ownOutput: true, ignored: []string{"--gap", "1s"}, ignMsg: "unknown flag --gap",
+		contradiction: []string{"--bound", "25000", "--bound", "100000"}, contraMsg: "contradict each other"},
+	"diagnose": {args: []string{"--log", "apst/diagnose/testdata/aspm.log"}, ignored: []string{"--kernel", "6.8"}, ignMsg: "unknown flag --kernel",
+		contradiction: []string{"--log", "a", "--log", "b"}, contraMsg: "contradict each other"},
+	"version": {args: nil, ignored: []string{"--kernel", "6.8"}, ignMsg: "unknown flag --kernel",
+		contradiction: []string{"-o", "json", "-o", "normal"}, contraMsg: "contradict each other"},
+	"completion": {args: []string{"bash"}, noReport: true, ignored: []string{"-o", "json"}, ignMsg: "unknown flag -o"},
+	"help":       {args: []string{"plan"}, noReport: true, ignored: []string{"-o", "json"}, ignMsg: "unknown flag -o"},
+}
+
+// evoRoot is the 990 EVO Plus capture from the top of the repository.
+const evoRoot = "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin"
+
+// Every command speaks one dialect: --output FILE writes the report to FILE
+// (nothing on standard output), -ojson and -o=json are -o json, a flag that
+// does nothing is refused with the reason, and a contradictory pair is
+// refused naming both, each refusal a usage error (exit 2) that quotes the
+// flags as given.
+func TestDialect(t *testing.T) {
+	inRepoRoot(t)
+	for _, c := range commands() {
+		tc, ok := dialectCases[c.name]
+		if !assert.True(t, ok, "command %s has no case in dialectCases", c.name) {
+			continue
+		}
+		line := func(t *testing.T, extra ...string) []string {
+			args := append([]string{c.name}, tc.args...)
+			if tc.bare != nil && len(extra) > 0 && extra[0] != "--output" {
+				args = append([]string{c.name}, tc.bare...)
+			}
+			for i, a := range args {
+				switch a {
+				case "BUNDLE-COPY":
+					args[i] = filepath.Join(t.TempDir(), "bundle")
+					require.NoError(t, os.CopyFS(args[i], os.DirFS("testdata/bundle")))
+				case "NEW-DIR":
+					args[i] = filepath.Join(t.TempDir(), "new")
+				}
+			}
+			return append(args, extra...)
+		}
+		t.Run(c.name, func(t *testing.T) {
+			code, plain, errOut := apstctl(t, nil, line(t)...)
+			require.Equal(t, exitOK, code, "%s: %s", c.name, errOut)
+
+			t.Run("output", func(t *testing.T) {
+				file := filepath.Join(t.TempDir(), "report")
+				code, out, errOut := apstctl(t, nil, line(t, "--output", file)...)
+				if tc.noReport {
+					assert.Equal(t, exitUsage, code)
+					assert.Contains(t, errOut, "unknown flag --output")
+					return
+				}
+				require.Equal(t, exitOK, code, errOut)
+				b, err := os.ReadFile(file)
+				require.NoError(t, err)
+				assert.NotEmpty(t, b)
+				if tc.ownOutput {
+					return
+				}
+				assert.Empty(t, out, "the report went to the file")
+				if c.name != "collect" && c.name != "set-latency" && c.name != "set-cpu-latency" {
+					assert.Equal(t, plain, string(b), "the file holds what standard output would")
+				}
+				code, _, errOut = apstctl(t, nil, line(t, "--output", "json")...)
+				assert.Equal(t, exitUsage, code)
+				assert.Contains(t, errOut, "names a format, not a file")
+			})
+			t.Run("ojson", func(t *testing.T) {
+				for _, form := range [][]string{{"-ojson"}, {"-o=json"}, {"-o", "json"}} {
+					code, out, errOut := apstctl(t, nil, line(t, form...)...)
+					if tc.noReport {
+						assert.Equal(t, exitUsage, code, "%q", form)
+						assert.Contains(t, errOut, "unknown flag -o", "%q", form)
+						continue
+					}
+					require.Equal(t, exitOK, code, "%q: %s", form, errOut)
+					assert.True(t, json.Valid([]byte(out)), "%q: not JSON:\n%s", form, out)
+				}
+			})
+			t.Run("ignored", func(t *testing.T) {
+				code, out, errOut := apstctl(t, nil, line(t, tc.ignored...)...)
+				assert.Equal(t, exitUsage, code, errOut)
+				assert.Empty(t, out)
+				assert.Contains(t, errOut, tc.ignMsg)
+				assert.Contains(t, errOut, "see 'apstctl "+c.name+" --help'")
+			})
+			t.Run("contradiction", func(t *testing.T) {
+				if tc.contradiction == nil {
+					t.Skip(c.name + " has a single flag at most: nothing can contradict it")
+				}
+				code, out, errOut := apstctl(t, nil, line(t, tc.contradiction...)...)
+				assert.Equal(t, exitUsage, code, errOut)
+				assert.Empty(t, out)
+				assert.Contains(t, errOut, tc.contraMsg)
+			})
+		})
+	}
+}
+
+// A flag is quoted as it was given: -kernal stays -kernal.
+func TestFlagQuotedAsGiven(t *testing.T) {
+	for _, spelt := range []string{"-kernal", "--kernal"} {
+		code, _, errOut := apstctl(t, nil, "plan", evoImage, spelt, "6.8")
+		assert.Equal(t, exitUsage, code)
+		assert.Contains(t, errOut, "unknown flag "+spelt+" (did you mean --kernel?)")
+	}
+	code, _, errOut := apstctl(t, nil, "plan", evoImage, "-output-format", "yaml")
+	assert.Equal(t, exitUsage, code)
+	assert.True(t, strings.HasPrefix(errOut, "apstctl plan: -output-format yaml: want normal or json\n"), errOut)
+}

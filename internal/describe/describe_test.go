@@ -1,0 +1,34 @@
+package describe
+
+import (
+	"testing"
+
+	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/internal/testfixture"
+	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestDescribe(t *testing.T) {
+	c, err := powerstate.DecodeIdentify(testfixture.ReadFile(t, testfixture.Samsung990EVOPlus))
+	require.NoError(t, err)
+	assert.Equal(t, "Samsung SSD 990 EVO Plus 1TB (firmware 2B2QKXG7, VID 144d), NPSS 4, APSTA 0x1, from binary", Controller(&c))
+	p := apst.DefaultParams(apst.Current)
+	p.Bound = 25000
+	plan, err := apst.Build(&c, p)
+	require.NoError(t, err)
+	assert.Equal(t, "kernel current (tolerance), bound 25000us, primary 100ms/15000us, secondary 2000ms/100000us, quirks none", Params(&p, true))
+	assert.Equal(t, "kernel current (tolerance), primary 100ms/15000us, secondary 2000ms/100000us, quirks none", Params(&p, false))
+	assert.Equal(t, "APST enabled: deepest state ps3, max round-trip latency 6200us", Outcome(&plan))
+	assert.Equal(t, "ps0-2 ->ps3@100ms", Table(&plan.Table, c.StateCount()))
+	assert.Equal(t, "-", Table(&apst.Table{}, 5))
+
+	c.Model, c.Firmware = "evil\x1b[2J", ""
+	c.Missing |= powerstate.FieldAPSTA | powerstate.FieldVendorID
+	assert.Equal(t, `evil\x1b[2J (firmware unknown, VID unknown), NPSS 4, APSTA unknown, from binary`, Controller(&c))
+	p.Bound = 0
+	plan, err = apst.Build(&c, p)
+	require.NoError(t, err)
+	assert.Equal(t, "APST disabled (APSTE=0, zero table): the bound is 0", Outcome(&plan))
+}
