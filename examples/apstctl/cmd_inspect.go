@@ -51,12 +51,19 @@ entries with their likely causes. Without names, every controller is inspected.`
 			for i := range v.Controllers {
 				v.Controllers[i].PowerManagement = pm[v.Controllers[i].Name]
 			}
-			return writeJSON(x.out, v)
+			err = writeJSON(x.out, v)
+		} else {
+			writeReportText(x.out, rep, func(w io.Writer, c *nvmeapst.ControllerReport) {
+				writePowerLayers(w, pm[c.Name])
+			})
 		}
-		writeReportText(x.out, rep, func(w io.Writer, c *nvmeapst.ControllerReport) {
-			writePowerLayers(w, pm[c.Name])
-		})
-		return nil
+		if err == nil && len(rep.Problems) > 0 {
+			// The report is whole, but a controller (or an attribute of
+			// one) could not be read: exit 1, as cli.md says of a
+			// runtime failure.
+			return exitStatus(exitFailure)
+		}
+		return err
 	}
 	return c
 }
