@@ -42,10 +42,10 @@ func TestPureAPIsConcurrently(t *testing.T) {
 	gaps := []apst.Microseconds{50_000, 500_000, 3_000_000}
 
 	type answer struct {
-		plan    apst.Plan
-		maxPS   int
-		stall   apst.Microseconds
-		match   bool
+		plan  apst.Plan
+		maxPS int
+		stall apst.Microseconds
+		match bool
 	}
 	work := func(i int) (answer, error) {
 		var a answer
