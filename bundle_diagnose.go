@@ -57,9 +57,12 @@ func (s *System) collectPower(man *Manifest, names, files []string) []string {
 // kernel log.
 func (s *System) collectLog(ctx context.Context, w *bundleWriter, man *Manifest) error {
 	if s.CommandLine != nil {
-		if v, err := s.CommandLine(); err != nil {
+		v, err := s.CommandLine()
+		switch {
+		case errors.Is(err, errNotRecorded): // a bundle of a bundle that had none
+		case err != nil:
 			man.CommandLineError = err.Error()
-		} else {
+		default:
 			man.CommandLine = v
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"slices"
 
 	diag "github.com/nvmeapst/nvmeapst/apst/diagnose"
@@ -57,7 +56,7 @@ func (s *System) Diagnose(ctx context.Context, opts DiagnoseOptions) (*Diagnosis
 	facts := map[string]diag.Facts{}
 	addrs := map[string]string{}
 	for _, n := range names {
-		f, probs := s.facts(n)
+		f, probs := s.PowerFacts(n)
 		d.Problems = append(d.Problems, probs...)
 		facts[n] = f
 		for _, fn := range f.Path {
@@ -127,8 +126,13 @@ func (s *System) Diagnose(ctx context.Context, opts DiagnoseOptions) (*Diagnosis
 	return d, nil
 }
 
-// facts reads what sysfs says about controller n's power management.
-func (s *System) facts(n string) (diag.Facts, []*Problem) {
+// PowerFacts reads what the machine says about controller n's power
+// management, for a diagnosis or a report: the kernel release and command
+// line, the controller's state and diag/ counters, the ASPM policy, and the
+// power and link files of its PCI function and every bridge up to the root
+// port (sysfs.FS.Power). Files that cannot be read are facts with status
+// unreadable and problems; absent ones are "not exposed here".
+func (s *System) PowerFacts(n string) (diag.Facts, []*Problem) {
 	f := diag.Facts{Controller: n}
 	if s.CommandLine != nil {
 		v, err := s.CommandLine()
@@ -146,7 +150,7 @@ func (s *System) facts(n string) (diag.Facts, []*Problem) {
 		if a.Err != nil {
 			probs = append(probs, NewProblem(a.Err))
 		}
-		return attrFact(s.FS.Root(), a)
+		return attrFact(a)
 	}
 	f.State = conv(p.State)
 	f.ResetCount, f.ReconnectCount, f.CommandErrorCount = conv(p.ResetCount), conv(p.ReconnectCount), conv(p.CommandErrorCount)
@@ -171,9 +175,11 @@ func (s *System) facts(n string) (diag.Facts, []*Problem) {
 	return f, probs
 }
 
-// attrFact turns a sysfs attribute into a fact naming its file.
-func attrFact(root string, a sysfs.Attr) diag.Fact {
-	f := diag.Fact{Source: filepath.ToSlash(filepath.Join(root, filepath.FromSlash(a.Path))), Value: a.Value}
+// attrFact turns a sysfs attribute into a fact naming its file as the
+// machine it was read from names it (/sys/...), whether the tree is the
+// live one, a bundle or a fixture.
+func attrFact(a sysfs.Attr) diag.Fact {
+	f := diag.Fact{Source: "/sys/" + a.Path, Value: a.Value}
 	switch {
 	case a.Err != nil:
 		f.Status, f.Error, f.Value = diag.Unreadable, a.Err.Error(), ""

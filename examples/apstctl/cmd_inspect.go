@@ -2,6 +2,10 @@ package main
 
 import (
 	"context"
+	"io"
+
+	nvmeapst "github.com/nvmeapst/nvmeapst"
+	"github.com/nvmeapst/nvmeapst/apst/diagnose"
 	"strings"
 )
 
@@ -37,11 +41,29 @@ entries with their likely causes. Without names, every controller is inspected.`
 		if err != nil {
 			return systemError(err)
 		}
-		if format.json {
-			return writeJSON(x.out, reportView(rep))
+		pm := map[string]*diagnose.Facts{}
+		for _, c := range rep.Controllers {
+			f, _ := sys.PowerFacts(c.Name) // unreadable files are facts marked so
+			pm[c.Name] = &f
 		}
-		writeReportText(x.out, rep)
-		return nil
+		if format.json {
+			v := reportView(rep)
+			for i := range v.Controllers {
+				v.Controllers[i].PowerManagement = pm[v.Controllers[i].Name]
+			}
+			err = writeJSON(x.out, v)
+		} else {
+			writeReportText(x.out, rep, func(w io.Writer, c *nvmeapst.ControllerReport) {
+				writePowerLayers(w, pm[c.Name])
+			})
+		}
+		if err == nil && len(rep.Problems) > 0 {
+			// The report is whole, but a controller (or an attribute of
+			// one) could not be read: exit 1, as cli.md says of a
+			// runtime failure.
+			return exitStatus(exitFailure)
+		}
+		return err
 	}
 	return c
 }

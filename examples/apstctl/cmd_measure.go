@@ -387,7 +387,7 @@ func latencyText(d time.Duration) string {
 func writeMeasureText(w io.Writer, h *measureHeader, r *measure.Result) error {
 	var b strings.Builder
 	c := h.Controller
-	fmt.Fprintf(&b, "%s, firmware %s: ", c.Model, c.Firmware)
+	fmt.Fprintf(&b, "%s, firmware %s: ", esc(c.Model), esc(c.Firmware))
 	if h.Simulated {
 		fmt.Fprintf(&b, "simulated drive, exit factor %s\n", h.SimulatedFactor)
 	} else {

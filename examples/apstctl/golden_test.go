@@ -30,6 +30,7 @@ var goldenCases = []struct {
 	{"diagnose-apst.txt", []string{"diagnose", "--log", "apst/diagnose/testdata/apst.log", "--id-ctrl", "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin"}, 0},
 	{"diagnose-apst.json", []string{"diagnose", "--log", "apst/diagnose/testdata/apst.log", "--id-ctrl", "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin", "-o", "json"}, 0},
 	{"diagnose-root.txt", []string{"diagnose", "--root", "sysfs/testdata/laptop-tlp", "--log", "apst/diagnose/testdata/aspm.log"}, 0},
+	{"inspect-laptop.txt", []string{"inspect", "--root", "sysfs/testdata/laptop-tlp"}, 0},
 	{"diagnose-root.json", []string{"diagnose", "--root", "sysfs/testdata/laptop-tlp", "--log", "apst/diagnose/testdata/aspm.log", "-o", "json"}, 0},
 	{"help-plan.txt", []string{"help", "plan"}, 0},
 	{"plan-evo.txt", []string{"plan", "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin"}, 0},

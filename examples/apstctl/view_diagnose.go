@@ -133,28 +133,12 @@ func writeDiagnosisText(w io.Writer, r *diagnoseResult) {
 	if f := r.Facts; f != nil && f.Controller != "" {
 		fmt.Fprintln(w)
 		fmt.Fprintf(w, "facts (%s):\n", esc(f.Controller))
-		for _, x := range []diagnose.Fact{f.KernelRelease, f.CommandLine, f.ASPMPolicy, f.State, f.ResetCount, f.ReconnectCount, f.CommandErrorCount} {
+		for _, x := range []diagnose.Fact{f.KernelRelease, f.CommandLine} {
 			if x.Source != "" {
 				fmt.Fprintf(w, "  %s\n", esc(x.Describe()))
 			}
 		}
-		for _, fn := range f.Path {
-			fmt.Fprintf(w, "  %s %s: d3cold_allowed %s, control %s, runtime_status %s, power_state %s\n", esc(fn.Role), esc(fn.Address),
-				short(fn.D3coldAllowed), short(fn.Control), short(fn.RuntimeStatus), short(fn.PowerState))
-			var link []string
-			for _, c := range fn.Link.All() {
-				link = append(link, c.Name+" "+short(*c.Fact))
-			}
-			fmt.Fprintf(w, "      link: %s\n", strings.Join(link, ", "))
-		}
-		switch {
-		case f.Health != nil:
-			h := f.Health
-			fmt.Fprintf(w, "  SMART / Health: %d power cycles, %d unsafe shutdowns, %d media errors, %d error log entries, critical warning 0x%02x\n",
-				h.PowerCycles, h.UnsafeShutdowns, h.MediaErrors, h.ErrorLogEntries, h.CriticalWarning)
-		case f.HealthError != "":
-			fmt.Fprintf(w, "  SMART / Health: not read (%s)\n", esc(f.HealthError))
-		}
+		writeFacts(w, f, "  ")
 	}
 	if len(r.Notes) > 0 || len(r.Problems) > 0 {
 		fmt.Fprintln(w)
@@ -178,4 +162,43 @@ func short(f diagnose.Fact) string {
 		return "(unreadable)"
 	}
 	return "(unknown)"
+}
+
+// writeFacts prints the power-management facts of one controller, each line
+// after indent.
+func writeFacts(w io.Writer, f *diagnose.Facts, indent string) {
+	for _, x := range []diagnose.Fact{f.ASPMPolicy, f.State, f.ResetCount, f.ReconnectCount, f.CommandErrorCount} {
+		if x.Source != "" {
+			fmt.Fprintf(w, "%s%s\n", indent, esc(x.Describe()))
+		}
+	}
+	for _, fn := range f.Path {
+		fmt.Fprintf(w, indent+"%s %s: d3cold_allowed %s, control %s, runtime_status %s, power_state %s\n", esc(fn.Role), esc(fn.Address),
+			short(fn.D3coldAllowed), short(fn.Control), short(fn.RuntimeStatus), short(fn.PowerState))
+		var link []string
+		for _, c := range fn.Link.All() {
+			link = append(link, c.Name+" "+short(*c.Fact))
+		}
+		fmt.Fprintf(w, indent+"    link: %s\n", strings.Join(link, ", "))
+	}
+	switch {
+	case f.Health != nil:
+		h := f.Health
+		fmt.Fprintf(w, indent+"SMART / Health: %d power cycles, %d unsafe shutdowns, %d media errors, %d error log entries, critical warning 0x%02x\n",
+			h.PowerCycles, h.UnsafeShutdowns, h.MediaErrors, h.ErrorLogEntries, h.CriticalWarning)
+	case f.HealthError != "":
+		fmt.Fprintf(w, indent+"SMART / Health: not read (%s)\n", esc(f.HealthError))
+	}
+}
+
+// writePowerLayers is inspect's block on the power layers beside APST.
+func writePowerLayers(w io.Writer, f *diagnose.Facts) {
+	if f == nil {
+		return
+	}
+	fmt.Fprintln(w, "  power management (PCIe and device, beside APST):")
+	if len(f.Path) == 0 {
+		fmt.Fprintln(w, "    PCI path: unknown (not a PCI function, or a bundle collected before the path was recorded)")
+	}
+	writeFacts(w, f, "    ")
 }

@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"github.com/nvmeapst/nvmeapst/apst/diagnose"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -74,6 +76,9 @@ type controllerJSON struct {
 	Power         *drivePowerJSON   `json:"power"`
 	PowerError    *nvmeapst.Problem `json:"power_error"`
 	Verdict       verdictJSON       `json:"verdict"`
+	// PowerManagement is what inspect adds: the PCIe and device power
+	// layers beside the APST table.
+	PowerManagement *diagnose.Facts `json:"power_management,omitempty"`
 }
 
 type identifyJSON struct {
@@ -265,7 +270,7 @@ func verdictView(v *nvmeapst.Verdict) verdictJSON {
 
 // writeReportText writes the report as a readable text, one section per
 // controller; strings from the machine are escaped.
-func writeReportText(w io.Writer, r *nvmeapst.Report) {
+func writeReportText(w io.Writer, r *nvmeapst.Report, extra ...func(io.Writer, *nvmeapst.ControllerReport)) {
 	rel := r.KernelRelease
 	if rel == "" {
 		rel = "unknown"
@@ -289,18 +294,38 @@ func writeReportText(w io.Writer, r *nvmeapst.Report) {
 	for i := range r.Controllers {
 		fmt.Fprintln(w)
 		writeControllerText(w, &r.Controllers[i])
+		for _, x := range extra {
+			x(w, &r.Controllers[i])
+		}
 	}
 }
 
 func moduleText(r *nvmeapst.Report) string {
 	m := r.Module
+	def := apst.DefaultParams(r.Generation)
+	assumed := map[string]string{
+		"default_ps_max_latency_us":     strconv.FormatUint(uint64(def.Bound), 10),
+		"force_apst":                    yn(def.ForceAPST),
+		"apst_primary_timeout_ms":       strconv.FormatUint(uint64(def.PrimaryTimeout), 10),
+		"apst_secondary_timeout_ms":     strconv.FormatUint(uint64(def.SecondaryTimeout), 10),
+		"apst_primary_latency_tol_us":   strconv.FormatUint(uint64(def.PrimaryTolerance), 10),
+		"apst_secondary_latency_tol_us": strconv.FormatUint(uint64(def.SecondaryTolerance), 10),
+	}
+	missing := func(name string) string {
+		if slices.Contains(m.Unreadable, name) {
+			// A file that exists but does not parse: say so, and what the
+			// plan assumed in its place.
+			return name + "=(malformed: assumed " + assumed[name] + ")"
+		}
+		return name + "=(absent)"
+	}
 	u := func(name string, v *uint64) string {
 		if v == nil {
-			return name + "=(absent)"
+			return missing(name)
 		}
 		return name + "=" + strconv.FormatUint(*v, 10)
 	}
-	force := "force_apst=(absent)"
+	force := missing("force_apst")
 	if m.ForceAPST != nil {
 		force = "force_apst=" + yn(*m.ForceAPST)
 	}
@@ -371,16 +396,16 @@ func writeControllerText(w io.Writer, c *nvmeapst.ControllerReport) {
 		fmt.Fprintf(w, "    %s: %s [%s]\n", src.Table, esc(src.Rule), src.Quirks)
 	}
 	for _, n := range c.QuirkNotes {
-		fmt.Fprintf(w, "    note: %s\n", n)
+		fmt.Fprintf(w, "    note: %s\n", esc(n))
 	}
 	for _, warn := range quirkWarnings(&c.Quirks) {
-		fmt.Fprintf(w, "    %s\n", warn)
+		fmt.Fprintf(w, "    %s\n", esc(warn))
 	}
 
 	if c.APSTDisabled {
-		fmt.Fprintf(w, "  bound: none: %s\n", c.BoundNote)
+		fmt.Fprintf(w, "  bound: none: %s\n", esc(c.BoundNote))
 	} else {
-		fmt.Fprintf(w, "  bound: %s (%s): %s\n", c.Bound, c.BoundSource, c.BoundNote)
+		fmt.Fprintf(w, "  bound: %s (%s): %s\n", c.Bound, c.BoundSource, esc(c.BoundNote))
 	}
 	p := c.Params
 	fmt.Fprintf(w, "  params: %s, %s mode, primary %s/%s, secondary %s/%s, force_apst=%s\n",
@@ -389,7 +414,7 @@ func writeControllerText(w io.Writer, c *nvmeapst.ControllerReport) {
 	if c.Plan != nil {
 		fmt.Fprintf(w, "  kernel: %s\n", planSummary(c.Plan))
 		for _, warn := range c.Plan.Warnings() {
-			fmt.Fprintf(w, "    warning: %s\n", warn)
+			fmt.Fprintf(w, "    warning: %s\n", esc(warn))
 		}
 	}
 	switch {
@@ -415,12 +440,12 @@ func writeControllerText(w io.Writer, c *nvmeapst.ControllerReport) {
 		writeEntriesText(w, c)
 	}
 	v := c.Verdict
-	fmt.Fprintf(w, "  verdict: %s: %s\n", v.Status, v.Summary)
+	fmt.Fprintf(w, "  verdict: %s: %s\n", v.Status, esc(v.Summary))
 	for _, cause := range v.Causes {
-		fmt.Fprintf(w, "    likely cause [%s]: %s\n", cause.Kind, cause.Detail)
+		fmt.Fprintf(w, "    likely cause [%s]: %s\n", cause.Kind, esc(cause.Detail))
 	}
 	for _, n := range v.Notes {
-		fmt.Fprintf(w, "    note: %s\n", n)
+		fmt.Fprintf(w, "    note: %s\n", esc(n))
 	}
 }
 

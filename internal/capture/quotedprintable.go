@@ -11,8 +11,9 @@ const QuotedPrintableNote = "the capture was quoted-printable (a mail body: =20,
 // text is returned as is with false, without allocating.
 //
 // The text shows the encoding when it holds more of what a plain capture
-// never has (a soft line break: "=" at the end of a line, blanks after it
-// allowed; the escapes "=20", "=09", "=3D" and those of bytes above 0x7f)
+// never has (a soft line break: "=" at the end of a line of at most 76
+// characters, the quoting aside, blanks after it allowed; the escapes
+// "=20", "=09", "=3D" and those of bytes above 0x7f)
 // than of "=" that start neither an escape nor a soft line break (the
 // "charset=UTF-8" of a mail header left in the paste). A plain smartctl
 // report never passes: each of its "=== START OF ... ===" lines has one
@@ -82,11 +83,22 @@ func isQuotedPrintable(s string) bool {
 		switch {
 		case k < len(s) && s[k] != '\n' && s[k] != '\r':
 			plain++ // a "=" a plain text has ("charset=UTF-8", "===")
-		case k < len(s):
+		case k < len(s) && encodedLine(s, i-1):
 			telling++ // a soft line break
+		case k < len(s):
+			plain++ // "=" ending a line longer than an encoder writes (base64)
 		}
 		i = k
 	}
+}
+
+// encodedLine reports whether the line whose soft line break is at s[eq]
+// is as long as an encoder writes: at most 76 characters with the "=",
+// not counting the mail quoting before it.
+func encodedLine(s string, eq int) bool {
+	start := strings.LastIndexAny(s[:eq], "\r\n") + 1
+	line := s[start : eq+1]
+	return len(line)-len(quotePrefix(line)) <= 76
 }
 
 // quotePrefix returns the mail quoting a line starts with: "> " or ">"

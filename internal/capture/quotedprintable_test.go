@@ -38,6 +38,7 @@ func TestDecodeQuotedPrintable(t *testing.T) {
 		{"a plain =", "x = 1 =20\n", "x = 1 =20\n", false},
 		{"a mail header", "Content-Type: text/plain; charset=UTF-8\n\nmn : a=20\nb=3D\n", "Content-Type: text/plain; charset=UTF-8\n\nmn : a \nb=\n", true},
 		{"plain", "ps    0 : mp:6.00W operational\n", "ps    0 : mp:6.00W operational\n", false},
+		{"base64 padding on long lines", "github.com/stretchr/testify v1.11.1 h1:7s2iGBzp5EwR7/aIZr8ao5+dra3wiQyKjjFuvgVKu7U=\ngolang.org/x/sys v0.38.0 h1:3yZWxaJjBmCWXqhN1qh02AkOnCQ1poK6oF+a7xWL6Gc=\n", "github.com/stretchr/testify v1.11.1 h1:7s2iGBzp5EwR7/aIZr8ao5+dra3wiQyKjjFuvgVKu7U=\ngolang.org/x/sys v0.38.0 h1:3yZWxaJjBmCWXqhN1qh02AkOnCQ1poK6oF+a7xWL6Gc=\n", false},
 		{"empty", "", "", false},
 		{"a lone = at the end", "ab=", "ab=", false},
 	} {
