@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/internal/safeio"
 	"github.com/nvmeapst/nvmeapst/ioctl"
 	"github.com/nvmeapst/nvmeapst/sysfs"
@@ -79,8 +80,12 @@ const DefaultDevDir = "/dev"
 // DefaultOSReleasePath is the file the live kernel release is read from.
 const DefaultOSReleasePath = "/proc/sys/kernel/osrelease"
 
+// DefaultProcDir is where ProcRelease reads the kernel's release files.
+const DefaultProcDir = "/proc"
+
 // Live returns the running machine: sysfs at /sys, controllers opened under
-// /dev, and the kernel release from /proc/sys/kernel/osrelease.
+// /dev, and the kernel release from /proc (ProcRelease: osrelease with the
+// stable base a distribution records).
 func Live() (*System, error) {
 	fs, err := sysfs.NewDefaultFS()
 	if err != nil {
@@ -89,7 +94,7 @@ func Live() (*System, error) {
 	return &System{
 		FS:            fs,
 		Opener:        DevOpener(DefaultDevDir),
-		KernelRelease: FileRelease(DefaultOSReleasePath),
+		KernelRelease: ProcRelease(DefaultProcDir),
 		CommandLine:   FileCmdline(DefaultCmdlinePath),
 		KernelLog: func(ctx context.Context) (io.ReadCloser, error) {
 			return ReadKmsg(ctx, DefaultKmsgPath)
@@ -107,6 +112,52 @@ func FileRelease(path string) func() (string, error) {
 		}
 		return strings.TrimSpace(string(b)), nil
 	}
+}
+
+// ProcRelease returns a KernelRelease function that reads the release the
+// way apst.ParseRelease takes it, from a /proc tree at procDir (a fixture
+// elsewhere): sys/kernel/osrelease (uname -r), followed, when the release
+// is a distribution's X.Y.0-N, by the upstream stable base the
+// distribution records: Ubuntu's version_signature ("Ubuntu
+// 5.15.0-91.101-generic 5.15.131") or Debian's sys/kernel/version ("#1 SMP
+// Debian 5.10.209-2 (2024-01-31)"), as "5.10.0-28-amd64 (Debian
+// 5.10.209-2)". Without either, the release alone (its base unknown, which
+// the quirk lookups then say). Each file is one bounded read; only
+// osrelease is required.
+func ProcRelease(procDir string) func() (string, error) {
+	return func() (string, error) {
+		b, err := readBounded(filepath.Join(procDir, "sys/kernel/osrelease"), maxAttrSize)
+		if err != nil {
+			return "", err
+		}
+		rel := strings.TrimSpace(string(b))
+		if r, err := apst.ParseRelease(rel); err != nil || !r.BaseUnknown {
+			return rel, nil
+		}
+		if sig, err := readBounded(filepath.Join(procDir, "version_signature"), maxAttrSize); err == nil {
+			if f := strings.Fields(string(sig)); len(f) >= 3 && f[0] == "Ubuntu" {
+				return withBase(rel, "Ubuntu "+f[len(f)-1]), nil
+			}
+		}
+		if v, err := readBounded(filepath.Join(procDir, "sys/kernel/version"), maxAttrSize); err == nil {
+			if _, rest, ok := strings.Cut(string(v), " Debian "); ok {
+				if f := strings.Fields(rest); len(f) > 0 {
+					return withBase(rel, "Debian "+f[0]), nil
+				}
+			}
+		}
+		return rel, nil
+	}
+}
+
+// withBase appends the base in parentheses when apst.ParseRelease reads
+// the result; otherwise (a base of another series, say) the release alone.
+func withBase(rel, base string) string {
+	s := rel + " (" + base + ")"
+	if _, err := apst.ParseRelease(s); err != nil {
+		return rel
+	}
+	return s
 }
 
 // OpenRoot opens dir as a bundle written by [System.Collect] when it holds a

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	nvmeapst "github.com/nvmeapst/nvmeapst"
+	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/ioctl"
 )
 
@@ -52,4 +53,38 @@ func TestKernelReleaseSelectsV411(t *testing.T) {
 	r := inspect(t, s, "nvme2")
 	assert.Equal(t, "v4.11", r.Generation.String())
 	assert.Equal(t, "v4.11", r.Controllers[0].Params.Generation.String())
+}
+
+// TestProcRelease: the live path reads the stable base a distribution
+// records beside uname -r (Debian's uname -v, Ubuntu's version_signature),
+// so that the quirk tables of the right stable update apply; Fedora's and
+// Arch's uname -r carry it already.
+func TestProcRelease(t *testing.T) {
+	for _, tc := range []struct {
+		osrelease, version, signature string
+		want                          string
+		rel                           apst.Release
+	}{
+		{"5.10.0-28-amd64", "#1 SMP Debian 5.10.209-2 (2024-01-31)", "", "5.10.0-28-amd64 (Debian 5.10.209-2)", apst.Release{Major: 5, Minor: 10, Patch: 209}},
+		{"5.15.0-91-generic", "#101-Ubuntu SMP Tue Nov 14 13:30:08 UTC 2023", "Ubuntu 5.15.0-91.101-generic 5.15.131", "5.15.0-91-generic (Ubuntu 5.15.131)", apst.Release{Major: 5, Minor: 15, Patch: 131}},
+		{"6.8.9-300.fc40.x86_64", "#1 SMP PREEMPT_DYNAMIC Thu May  2 18:44:19 UTC 2024", "", "6.8.9-300.fc40.x86_64", apst.Release{Major: 6, Minor: 8, Patch: 9}},
+		{"7.1.5-arch1-1", "#1 SMP PREEMPT_DYNAMIC", "", "7.1.5-arch1-1", apst.Release{Major: 7, Minor: 1, Patch: 5}},
+		{"5.14.0-427.13.1.el9_4.x86_64", "#1 SMP PREEMPT_DYNAMIC", "", "5.14.0-427.13.1.el9_4.x86_64", apst.Release{Major: 5, Minor: 14, BaseUnknown: true}},
+	} {
+		dir := t.TempDir()
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, "sys/kernel"), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "sys/kernel/osrelease"), []byte(tc.osrelease+"\n"), 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "sys/kernel/version"), []byte(tc.version+"\n"), 0o644))
+		if tc.signature != "" {
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "version_signature"), []byte(tc.signature+"\n"), 0o644))
+		}
+		got, err := nvmeapst.ProcRelease(dir)()
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, got)
+		r, err := apst.ParseRelease(got)
+		require.NoError(t, err)
+		assert.Equal(t, tc.rel, r, tc.osrelease)
+	}
+	_, err := nvmeapst.ProcRelease(t.TempDir())()
+	require.Error(t, err)
 }

@@ -65,7 +65,7 @@ func TestParseConfigKernelRelease(t *testing.T) {
 	}{
 		{"6.8", apst.Current, apst.Release{Major: 6, Minor: 8}, 100000},
 		{"v7.1", apst.Current, apst.Release{Major: 7, Minor: 1}, 100000},
-		{"5.15.0-91-generic", apst.Current, apst.Release{Major: 5, Minor: 15}, 100000},
+		{"5.15.0-91-generic", apst.Current, apst.Release{Major: 5, Minor: 15, BaseUnknown: true}, 100000},
 		{"5.15.80", apst.Current, apst.Release{Major: 5, Minor: 15, Patch: 80}, 100000},
 		{"5.13", apst.V4_12, apst.Release{Major: 5, Minor: 13}, 100000},
 		{"4.12", apst.V4_12, apst.Release{Major: 4, Minor: 12}, 100000},
@@ -100,7 +100,7 @@ func TestParamsString(t *testing.T) {
 		{"", "kernel=current,ps-max-latency-us=100000"},
 		{"kernel=v4.12", "kernel=v4.12,ps-max-latency-us=100000"},
 		{"kernel=v4.11", "kernel=v4.11,ps-max-latency-us=25000"},
-		{"kernel=5.15.0-91-generic,pm-qos=auto", "kernel=5.15,ps-max-latency-us=unlimited"},
+		{"kernel=5.15.0-91-generic,pm-qos=auto", "kernel=5.15.0-distro,ps-max-latency-us=unlimited"},
 		{"apst-primary-timeout-ms=0,quirks=no-deepest-ps,force-apst", "kernel=current,ps-max-latency-us=100000,apst-primary-timeout-ms=0,quirks=no-deepest-ps,force-apst=1"},
 		{"policy=windows-modern-standby", "kernel=current,ps-max-latency-us=unlimited,apst-primary-timeout-ms=50,apst-secondary-timeout-ms=0,apst-primary-latency-tol-us=500000,apst-secondary-latency-tol-us=0"},
 	} {

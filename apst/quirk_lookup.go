@@ -100,6 +100,8 @@ func LookupQuirks(id Identity) QuirkMatch {
 	m.Tables = r
 	if id.Release.IsZero() || r.mainline().Compare(NewestRelease().mainline()) > 0 {
 		m.Tables = NewestRelease() // unknown, or newer than the newest known
+	} else if id.Release.BaseUnknown {
+		m.Tables = id.Release // the series' newest stable update: said by the note
 	}
 	if note != "" {
 		m.Notes = append(m.Notes, note)

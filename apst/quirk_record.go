@@ -152,6 +152,8 @@ func lookupController(l *QuirkLookup, c *powerstate.Controller, r Release) Quirk
 	l.Tables = t
 	if r.IsZero() || t.mainline().Compare(NewestRelease().mainline()) > 0 {
 		l.Tables = NewestRelease()
+	} else if r.BaseUnknown {
+		l.Tables = r // the series' newest stable update: said by the note
 	}
 	l.ReleaseUnknown = r.IsZero()
 

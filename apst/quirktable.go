@@ -169,7 +169,9 @@ func QuirkTables(r Release) []QuirkEntry {
 }
 
 // rel is a Release literal.
-func rel(major, minor, patch uint16) Release { return Release{major, minor, patch} }
+func rel(major, minor, patch uint16) Release {
+	return Release{Major: major, Minor: minor, Patch: patch}
+}
 
 // quirkHistory is every entry the quirk tables have had, from
 // kernel-apst.md §13.1, in table order (core, pci, dmi); it is never
@@ -188,11 +190,11 @@ var quirkHistory = [...]QuirkEntry{
 	{Table: tableCore, VendorID: 0x1e0f, Model: "KCD6XVUL6T40", Quirks: QuirkNoAPST,
 		Note:      "Kioxia CD6-V / HPE PE8030: I/O timeouts with APST",
 		Added:     rel(5, 16, 0),
-		Backports: []Release{{5, 15, 51}, {5, 10, 127}}, Evidence: "[M] (≈v5.16-rc3)"},
+		Backports: []Release{rel(5, 15, 51), rel(5, 10, 127)}, Evidence: "[M] (≈v5.16-rc3)"},
 	{Table: tableCore, VendorID: 0x144d, Model: "Samsung Portable SSD X5",
 		Quirks: quirkDelayBeforeCheckReady | QuirkNoDeepestPS | quirkIgnoreDevSubNQN,
 		Note:   "external Samsung X5, matched by model because it shares 144d:a808 with the 970 EVO Plus",
-		Added:  rel(5, 19, 0), Backports: []Release{{5, 18, 8}, {5, 15, 51}, {5, 10, 127}},
+		Added:  rel(5, 19, 0), Backports: []Release{rel(5, 18, 8), rel(5, 15, 51), rel(5, 10, 127)},
 		Evidence: "[M], [T] 5.19.0 (v5.19-rc4)"},
 
 	// nvme_id_table[] (pci.c): the entries with an APST quirk
@@ -200,41 +202,41 @@ var quirkHistory = [...]QuirkEntry{
 		Quirks: quirkDelayBeforeCheckReady | QuirkNoDeepestPS | quirkIgnoreDevSubNQN,
 		Note:   "Samsung X5 by PCI ID, which also hit every 970 EVO Plus / PM981 (moved to core_quirks by model)",
 		Added:  rel(5, 18, 0), Removed: rel(5, 19, 0),
-		Backports: []Release{{5, 10, 118}, {5, 15, 42}, {5, 17, 10}},
-		Dropped:   []Release{{5, 10, 127}, {5, 15, 51}, {5, 18, 8}},
+		Backports: []Release{rel(5, 10, 118), rel(5, 15, 42), rel(5, 17, 10)},
+		Dropped:   []Release{rel(5, 10, 127), rel(5, 15, 51), rel(5, 18, 8)},
 		Evidence:  "[M] (v5.18-rc1 to v5.19-rc4; 5.17 kept it to its end)"},
 	{Table: tablePCI, Device: PCIID{0x8086, 0xf1a5},
 		Quirks: QuirkNoDeepestPS | quirkMediumPrioSQ | quirkNoTempThreshChange | quirkDisableWriteZeroes,
 		Note:   "Intel 600P/P3100",
 		Added:  rel(4, 12, 0), Evidence: "[T]; NO_DEEPEST_PS since v4.12, the other bits were added later"},
 	{Table: tablePCI, Device: PCIID{0x1cc1, 0x8201}, Quirks: QuirkNoDeepestPS | quirkIgnoreDevSubNQN,
-		Note: "ADATA SX8200PNP 512GB", Added: rel(5, 4, 0), Backports: []Release{{5, 3, 8}},
+		Note: "ADATA SX8200PNP 512GB", Added: rel(5, 4, 0), Backports: []Release{rel(5, 3, 8)},
 		Evidence: "[M], [T±] (v5.4-rc2)"},
 	{Table: tablePCI, Device: PCIID{0x2646, 0x2263}, Quirks: QuirkNoDeepestPS,
-		Note: "Kingston A2000", Added: rel(5, 11, 0), Backports: []Release{{4, 19, 175}, {5, 4, 97}, {5, 10, 15}},
+		Note: "Kingston A2000", Added: rel(5, 11, 0), Backports: []Release{rel(4, 19, 175), rel(5, 4, 97), rel(5, 10, 15)},
 		Evidence: "[T] 5.11.0 (v5.11-rc7); 5.10.15 [I]: §13 says 5.10.y; assumed the 5.10 release of the stable batch of 4.19.175 and 5.4.97 (not verified)"},
 	{Table: tablePCI, Device: PCIID{0x2646, 0x2262}, Quirks: QuirkNoDeepestPS,
-		Note: "Kingston SKC2000", Added: rel(5, 12, 0), Backports: []Release{{5, 10, 23}},
+		Note: "Kingston SKC2000", Added: rel(5, 12, 0), Backports: []Release{rel(5, 10, 23)},
 		Evidence: "[T±] (v5.12-rc2)"},
 	{Table: tablePCI, Device: PCIID{0x1e49, 0x0041}, Quirks: QuirkNoDeepestPS,
-		Note: "ZHITAI TiPro7000", Added: rel(5, 19, 0), Backports: []Release{{5, 15, 108}},
+		Note: "ZHITAI TiPro7000", Added: rel(5, 19, 0), Backports: []Release{rel(5, 15, 108)},
 		Evidence: "[T] 5.19.0 (v5.19-rc3)"},
 	{Table: tablePCI, Device: PCIID{0x1e49, 0x0021}, Quirks: QuirkNoDeepestPS,
-		Note: "ZHITAI TiPro5000", Added: rel(6, 1, 0), Backports: []Release{{5, 15, 108}},
+		Note: "ZHITAI TiPro5000", Added: rel(6, 1, 0), Backports: []Release{rel(5, 15, 108)},
 		Evidence: "[T] (v6.1-rc1)"},
 	{Table: tablePCI, Device: PCIID{0x126f, 0x2262}, Quirks: QuirkNoDeepestPS | quirkBogusNID,
 		Note: "Silicon Motion generic", Added: rel(6, 9, 0),
-		Backports: []Release{{6, 8, 6}, {6, 6, 27}, {6, 1, 86}, {5, 15, 155}, {5, 10, 215}},
+		Backports: []Release{rel(6, 8, 6), rel(6, 6, 27), rel(6, 1, 86), rel(5, 15, 155), rel(5, 10, 215)},
 		Evidence:  "[T] 6.8.0 absent, 6.9.0 present"},
 	{Table: tablePCI, Device: PCIID{0x126f, 0x1001}, Quirks: QuirkNoDeepestPS | quirkIgnoreDevSubNQN,
 		Note: "Silicon Motion generic", Added: rel(6, 15, 0),
-		Backports: []Release{{6, 14, 9}, {6, 12, 31}, {6, 6, 93}}, Evidence: "[M] (≈v6.15-rc5)"},
+		Backports: []Release{rel(6, 14, 9), rel(6, 12, 31), rel(6, 6, 93)}, Evidence: "[M] (≈v6.15-rc5)"},
 	{Table: tablePCI, Device: PCIID{0x15b7, 0x5009}, Quirks: quirkBrokenMSI | QuirkNoDeepestPS,
 		Note: "Sandisk SN550", Added: rel(6, 15, 0),
-		Backports: []Release{{6, 14, 9}, {6, 12, 31}, {6, 6, 93}}, Evidence: "[M] (≈v6.15-rc5)"},
+		Backports: []Release{rel(6, 14, 9), rel(6, 12, 31), rel(6, 6, 93)}, Evidence: "[M] (≈v6.15-rc5)"},
 	{Table: tablePCI, Device: PCIID{0x025e, 0xf1ac}, Quirks: QuirkNoDeepestPS,
 		Note: "Solidigm P44 Pro SSDPFKKW020X7", Added: rel(6, 15, 0),
-		Backports: []Release{{6, 14, 10}, {6, 12, 32}, {6, 6, 93}, {6, 1, 141}, {5, 15, 185}}, Evidence: "[M] (v6.15-rc7)"},
+		Backports: []Release{rel(6, 14, 10), rel(6, 12, 32), rel(6, 6, 93), rel(6, 1, 141), rel(5, 15, 185)}, Evidence: "[M] (v6.15-rc7)"},
 
 	// check_vendor_combination_bug() (pci.c), in evaluation order
 	{Table: tableDMI, Device: PCIID{0x144d, 0xa802}, DMIVendor: "Dell Inc.", DMIField: "product_name",
@@ -251,7 +253,7 @@ var quirkHistory = [...]QuirkEntry{
 		Added: rel(4, 16, 0), Evidence: "[T]/[I]: v4.16 or v4.17 undecided; v4.16 assumed"},
 	{Table: tableDMI, DMIField: "board_name", DMIValues: []string{"LXKT-ZXEG-N6"}, Quirks: QuirkNoAPST,
 		Note:  "any NVMe device in a Lenovo N60z (board LXKT-ZXEG-N6)",
-		Added: rel(6, 11, 0), Backports: []Release{{6, 6, 47}, {5, 15, 165}, {5, 10, 224}, {4, 19, 320}},
+		Added: rel(6, 11, 0), Backports: []Release{rel(6, 6, 47), rel(5, 15, 165), rel(5, 10, 224), rel(4, 19, 320)},
 		Evidence: "[T] 6.9.0 absent, 6.11.11 present (v6.11-rc1)"},
 }
 

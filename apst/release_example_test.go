@@ -18,7 +18,7 @@ func ExampleParseRelease() {
 		fmt.Println(s, "->", r, g, err)
 	}
 	// Output:
-	// 5.15.0-91-generic -> 5.15 current <nil>
+	// 5.15.0-91-generic -> 5.15.0-distro current <nil>
 	// v7.1 -> 7.1 current <nil>
 	// 4.12 -> 4.12 v4.12 <nil>
 	// 4.4 -> 4.4 unset apst: unknown kernel generation: Linux 4.4 has no APST (it arrived in v4.11)
@@ -65,7 +65,7 @@ func ExampleParams_String() {
 	fmt.Println(p)
 	fmt.Println(apst.DefaultParams(apst.V4_12))
 	// Output:
-	// kernel=5.15,ps-max-latency-us=25000,quirks=no-deepest-ps
+	// kernel=5.15.0-distro,ps-max-latency-us=25000,quirks=no-deepest-ps
 	// kernel=v4.12,ps-max-latency-us=100000
 }
 

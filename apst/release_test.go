@@ -20,12 +20,21 @@ func TestParseRelease(t *testing.T) {
 	}{
 		{"6.8", apst.Release{Major: 6, Minor: 8}, "6.8"},
 		{"v7.1", apst.Release{Major: 7, Minor: 1}, "7.1"},
-		{"5.15.0-91-generic", apst.Release{Major: 5, Minor: 15}, "5.15"},
+		{"5.15.0-91-generic", apst.Release{Major: 5, Minor: 15, BaseUnknown: true}, "5.15.0-distro"},
+		{"5.15.0-distro", apst.Release{Major: 5, Minor: 15, BaseUnknown: true}, "5.15.0-distro"},
+		{"5.10.0-28-amd64", apst.Release{Major: 5, Minor: 10, BaseUnknown: true}, "5.10.0-distro"},
+		{"5.10.0-28-amd64 (Debian 5.10.209-2)", apst.Release{Major: 5, Minor: 10, Patch: 209}, "5.10.209"},
+		{"#1 SMP Debian 5.10.209-2 (2024-01-31)", apst.Release{Major: 5, Minor: 10, Patch: 209}, "5.10.209"},
+		{"Ubuntu 5.15.0-91.101-generic 5.15.131", apst.Release{Major: 5, Minor: 15, Patch: 131}, "5.15.131"},
+		{"5.15.0-91-generic (Ubuntu 5.15.131)", apst.Release{Major: 5, Minor: 15, Patch: 131}, "5.15.131"},
+		{"6.8.9-300.fc40", apst.Release{Major: 6, Minor: 8, Patch: 9}, "6.8.9"},
+		{"7.1.5-arch1-1", apst.Release{Major: 7, Minor: 1, Patch: 5}, "7.1.5"},
+		{"6.8.0", apst.Release{Major: 6, Minor: 8}, "6.8"},
 		{"4.12", apst.Release{Major: 4, Minor: 12}, "4.12"},
 		{"5.15.80", apst.Release{Major: 5, Minor: 15, Patch: 80}, "5.15.80"},
 		{"6.9.0-rc1+", apst.Release{Major: 6, Minor: 9}, "6.9"},
-		{"6.8.0-45-generic\n", apst.Release{Major: 6, Minor: 8}, "6.8"},
-		{"5.14.0-427.13.1.el9_4.x86_64", apst.Release{Major: 5, Minor: 14}, "5.14"},
+		{"6.8.0-45-generic\n", apst.Release{Major: 6, Minor: 8, BaseUnknown: true}, "6.8.0-distro"},
+		{"5.14.0-427.13.1.el9_4.x86_64", apst.Release{Major: 5, Minor: 14, BaseUnknown: true}, "5.14.0-distro"},
 		{"6.6.47_1", apst.Release{Major: 6, Minor: 6, Patch: 47}, "6.6.47"},
 	} {
 		r, err := apst.ParseRelease(tc.in)
@@ -33,7 +42,7 @@ func TestParseRelease(t *testing.T) {
 		assert.Equal(t, tc.want, r, tc.in)
 		assert.Equal(t, tc.text, r.String())
 	}
-	for _, bad := range []string{"", "v", "6", "v9", "six.eight", "6.", ".8", "6.8.1.2", "0.0", "70000.1", "-6.8", "6..8"} {
+	for _, bad := range []string{"5.10.0-28-amd64 (Debian 5.11.2-1)", "5.10.0-28-amd64 ()", "Ubuntu 5.15.0", "#1 SMP PREEMPT_DYNAMIC", "", "v", "6", "v9", "six.eight", "6.", ".8", "6.8.1.2", "0.0", "70000.1", "-6.8", "6..8"} {
 		_, err := apst.ParseRelease(bad)
 		require.ErrorIs(t, err, apst.ErrInvalidConfig, bad)
 		assert.True(t, strings.HasPrefix(err.Error(), "apst: invalid configuration: kernel release"), err.Error())

@@ -110,6 +110,28 @@ func TestPlanPCIIDOfAnotherVendor(t *testing.T) {
 	assert.Equal(t, 0, code, errOut)
 }
 
+// A distribution release X.Y.0-N hides its stable base: the Kingston A2000
+// got its NO_DEEPEST_PS in 5.10.15, so 5.10.0-28-amd64 said nothing of it
+// and planned ps4. Now the newest 5.10.z tables apply with a note naming
+// the entries at stake, and the base, given in any of the distributions'
+// forms, settles it.
+func TestPlanDistributionRelease(t *testing.T) {
+	a2000 := "../../testdata/corpus/smartctl/Kingston_SA2000M8250G_S5Z42105.txt"
+	p := planOf(t, nil, "--kernel", "5.10.0-28-amd64", a2000)
+	assert.Equal(t, 3, p.MaxPS)
+	notes := strings.Join(p.QuirkNotes, "\n")
+	assert.Contains(t, notes, "distribution kernel 5.10.0-N: its upstream stable base is unknown")
+	assert.Contains(t, notes, "2646:2263 Kingston A2000 (added in 5.10.15)")
+	for _, k := range []string{"5.10.0-28-amd64 (Debian 5.10.209-2)", "#1 SMP Debian 5.10.209-2 (2024-01-31)", "5.10.209"} {
+		p := planOf(t, nil, "--kernel", k, a2000)
+		assert.Equal(t, 3, p.MaxPS, k)
+		assert.NotContains(t, strings.Join(p.QuirkNotes, "\n"), "distribution kernel", k)
+	}
+	assert.Equal(t, 4, planOf(t, nil, "--kernel", "5.10.0-28-amd64 (Debian 5.10.14-1)", a2000).MaxPS, "before the backport")
+	p = planOf(t, nil, "--kernel", "Ubuntu 5.15.0-91.101-generic 5.15.131", a2000)
+	assert.Equal(t, 3, p.MaxPS)
+}
+
 func TestPlanBadInput(t *testing.T) {
 	dir := t.TempDir()
 	short := filepath.Join(dir, "short.bin")

@@ -38,7 +38,7 @@ func addPlanFlags(fs *flagSet) *planFlags {
 		secondaryTime:  fs.String("apst-secondary-timeout-ms", "MS", "2000", "nvme_core.apst_secondary_timeout_ms (u64)"),
 		primaryTol:     fs.String("apst-primary-latency-tol-us", "US", "15000", "nvme_core.apst_primary_latency_tol_us (u64)"),
 		secondaryTol:   fs.String("apst-secondary-latency-tol-us", "US", "100000", "nvme_core.apst_secondary_latency_tol_us (u64)"),
-		kernel:         fs.String("kernel", "RELEASE", "current", "the kernel: a release as uname -r prints it (6.8, v5.15, 5.15.0-91-generic) or a generation (current = v5.14+, v4.12 = v4.12-v5.13, v4.11); a release also picks that release's quirk tables"),
+		kernel:         fs.String("kernel", "RELEASE", "current", "the kernel: a release as uname -r prints it (6.8, v5.15, 6.8.9-300.fc40; a distribution's X.Y.0-N with its stable base: '5.10.0-28-amd64 (Debian 5.10.209-2)', Debian's uname -v or Ubuntu's /proc/version_signature) or a generation (current = v5.14+, v4.12 = v4.12-v5.13, v4.11); a release also picks that release's quirk tables"),
 		quirks:         fs.String("quirks", "LIST", "", "comma list of no-apst, no-deepest-ps or none; replaces the quirks derived from the capture"),
 		pciID:          fs.String("pci-id", "VVVV:DDDD", "", "the PCI vendor:device ID of config space, for the PCI-ID quirk table; it wins over the Identify VID (a capture carries none; default: inferred from the model where that is certain)"),
 		forceAPST:      fs.Bool("force-apst", false, "nvme_core.force_apst=1"),
@@ -149,8 +149,8 @@ func quirkNotes(m *apst.QuirkMatch) []string {
 	}
 	var out []string
 	for _, n := range m.Notes {
-		if !m.InferredPCI.IsZero() && strings.Contains(n, m.InferredPCI.String()) ||
-			len(m.UncheckedPCI) > 0 && strings.Contains(n, m.UncheckedPCI[0].String()) {
+		if !m.InferredPCI.IsZero() && strings.HasPrefix(n, "PCI ID inferred as ") ||
+			len(m.UncheckedPCI) > 0 && strings.HasPrefix(n, "PCI quirks unchecked") {
 			continue
 		}
 		out = append(out, "note: "+n)
