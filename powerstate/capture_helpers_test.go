@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/nvmeapst/nvmeapst/internal/capture"
 	"os"
 	"path/filepath"
 	"strings"
@@ -271,6 +272,9 @@ func smartctlJSON(c *powerstate.Controller) ([]byte, error) {
 	}
 	m["nvme_power_states"] = states
 	b, err := json.MarshalIndent(m, "", "  ")
+	if err == nil && capture.LooksQuotedPrintable(string(b)) {
+		return nil, powerstate.ErrUnrepresentable // as the library's writers refuse it
+	}
 	return append(b, '\n'), err
 }
 

@@ -3,6 +3,7 @@ package powerstate
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/nvmeapst/nvmeapst/internal/capture"
 	"io"
 	"strconv"
 	"strings"
@@ -46,6 +47,18 @@ func checkStrings(c *Controller, known Fields, f Format, json bool) error {
 		return fmt.Errorf("%w: %s: the power states are unknown", ErrUnrepresentable, f)
 	}
 	return nil
+}
+
+// writeCapture writes the rendered capture b to w, unless a reader would
+// take b for the quoted-printable encoding of a mail body and decode it
+// (a model, serial number or firmware revision holding "=20" or "=3D"):
+// then the output would not read back as c, and the writer refuses it.
+func writeCapture(w io.Writer, b []byte, f Format) error {
+	if capture.LooksQuotedPrintable(string(b)) {
+		return fmt.Errorf("%w: %s: the model, serial number or firmware revision holds \"=\" escapes that a reader would decode as a mail's quoted-printable encoding", ErrUnrepresentable, f)
+	}
+	_, err := w.Write(b)
+	return err
 }
 
 // hashX formats v as C's "%#x": "0" for zero, "0x..." otherwise.
@@ -162,8 +175,7 @@ func WriteNVMeCLIText(w io.Writer, c *Controller) error {
 			b = append(b, " -\n"...)
 		}
 	}
-	_, err := w.Write(b)
-	return err
+	return writeCapture(w, b, FormatNVMeCLIText)
 }
 
 // WriteNVMeCLIJSON writes c as "nvme id-ctrl -o json" prints it with the
@@ -236,6 +248,5 @@ func WriteNVMeCLIJSON(w io.Writer, c *Controller) error {
 		b = append(b, '\n')
 	}
 	b = append(b, "  ]\n}\n"...)
-	_, err := w.Write(b)
-	return err
+	return writeCapture(w, b, FormatNVMeCLIJSON)
 }

@@ -134,6 +134,5 @@ func WriteSmartctlText(w io.Writer, c *Controller) error {
 			d.EntryLatency, d.ExitLatency)
 	}
 	b = append(b, '\n')
-	_, err := w.Write(b)
-	return err
+	return writeCapture(w, b, FormatSmartctlText)
 }

@@ -11,11 +11,14 @@ const QuotedPrintableNote = "the capture was quoted-printable (a mail body: =20,
 // text is returned as is with false, without allocating.
 //
 // The text shows the encoding when it holds more of what a plain capture
-// never has (a soft line break: "=" at the end of a line of at most 76
-// characters, the quoting aside, blanks after it allowed; the escapes
-// "=20", "=09", "=3D" and those of bytes above 0x7f)
-// than of "=" that start neither an escape nor a soft line break (the
-// "charset=UTF-8" of a mail header left in the paste). A plain smartctl
+// never has (a soft line break: "=" at the very end of a line of at most
+// 76 characters, the quoting aside; the escapes "=20", "=09", "=3D" and
+// those of bytes above 0x7f) than of "=" that start neither an escape nor
+// a soft line break (the "charset=UTF-8" of a mail header left in the
+// paste). A "=" followed by blanks at a line end counts for neither: it is
+// what a plain nvme-cli capture shows when a serial number ends in "="
+// (nvme-cli pads it with blanks), and what a transport may make of a soft
+// line break (decoding strips the blanks). A plain smartctl
 // report never passes: each of its "=== START OF ... ===" lines has one
 // "=" at its end and five that are plain.
 //
@@ -58,6 +61,11 @@ func DecodeQuotedPrintable(s string) (string, bool) {
 	return b.String(), true
 }
 
+// LooksQuotedPrintable reports whether DecodeQuotedPrintable would decode
+// s. A writer of captures uses it to refuse an output that a reader would
+// take for a mail body (a serial number of "X=3D", say).
+func LooksQuotedPrintable(s string) bool { return isQuotedPrintable(s) }
+
 // isQuotedPrintable reports whether s shows the encoding (see
 // DecodeQuotedPrintable).
 func isQuotedPrintable(s string) bool {
@@ -83,6 +91,11 @@ func isQuotedPrintable(s string) bool {
 		switch {
 		case k < len(s) && s[k] != '\n' && s[k] != '\r':
 			plain++ // a "=" a plain text has ("charset=UTF-8", "===")
+		case k > i:
+			// "=" and blanks at a line end: transport padding after a soft
+			// line break, which decoding strips, or the blanks that pad a
+			// serial number ending in "=" in a plain capture; it tells
+			// nothing either way.
 		case k < len(s) && encodedLine(s, i-1):
 			telling++ // a soft line break
 		case k < len(s):

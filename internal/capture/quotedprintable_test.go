@@ -26,7 +26,8 @@ func TestDecodeQuotedPrintable(t *testing.T) {
 	}{
 		{"soft break", "mn        : Samsung SSD 990 EVO Plus 1TB=\n            =20\n", "mn        : Samsung SSD 990 EVO Plus 1TB             \n", true},
 		{"escapes", "a=3Db=20\nc\n", "a=b \nc\n", true},
-		{"soft break, blanks after it", "ab= \t\ncd\n", "abcd\n", true},
+		{"soft break, blanks after it", "ab= \t\ncd=\ne\n", "abcde\n", true},
+		{"one soft break alone", "ab= \t\ncd\n", "ab= \t\ncd\n", false},
 		{"crlf", "ab=\r\ncd=3D\r\n", "abcd=\n", true},
 		{"quoted after encoding", "> > ab=\n> > cd=3D\n> > e\n", "> > abcd=\n> > e\n", true},
 		{"quoted before encoding", "> ps    0 : mp:=\n6.00W\n", "> ps    0 : mp:6.00W\n", true},
