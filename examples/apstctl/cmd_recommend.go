@@ -121,9 +121,6 @@ give up, and whether the bound of the other flags (default 100000) meets the goa
 		if err != nil {
 			return err
 		}
-		if opt.ExitFactor.Set != 0 {
-			return usagef("--exit-factor %s: recommend takes one factor for every state (a bound is one limit on every state's exit latency)", quoteArg(opt.ExitFactor.String()))
-		}
 		goal := analysis.BarGoal()
 		stallLimit := apst.NoLimit
 		switch {
@@ -144,6 +141,7 @@ give up, and whether the bound of the other flags (default 100000) meets the goa
 			stallLimit = v
 			goal = analysis.StallGoal(exitLatencyLimit(opt, v))
 		}
+		perState := opt.ExitFactor.Set != 0
 		if *bar != "" {
 			set, err := parseBarStates(*bar)
 			if err != nil {
@@ -157,6 +155,18 @@ give up, and whether the bound of the other flags (default 100000) meets the goa
 		ctl, p, err := pf.loadWithParams(args[0], x.stdin)
 		if err != nil {
 			return err
+		}
+		var overStall apst.States // per-state factors: the states whose own stall exceeds the limit
+		if perState && stallLimit != apst.NoLimit {
+			// With a factor per state no one exit-latency limit is the
+			// goal: a state is barred when its own stall exceeds the limit.
+			overStall = statesOverStall(ctl, opt, stallLimit)
+			userBar := goal.Bar
+			goal = analysis.BarGoal()
+			goal.Bar = overStall | userBar
+			if goal.Bar == 0 { // every state is within the limit: the largest exit latency is
+				goal = analysis.StallGoal(maxExitLatency(ctl))
+			}
 		}
 		rec, err := analysis.Recommend(ctl, p, goal)
 		if err != nil {
@@ -176,7 +186,7 @@ give up, and whether the bound of the other flags (default 100000) meets the goa
 				Current: recommendCurrentJSON{
 					BoundUS: uint64(rec.Current.Bound), BoundUnlimited: rec.Current.Bound == apst.NoLimit, Meets: rec.Current.Meets,
 					DeepestState: int(rec.Current.Reach.Deepest), WorstExitLatencyUS: uint64(rec.Current.Reach.WorstExitLatency),
-					WorstWakeStallUS: uint64(stall(opt, rec.Current.Reach.WorstExitLatency)),
+					WorstWakeStallUS: uint64(reachStall(ctl, opt, rec.Current.Reach)),
 					ReachableStates:  stateList(rec.Current.Reach.States), Why: nonNil(rec.Current.Why),
 				},
 				Params: paramsView(&p), recommendedValueJSON: value.view(opt),
@@ -188,7 +198,7 @@ give up, and whether the bound of the other flags (default 100000) meets the goa
 				re := reachAt(&rec.Sweep, r.Min)
 				out.Recommended = append(out.Recommended, recommendedRangeJSON{
 					recommendRangeJSON: rangeView(r), DeepestState: int(re.Deepest),
-					WorstExitLatencyUS: uint64(re.WorstExitLatency), WorstWakeStallUS: uint64(stall(opt, re.WorstExitLatency)),
+					WorstExitLatencyUS: uint64(re.WorstExitLatency), WorstWakeStallUS: uint64(reachStall(ctl, opt, re)),
 					DeepestStateMaxPowerW: float64(power(re).MicroWatts()) / 1e6,
 				})
 			}
@@ -209,14 +219,21 @@ give up, and whether the bound of the other flags (default 100000) meets the goa
 		for _, warn := range quirkWarnings(pf.match) {
 			fmt.Fprintln(w, warn)
 		}
-		fmt.Fprintln(w, "goal:", describeGoal(goal, stallLimit, opt))
+		switch {
+		case overStall != 0:
+			fmt.Fprintf(w, "goal: worst wake stall <= %s with a factor per state (%s): bars %s, whose own stall is over it\n", stallLimit, opt.ExitFactor, overStall)
+		case perState && stallLimit != apst.NoLimit:
+			fmt.Fprintf(w, "goal: worst wake stall <= %s with a factor per state (%s): every state's own stall is within it\n", stallLimit, opt.ExitFactor)
+		default:
+			fmt.Fprintln(w, "goal:", describeGoal(goal, stallLimit, opt))
+		}
 		fmt.Fprintln(w)
 		verdict := "does not meet the goal"
 		if rec.Current.Meets {
 			verdict = "meets the goal"
 		}
 		fmt.Fprintf(w, "bound %s %s: deepest reachable ps%d, worst wake stall %s\n",
-			rec.Current.Bound, verdict, rec.Current.Reach.Deepest, describeStall(opt, rec.Current.Reach.WorstExitLatency))
+			rec.Current.Bound, verdict, rec.Current.Reach.Deepest, describeReachStall(ctl, opt, rec.Current.Reach))
 		for _, why := range rec.Current.Why {
 			fmt.Fprintln(w, "  "+why)
 		}
@@ -227,7 +244,15 @@ give up, and whether the bound of the other flags (default 100000) meets the goa
 			for _, r := range rec.Recommended {
 				re := reachAt(&rec.Sweep, r.Min)
 				fmt.Fprintf(w, "  %s: deepest reachable ps%d (max power %s), worst wake stall %s\n",
-					r, re.Deepest, power(re), describeStall(opt, re.WorstExitLatency))
+					r, re.Deepest, power(re), describeReachStall(ctl, opt, re))
+				if overStall != 0 && r.Max != apst.NoLimit {
+					if setter := (reachAt(&rec.Sweep, r.Max+1).States &^ re.States) & overStall; setter != 0 {
+						st := uint8(setter.Deepest())
+						exlat := apst.Microseconds(ctl.PowerStates[st].ExitLatency)
+						fmt.Fprintf(w, "    ps%d sets the bound: above %s it is reachable, and its stall %s (exit latency %s x %s) is over %s\n",
+							st, r.Max, stateStall(opt, st, exlat), exlat, opt.ExitFactor.For(st), stallLimit)
+					}
+				}
 			}
 			fmt.Fprintln(w, "keeps:", rec.Kept.String(), "  gives up:", rec.GivenUp.String())
 			value.writeText(w, &rec, opt)
@@ -240,6 +265,62 @@ give up, and whether the bound of the other flags (default 100000) meets the goa
 		return nil
 	}
 	return c
+}
+
+// stateStall is the wake stall of state st with advertised exit latency
+// exlat: exlat scaled by the state's own factor, plus the CPU wake.
+func stateStall(opt analysis.SimOptions, st uint8, exlat apst.Microseconds) apst.Microseconds {
+	s := opt.ExitFactor.Apply(st, exlat)
+	if s > apst.NoLimit-opt.CPUWake {
+		return apst.NoLimit
+	}
+	return s + opt.CPUWake
+}
+
+// reachStall is the worst wake stall over the states of r, each with its
+// own factor; with one factor for every state it is stall of the worst
+// exit latency.
+func reachStall(c *powerstate.Controller, opt analysis.SimOptions, r analysis.Reach) apst.Microseconds {
+	if opt.ExitFactor.Set == 0 {
+		return stall(opt, r.WorstExitLatency)
+	}
+	worst := stall(opt, 0)
+	for st := range r.States.All() {
+		if int(st) < len(c.PowerStates) {
+			worst = max(worst, stateStall(opt, st, apst.Microseconds(c.PowerStates[st].ExitLatency)))
+		}
+	}
+	return worst
+}
+
+// describeReachStall is reachStall as describeStall writes it.
+func describeReachStall(c *powerstate.Controller, opt analysis.SimOptions, r analysis.Reach) string {
+	if opt.ExitFactor.Set == 0 {
+		return describeStall(opt, r.WorstExitLatency)
+	}
+	return fmt.Sprintf("%s (worst exit latency %s; a factor per state)", reachStall(c, opt, r), r.WorstExitLatency)
+}
+
+// maxExitLatency is the largest exit latency of c's states.
+func maxExitLatency(c *powerstate.Controller) apst.Microseconds {
+	var m apst.Microseconds
+	for i := 0; i <= int(c.NPSS) && i < len(c.PowerStates); i++ {
+		m = max(m, apst.Microseconds(c.PowerStates[i].ExitLatency))
+	}
+	return m
+}
+
+// statesOverStall are the non-operational states of c whose own wake stall
+// (their factor, plus the CPU wake) exceeds limit.
+func statesOverStall(c *powerstate.Controller, opt analysis.SimOptions, limit apst.Microseconds) apst.States {
+	var out apst.States
+	for i := 0; i <= int(c.NPSS) && i < len(c.PowerStates); i++ {
+		d := c.PowerStates[i]
+		if d.NonOperational && stateStall(opt, uint8(i), apst.Microseconds(d.ExitLatency)) > limit {
+			out |= apst.StatesOf(uint8(i))
+		}
+	}
+	return out
 }
 
 // describeGoal is the goal as the user gave it.

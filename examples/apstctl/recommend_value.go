@@ -13,6 +13,7 @@ import (
 // recommendedValue is the one bound recommend gives, what it costs against
 // the current bound, and the lines that apply it.
 type recommendedValue struct {
+	ctl               *powerstate.Controller
 	choice            persist.Choice
 	reach             analysis.Reach
 	power, curPower   powerstate.Power
@@ -46,7 +47,7 @@ func chooseRecommended(ctl *powerstate.Controller, p *apst.Params, rec *analysis
 	}
 	re := reachAt(&rec.Sweep, ch.Bound)
 	v := &recommendedValue{
-		choice: ch, reach: re,
+		ctl: ctl, choice: ch, reach: re,
 		power:    ctl.PowerStates[re.Deepest].MaxPower,
 		curPower: ctl.PowerStates[rec.Current.Reach.Deepest].MaxPower,
 	}
@@ -88,7 +89,7 @@ func (v *recommendedValue) view(opt analysis.SimOptions) recommendedValueJSON {
 	}
 	b := uint64(v.choice.Bound)
 	r := v.choice.Range.String()
-	w := uint64(stall(opt, v.reach.WorstExitLatency))
+	w := uint64(reachStall(v.ctl, opt, v.reach))
 	pw := float64(v.power.MicroWatts()) / 1e6
 	d := float64(int64(v.power.MicroWatts())-int64(v.curPower.MicroWatts())) / 1000
 	return recommendedValueJSON{
@@ -107,11 +108,11 @@ func (v *recommendedValue) writeText(w *checkedWriter, rec *analysis.Recommendat
 	fmt.Fprintf(w, "recommended bound: %s (%s)\n", boundText(ch.Bound), ch.Why)
 	fmt.Fprintf(w, "  every bound in %s programs the same table\n", ch.Range)
 	fmt.Fprintf(w, "  at %s: worst wake stall %s, deepest ps%d (max power %s)\n",
-		boundText(ch.Bound), describeStall(opt, v.reach.WorstExitLatency), v.reach.Deepest, v.power)
+		boundText(ch.Bound), describeReachStall(v.ctl, opt, v.reach), v.reach.Deepest, v.power)
 	cur := rec.Current
 	delta := float64(int64(v.power.MicroWatts())-int64(v.curPower.MicroWatts())) / 1000
 	fmt.Fprintf(w, "  at the current %s: worst wake stall %s, deepest ps%d (max power %s); idle power %+.1f mW (max power of the deepest reachable state)\n",
-		cur.Bound, describeStall(opt, cur.Reach.WorstExitLatency), cur.Reach.Deepest, v.curPower, delta)
+		cur.Bound, describeReachStall(v.ctl, opt, cur.Reach), cur.Reach.Deepest, v.curPower, delta)
 	if ch.Rule == persist.RuleCurrent {
 		fmt.Fprintln(w, "nothing to change: the current bound already programs this table")
 		return

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -35,7 +36,9 @@ func TestParseExitFactor(t *testing.T) {
 		{write("factors.txt", "0.78,ps4=0.81\n"), "per-state"},
 		{write("measure.json", `{"rows": [], "exit_factor": "0.78", "exit_factor_by_state": "ps4=0.81"}`), "per-state"},
 		{write("empty.txt", "\n# nothing\n"), "holds no exit factor"},
-		{write("bad.txt", "fast\n"), "invalid exit-latency factor"},
+		{write("bad.txt", "fast\n"), "bad.txt: line 1 is not an exit factor"},
+		{write("secret.txt", "\n# header\nhunter2 \x1b[2J\n"), "secret.txt: line 3 is not an exit factor"},
+		{write("bad.json", `{"exit_factor": "hunter2"}`), "bad.json: its exit_factor"},
 		{write("other.json", `{"rows": []}`), `want measure's JSON with an "exit_factor" key`},
 		{filepath.Join(dir, "missing"), "invalid exit-latency factor"},
 		{dir, "invalid exit-latency factor"},
@@ -49,6 +52,7 @@ func TestParseExitFactor(t *testing.T) {
 		if tc.err != "" {
 			require.Error(t, err, tc.arg)
 			assert.Contains(t, err.Error(), tc.err, tc.arg)
+			assert.NotContains(t, err.Error(), "hunter2", "%s: an error names the file, never quotes its contents", tc.arg)
 			continue
 		}
 		require.NoError(t, err, tc.arg)
@@ -65,9 +69,43 @@ func TestRecommendZeroStall(t *testing.T) {
 	assert.Contains(t, out, "bound 100000us does not meet the goal")
 }
 
-// recommend takes one factor: a bound is one limit on every state.
-func TestRecommendRefusesPerStateFactors(t *testing.T) {
-	code, _, errOut := apstctl(t, nil, "recommend", evoImage, "--max-stall", "25ms", "--exit-factor", "0.78,ps4=0.81")
-	assert.Equal(t, exitUsage, code)
-	assert.Contains(t, errOut, "recommend takes one factor for every state")
+// recommend takes a factor per state, as measure writes them: a state is
+// barred when its own stall is over the limit, and the output says which
+// state sets the bound.
+func TestRecommendPerStateFactors(t *testing.T) {
+	dir := t.TempDir()
+	factors := filepath.Join(dir, "factor")
+	require.NoError(t, os.WriteFile(factors, []byte("0.78,ps3=0.8,ps4=0.81\n"), 0o644))
+	code, out, errOut := apstctl(t, nil, "recommend", evoImage, "--max-stall", "4ms", "--exit-factor", factors)
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "goal: worst wake stall <= 4000us with a factor per state (0.78,ps3=0.8,ps4=0.81): bars ps4")
+	assert.Contains(t, out, "4600..42999: deepest reachable ps3")
+	assert.Contains(t, out, "worst wake stall 3680us", "4600us x 0.8, ps3's own factor")
+	assert.Contains(t, out, "ps4 sets the bound: above 42999us it is reachable, and its stall 34830us (exit latency 43000us x 0.81) is over 4000us")
+
+	// measure's JSON reads the same, and the JSON view uses each state's factor.
+	doc := filepath.Join(dir, "measure.json")
+	require.NoError(t, os.WriteFile(doc, []byte(`{"exit_factor": "0.78", "exit_factor_by_state": "ps3=0.8,ps4=0.81"}`), 0o644))
+	code, out, errOut = apstctl(t, nil, "recommend", evoImage, "--max-stall", "4ms", "--exit-factor", doc, "-o", "json")
+	require.Equal(t, exitOK, code, errOut)
+	var v struct {
+		Recommended []struct {
+			Max   uint64 `json:"max_us"`
+			Stall uint64 `json:"worst_wake_stall_us"`
+		} `json:"recommended"`
+		Current struct {
+			Stall uint64 `json:"worst_wake_stall_us"`
+		} `json:"current"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &v))
+	require.Len(t, v.Recommended, 1)
+	assert.Equal(t, uint64(42999), v.Recommended[0].Max)
+	assert.Equal(t, uint64(3680), v.Recommended[0].Stall)
+	assert.Equal(t, uint64(34830), v.Current.Stall)
+
+	// Where every state's own stall is within the limit, nothing is barred.
+	code, out, errOut = apstctl(t, nil, "recommend", evoImage, "--max-stall", "25ms", "--exit-factor", "0.78,ps3=0.9,ps4=0.55")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "every state's own stall is within it")
+	assert.Contains(t, out, "bound 100000us meets the goal: deepest reachable ps4, worst wake stall 23650us")
 }
