@@ -377,8 +377,10 @@ func smartctlExpected(key string) string {
 // when there are some to collapse.
 func normKey(key string) string {
 	key = strings.TrimSpace(key)
-	if strings.Contains(key, "  ") || strings.IndexByte(key, '\t') >= 0 {
-		return strings.Join(strings.Fields(key), " ")
+	for i := 0; i < len(key); i++ { // one pass: most keys have single spaces
+		if key[i] == '\t' || key[i] == ' ' && i+1 < len(key) && key[i+1] == ' ' {
+			return strings.Join(strings.Fields(key), " ")
+		}
 	}
 	return key
 }

@@ -14,7 +14,11 @@ import (
 // programs what ref does; neighbours with equal values are merged. It does
 // not allocate beyond out's capacity.
 func sweepSteps(c *powerstate.Controller, ref *apst.Plan, out []Step) []Step {
-	seq, err := analysis.Intervals(c, ref.Params)
+	// The quirks ref's lookup found, given: every bound's plan has the same
+	// table as with the lookup redone, without redoing it per bound.
+	p := ref.Params
+	p.Quirks, p.QuirksGiven = ref.Quirks.Applied, true
+	seq, err := analysis.Intervals(c, p)
 	if err != nil { // not reached: ref was built from these parameters
 		return out
 	}
@@ -96,7 +100,7 @@ func (s *Survey) StallBudget(budget apst.Microseconds) BudgetAnswer {
 	acc := []analysis.BoundRange{{Min: 0, Max: apst.NoLimit}}
 	var mine, next []analysis.BoundRange
 	for i := range n {
-		lo, hi := st.sweep(i)
+		lo, hi := st.sweep(int(st.prof.at(i)))
 		mine = st.acceptable(lo, hi, budget, mine[:0])
 		next = intersectRanges(acc, mine, next[:0])
 		acc, next = next, acc
@@ -107,17 +111,18 @@ func (s *Survey) StallBudget(budget apst.Microseconds) BudgetAnswer {
 	}
 	var stall, power []int64
 	for i := range n {
-		lo, hi := st.sweep(i)
+		p := int(st.prof.at(i))
+		lo, hi := st.sweep(p)
 		at := st.stepAt(lo, hi, ans.Bound)
 		if ans.Bound != apst.NoLimit && apst.Microseconds(st.stepAt(lo, hi, ans.Bound+1).stall) > budget {
 			ans.Binding = append(ans.Binding, st.names.at(i))
 		}
 		if at.power&stepSame == 0 {
 			ans.Changed++
-			stall = append(stall, int64(st.stall[0].at(i))-int64(at.stall))
-			power = append(power, int64(at.microWatts())-int64(st.power[0].at(i)&powerMask))
+			stall = append(stall, int64(st.stall[0].at(p))-int64(at.stall))
+			power = append(power, int64(at.microWatts())-int64(st.power[0].at(p)&powerMask))
 		}
-		if at.power&stepNoIdle != 0 && st.bars[0].at(i) != BarsNoIdle {
+		if at.power&stepNoIdle != 0 && st.bars[0].at(p) != BarsNoIdle {
 			ans.LosesAll = append(ans.LosesAll, st.names.at(i))
 		}
 	}

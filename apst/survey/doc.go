@@ -11,8 +11,10 @@
 // maximum power (MP, µW) of the deepest reachable state, and the steps of
 // its worst stall and power as functions of the bound under the first
 // configuration's parameters (its exact bound sweep, from
-// analysis.Intervals). Stored packed, that is about 120 bytes a drive for
-// two configurations and 40-byte names, so a million drives fit in about
+// analysis.Intervals). Stored packed, with one copy of each distinct
+// outcome, that is about 120 bytes a drive for two configurations and
+// 40-byte names when every drive differs, and the name and 12 bytes for a
+// drive of a model already seen, so a million drives fit in at most about
 // 120 MB.
 //
 // # Merging shards

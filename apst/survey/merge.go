@@ -32,28 +32,27 @@ func (s *Survey) Merge(o *Survey) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	dst := &s.st
+	// Each of src's profiles is interned in s once (vendors renumbered).
+	seen := make(map[uint32]uint32)
+	var p profile
 	for i := range src.len() {
-		dst.names.add(src.names.at(i))
-		vendor := src.vendors[src.vendor.at(i)]
-		v, ok := dst.vendorN[vendor]
+		sp := src.prof.at(i)
+		dp, ok := seen[sp]
 		if !ok {
-			v = uint32(len(dst.vendors))
-			dst.vendors = append(dst.vendors, vendor)
-			dst.vendorN[vendor] = v
+			src.profileOf(sp, &p)
+			vendor := src.vendors[p.vendor]
+			v, ok := dst.vendorN[vendor]
+			if !ok {
+				v = uint32(len(dst.vendors))
+				dst.vendors = append(dst.vendors, vendor)
+				dst.vendorN[vendor] = v
+			}
+			p.vendor = v
+			dp = dst.intern(&p)
+			seen[sp] = dp
 		}
-		dst.vendor.add(v)
-		for k := range dst.stall {
-			dst.stall[k].add(src.stall[k].at(i))
-			dst.power[k].add(src.power[k].at(i))
-		}
-		for k := range dst.bars {
-			dst.bars[k].add(src.bars[k].at(i))
-		}
-		lo, hi := src.sweep(i)
-		for j := lo; j < hi; j++ {
-			dst.steps.add(src.steps.at(j))
-		}
-		dst.sweepEnd.add(uint64(dst.steps.len()))
+		dst.names.add(src.names.at(i))
+		dst.prof.add(dp)
 	}
 	return nil
 }

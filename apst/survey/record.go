@@ -168,38 +168,40 @@ func (st *store) add(rec *Record) {
 		st.vendors = append(st.vendors, rec.Vendor)
 		st.vendorN[rec.Vendor] = v
 	}
-	st.vendor.add(v)
+	p := &st.p
+	p.vendor = v
+	p.stall, p.power, p.bars, p.steps = p.stall[:0], p.power[:0], p.bars[:0], p.steps[:0]
 	first := &rec.Outcomes[0]
 	for k, o := range rec.Outcomes {
-		st.stall[k].add(uint32(o.WorstExitLatency))
-		p := uint32(o.DeepestMaxPower)
+		p.stall = append(p.stall, uint32(o.WorstExitLatency))
+		pw := uint32(o.DeepestMaxPower)
 		if k > 0 {
 			if o.Changed {
-				p |= flagChanged
+				pw |= flagChanged
 			}
 			if o.Reach&^first.Reach&^1 != 0 {
-				p |= flagGained
+				pw |= flagGained
 			}
-			st.bars[k-1].add(barClass(first.Reach, o.Reach))
+			p.bars = append(p.bars, barClass(first.Reach, o.Reach))
 		}
-		st.power[k].add(p)
+		p.power = append(p.power, pw)
 	}
 	var last step
 	for i, s := range rec.Sweep {
-		p := step{min: uint64(s.Min), stall: uint32(s.WorstExitLatency), power: uint32(s.DeepestMaxPower)}
+		q := step{min: uint64(s.Min), stall: uint32(s.WorstExitLatency), power: uint32(s.DeepestMaxPower)}
 		if s.Same {
-			p.power |= stepSame
+			q.power |= stepSame
 		}
 		if s.Reach&^1 == 0 {
-			p.power |= stepNoIdle
+			q.power |= stepNoIdle
 		}
-		if i > 0 && p.stall == last.stall && p.power == last.power {
+		if i > 0 && q.stall == last.stall && q.power == last.power {
 			continue
 		}
-		st.steps.add(p)
-		last = p
+		p.steps = append(p.steps, q)
+		last = q
 	}
-	st.sweepEnd.add(uint64(st.steps.len()))
+	st.prof.add(st.intern(p))
 }
 
 // addRow records an evaluated row, through a record whose outcomes are
@@ -211,7 +213,7 @@ func (st *store) addRow(row *Row) {
 	st.add(&rec)
 }
 
-// sweep returns the range of drive i's steps in st.steps.
+// sweep returns the range of profile i's steps in st.steps.
 func (st *store) sweep(i int) (start, end int) {
 	if i > 0 {
 		start = int(st.sweepEnd.at(i - 1))

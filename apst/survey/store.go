@@ -93,6 +93,6 @@ func (s *Survey) snapshot() *store {
 	st.power = slices.Clone(st.power)
 	st.bars = slices.Clone(st.bars)
 	st.vendors = slices.Clip(st.vendors)
-	st.vendorN, st.scratch = nil, nil // not for readers
+	st.vendorN, st.profN, st.key, st.p, st.scratch = nil, nil, nil, profile{}, nil // not for readers
 	return &st
 }

@@ -76,7 +76,7 @@ func (s *Survey) Summary() Summary {
 	sum := Summary{Configs: slices.Clone(s.configs), Drives: n}
 	for i := range n {
 		for k := 1; k <= nc; k++ {
-			if st.power[k].at(i)&flagChanged != 0 {
+			if st.power[k].at(int(st.prof.at(i)))&flagChanged != 0 {
 				sum.Changed++
 				break
 			}
@@ -106,15 +106,16 @@ func (s *Survey) Summary() Summary {
 		}
 		allStall, allPower = allStall[:0], allPower[:0]
 		for i := range n {
-			vendor := st.vendor.at(i)
+			p := int(st.prof.at(i))
+			vendor := st.vendor.at(p)
 			v := &vs[rank[vendor]]
 			v.Drives++
-			pk := st.power[k].at(i)
+			pk := st.power[k].at(p)
 			if pk&flagChanged != 0 {
 				cmp.Changed++
 				v.Changed++
-				ds := int64(st.stall[0].at(i)) - int64(st.stall[k].at(i))
-				dp := int64(pk&powerMask) - int64(st.power[0].at(i)&powerMask)
+				ds := int64(st.stall[0].at(p)) - int64(st.stall[k].at(p))
+				dp := int64(pk&powerMask) - int64(st.power[0].at(p)&powerMask)
 				stall[vendor] = append(stall[vendor], ds)
 				power[vendor] = append(power[vendor], dp)
 				allStall = append(allStall, ds)
@@ -124,7 +125,7 @@ func (s *Survey) Summary() Summary {
 				cmp.Gains++
 				v.Gains++
 			}
-			switch st.bars[k-1].at(i) {
+			switch st.bars[k-1].at(p) {
 			case BarsNoIdle:
 				cmp.NoIdle++
 				v.NoIdle++

@@ -33,11 +33,13 @@ type Options struct {
 // configurations, as analysis.Compare does for one, and keeps per drive
 // only its [Record], packed: the drive's name and vendor, per configuration
 // the worst wake stall, the deepest state's maximum power and a byte of
-// flags, and the steps of its bound sweep (for StallBudget). That is 20
-// bytes plus 9 per configuration plus 16 per step (2 or 3 steps on most
-// drives of the shipped corpus) besides the bytes of the name, about 120
-// bytes a drive in all for a two-configuration survey of 46-byte paths
-// (TestSurveyMemoryPerDrive); no controller and no plan is kept.
+// flags, and the steps of its bound sweep (for StallBudget). Drives with
+// the same outcome (the same model and firmware, as a fleet mostly has)
+// share one stored copy of it, so a drive costs its name and 12 bytes;
+// a drive whose outcome is its own costs about 20 bytes plus 9 per
+// configuration plus 16 per step more (about 120 bytes a drive in all
+// for a two-configuration survey of 46-byte paths,
+// TestSurveyMemoryPerDrive). No controller and no plan is kept.
 //
 // Each configuration after the first is compared with the first. Summary and
 // StallBudget are functions of the multiset of records added, whatever the
@@ -63,9 +65,13 @@ type Survey struct {
 // the lock is a consistent snapshot of the first len() records that may be
 // read without it.
 type store struct {
-	names    arena
+	// Per drive: its name and its profile (profile.go).
+	names arena
+	prof  column[uint32]
+	// Per profile: the vendor, the end of its steps in steps, and the
+	// columns below.
 	vendor   column[uint32]
-	sweepEnd column[uint64] // end of the drive's steps in steps
+	sweepEnd column[uint64]
 	steps    column[step]
 	// stall and power hold, per configuration, each drive's worst wake
 	// stall (µs) and its deepest reachable state's maximum power (µW, bits
@@ -77,7 +83,12 @@ type store struct {
 	bars    []column[BarClass]
 	vendors []string
 	vendorN map[string]uint32
-	scratch []Outcome // addRow's, under the lock
+	// Under the lock, for writers only: the interning table (profile hash
+	// to profile), and scratch space.
+	profN   map[uint64]uint32
+	key     []byte
+	p       profile
+	scratch []Outcome // addRow's
 }
 
 const (
@@ -86,7 +97,7 @@ const (
 	flagGained  = 1 << 31
 )
 
-func (st *store) len() int { return st.vendor.len() }
+func (st *store) len() int { return st.prof.len() }
 
 // New returns an empty survey of the given configurations (two or more;
 // the first is the reference, e.g. the current default) with each
@@ -116,6 +127,7 @@ func NewWithOptions(opts Options, configs ...analysis.Config) (*Survey, error) {
 			power:   make([]column[uint32], n),
 			bars:    make([]column[BarClass], n-1),
 			vendorN: map[string]uint32{},
+			profN:   map[uint64]uint32{},
 		},
 	}, nil
 }

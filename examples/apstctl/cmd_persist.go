@@ -42,7 +42,7 @@ func persistCommand() *command {
 	f.serial = fs.String("serial", "SERIAL", "", "the one serial number to key the udev rule on")
 	f.forms = fs.String("form", "LIST", "", "comma list of udev, cmdline, modprobe, tmpfiles, tuned (default: udev for a model, PCI or serial scope, all five for every drive)")
 	fs.Var(&f.output, "output", "FILE", "write the one form's file to FILE, atomically (give one --form)")
-	f.check = fs.String("check", "FILE", "", "instead: check a setting the user has (a udev rules file, a kernel command line, modprobe.d lines; - for standard input) against the drives of CAPTURE... and --root (default: this machine's)")
+	f.check = fs.String("check", "FILE", "", "instead: check a setting the user has (udev rules, a kernel command line, modprobe.d lines, tmpfiles w lines, a tuned [sysfs] section; - for standard input) against the drives of CAPTURE... and --root (default: this machine's)")
 	f.checkLine = fs.String("check-line", "TEXT", "", "instead: check this text (a rule, nvme_core.default_ps_max_latency_us=V, an options line)")
 	f.root = fs.String("root", "DIR", "", "with --check: also check the controllers of the sysfs tree or bundle at DIR")
 	c := &command{
@@ -66,12 +66,13 @@ nvme_core.default_ps_max_latency_us, which applies to controllers probed after i
 both bounds with their worst exit latency and idle power, and the udev rules that switch between
 them on a power-supply change.
 
---check FILE (or --check-line TEXT) reads a setting the user has and says, for each drive of the
-CAPTUREs and of the sysfs tree or bundle at --root (without either: this machine's controllers),
-whether it reaches it, whether the path it writes
-exists, and the table that results; it explains the common mistakes (the PCI function's
-device/power/ path, a low default taken for deeper states, a global 0, a rule keyed on one serial).
-The exit status is 1 when it finds a serious mistake.`,
+--check FILE (or --check-line TEXT) reads a setting the user has (udev rules, a kernel command
+line, modprobe.d lines, systemd-tmpfiles w lines, a tuned [sysfs] section) and says, for each drive
+of the CAPTUREs and of the sysfs tree or bundle at --root (without either: this machine's
+controllers), whether it reaches it, whether the path it writes exists, and the table that
+results; it explains the common mistakes (the PCI function's device/power/ path, a low default
+taken for deeper states, a global 0, a rule keyed on one serial). The exit status is 1 when it
+finds a serious mistake.`,
 		examples: []string{
 			"persist --bound 25000 --scope family testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin",
 			"persist testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin --max-stall 25ms",

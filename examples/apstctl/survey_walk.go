@@ -130,11 +130,12 @@ func (r *surveyRun) surveyFiles(ctx context.Context, o *surveyOptions, configs [
 		go func() {
 			defer wg.Done()
 			rd := safeio.Reader{Limit: powerstate.MaxCaptureSize}
+			c := new(powerstate.Controller) // reused: one per worker, not one per file
 			for seq := range jobs {
 				b := &batches[seq%k]
 				for i := range b.n {
 					if s := &b.slots[i]; s.err == "" && ctx.Err() == nil {
-						r.surveyFile(&rd, s)
+						r.surveyFile(&rd, c, s)
 					}
 				}
 				done <- seq
@@ -245,7 +246,7 @@ func walkRefusal(t fs.FileMode) string {
 
 // surveyFile reads, parses and surveys the file of slot s (on a worker),
 // leaving the row, or the reason the file is unreadable, in s.
-func (r *surveyRun) surveyFile(rd *safeio.Reader, s *surveySlot) {
+func (r *surveyRun) surveyFile(rd *safeio.Reader, c *powerstate.Controller, s *surveySlot) {
 	b, err := rd.ReadFile(s.path)
 	if err != nil {
 		var nr *safeio.NotRegularError
@@ -256,12 +257,11 @@ func (r *surveyRun) surveyFile(rd *safeio.Reader, s *surveySlot) {
 		}
 		return
 	}
-	c, err := parseSurveyCapture(b)
-	if err != nil {
+	if *c, err = parseSurveyCapture(b); err != nil {
 		s.err = err.Error()
 		return
 	}
-	if err := r.survey.AddInto(&s.row, s.path, &c); err != nil {
+	if err := r.survey.AddInto(&s.row, s.path, c); err != nil {
 		s.err = err.Error()
 		return
 	}
