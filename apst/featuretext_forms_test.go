@@ -94,9 +94,9 @@ var featureForms = []struct {
 	{"evo-feature.auto-pst-3.0.txt", "samsung-990-evo-plus-100ms.txt", 0, ""},
 	{"evo-feature.flattened.txt", "samsung-990-evo-plus-100ms.txt", 0, ""},
 	{"evo-feature.qp-quoted.txt", "samsung-990-evo-plus-100ms.txt", 0, "quoted-printable"},
-	{"evo-feature.raw.hexdump-C.txt", "samsung-990-evo-plus-100ms.raw", 0, ""},
-	{"evo-feature.raw.xxd.txt", "samsung-990-evo-plus-100ms.raw", 0, ""},
-	{"evo-feature.raw.od.txt", "samsung-990-evo-plus-100ms.raw", 0, ""},
+	{"evo-feature.raw.hexdump-C.txt", "samsung-990-evo-plus-100ms.raw", 0, "hexdump -C, lines 1 to 5"},
+	{"evo-feature.raw.xxd.txt", "samsung-990-evo-plus-100ms.raw", 0, "xxd, lines 1 to 16"},
+	{"evo-feature.raw.od.txt", "samsung-990-evo-plus-100ms.raw", 0, "od -A x -t x1z"},
 }
 
 // TestFeatureFormFiles reads each get-feature form, made the way it occurs

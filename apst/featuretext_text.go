@@ -262,6 +262,9 @@ func parseFeatureText(s string) (FeatureCapture, error) {
 	if !inBody && len(hd.Data) == 0 {
 		known = 0 // a header, or the APSTE line, without the table
 	}
+	if l := hd.Layout; l != capture.HexNone && l != capture.HexNVMeCLI {
+		fc.Notes = append(fc.Notes, "read from a hex dump of the buffer ("+l.String()+", lines "+strconv.Itoa(hd.First)+" to "+strconv.Itoa(hd.Last)+")")
+	}
 	if known < Entries {
 		for i := known; i < Entries; i++ {
 			fc.Unknown |= 1 << i

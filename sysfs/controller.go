@@ -63,7 +63,8 @@ type Controller struct {
 	// controller without PCI quirks.
 	PCIGap string
 
-	// Quirks lists class/nvme/NAME/quirks (Linux 7.0 and later): every
+	// Quirks lists class/nvme/NAME/quirks (Linux 7.0 and later, and 6.18.52 and
+	// later 6.18.y, kernel-apst.md §14): every
 	// quirk the kernel has in force for the controller, one name a line as
 	// the kernel prints them ("no_apst", "no_deepest_ps", "simple_suspend"),
 	// in the file's order, names this package does not know kept. It is the

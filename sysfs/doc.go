@@ -41,7 +41,8 @@
 // without the apst_* parameters is a kernel older than v5.14
 // ([ModuleParams.Generation]); a missing CPU latency knob is a kernel without
 // the patch (a nil pointer); a missing quirks file or nvme quirks parameter
-// is a kernel older than 7.0 ([Controller.HasQuirks], [QuirksParam.Present]).
+// is a kernel older than 7.0 (the quirks file also exists on 6.18.52 and later
+// 6.18.y, nvme.quirks= does not; [Controller.HasQuirks], [QuirksParam.Present]).
 // A pcie controller without device/vendor is the exception: its PCI ID is
 // unknown, which [Controller.PCIGap] states.
 //
@@ -52,7 +53,7 @@
 //	class/nvme/NAME/{model,serial,firmware_rev,transport,state,address,cntlid}
 //	class/nvme/NAME/device/{vendor,device,subsystem_vendor,subsystem_device}   (the PCI function, through the device link)
 //	class/nvme/NAME/power/pm_qos_latency_tolerance_us
-//	class/nvme/NAME/quirks                                                     (7.0 and later: the quirks in force)
+//	class/nvme/NAME/quirks                                                     (7.0 and later, and 6.18.52: the quirks in force)
 //	class/nvme/NAME/cpu_latency_us                                             (nvme-pci CPU latency patch)
 //	class/nvme/NAME/NS                                                         (namespace entries: nvmeXnY, or nvmeXcYnZ with native multipath)
 //	block/DISK/{cpu_lat_limit_us,cpu_lat_timeout_ms}                           (block-layer CPU latency patch)

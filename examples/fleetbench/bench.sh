@@ -17,12 +17,14 @@
 #   - apstctl replay of a blkparse trace (and the other trace formats)
 #     against `wc -l` of the same file.
 # It prints the ratios as a table. Without gcc the floor is skipped (with
-# a message), and so are its ratios. BENCH_N sets the fleet size (100000).
+# a message), and so are its ratios. BENCH_N sets the fleet size (100000),
+# BENCH_TRACE the commands of each trace (1000000).
 set -eu
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 work=${1:-$(mktemp -d /tmp/fleetbench.XXXXXX)}
 n=${BENCH_N:-100000}
+cmds=${BENCH_TRACE:-1000000} # commands per synthetic trace
 mkdir -p "$work"
 cd "$top"
 
@@ -53,13 +55,17 @@ best() {
 	"$@" >/dev/null 2>&1 || true
 	b=""
 	for _ in 1 2 3; do
-		t=$( { /usr/bin/time -f %e "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1)
-		if [ -z "$b" ] || [ "$(echo "$t < $b" | awk '{print ($1 < $3)}')" = 1 ]; then b=$t; fi
+		/usr/bin/time -o "$work/.time" -f %e "$@" >/dev/null 2>&1 || true
+		t=$(tail -1 "$work/.time")
+		if [ -z "$b" ] || [ "$(awk -v a="$t" -v b="$b" 'BEGIN { print (a < b) }')" = 1 ]; then b=$t; fi
 	done
 	echo "$b"
 }
 # rss CMD...: the peak RSS in KiB of one run.
-rss() { { /usr/bin/time -f %M "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1; }
+rss() {
+	/usr/bin/time -o "$work/.time" -f %M "$@" >/dev/null 2>&1 || true
+	tail -1 "$work/.time"
+}
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }'; }
 
 printf '| what | measured | goal |\n| --- | --- | --- |\n'
@@ -82,7 +88,7 @@ printf '| peak RSS growth per drive, %s against %s reports | (%s - %s KiB) / %s 
 cap=testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin
 for f in blkparse biosnoop biosnoop-bpftrace fio-iolog plain; do
 	tr="$work/trace.$f"
-	[ -f "$tr" ] || "$work/tracegen" -format "$f" -n 2000000 -out "$tr"
+	[ -f "$tr" ] || "$work/tracegen" -format "$f" -n "$cmds" -out "$tr"
 	s=$(best "$work/apstctl" replay "$cap" "$tr")
 	w=$(best wc -l "$tr")
 	printf '| apstctl replay of a %s trace (%s lines) / wc -l | %s s / %s s = **%s** | <= 5x |\n' \
