@@ -34,7 +34,7 @@ func ExampleSystem_Inspect() {
 	// Output:
 	// kernel 6.8.0-fixture algorithm current
 	// nvme0 INTEL SSDPEKKW256G7: quirks no-deepest-ps, bound 100000us (module-default), verdict match
-	// nvme1 Samsung SSD 960 EVO 500GB: quirks no-apst, bound 100000us (apst-disabled), verdict match
+	// nvme1 Samsung SSD 960 EVO 500GB: quirks no-apst, bound 0us (apst-disabled), verdict match
 	// nvme2 Samsung SSD 990 EVO Plus 1TB: quirks none, bound 25000us (pm-qos), verdict mismatch
 	//   ps3: kernel -, drive ->ps4@2000ms
 	//   likely cause: bound-changed

@@ -118,7 +118,11 @@ type ControllerReport struct {
 	// absent: the kernel has APST disabled for the controller (NO_APST
 	// without force_apst, or APSTA = 0).
 	APSTDisabled bool
-	// Bound is the controller's ps_max_latency_us.
+	// Bound is the controller's ps_max_latency_us. It is 0 (no bound
+	// applies) when the kernel has APST disabled for the controller
+	// (BoundSource is BoundAPSTDisabled: the tolerance file is absent), so
+	// that an exporter never publishes a bound that does not apply;
+	// Params.Bound keeps the module default the request was created with.
 	Bound apst.Microseconds
 	// BoundSource and BoundNote say where Bound comes from.
 	BoundSource BoundSource
@@ -369,6 +373,9 @@ func (s *System) inspectController(ctx context.Context, m *machine, c sysfs.Cont
 		r.BoundNote = "set for this controller: pm_qos_latency_tolerance_us reads " + c.Tolerance.String() + " (the module default would give " + r.ModuleDefaultBound.String() + ")"
 	}
 	r.Bound = p.Bound
+	if r.BoundSource == BoundAPSTDisabled {
+		r.Bound = 0 // no bound applies while APST is off
+	}
 
 	if r.Identify != nil && r.APSTDisabled && !c.HasQuirks {
 		// The attribute is hidden exactly when apst_enabled is false. If the

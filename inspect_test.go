@@ -311,3 +311,22 @@ func TestInspectMissingPCIVendorIsAGap(t *testing.T) {
 	assert.Equal(t, apst.PCIID{Vendor: 0x8086, Device: 0xf1a5}, c.Quirks.InferredPCI)
 	assert.Equal(t, nvmeapst.StatusMatch, c.Verdict.Status)
 }
+
+// TestInspectBoundZeroWhenAPSTDisabled: the DMI-quirked controller of the
+// bundle (NO_APST: the tolerance file is absent) reports no bound, not the
+// module default an exporter would publish as if it applied.
+func TestInspectBoundZeroWhenAPSTDisabled(t *testing.T) {
+	sys, err := nvmeapst.OpenRoot("testdata/bundle")
+	require.NoError(t, err)
+	rep, err := sys.Inspect(context.Background())
+	require.NoError(t, err)
+	found := false
+	for _, c := range rep.Controllers {
+		if c.BoundSource == nvmeapst.BoundAPSTDisabled {
+			found = true
+			assert.Zero(t, c.Bound, c.Name)
+			assert.Equal(t, apst.Microseconds(100000), c.Params.Bound, "the request's value stays in Params")
+		}
+	}
+	require.True(t, found)
+}

@@ -21,6 +21,12 @@ import (
 // hardware: [DevOpener] opens the character devices under /dev, a bundle
 // serves the data it recorded, and tests use the fakes of package
 // ioctl/ioctltest.
+//
+// Ownership: every ioctl.Controller that OpenController returns belongs to
+// the caller, which closes it when done; [System.Inspect] and the other
+// reports close each one they open before they return. An Opener that hands
+// out a shared controller (a reused fake) must therefore return a fresh
+// handle per call, or one whose Close does not end the shared one.
 type Opener interface {
 	OpenController(ctx context.Context, name string) (ioctl.Controller, error)
 }

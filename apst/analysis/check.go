@@ -49,8 +49,15 @@ var ErrInvalidFeature = errors.New("analysis: invalid APST feature")
 // combination with a subset of its changes reproduces the feature over the
 // same bounds (so an irrelevant change, say a quirk on a state no bound
 // reaches, is not listed as a cause). The list is ordered by the number of
-// changes (a bound range without p.Bound counts as one), then by the order
-// above, then by bound, and holds no duplicates. Each Reason names the
+// changes (a bound range without p.Bound counts as one), then, among as
+// many changes, a quirk the kernel's tables give this controller
+// (apst.DriveQuirks, or any when its vendor's PCI IDs went unchecked) that
+// keeps p.Bound first: the bound is what the user set and can read back,
+// so a missing quirk consistent with it is the more likely cause (the
+// Intel 600p checked without its quirk: NO_DEEPEST_PS before a bound below
+// ps4's exit latency), then by the order above, then
+// by bound, and holds no duplicates. ReproducedBy[0] is the most likely
+// cause. Each Reason names the
 // changes ("ps_max_latency_us 43000us..unlimited instead of 25000us;
 // nvme_core.force_apst=Y"), or says "the parameters given".
 //
@@ -395,6 +402,14 @@ func reproductions(c *powerstate.Controller, p apst.Params, drive *apst.Feature,
 	}
 	var out []Reproduction
 	var costs []int
+	var favoured []bool
+	// Quirks the kernel's tables could give this controller: its lookup's,
+	// or any when the vendor has quirked PCI IDs left unchecked.
+	lookup := apst.DriveQuirks(c, p.Release)
+	missingQuirk := func(k *checkCandidate) bool {
+		added := k.p.Quirks.APST() &^ p.Quirks.APST()
+		return added != 0 && (added&^lookup.APST() == 0 || len(lookup.UncheckedPCI) > 0)
+	}
 	seen := make(map[apst.Params]bool)
 	for i, f := range all {
 		if redundant(cands, all, i) {
@@ -419,12 +434,29 @@ func reproductions(c *powerstate.Controller, p apst.Params, drive *apst.Feature,
 		}
 		out = append(out, r)
 		costs = append(costs, cost)
+		favoured = append(favoured, r.Contains(p.Bound) && missingQuirk(&cands[f.k]))
 	}
 	idx := make([]int, len(out))
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortStableFunc(idx, func(a, b int) int { return costs[a] - costs[b] })
+	slices.SortStableFunc(idx, func(a, b int) int {
+		if costs[a] != costs[b] {
+			return costs[a] - costs[b]
+		}
+		// On a tie, a quirk the tables give this controller that keeps the
+		// bound given first: the bound is what the user set and can read
+		// back, so a missing quirk that explains the drive without
+		// contradicting it is the more likely cause.
+		ka, kb := favoured[a], favoured[b]
+		switch {
+		case ka && !kb:
+			return -1
+		case kb && !ka:
+			return 1
+		}
+		return 0
+	})
 	sorted := make([]Reproduction, len(out))
 	for i, j := range idx {
 		sorted[i] = out[j]

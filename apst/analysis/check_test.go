@@ -302,3 +302,23 @@ func BenchmarkCheck(b *testing.B) {
 		}
 	}
 }
+
+// TestCheckRanksCauseKeepingBoundFirst: the 600p holds the quirked table;
+// checked without the quirk at the default bound, both "the quirk" and "a
+// bound below ps4's exit latency" reproduce it with one change each, and
+// the one that keeps the bound the user gave comes first.
+func TestCheckRanksCauseKeepingBoundFirst(t *testing.T) {
+	c := loadAnalysisFixture(t, testfixture.Path(testfixture.IntelSSDPEKKW256G7))
+	quirked, err := apst.Build(c, apst.DefaultParams(apst.Current))
+	require.NoError(t, err)
+	require.Equal(t, 3, quirked.MaxPS)
+	none := apst.DefaultParams(apst.Current)
+	none.QuirksGiven = true
+	v, err := analysis.Check(c, none, enabledFeature(quirked.Table))
+	require.NoError(t, err)
+	require.False(t, v.Match)
+	require.GreaterOrEqual(t, len(v.ReproducedBy), 2)
+	assert.Equal(t, "no-deepest-ps quirk added", v.ReproducedBy[0].Reason)
+	assert.True(t, v.ReproducedBy[0].Contains(none.Bound))
+	assert.Contains(t, v.ReproducedBy[1].Reason, "ps_max_latency_us")
+}

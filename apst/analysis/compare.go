@@ -10,7 +10,7 @@ import (
 )
 
 // ErrTooFewConfigs is returned when Compare (or survey.New) is given fewer than two configurations.
-var ErrTooFewConfigs = errors.New("apst: at least two configurations are needed")
+var ErrTooFewConfigs = errors.New("analysis: at least two configurations are needed")
 
 // Config is one side of a comparison: a name to show and the parameters
 // (bound, generation, module parameters, quirks), e.g. from ParseConfig,
@@ -115,7 +115,7 @@ func Compare(c *powerstate.Controller, configs ...Config) (Comparison, error) {
 	for i, cfg := range configs {
 		plan, err := apst.Build(c, cfg.Params)
 		if err != nil {
-			return Comparison{}, fmt.Errorf("apst: configuration %d (%s): %w", i+1, cfg.Name, err)
+			return Comparison{}, fmt.Errorf("analysis: configuration %d (%s): %w", i+1, cfg.Name, err)
 		}
 		r := &out.Configs[i]
 		r.Config, r.Plan = cfg, plan

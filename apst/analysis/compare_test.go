@@ -95,7 +95,7 @@ func TestCompareErrors(t *testing.T) {
 	require.ErrorIs(t, err, apst.ErrNilController)
 	_, err = analysis.Compare(c, configAt(t, ""), analysis.Config{Name: "bad", Params: apst.Params{Generation: 7}})
 	require.ErrorIs(t, err, apst.ErrUnknownGeneration)
-	require.Contains(t, err.Error(), "apst: configuration 2 (bad)")
+	require.Contains(t, err.Error(), "analysis: configuration 2 (bad)")
 }
 
 func TestCompareIntel600pGenerations(t *testing.T) {

@@ -18,6 +18,7 @@
 // Recommend (ErrZeroGoal: build goals with StallGoal or BarGoal); the zero
 // Factor is 1 (exit latencies as advertised); the zero SimOptions simulates
 // from ps0 with advertised exit latencies and no CPU wake; the zero
-// GapDistribution is fixed gaps of 0 µs (no idle time at all); the zero Verdict
+// GapDistribution is none of the kinds and Sample refuses it
+// (ErrInvalidGaps: build one with ParseGapDistribution); the zero Verdict
 // and Reproduction are not answers (only Check makes them).
 package analysis

@@ -13,12 +13,12 @@ import (
 var (
 	// ErrInvalidFactor: an exit-latency factor that is not a non-negative
 	// decimal, percentage or fraction.
-	ErrInvalidFactor = errors.New("apst: invalid exit-latency factor")
+	ErrInvalidFactor = errors.New("analysis: invalid exit-latency factor")
 	// ErrInvalidGaps: an idle-gap distribution that cannot be sampled, or
 	// gaps whose total overflows 2^64-1 µs.
-	ErrInvalidGaps = errors.New("apst: invalid idle gaps")
+	ErrInvalidGaps = errors.New("analysis: invalid idle gaps")
 	// ErrNoGaps: Simulate was given no idle gaps.
-	ErrNoGaps = errors.New("apst: no idle gaps to simulate")
+	ErrNoGaps = errors.New("analysis: no idle gaps to simulate")
 )
 
 // SimOptions are the knobs of a simulation.

@@ -28,6 +28,13 @@ type Reach struct {
 	// transition, since a controller that stays in state 0 has nothing to
 	// leave.
 	WorstExitLatency apst.Microseconds
+	// DeepestExitLatency and DeepestMaxPower are the EXLAT and the maximum
+	// power (MP) of Deepest, where the controller ends up: ps0's when the
+	// table makes no transition, whose exit latency is then 0 (state 0 is
+	// never left, so nothing is exited), not ps0's advertised EXLAT. Read
+	// these rather than indexing c.PowerStates with Deepest.
+	DeepestExitLatency apst.Microseconds
+	DeepestMaxPower    powerstate.Power
 }
 
 // Reachability follows table t from state 0 (Table.Reachable) and reports the
@@ -51,6 +58,13 @@ func Reachability(c *powerstate.Controller, t *apst.Table) Reach {
 		}
 		if r.WorstExitState < 0 || exit > r.WorstExitLatency {
 			r.WorstExitState, r.WorstExitLatency = s, exit
+		}
+	}
+	if c != nil {
+		d := &c.PowerStates[r.Deepest]
+		r.DeepestMaxPower = d.MaxPower
+		if r.Deepest != 0 {
+			r.DeepestExitLatency = apst.Microseconds(d.ExitLatency)
 		}
 	}
 	return r

@@ -268,11 +268,18 @@ func TestReachability(t *testing.T) {
 	c := loadAnalysisFixture(t, fixture990)
 	var tab apst.Table
 	r := analysis.Reachability(c, &tab)
-	require.Equal(t, analysis.Reach{States: 1, WorstExitState: -1}, r)
+	// A table that never leaves ps0: no stall, ps0's power (not ps0's
+	// advertised exit latency, which indexing PowerStates[Deepest] gives).
+	require.Equal(t, analysis.Reach{States: 1, WorstExitState: -1, DeepestMaxPower: c.PowerStates[0].MaxPower}, r)
 	tab[0] = apst.NewEntry(3, 100)
 	tab[3] = apst.NewEntry(4, 2000)
 	r = analysis.Reachability(c, &tab)
-	require.Equal(t, analysis.Reach{States: 1<<0 | 1<<3 | 1<<4, Deepest: 4, WorstExitState: 4, WorstExitLatency: 43000}, r)
+	require.Equal(t, analysis.Reach{States: 1<<0 | 1<<3 | 1<<4, Deepest: 4, WorstExitState: 4, WorstExitLatency: 43000,
+		DeepestExitLatency: 43000, DeepestMaxPower: c.PowerStates[4].MaxPower}, r)
+	tab[3] = 0
+	r = analysis.Reachability(c, &tab)
+	require.Equal(t, apst.Microseconds(4600), r.DeepestExitLatency)
+	require.Equal(t, c.PowerStates[3].MaxPower, r.DeepestMaxPower)
 	// An entry with idle time 0 makes no transition.
 	tab[0] = apst.NewEntry(3, 0)
 	require.Equal(t, apst.States(1), analysis.Reachability(c, &tab).States)

@@ -52,8 +52,10 @@ type SimulationOptions struct {
 	// DefaultSimSize and DefaultSimLogicalBlockSize.
 	Size             int64
 	LogicalBlockSize int
-	// Initial is the value the simulated tolerance file holds at the start
-	// (its zero value is "auto").
+	// Initial is the value the simulated tolerance file holds at the start.
+	// Its zero value is unset, which NewSimulation refuses (ErrSetup): give
+	// one, e.g. apst.Tolerance{Kind: apst.ToleranceAuto} or the 100000 µs
+	// module default as apst.Tolerance{Kind: apst.ToleranceValue, Value: 100000}.
 	Initial apst.Tolerance
 }
 

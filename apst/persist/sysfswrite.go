@@ -6,7 +6,7 @@ import (
 )
 
 // SysfsWrite is one write of a sysfs file by path, as a systemd-tmpfiles
-// "w" line or a tuned [sysfs] line makes it.
+// "w" line or a line of a tuned profile's sysfs section makes it.
 type SysfsWrite struct {
 	// Line is its 1-based line.
 	Line int
@@ -23,7 +23,7 @@ type SysfsWrite struct {
 
 // ParseSysfsWrites finds the sysfs writes of a systemd-tmpfiles
 // configuration ("w" and "w+" lines, with their ! - = ~ ^ modifiers) and of
-// a tuned profile (PATH=VALUE lines of a [sysfs] section) in text; other
+// a tuned profile (PATH=VALUE lines of its sysfs section) in text; other
 // lines are skipped. A text longer than MaxRulesSize is refused.
 func ParseSysfsWrites(text string) ([]SysfsWrite, error) {
 	if len(text) > MaxRulesSize {
