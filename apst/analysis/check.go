@@ -97,7 +97,9 @@ func Check(c *powerstate.Controller, p apst.Params, drive apst.Feature) (Verdict
 		case sameEffect(want, got):
 			inert |= 1 << i
 		default:
-			v.Differences = append(v.Differences, EntryDiff{State: uint8(i), Expected: want, Drive: got})
+			d := EntryDiff{State: uint8(i), Expected: want, Drive: got}
+			explainDiff(c, &plan, &d)
+			v.Differences = append(v.Differences, d)
 		}
 	}
 	v.Match = !v.APSTEDiffers && len(v.Differences) == 0

@@ -42,7 +42,10 @@ func TestCheckPartial(t *testing.T) {
 	v, err = analysis.Check(c, p, f)
 	require.NoError(t, err)
 	assert.False(t, v.Match)
-	assert.Equal(t, []analysis.EntryDiff{{State: 1, Expected: evoPS3, Drive: apst.NewEntry(2, 50)}}, v.Differences)
+	require.Len(t, v.Differences, 1)
+	assert.Equal(t, analysis.EntryDiff{State: 1, Expected: evoPS3, Drive: apst.NewEntry(2, 50),
+		Decision: apst.Decision{State: 2, Reason: apst.ReasonOperational, Entry: evoPS3},
+		Reason:   "the kernel does not target ps2: operational state (NOPS clear)"}, v.Differences[0])
 
 	// The header and APSTE only: APSTE is all that is compared.
 	g := apst.Feature{APSTE: apst.APSTEDisabled, Unknown: unknownFrom(0)}

@@ -61,7 +61,10 @@ func TestCheck990Drive25msKernel100ms(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, v.Match)
 	assert.False(t, v.APSTEDiffers)
-	assert.Equal(t, []analysis.EntryDiff{{State: 3, Expected: evoPS4, Drive: 0}}, v.Differences)
+	require.Len(t, v.Differences, 1)
+	assert.Equal(t, analysis.EntryDiff{State: 3, Expected: evoPS4, Drive: 0,
+		Decision: apst.Decision{State: 4, Reason: apst.ReasonSecondary, Idle: 2000},
+		Reason:   "the kernel targets ps4 from ps3: secondary target: entry+exit 44600us <= 100000us, entered after 2000ms idle"}, v.Differences[0])
 	require.NotEmpty(t, v.ReproducedBy)
 	r := v.ReproducedBy[0]
 	assert.Equal(t, "ps_max_latency_us 4600us..42999us instead of 100000us", r.Reason)
@@ -352,4 +355,31 @@ func TestCheckITPTZeroEntriesCompareByEffect(t *testing.T) {
 	assert.False(t, v.Match)
 	require.Len(t, v.Differences, 1)
 	assert.Equal(t, uint8(4), v.Differences[0].State)
+}
+
+// Each differing entry is explained by the kernel's decision on the state
+// that makes the difference: the drive's ps4, which the 25 ms bound bars,
+// or the kernel's own target when the drive lacks it.
+func TestCheckExplainsEachDifference(t *testing.T) {
+	c := loadAnalysisFixture(t, testfixture.Path(testfixture.Samsung990EVOPlus))
+	p := apst.DefaultParams(apst.Current)
+	p.Bound = 25000
+	v, err := analysis.Check(c, p, enabledFeature(evoTable(true)))
+	require.NoError(t, err)
+	require.Len(t, v.Differences, 1)
+	d := v.Differences[0]
+	assert.Equal(t, uint8(4), d.Decision.State)
+	assert.Equal(t, apst.ReasonExitAboveBound, d.Decision.Reason)
+	assert.Equal(t, "the kernel does not target ps4: exit latency 43000us > bound 25000us", d.Reason)
+
+	// The drive lacks the kernel's ps3 target from ps0.
+	tab := evoTable(false)
+	tab[0] = 0
+	v, err = analysis.Check(c, p, enabledFeature(tab))
+	require.NoError(t, err)
+	require.Len(t, v.Differences, 1)
+	d = v.Differences[0]
+	assert.Equal(t, uint8(3), d.Decision.State)
+	assert.Equal(t, apst.ReasonPrimary, d.Decision.Reason)
+	assert.Contains(t, d.Reason, "the kernel targets ps3 from ps0: primary target")
 }

@@ -1,7 +1,10 @@
 package analysis
 
 import (
+	"fmt"
+
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
 // Verdict is the answer of Check: whether the APST feature a drive holds
@@ -45,6 +48,31 @@ type EntryDiff struct {
 	State uint8
 	// Expected is the entry of the kernel's plan, Drive the drive's.
 	Expected, Drive apst.Entry
+	// Decision is the kernel's decision on the state that explains the
+	// difference: the drive's target when the kernel passed it over (or
+	// it does not exist), else the kernel's target for this entry.
+	Decision apst.Decision
+	// Reason says in words, with the numbers the kernel compared, why the
+	// kernel's entry is what it is ("the kernel does not target ps4:
+	// exit latency 43000us > bound 25000us").
+	Reason string
+}
+
+// explainDiff fills d's Decision and Reason from the plan built for c.
+func explainDiff(c *powerstate.Controller, plan *apst.Plan, d *EntryDiff) {
+	te, td := d.Expected.TargetState(), d.Drive.TargetState()
+	kernelFires, driveFires := d.Expected.Transitions(), d.Drive.Transitions()
+	s, prefix := te, fmt.Sprintf("the kernel targets ps%d from ps%d", te, d.State)
+	switch {
+	case !plan.Sent || !plan.Enabled:
+		s, prefix = td, "the kernel programs no transition"
+	case driveFires && (!kernelFires || td != te) && !plan.Selected().Has(td):
+		s, prefix = td, fmt.Sprintf("the kernel does not target ps%d", td)
+	case !kernelFires:
+		s, prefix = td, fmt.Sprintf("the kernel programs no transition from ps%d", d.State)
+	}
+	d.Decision = plan.Decision(s)
+	d.Reason = prefix + ": " + plan.Explain(c, s)
 }
 
 // Reproduction is one configuration under which the kernel programs exactly

@@ -15,6 +15,10 @@ type checkDiffJSON struct {
 	State    uint8     `json:"state"`
 	Expected entryJSON `json:"expected"`
 	Drive    entryJSON `json:"drive"`
+	// Reason explains the kernel's entry by the decision on ReasonState.
+	Reason      string      `json:"reason"`
+	ReasonState uint8       `json:"reason_state"`
+	Decision    apst.Reason `json:"decision"`
 }
 
 type checkReproductionJSON struct {
@@ -48,7 +52,8 @@ func checkView(v *analysis.Verdict, m *apst.QuirkMatch) checkJSON {
 	}
 	for _, d := range v.Differences {
 		out.Differences = append(out.Differences, checkDiffJSON{State: d.State,
-			Expected: entryView(int(d.State), d.Expected), Drive: entryView(int(d.State), d.Drive)})
+			Expected: entryView(int(d.State), d.Expected), Drive: entryView(int(d.State), d.Drive),
+			Reason: d.Reason, ReasonState: d.Decision.State, Decision: d.Decision.Reason})
 	}
 	for _, r := range v.ReproducedBy {
 		out.ReproducedBy = append(out.ReproducedBy, checkReproductionJSON{
@@ -138,9 +143,9 @@ func writeCheckText(w io.Writer, c *powerstate.Controller, p *apst.Params, v *an
 	}
 	if len(v.Differences) > 0 {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "  state\texpected\tdrive")
+		fmt.Fprintln(tw, "  state\texpected\tdrive\twhy")
 		for _, d := range v.Differences {
-			fmt.Fprintf(tw, "  ps%d\t%s\t%s\n", d.State, d.Expected, d.Drive)
+			fmt.Fprintf(tw, "  ps%d\t%s\t%s\t%s\n", d.State, d.Expected, d.Drive, d.Reason)
 		}
 		tw.Flush()
 	}
