@@ -88,11 +88,13 @@ func TestInspectDriveHoldsAnotherTable(t *testing.T) {
 
 	intel := r.Controllers[0].Verdict
 	assert.Equal(t, nvmeapst.StatusMismatch, intel.Status)
+	// Each entry is explained by the kernel's decision on ps4 (the quirk).
+	const noDeepest = "the kernel does not target ps4: deepest state excluded by the NO_DEEPEST_PS quirk"
 	assert.Equal(t, []analysis.EntryDiff{
-		{State: 0, Expected: 0x6418, Drive: 0x6420},
-		{State: 1, Expected: 0x6418, Drive: 0x6420},
-		{State: 2, Expected: 0x6418, Drive: 0x6420},
-		{State: 3, Expected: 0, Drive: 0x6420},
+		{State: 0, Expected: 0x6418, Drive: 0x6420, Decision: apst.Decision{State: 4, Reason: apst.ReasonNoDeepestPS}, Reason: noDeepest},
+		{State: 1, Expected: 0x6418, Drive: 0x6420, Decision: apst.Decision{State: 4, Reason: apst.ReasonNoDeepestPS}, Reason: noDeepest},
+		{State: 2, Expected: 0x6418, Drive: 0x6420, Decision: apst.Decision{State: 4, Reason: apst.ReasonNoDeepestPS}, Reason: noDeepest},
+		{State: 3, Expected: 0, Drive: 0x6420, Decision: apst.Decision{State: 4, Reason: apst.ReasonNoDeepestPS}, Reason: noDeepest},
 	}, intel.Differences)
 	require.NotEmpty(t, intel.Causes)
 	assert.Equal(t, nvmeapst.CauseQuirk, intel.Causes[0].Kind)
@@ -104,7 +106,9 @@ func TestInspectDriveHoldsAnotherTable(t *testing.T) {
 
 	samsung := r.Controllers[2].Verdict
 	assert.Equal(t, nvmeapst.StatusMismatch, samsung.Status)
-	assert.Equal(t, []analysis.EntryDiff{{State: 3, Expected: 0, Drive: 0x7d020}}, samsung.Differences)
+	assert.Equal(t, []analysis.EntryDiff{{State: 3, Expected: 0, Drive: 0x7d020,
+		Decision: apst.Decision{State: 4, Reason: apst.ReasonExitAboveBound},
+		Reason:   "the kernel does not target ps4: exit latency 43000us > bound 25000us"}}, samsung.Differences)
 	require.NotEmpty(t, samsung.Causes)
 	assert.Equal(t, nvmeapst.CauseBoundChanged, samsung.Causes[0].Kind)
 	assert.Contains(t, samsung.Causes[0].Detail, "at least 43000us")
