@@ -157,7 +157,9 @@ func LookupQuirks(id Identity) QuirkMatch {
 	m.Quirks = q
 	if pci.IsZero() {
 		var ids [maxUnchecked]PCIID
-		if n := uncheckedInto(&ids, id.VendorID, r, !id.DMI.IsZero()); n > 0 {
+		model := strings.TrimRight(id.Model, " \x00")
+		m.Notes = append(m.Notes, ruledOutNotes(id.VendorID, model, r, !id.DMI.IsZero())...)
+		if n := uncheckedInto(&ids, id.VendorID, model, r, !id.DMI.IsZero()); n > 0 {
 			m.UncheckedPCI = slices.Clone(ids[:n])
 			m.Notes = append(m.Notes, uncheckedNote(id.VendorID, m.UncheckedPCI))
 		}
