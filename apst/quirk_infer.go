@@ -102,16 +102,18 @@ var pciExclusions = [...]pciExclusion{
 	{vendor: 0x15b7, prefix: "WDC WDS", contains: "X0E", id: PCIID{0x15b7, 0x5009}, product: "WD Black"},
 }
 
-// ruledOut reports whether the trimmed model of vendor rules id out.
+// ruledOut reports whether the trimmed model of vendor rules id out. It
+// does not allocate (Build calls it).
 func ruledOut(vendor uint16, model string, id PCIID) bool {
-	return ruledOutBy(vendor, model, id) != ""
+	return exclusionIndex(vendor, model, id) != -1
 }
 
-// ruledOutBy returns the family by which the trimmed model of vendor rules
-// id out, "" when it does not.
-func ruledOutBy(vendor uint16, model string, id PCIID) string {
+// exclusionIndex returns the index of the pciExclusions row by which the
+// trimmed model of vendor rules id out, -2 when another SN product number
+// does (snOther), -1 when nothing does.
+func exclusionIndex(vendor uint16, model string, id PCIID) int {
 	if vendor == 0x15b7 && id == (PCIID{0x15b7, 0x5009}) && snOther(model) {
-		return "a WD/SanDisk SN product other than the SN550"
+		return -2
 	}
 	for i := range pciExclusions {
 		e := &pciExclusions[i]
@@ -119,14 +121,28 @@ func ruledOutBy(vendor uint16, model string, id PCIID) string {
 			continue
 		}
 		if e.contains == "" || strings.Contains(model[len(e.prefix):], e.contains) {
-			p := quote(e.prefix + "*")
-			if e.contains != "" {
-				p = quote(e.prefix + "*" + e.contains + "*")
-			}
-			return e.product + "; model " + p
+			return i
 		}
 	}
-	return ""
+	return -1
+}
+
+// ruledOutBy returns the family by which the trimmed model of vendor rules
+// id out, "" when it does not.
+func ruledOutBy(vendor uint16, model string, id PCIID) string {
+	switch i := exclusionIndex(vendor, model, id); i {
+	case -1:
+		return ""
+	case -2:
+		return "a WD/SanDisk SN product other than the SN550"
+	default:
+		e := &pciExclusions[i]
+		p := quote(e.prefix + "*")
+		if e.contains != "" {
+			p = quote(e.prefix + "*" + e.contains + "*")
+		}
+		return e.product + "; model " + p
+	}
 }
 
 // ruledOutNotes says which quirked PCI IDs of vendor in the tables of r the
