@@ -1,6 +1,11 @@
 package apst
 
-import "errors"
+import (
+	"errors"
+	"strings"
+
+	"github.com/nvmeapst/nvmeapst/powerstate"
+)
 
 // Sentinel errors of the package; returned errors wrap them so that callers
 // can test with errors.Is. Every sentinel of package apst is declared in
@@ -35,3 +40,30 @@ var (
 	// reads those.
 	ErrIdentifyCapture = errors.New("apst: an identify controller capture, not an APST feature capture (read it with powerstate.Parse)")
 )
+
+// FeatureError is the error of the feature capture readers
+// (ParseFeatureCapture, ParseFeatureBytes, ParseFeature): it names package
+// apst, the one the caller called, and wraps the *powerstate.ParseError
+// that says which form, which line and what was expected, so that
+// errors.As finds the ParseError and errors.Is its sentinel.
+type FeatureError struct {
+	// Err is the parse error; it is never nil in a returned FeatureError.
+	Err *powerstate.ParseError
+}
+
+// Error is the ParseError's message with "apst:" in place of
+// "powerstate:".
+func (e *FeatureError) Error() string {
+	if e.Err == nil {
+		return "apst: feature capture: unknown error"
+	}
+	return "apst: " + strings.TrimPrefix(e.Err.Error(), "powerstate: ")
+}
+
+// Unwrap returns the *powerstate.ParseError.
+func (e *FeatureError) Unwrap() error {
+	if e.Err == nil {
+		return nil
+	}
+	return e.Err
+}

@@ -1,6 +1,7 @@
 package apst
 
 import (
+	"errors"
 	"io"
 	"strings"
 
@@ -61,8 +62,9 @@ func ParseFeature(r io.Reader) (Feature, error) {
 // header; the two must agree. Entries decoded from ITPS/ITPT fields are
 // rebuilt as NewEntry(ITPS, ITPT) and the feature is Masked.
 //
-// Every error is a *powerstate.ParseError naming the form and the line,
-// wrapping the powerstate sentinels (ErrUnknownFormat, ErrTooLarge,
+// Every error starts "apst:" and wraps a *powerstate.ParseError (use
+// errors.As) naming the form and the line, which wraps the powerstate
+// sentinels (ErrUnknownFormat, ErrTooLarge,
 // ErrTruncated, ErrSyntax, ErrDuplicateKey, ErrMultipleCaptures: a second
 // header, a second table, an Entry[32]), or ErrIdentifyCapture for an
 // id-ctrl or smartctl capture. At most powerstate.MaxCaptureSize bytes are
@@ -70,7 +72,7 @@ func ParseFeature(r io.Reader) (Feature, error) {
 func ParseFeatureCapture(r io.Reader) (FeatureCapture, error) {
 	b, expected, err := capture.Read(r)
 	if err != nil {
-		return FeatureCapture{}, &powerstate.ParseError{Expected: expected, Err: err}
+		return FeatureCapture{}, &FeatureError{&powerstate.ParseError{Expected: expected, Err: err}}
 	}
 	return ParseFeatureBytes(b)
 }
@@ -79,6 +81,20 @@ func ParseFeatureCapture(r io.Reader) (FeatureCapture, error) {
 // does, reading it in place: b is not copied and not retained, and must not
 // change during the call.
 func ParseFeatureBytes(b []byte) (FeatureCapture, error) {
+	fc, err := parseFeatureBytes(b)
+	if err != nil {
+		var pe *powerstate.ParseError
+		if errors.As(err, &pe) {
+			return FeatureCapture{}, &FeatureError{pe}
+		}
+		return FeatureCapture{}, err
+	}
+	return fc, nil
+}
+
+// parseFeatureBytes is ParseFeatureBytes returning the bare
+// *powerstate.ParseError.
+func parseFeatureBytes(b []byte) (FeatureCapture, error) {
 	if len(b) > powerstate.MaxCaptureSize {
 		return FeatureCapture{}, &powerstate.ParseError{Expected: "at most 1048576 bytes", Err: powerstate.ErrTooLarge}
 	}

@@ -221,21 +221,47 @@ func TestParseFeatureErrors(t *testing.T) {
 				assert.Equal(t, tc.line, pe.Line, err.Error())
 			}
 			assert.Contains(t, pe.Expected, tc.expected)
-			assert.True(t, strings.HasPrefix(err.Error(), "powerstate: "), err.Error())
+			assert.True(t, strings.HasPrefix(err.Error(), "apst: "), err.Error())
+			assert.NotContains(t, err.Error(), "powerstate:")
+			var fe *apst.FeatureError
+			require.ErrorAs(t, err, &fe)
+			assert.Same(t, pe, fe.Err)
 			if pe.Line > 0 {
 				assert.Contains(t, err.Error(), fmt.Sprintf("capture, line %d: expected ", pe.Line))
 			}
 		})
 	}
+	t.Run("truncated text names apst", func(t *testing.T) {
+		cut := v29[:strings.Index(v29, "(ITPS): 3")+len("(ITPS")]
+		for name, parse := range map[string]func() error{
+			"ParseFeature":        func() error { _, err := apst.ParseFeature(strings.NewReader(cut)); return err },
+			"ParseFeatureCapture": func() error { _, err := apst.ParseFeatureCapture(strings.NewReader(cut)); return err },
+			"ParseFeatureBytes":   func() error { _, err := apst.ParseFeatureBytes([]byte(cut)); return err },
+		} {
+			err := parse()
+			require.Error(t, err, name)
+			assert.ErrorIs(t, err, powerstate.ErrTruncated, name)
+			assert.True(t, strings.HasPrefix(err.Error(), "apst: feature-text capture, line "), "%s: %v", name, err)
+			var pe *powerstate.ParseError
+			assert.ErrorAs(t, err, &pe, name)
+		}
+	})
+	t.Run("identify capture", func(t *testing.T) {
+		_, err := apst.ParseFeatureBytes(make([]byte, powerstate.IdentifySize))
+		require.ErrorIs(t, err, apst.ErrIdentifyCapture)
+		assert.True(t, strings.HasPrefix(err.Error(), "apst: "), err.Error())
+	})
 	t.Run("too large", func(t *testing.T) {
 		r := &endless{}
 		_, err := apst.ParseFeature(r)
 		assert.ErrorIs(t, err, powerstate.ErrTooLarge)
+		assert.True(t, strings.HasPrefix(err.Error(), "apst: "), err.Error())
 		assert.LessOrEqual(t, r.n, int64(powerstate.MaxCaptureSize+1))
 	})
 	t.Run("read error", func(t *testing.T) {
 		_, err := apst.ParseFeature(io.MultiReader(strings.NewReader("get"), errReader{}))
 		assert.ErrorContains(t, err, "cable unplugged")
+		assert.True(t, strings.HasPrefix(err.Error(), "apst: "), err.Error())
 	})
 }
 
@@ -277,8 +303,8 @@ func FuzzParseFeature(f *testing.F) {
 		fc, err := apst.ParseFeatureCapture(bytes.NewReader(b))
 		if err != nil {
 			var pe *powerstate.ParseError
-			if !errors.As(err, &pe) || !strings.HasPrefix(err.Error(), "powerstate: ") {
-				t.Fatalf("error %v (%T) is not a *powerstate.ParseError", err, err)
+			if !errors.As(err, &pe) || !strings.HasPrefix(err.Error(), "apst: ") {
+				t.Fatalf("error %v (%T) does not start with apst: and wrap a *powerstate.ParseError", err, err)
 			}
 			return
 		}

@@ -21,7 +21,11 @@ var ErrInvalidFeature = errors.New("analysis: invalid APST feature")
 // programs what the drive holds.
 //
 // Comparison: every entry is compared in all 64 bits, or in ITPS and ITPT
-// only (apst.EntryMask) when drive.Masked; the entries of drive.Unknown (a
+// only (apst.EntryMask) when drive.Masked, by what it does: an entry whose
+// idle time (ITPT) is 0 never fires, so two entries with ITPT 0 are
+// equivalent whatever else they hold (a drive that answers 0x20, ITPS 4
+// and ITPT 0, for an entry the kernel zeroes matches), and a note lists
+// such entries; the entries of drive.Unknown (a
 // partial capture) are not compared; APSTE is compared unless
 // drive.APSTE is apst.APSTEUnknown. Verdict.Notes says what was not
 // compared or was assumed. When the kernel sends nothing (APSTA 0, NPSS
@@ -82,14 +86,29 @@ func Check(c *powerstate.Controller, p apst.Params, drive apst.Feature) (Verdict
 	if drive.APSTE != apst.APSTEUnknown && (drive.APSTE == apst.APSTEEnabled) != plan.Enabled {
 		v.APSTEDiffers = true
 	}
+	var inert apst.States
 	for i := range plan.Table {
+		if drive.Unknown.Has(uint8(i)) {
+			continue
+		}
 		want, got := plan.Table[i]&mask, drive.Table[i]&mask
-		if want != got && !drive.Unknown.Has(uint8(i)) {
+		switch {
+		case want == got:
+		case sameEffect(want, got):
+			inert |= 1 << i
+		default:
 			v.Differences = append(v.Differences, EntryDiff{State: uint8(i), Expected: want, Drive: got})
 		}
 	}
 	v.Match = !v.APSTEDiffers && len(v.Differences) == 0
 	v.Notes = checkNotes(&plan, &drive)
+	if inert != 0 {
+		what, verb := "entries", "differ"
+		if inert.Len() == 1 {
+			what, verb = "entry", "differs"
+		}
+		v.Notes = append(v.Notes, fmt.Sprintf("%s %s %s from the kernel's only with an idle time (ITPT) of 0 on both sides: an entry with ITPT 0 never fires, whatever its target (ITPS), so this is not a mismatch", what, entryRanges(inert), verb))
+	}
 	// The candidates toggle the quirks Build applied (the tables' unless
 	// p gives them), so they start from that set, given.
 	base := p
@@ -107,6 +126,13 @@ func Check(c *powerstate.Controller, p apst.Params, drive apst.Feature) (Verdict
 		v.Notes = append(v.Notes, "no configuration tried (bound, generation, apst_* parameters, APST quirks, force_apst) makes the kernel program what the drive holds: a user-space Set Features, a vendor tool or the firmware wrote it")
 	}
 	return v, nil
+}
+
+// sameEffect reports whether entries a and b (as compared) do the same:
+// equal, or both with an idle time (ITPT) of 0, which never fire whatever
+// their target (ITPS) or reserved bits hold.
+func sameEffect(a, b apst.Entry) bool {
+	return a == b || (!a.Transitions() && !b.Transitions())
 }
 
 // compareMask is the part of each entry the drive's feature records.
@@ -504,7 +530,7 @@ func reproduces(plan *apst.Plan, drive *apst.Feature, mask apst.Entry) bool {
 		return false
 	}
 	for i := range plan.Table {
-		if plan.Table[i]&mask != drive.Table[i]&mask && !drive.Unknown.Has(uint8(i)) {
+		if !sameEffect(plan.Table[i]&mask, drive.Table[i]&mask) && !drive.Unknown.Has(uint8(i)) {
 			return false
 		}
 	}

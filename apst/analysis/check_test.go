@@ -1,6 +1,7 @@
 package analysis_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -321,4 +322,34 @@ func TestCheckRanksCauseKeepingBoundFirst(t *testing.T) {
 	assert.Equal(t, "no-deepest-ps quirk added", v.ReproducedBy[0].Reason)
 	assert.True(t, v.ReproducedBy[0].Contains(none.Bound))
 	assert.Contains(t, v.ReproducedBy[1].Reason, "ps_max_latency_us")
+}
+
+// An entry with ITPT 0 never fires: a drive answering 0x20 (ITPS 4, ITPT 0)
+// for entry 4 does what the kernel's zero entry does, so it is no
+// mismatch, and a note says why.
+func TestCheckITPTZeroEntriesCompareByEffect(t *testing.T) {
+	c := loadAnalysisFixture(t, testfixture.Path(testfixture.Samsung990EVOPlus))
+	p := apst.DefaultParams(apst.Current)
+	tab := evoTable(true)
+	tab[4] = 0x20
+	require.Equal(t, uint8(4), tab[4].TargetState())
+	require.False(t, tab[4].Transitions())
+	for _, masked := range []bool{false, true} {
+		f := enabledFeature(tab)
+		f.Masked = masked
+		v, err := analysis.Check(c, p, f)
+		require.NoError(t, err)
+		assert.True(t, v.Match, "masked %v", masked)
+		assert.Empty(t, v.Differences)
+		require.NotEmpty(t, v.ReproducedBy)
+		assert.Equal(t, "the parameters given", v.ReproducedBy[0].Reason)
+		assert.Contains(t, strings.Join(v.Notes, "\n"), "entry 4 differs from the kernel's only with an idle time (ITPT) of 0 on both sides")
+	}
+	// An entry that fires is still a mismatch.
+	tab[4] = apst.NewEntry(4, 1)
+	v, err := analysis.Check(c, p, enabledFeature(tab))
+	require.NoError(t, err)
+	assert.False(t, v.Match)
+	require.Len(t, v.Differences, 1)
+	assert.Equal(t, uint8(4), v.Differences[0].State)
 }

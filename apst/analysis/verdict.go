@@ -13,7 +13,8 @@ import (
 // builds one.
 type Verdict struct {
 	// Match reports that the drive holds what the kernel programs: no entry
-	// differs (in ITPS and ITPT only when Drive.Masked; the entries of
+	// differs in what it does (two entries with ITPT 0 never fire and are
+	// equivalent; Notes lists them), in ITPS and ITPT only when Drive.Masked; the entries of
 	// Drive.Unknown are not compared, and Notes says so) and APSTE does not
 	// differ (APSTE is not compared when Drive.APSTE is apst.APSTEUnknown).
 	Match bool

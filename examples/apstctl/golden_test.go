@@ -71,6 +71,7 @@ var goldenCases = []struct {
 	{"check-mismatch.txt", []string{"check", "--ps-max-latency-us", "25000", "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin", "examples/apstctl/testdata/feature/samsung-990-evo-plus-100ms.txt"}, 1},
 	{"check-mismatch.json", []string{"check", "--ps-max-latency-us", "25000", "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin", "examples/apstctl/testdata/feature/samsung-990-evo-plus-100ms.txt", "-o", "json"}, 1},
 	{"check-raw.txt", []string{"check", "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin", "examples/apstctl/testdata/feature/samsung-990-evo-plus-100ms.raw"}, 0},
+	{"check-itpt0.txt", []string{"check", "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin", "examples/apstctl/testdata/feature/samsung-990-evo-plus-100ms-itpt0.txt"}, 0},
 	{"set-latency.txt", []string{"set-latency", "--root", bundleCopy, "nvme2", "100000"}, 0},
 	{"set-latency.json", []string{"set-latency", "--root", bundleCopy, "nvme2", "auto", "-o", "json"}, 0},
 	{"set-cpu-latency.txt", []string{"set-cpu-latency", "--root", bundleCopy, "--timeout-ms", "20", "nvme0n1", "200"}, 0},
