@@ -25,8 +25,8 @@ func npss31Controller() powerstate.Controller {
 
 // BenchmarkBuild measures the kernel replica. The plain sub-benchmarks build
 // into a Plan the caller keeps (BuildTo), as a C implementation writes into
-// a caller's struct; the "-by-value" ones call Build, whose 376-byte result
-// the caller copies. Both allocate nothing.
+// a caller's struct; the "-by-value" ones call Build, whose result (several
+// hundred bytes) the caller copies. Both allocate nothing.
 func BenchmarkBuild(b *testing.B) {
 	img, err := os.ReadFile(testfixture.Path("identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin"))
 	if err != nil {

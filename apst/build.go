@@ -92,7 +92,7 @@ func Build(c *powerstate.Controller, p Params) (plan Plan, err error) {
 }
 
 // BuildTo is Build writing its result into *dst, which it overwrites
-// entirely: the same plan, without returning 376 bytes by value. It does not
+// entirely: the same plan, without copying the Plan (several hundred bytes) out by value. It does not
 // allocate. On error *dst is the zero Plan.
 func BuildTo(dst *Plan, c *powerstate.Controller, p Params) error {
 	*dst = Plan{}

@@ -42,7 +42,7 @@ func ExampleSweep() {
 	// 43000..unlimited max_ps  4  worst exit 43000us  ps0 ->ps3@100ms
 }
 
-// The seed's question on the 990 EVO Plus: 100 ms against 25 ms.
+// The question of docs/should-the-default-be-25ms.md on the 990 EVO Plus: 100 ms against 25 ms.
 func ExampleCompare() {
 	c := exampleController("../../testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin")
 	var configs []analysis.Config
@@ -78,8 +78,8 @@ func ExampleCompare() {
 }
 
 // The idle timeline of the 990 EVO Plus at the default bound, and what
-// exponentially distributed idle gaps (mean 500 ms) cost, with the seed's
-// measured exit factor 0.78 and a 150 us CPU wake.
+// exponentially distributed idle gaps (mean 500 ms) cost, with the exit
+// factor 0.78 measured on that drive and a 150 us CPU wake.
 func ExampleSimulate() {
 	c := exampleController("../../testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin")
 	plan, err := apst.Build(c, apst.DefaultParams(apst.Current))

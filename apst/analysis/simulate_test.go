@@ -45,7 +45,7 @@ func TestIdleTimeline990(t *testing.T) {
 		require.Equal(t, tc.exit, w.Penalty, "gap %d", tc.gap)
 	}
 
-	// The seed's measurement: 0.78 of the advertised 43 ms is 33.5 ms; with
+	// The measurement of docs/should-the-default-be-25ms.md: 0.78 of the advertised 43 ms is 33.5 ms; with
 	// the CPU's 150 us C-state exit on top.
 	f, err := analysis.ParseFactor("0.78")
 	require.NoError(t, err)

@@ -76,7 +76,7 @@ func TestSweep990EVOPlus(t *testing.T) {
 		require.Equal(t, w.entries, entriesOf(&iv.Plan.Table, 5), "interval %d", i)
 	}
 
-	// The seed: "any value between 4.6ms and 43ms behaves identically here".
+	// The claim docs/should-the-default-be-25ms.md checks: "any value between 4.6ms and 43ms behaves identically here".
 	iv := sw.At(4600)
 	require.Same(t, iv, sw.At(25000))
 	require.Same(t, iv, sw.At(42999))

@@ -78,8 +78,7 @@ func commandDiffers(cmp *analysis.Comparison, k int) bool {
 func TestSurveyCorpusAgreesWithCompare(t *testing.T) {
 	names, cs := surveyCaptures(t, surveyCorpusDir+"/smartctl")
 	require.Len(t, cs, testfixture.SmartctlReports(t), "one capture per MANIFEST.tsv row")
-	// Every form a configuration takes (issue 18: one configuration, one
-	// table): the survey's row of each drive is what Compare gives for the
+	// Every form a configuration takes (one configuration, one table): the survey's row of each drive is what Compare gives for the
 	// same configurations, quirks given or looked up.
 	for _, specs := range [][]string{
 		{"ps-max-latency-us=100000", "ps-max-latency-us=25000"},
@@ -171,7 +170,8 @@ func TestSurveyCorpusAgreesWithCompare(t *testing.T) {
 	}
 }
 
-// The seed's drive: 43000 -> 4600 us and +73 mW.
+// The 990 EVO Plus of docs/should-the-default-be-25ms.md: 43000 -> 4600 us
+// and +73 mW.
 func TestSurvey990EVOPlusRow(t *testing.T) {
 	names, cs := surveyCaptures(t, surveyCorpusDir+"/smartctl")
 	s, err := survey.NewWithOptions(survey.Options{KernelQuirks: true},

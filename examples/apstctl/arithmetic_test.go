@@ -9,8 +9,7 @@ import (
 )
 
 // Numbers that are scaled or added either fit or are refused with their
-// range: never a negative stall or time printed with exit status 0
-// (issue 20, item 9).
+// range: never a negative stall or time printed with exit status 0.
 func TestScaledNumbersFitOrAreRefused(t *testing.T) {
 	dir := t.TempDir()
 	plain := filepath.Join(dir, "two.plain")

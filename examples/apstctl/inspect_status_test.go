@@ -13,8 +13,7 @@ import (
 
 // inspect exits 1 when a controller (an attribute of one) could not be
 // read, after printing the whole report; a malformed module parameter is
-// shown as malformed, with the default the plan assumed in its place
-// (issue 20, item 13).
+// shown as malformed, with the default the plan assumed in its place.
 func TestInspectUnreadableAndMalformed(t *testing.T) {
 	root := copyBundle(t)
 	param := filepath.Join(root, "module/nvme_core/parameters/default_ps_max_latency_us")

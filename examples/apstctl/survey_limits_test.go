@@ -48,7 +48,7 @@ func TestSurveyCommandUnreadableListBounded(t *testing.T) {
 	assert.Equal(t, total, strings.Count(nd, `{"unreadable":`))
 }
 
-// One configuration, one table (issue 18): with quirks=none in both
+// One configuration, one table: with quirks=none in both
 // configurations the WD Blue SN550 report's table changes in the survey as
 // in compare (the survey applied the quirk it inferred and said it did
 // not).

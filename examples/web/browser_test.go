@@ -28,7 +28,7 @@ var perf = flag.Bool("perf", false, "fail when the page misses a timing target (
 
 var screenshots = flag.String("screenshots", "", "write a screenshot of each page state to `DIR` (docs/web: go test ./examples/web -run TestBrowser -screenshots ../../docs/web)")
 
-// The targets of issue 25, measured in the browser.
+// The page's speed targets, measured in the browser.
 const (
 	maxWasmBytes    = 5 << 20 // app.wasm uncompressed
 	maxInteractive  = time.Second

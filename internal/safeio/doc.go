@@ -4,7 +4,7 @@
 // or a spreadsheet that could act on it.
 //
 // It exists because the obvious standard-library calls each fail one of
-// those rules on the inputs this module meets (issue 12): os.ReadFile on a
+// those rules on the inputs this module meets: os.ReadFile on a
 // named pipe blocks forever, and on a sysfs attribute trusts a size the
 // kernel makes up; os.WriteFile on a full disk destroys the file it
 // replaces; fmt.Fprintf to a closed stdout fails silently; a drive's model
