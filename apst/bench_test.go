@@ -98,8 +98,11 @@ func TestBuildDoesNotAllocate(t *testing.T) {
 	}
 	// A Controller built in code (no raw fields) of a vendor with unchecked IDs.
 	smi := powerstate.Controller{VendorID: 0x126f, Model: "SM2262EN", Firmware: "1.0", NPSS: 4, APSTA: 1}
+	// Models whose family rules the vendor's quirked ID out (pciExclusions).
+	optane := powerstate.Controller{VendorID: 0x8086, Model: "INTEL SSDPE21D480GA", Firmware: "1.0", NPSS: 4, APSTA: 1}
+	wd := powerstate.Controller{VendorID: 0x15b7, Model: "WD Blue SN570 1TB", Firmware: "1.0", NPSS: 4, APSTA: 1}
 	p := apst.DefaultParams(apst.Current)
-	for _, c := range []*powerstate.Controller{&intel, &smi} {
+	for _, c := range []*powerstate.Controller{&intel, &smi, &optane, &wd} {
 		if allocs := testing.AllocsPerRun(100, func() {
 			if _, err := apst.Build(c, p); err != nil {
 				t.Fatal(err)

@@ -1,6 +1,9 @@
 package apst
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // pciInference maps an Identify VID and a model pattern to the PCI device
 // ID that every drive with such a model has, for the PCI ID table entries
@@ -61,6 +64,121 @@ func (p *pciInference) matches(vendor uint16, model string) bool {
 		if strings.HasSuffix(model, s) {
 			return true
 		}
+	}
+	return false
+}
+
+// pciExclusion rules a quirked PCI ID out for a model family that names
+// another product, hence another controller: such a drive is not warned
+// about that ID (docs/quirks.md gives each row's source). A model matches
+// when it starts with prefix and, where set, contains contains after it.
+type pciExclusion struct {
+	vendor   uint16
+	prefix   string
+	contains string
+	id       PCIID
+	product  string // what the family is, for the note
+}
+
+// pciExclusions is the exclusion table; it is never modified.
+var pciExclusions = [...]pciExclusion{
+	// Intel 8086:f1a5 is the 600p family (SSDPEKK[WFA]…G7/T7, inferred
+	// above); these part-number families are other products.
+	{vendor: 0x8086, prefix: "INTEL SSDPE2", id: PCIID{0x8086, 0xf1a5}, product: "Intel data-centre or Optane U.2: DC P3x00/P4x00, Optane 900p/905p/P4800X"},
+	{vendor: 0x8086, prefix: "INTEL SSDPED", id: PCIID{0x8086, 0xf1a5}, product: "Intel add-in card: 750, DC P3x00, Optane 900p/905p/P4800X"},
+	{vendor: 0x8086, prefix: "INTEL SSDPF", id: PCIID{0x8086, 0xf1a5}, product: "Intel/Solidigm data-centre D5/D7"},
+	{vendor: 0x8086, prefix: "INTEL SSDPEK1", id: PCIID{0x8086, 0xf1a5}, product: "Intel Optane 800p/P1600X M.2"},
+	{vendor: 0x8086, prefix: "INTEL SSDPEL1", id: PCIID{0x8086, 0xf1a5}, product: "Intel Optane 905p M.2"},
+	{vendor: 0x8086, prefix: "INTEL MEMPEK", id: PCIID{0x8086, 0xf1a5}, product: "Intel Optane Memory"},
+	{vendor: 0x8086, prefix: "INTEL HBRPEK", id: PCIID{0x8086, 0xf1a5}, product: "Intel Optane Memory H10/H20"},
+	{vendor: 0x8086, prefix: "INTEL SSDPEKNW", id: PCIID{0x8086, 0xf1a5}, product: "Intel 660p"},
+	{vendor: 0x8086, prefix: "INTEL SSDPEKNU", id: PCIID{0x8086, 0xf1a5}, product: "Intel 670p"},
+	{vendor: 0x8086, prefix: "INTEL SSDPEKKW", contains: "G8", id: PCIID{0x8086, 0xf1a5}, product: "Intel 760p"},
+	{vendor: 0x8086, prefix: "INTEL SSDPEKKF", contains: "G8", id: PCIID{0x8086, 0xf1a5}, product: "Intel Pro 7600p"},
+	// WD/SanDisk 15b7:5009 is the SN550: a model naming another SN
+	// product, or a WD part number of another line, rules it out.
+	{vendor: 0x15b7, prefix: "WD_BLACK ", id: PCIID{0x15b7, 0x5009}, product: "WD_BLACK"},
+	{vendor: 0x15b7, prefix: "WDC WDS", contains: "X0C", id: PCIID{0x15b7, 0x5009}, product: "WD Black"},
+	{vendor: 0x15b7, prefix: "WDC WDS", contains: "X0E", id: PCIID{0x15b7, 0x5009}, product: "WD Black"},
+}
+
+// ruledOut reports whether the trimmed model of vendor rules id out. It
+// does not allocate (Build calls it).
+func ruledOut(vendor uint16, model string, id PCIID) bool {
+	return exclusionIndex(vendor, model, id) != -1
+}
+
+// exclusionIndex returns the index of the pciExclusions row by which the
+// trimmed model of vendor rules id out, -2 when another SN product number
+// does (snOther), -1 when nothing does.
+func exclusionIndex(vendor uint16, model string, id PCIID) int {
+	if vendor == 0x15b7 && id == (PCIID{0x15b7, 0x5009}) && snOther(model) {
+		return -2
+	}
+	for i := range pciExclusions {
+		e := &pciExclusions[i]
+		if e.vendor != vendor || e.id != id || !strings.HasPrefix(model, e.prefix) {
+			continue
+		}
+		if e.contains == "" || strings.Contains(model[len(e.prefix):], e.contains) {
+			return i
+		}
+	}
+	return -1
+}
+
+// ruledOutBy returns the family by which the trimmed model of vendor rules
+// id out, "" when it does not.
+func ruledOutBy(vendor uint16, model string, id PCIID) string {
+	switch i := exclusionIndex(vendor, model, id); i {
+	case -1:
+		return ""
+	case -2:
+		return "a WD/SanDisk SN product other than the SN550"
+	default:
+		e := &pciExclusions[i]
+		p := quote(e.prefix + "*")
+		if e.contains != "" {
+			p = quote(e.prefix + "*" + e.contains + "*")
+		}
+		return e.product + "; model " + p
+	}
+}
+
+// ruledOutNotes says which quirked PCI IDs of vendor in the tables of r the
+// trimmed model ruled out, and why; nil when none.
+func ruledOutNotes(vendor uint16, model string, r Release, dmiKnown bool) []string {
+	var out []string
+	var seen []PCIID
+	for i := range quirkHistory {
+		e := &quirkHistory[i]
+		if e.Device.Vendor != vendor || e.Device.IsZero() || !e.In(r) ||
+			(e.Table == tableDMI && !dmiKnown) || e.Table == tableCore || slices.Contains(seen, e.Device) {
+			continue
+		}
+		seen = append(seen, e.Device)
+		if why := ruledOutBy(vendor, model, e.Device); why != "" {
+			out = append(out, "PCI ID "+e.Device.String()+" ("+e.Note+") ruled out: model "+quote(model)+" is another product ("+why+"; docs/quirks.md)")
+		}
+	}
+	return out
+}
+
+// snOther reports whether model names a WD/SanDisk "SN" product number
+// other than the SN550 (PC SN520, CL SN720, WD Blue SN570, SN5000S, ...).
+func snOther(model string) bool {
+	for i := 0; i+2 < len(model); i++ {
+		if model[i] != 'S' || model[i+1] != 'N' || (i > 0 && model[i-1] != ' ') {
+			continue
+		}
+		j := i + 2
+		for j < len(model) && model[j] >= '0' && model[j] <= '9' {
+			j++
+		}
+		if j == i+2 {
+			continue
+		}
+		return model[i+2:j] != "550"
 	}
 	return false
 }

@@ -62,7 +62,9 @@ type QuirkMatch struct {
 	InferredFrom string
 	// UncheckedPCI lists the PCI IDs of the vendor that carry quirks in
 	// these tables but could not be checked: the PCI ID was unknown and not
-	// inferred. A --pci-id (Identity.PCI) settles it.
+	// inferred, and the model's family does not rule them out (a note names
+	// each ID a family ruled out; docs/quirks.md). A --pci-id (Identity.PCI)
+	// settles it.
 	UncheckedPCI []PCIID
 	// UncheckedDMI reports that the machine was unknown, so no DMI rule was
 	// checked (a capture never carries DMI; the Lenovo N60z rule applies to
@@ -157,7 +159,9 @@ func LookupQuirks(id Identity) QuirkMatch {
 	m.Quirks = q
 	if pci.IsZero() {
 		var ids [maxUnchecked]PCIID
-		if n := uncheckedInto(&ids, id.VendorID, r, !id.DMI.IsZero()); n > 0 {
+		model := strings.TrimRight(id.Model, " \x00")
+		m.Notes = append(m.Notes, ruledOutNotes(id.VendorID, model, r, !id.DMI.IsZero())...)
+		if n := uncheckedInto(&ids, id.VendorID, model, r, !id.DMI.IsZero()); n > 0 {
 			m.UncheckedPCI = slices.Clone(ids[:n])
 			m.Notes = append(m.Notes, uncheckedNote(id.VendorID, m.UncheckedPCI))
 		}

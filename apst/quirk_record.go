@@ -98,6 +98,10 @@ func (l *QuirkLookup) Notes(model string) []string {
 	if l.UncheckedDMI {
 		out = append(out, noteDMIUnchecked)
 	}
+	if l.PCI.IsZero() {
+		t, _ := l.requested().tables()
+		out = append(out, ruledOutNotes(l.vendor, model, t, false)...)
+	}
 	if ids := l.UncheckedPCI(); len(ids) > 0 {
 		out = append(out, uncheckedNote(l.vendor, ids))
 	}
@@ -189,7 +193,7 @@ func lookupController(l *QuirkLookup, c *powerstate.Controller, r Release) Quirk
 		}
 	}
 	if l.PCI.IsZero() {
-		l.nUnchecked = uint8(uncheckedInto(&l.unchecked, c.VendorID, t, false))
+		l.nUnchecked = uint8(uncheckedInto(&l.unchecked, c.VendorID, model, t, false))
 	}
 	l.Applied = q
 	return q
@@ -253,9 +257,10 @@ func inferIndex(vendor uint16, model string) int {
 }
 
 // uncheckedInto writes the quirked PCI IDs of vendor in the tables of r
-// into dst (the ID table's, and the DMI rules' when the machine is known)
-// and returns how many; at most len(dst).
-func uncheckedInto(dst *[maxUnchecked]PCIID, vendor uint16, r Release, dmiKnown bool) int {
+// into dst (the ID table's, and the DMI rules' when the machine is known),
+// leaving out those the trimmed model rules out (pciExclusions), and
+// returns how many; at most len(dst).
+func uncheckedInto(dst *[maxUnchecked]PCIID, vendor uint16, model string, r Release, dmiKnown bool) int {
 	n := 0
 	for i := range quirkHistory {
 		e := &quirkHistory[i]
@@ -263,7 +268,7 @@ func uncheckedInto(dst *[maxUnchecked]PCIID, vendor uint16, r Release, dmiKnown 
 			(e.Table == tableDMI && !dmiKnown) || e.Table == tableCore {
 			continue
 		}
-		if slices.Contains(dst[:n], e.Device) || n == len(dst) {
+		if slices.Contains(dst[:n], e.Device) || n == len(dst) || ruledOut(vendor, model, e.Device) {
 			continue
 		}
 		dst[n] = e.Device

@@ -329,8 +329,8 @@ func TestUncheckedPCI(t *testing.T) {
 	// Before v6.9 the vendor had no quirked ID.
 	m = apst.DriveQuirks(&smi, apst.Release{Major: 6, Minor: 8})
 	assert.Empty(t, m.UncheckedPCI)
-	// An Intel drive that is not a 600p: f1a5 is a candidate.
-	other := powerstate.Controller{VendorID: 0x8086, Model: "INTEL SSDPEKNW512G8"}
+	// An Intel drive whose model names no known family: f1a5 is a candidate.
+	other := powerstate.Controller{VendorID: 0x8086, Model: "INTEL SSDPEKKR128G7"}
 	m = apst.DriveQuirks(&other, apst.Release{})
 	assert.Equal(t, []apst.PCIID{{Vendor: 0x8086, Device: 0xf1a5}}, m.UncheckedPCI)
 	// A known PCI ID settles it.
