@@ -756,6 +756,33 @@ func TestWritersRefuse(t *testing.T) {
 	assert.ErrorIs(t, powerstate.WriteNVMeCLIText(&buf, &c), powerstate.ErrUnrepresentable, "no power states to write")
 }
 
+// TestWritersRefuseOtherFormat: text whose model holds NUL bytes and whose
+// length is that of the APST buffer (256) or of the Identify image would
+// read back as binary (CI's fuzzing found the smartctl case); every length
+// is written and read back as itself or refused.
+func TestWritersRefuseOtherFormat(t *testing.T) {
+	refused := 0
+	const text = "=== START OF INFORMATION SECTION ===\nModel Number: A\n\nSupported Power States\n" +
+		"St Op     Max   Active     Idle   RL RT WL WT  Ent_Lat  Ex_Lat\n" +
+		" 0 +     0.00W       -        -    0  0  0  0        0       0\n\n"
+	for n := 1; n <= 40; n++ {
+		c, err := powerstate.Parse(strings.NewReader(text))
+		require.NoError(t, err)
+		c.Model = strings.Repeat("A", n-1) + "\x00"
+		for _, w := range writers[1:4] {
+			var buf bytes.Buffer
+			err := w.write(&buf, &c)
+			if err != nil {
+				require.ErrorIs(t, err, powerstate.ErrUnrepresentable)
+				refused++
+				continue
+			}
+			require.Equal(t, w.format, powerstate.DetectFormat(buf.Bytes()), "model length %d", n)
+		}
+	}
+	assert.Positive(t, refused, "some length makes a 256-byte text")
+}
+
 // TestInvalidNPSS: nvme-cli prints NPSS+1 states even when NPSS is above
 // 31; the parsers keep NPSS as it is (the kernel refuses APST for it) and
 // the 32 descriptors that exist.

@@ -53,9 +53,14 @@ func checkStrings(c *Controller, known Fields, f Format, json bool) error {
 // take b for the quoted-printable encoding of a mail body and decode it
 // (a model, serial number or firmware revision holding "=20" or "=3D"):
 // then the output would not read back as c, and the writer refuses it.
+// It refuses too any output whose format would be detected as another
+// (256 bytes of text holding a NUL byte read as an APST feature buffer).
 func writeCapture(w io.Writer, b []byte, f Format) error {
 	if capture.LooksQuotedPrintable(string(b)) {
 		return fmt.Errorf("%w: %s: the model, serial number or firmware revision holds \"=\" escapes that a reader would decode as a mail's quoted-printable encoding", ErrUnrepresentable, f)
+	}
+	if got := detect(b).format; got != f {
+		return fmt.Errorf("%w: %s: the output would read back as %s (a model, serial number or firmware revision with NUL bytes makes text look binary)", ErrUnrepresentable, f, got)
 	}
 	_, err := w.Write(b)
 	return err
