@@ -40,10 +40,13 @@ func surveySkips(name string, dir bool) bool {
 // surveySlot is one file of the walk on its way from the walker through a
 // worker to the report.
 type surveySlot struct {
-	path   string
-	err    string // why the file is unreadable; "" for a drive
-	format string
-	row    survey.Row
+	path string
+	err  string // why the file is unreadable; "" for a drive
+	// regular is set when the walk listed the file as a regular file: its
+	// read skips the check before the open (safeio.Reader.ReadRegularFile).
+	regular bool
+	format  string
+	row     survey.Row
 }
 
 // surveyBatch is a run of consecutive files of the walk, handed from the
@@ -99,7 +102,7 @@ func (r *surveyRun) surveyFiles(ctx context.Context, o *surveyOptions, configs [
 			}
 			cur = nil
 		}
-		dispatch := func(path, reason string) bool {
+		dispatch := func(path, reason string, regular bool) bool {
 			if cur == nil {
 				select {
 				case <-free:
@@ -110,7 +113,7 @@ func (r *surveyRun) surveyFiles(ctx context.Context, o *surveyOptions, configs [
 				cur.n = 0
 			}
 			s := &cur.slots[cur.n]
-			s.path, s.err, s.format = path, reason, ""
+			s.path, s.err, s.format, s.regular = path, reason, "", regular
 			cur.n++
 			if cur.n == surveyBatchLen {
 				send()
@@ -186,9 +189,10 @@ func (r *surveyRun) surveyFiles(ctx context.Context, o *surveyOptions, configs [
 
 // surveyWalk walks root in lexical order and hands each file to dispatch,
 // with the reason when it is refused unread; it counts in skipped the files
-// skipped by name. A symbolic link given as the root is followed. It
-// returns false when dispatch does (the walk was cancelled).
-func surveyWalk(ctx context.Context, root string, dispatch func(path, reason string) bool, skipped *int) bool {
+// skipped by name, and whether the walk listed it as a regular file. A
+// symbolic link given as the root is followed. It returns false when
+// dispatch does (the walk was cancelled).
+func surveyWalk(ctx context.Context, root string, dispatch func(path, reason string, regular bool) bool, skipped *int) bool {
 	walkRoot := root
 	if fi, err := os.Lstat(root); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		if st, err := os.Stat(root); err == nil && st.IsDir() {
@@ -203,7 +207,7 @@ func surveyWalk(ctx context.Context, root string, dispatch func(path, reason str
 		}
 		if err != nil {
 			// A directory that cannot be read is listed and skipped.
-			if !dispatch(path, safeio.Reason(err)) {
+			if !dispatch(path, safeio.Reason(err), false) {
 				ok = false
 				return fs.SkipAll
 			}
@@ -224,7 +228,7 @@ func surveyWalk(ctx context.Context, root string, dispatch func(path, reason str
 			// A named pipe, socket or device: refused without opening it.
 			reason = walkRefusal(t)
 		}
-		if !dispatch(path, reason) {
+		if !dispatch(path, reason, d.Type().IsRegular()) {
 			ok = false
 			return fs.SkipAll
 		}
@@ -247,7 +251,13 @@ func walkRefusal(t fs.FileMode) string {
 // surveyFile reads, parses and surveys the file of slot s (on a worker),
 // leaving the row, or the reason the file is unreadable, in s.
 func (r *surveyRun) surveyFile(rd *safeio.Reader, c *powerstate.Controller, s *surveySlot) {
-	b, err := rd.ReadFile(s.path)
+	var b []byte
+	var err error
+	if s.regular {
+		b, err = rd.ReadRegularFile(s.path)
+	} else {
+		b, err = rd.ReadFile(s.path)
+	}
 	if err != nil {
 		var nr *safeio.NotRegularError
 		if errors.As(err, &nr) && !nr.WantDir {
