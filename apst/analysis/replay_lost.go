@@ -59,7 +59,7 @@ type replayPending struct {
 
 // lostState is what a Replayer keeps to survive lost completions.
 type lostState struct {
-	after   int64 // ns
+	after int64 // ns
 	q     []replayCmd
 	qHead int
 	// While indexed (q has grown beyond scanMax entries since it was last
