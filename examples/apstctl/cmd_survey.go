@@ -99,8 +99,8 @@ type surveyUnreadable struct {
 // surveyOutput writes the report as the drives come.
 type surveyOutput interface {
 	begin(configs []analysis.Config, kernelQuirks bool) error
-	// drive writes one drive's row; format is the capture's format.
-	drive(row *survey.Row, format string) error
+	// drive writes one drive's row; src says where it comes from.
+	drive(row *survey.Row, src *surveySource) error
 	// unreadable is told of each unreadable file, in order.
 	unreadable(u surveyUnreadable) error
 	end(r *surveyRun) error
@@ -122,6 +122,8 @@ type surveyRun struct {
 	// rest on a PCI ID inferred from the model, and those with PCI IDs of
 	// their vendor's that carry quirks but could not be checked.
 	quirksInferred, quirksUnchecked int
+	// bundleDrives counts the rows of controllers of bundles.
+	bundleDrives int
 	// shards are the identities of the surveys a merged report holds, in
 	// order; shardFiles maps each to the argument that held it.
 	shards     []string
@@ -255,7 +257,7 @@ func writeFileOrFail(flagName, path string, write func(io.Writer) error) error {
 // summaryOnly is a report without its drives (--summary).
 type summaryOnly struct{ surveyOutput }
 
-func (summaryOnly) drive(*survey.Row, string) error { return nil }
+func (summaryOnly) drive(*survey.Row, *surveySource) error { return nil }
 
 // newSurveyOutput returns the writer of the format o asks for.
 func newSurveyOutput(o *surveyOptions, w *bufio.Writer) surveyOutput {
