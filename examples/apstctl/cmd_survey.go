@@ -45,6 +45,12 @@ refused without being read; a symbolic link inside a directory is followed to a 
 directory). A DIR argument may be a single file or a symbolic link to a directory. On a terminal,
 standard error shows the count of captures read every 1000.
 
+A bundle of "apstctl collect" (a directory holding its manifest.json, at any depth, or DIR itself) is
+one machine, read as "inspect --root" reads it: a row per controller, "DIR (bundle, nvmeN)", with
+the bundle's real PCI ID, DMI strings, release, module parameters, per-device bound and quirks file;
+each --with applies on top of them (--with "" is the machine as inspect reports it; quirks=none
+replaces its quirks, as in compare). Its files are neither captures nor unreadable.
+
 --stall-budget answers the inverse question: the largest bound (under the first configuration's
 other parameters) that keeps every drive's worst wake stall within the budget, and what it costs in
 idle power against the first configuration. CSV holds the per-drive rows only; the summary and the
