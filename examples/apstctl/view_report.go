@@ -148,12 +148,6 @@ type verdictJSON struct {
 	Notes         []string        `json:"notes"`
 }
 
-type entryDiffJSON struct {
-	State  uint8  `json:"state"`
-	Kernel string `json:"kernel"`
-	Drive  string `json:"drive"`
-}
-
 type causeJSON struct {
 	Kind   string `json:"kind"`
 	Detail string `json:"detail"`
@@ -307,14 +301,14 @@ func verdictView(v *nvmeapst.Verdict) verdictJSON {
 	out := verdictJSON{
 		Status: string(v.Status), Summary: v.Summary,
 		KernelEnabled: v.KernelEnabled, DriveAPSTE: v.DriveAPSTE.String(),
-		Differences: []entryDiffJSON{}, Causes: []causeJSON{}, Notes: nonNil(v.Notes),
+		Differences: entryDiffsView(v.Differences), Causes: []causeJSON{}, Notes: nonNil(v.Notes),
 	}
 	if v.DriveAPSTE.Known() {
 		on := v.DriveAPSTE == apst.APSTEEnabled
 		out.DriveEnabled = &on
 	}
-	for _, d := range v.Differences {
-		out.Differences = append(out.Differences, entryDiffJSON{d.State, hexEntry(d.Expected), hexEntry(d.Drive)})
+	for i := range out.Differences {
+		out.Differences[i].Kernel = out.Differences[i].Expected.Value // deprecated key, one release
 	}
 	for _, c := range v.Causes {
 		out.Causes = append(out.Causes, causeJSON{string(c.Kind), c.Detail})

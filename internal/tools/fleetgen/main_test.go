@@ -13,7 +13,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
-const corpus = "../../testdata/corpus/smartctl"
+const corpus = "../../../testdata/corpus/smartctl"
 
 // Every file fleetgen writes parses, in its format, to the drive Drive
 // describes: its serial, its model and its scaled latencies.

@@ -3,7 +3,7 @@
 // (tracetest.Interactive: a fixed seed, mean gap 2 ms, service 100 µs),
 // rendered in one of the formats the trace package reads.
 //
-//	go run ./examples/fleetbench/tracegen -format blkparse -n 2000000 -out /tmp/trace.blkparse
+//	go run ./internal/tools/tracegen -format blkparse -n 2000000 -out /tmp/trace.blkparse
 package main
 
 import (

@@ -4,7 +4,7 @@
 // non-operational states' latencies scaled by 0.50 to 1.50, in one capture
 // format or all of them in turn, 1000 files a directory.
 //
-//	go run ./examples/fleetgen -n 100000 -format smartctl -out /tmp/fleet
+//	go run ./internal/tools/fleetgen -n 100000 -format smartctl -out /tmp/fleet
 //	apstctl survey /tmp/fleet
 //
 // With -copy it writes the corpus files themselves instead, round-robin,
@@ -13,7 +13,7 @@
 // testdata/corpus/binary/synthetic): the fleet of the published survey
 // figures (examples/fleetbench).
 //
-//	go run ./examples/fleetgen -copy -n 100000 -format smartctl -out /tmp/fleet
+//	go run ./internal/tools/fleetgen -copy -n 100000 -format smartctl -out /tmp/fleet
 //
 // The same flags give the same files, so a figure measured on a fleet can
 // be repeated by anyone with the repository.
