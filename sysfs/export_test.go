@@ -21,7 +21,24 @@ func CopyFixture(t testing.TB, name string) string {
 // WithWriteHook returns a copy of fs whose writes call write instead of
 // writing the file, so that tests can play a kernel that changes values.
 func WithWriteHook(fs FS, write func(path, value string) error) FS {
-	fs.hooks = &hooks{write: write}
+	h := hooks{}
+	if fs.hooks != nil {
+		h = *fs.hooks
+	}
+	h.write = write
+	fs.hooks = &h
+	return fs
+}
+
+// WithMaxDirEntries returns a copy of fs whose directory listings stop at n
+// entries instead of MaxDirEntries.
+func WithMaxDirEntries(fs FS, n int) FS {
+	h := hooks{}
+	if fs.hooks != nil {
+		h = *fs.hooks
+	}
+	h.maxDir = n
+	fs.hooks = &h
 	return fs
 }
 

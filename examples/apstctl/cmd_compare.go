@@ -12,7 +12,12 @@ import (
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
-// withFlags collects the repeated --with values.
+// maxConfigs bounds the configurations a command takes (--with given
+// maxConfigs times at most), as measure's library bounds its own: each is a
+// plan and, in a survey or a replay, a column of every drive or wake.
+const maxConfigs = 32
+
+// withFlags collects the repeated --with values, at most maxConfigs.
 type withFlags []string
 
 func (w *withFlags) String() string { return strings.Join(*w, " ") }
@@ -21,6 +26,9 @@ func (w *withFlags) String() string { return strings.Join(*w, " ") }
 func (*withFlags) Repeatable() bool { return true }
 
 func (w *withFlags) Set(s string) error {
+	if len(*w) >= maxConfigs {
+		return fmt.Errorf("configuration %d: want at most %d configurations (--with given 1 to %d times)", len(*w)+1, maxConfigs, maxConfigs)
+	}
 	*w = append(*w, s)
 	return nil
 }

@@ -105,8 +105,8 @@ are taken as instantaneous.`,
 			single = append(single, v)
 		}
 		n, err := strconv.Atoi(*count)
-		if err != nil || n <= 0 {
-			return usagef("--count %s: want a positive number", quoteArg(*count))
+		if err != nil || n <= 0 || n > maxGaps {
+			return usagef("--count %s: want 1 to %d", quoteArg(*count), maxGaps)
 		}
 		sd, err := strconv.ParseUint(*seed, 10, 64)
 		if err != nil {
@@ -216,9 +216,6 @@ func simulateGaps(spec string, count int, seed uint64) ([]apst.Microseconds, str
 		d, err := analysis.ParseGapDistribution(spec)
 		if err != nil {
 			return nil, "", err
-		}
-		if count > maxGaps {
-			return nil, "", fmt.Errorf("--count %d: at most %d", count, maxGaps)
 		}
 		gaps, err := d.Sample(rand.New(rand.NewPCG(seed, 0)), count)
 		return gaps, d.String() + ", seed " + strconv.FormatUint(seed, 10), err
