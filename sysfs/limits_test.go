@@ -19,7 +19,7 @@ import (
 // (65536 files would make a slow test).
 func TestDirectoryEntriesLimit(t *testing.T) {
 	assert.Equal(t, 65536, sysfs.MaxDirEntries, "docs/spec/cli.md's limits table says 65536")
-	root := sysfs.CopyFixture(t, "v6")
+	root := sysfs.CopyFixture(t, "../testdata/sys")
 	base, err := sysfs.NewFS(root)
 	require.NoError(t, err)
 	names, err := base.ControllerNames()
