@@ -108,6 +108,11 @@ func surveyBundleDir(dir string) (bundle bool, reason string) {
 	return true, ""
 }
 
+// surveyBundleControllersMax bounds the controllers of one bundle a survey
+// reads (a machine has a few; NVMe over Fabrics hosts some hundreds): their
+// rows are held until the bundle is reported.
+const surveyBundleControllersMax = 4096
+
 // surveyManifestMax bounds the read of a manifest.json met in a walk (as
 // nvmeapst.OpenBundle bounds its own).
 const surveyManifestMax = 1 << 20
@@ -121,6 +126,10 @@ func (r *surveyRun) surveyBundle(ctx context.Context, s *surveySlot) {
 	sys, man, err := nvmeapst.OpenBundle(s.path)
 	if err != nil {
 		s.err = bundleReason(err)
+		return
+	}
+	if n := len(man.Controllers); n > surveyBundleControllersMax {
+		s.err = fmt.Sprintf("bundle: its manifest lists %d controllers: the limit is %d", n, surveyBundleControllersMax)
 		return
 	}
 	rep, err := sys.Inspect(ctx)
@@ -254,5 +263,6 @@ func (r *surveyRun) reportBundle(s *surveySlot) error {
 		}
 		r.bundleDrives++
 	}
+	s.items = nil // the rows are reported: do not keep them with the slot
 	return nil
 }

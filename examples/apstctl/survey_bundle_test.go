@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -276,6 +277,32 @@ func TestSurveyBundleNodesNotOpened(t *testing.T) {
 	require.Len(t, v.Unreadable, 1)
 	assert.Equal(t, bundleRowName(b, "nvme1"), v.Unreadable[0].Path)
 	assert.Contains(t, v.Unreadable[0].Error, "a named pipe (FIFO)")
+}
+
+// A bundle listing more controllers than the limit is one unreadable
+// entry, read no further.
+func TestSurveyBundleControllersLimit(t *testing.T) {
+	b := copyBundle(t)
+	var man map[string]any
+	p := filepath.Join(b, "manifest.json")
+	raw, err := os.ReadFile(p)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(raw, &man))
+	var ctrls []any
+	for i := range surveyBundleControllersMax + 1 {
+		ctrls = append(ctrls, map[string]any{"name": "nvme" + strconv.Itoa(i)})
+	}
+	man["controllers"] = ctrls
+	raw, err = json.Marshal(man)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(p, raw, 0o644))
+	code, out, _ := anRun(t, cmdFunc("survey"), nil, "--format", "json", b)
+	assert.Equal(t, exitUsage, code, "nothing readable")
+	var v surveyBundleOut
+	require.NoError(t, json.Unmarshal([]byte(out), &v), out)
+	require.Len(t, v.Unreadable, 1)
+	assert.Equal(t, b, v.Unreadable[0].Path)
+	assert.Contains(t, v.Unreadable[0].Error, "lists 4097 controllers: the limit is 4096")
 }
 
 // Shards holding bundle rows merge like any other: the rows keep what they
