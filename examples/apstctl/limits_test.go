@@ -94,3 +94,16 @@ func TestSurveyPersistSaysDroppedModels(t *testing.T) {
 	assert.Equal(t, "# 1 drive of models beyond the first 100000 (the most --persist keeps): no rule for them\n", fleetDroppedText("# ", 1))
 	assert.Empty(t, fleetDroppedText("# ", 0))
 }
+
+// --merge refuses a shard of more configurations than a survey takes.
+func TestSurveyMergeConfigurationsLimit(t *testing.T) {
+	var names []string
+	for i := range maxConfigs + 1 {
+		names = append(names, `{"name":"ps-max-latency-us=`+strconv.Itoa(i+1)+`"}`)
+	}
+	shard := filepath.Join(t.TempDir(), "shard.json")
+	assert.NoError(t, os.WriteFile(shard, []byte(`{"configs":[`+strings.Join(names, ",")+`],"kernel_quirks":true,"drives":[]}`), 0o644))
+	code, out, errOut := apstctl(t, nil, "survey", "--merge", "--format", "json", shard)
+	assert.Equal(t, exitUsage, code, out)
+	assert.Contains(t, errOut, "shard.json: 33 configurations: want 2 to 32 (a survey takes --with at most 32 times)")
+}
