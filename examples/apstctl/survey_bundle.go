@@ -46,11 +46,14 @@ type surveyBundleJSON struct {
 	// when the bundle lacks it (PCIIDGap says why).
 	PCIID    string `json:"pci_id"`
 	PCIIDGap string `json:"pci_id_gap,omitempty"`
-	// PCIIDInferred and DMIInferred are false: the quirk lookup used the
-	// bundle's values.
-	PCIIDInferred bool     `json:"pci_id_inferred"`
+	// PCIIDInferred is false when the quirk lookup used the bundle's PCI
+	// ID; true only when the bundle lacks it and the lookup inferred one
+	// from the model (the row's quirks_inferred_from says which).
+	PCIIDInferred bool `json:"pci_id_inferred"`
+	// DMI holds the bundle's DMI strings; DMIUnchecked is true only when
+	// they could not be read (DMIError), so a DMI rule could be missed.
 	DMI           dmiJSON  `json:"dmi"`
-	DMIInferred   bool     `json:"dmi_inferred"`
+	DMIUnchecked  bool     `json:"dmi_unchecked"`
 	DMIError      string   `json:"dmi_error,omitempty"`
 	KernelRelease string   `json:"kernel_release"`
 	Quirks        string   `json:"quirks"`
@@ -191,6 +194,13 @@ func (r *surveyRun) surveyBundle(ctx context.Context, s *surveySlot) {
 				it.err = err.Error()
 			} else if err := r.survey.AddRecord(it.row.Record()); err != nil {
 				it.err = err.Error()
+			} else if kernelQuirks {
+				// What the machine's lookup had to infer or leave unchecked
+				// (a bundle without the PCI ID), as a capture's row says.
+				if it.info.PCIIDInferred {
+					it.row.QuirksInferredFrom = "PCI ID " + cr.Quirks.InferredPCI.String() + " inferred from the " + cr.Quirks.InferredFrom
+				}
+				it.row.QuirksUncheckedPCI = cr.Quirks.UncheckedPCI
 			}
 		}
 		s.items = append(s.items, it)
@@ -228,8 +238,9 @@ func newSurveyBundleJSON(dir string, man *nvmeapst.Manifest, rep *nvmeapst.Repor
 			b.PCIIDGap = "the bundle records no PCI ID for " + cr.Name + " (not a PCI function)"
 		}
 	}
+	b.PCIIDInferred = cr.Quirks.InferredPCI != (apst.PCIID{})
 	if rep.DMIProblem != nil {
-		b.DMIError = rep.DMIProblem.Message
+		b.DMIError, b.DMIUnchecked = rep.DMIProblem.Message, true
 	}
 	for _, src := range cr.Quirks.Sources {
 		b.QuirkSources = append(b.QuirkSources, src.Table+": "+src.Rule+" ["+src.Quirks.String()+"]")
