@@ -46,10 +46,10 @@ type surveyBundleJSON struct {
 	// when the bundle lacks it (PCIIDGap says why).
 	PCIID    string `json:"pci_id"`
 	PCIIDGap string `json:"pci_id_gap,omitempty"`
-	// PCIIDInferred is false when the quirk lookup used the bundle's PCI
-	// ID; true only when the bundle lacks it and the lookup inferred one
-	// from the model (the row's quirks_inferred_from says which).
-	PCIIDInferred bool `json:"pci_id_inferred"`
+	// quirkJSON is what the machine's quirk lookup could not settle, as
+	// inspect reports it: pci_id_inferred is null when the lookup used the
+	// bundle's PCI ID, the ID and why only where the bundle lacks it.
+	quirkJSON
 	// DMI holds the bundle's DMI strings; DMIUnchecked is true only when
 	// they could not be read (DMIError), so a DMI rule could be missed.
 	DMI           dmiJSON  `json:"dmi"`
@@ -197,7 +197,7 @@ func (r *surveyRun) surveyBundle(ctx context.Context, s *surveySlot) {
 			} else if kernelQuirks {
 				// What the machine's lookup had to infer or leave unchecked
 				// (a bundle without the PCI ID), as a capture's row says.
-				if it.info.PCIIDInferred {
+				if it.info.PCIIDInferred != nil {
 					it.row.QuirksInferredFrom = "PCI ID " + cr.Quirks.InferredPCI.String() + " inferred from the " + cr.Quirks.InferredFrom
 				}
 				it.row.QuirksUncheckedPCI = cr.Quirks.UncheckedPCI
@@ -238,7 +238,7 @@ func newSurveyBundleJSON(dir string, man *nvmeapst.Manifest, rep *nvmeapst.Repor
 			b.PCIIDGap = "the bundle records no PCI ID for " + cr.Name + " (not a PCI function)"
 		}
 	}
-	b.PCIIDInferred = cr.Quirks.InferredPCI != (apst.PCIID{})
+	b.quirkJSON = quirkView(&cr.Quirks)
 	if rep.DMIProblem != nil {
 		b.DMIError, b.DMIUnchecked = rep.DMIProblem.Message, true
 	}
