@@ -29,13 +29,15 @@ type checkJSON struct {
 	Expected     planJSON                `json:"expected"`
 	Drive        featureJSON             `json:"drive"`
 	quirkJSON
+	Assumptions assumptionsJSON `json:"assumptions"`
 }
 
-func checkView(v *analysis.Verdict, m *apst.QuirkMatch) checkJSON {
+func checkView(v *analysis.Verdict, m *apst.QuirkMatch, a *apst.Assumptions) checkJSON {
 	out := checkJSON{
 		Verdict: "mismatch", APSTEDiffers: v.APSTEDiffers,
 		Differences: entryDiffsView(v.Differences), ReproducedBy: []checkReproductionJSON{}, Notes: nonNil(v.Notes),
 		Expected: planView(&v.Expected), Drive: featureView(&v.Drive), quirkJSON: quirkView(m),
+		Assumptions: assumptionsView(a),
 	}
 	if v.Match {
 		out.Verdict = "match"
@@ -89,12 +91,13 @@ unreadable capture or a usage error.`,
 		if err != nil {
 			return inputErr(err)
 		}
+		a := v.Expected.Assumptions(ctl)
 		if format.json {
-			if err := writeJSON(x.out, checkView(&v, pf.match)); err != nil {
+			if err := writeJSON(x.out, checkView(&v, pf.match, &a)); err != nil {
 				return err
 			}
 		} else {
-			writeCheckText(x.out, ctl, &p, &v, quirkWarnings(pf.match))
+			writeCheckText(x.out, ctl, &p, &v, &a)
 		}
 		if !v.Match {
 			if err := x.out.Err(); err != nil {
@@ -107,12 +110,10 @@ unreadable capture or a usage error.`,
 	return c
 }
 
-func writeCheckText(w io.Writer, c *powerstate.Controller, p *apst.Params, v *analysis.Verdict, warnings []string) {
+func writeCheckText(w io.Writer, c *powerstate.Controller, p *apst.Params, v *analysis.Verdict, a *apst.Assumptions) {
 	fmt.Fprintln(w, describeController(c))
 	fmt.Fprintln(w, describeParams(p))
-	for _, warn := range warnings {
-		fmt.Fprintln(w, warn)
-	}
+	writeAssumptions(w, a)
 	fmt.Fprintln(w, "kernel:", describeOutcome(&v.Expected))
 	fmt.Fprintln(w, "drive: APSTE", apsteText(v.Drive.APSTE))
 	fmt.Fprintln(w)

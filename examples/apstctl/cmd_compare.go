@@ -47,6 +47,10 @@ type compareConfigJSON struct {
 	Outcome               string     `json:"outcome"`
 	Mode                  string     `json:"mode"`
 	Params                paramsJSON `json:"params"`
+	// Assumptions are what this configuration assumed beyond the
+	// top-level assumptions that every configuration shares; null when
+	// nothing.
+	Assumptions *assumptionsJSON `json:"assumptions"`
 }
 
 type compareDifferenceJSON struct {
@@ -61,6 +65,7 @@ type compareJSON struct {
 	Configs          []compareConfigJSON     `json:"configs"`
 	IdlePowerDeltaMW float64                 `json:"idle_power_delta_mw"`
 	Differences      []compareDifferenceJSON `json:"differences"`
+	Assumptions      assumptionsJSON         `json:"assumptions"`
 }
 
 func compareCommand() *command {
@@ -99,7 +104,7 @@ the deepest reachable state's max power, [2] against [1].`,
 			configs = append(configs, analysis.Config{Name: "flags", Params: base})
 		}
 		for _, w := range with {
-			p, err := apst.ParseConfig(w, base)
+			p, err := withConfig(ctl, base, w)
 			if err != nil {
 				return usagef("--with %s: %v", quoteArg(w), err)
 			}
@@ -109,14 +114,21 @@ the deepest reachable state's max power, [2] against [1].`,
 		if err != nil {
 			return inputErr(err)
 		}
+		as := make([]apst.Assumptions, len(cmp.Configs))
+		for i := range cmp.Configs {
+			as[i] = cmp.Configs[i].Plan.Assumptions(ctl)
+		}
+		common, own := splitAssumptions(as)
 		if format.json {
 			out := compareJSON{
 				Configs:          make([]compareConfigJSON, len(cmp.Configs)),
 				IdlePowerDeltaMW: cmp.PowerDelta.MilliWatts(),
 				Differences:      []compareDifferenceJSON{},
+				Assumptions:      assumptionsView(&common),
 			}
 			for i := range cmp.Configs {
 				out.Configs[i] = configView(&cmp.Configs[i])
+				out.Configs[i].Assumptions = ownAssumptionsView(&own[i])
 			}
 			for _, d := range cmp.Differences {
 				dj := compareDifferenceJSON{Config: d.Config, Field: d.Field, From: d.From, To: d.To}
@@ -128,7 +140,11 @@ the deepest reachable state's max power, [2] against [1].`,
 			}
 			return writeJSON(x.out, out)
 		}
-		writeCompareText(x.out, ctl.States(), &cmp, describeController(ctl), quirkWarnings(pf.match))
+		warnings := assumptionLines(&common, "")
+		for i := range own {
+			warnings = append(warnings, assumptionLines(&own[i], fmt.Sprintf("[%d] ", i+1))...)
+		}
+		writeCompareText(x.out, ctl.States(), &cmp, describeController(ctl), warnings)
 		return nil
 	}
 	return c

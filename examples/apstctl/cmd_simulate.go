@@ -58,6 +58,7 @@ type simulateJSON struct {
 	BreakEvenUS map[string]uint64    `json:"break_even_us"`
 	Params      paramsJSON           `json:"params"`
 	Description string               `json:"description"`
+	Assumptions assumptionsJSON      `json:"assumptions"`
 }
 
 func simulateCommand() *command {
@@ -127,6 +128,7 @@ are taken as instantaneous.`,
 		if err != nil {
 			return inputErr(err)
 		}
+		a := plan.Assumptions(ctl)
 		tl := analysis.IdleTimeline(ctl, &plan.Table, 0)
 		var sim *analysis.Simulation
 		if len(gaps) > 0 {
@@ -146,6 +148,7 @@ are taken as instantaneous.`,
 				Timeline: []simulateStepJSON{}, Wakes: []simulateWakeJSON{},
 				BreakEvenUS: breakEvenByState(ctl, &plan),
 				Description: "transitions are instantaneous; power is each state's max power (MP)",
+				Assumptions: assumptionsView(&a),
 			}
 			for _, st := range tl {
 				out.Timeline = append(out.Timeline, simulateStepJSON{State: int(st.State), FromUS: uint64(st.From),
@@ -171,9 +174,7 @@ are taken as instantaneous.`,
 		fmt.Fprintln(w, describeController(ctl))
 		fmt.Fprintln(w, describeParams(&p))
 		fmt.Fprintln(w, describeOutcome(&plan))
-		for _, warn := range quirkWarnings(pf.match) {
-			fmt.Fprintln(w, warn)
-		}
+		writeAssumptions(w, &a)
 		if !opt.ExitFactor.IsOne() || opt.CPUWake != 0 {
 			fmt.Fprintf(w, "exit latencies scaled by %s, CPU wake %s added to every wake\n", opt.ExitFactor, opt.CPUWake)
 		}

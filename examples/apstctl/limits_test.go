@@ -1,12 +1,16 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
 )
 
 // Every command taking --with takes at most maxConfigs of them: the next is
@@ -54,4 +58,22 @@ func TestSimulateCountLimit(t *testing.T) {
 	}
 	code, _, errOut := apstctl(t, nil, "simulate", evoImage, "--gaps", "exp:1s", "--count", "1")
 	assert.Equal(t, exitOK, code, errOut)
+}
+
+// diagnose says how many "pci function" lines it did not keep beyond
+// kernlog.MaxAddresses, in text and JSON.
+func TestDiagnoseSaysDroppedAddresses(t *testing.T) {
+	var b strings.Builder
+	for i := range kernlog.MaxAddresses + 1000 {
+		fmt.Fprintf(&b, "[ 1.0] nvme nvme%d: pci function 0000:%02x:%02x.%d\n", i%8, i>>8&0xff, i>>3&0x1f, i&7)
+	}
+	b.WriteString("[ 3.0] nvme nvme1: I/O 1 QID 1 timeout, aborting\n")
+	log := filepath.Join(t.TempDir(), "kern.log")
+	assert.NoError(t, os.WriteFile(log, []byte(b.String()), 0o644))
+	code, out, errOut := apstctl(t, nil, "diagnose", "--log", log)
+	assert.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "skipped: 1000 pci function lines of addresses beyond the first 4096")
+	code, out, errOut = apstctl(t, nil, "diagnose", "--log", log, "-o", "json")
+	assert.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, `"dropped_addresses": 1000`)
 }

@@ -35,6 +35,7 @@ type logJSON struct {
 	DroppedIncidents int64             `json:"dropped_incidents,omitempty"`
 	BackwardsTimes   int64             `json:"backwards_times,omitempty"`
 	Addresses        map[string]string `json:"addresses,omitempty"`
+	DroppedAddresses int64             `json:"dropped_addresses,omitempty"`
 }
 
 type incidentJSON struct {
@@ -62,7 +63,7 @@ func diagnoseView(r *diagnoseResult) diagnosisJSON {
 	if l := r.Log; l != nil {
 		v.Log = &logJSON{Release: l.Release, CommandLine: l.CommandLine, Boots: l.Boots, Lines: l.Lines, LongLines: l.LongLines,
 			BinaryLines: l.BinaryLines, Events: l.Events, DroppedEvents: l.DroppedEvents, DroppedIncidents: l.DroppedIncidents,
-			BackwardsTimes: l.Backwards, Addresses: l.Addresses}
+			BackwardsTimes: l.Backwards, Addresses: l.Addresses, DroppedAddresses: l.DroppedAddresses}
 		for _, in := range l.Incidents {
 			ij := incidentJSON{Controller: in.Controller, PCI: in.PCI, Boot: in.Boot, Start: in.Start.String(), End: in.End.String(),
 				Counts: in.Counts, Omitted: in.Omitted, Events: []eventJSON{}}
@@ -109,6 +110,9 @@ func writeDiagnosisText(w io.Writer, r *diagnoseResult) {
 		fmt.Fprintln(w)
 		if l.LongLines > 0 || l.BinaryLines > 0 || l.DroppedEvents > 0 {
 			fmt.Fprintf(w, "  skipped: %d lines over %d bytes, %d binary lines; %d events not kept\n", l.LongLines, kernlog.MaxLineLength, l.BinaryLines, l.DroppedEvents)
+		}
+		if l.DroppedAddresses > 0 {
+			fmt.Fprintf(w, "  skipped: %d pci function lines of addresses beyond the first %d\n", l.DroppedAddresses, kernlog.MaxAddresses)
 		}
 		for _, in := range l.Incidents {
 			span := in.Start.String()
