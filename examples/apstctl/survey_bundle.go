@@ -46,21 +46,21 @@ type surveyBundleJSON struct {
 	// when the bundle lacks it (PCIIDGap says why).
 	PCIID    string `json:"pci_id"`
 	PCIIDGap string `json:"pci_id_gap,omitempty"`
-	// quirkJSON is what the machine's quirk lookup could not settle, as
-	// inspect reports it: pci_id_inferred is null when the lookup used the
-	// bundle's PCI ID, the ID and why only where the bundle lacks it.
-	quirkJSON
-	// DMI holds the bundle's DMI strings; DMIUnchecked is true only when
-	// they could not be read (DMIError), so a DMI rule could be missed.
-	DMI           dmiJSON  `json:"dmi"`
-	DMIUnchecked  bool     `json:"dmi_unchecked"`
-	DMIError      string   `json:"dmi_error,omitempty"`
-	KernelRelease string   `json:"kernel_release"`
-	Quirks        string   `json:"quirks"`
-	QuirkSources  []string `json:"quirk_sources"`
-	APSTDisabled  bool     `json:"apst_disabled_by_kernel"`
-	BoundUS       uint64   `json:"bound_us"`
-	BoundSource   string   `json:"bound_source"`
+	// DMI holds the bundle's DMI strings; DMIError says why they could
+	// not be read (a DMI rule could then be missed: Assumptions).
+	DMI      dmiJSON `json:"dmi"`
+	DMIError string  `json:"dmi_error,omitempty"`
+	// Assumptions is what inspect's report on the controller assumed
+	// (ControllerReport.Assumptions, the "assumptions" object of cli.md):
+	// null when the bundle said everything the answer depends on; a PCI
+	// ID inferred from the model only where the bundle lacks it.
+	Assumptions   *assumptionsJSON `json:"assumptions"`
+	KernelRelease string           `json:"kernel_release"`
+	Quirks        string           `json:"quirks"`
+	QuirkSources  []string         `json:"quirk_sources"`
+	APSTDisabled  bool             `json:"apst_disabled_by_kernel"`
+	BoundUS       uint64           `json:"bound_us"`
+	BoundSource   string           `json:"bound_source"`
 	// Notes say what a configuration changed of the machine's quirk
 	// lookup, and what the bundle could not tell (unreadable files).
 	Notes []string `json:"notes"`
@@ -197,7 +197,7 @@ func (r *surveyRun) surveyBundle(ctx context.Context, s *surveySlot) {
 			} else if kernelQuirks {
 				// What the machine's lookup had to infer or leave unchecked
 				// (a bundle without the PCI ID), as a capture's row says.
-				if it.info.PCIIDInferred != nil {
+				if !cr.Quirks.InferredPCI.IsZero() {
 					it.row.QuirksInferredFrom = "PCI ID " + cr.Quirks.InferredPCI.String() + " inferred from the " + cr.Quirks.InferredFrom
 				}
 				it.row.QuirksUncheckedPCI = cr.Quirks.UncheckedPCI
@@ -238,9 +238,10 @@ func newSurveyBundleJSON(dir string, man *nvmeapst.Manifest, rep *nvmeapst.Repor
 			b.PCIIDGap = "the bundle records no PCI ID for " + cr.Name + " (not a PCI function)"
 		}
 	}
-	b.quirkJSON = quirkView(&cr.Quirks)
+	a := cr.Assumptions()
+	b.Assumptions = ownAssumptionsView(&a)
 	if rep.DMIProblem != nil {
-		b.DMIError, b.DMIUnchecked = rep.DMIProblem.Message, true
+		b.DMIError = rep.DMIProblem.Message
 	}
 	for _, src := range cr.Quirks.Sources {
 		b.QuirkSources = append(b.QuirkSources, src.Table+": "+src.Rule+" ["+src.Quirks.String()+"]")

@@ -79,8 +79,7 @@ func TestSurveyBundleIsAMachine(t *testing.T) {
 		assert.Equal(t, filepath.Clean(bundleDir), d.Bundle.Path)
 		assert.Equal(t, w.ctrl, d.Bundle.Controller)
 		assert.Equal(t, w.pci, d.Bundle.PCIID)
-		assert.Nil(t, d.Bundle.PCIIDInferred)
-		assert.False(t, d.Bundle.DMIUnchecked)
+		assert.Nil(t, d.Bundle.Assumptions, "the bundle says everything: nothing assumed")
 		assert.Equal(t, "PRIME B350M-A", d.Bundle.DMI.BoardName)
 		assert.Equal(t, "6.8.0-fixture", d.Bundle.KernelRelease)
 		assert.Equal(t, w.disabled, d.Bundle.APSTDisabled, w.ctrl)
@@ -230,12 +229,13 @@ func TestSurveyBundleWithoutPCIID(t *testing.T) {
 	v := surveyBundleJSONRun(t, b)
 	d := v.Drives[0]
 	assert.Equal(t, "no-deepest-ps", d.Quirks)
-	require.NotNil(t, d.Bundle.PCIIDInferred)
-	assert.Equal(t, "8086:f1a5", d.Bundle.PCIIDInferred.ID)
+	require.NotNil(t, d.Bundle.Assumptions)
+	require.NotNil(t, d.Bundle.Assumptions.PCIIDInferred)
+	assert.Equal(t, "8086:f1a5", d.Bundle.Assumptions.PCIIDInferred.ID)
 	assert.NotEmpty(t, d.Bundle.PCIIDGap)
 	assert.Contains(t, d.QuirksInferred, "PCI ID 8086:f1a5 inferred from the model")
 	assert.Equal(t, 1, v.Summary.QuirksInferred)
-	assert.Nil(t, v.Drives[1].Bundle.PCIIDInferred)
+	assert.Nil(t, v.Drives[1].Bundle.Assumptions)
 }
 
 // A bundle two directories down, beside captures and another tool's
