@@ -44,6 +44,9 @@ type surveySlot struct {
 	err    string // why the file is unreadable; "" for a drive
 	format string
 	row    survey.Row
+	// regular is set when the walk listed the file as a regular file: its
+	// read skips the check before the open (safeio.Reader.ReadRegularFile).
+	regular bool
 	// bundle marks a bundle of apstctl collect, whose controllers' rows
 	// or problems are items (survey_bundle.go).
 	bundle bool
@@ -103,7 +106,7 @@ func (r *surveyRun) surveyFiles(ctx context.Context, o *surveyOptions, configs [
 			}
 			cur = nil
 		}
-		dispatch := func(path, reason string, bundle bool) bool {
+		dispatch := func(path, reason string, bundle, regular bool) bool {
 			if cur == nil {
 				select {
 				case <-free:
@@ -114,7 +117,7 @@ func (r *surveyRun) surveyFiles(ctx context.Context, o *surveyOptions, configs [
 				cur.n = 0
 			}
 			s := &cur.slots[cur.n]
-			s.path, s.err, s.format, s.bundle = path, reason, "", bundle
+			s.path, s.err, s.format, s.bundle, s.regular = path, reason, "", bundle, regular
 			cur.n++
 			if cur.n == surveyBatchLen {
 				send()
@@ -197,8 +200,9 @@ func (r *surveyRun) surveyFiles(ctx context.Context, o *surveyOptions, configs [
 // skipped by name. A directory that is a bundle of apstctl collect (root
 // included) is handed to dispatch whole (bundle true) and not entered. A
 // symbolic link given as the root is followed. It returns false when
-// dispatch does (the walk was cancelled).
-func surveyWalk(ctx context.Context, root string, dispatch func(path, reason string, bundle bool) bool, skipped *int) bool {
+// dispatch does (the walk was cancelled). regular tells dispatch that the
+// walk listed the file as a regular file.
+func surveyWalk(ctx context.Context, root string, dispatch func(path, reason string, bundle, regular bool) bool, skipped *int) bool {
 	walkRoot := root
 	if fi, err := os.Lstat(root); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		if st, err := os.Stat(root); err == nil && st.IsDir() {
@@ -213,7 +217,7 @@ func surveyWalk(ctx context.Context, root string, dispatch func(path, reason str
 		}
 		if err != nil {
 			// A directory that cannot be read is listed and skipped.
-			if !dispatch(path, safeio.Reason(err), false) {
+			if !dispatch(path, safeio.Reason(err), false, false) {
 				ok = false
 				return fs.SkipAll
 			}
@@ -232,7 +236,7 @@ func surveyWalk(ctx context.Context, root string, dispatch func(path, reason str
 			if !bundle && reason == "" {
 				return nil
 			}
-			if !dispatch(filepath.Clean(path), reason, bundle) {
+			if !dispatch(filepath.Clean(path), reason, bundle, false) {
 				ok = false
 				return fs.SkipAll
 			}
@@ -243,7 +247,7 @@ func surveyWalk(ctx context.Context, root string, dispatch func(path, reason str
 			// A named pipe, socket or device: refused without opening it.
 			reason = walkRefusal(t)
 		}
-		if !dispatch(path, reason, false) {
+		if !dispatch(path, reason, false, d.Type().IsRegular()) {
 			ok = false
 			return fs.SkipAll
 		}
@@ -266,7 +270,13 @@ func walkRefusal(t fs.FileMode) string {
 // surveyFile reads, parses and surveys the file of slot s (on a worker),
 // leaving the row, or the reason the file is unreadable, in s.
 func (r *surveyRun) surveyFile(rd *safeio.Reader, c *powerstate.Controller, s *surveySlot) {
-	b, err := rd.ReadFile(s.path)
+	var b []byte
+	var err error
+	if s.regular {
+		b, err = rd.ReadRegularFile(s.path)
+	} else {
+		b, err = rd.ReadFile(s.path)
+	}
 	if err != nil {
 		var nr *safeio.NotRegularError
 		if errors.As(err, &nr) && !nr.WantDir {

@@ -25,6 +25,7 @@ var assumptionCases = []struct {
 	{"replay", []string{"replay", intelImage, "testdata/replay/intel-600p-run.plain", "--with", "ps-max-latency-us=100000", "--with", "kernel=6.8"}},
 	{"persist", []string{"persist", intelImage, "--ac", "stall=25ms", "--battery", "deepest"}},
 	{"inspect", []string{"inspect", "--root", bundleDir}},
+	{"diagnose", []string{"diagnose", "--log", "../../apst/diagnose/testdata/apst.log", "--id-ctrl", intelImage}},
 }
 
 // Each assumption is said once per output (issue 19: "the same two note:

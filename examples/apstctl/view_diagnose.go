@@ -21,6 +21,9 @@ type diagnosisJSON struct {
 	Log          *logJSON         `json:"log"`
 	Notes        []string         `json:"notes,omitempty"`
 	Problems     []string         `json:"problems,omitempty"`
+	// Assumptions are what the plan of --id-ctrl assumed (cli.md, "What
+	// was assumed"); nothing otherwise.
+	Assumptions assumptionsJSON `json:"assumptions"`
 }
 
 type logJSON struct {
@@ -56,7 +59,8 @@ type eventJSON struct {
 
 func diagnoseView(r *diagnoseResult) diagnosisJSON {
 	v := diagnosisJSON{Controller: r.Controller, Summary: r.Summary, APSTRuledOut: r.APSTRuledOut, Causes: r.Causes,
-		Incidents: []incidentJSON{}, Facts: r.Facts, Notes: r.Notes, Problems: r.Problems}
+		Incidents: []incidentJSON{}, Facts: r.Facts, Notes: r.Notes, Problems: r.Problems,
+		Assumptions: assumptionsView(&r.Assumptions)}
 	if v.Facts == nil {
 		v.Facts = &diagnose.Facts{}
 	}
@@ -144,8 +148,12 @@ func writeDiagnosisText(w io.Writer, r *diagnoseResult) {
 		}
 		writeFacts(w, f, "  ")
 	}
-	if len(r.Notes) > 0 || len(r.Problems) > 0 {
+	assumed := assumptionLines(&r.Assumptions, "")
+	if len(r.Notes) > 0 || len(r.Problems) > 0 || len(assumed) > 0 {
 		fmt.Fprintln(w)
+		for _, l := range assumed {
+			fmt.Fprintln(w, l)
+		}
 		for _, n := range r.Notes {
 			fmt.Fprintf(w, "note: %s\n", esc(n))
 		}

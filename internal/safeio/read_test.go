@@ -37,6 +37,7 @@ var readFuncs = []struct {
 		}
 		return r.ReadFile(p) // the second read reuses the buffer
 	}},
+	{"ReadRegularFile", readRegular},
 	{"ReadFileInRoot", func(p string, l int64) ([]byte, error) {
 		root, err := os.OpenRoot(filepath.Dir(p))
 		if err != nil {
@@ -57,6 +58,16 @@ var readFuncs = []struct {
 		}
 		return b, err
 	}},
+}
+
+// readRegular reads p twice with Reader.ReadRegularFile, as a walk reads
+// a file it listed as regular (the second read reuses the buffer).
+func readRegular(p string, l int64) ([]byte, error) {
+	r := safeio.Reader{Limit: l}
+	if _, err := r.ReadRegularFile(p); err != nil {
+		return nil, err
+	}
+	return r.ReadRegularFile(p)
 }
 
 func mksocket(t *testing.T, dir string) string {
