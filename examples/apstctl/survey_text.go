@@ -135,6 +135,7 @@ func (t *surveyText) end(r *surveyRun) error {
 	} else {
 		fmt.Fprintln(w, "; kernel quirks not applied")
 	}
+	writeSurveyAssumptions(w, r)
 	if r.bundleDrives > 0 {
 		fmt.Fprintf(w, "  %s read from bundles of apstctl collect (DIR (bundle, nvmeN)): their PCI IDs and DMI strings are the bundle's, not inferred; each configuration applies on top of their module parameters, bound and quirks (bundle in --format json)\n", plural(r.bundleDrives, "drive"))
 	}
