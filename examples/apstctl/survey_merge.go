@@ -375,6 +375,9 @@ func (r *surveyRun) mergeHead(path string, head *surveyShardHeadJSON) error {
 	if len(head.Configs) < 2 || head.KernelQuirks == nil {
 		return fail("no configurations at the start: not a survey report of this apstctl")
 	}
+	if len(head.Configs) > maxConfigs {
+		return fail("%d configurations: want 2 to %d (a survey takes --with at most %d times)", len(head.Configs), maxConfigs, maxConfigs)
+	}
 	names := make([]string, len(head.Configs))
 	for i, c := range head.Configs {
 		names[i] = c.Name
