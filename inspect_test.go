@@ -337,8 +337,8 @@ func TestInspectBoundZeroWhenAPSTDisabled(t *testing.T) {
 
 // TestInspectReach: each controller says where the kernel's table and the
 // drive's take it, with the deepest state's exit latency and max power
-// (issue 18: indexing PowerStates with Deepest gave ps0's figures for a
-// drive that never leaves ps0). nvme2 of the bundle holds the 100 ms table
+// (the figures of the deepest state itself, not ps0's: a drive that never
+// leaves ps0 is the case that tells them apart). nvme2 of the bundle holds the 100 ms table
 // (ps4: 43 ms, 7 mW) while the kernel programs the 25 ms one (ps3: 4.6 ms,
 // 80 mW); the DMI-quirked nvme1 has APST disabled: both tables stay in ps0,
 // whose exit latency is then 0.

@@ -29,8 +29,8 @@ var assumptionCases = []struct {
 	{"diagnose", []string{"diagnose", "--log", "../../apst/diagnose/testdata/apst.log", "--id-ctrl", intelImage}},
 }
 
-// Each assumption is said once per output (issue 19: "the same two note:
-// lines open every command's output"): no note or warning line repeats in
+// Each assumption is said once per output (the same two note: lines once
+// opened every command's output): no note or warning line repeats in
 // a text output, and the JSON's assumptions objects (the top-level one and
 // those of configurations or controllers) never say a note twice.
 func TestAssumptionsSaidOnce(t *testing.T) {

@@ -1,6 +1,6 @@
 #!/bin/sh
-# bench.sh: the fleet survey and trace replay figures of the README, the way
-# they are checked (issue 22), from one command:
+# bench.sh: the fleet survey and trace replay figures of the README, against
+# a C read floor and wc -l, from one command:
 #
 #   sh examples/fleetbench/bench.sh [WORKDIR]      (from the top of the clone)
 #
