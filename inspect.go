@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/ioctl"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 	"github.com/nvmeapst/nvmeapst/sysfs"
@@ -134,6 +135,14 @@ type ControllerReport struct {
 	Params apst.Params
 	// Plan is what the kernel programs, nil without Identify data.
 	Plan *apst.Plan
+	// ExpectedReach is where Plan's table takes the controller from state
+	// 0 (analysis.Reachability): the deepest state with its exit latency
+	// and max power (ps0's, exit latency 0, when the table makes no
+	// transition). Nil without Plan.
+	ExpectedReach *analysis.Reach
+	// HeldReach is the same for the table the drive holds (Drive; no
+	// transition when its APSTE is 0). Nil when Drive or Identify is nil.
+	HeldReach *analysis.Reach
 	// Drive is the APST feature the drive reports (Get Features 0Ch), nil
 	// when it could not be read.
 	Drive *apst.Feature
@@ -403,8 +412,47 @@ func (s *System) inspectController(ctx context.Context, m *machine, c sysfs.Cont
 			r.IdentifyProblem = NewProblem(err)
 		}
 	}
+	r.ExpectedReach, r.HeldReach = reaches(&r)
 	r.Verdict = judge(&r, m)
 	return r
+}
+
+// reaches returns where the kernel's table and the drive's take the
+// controller: ControllerReport.ExpectedReach and HeldReach.
+func reaches(r *ControllerReport) (expected, held *analysis.Reach) {
+	if r.Identify == nil {
+		return nil, nil
+	}
+	if r.Plan != nil {
+		e := analysis.Reachability(r.Identify, &r.Plan.Table)
+		expected = &e
+	}
+	if r.Drive != nil {
+		t := r.Drive.Table
+		if r.Drive.APSTE == apst.APSTEDisabled {
+			t = apst.Table{}
+		}
+		h := analysis.Reachability(r.Identify, &t)
+		held = &h
+	}
+	return expected, held
+}
+
+// Assumptions returns what the report on the controller assumed because
+// the machine did not say it: the quirk lookup's (Quirks.Assumptions: a
+// release, PCI ID or DMI strings that could not be read), unless the
+// controller's sysfs quirks file gave the kernel's own quirk set, and an
+// unknown APSTA (Plan.AssumedAPSTA). The zero ControllerReport assumed
+// nothing.
+func (r *ControllerReport) Assumptions() apst.Assumptions {
+	var a apst.Assumptions
+	if !r.Sysfs.HasQuirks {
+		a = r.Quirks.Assumptions()
+	}
+	if r.Plan != nil {
+		a.APSTAUnknown = r.Plan.AssumedAPSTA
+	}
+	return a
 }
 
 // sysfsQuirks makes the controller's quirks file the quirk set (it is the

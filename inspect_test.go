@@ -334,3 +334,45 @@ func TestInspectBoundZeroWhenAPSTDisabled(t *testing.T) {
 	}
 	require.True(t, found)
 }
+
+// TestInspectReach: each controller says where the kernel's table and the
+// drive's take it, with the deepest state's exit latency and max power
+// (issue 18: indexing PowerStates with Deepest gave ps0's figures for a
+// drive that never leaves ps0). nvme2 of the bundle holds the 100 ms table
+// (ps4: 43 ms, 7 mW) while the kernel programs the 25 ms one (ps3: 4.6 ms,
+// 80 mW); the DMI-quirked nvme1 has APST disabled: both tables stay in ps0,
+// whose exit latency is then 0.
+func TestInspectReach(t *testing.T) {
+	sys, err := nvmeapst.OpenRoot("testdata/bundle")
+	require.NoError(t, err)
+	rep, err := sys.Inspect(context.Background())
+	require.NoError(t, err)
+	byName := map[string]*nvmeapst.ControllerReport{}
+	for i := range rep.Controllers {
+		byName[rep.Controllers[i].Name] = &rep.Controllers[i]
+	}
+	for _, tc := range []struct {
+		name                 string
+		expected, held       uint8
+		expExit, heldExit    apst.Microseconds
+		expPowerMW, heldPwMW float64
+	}{
+		{"nvme2", 3, 4, 4600, 43000, 80, 7},
+		{"nvme1", 0, 0, 0, 0, 6000, 6000},
+		{"nvme0", 3, 3, 300, 300, 70, 70},
+	} {
+		c := byName[tc.name]
+		require.NotNil(t, c, tc.name)
+		require.NotNil(t, c.ExpectedReach, tc.name)
+		require.NotNil(t, c.HeldReach, tc.name)
+		assert.Equal(t, tc.expected, c.ExpectedReach.Deepest, tc.name)
+		assert.Equal(t, tc.expExit, c.ExpectedReach.DeepestExitLatency, tc.name)
+		assert.InDelta(t, tc.expPowerMW, float64(c.ExpectedReach.DeepestMaxPower.MicroWatts())/1000, 0.01, tc.name)
+		assert.Equal(t, tc.held, c.HeldReach.Deepest, tc.name)
+		assert.Equal(t, tc.heldExit, c.HeldReach.DeepestExitLatency, tc.name)
+		assert.InDelta(t, tc.heldPwMW, float64(c.HeldReach.DeepestMaxPower.MicroWatts())/1000, 0.01, tc.name)
+	}
+	var z nvmeapst.ControllerReport
+	a := z.Assumptions()
+	assert.True(t, a.IsZero(), "the zero report assumed nothing")
+}

@@ -100,6 +100,15 @@ var pciExclusions = [...]pciExclusion{
 	{vendor: 0x15b7, prefix: "WD_BLACK ", id: PCIID{0x15b7, 0x5009}, product: "WD_BLACK"},
 	{vendor: 0x15b7, prefix: "WDC WDS", contains: "X0C", id: PCIID{0x15b7, 0x5009}, product: "WD Black"},
 	{vendor: 0x15b7, prefix: "WDC WDS", contains: "X0E", id: PCIID{0x15b7, 0x5009}, product: "WD Black"},
+	// Samsung's quirked IDs are three controller generations (144d:a802
+	// SM951/950 PRO, a804 SM961/960, a808 PM981/970, inferred above); the
+	// 980 and 990 lines came after them, on controllers of their own.
+	{vendor: 0x144d, prefix: "Samsung SSD 98", id: PCIID{0x144d, 0xa802}, product: "Samsung 980 series (a controller after the SM951/950 PRO)"},
+	{vendor: 0x144d, prefix: "Samsung SSD 98", id: PCIID{0x144d, 0xa804}, product: "Samsung 980 series (a controller after the SM961/960)"},
+	{vendor: 0x144d, prefix: "Samsung SSD 98", id: PCIID{0x144d, 0xa808}, product: "Samsung 980 series (a controller after the PM981/970)"},
+	{vendor: 0x144d, prefix: "Samsung SSD 99", id: PCIID{0x144d, 0xa802}, product: "Samsung 990 series (a controller after the SM951/950 PRO)"},
+	{vendor: 0x144d, prefix: "Samsung SSD 99", id: PCIID{0x144d, 0xa804}, product: "Samsung 990 series (a controller after the SM961/960)"},
+	{vendor: 0x144d, prefix: "Samsung SSD 99", id: PCIID{0x144d, 0xa808}, product: "Samsung 990 series (a controller after the PM981/970)"},
 }
 
 // ruledOut reports whether the trimmed model of vendor rules id out. It

@@ -76,6 +76,8 @@ type QuirkMatch struct {
 	Override   QuirkOverride
 	// Notes states each assumption and gap in a sentence, for reports.
 	Notes []string
+
+	id Identity // what the lookup was given, for Assumptions
 }
 
 // APST returns the APST-relevant part of the matched quirks.
@@ -97,7 +99,7 @@ func (m QuirkMatch) APST() Quirks { return m.Quirks.APST() }
 // quirks, and the sysfs quirks file, where present, wins
 // ([ParseQuirksFile]).
 func LookupQuirks(id Identity) QuirkMatch {
-	var m QuirkMatch
+	m := QuirkMatch{id: id}
 	r, note := id.Release.tables()
 	m.Tables = r
 	if id.Release.IsZero() || r.mainline().Compare(NewestRelease().mainline()) > 0 {

@@ -6,11 +6,11 @@ import (
 	"github.com/nvmeapst/nvmeapst/sysfs"
 )
 
-// BenchmarkControllers reads both controllers of the v6 fixture: 28
-// attribute files, each resolved inside the tree (os.Root) and opened
-// without blocking.
+// BenchmarkControllers reads the three controllers of the module's
+// fixture tree (testdata/sys): each attribute file resolved inside the
+// tree (os.Root) and opened without blocking.
 func BenchmarkControllers(b *testing.B) {
-	fs, err := sysfs.NewFS("testdata/v6")
+	fs, err := sysfs.NewFS("../testdata/sys")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -46,7 +46,7 @@ func writeFile(t *testing.T, root, rel, content string) {
 }
 
 var (
-	wantV6Nvme0 = sysfs.Controller{
+	wantSysNvme0 = sysfs.Controller{
 		Name:            "nvme0",
 		Model:           "INTEL SSDPEKKW256G7",
 		Serial:          "BTPY72910KCW256D",
@@ -67,7 +67,7 @@ var (
 			{Name: "nvme0n1", Entry: "nvme0c0n1", CPULatencyLimit: i64(-1), CPULatencyTimeout: i64(0)},
 		},
 	}
-	wantV6Nvme1 = sysfs.Controller{
+	wantSysNvme1 = sysfs.Controller{
 		Name:            "nvme1",
 		Model:           "Samsung SSD 960 EVO 500GB",
 		Serial:          "S3EUNX0J512345A",
@@ -85,6 +85,24 @@ var (
 		Disks: []sysfs.Disk{
 			{Name: "nvme1n1", Entry: "nvme1c1n1", CPULatencyLimit: i64(20), CPULatencyTimeout: i64(3)},
 		},
+	}
+	wantSysNvme2 = sysfs.Controller{
+		Name:            "nvme2",
+		Model:           "Samsung SSD 990 EVO Plus 1TB",
+		Serial:          "S7U6NJ0X123456B",
+		FirmwareRev:     "2B2QKXG7",
+		Transport:       "pcie",
+		State:           "live",
+		Address:         "0000:01:00.0",
+		ControllerID:    6,
+		HasControllerID: true,
+		PCI:             apst.PCIID{Vendor: 0x144d, Device: 0xa80d},
+		SubsystemVendor: 0x144d,
+		SubsystemDevice: 0xa801,
+		HasPCI:          true,
+		Tolerance:       apst.Tolerance{Kind: apst.ToleranceValue, Value: 25000},
+		HasTolerance:    true,
+		Disks:           []sysfs.Disk{{Name: "nvme2n1", Entry: "nvme2c2n1"}},
 	}
 	wantV510Nvme0 = sysfs.Controller{
 		Name:            "nvme0",
@@ -107,9 +125,9 @@ var (
 )
 
 func TestNewFS(t *testing.T) {
-	fs, err := sysfs.NewFS("testdata/v6")
+	fs, err := sysfs.NewFS("../testdata/sys")
 	require.NoError(t, err)
-	assert.Equal(t, "testdata/v6", fs.Root())
+	assert.Equal(t, "../testdata/sys", fs.Root())
 
 	_, err = sysfs.NewFS("testdata/nonexistent")
 	require.ErrorIs(t, err, os.ErrNotExist)
@@ -126,7 +144,7 @@ func TestControllers(t *testing.T) {
 		root string
 		want []sysfs.Controller
 	}{
-		{"testdata/v6", []sysfs.Controller{wantV6Nvme0, wantV6Nvme1}},
+		{"../testdata/sys", []sysfs.Controller{wantSysNvme0, wantSysNvme1, wantSysNvme2}},
 		{"testdata/v5.10", []sysfs.Controller{wantV510Nvme0}},
 	}
 	for _, tt := range tests {
@@ -139,11 +157,11 @@ func TestControllers(t *testing.T) {
 }
 
 func TestControllerAPSTDisabled(t *testing.T) {
-	c, err := newFS(t, "testdata/v6").Controller("nvme1")
+	c, err := newFS(t, "../testdata/sys").Controller("nvme1")
 	require.NoError(t, err)
 	assert.False(t, c.HasTolerance)
 	assert.False(t, c.APSTEnabled())
-	c, err = newFS(t, "testdata/v6").Controller("nvme0")
+	c, err = newFS(t, "../testdata/sys").Controller("nvme0")
 	require.NoError(t, err)
 	assert.True(t, c.APSTEnabled())
 }
@@ -172,10 +190,10 @@ func TestControllersNoClass(t *testing.T) {
 }
 
 func TestControllerErrors(t *testing.T) {
-	fs := newFS(t, "testdata/v6")
+	fs := newFS(t, "../testdata/sys")
 	_, err := fs.Controller("nvme9")
 	require.ErrorIs(t, err, os.ErrNotExist)
-	assert.Contains(t, err.Error(), filepath.Join("testdata/v6", "class/nvme/nvme9"))
+	assert.Contains(t, err.Error(), filepath.Join("../testdata/sys", "class/nvme/nvme9"))
 	assert.True(t, strings.HasPrefix(err.Error(), "sysfs: "), err.Error())
 
 	for _, name := range []string{"", ".", "..", "../nvme0", "nvme0/power", `a\b`} {
@@ -200,7 +218,7 @@ func TestControllerMalformed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			root := sysfs.CopyFixture(t, "v6")
+			root := sysfs.CopyFixture(t, "../testdata/sys")
 			writeFile(t, root, tt.rel, tt.content)
 			_, err := newFS(t, root).Controller("nvme0")
 			for _, is := range tt.is {
@@ -223,7 +241,7 @@ func TestControllerPCIGap(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			root := sysfs.CopyFixture(t, "v6")
+			root := sysfs.CopyFixture(t, "../testdata/sys")
 			for _, f := range tt.remove {
 				require.NoError(t, os.Remove(filepath.Join(root, "devices/pci0000_00/0000_00_1d.0/0000_3d_00.0", f)))
 			}
@@ -235,7 +253,7 @@ func TestControllerPCIGap(t *testing.T) {
 			assert.Contains(t, c.PCIGap, "class/nvme/nvme0/device/")
 		})
 	}
-	c, err := newFS(t, "testdata/v6").Controller("nvme0")
+	c, err := newFS(t, "../testdata/sys").Controller("nvme0")
 	require.NoError(t, err)
 	assert.Empty(t, c.PCIGap)
 }
@@ -262,7 +280,7 @@ func TestControllerUnreadable(t *testing.T) {
 		"block/nvme0n1/cpu_lat_timeout_ms",
 	} {
 		t.Run(rel, func(t *testing.T) {
-			root := sysfs.CopyFixture(t, "v6")
+			root := sysfs.CopyFixture(t, "../testdata/sys")
 			makeUnreadable(t, root, rel)
 			fs := newFS(t, root)
 			_, err := fs.Controller("nvme0")
@@ -280,7 +298,7 @@ func TestControllerUnreadable(t *testing.T) {
 }
 
 func TestFiles(t *testing.T) {
-	fs := newFS(t, "testdata/v6")
+	fs := newFS(t, "../testdata/sys")
 	files, err := fs.Files("nvme0")
 	require.NoError(t, err)
 	assert.Equal(t, []string{
@@ -313,9 +331,9 @@ func TestFiles(t *testing.T) {
 // TestFilesMakeABundle copies exactly what Files and SystemFiles list into
 // a plain tree (no symbolic links) and checks that it reads back the same.
 func TestFilesMakeABundle(t *testing.T) {
-	for _, fixture := range []string{"v6", "v5.10"} {
+	for _, fixture := range []string{"../testdata/sys", "testdata/v5.10"} {
 		t.Run(fixture, func(t *testing.T) {
-			src := newFS(t, "testdata/"+fixture)
+			src := newFS(t, fixture)
 			dst := t.TempDir()
 			cs, err := src.Controllers()
 			require.NoError(t, err)

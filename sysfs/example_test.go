@@ -9,10 +9,10 @@ import (
 	"github.com/nvmeapst/nvmeapst/sysfs"
 )
 
-// Read the controllers of the v6 fixture, the bound the kernel uses for each,
+// Read the controllers of the module's fixture tree, the bound the kernel uses for each,
 // and where it has APST disabled.
 func Example() {
-	fs, err := sysfs.NewFS("testdata/v6")
+	fs, err := sysfs.NewFS("../testdata/sys")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -38,12 +38,13 @@ func Example() {
 	// kernel: current
 	// nvme0 INTEL SSDPEKKW256G7 (8086:f1a5): tolerance 100000, bound 100000us, tolerance mode
 	// nvme1 Samsung SSD 960 EVO 500GB (144d:a804): APST disabled by the kernel
+	// nvme2 Samsung SSD 990 EVO Plus 1TB (144d:a80d): tolerance 25000, bound 25000us, tolerance mode
 }
 
 // Set a controller's latency tolerance on a copy of the fixture: the value
 // is validated, written and read back.
 func ExampleFS_SetLatencyTolerance() {
-	root, cleanup := copyOfFixture("v6")
+	root, cleanup := copyOfFixture("../testdata/sys")
 	defer cleanup()
 	fs, err := sysfs.NewFS(root)
 	if err != nil {
@@ -62,15 +63,15 @@ func ExampleFS_SetLatencyTolerance() {
 	// true
 }
 
-// copyOfFixture copies a fixture tree to a temporary directory, so that the
+// copyOfFixture copies the fixture tree at name to a temporary directory, so that the
 // example can write to it, and returns its root and a function removing it.
 func copyOfFixture(name string) (string, func()) {
 	dir, err := os.MkdirTemp("", "sysfs-example-")
 	if err != nil {
 		log.Fatal(err)
 	}
-	dst := filepath.Join(dir, name)
-	if err := os.CopyFS(dst, os.DirFS(filepath.Join("testdata", name))); err != nil {
+	dst := filepath.Join(dir, filepath.Base(name))
+	if err := os.CopyFS(dst, os.DirFS(name)); err != nil {
 		log.Fatal(err)
 	}
 	return dst, func() { os.RemoveAll(dir) }

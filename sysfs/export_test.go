@@ -6,14 +6,15 @@ import (
 	"testing"
 )
 
-// CopyFixture copies testdata/name into a fresh temporary directory, keeping
-// symbolic links as links, and returns the copy's root. Tests that write use
-// it so that the fixtures stay untouched.
-func CopyFixture(t testing.TB, name string) string {
+// CopyFixture copies the fixture tree at dir (relative to this package:
+// "../testdata/sys", the module's tree, or one of testdata/) into a fresh
+// temporary directory, keeping symbolic links as links, and returns the
+// copy's root. Tests that write use it so that the fixtures stay untouched.
+func CopyFixture(t testing.TB, dir string) string {
 	t.Helper()
-	dst := filepath.Join(t.TempDir(), name)
-	if err := os.CopyFS(dst, os.DirFS(filepath.Join("testdata", name))); err != nil {
-		t.Fatalf("copy fixture %s: %v", name, err)
+	dst := filepath.Join(t.TempDir(), filepath.Base(dir))
+	if err := os.CopyFS(dst, os.DirFS(dir)); err != nil {
+		t.Fatalf("copy fixture %s: %v", dir, err)
 	}
 	return dst
 }
@@ -21,7 +22,24 @@ func CopyFixture(t testing.TB, name string) string {
 // WithWriteHook returns a copy of fs whose writes call write instead of
 // writing the file, so that tests can play a kernel that changes values.
 func WithWriteHook(fs FS, write func(path, value string) error) FS {
-	fs.hooks = &hooks{write: write}
+	h := hooks{}
+	if fs.hooks != nil {
+		h = *fs.hooks
+	}
+	h.write = write
+	fs.hooks = &h
+	return fs
+}
+
+// WithMaxDirEntries returns a copy of fs whose directory listings stop at n
+// entries instead of MaxDirEntries.
+func WithMaxDirEntries(fs FS, n int) FS {
+	h := hooks{}
+	if fs.hooks != nil {
+		h = *fs.hooks
+	}
+	h.maxDir = n
+	fs.hooks = &h
 	return fs
 }
 

@@ -23,6 +23,13 @@ const DefaultMountPoint = "/sys"
 // wrapping ErrInvalidAttribute rather than silently truncated.
 const MaxAttributeSize = 4096
 
+// MaxDirEntries bounds every directory listing (class/nvme, a controller's
+// folder): a tree holding more entries in one (a hostile bundle or copy;
+// a machine has at most a few hundred controllers, each with a few dozen
+// entries) is an error matching safeio.ErrTooLarge naming the directory,
+// read no further than about that many entries.
+const MaxDirEntries = 1 << 16
+
 // IncompleteMarker is the file that marks a snapshot of a tree still being
 // written (a bundle that "apstctl collect" has not finished). [NewFS]
 // refuses a directory that holds it, so that an interrupted copy is never
@@ -53,6 +60,8 @@ type FS struct {
 // hooks lets the package's own tests stand in for the kernel on writes.
 type hooks struct {
 	write func(path, value string) error
+	// maxDir, when positive, stands for MaxDirEntries.
+	maxDir int
 }
 
 // NewFS returns an FS rooted at mountPoint, which must be a directory (a live
@@ -206,7 +215,11 @@ func (fs FS) readDir(rel string) ([]iofs.DirEntry, error) {
 		return nil, err
 	}
 	defer done()
-	ents, err := safeio.ReadDirInRoot(r, filepath.FromSlash(rel))
+	limit := MaxDirEntries
+	if fs.hooks != nil && fs.hooks.maxDir > 0 {
+		limit = fs.hooks.maxDir
+	}
+	ents, err := safeio.ReadDirInRoot(r, filepath.FromSlash(rel), limit)
 	if err != nil {
 		return nil, fmt.Errorf("sysfs: %w", fs.fullPath(rel, err))
 	}

@@ -44,7 +44,7 @@ func TestSetLatencyToleranceAccepts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.value, func(t *testing.T) {
-			root := sysfs.CopyFixture(t, "v6")
+			root := sysfs.CopyFixture(t, "../testdata/sys")
 			fs := newFS(t, root)
 			gotOld, gotNew, err := fs.SetLatencyTolerance("nvme0", tt.value)
 			require.NoError(t, err)
@@ -72,7 +72,7 @@ func TestSetLatencyToleranceRefuses(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.value, func(t *testing.T) {
-			root := sysfs.CopyFixture(t, "v6")
+			root := sysfs.CopyFixture(t, "../testdata/sys")
 			p := filepath.Join(root, filepath.FromSlash(toleranceFile))
 			before, err := os.Stat(p)
 			require.NoError(t, err)
@@ -90,7 +90,7 @@ func TestSetLatencyToleranceRefuses(t *testing.T) {
 }
 
 func TestSetLatencyToleranceErrors(t *testing.T) {
-	root := sysfs.CopyFixture(t, "v6")
+	root := sysfs.CopyFixture(t, "../testdata/sys")
 	fs := newFS(t, root)
 
 	_, _, err := fs.SetLatencyTolerance("nvme1", "25000")
@@ -117,7 +117,7 @@ func TestSetLatencyToleranceErrors(t *testing.T) {
 
 func TestSetLatencyTolerancePermission(t *testing.T) {
 	skipIfRoot(t)
-	root := sysfs.CopyFixture(t, "v6")
+	root := sysfs.CopyFixture(t, "../testdata/sys")
 	p := filepath.Join(root, filepath.FromSlash(toleranceFile))
 	require.NoError(t, os.Chmod(p, 0o444))
 	_, _, err := newFS(t, root).SetLatencyTolerance("nvme0", "25000")
@@ -140,7 +140,7 @@ func TestSetLatencyToleranceReadBack(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			root := sysfs.CopyFixture(t, "v6")
+			root := sysfs.CopyFixture(t, "../testdata/sys")
 			fs := sysfs.WithWriteHook(newFS(t, root), func(path, _ string) error {
 				return os.WriteFile(path, []byte(tt.stored), 0o644)
 			})
@@ -157,7 +157,7 @@ func TestSetLatencyToleranceReadBack(t *testing.T) {
 }
 
 func TestSetLatencyToleranceWriteError(t *testing.T) {
-	root := sysfs.CopyFixture(t, "v6")
+	root := sysfs.CopyFixture(t, "../testdata/sys")
 	einval := errors.New("write: invalid argument")
 	fs := sysfs.WithWriteHook(newFS(t, root), func(string, string) error { return einval })
 	old, _, err := fs.SetLatencyTolerance("nvme0", "25000")
@@ -179,7 +179,7 @@ func TestSetCPULatency(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			root := sysfs.CopyFixture(t, "v6")
+			root := sysfs.CopyFixture(t, "../testdata/sys")
 			fs := newFS(t, root)
 			old, got, err := fs.SetCPULatency(tt.ctrl, tt.us)
 			require.NoError(t, err)
@@ -195,7 +195,7 @@ func TestSetCPULatency(t *testing.T) {
 
 func TestSetCPULatencyRefuses(t *testing.T) {
 	for _, us := range []int64{-5, -2, math.MaxInt32 + 1, math.MinInt64} {
-		root := sysfs.CopyFixture(t, "v6")
+		root := sysfs.CopyFixture(t, "../testdata/sys")
 		_, _, err := newFS(t, root).SetCPULatency("nvme0", us)
 		require.ErrorIs(t, err, sysfs.ErrInvalidCPULatency, us)
 		assert.Contains(t, err.Error(), "nothing written")
@@ -204,7 +204,7 @@ func TestSetCPULatencyRefuses(t *testing.T) {
 }
 
 func TestSetCPULatencyUnsupported(t *testing.T) {
-	root := sysfs.CopyFixture(t, "v5.10")
+	root := sysfs.CopyFixture(t, "testdata/v5.10")
 	fs := newFS(t, root)
 	c, err := fs.Controller("nvme0")
 	require.NoError(t, err)
@@ -227,7 +227,7 @@ func TestSetCPULatencyUnsupported(t *testing.T) {
 }
 
 func TestSetDiskCPULatency(t *testing.T) {
-	root := sysfs.CopyFixture(t, "v6")
+	root := sysfs.CopyFixture(t, "../testdata/sys")
 	fs := newFS(t, root)
 
 	old, got, err := fs.SetDiskCPULatencyLimit("nvme0n1", 10)
@@ -256,7 +256,7 @@ func TestSetDiskCPULatency(t *testing.T) {
 // The block-layer patch ignores what it cannot parse without an error; the
 // read-back reports it.
 func TestSetDiskCPULatencyIgnored(t *testing.T) {
-	root := sysfs.CopyFixture(t, "v6")
+	root := sysfs.CopyFixture(t, "../testdata/sys")
 	fs := sysfs.WithWriteHook(newFS(t, root), func(string, string) error { return nil })
 	old, got, err := fs.SetDiskCPULatencyLimit("nvme1n1", 10)
 	require.ErrorIs(t, err, sysfs.ErrReadBack)

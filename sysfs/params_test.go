@@ -20,7 +20,7 @@ func TestModuleParams(t *testing.T) {
 		want sysfs.ModuleParams
 		gen  apst.Generation
 	}{
-		{"testdata/v6", sysfs.ModuleParams{
+		{"../testdata/sys", sysfs.ModuleParams{
 			DefaultPSMaxLatencyUS: u64(100000),
 			ForceAPST:             boolp(false),
 			PrimaryTimeoutMS:      u64(100),
@@ -62,7 +62,7 @@ func TestModuleParamsValues(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			root := sysfs.CopyFixture(t, "v6")
+			root := sysfs.CopyFixture(t, "../testdata/sys")
 			writeFile(t, root, "module/nvme_core/parameters/"+tt.file, tt.content)
 			m, err := newFS(t, root).ModuleParams()
 			if tt.err != nil {
@@ -105,7 +105,7 @@ func TestModuleParamsMissing(t *testing.T) {
 
 func TestModuleParamsUnreadable(t *testing.T) {
 	skipIfRoot(t)
-	root := sysfs.CopyFixture(t, "v6")
+	root := sysfs.CopyFixture(t, "../testdata/sys")
 	makeUnreadable(t, root, "module/nvme_core/parameters/apst_primary_latency_tol_us")
 	_, err := newFS(t, root).ModuleParams()
 	require.ErrorIs(t, err, os.ErrPermission)
@@ -117,7 +117,7 @@ func TestDMI(t *testing.T) {
 		root string
 		want apst.DMI
 	}{
-		{"testdata/v6", apst.DMI{
+		{"../testdata/sys", apst.DMI{
 			SysVendor:   "System manufacturer",
 			ProductName: "System Product Name",
 			BoardVendor: "ASUSTeK COMPUTER INC.",
@@ -148,7 +148,7 @@ func TestDMIMissingAndExact(t *testing.T) {
 
 func TestDMIUnreadable(t *testing.T) {
 	skipIfRoot(t)
-	root := sysfs.CopyFixture(t, "v6")
+	root := sysfs.CopyFixture(t, "../testdata/sys")
 	makeUnreadable(t, root, "devices/virtual/dmi/id/board_name")
 	_, err := newFS(t, root).DMI()
 	require.ErrorIs(t, err, os.ErrPermission)
@@ -161,7 +161,7 @@ func TestParams(t *testing.T) {
 		p.Bound = b
 		return p
 	}
-	v6, err := newFS(t, "testdata/v6").ModuleParams()
+	sys, err := newFS(t, "../testdata/sys").ModuleParams()
 	require.NoError(t, err)
 	v510, err := newFS(t, "testdata/v5.10").ModuleParams()
 	require.NoError(t, err)
@@ -185,14 +185,14 @@ func TestParams(t *testing.T) {
 		c    sysfs.Controller
 		want apst.Params
 	}{
-		{"v6 nvme0", v6, wantV6Nvme0, def},
-		{"v6 nvme1 without tolerance", v6, wantV6Nvme1, def},
+		{"sys nvme0", sys, wantSysNvme0, def},
+		{"sys nvme1 without tolerance", sys, wantSysNvme1, def},
 		{"v5.10", v510, wantV510Nvme0, withBound(apst.DefaultParams(apst.V4_12), 5500)},
 		{"v5.10 without tolerance", v510, sysfs.Controller{}, withBound(apst.DefaultParams(apst.V4_12), 5500)},
-		{"tolerance wins", v6, tol("25000"), withBound(def, 25000)},
-		{"auto", v6, tol("auto"), withBound(def, apst.NoLimit)},
-		{"any", v6, tol("any"), withBound(def, apst.NoLimit)},
-		{"zero", v6, tol("0"), withBound(def, 0)},
+		{"tolerance wins", sys, tol("25000"), withBound(def, 25000)},
+		{"auto", sys, tol("auto"), withBound(def, apst.NoLimit)},
+		{"any", sys, tol("any"), withBound(def, apst.NoLimit)},
+		{"zero", sys, tol("0"), withBound(def, 0)},
 		{"no parameters", sysfs.ModuleParams{}, sysfs.Controller{}, apst.DefaultParams(apst.V4_12)},
 		{"custom", custom, sysfs.Controller{}, apst.Params{
 			Generation:         apst.Current,

@@ -49,7 +49,7 @@ func TestPowerWalksThePCIPath(t *testing.T) {
 // Files an older kernel does not have are "not exposed here": absent, no
 // error.
 func TestPowerOnAnOlderKernel(t *testing.T) {
-	fs, err := sysfs.NewFS("testdata/v6")
+	fs, err := sysfs.NewFS("../testdata/sys")
 	require.NoError(t, err)
 	p, err := fs.Power("nvme0")
 	require.NoError(t, err)

@@ -35,7 +35,7 @@ func toleranceString() *rapid.Generator[string] {
 // rejects, writes nothing when the input is invalid, and otherwise leaves the
 // file holding the input's value.
 func TestPropertySetLatencyToleranceWritesOnlyValid(t *testing.T) {
-	root := CopyFixture(t, "v6")
+	root := CopyFixture(t, "../testdata/sys")
 	base, err := NewFS(root)
 	if err != nil {
 		t.Fatal(err)

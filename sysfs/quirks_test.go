@@ -20,12 +20,12 @@ func TestControllerQuirks(t *testing.T) {
 	assert.Empty(t, cs[1].Quirks)
 	assert.True(t, cs[1].HasTolerance, "nvme.quirks= cleared the DMI rule's NO_APST")
 
-	c, err := newFS(t, "testdata/v6").Controller("nvme0")
+	c, err := newFS(t, "../testdata/sys").Controller("nvme0")
 	require.NoError(t, err)
 	assert.False(t, c.HasQuirks, "before 7.0 there is no quirks file")
 	assert.Nil(t, c.Quirks)
 
-	root := sysfs.CopyFixture(t, "v7")
+	root := sysfs.CopyFixture(t, "testdata/v7")
 	writeFile(t, root, "class/nvme/nvme0/quirks", "no_apst\n\nquirk_from_2030\n")
 	c, err = newFS(t, root).Controller("nvme0")
 	require.NoError(t, err)
@@ -50,11 +50,11 @@ func TestQuirksParam(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, sys, "module/nvme/parameters/quirks")
 
-	q, err = newFS(t, "testdata/v6").QuirksParam()
+	q, err = newFS(t, "../testdata/sys").QuirksParam()
 	require.NoError(t, err)
 	assert.Equal(t, sysfs.QuirksParam{}, q, "absent before 7.0: not present, no error")
 
-	root := sysfs.CopyFixture(t, "v7")
+	root := sysfs.CopyFixture(t, "testdata/v7")
 	writeFile(t, root, "module/nvme/parameters/quirks", "144d:a804\n")
 	q, err = newFS(t, root).QuirksParam()
 	require.ErrorIs(t, err, sysfs.ErrInvalidAttribute)

@@ -174,9 +174,6 @@ func checkNotes(plan *apst.Plan, drive *apst.Feature) []string {
 			}
 		}
 	}
-	if plan.AssumedAPSTA {
-		notes = append(notes, "the controller's APSTA is unknown: the plan assumes APST is supported")
-	}
 	if !plan.Sent {
 		notes = append(notes, fmt.Sprintf("the kernel sends no APST configuration (%s): the drive keeps its own, and was compared with a zero table and APSTE 0", plan.Outcome))
 	}

@@ -35,11 +35,20 @@ type ReplayOptions struct {
 	LostAfter time.Duration
 }
 
-// replayCmd is an outstanding dispatch, in the queue of a Replayer.
+// replayCmd is a dispatch in the queue of a Replayer: outstanding, or
+// completed (done) while an older one was still outstanding.
 type replayCmd struct {
-	id uint64
-	t  int64
+	id   uint64
+	t    int64
+	done bool
 }
+
+// replayScanMax is the longest queue a Replayer searches from end to end
+// for the dispatch a completion matches. A longer one is indexed by ID
+// (lostState.live and skip) until it empties: a queue that stays short,
+// as most do (a device has few commands in flight), costs no map
+// operation per command.
+const replayScanMax = 32
 
 // replayPending are the idle periods a Replayer would count if the oldest
 // outstanding command (the suspect) were lost: counted in when it is,
@@ -50,12 +59,18 @@ type replayPending struct {
 
 // lostState is what a Replayer keeps to survive lost completions.
 type lostState struct {
-	after   int64 // ns
-	q       []replayCmd
-	qHead   int
-	live    map[uint64]uint32 // outstanding dispatches per ID
-	skip    map[uint64]uint32 // completed ones still in q, per ID
-	tracked uint64            // outstanding dispatches with an ID
+	after int64 // ns
+	q     []replayCmd
+	qHead int
+	// While indexed (q has grown beyond scanMax entries since it was last
+	// empty), live counts the outstanding dispatches per ID and skip the
+	// completed ones still in q not marked done; otherwise both are empty
+	// and a completion marks its dispatch done.
+	indexed bool
+	scanMax int
+	live    map[uint64]uint32
+	skip    map[uint64]uint32
+	tracked uint64 // outstanding dispatches with an ID
 	lost    uint64
 	stray   uint64 // completions of no outstanding dispatch
 
@@ -81,6 +96,7 @@ func (ls *lostState) init(opts ReplayOptions, configs int) error {
 		ls.after = int64(d)
 	}
 	ls.live, ls.skip = map[uint64]uint32{}, map[uint64]uint32{}
+	ls.scanMax = replayScanMax
 	ls.pending = make([]replayPending, configs)
 	return nil
 }
@@ -92,19 +108,25 @@ func (r *Replayer) outstandingAll() uint64 { return r.lost.tracked + r.outstandi
 // that q[qHead] is the suspect (when tracked > 0).
 func (ls *lostState) normalize() {
 	for ls.qHead < len(ls.q) {
-		h := ls.q[ls.qHead]
-		n := ls.skip[h.id]
-		if n == 0 {
-			return
-		}
-		if n == 1 {
-			delete(ls.skip, h.id)
-		} else {
-			ls.skip[h.id] = n - 1
+		h := &ls.q[ls.qHead]
+		if !h.done {
+			if !ls.indexed {
+				return
+			}
+			n := ls.skip[h.id]
+			if n == 0 {
+				return
+			}
+			if n == 1 {
+				delete(ls.skip, h.id)
+			} else {
+				ls.skip[h.id] = n - 1
+			}
 		}
 		ls.qHead++
 	}
 	ls.q, ls.qHead = ls.q[:0], 0
+	ls.indexed = false // live and skip are empty
 }
 
 // push queues an outstanding dispatch.
@@ -114,8 +136,39 @@ func (ls *lostState) push(c replayCmd) {
 		ls.q, ls.qHead = ls.q[:n], 0
 	}
 	ls.q = append(ls.q, c)
-	ls.live[c.id]++
 	ls.tracked++
+	switch {
+	case ls.indexed:
+		ls.live[c.id]++
+	case len(ls.q)-ls.qHead > ls.scanMax:
+		for _, o := range ls.q[ls.qHead:] {
+			if !o.done {
+				ls.live[o.id]++
+			}
+		}
+		ls.indexed = true
+	}
+}
+
+// complete marks the oldest outstanding dispatch with id, other than the
+// suspect, completed. It reports false when there is none.
+func (ls *lostState) complete(id uint64) bool {
+	if ls.indexed {
+		if ls.live[id] == 0 {
+			return false
+		}
+		ls.unlive(id)
+		ls.skip[id]++
+		return true
+	}
+	for i := ls.qHead + 1; i < len(ls.q); i++ {
+		if c := &ls.q[i]; c.id == id && !c.done {
+			c.done = true
+			ls.tracked--
+			return true
+		}
+	}
+	return false
 }
 
 // popSuspect removes the suspect from the queue and from live.
@@ -128,6 +181,10 @@ func (ls *lostState) popSuspect() replayCmd {
 }
 
 func (ls *lostState) unlive(id uint64) {
+	if !ls.indexed {
+		ls.tracked--
+		return
+	}
 	if n := ls.live[id]; n <= 1 {
 		delete(ls.live, id)
 	} else {
@@ -218,19 +275,17 @@ func (r *Replayer) dispatchTracked(id uint64, t int64, wasIdle bool, idleStart i
 // it matched an outstanding dispatch.
 func (r *Replayer) completeTracked(id uint64, t int64) bool {
 	ls := &r.lost
-	if ls.live[id] == 0 {
-		ls.stray++
-		return false
-	}
-	if ls.q[ls.qHead].id == id {
+	if ls.tracked > 0 && ls.q[ls.qHead].id == id {
 		// The suspect completed: what it kept from being idle was not
 		// idle. The next one, if any, is watched from now on.
 		ls.popSuspect()
 		r.resetPending(ls.tracked > 0 && r.outstandingAll() == 1, t)
 		return true
 	}
-	ls.unlive(id)
-	ls.skip[id]++
+	if !ls.complete(id) {
+		ls.stray++
+		return false
+	}
 	if r.outstandingAll() == 1 { // only the suspect is left
 		ls.shadowIdle, ls.shadowStart = true, t
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
 
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/apst/analysis/trace"
@@ -111,4 +112,41 @@ func TestReplaySustainedLoadLosesNothing(t *testing.T) {
 	rep := replayString(t, b.String(), analysis.ReplayOptions{LostAfter: time.Second})
 	assert.Zero(t, rep.LostCommands)
 	assert.Zero(t, rep.IdlePeriods)
+}
+
+// The queue of outstanding dispatches is searched while it is short and
+// indexed by ID while it is long: the report is the same whatever the
+// length at which the index starts (0: always indexed, as before the
+// search; 1<<20: never), on events with repeated IDs, completions out of
+// order, completions of nothing and lost commands.
+func TestReplayLostQueueSearchedOrIndexed(t *testing.T) {
+	c := replayController(t, replay990)
+	cfgs := []analysis.ReplayConfig{replayConfig(t, "ps-max-latency-us=100000"), replayConfig(t, "ps-max-latency-us=25000")}
+	rapid.Check(t, func(t *rapid.T) {
+		ids := rapid.Uint64Range(1, uint64(rapid.IntRange(1, 80).Draw(t, "ids"))).Draw(t, "maxID")
+		var evs []trace.Event
+		at := int64(0)
+		for range rapid.IntRange(0, 400).Draw(t, "events") {
+			at += rapid.Int64Range(0, 40).Draw(t, "gap") * int64(time.Millisecond)
+			k := trace.Dispatch
+			if rapid.Bool().Draw(t, "completion") {
+				k = trace.Completion
+			}
+			evs = append(evs, trace.Event{Time: at, Kind: k, Device: "nvme0n1", ID: rapid.Uint64Range(0, ids).Draw(t, "id")})
+		}
+		lostAfter := time.Duration(rapid.Int64Range(1, 2000).Draw(t, "lostAfterMs")) * time.Millisecond
+		var reps []analysis.ReplayReport
+		for _, scan := range []int{0, 1, 32, 1 << 20} {
+			r, err := analysis.NewReplayerWithOptions(c, analysis.ReplayOptions{LostAfter: lostAfter}, cfgs...)
+			require.NoError(t, err)
+			analysis.SetReplayScanMax(r, scan)
+			for _, ev := range evs {
+				require.NoError(t, r.Add(ev))
+			}
+			reps = append(reps, r.Report())
+		}
+		for i := 1; i < len(reps); i++ {
+			require.Equal(t, reps[0], reps[i], "scan limit %d", []int{0, 1, 32, 1 << 20}[i])
+		}
+	})
 }

@@ -128,7 +128,7 @@ func treeDrive(t *testing.T, root, name string) persist.Drive {
 // such file.
 func TestRulesOnFixtureTrees(t *testing.T) {
 	roots := []string{testfixture.Path("sys")}
-	for _, v := range []string{"v5.10", "v6", "v7"} {
+	for _, v := range []string{"v5.10", "v7"} {
 		roots = append(roots, filepath.Join(testfixture.Dir(), "..", "sysfs", "testdata", v))
 	}
 	n := 0

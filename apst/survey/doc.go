@@ -17,6 +17,11 @@
 // drive of a model already seen, so a million drives fit in at most about
 // 120 MB.
 //
+// A drive whose machine is known (a bundle of apstctl collect: its real PCI
+// ID, DMI strings, module parameters and quirks) is evaluated with
+// [Survey.EvaluateWith], each configuration's parameters made by the
+// caller on top of the machine's; the package reads nothing itself.
+//
 // # Merging shards
 //
 // [Survey.Summary] and [Survey.StallBudget] are functions of the multiset of

@@ -160,7 +160,9 @@ type Row struct {
 	// configuration (of apst.Plan.Quirks.Applied: those the kernel's quirk tables of its
 	// release give the drive, and the configuration's own), 0 when the
 	// configuration gives the quirks (quirks=none, quirks=LIST, or a
-	// survey without KernelQuirks).
+	// survey without KernelQuirks). A drive evaluated with its machine's
+	// parameters (EvaluateWith) has its first parameter set's quirks here,
+	// given or not.
 	Quirks apst.Quirks
 	// QuirksInferredFrom says, when the first configuration's quirk
 	// lookup inferred the PCI ID from the model (no capture records the
@@ -241,6 +243,42 @@ func (s *Survey) AddInto(row *Row, name string, c *powerstate.Controller) error 
 // AddRecord(row.Record()) then records it. It lets a caller compute rows on
 // several goroutines and record them in an order of its choosing.
 func (s *Survey) Evaluate(row *Row, name string, c *powerstate.Controller) error {
+	return s.evaluate(row, name, c, nil)
+}
+
+// EvaluateWith is Evaluate for a drive whose machine is known (a bundle
+// of apstctl collect, read by the caller): params[i] replaces the
+// Params of the survey's configuration i for this drive alone, each
+// configuration applied on top of the machine's own parameters (its module
+// parameters, per-device bound, release and quirk set, which the caller
+// gives with QuirksGiven). The configurations keep their names; the row's
+// Results record the parameters used. Row.Quirks is then the quirk set of
+// params[0] even when given. AddRecord(row.Record()) records the drive.
+//
+// Errors: those of Evaluate, and one wrapping ErrBadParams when params does
+// not hold one valid Params per configuration.
+func (s *Survey) EvaluateWith(row *Row, name string, c *powerstate.Controller, params []apst.Params) error {
+	if len(s.configs) >= 2 && len(params) != len(s.configs) {
+		return fmt.Errorf("survey: drive %q: %w: %d parameter sets for %d configurations", name, ErrBadParams, len(params), len(s.configs))
+	}
+	for i, p := range params {
+		if !p.Generation.Valid() {
+			return fmt.Errorf("survey: drive %q, configuration %d: %w: %w: %d", name, i+1, ErrBadParams, apst.ErrUnknownGeneration, uint8(p.Generation))
+		}
+	}
+	if params == nil {
+		params = []apst.Params{} // not nil: the machine's parameters are given
+	}
+	return s.evaluate(row, name, c, params)
+}
+
+// ErrBadParams is matched (errors.Is) by the error of EvaluateWith for
+// parameters that do not fit the survey's configurations.
+var ErrBadParams = errors.New("survey: invalid per-drive parameters")
+
+// evaluate is Evaluate, with the drive's own parameters when params is not
+// nil (EvaluateWith).
+func (s *Survey) evaluate(row *Row, name string, c *powerstate.Controller, params []apst.Params) error {
 	if len(s.configs) < 2 {
 		return fmt.Errorf("survey: drive %q: %w", name, ErrNotCreated)
 	}
@@ -256,6 +294,9 @@ func (s *Survey) Evaluate(row *Row, name string, c *powerstate.Controller) error
 		Sweep:   row.Sweep[:0],
 	}
 	for i, cfg := range s.configs {
+		if params != nil {
+			cfg.Params = params[i]
+		}
 		if !s.opts.KernelQuirks {
 			cfg.Params.QuirksGiven = true // no quirk table applies: Build looks nothing up
 		}
@@ -267,7 +308,11 @@ func (s *Survey) Evaluate(row *Row, name string, c *powerstate.Controller) error
 		if err := apst.BuildTo(&r.Plan, c, cfg.Params); err != nil { // not reached: New checked the generations
 			return fmt.Errorf("survey: drive %q, configuration %d (%s): %w", name, i+1, cfg.Name, err)
 		}
-		if i == 0 && !r.Plan.Quirks.Skipped {
+		switch {
+		case i > 0:
+		case params != nil:
+			row.Quirks = r.Plan.Quirks.Applied.APST() // the machine's quirk set
+		case !r.Plan.Quirks.Skipped:
 			row.Quirks = r.Plan.Quirks.Applied.APST()
 			row.QuirksInferredFrom, row.QuirksUncheckedPCI = s.quirks.notes(c, &r.Plan.Quirks)
 		}

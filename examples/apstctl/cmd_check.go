@@ -11,16 +11,6 @@ import (
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
-type checkDiffJSON struct {
-	State    uint8     `json:"state"`
-	Expected entryJSON `json:"expected"`
-	Drive    entryJSON `json:"drive"`
-	// Reason explains the kernel's entry by the decision on ReasonState.
-	Reason      string      `json:"reason"`
-	ReasonState uint8       `json:"reason_state"`
-	Decision    apst.Reason `json:"decision"`
-}
-
 type checkReproductionJSON struct {
 	Config            string     `json:"config"`
 	BoundMinUS        uint64     `json:"bound_min_us"`
@@ -33,27 +23,24 @@ type checkReproductionJSON struct {
 type checkJSON struct {
 	Verdict      string                  `json:"verdict"`
 	APSTEDiffers bool                    `json:"apste_differs"`
-	Differences  []checkDiffJSON         `json:"differences"`
+	Differences  []entryDiffJSON         `json:"differences"`
 	ReproducedBy []checkReproductionJSON `json:"reproduced_by"`
 	Notes        []string                `json:"notes"`
 	Expected     planJSON                `json:"expected"`
 	Drive        featureJSON             `json:"drive"`
 	quirkJSON
+	Assumptions assumptionsJSON `json:"assumptions"`
 }
 
-func checkView(v *analysis.Verdict, m *apst.QuirkMatch) checkJSON {
+func checkView(v *analysis.Verdict, m *apst.QuirkMatch, a *apst.Assumptions) checkJSON {
 	out := checkJSON{
 		Verdict: "mismatch", APSTEDiffers: v.APSTEDiffers,
-		Differences: []checkDiffJSON{}, ReproducedBy: []checkReproductionJSON{}, Notes: nonNil(v.Notes),
+		Differences: entryDiffsView(v.Differences), ReproducedBy: []checkReproductionJSON{}, Notes: nonNil(v.Notes),
 		Expected: planView(&v.Expected), Drive: featureView(&v.Drive), quirkJSON: quirkView(m),
+		Assumptions: assumptionsView(a),
 	}
 	if v.Match {
 		out.Verdict = "match"
-	}
-	for _, d := range v.Differences {
-		out.Differences = append(out.Differences, checkDiffJSON{State: d.State,
-			Expected: entryView(int(d.State), d.Expected), Drive: entryView(int(d.State), d.Drive),
-			Reason: d.Reason, ReasonState: d.Decision.State, Decision: d.Decision.Reason})
 	}
 	for _, r := range v.ReproducedBy {
 		out.ReproducedBy = append(out.ReproducedBy, checkReproductionJSON{
@@ -104,12 +91,13 @@ unreadable capture or a usage error.`,
 		if err != nil {
 			return inputErr(err)
 		}
+		a := v.Expected.Assumptions(ctl)
 		if format.json {
-			if err := writeJSON(x.out, checkView(&v, pf.match)); err != nil {
+			if err := writeJSON(x.out, checkView(&v, pf.match, &a)); err != nil {
 				return err
 			}
 		} else {
-			writeCheckText(x.out, ctl, &p, &v, quirkWarnings(pf.match))
+			writeCheckText(x.out, ctl, &p, &v, &a)
 		}
 		if !v.Match {
 			if err := x.out.Err(); err != nil {
@@ -122,12 +110,10 @@ unreadable capture or a usage error.`,
 	return c
 }
 
-func writeCheckText(w io.Writer, c *powerstate.Controller, p *apst.Params, v *analysis.Verdict, warnings []string) {
+func writeCheckText(w io.Writer, c *powerstate.Controller, p *apst.Params, v *analysis.Verdict, a *apst.Assumptions) {
 	fmt.Fprintln(w, describeController(c))
 	fmt.Fprintln(w, describeParams(p))
-	for _, warn := range warnings {
-		fmt.Fprintln(w, warn)
-	}
+	writeAssumptions(w, a)
 	fmt.Fprintln(w, "kernel:", describeOutcome(&v.Expected))
 	fmt.Fprintln(w, "drive: APSTE", apsteText(v.Drive.APSTE))
 	fmt.Fprintln(w)

@@ -12,7 +12,12 @@ import (
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
-// withFlags collects the repeated --with values.
+// maxConfigs bounds the configurations a command takes (--with given
+// maxConfigs times at most), as measure's library bounds its own: each is a
+// plan and, in a survey or a replay, a column of every drive or wake.
+const maxConfigs = 32
+
+// withFlags collects the repeated --with values, at most maxConfigs.
 type withFlags []string
 
 func (w *withFlags) String() string { return strings.Join(*w, " ") }
@@ -21,6 +26,9 @@ func (w *withFlags) String() string { return strings.Join(*w, " ") }
 func (*withFlags) Repeatable() bool { return true }
 
 func (w *withFlags) Set(s string) error {
+	if len(*w) >= maxConfigs {
+		return fmt.Errorf("configuration %d: want at most %d configurations (--with given 1 to %d times)", len(*w)+1, maxConfigs, maxConfigs)
+	}
 	*w = append(*w, s)
 	return nil
 }
@@ -39,6 +47,10 @@ type compareConfigJSON struct {
 	Outcome               string     `json:"outcome"`
 	Mode                  string     `json:"mode"`
 	Params                paramsJSON `json:"params"`
+	// Assumptions are what this configuration assumed beyond the
+	// top-level assumptions that every configuration shares; null when
+	// nothing.
+	Assumptions *assumptionsJSON `json:"assumptions"`
 }
 
 type compareDifferenceJSON struct {
@@ -53,6 +65,7 @@ type compareJSON struct {
 	Configs          []compareConfigJSON     `json:"configs"`
 	IdlePowerDeltaMW float64                 `json:"idle_power_delta_mw"`
 	Differences      []compareDifferenceJSON `json:"differences"`
+	Assumptions      assumptionsJSON         `json:"assumptions"`
 }
 
 func compareCommand() *command {
@@ -91,7 +104,7 @@ the deepest reachable state's max power, [2] against [1].`,
 			configs = append(configs, analysis.Config{Name: "flags", Params: base})
 		}
 		for _, w := range with {
-			p, err := apst.ParseConfig(w, base)
+			p, err := withConfig(ctl, base, w)
 			if err != nil {
 				return usagef("--with %s: %v", quoteArg(w), err)
 			}
@@ -101,14 +114,21 @@ the deepest reachable state's max power, [2] against [1].`,
 		if err != nil {
 			return inputErr(err)
 		}
+		as := make([]apst.Assumptions, len(cmp.Configs))
+		for i := range cmp.Configs {
+			as[i] = cmp.Configs[i].Plan.Assumptions(ctl)
+		}
+		common, own := splitAssumptions(as)
 		if format.json {
 			out := compareJSON{
 				Configs:          make([]compareConfigJSON, len(cmp.Configs)),
 				IdlePowerDeltaMW: cmp.PowerDelta.MilliWatts(),
 				Differences:      []compareDifferenceJSON{},
+				Assumptions:      assumptionsView(&common),
 			}
 			for i := range cmp.Configs {
 				out.Configs[i] = configView(&cmp.Configs[i])
+				out.Configs[i].Assumptions = ownAssumptionsView(&own[i])
 			}
 			for _, d := range cmp.Differences {
 				dj := compareDifferenceJSON{Config: d.Config, Field: d.Field, From: d.From, To: d.To}
@@ -120,7 +140,11 @@ the deepest reachable state's max power, [2] against [1].`,
 			}
 			return writeJSON(x.out, out)
 		}
-		writeCompareText(x.out, ctl.States(), &cmp, describeController(ctl), quirkWarnings(pf.match))
+		warnings := assumptionLines(&common, "")
+		for i := range own {
+			warnings = append(warnings, assumptionLines(&own[i], fmt.Sprintf("[%d] ", i+1))...)
+		}
+		writeCompareText(x.out, ctl.States(), &cmp, describeController(ctl), warnings)
 		return nil
 	}
 	return c

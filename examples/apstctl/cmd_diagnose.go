@@ -135,6 +135,8 @@ type diagnoseResult struct {
 	Facts    *diagnose.Facts
 	Log      *kernlog.Log
 	Problems []string
+	// Assumptions are what the plan of an --id-ctrl capture assumed.
+	Assumptions apst.Assumptions
 }
 
 // diagnosePasted diagnoses a pasted log, with an Identify capture or not.
@@ -148,6 +150,7 @@ func diagnosePasted(ctx context.Context, x *invocation, r io.Reader, idPath, nam
 	}
 	in := diagnose.Input{Controller: name, Log: l}
 	var notes []string
+	var assumed apst.Assumptions
 	if l.Release != "" {
 		if rel, err := apst.ParseRelease(l.Release); err == nil {
 			in.Release = rel
@@ -172,9 +175,11 @@ func diagnosePasted(ctx context.Context, x *invocation, r io.Reader, idPath, nam
 			}
 		}
 		in.Identify, in.Params = c, p
+		assumed = m.Assumptions()
+		assumed.APSTAUnknown = !c.APSTAKnown()
 		notes = append(notes, fmt.Sprintf("a pasted log: the plan assumes the module defaults of %s (bound %s) and the quirks the model's tables give (%s); the machine's own settings were not read", gen, p.Bound, m.APST()))
 	}
 	d := diagnose.Diagnose(in)
 	d.Notes = append(d.Notes, notes...)
-	return diagnoseResult{Diagnosis: d, Log: l}, nil
+	return diagnoseResult{Diagnosis: d, Log: l, Assumptions: assumed}, nil
 }

@@ -35,8 +35,9 @@ func TestInspectCommand(t *testing.T) {
 			Verdict struct {
 				Status      string `json:"status"`
 				Differences []struct {
-					State int    `json:"state"`
-					Drive string `json:"drive"`
+					State    int     `json:"state"`
+					Drive    anEntry `json:"drive"`
+					Expected anEntry `json:"expected"`
 				} `json:"differences"`
 			} `json:"verdict"`
 			Plan struct {
@@ -51,7 +52,8 @@ func TestInspectCommand(t *testing.T) {
 	assert.Equal(t, "mismatch", c.Verdict.Status)
 	assert.Equal(t, 3, c.Plan.MaxPS)
 	require.Len(t, c.Verdict.Differences, 1)
-	assert.Equal(t, "0x000000000007d020", c.Verdict.Differences[0].Drive)
+	assert.Equal(t, anEntry{3, "0x000000000007d020", 4, 2000}, c.Verdict.Differences[0].Drive)
+	assert.Equal(t, anEntry{3, "0x0000000000000000", 0, 0}, c.Verdict.Differences[0].Expected)
 }
 
 func TestInspectCommandLiveSeam(t *testing.T) {

@@ -160,6 +160,8 @@ type persistCmdJSON struct {
 	Outputs    []persistOutputJSON `json:"outputs"`
 	Notes      []string            `json:"notes"`
 	WroteFile  *string             `json:"wrote_file"`
+	// Assumptions are the plan's, for a CAPTURE; nothing assumed without.
+	Assumptions assumptionsJSON `json:"assumptions"`
 }
 
 // answer is a bound with, when a capture was given, where it takes it.
@@ -471,6 +473,11 @@ func runPersist(x *invocation, f *persistFlags, args []string) error {
 		}
 		out.WroteFile = &f.output.path
 	}
+	var a apst.Assumptions
+	if ctl != nil {
+		a = planAssumptions(ctl, p)
+	}
+	out.Assumptions = assumptionsView(&a)
 	if f.format.json {
 		return writeJSON(x.out, out)
 	}
@@ -478,9 +485,7 @@ func runPersist(x *invocation, f *persistFlags, args []string) error {
 	if ctl != nil {
 		fmt.Fprintln(w, describeController(ctl))
 		fmt.Fprintln(w, describeParamsBound(&p, false))
-		for _, warn := range quirkWarnings(f.plan.match) {
-			fmt.Fprintln(w, warn)
-		}
+		writeAssumptions(w, &a)
 	}
 	if one != nil {
 		fmt.Fprintln(w, "bound:", one.text())

@@ -45,33 +45,30 @@ drive). What the capture does not record (APSTA, the PCI ID) is said, with what 
 		if err != nil {
 			return inputErr(err)
 		}
+		a := plan.Assumptions(ctl)
 		if format.json {
 			return writeJSON(x.out, struct {
 				planJSON
 				quirkJSON
-				CaptureNotes []string `json:"capture_notes"`
-			}{planView(&plan), quirkView(pf.match), nonNil(ctl.Notes)})
+				CaptureNotes []string        `json:"capture_notes"`
+				Assumptions  assumptionsJSON `json:"assumptions"`
+			}{planView(&plan), quirkView(pf.match), nonNil(ctl.Notes), assumptionsView(&a)})
 		}
-		writePlanText(x.out, ctl, &plan, quirkWarnings(pf.match))
+		writePlanText(x.out, ctl, &plan, &a)
 		return nil
 	}
 	return c
 }
 
 // writePlanText prints the plan as a readable report.
-func writePlanText(w io.Writer, c *powerstate.Controller, plan *apst.Plan, warnings []string) {
+func writePlanText(w io.Writer, c *powerstate.Controller, plan *apst.Plan, a *apst.Assumptions) {
 	fmt.Fprintln(w, describeController(c))
 	fmt.Fprintln(w, describeParams(&plan.Params))
 	fmt.Fprintln(w, describeOutcome(plan))
-	if plan.AssumedAPSTA {
-		fmt.Fprintln(w, "note: the capture does not record APSTA; APST support was assumed")
-	}
 	for _, n := range c.Notes {
 		fmt.Fprintln(w, "note: capture:", esc(n))
 	}
-	for _, warn := range warnings {
-		fmt.Fprintln(w, warn)
-	}
+	writeAssumptions(w, a)
 	for _, warn := range plan.Warnings() {
 		fmt.Fprintln(w, "kernel warning:", warn)
 	}

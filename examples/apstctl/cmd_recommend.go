@@ -54,6 +54,7 @@ type recommendJSON struct {
 	Current            recommendCurrentJSON   `json:"current"`
 	Params             paramsJSON             `json:"params"`
 	recommendedValueJSON
+	Assumptions assumptionsJSON `json:"assumptions"`
 }
 
 func rangeView(r analysis.BoundRange) recommendRangeJSON {
@@ -177,6 +178,7 @@ give up, and whether the bound of the other flags (default 100000) meets the goa
 		if err != nil {
 			return err
 		}
+		a := planAssumptions(ctl, p)
 		if format.json {
 			out := recommendJSON{
 				ExitFactor: opt.ExitFactor.String(), CPUWakeUS: uint64(opt.CPUWake),
@@ -189,7 +191,7 @@ give up, and whether the bound of the other flags (default 100000) meets the goa
 					WorstWakeStallUS: uint64(reachStall(ctl, opt, rec.Current.Reach)),
 					ReachableStates:  stateList(rec.Current.Reach.States), Why: nonNil(rec.Current.Why),
 				},
-				Params: paramsView(&p), recommendedValueJSON: value.view(opt),
+				Params: paramsView(&p), recommendedValueJSON: value.view(opt), Assumptions: assumptionsView(&a),
 			}
 			for _, r := range rec.Acceptable {
 				out.Acceptable = append(out.Acceptable, rangeView(r))
@@ -216,9 +218,7 @@ give up, and whether the bound of the other flags (default 100000) meets the goa
 		w := x.out
 		fmt.Fprintln(w, describeController(ctl))
 		fmt.Fprintln(w, describeParamsBound(&p, false))
-		for _, warn := range quirkWarnings(pf.match) {
-			fmt.Fprintln(w, warn)
-		}
+		writeAssumptions(w, &a)
 		switch {
 		case overStall != 0:
 			fmt.Fprintf(w, "goal: worst wake stall <= %s with a factor per state (%s): bars %s, whose own stall is over it\n", stallLimit, opt.ExitFactor, overStall)

@@ -96,7 +96,7 @@ func (o *replayOptions) run(ctx context.Context, x *invocation, args []string) e
 	if err != nil {
 		return err
 	}
-	configs, err := replayConfigs(base, o.with, sim)
+	configs, err := replayConfigs(ctl, base, o.with, sim)
 	if err != nil {
 		return err
 	}
@@ -130,13 +130,27 @@ func (o *replayOptions) run(ctx context.Context, x *invocation, args []string) e
 	if err := replaySaturated(&rep); err != nil {
 		return err
 	}
-	warnings := append(quirkWarnings(o.plan.match), powerWarnings(ctl, &rep)...)
+	as := make([]apst.Assumptions, len(rep.Configs))
+	for i := range rep.Configs {
+		as[i] = rep.Configs[i].Plan.Assumptions(ctl)
+	}
+	common, own := splitAssumptions(as)
 	if o.format.json {
-		for _, w := range warnings {
+		for _, w := range powerWarnings(ctl, &rep) {
 			fmt.Fprintln(stderr, w)
 		}
-		return writeJSON(stdout, replayView(&rep))
+		v := replayView(&rep)
+		v.Assumptions = assumptionsView(&common)
+		for i := range own {
+			v.Configs[i].Assumptions = ownAssumptionsView(&own[i])
+		}
+		return writeJSON(stdout, v)
 	}
+	warnings := assumptionLines(&common, "")
+	for i := range own {
+		warnings = append(warnings, assumptionLines(&own[i], fmt.Sprintf("[%d] ", i+1))...)
+	}
+	warnings = append(warnings, powerWarnings(ctl, &rep)...)
 	writeReplayText(stdout, ctl, &rep, replayTextHead{
 		trace: traceName(tracePath), format: r.Format(), warnings: warnings, sim: sim,
 	})
@@ -146,12 +160,12 @@ func (o *replayOptions) run(ctx context.Context, x *invocation, args []string) e
 // replayConfigs are the configurations of the command line: the plan
 // flags' alone without --with, else one per --with applied on top of them.
 // Each is named by its canonical text (Params.String), which --with reads.
-func replayConfigs(base apst.Params, with []string, sim analysis.SimOptions) ([]analysis.ReplayConfig, error) {
+func replayConfigs(ctl *powerstate.Controller, base apst.Params, with []string, sim analysis.SimOptions) ([]analysis.ReplayConfig, error) {
 	params := []apst.Params{base}
 	if len(with) > 0 {
 		params = params[:0]
 		for _, w := range with {
-			p, err := apst.ParseConfig(w, base)
+			p, err := withConfig(ctl, base, w)
 			if err != nil {
 				return nil, usagef("--with %s: %v", quoteArg(w), err)
 			}
@@ -275,6 +289,8 @@ type replayJSON struct {
 	LostCommands         uint64             `json:"lost_commands"`
 	UnmatchedCompletions uint64             `json:"unmatched_completions"`
 	Configs              []replayConfigJSON `json:"configs"`
+	// Assumptions are what every configuration assumed, said once.
+	Assumptions assumptionsJSON `json:"assumptions"`
 }
 
 type replayConfigJSON struct {
@@ -290,6 +306,9 @@ type replayConfigJSON struct {
 	IdleEnergyUJ          uint64      `json:"idle_energy_uj"`
 	TransitionEnergyMaxUJ uint64      `json:"transition_energy_max_uj"`
 	BreakEvenUS           stateValues `json:"break_even_us"`
+	// Assumptions are what this configuration assumed beyond the
+	// top-level ones; null when nothing.
+	Assumptions *assumptionsJSON `json:"assumptions"`
 }
 
 // stateValues is a JSON object of one number per state, keyed "psN", in
@@ -320,7 +339,7 @@ func (s stateValues) MarshalJSON() ([]byte, error) {
 func replayView(rep *analysis.ReplayReport) replayJSON {
 	out := replayJSON{Device: rep.Device, Events: rep.Events, SpanUS: uint64(rep.Span.Microseconds()), IdlePeriods: rep.IdlePeriods,
 		LostCommands: rep.LostCommands, UnmatchedCompletions: rep.UnmatchedCompletions,
-		Configs: make([]replayConfigJSON, len(rep.Configs))}
+		Configs: make([]replayConfigJSON, len(rep.Configs)), Assumptions: assumptionsView(&apst.Assumptions{})}
 	for i := range rep.Configs {
 		res := &rep.Configs[i]
 		c := replayConfigJSON{

@@ -131,14 +131,27 @@ func TestReplayJSONView(t *testing.T) {
 	const basic = "../../apst/analysis/testdata/replay/basic.plain"
 	code, out, errOut := runReplay(t, nil, evoImage, basic, "--with", "ps-max-latency-us=100000", "--with", "ps-max-latency-us=25000", "-o", "json")
 	require.Equal(t, 0, code, errOut)
-	var compact bytes.Buffer
-	require.NoError(t, json.Compact(&compact, []byte(out)))
+	// The assumptions are said once, at the top: the configurations add
+	// none (cmd_assumptions_test.go checks their keys).
+	var v map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &v))
+	require.Contains(t, v, "assumptions")
+	assert.Equal(t, true, v["assumptions"].(map[string]any)["dmi_unchecked"])
+	delete(v, "assumptions")
+	for _, c := range v["configs"].([]any) {
+		cm := c.(map[string]any)
+		require.Contains(t, cm, "assumptions")
+		assert.Nil(t, cm["assumptions"])
+		delete(cm, "assumptions")
+	}
+	rest, err := json.Marshal(v)
+	require.NoError(t, err)
 	const want = `{"device":"","events":7,"span_us":5260000,"idle_periods":4,"lost_commands":0,"unmatched_completions":0,"configs":[` +
 		`{"config":"kernel=current,ps-max-latency-us=100000","wakes":4,"stall_total_us":90600,"stall_p50_us":4600,"stall_p90_us":43000,"stall_p99_us":43000,"stall_max_us":43000,` +
 		`"wakes_by_state":{"ps0":1,"ps3":1,"ps4":2},"idle_us":5250000,"idle_energy_uj":2426300,"transition_energy_max_uj":591600,"break_even_us":{"ps3":6284,"ps4":3665754}},` +
 		`{"config":"kernel=current,ps-max-latency-us=25000","wakes":4,"stall_total_us":13800,"stall_p50_us":4600,"stall_p90_us":4600,"stall_p99_us":4600,"stall_max_us":4600,` +
 		`"wakes_by_state":{"ps0":1,"ps3":3},"idle_us":5250000,"idle_energy_uj":2492000,"transition_energy_max_uj":111600,"break_even_us":{"ps3":6284}}]}`
-	assert.Equal(t, want, compact.String())
+	assert.JSONEq(t, want, string(rest))
 
 	// The same in text: the stall and energy differences in one line.
 	code, out, errOut = runReplay(t, nil, evoImage, basic, "--with", "ps-max-latency-us=100000", "--with", "ps-max-latency-us=25000")
@@ -163,7 +176,7 @@ func TestReplayJSONEmptyTrace(t *testing.T) {
 		keys = append(keys, k)
 	}
 	assert.ElementsMatch(t, []string{"config", "wakes", "stall_total_us", "stall_p50_us", "stall_p90_us", "stall_p99_us",
-		"stall_max_us", "wakes_by_state", "idle_us", "idle_energy_uj", "transition_energy_max_uj", "break_even_us"}, keys)
+		"stall_max_us", "wakes_by_state", "idle_us", "idle_energy_uj", "transition_energy_max_uj", "break_even_us", "assumptions"}, keys)
 	assert.JSONEq(t, `{"ps0":0,"ps3":0,"ps4":0}`, string(v.Configs[0]["wakes_by_state"]))
 	assert.JSONEq(t, `"kernel=current,ps-max-latency-us=100000"`, string(v.Configs[0]["config"]))
 }
@@ -224,8 +237,13 @@ func TestReplayQuirkWarning(t *testing.T) {
 	assert.Contains(t, out, "quirks no-deepest-ps")
 	code, out, errOut = runReplay(t, nil, replay600p, replayRun600p, "-o", "json")
 	require.Equal(t, 0, code, errOut)
-	assert.True(t, json.Valid([]byte(out)))
-	assert.Regexp(t, `(?m)^warning: the capture carries no PCI ID.*8086:f1a5`, errOut)
+	var v struct {
+		Assumptions assumptionsJSON `json:"assumptions"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &v))
+	require.NotNil(t, v.Assumptions.PCIIDInferred, "the JSON says what was inferred")
+	assert.Equal(t, "8086:f1a5", v.Assumptions.PCIIDInferred.ID)
+	assert.NotContains(t, errOut, "8086:f1a5", "said once, in the JSON")
 }
 
 func TestReplayErrors(t *testing.T) {
@@ -343,7 +361,7 @@ func TestReplayPowerWarning(t *testing.T) {
 	cc := *c
 	cc.PowerStates[4].MaxPower = powerstate.Power{}
 	require.False(t, cc.PowerStates[4].MaxPower.Reported())
-	configs, err := replayConfigs(apst.DefaultParams(apst.Current), nil, analysis.SimOptions{})
+	configs, err := replayConfigs(&powerstate.Controller{}, apst.DefaultParams(apst.Current), nil, analysis.SimOptions{})
 	require.NoError(t, err)
 	report := func(c *powerstate.Controller) analysis.ReplayReport {
 		r, err := analysis.NewReplayer(c, configs...)

@@ -58,6 +58,7 @@ type simulateJSON struct {
 	BreakEvenUS map[string]uint64    `json:"break_even_us"`
 	Params      paramsJSON           `json:"params"`
 	Description string               `json:"description"`
+	Assumptions assumptionsJSON      `json:"assumptions"`
 }
 
 func simulateCommand() *command {
@@ -104,8 +105,8 @@ are taken as instantaneous.`,
 			single = append(single, v)
 		}
 		n, err := strconv.Atoi(*count)
-		if err != nil || n <= 0 {
-			return usagef("--count %s: want a positive number", quoteArg(*count))
+		if err != nil || n <= 0 || n > maxGaps {
+			return usagef("--count %s: want 1 to %d", quoteArg(*count), maxGaps)
 		}
 		sd, err := strconv.ParseUint(*seed, 10, 64)
 		if err != nil {
@@ -127,6 +128,7 @@ are taken as instantaneous.`,
 		if err != nil {
 			return inputErr(err)
 		}
+		a := plan.Assumptions(ctl)
 		tl := analysis.IdleTimeline(ctl, &plan.Table, 0)
 		var sim *analysis.Simulation
 		if len(gaps) > 0 {
@@ -146,6 +148,7 @@ are taken as instantaneous.`,
 				Timeline: []simulateStepJSON{}, Wakes: []simulateWakeJSON{},
 				BreakEvenUS: breakEvenByState(ctl, &plan),
 				Description: "transitions are instantaneous; power is each state's max power (MP)",
+				Assumptions: assumptionsView(&a),
 			}
 			for _, st := range tl {
 				out.Timeline = append(out.Timeline, simulateStepJSON{State: int(st.State), FromUS: uint64(st.From),
@@ -171,9 +174,7 @@ are taken as instantaneous.`,
 		fmt.Fprintln(w, describeController(ctl))
 		fmt.Fprintln(w, describeParams(&p))
 		fmt.Fprintln(w, describeOutcome(&plan))
-		for _, warn := range quirkWarnings(pf.match) {
-			fmt.Fprintln(w, warn)
-		}
+		writeAssumptions(w, &a)
 		if !opt.ExitFactor.IsOne() || opt.CPUWake != 0 {
 			fmt.Fprintf(w, "exit latencies scaled by %s, CPU wake %s added to every wake\n", opt.ExitFactor, opt.CPUWake)
 		}
@@ -215,9 +216,6 @@ func simulateGaps(spec string, count int, seed uint64) ([]apst.Microseconds, str
 		d, err := analysis.ParseGapDistribution(spec)
 		if err != nil {
 			return nil, "", err
-		}
-		if count > maxGaps {
-			return nil, "", fmt.Errorf("--count %d: at most %d", count, maxGaps)
 		}
 		gaps, err := d.Sample(rand.New(rand.NewPCG(seed, 0)), count)
 		return gaps, d.String() + ", seed " + strconv.FormatUint(seed, 10), err

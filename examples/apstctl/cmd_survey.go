@@ -45,6 +45,12 @@ refused without being read; a symbolic link inside a directory is followed to a 
 directory). A DIR argument may be a single file or a symbolic link to a directory. On a terminal,
 standard error shows the count of captures read every 1000.
 
+A bundle of "apstctl collect" (a directory holding its manifest.json, at any depth, or DIR itself) is
+one machine, read as "inspect --root" reads it: a row per controller, "DIR (bundle, nvmeN)", with
+the bundle's real PCI ID, DMI strings, release, module parameters, per-device bound and quirks file;
+each --with applies on top of them (--with "" is the machine as inspect reports it; quirks=none
+replaces its quirks, as in compare). Its files are neither captures nor unreadable.
+
 --stall-budget answers the inverse question: the largest bound (under the first configuration's
 other parameters) that keeps every drive's worst wake stall within the budget, and what it costs in
 idle power against the first configuration. CSV holds the per-drive rows only; the summary and the
@@ -99,8 +105,8 @@ type surveyUnreadable struct {
 // surveyOutput writes the report as the drives come.
 type surveyOutput interface {
 	begin(configs []analysis.Config, kernelQuirks bool) error
-	// drive writes one drive's row; format is the capture's format.
-	drive(row *survey.Row, format string) error
+	// drive writes one drive's row; src says where it comes from.
+	drive(row *survey.Row, src *surveySource) error
 	// unreadable is told of each unreadable file, in order.
 	unreadable(u surveyUnreadable) error
 	end(r *surveyRun) error
@@ -122,6 +128,8 @@ type surveyRun struct {
 	// rest on a PCI ID inferred from the model, and those with PCI IDs of
 	// their vendor's that carry quirks but could not be checked.
 	quirksInferred, quirksUnchecked int
+	// bundleDrives counts the rows of controllers of bundles.
+	bundleDrives int
 	// shards are the identities of the surveys a merged report holds, in
 	// order; shardFiles maps each to the argument that held it.
 	shards     []string
@@ -255,7 +263,7 @@ func writeFileOrFail(flagName, path string, write func(io.Writer) error) error {
 // summaryOnly is a report without its drives (--summary).
 type summaryOnly struct{ surveyOutput }
 
-func (summaryOnly) drive(*survey.Row, string) error { return nil }
+func (summaryOnly) drive(*survey.Row, *surveySource) error { return nil }
 
 // newSurveyOutput returns the writer of the format o asks for.
 func newSurveyOutput(o *surveyOptions, w *bufio.Writer) surveyOutput {

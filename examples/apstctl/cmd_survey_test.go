@@ -543,16 +543,16 @@ func TestSurveyCommandErrors(t *testing.T) {
 }
 
 // surveyBenchFleet writes a synthetic fleet of n captures in format (a
-// fleetgen -format) under dir with examples/fleetgen, the program anyone
+// fleetgen -format) under dir with internal/tools/fleetgen, the program anyone
 // can run to repeat the figures.
 func surveyBenchFleet(b *testing.B, dir, format string, n int) string {
 	b.Helper()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
-		b.Skip("no go command to run examples/fleetgen")
+		b.Skip("no go command to run internal/tools/fleetgen")
 	}
 	out := filepath.Join(dir, format)
-	cmd := exec.Command(goTool, "run", "../fleetgen", "-n", strconv.Itoa(n), "-format", format, "-out", out, "-corpus", surveySmartctl)
+	cmd := exec.Command(goTool, "run", "../../internal/tools/fleetgen", "-n", strconv.Itoa(n), "-format", format, "-out", out, "-corpus", surveySmartctl)
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		b.Fatalf("fleetgen: %v\n%s", err, msg)
 	}
@@ -561,7 +561,7 @@ func surveyBenchFleet(b *testing.B, dir, format string, n int) string {
 
 // BenchmarkSurveyCommand runs "apstctl survey" (text report, the default
 // configurations) over a fleet of 10000 capture files written by
-// examples/fleetgen, in each capture format and mixed, with 1, 2 and
+// internal/tools/fleetgen, in each capture format and mixed, with 1, 2 and
 // GOMAXPROCS workers. One op is the whole fleet read, parsed, surveyed and
 // reported; captures/s is the throughput.
 func BenchmarkSurveyCommand(b *testing.B) {

@@ -24,8 +24,9 @@ type sweepIntervalJSON struct {
 }
 
 type sweepJSON struct {
-	Intervals []sweepIntervalJSON `json:"intervals"`
-	Params    paramsJSON          `json:"params"`
+	Intervals   []sweepIntervalJSON `json:"intervals"`
+	Params      paramsJSON          `json:"params"`
+	Assumptions assumptionsJSON     `json:"assumptions"`
 }
 
 func sweepCommand() *command {
@@ -63,8 +64,9 @@ The other plan flags apply; the bound flags (--ps-max-latency-us, --pm-qos,
 		if err != nil {
 			return inputErr(err)
 		}
+		a := planAssumptions(ctl, p)
 		if format.json {
-			out := sweepJSON{Intervals: make([]sweepIntervalJSON, len(sw.Intervals)), Params: paramsView(&p)}
+			out := sweepJSON{Intervals: make([]sweepIntervalJSON, len(sw.Intervals)), Params: paramsView(&p), Assumptions: assumptionsView(&a)}
 			for i, iv := range sw.Intervals {
 				out.Intervals[i] = sweepIntervalJSON{
 					MinUS: uint64(iv.Min), MaxUS: uint64(iv.Max), MaxUnlimited: iv.Max == apst.NoLimit, MaxPS: iv.MaxPS(),
@@ -78,9 +80,7 @@ The other plan flags apply; the bound flags (--ps-max-latency-us, --pm-qos,
 		w := x.out
 		fmt.Fprintln(w, describeController(ctl))
 		fmt.Fprintln(w, describeParamsBound(&p, false)+"; every bound from 0 to 2^64-1:")
-		for _, warn := range quirkWarnings(pf.match) {
-			fmt.Fprintln(w, warn)
-		}
+		writeAssumptions(w, &a)
 		fmt.Fprintln(w)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "bound us\tmax_ps\tdeepest\tworst exit\ttable")

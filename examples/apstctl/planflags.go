@@ -1,9 +1,7 @@
 package main
 
 import (
-	"fmt"
 	"io"
-	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/powerstate"
@@ -122,42 +120,6 @@ func (pf *planFlags) lookupQuirks(c *powerstate.Controller, p *apst.Params) (aps
 	return apst.DriveQuirks(c, p.Release), nil
 }
 
-// quirkWarnings are the lines the text outputs print about what the quirk
-// lookup could not settle or assumed: a warning for a PCI ID inferred from
-// the model and one for PCI quirks unchecked, each with the flag that
-// settles it, then a "note:" line for each other assumption (quirkNotes).
-func quirkWarnings(m *apst.QuirkMatch) []string {
-	if m == nil {
-		return nil
-	}
-	var out []string
-	if !m.InferredPCI.IsZero() {
-		out = append(out, fmt.Sprintf("warning: the capture carries no PCI ID; %s was inferred from %s (give --pci-id to override)", m.InferredPCI, m.InferredFrom))
-	}
-	if len(m.UncheckedPCI) > 0 {
-		out = append(out, fmt.Sprintf("warning: the capture carries no PCI ID, and this vendor has quirked PCI IDs (%s): PCI quirks unchecked; give --pci-id VVVV:DDDD to settle it", joinPCI(m.UncheckedPCI)))
-	}
-	return append(out, quirkNotes(m)...)
-}
-
-// quirkNotes are the other assumptions of the quirk lookup, one "note:"
-// line each (the release whose tables were used, DMI rules unchecked):
-// QuirkMatch.Notes without the sentences quirkWarnings already says.
-func quirkNotes(m *apst.QuirkMatch) []string {
-	if m == nil {
-		return nil
-	}
-	var out []string
-	for _, n := range m.Notes {
-		if !m.InferredPCI.IsZero() && strings.HasPrefix(n, "PCI ID inferred as ") ||
-			len(m.UncheckedPCI) > 0 && strings.HasPrefix(n, "PCI quirks unchecked") {
-			continue
-		}
-		out = append(out, "note: "+n)
-	}
-	return out
-}
-
 func joinPCI(ids []apst.PCIID) string {
 	s := ""
 	for i, id := range ids {
@@ -178,4 +140,24 @@ func (pf *planFlags) loadWithParams(path string, stdin io.Reader) (*powerstate.C
 	}
 	p, err := pf.params(c)
 	return c, p, err
+}
+
+// withConfig applies the configuration text of a --with to base for
+// controller c, as the kernel of that configuration would see c: the
+// quirks base took from the tables of its release are looked up again in
+// the tables of the configuration's release (a --with kernel=4.11 has no
+// quirk added in 4.12), unless the quirks were given.
+func withConfig(c *powerstate.Controller, base apst.Params, text string) (apst.Params, error) {
+	b := base
+	if !b.QuirksGiven {
+		b.Quirks = 0
+	}
+	p, err := apst.ParseConfig(text, b)
+	if err != nil {
+		return p, err
+	}
+	if !p.QuirksGiven {
+		p.Quirks |= apst.DriveQuirks(c, p.Release).Quirks
+	}
+	return p, nil
 }

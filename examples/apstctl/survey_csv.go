@@ -31,10 +31,10 @@ func (s *surveyCSV) begin(configs []analysis.Config, _ bool) error {
 // drive writes the drive's row; the cells of text from the capture (path,
 // vendor, model, firmware) are neutralised against spreadsheet formulas
 // (safeio.CSVCell).
-func (s *surveyCSV) drive(row *survey.Row, format string) error {
+func (s *surveyCSV) drive(row *survey.Row, src *surveySource) error {
 	cell := safeio.CSVCell
 	rec := []string{cell(row.Name), cell(row.Vendor), fmt.Sprintf("0x%04x", row.VendorID), cell(row.Model), cell(row.Firmware),
-		format, row.Quirks.String(), strconv.FormatBool(row.Changed)}
+		src.format, row.Quirks.String(), strconv.FormatBool(row.Changed)}
 	for i := range row.Results {
 		r := &row.Results[i]
 		rec = append(rec, strconv.FormatBool(r.Plan.Enabled), strconv.Itoa(r.Plan.MaxPS), strconv.Itoa(int(r.Reach.Deepest)),

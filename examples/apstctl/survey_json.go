@@ -85,6 +85,9 @@ type surveyDriveJSON struct {
 	IdlePowerDeltaMW   float64            `json:"idle_power_delta_mw"`
 	Changes            []surveyChangeJSON `json:"changes"`
 	BoundSweep         []surveyStepJSON   `json:"bound_sweep"`
+	// Bundle describes the machine of a bundle's controller (format
+	// "bundle"); absent for a capture.
+	Bundle *surveyBundleJSON `json:"bundle,omitempty"`
 }
 
 // watts converts µW to W as the JSON reports write powers; microWatts is
@@ -204,8 +207,10 @@ func (j *surveyJSON) head(h surveyHeadJSON) error {
 	return err
 }
 
-func (j *surveyJSON) drive(row *survey.Row, format string) error {
-	return j.rawDrive(newSurveyDriveJSON(row, format, j.full))
+func (j *surveyJSON) drive(row *survey.Row, src *surveySource) error {
+	d := newSurveyDriveJSON(row, src.format, j.full)
+	d.Bundle = src.bundle
+	return j.rawDrive(d)
 }
 
 // rawDrive writes one row: a surveyDriveJSON, or a row of a shard's report

@@ -91,11 +91,15 @@ type surveySummaryJSON struct {
 	KernelQuirks        bool `json:"kernel_quirks"`
 	// Drives whose quirks rest on a PCI ID inferred from the model, and
 	// drives with quirked PCI IDs of their vendor's left unchecked.
-	QuirksInferred  int                    `json:"quirks_inferred"`
-	QuirksUnchecked int                    `json:"quirks_unchecked"`
-	Configs         []surveyConfigNameJSON `json:"configs"`
-	Comparisons     []surveyComparisonJSON `json:"comparisons"`
-	StallBudget     *surveyBudgetJSON      `json:"stall_budget,omitempty"`
+	QuirksInferred  int `json:"quirks_inferred"`
+	QuirksUnchecked int `json:"quirks_unchecked"`
+	// BundleDrives counts the drives read from bundles of apstctl
+	// collect (rows of format "bundle"): their PCI ID and DMI strings are
+	// the bundle's, not inferred.
+	BundleDrives int                    `json:"bundle_drives"`
+	Configs      []surveyConfigNameJSON `json:"configs"`
+	Comparisons  []surveyComparisonJSON `json:"comparisons"`
+	StallBudget  *surveyBudgetJSON      `json:"stall_budget,omitempty"`
 	// Shards are the identities of the surveys the report holds: one for
 	// a survey of directories, those of every shard for --merge.
 	Shards []string `json:"shards,omitempty"`
@@ -106,7 +110,7 @@ func newSurveySummaryJSON(r *surveyRun) surveySummaryJSON {
 	out := surveySummaryJSON{
 		Drives: sum.Drives, Changed: sum.Changed, UnreadableFiles: r.unreadable.len(), UnreadableNotListed: r.unreadable.notListed(), SkippedFiles: r.skipped,
 		KernelQuirks:   r.survey.Options().KernelQuirks,
-		QuirksInferred: r.quirksInferred, QuirksUnchecked: r.quirksUnchecked,
+		QuirksInferred: r.quirksInferred, QuirksUnchecked: r.quirksUnchecked, BundleDrives: r.bundleDrives,
 		Configs:     surveyConfigNames(sum.Configs),
 		Comparisons: make([]surveyComparisonJSON, len(sum.Comparisons)),
 	}

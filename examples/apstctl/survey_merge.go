@@ -72,6 +72,8 @@ type surveyMergeRowJSON struct {
 		Changed bool `json:"changed"`
 	} `json:"changes"`
 	BoundSweep []surveyStepJSON `json:"bound_sweep"`
+	// Bundle is set on the row of a bundle's controller.
+	Bundle json.RawMessage `json:"bundle"`
 }
 
 // record converts a row to the drive's record.
@@ -197,6 +199,9 @@ func (r *surveyRun) mergeShard(ctx context.Context, path string, in io.Reader) e
 		}
 		rows++
 		r.countQuirkNotes(m.QuirksInferredFrom != "", len(m.QuirksUncheckedPCI) > 0)
+		if len(m.Bundle) > 0 && string(m.Bundle) != "null" {
+			r.bundleDrives++
+		}
 		if j, ok := r.out.(*surveyJSON); ok {
 			if err := j.rawDrive(raw); err != nil {
 				return err

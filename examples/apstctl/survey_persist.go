@@ -64,11 +64,11 @@ type surveyPersistOutput struct {
 	text bool
 }
 
-func (p *surveyPersistOutput) drive(row *survey.Row, format string) error {
+func (p *surveyPersistOutput) drive(row *survey.Row, src *surveySource) error {
 	if len(row.Results) > 0 {
 		p.sp.fleet.Add(row.Model, row.Results[0].Config.Params.Bound, row.Sweep)
 	}
-	return p.surveyOutput.drive(row, format)
+	return p.surveyOutput.drive(row, src)
 }
 
 func (p *surveyPersistOutput) end(r *surveyRun) error {

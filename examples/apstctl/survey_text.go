@@ -54,7 +54,7 @@ func (t *surveyText) begin(configs []analysis.Config, _ bool) error {
 
 // drive writes the drive's line, formatted by hand (strconv, no fmt): on
 // a fleet the lines are most of the report's cost.
-func (t *surveyText) drive(row *survey.Row, _ string) error {
+func (t *surveyText) drive(row *survey.Row, _ *surveySource) error {
 	if t.summary {
 		return nil
 	}
@@ -134,6 +134,9 @@ func (t *surveyText) end(r *surveyRun) error {
 		}
 	} else {
 		fmt.Fprintln(w, "; kernel quirks not applied")
+	}
+	if r.bundleDrives > 0 {
+		fmt.Fprintf(w, "  %s read from bundles of apstctl collect (DIR (bundle, nvmeN)): their PCI IDs and DMI strings are the bundle's, not inferred; each configuration applies on top of their module parameters, bound and quirks (bundle in --format json)\n", plural(r.bundleDrives, "drive"))
 	}
 	for _, u := range r.unreadable.listed {
 		fmt.Fprintf(w, "  unreadable: %s: %s\n", safeio.EscapeTerminal(u.Path), safeio.EscapeTerminal(u.Error))

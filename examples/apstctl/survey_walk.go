@@ -44,6 +44,13 @@ type surveySlot struct {
 	err    string // why the file is unreadable; "" for a drive
 	format string
 	row    survey.Row
+	// regular is set when the walk listed the file as a regular file: its
+	// read skips the check before the open (safeio.Reader.ReadRegularFile).
+	regular bool
+	// bundle marks a bundle of apstctl collect, whose controllers' rows
+	// or problems are items (survey_bundle.go).
+	bundle bool
+	items  []surveyBundleItem
 }
 
 // surveyBatch is a run of consecutive files of the walk, handed from the
@@ -99,7 +106,7 @@ func (r *surveyRun) surveyFiles(ctx context.Context, o *surveyOptions, configs [
 			}
 			cur = nil
 		}
-		dispatch := func(path, reason string) bool {
+		dispatch := func(path, reason string, bundle, regular bool) bool {
 			if cur == nil {
 				select {
 				case <-free:
@@ -110,7 +117,7 @@ func (r *surveyRun) surveyFiles(ctx context.Context, o *surveyOptions, configs [
 				cur.n = 0
 			}
 			s := &cur.slots[cur.n]
-			s.path, s.err, s.format = path, reason, ""
+			s.path, s.err, s.format, s.bundle, s.regular = path, reason, "", bundle, regular
 			cur.n++
 			if cur.n == surveyBatchLen {
 				send()
@@ -134,7 +141,11 @@ func (r *surveyRun) surveyFiles(ctx context.Context, o *surveyOptions, configs [
 			for seq := range jobs {
 				b := &batches[seq%k]
 				for i := range b.n {
-					if s := &b.slots[i]; s.err == "" && ctx.Err() == nil {
+					switch s := &b.slots[i]; {
+					case s.err != "" || ctx.Err() != nil:
+					case s.bundle:
+						r.surveyBundle(ctx, s)
+					default:
 						r.surveyFile(&rd, c, s)
 					}
 				}
@@ -186,9 +197,12 @@ func (r *surveyRun) surveyFiles(ctx context.Context, o *surveyOptions, configs [
 
 // surveyWalk walks root in lexical order and hands each file to dispatch,
 // with the reason when it is refused unread; it counts in skipped the files
-// skipped by name. A symbolic link given as the root is followed. It
-// returns false when dispatch does (the walk was cancelled).
-func surveyWalk(ctx context.Context, root string, dispatch func(path, reason string) bool, skipped *int) bool {
+// skipped by name. A directory that is a bundle of apstctl collect (root
+// included) is handed to dispatch whole (bundle true) and not entered. A
+// symbolic link given as the root is followed. It returns false when
+// dispatch does (the walk was cancelled). regular tells dispatch that the
+// walk listed the file as a regular file.
+func surveyWalk(ctx context.Context, root string, dispatch func(path, reason string, bundle, regular bool) bool, skipped *int) bool {
 	walkRoot := root
 	if fi, err := os.Lstat(root); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		if st, err := os.Stat(root); err == nil && st.IsDir() {
@@ -203,7 +217,7 @@ func surveyWalk(ctx context.Context, root string, dispatch func(path, reason str
 		}
 		if err != nil {
 			// A directory that cannot be read is listed and skipped.
-			if !dispatch(path, safeio.Reason(err)) {
+			if !dispatch(path, safeio.Reason(err), false, false) {
 				ok = false
 				return fs.SkipAll
 			}
@@ -217,14 +231,23 @@ func surveyWalk(ctx context.Context, root string, dispatch func(path, reason str
 			return nil
 		}
 		if d.IsDir() {
-			return nil
+			// One Lstat per directory, none per file: is it a bundle?
+			bundle, reason := surveyBundleDir(path)
+			if !bundle && reason == "" {
+				return nil
+			}
+			if !dispatch(filepath.Clean(path), reason, bundle, false) {
+				ok = false
+				return fs.SkipAll
+			}
+			return fs.SkipDir
 		}
 		reason := ""
 		if t := d.Type(); t&fs.ModeSymlink == 0 && !t.IsRegular() {
 			// A named pipe, socket or device: refused without opening it.
 			reason = walkRefusal(t)
 		}
-		if !dispatch(path, reason) {
+		if !dispatch(path, reason, false, d.Type().IsRegular()) {
 			ok = false
 			return fs.SkipAll
 		}
@@ -247,7 +270,13 @@ func walkRefusal(t fs.FileMode) string {
 // surveyFile reads, parses and surveys the file of slot s (on a worker),
 // leaving the row, or the reason the file is unreadable, in s.
 func (r *surveyRun) surveyFile(rd *safeio.Reader, c *powerstate.Controller, s *surveySlot) {
-	b, err := rd.ReadFile(s.path)
+	var b []byte
+	var err error
+	if s.regular {
+		b, err = rd.ReadRegularFile(s.path)
+	} else {
+		b, err = rd.ReadFile(s.path)
+	}
 	if err != nil {
 		var nr *safeio.NotRegularError
 		if errors.As(err, &nr) && !nr.WantDir {
@@ -277,19 +306,31 @@ func parseSurveyCapture(b []byte) (powerstate.Controller, error) {
 // report writes slot s's drive or unreadable file (on the reporting
 // goroutine, in the walk's order).
 func (r *surveyRun) report(s *surveySlot) error {
-	if s.err != "" {
-		u := surveyUnreadable{Path: s.path, Error: s.err}
-		r.unreadable.add(u)
-		r.tick()
-		return r.out.unreadable(u)
+	switch {
+	case s.err != "":
+		return r.reportUnreadable(surveyUnreadable{Path: s.path, Error: s.err})
+	case s.bundle:
+		return r.reportBundle(s)
 	}
-	if err := r.out.drive(&s.row, s.format); err != nil {
+	return r.reportDrive(&s.row, &surveySource{format: s.format})
+}
+
+// reportUnreadable lists an unreadable file.
+func (r *surveyRun) reportUnreadable(u surveyUnreadable) error {
+	r.unreadable.add(u)
+	r.tick()
+	return r.out.unreadable(u)
+}
+
+// reportDrive writes a drive's row.
+func (r *surveyRun) reportDrive(row *survey.Row, src *surveySource) error {
+	if err := r.out.drive(row, src); err != nil {
 		return err
 	}
 	if r.plot != nil {
-		r.plot.drive(&s.row)
+		r.plot.drive(row)
 	}
-	r.countQuirkNotes(s.row.QuirksInferredFrom != "", len(s.row.QuirksUncheckedPCI) > 0)
+	r.countQuirkNotes(row.QuirksInferredFrom != "", len(row.QuirksUncheckedPCI) > 0)
 	r.drives++
 	r.tick()
 	return nil

@@ -21,6 +21,9 @@ type diagnosisJSON struct {
 	Log          *logJSON         `json:"log"`
 	Notes        []string         `json:"notes,omitempty"`
 	Problems     []string         `json:"problems,omitempty"`
+	// Assumptions are what the plan of --id-ctrl assumed (cli.md, "What
+	// was assumed"); nothing otherwise.
+	Assumptions assumptionsJSON `json:"assumptions"`
 }
 
 type logJSON struct {
@@ -35,6 +38,7 @@ type logJSON struct {
 	DroppedIncidents int64             `json:"dropped_incidents,omitempty"`
 	BackwardsTimes   int64             `json:"backwards_times,omitempty"`
 	Addresses        map[string]string `json:"addresses,omitempty"`
+	DroppedAddresses int64             `json:"dropped_addresses,omitempty"`
 }
 
 type incidentJSON struct {
@@ -55,14 +59,15 @@ type eventJSON struct {
 
 func diagnoseView(r *diagnoseResult) diagnosisJSON {
 	v := diagnosisJSON{Controller: r.Controller, Summary: r.Summary, APSTRuledOut: r.APSTRuledOut, Causes: r.Causes,
-		Incidents: []incidentJSON{}, Facts: r.Facts, Notes: r.Notes, Problems: r.Problems}
+		Incidents: []incidentJSON{}, Facts: r.Facts, Notes: r.Notes, Problems: r.Problems,
+		Assumptions: assumptionsView(&r.Assumptions)}
 	if v.Facts == nil {
 		v.Facts = &diagnose.Facts{}
 	}
 	if l := r.Log; l != nil {
 		v.Log = &logJSON{Release: l.Release, CommandLine: l.CommandLine, Boots: l.Boots, Lines: l.Lines, LongLines: l.LongLines,
 			BinaryLines: l.BinaryLines, Events: l.Events, DroppedEvents: l.DroppedEvents, DroppedIncidents: l.DroppedIncidents,
-			BackwardsTimes: l.Backwards, Addresses: l.Addresses}
+			BackwardsTimes: l.Backwards, Addresses: l.Addresses, DroppedAddresses: l.DroppedAddresses}
 		for _, in := range l.Incidents {
 			ij := incidentJSON{Controller: in.Controller, PCI: in.PCI, Boot: in.Boot, Start: in.Start.String(), End: in.End.String(),
 				Counts: in.Counts, Omitted: in.Omitted, Events: []eventJSON{}}
@@ -110,6 +115,9 @@ func writeDiagnosisText(w io.Writer, r *diagnoseResult) {
 		if l.LongLines > 0 || l.BinaryLines > 0 || l.DroppedEvents > 0 {
 			fmt.Fprintf(w, "  skipped: %d lines over %d bytes, %d binary lines; %d events not kept\n", l.LongLines, kernlog.MaxLineLength, l.BinaryLines, l.DroppedEvents)
 		}
+		if l.DroppedAddresses > 0 {
+			fmt.Fprintf(w, "  skipped: %d pci function lines of addresses beyond the first %d\n", l.DroppedAddresses, kernlog.MaxAddresses)
+		}
 		for _, in := range l.Incidents {
 			span := in.Start.String()
 			if e := in.End.String(); e != span {
@@ -140,8 +148,12 @@ func writeDiagnosisText(w io.Writer, r *diagnoseResult) {
 		}
 		writeFacts(w, f, "  ")
 	}
-	if len(r.Notes) > 0 || len(r.Problems) > 0 {
+	assumed := assumptionLines(&r.Assumptions, "")
+	if len(r.Notes) > 0 || len(r.Problems) > 0 || len(assumed) > 0 {
 		fmt.Fprintln(w)
+		for _, l := range assumed {
+			fmt.Fprintln(w, l)
+		}
 		for _, n := range r.Notes {
 			fmt.Fprintf(w, "note: %s\n", esc(n))
 		}

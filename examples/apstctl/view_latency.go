@@ -54,7 +54,8 @@ func writeLatencyChangeText(w io.Writer, l *nvmeapst.LatencyChange) {
 		fmt.Fprintf(w, "  the controller is %s: the kernel applies the new bound at the end of its next reset\n", esc(l.Report.Sysfs.State))
 	}
 	fmt.Fprintln(w)
-	writeControllerText(w, &l.Report)
+	a := l.Report.Assumptions()
+	writeControllerText(w, &l.Report, &a)
 	p := l.Persist
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "to keep it across reboots for every drive of this model, add to "+p.UdevFile+" (apstctl persist gives the other scopes and forms):")

@@ -10,6 +10,7 @@ import (
 
 	nvmeapst "github.com/nvmeapst/nvmeapst"
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/analysis"
 )
 
 // The views of an inspect report (nvmeapst.Report): its JSON (cli.md:
@@ -27,6 +28,9 @@ type reportJSON struct {
 	DMIError       *nvmeapst.Problem   `json:"dmi_error"`
 	Controllers    []controllerJSON    `json:"controllers"`
 	Problems       []*nvmeapst.Problem `json:"problems"`
+	// Assumptions are what every controller's answer assumed, said once;
+	// each controller's "assumptions" has what it adds.
+	Assumptions assumptionsJSON `json:"assumptions"`
 }
 
 type moduleJSON struct {
@@ -76,6 +80,11 @@ type controllerJSON struct {
 	Power         *drivePowerJSON   `json:"power"`
 	PowerError    *nvmeapst.Problem `json:"power_error"`
 	Verdict       verdictJSON       `json:"verdict"`
+	// ExpectedReach and HeldReach are where the kernel's table and the
+	// drive's take the controller (null without them).
+	ExpectedReach *reachJSON       `json:"expected_reach"`
+	HeldReach     *reachJSON       `json:"held_reach"`
+	Assumptions   *assumptionsJSON `json:"assumptions"`
 	// PowerManagement is what inspect adds: the PCIe and device power
 	// layers beside the APST table.
 	PowerManagement *diagnose.Facts `json:"power_management,omitempty"`
@@ -139,12 +148,6 @@ type verdictJSON struct {
 	Notes         []string        `json:"notes"`
 }
 
-type entryDiffJSON struct {
-	State  uint8  `json:"state"`
-	Kernel string `json:"kernel"`
-	Drive  string `json:"drive"`
-}
-
 type causeJSON struct {
 	Kind   string `json:"kind"`
 	Detail string `json:"detail"`
@@ -173,10 +176,51 @@ func reportView(r *nvmeapst.Report) reportJSON {
 	if v.Problems == nil {
 		v.Problems = []*nvmeapst.Problem{}
 	}
+	common, own := reportAssumptions(r)
+	v.Assumptions = assumptionsView(&common)
 	for i := range r.Controllers {
-		v.Controllers = append(v.Controllers, controllerView(&r.Controllers[i]))
+		cv := controllerView(&r.Controllers[i])
+		cv.Assumptions = ownAssumptionsView(&own[i])
+		v.Controllers = append(v.Controllers, cv)
 	}
 	return v
+}
+
+// reportAssumptions splits the controllers' assumptions into what they
+// share, said once for the report, and what each adds.
+func reportAssumptions(r *nvmeapst.Report) (apst.Assumptions, []apst.Assumptions) {
+	as := make([]apst.Assumptions, len(r.Controllers))
+	for i := range r.Controllers {
+		as[i] = r.Controllers[i].Assumptions()
+	}
+	return splitAssumptions(as)
+}
+
+// reachJSON is where a table takes a controller (analysis.Reach).
+type reachJSON struct {
+	DeepestState         int     `json:"deepest_state"`
+	DeepestExitLatencyUS uint64  `json:"deepest_exit_latency_us"`
+	DeepestMaxPowerW     float64 `json:"deepest_max_power_w"`
+	WorstExitState       int     `json:"worst_exit_state"`
+	WorstExitLatencyUS   uint64  `json:"worst_exit_latency_us"`
+	ReachableStates      []int   `json:"reachable_states"`
+}
+
+func reachView(r *analysis.Reach) *reachJSON {
+	if r == nil {
+		return nil
+	}
+	return &reachJSON{
+		DeepestState: int(r.Deepest), DeepestExitLatencyUS: uint64(r.DeepestExitLatency),
+		DeepestMaxPowerW: float64(r.DeepestMaxPower.MicroWatts()) / 1e6,
+		WorstExitState:   r.WorstExitState, WorstExitLatencyUS: uint64(r.WorstExitLatency),
+		ReachableStates: stateList(r.States),
+	}
+}
+
+// reachText is one line on where a table takes the controller.
+func reachText(r *analysis.Reach) string {
+	return fmt.Sprintf("ps%d (exit latency %s, max power %s)", r.Deepest, r.DeepestExitLatency, r.DeepestMaxPower)
 }
 
 // controllerView is the JSON of one controller of a report.
@@ -199,11 +243,15 @@ func controllerView(c *nvmeapst.ControllerReport) controllerJSON {
 			Source: string(c.BoundSource), Note: c.BoundNote,
 			ModuleDefaultUS: uint64(c.ModuleDefaultBound), ModuleDefaultUnlimited: c.ModuleDefaultBound == apst.NoLimit,
 		},
-		Params:     paramsView(&c.Params),
-		DriveError: c.DriveProblem,
-		PowerError: c.PowerProblem,
-		Verdict:    verdictView(&c.Verdict),
+		Params:        paramsView(&c.Params),
+		DriveError:    c.DriveProblem,
+		PowerError:    c.PowerProblem,
+		Verdict:       verdictView(&c.Verdict),
+		ExpectedReach: reachView(c.ExpectedReach), HeldReach: reachView(c.HeldReach),
 	}
+	a := c.Assumptions()
+	av := assumptionsView(&a)
+	v.Assumptions = &av
 	if c.Plan != nil {
 		pv := planView(c.Plan)
 		v.Plan = &pv
@@ -253,14 +301,14 @@ func verdictView(v *nvmeapst.Verdict) verdictJSON {
 	out := verdictJSON{
 		Status: string(v.Status), Summary: v.Summary,
 		KernelEnabled: v.KernelEnabled, DriveAPSTE: v.DriveAPSTE.String(),
-		Differences: []entryDiffJSON{}, Causes: []causeJSON{}, Notes: nonNil(v.Notes),
+		Differences: entryDiffsView(v.Differences), Causes: []causeJSON{}, Notes: nonNil(v.Notes),
 	}
 	if v.DriveAPSTE.Known() {
 		on := v.DriveAPSTE == apst.APSTEEnabled
 		out.DriveEnabled = &on
 	}
-	for _, d := range v.Differences {
-		out.Differences = append(out.Differences, entryDiffJSON{d.State, hexEntry(d.Expected), hexEntry(d.Drive)})
+	for i := range out.Differences {
+		out.Differences[i].Kernel = out.Differences[i].Expected.Value // deprecated key, one release
 	}
 	for _, c := range v.Causes {
 		out.Causes = append(out.Causes, causeJSON{string(c.Kind), c.Detail})
@@ -291,9 +339,11 @@ func writeReportText(w io.Writer, r *nvmeapst.Report, extra ...func(io.Writer, *
 	if len(r.Controllers) == 0 {
 		fmt.Fprintln(w, "\nno NVMe controllers")
 	}
+	common, own := reportAssumptions(r)
+	writeAssumptions(w, &common)
 	for i := range r.Controllers {
 		fmt.Fprintln(w)
-		writeControllerText(w, &r.Controllers[i])
+		writeControllerText(w, &r.Controllers[i], &own[i])
 		for _, x := range extra {
 			x(w, &r.Controllers[i])
 		}
@@ -358,7 +408,9 @@ func problemText(p *nvmeapst.Problem) string {
 	return msg
 }
 
-func writeControllerText(w io.Writer, c *nvmeapst.ControllerReport) {
+// writeControllerText writes the section of a controller; a is what its
+// answer assumed that the report has not said already.
+func writeControllerText(w io.Writer, c *nvmeapst.ControllerReport, a *apst.Assumptions) {
 	s := c.Sysfs
 	fmt.Fprintf(w, "%s: %s, serial %s, firmware %s\n", esc(c.Name), orDash(esc(strings.TrimSpace(s.Model))),
 		orDash(esc(strings.TrimSpace(s.Serial))), orDash(esc(strings.TrimSpace(s.FirmwareRev))))
@@ -398,8 +450,8 @@ func writeControllerText(w io.Writer, c *nvmeapst.ControllerReport) {
 	for _, n := range c.QuirkNotes {
 		fmt.Fprintf(w, "    note: %s\n", esc(n))
 	}
-	for _, warn := range quirkWarnings(&c.Quirks) {
-		fmt.Fprintf(w, "    %s\n", esc(warn))
+	for _, l := range assumptionLines(a, "") {
+		fmt.Fprintf(w, "    %s\n", l)
 	}
 
 	if c.APSTDisabled {
@@ -438,6 +490,12 @@ func writeControllerText(w io.Writer, c *nvmeapst.ControllerReport) {
 	}
 	if c.Plan != nil || c.Drive != nil {
 		writeEntriesText(w, c)
+	}
+	switch {
+	case c.ExpectedReach != nil && c.HeldReach != nil:
+		fmt.Fprintf(w, "  reach: kernel's table %s; drive's table %s\n", reachText(c.ExpectedReach), reachText(c.HeldReach))
+	case c.ExpectedReach != nil:
+		fmt.Fprintf(w, "  reach: kernel's table %s\n", reachText(c.ExpectedReach))
 	}
 	v := c.Verdict
 	fmt.Fprintf(w, "  verdict: %s: %s\n", v.Status, esc(v.Summary))

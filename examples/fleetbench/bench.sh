@@ -8,7 +8,7 @@
 # synthetic fleets into WORKDIR (default: a new directory under /tmp;
 # about 1 GB for 200,000 reports): the smartctl reports of the corpus copied
 # round-robin into folders of 1,000, each copy's serial number rewritten to
-# be unique (examples/fleetgen -copy), and the 4096-byte Identify images
+# be unique (internal/tools/fleetgen -copy), and the 4096-byte Identify images
 # likewise; then times, best of 3 after one warm-up on a warm page cache:
 #   - apstctl survey DIR (default flags, text report to /dev/null) against
 #     the floor, for 100,000 smartctl reports and 100,000 binary images;
@@ -30,8 +30,8 @@ cd "$top"
 
 echo "building apstctl and the fleet generator into $work" >&2
 go build -o "$work/apstctl" ./examples/apstctl
-go build -o "$work/fleetgen" ./examples/fleetgen
-go build -o "$work/tracegen" ./examples/fleetbench/tracegen
+go build -o "$work/fleetgen" ./internal/tools/fleetgen
+go build -o "$work/tracegen" ./internal/tools/tracegen
 floor=""
 if command -v gcc >/dev/null 2>&1; then
 	gcc -O2 -o "$work/floor" examples/fleetbench/floor.c

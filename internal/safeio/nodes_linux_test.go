@@ -3,6 +3,7 @@ package safeio_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -45,6 +46,12 @@ func TestNodesAreNeverOpened(t *testing.T) {
 	}})
 	for _, name := range []string{"null", "fifo", "link-to-dev", "link-to-fifo", filepath.Base(sock)} {
 		for _, rf := range reads {
+			if rf.name == "ReadRegularFile" && !strings.HasPrefix(name, "link-") {
+				// Its caller's walk listed the path as a regular file: a
+				// node is opened only if swapped in since; a link swapped
+				// in is caught (below).
+				continue
+			}
 			t.Run(name+"/"+rf.name, func(t *testing.T) {
 				var err error
 				testfixture.Within(t, 5*time.Second, func() { _, err = rf.read(filepath.Join(dir, name), 4096) })

@@ -13,16 +13,19 @@ const atFDCWD = -100
 // EINTR. A path shorter than 256 bytes is made NUL-terminated in a buffer on
 // the stack, so the open allocates nothing (syscall.Open copies every path
 // to the heap).
-func openRead(path string) (int, error) {
+func openRead(path string) (int, error) { return openReadWith(path, 0) }
+
+// openReadWith is openRead with extra open flags (O_NOFOLLOW).
+func openReadWith(path string, extra int) (int, error) {
 	if len(path) >= 256 || strings.IndexByte(path, 0) >= 0 {
-		return openReadSlow(path)
+		return openReadSlow(path, extra)
 	}
 	var buf [256]byte
 	copy(buf[:], path)
 	dirfd := atFDCWD // a variable: the negative constant does not convert to uintptr
 	for {
 		r, _, errno := syscall.Syscall6(syscall.SYS_OPENAT, uintptr(dirfd), uintptr(unsafe.Pointer(&buf[0])),
-			uintptr(syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_LARGEFILE|openFlags), 0, 0, 0)
+			uintptr(syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_LARGEFILE|openFlags|extra), 0, 0, 0)
 		switch errno {
 		case 0:
 			return int(r), nil

@@ -71,7 +71,33 @@ func readFile(buf []byte, path string, limit int64) ([]byte, error) {
 		return buf[:0], classifyOpenError(&fs.PathError{Op: "open", Path: path, Err: err},
 			func() (fs.FileInfo, error) { return os.Stat(path) }, path)
 	}
+	return readOpened(fd, buf, path, limit)
+}
+
+// readRegular is readFile for a path a directory walk has just listed as a
+// regular file: the stat before the open is left out (the walk's listing
+// is as recent as it would be), the open refuses a symbolic link swapped
+// in since (O_NOFOLLOW; such a path, and one that fails to open, is then
+// read as readFile reads it), and
+// the fstat after the open still refuses anything but a regular file. One
+// system call fewer per file than readFile: open, fstat, read, read, close.
+func readRegular(buf []byte, path string, limit int64) ([]byte, error) {
+	fd, err := openReadWith(path, syscall.O_NOFOLLOW)
+	if err != nil {
+		// A link swapped in (ELOOP; EMLINK or EFTYPE on some BSDs), or a
+		// file that cannot be opened: read as readFile reads it, which
+		// follows the link after its checks and words the error.
+		return readFile(buf, path, limit)
+	}
+	return readOpened(fd, buf, path, limit)
+}
+
+// readOpened checks that descriptor fd, opened from path, is a regular
+// file, reads it into buf's storage and closes it.
+func readOpened(fd int, buf []byte, path string, limit int64) ([]byte, error) {
 	defer syscall.Close(fd)
+	var st syscall.Stat_t
+	var err error
 	for {
 		err = syscall.Fstat(fd, &st)
 		if err != syscall.EINTR {
@@ -160,9 +186,9 @@ func statSlow(path string, st *syscall.Stat_t) error {
 }
 
 // openReadSlow is openRead through syscall.Open, which copies the path.
-func openReadSlow(path string) (int, error) {
+func openReadSlow(path string, extra int) (int, error) {
 	for {
-		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|openFlags, 0)
+		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|openFlags|extra, 0)
 		if err != syscall.EINTR {
 			return fd, err
 		}

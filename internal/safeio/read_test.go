@@ -3,6 +3,7 @@ package safeio_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"net"
@@ -36,6 +37,7 @@ var readFuncs = []struct {
 		}
 		return r.ReadFile(p) // the second read reuses the buffer
 	}},
+	{"ReadRegularFile", readRegular},
 	{"ReadFileInRoot", func(p string, l int64) ([]byte, error) {
 		root, err := os.OpenRoot(filepath.Dir(p))
 		if err != nil {
@@ -56,6 +58,16 @@ var readFuncs = []struct {
 		}
 		return b, err
 	}},
+}
+
+// readRegular reads p twice with Reader.ReadRegularFile, as a walk reads
+// a file it listed as regular (the second read reuses the buffer).
+func readRegular(p string, l int64) ([]byte, error) {
+	r := safeio.Reader{Limit: l}
+	if _, err := r.ReadRegularFile(p); err != nil {
+		return nil, err
+	}
+	return r.ReadRegularFile(p)
 }
 
 func mksocket(t *testing.T, dir string) string {
@@ -320,20 +332,48 @@ func TestReadDirInRoot(t *testing.T) {
 	require.NoError(t, err)
 	defer root.Close()
 
-	ents, err := safeio.ReadDirInRoot(root, filepath.Join("class", "nvme"))
+	ents, err := safeio.ReadDirInRoot(root, filepath.Join("class", "nvme"), 0)
 	require.NoError(t, err)
 	require.Len(t, ents, 2)
 	assert.Equal(t, "nvme0", ents[0].Name())
 
 	for name, kind := range map[string]string{filepath.Base(fifo): "a named pipe (FIFO)", "file": "a regular file"} {
-		testfixture.Within(t, 5*time.Second, func() { _, err = safeio.ReadDirInRoot(root, name) })
+		testfixture.Within(t, 5*time.Second, func() { _, err = safeio.ReadDirInRoot(root, name, 0) })
 		require.ErrorIs(t, err, safeio.ErrNotRegular)
 		assert.Contains(t, err.Error(), kind+", not a directory")
 		assert.Equal(t, "not a directory: "+kind, safeio.Reason(err))
 	}
-	_, err = safeio.ReadDirInRoot(root, "missing")
+	_, err = safeio.ReadDirInRoot(root, "missing", 0)
 	require.ErrorIs(t, err, fs.ErrNotExist)
 	assert.Contains(t, err.Error(), filepath.Join(dir, "missing"))
+}
+
+// A directory holding more entries than the limit is refused, naming the
+// directory and the limit, whether the excess is in the first batch read
+// or a later one; the limit itself is accepted.
+func TestReadDirInRootLimit(t *testing.T) {
+	top := t.TempDir()
+	dir := filepath.Join(top, "d")
+	require.NoError(t, os.Mkdir(dir, 0o755))
+	for i := range 600 {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("e%03d", i)), nil, 0o644))
+	}
+	root, err := os.OpenRoot(top)
+	require.NoError(t, err)
+	defer root.Close()
+	for _, max := range []int{1, 10, 599} {
+		_, err := safeio.ReadDirInRoot(root, "d", max)
+		require.ErrorIs(t, err, safeio.ErrTooLarge, "max %d", max)
+		assert.Equal(t, fmt.Sprintf("%s holds more than %d entries", dir, max), err.Error())
+		assert.Equal(t, fmt.Sprintf("more than %d entries", max), safeio.Reason(err))
+	}
+	for _, max := range []int{600, 601, 0} {
+		ents, err := safeio.ReadDirInRoot(root, "d", max)
+		require.NoError(t, err, "max %d", max)
+		require.Len(t, ents, 600)
+		assert.Equal(t, "e000", ents[0].Name())
+		assert.Equal(t, "e599", ents[599].Name())
+	}
 }
 
 // mkfifo makes a named pipe in dir and returns its path (the test is skipped

@@ -12,6 +12,15 @@ func (r *Reader) parseBlkparse(line []byte) error {
 	if r.summary {
 		return nil
 	}
+	if ok, err := r.parseBlkparseFast(line); ok {
+		return err
+	}
+	return r.parseBlkparseFields(line)
+}
+
+// parseBlkparseFields is parseBlkparse for a line parseBlkparseFast does
+// not read: it splits the line into fields, and words what is wrong.
+func (r *Reader) parseBlkparseFields(line []byte) error {
 	n, _ := r.splitFields(line, 8)
 	if n == 0 {
 		return nil

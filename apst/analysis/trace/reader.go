@@ -278,8 +278,12 @@ func (r *Reader) readLine() ([]byte, error) {
 		return nil, fmt.Errorf("trace: reading line %d: %w", r.line+1, err)
 	}
 	r.line++
-	b = bytes.TrimSuffix(b, []byte{'\n'})
-	b = bytes.TrimSuffix(b, []byte{'\r'})
+	if len(b) > 0 && b[len(b)-1] == '\n' {
+		b = b[:len(b)-1]
+	}
+	if len(b) > 0 && b[len(b)-1] == '\r' {
+		b = b[:len(b)-1]
+	}
 	if len(b) > r.max {
 		return nil, &SyntaxError{Format: r.format, Line: r.line, Expected: fmt.Sprintf("at most %d bytes", r.max), Err: ErrLineTooLong}
 	}

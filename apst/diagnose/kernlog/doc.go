@@ -27,7 +27,9 @@
 // is skipped without being held (counted in [Log.LongLines]); at most
 // [MaxEvents] events are kept (the rest are counted in [Log.DroppedEvents]
 // and still close or extend incidents they belong to only by count); a
-// controller has at most [MaxIncidents] incidents. A 1 GB log is read in
+// controller has at most [MaxIncidents] incidents; at most [MaxAddresses]
+// PCI addresses are mapped to controllers (the rest counted in
+// [Log.DroppedAddresses]). A 1 GB log is read in
 // one pass with memory independent of its size. Input that holds NUL bytes
 // and no event at all is refused with [ErrBinary].
 //

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"runtime"
 	"strings"
@@ -44,6 +45,26 @@ func TestLongLinesAreSkipped(t *testing.T) {
 	assert.Equal(t, int64(4), l.Lines)
 	require.Len(t, l.Incidents, 1)
 	assert.Equal(t, map[kernlog.Kind]int{kernlog.IOTimeout: 1, kernlog.AbortStatus: 1}, l.Incidents[0].Counts, "the long lines are not events, the lines around them are")
+}
+
+// The "pci function" lines of a hostile log, each naming a new address,
+// map at most MaxAddresses of them (the map grew with the log); a known
+// address is still updated, and the rest are counted.
+func TestPCIAddressesAreBounded(t *testing.T) {
+	var b strings.Builder
+	const n = kernlog.MaxAddresses + 1000
+	for i := range n {
+		fmt.Fprintf(&b, "[ 1.0] nvme nvme%d: pci function 0000:%02x:%02x.%d\n", i%8, i>>8&0xff, i>>3&0x1f, i&7)
+	}
+	b.WriteString("[ 2.0] nvme nvme9: pci function 0000:00:00.0\n")
+	b.WriteString("[ 3.0] nvme nvme1: I/O 1 QID 1 timeout, aborting\n")
+	l, err := kernlog.ReadString(b.String(), kernlog.Options{Addresses: map[string]string{"0000:ff:ff.7": "nvme7"}})
+	require.NoError(t, err)
+	assert.Len(t, l.Addresses, kernlog.MaxAddresses)
+	assert.Equal(t, int64(n-kernlog.MaxAddresses+1), l.DroppedAddresses)
+	assert.Equal(t, "nvme9", l.Addresses["0000:00:00.0"], "a known address is updated")
+	assert.Equal(t, "nvme7", l.Addresses["0000:ff:ff.7"], "the options' addresses are kept")
+	require.Len(t, l.Incidents, 1)
 }
 
 func TestReorderedAndRepeatedTimes(t *testing.T) {

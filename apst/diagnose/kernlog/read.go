@@ -28,6 +28,11 @@ const (
 	// half and the last half, the ones between counted in
 	// Incident.Omitted.
 	MaxIncidentEvents = 64
+	// MaxAddresses is how many PCI addresses Log.Addresses maps (with those
+	// of Options): a machine has a few dozen NVMe functions; the "pci
+	// function" lines of further addresses are counted in
+	// Log.DroppedAddresses, not kept.
+	MaxAddresses = 4096
 	// DefaultGap is the quiet time after which a controller's next event
 	// starts a new incident.
 	DefaultGap = 5 * time.Minute
@@ -74,8 +79,11 @@ type Log struct {
 	// before in the same boot (a log pasted out of order, or merged).
 	Backwards int64 `json:"backwards_times,omitempty"`
 	// Addresses maps PCI addresses to controllers, from Options and the
-	// log's "pci function" lines.
-	Addresses map[string]string `json:"addresses,omitempty"`
+	// log's "pci function" lines, at most MaxAddresses of them (a line
+	// naming a known address updates it); DroppedAddresses counts the
+	// lines of addresses beyond.
+	Addresses        map[string]string `json:"addresses,omitempty"`
+	DroppedAddresses int64             `json:"dropped_addresses,omitempty"`
 	// Incidents are the incidents in the order they started.
 	Incidents []Incident `json:"incidents"`
 }
@@ -258,6 +266,10 @@ func (st *state) line(b []byte) {
 		st.log.CommandLine = e.Text
 		return
 	case PCIFunction:
+		if _, known := st.log.Addresses[e.PCI]; !known && len(st.log.Addresses) >= MaxAddresses {
+			st.log.DroppedAddresses++
+			return
+		}
 		st.log.Addresses[e.PCI] = e.Controller
 		return
 	}

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/powerstate"
+)
+
+// assumptionsJSON is the "assumptions" object of every command that
+// computes a table (cli.md, "What was assumed"): what the answer assumed
+// because its input did not say it, each part once per output. The keys
+// are always present; false, null and [] say that nothing was assumed.
+type assumptionsJSON struct {
+	APSTAUnknown       bool             `json:"apsta_unknown"`
+	ReleaseUnknown     bool             `json:"release_unknown"`
+	BaseUnknown        bool             `json:"base_unknown"`
+	Tables             *string          `json:"tables"`
+	AtStake            []string         `json:"at_stake"`
+	PCIIDInferred      *pciInferredJSON `json:"pci_id_inferred"`
+	PCIQuirksUnchecked []string         `json:"pci_quirks_unchecked"`
+	PCIUncheckedWhy    string           `json:"pci_quirks_unchecked_why"`
+	DMIUnchecked       bool             `json:"dmi_unchecked"`
+	DMIRules           []string         `json:"dmi_rules"`
+	Other              []string         `json:"other"`
+	Notes              []string         `json:"notes"`
+}
+
+// assumptionsView is the JSON of a.
+func assumptionsView(a *apst.Assumptions) assumptionsJSON {
+	v := assumptionsJSON{
+		APSTAUnknown: a.APSTAUnknown, ReleaseUnknown: a.ReleaseUnknown, BaseUnknown: a.BaseUnknown,
+		AtStake: nonNil(a.AtStake), PCIQuirksUnchecked: []string{}, PCIUncheckedWhy: a.PCIUncheckedWhy,
+		DMIUnchecked: a.DMIUnchecked, DMIRules: nonNil(a.DMIRules), Other: nonNil(a.Other), Notes: nonNil(a.Notes()),
+	}
+	if !a.Tables.IsZero() {
+		t := a.Tables.String()
+		v.Tables = &t
+	}
+	if !a.PCIInferred.IsZero() {
+		v.PCIIDInferred = &pciInferredJSON{ID: a.PCIInferred.String(), From: a.PCIInferredFrom}
+	}
+	for _, id := range a.PCIUnchecked {
+		v.PCIQuirksUnchecked = append(v.PCIQuirksUnchecked, id.String())
+	}
+	return v
+}
+
+// ownAssumptionsView is the JSON of what one configuration, drive or
+// controller assumed beyond what the output says once: null when nothing.
+func ownAssumptionsView(a *apst.Assumptions) *assumptionsJSON {
+	if a.IsZero() {
+		return nil
+	}
+	v := assumptionsView(a)
+	return &v
+}
+
+// assumptionLines are the text lines of a, each part once: a warning for a
+// PCI ID inferred from the model and one for PCI quirks unchecked (each
+// with the flag that settles it), a note for every other part. prefix
+// ("[2] ") names the configuration or drive the lines are about; "" when
+// they are about the whole output.
+func assumptionLines(a *apst.Assumptions, prefix string) []string {
+	var out []string
+	note := func(s string) { out = append(out, "note: "+prefix+esc(s)) }
+	if a.APSTAUnknown {
+		note(apst.NoteAPSTAUnknown)
+	}
+	if n := a.ReleaseNote(); n != "" {
+		note(n)
+	}
+	if !a.PCIInferred.IsZero() {
+		out = append(out, fmt.Sprintf("warning: %sthe capture carries no PCI ID; %s was inferred from %s (give --pci-id to override)",
+			prefix, a.PCIInferred, esc(a.PCIInferredFrom)))
+	}
+	if len(a.PCIUnchecked) > 0 {
+		out = append(out, fmt.Sprintf("warning: %sthe capture carries no PCI ID, and this vendor has quirked PCI IDs (%s): PCI quirks unchecked; give --pci-id VVVV:DDDD to settle it",
+			prefix, joinPCI(a.PCIUnchecked)))
+	}
+	if a.DMIUnchecked {
+		note(a.DMINote())
+	}
+	for _, s := range a.Other {
+		note(s)
+	}
+	return out
+}
+
+// writeAssumptions prints the lines of a.
+func writeAssumptions(w io.Writer, a *apst.Assumptions) {
+	for _, l := range assumptionLines(a, "") {
+		fmt.Fprintln(w, l)
+	}
+}
+
+// planAssumptions are the assumptions of the plan of c under p: what every
+// command that plans a capture says once.
+func planAssumptions(c *powerstate.Controller, p apst.Params) apst.Assumptions {
+	plan, err := apst.Build(c, p)
+	if err != nil {
+		return apst.Assumptions{}
+	}
+	return plan.Assumptions(c)
+}
+
+// splitAssumptions returns what the answers of several configurations (or
+// drives) share, said once, and what each adds to it.
+func splitAssumptions(as []apst.Assumptions) (apst.Assumptions, []apst.Assumptions) {
+	common := apst.CommonAssumptions(as)
+	own := make([]apst.Assumptions, len(as))
+	for i := range as {
+		own[i] = as[i].Without(common)
+	}
+	return common, own
+}

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// assumptionCases run every command that computes a table on inputs that
+// assume something (paths from the package directory).
+var assumptionCases = []struct {
+	name string
+	args []string
+}{
+	{"plan intel", []string{"plan", intelImage}},
+	{"plan distribution base", []string{"plan", "--kernel", "5.10.0-28-amd64", intelImage}},
+	{"check", []string{"check", evoImage, "testdata/feature/samsung-990-evo-plus-100ms.txt"}},
+	{"sweep", []string{"sweep", intelImage}},
+	{"compare", []string{"compare", intelImage, "--with", "kernel=4.11", "--with", "kernel=5.10.0-28-amd64", "--with", "ps-max-latency-us=25000"}},
+	{"simulate", []string{"simulate", intelImage, "--gap", "3s"}},
+	{"recommend", []string{"recommend", intelImage, "--max-stall", "10ms"}},
+	{"replay", []string{"replay", intelImage, "testdata/replay/intel-600p-run.plain", "--with", "ps-max-latency-us=100000", "--with", "kernel=6.8"}},
+	{"persist", []string{"persist", intelImage, "--ac", "stall=25ms", "--battery", "deepest"}},
+	{"inspect", []string{"inspect", "--root", bundleDir}},
+	{"diagnose", []string{"diagnose", "--log", "../../apst/diagnose/testdata/apst.log", "--id-ctrl", intelImage}},
+}
+
+// Each assumption is said once per output (issue 19: "the same two note:
+// lines open every command's output"): no note or warning line repeats in
+// a text output, and the JSON's assumptions objects (the top-level one and
+// those of configurations or controllers) never say a note twice.
+func TestAssumptionsSaidOnce(t *testing.T) {
+	for _, tc := range assumptionCases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, out, errOut := apstctl(t, nil, tc.args...)
+			require.NotEmpty(t, out, errOut)
+			seen := map[string]bool{}
+			for _, l := range strings.Split(out+errOut, "\n") {
+				l = strings.TrimSpace(l)
+				if !strings.HasPrefix(l, "note:") && !strings.HasPrefix(l, "warning:") {
+					continue
+				}
+				assert.False(t, seen[l], "said twice: %s", l)
+				seen[l] = true
+			}
+
+			_, js, errOut := apstctl(t, nil, append(tc.args, "-o", "json")...)
+			var v any
+			require.NoError(t, json.Unmarshal([]byte(js), &v), errOut)
+			top, ok := v.(map[string]any)
+			require.True(t, ok)
+			require.Contains(t, top, "assumptions", "every command that computes a table has the key")
+			notes := map[string]int{}
+			var walk func(x any)
+			walk = func(x any) {
+				switch x := x.(type) {
+				case map[string]any:
+					for k, y := range x {
+						if a, ok := y.(map[string]any); ok && k == "assumptions" {
+							for _, n := range a["notes"].([]any) {
+								notes[n.(string)]++
+							}
+						}
+						walk(y)
+					}
+				case []any:
+					for _, y := range x {
+						walk(y)
+					}
+				}
+			}
+			walk(v)
+			for n, k := range notes {
+				assert.Equal(t, 1, k, "the JSON says %q %d times", n, k)
+			}
+		})
+	}
+}
+
+// The intel 600p under three configurations: what they share (the
+// inferred PCI ID) is said once, what one adds is said for it alone.
+func TestAssumptionsPerConfiguration(t *testing.T) {
+	_, out, _ := apstctl(t, nil, "compare", intelImage, "--with", "kernel=4.11", "--with", "kernel=5.10.0-28-amd64", "--with", "kernel=6.8")
+	assert.Equal(t, 1, strings.Count(out, "8086:f1a5 was inferred"), out)
+	assert.Contains(t, out, "note: [2] distribution kernel 5.10.0-N: its upstream stable base is unknown")
+	assert.NotContains(t, out, "kernel release unknown", "every configuration names its release")
+
+	_, js, _ := apstctl(t, nil, "compare", intelImage, "--with", "kernel=4.11", "--with", "kernel=5.10.0-28-amd64", "--with", "kernel=6.8", "-o", "json")
+	var v struct {
+		Configs []struct {
+			Assumptions *assumptionsJSON `json:"assumptions"`
+		} `json:"configs"`
+		Assumptions assumptionsJSON `json:"assumptions"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(js), &v))
+	require.NotNil(t, v.Assumptions.PCIIDInferred)
+	assert.Equal(t, "8086:f1a5", v.Assumptions.PCIIDInferred.ID)
+	require.Len(t, v.Configs, 3)
+	assert.Nil(t, v.Configs[0].Assumptions)
+	require.NotNil(t, v.Configs[1].Assumptions)
+	assert.True(t, v.Configs[1].Assumptions.BaseUnknown)
+	assert.NotEmpty(t, v.Configs[1].Assumptions.AtStake)
+	assert.Nil(t, v.Configs[1].Assumptions.PCIIDInferred, "said once, at the top")
+}
+
+// Not at all where they cannot matter: the 990 EVO Plus under Linux 6.8
+// has no quirk entry and no DMI rule that could apply, so nothing is said;
+// without a release, only the Lenovo N60z rule (every device from 6.11).
+func TestAssumptionsOnlyWhereTheyMatter(t *testing.T) {
+	for _, cmd := range [][]string{{"plan"}, {"sweep"}, {"simulate", "--gap", "1s"}, {"recommend", "--max-stall", "25ms"}} {
+		_, out, errOut := apstctl(t, nil, append(cmd, "--kernel", "6.8", evoImage)...)
+		assert.NotContains(t, out+errOut, "note:", cmd)
+		assert.NotContains(t, out+errOut, "warning:", cmd)
+
+		_, out, _ = apstctl(t, nil, append(cmd, evoImage)...)
+		assert.NotContains(t, out, "kernel release unknown", cmd)
+		assert.Contains(t, out, "note: DMI rules not checked: the machine is unknown (a capture carries no DMI data); rules that could apply: any NVMe device in a Lenovo N60z (board LXKT-ZXEG-N6) (no-apst)\n", cmd)
+	}
+	_, js, _ := apstctl(t, nil, "plan", "--kernel", "6.8", "-o", "json", evoImage)
+	var v struct {
+		Assumptions assumptionsJSON `json:"assumptions"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(js), &v))
+	assert.Empty(t, v.Assumptions.Notes)
+	assert.False(t, v.Assumptions.DMIUnchecked)
+	assert.False(t, v.Assumptions.ReleaseUnknown)
+}
+
+// compare and replay look each configuration's quirks up in the tables of
+// its own release: the 600p's NO_DEEPEST_PS (8086:f1a5) arrived in 4.12,
+// so kernel=4.11 reaches ps4, as plan --kernel 4.11 says.
+func TestWithConfigQuirksOfItsRelease(t *testing.T) {
+	_, js, errOut := apstctl(t, nil, "compare", intelImage, "--with", "kernel=4.11", "--with", "kernel=6.8", "-o", "json")
+	var v struct {
+		Configs []struct {
+			MaxPS int `json:"max_ps"`
+		} `json:"configs"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(js), &v), errOut)
+	require.Len(t, v.Configs, 2)
+	assert.Equal(t, planOf(t, nil, "--kernel", "4.11", intelImage).MaxPS, v.Configs[0].MaxPS)
+	assert.Equal(t, 4, v.Configs[0].MaxPS)
+	assert.Equal(t, 3, v.Configs[1].MaxPS)
+}
