@@ -29,7 +29,7 @@ func fifoAt(t *testing.T, root, rel string) {
 }
 
 func TestCollectRecordsUnreadableFiles(t *testing.T) {
-	root := copyTree(t, fixtureRoot)
+	root := testfixture.CopyTree(t, fixtureRoot)
 	tol := "class/nvme/nvme0/power/pm_qos_latency_tolerance_us"
 	fifoAt(t, root, tol)
 	fifoAt(t, root, "module/nvme_core/parameters/force_apst")

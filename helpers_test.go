@@ -2,9 +2,7 @@ package nvmeapst_test
 
 import (
 	"context"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -156,39 +154,4 @@ func systemWith(t testing.TB, root string, d drives, rec *opened) *nvmeapst.Syst
 func system(t testing.TB, root string, d drives) *nvmeapst.System {
 	t.Helper()
 	return systemWith(t, root, d, nil)
-}
-
-// copyTree copies a fixture tree into a temporary directory, keeping
-// symbolic links, so that tests may write to it.
-func copyTree(t testing.TB, src string) string {
-	t.Helper()
-	dst := filepath.Join(t.TempDir(), filepath.Base(src))
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		target := filepath.Join(dst, rel)
-		switch {
-		case d.Type()&fs.ModeSymlink != 0:
-			link, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			return os.Symlink(link, target)
-		case d.IsDir():
-			return os.MkdirAll(target, 0o755)
-		default:
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			return os.WriteFile(target, b, 0o644)
-		}
-	})
-	require.NoError(t, err)
-	return dst
 }

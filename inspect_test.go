@@ -200,7 +200,7 @@ func TestInspectNamedAndUnknownControllers(t *testing.T) {
 func TestInspectInfersUnknownNoAPSTQuirk(t *testing.T) {
 	// A drive the model has no quirk for, on a machine whose kernel hides
 	// pm_qos_latency_tolerance_us: the kernel knows a NO_APST quirk.
-	root := copyTree(t, fixtureRoot)
+	root := testfixture.CopyTree(t, fixtureRoot)
 	require.NoError(t, os.Remove(root+"/class/nvme/nvme2/power/pm_qos_latency_tolerance_us"))
 	d := consistentDrives(t)
 	d["nvme2"] = fake(samsung990Image(t), apst.Feature{}, ioctl.PowerManagement{}, nil)
@@ -268,7 +268,7 @@ func TestInspectVerdictUsesCheck(t *testing.T) {
 // kernel has APST disabled, and the verdict says which causes that leaves
 // uncertain.
 func TestInspectUnreadableIsNotAbsent(t *testing.T) {
-	root := copyTree(t, fixtureRoot)
+	root := testfixture.CopyTree(t, fixtureRoot)
 	tol := root + "/class/nvme/nvme2/power/pm_qos_latency_tolerance_us"
 	require.NoError(t, os.Remove(tol))
 	testfixture.Mkfifo(t, tol)
@@ -287,7 +287,7 @@ func TestInspectUnreadableIsNotAbsent(t *testing.T) {
 // TestInspectBadModuleParameter: one malformed nvme_core parameter is one
 // unknown parameter; the others are used.
 func TestInspectBadModuleParameter(t *testing.T) {
-	root := copyTree(t, fixtureRoot)
+	root := testfixture.CopyTree(t, fixtureRoot)
 	require.NoError(t, os.WriteFile(root+"/module/nvme_core/parameters/apst_secondary_timeout_ms", []byte("12abc\n"), 0o644))
 	r := inspect(t, system(t, root, consistentDrives(t)), "nvme2")
 	assert.Equal(t, []string{"apst_secondary_timeout_ms"}, r.Module.Unreadable)
@@ -303,7 +303,7 @@ func TestInspectBadModuleParameter(t *testing.T) {
 // are not silently dropped: the report says so (and the 600p's ID is
 // inferred from its model).
 func TestInspectMissingPCIVendorIsAGap(t *testing.T) {
-	root := copyTree(t, fixtureRoot)
+	root := testfixture.CopyTree(t, fixtureRoot)
 	dev, err := filepath.EvalSymlinks(root + "/class/nvme/nvme0/device")
 	require.NoError(t, err)
 	require.NoError(t, os.Remove(filepath.Join(dev, "vendor")))
@@ -337,8 +337,8 @@ func TestInspectBoundZeroWhenAPSTDisabled(t *testing.T) {
 
 // TestInspectReach: each controller says where the kernel's table and the
 // drive's take it, with the deepest state's exit latency and max power
-// (issue 18: indexing PowerStates with Deepest gave ps0's figures for a
-// drive that never leaves ps0). nvme2 of the bundle holds the 100 ms table
+// (the figures of the deepest state itself, not ps0's: a drive that never
+// leaves ps0 is the case that tells them apart). nvme2 of the bundle holds the 100 ms table
 // (ps4: 43 ms, 7 mW) while the kernel programs the 25 ms one (ps3: 4.6 ms,
 // 80 mW); the DMI-quirked nvme1 has APST disabled: both tables stay in ps0,
 // whose exit latency is then 0.

@@ -12,6 +12,7 @@ import (
 
 	nvmeapst "github.com/nvmeapst/nvmeapst"
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 	"github.com/nvmeapst/nvmeapst/sysfs"
 )
 
@@ -20,7 +21,7 @@ func toleranceFile(root, name string) string {
 }
 
 func TestSetLatencyWritesAndReadsBack(t *testing.T) {
-	root := copyTree(t, fixtureRoot)
+	root := testfixture.CopyTree(t, fixtureRoot)
 	s := system(t, root, consistentDrives(t))
 
 	ch, err := s.SetLatency(context.Background(), "nvme0", "25000")
@@ -53,7 +54,7 @@ func TestSetLatencyWritesAndReadsBack(t *testing.T) {
 }
 
 func TestSetLatencyChangesThePlan(t *testing.T) {
-	root := copyTree(t, fixtureRoot)
+	root := testfixture.CopyTree(t, fixtureRoot)
 	s := system(t, root, consistentDrives(t))
 	// nvme2 goes from 25000 to the module default: ps4 becomes the
 	// secondary target; the fake drive still holds the old table.
@@ -78,7 +79,7 @@ func TestSetLatencyKeywords(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.value, func(t *testing.T) {
-			root := copyTree(t, fixtureRoot)
+			root := testfixture.CopyTree(t, fixtureRoot)
 			ch, err := system(t, root, consistentDrives(t)).SetLatency(context.Background(), "nvme2", tt.value)
 			require.NoError(t, err)
 			assert.Equal(t, tt.reads, ch.New.String())
@@ -93,7 +94,7 @@ func TestSetLatencyKeywords(t *testing.T) {
 }
 
 func TestSetLatencyRefusesInvalidValues(t *testing.T) {
-	root := copyTree(t, fixtureRoot)
+	root := testfixture.CopyTree(t, fixtureRoot)
 	s := system(t, root, consistentDrives(t))
 	path := toleranceFile(root, "nvme0")
 	before, err := os.ReadFile(path)
@@ -115,7 +116,7 @@ func TestSetLatencyRefusesInvalidValues(t *testing.T) {
 }
 
 func TestSetLatencyErrors(t *testing.T) {
-	root := copyTree(t, fixtureRoot)
+	root := testfixture.CopyTree(t, fixtureRoot)
 	s := system(t, root, consistentDrives(t))
 	_, err := s.SetLatency(context.Background(), "nvme1", "25000")
 	assert.ErrorIs(t, err, sysfs.ErrAPSTDisabled)
@@ -126,7 +127,7 @@ func TestSetLatencyErrors(t *testing.T) {
 }
 
 func TestPersistenceWithoutSerial(t *testing.T) {
-	root := copyTree(t, fixtureRoot)
+	root := testfixture.CopyTree(t, fixtureRoot)
 	ch, err := system(t, root, consistentDrives(t)).SetLatency(context.Background(), "nvme2", "5500")
 	require.NoError(t, err)
 	assert.Equal(t, `ACTION=="add|change", SUBSYSTEM=="nvme", KERNEL=="nvme[0-9]*", ATTR{model}=="Samsung SSD 990 EVO Plus *", TEST=="power/pm_qos_latency_tolerance_us", ATTR{power/pm_qos_latency_tolerance_us}="5500"`, ch.Persist.UdevRule,

@@ -26,7 +26,7 @@ const statLine = "187411 3546 12419098 43710 119215 86311 8290922 101396 0 95400
 // counters for nvme2n1 (the 990 EVO Plus, tolerance 25000).
 func measureFixture(t *testing.T) (*nvmeapst.System, string) {
 	t.Helper()
-	root := copyTree(t, fixtureRoot)
+	root := testfixture.CopyTree(t, fixtureRoot)
 	require.NoError(t, os.WriteFile(filepath.Join(root, "block/nvme2n1/stat"), []byte(statLine), 0o644))
 	return system(t, root, consistentDrives(t)), root
 }

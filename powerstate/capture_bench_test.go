@@ -198,3 +198,42 @@ func BenchmarkParseCorpus(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(files)), "files/op")
 }
+
+// BenchmarkParseCorpusCapture is the reader's cost per capture: one op
+// parses one capture of the corpus in the format of the sub-benchmark (its
+// captures in turn), from bytes in memory, so that ns/op and allocs/op are
+// per capture (what apstctl survey pays per file after reading it).
+func BenchmarkParseCorpusCapture(b *testing.B) {
+	byFormat := map[powerstate.Format][][]byte{}
+	for _, dev := range corpusDevices(b) {
+		caps := append([]corpusCapture{{dev.smartctl, powerstate.FormatSmartctlText}}, dev.others...)
+		for _, c := range caps {
+			data, err := os.ReadFile(c.path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			byFormat[c.format] = append(byFormat[c.format], data)
+		}
+	}
+	for _, f := range []powerstate.Format{powerstate.FormatSmartctlText, powerstate.FormatBinary, powerstate.FormatNVMeCLIText, powerstate.FormatNVMeCLIJSON} {
+		files := byFormat[f]
+		if len(files) == 0 {
+			b.Fatalf("no %s captures in the corpus", f)
+		}
+		b.Run(f.String(), func(b *testing.B) {
+			size := 0
+			for _, d := range files {
+				size += len(d)
+			}
+			b.SetBytes(int64(size / len(files)))
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if _, err := powerstate.ParseBytes(files[i%len(files)]); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+	}
+}

@@ -412,16 +412,20 @@ func parseSmartctlVersion(s string) (Version, bool) {
 	if s == "<1.2" {
 		return 0, true
 	}
-	parts := strings.Split(s, ".")
-	if len(parts) < 2 || len(parts) > 3 {
+	maj, rest, ok := strings.Cut(s, ".")
+	if !ok {
 		return 0, false
 	}
-	major, ok1 := parseDec(parts[0], 16)
-	minor, ok2 := parseDec(parts[1], 8)
+	min, terS, three := strings.Cut(rest, ".")
+	if three && strings.Contains(terS, ".") {
+		return 0, false
+	}
+	major, ok1 := parseDec(maj, 16)
+	minor, ok2 := parseDec(min, 8)
 	var ter uint64
 	ok3 := true
-	if len(parts) == 3 {
-		ter, ok3 = parseDec(parts[2], 8)
+	if three {
+		ter, ok3 = parseDec(terS, 8)
 		ok3 = ok3 && ter != 0
 	}
 	if !ok1 || !ok2 || !ok3 {

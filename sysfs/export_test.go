@@ -1,23 +1,16 @@
 package sysfs
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 )
 
 // CopyFixture copies the fixture tree at dir (relative to this package:
 // "../testdata/sys", the module's tree, or one of testdata/) into a fresh
 // temporary directory, keeping symbolic links as links, and returns the
 // copy's root. Tests that write use it so that the fixtures stay untouched.
-func CopyFixture(t testing.TB, dir string) string {
-	t.Helper()
-	dst := filepath.Join(t.TempDir(), filepath.Base(dir))
-	if err := os.CopyFS(dst, os.DirFS(dir)); err != nil {
-		t.Fatalf("copy fixture %s: %v", dir, err)
-	}
-	return dst
-}
+func CopyFixture(t testing.TB, dir string) string { return testfixture.CopyTree(t, dir) }
 
 // WithWriteHook returns a copy of fs whose writes call write instead of
 // writing the file, so that tests can play a kernel that changes values.

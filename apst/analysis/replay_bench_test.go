@@ -83,6 +83,7 @@ func BenchmarkReplayTrace(b *testing.B) {
 				total += rep.Events + rep.Completions
 			}
 			b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "events/s")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(total), "ns/event")
 		})
 	}
 }

@@ -31,7 +31,8 @@ type SimOptions struct {
 	ExitFactor ExitFactors
 	// CPUWake is added to every wake, the starting state's included: the
 	// CPU's C-state exit latency, which a CPU latency QoS limit removes
-	// (about 150 µs on the Ice Lake measurements in the seeds).
+	// (about 150 µs on the Ice Lake laptops of the 25 ms patch's
+	// measurements).
 	CPUWake apst.Microseconds
 }
 

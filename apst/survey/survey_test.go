@@ -891,3 +891,31 @@ func BenchmarkSurvey(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/fleet, "ns/drive")
 }
+
+// BenchmarkSurveyDrive is the survey's cost per drive: one op records one
+// drive (the smartctl corpus in turn, with varied latencies) with AddInto
+// into a survey of 100 ms against 25 ms with the kernel's quirks, so that
+// ns/op and allocs/op are per drive.
+func BenchmarkSurveyDrive(b *testing.B) {
+	_, cs := surveyCaptures(b, surveyCorpusDir+"/smartctl")
+	const distinct = 4096
+	ctls := make([]powerstate.Controller, distinct)
+	names := make([]string, distinct)
+	for i := range ctls {
+		ctls[i] = fleetController(cs, i)
+		names[i] = fmt.Sprintf("fleet/host-%05d/nvme0.txt", i)
+	}
+	s, err := survey.NewWithOptions(survey.Options{KernelQuirks: true}, surveyConfigs(b, "ps-max-latency-us=100000", "ps-max-latency-us=25000")...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var row survey.Row
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if err := s.AddInto(&row, names[i%distinct], &ctls[i%distinct]); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -325,54 +324,38 @@ func TestMeasureRestoresOnErrorCancelAndSignal(t *testing.T) {
 }
 
 // copyFixture copies the sysfs fixture, keeping its symbolic links, so
-// that a test may write to it.
+// that a test may write to it, with I/O counters for nvme2n1.
 func copyFixture(t *testing.T) string {
 	t.Helper()
-	src := testfixture.Path("sys")
-	dst := filepath.Join(t.TempDir(), "sys")
-	require.NoError(t, filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		switch {
-		case d.Type()&fs.ModeSymlink != 0:
-			link, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			return os.Symlink(link, target)
-		case d.IsDir():
-			return os.MkdirAll(target, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	}))
+	dst := testfixture.CopyTree(t, testfixture.Path("sys"))
 	require.NoError(t, os.WriteFile(filepath.Join(dst, "block/nvme2n1/stat"), []byte("1 0 8 0 2 0 16 0 0 0 0 0 0 0 0 0 0\n"), 0o644))
 	return dst
 }
 
-func TestMeasureLive(t *testing.T) {
-	root := copyFixture(t)
-	tolPath := filepath.Join(root, "class/nvme/nvme2/power/pm_qos_latency_tolerance_us")
-	identify := testfixture.ReadFile(t, testfixture.Samsung990EVOPlus)
-	live := func() (*nvmeapst.System, error) {
-		fs, err := sysfs.NewFS(root)
+// fakeLiveSystem is the live machine measure opens: the sysfs tree at
+// root, every controller answering Identify with the 990 EVO Plus image,
+// kernel 6.8.0.
+func fakeLiveSystem(root string, identify []byte) func() (*nvmeapst.System, error) {
+	return func() (*nvmeapst.System, error) {
+		fsys, err := sysfs.NewFS(root)
 		if err != nil {
 			return nil, err
 		}
 		return &nvmeapst.System{
-			FS: fs,
+			FS: fsys,
 			Opener: nvmeapst.OpenerFunc(func(context.Context, string) (ioctl.Controller, error) {
 				return ioctltest.New(identify, apst.Feature{}, ioctl.PowerManagement{}), nil
 			}),
 			KernelRelease: func() (string, error) { return "6.8.0", nil },
 		}, nil
 	}
+}
+
+func TestMeasureLive(t *testing.T) {
+	root := copyFixture(t)
+	tolPath := filepath.Join(root, "class/nvme/nvme2/power/pm_qos_latency_tolerance_us")
+	identify := testfixture.ReadFile(t, testfixture.Samsung990EVOPlus)
+	live := fakeLiveSystem(root, identify)
 	t.Run("needs root", func(t *testing.T) {
 		hooks := &measureHooks{liveSystem: live}
 		hooks.openOptions.OpenDrive = func(p string) (measure.Drive, error) {

@@ -385,11 +385,9 @@ func runPersist(x *invocation, f *persistFlags, args []string) error {
 		}
 	}
 	if ctl == nil {
-		for _, name := range []string{"ps-max-latency-us", "pm-qos", "default-ps-max-latency-us", "apst-primary-timeout-ms", "apst-secondary-timeout-ms",
-			"apst-primary-latency-tol-us", "apst-secondary-latency-tol-us", "kernel", "quirks", "force-apst"} {
-			if fl := x.cmd.flags.fs.Lookup(name); fl != nil && fl.Value.String() != fl.DefValue {
-				return usagef("--%s describes the kernel a CAPTURE is planned under: give the CAPTURE, or drop it", name)
-			}
+		if name := x.cmd.flags.firstGiven("ps-max-latency-us", "pm-qos", "default-ps-max-latency-us", "apst-primary-timeout-ms", "apst-secondary-timeout-ms",
+			"apst-primary-latency-tol-us", "apst-secondary-latency-tol-us", "kernel", "quirks", "force-apst"); name != "" {
+			return usagef("--%s describes the kernel a CAPTURE is planned under: give the CAPTURE, or drop it", name)
 		}
 	}
 	scope, notes, err := f.persistScope(ctl)

@@ -77,6 +77,10 @@ func TestPersistUsage(t *testing.T) {
 		{[]string{"persist", "--bound", "1", "--model", `a"b`}, "cannot match"},
 		{[]string{"persist", "--bound", "1", "--kernel", "v4.12"}, "--kernel describes the kernel"},
 		{[]string{"persist", "--check-line", "x", "--bound", "1"}, "--bound does not go with --check"},
+		// Given is given, whatever the value: the kernel's default named
+		// without a CAPTURE, an empty --model with --check.
+		{[]string{"persist", "--bound", "1", "--kernel", "current"}, "--kernel describes the kernel"},
+		{[]string{"persist", "--check-line", "x", "--model", ""}, "--model does not go with --check"},
 		{[]string{"persist", "--check-line", "hello", evo}, "no udev rule, nvme_core.default_ps_max_latency_us, options nvme_core, tmpfiles w line or tuned [sysfs] line found"},
 		{[]string{"persist", "--check-line", "nvme_core.default_ps_max_latency_us=-1", evo}, "want an unsigned number"},
 	} {

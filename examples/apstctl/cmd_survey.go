@@ -128,6 +128,8 @@ type surveyRun struct {
 	// rest on a PCI ID inferred from the model, and those with PCI IDs of
 	// their vendor's that carry quirks but could not be checked.
 	quirksInferred, quirksUnchecked int
+	// assumed counts the drives per kind of assumption (survey_assumptions.go).
+	assumed surveyAssumedCounts
 	// bundleDrives counts the rows of controllers of bundles.
 	bundleDrives int
 	// shards are the identities of the surveys a merged report holds, in

@@ -76,6 +76,17 @@ func (f *flagSet) Func(name, meta, usage string, fn func(string) error) {
 // the order they were first given.
 func (f *flagSet) given() []string { return f.set }
 
+// firstGiven returns the first of names (long names) that the command line
+// set, in the order of names, or "" when it set none of them.
+func (f *flagSet) firstGiven(names ...string) string {
+	for _, n := range names {
+		if slices.Contains(f.set, n) {
+			return n
+		}
+	}
+	return ""
+}
+
 // markGiven records that the command line set the flag long.
 func (f *flagSet) markGiven(long string) {
 	if !slices.Contains(f.set, long) {

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+	"github.com/nvmeapst/nvmeapst/apst/persist"
 )
 
 // Every command taking --with takes at most maxConfigs of them: the next is
@@ -76,4 +77,33 @@ func TestDiagnoseSaysDroppedAddresses(t *testing.T) {
 	code, out, errOut = apstctl(t, nil, "diagnose", "--log", log, "-o", "json")
 	assert.Equal(t, exitOK, code, errOut)
 	assert.Contains(t, out, `"dropped_addresses": 1000`)
+}
+
+// survey --persist keeps persist.MaxFleetModels models; the drives of the
+// others are said to have no rule, on the text report and in the rules file.
+func TestSurveyPersistSaysDroppedModels(t *testing.T) {
+	g, err := persist.ParseGoal("stall=25ms")
+	assert.NoError(t, err)
+	fleet, err := persist.NewFleet(g)
+	assert.NoError(t, err)
+	for i := range persist.MaxFleetModels + 3 {
+		fleet.Add("model "+strconv.Itoa(i), 100000, nil)
+	}
+	assert.Equal(t, 3, fleet.Dropped)
+	assert.Equal(t, "  3 drives of models beyond the first 100000 (the most --persist keeps): no rule for them\n", fleetDroppedText("  ", fleet.Dropped))
+	assert.Equal(t, "# 1 drive of models beyond the first 100000 (the most --persist keeps): no rule for them\n", fleetDroppedText("# ", 1))
+	assert.Empty(t, fleetDroppedText("# ", 0))
+}
+
+// --merge refuses a shard of more configurations than a survey takes.
+func TestSurveyMergeConfigurationsLimit(t *testing.T) {
+	var names []string
+	for i := range maxConfigs + 1 {
+		names = append(names, `{"name":"ps-max-latency-us=`+strconv.Itoa(i+1)+`"}`)
+	}
+	shard := filepath.Join(t.TempDir(), "shard.json")
+	assert.NoError(t, os.WriteFile(shard, []byte(`{"configs":[`+strings.Join(names, ",")+`],"kernel_quirks":true,"drives":[]}`), 0o644))
+	code, out, errOut := apstctl(t, nil, "survey", "--merge", "--format", "json", shard)
+	assert.Equal(t, exitUsage, code, out)
+	assert.Contains(t, errOut, "shard.json: 33 configurations: want 2 to 32 (a survey takes --with at most 32 times)")
 }

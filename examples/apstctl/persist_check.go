@@ -72,10 +72,8 @@ func runPersistCheck(ctx context.Context, x *invocation, f *persistFlags, args [
 	if *f.check != "" && *f.checkLine != "" {
 		return usagef("give one of --check and --check-line")
 	}
-	for _, name := range []string{"bound", "goal", "from", "ac", "battery", "scope", "model", "serial", "form", "max-stall", "max-stall-us", "bar-state"} {
-		if fl := x.cmd.flags.fs.Lookup(name); fl != nil && fl.Value.String() != "" {
-			return usagef("--%s does not go with --check (it checks a setting, it does not make one)", name)
-		}
+	if name := x.cmd.flags.firstGiven("bound", "goal", "from", "ac", "battery", "scope", "model", "serial", "form", "max-stall", "max-stall-us", "bar-state"); name != "" {
+		return usagef("--%s does not go with --check (it checks a setting, it does not make one)", name)
 	}
 	if f.output.path != "" {
 		return usagef("--output does not go with --check")

@@ -17,13 +17,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	nvmeapst "github.com/nvmeapst/nvmeapst"
-	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/measure"
 	"github.com/nvmeapst/nvmeapst/internal/testfixture"
-	"github.com/nvmeapst/nvmeapst/ioctl"
-	"github.com/nvmeapst/nvmeapst/ioctl/ioctltest"
-	"github.com/nvmeapst/nvmeapst/sysfs"
 )
 
 // helperEnv, set in the environment of this test binary, makes it run
@@ -53,19 +48,7 @@ func helperMeasureHook(root string) func(*measureHooks) {
 			panic(err)
 		}
 		var sim *measure.Simulation
-		o.liveSystem = func() (*nvmeapst.System, error) {
-			fsys, err := sysfs.NewFS(root)
-			if err != nil {
-				return nil, err
-			}
-			return &nvmeapst.System{
-				FS: fsys,
-				Opener: nvmeapst.OpenerFunc(func(context.Context, string) (ioctl.Controller, error) {
-					return ioctltest.New(identify, apst.Feature{}, ioctl.PowerManagement{}), nil
-				}),
-				KernelRelease: func() (string, error) { return "6.8.0", nil },
-			}, nil
-		}
+		o.liveSystem = fakeLiveSystem(root, identify)
 		o.openOptions.OpenDrive = func(string) (measure.Drive, error) {
 			so := &measureOptions{simulate: testfixture.Path(testfixture.Samsung990EVOPlus), exitFactor: "0.78", seed: 1}
 			s, _, _, err := so.simulation()

@@ -46,18 +46,21 @@ type surveyBundleJSON struct {
 	// when the bundle lacks it (PCIIDGap says why).
 	PCIID    string `json:"pci_id"`
 	PCIIDGap string `json:"pci_id_gap,omitempty"`
-	// PCIIDInferred and DMIInferred are false: the quirk lookup used the
-	// bundle's values.
-	PCIIDInferred bool     `json:"pci_id_inferred"`
-	DMI           dmiJSON  `json:"dmi"`
-	DMIInferred   bool     `json:"dmi_inferred"`
-	DMIError      string   `json:"dmi_error,omitempty"`
-	KernelRelease string   `json:"kernel_release"`
-	Quirks        string   `json:"quirks"`
-	QuirkSources  []string `json:"quirk_sources"`
-	APSTDisabled  bool     `json:"apst_disabled_by_kernel"`
-	BoundUS       uint64   `json:"bound_us"`
-	BoundSource   string   `json:"bound_source"`
+	// DMI holds the bundle's DMI strings; DMIError says why they could
+	// not be read (a DMI rule could then be missed: Assumptions).
+	DMI      dmiJSON `json:"dmi"`
+	DMIError string  `json:"dmi_error,omitempty"`
+	// Assumptions is what inspect's report on the controller assumed
+	// (ControllerReport.Assumptions, the "assumptions" object of cli.md):
+	// null when the bundle said everything the answer depends on; a PCI
+	// ID inferred from the model only where the bundle lacks it.
+	Assumptions   *assumptionsJSON `json:"assumptions"`
+	KernelRelease string           `json:"kernel_release"`
+	Quirks        string           `json:"quirks"`
+	QuirkSources  []string         `json:"quirk_sources"`
+	APSTDisabled  bool             `json:"apst_disabled_by_kernel"`
+	BoundUS       uint64           `json:"bound_us"`
+	BoundSource   string           `json:"bound_source"`
 	// Notes say what a configuration changed of the machine's quirk
 	// lookup, and what the bundle could not tell (unreadable files).
 	Notes []string `json:"notes"`
@@ -191,6 +194,13 @@ func (r *surveyRun) surveyBundle(ctx context.Context, s *surveySlot) {
 				it.err = err.Error()
 			} else if err := r.survey.AddRecord(it.row.Record()); err != nil {
 				it.err = err.Error()
+			} else if kernelQuirks {
+				// What the machine's lookup had to infer or leave unchecked
+				// (a bundle without the PCI ID), as a capture's row says.
+				if !cr.Quirks.InferredPCI.IsZero() {
+					it.row.QuirksInferredFrom = "PCI ID " + cr.Quirks.InferredPCI.String() + " inferred from the " + cr.Quirks.InferredFrom
+				}
+				it.row.QuirksUncheckedPCI = cr.Quirks.UncheckedPCI
 			}
 		}
 		s.items = append(s.items, it)
@@ -228,6 +238,8 @@ func newSurveyBundleJSON(dir string, man *nvmeapst.Manifest, rep *nvmeapst.Repor
 			b.PCIIDGap = "the bundle records no PCI ID for " + cr.Name + " (not a PCI function)"
 		}
 	}
+	a := cr.Assumptions()
+	b.Assumptions = ownAssumptionsView(&a)
 	if rep.DMIProblem != nil {
 		b.DMIError = rep.DMIProblem.Message
 	}

@@ -78,13 +78,16 @@ type surveyDriveJSON struct {
 	Quirks   string `json:"quirks"`
 	// What the quirks rest on, when the kernel's lookup had to infer or
 	// could not check a PCI ID (no capture records it).
-	QuirksInferredFrom string             `json:"quirks_inferred_from,omitempty"`
-	QuirksUncheckedPCI []string           `json:"quirks_unchecked_pci,omitempty"`
-	Changed            bool               `json:"changed"`
-	Configs            []surveyConfigJSON `json:"configs"`
-	IdlePowerDeltaMW   float64            `json:"idle_power_delta_mw"`
-	Changes            []surveyChangeJSON `json:"changes"`
-	BoundSweep         []surveyStepJSON   `json:"bound_sweep"`
+	QuirksInferredFrom string   `json:"quirks_inferred_from,omitempty"`
+	QuirksUncheckedPCI []string `json:"quirks_unchecked_pci,omitempty"`
+	// Assumed names the other kinds of assumption the drive's answers
+	// made (survey_assumptions.go); the summary counts them.
+	Assumed          []string           `json:"assumed,omitempty"`
+	Changed          bool               `json:"changed"`
+	Configs          []surveyConfigJSON `json:"configs"`
+	IdlePowerDeltaMW float64            `json:"idle_power_delta_mw"`
+	Changes          []surveyChangeJSON `json:"changes"`
+	BoundSweep       []surveyStepJSON   `json:"bound_sweep"`
 	// Bundle describes the machine of a bundle's controller (format
 	// "bundle"); absent for a capture.
 	Bundle *surveyBundleJSON `json:"bundle,omitempty"`
@@ -104,6 +107,7 @@ func newSurveyDriveJSON(row *survey.Row, format string, full bool) surveyDriveJS
 		BoundSweep: make([]surveyStepJSON, len(row.Sweep)),
 	}
 	d.QuirksInferredFrom = row.QuirksInferredFrom
+	d.Assumed = rowAssumed(row)
 	for _, id := range row.QuirksUncheckedPCI {
 		d.QuirksUncheckedPCI = append(d.QuirksUncheckedPCI, id.String())
 	}

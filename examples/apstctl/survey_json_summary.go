@@ -96,10 +96,12 @@ type surveySummaryJSON struct {
 	// BundleDrives counts the drives read from bundles of apstctl
 	// collect (rows of format "bundle"): their PCI ID and DMI strings are
 	// the bundle's, not inferred.
-	BundleDrives int                    `json:"bundle_drives"`
-	Configs      []surveyConfigNameJSON `json:"configs"`
-	Comparisons  []surveyComparisonJSON `json:"comparisons"`
-	StallBudget  *surveyBudgetJSON      `json:"stall_budget,omitempty"`
+	BundleDrives int `json:"bundle_drives"`
+	// Assumptions count the drives per kind of assumption, said once.
+	Assumptions surveyAssumptionsJSON  `json:"assumptions"`
+	Configs     []surveyConfigNameJSON `json:"configs"`
+	Comparisons []surveyComparisonJSON `json:"comparisons"`
+	StallBudget *surveyBudgetJSON      `json:"stall_budget,omitempty"`
 	// Shards are the identities of the surveys the report holds: one for
 	// a survey of directories, those of every shard for --merge.
 	Shards []string `json:"shards,omitempty"`
@@ -111,6 +113,7 @@ func newSurveySummaryJSON(r *surveyRun) surveySummaryJSON {
 		Drives: sum.Drives, Changed: sum.Changed, UnreadableFiles: r.unreadable.len(), UnreadableNotListed: r.unreadable.notListed(), SkippedFiles: r.skipped,
 		KernelQuirks:   r.survey.Options().KernelQuirks,
 		QuirksInferred: r.quirksInferred, QuirksUnchecked: r.quirksUnchecked, BundleDrives: r.bundleDrives,
+		Assumptions: surveyAssumptionsView(r),
 		Configs:     surveyConfigNames(sum.Configs),
 		Comparisons: make([]surveyComparisonJSON, len(sum.Comparisons)),
 	}

@@ -62,6 +62,7 @@ type surveyMergeRowJSON struct {
 	Vendor             *string  `json:"vendor"`
 	QuirksInferredFrom string   `json:"quirks_inferred_from"`
 	QuirksUncheckedPCI []string `json:"quirks_unchecked_pci"`
+	Assumed            []string `json:"assumed"`
 	Configs            []struct {
 		WorstExitLatencyUS    uint64  `json:"worst_exit_latency_us"`
 		DeepestStateMaxPowerW float64 `json:"deepest_state_max_power_w"`
@@ -199,6 +200,7 @@ func (r *surveyRun) mergeShard(ctx context.Context, path string, in io.Reader) e
 		}
 		rows++
 		r.countQuirkNotes(m.QuirksInferredFrom != "", len(m.QuirksUncheckedPCI) > 0)
+		r.assumed.add(m.Assumed)
 		if len(m.Bundle) > 0 && string(m.Bundle) != "null" {
 			r.bundleDrives++
 		}
@@ -372,6 +374,9 @@ func (r *surveyRun) mergeHead(path string, head *surveyShardHeadJSON) error {
 	}
 	if len(head.Configs) < 2 || head.KernelQuirks == nil {
 		return fail("no configurations at the start: not a survey report of this apstctl")
+	}
+	if len(head.Configs) > maxConfigs {
+		return fail("%d configurations: want 2 to %d (a survey takes --with at most %d times)", len(head.Configs), maxConfigs, maxConfigs)
 	}
 	names := make([]string, len(head.Configs))
 	for i, c := range head.Configs {

@@ -75,16 +75,30 @@ func (p *surveyPersistOutput) end(r *surveyRun) error {
 	if err := p.surveyOutput.end(r); err != nil {
 		return err
 	}
-	rules := p.sp.fleet.Rules()
+	rules, dropped := p.sp.fleet.Rules(), p.sp.fleet.Dropped
 	if p.text {
 		writeFleetRules(p.w, p.sp.goal, rules)
+		fmt.Fprint(p.w, fleetDroppedText("  ", dropped))
 	}
 	if p.sp.rules.path == "" {
 		return nil
 	}
 	return writeFileOrFail("--persist-rules", p.sp.rules.path, func(w io.Writer) error {
-		return writeFleetRulesFile(w, p.sp.goal, rules)
+		if err := writeFleetRulesFile(w, p.sp.goal, rules); err != nil {
+			return err
+		}
+		_, err := io.WriteString(w, fleetDroppedText("# ", dropped))
+		return err
 	})
+}
+
+// fleetDroppedText says, after prefix, how many drives got no rule because
+// their models came after the first persist.MaxFleetModels; "" for none.
+func fleetDroppedText(prefix string, dropped int) string {
+	if dropped == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s%s of models beyond the first %d (the most --persist keeps): no rule for them\n", prefix, plural(dropped, "drive"), persist.MaxFleetModels)
 }
 
 // writeFleetRules prints the rules section of the text report.

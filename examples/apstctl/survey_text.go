@@ -135,8 +135,9 @@ func (t *surveyText) end(r *surveyRun) error {
 	} else {
 		fmt.Fprintln(w, "; kernel quirks not applied")
 	}
+	writeSurveyAssumptions(w, r)
 	if r.bundleDrives > 0 {
-		fmt.Fprintf(w, "  %s read from bundles of apstctl collect (DIR (bundle, nvmeN)): their PCI IDs and DMI strings are the bundle's, not inferred; each configuration applies on top of their module parameters, bound and quirks (bundle in --format json)\n", plural(r.bundleDrives, "drive"))
+		fmt.Fprintf(w, "  %s read from bundles of apstctl collect (DIR (bundle, nvmeN)): their PCI IDs and DMI strings are read from the bundle, not inferred, unless it lacks them; each configuration applies on top of their module parameters, bound and quirks (bundle, with pci_id_gap and dmi_error, in --format json)\n", plural(r.bundleDrives, "drive"))
 	}
 	for _, u := range r.unreadable.listed {
 		fmt.Fprintf(w, "  unreadable: %s: %s\n", safeio.EscapeTerminal(u.Path), safeio.EscapeTerminal(u.Error))

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -28,8 +29,8 @@ var assumptionCases = []struct {
 	{"diagnose", []string{"diagnose", "--log", "../../apst/diagnose/testdata/apst.log", "--id-ctrl", intelImage}},
 }
 
-// Each assumption is said once per output (issue 19: "the same two note:
-// lines open every command's output"): no note or warning line repeats in
+// Each assumption is said once per output (the same two note: lines once
+// opened every command's output): no note or warning line repeats in
 // a text output, and the JSON's assumptions objects (the top-level one and
 // those of configurations or controllers) never say a note twice.
 func TestAssumptionsSaidOnce(t *testing.T) {
@@ -144,4 +145,45 @@ func TestWithConfigQuirksOfItsRelease(t *testing.T) {
 	assert.Equal(t, planOf(t, nil, "--kernel", "4.11", intelImage).MaxPS, v.Configs[0].MaxPS)
 	assert.Equal(t, 4, v.Configs[0].MaxPS)
 	assert.Equal(t, 3, v.Configs[1].MaxPS)
+}
+
+// survey says what was assumed once, as a summary: per kind, the drives
+// whose answer it can change; a row names its kinds so that --merge counts
+// the same.
+func TestSurveyAssumptionsSummary(t *testing.T) {
+	dir := t.TempDir()
+	for src, dst := range map[string]string{intelImage: "intel.bin", evoImage: "evo.bin"} {
+		b, err := os.ReadFile(src)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(dir+"/"+dst, b, 0o644))
+	}
+	_, out, errOut := apstctl(t, nil, "survey", dir)
+	assert.Equal(t, 1, strings.Count(out, "DMI rules not checked"), out+errOut)
+	assert.Contains(t, out, "  note: 2 drives: DMI rules not checked")
+	assert.Contains(t, out, "  note: 1 drive: kernel release unknown")
+
+	code, js, errOut := apstctl(t, nil, "survey", "-o", "json", dir)
+	require.Equal(t, 0, code, errOut)
+	type summary struct {
+		Summary struct {
+			Assumptions struct {
+				ReleaseUnknown int      `json:"release_unknown"`
+				DMIUnchecked   int      `json:"dmi_unchecked"`
+				Notes          []string `json:"notes"`
+			} `json:"assumptions"`
+		} `json:"summary"`
+	}
+	var v summary
+	require.NoError(t, json.Unmarshal([]byte(js), &v))
+	assert.Equal(t, 1, v.Summary.Assumptions.ReleaseUnknown)
+	assert.Equal(t, 2, v.Summary.Assumptions.DMIUnchecked)
+	assert.Len(t, v.Summary.Assumptions.Notes, 2)
+
+	shard := t.TempDir() + "/shard.json"
+	require.NoError(t, os.WriteFile(shard, []byte(js), 0o644))
+	code, merged, errOut := apstctl(t, nil, "survey", "--merge", "-o", "json", shard)
+	require.Equal(t, 0, code, errOut)
+	var m summary
+	require.NoError(t, json.Unmarshal([]byte(merged), &m))
+	assert.Equal(t, v.Summary.Assumptions, m.Summary.Assumptions)
 }

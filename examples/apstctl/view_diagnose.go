@@ -52,9 +52,49 @@ type incidentJSON struct {
 	Events     []eventJSON          `json:"events"`
 }
 
+// eventJSON is one event of the kernel log (kernlog.Event), its time
+// stamp as the log wrote it.
 type eventJSON struct {
-	kernlog.Event
-	Time string `json:"time,omitempty"`
+	Kind            kernlog.Kind `json:"kind"`
+	Line            int          `json:"line"`
+	Driver          string       `json:"driver,omitempty"`
+	Device          string       `json:"device,omitempty"`
+	Controller      string       `json:"controller,omitempty"`
+	PCI             string       `json:"pci,omitempty"`
+	Disk            string       `json:"disk,omitempty"`
+	Reporter        string       `json:"reporter,omitempty"`
+	CSTS            uint32       `json:"csts,omitempty"`
+	PCIStatus       uint16       `json:"pci_status,omitempty"`
+	PCIStatusFailed bool         `json:"pci_status_failed,omitempty"`
+	Tag             int          `json:"tag,omitempty"`
+	CommandID       string       `json:"command_id,omitempty"`
+	QID             int          `json:"qid,omitempty"`
+	Opcode          int          `json:"opcode,omitempty"`
+	OpName          string       `json:"op,omitempty"`
+	ReqOp           string       `json:"req_op,omitempty"`
+	Size            int64        `json:"size,omitempty"`
+	Action          string       `json:"action,omitempty"`
+	Errno           int          `json:"errno,omitempty"`
+	Status          int          `json:"status,omitempty"`
+	SCT             int          `json:"sct,omitempty"`
+	SC              int          `json:"sc,omitempty"`
+	FromState       string       `json:"from_state,omitempty"`
+	Severity        string       `json:"severity,omitempty"`
+	Layer           string       `json:"layer,omitempty"`
+	Text            string       `json:"text"`
+	Time            string       `json:"time,omitempty"`
+}
+
+func eventView(e *kernlog.Event) eventJSON {
+	return eventJSON{
+		Kind: e.Kind, Line: e.Line, Driver: e.Driver, Device: e.Device,
+		Controller: e.Controller, PCI: e.PCI, Disk: e.Disk, Reporter: e.Reporter,
+		CSTS: e.CSTS, PCIStatus: e.PCIStatus, PCIStatusFailed: e.PCIStatusFailed,
+		Tag: e.Tag, CommandID: e.CommandID, QID: e.QID, Opcode: e.Opcode, OpName: e.OpName,
+		ReqOp: e.ReqOp, Size: e.Size, Action: e.Action,
+		Errno: e.Errno, Status: e.Status, SCT: e.SCT, SC: e.SC, FromState: e.FromState,
+		Severity: e.Severity, Layer: e.Layer, Text: e.Text, Time: e.Time.String(),
+	}
 }
 
 func diagnoseView(r *diagnoseResult) diagnosisJSON {
@@ -71,8 +111,8 @@ func diagnoseView(r *diagnoseResult) diagnosisJSON {
 		for _, in := range l.Incidents {
 			ij := incidentJSON{Controller: in.Controller, PCI: in.PCI, Boot: in.Boot, Start: in.Start.String(), End: in.End.String(),
 				Counts: in.Counts, Omitted: in.Omitted, Events: []eventJSON{}}
-			for _, e := range in.Events {
-				ij.Events = append(ij.Events, eventJSON{Event: e, Time: e.Time.String()})
+			for i := range in.Events {
+				ij.Events = append(ij.Events, eventView(&in.Events[i]))
 			}
 			v.Incidents = append(v.Incidents, ij)
 		}

@@ -2,12 +2,15 @@ package main
 
 import (
 	"encoding/json"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -142,4 +145,26 @@ func TestTextEscapesControlCharacters(t *testing.T) {
 	assert.NotContains(t, out, "\x1b")
 	assert.NotContains(t, out, "\r")
 	assert.Contains(t, out, `EVIL\x1b[2J\r\nforged line`)
+}
+
+// The kernel log's JSON is the command's: kernlog's types carry no struct
+// tags, and eventJSON has every field of kernlog.Event but the presence
+// flags (HasCSTS... are omitempty's job) and Time (written as the log
+// wrote it), so that a new field of the library is not left out silently.
+func TestEventViewCoversKernlogEvent(t *testing.T) {
+	for _, typ := range []reflect.Type{reflect.TypeFor[kernlog.Log](), reflect.TypeFor[kernlog.Incident](), reflect.TypeFor[kernlog.Event]()} {
+		for f := range typ.Fields() {
+			assert.Empty(t, f.Tag, "%s.%s: the library renders nothing; JSON keys are examples/apstctl's", typ, f.Name)
+		}
+	}
+	view := reflect.TypeFor[eventJSON]()
+	for f := range reflect.TypeFor[kernlog.Event]().Fields() {
+		if !f.IsExported() || f.Name == "Time" || strings.HasPrefix(f.Name, "Has") {
+			continue
+		}
+		vf, ok := view.FieldByName(f.Name)
+		if assert.True(t, ok, "eventJSON lacks kernlog.Event.%s", f.Name) {
+			assert.Equal(t, f.Type, vf.Type, f.Name)
+		}
+	}
 }

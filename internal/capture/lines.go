@@ -15,6 +15,10 @@ type Lines struct {
 	// lone "\r" line ends linear.
 	nl   int
 	nlOK bool
+	// cr is likewise the offset of the first "\r" at or after pos: a text
+	// without one is searched for it once, not once a line.
+	cr   int
+	crOK bool
 }
 
 // NewLines returns a reader of the lines of s.
@@ -40,7 +44,13 @@ func (l *Lines) Next() (line string, terminated, ok bool) {
 	if nl == len(rest) {
 		nl = -1
 	}
-	if cr := strings.IndexByte(seg, '\r'); cr >= 0 {
+	if !l.crOK || l.cr < l.pos {
+		l.cr, l.crOK = len(l.s), true
+		if i := strings.IndexByte(rest, '\r'); i >= 0 {
+			l.cr = l.pos + i
+		}
+	}
+	if cr := l.cr - l.pos; cr < len(seg) {
 		if cr == nl-1 {
 			l.pos += nl + 1 // "\r\n"
 		} else {

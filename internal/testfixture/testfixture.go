@@ -81,3 +81,17 @@ func SmartctlReports(tb testing.TB) int {
 	}
 	return n
 }
+
+// CopyTree copies the directory tree at dir (a fixture sysfs tree or
+// bundle: Path("sys"), or a package's own testdata tree) into a fresh
+// directory of tb.TempDir() named as dir's last element, keeping symbolic
+// links as links, and returns the copy's root. Tests that write, or that
+// break a file, do it on the copy so that the fixtures stay untouched.
+func CopyTree(tb testing.TB, dir string) string {
+	tb.Helper()
+	dst := filepath.Join(tb.TempDir(), filepath.Base(dir))
+	if err := os.CopyFS(dst, os.DirFS(dir)); err != nil {
+		tb.Fatalf("testfixture: copy %s: %v", dir, err)
+	}
+	return dst
+}

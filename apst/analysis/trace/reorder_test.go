@@ -56,20 +56,7 @@ func BenchmarkReaderReversedBlocks(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			events := 0
 			for b.Loop() {
-				r, err := trace.NewReader(bytes.NewReader(data), trace.Options{})
-				if err != nil {
-					b.Fatal(err)
-				}
-				for {
-					_, err := r.Next()
-					if err == io.EOF {
-						break
-					}
-					if err != nil {
-						b.Fatal(err)
-					}
-					events++
-				}
+				events += readEvents(b, data)
 			}
 			b.ReportMetric(b.Elapsed().Seconds()*1e9/float64(events), "ns/event")
 		})

@@ -112,64 +112,64 @@ func (t Timestamp) sub(u Timestamp) (time.Duration, bool) {
 // not carry are zero.
 type Event struct {
 	// Kind says what happened.
-	Kind Kind `json:"kind"`
+	Kind Kind
 	// Line is the line's number in the input, from 1.
-	Line int `json:"line"`
+	Line int
 	// Time is the line's time stamp.
-	Time Timestamp `json:"-"`
+	Time Timestamp
 	// Driver and Device are the "driver device:" prefix of the message
 	// ("nvme", "nvme0"; "pcieport", "0000:00:1d.0"); empty for lines
 	// without one.
-	Driver string `json:"driver,omitempty"`
-	Device string `json:"device,omitempty"`
+	Driver string
+	Device string
 	// Controller is the controller the event belongs to ("nvme0") when the
 	// line or the log says so; PCI the PCI address of the function it is
 	// about ("0000:04:00.0"); Disk the block device ("nvme0n1").
-	Controller string `json:"controller,omitempty"`
-	PCI        string `json:"pci,omitempty"`
-	Disk       string `json:"disk,omitempty"`
+	Controller string
+	PCI        string
+	Disk       string
 	// Reporter is the port that reported an AER error.
-	Reporter string `json:"reporter,omitempty"`
+	Reporter string
 
 	// CSTS and PCIStatus are the register values of a controller-down (or
 	// CSTS of a reset-not-ready); HasPCIStatus is false when the line did
 	// not give PCI_STATUS (PCIStatusFailed then says the read failed).
-	CSTS            uint32 `json:"csts,omitempty"`
-	HasCSTS         bool   `json:"-"`
-	PCIStatus       uint16 `json:"pci_status,omitempty"`
-	HasPCIStatus    bool   `json:"-"`
-	PCIStatusFailed bool   `json:"pci_status_failed,omitempty"`
+	CSTS            uint32
+	HasCSTS         bool
+	PCIStatus       uint16
+	HasPCIStatus    bool
+	PCIStatusFailed bool
 
 	// Tag, CommandID and QID identify a timed-out command; Opcode and
 	// OpName its opcode (6.x shape), ReqOp and Size the block request.
 	// Action is what the driver did: "aborting", "reset controller",
 	// "disable controller", "completion polled".
-	Tag       int    `json:"tag,omitempty"`
-	CommandID string `json:"command_id,omitempty"`
-	QID       int    `json:"qid,omitempty"`
-	Opcode    int    `json:"opcode,omitempty"`
-	OpName    string `json:"op,omitempty"`
-	ReqOp     string `json:"req_op,omitempty"`
-	Size      int64  `json:"size,omitempty"`
-	Action    string `json:"action,omitempty"`
+	Tag       int
+	CommandID string
+	QID       int
+	Opcode    int
+	OpName    string
+	ReqOp     string
+	Size      int64
+	Action    string
 
 	// Errno is the (negative) error number of a probe, reset or APST
 	// failure; Status the abort status; SCT and SC an NVMe status.
-	Errno  int  `json:"errno,omitempty"`
-	Status int  `json:"status,omitempty"`
-	SCT    int  `json:"sct,omitempty"`
-	SC     int  `json:"sc,omitempty"`
-	HasSC  bool `json:"-"`
+	Errno  int
+	Status int
+	SCT    int
+	SC     int
+	HasSC  bool
 	// FromState is the state a resume failed to leave ("D3cold").
-	FromState string `json:"from_state,omitempty"`
+	FromState string
 	// Severity ("Corrected", "Uncorrected (Non-Fatal)", "Uncorrected
 	// (Fatal)") and Layer ("Physical Layer", "Data Link Layer",
 	// "Transaction Layer") of an AER report.
-	Severity string `json:"severity,omitempty"`
-	Layer    string `json:"layer,omitempty"`
+	Severity string
+	Layer    string
 	// Text is the message as logged, after the time stamp and prefix, at
 	// most MaxTextLength bytes (a longer one ends in "...").
-	Text string `json:"text"`
+	Text string
 }
 
 // Fatal reports whether the event means the controller stopped answering:

@@ -59,33 +59,33 @@ type Log struct {
 	// Release is the kernel release of the last boot the log shows
 	// ("Linux version ..."), CommandLine its command line; empty when the
 	// log does not have them.
-	Release     string `json:"release,omitempty"`
-	CommandLine string `json:"command_line,omitempty"`
+	Release     string
+	CommandLine string
 	// Boots is the number of "Linux version" lines.
-	Boots int `json:"boots"`
+	Boots int
 	// Lines is the number of lines read; LongLines those longer than
 	// MaxLineLength (skipped), BinaryLines those holding NUL bytes
 	// (skipped).
-	Lines       int64 `json:"lines"`
-	LongLines   int64 `json:"long_lines,omitempty"`
-	BinaryLines int64 `json:"binary_lines,omitempty"`
+	Lines       int64
+	LongLines   int64
+	BinaryLines int64
 	// Events is the number of events recognised; DroppedEvents those not
 	// kept (beyond MaxEvents or MaxIncidentEvents), DroppedIncidents the
 	// incidents dropped beyond MaxIncidents (the oldest).
-	Events           int64 `json:"events"`
-	DroppedEvents    int64 `json:"dropped_events,omitempty"`
-	DroppedIncidents int64 `json:"dropped_incidents,omitempty"`
+	Events           int64
+	DroppedEvents    int64
+	DroppedIncidents int64
 	// Backwards counts lines whose time stamp is earlier than the one
 	// before in the same boot (a log pasted out of order, or merged).
-	Backwards int64 `json:"backwards_times,omitempty"`
+	Backwards int64
 	// Addresses maps PCI addresses to controllers, from Options and the
 	// log's "pci function" lines, at most MaxAddresses of them (a line
 	// naming a known address updates it); DroppedAddresses counts the
 	// lines of addresses beyond.
-	Addresses        map[string]string `json:"addresses,omitempty"`
-	DroppedAddresses int64             `json:"dropped_addresses,omitempty"`
+	Addresses        map[string]string
+	DroppedAddresses int64
 	// Incidents are the incidents in the order they started.
-	Incidents []Incident `json:"incidents"`
+	Incidents []Incident
 }
 
 // Incident is a run of events of one controller (or of one PCI address the
@@ -94,20 +94,20 @@ type Log struct {
 type Incident struct {
 	// Controller is the controller ("nvme0"); empty when the events name
 	// only a PCI address, which PCI then holds.
-	Controller string `json:"controller,omitempty"`
-	PCI        string `json:"pci,omitempty"`
+	Controller string
+	PCI        string
 	// Boot is the boot the incident happened in, counted from 0 (the part
 	// of the log before the first "Linux version" line is boot 0 as well).
-	Boot int `json:"boot"`
+	Boot int
 	// Start and End are the times of its first and last events.
-	Start Timestamp `json:"-"`
-	End   Timestamp `json:"-"`
+	Start Timestamp
+	End   Timestamp
 	// Events are the events kept, in log order; Omitted is how many were
 	// not kept between the first and the last ones.
-	Events  []Event `json:"events"`
-	Omitted int     `json:"omitted,omitempty"`
+	Events  []Event
+	Omitted int
 	// Counts is the number of events of each kind, kept or not.
-	Counts map[Kind]int `json:"counts"`
+	Counts map[Kind]int
 
 	tail []Event // ring of the last events while reading
 	next int     // index of the oldest event of a full tail

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/survey"
+	"github.com/nvmeapst/nvmeapst/powerstate"
+)
+
+// Survey says what was assumed as a summary (cli.md, "What was assumed"):
+// each assumption once for the fleet, with the number of drives whose
+// answer it can change, never per row. A row names the kinds that apply to
+// it in "assumed", so that --merge counts them again.
+
+// Assumption kinds, as a row's "assumed" lists them.
+const (
+	assumedAPSTA   = "apsta-unknown"
+	assumedRelease = "release-unknown"
+	assumedBase    = "base-unknown"
+	assumedDMI     = "dmi-unchecked"
+)
+
+// rowAssumed returns the kinds of assumption the row's answers made under
+// any configuration (the PCI ID's are quirks_inferred_from and
+// quirks_unchecked_pci), in a fixed order; nil when none.
+func rowAssumed(row *survey.Row) []string {
+	c := powerstate.Controller{VendorID: row.VendorID, Model: row.Model, Firmware: row.Firmware}
+	var apsta, rel, base, dmi bool
+	for i := range row.Results {
+		a := row.Results[i].Plan.Assumptions(&c)
+		apsta = apsta || a.APSTAUnknown
+		rel = rel || a.ReleaseUnknown
+		base = base || a.BaseUnknown
+		dmi = dmi || a.DMIUnchecked
+	}
+	var out []string
+	for _, k := range []struct {
+		on   bool
+		name string
+	}{{apsta, assumedAPSTA}, {rel, assumedRelease}, {base, assumedBase}, {dmi, assumedDMI}} {
+		if k.on {
+			out = append(out, k.name)
+		}
+	}
+	return out
+}
+
+// surveyAssumedCounts counts the drives per kind of assumption.
+type surveyAssumedCounts struct {
+	APSTAUnknown   int `json:"apsta_unknown"`
+	ReleaseUnknown int `json:"release_unknown"`
+	BaseUnknown    int `json:"base_unknown"`
+	DMIUnchecked   int `json:"dmi_unchecked"`
+}
+
+// add counts a row's kinds.
+func (s *surveyAssumedCounts) add(kinds []string) {
+	for _, k := range kinds {
+		switch k {
+		case assumedAPSTA:
+			s.APSTAUnknown++
+		case assumedRelease:
+			s.ReleaseUnknown++
+		case assumedBase:
+			s.BaseUnknown++
+		case assumedDMI:
+			s.DMIUnchecked++
+		}
+	}
+}
+
+// surveyAssumptionsJSON is the summary's "assumptions": per kind, the
+// drives whose answer it can change (the PCI ID's are quirks_inferred and
+// quirks_unchecked beside it), and the sentences the text says.
+type surveyAssumptionsJSON struct {
+	surveyAssumedCounts
+	Notes []string `json:"notes"`
+}
+
+// surveyAssumptionNotes are the sentences of the counts, one per kind that
+// some drive assumed: what the text summary says once for the fleet.
+func surveyAssumptionNotes(s surveyAssumedCounts, configs []apst.Params) []string {
+	var out []string
+	if s.APSTAUnknown > 0 {
+		out = append(out, fmt.Sprintf("%s: the capture does not record APSTA; APST support was assumed", plural(s.APSTAUnknown, "drive")))
+	}
+	if s.ReleaseUnknown > 0 {
+		out = append(out, fmt.Sprintf("%s: kernel release unknown: assumed the newest quirk tables (Linux %s), and a quirk entry that could apply to the drive is not in every release's tables (give kernel= in --with)",
+			plural(s.ReleaseUnknown, "drive"), apst.NewestRelease()))
+	}
+	if s.BaseUnknown > 0 {
+		var rels []string
+		for i := range configs {
+			if r := configs[i].Release; r.BaseUnknown && !slices.Contains(rels, r.String()) {
+				rels = append(rels, r.String())
+			}
+		}
+		out = append(out, fmt.Sprintf("%s: distribution kernel %s: its upstream stable base is unknown; assumed the newest stable tables of the series (apstctl plan --kernel names the entries at stake)",
+			plural(s.BaseUnknown, "drive"), strings.Join(rels, ", ")))
+	}
+	if s.DMIUnchecked > 0 {
+		out = append(out, fmt.Sprintf("%s: DMI rules not checked: the machine is unknown (a capture carries no DMI data), and a DMI rule of the tables used could apply to the drive",
+			plural(s.DMIUnchecked, "drive")))
+	}
+	return out
+}
+
+// writeSurveyAssumptions prints the summary's assumption lines.
+func writeSurveyAssumptions(w io.Writer, r *surveyRun) {
+	for _, n := range surveyAssumptionNotes(r.assumed, surveyParams(r)) {
+		fmt.Fprintln(w, "  note: "+n)
+	}
+}
+
+// surveyAssumptionsView is the summary's "assumptions".
+func surveyAssumptionsView(r *surveyRun) surveyAssumptionsJSON {
+	return surveyAssumptionsJSON{surveyAssumedCounts: r.assumed, Notes: nonNil(surveyAssumptionNotes(r.assumed, surveyParams(r)))}
+}
+
+// surveyParams are the parameters of the survey's configurations.
+func surveyParams(r *surveyRun) []apst.Params {
+	cs := r.survey.Configs()
+	out := make([]apst.Params, len(cs))
+	for i := range cs {
+		out[i] = cs[i].Params
+	}
+	return out
+}
