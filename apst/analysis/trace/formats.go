@@ -104,6 +104,9 @@ func blkparseSummary(tok []byte) bool {
 // biosnoopNoise reports whether a line is one of the messages biosnoop
 // tools print around the data.
 func biosnoopNoise(t []byte) bool {
+	if len(t) > 0 && t[0] >= '0' && t[0] <= '9' {
+		return false // a data line: no message starts with a digit
+	}
 	for _, p := range [...]string{"Attaching", "Tracing", "Detaching", "Hit Ctrl-C", "Possibly lost", "Lost ", "@", "^C"} {
 		if bytes.HasPrefix(t, []byte(p)) {
 			return true
