@@ -10,7 +10,7 @@
 //	c, err := powerstate.DecodeIdentify(image) // or powerstate.Parse(capture)
 //	plan, err := apst.Build(&c, apst.DefaultParams(apst.Current))
 //	fmt.Println(plan.MaxPS) // 3 for the Intel 600p: NO_DEEPEST_PS keeps it out of ps4
-//	for _, n := range plan.Quirks.Notes(c.Model) { fmt.Println("note:", n) }
+//	for _, n := range plan.Assumptions(&c).Notes() { fmt.Println("note:", n) }
 //
 // Build applies the kernel's quirk tables of Params.Release (the newest
 // when it is unknown) to the controller, as the kernel does at probe time,
@@ -19,6 +19,9 @@
 // (the DMI rules; a vendor's quirked PCI IDs the model does not settle).
 // Leaving the quirks out is a choice the caller states:
 // [Params.QuirksGiven] with Quirks 0, or quirks=none in [ParseConfig].
+// [Plan.Assumptions] gathers everything the plan assumed because its input
+// did not say it (APSTA, the release, the PCI ID, DMI), each only where it
+// can change the answer: what a tool prints once per output.
 //
 // [Build] takes a [powerstate.Controller] (the drive's Identify Controller
 // data) and [Params] (the generation, the controller's ps_max_latency_us

@@ -87,7 +87,7 @@ func run(w io.Writer, args []string) error {
 	for _, r := range v.ReproducedBy {
 		fmt.Fprintf(w, "  reproduced by %s for bounds %s..%s (%s)\n", r.Params, r.Min, r.Max, r.Reason)
 	}
-	for _, n := range v.Expected.Quirks.Notes(c.Model) {
+	for _, n := range v.Expected.Assumptions(&c).Notes() {
 		fmt.Fprintln(w, "  note:", n)
 	}
 	for _, n := range v.Notes {
