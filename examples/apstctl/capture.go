@@ -36,6 +36,13 @@ func captureName(path string) string {
 // refused before it is opened. Its errors are *inputError values naming
 // the path.
 func readCapture(path string, stdin io.Reader) ([]byte, error) {
+	return readInputFile(path, stdin, "", "capture")
+}
+
+// readInputFile is readCapture for any input file of at most maxCapture
+// bytes: the error of a larger one names the flag that gave it (none for a
+// positional), the file, what it is ("capture", "rules file") and the limit.
+func readInputFile(path string, stdin io.Reader, flag, what string) ([]byte, error) {
 	var b []byte
 	var err error
 	if path == "-" {
@@ -55,7 +62,10 @@ func readCapture(path string, stdin io.Reader) ([]byte, error) {
 	}
 	switch {
 	case errors.Is(err, safeio.ErrTooLarge):
-		return nil, inputErr(fmt.Errorf("%s: capture is larger than %d bytes", captureName(path), maxCapture))
+		if flag == "" {
+			return nil, inputErr(fmt.Errorf("%s: %s is larger than %d bytes", captureName(path), what, maxCapture))
+		}
+		return nil, inputErr(fmt.Errorf("%s %s: %s is larger than the limit of %d bytes (%d MiB)", flag, captureName(path), what, maxCapture, maxCapture>>20))
 	case err != nil && path == "-":
 		return nil, inputErr(fmt.Errorf("standard input: %w", err))
 	case err != nil:

@@ -258,7 +258,7 @@ func (f *persistFlags) persistGoal(stdin io.Reader) (persist.Goal, string, error
 
 // readRecommendJSON reads the recommended_us of a recommend -o json result.
 func readRecommendJSON(path string, stdin io.Reader) (persist.Goal, error) {
-	b, err := readCapture(path, stdin)
+	b, err := readInputFile(path, stdin, "--from", "recommend result")
 	if err != nil {
 		return persist.Goal{}, err
 	}

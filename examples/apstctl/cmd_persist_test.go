@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -183,5 +184,21 @@ func TestPersistCheckLiveAndJSON(t *testing.T) {
 			assert.Equal(t, 0, code, "%q: %s", line, errOut)
 			assert.True(t, json.Valid([]byte(out)), "%q: not JSON:\n%s", line, out)
 		}
+	}
+}
+
+// A --check or --from file over the 1 MiB limit is refused (exit 2) by name,
+// as what it is (a rules file, a recommend result), with the limit; nothing
+// calls it a capture.
+func TestPersistFileTooLarge(t *testing.T) {
+	big := filepath.Join(t.TempDir(), "99-nvme\x1b.rules")
+	require.NoError(t, os.WriteFile(big, bytes.Repeat([]byte("# a comment line of a udev rules file\n"), (maxCapture>>5)+1), 0o644))
+	for _, c := range []struct{ flag, what string }{{"--check", "rules file"}, {"--from", "recommend result"}} {
+		code, out, errOut := apstctl(t, nil, "persist", c.flag, big)
+		assert.Equal(t, 2, code, c.flag)
+		assert.Empty(t, out, c.flag)
+		assert.Contains(t, errOut, c.flag+" "+strings.ReplaceAll(big, "\x1b", `\x1b`)+": "+c.what+" is larger than the limit of 1048576 bytes (1 MiB)", c.flag)
+		assert.NotContains(t, errOut, "capture", c.flag)
+		assert.NotContains(t, errOut, "\x1b", c.flag)
 	}
 }

@@ -91,7 +91,7 @@ func runPersistCheck(ctx context.Context, x *invocation, f *persistFlags, args [
 	}
 	text, name := *f.checkLine, "--check-line"
 	if *f.check != "" {
-		b, err := readCapture(*f.check, x.stdin)
+		b, err := readInputFile(*f.check, x.stdin, "--check", "rules file")
 		if err != nil {
 			return err
 		}
