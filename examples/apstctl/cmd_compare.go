@@ -140,10 +140,7 @@ the deepest reachable state's max power, [2] against [1].`,
 			}
 			return writeJSON(x.out, out)
 		}
-		warnings := assumptionLines(&common, "")
-		for i := range own {
-			warnings = append(warnings, assumptionLines(&own[i], fmt.Sprintf("[%d] ", i+1))...)
-		}
+		warnings := groupedAssumptionLines(as, numbered(len(as)))
 		writeCompareText(x.out, ctl.States(), &cmp, describeController(ctl), warnings)
 		return nil
 	}

@@ -146,10 +146,7 @@ func (o *replayOptions) run(ctx context.Context, x *invocation, args []string) e
 		}
 		return writeJSON(stdout, v)
 	}
-	warnings := assumptionLines(&common, "")
-	for i := range own {
-		warnings = append(warnings, assumptionLines(&own[i], fmt.Sprintf("[%d] ", i+1))...)
-	}
+	warnings := groupedAssumptionLines(as, numbered(len(as)))
 	warnings = append(warnings, powerWarnings(ctl, &rep)...)
 	writeReplayText(stdout, ctl, &rep, replayTextHead{
 		trace: traceName(tracePath), format: r.Format(), warnings: warnings, sim: sim,

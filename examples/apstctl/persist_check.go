@@ -19,6 +19,9 @@ type settingDrive struct {
 	drive  persist.Drive
 	ctl    *powerstate.Controller // nil when the Identify data is unknown
 	params apst.Params
+	// assumed is what the drive's plan assumed (a capture's; a live
+	// controller's report's).
+	assumed apst.Assumptions
 }
 
 type settingFindingJSON struct {
@@ -39,6 +42,10 @@ type settingWriteJSON struct {
 }
 
 type settingDriveJSON struct {
+	// Assumptions are what this drive's answer assumed beyond the
+	// top-level ones; null when nothing.
+	Assumptions               *assumptionsJSON `json:"assumptions"`
+	own                       apst.Assumptions
 	Drive                     string             `json:"drive"`
 	Model                     string             `json:"model"`
 	Serial                    string             `json:"serial"`
@@ -66,6 +73,10 @@ type settingCheckJSON struct {
 	Findings    []settingFindingJSON `json:"findings"`
 	Drives      []settingDriveJSON   `json:"drives"`
 	Serious     bool                 `json:"serious"`
+	// Assumptions are what every drive's answer assumed, said once.
+	Assumptions assumptionsJSON `json:"assumptions"`
+	common      apst.Assumptions
+	lines       []string // the assumptions' text lines, each once
 }
 
 func runPersistCheck(ctx context.Context, x *invocation, f *persistFlags, args []string) error {
@@ -142,8 +153,21 @@ func runPersistCheck(ctx context.Context, x *invocation, f *persistFlags, args [
 	if out.Kind == "text" {
 		drives = nil // what such a file writes where is not evaluated
 	}
+	as := make([]apst.Assumptions, len(drives))
 	for i := range drives {
-		out.Drives = append(out.Drives, checkSettingOn(&drives[i], rules, defaults, sysfsWrites))
+		as[i] = drives[i].assumed
+	}
+	common, own := splitAssumptions(as)
+	names := make([]string, len(drives))
+	for i := range drives {
+		names[i] = drives[i].label
+	}
+	out.lines = groupedAssumptionLines(as, names)
+	out.common, out.Assumptions = common, assumptionsView(&common)
+	for i := range drives {
+		dj := checkSettingOn(&drives[i], rules, defaults, sysfsWrites)
+		dj.own, dj.Assumptions = own[i], ownAssumptionsView(&own[i])
+		out.Drives = append(out.Drives, dj)
 	}
 	if f.format.json {
 		if err := writeJSON(x.out, out); err != nil {
@@ -171,7 +195,7 @@ func (f *persistFlags) settingDrives(ctx context.Context, x *invocation, args []
 			d.PCI, d.HasPCI = id, true
 		}
 		d.HasTolerance = (!ctl.APSTAKnown() || ctl.APSTA&1 != 0) && (p.Quirks&apst.QuirkNoAPST == 0 || p.ForceAPST)
-		out = append(out, settingDrive{label: captureName(a), drive: d, ctl: ctl, params: p})
+		out = append(out, settingDrive{label: captureName(a), drive: d, ctl: ctl, params: p, assumed: planAssumptions(ctl, p)})
 	}
 	live := *f.root == "" && len(args) == 0 // no drives named: this machine's
 	if *f.root != "" || live {
@@ -195,7 +219,7 @@ func (f *persistFlags) settingDrives(ctx context.Context, x *invocation, args []
 					_, err := os.Stat(filepath.Join(dir, filepath.FromSlash(rel)))
 					return err == nil
 				}}
-			out = append(out, settingDrive{label: r.Name + " (" + label + ")", drive: d, ctl: r.Identify, params: r.Params})
+			out = append(out, settingDrive{label: r.Name + " (" + label + ")", drive: d, ctl: r.Identify, params: r.Params, assumed: r.Assumptions()})
 		}
 	}
 	if len(out) == 0 {
@@ -300,6 +324,9 @@ func writeSettingCheck(w *checkedWriter, name string, out *settingCheckJSON) {
 		fmt.Fprintf(w, "%s (%s), line %d: %s\n  %s\n", kind, fd.Mistake, fd.Line, esc(fd.Text), esc(fd.Explanation))
 	}
 	fmt.Fprintln(w)
+	for _, l := range out.lines {
+		fmt.Fprintln(w, l)
+	}
 	for _, d := range out.Drives {
 		fmt.Fprintf(w, "%s: %s", esc(d.Drive), esc(d.Model))
 		if d.Serial != "" {

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/powerstate"
@@ -114,4 +116,52 @@ func splitAssumptions(as []apst.Assumptions) (apst.Assumptions, []apst.Assumptio
 		own[i] = as[i].Without(common)
 	}
 	return common, own
+}
+
+// groupedAssumptionLines says each line of several answers' assumptions
+// once: as is when every answer has it, else after the names of the
+// answers that do ("note: [2] ...", "note: [nvme0, nvme2] ...").
+func groupedAssumptionLines(as []apst.Assumptions, names []string) []string {
+	type group struct {
+		line string
+		who  []string
+	}
+	var groups []*group
+	byLine := map[string]*group{}
+	for i := range as {
+		for _, l := range assumptionLines(&as[i], "") {
+			if g, ok := byLine[l]; ok {
+				if g.who[len(g.who)-1] != names[i] {
+					g.who = append(g.who, names[i])
+				}
+				continue
+			}
+			g := &group{line: l, who: []string{names[i]}}
+			byLine[l] = g
+			groups = append(groups, g)
+		}
+	}
+	out := make([]string, 0, len(groups))
+	for _, g := range groups {
+		if len(g.who) == len(as) {
+			out = append(out, g.line)
+			continue
+		}
+		kind, rest, _ := strings.Cut(g.line, ": ")
+		who := make([]string, len(g.who))
+		for i, n := range g.who {
+			who[i] = esc(n) // a controller's name, a capture's path
+		}
+		out = append(out, kind+": ["+strings.Join(who, ", ")+"] "+rest)
+	}
+	return out
+}
+
+// numbered names answers 1, 2, ... as compare and replay number them.
+func numbered(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = strconv.Itoa(i + 1)
+	}
+	return out
 }

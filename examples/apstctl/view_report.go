@@ -339,11 +339,17 @@ func writeReportText(w io.Writer, r *nvmeapst.Report, extra ...func(io.Writer, *
 	if len(r.Controllers) == 0 {
 		fmt.Fprintln(w, "\nno NVMe controllers")
 	}
-	common, own := reportAssumptions(r)
-	writeAssumptions(w, &common)
+	as := make([]apst.Assumptions, len(r.Controllers))
+	names := make([]string, len(r.Controllers))
+	for i := range r.Controllers {
+		as[i], names[i] = r.Controllers[i].Assumptions(), r.Controllers[i].Name
+	}
+	for _, l := range groupedAssumptionLines(as, names) {
+		fmt.Fprintln(w, l)
+	}
 	for i := range r.Controllers {
 		fmt.Fprintln(w)
-		writeControllerText(w, &r.Controllers[i], &own[i])
+		writeControllerText(w, &r.Controllers[i], &apst.Assumptions{})
 		for _, x := range extra {
 			x(w, &r.Controllers[i])
 		}
