@@ -36,30 +36,30 @@ const (
 // ("kernel log line 15", "/sys/bus/pci/devices/0000:04:00.0/d3cold_allowed",
 // "APST plan").
 type Line struct {
-	Source string `json:"source"`
-	Text   string `json:"text"`
+	Source string
+	Text   string
 }
 
 // Test is one way to confirm or rule out a cause: what to do, the command
 // that does it (empty when it is not a command), and what it costs.
 type Test struct {
-	Action  string `json:"action"`
-	Command string `json:"command,omitempty"`
-	Cost    string `json:"cost"`
+	Action  string
+	Command string
+	Cost    string
 }
 
 // Cause is the verdict on one layer.
 type Cause struct {
-	Layer      Layer      `json:"layer"`
-	Likelihood Likelihood `json:"likelihood"`
+	Layer      Layer
+	Likelihood Likelihood
 	// Score is the weight of the evidence (for minus against) the
 	// likelihood is graded from: 3 or more is likely, 1 or 2 possible.
-	Score int `json:"score"`
+	Score int
 	// Evidence and Against are the lines that speak for and against it.
-	Evidence []Line `json:"evidence"`
-	Against  []Line `json:"against"`
+	Evidence []Line
+	Against  []Line
 	// Tests are the ways to confirm or rule it out, cheapest first.
-	Tests []Test `json:"tests"`
+	Tests []Test
 }
 
 // grade turns a score into a likelihood.

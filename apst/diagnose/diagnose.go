@@ -34,20 +34,20 @@ type Input struct {
 type Diagnosis struct {
 	// Controller is the controller diagnosed ("" when neither the log nor
 	// the facts name one).
-	Controller string `json:"controller,omitempty"`
+	Controller string
 	// Summary says in one sentence what the evidence points at, and
 	// whether APST is probably the cause.
-	Summary string `json:"summary"`
+	Summary string
 	// APSTRuledOut reports that APST is unlikely, with the reason in
 	// Summary and in the apst cause's Against.
-	APSTRuledOut bool `json:"apst_ruled_out"`
+	APSTRuledOut bool
 	// Causes are the layers, most likely first.
-	Causes []Cause `json:"causes"`
+	Causes []Cause
 	// Incident is the failure diagnosed (the controller's most recent
 	// incident with a failure in it), nil when the log has none.
-	Incident *kernlog.Incident `json:"-"`
+	Incident *kernlog.Incident
 	// Notes say what was assumed or could not be checked.
-	Notes []string `json:"notes,omitempty"`
+	Notes []string
 }
 
 // Cause returns the verdict on layer l.

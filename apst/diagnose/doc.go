@@ -24,5 +24,6 @@
 // SMART / Health Information log page (Log Identifier 02h).
 //
 // The package is pure: no I/O, no global state, safe for concurrent use,
-// every GOOS.
+// every GOOS. It renders nothing: its types carry no struct tags, and the
+// command (examples/apstctl) writes their text and JSON itself.
 package diagnose

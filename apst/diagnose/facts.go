@@ -25,14 +25,14 @@ const (
 // zero Fact is unknown.
 type Fact struct {
 	// Source is the file (or command) the value was read from.
-	Source string `json:"source,omitempty"`
+	Source string
 	// Value is the value as read, trimmed ("1", "auto", "D3cold",
 	// "powersupersave").
-	Value string `json:"value,omitempty"`
+	Value string
 	// Status says whether it was read.
-	Status Status `json:"status,omitempty"`
+	Status Status
 	// Error says why an unreadable fact could not be read.
-	Error string `json:"error,omitempty"`
+	Error string
 }
 
 // Known reports whether the fact was read.
@@ -67,13 +67,13 @@ func (f Fact) Describe() string {
 // exposes them in the function's link/ folder (only those the link
 // supports; about v5.5).
 type LinkPM struct {
-	L0s       Fact `json:"l0s_aspm"`
-	L1        Fact `json:"l1_aspm"`
-	L1_1      Fact `json:"l1_1_aspm"`
-	L1_2      Fact `json:"l1_2_aspm"`
-	L1_1PCIPM Fact `json:"l1_1_pcipm"`
-	L1_2PCIPM Fact `json:"l1_2_pcipm"`
-	ClkPM     Fact `json:"clkpm"`
+	L0s       Fact
+	L1        Fact
+	L1_1      Fact
+	L1_2      Fact
+	L1_1PCIPM Fact
+	L1_2PCIPM Fact
+	ClkPM     Fact
 }
 
 // All returns the controls with their file names, in a fixed order.
@@ -105,20 +105,20 @@ func (l *LinkPM) Substates() []Fact {
 // port, with its power-management files.
 type Function struct {
 	// Address is the PCI address ("0000:04:00.0").
-	Address string `json:"address"`
+	Address string
 	// Role is "device" for the controller's own function, "bridge" for a
 	// port above it ("root port" for the last one).
-	Role string `json:"role"`
+	Role string
 	// D3coldAllowed is d3cold_allowed (0/1).
-	D3coldAllowed Fact `json:"d3cold_allowed"`
+	D3coldAllowed Fact
 	// Control is power/control (auto: runtime PM allowed; on: kept in D0).
-	Control Fact `json:"control"`
+	Control Fact
 	// RuntimeStatus is power/runtime_status (active, suspended, ...).
-	RuntimeStatus Fact `json:"runtime_status"`
+	RuntimeStatus Fact
 	// PowerState is power_state (D0, D3hot, D3cold, ...; about v5.14).
-	PowerState Fact `json:"power_state"`
+	PowerState Fact
 	// Link holds the link/ controls.
-	Link LinkPM `json:"link"`
+	Link LinkPM
 }
 
 // Facts are what a machine (or a bundle) says about one controller and the
@@ -126,29 +126,29 @@ type Function struct {
 type Facts struct {
 	// Controller is the controller's name ("nvme0") and Address its PCI
 	// function.
-	Controller string `json:"controller,omitempty"`
-	Address    string `json:"address,omitempty"`
+	Controller string
+	Address    string
 	// State is the controller's state attribute (live, resetting, dead...).
-	State Fact `json:"state"`
+	State Fact
 	// ResetCount, ReconnectCount and CommandErrorCount are the diag/
 	// counters of v7.2.
-	ResetCount        Fact `json:"reset_count"`
-	ReconnectCount    Fact `json:"reconnect_count"`
-	CommandErrorCount Fact `json:"command_error_count"`
+	ResetCount        Fact
+	ReconnectCount    Fact
+	CommandErrorCount Fact
 	// ASPMPolicy is the word in force in
 	// /sys/module/pcie_aspm/parameters/policy.
-	ASPMPolicy Fact `json:"aspm_policy"`
+	ASPMPolicy Fact
 	// CommandLine is /proc/cmdline.
-	CommandLine Fact `json:"command_line"`
+	CommandLine Fact
 	// KernelRelease is uname -r.
-	KernelRelease Fact `json:"kernel_release"`
+	KernelRelease Fact
 	// Path is the controller's function followed by each bridge up to the
 	// root port.
-	Path []Function `json:"path,omitempty"`
+	Path []Function
 	// Health is the SMART / Health log, nil when it was not read
 	// (HealthError says why).
-	Health      *HealthLog `json:"health,omitempty"`
-	HealthError string     `json:"health_error,omitempty"`
+	Health      *HealthLog
+	HealthError string
 }
 
 // Device returns the controller's own function, nil when the path is

@@ -21,22 +21,22 @@ type HealthLog struct {
 	// CriticalWarning is byte 0 (bit 0 spare below threshold, 1
 	// temperature, 2 reliability degraded, 3 read-only, 4 volatile backup
 	// failed, 5 persistent memory read-only).
-	CriticalWarning uint8 `json:"critical_warning"`
+	CriticalWarning uint8
 	// TemperatureK is the composite temperature in kelvins.
-	TemperatureK uint16 `json:"temperature_k"`
+	TemperatureK uint16
 	// AvailableSpare and PercentageUsed are in percent.
-	AvailableSpare uint8 `json:"available_spare"`
-	PercentageUsed uint8 `json:"percentage_used"`
+	AvailableSpare uint8
+	PercentageUsed uint8
 	// PowerCycles, PowerOnHours, UnsafeShutdowns, MediaErrors (media and
 	// data integrity errors) and ErrorLogEntries (number of error
 	// information log entries) are the counters of bytes 112 to 191.
-	PowerCycles     uint64 `json:"power_cycles"`
-	PowerOnHours    uint64 `json:"power_on_hours"`
-	UnsafeShutdowns uint64 `json:"unsafe_shutdowns"`
-	MediaErrors     uint64 `json:"media_errors"`
-	ErrorLogEntries uint64 `json:"error_log_entries"`
+	PowerCycles     uint64
+	PowerOnHours    uint64
+	UnsafeShutdowns uint64
+	MediaErrors     uint64
+	ErrorLogEntries uint64
 	// Saturated reports that some counter exceeded 2^64-1.
-	Saturated bool `json:"saturated,omitempty"`
+	Saturated bool
 }
 
 // DecodeHealthLog decodes a SMART / Health log page: b must hold exactly

@@ -49,7 +49,7 @@ entries with their likely causes. Without names, every controller is inspected.`
 		if format.json {
 			v := reportView(rep)
 			for i := range v.Controllers {
-				v.Controllers[i].PowerManagement = pm[v.Controllers[i].Name]
+				v.Controllers[i].PowerManagement = factsView(pm[v.Controllers[i].Name])
 			}
 			err = writeJSON(x.out, v)
 		} else {

@@ -12,18 +12,72 @@ import (
 
 // diagnosisJSON is the JSON of apstctl diagnose.
 type diagnosisJSON struct {
-	Controller   string           `json:"controller,omitempty"`
-	Summary      string           `json:"summary"`
-	APSTRuledOut bool             `json:"apst_ruled_out"`
-	Causes       []diagnose.Cause `json:"causes"`
-	Incidents    []incidentJSON   `json:"incidents"`
-	Facts        *diagnose.Facts  `json:"facts"`
-	Log          *logJSON         `json:"log"`
-	Notes        []string         `json:"notes,omitempty"`
-	Problems     []string         `json:"problems,omitempty"`
+	Controller   string          `json:"controller,omitempty"`
+	Summary      string          `json:"summary"`
+	APSTRuledOut bool            `json:"apst_ruled_out"`
+	Causes       []diagCauseJSON `json:"causes"`
+	Incidents    []incidentJSON  `json:"incidents"`
+	Facts        *factsJSON      `json:"facts"`
+	Log          *logJSON        `json:"log"`
+	Notes        []string        `json:"notes,omitempty"`
+	Problems     []string        `json:"problems,omitempty"`
 	// Assumptions are what the plan of --id-ctrl assumed (cli.md, "What
 	// was assumed"); nothing otherwise.
 	Assumptions assumptionsJSON `json:"assumptions"`
+}
+
+// diagCauseJSON is one diagnose.Cause.
+type diagCauseJSON struct {
+	Layer      diagnose.Layer      `json:"layer"`
+	Likelihood diagnose.Likelihood `json:"likelihood"`
+	Score      int                 `json:"score"`
+	Evidence   []evidenceJSON      `json:"evidence"`
+	Against    []evidenceJSON      `json:"against"`
+	Tests      []layerTestJSON     `json:"tests"`
+}
+
+// evidenceJSON is one diagnose.Line of evidence.
+type evidenceJSON struct {
+	Source string `json:"source"`
+	Text   string `json:"text"`
+}
+
+// layerTestJSON is one diagnose.Test.
+type layerTestJSON struct {
+	Action  string `json:"action"`
+	Command string `json:"command,omitempty"`
+	Cost    string `json:"cost"`
+}
+
+// linesView is the JSON of ls; nil stays nil (null), as the library gives it.
+func linesView(ls []diagnose.Line) []evidenceJSON {
+	if ls == nil {
+		return nil
+	}
+	v := make([]evidenceJSON, len(ls))
+	for i, l := range ls {
+		v[i] = evidenceJSON{Source: l.Source, Text: l.Text}
+	}
+	return v
+}
+
+// causesView is the JSON of cs; nil stays nil.
+func causesView(cs []diagnose.Cause) []diagCauseJSON {
+	if cs == nil {
+		return nil
+	}
+	v := make([]diagCauseJSON, len(cs))
+	for i, c := range cs {
+		v[i] = diagCauseJSON{Layer: c.Layer, Likelihood: c.Likelihood, Score: c.Score,
+			Evidence: linesView(c.Evidence), Against: linesView(c.Against)}
+		if c.Tests != nil {
+			v[i].Tests = make([]layerTestJSON, len(c.Tests))
+			for j, t := range c.Tests {
+				v[i].Tests[j] = layerTestJSON{Action: t.Action, Command: t.Command, Cost: t.Cost}
+			}
+		}
+	}
+	return v
 }
 
 type logJSON struct {
@@ -98,11 +152,11 @@ func eventView(e *kernlog.Event) eventJSON {
 }
 
 func diagnoseView(r *diagnoseResult) diagnosisJSON {
-	v := diagnosisJSON{Controller: r.Controller, Summary: r.Summary, APSTRuledOut: r.APSTRuledOut, Causes: r.Causes,
-		Incidents: []incidentJSON{}, Facts: r.Facts, Notes: r.Notes, Problems: r.Problems,
+	v := diagnosisJSON{Controller: r.Controller, Summary: r.Summary, APSTRuledOut: r.APSTRuledOut, Causes: causesView(r.Causes),
+		Incidents: []incidentJSON{}, Facts: factsView(r.Facts), Notes: r.Notes, Problems: r.Problems,
 		Assumptions: assumptionsView(&r.Assumptions)}
 	if v.Facts == nil {
-		v.Facts = &diagnose.Facts{}
+		v.Facts = &factsJSON{}
 	}
 	if l := r.Log; l != nil {
 		v.Log = &logJSON{Release: l.Release, CommandLine: l.CommandLine, Boots: l.Boots, Lines: l.Lines, LongLines: l.LongLines,

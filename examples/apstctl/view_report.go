@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"github.com/nvmeapst/nvmeapst/apst/diagnose"
 	"io"
 	"slices"
 	"strconv"
@@ -87,7 +86,7 @@ type controllerJSON struct {
 	Assumptions   *assumptionsJSON `json:"assumptions"`
 	// PowerManagement is what inspect adds: the PCIe and device power
 	// layers beside the APST table.
-	PowerManagement *diagnose.Facts `json:"power_management,omitempty"`
+	PowerManagement *factsJSON `json:"power_management,omitempty"`
 }
 
 type identifyJSON struct {

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/diagnose"
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
@@ -165,6 +166,58 @@ func TestEventViewCoversKernlogEvent(t *testing.T) {
 		vf, ok := view.FieldByName(f.Name)
 		if assert.True(t, ok, "eventJSON lacks kernlog.Event.%s", f.Name) {
 			assert.Equal(t, f.Type, vf.Type, f.Name)
+		}
+	}
+}
+
+// The diagnosis's JSON is the command's too: apst/diagnose's types carry no
+// struct tags, and each view has every exported field of the library type
+// it mirrors, by name (and by type where the field is not itself mirrored),
+// so that a new field of the library is not left out silently. Diagnosis's
+// Incident is written as incidents (incidentJSON), its Facts from the
+// result beside it.
+func TestDiagnoseViewsCoverLibrary(t *testing.T) {
+	mirrors := []struct{ lib, view reflect.Type }{
+		{reflect.TypeFor[diagnose.Diagnosis](), reflect.TypeFor[diagnosisJSON]()},
+		{reflect.TypeFor[diagnose.Cause](), reflect.TypeFor[diagCauseJSON]()},
+		{reflect.TypeFor[diagnose.Line](), reflect.TypeFor[evidenceJSON]()},
+		{reflect.TypeFor[diagnose.Test](), reflect.TypeFor[layerTestJSON]()},
+		{reflect.TypeFor[diagnose.Facts](), reflect.TypeFor[factsJSON]()},
+		{reflect.TypeFor[diagnose.Fact](), reflect.TypeFor[factJSON]()},
+		{reflect.TypeFor[diagnose.Function](), reflect.TypeFor[functionJSON]()},
+		{reflect.TypeFor[diagnose.LinkPM](), reflect.TypeFor[linkPMJSON]()},
+		{reflect.TypeFor[diagnose.HealthLog](), reflect.TypeFor[healthLogJSON]()},
+	}
+	mirrored := map[reflect.Type]reflect.Type{}
+	for _, m := range mirrors {
+		mirrored[m.lib] = m.view
+	}
+	// viewOf is the view type of a library type: the same type, or its
+	// mirror, under the same slices and pointers.
+	var viewOf func(reflect.Type) reflect.Type
+	viewOf = func(lt reflect.Type) reflect.Type {
+		switch lt.Kind() {
+		case reflect.Slice:
+			return reflect.SliceOf(viewOf(lt.Elem()))
+		case reflect.Pointer:
+			return reflect.PointerTo(viewOf(lt.Elem()))
+		}
+		if v, ok := mirrored[lt]; ok {
+			return v
+		}
+		return lt
+	}
+	for _, m := range mirrors {
+		for f := range m.lib.Fields() {
+			assert.Empty(t, f.Tag, "%s.%s: the library renders nothing; JSON keys are examples/apstctl's", m.lib, f.Name)
+			if !f.IsExported() || (m.lib == reflect.TypeFor[diagnose.Diagnosis]() && f.Name == "Incident") {
+				continue
+			}
+			vf, ok := m.view.FieldByName(f.Name)
+			if assert.True(t, ok, "%s lacks %s.%s", m.view, m.lib, f.Name) {
+				assert.Equal(t, viewOf(f.Type), vf.Type, "%s.%s", m.lib, f.Name)
+				assert.NotEmpty(t, vf.Tag.Get("json"), "%s.%s has no JSON key", m.view, f.Name)
+			}
 		}
 	}
 }
