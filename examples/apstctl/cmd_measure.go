@@ -162,6 +162,8 @@ func (o *measureOptions) run(ctx context.Context, x *invocation, args []string) 
 		setup  measure.Setup
 		header measureHeader
 		parse  func(string) (measure.Config, error)
+		// assumed is what the answer for a configuration assumed.
+		assumed func(measure.Config) apst.Assumptions
 	)
 	if o.simulate != "" {
 		if len(args) != 0 {
@@ -181,6 +183,7 @@ func (o *measureOptions) run(ctx context.Context, x *invocation, args []string) 
 			p, err := apst.ParseConfig(s, base)
 			return measure.Config{Text: s, Params: p}, err
 		}
+		assumed = func(cfg measure.Config) apst.Assumptions { return planAssumptions(c, cfg.Params) }
 		setup.OnOriginal = func(t apst.Tolerance) {
 			fmt.Fprintf(stderr, "apstctl measure: the simulated pm_qos_latency_tolerance_us holds %s; it is restored at the end\n", t)
 		}
@@ -209,6 +212,11 @@ func (o *measureOptions) run(ctx context.Context, x *invocation, args []string) 
 		setup = target.Setup()
 		header = measureHeader{Device: target.Disk, ControllerName: target.Controller, Controller: target.Report.Identify}
 		parse = target.Config
+		// The plans take the machine's quirk set (QuirksGiven): what the
+		// lookup behind it assumed is the controller's, the same for every
+		// configuration (they differ only in the bound).
+		report := &target.Report
+		assumed = func(measure.Config) apst.Assumptions { return report.Assumptions() }
 		path := target.TolerancePath
 		setup.OnOriginal = func(t apst.Tolerance) {
 			fmt.Fprintf(stderr, "apstctl measure: %s holds %s; if this run is killed, restore it with: echo %s > %s\n", path, t, t, path)
@@ -220,6 +228,8 @@ func (o *measureOptions) run(ctx context.Context, x *invocation, args []string) 
 			return usagef("--with %q: %v", s, err)
 		}
 		setup.Configs = append(setup.Configs, cfg)
+		header.Configs = append(header.Configs, cfg.Text)
+		header.Assumptions = append(header.Assumptions, assumed(cfg))
 	}
 	setup.Idle, setup.Trials, setup.Offsets, setup.FixedOffset, setup.Seed = idle, o.trials, offsets, o.offset, o.seed
 	if p := x.progress(); p != nil {
@@ -370,6 +380,10 @@ type measureHeader struct {
 	Trials          int
 	// Notes come before the measurement's own.
 	Notes []string
+	// Configs are the configurations' texts and Assumptions what the
+	// answer for each assumed, in the same order.
+	Configs     []string
+	Assumptions []apst.Assumptions
 }
 
 // us returns d in whole microseconds, rounded to the nearest.
@@ -392,6 +406,9 @@ func writeMeasureText(w io.Writer, h *measureHeader, r *measure.Result) error {
 		fmt.Fprintf(&b, "simulated drive, exit factor %s\n", h.SimulatedFactor)
 	} else {
 		fmt.Fprintf(&b, "%s on %s\n", h.Device, h.ControllerName)
+	}
+	for _, l := range groupedAssumptionLines(h.Assumptions, h.Configs) {
+		fmt.Fprintln(&b, l)
 	}
 	fmt.Fprintf(&b, "%s per row, interleaved; %d-byte reads at %s offsets (seed %d)\n\n", plural(h.Trials, "trial"), h.ReadBytes, r.Offsets, r.Seed)
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
@@ -478,6 +495,14 @@ type measureTrialJSON struct {
 	Kept       bool   `json:"kept"`
 }
 
+// measureConfigJSON is a configuration of measure's JSON.
+type measureConfigJSON struct {
+	Config string `json:"config"`
+	// Assumptions are what this configuration assumed beyond the
+	// top-level assumptions; null when nothing.
+	Assumptions *assumptionsJSON `json:"assumptions"`
+}
+
 type measureJSON struct {
 	Device           string             `json:"device"`
 	Controller       string             `json:"controller,omitempty"`
@@ -500,7 +525,11 @@ type measureJSON struct {
 	ExitFactorTrials int                `json:"exit_factor_trials"`
 	ExitFactorStates string             `json:"exit_factor_by_state"`
 	Notes            []string           `json:"notes"`
-	TrialsDetail     []measureTrialJSON `json:"trials_detail,omitempty"`
+	// Assumptions are what every configuration assumed, said once;
+	// Configs what each adds.
+	Assumptions  assumptionsJSON     `json:"assumptions"`
+	Configs      []measureConfigJSON `json:"configs"`
+	TrialsDetail []measureTrialJSON  `json:"trials_detail,omitempty"`
 }
 
 // writeMeasureJSON writes the JSON document of cli.md's "## measure".
@@ -516,6 +545,12 @@ func writeMeasureJSON(w io.Writer, h *measureHeader, r *measure.Result, detail b
 	}
 	if h.Simulated {
 		j.SimulatedFactor = h.SimulatedFactor
+	}
+	common, own := splitAssumptions(h.Assumptions)
+	j.Assumptions = assumptionsView(&common)
+	j.Configs = make([]measureConfigJSON, len(h.Configs))
+	for i, text := range h.Configs {
+		j.Configs[i] = measureConfigJSON{Config: text, Assumptions: ownAssumptionsView(&own[i])}
 	}
 	for _, row := range r.Rows {
 		j.Rows = append(j.Rows, measureRowJSON{

@@ -388,6 +388,24 @@ func TestMeasureLive(t *testing.T) {
 		b, err := os.ReadFile(tolPath)
 		require.NoError(t, err)
 		assert.Equal(t, "25000", strings.TrimSpace(string(b)))
+
+		// What was assumed is the controller's (the machine's quirk
+		// lookup), said once for every configuration.
+		code, out, errOut = measureRun(t, context.Background(), hooks, "--trials", "2", "nvme2n1", "--with", "pm-qos=100000", "--with", "pm-qos=25000", "-o", "json")
+		require.Equal(t, exitOK, code, errOut)
+		var doc struct {
+			Assumptions *assumptionsJSON `json:"assumptions"`
+			Configs     []struct {
+				Config      string           `json:"config"`
+				Assumptions *assumptionsJSON `json:"assumptions"`
+			} `json:"configs"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(out), &doc))
+		require.NotNil(t, doc.Assumptions)
+		require.Len(t, doc.Configs, 2)
+		assert.Equal(t, "pm-qos=25000", doc.Configs[1].Config)
+		assert.Nil(t, doc.Configs[0].Assumptions)
+		assert.Nil(t, doc.Configs[1].Assumptions)
 	})
 }
 

@@ -28,6 +28,7 @@ var assumptionCases = []struct {
 	{"inspect", []string{"inspect", "--root", bundleDir}},
 	{"persist --check", []string{"persist", "--check-line", "nvme_core.default_ps_max_latency_us=5500", evoImage, intelImage, "--root", bundleDir}},
 	{"diagnose", []string{"diagnose", "--log", "../../apst/diagnose/testdata/apst.log", "--id-ctrl", intelImage}},
+	{"measure", []string{"measure", "--simulate", intelImage, "--trials", "2", "--idle", "1s"}},
 }
 
 // Each assumption is said once per output (the same two note: lines once
