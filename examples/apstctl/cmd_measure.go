@@ -60,6 +60,7 @@ type measureOptions struct {
 	noise        float64
 	foreignIO    float64
 	lateDescent  float64
+	pciID        string
 
 	hooks measureHooks
 }
@@ -108,6 +109,7 @@ func newMeasureCommand(h measureHooks) *command {
 	fs.StringVar(&o.exitFactor, "exit-factor", "FACTOR", "1", "with --simulate: the simulated drive's measured/advertised exit-latency factor: 0.78, 78% or 39/50")
 	fs.Float64Var(&o.noise, "noise", "FRACTION", 0.005, "with --simulate: relative noise of each simulated read (0 to 0.5)")
 	fs.Float64Var(&o.foreignIO, "foreign-io", "P", 0, "with --simulate: probability that other I/O touches the drive during an idle wait (0 to 1)")
+	fs.StringVar(&o.pciID, "pci-id", "VVVV:DDDD", "", "with --simulate: the PCI vendor:device ID of the drive, for the PCI-ID quirk table (a capture carries none; default: inferred from the model where that is certain)")
 	fs.Float64Var(&o.lateDescent, "late-descent", "P", 0, "with --simulate: probability that a read finds the drive one state short of its timeline (0 to 1; the patch saw 5/6)")
 	c := &command{
 		name:      "measure",
@@ -188,7 +190,7 @@ func (o *measureOptions) run(ctx context.Context, x *invocation, args []string) 
 			fmt.Fprintf(stderr, "apstctl measure: the simulated pm_qos_latency_tolerance_us holds %s; it is restored at the end\n", t)
 		}
 	} else {
-		for _, flagName := range []string{"exit-factor", "noise", "foreign-io", "late-descent"} {
+		for _, flagName := range []string{"exit-factor", "noise", "foreign-io", "late-descent", "pci-id"} {
 			if o.simFlagSet(flagName) {
 				return usagef("--%s needs --simulate", flagName)
 			}
@@ -295,6 +297,8 @@ func (o *measureOptions) simFlagSet(name string) bool {
 		return o.foreignIO != 0
 	case "late-descent":
 		return o.lateDescent != 0
+	case "pci-id":
+		return o.pciID != ""
 	}
 	return false
 }
@@ -327,6 +331,9 @@ func (o *measureOptions) simulationContext(ctx context.Context) (*measure.Simula
 	c, err := powerstate.Parse(strings.NewReader(string(b)))
 	if err != nil {
 		return nil, nil, apst.Params{}, usagef("--simulate %s: %v", o.simulate, err)
+	}
+	if err := setPCIID(&c, o.pciID); err != nil {
+		return nil, nil, apst.Params{}, err
 	}
 	base := apst.DefaultParams(apst.Current)
 	base.Quirks = apst.DriveQuirks(&c, apst.Release{}).APST()

@@ -185,6 +185,8 @@ func TestMeasureUsageErrors(t *testing.T) {
 		{"bad format", []string{"--simulate", evoCapture, "-o", "yaml"}, `-o yaml: want normal or json`},
 		{"bad factor", []string{"--simulate", evoCapture, "--exit-factor", "-1"}, "--exit-factor"},
 		{"factor without simulate", []string{"--exit-factor", "0.78", "nvme0n1"}, "--exit-factor needs --simulate"},
+		{"pci-id without simulate", []string{"--pci-id", "8086:f1a5", "nvme0n1"}, "--pci-id needs --simulate"},
+		{"bad pci-id", []string{"--simulate", evoCapture, "--pci-id", "zz"}, "--pci-id zz: "},
 		{"device with simulate", []string{"--simulate", evoCapture, "nvme0n1"}, "no device argument"},
 		{"no device", nil, "want 1 argument"},
 		{"two devices", []string{"nvme0n1", "nvme1n1"}, "want 0 to 1 arguments"},
@@ -407,6 +409,24 @@ func TestMeasureLive(t *testing.T) {
 		assert.Nil(t, doc.Configs[0].Assumptions)
 		assert.Nil(t, doc.Configs[1].Assumptions)
 	})
+}
+
+// measure says what its plans assumed as compare does, and its
+// warnings name a flag it takes: --pci-id settles the PCI ID it inferred.
+func TestMeasureSimulateAssumptions(t *testing.T) {
+	code, out, errOut := measureRun(t, context.Background(), nil, "--simulate", intelImage, "--trials", "2", "--idle", "1s")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Equal(t, 1, strings.Count(out, "warning: the capture carries no PCI ID; 8086:f1a5 was inferred"), out)
+	assert.Contains(t, out, "give --pci-id to override")
+
+	code, out, errOut = measureRun(t, context.Background(), nil, "--simulate", intelImage, "--trials", "2", "--idle", "1s", "--pci-id", "8086:f1a5", "-o", "json")
+	require.Equal(t, exitOK, code, errOut)
+	var doc struct {
+		Assumptions assumptionsJSON `json:"assumptions"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &doc))
+	assert.Nil(t, doc.Assumptions.PCIIDInferred, "given, not inferred")
+	assert.True(t, doc.Assumptions.ReleaseUnknown, "no release: the newest tables, and the 600p's entry is at stake")
 }
 
 // simulatedEvo is a simulated 990 EVO Plus at 0.78.

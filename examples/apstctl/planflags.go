@@ -103,21 +103,30 @@ func (pf *planFlags) params(c *powerstate.Controller) (apst.Params, error) {
 // lookupQuirks applies the kernel's quirk tables to c, with the PCI ID of
 // --pci-id where given.
 func (pf *planFlags) lookupQuirks(c *powerstate.Controller, p *apst.Params) (apst.QuirkMatch, error) {
-	if *pf.pciID != "" {
-		var pci apst.PCIID
-		if err := pci.UnmarshalText([]byte(*pf.pciID)); err != nil {
-			return apst.QuirkMatch{}, usagef("--pci-id %s: %v", quoteArg(*pf.pciID), err)
-		}
-		// The PCI ID is the controller's, for every plan built from it. The
-		// kernel matches the PCI ID of config space, whose vendor may
-		// differ from the Identify VID (the lookup notes it).
-		c.PCIDeviceID = pci.Device
-		c.PCIVendorID = 0
-		if pci.Vendor != c.VendorID {
-			c.PCIVendorID = pci.Vendor
-		}
+	if err := setPCIID(c, *pf.pciID); err != nil {
+		return apst.QuirkMatch{}, err
 	}
 	return apst.DriveQuirks(c, p.Release), nil
+}
+
+// setPCIID makes the PCI ID of --pci-id (text; "" leaves c as it is) c's,
+// for every plan built from it. The kernel matches the PCI ID of config
+// space, whose vendor may differ from the Identify VID (the lookup notes
+// it).
+func setPCIID(c *powerstate.Controller, text string) error {
+	if text == "" {
+		return nil
+	}
+	var pci apst.PCIID
+	if err := pci.UnmarshalText([]byte(text)); err != nil {
+		return usagef("--pci-id %s: %v", quoteArg(text), err)
+	}
+	c.PCIDeviceID = pci.Device
+	c.PCIVendorID = 0
+	if pci.Vendor != c.VendorID {
+		c.PCIVendorID = pci.Vendor
+	}
+	return nil
 }
 
 func joinPCI(ids []apst.PCIID) string {
