@@ -120,7 +120,10 @@ func (o *replayOptions) run(ctx context.Context, x *invocation, args []string) e
 	case err != nil:
 		return inputErr(fmt.Errorf("%s: %w", traceName(tracePath), err))
 	}
-	rep, err := analysis.ReplayWithOptions(ctl, &ctxSource{ctx: ctx, r: r, progress: x.progress()}, ropts, configs...)
+	format := r.Format()
+	events := readAhead(ctx, r, x.progress())
+	rep, err := analysis.ReplayWithOptions(ctl, events, ropts, configs...)
+	events.stop()
 	if err != nil {
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
@@ -149,7 +152,7 @@ func (o *replayOptions) run(ctx context.Context, x *invocation, args []string) e
 	warnings := groupedAssumptionLines(as, numbered(len(as)))
 	warnings = append(warnings, powerWarnings(ctl, &rep)...)
 	writeReplayText(stdout, ctl, &rep, replayTextHead{
-		trace: traceName(tracePath), format: r.Format(), warnings: warnings, sim: sim,
+		trace: traceName(tracePath), format: format, warnings: warnings, sim: sim,
 	})
 	return nil
 }
@@ -212,34 +215,6 @@ func openTrace(ctx context.Context, path string, stdin io.Reader) (io.Reader, fu
 		return nil, nil, inputErr(err)
 	}
 	return f, func() { f.Close() }, nil
-}
-
-// ctxSource is a trace Reader that ends with the context's error once ctx
-// is done (checked every 4096 events, so that ^C stops a long replay).
-// With progress set (standard error is a terminal), it writes the count of
-// events read every 2^20 events, and clears the line at the end.
-type ctxSource struct {
-	ctx      context.Context
-	r        *trace.Reader
-	n        uint
-	progress io.Writer
-}
-
-func (s *ctxSource) Next() (trace.Event, error) {
-	s.n++
-	if s.n%4096 == 0 {
-		if err := s.ctx.Err(); err != nil {
-			return trace.Event{}, err
-		}
-		if s.progress != nil && s.n%(1<<20) == 0 {
-			fmt.Fprintf(s.progress, "\r\x1b[Kapstctl replay: %d events read", s.n)
-		}
-	}
-	ev, err := s.r.Next()
-	if err != nil && s.progress != nil && s.n >= 1<<20 {
-		fmt.Fprint(s.progress, "\r\x1b[K")
-	}
-	return ev, err
 }
 
 // replaySaturated refuses a report whose stall or transition energy is

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nvmeapst/nvmeapst/apst/analysis/trace"
+)
+
+// readAheadTrace is a plain trace of n events (several batches) followed,
+// when bad, by a line that is not a time.
+func readAheadTrace(n int, bad bool) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "%d.%06d\n", i/1000, i%1000)
+	}
+	if bad {
+		b.WriteString("not-a-time\n")
+	}
+	return b.String()
+}
+
+// drain reads src to its first error.
+func drain(t *testing.T, next func() (trace.Event, error)) ([]trace.Event, error) {
+	t.Helper()
+	var evs []trace.Event
+	for {
+		ev, err := next()
+		if err != nil {
+			return evs, err
+		}
+		evs = append(evs, ev)
+	}
+}
+
+func TestReadAheadSameAsReader(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		n    int
+		bad  bool
+	}{
+		{"empty-batch-boundary", 0, true},
+		{"one", 1, false},
+		{"exact-batches", 2 * readAheadBatch, false},
+		{"many-batches", 3*readAheadBatches*readAheadBatch + 17, false},
+		{"error-after-events", readAheadBatch + 5, true},
+		{"error-at-boundary", readAheadBatch, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			text := readAheadTrace(tc.n, tc.bad)
+			want, err := trace.NewReader(strings.NewReader(text), trace.Options{Format: trace.FormatPlain})
+			require.NoError(t, err)
+			wantEvs, wantErr := drain(t, want.Next)
+
+			r, err := trace.NewReader(strings.NewReader(text), trace.Options{Format: trace.FormatPlain})
+			require.NoError(t, err)
+			s := readAhead(context.Background(), r, nil)
+			defer s.stop()
+			gotEvs, gotErr := drain(t, s.Next)
+			assert.Equal(t, wantEvs, gotEvs)
+			assert.Equal(t, wantErr, gotErr)
+			if tc.bad {
+				var se *trace.SyntaxError
+				require.ErrorAs(t, gotErr, &se)
+				assert.Equal(t, tc.n+1, se.Line)
+			} else {
+				assert.Equal(t, io.EOF, gotErr)
+			}
+			_, again := s.Next()
+			assert.Equal(t, gotErr, again, "the error is final")
+		})
+	}
+}
+
+// blockingReader blocks its reads until unblock is closed.
+type blockingReader struct{ unblock chan struct{} }
+
+func (b blockingReader) Read([]byte) (int, error) {
+	<-b.unblock
+	return 0, io.ErrClosedPipe
+}
+
+func TestReadAheadCanceled(t *testing.T) {
+	br := blockingReader{unblock: make(chan struct{})}
+	defer close(br.unblock)
+	r, err := trace.NewReader(io.MultiReader(strings.NewReader("0.5\n"), br), trace.Options{Format: trace.FormatPlain})
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	s := readAhead(ctx, r, nil)
+	defer s.stop()
+	cancel()
+	_, err = drain(t, s.Next) // the reader is blocked: Next must not be
+	require.True(t, errors.Is(err, context.Canceled), "%v", err)
+}
