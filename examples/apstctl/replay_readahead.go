@@ -4,14 +4,15 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"sync/atomic"
 
 	"github.com/nvmeapst/nvmeapst/apst/analysis/trace"
 )
 
 // Bounds of the read-ahead of apstctl replay.
 const (
-	// readAheadBatch is the number of events in a batch (about 48 bytes
-	// each: 192 KiB).
+	// readAheadBatch is the number of events in a batch (40 bytes each on
+	// 64-bit machines: 160 KiB).
 	readAheadBatch = 4096
 	// readAheadBatches is the number of batches in flight: the memory of
 	// the read-ahead is at most readAheadBatch*readAheadBatches events.
@@ -34,14 +35,16 @@ type eventBatch struct {
 // error once ctx is done (checked at each batch, so that ^C stops a long
 // replay). With progress set (standard error is a terminal), it writes the
 // count of events read every 2^20 events, and clears the line at the end.
-// stop must be called once the caller is done with it: the goroutine then
-// ends as soon as it is not blocked reading the trace (closing the trace
-// unblocks it).
+// stop must be called once the caller is done with it, before the trace is
+// closed: it waits for the goroutine, which ends at the next event (a read
+// of the trace that blocks delays it, as it delayed a Next before).
 type aheadSource struct {
 	ctx      context.Context
 	full     chan *eventBatch // read, in order
 	free     chan *eventBatch // replayed, for reuse
 	done     chan struct{}    // closed by stop
+	stopping atomic.Bool      // set by stop, seen by read between events
+	ended    chan struct{}    // closed when read returns
 	cur      *eventBatch
 	i        int
 	n        uint
@@ -58,6 +61,7 @@ func readAhead(ctx context.Context, r *trace.Reader, progress io.Writer) *aheadS
 		full:     make(chan *eventBatch, readAheadBatches),
 		free:     make(chan *eventBatch, readAheadBatches),
 		done:     make(chan struct{}),
+		ended:    make(chan struct{}),
 		progress: progress,
 	}
 	for range readAheadBatches {
@@ -71,6 +75,7 @@ func readAhead(ctx context.Context, r *trace.Reader, progress io.Writer) *aheadS
 // it returns after sending the batch that ends with an error, or when stop
 // is called.
 func (s *aheadSource) read(r *trace.Reader) {
+	defer close(s.ended)
 	for {
 		var b *eventBatch
 		select {
@@ -80,6 +85,9 @@ func (s *aheadSource) read(r *trace.Reader) {
 		}
 		b.evs, b.err = b.evs[:0], nil
 		for len(b.evs) < cap(b.evs) {
+			if s.stopping.Load() {
+				return
+			}
 			ev, err := r.Next()
 			if err != nil {
 				b.err = err
@@ -98,13 +106,13 @@ func (s *aheadSource) read(r *trace.Reader) {
 	}
 }
 
-// stop ends the reading goroutine (it does not wait for it).
+// stop ends the reading goroutine and waits for it: the Reader and the
+// trace are the caller's again.
 func (s *aheadSource) stop() {
-	select {
-	case <-s.done:
-	default:
+	if !s.stopping.Swap(true) {
 		close(s.done)
 	}
+	<-s.ended
 }
 
 // Next returns the next event of the trace, io.EOF after the last one, or

@@ -79,23 +79,36 @@ func TestReadAheadSameAsReader(t *testing.T) {
 	}
 }
 
-// blockingReader blocks its reads until unblock is closed.
-type blockingReader struct{ unblock chan struct{} }
+// blockingReader signals entered at its first read, then blocks until
+// unblock is closed.
+type blockingReader struct{ entered, unblock chan struct{} }
 
 func (b blockingReader) Read([]byte) (int, error) {
+	select {
+	case b.entered <- struct{}{}:
+	default:
+	}
 	<-b.unblock
 	return 0, io.ErrClosedPipe
 }
 
+// A canceled context ends Next while the trace read blocks; stop then
+// waits for the goroutine, which ends once the read returns.
 func TestReadAheadCanceled(t *testing.T) {
-	br := blockingReader{unblock: make(chan struct{})}
-	defer close(br.unblock)
+	br := blockingReader{entered: make(chan struct{}, 1), unblock: make(chan struct{})}
 	r, err := trace.NewReader(io.MultiReader(strings.NewReader("0.5\n"), br), trace.Options{Format: trace.FormatPlain})
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	s := readAhead(ctx, r, nil)
-	defer s.stop()
+	<-br.entered
 	cancel()
 	_, err = drain(t, s.Next) // the reader is blocked: Next must not be
 	require.True(t, errors.Is(err, context.Canceled), "%v", err)
+	close(br.unblock)
+	s.stop()
+	select {
+	case <-s.ended:
+	default:
+		t.Fatal("stop returned before the reading goroutine ended")
+	}
 }
