@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"strings"
 
 	nvmeapst "github.com/nvmeapst/nvmeapst"
@@ -57,7 +55,7 @@ of the log's most recent failure is diagnosed.`,
 		}
 		var logR io.Reader
 		if *logPath != "" {
-			r, closeLog, err := openLog(*logPath, x.stdin)
+			r, closeLog, err := openLog(ctx, *logPath, x.stdin)
 			if err != nil {
 				return err
 			}
@@ -107,21 +105,20 @@ func validName(s string) bool {
 }
 
 // openLog opens the kernel log named on the command line: standard input,
-// a regular file, or a named pipe the user names; a device or a directory is
-// refused.
-func openLog(path string, stdin io.Reader) (io.Reader, func(), error) {
+// a regular file, or a named pipe the user names (`--log <(journalctl -kf)`);
+// a read or an open waiting for a writer ends with ^C (ctx); a device, a
+// socket or a directory is refused without being opened.
+func openLog(ctx context.Context, path string, stdin io.Reader) (io.Reader, func(), error) {
 	if path == "-" {
-		return stdin, func() {}, nil
+		return newContextReader(ctx, stdin), func() {}, nil
 	}
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, nil, inputErr(fmt.Errorf("--log: %w", err))
-	}
-	var f *os.File
-	if fi.Mode()&fs.ModeNamedPipe != 0 {
-		f, err = os.Open(path)
-	} else {
-		f, _, err = safeio.Open(path)
+	f, _, err := safeio.Open(path)
+	if errors.Is(err, safeio.ErrNotRegular) && isNamedPipe(path) {
+		p, release, perr := openNamedPipe(ctx, path)
+		if perr != nil {
+			return nil, nil, inputErr(fmt.Errorf("--log: %w", perr))
+		}
+		return p, release, nil
 	}
 	if err != nil {
 		return nil, nil, inputErr(fmt.Errorf("--log: %w", err))

@@ -195,13 +195,15 @@ func traceName(path string) string {
 	return safeio.EscapeTerminal(path)
 }
 
-// openTrace opens the trace at path ("-" = stdin). A regular file is
+// openTrace opens the trace at path ("-" = stdin, read so that ^C ends a
+// read waiting for a writer: contextReader). A regular file is
 // opened without blocking (safeio.Open); a pipe or FIFO the user named
 // (`replay CAP <(biosnoop ...)`) is read as it comes, ^C ending the wait;
 // anything else (a socket, a device) is refused without being opened.
 func openTrace(ctx context.Context, path string, stdin io.Reader) (io.Reader, func(), error) {
 	if path == "-" {
-		return stdin, func() {}, nil
+		// ^C ends a read that waits for the writer of the pipe.
+		return newContextReader(ctx, stdin), func() {}, nil
 	}
 	f, _, err := safeio.Open(path)
 	if errors.Is(err, safeio.ErrNotRegular) && isNamedPipe(path) {

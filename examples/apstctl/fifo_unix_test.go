@@ -27,6 +27,8 @@ func TestNamedFIFOIsRead(t *testing.T) {
 	require.NoError(t, err)
 	trace, err := os.ReadFile("testdata/replay/interactive.biosnoop")
 	require.NoError(t, err)
+	klog, err := os.ReadFile("../../apst/diagnose/testdata/apst.log")
+	require.NoError(t, err)
 	for _, tt := range []struct {
 		args func(fifo string) []string
 		feed []byte
@@ -37,6 +39,7 @@ func TestNamedFIFOIsRead(t *testing.T) {
 		{func(f string) []string { return []string{"check", evoImage, f} }, feature},
 		{func(f string) []string { return []string{"measure", "--simulate", f, "--trials", "2"} }, capture},
 		{func(f string) []string { return []string{"replay", evoImage, f} }, trace},
+		{func(f string) []string { return []string{"diagnose", "--log", f} }, klog},
 	} {
 		fifo := filepath.Join(t.TempDir(), "fifo")
 		if err := syscall.Mkfifo(fifo, 0o600); err != nil {

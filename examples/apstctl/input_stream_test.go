@@ -1,0 +1,51 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// A contextReader passes its reader's bytes through unchanged, in reads
+// of any size.
+func TestContextReaderPassesThrough(t *testing.T) {
+	want := []byte(strings.Repeat("0.5 0.001\n", 20000)) // several 64 KiB reads
+	require.NoError(t, iotest.TestReader(newContextReader(context.Background(), bytes.NewReader(want)), want))
+	got, err := io.ReadAll(newContextReader(context.Background(), iotest.OneByteReader(bytes.NewReader(want))))
+	require.NoError(t, err)
+	require.Equal(t, want, got)
+	_, err = io.ReadAll(newContextReader(context.Background(), iotest.ErrReader(io.ErrUnexpectedEOF)))
+	require.ErrorIs(t, err, io.ErrUnexpectedEOF)
+}
+
+// A read waiting for a writer ends with the context's cause once the
+// context is done; the read of the old code never returned.
+func TestContextReaderCancelledWhileBlocked(t *testing.T) {
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	r := newContextReader(ctx, pr)
+	done := make(chan error, 1)
+	go func() {
+		_, err := r.Read(make([]byte, 10))
+		done <- err
+	}()
+	cause := errors.New("interrupt")
+	time.Sleep(10 * time.Millisecond)
+	cancel(cause)
+	select {
+	case err := <-done:
+		require.ErrorIs(t, err, cause)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the read did not end with the context")
+	}
+	_, err := r.Read(make([]byte, 10))
+	require.ErrorIs(t, err, cause, "and every read after it")
+}
