@@ -56,37 +56,6 @@ func inputContext(stdin io.Reader) context.Context {
 	return context.Background()
 }
 
-// readAllContext reads r to its end, at most limit+1 bytes, in a goroutine,
-// and returns early with the context's cause when ctx is done: a read that
-// waits for a writer (a pipe, a FIFO, a terminal) does not swallow ^C. The
-// goroutine is left behind then, blocked in its read; apstctl is exiting.
-func readAllContext(ctx context.Context, open func() (io.ReadCloser, error), limit int64) ([]byte, error) {
-	type result struct {
-		b   []byte
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		r, err := open()
-		if err != nil {
-			done <- result{nil, err}
-			return
-		}
-		defer r.Close()
-		b, err := io.ReadAll(io.LimitReader(r, limit+1))
-		if err == nil && int64(len(b)) > limit {
-			err = safeio.ErrTooLarge
-		}
-		done <- result{b, err}
-	}()
-	select {
-	case res := <-done:
-		return res.b, res.err
-	case <-ctx.Done():
-		return nil, context.Cause(ctx)
-	}
-}
-
 // readStdin reads the capture on standard input; on a terminal it first
 // says on standard error how to end the paste.
 func readStdin(stdin io.Reader, limit int64) ([]byte, error) {
@@ -94,7 +63,12 @@ func readStdin(stdin io.Reader, limit int64) ([]byte, error) {
 	if in != nil && isTerminalInput(stdin) {
 		in.errw.Println(in.prefix + ": reading a capture from the terminal: paste it, then press ^D on a line of its own")
 	}
-	b, err := readAllContext(inputContext(stdin), func() (io.ReadCloser, error) { return io.NopCloser(stdin), nil }, limit)
+	// contextReader: a read waiting for a writer (a pipe, a terminal)
+	// does not swallow ^C.
+	b, err := io.ReadAll(io.LimitReader(newContextReader(inputContext(stdin), stdin), limit+1))
+	if err == nil && int64(len(b)) > limit {
+		return nil, safeio.ErrTooLarge
+	}
 	if err == nil && len(b) == 0 && in != nil && in.implicit {
 		return nil, in.emptyErr
 	}

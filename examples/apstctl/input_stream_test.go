@@ -49,3 +49,19 @@ func TestContextReaderCancelledWhileBlocked(t *testing.T) {
 	_, err := r.Read(make([]byte, 10))
 	require.ErrorIs(t, err, cause, "and every read after it")
 }
+
+// A capture read from standard input whose writer stays idle ends with ^C
+// (the context), as a named FIFO's does.
+func TestCaptureStdinCancelled(t *testing.T) {
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(50*time.Millisecond, cancel)
+	var code int
+	var e bytes.Buffer
+	within(t, 10*time.Second, "plan -", func() {
+		code = runContext(ctx, []string{"plan", "-"}, pr, io.Discard, &e)
+	})
+	require.NotEqual(t, exitOK, code)
+	require.Contains(t, e.String(), "interrupted")
+}
