@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"strconv"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -108,12 +110,18 @@ func (o *replayOptions) run(ctx context.Context, x *invocation, args []string) e
 	if _, err := analysis.NewReplayerWithOptions(ctl, ropts, configs...); err != nil {
 		return inputErr(err) // a plan Build refuses, before the trace is opened
 	}
-	src, closeTrace, err := openTrace(ctx, tracePath, stdin)
+	// tctx ends the reading of the trace once the replay is over, so that
+	// a read of standard input left waiting for a writer ends too.
+	tctx, endTrace := context.WithCancel(ctx)
+	defer endTrace()
+	src, release, err := openTrace(tctx, tracePath, stdin)
 	if err != nil {
 		return err
 	}
+	closeTrace := sync.OnceFunc(release)
 	defer closeTrace()
-	r, err := trace.NewReader(src, trace.Options{Device: o.device, Disk: o.disk})
+	// A blkparse trace is parsed on every CPU (trace.Options.Workers).
+	r, err := trace.NewReader(src, trace.Options{Device: o.device, Disk: o.disk, Workers: min(runtime.GOMAXPROCS(0), trace.MaxWorkers)})
 	switch {
 	case errors.Is(err, trace.ErrOptions):
 		return usagef("%s: %v", traceName(tracePath), err)
@@ -123,7 +131,13 @@ func (o *replayOptions) run(ctx context.Context, x *invocation, args []string) e
 	format := r.Format()
 	events := readAhead(ctx, r, x.progress())
 	rep, err := analysis.ReplayWithOptions(ctl, events, ropts, configs...)
+	// The trace was read to its end, or the replay stopped early: end
+	// any read still waiting (standard input, a named pipe), then the
+	// goroutines reading it.
+	endTrace()
+	closeTrace()
 	events.stop()
+	r.Close()
 	if err != nil {
 		if ctx.Err() != nil {
 			return context.Cause(ctx)

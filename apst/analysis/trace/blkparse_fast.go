@@ -1,40 +1,57 @@
 package trace
 
-import "math"
+import (
+	"encoding/binary"
+	"math"
+	"math/bits"
+)
 
-// parseBlkparseFast reads a blkparse event line in one pass, without
-// splitting it into fields first, as parseBlkparse would read it: the device
+// blkLine is what scanBlkparse reads of a blkparse line that is plainly an
+// event line: for a dispatch or a completion the fields the Reader needs,
+// for another action only that it is one (kind 0).
+type blkLine struct {
+	t        int64  // time, ns
+	seq      uint64 // sequence number
+	id       uint64 // the sector plus 1, 0 when absent
+	maj, min uint64
+	devStart int // the device "MAJ,MIN" is line[devStart:devEnd]
+	devEnd   int
+	kind     Kind // Dispatch, Completion, or 0 for another action
+}
+
+// scanBlkparse reads a blkparse event line in one pass, without splitting
+// it into fields first, as parseBlkparseFields would read it: the device
 // "MAJ,MIN", CPU, sequence number, time and PID, then the action and, for a
-// dispatch or a completion, the sector. It reports false, having changed
-// nothing, for any line it does not read plainly (fewer than six fields, a
-// field that is not what it should be, the summary at the end): the
-// general parseBlkparse then reads that line and words the error.
-func (r *Reader) parseBlkparseFast(line []byte) (bool, error) {
+// dispatch or a completion, the sector. It reports false for any line it
+// does not read plainly (fewer than six fields, a field that is not what it
+// should be, a blank line, the summary at the end): parseBlkparseFields
+// then reads that line and words the error. It has no state: the parallel
+// path runs it on its workers.
+func scanBlkparse(line []byte, out *blkLine) bool {
 	i := skipBlank(line, 0)
 	ds := i
 	maj, i, ok := leadingUint(line, i)
 	if !ok || i >= len(line) || line[i] != ',' {
-		return false, nil
+		return false
 	}
 	min, i, ok := leadingUint(line, i+1)
 	if !ok || !blankAt(line, i) {
-		return false, nil
+		return false
 	}
-	dev := line[ds:i]
-	if _, i, ok = leadingUint(line, skipBlank(line, i)); !ok || !blankAt(line, i) { // CPU
-		return false, nil
+	de := i
+	if i, ok = skipUint(line, skipBlank(line, i)); !ok || !blankAt(line, i) { // CPU
+		return false
 	}
 	seq, i, ok := leadingUint(line, skipBlank(line, i))
 	if !ok || !blankAt(line, i) {
-		return false, nil
+		return false
 	}
-	ts := skipBlank(line, i)
-	t, i, ok := blkparseTime(line, ts)
+	t, i, ok := blkparseTime(line, skipBlank(line, i))
 	if !ok || !blankAt(line, i) {
-		return false, nil
+		return false
 	}
-	if _, i, ok = leadingUint(line, skipBlank(line, i)); !ok || !blankAt(line, i) { // PID
-		return false, nil
+	if i, ok = skipUint(line, skipBlank(line, i)); !ok || !blankAt(line, i) { // PID
+		return false
 	}
 	as := skipBlank(line, i)
 	i = skipToken(line, as)
@@ -45,27 +62,55 @@ func (r *Reader) parseBlkparseFast(line []byte) (bool, error) {
 	case len(act) == 1 && act[0] == 'C':
 		k = Completion
 	case letters(act):
-		return true, nil // another action: not an event of the replay
+		out.kind = 0 // another action: not an event of the replay
+		return true
 	default:
-		return false, nil
-	}
-	if !r.noteDevice(dev, r.selected && maj == r.selMaj && min == r.selMin) {
-		return true, nil
+		return false
 	}
 	// "ACTION RWBS SECTOR + SIZE": the sector matches a completion with
 	// its dispatch.
 	var id uint64
 	i = skipToken(line, skipBlank(line, i)) // RWBS
 	ss := skipBlank(line, i)
-	if s, ok := parseUint(line[ss:skipToken(line, ss)]); ok && s < math.MaxUint64 {
+	if s, j, ok := leadingUint(line, ss); ok && (j == len(line) || line[j] == ' ' || line[j] == '\t') && s < math.MaxUint64 {
 		id = s + 1
 	}
-	return true, r.push(t, seq, k, id)
+	*out = blkLine{t: t, seq: seq, id: id, maj: maj, min: min, devStart: ds, devEnd: de, kind: k}
+	return true
 }
+
+// parseBlkparseFast reads a blkparse line through scanBlkparse: it reports
+// false, having changed nothing, for a line scanBlkparse does not read.
+func (r *Reader) parseBlkparseFast(line []byte) (bool, error) {
+	var l blkLine
+	if !scanBlkparse(line, &l) {
+		return false, nil
+	}
+	if l.kind == 0 {
+		return true, nil
+	}
+	if !r.noteDevice(line[l.devStart:l.devEnd], r.selected && l.maj == r.selMaj && l.min == r.selMin) {
+		return true, nil
+	}
+	return true, r.push(l.t, l.seq, l.kind, l.id)
+}
+
+// The scanner reads eight bytes at a time where the line's slice has the
+// capacity for it (bytes past the line's end are never counted: the
+// counts are capped at its length), else one at a time.
 
 // skipBlank returns the index of the first byte from i on that is not a
 // space or a tab (len(b) if none), as splitFields separates fields.
 func skipBlank(b []byte, i int) int {
+	if i+8 <= cap(b) {
+		if n := leadingBlanks(binary.LittleEndian.Uint64(b[i : i+8])); n < 8 {
+			return min(i+n, len(b))
+		}
+	}
+	return skipBlankSlow(b, i)
+}
+
+func skipBlankSlow(b []byte, i int) int {
 	for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
 		i++
 	}
@@ -90,13 +135,65 @@ func blankAt(b []byte, i int) bool {
 // leadingUint reads the decimal digits of b from i on as parseUint does
 // (1 to 19 of them), returning the value and the index after them.
 func leadingUint(b []byte, i int) (uint64, int, bool) {
+	if i+8 <= cap(b) {
+		x := binary.LittleEndian.Uint64(b[i : i+8])
+		if n := min(leadingDigits(x), len(b)-i); n < 8 {
+			return eightDigits((x - 0x3030303030303030) << (64 - 8*n)), i + n, n > 0
+		}
+	}
+	return leadingUintSlow(b, i)
+}
+
+func leadingUintSlow(b []byte, i int) (uint64, int, bool) {
 	s := i
 	var v uint64
-	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+	for i < len(b) && b[i]-'0' <= 9 {
 		v = v*10 + uint64(b[i]-'0')
 		i++
 	}
 	return v, i, i > s && i-s <= 19
+}
+
+// skipUint is leadingUint without the value: it checks that b holds 1 to
+// 19 digits from i on and returns the index after them.
+func skipUint(b []byte, i int) (int, bool) {
+	if i+8 <= cap(b) {
+		if n := min(leadingDigits(binary.LittleEndian.Uint64(b[i:i+8])), len(b)-i); n < 8 {
+			return i + n, n > 0
+		}
+	}
+	_, j, ok := leadingUintSlow(b, i)
+	return j, ok
+}
+
+// leadingDigits returns how many of the eight bytes of x (little endian:
+// the first in the low byte) are decimal digits before the first that is
+// not (8: all). A byte c is a digit when its high nibble is 3 before and
+// after adding 6; the carry of c+6 past 0xff only changes the bytes after
+// the first non-digit.
+func leadingDigits(x uint64) int {
+	const hi, three, six = 0xf0f0f0f0f0f0f0f0, 0x3030303030303030, 0x0606060606060606
+	m := (x&hi ^ three) | ((x+six)&hi ^ three)
+	return bits.TrailingZeros64(m) >> 3
+}
+
+// leadingBlanks returns how many of the eight bytes of x (little endian)
+// are spaces or tabs before the first that is not (8: all).
+func leadingBlanks(x uint64) int {
+	const low7, high = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
+	sp, tab := x^0x2020202020202020, x^0x0909090909090909
+	// The high bit of a byte of zero(y) is set when the byte of y is 0
+	// (exactly: no carry crosses bytes).
+	blank := (^((sp&low7 + low7) | sp) | ^((tab&low7 + low7) | tab)) & high
+	return bits.TrailingZeros64(^blank&high) >> 3
+}
+
+// eightDigits converts eight digit values (0 to 9, the most significant
+// in the low byte) to their number.
+func eightDigits(x uint64) uint64 {
+	x = (x * 10) + (x >> 8)
+	x = ((x & 0x000000ff000000ff) * (100 + (1000000 << 32))) + (((x >> 16) & 0x000000ff000000ff) * (1 + (10000 << 32)))
+	return x >> 32
 }
 
 // blkparseTime reads the time field starting at b[i] as parseFixed(field,
@@ -105,10 +202,11 @@ func leadingUint(b []byte, i int) (uint64, int, bool) {
 // parseFixed.
 func blkparseTime(b []byte, i int) (int64, int, bool) {
 	sec, j, ok := leadingUint(b, i)
-	if ok && j-i <= 9 && j < len(b) && b[j] == '.' {
-		ns, k, ok := leadingUint(b, j+1)
-		if ok && k-j-1 == 9 && (k == len(b) || b[k] == ' ' || b[k] == '\t') {
-			return int64(sec*1e9 + ns), k, true // at most 10^18 - 1
+	if ok && j-i <= 9 && j < len(b) && b[j] == '.' && j+10 <= cap(b) {
+		x := binary.LittleEndian.Uint64(b[j+1 : j+9])
+		if j+10 <= len(b) && leadingDigits(x) == 8 && b[j+9]-'0' <= 9 && (j+10 == len(b) || b[j+10] == ' ' || b[j+10] == '\t') {
+			ns := eightDigits(x-0x3030303030303030)*10 + uint64(b[j+9]-'0')
+			return int64(sec*1e9 + ns), j + 10, true // at most 10^18 - 1
 		}
 	}
 	end := skipToken(b, i)

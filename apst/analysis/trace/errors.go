@@ -25,6 +25,8 @@ var (
 	ErrDevice = errors.New("trace: device selection")
 	// ErrOptions: invalid Options.
 	ErrOptions = errors.New("trace: invalid options")
+	// ErrClosed: Next on a Reader after Close.
+	ErrClosed = errors.New("trace: Reader closed")
 	// ErrNotInitialized: a Reader that NewReader did not create.
 	ErrNotInitialized = errors.New("trace: Reader not created with NewReader")
 )

@@ -45,6 +45,11 @@ type Options struct {
 	// 0 means DefaultReorderWindow, at most MaxReorderWindow. The Reader
 	// keeps at most about four times this many events (24 bytes each).
 	ReorderWindow int
+	// Workers, from 1 to MaxWorkers, parses a blkparse trace on that many
+	// goroutines (see Reader.Close); 0 reads it on the caller's goroutine.
+	// The events and errors are the same either way. The other formats
+	// are always read on the caller's goroutine.
+	Workers int
 }
 
 // maxFields is the number of whitespace-separated fields a line may have
@@ -105,6 +110,12 @@ type Reader struct {
 
 	eof bool
 	err error
+
+	// Parallel path (Options.Workers).
+	workers   int
+	blockSize int
+	par       *parallel
+	closed    bool
 }
 
 // columns are the positions of a biosnoop header's columns.
@@ -139,7 +150,10 @@ func NewReader(r io.Reader, opt Options) (*Reader, error) {
 	case window < 0 || window > MaxReorderWindow:
 		return nil, fmt.Errorf("%w: ReorderWindow %d, want 0..%d", ErrOptions, window, MaxReorderWindow)
 	}
-	rd := &Reader{ok: true, src: bufio.NewReaderSize(r, max+2), max: max, window: window}
+	if opt.Workers < 0 || opt.Workers > MaxWorkers {
+		return nil, fmt.Errorf("%w: Workers %d, want 0..%d", ErrOptions, opt.Workers, MaxWorkers)
+	}
+	rd := &Reader{ok: true, src: bufio.NewReaderSize(r, max+2), max: max, window: window, workers: opt.Workers, blockSize: parBlockSize}
 	f := opt.Format
 	if f == FormatAuto {
 		// Peek at what has arrived, one read more at a time until it
@@ -206,6 +220,9 @@ func (r *Reader) Next() (Event, error) {
 	if r == nil || !r.ok {
 		return Event{}, ErrNotInitialized
 	}
+	if r.closed {
+		return Event{}, ErrClosed
+	}
 	for {
 		if r.err != nil {
 			return Event{}, r.err
@@ -218,19 +235,64 @@ func (r *Reader) Next() (Event, error) {
 			r.err = r.endError()
 			continue
 		}
-		line, err := r.readLine()
+		var err error
+		if r.parallel() {
+			err = r.par.step(r)
+		} else {
+			var line []byte
+			if line, err = r.readLine(); err == nil {
+				err = r.parse(line)
+			}
+		}
 		if err == io.EOF {
 			r.eof = true
+			if r.par != nil {
+				r.par.close() // the goroutines have ended or are ending
+			}
 			continue
-		}
-		if err == nil {
-			err = r.parse(line)
 		}
 		if err != nil {
 			r.err = err
 			r.buf, r.head, r.heap = r.buf[:0], 0, r.heap[:0]
+			if r.par != nil {
+				r.par.halt()
+			}
 		}
 	}
+}
+
+// parallel reports whether Next reads through the parallel path, starting
+// it on the first call.
+func (r *Reader) parallel() bool {
+	if r.par != nil {
+		return true
+	}
+	if r.workers == 0 || r.format != FormatBlkparse || r.max > maxParallelLine {
+		return false
+	}
+	r.par = startParallel(r.src, r.workers, r.blockSize, r.max,
+		blkParser{max: r.max, selected: r.selected, selMaj: r.selMaj, selMin: r.selMin})
+	return true
+}
+
+// Close ends the goroutines of a Reader with Options.Workers and waits for
+// them; Next then returns ErrClosed. It does not close the io.Reader. A
+// goroutine in a Read of the io.Reader ends once that Read returns: if a
+// Read may block (an idle pipe), make it return first (close the pipe),
+// or Close waits for it. Close is safe to call more than once, and on a
+// Reader without Workers; it returns nil.
+//
+// Without Close, the goroutines end by themselves once Next has returned
+// io.EOF; after another error they end once a Read in progress returns.
+func (r *Reader) Close() error {
+	if r == nil || !r.ok || r.closed {
+		return nil
+	}
+	r.closed = true
+	if r.par != nil {
+		r.par.close()
+	}
+	return nil
 }
 
 // All returns an iterator over the remaining events. It stops after the
@@ -269,7 +331,7 @@ func (r *Reader) readLine() ([]byte, error) {
 	case err == nil:
 	case errors.Is(err, bufio.ErrBufferFull):
 		r.line++
-		return nil, &SyntaxError{Format: r.format, Line: r.line, Expected: fmt.Sprintf("at most %d bytes", r.max), Err: ErrLineTooLong}
+		return nil, r.tooLong()
 	case errors.Is(err, io.EOF):
 		if len(b) == 0 {
 			return nil, io.EOF
@@ -285,9 +347,14 @@ func (r *Reader) readLine() ([]byte, error) {
 		b = b[:len(b)-1]
 	}
 	if len(b) > r.max {
-		return nil, &SyntaxError{Format: r.format, Line: r.line, Expected: fmt.Sprintf("at most %d bytes", r.max), Err: ErrLineTooLong}
+		return nil, r.tooLong()
 	}
 	return b, nil
+}
+
+// tooLong is the error of line r.line, longer than MaxLineLength.
+func (r *Reader) tooLong() error {
+	return &SyntaxError{Format: r.format, Line: r.line, Expected: fmt.Sprintf("at most %d bytes", r.max), Err: ErrLineTooLong}
 }
 
 func (r *Reader) syntax(expected string, line []byte) error {

@@ -1,0 +1,69 @@
+package trace
+
+import "bytes"
+
+// blkRec is a line of a blkparse block that the sequential stage of the
+// parallel path has to see: an event (Dispatch, Completion), a line
+// scanBlkparse does not read (recFields) or a line too long (recTooLong).
+// Lines that are plainly another action, and blank lines, leave none.
+type blkRec struct {
+	t    int64
+	seq  uint64
+	id   uint64
+	line uint32 // the line's number in its block, from 1
+	off  int32  // an event: the device name's offset in the block; recFields: the line's
+	n    int32  // its length
+	kind uint8  // Dispatch, Completion, recFields, recTooLong
+	sel  bool   // an event of the selected device
+}
+
+// Kinds of blkRec beyond Dispatch and Completion.
+const (
+	recFields  = 3 // read by parseBlkparseFields, in order
+	recTooLong = 4 // longer than the Reader's MaxLineLength
+)
+
+// blkParser parses blocks of blkparse lines on a worker: the Reader's
+// bounds and selection, which do not change once it is created.
+type blkParser struct {
+	max            int
+	selected       bool
+	selMaj, selMin uint64
+}
+
+// parse appends the records of the lines of block (complete lines, the
+// last one possibly without its '\n' at the end of the trace) to recs and
+// returns them, with the number of lines.
+func (p *blkParser) parse(block []byte, recs []blkRec) ([]blkRec, int) {
+	line := uint32(0)
+	var l blkLine
+	for i := 0; i < len(block); {
+		end := len(block)
+		if e := bytes.IndexByte(block[i:], '\n'); e >= 0 {
+			end = i + e
+		}
+		line++
+		b := block[i:end]
+		start := i
+		i = end + 1
+		if len(b) > 0 && b[len(b)-1] == '\r' {
+			b = b[:len(b)-1]
+		}
+		switch {
+		case len(b) > p.max:
+			recs = append(recs, blkRec{line: line, kind: recTooLong})
+		case scanBlkparse(b, &l):
+			if l.kind == 0 {
+				continue
+			}
+			recs = append(recs, blkRec{t: l.t, seq: l.seq, id: l.id, line: line,
+				off: int32(start + l.devStart), n: int32(l.devEnd - l.devStart), kind: uint8(l.kind),
+				sel: p.selected && l.maj == p.selMaj && l.min == p.selMin})
+		case skipBlank(b, 0) == len(b):
+			// A blank line: nothing, in any state.
+		default:
+			recs = append(recs, blkRec{line: line, off: int32(start), n: int32(len(b)), kind: recFields})
+		}
+	}
+	return recs, int(line)
+}

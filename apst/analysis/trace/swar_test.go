@@ -1,0 +1,61 @@
+package trace
+
+import (
+	"strconv"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// swarInput draws a line for the eight-bytes-at-a-time scanners: digits,
+// blanks and other bytes, with bytes past its end (in its capacity) that
+// must never count.
+func swarInput(t *rapid.T) []byte {
+	alphabet := []byte("0123456789 \t,./:+-\r\n\x00\xff\xfa\x2f\x3a\x19\x29")
+	tok := rapid.SampledFrom([]string{"", "0", "7", "259", "2048", "12345678", "123456789", "0.000100000", "2100.865303000", "  ", "\t", " \t  ", ","})
+	var b []byte
+	for range rapid.IntRange(0, 6).Draw(t, "parts") {
+		switch rapid.IntRange(0, 2).Draw(t, "part") {
+		case 0:
+			b = append(b, tok.Draw(t, "tok")...)
+		case 1:
+			b = strconv.AppendUint(b, rapid.Uint64().Draw(t, "v"), 10)
+		default:
+			b = append(b, rapid.SliceOfN(rapid.SampledFrom(alphabet), 0, 12).Draw(t, "bytes")...)
+		}
+	}
+	past := rapid.SliceOfN(rapid.SampledFrom([]byte("0123456789 \t.")), 0, 12).Draw(t, "past")
+	return append(b, past...)[:len(b)]
+}
+
+// leadingUint, skipUint, skipBlank and blkparseTime read what a
+// byte-at-a-time loop reads, at every offset, whatever lies past the end.
+func TestSWARIsLoop(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		b := swarInput(t)
+		i := rapid.IntRange(0, len(b)).Draw(t, "i")
+		s, j := i, i
+		var v uint64
+		for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+			v = v*10 + uint64(b[j]-'0')
+			j++
+		}
+		ok := j > s && j-s <= 19
+		gv, gj, gok := leadingUint(b, i)
+		if gok != ok || gj != j || ok && gv != v {
+			t.Fatalf("leadingUint(%q, %d) = %d, %d, %v; want %d, %d, %v", b, i, gv, gj, gok, v, j, ok)
+		}
+		if sj, sok := skipUint(b, i); sj != j || sok != ok {
+			t.Fatalf("skipUint(%q, %d) = %d, %v; want %d, %v", b, i, sj, sok, j, ok)
+		}
+		if got, want := skipBlank(b, i), skipBlankSlow(b, i); got != want {
+			t.Fatalf("skipBlank(%q, %d) = %d, want %d", b, i, got, want)
+		}
+		end := skipToken(b, i)
+		wt, wok := parseFixed(b[i:end], 9)
+		tt, te, tok := blkparseTime(b, i)
+		if tok != wok || te != end || wok && tt != wt {
+			t.Fatalf("blkparseTime(%q, %d) = %d, %d, %v; want %d, %d, %v", b, i, tt, te, tok, wt, end, wok)
+		}
+	})
+}
