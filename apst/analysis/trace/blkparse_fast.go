@@ -28,6 +28,14 @@ type blkLine struct {
 // then reads that line and words the error. It has no state: the parallel
 // path runs it on its workers.
 func scanBlkparse(line []byte, out *blkLine) bool {
+	if ok, handled := scanWide(line, out); handled {
+		return ok
+	}
+	return scanBlkparseBytes(line, out)
+}
+
+// scanBlkparseBytes is scanBlkparse a field at a time.
+func scanBlkparseBytes(line []byte, out *blkLine) bool {
 	i := skipBlank(line, 0)
 	ds := i
 	maj, i, ok := leadingUint(line, i)

@@ -58,7 +58,12 @@ func TestBlkparseFastIsFields(t *testing.T) {
 		for _, l := range lines {
 			fast.line++
 			fields.line++
-			errFast := fast.parseBlkparse([]byte(l))
+			// The line as it lies in a buffer, followed by other bytes
+			// (the next line, or what a buffer held before) that the
+			// scanners must not read as the line's.
+			past := rapid.SliceOfN(rapid.SampledFrom([]byte("0123456789 \t\r\n,.DCx")), 0, 80).Draw(t, "past")
+			b := append([]byte(l), past...)[:len(l)]
+			errFast := fast.parseBlkparse(b)
 			var errFields error
 			if !fields.summary {
 				errFields = fields.parseBlkparseFields([]byte(l))

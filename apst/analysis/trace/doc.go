@@ -43,6 +43,18 @@
 // "trace: "; errors about a line are a [*SyntaxError] naming the format, the
 // line number and what was expected.
 //
+// A blkparse trace can be parsed on several goroutines ([Options.Workers]):
+// one reads the input in blocks of whole lines (256 KiB, or what a pipe
+// has delivered so far), the workers parse blocks into records, and Next
+// applies the records in order (device selection, reorder window, errors)
+// on the caller's goroutine, so that the events, the errors and their line
+// numbers are exactly those of the sequential Reader. At most 2×Workers+2
+// blocks are in flight. Such a Reader runs goroutines from its first Next
+// until Next returns io.EOF or [Reader.Close] is called: call Close when
+// done with it (after an error other than io.EOF, the goroutine reading
+// ends once a Read in progress returns). The other formats are read on
+// the caller's goroutine.
+//
 // The package is pure: it reads an [io.Reader] and opens nothing. The
 // subpackage [github.com/nvmeapst/nvmeapst/apst/analysis/trace/tracetest]
 // generates synthetic workloads and renders them in each format.

@@ -178,10 +178,10 @@ func benchTrace(b *testing.B, f trace.Format, n int) []byte {
 	return buf.Bytes()
 }
 
-// readEvents reads every event of the trace data with the default options
+// readEvents reads every event of the trace data with opt
 // and returns how many there were; a benchmark's loop body.
-func readEvents(b *testing.B, data []byte) int {
-	r, err := trace.NewReader(bytes.NewReader(data), trace.Options{})
+func readEvents(b *testing.B, data []byte, opt trace.Options) int {
+	r, err := trace.NewReader(bytes.NewReader(data), opt)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -207,9 +207,28 @@ func BenchmarkReader(b *testing.B) {
 			b.ReportAllocs()
 			events := 0
 			for b.Loop() {
-				events += readEvents(b, data)
+				events += readEvents(b, data, trace.Options{})
 			}
 			b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+		})
+	}
+}
+
+// BenchmarkReaderParallel reads a blkparse trace (3 lines a command, as
+// blkparse writes Q, D and C) through the parallel path, workers=N, and
+// the sequential Reader, workers=0: compare them with -cpu 1,2,4.
+func BenchmarkReaderParallel(b *testing.B) {
+	const n = 100_000 // commands: 2n events
+	data := benchTrace(b, trace.FormatBlkparse, n)
+	for _, w := range []int{0, 1, 2, 4} {
+		b.Run(fmt.Sprintf("workers=%d", w), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			events := 0
+			for b.Loop() {
+				events += readEvents(b, data, trace.Options{Workers: w})
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(events), "ns/event")
 		})
 	}
 }

@@ -56,7 +56,7 @@ func BenchmarkReaderReversedBlocks(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			events := 0
 			for b.Loop() {
-				events += readEvents(b, data)
+				events += readEvents(b, data, trace.Options{})
 			}
 			b.ReportMetric(b.Elapsed().Seconds()*1e9/float64(events), "ns/event")
 		})
