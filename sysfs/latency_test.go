@@ -42,9 +42,11 @@ func TestSetLatencyToleranceAccepts(t *testing.T) {
 		{"+010", apst.Tolerance{Kind: apst.ToleranceValue, Value: 8}, "8"},
 		{"-0", apst.Tolerance{Kind: apst.ToleranceValue}, "0"},
 	}
+	root := sysfs.CopyFixture(t, "../testdata/sys") // one copy: each case puts the old value back first
+	original := readFile(t, root, toleranceFile)
 	for _, tt := range tests {
 		t.Run(tt.value, func(t *testing.T) {
-			root := sysfs.CopyFixture(t, "../testdata/sys")
+			require.NoError(t, os.WriteFile(filepath.Join(root, filepath.FromSlash(toleranceFile)), []byte(original), 0o644))
 			fs := newFS(t, root)
 			gotOld, gotNew, err := fs.SetLatencyTolerance("nvme0", tt.value)
 			require.NoError(t, err)
@@ -70,9 +72,9 @@ func TestSetLatencyToleranceRefuses(t *testing.T) {
 		{"5\n\n", "want auto"},
 		{"Auto", "want auto"},
 	}
+	root := sysfs.CopyFixture(t, "../testdata/sys") // one copy: no case may write to it
 	for _, tt := range tests {
 		t.Run(tt.value, func(t *testing.T) {
-			root := sysfs.CopyFixture(t, "../testdata/sys")
 			p := filepath.Join(root, filepath.FromSlash(toleranceFile))
 			before, err := os.Stat(p)
 			require.NoError(t, err)

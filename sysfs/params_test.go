@@ -60,10 +60,10 @@ func TestModuleParamsValues(t *testing.T) {
 		{"negative", "apst_primary_timeout_ms", "-1\n", nil, sysfs.ErrInvalidAttribute},
 		{"hex", "default_ps_max_latency_us", "0x10\n", nil, sysfs.ErrInvalidAttribute},
 	}
+	root := sysfs.CopyFixture(t, "../testdata/sys")
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			root := sysfs.CopyFixture(t, "../testdata/sys")
-			writeFile(t, root, "module/nvme_core/parameters/"+tt.file, tt.content)
+			patchFile(t, root, "module/nvme_core/parameters/"+tt.file, tt.content, false)
 			m, err := newFS(t, root).ModuleParams()
 			if tt.err != nil {
 				require.ErrorIs(t, err, tt.err)

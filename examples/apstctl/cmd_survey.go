@@ -148,7 +148,7 @@ func (o *surveyOptions) run(ctx context.Context, x *invocation, args []string) e
 	if o.workers < 1 || o.workers > surveyWorkersMax {
 		return usagef("--workers %d: want 1 to %d", o.workers, surveyWorkersMax)
 	}
-	r := &surveyRun{progress: x.progress()}
+	r := &surveyRun{progress: x.progress(), unreadable: unreadableList{limit: unreadableListLimit}}
 	if o.budget != "" {
 		b, err := apst.ParseMicroseconds(o.budget)
 		if err != nil {

@@ -17,8 +17,9 @@ import (
 // refusal.
 type dialectCase struct {
 	// args is a command line (after the command's name) that succeeds;
-	// BUNDLE-COPY stands for a fresh copy of testdata/bundle, NEW-DIR for a
-	// directory that does not exist yet.
+	// BUNDLE-COPY stands for a copy of testdata/bundle made once for the
+	// command (its runs all write the same value), NEW-DIR for a directory
+	// that does not exist yet.
 	args []string
 	// ignored is a flag (with its value) that does nothing here, and what
 	// the refusal says.
@@ -91,11 +92,13 @@ const evoRoot = "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin"
 // flags as given.
 func TestDialect(t *testing.T) {
 	inRepoRoot(t)
+	outer := t // the copies of testdata/bundle live as long as the test
 	for _, c := range commands() {
 		tc, ok := dialectCases[c.name]
 		if !assert.True(t, ok, "command %s has no case in dialectCases", c.name) {
 			continue
 		}
+		bundle := "" // the command's copy of testdata/bundle, made at its first use
 		line := func(t *testing.T, extra ...string) []string {
 			args := append([]string{c.name}, tc.args...)
 			if tc.bare != nil && len(extra) > 0 && extra[0] != "--output" {
@@ -104,8 +107,11 @@ func TestDialect(t *testing.T) {
 			for i, a := range args {
 				switch a {
 				case "BUNDLE-COPY":
-					args[i] = filepath.Join(t.TempDir(), "bundle")
-					require.NoError(t, os.CopyFS(args[i], os.DirFS("testdata/bundle")))
+					if bundle == "" {
+						bundle = filepath.Join(outer.TempDir(), "bundle")
+						require.NoError(t, os.CopyFS(bundle, os.DirFS("testdata/bundle")))
+					}
+					args[i] = bundle
 				case "NEW-DIR":
 					args[i] = filepath.Join(t.TempDir(), "new")
 				}

@@ -30,6 +30,11 @@ const (
 // limit.
 func defaultSurveyWorkers(procs int) int { return min(max(procs, 1), surveyWorkersMax) }
 
+// unreadableListLimit, when not 0, replaces surveyUnreadableListMax in the
+// surveys that start after it is set: tests lower it so that a list
+// overflows with a few files instead of 10,000.
+var unreadableListLimit int
+
 // unreadableList is the survey's unreadable files: every one counted, the
 // first surveyUnreadableListMax (within surveyUnreadableBytesMax bytes of
 // paths and reasons) listed.
@@ -37,12 +42,21 @@ type unreadableList struct {
 	listed []surveyUnreadable
 	total  int
 	bytes  int
+	limit  int // the list's length limit; 0 means surveyUnreadableListMax (tests set less)
+}
+
+// max returns the most files the list holds.
+func (l *unreadableList) max() int {
+	if l.limit > 0 {
+		return l.limit
+	}
+	return surveyUnreadableListMax
 }
 
 // add counts u and lists it while the list has room.
 func (l *unreadableList) add(u surveyUnreadable) {
 	l.total++
-	if len(l.listed) < surveyUnreadableListMax && l.bytes+len(u.Path)+len(u.Error) <= surveyUnreadableBytesMax {
+	if len(l.listed) < l.max() && l.bytes+len(u.Path)+len(u.Error) <= surveyUnreadableBytesMax {
 		l.listed = append(l.listed, u)
 		l.bytes += len(u.Path) + len(u.Error)
 	}

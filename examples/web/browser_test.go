@@ -1,3 +1,11 @@
+//go:build browser
+
+// The browser test builds the page for js/wasm, which compiles the standard
+// library a second time, and drives headless Chromium for about a minute:
+// it is built only with the browser tag (go test -tags browser
+// ./examples/web), so that go test ./... neither builds nor links it.
+// .ci/run runs it in a step of its own.
+
 package main
 
 import (
@@ -26,12 +34,6 @@ import (
 // a quiet machine, never by the suite, which shares two cores).
 var perf = flag.Bool("perf", false, "fail when the page misses a timing target (interactive within 1 s, plan and sweep within 10 ms); run on a quiet machine")
 
-// runBrowser runs TestBrowser outside CI. By default `go test ./...` skips it:
-// it compiles the standard library a second time, for GOOS=js GOARCH=wasm
-// (tens of seconds of CPU with an empty build cache), and drives a
-// browser for a minute. .ci/run runs it in a step of its own (CI=true).
-var runBrowser = flag.Bool("browser", false, "run TestBrowser: build the page for js/wasm and drive headless Chromium (on by default when CI is set, or with -screenshots or -perf)")
-
 var screenshots = flag.String("screenshots", "", "write a screenshot of each page state to `DIR` (docs/web: go test ./examples/web -run TestBrowser -screenshots ../../docs/web)")
 
 // The page's speed targets, measured in the browser.
@@ -42,8 +44,8 @@ const (
 )
 
 // chromium finds the browser: $CHROMIUM, else chromium or chromium-browser
-// in PATH. Under CI (CI=true) a missing browser fails the test: .ci/run
-// installs Debian's chromium package.
+// in PATH. A missing browser fails the test: the browser tag asked for it
+// (.ci/run installs Debian's chromium package).
 func chromium(t *testing.T) string {
 	t.Helper()
 	if p := os.Getenv("CHROMIUM"); p != "" {
@@ -54,10 +56,7 @@ func chromium(t *testing.T) string {
 			return p
 		}
 	}
-	if os.Getenv("CI") != "" || *runBrowser {
-		t.Fatal("chromium is not installed, and CI or -browser is set: the browser test must run (apt-get install -y chromium, or set CHROMIUM)")
-	}
-	t.Skip("chromium not installed (apt-get install chromium); the browser test runs in CI")
+	t.Fatal("chromium is not installed: the browser test (-tags browser) must run (apt-get install -y chromium, or set CHROMIUM)")
 	return ""
 }
 
@@ -92,9 +91,6 @@ func expectedSweep(t *testing.T, capture string, bound string) (apst.Plan, analy
 func TestBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the page and starts a browser")
-	}
-	if !*runBrowser && !*perf && *screenshots == "" && os.Getenv("CI") == "" {
-		t.Skip("the browser test builds the page for js/wasm (the standard library compiled again) and drives Chromium: run it with -browser (.ci/run runs it with CI=true)")
 	}
 	if raceEnabled {
 		t.Skip("the browser test runs without -race (.ci/run has a step of its own): the race detector slows the build and the server, and the page's code is JavaScript and wasm")
