@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"encoding/binary"
 	"strconv"
 	"testing"
 
@@ -56,6 +57,29 @@ func TestSWARIsLoop(t *testing.T) {
 		tt, te, tok := blkparseTime(b, i)
 		if tok != wok || te != end || wok && tt != wt {
 			t.Fatalf("blkparseTime(%q, %d) = %d, %d, %v; want %d, %d, %v", b, i, tt, te, tok, wt, end, wok)
+		}
+	})
+}
+
+// blankBits classifies each byte as a byte-at-a-time test does.
+func TestByteClassBits(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var b [8]byte
+		for i := range b {
+			b[i] = rapid.SampledFrom([]byte{' ', '\t', '0', '9', '/', ':', 0, 0xff, 0xb0, 0xb9, 0xa0, 0x89, 'a', '\n', '\r'}).Draw(t, "b")
+			if rapid.Bool().Draw(t, "any") {
+				b[i] = rapid.Byte().Draw(t, "any byte")
+			}
+		}
+		x := binary.LittleEndian.Uint64(b[:])
+		var blank uint64
+		for i, c := range b {
+			if c == ' ' || c == '\t' {
+				blank |= 1 << i
+			}
+		}
+		if got := blankBits(x); got != blank {
+			t.Fatalf("blankBits(%q) = %08b, want %08b", b, got, blank)
 		}
 	})
 }
