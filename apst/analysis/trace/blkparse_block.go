@@ -37,6 +37,7 @@ type blkParser struct {
 func (p *blkParser) parse(block []byte, recs []blkRec) ([]blkRec, int) {
 	line := uint32(0)
 	var l blkLine
+	var sc blkScanner
 	for i := 0; i < len(block); {
 		end := len(block)
 		if e := bytes.IndexByte(block[i:], '\n'); e >= 0 {
@@ -52,7 +53,7 @@ func (p *blkParser) parse(block []byte, recs []blkRec) ([]blkRec, int) {
 		switch {
 		case len(b) > p.max:
 			recs = append(recs, blkRec{line: line, kind: recTooLong})
-		case scanBlkparse(b, &l):
+		case sc.scan(b, &l):
 			if l.kind == 0 {
 				continue
 			}

@@ -19,18 +19,31 @@ type blkLine struct {
 	kind     Kind // Dispatch, Completion, or 0 for another action
 }
 
-// scanBlkparse reads a blkparse event line in one pass, without splitting
-// it into fields first, as parseBlkparseFields would read it: the device
-// "MAJ,MIN", CPU, sequence number, time and PID, then the action and, for a
-// dispatch or a completion, the sector. It reports false for any line it
-// does not read plainly (fewer than six fields, a field that is not what it
-// should be, a blank line, the summary at the end): parseBlkparseFields
-// then reads that line and words the error. It has no state: the parallel
-// path runs it on its workers.
-func scanBlkparse(line []byte, out *blkLine) bool {
-	if ok, handled := scanWide(line, out); handled {
+// blkScanner reads blkparse event lines: scan reads a line as
+// parseBlkparseFields would read it, the device "MAJ,MIN", CPU, sequence
+// number, time and PID, then the action and, for a dispatch or a
+// completion, the sector, in one pass without splitting it into fields
+// first. It reports false for any line it does not read plainly (fewer
+// than six fields, a field that is not what it should be, a blank line,
+// the summary at the end): parseBlkparseFields then reads that line and
+// words the error. Its only state is the layout of a line it read
+// (tmpl), which makes the next lines of that layout quicker to read but
+// never changes what is read; each worker of the parallel path has its
+// own.
+type blkScanner struct {
+	tmpl blkTemplate
+	lay  blkLayout
+}
+
+func (sc *blkScanner) scan(line []byte, out *blkLine) bool {
+	if ok, handled := sc.tmpl.match(line, out); handled {
 		return ok
 	}
+	if ok, handled := scanWide(line, out, &sc.lay); handled {
+		sc.tmpl.build(line, &sc.lay)
+		return ok
+	}
+	sc.tmpl.ok = false
 	return scanBlkparseBytes(line, out)
 }
 
@@ -87,11 +100,11 @@ func scanBlkparseBytes(line []byte, out *blkLine) bool {
 	return true
 }
 
-// parseBlkparseFast reads a blkparse line through scanBlkparse: it reports
+// parseBlkparseFast reads a blkparse line through blkScanner: it reports
 // false, having changed nothing, for a line scanBlkparse does not read.
 func (r *Reader) parseBlkparseFast(line []byte) (bool, error) {
 	var l blkLine
-	if !scanBlkparse(line, &l) {
+	if !r.scanner.scan(line, &l) {
 		return false, nil
 	}
 	if l.kind == 0 {

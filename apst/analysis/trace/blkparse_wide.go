@@ -18,7 +18,8 @@ const wide = 64
 // the plain shape (a field too long, a time of another shape, a device
 // that is not MAJ,MIN, an action that is not one letter...), leaving the
 // line to scanBlkparseBytes, which reads it a byte at a time and decides.
-func scanWide(line []byte, out *blkLine) (ok, handled bool) {
+// Where it handles the line, lay holds where its first six fields lie.
+func scanWide(line []byte, out *blkLine, lay *blkLayout) (ok, handled bool) {
 	if cap(line) < wide+16 {
 		return false, false // every load below lies within the capacity
 	}
@@ -59,8 +60,10 @@ func scanWide(line []byte, out *blkLine) (ok, handled bool) {
 	}
 	min := digitsValue(x, nm)
 	devStart, devEnd := s, e+1
+	lay.s0, lay.c, lay.e0 = s, c, e
 	// CPU.
 	s, e = bits.TrailingZeros64(starts), bits.TrailingZeros64(ends)
+	lay.s1, lay.e1 = s, e
 	starts, ends = starts&(starts-1), ends&(ends-1)
 	if n := e - s + 1; n > 8 || leadingDigits(binary.LittleEndian.Uint64(line[s:s+8])) < n {
 		return false, false
@@ -68,6 +71,7 @@ func scanWide(line []byte, out *blkLine) (ok, handled bool) {
 	// Sequence number.
 	s, e = bits.TrailingZeros64(starts), bits.TrailingZeros64(ends)
 	starts, ends = starts&(starts-1), ends&(ends-1)
+	lay.s2, lay.e2 = s, e
 	x = binary.LittleEndian.Uint64(line[s : s+8])
 	var seq uint64
 	if n := e - s + 1; n <= 8 && leadingDigits(x) >= n {
@@ -90,8 +94,10 @@ func scanWide(line []byte, out *blkLine) (ok, handled bool) {
 		return false, false
 	}
 	ns := eightDigits(y-0x3030303030303030)*10 + uint64(line[e]-'0')
+	lay.s3, lay.dot, lay.e3 = s, dot, e
 	// PID.
 	s, e = bits.TrailingZeros64(starts), bits.TrailingZeros64(ends)
+	lay.s4, lay.e4 = s, e
 	starts, ends = starts&(starts-1), ends&(ends-1)
 	if n := e - s + 1; n > 8 || leadingDigits(binary.LittleEndian.Uint64(line[s:s+8])) < n {
 		if _, ok := fieldUint(line, s, e); !ok {
@@ -102,6 +108,7 @@ func scanWide(line []byte, out *blkLine) (ok, handled bool) {
 	s, e = bits.TrailingZeros64(starts), bits.TrailingZeros64(ends)
 	starts, ends = starts&(starts-1), ends&(ends-1)
 	var k Kind
+	lay.a = s
 	switch a := line[s]; {
 	case s != e:
 		return false, false

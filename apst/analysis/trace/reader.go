@@ -91,6 +91,7 @@ type Reader struct {
 	summary bool
 	cols    columns
 	fs      [maxFields][2]int32
+	scanner blkScanner
 
 	// Reorder window: the events that arrived in order are buf[head:],
 	// sorted (appended, popped from the front: O(1) each); those that

@@ -1,0 +1,116 @@
+package trace
+
+import "encoding/binary"
+
+// blkLayout is where scanWide found the first six fields of a line: the
+// device s0..e0 with its ',' at c, the CPU s1..e1, the sequence number
+// s2..e2, the time s3..e3 with its '.' at dot, the PID s4..e4 and the
+// one-letter action at a.
+type blkLayout struct {
+	s0, c, e0, s1, e1, s2, e2, s3, dot, e3, s4, e4, a int
+}
+
+// blkTemplate is the layout of the last line scanWide read, as masks: a
+// line with the same bytes where that line had blanks, ',' and '.', digits
+// where it had digits, a letter where it had its action and a blank after
+// it, has its fields where that line had them, of the same lengths, all
+// valid; only the values differ. Checking that takes a few operations
+// every eight bytes, far fewer than finding the fields.
+type blkTemplate struct {
+	ok    bool
+	words int              // words of 8 bytes to check, up to the blank after the action
+	exact [wide / 8]uint64 // the bytes that must be the same (blanks, ',' and '.')
+	mask  [wide / 8]uint64 // 0xff where exact applies
+	digit [wide / 8]uint64 // 0x80 where a digit must be
+	lay   blkLayout        // where the fields lie
+	_     [0]func()        // not comparable
+}
+
+// build makes t the template of line, read by scanWide with layout lay;
+// a line whose action ends it, or lies past the bytes scanWide looks at,
+// gives none.
+func (t *blkTemplate) build(line []byte, lay *blkLayout) {
+	t.ok = false
+	end := lay.a + 1 // the blank after the action
+	if end >= len(line) || end >= wide {
+		return
+	}
+	*t = blkTemplate{ok: true, lay: *lay}
+	digits := func(from, to int) { // from..to, both included
+		for p := from; p <= to; p++ {
+			t.digit[p/8] |= 0x80 << (8 * (p % 8))
+		}
+	}
+	digits(lay.s0, lay.c-1)
+	digits(lay.c+1, lay.e0)
+	digits(lay.s1, lay.e1)
+	digits(lay.s2, lay.e2)
+	digits(lay.s3, lay.dot-1)
+	digits(lay.dot+1, lay.e3)
+	digits(lay.s4, lay.e4)
+	for p := 0; p <= end; p++ {
+		if p == lay.a || t.digit[p/8]&(0x80<<(8*(p%8))) != 0 {
+			continue
+		}
+		t.exact[p/8] |= uint64(line[p]) << (8 * (p % 8))
+		t.mask[p/8] |= 0xff << (8 * (p % 8))
+	}
+}
+
+// match reads line as scanWide would, when it has the template's layout:
+// handled false when it has not (or there is no template).
+func (t *blkTemplate) match(line []byte, out *blkLine) (ok, handled bool) {
+	l := &t.lay
+	if !t.ok || len(line) <= l.a+1 || cap(line) < wide+16 {
+		return false, false
+	}
+	// All eight words, those past the blank after the action having
+	// empty masks: no branch but one.
+	w := line[:wide]
+	var bad uint64
+	for k := range wide / 8 {
+		x := binary.LittleEndian.Uint64(w[8*k : 8*k+8])
+		h := x | 0x8080808080808080
+		bad |= (x^t.exact[k])&t.mask[k] | (^x&(h-0x3030303030303030)&^(h-0x3a3a3a3a3a3a3a3a)&t.digit[k] ^ t.digit[k])
+	}
+	if bad != 0 {
+		return false, false
+	}
+	var k Kind
+	switch a := line[l.a]; {
+	case a == 'D':
+		k = Dispatch
+	case a == 'C':
+		k = Completion
+	case a|0x20 >= 'a' && a|0x20 <= 'z':
+		out.kind = 0
+		return true, true
+	default:
+		return false, false
+	}
+	// RWBS SECTOR, as scanBlkparseBytes reads them.
+	var id uint64
+	i := skipToken(line, skipBlank(line, l.a+1)) // RWBS
+	ss := skipBlank(line, i)
+	if s, j, ok := leadingUint(line, ss); ok && (j == len(line) || line[j] == ' ' || line[j] == '\t') && s < 1<<64-1 {
+		id = s + 1
+	}
+	*out = blkLine{
+		t:   int64(digitsValue(binary.LittleEndian.Uint64(line[l.s3:l.s3+8]), l.dot-l.s3)*1e9 + eightDigits(binary.LittleEndian.Uint64(line[l.dot+1:l.dot+9])-0x3030303030303030)*10 + uint64(line[l.e3]-'0')),
+		seq: uintValue(line, l.s2, l.e2-l.s2+1), id: id,
+		maj:      digitsValue(binary.LittleEndian.Uint64(line[l.s0:l.s0+8]), l.c-l.s0),
+		min:      digitsValue(binary.LittleEndian.Uint64(line[l.c+1:l.c+9]), l.e0-l.c),
+		devStart: l.s0, devEnd: l.e0 + 1, kind: k,
+	}
+	return true, true
+}
+
+// uintValue returns the number the n digits (1 to 16) of b from s on
+// write; b has the capacity to read 16 bytes from s.
+func uintValue(b []byte, s, n int) uint64 {
+	x := binary.LittleEndian.Uint64(b[s : s+8])
+	if n <= 8 {
+		return digitsValue(x, n)
+	}
+	return eightDigits(x-0x3030303030303030)*pow10[n-8] + digitsValue(binary.LittleEndian.Uint64(b[s+8:s+16]), n-8)
+}
