@@ -17,13 +17,17 @@ type blkLayout struct {
 // valid; only the values differ. Checking that takes a few operations
 // every eight bytes, far fewer than finding the fields.
 type blkTemplate struct {
-	ok    bool
-	words int              // words of 8 bytes to check, up to the blank after the action
-	exact [wide / 8]uint64 // the bytes that must be the same (blanks, ',' and '.')
-	mask  [wide / 8]uint64 // 0xff where exact applies
-	digit [wide / 8]uint64 // 0x80 where a digit must be
-	lay   blkLayout        // where the fields lie
-	_     [0]func()        // not comparable
+	ok bool
+	// rw0..rw1 is the RWBS field, any bytes but blanks, and sector the
+	// start of the sector after it; sector is 0 when the template ends
+	// at the blank after the action (the rest read byte by byte).
+	rw0, rw1, sector int
+	words            int              // words of 8 bytes to check, up to the blank after the action
+	exact            [wide / 8]uint64 // the bytes that must be the same (blanks, ',' and '.')
+	mask             [wide / 8]uint64 // 0xff where exact applies
+	digit            [wide / 8]uint64 // 0x80 where a digit must be
+	lay              blkLayout        // where the fields lie
+	_                [0]func()        // not comparable
 }
 
 // build makes t the template of line, read by scanWide with layout lay;
@@ -36,6 +40,14 @@ func (t *blkTemplate) build(line []byte, lay *blkLayout) {
 		return
 	}
 	*t = blkTemplate{ok: true, lay: *lay}
+	// RWBS and where the sector starts, when they lie in the 64 bytes.
+	if rw0 := skipBlank(line, end); rw0 < len(line) {
+		rw1 := skipToken(line, rw0) - 1
+		if sector := skipBlank(line, rw1+1); sector < len(line) && sector < wide && rw1-rw0 < 8 {
+			t.rw0, t.rw1, t.sector = rw0, rw1, sector
+			end = sector - 1
+		}
+	}
 	digits := func(from, to int) { // from..to, both included
 		for p := from; p <= to; p++ {
 			t.digit[p/8] |= 0x80 << (8 * (p % 8))
@@ -49,7 +61,7 @@ func (t *blkTemplate) build(line []byte, lay *blkLayout) {
 	digits(lay.dot+1, lay.e3)
 	digits(lay.s4, lay.e4)
 	for p := 0; p <= end; p++ {
-		if p == lay.a || t.digit[p/8]&(0x80<<(8*(p%8))) != 0 {
+		if p == lay.a || p >= t.rw0 && p <= t.rw1 && t.sector > 0 || t.digit[p/8]&(0x80<<(8*(p%8))) != 0 {
 			continue
 		}
 		t.exact[p/8] |= uint64(line[p]) << (8 * (p % 8))
@@ -61,7 +73,7 @@ func (t *blkTemplate) build(line []byte, lay *blkLayout) {
 // handled false when it has not (or there is no template).
 func (t *blkTemplate) match(line []byte, out *blkLine) (ok, handled bool) {
 	l := &t.lay
-	if !t.ok || len(line) <= l.a+1 || cap(line) < wide+16 {
+	if !t.ok || len(line) <= max(l.a+1, t.sector) || cap(line) < wide+16 {
 		return false, false
 	}
 	// All eight words, those past the blank after the action having
@@ -90,8 +102,15 @@ func (t *blkTemplate) match(line []byte, out *blkLine) (ok, handled bool) {
 	}
 	// RWBS SECTOR, as scanBlkparseBytes reads them.
 	var id uint64
-	i := skipToken(line, skipBlank(line, l.a+1)) // RWBS
-	ss := skipBlank(line, i)
+	ss := t.sector
+	if ss > 0 {
+		// The RWBS bytes (at most 8) are not blanks.
+		if blankBits(binary.LittleEndian.Uint64(line[t.rw0:t.rw0+8]))&(1<<(t.rw1-t.rw0+1)-1) != 0 {
+			return false, false
+		}
+	} else {
+		ss = skipBlank(line, skipToken(line, skipBlank(line, l.a+1))) // after RWBS
+	}
 	if s, j, ok := leadingUint(line, ss); ok && (j == len(line) || line[j] == ' ' || line[j] == '\t') && s < 1<<64-1 {
 		id = s + 1
 	}
