@@ -129,17 +129,6 @@ func setPCIID(c *powerstate.Controller, text string) error {
 	return nil
 }
 
-func joinPCI(ids []apst.PCIID) string {
-	s := ""
-	for i, id := range ids {
-		if i > 0 {
-			s += ", "
-		}
-		s += id.String()
-	}
-	return s
-}
-
 // loadWithParams reads the capture at path and derives the parameters of
 // the flags for it: what every command that plans a capture starts with.
 func (pf *planFlags) loadWithParams(path string, stdin io.Reader) (*powerstate.Controller, apst.Params, error) {

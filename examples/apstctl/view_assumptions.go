@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/internal/describe"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -59,35 +60,12 @@ func ownAssumptionsView(a *apst.Assumptions) *assumptionsJSON {
 	return &v
 }
 
-// assumptionLines are the text lines of a, each part once: a warning for a
-// PCI ID inferred from the model and one for PCI quirks unchecked (each
-// with the flag that settles it), a note for every other part. prefix
-// ("[2] ") names the configuration or drive the lines are about; "" when
-// they are about the whole output.
+// assumptionLines are the text lines of a, each part once
+// (describe.Assumptions, in the words the page uses too, with --pci-id as
+// what settles a PCI ID). prefix ("[2] ") names the configuration or drive
+// the lines are about; "" when they are about the whole output.
 func assumptionLines(a *apst.Assumptions, prefix string) []string {
-	var out []string
-	note := func(s string) { out = append(out, "note: "+prefix+esc(s)) }
-	if a.APSTAUnknown {
-		note(apst.NoteAPSTAUnknown)
-	}
-	if n := a.ReleaseNote(); n != "" {
-		note(n)
-	}
-	if !a.PCIInferred.IsZero() {
-		out = append(out, fmt.Sprintf("warning: %sthe capture carries no PCI ID; %s was inferred from %s (give --pci-id to override)",
-			prefix, a.PCIInferred, esc(a.PCIInferredFrom)))
-	}
-	if len(a.PCIUnchecked) > 0 {
-		out = append(out, fmt.Sprintf("warning: %sthe capture carries no PCI ID, and this vendor has quirked PCI IDs (%s): PCI quirks unchecked; give --pci-id VVVV:DDDD to settle it",
-			prefix, joinPCI(a.PCIUnchecked)))
-	}
-	if a.DMIUnchecked {
-		note(a.DMINote())
-	}
-	for _, s := range a.Other {
-		note(s)
-	}
-	return out
+	return describe.Assumptions(a, prefix, "--pci-id")
 }
 
 // writeAssumptions prints the lines of a.

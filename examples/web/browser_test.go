@@ -186,9 +186,12 @@ func TestBrowser(t *testing.T) {
 		if *perf {
 			assert.Less(t, ms[2], float64(maxPlanAndSweep/time.Millisecond), "plan and sweep over 10 ms (median of 5)")
 		}
-		// The assumptions the command states: a text capture carries APSTA,
-		// the release is unknown.
-		assert.Contains(t, p.str("document.getElementById('assumptions').textContent"), "kernel release unknown")
+		// The assumptions apstctl plan states: a text capture carries APSTA,
+		// the release cannot change this drive's quirks, the machine's DMI
+		// rules are unchecked.
+		a := p.str("document.getElementById('assumptions').textContent")
+		assert.Contains(t, a, "DMI rules not checked")
+		assert.NotContains(t, a, "release unknown")
 		shot(p, "990-evo-plus-100ms", "plan", 1250)
 	})
 

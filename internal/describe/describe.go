@@ -1,7 +1,8 @@
 // Package describe holds the one-line descriptions that apstctl's text
 // outputs and the web page (examples/web) share, so that the command and
 // the page say the same thing in the same words: a controller's identity,
-// the kernel parameters, what the kernel sends, and a table in short.
+// the kernel parameters, what the kernel sends, a table in short, and
+// what an answer assumed because its input did not say it.
 //
 // Untrusted strings (model, firmware) are escaped for a terminal
 // (safeio.EscapeTerminal). The functions are pure and safe for concurrent

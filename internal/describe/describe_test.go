@@ -32,3 +32,23 @@ func TestDescribe(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "APST disabled (APSTE=0, zero table): the bound is 0", Outcome(&plan))
 }
+
+// The lines of what was assumed: each part in its words, the caller's name
+// for the PCI ID, the prefix after the kind, untrusted text escaped.
+func TestAssumptions(t *testing.T) {
+	assert.Nil(t, Assumptions(&apst.Assumptions{}, "", "--pci-id"), "nothing assumed, nothing said")
+	a := apst.Assumptions{
+		APSTAUnknown:    true,
+		PCIInferred:     apst.PCIID{Vendor: 0x8086, Device: 0xf1a5},
+		PCIInferredFrom: "model \"evil\x1b[2J\"",
+		PCIUnchecked:    []apst.PCIID{{Vendor: 0x144d, Device: 0xa802}, {Vendor: 0x144d, Device: 0xa804}},
+		Other:           []string{"one more\x07"},
+	}
+	assert.Equal(t, []string{
+		"note: [2] " + apst.NoteAPSTAUnknown,
+		`warning: [2] the capture carries no PCI ID; 8086:f1a5 was inferred from model "evil\x1b[2J" (give a PCI ID to override)`,
+		"warning: [2] the capture carries no PCI ID, and this vendor has quirked PCI IDs (144d:a802, 144d:a804): PCI quirks unchecked; give a PCI ID VVVV:DDDD to settle it",
+		`note: [2] one more\x07`,
+	}, Assumptions(&a, "[2] ", "a PCI ID"))
+	assert.Contains(t, Assumptions(&a, "", "--pci-id")[1], "(give --pci-id to override)")
+}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
+	"github.com/nvmeapst/nvmeapst/internal/describe"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -230,7 +231,7 @@ func Compute(req *Request) *Response {
 	r.Drive = EncodeDrive(&c)
 	r.Controller = controllerView(&c, shared)
 
-	p, match, field, err := params(&c, req)
+	p, field, err := params(&c, req)
 	if err != nil {
 		fail(field, err)
 		return r
@@ -242,7 +243,7 @@ func Compute(req *Request) *Response {
 		fail("bound", err)
 		return r
 	}
-	r.Assumptions = assumptions(&c, &plan, &match, shared)
+	r.Assumptions = assumptions(&c, &plan, shared)
 	r.Plan = planView(&c, &plan)
 	lap("plan")
 
@@ -345,31 +346,30 @@ func loadDrive(req *Request) (c powerstate.Controller, shared bool, err error) {
 // it), and the quirks of the release's tables for the drive in p.Quirks
 // (what Build's lookup finds, for the descriptions). field names the input
 // an error belongs to.
-func params(c *powerstate.Controller, req *Request) (apst.Params, apst.QuirkMatch, string, error) {
+func params(c *powerstate.Controller, req *Request) (apst.Params, string, error) {
 	p := apst.DefaultParams(apst.Current)
 	if k := strings.TrimSpace(req.Kernel); k != "" {
 		if err := p.Set("kernel", k); err != nil {
-			return p, apst.QuirkMatch{}, "kernel", err
+			return p, "kernel", err
 		}
 	}
 	if b := strings.TrimSpace(req.Bound); b != "" {
 		if err := p.Set("ps-max-latency-us", b); err != nil {
-			return p, apst.QuirkMatch{}, "bound", err
+			return p, "bound", err
 		}
 	}
 	if id := strings.TrimSpace(req.PCIID); id != "" {
 		var pci apst.PCIID
 		if err := pci.UnmarshalText([]byte(id)); err != nil {
-			return p, apst.QuirkMatch{}, "pci_id", err
+			return p, "pci_id", err
 		}
 		if pci.Vendor != c.VendorID && !c.Missing.Has(powerstate.FieldVendorID) {
-			return p, apst.QuirkMatch{}, "pci_id", fmt.Errorf("PCI ID %s: the vendor %04x is not the capture's VID %04x", id, pci.Vendor, c.VendorID)
+			return p, "pci_id", fmt.Errorf("PCI ID %s: the vendor %04x is not the capture's VID %04x", id, pci.Vendor, c.VendorID)
 		}
 		c.PCIDeviceID = pci.Device
 	}
-	m := apst.DriveQuirks(c, p.Release)
-	p.Quirks = m.Quirks
-	return p, m, "", nil
+	p.Quirks = apst.DriveQuirks(c, p.Release).Quirks
+	return p, "", nil
 }
 
 // configText is the key=value text of p (the configuration as compare
@@ -432,34 +432,18 @@ func controllerView(c *powerstate.Controller, shared bool) *ControllerView {
 	}
 }
 
-// assumptions lists, one sentence each, what the answer assumed or
-// inferred, in the words of apstctl plan (the flags named by the page's
-// fields).
-func assumptions(c *powerstate.Controller, plan *apst.Plan, m *apst.QuirkMatch, shared bool) []string {
+// assumptions lists, one line each, what the answer assumed or inferred:
+// the lines apstctl plan prints for the same capture and configuration
+// (describe.Assumptions of the plan's apst.Assumptions, with the page's
+// PCI ID field as what settles a PCI ID), after the shared-link note, then
+// the capture's notes and the kernel's warnings.
+func assumptions(c *powerstate.Controller, plan *apst.Plan, shared bool) []string {
 	var out []string
 	if shared {
 		out = append(out, "from a shared link: the drive's power state table as the sender's capture gave it (no serial number)")
 	}
-	if plan.AssumedAPSTA {
-		out = append(out, "note: the capture does not record APSTA; APST support was assumed")
-	}
-	if !m.InferredPCI.IsZero() {
-		out = append(out, fmt.Sprintf("warning: the capture carries no PCI ID; %s was inferred from %s (give a PCI ID to override)", m.InferredPCI, m.InferredFrom))
-	}
-	if len(m.UncheckedPCI) > 0 {
-		ids := make([]string, len(m.UncheckedPCI))
-		for i, id := range m.UncheckedPCI {
-			ids[i] = id.String()
-		}
-		out = append(out, fmt.Sprintf("warning: the capture carries no PCI ID, and this vendor has quirked PCI IDs (%s): PCI quirks unchecked; give a PCI ID VVVV:DDDD to settle it", strings.Join(ids, ", ")))
-	}
-	for _, n := range m.Notes {
-		if !m.InferredPCI.IsZero() && strings.Contains(n, m.InferredPCI.String()) ||
-			len(m.UncheckedPCI) > 0 && strings.Contains(n, m.UncheckedPCI[0].String()) {
-			continue
-		}
-		out = append(out, "note: "+n)
-	}
+	a := plan.Assumptions(c)
+	out = append(out, describe.Assumptions(&a, "", "a PCI ID")...)
 	for _, n := range c.Notes {
 		out = append(out, "note: "+n)
 	}

@@ -62,19 +62,34 @@ func TestComputeEVOPlus(t *testing.T) {
 			assert.Equal(t, "+73.0 mW", r.Compare.PowerDelta)
 			require.Len(t, r.Simulate, 3)
 			assert.Contains(t, r.Simulate[0].Source, "10000 gaps, exp:10s, seed 0")
-			assert.Contains(t, r.Assumptions, "note: kernel release unknown: assumed the newest quirk tables (Linux "+apst.NewestRelease().String()+")")
+			assert.Equal(t, []string{evoDMINote}, r.Assumptions, "what apstctl plan says of the capture, in its words")
 			assert.False(t, r.Controller.HadSerial && strings.Contains(r.Drive, r.Controller.Model), "the link holds no plain strings")
 		})
 	}
 }
 
-// The 600p gets NO_DEEPEST_PS from its inferred PCI ID, and says so; a
-// PCI ID given replaces the inference.
+// evoDMINote is what apstctl plan says it assumed of the 990 EVO Plus
+// image: the machine's DMI rules were not checked (the release cannot
+// change its quirks, so it says nothing of the release).
+const evoDMINote = "note: DMI rules not checked: the machine is unknown (a capture carries no DMI data); rules that could apply: any NVMe device in a Lenovo N60z (board LXKT-ZXEG-N6) (no-apst)"
+
+// The 600p gets NO_DEEPEST_PS from its inferred PCI ID, and says so in the
+// lines apstctl plan prints (with the page's PCI ID field where apstctl
+// names --pci-id); a PCI ID given replaces the inference, a release given
+// settles the release.
 func TestComputeIntel600p(t *testing.T) {
 	r := Compute(&Request{Capture: repoFile(t, intelImage)})
 	require.Empty(t, r.Errors)
 	assert.Equal(t, 3, r.Plan.MaxPS)
-	assert.Contains(t, strings.Join(r.Assumptions, "\n"), "warning: the capture carries no PCI ID; 8086:f1a5 was inferred from model \"INTEL SSDPEKKW256G7\"")
+	assert.Equal(t, []string{
+		"note: kernel release unknown: assumed the newest quirk tables (Linux " + apst.NewestRelease().String() + "); the release decides 8086:f1a5 Intel 600P/P3100 (no-deepest-ps; since 4.12)",
+		`warning: the capture carries no PCI ID; 8086:f1a5 was inferred from model "INTEL SSDPEKKW256G7" (Intel 600p, VID 0x8086, model "INTEL SSDPEKKW*" ending in G7 or T7; high confidence) (give a PCI ID to override)`,
+		evoDMINote,
+	}, r.Assumptions)
+
+	r = Compute(&Request{Capture: repoFile(t, intelImage), Kernel: "6.8"})
+	require.Empty(t, r.Errors)
+	assert.NotContains(t, strings.Join(r.Assumptions, "\n"), "release unknown")
 	assert.Contains(t, r.Params, "quirks no-deepest-ps")
 
 	r = Compute(&Request{Capture: repoFile(t, intelImage), PCIID: "8086:f1a6"})
