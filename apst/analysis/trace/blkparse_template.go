@@ -22,7 +22,6 @@ type blkTemplate struct {
 	// start of the sector after it; sector is 0 when the template ends
 	// at the blank after the action (the rest read byte by byte).
 	rw0, rw1, sector int
-	words            int              // words of 8 bytes to check, up to the blank after the action
 	exact            [wide / 8]uint64 // the bytes that must be the same (blanks, ',' and '.')
 	mask             [wide / 8]uint64 // 0xff where exact applies
 	digit            [wide / 8]uint64 // 0x80 where a digit must be
