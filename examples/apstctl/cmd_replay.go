@@ -129,14 +129,21 @@ func (o *replayOptions) run(ctx context.Context, x *invocation, args []string) e
 		return inputErr(fmt.Errorf("%s: %w", traceName(tracePath), err))
 	}
 	format := r.Format()
-	events := readAhead(ctx, r, x.progress())
+	// A blkparse trace is read ahead by the Reader's own goroutines; the
+	// other formats by one goroutine of aheadSource.
+	var events analysis.EventSource = &directSource{ctx: ctx, r: r, progress: x.progress()}
+	stop := func() {}
+	if format != trace.FormatBlkparse {
+		ahead := readAhead(ctx, r, x.progress())
+		events, stop = ahead, ahead.stop
+	}
 	rep, err := analysis.ReplayWithOptions(ctl, events, ropts, configs...)
 	// The trace was read to its end, or the replay stopped early: end
 	// any read still waiting (standard input, a named pipe), then the
 	// goroutines reading it.
 	endTrace()
 	closeTrace()
-	events.stop()
+	stop()
 	r.Close()
 	if err != nil {
 		if ctx.Err() != nil {

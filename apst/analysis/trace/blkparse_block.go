@@ -15,6 +15,28 @@ type blkRec struct {
 	n    int32  // its length
 	kind uint8  // Dispatch, Completion, recFields, recTooLong
 	sel  bool   // an event of the selected device
+	// dev identifies the device's text when it is MAJ,MIN written
+	// without leading zeros (1<<63 | MAJ<<31 | MIN, both below 2^31): two
+	// events with the same dev name the same device, compared without
+	// its text; 0 otherwise.
+	dev uint64
+}
+
+// devKey returns blkRec.dev for the device of l, text its text.
+func devKey(l *blkLine, text []byte) uint64 {
+	if l.maj >= 1<<31 || l.min >= 1<<31 || len(text) != decimalDigits(l.maj)+1+decimalDigits(l.min) {
+		return 0
+	}
+	return 1<<63 | l.maj<<31 | l.min
+}
+
+// decimalDigits returns how many digits v has written in decimal.
+func decimalDigits(v uint64) int {
+	n := 1
+	for ; v >= 10; v /= 10 {
+		n++
+	}
+	return n
 }
 
 // Kinds of blkRec beyond Dispatch and Completion.
@@ -59,7 +81,7 @@ func (p *blkParser) parse(block []byte, recs []blkRec) ([]blkRec, int) {
 			}
 			recs = append(recs, blkRec{t: l.t, seq: l.seq, id: l.id, line: line,
 				off: int32(start + l.devStart), n: int32(l.devEnd - l.devStart), kind: uint8(l.kind),
-				sel: p.selected && l.maj == p.selMaj && l.min == p.selMin})
+				sel: p.selected && l.maj == p.selMaj && l.min == p.selMin, dev: devKey(&l, b[l.devStart:l.devEnd])})
 		case skipBlank(b, 0) == len(b):
 			// A blank line: nothing, in any state.
 		default:

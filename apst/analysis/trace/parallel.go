@@ -52,9 +52,10 @@ type parallel struct {
 	halted  bool
 	wg      sync.WaitGroup
 
-	cur  *parJob
-	i    int // the next record of cur
-	base int // lines before cur
+	cur   *parJob
+	i     int    // the next record of cur
+	base  int    // lines before cur
+	okDev uint64 // blkRec.dev of the device noteDevice last accepted, 0 if none
 }
 
 // startParallel starts the goroutines of the parallel path reading src in
@@ -228,8 +229,16 @@ func (p *parallel) step(r *Reader) error {
 	case rec.kind == recFields:
 		return r.parseBlkparseFields(j.buf[rec.off : rec.off+rec.n])
 	}
-	if !r.noteDevice(j.buf[rec.off:rec.off+rec.n], rec.sel) {
-		return nil
+	if rec.dev == 0 || rec.dev != p.okDev {
+		// noteDevice, unless the device is the last one it accepted:
+		// it would accept it again, changing nothing (it accepts no
+		// device once it has found several, and forgets okDev when it
+		// refuses one).
+		if !r.noteDevice(j.buf[rec.off:rec.off+rec.n], rec.sel) {
+			p.okDev = 0
+			return nil
+		}
+		p.okDev = rec.dev
 	}
 	return r.push(rec.t, rec.seq, Kind(rec.kind), rec.id)
 }
