@@ -112,3 +112,40 @@ func TestReadAheadCanceled(t *testing.T) {
 		t.Fatal("stop returned before the reading goroutine ended")
 	}
 }
+
+// directSource gives exactly the Reader's events and error, and ends with
+// the context's error once it is done.
+func TestDirectSource(t *testing.T) {
+	var b strings.Builder
+	for i := range 3*directCheck + 5 {
+		fmt.Fprintf(&b, "259,0 0 %d %d.%09d 1 %c R %d + 8\n", i+1, i/1000, i%1000*1000, "DC"[i%2], 8*(i/2))
+	}
+	b.WriteString("not a line\n")
+	want, err := trace.NewReader(strings.NewReader(b.String()), trace.Options{})
+	require.NoError(t, err)
+	wantEvs, wantErr := drain(t, want.Next)
+	r, err := trace.NewReader(strings.NewReader(b.String()), trace.Options{Workers: 2})
+	require.NoError(t, err)
+	defer r.Close()
+	s := &directSource{ctx: context.Background(), r: r}
+	gotEvs, gotErr := drain(t, s.Next)
+	assert.Equal(t, wantEvs, gotEvs)
+	assert.Equal(t, wantErr, gotErr)
+	require.ErrorIs(t, gotErr, trace.ErrSyntax)
+	_, again := s.Next()
+	assert.Equal(t, gotErr, again, "the error is final")
+
+	ctx, cancel := context.WithCancel(context.Background())
+	r2, err := trace.NewReader(strings.NewReader(b.String()), trace.Options{Workers: 2, ReorderWindow: 1})
+	require.NoError(t, err)
+	defer r2.Close()
+	s = &directSource{ctx: ctx, r: r2}
+	for range directCheck + 1 {
+		_, err := s.Next()
+		require.NoError(t, err)
+	}
+	cancel()
+	evs, err := drain(t, s.Next)
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Less(t, len(evs), directCheck, "ended within directCheck events")
+}

@@ -155,32 +155,40 @@ func TestSurveyBrokenPipeLeavesNoTemporaryFile(t *testing.T) {
 
 // replay of a trace on standard input whose writer stays idle (`biosnoop |
 // apstctl replay CAP -` before the first event) ends on SIGINT with 130:
-// the read waiting for the pipe does not swallow the signal.
+// the read waiting for the pipe does not swallow the signal. A blkparse
+// trace, read by the Reader's own goroutines (directSource), too.
 func TestReplayStdinSignal(t *testing.T) {
-	exe, err := os.Executable()
-	require.NoError(t, err)
-	cmd := exec.Command(exe, "-test.run=^$", "--", "replay", evoImage, "-")
-	cmd.Env = append(os.Environ(), helperEnv+"="+t.TempDir())
-	r, w, err := os.Pipe()
-	require.NoError(t, err)
-	defer w.Close()
-	w.WriteString("0.5\n") // the format is known; the next line never comes
-	cmd.Stdin = r
-	var errOut bytes.Buffer
-	cmd.Stderr = &errOut
-	require.NoError(t, cmd.Start())
-	r.Close()
-	t.Cleanup(func() { cmd.Process.Kill() })
-	time.Sleep(300 * time.Millisecond)
-	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	select {
-	case err := <-exited:
-		var ee *exec.ExitError
-		require.True(t, errors.As(err, &ee), "exit: %v; %s", err, errOut.String())
-		assert.Equal(t, 128+int(syscall.SIGINT), ee.ExitCode(), "%s", errOut.String())
-	case <-time.After(20 * time.Second):
-		t.Fatalf("replay did not end on SIGINT while waiting for standard input; %s", errOut.String())
+	for name, first := range map[string]string{
+		"plain":    "0.5\n",
+		"blkparse": "259,0 0 1 0.000000000 1 D R 8 + 8\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			exe, err := os.Executable()
+			require.NoError(t, err)
+			cmd := exec.Command(exe, "-test.run=^$", "--", "replay", evoImage, "-")
+			cmd.Env = append(os.Environ(), helperEnv+"="+t.TempDir())
+			r, w, err := os.Pipe()
+			require.NoError(t, err)
+			defer w.Close()
+			w.WriteString(first) // the format is known; the next line never comes
+			cmd.Stdin = r
+			var errOut bytes.Buffer
+			cmd.Stderr = &errOut
+			require.NoError(t, cmd.Start())
+			r.Close()
+			t.Cleanup(func() { cmd.Process.Kill() })
+			time.Sleep(300 * time.Millisecond)
+			require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
+			exited := make(chan error, 1)
+			go func() { exited <- cmd.Wait() }()
+			select {
+			case err := <-exited:
+				var ee *exec.ExitError
+				require.True(t, errors.As(err, &ee), "exit: %v; %s", err, errOut.String())
+				assert.Equal(t, 128+int(syscall.SIGINT), ee.ExitCode(), "%s", errOut.String())
+			case <-time.After(20 * time.Second):
+				t.Fatalf("replay did not end on SIGINT while waiting for standard input; %s", errOut.String())
+			}
+		})
 	}
 }
