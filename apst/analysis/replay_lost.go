@@ -196,8 +196,10 @@ func (ls *lostState) unlive(id uint64) {
 // resetPending starts a new suspect's watch: no pending periods.
 func (r *Replayer) resetPending(shadowIdle bool, start int64) {
 	ls := &r.lost
-	for i := range ls.pending {
-		ls.pending[i] = replayPending{}
+	if ls.pendingPeriods > 0 { // else pending is clear: only pendingPeriod writes it
+		for i := range ls.pending {
+			ls.pending[i] = replayPending{}
+		}
 	}
 	ls.pendingPeriods = 0
 	ls.shadowIdle, ls.shadowStart = shadowIdle, start

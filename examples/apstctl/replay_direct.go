@@ -55,3 +55,29 @@ func (s *directSource) Next() (trace.Event, error) {
 	}
 	return ev, nil
 }
+
+// NextEvents is Next a batch at a time (analysis.EventBatchSource): at
+// most directCheck events, the context checked before each batch.
+func (s *directSource) NextEvents(evs []trace.Event) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	if s.ctx.Err() != nil {
+		s.err = s.ctx.Err()
+		return 0, s.err
+	}
+	n, err := s.r.NextEvents(evs[:min(len(evs), directCheck)])
+	if err != nil {
+		s.err = err
+		if s.progress != nil && s.n >= 1<<20 {
+			fmt.Fprint(s.progress, "\r\x1b[K")
+		}
+		return 0, err
+	}
+	before := s.n
+	s.n += uint(n)
+	if s.progress != nil && s.n>>20 != before>>20 {
+		fmt.Fprintf(s.progress, "\r\x1b[Kapstctl replay: %d events read", s.n&^(1<<20-1))
+	}
+	return n, nil
+}

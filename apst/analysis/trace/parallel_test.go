@@ -283,3 +283,38 @@ func FuzzReaderParallel(f *testing.F) {
 		}
 	})
 }
+
+// NextEvents gives the events and the error Next gives, in batches of any
+// size, on either path.
+func TestPropertyNextEventsIsNext(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		text := genBlkparse(t)
+		opt := trace.Options{
+			Device:        rapid.SampledFrom([]string{"", "259,0"}).Draw(t, "device"),
+			MaxLineLength: rapid.SampledFrom([]int{0, 40}).Draw(t, "max line"),
+			ReorderWindow: rapid.IntRange(1, 12).Draw(t, "window"),
+		}
+		want := readOutcome(t, strings.NewReader(text), opt, 0)
+		opt.Workers = rapid.IntRange(0, 2).Draw(t, "workers")
+		r, err := trace.NewReaderBlocks(strings.NewReader(text), opt, rapid.IntRange(1, 100).Draw(t, "block"))
+		if err != nil {
+			require.Equal(t, want.Err, err.Error())
+			return
+		}
+		defer r.Close()
+		var got outcome
+		for {
+			evs := make([]trace.Event, rapid.IntRange(1, 9).Draw(t, "batch"))
+			n, err := r.NextEvents(evs)
+			if err != nil {
+				require.Zero(t, n)
+				got.Err = err.Error()
+				break
+			}
+			require.Positive(t, n)
+			got.Events = append(got.Events, evs[:n]...)
+		}
+		got.Line, got.Device, got.Format = r.Line(), r.Device(), r.Format()
+		require.Equal(t, want, got)
+	})
+}

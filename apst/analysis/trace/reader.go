@@ -224,40 +224,80 @@ func (r *Reader) Next() (Event, error) {
 	if r.closed {
 		return Event{}, ErrClosed
 	}
-	for {
-		if r.err != nil {
-			return Event{}, r.err
+	for r.err == nil {
+		if r.ready() {
+			var ev Event
+			r.popTo(&ev)
+			return ev, nil
 		}
-		n := len(r.buf) - r.head + len(r.heap)
-		if n > r.window || (r.eof && n > 0) {
-			return r.pop(), nil
-		}
-		if r.eof {
-			r.err = r.endError()
+		r.advance()
+	}
+	return Event{}, r.err
+}
+
+// NextEvents fills evs with the next events, as many calls of Next would
+// return them, and returns how many: len(evs) unless the trace ends
+// before. It returns 0 and the error Next would return (io.EOF after the
+// last event) only when it has no event to give: an error met after n > 0
+// events comes at the next call. It is Next without a call per event.
+func (r *Reader) NextEvents(evs []Event) (int, error) {
+	if r == nil || !r.ok {
+		return 0, ErrNotInitialized
+	}
+	if r.closed {
+		return 0, ErrClosed
+	}
+	n := 0
+	for n < len(evs) && r.err == nil {
+		if r.ready() {
+			r.popTo(&evs[n])
+			n++
 			continue
 		}
-		var err error
-		if r.parallel() {
-			err = r.par.step(r)
-		} else {
-			var line []byte
-			if line, err = r.readLine(); err == nil {
-				err = r.parse(line)
-			}
+		r.advance()
+	}
+	if n > 0 {
+		return n, nil
+	}
+	return 0, r.err
+}
+
+// ready reports whether an event can leave the reorder window: more than
+// the window hold, or the trace has ended.
+func (r *Reader) ready() bool {
+	held := len(r.buf) - r.head + len(r.heap)
+	return held > r.window || r.eof && held > 0
+}
+
+// advance reads the next line (or record of the parallel path) into the
+// reorder window, or, at the end of the trace, sets r.err (io.EOF or the
+// device selection's error); an error is final.
+func (r *Reader) advance() {
+	if r.eof {
+		r.err = r.endError()
+		return
+	}
+	var err error
+	if r.par != nil || r.parallel() {
+		err = r.par.step(r)
+	} else {
+		var line []byte
+		if line, err = r.readLine(); err == nil {
+			err = r.parse(line)
 		}
-		if err == io.EOF {
-			r.eof = true
-			if r.par != nil {
-				r.par.close() // the goroutines have ended or are ending
-			}
-			continue
+	}
+	if err == io.EOF {
+		r.eof = true
+		if r.par != nil {
+			r.par.close() // the goroutines have ended or are ending
 		}
-		if err != nil {
-			r.err = err
-			r.buf, r.head, r.heap = r.buf[:0], 0, r.heap[:0]
-			if r.par != nil {
-				r.par.halt()
-			}
+		return
+	}
+	if err != nil {
+		r.err = err
+		r.buf, r.head, r.heap = r.buf[:0], 0, r.heap[:0]
+		if r.par != nil {
+			r.par.halt()
 		}
 	}
 }
@@ -462,7 +502,7 @@ func itemAfter(it item, t int64, tie uint64) bool {
 	return it.t > t || it.t == t && it.tie > tie
 }
 
-func (r *Reader) pop() Event {
+func (r *Reader) popTo(ev *Event) {
 	var it item
 	if r.head < len(r.buf) && (len(r.heap) == 0 || itemLess(r.buf[r.head], r.heap[0])) {
 		it = r.buf[r.head]
@@ -477,7 +517,7 @@ func (r *Reader) pop() Event {
 		r.emitted, r.origin = true, it.t
 	}
 	r.last, r.lastTie = it.t, it.tie
-	return Event{Time: it.t - r.origin, Kind: Kind(it.arr&1) + 1, Device: r.device, ID: it.id}
+	*ev = Event{Time: it.t - r.origin, Kind: Kind(it.arr&1) + 1, Device: r.device, ID: it.id}
 }
 
 // noteDevice records a device seen on an event line and reports whether
