@@ -17,6 +17,10 @@ const (
 	// readAheadBatches is the number of batches in flight: the memory of
 	// the read-ahead is at most readAheadBatch*readAheadBatches events.
 	readAheadBatches = 4
+	// readAheadStep is the number of events the reading goroutine asks
+	// the Reader for at a time (trace.Reader.NextEvents), looking for
+	// stop between.
+	readAheadStep = 256
 )
 
 // eventBatch is a run of events in trace order; err, when set, follows
@@ -88,12 +92,13 @@ func (s *aheadSource) read(r *trace.Reader) {
 			if s.stopping.Load() {
 				return
 			}
-			ev, err := r.Next()
+			// A few events at a time, so that stop is seen soon.
+			n, err := r.NextEvents(b.evs[len(b.evs):min(cap(b.evs), len(b.evs)+readAheadStep)])
+			b.evs = b.evs[:len(b.evs)+n]
 			if err != nil {
 				b.err = err
 				break
 			}
-			b.evs = append(b.evs, ev)
 		}
 		select {
 		case s.full <- b:
@@ -119,9 +124,43 @@ func (s *aheadSource) stop() {
 // the error that ended the trace or the context; once it has returned an
 // error it returns it again.
 func (s *aheadSource) Next() (trace.Event, error) {
+	if err := s.fill(); err != nil {
+		return trace.Event{}, err
+	}
+	ev := s.cur.evs[s.i]
+	s.i++
+	s.n++
+	if s.progress != nil && s.n%(1<<20) == 0 {
+		fmt.Fprintf(s.progress, "\r\x1b[Kapstctl replay: %d events read", s.n)
+	}
+	return ev, nil
+}
+
+// NextEvents is Next a batch at a time (analysis.EventBatchSource): the
+// events of the current batch, at most len(evs).
+func (s *aheadSource) NextEvents(evs []trace.Event) (int, error) {
+	if len(evs) == 0 {
+		return 0, nil
+	}
+	if err := s.fill(); err != nil {
+		return 0, err
+	}
+	n := copy(evs, s.cur.evs[s.i:])
+	s.i += n
+	before := s.n
+	s.n += uint(n)
+	if s.progress != nil && s.n>>20 != before>>20 {
+		fmt.Fprintf(s.progress, "\r\x1b[Kapstctl replay: %d events read", s.n&^(1<<20-1))
+	}
+	return n, nil
+}
+
+// fill makes s.cur a batch with an event left, or returns the error that
+// ended the trace or the context.
+func (s *aheadSource) fill() error {
 	for s.cur == nil || s.i == len(s.cur.evs) {
 		if s.err != nil {
-			return trace.Event{}, s.err
+			return s.err
 		}
 		if s.cur != nil {
 			if s.cur.err != nil {
@@ -141,11 +180,5 @@ func (s *aheadSource) Next() (trace.Event, error) {
 			s.err = s.ctx.Err()
 		}
 	}
-	ev := s.cur.evs[s.i]
-	s.i++
-	s.n++
-	if s.progress != nil && s.n%(1<<20) == 0 {
-		fmt.Fprintf(s.progress, "\r\x1b[Kapstctl replay: %d events read", s.n)
-	}
-	return ev, nil
+	return nil
 }

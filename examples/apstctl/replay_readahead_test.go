@@ -75,7 +75,32 @@ func TestReadAheadSameAsReader(t *testing.T) {
 			}
 			_, again := s.Next()
 			assert.Equal(t, gotErr, again, "the error is final")
+
+			// The same a batch at a time.
+			r2, err := trace.NewReader(strings.NewReader(text), trace.Options{Format: trace.FormatPlain})
+			require.NoError(t, err)
+			s2 := readAhead(context.Background(), r2, nil)
+			defer s2.stop()
+			batchEvs, batchErr := drainBatches(t, s2.NextEvents, 1000)
+			assert.Equal(t, wantEvs, batchEvs)
+			assert.Equal(t, wantErr, batchErr)
 		})
+	}
+}
+
+// drainBatches reads NextEvents in batches of n to its first error.
+func drainBatches(t *testing.T, next func([]trace.Event) (int, error), n int) ([]trace.Event, error) {
+	t.Helper()
+	var evs []trace.Event
+	buf := make([]trace.Event, n)
+	for {
+		k, err := next(buf)
+		if err != nil {
+			require.Zero(t, k)
+			return evs, err
+		}
+		require.Positive(t, k)
+		evs = append(evs, buf[:k]...)
 	}
 }
 
@@ -131,6 +156,12 @@ func TestDirectSource(t *testing.T) {
 	gotEvs, gotErr := drain(t, s.Next)
 	assert.Equal(t, wantEvs, gotEvs)
 	assert.Equal(t, wantErr, gotErr)
+	r3, err := trace.NewReader(strings.NewReader(b.String()), trace.Options{Workers: 2})
+	require.NoError(t, err)
+	defer r3.Close()
+	batchEvs, batchErr := drainBatches(t, (&directSource{ctx: context.Background(), r: r3}).NextEvents, 1000)
+	assert.Equal(t, wantEvs, batchEvs)
+	assert.Equal(t, wantErr, batchErr)
 	require.ErrorIs(t, gotErr, trace.ErrSyntax)
 	_, again := s.Next()
 	assert.Equal(t, gotErr, again, "the error is final")
