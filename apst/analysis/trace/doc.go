@@ -23,7 +23,8 @@
 //
 // A [Reader] yields [Event] values: a [Kind] ([Dispatch] or [Completion]),
 // a time in nanoseconds from the trace's first event, and the device, with
-// [Reader.Next] or the iterator [Reader.All].
+// [Reader.Next], a batch at a time with [Reader.NextEvents], or with the
+// iterator [Reader.All].
 //
 // Its memory does not depend on the trace's length. Lines are at most
 // [Options.MaxLineLength] bytes (64 KiB by default). Events are put in time
