@@ -18,15 +18,16 @@ type blkLayout struct {
 // every eight bytes, far fewer than finding the fields.
 type blkTemplate struct {
 	ok bool
-	// rw0..rw1 is the RWBS field, any bytes but blanks, and sector the
-	// start of the sector after it; sector is 0 when the template ends
-	// at the blank after the action (the rest read byte by byte).
-	rw0, rw1, sector int
-	exact            [wide / 8]uint64 // the bytes that must be the same (blanks, ',' and '.')
-	mask             [wide / 8]uint64 // 0xff where exact applies
-	digit            [wide / 8]uint64 // 0x80 where a digit must be
-	lay              blkLayout        // where the fields lie
-	_                [0]func()        // not comparable
+	// sector is where the sector starts, after blanks, the RWBS field
+	// (any bytes but blanks, of any length: blkparse right-aligns it, so
+	// that the sector stays in place) and blanks; 0 when the template
+	// ends at the blank after the action (the rest read byte by byte).
+	sector int
+	exact  [wide / 8]uint64 // the bytes that must be the same (blanks, ',' and '.')
+	mask   [wide / 8]uint64 // 0xff where exact applies
+	digit  [wide / 8]uint64 // 0x80 where a digit must be
+	lay    blkLayout        // where the fields lie
+	_      [0]func()        // not comparable
 }
 
 // build makes t the template of line, read by scanWide with layout lay;
@@ -39,12 +40,11 @@ func (t *blkTemplate) build(line []byte, lay *blkLayout) {
 		return
 	}
 	*t = blkTemplate{ok: true, lay: *lay}
-	// RWBS and where the sector starts, when they lie in the 64 bytes.
+	// Where the sector starts, when it lies within the 15 bytes after
+	// the blank after the action.
 	if rw0 := skipBlank(line, end); rw0 < len(line) {
-		rw1 := skipToken(line, rw0) - 1
-		if sector := skipBlank(line, rw1+1); sector < len(line) && sector < wide && rw1-rw0 < 8 {
-			t.rw0, t.rw1, t.sector = rw0, rw1, sector
-			end = sector - 1
+		if sector := skipBlank(line, skipToken(line, rw0)); sector < len(line) && sector-end < 16 {
+			t.sector = sector
 		}
 	}
 	digits := func(from, to int) { // from..to, both included
@@ -60,7 +60,7 @@ func (t *blkTemplate) build(line []byte, lay *blkLayout) {
 	digits(lay.dot+1, lay.e3)
 	digits(lay.s4, lay.e4)
 	for p := 0; p <= end; p++ {
-		if p == lay.a || p >= t.rw0 && p <= t.rw1 && t.sector > 0 || t.digit[p/8]&(0x80<<(8*(p%8))) != 0 {
+		if p == lay.a || t.digit[p/8]&(0x80<<(8*(p%8))) != 0 {
 			continue
 		}
 		t.exact[p/8] |= uint64(line[p]) << (8 * (p % 8))
@@ -103,8 +103,14 @@ func (t *blkTemplate) match(line []byte, out *blkLine) (ok, handled bool) {
 	var id uint64
 	ss := t.sector
 	if ss > 0 {
-		// The RWBS bytes (at most 8) are not blanks.
-		if blankBits(binary.LittleEndian.Uint64(line[t.rw0:t.rw0+8]))&(1<<(t.rw1-t.rw0+1)-1) != 0 {
+		// From the blank after the action to the sector: blanks, one
+		// field (RWBS), blanks, as skipBlank and skipToken would walk
+		// them; the sector's first byte is not a blank.
+		at := l.a + 1
+		bl := blankBits(binary.LittleEndian.Uint64(line[at:at+8])) | blankBits(binary.LittleEndian.Uint64(line[at+8:at+16]))<<8
+		width := ss - at
+		rwbs := ^bl & (1<<width - 1)
+		if rwbs == 0 || bl>>(width-1)&1 == 0 || bl>>width&1 != 0 || (rwbs+rwbs&-rwbs)&rwbs != 0 {
 			return false, false
 		}
 	} else {

@@ -77,7 +77,13 @@ func genBlkparse(t *rapid.T) string {
 		sep := rapid.SampledFrom([]string{" ", "  ", "\t", " \t "}).Draw(t, "sep")
 		dev := devs[rapid.IntRange(0, ndev-1).Draw(t, "dev")]
 		act := rapid.SampledFrom([]string{"D", "C", "D", "C", "Q", "G", "M", "m"}).Draw(t, "act")
-		line := strings.Join([]string{dev, "1", fmt.Sprint(seq), fmt.Sprintf("%d.%09d", tm/1e9, tm%1e9), "4242", act, "R", fmt.Sprint(2048 + 8*seq), "+", "8", "[fio]"}, sep)
+		// RWBS right-aligned as blkparse writes it ("%3s"), so that the
+		// sector stays in place; sectors of any length.
+		rwbs := fmt.Sprintf("%3s", rapid.SampledFrom([]string{"R", "WS", "RA", "FWS", "N"}).Draw(t, "rwbs"))
+		sector := fmt.Sprint(rapid.SampledFrom([]uint64{2048, 8, 1953525168, 123456789012345678}).Draw(t, "sector") + uint64(8*seq))
+		sector = strings.Repeat(" ", rapid.SampledFrom([]int{0, 0, 0, 1, 2}).Draw(t, "sector shift")) + sector
+		rwbs = rapid.SampledFrom([]string{rwbs, rwbs, strings.TrimSpace(rwbs)}).Draw(t, "rwbs align")
+		line := strings.Join([]string{dev, "1", fmt.Sprint(seq), fmt.Sprintf("%d.%09d", tm/1e9, tm%1e9), "4242", act, rwbs, sector, "+", "8", "[fio]"}, sep)
 		switch rapid.IntRange(0, 30).Draw(t, "shape") {
 		case 0:
 			line = "" // blank
