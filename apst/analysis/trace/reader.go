@@ -47,8 +47,9 @@ type Options struct {
 	ReorderWindow int
 	// Workers, from 1 to MaxWorkers, parses a blkparse trace on that many
 	// goroutines (see Reader.Close); 0 reads it on the caller's goroutine.
-	// The events and errors are the same either way. The other formats
-	// are always read on the caller's goroutine.
+	// The events and errors are the same either way. The other formats,
+	// and a MaxLineLength above 256 MiB, are always read on the caller's
+	// goroutine.
 	Workers int
 }
 
@@ -208,7 +209,8 @@ func (r *Reader) Format() Format { return r.format }
 // and for plain traces.
 func (r *Reader) Device() string { return r.device }
 
-// Line returns the number of lines read so far.
+// Line returns the number of lines read so far (with Workers, the lines
+// whose events Next has taken in: the reading goroutine is ahead of it).
 func (r *Reader) Line() int { return r.line }
 
 // Next returns the next event in time order, or io.EOF after the last one.
