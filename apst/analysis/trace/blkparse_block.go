@@ -60,6 +60,13 @@ func (p *blkParser) parse(block []byte, recs []blkRec) ([]blkRec, int) {
 	line := uint32(0)
 	var l blkLine
 	var sc blkScanner
+	// The device of the last event, with its blkRec.dev and sel: most
+	// lines name the same one (devKey depends on MAJ, MIN and the
+	// length of the text alone).
+	var lastMaj, lastMin uint64
+	lastLen := -1
+	var lastDev uint64
+	var lastSel bool
 	for i := 0; i < len(block); {
 		end := len(block)
 		if e := bytes.IndexByte(block[i:], '\n'); e >= 0 {
@@ -79,9 +86,14 @@ func (p *blkParser) parse(block []byte, recs []blkRec) ([]blkRec, int) {
 			if l.kind == 0 {
 				continue
 			}
+			if n := l.devEnd - l.devStart; n != lastLen || l.maj != lastMaj || l.min != lastMin {
+				lastMaj, lastMin, lastLen = l.maj, l.min, n
+				lastDev = devKey(&l, b[l.devStart:l.devEnd])
+				lastSel = p.selected && l.maj == p.selMaj && l.min == p.selMin
+			}
 			recs = append(recs, blkRec{t: l.t, seq: l.seq, id: l.id, line: line,
 				off: int32(start + l.devStart), n: int32(l.devEnd - l.devStart), kind: uint8(l.kind),
-				sel: p.selected && l.maj == p.selMaj && l.min == p.selMin, dev: devKey(&l, b[l.devStart:l.devEnd])})
+				sel: lastSel, dev: lastDev})
 		case skipBlank(b, 0) == len(b):
 			// A blank line: nothing, in any state.
 		default:

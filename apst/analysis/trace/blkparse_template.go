@@ -23,11 +23,15 @@ type blkTemplate struct {
 	// that the sector stays in place) and blanks; 0 when the template
 	// ends at the blank after the action (the rest read byte by byte).
 	sector int
-	exact  [wide / 8]uint64 // the bytes that must be the same (blanks, ',' and '.')
-	mask   [wide / 8]uint64 // 0xff where exact applies
-	digit  [wide / 8]uint64 // 0x80 where a digit must be
-	lay    blkLayout        // where the fields lie
-	_      [0]func()        // not comparable
+	// A byte b is a digit when b&0xf0 == 0x30 and (b+6)&0xf0 == 0x30:
+	// the first test is one of exact under mask; the second adds six
+	// to the word, where no carry leaves a byte that passed the first.
+	exact [wide / 8]uint64 // the bytes that must be the same (blanks, ',' and '.'), 0x30 where a digit must be
+	mask  [wide / 8]uint64 // 0xff where exact applies, 0xf0 where a digit must be
+	digit [wide / 8]uint64 // 0xf0 where a digit must be
+	six   [wide / 8]uint64 // 0x06 where a digit must be
+	lay   blkLayout        // where the fields lie
+	_     [0]func()        // not comparable
 }
 
 // build makes t the template of line, read by scanWide with layout lay;
@@ -49,7 +53,11 @@ func (t *blkTemplate) build(line []byte, lay *blkLayout) {
 	}
 	digits := func(from, to int) { // from..to, both included
 		for p := from; p <= to; p++ {
-			t.digit[p/8] |= 0x80 << (8 * (p % 8))
+			sh := 8 * (p % 8)
+			t.digit[p/8] |= 0xf0 << sh
+			t.six[p/8] |= 0x06 << sh
+			t.exact[p/8] |= 0x30 << sh
+			t.mask[p/8] |= 0xf0 << sh
 		}
 	}
 	digits(lay.s0, lay.c-1)
@@ -60,7 +68,7 @@ func (t *blkTemplate) build(line []byte, lay *blkLayout) {
 	digits(lay.dot+1, lay.e3)
 	digits(lay.s4, lay.e4)
 	for p := 0; p <= end; p++ {
-		if p == lay.a || t.digit[p/8]&(0x80<<(8*(p%8))) != 0 {
+		if p == lay.a || t.digit[p/8]&(0xf0<<(8*(p%8))) != 0 {
 			continue
 		}
 		t.exact[p/8] |= uint64(line[p]) << (8 * (p % 8))
@@ -76,15 +84,9 @@ func (t *blkTemplate) match(line []byte, out *blkLine) (ok, handled bool) {
 		return false, false
 	}
 	// All eight words, those past the blank after the action having
-	// empty masks: no branch but one.
-	w := line[:wide]
-	var bad uint64
-	for k := range wide / 8 {
-		x := binary.LittleEndian.Uint64(w[8*k : 8*k+8])
-		h := x | 0x8080808080808080
-		bad |= (x^t.exact[k])&t.mask[k] | (^x&(h-0x3030303030303030)&^(h-0x3a3a3a3a3a3a3a3a)&t.digit[k] ^ t.digit[k])
-	}
-	if bad != 0 {
+	// empty masks: no branch, and written out, no bounds check.
+	w := (*[wide]byte)(line[:wide])
+	if t.word(w, 0)|t.word(w, 1)|t.word(w, 2)|t.word(w, 3)|t.word(w, 4)|t.word(w, 5)|t.word(w, 6)|t.word(w, 7) != 0 {
 		return false, false
 	}
 	var k Kind
@@ -127,6 +129,13 @@ func (t *blkTemplate) match(line []byte, out *blkLine) (ok, handled bool) {
 		devStart: l.s0, devEnd: l.e0 + 1, kind: k,
 	}
 	return true, true
+}
+
+// word returns the bits of word k of w (0 to 7) that differ from the
+// template: 0 when they match.
+func (t *blkTemplate) word(w *[wide]byte, k int) uint64 {
+	x := binary.LittleEndian.Uint64(w[8*k : 8*k+8])
+	return (x^t.exact[k])&t.mask[k] | (x+t.six[k]^t.exact[k])&t.digit[k]
 }
 
 // uintValue returns the number the n digits (1 to 16) of b from s on

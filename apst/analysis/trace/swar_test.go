@@ -83,3 +83,43 @@ func TestByteClassBits(t *testing.T) {
 		}
 	})
 }
+
+// TestTemplateWordIsByteLoop checks blkTemplate.word against the bytes one
+// at a time: a word matches when each byte the template fixes is that
+// byte, each byte where a digit must be is '0' to '9', whatever the other
+// bytes are (carries included: bytes 0xfa to 0xff where a digit must be).
+func TestTemplateWordIsByteLoop(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var line [wide + 16]byte
+		var tm blkTemplate
+		want := true
+		bytes := []byte("0123456789/:\x00\xff\xfa\xf9\x30\x39\x2f\x3a\x20\t,.DQ")
+		for p := range 8 {
+			b := rapid.SampledFrom(bytes).Draw(t, "b")
+			line[p] = b
+			sh := 8 * p
+			switch rapid.IntRange(0, 2).Draw(t, "role") {
+			case 0: // a digit, or a byte next to one
+				b = rapid.SampledFrom([]byte("0123456789012345678909/:\xfa\xff\x40")).Draw(t, "d")
+				line[p] = b
+				tm.digit[0] |= 0xf0 << sh
+				tm.six[0] |= 0x06 << sh
+				tm.exact[0] |= 0x30 << sh
+				tm.mask[0] |= 0xf0 << sh
+				want = want && b >= '0' && b <= '9'
+			case 1: // a fixed byte
+				e := b
+				if rapid.IntRange(0, 7).Draw(t, "differ") == 0 {
+					e = rapid.SampledFrom(bytes).Draw(t, "exact")
+				}
+				tm.exact[0] |= uint64(e) << sh
+				tm.mask[0] |= 0xff << sh
+				want = want && b == e
+			}
+		}
+		got := tm.word((*[wide]byte)(line[:wide]), 0) == 0
+		if got != want {
+			t.Fatalf("word(%q) = %v, want %v (exact %#x mask %#x digit %#x)", line[:8], got, want, tm.exact[0], tm.mask[0], tm.digit[0])
+		}
+	})
+}
