@@ -91,9 +91,12 @@ func (p *blkParser) parse(block []byte, recs []blkRec) ([]blkRec, int) {
 				lastDev = devKey(&l, b[l.devStart:l.devEnd])
 				lastSel = p.selected && l.maj == p.selMaj && l.min == p.selMin
 			}
-			recs = append(recs, blkRec{t: l.t, seq: l.seq, id: l.id, line: line,
-				off: int32(start + l.devStart), n: int32(l.devEnd - l.devStart), kind: uint8(l.kind),
-				sel: lastSel, dev: lastDev})
+			// Field by field (see blkTemplate.match).
+			recs = append(recs, blkRec{})
+			rec := &recs[len(recs)-1]
+			rec.t, rec.seq, rec.id, rec.line = l.t, l.seq, l.id, line
+			rec.off, rec.n, rec.kind = int32(start+l.devStart), int32(l.devEnd-l.devStart), uint8(l.kind)
+			rec.sel, rec.dev = lastSel, lastDev
 		case skipBlank(b, 0) == len(b):
 			// A blank line: nothing, in any state.
 		default:

@@ -121,13 +121,15 @@ func (t *blkTemplate) match(line []byte, out *blkLine) (ok, handled bool) {
 	if s, j, ok := leadingUint(line, ss); ok && (j == len(line) || line[j] == ' ' || line[j] == '\t') && s < 1<<64-1 {
 		id = s + 1
 	}
-	*out = blkLine{
-		t:   int64(digitsValue(binary.LittleEndian.Uint64(line[l.s3:l.s3+8]), l.dot-l.s3)*1e9 + eightDigits(binary.LittleEndian.Uint64(line[l.dot+1:l.dot+9])-0x3030303030303030)*10 + uint64(line[l.e3]-'0')),
-		seq: uintValue(line, l.s2, l.e2-l.s2+1), id: id,
-		maj:      digitsValue(binary.LittleEndian.Uint64(line[l.s0:l.s0+8]), l.c-l.s0),
-		min:      digitsValue(binary.LittleEndian.Uint64(line[l.c+1:l.c+9]), l.e0-l.c),
-		devStart: l.s0, devEnd: l.e0 + 1, kind: k,
-	}
+	// Every field, one at a time: a composite literal is built on the
+	// stack and copied 16 bytes at a time, each copy waiting for the
+	// 8-byte stores it spans (a store-forwarding stall).
+	out.t = int64(digitsValue(binary.LittleEndian.Uint64(line[l.s3:l.s3+8]), l.dot-l.s3)*1e9 + eightDigits(binary.LittleEndian.Uint64(line[l.dot+1:l.dot+9])-0x3030303030303030)*10 + uint64(line[l.e3]-'0'))
+	out.seq = uintValue(line, l.s2, l.e2-l.s2+1)
+	out.id = id
+	out.maj = digitsValue(binary.LittleEndian.Uint64(line[l.s0:l.s0+8]), l.c-l.s0)
+	out.min = digitsValue(binary.LittleEndian.Uint64(line[l.c+1:l.c+9]), l.e0-l.c)
+	out.devStart, out.devEnd, out.kind = l.s0, l.e0+1, k
 	return true, true
 }
 

@@ -434,17 +434,20 @@ func (r *Reader) push(t int64, tie uint64, k Kind, id uint64) error {
 			Expected: fmt.Sprintf("an event at %s sorts before one already read at %s, more than %d events before", formatNanos(t), formatNanos(r.last), r.window),
 			Err:      ErrOutOfOrder}
 	}
-	it := item{t: t, tie: tie, arr: r.arrival<<1 | uint64(k-1), id: id}
+	arr := r.arrival<<1 | uint64(k-1)
 	r.arrival++
 	if len(r.buf) == cap(r.buf) && r.head > 0 && r.head >= len(r.buf)/2 {
 		n := copy(r.buf, r.buf[r.head:])
 		r.buf, r.head = r.buf[:n], 0
 	}
 	if live := r.buf[r.head:]; len(live) == 0 || !itemAfter(live[len(live)-1], t, tie) {
-		r.buf = append(r.buf, it) // in order: the common case
+		// In order, the common case; field by field (see popTo).
+		r.buf = append(r.buf, item{})
+		it := &r.buf[len(r.buf)-1]
+		it.t, it.tie, it.arr, it.id = t, tie, arr, id
 		return nil
 	}
-	r.heapPush(it)
+	r.heapPush(item{t: t, tie: tie, arr: arr, id: id})
 	return nil
 }
 
@@ -519,7 +522,9 @@ func (r *Reader) popTo(ev *Event) {
 		r.emitted, r.origin = true, it.t
 	}
 	r.last, r.lastTie = it.t, it.tie
-	*ev = Event{Time: it.t - r.origin, Kind: Kind(it.arr&1) + 1, Device: r.device, ID: it.id}
+	// Field by field: a composite literal is copied from the stack 16
+	// bytes at a time, each copy stalled on the stores it spans.
+	ev.Time, ev.Kind, ev.Device, ev.ID = it.t-r.origin, Kind(it.arr&1)+1, r.device, it.id
 }
 
 // noteDevice records a device seen on an event line and reports whether
