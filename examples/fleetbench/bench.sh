@@ -13,6 +13,7 @@
 #   - apstctl survey DIR (default flags, text report to /dev/null) against
 #     the floor, for 100,000 smartctl reports and 100,000 binary images;
 #   - the peak RSS growth per drive, 200,000 against 100,000 reports
+#     (the median of three runs of each)
 #     (/usr/bin/time -f %M);
 #   - apstctl replay of a blkparse trace (and the other trace formats)
 #     against `wc -l` of the same file.
@@ -66,10 +67,13 @@ best() {
 	done
 	echo "$b $cpu"
 }
-# rss CMD...: the peak RSS in KiB of one run.
+# rss CMD...: the peak RSS in KiB, the median of three runs (one run's peak
+# moves by about 20 B a drive with the collector's timing).
 rss() {
-	/usr/bin/time -o "$work/.time" -f %M "$@" >/dev/null 2>&1 || true
-	tail -1 "$work/.time"
+	for _ in 1 2 3; do
+		/usr/bin/time -o "$work/.time" -f %M "$@" >/dev/null 2>&1 || true
+		tail -1 "$work/.time"
+	done | sort -n | sed -n 2p
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }'; }
 
