@@ -9,7 +9,8 @@
 # about 1 GB for 200,000 reports): the smartctl reports of the corpus copied
 # round-robin into folders of 1,000, each copy's serial number rewritten to
 # be unique (internal/tools/fleetgen -copy), and the 4096-byte Identify images
-# likewise; then times, best of 3 after one warm-up on a warm page cache:
+# likewise; then times, best of 3 after one warm-up on a warm page cache,
+# each command in turn with what it is compared with (A B A B A B):
 #   - apstctl survey DIR (default flags, text report to /dev/null) against
 #     the floor, for 100,000 smartctl reports and 100,000 binary images;
 #   - the peak RSS growth per drive, 200,000 against 100,000 reports
@@ -51,21 +52,42 @@ fleet smartctl "$n" "$work/smartctl-$n"
 fleet binary "$n" "$work/binary-$n"
 fleet smartctl "$((2 * n))" "$work/smartctl-$((2 * n))"
 
-# best CMD...: the least wall time of 3 runs after one warm-up, in seconds;
-# it also leaves in $cpu the least CPU time (user+sys) of the 3, the figure
-# to compare on a machine that is not quiet (wall times are then noise).
-best() {
-	"$@" >/dev/null 2>&1 || true
-	b=""
-	cpu=""
-	for _ in 1 2 3; do
+# timed CMD...: prints "WALL USER SYS" in seconds for one run of CMD:
+# bash's time keyword, to the millisecond and with nothing but CMD inside
+# the timed part, where there is bash; /usr/bin/time (wall to 10 ms)
+# otherwise. wc -l reads the 192 MB blkparse trace in about 0.05 s, so a
+# 10 ms step moves the replay ratio by a fifth.
+if command -v bash >/dev/null 2>&1; then
+	timed() { bash -c 'TIMEFORMAT="%3R %3U %3S"; { time "$@" >/dev/null 2>&1; } 2>&1' timed "$@"; }
+else
+	timed() {
 		/usr/bin/time -o "$work/.time" -f '%e %U %S' "$@" >/dev/null 2>&1 || true
-		t=$(tail -1 "$work/.time" | cut -d' ' -f1)
-		u=$(tail -1 "$work/.time" | awk '{ printf "%.2f", $2 + $3 }')
-		if [ -z "$b" ] || [ "$(awk -v a="$t" -v b="$b" 'BEGIN { print (a < b) }')" = 1 ]; then b=$t; fi
-		if [ -z "$cpu" ] || [ "$(awk -v a="$u" -v b="$cpu" 'BEGIN { print (a < b) }')" = 1 ]; then cpu=$u; fi
+		tail -1 "$work/.time"
+	}
+fi
+
+# lesser A B: the lesser of two numbers; A when B is empty.
+lesser() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == "" || a + 0 < b + 0) print a; else print b }'; }
+# cpu USER SYS: their sum, to 10 ms.
+cpu() { awk -v u="$1" -v s="$2" 'BEGIN { printf "%.2f", u + s }'; }
+
+# Each figure is the least wall time of 3 runs after one warm-up, with the
+# least CPU time (user+sys) of the 3, the figure to compare on a machine
+# that is not quiet. A command and the floor it is compared with run in
+# turn (A B A B A B), so that a change in the machine's speed between rounds
+# (a shared virtual machine's moves by a fifth from minute to minute)
+# touches both alike. Each round: a_run and b_run (set by the caller) run
+# once each; the least figures are left in aw ac bw bc.
+rounds() {
+	a_run >/dev/null 2>&1 || true
+	b_run >/dev/null 2>&1 || true
+	aw="" ac="" bw="" bc=""
+	for _ in 1 2 3; do
+		set -- $(a_timed)
+		aw=$(lesser "$1" "$aw") ac=$(lesser "$(cpu "$2" "$3")" "$ac")
+		set -- $(b_timed)
+		bw=$(lesser "$1" "$bw") bc=$(lesser "$(cpu "$2" "$3")" "$bc")
 	done
-	echo "$b $cpu"
 }
 # rss CMD...: the peak RSS in KiB, the median of three runs (one run's peak
 # moves by about 20 B a drive with the collector's timing).
@@ -79,17 +101,23 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; els
 
 printf '| what | measured (wall) | CPU user+sys | goal |\n| --- | --- | --- | --- |\n'
 for f in smartctl binary; do
-	set -- $(best "$work/apstctl" survey "$work/$f-$n")
-	s=$1 su=$2
+	a_run() { "$work/apstctl" survey "$work/$f-$n"; }
+	a_timed() { timed "$work/apstctl" survey "$work/$f-$n"; }
 	if [ -n "$floor" ]; then
-		set -- $(best "$floor" "$work/$f-$n")
-		c=$1 cu=$2
+		b_run() { "$floor" "$work/$f-$n"; }
+		b_timed() { timed "$floor" "$work/$f-$n"; }
+	else
+		b_run() { :; }
+		b_timed() { echo 0 0 0; }
+	fi
+	rounds
+	if [ -n "$floor" ]; then
 		goal="<= 2.0x"
 		[ "$f" = binary ] && goal="<= 1.5x"
 		printf '| apstctl survey over %s %s captures / C read floor | %s s / %s s = **%s** | %s s / %s s = %s | %s |\n' \
-			"$n" "$f" "$s" "$c" "$(ratio "$s" "$c")" "$su" "$cu" "$(ratio "$su" "$cu")" "$goal"
+			"$n" "$f" "$aw" "$bw" "$(ratio "$aw" "$bw")" "$ac" "$bc" "$(ratio "$ac" "$bc")" "$goal"
 	else
-		printf '| apstctl survey over %s %s captures | %s s | %s s | (no C floor) |\n' "$n" "$f" "$s" "$su"
+		printf '| apstctl survey over %s %s captures | %s s | %s s | (no C floor) |\n' "$n" "$f" "$aw" "$ac"
 	fi
 done
 r1=$(rss "$work/apstctl" survey "$work/smartctl-$n")
@@ -101,11 +129,12 @@ cap=testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin
 for f in blkparse biosnoop biosnoop-bpftrace fio-iolog plain; do
 	tr="$work/trace.$f"
 	[ -f "$tr" ] || "$work/tracegen" -format "$f" -n "$cmds" -out "$tr"
-	set -- $(best "$work/apstctl" replay "$cap" "$tr")
-	s=$1 su=$2
-	set -- $(best wc -l "$tr")
-	w=$1 wu=$2
+	a_run() { "$work/apstctl" replay "$cap" "$tr"; }
+	a_timed() { timed "$work/apstctl" replay "$cap" "$tr"; }
+	b_run() { wc -l "$tr"; }
+	b_timed() { timed wc -l "$tr"; }
+	rounds
 	printf '| apstctl replay of a %s trace (%s lines) / wc -l | %s s / %s s = **%s** | %s s / %s s = %s | <= 5x |\n' \
-		"$f" "$(wc -l <"$tr")" "$s" "$w" "$(ratio "$s" "$w")" "$su" "$wu" "$(ratio "$su" "$wu")"
+		"$f" "$(wc -l <"$tr")" "$aw" "$bw" "$(ratio "$aw" "$bw")" "$ac" "$bc" "$(ratio "$ac" "$bc")"
 done
 echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)" >&2
