@@ -89,17 +89,13 @@ func (t *blkTemplate) match(line []byte, out *blkLine) (ok, handled bool) {
 	if t.word(w, 0)|t.word(w, 1)|t.word(w, 2)|t.word(w, 3)|t.word(w, 4)|t.word(w, 5)|t.word(w, 6)|t.word(w, 7) != 0 {
 		return false, false
 	}
-	var k Kind
-	switch a := line[l.a]; {
-	case a == 'D':
-		k = Dispatch
-	case a == 'C':
-		k = Completion
-	case a|0x20 >= 'a' && a|0x20 <= 'z':
+	k, letter := actionKind(line[l.a])
+	switch {
+	case !letter:
+		return false, false
+	case k == 0:
 		out.kind = 0
 		return true, true
-	default:
-		return false, false
 	}
 	// RWBS SECTOR, as scanBlkparseBytes reads them.
 	var id uint64
@@ -148,4 +144,17 @@ func uintValue(b []byte, s, n int) uint64 {
 		return digitsValue(x, n)
 	}
 	return eightDigits(x-0x3030303030303030)*pow10[n-8] + digitsValue(binary.LittleEndian.Uint64(b[s+8:s+16]), n-8)
+}
+
+// actionKind reads a one-letter blkparse action: Dispatch for D,
+// Completion for C, 0 for another letter (an action the replay skips);
+// letter is false for a byte that is not a letter.
+func actionKind(a byte) (k Kind, letter bool) {
+	switch {
+	case a == 'D':
+		return Dispatch, true
+	case a == 'C':
+		return Completion, true
+	}
+	return 0, a|0x20 >= 'a' && a|0x20 <= 'z'
 }

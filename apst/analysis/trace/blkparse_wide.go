@@ -107,20 +107,17 @@ func scanWide(line []byte, out *blkLine, lay *blkLayout) (ok, handled bool) {
 	// ACTION.
 	s, e = bits.TrailingZeros64(starts), bits.TrailingZeros64(ends)
 	starts, ends = starts&(starts-1), ends&(ends-1)
-	var k Kind
 	lay.a = s
-	switch a := line[s]; {
-	case s != e:
+	if s != e {
 		return false, false
-	case a == 'D':
-		k = Dispatch
-	case a == 'C':
-		k = Completion
-	case a|0x20 >= 'a' && a|0x20 <= 'z':
+	}
+	k, letter := actionKind(line[s])
+	switch {
+	case !letter:
+		return false, false
+	case k == 0:
 		out.kind = 0
 		return true, true
-	default:
-		return false, false
 	}
 	// RWBS SECTOR: the sector, when it is one, is the ID.
 	var id uint64
