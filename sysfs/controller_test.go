@@ -45,27 +45,33 @@ func writeFile(t *testing.T, root, rel, content string) {
 	require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
 }
 
-// patchFile writes content to the file rel of a fixture copy, or removes
-// it when remove is set, and puts the file back as it was when t ends, so
-// that the subtests of a test share one copy of the tree (a copy costs a
-// tenth of a second of system time on some disks).
-func patchFile(t *testing.T, root, rel, content string, remove bool) {
+// restoreAfter puts the file at path p back as it is now (its content, or
+// its absence) when t ends, whatever took its place (a file, a directory,
+// a FIFO, a socket), so that the subtests of a test share one copy of a
+// fixture tree (a copy costs a tenth of a second of system time on some
+// disks).
+func restoreAfter(t *testing.T, p string) {
 	t.Helper()
-	p := filepath.Join(root, filepath.FromSlash(rel))
 	old, err := os.ReadFile(p)
 	existed := err == nil
 	if !existed {
 		require.ErrorIs(t, err, os.ErrNotExist)
 	}
 	t.Cleanup(func() {
+		require.NoError(t, os.RemoveAll(p))
 		if existed {
 			require.NoError(t, os.WriteFile(p, old, 0o644))
-		} else {
-			require.NoError(t, os.RemoveAll(p))
 		}
 	})
+}
+
+// patchFile writes content to the file rel of a fixture copy, or removes
+// it when remove is set, and puts it back when t ends (restoreAfter).
+func patchFile(t *testing.T, root, rel, content string, remove bool) {
+	t.Helper()
+	restoreAfter(t, filepath.Join(root, filepath.FromSlash(rel)))
 	if remove {
-		require.NoError(t, os.Remove(p))
+		require.NoError(t, os.Remove(filepath.Join(root, filepath.FromSlash(rel))))
 		return
 	}
 	writeFile(t, root, rel, content)

@@ -20,8 +20,7 @@ import (
 
 // replaceWith replaces the file rel of a fixture copy (following the
 // tree's symbolic links) with something that is not a regular file, and
-// puts the file back when t ends: subtests share one copy (a copy of a
-// tree costs a tenth of a second of system time on some disks).
+// puts the file back when t ends (restoreAfter): subtests share one copy.
 func replaceWith(t *testing.T, root, rel, kind string) {
 	t.Helper()
 	p, err := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(rel)))
@@ -31,16 +30,8 @@ func replaceWith(t *testing.T, root, rel, kind string) {
 		p, err = filepath.Join(dir, filepath.Base(rel)), nil
 	}
 	require.NoError(t, err)
-	saved := p + ".saved-by-test"
-	if err := os.Rename(p, saved); err == nil {
-		t.Cleanup(func() {
-			require.NoError(t, os.RemoveAll(p))
-			require.NoError(t, os.Rename(saved, p))
-		})
-	} else {
-		require.ErrorIs(t, err, os.ErrNotExist)
-		t.Cleanup(func() { require.NoError(t, os.RemoveAll(p)) })
-	}
+	restoreAfter(t, p)
+	_ = os.Remove(p)
 	switch kind {
 	case "fifo":
 		testfixture.Mkfifo(t, p)
