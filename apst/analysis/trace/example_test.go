@@ -83,3 +83,34 @@ func ExampleSyntaxError() {
 	// Output:
 	// trace: plain line 2: expected a duration in seconds (e.g. 0.0002) in field 2: got "0.75 fast"
 }
+
+// Parsing a blkparse trace on goroutines: the events and errors are the
+// sequential Reader's; Close ends the goroutines (and is harmless once the
+// trace has ended).
+func ExampleOptions_workers() {
+	const blkparse = `259,0    1        1     0.000100000  4242  Q   R 2048 + 8 [app]
+259,0    1        2     0.000110000  4242  D   R 2048 + 8 [app]
+259,0    0        1     0.000350000     0  C   R 2048 + 8 [0]
+`
+	r, err := trace.NewReader(strings.NewReader(blkparse), trace.Options{Workers: 2})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer r.Close()
+	evs := make([]trace.Event, 16)
+	for {
+		n, err := r.NextEvents(evs)
+		for _, ev := range evs[:n] {
+			fmt.Println(ev)
+		}
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	// Output:
+	// 0.000000000s dispatch 259,0
+	// 0.000240000s completion 259,0
+	// EOF
+}
