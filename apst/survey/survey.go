@@ -57,7 +57,8 @@ type Survey struct {
 	mu sync.Mutex
 	st store
 
-	quirks quirkCache
+	quirks  quirkCache
+	assumed assumedCache
 }
 
 // store is the packed records of a Survey. Its columns are append-only and
@@ -172,6 +173,10 @@ type Row struct {
 	// slice is shared between rows: do not modify it.
 	QuirksInferredFrom string
 	QuirksUncheckedPCI []apst.PCIID
+	// Assumed holds the kinds of assumption the drive's answers made under
+	// any configuration: the union over Results of AssumedOf each plan's
+	// Assumptions.
+	Assumed Assumed
 	// Results holds, per configuration in the survey's order, what Compare's
 	// Configs would hold: the configuration, its plan (whose Quirks
 	// records the quirk lookup), the reach and the maximum power of the
@@ -316,6 +321,7 @@ func (s *Survey) evaluate(row *Row, name string, c *powerstate.Controller, param
 			row.Quirks = r.Plan.Quirks.Applied.APST()
 			row.QuirksInferredFrom, row.QuirksUncheckedPCI = s.quirks.notes(c, &r.Plan.Quirks)
 		}
+		row.Assumed |= s.assumed.of(&r.Plan, c)
 		r.Reach = analysis.Reachability(c, &r.Plan.Table)
 		r.DeepestMaxPower = c.PowerStates[r.Reach.Deepest].MaxPower
 	}
