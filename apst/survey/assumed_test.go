@@ -107,3 +107,35 @@ func TestRowAssumedAPSTAPerDrive(t *testing.T) {
 	assert.Equal(t, known.Assumed|survey.AssumedAPSTA, unknown.Assumed)
 	assert.NotZero(t, known.Assumed&survey.AssumedRelease, "the 600p's quirk is at stake without a release")
 }
+
+// A drive's row is the same whether the survey evaluated it or remembered
+// the outcome of an earlier drive with the same controller but for the
+// serial number (outcomeCache): compared with the row of a survey that
+// met the drive first.
+func TestPropertyRowRemembered(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		configs := []analysis.Config{
+			{Name: "a", Params: surveyGenParams(t)},
+			{Name: "b", Params: surveyGenParams(t)},
+		}
+		opts := survey.Options{KernelQuirks: rapid.Bool().Draw(t, "kq")}
+		s, err := survey.NewWithOptions(opts, configs...)
+		require.NoError(t, err)
+		var cs []*powerstate.Controller
+		for range rapid.IntRange(1, 4).Draw(t, "models") {
+			cs = append(cs, assumedGenController(t))
+		}
+		var row survey.Row // reused, as apstctl does
+		for d := range rapid.IntRange(1, 12).Draw(t, "drives") {
+			c := *rapid.SampledFrom(cs).Draw(t, "model")
+			c.Serial = fmt.Sprint("S", d)
+			name := fmt.Sprint("drive", d)
+			require.NoError(t, s.AddInto(&row, name, &c))
+			fresh, err := survey.NewWithOptions(opts, configs...)
+			require.NoError(t, err)
+			want, err := fresh.Add(name, &c)
+			require.NoError(t, err)
+			require.Equal(t, want, row, "drive %d", d)
+		}
+	})
+}
