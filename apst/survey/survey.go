@@ -41,6 +41,11 @@ type Options struct {
 // for a two-configuration survey of 46-byte paths,
 // TestSurveyMemoryPerDrive). No controller and no plan is kept.
 //
+// A drive whose controller is another's but for the serial number (a copy
+// of a model in a fleet) is not built and swept again: the survey
+// remembers the outcomes of the first 256 controllers it meets, so that
+// its cost per drive is mostly reading and parsing the capture.
+//
 // Each configuration after the first is compared with the first. Summary and
 // StallBudget are functions of the multiset of records added, whatever the
 // order and the number of Add, AddRecord and Merge calls, so surveys of
@@ -57,7 +62,9 @@ type Survey struct {
 	mu sync.Mutex
 	st store
 
-	quirks quirkCache
+	quirks   quirkCache
+	assumed  assumedCache
+	outcomes outcomeCache
 }
 
 // store is the packed records of a Survey. Its columns are append-only and
@@ -172,6 +179,10 @@ type Row struct {
 	// slice is shared between rows: do not modify it.
 	QuirksInferredFrom string
 	QuirksUncheckedPCI []apst.PCIID
+	// Assumed holds the kinds of assumption the drive's answers made under
+	// any configuration: the union over Results of AssumedOf each plan's
+	// Assumptions.
+	Assumed Assumed
 	// Results holds, per configuration in the survey's order, what Compare's
 	// Configs would hold: the configuration, its plan (whose Quirks
 	// records the quirk lookup), the reach and the maximum power of the
@@ -293,6 +304,15 @@ func (s *Survey) evaluate(row *Row, name string, c *powerstate.Controller, param
 		Changes: slices.Grow(row.Changes[:0], n-1)[:n-1],
 		Sweep:   row.Sweep[:0],
 	}
+	var key *outcomeKey
+	if params == nil {
+		if k, ok := outcomeKeyOf(c); ok {
+			if s.outcomes.get(&k, row) {
+				return nil
+			}
+			key = &k
+		}
+	}
 	for i, cfg := range s.configs {
 		if params != nil {
 			cfg.Params = params[i]
@@ -316,6 +336,7 @@ func (s *Survey) evaluate(row *Row, name string, c *powerstate.Controller, param
 			row.Quirks = r.Plan.Quirks.Applied.APST()
 			row.QuirksInferredFrom, row.QuirksUncheckedPCI = s.quirks.notes(c, &r.Plan.Quirks)
 		}
+		row.Assumed |= s.assumed.of(&r.Plan, c)
 		r.Reach = analysis.Reachability(c, &r.Plan.Table)
 		r.DeepestMaxPower = c.PowerStates[r.Reach.Deepest].MaxPower
 	}
@@ -335,6 +356,9 @@ func (s *Survey) evaluate(row *Row, name string, c *powerstate.Controller, param
 		row.Changed = row.Changed || ch.Changed
 	}
 	row.Sweep = sweepSteps(c, &first.Plan, row.Sweep)
+	if key != nil {
+		s.outcomes.put(key, row)
+	}
 	return nil
 }
 

@@ -8,7 +8,6 @@ import (
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/survey"
-	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
 // Survey says what was assumed as a summary (cli.md, "What was assumed"):
@@ -24,29 +23,39 @@ const (
 	assumedDMI     = "dmi-unchecked"
 )
 
-// rowAssumed returns the kinds of assumption the row's answers made under
-// any configuration (the PCI ID's are quirks_inferred_from and
-// quirks_unchecked_pci), in a fixed order; nil when none.
+// assumedNames are the kinds with their names, in the order a row lists
+// them.
+var assumedNames = [...]struct {
+	kind survey.Assumed
+	name string
+}{{survey.AssumedAPSTA, assumedAPSTA}, {survey.AssumedRelease, assumedRelease}, {survey.AssumedBase, assumedBase}, {survey.AssumedDMI, assumedDMI}}
+
+// rowAssumed returns the names of the kinds of assumption the row's answers
+// made under any configuration (survey.Row.Assumed; the PCI ID's are
+// quirks_inferred_from and quirks_unchecked_pci), in a fixed order; nil
+// when none.
 func rowAssumed(row *survey.Row) []string {
-	c := powerstate.Controller{VendorID: row.VendorID, Model: row.Model, Firmware: row.Firmware}
-	var apsta, rel, base, dmi bool
-	for i := range row.Results {
-		a := row.Results[i].Plan.Assumptions(&c)
-		apsta = apsta || a.APSTAUnknown
-		rel = rel || a.ReleaseUnknown
-		base = base || a.BaseUnknown
-		dmi = dmi || a.DMIUnchecked
-	}
 	var out []string
-	for _, k := range []struct {
-		on   bool
-		name string
-	}{{apsta, assumedAPSTA}, {rel, assumedRelease}, {base, assumedBase}, {dmi, assumedDMI}} {
-		if k.on {
+	for _, k := range assumedNames {
+		if row.Assumed&k.kind != 0 {
 			out = append(out, k.name)
 		}
 	}
 	return out
+}
+
+// assumedOfNames returns the kinds a merged row's "assumed" names; names of
+// no kind (a newer apstctl's) are left out.
+func assumedOfNames(names []string) survey.Assumed {
+	var a survey.Assumed
+	for _, n := range names {
+		for _, k := range assumedNames {
+			if n == k.name {
+				a |= k.kind
+			}
+		}
+	}
+	return a
 }
 
 // surveyAssumedCounts counts the drives per kind of assumption.
@@ -57,18 +66,14 @@ type surveyAssumedCounts struct {
 	DMIUnchecked   int `json:"dmi_unchecked"`
 }
 
-// add counts a row's kinds.
-func (s *surveyAssumedCounts) add(kinds []string) {
-	for _, k := range kinds {
-		switch k {
-		case assumedAPSTA:
-			s.APSTAUnknown++
-		case assumedRelease:
-			s.ReleaseUnknown++
-		case assumedBase:
-			s.BaseUnknown++
-		case assumedDMI:
-			s.DMIUnchecked++
+// add counts a drive's kinds.
+func (s *surveyAssumedCounts) add(a survey.Assumed) {
+	for _, k := range [...]struct {
+		kind survey.Assumed
+		n    *int
+	}{{survey.AssumedAPSTA, &s.APSTAUnknown}, {survey.AssumedRelease, &s.ReleaseUnknown}, {survey.AssumedBase, &s.BaseUnknown}, {survey.AssumedDMI, &s.DMIUnchecked}} {
+		if a&k.kind != 0 {
+			*k.n++
 		}
 	}
 }

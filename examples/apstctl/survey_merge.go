@@ -200,7 +200,7 @@ func (r *surveyRun) mergeShard(ctx context.Context, path string, in io.Reader) e
 		}
 		rows++
 		r.countQuirkNotes(m.QuirksInferredFrom != "", len(m.QuirksUncheckedPCI) > 0)
-		r.assumed.add(m.Assumed)
+		r.assumed.add(assumedOfNames(m.Assumed))
 		if len(m.Bundle) > 0 && string(m.Bundle) != "null" {
 			r.bundleDrives++
 		}

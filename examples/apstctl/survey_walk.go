@@ -331,7 +331,7 @@ func (r *surveyRun) reportDrive(row *survey.Row, src *surveySource) error {
 		r.plot.drive(row)
 	}
 	r.countQuirkNotes(row.QuirksInferredFrom != "", len(row.QuirksUncheckedPCI) > 0)
-	r.assumed.add(rowAssumed(row))
+	r.assumed.add(row.Assumed)
 	r.drives++
 	r.tick()
 	return nil

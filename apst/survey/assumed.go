@@ -1,0 +1,103 @@
+package survey
+
+import (
+	"sync"
+
+	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/powerstate"
+)
+
+// Assumed is a set of the kinds of assumption a drive's answers made
+// because its capture or the configuration did not say something the
+// answer depends on: the fields of [apst.Assumptions] that a fleet report
+// counts per kind. The PCI ID's assumptions are the Row's
+// QuirksInferredFrom and QuirksUncheckedPCI. The zero Assumed assumed
+// nothing.
+type Assumed uint8
+
+// The kinds of Assumed, each an [apst.Assumptions] field.
+const (
+	// AssumedAPSTA is APSTAUnknown: the capture does not record APSTA.
+	AssumedAPSTA Assumed = 1 << iota
+	// AssumedRelease is ReleaseUnknown: no kernel release was given and
+	// it decides a quirk entry that could apply to the drive.
+	AssumedRelease
+	// AssumedBase is BaseUnknown: a distribution release whose stable
+	// base is unknown.
+	AssumedBase
+	// AssumedDMI is DMIUnchecked: a DMI rule could apply to the drive and
+	// the machine is unknown.
+	AssumedDMI
+)
+
+// AssumedOf returns the kinds a records.
+func AssumedOf(a *apst.Assumptions) Assumed {
+	var k Assumed
+	if a.APSTAUnknown {
+		k |= AssumedAPSTA
+	}
+	if a.ReleaseUnknown {
+		k |= AssumedRelease
+	}
+	if a.BaseUnknown {
+		k |= AssumedBase
+	}
+	if a.DMIUnchecked {
+		k |= AssumedDMI
+	}
+	return k
+}
+
+// assumedKey is everything of a plan and its controller that the release,
+// base and DMI kinds of apst.Plan.Assumptions depend on: the controller's
+// VID, MN and FR, the PCI ID the lookup used (known or inferred), the
+// tables it used and the release the parameters gave. APSTA is read from
+// the plan each time. A lookup that was skipped, or consulted no tables,
+// assumed none of the three and is not cached.
+type assumedKey struct {
+	vid             uint16
+	model, firmware string
+	pci             apst.PCIID
+	tables, release apst.Release
+}
+
+// assumedCache remembers the kinds by assumedKey, so that a fleet of many
+// drives of few models derives each model's assumptions (which name the
+// quirk entries at stake, in sentences) once per configuration.
+type assumedCache struct {
+	mu sync.RWMutex
+	m  map[assumedKey]Assumed
+}
+
+// assumedCacheMax bounds the cache: beyond it, kinds are derived anew.
+const assumedCacheMax = 1 << 14
+
+// of returns the kinds plan p, built for controller c, assumed.
+func (ac *assumedCache) of(p *apst.Plan, c *powerstate.Controller) Assumed {
+	var apsta Assumed
+	if p.AssumedAPSTA {
+		apsta = AssumedAPSTA
+	}
+	l := &p.Quirks
+	if l.Skipped || l.Tables.IsZero() {
+		return apsta // Assumptions reads nothing else
+	}
+	k := assumedKey{vid: c.VendorID, model: c.Model, firmware: c.Firmware, pci: l.PCI, tables: l.Tables, release: p.Params.Release}
+	ac.mu.RLock()
+	kinds, ok := ac.m[k]
+	ac.mu.RUnlock()
+	if ok {
+		return apsta | kinds
+	}
+	a := p.Assumptions(c)
+	kinds = AssumedOf(&a) &^ AssumedAPSTA
+	ac.mu.Lock()
+	if ac.m == nil {
+		ac.m = map[assumedKey]Assumed{}
+	}
+	if len(ac.m) < assumedCacheMax {
+		ac.m[k] = kinds
+	}
+	ac.mu.Unlock()
+	return apsta | kinds
+}
