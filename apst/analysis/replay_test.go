@@ -314,6 +314,7 @@ func TestReplayErrors(t *testing.T) {
 		msg  string
 	}{
 		{"no kind", []trace.Event{{Time: 1}}, "analysis: replay: invalid event 1: kind Kind(0), want dispatch or completion"},
+		{"unknown kind", []trace.Event{{Time: 1, Kind: trace.Dispatch}, {Time: 2, Kind: 3}}, "analysis: replay: invalid event 2: kind Kind(3), want dispatch or completion"},
 		{"negative", []trace.Event{{Time: -1, Kind: trace.Dispatch}}, "analysis: replay: invalid event 1: negative time -1 ns"},
 		{"order", []trace.Event{{Time: 5, Kind: trace.Dispatch}, {Time: 4, Kind: trace.Completion}}, "analysis: replay: invalid event 2: time 4 ns before the previous event's 5 ns"},
 		{"device", []trace.Event{{Time: 5, Kind: trace.Dispatch, Device: "a"}, {Time: 6, Kind: trace.Completion, Device: "b"}}, `analysis: replay: invalid event 2: device "b", the replay is of "a"`},

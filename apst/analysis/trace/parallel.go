@@ -242,3 +242,62 @@ func (p *parallel) step(r *Reader) error {
 	}
 	return r.push(rec.t, rec.seq, Kind(rec.kind), rec.id)
 }
+
+// fill is step, push and popTo for the records that need nothing more
+// than the window's back (what almost every record of a blkparse trace
+// needs): from the next record of the current block on, while each is an
+// event of the device last accepted (p.okDev) that sorts after every
+// event held, none being in the heap, it appends it to r.buf as push
+// does and, once the window holds more than its size, moves the oldest
+// to evs[n] as popTo does: one loop, without a call per event. It returns
+// n plus the number of events written, and leaves every other record
+// (and every other state: no event out yet, an empty window, the heap in
+// use, a buffer to grow) to step, push and popTo.
+func (p *parallel) fill(r *Reader, evs []Event, n int) int {
+	j := p.cur
+	// Called when the window is not ready (it holds at most its size):
+	// each event in is followed by one out once it holds more. Once an
+	// event is out the window holds at least its size (1 or more) until
+	// the end: its back is an event at or after the last one out, so
+	// that an event after the back is after that one too.
+	if j == nil || p.okDev == 0 || !r.emitted || r.head == len(r.buf) || len(r.heap) != 0 || r.summary || r.eof {
+		return n
+	}
+	recs, i := j.recs, p.i
+	buf, head := r.buf, r.head
+	for ; i < len(recs) && n < len(evs); i++ {
+		rec := &recs[i]
+		t, tie := rec.t, rec.seq
+		if rec.dev != p.okDev || rec.kind > uint8(Completion) || t > MaxEventTime || t < -MaxEventTime {
+			break
+		}
+		if b := &buf[len(buf)-1]; b.t > t || b.t == t && b.tie > tie {
+			break // before an event held: the heap's
+		}
+		if len(buf) == cap(buf) {
+			if head == 0 || head < len(buf)/2 {
+				break // push grows it
+			}
+			k := copy(buf, buf[head:]) // as push does
+			buf, head = buf[:k], 0
+		}
+		buf = buf[:len(buf)+1]
+		it := &buf[len(buf)-1]
+		it.t, it.tie, it.arr, it.id = t, tie, r.arrival<<1|uint64(rec.kind-1), rec.id
+		r.arrival++
+		if len(buf)-head > r.window {
+			it := &buf[head]
+			head++
+			r.last, r.lastTie = it.t, it.tie
+			ev := &evs[n]
+			n++
+			ev.Time, ev.Kind, ev.Device, ev.ID = it.t-r.origin, Kind(it.arr&1)+1, r.device, it.id
+		}
+	}
+	if i > p.i {
+		r.line = p.base + int(recs[i-1].line)
+		p.i = i
+	}
+	r.buf, r.head = buf, head
+	return n
+}

@@ -220,21 +220,11 @@ func (r *Reader) Line() int { return r.line }
 // underlying reader. Next does not allocate once the reorder window has
 // grown to its working size.
 func (r *Reader) Next() (Event, error) {
-	if r == nil || !r.ok {
-		return Event{}, ErrNotInitialized
+	var ev [1]Event
+	if _, err := r.NextEvents(ev[:]); err != nil {
+		return Event{}, err
 	}
-	if r.closed {
-		return Event{}, ErrClosed
-	}
-	for r.err == nil {
-		if r.ready() {
-			var ev Event
-			r.popTo(&ev)
-			return ev, nil
-		}
-		r.advance()
-	}
-	return Event{}, r.err
+	return ev[0], nil
 }
 
 // NextEvents fills evs with the next events, as many calls of Next would
@@ -255,6 +245,14 @@ func (r *Reader) NextEvents(evs []Event) (int, error) {
 			r.popTo(&evs[n])
 			n++
 			continue
+		}
+		if r.par != nil {
+			// The common records, applied and popped in one loop; it
+			// leaves the window not ready, and the record it stops at
+			// to advance.
+			if n = r.par.fill(r, evs, n); n == len(evs) {
+				break
+			}
 		}
 		r.advance()
 	}
