@@ -4,6 +4,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/nvmeapst/nvmeapst/internal/capture"
 )
@@ -79,13 +80,15 @@ func parseSmartctlTextLines(s string) (Controller, int, error) {
 		if !ok {
 			break
 		}
-		if t := strings.TrimSpace(line); t == "Supported Power States" {
-			table = true
-			break
-		} else if strings.HasPrefix(t, "St Op ") {
-			// The column line pasted without the title above it.
-			table, headerOnly = true, true
-			break
+		if mayBeTableStart(line) {
+			if t := strings.TrimSpace(line); t == "Supported Power States" {
+				table = true
+				break
+			} else if strings.HasPrefix(t, "St Op ") {
+				// The column line pasted without the title above it.
+				table, headerOnly = true, true
+				break
+			}
 		}
 		key, val, ok := strings.Cut(line, ":")
 		if !ok {
@@ -182,6 +185,20 @@ func parseSmartctlTextLines(s string) (Controller, int, error) {
 	k.set(FieldPowerStates)
 	k.finish(&c)
 	return c, l.Pos(), nil
+}
+
+// mayBeTableStart reports whether line may be, trimmed, the table's title
+// or its column line, cheaply: its first byte after ASCII blanks is an "S"
+// or not ASCII (a blank strings.TrimSpace trims, such as U+00A0).
+func mayBeTableStart(line string) bool {
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; c {
+		case ' ', '\t', '\n', '\v', '\f', '\r':
+		default:
+			return c == 'S' || c >= utf8.RuneSelf
+		}
+	}
+	return false
 }
 
 // endNote says that the table ends at the end of the capture, on line,
@@ -379,6 +396,9 @@ func normKey(key string) string {
 	key = strings.TrimSpace(key)
 	for i := 0; i < len(key); i++ { // one pass: most keys have single spaces
 		if key[i] == '\t' || key[i] == ' ' && i+1 < len(key) && key[i+1] == ' ' {
+			if key == "Warning  Comp. Temp. Threshold" { // smartctl's own spacing
+				return "Warning Comp. Temp. Threshold"
+			}
 			return strings.Join(strings.Fields(key), " ")
 		}
 	}

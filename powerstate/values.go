@@ -12,6 +12,20 @@ func parseDec(s string, bits int) (uint64, bool) {
 	if s == "" || !isDigit(s[0]) {
 		return 0, false
 	}
+	if len(s) <= 19 { // fits in a uint64: the digits alone, as ParseUint reads them
+		var v uint64
+		for i := 0; i < len(s); i++ {
+			d := s[i] - '0'
+			if d > 9 {
+				return 0, false
+			}
+			v = v*10 + uint64(d)
+		}
+		if bits < 64 && v>>uint(bits) != 0 {
+			return 0, false
+		}
+		return v, true
+	}
 	v, err := strconv.ParseUint(s, 10, bits)
 	if err != nil {
 		return 0, false

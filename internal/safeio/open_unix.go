@@ -80,7 +80,8 @@ func readFile(buf []byte, path string, limit int64) ([]byte, error) {
 // in since (O_NOFOLLOW; such a path, and one that fails to open, is then
 // read as readFile reads it), and
 // the fstat after the open still refuses anything but a regular file. One
-// system call fewer per file than readFile: open, fstat, read, read, close.
+// system call fewer per file than readFile: open, fstat, read (a second
+// read only when the first did not end at the size fstat gave), close.
 func readRegular(buf []byte, path string, limit int64) ([]byte, error) {
 	fd, err := openReadWith(path, syscall.O_NOFOLLOW)
 	if err != nil {

@@ -360,6 +360,7 @@ func readLoop(r reader, buf []byte, size, limit int64, path string) ([]byte, err
 			grow = min(grow, limit+1-int64(len(buf)))
 			buf = slices.Grow(buf, int(grow))
 		}
+		asked := cap(buf) - len(buf)
 		n, err := r.read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
 		if int64(len(buf)) > limit {
@@ -369,6 +370,15 @@ func readLoop(r reader, buf []byte, size, limit int64, path string) ([]byte, err
 			return buf[:0], &fs.PathError{Op: "read", Path: path, Err: unwrapPathError(err)}
 		}
 		if n == 0 {
+			return buf, nil
+		}
+		if n < asked && int64(len(buf)) == size {
+			// A regular file's read that gives less than asked is at
+			// its end; here exactly at the size fstat gave, so the read
+			// that would return 0 is left out (one system call of five
+			// a file). A file that grew fills the buffer, one that lies
+			// about its size (sysfs, procfs) stops short of it or gives
+			// more: both read on to a read of 0.
 			return buf, nil
 		}
 	}
