@@ -383,7 +383,7 @@ func (r *Replayer) add(ev *trace.Event) error {
 	}
 	r.n++
 	r.last = t
-	if r.lost.tracked > 0 {
+	if r.lost.tracked > 0 && r.lost.due(t) {
 		r.expire(t)
 	}
 	if ev.Kind == trace.Dispatch {

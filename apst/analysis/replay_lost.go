@@ -131,6 +131,17 @@ func (ls *lostState) normalize() {
 
 // push queues an outstanding dispatch.
 func (ls *lostState) push(c replayCmd) {
+	if len(ls.q) < cap(ls.q) && !ls.indexed && len(ls.q)-ls.qHead < ls.scanMax {
+		// The common case, inlined: room, and a queue short enough to
+		// search (as below, without the cases that do not apply).
+		ls.q = append(ls.q, c)
+		ls.tracked++
+		return
+	}
+	ls.pushSlow(c)
+}
+
+func (ls *lostState) pushSlow(c replayCmd) {
 	if ls.qHead > 0 && len(ls.q) == cap(ls.q) && ls.qHead >= len(ls.q)/2 {
 		n := copy(ls.q, ls.q[ls.qHead:])
 		ls.q, ls.qHead = ls.q[:n], 0
@@ -172,12 +183,11 @@ func (ls *lostState) complete(id uint64) bool {
 }
 
 // popSuspect removes the suspect from the queue and from live.
-func (ls *lostState) popSuspect() replayCmd {
-	h := ls.q[ls.qHead]
+func (ls *lostState) popSuspect() {
+	id := ls.q[ls.qHead].id
 	ls.qHead++
-	ls.unlive(h.id)
+	ls.unlive(id)
 	ls.normalize()
-	return h
 }
 
 func (ls *lostState) unlive(id uint64) {
@@ -224,8 +234,7 @@ func (r *Replayer) pendingPeriod(g uint64) {
 func (r *Replayer) expire(t int64) {
 	ls := &r.lost
 	for ls.tracked > 0 {
-		h := ls.q[ls.qHead]
-		if t-h.t <= ls.after && len(ls.q)-ls.qHead <= replayQueueMax {
+		if !ls.due(t) {
 			return
 		}
 		ls.popSuspect()
@@ -253,6 +262,13 @@ func (r *Replayer) expire(t int64) {
 		// dispatch: periods while two lost commands overlap are missed.
 		r.resetPending(false, 0)
 	}
+}
+
+// due reports whether the suspect (tracked > 0) is to be counted lost at
+// time t: it has waited longer than the bound, or behind too many later
+// dispatches.
+func (ls *lostState) due(t int64) bool {
+	return t-ls.q[ls.qHead].t > ls.after || len(ls.q)-ls.qHead > replayQueueMax
 }
 
 // dispatchTracked records a dispatch with an ID at t; ended and g say
@@ -297,6 +313,9 @@ func (r *Replayer) completeTracked(id uint64, t int64) bool {
 // step returns the step of the idle timeline an idle period of g ns ends
 // in: the last whose From × 1000 ≤ g.
 func (cs *replayCounts) step(g uint64) int {
+	if cs.n == 1 || g < cs.fromNs[1] {
+		return 0 // most idle periods end in the first step
+	}
 	k := cs.n - 1
 	for k > 0 && cs.fromNs[k] > g {
 		k--

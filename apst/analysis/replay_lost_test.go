@@ -150,3 +150,21 @@ func TestReplayLostQueueSearchedOrIndexed(t *testing.T) {
 		}
 	})
 }
+
+// A command is counted lost once more than LostAfter has passed since its
+// dispatch: an event exactly LostAfter later finds it still outstanding,
+// one a nanosecond later does not.
+func TestReplayLostAfterBoundary(t *testing.T) {
+	c := replayController(t, replay990)
+	cfg := replayConfig(t, "ps-max-latency-us=100000")
+	for _, tc := range []struct {
+		after time.Duration
+		lost  uint64
+	}{{time.Second, 0}, {time.Second - 1, 1}} {
+		r, err := analysis.NewReplayerWithOptions(c, analysis.ReplayOptions{LostAfter: tc.after}, cfg)
+		require.NoError(t, err)
+		require.NoError(t, r.Add(trace.Event{Time: 0, Kind: trace.Dispatch, ID: 1}))
+		require.NoError(t, r.Add(trace.Event{Time: int64(time.Second), Kind: trace.Dispatch, ID: 2}))
+		assert.Equal(t, tc.lost, r.Report().LostCommands, "LostAfter %v", tc.after)
+	}
+}

@@ -136,7 +136,11 @@ func (p *blkParser) line(block []byte, i int, t *blkTemplate, d *blkDev, rec *bl
 	}
 	// Field by field (see blkTemplate.match).
 	rec.t = int64(digitsValue(binary.LittleEndian.Uint64(w[l.s3:l.s3+8]), l.dot-l.s3)*1e9 + eightDigits(binary.LittleEndian.Uint64(w[l.dot+1:l.dot+9])-0x3030303030303030)*10 + uint64(w[l.e3]-'0'))
-	rec.seq = uintValue(block, i+l.s2, l.e2-l.s2+1)
+	if ns := l.e2 - l.s2 + 1; ns <= 8 {
+		rec.seq = digitsValue(binary.LittleEndian.Uint64(w[l.s2:l.s2+8]), ns)
+	} else {
+		rec.seq = uintValue(block, i+l.s2, ns)
+	}
 	rec.id = id
 	rec.off, rec.n, rec.kind = int32(i+l.s0), int32(l.e0-l.s0+1), uint8(k)
 	rec.sel, rec.dev = d.sel, d.dev
