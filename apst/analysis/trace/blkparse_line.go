@@ -97,8 +97,11 @@ func (p *blkParser) line(block []byte, i int, t *blkTemplate, d *blkDev, rec *bl
 		return 0
 	}
 	at := a + 1
-	bl := blankBits(binary.LittleEndian.Uint64(w[at:at+8])) | blankBits(binary.LittleEndian.Uint64(w[at+8:at+16]))<<8
-	width := ss - at
+	width := ss - at // 2 to 15
+	bl := blankBits(binary.LittleEndian.Uint64(w[at : at+8]))
+	if width > 7 { // the bits up to width's, included
+		bl |= blankBits(binary.LittleEndian.Uint64(w[at+8:at+16])) << 8
+	}
 	rwbs := ^bl & (1<<width - 1)
 	if rwbs == 0 || bl>>(width-1)&1 == 0 || bl>>width&1 != 0 || (rwbs+rwbs&-rwbs)&rwbs != 0 {
 		return 0

@@ -36,13 +36,13 @@ func genBlkparseBlock(t *rapid.T) string {
 		cpuWidth := rapid.IntRange(1, 2).Draw(t, "cpu width")
 		// RWBS as blkparse aligns it ("%3s") or not, the sector after
 		// one blank or more; now and then another in the run.
-		rwbsRun := rapid.SampledFrom([]string{"  R", " WS", "FWS", "R", "RA", " R ", "R  "}).Draw(t, "rwbs")
-		padRun := strings.Repeat(" ", rapid.IntRange(0, 1).Draw(t, "sector pad"))
+		rwbsRun := rapid.SampledFrom([]string{"  R", " WS", "FWS", "R", "RA", " R ", "R  ", "FWFSM", " WFSM ", "N"}).Draw(t, "rwbs")
+		padRun := strings.Repeat(" ", rapid.IntRange(0, 4).Draw(t, "sector pad"))
 		for range rapid.IntRange(2, 10).Draw(t, "lines") {
 			rwbs, sector := rwbsRun, padRun
 			if rapid.IntRange(0, 4).Draw(t, "other rwbs?") == 0 {
-				rwbs = rapid.SampledFrom([]string{"  R", " WS", "FWS", "R", "RA", " R ", "R  "}).Draw(t, "rwbs")
-				sector = strings.Repeat(" ", rapid.IntRange(0, 1).Draw(t, "sector pad"))
+				rwbs = rapid.SampledFrom([]string{"  R", " WS", "FWS", "R", "RA", " R ", "R  ", "FWFSM", " WFSM ", "N"}).Draw(t, "rwbs")
+				sector = strings.Repeat(" ", rapid.IntRange(0, 4).Draw(t, "sector pad"))
 			}
 			dev := rapid.SampledFrom(devs).Draw(t, "dev")
 			seq := fmt.Sprintf("%*d", seqWidth, rapid.Uint64Range(pow10u(seqWidth)/10, pow10u(seqWidth)-1).Draw(t, "seq"))

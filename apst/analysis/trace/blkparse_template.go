@@ -23,12 +23,14 @@ type blkTemplate struct {
 	// that the sector stays in place) and blanks; 0 when the template
 	// ends at the blank after the action (the rest read byte by byte).
 	sector int
-	// A byte b is a digit when b&0xf0 == 0x30 and (b+6)&0xf0 == 0x30:
-	// the first test is one of exact under mask; the second adds six
-	// to the word, where no carry leaves a byte that passed the first.
+	// A byte b is a digit when b&0xf0 == 0x30 and (b+6)&0x40 == 0: the
+	// first test is one of exact under mask; the second adds six to the
+	// word (0x30 to 0x39 stay below 0x40, 0x3a to 0x3f reach it), where
+	// only a byte that failed the first (0xfa to 0xff) carries into the
+	// next.
 	exact [wide / 8]uint64 // the bytes that must be the same (blanks, ',' and '.'), 0x30 where a digit must be
 	mask  [wide / 8]uint64 // 0xff where exact applies, 0xf0 where a digit must be
-	digit [wide / 8]uint64 // 0xf0 where a digit must be
+	digit [wide / 8]uint64 // 0x40 where a digit must be
 	six   [wide / 8]uint64 // 0x06 where a digit must be
 	lay   blkLayout        // where the fields lie
 	// words is the number of words up to the blank after the action:
@@ -66,7 +68,7 @@ func (t *blkTemplate) build(line []byte, lay *blkLayout) {
 	digits := func(from, to int) { // from..to, both included
 		for p := from; p <= to; p++ {
 			sh := 8 * (p % 8)
-			t.digit[p/8] |= 0xf0 << sh
+			t.digit[p/8] |= 0x40 << sh
 			t.six[p/8] |= 0x06 << sh
 			t.exact[p/8] |= 0x30 << sh
 			t.mask[p/8] |= 0xf0 << sh
@@ -80,7 +82,7 @@ func (t *blkTemplate) build(line []byte, lay *blkLayout) {
 	digits(lay.dot+1, lay.e3)
 	digits(lay.s4, lay.e4)
 	for p := 0; p <= end; p++ {
-		if p == lay.a || t.digit[p/8]&(0xf0<<(8*(p%8))) != 0 {
+		if p == lay.a || t.digit[p/8]&(0x40<<(8*(p%8))) != 0 {
 			continue
 		}
 		t.exact[p/8] |= uint64(line[p]) << (8 * (p % 8))
@@ -145,7 +147,7 @@ func (t *blkTemplate) match(line []byte, out *blkLine) (ok, handled bool) {
 // template: 0 when they match.
 func (t *blkTemplate) word(w *[wide]byte, k int) uint64 {
 	x := binary.LittleEndian.Uint64(w[8*k : 8*k+8])
-	return (x^t.exact[k])&t.mask[k] | (x+t.six[k]^t.exact[k])&t.digit[k]
+	return (x^t.exact[k])&t.mask[k] | (x+t.six[k])&t.digit[k]
 }
 
 // uintValue returns the number the n digits (1 to 16) of b from s on
