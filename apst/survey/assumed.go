@@ -82,6 +82,11 @@ func (ac *assumedCache) of(p *apst.Plan, c *powerstate.Controller) Assumed {
 	if l.Skipped || l.Tables.IsZero() {
 		return apsta // Assumptions reads nothing else
 	}
+	if len(c.Model) > maxKeyModel || len(c.Firmware) > maxKeyFirmware {
+		// Longer than the fields (a controller built in code): not kept.
+		a := p.Assumptions(c)
+		return apsta | AssumedOf(&a)&^AssumedAPSTA
+	}
 	k := assumedKey{vid: c.VendorID, model: c.Model, firmware: c.Firmware, pci: l.PCI, tables: l.Tables, release: p.Params.Release}
 	ac.mu.RLock()
 	kinds, ok := ac.m[k]
