@@ -51,6 +51,7 @@ type blkParser struct {
 	max            int
 	selected       bool
 	selMaj, selMin uint64
+	general        bool // every line by the general path, not line (tests compare them)
 }
 
 // parse appends the records of the lines of block (complete lines, the
@@ -67,7 +68,24 @@ func (p *blkParser) parse(block []byte, recs []blkRec) ([]blkRec, int) {
 	lastLen := -1
 	var lastDev uint64
 	var lastSel bool
+	var d blkDev
 	for i := 0; i < len(block); {
+		if t := &sc.tmpl; t.ok && t.sector > 0 && i <= cap(block)-lineReach && !p.general {
+			// The common line, read from the template alone.
+			if len(recs) == cap(recs) {
+				recs = append(recs, blkRec{})[:len(recs)]
+			}
+			rec := &recs[:len(recs)+1][len(recs)]
+			if next := p.line(block, i, t, &d, rec); next > 0 {
+				line++
+				rec.line = line
+				if rec.kind != 0 {
+					recs = recs[:len(recs)+1]
+				}
+				i = next
+				continue
+			}
+		}
 		end := len(block)
 		if e := bytes.IndexByte(block[i:], '\n'); e >= 0 {
 			end = i + e

@@ -31,7 +31,15 @@ type blkTemplate struct {
 	digit [wide / 8]uint64 // 0xf0 where a digit must be
 	six   [wide / 8]uint64 // 0x06 where a digit must be
 	lay   blkLayout        // where the fields lie
-	_     [0]func()        // not comparable
+	// words is the number of words up to the blank after the action:
+	// the others have empty masks.
+	words int
+	// devLo and devHi keep the bytes of the device's text (the first 8,
+	// the next 8) of a word read where it starts; devLong is true when
+	// the text is longer than 16 bytes.
+	devLo, devHi uint64
+	devLong      bool
+	_            [0]func() // not comparable
 }
 
 // build makes t the template of line, read by scanWide with layout lay;
@@ -43,7 +51,11 @@ func (t *blkTemplate) build(line []byte, lay *blkLayout) {
 	if end >= len(line) || end >= wide {
 		return
 	}
-	*t = blkTemplate{ok: true, lay: *lay}
+	*t = blkTemplate{ok: true, lay: *lay, words: end/8 + 1}
+	devLen := lay.e0 - lay.s0 + 1
+	t.devLo = bytesMask(min(devLen, 8))
+	t.devHi = bytesMask(min(max(devLen-8, 0), 8))
+	t.devLong = devLen > 16
 	// Where the sector starts, when it lies within the 15 bytes after
 	// the blank after the action.
 	if rw0 := skipBlank(line, end); rw0 < len(line) {
@@ -157,4 +169,13 @@ func actionKind(a byte) (k Kind, letter bool) {
 		return Completion, true
 	}
 	return 0, a|0x20 >= 'a' && a|0x20 <= 'z'
+}
+
+// bytesMask returns a mask of the first n bytes (0 to 8) of a word read
+// little endian.
+func bytesMask(n int) uint64 {
+	if n >= 8 {
+		return 1<<64 - 1
+	}
+	return 1<<(8*n) - 1
 }
