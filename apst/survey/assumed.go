@@ -1,8 +1,6 @@
 package survey
 
 import (
-	"sync"
-
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
@@ -64,10 +62,7 @@ type assumedKey struct {
 // assumedCache remembers the kinds by assumedKey, so that a fleet of many
 // drives of few models derives each model's assumptions (which name the
 // quirk entries at stake, in sentences) once per configuration.
-type assumedCache struct {
-	mu sync.RWMutex
-	m  map[assumedKey]Assumed
-}
+type assumedCache struct{ c cache[assumedKey, Assumed] }
 
 // assumedCacheMax bounds the cache: beyond it, kinds are derived anew.
 const assumedCacheMax = 1 << 14
@@ -82,22 +77,17 @@ func (ac *assumedCache) of(p *apst.Plan, c *powerstate.Controller) Assumed {
 	if l.Skipped || l.Tables.IsZero() {
 		return apsta // Assumptions reads nothing else
 	}
+	if len(c.Model) > maxKeyModel || len(c.Firmware) > maxKeyFirmware {
+		// Longer than the fields (a controller built in code): not kept.
+		a := p.Assumptions(c)
+		return apsta | AssumedOf(&a)&^AssumedAPSTA
+	}
 	k := assumedKey{vid: c.VendorID, model: c.Model, firmware: c.Firmware, pci: l.PCI, tables: l.Tables, release: p.Params.Release}
-	ac.mu.RLock()
-	kinds, ok := ac.m[k]
-	ac.mu.RUnlock()
-	if ok {
-		return apsta | kinds
+	kinds, ok := ac.c.get(&k)
+	if !ok {
+		a := p.Assumptions(c)
+		kinds = AssumedOf(&a) &^ AssumedAPSTA
+		ac.c.put(&k, kinds, assumedCacheMax)
 	}
-	a := p.Assumptions(c)
-	kinds = AssumedOf(&a) &^ AssumedAPSTA
-	ac.mu.Lock()
-	if ac.m == nil {
-		ac.m = map[assumedKey]Assumed{}
-	}
-	if len(ac.m) < assumedCacheMax {
-		ac.m[k] = kinds
-	}
-	ac.mu.Unlock()
 	return apsta | kinds
 }

@@ -110,12 +110,13 @@ func (s *Survey) StallBudget(budget apst.Microseconds) BudgetAnswer {
 		ans.Bound = acc[len(acc)-1].Max
 	}
 	var stall, power []int64
+	var names nameCursor // in order
 	for i := range n {
 		p := int(st.prof.at(i))
 		lo, hi := st.sweep(p)
 		at := st.stepAt(lo, hi, ans.Bound)
 		if ans.Bound != apst.NoLimit && apst.Microseconds(st.stepAt(lo, hi, ans.Bound+1).stall) > budget {
-			ans.Binding = append(ans.Binding, st.names.at(i))
+			ans.Binding = append(ans.Binding, names.at(&st.names, i))
 		}
 		if at.power&stepSame == 0 {
 			ans.Changed++
@@ -123,7 +124,7 @@ func (s *Survey) StallBudget(budget apst.Microseconds) BudgetAnswer {
 			power = append(power, int64(at.microWatts())-int64(st.power[0].at(p)&powerMask))
 		}
 		if at.power&stepNoIdle != 0 && st.bars[0].at(p) != BarsNoIdle {
-			ans.LosesAll = append(ans.LosesAll, st.names.at(i))
+			ans.LosesAll = append(ans.LosesAll, names.at(&st.names, i))
 		}
 	}
 	ans.StallReduction = analysis.NewDistribution(stall)

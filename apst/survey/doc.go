@@ -12,10 +12,10 @@
 // its worst stall and power as functions of the bound under the first
 // configuration's parameters (its exact bound sweep, from
 // analysis.Intervals). Stored packed, with one copy of each distinct
-// outcome, that is about 120 bytes a drive for two configurations and
-// 40-byte names when every drive differs, and the name and 12 bytes for a
-// drive of a model already seen, so a million drives fit in at most about
-// 120 MB.
+// outcome and the names front-coded, that is about 130 bytes a drive for
+// two configurations when every drive differs, and a few bytes more than
+// what its name adds to the name before it for a drive of a model already
+// seen, so a million drives fit in at most about 130 MB.
 //
 // A drive whose machine is known (a bundle of apstctl collect: its real PCI
 // ID, DMI strings, module parameters and quirks) is evaluated with

@@ -35,6 +35,7 @@ func (s *Survey) Merge(o *Survey) error {
 	// Each of src's profiles is interned in s once (vendors renumbered).
 	seen := make(map[uint32]uint32)
 	var p profile
+	var names nameCursor // in order
 	for i := range src.len() {
 		sp := src.prof.at(i)
 		dp, ok := seen[sp]
@@ -51,7 +52,7 @@ func (s *Survey) Merge(o *Survey) error {
 			dp = dst.intern(&p)
 			seen[sp] = dp
 		}
-		dst.names.add(src.names.at(i))
+		dst.names.add(names.at(&src.names, i))
 		dst.prof.add(dp)
 	}
 	return nil

@@ -3,7 +3,6 @@ package survey
 import (
 	"encoding/binary"
 	"slices"
-	"sync"
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
@@ -19,10 +18,7 @@ import (
 // It holds at most outcomeCacheMax controllers (about 4 KiB each for a
 // two-configuration survey): the first ones met; the others are evaluated
 // every time, at the cost of one more hash.
-type outcomeCache struct {
-	mu sync.RWMutex
-	m  map[outcomeKey]*outcome
-}
+type outcomeCache struct{ c cache[outcomeKey, *outcome] }
 
 // outcomeCacheMax bounds outcomeCache.
 const outcomeCacheMax = 256
@@ -122,10 +118,8 @@ type outcome struct {
 // whether there was one; row's Name, Vendor, VendorID, Model and Firmware
 // are the caller's.
 func (oc *outcomeCache) get(k *outcomeKey, row *Row) bool {
-	oc.mu.RLock()
-	o := oc.m[*k]
-	oc.mu.RUnlock()
-	if o == nil {
+	o, ok := oc.c.get(k)
+	if !ok {
 		return false
 	}
 	row.Quirks, row.QuirksInferredFrom, row.QuirksUncheckedPCI = o.quirks, o.inferredFrom, o.unchecked
@@ -139,10 +133,7 @@ func (oc *outcomeCache) get(k *outcomeKey, row *Row) bool {
 
 // put remembers row's outcome for key k, while the cache has room.
 func (oc *outcomeCache) put(k *outcomeKey, row *Row) {
-	oc.mu.RLock()
-	full := len(oc.m) >= outcomeCacheMax
-	oc.mu.RUnlock()
-	if full {
+	if oc.c.full(outcomeCacheMax) { // copy nothing
 		return
 	}
 	o := &outcome{
@@ -150,12 +141,5 @@ func (oc *outcomeCache) put(k *outcomeKey, row *Row) {
 		assumed: row.Assumed, results: slices.Clone(row.Results), changes: slices.Clone(row.Changes),
 		changed: row.Changed, sweep: slices.Clone(row.Sweep),
 	}
-	oc.mu.Lock()
-	if oc.m == nil {
-		oc.m = map[outcomeKey]*outcome{}
-	}
-	if len(oc.m) < outcomeCacheMax {
-		oc.m[*k] = o
-	}
-	oc.mu.Unlock()
+	oc.c.put(k, o, outcomeCacheMax)
 }

@@ -1,8 +1,6 @@
 package survey
 
 import (
-	"sync"
-
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
@@ -12,10 +10,7 @@ import (
 // IDs left unchecked), so that a fleet of many drives of few models builds
 // each model's strings once and shares its slice. Only controllers whose MN
 // and FR fields are recorded (every capture's) are cached.
-type quirkCache struct {
-	mu sync.RWMutex
-	m  map[quirkKey]quirkNotes
-}
+type quirkCache struct{ c cache[quirkKey, quirkNotes] }
 
 // quirkNotes are a Row's notes of its quirk lookup. The slice is shared by
 // every drive of the model and never changed.
@@ -52,20 +47,10 @@ func (qc *quirkCache) notes(c *powerstate.Controller, l *apst.QuirkLookup) (infe
 		return n.inferredFrom, n.unchecked
 	}
 	k := quirkKey{vid: c.VendorID, pci: c.PCIDeviceID, pciVID: c.PCIVendorID, mn: c.ModelField, fr: c.FirmwareField, release: l.Tables}
-	qc.mu.RLock()
-	n, ok := qc.m[k]
-	qc.mu.RUnlock()
-	if ok {
-		return n.inferredFrom, n.unchecked
+	n, ok := qc.c.get(&k)
+	if !ok {
+		n = newQuirkNotes(c, l)
+		qc.c.put(&k, n, quirkCacheMax)
 	}
-	n = newQuirkNotes(c, l)
-	qc.mu.Lock()
-	if qc.m == nil {
-		qc.m = map[quirkKey]quirkNotes{}
-	}
-	if len(qc.m) < quirkCacheMax {
-		qc.m[k] = n
-	}
-	qc.mu.Unlock()
 	return n.inferredFrom, n.unchecked
 }

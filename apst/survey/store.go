@@ -34,54 +34,6 @@ func (c *column[T]) at(i int) T { return c.chunks[i/chunkLen][i%chunkLen] }
 
 func (c *column[T]) len() int { return c.n }
 
-// arenaChunk is the size of one chunk of an arena.
-const arenaChunk = 64 << 10
-
-// arena holds strings back to back in chunks of arenaChunk bytes; string i
-// is the bytes from end(i-1) to end(i), which may span chunks.
-type arena struct {
-	chunks []*[arenaChunk]byte
-	ends   column[uint64]
-	size   uint64
-}
-
-func (a *arena) add(s string) {
-	for len(s) > 0 {
-		off := int(a.size % arenaChunk)
-		if off == 0 && a.size/arenaChunk == uint64(len(a.chunks)) {
-			a.chunks = append(a.chunks, new([arenaChunk]byte))
-		}
-		n := copy(a.chunks[a.size/arenaChunk][off:], s)
-		s = s[n:]
-		a.size += uint64(n)
-	}
-	a.ends.add(a.size)
-}
-
-// at returns string i (a new string).
-func (a *arena) at(i int) string {
-	var start uint64
-	if i > 0 {
-		start = a.ends.at(i - 1)
-	}
-	end := a.ends.at(i)
-	if start == end {
-		return ""
-	}
-	c, off := start/arenaChunk, start%arenaChunk
-	if off+(end-start) <= arenaChunk {
-		return string(a.chunks[c][off : off+end-start])
-	}
-	b := make([]byte, 0, end-start)
-	for p := start; p < end; {
-		c, off := p/arenaChunk, p%arenaChunk
-		n := min(end-p, arenaChunk-off)
-		b = append(b, a.chunks[c][off:off+n]...)
-		p += n
-	}
-	return string(b)
-}
-
 // snapshot returns a copy of the survey's store that the survey's later
 // additions do not change: values below a column's length are never
 // rewritten, so copying the headers under the lock is enough.

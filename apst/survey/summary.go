@@ -105,6 +105,7 @@ func (s *Survey) Summary() Summary {
 			vs[rank[i]].Vendor = st.vendors[i]
 		}
 		allStall, allPower = allStall[:0], allPower[:0]
+		var names nameCursor // in order
 		for i := range n {
 			p := int(st.prof.at(i))
 			vendor := st.vendor.at(p)
@@ -130,13 +131,13 @@ func (s *Survey) Summary() Summary {
 				cmp.NoIdle++
 				v.NoIdle++
 			case BarsNone:
-				cmp.BarsNone = append(cmp.BarsNone, st.names.at(i))
+				cmp.BarsNone = append(cmp.BarsNone, names.at(&st.names, i))
 				v.BarsNone++
 			case BarsSome:
 				cmp.BarsSome++
 				v.BarsSome++
 			case BarsAll:
-				cmp.BarsAll = append(cmp.BarsAll, st.names.at(i))
+				cmp.BarsAll = append(cmp.BarsAll, names.at(&st.names, i))
 				v.BarsAll++
 			}
 		}

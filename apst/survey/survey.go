@@ -35,11 +35,13 @@ type Options struct {
 // the worst wake stall, the deepest state's maximum power and a byte of
 // flags, and the steps of its bound sweep (for StallBudget). Drives with
 // the same outcome (the same model and firmware, as a fleet mostly has)
-// share one stored copy of it, so a drive costs its name and 12 bytes;
-// a drive whose outcome is its own costs about 20 bytes plus 9 per
-// configuration plus 16 per step more (about 120 bytes a drive in all
-// for a two-configuration survey of 46-byte paths,
-// TestSurveyMemoryPerDrive). No controller and no plan is kept.
+// share one stored copy of it, so a drive costs 4 bytes and its name,
+// front-coded (the bytes it does not share with the name added before it:
+// a few for a walk's paths); a drive whose outcome is its own costs about
+// 20 bytes plus 9 per configuration plus 16 per step more (about 130
+// bytes a drive in all for a two-configuration survey of 46-byte paths,
+// the outcome cache below included, TestSurveyMemoryPerDrive). No
+// controller and no plan is kept.
 //
 // A drive whose controller is another's but for the serial number (a copy
 // of a model in a fleet) is not built and swept again: the survey
