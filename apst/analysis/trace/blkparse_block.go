@@ -70,20 +70,10 @@ func (p *blkParser) parse(block []byte, recs []blkRec) ([]blkRec, int) {
 	var lastSel bool
 	var d blkDev
 	for i := 0; i < len(block); {
-		if t := &sc.tmpl; t.ok && t.sector > 0 && i <= cap(block)-lineReach && !p.general {
-			// The common line, read from the template alone.
-			if len(recs) == cap(recs) {
-				recs = append(recs, blkRec{})[:len(recs)]
-			}
-			rec := &recs[:len(recs)+1][len(recs)]
-			if next := p.line(block, i, t, &d, rec); next > 0 {
-				line++
-				rec.line = line
-				if rec.kind != 0 {
-					recs = recs[:len(recs)+1]
-				}
-				i = next
-				continue
+		if t := &sc.tmpl; t.ok && t.sector > 0 && !p.general {
+			// The common lines, read from the template alone.
+			if i, recs, line = p.lines(block, i, t, &d, recs, line); i >= len(block) {
+				break
 			}
 		}
 		end := len(block)

@@ -20,132 +20,146 @@ type blkDev struct {
 	ok     bool
 }
 
-// line reads the line at block[i:] as parse would read it, when that line
-// has the layout of the template (t.ok, with a sector position), and
-// block has the capacity to read lineReach bytes from i. It returns the
-// index after the line's '\n' with rec written for a dispatch or a
-// completion (rec.kind 0 for another action), or 0 when it does not read
-// the line: then parse reads it (a line of another layout or too long, an
-// event whose sector is not a number of 1 to 15 digits, a line without
-// its '\n' in block...). It finds the line's end from the bytes the
-// template leaves, not from the start of the line, and compares the
-// device's bytes with the last event's instead of reading its numbers.
-func (p *blkParser) line(block []byte, i int, t *blkTemplate, d *blkDev, rec *blkRec) int {
-	w := (*[lineReach]byte)(block[i : i+lineReach])
-	// The words up to the blank after the action (the others have empty
-	// masks), without a branch per word.
-	var bad uint64
-	tw := (*[wide]byte)(w[:wide])
-	switch t.words {
-	case 8:
-		bad |= t.word(tw, 7)
-		fallthrough
-	case 7:
-		bad |= t.word(tw, 6)
-		fallthrough
-	case 6:
-		bad |= t.word(tw, 5)
-		fallthrough
-	case 5:
-		bad |= t.word(tw, 4)
-		fallthrough
-	case 4:
-		bad |= t.word(tw, 3)
-		fallthrough
-	case 3:
-		bad |= t.word(tw, 2)
-		fallthrough
-	case 2:
-		bad |= t.word(tw, 1)
-		bad |= t.word(tw, 0)
-	default:
-		return 0
-	}
-	l := &t.lay
-	a := l.a
-	k, letter := actionKind(w[a])
-	if bad != 0 || !letter {
-		return 0
-	}
-	// The line's end: its first '\n', none lying before the blank after
-	// the action (the template matched blanks, digits and a letter).
-	e := 0
-	for at := a + 1; at <= a+1+wide-8; at += 8 {
-		x := binary.LittleEndian.Uint64(w[at:at+8]) ^ 0x0a0a0a0a0a0a0a0a
-		if m := (x - 0x0101010101010101) &^ x & 0x8080808080808080; m != 0 {
-			e = at + bits.TrailingZeros64(m)>>3
-			break
+// lines reads the lines from block[i:] on as parse would read them, while
+// each has the layout of the template (t.ok, with a sector position) and
+// block has the capacity to read lineReach bytes from its start: it
+// appends a record for each dispatch and completion to recs, and returns
+// the index of the first line it does not read (len(block) or more when
+// it read them all), recs and the number of the last line read (line
+// counts those before i). parse reads the line it stops at (a line of
+// another layout or too long, an event whose sector is not a number of 1
+// to 15 digits, a line without its '\n' in block...). It finds a line's
+// end from the bytes the template leaves, not from the start of the line,
+// and compares the device's bytes with the last event's instead of
+// reading its numbers; one loop, without a call a line.
+func (p *blkParser) lines(block []byte, i int, t *blkTemplate, d *blkDev, recs []blkRec, line uint32) (int, []blkRec, uint32) {
+	var next int
+read:
+	for ; i < len(block) && i <= cap(block)-lineReach; i = next {
+		if len(recs) == cap(recs) {
+			recs = append(recs, blkRec{})[:len(recs)]
 		}
-	}
-	n := e // the line's length, without its '\r'
-	if e == 0 || i+e >= len(block) {
-		return 0 // a long line, or bytes past the block's
-	}
-	if w[e-1] == '\r' {
-		n--
-	}
-	if n > p.max {
-		return 0
-	}
-	if k == 0 {
-		rec.kind = 0
-		return i + e + 1
-	}
-	// RWBS and SECTOR, as match reads them.
-	ss := t.sector
-	if ss == 0 || n <= ss {
-		return 0
-	}
-	at := a + 1
-	width := ss - at // 2 to 15
-	bl := blankBits(binary.LittleEndian.Uint64(w[at : at+8]))
-	if width > 7 { // the bits up to width's, included
-		bl |= blankBits(binary.LittleEndian.Uint64(w[at+8:at+16])) << 8
-	}
-	rwbs := ^bl & (1<<width - 1)
-	if rwbs == 0 || bl>>(width-1)&1 == 0 || bl>>width&1 != 0 || (rwbs+rwbs&-rwbs)&rwbs != 0 {
-		return 0
-	}
-	x := binary.LittleEndian.Uint64(w[ss : ss+8])
-	var v uint64
-	j := ss + leadingDigits(x)
-	if j < ss+8 {
-		v = digitsValue(x, j-ss)
-	} else {
-		y := binary.LittleEndian.Uint64(w[ss+8 : ss+16])
-		dy := leadingDigits(y)
-		if dy == 8 {
-			return 0 // 16 digits or more: leadingUint decides
+		rec := &recs[:len(recs)+1][len(recs)]
+		w := (*[lineReach]byte)(block[i : i+lineReach])
+		// The words up to the blank after the action (the others have empty
+		// masks), without a branch per word.
+		var bad uint64
+		tw := (*[wide]byte)(w[:wide])
+		switch t.words {
+		case 8:
+			bad |= t.word(tw, 7)
+			fallthrough
+		case 7:
+			bad |= t.word(tw, 6)
+			fallthrough
+		case 6:
+			bad |= t.word(tw, 5)
+			fallthrough
+		case 5:
+			bad |= t.word(tw, 4)
+			fallthrough
+		case 4:
+			bad |= t.word(tw, 3)
+			fallthrough
+		case 3:
+			bad |= t.word(tw, 2)
+			fallthrough
+		case 2:
+			bad |= t.word(tw, 1)
+			bad |= t.word(tw, 0)
+		default:
+			break read
 		}
-		j += dy
-		v = eightDigits(x-0x3030303030303030)*pow10[dy] + digitsValue(y, dy)
+		l := &t.lay
+		a := l.a
+		k, letter := actionKind(w[a])
+		if bad != 0 || !letter {
+			break read
+		}
+		// The line's end: its first '\n', none lying before the blank after
+		// the action (the template matched blanks, digits and a letter).
+		e := 0
+		for at := a + 1; at <= a+1+wide-8; at += 8 {
+			x := binary.LittleEndian.Uint64(w[at:at+8]) ^ 0x0a0a0a0a0a0a0a0a
+			if m := (x - 0x0101010101010101) &^ x & 0x8080808080808080; m != 0 {
+				e = at + bits.TrailingZeros64(m)>>3
+				break
+			}
+		}
+		n := e // the line's length, without its '\r'
+		if e == 0 || i+e >= len(block) {
+			break read // a long line, or bytes past the block's
+		}
+		if w[e-1] == '\r' {
+			n--
+		}
+		if n > p.max {
+			break read
+		}
+		next = i + e + 1
+		if k == 0 {
+			line++
+			continue
+		}
+		// RWBS and SECTOR, as match reads them.
+		ss := t.sector
+		if ss == 0 || n <= ss {
+			break read
+		}
+		at := a + 1
+		width := ss - at // 2 to 15
+		bl := blankBits(binary.LittleEndian.Uint64(w[at : at+8]))
+		if width > 7 { // the bits up to width's, included
+			bl |= blankBits(binary.LittleEndian.Uint64(w[at+8:at+16])) << 8
+		}
+		rwbs := ^bl & (1<<width - 1)
+		if rwbs == 0 || bl>>(width-1)&1 == 0 || bl>>width&1 != 0 || (rwbs+rwbs&-rwbs)&rwbs != 0 {
+			break read
+		}
+		x := binary.LittleEndian.Uint64(w[ss : ss+8])
+		var v uint64
+		j := ss + leadingDigits(x)
+		if j < ss+8 {
+			v = digitsValue(x, j-ss)
+		} else {
+			y := binary.LittleEndian.Uint64(w[ss+8 : ss+16])
+			dy := leadingDigits(y)
+			if dy == 8 {
+				break read // 16 digits or more: leadingUint decides
+			}
+			j += dy
+			v = eightDigits(x-0x3030303030303030)*pow10[dy] + digitsValue(y, dy)
+		}
+		// j <= n: neither '\r' nor '\n' is a digit.
+		var id uint64
+		if j > ss && (j == n || w[j] == ' ' || w[j] == '\t') {
+			id = v + 1
+		}
+		// The device: its bytes against the last event's.
+		s0 := l.s0
+		lo := binary.LittleEndian.Uint64(w[s0:s0+8]) & t.devLo
+		hi := binary.LittleEndian.Uint64(w[s0+8:s0+16]) & t.devHi
+		if !d.ok || lo != d.lo || hi != d.hi || t.devLong {
+			var bl blkLine
+			bl.maj = digitsValue(binary.LittleEndian.Uint64(w[s0:s0+8]), l.c-l.s0)
+			bl.min = digitsValue(binary.LittleEndian.Uint64(w[l.c+1:l.c+9]), l.e0-l.c)
+			d.lo, d.hi, d.ok = lo, hi, true
+			d.dev = devKey(&bl, block[i+l.s0:i+l.e0+1])
+			d.sel = p.selected && bl.maj == p.selMaj && bl.min == p.selMin
+		}
+		// Field by field (see blkTemplate.match).
+		rec.t = int64(digitsValue(binary.LittleEndian.Uint64(w[l.s3:l.s3+8]), l.dot-l.s3)*1e9 + eightDigits(binary.LittleEndian.Uint64(w[l.dot+1:l.dot+9])-0x3030303030303030)*10 + uint64(w[l.e3]-'0'))
+		if ns := l.e2 - l.s2 + 1; ns <= 8 {
+			rec.seq = digitsValue(binary.LittleEndian.Uint64(w[l.s2:l.s2+8]), ns)
+		} else {
+			rec.seq = uintValue(block, i+l.s2, ns)
+		}
+		rec.id = id
+		rec.off, rec.n, rec.kind = int32(i+l.s0), int32(l.e0-l.s0+1), uint8(k)
+		rec.sel, rec.dev = d.sel, d.dev
+		line++
+		rec.line = line
+		recs = recs[:len(recs)+1]
 	}
-	// j <= n: neither '\r' nor '\n' is a digit.
-	var id uint64
-	if j > ss && (j == n || w[j] == ' ' || w[j] == '\t') {
-		id = v + 1
-	}
-	// The device: its bytes against the last event's.
-	s0 := l.s0
-	lo := binary.LittleEndian.Uint64(w[s0:s0+8]) & t.devLo
-	hi := binary.LittleEndian.Uint64(w[s0+8:s0+16]) & t.devHi
-	if !d.ok || lo != d.lo || hi != d.hi || t.devLong {
-		var bl blkLine
-		bl.maj = digitsValue(binary.LittleEndian.Uint64(w[s0:s0+8]), l.c-l.s0)
-		bl.min = digitsValue(binary.LittleEndian.Uint64(w[l.c+1:l.c+9]), l.e0-l.c)
-		d.lo, d.hi, d.ok = lo, hi, true
-		d.dev = devKey(&bl, block[i+l.s0:i+l.e0+1])
-		d.sel = p.selected && bl.maj == p.selMaj && bl.min == p.selMin
-	}
-	// Field by field (see blkTemplate.match).
-	rec.t = int64(digitsValue(binary.LittleEndian.Uint64(w[l.s3:l.s3+8]), l.dot-l.s3)*1e9 + eightDigits(binary.LittleEndian.Uint64(w[l.dot+1:l.dot+9])-0x3030303030303030)*10 + uint64(w[l.e3]-'0'))
-	if ns := l.e2 - l.s2 + 1; ns <= 8 {
-		rec.seq = digitsValue(binary.LittleEndian.Uint64(w[l.s2:l.s2+8]), ns)
-	} else {
-		rec.seq = uintValue(block, i+l.s2, ns)
-	}
-	rec.id = id
-	rec.off, rec.n, rec.kind = int32(i+l.s0), int32(l.e0-l.s0+1), uint8(k)
-	rec.sel, rec.dev = d.sel, d.dev
-	return i + e + 1
+	return i, recs, line
 }
