@@ -134,7 +134,14 @@ for f in blkparse biosnoop biosnoop-bpftrace fio-iolog plain; do
 	b_run() { wc -l "$tr"; }
 	b_timed() { timed wc -l "$tr"; }
 	rounds
-	printf '| apstctl replay of a %s trace (%s lines) / wc -l | %s s / %s s = **%s** | %s s / %s s = %s | <= 5x |\n' \
-		"$f" "$(wc -l <"$tr")" "$aw" "$bw" "$(ratio "$aw" "$bw")" "$ac" "$bc" "$(ratio "$ac" "$bc")"
+	# The goal is blkparse's (issue 22); the other formats are measured.
+	# Their lines are short (26 to 75 bytes a command, against blkparse's
+	# three lines and 192 bytes), so wc -l costs a third to a seventh as
+	# much per command, while replaying a command costs the same; and
+	# they are parsed on one goroutine (the parallel path is blkparse's).
+	goal="measured"
+	[ "$f" = blkparse ] && goal="<= 5x"
+	printf '| apstctl replay of a %s trace (%s lines) / wc -l | %s s / %s s = **%s** | %s s / %s s = %s | %s |\n' \
+		"$f" "$(wc -l <"$tr")" "$aw" "$bw" "$(ratio "$aw" "$bw")" "$ac" "$bc" "$(ratio "$ac" "$bc")" "$goal"
 done
 echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)" >&2
