@@ -27,8 +27,8 @@ const outcomeCacheMax = 256
 // reading, packed: every field that the evaluation of a drive may read
 // (Build, Reachability, the sweep, the quirk lookup and its notes), each
 // at a fixed width, the two strings each after their length. A byte array
-// hashes in one pass; the struct the fields were held in first cost a
-// quarter of a binary survey's CPU to hash, field by field.
+// hashes in one pass; the struct the fields were held in first took a
+// tenth of a binary survey's CPU to hash, field by field.
 // TestOutcomeKeyCoversController checks that every other field of
 // powerstate.Controller, and every field of its descriptors, is in it.
 type outcomeKey [outcomeKeyLen]byte
