@@ -123,3 +123,44 @@ func ExampleSurvey_Merge() {
 	// 4 drives, 3 change; stall cut median 38400us; power increase total +5264.0 mW
 	// largest default within 25000us: 29999us
 }
+
+// What a drive's answers assumed, by kind: a smartctl report records
+// neither APSTA nor the PCI ID (inferred from the model), no kernel release
+// was given (it decides the Intel 600p's quirk entry) and the machine is
+// unknown (a DMI rule of the tables could apply). A fleet report counts
+// these kinds; Plan.Assumptions says them in sentences.
+func ExampleRow_assumed() {
+	configs := []analysis.Config{
+		{Name: "default", Params: apst.DefaultParams(apst.Current)},
+		{Name: "25ms", Params: apst.Params{Generation: apst.Current, Bound: 25000}},
+	}
+	s, err := survey.NewWithOptions(survey.Options{KernelQuirks: true}, configs...)
+	if err != nil {
+		panic(err)
+	}
+	b, err := os.ReadFile("../../testdata/corpus/smartctl/Intel_SSDPEKKW256G7_PSF109C.txt")
+	if err != nil {
+		panic(err)
+	}
+	c, err := powerstate.ParseBytes(b)
+	if err != nil {
+		panic(err)
+	}
+	row, err := s.Add("intel-600p", &c)
+	if err != nil {
+		panic(err)
+	}
+	for _, k := range []struct {
+		kind survey.Assumed
+		name string
+	}{{survey.AssumedAPSTA, "APSTA"}, {survey.AssumedRelease, "release"}, {survey.AssumedBase, "stable base"}, {survey.AssumedDMI, "DMI"}} {
+		fmt.Printf("%s assumed: %v\n", k.name, row.Assumed&k.kind != 0)
+	}
+	fmt.Println(row.QuirksInferredFrom)
+	// Output:
+	// APSTA assumed: true
+	// release assumed: true
+	// stable base assumed: false
+	// DMI assumed: true
+	// PCI ID 8086:f1a5 inferred from the model "INTEL SSDPEKKW256G7" (Intel 600p, VID 0x8086, model "INTEL SSDPEKKW*" ending in G7 or T7; high confidence)
+}
