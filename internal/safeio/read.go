@@ -260,8 +260,9 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 // otherwise, as append does. Pass the returned slice back in to reuse it; a
 // loop over many small files then allocates nothing once the buffer has
 // grown to the largest of them. On Unix the path is checked, opened, checked
-// and read with direct system calls (stat, open, fstat, read, read, close)
-// and no *os.File.
+// and read with direct system calls (stat, open, fstat, read, close; a
+// second read only when the first did not end at the size fstat gave) and
+// no *os.File.
 func ReadFileInto(buf []byte, path string, limit int64) ([]byte, error) {
 	return readFile(buf, path, limit)
 }
