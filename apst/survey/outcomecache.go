@@ -26,7 +26,7 @@ const outcomeCacheMax = 256
 // outcomeKey is a controller without its serial number and the notes of its
 // reading, packed: every field that the evaluation of a drive may read
 // (Build, Reachability, the sweep, the quirk lookup and its notes), each
-// at a fixed width, the two strings each after their length. A byte array
+// at a fixed offset, the two strings each after their length. A byte array
 // hashes in one pass; the struct the fields were held in first took a
 // tenth of a binary survey's CPU to hash, field by field.
 // TestOutcomeKeyCoversController checks that every other field of
@@ -34,8 +34,8 @@ const outcomeCacheMax = 256
 type outcomeKey [outcomeKeyLen]byte
 
 const (
-	// descriptorKeyLen is a descriptor's width in outcomeKey.
-	descriptorKeyLen = 3 + 1 + 4 + 4 + 4 + 3 + 3 + 1
+	// descriptorKeyLen is a descriptor's width in outcomeKey: three words.
+	descriptorKeyLen = 3 * 8
 	// outcomeKeyLen is the most outcomeKeyOf writes: the IDs, the model
 	// and firmware strings with their lengths, MN and FR, IEEE to
 	// CCTEMP, the descriptors, the format and the missing fields.
@@ -52,46 +52,54 @@ const (
 // Firmware string longer than its field).
 func outcomeKeyOf(c *powerstate.Controller) (outcomeKey, bool) {
 	var k outcomeKey
-	if len(c.Model) > maxKeyModel || len(c.Firmware) > maxKeyFirmware {
-		return k, false
-	}
-	le := binary.LittleEndian
-	b := k[:0] // appends within k: outcomeKeyLen is the most written
-	b = le.AppendUint16(b, c.VendorID)
-	b = le.AppendUint16(b, c.SubsystemVendorID)
-	b = le.AppendUint16(b, c.PCIDeviceID)
-	b = le.AppendUint16(b, c.PCIVendorID)
-	b = append(append(b, byte(len(c.Model))), c.Model...)
-	b = append(append(b, byte(len(c.Firmware))), c.Firmware...)
-	b = append(b, c.ModelField[:]...)
-	b = append(b, c.FirmwareField[:]...)
-	b = le.AppendUint32(b, c.IEEE)
-	b = le.AppendUint16(b, c.ControllerID)
-	b = le.AppendUint32(b, uint32(c.Version))
-	b = le.AppendUint32(b, uint32(c.RTD3Resume))
-	b = le.AppendUint32(b, uint32(c.RTD3Entry))
-	b = le.AppendUint16(b, c.OACS)
-	b = append(b, c.NPSS, c.AVSCC, c.APSTA)
-	b = le.AppendUint16(b, uint16(c.WarningTemp))
-	b = le.AppendUint16(b, uint16(c.CriticalTemp))
-	for i := range c.PowerStates {
-		d := &c.PowerStates[i]
-		b = appendPower(b, d.MaxPower)
-		b = append(b, boolByte(d.NonOperational))
-		b = le.AppendUint32(b, uint32(d.EntryLatency))
-		b = le.AppendUint32(b, uint32(d.ExitLatency))
-		b = append(b, d.RelativeReadThroughput, d.RelativeReadLatency, d.RelativeWriteThroughput, d.RelativeWriteLatency)
-		b = appendPower(b, d.IdlePower)
-		b = appendPower(b, d.ActivePower)
-		b = append(b, byte(d.ActiveWorkload))
-	}
-	b = append(b, byte(c.Format))
-	b = le.AppendUint32(b, uint32(c.Missing))
-	return k, len(b) <= len(k) && &b[0] == &k[0]
+	ok := k.fill(c)
+	return k, ok
 }
 
-func appendPower(b []byte, p powerstate.Power) []byte {
-	return append(binary.LittleEndian.AppendUint16(b, p.Units), byte(p.Scale))
+// fill writes c's key into k, which must be zero, at fixed offsets (the
+// strings after their lengths, the rest of their room left zero); false
+// when c cannot have one.
+func (k *outcomeKey) fill(c *powerstate.Controller) bool {
+	if len(c.Model) > maxKeyModel || len(c.Firmware) > maxKeyFirmware {
+		return false
+	}
+	le := binary.LittleEndian
+	le.PutUint16(k[0:], c.VendorID)
+	le.PutUint16(k[2:], c.SubsystemVendorID)
+	le.PutUint16(k[4:], c.PCIDeviceID)
+	le.PutUint16(k[6:], c.PCIVendorID)
+	n := 8
+	k[n] = byte(len(c.Model))
+	copy(k[n+1:n+1+maxKeyModel], c.Model)
+	n += 1 + maxKeyModel
+	k[n] = byte(len(c.Firmware))
+	copy(k[n+1:n+1+maxKeyFirmware], c.Firmware)
+	n += 1 + maxKeyFirmware
+	n += copy(k[n:], c.ModelField[:])
+	n += copy(k[n:], c.FirmwareField[:])
+	le.PutUint32(k[n:], c.IEEE)
+	le.PutUint16(k[n+4:], c.ControllerID)
+	le.PutUint32(k[n+6:], uint32(c.Version))
+	le.PutUint32(k[n+10:], uint32(c.RTD3Resume))
+	le.PutUint32(k[n+14:], uint32(c.RTD3Entry))
+	le.PutUint16(k[n+18:], c.OACS)
+	k[n+20], k[n+21], k[n+22] = c.NPSS, c.AVSCC, c.APSTA
+	le.PutUint16(k[n+23:], uint16(c.WarningTemp))
+	le.PutUint16(k[n+25:], uint16(c.CriticalTemp))
+	n += 27
+	for i := range c.PowerStates {
+		d := &c.PowerStates[i]
+		w := (*[descriptorKeyLen]byte)(k[n : n+descriptorKeyLen])
+		le.PutUint64(w[0:], uint64(d.MaxPower.Units)|uint64(d.MaxPower.Scale)<<16|uint64(boolByte(d.NonOperational))<<24|uint64(d.EntryLatency)<<32)
+		le.PutUint64(w[8:], uint64(d.ExitLatency)|uint64(d.RelativeReadThroughput)<<32|uint64(d.RelativeReadLatency)<<40|
+			uint64(d.RelativeWriteThroughput)<<48|uint64(d.RelativeWriteLatency)<<56)
+		le.PutUint64(w[16:], uint64(d.IdlePower.Units)|uint64(d.IdlePower.Scale)<<16|uint64(d.ActivePower.Units)<<24|
+			uint64(d.ActivePower.Scale)<<40|uint64(d.ActiveWorkload)<<48)
+		n += descriptorKeyLen
+	}
+	k[n] = byte(c.Format)
+	le.PutUint32(k[n+1:], uint32(c.Missing))
+	return true
 }
 
 func boolByte(v bool) byte {

@@ -1,7 +1,9 @@
 package survey
 
 import (
+	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -135,4 +137,66 @@ func setLeaf(root reflect.Value, path []int, v uint64) bool {
 		return false
 	}
 	return true
+}
+
+// Every bit of every integer and boolean field of powerstate.Controller
+// (each element of its arrays, each descriptor's) lands on a bit of
+// outcomeKey that no other lands on: set alone, each gives a key of its
+// own. A field written over another's bytes, or a descriptor word whose
+// fields overlap, gives two bits one key.
+func TestOutcomeKeyBitsDistinct(t *testing.T) {
+	var zero powerstate.Controller
+	base, _ := outcomeKeyOf(&zero)
+	seen := map[outcomeKey]string{base: "the zero controller"}
+	n := 0
+	eachBit(reflect.TypeFor[powerstate.Controller](), nil, "", func(path []int, name string, bit int) {
+		var c powerstate.Controller
+		f := reflect.ValueOf(&c).Elem()
+		for _, i := range path {
+			if f.Kind() == reflect.Struct {
+				f = f.Field(i)
+			} else {
+				f = f.Index(i)
+			}
+		}
+		if f.Kind() == reflect.Bool {
+			f.SetBool(true)
+		} else {
+			f.SetUint(1 << bit)
+		}
+		k, ok := outcomeKeyOf(&c)
+		require.True(t, ok)
+		what := fmt.Sprintf("%s bit %d", name, bit)
+		if other, dup := seen[k]; dup {
+			t.Errorf("%s and %s give one key", what, other)
+		}
+		seen[k] = what
+		n++
+	})
+	assert.Greater(t, n, 5000)
+}
+
+// eachBit calls f for every bit of every exported integer or boolean leaf
+// of t (every element of arrays), with its path and name; strings and
+// slices are left out (TestOutcomeKeyStrings, and the notes are not in
+// the key).
+func eachBit(t reflect.Type, path []int, name string, f func(path []int, name string, bit int)) {
+	switch t.Kind() {
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if t.Field(i).IsExported() {
+				eachBit(t.Field(i).Type, append(slices.Clone(path), i), strings.TrimPrefix(name+"."+t.Field(i).Name, "."), f)
+			}
+		}
+	case reflect.Array:
+		for i := range t.Len() {
+			eachBit(t.Elem(), append(slices.Clone(path), i), fmt.Sprintf("%s[%d]", name, i), f)
+		}
+	case reflect.Bool:
+		f(path, name, 0)
+	case reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		for b := range t.Bits() {
+			f(path, name, b)
+		}
+	}
 }

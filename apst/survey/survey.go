@@ -308,7 +308,8 @@ func (s *Survey) evaluate(row *Row, name string, c *powerstate.Controller, param
 	}
 	var key *outcomeKey
 	if params == nil {
-		if k, ok := outcomeKeyOf(c); ok {
+		var k outcomeKey
+		if k.fill(c) {
 			if s.outcomes.get(&k, row) {
 				return nil
 			}

@@ -892,6 +892,32 @@ func BenchmarkSurvey(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/fleet, "ns/drive")
 }
 
+// BenchmarkSurveyDriveCopy is the survey's cost per drive in a fleet of
+// copies of the corpus's models (each drive another's controller but for
+// the serial number): the outcome is copied, not derived again.
+func BenchmarkSurveyDriveCopy(b *testing.B) {
+	_, cs := surveyCaptures(b, surveyCorpusDir+"/smartctl")
+	names := make([]string, len(cs))
+	for i := range names {
+		names[i] = fmt.Sprintf("fleet/host-%05d/nvme0.txt", i)
+	}
+	s, err := survey.NewWithOptions(survey.Options{KernelQuirks: true}, surveyConfigs(b, "ps-max-latency-us=100000", "ps-max-latency-us=25000")...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var row survey.Row
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		c := *cs[i%len(cs)]
+		c.Serial = "S" // another copy
+		if err := s.AddInto(&row, names[i%len(cs)], &c); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
 // BenchmarkSurveyDrive is the survey's cost per drive: one op records one
 // drive (the smartctl corpus in turn, with varied latencies) with AddInto
 // into a survey of 100 ms against 25 ms with the kernel's quirks, so that
