@@ -897,7 +897,31 @@ func BenchmarkSurvey(b *testing.B) {
 // the serial number): the outcome is copied, not derived again.
 func BenchmarkSurveyDriveCopy(b *testing.B) {
 	_, cs := surveyCaptures(b, surveyCorpusDir+"/smartctl")
-	names := make([]string, len(cs))
+	ctls := make([]powerstate.Controller, len(cs))
+	for i, c := range cs {
+		ctls[i] = *c
+	}
+	benchSurveyDrives(b, ctls)
+}
+
+// BenchmarkSurveyDrive is the survey's cost per drive: one op records one
+// drive (the smartctl corpus in turn, with varied latencies, so that each
+// outcome is the drive's own) with AddInto into a survey of 100 ms against
+// 25 ms with the kernel's quirks, so that ns/op and allocs/op are per
+// drive.
+func BenchmarkSurveyDrive(b *testing.B) {
+	_, cs := surveyCaptures(b, surveyCorpusDir+"/smartctl")
+	ctls := make([]powerstate.Controller, 4096)
+	for i := range ctls {
+		ctls[i] = fleetController(cs, i)
+	}
+	benchSurveyDrives(b, ctls)
+}
+
+// benchSurveyDrives records ctls in turn, one an op, into a survey of
+// 100 ms against 25 ms with the kernel's quirks.
+func benchSurveyDrives(b *testing.B, ctls []powerstate.Controller) {
+	names := make([]string, len(ctls))
 	for i := range names {
 		names[i] = fmt.Sprintf("fleet/host-%05d/nvme0.txt", i)
 	}
@@ -909,37 +933,7 @@ func BenchmarkSurveyDriveCopy(b *testing.B) {
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		c := *cs[i%len(cs)]
-		c.Serial = "S" // another copy
-		if err := s.AddInto(&row, names[i%len(cs)], &c); err != nil {
-			b.Fatal(err)
-		}
-		i++
-	}
-}
-
-// BenchmarkSurveyDrive is the survey's cost per drive: one op records one
-// drive (the smartctl corpus in turn, with varied latencies) with AddInto
-// into a survey of 100 ms against 25 ms with the kernel's quirks, so that
-// ns/op and allocs/op are per drive.
-func BenchmarkSurveyDrive(b *testing.B) {
-	_, cs := surveyCaptures(b, surveyCorpusDir+"/smartctl")
-	const distinct = 4096
-	ctls := make([]powerstate.Controller, distinct)
-	names := make([]string, distinct)
-	for i := range ctls {
-		ctls[i] = fleetController(cs, i)
-		names[i] = fmt.Sprintf("fleet/host-%05d/nvme0.txt", i)
-	}
-	s, err := survey.NewWithOptions(survey.Options{KernelQuirks: true}, surveyConfigs(b, "ps-max-latency-us=100000", "ps-max-latency-us=25000")...)
-	if err != nil {
-		b.Fatal(err)
-	}
-	var row survey.Row
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		if err := s.AddInto(&row, names[i%distinct], &ctls[i%distinct]); err != nil {
+		if err := s.AddInto(&row, names[i%len(ctls)], &ctls[i%len(ctls)]); err != nil {
 			b.Fatal(err)
 		}
 		i++
