@@ -23,12 +23,18 @@ const (
 	assumedDMI     = "dmi-unchecked"
 )
 
-// assumedNames are the kinds with their names, in the order a row lists
-// them.
-var assumedNames = [...]struct {
-	kind survey.Assumed
-	name string
-}{{survey.AssumedAPSTA, assumedAPSTA}, {survey.AssumedRelease, assumedRelease}, {survey.AssumedBase, assumedBase}, {survey.AssumedDMI, assumedDMI}}
+// assumedKinds are the kinds with their names, in the order a row lists
+// them, and their counters.
+var assumedKinds = [...]struct {
+	kind  survey.Assumed
+	name  string
+	count func(*surveyAssumedCounts) *int
+}{
+	{survey.AssumedAPSTA, assumedAPSTA, func(s *surveyAssumedCounts) *int { return &s.APSTAUnknown }},
+	{survey.AssumedRelease, assumedRelease, func(s *surveyAssumedCounts) *int { return &s.ReleaseUnknown }},
+	{survey.AssumedBase, assumedBase, func(s *surveyAssumedCounts) *int { return &s.BaseUnknown }},
+	{survey.AssumedDMI, assumedDMI, func(s *surveyAssumedCounts) *int { return &s.DMIUnchecked }},
+}
 
 // rowAssumed returns the names of the kinds of assumption the row's answers
 // made under any configuration (survey.Row.Assumed; the PCI ID's are
@@ -36,7 +42,7 @@ var assumedNames = [...]struct {
 // when none.
 func rowAssumed(row *survey.Row) []string {
 	var out []string
-	for _, k := range assumedNames {
+	for _, k := range assumedKinds {
 		if row.Assumed&k.kind != 0 {
 			out = append(out, k.name)
 		}
@@ -49,7 +55,7 @@ func rowAssumed(row *survey.Row) []string {
 func assumedOfNames(names []string) survey.Assumed {
 	var a survey.Assumed
 	for _, n := range names {
-		for _, k := range assumedNames {
+		for _, k := range assumedKinds {
 			if n == k.name {
 				a |= k.kind
 			}
@@ -68,12 +74,9 @@ type surveyAssumedCounts struct {
 
 // add counts a drive's kinds.
 func (s *surveyAssumedCounts) add(a survey.Assumed) {
-	for _, k := range [...]struct {
-		kind survey.Assumed
-		n    *int
-	}{{survey.AssumedAPSTA, &s.APSTAUnknown}, {survey.AssumedRelease, &s.ReleaseUnknown}, {survey.AssumedBase, &s.BaseUnknown}, {survey.AssumedDMI, &s.DMIUnchecked}} {
+	for _, k := range assumedKinds {
 		if a&k.kind != 0 {
-			*k.n++
+			*k.count(s)++
 		}
 	}
 }
