@@ -9,6 +9,7 @@ import (
 
 	diag "github.com/nvmeapst/nvmeapst/apst/diagnose"
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+	"github.com/nvmeapst/nvmeapst/apst/persist"
 	"github.com/nvmeapst/nvmeapst/ioctl"
 	"github.com/nvmeapst/nvmeapst/sysfs"
 )
@@ -19,8 +20,12 @@ type DiagnoseOptions struct {
 	// own (System.KernelLog: /dev/kmsg live, kern.log in a bundle).
 	Log io.Reader
 	// Controller is the controller to diagnose ("nvme0"); empty picks the
-	// one of the log's most recent failure, else the first one.
+	// one of the log's most severe failure, else the first one.
 	Controller string
+	// Tried are the settings already tried (diag.ParseTried), Platform
+	// how the machine boots (unknown: guessed); see diag.Input.
+	Tried    []diag.Tried
+	Platform persist.Platform
 }
 
 // Diagnosis is what System.Diagnose finds: the ranked causes (package
@@ -95,7 +100,7 @@ func (s *System) Diagnose(ctx context.Context, opts DiagnoseOptions) (*Diagnosis
 	if name == "" && len(names) > 0 {
 		name = names[0]
 	}
-	in := diag.Input{Controller: name, Facts: facts[name], Log: d.Log}
+	in := diag.Input{Controller: name, Facts: facts[name], Log: d.Log, Tried: opts.Tried, Platform: opts.Platform}
 	if name != "" && slices.Contains(names, name) {
 		rep, err := s.Inspect(ctx, name)
 		if err != nil {

@@ -1,25 +1,66 @@
 package diagnose
 
-import "slices"
+import (
+	"slices"
+	"strings"
+
+	"github.com/nvmeapst/nvmeapst/apst/persist"
+)
 
 // Layer names a layer that can make a drive stop answering.
 type Layer string
 
-// The layers, in the order Diagnose lists equally likely ones.
+// The layers. Equally scored layers of different groups are not ordered:
+// the diagnosis is then undecided between them (Diagnosis.Undecided).
 const (
-	LayerAPST      Layer = "apst"
-	LayerASPM      Layer = "aspm"
-	LayerD3cold    Layer = "d3cold"
+	// LayerAPST: the drive failed to leave a non-operational state the
+	// APST table let it enter.
+	LayerAPST Layer = "apst"
+	// LayerASPM: an ASPM exit (L0s, L1, L1 substates) lost the link.
+	LayerASPM Layer = "aspm"
+	// LayerLink: the PCIe link itself (signal integrity, speed margin, a
+	// riser, adapter or slot).
+	LayerLink Layer = "link"
+	// LayerD3cold: the device was powered off (D3cold) and did not return.
+	LayerD3cold Layer = "d3cold"
+	// LayerRuntimePM: runtime power management of the device or a port
+	// above it.
 	LayerRuntimePM Layer = "runtime-pm"
-	LayerLink      Layer = "link"
+	// LayerSuspend: system suspend or resume (s2idle, S3, hibernation).
+	LayerSuspend Layer = "suspend"
+	// LayerPlatform: the platform or the kernel: firmware tables, device
+	// tree, interrupts, the host memory buffer, a kernel regression.
+	LayerPlatform Layer = "platform"
+	// LayerFirmware: the drive's firmware (an update fixes it).
+	LayerFirmware Layer = "firmware"
+	// LayerPowerLoss: the drive lost its supply.
 	LayerPowerLoss Layer = "power-loss"
-	LayerFirmware  Layer = "firmware"
-	LayerUnknown   Layer = "unknown"
+	// LayerDrive: the drive is failing: replace it.
+	LayerDrive Layer = "drive"
+	// LayerUnknown: nothing points at one layer.
+	LayerUnknown Layer = "unknown"
 )
 
-// Layers lists every layer in that order.
+// Layers lists every layer, grouped (Group).
 func Layers() []Layer {
-	return []Layer{LayerAPST, LayerASPM, LayerD3cold, LayerRuntimePM, LayerLink, LayerPowerLoss, LayerFirmware, LayerUnknown}
+	return []Layer{LayerAPST, LayerASPM, LayerLink, LayerD3cold, LayerRuntimePM, LayerSuspend, LayerPlatform, LayerFirmware, LayerPowerLoss, LayerDrive, LayerUnknown}
+}
+
+// Group is the layer that stands for l's group, the layers one fix family
+// covers: link with aspm (a link setting or a slower or reseated link),
+// d3cold and runtime-pm with suspend (device and system power
+// management), power-loss with drive (a part to replace). Every other
+// layer is its own group.
+func (l Layer) Group() Layer {
+	switch l {
+	case LayerLink:
+		return LayerASPM
+	case LayerD3cold, LayerRuntimePM:
+		return LayerSuspend
+	case LayerPowerLoss:
+		return LayerDrive
+	}
+	return l
 }
 
 // Likelihood grades a cause.
@@ -34,18 +75,27 @@ const (
 
 // Line is one piece of evidence: what it says and where it comes from
 // ("kernel log line 15", "/sys/bus/pci/devices/0000:04:00.0/d3cold_allowed",
-// "APST plan").
+// "APST plan"). Evidence from the kernel log quotes the line: Line is its
+// number (from 1) and Quote the line as it appears, trimmed; Text then
+// says what it means and puts in no value the line does not have.
 type Line struct {
 	Source string
 	Text   string
+	Line   int
+	Quote  string
 }
 
 // Test is one way to confirm or rule out a cause: what to do, the command
-// that does it (empty when it is not a command), and what it costs.
+// that does it (empty when it is not a command), and what it costs. A
+// setting that lasts (a kernel command line argument, a Raspberry Pi
+// config.txt line) is in Setting, and Where says where it goes on the
+// machine's platform (persist.KernelArgument, persist.PiConfig).
 type Test struct {
 	Action  string
 	Command string
 	Cost    string
+	Setting string
+	Where   []string
 }
 
 // Cause is the verdict on one layer.
@@ -62,10 +112,11 @@ type Cause struct {
 	Tests []Test
 }
 
-// grade turns a score into a likelihood.
-func grade(score int) Likelihood {
+// grade turns a score into a likelihood: likely needs a score of 3 and a
+// discriminating sign (one that no other group explains as well).
+func grade(score int, sure bool) Likelihood {
 	switch {
-	case score >= 3:
+	case score >= 3 && sure:
 		return Likely
 	case score >= 1:
 		return Possible
@@ -79,13 +130,40 @@ type builder struct {
 	// weights are the weights of Evidence, to put the strongest first.
 	weights []int
 	// settings says whether configuration (a setting that allows a layer
-	// to act) weighs: only with a failure to explain, or with no log at
-	// all. A log without a failure makes no layer likely.
+	// to act) weighs: only with a failure to explain.
 	settings bool
+	// sure says that a discriminating sign speaks for the layer.
+	sure bool
 }
 
 func newBuilder(s *signals, l Layer) builder {
-	return builder{Cause: Cause{Layer: l}, settings: s.inc != nil || s.in.Log == nil}
+	b := builder{Cause: Cause{Layer: l}, settings: s.inc != nil}
+	for _, k := range s.known {
+		if k.Layer == l && k.Needs == "" {
+			b.sign(4, Line{Source: k.Source, Text: "a known issue of this kernel release: " + k.Describe(s.releaseText)})
+		}
+	}
+	return b
+}
+
+// sign is pro for a discriminating sign: evidence that no other group
+// explains as well, the only kind that can make a layer likely.
+func (b *builder) sign(w int, l Line) {
+	b.sure = true
+	b.proLine(w, l)
+}
+
+// proLine is pro with a whole line (a quoted log line).
+func (b *builder) proLine(w int, l Line) {
+	b.Score += w
+	b.Evidence = append(b.Evidence, l)
+	b.weights = append(b.weights, w)
+}
+
+// conLine is con with a whole line.
+func (b *builder) conLine(w int, l Line) {
+	b.Score -= w
+	b.Against = append(b.Against, l)
 }
 
 // setting is pro for a configuration that lets the layer act.
@@ -131,4 +209,22 @@ func (b *builder) con(w int, source, text string) {
 
 func (b *builder) test(action, command, cost string) {
 	b.Tests = append(b.Tests, Test{Action: action, Command: command, Cost: cost})
+}
+
+// argTest is a test that adds a kernel command line argument, with where
+// it goes on the machine's platform; none when the argument was already
+// tried without helping.
+func (b *builder) argTest(s *signals, action, arg, cost string) {
+	name, value, _ := strings.Cut(arg, "=")
+	for _, t := range s.triedOf([]string{name}) {
+		if t.Value == value && t.Outcome != Helped {
+			return
+		}
+	}
+	b.Tests = append(b.Tests, Test{Action: action, Command: "add " + arg + " to the kernel command line", Cost: cost, Setting: arg, Where: persist.KernelArgument(s.platform, arg).Steps})
+}
+
+// configTest is a test that adds a Raspberry Pi config.txt line.
+func (b *builder) configTest(action, line, cost string) {
+	b.Tests = append(b.Tests, Test{Action: action, Command: "add " + line + " to config.txt", Cost: cost, Setting: line, Where: persist.PiConfig(line).Steps})
 }

@@ -7,14 +7,17 @@ import (
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+	"github.com/nvmeapst/nvmeapst/apst/persist"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
 // Input is what a diagnosis reads. Every part may be missing; the answer
-// then says what it could not check.
+// then says what it could not check. The zero Input has no failure to
+// explain and gets "no failure seen".
 type Input struct {
 	// Controller is the controller to diagnose ("nvme0"); empty means the
-	// one of the log's most recent failure, else Facts.Controller.
+	// one of the log's most severe failure (the most recent of equally
+	// severe ones), else Facts.Controller.
 	Controller string
 	// Facts are what the machine says; the zero value knows nothing (a
 	// pasted log alone).
@@ -23,34 +26,69 @@ type Input struct {
 	Log *kernlog.Log
 	// Identify is the drive's Identify Controller data and Params the
 	// kernel's inputs for it; without Identify the APST table is unknown.
+	// The zero Params are the module defaults of the log's release (of
+	// the current kernel when the release is unknown), said in a note.
 	Identify *powerstate.Controller
 	Params   apst.Params
 	// Release is the kernel release (zero when unknown: the log's or the
 	// facts' release is used when they have one).
 	Release apst.Release
+	// Tried are the settings the user already ran with and whether they
+	// helped (ParseTried); the log's own command line counts too. A
+	// setting that did not help is evidence against its layer and is
+	// never recommended again.
+	Tried []Tried
+	// Platform is how the machine boots, for where a lasting setting
+	// goes; unknown means guessed from the release and command line.
+	Platform persist.Platform
 }
 
 // Diagnosis is the answer.
 type Diagnosis struct {
 	// Controller is the controller diagnosed ("" when neither the log nor
-	// the facts name one).
+	// the facts name one); Address its PCI function when known.
 	Controller string
+	Address    string
+	// Failure reports that there is a failure to explain: without one the
+	// Summary says "no failure seen" and Causes is empty.
+	Failure bool
 	// Summary says in one sentence what the evidence points at, and
 	// whether APST is probably the cause.
 	Summary string
 	// APSTRuledOut reports that APST is unlikely, with the reason in
 	// Summary and in the apst cause's Against.
 	APSTRuledOut bool
+	// Undecided holds the two layers the evidence does not separate (of
+	// different groups, their scores within one point), nil when the
+	// first cause stands alone; Separate is the one test that tells them
+	// apart.
+	Undecided []Layer
+	Separate  *Test
+	// OnResume reports that the failure came right after a system sleep
+	// transition (the log's suspend or resume line).
+	OnResume bool
+	// Replace reports the verdict that the drive is failing: replace it.
+	Replace bool
 	// Causes are the layers, most likely first.
 	Causes []Cause
-	// Incident is the failure diagnosed (the controller's most recent
-	// incident with a failure in it), nil when the log has none.
+	// Known are the known regressions and quirks the log matches.
+	Known []Known
+	// Tried are the settings tried that the diagnosis weighed, the log's
+	// command line included.
+	Tried []Tried
+	// Platform is the platform the lasting settings are written for.
+	Platform persist.Platform
+	// Incident is the failure diagnosed, nil when the log has none.
 	Incident *kernlog.Incident
+	// Unread are lines that look like NVMe or PCIe failure messages but
+	// could not be read (from the log), so "no failure seen" is not
+	// claimed while they exist.
+	Unread []kernlog.UnreadLine
 	// Notes say what was assumed or could not be checked.
 	Notes []string
 }
 
-// Cause returns the verdict on layer l.
+// Cause returns the verdict on layer l, nil when it is not ranked.
 func (d *Diagnosis) Cause(l Layer) *Cause {
 	for i := range d.Causes {
 		if d.Causes[i].Layer == l {
@@ -60,55 +98,40 @@ func (d *Diagnosis) Cause(l Layer) *Cause {
 	return nil
 }
 
-// signals are the observations the rules weigh.
-type signals struct {
-	in          *Input
-	ctrl        string
-	dev         string // PCI address of the controller
-	inc         *kernlog.Incident
-	incidents   int // of this controller
-	down        *kernlog.Event
-	resume      *kernlog.Event
-	linkDown    *kernlog.Event
-	reset       *kernlog.Event // reset or probe failure, or not ready
-	apstFailed  *kernlog.Event
-	hint        *kernlog.Event
-	aerPhys     []kernlog.Event
-	aerOther    []kernlog.Event
-	aerUncorr   []kernlog.Event
-	timeouts    []kernlog.Event
-	ioErrors    []kernlog.Event
-	cmdline     string
-	release     apst.Release
-	releaseText string
-	plan        *apst.Plan
-	planErr     error
-	notes       []string
-}
+// rules are the layers' rules.
+var rules = []func(*signals) builder{apstCause, aspmCause, linkCause, d3coldCause, runtimePMCause, suspendCause, platformCause, firmwareCause, powerLossCause, driveCause}
 
-// Diagnose ranks the layers for the input's controller.
+// Diagnose ranks the layers for the input's controller. Without a
+// failure in the log it ranks nothing and says so.
 func Diagnose(in Input) Diagnosis {
 	s := observe(&in)
-	d := Diagnosis{Controller: s.ctrl, Incident: s.inc, Notes: s.notes}
-	for _, rule := range []func(*signals) builder{apstCause, aspmCause, d3coldCause, runtimePMCause, linkCause, powerLossCause, firmwareCause} {
+	d := Diagnosis{Controller: s.ctrl, Address: s.dev, Incident: s.inc, Notes: s.notes, Known: s.known, Tried: s.tried, Platform: s.platform}
+	if in.Log != nil {
+		d.Unread = in.Log.Unread
+	}
+	if s.inc == nil {
+		d.Summary = noFailure(s, &d)
+		return d
+	}
+	d.Failure = true
+	d.OnResume = s.onResume != nil
+	sure := map[Layer]bool{}
+	for _, rule := range rules {
 		b := rule(s)
-		d.Causes = append(d.Causes, b.done())
+		c := b.done()
+		sure[c.Layer] = b.sure
+		d.Causes = append(d.Causes, c)
 	}
-	top := 0
-	for _, c := range d.Causes {
-		top = max(top, c.Score)
-	}
-	d.Causes = append(d.Causes, unknownCause(s, top).Cause)
 	for i := range d.Causes {
-		d.Causes[i].Likelihood = grade(d.Causes[i].Score)
-		if d.Causes[i].Evidence == nil {
-			d.Causes[i].Evidence = []Line{}
+		c := &d.Causes[i]
+		c.Likelihood = grade(c.Score, sure[c.Layer])
+		for _, p := range []*[]Line{&c.Evidence, &c.Against} {
+			if *p == nil {
+				*p = []Line{}
+			}
 		}
-		if d.Causes[i].Against == nil {
-			d.Causes[i].Against = []Line{}
-		}
-		if d.Causes[i].Tests == nil {
-			d.Causes[i].Tests = []Test{}
+		if c.Tests == nil {
+			c.Tests = []Test{}
 		}
 	}
 	order := Layers()
@@ -118,217 +141,84 @@ func Diagnose(in Input) Diagnosis {
 		}
 		return slices.Index(order, a.Layer) - slices.Index(order, b.Layer)
 	})
+	if d.Causes[0].Score <= 0 {
+		d.Causes = append([]Cause{unknownCause(s)}, d.Causes...)
+	}
+	decide(&d, sure)
+	if c := d.Cause(LayerDrive); c != nil && c.Likelihood == Likely && len(d.Undecided) == 0 && d.Causes[0].Layer == LayerDrive {
+		d.Replace = true
+	}
 	d.Summary, d.APSTRuledOut = summarize(s, &d)
 	return d
 }
 
-// observe gathers the signals.
-func observe(in *Input) *signals {
-	s := &signals{in: in, ctrl: in.Controller, dev: in.Facts.Address}
-	if s.dev == "" {
-		if f := in.Facts.Device(); f != nil {
-			s.dev = f.Address
-		}
+// noFailure is the summary of a log (or machine) without a failure.
+func noFailure(s *signals, d *Diagnosis) string {
+	who := ""
+	if s.ctrl != "" {
+		who = " for " + s.ctrl
 	}
-	if s.ctrl == "" {
-		s.ctrl = in.Facts.Controller
-	}
-	if in.Log != nil {
-		s.pickIncident(in.Log)
-		if s.dev == "" {
-			for a, c := range in.Log.Addresses {
-				if c == s.ctrl {
-					s.dev = a
-				}
-			}
-		}
-	}
-	s.cmdline = in.Facts.CommandLine.Value
-	if !in.Facts.CommandLine.Known() && in.Log != nil {
-		s.cmdline = in.Log.CommandLine
-	}
-	s.release = in.Release
 	switch {
-	case !s.release.IsZero():
-		s.releaseText = s.release.String()
-	case in.Facts.KernelRelease.Known():
-		s.releaseText = in.Facts.KernelRelease.Value
-	case in.Log != nil && in.Log.Release != "":
-		s.releaseText = in.Log.Release
+	case s.in.Log == nil:
+		return "no failure seen: no kernel log was read" + who + ", so there is nothing to diagnose (give the log of the boot that failed: journalctl -k -b -1 --no-pager > kern.log; apstctl diagnose --log kern.log)"
+	case len(d.Unread) > 0:
+		return fmt.Sprintf("no failure read%s, but %d line(s) look like NVMe or PCIe messages and could not be read (listed below): paste the log as the system wrote it (journalctl -k -b -1 --no-pager, or dmesg), without rewrapping", who, s.in.Log.UnreadLines)
 	}
-	if s.release.IsZero() && s.releaseText != "" {
-		s.release, _ = apst.ParseRelease(s.releaseText)
-	}
-	if in.Identify != nil {
-		p, err := apst.Build(in.Identify, in.Params)
-		if err != nil {
-			s.planErr = err
-			s.notes = append(s.notes, "the APST plan could not be built: "+err.Error())
-		} else {
-			s.plan = &p
-		}
-	} else {
-		s.notes = append(s.notes, "no Identify data: the APST table is unknown, so the APST verdict rests on the log and the facts alone (give --id-ctrl CAPTURE)")
-	}
-	if in.Log == nil {
-		s.notes = append(s.notes, "no kernel log: the diagnosis rests on the machine's present state")
-	} else if s.inc == nil {
-		s.notes = append(s.notes, "the kernel log has no NVMe or PCIe failure for "+nameOr(s.ctrl, "any controller"))
-	}
-	if s.inc != nil && s.inc.Omitted > 0 {
-		s.notes = append(s.notes, fmt.Sprintf("the incident has %d more events than were kept (the first and last %d are)", s.inc.Omitted, kernlog.MaxIncidentEvents/2))
-	}
-	return s
+	return "no failure seen in the kernel log" + who
 }
 
-func nameOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
+func unknownCause(s *signals) Cause {
+	c := Cause{Layer: LayerUnknown, Likelihood: Possible, Score: 1, Against: []Line{}, Tests: []Test{}}
+	c.Evidence = []Line{{Source: "kernel log", Text: "the failure is there, but nothing in the log or the facts points at one layer"}}
+	c.Tests = append(c.Tests,
+		Test{Action: "after the next failure, before rebooting, collect the machine's state", Command: "sudo apstctl collect DIR; journalctl -k -b --no-pager > DIR/kern.log", Cost: "free"},
+		Test{Action: "give the log of the whole boot that failed, not only the nvme lines (the lines before the failure say what led to it)", Command: "journalctl -k -b -1 --no-pager > kern.log", Cost: "free"})
+	return c
 }
 
-// serious reports whether an incident holds a failure rather than only
-// corrected errors or hints.
-func serious(in *kernlog.Incident) bool {
-	for k, n := range in.Counts {
-		if n == 0 {
-			continue
+// summarize says what the causes amount to.
+func summarize(s *signals, d *Diagnosis) (string, bool) {
+	top := d.Causes[0]
+	var b strings.Builder
+	who := s.who()
+	switch {
+	case len(d.Undecided) == 2:
+		x, y := d.Cause(d.Undecided[0]), d.Cause(d.Undecided[1])
+		fmt.Fprintf(&b, "%s: undecided between %s and %s (%s)", who, x.Layer, y.Layer, reason(x))
+		if d.Separate != nil {
+			fmt.Fprintf(&b, "; to tell them apart: %s", d.Separate.Action)
 		}
-		switch k {
-		case kernlog.ControllerDown, kernlog.IOTimeout, kernlog.AdminTimeout, kernlog.ProbeFailure, kernlog.ResetNotReady,
-			kernlog.ResetFailure, kernlog.ResumeFailure, kernlog.LinkDown, kernlog.IOError, kernlog.APSTFailed:
-			return true
-		}
+		b.WriteString(".")
+	case top.Layer == LayerUnknown:
+		fmt.Fprintf(&b, "%s: %s.", who, top.Evidence[0].Text)
+	default:
+		fmt.Fprintf(&b, "%s: %s %s (%s).", who, map[Likelihood]string{Likely: "most likely", Possible: "possibly", Unlikely: "at most"}[top.Likelihood], top.Layer, reason(&top))
 	}
-	return false
+	if d.OnResume {
+		b.WriteString(" It happened on resume from system sleep.")
+	}
+	if d.Replace {
+		b.WriteString(" The drive is failing: replace it.")
+	}
+	a := d.Cause(LayerAPST)
+	ruledOut := a.Score <= 0 && len(a.Against) > 0
+	switch {
+	case ruledOut:
+		fmt.Fprintf(&b, " APST is probably not the cause: %s.", a.Against[0].Text)
+	case a.Likelihood == Likely && len(a.Tests) > 0 && top.Layer == LayerAPST:
+		fmt.Fprintf(&b, " First %s.", a.Tests[0].Action)
+	}
+	return b.String(), ruledOut
 }
 
-// pickIncident chooses the controller's most recent serious incident (the
-// most recent one of any controller when none is named) and reads its
-// events.
-func (s *signals) pickIncident(l *kernlog.Log) {
-	for i := len(l.Incidents) - 1; i >= 0; i-- {
-		in := &l.Incidents[i]
-		mine := s.ctrl == "" && in.Controller != "" || s.ctrl != "" && in.Controller == s.ctrl || s.dev != "" && in.PCI == s.dev
-		if !mine {
-			continue
-		}
-		s.incidents++
-		if s.inc == nil && serious(in) {
-			s.inc = in
-			if s.ctrl == "" {
-				s.ctrl = in.Controller
-			}
-		}
+// reason is a cause's strongest evidence in a few words.
+func reason(c *Cause) string {
+	if len(c.Evidence) == 0 {
+		return "no evidence"
 	}
-	if s.inc == nil {
-		return
+	e := c.Evidence[0]
+	if e.Quote != "" && e.Line > 0 {
+		return fmt.Sprintf("line %d: %s", e.Line, e.Text)
 	}
-	// Corrected errors of the same device shortly before are part of the
-	// story even when an earlier incident holds them: look at every
-	// incident of the controller in the same boot.
-	for i := range l.Incidents {
-		in := &l.Incidents[i]
-		if in.Boot != s.inc.Boot || (in.Controller != s.ctrl && (s.dev == "" || in.PCI != s.dev)) {
-			continue
-		}
-		for j := range in.Events {
-			e := &in.Events[j]
-			if in != s.inc && e.Kind != kernlog.AERError && e.Kind != kernlog.AERReceived {
-				continue
-			}
-			s.event(e)
-		}
-	}
+	return e.Text
 }
-
-func (s *signals) event(e *kernlog.Event) {
-	switch e.Kind {
-	case kernlog.ControllerDown:
-		if s.down == nil {
-			s.down = e
-		}
-	case kernlog.ResumeFailure:
-		if s.resume == nil {
-			s.resume = e
-		}
-	case kernlog.LinkDown:
-		if s.linkDown == nil {
-			s.linkDown = e
-		}
-	case kernlog.ProbeFailure, kernlog.ResetFailure, kernlog.ResetNotReady:
-		if s.reset == nil {
-			s.reset = e
-		}
-	case kernlog.APSTFailed:
-		if s.apstFailed == nil {
-			s.apstFailed = e
-		}
-	case kernlog.PowerSavingHint:
-		if s.hint == nil {
-			s.hint = e
-		}
-	case kernlog.AERError, kernlog.AERReceived:
-		switch {
-		case strings.HasPrefix(e.Severity, "Uncorrected"):
-			s.aerUncorr = append(s.aerUncorr, *e)
-		case e.Layer == "Physical Layer":
-			s.aerPhys = append(s.aerPhys, *e)
-		case e.Kind == kernlog.AERError:
-			s.aerOther = append(s.aerOther, *e)
-		}
-	case kernlog.IOTimeout, kernlog.AdminTimeout:
-		s.timeouts = append(s.timeouts, *e)
-	case kernlog.IOError:
-		s.ioErrors = append(s.ioErrors, *e)
-	}
-}
-
-// gone reports that the device dropped off the bus: PCI_STATUS all ones
-// (or unreadable) when the controller went down.
-func (s *signals) gone() bool { return s.down != nil && s.down.Gone() }
-
-// mmioDead reports a controller that stopped answering while its config
-// space still answered (PCI_STATUS not all ones).
-func (s *signals) mmioDead() bool {
-	return s.down != nil && s.down.HasPCIStatus && s.down.PCIStatus != 0xffff && s.down.CSTS == 0xffffffff
-}
-
-// notBack reports that the kernel gave up on the device (-19, ENODEV) or
-// the controller is no longer live.
-func (s *signals) notBack() (Line, bool) {
-	if s.reset != nil && (s.reset.Errno == -19 || s.reset.Kind == kernlog.ResetNotReady) {
-		return logLine(s.reset), true
-	}
-	st := s.in.Facts.State
-	if st.Known() && st.Value != "live" && st.Value != "" {
-		return Line{Source: st.Source, Text: "the controller's state is " + st.Value}, true
-	}
-	return Line{}, false
-}
-
-// logLine is an event as evidence.
-func logLine(e *kernlog.Event) Line {
-	src := fmt.Sprintf("kernel log line %d", e.Line)
-	if t := e.Time.String(); t != "" {
-		src += " (" + t + ")"
-	}
-	return Line{Source: src, Text: e.Text}
-}
-
-// functions returns the device's functions with role.
-func (s *signals) path() []Function { return s.in.Facts.Path }
-
-// devPath is the sysfs path of a PCI function for commands.
-func devPath(addr string) string { return "/sys/bus/pci/devices/" + addr }
-
-// addr is the controller's PCI address, or a placeholder for commands.
-func (s *signals) addr() string {
-	if s.dev != "" {
-		return s.dev
-	}
-	return "DDDD:BB:DD.F"
-}
-
-func (s *signals) name() string { return nameOr(s.ctrl, "nvmeN") }

@@ -24,9 +24,11 @@ type HealthLog struct {
 	CriticalWarning uint8
 	// TemperatureK is the composite temperature in kelvins.
 	TemperatureK uint16
-	// AvailableSpare and PercentageUsed are in percent.
-	AvailableSpare uint8
-	PercentageUsed uint8
+	// AvailableSpare, AvailableSpareThreshold (byte 4: below it the drive
+	// warns) and PercentageUsed are in percent.
+	AvailableSpare          uint8
+	AvailableSpareThreshold uint8
+	PercentageUsed          uint8
 	// PowerCycles, PowerOnHours, UnsafeShutdowns, MediaErrors (media and
 	// data integrity errors) and ErrorLogEntries (number of error
 	// information log entries) are the counters of bytes 112 to 191.
@@ -46,10 +48,11 @@ func DecodeHealthLog(b []byte) (HealthLog, error) {
 		return HealthLog{}, fmt.Errorf("%w: %d bytes, want %d", ErrHealthLog, len(b), HealthLogSize)
 	}
 	h := HealthLog{
-		CriticalWarning: b[0],
-		TemperatureK:    binary.LittleEndian.Uint16(b[1:3]),
-		AvailableSpare:  b[3],
-		PercentageUsed:  b[5],
+		CriticalWarning:         b[0],
+		TemperatureK:            binary.LittleEndian.Uint16(b[1:3]),
+		AvailableSpare:          b[3],
+		AvailableSpareThreshold: b[4],
+		PercentageUsed:          b[5],
 	}
 	u128 := func(off int) uint64 {
 		lo, hi := binary.LittleEndian.Uint64(b[off:]), binary.LittleEndian.Uint64(b[off+8:])
@@ -73,7 +76,7 @@ func EncodeHealthLog(h HealthLog) []byte {
 	b := make([]byte, HealthLogSize)
 	b[0] = h.CriticalWarning
 	binary.LittleEndian.PutUint16(b[1:3], h.TemperatureK)
-	b[3], b[5] = h.AvailableSpare, h.PercentageUsed
+	b[3], b[4], b[5] = h.AvailableSpare, h.AvailableSpareThreshold, h.PercentageUsed
 	for off, v := range map[int]uint64{112: h.PowerCycles, 128: h.PowerOnHours, 144: h.UnsafeShutdowns, 160: h.MediaErrors, 176: h.ErrorLogEntries} {
 		binary.LittleEndian.PutUint64(b[off:], v)
 		if h.Saturated && v == math.MaxUint64 {

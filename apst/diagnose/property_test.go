@@ -36,6 +36,13 @@ var failureLines = []string{
 	"nvme nvme0: Device not ready; aborting reset, CSTS=0x1",
 	"nvme nvme0: failed to set APST feature (-19)",
 	"I/O error, dev nvme0n1, sector 1 op 0x0:(READ) flags 0x0 phys_seg 1 prio class 0",
+	"nvme nvme0: I/O 12 QID 0 timeout, completion polled",
+	"PM: suspend exit",
+	"nvme 0000:04:00.0: PM: failed to resume async: error -16",
+	"nvme nvme0: failed to allocate host memory buffer.",
+	"nvme0n1: I/O Cmd(0x2) @ LBA 0, 8 blocks, I/O Error (sct 0x3 / sc 0x71)",
+	"Linux version 6.2.0-rc1 (x@y) #1",
+	"Kernel command line: ro pcie_aspm=off",
 }
 
 func TestRapidDiagnosisInvariants(t *testing.T) {
@@ -55,10 +62,11 @@ func TestRapidDiagnosisInvariants(t *testing.T) {
 		m.portControl = rapid.SampledFrom([]string{"on", "auto"}).Draw(t, "portControl")
 		m.portRuntime = rapid.SampledFrom([]string{"active", "suspended"}).Draw(t, "portRuntime")
 		m.cmdline = rapid.SampledFrom([]string{"ro", "pcie_aspm=off", "nvme_core.default_ps_max_latency_us=0", "pcie_port_pm=off"}).Draw(t, "cmdline")
+		tried := rapid.SampledFrom([]string{"", "pcie_aspm=off", "nvme_core.default_ps_max_latency_us=0:no", "nvme.noacpi=1", "pcie_aspm=off:helped", "nvme.max_host_mem_size_mb=0"}).Draw(t, "tried")
 		if rapid.Bool().Draw(t, "health") {
 			m.health = &diagnose.HealthLog{PowerCycles: rapid.Uint64Range(0, 1000).Draw(t, "cycles"), UnsafeShutdowns: rapid.Uint64Range(0, 1000).Draw(t, "unsafe")}
 		}
-		in := diagnose.Input{Controller: "nvme0"}
+		in := diagnose.Input{Controller: "nvme0", Tried: diagnose.ParseTried(tried)}
 		if rapid.Bool().Draw(t, "facts") {
 			in.Facts = m.facts("nvme0")
 		}
@@ -75,8 +83,15 @@ func TestRapidDiagnosisInvariants(t *testing.T) {
 			in.Params.Bound = apst.Microseconds(rapid.SampledFrom([]uint64{0, 5000, 25000, 100000}).Draw(t, "bound"))
 		}
 		d := diagnose.Diagnose(in)
-		if len(d.Causes) != len(diagnose.Layers()) {
-			t.Fatalf("%d causes", len(d.Causes))
+		if !d.Failure {
+			// No failure: nothing ranked, and the summary says so.
+			if len(d.Causes) != 0 || !strings.HasPrefix(d.Summary, "no failure") {
+				t.Fatalf("no failure, yet %d causes: %s", len(d.Causes), d.Summary)
+			}
+			return
+		}
+		if n := len(d.Causes); n != len(diagnose.Layers())-1 && n != len(diagnose.Layers()) {
+			t.Fatalf("%d causes", n)
 		}
 		seen := map[diagnose.Layer]bool{}
 		for i, c := range d.Causes {
@@ -87,45 +102,63 @@ func TestRapidDiagnosisInvariants(t *testing.T) {
 			if i > 0 && d.Causes[i-1].Score < c.Score {
 				t.Fatalf("not ordered: %s %d before %s %d", d.Causes[i-1].Layer, d.Causes[i-1].Score, c.Layer, c.Score)
 			}
-			want := diagnose.Unlikely
 			switch {
-			case c.Score >= 3:
-				want = diagnose.Likely
-			case c.Score >= 1:
-				want = diagnose.Possible
-			}
-			if c.Likelihood != want {
-				t.Fatalf("%s: score %d graded %s", c.Layer, c.Score, c.Likelihood)
-			}
-			if len(c.Tests) == 0 {
-				t.Fatalf("%s has no test", c.Layer)
+			case c.Likelihood == diagnose.Likely && c.Score < 3:
+				t.Fatalf("%s: score %d graded likely", c.Layer, c.Score)
+			case c.Likelihood == diagnose.Unlikely && c.Score >= 1:
+				t.Fatalf("%s: score %d graded unlikely", c.Layer, c.Score)
 			}
 			for _, tst := range c.Tests {
 				if tst.Action == "" || tst.Cost == "" {
 					t.Fatalf("%s: test without action or cost: %+v", c.Layer, tst)
 				}
+				if tst.Setting != "" && len(tst.Where) == 0 {
+					t.Fatalf("%s: a lasting setting without where it goes: %+v", c.Layer, tst)
+				}
+			}
+			for _, l := range append(c.Evidence, c.Against...) {
+				if l.Line > 0 && l.Quote == "" {
+					t.Fatalf("%s: log evidence without its line: %+v", c.Layer, l)
+				}
+			}
+		}
+		// Undecided: two layers of different groups, neither likely, both
+		// at the top.
+		if len(d.Undecided) > 0 {
+			if len(d.Undecided) != 2 || d.Undecided[0].Group() == d.Undecided[1].Group() || d.Separate == nil {
+				t.Fatalf("undecided %v (separate %v)", d.Undecided, d.Separate)
+			}
+			for _, l := range d.Undecided {
+				if d.Cause(l).Likelihood == diagnose.Likely {
+					t.Fatalf("undecided, yet %s likely", l)
+				}
+			}
+			if d.Undecided[0] != d.Causes[0].Layer {
+				t.Fatalf("undecided %v, first cause %s", d.Undecided, d.Causes[0].Layer)
 			}
 		}
 		a := d.Cause(diagnose.LayerAPST)
 		if d.APSTRuledOut && (a.Likelihood != diagnose.Unlikely || len(a.Against) == 0) {
 			t.Fatalf("APST ruled out without a reason or while %s", a.Likelihood)
 		}
-		// The global switches come last, after the narrow ones.
-		for _, c := range d.Causes {
-			for i, tst := range c.Tests {
-				global := strings.Contains(tst.Command, "kernel command line")
-				if global && i != len(c.Tests)-1 {
-					t.Fatalf("%s: global test %q is not last", c.Layer, tst.Command)
-				}
-				if global && c.Likelihood != diagnose.Likely {
-					t.Fatalf("%s: global test offered while %s", c.Layer, c.Likelihood)
+		// What was tried without helping is never recommended again.
+		for _, tr := range d.Tried {
+			if tr.Outcome == diagnose.Helped || tr.Value == "" {
+				continue
+			}
+			for _, c := range d.Causes {
+				for _, tst := range c.Tests {
+					if tst.Setting == tr.Setting+"="+tr.Value {
+						t.Fatalf("%s: %s recommended though it was tried: %+v", c.Layer, tst.Setting, tr)
+					}
 				}
 			}
 		}
-		if in.Log != nil && d.Incident == nil {
-			for _, c := range d.Causes {
-				if c.Layer != diagnose.LayerUnknown && c.Likelihood == diagnose.Likely {
-					t.Fatalf("%s likely without a failure in the log", c.Layer)
+		// Never a placeholder printed as a name.
+		for _, c := range d.Causes {
+			for _, tst := range c.Tests {
+				if strings.Contains(tst.Command, "nvmeN") || strings.Contains(tst.Command, "DDDD:BB") {
+					t.Fatalf("placeholder in %q", tst.Command)
 				}
 			}
 		}
@@ -156,11 +189,11 @@ func FuzzDecodeHealthLog(f *testing.F) {
 
 func TestHealthLogLayout(t *testing.T) {
 	b := make([]byte, 512)
-	b[0], b[1], b[2], b[3], b[5] = 0x04, 0x36, 0x01, 100, 3
+	b[0], b[1], b[2], b[3], b[4], b[5] = 0x04, 0x36, 0x01, 100, 10, 3
 	b[112], b[128], b[144], b[160], b[176] = 7, 9, 2, 1, 5
 	h, err := diagnose.DecodeHealthLog(b)
 	require.NoError(t, err)
-	assert.Equal(t, diagnose.HealthLog{CriticalWarning: 4, TemperatureK: 310, AvailableSpare: 100, PercentageUsed: 3,
+	assert.Equal(t, diagnose.HealthLog{CriticalWarning: 4, TemperatureK: 310, AvailableSpare: 100, AvailableSpareThreshold: 10, PercentageUsed: 3,
 		PowerCycles: 7, PowerOnHours: 9, UnsafeShutdowns: 2, MediaErrors: 1, ErrorLogEntries: 5}, h)
 	b[144+8] = 1
 	h, err = diagnose.DecodeHealthLog(b)
@@ -170,5 +203,5 @@ func TestHealthLogLayout(t *testing.T) {
 	_, err = diagnose.DecodeHealthLog(b[:511])
 	require.ErrorIs(t, err, diagnose.ErrHealthLog)
 	assert.Contains(t, err.Error(), "diagnose: invalid SMART / Health log page: 511 bytes, want 512")
-	assert.True(t, slices.Equal(diagnose.Layers(), []diagnose.Layer{"apst", "aspm", "d3cold", "runtime-pm", "link", "power-loss", "firmware", "unknown"}))
+	assert.True(t, slices.Equal(diagnose.Layers(), []diagnose.Layer{"apst", "aspm", "link", "d3cold", "runtime-pm", "suspend", "platform", "firmware", "power-loss", "drive", "unknown"}))
 }

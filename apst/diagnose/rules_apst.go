@@ -3,6 +3,7 @@ package diagnose
 import (
 	"fmt"
 
+	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
@@ -10,12 +11,13 @@ import (
 // deepSleep is the exit latency from which a state counts as deep (µs).
 const deepSleep = 10000
 
+// apstOff are the settings that turn APST off.
+var apstOff = []string{"nvme_core.default_ps_max_latency_us"}
+
 func apstCause(s *signals) builder {
 	b := newBuilder(s, LayerAPST)
 	name := s.name()
-	if v, ok := Param(s.cmdline, "nvme_core.default_ps_max_latency_us"); ok && v == "0" {
-		b.con(5, "kernel command line", "nvme_core.default_ps_max_latency_us=0: APST is off for every drive probed at boot")
-	}
+	offTried := b.tried(s, apstOff, []string{"0"}, 8, 6, "APST off stopped the failures")
 	var deepest uint8
 	var reach analysis.Reach
 	p := s.plan
@@ -32,26 +34,37 @@ func apstCause(s *signals) builder {
 			b.setting(1, "Identify ps"+fmt.Sprint(deepest), fmt.Sprintf("ps%d advertises an exit latency of %d us: a deep state, the kind a drive can fail to leave", deepest, d.ExitLatency))
 		}
 	}
-	switch {
-	case s.mmioDead():
-		b.pro(2, logLine(s.down).Source, fmt.Sprintf("CSTS=0xffffffff with PCI_STATUS=0x%04x: the controller stopped answering while its config space still did, as a drive that fails to leave a non-operational state does", s.down.PCIStatus))
-	case s.gone():
-		b.con(3, logLine(s.down).Source, "PCI_STATUS=0xffff: the device is gone from the bus (config space reads all ones), which a slow exit from an APST state alone does not cause")
-	case s.down == nil && len(s.timeouts) > 0 && s.reset == nil:
-		b.pro(1, logLine(&s.timeouts[0]).Source, "commands timed out and the controller recovered: a stall, as after a wake from a deep state")
+	if q, ok := newerQuirk(s); ok {
+		b.sign(4, Line{Source: "apst quirk tables", Text: q})
 	}
-	if s.resume != nil {
-		b.con(1, logLine(s.resume).Source, "the device failed to leave "+s.resume.FromState+": a PCI power state, not an NVMe one")
+	switch {
+	case s.mmioDead() && s.aspmExcluded() != "":
+		b.sign(2, logLine(s.down, "the controller stopped answering while its config space still did, as a drive that fails to leave a non-operational state does; the other layer that reads like this, ASPM, is out: "+s.aspmExcluded()))
+	case s.mmioDead():
+		b.proLine(2, logLine(s.down, "the controller stopped answering while its config space still did, as a drive that fails to leave a non-operational state does (an ASPM exit that loses the link reads the same)"))
+	case s.gone() && s.onResume == nil:
+		b.proLine(2, logLine(s.down, "config space reads all ones: the device is gone from the bus; drives that fail to leave a deep APST state drop off the bus like this (so do lost links and lost power)"))
+	case s.down == nil && len(s.timeouts) > 0 && s.reset == nil && len(s.polled) == 0 && s.onResume == nil:
+		b.proLine(1, logLine(&s.timeouts[0], "commands timed out and the controller recovered: a stall, as after a wake from a deep state (lost interrupts and firmware stalls read the same)"))
+	}
+	if s.resume != nil && !s.removedFirst {
+		b.conLine(1, logLine(s.resume, "the device failed to leave a PCI power state, not an NVMe one"))
+	}
+	if s.onResume != nil {
+		b.conLine(1, logLine(s.onResume, "the failure came right after a system sleep transition, which APST has no part in"))
 	}
 	if s.hint != nil {
-		b.Against = append(b.Against, Line{Source: logLine(s.hint).Source, Text: "the kernel prints \"faulty power saving mode\" after every CSTS=0xffffffff: it names APST without testing it"})
+		b.Against = append(b.Against, logLine(s.hint, "the kernel prints this after every controller-down with CSTS all ones: it names APST without testing it"))
 	}
 	refuses, known := RefusesAPSTPassthrough(s.release)
 	if refuses {
 		b.Against = append(b.Against, Line{Source: "kernel release " + s.releaseText, Text: "this kernel refuses Set Features 0Ch from user space (\"nvme: reject passthrough of driver-managed Set Features\"): no tool rewrote the table after boot, and nvme set-feature -f 0x0c is no workaround"})
 	}
 
-	// Tests, cheapest first.
+	// Tests, cheapest first; none that already failed.
+	if offTried {
+		return b
+	}
 	if p != nil && p.Enabled && deepest > 0 {
 		barTest(&b, s, deepest, reach)
 	}
@@ -60,14 +73,30 @@ func apstCause(s *signals) builder {
 	}
 	if p != nil && !p.Enabled {
 		b.test("confirm the kernel left APST off (the latency file is absent while it is)", "cat /sys/module/nvme_core/parameters/default_ps_max_latency_us; ls /sys/class/nvme/"+name+"/power/", "free")
+		return b
 	}
-	if p == nil || p.Enabled {
-		b.test("turn APST off for this controller only, until reboot, to confirm", "echo 0 | sudo tee /sys/class/nvme/"+name+"/power/pm_qos_latency_tolerance_us", offCost(s, deepest))
-	}
-	if b.Score >= 3 {
-		b.test("only if barring one state does not help: APST off for every drive, for good", "add nvme_core.default_ps_max_latency_us=0 to the kernel command line", "every NVMe drive idles in an operational state: "+offCost(s, deepest))
-	}
+	b.test("turn APST off for this controller only, until reboot, and wait as long as the drive used to last", "echo 0 | sudo tee /sys/class/nvme/"+name+"/power/pm_qos_latency_tolerance_us", offCost(s, deepest))
+	b.argTest(s, "or from boot, for every drive (ASPM and runtime PM left as they are, so the test separates APST from them)", "nvme_core.default_ps_max_latency_us=0", "every NVMe drive idles in an operational state: "+offCost(s, deepest))
 	return b
+}
+
+// newerQuirk reports a quirk that a later kernel than the log's applies to
+// the drive (NO_APST, NO_DEEPEST_PS): the kernel that failed lacked it.
+func newerQuirk(s *signals) (string, bool) {
+	c := s.in.Identify
+	if c == nil || s.release.IsZero() {
+		return "", false
+	}
+	mn, fr := c.ModelBytes(), c.FirmwareBytes()
+	id := apst.Identity{VendorID: c.VendorID, Model: string(mn[:]), Firmware: string(fr[:]), Release: s.release}
+	then := apst.LookupQuirks(id).APST()
+	id.Release = apst.Release{}
+	now := apst.LookupQuirks(id).APST()
+	added := now &^ then
+	if added == 0 {
+		return "", false
+	}
+	return fmt.Sprintf("the newest kernels quirk this drive with %s, which %s does not have: the kernel that failed let it use states later releases bar", added, s.releaseText), true
 }
 
 // barTest adds the test that bars only the deepest reachable state.
@@ -82,6 +111,7 @@ func barTest(b *builder, s *signals, deepest uint8, reach analysis.Reach) {
 		b.Against = append(b.Against, Line{Source: "analysis.Recommend", Text: fmt.Sprintf("ps%d cannot be barred alone: %s", deepest, why)})
 		return
 	}
+	_ = reach
 	bound := rec.Recommended[0].Max
 	kept := rec.Reach.Deepest
 	b.test(fmt.Sprintf("bar only ps%d: a bound of %d us keeps ps%d (until reboot; nvme_core.default_ps_max_latency_us=%d on the kernel command line keeps it)", deepest, uint64(bound), kept, uint64(bound)),

@@ -11,6 +11,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/diagnose"
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+	"github.com/nvmeapst/nvmeapst/apst/persist"
 	"github.com/nvmeapst/nvmeapst/internal/safeio"
 )
 
@@ -19,25 +20,44 @@ func diagnoseCommand() *command {
 	root := addRootFlag(fs, "read the bundle written by apstctl collect DIR (or a sysfs tree) at DIR instead of the live system")
 	logPath := fs.String("log", "FILE", "", "read the kernel log from FILE (- for standard input): dmesg, dmesg -T, journalctl -k in any short format, syslog, pasted or quoted")
 	idCtrl := fs.String("id-ctrl", "CAPTURE", "", "with --log alone: the drive's Identify Controller capture, so that the APST table is known")
+	var tried []diagnose.Tried
+	fs.Func("tried", "SETTING[=VALUE][:helped|:no]", "a setting already tried, and whether it helped (default: it did not); repeat, or separate with commas: --tried pcie_aspm=off,nvme_core.default_ps_max_latency_us=0:no", func(v string) error {
+		t, err := diagnose.ParseTriedFlag(v)
+		if err != nil {
+			return err
+		}
+		tried = append(tried, t...)
+		return nil
+	})
+	var platform string
+	platforms := []string{"auto"}
+	for _, p := range persist.Platforms() {
+		platforms = append(platforms, string(p))
+	}
+	fs.Choice(&platform, "platform", "auto", platforms, "how the machine boots, for where a lasting setting goes (auto: from the log's release and command line)")
 	format := addOutputFormat(fs)
 	c := &command{
 		name:      "diagnose",
 		usageLine: "diagnose [flags] [nvmeN]",
-		short:     "which layer made a drive drop out, reset or stall: APST, ASPM, D3cold, runtime PM, link, power, firmware",
+		short:     "which layer made a drive drop out, reset or stall: APST, ASPM, link, suspend, platform, firmware, the drive",
 		long: `
 Reads the kernel log (live: /dev/kmsg; a bundle: its kern.log; --log: a pasted one), the PCIe and
 device power-management settings of the path above each controller, the SMART / Health log and
-the APST plan, and ranks the layers that can make a drive stop answering: apst, aspm, d3cold,
-runtime-pm, link, power-loss, firmware (unknown when nothing fits). Each cause comes with the lines
-that speak for and against it and the tests that confirm or rule it out, cheapest first, with their
-price: barring only the offending APST state with a bound, keeping one device in D0, turning L1
-substates off on one link; default_ps_max_latency_us=0 and pcie_aspm=off only where the evidence
-points there. The answer says when APST is probably not the cause. Without a name, the controller
-of the log's most recent failure is diagnosed.`,
+the APST plan, and ranks the layers that can make a drive stop answering: apst, aspm, link,
+d3cold, runtime-pm, suspend, platform, firmware, power-loss and drive (unknown when nothing fits).
+When the evidence does not separate two layers it says "undecided between X and Y" and gives the
+one test that tells them apart. Each cause quotes the log lines that speak for and against it
+(with their line numbers) and lists the tests that confirm or rule it out, cheapest first, with
+their price and, for a kernel parameter, where it goes on this platform (GRUB, systemd-boot, a
+Raspberry Pi's cmdline.txt or config.txt, NixOS, TrueNAS, Proxmox). --tried names what was
+already tried: a setting that did not help counts against its layer and is not suggested again;
+the log's own command line counts too. Without a failure in the log it says "no failure seen".
+Without a name, the controller of the log's most severe failure is diagnosed.`,
 		examples: []string{
 			"diagnose --log apst/diagnose/testdata/aspm.log",
 			"diagnose --log apst/diagnose/testdata/apst.log --id-ctrl testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin",
 			"diagnose --root sysfs/testdata/laptop-tlp --log apst/diagnose/testdata/aspm.log -o json",
+			"diagnose --log apst/diagnose/testdata/aspm.log --tried nvme_core.default_ps_max_latency_us=0",
 		},
 		flags:   fs,
 		minArgs: 0, maxArgs: 1,
@@ -63,8 +83,12 @@ of the log's most recent failure is diagnosed.`,
 			logR = r
 		}
 		var res diagnoseResult
+		plat := persist.PlatformUnknown
+		if platform != "auto" {
+			plat = persist.Platform(platform)
+		}
 		if *logPath != "" && *root == "" {
-			d, err := diagnosePasted(ctx, x, logR, *idCtrl, name)
+			d, err := diagnosePasted(ctx, x, logR, *idCtrl, name, tried, plat)
 			if err != nil {
 				return err
 			}
@@ -74,7 +98,7 @@ of the log's most recent failure is diagnosed.`,
 			if err != nil {
 				return err
 			}
-			d, err := sys.Diagnose(ctx, nvmeapst.DiagnoseOptions{Log: logR, Controller: name})
+			d, err := sys.Diagnose(ctx, nvmeapst.DiagnoseOptions{Log: logR, Controller: name, Tried: tried, Platform: plat})
 			if err != nil {
 				return systemError(err)
 			}
@@ -137,7 +161,7 @@ type diagnoseResult struct {
 }
 
 // diagnosePasted diagnoses a pasted log, with an Identify capture or not.
-func diagnosePasted(ctx context.Context, x *invocation, r io.Reader, idPath, name string) (diagnoseResult, error) {
+func diagnosePasted(ctx context.Context, x *invocation, r io.Reader, idPath, name string, tried []diagnose.Tried, plat persist.Platform) (diagnoseResult, error) {
 	l, err := kernlog.Read(ctx, r, kernlog.Options{})
 	if err != nil {
 		if ctx.Err() != nil {
@@ -145,7 +169,7 @@ func diagnosePasted(ctx context.Context, x *invocation, r io.Reader, idPath, nam
 		}
 		return diagnoseResult{}, inputErr(fmt.Errorf("--log: %w", err))
 	}
-	in := diagnose.Input{Controller: name, Log: l}
+	in := diagnose.Input{Controller: name, Log: l, Tried: tried, Platform: plat}
 	var notes []string
 	var assumed apst.Assumptions
 	if l.Release != "" {

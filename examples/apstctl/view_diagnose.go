@@ -13,9 +13,19 @@ import (
 // diagnosisJSON is the JSON of apstctl diagnose.
 type diagnosisJSON struct {
 	Controller   string          `json:"controller,omitempty"`
+	Address      string          `json:"address,omitempty"`
+	Failure      bool            `json:"failure"`
 	Summary      string          `json:"summary"`
 	APSTRuledOut bool            `json:"apst_ruled_out"`
+	Undecided    []string        `json:"undecided"`
+	Separate     *layerTestJSON  `json:"separate,omitempty"`
+	OnResume     bool            `json:"on_resume"`
+	Replace      bool            `json:"replace"`
 	Causes       []diagCauseJSON `json:"causes"`
+	Known        []knownJSON     `json:"known"`
+	Tried        []triedJSON     `json:"tried"`
+	Platform     string          `json:"platform"`
+	Unread       []unreadJSON    `json:"unread"`
 	Incidents    []incidentJSON  `json:"incidents"`
 	Facts        *factsJSON      `json:"facts"`
 	Log          *logJSON        `json:"log"`
@@ -36,17 +46,50 @@ type diagCauseJSON struct {
 	Tests      []layerTestJSON     `json:"tests"`
 }
 
-// evidenceJSON is one diagnose.Line of evidence.
+// evidenceJSON is one diagnose.Line of evidence: a log line's number
+// and the line as it appears.
 type evidenceJSON struct {
 	Source string `json:"source"`
 	Text   string `json:"text"`
+	Line   int    `json:"line,omitempty"`
+	Quote  string `json:"quote,omitempty"`
 }
 
 // layerTestJSON is one diagnose.Test.
 type layerTestJSON struct {
-	Action  string `json:"action"`
-	Command string `json:"command,omitempty"`
-	Cost    string `json:"cost"`
+	Action  string   `json:"action"`
+	Command string   `json:"command,omitempty"`
+	Cost    string   `json:"cost"`
+	Setting string   `json:"setting,omitempty"`
+	Where   []string `json:"where,omitempty"`
+}
+
+func testView(t diagnose.Test) layerTestJSON {
+	return layerTestJSON{Action: t.Action, Command: t.Command, Cost: t.Cost, Setting: t.Setting, Where: t.Where}
+}
+
+// knownJSON is one diagnose.Known matched.
+type knownJSON struct {
+	ID     string         `json:"id"`
+	Layer  diagnose.Layer `json:"layer"`
+	Title  string         `json:"title"`
+	Fix    string         `json:"fix"`
+	Fixed  string         `json:"fixed_in,omitempty"`
+	Source string         `json:"source"`
+}
+
+// triedJSON is one diagnose.Tried.
+type triedJSON struct {
+	Setting string `json:"setting"`
+	Value   string `json:"value,omitempty"`
+	Outcome string `json:"outcome"`
+	FromLog bool   `json:"from_log"`
+}
+
+// unreadJSON is a line that looks like a failure and was not read.
+type unreadJSON struct {
+	Line int    `json:"line"`
+	Text string `json:"text"`
 }
 
 // linesView is the JSON of ls; nil stays nil (null), as the library gives it.
@@ -56,7 +99,7 @@ func linesView(ls []diagnose.Line) []evidenceJSON {
 	}
 	v := make([]evidenceJSON, len(ls))
 	for i, l := range ls {
-		v[i] = evidenceJSON{Source: l.Source, Text: l.Text}
+		v[i] = evidenceJSON{Source: l.Source, Text: l.Text, Line: l.Line, Quote: l.Quote}
 	}
 	return v
 }
@@ -73,7 +116,7 @@ func causesView(cs []diagnose.Cause) []diagCauseJSON {
 		if c.Tests != nil {
 			v[i].Tests = make([]layerTestJSON, len(c.Tests))
 			for j, t := range c.Tests {
-				v[i].Tests[j] = layerTestJSON{Action: t.Action, Command: t.Command, Cost: t.Cost}
+				v[i].Tests[j] = testView(t)
 			}
 		}
 	}
@@ -152,9 +195,34 @@ func eventView(e *kernlog.Event) eventJSON {
 }
 
 func diagnoseView(r *diagnoseResult) diagnosisJSON {
-	v := diagnosisJSON{Controller: r.Controller, Summary: r.Summary, APSTRuledOut: r.APSTRuledOut, Causes: causesView(r.Causes),
+	v := diagnosisJSON{Controller: r.Controller, Address: r.Address, Failure: r.Failure, Summary: r.Summary, APSTRuledOut: r.APSTRuledOut,
+		Undecided: []string{}, OnResume: r.OnResume, Replace: r.Replace, Causes: causesView(r.Causes),
+		Known: []knownJSON{}, Tried: []triedJSON{}, Platform: string(r.Platform), Unread: []unreadJSON{},
 		Incidents: []incidentJSON{}, Facts: factsView(r.Facts), Notes: r.Notes, Problems: r.Problems,
 		Assumptions: assumptionsView(&r.Assumptions)}
+	if v.Causes == nil {
+		v.Causes = []diagCauseJSON{}
+	}
+	for _, l := range r.Undecided {
+		v.Undecided = append(v.Undecided, string(l))
+	}
+	if r.Separate != nil {
+		t := testView(*r.Separate)
+		v.Separate = &t
+	}
+	for _, k := range r.Known {
+		kj := knownJSON{ID: k.ID, Layer: k.Layer, Title: k.Title, Fix: k.Fix, Source: k.Source}
+		if !k.Fixed.IsZero() {
+			kj.Fixed = k.Fixed.String()
+		}
+		v.Known = append(v.Known, kj)
+	}
+	for _, t := range r.Tried {
+		v.Tried = append(v.Tried, triedJSON{Setting: t.Setting, Value: t.Value, Outcome: string(t.Outcome), FromLog: t.FromLog})
+	}
+	for _, u := range r.Unread {
+		v.Unread = append(v.Unread, unreadJSON{Line: u.Line, Text: u.Text})
+	}
 	if v.Facts == nil {
 		v.Facts = &factsJSON{}
 	}
@@ -174,29 +242,71 @@ func diagnoseView(r *diagnoseResult) diagnosisJSON {
 	return v
 }
 
-// writeDiagnosisText prints the diagnosis for people.
+// writeDiagnosisText prints the diagnosis for people: the answer first,
+// then the one test that separates an undecided pair, then the causes
+// with their quoted lines and tests.
 func writeDiagnosisText(w io.Writer, r *diagnoseResult) {
 	fmt.Fprintln(w, esc(r.Summary))
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "causes, most likely first:")
+	if r.Separate != nil {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "to tell them apart:")
+		writeTest(w, "  ", *r.Separate)
+	}
+	if len(r.Unread) > 0 {
+		fmt.Fprintln(w)
+		fmt.Fprintf(w, "%d line(s) look like NVMe or PCIe failure messages but could not be read:\n", len(r.Unread))
+		for _, u := range r.Unread {
+			fmt.Fprintf(w, "  line %d: %s\n", u.Line, esc(u.Text))
+		}
+		fmt.Fprintln(w, "  (re-paste the log as the system wrote it: journalctl -k -b -1 --no-pager > kern.log)")
+	}
+	if len(r.Causes) > 0 {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "causes, most likely first:")
+	}
+	var quiet []string
 	for _, c := range r.Causes {
+		if c.Score <= 0 && len(c.Evidence) == 0 && len(c.Against) == 0 {
+			quiet = append(quiet, string(c.Layer))
+			continue
+		}
 		fmt.Fprintf(w, "  %-10s  %-8s  (score %d)\n", c.Layer, c.Likelihood, c.Score)
 		for _, l := range c.Evidence {
-			fmt.Fprintf(w, "      + %s: %s\n", esc(l.Source), esc(l.Text))
+			writeEvidence(w, "+", l)
 		}
 		for _, l := range c.Against {
-			fmt.Fprintf(w, "      - %s: %s\n", esc(l.Source), esc(l.Text))
+			writeEvidence(w, "-", l)
 		}
 		if c.Likelihood == diagnose.Unlikely {
 			continue
 		}
 		for i, t := range c.Tests {
-			fmt.Fprintf(w, "      test %d: %s\n", i+1, esc(t.Action))
-			if t.Command != "" {
-				fmt.Fprintf(w, "          $ %s\n", esc(t.Command))
-			}
-			fmt.Fprintf(w, "          cost: %s\n", esc(t.Cost))
+			writeTest(w, fmt.Sprintf("      test %d: ", i+1), t)
 		}
+	}
+	if len(quiet) > 0 {
+		fmt.Fprintf(w, "  no evidence for: %s\n", strings.Join(quiet, ", "))
+	}
+	if len(r.Known) > 0 {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "known issues this log matches:")
+		for _, k := range r.Known {
+			fmt.Fprintf(w, "  %s (%s): %s; fixed by %s [%s]\n", k.ID, k.Layer, esc(k.Title), esc(k.Fix), esc(k.Source))
+		}
+	}
+	if len(r.Tried) > 0 {
+		fmt.Fprintln(w)
+		fmt.Fprint(w, "tried:")
+		for _, t := range r.Tried {
+			if !t.FromLog || known(t.Setting) {
+				from := ""
+				if t.FromLog {
+					from = " [the log's command line]"
+				}
+				fmt.Fprintf(w, " %s%s;", esc(t.String()), from)
+			}
+		}
+		fmt.Fprintln(w)
 	}
 	if r.Log != nil {
 		fmt.Fprintln(w)
@@ -255,6 +365,39 @@ func writeDiagnosisText(w io.Writer, r *diagnoseResult) {
 			fmt.Fprintf(w, "problem: %s\n", esc(p))
 		}
 	}
+}
+
+// writeEvidence prints one line of evidence: where it comes from and what
+// it means, then the log line as it appears.
+func writeEvidence(w io.Writer, sign string, l diagnose.Line) {
+	fmt.Fprintf(w, "      %s %s: %s\n", sign, esc(l.Source), esc(l.Text))
+	if l.Quote != "" {
+		fmt.Fprintf(w, "          | %s\n", esc(l.Quote))
+	}
+}
+
+// writeTest prints one test: the action after lead, the command, where a
+// lasting setting goes, and the cost.
+func writeTest(w io.Writer, lead string, t diagnose.Test) {
+	fmt.Fprintf(w, "%s%s\n", lead, esc(t.Action))
+	ind := strings.Repeat(" ", min(len(lead), 6)+4)
+	if t.Command != "" {
+		fmt.Fprintf(w, "%s$ %s\n", ind, esc(t.Command))
+	}
+	for _, s := range t.Where {
+		fmt.Fprintf(w, "%swhere: %s\n", ind, esc(s))
+	}
+	fmt.Fprintf(w, "%scost: %s\n", ind, esc(t.Cost))
+}
+
+// known reports whether a setting of the command line is one a rule
+// weighs (the others, root= and quiet, are not worth printing).
+func known(setting string) bool {
+	switch setting {
+	case "nvme_core.default_ps_max_latency_us", "pcie_aspm", "pcie_aspm.policy", "pcie_port_pm", "nvme.noacpi", "nvme.max_host_mem_size_mb", "pci", "iommu", "amd_iommu", "intel_iommu", "mem_sleep_default":
+		return true
+	}
+	return false
 }
 
 // short is a fact's value, or what is known about it, in a word.

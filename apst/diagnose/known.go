@@ -1,0 +1,143 @@
+package diagnose
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+)
+
+// Known is a known kernel regression or drive quirk that makes a drive
+// drop out, reset or stall: data, matched against the log's release and
+// what its lines show.
+type Known struct {
+	// ID names the entry ("mt7986-perst").
+	ID string
+	// Layer is the layer it belongs to.
+	Layer Layer
+	// Title says what goes wrong, Fix what fixed it (a commit's subject,
+	// its hash and the release it landed in, or a setting).
+	Title string
+	Fix   string
+	// Affected are the releases that have the fault: from First (zero:
+	// any) up to, not including, Fixed (zero: not fixed); or, when
+	// Releases is set, the releases whose text starts with one of them
+	// ("6.2.0-rc1": release candidates count as their release in
+	// apst.Release).
+	First, Fixed apst.Release
+	Releases     []string
+	// Needs says what else must hold that a log does not show ("an AMD
+	// Renoir or Lucienne laptop"): such an entry is listed for the user
+	// to check, and weighs nothing.
+	Needs string
+	// Signs are substrings every one of which a line of the incident (or
+	// the release, for a string starting "release:") must hold.
+	Signs []string
+	// Source is where the facts come from.
+	Source string
+}
+
+// Describe says what the entry means for release rel.
+func (k Known) Describe(rel string) string {
+	s := k.Title + "; fixed by " + k.Fix
+	if k.Needs != "" {
+		s += "; it applies only to " + k.Needs
+	}
+	if !k.Fixed.IsZero() {
+		s += fmt.Sprintf(" (in %s", k.Fixed)
+		if rel != "" {
+			s += "; this log's kernel is " + rel
+		}
+		s += ")"
+	}
+	return s
+}
+
+// KnownIssues returns the table of known regressions and quirks.
+func KnownIssues() []Known { return append([]Known(nil), known...) }
+
+// known is the table. Each entry is a fact with its source: the thread
+// (testdata/threads) where it was reported and resolved.
+var known = []Known{
+	{
+		ID: "nvme-tagset-depth-6.2-rc1", Layer: LayerPlatform,
+		Title:    "Linux 6.2-rc1 sized the I/O queues one entry too deep (0da7feaa5913 \"nvme-pci: use the tagset alloc/free helpers\"): the queue wraps and commands time out and are aborted",
+		Fix:      "33b93727ce90 \"nvme: fix setting the queue depth in nvme_alloc_io_tag_set\" and 88d356ca41ba \"nvme-pci: update sqsize when adjusting the queue depth\" (6.2-rc2)",
+		Releases: []string{"6.2.0-rc1", "6.2-rc1"},
+		Signs:    []string{"timeout, aborting"},
+		Source:   "https://lore.kernel.org/all/572cfcc0-197a-9ead-9cb-3c5bf5e735@google.com/",
+	},
+	{
+		ID: "pci-aspm-l1ss-refactor", Layer: LayerASPM,
+		Title: "5e85eba6f50d \"PCI/ASPM: Refactor L1 PM Substates Control Register programming\" broke resume: devices fail to leave D3hot",
+		Fix:   "the reverts ff209ecc376a and a7152be79b62 (6.2-rc8, backported to 6.1.y)",
+		First: apst.Release{Major: 6, Minor: 0}, Fixed: apst.Release{Major: 6, Minor: 2},
+		Signs:  []string{"to D0, device inaccessible"},
+		Source: "https://lore.kernel.org/all/20230102171516.GA783946@bhelgaas/",
+	},
+	{
+		ID: "amd-renoir-storaged3enable", Layer: LayerSuspend,
+		Title:  "AMD Renoir and Lucienne laptops whose firmware lacks the StorageD3Enable hint: the drive is not put in D3 over s2idle, and resume times out and resets the controller",
+		Fix:    "e79a10652bbd \"ACPI: Add quirks for AMD Renoir/Lucienne CPUs to force the D3 hint\" (5.14); before it, nvme.noacpi does not help, a newer kernel does",
+		Fixed:  apst.Release{Major: 5, Minor: 14},
+		Signs:  []string{"timeout, aborting"},
+		Needs:  "an AMD Renoir or Lucienne (Ryzen 4000 or 5000 mobile) laptop, and the failure on resume from s2idle",
+		Source: "https://lore.kernel.org/all/20210604165403.2317-2-mario.limonciello@amd.com/",
+	},
+}
+
+// matchKnown returns the entries whose release range holds the log's
+// release and whose signs the incident shows.
+func matchKnown(s *signals) []Known {
+	var out []Known
+	for _, k := range known {
+		if len(k.Releases) > 0 {
+			if !slices.ContainsFunc(k.Releases, func(r string) bool {
+				return s.releaseText != "" && strings.HasPrefix(strings.TrimPrefix(s.releaseText, "v"), r)
+			}) {
+				continue
+			}
+		} else if !s.release.IsZero() {
+			if !k.First.IsZero() && s.release.Compare(k.First) < 0 || !k.Fixed.IsZero() && s.release.Compare(k.Fixed) >= 0 {
+				continue
+			}
+		} else if !k.First.IsZero() || !k.Fixed.IsZero() {
+			continue
+		}
+		if s.shows(k.Signs) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// shows reports whether every sign is in a line of the incident (or the
+// release).
+func (s *signals) shows(signs []string) bool {
+	if s.inc == nil || len(signs) == 0 {
+		return false
+	}
+	for _, sign := range signs {
+		if r, ok := strings.CutPrefix(sign, "release:"); ok {
+			if !strings.Contains(s.releaseText, r) {
+				return false
+			}
+			continue
+		}
+		if !anyEvent(s.inc.Events, func(e *kernlog.Event) bool { return strings.Contains(e.Text, sign) }) {
+			return false
+		}
+	}
+	return true
+}
+
+func anyEvent(es []kernlog.Event, f func(*kernlog.Event) bool) bool {
+	for i := range es {
+		if f(&es[i]) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,91 @@
+package diagnose
+
+import (
+	"fmt"
+
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+)
+
+// escalation is how many incidents with a fatal controller status make a
+// drive that is failing rather than one that hung once.
+const escalation = 3
+
+func powerLossCause(s *signals) builder {
+	b := newBuilder(s, LayerPowerLoss)
+	if l, ok := s.notBack(); ok && !s.gone() {
+		l.Text = "the device did not come back"
+		b.proLine(1, l)
+	}
+	if s.gone() {
+		b.proLine(1, logLine(s.down, "the device vanished from the bus at once, as when it loses power (the removal that follows is its consequence)"))
+	}
+	if h := s.in.Facts.Health; h != nil {
+		src := "SMART / Health log"
+		switch {
+		case h.UnsafeShutdowns > 0 && h.PowerCycles > 0 && h.UnsafeShutdowns*4 >= h.PowerCycles:
+			b.sign(2, Line{Source: src, Text: fmt.Sprintf("%d unsafe shutdowns in %d power cycles: power is often lost without a shutdown notice", h.UnsafeShutdowns, h.PowerCycles)})
+		case h.PowerCycles > 0:
+			b.con(1, src, fmt.Sprintf("%d unsafe shutdowns in %d power cycles", h.UnsafeShutdowns, h.PowerCycles))
+		}
+	}
+	if s.mmioDead() {
+		b.conLine(1, logLine(s.down, "config space still answered when the controller went down: the device had power"))
+	}
+	b.test("read unsafe_shutdowns now and again after the next drop-out: a rise means the drive lost power", "sudo nvme smart-log /dev/"+s.name(), "free")
+	b.test("check the drive's supply: the 3.3 V rail of the M.2 slot or carrier board, an enclosure's power", "", "a multimeter or a swap of board or power supply")
+	return b
+}
+
+func firmwareCause(s *signals) builder {
+	b := newBuilder(s, LayerFirmware)
+	b.tried(s, []string{"firmware"}, nil, 8, 3, "the firmware update stopped the failures")
+	if s.cfs() {
+		b.proLine(2, logLine(s.down, "CSTS has Controller Fatal Status set: the controller itself reports a fatal error"))
+	}
+	if s.reset != nil && s.reset.Kind == kernlog.ResetNotReady && s.reset.HasCSTS && s.reset.CSTS != 0xffffffff {
+		b.proLine(1, logLine(s.reset, "the controller answered but did not become ready after the reset"))
+	}
+	if s.plan != nil && !s.plan.Enabled && s.inc != nil {
+		b.pro(1, "APST plan", "APST is off and the drive still failed")
+	}
+	if h := s.in.Facts.Health; h != nil && h.CriticalWarning != 0 {
+		b.pro(1, "SMART / Health log", fmt.Sprintf("critical warning 0x%02x", h.CriticalWarning))
+	}
+	if s.gone() {
+		b.conLine(1, logLine(s.down, "the device left the bus: more than a controller hang"))
+	}
+	b.test("look up the firmware revision and the vendor's release notes; read the drive's error log", "sudo nvme fw-log /dev/"+s.name()+"; sudo nvme error-log /dev/"+s.name(), "free to check; an update needs a backup and a reboot")
+	return b
+}
+
+// driveCause is a drive that is failing: the fatal status escalating,
+// media errors, a critical warning. The verdict is to replace it.
+func driveCause(s *signals) builder {
+	b := newBuilder(s, LayerDrive)
+	b.tried(s, []string{"replaced"}, nil, 8, 4, "another drive in the same slot works")
+	if s.fatal >= escalation {
+		b.sign(3, logLine(s.down, fmt.Sprintf("%d incidents in this log with the controller's fatal status set: the failures repeat and the drive reports itself broken; replace it", s.fatal)))
+	} else if s.cfs() {
+		b.proLine(1, logLine(s.down, "CSTS has Controller Fatal Status set: the drive reports an internal fatal error (once: a firmware fault is likelier than a failing drive until it repeats)"))
+	}
+	if h := s.in.Facts.Health; h != nil {
+		if h.MediaErrors > 0 {
+			b.sign(2, Line{Source: "SMART / Health log", Text: fmt.Sprintf("%d media and data integrity errors", h.MediaErrors)})
+		}
+		if h.CriticalWarning&^0x02 != 0 {
+			b.sign(2, Line{Source: "SMART / Health log", Text: fmt.Sprintf("critical warning 0x%02x: spare, reliability or read-only", h.CriticalWarning)})
+		}
+		if h.AvailableSpare < h.AvailableSpareThreshold {
+			b.sign(2, Line{Source: "SMART / Health log", Text: fmt.Sprintf("available spare %d%% is below the threshold %d%%", h.AvailableSpare, h.AvailableSpareThreshold)})
+		}
+	}
+	if s.reset != nil && s.reset.Kind == kernlog.ProbeFailure && s.down == nil && len(s.timeouts) == 0 && s.resume == nil {
+		b.proLine(1, logLine(s.reset, "the kernel gave up on the drive while bringing it up"))
+	}
+	if s.transport != nil {
+		b.conLine(1, logLine(&s.transport[0], "a path-related status: the transport failed, not the drive's media"))
+	}
+	b.test("read the drive's health and error logs", "sudo nvme smart-log /dev/"+s.name()+"; sudo nvme error-log /dev/"+s.name(), "free: media_errors, critical_warning and available_spare say whether it is wearing out")
+	b.test("move the drive to another machine or slot, or another drive into this slot: the failure following the drive convicts it", "", "downtime; a spare drive or slot")
+	return b
+}

@@ -1,0 +1,162 @@
+package diagnose
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nvmeapst/nvmeapst/apst/persist"
+)
+
+// aspmOff are the settings that take ASPM out of the kernel's hands.
+var aspmOff = []string{"pcie_aspm", "pcie_aspm.policy"}
+
+// linkEnds returns the functions at the two ends of the device's link: the
+// device and the port above it.
+func (s *signals) linkEnds() []Function {
+	p := s.path()
+	return p[:min(len(p), 2)]
+}
+
+// aspmExcluded says why ASPM cannot have acted on the drive's link ("" when
+// it can): L1 off at both ends, the performance policy, pcie_aspm=off in
+// force.
+func (s *signals) aspmExcluded() string {
+	ends := s.linkEnds()
+	off := len(ends) > 0
+	for _, f := range ends {
+		if !f.Link.L1.Is("0") {
+			off = false
+		}
+	}
+	switch {
+	case off:
+		return "ASPM L1 is off on the drive's link"
+	case s.in.Facts.ASPMPolicy.Is("performance"):
+		return "the ASPM policy is performance"
+	case len(s.triedOf(aspmOff, "off", "performance")) > 0:
+		return "the drive failed with pcie_aspm=off too"
+	}
+	return ""
+}
+
+func aspmCause(s *signals) builder {
+	b := newBuilder(s, LayerASPM)
+	offTried := b.tried(s, aspmOff, []string{"off", "performance"}, 8, 5, "the kernel stopped managing ASPM and the failures stopped")
+	piTried := b.tried(s, []string{"dtparam"}, []string{"pciex1_gen=2", "pciex1_gen=1", "pciex1_no_l0s", "pciex1_no_l0s=on"}, 8, 3, "the Raspberry Pi's PCIe link settings stopped the failures")
+	var subs []string // "0000:04:00.0: l1_1_aspm, l1_2_aspm"
+	var src string
+	var l12, l11 []string // the files to write, device end first
+	known, l1on := false, false
+	for _, f := range s.linkEnds() {
+		var on []string
+		for _, c := range f.Link.All() {
+			if !c.Fact.Is("1") || !strings.HasPrefix(c.Name, "l1_") || c.Name == "l1_aspm" {
+				continue
+			}
+			if src == "" {
+				src = c.Fact.Source
+			}
+			on = append(on, c.Name)
+			file := devPath(f.Address) + "/link/" + c.Name
+			if strings.HasPrefix(c.Name, "l1_2") {
+				l12 = append(l12, file)
+			} else {
+				l11 = append(l11, file)
+			}
+		}
+		if len(on) > 0 {
+			subs = append(subs, f.Address+": "+strings.Join(on, ", "))
+		}
+		if f.Link.L1.Known() {
+			known = true
+			l1on = l1on || f.Link.L1.Is("1")
+		}
+	}
+	if len(subs) > 0 {
+		b.setting(2, src, "L1 substates are enabled on the drive's link ("+strings.Join(subs, "; ")+")")
+	} else if known && !l1on {
+		b.con(2, s.linkEnds()[0].Link.L1.Source, "ASPM L1 is off on the drive's link")
+	}
+	pol := s.in.Facts.ASPMPolicy
+	switch {
+	case pol.Is("powersupersave"):
+		b.setting(1, pol.Source, "the ASPM policy is powersupersave: L1 substates on every link that supports them (TLP's PCIE_ASPM_ON_BAT=powersupersave sets it)")
+	case pol.Is("performance"):
+		b.con(2, pol.Source, "the ASPM policy is performance: the kernel disables ASPM on the links it manages")
+	}
+	if s.dtASPM != nil {
+		b.sign(3, logLine(s.dtASPM, "the kernel enabled ASPM from the device tree (since 6.18 it enables every state the link supports on DT platforms): a link that managed before may now enter L1 substates"))
+	}
+	switch {
+	case s.mmioDead():
+		b.proLine(2, logLine(s.down, "the controller stopped answering while its config space still did: an ASPM exit that loses the link reads like this (so does a drive stuck in an APST state)"))
+	case s.gone():
+		b.proLine(2, logLine(s.down, "config space reads all ones: the device is gone from the bus, as when an L1 exit loses the link"))
+	}
+	if len(s.others) > 0 {
+		b.proLine(2, logLine(&s.others[0], fmt.Sprintf("%d other PCI function(s) became inaccessible together with the drive: the link states restored on resume (L1 substates) fail on every link at once", len(s.others))))
+	}
+	if len(s.aerPhys) > 0 {
+		b.sign(2, logLine(&s.aerPhys[0], fmt.Sprintf("%d corrected Physical Layer error report(s) of the drive's link: the link retrains, typical of L1 exits on a marginal link", len(s.aerPhys))))
+	}
+	if s.platform == persist.PlatformRaspberryPi && (s.down != nil || len(s.timeouts) > 0) {
+		b.proLine(1, Line{Source: "kernel release " + s.releaseText, Text: "a Raspberry Pi: its external PCIe link fails this way when it runs faster than it was made for (pciex1_gen=3) or enters L0s"})
+	}
+	if offTried {
+		return b
+	}
+	addr := s.addr()
+	if len(l12) > 0 {
+		b.test("turn L1.2 off on this link only, until reboot", "echo 0 | sudo tee "+strings.Join(l12, " "), "this link loses its L1.2 idle savings; every other link keeps them")
+	}
+	if len(l11) > 0 {
+		b.test("then L1.1 too, if L1.2 off did not help", "echo 0 | sudo tee "+strings.Join(l11, " "), "this link loses the rest of its L1 substate savings")
+	}
+	if len(subs) == 0 && s.dev != "" {
+		b.test("turn L1.2 off on this link only (where the kernel exposes it), until reboot", "echo 0 | sudo tee "+devPath(addr)+"/link/l1_2_aspm", "this link loses its L1.2 idle savings")
+	}
+	if pol.Is("powersupersave") {
+		b.test("step the policy down from powersupersave: L1 kept, substates off", "echo powersave | sudo tee /sys/module/pcie_aspm/parameters/policy", "every link loses its L1 substate savings (on battery with TLP: PCIE_ASPM_ON_BAT=powersave)")
+	}
+	if s.platform == persist.PlatformRaspberryPi && !piTried {
+		b.configTest("a Raspberry Pi 5: keep the external link out of L0s (or at Gen 2 if pciex1_gen=3 is set)", "dtparam=pciex1_no_l0s=on", "none measurable; at Gen 2 the link's bandwidth halves")
+	}
+	b.argTest(s, "from boot: the kernel leaves ASPM as the firmware set it (APST left on, so the test separates ASPM from it)", "pcie_aspm=off", "every link's ASPM idle savings: on a laptop about 0.5-2 W while idle")
+	return b
+}
+
+func linkCause(s *signals) builder {
+	b := newBuilder(s, LayerLink)
+	b.tried(s, []string{"dtparam"}, []string{"pciex1_gen=2", "pciex1_gen=1"}, 8, 2, "a slower link stopped the failures")
+	if s.gone() {
+		b.proLine(1, logLine(s.down, "config space reads all ones: the device is not answering on the bus"))
+	}
+	if s.linkDown != nil {
+		b.sign(3, logLine(s.linkDown, "the port above the drive reported the link down: the drive left the bus"))
+	}
+	if len(s.aerUncorr) > 0 {
+		b.sign(3, logLine(&s.aerUncorr[0], fmt.Sprintf("%d uncorrected AER error report(s) for the drive's link", len(s.aerUncorr))))
+	}
+	if len(s.aerOther) > 0 {
+		b.proLine(1, logLine(&s.aerOther[0], fmt.Sprintf("%d corrected %s error report(s)", len(s.aerOther), s.aerOther[0].Layer)))
+	}
+	if len(s.aerPhys) > 0 {
+		b.proLine(1, logLine(&s.aerPhys[0], fmt.Sprintf("%d corrected Physical Layer error report(s): a marginal link (signal integrity, or ASPM exits)", len(s.aerPhys))))
+	}
+	if len(s.transport) > 0 {
+		b.sign(2, logLine(&s.transport[0], fmt.Sprintf("%d command(s) failed with a path-related status (SCT 3): the transport, not the media", len(s.transport))))
+	}
+	if s.apstFailed != nil && s.apstFailed.Errno == -19 {
+		b.Evidence = append(b.Evidence, logLine(s.apstFailed, "the kernel could not even program APST (-19, ENODEV): the device was not answering"))
+	}
+	if s.mmioDead() {
+		b.conLine(1, logLine(s.down, "config space still answered: the link was up"))
+	}
+	addr := s.addr()
+	b.test("read the link's state and error counters", "sudo lspci -vvv -s "+addr+"; cat "+devPath(addr)+"/aer_dev_correctable", "free: compare LnkSta with LnkCap (speed, width) and look for RxErr, BadTLP, BadDLLP")
+	if s.platform == persist.PlatformRaspberryPi {
+		b.configTest("a Raspberry Pi 5: run the external link at Gen 2 (the supported speed), if config.txt sets pciex1_gen=3", "dtparam=pciex1_gen=2", "the link's bandwidth halves (about 450 MB/s instead of 900)")
+	}
+	b.test("reseat the drive, or move it to another slot or adapter", "", "downtime; rules out the slot, the adapter and the carrier board")
+	return b
+}

@@ -1,0 +1,47 @@
+package diagnose
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+)
+
+// platformCause is the platform or the kernel: lost interrupts, the host
+// memory buffer, firmware tables, a kernel regression.
+func platformCause(s *signals) builder {
+	b := newBuilder(s, LayerPlatform)
+	hmbTried := b.tried(s, []string{"nvme.max_host_mem_size_mb"}, []string{"0"}, 8, 3, "no host memory buffer, and the failures stopped")
+	b.tried(s, []string{"pci"}, []string{"nocrs", "noaer", "nomsi"}, 8, 2, "the PCI core's settings stopped the failures")
+	b.tried(s, []string{"iommu", "amd_iommu", "intel_iommu"}, []string{"off", "soft", "pt"}, 8, 2, "the IOMMU setting stopped the failures")
+	b.tried(s, []string{"kernel", "bios"}, nil, 8, 3, "another kernel or BIOS stopped the failures")
+	if len(s.polled) > 0 {
+		b.sign(4, logLine(&s.polled[0], fmt.Sprintf("%d command(s) timed out although they had completed: the driver found them by polling, so the interrupt was lost (MSI, an IOMMU or interrupt remapping, a platform quirk), not the drive", len(s.polled))))
+	}
+	if s.lostIRQ != nil {
+		b.sign(3, logLine(s.lostIRQ, "the kernel disabled an interrupt nobody handled: interrupt routing is broken"))
+	}
+	if len(s.others) > 0 {
+		b.proLine(2, logLine(&s.others[0], fmt.Sprintf("%d other PCI function(s) became inaccessible together with the drive: a platform or PCI core fault, not one device", len(s.others))))
+	}
+	if s.hmb != nil {
+		b.sign(3, logLine(s.hmb, "the host memory buffer could not be set up: DRAM-less drives stall or fail without it"))
+	}
+	if s.reset != nil && s.reset.Kind == kernlog.ResetNotReady && strings.Contains(s.reset.Text, "initiali") && s.down == nil {
+		b.proLine(2, logLine(s.reset, "the drive never became ready at probe: the host did not give it time or power to come up (reset timing, a platform quirk), or it is dead"))
+	}
+	if s.down == nil && s.resume == nil && len(s.timeouts) > 0 && len(s.polled) == 0 && s.onResume == nil {
+		b.proLine(1, logLine(&s.timeouts[0], "commands timed out and the controller recovered: lost interrupts and kernel regressions stall commands like this too"))
+	}
+	if b.Score <= 0 {
+		return b
+	}
+	if len(s.polled) > 0 || s.lostIRQ != nil {
+		b.argTest(s, "test interrupt delivery: MSI off for PCI devices (or, with an IOMMU, iommu=pt)", "pci=nomsi", "every device falls back to legacy interrupts; slower, a test only")
+	}
+	if s.hmb != nil && !hmbTried {
+		b.argTest(s, "run the drive without a host memory buffer", "nvme.max_host_mem_size_mb=0", "a DRAM-less drive loses its mapping cache: slower random reads")
+	}
+	b.test("boot the newest stable kernel (or the last one that worked) and the newest BIOS: a regression or a quirk may be fixed there", "uname -r; cat /sys/class/dmi/id/bios_version", "a reboot")
+	return b
+}

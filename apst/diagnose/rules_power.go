@@ -1,0 +1,128 @@
+package diagnose
+
+import (
+	"fmt"
+	"strings"
+)
+
+func d3coldCause(s *signals) builder {
+	b := newBuilder(s, LayerD3cold)
+	b.tried(s, []string{"d3cold_allowed"}, []string{"0"}, 8, 4, "the drive kept out of D3cold stopped the failures")
+	b.tried(s, []string{"pcie_port_pm"}, []string{"off"}, 6, 2, "ports kept in D0 stopped the failures")
+	switch {
+	case s.resume != nil && s.resume.FromState == "D3cold" && s.removedFirst:
+		b.Against = append(b.Against, logLine(s.resume, "the PCI core printed this after the device had already left the bus (see the earlier link-down or all-ones read): reading the power state of a device that is gone, a consequence, not the cause"))
+	case s.resume != nil && s.resume.FromState == "D3cold" && len(s.others) > 0:
+		b.proLine(2, logLine(s.resume, fmt.Sprintf("the device could not be brought back from D3cold, and %d other function(s) failed the same way at the same time: something they share", len(s.others))))
+	case s.resume != nil && s.resume.FromState == "D3cold":
+		b.sign(4, logLine(s.resume, "the device could not be brought back from D3cold: its power was removed and it did not return"))
+	}
+	var allowed []Fact
+	var auto bool
+	allKnown, allOff := len(s.path()) > 0, true
+	for _, f := range s.path() {
+		if f.D3coldAllowed.Is("1") {
+			allowed = append(allowed, f.D3coldAllowed)
+		}
+		if !f.D3coldAllowed.Known() {
+			allKnown = false
+		} else if !f.D3coldAllowed.Is("0") {
+			allOff = false
+		}
+		auto = auto || f.Control.Is("auto")
+		if f.PowerState.Is("D3cold") {
+			b.setting(2, f.PowerState.Source, f.Role+" "+f.Address+" is in D3cold now")
+		}
+	}
+	if len(allowed) > 0 && auto {
+		b.setting(1, allowed[0].Source, "d3cold_allowed=1 with runtime PM allowed (power/control=auto) on the path: the drive can be powered off when idle")
+		if s.gone() {
+			b.proLine(1, logLine(s.down, "the device was gone from the bus, as after a D3cold it did not come back from"))
+		}
+	}
+	if allKnown && allOff {
+		b.con(3, s.path()[0].D3coldAllowed.Source, "d3cold_allowed=0 on the device and every bridge: nothing powers it off")
+	}
+	if v, ok := Param(s.cmdline, "pcie_port_pm"); ok && v == "off" && len(s.triedOf([]string{"pcie_port_pm"})) == 0 {
+		b.con(1, "kernel command line", "pcie_port_pm=off: ports stay in D0, so no port above the drive powers it off")
+	}
+	if len(s.triedOf([]string{"d3cold_allowed"}, "0")) == 0 {
+		b.test("forbid D3cold for the drive only, until reboot", "echo 0 | sudo tee "+devPath(s.addr())+"/d3cold_allowed", "the drive is never powered off by runtime PM: at most D3hot when idle (system sleep is unchanged)")
+	}
+	return b
+}
+
+func runtimePMCause(s *signals) builder {
+	b := newBuilder(s, LayerRuntimePM)
+	b.tried(s, []string{"control"}, []string{"on"}, 8, 3, "the device kept in D0 stopped the failures")
+	portTried := b.tried(s, []string{"pcie_port_pm"}, []string{"off"}, 6, 3, "ports kept in D0 stopped the failures")
+	switch {
+	case s.resume != nil && s.resume.FromState != "D3cold" && !s.removedFirst && len(s.others) > 0:
+		b.proLine(1, logLine(s.resume, fmt.Sprintf("the device could not be brought back from %s, and %d other function(s) failed the same way at the same time: something they share", s.resume.FromState, len(s.others))))
+	case s.resume != nil && s.resume.FromState != "D3cold" && !s.removedFirst:
+		b.sign(3, logLine(s.resume, "the device could not be brought back from "+s.resume.FromState+" after a runtime suspend"))
+	}
+	var autos []Function
+	allOn := len(s.path()) > 0
+	for _, f := range s.path() {
+		if f.Control.Is("auto") {
+			autos = append(autos, f)
+		}
+		if !f.Control.Is("on") {
+			allOn = false
+		}
+		if f.RuntimeStatus.Is("suspended") {
+			b.setting(1, f.RuntimeStatus.Source, f.Role+" "+f.Address+" is runtime-suspended now")
+		}
+	}
+	if len(autos) > 0 {
+		var which []string
+		for _, f := range autos {
+			which = append(which, f.Role+" "+f.Address)
+		}
+		b.setting(1, autos[0].Control.Source, "runtime PM is allowed (power/control=auto, as TLP's RUNTIME_PM_ON_BAT=auto sets) on "+strings.Join(which, ", "))
+		if s.gone() {
+			b.proLine(1, logLine(s.down, "the device dropped off the bus with runtime PM allowed above it"))
+		}
+	}
+	if allOn {
+		b.con(2, s.path()[0].Control.Source, "power/control=on on the device and every bridge: nothing is runtime-suspended")
+	}
+	for _, f := range autos {
+		b.test("keep "+f.Role+" "+f.Address+" in D0, until reboot", "echo on | sudo tee "+devPath(f.Address)+"/power/control", "this function stays in D0 when idle (with TLP, RUNTIME_PM_DENYLIST keeps it so)")
+	}
+	if len(autos) == 0 && s.dev != "" {
+		b.test("keep the drive in D0, until reboot", "echo on | sudo tee "+devPath(s.addr())+"/power/control", "the drive's function stays in D0 when idle")
+	}
+	if b.Score >= 3 && !portTried {
+		b.argTest(s, "only if keeping one path in D0 confirms it: no PCIe port runtime PM, for good", "pcie_port_pm=off", "every PCIe port stays in D0")
+	}
+	return b
+}
+
+// suspendCause is system sleep: the failure came on resume, or the PM
+// core reported a device that failed to suspend or resume.
+func suspendCause(s *signals) builder {
+	b := newBuilder(s, LayerSuspend)
+	noacpi := b.tried(s, []string{"nvme.noacpi"}, nil, 8, 3, "the drive no longer put in D3 by the firmware's StorageD3Enable on suspend, and the failures stopped")
+	b.tried(s, []string{"mem_sleep_default"}, nil, 8, 3, "another sleep mode stopped the failures")
+	if s.onResume != nil {
+		b.sign(4, logLine(s.onResume, "this happened on resume: the failure came within "+resumeWindow.String()+" of this system sleep transition"))
+	}
+	if len(s.pmErrors) > 0 {
+		e := &s.pmErrors[0]
+		b.sign(4, logLine(e, fmt.Sprintf("the PM core reported %d device(s) that failed to suspend or resume", len(s.pmErrors))))
+	}
+	if s.resume != nil && !s.removedFirst && s.onResume != nil {
+		b.proLine(1, logLine(s.resume, "the device did not come back to D0 after the sleep"))
+	}
+	if b.Score <= 0 && s.onResume == nil && len(s.pmErrors) == 0 {
+		return b
+	}
+	if !noacpi {
+		b.argTest(s, "keep the drive out of D3 across suspend (AMD and Intel laptops whose firmware asks for StorageD3Enable)", "nvme.noacpi=1", "the drive stays powered during s2idle: more battery drain while asleep")
+	}
+	b.test("try the other sleep mode, until reboot", "cat /sys/power/mem_sleep; echo deep | sudo tee /sys/power/mem_sleep", "S3 (deep) where the firmware offers it: slower wake, less drain; s2idle otherwise")
+	b.test("look for a BIOS update that mentions NVMe, sleep or resume", "", "free to look; an update needs a reboot")
+	return b
+}

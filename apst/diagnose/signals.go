@@ -1,0 +1,450 @@
+package diagnose
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+	"github.com/nvmeapst/nvmeapst/apst/persist"
+)
+
+// signals are the observations the rules weigh.
+type signals struct {
+	in   *Input
+	ctrl string
+	dev  string // PCI address of the controller
+	inc  *kernlog.Incident
+	// incidents counts the controller's incidents with a failure, fatal
+	// those with a controller-down whose CSTS has CFS set.
+	incidents, fatal int
+	// events of the incident (and AER of the same device earlier in the
+	// boot), first of each kind
+	down, resume, linkDown, reset, apstFailed, hint *kernlog.Event
+	// removal is the first sign that the device left the bus (pciehp link
+	// down or card not present, a controller-down reading all ones)
+	// before the resume failure, which is then its consequence.
+	removedFirst bool
+	aerPhys      []kernlog.Event
+	aerOther     []kernlog.Event
+	aerUncorr    []kernlog.Event
+	timeouts     []kernlog.Event
+	polled       []kernlog.Event // timeouts the driver completed by polling
+	ioErrors     []kernlog.Event
+	transport    []kernlog.Event // I/O errors with a transport status, not host-aborted
+	// context of the log, not tied to the controller
+	// others are resume failures of other PCI functions at the same time
+	// as the drive's: a shared cause (the port, ASPM restore, the
+	// platform), not the drive.
+	others      []kernlog.Event
+	onResume    *kernlog.Event // suspend exit (or entry) just before the failure
+	pmErrors    []kernlog.Event
+	lostIRQ     *kernlog.Event
+	hmb         *kernlog.Event
+	dtASPM      *kernlog.Event
+	cmdline     string
+	cmdlineLine Line // where the command line came from
+	release     apst.Release
+	releaseText string
+	platform    persist.Platform
+	tried       []Tried // what was tried, the log's command line included
+	known       []Known // known regressions and quirks the log matches
+	plan        *apst.Plan
+	planErr     error
+	notes       []string
+}
+
+// resumeWindow is how long after a resume a failure counts as "on
+// resume".
+const resumeWindow = 2 * time.Minute
+
+// observe gathers the signals.
+func observe(in *Input) *signals {
+	s := &signals{in: in, ctrl: in.Controller, dev: in.Facts.Address}
+	if s.dev == "" {
+		if f := in.Facts.Device(); f != nil {
+			s.dev = f.Address
+		}
+	}
+	if s.ctrl == "" {
+		s.ctrl = in.Facts.Controller
+	}
+	if in.Log != nil {
+		s.pickIncident(in.Log)
+		if s.dev == "" {
+			s.dev = addressOf(in.Log, s.ctrl)
+		}
+		if s.dev == "" && s.inc != nil {
+			s.dev = s.inc.PCI
+		}
+		s.context(in.Log)
+	}
+	switch {
+	case in.Facts.CommandLine.Known():
+		s.cmdline = in.Facts.CommandLine.Value
+		s.cmdlineLine = Line{Source: in.Facts.CommandLine.Source, Text: "the kernel command line", Quote: s.cmdline}
+	case in.Log != nil && in.Log.CommandLine != "":
+		s.cmdline = in.Log.CommandLine
+		s.cmdlineLine = Line{Source: "kernel log", Text: "the kernel command line of the boot that failed", Quote: "Kernel command line: " + s.cmdline}
+	}
+	s.release = in.Release
+	switch {
+	case !s.release.IsZero():
+		s.releaseText = s.release.String()
+	case in.Facts.KernelRelease.Known():
+		s.releaseText = in.Facts.KernelRelease.Value
+	case in.Log != nil && in.Log.Release != "":
+		s.releaseText = in.Log.Release
+	}
+	if s.release.IsZero() && s.releaseText != "" {
+		s.release, _ = apst.ParseRelease(s.releaseText)
+	}
+	s.platform = in.Platform
+	if s.platform == persist.PlatformUnknown {
+		s.platform = persist.DetectPlatform(s.releaseText, s.cmdline)
+	}
+	s.known = matchKnown(s)
+	s.tried = append(s.tried, in.Tried...)
+	if s.inc != nil {
+		for _, t := range ParseTried(s.cmdline) {
+			t.FromLog = true
+			s.tried = append(s.tried, t)
+		}
+	}
+	if in.Identify != nil && s.inc != nil {
+		params := in.Params
+		if params.Generation == 0 {
+			// The zero Params: the defaults of the log's release.
+			gen, err := s.release.Generation()
+			if err != nil {
+				gen = apst.Current
+			}
+			params = apst.DefaultParams(gen)
+			params.Release = s.release
+			s.notes = append(s.notes, fmt.Sprintf("no kernel parameters were given: the APST plan assumes the module defaults of %s (bound %s)", gen, params.Bound))
+		}
+		in.Params = params
+		p, err := apst.Build(in.Identify, params)
+		if err != nil {
+			s.planErr = err
+			s.notes = append(s.notes, "the APST plan could not be built: "+err.Error())
+		} else {
+			s.plan = &p
+		}
+	} else if s.inc != nil {
+		s.notes = append(s.notes, "no Identify data: the APST table is unknown, so the APST verdict rests on the log and the facts alone (give --id-ctrl CAPTURE)")
+	}
+	if s.inc != nil && s.inc.Omitted > 0 {
+		s.notes = append(s.notes, fmt.Sprintf("the incident has %d more events than were kept (the first and last %d are)", s.inc.Omitted, kernlog.MaxIncidentEvents/2))
+	}
+	return s
+}
+
+// addressOf is the PCI address the log ties controller c to.
+func addressOf(l *kernlog.Log, c string) string {
+	if c == "" {
+		return ""
+	}
+	best := ""
+	for a, x := range l.Addresses {
+		if x == c && (best == "" || a < best) {
+			best = a
+		}
+	}
+	return best
+}
+
+// severity orders incidents: the one that shows the drive stop answering
+// is the failure to diagnose, not a later corrected error or I/O error of
+// another device.
+func severity(in *kernlog.Incident) int {
+	n := 0
+	for k, c := range in.Counts {
+		if c == 0 {
+			continue
+		}
+		switch k {
+		case kernlog.ControllerDown, kernlog.ResumeFailure, kernlog.ProbeFailure, kernlog.ResetFailure, kernlog.ResetNotReady, kernlog.LinkDown:
+			n = max(n, 3)
+		case kernlog.IOTimeout, kernlog.AdminTimeout, kernlog.APSTFailed, kernlog.AERRecovery, kernlog.DriverError:
+			n = max(n, 2)
+		case kernlog.IOError:
+			n = max(n, 1)
+		case kernlog.AERError, kernlog.AERReceived:
+			if in.Counts[kernlog.AERError] > 0 && uncorrected(in) {
+				n = max(n, 2)
+			}
+		}
+	}
+	return n
+}
+
+func uncorrected(in *kernlog.Incident) bool {
+	for _, e := range in.Events {
+		if (e.Kind == kernlog.AERError || e.Kind == kernlog.AERReceived) && strings.HasPrefix(e.Severity, "Uncorrected") {
+			return true
+		}
+	}
+	return false
+}
+
+// mine reports whether incident in is of the controller diagnosed (any
+// controller's when none is named).
+func (s *signals) mine(in *kernlog.Incident) bool {
+	switch {
+	case s.ctrl == "" && s.dev == "":
+		return in.Controller != "" || in.PCI != ""
+	case s.ctrl != "" && in.Controller == s.ctrl:
+		return true
+	}
+	return s.dev != "" && in.Controller == "" && in.PCI == s.dev
+}
+
+// pickIncident chooses the failure to diagnose: of the controller named
+// (any when none is), the most severe incident, the most recent of equally
+// severe ones, and reads its events.
+func (s *signals) pickIncident(l *kernlog.Log) {
+	best := 0
+	for i := range l.Incidents {
+		in := &l.Incidents[i]
+		if !s.mine(in) {
+			continue
+		}
+		sev := severity(in)
+		if sev == 0 {
+			continue
+		}
+		if sev >= best {
+			best, s.inc = sev, in
+		}
+	}
+	if s.inc == nil {
+		return
+	}
+	if s.ctrl == "" {
+		s.ctrl = s.inc.Controller
+	}
+	for i := range l.Incidents {
+		in := &l.Incidents[i]
+		if (s.ctrl != "" && in.Controller == s.ctrl || in == s.inc) && severity(in) >= 2 {
+			s.incidents++
+			if e, ok := in.First(kernlog.ControllerDown); ok && e.CSTS != 0xffffffff && e.CSTS&2 != 0 {
+				s.fatal++
+			}
+		}
+	}
+	// Corrected errors of the same device shortly before are part of the
+	// story even when an earlier incident holds them: look at every
+	// incident of the controller in the same boot.
+	for i := range l.Incidents {
+		in := &l.Incidents[i]
+		if in.Boot != s.inc.Boot || in != s.inc && !s.sameDevice(in) {
+			continue
+		}
+		for j := range in.Events {
+			e := &in.Events[j]
+			if in != s.inc && e.Kind != kernlog.AERError && e.Kind != kernlog.AERReceived {
+				continue
+			}
+			s.event(e)
+		}
+	}
+}
+
+func (s *signals) sameDevice(in *kernlog.Incident) bool {
+	return s.ctrl != "" && in.Controller == s.ctrl || s.dev != "" && in.PCI == s.dev
+}
+
+func (s *signals) event(e *kernlog.Event) {
+	switch e.Kind {
+	case kernlog.ControllerDown:
+		if s.down == nil {
+			s.down = e
+		}
+	case kernlog.ResumeFailure:
+		if s.resume == nil {
+			s.resume = e
+			s.removedFirst = s.linkDown != nil || s.down != nil && s.down.Gone() && s.down.Line < e.Line
+		}
+	case kernlog.LinkDown:
+		if s.linkDown == nil {
+			s.linkDown = e
+		}
+	case kernlog.ProbeFailure, kernlog.ResetFailure, kernlog.ResetNotReady:
+		if s.reset == nil {
+			s.reset = e
+		}
+	case kernlog.APSTFailed:
+		if s.apstFailed == nil {
+			s.apstFailed = e
+		}
+	case kernlog.PowerSavingHint:
+		if s.hint == nil {
+			s.hint = e
+		}
+	case kernlog.AERError, kernlog.AERReceived:
+		switch {
+		case strings.HasPrefix(e.Severity, "Uncorrected"):
+			s.aerUncorr = append(s.aerUncorr, *e)
+		case e.Layer == "Physical Layer":
+			s.aerPhys = append(s.aerPhys, *e)
+		case e.Kind == kernlog.AERError:
+			s.aerOther = append(s.aerOther, *e)
+		}
+	case kernlog.IOTimeout, kernlog.AdminTimeout:
+		s.timeouts = append(s.timeouts, *e)
+		if strings.Contains(e.Action, "polled") {
+			s.polled = append(s.polled, *e)
+		}
+	case kernlog.IOError:
+		s.ioErrors = append(s.ioErrors, *e)
+		if e.HasSC && e.SCT == 3 && e.SC != 0x71 {
+			// Path-related status other than Host Aborted Command (which
+			// the driver sets on the commands of a reset).
+			s.transport = append(s.transport, *e)
+		}
+	case kernlog.PMError:
+		s.pmErrors = append(s.pmErrors, *e)
+	}
+}
+
+// context reads what the log says around the failure: a resume just
+// before it, power-management errors, lost interrupts, the host memory
+// buffer, the device tree's ASPM.
+func (s *signals) context(l *kernlog.Log) {
+	if s.inc == nil {
+		return
+	}
+	first := s.inc.Events[0]
+	var lastSleep *kernlog.Event
+	for i := range l.Incidents {
+		in := &l.Incidents[i]
+		if in.Boot != s.inc.Boot {
+			continue
+		}
+		other := in.Controller != "" && s.ctrl != "" && in.Controller != s.ctrl
+		for j := range in.Events {
+			e := &in.Events[j]
+			switch e.Kind {
+			case kernlog.SuspendEntry, kernlog.SuspendExit:
+				if e.Line < first.Line && (lastSleep == nil || e.Line > lastSleep.Line) {
+					lastSleep = e
+				}
+			case kernlog.PMError:
+				if !other && in != s.inc {
+					s.pmErrors = append(s.pmErrors, *e)
+				}
+			case kernlog.ResumeFailure:
+				if s.resume != nil && e.PCI != "" && e.PCI != s.resume.PCI && near(e, s.resume) {
+					s.others = append(s.others, *e)
+				}
+			case kernlog.LostInterrupt:
+				if s.lostIRQ == nil {
+					s.lostIRQ = e
+				}
+			case kernlog.HostMemoryBuffer:
+				if !other && s.hmb == nil && strings.Contains(e.Text, "failed") {
+					s.hmb = e
+				}
+			case kernlog.ASPMPlatform:
+				if s.dtASPM == nil && strings.Contains(e.Text, "DT platform") {
+					s.dtASPM = e
+				}
+			}
+		}
+	}
+	if lastSleep != nil {
+		if d, ok := first.Time.Sub(lastSleep.Time); !ok || d <= resumeWindow {
+			s.onResume = lastSleep
+		}
+	}
+}
+
+// near reports whether two events happened together: within two seconds
+// when their times compare, else within five lines.
+func near(a, b *kernlog.Event) bool {
+	if d, ok := a.Time.Sub(b.Time); ok {
+		return d < 2*time.Second && d > -2*time.Second
+	}
+	return a.Line-b.Line <= 5 && b.Line-a.Line <= 5
+}
+
+// gone reports that the device dropped off the bus: PCI_STATUS all ones
+// (or unreadable) when the controller went down.
+func (s *signals) gone() bool { return s.down != nil && s.down.Gone() }
+
+// mmioDead reports a controller that stopped answering while its config
+// space still answered (PCI_STATUS not all ones).
+func (s *signals) mmioDead() bool {
+	return s.down != nil && s.down.HasPCIStatus && s.down.PCIStatus != 0xffff && s.down.CSTS == 0xffffffff
+}
+
+// cfs reports a controller-down whose CSTS has Controller Fatal Status
+// set (and is not all ones).
+func (s *signals) cfs() bool {
+	return s.down != nil && s.down.CSTS != 0xffffffff && s.down.CSTS&2 != 0
+}
+
+// notBack reports that the kernel gave up on the device (-19, ENODEV) or
+// the controller is no longer live.
+func (s *signals) notBack() (Line, bool) {
+	if s.reset != nil && (s.reset.Errno == -19 || s.reset.Kind == kernlog.ResetNotReady) {
+		return logLine(s.reset, ""), true
+	}
+	st := s.in.Facts.State
+	if st.Known() && st.Value != "live" && st.Value != "" {
+		return Line{Source: st.Source, Text: "the controller's state is " + st.Value, Quote: st.Value}, true
+	}
+	return Line{}, false
+}
+
+// logLine is an event as evidence: the line quoted as it appears, and what
+// it means.
+func logLine(e *kernlog.Event, meaning string) Line {
+	src := fmt.Sprintf("kernel log line %d", e.Line)
+	if t := e.Time.String(); t != "" {
+		src += " (" + t + ")"
+	}
+	q := e.Raw
+	if q == "" {
+		q = e.Text
+	}
+	return Line{Source: src, Text: meaning, Line: e.Line, Quote: q}
+}
+
+// path returns the functions from the device to the root port.
+func (s *signals) path() []Function { return s.in.Facts.Path }
+
+// devPath is the sysfs path of a PCI function for commands.
+func devPath(addr string) string { return "/sys/bus/pci/devices/" + addr }
+
+// addr is the controller's PCI address for commands, or a description of
+// how to find it (never a placeholder that reads like an address).
+func (s *signals) addr() string {
+	if s.dev != "" {
+		return s.dev
+	}
+	return "$(basename $(readlink -f /sys/class/nvme/" + s.name() + "/device))"
+}
+
+// name is the controller's name for commands: the log's, else "nvme0"
+// written so that it reads as a choice ("${NVME:-nvme0}") when the log
+// names none.
+func (s *signals) name() string {
+	if s.ctrl != "" {
+		return s.ctrl
+	}
+	return "${NVME:-nvme0}"
+}
+
+// who is the controller for sentences.
+func (s *signals) who() string {
+	switch {
+	case s.ctrl != "":
+		return s.ctrl
+	case s.dev != "":
+		return "the drive at " + s.dev
+	}
+	return "the drive"
+}

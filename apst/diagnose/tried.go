@@ -1,0 +1,173 @@
+package diagnose
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Outcome says whether a setting the user already tried helped.
+type Outcome string
+
+// The outcomes of a setting tried.
+const (
+	// DidNotHelp: the drive still failed with the setting in force (the
+	// default: a user who asks still has the failure).
+	DidNotHelp Outcome = "did not help"
+	// Helped: the failures stopped with it.
+	Helped Outcome = "helped"
+	// Partly: fewer failures, not none.
+	Partly Outcome = "partly"
+)
+
+// Tried is one setting the user already ran with: a kernel command line
+// parameter ("pcie_aspm=off", "nvme_core.default_ps_max_latency_us=0"), a
+// module parameter in the same form, a Raspberry Pi config.txt line
+// ("dtparam=pciex1_gen=2") or a sysfs write written as FILE=VALUE
+// ("/sys/bus/pci/devices/0000:01:00.0/d3cold_allowed=0").
+type Tried struct {
+	// Setting is the parameter or file, Value what it was set to ("" for
+	// a bare flag such as "nvme.noacpi").
+	Setting string
+	Value   string
+	Outcome Outcome
+	// FromLog says that the setting is on the command line of the boot
+	// that failed (the log's "Kernel command line"), so it did not help.
+	FromLog bool
+}
+
+// String is "SETTING=VALUE (OUTCOME)".
+func (t Tried) String() string {
+	s := t.Setting
+	if t.Value != "" {
+		s += "=" + t.Value
+	}
+	return s + " (" + string(t.Outcome) + ")"
+}
+
+// ParseTried reads settings tried, separated by blanks or commas, each
+// SETTING[=VALUE] with an optional outcome after a colon
+// ("pcie_aspm=off:helped", "nvme_core.default_ps_max_latency_us=0:no").
+// Without one, a setting did not help. A kernel command line reads as
+// settings that did not help. Words that are not settings (BOOT_IMAGE,
+// root=, ro, quiet) are kept too: the rules look only at those they know.
+func ParseTried(s string) []Tried {
+	var out []Tried
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' }) {
+		t, err := parseTried(w)
+		if err == nil {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// ParseTriedFlag reads one --tried value strictly: SETTING[=VALUE][:OUTCOME]
+// with OUTCOME one of helped, yes, partly, no, did-not-help.
+func ParseTriedFlag(s string) ([]Tried, error) {
+	var out []Tried
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' }) {
+		t, err := parseTried(w)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("diagnose: --tried %q names no setting (want SETTING=VALUE[:helped|:no])", s)
+	}
+	return out, nil
+}
+
+func parseTried(w string) (Tried, error) {
+	t := Tried{Outcome: DidNotHelp}
+	if i := strings.LastIndexByte(w, ':'); i > 0 {
+		tail := w[i+1:]
+		if o, ok := outcome(tail); ok {
+			t.Outcome, w = o, w[:i]
+		} else if !strings.ContainsAny(tail, "=/.") {
+			return Tried{}, fmt.Errorf("diagnose: %q: the outcome after ':' is %q (want helped, partly or no)", w, tail)
+		}
+	}
+	t.Setting, t.Value, _ = strings.Cut(w, "=")
+	if t.Setting == "" || strings.ContainsAny(w, "\"'`$;|&<>(){}*?[]\\") {
+		return Tried{}, fmt.Errorf("diagnose: %q is not a setting (want NAME=VALUE)", w)
+	}
+	return t, nil
+}
+
+func outcome(s string) (Outcome, bool) {
+	switch strings.ToLower(s) {
+	case "helped", "yes", "fixed", "ok":
+		return Helped, true
+	case "partly", "partial", "some":
+		return Partly, true
+	case "no", "did-not-help", "didnothelp", "failed", "not":
+		return DidNotHelp, true
+	}
+	return "", false
+}
+
+// tried returns the settings tried whose name is one of names (and whose
+// value, when values is not empty, is one of values).
+func (s *signals) triedOf(names []string, values ...string) []Tried {
+	var out []Tried
+	for _, t := range s.tried {
+		if !matchSetting(t.Setting, names) {
+			continue
+		}
+		if len(values) > 0 && !containsFold(values, t.Value) {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// matchSetting compares a setting with names; a name ending in "/" matches
+// a sysfs file under any device ("d3cold_allowed" matches
+// "/sys/bus/pci/devices/X/d3cold_allowed").
+func matchSetting(setting string, names []string) bool {
+	for _, n := range names {
+		if setting == n || strings.HasPrefix(setting, "/sys/") && strings.HasSuffix(setting, "/"+n) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsFold(vs []string, v string) bool {
+	for _, x := range vs {
+		if strings.EqualFold(x, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// triedRule weighs what was tried for layer b: a setting that helped is
+// the strongest sign there is, one that did not help rules the layer out
+// as far as that setting reaches. It returns whether such a setting was
+// tried without helping (so its test is not recommended again).
+func (b *builder) tried(s *signals, names []string, values []string, helped, notHelped int, what string) bool {
+	failed := false
+	for _, t := range s.triedOf(names, values...) {
+		src := "settings tried"
+		if t.FromLog {
+			src = s.cmdlineLine.Source
+		}
+		switch t.Outcome {
+		case Helped:
+			b.sign(helped, Line{Source: src, Text: t.Setting + " helped: " + what, Quote: t.String()})
+		case Partly:
+			b.proLine(helped/2, Line{Source: src, Text: t.Setting + " helped partly: " + what + ", and something else is at work too", Quote: t.String()})
+		default:
+			failed = true
+			text := fmt.Sprintf("the drive failed with %s in force: %s", t.Setting+"="+t.Value, "so it is not (only) "+string(b.Layer))
+			if t.Value == "" {
+				text = fmt.Sprintf("the drive failed with %s in force: so it is not (only) %s", t.Setting, b.Layer)
+			}
+			b.conLine(notHelped, Line{Source: src, Text: text, Quote: t.String()})
+		}
+	}
+	return failed
+}

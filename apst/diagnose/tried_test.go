@@ -1,0 +1,40 @@
+package diagnose_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nvmeapst/nvmeapst/apst/diagnose"
+)
+
+func TestParseTriedFlag(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []diagnose.Tried
+	}{
+		{"pcie_aspm=off", []diagnose.Tried{{Setting: "pcie_aspm", Value: "off", Outcome: diagnose.DidNotHelp}}},
+		{"pcie_aspm=off:helped", []diagnose.Tried{{Setting: "pcie_aspm", Value: "off", Outcome: diagnose.Helped}}},
+		{"nvme_core.default_ps_max_latency_us=0:no,nvme.noacpi=1:partly", []diagnose.Tried{
+			{Setting: "nvme_core.default_ps_max_latency_us", Value: "0", Outcome: diagnose.DidNotHelp},
+			{Setting: "nvme.noacpi", Value: "1", Outcome: diagnose.Partly}}},
+		{"/sys/bus/pci/devices/0000:01:00.0/d3cold_allowed=0:yes", []diagnose.Tried{{Setting: "/sys/bus/pci/devices/0000:01:00.0/d3cold_allowed", Value: "0", Outcome: diagnose.Helped}}},
+		{"dtparam=pciex1_gen=2", []diagnose.Tried{{Setting: "dtparam", Value: "pciex1_gen=2", Outcome: diagnose.DidNotHelp}}},
+	} {
+		got, err := diagnose.ParseTriedFlag(tc.in)
+		require.NoError(t, err, tc.in)
+		assert.Equal(t, tc.want, got, tc.in)
+	}
+	for _, bad := range []string{"", " , ", "pcie_aspm=off:maybe", "=1", "x=$(reboot)"} {
+		_, err := diagnose.ParseTriedFlag(bad)
+		assert.Error(t, err, bad)
+	}
+}
+
+func TestParseTriedCommandLine(t *testing.T) {
+	got := diagnose.ParseTried("BOOT_IMAGE=/boot/vmlinuz root=UUID=1 ro quiet pcie_aspm=off nvme_core.default_ps_max_latency_us=0")
+	require.Len(t, got, 6)
+	assert.Equal(t, diagnose.Tried{Setting: "pcie_aspm", Value: "off", Outcome: diagnose.DidNotHelp}, got[4])
+	assert.Equal(t, "nvme_core.default_ps_max_latency_us=0 (did not help)", got[5].String())
+}

@@ -1,0 +1,97 @@
+package persist
+
+import "strings"
+
+// Platform names how a machine boots: where its kernel command line and,
+// on a Raspberry Pi, its firmware configuration live. The zero value is
+// unknown: Placement then gives the usual places.
+type Platform string
+
+// The platforms Placement knows.
+const (
+	PlatformUnknown     Platform = ""
+	PlatformGRUB        Platform = "grub"         // Debian, Ubuntu and most others
+	PlatformFedora      Platform = "fedora"       // Fedora, RHEL and derivatives: grubby
+	PlatformSystemdBoot Platform = "systemd-boot" // systemd-boot or a unified kernel image
+	PlatformRaspberryPi Platform = "raspberry-pi" // Raspberry Pi OS (and Ubuntu for the Pi)
+	PlatformNixOS       Platform = "nixos"
+	PlatformTrueNAS     Platform = "truenas" // TrueNAS SCALE
+	PlatformProxmox     Platform = "proxmox"
+)
+
+// Platforms lists the known platforms.
+func Platforms() []Platform {
+	return []Platform{PlatformGRUB, PlatformFedora, PlatformSystemdBoot, PlatformRaspberryPi, PlatformNixOS, PlatformTrueNAS, PlatformProxmox}
+}
+
+// Placement says where a setting goes on a platform so that it lasts,
+// and how it is applied.
+type Placement struct {
+	// Platform is the platform the steps are for (unknown: the usual
+	// places, each step naming its boot loader).
+	Platform Platform
+	// Steps are what to do, in order.
+	Steps []string
+}
+
+// KernelArgument says where the kernel command line argument arg
+// ("pcie_aspm=off") goes on platform p. arg is written into the steps as
+// given: the caller passes a setting, never text from a log.
+func KernelArgument(p Platform, arg string) Placement {
+	pl := Placement{Platform: p}
+	switch p {
+	case PlatformGRUB:
+		pl.Steps = []string{"add " + arg + " to GRUB_CMDLINE_LINUX_DEFAULT in /etc/default/grub", "sudo update-grub, then reboot"}
+	case PlatformFedora:
+		pl.Steps = []string{"sudo grubby --update-kernel=ALL --args=\"" + arg + "\"", "reboot (undo: grubby --update-kernel=ALL --remove-args=\"" + arg + "\")"}
+	case PlatformSystemdBoot:
+		pl.Steps = []string{"add " + arg + " to /etc/kernel/cmdline (or to the options line of the entry in /boot/loader/entries/)", "sudo kernel-install add $(uname -r) /lib/modules/$(uname -r)/vmlinuz (or your distribution's initramfs rebuild), then reboot"}
+	case PlatformRaspberryPi:
+		pl.Steps = []string{"append \" " + arg + "\" to the single line of /boot/firmware/cmdline.txt (/boot/cmdline.txt before Bookworm); no new line", "reboot"}
+	case PlatformNixOS:
+		pl.Steps = []string{"add \"" + arg + "\" to boot.kernelParams in configuration.nix", "sudo nixos-rebuild boot, then reboot"}
+	case PlatformTrueNAS:
+		pl.Steps = []string{"sudo midclt call system.advanced.update '{\"kernel_extra_options\": \"" + arg + "\"}' (keeps it across updates; editing GRUB by hand does not)", "reboot"}
+	case PlatformProxmox:
+		pl.Steps = []string{"GRUB (most installs): add " + arg + " to GRUB_CMDLINE_LINUX_DEFAULT in /etc/default/grub, then update-grub", "systemd-boot (ZFS root on UEFI): add it to the single line of /etc/kernel/cmdline, then proxmox-boot-tool refresh", "reboot"}
+	default:
+		pl.Steps = []string{
+			"GRUB: add " + arg + " to GRUB_CMDLINE_LINUX_DEFAULT in /etc/default/grub, then update-grub (Debian, Ubuntu) or grubby --update-kernel=ALL --args=\"" + arg + "\" (Fedora)",
+			"systemd-boot: add it to /etc/kernel/cmdline or the entry's options line",
+			"reboot; cat /proc/cmdline shows it",
+		}
+	}
+	return pl
+}
+
+// PiConfig says where a Raspberry Pi firmware setting ("dtparam=pciex1_gen=2")
+// goes: config.txt, read by the firmware before the kernel starts.
+func PiConfig(line string) Placement {
+	return Placement{Platform: PlatformRaspberryPi, Steps: []string{
+		"add the line " + line + " to /boot/firmware/config.txt (/boot/config.txt before Bookworm), in the [all] section",
+		"reboot",
+	}}
+}
+
+// DetectPlatform guesses the platform from a kernel release ("6.6.51+rpt-rpi-2712",
+// "6.8.12-4-pve") and command line; unknown when they do not tell.
+func DetectPlatform(release, cmdline string) Platform {
+	r := strings.ToLower(release)
+	switch {
+	case strings.Contains(r, "rpi") || strings.Contains(r, "raspi") || strings.Contains(cmdline, "bcm2708_fb.") || strings.Contains(cmdline, "vc_mem.mem_base="):
+		return PlatformRaspberryPi
+	case strings.Contains(r, "-pve"):
+		return PlatformProxmox
+	case strings.Contains(r, "truenas"):
+		return PlatformTrueNAS
+	case strings.Contains(cmdline, "init=/nix/store/") || strings.Contains(r, "nixos"):
+		return PlatformNixOS
+	case strings.Contains(r, ".fc") || strings.Contains(r, ".el"):
+		return PlatformFedora
+	case strings.Contains(cmdline, `initrd=\`):
+		return PlatformSystemdBoot
+	case strings.Contains(cmdline, "BOOT_IMAGE="), strings.HasSuffix(r, "-generic"), strings.HasSuffix(r, "-amd64"):
+		return PlatformGRUB
+	}
+	return PlatformUnknown
+}

@@ -1,0 +1,52 @@
+package persist_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/nvmeapst/nvmeapst/apst/persist"
+)
+
+func TestDetectPlatform(t *testing.T) {
+	for _, tc := range []struct {
+		release, cmdline string
+		want             persist.Platform
+	}{
+		{"6.6.51+rpt-rpi-2712", "", persist.PlatformRaspberryPi},
+		{"6.8.0-1004-raspi", "", persist.PlatformRaspberryPi},
+		{"6.1.21-v8+", "coherent_pool=1M 8250.nr_uarts=1 bcm2708_fb.fbwidth=1920 vc_mem.mem_base=0x3ec00000", persist.PlatformRaspberryPi},
+		{"6.8.12-4-pve", "BOOT_IMAGE=/boot/vmlinuz-6.8.12-4-pve root=/dev/mapper/pve-root ro quiet", persist.PlatformProxmox},
+		{"6.6.44-production+truenas", "", persist.PlatformTrueNAS},
+		{"6.6.52", "init=/nix/store/abc-nixos-system/init loglevel=4", persist.PlatformNixOS},
+		{"6.11.4-301.fc41.x86_64", "BOOT_IMAGE=(hd0,gpt2)/vmlinuz-6.11.4-301.fc41.x86_64 root=UUID=1 ro rhgb quiet", persist.PlatformFedora},
+		{"6.12.1-arch1-1", `initrd=\initramfs-linux.img root=/dev/nvme0n1p2 rw`, persist.PlatformSystemdBoot},
+		{"6.8.0-51-generic", "BOOT_IMAGE=/boot/vmlinuz-6.8.0-51-generic root=UUID=a1b2 ro quiet splash", persist.PlatformGRUB},
+		{"6.1.0-28-amd64", "", persist.PlatformGRUB},
+		{"", "", persist.PlatformUnknown},
+		{"6.12.1-arch1-1", "root=/dev/sda2 rw", persist.PlatformUnknown},
+	} {
+		assert.Equal(t, tc.want, persist.DetectPlatform(tc.release, tc.cmdline), "%s | %s", tc.release, tc.cmdline)
+	}
+}
+
+func TestKernelArgumentEveryPlatform(t *testing.T) {
+	for _, p := range append(persist.Platforms(), persist.PlatformUnknown) {
+		pl := persist.KernelArgument(p, "pcie_aspm=off")
+		assert.Equal(t, p, pl.Platform)
+		assert.NotEmpty(t, pl.Steps, p)
+		mentions := false
+		for _, s := range pl.Steps {
+			if assert.NotEmpty(t, s) && strings.Contains(s, "pcie_aspm=off") {
+				mentions = true
+			}
+		}
+		assert.True(t, mentions, "%s: no step names the argument: %q", p, pl.Steps)
+	}
+	assert.Contains(t, persist.KernelArgument(persist.PlatformRaspberryPi, "pcie_aspm=off").Steps[0], "cmdline.txt")
+	assert.Contains(t, persist.KernelArgument(persist.PlatformNixOS, "pcie_aspm=off").Steps[0], "boot.kernelParams")
+	assert.Contains(t, persist.KernelArgument(persist.PlatformTrueNAS, "pcie_aspm=off").Steps[0], "kernel_extra_options")
+	assert.Contains(t, persist.KernelArgument(persist.PlatformProxmox, "pcie_aspm=off").Steps[1], "proxmox-boot-tool refresh")
+	assert.Contains(t, persist.PiConfig("dtparam=pciex1_gen=2").Steps[0], "config.txt")
+}
