@@ -144,7 +144,8 @@ func Diagnose(in Input) Diagnosis {
 	if d.Causes[0].Score <= 0 {
 		d.Causes = append([]Cause{unknownCause(s)}, d.Causes...)
 	}
-	decide(&d, sure)
+	decide(s, &d, sure)
+	calibrate(&d)
 	if c := d.Cause(LayerDrive); c != nil && c.Likelihood == Likely && len(d.Undecided) == 0 && d.Causes[0].Layer == LayerDrive {
 		d.Replace = true
 	}
@@ -183,10 +184,10 @@ func summarize(s *signals, d *Diagnosis) (string, bool) {
 	who := s.who()
 	switch {
 	case len(d.Undecided) == 2:
-		x, y := d.Cause(d.Undecided[0]), d.Cause(d.Undecided[1])
-		fmt.Fprintf(&b, "%s: undecided between %s and %s (%s)", who, x.Layer, y.Layer, reason(x))
+		x := d.Cause(d.Undecided[0])
+		fmt.Fprintf(&b, "%s: undecided between %s and %s (%s fits both)", who, d.Undecided[0], d.Undecided[1], where(x))
 		if d.Separate != nil {
-			fmt.Fprintf(&b, "; to tell them apart: %s", d.Separate.Action)
+			fmt.Fprintf(&b, ". To tell them apart: %s", d.Separate.Action)
 		}
 		b.WriteString(".")
 	case top.Layer == LayerUnknown:
@@ -211,14 +212,34 @@ func summarize(s *signals, d *Diagnosis) (string, bool) {
 	return b.String(), ruledOut
 }
 
-// reason is a cause's strongest evidence in a few words.
+// where is the strongest evidence of c in a few words: "line 6" for a log
+// line, its source otherwise.
+func where(c *Cause) string {
+	if len(c.Evidence) == 0 {
+		return "nothing"
+	}
+	e := c.Evidence[0]
+	if e.Line > 0 {
+		return fmt.Sprintf("line %d", e.Line)
+	}
+	return e.Source
+}
+
+// reason is a cause's strongest evidence in a few words: its first
+// clause, and the line it quotes.
 func reason(c *Cause) string {
 	if len(c.Evidence) == 0 {
 		return "no evidence"
 	}
 	e := c.Evidence[0]
-	if e.Quote != "" && e.Line > 0 {
-		return fmt.Sprintf("line %d: %s", e.Line, e.Text)
+	t := e.Text
+	for _, sep := range []string{": ", " (", "; ", ", as "} {
+		if i := strings.Index(t, sep); i > 20 {
+			t = t[:i]
+		}
 	}
-	return e.Text
+	if e.Line > 0 {
+		return fmt.Sprintf("line %d: %s", e.Line, t)
+	}
+	return t
 }

@@ -76,8 +76,21 @@ func apstCause(s *signals) builder {
 		return b
 	}
 	b.test("turn APST off for this controller only, until reboot, and wait as long as the drive used to last", "echo 0 | sudo tee /sys/class/nvme/"+name+"/power/pm_qos_latency_tolerance_us", offCost(s, deepest))
-	b.argTest(s, "or from boot, for every drive (ASPM and runtime PM left as they are, so the test separates APST from them)", "nvme_core.default_ps_max_latency_us=0", "every NVMe drive idles in an operational state: "+offCost(s, deepest))
+	b.argTest(s, "or from boot, for every drive (ASPM and runtime PM left as they are, so the test separates APST from them)", "nvme_core.default_ps_max_latency_us=0", "every NVMe drive idles in an operational state; this one: "+offCost(s, deepest))
 	return b
+}
+
+// apstExcluded says why APST cannot have acted ("" when it can): it was
+// off (the plan sends APSTE=0, or the drive failed with
+// default_ps_max_latency_us=0).
+func (s *signals) apstExcluded() string {
+	switch {
+	case s.plan != nil && !s.plan.Enabled:
+		return "the kernel sends APSTE=0 to this drive"
+	case len(s.triedOf(apstOff, "0")) > 0:
+		return "the drive failed with nvme_core.default_ps_max_latency_us=0 too"
+	}
+	return ""
 }
 
 // newerQuirk reports a quirk that a later kernel than the log's applies to
@@ -140,7 +153,7 @@ func idleCost(c *powerstate.Controller, to, from uint8) string {
 // offCost is the idle power of APST off.
 func offCost(s *signals, deepest uint8) string {
 	if s.in.Identify == nil || deepest == 0 {
-		return "the drive idles in an operational state (ps0 unless the host picks another): its idle power rises to the operational state's"
+		return "its idle power rises to an operational state's (ps0 unless the host picks another)"
 	}
 	return idleCost(s.in.Identify, 0, deepest)
 }

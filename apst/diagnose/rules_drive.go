@@ -12,10 +12,6 @@ const escalation = 3
 
 func powerLossCause(s *signals) builder {
 	b := newBuilder(s, LayerPowerLoss)
-	if l, ok := s.notBack(); ok && !s.gone() {
-		l.Text = "the device did not come back"
-		b.proLine(1, l)
-	}
 	if s.gone() {
 		b.proLine(1, logLine(s.down, "the device vanished from the bus at once, as when it loses power (the removal that follows is its consequence)"))
 	}
@@ -41,6 +37,9 @@ func firmwareCause(s *signals) builder {
 	b.tried(s, []string{"firmware"}, nil, 8, 3, "the firmware update stopped the failures")
 	if s.cfs() {
 		b.proLine(2, logLine(s.down, "CSTS has Controller Fatal Status set: the controller itself reports a fatal error"))
+	}
+	if s.newIDs != nil {
+		b.proLine(2, logLine(s.newIDs, "the drive reported other namespace identifiers than before: a firmware fault (the kernel quirks such drives with BOGUS_NID; a firmware update may fix it)"))
 	}
 	if s.reset != nil && s.reset.Kind == kernlog.ResetNotReady && s.reset.HasCSTS && s.reset.CSTS != 0xffffffff {
 		b.proLine(1, logLine(s.reset, "the controller answered but did not become ready after the reset"))

@@ -88,6 +88,8 @@ func aspmCause(s *signals) builder {
 		b.sign(3, logLine(s.dtASPM, "the kernel enabled ASPM from the device tree (since 6.18 it enables every state the link supports on DT platforms): a link that managed before may now enter L1 substates"))
 	}
 	switch {
+	case s.mmioDead() && s.apstExcluded() != "":
+		b.sign(2, logLine(s.down, "the controller stopped answering while its config space still did, as after an ASPM exit that loses the link; the other layer that reads like this, APST, is out: "+s.apstExcluded()))
 	case s.mmioDead():
 		b.proLine(2, logLine(s.down, "the controller stopped answering while its config space still did: an ASPM exit that loses the link reads like this (so does a drive stuck in an APST state)"))
 	case s.gone():

@@ -113,6 +113,9 @@ func suspendCause(s *signals) builder {
 		e := &s.pmErrors[0]
 		b.sign(4, logLine(e, fmt.Sprintf("the PM core reported %d device(s) that failed to suspend or resume", len(s.pmErrors))))
 	}
+	if s.newIDs != nil {
+		b.proLine(2, logLine(s.newIDs, "the namespace came back with other identifiers: the kernel revalidates them after a resume or a reset, and drives that report bogus ones after a power transition lose their namespace here"))
+	}
 	if s.resume != nil && !s.removedFirst && s.onResume != nil {
 		b.proLine(1, logLine(s.resume, "the device did not come back to D0 after the sleep"))
 	}

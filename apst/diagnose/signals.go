@@ -33,6 +33,7 @@ type signals struct {
 	polled       []kernlog.Event // timeouts the driver completed by polling
 	ioErrors     []kernlog.Event
 	transport    []kernlog.Event // I/O errors with a transport status, not host-aborted
+	newIDs       *kernlog.Event  // "identifiers changed": a namespace came back as another
 	// context of the log, not tied to the controller
 	// others are resume failures of other PCI functions at the same time
 	// as the drive's: a shared cause (the port, ASPM restore, the
@@ -306,6 +307,10 @@ func (s *signals) event(e *kernlog.Event) {
 		}
 	case kernlog.PMError:
 		s.pmErrors = append(s.pmErrors, *e)
+	case kernlog.DriverError:
+		if s.newIDs == nil && strings.Contains(e.Text, "identifiers changed") {
+			s.newIDs = e
+		}
 	}
 }
 
@@ -384,19 +389,6 @@ func (s *signals) mmioDead() bool {
 // set (and is not all ones).
 func (s *signals) cfs() bool {
 	return s.down != nil && s.down.CSTS != 0xffffffff && s.down.CSTS&2 != 0
-}
-
-// notBack reports that the kernel gave up on the device (-19, ENODEV) or
-// the controller is no longer live.
-func (s *signals) notBack() (Line, bool) {
-	if s.reset != nil && (s.reset.Errno == -19 || s.reset.Kind == kernlog.ResetNotReady) {
-		return logLine(s.reset, ""), true
-	}
-	st := s.in.Facts.State
-	if st.Known() && st.Value != "live" && st.Value != "" {
-		return Line{Source: st.Source, Text: "the controller's state is " + st.Value, Quote: st.Value}, true
-	}
-	return Line{}, false
 }
 
 // logLine is an event as evidence: the line quoted as it appears, and what

@@ -1,14 +1,47 @@
 package diagnose
 
+import (
+	"strings"
+
+	"github.com/nvmeapst/nvmeapst/apst/persist"
+)
+
 // decideMargin is how close (in score) the best layers of two groups are
 // when the evidence does not separate them.
 const decideMargin = 1
+
+// likelyMargin is how far the first group must lead every other for its
+// layer to be called likely (with a discriminating sign): a lead of one or
+// two points is "possible", however strong the sign.
+const likelyMargin = 3
+
+// calibrate grades likely only the first cause, and only when its group
+// leads every other group by likelyMargin.
+func calibrate(d *Diagnosis) {
+	top := d.Causes[0]
+	lead := top.Score
+	for _, c := range d.Causes[1:] {
+		if c.Layer.Group() != top.Layer.Group() {
+			lead = top.Score - max(c.Score, 0)
+			break
+		}
+	}
+	for i := range d.Causes {
+		c := &d.Causes[i]
+		if c.Likelihood != Likely {
+			continue
+		}
+		if c.Layer.Group() != top.Layer.Group() || lead < likelyMargin {
+			c.Likelihood = Possible
+		}
+	}
+}
 
 // decide sets Undecided and Separate when the first cause's group does not
 // stand out: the best cause of another group scores within decideMargin
 // of it and no discriminating sign puts the first ahead by more. A layer
 // never wins by list order.
-func decide(d *Diagnosis, sure map[Layer]bool) {
+func decide(s *signals, d *Diagnosis, sure map[Layer]bool) {
 	top := d.Causes[0]
 	if top.Layer == LayerUnknown || top.Score <= 0 {
 		return
@@ -21,7 +54,7 @@ func decide(d *Diagnosis, sure map[Layer]bool) {
 			return
 		}
 		d.Undecided = []Layer{top.Layer, c.Layer}
-		d.Separate = separate(d, top.Layer, c.Layer)
+		d.Separate = separate(s, top.Layer, c.Layer)
 		for i := range d.Causes {
 			if d.Causes[i].Likelihood == Likely && (d.Causes[i].Layer == top.Layer || d.Causes[i].Layer == c.Layer) {
 				d.Causes[i].Likelihood = Possible
@@ -31,38 +64,56 @@ func decide(d *Diagnosis, sure map[Layer]bool) {
 	}
 }
 
-// separate is the one test that tells a from b: the first test of the
-// cheaper-to-test layer that changes only its own layer.
-func separate(d *Diagnosis, a, b Layer) *Test {
-	for _, l := range []Layer{a, b} {
-		if t, ok := separating[l]; ok {
-			if c := d.Cause(l); c != nil {
-				for _, x := range c.Tests {
-					if x.Setting == t || x.Command == t {
-						x.Action = "for " + string(l) + ": " + x.Action
-						return &x
-					}
-				}
+// separate is the one test that tells a from b: the test that moves one
+// of them alone, for the layer whose test is cheaper (in the order of
+// separators), and never one already tried.
+func separate(s *signals, a, b Layer) *Test {
+	for _, l := range separatorOrder {
+		if l != a.Group() && l != b.Group() && l != a && l != b {
+			continue
+		}
+		t := separators[l]
+		if t.Setting != "" {
+			name, value, _ := strings.Cut(t.Setting, "=")
+			if tried := s.triedOf([]string{name}, value); len(tried) > 0 {
+				continue
+			}
+			if strings.Contains(t.Setting, "=") && !strings.HasPrefix(t.Setting, "dtparam") {
+				t.Where = persist.KernelArgument(s.platform, t.Setting).Steps
 			}
 		}
-	}
-	for _, l := range []Layer{a, b} {
-		if c := d.Cause(l); c != nil && len(c.Tests) > 0 {
-			x := c.Tests[0]
-			x.Action = "for " + string(l) + ": " + x.Action
-			return &x
-		}
+		return &t
 	}
 	return nil
 }
 
-// separating is, per layer, the test (by its setting) that moves that
-// layer alone: APST off leaves ASPM and runtime PM as they are, and so
-// on.
-var separating = map[Layer]string{
-	LayerAPST:      "nvme_core.default_ps_max_latency_us=0",
-	LayerASPM:      "pcie_aspm=off",
-	LayerSuspend:   "nvme.noacpi=1",
-	LayerRuntimePM: "pcie_port_pm=off",
-	LayerPlatform:  "pci=nomsi",
+// separatorOrder is the order in which separating tests are preferred:
+// the cheapest to run and undo first.
+var separatorOrder = []Layer{LayerAPST, LayerASPM, LayerSuspend, LayerD3cold, LayerRuntimePM, LayerPlatform, LayerFirmware, LayerLink, LayerDrive, LayerPowerLoss}
+
+// separators are, per layer, the test that moves that layer alone.
+var separators = map[Layer]Test{
+	LayerAPST: {Action: "boot with nvme_core.default_ps_max_latency_us=0 alone (ASPM and runtime PM as they are) for as long as the drive used to last: another failure rules APST out, none points at it",
+		Command: "add nvme_core.default_ps_max_latency_us=0 to the kernel command line", Setting: "nvme_core.default_ps_max_latency_us=0",
+		Cost: "every NVMe drive idles in an operational state while the test runs"},
+	LayerASPM: {Action: "boot with pcie_aspm=off alone (APST as it is) for as long as the drive used to last: another failure rules ASPM out, none points at it",
+		Command: "add pcie_aspm=off to the kernel command line", Setting: "pcie_aspm=off",
+		Cost: "every link's ASPM idle savings while the test runs"},
+	LayerSuspend: {Action: "boot with nvme.noacpi=1 (or do not suspend) for as long as the drive used to last: no failure then points at suspend and resume",
+		Command: "add nvme.noacpi=1 to the kernel command line", Setting: "nvme.noacpi=1",
+		Cost: "more battery drain while asleep during the test"},
+	LayerD3cold: {Action: "forbid D3cold for the drive until reboot: no failure then points at D3cold",
+		Command: "echo 0 | sudo tee /sys/bus/pci/devices/ADDRESS/d3cold_allowed (ADDRESS: readlink -f /sys/class/nvme/nvme0/device)", Cost: "the drive is never powered off by runtime PM"},
+	LayerRuntimePM: {Action: "boot with pcie_port_pm=off: no failure then points at runtime PM",
+		Command: "add pcie_port_pm=off to the kernel command line", Setting: "pcie_port_pm=off", Cost: "every PCIe port stays in D0 during the test"},
+	LayerPlatform: {Action: "boot the last kernel that worked, or the newest stable one, with the same settings: a change of behaviour points at the kernel",
+		Command: "uname -r (then boot another kernel from the boot menu)", Cost: "a reboot"},
+	LayerFirmware: {Action: "update the drive's firmware if its vendor has a newer release (its notes may name the failure)",
+		Command: "sudo nvme fw-log /dev/nvme0; sudo nvme id-ctrl /dev/nvme0 | grep '^fr '", Cost: "a backup and a reboot"},
+	LayerLink: {Action: "reseat the drive, or move it to another slot or adapter: a failure that stays with the slot points at the link",
+		Cost: "downtime"},
+	LayerDrive: {Action: "move the drive to another machine or slot, or another drive into this one: a failure that follows the drive convicts it",
+		Cost: "downtime and a spare"},
+	LayerPowerLoss: {Action: "read unsafe_shutdowns before and after the next failure: a rise means the drive lost power",
+		Command: "sudo nvme smart-log /dev/nvme0 | grep unsafe_shutdowns", Cost: "free"},
 }

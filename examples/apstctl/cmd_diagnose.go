@@ -12,6 +12,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst/diagnose"
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
 	"github.com/nvmeapst/nvmeapst/apst/persist"
+	"github.com/nvmeapst/nvmeapst/internal/describe"
 	"github.com/nvmeapst/nvmeapst/internal/safeio"
 )
 
@@ -182,23 +183,11 @@ func diagnosePasted(ctx context.Context, x *invocation, r io.Reader, idPath, nam
 		if err != nil {
 			return diagnoseResult{}, err
 		}
-		gen := apst.Current
-		if g, err := in.Release.Generation(); err == nil {
-			gen = g
-		}
-		p := apst.DefaultParams(gen)
-		mn, fr := c.ModelBytes(), c.FirmwareBytes()
-		m := apst.LookupQuirks(apst.Identity{VendorID: c.VendorID, Model: string(mn[:]), Firmware: string(fr[:]), Release: in.Release})
-		p.Quirks = m.APST()
-		if v, ok := diagnose.Param(l.CommandLine, "nvme_core.default_ps_max_latency_us"); ok {
-			if b, err := apst.ParseMicroseconds(v); err == nil {
-				p.Bound = apst.ModuleDefaultBound(uint64(b))
-			}
-		}
+		// The page (examples/web) builds the same parameters for its capture.
+		p, a, note := describe.PastedLogParams(c, in.Release, l.CommandLine)
 		in.Identify, in.Params = c, p
-		assumed = m.Assumptions()
-		assumed.APSTAUnknown = !c.APSTAKnown()
-		notes = append(notes, fmt.Sprintf("a pasted log: the plan assumes the module defaults of %s (bound %s) and the quirks the model's tables give (%s); the machine's own settings were not read", gen, p.Bound, m.APST()))
+		assumed = a
+		notes = append(notes, note)
 	}
 	d := diagnose.Diagnose(in)
 	d.Notes = append(d.Notes, notes...)

@@ -6,31 +6,33 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/diagnose"
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+	"github.com/nvmeapst/nvmeapst/apst/persist"
 )
 
 // diagnosisJSON is the JSON of apstctl diagnose.
 type diagnosisJSON struct {
-	Controller   string          `json:"controller,omitempty"`
-	Address      string          `json:"address,omitempty"`
-	Failure      bool            `json:"failure"`
-	Summary      string          `json:"summary"`
-	APSTRuledOut bool            `json:"apst_ruled_out"`
-	Undecided    []string        `json:"undecided"`
-	Separate     *layerTestJSON  `json:"separate,omitempty"`
-	OnResume     bool            `json:"on_resume"`
-	Replace      bool            `json:"replace"`
-	Causes       []diagCauseJSON `json:"causes"`
-	Known        []knownJSON     `json:"known"`
-	Tried        []triedJSON     `json:"tried"`
-	Platform     string          `json:"platform"`
-	Unread       []unreadJSON    `json:"unread"`
-	Incidents    []incidentJSON  `json:"incidents"`
-	Facts        *factsJSON      `json:"facts"`
-	Log          *logJSON        `json:"log"`
-	Notes        []string        `json:"notes,omitempty"`
-	Problems     []string        `json:"problems,omitempty"`
+	Controller   string           `json:"controller,omitempty"`
+	Address      string           `json:"address,omitempty"`
+	Failure      bool             `json:"failure"`
+	Summary      string           `json:"summary"`
+	APSTRuledOut bool             `json:"apst_ruled_out"`
+	Undecided    []diagnose.Layer `json:"undecided"`
+	Separate     *layerTestJSON   `json:"separate,omitempty"`
+	OnResume     bool             `json:"on_resume"`
+	Replace      bool             `json:"replace"`
+	Causes       []diagCauseJSON  `json:"causes"`
+	Known        []knownJSON      `json:"known"`
+	Tried        []triedJSON      `json:"tried"`
+	Platform     persist.Platform `json:"platform"`
+	Unread       []unreadJSON     `json:"unread"`
+	Incidents    []incidentJSON   `json:"incidents"`
+	Facts        *factsJSON       `json:"facts"`
+	Log          *logJSON         `json:"log"`
+	Notes        []string         `json:"notes,omitempty"`
+	Problems     []string         `json:"problems,omitempty"`
 	// Assumptions are what the plan of --id-ctrl assumed (cli.md, "What
 	// was assumed"); nothing otherwise.
 	Assumptions assumptionsJSON `json:"assumptions"`
@@ -68,22 +70,27 @@ func testView(t diagnose.Test) layerTestJSON {
 	return layerTestJSON{Action: t.Action, Command: t.Command, Cost: t.Cost, Setting: t.Setting, Where: t.Where}
 }
 
-// knownJSON is one diagnose.Known matched.
+// knownJSON is one diagnose.Known matched; a release range's ends are
+// "" when open.
 type knownJSON struct {
-	ID     string         `json:"id"`
-	Layer  diagnose.Layer `json:"layer"`
-	Title  string         `json:"title"`
-	Fix    string         `json:"fix"`
-	Fixed  string         `json:"fixed_in,omitempty"`
-	Source string         `json:"source"`
+	ID       string         `json:"id"`
+	Layer    diagnose.Layer `json:"layer"`
+	Title    string         `json:"title"`
+	Fix      string         `json:"fix"`
+	First    apst.Release   `json:"first"`
+	Fixed    apst.Release   `json:"fixed"`
+	Releases []string       `json:"releases,omitempty"`
+	Needs    string         `json:"needs,omitempty"`
+	Signs    []string       `json:"signs"`
+	Source   string         `json:"source"`
 }
 
 // triedJSON is one diagnose.Tried.
 type triedJSON struct {
-	Setting string `json:"setting"`
-	Value   string `json:"value,omitempty"`
-	Outcome string `json:"outcome"`
-	FromLog bool   `json:"from_log"`
+	Setting string           `json:"setting"`
+	Value   string           `json:"value,omitempty"`
+	Outcome diagnose.Outcome `json:"outcome"`
+	FromLog bool             `json:"from_log"`
 }
 
 // unreadJSON is a line that looks like a failure and was not read.
@@ -124,18 +131,21 @@ func causesView(cs []diagnose.Cause) []diagCauseJSON {
 }
 
 type logJSON struct {
-	Release          string            `json:"release,omitempty"`
-	CommandLine      string            `json:"command_line,omitempty"`
-	Boots            int               `json:"boots"`
-	Lines            int64             `json:"lines"`
-	LongLines        int64             `json:"long_lines,omitempty"`
-	BinaryLines      int64             `json:"binary_lines,omitempty"`
-	Events           int64             `json:"events"`
-	DroppedEvents    int64             `json:"dropped_events,omitempty"`
-	DroppedIncidents int64             `json:"dropped_incidents,omitempty"`
-	BackwardsTimes   int64             `json:"backwards_times,omitempty"`
-	Addresses        map[string]string `json:"addresses,omitempty"`
-	DroppedAddresses int64             `json:"dropped_addresses,omitempty"`
+	Release           string            `json:"release,omitempty"`
+	CommandLine       string            `json:"command_line,omitempty"`
+	Boots             int               `json:"boots"`
+	Lines             int64             `json:"lines"`
+	LongLines         int64             `json:"long_lines,omitempty"`
+	BinaryLines       int64             `json:"binary_lines,omitempty"`
+	Events            int64             `json:"events"`
+	DroppedEvents     int64             `json:"dropped_events,omitempty"`
+	DroppedIncidents  int64             `json:"dropped_incidents,omitempty"`
+	BackwardsTimes    int64             `json:"backwards_times,omitempty"`
+	Addresses         map[string]string `json:"addresses,omitempty"`
+	DroppedAddresses  int64             `json:"dropped_addresses,omitempty"`
+	Namespaces        map[string]string `json:"namespaces,omitempty"`
+	DroppedNamespaces int64             `json:"dropped_namespaces,omitempty"`
+	UnreadLines       int64             `json:"unread_lines"`
 }
 
 type incidentJSON struct {
@@ -152,73 +162,76 @@ type incidentJSON struct {
 // eventJSON is one event of the kernel log (kernlog.Event), its time
 // stamp as the log wrote it.
 type eventJSON struct {
-	Kind            kernlog.Kind `json:"kind"`
-	Line            int          `json:"line"`
-	Driver          string       `json:"driver,omitempty"`
-	Device          string       `json:"device,omitempty"`
-	Controller      string       `json:"controller,omitempty"`
-	PCI             string       `json:"pci,omitempty"`
-	Disk            string       `json:"disk,omitempty"`
-	Reporter        string       `json:"reporter,omitempty"`
-	CSTS            uint32       `json:"csts,omitempty"`
-	PCIStatus       uint16       `json:"pci_status,omitempty"`
-	PCIStatusFailed bool         `json:"pci_status_failed,omitempty"`
-	Tag             int          `json:"tag,omitempty"`
-	CommandID       string       `json:"command_id,omitempty"`
-	QID             int          `json:"qid,omitempty"`
-	Opcode          int          `json:"opcode,omitempty"`
-	OpName          string       `json:"op,omitempty"`
-	ReqOp           string       `json:"req_op,omitempty"`
-	Size            int64        `json:"size,omitempty"`
-	Action          string       `json:"action,omitempty"`
-	Errno           int          `json:"errno,omitempty"`
-	Status          int          `json:"status,omitempty"`
-	SCT             int          `json:"sct,omitempty"`
-	SC              int          `json:"sc,omitempty"`
-	FromState       string       `json:"from_state,omitempty"`
-	Severity        string       `json:"severity,omitempty"`
-	Layer           string       `json:"layer,omitempty"`
-	Text            string       `json:"text"`
-	Time            string       `json:"time,omitempty"`
+	Kind       kernlog.Kind `json:"kind"`
+	Line       int          `json:"line"`
+	EndLine    int          `json:"end_line"`
+	Raw        string       `json:"raw"`
+	Driver     string       `json:"driver,omitempty"`
+	Device     string       `json:"device,omitempty"`
+	Controller string       `json:"controller,omitempty"`
+	PCI        string       `json:"pci,omitempty"`
+	Disk       string       `json:"disk,omitempty"`
+	// GuessedController says that only the disk's number tied it to
+	// Controller (kernlog.Event.GuessedController).
+	GuessedController bool   `json:"guessed_controller,omitempty"`
+	Reporter          string `json:"reporter,omitempty"`
+	CSTS              uint32 `json:"csts,omitempty"`
+	PCIStatus         uint16 `json:"pci_status,omitempty"`
+	PCIStatusFailed   bool   `json:"pci_status_failed,omitempty"`
+	Tag               int    `json:"tag,omitempty"`
+	CommandID         string `json:"command_id,omitempty"`
+	QID               int    `json:"qid,omitempty"`
+	Opcode            int    `json:"opcode,omitempty"`
+	OpName            string `json:"op,omitempty"`
+	ReqOp             string `json:"req_op,omitempty"`
+	Size              int64  `json:"size,omitempty"`
+	Action            string `json:"action,omitempty"`
+	Errno             int    `json:"errno,omitempty"`
+	Status            int    `json:"status,omitempty"`
+	SCT               int    `json:"sct,omitempty"`
+	SC                int    `json:"sc,omitempty"`
+	FromState         string `json:"from_state,omitempty"`
+	Phase             string `json:"phase,omitempty"`
+	Mode              string `json:"mode,omitempty"`
+	IRQ               int    `json:"irq,omitempty"`
+	Severity          string `json:"severity,omitempty"`
+	Layer             string `json:"layer,omitempty"`
+	Text              string `json:"text"`
+	Time              string `json:"time,omitempty"`
 }
 
 func eventView(e *kernlog.Event) eventJSON {
 	return eventJSON{
-		Kind: e.Kind, Line: e.Line, Driver: e.Driver, Device: e.Device,
-		Controller: e.Controller, PCI: e.PCI, Disk: e.Disk, Reporter: e.Reporter,
+		Kind: e.Kind, Line: e.Line, EndLine: e.EndLine, Raw: e.Raw, Driver: e.Driver, Device: e.Device,
+		Controller: e.Controller, PCI: e.PCI, Disk: e.Disk, GuessedController: e.GuessedController, Reporter: e.Reporter,
 		CSTS: e.CSTS, PCIStatus: e.PCIStatus, PCIStatusFailed: e.PCIStatusFailed,
 		Tag: e.Tag, CommandID: e.CommandID, QID: e.QID, Opcode: e.Opcode, OpName: e.OpName,
 		ReqOp: e.ReqOp, Size: e.Size, Action: e.Action,
-		Errno: e.Errno, Status: e.Status, SCT: e.SCT, SC: e.SC, FromState: e.FromState,
+		Errno: e.Errno, Status: e.Status, SCT: e.SCT, SC: e.SC, FromState: e.FromState, Phase: e.Phase, Mode: e.Mode, IRQ: e.IRQ,
 		Severity: e.Severity, Layer: e.Layer, Text: e.Text, Time: e.Time.String(),
 	}
 }
 
 func diagnoseView(r *diagnoseResult) diagnosisJSON {
 	v := diagnosisJSON{Controller: r.Controller, Address: r.Address, Failure: r.Failure, Summary: r.Summary, APSTRuledOut: r.APSTRuledOut,
-		Undecided: []string{}, OnResume: r.OnResume, Replace: r.Replace, Causes: causesView(r.Causes),
-		Known: []knownJSON{}, Tried: []triedJSON{}, Platform: string(r.Platform), Unread: []unreadJSON{},
+		Undecided: []diagnose.Layer{}, OnResume: r.OnResume, Replace: r.Replace, Causes: causesView(r.Causes),
+		Known: []knownJSON{}, Tried: []triedJSON{}, Platform: r.Platform, Unread: []unreadJSON{},
 		Incidents: []incidentJSON{}, Facts: factsView(r.Facts), Notes: r.Notes, Problems: r.Problems,
 		Assumptions: assumptionsView(&r.Assumptions)}
 	if v.Causes == nil {
 		v.Causes = []diagCauseJSON{}
 	}
-	for _, l := range r.Undecided {
-		v.Undecided = append(v.Undecided, string(l))
-	}
+	v.Undecided = append(v.Undecided, r.Undecided...)
 	if r.Separate != nil {
 		t := testView(*r.Separate)
 		v.Separate = &t
 	}
 	for _, k := range r.Known {
-		kj := knownJSON{ID: k.ID, Layer: k.Layer, Title: k.Title, Fix: k.Fix, Source: k.Source}
-		if !k.Fixed.IsZero() {
-			kj.Fixed = k.Fixed.String()
-		}
-		v.Known = append(v.Known, kj)
+		v.Known = append(v.Known, knownJSON{ID: k.ID, Layer: k.Layer, Title: k.Title, Fix: k.Fix, First: k.First, Fixed: k.Fixed,
+			Releases: k.Releases, Needs: k.Needs, Signs: k.Signs, Source: k.Source})
 	}
 	for _, t := range r.Tried {
-		v.Tried = append(v.Tried, triedJSON{Setting: t.Setting, Value: t.Value, Outcome: string(t.Outcome), FromLog: t.FromLog})
+		v.Tried = append(v.Tried, triedJSON{Setting: t.Setting, Value: t.Value, Outcome: t.Outcome, FromLog: t.FromLog})
 	}
 	for _, u := range r.Unread {
 		v.Unread = append(v.Unread, unreadJSON{Line: u.Line, Text: u.Text})
@@ -229,7 +242,8 @@ func diagnoseView(r *diagnoseResult) diagnosisJSON {
 	if l := r.Log; l != nil {
 		v.Log = &logJSON{Release: l.Release, CommandLine: l.CommandLine, Boots: l.Boots, Lines: l.Lines, LongLines: l.LongLines,
 			BinaryLines: l.BinaryLines, Events: l.Events, DroppedEvents: l.DroppedEvents, DroppedIncidents: l.DroppedIncidents,
-			BackwardsTimes: l.Backwards, Addresses: l.Addresses, DroppedAddresses: l.DroppedAddresses}
+			BackwardsTimes: l.Backwards, Addresses: l.Addresses, DroppedAddresses: l.DroppedAddresses,
+			Namespaces: l.Namespaces, DroppedNamespaces: l.DroppedNamespaces, UnreadLines: l.UnreadLines}
 		for _, in := range l.Incidents {
 			ij := incidentJSON{Controller: in.Controller, PCI: in.PCI, Boot: in.Boot, Start: in.Start.String(), End: in.End.String(),
 				Counts: in.Counts, Omitted: in.Omitted, Events: []eventJSON{}}

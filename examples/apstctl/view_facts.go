@@ -51,16 +51,17 @@ type linkPMJSON struct {
 
 // healthLogJSON is diagnose.HealthLog.
 type healthLogJSON struct {
-	CriticalWarning uint8  `json:"critical_warning"`
-	TemperatureK    uint16 `json:"temperature_k"`
-	AvailableSpare  uint8  `json:"available_spare"`
-	PercentageUsed  uint8  `json:"percentage_used"`
-	PowerCycles     uint64 `json:"power_cycles"`
-	PowerOnHours    uint64 `json:"power_on_hours"`
-	UnsafeShutdowns uint64 `json:"unsafe_shutdowns"`
-	MediaErrors     uint64 `json:"media_errors"`
-	ErrorLogEntries uint64 `json:"error_log_entries"`
-	Saturated       bool   `json:"saturated,omitempty"`
+	CriticalWarning         uint8  `json:"critical_warning"`
+	TemperatureK            uint16 `json:"temperature_k"`
+	AvailableSpare          uint8  `json:"available_spare"`
+	AvailableSpareThreshold uint8  `json:"available_spare_threshold"`
+	PercentageUsed          uint8  `json:"percentage_used"`
+	PowerCycles             uint64 `json:"power_cycles"`
+	PowerOnHours            uint64 `json:"power_on_hours"`
+	UnsafeShutdowns         uint64 `json:"unsafe_shutdowns"`
+	MediaErrors             uint64 `json:"media_errors"`
+	ErrorLogEntries         uint64 `json:"error_log_entries"`
+	Saturated               bool   `json:"saturated,omitempty"`
 }
 
 func factView(f diagnose.Fact) factJSON {
@@ -101,7 +102,7 @@ func factsView(f *diagnose.Facts) *factsJSON {
 	if h := f.Health; h != nil {
 		v.Health = &healthLogJSON{
 			CriticalWarning: h.CriticalWarning, TemperatureK: h.TemperatureK,
-			AvailableSpare: h.AvailableSpare, PercentageUsed: h.PercentageUsed,
+			AvailableSpare: h.AvailableSpare, AvailableSpareThreshold: h.AvailableSpareThreshold, PercentageUsed: h.PercentageUsed,
 			PowerCycles: h.PowerCycles, PowerOnHours: h.PowerOnHours, UnsafeShutdowns: h.UnsafeShutdowns,
 			MediaErrors: h.MediaErrors, ErrorLogEntries: h.ErrorLogEntries, Saturated: h.Saturated,
 		}

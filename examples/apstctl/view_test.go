@@ -187,6 +187,9 @@ func TestDiagnoseViewsCoverLibrary(t *testing.T) {
 		{reflect.TypeFor[diagnose.Function](), reflect.TypeFor[functionJSON]()},
 		{reflect.TypeFor[diagnose.LinkPM](), reflect.TypeFor[linkPMJSON]()},
 		{reflect.TypeFor[diagnose.HealthLog](), reflect.TypeFor[healthLogJSON]()},
+		{reflect.TypeFor[diagnose.Known](), reflect.TypeFor[knownJSON]()},
+		{reflect.TypeFor[diagnose.Tried](), reflect.TypeFor[triedJSON]()},
+		{reflect.TypeFor[kernlog.UnreadLine](), reflect.TypeFor[unreadJSON]()},
 	}
 	mirrored := map[reflect.Type]reflect.Type{}
 	for _, m := range mirrors {

@@ -2,36 +2,155 @@
 // drops out, resets or stalls (kernel-apst.md §15), from a pasted or live
 // log, and groups them into incidents per controller.
 //
-// [Read] streams any log a user is likely to paste: plain dmesg
-// ("[   12.345678] nvme nvme0: ..."), dmesg -T ("[Tue Dec  1 10:00:00 2026]
-// ..."), journalctl -k in the short, short-precise, short-monotonic and
-// short-iso formats, syslog files (with or without the dmesg time after
-// "kernel:"), /dev/kmsg records ("6,1234,5678901,-;..."), lines without a
-// time stamp, and all of these indented or quoted ("> ") as in a bug report
-// or an e-mail. A line that is not one of the events below is skipped,
-// never an error.
+// # Shapes
 //
-// Events ([Kind]): the controller down with CSTS and PCI_STATUS, the
-// "faulty power saving mode" hint and the parameters it suggests, I/O and
-// admin command timeouts in the old and the 6.x shapes with the action the
-// driver took, abort status, probe and reset failures, a failed Set Features
-// APST, D3cold (or D3hot) resume failures, AER reports (the root port's
-// "error received" line naming the device, and the device's "PCIe Bus Error"
-// line with severity and layer), pciehp link-down reports, block I/O errors
-// with the NVMe status, the "pci function" line that ties a controller to
-// its PCI address, and the kernel release and command line.
+// [Read] streams any log a user is likely to paste, and reads each of these
+// shapes to the same events as plain dmesg:
+//
+//   - dmesg ("[   12.345678] nvme nvme0: ..."), dmesg -T ("[Tue Dec  1
+//     10:00:00 2026] ..."), dmesg -H ("[Sep12 13:16] ..." then "[
+//     +0.000009] ..." after each line, the times added up), dmesg -x
+//     ("kern  :err   : [...] ..."), dmesg --time-format=iso, a printk level
+//     ("<3>[...] ...");
+//   - printk caller ids after the time, attached or apart ("[   81.448128][
+//     T64] nvme ...", "[   81.448128] [    C3] ...", "[T64]"), in dmesg, in
+//     syslog lines that keep the dmesg time and after a journal's prefix;
+//   - journalctl -k in the short, short-precise, short-monotonic, short-iso
+//     and short-full ("Tue 2026-12-01 10:00:00 UTC host kernel: ...")
+//     formats, with its "-- Boot 3f0c... --" separators (a new boot), -o cat
+//     (bare messages), and -o json: one JSON object a line, of which only
+//     the kernel's records are read (_TRANSPORT or SYSLOG_IDENTIFIER
+//     "kernel"), their MESSAGE a string or an array of bytes, their time
+//     the kernel's (_SOURCE_MONOTONIC_TIMESTAMP, else
+//     __MONOTONIC_TIMESTAMP) and __REALTIME_TIMESTAMP, a change of _BOOT_ID
+//     a new boot;
+//   - syslog files with an RFC 3164 or ISO time and a host, with or without
+//     the dmesg time after "kernel:", and journal and syslog times whose
+//     month is spelt in another language ("Mär 21", " 3月 13"; a month
+//     Read does not know leaves the date out, Timestamp.NoDate);
+//   - a bare "kernel: nvme ...", after a time of day ("07:45:58 kernel:
+//     ..."), an ISO time or the dmesg time;
+//   - /dev/kmsg records ("6,1234,5678901,-,caller=T64;message");
+//   - all of these indented, with tabs or CRLF line ends, quoted ("> ",
+//     ">> >") as in a reply mail or a bug report, or made bold in Markdown
+//     ("**...**");
+//   - and wrapped by a mail client or a bug tracker at 72 to 80 columns. A
+//     physical line that cannot start a message (it has no time stamp or
+//     prefix of its own and does not read as the start of a kernel message:
+//     "CSTS=0xffffffff, PCI_STATUS=0x10", "device inaccessible", "(Receiver
+//     ID)", "default_ps_max_latency_us=0 ...", a lower-case word) joins the
+//     line before it when that line ends incomplete (a trailing blank, as
+//     format=flowed mail leaves, a comma, colon, semicolon, open
+//     parenthesis or quote; or a device's prefix with nothing after it,
+//     "pcieport 0000:00:06.0:") or holds a keyword but reads as no event alone,
+//     and when the line before holds no keyword but the two read as an event
+//     ("Buffer I/O error on dev" + "nvme0n1, logical block ..."). After a
+//     time-stamped line that format=flowed broke, any line without a stamp
+//     joins. A line that reads as an event on its own is never joined to,
+//     so that stray text does not change a log's events; a word broken in
+//     two stays broken. At most MaxWrapLines lines and MaxWrapLength bytes
+//     make one message.
+//
+// Lines that other programs logged (systemd, smartd, "mount[353]: ...")
+// are no kernel lines.
+// A line that is not one of the events below is skipped, never an error.
+//
+// # Events
+//
+// Each event ([Kind]) keeps its message as logged (Event.Text) and the line
+// as it appears in the log (Event.Raw: the time stamp and all, without the
+// surrounding whitespace and quoting, a wrapped message's lines joined with
+// one space), with the numbers of its first and last physical lines
+// (Event.Line, Event.EndLine), so that evidence can quote the log exactly.
+//
+// The controller down with CSTS and PCI_STATUS, the "faulty power saving
+// mode" hint and the parameters it suggests, I/O and admin command
+// timeouts in the old and the 6.x shapes with the action the driver took
+// ("completion polled" included), abort status, probe and reset failures,
+// a failed Set Features APST, D3cold (or D3hot) resume failures (in the
+// PCI core's current and older spellings), AER reports (the root port's
+// "error received" line naming the device, in both spellings, and the
+// device's "PCIe Bus Error" line with severity and layer), pciehp link-down
+// reports, block I/O errors ("I/O error, dev nvme0n1", the older
+// "blk_update_request: I/O error", "Buffer I/O error on dev nvme0n1p2") and
+// nvme's with the NVMe status, the "pci function" line that ties a
+// controller to its PCI address, and the kernel release and command line.
+//
+// And the system and platform around a failure: the system going to sleep
+// and coming back ([SuspendEntry], [SuspendExit] with the mode: deep,
+// s2idle, S3, hibernation), devices that failed to suspend or resume
+// ([PMError], with the phase and the errno), what the PCI core did with
+// ASPM ([ASPMPlatform]), interrupts nobody handled ([LostInterrupt]), the
+// host memory buffer ([HostMemoryBuffer], with its size), the PCIe error
+// recovery of a device ([AERRecovery]), and any other line of the NVMe
+// driver that names a controller, a namespace or a function and holds a
+// failure word ([DriverError]), so that no such line is dropped silently.
+//
+// # What could not be read
+//
+// Lines that look like NVMe or PCIe failure messages, naming nvme or a PCI
+// function together with a failure word ("controller is down", "timeout",
+// "CSTS", "D3cold", "reset", "I/O error", "failed", "inaccessible", "AER"),
+// but that Read did not read as an event are counted in Log.UnreadLines,
+// and the first MaxUnread of them listed in Log.Unread with their line
+// numbers; a file system's complaint about a partition, the detail lines
+// of an AER report and the lines a healthy boot prints ("PME# supported
+// from D0 D3hot D3cold", "AER: enabled with IRQ") are not. A log with no
+// incident and no unread line shows no failure; one with unread lines lets
+// the caller say that N lines look like NVMe or PCIe messages but could not
+// be read.
+//
+// # Incidents and how events are joined
+//
+// An incident is a run of events of one controller without a quiet gap
+// longer than Options.Gap, within one boot. Events that name no device
+// (sleep, lost interrupts, a PM error of no device) form the system's
+// incidents (Incident.Name "kernel"). An event that names only a PCI
+// address, a port or a disk is tied to a controller through every link the
+// log gives, whether it comes before or after the event:
+//
+//   - the "pci function" lines, and Options.Addresses;
+//   - when the log names exactly one NVMe PCI function (a line whose
+//     driver is "nvme" with a PCI address) and exactly one controller, the
+//     two (added to Log.Addresses);
+//   - a port that reported a function's AER errors is above it: its own
+//     events (a link down, an AER recovery) are the function's controller's;
+//   - when still nothing ties it, an address's incident within Options.Gap
+//     of one controller's incident in the same boot (any of the boot, in a
+//     log without times) joins it, if exactly one controller has an
+//     incident then, unless another driver (a network card's, a USB
+//     controller's) prints for that address or the incident holds only
+//     informational events.
+//
+// An incident first opened under an address or a disk that turns out to be
+// a controller's is merged with that controller's incidents it overlaps
+// within the gap (events in log order), so the same failure gives the same
+// incidents with or without the boot's "pci function" line.
+//
+// Disks are tied to controllers by the log's own lines, not by their
+// numbers, since under native multipath nvme1n1 is namespace 1 of
+// subsystem 1 whatever its controllers are: a path name (nvme1c0n1 is
+// controller nvme0's path), the partition scan ("nvme1n1: p1 p2") that
+// follows one controller's probe ("nvme nvme0: 8/0/0 default/read/poll
+// queues") within a few seconds, or the log naming one controller only.
+// The mapping is in Log.Namespaces; an event whose disk only its number
+// ties to a controller has Event.GuessedController set.
 //
 // # Limits
 //
 // Memory is bounded whatever the input: a line longer than [MaxLineLength]
 // is skipped without being held (counted in [Log.LongLines]); at most
 // [MaxEvents] events are kept (the rest are counted in [Log.DroppedEvents]
-// and still close or extend incidents they belong to only by count); a
-// controller has at most [MaxIncidents] incidents; at most [MaxAddresses]
+// and still close or extend incidents they belong to only by count); at
+// most [MaxIncidents] incidents are kept, the latest (the others counted in
+// [Log.DroppedIncidents]); at most [MaxAddresses]
 // PCI addresses are mapped to controllers (the rest counted in
-// [Log.DroppedAddresses]). A 1 GB log is read in
-// one pass with memory independent of its size. Input that holds NUL bytes
-// and no event at all is refused with [ErrBinary].
+// [Log.DroppedAddresses]), and as many disks to controllers (the rest
+// counted in [Log.DroppedNamespaces]); at most [MaxUnread] unread lines are
+// listed; a wrapped message is joined over [MaxWrapLines] lines of at most
+// [MaxWrapLength] bytes. A 1 GB log is read in one pass with memory
+// independent of its size. Input that holds NUL bytes and no event at all
+// is refused with [ErrBinary].
 //
 // The package is pure: it reads only the io.Reader it is given, keeps no
 // global state and is safe for concurrent use.

@@ -38,7 +38,8 @@ const (
 	// value is an NVMe status).
 	APSTFailed Kind = "apst-failed"
 	// ResumeFailure: "Unable to change power state from D3cold to D0,
-	// device inaccessible" (FromState).
+	// device inaccessible", or the older PCI core's "can't change power
+	// state from D3cold to D0 (config space inaccessible)" (FromState).
 	ResumeFailure Kind = "resume-failure"
 	// AERReceived: a port's "AER: Corrected error received: 0000:04:00.0"
 	// (Severity; PCI is the device named, Reporter the port).
@@ -49,9 +50,11 @@ const (
 	// LinkDown: pciehp's "Slot(N): Link Down" or "Card not present" on the
 	// port above the device.
 	LinkDown Kind = "link-down"
-	// IOError: a block-layer "I/O error, dev nvme0n1, sector ..." (Op) or
-	// nvme's "nvme0n1: I/O Cmd(0x2) @ LBA ..., I/O Error (sct 0x3 / sc
-	// 0x71)" (Opcode, SCT, SC).
+	// IOError: a block-layer "I/O error, dev nvme0n1, sector ..." (Op; the
+	// older "blk_update_request: I/O error, ..." too), a buffer cache
+	// "Buffer I/O error on dev nvme0n1p2, logical block ..." or nvme's
+	// "nvme0n1: I/O Cmd(0x2) @ LBA ..., I/O Error (sct 0x3 / sc 0x71)"
+	// (Opcode, SCT, SC).
 	IOError Kind = "io-error"
 	// Reset: "resetting controller" and similar lines of a reset in progress.
 	Reset Kind = "reset"
@@ -62,6 +65,55 @@ const (
 	Boot Kind = "boot"
 	// CommandLine: "Kernel command line: ..." (Text).
 	CommandLine Kind = "command-line"
+	// SuspendEntry: the system going to sleep: "PM: suspend entry (deep)"
+	// or "(s2idle)", "PM: Preparing system for sleep", "ACPI: PM:
+	// Preparing to enter system sleep state S3", "PM: hibernation entry"
+	// (Mode: "deep", "s2idle", "S3", "hibernation"; Text keeps the line).
+	SuspendEntry Kind = "suspend-entry"
+	// SuspendExit: the system back from sleep: "PM: suspend exit", "ACPI:
+	// PM: Waking up from system sleep state S3", "PM: resume devices took
+	// ...", "PM: hibernation exit" (Mode as for SuspendEntry).
+	SuspendExit Kind = "suspend-exit"
+	// PMError: a device or the system failed to suspend or resume: "PM:
+	// failed to resume async: error -16", "PM: Device 0000:01:00.0 failed
+	// to resume async: error -16", "PM: dpm_run_callback():
+	// pci_pm_resume+0x0/0xe0 returns -16", "PM: pci_pm_suspend():
+	// nvme_suspend+0x0/0x150 returns -16", "PM: Some devices failed to
+	// suspend, or early wake event detected" (Phase "resume" or "suspend",
+	// Errno when given, PCI when the line names the function).
+	PMError Kind = "pm-error"
+	// ASPMPlatform: what the PCI core did with ASPM: "ASPM: DT platform,
+	// enabling L0s-up L0s-dw L1 ASPM-L1.1 ..." (6.18 on), "can't disable
+	// ASPM; OS doesn't have ASPM control", "ASPM: current common clock
+	// configuration is inconsistent, reconfiguring", "PCIe ASPM is
+	// disabled" (Text is the line's body, after the device prefix; PCI
+	// when the line names a function).
+	ASPMPlatform Kind = "aspm-info"
+	// LostInterrupt: an interrupt nobody handled: "irq 16: nobody cared
+	// (try booting with the "irqpoll" option)", "Disabling IRQ #16" (IRQ).
+	// Timeouts that end in "completion polled" (an interrupt that did not
+	// arrive) stay IOTimeout or AdminTimeout with that Action.
+	LostInterrupt Kind = "lost-interrupt"
+	// HostMemoryBuffer: the NVMe host memory buffer: "allocated 64 MiB host
+	// memory buffer", "failed to allocate host memory buffer", "failed to
+	// set host mem (err 8578, flags 0x1)" (Size in bytes when given, Status
+	// the NVMe status of a failed set).
+	HostMemoryBuffer Kind = "hmb"
+	// AERRecovery: the PCIe error recovery of a device: "nvme nvme0: frozen
+	// state error detected, reset controller", "AER: device recovery
+	// failed", "AER: can't recover (no error_detected callback)", "AER:
+	// device recovery successful" (Action says which: "reset controller",
+	// "request disconnect", "failed", "successful", "no callback"). A
+	// port's line has Reporter set, a device's PCI.
+	AERRecovery Kind = "aer-recovery"
+	// DriverError: any other nvme-core or nvme-pci line that names a
+	// controller, namespace or function and holds a failure word ("Device
+	// shutdown incomplete; abort shutdown", "Identify Controller failed",
+	// "Device not ready; aborting shutdown", an admin command's NVMe
+	// status, a timeout line of a shape not read above), so that no such
+	// line is silently dropped. Text is the line as logged; SCT and SC are
+	// set when the line gives an NVMe status.
+	DriverError Kind = "nvme-error"
 )
 
 // Timestamp is the time a line carries: the seconds since boot of dmesg and
@@ -77,15 +129,22 @@ type Timestamp struct {
 	Wall    time.Time
 	HasWall bool
 	NoYear  bool
+	// NoDate says that the line gave only the time of day ("07:45:58
+	// kernel: ...", or a month name Read does not know): Wall is then
+	// that time on January 1 of year 0 and NoYear is set too.
+	NoDate bool
 }
 
 // IsZero reports whether the line had no time stamp.
 func (t Timestamp) IsZero() bool { return !t.HasMono && !t.HasWall }
 
 // String is the time as the log showed it: "12.345678s after boot",
-// "2026-12-01 10:00:00" (without the year when the log had none), or "".
+// "2026-12-01 10:00:00" (without the year, or the date, when the log had
+// none), or "".
 func (t Timestamp) String() string {
 	switch {
+	case t.HasWall && t.NoDate:
+		return t.Wall.Format("15:04:05.000000")
 	case t.HasWall && t.NoYear:
 		return t.Wall.Format("Jan _2 15:04:05.000000")
 	case t.HasWall:
@@ -96,13 +155,24 @@ func (t Timestamp) String() string {
 	return ""
 }
 
+// add returns t moved on by d.
+func (t Timestamp) add(d time.Duration) Timestamp {
+	if t.HasWall {
+		t.Wall = t.Wall.Add(d)
+	}
+	if t.HasMono {
+		t.Mono += d
+	}
+	return t
+}
+
 // sub returns t-u and whether the two can be compared (both monotonic, or
 // both wall-clock).
 func (t Timestamp) sub(u Timestamp) (time.Duration, bool) {
 	switch {
 	case t.HasMono && u.HasMono:
 		return t.Mono - u.Mono, true
-	case t.HasWall && u.HasWall && t.NoYear == u.NoYear:
+	case t.HasWall && u.HasWall && t.NoYear == u.NoYear && t.NoDate == u.NoDate:
 		return t.Wall.Sub(u.Wall), true
 	}
 	return 0, false
@@ -113,8 +183,11 @@ func (t Timestamp) sub(u Timestamp) (time.Duration, bool) {
 type Event struct {
 	// Kind says what happened.
 	Kind Kind
-	// Line is the line's number in the input, from 1.
-	Line int
+	// Line is the line's number in the input, from 1; EndLine the number
+	// of its last physical line when the message was wrapped over several
+	// (by a mail or bug tracker), else Line.
+	Line    int
+	EndLine int
 	// Time is the line's time stamp.
 	Time Timestamp
 	// Driver and Device are the "driver device:" prefix of the message
@@ -125,9 +198,14 @@ type Event struct {
 	// Controller is the controller the event belongs to ("nvme0") when the
 	// line or the log says so; PCI the PCI address of the function it is
 	// about ("0000:04:00.0"); Disk the block device ("nvme0n1").
-	Controller string
-	PCI        string
-	Disk       string
+	// GuessedController says that only the number of the disk's name gave
+	// the controller (nvme1n1 is controller nvme1's), which native
+	// multipath breaks: no line of the log tied the disk to a controller
+	// (Log.Namespaces).
+	Controller        string
+	PCI               string
+	Disk              string
+	GuessedController bool
 	// Reporter is the port that reported an AER error.
 	Reporter string
 
@@ -141,7 +219,8 @@ type Event struct {
 	PCIStatusFailed bool
 
 	// Tag, CommandID and QID identify a timed-out command; Opcode and
-	// OpName its opcode (6.x shape), ReqOp and Size the block request.
+	// OpName its opcode (6.x shape), ReqOp and Size the block request
+	// (Size is also the size of a HostMemoryBuffer, in bytes).
 	// Action is what the driver did: "aborting", "reset controller",
 	// "disable controller", "completion polled".
 	Tag       int
@@ -162,6 +241,13 @@ type Event struct {
 	HasSC  bool
 	// FromState is the state a resume failed to leave ("D3cold").
 	FromState string
+	// Phase is "resume" or "suspend" for a PMError; Mode the sleep state of
+	// a SuspendEntry or SuspendExit ("deep", "s2idle", "S3",
+	// "hibernation"), empty when the line does not say.
+	Phase string
+	Mode  string
+	// IRQ is the interrupt of a LostInterrupt.
+	IRQ int
 	// Severity ("Corrected", "Uncorrected (Non-Fatal)", "Uncorrected
 	// (Fatal)") and Layer ("Physical Layer", "Data Link Layer",
 	// "Transaction Layer") of an AER report.
@@ -170,6 +256,11 @@ type Event struct {
 	// Text is the message as logged, after the time stamp and prefix, at
 	// most MaxTextLength bytes (a longer one ends in "...").
 	Text string
+	// Raw is the line as it appears in the log, time stamp and all, with
+	// the surrounding whitespace and quoting ("> ") removed and the
+	// physical lines of a wrapped message joined with one space, at most
+	// MaxTextLength bytes: what evidence quotes.
+	Raw string
 }
 
 // Fatal reports whether the event means the controller stopped answering:

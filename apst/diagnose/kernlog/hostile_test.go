@@ -172,3 +172,49 @@ func BenchmarkRead1GB(b *testing.B) {
 		}
 	}
 }
+
+// A hostile log's partition scans, each of a new disk, map at most
+// MaxAddresses of them; the rest are counted.
+func TestNamespacesAreBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[ 1.0] nvme nvme0: 8/0/0 default/read/poll queues\n")
+	const n = kernlog.MaxAddresses + 100
+	for i := range n {
+		fmt.Fprintf(&b, "[ 1.0]  nvme0n%d: p1\n", i+1)
+		if i%32 == 0 {
+			b.WriteString("[ 1.0] nvme nvme0: 8/0/0 default/read/poll queues\n") // keep the probe within the window
+		}
+	}
+	l, err := kernlog.ReadString(b.String(), kernlog.Options{})
+	require.NoError(t, err)
+	assert.Len(t, l.Namespaces, kernlog.MaxAddresses)
+	assert.Positive(t, l.DroppedNamespaces)
+}
+
+// A message "wrapped" over endless lines is joined over MaxWrapLines at
+// most, its text within MaxWrapLength; the rest are lines of their own.
+func TestWrapIsBounded(t *testing.T) {
+	long := "[ 1.0] nvme nvme0: controller is down; will reset:\n" + strings.Repeat(strings.Repeat("y", 3000)+",\n", 100)
+	l, err := kernlog.ReadString(long, kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 1)
+	e := l.Incidents[0].Events[0]
+	assert.LessOrEqual(t, e.EndLine, 1+kernlog.MaxWrapLines-1)
+	assert.Len(t, e.Raw, kernlog.MaxTextLength)
+	checkLog(t, l)
+}
+
+// A journal JSON export is read in bounded memory too.
+func TestLargeJSONLogInBoundedMemory(t *testing.T) {
+	pattern := []byte(render("journalctl -o json") + strings.Repeat(`{"_TRANSPORT":"kernel","MESSAGE":"usb 1-1: reset high-speed USB device number 2 using xhci_hcd","__MONOTONIC_TIMESTAMP":"3700000000"}`+"\n", 20))
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	l, err := kernlog.Read(context.Background(), &repeatReader{pattern: pattern, left: 4 << 20}, kernlog.Options{})
+	require.NoError(t, err)
+	runtime.ReadMemStats(&after)
+	assert.Positive(t, l.Events)
+	assert.LessOrEqual(t, len(l.Incidents), kernlog.MaxIncidents)
+	checkLog(t, l)
+	assert.Less(t, after.HeapInuse, before.HeapInuse+64<<20)
+}

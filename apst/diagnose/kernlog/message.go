@@ -1,24 +1,19 @@
 package kernlog
 
 import (
-	"bytes"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 )
 
-// MaxTextLength bounds Event.Text: a longer message is cut there and ends
-// in "...".
+// MaxTextLength bounds Event.Text and Event.Raw: a longer message is cut
+// there and ends in "...".
 const MaxTextLength = 512
 
 // patterns are the regular expressions of the messages the package reads.
 type patterns struct {
-	pciAddr     *regexp.Regexp
-	ctrlName    *regexp.Regexp
-	diskName    *regexp.Regexp
 	reDown      *regexp.Regexp
-	reTimeout   *regexp.Regexp
 	reAbort     *regexp.Regexp
 	reProbe     *regexp.Regexp
 	reNotReady  *regexp.Regexp
@@ -29,56 +24,45 @@ type patterns struct {
 	reAERBus    *regexp.Regexp
 	reLinkDown  *regexp.Regexp
 	reBlkErr    *regexp.Regexp
+	reBufErr    *regexp.Regexp
 	reNVMeErr   *regexp.Regexp
+	reStatus    *regexp.Regexp
+	rePMFail    *regexp.Regexp
+	rePMCall    *regexp.Regexp
+	rePMStage   *regexp.Regexp
+	reIRQ       *regexp.Regexp
+	reHMBSize   *regexp.Regexp
+	reHMBErr    *regexp.Regexp
 }
 
 // re returns the patterns, compiled at their first use rather than when a
-// program that imports the package starts (the 16 of them cost about 2 ms
-// of every start of apstctl, whatever its command). Safe for concurrent
-// use; the patterns are never changed.
+// program that imports the package starts (they cost about 2 ms of every
+// start of apstctl, whatever its command). Safe for concurrent use; the
+// patterns are never changed.
 var re = sync.OnceValue(func() *patterns {
 	return &patterns{
-		pciAddr:     regexp.MustCompile(`^[0-9a-fA-F]{4,8}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]$`),
-		ctrlName:    regexp.MustCompile(`^nvme[0-9]{1,6}$`),
-		diskName:    regexp.MustCompile(`^nvme([0-9]{1,6})(?:c([0-9]{1,6}))?n[0-9]{1,6}(?:p[0-9]{1,6})?$`),
-		reDown:      regexp.MustCompile(`^controller is down; will reset: CSTS=0x([0-9a-fA-F]{1,8})(?:, PCI_STATUS=0x([0-9a-fA-F]{1,4})|, PCI_STATUS read failed \((-?[0-9]+)\))?`),
-		reTimeout:   regexp.MustCompile(`^I/O (?:tag )?([0-9]{1,9}) (?:\(([0-9a-fA-F]{1,4})\) )?(?:opcode 0x([0-9a-fA-F]{1,2}) )?(?:\(([^)]{1,40})\) )?QID ([0-9]{1,5}) timeout, ([a-z ]{1,40}?)(?: req_op:(\S{1,40}))?(?: size:([0-9]{1,12}))?$`),
+		reDown:      regexp.MustCompile(`^controller is down; will reset: CSTS[=:] ?0x([0-9a-fA-F]{1,8})(?:, PCI_STATUS=0x([0-9a-fA-F]{1,4})|, PCI_STATUS read failed \((-?[0-9]+)\))?`),
 		reAbort:     regexp.MustCompile(`^Abort status: 0x([0-9a-fA-F]{1,8})`),
 		reProbe:     regexp.MustCompile(`^Removing after probe failure status: (-?[0-9]{1,6})`),
-		reNotReady:  regexp.MustCompile(`^Device not ready; aborting (reset|initialisation|initialization), CSTS=0x([0-9a-fA-F]{1,8})`),
+		reNotReady:  regexp.MustCompile(`^Device not ready; aborting (reset|initialisation|initialization)(?:, CSTS=0x([0-9a-fA-F]{1,8}))?`),
 		reResetFail: regexp.MustCompile(`^Disabling device after reset failure: (-?[0-9]{1,6})`),
 		reAPST:      regexp.MustCompile(`^failed to set APST feature \((-?[0-9]{1,6})\)`),
-		reResume:    regexp.MustCompile(`Unable to change power state from (D[0-3](?:hot|cold)?) to D0, device inaccessible`),
+		reResume:    regexp.MustCompile(`(?:Unable to|can't) change power state from (D[0-3](?:hot|cold)?) to D0\b`),
 		reAERRecv:   regexp.MustCompile(`AER: (?:Multiple )?(Corrected|Correctable|Uncorrected \((?:Non-Fatal|Fatal)\)|Uncorrectable \((?:Non-Fatal|Fatal)\)) error (?:message )?received(?: from)?:? ([0-9a-fA-F:.]{7,20})`),
-		reAERBus:    regexp.MustCompile(`PCIe Bus Error: severity=([^,]{1,40}), type=([^,]{1,40})`),
+		reAERBus:    regexp.MustCompile(`PCIe Bus Error: severity=([^,]{1,40})(?:, type=([^,]{1,40}))?`),
 		reLinkDown:  regexp.MustCompile(`Slot\([^)]{1,20}\): (Link Down|Card not present)`),
 		reBlkErr:    regexp.MustCompile(`(?:I/O|critical [a-z]{1,20}) error, dev (nvme[0-9]{1,6}(?:c[0-9]{1,6})?n[0-9]{1,6}(?:p[0-9]{1,6})?), sector [0-9]{1,20}(?: op 0x[0-9a-f]{1,4}:\(([A-Z_]{1,20})\))?`),
+		reBufErr:    regexp.MustCompile(`^Buffer I/O error on dev (nvme[0-9]{1,6}(?:c[0-9]{1,6})?n[0-9]{1,6}(?:p[0-9]{1,6})?), `),
 		reNVMeErr:   regexp.MustCompile(`^(.{1,40}?)\(0x([0-9a-fA-F]{1,2})\) @ LBA [0-9]{1,20}, [0-9]{1,10} blocks, (.{1,80}?) \(sct 0x([0-9a-fA-F]{1,2}) / sc 0x([0-9a-fA-F]{1,2})\)`),
+		reStatus:    regexp.MustCompile(`\(sct 0x([0-9a-fA-F]{1,2}) / sc 0x([0-9a-fA-F]{1,2})\)`),
+		rePMFail:    regexp.MustCompile(`^(?:Device (\S{1,40}) )?failed to (suspend|resume|freeze|thaw|restore|poweroff|quiesce)(?: (?:async|late|noirq|early))*(?:: error (-?[0-9]{1,6}))?`),
+		rePMCall:    regexp.MustCompile(`^([a-z_]{1,40})\(\): (\S{1,80}(?: \[[^\]]{1,40}\])?) returns (-?[0-9]{1,6})`),
+		rePMStage:   regexp.MustCompile(`^(?:[a-z]{1,8} )?(suspend|resume) of devices failed`),
+		reIRQ:       regexp.MustCompile(`^(?:irq ([0-9]{1,6}): nobody cared|Disabling IRQ #([0-9]{1,6}))`),
+		reHMBSize:   regexp.MustCompile(`(?:allocated |min host memory \()([0-9]{1,9}) MiB`),
+		reHMBErr:    regexp.MustCompile(`\(?err:? ?(-?[0-9]{1,9})`),
 	}
 })
-
-// interesting is a cheap test that lets most lines of a large log skip the
-// regular expressions.
-func interesting(msg string) bool {
-	return strings.Contains(msg, "nvme") || strings.Contains(msg, "AER") || strings.Contains(msg, "PCIe Bus Error") ||
-		strings.Contains(msg, "D0, device inaccessible") || strings.Contains(msg, "Slot(") ||
-		strings.HasPrefix(msg, "Linux version ") || strings.Contains(msg, "ommand line: ")
-}
-
-// keywords are the words one of which every event line holds.
-var keywords = [][]byte{[]byte("nvme"), []byte("AER"), []byte("PCIe Bus Error"), []byte("D0, device inaccessible"),
-	[]byte("Slot("), []byte("Linux version "), []byte("ommand line: ")}
-
-// interestingBytes is interesting on a raw line, before its time stamp is
-// parsed.
-func interestingBytes(b []byte) bool {
-	for _, k := range keywords {
-		if bytes.Contains(b, k) {
-			return true
-		}
-	}
-	return false
-}
 
 // splitDevice splits "driver device: body" (dev_printk's prefix); driver
 // and device are empty when the message has no such prefix, and device
@@ -99,11 +83,19 @@ func splitDevice(msg string) (driver, device, body string) {
 }
 
 // parseMessage recognises one kernel message; ok is false for anything
-// that is not an event.
+// that is not an event (the returned Event then holds only the device the
+// message names, if any). A disk's event has Disk set and the controller
+// only when the disk's name says it (nvme0c1n1); Read ties the others.
 func parseMessage(msg string) (Event, bool) {
-	if !interesting(msg) {
+	if !hasKeyword(msg) {
 		return Event{}, false
 	}
+	return parseKernelMessage(msg)
+}
+
+// parseKernelMessage is parseMessage of a message known to hold a keyword
+// (its raw line passed interestingBytes).
+func parseKernelMessage(msg string) (Event, bool) {
 	e := Event{Text: clip(msg)}
 	if v, ok := strings.CutPrefix(msg, "Linux version "); ok {
 		e.Kind = Boot
@@ -111,32 +103,47 @@ func parseMessage(msg string) (Event, bool) {
 		e.Text = clip(e.Text)
 		return e, true
 	}
-	if _, v, ok := strings.Cut(msg, "Kernel command line: "); ok && !strings.Contains(msg[:strings.Index(msg, "Kernel command line: ")], ":") {
-		e.Kind, e.Text = CommandLine, clip(strings.TrimSpace(v))
+	if i := strings.Index(msg, "Kernel command line: "); i >= 0 && !strings.Contains(msg[:i], ":") {
+		e.Kind, e.Text = CommandLine, clip(strings.TrimSpace(msg[i+len("Kernel command line: "):]))
 		return e, true
 	}
 	driver, device, body := splitDevice(msg)
 	e.Driver, e.Device = driver, device
 	switch {
-	case re().ctrlName.MatchString(device):
+	case isCtrlName(device):
 		e.Controller = device
-	case re().pciAddr.MatchString(device):
+	case isPCIAddr(device):
 		e.PCI = strings.ToLower(device)
-	case re().diskName.MatchString(device):
+	case isDiskName(device):
 		e.Disk = device
-		e.Controller = diskController(device)
+		e.Controller = pathController(device)
 	}
+	if nvmeLine(&e) && probeLine(body) {
+		e.Text = ""
+		return e, false
+	}
+	if parseController(&e, msg, body) || parseTimeout(&e, msg, body) || parsePCI(&e, msg, body) || parseBlock(&e, msg, body) ||
+		parseSleep(&e, msg, body) || parsePlatform(&e, msg, body) || parseHMB(&e, msg, body) || driverError(&e, body) {
+		return e, true
+	}
+	// Not an event; the device it names still tells Read something.
+	e.Text = ""
+	return e, false
+}
+
+// parseController reads nvme-core's controller state lines.
+func parseController(e *Event, _, body string) bool {
 	switch {
 	case strings.HasPrefix(body, "pci function "):
 		a := strings.TrimSpace(strings.TrimPrefix(body, "pci function "))
-		if e.Controller == "" || !re().pciAddr.MatchString(a) {
-			return Event{}, false
+		if e.Controller == "" || e.Disk != "" || !isPCIAddr(a) {
+			return false
 		}
 		e.Kind, e.PCI = PCIFunction, strings.ToLower(a)
 	case strings.HasPrefix(body, "controller is down"):
 		m := re().reDown.FindStringSubmatch(body)
 		if m == nil {
-			return Event{}, false
+			return false
 		}
 		e.Kind = ControllerDown
 		e.CSTS, e.HasCSTS = uint32(hex(m[1])), true
@@ -148,125 +155,210 @@ func parseMessage(msg string) (Event, bool) {
 		}
 	case strings.HasPrefix(body, "Does your device have a faulty power saving mode enabled"):
 		e.Kind = PowerSavingHint
-	case strings.HasPrefix(body, `Try "`) && strings.Contains(body, "default_ps_max_latency_us"):
+	case (strings.HasPrefix(body, `Try "`) || strings.HasPrefix(body, `try "`)) && strings.Contains(body, "default_ps_max_latency_us"):
 		e.Kind = WorkaroundHint
-		v := strings.TrimPrefix(body, `Try "`)
+		v := body[len(`Try "`):]
 		v, _, _ = strings.Cut(v, `"`)
 		e.Text = clip(v)
-	case strings.HasPrefix(body, "I/O ") && strings.Contains(body, " timeout, "):
-		m := re().reTimeout.FindStringSubmatch(body)
-		if m == nil {
-			return Event{}, false
-		}
-		e.Tag = atoi(m[1])
-		e.CommandID = strings.ToLower(m[2])
-		if m[3] != "" {
-			e.Opcode = int(hex(m[3]))
-		}
-		e.OpName, e.QID, e.Action, e.ReqOp = m[4], atoi(m[5]), m[6], m[7]
-		if m[8] != "" {
-			e.Size, _ = strconv.ParseInt(m[8], 10, 64)
-		}
-		e.Kind = IOTimeout
-		if e.QID == 0 {
-			e.Kind = AdminTimeout
-		}
 	case strings.HasPrefix(body, "Abort status: "):
 		m := re().reAbort.FindStringSubmatch(body)
 		if m == nil {
-			return Event{}, false
+			return false
 		}
 		e.Kind, e.Status = AbortStatus, int(hex(m[1]))
 	case strings.HasPrefix(body, "Removing after probe failure"):
 		m := re().reProbe.FindStringSubmatch(body)
 		if m == nil {
-			return Event{}, false
+			return false
 		}
 		e.Kind, e.Errno = ProbeFailure, atoi(m[1])
 	case strings.HasPrefix(body, "Device not ready; aborting"):
 		m := re().reNotReady.FindStringSubmatch(body)
 		if m == nil {
-			return Event{}, false
+			return false
 		}
-		e.Kind, e.CSTS, e.HasCSTS = ResetNotReady, uint32(hex(m[2])), true
+		e.Kind = ResetNotReady
+		if m[2] != "" {
+			e.CSTS, e.HasCSTS = uint32(hex(m[2])), true
+		}
 	case strings.HasPrefix(body, "Disabling device after reset failure"):
 		m := re().reResetFail.FindStringSubmatch(body)
 		if m == nil {
-			return Event{}, false
+			return false
 		}
 		e.Kind, e.Errno = ResetFailure, atoi(m[1])
 	case strings.HasPrefix(body, "failed to set APST feature"):
 		m := re().reAPST.FindStringSubmatch(body)
 		if m == nil {
-			return Event{}, false
+			return false
 		}
 		e.Kind, e.Errno = APSTFailed, atoi(m[1])
-	case body == "resetting controller" || strings.HasPrefix(body, "resetting controller"):
+	case strings.HasPrefix(body, "resetting controller"):
 		e.Kind = Reset
-	case strings.Contains(body, "D0, device inaccessible"):
+	case strings.HasPrefix(body, "frozen state error detected"):
+		e.Kind, e.Action = AERRecovery, "reset controller"
+	case strings.HasPrefix(body, "failure state error detected"):
+		e.Kind, e.Action = AERRecovery, "request disconnect"
+	default:
+		return false
+	}
+	return true
+}
+
+// parseTimeout reads a command timeout in the old and the 6.x shapes.
+func parseTimeout(e *Event, _, body string) bool {
+	if !strings.HasPrefix(body, "I/O ") || !strings.Contains(body, " timeout, ") {
+		return false
+	}
+	t, ok := parseTimeoutLine(body)
+	if !ok {
+		return false
+	}
+	e.Tag, e.CommandID, e.Opcode, e.OpName, e.QID = t.tag, t.cid, t.opcode, t.opName, t.qid
+	e.Action, e.ReqOp, e.Size = t.action, t.reqOp, t.size
+	e.Kind = IOTimeout
+	if e.QID == 0 {
+		e.Kind = AdminTimeout
+	}
+	return true
+}
+
+// parsePCI reads the PCI core's, AER's and pciehp's lines.
+func parsePCI(e *Event, msg, body string) bool {
+	switch {
+	case strings.Contains(body, "change power state from D"):
 		m := re().reResume.FindStringSubmatch(body)
 		if m == nil {
-			return Event{}, false
+			return false
 		}
 		e.Kind, e.FromState = ResumeFailure, m[1]
 	case strings.Contains(body, "error received") || strings.Contains(body, "error message received"):
-		m := re().reAERRecv.FindStringSubmatch(body)
-		if m == nil || !re().pciAddr.MatchString(m[2]) {
-			return Event{}, false
+		m := re().reAERRecv.FindStringSubmatch(msg)
+		if m == nil || !isPCIAddr(m[2]) {
+			return false
 		}
 		e.Kind, e.Severity, e.Reporter, e.PCI = AERReceived, severity(m[1]), e.PCI, strings.ToLower(m[2])
 		e.Controller = ""
 	case strings.Contains(body, "PCIe Bus Error: "):
 		m := re().reAERBus.FindStringSubmatch(body)
 		if m == nil {
-			return Event{}, false
+			return false
 		}
-		e.Kind, e.Severity, e.Layer = AERError, severity(m[1]), strings.TrimSpace(m[2])
+		e.Kind, e.Severity, e.Layer = AERError, severity(strings.TrimSpace(m[1])), strings.TrimSpace(m[2])
 	case strings.Contains(body, "Slot(") && (strings.Contains(body, "Link Down") || strings.Contains(body, "Card not present")):
 		if re().reLinkDown.FindStringSubmatch(body) == nil {
-			return Event{}, false
+			return false
 		}
 		e.Kind = LinkDown
 		e.Reporter = e.PCI
 		if e.Reporter == "" {
 			// pciehp's own prefix: "pciehp 0000:00:1d.0:pcie004:".
-			if a, _, ok := strings.Cut(device, ":pcie"); ok && re().pciAddr.MatchString(a) {
+			if a, _, ok := strings.Cut(e.Device, ":pcie"); ok && isPCIAddr(a) {
 				e.Reporter = strings.ToLower(a)
 			}
 		}
 		e.PCI = ""
+	case strings.Contains(msg, "DPC: containment event") || strings.Contains(msg, "DPC: unmasked uncorrectable error detected"):
+		// Downstream Port Containment took the link down to contain an
+		// error; recovery follows.
+		e.Kind, e.Action = AERRecovery, "containment"
+		if e.Driver == "pcieport" {
+			e.Reporter, e.PCI = e.PCI, ""
+		}
+	case strings.Contains(msg, "AER: broadcast ") && strings.HasSuffix(msg, " message"):
+		// The recovery's steps: "AER: broadcast error_detected message",
+		// mmio_enabled, slot_reset, resume.
+		step := strings.TrimSuffix(msg[strings.Index(msg, "AER: broadcast ")+len("AER: broadcast "):], " message")
+		if len(step) > 20 {
+			return false
+		}
+		e.Kind, e.Action = AERRecovery, step
+		if e.Driver == "pcieport" {
+			e.Reporter, e.PCI = e.PCI, ""
+		}
+	case strings.Contains(msg, "AER: ") && (strings.Contains(body, "evice recovery") || strings.Contains(body, "can't recover")):
+		e.Kind = AERRecovery
+		switch {
+		case strings.Contains(body, "recovery successful"):
+			e.Action = "successful"
+		case strings.Contains(body, "recovery failed"):
+			e.Action = "failed"
+		case strings.Contains(body, "no error_detected callback"):
+			e.Action = "no callback"
+		default:
+			e.Action = "failed"
+		}
+		if e.Driver == "pcieport" {
+			e.Reporter, e.PCI = e.PCI, ""
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// parseBlock reads the block layer's and nvme's I/O errors.
+func parseBlock(e *Event, msg, body string) bool {
+	switch {
 	case strings.Contains(msg, " error, dev nvme"):
 		m := re().reBlkErr.FindStringSubmatch(msg)
 		if m == nil {
-			return Event{}, false
+			return false
 		}
 		e.Kind, e.Disk, e.ReqOp = IOError, m[1], m[2]
-		e.Controller, e.Driver, e.Device = diskController(m[1]), "", ""
+		e.Controller, e.Driver, e.Device, e.PCI = pathController(m[1]), "", "", ""
+	case strings.HasPrefix(msg, "Buffer I/O error on dev nvme"):
+		m := re().reBufErr.FindStringSubmatch(msg)
+		if m == nil {
+			return false
+		}
+		e.Kind, e.Disk = IOError, m[1]
+		e.Controller, e.Driver, e.Device = pathController(m[1]), "", ""
 	case e.Disk != "" && strings.Contains(body, " @ LBA "):
 		m := re().reNVMeErr.FindStringSubmatch(body)
 		if m == nil {
-			return Event{}, false
+			return false
 		}
 		e.Kind, e.OpName, e.Opcode = IOError, strings.TrimSpace(m[1]), int(hex(m[2]))
 		e.SCT, e.SC, e.HasSC = int(hex(m[4])), int(hex(m[5])), true
 	default:
-		return Event{}, false
+		return false
 	}
-	return e, true
+	return true
 }
 
-// diskController is the controller of a disk name: nvme0n1 is controller
-// nvme0's (its subsystem's head, which is controller 0 on a single-port
-// drive), nvme1c2n1 is controller nvme2's path.
-func diskController(d string) string {
-	m := re().diskName.FindStringSubmatch(d)
-	if m == nil {
+// pathController is the controller a disk name states: nvme1c2n1 is the
+// path of namespace 1 of subsystem 1 through controller nvme2. Other names
+// (nvme1n1) do not say which controller: under native multipath nvme1n1 is
+// subsystem 1's namespace, whatever its controllers are.
+func pathController(d string) string {
+	_, c, _, ok := diskParts(d)
+	if !ok || c == "" {
 		return ""
 	}
-	if m[2] != "" {
-		return "nvme" + m[2]
+	return "nvme" + c
+}
+
+// numberController is the controller a disk name suggests by its number
+// alone: nvme1n1 is nvme1's on a single-port drive without multipath.
+func numberController(d string) string {
+	sub, c, _, ok := diskParts(d)
+	switch {
+	case !ok:
+		return ""
+	case c != "":
+		return "nvme" + c
 	}
-	return "nvme" + m[1]
+	return "nvme" + sub
+}
+
+// diskHead is the namespace of a disk or partition name: nvme0n1p2 is on
+// nvme0n1.
+func diskHead(d string) string {
+	if i := strings.LastIndexByte(d, 'p'); i > 0 && i+1 < len(d) && allDigits(d[i+1:]) {
+		return d[:i]
+	}
+	return d
 }
 
 // severity spells an AER severity as the older kernels do.

@@ -6,72 +6,214 @@ import (
 	"time"
 )
 
+// split is what splitLine makes of one (logical) line.
+type split struct {
+	ts  Timestamp
+	msg string
+	// kernel is false for a line that a log format attributes to a program
+	// other than the kernel (a syslog or journal line of systemd, say), a
+	// journal record of another transport, or a line of journalctl's own.
+	kernel bool
+	// bootID is the _BOOT_ID of a journal JSON record; boot says the line
+	// is journalctl's "-- Boot 0123... --" (or "-- Reboot --") separator.
+	bootID string
+	boot   bool
+	// relative says the line's time is dmesg -H's "[  +0.000009]", the
+	// time since the line before (Read keeps the running time); json that
+	// the line is a journal JSON record.
+	relative bool
+	json     bool
+}
+
 // splitLine removes the quoting, indentation and time stamp of one line and
-// returns the kernel message. ok is false for a line that a log format
-// attributes to a program other than the kernel (a syslog or journal line of
-// systemd, say), which is not a kernel event.
-func splitLine(line string) (ts Timestamp, msg string, ok bool) {
-	s := unquote(line)
+// returns the kernel message (kernel-apst.md §15 lists the messages; the
+// shapes are those of dmesg, journalctl, syslog and /dev/kmsg).
+func splitLine(line string) split {
+	s := cleanLine(line)
 	if s == "" {
-		return ts, "", false
+		return split{}
 	}
-	// /dev/kmsg: "PRI,SEQ,USEC,FLAGS;message".
+	switch s[0] {
+	case '{':
+		return journalRecord(s)
+	case '-':
+		if strings.HasPrefix(s, "-- ") && strings.HasSuffix(s, " --") {
+			// journalctl's "-- Boot 3f0c... --", "-- Reboot --", "-- Logs
+			// begin at ... --", "-- No entries --".
+			return split{boot: strings.HasPrefix(s, "-- Boot ") || s == "-- Reboot --"}
+		}
+	}
+	// /dev/kmsg: "PRI,SEQ,USEC,FLAGS[,caller=T64];message".
 	if r, ok := kmsgRecord(s); ok {
-		return r.ts, r.msg, true
+		return split{ts: r.ts, msg: afterCaller(r.msg), kernel: true}
 	}
 	s = stripLevel(s)
-	switch {
-	case s[0] == '[':
+	if s == "" {
+		return split{}
+	}
+	var ts Timestamp
+	switch c := s[0]; {
+	case c == '[':
 		end := strings.IndexByte(s, ']')
 		if end < 0 {
-			return ts, s, true
+			return split{msg: s, kernel: true}
 		}
 		inner := strings.TrimSpace(s[1:end])
 		if d, ok := parseSeconds(inner); ok {
 			ts.Mono, ts.HasMono = d, true
 		} else if t, err := time.Parse("Mon Jan _2 15:04:05 2006", collapseSpaces(inner)); err == nil {
 			ts.Wall, ts.HasWall = t, true
+		} else if _, ok := parseDelta(inner); ok {
+			// dmesg -H: "[  +0.000009] ...", after the line before.
+			sp := fromProgram(ts, afterCaller(strings.TrimLeft(s[end+1:], " \t")), false)
+			sp.relative = true
+			return sp
+		} else if h, ok := parseHumanStamp(inner); ok {
+			// dmesg -H: "[Sep12 13:16] ..." at each new minute.
+			ts = h
 		} else {
-			return ts, s, true // "[...]" that is no time: the message itself
+			// "[   T64] nvme ..." (a caller id without the time) or a "[...]"
+			// that is no time: the message itself.
+			return split{msg: afterKernel(afterCaller(s)), kernel: true}
 		}
-		rest := strings.TrimLeft(s[end+1:], " ")
-		// journalctl -o short-monotonic: "[   12.345678] host kernel: ...".
-		if m, isKernel, hasProg := afterProgram(rest); hasProg && isKernel {
-			rest = m
-		} else if hasProg && programWord(rest) {
-			return ts, "", false
+		// dmesg with printk caller ids: "[   81.448128][   T64] ..." and
+		// "[   81.448128] [    C3] ...".
+		rest := afterCaller(strings.TrimLeft(s[end+1:], " \t"))
+		return fromProgram(ts, rest, false)
+	case isDigit(c):
+		// journalctl -o short-iso, rsyslog's RFC 3339 or dmesg
+		// --time-format=iso.
+		if t, n, ok := parseISO(s); ok {
+			ts.Wall, ts.HasWall = t, true
+			return fromProgram(ts, strings.TrimLeft(s[n:], " \t"), false)
 		}
-		return ts, rest, true
-	case isDigit(s[0]):
-		// journalctl -o short-iso, rsyslog's RFC 3339 or dmesg --time-format=iso.
-		t, n, ok := parseISO(s)
-		if !ok {
-			return ts, s, true
+		// "07:45:58 kernel: nvme ..." (a time of day alone).
+		if d, n, ok := parseClock(s); ok && n < len(s) && s[n] == ' ' {
+			ts.Wall, ts.HasWall, ts.NoYear, ts.NoDate = time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC).Add(d), true, true, true
+			return fromProgram(ts, strings.TrimLeft(s[n:], " \t"), false)
 		}
-		ts.Wall, ts.HasWall = t, true
-		rest := strings.TrimLeft(s[n:], " ")
-		if m, isKernel, hasProg := afterProgram(rest); hasProg && isKernel {
-			ts, m = withInnerMono(ts, m)
-			return ts, m, true
-		} else if hasProg && programWord(rest) {
-			return ts, "", false
+		// A localised journal or syslog time: "3月 13 18:33:21 host kernel:".
+		if t, n, ok := parseLocalSyslogTime(s); ok {
+			return fromProgram(t, strings.TrimLeft(s[n:], " \t"), true)
 		}
-		return ts, rest, true
+		return split{msg: s, kernel: !programTag(s)}
 	case len(s) > 15 && isMonth(s[:3]) && s[3] == ' ':
 		// syslog and journalctl short: "Dec  1 10:00:00[.123456] host kernel: ...".
-		t, n, ok := parseSyslogTime(s)
-		if !ok {
-			return ts, s, true
+		if t, n, ok := parseLocalSyslogTime(s); ok {
+			return fromProgram(t, strings.TrimLeft(s[n:], " \t"), true)
 		}
-		ts.Wall, ts.HasWall, ts.NoYear = t, true, true
-		m, isKernel, hasProg := afterProgram(strings.TrimLeft(s[n:], " "))
-		if !hasProg || !isKernel {
-			return ts, "", false
+	case len(s) > 24 && isWeekday(s[:3]) && s[3] == ' ' && isDigit(s[4]):
+		// journalctl -o short-full: "Tue 2026-12-01 10:00:00 UTC host kernel: ...".
+		if t, n, ok := parseISO(s[4:]); ok {
+			ts.Wall, ts.HasWall = t, true
+			rest := strings.TrimLeft(s[4+n:], " \t")
+			if z, after, ok := strings.Cut(rest, " "); ok && isZone(z) {
+				rest = strings.TrimLeft(after, " \t")
+			}
+			return fromProgram(ts, rest, true)
 		}
-		ts, m = withInnerMono(ts, m)
-		return ts, m, true
+	case c >= 0x80 || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		// A bare "kernel: nvme ...", as grep or a copy from a journal viewer
+		// leaves it.
+		if m, ok := strings.CutPrefix(s, "kernel: "); ok {
+			ts, m = withInnerMono(ts, strings.TrimLeft(m, " \t"))
+			return split{ts: ts, msg: afterCaller(m), kernel: true}
+		}
+		// A localised syslog or journal month: "Mär 21 22:57:44 host kernel:".
+		if t, n, ok := parseLocalSyslogTime(s); ok {
+			return fromProgram(t, strings.TrimLeft(s[n:], " \t"), true)
+		}
 	}
-	return ts, s, true
+	return split{msg: s, kernel: !programTag(s)}
+}
+
+// parseDelta parses dmesg -H's "+0.000009" (or, under some locales,
+// "+0,000009"): the time since the line before.
+func parseDelta(s string) (time.Duration, bool) {
+	v, ok := strings.CutPrefix(s, "+")
+	if !ok {
+		return 0, false
+	}
+	return parseSeconds(strings.Replace(strings.TrimLeft(v, " "), ",", ".", 1))
+}
+
+// parseHumanStamp parses dmesg -H's "Sep12 13:16" (the month as the locale
+// spells it).
+func parseHumanStamp(s string) (Timestamp, bool) {
+	i := 0
+	for i < len(s) && !isDigit(s[i]) && s[i] != ' ' {
+		i++
+	}
+	day, rest := digitsPrefix(s[i:])
+	if i == 0 || day == "" || len(day) > 2 || len(rest) != 6 || rest[0] != ' ' || rest[3] != ':' {
+		return Timestamp{}, false
+	}
+	h, m := rest[1:3], rest[4:6]
+	if !allDigits(h) || !allDigits(m) || atoi(h) > 23 || atoi(m) > 59 || atoi(day) < 1 || atoi(day) > 31 {
+		return Timestamp{}, false
+	}
+	ts := Timestamp{HasWall: true, NoYear: true}
+	clock := time.Duration(atoi(h))*time.Hour + time.Duration(atoi(m))*time.Minute
+	if mo := monthOf(s[:i]); mo != 0 {
+		ts.Wall = time.Date(0, mo, atoi(day), 0, 0, 0, 0, time.UTC).Add(clock)
+	} else {
+		ts.Wall, ts.NoDate = time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC).Add(clock), true
+	}
+	return ts, true
+}
+
+// programTag reports whether a message starts with a program's tag,
+// "mount[353]:": a line of a program, not of the kernel.
+func programTag(s string) bool {
+	w, _, _ := strings.Cut(s, " ")
+	open := strings.IndexByte(w, '[')
+	return open > 0 && strings.HasSuffix(w, "]:") && allDigits(w[open+1:len(w)-2]) && len(w) > open+3
+}
+
+// fromProgram takes the message after a time stamp: "host kernel: ..." of
+// journalctl and syslog (needed when needHost), a bare "kernel: ...", or
+// the message itself (dmesg). A "host program:" line of another program is
+// no kernel line.
+func fromProgram(ts Timestamp, rest string, needHost bool) split {
+	if m, ok := strings.CutPrefix(rest, "kernel: "); ok {
+		ts, m = withInnerMono(ts, strings.TrimLeft(m, " \t"))
+		return split{ts: ts, msg: afterCaller(m), kernel: true}
+	}
+	m, isKernel, hasProg := afterProgram(rest)
+	switch {
+	case hasProg && isKernel:
+		ts, m = withInnerMono(ts, strings.TrimLeft(m, " \t"))
+		return split{ts: ts, msg: afterCaller(m), kernel: true}
+	case needHost || hasProg && programWord(rest) || programTag(rest):
+		return split{ts: ts}
+	}
+	return split{ts: ts, msg: rest, kernel: true}
+}
+
+// afterKernel removes a bare "kernel: " before a message.
+func afterKernel(m string) string {
+	if r, ok := strings.CutPrefix(m, "kernel: "); ok {
+		return strings.TrimLeft(r, " \t")
+	}
+	return m
+}
+
+// afterCaller removes a printk caller id ("[   T64] ", "[    C3] ",
+// "[T64]"), which kernels built with CONFIG_PRINTK_CALLER print after the
+// time.
+func afterCaller(m string) string {
+	if len(m) < 4 || m[0] != '[' {
+		return m
+	}
+	end := strings.IndexByte(m[:min(len(m), 16)], ']')
+	if end < 0 {
+		return m
+	}
+	in := strings.TrimLeft(m[1:end], " \t")
+	if len(in) < 2 || len(in) > 9 || in[0] != 'T' && in[0] != 'C' || !allDigits(in[1:]) {
+		return m
+	}
+	return strings.TrimLeft(m[end+1:], " \t")
 }
 
 // withInnerMono takes the dmesg time a syslog line may keep after
@@ -81,23 +223,54 @@ func withInnerMono(ts Timestamp, m string) (Timestamp, string) {
 		if end := strings.IndexByte(m, ']'); end > 0 {
 			if d, ok := parseSeconds(strings.TrimSpace(m[1:end])); ok {
 				ts.Mono, ts.HasMono = d, true
-				return ts, strings.TrimLeft(m[end+1:], " ")
+				return ts, strings.TrimLeft(m[end+1:], " \t")
 			}
 		}
 	}
 	return ts, m
 }
 
+// cleanLine strips indentation, e-mail and Markdown quoting ("> ", ">> >"),
+// Markdown emphasis around a pasted line ("**...**", "`...`") and the
+// surrounding whitespace.
+func cleanLine(s string) string {
+	if s != "" {
+		// The common line: nothing to clean.
+		switch first, last := s[0], s[len(s)-1]; {
+		case first == ' ' || first == '\t' || first == '>' || first == '`' || first == '*':
+		case last == ' ' || last == '\t' || last == '\r' || last == '\n' || last == '`' || last == '*' || last == '\\':
+		default:
+			return s
+		}
+	}
+	s = unquote(s)
+	for len(s) > 0 && (s[0] == '`' || s[0] == '*' && len(s) > 1 && s[1] == '*') {
+		if s[0] == '*' {
+			s = s[2:]
+		} else {
+			s = s[1:]
+		}
+	}
+	s = strings.TrimRight(s, " \t\r\n")
+	for {
+		switch {
+		case strings.HasSuffix(s, "**"):
+			s = s[:len(s)-2]
+		case strings.HasSuffix(s, "`"), strings.HasSuffix(s, " \\"):
+			s = s[:len(s)-1]
+		default:
+			return strings.TrimRight(s, " \t")
+		}
+	}
+}
+
 // unquote strips indentation and e-mail or Markdown quoting ("> ", ">>").
 func unquote(s string) string {
-	for {
-		t := strings.TrimLeft(s, " \t")
-		if t != "" && t[0] == '>' {
-			s = t[1:]
-			continue
-		}
-		return t
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '>') {
+		i++
 	}
+	return s[i:]
 }
 
 // stripLevel removes a printk level ("<4>") and dmesg -x's facility and
@@ -118,7 +291,7 @@ func stripLevel(s string) string {
 			}
 			rest = rest[i+1:]
 		}
-		return strings.TrimLeft(rest, " ")
+		return strings.TrimLeft(rest, " \t")
 	}
 	return s
 }
@@ -131,6 +304,9 @@ type kmsg struct {
 
 // kmsgRecord parses "PRI,SEQ,USEC,FLAGS[,...];message".
 func kmsgRecord(s string) (kmsg, bool) {
+	if !isDigit(s[0]) {
+		return kmsg{}, false
+	}
 	semi := strings.IndexByte(s, ';')
 	if semi < 5 || semi > 80 {
 		return kmsg{}, false
@@ -220,23 +396,37 @@ func parseISO(s string) (time.Time, int, bool) {
 	return t, n, true
 }
 
-// parseSyslogTime parses "Dec  1 10:00:00[.frac]" (no year).
-func parseSyslogTime(s string) (time.Time, int, bool) {
-	if len(s) < 15 {
-		return time.Time{}, 0, false
+// parseClock parses a time of day "15:04:05[.frac]" at the start of s.
+func parseClock(s string) (time.Duration, int, bool) {
+	if len(s) < 8 || s[2] != ':' || s[5] != ':' {
+		return 0, 0, false
 	}
-	n := 15
-	for n < len(s) && (s[n] == '.' || isDigit(s[n])) && n < 25 {
-		n++
-	}
-	t, err := time.Parse("Jan _2 15:04:05.999999999", collapseSpaces(s[:n]))
-	if err != nil {
-		t, err = time.Parse("Jan 2 15:04:05.999999999", collapseSpaces(s[:n]))
-		if err != nil {
-			return time.Time{}, 0, false
+	for _, i := range []int{0, 1, 3, 4, 6, 7} {
+		if !isDigit(s[i]) {
+			return 0, 0, false
 		}
 	}
-	return t, n, true
+	h, m, sec := atoi(s[0:2]), atoi(s[3:5]), atoi(s[6:8])
+	if h > 23 || m > 59 || sec > 60 {
+		return 0, 0, false
+	}
+	d := time.Duration(h)*time.Hour + time.Duration(m)*time.Minute + time.Duration(sec)*time.Second
+	n := 8
+	if n < len(s) && (s[n] == '.' || s[n] == ',') {
+		j := n + 1
+		for j < len(s) && j-n <= 9 && isDigit(s[j]) {
+			j++
+		}
+		if j > n+1 {
+			f, _ := strconv.ParseInt(s[n+1:j], 10, 64)
+			for k := j - n - 1; k < 9; k++ {
+				f *= 10
+			}
+			d += time.Duration(f)
+			n = j
+		}
+	}
+	return d, n, true
 }
 
 // afterProgram recognises "host kernel: message" (journal and syslog) and
@@ -284,6 +474,31 @@ func isMonth(s string) bool {
 		return true
 	}
 	return false
+}
+
+func isWeekday(s string) bool {
+	switch s {
+	case "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun":
+		return true
+	}
+	return false
+}
+
+// isZone reports whether a word is a time zone of journalctl -o short-full
+// ("UTC", "CET", "+0100").
+func isZone(z string) bool {
+	if len(z) < 1 || len(z) > 6 {
+		return false
+	}
+	if z[0] == '+' || z[0] == '-' {
+		return allDigits(z[1:])
+	}
+	for i := 0; i < len(z); i++ {
+		if z[i] < 'A' || z[i] > 'Z' {
+			return false
+		}
+	}
+	return true
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"slices"
 	"time"
 )
 
@@ -31,8 +30,17 @@ const (
 	// MaxAddresses is how many PCI addresses Log.Addresses maps (with those
 	// of Options): a machine has a few dozen NVMe functions; the "pci
 	// function" lines of further addresses are counted in
-	// Log.DroppedAddresses, not kept.
+	// Log.DroppedAddresses, not kept. Log.Namespaces and the links Read
+	// keeps between ports and functions are bounded alike.
 	MaxAddresses = 4096
+	// MaxUnread is how many of the lines that look like NVMe or PCIe
+	// failure messages but were not read Log.Unread lists (all are counted
+	// in Log.UnreadLines).
+	MaxUnread = 20
+	// MaxWrapLines is how many physical lines Read joins into one wrapped
+	// message, and MaxWrapLength how long the joined message may grow.
+	MaxWrapLines  = 8
+	MaxWrapLength = 4 << 10
 	// DefaultGap is the quiet time after which a controller's next event
 	// starts a new incident.
 	DefaultGap = 5 * time.Minute
@@ -78,22 +86,45 @@ type Log struct {
 	// Backwards counts lines whose time stamp is earlier than the one
 	// before in the same boot (a log pasted out of order, or merged).
 	Backwards int64
-	// Addresses maps PCI addresses to controllers, from Options and the
-	// log's "pci function" lines, at most MaxAddresses of them (a line
-	// naming a known address updates it); DroppedAddresses counts the
-	// lines of addresses beyond.
+	// Addresses maps PCI addresses to controllers, from Options, the log's
+	// "pci function" lines and, when the log names exactly one NVMe PCI
+	// function and one controller, that pair; at most MaxAddresses of them
+	// (a line naming a known address updates it). DroppedAddresses counts
+	// the lines of addresses beyond.
 	Addresses        map[string]string
 	DroppedAddresses int64
+	// Namespaces maps the log's NVMe disks ("nvme1n1"; a partition is its
+	// disk's) to the controller the log ties them to: by a path name
+	// (nvme1c0n1 is controller nvme0's), by the partition scan that follows
+	// a controller's probe, or because the log names one controller only.
+	// At most MaxAddresses; DroppedNamespaces counts the disks beyond.
+	Namespaces        map[string]string
+	DroppedNamespaces int64
+	// Unread lists the first MaxUnread lines that look like NVMe or PCIe
+	// failure messages (they name nvme or a PCI function together with a
+	// failure word) but were not read as an event; UnreadLines counts them
+	// all. A log with no event and no such line shows no failure.
+	Unread      []UnreadLine
+	UnreadLines int64
 	// Incidents are the incidents in the order they started.
 	Incidents []Incident
 }
 
+// UnreadLine is a line that looks like an NVMe or PCIe failure message but
+// was not read: its number (of its first physical line) and its text
+// without quoting, at most MaxTextLength bytes.
+type UnreadLine struct {
+	Line int
+	Text string
+}
+
 // Incident is a run of events of one controller (or of one PCI address the
-// log and the options do not tie to a controller) without a quiet gap
-// longer than Options.Gap, within one boot.
+// log and the options do not tie to a controller, or of the system: sleep
+// and interrupt lines) without a quiet gap longer than Options.Gap, within
+// one boot.
 type Incident struct {
 	// Controller is the controller ("nvme0"); empty when the events name
-	// only a PCI address, which PCI then holds.
+	// only a PCI address, which PCI then holds, or no device.
 	Controller string
 	PCI        string
 	// Boot is the boot the incident happened in, counted from 0 (the part
@@ -111,6 +142,7 @@ type Incident struct {
 
 	tail []Event // ring of the last events while reading
 	next int     // index of the oldest event of a full tail
+	key  string  // the key Read opened it under ("nvme0", "pci X", "disk X", "kernel")
 }
 
 // Has reports whether the incident has an event of kind k.
@@ -144,7 +176,8 @@ func (in *Incident) Name() string {
 // returned Log holds what was read so far.
 func Read(ctx context.Context, r io.Reader, opts Options) (*Log, error) {
 	st := newState(opts)
-	err := scan(ctx, r, &st.log.Lines, &st.log.LongLines, st.line)
+	err := scan(ctx, r, &st.log.Lines, &st.log.LongLines, st.physical)
+	st.flush()
 	l := st.finish()
 	if err != nil {
 		return l, err
@@ -165,11 +198,15 @@ func Lines(ctx context.Context, r io.Reader, fn func(line []byte)) error {
 }
 
 // Relevant reports whether a raw log line can hold an event Read
-// recognises (it names nvme, AER, a PCIe bus error, a D0 resume failure, a
-// hotplug slot, the kernel release or command line): a cheap filter for
-// keeping only the NVMe and PCIe lines of a log.
+// recognises, or part of one (it names nvme, AER, a PCIe bus error, a
+// power state change, a hotplug slot, a system sleep, ASPM, a lost
+// interrupt, the kernel release or command line; it is a journal JSON
+// record or a journalctl boot separator; it names a PCI function together
+// with a failure word; or it is the continuation of a wrapped message,
+// "CSTS=0x..." say): a cheap filter for keeping only the NVMe and PCIe
+// lines of a log.
 func Relevant(line []byte) bool {
-	return bytes.IndexByte(line, 0) < 0 && interestingBytes(line)
+	return bytes.IndexByte(line, 0) < 0 && (interestingBytes(line) || specialLine(line) || failureLine(line) || continuationBytes(line))
 }
 
 // scan reads r line by line, counting lines and skipped long lines.
@@ -220,6 +257,19 @@ type state struct {
 	open  map[string]int
 	kept  int
 	first int // index in log.Incidents of the oldest kept incident
+
+	wrap   wrapped // the logical line being assembled
+	prev   []byte  // the last physical line not held, and its number
+	prevNo int
+	// human is the running time of a dmesg -H log ("[Sep12 13:16]" then
+	// "[  +0.000009]" after each line), at the line being read.
+	human   Timestamp
+	humanOn bool
+	prevAt  Timestamp // human at prev
+	bootID  string    // _BOOT_ID of the last journal JSON record
+	fresh   bool      // a journal boot separator passed and nothing since
+
+	links links // what the log says of controllers, functions, disks
 }
 
 func newState(opts Options) *state {
@@ -227,40 +277,122 @@ func newState(opts Options) *state {
 	if gap <= 0 {
 		gap = DefaultGap
 	}
-	l := &Log{Addresses: map[string]string{}}
+	l := &Log{Addresses: map[string]string{}, Namespaces: map[string]string{}}
 	maps.Copy(l.Addresses, opts.Addresses)
-	return &state{log: l, gap: gap, open: map[string]int{}}
+	st := &state{log: l, gap: gap, open: map[string]int{}}
+	st.links.init(opts.Addresses)
+	return st
 }
 
-// line handles one line (with its newline).
-func (st *state) line(b []byte) {
+// lineNo is the number of the line being read.
+func (st *state) lineNo() int { return int(min(st.log.Lines, 1<<31-1)) }
+
+// physical handles one physical line (with its line ending): it joins a
+// wrapped message's lines and holds each line that may matter (it holds a
+// keyword, names a PCI function with a failure word, or ends incomplete)
+// until the next line tells whether that continues it; flush then hands
+// the logical line to logical. Other lines are skipped at the cost of the
+// filter.
+func (st *state) physical(b []byte) {
+	n := st.lineNo()
 	b = bytes.TrimRight(b, "\r\n")
 	if bytes.IndexByte(b, 0) >= 0 {
 		st.log.BinaryLines++
+		st.flush()
 		return
 	}
-	if !interestingBytes(b) {
+	st.humanClock(b)
+	if st.wrap.on {
+		if n == st.wrap.to+1 && st.continues(b) {
+			st.wrap.join(b, n)
+			if st.wrap.full() {
+				st.flush()
+			}
+			return
+		}
+		st.flush()
+	}
+	keyword, pci := scanLine(b)
+	keyword = keyword || specialLine(b)
+	failure := !keyword && pci && pciFailure(b)
+	if (keyword || failure) && st.prevNo == n-1 && st.completes(b) {
+		// The line before, which holds no keyword, was the start of this
+		// message: "Buffer I/O error on dev" + "nvme0n1, logical block ...".
+		st.wrap.hold(st.prev, st.prevNo, false, false)
+		st.wrap.at = st.prevAt
+		st.wrap.join(b, n)
 		return
 	}
-	ts, msg, ok := splitLine(string(b))
+	if keyword || failure || incompleteBytes(b) {
+		st.wrap.hold(b, n, keyword, failure)
+		st.wrap.at = st.human
+		return
+	}
+	st.prev, st.prevNo, st.prevAt = append(st.prev[:0], b...), n, st.human
+}
+
+// flush hands the held logical line to logical.
+func (st *state) flush() {
+	if !st.wrap.on {
+		return
+	}
+	st.wrap.on = false
+	if !st.wrap.interesting && !st.wrap.failure && !failureLine(st.wrap.buf) {
+		return
+	}
+	st.logical(string(st.wrap.buf), st.wrap.from, st.wrap.to, st.wrap.at)
+}
+
+// logical handles one logical line, which passed the filter of physical: a
+// physical line, or the physical lines of a wrapped message joined with
+// one space. at is the running time of a dmesg -H log at the line.
+func (st *state) logical(line string, from, to int, at Timestamp) {
+	sp := splitLine(line)
+	if sp.relative && st.humanOn {
+		sp.ts = at
+	}
+	switch {
+	case sp.boot:
+		st.bootBoundary()
+		return
+	case sp.bootID != "":
+		if st.bootID != "" && sp.bootID != st.bootID {
+			st.bootBoundary()
+		}
+		st.bootID = sp.bootID
+	}
+	if !sp.kernel || sp.msg == "" {
+		return
+	}
+	var e Event
+	var ok bool
+	if sp.json {
+		e, ok = parseMessage(sp.msg) // no filter has seen the MESSAGE
+	} else {
+		e, ok = parseKernelMessage(sp.msg)
+	}
+	st.links.observe(st, sp.msg, &e, ok, sp.ts, from)
 	if !ok {
+		// A line of the NVMe driver that is no event holds no failure
+		// word (driverError would have read it).
+		if !nvmeLine(&e) && looksLikeFailure(sp.msg) {
+			st.unread(from, line)
+		}
 		return
 	}
-	e, ok := parseMessage(msg)
-	if !ok {
-		return
-	}
-	e.Line, e.Time = int(min(st.log.Lines, 1<<31-1)), ts
+	e.Line, e.EndLine, e.Time, e.Raw = from, to, sp.ts, clip(cleanLine(line))
 	st.log.Events++
 	switch e.Kind {
 	case Boot:
-		if st.log.Boots > 0 || st.hasIncidents() {
+		if !st.fresh && (st.log.Boots > 0 || st.hasIncidents()) {
 			st.boot++
 		}
+		st.fresh = false
 		st.log.Boots++
 		st.log.Release, st.log.CommandLine = e.Text, ""
 		st.last = Timestamp{}
 		clear(st.open)
+		st.links.newBoot()
 		return
 	case CommandLine:
 		st.log.CommandLine = e.Text
@@ -273,44 +405,112 @@ func (st *state) line(b []byte) {
 		st.log.Addresses[e.PCI] = e.Controller
 		return
 	}
-	if !ts.IsZero() {
-		if d, ok := ts.sub(st.last); ok && d < 0 {
+	if !sp.ts.IsZero() {
+		if d, ok := sp.ts.sub(st.last); ok && d < 0 {
 			st.log.Backwards++
 		}
-		st.last = ts
+		st.last = sp.ts
 	}
 	st.add(e)
 }
 
+// humanClock keeps the running time of a dmesg -H log: "[Sep12 13:16]"
+// sets it, "[  +0.000009]" adds to it. Other lines cost a few byte
+// compares.
+func (st *state) humanClock(b []byte) {
+	i := 0
+	for i < len(b) && i < 64 && (b[i] == ' ' || b[i] == '\t' || b[i] == '>') {
+		i++
+	}
+	if i+3 >= len(b) || b[i] != '[' {
+		return
+	}
+	j := i + 1
+	for j < len(b) && b[j] == ' ' {
+		j++
+	}
+	if j >= len(b) {
+		return
+	}
+	c := b[j]
+	if c != '+' && !(c >= 'A' && c <= 'Z') && c < 0x80 {
+		return
+	}
+	end := bytes.IndexByte(b[j:min(len(b), j+24)], ']')
+	if end < 0 {
+		return
+	}
+	in := string(b[j : j+end])
+	switch {
+	case c == '+' && st.humanOn:
+		if d, ok := parseDelta(in); ok {
+			st.human = st.human.add(d)
+		}
+	case c != '+':
+		if h, ok := parseHumanStamp(in); ok {
+			st.human, st.humanOn = h, true
+		}
+	}
+}
+
+// unread records a line that looks like a failure message but is no event.
+func (st *state) unread(line int, text string) {
+	st.log.UnreadLines++
+	if len(st.log.Unread) < MaxUnread {
+		st.log.Unread = append(st.log.Unread, UnreadLine{Line: line, Text: clip(cleanLine(text))})
+	}
+}
+
+// bootBoundary starts a new boot at a journal's boot separator or a change
+// of its _BOOT_ID.
+func (st *state) bootBoundary() {
+	if !st.fresh && (st.log.Boots > 0 || st.hasIncidents()) {
+		st.boot++
+	}
+	st.fresh = true
+	st.last = Timestamp{}
+	clear(st.open)
+	st.links.newBoot()
+}
+
 func (st *state) hasIncidents() bool { return len(st.log.Incidents) > 0 }
 
-// key is the incident key of an event: its controller, else the controller
-// its PCI address (or reporting port) maps to, else the address.
-func (st *state) key(e *Event) (ctrl, pci string) {
+// key is the incident key of an event and the controller and PCI address
+// its incident has: its controller, else the controller its disk, PCI
+// address or reporting port maps to as far as the log has told yet, else
+// the disk or address; "kernel" for an event of no device.
+func (st *state) key(e *Event) (key, ctrl, pci string) {
 	if e.Controller != "" {
-		return e.Controller, e.PCI
+		return e.Controller, e.Controller, e.PCI
+	}
+	if e.Disk != "" {
+		head := diskHead(e.Disk)
+		if c := st.log.Namespaces[head]; c != "" {
+			return c, c, e.PCI
+		}
+		return "disk " + head, "", ""
 	}
 	for _, a := range []string{e.PCI, e.Reporter} {
 		if c := st.log.Addresses[a]; a != "" && c != "" {
-			return c, e.PCI
+			return c, c, e.PCI
 		}
 	}
-	if e.PCI != "" {
-		return "", e.PCI
+	switch {
+	case e.PCI != "":
+		return "pci " + e.PCI, "", e.PCI
+	case e.Reporter != "":
+		return "pci " + e.Reporter, "", e.Reporter
 	}
-	return "", e.Reporter
+	return "kernel", "", ""
 }
 
-// add puts an event into its controller's open incident, or a new one.
+// add puts an event into its key's open incident, or a new one.
 func (st *state) add(e Event) {
-	ctrl, pci := st.key(&e)
+	k, ctrl, pci := st.key(&e)
 	if e.Controller == "" {
 		e.Controller = ctrl
 	}
-	k := ctrl
-	if k == "" {
-		k = "pci " + pci
-	}
+	st.fresh = false
 	idx, ok := st.open[k]
 	if ok && idx >= st.first {
 		in := &st.log.Incidents[idx]
@@ -324,7 +524,7 @@ func (st *state) add(e Event) {
 		if len(st.open) >= MaxIncidents*2 {
 			clear(st.open) // bound the keys a hostile log can make
 		}
-		st.log.Incidents = append(st.log.Incidents, Incident{Controller: ctrl, PCI: pci, Boot: st.boot, Start: e.Time, Counts: map[Kind]int{}})
+		st.log.Incidents = append(st.log.Incidents, Incident{Controller: ctrl, PCI: pci, Boot: st.boot, Start: e.Time, Counts: map[Kind]int{}, key: k})
 		idx = len(st.log.Incidents) - 1
 		st.open[k] = idx
 		st.trim()
@@ -394,29 +594,4 @@ func (st *state) trim() {
 		}
 		st.first = 0
 	}
-}
-
-// finish closes every incident: the tail joins the kept events, and
-// incidents known only by PCI address get the controller the addresses
-// now map it to.
-func (st *state) finish() *Log {
-	l := st.log
-	l.Incidents = slices.Clip(l.Incidents[st.first:])
-	st.first = 0
-	for i := range l.Incidents {
-		in := &l.Incidents[i]
-		in.Events = append(in.Events, in.tail[in.next:]...)
-		in.Events = append(in.Events, in.tail[:in.next]...)
-		in.tail, in.next = nil, 0
-		if in.Controller == "" {
-			if c := l.Addresses[in.PCI]; c != "" {
-				in.Controller = c
-				for j := range in.Events {
-					in.Events[j].Controller = c
-				}
-			}
-		}
-	}
-	clear(st.open)
-	return l
 }

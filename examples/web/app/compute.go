@@ -1,7 +1,8 @@
 // Command app is the WebAssembly half of the APST page (examples/web): it
 // parses a capture with powerstate, plans, sweeps, compares, simulates and
-// checks it with apst and apst/analysis, and hands the page one JSON answer
-// per request. Everything runs in the browser; nothing leaves it.
+// checks it with apst and apst/analysis, diagnoses a pasted kernel log with
+// apst/diagnose as apstctl diagnose --log does, and hands the page one JSON
+// answer per request. Everything runs in the browser; nothing leaves it.
 //
 // Build it with GOOS=js GOARCH=wasm (go run ./examples/web does); on other
 // platforms it only says so. The computation (Compute) is plain Go and is
@@ -31,8 +32,8 @@ const (
 )
 
 // Request is what the page asks: a capture (or a shared drive instead), an
-// optional get-feature capture, and the configuration, each field as the
-// matching apstctl flag takes it.
+// optional get-feature capture, the configuration, and an optional kernel
+// log to diagnose, each field as the matching apstctl flag takes it.
 type Request struct {
 	// Capture is the identify capture as the user gave it (any format
 	// powerstate.ParseBytes reads); Drive, a shared drive (EncodeDrive),
@@ -55,12 +56,24 @@ type Request struct {
 	Gaps  string `json:"gaps"`
 	Count int    `json:"count"`
 	Seed  uint64 `json:"seed"`
+	// Log is a pasted kernel log (dmesg, dmesg -T, journalctl -k, syslog:
+	// what apstctl diagnose --log reads); empty for none. Tried is
+	// diagnose's --tried (settings already tried, each
+	// SETTING[=VALUE][:helped|:no], separated by commas or blanks) and
+	// Platform its --platform ("" or "auto", or one of persist.Platforms).
+	// With a capture (or a shared drive) too, the drive is the diagnosis's
+	// Identify, as --id-ctrl is the command's.
+	Log      []byte `json:"-"`
+	Tried    string `json:"tried"`
+	Platform string `json:"platform"`
 }
 
 // Response is the page's answer. Errors maps an input ("capture",
 // "feature", "bound", "kernel", "pci_id", "compare_a", "compare_b",
-// "gaps", "count") to the library's message, shown beside that input; the
-// sections an error prevents are nil.
+// "gaps", "count", "log", "tried", "platform") to the library's message,
+// shown beside that input; the sections an error prevents are nil. A
+// kernel log without a capture is no error: the capture's sections are
+// then nil and Diagnosis alone is set.
 type Response struct {
 	Errors      map[string]string `json:"errors,omitempty"`
 	Controller  *ControllerView   `json:"controller,omitempty"`
@@ -72,6 +85,8 @@ type Response struct {
 	Compare     *CompareView      `json:"compare,omitempty"`
 	Simulate    []SimView         `json:"simulate,omitempty"`
 	Check       *CheckView        `json:"check,omitempty"`
+	// Diagnosis is the diagnosis of the kernel log; nil without one.
+	Diagnosis *DiagnosisView `json:"diagnosis,omitempty"`
 	// Drive is the shareable encoding of the drive (EncodeDrive: the power
 	// state table, no serial).
 	Drive string `json:"drive,omitempty"`
@@ -224,8 +239,27 @@ func Compute(req *Request) *Response {
 
 	c, shared, err := loadDrive(req)
 	lap("parse")
+	if len(req.Log) > 0 {
+		var id *powerstate.Controller
+		if err == nil {
+			cc := c // as parsed: the PCI ID field below is the plan's, not the command's
+			id = &cc
+		}
+		d, field, derr := diagnoseLog(req, id)
+		if derr != nil {
+			fail(field, derr)
+		} else {
+			if err != nil && !errors.Is(err, errNoCapture) {
+				d.Notes = append(d.Notes, "the capture above could not be read: the diagnosis was made without the drive's power state table")
+			}
+			r.Diagnosis = d
+		}
+		lap("diagnose")
+	}
 	if err != nil {
-		fail("capture", err)
+		if !errors.Is(err, errNoCapture) || len(req.Log) == 0 {
+			fail("capture", err)
+		}
 		return r
 	}
 	r.Drive = EncodeDrive(&c)
@@ -337,8 +371,12 @@ func loadDrive(req *Request) (c powerstate.Controller, shared bool, err error) {
 		c, err = DecodeDrive(req.Drive)
 		return c, true, err
 	}
-	return c, false, errors.New("no capture: paste, drop or pick one (nvme id-ctrl, -o json, -b, smartctl -a/-x/-j)")
+	return c, false, errNoCapture
 }
+
+// errNoCapture is loadDrive's error without a capture or a shared drive;
+// with a kernel log, no error.
+var errNoCapture = errors.New("no capture: paste, drop or pick one (nvme id-ctrl, -o json, -b, smartctl -a/-x/-j)")
 
 // params builds the kernel parameters as apstctl's plan flags do: the
 // kernel first (it sets its default bound), then the bound, then the PCI ID

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +12,10 @@ import (
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
+	"github.com/nvmeapst/nvmeapst/apst/diagnose"
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+	"github.com/nvmeapst/nvmeapst/apst/persist"
+	"github.com/nvmeapst/nvmeapst/internal/describe"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -166,4 +173,266 @@ func TestComputeShared(t *testing.T) {
 			assert.Equal(t, a.Assumptions, b.Assumptions[1:], "the same assumptions, after the shared-link note")
 		}
 	}
+}
+
+// threadLog is the log of a real thread copied into testdata (its source
+// header kept): the part after the header's "---" line, as a user pastes it.
+func threadLog(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	require.NoError(t, err)
+	_, body, ok := strings.Cut(string(b), "\n---\n")
+	require.True(t, ok, "%s: no --- line after the header", name)
+	return []byte(body)
+}
+
+// wantDiagnosis is the oracle: the diagnosis apstctl diagnose --log gives
+// (diagnosePasted), its steps written out here: kernlog.Read, the log's
+// release, and with a drive the module defaults of the release's
+// generation, the model's quirks and the command line's bound.
+func wantDiagnosis(t *testing.T, log []byte, id *powerstate.Controller, tried string, plat persist.Platform) (diagnose.Diagnosis, *kernlog.Log, apst.Assumptions) {
+	t.Helper()
+	l, err := kernlog.Read(context.Background(), bytes.NewReader(log), kernlog.Options{})
+	require.NoError(t, err)
+	in := diagnose.Input{Log: l, Platform: plat}
+	if tried != "" {
+		in.Tried, err = diagnose.ParseTriedFlag(tried)
+		require.NoError(t, err)
+	}
+	if rel, err := apst.ParseRelease(l.Release); err == nil {
+		in.Release = rel
+	}
+	var assumed apst.Assumptions
+	var notes []string
+	if id != nil {
+		gen := apst.Current
+		if g, err := in.Release.Generation(); err == nil {
+			gen = g
+		}
+		p := apst.DefaultParams(gen)
+		mn, fr := id.ModelBytes(), id.FirmwareBytes()
+		m := apst.LookupQuirks(apst.Identity{VendorID: id.VendorID, Model: string(mn[:]), Firmware: string(fr[:]), Release: in.Release})
+		p.Quirks = m.APST()
+		if v, ok := diagnose.Param(l.CommandLine, "nvme_core.default_ps_max_latency_us"); ok {
+			b, err := apst.ParseMicroseconds(v)
+			require.NoError(t, err)
+			p.Bound = apst.ModuleDefaultBound(uint64(b))
+		}
+		in.Identify, in.Params = id, p
+		assumed = m.Assumptions()
+		assumed.APSTAUnknown = !id.APSTAKnown()
+		notes = append(notes, fmt.Sprintf("a pasted log: the plan assumes the module defaults of %s (bound %s) and the quirks the model's tables give (%s); the machine's own settings were not read", gen, p.Bound, m.APST()))
+	}
+	d := diagnose.Diagnose(in)
+	d.Notes = append(d.Notes, notes...)
+	return d, l, assumed
+}
+
+// The page diagnoses a pasted kernel log with the call apstctl diagnose
+// --log makes, and gives its answer: the same summary, first cause,
+// undecided pair, separating test and lines not read; with a capture (or a
+// shared drive) the drive is the diagnosis's Identify, with the parameters
+// the command builds for --id-ctrl.
+func TestComputeDiagnosis(t *testing.T) {
+	evo := repoFile(t, evoImage)
+	evoCtrl, err := powerstate.ParseBytes(evo)
+	require.NoError(t, err)
+	shared := Compute(&Request{Capture: evo}).Drive
+	sharedCtrl, err := DecodeDrive(shared)
+	require.NoError(t, err)
+	aspmLog := repoFile(t, "apst/diagnose/testdata/aspm.log")
+	apstLog := repoFile(t, "apst/diagnose/testdata/apst.log")
+	// The apst log with a bound on its command line: the plan's bound is
+	// the command line's.
+	bounded := bytes.Replace(apstLog, []byte("rw loglevel=3\n"), []byte("rw loglevel=3 nvme_core.default_ps_max_latency_us=5500\n"), 2)
+	require.NotEqual(t, apstLog, bounded)
+	openwrt := threadLog(t, "gh-openwrt-14557-rpi5-aspm-powersave.log")
+	wrapped := threadLog(t, "ml-debian-6-1-i9-14900k-cpu-failure.log")
+
+	// What the cases saw, so that the table is known to cover an
+	// undecided pair and lines not read.
+	var undecidedSeen, unreadSeen int
+	for _, tc := range []struct {
+		name     string
+		req      Request
+		id       *powerstate.Controller
+		plat     persist.Platform
+		plan     bool   // the capture's sections are there too
+		wantNote string // a note of the page's own
+	}{
+		{name: "aspm.log alone", req: Request{Log: aspmLog}},
+		{name: "aspm.log with a capture", req: Request{Log: aspmLog, Capture: evo}, id: &evoCtrl, plan: true},
+		{name: "aspm.log with a shared drive", req: Request{Log: aspmLog, Drive: shared}, id: &sharedCtrl, plan: true},
+		{name: "apst.log with a capture", req: Request{Log: apstLog, Capture: evo}, id: &evoCtrl, plan: true},
+		{name: "apst.log bounded on its command line", req: Request{Log: bounded, Capture: evo}, id: &evoCtrl, plan: true, wantNote: "bound 5500us"},
+		{name: "apst.log, the PCI ID field is the plan's only", req: Request{Log: apstLog, Capture: evo, PCIID: "144d:a80d"}, id: &evoCtrl, plan: true},
+		{name: "a real thread: rpi5, tried and platform", req: Request{Log: openwrt, Tried: "pcie_aspm=off:no, nvme_core.default_ps_max_latency_us=0", Platform: "raspberry-pi"}, plat: persist.PlatformRaspberryPi},
+		{name: "a real thread: rpi5, auto platform", req: Request{Log: openwrt, Platform: "auto"}},
+		{name: "a real thread, mail-wrapped", req: Request{Log: wrapped}},
+		{name: "a bad capture: diagnosed without it", req: Request{Log: aspmLog, Capture: evo[:4000]}, wantNote: "the capture above could not be read"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := Compute(&tc.req)
+			if tc.wantNote == "the capture above could not be read" {
+				require.Contains(t, r.Errors, "capture")
+				delete(r.Errors, "capture")
+			}
+			require.Empty(t, r.Errors)
+			require.NotNil(t, r.Diagnosis)
+			assert.Equal(t, tc.plan, r.Plan != nil, "the capture's sections")
+			d, l, assumed := wantDiagnosis(t, tc.req.Log, tc.id, tc.req.Tried, tc.plat)
+			if tc.wantNote == "the capture above could not be read" {
+				d.Notes = append(d.Notes, "the capture above could not be read: the diagnosis was made without the drive's power state table")
+			}
+			g := r.Diagnosis
+			if len(g.Undecided) > 0 {
+				undecidedSeen++
+			}
+			if len(g.Unread) > 0 {
+				unreadSeen++
+			}
+
+			// The answer first: the same summary, first cause, undecided
+			// pair and separating test as the library's.
+			assert.Equal(t, esc(d.Summary), g.Summary)
+			assert.Equal(t, d.Failure, g.Failure)
+			assert.Equal(t, d.Controller, g.Controller)
+			undecided := []string{}
+			for _, u := range d.Undecided {
+				undecided = append(undecided, string(u))
+			}
+			assert.Equal(t, undecided, g.Undecided)
+			if d.Separate == nil {
+				assert.Nil(t, g.Separate)
+			} else if assert.NotNil(t, g.Separate) {
+				assert.Equal(t, d.Separate.Action, g.Separate.Action)
+				assert.Equal(t, d.Separate.Command, g.Separate.Command)
+				assert.Equal(t, escAll(d.Separate.Where), g.Separate.Where)
+			}
+			require.Len(t, g.Causes, len(d.Causes))
+			if len(d.Causes) > 0 {
+				c, gc := d.Causes[0], g.Causes[0]
+				assert.Equal(t, string(c.Layer), gc.Layer)
+				assert.Equal(t, string(c.Likelihood), gc.Likelihood)
+				assert.Equal(t, c.Score, gc.Score)
+				require.Len(t, gc.Evidence, len(c.Evidence))
+				for i, e := range c.Evidence {
+					assert.Equal(t, e.Line, gc.Evidence[i].Line)
+					assert.Equal(t, esc(e.Quote), gc.Evidence[i].Quote)
+					assert.Equal(t, esc(e.Text), gc.Evidence[i].Text)
+				}
+				require.Len(t, gc.Tests, len(c.Tests))
+				for i, x := range c.Tests {
+					assert.Equal(t, x.Command, gc.Tests[i].Command)
+					assert.Equal(t, x.Cost, gc.Tests[i].Cost)
+					assert.Equal(t, escAll(x.Where), gc.Tests[i].Where)
+				}
+			}
+			require.Len(t, g.Unread, len(d.Unread))
+			for i, u := range d.Unread {
+				assert.Equal(t, u.Line, g.Unread[i].Line)
+				assert.Equal(t, esc(u.Text), g.Unread[i].Text)
+			}
+			assert.Equal(t, string(d.Platform), g.Platform)
+			assert.Equal(t, escAll(d.Notes), g.Notes)
+			if tc.wantNote != "" {
+				assert.Contains(t, strings.Join(g.Notes, "\n"), tc.wantNote)
+			}
+			// And the whole of it, field by field (the view of the same
+			// diagnosis: any difference in what the page passed shows).
+			assert.Equal(t, diagnosisView(&d, l, describe.Assumptions(&assumed, "", "a PCI ID")), g)
+			_, err := json.Marshal(r)
+			require.NoError(t, err)
+		})
+	}
+	// If the library's rules change so that no case is undecided or has
+	// lines it cannot read, give the table a log of apst/diagnose's
+	// testdata/threads that is.
+	assert.Positive(t, undecidedSeen, "no case of the table is undecided between two layers")
+	assert.Positive(t, unreadSeen, "no case of the table has lines not read")
+}
+
+// The real thread's log is a failure, read line by line: its first cause
+// quotes a line of the log as pasted, at its number.
+func TestComputeDiagnosisQuotes(t *testing.T) {
+	log := threadLog(t, "gh-openwrt-14557-rpi5-aspm-powersave.log")
+	r := Compute(&Request{Log: log})
+	require.Empty(t, r.Errors)
+	require.True(t, r.Diagnosis.Failure)
+	lines := strings.Split(string(log), "\n")
+	quoted := 0
+	for _, c := range r.Diagnosis.Causes {
+		for _, e := range append(c.Evidence, c.Against...) {
+			if e.Line > 0 {
+				quoted++
+				require.LessOrEqual(t, e.Line, len(lines))
+				assert.Equal(t, strings.TrimSpace(lines[e.Line-1]), e.Quote, "line %d", e.Line)
+			}
+		}
+	}
+	assert.Positive(t, quoted, "the causes quote the log")
+	assert.Nil(t, r.Plan, "no capture, no plan")
+	assert.NotContains(t, r.Errors, "capture", "a log alone needs no capture")
+}
+
+// A log that is not a kernel log, and bad settings, are refused at their
+// field; the capture's sections are unaffected.
+func TestComputeDiagnosisErrors(t *testing.T) {
+	evo := repoFile(t, evoImage)
+	aspmLog := repoFile(t, "apst/diagnose/testdata/aspm.log")
+	_, binErr := kernlog.Read(context.Background(), bytes.NewReader(evo), kernlog.Options{})
+	require.ErrorIs(t, binErr, kernlog.ErrBinary)
+	_, triedErr := diagnose.ParseTriedFlag("pcie_aspm=off:maybe")
+	require.Error(t, triedErr)
+	for _, tc := range []struct {
+		name  string
+		req   Request
+		field string
+		want  []string
+	}{
+		{"binary", Request{Log: evo}, "log", []string{"this is not a kernel log", binErr.Error()}},
+		{"binary, with a capture", Request{Log: evo, Capture: evo}, "log", []string{"this is not a kernel log"}},
+		{"a journal file's bytes", Request{Log: append([]byte("LPKSHHRH\x00\x00\x00\x00"), make([]byte, 4096)...)}, "log", []string{"this is not a kernel log"}},
+		{"too large", Request{Log: make([]byte, maxLog+1)}, "log", []string{"larger than"}},
+		{"tried", Request{Log: aspmLog, Tried: "pcie_aspm=off:maybe"}, "tried", []string{triedErr.Error()}},
+		{"platform", Request{Log: aspmLog, Platform: "windows"}, "platform", []string{`platform "windows"`, "raspberry-pi"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := Compute(&tc.req)
+			require.Contains(t, r.Errors, tc.field, "errors: %v", r.Errors)
+			for _, w := range tc.want {
+				assert.Contains(t, r.Errors[tc.field], w)
+			}
+			assert.Nil(t, r.Diagnosis)
+			assert.Len(t, r.Errors, 1, "only the log's field: %v", r.Errors)
+			assert.Equal(t, len(tc.req.Capture) > 0, r.Plan != nil, "the capture's sections do not depend on the log")
+			_, err := json.Marshal(r)
+			require.NoError(t, err)
+		})
+	}
+	// Without a capture and without a log, the capture is asked for.
+	assert.Contains(t, Compute(&Request{Tried: "pcie_aspm=off"}).Errors["capture"], "no capture")
+}
+
+// The page's platform choices are the library's, with auto first.
+func TestPlatformChoices(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "static", "index.html"))
+	require.NoError(t, err)
+	html := string(b)
+	start := strings.Index(html, `<select id="platform"`)
+	require.GreaterOrEqual(t, start, 0)
+	end := strings.Index(html[start:], "</select>")
+	require.Positive(t, end)
+	var got []string
+	for _, part := range strings.Split(html[start:start+end], `<option value="`)[1:] {
+		v, _, _ := strings.Cut(part, `"`)
+		got = append(got, v)
+		_, err := platform(v)
+		assert.NoError(t, err, v)
+	}
+	want := []string{"auto"}
+	for _, p := range persist.Platforms() {
+		want = append(want, string(p))
+	}
+	assert.Equal(t, want, got)
 }

@@ -8,9 +8,10 @@ import (
 	"syscall/js"
 )
 
-// main registers apstweb.compute(capture, feature, options) on the page:
-// capture and feature are Uint8Arrays (or null), options the JSON of a
-// Request; it returns the JSON of a Response. It then fires the event
+// main registers apstweb.compute(capture, feature, options, log) on the
+// page: capture, feature and log (the kernel log, which may be left out)
+// are Uint8Arrays (or null), options the JSON of a Request; it returns the
+// JSON of a Response. It then fires the event
 // "apstweb-ready" on window and waits for calls.
 func main() {
 	api := js.Global().Get("Object").New()
@@ -25,18 +26,21 @@ func compute(_ js.Value, args []js.Value) (out any) {
 		// A panic would stop the program and the page with it; report it
 		// at the capture instead (it is a bug: please file the capture).
 		if e := recover(); e != nil {
-			out = errorJSON(fmt.Sprintf("internal error (please report it with the capture): %v", e))
+			out = errorJSON(fmt.Sprintf("internal error (please report it with the capture or the kernel log): %v", e))
 		}
 	}()
-	if len(args) != 3 {
-		return errorJSON("apstweb.compute takes (capture, feature, options)")
+	if len(args) != 3 && len(args) != 4 {
+		return errorJSON("apstweb.compute takes (capture, feature, options[, log])")
 	}
 	var req Request
 	if err := json.Unmarshal([]byte(args[2].String()), &req); err != nil {
 		return errorJSON("options: " + err.Error())
 	}
-	req.Capture = bytesOf(args[0])
-	req.Feature = bytesOf(args[1])
+	req.Capture = bytesOf(args[0], maxCapture)
+	req.Feature = bytesOf(args[1], maxCapture)
+	if len(args) == 4 {
+		req.Log = bytesOf(args[3], maxLog)
+	}
 	b, err := json.Marshal(Compute(&req))
 	if err != nil {
 		return errorJSON(err.Error())
@@ -44,15 +48,15 @@ func compute(_ js.Value, args []js.Value) (out any) {
 	return string(b)
 }
 
-// bytesOf copies a Uint8Array into Go; null, undefined and anything over
-// the capture limit (reported by Compute) are cut short first.
-func bytesOf(v js.Value) []byte {
+// bytesOf copies a Uint8Array into Go; null and undefined are nil, and
+// anything over limit (reported by Compute) is cut short first.
+func bytesOf(v js.Value, limit int) []byte {
 	if v.IsNull() || v.IsUndefined() {
 		return nil
 	}
 	n := v.Get("length").Int()
-	if n > maxCapture+1 {
-		n = maxCapture + 1
+	if n > limit+1 {
+		n = limit + 1
 		v = v.Call("subarray", 0, n)
 	}
 	b := make([]byte, n)

@@ -1,6 +1,7 @@
 // The APST page: reads the inputs, asks the WebAssembly engine
 // (apstweb.compute, examples/web/app) for the answer, and draws it. Every
-// string from a capture is set as text, never as markup. Nothing is sent
+// string from a capture or a kernel log is set as text (textContent, text
+// nodes), never as markup. Nothing is sent
 // anywhere: the only requests are for this page's own files.
 'use strict';
 (() => {
@@ -17,6 +18,8 @@
     captureName: '',
     feature: null,    // likewise for the get-feature capture
     featureName: '',
+    log: null,        // likewise for the kernel log (also a text file too large to show in the box)
+    logName: '',
     drive: '',        // a shared drive from the link, used while there is no capture
     shownBand: -1,
   };
@@ -69,14 +72,23 @@
     const s = $('feature').value;
     return s.trim() === '' ? null : enc.encode(s);
   }
+  function logBytes() {
+    if (state.log) return state.log;
+    const s = $('log').value;
+    return s.trim() === '' ? null : enc.encode(s);
+  }
+
+  // A kernel log file over this size is kept as bytes rather than shown.
+  const LOG_BOX_MAX = 1 << 20;
 
   // A file that is valid UTF-8 text without NUL bytes is shown in the box;
-  // anything else (a 4096-byte image, the 256-byte feature buffer) is kept
-  // as bytes and named.
+  // anything else (a 4096-byte image, the 256-byte feature buffer, a binary
+  // journal file, a kernel log too long for the box) is kept as bytes and
+  // named.
   async function loadFile(file, which) {
     const buf = new Uint8Array(await file.arrayBuffer());
     let text = null;
-    if (!buf.includes(0)) {
+    if (!buf.includes(0) && !(which === 'log' && buf.length > LOG_BOX_MAX)) {
       try { text = new TextDecoder('utf-8', { fatal: true }).decode(buf); } catch (_) { text = null; }
     }
     const box = $(which);
@@ -119,18 +131,21 @@
   function update() {
     if (!ready) { pending = true; return; }
     const cap = captureBytes();
+    const log = logBytes();
     const note = $('capture-note');
     note.textContent = state.capture ? `Using ${state.captureName} (${state.capture.length} bytes, binary). Type or paste in the box to replace it.`
       : (state.drive && !cap ? 'Showing the drive of a shared link (no capture, no serial number). Paste a capture to replace it.' : '');
-    if (!cap && !state.drive) { render(null); return; }
+    $('log-note').textContent = state.log ? `Using ${state.logName} (${state.log.length} bytes). Type or paste in the box to replace it.` : '';
+    if (!cap && !state.drive && !log) { render(null); return; }
     const opts = {
       drive: cap ? '' : state.drive,
       bound: $('bound').value, kernel: $('kernel').value, pci_id: $('pci-id').value,
       compare_a: $('compare-a').value, compare_b: $('compare-b').value,
       gaps: $('gaps').value, count: parseInt($('count').value, 10) || 0, seed: Math.max(0, parseInt($('seed').value, 10) || 0),
+      tried: $('tried').value, platform: $('platform').value,
     };
     const start = performance.now();
-    const out = JSON.parse(window.apstweb.compute(cap, featureBytes(), JSON.stringify(opts)));
+    const out = JSON.parse(window.apstweb.compute(cap, featureBytes(), JSON.stringify(opts), log));
     const ms = performance.now() - start;
     window.apstweb_metrics.last = { ms, millis: out.millis, response: out };
     render(out);
@@ -141,8 +156,14 @@
   }
 
   // ---- drawing ----
-  const sections = ['drive', 'plan', 'sweep', 'compare', 'simulate', 'check', 'share'];
-  const errorFields = ['capture', 'feature', 'bound', 'kernel', 'pci_id', 'compare_a', 'compare_b', 'gaps', 'count'];
+  const sections = ['diagnosis', 'drive', 'plan', 'sweep', 'compare', 'simulate', 'check', 'share'];
+  const errorFields = ['capture', 'feature', 'bound', 'kernel', 'pci_id', 'compare_a', 'compare_b', 'gaps', 'count', 'log', 'tried', 'platform'];
+
+  // say puts text in a live region only when it changed, so that an
+  // answer recomputed for another input is not announced again.
+  function say(id, text) {
+    if ($(id).textContent !== text) $(id).textContent = text;
+  }
 
   function render(r) {
     const errs = (r && r.errors) || {};
@@ -151,11 +172,14 @@
       if (e) e.textContent = errs[f] || '';
     }
     for (const [f, id] of [['capture', 'capture'], ['feature', 'feature'], ['bound', 'bound'], ['kernel', 'kernel'],
-      ['pci_id', 'pci-id'], ['compare_a', 'compare-a'], ['compare_b', 'compare-b'], ['gaps', 'gaps']]) {
+      ['pci_id', 'pci-id'], ['compare_a', 'compare-a'], ['compare_b', 'compare-b'], ['gaps', 'gaps'],
+      ['log', 'log'], ['tried', 'tried'], ['platform', 'platform']]) {
       if (errs[f]) $(id).setAttribute('aria-invalid', 'true'); else $(id).removeAttribute('aria-invalid');
     }
     if (errs.feature) $('feature-box').open = true;
     const show = (id, on) => { $(id).hidden = !on; };
+    show('diagnosis', !!(r && r.diagnosis));
+    say('log-status', r && r.diagnosis ? 'Diagnosis: ' + r.diagnosis.summary : '');
     show('drive', !!(r && r.controller));
     show('plan', !!(r && r.plan));
     show('sweep', !!(r && r.sweep));
@@ -164,6 +188,7 @@
     show('check', !!(r && r.check));
     show('share', !!(r && r.drive && r.plan));
     if (!r) return;
+    if (r.diagnosis) renderDiagnosis(r.diagnosis);
     if (r.controller) renderDrive(r);
     if (r.plan) renderPlan(r.plan);
     if (r.sweep) renderSweep(r.sweep);
@@ -175,6 +200,103 @@
       $('share-link').value = link;
       history.replaceState(null, '', link);
     }
+  }
+
+  // The diagnosis of the kernel log: the answer first (the summary, the
+  // undecided pair and the test that separates it), then the causes with
+  // their quoted lines and tests, the lines not read, the known issues, and
+  // what was tried, assumed and read. The log's strings come escaped from
+  // the engine and are set as text.
+  function renderDiagnosis(d) {
+    const s = $('diagnosis-summary');
+    s.textContent = d.summary;
+    s.className = 'headline' + (d.replace ? ' verdict-bad' : !d.failure && d.unread.length === 0 ? ' verdict-ok' : '');
+    const about = [];
+    if (d.controller) about.push(`Controller ${d.controller}${d.address ? ' (' + d.address + ')' : ''}.`);
+    if (d.on_resume) about.push('The failure came right after a system sleep transition (suspend or resume).');
+    if (d.apst_ruled_out) about.push('APST is probably not the cause.');
+    if (d.replace) about.push('The evidence says the drive is failing: back it up and replace it.');
+    $('diagnosis-about').textContent = about.join(' ');
+
+    const und = $('diagnosis-undecided');
+    und.replaceChildren();
+    if (d.undecided.length > 1) {
+      und.append(el('p', { class: 'outcome', text: `Undecided between ${d.undecided.join(' and ')}: the evidence does not separate them.` }));
+      if (d.separate) und.append(el('p', { class: 'label', text: 'The test that tells them apart:' }), el('div', { class: 'test separate' }, ...testParts(d.separate)));
+    }
+
+    const box = $('diagnosis-causes');
+    box.replaceChildren();
+    const quiet = [];
+    const ranked = d.causes.filter((c) => {
+      if (c.score <= 0 && c.evidence.length === 0 && c.against.length === 0) { quiet.push(c.layer); return false; }
+      return true;
+    });
+    if (ranked.length) {
+      const ol = el('ol', { class: 'causes' });
+      for (const c of ranked) {
+        const li = el('li', { class: 'cause', 'data-layer': c.layer },
+          el('p', { class: 'cause-head' }, el('strong', { text: c.layer }), ' ',
+            el('span', { class: 'likelihood ' + c.likelihood, text: c.likelihood }), ` (score ${c.score})`));
+        if (c.evidence.length || c.against.length) {
+          li.append(el('ul', { class: 'evidence', 'aria-label': `Evidence for and against ${c.layer}` },
+            ...c.evidence.map((l) => evidenceItem(l, true)), ...c.against.map((l) => evidenceItem(l, false))));
+        }
+        if (c.likelihood !== 'unlikely' && c.tests.length) {
+          li.append(el('p', { class: 'label', text: 'Tests, cheapest first:' }),
+            el('ol', { class: 'tests' }, ...c.tests.map((t) => el('li', { class: 'test' }, ...testParts(t)))));
+        }
+        ol.append(li);
+      }
+      box.append(el('h3', { class: 'sub', text: 'Causes, most likely first' }), ol);
+    }
+    if (quiet.length) box.append(el('p', { class: 'help', text: 'No evidence for: ' + quiet.join(', ') + '.' }));
+
+    const un = $('diagnosis-unread');
+    un.replaceChildren();
+    if (d.unread.length) {
+      const n = d.unread.length;
+      un.append(el('h3', { class: 'sub', text: `${n} ${n === 1 ? 'line looks' : 'lines look'} like NVMe/PCIe messages but could not be read` }),
+        el('ul', { class: 'unread' }, ...d.unread.map((u) => el('li', { class: 'quote-line' },
+          el('span', { class: 'ln', text: `line ${u.line}` }), ' ', el('code', { class: 'quote', text: u.text })))),
+        el('p', { class: 'help' }, 'Re-paste the log as the system wrote it (not retyped, reflowed or cut): ',
+          el('code', { text: 'journalctl -k -b -1 --no-pager > kern.log' }), ', then paste or pick kern.log.'));
+    }
+
+    const kn = $('diagnosis-known');
+    kn.replaceChildren();
+    if (d.known.length) {
+      kn.append(el('h3', { class: 'sub', text: 'Known issues this log matches' }), el('ul', {}, ...d.known.map((k) => el('li', {},
+        el('strong', { text: k.id }), ` (${k.layer}): ${k.title}; fixed by ${k.fix}${k.fixed_in ? ' (in ' + k.fixed_in + ')' : ''}. Source: `,
+        /^https:\/\//.test(k.source) ? el('a', { href: k.source, rel: 'noreferrer', text: k.source }) : k.source))));
+    }
+
+    $('diagnosis-tried').textContent = d.tried.length ? 'Tried: ' + d.tried.map((t) => t.text).join('; ') + '.' : '';
+    $('diagnosis-notes').replaceChildren(...d.assumptions.map((a) => el('li', { class: /^warning/.test(a) ? 'warn' : null, text: a })),
+      ...d.notes.map((n) => el('li', { text: 'note: ' + n })));
+    const lg = d.log;
+    $('diagnosis-log').textContent = `Read ${lg.lines} lines: ${lg.events} NVMe and PCIe events, ${lg.incidents} ${lg.incidents === 1 ? 'incident' : 'incidents'}` +
+      (lg.release ? `; kernel ${lg.release}` : '') + (lg.command_line ? `; command line: ${lg.command_line}` : '') +
+      `; lasting settings written for: ${d.platform || 'the usual places'}.`;
+  }
+
+  // evidenceItem is one line of evidence: for or against (said in words,
+  // not by colour alone), what it means, where it comes from, and the
+  // log line quoted with its number.
+  function evidenceItem(l, isFor) {
+    return el('li', { class: isFor ? 'for' : 'against' },
+      el('span', { class: 'sign', text: isFor ? 'for' : 'against' }), ' ', l.text, ' ', el('span', { class: 'source', text: `(${l.source})` }),
+      l.quote ? el('div', { class: 'quote-line' }, el('span', { class: 'ln', text: l.line ? `line ${l.line}` : 'quoted' }), ' ',
+        el('code', { class: 'quote', text: l.quote })) : null);
+  }
+
+  // testParts is one test: what to do, the command, where a lasting
+  // setting goes, and the cost.
+  function testParts(t) {
+    return [el('span', { class: 'action', text: t.action }),
+      t.command ? el('pre', { class: 'command' }, el('code', { text: t.command })) : null,
+      t.where.length ? el('ol', { class: 'where', 'aria-label': 'Where the setting goes' }, ...t.where.map((w) => el('li', { text: w }))) : null,
+      el('p', { class: 'cost', text: 'Cost: ' + t.cost })];
   }
 
   function renderDrive(r) {
@@ -368,7 +490,8 @@
   // ---- wiring ----
   wireInput('capture');
   wireInput('feature');
-  for (const id of ['bound', 'kernel', 'pci-id', 'compare-a', 'compare-b', 'gaps', 'count', 'seed']) $(id).addEventListener('input', update);
+  wireInput('log');
+  for (const id of ['bound', 'kernel', 'pci-id', 'compare-a', 'compare-b', 'gaps', 'count', 'seed', 'tried', 'platform']) $(id).addEventListener('input', update);
   document.querySelectorAll('[data-bound]').forEach((b) => b.addEventListener('click', () => setBound(b.dataset.bound)));
   $('example').addEventListener('click', async () => {
     const res = await fetch('example-samsung-990-evo-plus.txt');
@@ -384,6 +507,12 @@
     history.replaceState(null, '', location.href.split('#')[0]);
     update();
     $('capture').focus();
+  });
+  $('clear-log').addEventListener('click', () => {
+    $('log').value = '';
+    state.log = null;
+    update();
+    $('log').focus();
   });
   $('copy-link').addEventListener('click', async () => {
     const link = $('share-link').value;

@@ -1,0 +1,47 @@
+package kernlog_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+)
+
+// dmesgNoise is what a plain dmesg holds between NVMe events: PCI
+// enumeration, other drivers, and nvme lines that are not events.
+var dmesgNoise = []string{
+	"[    0.412345] pci 0000:00:1d.0: [8086:a330] type 01 class 0x060400 PCIe Root Port",
+	"[    0.412400] pci 0000:00:1d.0: PME# supported from D0 D3hot D3cold",
+	"[    0.412500] pci 0000:04:00.0: [144d:a80c] type 00 class 0x010802 PCIe Endpoint",
+	"[    0.412600] pci 0000:04:00.0: reg 0x10: [mem 0xd1100000-0xd1103fff 64bit]",
+	"[    1.100000] usb 1-1: new high-speed USB device number 2 using xhci_hcd",
+	"[    1.200000] EXT4-fs (nvme0n1p2): mounted filesystem with ordered data mode. Quota mode: none.",
+	"[    1.300000] nvme nvme0: 8/0/0 default/read/poll queues",
+	"[    1.300100]  nvme0n1: p1 p2 p3",
+	"[    1.400000] e1000e 0000:00:1f.6 eth0: NIC Link is Up 1000 Mbps Full Duplex, Flow Control: Rx/Tx",
+	"[    1.500000] audit: type=1400 audit(1700000000.000:2): apparmor=\"STATUS\" operation=\"profile_load\"",
+	"[    1.600000] wlp0s20f3: authenticated",
+	"[    1.700000] usb 1-1: reset high-speed USB device number 2 using xhci_hcd",
+}
+
+// BenchmarkReadDmesg reads a plain dmesg log of 64 MiB: the failure of
+// shapes_test.go among 20 times as many other lines.
+func BenchmarkReadDmesg(b *testing.B) {
+	var p strings.Builder
+	p.WriteString(render("dmesg"))
+	for range 20 {
+		for _, n := range dmesgNoise {
+			p.WriteString(n + "\n")
+		}
+	}
+	pattern := []byte(p.String())
+	const size = 64 << 20
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := kernlog.Read(context.Background(), &repeatReader{pattern: pattern, left: size}, kernlog.Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,103 @@
+package kernlog
+
+import (
+	"strconv"
+	"strings"
+)
+
+// parseHMB reads nvme-pci's host memory buffer lines: "allocated 64 MiB
+// host memory buffer (16 segments).", "failed to allocate host memory
+// buffer.", "failed to set host mem (err 8578, flags 0x1).", "min host
+// memory (64 MiB) above limit (32 MiB).".
+func parseHMB(e *Event, _, body string) bool {
+	if !strings.Contains(body, "host mem") || e.Controller == "" && e.PCI == "" {
+		return false
+	}
+	e.Kind = HostMemoryBuffer
+	if m := re().reHMBSize.FindStringSubmatch(body); m != nil {
+		mib, _ := strconv.ParseInt(m[1], 10, 64)
+		e.Size = mib << 20
+	}
+	if strings.Contains(body, "failed to set") {
+		if m := re().reHMBErr.FindStringSubmatch(body); m != nil {
+			e.Status = atoi(m[1])
+		}
+	}
+	return true
+}
+
+// driverError reads any other line of nvme-core or nvme-pci that names a
+// controller, a namespace or an NVMe function and holds a failure word, so
+// that such a line is an event (DriverError) rather than dropped.
+func driverError(e *Event, body string) bool {
+	if !nvmeLine(e) || !failureWord(body) || benign(body) || aerDetail(body) {
+		return false
+	}
+	e.Kind = DriverError
+	if m := re().reStatus.FindStringSubmatch(body); m != nil {
+		e.SCT, e.SC, e.HasSC = int(hex(m[1])), int(hex(m[2])), true
+	}
+	return true
+}
+
+// nvmeLine reports whether a message's prefix makes it nvme-core's or
+// nvme-pci's: "nvme nvme0:", "nvme 0000:01:00.0:", "nvme0:" (an admin
+// command's error), "nvme0n1:", "block nvme0n1:".
+func nvmeLine(e *Event) bool {
+	return e.Driver == "nvme" && (e.Controller != "" || e.PCI != "") ||
+		e.Driver == "" && e.Device != "" && e.Device == e.Controller ||
+		(e.Driver == "" || e.Driver == "block") && e.Disk != ""
+}
+
+// probeLine reports whether the body of an nvme line is one of the lines
+// a controller's probe prints, which report no failure: "8/0/0
+// default/read/poll queues", "enabling device (0000 -> 0002)", "Shutdown
+// timeout set to 10 seconds", a namespace's partition scan ("p1 p2").
+func probeLine(body string) bool {
+	switch {
+	case strings.HasSuffix(body, " default/read/poll queues"), strings.HasPrefix(body, "enabling device ("),
+		strings.HasPrefix(body, "Shutdown timeout set to"), strings.HasPrefix(body, "D3 entry latency set to"),
+		strings.HasPrefix(body, "missing or invalid SUBNQN"), strings.HasPrefix(body, "Ignoring bogus"),
+		strings.HasPrefix(body, "platform quirk:"), body == "" || body[0] == 'p' && len(body) > 1 && isDigit(body[1]):
+		return true
+	}
+	return false
+}
+
+// failureWords are the words that make a line of the NVMe driver or the
+// PCI core a failure report; each stands for the words it is part of
+// ("ail": failed, Failure; "rror": error, I/O error; "isabl": disabling;
+// "eset": reset, Reset; "ESET": RESETTING; "nable to": unable to;
+// "identifiers changed": a namespace that came back as another after a
+// resume).
+var failureWords = []string{
+	"ail", "AIL", "rror", "imeout", "timed out", "bort", "not ready", "incomplete", "Removing", "isabl", "eset",
+	"down", "inaccessible", "lost", "nable to", "can't", "cannot", "CSTS", "D3cold", "AER",
+	"ESET", "identifiers changed",
+}
+
+// failureWord reports whether s holds one of failureWords.
+func failureWord(s string) bool {
+	for _, w := range failureWords {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// benignPhrases are failure words in lines that report no failure: a
+// drive's shutdown time, the power states a function supports, AER being
+// set up, a reset that completed.
+var benignPhrases = []string{
+	"timeout set to", "PME# supported", "AER: enabled with IRQ", "reset done",
+}
+
+func benign(s string) bool {
+	for _, p := range benignPhrases {
+		if strings.Contains(s, p) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,46 @@
+package kernlog_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+)
+
+// A resume that fails on an AMD laptop whose firmware lacks
+// StorageD3Enable, as a reply mail quotes it: the quoting goes, the
+// wrapped line is joined, the function's PM error joins the controller's
+// incident although the log lacks the boot's "pci function" line, and the
+// line without a device is the system's (the lines of the kernel commit
+// that added the StorageD3Enable quirks, 6e597263f990).
+func Example() {
+	log := `> [ 83.556118] nvme nvme0: I/O 161 QID 2 timeout, aborting
+> [ 95.332114] nvme nvme0: I/O 25 QID 0 timeout, reset controller
+> [ 95.332843] nvme nvme0: Abort status: 0x371
+> [ 95.332909] PM: dpm_run_callback(): pci_pm_resume+0x0/0xe0 returns -16
+> [ 95.332936] nvme 0000:03:00.0: PM: failed to resume async:
+> error -16
+`
+	l, err := kernlog.Read(context.Background(), strings.NewReader(log), kernlog.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, in := range l.Incidents {
+		fmt.Println(strings.TrimSpace(in.Name() + " " + in.PCI))
+		for _, e := range in.Events {
+			fmt.Printf("  lines %d-%d %s %s errno %d: %s\n", e.Line, e.EndLine, e.Kind, e.Phase, e.Errno, e.Raw)
+		}
+	}
+	fmt.Println("unread lines:", l.UnreadLines)
+	// Output:
+	// nvme0 0000:03:00.0
+	//   lines 1-1 io-timeout  errno 0: [ 83.556118] nvme nvme0: I/O 161 QID 2 timeout, aborting
+	//   lines 2-2 admin-timeout  errno 0: [ 95.332114] nvme nvme0: I/O 25 QID 0 timeout, reset controller
+	//   lines 3-3 abort-status  errno 0: [ 95.332843] nvme nvme0: Abort status: 0x371
+	//   lines 5-6 pm-error resume errno -16: [ 95.332936] nvme 0000:03:00.0: PM: failed to resume async: error -16
+	// kernel
+	//   lines 4-4 pm-error resume errno -16: [ 95.332909] PM: dpm_run_callback(): pci_pm_resume+0x0/0xe0 returns -16
+	// unread lines: 0
+}

@@ -1,0 +1,221 @@
+package kernlog
+
+import (
+	"bytes"
+	"strings"
+)
+
+// keywords are the words one of which every event line holds: a cheap
+// test that lets most lines of a large log skip the parsing.
+var keywords = []string{
+	"nvme", "AER", "PCIe Bus Error", "power state", "Slot(", "Linux version ", "ommand line: ",
+	"PM: ", "sleep state", "ASPM", "nobody cared", "Disabling IRQ",
+}
+
+// hasKeyword reports whether a message holds one of keywords.
+func hasKeyword(s string) bool {
+	for _, k := range keywords {
+		if strings.Contains(s, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// interestingBytes is hasKeyword on a raw line, before its time stamp is
+// parsed, or a journal JSON record (whose MESSAGE may be an array of
+// bytes).
+func interestingBytes(b []byte) bool {
+	kw, _ := scanLine(b)
+	return kw || jsonLine(b)
+}
+
+// scanLine finds in a raw line a keyword and a PCI address. It looks for
+// each keyword only at the places of one of its rarer bytes ("nvme" and
+// "Linux version" at each 'v', "AER" and "Disabling IRQ" at each 'R', "PM:
+// " and "ASPM" at each 'M', and those that end in a colon, and PCI
+// addresses, at the colons): four vectorised IndexByte passes over the
+// line, where a search for each keyword would take a dozen. The lines of
+// a PCI function that report a failure ("PCIe Bus Error", "Unable to
+// change power state") need no keyword: Read parses a line with a PCI
+// address and a failure word anyway (failureLine). pci is set only when
+// no keyword is found.
+func scanLine(b []byte) (keyword, pci bool) {
+	if anchored(b, 'v', func(i int) bool {
+		return before(b, i, "n") && at(b, i+1, "me") || before(b, i, "Linux ") && at(b, i, "version ") ||
+			before(b, i, "de") && at(b, i, "vice inaccessible")
+	}) || anchored(b, 'R', func(i int) bool {
+		return before(b, i, "AE") || before(b, i, "Disabling I") && at(b, i, "RQ")
+	}) || anchored(b, 'M', func(i int) bool {
+		return before(b, i, "P") && (at(b, i+1, ": ") || before(b, i-1, "AS"))
+	}) {
+		return true, false
+	}
+	keyword = anchored(b, ':', func(i int) bool {
+		if !pci && pciAddrAt(b, i) {
+			pci = true
+			return false
+		}
+		return before(b, i, "ommand line") && at(b, i+1, " ") ||
+			at(b, i+1, " nobody cared") ||
+			before(b, i, ")") && bytes.Contains(b[max(0, i-12):i], []byte("Slot(")) ||
+			before(b, i, "ACPI") && bytes.Contains(b[i:], []byte("sleep state"))
+	})
+	return keyword, pci && !keyword
+}
+
+// anchored calls found at each index of c in b until it returns true.
+func anchored(b []byte, c byte, found func(i int) bool) bool {
+	for off := 0; off < len(b); {
+		i := bytes.IndexByte(b[off:], c)
+		if i < 0 {
+			return false
+		}
+		i += off
+		if found(i) {
+			return true
+		}
+		off = i + 1
+	}
+	return false
+}
+
+// at reports whether b holds s at i; before whether s ends right before i.
+func at(b []byte, i int, s string) bool {
+	return i >= 0 && len(b)-i >= len(s) && string(b[i:i+len(s)]) == s
+}
+
+func before(b []byte, i int, s string) bool {
+	return i >= len(s) && i <= len(b) && string(b[i-len(s):i]) == s
+}
+
+// jsonLine reports whether a raw line is a JSON object.
+func jsonLine(b []byte) bool { return firstByte(b) == '{' }
+
+// specialLine reports whether a raw line is a journal JSON record or one of
+// journalctl's own "-- Boot ... --" lines: lines Read reads though they
+// hold no keyword.
+func specialLine(b []byte) bool {
+	c := firstByte(b)
+	return c == '{' || c == '-' && bytes.Contains(b, []byte("-- "))
+}
+
+// firstByte is the first byte of a line after its indentation and quoting.
+func firstByte(b []byte) byte {
+	for i := 0; i < len(b) && i < 64; i++ {
+		switch b[i] {
+		case ' ', '\t', '>':
+			continue
+		}
+		return b[i]
+	}
+	return 0
+}
+
+// hasPCIAddr reports whether b holds a PCI address ("0000:04:00.0",
+// "10000:e1:00.0").
+func hasPCIAddr(b []byte) bool {
+	return anchored(b, ':', func(i int) bool { return pciAddrAt(b, i) })
+}
+
+// pciAddrAt reports whether the colon at i is the first of a PCI address
+// "dddd:bb:dd.f".
+func pciAddrAt(b []byte, i int) bool {
+	if i < 4 || i+7 >= len(b) || b[i+3] != ':' || b[i+6] != '.' || b[i+7] < '0' || b[i+7] > '7' {
+		return false
+	}
+	return isHex(b[i-1]) && isHex(b[i-2]) && isHex(b[i-3]) && isHex(b[i-4]) &&
+		isHex(b[i+1]) && isHex(b[i+2]) && isHex(b[i+4]) && isHex(b[i+5])
+}
+
+func isHex(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+// failureLine reports whether a raw line that names a PCI function holds a
+// failure word: a line Read should account for (Log.Unread) even when it
+// is no event.
+func failureLine(b []byte) bool {
+	return hasPCIAddr(b) && pciFailure(b)
+}
+
+// pciFailure reports whether a line that names a PCI function holds one of
+// pciFailureWords after its first colon.
+func pciFailure(b []byte) bool {
+	i := bytes.IndexByte(b, ':')
+	if i >= 9 && string(b[i-9:i-5]) == "pci " {
+		// The PCI core's enumeration ("pci 0000:04:00.0: reg 0x10: ...",
+		// a good part of a boot's lines) reports a failure to read a
+		// function only so.
+		return bytes.Contains(b[i:], []byte("inaccessible"))
+	}
+	if i >= 0 {
+		b = b[i:]
+	}
+	for _, w := range pciFailureWords {
+		if bytes.Contains(b, w) {
+			return !benignBytes(b)
+		}
+	}
+	return timeWord(b) && !benignBytes(b)
+}
+
+// pciFailureWords are the failure words failureLine looks for in a line
+// that names a PCI function but no keyword (an AER, ASPM, CSTS, NVMe or
+// "device inaccessible" line is a keyword line anyway): "failed", "I/O
+// error", "reset", "inaccessible", a Downstream Port Containment ("DPC:
+// "), and the "timeout" timeWord finds. They bring the PCI core's "PCIe
+// Bus Error" and "can't change power state ... (config space
+// inaccessible)" lines to the parser.
+var pciFailureWords = [][]byte{
+	[]byte("fail"), []byte("rror"), []byte("reset"), []byte("inaccessible"), []byte("DPC: "),
+}
+
+// timeWord reports whether b holds "timeout" or "timed out".
+func timeWord(b []byte) bool {
+	for off := 0; ; {
+		i := bytes.Index(b[off:], []byte("time"))
+		if i < 0 {
+			return false
+		}
+		i += off + len("time")
+		if bytes.HasPrefix(b[i:], []byte("out")) || bytes.HasPrefix(b[i:], []byte("d out")) {
+			return true
+		}
+		off = i
+	}
+}
+
+var benignBytesList = func() [][]byte {
+	out := make([][]byte, len(benignPhrases))
+	for i, w := range benignPhrases {
+		out[i] = []byte(w)
+	}
+	return out
+}()
+
+func benignBytes(b []byte) bool {
+	for _, p := range benignBytesList {
+		if bytes.Contains(b, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// continuationWords start the second physical line of a message wrapped by
+// a mail or bug tracker; Relevant keeps such lines.
+var continuationWords = []string{
+	"CSTS=", "PCI_STATUS", "device inaccessible", "(Receiver ID)", "(Transmitter ID)", "default_ps_max_latency_us",
+	"pcie_aspm", "to D0", "config space inaccessible",
+}
+
+// continuationBytes reports whether a raw line starts (after its quoting)
+// with one of continuationWords.
+func continuationBytes(b []byte) bool {
+	s := unquote(string(b))
+	for _, w := range continuationWords {
+		if strings.HasPrefix(s, w) {
+			return true
+		}
+	}
+	return false
+}

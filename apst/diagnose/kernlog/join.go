@@ -1,0 +1,280 @@
+package kernlog
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
+
+// finish closes every incident and ties the ones Read could key only by a
+// PCI address or a disk to their controller, through every link the log
+// gives (see the package documentation), merging each with its
+// controller's incident where the two overlap in time; so the same failure
+// gives the same incidents whether or not the log kept the boot's "pci
+// function" line.
+func (st *state) finish() *Log {
+	l := st.log
+	l.Incidents = slices.Clip(l.Incidents[st.first:])
+	st.first = 0
+	clear(st.open)
+	for i := range l.Incidents {
+		in := &l.Incidents[i]
+		in.Events = append(in.Events, in.tail[in.next:]...)
+		in.Events = append(in.Events, in.tail[:in.next]...)
+		in.tail, in.next = nil, 0
+	}
+	st.resolveLinks()
+	late := make([]bool, len(l.Incidents))
+	for i := range l.Incidents {
+		in := &l.Incidents[i]
+		for j := range in.Events {
+			st.tieDisk(&in.Events[j])
+		}
+		if in.Controller != "" {
+			continue
+		}
+		switch k := in.key; {
+		case strings.HasPrefix(k, "disk "):
+			in.Controller = st.diskController(k[len("disk "):])
+		case strings.HasPrefix(k, "pci "):
+			in.Controller = st.addrController(k[len("pci "):])
+		}
+		if in.Controller != "" {
+			late[i] = true
+			setController(in)
+		}
+	}
+	dead := make([]bool, len(l.Incidents))
+	st.mergeLate(late, dead)
+	st.mergeWindow(dead)
+	kept := l.Incidents[:0]
+	for i := range l.Incidents {
+		if !dead[i] {
+			kept = append(kept, l.Incidents[i])
+		}
+	}
+	clear(l.Incidents[len(kept):])
+	l.Incidents = slices.Clip(kept)
+	slices.SortStableFunc(l.Incidents, func(a, b Incident) int { return cmp.Compare(firstLine(&a), firstLine(&b)) })
+	for i := range l.Incidents {
+		in := &l.Incidents[i]
+		if in.Controller == "" {
+			continue
+		}
+		if f := st.functionOf(in.Controller); f != "" {
+			in.PCI = f
+		}
+	}
+	return l
+}
+
+// resolveLinks adds what the whole log says: the one NVMe function and the
+// one controller it names belong together, and with one controller every
+// namespace is its.
+func (st *state) resolveLinks() {
+	l, k := st.log, &st.links
+	if k.fns == 1 && k.ctrls == 1 && l.Addresses[k.fn] == "" {
+		if _, known := l.Addresses[k.fn]; known || len(l.Addresses) < MaxAddresses {
+			l.Addresses[k.fn] = k.ctrl
+		}
+	}
+	if k.ctrls == 1 {
+		for d := range k.disks {
+			if l.Namespaces[d] == "" && pathController(d) == "" {
+				st.setNamespace(d, k.ctrl)
+			}
+		}
+	}
+}
+
+// tieDisk sets the controller of a disk's event: from Log.Namespaces, or
+// else by the disk's number (GuessedController).
+func (st *state) tieDisk(e *Event) {
+	if e.Disk == "" || e.Controller != "" && !e.GuessedController {
+		return
+	}
+	if c := st.log.Namespaces[diskHead(e.Disk)]; c != "" {
+		e.Controller, e.GuessedController = c, false
+		return
+	}
+	e.Controller, e.GuessedController = numberController(e.Disk), true
+}
+
+// diskController is the controller of a disk: the one the log ties it to,
+// or the one its number suggests.
+func (st *state) diskController(head string) string {
+	if c := st.log.Namespaces[head]; c != "" {
+		return c
+	}
+	return numberController(head)
+}
+
+// addrController is the controller of a PCI address: the one its "pci
+// function" line (or Options, or the one-function rule) names, or for a
+// port the controller of the function whose errors it reported.
+func (st *state) addrController(a string) string {
+	if c := st.log.Addresses[a]; c != "" {
+		return c
+	}
+	if dev := st.links.ports[a]; dev != "" {
+		return st.log.Addresses[dev]
+	}
+	return ""
+}
+
+// functionOf is the PCI function the log maps to a controller, if one.
+func (st *state) functionOf(ctrl string) string {
+	found := ""
+	for a, c := range st.log.Addresses {
+		if c != ctrl || st.links.ports[a] != "" {
+			continue
+		}
+		if found != "" {
+			return ""
+		}
+		found = a
+	}
+	return found
+}
+
+// setController gives the incident's events without a controller the
+// incident's.
+func setController(in *Incident) {
+	for j := range in.Events {
+		if in.Events[j].Controller == "" {
+			in.Events[j].Controller = in.Controller
+		}
+	}
+}
+
+// mergeLate merges each incident tied to a controller at the end with the
+// controller's incidents it overlaps (within the gap, in the same boot),
+// until none overlap: the incidents Read would have made had it known the
+// controller from the start.
+func (st *state) mergeLate(late, dead []bool) {
+	incs := st.log.Incidents
+	for changed := true; changed; {
+		changed = false
+		for i := range incs {
+			if dead[i] || incs[i].Controller == "" {
+				continue
+			}
+			for j := i + 1; j < len(incs); j++ {
+				if dead[j] || !late[i] && !late[j] || incs[j].Controller != incs[i].Controller || !st.near(&incs[i], &incs[j]) {
+					continue
+				}
+				st.merge(&incs[i], &incs[j])
+				dead[j], late[i], changed = true, true, true
+			}
+		}
+	}
+}
+
+// mergeWindow merges an incident still known only by a PCI address into
+// the one controller with an incident within the gap of it in the same
+// boot (any of the boot, in a log without times), when exactly one
+// controller has one then. Incidents of functions another driver prints
+// for, and of only informational events, stay.
+func (st *state) mergeWindow(dead []bool) {
+	incs := st.log.Incidents
+	for i := range incs {
+		p := &incs[i]
+		if dead[i] || p.Controller != "" || !strings.HasPrefix(p.key, "pci ") || st.links.other[p.key[len("pci "):]] || informational(p) {
+			continue
+		}
+		target, ctrl := -1, ""
+		for j := range incs {
+			c := &incs[j]
+			if dead[j] || j == i || c.Controller == "" || !st.near(p, c) {
+				continue
+			}
+			if ctrl != "" && ctrl != c.Controller {
+				target = -1
+				break
+			}
+			if target < 0 || firstLine(c) < firstLine(&incs[target]) {
+				target = j
+			}
+			ctrl = c.Controller
+		}
+		if target < 0 {
+			continue
+		}
+		p.Controller = ctrl
+		setController(p)
+		st.merge(&incs[target], p)
+		dead[i] = true
+	}
+}
+
+// informational reports whether an incident holds only events that report
+// no failure.
+func informational(in *Incident) bool {
+	for k := range in.Counts {
+		switch k {
+		case ASPMPlatform, SuspendEntry, SuspendExit, HostMemoryBuffer, Reset:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// near reports whether two incidents are of one boot and within the gap of
+// each other. Incidents without comparable times are near (Read never
+// splits events without times by time either).
+func (st *state) near(a, b *Incident) bool {
+	if a.Boot != b.Boot {
+		return false
+	}
+	d1, ok1 := a.Start.sub(b.End)
+	d2, ok2 := b.Start.sub(a.End)
+	if !ok1 || !ok2 {
+		return true
+	}
+	return d1 <= st.gap && d2 <= st.gap
+}
+
+// merge moves src's events into dst: in log order, the first and last
+// MaxIncidentEvents/2 kept.
+func (st *state) merge(dst, src *Incident) {
+	first := firstLine(src) < firstLine(dst)
+	lastSrc := lastLine(src) > lastLine(dst)
+	if first && !src.Start.IsZero() || dst.Start.IsZero() {
+		dst.Start = src.Start
+	}
+	if lastSrc && !src.End.IsZero() || dst.End.IsZero() {
+		dst.End = src.End
+	}
+	if dst.PCI == "" {
+		dst.PCI = src.PCI
+	}
+	events := append(dst.Events, src.Events...)
+	slices.SortStableFunc(events, func(a, b Event) int { return cmp.Compare(a.Line, b.Line) })
+	dst.Omitted += src.Omitted
+	if extra := len(events) - MaxIncidentEvents; extra > 0 {
+		half := MaxIncidentEvents / 2
+		events = append(events[:half], events[len(events)-half:]...)
+		dst.Omitted += extra
+		st.log.DroppedEvents += int64(extra)
+	}
+	dst.Events = slices.Clip(events)
+	for k, n := range src.Counts {
+		dst.Counts[k] += n
+	}
+	*src = Incident{Counts: map[Kind]int{}}
+}
+
+func firstLine(in *Incident) int {
+	if len(in.Events) == 0 {
+		return 1<<31 - 1
+	}
+	return in.Events[0].Line
+}
+
+func lastLine(in *Incident) int {
+	if len(in.Events) == 0 {
+		return 0
+	}
+	return in.Events[len(in.Events)-1].Line
+}

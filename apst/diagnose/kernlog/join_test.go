@@ -1,0 +1,185 @@
+package kernlog_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
+
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+)
+
+// incidentView is an incident's controller and its events' kinds and
+// lines: what the joining rules decide.
+type incidentView struct {
+	Controller string
+	Events     []string
+}
+
+func viewOf(l *kernlog.Log) []incidentView {
+	var out []incidentView
+	for _, in := range l.Incidents {
+		v := incidentView{Controller: in.Controller}
+		for _, e := range in.Events {
+			v.Events = append(v.Events, e.Controller+" "+string(e.Kind)+" "+e.Raw)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// A log without the boot's "pci function" line ties an NVMe function's
+// AER errors to the log's one controller (the lines of
+// https://github.com/FrameworkComputer/SoftwareFirmwareIssueTracker/issues/41,
+// with a controller line of the same machine's kind).
+func TestOneFunctionOneController(t *testing.T) {
+	log := `[    1.000000] nvme nvme0: 16/0/0 default/read/poll queues
+[  100.000000] pcieport 0000:00:02.1: AER: Correctable error message received from 0000:bf:00.0
+[  100.000100] nvme 0000:bf:00.0: PCIe Bus Error: severity=Correctable, type=Physical Layer, (Receiver ID)
+[  100.000200] nvme 0000:bf:00.0:   device [15b7:5017] error status/mask=00000001/0000e000
+[  130.000000] nvme nvme0: I/O 12 QID 3 timeout, aborting
+`
+	l, err := kernlog.ReadString(log, kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 1)
+	in := l.Incidents[0]
+	assert.Equal(t, "nvme0", in.Controller)
+	assert.Equal(t, "0000:bf:00.0", in.PCI)
+	assert.Equal(t, map[kernlog.Kind]int{kernlog.AERReceived: 1, kernlog.AERError: 1, kernlog.IOTimeout: 1}, in.Counts)
+	for _, e := range in.Events {
+		assert.Equal(t, "nvme0", e.Controller, e.Raw)
+	}
+	assert.Equal(t, "nvme0", l.Addresses["0000:bf:00.0"])
+
+	// With two controllers, the function stays itself.
+	l, err = kernlog.ReadString(log+"[  131.000000] nvme nvme1: I/O 1 QID 1 timeout, aborting\n", kernlog.Options{})
+	require.NoError(t, err)
+	names := []string{}
+	for _, in := range l.Incidents {
+		names = append(names, in.Name())
+	}
+	assert.ElementsMatch(t, []string{"0000:bf:00.0", "nvme0", "nvme1"}, names)
+}
+
+// A port that reported a function's errors is above it: its link-down
+// belongs to the function's controller.
+func TestPortAboveController(t *testing.T) {
+	log := `[    2.000000] nvme nvme1: pci function 0000:3e:00.0
+[    2.000000] nvme nvme2: pci function 0000:3f:00.0
+[  500.000000] pcieport 0000:00:1c.4: AER: Corrected error received: 0000:3e:00.0
+[ 2000.000000] pcieport 0000:00:1c.4: pciehp: Slot(4): Link Down
+`
+	l, err := kernlog.ReadString(log, kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 2, "%+v", viewOf(l))
+	assert.Equal(t, "nvme1", l.Incidents[1].Controller)
+	assert.True(t, l.Incidents[1].Has(kernlog.LinkDown))
+	assert.Equal(t, "nvme1", l.Incidents[1].Events[0].Controller)
+}
+
+// An address no line ties to a controller joins the one controller with
+// an incident within the gap of it; not with two, not beyond the gap, and
+// not a function another driver prints for.
+func TestIncidentWindow(t *testing.T) {
+	down := "[  500.000000] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff\n"
+	// The fixture's port above nvme0 (testdata/d3cold.log of apst/diagnose).
+	port := "[  500.200000] pcieport 0000:00:1d.0: Unable to change power state from D3cold to D0, device inaccessible\n"
+	l, err := kernlog.ReadString(down+port, kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 1)
+	assert.Equal(t, "nvme0", l.Incidents[0].Controller)
+	assert.Equal(t, "nvme0", l.Incidents[0].Events[1].Controller)
+
+	l, err = kernlog.ReadString(down+"[  500.100000] nvme nvme1: I/O 5 QID 2 timeout, aborting\n"+port, kernlog.Options{})
+	require.NoError(t, err)
+	assert.Len(t, l.Incidents, 3, "two controllers: the port stays itself")
+
+	l, err = kernlog.ReadString(down+"[ 9000.000000] pcieport 0000:00:1d.0: Unable to change power state from D3cold to D0, device inaccessible\n", kernlog.Options{})
+	require.NoError(t, err)
+	assert.Len(t, l.Incidents, 2, "beyond the gap")
+
+	// https://lore.kernel.org/linux-pci/665677F9F810B6C1+af6c83fd-f262-4721-b544-4336aaa83bfe@radxa.com/:
+	// the function is a Wi-Fi card's.
+	l, err = kernlog.ReadString(down+"[  500.300000] iwlwifi 0000:01:00.0: Unable to change power state from D3cold to D0, device inaccessible\n", kernlog.Options{})
+	require.NoError(t, err)
+	assert.Len(t, l.Incidents, 2, "another driver's function")
+}
+
+// A "pci function" line after the events (a log cut at the start, then
+// the next boot) still ties them, merging the address's incident with the
+// controller's.
+func TestLateFunctionLine(t *testing.T) {
+	log := `[ 3600.000000] pcieport 0000:00:1d.0: AER: Corrected error received: 0000:04:00.0
+[ 3630.000000] nvme nvme0: I/O 124 QID 4 timeout, aborting
+[ 3661.100000] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff
+[ 3661.200000] nvme 0000:04:00.0: Unable to change power state from D3cold to D0, device inaccessible
+[ 3700.000000] nvme nvme0: pci function 0000:04:00.0
+`
+	l, err := kernlog.ReadString(log, kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 1, "%+v", viewOf(l))
+	in := l.Incidents[0]
+	assert.Equal(t, "nvme0", in.Controller)
+	assert.Equal(t, "0000:04:00.0", in.PCI)
+	assert.Equal(t, []int{1, 2, 3, 4}, []int{in.Events[0].Line, in.Events[1].Line, in.Events[2].Line, in.Events[3].Line}, "in log order")
+	assert.Equal(t, 3600*1e9, float64(in.Start.Mono))
+}
+
+// Property: in a log with one controller that names its NVMe function on a
+// line of the nvme driver, dropping the "pci function" line changes no
+// incident's controller nor its events.
+func TestRapidFunctionLineChangesNothing(t *testing.T) {
+	names := make([]string, 0, len(shapes))
+	for s := range shapes {
+		names = append(names, s)
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		var picked []line
+		function, nvme, ctrl := -1, false, false
+		for _, l := range failure {
+			if !rapid.Bool().Draw(t, "keep") {
+				continue
+			}
+			if strings.Contains(l.msg, "pci function") {
+				function = len(picked)
+			} else {
+				nvme = nvme || strings.HasPrefix(l.msg, "nvme 0000:04:00.0:")
+				ctrl = ctrl || strings.HasPrefix(l.msg, "nvme nvme0:")
+			}
+			picked = append(picked, l)
+		}
+		if function < 0 || !nvme || !ctrl {
+			t.Skip("the rule needs the function line, a line of the function and one of the controller")
+		}
+		shape := rapid.SampledFrom(names).Draw(t, "shape")
+		var with, without strings.Builder
+		for i, l := range picked {
+			s := shapes[shape](l.mono, l.msg) + "\n"
+			with.WriteString(s)
+			if i == function {
+				s = shapes[shape](l.mono, "usb 1-1: new high-speed USB device number 2 using xhci_hcd") + "\n"
+			}
+			without.WriteString(s)
+		}
+		a, err := kernlog.ReadString(with.String(), kernlog.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := kernlog.ReadString(without.String(), kernlog.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkLog(t, b)
+		va, vb := viewOf(a), viewOf(b)
+		if len(va) != len(vb) {
+			t.Fatalf("shape %q: with the line %+v\nwithout %+v", shape, va, vb)
+		}
+		for i := range va {
+			if va[i].Controller != vb[i].Controller || strings.Join(va[i].Events, "\n") != strings.Join(vb[i].Events, "\n") {
+				t.Fatalf("shape %q: with the line %+v\nwithout %+v", shape, va, vb)
+			}
+		}
+	})
+}

@@ -1,0 +1,86 @@
+package kernlog
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// journalFields are the fields of a journalctl -o json record Read uses
+// (systemd.journal-fields(7)). Each is kept raw: a field the journal holds
+// several times is an array, and a MESSAGE that is not valid UTF-8 is an
+// array of bytes.
+type journalFields struct {
+	Message    json.RawMessage `json:"MESSAGE"`
+	Monotonic  json.RawMessage `json:"__MONOTONIC_TIMESTAMP"`
+	SourceMono json.RawMessage `json:"_SOURCE_MONOTONIC_TIMESTAMP"`
+	Realtime   json.RawMessage `json:"__REALTIME_TIMESTAMP"`
+	Transport  json.RawMessage `json:"_TRANSPORT"`
+	Identifier json.RawMessage `json:"SYSLOG_IDENTIFIER"`
+	BootID     json.RawMessage `json:"_BOOT_ID"`
+}
+
+// journalRecord reads one line of journalctl -o json (or json-seq without
+// its record separator). Only the kernel's records are messages: those of
+// _TRANSPORT "kernel" or SYSLOG_IDENTIFIER "kernel". The time since boot is
+// the kernel's own (_SOURCE_MONOTONIC_TIMESTAMP) when the record has it,
+// else the journal's; the wall-clock time is __REALTIME_TIMESTAMP.
+func journalRecord(s string) split {
+	var f journalFields
+	if json.Unmarshal([]byte(s), &f) != nil {
+		return split{}
+	}
+	sp := split{bootID: jsonText(f.BootID), json: true}
+	if jsonText(f.Transport) != "kernel" && jsonText(f.Identifier) != "kernel" {
+		return sp
+	}
+	msg := jsonText(f.Message)
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	sp.msg, sp.kernel = strings.TrimRight(msg, " \r"), true
+	mono := jsonText(f.SourceMono)
+	if mono == "" {
+		mono = jsonText(f.Monotonic)
+	}
+	if us, err := strconv.ParseInt(mono, 10, 64); err == nil && us >= 0 && us <= int64(maxUptime/time.Microsecond) {
+		sp.ts.Mono, sp.ts.HasMono = time.Duration(us)*time.Microsecond, true
+	}
+	if us, err := strconv.ParseInt(jsonText(f.Realtime), 10, 64); err == nil && us > 0 && us < 1<<53 {
+		sp.ts.Wall, sp.ts.HasWall = time.UnixMicro(us).UTC(), true
+	}
+	return sp
+}
+
+// jsonText is a journal field as text: a string, the first of an array of
+// strings, or an array of bytes; "" for anything else.
+func jsonText(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	switch raw[0] {
+	case '"':
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			return s
+		}
+	case '[':
+		var nums []int
+		if json.Unmarshal(raw, &nums) == nil {
+			b := make([]byte, 0, len(nums))
+			for _, n := range nums {
+				if n < 0 || n > 255 {
+					return ""
+				}
+				b = append(b, byte(n))
+			}
+			return strings.ToValidUTF8(string(b), "\uFFFD")
+		}
+		var strs []string
+		if json.Unmarshal(raw, &strs) == nil && len(strs) > 0 {
+			return strs[0]
+		}
+	}
+	return ""
+}

@@ -1,0 +1,154 @@
+package kernlog_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+)
+
+// kindCase is a real log line and the event it reads as (the fields the
+// test names; Line, Time, Text and Raw are checked elsewhere).
+type kindCase struct {
+	source string // where the line was posted
+	line   string
+	want   kernlog.Event
+}
+
+// checkKinds reads each case's line alone and compares its one event with
+// want, Kind and the fields want sets.
+func checkKinds(t *testing.T, cases []kindCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.line, func(t *testing.T) {
+			l, err := kernlog.ReadString(tc.line+"\n", kernlog.Options{})
+			require.NoError(t, err)
+			require.Len(t, l.Incidents, 1, "source %s", tc.source)
+			require.Len(t, l.Incidents[0].Events, 1)
+			got := l.Incidents[0].Events[0]
+			assert.NotEmpty(t, got.Raw)
+			assert.Equal(t, got.Line, got.EndLine)
+			got.Line, got.EndLine, got.Time, got.Text, got.Raw, got.Driver, got.Device = 0, 0, kernlog.Timestamp{}, "", "", "", ""
+			assert.Equal(t, tc.want, got, "source %s", tc.source)
+		})
+	}
+}
+
+func TestSleepKinds(t *testing.T) {
+	const (
+		hackmd  = "https://hackmd.io/@0xff07/SkEhGOla6"
+		imx     = "https://lore.kernel.org/stable/ZhjK-nJQKVr5RcgZ@atmark-techno.com/"
+		amd     = "nvme-pci: StorageD3Enable quirks commit 6e597263f990, https://source-hub.etos-pro.ru/microsoft/WSL2-Linux-Kernel/src/commit/6e597263f990a2db99e7380debc4044c38867971/drivers/acpi"
+		nvidia  = "https://github.com/pop-os/pop/issues/3590"
+		mintHib = "Linux Mint forum, \"Resuming from hibernation brings up GRUB boot menu but resume works after that\", 2022-05-20"
+	)
+	checkKinds(t, []kindCase{
+		{hackmd, "[  147.319976] PM: suspend entry (deep)", kernlog.Event{Kind: kernlog.SuspendEntry, Mode: "deep"}},
+		{"https://github.com/AsahiLinux/linux/issues/421", "[144958.032133] PM: suspend entry (s2idle)", kernlog.Event{Kind: kernlog.SuspendEntry, Mode: "s2idle"}},
+		{hackmd, "[  147.812314] ACPI: PM: Preparing to enter system sleep state S3", kernlog.Event{Kind: kernlog.SuspendEntry, Mode: "S3"}},
+		{"https://github.com/wezterm/wezterm/issues/4404 (the older spelling)", "[Sat Oct  7 16:30:18 2023] ACPI: Preparing to enter system sleep state S3", kernlog.Event{Kind: kernlog.SuspendEntry, Mode: "S3"}},
+		{mintHib, "May 20 15:30:28 dellfvw kernel: [20551.394369] PM: hibernation entry", kernlog.Event{Kind: kernlog.SuspendEntry, Mode: "hibernation"}},
+		{"the brief's shape", "[  100.000000] PM: Preparing system for sleep (s2idle)", kernlog.Event{Kind: kernlog.SuspendEntry, Mode: "s2idle"}},
+		{"kernel 3.x shape", "[  100.000000] PM: Preparing system for mem sleep", kernlog.Event{Kind: kernlog.SuspendEntry, Mode: "mem"}},
+		{imx, ">  [ 2614.754532] PM: suspend exit", kernlog.Event{Kind: kernlog.SuspendExit}},
+		{imx, ">  [ 2614.730103] PM: resume devices took 0.080 seconds", kernlog.Event{Kind: kernlog.SuspendExit}},
+		{"https://github.com/zen-kernel/zen-kernel/issues/264", "നവം 27 11:06:53 archie kernel: ACPI: PM: Waking up from system sleep state S3", kernlog.Event{Kind: kernlog.SuspendExit, Mode: "S3"}},
+		{"https://github.com/NixOS/nixpkgs/issues/7271", "Apr 08 17:10:11 lucy kernel: ACPI: Waking up from system sleep state S3", kernlog.Event{Kind: kernlog.SuspendExit, Mode: "S3"}},
+		{mintHib, "May 20 15:39:06 dellfvw kernel: PM: hibernation exit", kernlog.Event{Kind: kernlog.SuspendExit, Mode: "hibernation"}},
+		{"6.x's pr_fmt", "[   34.435645] PM: hibernation: hibernation exit", kernlog.Event{Kind: kernlog.SuspendExit, Mode: "hibernation"}},
+		// PM errors: the phase, the errno, the function when named.
+		{amd, "[ 95.332909] PM: dpm_run_callback(): pci_pm_resume+0x0/0xe0 returns -16", kernlog.Event{Kind: kernlog.PMError, Phase: "resume", Errno: -16}},
+		{amd, "[ 95.332936] nvme 0000:03:00.0: PM: failed to resume async: error -16", kernlog.Event{Kind: kernlog.PMError, Phase: "resume", Errno: -16, PCI: "0000:03:00.0"}},
+		{imx, ">  [ 2614.649504] PM: Some devices failed to suspend, or early wake event detected", kernlog.Event{Kind: kernlog.PMError, Phase: "suspend"}},
+		{nvidia, "Sep 18 13:02:38 pop-os kernel: [14902.841346] nvidia 0000:01:00.0: PM: pci_pm_suspend(): nv_pmops_suspend [nvidia] returns -5", kernlog.Event{Kind: kernlog.PMError, Phase: "suspend", Errno: -5, PCI: "0000:01:00.0"}},
+		{nvidia, "Sep 18 13:02:38 pop-os kernel: [14902.842398] nvidia 0000:01:00.0: PM: dpm_run_callback(): pci_pm_suspend returns -5", kernlog.Event{Kind: kernlog.PMError, Phase: "suspend", Errno: -5, PCI: "0000:01:00.0"}},
+		{"the brief's older shape", "[   50.000000] PM: Device 0000:01:00.0 failed to resume async: error -16", kernlog.Event{Kind: kernlog.PMError, Phase: "resume", Errno: -16, PCI: "0000:01:00.0"}},
+		{"the brief", "[   50.000000] PM: failed to suspend async: error -16", kernlog.Event{Kind: kernlog.PMError, Phase: "suspend", Errno: -16}},
+		{"the brief", "[   50.000000] nvme 0000:01:00.0: PM: pci_pm_suspend(): nvme_suspend+0x0/0x150 returns -16", kernlog.Event{Kind: kernlog.PMError, Phase: "suspend", Errno: -16, PCI: "0000:01:00.0"}},
+		{"Kai-Heng Feng on stable@, 2022-05 (a Dell's failed S3)", "[   43.695342] PM: late suspend of devices failed", kernlog.Event{Kind: kernlog.PMError, Phase: "suspend"}},
+	})
+}
+
+func TestPlatformKinds(t *testing.T) {
+	const lattePanda = "https://github.com/LattePandaTeam/LattePanda-Mu/issues/14"
+	checkKinds(t, []kindCase{
+		{"https://lore.kernel.org/all/92ee253f-bf6a-481a-acc2-daf26d268395@riscstar.com/", "   pci 0000:01:00.0: ASPM: DT platform, enabling ClockPM",
+			kernlog.Event{Kind: kernlog.ASPMPlatform, PCI: "0000:01:00.0"}},
+		{"https://github.com/KastB/r8169/issues/8", "kernel: r8169 0000:02:00.0: can't disable ASPM; OS doesn't have ASPM control",
+			kernlog.Event{Kind: kernlog.ASPMPlatform, PCI: "0000:02:00.0"}},
+		{lattePanda, "[    0.035200] PCIe ASPM is disabled", kernlog.Event{Kind: kernlog.ASPMPlatform}},
+		{lattePanda, "[    0.123456] ACPI FADT declares the system doesn't support PCIe ASPM, so disable it", kernlog.Event{Kind: kernlog.ASPMPlatform}},
+		{lattePanda, "[    0.354349] acpi PNP0A08:00: FADT indicates ASPM is unsupported, using BIOS configuration", kernlog.Event{Kind: kernlog.ASPMPlatform}},
+		{"the brief", "[    0.500000] pcieport 0000:00:1c.0: ASPM: current common clock configuration is inconsistent, reconfiguring",
+			kernlog.Event{Kind: kernlog.ASPMPlatform, PCI: "0000:00:1c.0"}},
+		{"the brief", "[    0.500000] PCIe ASPM is not supported", kernlog.Event{Kind: kernlog.ASPMPlatform}},
+		// Interrupts nobody handled.
+		{"https://github.com/Dunedan/mbp-2016-linux/issues/9", `[  104.774723] irq 21: nobody cared (try booting with the "irqpoll" option)`, kernlog.Event{Kind: kernlog.LostInterrupt, IRQ: 21}},
+		{"https://github.com/Dunedan/mbp-2016-linux/issues/9", "[  104.774789] Disabling IRQ #21", kernlog.Event{Kind: kernlog.LostInterrupt, IRQ: 21}},
+		// A timeout that ends in "completion polled" stays a timeout.
+		{"https://github.com/starfive-tech/VisionFive2/issues/36", "[60386.019927] nvme nvme0: I/O 210 QID 4 timeout, completion polled",
+			kernlog.Event{Kind: kernlog.IOTimeout, Controller: "nvme0", Tag: 210, QID: 4, Action: "completion polled"}},
+		{"https://github.com/inindev/nanopi-r5/issues/23", "[  107.508575] nvme nvme0: I/O 12 QID 0 timeout, completion polled",
+			kernlog.Event{Kind: kernlog.AdminTimeout, Controller: "nvme0", Tag: 12, Action: "completion polled"}},
+	})
+	// The ASPM line's Text is its body.
+	l, err := kernlog.ReadString("kernel: r8169 0000:02:00.0: can't disable ASPM; OS doesn't have ASPM control\n", kernlog.Options{})
+	require.NoError(t, err)
+	assert.Equal(t, "can't disable ASPM; OS doesn't have ASPM control", l.Incidents[0].Events[0].Text)
+}
+
+func TestDriverKinds(t *testing.T) {
+	const rpi = "https://github.com/raspberrypi/rpi-eeprom/issues/378"
+	checkKinds(t, []kindCase{
+		{rpi, "[    1.322199] nvme nvme0: allocated 128 MiB host memory buffer.", kernlog.Event{Kind: kernlog.HostMemoryBuffer, Controller: "nvme0", Size: 128 << 20}},
+		{rpi, "[    1.322337] nvme nvme0: failed to set host mem (err 8578, flags 0x1).", kernlog.Event{Kind: kernlog.HostMemoryBuffer, Controller: "nvme0", Status: 8578}},
+		{"https://lore.kernel.org/all/92ee253f-bf6a-481a-acc2-daf26d268395@riscstar.com/", "   nvme nvme0: allocated 64 MiB host memory buffer (16 segments).",
+			kernlog.Event{Kind: kernlog.HostMemoryBuffer, Controller: "nvme0", Size: 64 << 20}},
+		{"https://github.com/QubesOS/qubes-issues/issues/9719", "**[    4.641186] nvme nvme1: failed to allocate host memory buffer.**", kernlog.Event{Kind: kernlog.HostMemoryBuffer, Controller: "nvme1"}},
+		// AER recovery, of a port (Reporter) or of a device (PCI).
+		{"https://github.com/minisforum-docs/MS-02-Ultra/issues/10", "Sep 22 09:59:09 pve kernel: pcieport 0000:80:1b.4: AER: device recovery failed",
+			kernlog.Event{Kind: kernlog.AERRecovery, Reporter: "0000:80:1b.4", Action: "failed"}},
+		{"https://github.com/minisforum-docs/MS-02-Ultra/issues/10", "Sep 22 09:59:09 pve kernel: xhci_hcd 0000:97:00.0: AER: can't recover (no error_detected callback)",
+			kernlog.Event{Kind: kernlog.AERRecovery, PCI: "0000:97:00.0", Action: "no callback"}},
+		{"the brief", "[   60.000000] pcieport 0000:00:1c.0: AER: device recovery successful", kernlog.Event{Kind: kernlog.AERRecovery, Reporter: "0000:00:1c.0", Action: "successful"}},
+		{"the brief", "[   60.000000] nvme nvme0: frozen state error detected, reset controller", kernlog.Event{Kind: kernlog.AERRecovery, Controller: "nvme0", Action: "reset controller"}},
+		// Other failure lines of the driver.
+		{"https://github.com/thesofproject/sof-test/issues/616", "[ 6846.214748] kernel: nvme nvme0: Device shutdown incomplete; abort shutdown",
+			kernlog.Event{Kind: kernlog.DriverError, Controller: "nvme0"}},
+		{"https://github.com/AsahiLinux/linux/issues/421 (its title)", "nvme nvme0: Device not ready; aborting shutdown, CSTS=0x5", kernlog.Event{Kind: kernlog.DriverError, Controller: "nvme0"}},
+		{"https://github.com/linux-nvme/nvme-cli/issues/2846", "Jun 17 08:41:25 sm-1125hs-502 kernel: nvme1: Async Event(0xc), Host Aborted Command (sct 0x3 / sc 0x71)",
+			kernlog.Event{Kind: kernlog.DriverError, Controller: "nvme1", SCT: 3, SC: 0x71, HasSC: true}},
+		{"https://github.com/intel/S0ixSelftestTool/issues/40 (as the reporter typed it)", "nvme nvme0:  I/0 458 (I/O Cmd) QID 2 timeout, aborting", kernlog.Event{Kind: kernlog.DriverError, Controller: "nvme0"}},
+		{"a cut line", "nvme nvme0: controller is down", kernlog.Event{Kind: kernlog.DriverError, Controller: "nvme0"}},
+		{"a mangled line", "nvme nvme0: I/O x QID 1 timeout, aborting", kernlog.Event{Kind: kernlog.DriverError, Controller: "nvme0"}},
+	})
+}
+
+// The older and other spellings of the events the package always read.
+func TestAlternateSpellings(t *testing.T) {
+	const rockchipURL = "https://github.com/Joshua-Riek/ubuntu-rockchip/issues/155"
+	checkKinds(t, []kindCase{
+		{rockchipURL, "[   43.542743] nvme 0004:41:00.0: can't change power state from D3cold to D0 (config space inaccessible)",
+			kernlog.Event{Kind: kernlog.ResumeFailure, PCI: "0004:41:00.0", FromState: "D3cold"}},
+		{"https://github.com/clearlinux/distribution/issues/3291", "Mar 26 12:24:25 DadsGram kernel: pcieport 0000:03:02.0: Unable to change power state from D3hot to D0, device inaccessible",
+			kernlog.Event{Kind: kernlog.ResumeFailure, PCI: "0000:03:02.0", FromState: "D3hot"}},
+		{"the brief", "[    9.000000] nvme 0000:01:00.0: Unable to change power state from D3hot to D0", kernlog.Event{Kind: kernlog.ResumeFailure, PCI: "0000:01:00.0", FromState: "D3hot"}},
+		{"https://github.com/geerlingguy/raspberry-pi-pcie-devices/issues/600", "[ 57.024944] pcieport 0000:00:00.0: AER: Multiple Uncorrected (Non-Fatal) error received: 0000:00:00.0",
+			kernlog.Event{Kind: kernlog.AERReceived, PCI: "0000:00:00.0", Reporter: "0000:00:00.0", Severity: "Uncorrected (Non-Fatal)"}},
+		{"https://github.com/FrameworkComputer/SoftwareFirmwareIssueTracker/issues/41", "pcieport 0000:00:02.1: AER: Correctable error message received from 0000:bf:00.0",
+			kernlog.Event{Kind: kernlog.AERReceived, PCI: "0000:bf:00.0", Reporter: "0000:00:02.1", Severity: "Corrected"}},
+		{"https://github.com/balena-os/balena-intel/issues/304", "Jun 03 13:30:13 e2e8468 kernel: pcieport 0000:00:1c.0: AER: PCIe Bus Error: severity=Corrected, type=Data Link Layer, (Transmitter ID)",
+			kernlog.Event{Kind: kernlog.AERError, PCI: "0000:00:1c.0", Severity: "Corrected", Layer: "Data Link Layer"}},
+		{"the brief", "[   30.000000] nvme 0000:01:00.0: PCIe Bus Error: severity=Uncorrectable (Fatal)", kernlog.Event{Kind: kernlog.AERError, PCI: "0000:01:00.0", Severity: "Uncorrected (Fatal)"}},
+		{rockchipURL, "[   43.508836] blk_update_request: I/O error, dev nvme0n1, sector 500118016 op 0x0:(READ) flags 0x80700 phys_seg 1 prio class 0",
+			kernlog.Event{Kind: kernlog.IOError, Disk: "nvme0n1", ReqOp: "READ", Controller: "nvme0", GuessedController: true}},
+		{rockchipURL, "[   43.650902] Buffer I/O error on dev nvme0n1p1, logical block 16256, async page read",
+			kernlog.Event{Kind: kernlog.IOError, Disk: "nvme0n1p1", Controller: "nvme0", GuessedController: true}},
+		{"https://github.com/raspberrypi/linux/issues/6661 (with its trailing blank)", "Jan 29 17:09:49 argon kernel: nvme0n1: I/O Cmd(0x2) @ LBA 32545872, 8 blocks, I/O Error (sct 0x3 / sc 0x71) ",
+			kernlog.Event{Kind: kernlog.IOError, Disk: "nvme0n1", Controller: "nvme0", GuessedController: true, Opcode: 2, OpName: "I/O Cmd", SCT: 3, SC: 0x71, HasSC: true}},
+		{"https://ahmedalsawi.github.io/posts/2025/01/linux-kernel-debug-nvme-timeout", "[   31.777624] nvme nvme0: I/O tag 641 (c281) opcode 0x1 (I/O Cmd) QID 8 timeout, aborting req_op:WRITE(1) size:4096",
+			kernlog.Event{Kind: kernlog.IOTimeout, Controller: "nvme0", Tag: 641, CommandID: "c281", Opcode: 1, OpName: "I/O Cmd", QID: 8, Action: "aborting", ReqOp: "WRITE(1)", Size: 4096}},
+	})
+}

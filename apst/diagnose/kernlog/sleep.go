@@ -1,0 +1,118 @@
+package kernlog
+
+import "strings"
+
+// parseSleep reads the system sleep lines of the PM core and ACPI: suspend
+// and hibernation entry and exit, and devices that failed to suspend or
+// resume.
+func parseSleep(e *Event, msg, body string) bool {
+	if i := strings.Index(msg, "system sleep state S"); i >= 0 {
+		// "ACPI: PM: Preparing to enter system sleep state S3", older
+		// "ACPI: Preparing to enter ...", and the "Waking up from" pair.
+		state := msg[i+len("system sleep state "):]
+		if len(state) < 2 || !isDigit(state[1]) {
+			return false
+		}
+		switch {
+		case strings.Contains(msg[:i], "Preparing to enter"):
+			e.Kind = SuspendEntry
+		case strings.Contains(msg[:i], "Waking up from"):
+			e.Kind = SuspendExit
+		default:
+			return false
+		}
+		e.Mode = state[:2]
+		return true
+	}
+	i := strings.Index(msg, "PM: ")
+	if i < 0 {
+		return false
+	}
+	pm := msg[i+len("PM: "):]
+	pm = strings.TrimPrefix(pm, "hibernation: ")
+	switch {
+	case strings.HasPrefix(pm, "suspend entry"):
+		e.Kind, e.Mode = SuspendEntry, parenthesised(pm)
+	case strings.HasPrefix(pm, "Preparing system for "):
+		// "PM: Preparing system for sleep (s2idle)"; older kernels "PM:
+		// Preparing system for mem sleep".
+		e.Kind, e.Mode = SuspendEntry, parenthesised(pm)
+		if e.Mode == "" {
+			if w, _, ok := strings.Cut(strings.TrimPrefix(pm, "Preparing system for "), " "); ok && w != "sleep" {
+				e.Mode = w
+			}
+		}
+	case strings.HasPrefix(pm, "hibernation entry"):
+		e.Kind, e.Mode = SuspendEntry, "hibernation"
+	case strings.HasPrefix(pm, "suspend exit"), strings.HasPrefix(pm, "resume devices took"), strings.HasPrefix(pm, "resume of devices complete"):
+		e.Kind = SuspendExit
+	case strings.HasPrefix(pm, "hibernation exit"):
+		e.Kind, e.Mode = SuspendExit, "hibernation"
+	case strings.HasPrefix(pm, "Some devices failed to suspend"):
+		e.Kind, e.Phase = PMError, "suspend"
+	default:
+		return parsePMError(e, pm)
+	}
+	if e.Kind == PMError {
+		return true
+	}
+	// A sleep line is the system's, whatever device prefix it has.
+	e.Driver, e.Device, e.PCI, e.Controller, e.Disk = "", "", "", "", ""
+	return true
+}
+
+// parsePMError reads a device's failure to suspend or resume: "failed to
+// resume async: error -16", "Device 0000:01:00.0 failed to resume async:
+// error -16", "dpm_run_callback(): pci_pm_resume+0x0/0xe0 returns -16",
+// "pci_pm_suspend(): nvme_suspend+0x0/0x150 returns -16", "late suspend of
+// devices failed".
+func parsePMError(e *Event, pm string) bool {
+	if m := re().rePMFail.FindStringSubmatch(pm); m != nil {
+		e.Kind, e.Phase = PMError, phaseOf(m[2])
+		if m[3] != "" {
+			e.Errno = atoi(m[3])
+		}
+		if m[1] != "" && isPCIAddr(m[1]) {
+			e.PCI = strings.ToLower(m[1])
+		}
+		return true
+	}
+	if m := re().rePMCall.FindStringSubmatch(pm); m != nil {
+		e.Kind, e.Errno = PMError, atoi(m[3])
+		e.Phase = phaseOf(m[1])
+		if e.Phase == "" {
+			e.Phase = phaseOf(m[2])
+		}
+		return true
+	}
+	if m := re().rePMStage.FindStringSubmatch(pm); m != nil {
+		e.Kind, e.Phase = PMError, m[1]
+		return true
+	}
+	return false
+}
+
+// phaseOf says whether a PM step or callback belongs to going to sleep or
+// to waking up.
+func phaseOf(s string) string {
+	switch {
+	case strings.Contains(s, "resume"), strings.Contains(s, "thaw"), strings.Contains(s, "restore"):
+		return "resume"
+	case strings.Contains(s, "suspend"), strings.Contains(s, "freeze"), strings.Contains(s, "poweroff"), strings.Contains(s, "quiesce"):
+		return "suspend"
+	}
+	return ""
+}
+
+// parenthesised returns the word in the first "(...)" of s.
+func parenthesised(s string) string {
+	_, in, ok := strings.Cut(s, "(")
+	if !ok {
+		return ""
+	}
+	in, _, ok = strings.Cut(in, ")")
+	if !ok || len(in) > 16 {
+		return ""
+	}
+	return in
+}

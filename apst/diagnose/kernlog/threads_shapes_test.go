@@ -1,0 +1,124 @@
+package kernlog_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+)
+
+// The shapes of the real threads of apst/diagnose/testdata/threads whose
+// failure lines the reader used to miss.
+
+// dmesg -H: a wall-clock minute, then the time since the line before, with
+// the decimal comma of the reporter's locale
+// (https://github.com/clearlinux/distribution/issues/2121).
+func TestDmesgHuman(t *testing.T) {
+	log := `[Sep12 13:16] nvme nvme0: I/O 0 QID 4 timeout, aborting
+[  +0,000009] nvme nvme0: I/O 1 QID 4 timeout, aborting
+[  +0,000002] nvme nvme0: I/O 2 QID 4 timeout, aborting
+[  +0,000003] nvme nvme0: I/O 3 QID 4 timeout, aborting
+[  +0,000060] nvme nvme0: Abort status: 0x0
+`
+	l, err := kernlog.ReadString(log, kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 1)
+	in := l.Incidents[0]
+	assert.Equal(t, map[kernlog.Kind]int{kernlog.IOTimeout: 4, kernlog.AbortStatus: 1}, in.Counts)
+	start := time.Date(0, 9, 12, 13, 16, 0, 0, time.UTC)
+	assert.Equal(t, start, in.Start.Wall)
+	assert.Equal(t, start.Add(74*time.Microsecond), in.End.Wall, "the deltas add up")
+	assert.Zero(t, l.UnreadLines)
+}
+
+// A syslog file a mail wrapped after each line's device prefix, and the
+// message on the next line starting with its own subsystem's prefix
+// (https://lore.kernel.org/all/CAO9zADza=73GsuzAcuyH-YfhS34qjkDtuJjGBReVGpfE6KN_ow@mail.gmail.com/).
+func TestWrappedAfterTheDevice(t *testing.T) {
+	log := `Jan  5 06:18:52 atom kernel: [295306.524933] pcieport 0000:00:06.0:
+AER: Corrected error received: 0000:00:06.0
+Jan  5 06:18:52 atom kernel: [295306.524979] pcieport 0000:00:06.0:
+PCIe Bus Error: severity=Corrected, type=Physical Layer, (Receiver ID)
+Jan  5 06:18:52 atom kernel: [295306.525004] pcieport 0000:00:06.0:
+device [8086:a74d] error status/mask=00000001/00002000
+Jan  5 06:18:52 atom kernel: [295306.525027] pcieport 0000:00:06.0:
+[ 0] RxErr                  (First)
+Jan  5 06:19:22 atom kernel: [295336.554420] nvme nvme0: controller is
+down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff
+Jan  5 06:19:22 atom kernel: [295336.614898] nvme nvme0: Removing
+after probe failure status: -19
+`
+	l, err := kernlog.ReadString(log, kernlog.Options{})
+	require.NoError(t, err)
+	var kinds []kernlog.Kind
+	var raws []string
+	for _, in := range l.Incidents {
+		for _, e := range in.Events {
+			kinds = append(kinds, e.Kind)
+			raws = append(raws, e.Raw)
+		}
+	}
+	assert.Equal(t, []kernlog.Kind{kernlog.AERReceived, kernlog.AERError, kernlog.ControllerDown, kernlog.ProbeFailure}, kinds)
+	assert.Equal(t, "Jan  5 06:18:52 atom kernel: [295306.524933] pcieport 0000:00:06.0: AER: Corrected error received: 0000:00:06.0", raws[0])
+	assert.Equal(t, "Jan  5 06:19:22 atom kernel: [295336.554420] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff", raws[2])
+	assert.Zero(t, l.UnreadLines)
+}
+
+// A Downstream Port Containment and the AER recovery that follows, after
+// a resume from S3 (https://lore.kernel.org/all/20200923160327.GA2267374@bjorn-Precision-5520/).
+func TestContainmentAndRecovery(t *testing.T) {
+	checkKinds(t, []kindCase{
+		{"bz209149", "  [   50.947816] pcieport 0000:00:1b.0: DPC: containment event, status:0x1f01 source:0x0000",
+			kernlog.Event{Kind: kernlog.AERRecovery, Reporter: "0000:00:1b.0", Action: "containment"}},
+		{"bz209149", "  [   50.947817] pcieport 0000:00:1b.0: DPC: unmasked uncorrectable error detected",
+			kernlog.Event{Kind: kernlog.AERRecovery, Reporter: "0000:00:1b.0", Action: "containment"}},
+		{"bz209149", "  [   50.947841] pcieport 0000:00:1b.0: AER: broadcast error_detected message",
+			kernlog.Event{Kind: kernlog.AERRecovery, Reporter: "0000:00:1b.0", Action: "error_detected"}},
+		{"bz209149", "  [   50.947843] nvme nvme0: frozen state error detected, reset controller",
+			kernlog.Event{Kind: kernlog.AERRecovery, Controller: "nvme0", Action: "reset controller"}},
+		{"bz209149", "  [   50.883622] nvme 0000:01:00.0: can't change power state from D3hot to D0 (config space inaccessible)",
+			kernlog.Event{Kind: kernlog.ResumeFailure, PCI: "0000:01:00.0", FromState: "D3hot"}},
+	})
+}
+
+// Lines of the driver that report a failure in words of their own.
+func TestDriverLinesOfTheThreads(t *testing.T) {
+	checkKinds(t, []kindCase{
+		// https://github.com/tomsom/yoga-linux/issues/9
+		{"yoga-linux#9", "nvme nvme0: identifiers changed for nsid 1", kernlog.Event{Kind: kernlog.DriverError, Controller: "nvme0"}},
+		// https://lore.kernel.org/all/7306256a-b380-489b-8248-b774e6d3d80e@nvidia.com/
+		{"tegra", "  [ 1003.050448] nvme nvme0: ctrl state 1 is not RESETTING", kernlog.Event{Kind: kernlog.DriverError, Controller: "nvme0"}},
+		// https://github.com/hanwckf/immortalwrt-mt798x/pull/322: an older
+		// kernel's "not ready" without CSTS.
+		{"immortalwrt#322", "[   53.494815] nvme nvme0: Device not ready; aborting initialisation", kernlog.Event{Kind: kernlog.ResetNotReady, Controller: "nvme0"}},
+		// https://github.com/MrChromebox/firmware/issues/962: the message
+		// alone, as the reporter quoted it.
+		{"MrChromebox#962", "Unable to change power state from D3cold to D0, device inaccessible", kernlog.Event{Kind: kernlog.ResumeFailure, FromState: "D3cold"}},
+	})
+}
+
+// A boot console log transcribed by hand: "CSTS:" for "CSTS=", a
+// lower-case "try", format=flowed wrapping, and a program's line about the
+// drive, which is no kernel line
+// (https://lore.kernel.org/all/5f968b95-6b1c-4d6f-aac7-5d54f66834a8@sapience.com/).
+func TestTranscribedConsole(t *testing.T) {
+	log := "kernel: nvme nvme0: controller is down; will reset: CSTS:0xffffffff, \n" +
+		"PCI_STATUS=0xffff\n" +
+		"kernel: nvme nvme0: try \"nvme_core.default_ps_max_latency_us=0 \n" +
+		"pcie_aspm=off\" and report a bug\n" +
+		"mount[353]: mount /sysroot: can't read suprtblock on /dev/nvme0n1p5.\n"
+	l, err := kernlog.ReadString(log, kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 1)
+	ev := l.Incidents[0].Events
+	require.Len(t, ev, 2)
+	assert.Equal(t, kernlog.ControllerDown, ev[0].Kind)
+	assert.Equal(t, uint32(0xffffffff), ev[0].CSTS)
+	assert.Equal(t, uint16(0xffff), ev[0].PCIStatus)
+	assert.Equal(t, kernlog.WorkaroundHint, ev[1].Kind)
+	assert.Equal(t, "nvme_core.default_ps_max_latency_us=0 pcie_aspm=off", ev[1].Text)
+	assert.Zero(t, l.UnreadLines)
+}

@@ -1,0 +1,61 @@
+package kernlog
+
+import "strings"
+
+// looksLikeFailure reports whether a kernel message that is no event looks
+// like an NVMe or PCIe failure message: it names nvme or a PCI function and
+// holds a failure word ("controller is down", "timeout", "CSTS", "D3cold",
+// "reset", "I/O error", "failed", "inaccessible", "AER"). A file system's
+// complaint about a partition on an NVMe disk (EXT4-fs, BTRFS) and the
+// detail lines of an AER report are not.
+func looksLikeFailure(msg string) bool {
+	if !strings.Contains(msg, "nvme") && !hasPCIAddrString(msg) {
+		return false
+	}
+	if fileSystemLine(msg) || aerDetail(msg) || benign(msg) {
+		return false
+	}
+	return failureWord(msg)
+}
+
+// fileSystemLine reports whether a message is a file system's.
+func fileSystemLine(msg string) bool {
+	w, _, _ := strings.Cut(msg, " ")
+	w = strings.TrimSuffix(w, ":")
+	switch {
+	case strings.HasSuffix(w, "-fs"), w == "BTRFS", w == "XFS", w == "F2FS", w == "JBD2", w == "ZFS", w == "SQUASHFS":
+		return true
+	}
+	return false
+}
+
+// aerDetail reports whether a message is a detail line of an AER report
+// ("device [144d:a80c] error status/mask=00000001/0000e000", "[ 0] RxErr",
+// "AER:   TLP Header: ...").
+func aerDetail(msg string) bool {
+	_, _, body := splitDevice(msg)
+	body = strings.TrimPrefix(strings.TrimLeft(body, " "), "AER: ")
+	body = strings.TrimLeft(body, " ")
+	return strings.HasPrefix(body, "device [") || strings.Contains(body, "error status/mask=") ||
+		strings.HasPrefix(body, "TLP Header") ||
+		len(body) > 3 && body[0] == '[' && (isDigit(body[1]) || body[1] == ' ')
+}
+
+// hasPCIAddrString is hasPCIAddr of a string.
+func hasPCIAddrString(s string) bool {
+	for off := 0; ; {
+		i := strings.IndexByte(s[off:], ':')
+		if i < 0 {
+			return false
+		}
+		i += off
+		off = i + 1
+		if i < 4 || i+7 >= len(s) || s[i+3] != ':' || s[i+6] != '.' || s[i+7] < '0' || s[i+7] > '7' {
+			continue
+		}
+		if isHex(s[i-1]) && isHex(s[i-2]) && isHex(s[i-3]) && isHex(s[i-4]) &&
+			isHex(s[i+1]) && isHex(s[i+2]) && isHex(s[i+4]) && isHex(s[i+5]) {
+			return true
+		}
+	}
+}

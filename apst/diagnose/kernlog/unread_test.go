@@ -1,0 +1,82 @@
+package kernlog_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+)
+
+// Lines that look like NVMe or PCIe failure messages but are no event are
+// counted and listed; the lines a healthy boot prints are not.
+func TestUnreadLines(t *testing.T) {
+	log := strings.Join([]string{
+		// A function's reset that no event reads
+		// (https://github.com/kata-containers/kata-containers/issues/11708).
+		"[586740.080470] vfio-pci 0000:01:00.0: timed out waiting for pending transaction; performing function level reset anyway",
+		// A controller-down line in a syslog shape the reader does not know
+		// (RFC 5424 over the network): it names nvme and fails to read.
+		"<11>1 2026-12-01T10:00:00.000000+00:00 thinkpad kernel - - - nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10",
+		// Not failures: a healthy boot's PCI and NVMe lines
+		// (https://github.com/QubesOS/qubes-issues/issues/9719 and the
+		// fixtures), a file system's complaint, an AER report's detail, and
+		// another program's line about the drive.
+		"[    0.412400] pci 0000:00:1d.0: PME# supported from D0 D3hot D3cold",
+		"[    0.900000] pcieport 0000:00:1c.0: AER: enabled with IRQ 122",
+		"[    4.628239] nvme nvme0: D3 entry latency set to 10 seconds",
+		"[    4.628240] nvme nvme0: Shutdown timeout set to 10 seconds",
+		"[   50.000000] EXT4-fs error (device nvme0n1p2): ext4_find_entry:1463: inode #2: comm systemd: reading directory lblock 0",
+		"nvme 0000:bf:00.0:   device [15b7:5017] error status/mask=00000001/0000e000",
+		"Dec  1 10:00:00 thinkpad smartd[912]: Device: /dev/nvme0, I/O tag 1 QID 1 timeout, aborting",
+	}, "\n") + "\n"
+	l, err := kernlog.ReadString(log, kernlog.Options{})
+	require.NoError(t, err)
+	assert.Empty(t, l.Incidents)
+	assert.Equal(t, int64(2), l.UnreadLines)
+	assert.Equal(t, []kernlog.UnreadLine{
+		{Line: 1, Text: "[586740.080470] vfio-pci 0000:01:00.0: timed out waiting for pending transaction; performing function level reset anyway"},
+		{Line: 2, Text: "<11>1 2026-12-01T10:00:00.000000+00:00 thinkpad kernel - - - nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10"},
+	}, l.Unread)
+}
+
+// A healthy boot shows no failure: no incident and no unread line.
+func TestNoFailure(t *testing.T) {
+	// https://github.com/raspberrypi/linux/issues/6661, a boot after the
+	// failures.
+	log := `-- Boot a0d3f7e9ebb24b3caddaf45891a22066 --
+Jun 21 14:18:28 argon kernel: nvme nvme0: pci function 0000:01:00.0
+Jun 21 14:18:28 argon kernel: nvme 0000:01:00.0: enabling device (0000 -> 0002)
+Jun 21 14:18:28 argon kernel: nvme nvme0: missing or invalid SUBNQN field.
+Jun 21 14:18:28 argon kernel: nvme nvme0: 4/0/0 default/read/poll queues
+Jun 21 14:18:28 argon kernel: nvme nvme0: Ignoring bogus Namespace Identifiers
+Jun 21 14:18:28 argon kernel:  nvme0n1: p1 p2 p3
+Jun 21 14:18:28 argon kernel: EXT4-fs (nvme0n1p2): mounted filesystem fc7a1f9e-4967-4f41-a1f5-1b5927e6c5f9 ro with ordered data mode. Quota mode: none.
+`
+	l, err := kernlog.ReadString(log, kernlog.Options{})
+	require.NoError(t, err)
+	assert.Empty(t, l.Incidents)
+	assert.Zero(t, l.UnreadLines)
+	assert.Empty(t, l.Unread)
+	assert.Equal(t, map[string]string{"nvme0n1": "nvme0"}, l.Namespaces)
+}
+
+// At most MaxUnread lines are listed, all are counted, each clipped.
+func TestUnreadIsBounded(t *testing.T) {
+	var b strings.Builder
+	n := kernlog.MaxUnread + 7
+	for i := range n {
+		fmt.Fprintf(&b, "[ %d.0] vfio-pci 0000:01:00.%d: timed out waiting for pending transaction%s\n", i, i%8, strings.Repeat(" x", 400))
+	}
+	l, err := kernlog.ReadString(b.String(), kernlog.Options{})
+	require.NoError(t, err)
+	assert.Equal(t, int64(n), l.UnreadLines)
+	require.Len(t, l.Unread, kernlog.MaxUnread)
+	for _, u := range l.Unread {
+		assert.LessOrEqual(t, len(u.Text), kernlog.MaxTextLength)
+	}
+	assert.Equal(t, kernlog.MaxUnread, l.Unread[kernlog.MaxUnread-1].Line)
+}

@@ -1,0 +1,288 @@
+package kernlog
+
+import "bytes"
+
+// wrapped is the logical line Read is assembling: a physical line that may
+// go on on the next one, and the lines joined to it.
+type wrapped struct {
+	buf         []byte // the first line without its trailing blanks, then " " and each continuation without its quoting
+	on          bool
+	from, to, n int       // first and last physical line, number of lines
+	incomplete  bool      // the text ends in a way that says it goes on
+	flowed      bool      // it ends in a blank: a soft line break of format=flowed mail
+	prefixOnly  bool      // it ends with a device's prefix ("pcieport 0000:00:06.0:"): its message is on the next line
+	stamped     bool      // its first line has a time stamp or log prefix
+	interesting bool      // the text holds a keyword
+	failure     bool      // the first line names a PCI function and holds a failure word
+	at          Timestamp // the running time of a dmesg -H log at the first line
+}
+
+// hold starts a logical line with physical line n.
+func (w *wrapped) hold(b []byte, n int, interesting, failure bool) {
+	w.buf = append(w.buf[:0], bytes.TrimRight(b, " \t")...)
+	w.on, w.from, w.to, w.n = true, n, n, 1
+	w.interesting, w.failure = interesting, failure
+	w.incomplete = incompleteBytes(b)
+	w.flowed = w.incomplete && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t')
+	w.stamped = w.flowed && stampedBytes(cleanBytes(b))
+	w.prefixOnly = w.incomplete && endsWithDevice(w.buf)
+}
+
+// endsWithDevice reports whether a line ends with a device's prefix, a
+// PCI address or an NVMe name and a colon, with no message after it.
+func endsWithDevice(b []byte) bool {
+	if len(b) < 2 || b[len(b)-1] != ':' {
+		return false
+	}
+	dev := b[bytes.LastIndexByte(b, ' ')+1 : len(b)-1]
+	return isPCIAddr(string(dev)) || isCtrlName(string(dev)) || isDiskName(string(dev))
+}
+
+// join adds physical line n, a continuation, to the logical line.
+func (w *wrapped) join(b []byte, n int) {
+	c := cleanBytes(b)
+	w.buf = append(w.buf, ' ')
+	w.buf = append(w.buf, c[:min(len(c), max(0, MaxWrapLength-len(w.buf)))]...)
+	w.to, w.n = n, w.n+1
+	w.interesting = w.interesting || interestingBytes(c)
+	w.incomplete = incompleteBytes(b) || unbalanced(w.buf)
+	w.flowed = incompleteBytes(b) && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t')
+	w.prefixOnly = false
+}
+
+// full reports whether the logical line may grow no more.
+func (w *wrapped) full() bool { return w.n >= MaxWrapLines || len(w.buf) >= MaxWrapLength }
+
+// continues reports whether physical line b continues the held logical
+// line: b has no time stamp or message prefix of its own and reads as the
+// rest of a sentence ("CSTS=0xffffffff, PCI_STATUS=0x10", "device
+// inaccessible", "(Receiver ID)"), and the held line either ends
+// incomplete (a trailing blank, comma, colon, open parenthesis or quote:
+// a mail or tracker wrapped it there) or holds a keyword but reads as no
+// event alone ("Unable to change power" + "state from D3cold to D0, device
+// inaccessible"; "AER: Correctable error" + "message received from" +
+// "0000:bf:00.0"). A line that reads as an event on its own is never joined
+// to, so that stray text in a log does not change its events. After a time
+// stamped line that format=flowed mail broke (it ends in a blank), or a
+// line that ends with its device's prefix ("pcieport 0000:00:06.0:"), any
+// line without a stamp of its own continues it ("ClockPM", "AER: Corrected
+// error received: 0000:00:06.0").
+func (st *state) continues(b []byte) bool {
+	c := cleanBytes(b)
+	if len(c) == 0 || stampedBytes(c) {
+		return false
+	}
+	if st.wrap.prefixOnly || st.wrap.flowed && st.wrap.stamped {
+		return true // even "AER: Corrected error received: ..."
+	}
+	if devStartBytes(c) {
+		return false
+	}
+	if !contLike(c) {
+		return false
+	}
+	matters := st.wrap.interesting || st.wrap.failure
+	if st.wrap.incomplete || matters && unbalanced(st.wrap.buf) {
+		return true
+	}
+	if !matters {
+		return false
+	}
+	// A held line that reads as an event stays alone; one that does not
+	// takes b, unless that made it a mere DriverError.
+	alone, ok := parseLogical(string(st.wrap.buf))
+	if ok && alone.Kind != DriverError {
+		return false
+	}
+	joined, ok := parseLogical(string(st.wrap.buf) + " " + string(c))
+	return !ok || joined.Kind != DriverError
+}
+
+// completes reports whether physical line b, which holds a keyword,
+// continues the line before it, which holds none and so was not held: b
+// has no time stamp or prefix of its own, reads as the rest of a sentence,
+// and the two joined read as an event that b alone is not.
+func (st *state) completes(b []byte) bool {
+	c := cleanBytes(b)
+	if len(c) == 0 || stampedBytes(c) || devStartBytes(c) || !contLike(c) || len(cleanBytes(st.prev)) == 0 {
+		return false
+	}
+	if e, ok := parseLogical(string(c)); ok && e.Kind != DriverError {
+		return false
+	}
+	joined, ok := parseLogical(string(bytes.TrimRight(st.prev, " \t")) + " " + string(c))
+	return ok && joined.Kind != DriverError
+}
+
+// parseLogical reads one logical line as Read would.
+func parseLogical(line string) (Event, bool) {
+	sp := splitLine(line)
+	if !sp.kernel || sp.msg == "" {
+		return Event{}, false
+	}
+	return parseMessage(sp.msg)
+}
+
+// cleanBytes is cleanLine of a physical line, without copying.
+func cleanBytes(b []byte) []byte {
+	for {
+		b = bytes.TrimLeft(b, " \t")
+		if len(b) > 0 && b[0] == '>' {
+			b = b[1:]
+			continue
+		}
+		return bytes.TrimRight(b, " \t")
+	}
+}
+
+// incompleteBytes reports whether a physical line ends as a wrapped one
+// does: with a blank (format=flowed mail marks its soft breaks so) or a
+// comma, colon, semicolon, open parenthesis or equals sign.
+func incompleteBytes(b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	switch b[len(b)-1] {
+	case ' ', '\t':
+		return len(cleanBytes(b)) > 0
+	case ',', ':', ';', '(', '[', '=':
+		return true
+	}
+	return false
+}
+
+// unbalanced reports whether a text opens a parenthesis or a quote it does
+// not close.
+func unbalanced(b []byte) bool {
+	open, quotes := 0, 0
+	for _, c := range b {
+		switch c {
+		case '(':
+			open++
+		case ')':
+			open--
+		case '"':
+			quotes++
+		}
+	}
+	return open > 0 || quotes%2 == 1
+}
+
+// stampedBytes reports whether a cleaned physical line starts with a time
+// stamp or a log prefix of its own: dmesg's "[...]", a printk level, a JSON
+// record, journalctl's "-- ", an ISO, syslog or journal time (in any
+// language), a time of day, a /dev/kmsg record or a bare "kernel:".
+func stampedBytes(c []byte) bool {
+	if len(c) == 0 {
+		return false
+	}
+	switch ch := c[0]; {
+	case ch == '[':
+		return bracketStamp(c)
+	case ch == '<' || ch == '{':
+		return true
+	case ch == '-':
+		return bytes.HasPrefix(c, []byte("-- "))
+	case isDigit(ch):
+		return len(c) >= 19 && c[4] == '-' && c[7] == '-' && c[13] == ':' ||
+			len(c) >= 8 && c[2] == ':' && c[5] == ':' ||
+			kmsgLike(c) || syslogLike(c)
+	}
+	return bytes.HasPrefix(c, []byte("kernel:")) || bytes.HasPrefix(c, []byte("kern ")) || bytes.HasPrefix(c, []byte("kern:")) ||
+		len(c) > 5 && isWeekday(string(c[:3])) && c[3] == ' ' && isDigit(c[4]) ||
+		syslogLike(c)
+}
+
+// bracketStamp reports whether c starts with a dmesg time ("[
+// 12.345678]"), a dmesg -T or -H one ("[Tue Dec  1 ...]", "[Sep12
+// 13:16]", "[  +0.000009]") or a caller id alone ("[T64]"), rather than
+// text in brackets ("[ 0] RxErr", "[mem 0x...]").
+func bracketStamp(c []byte) bool {
+	i := 1
+	for i < len(c) && c[i] == ' ' {
+		i++
+	}
+	if i >= len(c) {
+		return false
+	}
+	switch ch := c[i]; {
+	case ch == '+' || ch >= 'A' && ch <= 'Z' || ch >= 0x80:
+		return true
+	case isDigit(ch):
+		for i < len(c) && isDigit(c[i]) {
+			i++
+		}
+		return i < len(c) && (c[i] == '.' || c[i] == ',')
+	}
+	return false
+}
+
+// kmsgLike reports whether c starts as a /dev/kmsg record: "6,1234,".
+func kmsgLike(c []byte) bool {
+	i := 0
+	for i < len(c) && i < 4 && isDigit(c[i]) {
+		i++
+	}
+	return i > 0 && i < len(c) && c[i] == ','
+}
+
+// syslogLike reports whether c starts with "<month> <day> hh:mm:ss".
+func syslogLike(c []byte) bool {
+	sp := bytes.IndexByte(c[:min(len(c), 25)], ' ')
+	if sp < 1 {
+		return false
+	}
+	i := sp
+	for i < len(c) && c[i] == ' ' {
+		i++
+	}
+	j := i
+	for j < len(c) && j-i < 2 && isDigit(c[j]) {
+		j++
+	}
+	if j == i || j >= len(c) || c[j] != ' ' {
+		return false
+	}
+	for j < len(c) && c[j] == ' ' {
+		j++
+	}
+	return len(c)-j >= 8 && c[j+2] == ':' && c[j+5] == ':' && isDigit(c[j]) && isDigit(c[j+7])
+}
+
+// devStartBytes reports whether c starts as a kernel message with a device
+// or subsystem prefix: "nvme nvme0: ...", "pcieport 0000:00:1c.0: ...",
+// "nvme0n1: ...", "PM: ...".
+func devStartBytes(c []byte) bool {
+	a, rest, ok := bytes.Cut(c, []byte(" "))
+	if bytes.HasSuffix(a, []byte(":")) {
+		return bytes.IndexAny(a, "()") < 0 // not "nvme0n1p2):", the rest of "(device nvme0n1p2):"
+	}
+	if !ok || bytes.IndexByte(a, ':') >= 0 {
+		return false
+	}
+	b, _, _ := bytes.Cut(rest, []byte(" "))
+	return len(b) > 1 && bytes.HasSuffix(b, []byte(":"))
+}
+
+// contLike reports whether c reads as the rest of a sentence rather than
+// the start of a message: it starts with a lower-case word, a number, a
+// parenthesis, a quote, or a token that is no plain word ("CSTS=0x1,",
+// "PCI_STATUS=0x10", "L0s-up", "D3cold").
+func contLike(c []byte) bool {
+	ch := c[0]
+	switch {
+	case ch >= 'a' && ch <= 'z', isDigit(ch), ch == '(', ch == '"', ch == '\'', ch == '-':
+		return true
+	case ch >= 'A' && ch <= 'Z':
+		tok, _, _ := bytes.Cut(c, []byte(" "))
+		if string(tok) == "I/O" {
+			return false
+		}
+		for _, t := range tok[1:] {
+			if !(t >= 'a' && t <= 'z') && !(t >= 'A' && t <= 'Z') {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,126 @@
+package kernlog_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+)
+
+// radxa is a log quoted in a reply on linux-pci: printk caller ids, and
+// Thunderbird's format=flowed wrapping at 80 columns that leaves a blank
+// before each soft break (FUKAUMI Naoki, "Re: PCIe probe failure on AmLogic
+// A311D after 6.18-rc1", 2025-10-27,
+// https://lore.kernel.org/linux-pci/665677F9F810B6C1+af6c83fd-f262-4721-b544-4336aaa83bfe@radxa.com/).
+const radxa = "> [    5.651205] [     T50] pci 0000:01:00.0: ASPM: DT platform, enabling \n" +
+	"> L0s-up L0s-dw L1 ASPM-L1.1 ASPM-L1.2 PCI-PM-L1.1 PCI-PM-L1.2\n" +
+	"> [    5.664912] [     T50] pci 0000:01:00.0: ASPM: DT platform, enabling \n" +
+	"> ClockPM\n" +
+	"> [    5.706596] [     T50] meson-pcie fc000000.pcie: error: wait linkup \n" +
+	"> timeout\n" +
+	"> [    6.181556] [     T50] pcieport 0000:00:00.0: AER: enabled with IRQ 25\n" +
+	"> [   11.722728] [    T491] iwlwifi 0000:01:00.0: Unable to change power \n" +
+	"> state from D3cold to D0, device inaccessible\n" +
+	"> [   11.945931] [    T491] iwlwifi 0000:01:00.0: HW_REV=0xFFFFFFFF, PCI \n" +
+	"> issues?\n" +
+	"> [   11.952685] [    T491] iwlwifi 0000:01:00.0: probe with driver \n" +
+	"> iwlwifi failed with error -5\n" +
+	"> \n" +
+	"> Booting with the patch and pcie_aspm=off made the PCIe card work again.(snip)\n"
+
+func TestFlowedMailIsJoined(t *testing.T) {
+	l, err := kernlog.ReadString(radxa, kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 1)
+	ev := l.Incidents[0].Events
+	require.Len(t, ev, 3)
+	assert.Equal(t, kernlog.ASPMPlatform, ev[0].Kind)
+	assert.Equal(t, "ASPM: DT platform, enabling L0s-up L0s-dw L1 ASPM-L1.1 ASPM-L1.2 PCI-PM-L1.1 PCI-PM-L1.2", ev[0].Text)
+	assert.Equal(t, "[    5.651205] [     T50] pci 0000:01:00.0: ASPM: DT platform, enabling L0s-up L0s-dw L1 ASPM-L1.1 ASPM-L1.2 PCI-PM-L1.1 PCI-PM-L1.2", ev[0].Raw)
+	assert.Equal(t, []int{1, 2}, []int{ev[0].Line, ev[0].EndLine})
+	assert.Equal(t, "ASPM: DT platform, enabling ClockPM", ev[1].Text, "a flowed break joins even a capitalised word")
+	assert.Equal(t, kernlog.ResumeFailure, ev[2].Kind)
+	assert.Equal(t, "D3cold", ev[2].FromState)
+	assert.Equal(t, []int{8, 9}, []int{ev[2].Line, ev[2].EndLine})
+	assert.Equal(t, "[   11.722728] [    T491] iwlwifi 0000:01:00.0: Unable to change power state from D3cold to D0, device inaccessible", ev[2].Raw)
+	// The driver's probe failure names a PCI function and "failed": a line
+	// that is no event, and said so.
+	require.Len(t, l.Unread, 1)
+	assert.Equal(t, kernlog.UnreadLine{Line: 12, Text: "[   11.952685] [    T491] iwlwifi 0000:01:00.0: probe with driver iwlwifi failed with error -5"}, l.Unread[0])
+}
+
+// The wraps of the brief: a message cut after a colon or a comma, by a
+// tracker that keeps no blank, each part on its own line; and one cut where
+// only the joined text reads.
+func TestWrappedMessages(t *testing.T) {
+	for _, tc := range []struct {
+		name, log string
+		kind      kernlog.Kind
+		raw       string
+		end       int
+	}{
+		// https://github.com/raspberrypi/linux/issues/6661, wrapped after the colon.
+		{"after a colon", "Jan 28 16:15:20 argon kernel: nvme nvme0: controller is down; will reset:\nCSTS=0xffffffff, PCI_STATUS=0x10\n",
+			kernlog.ControllerDown, "Jan 28 16:15:20 argon kernel: nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10", 2},
+		// https://github.com/clearlinux/distribution/issues/3291, wrapped after the comma.
+		{"after a comma", "Mar 26 12:24:25 DadsGram kernel: pcieport 0000:03:02.0: Unable to change power state from D3hot to D0,\n    device inaccessible\n",
+			kernlog.ResumeFailure, "Mar 26 12:24:25 DadsGram kernel: pcieport 0000:03:02.0: Unable to change power state from D3hot to D0, device inaccessible", 2},
+		// https://github.com/raspberrypi/linux/issues/6661, the hint wrapped inside its quotes.
+		{"inside quotes", "Jan 28 16:15:20 argon kernel: nvme nvme0: Try \"nvme_core.\ndefault_ps_max_latency_us=0 pcie_aspm=off\" and report a bug\n",
+			kernlog.WorkaroundHint, "Jan 28 16:15:20 argon kernel: nvme nvme0: Try \"nvme_core. default_ps_max_latency_us=0 pcie_aspm=off\" and report a bug", 2},
+		// https://github.com/Joshua-Riek/ubuntu-rockchip/issues/155, cut
+		// where neither part says what it is.
+		{"keyword on the second line", "[   43.609510] Buffer I/O error on dev\nnvme0n1, logical block 62514752, async page read\n",
+			kernlog.IOError, "[   43.609510] Buffer I/O error on dev nvme0n1, logical block 62514752, async page read", 2},
+		// https://github.com/FrameworkComputer/SoftwareFirmwareIssueTracker/issues/41, quoted twice.
+		{"quoted, three lines", "> > pcieport 0000:00:02.1: AER: Correctable error\n> > message received from\n> > 0000:bf:00.0\n",
+			kernlog.AERReceived, "pcieport 0000:00:02.1: AER: Correctable error message received from 0000:bf:00.0", 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, err := kernlog.ReadString(tc.log, kernlog.Options{})
+			require.NoError(t, err)
+			require.Len(t, l.Incidents, 1)
+			require.Len(t, l.Incidents[0].Events, 1)
+			e := l.Incidents[0].Events[0]
+			assert.Equal(t, tc.kind, e.Kind)
+			assert.Equal(t, tc.raw, e.Raw)
+			assert.Equal(t, 1, e.Line)
+			assert.Equal(t, tc.end, e.EndLine)
+			assert.Zero(t, l.UnreadLines)
+		})
+	}
+}
+
+// What is not joined: a complete line before text without a stamp, a line
+// before one with a stamp or prefix of its own, a word broken in two (the
+// line before reads complete), and lines beyond MaxWrapLines.
+func TestNotJoined(t *testing.T) {
+	l, err := kernlog.ReadString("[  217.417507] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff\n"+
+		"this is what I saw after resume\n"+
+		"[  217.417514] nvme nvme0: Does your device have a faulty power saving mode enabled?\n"+
+		"nvme nvme0: Abort status: 0x0\n", kernlog.Options{})
+	require.NoError(t, err)
+	ev := l.Incidents[0].Events
+	require.Len(t, ev, 3)
+	for _, e := range ev {
+		assert.Equal(t, e.Line, e.EndLine, e.Raw)
+	}
+	assert.Equal(t, "[  217.417507] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff", ev[0].Raw)
+
+	// https://lore.kernel.org/all/92ee253f-bf6a-481a-acc2-daf26d268395@riscstar.com/:
+	// "AS" + "PM-L1.1" stays apart, the first line reading complete.
+	l, err = kernlog.ReadString("   pci 0000:01:00.0: ASPM: DT platform, enabling L0s-up L0s-dw L1 AS\nPM-L1.1 ASPM-L1.2 PCI-PM-L1.1 PCI-PM-L1.2\n", kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 1)
+	assert.Equal(t, 1, l.Incidents[0].Events[0].EndLine)
+
+	// A message wrapped over more lines than MaxWrapLines keeps the first ones.
+	long := "[  1.000000] nvme nvme0: controller is down; will reset:\n" + strings.Repeat("x,\n", kernlog.MaxWrapLines+5)
+	l, err = kernlog.ReadString(long, kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 1)
+	assert.Equal(t, kernlog.MaxWrapLines, l.Incidents[0].Events[0].EndLine)
+}
