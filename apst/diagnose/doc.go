@@ -1,21 +1,36 @@
-// Package diagnose answers "my NVMe drive dropped out, reset or stalls: is
-// it APST, and what is the least costly fix?" from the kernel log's
-// incidents (package kernlog), the PCIe and device power-management facts
-// of the path above the controller, the drive's SMART / Health log, and the
-// APST plan the kernel programs (kernel-apst.md §14, §15).
+// Package diagnose answers "my NVMe drive dropped out, reset or stalls:
+// which layer is it, and what is the least costly fix?" from the kernel
+// log's incidents (package kernlog), the PCIe and device power-management
+// facts of the path above the controller, the drive's SMART / Health log
+// and the APST plan the kernel programs (kernel-apst.md §14, §15).
 //
-// [Diagnose] ranks the layers that can make a drive stop answering, apst,
-// aspm, d3cold, runtime-pm, link, power-loss and firmware (unknown when
-// nothing fits), each with a likelihood, the lines that speak for it and
-// against it (each naming its source: a log line, a sysfs file, the plan),
-// and the tests that confirm or rule it out, cheapest first, with their
-// price: barring only the offending APST state with a bound (from
-// analysis.Recommend, with the idle power that costs), power/control=on or
-// d3cold_allowed=0 for one device, an ASPM setting for one link, and
-// default_ps_max_latency_us=0 or pcie_aspm=off only where the evidence
-// points there. The answer says plainly when APST is probably not the cause,
-// for example when PCI_STATUS reads 0xffff (the device is gone from the bus,
-// which a slow exit from a power state alone does not cause).
+// [Diagnose] ranks the layers that can make a drive stop answering, in
+// groups ([Layer.Group]): apst; aspm and link; d3cold, runtime-pm and
+// suspend; platform (firmware tables, device tree, interrupts, the host
+// memory buffer, a kernel regression); firmware; power-loss and drive (the
+// drive is failing: replace it). It reads cause before consequence: the
+// D3cold line the PCI core prints after a surprise removal, the I/O errors
+// after a controller goes down, the host-aborted commands of a reset and
+// the timeouts after a resume. Each cause has a score, the lines that
+// speak for and against it (a log line quoted as it appears, with its
+// number: [Line]) and the tests that confirm or rule it out, cheapest
+// first, with their price and, for a setting that lasts, where it goes on
+// the machine's platform (persist.KernelArgument, persist.PiConfig).
+//
+// A layer is likely only with a discriminating sign (one that no other
+// group explains as well) and a lead of three points over every other
+// group. When the best layers of two groups are within a point and no
+// sign separates them, the diagnosis is undecided between them
+// ([Diagnosis.Undecided]) and names the one test that tells them apart
+// ([Diagnosis.Separate]); no layer wins by the order of a list. What the
+// user already tried ([Tried], and the log's own command line) weighs: a
+// setting that did not help counts against its layer and is never
+// suggested again. [KnownIssues] is a table of kernel regressions and
+// quirks, matched against the log's release and lines. Without a failure
+// in the log the answer is "no failure seen" and nothing is ranked.
+//
+// How often the first answer holds the layer a real thread's resolution
+// showed is measured on public threads (testdata/threads, docs/diagnose.md).
 //
 // Facts are plain values ([Facts], [Fact]): each says where it came from and
 // whether it was read, absent ("not exposed here": the running kernel does
@@ -25,5 +40,6 @@
 //
 // The package is pure: no I/O, no global state, safe for concurrent use,
 // every GOOS. It renders nothing: its types carry no struct tags, and the
-// command (examples/apstctl) writes their text and JSON itself.
+// command (examples/apstctl) and the page (examples/web) write their text
+// and JSON themselves.
 package diagnose

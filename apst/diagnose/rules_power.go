@@ -111,7 +111,11 @@ func suspendCause(s *signals) builder {
 	}
 	if len(s.pmErrors) > 0 {
 		e := &s.pmErrors[0]
-		b.sign(4, logLine(e, fmt.Sprintf("the PM core reported %d device(s) that failed to suspend or resume", len(s.pmErrors))))
+		phase := e.Phase
+		if phase == "" {
+			phase = "suspend or resume"
+		}
+		b.sign(4, logLine(e, fmt.Sprintf("the PM core reported a device that failed to %s (%d such line(s)): a system sleep transition failed", phase, len(s.pmErrors))))
 	}
 	if s.newIDs != nil {
 		b.proLine(2, logLine(s.newIDs, "the namespace came back with other identifiers: the kernel revalidates them after a resume or a reset, and drives that report bogus ones after a power transition lose their namespace here"))

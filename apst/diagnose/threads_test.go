@@ -190,3 +190,22 @@ func TestRealThreads(t *testing.T) {
 	assert.Zero(t, sh.likelyWrong+st.likelyWrong, "wrong answers called likely")
 	assert.Zero(t, sh.unread+st.unread, "failure-looking lines not read")
 }
+
+// The docs' logs (testdata/kernlog at the top of the module) are their
+// threads' logs, byte for byte.
+func TestDocLogsAreTheThreads(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "kernlog", "*.log"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	byName := map[string]thread{}
+	for _, th := range loadThreads(t) {
+		byName[th.name] = th
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		require.NoError(t, err)
+		th, ok := byName[filepath.Base(f)]
+		require.True(t, ok, "%s is no thread of testdata/threads", f)
+		assert.Equal(t, th.log, string(b), f)
+	}
+}

@@ -56,10 +56,18 @@ func scanLine(b []byte) (keyword, pci bool) {
 			pci = true
 			return false
 		}
-		return before(b, i, "ommand line") && at(b, i+1, " ") ||
-			at(b, i+1, " nobody cared") ||
-			before(b, i, ")") && bytes.Contains(b[max(0, i-12):i], []byte("Slot(")) ||
-			before(b, i, "ACPI") && bytes.Contains(b[i:], []byte("sleep state"))
+		if i == 0 {
+			return false
+		}
+		switch b[i-1] {
+		case 'e':
+			return before(b, i, "ommand line") && at(b, i+1, " ")
+		case ')':
+			return bytes.Contains(b[max(0, i-12):i], []byte("Slot("))
+		case 'I':
+			return before(b, i, "ACPI") && bytes.Contains(b[i:], []byte("sleep state"))
+		}
+		return i+2 < len(b) && b[i+2] == 'n' && at(b, i+1, " nobody cared")
 	})
 	return keyword, pci && !keyword
 }
@@ -211,9 +219,9 @@ var continuationWords = []string{
 // continuationBytes reports whether a raw line starts (after its quoting)
 // with one of continuationWords.
 func continuationBytes(b []byte) bool {
-	s := unquote(string(b))
+	c := cleanBytes(b)
 	for _, w := range continuationWords {
-		if strings.HasPrefix(s, w) {
+		if len(c) >= len(w) && string(c[:len(w)]) == w {
 			return true
 		}
 	}

@@ -93,8 +93,9 @@ func parseMessage(msg string) (Event, bool) {
 	return parseKernelMessage(msg)
 }
 
-// parseKernelMessage is parseMessage of a message known to hold a keyword
-// (its raw line passed interestingBytes).
+// parseKernelMessage is parseMessage of a message whose raw line passed
+// Read's filter (it holds a keyword, or names a PCI function with a
+// failure word).
 func parseKernelMessage(msg string) (Event, bool) {
 	e := Event{Text: clip(msg)}
 	if v, ok := strings.CutPrefix(msg, "Linux version "); ok {
@@ -122,6 +123,8 @@ func parseKernelMessage(msg string) (Event, bool) {
 		e.Text = ""
 		return e, false
 	}
+	// Each parser reads its lines and leaves e alone for others; what none
+	// reads may be a DriverError.
 	if parseController(&e, msg, body) || parseTimeout(&e, msg, body) || parsePCI(&e, msg, body) || parseBlock(&e, msg, body) ||
 		parseSleep(&e, msg, body) || parsePlatform(&e, msg, body) || parseHMB(&e, msg, body) || driverError(&e, body) {
 		return e, true

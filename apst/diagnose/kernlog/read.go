@@ -94,10 +94,11 @@ type Log struct {
 	Addresses        map[string]string
 	DroppedAddresses int64
 	// Namespaces maps the log's NVMe disks ("nvme1n1"; a partition is its
-	// disk's) to the controller the log ties them to: by a path name
-	// (nvme1c0n1 is controller nvme0's), by the partition scan that follows
-	// a controller's probe, or because the log names one controller only.
-	// At most MaxAddresses; DroppedNamespaces counts the disks beyond.
+	// disk's) to the controller the log ties them to: by the partition scan
+	// that follows a controller's probe, or because the log names one
+	// controller only (a path name needs no entry: nvme1c0n1 names
+	// controller nvme0 itself). At most MaxAddresses; DroppedNamespaces
+	// counts the disks beyond.
 	Namespaces        map[string]string
 	DroppedNamespaces int64
 	// Unread lists the first MaxUnread lines that look like NVMe or PCIe
@@ -202,11 +203,12 @@ func Lines(ctx context.Context, r io.Reader, fn func(line []byte)) error {
 // power state change, a hotplug slot, a system sleep, ASPM, a lost
 // interrupt, the kernel release or command line; it is a journal JSON
 // record or a journalctl boot separator; it names a PCI function together
-// with a failure word; or it is the continuation of a wrapped message,
-// "CSTS=0x..." say): a cheap filter for keeping only the NVMe and PCIe
-// lines of a log.
+// with a failure word; or it is a part of a wrapped message: the first,
+// naming a PCI function, or the next, "CSTS=0x..." say): a cheap filter for
+// keeping only the NVMe and PCIe lines of a log.
 func Relevant(line []byte) bool {
-	return bytes.IndexByte(line, 0) < 0 && (interestingBytes(line) || specialLine(line) || failureLine(line) || continuationBytes(line))
+	return bytes.IndexByte(line, 0) < 0 && (interestingBytes(line) || specialLine(line) || failureLine(line) ||
+		continuationBytes(line) || incompleteBytes(line) && hasPCIAddr(line))
 }
 
 // scan reads r line by line, counting lines and skipped long lines.
@@ -295,13 +297,17 @@ func (st *state) lineNo() int { return int(min(st.log.Lines, 1<<31-1)) }
 // filter.
 func (st *state) physical(b []byte) {
 	n := st.lineNo()
-	b = bytes.TrimRight(b, "\r\n")
+	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
+		b = b[:len(b)-1]
+	}
 	if bytes.IndexByte(b, 0) >= 0 {
 		st.log.BinaryLines++
 		st.flush()
 		return
 	}
-	st.humanClock(b)
+	if len(b) > 1 && (st.humanOn || b[0] == '[' && b[1] >= 'A' || b[0] == ' ' || b[0] == '>' || b[0] == '\t') {
+		st.humanClock(b) // not for plain dmesg ("[   12.3]") or syslog lines
+	}
 	if st.wrap.on {
 		if n == st.wrap.to+1 && st.continues(b) {
 			st.wrap.join(b, n)
@@ -382,6 +388,18 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 	}
 	e.Line, e.EndLine, e.Time, e.Raw = from, to, sp.ts, clip(cleanLine(line))
 	st.log.Events++
+	if e.Kind != Boot && !sp.ts.IsZero() {
+		d, ok := sp.ts.sub(st.last)
+		switch {
+		case ok && d < -rebootJump && sp.ts.HasMono && !sp.ts.HasWall:
+			// The time since boot started again: a later boot pasted
+			// after the first (two dmesg outputs one after the other).
+			st.bootBoundary()
+		case ok && d < 0:
+			st.log.Backwards++
+		}
+		st.last = sp.ts
+	}
 	switch e.Kind {
 	case Boot:
 		if !st.fresh && (st.log.Boots > 0 || st.hasIncidents()) {
@@ -405,14 +423,12 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 		st.log.Addresses[e.PCI] = e.Controller
 		return
 	}
-	if !sp.ts.IsZero() {
-		if d, ok := sp.ts.sub(st.last); ok && d < 0 {
-			st.log.Backwards++
-		}
-		st.last = sp.ts
-	}
 	st.add(e)
 }
+
+// rebootJump is how far back a dmesg time must go for the line to start a
+// new boot rather than be out of order.
+const rebootJump = 10 * time.Second
 
 // humanClock keeps the running time of a dmesg -H log: "[Sep12 13:16]"
 // sets it, "[  +0.000009]" adds to it. Other lines cost a few byte

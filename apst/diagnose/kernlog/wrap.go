@@ -19,7 +19,11 @@ type wrapped struct {
 
 // hold starts a logical line with physical line n.
 func (w *wrapped) hold(b []byte, n int, interesting, failure bool) {
-	w.buf = append(w.buf[:0], bytes.TrimRight(b, " \t")...)
+	end := len(b)
+	for end > 0 && (b[end-1] == ' ' || b[end-1] == '\t') {
+		end--
+	}
+	w.buf = append(w.buf[:0], b[:end]...)
 	w.on, w.from, w.to, w.n = true, n, n, 1
 	w.interesting, w.failure = interesting, failure
 	w.incomplete = incompleteBytes(b)
@@ -255,7 +259,7 @@ func syslogLike(c []byte) bool {
 func devStartBytes(c []byte) bool {
 	a, rest, ok := bytes.Cut(c, []byte(" "))
 	if bytes.HasSuffix(a, []byte(":")) {
-		return bytes.IndexAny(a, "()") < 0 // not "nvme0n1p2):", the rest of "(device nvme0n1p2):"
+		return !bytes.ContainsAny(a, "()") // not "nvme0n1p2):", the rest of "(device nvme0n1p2):"
 	}
 	if !ok || bytes.IndexByte(a, ':') >= 0 {
 		return false

@@ -248,6 +248,9 @@ func TestComputeDiagnosis(t *testing.T) {
 	require.NotEqual(t, apstLog, bounded)
 	openwrt := threadLog(t, "gh-openwrt-14557-rpi5-aspm-powersave.log")
 	wrapped := threadLog(t, "ml-debian-6-1-i9-14900k-cpu-failure.log")
+	// A log cut mid-line: the block layer's line lost its end, so it looks
+	// like a failure and cannot be read.
+	cut := []byte("[   73.131781] I/O error, dev nvme0n1, sector\n[   73.141054] pcieport 0000:00:1c.0: link training failed\n")
 
 	// What the cases saw, so that the table is known to cover an
 	// undecided pair and lines not read.
@@ -269,6 +272,7 @@ func TestComputeDiagnosis(t *testing.T) {
 		{name: "a real thread: rpi5, tried and platform", req: Request{Log: openwrt, Tried: "pcie_aspm=off:no, nvme_core.default_ps_max_latency_us=0", Platform: "raspberry-pi"}, plat: persist.PlatformRaspberryPi},
 		{name: "a real thread: rpi5, auto platform", req: Request{Log: openwrt, Platform: "auto"}},
 		{name: "a real thread, mail-wrapped", req: Request{Log: wrapped}},
+		{name: "a log cut mid-line: lines not read", req: Request{Log: cut}},
 		{name: "a bad capture: diagnosed without it", req: Request{Log: aspmLog, Capture: evo[:4000]}, wantNote: "the capture above could not be read"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,0 +1,41 @@
+package diagnose_test
+
+import (
+	"fmt"
+
+	"github.com/nvmeapst/nvmeapst/apst/diagnose"
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+)
+
+// A pasted log whose controller stopped answering with its link up: APST
+// and ASPM read the same, so the answer is undecided and names the boot
+// that tells them apart. Told that APST off did not help, it says ASPM.
+// The lines are those of a real thread (testdata/threads,
+// ml-spacemit-k1-bpi-f3-aspm-l1.log).
+func ExampleDiagnose() {
+	l, err := kernlog.ReadString(`[    5.199513] nvme nvme0: pci function 0000:01:00.0
+[   48.108400] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10
+[   48.113885] nvme nvme0: Does your device have a faulty power saving mode enabled?
+[   48.246914] nvme nvme0: Disabling device after reset failure: -19
+`, kernlog.Options{})
+	if err != nil {
+		panic(err)
+	}
+	d := diagnose.Diagnose(diagnose.Input{Log: l})
+	fmt.Println(d.Undecided, d.Separate.Setting)
+	fmt.Println(d.Causes[0].Evidence[0].Quote)
+
+	d = diagnose.Diagnose(diagnose.Input{Log: l, Tried: diagnose.ParseTried("nvme_core.default_ps_max_latency_us=0")})
+	fmt.Println(d.Causes[0].Layer, d.Causes[0].Likelihood, d.APSTRuledOut)
+	// Output:
+	// [apst aspm] nvme_core.default_ps_max_latency_us=0
+	// [   48.108400] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10
+	// aspm possible true
+}
+
+// ParseTriedFlag reads what apstctl diagnose --tried takes.
+func ExampleParseTriedFlag() {
+	t, err := diagnose.ParseTriedFlag("pcie_aspm=off:helped,nvme.noacpi=1")
+	fmt.Println(t, err)
+	// Output: [pcie_aspm=off (helped) nvme.noacpi=1 (did not help)] <nil>
+}
