@@ -195,6 +195,9 @@ func summarize(s *signals, d *Diagnosis) (string, bool) {
 	default:
 		fmt.Fprintf(&b, "%s: %s %s (%s).", who, map[Likelihood]string{Likely: "most likely", Possible: "possibly", Unlikely: "at most"}[top.Likelihood], top.Layer, reason(&top))
 	}
+	if s.correctedOnly() {
+		b.WriteString(" The log has no drop-out: only corrected errors of the drive's link, which the link recovered from.")
+	}
 	if d.OnResume {
 		b.WriteString(" It happened on resume from system sleep.")
 	}

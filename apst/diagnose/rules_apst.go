@@ -76,6 +76,9 @@ func apstCause(s *signals) builder {
 		return b
 	}
 	b.test("turn APST off for this controller only, until reboot, and wait as long as the drive used to last", "echo 0 | sudo tee /sys/class/nvme/"+name+"/power/pm_qos_latency_tolerance_us", offCost(s, deepest))
+	if b.Score <= 0 {
+		return b // a global switch only where the evidence points here
+	}
 	b.argTest(s, "or from boot, for every drive (ASPM and runtime PM left as they are, so the test separates APST from them)", "nvme_core.default_ps_max_latency_us=0", "every NVMe drive idles in an operational state; this one: "+offCost(s, deepest))
 	return b
 }

@@ -35,8 +35,14 @@ func powerLossCause(s *signals) builder {
 func firmwareCause(s *signals) builder {
 	b := newBuilder(s, LayerFirmware)
 	b.tried(s, []string{"firmware"}, nil, 8, 3, "the firmware update stopped the failures")
-	if s.cfs() {
+	switch {
+	case s.cfs() && s.busErrors() != 0:
+		b.proLine(1, logLine(s.down, "CSTS has Controller Fatal Status set, after its bus transactions failed (PCI_STATUS error bits): a consequence as likely as a cause"))
+	case s.cfs():
 		b.proLine(2, logLine(s.down, "CSTS has Controller Fatal Status set: the controller itself reports a fatal error"))
+	}
+	if s.dupIDs != nil {
+		b.proLine(2, logLine(s.dupIDs, "the drive reports an identity another controller has: a firmware fault (the same NQN or controller ID on every unit)"))
 	}
 	if s.newIDs != nil {
 		b.proLine(2, logLine(s.newIDs, "the drive reported other namespace identifiers than before: a firmware fault (the kernel quirks such drives with BOGUS_NID; a firmware update may fix it)"))
@@ -64,7 +70,7 @@ func driveCause(s *signals) builder {
 	b.tried(s, []string{"replaced"}, nil, 8, 4, "another drive in the same slot works")
 	if s.fatal >= escalation {
 		b.sign(3, logLine(s.down, fmt.Sprintf("%d incidents in this log with the controller's fatal status set: the failures repeat and the drive reports itself broken; replace it", s.fatal)))
-	} else if s.cfs() {
+	} else if s.cfs() && s.busErrors() == 0 {
 		b.proLine(1, logLine(s.down, "CSTS has Controller Fatal Status set: the drive reports an internal fatal error (once: a firmware fault is likelier than a failing drive until it repeats)"))
 	}
 	if h := s.in.Facts.Health; h != nil {

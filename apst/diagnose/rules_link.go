@@ -123,6 +123,9 @@ func aspmCause(s *signals) builder {
 	if s.platform == persist.PlatformRaspberryPi && !piTried {
 		b.configTest("a Raspberry Pi 5: keep the external link out of L0s (or at Gen 2 if pciex1_gen=3 is set)", "dtparam=pciex1_no_l0s=on", "none measurable; at Gen 2 the link's bandwidth halves")
 	}
+	if b.Score <= 0 {
+		return b // a global switch only where the evidence points here
+	}
 	b.argTest(s, "from boot: the kernel leaves ASPM as the firmware set it (APST left on, so the test separates ASPM from it)", "pcie_aspm=off", "every link's ASPM idle savings: on a laptop about 0.5-2 W while idle")
 	return b
 }

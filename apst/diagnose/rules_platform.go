@@ -21,6 +21,12 @@ func platformCause(s *signals) builder {
 	if s.lostIRQ != nil {
 		b.sign(3, logLine(s.lostIRQ, "the kernel disabled an interrupt nobody handled: interrupt routing is broken"))
 	}
+	if bits := s.busErrors(); bits != 0 {
+		b.sign(3, logLine(s.down, fmt.Sprintf("PCI_STATUS has error bits 0x%04x set (%s): the device's own bus transactions failed, as when its DMA reaches an address the host bridge or IOMMU does not map; its fatal status follows from that", bits, pciErrorNames(bits))))
+	}
+	if s.dupIDs != nil {
+		b.proLine(2, logLine(s.dupIDs, "the kernel rejected a controller that reports another's identity: drives with a bogus subsystem NQN or controller ID need a kernel quirk for their model (IGNORE_DEV_SUBNQN), which a newer kernel may have"))
+	}
 	if len(s.others) > 0 {
 		b.proLine(2, logLine(&s.others[0], fmt.Sprintf("%d other PCI function(s) became inaccessible together with the drive: a platform or PCI core fault, not one device", len(s.others))))
 	}
@@ -44,4 +50,19 @@ func platformCause(s *signals) builder {
 	}
 	b.test("boot the newest stable kernel (or the last one that worked) and the newest BIOS: a regression or a quirk may be fixed there", "uname -r; cat /sys/class/dmi/id/bios_version", "a reboot")
 	return b
+}
+
+// pciErrorNames names the PCI Status error bits.
+func pciErrorNames(bits uint16) string {
+	var n []string
+	for _, b := range []struct {
+		bit  uint16
+		name string
+	}{{0x8000, "detected parity error"}, {0x4000, "signaled system error"}, {0x2000, "received master abort"},
+		{0x1000, "received target abort"}, {0x0800, "signaled target abort"}, {0x0100, "master data parity error"}} {
+		if bits&b.bit != 0 {
+			n = append(n, b.name)
+		}
+	}
+	return strings.Join(n, ", ")
 }

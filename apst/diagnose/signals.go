@@ -34,6 +34,7 @@ type signals struct {
 	ioErrors     []kernlog.Event
 	transport    []kernlog.Event // I/O errors with a transport status, not host-aborted
 	newIDs       *kernlog.Event  // "identifiers changed": a namespace came back as another
+	dupIDs       *kernlog.Event  // "Duplicate cntlid": two controllers claim one identity
 	// context of the log, not tied to the controller
 	// others are resume failures of other PCI functions at the same time
 	// as the drive's: a shared cause (the port, ASPM restore, the
@@ -173,8 +174,13 @@ func severity(in *kernlog.Incident) int {
 		case kernlog.IOError:
 			n = max(n, 1)
 		case kernlog.AERError, kernlog.AERReceived:
-			if in.Counts[kernlog.AERError] > 0 && uncorrected(in) {
+			switch {
+			case in.Counts[kernlog.AERError] > 0 && uncorrected(in):
 				n = max(n, 2)
+			case in.Counts[kernlog.AERError] >= 2:
+				// A link that keeps correcting errors: no drop-out,
+				// but the symptom users bring (correctedOnly).
+				n = max(n, 1)
 			}
 		}
 	}
@@ -219,6 +225,9 @@ func (s *signals) pickIncident(l *kernlog.Log) {
 		if sev >= best {
 			best, s.inc = sev, in
 		}
+	}
+	if s.inc == nil {
+		s.pickCorrected(l)
 	}
 	if s.inc == nil {
 		return
@@ -311,6 +320,9 @@ func (s *signals) event(e *kernlog.Event) {
 		if s.newIDs == nil && strings.Contains(e.Text, "identifiers changed") {
 			s.newIDs = e
 		}
+		if s.dupIDs == nil && (strings.Contains(e.Text, "Duplicate cntlid") || strings.Contains(e.Text, "Duplicate unshared namespace")) {
+			s.dupIDs = e
+		}
 	}
 }
 
@@ -378,6 +390,50 @@ func near(a, b *kernlog.Event) bool {
 // gone reports that the device dropped off the bus: PCI_STATUS all ones
 // (or unreadable) when the controller went down.
 func (s *signals) gone() bool { return s.down != nil && s.down.Gone() }
+
+// pciErrorBits are the error bits of the PCI Status register (PCI Local
+// Bus spec 6.2.3): detected parity error, signaled system error, received
+// master abort, received target abort, signaled target abort, master data
+// parity error.
+const pciErrorBits = 0x8000 | 0x4000 | 0x2000 | 0x1000 | 0x0800 | 0x0100
+
+// busErrors returns the error bits of the controller-down line's
+// PCI_STATUS (0 when it has none or reads all ones): the device's own bus
+// transactions failed, its DMA answered with an abort.
+func (s *signals) busErrors() uint16 {
+	if s.down == nil || !s.down.HasPCIStatus || s.down.PCIStatus == 0xffff {
+		return 0
+	}
+	return s.down.PCIStatus & pciErrorBits
+}
+
+// correctedOnly reports an incident of corrected AER reports alone.
+func (s *signals) correctedOnly() bool {
+	return s.inc != nil && s.inc.Counts[kernlog.IOError] == 0 && severity(s.inc) <= 1
+}
+
+// pickCorrected chooses, in a log without a failure, the device whose
+// link reported corrected errors again and again (two reports or more in
+// all, in one incident or several): the symptom a user brings when the
+// log fills with AER reports. The latest of its incidents is diagnosed.
+func (s *signals) pickCorrected(l *kernlog.Log) {
+	count := map[string]int{}
+	var last map[string]*kernlog.Incident = map[string]*kernlog.Incident{}
+	for i := range l.Incidents {
+		in := &l.Incidents[i]
+		if !s.mine(in) || in.Counts[kernlog.AERError] == 0 {
+			continue
+		}
+		k := in.Name()
+		count[k] += in.Counts[kernlog.AERError]
+		last[k] = in
+	}
+	for k, n := range count {
+		if n >= 2 && (s.inc == nil || last[k].Events[0].Line > s.inc.Events[0].Line) {
+			s.inc = last[k]
+		}
+	}
+}
 
 // mmioDead reports a controller that stopped answering while its config
 // space still answered (PCI_STATUS not all ones).

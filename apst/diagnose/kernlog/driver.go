@@ -69,11 +69,12 @@ func probeLine(body string) bool {
 // ("ail": failed, Failure; "rror": error, I/O error; "isabl": disabling;
 // "eset": reset, Reset; "ESET": RESETTING; "nable to": unable to;
 // "identifiers changed": a namespace that came back as another after a
-// resume).
+// resume; "Duplicate": a controller or namespace that claims another's
+// identity, which the driver rejects).
 var failureWords = []string{
 	"ail", "AIL", "rror", "imeout", "timed out", "bort", "not ready", "incomplete", "Removing", "isabl", "eset",
 	"down", "inaccessible", "lost", "nable to", "can't", "cannot", "CSTS", "D3cold", "AER",
-	"ESET", "identifiers changed",
+	"ESET", "identifiers changed", "Duplicate", "rejecting",
 }
 
 // failureWord reports whether s holds one of failureWords.

@@ -35,3 +35,29 @@ func TestDmesgTimeStartingAgainIsANewBoot(t *testing.T) {
 	require.Len(t, l.Incidents, 1)
 	assert.Equal(t, int64(1), l.Backwards)
 }
+
+// A file system naming its NVMe partition is no NVMe failure, whatever
+// its words (the bcachefs line of
+// https://lore.kernel.org/all/54fcc150f287216593b19271f443bf13@redpilled.dev/);
+// a driver line that a mail wrapped before its status is joined
+// ("Removing after probe failure" / "status: -22", and the "Duplicate
+// cntlid" line before it, of
+// https://lore.kernel.org/all/20220619132039.GA1243474@bhelgaas/).
+func TestFileSystemLinesAndWrappedStatus(t *testing.T) {
+	l, err := kernlog.ReadString(`[   34.890988] bcachefs (nvme0n1p3): recovering from clean shutdown, journal seq 1782
+Jun 09 03:33:08 kubuntu kernel: nvme nvme1: Duplicate cntlid 0 with nvme0,
+rejecting
+Jun 09 03:33:08 kubuntu kernel: nvme nvme1: Removing after probe failure
+status: -22
+`, kernlog.Options{})
+	require.NoError(t, err)
+	assert.Empty(t, l.Unread)
+	require.Len(t, l.Incidents, 1)
+	kinds := []kernlog.Kind{}
+	for _, e := range l.Incidents[0].Events {
+		kinds = append(kinds, e.Kind)
+	}
+	assert.Equal(t, []kernlog.Kind{kernlog.DriverError, kernlog.ProbeFailure}, kinds)
+	assert.Equal(t, -22, l.Incidents[0].Events[1].Errno)
+	assert.Equal(t, "Jun 09 03:33:08 kubuntu kernel: nvme nvme1: Removing after probe failure status: -22", l.Incidents[0].Events[1].Raw)
+}

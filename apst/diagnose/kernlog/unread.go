@@ -23,10 +23,13 @@ func fileSystemLine(msg string) bool {
 	w, _, _ := strings.Cut(msg, " ")
 	w = strings.TrimSuffix(w, ":")
 	switch {
-	case strings.HasSuffix(w, "-fs"), w == "BTRFS", w == "XFS", w == "F2FS", w == "JBD2", w == "ZFS", w == "SQUASHFS":
+	case strings.HasSuffix(w, "-fs"), w == "BTRFS", w == "XFS", w == "F2FS", w == "JBD2", w == "ZFS", w == "SQUASHFS", w == "bcachefs", w == "NILFS", w == "FAT-fs":
 		return true
 	}
-	return false
+	// "NAME (nvme0n1p3): ..." and "NAME (device nvme0n1p3): ...": a file
+	// system naming its block device.
+	_, rest, _ := strings.Cut(msg, " ")
+	return strings.HasPrefix(rest, "(nvme") || strings.HasPrefix(rest, "(device nvme")
 }
 
 // aerDetail reports whether a message is a detail line of an AER report

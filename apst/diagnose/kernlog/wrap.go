@@ -79,13 +79,27 @@ func (st *state) continues(b []byte) bool {
 	if st.wrap.prefixOnly || st.wrap.flowed && st.wrap.stamped {
 		return true // even "AER: Corrected error received: ..."
 	}
-	if devStartBytes(c) {
+	word := lowerWordColon(c)
+	if devStartBytes(c) && !word {
 		return false
 	}
 	if !contLike(c) {
 		return false
 	}
 	matters := st.wrap.interesting || st.wrap.failure
+	if word {
+		// "status: -22" after "Removing after probe failure": a lower-case
+		// word and a colon also start messages ("random: ..."), so it joins
+		// only when that makes an event the held line alone is not.
+		if !matters {
+			return false
+		}
+		if alone, ok := parseLogical(string(st.wrap.buf)); ok && alone.Kind != DriverError {
+			return false
+		}
+		joined, ok := parseLogical(string(st.wrap.buf) + " " + string(c))
+		return ok && joined.Kind != DriverError
+	}
 	if st.wrap.incomplete || matters && unbalanced(st.wrap.buf) {
 		return true
 	}
@@ -266,6 +280,21 @@ func devStartBytes(c []byte) bool {
 	}
 	b, _, _ := bytes.Cut(rest, []byte(" "))
 	return len(b) > 1 && bytes.HasSuffix(b, []byte(":"))
+}
+
+// lowerWordColon reports whether c starts with a lower-case word and a
+// colon ("status: -22").
+func lowerWordColon(c []byte) bool {
+	a, _, _ := bytes.Cut(c, []byte(" "))
+	if len(a) < 3 || a[len(a)-1] != ':' {
+		return false
+	}
+	for _, ch := range a[:len(a)-1] {
+		if ch < 'a' || ch > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // contLike reports whether c reads as the rest of a sentence rather than
