@@ -78,6 +78,23 @@ var known = []Known{
 		Source: "https://lore.kernel.org/all/20230102171516.GA783946@bhelgaas/",
 	},
 	{
+		ID: "dt-aspm-l1ss-6.18", Layer: LayerASPM,
+		Title:    "Linux 6.18 enables every ClockPM and ASPM state on devicetree platforms (f3ac2ff14834 \"PCI/ASPM: Enable all ClockPM and ASPM states for devicetree platforms\"): controllers whose driver does not handle CLKREQ# lose the drive in L1 substates",
+		Fix:      "\"PCI: dwc: Advertise L1 PM Substates only if driver requests it\" (v6.19); until then pcie_aspm.policy=default or a driver fix",
+		Releases: []string{"6.18"},
+		Signs:    []string{"controller is down"},
+		Needs:    "a devicetree board (ARM, RISC-V) whose PCIe controller driver does not handle CLKREQ# or the aux clock",
+		Source:   "https://lore.kernel.org/all/20251017163252.598812-2-cassel@kernel.org/",
+	},
+	{
+		ID: "micron-2t-bogus-subnqn", Layer: LayerPlatform,
+		Title:  "Micron MTFDKBA2T0TFH drives all report the same subsystem NQN, so the kernel rejects every drive but the first as a duplicate controller",
+		Fix:    "41f38043f884 \"nvme: add a bogus subsystem NQN quirk for Micron MTFDKBA2T0TFH\" (NVME_QUIRK_IGNORE_DEV_SUBNQN, June 2022, backported to stable)",
+		Signs:  []string{"Duplicate cntlid"},
+		Needs:  "Micron MTFDKBA2T0TFH drives (nvme list shows the model)",
+		Source: "https://lore.kernel.org/all/20220619132039.GA1243474@bhelgaas/",
+	},
+	{
 		ID: "amd-renoir-storaged3enable", Layer: LayerSuspend,
 		Title:  "AMD Renoir and Lucienne laptops whose firmware lacks the StorageD3Enable hint: the drive is not put in D3 over s2idle, and resume times out and resets the controller",
 		Fix:    "e79a10652bbd \"ACPI: Add quirks for AMD Renoir/Lucienne CPUs to force the D3 hint\" (5.14); before it, nvme.noacpi does not help, a newer kernel does",

@@ -1,0 +1,51 @@
+package diagnose_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nvmeapst/nvmeapst/apst/diagnose"
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+)
+
+// Every known issue is data with its source, and matches only the
+// releases and lines it names: the 6.2-rc1 queue-depth regression weighs
+// on a 6.2-rc1 log of aborted timeouts and on no other release; an entry
+// that needs what a log cannot show is listed and weighs nothing.
+func TestKnownIssues(t *testing.T) {
+	for _, k := range diagnose.KnownIssues() {
+		assert.NotEmpty(t, k.ID)
+		assert.NotEmpty(t, k.Fix, k.ID)
+		assert.Contains(t, k.Source, "https://", k.ID)
+		assert.NotEmpty(t, k.Signs, k.ID)
+		assert.Contains(t, diagnose.Layers(), k.Layer, k.ID)
+	}
+	read := func(release string) diagnose.Diagnosis {
+		l, err := kernlog.ReadString("[    0.000000] Linux version "+release+" (x@y) #1 SMP\n"+
+			"[   30.100000] nvme nvme0: I/O 0 (I/O Cmd) QID 2 timeout, aborting\n"+
+			"[   30.100100] nvme nvme0: Abort status: 0x0\n", kernlog.Options{})
+		require.NoError(t, err)
+		return diagnose.Diagnose(diagnose.Input{Log: l})
+	}
+	ids := func(d diagnose.Diagnosis) []string {
+		var s []string
+		for _, k := range d.Known {
+			s = append(s, k.ID)
+		}
+		return s
+	}
+	d := read("6.2.0-rc1")
+	assert.Contains(t, ids(d), "nvme-tagset-depth-6.2-rc1")
+	assert.Equal(t, diagnose.LayerPlatform, d.Causes[0].Layer, d.Summary)
+	assert.True(t, slices.ContainsFunc(d.Causes[0].Evidence, func(l diagnose.Line) bool { return l.Source == "https://lore.kernel.org/all/572cfcc0-197a-9ead-9cb-3c5bf5e735@google.com/" }))
+	assert.NotContains(t, ids(read("6.2.0")), "nvme-tagset-depth-6.2-rc1")
+	assert.NotContains(t, ids(read("6.1.8")), "nvme-tagset-depth-6.2-rc1")
+	// Before 5.14 the AMD Renoir entry matches, but needs the CPU: listed,
+	// no weight.
+	d = read("5.13.0")
+	assert.Contains(t, ids(d), "amd-renoir-storaged3enable")
+	assert.NotEqual(t, diagnose.LayerSuspend, d.Causes[0].Layer, d.Summary)
+}
