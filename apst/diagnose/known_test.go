@@ -40,7 +40,9 @@ func TestKnownIssues(t *testing.T) {
 	d := read("6.2.0-rc1")
 	assert.Contains(t, ids(d), "nvme-tagset-depth-6.2-rc1")
 	assert.Equal(t, diagnose.LayerPlatform, d.Causes[0].Layer, d.Summary)
-	assert.True(t, slices.ContainsFunc(d.Causes[0].Evidence, func(l diagnose.Line) bool { return l.Source == "https://lore.kernel.org/all/572cfcc0-197a-9ead-9cb-3c5bf5e735@google.com/" }))
+	assert.True(t, slices.ContainsFunc(d.Causes[0].Evidence, func(l diagnose.Line) bool {
+		return l.Source == "https://lore.kernel.org/all/572cfcc0-197a-9ead-9cb-3c5bf5e735@google.com/"
+	}))
 	assert.NotContains(t, ids(read("6.2.0")), "nvme-tagset-depth-6.2-rc1")
 	assert.NotContains(t, ids(read("6.1.8")), "nvme-tagset-depth-6.2-rc1")
 	// Before 5.14 the AMD Renoir entry matches, but needs the CPU: listed,

@@ -82,6 +82,7 @@ func separate(s *signals, a, b Layer) *Test {
 				t.Where = persist.KernelArgument(s.platform, t.Setting).Steps
 			}
 		}
+		t.Command = strings.NewReplacer("{addr}", s.addr(), "{name}", s.name()).Replace(t.Command)
 		return &t
 	}
 	return nil
@@ -103,17 +104,17 @@ var separators = map[Layer]Test{
 		Command: "add nvme.noacpi=1 to the kernel command line", Setting: "nvme.noacpi=1",
 		Cost: "more battery drain while asleep during the test"},
 	LayerD3cold: {Action: "forbid D3cold for the drive until reboot: no failure then points at D3cold",
-		Command: "echo 0 | sudo tee /sys/bus/pci/devices/ADDRESS/d3cold_allowed (ADDRESS: readlink -f /sys/class/nvme/nvme0/device)", Cost: "the drive is never powered off by runtime PM"},
+		Command: "echo 0 | sudo tee /sys/bus/pci/devices/{addr}/d3cold_allowed", Cost: "the drive is never powered off by runtime PM"},
 	LayerRuntimePM: {Action: "boot with pcie_port_pm=off: no failure then points at runtime PM",
 		Command: "add pcie_port_pm=off to the kernel command line", Setting: "pcie_port_pm=off", Cost: "every PCIe port stays in D0 during the test"},
 	LayerPlatform: {Action: "boot the last kernel that worked, or the newest stable one, with the same settings: a change of behaviour points at the kernel",
 		Command: "uname -r (then boot another kernel from the boot menu)", Cost: "a reboot"},
 	LayerFirmware: {Action: "update the drive's firmware if its vendor has a newer release (its notes may name the failure)",
-		Command: "sudo nvme fw-log /dev/nvme0; sudo nvme id-ctrl /dev/nvme0 | grep '^fr '", Cost: "a backup and a reboot"},
+		Command: "sudo nvme fw-log /dev/{name}; sudo nvme id-ctrl /dev/{name} | grep '^fr '", Cost: "a backup and a reboot"},
 	LayerLink: {Action: "reseat the drive, or move it to another slot or adapter: a failure that stays with the slot points at the link",
 		Cost: "downtime"},
 	LayerDrive: {Action: "move the drive to another machine or slot, or another drive into this one: a failure that follows the drive convicts it",
 		Cost: "downtime and a spare"},
 	LayerPowerLoss: {Action: "read unsafe_shutdowns before and after the next failure: a rise means the drive lost power",
-		Command: "sudo nvme smart-log /dev/nvme0 | grep unsafe_shutdowns", Cost: "free"},
+		Command: "sudo nvme smart-log /dev/{name} | grep unsafe_shutdowns", Cost: "free"},
 }

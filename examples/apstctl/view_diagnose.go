@@ -308,19 +308,18 @@ func writeDiagnosisText(w io.Writer, r *diagnoseResult) {
 			fmt.Fprintf(w, "  %s (%s): %s; fixed by %s [%s]\n", k.ID, k.Layer, esc(k.Title), esc(k.Fix), esc(k.Source))
 		}
 	}
-	if len(r.Tried) > 0 {
-		fmt.Fprintln(w)
-		fmt.Fprint(w, "tried:")
-		for _, t := range r.Tried {
-			if !t.FromLog || known(t.Setting) {
-				from := ""
-				if t.FromLog {
-					from = " [the log's command line]"
-				}
-				fmt.Fprintf(w, " %s%s;", esc(t.String()), from)
-			}
+	var tried []string
+	for _, t := range r.Tried {
+		switch {
+		case !t.FromLog:
+			tried = append(tried, esc(t.String()))
+		case known(t.Setting):
+			tried = append(tried, esc(t.String())+" [the log's command line]")
 		}
+	}
+	if len(tried) > 0 {
 		fmt.Fprintln(w)
+		fmt.Fprintf(w, "tried: %s\n", strings.Join(tried, "; "))
 	}
 	if r.Log != nil {
 		fmt.Fprintln(w)

@@ -61,3 +61,18 @@ status: -22
 	assert.Equal(t, -22, l.Incidents[0].Events[1].Errno)
 	assert.Equal(t, "Jun 09 03:33:08 kubuntu kernel: nvme nvme1: Removing after probe failure status: -22", l.Incidents[0].Events[1].Raw)
 }
+
+// A stacked block layer's complaint and the frames of a stack dump are
+// not NVMe failure lines (the lines of
+// https://lore.kernel.org/all/rokg8t$u8n$1@ciao.gmane.io/ and
+// https://lore.kernel.org/all/20230323095333.GI1005120@linux.vnet.ibm.com/).
+func TestStackedAndStackLinesAreNotUnread(t *testing.T) {
+	l, err := kernlog.ReadString(`Nov 11 00:24:58 tiare kernel: bcache: bch_count_io_errors() nvme0n1p4: IO error on reading from cache, recovering.
+Workqueue: nvme-reset-wq nvme_reset_work [nvme]
+[c00007fd4c7ebac0] [c008000109326034] nvme_reset_work+0x44c/0x1870 [nvme]
+[   12.000000] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10
+`, kernlog.Options{})
+	require.NoError(t, err)
+	assert.Empty(t, l.Unread)
+	assert.Equal(t, int64(1), l.Events)
+}

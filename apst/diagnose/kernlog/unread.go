@@ -12,10 +12,25 @@ func looksLikeFailure(msg string) bool {
 	if !strings.Contains(msg, "nvme") && !hasPCIAddrString(msg) {
 		return false
 	}
-	if fileSystemLine(msg) || aerDetail(msg) || benign(msg) {
+	if fileSystemLine(msg) || aerDetail(msg) || benign(msg) || stackLine(msg) {
 		return false
 	}
 	return failureWord(msg)
+}
+
+// stackLine reports whether a message is part of a stack dump (a frame
+// "nvme_reset_work+0x44c/0x1870 [nvme]", "Workqueue: nvme-reset-wq ...",
+// "Call Trace:") rather than a message of its own: the dump's first line
+// says what happened.
+func stackLine(msg string) bool {
+	t := strings.TrimLeft(msg, " \t")
+	switch {
+	case strings.HasPrefix(t, "Workqueue: "), strings.HasPrefix(t, "Call Trace"), strings.HasPrefix(t, "? "), strings.HasPrefix(t, "[<"):
+		return true
+	}
+	// A frame: "SYMBOL+0xOFF/0xLEN", alone or after addresses in brackets.
+	i := strings.Index(t, "+0x")
+	return i > 0 && strings.Contains(t[i:], "/0x") && !strings.Contains(t[:i], ": ")
 }
 
 // fileSystemLine reports whether a message is a file system's.
@@ -24,6 +39,10 @@ func fileSystemLine(msg string) bool {
 	w = strings.TrimSuffix(w, ":")
 	switch {
 	case strings.HasSuffix(w, "-fs"), w == "BTRFS", w == "XFS", w == "F2FS", w == "JBD2", w == "ZFS", w == "SQUASHFS", w == "bcachefs", w == "NILFS", w == "FAT-fs":
+		return true
+	case w == "bcache", w == "device-mapper", w == "md", strings.HasPrefix(w, "md/"), strings.HasPrefix(w, "dm-"):
+		// A block layer stacked on the disk (a cache, a RAID, a mapper)
+		// reporting the disk's errors: the disk's own lines say more.
 		return true
 	}
 	// "NAME (nvme0n1p3): ..." and "NAME (device nvme0n1p3): ...": a file
