@@ -2,6 +2,7 @@ package kernlog_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -29,7 +30,7 @@ func TestJournalJSON(t *testing.T) {
 	assert.Equal(t, uint32(0xffffffff), first.Events[0].CSTS, "the smartd record is no kernel line")
 	assert.Equal(t, "nvme nvme0: Does your device have a faulty power saving mode enabled?\ufffd", first.Events[1].Text)
 	assert.Equal(t, 1, l.Incidents[1].Boot, "a new _BOOT_ID")
-	assert.Equal(t, 4866000000000, int(first.Start.Mono))
+	assert.Equal(t, time.Duration(4866000000000), first.Start.Mono)
 	assert.True(t, first.Start.HasWall)
 	assert.Zero(t, l.UnreadLines)
 }
