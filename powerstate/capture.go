@@ -1,6 +1,7 @@
 package powerstate
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"strconv"
@@ -59,21 +60,27 @@ func ParseBytes(b []byte) (Controller, error) {
 	if len(b) > MaxCaptureSize {
 		return Controller{}, &ParseError{Expected: "at most " + strconv.Itoa(MaxCaptureSize) + " bytes", Err: ErrTooLarge}
 	}
+	if len(bytes.TrimSpace(b)) == 0 {
+		return Controller{}, &ParseError{Expected: "an identify controller capture (nvme id-ctrl, smartctl -a or -j, or a 4096-byte image)", Err: ErrEmpty}
+	}
 	in := detect(b)
 	switch in.format {
 	case FormatBinary:
 		if in.dump != nil {
 			return parseHexDump(in)
 		}
-		c, err := DecodeIdentify(b)
+		c, err := decodeChecked(b)
 		if err != nil {
-			return Controller{}, &ParseError{Format: FormatBinary, Expected: "a 4096-byte Identify Controller image", Err: err}
+			return Controller{}, &ParseError{Format: FormatBinary, Err: err}
 		}
 		return c, nil
 	case FormatNVMeCLIText, FormatNVMeCLIJSON, FormatSmartctlText, FormatSmartctlJSON:
 		return parseText(in)
 	case FormatUnknown:
 		if !isText(b) {
+			if looks, reason := sniffFile(b); looks != "" {
+				return Controller{}, &ParseError{Format: FormatBinary, Err: &NotIdentifyError{Looks: looks, Reason: reason}}
+			}
 			return Controller{}, &ParseError{Format: FormatBinary, Expected: "a 4096-byte Identify Controller image",
 				Err: &ImageSizeError{Got: len(b)}}
 		}
@@ -103,7 +110,7 @@ func parseHexDump(in input) (Controller, error) {
 		}
 		return Controller{}, &ParseError{Format: FormatBinary, Expected: expectHexDump, Err: in.dumpErr}
 	}
-	c, err := DecodeIdentify(d.Data)
+	c, err := decodeChecked(d.Data)
 	if err != nil {
 		return Controller{}, &ParseError{Format: FormatBinary, Line: d.First,
 			Expected: expectHexDump + " (lines " + strconv.Itoa(d.First) + " to " + strconv.Itoa(d.Last) + " hold " + strconv.Itoa(len(d.Data)) + " bytes)", Err: err}
@@ -111,6 +118,22 @@ func parseHexDump(in input) (Controller, error) {
 	c.Notes = append(c.Notes, "read from a hex dump of the image ("+d.Layout.String()+", lines "+strconv.Itoa(d.First)+" to "+strconv.Itoa(d.Last)+")")
 	if in.decoded {
 		c.Notes = append([]string{capture.QuotedPrintableNote}, c.Notes...)
+	}
+	return c, nil
+}
+
+// decodeChecked decodes the Identify Controller image b after
+// CheckIdentify; a *NotIdentifyError carries the image decoded anyway.
+func decodeChecked(b []byte) (Controller, error) {
+	c, err := DecodeIdentify(b)
+	if err != nil {
+		return Controller{}, err
+	}
+	if err := CheckIdentify(b); err != nil {
+		if ne, ok := err.(*NotIdentifyError); ok {
+			ne.Controller = c
+		}
+		return Controller{}, err
 	}
 	return c, nil
 }

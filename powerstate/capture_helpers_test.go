@@ -3,6 +3,7 @@ package powerstate_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"github.com/nvmeapst/nvmeapst/internal/capture"
 	"os"
@@ -157,6 +158,13 @@ func roundTrip(c *powerstate.Controller) []string {
 			continue
 		}
 		got, err := powerstate.Parse(bytes.NewReader(buf.Bytes()))
+		var ne *powerstate.NotIdentifyError
+		if w.format == powerstate.FormatBinary && errors.As(err, &ne) {
+			// An image of a controller with no VID or model (a capture
+			// that did not carry them) is refused as implausible; what it
+			// decodes to must still be the controller.
+			got, err = ne.Controller, nil
+		}
 		if err != nil {
 			diffs = append(diffs, fmt.Sprintf("%s: re-parse: %v\n%s", w.format, err, buf.String()))
 			continue

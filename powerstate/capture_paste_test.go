@@ -1,7 +1,7 @@
 package powerstate_test
 
 import (
-	"bytes"
+	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 	"strconv"
 	"strings"
 	"testing"
@@ -171,8 +171,7 @@ func TestParseBytesDoesNotRetain(t *testing.T) {
 }
 
 func TestDecodeAllocatesOnce(t *testing.T) {
-	img := bytes.Repeat([]byte{'A'}, powerstate.IdentifySize)
-	img[0] = 0
+	img := testfixture.ReadFile(t, testfixture.Samsung990EVOPlus)
 	allocs := testing.AllocsPerRun(100, func() {
 		if _, err := powerstate.DecodeIdentify(img); err != nil {
 			t.Fatal(err)

@@ -74,6 +74,12 @@ var (
 	// (two reports concatenated); the error says how many and on which
 	// line the second starts.
 	ErrMultipleCaptures = capture.ErrMultipleCaptures
+	// ErrEmpty: the capture holds nothing, or only white space.
+	ErrEmpty = errors.New("powerstate: the capture is empty")
+	// ErrNotIdentify: 4096 bytes (or a hex dump of them, or another
+	// binary file) that are not an Identify Controller image; a
+	// *NotIdentifyError says what they look like instead (CheckIdentify).
+	ErrNotIdentify = errors.New("powerstate: not an identify controller image")
 	// ErrFeatureCapture: the input is an APST feature capture (nvme
 	// get-feature -f 0x0c), which apst.ParseFeatureCapture reads, not an
 	// Identify Controller capture.

@@ -108,7 +108,7 @@ func checkParse(t *testing.T, c powerstate.Controller, err error, want powerstat
 		}
 		for _, s := range []error{powerstate.ErrUnknownFormat, powerstate.ErrTooLarge, powerstate.ErrTruncated,
 			powerstate.ErrSyntax, powerstate.ErrNoPowerStates, powerstate.ErrImageSize, powerstate.ErrDuplicateKey,
-			powerstate.ErrMultipleCaptures, powerstate.ErrFeatureCapture} {
+			powerstate.ErrMultipleCaptures, powerstate.ErrFeatureCapture, powerstate.ErrNotIdentify, powerstate.ErrEmpty} {
 			if errors.Is(err, s) {
 				return
 			}

@@ -74,15 +74,23 @@ func readInputFile(path string, stdin io.Reader, flag, what string) ([]byte, err
 	return b, nil
 }
 
+// addForceFlag declares --force, which plans 4096 bytes that do not look
+// like an Identify Controller image anyway.
+func addForceFlag(fs *flagSet) *bool {
+	return fs.Bool("force", false, "read a 4096-byte file that does not look like an Identify Controller image (all zero, random, a namespace image, an impossible field) as one anyway, with a note")
+}
+
 // loadController reads and parses the Identify Controller capture at path.
-// A get-feature capture is refused with the command that reads it, and a
-// binary file of the wrong size with the image size message.
-func loadController(path string, stdin io.Reader) (*powerstate.Controller, error) {
+// A get-feature capture is refused with the command that reads it, a binary
+// file of the wrong size with the image size message, and 4096 bytes that
+// are not an Identify Controller image with what they look like (read
+// anyway with force, and a note saying so).
+func loadController(path string, stdin io.Reader, force bool) (*powerstate.Controller, error) {
 	b, err := readCapture(path, stdin)
 	if err != nil {
 		return nil, err
 	}
-	c, err := parseCapture(b)
+	c, err := parseCapture(b, force)
 	if err != nil {
 		return nil, inputErr(fmt.Errorf("%s: %w", captureName(path), err))
 	}
@@ -93,11 +101,18 @@ func loadController(path string, stdin io.Reader) (*powerstate.Controller, error
 // JSON, smartctl text or JSON) and parses it, and names the command that
 // reads a get-feature capture given where an id-ctrl capture is expected.
 // (A binary file that is not 4096 bytes gets the library's size message.)
-func parseCapture(b []byte) (powerstate.Controller, error) {
+func parseCapture(b []byte, force bool) (powerstate.Controller, error) {
 	c, err := powerstate.ParseBytes(b)
+	var ne *powerstate.NotIdentifyError
 	switch {
 	case err == nil:
 		return c, nil
+	case errors.As(err, &ne) && ne.Controller.Format == powerstate.FormatBinary && force:
+		c = ne.Controller
+		c.Notes = append(c.Notes, "read with --force although it does not look like an Identify Controller image: it looks like "+ne.Looks+" ("+ne.Reason+")")
+		return c, nil
+	case errors.As(err, &ne) && ne.Controller.Format == powerstate.FormatBinary:
+		return c, &hintError{err.Error() + "; if it is the image of a drive, give --force to read it anyway", err}
 	case errors.Is(err, powerstate.ErrFeatureCapture):
 		// The library's message names the library function; say which
 		// command reads the capture instead.

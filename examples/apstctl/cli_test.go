@@ -136,7 +136,8 @@ func TestPlanBadInput(t *testing.T) {
 	dir := t.TempDir()
 	short := filepath.Join(dir, "short.bin")
 	require.NoError(t, os.WriteFile(short, make([]byte, 4000), 0o644))
-	npss := make([]byte, 4096)
+	npss, err := os.ReadFile(evoImage)
+	require.NoError(t, err)
 	npss[263], npss[265] = 255, 1
 	npssPath := filepath.Join(dir, "npss255.bin")
 	require.NoError(t, os.WriteFile(npssPath, npss, 0o644))
@@ -180,8 +181,12 @@ func TestPlanBadInput(t *testing.T) {
 		})
 	}
 
-	// NPSS 255 is not an error: the kernel sends nothing.
-	p := planOf(t, nil, npssPath)
+	// NPSS 255 is no drive's: refused, and with --force the kernel sends
+	// nothing.
+	code, _, errOut := apstctl(t, nil, "plan", npssPath)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "NPSS 255 at offset 263: the specification allows at most 31")
+	p := planOf(t, nil, "--force", npssPath)
 	assert.False(t, p.Sent)
 	assert.Equal(t, -1, p.MaxPS)
 }

@@ -80,6 +80,7 @@ func convertCommand() *command {
 	fs.Alias("output-format", "to")
 	var out outputFile
 	addOutputFile(fs, &out)
+	force := addForceFlag(fs)
 	c := &command{
 		name:      "convert",
 		usageLine: "convert [flags] --to FORMAT CAPTURE",
@@ -107,7 +108,7 @@ sets to 1 (with a note on standard error), as apst.Build assumes.`,
 			return err
 		}
 		name := captureName(args[0])
-		ctl, err := parseCapture(b)
+		ctl, err := parseCapture(b, *force)
 		if err != nil {
 			return inputErr(fmt.Errorf("%s: %w", name, err))
 		}

@@ -21,6 +21,7 @@ func diagnoseCommand() *command {
 	root := addRootFlag(fs, "read the bundle written by apstctl collect DIR (or a sysfs tree) at DIR instead of the live system")
 	logPath := fs.String("log", "FILE", "", "read the kernel log from FILE (- for standard input): dmesg, dmesg -T, journalctl -k in any short format, syslog, pasted or quoted")
 	idCtrl := fs.String("id-ctrl", "CAPTURE", "", "with --log alone: the drive's Identify Controller capture, so that the APST table is known")
+	force := addForceFlag(fs)
 	var tried []diagnose.Tried
 	fs.Func("tried", "SETTING[=VALUE][:helped|:no]", "a setting already tried, and whether it helped (default: it did not); repeat, or separate with commas: --tried pcie_aspm=off,nvme_core.default_ps_max_latency_us=0:no", func(v string) error {
 		t, err := diagnose.ParseTriedFlag(v)
@@ -74,6 +75,9 @@ Without a name, the controller of the log's most severe failure is diagnosed.`,
 		if *idCtrl != "" && (*logPath == "" || *root != "") {
 			return usagef("--id-ctrl goes with --log alone: a bundle or the live machine has the drive's Identify data")
 		}
+		if *force && *idCtrl == "" {
+			return usagef("--force reads the --id-ctrl capture anyway: give --id-ctrl, or drop --force")
+		}
 		var logR io.Reader
 		if *logPath != "" {
 			r, closeLog, err := openLog(ctx, *logPath, x.stdin)
@@ -89,7 +93,7 @@ Without a name, the controller of the log's most severe failure is diagnosed.`,
 			plat = persist.Platform(platform)
 		}
 		if *logPath != "" && *root == "" {
-			d, err := diagnosePasted(ctx, x, logR, *idCtrl, name, tried, plat)
+			d, err := diagnosePasted(ctx, x, logR, *idCtrl, *force, name, tried, plat)
 			if err != nil {
 				return err
 			}
@@ -162,7 +166,7 @@ type diagnoseResult struct {
 }
 
 // diagnosePasted diagnoses a pasted log, with an Identify capture or not.
-func diagnosePasted(ctx context.Context, x *invocation, r io.Reader, idPath, name string, tried []diagnose.Tried, plat persist.Platform) (diagnoseResult, error) {
+func diagnosePasted(ctx context.Context, x *invocation, r io.Reader, idPath string, force bool, name string, tried []diagnose.Tried, plat persist.Platform) (diagnoseResult, error) {
 	l, err := kernlog.Read(ctx, r, kernlog.Options{})
 	if err != nil {
 		if ctx.Err() != nil {
@@ -179,7 +183,7 @@ func diagnosePasted(ctx context.Context, x *invocation, r io.Reader, idPath, nam
 		}
 	}
 	if idPath != "" {
-		c, err := loadController(idPath, x.stdin)
+		c, err := loadController(idPath, x.stdin, force)
 		if err != nil {
 			return diagnoseResult{}, err
 		}

@@ -386,7 +386,7 @@ func runPersist(x *invocation, f *persistFlags, args []string) error {
 	}
 	if ctl == nil {
 		if name := x.cmd.flags.firstGiven("ps-max-latency-us", "pm-qos", "default-ps-max-latency-us", "apst-primary-timeout-ms", "apst-secondary-timeout-ms",
-			"apst-primary-latency-tol-us", "apst-secondary-latency-tol-us", "kernel", "quirks", "force-apst"); name != "" {
+			"apst-primary-latency-tol-us", "apst-secondary-latency-tol-us", "kernel", "quirks", "force-apst", "force"); name != "" {
 			return usagef("--%s describes the kernel a CAPTURE is planned under: give the CAPTURE, or drop it", name)
 		}
 	}

@@ -33,7 +33,7 @@ drive). What the capture does not record (APSTA, the PCI ID) is said, with what 
 		minArgs: 1, maxArgs: 1,
 	}
 	c.run = func(ctx context.Context, x *invocation, args []string) error {
-		ctl, err := loadController(args[0], x.stdin)
+		ctl, err := loadController(args[0], x.stdin, *pf.force)
 		if err != nil {
 			return err
 		}

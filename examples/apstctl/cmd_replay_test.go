@@ -327,7 +327,7 @@ func TestReplayWithoutStdin(t *testing.T) {
 // against the step before, rounded up (the library's hand-worked 6284 and
 // 3665754 µs).
 func TestBreakEvenByState(t *testing.T) {
-	c, err := loadController(evoImage, nil)
+	c, err := loadController(evoImage, nil, false)
 	require.NoError(t, err)
 	for _, tc := range []struct {
 		bound apst.Microseconds
@@ -356,7 +356,7 @@ func TestBreakEvenByState(t *testing.T) {
 
 // A state without a reported max power is said to count as 0 W.
 func TestReplayPowerWarning(t *testing.T) {
-	c, err := loadController(evoImage, nil)
+	c, err := loadController(evoImage, nil, false)
 	require.NoError(t, err)
 	cc := *c
 	cc.PowerStates[4].MaxPower = powerstate.Power{}

@@ -100,6 +100,9 @@ func surveyConfigs(with []string) ([]analysis.Config, error) {
 type surveyUnreadable struct {
 	Path  string `json:"path"`
 	Error string `json:"error"`
+	// Reason classifies Error (survey_reasons.go); "" in a shard of an
+	// older apstctl.
+	Reason string `json:"reason,omitempty"`
 }
 
 // surveyOutput writes the report as the drives come.

@@ -353,7 +353,7 @@ func TestSurveyCommandMixedDirectory(t *testing.T) {
 	assert.Equal(t, 2, v.Summary.SkippedFiles, "README.md and MANIFEST.tsv; .git is skipped as a directory")
 	require.Len(t, v.Unreadable, 3)
 	assert.Equal(t, filepath.Join(dir, "empty"), v.Unreadable[0].Path)
-	assert.Contains(t, v.Unreadable[0].Error, "unknown capture format")
+	assert.Contains(t, v.Unreadable[0].Error, "the capture is empty")
 	assert.Equal(t, filepath.Join(dir, "huge.bin"), v.Unreadable[1].Path)
 	assert.Contains(t, v.Unreadable[1].Error, "larger than 1048576 bytes")
 	assert.Equal(t, filepath.Join(dir, "notes.txt"), v.Unreadable[2].Path)

@@ -21,6 +21,9 @@ type planFlags struct {
 	quirks         *string
 	pciID          *string
 	forceAPST      *bool
+	// force plans a capture that does not look like an Identify
+	// Controller image (powerstate.ErrNotIdentify) anyway.
+	force *bool
 
 	// match is the quirk lookup of the last params call when the quirks
 	// came from the capture (not --quirks).
@@ -40,6 +43,7 @@ func addPlanFlags(fs *flagSet) *planFlags {
 		quirks:         fs.String("quirks", "LIST", "", "comma list of no-apst, no-deepest-ps or none; replaces the quirks derived from the capture"),
 		pciID:          fs.String("pci-id", "VVVV:DDDD", "", "the PCI vendor:device ID of config space, for the PCI-ID quirk table; it wins over the Identify VID (a capture carries none; default: inferred from the model where that is certain)"),
 		forceAPST:      fs.Bool("force-apst", false, "nvme_core.force_apst=1"),
+		force:          addForceFlag(fs),
 	}
 }
 
@@ -132,7 +136,7 @@ func setPCIID(c *powerstate.Controller, text string) error {
 // loadWithParams reads the capture at path and derives the parameters of
 // the flags for it: what every command that plans a capture starts with.
 func (pf *planFlags) loadWithParams(path string, stdin io.Reader) (*powerstate.Controller, apst.Params, error) {
-	c, err := loadController(path, stdin)
+	c, err := loadController(path, stdin, *pf.force)
 	if err != nil {
 		return nil, apst.Params{}, err
 	}

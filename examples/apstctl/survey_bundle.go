@@ -265,7 +265,7 @@ func (r *surveyRun) reportBundle(s *surveySlot) error {
 			if it.info.Controller != "" {
 				path = bundleRowName(path, it.info.Controller)
 			}
-			if err := r.reportUnreadable(surveyUnreadable{Path: path, Error: it.err}); err != nil {
+			if err := r.reportUnreadable(surveyUnreadable{Path: path, Error: it.err, Reason: reasonBundle}); err != nil {
 				return err
 			}
 			continue

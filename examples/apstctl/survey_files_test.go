@@ -64,9 +64,11 @@ func hostileCapture(t *testing.T) string {
 	c := powerstate.Controller{VendorID: 0xabcd, Model: "=HYPERLINK(\"x\")\x1b[2J\rforged", Firmware: "@SUM(1)", NPSS: 1, APSTA: 1}
 	c.PowerStates[0].MaxPower = powerstate.MaxPowerOf(500, false)
 	c.PowerStates[1] = powerstate.Descriptor{NonOperational: true, EntryLatency: 1000, ExitLatency: 40000, MaxPower: powerstate.MaxPowerOf(30, true)}
-	img, err := c.MarshalBinary()
-	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "-evil\x1b]0;title\a.bin"), img, 0o644))
+	// An image with a control character in its model is refused as no
+	// drive's (powerstate.CheckIdentify); nvme-cli's JSON carries it.
+	var buf bytes.Buffer
+	require.NoError(t, powerstate.WriteNVMeCLIJSON(&buf, &c))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "-evil\x1b]0;title\a.bin"), buf.Bytes(), 0o644))
 	return dir
 }
 

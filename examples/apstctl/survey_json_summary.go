@@ -86,9 +86,12 @@ type surveySummaryJSON struct {
 	UnreadableFiles int `json:"unreadable_files"`
 	// UnreadableNotListed counts the unreadable files beyond the list's
 	// limit: in unreadable_files, not in the document's unreadable list.
-	UnreadableNotListed int  `json:"unreadable_not_listed"`
-	SkippedFiles        int  `json:"skipped_files"`
-	KernelQuirks        bool `json:"kernel_quirks"`
+	UnreadableNotListed int `json:"unreadable_not_listed"`
+	// UnreadableByReason counts the unreadable files by class
+	// (survey_reasons.go): empty, all-zero-image, random-bytes, ...
+	UnreadableByReason map[string]int `json:"unreadable_by_reason"`
+	SkippedFiles       int            `json:"skipped_files"`
+	KernelQuirks       bool           `json:"kernel_quirks"`
 	// Drives whose quirks rest on a PCI ID inferred from the model, and
 	// drives with quirked PCI IDs of their vendor's left unchecked.
 	QuirksInferred  int `json:"quirks_inferred"`
@@ -111,8 +114,9 @@ func newSurveySummaryJSON(r *surveyRun) surveySummaryJSON {
 	sum := r.survey.Summary()
 	out := surveySummaryJSON{
 		Drives: sum.Drives, Changed: sum.Changed, UnreadableFiles: r.unreadable.len(), UnreadableNotListed: r.unreadable.notListed(), SkippedFiles: r.skipped,
-		KernelQuirks:   r.survey.Options().KernelQuirks,
-		QuirksInferred: r.quirksInferred, QuirksUnchecked: r.quirksUnchecked, BundleDrives: r.bundleDrives,
+		UnreadableByReason: r.unreadable.reasons(),
+		KernelQuirks:       r.survey.Options().KernelQuirks,
+		QuirksInferred:     r.quirksInferred, QuirksUnchecked: r.quirksUnchecked, BundleDrives: r.bundleDrives,
 		Assumptions: surveyAssumptionsView(r),
 		Configs:     surveyConfigNames(sum.Configs),
 		Comparisons: make([]surveyComparisonJSON, len(sum.Comparisons)),

@@ -41,8 +41,10 @@ var unreadableListLimit int
 type unreadableList struct {
 	listed []surveyUnreadable
 	total  int
-	bytes  int
-	limit  int // the list's length limit; 0 means surveyUnreadableListMax (tests set less)
+	// byReason counts every file by its Reason ("" counts as "other").
+	byReason map[string]int
+	bytes    int
+	limit    int // the list's length limit; 0 means surveyUnreadableListMax (tests set less)
 }
 
 // max returns the most files the list holds.
@@ -56,6 +58,14 @@ func (l *unreadableList) max() int {
 // add counts u and lists it while the list has room.
 func (l *unreadableList) add(u surveyUnreadable) {
 	l.total++
+	if l.byReason == nil {
+		l.byReason = make(map[string]int)
+	}
+	reason := u.Reason
+	if reason == "" {
+		reason = reasonUnclassified
+	}
+	l.byReason[reason]++
 	if len(l.listed) < l.max() && l.bytes+len(u.Path)+len(u.Error) <= surveyUnreadableBytesMax {
 		l.listed = append(l.listed, u)
 		l.bytes += len(u.Path) + len(u.Error)
@@ -64,7 +74,23 @@ func (l *unreadableList) add(u surveyUnreadable) {
 
 // addUnlisted counts n unreadable files that are not listed (a merged
 // shard's).
-func (l *unreadableList) addUnlisted(n int) { l.total += n }
+func (l *unreadableList) addUnlisted(n int) {
+	l.total += n
+	if n > 0 {
+		if l.byReason == nil {
+			l.byReason = make(map[string]int)
+		}
+		l.byReason[reasonUnlisted] += n
+	}
+}
+
+// reasons returns the counts by reason (an empty map, not nil, for none).
+func (l *unreadableList) reasons() map[string]int {
+	if l.byReason == nil {
+		return map[string]int{}
+	}
+	return l.byReason
+}
 
 // len returns the number of unreadable files, listed or not.
 func (l *unreadableList) len() int { return l.total }

@@ -139,6 +139,9 @@ func (t *surveyText) end(r *surveyRun) error {
 	if r.bundleDrives > 0 {
 		fmt.Fprintf(w, "  %s read from bundles of apstctl collect (DIR (bundle, nvmeN)): their PCI IDs and DMI strings are read from the bundle, not inferred, unless it lacks them; each configuration applies on top of their module parameters, bound and quirks (bundle, with pci_id_gap and dmi_error, in --format json)\n", plural(r.bundleDrives, "drive"))
 	}
+	if r.unreadable.len() > 0 {
+		fmt.Fprintf(w, "  unreadable by reason: %s\n", reasonCounts(r.unreadable.byReason))
+	}
 	for _, u := range r.unreadable.listed {
 		fmt.Fprintf(w, "  unreadable: %s: %s\n", safeio.EscapeTerminal(u.Path), safeio.EscapeTerminal(u.Error))
 	}

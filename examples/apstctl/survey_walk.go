@@ -42,6 +42,7 @@ func surveySkips(name string, dir bool) bool {
 type surveySlot struct {
 	path   string
 	err    string // why the file is unreadable; "" for a drive
+	reason string // err's class (survey_reasons.go)
 	format string
 	row    survey.Row
 	// regular is set when the walk listed the file as a regular file: its
@@ -280,18 +281,18 @@ func (r *surveyRun) surveyFile(rd *safeio.Reader, c *powerstate.Controller, s *s
 	if err != nil {
 		var nr *safeio.NotRegularError
 		if errors.As(err, &nr) && !nr.WantDir {
-			s.err = walkRefusal(nr.Mode)
+			s.err, s.reason = walkRefusal(nr.Mode), reasonNotRegular
 		} else {
-			s.err = safeio.Reason(err)
+			s.err, s.reason = safeio.Reason(err), reasonRead
 		}
 		return
 	}
 	if *c, err = parseSurveyCapture(b); err != nil {
-		s.err = err.Error()
+		s.err, s.reason = err.Error(), captureReason(err)
 		return
 	}
 	if err := r.survey.AddInto(&s.row, s.path, c); err != nil {
-		s.err = err.Error()
+		s.err, s.reason = err.Error(), reasonSurvey
 		return
 	}
 	s.format = c.Format.String()
@@ -308,7 +309,7 @@ func parseSurveyCapture(b []byte) (powerstate.Controller, error) {
 func (r *surveyRun) report(s *surveySlot) error {
 	switch {
 	case s.err != "":
-		return r.reportUnreadable(surveyUnreadable{Path: s.path, Error: s.err})
+		return r.reportUnreadable(surveyUnreadable{Path: s.path, Error: s.err, Reason: s.reason})
 	case s.bundle:
 		return r.reportBundle(s)
 	}
