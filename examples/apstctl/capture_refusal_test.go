@@ -33,12 +33,12 @@ func notCaptureFiles(t *testing.T, dir string) map[string][2]string {
 		b            []byte
 		looks, cause string
 	}{
-		"zero.bin":      {make([]byte, 4096), "all zero bytes", reasonZero},
-		"random.bin":    {random, "random bytes", reasonRandom},
-		"doc.dat":       {pdf, "a PDF document", reasonOtherFile},
-		"id-ns.bin":     {ns, "an Identify Namespace image", reasonNamespace},
-		"empty.txt":     {nil, "the capture is empty", reasonEmpty},
-		"blank.txt":     {[]byte("\n  \n"), "the capture is empty", reasonEmpty},
+		"zero.bin":   {make([]byte, 4096), "all zero bytes", reasonZero},
+		"random.bin": {random, "random bytes", reasonRandom},
+		"doc.dat":    {pdf, "a PDF document", reasonOtherFile},
+		"id-ns.bin":  {ns, "an Identify Namespace image", reasonNamespace},
+		"empty.txt":  {nil, "the capture is empty", reasonEmpty},
+		"blank.txt":  {[]byte("\n  \n"), "the capture is empty", reasonEmpty},
 		"report.dat": {append([]byte{0x1f, 0x8b, 8, 0}, make([]byte, 600)...), "gzip-compressed data", reasonOtherFile},
 	}
 	out := make(map[string][2]string, len(files))
