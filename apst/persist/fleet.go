@@ -140,8 +140,8 @@ func (f *Fleet) Rules() []FleetRule {
 			r.StallAfter = max(r.StallAfter, s)
 		}
 		r.PowerCost = after - m.curPower
-		if r.Needed && ModelScope(name).Validate() == nil {
-			r.Rule = UdevRule(ModelScope(name), toleranceOf(ch.Bound))
+		if sc := ExactModelScope(name); r.Needed && sc.Validate() == nil {
+			r.Rule = UdevRule(sc, toleranceOf(ch.Bound))
 		}
 		out = append(out, r)
 	}

@@ -44,7 +44,7 @@ func TestRenderEveryFormAndScope(t *testing.T) {
 }
 
 func TestRenderForms(t *testing.T) {
-	all := persist.Setting{Bound: 25000}
+	all := persist.Setting{Bound: 25000, Scope: persist.AllControllers()}
 	o, err := persist.Render(all, persist.FormCmdline)
 	require.NoError(t, err)
 	assert.Equal(t, "nvme_core.default_ps_max_latency_us=25000", o.Text)
@@ -58,10 +58,10 @@ func TestRenderForms(t *testing.T) {
 	o, err = persist.Render(all, persist.FormTuned)
 	require.NoError(t, err)
 	assert.Contains(t, o.Text, "\n[sysfs]\n/sys/class/nvme/nvme*/power/pm_qos_latency_tolerance_us=25000\n")
-	o, err = persist.Render(persist.Setting{Bound: apst.NoLimit}, persist.FormCmdline)
+	o, err = persist.Render(persist.Setting{Bound: apst.NoLimit, Scope: persist.AllControllers()}, persist.FormCmdline)
 	require.NoError(t, err)
 	assert.Equal(t, "nvme_core.default_ps_max_latency_us=2147483647", o.Text)
-	o, err = persist.Render(persist.Setting{Bound: apst.NoLimit}, persist.FormUdev)
+	o, err = persist.Render(persist.Setting{Bound: apst.NoLimit, Scope: persist.AllControllers()}, persist.FormUdev)
 	require.NoError(t, err)
 	assert.Contains(t, o.Text, `ATTR{power/pm_qos_latency_tolerance_us}="any"`)
 }
@@ -161,4 +161,17 @@ func TestRulesOnFixtureTrees(t *testing.T) {
 		}
 	}
 	assert.Positive(t, n)
+}
+
+// TestZeroSettingRefused: a Setting left zero (bound 0, no scope) would
+// turn APST off on every controller, the mistake CheckRules calls
+// global-zero: Render refuses it in every form.
+func TestZeroSettingRefused(t *testing.T) {
+	for _, f := range persist.Forms() {
+		_, err := persist.Render(persist.Setting{}, f)
+		require.ErrorIs(t, err, persist.ErrScope, "%s", f)
+		assert.Contains(t, err.Error(), "no scope given")
+	}
+	require.Error(t, persist.Scope{}.Validate())
+	require.NoError(t, persist.AllControllers().Validate())
 }

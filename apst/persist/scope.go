@@ -18,10 +18,13 @@ var ErrScope = errors.New("persist: scope")
 // ScopeKind says which controllers a setting reaches.
 type ScopeKind uint8
 
-// The scopes. The zero value, ScopeAll, is every controller.
+// The scopes. The zero value, ScopeUnset, is no scope: Validate refuses it,
+// so that a Setting left zero never reaches every controller.
 const (
-	// ScopeAll is every NVMe controller.
-	ScopeAll ScopeKind = iota
+	// ScopeUnset is no scope given; Validate refuses it.
+	ScopeUnset ScopeKind = iota
+	// ScopeAll is every NVMe controller (AllControllers).
+	ScopeAll
 	// ScopeModel is every controller whose model matches Scope.Model,
 	// exactly or as a glob.
 	ScopeModel
@@ -32,9 +35,9 @@ const (
 	ScopeSerial
 )
 
-var scopeNames = [...]string{ScopeAll: "all", ScopeModel: "model", ScopePCI: "pci", ScopeSerial: "serial"}
+var scopeNames = [...]string{ScopeUnset: "unset", ScopeAll: "all", ScopeModel: "model", ScopePCI: "pci", ScopeSerial: "serial"}
 
-// String names the kind: "all", "model", "pci", "serial".
+// String names the kind: "unset", "all", "model", "pci", "serial".
 func (k ScopeKind) String() string {
 	if int(k) < len(scopeNames) {
 		return scopeNames[k]
@@ -42,8 +45,9 @@ func (k ScopeKind) String() string {
 	return fmt.Sprintf("ScopeKind(%d)", uint8(k))
 }
 
-// Scope selects the controllers a setting reaches. The zero value is every
-// controller.
+// Scope selects the controllers a setting reaches. The zero value selects
+// nothing and is refused by Validate (and so by Render): every controller
+// is AllControllers, asked for by name.
 type Scope struct {
 	// Kind says which of the fields below is used.
 	Kind ScopeKind
@@ -57,12 +61,41 @@ type Scope struct {
 	Serial string
 }
 
-// AllControllers is the scope of every controller (the zero Scope).
-func AllControllers() Scope { return Scope{} }
+// AllControllers is the scope of every controller.
+func AllControllers() Scope { return Scope{Kind: ScopeAll} }
 
-// ModelScope selects the controllers whose model is m (exactly, or as a
-// udev glob when m holds * ? or [).
+// ModelScope selects the controllers whose model matches m, a udev glob
+// when it holds * ? or [ (a pattern the user wrote, such as "Samsung SSD
+// 990 EVO Plus *"). A model read from a drive or a capture goes through
+// ExactModelScope instead, so that a model holding * matches only itself.
 func ModelScope(m string) Scope { return Scope{Kind: ScopeModel, Model: strings.TrimSpace(m)} }
+
+// ExactModelScope selects the controllers whose model is exactly m, a
+// model as a drive reports it: its glob characters are matched literally
+// (LiteralModel).
+func ExactModelScope(m string) Scope { return ModelScope(LiteralModel(strings.TrimSpace(m))) }
+
+// LiteralModel is the udev glob that matches exactly the string m: each of
+// the glob characters * ? [ becomes a bracket expression of itself ([*],
+// [?], [[]), which fnmatch(3), the matcher of udev's == on attributes,
+// reads as that one character.
+func LiteralModel(m string) string {
+	if !strings.ContainsAny(m, "*?[") {
+		return m
+	}
+	var b strings.Builder
+	for _, c := range m {
+		switch c {
+		case '*', '?', '[':
+			b.WriteByte('[')
+			b.WriteRune(c)
+			b.WriteByte(']')
+		default:
+			b.WriteRune(c)
+		}
+	}
+	return b.String()
+}
 
 // PCIScope selects the controllers behind PCI functions with ID id.
 func PCIScope(id apst.PCIID) Scope { return Scope{Kind: ScopePCI, PCI: id} }
@@ -98,6 +131,8 @@ func (s Scope) String() string {
 // ID that is not zero.
 func (s Scope) Validate() error {
 	switch s.Kind {
+	case ScopeUnset:
+		return fmt.Errorf("%w: no scope given (the zero Scope): name it, AllControllers() for every controller, or ModelScope, PCIScope, SerialScope", ErrScope)
 	case ScopeAll:
 		return nil
 	case ScopeModel:
@@ -107,7 +142,7 @@ func (s Scope) Validate() error {
 		if err := quotable("model", s.Model, "|"); err != nil {
 			return err
 		}
-		if strings.Count(s.Model, "[") != strings.Count(s.Model, "]") {
+		if !bracketsClosed(s.Model) {
 			return fmt.Errorf("%w: model %q: unbalanced [ ] in the glob", ErrScope, s.Model)
 		}
 	case ScopePCI:
@@ -125,6 +160,30 @@ func (s Scope) Validate() error {
 	return nil
 }
 
+// bracketsClosed reports whether every [ of the glob m opens a bracket
+// expression that a ] closes, as fnmatch(3) reads them: a ] right after
+// the [ (or after [!) belongs to the expression.
+func bracketsClosed(m string) bool {
+	for i := 0; i < len(m); i++ {
+		if m[i] != '[' {
+			continue
+		}
+		j := i + 1
+		if j < len(m) && m[j] == '!' {
+			j++
+		}
+		if j < len(m) && m[j] == ']' {
+			j++
+		}
+		k := strings.IndexByte(m[j:], ']')
+		if k < 0 {
+			return false
+		}
+		i = j + k
+	}
+	return true
+}
+
 // quotable checks that v can stand between double quotes in a udev rule.
 func quotable(what, v, forbidden string) error {
 	for _, c := range v {
@@ -137,16 +196,17 @@ func quotable(what, v, forbidden string) error {
 
 // ModelFamily is the glob of a model that covers its other capacities: the
 // model with a trailing capacity word (1TB, 500GB, 2T, 512G) replaced by *,
+// its own glob characters matched literally (LiteralModel),
 // "Samsung SSD 990 EVO Plus 1TB" giving "Samsung SSD 990 EVO Plus *"; ok is
-// false, and the model is returned as is, when it ends in no such word
+// false, and the model is returned matched exactly, when it ends in no such word
 // (INTEL SSDPEKKW256G7 carries its capacity inside the part number).
 func ModelFamily(model string) (glob string, ok bool) {
 	model = strings.TrimSpace(model)
 	i := strings.LastIndexByte(model, ' ')
 	if i <= 0 || !isCapacity(model[i+1:]) {
-		return model, false
+		return LiteralModel(model), false
 	}
-	return model[:i+1] + "*", true
+	return LiteralModel(model[:i+1]) + "*", true
 }
 
 // isCapacity reports whether w reads like a capacity: digits (a decimal

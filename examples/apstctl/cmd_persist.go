@@ -24,11 +24,14 @@ type persistFlags struct {
 	scope, model, serial   *string
 	forms                  *string
 	check, checkLine, root *string
+	// fs is the command's flag set, to tell a flag given empty from one
+	// not given.
+	fs *flagSet
 }
 
 func persistCommand() *command {
 	fs := newFlagSet("persist")
-	f := &persistFlags{plan: addPlanFlags(fs), format: addOutputFormat(fs)}
+	f := &persistFlags{plan: addPlanFlags(fs), format: addOutputFormat(fs), fs: fs}
 	f.bound = fs.String("bound", "VALUE", "", "the bound to make last: µs 0..2147483646 (0 turns APST off) or any")
 	f.goal = fs.String("goal", "GOAL", "", "instead: choose the bound on CAPTURE for a goal: stall=25ms, bar=ps4, power=10mW or deepest")
 	f.maxStall = fs.String("max-stall", "DURATION", "", "instead: the goal stall=DURATION (as recommend; the stall is the advertised exit latency)")
@@ -284,6 +287,11 @@ func readRecommendJSON(path string, stdin io.Reader) (persist.Goal, error) {
 func (f *persistFlags) persistScope(ctl *powerstate.Controller) (persist.Scope, []string, error) {
 	var notes []string
 	kind := *f.scope
+	if name := f.fs.firstGiven("model", "serial"); name != "" {
+		if v := map[string]string{"model": *f.model, "serial": *f.serial}[name]; strings.TrimSpace(v) == "" {
+			return persist.Scope{}, nil, usagef("--%s is empty: give the %s the rule matches (a rule for every controller is --scope all)", name, name)
+		}
+	}
 	switch {
 	case *f.model != "" && *f.serial != "":
 		return persist.Scope{}, nil, usagef("give one of --model and --serial")
@@ -330,7 +338,10 @@ func (f *persistFlags) persistScope(ctl *powerstate.Controller) (persist.Scope, 
 			}
 			m = glob
 		}
-		return persist.ModelScope(m), notes, nil
+		if kind == "family" {
+			return persist.ModelScope(m), notes, nil // the glob ModelFamily made
+		}
+		return persist.ExactModelScope(m), notes, nil
 	case "serial":
 		if err := need(); err != nil {
 			return persist.Scope{}, nil, err

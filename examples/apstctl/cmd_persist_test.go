@@ -202,3 +202,36 @@ func TestPersistFileTooLarge(t *testing.T) {
 		assert.NotContains(t, errOut, "\x1b", c.flag)
 	}
 }
+
+// A model read from a capture is matched exactly: a drive whose model is
+// "*" gets a rule that reaches no other model, and an empty --model or
+// --serial is refused rather than read as every controller.
+func TestPersistScopesFromCapturesAreExact(t *testing.T) {
+	img, err := os.ReadFile(evoImage)
+	require.NoError(t, err)
+	copy(img[24:64], "*                                       ")
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "star.bin"), img, 0o644))
+	path := filepath.Join(t.TempDir(), "fleet.rules")
+	code, _, errOut := apstctl(t, nil, "survey", "--persist", "stall=25ms", "--persist-rules", path, dir)
+	require.Equal(t, 0, code, errOut)
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `ATTR{model}=="[*]"`)
+	rs, err := persist.ParseRules(string(b))
+	require.NoError(t, err)
+	_, ok := persist.Tolerance(rs.Apply(persist.Drive{Model: "Samsung SSD 990 EVO Plus 1TB", HasTolerance: true}))
+	assert.False(t, ok, "the rule of model * reaches another model")
+	_, ok = persist.Tolerance(rs.Apply(persist.Drive{Model: "*", HasTolerance: true}))
+	assert.True(t, ok)
+
+	code, out, _ := apstctl(t, nil, "persist", filepath.Join(dir, "star.bin"), "--bound", "25000", "--scope", "model", "--form", "udev")
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, `ATTR{model}=="[*]"`)
+
+	for _, flag := range []string{"--serial", "--model"} {
+		code, out, errOut := apstctl(t, nil, "persist", "--bound", "0", flag, "")
+		assert.Equal(t, 2, code, "%s '': %s", flag, out)
+		assert.Contains(t, errOut, flag+" is empty")
+	}
+}
