@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	diag "github.com/nvmeapst/nvmeapst/apst/diagnose"
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
@@ -80,8 +81,15 @@ func (s *System) Diagnose(ctx context.Context, opts DiagnoseOptions) (*Diagnosis
 	} else if log == nil {
 		d.LogProblem = &Problem{Message: "no kernel log: the data source has none", Unsupported: true}
 	}
+	pasted := opts.Log != nil
 	if log != nil {
-		l, err := kernlog.Read(ctx, log, kernlog.Options{Addresses: addrs})
+		o := kernlog.Options{Addresses: addrs}
+		if pasted {
+			// A pasted log may be another machine's: read its own
+			// addresses, to match them with this machine's below.
+			o.Addresses = nil
+		}
+		l, err := kernlog.Read(ctx, log, o)
 		if ctx.Err() != nil {
 			return nil, err
 		}
@@ -101,7 +109,15 @@ func (s *System) Diagnose(ctx context.Context, opts DiagnoseOptions) (*Diagnosis
 		name = names[0]
 	}
 	in := diag.Input{Controller: name, Facts: facts[name], Log: d.Log, Tried: opts.Tried, Platform: opts.Platform}
-	if name != "" && slices.Contains(names, name) {
+	mine := name != "" && slices.Contains(names, name)
+	if mine && pasted {
+		same, note := s.pastedLogMatches(d.Log, name, facts[name])
+		d.Notes = append(d.Notes, note)
+		if !same {
+			in.Facts, mine = diag.Facts{Controller: name}, false
+		}
+	}
+	if mine {
 		rep, err := s.Inspect(ctx, name)
 		if err != nil {
 			return nil, err
@@ -124,7 +140,9 @@ func (s *System) Diagnose(ctx context.Context, opts DiagnoseOptions) (*Diagnosis
 		}
 	}
 	d.Facts = in.Facts
+	notes := d.Notes
 	d.Diagnosis = diag.Diagnose(in)
+	d.Notes = append(notes, d.Notes...)
 	if d.LogProblem != nil {
 		d.Notes = append(d.Notes, "the kernel log could not be read: "+d.LogProblem.Message)
 	}
@@ -234,4 +252,48 @@ func (s *System) healthLog(ctx context.Context, n string) (*diag.HealthLog, erro
 		return nil, err
 	}
 	return &h, nil
+}
+
+// pastedLogMatches tells whether the pasted log l is this machine's, for
+// controller name: the PCI address the log gives name and its kernel
+// release must be this machine's (a log of another machine names nvme0
+// too). It returns the note that says what was matched, or why the
+// machine's facts are not used.
+func (s *System) pastedLogMatches(l *kernlog.Log, name string, f diag.Facts) (bool, string) {
+	var logAddr, addr string
+	if l != nil {
+		for a, c := range l.Addresses {
+			if c == name && (logAddr == "" || a < logAddr) {
+				logAddr = a
+			}
+		}
+	}
+	if len(f.Path) > 0 {
+		addr = f.Path[0].Address
+	}
+	rel, _ := s.kernelRelease()
+	logRel := ""
+	if l != nil {
+		logRel = l.Release
+	}
+	var differ, matched []string
+	switch {
+	case logAddr != "" && addr != "" && logAddr != addr:
+		differ = append(differ, fmt.Sprintf("the log's %s is at PCI address %s, this machine's at %s", name, logAddr, addr))
+	case logAddr != "" && addr != "":
+		matched = append(matched, "PCI address "+addr)
+	}
+	switch {
+	case logRel != "" && rel != "" && logRel != rel:
+		differ = append(differ, fmt.Sprintf("the log's kernel is %s, this machine's %s", logRel, rel))
+	case logRel != "" && rel != "":
+		matched = append(matched, "kernel "+rel)
+	}
+	if len(differ) > 0 {
+		return false, "the pasted log is not this machine's (" + strings.Join(differ, "; ") + "): diagnosed from the log alone, without this machine's facts, Identify data or health log"
+	}
+	if len(matched) == 0 {
+		return true, "the pasted log names no PCI address or kernel release to match with this machine: this machine's facts for " + name + " are used as if the log were its own"
+	}
+	return true, "the pasted log matches this machine's " + name + " (" + strings.Join(matched, ", ") + "): its facts are used"
 }

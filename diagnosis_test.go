@@ -106,3 +106,23 @@ func texts(ls []diagnose.Line) string {
 	}
 	return b.String()
 }
+
+// A pasted log of another machine (its nvme0 at another PCI address) is
+// diagnosed alone: this machine's facts for its own nvme0 are not
+// borrowed, and the notes say why; the machine's own log is matched and
+// its facts used.
+func TestDiagnosePastedLogOfAnotherMachine(t *testing.T) {
+	s := tlpSystem(t)
+	other := strings.ReplaceAll(tlpLog, "0000:04:00.0", "0000:3b:00.0")
+	d, err := s.Diagnose(t.Context(), nvmeapst.DiagnoseOptions{Log: strings.NewReader(other)})
+	require.NoError(t, err)
+	assert.Equal(t, "nvme0", d.Controller)
+	assert.Empty(t, d.Facts.Path, "another machine's bridges")
+	assert.Nil(t, d.Facts.Health)
+	assert.Contains(t, strings.Join(d.Notes, "\n"), "the pasted log is not this machine's (the log's nvme0 is at PCI address 0000:3b:00.0, this machine's at 0000:04:00.0)")
+
+	d, err = s.Diagnose(t.Context(), nvmeapst.DiagnoseOptions{Log: strings.NewReader(tlpLog)})
+	require.NoError(t, err)
+	require.Len(t, d.Facts.Path, 2)
+	assert.Contains(t, strings.Join(d.Notes, "\n"), "the pasted log matches this machine's nvme0 (PCI address 0000:04:00.0)")
+}

@@ -184,7 +184,8 @@ type machine struct {
 // controller that cannot be read at all (one a bundle lists but does not
 // hold, say) is a problem in Report.Problems. Inspect fails only when sysfs
 // cannot be enumerated or a named controller does not exist
-// (ErrNoController).
+// (ErrNoController), or when ctx is done before it ends (an error wrapping
+// ctx's cause: errors.Is(err, context.Canceled) or DeadlineExceeded).
 //
 // The pure part, comparing the plan with the drive and finding the
 // configurations that reproduce the drive's table, is analysis.Check;
@@ -192,6 +193,9 @@ type machine struct {
 // module parameters, the DMI strings, nvme.quirks= and the sysfs quirks
 // file.
 func (s *System) Inspect(ctx context.Context, names ...string) (*Report, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("nvmeapst: inspect: %w", context.Cause(ctx))
+	}
 	ctrls, problems, err := s.controllers(names)
 	if err != nil {
 		return nil, err
@@ -202,6 +206,11 @@ func (s *System) Inspect(ctx context.Context, names ...string) (*Report, error) 
 		cr := s.inspectController(ctx, m, c)
 		r.Problems = append(r.Problems, cr.SysfsProblems...)
 		r.Controllers = append(r.Controllers, cr)
+		if ctx.Err() != nil {
+			// A device read cut short reads as unknown: the report would
+			// say so of a drive that answers. Say why instead.
+			return nil, fmt.Errorf("nvmeapst: inspect %s: %w", c.Name, context.Cause(ctx))
+		}
 	}
 	return r, nil
 }

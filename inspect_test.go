@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -375,4 +376,20 @@ func TestInspectReach(t *testing.T) {
 	var z nvmeapst.ControllerReport
 	a := z.Assumptions()
 	assert.True(t, a.IsZero(), "the zero report assumed nothing")
+}
+
+// TestInspectHonoursContext: a context done before or during Inspect is
+// an error wrapping its cause, never a report of unknown drives.
+func TestInspectHonoursContext(t *testing.T) {
+	s := system(t, fixtureRoot, consistentDrives(t))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r, err := s.Inspect(ctx)
+	assert.Nil(t, r)
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Contains(t, err.Error(), "nvmeapst: inspect")
+	ctx, cancel = context.WithDeadline(context.Background(), time.Unix(0, 0))
+	defer cancel()
+	_, err = s.Inspect(ctx, "nvme2")
+	require.ErrorIs(t, err, context.DeadlineExceeded)
 }

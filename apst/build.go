@@ -19,7 +19,11 @@ type Plan struct {
 	// Sent reports whether Set Features (FID 0Ch) is sent at all. It is
 	// false when APSTA is 0 or NPSS is above 31.
 	Sent bool
-	// Enabled is APSTE, bit 0 of CDW11 of the Set Features command.
+	// Enabled is APSTE, bit 0 of CDW11 of the Set Features command: it is
+	// meaningful only when Sent is true. Enabled false with Sent true is
+	// "APSTE=0 sent" (the kernel turns APST off on the drive); with Sent
+	// false nothing is sent and the drive keeps whatever it held. Outcome
+	// tells the cases apart in one value.
 	Enabled bool
 	// AssumedAPSTA reports that the controller's APSTA was unknown (a
 	// capture that does not record it) and Build assumed APST supported.

@@ -92,10 +92,14 @@ func DecodeTable(b []byte) (Table, error) {
 // Reachable returns, as a bit set (bit n = state n), the states the table
 // can move a controller to when it starts idle in state from: it follows the
 // entries with a non-zero idle time until a state has none (or a state
-// repeats). The starting state is included.
+// repeats). The starting state is included. A nil table is no table sent:
+// only the starting state.
 func (t *Table) Reachable(from uint8) States {
 	var seen States
 	s := from & 0x1f
+	if t == nil {
+		return 1 << s
+	}
 	for seen&(1<<s) == 0 {
 		seen |= 1 << s
 		e := t[s]

@@ -41,7 +41,7 @@ type Reach struct {
 // deepest state reached and the largest exit latency (EXLAT, from c's power
 // state descriptors) among the states it can reach besides state 0. Targets
 // beyond NPSS are looked up in c.PowerStates all the same; a nil c counts
-// every exit latency as 0.
+// every exit latency as 0, and a nil t is no table (state 0 only).
 func Reachability(c *powerstate.Controller, t *apst.Table) Reach {
 	r := Reach{States: t.Reachable(0), WorstExitState: -1}
 	for s := range apst.Entries {

@@ -283,6 +283,10 @@ func TestReachability(t *testing.T) {
 	// An entry with idle time 0 makes no transition.
 	tab[0] = apst.NewEntry(3, 0)
 	require.Equal(t, apst.States(1), analysis.Reachability(c, &tab).States)
+	// No table is the empty table: state 0 only, no panic.
+	var empty apst.Table
+	require.Equal(t, analysis.Reachability(c, &empty), analysis.Reachability(c, nil))
+	require.Equal(t, analysis.Reach{States: 1, WorstExitState: -1}, analysis.Reachability(nil, nil))
 }
 
 func BenchmarkSweep(b *testing.B) {

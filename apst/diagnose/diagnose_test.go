@@ -223,3 +223,15 @@ func TestNothingKnown(t *testing.T) {
 	assert.Empty(t, d.Causes)
 	assert.Contains(t, d.Summary, "no failure seen: no kernel log was read")
 }
+
+// TestZeroParamsTakeTheDrivesQuirks: the zero Params are the release's
+// defaults with the quirks the kernel's tables give the drive, so a drive
+// the kernel never runs APST on is not blamed on an APST table.
+func TestZeroParamsTakeTheDrivesQuirks(t *testing.T) {
+	c := powerstate.Controller{VendorID: 0x1179, Model: "THNSF5256GPUK TOSHIBA", Firmware: "51025KLA", NPSS: 4, APSTA: 1}
+	for i := 1; i <= 4; i++ {
+		c.PowerStates[i] = powerstate.Descriptor{NonOperational: i >= 3, EntryLatency: 1000, ExitLatency: powerstate.Microseconds(1000 * i)}
+	}
+	d := diagnose.Diagnose(diagnose.Input{Identify: &c, Log: readLog(t, "apst.log", nil)})
+	assert.Contains(t, strings.Join(d.Notes, "\n"), "and the quirks the kernel's tables give the drive (no-apst)")
+}

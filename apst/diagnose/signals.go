@@ -124,7 +124,8 @@ func observe(in *Input) *signals {
 			}
 			params = apst.DefaultParams(gen)
 			params.Release = s.release
-			s.notes = append(s.notes, fmt.Sprintf("no kernel parameters were given: the APST plan assumes the module defaults of %s (bound %s)", gen, params.Bound))
+			params.Quirks = apst.DriveQuirks(in.Identify, s.release).Quirks
+			s.notes = append(s.notes, fmt.Sprintf("no kernel parameters were given: the APST plan assumes the module defaults of %s (bound %s) and the quirks the kernel's tables give the drive (%s)", gen, params.Bound, params.Quirks))
 		}
 		in.Params = params
 		p, err := apst.Build(in.Identify, params)

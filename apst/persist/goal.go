@@ -74,19 +74,22 @@ func ParseGoal(s string) (Goal, error) {
 	case "stall", "max-stall":
 		d, err := apst.ParseMicroseconds(v)
 		if err != nil {
-			return Goal{}, fmt.Errorf("%w: %q: %v", ErrGoal, s, err)
+			return Goal{}, fmt.Errorf("%w: %q: %w", ErrGoal, s, err)
 		}
 		return Goal{Kind: GoalStall, Stall: d}, nil
 	case "bar":
 		var set apst.States
-		if err := set.UnmarshalText([]byte(v)); err != nil || set == 0 {
+		if err := set.UnmarshalText([]byte(v)); err != nil {
+			return Goal{}, fmt.Errorf("%w: %q: want a state 0..31 (4 or ps4) or a comma list: %w", ErrGoal, s, err)
+		}
+		if set == 0 {
 			return Goal{}, fmt.Errorf("%w: %q: want a state 0..31 (4 or ps4) or a comma list", ErrGoal, s)
 		}
 		return Goal{Kind: GoalBar, Bar: set}, nil
 	case "power":
 		uw, err := parseMicroWatts(v)
 		if err != nil {
-			return Goal{}, fmt.Errorf("%w: %q: %v", ErrGoal, s, err)
+			return Goal{}, fmt.Errorf("%w: %q: %w", ErrGoal, s, err)
 		}
 		return Goal{Kind: GoalPower, Power: uw}, nil
 	}

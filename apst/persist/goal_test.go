@@ -64,3 +64,11 @@ func TestResolve(t *testing.T) {
 	_, err = persist.Resolve(&evo, p, persist.Goal{Kind: persist.GoalPower, Power: 1})
 	assert.ErrorIs(t, err, persist.ErrGoal)
 }
+
+// TestParseGoalKeepsTheCause: a goal's value error keeps apst's sentinel
+// in the chain beside ErrGoal.
+func TestParseGoalKeepsTheCause(t *testing.T) {
+	_, err := persist.ParseGoal("stall=25parsecs")
+	require.ErrorIs(t, err, persist.ErrGoal)
+	require.ErrorIs(t, err, apst.ErrInvalidConfig)
+}
