@@ -13,7 +13,9 @@ import (
 // unchecked) and the machine's DMI strings. Each is recorded only where it
 // can change the answer: an unknown release only when a quirk entry that
 // could apply to the controller is not in every release's tables, DMI
-// unchecked only when a DMI rule of the tables used could apply to it.
+// unchecked only when a DMI rule of the tables used names its PCI ID (a
+// rule for every drive of one machine model is kept apart, in
+// MachineDMIRules).
 //
 // [Plan.Assumptions] and [QuirkMatch.Assumptions] derive it; a tool prints
 // [Assumptions.Notes] (or the fields) once per output, and
@@ -59,6 +61,12 @@ type Assumptions struct {
 	// rules with their quirks.
 	DMIUnchecked bool
 	DMIRules     []string
+	// MachineDMIRules names the DMI rules of the tables used that take
+	// every NVMe device of one machine model (the Lenovo N60z's), unchecked
+	// because the machine is unknown. They are no caveat of this drive:
+	// on that machine they change every drive's answer alike, elsewhere
+	// none. Notes and IsZero leave them out; JSON views keep them.
+	MachineDMIRules []string
 	// Other states, one sentence each, what else the lookup inferred or
 	// assumed: a PCI ID the model rules out, a PCI vendor other than the
 	// Identify VID, fields matched padded, a release newer than the newest
@@ -103,7 +111,7 @@ const NoteAPSTAUnknown = "the capture does not record APSTA; APST support was as
 func (a Assumptions) ReleaseNote() string {
 	switch {
 	case a.BaseUnknown:
-		return baseUnknownNote(a.Release)
+		return baseStakeNote(a.Release, a.AtStake)
 	case a.ReleaseUnknown:
 		return "kernel release unknown: assumed the newest quirk tables (Linux " + a.Tables.String() +
 			"); the release decides " + strings.Join(a.AtStake, "; ")
@@ -155,6 +163,9 @@ func (a Assumptions) Without(common Assumptions) Assumptions {
 	if a.DMIUnchecked && a.DMINote() == common.DMINote() {
 		out.DMIUnchecked, out.DMIRules = false, nil
 	}
+	if slices.Equal(a.MachineDMIRules, common.MachineDMIRules) {
+		out.MachineDMIRules = nil
+	}
 	out.Other = slices.DeleteFunc(out.Other, func(s string) bool { return slices.Contains(common.Other, s) })
 	if len(out.Other) == 0 {
 		out.Other = nil
@@ -178,6 +189,9 @@ func (a Assumptions) intersect(b *Assumptions) Assumptions {
 	if a.DMINote() != b.DMINote() {
 		c.DMIUnchecked, c.DMIRules = false, nil
 	}
+	if !slices.Equal(a.MachineDMIRules, b.MachineDMIRules) {
+		c.MachineDMIRules = nil
+	}
 	c.Other = nil
 	for _, s := range a.Other {
 		if slices.Contains(b.Other, s) {
@@ -192,6 +206,7 @@ func clone(a Assumptions) Assumptions {
 	a.AtStake = slices.Clone(a.AtStake)
 	a.PCIUnchecked = slices.Clone(a.PCIUnchecked)
 	a.DMIRules = slices.Clone(a.DMIRules)
+	a.MachineDMIRules = slices.Clone(a.MachineDMIRules)
 	a.Other = slices.Clone(a.Other)
 	return a
 }
@@ -265,7 +280,12 @@ func (f *lookupFacts) fill(a *Assumptions, notes []string) {
 			a.ReleaseUnknown, a.Tables, a.AtStake = true, f.tables, stake
 		}
 	case f.release.BaseUnknown:
-		a.BaseUnknown, a.Release, a.Tables, a.AtStake = true, f.release, f.tables, f.release.SeriesChanges()
+		// Only the entries that differ within the series and could apply
+		// to this controller are at stake; none, and the base cannot
+		// change the answer.
+		if stake := f.release.seriesChanges(f.mayApplyAny); len(stake) > 0 {
+			a.BaseUnknown, a.Release, a.Tables, a.AtStake = true, f.release, f.tables, stake
+		}
 	}
 	if f.inferredFrom != "" {
 		a.PCIInferred, a.PCIInferredFrom = f.pci, f.inferredFrom
@@ -277,9 +297,10 @@ func (f *lookupFacts) fill(a *Assumptions, notes []string) {
 		said = append(said, a.PCIUncheckedWhy)
 	}
 	if !f.dmiKnown {
-		if rules := f.dmiStake(); len(rules) > 0 {
+		if rules := f.dmiStake(false); len(rules) > 0 {
 			a.DMIUnchecked, a.DMIRules = true, rules
 		}
+		a.MachineDMIRules = f.dmiStake(true)
 	}
 	for _, n := range notes {
 		if !slices.Contains(said, n) && !strings.HasPrefix(n, "quirk tables not consulted") {
@@ -313,6 +334,15 @@ func (f *lookupFacts) mayApply(e *QuirkEntry) bool {
 	return false
 }
 
+// mayApplyAny is mayApply for entries of every table, without the DMI rules
+// that take every device of one machine model (MachineDMIRules).
+func (f *lookupFacts) mayApplyAny(e *QuirkEntry) bool {
+	if e.Table == tableDMI && e.Device.IsZero() {
+		return false
+	}
+	return e.Quirks.APST() != 0 && f.mayApply(e)
+}
+
 // releaseStake names the entries (DMI rules aside: DMINote names those)
 // that could apply to the controller and are not in every release with
 // APST: what an unknown release decides.
@@ -335,11 +365,15 @@ func (f *lookupFacts) releaseStake() []string {
 
 // dmiStake names the DMI rules of the tables used that could apply to the
 // controller, with their quirks.
-func (f *lookupFacts) dmiStake() []string {
+//
+// With machine false they are the rules that name the controller's PCI ID
+// (a drive on one machine model); with machine true the rules that take
+// every NVMe device of one machine model, which are no caveat of one drive.
+func (f *lookupFacts) dmiStake(machine bool) []string {
 	var out []string
 	for i := range quirkHistory {
 		e := &quirkHistory[i]
-		if e.Table != tableDMI || !e.In(f.tables) || !f.mayApply(e) {
+		if e.Table != tableDMI || !e.In(f.tables) || e.Device.IsZero() != machine || !f.mayApply(e) {
 			continue
 		}
 		out = append(out, entryName(e)+" ("+e.Quirks.APST().String()+")")

@@ -27,6 +27,7 @@ func TestPlanAssumptions(t *testing.T) {
 	noAPSTA.Missing |= powerstate.FieldAPSTA
 	kingston := powerstate.Controller{VendorID: 0x2646, Model: "KINGSTON SNV2S1000G", Firmware: "1.0", NPSS: 4, APSTA: 1}
 	samsung960 := powerstate.Controller{VendorID: 0x144d, Model: "Samsung SSD 960 EVO 250GB", Firmware: "1.0", NPSS: 4, APSTA: 1}
+	smi := powerstate.Controller{VendorID: 0x126f, PCIDeviceID: 0x2262, Model: "Generic SM2262 1TB", Firmware: "1.0", NPSS: 4, APSTA: 1}
 	lenovoRule := "any NVMe device in a Lenovo N60z (board LXKT-ZXEG-N6) (no-apst)"
 
 	for _, tc := range []struct {
@@ -36,11 +37,11 @@ func TestPlanAssumptions(t *testing.T) {
 		given   bool
 		check   func(t *testing.T, a apst.Assumptions)
 	}{
-		{"990 EVO Plus, release unknown: only the DMI rule for every device", evo, "", false, func(t *testing.T, a apst.Assumptions) {
+		{"990 EVO Plus, release unknown: only the DMI rule for every device, which is no caveat of the drive", evo, "", false, func(t *testing.T, a apst.Assumptions) {
 			assert.False(t, a.ReleaseUnknown, "no entry that could apply differs between releases")
-			assert.True(t, a.DMIUnchecked)
-			assert.Equal(t, []string{lenovoRule}, a.DMIRules)
-			assert.Len(t, a.Notes(), 1)
+			assert.False(t, a.DMIUnchecked)
+			assert.Equal(t, []string{lenovoRule}, a.MachineDMIRules)
+			assert.Empty(t, a.Notes())
 		}},
 		{"990 EVO Plus on 6.8: nothing can matter", evo, "6.8", false, func(t *testing.T, a apst.Assumptions) {
 			assert.True(t, a.IsZero(), "%q", a.Notes())
@@ -53,7 +54,8 @@ func TestPlanAssumptions(t *testing.T) {
 			assert.Contains(t, a.AtStake[0], "8086:f1a5")
 			assert.Equal(t, apst.PCIID{Vendor: 0x8086, Device: 0xf1a5}, a.PCIInferred)
 			assert.Contains(t, a.PCIInferredFrom, "INTEL SSDPEKKW256G7")
-			assert.True(t, a.DMIUnchecked)
+			assert.False(t, a.DMIUnchecked, "no DMI rule names 8086:f1a5")
+			assert.Equal(t, []string{lenovoRule}, a.MachineDMIRules)
 		}},
 		{"600p on 6.8: inferred PCI ID only", &intel, "6.8", false, func(t *testing.T, a apst.Assumptions) {
 			assert.False(t, a.ReleaseUnknown)
@@ -61,12 +63,17 @@ func TestPlanAssumptions(t *testing.T) {
 			assert.False(t, a.PCIInferred.IsZero())
 			assert.Len(t, a.Notes(), 1)
 		}},
-		{"600p, distribution base unknown: the series' changes", &intel, "5.10.0-28-amd64", false, func(t *testing.T, a apst.Assumptions) {
-			assert.True(t, a.BaseUnknown)
+		{"600p, distribution base unknown: no change of the series could apply to it", &intel, "5.10.0-28-amd64", false, func(t *testing.T, a apst.Assumptions) {
+			assert.False(t, a.BaseUnknown, "%q", a.AtStake)
 			assert.False(t, a.ReleaseUnknown)
-			r := mustRelease(t, "5.10.0-28-amd64")
-			assert.Equal(t, r.SeriesChanges(), a.AtStake)
+			assert.NotEmpty(t, mustRelease(t, "5.10.0-28-amd64").SeriesChanges(), "the series changes for other drives")
+		}},
+		{"SM2262, distribution base unknown: its entry added in 6.8.6 is at stake", &smi, "6.8.0-45-generic", false, func(t *testing.T, a apst.Assumptions) {
+			assert.True(t, a.BaseUnknown)
+			require.Len(t, a.AtStake, 1, "%q", a.AtStake)
+			assert.Contains(t, a.AtStake[0], "126f:2262")
 			assert.Contains(t, a.ReleaseNote(), "stable base is unknown")
+			assert.NotContains(t, a.ReleaseNote(), "Lenovo")
 		}},
 		{"quirks given: no quirk table assumed", &intel, "", true, func(t *testing.T, a apst.Assumptions) {
 			assert.True(t, a.IsZero(), "%q", a.Notes())
@@ -141,21 +148,20 @@ func TestQuirkMatchAssumptions(t *testing.T) {
 // TestCommonAssumptions: what several answers share is said once, and
 // each keeps what it adds.
 func TestCommonAssumptions(t *testing.T) {
-	intel := fixture(t, "intel-ssdpekkw256g7-PSF109C.bin")
+	smi := powerstate.Controller{VendorID: 0x126f, Model: "Generic SM2262 1TB", Firmware: "1.0", NPSS: 4, APSTA: 1}
 	var as []apst.Assumptions
-	for _, k := range []string{"6.8", "5.10.0-28-amd64", "4.11"} {
+	for _, k := range []string{"6.8", "6.8.0-45-generic", "4.11"} {
 		p := apst.DefaultParams(apst.Current)
 		require.NoError(t, p.Set("kernel", k))
-		plan, err := apst.Build(&intel, p)
+		plan, err := apst.Build(&smi, p)
 		require.NoError(t, err)
-		as = append(as, plan.Assumptions(&intel))
+		as = append(as, plan.Assumptions(&smi))
 	}
 	common := apst.CommonAssumptions(as)
-	assert.False(t, common.PCIInferred.IsZero(), "every configuration inferred the PCI ID")
 	assert.False(t, common.BaseUnknown)
 	own1 := as[1].Without(common)
-	assert.True(t, own1.BaseUnknown)
-	assert.True(t, own1.PCIInferred.IsZero(), "said once, in the common part")
+	assert.True(t, own1.BaseUnknown, "only the distribution kernel's base is unknown")
+	assert.NotEmpty(t, own1.PCIUnchecked, "126f:2262 is in the newest 6.8.z tables only")
 	own0 := as[0].Without(common)
 	assert.True(t, own0.IsZero(), "%q", own0.Notes())
 }

@@ -115,9 +115,10 @@ func ExampleDecodeFeature() {
 
 // What a plan of the Intel 600p capture assumed: the capture names no
 // kernel release (and 8086:f1a5 entered the tables in 4.12), carries no PCI
-// ID (inferred from the model) and no DMI data (the Lenovo N60z rule
-// applies to every drive from 6.11). Under Linux 6.8 with the PCI ID
-// given, nothing is left to assume.
+// ID (inferred from the model) and no DMI data (the Lenovo N60z rule,
+// from 6.11, takes every drive of that machine: kept apart, as no caveat of
+// this drive). Under Linux 6.8 with the PCI ID given, nothing is left to
+// assume.
 func ExamplePlan_Assumptions() {
 	img, err := os.ReadFile("../testdata/identify/intel-ssdpekkw256g7-PSF109C.bin")
 	if err != nil {
@@ -133,7 +134,7 @@ func ExamplePlan_Assumptions() {
 	}
 	a := plan.Assumptions(&c)
 	fmt.Println("max PS", plan.MaxPS, "release unknown:", a.ReleaseUnknown, "at stake:", a.AtStake)
-	fmt.Println("PCI ID inferred:", a.PCIInferred, "DMI unchecked:", a.DMIUnchecked, a.DMIRules)
+	fmt.Println("PCI ID inferred:", a.PCIInferred, "DMI unchecked:", a.DMIUnchecked, "machine rules:", a.MachineDMIRules)
 
 	p := apst.DefaultParams(apst.Current)
 	if err := p.Set("kernel", "6.8"); err != nil {
@@ -148,6 +149,6 @@ func ExamplePlan_Assumptions() {
 	fmt.Println("max PS", plan.MaxPS, "assumed nothing:", a.IsZero())
 	// Output:
 	// max PS 3 release unknown: true at stake: [8086:f1a5 Intel 600P/P3100 (no-deepest-ps; since 4.12)]
-	// PCI ID inferred: 8086:f1a5 DMI unchecked: true [any NVMe device in a Lenovo N60z (board LXKT-ZXEG-N6) (no-apst)]
+	// PCI ID inferred: 8086:f1a5 DMI unchecked: false machine rules: [any NVMe device in a Lenovo N60z (board LXKT-ZXEG-N6) (no-apst)]
 	// max PS 3 assumed nothing: true
 }

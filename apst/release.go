@@ -275,14 +275,18 @@ func (r *Release) UnmarshalText(b []byte) error {
 // package knows, as "8086:f1a5 Intel 600P/P3100 (added in 5.10.15)": what a
 // distribution kernel of the series may or may not carry, depending on its
 // stable base.
-func (r Release) SeriesChanges() []string {
+func (r Release) SeriesChanges() []string { return r.seriesChanges(nil) }
+
+// seriesChanges is SeriesChanges of the entries keep accepts (all when keep
+// is nil).
+func (r Release) seriesChanges(keep func(*QuirkEntry) bool) []string {
 	var out []string
 	m := r.mainline()
 	last := Release{Major: r.Major, Minor: r.Minor, Patch: 1<<16 - 1}
 	for i := range quirkHistory {
 		e := &quirkHistory[i]
 		in0, inZ := e.In(m), e.In(last)
-		if in0 == inZ {
+		if in0 == inZ || keep != nil && !keep(e) {
 			continue
 		}
 		at := ""
@@ -306,11 +310,15 @@ func (r Release) SeriesChanges() []string {
 
 // baseUnknownNote says what a lookup for a distribution release whose base
 // is unknown assumed, and what is at stake.
-func baseUnknownNote(r Release) string {
+func baseUnknownNote(r Release) string { return baseStakeNote(r, r.SeriesChanges()) }
+
+// baseStakeNote is baseUnknownNote with the entries at stake ch (for one
+// controller: those that could apply to it).
+func baseStakeNote(r Release, ch []string) string {
 	series := strconv.Itoa(int(r.Major)) + "." + strconv.Itoa(int(r.Minor))
 	n := "distribution kernel " + series + ".0-N: its upstream stable base is unknown; assumed the newest " + series +
 		".z quirk tables known"
-	if ch := r.SeriesChanges(); len(ch) > 0 {
+	if len(ch) > 0 {
 		n += ", which differ from " + series + ".0 in: " + strings.Join(ch, "; ")
 	} else {
 		n += " (no APST-relevant entry differs within the series)"

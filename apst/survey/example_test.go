@@ -127,7 +127,8 @@ func ExampleSurvey_Merge() {
 // What a drive's answers assumed, by kind: a smartctl report records
 // neither APSTA nor the PCI ID (inferred from the model), no kernel release
 // was given (it decides the Intel 600p's quirk entry) and the machine is
-// unknown (a DMI rule of the tables could apply). A fleet report counts
+// unknown (only the Lenovo N60z rule, which takes every drive of that
+// machine, could apply: no caveat of this drive). A fleet report counts
 // these kinds; Plan.Assumptions says them in sentences.
 func ExampleRow_assumed() {
 	configs := []analysis.Config{
@@ -161,6 +162,6 @@ func ExampleRow_assumed() {
 	// APSTA assumed: true
 	// release assumed: true
 	// stable base assumed: false
-	// DMI assumed: true
+	// DMI assumed: false
 	// PCI ID 8086:f1a5 inferred from the model "INTEL SSDPEKKW256G7" (Intel 600p, VID 0x8086, model "INTEL SSDPEKKW*" ending in G7 or T7; high confidence)
 }

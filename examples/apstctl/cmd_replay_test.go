@@ -136,7 +136,8 @@ func TestReplayJSONView(t *testing.T) {
 	var v map[string]any
 	require.NoError(t, json.Unmarshal([]byte(out), &v))
 	require.Contains(t, v, "assumptions")
-	assert.Equal(t, true, v["assumptions"].(map[string]any)["dmi_unchecked"])
+	assert.Equal(t, false, v["assumptions"].(map[string]any)["dmi_unchecked"])
+	assert.NotEmpty(t, v["assumptions"].(map[string]any)["machine_dmi_rules"])
 	delete(v, "assumptions")
 	for _, c := range v["configs"].([]any) {
 		cm := c.(map[string]any)

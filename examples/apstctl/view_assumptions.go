@@ -26,8 +26,12 @@ type assumptionsJSON struct {
 	PCIUncheckedWhy    string           `json:"pci_quirks_unchecked_why"`
 	DMIUnchecked       bool             `json:"dmi_unchecked"`
 	DMIRules           []string         `json:"dmi_rules"`
-	Other              []string         `json:"other"`
-	Notes              []string         `json:"notes"`
+	// MachineDMIRules are the unchecked DMI rules that take every drive
+	// of one machine model: no caveat of this drive, so the text leaves
+	// them out.
+	MachineDMIRules []string `json:"machine_dmi_rules"`
+	Other           []string `json:"other"`
+	Notes           []string `json:"notes"`
 }
 
 // assumptionsView is the JSON of a.
@@ -35,7 +39,7 @@ func assumptionsView(a *apst.Assumptions) assumptionsJSON {
 	v := assumptionsJSON{
 		APSTAUnknown: a.APSTAUnknown, ReleaseUnknown: a.ReleaseUnknown, BaseUnknown: a.BaseUnknown,
 		AtStake: nonNil(a.AtStake), PCIQuirksUnchecked: []string{}, PCIUncheckedWhy: a.PCIUncheckedWhy,
-		DMIUnchecked: a.DMIUnchecked, DMIRules: nonNil(a.DMIRules), Other: nonNil(a.Other), Notes: nonNil(a.Notes()),
+		DMIUnchecked: a.DMIUnchecked, DMIRules: nonNil(a.DMIRules), MachineDMIRules: nonNil(a.MachineDMIRules), Other: nonNil(a.Other), Notes: nonNil(a.Notes()),
 	}
 	if !a.Tables.IsZero() {
 		t := a.Tables.String()
