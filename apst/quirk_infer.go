@@ -32,6 +32,10 @@ var pciInferences = [...]pciInference{
 	{vendor: 0x2646, prefix: "KINGSTON SKC2000M8", id: PCIID{0x2646, 0x2262}, product: "Kingston KC2000", confidence: "medium"},
 	{vendor: 0x1e49, prefix: "ZHITAI TiPro7000", id: PCIID{0x1e49, 0x0041}, product: "ZHITAI TiPro7000", confidence: "medium"},
 	{vendor: 0x1e49, prefix: "ZHITAI TiPro5000", id: PCIID{0x1e49, 0x0021}, product: "ZHITAI TiPro5000", confidence: "medium"},
+	// The commit that quirks 1e49:0021 (Xi Ruoyao, linux-nvme, 2022-09-28,
+	// "nvme-pci: avoid the deepest sleep state on ZHITAI TiPro5000 SSDs")
+	// quotes the drive's id-ctrl: its model reads "ZHITAI TiPlus5000 1TB".
+	{vendor: 0x1e49, prefix: "ZHITAI TiPlus5000", id: PCIID{0x1e49, 0x0021}, product: "ZHITAI TiPlus5000 (TiPro5000 in pci.c)", confidence: "high"},
 	{vendor: 0x1cc1, prefix: "ADATA SX8200PNP", id: PCIID{0x1cc1, 0x8201}, product: "ADATA XPG SX8200 Pro", confidence: "medium"},
 	{vendor: 0x15b7, prefix: "WDC WDS", contains: "2B0C", id: PCIID{0x15b7, 0x5009}, product: "WD Blue SN550", confidence: "medium"},
 	{vendor: 0x025e, prefix: "SOLIDIGM SSDPFKKW", id: PCIID{0x025e, 0xf1ac}, product: "Solidigm P44 Pro", confidence: "high"},

@@ -360,6 +360,7 @@ func TestInferenceTable(t *testing.T) {
 		{0x2646, "KINGSTON SKC3000D2048G", apst.PCIID{}},
 		{0x1e49, "ZHITAI TiPro7000 1TB", apst.PCIID{Vendor: 0x1e49, Device: 0x0041}},
 		{0x1e49, "ZHITAI TiPro5000 512GB", apst.PCIID{Vendor: 0x1e49, Device: 0x0021}},
+		{0x1e49, "ZHITAI TiPlus5000 1TB", apst.PCIID{Vendor: 0x1e49, Device: 0x0021}},
 		{0x1e49, "ZHITAI TiPlus7100s 4TB", apst.PCIID{}},
 		{0x1cc1, "ADATA SX8200PNP", apst.PCIID{Vendor: 0x1cc1, Device: 0x8201}},
 		{0x15b7, "WDC WDS500G2B0C-00PXH0", apst.PCIID{Vendor: 0x15b7, Device: 0x5009}},

@@ -381,8 +381,11 @@ func TestConvert(t *testing.T) {
 				assert.Len(t, b, powerstate.IdentifySize)
 				assert.Contains(t, stderr, "does not record APSTA")
 				assert.Equal(t, byte(1), b[265], "APSTA assumed, as apst.Build does")
-			} else {
+			}
+			if to.format == powerstate.FormatSmartctlText {
 				assert.Empty(t, stderr)
+			} else {
+				assert.Contains(t, stderr, "does not record the states' idle and active power")
 			}
 			got, err := powerstate.Parse(bytes.NewReader(b))
 			require.NoError(t, err)

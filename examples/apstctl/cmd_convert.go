@@ -118,6 +118,10 @@ sets to 1 (with a note on standard error), as apst.Build assumes.`,
 			ctl.APSTA = 1
 			fmt.Fprintf(x.errw, "apstctl convert: %s: the %s capture does not record APSTA; the image says 1 (APST supported), as apst.Build assumes\n", name, ctl.Format)
 		}
+		if to.t.name != "smartctl-text" && ctl.Knows(powerstate.FieldPowerStates) && !ctl.Knows(powerstate.FieldIdlePower|powerstate.FieldActivePower) {
+			// The target has no "unknown" for them: say what its 0 means.
+			fmt.Fprintf(x.errw, "apstctl convert: %s: the %s capture does not record the states' idle and active power (smartctl decodes them with the wrong scale bits); the %s output says 0, \"not reported\"\n", name, ctl.Format, to.t.name)
+		}
 		// Render first: a capture that cannot be written in the format is an
 		// input error, and nothing is written.
 		var buf strings.Builder

@@ -95,6 +95,9 @@ func runCommand(ctx context.Context, c *command, args []string, stdin io.Reader,
 	pos, err := parseArgs(c.flags, args)
 	if err == errHelp {
 		writeCommandHelp(out, c)
+		if brokenPipe(ctx, out) {
+			return 128 + int(syscall.SIGPIPE) // `apstctl plan --help | head -1`
+		}
 		return finish(prefix, exitOK, false, out, errw)
 	}
 	if err == nil && len(pos) == 0 && captureFromStdin[c.name] && stdin != nil && !isTerminalInput(stdin) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/powerstate"
@@ -24,6 +25,8 @@ type planFlags struct {
 	// force plans a capture that does not look like an Identify
 	// Controller image (powerstate.ErrNotIdentify) anyway.
 	force *bool
+	// fs tells the flags given from their defaults.
+	fs *flagSet
 
 	// match is the quirk lookup of the last params call when the quirks
 	// came from the capture (not --quirks).
@@ -44,6 +47,7 @@ func addPlanFlags(fs *flagSet) *planFlags {
 		pciID:          fs.String("pci-id", "VVVV:DDDD", "", "the PCI vendor:device ID of config space, for the PCI-ID quirk table; it wins over the Identify VID (a capture carries none; default: inferred from the model where that is certain)"),
 		forceAPST:      fs.Bool("force-apst", false, "nvme_core.force_apst=1"),
 		force:          addForceFlag(fs),
+		fs:             fs,
 	}
 }
 
@@ -96,6 +100,15 @@ func (pf *planFlags) params(c *powerstate.Controller) (apst.Params, error) {
 		}
 		pf.match = &m
 		p.Quirks = m.Quirks // what Build's own lookup finds on c (with --pci-id)
+	}
+	if p.Generation != apst.Current {
+		// The tolerance bands' parameters arrived with them in v5.14: an
+		// older kernel has none, and the flag would change nothing.
+		if name := pf.fs.firstGiven("apst-primary-timeout-ms", "apst-secondary-timeout-ms",
+			"apst-primary-latency-tol-us", "apst-secondary-latency-tol-us"); name != "" {
+			return p, usagef("--kernel %s and --%s contradict each other: %s has no nvme_core.%s (it arrived in v5.14)",
+				quoteArg(*pf.kernel), name, p.Generation, strings.ReplaceAll(name, "-", "_"))
+		}
 	}
 	if *pf.forceAPST && p.Generation == apst.V4_11 {
 		return p, usagef("--kernel %s and --force-apst contradict each other: v4.11 has no nvme_core.force_apst (it arrived in v4.12)", quoteArg(*pf.kernel))

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -99,5 +100,21 @@ func TestSetLatencyInterruptedRestores(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, strings.TrimSpace(was), strings.TrimSpace(string(b)), "%s restored", p)
 		}
+	}
+}
+
+// epipeWriter is standard output whose reader is gone.
+type epipeWriter struct{}
+
+func (epipeWriter) Write([]byte) (int, error) { return 0, syscall.EPIPE }
+
+// `apstctl plan --help | head -1`: help into a closed pipe ends quietly
+// with 128+SIGPIPE, as a report does, never "broken pipe" on stderr.
+func TestHelpIntoClosedPipe(t *testing.T) {
+	for _, args := range [][]string{{"plan", "--help"}, {"help", "plan"}, {"plan", "-h"}, {"sweep", evoImage}} {
+		var errOut bytes.Buffer
+		code := run(args, nil, epipeWriter{}, &errOut)
+		assert.Equal(t, 128+int(syscall.SIGPIPE), code, args)
+		assert.Empty(t, errOut.String(), args)
 	}
 }

@@ -44,10 +44,16 @@ func orUnknown(s string) string {
 }
 
 // Kernel names the kernel of p: the release when one was given, and the
-// generation.
+// generation; an older generation given alone says whose quirk tables it
+// runs with.
 func Kernel(p *apst.Params) string {
 	if !p.Release.IsZero() {
 		return fmt.Sprintf("kernel %s (%s, %s)", p.Release, p.Generation, p.Mode())
+	}
+	if p.Generation != apst.Current {
+		// A generation names no release: its algorithm runs with the
+		// newest quirk tables (--kernel 4.12, a release, picks 4.12's).
+		return fmt.Sprintf("kernel %s (%s; quirk tables of the newest release, %s: give a release for its own)", p.Generation, p.Mode(), apst.NewestRelease())
 	}
 	return fmt.Sprintf("kernel %s (%s)", p.Generation, p.Mode())
 }
