@@ -145,3 +145,17 @@ func TestParseFeatureBytesDoesNotRetain(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestFeaturePasteEndingInARange: a paste that shows the first entries and
+// sums up the rest ("Entry[4-31] are: ...") reads with those unknown.
+func TestFeaturePasteEndingInARange(t *testing.T) {
+	full := featureText("v2.9", true, evoTable())
+	i := strings.Index(full, "\tEntry[ 4]")
+	require.Positive(t, i)
+	for _, tail := range []string{"\tEntry[4-31] are: ITPT 0 ms, ITPS 0\n", "\tEntry[ 4 - 31]: all zero\n", "\tEntry [4-31] are zero\n"} {
+		fc, err := apst.ParseFeatureCapture(strings.NewReader(full[:i] + tail))
+		require.NoError(t, err, "%q", tail)
+		assert.Equal(t, apst.States(0xfffffff0), fc.Unknown, "%q", tail)
+		assert.Equal(t, evoTable()[3], fc.Table[3])
+	}
+}

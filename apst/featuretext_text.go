@@ -172,7 +172,7 @@ func parseFeatureText(s string) (FeatureCapture, error) {
 		switch field {
 		case 0:
 			idx, ok := entryIndex(n)
-			if !ok && !isEntryLine(n) {
+			if !ok && (!isEntryLine(n) || isEntryRange(n)) {
 				// Prose after the entries a paste shows: the rest is
 				// unknown.
 				bodyOver, bodyOverLn = true, l.N()
@@ -312,6 +312,17 @@ func partialNote(known int, cutITPS, cutDump bool, dumpLen int) string {
 // block: "Entry[N]", the ITPT or the ITPS line.
 func isEntryLine(n string) bool {
 	return strings.HasPrefix(n, "Entry[") || strings.HasPrefix(n, lnITPT) || strings.HasPrefix(n, lnITPS)
+}
+
+// isEntryRange reports a line a paste writes for the entries it leaves out,
+// "Entry[4-31] are: ..." or "Entry [ 4 - 31 ] ...": prose, not an entry.
+func isEntryRange(n string) bool {
+	rest, ok := strings.CutPrefix(n, "Entry[")
+	if !ok {
+		return false
+	}
+	i := strings.IndexByte(rest, ']')
+	return i > 0 && strings.Contains(rest[:i], "-")
 }
 
 // entryIndex parses "Entry[ 3]" (blanks collapsed: "Entry[ 3]" or "Entry[3]").
