@@ -96,8 +96,8 @@ func (d GapDistribution) Sample(r *rand.Rand, n int) ([]apst.Microseconds, error
 }
 
 // ParseGapDistribution parses "fixed:D", "uniform:D1..D2" or "exp:D"
-// ("exponential:D" too), each D as ParseMicroseconds reads it, e.g.
-// "exp:500ms" or "uniform:10ms..5s".
+// ("exponential:D" too), each D a duration with its unit as
+// ParseGapDuration reads it, e.g. "exp:500ms" or "uniform:10ms..5s".
 func ParseGapDistribution(s string) (GapDistribution, error) {
 	kind, arg, ok := strings.Cut(strings.TrimSpace(s), ":")
 	bad := func(err error) (GapDistribution, error) {
@@ -111,7 +111,7 @@ func ParseGapDistribution(s string) (GapDistribution, error) {
 	}
 	switch strings.ToLower(kind) {
 	case "fixed":
-		v, err := apst.ParseMicroseconds(arg)
+		v, err := ParseGapDuration(arg)
 		if err != nil {
 			return bad(err)
 		}
@@ -121,11 +121,11 @@ func ParseGapDistribution(s string) (GapDistribution, error) {
 		if !ok {
 			return bad(nil)
 		}
-		lo, err := apst.ParseMicroseconds(a)
+		lo, err := ParseGapDuration(a)
 		if err != nil {
 			return bad(err)
 		}
-		hi, err := apst.ParseMicroseconds(b)
+		hi, err := ParseGapDuration(b)
 		if err != nil {
 			return bad(err)
 		}
@@ -134,13 +134,26 @@ func ParseGapDistribution(s string) (GapDistribution, error) {
 		}
 		return GapDistribution{Kind: GapUniform, Min: lo, Max: hi}, nil
 	case "exp", "exponential":
-		v, err := apst.ParseMicroseconds(arg)
+		v, err := ParseGapDuration(arg)
 		if err != nil {
 			return bad(err)
 		}
 		return GapDistribution{Kind: GapExponential, Mean: v}, nil
 	}
 	return bad(nil)
+}
+
+// ParseGapDuration reads an idle gap: a duration with its unit (150us,
+// 25ms, 4.6ms, 2s), as apst.ParseMicroseconds reads it, or 0. A bare number
+// other than 0 is refused (ErrInvalidGaps): bounds are written in µs, gaps
+// in milliseconds and seconds, and "exp:10" meaning 10 µs is never what a
+// user who meant 10 s asked for.
+func ParseGapDuration(s string) (apst.Microseconds, error) {
+	t := strings.TrimSpace(s)
+	if _, err := strconv.ParseUint(t, 10, 64); err == nil && strings.Trim(t, "0") != "" {
+		return 0, fmt.Errorf("%w: %q has no unit: write %sus, %sms or %ss", ErrInvalidGaps, t, t, t, t)
+	}
+	return apst.ParseMicroseconds(t)
 }
 
 // formatMicros formats a duration compactly: "2s", "100ms" or "4600us".

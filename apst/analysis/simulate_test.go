@@ -157,7 +157,8 @@ func TestParseGapDistribution(t *testing.T) {
 		"fixed:2s":            {Kind: analysis.GapFixed, Mean: 2000000},
 		"uniform:10ms..5s":    {Kind: analysis.GapUniform, Min: 10000, Max: 5000000},
 		"exp:500ms":           {Kind: analysis.GapExponential, Mean: 500000},
-		"exponential:150":     {Kind: analysis.GapExponential, Mean: 150},
+		"exponential:150us":   {Kind: analysis.GapExponential, Mean: 150},
+		"fixed:0":             {Kind: analysis.GapFixed, Mean: 0},
 		" Fixed:4.6ms ":       {Kind: analysis.GapFixed, Mean: 4600},
 		"uniform:0us..1500us": {Kind: analysis.GapUniform, Min: 0, Max: 1500},
 	} {
@@ -168,7 +169,7 @@ func TestParseGapDistribution(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, got, again, got.String())
 	}
-	for _, in := range []string{"", "2s", "fixed:", "uniform:5s..1s", "uniform:1s", "gauss:1s", "exp:-1s", "fixed:1ns"} {
+	for _, in := range []string{"", "2s", "fixed:", "uniform:5s..1s", "uniform:1s", "gauss:1s", "exp:-1s", "fixed:1ns", "exp:10", "uniform:10..20ms"} {
 		_, err := analysis.ParseGapDistribution(in)
 		require.ErrorIs(t, err, analysis.ErrInvalidGaps, in)
 	}

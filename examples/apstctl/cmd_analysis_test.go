@@ -258,3 +258,15 @@ func TestAnalysisCommandErrors(t *testing.T) {
 	code, _, _ = anRun(t, runSweep, []byte("short"), "-")
 	assert.Equal(t, 2, code)
 }
+
+// A gap is a duration with its unit: simulate refuses exp:10 (10 µs to the
+// parser, 10 s to the user who typed it) rather than guess.
+func TestSimulateGapsNeedUnits(t *testing.T) {
+	for _, args := range [][]string{{"--gaps", "exp:10"}, {"--gap", "10"}, {"--gaps", "5,10ms"}, {"--gaps", "uniform:1..2s"}} {
+		code, _, errOut := runCmd(runSimulate, append([]string{evoImage}, args...)...)
+		assert.Equal(t, 2, code, "%v", args)
+		assert.Contains(t, errOut, "has no unit", "%v", args)
+	}
+	code, _, errOut := runCmd(runSimulate, evoImage, "--gaps", "exp:10s", "--count", "50")
+	assert.Equal(t, 0, code, errOut)
+}

@@ -66,11 +66,11 @@ func simulateCommand() *command {
 	pf := addPlanFlags(fs)
 	format := addOutputFormat(fs)
 	var gapList []string
-	fs.Func("gap", "DURATION", "an idle gap (150, 25ms, 3s; bare numbers are us): the wake after it (repeat)", func(s string) error {
+	fs.Func("gap", "DURATION", "an idle gap with its unit (150us, 25ms, 3s): the wake after it (repeat)", func(s string) error {
 		gapList = append(gapList, s)
 		return nil
 	})
-	gapsSpec := fs.String("gaps", "SPEC", "", "gaps to summarise: a comma list of durations, or fixed:D, uniform:D1..D2, exp:D")
+	gapsSpec := fs.String("gaps", "SPEC", "", "gaps to summarise: a comma list of durations with their units, or fixed:D, uniform:D1..D2, exp:D (exp:10s)")
 	count := fs.String("count", "N", "10000", "number of gaps to draw from a --gaps distribution")
 	seed := fs.String("seed", "N", "1", "seed of the PCG source for a --gaps distribution")
 	wf := addWakeFlags(fs)
@@ -98,7 +98,7 @@ are taken as instantaneous.`,
 		}
 		var single []apst.Microseconds
 		for _, g := range gapList {
-			v, err := apst.ParseMicroseconds(g)
+			v, err := analysis.ParseGapDuration(g)
 			if err != nil {
 				return usagef("--gap %s: %v", quoteArg(g), err)
 			}
@@ -222,7 +222,7 @@ func simulateGaps(spec string, count int, seed uint64) ([]apst.Microseconds, str
 	}
 	var gaps []apst.Microseconds
 	for _, f := range strings.Split(spec, ",") {
-		v, err := apst.ParseMicroseconds(f)
+		v, err := analysis.ParseGapDuration(f)
 		if err != nil {
 			return nil, "", err
 		}
