@@ -31,6 +31,12 @@ const (
 	// MistakeAddOnly: a rule that fires only at ACTION=="add", when the
 	// attribute may not exist yet.
 	MistakeAddOnly
+	// MistakePCIeOff: a kernel argument that turns PCIe power management
+	// off for every device (pcie_aspm=off, pcie_aspm.policy=performance,
+	// pcie_port_pm=off) beside, or instead of, the APST setting: it costs
+	// idle power on every link, and it is the fix of another layer (ASPM,
+	// the link, runtime PM), not of APST.
+	MistakePCIeOff
 )
 
 var mistakeNames = [...]string{
@@ -40,10 +46,11 @@ var mistakeNames = [...]string{
 	MistakeSerialOnly:   "serial-only",
 	MistakeNoGuard:      "no-guard",
 	MistakeAddOnly:      "add-only",
+	MistakePCIeOff:      "pcie-power-off",
 }
 
 // String names the mistake: "device-power-path", "deeper-states",
-// "global-zero", "serial-only", "no-guard", "add-only".
+// "global-zero", "serial-only", "no-guard", "add-only", "pcie-power-off".
 func (m Mistake) String() string {
 	if m >= MistakeDevicePath && int(m) < len(mistakeNames) {
 		return mistakeNames[m]
@@ -86,12 +93,40 @@ func CheckRules(rs Rules, text string) []Finding {
 }
 
 // CheckText looks for the PCI function's path in any text (a tmpfiles
-// line, a tuned profile, a shell script).
+// line, a tuned profile, a shell script), and for the kernel arguments
+// that turn PCIe power management off (CheckPCIeArgs).
 func CheckText(text string) []Finding {
 	var out []Finding
 	for i, line := range strings.Split(text, "\n") {
 		if isDevicePath(line) {
 			out = append(out, Finding{Mistake: MistakeDevicePath, Line: i + 1, Text: strings.TrimSpace(line), Explanation: explainDevicePath})
+		}
+	}
+	return append(out, CheckPCIeArgs(text)...)
+}
+
+// pcieOff are the kernel arguments that turn PCIe power management off for
+// every device, with what each does (Documentation/admin-guide/
+// kernel-parameters.txt).
+var pcieOff = map[string]string{
+	"pcie_aspm=off":                "turns ASPM off on every PCIe link",
+	"pcie_aspm.policy=performance": "keeps every PCIe link out of its ASPM low-power states",
+	"pcie_port_pm=off":             "turns runtime power management of every PCIe port off",
+}
+
+// CheckPCIeArgs finds the kernel arguments in text (a command line, a GRUB
+// or systemd-boot line) that turn PCIe power management off for every
+// device: MistakePCIeOff, one finding for each.
+func CheckPCIeArgs(text string) []Finding {
+	var out []Finding
+	for i, line := range strings.Split(text, "\n") {
+		for _, f := range strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == '\t' || r == '"' || r == '\'' }) {
+			what := pcieOff[strings.ToLower(f)]
+			if what == "" {
+				continue
+			}
+			out = append(out, Finding{Mistake: MistakePCIeOff, Line: i + 1, Text: f, Explanation: f + " " + what +
+				", not only the NVMe drive's: it costs idle power on every device and is the fix of the ASPM, link or runtime-PM layer, not of APST (apstctl diagnose tells which layer a drop-out is). Keep it only where diagnose, or a test without it, shows that layer at fault; for the drive alone, set its own power/control or a udev rule instead"})
 		}
 	}
 	return out

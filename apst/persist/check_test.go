@@ -94,3 +94,20 @@ func TestSysfsWrites(t *testing.T) {
 	assert.True(t, ok)
 	assert.Equal(t, "device/"+persist.ToleranceAttr, rel)
 }
+
+// TestCheckPCIeArgs: a command line that turns PCIe power management off
+// for every device is named, argument by argument, as a weakness.
+func TestCheckPCIeArgs(t *testing.T) {
+	fs := persist.CheckText("BOOT_IMAGE=/vmlinuz-6.8 root=UUID=x ro pcie_aspm=off pcie_port_pm=off quiet\n")
+	require.Len(t, fs, 2)
+	for i, want := range []string{"pcie_aspm=off", "pcie_port_pm=off"} {
+		assert.Equal(t, persist.MistakePCIeOff, fs[i].Mistake)
+		assert.Equal(t, want, fs[i].Text)
+		assert.False(t, fs[i].Mistake.Serious())
+		assert.Contains(t, fs[i].Explanation, "not of APST")
+	}
+	assert.Equal(t, "pcie-power-off", persist.MistakePCIeOff.String())
+	fs = persist.CheckPCIeArgs(`GRUB_CMDLINE_LINUX_DEFAULT="quiet pcie_aspm.policy=performance"`)
+	require.Len(t, fs, 1)
+	assert.Empty(t, persist.CheckPCIeArgs("pcie_aspm=force nvme_core.default_ps_max_latency_us=5500"))
+}

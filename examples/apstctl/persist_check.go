@@ -113,7 +113,7 @@ func runPersistCheck(ctx context.Context, x *invocation, f *persistFlags, args [
 	case len(defaults) > 0:
 		out.Kind = "module-default"
 		rules = nil
-		findings = persist.CheckDefaults(defaults)
+		findings = append(persist.CheckDefaults(defaults), persist.CheckPCIeArgs(text)...)
 	default:
 		var werr error
 		if sysfsWrites, werr = persist.ParseSysfsWrites(text); werr != nil {
