@@ -8,6 +8,7 @@ import (
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/persist"
+	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
 // UdevRule and UdevMatch refuse what Validate refuses and an unset
@@ -61,4 +62,14 @@ func TestZeroFleet(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, nf.Add("Samsung SSD 990 EVO Plus 1TB", 100000, evoSteps))
 	assert.Len(t, nf.Rules(), 1)
+}
+
+// Resolve of zero values is refused with an error that says so, wrapping
+// apst's.
+func TestResolveZero(t *testing.T) {
+	_, err := persist.Resolve(&powerstate.Controller{}, apst.Params{}, persist.Goal{})
+	require.ErrorIs(t, err, apst.ErrUnknownGeneration)
+	assert.Regexp(t, `^persist: resolve: `, err.Error())
+	_, err = persist.Resolve(nil, apst.DefaultParams(apst.Current), persist.Goal{Kind: persist.GoalDeepest})
+	require.ErrorIs(t, err, apst.ErrNilController)
 }

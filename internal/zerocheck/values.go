@@ -13,14 +13,14 @@ import (
 // that discards), so that what a call does is what its zero struct makes
 // it do.
 var stdValues = map[string]string{
-	"context.Context":  "context.Background()",
-	"io.Reader":        `strings.NewReader("")`,
-	"io.Writer":        "io.Discard",
-	"io.ReadCloser":    `io.NopCloser(strings.NewReader(""))`,
-	"io.ReaderAt":      `strings.NewReader("")`,
-	"time.Duration":    "time.Duration(0)",
-	"time.Time":        "time.Time{}",
-	"*math/rand.Rand":  "rand.New(rand.NewSource(1))",
+	"context.Context":    "context.Background()",
+	"io.Reader":          `strings.NewReader("")`,
+	"io.Writer":          "io.Discard",
+	"io.ReadCloser":      `io.NopCloser(strings.NewReader(""))`,
+	"io.ReaderAt":        `strings.NewReader("")`,
+	"time.Duration":      "time.Duration(0)",
+	"time.Time":          "time.Time{}",
+	"*math/rand.Rand":    "rand.New(rand.NewSource(1))",
 	"*math/rand/v2.Rand": "rand.New(rand.NewPCG(1, 2))",
 }
 
