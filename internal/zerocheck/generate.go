@@ -54,8 +54,8 @@ type pkg struct {
 	name  string // package clause
 	types map[string]*typeDecl
 	funcs []*ast.FuncDecl
-	// linuxOnly lists the functions ("F", "T.M") declared only in files
-	// built on Linux.
+	// everywhere holds the functions ("F", "T.M") declared in a file built
+	// on every GOOS, not only on Linux.
 	everywhere map[string]bool
 	files      map[*ast.FuncDecl]*ast.File
 }
@@ -81,9 +81,16 @@ var (
 )
 
 func load(root string) (*module, error) {
+	gomod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		return nil, fmt.Errorf("zerocheck: %w (run it from the module root)", err)
+	}
+	if first, _, _ := strings.Cut(string(gomod), "\n"); strings.TrimSpace(first) != "module "+Module {
+		return nil, fmt.Errorf("zerocheck: %s is not the root of module %s", root, Module)
+	}
 	m := &module{byPath: map[string]*pkg{}}
 	var dirs []string
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}

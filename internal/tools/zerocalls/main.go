@@ -23,4 +23,5 @@ func main() {
 		fmt.Fprintln(os.Stderr, "zerocalls:", err)
 		os.Exit(1)
 	}
+	fmt.Fprintf(os.Stderr, "zerocalls: wrote %s\n", zerocheck.File)
 }
