@@ -228,6 +228,9 @@ type gen struct {
 	imports map[string]string // import path to the name it is used by
 	calls   []call
 	skips   []skip
+	// usesNoop: a function argument returns errNoop, which the file then
+	// declares.
+	usesNoop bool
 }
 
 // errSkip is wrapped by the reasons a function cannot be called.
@@ -469,6 +472,10 @@ func (g *gen) source() ([]byte, error) {
 		}
 	}
 	b.WriteString(")\n\n")
+	if g.usesNoop {
+		b.WriteString("// errNoop is the error the function arguments below return.\n")
+		b.WriteString("var errNoop = errors.New(\"zerocheck: a function argument that does nothing\")\n\n")
+	}
 	b.WriteString("// zeroCalls calls each exported function and method of the library whose\n")
 	b.WriteString("// receiver or parameters include an exported struct type, with zero values.\n")
 	b.WriteString("var zeroCalls = []zeroCall{\n")

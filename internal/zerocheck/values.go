@@ -226,6 +226,8 @@ func (g *gen) funcLit(p *pkg, file *ast.File, ft *ast.FuncType) (string, error) 
 	body := "return"
 	if last := rs[len(rs)-1]; strings.HasSuffix(last, " error") {
 		body = strings.Fields(last)[0] + " = errNoop\nreturn"
+		g.usesNoop = true
+		g.imports["errors"] = "errors"
 	}
 	return s + " (" + strings.Join(rs, ", ") + ") {\n" + body + "\n}", nil
 }

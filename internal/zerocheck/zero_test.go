@@ -1,7 +1,6 @@
 package zerocheck_test
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -33,9 +32,6 @@ type zeroSkip struct {
 
 // results returns a call's results, for the generated calls.
 func results(v ...any) []any { return v }
-
-// errNoop is what the generated function arguments return as their error.
-var errNoop = errors.New("zerocheck: a no-op function argument")
 
 // expectedPanics are the calls known to panic that another change fixes;
 // each is removed when it lands (the test fails while one no longer
