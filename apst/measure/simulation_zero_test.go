@@ -31,3 +31,16 @@ func TestZeroSimulation(t *testing.T) {
 	_, err := measure.Run(context.Background(), m.Setup())
 	require.ErrorIs(t, err, measure.ErrSetup)
 }
+
+// The zero Config has no generation: its Tolerance is refused rather than
+// 0 (APST off), and Run refuses it before changing anything.
+func TestZeroConfigTolerance(t *testing.T) {
+	tol, err := measure.Config{}.Tolerance()
+	require.ErrorIs(t, err, measure.ErrSetup)
+	assert.False(t, tol.Valid())
+	p := apst.DefaultParams(apst.Current)
+	p.Bound = 0
+	tol, err = measure.Config{Params: p}.Tolerance()
+	require.NoError(t, err)
+	assert.Equal(t, apst.Tolerance{Kind: apst.ToleranceValue}, tol)
+}

@@ -73,3 +73,14 @@ func TestResolveZero(t *testing.T) {
 	_, err = persist.Resolve(nil, apst.DefaultParams(apst.Current), persist.Goal{Kind: persist.GoalDeepest})
 	require.ErrorIs(t, err, apst.ErrNilController)
 }
+
+// The zero Choice is no choice: its Tolerance is unset, which nothing
+// writes, rather than 0.
+func TestZeroChoiceTolerance(t *testing.T) {
+	tol := persist.Choice{}.Tolerance()
+	assert.False(t, tol.Valid())
+	_, err := persist.UdevRule(persist.AllControllers(), tol)
+	require.ErrorIs(t, err, apst.ErrInvalidTolerance)
+	assert.Equal(t, apst.Tolerance{Kind: apst.ToleranceValue, Value: 0}, persist.Choice{Rule: persist.RuleGiven}.Tolerance())
+	assert.Equal(t, apst.Tolerance{Kind: apst.ToleranceAny}, persist.Choice{Bound: apst.NoLimit, Rule: persist.RuleRoundest}.Tolerance())
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/measure"
 	"github.com/nvmeapst/nvmeapst/apst/persist"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
@@ -183,4 +184,26 @@ func wrapsOneOf(err error, targets []error) bool {
 		}
 	}
 	return false
+}
+
+// TestZeroTolerancesHarmless: no tolerance derived from a zero value is
+// the valid 0, which written to pm_qos_latency_tolerance_us turns APST off:
+// it is refused, or unset (which UdevRule, MarshalText and the kernel
+// refuse).
+func TestZeroTolerancesHarmless(t *testing.T) {
+	mt, merr := measure.Config{}.Tolerance()
+	for name, c := range map[string]struct {
+		tol apst.Tolerance
+		err error
+	}{
+		"persist.Choice{}.Tolerance": {persist.Choice{}.Tolerance(), nil},
+		"persist.Answer{}.Choice":    {persist.Answer{}.Choice.Tolerance(), nil},
+		"measure.Config{}.Tolerance": {mt, merr},
+		"persist.FleetRule{}.Choice": {persist.FleetRule{}.Choice.Tolerance(), nil},
+	} {
+		if c.err != nil {
+			continue
+		}
+		assert.False(t, c.tol.Valid() && c.tol.Bound() == 0, "%s is %s: APST off", name, c.tol)
+	}
 }
