@@ -10,6 +10,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -237,6 +238,14 @@ type gen struct {
 var errSkip = errors.New("cannot call")
 
 func (g *gen) add(p *pkg, d *ast.FuncDecl) {
+	// What writing the values of a function that is not called would have
+	// imported or declared is undone.
+	imports, usesNoop, calls := maps.Clone(g.imports), g.usesNoop, len(g.calls)
+	defer func() {
+		if len(g.calls) == calls {
+			g.imports, g.usesNoop = imports, usesNoop
+		}
+	}()
 	name := p.name + "." + funcName(d)
 	file := p.files[d]
 	hasStruct := false

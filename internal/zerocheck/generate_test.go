@@ -96,3 +96,26 @@ func TestGenerateNotModuleRoot(t *testing.T) {
 	require.Error(t, err)
 	assert.Regexp(t, `^zerocheck: `, err.Error())
 }
+
+// A function that is not called leaves no import or declaration behind:
+// the generated file compiles without unused ones.
+func TestGenerateNoLeftovers(t *testing.T) {
+	root := writeModule(t, map[string]string{
+		"b/b.go": `package b
+
+import "context"
+
+type S struct{}
+type OpenFunc func(ctx context.Context) error
+
+func (f OpenFunc) Open(ctx context.Context) error { return f(ctx) }
+func Use(s S) {}
+`,
+	})
+	src, err := zerocheck.Generate(root)
+	require.NoError(t, err)
+	out := string(src)
+	assert.Contains(t, out, "b.Use(b.S{})")
+	assert.NotContains(t, out, "errNoop")
+	assert.NotContains(t, out, `"context"`)
+}

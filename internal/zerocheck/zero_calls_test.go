@@ -4,7 +4,6 @@ package zerocheck_test
 
 import (
 	"context"
-	"errors"
 	"io"
 	"math/rand/v2"
 	"strings"
@@ -26,9 +25,6 @@ import (
 	"github.com/nvmeapst/nvmeapst/powerstate"
 	"github.com/nvmeapst/nvmeapst/sysfs"
 )
-
-// errNoop is the error the function arguments below return.
-var errNoop = errors.New("zerocheck: a function argument that does nothing")
 
 // zeroCalls calls each exported function and method of the library whose
 // receiver or parameters include an exported struct type, with zero values.
