@@ -22,8 +22,9 @@
 // (zero_calls_test.go). Its tests then check:
 //
 //   - TestZeroValues: no call panics or hangs (each runs under recover,
-//     with a timeout); an error a call returns starts with the name of a
-//     package of the library; what each call did (ok, error) is kept in
+//     with a timeout); an error a call returns starts with the name of the
+//     package called (passThrough lists the known exceptions, each with
+//     its reason); what each call did (ok, error) is kept in
 //     testdata/outcomes.txt (-update rewrites it), so that a zero value
 //     that turns from refused to accepted, or back, shows in review;
 //   - TestGeneratedUpToDate: the committed calls are what Generate writes

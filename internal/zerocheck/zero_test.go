@@ -38,6 +38,16 @@ func results(v ...any) []any { return v }
 // panics).
 var expectedPanics = map[string]string{}
 
+// passThrough are the calls whose error, with zero values, is a lower
+// package's passed through unwrapped, each with the reason it stays so for
+// now; the test fails once one names the package called.
+var passThrough = map[string]string{
+	// Inspect is being changed on main (a cancelled context, issue 31).
+	"nvmeapst.System.Inspect": "sysfs's zero-FS error; Inspect is being changed on main",
+	// apstctl set-latency prints ParseTolerance's message as is.
+	"nvmeapst.System.SetLatency": "apst.ParseTolerance's error, which apstctl prints as is",
+}
+
 // callTimeout is how long one call may take before it counts as a hang.
 const callTimeout = 20 * time.Second
 
@@ -109,7 +119,8 @@ func namedPackage(msg string) string {
 // TestZeroValues calls every exported function and method of the library
 // that takes an exported struct type, with that type's zero value (a
 // pointer to one for *T): none may panic or hang, and an error it returns
-// starts with the name of a package of the library. What each call did
+// starts with the name of the package called (passThrough lists the known
+// exceptions). What each call did
 // (ok, error) is kept in testdata/outcomes.txt, so that a zero value that
 // turns from refused to accepted, or back, shows in review.
 func TestZeroValues(t *testing.T) {
@@ -141,12 +152,17 @@ func TestZeroValues(t *testing.T) {
 		}
 		if err := errOf(o.results); err != nil {
 			lines = append(lines, c.name+"\terror")
-			if p := namedPackage(err.Error()); p == "" {
+			p := namedPackage(err.Error())
+			why, known := passThrough[c.name]
+			switch {
+			case p == "":
 				t.Errorf("%s: the error does not start with the name of a package of the library: %q", c.name, err)
-			} else if p != pkgOf(c.name) {
-				// Passed through from a package below unwrapped: allowed
-				// here, and listed so that it is seen.
-				t.Logf("%s: the error is %s's, not %s's: %v", c.name, p, pkgOf(c.name), err)
+			case p != pkgOf(c.name) && known:
+				t.Logf("%s: the error is %s's, not %s's, known (%s): %v", c.name, p, pkgOf(c.name), why, err)
+			case p != pkgOf(c.name):
+				t.Errorf("%s: the error is %s's, not %s's (wrap it): %v", c.name, p, pkgOf(c.name), err)
+			case known:
+				t.Errorf("%s: the error now names %s: remove it from passThrough (%s)", c.name, p, why)
 			}
 			continue
 		}
