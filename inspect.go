@@ -225,7 +225,7 @@ func (s *System) controllers(names []string) ([]sysfs.Controller, []*Problem, er
 			return nil, nil, fmt.Errorf("nvmeapst: no NVMe controllers (is the nvme driver loaded?): %w", err)
 		}
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, fmt.Errorf("nvmeapst: listing the NVMe controllers: %w", err)
 		}
 		names = all
 	} else {

@@ -43,8 +43,13 @@ func NewProblem(err error) *Problem {
 	}
 }
 
-// Error returns the message.
-func (p *Problem) Error() string { return p.Message }
+// Error returns the message; the zero Problem, which has none, says so.
+func (p *Problem) Error() string {
+	if p.Message == "" {
+		return "nvmeapst: a problem with no message (the zero Problem)"
+	}
+	return p.Message
+}
 
 // Err returns p as an error, and a nil error (not a nil *Problem in an
 // error interface, which would compare non-nil) when p is nil: report

@@ -50,7 +50,6 @@ func Example_readme() {
 	// 3 no-deepest-ps
 	// note: kernel release unknown: assumed the newest quirk tables (Linux 7.3); the release decides 8086:f1a5 Intel 600P/P3100 (no-deepest-ps; since 4.12)
 	// note: PCI ID inferred as 8086:f1a5 from model "INTEL SSDPEKKW256G7" (Intel 600p, VID 0x8086, model "INTEL SSDPEKKW*" ending in G7 or T7; high confidence)
-	// note: DMI rules not checked: the machine is unknown (a capture carries no DMI data); rules that could apply: any NVMe device in a Lenovo N60z (board LXKT-ZXEG-N6) (no-apst)
 	// 3 ->ps3@100ms
 	// exit latency 43000us > bound 25000us
 	// APST enabled: max PS = 3, max round-trip latency = 6200us, table = 18640000000000001864000000000000186400000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000

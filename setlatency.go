@@ -122,12 +122,14 @@ func persistence(r ControllerReport, t apst.Tolerance) Persistence {
 		}
 	}
 	family, _ := persist.ModelFamily(model)
+	modelRule, modelErr := persist.UdevRule(persist.ModelScope(family), t)
+	serialRule, serialErr := persist.UdevRule(persist.SerialScope(serial), t)
 	switch {
-	case model != "" && persist.ModelScope(family).Validate() == nil:
-		p.UdevRule = persist.UdevRule(persist.ModelScope(family), t)
+	case model != "" && modelErr == nil:
+		p.UdevRule = modelRule
 		p.Notes = append(p.Notes, fmt.Sprintf("the rule matches every drive whose model matches %q, because controller names (nvme0, nvme1) follow probe order and can change between boots; for this one drive only, key it on ATTR{serial}==%q instead (apstctl persist --serial)", family, serial))
-	case serial != "" && persist.SerialScope(serial).Validate() == nil:
-		p.UdevRule = persist.UdevRule(persist.SerialScope(serial), t)
+	case serial != "" && serialErr == nil:
+		p.UdevRule = serialRule
 		p.Notes = append(p.Notes, "the model cannot be quoted in a udev rule, so the rule matches this drive's serial number: a second drive of the same model is not reached")
 	default:
 		p.UdevRule = `ACTION=="add|change", SUBSYSTEM=="nvme", KERNEL=="` + r.Name + `", TEST=="` + persist.ToleranceAttr + `", ATTR{` + persist.ToleranceAttr + `}="` + t.String() + `"`

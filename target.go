@@ -160,8 +160,12 @@ func (t *Target) Setup() measure.Setup {
 // "pm-qos=25000" or "ps-max-latency-us=25000") on top of the machine's
 // parameters. A configuration that changes anything but the bound (a
 // module parameter, the kernel generation, the quirks) is an error
-// wrapping measure.ErrSetup: the tolerance file sets only the bound.
+// wrapping measure.ErrSetup: the tolerance file sets only the bound. So is
+// the zero Target, which has no inspection to start from.
 func (t *Target) Config(text string) (measure.Config, error) {
+	if t.Report.Identify == nil {
+		return measure.Config{}, fmt.Errorf("nvmeapst: %w: the target has no Identify data (the zero Target): open one with System.OpenTarget", measure.ErrSetup)
+	}
 	p, err := apst.ParseConfig(text, t.Report.Params)
 	if err != nil {
 		return measure.Config{}, err

@@ -105,8 +105,17 @@ type AttributeError struct {
 	Err error
 }
 
-// Error returns the message of Err.
-func (e AttributeError) Error() string { return e.Err.Error() }
+// Error returns the message of Err; without one (the zero AttributeError)
+// it names the attribute and says that no error was recorded.
+func (e AttributeError) Error() string {
+	if e.Err == nil {
+		if e.Path == "" {
+			return "sysfs: an unreadable attribute (no path, no error recorded: the zero AttributeError)"
+		}
+		return "sysfs: " + e.Path + ": unreadable attribute (no error recorded)"
+	}
+	return e.Err.Error()
+}
 
 // Unwrap returns Err.
 func (e AttributeError) Unwrap() error { return e.Err }

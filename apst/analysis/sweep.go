@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"iter"
 	"slices"
 
@@ -165,13 +166,13 @@ func breakpoints(c *powerstate.Controller, mode apst.Mode, buf *[apst.Entries + 
 // neighbours with equal plans and allocates nothing.
 //
 // It returns an error, and no sequence, only when Build would (nil
-// controller, invalid parameters).
+// controller, invalid parameters): Build's error, wrapped.
 func Intervals(c *powerstate.Controller, p apst.Params) (iter.Seq[Interval], error) {
 	if c == nil {
-		return nil, apst.ErrNilController
+		return nil, fmt.Errorf("analysis: %w", apst.ErrNilController)
 	}
 	if _, err := apst.Build(c, p); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("analysis: %w", err)
 	}
 	return func(yield func(Interval) bool) {
 		var buf [apst.Entries + 2]uint64

@@ -72,8 +72,15 @@ func (tl Timeline) index(idle apst.Microseconds) int {
 }
 
 // At returns the step the controller is in after an idle time of idle. At
-// exactly a step's From the controller has entered that step's state.
-func (tl Timeline) At(idle apst.Microseconds) Step { return tl[tl.index(idle)] }
+// exactly a step's From the controller has entered that step's state. The
+// empty Timeline (the zero value; IdleTimeline always gives the start
+// state's step) is ps0 with no exit latency: the zero Step.
+func (tl Timeline) At(idle apst.Microseconds) Step {
+	if len(tl) == 0 {
+		return Step{}
+	}
+	return tl[tl.index(idle)]
+}
 
 // States returns the set of states on the timeline (bit n = state n).
 func (tl Timeline) States() apst.States {

@@ -73,8 +73,14 @@ type Config struct {
 // Tolerance returns the pm_qos_latency_tolerance_us value that gives the
 // configuration's bound: "any" for no limit, the number of microseconds
 // otherwise. A bound the attribute cannot hold (2147483647 µs or more, but
-// not unlimited) is an error wrapping ErrSetup.
+// not unlimited) is an error wrapping ErrSetup, and so are parameters
+// without a kernel generation (the zero Config, whose bound 0 would turn
+// APST off).
 func (c Config) Tolerance() (apst.Tolerance, error) {
+	if !c.Params.Generation.Valid() {
+		return apst.Tolerance{}, fmt.Errorf("%w: configuration %q: its parameters have no kernel generation (the zero Config): start from apst.DefaultParams (or a Target's Config)",
+			ErrSetup, c.Text)
+	}
 	switch b := c.Params.Bound; {
 	case b == apst.NoLimit:
 		return apst.Tolerance{Kind: apst.ToleranceAny}, nil

@@ -368,7 +368,9 @@ func TestMeasureConfigTolerance(t *testing.T) {
 		{apst.LatencyAny, "", true},
 	}
 	for _, tt := range tests {
-		got, err := measure.Config{Text: "x", Params: apst.Params{Bound: tt.bound}}.Tolerance()
+		p := apst.DefaultParams(apst.Current)
+		p.Bound = tt.bound
+		got, err := measure.Config{Text: "x", Params: p}.Tolerance()
 		if tt.err {
 			require.ErrorIs(t, err, measure.ErrSetup)
 			continue

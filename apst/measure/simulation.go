@@ -73,6 +73,10 @@ type SimulationOptions struct {
 // Like the kernel, it sends the drive a new table (an admin command, which
 // restarts the idle timer) only when a written tolerance changes the bound.
 // A Simulation is not safe for concurrent use.
+//
+// The zero Simulation has no drive: its methods that return an error
+// return one wrapping ErrSetup, Elapsed is 0 and Setup has no controller
+// (Run refuses it); build one with NewSimulation.
 type Simulation struct {
 	c     *powerstate.Controller
 	base  apst.Params
@@ -146,7 +150,20 @@ func (m *Simulation) Setup() Setup {
 }
 
 // Elapsed returns the virtual time since the simulation started.
-func (m *Simulation) Elapsed() time.Duration { return m.now.Sub(simEpoch) }
+func (m *Simulation) Elapsed() time.Duration {
+	if m.c == nil {
+		return 0
+	}
+	return m.now.Sub(simEpoch)
+}
+
+// ready refuses the zero Simulation.
+func (m *Simulation) ready() error {
+	if m.c == nil {
+		return fmt.Errorf("%w: simulated drive: the zero Simulation has no drive: build one with NewSimulation", ErrSetup)
+	}
+	return nil
+}
 
 // ToleranceWrites returns how many times the tolerance file was written.
 func (m *Simulation) ToleranceWrites() int { return m.wrote }
@@ -165,6 +182,9 @@ func (m *Simulation) ReadLength() int { return max(4096, m.opt.LogicalBlockSize)
 // last command, and the virtual clock advances by the read's latency. An
 // offset that is not aligned or not inside the namespace is an error.
 func (m *Simulation) ReadAt(off int64) error {
+	if err := m.ready(); err != nil {
+		return err
+	}
 	lbs, n := int64(m.opt.LogicalBlockSize), int64(m.ReadLength())
 	if off < 0 || off%lbs != 0 || off > m.opt.Size-n {
 		return fmt.Errorf("measure: simulated drive: offset %d: want a multiple of %d from 0 to %d", off, lbs, m.opt.Size-n)
@@ -218,6 +238,9 @@ func (m *Simulation) Sleep(ctx context.Context, d time.Duration) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if err := m.ready(); err != nil {
+		return err
+	}
 	if m.opt.ForeignIO > 0 && m.rng.Float64() < m.opt.ForeignIO {
 		m.last = m.now.Add(time.Duration(m.rng.Int64N(int64(d) + 1)))
 		m.reqs++
@@ -227,12 +250,20 @@ func (m *Simulation) Sleep(ctx context.Context, d time.Duration) error {
 }
 
 // Tolerance returns the value the simulated tolerance file holds.
-func (m *Simulation) Tolerance() (apst.Tolerance, error) { return m.tol, nil }
+func (m *Simulation) Tolerance() (apst.Tolerance, error) {
+	if err := m.ready(); err != nil {
+		return apst.Tolerance{}, err
+	}
+	return m.tol, nil
+}
 
 // SetTolerance writes t to the simulated file, validated as the kernel
 // does; a changed bound sends the drive a new table, which restarts its
 // idle timer.
 func (m *Simulation) SetTolerance(t apst.Tolerance) error {
+	if err := m.ready(); err != nil {
+		return err
+	}
 	back, err := apst.ParseTolerance(t.String())
 	if err != nil {
 		return fmt.Errorf("measure: simulated tolerance file: nothing written: %w", err)
@@ -248,5 +279,8 @@ func (m *Simulation) SetTolerance(t apst.Tolerance) error {
 // IOActivity returns the simulated drive's I/O counters: every read, this
 // measurement's and the foreign ones.
 func (m *Simulation) IOActivity() (IOActivity, error) {
+	if err := m.ready(); err != nil {
+		return IOActivity{}, err
+	}
 	return IOActivity{Requests: m.reqs}, nil
 }

@@ -67,8 +67,15 @@ type Choice struct {
 }
 
 // Tolerance is the value to write to pm_qos_latency_tolerance_us for the
-// chosen bound: the number, or "any" for NoLimit.
-func (c Choice) Tolerance() apst.Tolerance { return toleranceOf(c.Bound) }
+// chosen bound: the number, or "any" for NoLimit. The zero Choice, which no
+// rule made, has the unset Tolerance (not Valid: UdevRule and MarshalText
+// refuse it), not 0, which would turn APST off.
+func (c Choice) Tolerance() apst.Tolerance {
+	if c.Rule == 0 {
+		return apst.Tolerance{}
+	}
+	return toleranceOf(c.Bound)
+}
 
 func toleranceOf(b apst.Microseconds) apst.Tolerance {
 	if b > MaxValue {

@@ -16,8 +16,9 @@ import (
 const MaxFleetModels = 100000
 
 // Fleet gathers the drives of a survey and answers, per model, which bound
-// meets a goal, for FleetRules. The zero Fleet is not usable: build one with
-// NewFleet. A Fleet is not safe for concurrent use.
+// meets a goal, for FleetRules. The zero Fleet has no goal: its Add refuses
+// every drive (an error wrapping ErrGoal) and its Rules are none; build one
+// with NewFleet. A Fleet is not safe for concurrent use.
 type Fleet struct {
 	goal    Goal
 	models  map[string]*fleetModel
@@ -46,14 +47,19 @@ func NewFleet(g Goal) (*Fleet, error) {
 
 // Add records one drive: its model, the bound it has now (the survey's
 // first configuration) and its bound sweep (survey.Row.Sweep, which is
-// copied).
-func (f *Fleet) Add(model string, current apst.Microseconds, steps []survey.Step) {
+// copied). The only error is the zero Fleet's, which has no goal to answer
+// (it wraps ErrGoal); a drive beyond MaxFleetModels models is counted in
+// Dropped.
+func (f *Fleet) Add(model string, current apst.Microseconds, steps []survey.Step) error {
+	if f.models == nil {
+		return fmt.Errorf("%w: the zero Fleet has no goal: build one with NewFleet", ErrGoal)
+	}
 	model = strings.TrimSpace(model)
 	m := f.models[model]
 	if m == nil {
 		if len(f.models) >= MaxFleetModels {
 			f.Dropped++
-			return
+			return nil
 		}
 		m = &fleetModel{current: current}
 		f.models[model] = m
@@ -72,12 +78,13 @@ func (f *Fleet) Add(model string, current apst.Microseconds, steps []survey.Step
 	}
 	if m.drives == 1 {
 		m.ranges = best
-		return
+		return nil
 	}
 	m.ranges = intersect(m.ranges, best)
 	if len(m.ranges) == 0 {
 		m.conflict = true
 	}
+	return nil
 }
 
 // FleetRule is the setting one model needs under the goal.
@@ -140,8 +147,8 @@ func (f *Fleet) Rules() []FleetRule {
 			r.StallAfter = max(r.StallAfter, s)
 		}
 		r.PowerCost = after - m.curPower
-		if sc := ExactModelScope(name); r.Needed && sc.Validate() == nil {
-			r.Rule = UdevRule(sc, toleranceOf(ch.Bound))
+		if rule, err := UdevRule(ExactModelScope(name), toleranceOf(ch.Bound)); r.Needed && err == nil {
+			r.Rule = rule
 		}
 		out = append(out, r)
 	}

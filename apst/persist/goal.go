@@ -152,12 +152,13 @@ type Answer struct {
 // parameters p: the bound itself for GoalBound; for the others the range
 // analysis.Recommend (stall, bar) or the sweep (power, deepest) gives, and
 // one value in it by Choose. Errors wrap ErrGoal when no bound meets the
-// goal while reaching a non-operational state, and are Sweep's for a nil
-// controller or invalid parameters.
+// goal while reaching a non-operational state, and wrap Sweep's for a nil
+// controller or invalid parameters (apst.ErrNilController,
+// apst.ErrUnknownGeneration, zero Params included).
 func Resolve(c *powerstate.Controller, p apst.Params, g Goal) (Answer, error) {
 	sw, err := analysis.Sweep(c, p)
 	if err != nil {
-		return Answer{}, err
+		return Answer{}, fmt.Errorf("persist: resolve: %w", err)
 	}
 	ans := Answer{Goal: g}
 	var ranges []analysis.BoundRange

@@ -34,7 +34,7 @@ func RenderPowerSupply(s Scope, label string, ac, battery apst.Microseconds) (Ou
 		what += " (" + label + ")"
 	}
 	rule := func(result string, b apst.Microseconds) string {
-		return UdevMatch(s) + `, PROGRAM=="` + PowerSupplyProgram + `", RESULT=="` + result + `", ATTR{` + ToleranceAttr + `}="` + toleranceOf(b).String() + `"`
+		return udevMatch(s) + `, PROGRAM=="` + PowerSupplyProgram + `", RESULT=="` + result + `", ATTR{` + ToleranceAttr + `}="` + toleranceOf(b).String() + `"`
 	}
 	text := fmt.Sprintf("# apstctl persist: %s on AC, %s on battery, for %s.\n", describeBound(ac), describeBound(battery), what) +
 		"# Writes /sys/class/nvme/nvmeN/" + ToleranceAttr + " at add, connect and every power-supply change; undo: remove this file.\n" +

@@ -164,8 +164,18 @@ func moduleValue(b apst.Microseconds) string {
 
 // UdevMatch is the match part of a udev rule for scope s: the event, the
 // subsystem, the controller names, the scope's key and the guard that the
-// attribute exists.
-func UdevMatch(s Scope) string {
+// attribute exists. Errors: the scope's Validate error (wrapping ErrScope),
+// so that no scope udev cannot quote, nor one that is not a scope, becomes
+// a match.
+func UdevMatch(s Scope) (string, error) {
+	if err := s.Validate(); err != nil {
+		return "", err
+	}
+	return udevMatch(s), nil
+}
+
+// udevMatch is UdevMatch of a valid scope.
+func udevMatch(s Scope) string {
 	m := `ACTION=="add|change", SUBSYSTEM=="nvme", KERNEL=="nvme[0-9]*", `
 	switch s.Kind {
 	case ScopeModel:
@@ -178,9 +188,24 @@ func UdevMatch(s Scope) string {
 	return m + `TEST=="` + ToleranceAttr + `"`
 }
 
-// UdevRule is the rule that writes tolerance t for scope s.
-func UdevRule(s Scope, t apst.Tolerance) string {
-	return UdevMatch(s) + `, ATTR{` + ToleranceAttr + `}="` + t.String() + `"`
+// UdevRule is the rule that writes tolerance t for scope s. Errors: the
+// scope's Validate error (wrapping ErrScope), and one wrapping
+// apst.ErrInvalidTolerance for a tolerance that is not Valid (the zero
+// Tolerance, which is unset, included).
+func UdevRule(s Scope, t apst.Tolerance) (string, error) {
+	m, err := UdevMatch(s)
+	if err != nil {
+		return "", err
+	}
+	if !t.Valid() {
+		return "", fmt.Errorf("persist: udev rule: %w: %s (kind %s, value %d): obtain one from apst.ParseTolerance", apst.ErrInvalidTolerance, t, t.Kind, t.Value)
+	}
+	return m + `, ATTR{` + ToleranceAttr + `}="` + t.String() + `"`, nil
+}
+
+// udevRule is UdevRule of a valid scope and tolerance.
+func udevRule(s Scope, t apst.Tolerance) string {
+	return udevMatch(s) + `, ATTR{` + ToleranceAttr + `}="` + t.String() + `"`
 }
 
 func restoreStep() string {
@@ -200,7 +225,7 @@ func renderUdev(s Setting, t apst.Tolerance, what string) Output {
 		Undo:    []string{"rm " + UdevFile + " && udevadm control --reload", restoreStep()},
 	}
 	o.Text = fmt.Sprintf("# apstctl persist: %s for %s.\n# Writes /sys/class/nvme/nvmeN/%s; undo: remove this file.\n%s\n",
-		what, label, ToleranceAttr, UdevRule(s.Scope, t))
+		what, label, ToleranceAttr, udevRule(s.Scope, t))
 	o.Notes = append(o.Notes,
 		`TEST=="`+ToleranceAttr+`" skips a controller where the kernel has APST disabled (the file is absent there): no failed write in the journal`,
 		`ACTION=="change" catches the NVME_EVENT=connected uevent (Linux 5.18 and later) sent once the controller is live; at "add" the file may not exist yet`)
