@@ -202,6 +202,12 @@ func writeCompareText(w io.Writer, states []powerstate.Descriptor, cmp *analysis
 	})
 	summary("worst wake stall", func(r *analysis.ConfigResult) string { return r.Reach.WorstExitLatency.String() })
 	tw.Flush()
+	for _, row := range cmp.States {
+		if row.Differs {
+			fmt.Fprintln(w, "* the state's entry or decision differs between the configurations")
+			break
+		}
+	}
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "idle power delta [2]-[1]: %+.1f mW (max power of the deepest reachable state)\n", cmp.PowerDelta.MilliWatts())
 	if len(cmp.Differences) == 0 {
