@@ -464,6 +464,12 @@ func TestDriveVendor(t *testing.T) {
 		{"dir/Bar.txt", nil, "Bar"},
 		// A capture that does not record the VID: the model decides.
 		{"x", &powerstate.Controller{VendorID: 0x144d, Model: "Other 1", Missing: powerstate.FieldsAll &^ powerstate.FieldModel}, "Other"},
+		// One maker, one name, whether the VID or the model tells it.
+		{"x", &powerstate.Controller{VendorID: 0x1344, Model: "Micron 2450 MTFDKBA1T0TFK"}, "Micron/Crucial"},
+		{"x", &powerstate.Controller{VendorID: 0xc0a9, Model: "CT500P3SSD8"}, "Micron/Crucial"},
+		{"x", &powerstate.Controller{Model: "Micron 2450 MTFDKBA1T0TFK", Missing: powerstate.FieldVendorID}, "Micron/Crucial"},
+		{"x", &powerstate.Controller{Model: "Crucial P5 Plus", Missing: powerstate.FieldVendorID}, "Micron/Crucial"},
+		{"x", &powerstate.Controller{Model: "SAMSUNG MZVL21T0HCLR-00B00", Missing: powerstate.FieldVendorID}, "Samsung"},
 	} {
 		assert.Equal(t, tc.want, survey.DriveVendor(tc.name, tc.c), "%q", tc.name)
 	}
