@@ -151,8 +151,8 @@ func TestPlanBadInput(t *testing.T) {
 		{"short image", []string{"plan", short}, "identify controller image is 4000 bytes, want exactly 4096"},
 		{"feature capture", []string{"plan", feature100}, "read it with 'apstctl decode'"},
 		{"raw feature buffer", []string{"plan", featureRaw}, "read it with 'apstctl decode'"},
-		{"unknown generation", []string{"plan", "--kernel", "v3.0", evoImage}, "v3.0"},
-		{"release without APST", []string{"plan", "--kernel", "4.10", evoImage}, "4.10"},
+		{"unknown generation", []string{"plan", "--kernel", "banana", evoImage}, "banana"},
+		{"release without APST, in a command that compares tables", []string{"sweep", "--kernel", "4.10", evoImage}, "4.10"},
 		{"unknown quirk", []string{"plan", "--quirks", "no-sleep", evoImage}, "no-sleep"},
 		{"bound not a number", []string{"plan", "--ps-max-latency-us", "25ms", evoImage}, "25ms"},
 		{"bound negative", []string{"plan", "--ps-max-latency-us", "-1", evoImage}, "-1"},
@@ -603,4 +603,18 @@ func TestErrorMessagesAreEscaped(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.NotContains(t, errOut, "\x1b")
 	assert.Contains(t, errOut, `\x1b[2Jevil`)
+}
+
+// A release before v4.11 has no APST: plan answers that nothing is sent
+// (exit 0); the commands that compare tables refuse it with why.
+func TestPlanBeforeAPST(t *testing.T) {
+	code, out, errOut := apstctl(t, nil, "plan", "--kernel", "4.9", evoImage)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "kernel 4.9: Linux 4.9 has no APST (it arrived in v4.11): the kernel sends nothing")
+	code, out, _ = apstctl(t, nil, "plan", "-o", "json", "--kernel", "4.4.0-210-generic", evoImage)
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, `"sent": false`)
+	code, _, errOut = apstctl(t, nil, "sweep", "--kernel", "4.9", evoImage)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "has no APST (it arrived in v4.11)")
 }

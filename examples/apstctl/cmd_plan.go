@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -38,6 +39,20 @@ drive). What the capture does not record (APSTA, the PCI ID) is said, with what 
 			return err
 		}
 		p, err := pf.params(ctl)
+		var pre *preAPSTKernel
+		if errors.As(err, &pre) {
+			// The kernel's answer: nothing is sent.
+			if format.json {
+				return writeJSON(x.out, struct {
+					Kernel string `json:"kernel"`
+					Sent   bool   `json:"sent"`
+					Note   string `json:"note"`
+				}{pre.release.String(), false, pre.Error()})
+			}
+			fmt.Fprintln(x.out, describeController(ctl))
+			fmt.Fprintln(x.out, "kernel "+pre.release.String()+": "+pre.Error())
+			return nil
+		}
 		if err != nil {
 			return err
 		}

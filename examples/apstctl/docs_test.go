@@ -234,4 +234,3 @@ func TestMatchShown(t *testing.T) {
 	assert.False(t, matchShown([]string{"a", "...", "x"}, got))
 	assert.True(t, matchShown([]string{"...", "c", "d"}, got))
 }
-

@@ -46,9 +46,12 @@ func statusOf(err error) (code int, msg string, hint bool) {
 	var ue *usageError
 	var ie *inputError
 	var es exitStatus
+	var pre *preAPSTKernel
 	switch {
 	case err == nil:
 		return exitOK, "", false
+	case errors.As(err, &pre):
+		return exitUsage, "--kernel: " + pre.Error() + " (this command compares tables: give a release from 4.11 on)", true
 	case errors.As(err, &es):
 		return int(es), "", false
 	case errors.As(err, &ue):

@@ -58,6 +58,9 @@ func addPlanFlags(fs *flagSet) *planFlags {
 func (pf *planFlags) params(c *powerstate.Controller) (apst.Params, error) {
 	p := apst.DefaultParams(apst.Current)
 	if err := p.Set("kernel", *pf.kernel); err != nil {
+		if r, rerr := apst.ParseRelease(*pf.kernel); rerr == nil && r.Compare(apst.Release{Major: 4, Minor: 11}) < 0 {
+			return p, &preAPSTKernel{release: r}
+		}
 		return p, usagef("--kernel: %v", err)
 	}
 	var bounds []string
@@ -175,4 +178,13 @@ func withConfig(c *powerstate.Controller, base apst.Params, text string) (apst.P
 		p.Quirks |= apst.DriveQuirks(c, p.Release).Quirks
 	}
 	return p, nil
+}
+
+// preAPSTKernel is the answer for a kernel release before v4.11, which has
+// no APST code: it sends nothing, whatever the drive. plan prints it as its
+// answer; the other commands, which compare tables, refuse it.
+type preAPSTKernel struct{ release apst.Release }
+
+func (e *preAPSTKernel) Error() string {
+	return "Linux " + e.release.String() + " has no APST (it arrived in v4.11): the kernel sends nothing, and the drive keeps the APST setting it starts with"
 }
