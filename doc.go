@@ -9,7 +9,8 @@
 //	Controller + apst.Params --apst.Build--> Plan (quirks of the release, table, reasons, kernel log line)
 //	live machine: sysfs (bound, module parameters, PCI/DMI ids) + ioctl (identify, programmed table)
 //
-// The work is split into packages:
+// The work is split into packages (docs/architecture.md gives the import
+// rules, which a test checks):
 //
 //   - powerstate decodes Identify Controller data (and, from captures, the
 //     same fields as nvme-cli and smartctl print them) into a Controller.
@@ -17,10 +18,16 @@
 //     encodes the 256-byte Feature 0Ch table, maps pm_qos_latency_tolerance_us
 //     strings and module parameters to a bound, and holds the kernel's quirk
 //     tables.
-//   - apst/analysis (sweep, compare, simulate, replay, recommend, check),
-//     apst/survey (fleets) and apst/measure (the measurement engine) are
-//     the analyses on top.
-//   - sysfs and ioctl are thin adapters to a live Linux machine.
+//   - apst/analysis (sweep, compare, simulate, replay, recommend, check, with
+//     the trace readers of apst/analysis/trace and their generators in
+//     apst/analysis/trace/tracetest), apst/survey (fleets), apst/persist
+//     (settings that make a bound last) and apst/measure (the measurement
+//     engine) are the analyses on top.
+//   - apst/diagnose ranks the layers that can make a drive drop out, from
+//     the kernel log that apst/diagnose/kernlog reads.
+//   - apst/apsttest holds rapid generators and invariant checks for tests.
+//   - sysfs and ioctl are thin adapters to a live Linux machine;
+//     ioctl/ioctltest is a fake controller for tests.
 //
 // This root package is the live machine, and only that: it puts sysfs and
 // ioctl together. [Live] opens the running system ([OpenRoot] a copy of its
