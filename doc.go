@@ -1,6 +1,8 @@
-// Package nvmeapst models the decisions Linux makes about NVMe Autonomous
-// Power State Transitions (APST): which power states a drive may fall into
-// when idle, after how long, and why, for every kernel generation that has
+// Package nvmeapst reads a live machine's NVMe APST state and explains it.
+//
+// The module models the decisions Linux makes about NVMe Autonomous Power
+// State Transitions (APST): which power states a drive may fall into when
+// idle, after how long, and why, for every kernel generation that has
 // shipped.
 //
 // # Data flow

@@ -1,8 +1,9 @@
-// Package powerstate models the parts of NVMe Identify Controller data (CNS
-// 01h, 4096 bytes) that decide Autonomous Power State Transitions: the
-// controller's identity, NPSS, APSTA and the 32 Power State Descriptors
-// (PSD0 to PSD31 at bytes 2048 + 32*n), and reads them from every capture a
-// user has.
+// Package powerstate models the Identify Controller data that decide APST.
+//
+// It holds the parts of NVMe Identify Controller data (CNS 01h, 4096 bytes)
+// that decide Autonomous Power State Transitions: the controller's
+// identity, NPSS, APSTA and the 32 Power State Descriptors (PSD0 to PSD31 at
+// bytes 2048 + 32*n), and reads them from every capture a user has.
 //
 // The package is pure: it performs no I/O of its own (the readers read the
 // io.Reader they are given), keeps no mutable global state, builds on every
