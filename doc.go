@@ -23,7 +23,8 @@
 //   - apst/analysis (sweep, compare, simulate, replay, recommend, check, with
 //     the trace readers of apst/analysis/trace and their generators in
 //     apst/analysis/trace/tracetest), apst/survey (fleets), apst/persist
-//     (settings that make a bound last) and apst/measure (the measurement
+//     (settings that make a bound last, with the udev rule language in
+//     apst/persist/udev) and apst/measure (the measurement
 //     engine) are the analyses on top.
 //   - apst/diagnose ranks the layers that can make a drive drop out, from
 //     the kernel log that apst/diagnose/kernlog reads.

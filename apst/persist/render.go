@@ -3,6 +3,7 @@ package persist
 import (
 	"errors"
 	"fmt"
+	"github.com/nvmeapst/nvmeapst/apst/persist/udev"
 	"strconv"
 
 	"github.com/nvmeapst/nvmeapst/apst"
@@ -70,8 +71,8 @@ const (
 	// ToleranceGlob is every controller's attribute.
 	ToleranceGlob = "/sys/class/nvme/nvme*/power/pm_qos_latency_tolerance_us"
 	// ToleranceAttr is the attribute relative to the controller's directory
-	// /sys/class/nvme/nvmeN, the path a udev rule writes.
-	ToleranceAttr = "power/pm_qos_latency_tolerance_us"
+	// /sys/class/nvme/nvmeN, the path a udev rule writes (udev.ToleranceAttr).
+	ToleranceAttr = udev.ToleranceAttr
 	// ModuleParam is the runtime copy of the module default.
 	ModuleParam = "/sys/module/nvme_core/parameters/default_ps_max_latency_us"
 	// DefaultBound is the kernel's default_ps_max_latency_us (Linux 4.12

@@ -10,13 +10,14 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/apst/persist"
+	"github.com/nvmeapst/nvmeapst/apst/persist/udev"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
 // settingDrive is one drive a checked setting may reach.
 type settingDrive struct {
 	label  string // "nvme0 (sysfs)" or the capture's name
-	drive  persist.Drive
+	drive  udev.Drive
 	ctl    *powerstate.Controller // nil when the Identify data is unknown
 	params apst.Params
 	// assumed is what the drive's plan assumed (a capture's; a live
@@ -98,7 +99,7 @@ func runPersistCheck(ctx context.Context, x *invocation, f *persistFlags, args [
 		text, name = string(b), *f.check
 	}
 	out := settingCheckJSON{Defaults: []string{}, Findings: []settingFindingJSON{}, Drives: []settingDriveJSON{}}
-	rules, rerr := persist.ParseRules(text)
+	rules, rerr := udev.ParseRules(text)
 	defaults, derr := persist.ParseDefaults(text)
 	if derr != nil {
 		return inputErr(fmt.Errorf("%s: %w", esc(name), derr))
@@ -190,7 +191,7 @@ func (f *persistFlags) settingDrives(ctx context.Context, x *invocation, args []
 		if err != nil {
 			return nil, err
 		}
-		d := persist.Drive{Model: strings.TrimSpace(ctl.Model), Serial: strings.TrimSpace(ctl.Serial), Firmware: strings.TrimSpace(ctl.Firmware)}
+		d := udev.Drive{Model: strings.TrimSpace(ctl.Model), Serial: strings.TrimSpace(ctl.Serial), Firmware: strings.TrimSpace(ctl.Firmware)}
 		if id := capturePCI(f.plan, ctl); !id.IsZero() {
 			d.PCI, d.HasPCI = id, true
 		}
@@ -213,7 +214,7 @@ func (f *persistFlags) settingDrives(ctx context.Context, x *invocation, args []
 		}
 		for _, r := range rep.Controllers {
 			dir := filepath.Join(sys.FS.Root(), "class", "nvme", r.Name)
-			d := persist.Drive{Name: r.Name, Model: r.Sysfs.Model, Serial: r.Sysfs.Serial, Firmware: r.Sysfs.FirmwareRev,
+			d := udev.Drive{Name: r.Name, Model: r.Sysfs.Model, Serial: r.Sysfs.Serial, Firmware: r.Sysfs.FirmwareRev,
 				PCI: r.Sysfs.PCI, HasPCI: r.Sysfs.HasPCI, HasTolerance: r.Sysfs.HasTolerance,
 				Exists: func(rel string) bool {
 					_, err := os.Stat(filepath.Join(dir, filepath.FromSlash(rel)))
@@ -242,7 +243,7 @@ func capturePCI(pf *planFlags, ctl *powerstate.Controller) apst.PCIID {
 
 // checkSettingOn says whether the setting reaches the drive and what table
 // results.
-func checkSettingOn(cd *settingDrive, rules persist.Rules, defaults []persist.Default, sysfsWrites []persist.SysfsWrite) settingDriveJSON {
+func checkSettingOn(cd *settingDrive, rules udev.Rules, defaults []persist.Default, sysfsWrites []persist.SysfsWrite) settingDriveJSON {
 	d := &cd.drive
 	v := settingDriveJSON{Drive: cd.label, Model: d.Model, Serial: d.Serial, APSTAttribute: d.HasTolerance, Writes: []settingWriteJSON{}, GivesUp: []int{}}
 	if d.HasPCI {
@@ -253,7 +254,7 @@ func checkSettingOn(cd *settingDrive, rules persist.Rules, defaults []persist.De
 	for _, w := range rules.Apply(*d) {
 		v.Writes = append(v.Writes, settingWriteJSON{Line: w.Line, Attr: w.Attr, Value: w.Value, Exists: w.Exists, Actions: w.Actions, Conditions: nonNil(w.Conditions)})
 	}
-	if w, ok := persist.Tolerance(rules.Apply(*d)); ok {
+	if w, ok := udev.Tolerance(rules.Apply(*d)); ok {
 		if t, err := apst.ParseTolerance(w.Value); err == nil {
 			v.Reached, v.By, v.Line, bound = true, "udev", w.Line, t.Bound()
 		}
