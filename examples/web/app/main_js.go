@@ -11,11 +11,13 @@ import (
 // main registers apstweb.compute(capture, feature, options, log) on the
 // page: capture, feature and log (the kernel log, which may be left out)
 // are Uint8Arrays (or null), options the JSON of a Request; it returns the
-// JSON of a Response. It then fires the event
+// JSON of a Response; apstweb.withLog says whether this build diagnoses
+// kernel logs (app-log.wasm) or not (app.wasm). It then fires the event
 // "apstweb-ready" on window and waits for calls.
 func main() {
 	api := js.Global().Get("Object").New()
 	api.Set("compute", js.FuncOf(compute))
+	api.Set("withLog", withLog)
 	js.Global().Set("apstweb", api)
 	js.Global().Call("dispatchEvent", js.Global().Get("Event").New("apstweb-ready"))
 	select {}
