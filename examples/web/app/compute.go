@@ -42,7 +42,8 @@ type Request struct {
 	Drive   string `json:"drive"`
 	// Feature is a get-feature (FID 0Ch) capture; empty for none.
 	Feature []byte `json:"-"`
-	// Bound is --ps-max-latency-us ("" = the kernel's default), Kernel is
+	// Bound is --ps-max-latency-us as people type it (normalizeBound: "" =
+	// the kernel's default, 25000, 25,000, 25 ms, 1.5 s), Kernel is
 	// --kernel ("" = current), PCIID is --pci-id ("" = inferred).
 	Bound  string `json:"bound"`
 	Kernel string `json:"kernel"`
@@ -392,8 +393,12 @@ func params(c *powerstate.Controller, req *Request) (apst.Params, string, error)
 		}
 	}
 	if b := strings.TrimSpace(req.Bound); b != "" {
-		if err := p.Set("ps-max-latency-us", b); err != nil {
+		n, err := normalizeBound(b)
+		if err != nil {
 			return p, "bound", err
+		}
+		if err := p.Set("ps-max-latency-us", n); err != nil {
+			return p, "bound", fmt.Errorf("latency bound %q: at most 18446744073709551615 µs: %s", b, errBoundSyntax)
 		}
 	}
 	if id := strings.TrimSpace(req.PCIID); id != "" {
