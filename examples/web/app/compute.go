@@ -81,11 +81,13 @@ type Response struct {
 	Params      string            `json:"params,omitempty"`
 	Config      string            `json:"config,omitempty"`
 	Assumptions []string          `json:"assumptions,omitempty"`
-	Plan        *PlanView         `json:"plan,omitempty"`
-	Sweep       *SweepView        `json:"sweep,omitempty"`
-	Compare     *CompareView      `json:"compare,omitempty"`
-	Simulate    []SimView         `json:"simulate,omitempty"`
-	Check       *CheckView        `json:"check,omitempty"`
+	// Headline is the answer in one sentence (HeadlineView).
+	Headline *HeadlineView `json:"headline,omitempty"`
+	Plan     *PlanView     `json:"plan,omitempty"`
+	Sweep    *SweepView    `json:"sweep,omitempty"`
+	Compare  *CompareView  `json:"compare,omitempty"`
+	Simulate []SimView     `json:"simulate,omitempty"`
+	Check    *CheckView    `json:"check,omitempty"`
 	// Diagnosis is the diagnosis of the kernel log; nil without one.
 	Diagnosis *DiagnosisView `json:"diagnosis,omitempty"`
 	// Drive is the shareable encoding of the drive (EncodeDrive: the power
@@ -134,16 +136,19 @@ type PlanView struct {
 }
 
 // IntervalView is one interval of the sweep. Lo and Hi are the interval's
-// bounds as floats for drawing (Hi is Max+1), MinText and MaxText as text.
+// bounds as floats for drawing (Hi is Max+1), MinText and MaxText as text
+// (formatBound), MinUS the smallest bound exactly (what a click sets).
 type IntervalView struct {
 	MinText        string   `json:"min"`
 	MaxText        string   `json:"max"`
+	MinUS          uint64   `json:"min_us"`
 	Lo             float64  `json:"lo"`
 	Hi             float64  `json:"hi"`
 	MaxPS          int      `json:"max_ps"`
 	Deepest        int      `json:"deepest"`
 	WorstExitUS    uint64   `json:"worst_exit_us"`
 	WorstExitState int      `json:"worst_exit_state"`
+	WorstExit      string   `json:"worst_exit"`
 	DeepestPowerW  float64  `json:"deepest_power_w"`
 	DeepestPower   string   `json:"deepest_power"`
 	Outcome        string   `json:"outcome"`
@@ -152,12 +157,16 @@ type IntervalView struct {
 	Current        bool     `json:"current"`
 }
 
-// SweepView is the whole bound range split into intervals.
+// SweepView is the whole bound range split into intervals. Bound is the
+// bound set and Default the kernel's default bound (as floats for drawing),
+// each with its text.
 type SweepView struct {
-	Params    string         `json:"params"`
-	Bound     float64        `json:"bound"`
-	BoundText string         `json:"bound_text"`
-	Intervals []IntervalView `json:"intervals"`
+	Params      string         `json:"params"`
+	Bound       float64        `json:"bound"`
+	BoundText   string         `json:"bound_text"`
+	Default     float64        `json:"default"`
+	DefaultText string         `json:"default_text"`
+	Intervals   []IntervalView `json:"intervals"`
 }
 
 // CompareConfigView is one side of the comparison.
@@ -266,7 +275,7 @@ func Compute(req *Request) *Response {
 	r.Drive = EncodeDrive(&c)
 	r.Controller = controllerView(&c, shared)
 
-	p, field, err := params(&c, req)
+	p, defaultBound, field, err := params(&c, req)
 	if err != nil {
 		fail(field, err)
 		return r
@@ -280,6 +289,15 @@ func Compute(req *Request) *Response {
 	}
 	r.Assumptions = assumptions(&c, &plan, shared)
 	r.Plan = planView(&c, &plan)
+	var def *apst.Plan
+	if p.Bound != defaultBound {
+		dp := p
+		dp.Bound = defaultBound
+		if d, err := apst.Build(&c, dp); err == nil {
+			def = &d
+		}
+	}
+	r.Headline = headline(&c, &plan, def)
 	lap("plan")
 
 	sw, err := analysis.Sweep(&c, p)
@@ -287,7 +305,7 @@ func Compute(req *Request) *Response {
 		fail("bound", err)
 		return r
 	}
-	r.Sweep = sweepView(&c, &sw, p.Bound)
+	r.Sweep = sweepView(&c, &sw, p.Bound, defaultBound)
 	lap("sweep")
 
 	a, errA := apst.ParseConfig(req.CompareA, p)
@@ -383,36 +401,38 @@ var errNoCapture = errors.New("no capture: paste, drop or pick one (nvme id-ctrl
 // kernel first (it sets its default bound), then the bound, then the PCI ID
 // given, which becomes the controller's (so Build's own quirk lookup uses
 // it), and the quirks of the release's tables for the drive in p.Quirks
-// (what Build's lookup finds, for the descriptions). field names the input
-// an error belongs to.
-func params(c *powerstate.Controller, req *Request) (apst.Params, string, error) {
-	p := apst.DefaultParams(apst.Current)
+// (what Build's lookup finds, for the descriptions). defaultBound is the
+// kernel's default bound for the release (before the bound given). field
+// names the input an error belongs to.
+func params(c *powerstate.Controller, req *Request) (p apst.Params, defaultBound apst.Microseconds, field string, err error) {
+	p = apst.DefaultParams(apst.Current)
 	if k := strings.TrimSpace(req.Kernel); k != "" {
 		if err := p.Set("kernel", k); err != nil {
-			return p, "kernel", err
+			return p, 0, "kernel", err
 		}
 	}
+	defaultBound = p.Bound
 	if b := strings.TrimSpace(req.Bound); b != "" {
 		n, err := normalizeBound(b)
 		if err != nil {
-			return p, "bound", err
+			return p, 0, "bound", err
 		}
 		if err := p.Set("ps-max-latency-us", n); err != nil {
-			return p, "bound", fmt.Errorf("latency bound %q: at most 18446744073709551615 µs: %s", b, errBoundSyntax)
+			return p, 0, "bound", fmt.Errorf("latency bound %q: at most 18446744073709551615 µs: %s", b, errBoundSyntax)
 		}
 	}
 	if id := strings.TrimSpace(req.PCIID); id != "" {
 		var pci apst.PCIID
 		if err := pci.UnmarshalText([]byte(id)); err != nil {
-			return p, "pci_id", err
+			return p, 0, "pci_id", err
 		}
 		if pci.Vendor != c.VendorID && !c.Missing.Has(powerstate.FieldVendorID) {
-			return p, "pci_id", fmt.Errorf("PCI ID %s: the vendor %04x is not the capture's VID %04x", id, pci.Vendor, c.VendorID)
+			return p, 0, "pci_id", fmt.Errorf("PCI ID %s: the vendor %04x is not the capture's VID %04x", id, pci.Vendor, c.VendorID)
 		}
 		c.PCIDeviceID = pci.Device
 	}
 	p.Quirks = apst.DriveQuirks(c, p.Release).Quirks
-	return p, "", nil
+	return p, defaultBound, "", nil
 }
 
 // configText is the key=value text of p (the configuration as compare
@@ -526,18 +546,20 @@ func planView(c *powerstate.Controller, plan *apst.Plan) *PlanView {
 	return v
 }
 
-func sweepView(c *powerstate.Controller, sw *analysis.BoundSweep, bound apst.Microseconds) *SweepView {
-	v := &SweepView{Params: describeParamsBound(&sw.Params, false), Bound: float64(bound), BoundText: bound.String()}
+func sweepView(c *powerstate.Controller, sw *analysis.BoundSweep, bound, defaultBound apst.Microseconds) *SweepView {
+	v := &SweepView{Params: describeParamsBound(&sw.Params, false), Bound: float64(bound), BoundText: formatBound(bound),
+		Default: float64(defaultBound), DefaultText: formatBound(defaultBound)}
 	n := c.StateCount()
 	for i := range sw.Intervals {
 		iv := &sw.Intervals[i]
 		pow := c.PowerStates[iv.Reach.Deepest].MaxPower
 		iw := IntervalView{
-			MinText: iv.Min.String(), MaxText: iv.Max.String(),
+			MinText: formatBound(iv.Min), MaxText: formatBound(iv.Max), MinUS: uint64(iv.Min),
 			Lo: float64(iv.Min), Hi: float64(iv.Max) + 1,
 			MaxPS: iv.Plan.MaxPS, Deepest: int(iv.Reach.Deepest),
 			WorstExitUS: uint64(iv.Reach.WorstExitLatency), WorstExitState: iv.Reach.WorstExitState,
-			DeepestPowerW: pow.Watts(), DeepestPower: pow.String(),
+			WorstExit:     formatMicros(uint64(iv.Reach.WorstExitLatency)),
+			DeepestPowerW: pow.Watts(), DeepestPower: formatWatts(pow.Watts()),
 			Outcome: describeOutcome(&iv.Plan), Table: compactTable(&iv.Plan.Table, n),
 			Current: iv.Contains(bound),
 		}

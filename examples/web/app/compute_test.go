@@ -59,8 +59,9 @@ func TestComputeEVOPlus(t *testing.T) {
 			require.Len(t, r.Sweep.Intervals, len(sw.Intervals))
 			current := 0
 			for i, iv := range r.Sweep.Intervals {
-				assert.Equal(t, sw.Intervals[i].Min.String(), iv.MinText)
-				assert.Equal(t, sw.Intervals[i].Max.String(), iv.MaxText)
+				assert.Equal(t, formatBound(sw.Intervals[i].Min), iv.MinText)
+				assert.Equal(t, formatBound(sw.Intervals[i].Max), iv.MaxText)
+				assert.Equal(t, uint64(sw.Intervals[i].Min), iv.MinUS)
 				if iv.Current {
 					current++
 				}
