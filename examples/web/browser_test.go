@@ -26,7 +26,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/apst/diagnose"
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
-	"github.com/nvmeapst/nvmeapst/internal/describe"
+	"github.com/nvmeapst/nvmeapst/internal/describe/pastedlog"
 	"github.com/nvmeapst/nvmeapst/internal/safeio"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 	"github.com/stretchr/testify/assert"
@@ -119,7 +119,7 @@ func expectedDiagnosis(t *testing.T, log, capture, tried string) diagnose.Diagno
 		c, err := powerstate.ParseBytes([]byte(capture))
 		require.NoError(t, err)
 		in.Identify = &c
-		in.Params, _, _ = describe.PastedLogParams(&c, in.Release, l.CommandLine)
+		in.Params, _, _ = pastedlog.Params(&c, in.Release, l.CommandLine)
 	}
 	return diagnose.Diagnose(in)
 }
@@ -142,8 +142,10 @@ func TestBrowser(t *testing.T) {
 	defer cancel()
 	info, err := Build(ctx, site)
 	require.NoError(t, err)
-	t.Logf("app.wasm: %d bytes (%.2f MiB; target under %d MiB)", info.WasmSize, float64(info.WasmSize)/(1<<20), maxWasmBytes>>20)
+	t.Logf("app.wasm: %d bytes (%.2f MiB; target under %d MiB), %d gzipped; app-log.wasm (with the diagnosis, loaded for a log): %d bytes, %d gzipped",
+		info.WasmSize, float64(info.WasmSize)/(1<<20), maxWasmBytes>>20, info.WasmGzipSize, info.WasmLogSize, info.WasmLogGzipSize)
 	assert.Less(t, info.WasmSize, int64(maxWasmBytes), "app.wasm is over %d MiB", maxWasmBytes>>20)
+	assert.Less(t, info.WasmLogSize, int64(maxWasmBytes), "app-log.wasm is over %d MiB", maxWasmBytes>>20)
 
 	srv := httptest.NewServer(Handler(os.DirFS(site)))
 	defer srv.Close()
@@ -161,6 +163,61 @@ func TestBrowser(t *testing.T) {
 	}
 
 	b := startBrowser(t, bin)
+
+	// A first load on a slow link and a slow machine: 20 Mbit/s, 20 ms
+	// round trips, the CPU 4 times slower, nothing cached. The transfer
+	// is checked (it does not depend on the machine); the time to ready
+	// is reported, and checked with -perf.
+	t.Run("a first load at 20 Mbit/s with a 4x slower CPU", func(t *testing.T) {
+		q := b.newPage(t)
+		q.do("Network.enable", nil, nil)
+		q.do("Network.setCacheDisabled", map[string]any{"cacheDisabled": true}, nil)
+		q.do("Network.emulateNetworkConditions", map[string]any{"offline": false, "latency": 20,
+			"downloadThroughput": 20e6 / 8, "uploadThroughput": 20e6 / 8}, nil)
+		q.do("Emulation.setCPUThrottlingRate", map[string]any{"rate": 4}, nil)
+		q.do("Emulation.setDeviceMetricsOverride", map[string]any{"width": 1366, "height": 900, "deviceScaleFactor": 1, "mobile": false}, nil)
+		q.navigate(srv.URL + "/?throttled")
+		q.waitFor("window.apstweb_metrics && window.apstweb_metrics.readyMs !== null", 60*time.Second)
+		readyMs := q.num("window.apstweb_metrics.navReadyMs")
+		var files []struct {
+			Name     string  `json:"name"`
+			Transfer float64 `json:"transfer"`
+			Body     float64 `json:"body"`
+			Encoded  float64 `json:"encoded"`
+		}
+		q.eval(`performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource')).map((e) =>
+			({name: e.name.replace(location.origin, ''), transfer: e.transferSize, body: e.decodedBodySize, encoded: e.encodedBodySize}))`, &files)
+		var total float64
+		var list []string
+		for _, f := range files {
+			total += f.Transfer
+			list = append(list, fmt.Sprintf("%s %.0f B (%.0f decoded)", f.Name, f.Transfer, f.Body))
+		}
+		t.Logf("first load, throttled: ready %.0f ms after navigation start (target 2000 ms); transferred %.0f bytes (%.2f MB; target 1.5 MB): %s",
+			readyMs, total, total/1e6, strings.Join(list, ", "))
+		assert.LessOrEqual(t, total, 1.5e6, "a first load transfers over 1.5 MB")
+		for _, f := range files {
+			if strings.HasPrefix(f.Name, "/app.wasm") {
+				assert.Less(t, f.Encoded, f.Body, "app.wasm was sent uncompressed")
+			}
+		}
+		if *perf {
+			assert.LessOrEqual(t, readyMs, 2000.0, "not ready within 2 s at 20 Mbit/s with a 4x slower CPU")
+		}
+		q.do("Emulation.setCPUThrottlingRate", map[string]any{"rate": 1}, nil)
+		q.do("Network.emulateNetworkConditions", map[string]any{"offline": true, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}, nil)
+		// Offline, the example cannot be fetched: the page says so.
+		q.eval("document.getElementById('example').click()", nil)
+		q.waitFor("document.getElementById('capture-error').textContent !== ''", 10*time.Second)
+		assert.Contains(t, q.str("document.getElementById('capture-error').textContent"), "offline")
+		q.do("Network.emulateNetworkConditions", map[string]any{"offline": false, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}, nil)
+		// Opened as a file, the page says why it cannot start and how to
+		// serve it.
+		q.navigate("file://" + filepath.Join(site, "index.html"))
+		q.waitFor("document.getElementById('engine-error').textContent !== ''", 10*time.Second)
+		assert.Contains(t, q.str("document.getElementById('engine-error').textContent"), "go run ./examples/web")
+	})
+
 	p := b.newPage(t)
 	top := t
 	p.do("Emulation.setDeviceMetricsOverride", map[string]any{"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": false}, nil)
@@ -183,8 +240,9 @@ func TestBrowser(t *testing.T) {
 	if *perf {
 		assert.Less(t, ready, maxInteractive, "the page is not interactive within 1 s")
 	}
-	assert.Equal(t, "Ready: paste a capture, or try the example.", p.str("document.getElementById('status').textContent"))
-	assert.Contains(t, p.str("document.getElementById('privacy').textContent"), "serial numbers stay on this machine")
+	p.waitFor("document.getElementById('status').textContent === 'Ready: paste a capture, or try the example.'", 5*time.Second)
+	assert.Contains(t, p.str("document.getElementById('privacy').textContent"), "serial numbers stay on")
+	assert.Contains(t, p.str("document.getElementById('about-privacy').textContent"), "serial numbers stay on this machine")
 	assert.True(t, p.num("document.getElementById('plan').hidden ? 1 : 0") == 1, "no plan before a capture")
 	shot(p, "empty", "privacy", 900)
 
@@ -210,7 +268,7 @@ func TestBrowser(t *testing.T) {
 		assert.Equal(t, float64(1), p.num("document.querySelectorAll('#sweep-svg .band.current').length"))
 		for i, iv := range sw.Intervals {
 			label := p.str(fmt.Sprintf("document.querySelectorAll('#sweep-svg .band')[%d].getAttribute('aria-label')", i))
-			assert.Contains(t, label, fmt.Sprintf("bounds %s to %s:", iv.Min, iv.Max))
+			assert.Contains(t, label, fmt.Sprintf("bounds %s to %s:", boundText(iv.Min), boundText(iv.Max)))
 		}
 		// The time of parse, plan and sweep after a paste: the median of
 		// five pastes (the machine is shared; one paste can meet a pause).
@@ -252,17 +310,30 @@ func TestBrowser(t *testing.T) {
 		p.waitFor("window.apstweb_metrics.last.response.plan.max_ps === 4", 5*time.Second)
 		p.eval("(b => { b.focus(); b.dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', bubbles: true})); })(document.querySelectorAll('#sweep-svg .band')[1])", nil)
 		p.waitFor("document.getElementById('bound').value === '1'", 5*time.Second)
+		p.waitFor("window.apstweb_metrics.last.response.sweep.bound === 1", 5*time.Second)
+		// Focus stays on the band, redrawn.
+		assert.Equal(t, "1", p.str("(a => a.closest('#sweep-svg .band') ? a.dataset.index : a.tagName + '#' + a.id)(document.activeElement)"))
 		p.typeInto("bound", "25000")
 		p.waitFor("window.apstweb_metrics.last.response.plan.max_ps === 3", 5*time.Second)
 		// Focusing a band shows its table.
 		p.eval("document.querySelectorAll('#sweep-svg .band')[0].focus()", nil)
-		assert.Contains(t, p.str("document.getElementById('sweep-detail').textContent"), "Bounds 0us to 0us")
+		assert.Contains(t, p.str("document.getElementById('sweep-detail').textContent"), "Bounds 0 to 0")
 		p.eval("document.querySelector('#sweep-svg .band.current').focus()", nil)
-		assert.Contains(t, p.str("document.getElementById('sweep-detail').textContent"), "(the current bound)")
-		// Compare (100 ms against 25 ms) and simulate.
+		assert.Contains(t, p.str("document.getElementById('sweep-detail').textContent"), "(the bound set)")
+		// Compare (100 ms against 25 ms) and simulate: the first, then
+		// the second, in every sentence and column.
 		delta := p.str("document.getElementById('compare-delta').textContent")
-		assert.Contains(t, delta, "Idle power delta")
-		assert.Contains(t, delta, "+73.0 mW", "ps3 (0.0800W) against ps4 (0.0070W), as apstctl compare says")
+		assert.Equal(t, "First (ps-max-latency-us=100000), then second (ps-max-latency-us=25000): deepest state ps4, then ps3; "+
+			"idle power 7 mW, then 80 mW (delta +73.0 mW: the second costs 73 mW more once the drive has settled); worst wake stall 43 ms, then 4.6 ms.", delta,
+			"ps3 (0.0800W) against ps4 (0.0070W), as apstctl compare says")
+		var heads []string
+		p.eval("Array.from(document.querySelectorAll('#compare-table thead th')).map((h) => h.textContent)", &heads)
+		assert.Equal(t, []string{"", "first: ps-max-latency-us=100000", "second: ps-max-latency-us=25000"}, heads)
+		assert.Equal(t, "43 ms", p.str("document.querySelectorAll('#compare-table tbody tr')[3].cells[1].textContent"), "the first's stall in the first column")
+		// The rows that differ are marked, in words and by a bar.
+		assert.Positive(t, p.num("document.querySelectorAll('#compare-table tr.differs').length"))
+		assert.Contains(t, p.str("document.querySelector('#compare-table tr.differs th').textContent"), "≠ differs")
+		assert.GreaterOrEqual(t, p.num("parseFloat(getComputedStyle(document.querySelector('#compare-table tr.differs th')).borderLeftWidth)"), float64(4))
 		assert.Equal(t, float64(3), p.num("document.querySelectorAll('#sim-table tbody tr').length"))
 		assert.Contains(t, p.str("document.getElementById('sim-source').textContent"), "exp:10s")
 		shot(p, "990-evo-plus-25ms", "sweep", 1000)
@@ -293,7 +364,8 @@ func TestBrowser(t *testing.T) {
 		p.typeInto("bound", "25000")
 		p.waitFor("window.apstweb_metrics.last.response.plan.max_ps === 3", 5*time.Second)
 		link = p.str("document.getElementById('share-link').value")
-		assert.Equal(t, link, p.str("location.href"))
+		// The address follows once the answer has settled.
+		p.waitFor("location.href === document.getElementById('share-link').value", 5*time.Second)
 		assert.NotContains(t, link, "SYNTHETIC")
 		assert.Contains(t, link, "bound=25000")
 		table := p.str("window.apstweb_metrics.last.response.plan.table")
@@ -356,11 +428,24 @@ func TestBrowser(t *testing.T) {
 		shot(p, "truncated", "input", 700)
 		// A bad bound is refused at the bound, with the library's message.
 		p.typeInto("capture", evo)
+		p.waitFor("!document.getElementById('answer').hidden", 5*time.Second)
+		headline := p.str("document.getElementById('headline').textContent")
 		p.typeInto("bound", "-5")
 		p.waitFor("document.getElementById('bound-error').textContent !== ''", 5*time.Second)
-		var params apst.Params
-		assert.Equal(t, params.Set("ps-max-latency-us", "-5").Error(), p.str("document.getElementById('bound-error').textContent"))
-		p.typeInto("bound", "100000")
+		assert.Contains(t, p.str("document.getElementById('bound-error').textContent"), `latency bound "-5": want microseconds`)
+		// The last answer stays, said to be that, while the bound is wrong.
+		assert.False(t, p.num("document.getElementById('answer').hidden ? 1 : 0") == 1, "the answer vanished while the bound is invalid")
+		assert.Equal(t, headline, p.str("document.getElementById('headline').textContent"))
+		assert.Contains(t, p.str("document.getElementById('stale').textContent"), "last settings that could be read")
+		// Bounds as people type them.
+		for _, tc := range []struct {
+			in    string
+			maxPS int
+		}{{"25ms", 3}, {"25,000", 3}, {"25 000", 3}, {"25 ms", 3}, {"1.5 s", 4}, {"100000", 4}} {
+			p.typeInto("bound", tc.in)
+			p.waitFor(fmt.Sprintf("document.getElementById('bound-error').textContent === '' && window.apstweb_metrics.last.response.plan && window.apstweb_metrics.last.response.plan.max_ps === %d", tc.maxPS), 5*time.Second)
+			assert.Equal(t, "", p.str("document.getElementById('stale').textContent"), tc.in)
+		}
 	})
 
 	t.Run("a pasted kernel log is diagnosed", func(t *testing.T) {
@@ -370,7 +455,8 @@ func TestBrowser(t *testing.T) {
 		log := threadBody(t, "gh-openwrt-14557-rpi5-aspm-powersave.log")
 		p.typeInto("capture", evo)
 		p.typeInto("log", log)
-		p.waitFor("!document.getElementById('diagnosis').hidden", 10*time.Second)
+		p.waitFor("!document.getElementById('diagnosis').hidden", 60*time.Second)
+		assert.True(t, p.num("window.apstweb.withLog ? 1 : 0") == 1, "the kernel log's engine answers")
 		assert.Equal(t, "", text("log-error"))
 		d := expectedDiagnosis(t, log, evo, "")
 		require.True(t, d.Failure, "the thread's log shows a failure")
@@ -508,9 +594,98 @@ func TestBrowser(t *testing.T) {
 		shot(p, "phone-diagnosis", "diagnosis", 1600)
 	})
 
+	// What is drawn, for every capture this test pastes, at a laptop's
+	// and a phone's size: the headline in the first viewport, the table's
+	// columns and marks, the sweep's bands, marks and stall line.
+	captures := []struct {
+		name, text, file string
+		native           []byte
+	}{
+		{"990 EVO Plus, nvme-cli text", evo, "", []byte(evo)},
+		{"600p, nvme-cli text", readTestdata(t, "testdata/corpus/nvme-cli/synthetic/Intel_SSDPEKKW256G7_PSF109C.v2_12.txt"), "", nil},
+		{"990 EVO Plus, smartctl quoted", "", "", []byte(readTestdata(t, "testdata/corpus/smartctl/Samsung_SSD_990_EVO_Plus_1TB_2B2QKXG7.txt"))},
+		{"990 EVO Plus, binary image", "", filepath.Join("..", "..", "testdata", "identify", "samsung-990-evo-plus-1tb-2B2QKXG7.bin"), nil},
+	}
+	captures[1].native = []byte(captures[1].text)
+	captures[2].text = "> " + strings.ReplaceAll(strings.TrimRight(string(captures[2].native), "\n"), "\n", "\n> ") + "\n"
+	captures[3].native = []byte(readTestdata(t, "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin"))
+	sizes := []struct{ w, h int }{{1366, 900}, {390, 844}}
+	t.Run("what is drawn", func(t *testing.T) {
+		q := b.newPage(t)
+		for _, sz := range sizes {
+			q.do("Emulation.setDeviceMetricsOverride", map[string]any{"width": sz.w, "height": sz.h, "deviceScaleFactor": 1, "mobile": sz.w < 500}, nil)
+			q.navigate(srv.URL + "/")
+			q.waitFor("window.apstweb_metrics && window.apstweb_metrics.readyMs !== null", 30*time.Second)
+			for _, c := range captures {
+				t.Run(fmt.Sprintf("%dx%d %s", sz.w, sz.h, c.name), func(t *testing.T) {
+					q.t = t
+					defer func() { q.t = top }()
+					pasteAndWait(q, c.text, c.file)
+					want := expectFor(t, c.native, "100000")
+					ps := checkDrawn(q, want)
+					assert.Empty(t, ps)
+					var widths []string
+					q.eval("Array.from(document.querySelectorAll('#sweep-svg .band rect')).map((r) => r.getBoundingClientRect().width.toFixed(0))", &widths)
+					t.Logf("band widths (px): %s; svg %0.f px wide in a %0.f px viewport", strings.Join(widths, " "),
+						q.num("document.getElementById('sweep-svg').getBoundingClientRect().width"), q.num("window.innerWidth"))
+					if sz.w < 500 {
+						assert.LessOrEqual(t, q.num("document.documentElement.scrollWidth"), float64(sz.w), "wider than the phone")
+						assert.GreaterOrEqual(t, q.num("parseFloat(getComputedStyle(document.querySelector('#sweep-svg .state-label')).fontSize)"), float64(12), "the sweep's labels are legible")
+					}
+				})
+			}
+		}
+		shotPage := func(name string, h int) {
+			require.NoError(t, q.screenshotOf(filepath.Join(shots, name+".png"), "answer", 1366, h, 1, false))
+		}
+		q.do("Emulation.setDeviceMetricsOverride", map[string]any{"width": 1366, "height": 900, "deviceScaleFactor": 1, "mobile": false}, nil)
+		q.navigate(srv.URL + "/")
+		q.waitFor("window.apstweb_metrics && window.apstweb_metrics.readyMs !== null", 30*time.Second)
+		pasteAndWait(q, evo, "")
+		q.eval("window.scrollTo(0, 0)", nil)
+		shotPage("answer-first", 900)
+	})
+
+	// The checks above catch each breakage the page had passed with.
+	t.Run("mutations make the checks fail", func(t *testing.T) {
+		want := expectFor(t, []byte(evo), "100000")
+		for _, m := range mutations {
+			t.Run(m.name, func(t *testing.T) {
+				dir := mutate(t, site, m)
+				msrv := httptest.NewServer(Handler(os.DirFS(dir)))
+				defer msrv.Close()
+				q := b.newPage(t)
+				q.do("Emulation.setDeviceMetricsOverride", map[string]any{"width": 1366, "height": 900, "deviceScaleFactor": 1, "mobile": false}, nil)
+				q.navigate(msrv.URL + "/")
+				q.waitFor("window.apstweb_metrics && window.apstweb_metrics.readyMs !== null", 30*time.Second)
+				q.eval("window.apstweb_metrics.last = null", nil)
+				q.typeInto("capture", evo)
+				q.waitFor("window.apstweb_metrics.last && window.apstweb_metrics.last.response.headline", 20*time.Second)
+				q.do("Runtime.evaluate", map[string]any{"expression": "new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))", "awaitPromise": true}, nil)
+				ps := checkDrawn(q, want)
+				require.NotEmpty(t, ps, "the checks of what is drawn pass with %s", m.name)
+				var found []string
+				for _, pr := range ps {
+					if strings.Contains(pr, m.finds) {
+						found = append(found, pr)
+					}
+				}
+				require.NotEmpty(t, found, "no problem says %q: %v", m.finds, ps)
+				t.Logf("%s: %d problems found, %d of them %q, the first: %s", m.name, len(ps), len(found), m.finds, found[0])
+			})
+		}
+	})
+
 	select {
 	case l := <-b.logs:
 		for ; ; l = <-b.logs {
+			// The offline check's failed requests are expected.
+			if strings.Contains(l, "ERR_INTERNET_DISCONNECTED") {
+				if len(b.logs) == 0 {
+					break
+				}
+				continue
+			}
 			if strings.Contains(l, "exceptionThrown") || strings.Contains(l, `"level":"error"`) {
 				t.Errorf("the page logged: %s", l)
 			}

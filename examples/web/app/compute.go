@@ -112,14 +112,15 @@ type ControllerView struct {
 
 // StateView is one power state of a plan.
 type StateView struct {
-	State    int    `json:"state"`
-	Op       string `json:"op"`
-	MaxPower string `json:"max_power"`
-	EnLat    uint64 `json:"enlat_us"`
-	ExLat    uint64 `json:"exlat_us"`
-	Entry    string `json:"entry"`
-	Decision string `json:"decision"`
-	Selected bool   `json:"selected"`
+	State    int     `json:"state"`
+	Op       string  `json:"op"`
+	MaxPower string  `json:"max_power"`
+	PowerW   float64 `json:"max_power_w"`
+	EnLat    uint64  `json:"enlat_us"`
+	ExLat    uint64  `json:"exlat_us"`
+	Entry    string  `json:"entry"`
+	Decision string  `json:"decision"`
+	Selected bool    `json:"selected"`
 }
 
 // PlanView is the plan at the bound set, as apstctl plan prints it.
@@ -178,6 +179,7 @@ type CompareConfigView struct {
 	Deepest     int    `json:"deepest"`
 	DeepestPow  string `json:"deepest_power"`
 	WorstExitUS uint64 `json:"worst_exit_us"`
+	WorstExit   string `json:"worst_exit"`
 	KernelLog   string `json:"kernel_log"`
 }
 
@@ -537,7 +539,7 @@ func planView(c *powerstate.Controller, plan *apst.Plan) *PlanView {
 			op = "non-op"
 		}
 		v.States = append(v.States, StateView{
-			State: i, Op: op, MaxPower: d.MaxPower.String(),
+			State: i, Op: op, MaxPower: formatWatts(d.MaxPower.Watts()), PowerW: d.MaxPower.Watts(),
 			EnLat: uint64(d.EntryLatency), ExLat: uint64(d.ExitLatency),
 			Entry: plan.Table[i].String(), Decision: plan.Explain(c, uint8(i)),
 			Selected: plan.Decision(uint8(i)).Reason.Selected(),
@@ -577,8 +579,9 @@ func compareView(c *powerstate.Controller, cmp *analysis.Comparison) *CompareVie
 		r := &cmp.Configs[i]
 		v.Configs = append(v.Configs, CompareConfigView{
 			Name: r.Config.Name, Params: describeParams(&r.Plan.Params), Outcome: describeOutcome(&r.Plan),
-			MaxPS: r.Plan.MaxPS, Deepest: int(r.Reach.Deepest), DeepestPow: r.DeepestMaxPower.String(),
-			WorstExitUS: uint64(r.Reach.WorstExitLatency), KernelLog: r.Plan.KernelLog(),
+			MaxPS: r.Plan.MaxPS, Deepest: int(r.Reach.Deepest), DeepestPow: formatWatts(r.DeepestMaxPower.Watts()),
+			WorstExitUS: uint64(r.Reach.WorstExitLatency), WorstExit: formatMicros(uint64(r.Reach.WorstExitLatency)),
+			KernelLog: r.Plan.KernelLog(),
 		})
 	}
 	for _, row := range cmp.States {
@@ -593,14 +596,14 @@ func compareView(c *powerstate.Controller, cmp *analysis.Comparison) *CompareVie
 		v.Differences = append(v.Differences, d.String())
 	}
 	v.PowerDeltaW = float64(cmp.PowerDelta) / 1e6
-	v.PowerDelta = fmt.Sprintf("%+.1f mW", float64(cmp.PowerDelta)/1000)
+	v.PowerDelta = fmt.Sprintf("%+.1f mW", float64(cmp.PowerDelta)/1000) // the second's idle power less the first's
 	return v
 }
 
 func simView(name, source string, sim *analysis.Simulation) SimView {
 	v := SimView{
 		Name: name, Source: source, Count: sim.Count, TotalIdle: sim.TotalIdle.Duration().String(),
-		P50: sim.P50.String(), P90: sim.P90.String(), P99: sim.P99.String(), Max: sim.Max.String(),
+		P50: formatMicros(uint64(sim.P50)), P90: formatMicros(uint64(sim.P90)), P99: formatMicros(uint64(sim.P99)), Max: formatMicros(uint64(sim.Max)),
 		AvgIdlePowerW: float64(sim.AverageIdlePower) / 1e6,
 	}
 	for s := range sim.Timeline.States().All() {

@@ -15,6 +15,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
 	"github.com/nvmeapst/nvmeapst/apst/persist"
 	"github.com/nvmeapst/nvmeapst/internal/describe"
+	"github.com/nvmeapst/nvmeapst/internal/describe/pastedlog"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -24,7 +25,7 @@ const withLog = true
 // diagnoseLog diagnoses the pasted kernel log of req as apstctl diagnose
 // --log does (diagnosePasted): kernlog.Read, the release of the log, and
 // with a drive (id, the capture as parsed, or the shared drive) the
-// parameters the command builds for --id-ctrl (describe.PastedLogParams).
+// parameters the command builds for --id-ctrl (pastedlog.Params).
 // field names the input an error belongs to ("log", "tried", "platform").
 func diagnoseLog(req *Request, id *powerstate.Controller) (*DiagnosisView, string, error) {
 	if len(req.Log) > maxLog {
@@ -58,7 +59,7 @@ func diagnoseLog(req *Request, id *powerstate.Controller) (*DiagnosisView, strin
 	var notes []string
 	var assumed apst.Assumptions
 	if id != nil {
-		p, a, note := describe.PastedLogParams(id, in.Release, l.CommandLine)
+		p, a, note := pastedlog.Params(id, in.Release, l.CommandLine)
 		in.Identify, in.Params = id, p
 		assumed = a
 		notes = append(notes, note)
