@@ -635,15 +635,15 @@ func TestBrowser(t *testing.T) {
 				})
 			}
 		}
-		shotPage := func(name string, h int) {
-			require.NoError(t, q.screenshotOf(filepath.Join(shots, name+".png"), "answer", 1366, h, 1, false))
+		// The first viewport after a paste, at both sizes.
+		for _, sz := range sizes {
+			q.t = t
+			q.do("Emulation.setDeviceMetricsOverride", map[string]any{"width": sz.w, "height": sz.h, "deviceScaleFactor": 1, "mobile": sz.w < 500}, nil)
+			q.navigate(srv.URL + "/")
+			q.waitFor("window.apstweb_metrics && window.apstweb_metrics.readyMs !== null", 30*time.Second)
+			pasteAndWait(q, evo, "")
+			require.NoError(t, q.screenshotOf(filepath.Join(shots, fmt.Sprintf("answer-first-%d.png", sz.w)), "top", sz.w, sz.h, 1, sz.w < 500))
 		}
-		q.do("Emulation.setDeviceMetricsOverride", map[string]any{"width": 1366, "height": 900, "deviceScaleFactor": 1, "mobile": false}, nil)
-		q.navigate(srv.URL + "/")
-		q.waitFor("window.apstweb_metrics && window.apstweb_metrics.readyMs !== null", 30*time.Second)
-		pasteAndWait(q, evo, "")
-		q.eval("window.scrollTo(0, 0)", nil)
-		shotPage("answer-first", 900)
 	})
 
 	// The checks above catch each breakage the page had passed with.

@@ -266,6 +266,7 @@
     }
     $('stale').textContent = '';
     const answer = !!(r && r.plan);
+    if (!answer) $('status').classList.remove('sr');
     show('answer', answer);
     show('drive', !!(r && r.controller));
     show('plan', answer);
@@ -288,6 +289,9 @@
     }
     state.good = r;
     $('headline').textContent = r.headline.text;
+    // The status says the answer to a screen reader; on screen the
+    // headline right below says it already.
+    $('status').classList.add('sr');
     say('status', 'Answer: ' + r.headline.text);
     renderPlan(r.plan);
     renderSweep(r.sweep);
@@ -437,8 +441,8 @@
   // within a band a bound sits at its place on a log scale. The upper panel
   // is the worst wake stall (log, 1 µs to 1 s, "none" below), the lower
   // the deepest state's maximum power (log, 1 mW to 10 W).
-  const MIN_BAND = 28, H = 400, LEFT = 58, RIGHT_PAD = 10;
-  const BOUND_Y = 14, DEFAULT_Y = 30, BAND_LABEL_Y = 50, S_TOP = 62, S_BOT = 180, S_NONE = 196, P_TOP = 228, P_BOT = 330;
+  const MIN_BAND = 28, H = 416, LEFT = 64, RIGHT_PAD = 10;
+  const BOUND_Y = 14, DEFAULT_Y = 30, BAND_LABEL_Y = 50, S_TOP = 78, S_BOT = 196, S_NONE = 212, P_TOP = 248, P_BOT = 346;
 
   function sweepLayout(ivs, width) {
     const last = ivs.length ? ivs[ivs.length - 1] : null;
@@ -535,8 +539,8 @@
     axes.append(el('svg:text', { x: right, y: P_BOT + 34, 'text-anchor': 'end', class: 'end-mark', text: 'unlimited →' }));
     axes.append(el('svg:line', { class: 'axis', x1: LEFT - 6, x2: right, y1: P_BOT, y2: P_BOT }));
     axes.append(el('svg:text', { x: (LEFT + right) / 2, y: H - 8, 'text-anchor': 'middle', text: 'latency bound (each band: one table)' }));
-    axes.append(el('svg:text', { x: 4, y: S_TOP - 2, class: 'panel-label', text: 'wake stall' }));
-    axes.append(el('svg:text', { x: 4, y: P_TOP - 12, class: 'panel-label', text: 'idle power' }));
+    axes.append(el('svg:text', { x: 2, y: S_TOP - 12, class: 'panel-label', text: 'wake stall' }));
+    axes.append(el('svg:text', { x: 2, y: P_TOP - 14, class: 'panel-label', text: 'idle power' }));
     svg.append(axes);
     // The two step lines, one segment per band.
     let ds = '', dp = '';
