@@ -1,3 +1,8 @@
+//go:build !nolog
+
+// The tests of the engine run on the build with the diagnosis (the
+// default); app.wasm's build (nolog) differs only by diagnoseLog's stub.
+
 package main
 
 import (
@@ -19,18 +24,6 @@ import (
 	"github.com/nvmeapst/nvmeapst/powerstate"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
-
-func repoFile(t testing.TB, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "..", path))
-	require.NoError(t, err)
-	return b
-}
-
-const (
-	evoImage   = "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin"
-	intelImage = "testdata/identify/intel-ssdpekkw256g7-PSF109C.bin"
 )
 
 func TestComputeEVOPlus(t *testing.T) {

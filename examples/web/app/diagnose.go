@@ -16,11 +16,9 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst/persist"
 	"github.com/nvmeapst/nvmeapst/internal/describe"
 	"github.com/nvmeapst/nvmeapst/internal/describe/pastedlog"
+	"github.com/nvmeapst/nvmeapst/internal/safeio"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
-
-// withLog is true in app-log.wasm, the build that diagnoses kernel logs.
-const withLog = true
 
 // diagnoseLog diagnoses the pasted kernel log of req as apstctl diagnose
 // --log does (diagnosePasted): kernlog.Read, the release of the log, and
@@ -84,6 +82,17 @@ func platform(s string) (persist.Platform, error) {
 		names = append(names, string(p))
 	}
 	return "", fmt.Errorf("platform %q: want one of %s", s, strings.Join(names, ", "))
+}
+
+// esc escapes a string for display as apstctl's text output does.
+func esc(s string) string { return safeio.EscapeTerminal(s) }
+
+func escAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = esc(s)
+	}
+	return out
 }
 
 func linesView(ls []diagnose.Line) []LineView {

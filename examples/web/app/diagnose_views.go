@@ -1,7 +1,5 @@
 package main
 
-import "github.com/nvmeapst/nvmeapst/internal/safeio"
-
 // maxLog bounds a pasted kernel log, as the library bounds a live read
 // (nvmeapst.MaxKernelLog): a kernel's ring buffer is a few MiB, a whole
 // journal of many boots rarely more than this.
@@ -102,15 +100,4 @@ type LogView struct {
 	Lines       int64  `json:"lines"`
 	Events      int64  `json:"events"`
 	Incidents   int    `json:"incidents"`
-}
-
-// esc escapes a string for display as apstctl's text output does.
-func esc(s string) string { return safeio.EscapeTerminal(s) }
-
-func escAll(ss []string) []string {
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = esc(s)
-	}
-	return out
 }
