@@ -19,6 +19,7 @@ import (
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
+	"github.com/nvmeapst/nvmeapst/examples/internal/view"
 	"github.com/nvmeapst/nvmeapst/internal/describe"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
@@ -275,22 +276,22 @@ func Compute(req *Request) *Response {
 		return r
 	}
 	r.Drive = EncodeDrive(&c)
-	r.Controller = controllerView(&c, shared)
+	r.Controller = driveSection(&c, shared)
 
-	p, defaultBound, field, err := params(&c, req)
+	p, defaultBound, field, err := kernelParams(&c, req)
 	if err != nil {
 		fail(field, err)
 		return r
 	}
-	r.Params = describeParams(&p)
-	r.Config = configText(p)
+	r.Params = describe.Params(&p, true)
+	r.Config = view.ConfigText(&p)
 	plan, err := apst.Build(&c, p)
 	if err != nil {
 		fail("bound", err)
 		return r
 	}
 	r.Assumptions = assumptions(&c, &plan, shared)
-	r.Plan = planView(&c, &plan)
+	r.Plan = planSection(&c, &plan)
 	var def *apst.Plan
 	if p.Bound != defaultBound {
 		dp := p
@@ -362,7 +363,7 @@ func Compute(req *Request) *Response {
 		} else if v, err := analysis.Check(&c, p, fc.Feature); err != nil {
 			fail("feature", err)
 		} else {
-			r.Check = checkView(&v, fc.Format)
+			r.Check = checkSection(&v, fc.Format)
 		}
 	}
 	lap("check")
@@ -399,14 +400,14 @@ func loadDrive(req *Request) (c powerstate.Controller, shared bool, err error) {
 // with a kernel log, no error.
 var errNoCapture = errors.New("no capture: paste, drop or pick one (nvme id-ctrl, -o json, -b, smartctl -a/-x/-j)")
 
-// params builds the kernel parameters as apstctl's plan flags do: the
+// kernelParams builds the kernel parameters as apstctl's plan flags do: the
 // kernel first (it sets its default bound), then the bound, then the PCI ID
 // given, which becomes the controller's (so Build's own quirk lookup uses
 // it), and the quirks of the release's tables for the drive in p.Quirks
 // (what Build's lookup finds, for the descriptions). defaultBound is the
 // kernel's default bound for the release (before the bound given). field
 // names the input an error belongs to.
-func params(c *powerstate.Controller, req *Request) (p apst.Params, defaultBound apst.Microseconds, field string, err error) {
+func kernelParams(c *powerstate.Controller, req *Request) (p apst.Params, defaultBound apst.Microseconds, field string, err error) {
 	p = apst.DefaultParams(apst.Current)
 	if k := strings.TrimSpace(req.Kernel); k != "" {
 		if err := p.Set("kernel", k); err != nil {
@@ -435,16 +436,6 @@ func params(c *powerstate.Controller, req *Request) (p apst.Params, defaultBound
 	}
 	p.Quirks = apst.DriveQuirks(c, p.Release).Quirks
 	return p, defaultBound, "", nil
-}
-
-// configText is the key=value text of p (the configuration as compare
-// reads it back): without QuirksGiven Build looks the quirks up itself, so
-// the text leaves them to the tables, as apstctl's does.
-func configText(p apst.Params) string {
-	if !p.QuirksGiven {
-		p.Quirks = 0
-	}
-	return p.String()
 }
 
 // drawGaps is simulate's --gaps: a distribution drawn with a PCG source of
@@ -479,13 +470,13 @@ func drawGaps(spec string, count int, seed uint64) ([]apst.Microseconds, string,
 	return gaps, fmt.Sprintf("%d gaps, listed", len(gaps)), nil
 }
 
-func controllerView(c *powerstate.Controller, shared bool) *ControllerView {
+func driveSection(c *powerstate.Controller, shared bool) *ControllerView {
 	apsta := fmt.Sprintf("%#x", c.APSTA)
 	if !c.APSTAKnown() {
 		apsta = "unknown"
 	}
 	return &ControllerView{
-		Describe:   describeController(c),
+		Describe:   describe.Controller(c),
 		Model:      c.Model,
 		Firmware:   c.Firmware,
 		VendorID:   fmt.Sprintf("%04x", c.VendorID),
@@ -518,17 +509,17 @@ func assumptions(c *powerstate.Controller, plan *apst.Plan, shared bool) []strin
 	return out
 }
 
-func planView(c *powerstate.Controller, plan *apst.Plan) *PlanView {
+func planSection(c *powerstate.Controller, plan *apst.Plan) *PlanView {
 	reach := analysis.Reachability(c, &plan.Table)
 	v := &PlanView{
-		Params:    describeParams(&plan.Params),
-		Outcome:   describeOutcome(plan),
+		Params:    describe.Params(&plan.Params, true),
+		Outcome:   describe.Outcome(plan),
 		MaxPS:     plan.MaxPS,
 		Deepest:   int(reach.Deepest),
 		Reachable: []int{},
 		KernelLog: plan.KernelLog(),
 		Logs:      plan.Logs(),
-		Table:     compactTable(&plan.Table, c.StateCount()),
+		Table:     describe.Table(&plan.Table, c.StateCount()),
 	}
 	for s := range reach.States.All() {
 		v.Reachable = append(v.Reachable, int(s))
@@ -549,7 +540,7 @@ func planView(c *powerstate.Controller, plan *apst.Plan) *PlanView {
 }
 
 func sweepView(c *powerstate.Controller, sw *analysis.BoundSweep, bound, defaultBound apst.Microseconds) *SweepView {
-	v := &SweepView{Params: describeParamsBound(&sw.Params, false), Bound: float64(bound), BoundText: formatBound(bound),
+	v := &SweepView{Params: describe.Params(&sw.Params, false), Bound: float64(bound), BoundText: formatBound(bound),
 		Default: float64(defaultBound), DefaultText: formatBound(defaultBound)}
 	n := c.StateCount()
 	for i := range sw.Intervals {
@@ -562,7 +553,7 @@ func sweepView(c *powerstate.Controller, sw *analysis.BoundSweep, bound, default
 			WorstExitUS: uint64(iv.Reach.WorstExitLatency), WorstExitState: iv.Reach.WorstExitState,
 			WorstExit:     formatMicros(uint64(iv.Reach.WorstExitLatency)),
 			DeepestPowerW: pow.Watts(), DeepestPower: formatWatts(pow.Watts()),
-			Outcome: describeOutcome(&iv.Plan), Table: compactTable(&iv.Plan.Table, n),
+			Outcome: describe.Outcome(&iv.Plan), Table: describe.Table(&iv.Plan.Table, n),
 			Current: iv.Contains(bound),
 		}
 		for s := range n {
@@ -578,7 +569,7 @@ func compareView(c *powerstate.Controller, cmp *analysis.Comparison) *CompareVie
 	for i := range cmp.Configs {
 		r := &cmp.Configs[i]
 		v.Configs = append(v.Configs, CompareConfigView{
-			Name: r.Config.Name, Params: describeParams(&r.Plan.Params), Outcome: describeOutcome(&r.Plan),
+			Name: r.Config.Name, Params: describe.Params(&r.Plan.Params, true), Outcome: describe.Outcome(&r.Plan),
 			MaxPS: r.Plan.MaxPS, Deepest: int(r.Reach.Deepest), DeepestPow: formatWatts(r.DeepestMaxPower.Watts()),
 			WorstExitUS: uint64(r.Reach.WorstExitLatency), WorstExit: formatMicros(uint64(r.Reach.WorstExitLatency)),
 			KernelLog: r.Plan.KernelLog(),
@@ -613,7 +604,7 @@ func simView(name, source string, sim *analysis.Simulation) SimView {
 	return v
 }
 
-func checkView(v *analysis.Verdict, f powerstate.Format) *CheckView {
+func checkSection(v *analysis.Verdict, f powerstate.Format) *CheckView {
 	out := &CheckView{Match: v.Match, Format: f.String(), Differences: []string{}, ReproducedBy: []ReproductionView{}, Notes: v.Notes}
 	if out.Notes == nil {
 		out.Notes = []string{}
@@ -630,7 +621,7 @@ func checkView(v *analysis.Verdict, f powerstate.Format) *CheckView {
 		out.Differences = append(out.Differences, fmt.Sprintf("ps%d: kernel %s, drive %s", d.State, d.Expected, d.Drive))
 	}
 	for _, rp := range v.ReproducedBy {
-		out.ReproducedBy = append(out.ReproducedBy, ReproductionView{Config: configText(rp.Params), Min: rp.Min.String(), Max: rp.Max.String(), Reason: rp.Reason})
+		out.ReproducedBy = append(out.ReproducedBy, ReproductionView{Config: view.ConfigText(&rp.Params), Min: rp.Min.String(), Max: rp.Max.String(), Reason: rp.Reason})
 	}
 	return out
 }

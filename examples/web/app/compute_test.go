@@ -20,6 +20,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst/diagnose"
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
 	"github.com/nvmeapst/nvmeapst/apst/persist"
+	"github.com/nvmeapst/nvmeapst/examples/internal/view"
 	"github.com/nvmeapst/nvmeapst/internal/describe"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 	"github.com/stretchr/testify/assert"
@@ -293,7 +294,7 @@ func TestComputeDiagnosis(t *testing.T) {
 
 			// The answer first: the same summary, first cause, undecided
 			// pair and separating test as the library's.
-			assert.Equal(t, esc(d.Summary), g.Summary)
+			assert.Equal(t, view.Escape(d.Summary), g.Summary)
 			assert.Equal(t, d.Failure, g.Failure)
 			assert.Equal(t, d.Controller, g.Controller)
 			undecided := []string{}
@@ -317,8 +318,8 @@ func TestComputeDiagnosis(t *testing.T) {
 				require.Len(t, gc.Evidence, len(c.Evidence))
 				for i, e := range c.Evidence {
 					assert.Equal(t, e.Line, gc.Evidence[i].Line)
-					assert.Equal(t, esc(e.Quote), gc.Evidence[i].Quote)
-					assert.Equal(t, esc(e.Text), gc.Evidence[i].Text)
+					assert.Equal(t, view.Escape(e.Quote), gc.Evidence[i].Quote)
+					assert.Equal(t, view.Escape(e.Text), gc.Evidence[i].Text)
 				}
 				require.Len(t, gc.Tests, len(c.Tests))
 				for i, x := range c.Tests {
@@ -330,7 +331,7 @@ func TestComputeDiagnosis(t *testing.T) {
 			require.Len(t, g.Unread, len(d.Unread))
 			for i, u := range d.Unread {
 				assert.Equal(t, u.Line, g.Unread[i].Line)
-				assert.Equal(t, esc(u.Text), g.Unread[i].Text)
+				assert.Equal(t, view.Escape(u.Text), g.Unread[i].Text)
 			}
 			assert.Equal(t, string(d.Platform), g.Platform)
 			assert.Equal(t, escAll(d.Notes), g.Notes)

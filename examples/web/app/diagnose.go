@@ -14,9 +14,10 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst/diagnose"
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
 	"github.com/nvmeapst/nvmeapst/apst/persist"
+	"github.com/nvmeapst/nvmeapst/examples/internal/view"
+	"github.com/nvmeapst/nvmeapst/examples/internal/view/diagview"
 	"github.com/nvmeapst/nvmeapst/internal/describe"
 	"github.com/nvmeapst/nvmeapst/internal/describe/pastedlog"
-	"github.com/nvmeapst/nvmeapst/internal/safeio"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -84,38 +85,40 @@ func platform(s string) (persist.Platform, error) {
 	return "", fmt.Errorf("platform %q: want one of %s", s, strings.Join(names, ", "))
 }
 
-// esc escapes a string for display as apstctl's text output does.
-func esc(s string) string { return safeio.EscapeTerminal(s) }
-
 func escAll(ss []string) []string {
 	out := make([]string, len(ss))
 	for i, s := range ss {
-		out[i] = esc(s)
+		out[i] = view.Escape(s)
 	}
 	return out
 }
 
-func linesView(ls []diagnose.Line) []LineView {
-	out := make([]LineView, len(ls))
-	for i, l := range ls {
-		out[i] = LineView{Source: esc(l.Source), Text: esc(l.Text), Line: l.Line, Quote: esc(l.Quote)}
+// linesView is ls as the page shows it: escaped, and never nil.
+func linesView(ls []diagnose.Line) []view.Evidence {
+	if v := diagview.Lines(ls, view.Escape); v != nil {
+		return v
 	}
-	return out
+	return []view.Evidence{}
 }
 
-func testView(t *diagnose.Test) TestView {
-	return TestView{Action: esc(t.Action), Command: esc(t.Command), Cost: esc(t.Cost), Setting: esc(t.Setting), Where: escAll(t.Where)}
+// testView is t as the page shows it: escaped, its places never nil.
+func testView(t *diagnose.Test) view.Test {
+	v := diagview.Test(t, view.Escape)
+	if v.Where == nil {
+		v.Where = []string{}
+	}
+	return v
 }
 
 // diagnosisView is the page's view of d, read from l; assumptions are the
 // lines of what the capture's plan assumed. Lists are never null.
 func diagnosisView(d *diagnose.Diagnosis, l *kernlog.Log, assumptions []string) *DiagnosisView {
 	v := &DiagnosisView{
-		Controller: esc(d.Controller), Address: esc(d.Address), Failure: d.Failure, Summary: esc(d.Summary),
+		Controller: view.Escape(d.Controller), Address: view.Escape(d.Address), Failure: d.Failure, Summary: view.Escape(d.Summary),
 		APSTRuledOut: d.APSTRuledOut, Undecided: []string{}, OnResume: d.OnResume, Replace: d.Replace,
 		Causes: []CauseView{}, Known: []KnownView{}, Tried: []TriedView{}, Platform: string(d.Platform),
-		Unread: []UnreadView{}, Notes: escAll(d.Notes), Assumptions: escAll(assumptions),
-		Log: LogView{Release: esc(l.Release), CommandLine: esc(l.CommandLine), Boots: l.Boots, Lines: l.Lines,
+		Unread: []view.Unread{}, Notes: escAll(d.Notes), Assumptions: escAll(assumptions),
+		Log: LogView{Release: view.Escape(l.Release), CommandLine: view.Escape(l.CommandLine), Boots: l.Boots, Lines: l.Lines,
 			Events: l.Events, Incidents: len(l.Incidents)},
 	}
 	for _, u := range d.Undecided {
@@ -127,14 +130,14 @@ func diagnosisView(d *diagnose.Diagnosis, l *kernlog.Log, assumptions []string) 
 	}
 	for _, c := range d.Causes {
 		cv := CauseView{Layer: string(c.Layer), Likelihood: string(c.Likelihood), Score: c.Score,
-			Evidence: linesView(c.Evidence), Against: linesView(c.Against), Tests: []TestView{}}
+			Evidence: linesView(c.Evidence), Against: linesView(c.Against), Tests: []view.Test{}}
 		for i := range c.Tests {
 			cv.Tests = append(cv.Tests, testView(&c.Tests[i]))
 		}
 		v.Causes = append(v.Causes, cv)
 	}
 	for _, k := range d.Known {
-		kv := KnownView{ID: esc(k.ID), Layer: string(k.Layer), Title: esc(k.Title), Fix: esc(k.Fix), Source: esc(k.Source)}
+		kv := KnownView{ID: view.Escape(k.ID), Layer: string(k.Layer), Title: view.Escape(k.Title), Fix: view.Escape(k.Fix), Source: view.Escape(k.Source)}
 		if !k.Fixed.IsZero() {
 			kv.Fixed = k.Fixed.String()
 		}
@@ -144,10 +147,10 @@ func diagnosisView(d *diagnose.Diagnosis, l *kernlog.Log, assumptions []string) 
 		if t.FromLog {
 			continue
 		}
-		v.Tried = append(v.Tried, TriedView{Setting: esc(t.Setting), Value: esc(t.Value), Outcome: string(t.Outcome), Text: esc(t.String())})
+		v.Tried = append(v.Tried, TriedView{Setting: view.Escape(t.Setting), Value: view.Escape(t.Value), Outcome: string(t.Outcome), Text: view.Escape(t.String())})
 	}
 	for _, u := range d.Unread {
-		v.Unread = append(v.Unread, UnreadView{Line: u.Line, Text: esc(u.Text)})
+		v.Unread = append(v.Unread, view.Unread{Line: u.Line, Text: view.Escape(u.Text)})
 	}
 	return v
 }

@@ -1,5 +1,7 @@
 package main
 
+import "github.com/nvmeapst/nvmeapst/examples/internal/view"
+
 // maxLog bounds a pasted kernel log, as the library bounds a live read
 // (nvmeapst.MaxKernelLog): a kernel's ring buffer is a few MiB, a whole
 // journal of many boots rarely more than this.
@@ -20,17 +22,17 @@ type DiagnosisView struct {
 	APSTRuledOut bool     `json:"apst_ruled_out"`
 	Undecided    []string `json:"undecided"`
 	// Separate is the test that tells the two Undecided layers apart.
-	Separate *TestView   `json:"separate,omitempty"`
+	Separate *view.Test  `json:"separate,omitempty"`
 	OnResume bool        `json:"on_resume"`
 	Replace  bool        `json:"replace"`
 	Causes   []CauseView `json:"causes"`
 	Known    []KnownView `json:"known"`
 	// Tried are the settings given as already tried; those of the log's
 	// command line are in Log.CommandLine.
-	Tried    []TriedView  `json:"tried"`
-	Platform string       `json:"platform"`
-	Unread   []UnreadView `json:"unread"`
-	Notes    []string     `json:"notes"`
+	Tried    []TriedView   `json:"tried"`
+	Platform string        `json:"platform"`
+	Unread   []view.Unread `json:"unread"`
+	Notes    []string      `json:"notes"`
 	// Assumptions are what the plan of the capture assumed (describe's
 	// lines, as apstctl diagnose --id-ctrl prints them); none without a
 	// capture.
@@ -40,31 +42,12 @@ type DiagnosisView struct {
 
 // CauseView is one layer's verdict (diagnose.Cause).
 type CauseView struct {
-	Layer      string     `json:"layer"`
-	Likelihood string     `json:"likelihood"`
-	Score      int        `json:"score"`
-	Evidence   []LineView `json:"evidence"`
-	Against    []LineView `json:"against"`
-	Tests      []TestView `json:"tests"`
-}
-
-// LineView is one piece of evidence (diagnose.Line): where it comes from,
-// what it means, and for a kernel log line its number and the line as it
-// appears.
-type LineView struct {
-	Source string `json:"source"`
-	Text   string `json:"text"`
-	Line   int    `json:"line,omitempty"`
-	Quote  string `json:"quote,omitempty"`
-}
-
-// TestView is one way to confirm or rule out a cause (diagnose.Test).
-type TestView struct {
-	Action  string   `json:"action"`
-	Command string   `json:"command,omitempty"`
-	Cost    string   `json:"cost"`
-	Setting string   `json:"setting,omitempty"`
-	Where   []string `json:"where"`
+	Layer      string          `json:"layer"`
+	Likelihood string          `json:"likelihood"`
+	Score      int             `json:"score"`
+	Evidence   []view.Evidence `json:"evidence"`
+	Against    []view.Evidence `json:"against"`
+	Tests      []view.Test     `json:"tests"`
 }
 
 // KnownView is a known regression or quirk the log matches.
@@ -83,13 +66,6 @@ type TriedView struct {
 	Value   string `json:"value,omitempty"`
 	Outcome string `json:"outcome"`
 	Text    string `json:"text"`
-}
-
-// UnreadView is a line that looks like an NVMe or PCIe failure message
-// and could not be read.
-type UnreadView struct {
-	Line int    `json:"line"`
-	Text string `json:"text"`
 }
 
 // LogView is what was read of the log.
