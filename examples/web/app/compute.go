@@ -241,7 +241,7 @@ func Compute(req *Request) *Response {
 		if r.Errors == nil {
 			r.Errors = map[string]string{}
 		}
-		r.Errors[field] = err.Error()
+		r.Errors[field] = userMessage(err)
 	}
 	t0 := time.Now()
 	lap := func(name string) {
@@ -368,6 +368,25 @@ func Compute(req *Request) *Response {
 	}
 	lap("check")
 	return r
+}
+
+// libraryPrefixes are the package names the library's errors start with
+// (the guide's rule for errors); the page shows a message without them,
+// in the user's terms.
+var libraryPrefixes = []string{"powerstate: ", "apst: ", "analysis: ", "kernlog: ", "diagnose: ", "persist: "}
+
+// userMessage is err's message without the library's package prefixes.
+func userMessage(err error) string {
+	msg := err.Error()
+	for again := true; again; {
+		again = false
+		for _, p := range libraryPrefixes {
+			if strings.HasPrefix(msg, p) {
+				msg, again = msg[len(p):], true
+			}
+		}
+	}
+	return msg
 }
 
 func orDefault(s, def string) string {

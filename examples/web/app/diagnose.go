@@ -101,14 +101,9 @@ func linesView(ls []diagnose.Line) []view.Evidence {
 	return []view.Evidence{}
 }
 
-// testView is t as the page shows it: escaped, its places never nil.
-func testView(t *diagnose.Test) view.Test {
-	v := diagview.Test(t, view.Escape)
-	if v.Where == nil {
-		v.Where = []string{}
-	}
-	return v
-}
+// testView is t as the page shows it: escaped (where is left out when
+// there is no place to write a setting, as in apstctl's JSON).
+func testView(t *diagnose.Test) view.Test { return diagview.Test(t, view.Escape) }
 
 // diagnosisView is the page's view of d, read from l; assumptions are the
 // lines of what the capture's plan assumed. Lists are never null.

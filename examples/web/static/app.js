@@ -398,7 +398,7 @@
   function testParts(t) {
     return [el('span', { class: 'action', text: t.action }),
       t.command ? el('pre', { class: 'command' }, el('code', { text: t.command })) : null,
-      t.where.length ? el('ol', { class: 'where', 'aria-label': 'Where the setting goes' }, ...t.where.map((w) => el('li', { text: w }))) : null,
+      (t.where || []).length ? el('ol', { class: 'where', 'aria-label': 'Where the setting goes' }, ...t.where.map((w) => el('li', { text: w }))) : null,
       el('p', { class: 'cost', text: 'Cost: ' + t.cost })];
   }
 
