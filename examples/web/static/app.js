@@ -12,7 +12,7 @@
 
   // Test and measurement hooks: when the engine was ready, and the last
   // answer with the time it took.
-  window.apstweb_metrics = { readyMs: null, last: null, computes: 0 };
+  window.apstweb_metrics = { readyMs: null, last: null, computes: 0, scriptMs: t0 };
 
   // Typing recomputes once the typist pauses this long; a paste, a drop,
   // a picked file and a button answer at once.
