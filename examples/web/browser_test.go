@@ -13,6 +13,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -37,6 +38,8 @@ import (
 // reports them (the guide: timed targets are checked by a benchmark run on
 // a quiet machine, never by the suite, which shares two cores).
 var perf = flag.Bool("perf", false, "fail when the page misses a timing target (interactive within 1 s, plan and sweep within 10 ms); run on a quiet machine")
+
+var corpus = flag.Bool("corpus", false, "check what is drawn for every capture of testdata/corpus (about 900 files, at 1366x900 and 390x844: minutes), not only the ones the test pastes")
 
 var screenshots = flag.String("screenshots", "", "write a screenshot of each page state to `DIR` (docs/web: go test ./examples/web -run TestBrowser -screenshots ../../docs/web)")
 
@@ -645,6 +648,46 @@ func TestBrowser(t *testing.T) {
 			q.waitFor("window.apstweb_metrics && window.apstweb_metrics.readyMs !== null", 30*time.Second)
 			pasteAndWait(q, evo, "")
 			require.NoError(t, q.screenshotOf(filepath.Join(shots, fmt.Sprintf("answer-first-%d.png", sz.w)), "top", sz.w, sz.h, 1, sz.w < 500))
+		}
+	})
+
+	// With -corpus, the same checks for every capture of the corpus,
+	// picked as a file.
+	t.Run("what is drawn, the whole corpus", func(t *testing.T) {
+		if !*corpus {
+			t.Skip("-corpus checks every capture of testdata/corpus")
+		}
+		var files []string
+		require.NoError(t, filepath.WalkDir(filepath.Join("..", "..", "testdata", "corpus"), func(path string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				files = append(files, path)
+			}
+			return err
+		}))
+		q := b.newPage(t)
+		for _, sz := range sizes {
+			q.t = t
+			q.do("Emulation.setDeviceMetricsOverride", map[string]any{"width": sz.w, "height": sz.h, "deviceScaleFactor": 1, "mobile": sz.w < 500}, nil)
+			q.navigate(srv.URL + "/")
+			q.waitFor("window.apstweb_metrics && window.apstweb_metrics.readyMs !== null", 30*time.Second)
+			checked, skipped, failed := 0, 0, 0
+			for _, f := range files {
+				raw, err := os.ReadFile(f)
+				require.NoError(t, err)
+				c, err := powerstate.ParseBytes(raw)
+				if err != nil || len(c.States()) == 0 {
+					skipped++
+					continue
+				}
+				want := expectFor(t, raw, "100000")
+				pasteAndWait(q, "", f)
+				if ps := checkDrawn(q, want); len(ps) > 0 {
+					failed++
+					t.Errorf("%dx%d %s: %v", sz.w, sz.h, f, ps)
+				}
+				checked++
+			}
+			t.Logf("%dx%d: %d captures checked, %d failed, %d not captures the library reads (left out)", sz.w, sz.h, checked, failed, skipped)
 		}
 	})
 
