@@ -302,8 +302,17 @@ func TestBrowser(t *testing.T) {
 	t.Run("the bound follows: 25000 stops at ps3", func(t *testing.T) {
 		p.t = t
 		defer func() { p.t = top }()
-		p.typeInto("bound", "25000")
+		// Typed a key at a time, quickly: one answer once the typist
+		// pauses, not one a key, and the address is not rewritten a key.
+		p.eval("(e => { e.focus(); e.select(); })(document.getElementById('bound'))", nil)
+		before := p.num("window.apstweb_metrics.computes")
+		href := p.str("location.href")
+		for _, k := range []string{"2", "5", "0", "0", "0"} {
+			p.do("Input.insertText", map[string]any{"text": k}, nil)
+		}
+		assert.Equal(t, href, p.str("location.href"), "the address changed while typing")
 		p.waitFor("window.apstweb_metrics.last.response.plan.max_ps === 3", 5*time.Second)
+		assert.LessOrEqual(t, p.num("window.apstweb_metrics.computes")-before, float64(2), "recomputed a key at a time")
 		assert.Equal(t, "no", reachable(4))
 		assert.Equal(t, "yes", reachable(3))
 		assert.Contains(t, p.str("document.getElementById('plan-params').textContent"), "bound 25000us")
