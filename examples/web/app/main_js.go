@@ -32,11 +32,11 @@ func compute(_ js.Value, args []js.Value) (out any) {
 		}
 	}()
 	if len(args) != 3 && len(args) != 4 {
-		return errorJSON("apstweb.compute takes (capture, feature, options[, log])")
+		return errorJSON("internal error: the page asked the engine with the wrong number of inputs (please report it)")
 	}
 	var req Request
 	if err := json.Unmarshal([]byte(args[2].String()), &req); err != nil {
-		return errorJSON("options: " + err.Error())
+		return errorJSON("internal error: the page sent settings the engine could not read (please report it): " + err.Error())
 	}
 	req.Capture = bytesOf(args[0], maxCapture)
 	req.Feature = bytesOf(args[1], maxCapture)
