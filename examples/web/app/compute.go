@@ -111,7 +111,10 @@ type ControllerView struct {
 	FromShared bool   `json:"from_shared"`
 }
 
-// StateView is one power state of a plan.
+// StateView is one power state of a plan. Decision is plan.Explain's
+// sentence in the page's unit style (unitStyle), as the outcomes of the
+// plan, the sweep's intervals and the comparison are; parameters and table
+// entries read as apstctl prints them.
 type StateView struct {
 	State    int     `json:"state"`
 	Op       string  `json:"op"`
@@ -532,7 +535,7 @@ func planSection(c *powerstate.Controller, plan *apst.Plan) *PlanView {
 	reach := analysis.Reachability(c, &plan.Table)
 	v := &PlanView{
 		Params:    describe.Params(&plan.Params, true),
-		Outcome:   describe.Outcome(plan),
+		Outcome:   unitStyle(describe.Outcome(plan)),
 		MaxPS:     plan.MaxPS,
 		Deepest:   int(reach.Deepest),
 		Reachable: []int{},
@@ -551,7 +554,7 @@ func planSection(c *powerstate.Controller, plan *apst.Plan) *PlanView {
 		v.States = append(v.States, StateView{
 			State: i, Op: op, MaxPower: formatWatts(d.MaxPower.Watts()), PowerW: d.MaxPower.Watts(),
 			EnLat: uint64(d.EntryLatency), ExLat: uint64(d.ExitLatency),
-			Entry: plan.Table[i].String(), Decision: plan.Explain(c, uint8(i)),
+			Entry: plan.Table[i].String(), Decision: unitStyle(plan.Explain(c, uint8(i))),
 			Selected: plan.Decision(uint8(i)).Reason.Selected(),
 		})
 	}
@@ -572,7 +575,7 @@ func sweepView(c *powerstate.Controller, sw *analysis.BoundSweep, bound, default
 			WorstExitUS: uint64(iv.Reach.WorstExitLatency), WorstExitState: iv.Reach.WorstExitState,
 			WorstExit:     formatMicros(uint64(iv.Reach.WorstExitLatency)),
 			DeepestPowerW: pow.Watts(), DeepestPower: formatWatts(pow.Watts()),
-			Outcome: describe.Outcome(&iv.Plan), Table: describe.Table(&iv.Plan.Table, n),
+			Outcome: unitStyle(describe.Outcome(&iv.Plan)), Table: describe.Table(&iv.Plan.Table, n),
 			Current: iv.Contains(bound),
 		}
 		for s := range n {
@@ -588,7 +591,7 @@ func compareView(c *powerstate.Controller, cmp *analysis.Comparison) *CompareVie
 	for i := range cmp.Configs {
 		r := &cmp.Configs[i]
 		v.Configs = append(v.Configs, CompareConfigView{
-			Name: r.Config.Name, Params: describe.Params(&r.Plan.Params, true), Outcome: describe.Outcome(&r.Plan),
+			Name: r.Config.Name, Params: describe.Params(&r.Plan.Params, true), Outcome: unitStyle(describe.Outcome(&r.Plan)),
 			MaxPS: r.Plan.MaxPS, Deepest: int(r.Reach.Deepest), DeepestPow: formatWatts(r.DeepestMaxPower.Watts()),
 			WorstExitUS: uint64(r.Reach.WorstExitLatency), WorstExit: formatMicros(uint64(r.Reach.WorstExitLatency)),
 			KernelLog: r.Plan.KernelLog(),

@@ -126,3 +126,44 @@ func trimFloat(f float64) string {
 	s := strings.TrimRight(strconv.FormatFloat(f, 'f', 3, 64), "0")
 	return strings.TrimSuffix(s, ".")
 }
+
+// unitStyle rewrites the durations of a library sentence ("6200us",
+// "100ms") in the page's unit style (formatMicros: "6.2 ms", "100 ms"),
+// so that the prose of the first viewport reads in one style. Numbers
+// inside words and other units are left alone; it uses no regexp, which
+// app.wasm does not link.
+func unitStyle(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < '0' || c > '9' || i > 0 && isWordByte(s[i-1]) {
+			b.WriteByte(c)
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		unit := ""
+		if j+2 <= len(s) && (s[j:j+2] == "us" || s[j:j+2] == "ms") && (j+2 == len(s) || !isWordByte(s[j+2])) {
+			unit = s[j : j+2]
+		}
+		v, err := strconv.ParseUint(s[i:j], 10, 64)
+		if unit == "" || err != nil || unit == "ms" && v > 1<<50 {
+			b.WriteString(s[i:j])
+			i = j
+			continue
+		}
+		if unit == "ms" {
+			v *= 1000
+		}
+		b.WriteString(formatMicros(v))
+		i = j + 2
+	}
+	return b.String()
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.'
+}
