@@ -46,10 +46,10 @@ func TestFormat(t *testing.T) {
 func TestUnitStyle(t *testing.T) {
 	for in, want := range map[string]string{
 		"primary target: entry+exit 6200us <= 15000us, entered after 100ms idle": "primary target: entry+exit 6.2 ms <= 15 ms, entered after 100 ms idle",
-		"APST enabled: deepest state ps4, max round-trip latency 44600us":         "APST enabled: deepest state ps4, max round-trip latency 44.6 ms",
-		"ps4 not reachable; 2000ms; 0us; 7us":                                     "ps4 not reachable; 2 s; 0 µs; 7 µs",
-		"table 18640000 ps3 v4.12 12usb 5usec x25us":                              "table 18640000 ps3 v4.12 12usb 5usec x25us",
-		"99999999999999999999us stays":                                            "99999999999999999999us stays",
+		"APST enabled: deepest state ps4, max round-trip latency 44600us":        "APST enabled: deepest state ps4, max round-trip latency 44.6 ms",
+		"ps4 not reachable; 2000ms; 0us; 7us":                                    "ps4 not reachable; 2 s; 0 µs; 7 µs",
+		"table 18640000 ps3 v4.12 12usb 5usec x25us":                             "table 18640000 ps3 v4.12 12usb 5usec x25us",
+		"99999999999999999999us stays":                                           "99999999999999999999us stays",
 	} {
 		assert.Equal(t, want, unitStyle(in), in)
 	}
