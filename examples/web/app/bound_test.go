@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -69,4 +70,27 @@ func withCommas(s string) string {
 		out = append(out, s[i])
 	}
 	return string(out)
+}
+
+// Whatever is typed, normalizeBound answers without panicking, and what
+// it accepts is the parameter's text: unlimited, 0x hex, or decimal
+// microseconds that read back as the same value when typed again.
+func FuzzNormalizeBound(f *testing.F) {
+	for _, s := range []string{"25000", "25,000", "25 000", "25ms", "1.5 s", "100 µs", "unlimited", "off", "0x10", "1,5", ",000", "9.999999s", "18446744073709551615", "1e3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n, err := normalizeBound(s)
+		if err != nil {
+			require.NotEmpty(t, err.Error())
+			return
+		}
+		if n == "unlimited" || strings.HasPrefix(n, "0x") {
+			return
+		}
+		require.Equal(t, "", strings.Trim(n, "0123456789"), "%q gave %q", s, n)
+		again, err := normalizeBound(n)
+		require.NoError(t, err)
+		require.Equal(t, n, again)
+	})
 }
