@@ -11,6 +11,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/apst/persist"
 	"github.com/nvmeapst/nvmeapst/apst/persist/udev"
+	"github.com/nvmeapst/nvmeapst/examples/internal/view"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -102,7 +103,7 @@ func runPersistCheck(ctx context.Context, x *invocation, f *persistFlags, args [
 	rules, rerr := udev.ParseRules(text)
 	defaults, derr := persist.ParseDefaults(text)
 	if derr != nil {
-		return inputErr(fmt.Errorf("%s: %w", esc(name), derr))
+		return inputErr(fmt.Errorf("%s: %w", view.Escape(name), derr))
 	}
 	var findings []persist.Finding
 	var sysfsWrites []persist.SysfsWrite
@@ -118,7 +119,7 @@ func runPersistCheck(ctx context.Context, x *invocation, f *persistFlags, args [
 	default:
 		var werr error
 		if sysfsWrites, werr = persist.ParseSysfsWrites(text); werr != nil {
-			return inputErr(fmt.Errorf("%s: %w", esc(name), werr))
+			return inputErr(fmt.Errorf("%s: %w", view.Escape(name), werr))
 		}
 		if len(sysfsWrites) > 0 {
 			out.Kind, out.SysfsWrites, rules, defaults = "sysfs-writes", len(sysfsWrites), nil, nil
@@ -131,7 +132,7 @@ func runPersistCheck(ctx context.Context, x *invocation, f *persistFlags, args [
 			if rerr != nil {
 				why = " (as udev rules: " + strings.TrimPrefix(rerr.Error(), "persist: ") + ")"
 			}
-			return inputErr(fmt.Errorf("%s: no udev rule, nvme_core.default_ps_max_latency_us, options nvme_core, tmpfiles w line or tuned [sysfs] line found%s", esc(name), why))
+			return inputErr(fmt.Errorf("%s: no udev rule, nvme_core.default_ps_max_latency_us, options nvme_core, tmpfiles w line or tuned [sysfs] line found%s", view.Escape(name), why))
 		}
 		out.Kind = "text"
 	}
@@ -303,16 +304,16 @@ func checkSettingOn(cd *settingDrive, rules udev.Rules, defaults []persist.Defau
 func writeSettingCheck(w *checkedWriter, name string, out *settingCheckJSON) {
 	switch out.Kind {
 	case "udev":
-		fmt.Fprintf(w, "%s: udev rules (%d)\n", esc(name), out.Rules)
+		fmt.Fprintf(w, "%s: udev rules (%d)\n", view.Escape(name), out.Rules)
 	case "sysfs-writes":
-		fmt.Fprintf(w, "%s: sysfs writes (systemd-tmpfiles w lines, tuned [sysfs] lines): %d\n", esc(name), out.SysfsWrites)
+		fmt.Fprintf(w, "%s: sysfs writes (systemd-tmpfiles w lines, tuned [sysfs] lines): %d\n", view.Escape(name), out.SysfsWrites)
 	case "module-default":
-		fmt.Fprintf(w, "%s: nvme_core.default_ps_max_latency_us, the default of every controller at probe\n", esc(name))
+		fmt.Fprintf(w, "%s: nvme_core.default_ps_max_latency_us, the default of every controller at probe\n", view.Escape(name))
 		for _, d := range out.Defaults {
-			fmt.Fprintln(w, "  "+esc(d))
+			fmt.Fprintln(w, "  "+view.Escape(d))
 		}
 	default:
-		fmt.Fprintf(w, "%s: neither udev rules nor a module default: only searched for the paths it writes (which drives it reaches is not evaluated)\n", esc(name))
+		fmt.Fprintf(w, "%s: neither udev rules nor a module default: only searched for the paths it writes (which drives it reaches is not evaluated)\n", view.Escape(name))
 	}
 	if len(out.Findings) == 0 {
 		fmt.Fprintln(w, "no known mistake")
@@ -322,16 +323,16 @@ func writeSettingCheck(w *checkedWriter, name string, out *settingCheckJSON) {
 		if fd.Serious {
 			kind = "mistake"
 		}
-		fmt.Fprintf(w, "%s (%s), line %d: %s\n  %s\n", kind, fd.Mistake, fd.Line, esc(fd.Text), esc(fd.Explanation))
+		fmt.Fprintf(w, "%s (%s), line %d: %s\n  %s\n", kind, fd.Mistake, fd.Line, view.Escape(fd.Text), view.Escape(fd.Explanation))
 	}
 	fmt.Fprintln(w)
 	for _, l := range out.lines {
 		fmt.Fprintln(w, l)
 	}
 	for _, d := range out.Drives {
-		fmt.Fprintf(w, "%s: %s", esc(d.Drive), esc(d.Model))
+		fmt.Fprintf(w, "%s: %s", view.Escape(d.Drive), view.Escape(d.Model))
 		if d.Serial != "" {
-			fmt.Fprintf(w, ", serial %s", esc(d.Serial))
+			fmt.Fprintf(w, ", serial %s", view.Escape(d.Serial))
 		}
 		if d.PCIID != nil {
 			fmt.Fprintf(w, ", PCI %s", *d.PCIID)
@@ -342,9 +343,9 @@ func writeSettingCheck(w *checkedWriter, name string, out *settingCheckJSON) {
 			if !wr.Exists {
 				exists = "DOES NOT EXIST on this drive: nothing is written there"
 			}
-			fmt.Fprintf(w, "  line %d writes %s = %s at %s: the path %s", wr.Line, esc(wr.Attr), esc(wr.Value), strings.Join(wr.Actions, ", "), exists)
+			fmt.Fprintf(w, "  line %d writes %s = %s at %s: the path %s", wr.Line, view.Escape(wr.Attr), view.Escape(wr.Value), strings.Join(wr.Actions, ", "), exists)
 			if len(wr.Conditions) > 0 {
-				fmt.Fprintf(w, " (when %s holds)", esc(strings.Join(wr.Conditions, ", ")))
+				fmt.Fprintf(w, " (when %s holds)", view.Escape(strings.Join(wr.Conditions, ", ")))
 			}
 			fmt.Fprintln(w)
 		}
