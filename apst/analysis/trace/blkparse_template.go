@@ -143,6 +143,39 @@ func (t *blkTemplate) match(line []byte, out *blkLine) (ok, handled bool) {
 	return true, true
 }
 
+// bad returns the bits of the words of w up to the blank after the action
+// that differ from the template: 0 when they match. The words past it
+// have empty masks and are not read.
+func (t *blkTemplate) bad(w *[wide]byte) uint64 {
+	var bad uint64
+	switch t.words {
+	case 8:
+		bad |= t.word(w, 7)
+		fallthrough
+	case 7:
+		bad |= t.word(w, 6)
+		fallthrough
+	case 6:
+		bad |= t.word(w, 5)
+		fallthrough
+	case 5:
+		bad |= t.word(w, 4)
+		fallthrough
+	case 4:
+		bad |= t.word(w, 3)
+		fallthrough
+	case 3:
+		bad |= t.word(w, 2)
+		fallthrough
+	case 2:
+		bad |= t.word(w, 1)
+		bad |= t.word(w, 0)
+	default:
+		return 1
+	}
+	return bad
+}
+
 // word returns the bits of word k of w (0 to 7) that differ from the
 // template: 0 when they match.
 func (t *blkTemplate) word(w *[wide]byte, k int) uint64 {
