@@ -124,9 +124,9 @@ read:
 			d.sel = p.selected && bl.maj == p.selMaj && bl.min == p.selMin
 		}
 		// Field by field (see blkTemplate.match).
-		rec.t = int64(digitsValue(binary.LittleEndian.Uint64(w[l.s3:l.s3+8]), l.dot-l.s3)*1e9 + eightDigits(binary.LittleEndian.Uint64(w[l.dot+1:l.dot+9])-0x3030303030303030)*10 + uint64(w[l.e3]-'0'))
+		rec.t = int64(paddedValue(binary.LittleEndian.Uint64(w[l.s3:l.s3+8]), l.dot-l.s3)*1e9 + eightDigits(binary.LittleEndian.Uint64(w[l.dot+1:l.dot+9])-0x3030303030303030)*10 + uint64(w[l.e3]-'0'))
 		if ns := l.e2 - l.s2 + 1; ns <= 8 {
-			rec.seq = digitsValue(binary.LittleEndian.Uint64(w[l.s2:l.s2+8]), ns)
+			rec.seq = paddedValue(binary.LittleEndian.Uint64(w[l.s2:l.s2+8]), ns)
 		} else {
 			rec.seq = uintValue(block, i+l.s2, ns)
 		}
