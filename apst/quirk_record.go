@@ -171,21 +171,31 @@ func lookupController(l *QuirkLookup, c *powerstate.Controller, r Release) Quirk
 	}
 	l.FieldsPadded = l.padded != 0
 
+	vq := quirkIdx.vendor(c.VendorID)
 	if c.PCIDeviceID != 0 {
 		l.PCI = PCIID{Vendor: c.PCIVendor(), Device: c.PCIDeviceID}
-	} else if i := inferIndex(c.VendorID, model); i >= 0 {
+	} else if i := quirkIdx.infer(vq, c.VendorID, model); i >= 0 {
 		l.PCI, l.Inferred, l.rule = pciInferences[i].id, true, int8(i)
 	}
+	// The tables through their index (quirkIdx): the ID table's entries
+	// of the PCI ID's vendor, the core_quirks[] entries of the VID.
 	var q Quirks
-	for i := range quirkHistory {
-		e := &quirkHistory[i]
-		switch e.Table {
-		case tablePCI:
-			if !l.PCI.IsZero() && e.Device == l.PCI && e.In(t) {
-				q |= e.Quirks
+	if !l.PCI.IsZero() {
+		pv := vq
+		if l.PCI.Vendor != c.VendorID {
+			pv = quirkIdx.vendor(l.PCI.Vendor)
+		}
+		if pv != nil {
+			for _, i := range pv.pci {
+				if e := &quirkHistory[i]; e.Table == tablePCI && e.Device == l.PCI && quirkIdx.in(i, t) {
+					q |= e.Quirks
+				}
 			}
-		case tableCore:
-			if e.VendorID == c.VendorID && e.In(t) &&
+		}
+	}
+	if vq != nil {
+		for _, i := range vq.core {
+			if e := &quirkHistory[i]; quirkIdx.in(i, t) &&
 				coreFieldMatches(c.ModelField[:], modelRaw, c.Model, e.Model) &&
 				coreFieldMatches(c.FirmwareField[:], fwRaw, c.Firmware, e.Firmware) {
 				q |= e.Quirks
@@ -193,7 +203,7 @@ func lookupController(l *QuirkLookup, c *powerstate.Controller, r Release) Quirk
 		}
 	}
 	if l.PCI.IsZero() {
-		l.nUnchecked = uint8(uncheckedInto(&l.unchecked, c.VendorID, model, t, false))
+		l.nUnchecked = uint8(quirkIdx.unchecked(&l.unchecked, vq, model, t))
 	}
 	l.Applied = q
 	return q
