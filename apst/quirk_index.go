@@ -22,15 +22,68 @@ type quirkIndex struct {
 	// hold quirkHistory[i] (QuirkEntry.In).
 	newest   Release
 	inNewest [len(quirkHistory)]bool
+	// inferKey[i] is the first 16 bytes of pciInferences[i].prefix, to
+	// test it against a model's a word at a time.
+	inferKey [len(pciInferences)]prefixKey
+}
+
+// prefixKey is the first 16 bytes of a prefix as two little-endian words
+// (zeros past its end) with the masks of its bytes; long when the prefix
+// goes on past them.
+type prefixKey struct {
+	w, m [2]uint64
+	long bool
+}
+
+// newPrefixKey returns the key of prefix p.
+func newPrefixKey(p string) prefixKey {
+	k := prefixKey{w: words16(p), long: len(p) > 16}
+	for i := range min(len(p), 16) {
+		k.m[i/8] |= 0xff << (8 * (i % 8))
+	}
+	return k
+}
+
+// words16 returns the first 16 bytes of s (zeros past its end) as two
+// little-endian words.
+func words16(s string) [2]uint64 {
+	if len(s) >= 16 {
+		return [2]uint64{le64(s[:8]), le64(s[8:16])}
+	}
+	var w [2]uint64
+	for i := range len(s) {
+		w[i/8] |= uint64(s[i]) << (8 * (i % 8))
+	}
+	return w
+}
+
+// le64 returns the first 8 bytes of s (at least 8) as a little-endian
+// word: one load.
+func le64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// mayPrefix reports whether the prefix of k may start s, whose first 16
+// bytes are w: false when its first 16 bytes do not (a prefix longer
+// than s has bytes s cannot match: its mask covers zeros of w only where
+// s is shorter, which HasPrefix settles).
+func (k *prefixKey) mayPrefix(w *[2]uint64) bool {
+	return (w[0]^k.w[0])&k.m[0]|(w[1]^k.w[1])&k.m[1] == 0
 }
 
 // vendorQuirks are the rows of one vendor ID, each list in its table's
 // order (the order the kernel, and the unindexed lookups, apply them).
 type vendorQuirks struct {
 	vendor uint16
-	core   []uint8 // quirkHistory: core_quirks[] entries of this VID
-	pci    []uint8 // quirkHistory: ID table entries and DMI rules of a PCI ID of this vendor
-	infer  []uint8 // pciInferences rows of this VID
+	core   []uint8     // quirkHistory: core_quirks[] entries of this VID
+	pci    []uint8     // quirkHistory: ID table entries and DMI rules of a PCI ID of this vendor
+	infer  []uint8     // pciInferences rows of this VID
+	keys   []prefixKey // the keys of infer's rows (quirkIndex.inferKey), side by side
+	// newestCore and newestPCI are core and pci for the tables of
+	// NewestRelease: the entries they hold, and of pci the ID table's.
+	newestCore, newestPCI []uint8
 }
 
 func buildQuirkIndex() *quirkIndex {
@@ -44,19 +97,28 @@ func buildQuirkIndex() *quirkIndex {
 	}
 	for i := range quirkHistory {
 		e := &quirkHistory[i]
-		x.inNewest[i] = e.In(x.newest)
+		in := e.In(x.newest)
+		x.inNewest[i] = in
 		switch {
 		case e.Table == tableCore:
 			r := row(e.VendorID)
 			r.core = append(r.core, uint8(i))
+			if in {
+				r.newestCore = append(r.newestCore, uint8(i))
+			}
 		case !e.Device.IsZero():
 			r := row(e.Device.Vendor)
 			r.pci = append(r.pci, uint8(i))
+			if in && e.Table == tablePCI {
+				r.newestPCI = append(r.newestPCI, uint8(i))
+			}
 		}
 	}
 	for i := range pciInferences {
 		r := row(pciInferences[i].vendor)
 		r.infer = append(r.infer, uint8(i))
+		x.inferKey[i] = newPrefixKey(pciInferences[i].prefix)
+		r.keys = append(r.keys, x.inferKey[i])
 	}
 	return x
 }
@@ -92,9 +154,10 @@ func (x *quirkIndex) infer(v *vendorQuirks, vendor uint16, model string) int {
 	if v == nil {
 		return -1
 	}
-	for _, i := range v.infer {
-		if pciInferences[i].matches(vendor, model) {
-			return int(i)
+	w := words16(model)
+	for k := range v.keys {
+		if v.keys[k].mayPrefix(&w) && pciInferences[v.infer[k]].matches(vendor, model) {
+			return int(v.infer[k])
 		}
 	}
 	return -1
@@ -107,9 +170,13 @@ func (x *quirkIndex) unchecked(dst *[maxUnchecked]PCIID, v *vendorQuirks, model 
 		return 0
 	}
 	n := 0
-	for _, i := range v.pci {
+	rows, all := v.pci, t != x.newest
+	if !all {
+		rows = v.newestPCI
+	}
+	for _, i := range rows {
 		e := &quirkHistory[i]
-		if e.Table == tableDMI || !x.in(i, t) {
+		if all && (e.Table == tableDMI || !e.In(t)) {
 			continue
 		}
 		if slices.Contains(dst[:n], e.Device) || n == len(dst) || ruledOut(v.vendor, model, e.Device) {

@@ -194,8 +194,12 @@ func lookupController(l *QuirkLookup, c *powerstate.Controller, r Release) Quirk
 		}
 	}
 	if vq != nil {
-		for _, i := range vq.core {
-			if e := &quirkHistory[i]; quirkIdx.in(i, t) &&
+		rows, all := vq.core, t != quirkIdx.newest
+		if !all {
+			rows = vq.newestCore
+		}
+		for _, i := range rows {
+			if e := &quirkHistory[i]; (!all || e.In(t)) &&
 				coreFieldMatches(c.ModelField[:], modelRaw, c.Model, e.Model) &&
 				coreFieldMatches(c.FirmwareField[:], fwRaw, c.Firmware, e.Firmware) {
 				q |= e.Quirks
