@@ -182,6 +182,9 @@ type surveyJSON struct {
 	row    bytes.Buffer
 	rowEnc *json.Encoder
 	id     *shardID
+	// line is the hand-written row (appendDriveRow), reused from drive
+	// to drive.
+	line []byte
 }
 
 func newSurveyJSON(w *bufio.Writer, full, ndjson bool) *surveyJSON {
@@ -212,6 +215,12 @@ func (j *surveyJSON) head(h surveyHeadJSON) error {
 }
 
 func (j *surveyJSON) drive(row *survey.Row, src *surveySource) error {
+	if !j.full && src.bundle == nil {
+		// A capture's row, written by hand: no reflection, no row
+		// structs, one buffer for every drive.
+		j.line = appendDriveRow(j.line[:0], row, src.format)
+		return j.writeRow(j.line, true)
+	}
 	d := newSurveyDriveJSON(row, src.format, j.full)
 	d.Bundle = src.bundle
 	return j.rawDrive(d)
@@ -225,10 +234,21 @@ func (j *surveyJSON) rawDrive(v any) error {
 		return err
 	}
 	b := j.row.Bytes() // with its newline
-	j.id.row(b[:len(b)-1])
+	return j.writeRow(b[:len(b)-1], false)
+}
+
+// writeRow writes a row's JSON b (without a newline); compact says that
+// it is compact already (written by appendDriveRow), as the shard's
+// identity hashes it.
+func (j *surveyJSON) writeRow(b []byte, compact bool) error {
+	if compact {
+		j.id.compactRow(b)
+	} else {
+		j.id.row(b)
+	}
 	if j.ndjson {
 		j.w.WriteString(`{"drive":`)
-		j.w.Write(b[:len(b)-1])
+		j.w.Write(b)
 		_, err := j.w.WriteString("}\n")
 		return err
 	}
@@ -236,8 +256,8 @@ func (j *surveyJSON) rawDrive(v any) error {
 		j.w.WriteByte(',')
 	}
 	j.n++
-	_, err := j.w.Write(b)
-	return err
+	j.w.Write(b)
+	return j.w.WriteByte('\n')
 }
 
 func (j *surveyJSON) unreadable(u surveyUnreadable) error {
