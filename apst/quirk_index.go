@@ -18,13 +18,28 @@ var _ [255 - len(quirkHistory) - len(pciInferences)]struct{}
 // quirkIndex is the type of quirkIdx.
 type quirkIndex struct {
 	vendors []vendorQuirks // sorted by vendor
+	// slots is a hash table of vendors: vendorSlot(v) and the slots after
+	// it (round) hold 1 + the index in vendors of v, or of vendors that
+	// hash alike, before an empty slot (0).
+	slots [vendorSlots]uint8
 	// newest is the tables of NewestRelease, and inNewest[i] whether they
 	// hold quirkHistory[i] (QuirkEntry.In).
 	newest   Release
 	inNewest [len(quirkHistory)]bool
-	// inferKey[i] is the first 16 bytes of pciInferences[i].prefix, to
-	// test it against a model's a word at a time.
-	inferKey [len(pciInferences)]prefixKey
+}
+
+// inferHead is the inference rows whose prefixes have the same first 8
+// bytes (w, under mask m), grouped by their next 8.
+type inferHead struct {
+	w, m  uint64
+	tails []inferTail
+}
+
+// inferTail is the rows of an inferHead whose prefixes have the same next
+// 8 bytes (w, under mask m), in the table's order.
+type inferTail struct {
+	w, m uint64
+	rows []uint8
 }
 
 // prefixKey is the first 16 bytes of a prefix as two little-endian words
@@ -65,22 +80,17 @@ func le64(s string) uint64 {
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
-// mayPrefix reports whether the prefix of k may start s, whose first 16
-// bytes are w: false when its first 16 bytes do not (a prefix longer
-// than s has bytes s cannot match: its mask covers zeros of w only where
-// s is shorter, which HasPrefix settles).
-func (k *prefixKey) mayPrefix(w *[2]uint64) bool {
-	return (w[0]^k.w[0])&k.m[0]|(w[1]^k.w[1])&k.m[1] == 0
-}
-
 // vendorQuirks are the rows of one vendor ID, each list in its table's
 // order (the order the kernel, and the unindexed lookups, apply them).
 type vendorQuirks struct {
 	vendor uint16
-	core   []uint8     // quirkHistory: core_quirks[] entries of this VID
-	pci    []uint8     // quirkHistory: ID table entries and DMI rules of a PCI ID of this vendor
-	infer  []uint8     // pciInferences rows of this VID
-	keys   []prefixKey // the keys of infer's rows (quirkIndex.inferKey), side by side
+	core   []uint8 // quirkHistory: core_quirks[] entries of this VID
+	pci    []uint8 // quirkHistory: ID table entries and DMI rules of a PCI ID of this vendor
+	infer  []uint8 // pciInferences rows of this VID
+	// heads groups infer's rows by the first 8 bytes of their prefixes,
+	// then by the next 8: a model is tested against each group's bytes,
+	// and against a row's whole rule only in a group it matches.
+	heads []inferHead
 	// newestCore and newestPCI are core and pci for the tables of
 	// NewestRelease: the entries they hold, and of pci the ID table's.
 	newestCore, newestPCI []uint8
@@ -117,27 +127,51 @@ func buildQuirkIndex() *quirkIndex {
 	for i := range pciInferences {
 		r := row(pciInferences[i].vendor)
 		r.infer = append(r.infer, uint8(i))
-		x.inferKey[i] = newPrefixKey(pciInferences[i].prefix)
-		r.keys = append(r.keys, x.inferKey[i])
+		k := newPrefixKey(pciInferences[i].prefix)
+		h := slices.IndexFunc(r.heads, func(h inferHead) bool { return h.w == k.w[0] && h.m == k.m[0] })
+		if h < 0 {
+			r.heads = append(r.heads, inferHead{w: k.w[0], m: k.m[0]})
+			h = len(r.heads) - 1
+		}
+		head := &r.heads[h]
+		t := slices.IndexFunc(head.tails, func(t inferTail) bool { return t.w == k.w[1] && t.m == k.m[1] })
+		if t < 0 {
+			head.tails = append(head.tails, inferTail{w: k.w[1], m: k.m[1]})
+			t = len(head.tails) - 1
+		}
+		head.tails[t].rows = append(head.tails[t].rows, uint8(i))
+	}
+	if len(x.vendors) > vendorSlots/2 {
+		panic("apst: quirk index: more vendors than vendorSlots/2")
+	}
+	for k := range x.vendors {
+		h := vendorSlot(x.vendors[k].vendor)
+		for x.slots[h] != 0 {
+			h = (h + 1) % vendorSlots
+		}
+		x.slots[h] = uint8(k + 1)
 	}
 	return x
 }
 
+// vendorSlots is the size of quirkIndex.slots: at least twice the vendors
+// (a dozen), so that a lookup probes one or two slots.
+const vendorSlots = 64
+
+// vendorSlot is the slot of vendor v: a multiplicative hash.
+func vendorSlot(v uint16) int { return int(uint32(v) * 0x9e3779b1 >> 26) }
+
 // vendor returns the rows of vendor v, nil when it has none.
 func (x *quirkIndex) vendor(v uint16) *vendorQuirks {
-	lo, hi := 0, len(x.vendors)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		switch w := x.vendors[m].vendor; {
-		case w == v:
-			return &x.vendors[m]
-		case w < v:
-			lo = m + 1
-		default:
-			hi = m
+	for h := vendorSlot(v); ; h = (h + 1) % vendorSlots {
+		k := int(x.slots[h])
+		if k == 0 {
+			return nil
+		}
+		if q := &x.vendors[k-1]; q.vendor == v {
+			return q
 		}
 	}
-	return nil
 }
 
 // in reports whether the tables t hold quirkHistory[i].
@@ -155,12 +189,26 @@ func (x *quirkIndex) infer(v *vendorQuirks, vendor uint16, model string) int {
 		return -1
 	}
 	w := words16(model)
-	for k := range v.keys {
-		if v.keys[k].mayPrefix(&w) && pciInferences[v.infer[k]].matches(vendor, model) {
-			return int(v.infer[k])
+	first := -1 // the first row matching, in the table's order
+	for h := range v.heads {
+		head := &v.heads[h]
+		if (w[0]^head.w)&head.m != 0 {
+			continue
+		}
+		for t := range head.tails {
+			tail := &head.tails[t]
+			if (w[1]^tail.w)&tail.m != 0 {
+				continue
+			}
+			for _, i := range tail.rows {
+				if (first < 0 || int(i) < first) && pciInferences[i].matches(vendor, model) {
+					first = int(i)
+					break
+				}
+			}
 		}
 	}
-	return -1
+	return first
 }
 
 // unchecked is uncheckedInto through the index, with the DMI rules left

@@ -1,6 +1,7 @@
 package apst
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -60,7 +61,6 @@ func lookupControllerLinear(l *QuirkLookup, c *powerstate.Controller, r Release)
 	l.Applied = q
 	return q
 }
-
 
 // The indexed lookup gives what the tables walked end to end give, for
 // every release (unknown, before APST, each one an entry changed in, the
@@ -159,5 +159,18 @@ func TestQuirkIndexRows(t *testing.T) {
 	}
 	for i := range pciInferences {
 		require.Equal(t, 1, infer[uint8(i)], "inference %d", i)
+	}
+}
+
+// vendor finds every vendor of the index and no other.
+func TestQuirkIndexVendor(t *testing.T) {
+	for v := range 1 << 16 {
+		q := quirkIdx.vendor(uint16(v))
+		k, found := slices.BinarySearchFunc(quirkIdx.vendors, uint16(v), func(q vendorQuirks, v uint16) int { return int(q.vendor) - int(v) })
+		if !found {
+			require.Nil(t, q, "vendor %#x", v)
+			continue
+		}
+		require.Same(t, &quirkIdx.vendors[k], q)
 	}
 }
