@@ -1,6 +1,7 @@
 package apst
 
 import (
+	"encoding/binary"
 	"slices"
 	"strings"
 
@@ -217,6 +218,9 @@ func lookupController(l *QuirkLookup, c *powerstate.Controller, r Release) Quirk
 // whether the raw field was recorded; when it was not (all zero), the
 // trimmed string the Controller holds.
 func trimmedField(field []byte, trimmed string) (string, bool) {
+	if !nonZero(field) {
+		return trimmed, false // not recorded
+	}
 	n := len(field)
 	for n > 0 && (field[n-1] == ' ' || field[n-1] == 0) {
 		n--
@@ -234,6 +238,19 @@ func trimmedField(field []byte, trimmed string) (string, bool) {
 		}
 	}
 	return trimmed, false
+}
+
+// nonZero reports whether a byte of b is not 0, eight at a time.
+func nonZero(b []byte) bool {
+	var x uint64
+	for len(b) >= 8 {
+		x |= binary.LittleEndian.Uint64(b)
+		b = b[8:]
+	}
+	for _, c := range b {
+		x |= uint64(c)
+	}
+	return x != 0
 }
 
 // coreFieldMatches is fieldMatches on the raw field when recorded, or on
