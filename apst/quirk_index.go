@@ -43,16 +43,14 @@ type inferTail struct {
 }
 
 // prefixKey is the first 16 bytes of a prefix as two little-endian words
-// (zeros past its end) with the masks of its bytes; long when the prefix
-// goes on past them.
+// (zeros past its end) with the masks of its bytes.
 type prefixKey struct {
 	w, m [2]uint64
-	long bool
 }
 
 // newPrefixKey returns the key of prefix p.
 func newPrefixKey(p string) prefixKey {
-	k := prefixKey{w: words16(p), long: len(p) > 16}
+	k := prefixKey{w: words16(p)}
 	for i := range min(len(p), 16) {
 		k.m[i/8] |= 0xff << (8 * (i % 8))
 	}
