@@ -11,8 +11,8 @@ import (
 )
 
 // lookupControllerLinear is lookupController as it was before the index:
-// every table walked from end to end (the reference the index must give
-// the same answers as).
+// every table walked from end to end, the fields trimmed a byte at a time
+// (the reference the index must give the same answers as).
 func lookupControllerLinear(l *QuirkLookup, c *powerstate.Controller, r Release) Quirks {
 	*l = QuirkLookup{rule: -1, vendor: c.VendorID, UncheckedDMI: true}
 	t, _ := r.tables()
@@ -24,8 +24,8 @@ func lookupControllerLinear(l *QuirkLookup, c *powerstate.Controller, r Release)
 	}
 	l.ReleaseUnknown = r.IsZero()
 
-	model, modelRaw := trimmedField(c.ModelField[:], c.Model)
-	_, fwRaw := trimmedField(c.FirmwareField[:], c.Firmware)
+	model, modelRaw := trimmedFieldLinear(c.ModelField[:], c.Model)
+	_, fwRaw := trimmedFieldLinear(c.FirmwareField[:], c.Firmware)
 	if !modelRaw && c.Model != "" {
 		l.padded |= 1
 	}
@@ -60,6 +60,23 @@ func lookupControllerLinear(l *QuirkLookup, c *powerstate.Controller, r Release)
 	}
 	l.Applied = q
 	return q
+}
+
+// trimmedFieldLinear is trimmedField a byte at a time.
+func trimmedFieldLinear(field []byte, trimmed string) (string, bool) {
+	n := len(field)
+	for n > 0 && (field[n-1] == ' ' || field[n-1] == 0) {
+		n--
+	}
+	for _, b := range field {
+		if b != 0 {
+			if trimmed == string(field[:n]) {
+				return trimmed, true
+			}
+			return string(field[:n]), true
+		}
+	}
+	return trimmed, false
 }
 
 // The indexed lookup gives what the tables walked end to end give, for
@@ -111,6 +128,20 @@ func TestPropertyQuirkIndexIsLinear(t *testing.T) {
 			}
 			copy(c.ModelField[:], c.Model)
 			copy(c.FirmwareField[:], c.Firmware)
+			// A display string that is not the field's text (a
+			// Controller built in code): the field decides.
+			switch rapid.IntRange(0, 5).Draw(t, "display") {
+			case 1:
+				c.Model += " "
+			case 2:
+				c.Model = "X" + c.Model
+			case 3:
+				if c.Model != "" {
+					c.Model = c.Model[:len(c.Model)-1]
+				}
+			case 4:
+				c.Firmware += "\x00"
+			}
 		}
 		pci := rapid.SampledFrom(pcis).Draw(t, "pci")
 		c.PCIDeviceID = pci.Device

@@ -218,6 +218,11 @@ func lookupController(l *QuirkLookup, c *powerstate.Controller, r Release) Quirk
 // whether the raw field was recorded; when it was not (all zero), the
 // trimmed string the Controller holds.
 func trimmedField(field []byte, trimmed string) (string, bool) {
+	// The common field: the Controller's string, then padding.
+	if l := len(trimmed); l > 0 && l <= len(field) && trimmed[l-1] != ' ' && trimmed[l-1] != 0 &&
+		padding(field[l:]) && string(field[:l]) == trimmed {
+		return trimmed, true
+	}
 	if !nonZero(field) {
 		return trimmed, false // not recorded
 	}
@@ -238,6 +243,24 @@ func trimmedField(field []byte, trimmed string) (string, bool) {
 		}
 	}
 	return trimmed, false
+}
+
+// padding reports whether every byte of b is a space or a NUL, eight at a
+// time (such a byte is 0x20 once bit 5 is set).
+func padding(b []byte) bool {
+	const spaces = 0x2020202020202020
+	for len(b) >= 8 {
+		if binary.LittleEndian.Uint64(b)|spaces != spaces {
+			return false
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c|0x20 != 0x20 {
+			return false
+		}
+	}
+	return true
 }
 
 // nonZero reports whether a byte of b is not 0, eight at a time.
