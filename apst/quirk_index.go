@@ -5,7 +5,8 @@ import "slices"
 // quirkIdx is the quirk tables indexed by what the kernel matches on, for
 // Build's lookup (lookupController): core_quirks[] entries by Identify
 // VID, nvme-pci ID table entries and DMI rules by the vendor of their PCI
-// ID, the PCI ID inference and exclusion rows by VID; and, for the tables
+// ID, the PCI ID inference rows by VID and the first 16 bytes of their
+// model prefixes; and, for the tables
 // of NewestRelease (those of the default Params), which history entries
 // those tables hold. It is computed once, at package initialisation, from
 // the immutable tables (quirkHistory, pciInferences, pciExclusions), and
@@ -18,10 +19,11 @@ var _ [255 - len(quirkHistory) - len(pciInferences)]struct{}
 // quirkIndex is the type of quirkIdx.
 type quirkIndex struct {
 	vendors []vendorQuirks // sorted by vendor
-	// slots is a hash table of vendors: vendorSlot(v) and the slots after
-	// it (round) hold 1 + the index in vendors of v, or of vendors that
-	// hash alike, before an empty slot (0).
-	slots [vendorSlots]uint8
+	// slots is a hash table of vendors, a power of two at least twice
+	// their number: slot vendorSlot(v) and those after it (round) hold
+	// 1 + the index in vendors of v, or of vendors that hash alike,
+	// before an empty slot (0).
+	slots []uint8
 	// newest is the tables of NewestRelease, and inNewest[i] whether they
 	// hold quirkHistory[i] (QuirkEntry.In).
 	newest   Release
@@ -139,29 +141,29 @@ func buildQuirkIndex() *quirkIndex {
 		}
 		head.tails[t].rows = append(head.tails[t].rows, uint8(i))
 	}
-	if len(x.vendors) > vendorSlots/2 {
-		panic("apst: quirk index: more vendors than vendorSlots/2")
+	n := 16
+	for n < 2*len(x.vendors) {
+		n *= 2
 	}
+	x.slots = make([]uint8, n)
 	for k := range x.vendors {
-		h := vendorSlot(x.vendors[k].vendor)
+		h := x.vendorSlot(x.vendors[k].vendor)
 		for x.slots[h] != 0 {
-			h = (h + 1) % vendorSlots
+			h = (h + 1) & (len(x.slots) - 1)
 		}
 		x.slots[h] = uint8(k + 1)
 	}
 	return x
 }
 
-// vendorSlots is the size of quirkIndex.slots: at least twice the vendors
-// (a dozen), so that a lookup probes one or two slots.
-const vendorSlots = 64
-
 // vendorSlot is the slot of vendor v: a multiplicative hash.
-func vendorSlot(v uint16) int { return int(uint32(v) * 0x9e3779b1 >> 26) }
+func (x *quirkIndex) vendorSlot(v uint16) int {
+	return int(uint32(v)*0x9e3779b1>>16) & (len(x.slots) - 1)
+}
 
 // vendor returns the rows of vendor v, nil when it has none.
 func (x *quirkIndex) vendor(v uint16) *vendorQuirks {
-	for h := vendorSlot(v); ; h = (h + 1) % vendorSlots {
+	for h := x.vendorSlot(v); ; h = (h + 1) & (len(x.slots) - 1) {
 		k := int(x.slots[h])
 		if k == 0 {
 			return nil
