@@ -5,8 +5,12 @@ import (
 	"fmt"
 	"strings"
 
+	nvmeapst "github.com/nvmeapst/nvmeapst"
 	"github.com/nvmeapst/nvmeapst/apst"
 )
+
+// toleranceAttr is the attribute set-latency writes.
+const toleranceAttr = "pm_qos_latency_tolerance_us"
 
 func setLatencyCommand() *command {
 	fs := newFlagSet("set-latency")
@@ -34,7 +38,7 @@ the controller or the command line is wrong; 1 when the write failed.`,
 		flags:   fs,
 		minArgs: 2, maxArgs: 2,
 	}
-	c.run = func(ctx context.Context, x *invocation, args []string) error {
+	c.run = func(ctx context.Context, x *invocation, args []string) (status error) {
 		name, value := strings.TrimPrefix(args[0], "/dev/"), args[1]
 		// Refuse a bad value before touching anything, even the live system.
 		if _, err := apst.ParseTolerance(value); err != nil {
@@ -44,19 +48,41 @@ the controller or the command line is wrong; 1 when the write failed.`,
 		if err != nil {
 			return err
 		}
-		ch, err := sys.SetLatency(ctx, name, value)
+		// The write and its read-back hold signals: one arriving meanwhile
+		// is acted on once they are done, putting the old value back.
+		change := newLiveChange(ctx)
+		var ch *nvmeapst.LatencyChange
+		err = change.write(func(ctx context.Context, record func(func() error)) error {
+			liveChangeHook("before " + toleranceAttr)
+			var err error
+			ch, err = sys.SetLatency(ctx, name, value)
+			if ch != nil {
+				old := ch.Old.String()
+				record(func() error {
+					_, _, err := sys.FS.SetLatencyTolerance(name, old)
+					return err
+				})
+				liveChangeHook("after " + toleranceAttr)
+			}
+			return err
+		})
 		if ch == nil {
 			return systemError(err)
 		}
-		if ctx.Err() != nil {
-			// A signal arrived while the value was written or read back:
-			// put the old value back, so that 128+N means nothing changed.
-			if _, _, rerr := sys.FS.SetLatencyTolerance(name, ch.Old.String()); rerr != nil {
-				return fmt.Errorf("%s: %s -> %s written, and restoring %s failed: %w", esc(name), ch.Old, ch.New, ch.Old, rerr)
+		liveChangeHook("report")
+		defer func() {
+			// A signal before this point has put the old value back: the
+			// status is then 128+N, or 1 when restoring failed.
+			if interrupted, rerr := change.finish(); interrupted {
+				if rerr != nil {
+					status = fmt.Errorf("%s: %s -> %s written, and restoring %s failed: %w", esc(name), ch.Old, ch.New, ch.Old, rerr)
+				} else {
+					status = fmt.Errorf("%s: %s -> %s written, then restored to %s", esc(name), ch.Old, ch.New, ch.Old)
+				}
 			}
-			return fmt.Errorf("%s: %s -> %s written, then restored to %s", esc(name), ch.Old, ch.New, ch.Old)
-		}
-		// sysfs has changed: from here on the status is 0.
+		}()
+		// sysfs has changed: from here on the status is 0, unless a signal
+		// puts the old value back.
 		if err != nil {
 			fmt.Fprintf(x.errw, "apstctl set-latency: %s: %s -> %s written; %v\n", esc(name), ch.Old, ch.New, err)
 			return exitStatus(exitOK)
