@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"regexp"
 	"strconv"
 
 	"github.com/nvmeapst/nvmeapst/apst"
@@ -63,14 +64,20 @@ type surveyMergeRowJSON struct {
 	QuirksInferredFrom string   `json:"quirks_inferred_from"`
 	QuirksUncheckedPCI []string `json:"quirks_unchecked_pci"`
 	Assumed            []string `json:"assumed"`
+	VendorID           string   `json:"vendor_id"`
 	Configs            []struct {
-		WorstExitLatencyUS    uint64  `json:"worst_exit_latency_us"`
-		DeepestStateMaxPowerW float64 `json:"deepest_state_max_power_w"`
-		ReachableStates       []int   `json:"reachable_states"`
+		MaxPS                 *int              `json:"max_ps"`
+		DeepestState          *int              `json:"deepest_state"`
+		WorstExitLatencyUS    uint64            `json:"worst_exit_latency_us"`
+		DeepestStateMaxPowerW float64           `json:"deepest_state_max_power_w"`
+		ReachableStates       []int             `json:"reachable_states"`
+		Entries               []surveyEntryJSON `json:"entries"`
 	} `json:"configs"`
 	Changes []struct {
-		Config  int  `json:"config"`
-		Changed bool `json:"changed"`
+		Config       int   `json:"config"`
+		Changed      bool  `json:"changed"`
+		BarredStates []int `json:"barred_states"`
+		GainedStates []int `json:"gained_states"`
 	} `json:"changes"`
 	BoundSweep []surveyStepJSON `json:"bound_sweep"`
 	// Bundle is set on the row of a bundle's controller.
@@ -89,10 +96,16 @@ func (m *surveyMergeRowJSON) record() (survey.Record, error) {
 	if len(m.Configs) < 2 || len(m.Changes) != len(m.Configs)-1 {
 		return rec, fmt.Errorf("%d configurations and %d changes", len(m.Configs), len(m.Changes))
 	}
+	if !vendorIDForm.MatchString(m.VendorID) {
+		return rec, fmt.Errorf("vendor_id %s: want 0x and 4 hexadecimal digits", strconv.Quote(safeio.EscapeTerminal(m.VendorID)))
+	}
 	for i, c := range m.Configs {
 		o := &rec.Outcomes[i]
 		var err error
 		if o.Reach, err = statesOf(c.ReachableStates, "reachable_states"); err != nil {
+			return rec, fmt.Errorf("configuration %d: %w", i+1, err)
+		}
+		if err := checkConfigStates(c.MaxPS, c.DeepestState, c.ReachableStates, c.Entries); err != nil {
 			return rec, fmt.Errorf("configuration %d: %w", i+1, err)
 		}
 		if o.DeepestMaxPower, err = microWatts(c.DeepestStateMaxPowerW); err != nil {
@@ -102,6 +115,12 @@ func (m *surveyMergeRowJSON) record() (survey.Record, error) {
 		if i > 0 {
 			if m.Changes[i-1].Config != i {
 				return rec, fmt.Errorf("change %d is for configuration %d", i, m.Changes[i-1].Config)
+			}
+			if _, err := statesOf(append([]int{}, m.Changes[i-1].BarredStates...), "barred_states"); err != nil && m.Changes[i-1].BarredStates != nil {
+				return rec, fmt.Errorf("change %d: %w", i, err)
+			}
+			if _, err := statesOf(append([]int{}, m.Changes[i-1].GainedStates...), "gained_states"); err != nil && m.Changes[i-1].GainedStates != nil {
+				return rec, fmt.Errorf("change %d: %w", i, err)
 			}
 			o.Changed = m.Changes[i-1].Changed
 		}
@@ -119,6 +138,43 @@ func (m *surveyMergeRowJSON) record() (survey.Record, error) {
 		s.Min, s.WorstExitLatency, s.Same = apst.Microseconds(st.MinUS), apst.Microseconds(st.WorstExitLatencyUS), st.Same
 	}
 	return rec, nil
+}
+
+// vendorIDForm is how a row writes the PCI vendor ID.
+var vendorIDForm = regexp.MustCompile(`^0x[0-9a-f]{4}$`)
+
+// checkConfigStates refuses a configuration's state numbers that no survey
+// writes: max_ps is a power state (0 to 31, -1 when none is used),
+// deepest_state the deepest of reachable_states, and each entry of --full's
+// table names a state within 0 to 31.
+func checkConfigStates(maxPS, deepest *int, reach []int, entries []surveyEntryJSON) error {
+	if maxPS == nil || *maxPS < -1 || *maxPS > 31 {
+		return fmt.Errorf("max_ps %s: want a power state, 0 to 31, or -1", intOrMissing(maxPS))
+	}
+	want := 0
+	for _, s := range reach {
+		want = max(want, s)
+	}
+	if deepest == nil || *deepest != want {
+		return fmt.Errorf("deepest_state %s: want the deepest of reachable_states (%d)", intOrMissing(deepest), want)
+	}
+	if len(entries) > 32 {
+		return fmt.Errorf("entries: %d, want at most 32", len(entries))
+	}
+	for i, e := range entries {
+		if e.State != i || e.TargetState > 31 {
+			return fmt.Errorf("entries[%d]: state %d, target_state %d: want state %d and a target 0 to 31", i, e.State, e.TargetState, i)
+		}
+	}
+	return nil
+}
+
+// intOrMissing writes *p, or "missing".
+func intOrMissing(p *int) string {
+	if p == nil {
+		return "missing"
+	}
+	return strconv.Itoa(*p)
 }
 
 // surveyShardHeadJSON is what --merge reads of a report's head.
@@ -321,6 +377,8 @@ func (r *surveyRun) mergeShard(ctx context.Context, path string, in io.Reader) e
 	switch {
 	case sum == nil:
 		return fail("no summary: the report is incomplete")
+	case sum.SkippedFiles < 0:
+		return fail("summary: skipped_files %d: want 0 or more", sum.SkippedFiles)
 	case sum.Drives != rows:
 		return fail("%d drives, but its summary counts %d: the report is incomplete or was edited", rows, sum.Drives)
 	case sum.UnreadableNotListed < 0 || sum.UnreadableFiles != r.unreadable.len()-unreadable+sum.UnreadableNotListed:
