@@ -31,6 +31,10 @@ const (
 	// MistakeAddOnly: a rule that fires only at ACTION=="add", when the
 	// attribute may not exist yet.
 	MistakeAddOnly
+	// MistakeLeavesController: a sysfs write (a tmpfiles w line, a tuned
+	// [sysfs] line) whose path under /sys/class/nvme/nvmeN holds a ".."
+	// component, so that it writes outside the controller's directory.
+	MistakeLeavesController
 )
 
 var mistakeNames = [...]string{
@@ -40,10 +44,13 @@ var mistakeNames = [...]string{
 	MistakeSerialOnly:   "serial-only",
 	MistakeNoGuard:      "no-guard",
 	MistakeAddOnly:      "add-only",
+
+	MistakeLeavesController: "leaves-controller",
 }
 
 // String names the mistake: "device-power-path", "deeper-states",
-// "global-zero", "serial-only", "no-guard", "add-only".
+// "global-zero", "serial-only", "no-guard", "add-only",
+// "leaves-controller".
 func (m Mistake) String() string {
 	if m >= MistakeDevicePath && int(m) < len(mistakeNames) {
 		return mistakeNames[m]
@@ -52,8 +59,10 @@ func (m Mistake) String() string {
 }
 
 // Serious reports whether the mistake defeats the setting's purpose (the
-// first four); the others are weaknesses.
-func (m Mistake) Serious() bool { return m >= MistakeDevicePath && m <= MistakeSerialOnly }
+// first four, and MistakeLeavesController); the others are weaknesses.
+func (m Mistake) Serious() bool {
+	return m >= MistakeDevicePath && m <= MistakeSerialOnly || m == MistakeLeavesController
+}
 
 // Finding is one mistake found in a setting.
 type Finding struct {

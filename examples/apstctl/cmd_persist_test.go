@@ -202,3 +202,46 @@ func TestPersistFileTooLarge(t *testing.T) {
 		assert.NotContains(t, errOut, "\x1b", c.flag)
 	}
 }
+
+// persist --check looks up the paths a setting writes inside --root only:
+// a tmpfiles line climbing out of the controller with ".." is a mistake
+// (exit 1) checked on no drive, and a udev rule's ATTR{../..} that would
+// land on a file outside the tree is not found there, never looked up
+// outside it.
+func TestPersistCheckStaysInsideRoot(t *testing.T) {
+	top := t.TempDir()
+	root := filepath.Join(top, "a", "b", "bundle")
+	require.NoError(t, os.MkdirAll(filepath.Dir(root), 0o755))
+	require.NoError(t, os.CopyFS(root, os.DirFS(bundleDir)))
+	// What a lexical join of the controller's directory and the path
+	// reaches, outside the tree.
+	require.NoError(t, os.WriteFile(filepath.Join(top, "secret"), []byte("x"), 0o600))
+	climb := "../../../../../../secret" // class/nvme/nvme0 + 6 x ".." = top
+
+	code, out, errOut := apstctl(t, nil, "persist", "--root", root, "-o", "json", "--check-line", "w /sys/class/nvme/nvme0/"+climb+" - - - - 0")
+	assert.Equal(t, exitFailure, code, errOut)
+	var v settingCheckJSON
+	require.NoError(t, json.Unmarshal([]byte(out), &v), out)
+	require.Len(t, v.Findings, 1)
+	assert.Equal(t, "leaves-controller", v.Findings[0].Mistake)
+	for _, d := range v.Drives {
+		assert.Empty(t, d.Writes, d.Drive)
+	}
+
+	rules := filepath.Join(top, "99-x.rules")
+	require.NoError(t, os.WriteFile(rules, []byte(`ACTION=="add|change", SUBSYSTEM=="nvme", KERNEL=="nvme0", ATTR{`+climb+`}="0"`+"\n"), 0o644))
+	code, out, errOut = apstctl(t, nil, "persist", "--root", root, "-o", "json", "--check", rules)
+	require.NotEqual(t, exitUsage, code, errOut)
+	v = settingCheckJSON{}
+	require.NoError(t, json.Unmarshal([]byte(out), &v), out)
+	found := false
+	for _, d := range v.Drives {
+		for _, w := range d.Writes {
+			if w.Attr == climb {
+				found = true
+				assert.False(t, w.Exists, "%s: a file outside --root is not looked up", d.Drive)
+			}
+		}
+	}
+	assert.True(t, found, out)
+}

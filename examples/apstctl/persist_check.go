@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst"
@@ -212,13 +214,10 @@ func (f *persistFlags) settingDrives(ctx context.Context, x *invocation, args []
 			return nil, systemError(err)
 		}
 		for _, r := range rep.Controllers {
-			dir := filepath.Join(sys.FS.Root(), "class", "nvme", r.Name)
+			dir := path.Join("class/nvme", r.Name)
 			d := persist.Drive{Name: r.Name, Model: r.Sysfs.Model, Serial: r.Sysfs.Serial, Firmware: r.Sysfs.FirmwareRev,
 				PCI: r.Sysfs.PCI, HasPCI: r.Sysfs.HasPCI, HasTolerance: r.Sysfs.HasTolerance,
-				Exists: func(rel string) bool {
-					_, err := os.Stat(filepath.Join(dir, filepath.FromSlash(rel)))
-					return err == nil
-				}}
+				Exists: func(rel string) bool { return existsInTree(sys.FS.Root(), dir, rel) }}
 			out = append(out, settingDrive{label: r.Name + " (" + label + ")", drive: d, ctl: r.Identify, params: r.Params, assumed: r.Assumptions()})
 		}
 	}
@@ -226,6 +225,25 @@ func (f *persistFlags) settingDrives(ctx context.Context, x *invocation, args []
 		return nil, inputErr(fmt.Errorf("--check: no NVMe controller here: give the drives to check it on (CAPTURE... or --root DIR)"))
 	}
 	return out, nil
+}
+
+// existsInTree reports whether the attribute rel of the controller
+// directory dir (both slash-separated, dir relative to the tree) exists in
+// the sysfs tree at root. The lookup stays inside the tree (os.Root: a
+// symbolic link leading out of it is not followed), and a rel with a ".."
+// component, which would leave the controller's directory, is not looked
+// up at all: it does not exist there.
+func existsInTree(root, dir, rel string) bool {
+	if slices.Contains(strings.Split(rel, "/"), "..") {
+		return false
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return false
+	}
+	defer r.Close()
+	_, err = r.Stat(filepath.FromSlash(path.Join(dir, rel)))
+	return err == nil
 }
 
 // capturePCI is the PCI ID of --pci-id, or the one inferred from the model.
