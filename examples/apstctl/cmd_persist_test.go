@@ -245,3 +245,38 @@ func TestPersistCheckStaysInsideRoot(t *testing.T) {
 	}
 	assert.True(t, found, out)
 }
+
+// persist --check on a machine without NVMe (no drive named) is no
+// mistake: the file is checked on its own, that is said, and only a
+// serious mistake in it gives status 1; a --root without NVMe controllers
+// is an input that is not a sysfs tree with NVMe (2).
+func TestPersistCheckWithoutNVMe(t *testing.T) {
+	saved := liveSystem
+	t.Cleanup(func() { liveSystem = saved })
+	rules := "testdata/persist/evo-family.rules"
+	for name, mk := range map[string]func(dir string){
+		"no class/nvme":    func(dir string) { require.NoError(t, os.MkdirAll(filepath.Join(dir, "class", "block"), 0o755)) },
+		"empty class/nvme": func(dir string) { require.NoError(t, os.MkdirAll(filepath.Join(dir, "class", "nvme"), 0o755)) },
+		"no class at all":  func(dir string) {},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			mk(dir)
+			liveSystem = func() (*nvmeapst.System, error) { return nvmeapst.OpenRoot(dir) }
+			code, out, errOut := apstctl(t, nil, "persist", "--check", rules)
+			assert.Equal(t, exitOK, code, errOut)
+			assert.Contains(t, out, "this machine has no NVMe controller")
+			assert.Contains(t, out, "no known mistake")
+
+			code, out, errOut = apstctl(t, nil, "persist", "-o", "json", "--check-line", "nvme_core.default_ps_max_latency_us=0")
+			assert.Equal(t, exitFailure, code, "a serious mistake: %s", errOut)
+			var v settingCheckJSON
+			require.NoError(t, json.Unmarshal([]byte(out), &v), out)
+			assert.True(t, v.Serious)
+			assert.Contains(t, v.DrivesNotEvaluated, "no NVMe controller")
+
+			code, _, errOut = apstctl(t, nil, "persist", "--root", dir, "--check", rules)
+			assert.Equal(t, exitUsage, code, errOut)
+		})
+	}
+}

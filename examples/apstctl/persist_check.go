@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -75,6 +77,9 @@ type settingCheckJSON struct {
 	Findings    []settingFindingJSON `json:"findings"`
 	Drives      []settingDriveJSON   `json:"drives"`
 	Serious     bool                 `json:"serious"`
+	// DrivesNotEvaluated says why no drive was checked (this machine has
+	// no NVMe controller); absent when drives were.
+	DrivesNotEvaluated string `json:"drives_not_evaluated,omitempty"`
 	// Assumptions are what every drive's answer assumed, said once.
 	Assumptions assumptionsJSON `json:"assumptions"`
 	common      apst.Assumptions
@@ -148,7 +153,11 @@ func runPersistCheck(ctx context.Context, x *invocation, f *persistFlags, args [
 	var drives []settingDrive
 	if out.Kind != "text" || len(args) > 0 || *f.root != "" {
 		var err error
-		if drives, err = f.settingDrives(ctx, x, args); err != nil {
+		if drives, err = f.settingDrives(ctx, x, args); errors.Is(err, errNoNVMeHere) {
+			// Nothing to check the setting on: the file's own mistakes
+			// still decide the status (0, or 1 for a serious one).
+			out.DrivesNotEvaluated = noNVMeHere
+		} else if err != nil {
 			return err
 		}
 	}
@@ -210,8 +219,16 @@ func (f *persistFlags) settingDrives(ctx context.Context, x *invocation, args []
 			return nil, err
 		}
 		rep, err := sys.Inspect(ctx)
-		if err != nil {
+		switch {
+		case err != nil && ctx.Err() == nil && errors.Is(err, fs.ErrNotExist):
+			if live && len(out) == 0 {
+				return nil, errNoNVMeHere
+			}
+			return nil, inputErr(fmt.Errorf("--check: --root %s: %w", esc(*f.root), err))
+		case err != nil:
 			return nil, systemError(err)
+		case live && len(rep.Controllers) == 0:
+			return nil, errNoNVMeHere
 		}
 		for _, r := range rep.Controllers {
 			dir := path.Join("class/nvme", r.Name)
@@ -226,6 +243,14 @@ func (f *persistFlags) settingDrives(ctx context.Context, x *invocation, args []
 	}
 	return out, nil
 }
+
+// errNoNVMeHere is settingDrives' error when no drive is named and this
+// machine has no NVMe controller: nothing to check the setting on, which is
+// not a mistake in it.
+var errNoNVMeHere = errors.New("no NVMe controller on this machine")
+
+// noNVMeHere is what --check says then.
+const noNVMeHere = "this machine has no NVMe controller (no /sys/class/nvme/nvme*): the file was checked for mistakes on its own; give the drives to check it on (CAPTURE... or --root DIR)"
 
 // existsInTree reports whether the attribute rel of the controller
 // directory dir (both slash-separated, dir relative to the tree) exists in
@@ -333,6 +358,9 @@ func writeSettingCheck(w *checkedWriter, name string, out *settingCheckJSON) {
 	}
 	if len(out.Findings) == 0 {
 		fmt.Fprintln(w, "no known mistake")
+	}
+	if out.DrivesNotEvaluated != "" {
+		fmt.Fprintln(w, out.DrivesNotEvaluated)
 	}
 	for _, fd := range out.Findings {
 		kind := "weakness"
