@@ -30,8 +30,9 @@ Sets the CPU latency QoS limit held while NVMe I/O is in flight, on kernels that
 patches: for a controller (nvme0) its cpu_latency_us, for a disk (nvme0n1) its block-layer
 cpu_lat_limit_us. VALUE is a number of microseconds from 0 to 2147483647, or -1 (or "off") to drop
 the limit. A value outside that range is refused and nothing is written; the value is read back
-after writing. A kernel without the patch says so. Like set-latency, exit status 0 means the value
-was written. With -o json: {"target": T, "changes": [{"attribute": A, "old": N, "new": N}, ...]}, where
+after writing. A kernel without the patch says so. Like set-latency, exit status 0 means the values
+were written; 1 that a write failed, and what was written before it has been put back; 128+N that
+signal N arrived before apstctl was done, and every old value has been put back. With -o json: {"target": T, "changes": [{"attribute": A, "old": N, "new": N}, ...]}, where
 -1 is "off".`,
 		examples: []string{
 			"set-cpu-latency nvme0 150",

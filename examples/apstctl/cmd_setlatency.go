@@ -30,7 +30,9 @@ the setting persistent. Needs root on a live system.
 The exit status says whether sysfs was changed: 0 when the value was written and reads back as
 asked, whatever happens to the report afterwards (a report that cannot be printed or built is
 said on standard error, and the status stays 0); 2 when nothing was written because the value,
-the controller or the command line is wrong; 1 when the write failed.`,
+the controller or the command line is wrong; 1 when the write failed; 128+N when signal N arrived
+before apstctl was done, at any point: the old value has been put back (signals are held while the
+value is written and read back, then acted on).`,
 		examples: []string{
 			"set-latency nvme0 25000",
 			"set-latency --root /tmp/apst-copy nvme2 auto -o json",
