@@ -37,7 +37,11 @@ func runPaused(t *testing.T, root, point string, args []string, sigs ...syscall.
 		if _, err := os.Stat(mark); err == nil {
 			break
 		}
-		require.True(t, time.Now().Before(deadline), "never reached %q; %s", point, errOut.String())
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait() // errOut is complete only now
+			t.Fatalf("never reached %q; %s", point, errOut.String())
+		}
 		time.Sleep(2 * time.Millisecond)
 	}
 	for i, sig := range sigs {
