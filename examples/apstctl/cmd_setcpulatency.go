@@ -124,7 +124,7 @@ signal N arrived before apstctl was done, and every old value has been put back.
 				fmt.Fprintf(x.out, "%s: %s %s -> %s\n", esc(target), c.Attribute, cpuLatencyString(c.Old), cpuLatencyString(c.New))
 			}
 		}
-		if interrupted, rerr := change.finish(); interrupted {
+		if interrupted, rerr := change.finish(x.out); interrupted {
 			// A signal arrived: every old value is back (128+N), unless
 			// putting one back failed (1, and the message says which).
 			if rerr != nil {

@@ -75,7 +75,7 @@ value is written and read back, then acted on).`,
 		defer func() {
 			// A signal before this point has put the old value back: the
 			// status is then 128+N, or 1 when restoring failed.
-			if interrupted, rerr := change.finish(); interrupted {
+			if interrupted, rerr := change.finish(x.out); interrupted {
 				if rerr != nil {
 					status = fmt.Errorf("%s: %s -> %s written, and restoring %s failed: %w", esc(name), ch.Old, ch.New, ch.Old, rerr)
 				} else {

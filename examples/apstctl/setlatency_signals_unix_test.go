@@ -169,3 +169,41 @@ func TestSignalWhileStarting(t *testing.T) {
 		})
 	}
 }
+
+// set-latency and set-cpu-latency whose standard output has no reader
+// (`apstctl set-latency nvme2 12345 | true`) end quietly with 141, and, as
+// for every signal, the old values are back.
+func TestSetLatencyBrokenPipeRestores(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		files []string
+	}{
+		{[]string{"set-latency", "nvme2", "12345"}, []string{"class/nvme/nvme2/power/pm_qos_latency_tolerance_us"}},
+		{[]string{"set-cpu-latency", "--timeout-ms", "7", "nvme0n1", "321"}, []string{"block/nvme0n1/cpu_lat_limit_us", "block/nvme0n1/cpu_lat_timeout_ms"}},
+	} {
+		for _, format := range []string{"text", "json"} {
+			root := copyBundle(t)
+			files := make([]string, len(tc.files))
+			for i, f := range tc.files {
+				files[i] = filepath.Join(root, f)
+			}
+			old := readValues(t, files)
+			exe, err := os.Executable()
+			require.NoError(t, err)
+			cmd := exec.Command(exe, append([]string{"-test.run=^$", "--", tc.args[0], "--root", root, "-o", format}, tc.args[1:]...)...)
+			cmd.Env = append(os.Environ(), helperEnv+"="+root)
+			r, w, err := os.Pipe()
+			require.NoError(t, err)
+			r.Close() // no reader
+			cmd.Stdout = w
+			var errOut bytes.Buffer
+			cmd.Stderr = &errOut
+			err = cmd.Run()
+			w.Close()
+			var ee *exec.ExitError
+			require.True(t, errors.As(err, &ee), "%q: %v", tc.args, err)
+			assert.Equal(t, 128+int(syscall.SIGPIPE), ee.ExitCode(), "%q %s: %s", tc.args, format, errOut.String())
+			assert.Equal(t, old, readValues(t, files), "%q %s: the old values", tc.args, format)
+		}
+	}
+}

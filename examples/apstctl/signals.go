@@ -239,8 +239,15 @@ func (c *liveChange) rollback() error {
 // stands, and a signal arriving from now on is swallowed, so that it
 // cannot turn the exit status 0 (the value was written) into 128+N (which
 // means the old value is back); apstctl exits at once anyway.
-func (c *liveChange) finish() (interrupted bool, err error) {
+//
+// A report that failed with EPIPE (standard output has no reader) counts
+// as SIGPIPE, whether or not the signal has been handled yet: the status
+// is then 141, and the old values are back.
+func (c *liveChange) finish(out *checkedWriter) (interrupted bool, err error) {
 	liveChangeHook("finish")
+	if out != nil && errors.Is(out.Err(), syscall.EPIPE) {
+		c.st.pending.CompareAndSwap(0, int32(syscall.SIGPIPE))
+	}
 	c.st.mu.Lock()
 	defer c.st.mu.Unlock()
 	if c.st.final {
