@@ -163,10 +163,18 @@ func (st *signalState) runUndo() {
 
 // signalled returns the first signal acted upon, or 0 when none was or
 // when the writes it should have undone could not all be put back (the
-// command's exit status, 1, then says so).
+// command's exit status, 1, then says so). A signal that has arrived but
+// whose handler has not run yet is acted on here, so that the status
+// never depends on which goroutine came first.
 func (st *signalState) signalled() int {
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	if st.got == 0 && !st.final {
+		if n := st.pending.Load(); n != 0 {
+			st.got = int(n)
+			st.runUndo()
+		}
+	}
 	if len(st.undoErrs) > 0 {
 		return 0
 	}
