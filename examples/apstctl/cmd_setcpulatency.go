@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/nvmeapst/nvmeapst/sysfs"
 )
@@ -132,7 +133,7 @@ signal N arrived before apstctl was done, and every old value has been put back.
 			}
 			return fmt.Errorf("%s: written, then restored: %s", esc(target), restoredList(changes))
 		}
-		if err := x.out.Err(); err != nil {
+		if err := x.out.Err(); err != nil && !errors.Is(err, syscall.EPIPE) {
 			// The value was written: the status stays 0 (cli.md).
 			fmt.Fprintf(x.errw, "apstctl set-cpu-latency: %s: written; printing the result failed: %v\n", esc(target), err)
 		}

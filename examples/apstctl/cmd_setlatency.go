@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
+	"syscall"
 
 	nvmeapst "github.com/nvmeapst/nvmeapst"
 	"github.com/nvmeapst/nvmeapst/apst"
@@ -86,7 +88,9 @@ value is written and read back, then acted on).`,
 		// sysfs has changed: from here on the status is 0, unless a signal
 		// puts the old value back.
 		if err != nil {
-			fmt.Fprintf(x.errw, "apstctl set-latency: %s: %s -> %s written; %v\n", esc(name), ch.Old, ch.New, err)
+			if !errors.Is(err, context.Canceled) { // a signal: finish says what it did
+				fmt.Fprintf(x.errw, "apstctl set-latency: %s: %s -> %s written; %v\n", esc(name), ch.Old, ch.New, err)
+			}
 			return exitStatus(exitOK)
 		}
 		if format.json {
@@ -95,7 +99,7 @@ value is written and read back, then acted on).`,
 			writeLatencyChangeText(x.out, ch)
 			err = x.out.Err()
 		}
-		if err != nil {
+		if err != nil && !errors.Is(err, syscall.EPIPE) { // EPIPE: SIGPIPE, quietly
 			fmt.Fprintf(x.errw, "apstctl set-latency: %s: %s -> %s written; printing the report failed: %v\n", esc(name), ch.Old, ch.New, err)
 		}
 		return exitStatus(exitOK)

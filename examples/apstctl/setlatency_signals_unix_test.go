@@ -204,6 +204,7 @@ func TestSetLatencyBrokenPipeRestores(t *testing.T) {
 			require.True(t, errors.As(err, &ee), "%q: %v", tc.args, err)
 			assert.Equal(t, 128+int(syscall.SIGPIPE), ee.ExitCode(), "%q %s: %s", tc.args, format, errOut.String())
 			assert.Equal(t, old, readValues(t, files), "%q %s: the old values", tc.args, format)
+			assert.Empty(t, errOut.String(), "quietly")
 		}
 	}
 }
