@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -233,6 +234,10 @@ func (r *surveyRun) mergeShard(ctx context.Context, path string, in io.Reader) e
 	var head surveyShardHeadJSON
 	rows, unreadable := 0, r.unreadable.len()
 	var sum *surveyShardSummaryJSON
+	if r.mergedRows == nil {
+		r.mergedRows = map[[16]byte]string{}
+	}
+	dupOf, dupRow := "", 0 // the first drive an earlier argument holds too
 	addUnreadable := func(u surveyUnreadable) error {
 		id.unreadable(u)
 		r.unreadable.add(u)
@@ -246,7 +251,15 @@ func (r *surveyRun) mergeShard(ctx context.Context, path string, in io.Reader) e
 		if err := json.Unmarshal(raw, &m); err != nil {
 			return fail("drive %d: %v", rows+1, err)
 		}
-		id.row(raw)
+		canonical := id.row(raw)
+		if dupOf == "" {
+			k := rowKey(canonical)
+			if prev, ok := r.mergedRows[k]; ok && prev != path {
+				dupOf, dupRow = prev, rows+1
+			} else if !ok {
+				r.mergedRows[k] = path
+			}
+		}
 		rec, err := m.record()
 		if err == nil {
 			err = r.survey.AddRecord(rec)
@@ -386,7 +399,24 @@ func (r *surveyRun) mergeShard(ctx context.Context, path string, in io.Reader) e
 	}
 	r.unreadable.addUnlisted(sum.UnreadableNotListed)
 	r.skipped += sum.SkippedFiles
-	return r.addShards(path, sum.Shards, id.sum())
+	if err := r.addShards(path, sum.Shards, id.sum()); err != nil {
+		return err
+	}
+	if dupOf != "" {
+		// Not the same survey, but overlapping ones: a drive (the same
+		// path and the same answers) both hold.
+		return fail("drive %d is a drive %s holds too (the same path and answers): shards that overlap would count it twice; survey disjoint sets of files", dupRow, safeio.EscapeTerminal(dupOf))
+	}
+	return nil
+}
+
+// rowKey identifies a drive's row from its canonical form (shardID.row's:
+// compacted, without what only --full writes).
+func rowKey(canonical []byte) [16]byte {
+	sum := sha256.Sum256(canonical)
+	var k [16]byte
+	copy(k[:], sum[:])
+	return k
 }
 
 // addShards records the identities of the surveys a report holds (its

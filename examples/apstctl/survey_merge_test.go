@@ -200,6 +200,18 @@ func TestSurveyCommandMergeRefusesDuplicates(t *testing.T) {
 	surveyTo(t, fa, "--format", "json", "--full", a)
 	surveyTo(t, fna, "--format", "ndjson", "--full", a)
 	copyTo(t, sa, copyA)
+	// A shard that overlaps a: one of a's files beside b's.
+	var one string
+	ents, err := os.ReadDir(a)
+	require.NoError(t, err)
+	for _, e := range ents {
+		if strings.HasSuffix(e.Name(), ".txt") {
+			one = filepath.Join(a, e.Name())
+			break
+		}
+	}
+	overlap := filepath.Join(dir, "overlap.json")
+	surveyTo(t, overlap, "--format", "json", b, one)
 	code, _, errOut := anRun(t, cmdFunc("survey"), nil, "--merge", "--format", "json", "--file", ab, sa, sb)
 	require.Equal(t, exitOK, code, errOut)
 	for _, tc := range []struct {
@@ -213,6 +225,9 @@ func TestSurveyCommandMergeRefusesDuplicates(t *testing.T) {
 		{[]string{sa, fa}, "a.json and " + fa + " both hold"},
 		{[]string{fna, sa}, "a-full.ndjson and " + sa + " both hold"},
 		{[]string{ab, fa}, "ab.json and " + fa + " both hold"},
+		// Shards that overlap: a drive both hold is counted once or not at all.
+		{[]string{sa, overlap}, "overlap.json: drive "},
+		{[]string{sa, overlap}, "is a drive " + sa + " holds too"},
 		{[]string{ab, sb}, "ab.json and " + sb + " both hold"},
 		{[]string{sa, ab}, "a.json and " + ab + " both hold"},
 	} {

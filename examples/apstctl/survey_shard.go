@@ -35,7 +35,8 @@ func newShardID() *shardID {
 // reformatted keeps its identity), without what only --full writes: a
 // survey's identity is the same with and without --full, since its drives
 // are.
-func (s *shardID) row(raw []byte) {
+// It returns the row as hashed, valid until the next call.
+func (s *shardID) row(raw []byte) []byte {
 	s.buf.Reset()
 	raw = withoutFull(raw)
 	if json.Compact(&s.buf, raw) != nil {
@@ -43,6 +44,7 @@ func (s *shardID) row(raw []byte) {
 	}
 	s.rows.Write(s.buf.Bytes())
 	s.rows.Write([]byte{'\n'})
+	return s.buf.Bytes()
 }
 
 // withoutFull returns a drive's row without the keys only --full writes
