@@ -1,6 +1,7 @@
 package sysfs
 
 import (
+	"os"
 	"testing"
 
 	"github.com/nvmeapst/nvmeapst/internal/testfixture"
@@ -38,3 +39,15 @@ func WithMaxDirEntries(fs FS, n int) FS {
 
 // LessNatural exposes lessNatural to the external tests.
 var LessNatural = lessNatural
+
+// WithWriteDataError returns a copy of fs whose one write of a value fails
+// with err after writing nothing, as a full disk or an I/O error would.
+func WithWriteDataError(fs FS, err error) FS {
+	h := hooks{}
+	if fs.hooks != nil {
+		h = *fs.hooks
+	}
+	h.writeData = func(*os.File, []byte) (int, error) { return 0, err }
+	fs.hooks = &h
+	return fs
+}

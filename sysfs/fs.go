@@ -60,6 +60,8 @@ type FS struct {
 // hooks lets the package's own tests stand in for the kernel on writes.
 type hooks struct {
 	write func(path, value string) error
+	// writeData, when set, stands for the one write of a value.
+	writeData func(f *os.File, b []byte) (int, error)
 	// maxDir, when positive, stands for MaxDirEntries.
 	maxDir int
 }
@@ -280,9 +282,12 @@ func (fs FS) readOptional(rel string) (value string, ok bool, err error) {
 	return v, true, nil
 }
 
-// write writes value to an existing attribute in a single write. It never
-// creates a file, and it refuses a file that is not a regular one (a named
-// pipe would block the open).
+// write writes value to an existing attribute. It never creates a file,
+// and it refuses a file that is not a regular one (a named pipe would block
+// the open). A kernel attribute (the tree is a live sysfs) gets the value
+// in one write, in place, as the kernel's store handler wants it; a file of
+// a copy of the tree is replaced atomically (writeCopy), so that a failed
+// or interrupted write leaves it as it was, never empty or half-written.
 func (fs FS) write(rel, value string) error {
 	if err := fs.check(); err != nil {
 		return err
@@ -296,11 +301,16 @@ func (fs FS) write(rel, value string) error {
 		return err
 	}
 	defer done()
-	f, err := safeio.OpenFileInRoot(r, filepath.FromSlash(rel), os.O_WRONLY|os.O_TRUNC)
+	// No O_TRUNC: on a copy it would empty the file before the write.
+	f, err := safeio.OpenFileInRoot(r, filepath.FromSlash(rel), os.O_WRONLY)
 	if err != nil {
 		return fmt.Errorf("sysfs: %w", fs.fullPath(rel, err))
 	}
-	_, werr := f.Write([]byte(value))
+	if !isKernelAttribute(f) {
+		f.Close()
+		return fs.writeCopy(r, rel, value)
+	}
+	_, werr := fs.writeData(f, []byte(value))
 	cerr := f.Close()
 	if werr != nil {
 		return fmt.Errorf("sysfs: %w", werr)

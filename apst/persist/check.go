@@ -38,20 +38,26 @@ const (
 	// idle power on every link, and it is the fix of another layer (ASPM,
 	// the link, runtime PM), not of APST.
 	MistakePCIeOff
+	// MistakeLeavesController: a sysfs write (a tmpfiles w line, a tuned
+	// [sysfs] line) whose path under /sys/class/nvme/nvmeN holds a ".."
+	// component, so that it writes outside the controller's directory.
+	MistakeLeavesController
 )
 
 var mistakeNames = [...]string{
-	MistakeDevicePath:   "device-power-path",
-	MistakeDeeperStates: "deeper-states",
-	MistakeGlobalZero:   "global-zero",
-	MistakeSerialOnly:   "serial-only",
-	MistakeNoGuard:      "no-guard",
-	MistakeAddOnly:      "add-only",
-	MistakePCIeOff:      "pcie-power-off",
+	MistakeDevicePath:       "device-power-path",
+	MistakeDeeperStates:     "deeper-states",
+	MistakeGlobalZero:       "global-zero",
+	MistakeSerialOnly:       "serial-only",
+	MistakeNoGuard:          "no-guard",
+	MistakeAddOnly:          "add-only",
+	MistakePCIeOff:          "pcie-power-off",
+	MistakeLeavesController: "leaves-controller",
 }
 
 // String names the mistake: "device-power-path", "deeper-states",
-// "global-zero", "serial-only", "no-guard", "add-only", "pcie-power-off".
+// "global-zero", "serial-only", "no-guard", "add-only", "pcie-power-off",
+// "leaves-controller".
 func (m Mistake) String() string {
 	if m >= MistakeDevicePath && int(m) < len(mistakeNames) {
 		return mistakeNames[m]
@@ -60,8 +66,10 @@ func (m Mistake) String() string {
 }
 
 // Serious reports whether the mistake defeats the setting's purpose (the
-// first four); the others are weaknesses.
-func (m Mistake) Serious() bool { return m >= MistakeDevicePath && m <= MistakeSerialOnly }
+// first four, and MistakeLeavesController); the others are weaknesses.
+func (m Mistake) Serious() bool {
+	return m >= MistakeDevicePath && m <= MistakeSerialOnly || m == MistakeLeavesController
+}
 
 // Finding is one mistake found in a setting.
 type Finding struct {

@@ -112,3 +112,25 @@ func TestCheckPCIeArgs(t *testing.T) {
 	require.Len(t, fs, 1)
 	assert.Empty(t, persist.CheckPCIeArgs("pcie_aspm=force nvme_core.default_ps_max_latency_us=5500"))
 }
+
+// A sysfs write whose path climbs out of the controller's directory with
+// ".." reaches no drive, and is reported as a serious mistake.
+func TestSysfsWriteLeavingController(t *testing.T) {
+	for _, text := range []string{
+		"w /sys/class/nvme/nvme0/../../../../../../etc/passwd - - - - 0",
+		"w /sys/class/nvme/nvme*/power/../../../../../../root/x - - - - 25000",
+		"w /sys/class/nvme/../../../etc/shadow - - - - 0",
+		"[sysfs]\n/sys/class/nvme/nvme0/power/../../../../../../etc/passwd=0",
+	} {
+		ws, err := persist.ParseSysfsWrites(text)
+		require.NoError(t, err, text)
+		require.Len(t, ws, 1, text)
+		_, ok := ws[0].Reaches(udev.Drive{Name: "nvme0"})
+		assert.False(t, ok, text)
+		fs := persist.CheckSysfsWrites(ws)
+		require.Len(t, fs, 1, text)
+		assert.Equal(t, persist.MistakeLeavesController, fs[0].Mistake, text)
+		assert.True(t, fs[0].Mistake.Serious())
+		assert.Equal(t, "leaves-controller", fs[0].Mistake.String())
+	}
+}

@@ -63,14 +63,33 @@ func ParseSysfsWrites(text string) ([]SysfsWrite, error) {
 // Reaches reports whether the write's path names drive d's controller
 // directory /sys/class/nvme/NAME (its glob matching the name), and returns
 // the path below it ("power/pm_qos_latency_tolerance_us",
-// "device/power/pm_qos_latency_tolerance_us").
+// "device/power/pm_qos_latency_tolerance_us"). A path with a ".."
+// component reaches no drive: [CheckSysfsWrites] reports it
+// ([MistakeLeavesController]).
 func (w SysfsWrite) Reaches(d udev.Drive) (rel string, ok bool) {
 	comps := strings.Split(strings.Trim(w.Path, "/"), "/")
 	if len(comps) < 5 || comps[0] != "sys" || comps[1] != "class" || comps[2] != "nvme" || !udev.Glob(comps[3], d.ControllerName()) {
 		return "", false
 	}
+	if w.leavesController() {
+		return "", false // CheckSysfsWrites says so
+	}
 	return strings.Join(comps[4:], "/"), true
 }
+
+// leavesController reports whether the path holds a ".." component: it
+// resolves from the controller's device directory (/sys/class/nvme/nvmeN
+// is a symbolic link), somewhere outside it.
+func (w SysfsWrite) leavesController() bool {
+	for _, c := range strings.Split(w.Path, "/") {
+		if c == ".." {
+			return true
+		}
+	}
+	return false
+}
+
+const explainLeavesController = "the path holds a \"..\" component, so it leaves the controller's directory: /sys/class/nvme/nvmeN is a symbolic link to the device's directory, \"..\" climbs from there, and the line writes wherever that ends (possibly outside /sys); no drive is checked against it. Name the attribute by its plain path: /sys/class/nvme/nvmeN/power/pm_qos_latency_tolerance_us"
 
 // CheckSysfsWrites looks for the mistakes in sysfs writes: the PCI
 // function's device/power/ path, and 0 written to every controller (a glob
@@ -78,6 +97,10 @@ func (w SysfsWrite) Reaches(d udev.Drive) (rel string, ok bool) {
 func CheckSysfsWrites(ws []SysfsWrite) []Finding {
 	var out []Finding
 	for _, w := range ws {
+		if strings.HasPrefix(strings.TrimLeft(w.Path, "/"), "sys/class/nvme/") && w.leavesController() {
+			out = append(out, Finding{Mistake: MistakeLeavesController, Line: w.Line, Text: w.Text, Explanation: explainLeavesController})
+			continue
+		}
 		rel, ok := w.Reaches(udev.Drive{Name: "nvme0"})
 		if !ok {
 			continue

@@ -135,25 +135,42 @@ func validName(s string) bool {
 
 // openLog opens the kernel log named on the command line: standard input,
 // a regular file, or a named pipe the user names (`--log <(journalctl -kf)`);
-// a read or an open waiting for a writer ends with ^C (ctx); a device, a
-// socket or a directory is refused without being opened.
+// a read or an open waiting for a writer ends with ^C (ctx), also a read
+// of a file that blocks (/proc/kmsg, a pipe whose writer stays idle); a
+// device, a socket or a directory is refused without being opened.
 func openLog(ctx context.Context, path string, stdin io.Reader) (io.Reader, func(), error) {
 	if path == "-" {
 		return newContextReader(ctx, stdin), func() {}, nil
 	}
-	f, _, err := safeio.Open(path)
+	f, _, err := openLogFile(path)
 	if errors.Is(err, safeio.ErrNotRegular) && isNamedPipe(path) {
 		p, release, perr := openNamedPipe(ctx, path)
 		if perr != nil {
 			return nil, nil, inputErr(fmt.Errorf("--log: %w", perr))
 		}
-		return p, release, nil
+		cr := newContextReader(ctx, p)
+		return cr, func() {
+			if !cr.reading() {
+				release()
+			}
+		}, nil
 	}
 	if err != nil {
 		return nil, nil, inputErr(fmt.Errorf("--log: %w", err))
 	}
-	return f, func() { f.Close() }, nil
+	// A read of /proc/kmsg blocks in the kernel, and closing the file would
+	// wait for it: a file with a read still in flight is left to the exit.
+	cr := newContextReader(ctx, f)
+	return cr, func() {
+		if !cr.reading() {
+			f.Close()
+		}
+	}, nil
 }
+
+// openLogFile opens a --log file (tests stand in a file whose read blocks,
+// as /proc/kmsg's does).
+var openLogFile = safeio.Open
 
 // diagnoseResult is what both paths give the views.
 type diagnoseResult struct {

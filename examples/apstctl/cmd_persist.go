@@ -75,8 +75,11 @@ line, modprobe.d lines, systemd-tmpfiles w lines, a tuned [sysfs] section) and s
 of the CAPTUREs and of the sysfs tree or bundle at --root (without either: this machine's
 controllers), whether it reaches it, whether the path it writes exists, and the table that
 results; it explains the common mistakes (the PCI function's device/power/ path, a low default
-taken for deeper states, a global 0, a rule keyed on one serial). The exit status is 1 when it
-finds a serious mistake.`,
+taken for deeper states, a global 0, a rule keyed on one serial, a sysfs path that climbs out of
+the controller's directory with ".."). The paths a setting writes are looked up inside the tree
+only. The exit status is 1 when it finds a serious mistake, 0 otherwise, also on a machine
+without NVMe controllers (the file is then checked on its own, and that is said); a --root
+without NVMe controllers is status 2.`,
 		examples: []string{
 			"persist --bound 25000 --scope family testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin",
 			"persist testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin --max-stall 25ms",

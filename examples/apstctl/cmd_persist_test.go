@@ -235,3 +235,81 @@ func TestPersistScopesFromCapturesAreExact(t *testing.T) {
 		assert.Contains(t, errOut, flag+" is empty")
 	}
 }
+
+// persist --check looks up the paths a setting writes inside --root only:
+// a tmpfiles line climbing out of the controller with ".." is a mistake
+// (exit 1) checked on no drive, and a udev rule's ATTR{../..} that would
+// land on a file outside the tree is not found there, never looked up
+// outside it.
+func TestPersistCheckStaysInsideRoot(t *testing.T) {
+	top := t.TempDir()
+	root := filepath.Join(top, "a", "b", "bundle")
+	require.NoError(t, os.MkdirAll(filepath.Dir(root), 0o755))
+	require.NoError(t, os.CopyFS(root, os.DirFS(bundleDir)))
+	// What a lexical join of the controller's directory and the path
+	// reaches, outside the tree.
+	require.NoError(t, os.WriteFile(filepath.Join(top, "secret"), []byte("x"), 0o600))
+	climb := "../../../../../../secret" // class/nvme/nvme0 + 6 x ".." = top
+
+	code, out, errOut := apstctl(t, nil, "persist", "--root", root, "-o", "json", "--check-line", "w /sys/class/nvme/nvme0/"+climb+" - - - - 0")
+	assert.Equal(t, exitFailure, code, errOut)
+	var v settingCheckJSON
+	require.NoError(t, json.Unmarshal([]byte(out), &v), out)
+	require.Len(t, v.Findings, 1)
+	assert.Equal(t, "leaves-controller", v.Findings[0].Mistake)
+	for _, d := range v.Drives {
+		assert.Empty(t, d.Writes, d.Drive)
+	}
+
+	rules := filepath.Join(top, "99-x.rules")
+	require.NoError(t, os.WriteFile(rules, []byte(`ACTION=="add|change", SUBSYSTEM=="nvme", KERNEL=="nvme0", ATTR{`+climb+`}="0"`+"\n"), 0o644))
+	code, out, errOut = apstctl(t, nil, "persist", "--root", root, "-o", "json", "--check", rules)
+	require.NotEqual(t, exitUsage, code, errOut)
+	v = settingCheckJSON{}
+	require.NoError(t, json.Unmarshal([]byte(out), &v), out)
+	found := false
+	for _, d := range v.Drives {
+		for _, w := range d.Writes {
+			if w.Attr == climb {
+				found = true
+				assert.False(t, w.Exists, "%s: a file outside --root is not looked up", d.Drive)
+			}
+		}
+	}
+	assert.True(t, found, out)
+}
+
+// persist --check on a machine without NVMe (no drive named) is no
+// mistake: the file is checked on its own, that is said, and only a
+// serious mistake in it gives status 1; a --root without NVMe controllers
+// is an input that is not a sysfs tree with NVMe (2).
+func TestPersistCheckWithoutNVMe(t *testing.T) {
+	saved := liveSystem
+	t.Cleanup(func() { liveSystem = saved })
+	rules := "testdata/persist/evo-family.rules"
+	for name, mk := range map[string]func(dir string){
+		"no class/nvme":    func(dir string) { require.NoError(t, os.MkdirAll(filepath.Join(dir, "class", "block"), 0o755)) },
+		"empty class/nvme": func(dir string) { require.NoError(t, os.MkdirAll(filepath.Join(dir, "class", "nvme"), 0o755)) },
+		"no class at all":  func(dir string) {},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			mk(dir)
+			liveSystem = func() (*nvmeapst.System, error) { return nvmeapst.OpenRoot(dir) }
+			code, out, errOut := apstctl(t, nil, "persist", "--check", rules)
+			assert.Equal(t, exitOK, code, errOut)
+			assert.Contains(t, out, "this machine has no NVMe controller")
+			assert.Contains(t, out, "no known mistake")
+
+			code, out, errOut = apstctl(t, nil, "persist", "-o", "json", "--check-line", "nvme_core.default_ps_max_latency_us=0")
+			assert.Equal(t, exitFailure, code, "a serious mistake: %s", errOut)
+			var v settingCheckJSON
+			require.NoError(t, json.Unmarshal([]byte(out), &v), out)
+			assert.True(t, v.Serious)
+			assert.Contains(t, v.DrivesNotEvaluated, "no NVMe controller")
+
+			code, _, errOut = apstctl(t, nil, "persist", "--root", dir, "--check", rules)
+			assert.Equal(t, exitUsage, code, errOut)
+		})
+	}
+}

@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/nvmeapst/nvmeapst/examples/internal/view"
 	"os"
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 
-	"github.com/nvmeapst/nvmeapst/examples/internal/view"
 	"github.com/nvmeapst/nvmeapst/sysfs"
 )
 
@@ -31,8 +32,9 @@ Sets the CPU latency QoS limit held while NVMe I/O is in flight, on kernels that
 patches: for a controller (nvme0) its cpu_latency_us, for a disk (nvme0n1) its block-layer
 cpu_lat_limit_us. VALUE is a number of microseconds from 0 to 2147483647, or -1 (or "off") to drop
 the limit. A value outside that range is refused and nothing is written; the value is read back
-after writing. A kernel without the patch says so. Like set-latency, exit status 0 means the value
-was written. With -o json: {"target": T, "changes": [{"attribute": A, "old": N, "new": N}, ...]}, where
+after writing. A kernel without the patch says so. Like set-latency, exit status 0 means the values
+were written; 1 that a write failed, and what was written before it has been put back; 128+N that
+signal N arrived before apstctl was done, and every old value has been put back. With -o json: {"target": T, "changes": [{"attribute": A, "old": N, "new": N}, ...]}, where
 -1 is "off".`,
 		examples: []string{
 			"set-cpu-latency nvme0 150",
@@ -61,57 +63,78 @@ was written. With -o json: {"target": T, "changes": [{"attribute": A, "old": N, 
 		if err != nil {
 			return inputErr(err)
 		}
+		type step struct {
+			attr string
+			v    int64
+			set  func(string, int64) (int64, int64, error)
+		}
+		steps := []step{{"cpu_latency_us", us, fsys.SetCPULatency}}
+		if isDisk {
+			steps = []step{{"cpu_lat_limit_us", us, fsys.SetDiskCPULatencyLimit}}
+			if *timeout != "" {
+				steps = append(steps, step{"cpu_lat_timeout_ms", timeoutMS, fsys.SetDiskCPULatencyTimeout})
+			}
+		}
+		// The writes hold signals: one arriving between them is acted on
+		// once they are done, putting every old value back. A write that
+		// fails puts back the ones before it: the attributes hold either
+		// all the old values or all the new ones.
+		change := newLiveChange(ctx)
 		var changes []cpuLatencyChangeJSON
-		report := func(attr string, old, new int64, err error) error {
-			if err != nil {
-				if errors.Is(err, os.ErrPermission) || errors.Is(err, errors.ErrUnsupported) {
+		err = change.write(func(_ context.Context, record func(func() error)) error {
+			for _, s := range steps {
+				liveChangeHook("before " + s.attr)
+				old, new, err := s.set(target, s.v)
+				if err == nil || errors.Is(err, sysfs.ErrReadBack) {
+					// Written (even if it reads back otherwise).
+					set := s.set
+					record(func() error {
+						_, _, err := set(target, old)
+						return err
+					})
+				}
+				if err != nil {
 					return err
 				}
-				return inputErr(err)
-			}
-			changes = append(changes, cpuLatencyChangeJSON{Attribute: attr, Old: old, New: new})
-			if !format.json {
-				fmt.Fprintf(x.out, "%s: %s %s -> %s\n", view.Escape(target), attr, cpuLatencyString(old), cpuLatencyString(new))
+				changes = append(changes, cpuLatencyChangeJSON{Attribute: s.attr, Old: old, New: new})
+				liveChangeHook("after " + s.attr)
 			}
 			return nil
-		}
-		set := func() error {
-			if !isDisk {
-				old, new, err := fsys.SetCPULatency(target, us)
-				return report("cpu_latency_us", old, new, err)
+		})
+		if err != nil {
+			if ctx.Err() != nil && len(changes) == 0 {
+				return context.Cause(ctx) // interrupted before the first write
 			}
-			old, new, err := fsys.SetDiskCPULatencyLimit(target, us)
-			if err := report("cpu_lat_limit_us", old, new, err); err != nil || *timeout == "" {
+			if rerr := change.rollback(); rerr != nil {
+				err = fmt.Errorf("%w; and putting back what was written failed: %w", err, rerr)
+			} else if len(changes) > 0 {
+				err = fmt.Errorf("%w; nothing changed: %s put back", err, restoredList(changes))
+			}
+			if errors.Is(err, os.ErrPermission) || errors.Is(err, errors.ErrUnsupported) || errors.Is(err, sysfs.ErrReadBack) || len(changes) > 0 {
 				return err
 			}
-			old, new, err = fsys.SetDiskCPULatencyTimeout(target, timeoutMS)
-			return report("cpu_lat_timeout_ms", old, new, err)
+			return inputErr(err)
 		}
-		err = set()
-		if ctx.Err() != nil && len(changes) > 0 {
-			// A signal arrived during the writes: undo them, newest first,
-			// so that 128+N means nothing changed.
-			var failed []string
-			for i := len(changes) - 1; i >= 0; i-- {
-				if rerr := restoreCPULatency(fsys, target, changes[i]); rerr != nil {
-					failed = append(failed, fmt.Sprintf("restoring %s to %s: %v", changes[i].Attribute, cpuLatencyString(changes[i].Old), rerr))
-				}
-			}
-			if len(failed) > 0 {
-				return fmt.Errorf("%s: %s", view.Escape(target), strings.Join(failed, "; "))
-			}
-			return fmt.Errorf("%s: written, then restored", view.Escape(target))
-		}
-		if format.json && len(changes) > 0 {
+		liveChangeHook("report")
+		if format.json {
 			writeJSON(x.out, struct {
 				Target  string                 `json:"target"`
 				Changes []cpuLatencyChangeJSON `json:"changes"`
 			}{target, changes})
+		} else {
+			for _, c := range changes {
+				fmt.Fprintf(x.out, "%s: %s %s -> %s\n", view.Escape(target), c.Attribute, cpuLatencyString(c.Old), cpuLatencyString(c.New))
+			}
 		}
-		if err != nil {
-			return err
+		if interrupted, rerr := change.finish(x.out); interrupted {
+			// A signal arrived: every old value is back (128+N), unless
+			// putting one back failed (1, and the message says which).
+			if rerr != nil {
+				return fmt.Errorf("%s: written, and restoring failed: %w", view.Escape(target), rerr)
+			}
+			return fmt.Errorf("%s: written, then restored: %s", view.Escape(target), restoredList(changes))
 		}
-		if err := x.out.Err(); err != nil {
+		if err := x.out.Err(); err != nil && !errors.Is(err, syscall.EPIPE) {
 			// The value was written: the status stays 0 (cli.md).
 			fmt.Fprintf(x.errw, "apstctl set-cpu-latency: %s: written; printing the result failed: %v\n", view.Escape(target), err)
 		}
@@ -120,18 +143,13 @@ was written. With -o json: {"target": T, "changes": [{"attribute": A, "old": N, 
 	return c
 }
 
-// restoreCPULatency writes back the old value of a change.
-func restoreCPULatency(fsys sysfs.FS, target string, c cpuLatencyChangeJSON) error {
-	var err error
-	switch c.Attribute {
-	case "cpu_latency_us":
-		_, _, err = fsys.SetCPULatency(target, c.Old)
-	case "cpu_lat_limit_us":
-		_, _, err = fsys.SetDiskCPULatencyLimit(target, c.Old)
-	case "cpu_lat_timeout_ms":
-		_, _, err = fsys.SetDiskCPULatencyTimeout(target, c.Old)
+// restoredList says which attributes were put back to what.
+func restoredList(changes []cpuLatencyChangeJSON) string {
+	parts := make([]string, len(changes))
+	for i, c := range changes {
+		parts[i] = c.Attribute + " " + cpuLatencyString(c.Old)
 	}
-	return err
+	return strings.Join(parts, ", ")
 }
 
 // cpuLatencyChangeJSON is one attribute set-cpu-latency wrote; -1 is off.

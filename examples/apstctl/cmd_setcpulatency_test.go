@@ -66,3 +66,30 @@ func TestSetCPULatencyCommand(t *testing.T) {
 	require.Equal(t, exitOK, code, errOut)
 	assert.JSONEq(t, `{"target":"nvme0n1","changes":[{"attribute":"cpu_lat_limit_us","old":200,"new":300},{"attribute":"cpu_lat_timeout_ms","old":20,"new":5}]}`, out)
 }
+
+// set-cpu-latency --timeout-ms whose cpu_lat_timeout_ms cannot be written
+// (a kernel with the limit but not the timeout, or a timeout that reads
+// back otherwise) puts cpu_lat_limit_us back: nothing is left half-changed,
+// and the status (1) and message say so.
+func TestSetCPULatencyTimeoutFailureRollsBack(t *testing.T) {
+	for name, breakTimeout := range map[string]func(p string) error{
+		"absent":    os.Remove,
+		"directory": func(p string) error { require.NoError(t, os.Remove(p)); return os.Mkdir(p, 0o755) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			root := copyBundle(t)
+			limit := filepath.Join(root, "block/nvme0n1/cpu_lat_limit_us")
+			was, err := os.ReadFile(limit)
+			require.NoError(t, err)
+			require.NoError(t, breakTimeout(filepath.Join(root, "block/nvme0n1/cpu_lat_timeout_ms")))
+			code, out, errOut := runCmd(runSetCPULatency, "--root", root, "--timeout-ms", "3", "nvme0n1", "321")
+			assert.Equal(t, exitFailure, code, errOut)
+			assert.Empty(t, out)
+			assert.Contains(t, errOut, "nothing changed: cpu_lat_limit_us off put back")
+			require.Equal(t, "-1", strings.TrimSpace(string(was)))
+			now, err := os.ReadFile(limit)
+			require.NoError(t, err)
+			assert.Equal(t, strings.TrimSpace(string(was)), strings.TrimSpace(string(now)))
+		})
+	}
+}

@@ -2,12 +2,18 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"strings"
-
-	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/examples/internal/view"
+	"strings"
+	"syscall"
+
+	nvmeapst "github.com/nvmeapst/nvmeapst"
+	"github.com/nvmeapst/nvmeapst/apst"
 )
+
+// toleranceAttr is the attribute set-latency writes.
+const toleranceAttr = "pm_qos_latency_tolerance_us"
 
 func setLatencyCommand() *command {
 	fs := newFlagSet("set-latency")
@@ -27,7 +33,9 @@ the setting persistent. Needs root on a live system.
 The exit status says whether sysfs was changed: 0 when the value was written and reads back as
 asked, whatever happens to the report afterwards (a report that cannot be printed or built is
 said on standard error, and the status stays 0); 2 when nothing was written because the value,
-the controller or the command line is wrong; 1 when the write failed.`,
+the controller or the command line is wrong; 1 when the write failed; 128+N when signal N arrived
+before apstctl was done, at any point: the old value has been put back (signals are held while the
+value is written and read back, then acted on).`,
 		examples: []string{
 			"set-latency nvme0 25000",
 			"set-latency --root /tmp/apst-copy nvme2 auto -o json",
@@ -35,7 +43,7 @@ the controller or the command line is wrong; 1 when the write failed.`,
 		flags:   fs,
 		minArgs: 2, maxArgs: 2,
 	}
-	c.run = func(ctx context.Context, x *invocation, args []string) error {
+	c.run = func(ctx context.Context, x *invocation, args []string) (status error) {
 		name, value := strings.TrimPrefix(args[0], "/dev/"), args[1]
 		// Refuse a bad value before touching anything, even the live system.
 		if _, err := apst.ParseTolerance(value); err != nil {
@@ -45,21 +53,45 @@ the controller or the command line is wrong; 1 when the write failed.`,
 		if err != nil {
 			return err
 		}
-		ch, err := sys.SetLatency(ctx, name, value)
+		// The write and its read-back hold signals: one arriving meanwhile
+		// is acted on once they are done, putting the old value back.
+		change := newLiveChange(ctx)
+		var ch *nvmeapst.LatencyChange
+		err = change.write(func(ctx context.Context, record func(func() error)) error {
+			liveChangeHook("before " + toleranceAttr)
+			var err error
+			ch, err = sys.SetLatency(ctx, name, value)
+			if ch != nil {
+				old := ch.Old.String()
+				record(func() error {
+					_, _, err := sys.FS.SetLatencyTolerance(name, old)
+					return err
+				})
+				liveChangeHook("after " + toleranceAttr)
+			}
+			return err
+		})
 		if ch == nil {
 			return systemError(err)
 		}
-		if ctx.Err() != nil {
-			// A signal arrived while the value was written or read back:
-			// put the old value back, so that 128+N means nothing changed.
-			if _, _, rerr := sys.FS.SetLatencyTolerance(name, ch.Old.String()); rerr != nil {
-				return fmt.Errorf("%s: %s -> %s written, and restoring %s failed: %w", view.Escape(name), ch.Old, ch.New, ch.Old, rerr)
+		liveChangeHook("report")
+		defer func() {
+			// A signal before this point has put the old value back: the
+			// status is then 128+N, or 1 when restoring failed.
+			if interrupted, rerr := change.finish(x.out); interrupted {
+				if rerr != nil {
+					status = fmt.Errorf("%s: %s -> %s written, and restoring %s failed: %w", view.Escape(name), ch.Old, ch.New, ch.Old, rerr)
+				} else {
+					status = fmt.Errorf("%s: %s -> %s written, then restored to %s", view.Escape(name), ch.Old, ch.New, ch.Old)
+				}
 			}
-			return fmt.Errorf("%s: %s -> %s written, then restored to %s", view.Escape(name), ch.Old, ch.New, ch.Old)
-		}
-		// sysfs has changed: from here on the status is 0.
+		}()
+		// sysfs has changed: from here on the status is 0, unless a signal
+		// puts the old value back.
 		if err != nil {
-			fmt.Fprintf(x.errw, "apstctl set-latency: %s: %s -> %s written; %v\n", view.Escape(name), ch.Old, ch.New, err)
+			if !errors.Is(err, context.Canceled) { // a signal: finish says what it did
+				fmt.Fprintf(x.errw, "apstctl set-latency: %s: %s -> %s written; %v\n", view.Escape(name), ch.Old, ch.New, err)
+			}
 			return exitStatus(exitOK)
 		}
 		if format.json {
@@ -68,7 +100,7 @@ the controller or the command line is wrong; 1 when the write failed.`,
 			writeLatencyChangeText(x.out, ch)
 			err = x.out.Err()
 		}
-		if err != nil {
+		if err != nil && !errors.Is(err, syscall.EPIPE) { // EPIPE: SIGPIPE, quietly
 			fmt.Fprintf(x.errw, "apstctl set-latency: %s: %s -> %s written; printing the report failed: %v\n", view.Escape(name), ch.Old, ch.New, err)
 		}
 		return exitStatus(exitOK)

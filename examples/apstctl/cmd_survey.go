@@ -139,6 +139,10 @@ type surveyRun struct {
 	// order; shardFiles maps each to the argument that held it.
 	shards     []string
 	shardFiles map[string]string
+	// mergedRows maps the hash of each merged drive's row (without what
+	// only --full writes) to the argument it came from, so that a drive
+	// two shards both hold is refused (overlapping shards).
+	mergedRows map[[16]byte]string
 }
 
 // run surveys the positional arguments (directories, files, or with

@@ -33,6 +33,22 @@ func newContextReader(ctx context.Context, r io.Reader) *contextReader {
 	return &contextReader{ctx: ctx, r: r}
 }
 
+// reading reports whether a read of the underlying reader is still in
+// flight (Read returned because the context was done): closing a file
+// then could wait for that read, which may never end.
+func (c *contextReader) reading() bool {
+	if c.pending == nil {
+		return false
+	}
+	select {
+	case r := <-c.pending:
+		c.pending <- r // put back for a Read that may still come
+		return false
+	default:
+		return true
+	}
+}
+
 // Read returns data already read, or waits for the next read or the
 // context, whichever comes first.
 func (c *contextReader) Read(p []byte) (int, error) {

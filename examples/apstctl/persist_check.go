@@ -2,9 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst"
@@ -75,6 +79,9 @@ type settingCheckJSON struct {
 	Findings    []settingFindingJSON `json:"findings"`
 	Drives      []settingDriveJSON   `json:"drives"`
 	Serious     bool                 `json:"serious"`
+	// DrivesNotEvaluated says why no drive was checked (this machine has
+	// no NVMe controller); absent when drives were.
+	DrivesNotEvaluated string `json:"drives_not_evaluated,omitempty"`
 	// Assumptions are what every drive's answer assumed, said once.
 	Assumptions assumptionsJSON `json:"assumptions"`
 	common      apst.Assumptions
@@ -148,7 +155,11 @@ func runPersistCheck(ctx context.Context, x *invocation, f *persistFlags, args [
 	var drives []settingDrive
 	if out.Kind != "text" || len(args) > 0 || *f.root != "" {
 		var err error
-		if drives, err = f.settingDrives(ctx, x, args); err != nil {
+		if drives, err = f.settingDrives(ctx, x, args); errors.Is(err, errNoNVMeHere) {
+			// Nothing to check the setting on: the file's own mistakes
+			// still decide the status (0, or 1 for a serious one).
+			out.DrivesNotEvaluated = noNVMeHere
+		} else if err != nil {
 			return err
 		}
 	}
@@ -210,17 +221,22 @@ func (f *persistFlags) settingDrives(ctx context.Context, x *invocation, args []
 			return nil, err
 		}
 		rep, err := sys.Inspect(ctx)
-		if err != nil {
+		switch {
+		case err != nil && ctx.Err() == nil && errors.Is(err, fs.ErrNotExist):
+			if live && len(out) == 0 {
+				return nil, errNoNVMeHere
+			}
+			return nil, inputErr(fmt.Errorf("--check: --root %s: %w", view.Escape(*f.root), err))
+		case err != nil:
 			return nil, systemError(err)
+		case live && len(rep.Controllers) == 0:
+			return nil, errNoNVMeHere
 		}
 		for _, r := range rep.Controllers {
-			dir := filepath.Join(sys.FS.Root(), "class", "nvme", r.Name)
+			dir := path.Join("class/nvme", r.Name)
 			d := udev.Drive{Name: r.Name, Model: r.Sysfs.Model, Serial: r.Sysfs.Serial, Firmware: r.Sysfs.FirmwareRev,
 				PCI: r.Sysfs.PCI, HasPCI: r.Sysfs.HasPCI, HasTolerance: r.Sysfs.HasTolerance,
-				Exists: func(rel string) bool {
-					_, err := os.Stat(filepath.Join(dir, filepath.FromSlash(rel)))
-					return err == nil
-				}}
+				Exists: func(rel string) bool { return existsInTree(sys.FS.Root(), dir, rel) }}
 			out = append(out, settingDrive{label: r.Name + " (" + label + ")", drive: d, ctl: r.Identify, params: r.Params, assumed: r.Assumptions()})
 		}
 	}
@@ -228,6 +244,33 @@ func (f *persistFlags) settingDrives(ctx context.Context, x *invocation, args []
 		return nil, inputErr(fmt.Errorf("--check: no NVMe controller here: give the drives to check it on (CAPTURE... or --root DIR)"))
 	}
 	return out, nil
+}
+
+// errNoNVMeHere is settingDrives' error when no drive is named and this
+// machine has no NVMe controller: nothing to check the setting on, which is
+// not a mistake in it.
+var errNoNVMeHere = errors.New("no NVMe controller on this machine")
+
+// noNVMeHere is what --check says then.
+const noNVMeHere = "this machine has no NVMe controller (no /sys/class/nvme/nvme*): the file was checked for mistakes on its own; give the drives to check it on (CAPTURE... or --root DIR)"
+
+// existsInTree reports whether the attribute rel of the controller
+// directory dir (both slash-separated, dir relative to the tree) exists in
+// the sysfs tree at root. The lookup stays inside the tree (os.Root: a
+// symbolic link leading out of it is not followed), and a rel with a ".."
+// component, which would leave the controller's directory, is not looked
+// up at all: it does not exist there.
+func existsInTree(root, dir, rel string) bool {
+	if slices.Contains(strings.Split(rel, "/"), "..") {
+		return false
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return false
+	}
+	defer r.Close()
+	_, err = r.Stat(filepath.FromSlash(path.Join(dir, rel)))
+	return err == nil
 }
 
 // capturePCI is the PCI ID of --pci-id, or the one inferred from the model.
@@ -317,6 +360,9 @@ func writeSettingCheck(w *checkedWriter, name string, out *settingCheckJSON) {
 	}
 	if len(out.Findings) == 0 {
 		fmt.Fprintln(w, "no known mistake")
+	}
+	if out.DrivesNotEvaluated != "" {
+		fmt.Fprintln(w, out.DrivesNotEvaluated)
 	}
 	for _, fd := range out.Findings {
 		kind := "weakness"

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nvmeapst/nvmeapst/apst/measure"
+	"github.com/nvmeapst/nvmeapst/examples/apstctl/internal/earlysignal"
 	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 )
 
@@ -31,13 +32,42 @@ const helperEnv = "APSTCTL_TEST_HELPER_ROOT"
 func TestMain(m *testing.M) {
 	if root := os.Getenv(helperEnv); root != "" {
 		measureTestHook = helperMeasureHook(root)
+		if at := os.Getenv(pauseAtEnv); at != "" {
+			liveChangeHook = helperPause(at, os.Getenv(pauseMarkEnv))
+		}
+		if at := os.Getenv(pauseAtEnv); at == "start" {
+			// A slow start: the signal arrives before main runs.
+			helperPause(at, os.Getenv(pauseMarkEnv))(at)
+		}
 		i := 0
 		for i < len(os.Args) && os.Args[i] != "--" {
 			i++
 		}
 		os.Exit(runMain(os.Args[i+1:]))
 	}
+	earlysignal.Release() // not apstctl: ^C and go test's SIGQUIT act as usual
 	os.Exit(m.Run())
+}
+
+// pauseAtEnv names the point of a live change (liveChangeHook's, or
+// "start" for before main) where the helper pauses, after creating the
+// file pauseMarkEnv names, so that a test signals it there.
+const (
+	pauseAtEnv   = "APSTCTL_TEST_PAUSE_AT"
+	pauseMarkEnv = "APSTCTL_TEST_PAUSE_MARK"
+)
+
+// helperPause returns a liveChangeHook that pauses at point at.
+func helperPause(at, mark string) func(string) {
+	return func(point string) {
+		if point != at {
+			return
+		}
+		if err := os.WriteFile(mark, nil, 0o600); err != nil {
+			panic(err)
+		}
+		time.Sleep(400 * time.Millisecond)
+	}
 }
 
 // helperMeasureHook points measure at the fake root and a simulated drive.

@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"regexp"
 	"strconv"
 
 	"github.com/nvmeapst/nvmeapst/apst"
@@ -63,14 +65,20 @@ type surveyMergeRowJSON struct {
 	QuirksInferredFrom string   `json:"quirks_inferred_from"`
 	QuirksUncheckedPCI []string `json:"quirks_unchecked_pci"`
 	Assumed            []string `json:"assumed"`
+	VendorID           string   `json:"vendor_id"`
 	Configs            []struct {
-		WorstExitLatencyUS    uint64  `json:"worst_exit_latency_us"`
-		DeepestStateMaxPowerW float64 `json:"deepest_state_max_power_w"`
-		ReachableStates       []int   `json:"reachable_states"`
+		MaxPS                 *int              `json:"max_ps"`
+		DeepestState          *int              `json:"deepest_state"`
+		WorstExitLatencyUS    uint64            `json:"worst_exit_latency_us"`
+		DeepestStateMaxPowerW float64           `json:"deepest_state_max_power_w"`
+		ReachableStates       []int             `json:"reachable_states"`
+		Entries               []surveyEntryJSON `json:"entries"`
 	} `json:"configs"`
 	Changes []struct {
-		Config  int  `json:"config"`
-		Changed bool `json:"changed"`
+		Config       int   `json:"config"`
+		Changed      bool  `json:"changed"`
+		BarredStates []int `json:"barred_states"`
+		GainedStates []int `json:"gained_states"`
 	} `json:"changes"`
 	BoundSweep []surveyStepJSON `json:"bound_sweep"`
 	// Bundle is set on the row of a bundle's controller.
@@ -89,10 +97,16 @@ func (m *surveyMergeRowJSON) record() (survey.Record, error) {
 	if len(m.Configs) < 2 || len(m.Changes) != len(m.Configs)-1 {
 		return rec, fmt.Errorf("%d configurations and %d changes", len(m.Configs), len(m.Changes))
 	}
+	if !vendorIDForm.MatchString(m.VendorID) {
+		return rec, fmt.Errorf("vendor_id %s: want 0x and 4 hexadecimal digits", strconv.Quote(safeio.EscapeTerminal(m.VendorID)))
+	}
 	for i, c := range m.Configs {
 		o := &rec.Outcomes[i]
 		var err error
 		if o.Reach, err = statesOf(c.ReachableStates, "reachable_states"); err != nil {
+			return rec, fmt.Errorf("configuration %d: %w", i+1, err)
+		}
+		if err := checkConfigStates(c.MaxPS, c.DeepestState, c.ReachableStates, c.Entries); err != nil {
 			return rec, fmt.Errorf("configuration %d: %w", i+1, err)
 		}
 		if o.DeepestMaxPower, err = microWatts(c.DeepestStateMaxPowerW); err != nil {
@@ -102,6 +116,12 @@ func (m *surveyMergeRowJSON) record() (survey.Record, error) {
 		if i > 0 {
 			if m.Changes[i-1].Config != i {
 				return rec, fmt.Errorf("change %d is for configuration %d", i, m.Changes[i-1].Config)
+			}
+			if _, err := statesOf(append([]int{}, m.Changes[i-1].BarredStates...), "barred_states"); err != nil && m.Changes[i-1].BarredStates != nil {
+				return rec, fmt.Errorf("change %d: %w", i, err)
+			}
+			if _, err := statesOf(append([]int{}, m.Changes[i-1].GainedStates...), "gained_states"); err != nil && m.Changes[i-1].GainedStates != nil {
+				return rec, fmt.Errorf("change %d: %w", i, err)
 			}
 			o.Changed = m.Changes[i-1].Changed
 		}
@@ -119,6 +139,43 @@ func (m *surveyMergeRowJSON) record() (survey.Record, error) {
 		s.Min, s.WorstExitLatency, s.Same = apst.Microseconds(st.MinUS), apst.Microseconds(st.WorstExitLatencyUS), st.Same
 	}
 	return rec, nil
+}
+
+// vendorIDForm is how a row writes the PCI vendor ID.
+var vendorIDForm = regexp.MustCompile(`^0x[0-9a-f]{4}$`)
+
+// checkConfigStates refuses a configuration's state numbers that no survey
+// writes: max_ps is a power state (0 to 31, -1 when none is used),
+// deepest_state the deepest of reachable_states, and each entry of --full's
+// table names a state within 0 to 31.
+func checkConfigStates(maxPS, deepest *int, reach []int, entries []surveyEntryJSON) error {
+	if maxPS == nil || *maxPS < -1 || *maxPS > 31 {
+		return fmt.Errorf("max_ps %s: want a power state, 0 to 31, or -1", intOrMissing(maxPS))
+	}
+	want := 0
+	for _, s := range reach {
+		want = max(want, s)
+	}
+	if deepest == nil || *deepest != want {
+		return fmt.Errorf("deepest_state %s: want the deepest of reachable_states (%d)", intOrMissing(deepest), want)
+	}
+	if len(entries) > 32 {
+		return fmt.Errorf("entries: %d, want at most 32", len(entries))
+	}
+	for i, e := range entries {
+		if e.State != i || e.TargetState > 31 {
+			return fmt.Errorf("entries[%d]: state %d, target_state %d: want state %d and a target 0 to 31", i, e.State, e.TargetState, i)
+		}
+	}
+	return nil
+}
+
+// intOrMissing writes *p, or "missing".
+func intOrMissing(p *int) string {
+	if p == nil {
+		return "missing"
+	}
+	return strconv.Itoa(*p)
 }
 
 // surveyShardHeadJSON is what --merge reads of a report's head.
@@ -177,6 +234,10 @@ func (r *surveyRun) mergeShard(ctx context.Context, path string, in io.Reader) e
 	var head surveyShardHeadJSON
 	rows, unreadable := 0, r.unreadable.len()
 	var sum *surveyShardSummaryJSON
+	if r.mergedRows == nil {
+		r.mergedRows = map[[16]byte]string{}
+	}
+	dupOf, dupRow := "", 0 // the first drive an earlier argument holds too
 	addUnreadable := func(u surveyUnreadable) error {
 		id.unreadable(u)
 		r.unreadable.add(u)
@@ -190,7 +251,15 @@ func (r *surveyRun) mergeShard(ctx context.Context, path string, in io.Reader) e
 		if err := json.Unmarshal(raw, &m); err != nil {
 			return fail("drive %d: %v", rows+1, err)
 		}
-		id.row(raw)
+		canonical := id.row(raw)
+		if dupOf == "" {
+			k := rowKey(canonical)
+			if prev, ok := r.mergedRows[k]; ok && prev != path {
+				dupOf, dupRow = prev, rows+1
+			} else if !ok {
+				r.mergedRows[k] = path
+			}
+		}
 		rec, err := m.record()
 		if err == nil {
 			err = r.survey.AddRecord(rec)
@@ -321,6 +390,8 @@ func (r *surveyRun) mergeShard(ctx context.Context, path string, in io.Reader) e
 	switch {
 	case sum == nil:
 		return fail("no summary: the report is incomplete")
+	case sum.SkippedFiles < 0:
+		return fail("summary: skipped_files %d: want 0 or more", sum.SkippedFiles)
 	case sum.Drives != rows:
 		return fail("%d drives, but its summary counts %d: the report is incomplete or was edited", rows, sum.Drives)
 	case sum.UnreadableNotListed < 0 || sum.UnreadableFiles != r.unreadable.len()-unreadable+sum.UnreadableNotListed:
@@ -328,7 +399,24 @@ func (r *surveyRun) mergeShard(ctx context.Context, path string, in io.Reader) e
 	}
 	r.unreadable.addUnlisted(sum.UnreadableNotListed)
 	r.skipped += sum.SkippedFiles
-	return r.addShards(path, sum.Shards, id.sum())
+	if err := r.addShards(path, sum.Shards, id.sum()); err != nil {
+		return err
+	}
+	if dupOf != "" {
+		// Not the same survey, but overlapping ones: a drive (the same
+		// path and the same answers) both hold.
+		return fail("drive %d is a drive %s holds too (the same path and answers): shards that overlap would count it twice; survey disjoint sets of files", dupRow, safeio.EscapeTerminal(dupOf))
+	}
+	return nil
+}
+
+// rowKey identifies a drive's row from its canonical form (shardID.row's:
+// compacted, without what only --full writes).
+func rowKey(canonical []byte) [16]byte {
+	sum := sha256.Sum256(canonical)
+	var k [16]byte
+	copy(k[:], sum[:])
+	return k
 }
 
 // addShards records the identities of the surveys a report holds (its

@@ -118,6 +118,13 @@ func TestSurveyCommandMergeErrors(t *testing.T) {
 	j := strings.Index(string(full[i+2:]), "\n") + i + 2
 	dropped := write("dropped.json", string(full[:i])+string(full[j:]))
 	edited := write("edited.json", strings.Replace(string(full), `"reachable_states":[`, `"reachable_states":[40,`, 1))
+	deepest := regexp.MustCompile(`"deepest_state":\d+`)
+	deep99 := write("deep99.json", deepest.ReplaceAllString(string(full), `"deepest_state":99`))
+	deepOther := write("deep-other.json", deepest.ReplaceAllString(string(full), `"deepest_state":1`))
+	maxPS := write("maxps.json", regexp.MustCompile(`"max_ps":\d+`).ReplaceAllString(string(full), `"max_ps":32`))
+	vendorID := write("vendorid.json", regexp.MustCompile(`"vendor_id":"[^"]*"`).ReplaceAllString(string(full), `"vendor_id":"0x1\u001b[2J"`))
+	barred := write("barred.json", strings.Replace(string(full), `"barred_states":[`, `"barred_states":[-3,`, 1))
+	skipped := write("skipped.json", regexp.MustCompile(`"skipped_files":\s*\d+`).ReplaceAllString(string(full), `"skipped_files":-5`))
 	for _, tc := range []struct {
 		args []string
 		msg  string
@@ -126,6 +133,15 @@ func TestSurveyCommandMergeErrors(t *testing.T) {
 		{[]string{sa, truncated}, "truncated.json"},
 		{[]string{sa, dropped}, "the report is incomplete or was edited"},
 		{[]string{sa, edited}, "state 40"},
+		// Every value a shard passes on is checked, naming file and field.
+		{[]string{sa, deep99}, "deep99.json: drive 1 "},
+		{[]string{sa, deep99}, "deepest_state 99: want the deepest of reachable_states"},
+		{[]string{sa, deepOther}, "deepest_state 1: want the deepest"},
+		{[]string{sa, maxPS}, "maxps.json: drive 1 "},
+		{[]string{sa, maxPS}, "max_ps 32: want a power state"},
+		{[]string{vendorID}, `vendor_id "0x1\\x1b[2J": want 0x and 4 hexadecimal digits`},
+		{[]string{barred}, "barred_states: state -3"},
+		{[]string{sa, skipped}, "skipped.json: summary: skipped_files -5: want 0 or more"},
 		{[]string{sa, filepath.Join(dir, "missing.json")}, "no such file"},
 	} {
 		code, _, errOut := anRun(t, cmdFunc("survey"), nil, append([]string{"--merge", "--format", "json"}, tc.args...)...)
@@ -180,7 +196,22 @@ func TestSurveyCommandMergeRefusesDuplicates(t *testing.T) {
 	surveyTo(t, sa, "--format", "json", a)
 	surveyTo(t, sb, "--format", "json", b)
 	surveyTo(t, na, "--format", "ndjson", a)
+	fa, fna := filepath.Join(dir, "a-full.json"), filepath.Join(dir, "a-full.ndjson")
+	surveyTo(t, fa, "--format", "json", "--full", a)
+	surveyTo(t, fna, "--format", "ndjson", "--full", a)
 	copyTo(t, sa, copyA)
+	// A shard that overlaps a: one of a's files beside b's.
+	var one string
+	ents, err := os.ReadDir(a)
+	require.NoError(t, err)
+	for _, e := range ents {
+		if strings.HasSuffix(e.Name(), ".txt") {
+			one = filepath.Join(a, e.Name())
+			break
+		}
+	}
+	overlap := filepath.Join(dir, "overlap.json")
+	surveyTo(t, overlap, "--format", "json", b, one)
 	code, _, errOut := anRun(t, cmdFunc("survey"), nil, "--merge", "--format", "json", "--file", ab, sa, sb)
 	require.Equal(t, exitOK, code, errOut)
 	for _, tc := range []struct {
@@ -190,6 +221,13 @@ func TestSurveyCommandMergeRefusesDuplicates(t *testing.T) {
 		{[]string{sa, sa}, "a.json: given twice"},
 		{[]string{sa, sb, copyA}, "a.json and " + copyA + " both hold the survey sha256:"},
 		{[]string{sa, na}, "a.json and " + na + " both hold"},
+		// The same survey made with --full holds the same drives.
+		{[]string{sa, fa}, "a.json and " + fa + " both hold"},
+		{[]string{fna, sa}, "a-full.ndjson and " + sa + " both hold"},
+		{[]string{ab, fa}, "ab.json and " + fa + " both hold"},
+		// Shards that overlap: a drive both hold is counted once or not at all.
+		{[]string{sa, overlap}, "overlap.json: drive "},
+		{[]string{sa, overlap}, "is a drive " + sa + " holds too"},
 		{[]string{ab, sb}, "ab.json and " + sb + " both hold"},
 		{[]string{sa, ab}, "a.json and " + ab + " both hold"},
 	} {

@@ -32,14 +32,42 @@ func newShardID() *shardID {
 }
 
 // row adds one drive's row, as JSON (compacted first: a report that was
-// reformatted keeps its identity).
-func (s *shardID) row(raw []byte) {
+// reformatted keeps its identity), without what only --full writes: a
+// survey's identity is the same with and without --full, since its drives
+// are.
+// It returns the row as hashed, valid until the next call.
+func (s *shardID) row(raw []byte) []byte {
 	s.buf.Reset()
+	raw = withoutFull(raw)
 	if json.Compact(&s.buf, raw) != nil {
 		s.buf.Write(raw)
 	}
 	s.rows.Write(s.buf.Bytes())
 	s.rows.Write([]byte{'\n'})
+	return s.buf.Bytes()
+}
+
+// withoutFull returns a drive's row without the keys only --full writes
+// (each configuration's name, mode, params and entries), as a survey
+// without --full writes it; a row without them, or one that is not a
+// drive's row, is returned as it is.
+func withoutFull(raw []byte) []byte {
+	if !bytes.Contains(raw, []byte(`"entries"`)) && !bytes.Contains(raw, []byte(`"params"`)) {
+		return raw
+	}
+	var d surveyDriveJSON
+	if json.Unmarshal(raw, &d) != nil {
+		return raw
+	}
+	for i := range d.Configs {
+		c := &d.Configs[i]
+		c.Name, c.Mode, c.Params, c.Entries = "", "", nil, nil
+	}
+	b, err := json.Marshal(d)
+	if err != nil {
+		return raw
+	}
+	return b
 }
 
 // compactRow is row for a row that is compact JSON already.

@@ -125,8 +125,18 @@ func (r *surveyRun) surveyFiles(ctx context.Context, o *surveyOptions, configs [
 			}
 			return true
 		}
+		// A file named twice (a directory given twice, or once through a
+		// link, or a directory and one inside it) is surveyed once.
+		var seen map[string]struct{}
+		if len(roots) > 1 {
+			seen = map[string]struct{}{}
+		}
 		for _, root := range roots {
-			if !surveyWalk(ctx, root, dispatch, &skipped) {
+			var first func(string) bool
+			if seen != nil {
+				first = firstTime(root, seen)
+			}
+			if !surveyWalk(ctx, root, dispatch, first, &skipped) {
 				return
 			}
 		}
@@ -196,14 +206,42 @@ func (r *surveyRun) surveyFiles(ctx context.Context, o *surveyOptions, configs [
 	return r.out.end(r)
 }
 
+// firstTime returns a function that reports whether a path of the walk of
+// root is met for the first time, keyed in seen by the path with root's
+// symbolic links resolved, so that every spelling of a file (through
+// another spelling of the root, a link to it, or a root inside another)
+// has one key.
+func firstTime(root string, seen map[string]struct{}) func(path string) bool {
+	real, err := filepath.Abs(root)
+	if err == nil {
+		if r, err := filepath.EvalSymlinks(real); err == nil {
+			real = r
+		}
+	}
+	return func(path string) bool {
+		key := path
+		if rel, err := filepath.Rel(root, path); err == nil {
+			key = filepath.Join(real, rel)
+		}
+		if _, ok := seen[key]; ok {
+			return false
+		}
+		seen[key] = struct{}{}
+		return true
+	}
+}
+
 // surveyWalk walks root in lexical order and hands each file to dispatch,
 // with the reason when it is refused unread; it counts in skipped the files
 // skipped by name. A directory that is a bundle of apstctl collect (root
 // included) is handed to dispatch whole (bundle true) and not entered. A
 // symbolic link given as the root is followed. It returns false when
 // dispatch does (the walk was cancelled). regular tells dispatch that the
-// walk listed the file as a regular file.
-func surveyWalk(ctx context.Context, root string, dispatch func(path, reason string, bundle, regular bool) bool, skipped *int) bool {
+// walk listed the file as a regular file. first, when not nil, says
+// whether a path is met for the first time: one met before (another root
+// held it) is neither dispatched nor counted, and a directory met before
+// is not entered.
+func surveyWalk(ctx context.Context, root string, dispatch func(path, reason string, bundle, regular bool) bool, first func(string) bool, skipped *int) bool {
 	walkRoot := root
 	if fi, err := os.Lstat(root); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		if st, err := os.Stat(root); err == nil && st.IsDir() {
@@ -215,6 +253,14 @@ func surveyWalk(ctx context.Context, root string, dispatch func(path, reason str
 		if ctx.Err() != nil {
 			ok = false
 			return fs.SkipAll
+		}
+		// (A directory that cannot be read comes a second time, with
+		// err: it is listed then.)
+		if first != nil && (err == nil || d == nil) && !first(path) {
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
 		}
 		if err != nil {
 			// A directory that cannot be read is listed and skipped.

@@ -53,3 +53,29 @@ func TestOutputFilesHonourTheUmask(t *testing.T) {
 		}))
 	}
 }
+
+// --output over an existing file (a udev rules file root keeps at 0644, a
+// report another user owns) keeps its owner and mode, whatever the umask.
+func TestOutputOverExistingFileKeepsOwnerAndMode(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "60-nvme-apst.rules")
+	require.NoError(t, os.WriteFile(path, []byte("# old\n"), 0o600))
+	require.NoError(t, os.Chmod(path, 0o604))
+	asRoot := os.Geteuid() == 0
+	if asRoot {
+		require.NoError(t, os.Chown(path, 4321, 8765))
+	}
+	old := syscall.Umask(0o077)
+	code, _, errOut := apstctl(t, nil, "persist", evoImage, "--max-stall", "25ms", "--output", path)
+	syscall.Umask(old)
+	require.Equal(t, exitOK, code, errOut)
+	fi, err := os.Stat(path)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o604), fi.Mode().Perm())
+	if asRoot {
+		st := fi.Sys().(*syscall.Stat_t)
+		assert.Equal(t, []uint32{4321, 8765}, []uint32{st.Uid, st.Gid})
+	}
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), "pm_qos_latency_tolerance_us")
+}

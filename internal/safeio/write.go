@@ -18,7 +18,11 @@ import (
 // redirection create a file (pass 0o666 for an ordinary output file: under
 // umask 077 it is private to its owner; on Windows only the read-only bit
 // applies), which is flushed, fsynced and renamed over path, and the
-// directory is fsynced where the system allows it. write gets
+// directory is fsynced where the system allows it. When path exists, the
+// temporary file takes its owner, group and mode before the rename (see
+// [KeepOwnerMode]), so that replacing a file does not reset them; a file
+// whose owner cannot be kept (another user's, in a directory this user may
+// write) is an error and is left as it was. write gets
 // a buffered writer whose errors are checked for it (it may ignore them; see
 // [Writer]).
 //
@@ -33,7 +37,7 @@ func WriteFile(path string, perm fs.FileMode, write func(io.Writer) error) (err 
 	if path == "" {
 		return &fs.PathError{Op: "write", Path: path, Err: errors.New("empty file name")}
 	}
-	target, err := writeTarget(path)
+	target, old, err := writeTarget(path)
 	if err != nil {
 		return err
 	}
@@ -55,6 +59,11 @@ func WriteFile(path string, perm fs.FileMode, write func(io.Writer) error) (err 
 			os.Remove(tmp)
 		}
 	}()
+	if old != nil {
+		if err := KeepOwnerMode(f, old); err != nil {
+			return fmt.Errorf("write %s: %w; the file is left as it was", path, err)
+		}
+	}
 	bw := bufio.NewWriterSize(f, 64<<10)
 	cw := NewWriter(bw)
 	if err := write(cw); err != nil {
@@ -83,39 +92,57 @@ func WriteFile(path string, perm fs.FileMode, write func(io.Writer) error) (err 
 }
 
 // writeTarget follows symbolic links at path and refuses a target that
-// exists and is not a regular file.
-func writeTarget(path string) (string, error) {
+// exists and is not a regular file. It returns the target and, when it
+// exists, its FileInfo (nil otherwise).
+func writeTarget(path string) (string, fs.FileInfo, error) {
 	fi, err := os.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return path, nil
+		return path, nil, nil
 	}
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	target := path
 	if fi.Mode()&fs.ModeSymlink != 0 {
 		if target, err = filepath.EvalSymlinks(path); err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
-				return "", err
+				return "", nil, err
 			}
 			// A dangling link: write where it points.
 			link, lerr := os.Readlink(path)
 			if lerr != nil {
-				return "", lerr
+				return "", nil, lerr
 			}
 			if !filepath.IsAbs(link) {
 				link = filepath.Join(filepath.Dir(path), link)
 			}
-			return link, nil
+			return link, nil, nil
 		}
 		if fi, err = os.Stat(target); err != nil {
-			return "", err
+			return "", nil, err
 		}
 	}
 	if err := checkRegular(path, fi); err != nil {
-		return "", err
+		return "", nil, err
 	}
-	return target, nil
+	return target, fi, nil
+}
+
+// KeepOwnerMode gives f, a new file about to replace the file old
+// describes, old's owner, group and permission bits (setuid, setgid and
+// sticky included), so that an atomic replacement keeps them as writing in
+// place would. The owner is changed only where it differs (changing it
+// needs the right to, as root has); an error says which could not be kept.
+// Where the system has no owners (Windows) only the mode is kept.
+func KeepOwnerMode(f *os.File, old fs.FileInfo) error {
+	if err := keepOwner(f, old); err != nil {
+		return err
+	}
+	mode := old.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
+	if err := f.Chmod(mode); err != nil {
+		return fmt.Errorf("keeping mode %v: %w", mode, err)
+	}
+	return nil
 }
 
 // tempTries bounds the names createTemp and MkdirTemp try.
