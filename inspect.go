@@ -174,6 +174,9 @@ type machine struct {
 	dmi       apst.DMI
 	override  string // nvme.quirks=, "" for none
 	uncertain []string
+	// lean is set by a scrape (System.Metrics): judge compares the plan
+	// with the drive without analysis.Check's reproduction search.
+	lean bool
 }
 
 // Inspect reports on the named controllers ("nvme0"), or on all of them
