@@ -37,6 +37,7 @@ func metricsCommand() *command {
 	root := addRootFlag(fs, "read the bundle written by apstctl collect DIR (or a sysfs tree) at DIR instead of the live system")
 	dir := fs.String("textfile-dir", "DIR", "", "write "+textfileName+" into DIR (node_exporter's --collector.textfile.directory), replaced atomically, instead of standard output")
 	listen := fs.String("listen", "ADDR", "", "serve the metrics over HTTP at ADDR (HOST:PORT; a bare :PORT listens on localhost) on /metrics, until a signal")
+	format := addOutputFormat(fs)
 	c := &command{
 		name:      "metrics",
 		usageLine: "metrics [flags]",
@@ -51,7 +52,7 @@ with the kernel release, the controller's model and firmware, and per source whe
 (a file the kernel does not have is not exposed, never a failed source). Labels join node_exporter's
 node_nvme_info (device) and node_pcidevice_* (segment, bus, device, function). See docs/metrics.md.
 --textfile-dir writes the file node_exporter's textfile collector reads, atomically; --listen serves
-/metrics itself.`,
+/metrics itself. -o json prints the same values as JSON (one scrape, to standard output or --output).`,
 		examples: []string{
 			"metrics --root testdata/bundle",
 			"metrics --textfile-dir /var/lib/node_exporter/textfile_collector",
@@ -63,6 +64,14 @@ node_nvme_info (device) and node_pcidevice_* (segment, bus, device, function). S
 	c.run = func(ctx context.Context, x *invocation, _ []string) error {
 		if *dir != "" && *listen != "" {
 			return usagef("--textfile-dir and --listen contradict each other: give one")
+		}
+		if where := fs.firstGiven("textfile-dir", "listen"); where != "" {
+			if format.json {
+				return usagef("--%s and -o json contradict each other: node_exporter and Prometheus read the text format only", where)
+			}
+			if fs.report != nil && fs.report.path != "" {
+				return usagef("--%s and --output contradict each other: give one", where)
+			}
 		}
 		if *dir != "" {
 			if fi, err := os.Stat(*dir); err != nil {
@@ -89,6 +98,12 @@ node_nvme_info (device) and node_pcidevice_* (segment, bus, device, function). S
 			return serveMetrics(ctx, x, s, addr)
 		case *dir != "":
 			return writeTextfile(ctx, s, filepath.Join(*dir, textfileName))
+		}
+		if format.json {
+			if err := s.r.Read(ctx, &s.snap); err != nil {
+				return systemError(err)
+			}
+			return writeJSON(x.out, metricsJSONView(&s.snap))
 		}
 		b, err := s.scrape(ctx)
 		if err != nil {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"math"
+
 	nvmeapst "github.com/nvmeapst/nvmeapst"
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/internal/promtext"
@@ -163,4 +165,95 @@ func b2f(b bool) float64 {
 		return 1
 	}
 	return 0
+}
+
+// metricsJSON is apstctl metrics -o json: the values of one scrape. A value
+// the machine does not expose is null; an unlimited tolerance is null with
+// latency_tolerance_unlimited (JSON has no infinity).
+type metricsJSON struct {
+	KernelRelease string                  `json:"kernel_release"`
+	Generation    string                  `json:"generation"`
+	ASPMPolicy    string                  `json:"aspm_policy"`
+	Sources       []sourceJSON            `json:"sources"`
+	Controllers   []controllerMetricsJSON `json:"controllers"`
+}
+
+type sourceJSON struct {
+	Source string `json:"source"`
+	OK     bool   `json:"ok"`
+	Error  string `json:"error,omitempty"`
+}
+
+type controllerMetricsJSON struct {
+	Device                    string       `json:"device"`
+	Model                     string       `json:"model"`
+	Firmware                  string       `json:"firmware"`
+	Transport                 string       `json:"transport"`
+	State                     string       `json:"state"`
+	PCIAddress                string       `json:"pci_address"`
+	APSTEnabled               *float64     `json:"apst_enabled"`
+	LatencyToleranceSeconds   *float64     `json:"latency_tolerance_seconds"`
+	LatencyToleranceUnlimited bool         `json:"latency_tolerance_unlimited"`
+	DeepestState              *float64     `json:"deepest_state"`
+	DeepestExitLatencySeconds *float64     `json:"deepest_state_exit_latency_seconds"`
+	DeepestMaxPowerWatts      *float64     `json:"deepest_state_max_power_watts"`
+	HoldsKernelTable          *float64     `json:"holds_kernel_table"`
+	Holding                   string       `json:"holds_kernel_table_why"`
+	Quirks                    []string     `json:"quirks_applied"`
+	D3coldAllowed             *float64     `json:"pci_d3cold_allowed"`
+	RuntimePMEnabled          *float64     `json:"pci_runtime_pm_enabled"`
+	ASPML1Enabled             *float64     `json:"pci_link_aspm_l1_enabled"`
+	Resets                    *float64     `json:"controller_resets_total"`
+	Reconnects                *float64     `json:"controller_reconnects_total"`
+	CommandErrors             *float64     `json:"controller_command_errors_total"`
+	UnsafeShutdowns           *float64     `json:"unsafe_shutdowns_total"`
+	ErrorLogEntries           *float64     `json:"error_log_entries_total"`
+	Sources                   []sourceJSON `json:"sources"`
+}
+
+func metricsJSONView(s *nvmeapst.MetricsSnapshot) metricsJSON {
+	v := metricsJSON{KernelRelease: s.KernelRelease, Generation: s.Generation.String(), ASPMPolicy: s.ASPMPolicy,
+		Sources: sourcesJSON(s.Sources), Controllers: []controllerMetricsJSON{}}
+	num := func(r nvmeapst.Reading) *float64 {
+		if !r.Present || math.IsInf(r.Value, 0) || math.IsNaN(r.Value) {
+			return nil
+		}
+		x := r.Value
+		return &x
+	}
+	for i := range s.Controllers {
+		c := &s.Controllers[i]
+		cj := controllerMetricsJSON{
+			Device: c.Name, Model: c.Model, Firmware: c.Firmware, Transport: c.Transport, State: c.State, PCIAddress: c.PCIAddress,
+			APSTEnabled: num(c.APSTEnabled), LatencyToleranceSeconds: num(c.ToleranceSeconds),
+			LatencyToleranceUnlimited: c.ToleranceSeconds.Present && math.IsInf(c.ToleranceSeconds.Value, 1),
+			DeepestState:              num(c.DeepestState), DeepestExitLatencySeconds: num(c.DeepestExitLatencySeconds), DeepestMaxPowerWatts: num(c.DeepestMaxPowerWatts),
+			HoldsKernelTable: num(c.HoldsKernelTable), Holding: string(c.Holding),
+			D3coldAllowed: num(c.D3coldAllowed), RuntimePMEnabled: num(c.RuntimePMAuto), ASPML1Enabled: num(c.ASPML1),
+			Resets: num(c.Resets), Reconnects: num(c.Reconnects), CommandErrors: num(c.CommandErrors),
+			UnsafeShutdowns: num(c.UnsafeShutdowns), ErrorLogEntries: num(c.ErrorLogEntries),
+			Sources: sourcesJSON(c.Sources),
+		}
+		if c.QuirksKnown {
+			cj.Quirks = []string{}
+			for _, q := range quirkNames {
+				if c.Quirks&q.q != 0 {
+					cj.Quirks = append(cj.Quirks, q.name)
+				}
+			}
+		}
+		v.Controllers = append(v.Controllers, cj)
+	}
+	return v
+}
+
+func sourcesJSON(ss []nvmeapst.SourceStatus) []sourceJSON {
+	out := make([]sourceJSON, len(ss))
+	for i, s := range ss {
+		out[i] = sourceJSON{Source: s.Source, OK: s.OK}
+		if s.Err != nil {
+			out[i].Error = s.Err.Error()
+		}
+	}
+	return out
 }
