@@ -146,7 +146,16 @@ func writeTextfile(ctx context.Context, s *scraper, path string) error {
 	if err != nil {
 		return systemError(err)
 	}
-	err = safeio.WriteFile(path, 0o644, func(w io.Writer) error {
+	return replaceTextfile(ctx, path, b)
+}
+
+// replaceTextfile writes b to path atomically (safeio.WriteFile: a
+// temporary ".NAME.tmp-N" beside it, which the collector's *.prom never
+// matches, renamed over it; mode 0644 less the umask), unless ctx is done
+// by the time it is written: then the temporary file is removed and path
+// left as it was.
+func replaceTextfile(ctx context.Context, path string, b []byte) error {
+	err := safeio.WriteFile(path, 0o644, func(w io.Writer) error {
 		if _, err := w.Write(b); err != nil {
 			return err
 		}

@@ -211,7 +211,7 @@ func parseSample(line string) (Sample, error) {
 				return s, fmt.Errorf("label %s: %w", name, err)
 			}
 			s.Labels[name] = val
-			rest = strings.TrimLeft(rest[1+end:], " \t")
+			rest = strings.TrimLeft(rest[2+end:], " \t") // past the closing quote
 			switch {
 			case strings.HasPrefix(rest, ","):
 				rest = rest[1:]
