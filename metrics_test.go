@@ -206,8 +206,8 @@ func TestMetricsUnlimitedTolerance(t *testing.T) {
 
 func TestParsePCILocation(t *testing.T) {
 	for in, want := range map[string]nvmeapst.PCILocation{
-		"0000:04:00.0": {"0000", "04", "00", "0"},
-		"0001:3D:1f.7": {"0001", "3d", "1f", "7"},
+		"0000:04:00.0":  {"0000", "04", "00", "0"},
+		"0001:3D:1f.7":  {"0001", "3d", "1f", "7"},
 		"10000:00:00.1": {"10000", "00", "00", "1"},
 	} {
 		got, ok := nvmeapst.ParsePCILocation(in)

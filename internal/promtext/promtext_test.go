@@ -44,14 +44,23 @@ b{device="nvme1"} 0.025
 // The writer refuses what is not the format rather than writing it.
 func TestWriterRefuses(t *testing.T) {
 	for name, f := range map[string]func(w *promtext.Writer){
-		"metric name":   func(w *promtext.Writer) { w.Family("1abc", promtext.Gauge, "") },
-		"dash":          func(w *promtext.Writer) { w.Family("a-b", promtext.Gauge, "") },
-		"type":          func(w *promtext.Writer) { w.Family("a", "histogramm", "") },
-		"twice":         func(w *promtext.Writer) { w.Family("a", promtext.Gauge, ""); w.Family("a", promtext.Gauge, "") },
-		"outside":       func(w *promtext.Writer) { w.Family("a", promtext.Gauge, ""); w.Sample("b", 1) },
-		"label name":    func(w *promtext.Writer) { w.Family("a", promtext.Gauge, ""); w.Sample("a", 1, promtext.Label{Name: "x-y"}) },
-		"reserved":      func(w *promtext.Writer) { w.Family("a", promtext.Gauge, ""); w.Sample("a", 1, promtext.Label{Name: "__name__"}) },
-		"label twice":   func(w *promtext.Writer) { w.Family("a", promtext.Gauge, ""); w.Sample("a", 1, promtext.Label{Name: "x"}, promtext.Label{Name: "x"}) },
+		"metric name": func(w *promtext.Writer) { w.Family("1abc", promtext.Gauge, "") },
+		"dash":        func(w *promtext.Writer) { w.Family("a-b", promtext.Gauge, "") },
+		"type":        func(w *promtext.Writer) { w.Family("a", "histogramm", "") },
+		"twice":       func(w *promtext.Writer) { w.Family("a", promtext.Gauge, ""); w.Family("a", promtext.Gauge, "") },
+		"outside":     func(w *promtext.Writer) { w.Family("a", promtext.Gauge, ""); w.Sample("b", 1) },
+		"label name": func(w *promtext.Writer) {
+			w.Family("a", promtext.Gauge, "")
+			w.Sample("a", 1, promtext.Label{Name: "x-y"})
+		},
+		"reserved": func(w *promtext.Writer) {
+			w.Family("a", promtext.Gauge, "")
+			w.Sample("a", 1, promtext.Label{Name: "__name__"})
+		},
+		"label twice": func(w *promtext.Writer) {
+			w.Family("a", promtext.Gauge, "")
+			w.Sample("a", 1, promtext.Label{Name: "x"}, promtext.Label{Name: "x"})
+		},
 		"no family yet": func(w *promtext.Writer) { w.Sample("a", 1) },
 	} {
 		var w promtext.Writer
