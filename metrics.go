@@ -183,7 +183,9 @@ type ControllerMetrics struct {
 // buffers between scrapes.
 func (s *System) Metrics(ctx context.Context) (*MetricsSnapshot, error) {
 	var snap MetricsSnapshot
-	if err := s.scrape(ctx, &snap); err != nil {
+	r := s.NewMetricsReader()
+	defer r.Close()
+	if err := r.Read(ctx, &snap); err != nil {
 		return nil, err
 	}
 	return &snap, nil
@@ -461,19 +463,36 @@ func parsePCIAddress(addr string) (PCILocation, bool) {
 
 // MetricsReader scrapes a System again and again, the way an exporter
 // does, reusing its buffers between scrapes. It never caches a value: each
-// Read reads every source anew. A MetricsReader is for one goroutine at a
-// time.
+// Read reads every source anew, and recomputes what it derives (a decoded
+// Identify image, a plan) only from what that Read read. On Linux it reads
+// each controller once, relative to its directories and without
+// allocating per file (sysfs.AttrReader); elsewhere it scrapes as Inspect
+// reads. A MetricsReader is for one goroutine at a time; Close releases the
+// tree it holds open.
 type MetricsReader struct {
-	sys *System
+	sys  *System
+	fast *fastScraper
 }
 
 // NewMetricsReader returns a reader of s's metrics.
 func (s *System) NewMetricsReader() *MetricsReader {
-	return &MetricsReader{sys: s}
+	return &MetricsReader{sys: s, fast: newFastScraper(s)}
 }
 
 // Read scrapes the machine into snap, which it overwrites entirely,
 // reusing its slices. Its errors are those of System.Metrics.
 func (r *MetricsReader) Read(ctx context.Context, snap *MetricsSnapshot) error {
+	if r.fast != nil {
+		return r.fast.scrape(ctx, snap)
+	}
 	return r.sys.scrape(ctx, snap)
+}
+
+// Close releases what the reader holds open; a closed reader must not be
+// used again.
+func (r *MetricsReader) Close() error {
+	if r.fast != nil {
+		return r.fast.attrs.Close()
+	}
+	return nil
 }

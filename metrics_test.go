@@ -219,3 +219,59 @@ func TestParsePCILocation(t *testing.T) {
 		assert.False(t, ok, bad)
 	}
 }
+
+// The fast path (a MetricsReader on Linux) gives the snapshot the scrape
+// through inspectController gives, on every fixture tree and on the
+// fixture machine with fakes (a health log, a failed command, a mismatch),
+// twice in a row (the second from what it kept).
+func TestMetricsFastMatchesInspect(t *testing.T) {
+	d := consistentDrives(t)
+	d["nvme0"] = func() ioctl.Controller {
+		dev := ioctltest.New(intelImage(t), apst.Feature{APSTE: apst.APSTEEnabled, Table: intelNoQuirkTable}, ioctl.PowerManagement{})
+		dev.SetHealthLog(diagnose.EncodeHealthLog(diagnose.HealthLog{UnsafeShutdowns: 5, ErrorLogEntries: 9}))
+		return dev
+	}
+	d["nvme1"] = fake(samsung960Image(t), apst.Feature{}, ioctl.PowerManagement{}, map[string]error{ioctl.OpGetAPST: &ioctl.CommandError{Op: ioctl.OpGetAPST, Errno: os.ErrPermission}})
+	systems := map[string]*nvmeapst.System{"sys+fakes": system(t, testfixture.Path("sys"), d)}
+	bundle, _, err := nvmeapst.OpenBundle(testfixture.Path("bundle"))
+	require.NoError(t, err)
+	systems["bundle"] = bundle
+	for _, tree := range []string{"laptop-tlp", "v7", "v5.10"} {
+		s, err := nvmeapst.OpenRoot(filepath.Join("sysfs", "testdata", tree))
+		require.NoError(t, err)
+		systems[tree] = s
+	}
+	for name, sys := range systems {
+		t.Run(name, func(t *testing.T) {
+			want, err := nvmeapst.ScrapeAsInspect(context.Background(), sys)
+			require.NoError(t, err)
+			r := sys.NewMetricsReader()
+			defer r.Close()
+			var got nvmeapst.MetricsSnapshot
+			for range 2 {
+				require.NoError(t, r.Read(context.Background(), &got))
+				assert.Equal(t, comparable(want), comparable(&got))
+			}
+		})
+	}
+}
+
+// comparable is a snapshot with each source's error reduced to whether
+// there is one (the two paths word them differently).
+func comparable(s *nvmeapst.MetricsSnapshot) nvmeapst.MetricsSnapshot {
+	c := *s
+	strip := func(ss []nvmeapst.SourceStatus) []nvmeapst.SourceStatus {
+		out := make([]nvmeapst.SourceStatus, len(ss))
+		for i, x := range ss {
+			out[i] = nvmeapst.SourceStatus{Source: x.Source, OK: x.OK}
+		}
+		return out
+	}
+	c.Sources = strip(s.Sources)
+	c.Controllers = make([]nvmeapst.ControllerMetrics, len(s.Controllers))
+	for i, cm := range s.Controllers {
+		cm.Sources = strip(cm.Sources)
+		c.Controllers[i] = cm
+	}
+	return c
+}
