@@ -473,7 +473,7 @@ func OpenBundle(dir string) (*System, *Manifest, error) {
 	created := man.Created
 	release, releaseErr := man.KernelRelease, man.KernelReleaseError
 	s := &System{
-		FS: fsys.WithSnapshot(snap),
+		FS:     fsys.WithSnapshot(snap),
 		Opener: &bundleOpener{dir: dir, ctrls: ctrls},
 		KernelRelease: func() (string, error) {
 			if releaseErr != "" {

@@ -51,6 +51,12 @@ type fastScraper struct {
 	quirksErr  error
 
 	ctrls map[string]*ctrlMemo
+
+	// bdir is the bundle folder of the admin command files being read
+	// (bdirRel), kept open within one scrape.
+	bdir    sysfs.AttrDir
+	bdirRel string
+	bdirOK  bool
 }
 
 // memoString is a string re-made only when the bytes it is read from
@@ -123,11 +129,26 @@ func (f *fastScraper) scrape(ctx context.Context, snap *MetricsSnapshot) error {
 		return fmt.Errorf("nvmeapst: metrics: %w", err)
 	}
 	root := f.attrs.Root()
+	// module/ and class/ are opened once for the directories under them.
+	module, modOK, modErr := root.Dir("module")
+	if modOK {
+		defer module.Close()
+	}
+	classes, classesOK, classesErr := root.Dir("class")
+	if classesOK {
+		defer classes.Close()
+	}
+	defer f.bundleDirDone()
 	srcs := snap.Sources[:0]
-	srcs = append(srcs, f.readRelease(), f.readModule(root), f.readDMI(root), f.readQuirksParam(root), f.readASPM(root))
+	srcs = append(srcs, f.readRelease(),
+		f.readModule(sub(module, modOK, modErr, "nvme_core/parameters")),
+		f.readDMI(sub(classes, classesOK, classesErr, "dmi/id")),
+		f.readQuirksParam(sub(module, modOK, modErr, "nvme/parameters")),
+		f.readASPM(sub(module, modOK, modErr, "pcie_aspm/parameters")))
 	ctrls := snap.Controllers[:0]
 	*snap = MetricsSnapshot{KernelRelease: f.release, Generation: f.generation(), ASPMPolicy: f.aspmWord, Sources: srcs}
-	class, classOK, classErr := root.Dir("class/nvme")
+	nvme := sub(classes, classesOK, classesErr, "nvme")
+	class, classOK, classErr := nvme.d, nvme.ok, nvme.err
 	if classOK {
 		defer class.Close()
 	}
@@ -145,6 +166,23 @@ func (f *fastScraper) scrape(ctx context.Context, snap *MetricsSnapshot) error {
 	}
 	snap.Controllers = ctrls
 	return nil
+}
+
+// subDir is a directory opened under another: ok false when absent, err
+// when it could not be opened.
+type subDir struct {
+	d   sysfs.AttrDir
+	ok  bool
+	err error
+}
+
+// sub opens rel under parent, whose own opening gave ok and err.
+func sub(parent sysfs.AttrDir, ok bool, err error, rel string) subDir {
+	if !ok || err != nil {
+		return subDir{err: err}
+	}
+	d, ok, err := parent.Dir(rel)
+	return subDir{d: d, ok: ok, err: err}
 }
 
 // generation is generationOf for what was read.
@@ -172,10 +210,10 @@ func (f *fastScraper) readRelease() SourceStatus {
 	return st
 }
 
-func (f *fastScraper) readModule(root sysfs.AttrDir) SourceStatus {
+func (f *fastScraper) readModule(sd subDir) SourceStatus {
 	st := SourceStatus{Source: SourceModuleParameters, OK: true}
 	f.mp = sysfs.ModuleParams{Unreadable: f.mp.Unreadable[:0]}
-	d, ok, err := root.Dir("module/nvme_core/parameters")
+	d, ok, err := sd.d, sd.ok, sd.err
 	if err != nil {
 		return failed(SourceModuleParameters, err)
 	}
@@ -229,9 +267,9 @@ func (f *fastScraper) readModule(root sysfs.AttrDir) SourceStatus {
 	return st
 }
 
-func (f *fastScraper) readDMI(root sysfs.AttrDir) SourceStatus {
+func (f *fastScraper) readDMI(sd subDir) SourceStatus {
 	st := SourceStatus{Source: SourceDMI, OK: true}
-	d, ok, err := root.Dir("class/dmi/id")
+	d, ok, err := sd.d, sd.ok, sd.err
 	if err != nil {
 		f.dmi = apst.DMI{}
 		return failed(SourceDMI, err)
@@ -266,10 +304,10 @@ func (f *fastScraper) readDMI(root sysfs.AttrDir) SourceStatus {
 	return st
 }
 
-func (f *fastScraper) readQuirksParam(root sysfs.AttrDir) SourceStatus {
+func (f *fastScraper) readQuirksParam(sd subDir) SourceStatus {
 	st := SourceStatus{Source: SourceQuirksParameter, OK: true}
 	f.overrideOK = false
-	d, ok, err := root.Dir("module/nvme/parameters")
+	d, ok, err := sd.d, sd.ok, sd.err
 	if err != nil {
 		return failed(SourceQuirksParameter, err)
 	}
@@ -299,10 +337,10 @@ func (f *fastScraper) readQuirksParam(root sysfs.AttrDir) SourceStatus {
 	return st
 }
 
-func (f *fastScraper) readASPM(root sysfs.AttrDir) SourceStatus {
+func (f *fastScraper) readASPM(sd subDir) SourceStatus {
 	st := SourceStatus{Source: SourceASPMPolicy, OK: true}
 	f.aspmWord = ""
-	d, ok, err := root.Dir("module/pcie_aspm/parameters")
+	d, ok, err := sd.d, sd.ok, sd.err
 	if err != nil {
 		return failed(SourceASPMPolicy, err)
 	}
@@ -718,15 +756,20 @@ func (f *fastScraper) bundleFile(rel string, size int) ([]byte, error) {
 	}
 	d := f.attrs.Root()
 	if dirPart != "" {
-		sub, ok, err := d.Dir(dirPart)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrBundle, err)
+		// A controller's files share a folder (ioctl/nvme0/), opened once
+		// for them within the scrape.
+		if !f.bdirOK || f.bdirRel != dirPart {
+			f.bundleDirDone()
+			sub, ok, err := d.Dir(dirPart)
+			if err != nil {
+				return nil, fmt.Errorf("%w: %w", ErrBundle, err)
+			}
+			if !ok {
+				return nil, fmt.Errorf("%w: %s is missing", ErrBundle, rel)
+			}
+			f.bdir, f.bdirRel, f.bdirOK = sub, dirPart, true
 		}
-		if !ok {
-			return nil, fmt.Errorf("%w: %s is missing", ErrBundle, rel)
-		}
-		defer sub.Close()
-		d = sub
+		d = f.bdir
 	}
 	b, ok, err := d.ReadRaw(base, int64(size))
 	switch {
@@ -736,6 +779,15 @@ func (f *fastScraper) bundleFile(rel string, size int) ([]byte, error) {
 		return nil, fmt.Errorf("%w: %s is missing", ErrBundle, rel)
 	}
 	return b, nil
+}
+
+// bundleDirDone closes the bundle folder bundleFile keeps open, at the end
+// of a scrape: no directory stays open from one scrape to the next.
+func (f *fastScraper) bundleDirDone() {
+	if f.bdirOK {
+		f.bdir.Close()
+		f.bdirOK = false
+	}
 }
 
 // readHex16 reads a 0x-prefixed 16-bit hexadecimal attribute.
