@@ -196,8 +196,11 @@ func (s *System) scrape(ctx context.Context, snap *MetricsSnapshot) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("nvmeapst: metrics: %w", err)
 	}
-	ctrls, _, err := s.controllers(nil)
+	names, err := s.FS.ControllerNames()
 	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("nvmeapst: metrics: no NVMe controllers (is the nvme driver loaded?): %w", err)
+		}
 		return fmt.Errorf("nvmeapst: metrics: %w", err)
 	}
 	rep, m := s.machine()
@@ -215,9 +218,19 @@ func (s *System) scrape(ctx context.Context, snap *MetricsSnapshot) error {
 	aspm := SourceStatus{Source: SourceASPMPolicy, OK: true}
 	snap.Sources = append(snap.Sources, relStatus, mod,
 		SourceStatus{Source: SourceDMI, OK: rep.DMIProblem == nil, Err: rep.DMIProblem.Err()}, qp, aspm)
-	for _, c := range ctrls {
+	for _, n := range names {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("nvmeapst: metrics: %w", err)
+		}
+		c, err := s.FS.Controller(n)
+		if c.Name == "" {
+			// Not readable at all (a controller a bundle lists but does
+			// not hold): a failed sysfs source, nothing else known.
+			if err == nil {
+				err = fmt.Errorf("nvmeapst: %s: %w", n, sysfs.ErrMissingController)
+			}
+			snap.Controllers = append(snap.Controllers, unreadableController(n, err))
+			continue
 		}
 		cr := s.inspectController(ctx, m, c)
 		cm := controllerMetrics(&cr)
@@ -226,6 +239,14 @@ func (s *System) scrape(ctx context.Context, snap *MetricsSnapshot) error {
 		snap.Controllers = append(snap.Controllers, cm)
 	}
 	return nil
+}
+
+// unreadableController is the scrape of a controller whose folder could
+// not be read.
+func unreadableController(name string, err error) ControllerMetrics {
+	ok := func(s string) SourceStatus { return SourceStatus{Source: s, OK: true} }
+	return ControllerMetrics{Name: name, Holding: HoldsNoPlan, Sources: []SourceStatus{
+		failed(SourceSysfs, err), ok(SourceIdentify), ok(SourceAPSTFeature), ok(SourcePCI), ok(SourceDiag), ok(SourceHealthLog)}}
 }
 
 // failed is the status of a source that could not be read.

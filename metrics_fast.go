@@ -94,13 +94,12 @@ type ctrlMemo struct {
 	idModel  string // Identify MN and FR as the quirk tables match them
 	idFW     string
 
-	id      apst.Identity
-	idSet   bool
-	match   apst.QuirkMatch
-	plan    apst.Plan
-	trial   apst.Plan
-	drive   apst.Feature
-	pciAddr memoString
+	id    apst.Identity
+	idSet bool
+	match apst.QuirkMatch
+	plan  apst.Plan
+	trial apst.Plan
+	drive apst.Feature
 }
 
 // newFastScraper returns the fast path for s, or nil where the system has

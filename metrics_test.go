@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -236,6 +237,16 @@ func TestMetricsFastMatchesInspect(t *testing.T) {
 	bundle, _, err := nvmeapst.OpenBundle(testfixture.Path("bundle"))
 	require.NoError(t, err)
 	systems["bundle"] = bundle
+	// A bundle missing a controller it lists, and one missing a file it
+	// lists (read as unreadable, never as absent).
+	for name, remove := range map[string]string{"bundle-no-nvme1": "class/nvme/nvme1", "bundle-no-model": "class/nvme/nvme0/model", "bundle-no-identify": "ioctl/nvme2/identify.bin"} {
+		dir := filepath.Join(t.TempDir(), "bundle")
+		require.NoError(t, os.CopyFS(dir, os.DirFS(testfixture.Path("bundle"))))
+		require.NoError(t, os.RemoveAll(filepath.Join(dir, remove)))
+		s, _, err := nvmeapst.OpenBundle(dir)
+		require.NoError(t, err)
+		systems[name] = s
+	}
 	for _, tree := range []string{"laptop-tlp", "v7", "v5.10"} {
 		s, err := nvmeapst.OpenRoot(filepath.Join("sysfs", "testdata", tree))
 		require.NoError(t, err)
@@ -252,6 +263,15 @@ func TestMetricsFastMatchesInspect(t *testing.T) {
 				require.NoError(t, r.Read(context.Background(), &got))
 				assert.Equal(t, comparable(want), comparable(&got))
 			}
+			failedSources := 0
+			for _, c := range got.Controllers {
+				for _, s := range c.Sources {
+					if !s.OK {
+						failedSources++
+					}
+				}
+			}
+			assert.Equal(t, strings.HasPrefix(name, "bundle-no") || name == "sys+fakes", failedSources > 0, "failed sources: %d", failedSources)
 		})
 	}
 }

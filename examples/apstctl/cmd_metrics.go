@@ -93,6 +93,7 @@ node_nvme_info (device) and node_pcidevice_* (segment, bus, device, function). S
 			return err
 		}
 		s := newScraper(sys)
+		defer s.r.Close()
 		switch {
 		case addr != "":
 			return serveMetrics(ctx, x, s, addr)
@@ -188,7 +189,7 @@ func listenAddr(s string) (string, error) {
 
 // metricsHandler serves the exposition on /metrics (GET and HEAD) and
 // nothing else.
-func metricsHandler(ctx context.Context, s *scraper) http.Handler {
+func metricsHandler(s *scraper) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/metrics", func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -223,7 +224,7 @@ func serveMetrics(ctx context.Context, x *invocation, s *scraper, addr string) e
 		return fmt.Errorf("--listen: %w", err)
 	}
 	srv := &http.Server{
-		Handler:           metricsHandler(ctx, s),
+		Handler:           metricsHandler(s),
 		ReadHeaderTimeout: listenReadHeaderTimeout,
 		ReadTimeout:       listenReadTimeout,
 		WriteTimeout:      listenWriteTimeout,

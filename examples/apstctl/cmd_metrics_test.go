@@ -166,7 +166,7 @@ func TestMetricsHandler(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	sys, err := openSystem("testdata/bundle")
 	require.NoError(t, err)
-	srv := httptest.NewServer(metricsHandler(context.Background(), newScraper(sys)))
+	srv := httptest.NewServer(metricsHandler(newScraper(sys)))
 	defer srv.Close()
 	for range 2 {
 		resp, err := http.Get(srv.URL + "/metrics")
