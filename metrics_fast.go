@@ -51,6 +51,9 @@ type fastScraper struct {
 	quirksErr  error
 
 	ctrls map[string]*ctrlMemo
+	// names are the controllers the last scrape listed, spare the slice
+	// the next listing fills.
+	names, spare []string
 
 	// bdir is the bundle folder of the admin command files being read
 	// (bdirRel), kept open within one scrape.
@@ -120,13 +123,6 @@ func (f *fastScraper) scrape(ctx context.Context, snap *MetricsSnapshot) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("nvmeapst: metrics: %w", err)
 	}
-	names, err := f.sys.FS.ControllerNames()
-	if err != nil {
-		if isNotExistErr(err) {
-			return fmt.Errorf("nvmeapst: metrics: no NVMe controllers (is the nvme driver loaded?): %w", err)
-		}
-		return fmt.Errorf("nvmeapst: metrics: %w", err)
-	}
 	root := f.attrs.Root()
 	// module/ and class/ are opened once for the directories under them.
 	module, modOK, modErr := root.Dir("module")
@@ -150,6 +146,10 @@ func (f *fastScraper) scrape(ctx context.Context, snap *MetricsSnapshot) error {
 	class, classOK, classErr := nvme.d, nvme.ok, nvme.err
 	if classOK {
 		defer class.Close()
+	}
+	names, err := f.controllerNames(class, classOK)
+	if err != nil {
+		return err
 	}
 	for i, name := range names {
 		if err := ctx.Err(); err != nil {
@@ -182,6 +182,29 @@ func sub(parent sysfs.AttrDir, ok bool, err error, rel string) subDir {
 	}
 	d, ok, err := parent.Dir(rel)
 	return subDir{d: d, ok: ok, err: err}
+}
+
+// controllerNames lists the controllers: through the reader when
+// class/nvme could be opened, otherwise as FS.ControllerNames does (which
+// says why, or lists the controllers a snapshot holds).
+func (f *fastScraper) controllerNames(class sysfs.AttrDir, ok bool) ([]string, error) {
+	var names []string
+	var err error
+	if ok {
+		names, err = class.ControllerNames(f.spare, f.names)
+	} else {
+		names, err = f.sys.FS.ControllerNames()
+	}
+	if err != nil {
+		if isNotExistErr(err) {
+			return nil, fmt.Errorf("nvmeapst: metrics: no NVMe controllers (is the nvme driver loaded?): %w", err)
+		}
+		return nil, fmt.Errorf("nvmeapst: metrics: %w", err)
+	}
+	if ok {
+		f.spare, f.names = f.names, names
+	}
+	return names, nil
 }
 
 // generation is generationOf for what was read.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	iofs "io/fs"
 	"path"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -27,10 +28,11 @@ import (
 // there. An AttrReader holds the tree's root open until Close and is for
 // one goroutine.
 type AttrReader struct {
-	fs   FS
-	root safeio.Dir
-	buf  []byte
-	key  []byte
+	fs    FS
+	root  safeio.Dir
+	buf   []byte
+	key   []byte
+	names []byte
 }
 
 // NewAttrReader opens the tree for reading attributes again and again.
@@ -252,4 +254,42 @@ func (r *AttrReader) PCIFunction(ctrl AttrDir, name string) (AttrDir, bool, erro
 		return AttrDir{}, false, nil
 	}
 	return dev, true, nil
+}
+
+// ControllerNames is FS.ControllerNames read through d, the tree's
+// class/nvme opened by this reader: the entries named nvmeN, with the
+// controllers the snapshot lists, in natural order, appended to dst[:0].
+// A name equal to one of prev is prev's string, so that a scrape that
+// finds the same controllers as the last allocates no name.
+func (d AttrDir) ControllerNames(dst, prev []string) ([]string, error) {
+	dst = dst[:0]
+	limit := MaxDirEntries
+	if d.r.fs.hooks != nil && d.r.fs.hooks.maxDir > 0 {
+		limit = d.r.fs.hooks.maxDir
+	}
+	var err error
+	d.r.names, err = d.d.Names(d.r.names, limit, func(name []byte) {
+		if !controllerName.Match(name) {
+			return
+		}
+		for _, p := range prev {
+			if p == string(name) {
+				dst = append(dst, p)
+				return
+			}
+		}
+		dst = append(dst, string(name))
+	})
+	if err != nil {
+		return dst[:0], fmt.Errorf("sysfs: %s: %w", d.r.fs.path(d.Rel()), err)
+	}
+	if s := d.r.fs.snap; s != nil {
+		for _, n := range s.controllers {
+			if controllerName.MatchString(n) && !slices.Contains(dst, n) {
+				dst = append(dst, n)
+			}
+		}
+	}
+	slices.SortFunc(dst, cmpNatural)
+	return dst, nil
 }

@@ -1,6 +1,7 @@
 package safeio
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
 	"strings"
@@ -160,5 +161,53 @@ func (d Dir) ReadFileInto(buf []byte, name string, limit int64) ([]byte, error) 
 			return buf[:0], syscall.ENOENT
 		}
 		return buf[:0], &fs.PathError{Op: "open", Path: name, Err: errno}
+	}
+}
+
+// Names calls fn with the name of every entry of d but . and .., reading
+// the directory from its start with getdents into buf's storage (grown as
+// needed and returned, to pass back in). The name passed to fn is valid
+// during the call only. More than max entries is an error matching
+// ErrTooLarge, after max calls of fn.
+func (d Dir) Names(buf []byte, max int, fn func(name []byte)) ([]byte, error) {
+	if cap(buf) < 8192 {
+		buf = make([]byte, 8192)
+	}
+	buf = buf[:cap(buf)]
+	if _, err := syscall.Seek(d.raw(), 0, 0); err != nil {
+		return buf, &fs.PathError{Op: "seek", Path: "directory", Err: err}
+	}
+	n := 0
+	for {
+		got, err := syscall.ReadDirent(d.raw(), buf)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return buf, &fs.PathError{Op: "readdirent", Path: "directory", Err: err}
+		}
+		if got <= 0 {
+			return buf, nil
+		}
+		for rec := buf[:got]; len(rec) >= 19; {
+			// struct linux_dirent64: ino u64, off s64, reclen u16,
+			// type u8, name NUL-terminated.
+			reclen := int(rec[16]) | int(rec[17])<<8
+			if reclen < 19 || reclen > len(rec) {
+				return buf, &fs.PathError{Op: "readdirent", Path: "directory", Err: syscall.EIO}
+			}
+			name := rec[19:reclen]
+			if i := bytes.IndexByte(name, 0); i >= 0 {
+				name = name[:i]
+			}
+			rec = rec[reclen:]
+			if string(name) == "." || string(name) == ".." {
+				continue
+			}
+			if n++; n > max {
+				return buf, &dirTooLargeError{path: "directory", limit: max}
+			}
+			fn(name)
+		}
 	}
 }

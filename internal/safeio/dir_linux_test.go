@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"testing"
 
@@ -65,6 +66,18 @@ func TestDir(t *testing.T) {
 		assert.ErrorIs(t, err, safeio.ErrNotRegular)
 		dev.Close()
 	}
+
+	var names []string
+	nbuf, err := d.Names(nil, 100, func(n []byte) { names = append(names, string(n)) })
+	require.NoError(t, err)
+	slices.Sort(names)
+	assert.Equal(t, []string{"big", "fifo", "link", "linkdir", "sub"}, names)
+	names = nil
+	_, err = d.Names(nbuf, 100, func(n []byte) { names = append(names, string(n)) })
+	require.NoError(t, err)
+	assert.Len(t, names, 5, "read again from the start")
+	_, err = d.Names(nbuf, 3, func([]byte) {})
+	assert.ErrorIs(t, err, safeio.ErrTooLarge)
 
 	buf := make([]byte, 0, 4097)
 	allocs := testing.AllocsPerRun(50, func() {

@@ -28,3 +28,8 @@ func (d Dir) Sub(name string) (Dir, error) { return Dir{}, errors.ErrUnsupported
 func (d Dir) ReadFileInto(buf []byte, name string, limit int64) ([]byte, error) {
 	return buf[:0], errors.ErrUnsupported
 }
+
+// Names fails with errors.ErrUnsupported.
+func (d Dir) Names(buf []byte, max int, fn func(name []byte)) ([]byte, error) {
+	return buf, errors.ErrUnsupported
+}
