@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst"
@@ -164,6 +165,12 @@ func (f *fastScraper) scrape(ctx context.Context, snap *MetricsSnapshot) error {
 		ctrls = append(ctrls, cm)
 	}
 	snap.Controllers = ctrls
+	// Forget the controllers that are gone (a hot-unplugged drive).
+	for name := range f.ctrls {
+		if !slices.Contains(names, name) {
+			delete(f.ctrls, name)
+		}
+	}
 	return nil
 }
 
