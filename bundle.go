@@ -476,17 +476,8 @@ func OpenBundle(dir string) (*System, *Manifest, error) {
 	created := man.Created
 	release, releaseErr := man.KernelRelease, man.KernelReleaseError
 	s := &System{
-		FS: fsys.WithSnapshot(snap),
-		Opener: OpenerFunc(func(_ context.Context, name string) (ioctl.Controller, error) {
-			c, ok := ctrls[name]
-			if !ok {
-				return nil, &Problem{Message: "bundle has no admin command data for " + name, NotExist: true}
-			}
-			if c.OpenError != nil {
-				return nil, c.OpenError
-			}
-			return &bundleDevice{dir: dir, c: c}, nil
-		}),
+		FS:     fsys.WithSnapshot(snap),
+		Opener: &bundleOpener{dir: dir, ctrls: ctrls},
 		KernelRelease: func() (string, error) {
 			if releaseErr != "" {
 				return "", errors.New(releaseErr)
@@ -497,6 +488,26 @@ func OpenBundle(dir string) (*System, *Manifest, error) {
 	}
 	bundleLogs(s, dir, &man)
 	return s, &man, nil
+}
+
+// bundleOpener serves the admin command data a bundle recorded. A
+// MetricsReader recognises it and reads the files itself, relative to the
+// bundle's root it holds open.
+type bundleOpener struct {
+	dir   string
+	ctrls map[string]BundleController
+}
+
+// OpenController returns the recorded controller name.
+func (o *bundleOpener) OpenController(_ context.Context, name string) (ioctl.Controller, error) {
+	c, ok := o.ctrls[name]
+	if !ok {
+		return nil, &Problem{Message: "bundle has no admin command data for " + name, NotExist: true}
+	}
+	if c.OpenError != nil {
+		return nil, c.OpenError
+	}
+	return &bundleDevice{dir: o.dir, c: c}, nil
 }
 
 // maxManifestSize bounds the read of a manifest.

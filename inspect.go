@@ -174,6 +174,9 @@ type machine struct {
 	dmi       apst.DMI
 	override  string // nvme.quirks=, "" for none
 	uncertain []string
+	// lean is set by a scrape (System.Metrics): judge compares the plan
+	// with the drive without analysis.Check's reproduction search.
+	lean bool
 }
 
 // Inspect reports on the named controllers ("nvme0"), or on all of them
@@ -268,18 +271,16 @@ func (s *System) machine() (*Report, *machine) {
 	mp, err := s.FS.ModuleParams()
 	r.ModuleProblem = NewProblem(err)
 	m.module = mp
-	m.gen = mp.Generation()
 	relGen, relErr := m.rel.Generation()
+	m.gen = generationOf(&mp, relGen, relErr)
 	switch {
 	case relErr == nil && relGen == apst.V4_11:
-		m.gen = apst.V4_11
 		m.genNote = "kernel release " + m.release + ": the v4.11 algorithm"
 	case mp.PrimaryTimeoutMS != nil || mp.PrimaryLatencyTolUS != nil || m.gen == apst.Current:
 		m.genNote = "the nvme_core apst_* parameters exist: v5.14 or later (tolerance bands)"
 	case mp.DefaultPSMaxLatencyUS != nil:
 		m.genNote = "no nvme_core apst_* parameters: a kernel older than v5.14 (2% heuristic)"
 	case relErr == nil:
-		m.gen = relGen
 		m.genNote = "nvme_core parameters not readable: " + relGen.String() + " from kernel release " + m.release
 	default:
 		m.genNote = "nvme_core parameters not readable and kernel release unknown: assumed " + m.gen.String()
@@ -307,6 +308,25 @@ func (s *System) machine() (*Report, *machine) {
 	}
 	r.KernelRelease, r.Release, r.Generation, r.GenerationNote, r.Module, r.DMI = m.release, m.rel, m.gen, m.genNote, m.module, m.dmi
 	return r, m
+}
+
+// generationOf is the kernel algorithm a report assumes: v4.11 when the
+// release says so, otherwise what the module parameters show (the apst_*
+// parameters: current; default_ps_max_latency_us alone: v4.12), otherwise
+// the release's, otherwise mp.Generation()'s guess. machine says how.
+func generationOf(mp *sysfs.ModuleParams, relGen apst.Generation, relErr error) apst.Generation {
+	gen := mp.Generation()
+	switch {
+	case relErr == nil && relGen == apst.V4_11:
+		return apst.V4_11
+	case mp.PrimaryTimeoutMS != nil || mp.PrimaryLatencyTolUS != nil || gen == apst.Current:
+		return gen
+	case mp.DefaultPSMaxLatencyUS != nil:
+		return gen
+	case relErr == nil:
+		return relGen
+	}
+	return gen
 }
 
 // unreadable returns the problem of attribute attr (relative to the

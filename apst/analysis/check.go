@@ -535,3 +535,29 @@ func reproduces(plan *apst.Plan, drive *apst.Feature, mask apst.Entry) bool {
 	}
 	return true
 }
+
+// Holds reports whether the drive's feature holds plan as Check compares
+// them: the same APSTE (unless the drive's is unknown) and, entry by entry,
+// the same bits the feature records, entries it did not record skipped and
+// two entries that never fire (ITPT 0) equal. It is Check's Match without
+// the explanation of each difference and the search for configurations
+// that reproduce the drive's table: an exporter asks it on every scrape.
+// It does not allocate. A nil plan or drive holds nothing.
+func Holds(plan *apst.Plan, drive *apst.Feature) bool {
+	if plan == nil || drive == nil {
+		return false
+	}
+	if drive.APSTE != apst.APSTEUnknown && (drive.APSTE == apst.APSTEEnabled) != plan.Enabled {
+		return false
+	}
+	mask := compareMask(drive)
+	for i := range plan.Table {
+		if drive.Unknown.Has(uint8(i)) {
+			continue
+		}
+		if want, got := plan.Table[i]&mask, drive.Table[i]&mask; !sameEffect(want, got) {
+			return false
+		}
+	}
+	return true
+}

@@ -273,7 +273,7 @@ func needsLiveMachine(args []string) bool {
 			}
 		}
 		return true
-	case "inspect", "collect", "set-latency", "set-cpu-latency":
+	case "inspect", "collect", "set-latency", "set-cpu-latency", "metrics":
 		for _, a := range args {
 			if a == "--root" {
 				return false

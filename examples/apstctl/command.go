@@ -67,6 +67,7 @@ func commands() []*command {
 		decodeCommand(),
 		convertCommand(),
 		inspectCommand(),
+		metricsCommand(),
 		diagnoseCommand(),
 		collectCommand(),
 		setLatencyCommand(),

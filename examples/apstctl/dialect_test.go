@@ -66,6 +66,8 @@ var dialectCases = map[string]dialectCase{
 		contradiction: []string{"--to", "binary", "-o", "json"}, contraMsg: "--to binary and -o json contradict each other"},
 	"inspect": {args: []string{"--root", "testdata/bundle"}, ignored: []string{"--kernel", "6.8"}, ignMsg: "unknown flag --kernel",
 		contradiction: []string{"--root", "a", "--root", "b"}, contraMsg: "contradict each other"},
+	"metrics": {args: []string{"--root", "testdata/bundle"}, ignored: []string{"--kernel", "6.8"}, ignMsg: "unknown flag --kernel",
+		contradiction: []string{"--textfile-dir", "a", "--listen", "localhost:1"}, contraMsg: "--textfile-dir and --listen contradict each other"},
 	"collect": {args: []string{"--root", "testdata/bundle", "NEW-DIR"}, ignored: []string{"--kernel", "6.8"}, ignMsg: "unknown flag --kernel",
 		contradiction: []string{"-o", "json", "--format", "normal"}, contraMsg: "contradict each other"},
 	"set-latency": {args: []string{"--root", "BUNDLE-COPY", "nvme2", "100000"}, ignored: []string{"--kernel", "6.8"}, ignMsg: "unknown flag --kernel",

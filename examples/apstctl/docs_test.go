@@ -15,7 +15,7 @@ import (
 // README, the walk-throughs and the CLI contract.
 var docFiles = []string{
 	"README.md", "docs/should-the-default-be-25ms.md", "docs/spec/cli.md",
-	"docs/survey.md", "docs/replay.md", "docs/measure.md", "docs/persist.md", "docs/diagnose.md",
+	"docs/survey.md", "docs/replay.md", "docs/measure.md", "docs/persist.md", "docs/diagnose.md", "docs/metrics.md",
 }
 
 // A docCommand is a command line of a document with the output it shows.

@@ -36,6 +36,12 @@ var zeroCalls = []zeroCall{
 	{"nvmeapst.ControllerReport.ConfigParams", func() []any {
 		return results((&nvmeapst.ControllerReport{}).ConfigParams(""))
 	}},
+	{"nvmeapst.MetricsReader.Close", func() []any {
+		return results((&nvmeapst.MetricsReader{}).Close())
+	}},
+	{"nvmeapst.MetricsReader.Read", func() []any {
+		return results((&nvmeapst.MetricsReader{}).Read(context.Background(), &nvmeapst.MetricsSnapshot{}))
+	}},
 	{"nvmeapst.Problem.Err", func() []any {
 		return results((&nvmeapst.Problem{}).Err())
 	}},
@@ -53,6 +59,12 @@ var zeroCalls = []zeroCall{
 	}},
 	{"nvmeapst.System.Inspect", func() []any {
 		return results((&nvmeapst.System{}).Inspect(context.Background()))
+	}},
+	{"nvmeapst.System.Metrics", func() []any {
+		return results((&nvmeapst.System{}).Metrics(context.Background()))
+	}},
+	{"nvmeapst.System.NewMetricsReader", func() []any {
+		return results((&nvmeapst.System{}).NewMetricsReader())
 	}},
 	{"nvmeapst.System.OpenTarget", func() []any {
 		return results((&nvmeapst.System{}).OpenTarget(context.Background(), "", nvmeapst.TargetOptions{}))
@@ -284,6 +296,9 @@ var zeroCalls = []zeroCall{
 	}},
 	{"analysis.Goal.String", func() []any {
 		return results(analysis.Goal{}.String())
+	}},
+	{"analysis.Holds", func() []any {
+		return results(analysis.Holds(&apst.Plan{}, &apst.Feature{}))
 	}},
 	{"analysis.IdleTimeline", func() []any {
 		return results(analysis.IdleTimeline(&powerstate.Controller{}, new(apst.Table), 0))
@@ -809,6 +824,34 @@ var zeroCalls = []zeroCall{
 	{"powerstate.WriteSmartctlText", func() []any {
 		return results(powerstate.WriteSmartctlText(io.Discard, &powerstate.Controller{}))
 	}},
+	{"sysfs.AttrDir.Close", func() []any {
+		sysfs.AttrDir{}.Close()
+		return nil
+	}},
+	{"sysfs.AttrDir.ControllerNames", func() []any {
+		return results(sysfs.AttrDir{}.ControllerNames(nil, nil))
+	}},
+	{"sysfs.AttrDir.Dir", func() []any {
+		return results(sysfs.AttrDir{}.Dir(""))
+	}},
+	{"sysfs.AttrDir.Read", func() []any {
+		return results(sysfs.AttrDir{}.Read(""))
+	}},
+	{"sysfs.AttrDir.ReadRaw", func() []any {
+		return results(sysfs.AttrDir{}.ReadRaw("", 0))
+	}},
+	{"sysfs.AttrDir.Rel", func() []any {
+		return results(sysfs.AttrDir{}.Rel())
+	}},
+	{"sysfs.AttrReader.Close", func() []any {
+		return results((&sysfs.AttrReader{}).Close())
+	}},
+	{"sysfs.AttrReader.PCIFunction", func() []any {
+		return results((&sysfs.AttrReader{}).PCIFunction(sysfs.AttrDir{}, ""))
+	}},
+	{"sysfs.AttrReader.Root", func() []any {
+		return results((&sysfs.AttrReader{}).Root())
+	}},
 	{"sysfs.AttributeError.Error", func() []any {
 		return results(sysfs.AttributeError{}.Error())
 	}},
@@ -838,6 +881,9 @@ var zeroCalls = []zeroCall{
 	}},
 	{"sysfs.FS.ModuleParams", func() []any {
 		return results(sysfs.FS{}.ModuleParams())
+	}},
+	{"sysfs.FS.NewAttrReader", func() []any {
+		return results(sysfs.FS{}.NewAttrReader())
 	}},
 	{"sysfs.FS.Power", func() []any {
 		return results(sysfs.FS{}.Power(""))

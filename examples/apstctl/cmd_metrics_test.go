@@ -1,0 +1,228 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	nvmeapst "github.com/nvmeapst/nvmeapst"
+	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/internal/promtext"
+	"github.com/nvmeapst/nvmeapst/internal/promtext/promtexttest"
+	"github.com/nvmeapst/nvmeapst/internal/safeio"
+)
+
+// metricsTrees are the fixture trees the goldens scrape, from the top of
+// the repository.
+var metricsTrees = []string{"testdata/bundle", "sysfs/testdata/laptop-tlp", "sysfs/testdata/v7", "sysfs/testdata/v5.10"}
+
+// What apstctl metrics prints is the text format 0.0.4 as a strict parser
+// reads it, on every fixture tree: every family has HELP and TYPE, one
+// prefix, counters end in _total and info metrics have the value 1, every
+// per-controller series names its controller in device, and no series
+// repeats (one per controller and metric).
+func TestMetricsGrammar(t *testing.T) {
+	inRepoRoot(t)
+	for _, tree := range metricsTrees {
+		t.Run(tree, func(t *testing.T) {
+			code, out, errOut := apstctl(t, nil, "metrics", "--root", tree)
+			require.Equal(t, 0, code, errOut)
+			fams, err := promtexttest.Parse(out)
+			require.NoError(t, err)
+			sys, err := nvmeapst.OpenRoot(tree)
+			require.NoError(t, err)
+			names, err := sys.FS.ControllerNames()
+			require.NoError(t, err)
+			perDevice := map[string]int{}
+			for _, f := range fams {
+				assert.True(t, strings.HasPrefix(f.Name, "nvmeapst_"), f.Name)
+				assert.NotEmpty(t, f.Help, f.Name)
+				assert.Contains(t, []string{"gauge", "counter"}, f.Type, f.Name)
+				assert.Equal(t, f.Type == "counter", strings.HasSuffix(f.Name, "_total"), f.Name)
+				for _, s := range f.Samples {
+					assert.Nil(t, s.Timestamp, "the textfile collector refuses timestamps")
+					if strings.HasSuffix(f.Name, "_info") {
+						assert.Equal(t, 1.0, s.Value, f.Name)
+					}
+					if d, ok := s.Labels["device"]; ok && f.Name != "nvmeapst_pcidevice_info" {
+						assert.Contains(t, names, d, f.Name)
+						perDevice[f.Name+"/"+s.Labels["quirk"]+s.Labels["source"]+"/"+d]++
+					}
+					if f.Name == "nvmeapst_pcidevice_info" {
+						assert.Contains(t, names, s.Labels["controller"])
+						for _, l := range []string{"segment", "bus", "device", "function"} {
+							assert.NotEmpty(t, s.Labels[l], l)
+						}
+					}
+				}
+			}
+			for k, n := range perDevice {
+				assert.Equal(t, 1, n, k)
+			}
+			info := family(fams, "nvmeapst_controller_info")
+			require.NotNil(t, info)
+			assert.Len(t, info.Samples, len(names), "one controller_info per controller")
+		})
+	}
+}
+
+func family(fams []promtexttest.Family, name string) *promtexttest.Family {
+	for i := range fams {
+		if fams[i].Name == name {
+			return &fams[i]
+		}
+	}
+	return nil
+}
+
+// Label values are escaped as the format asks (backslash, double quote,
+// newline), so that a model string cannot end a label or a line: the
+// strict parser reads back what went in.
+func TestMetricsEscaping(t *testing.T) {
+	for _, model := range []string{`a "quoted" model`, `back\slash`, "new\nline", "} 1\nnvmeapst_forged 1", "ünïcödé", "bad \xff utf-8"} {
+		snap := &nvmeapst.MetricsSnapshot{KernelRelease: `6.8 "x"`, Generation: apst.Current, Controllers: []nvmeapst.ControllerMetrics{{Name: "nvme0", Model: model, Firmware: `\n`}}}
+		var v metricsView
+		b, err := v.render(snap)
+		require.NoError(t, err)
+		fams, err := promtexttest.Parse(string(b))
+		require.NoError(t, err, "%q:\n%s", model, b)
+		info := family(fams, "nvmeapst_controller_info")
+		require.NotNil(t, info)
+		require.Len(t, info.Samples, 1)
+		want := strings.ToValidUTF8(model, "\uFFFD")
+		assert.Equal(t, want, info.Samples[0].Labels["model"])
+		assert.Equal(t, `\n`, info.Samples[0].Labels["firmware"])
+		assert.Nil(t, family(fams, "nvmeapst_forged"))
+	}
+}
+
+// --textfile-dir writes nvmeapst.prom, what standard output would hold,
+// and leaves no temporary file; a second run replaces it.
+func TestMetricsTextfile(t *testing.T) {
+	inRepoRoot(t)
+	dir := t.TempDir()
+	code, stdout, errOut := apstctl(t, nil, "metrics", "--root", "testdata/bundle")
+	require.Equal(t, 0, code, errOut)
+	for range 2 {
+		code, out, errOut := apstctl(t, nil, "metrics", "--root", "testdata/bundle", "--textfile-dir", dir)
+		require.Equal(t, 0, code, errOut)
+		assert.Empty(t, out)
+		b, err := os.ReadFile(filepath.Join(dir, textfileName))
+		require.NoError(t, err)
+		assert.Equal(t, stdout, string(b))
+		ents, err := os.ReadDir(dir)
+		require.NoError(t, err)
+		assert.Len(t, ents, 1, "no temporary file left")
+	}
+	code, _, errOut = apstctl(t, nil, "metrics", "--root", "testdata/bundle", "--textfile-dir", filepath.Join(dir, "missing"))
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, "--textfile-dir")
+	for _, bad := range [][]string{
+		{"--textfile-dir", dir, "-o", "json"},
+		{"--listen", "localhost:1", "-o", "json"},
+		{"--textfile-dir", dir, "--output", filepath.Join(dir, "x")},
+		{"--listen", "nocolon"},
+	} {
+		code, out, errOut := apstctl(t, nil, append([]string{"metrics", "--root", "testdata/bundle"}, bad...)...)
+		assert.Equal(t, exitUsage, code, "%q", bad)
+		assert.Empty(t, out)
+		assert.NotEmpty(t, errOut)
+	}
+}
+
+// A signal that arrives while the file is written leaves the old file and
+// no temporary one: only complete files are ever in the directory.
+func TestMetricsTextfileSignal(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, textfileName)
+	require.NoError(t, os.WriteFile(path, []byte("old\n"), 0o644))
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(errSignal{os.Interrupt})
+	err := replaceTextfile(ctx, path, []byte("new\n"))
+	require.Error(t, err)
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, "old\n", string(b))
+	ents, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Len(t, ents, 1)
+}
+
+// The handler serves /metrics with the format's Content-Type, HEAD without
+// a body, and nothing else.
+func TestMetricsHandler(t *testing.T) {
+	inRepoRoot(t)
+	code, stdout, errOut := apstctl(t, nil, "metrics", "--root", "testdata/bundle")
+	require.Equal(t, 0, code, errOut)
+	sys, err := openSystem("testdata/bundle")
+	require.NoError(t, err)
+	srv := httptest.NewServer(metricsHandler(newScraper(sys)))
+	defer srv.Close()
+	for range 2 {
+		resp, err := http.Get(srv.URL + "/metrics")
+		require.NoError(t, err)
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		assert.Equal(t, http.StatusOK, resp.StatusCode)
+		assert.Equal(t, "text/plain; version=0.0.4; charset=utf-8", resp.Header.Get("Content-Type"))
+		assert.Equal(t, promtext.ContentType, resp.Header.Get("Content-Type"))
+		assert.Equal(t, stdout, string(body))
+	}
+	resp, err := http.Head(srv.URL + "/metrics")
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	for path, want := range map[string]int{"/": 404, "/metrics/x": 404, "/debug/pprof/": 404} {
+		resp, err := http.Get(srv.URL + path)
+		require.NoError(t, err)
+		resp.Body.Close()
+		assert.Equal(t, want, resp.StatusCode, path)
+	}
+	resp, err = http.Post(srv.URL+"/metrics", "text/plain", strings.NewReader("x"))
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusMethodNotAllowed, resp.StatusCode)
+}
+
+// --listen serves until its context is cancelled (a signal), then shuts
+// down and returns the cause.
+func TestMetricsListenShutdown(t *testing.T) {
+	inRepoRoot(t)
+	sys, err := openSystem("testdata/bundle")
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	done := make(chan error, 1)
+	x := &invocation{out: safeio.NewWriter(io.Discard), errw: safeio.NewWriter(io.Discard), stderr: io.Discard}
+	go func() { done <- serveMetrics(ctx, x, newScraper(sys), "localhost:0") }()
+	time.Sleep(50 * time.Millisecond)
+	cancel(errSignal{os.Interrupt})
+	select {
+	case err := <-done:
+		var es errSignal
+		assert.True(t, errors.As(err, &es), "%v", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("serveMetrics did not return after its context was cancelled")
+	}
+}
+
+func TestListenAddr(t *testing.T) {
+	for in, want := range map[string]string{":9860": "localhost:9860", "127.0.0.1:9860": "127.0.0.1:9860", "[::1]:9860": "[::1]:9860", "0.0.0.0:9860": "0.0.0.0:9860"} {
+		got, err := listenAddr(in)
+		require.NoError(t, err, in)
+		assert.Equal(t, want, got, in)
+	}
+	for _, bad := range []string{"", "9860", "localhost", "localhost:"} {
+		_, err := listenAddr(bad)
+		assert.Error(t, err, bad)
+	}
+}

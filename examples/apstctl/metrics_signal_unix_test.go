@@ -1,0 +1,61 @@
+//go:build unix
+
+package main
+
+import (
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nvmeapst/nvmeapst/internal/promtext"
+	"github.com/nvmeapst/nvmeapst/internal/testfixture"
+)
+
+// apstctl metrics --listen, a real process: it serves /metrics with the
+// format's Content-Type, and SIGTERM shuts the server down and ends it
+// with 128+15.
+func TestMetricsListenSignal(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	ln.Close()
+	cmd, stderr := startApstctl(t, t.TempDir(), "metrics", "--root", testfixture.Path("bundle"), "--listen", addr)
+	var resp *http.Response
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		resp, err = http.Get("http://" + addr + "/metrics")
+		if err == nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	require.NoError(t, err, stderr.String())
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	assert.Equal(t, promtext.ContentType, resp.Header.Get("Content-Type"))
+	assert.True(t, strings.Contains(string(body), "nvmeapst_holds_kernel_table{device=\"nvme2\"} 0"), string(body))
+
+	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		var ee *exec.ExitError
+		require.True(t, errors.As(err, &ee), "%v: %s", err, stderr.String())
+		assert.Equal(t, 128+int(syscall.SIGTERM), ee.ExitCode(), stderr.String())
+	case <-time.After(15 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("apstctl metrics --listen did not end after SIGTERM")
+	}
+	_, err = http.Get("http://" + addr + "/metrics")
+	assert.Error(t, err, "nothing listens any more")
+}
