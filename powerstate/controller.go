@@ -37,7 +37,7 @@ func (v Version) String() string {
 }
 
 // Format names a capture format: where a Controller's data came from, or
-// the form of an APST feature capture (apst.ParseFeatureCapture reads
+// the form of an APST feature capture (capture.ParseFeatureCapture reads
 // those; they share the capture machinery, so one enumeration names every
 // tool output the project reads).
 type Format uint8

@@ -21,7 +21,7 @@ import (
 
 	"github.com/nvmeapst/nvmeapst/apst/survey"
 	"github.com/nvmeapst/nvmeapst/internal/testfixture"
-	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 )
 
 const (
@@ -128,7 +128,7 @@ func surveyLibrary(t *testing.T, dir string, with ...string) (*survey.Survey, in
 		}
 		b, err := os.ReadFile(path)
 		require.NoError(t, err)
-		c, err := powerstate.ParseBytes(b)
+		c, err := capture.ParseBytes(b)
 		require.NoError(t, err, path)
 		_, err = s.Add(path, &c)
 		require.NoError(t, err)
@@ -340,7 +340,7 @@ func TestSurveyCommandMixedDirectory(t *testing.T) {
 	write(".git/config", "[core]\n")
 	write("notes.txt", "hello\n")
 	write("empty", "")
-	big := make([]byte, powerstate.MaxCaptureSize+1)
+	big := make([]byte, capture.MaxSize+1)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "huge.bin"), big, 0o644))
 
 	v, _ := surveyRunJSON(t, "--stall-budget", "25000", dir)

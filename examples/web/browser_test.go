@@ -28,7 +28,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
 	"github.com/nvmeapst/nvmeapst/internal/describe"
 	"github.com/nvmeapst/nvmeapst/internal/safeio"
-	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -79,7 +79,7 @@ func readTestdata(t *testing.T, path string) string {
 // page to match.
 func expectedSweep(t *testing.T, capture string, bound string) (apst.Plan, analysis.BoundSweep) {
 	t.Helper()
-	c, err := powerstate.ParseBytes([]byte(capture))
+	c, err := capture.ParseBytes([]byte(capture))
 	require.NoError(t, err)
 	p := apst.DefaultParams(apst.Current)
 	require.NoError(t, p.Set("ps-max-latency-us", bound))
@@ -116,7 +116,7 @@ func expectedDiagnosis(t *testing.T, log, capture, tried string) diagnose.Diagno
 		in.Release = rel
 	}
 	if capture != "" {
-		c, err := powerstate.ParseBytes([]byte(capture))
+		c, err := capture.ParseBytes([]byte(capture))
 		require.NoError(t, err)
 		in.Identify = &c
 		in.Params, _, _ = describe.PastedLogParams(&c, in.Release, l.CommandLine)
@@ -346,7 +346,7 @@ func TestBrowser(t *testing.T) {
 		p.t = t
 		defer func() { p.t = top }()
 		trunc := readTestdata(t, "examples/apstctl/testdata/truncated.txt")
-		_, want := powerstate.ParseBytes([]byte(trunc))
+		_, want := capture.ParseBytes([]byte(trunc))
 		require.Error(t, want)
 		p.typeInto("capture", trunc)
 		p.waitFor("document.getElementById('capture-error').textContent !== ''", 5*time.Second)
