@@ -364,7 +364,7 @@ func TestSurveyCommandMixedDirectory(t *testing.T) {
 	code, text, _ := anRun(t, cmdFunc("survey"), nil, dir)
 	require.Equal(t, 0, code)
 	assert.Contains(t, text, "3 drives surveyed; 3 unreadable files, 2 skipped by name")
-	assert.Contains(t, text, "unreadable: "+filepath.Join(dir, "notes.txt")+": powerstate: ")
+	assert.Contains(t, text, "unreadable: "+filepath.Join(dir, "notes.txt")+": capture: ")
 	code, _, errOut := anRun(t, cmdFunc("survey"), nil, "--format", "csv", dir)
 	require.Equal(t, 0, code)
 	assert.Contains(t, errOut, "unreadable: "+filepath.Join(dir, "huge.bin"))

@@ -2,7 +2,7 @@ package capture
 
 import "strings"
 
-// Prefix returns the indentation and quoting a pasted line starts with: the
+// pastePrefix returns the indentation and quoting a pasted line starts with: the
 // leading run of spaces, tabs and '>' (an email or markdown quote, "> " or
 // "> > "). A capture line itself never starts with '>'.
 func pastePrefix(line string) string {
@@ -13,7 +13,7 @@ func pastePrefix(line string) string {
 	return line[:i]
 }
 
-// Dedent removes prefix from the block of lines around line number marker
+// dedent removes prefix from the block of lines around line number marker
 // (1-based): the lines before and after it that start with prefix, or are
 // blank once the quote marks of prefix are removed (a quoted blank line
 // ">"), up to the first line that does neither. Lines outside the block are

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 
+	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -23,7 +24,7 @@ import (
 //     header, or a "Model Number:" line;
 //   - FormatNVMeCLIText: "NVME Identify Controller:", a "ps    0 : mp:" line
 //     or an id-ctrl key line such as "vid       : 0x144d" or "npss    : 4";
-//   - the feature formats (which apst.ParseFeatureCapture reads): 256
+//   - the feature formats (which ParseFeatureCapture reads): 256
 //     bytes that are not text (FormatFeatureBinary), a "get-feature:" line
 //     or the -H APSTE line (FormatFeatureText, or FormatFeatureHexDump when
 //     no -H field follows, or a hex dump of 256 bytes without the
@@ -78,8 +79,8 @@ func detectHexDump(s string, qp bool) input {
 	return in
 }
 
-// featureSize is the size of the APST feature buffer (apst.TableSize).
-const featureSize = 256
+// featureSize is the size of the APST feature buffer.
+const featureSize = apst.TableSize
 
 // maxDetectLines bounds how many lines DetectFormat looks at.
 const maxDetectLines = 4096

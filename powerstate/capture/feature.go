@@ -59,15 +59,14 @@ func ParseFeature(r io.Reader) (apst.Feature, error) {
 // one (what PowerShell's ">" writes), and pasted indented or quoted with
 // "> ". APSTE comes from the APSTE line or bit 0 of the value in the
 // header; the two must agree. Entries decoded from ITPS/ITPT fields are
-// rebuilt as NewEntry(ITPS, ITPT) and the feature is Masked.
+// rebuilt as apst.NewEntry(ITPS, ITPT) and the feature is Masked.
 //
-// Every error starts "apst:" and wraps a *ParseError (use
-// errors.As) naming the form and the line, which wraps the powerstate
-// sentinels (ErrUnknownFormat, ErrTooLarge,
-// ErrTruncated, ErrSyntax, ErrDuplicateKey, ErrMultipleCaptures: a second
-// header, a second table, an Entry[32]), or ErrIdentifyCapture for an
-// id-ctrl or smartctl capture. At most MaxSize bytes are
-// read. It is safe for concurrent use.
+// Every error is a *ParseError, its message starting "capture:", naming
+// the form and the line and wrapping a sentinel (ErrUnknownFormat,
+// ErrTooLarge, ErrTruncated, ErrSyntax, ErrDuplicateKey,
+// ErrMultipleCaptures: a second header, a second table, an Entry[32]), or
+// ErrIdentifyCapture for an id-ctrl or smartctl capture. At most MaxSize
+// bytes are read. It is safe for concurrent use.
 func ParseFeatureCapture(r io.Reader) (FeatureCapture, error) {
 	b, expected, err := readBounded(r)
 	if err != nil {

@@ -281,7 +281,7 @@ var formFiles = []struct {
 // TestFormFiles reads each form file and compares it with the capture it
 // was made from.
 func TestFormFiles(t *testing.T) {
-	// The hex dump layouts of testfixture.HexDump, which the corpus tests
+	// The hex dump layouts of testfixture.hexDump, which the corpus tests
 	// use, are the tools' own.
 	img := testfixture.ReadFile(t, testfixture.Samsung990EVOPlus)
 	for file, layout := range map[string]string{"evo.image.hexdump-C.txt": "hexdump -C", "evo.image.xxd.txt": "xxd", "evo.image.od.txt": "od -A x -t x1z"} {

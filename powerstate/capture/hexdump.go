@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// HexLayout names the layout of a hex dump.
+// hexLayout names the layout of a hex dump.
 type hexLayout uint8
 
 // The hex dump layouts a reader takes.
@@ -121,18 +121,18 @@ func parseHexLine(t string, h *hexLine) bool {
 	return h.n > 0
 }
 
-// IsHexDumpStart reports whether t (a line without its indentation or
+// isHexDumpStart reports whether t (a line without its indentation or
 // quoting) is the first line of a hex dump: its bytes at offset 0.
 func isHexDumpStart(t string) bool {
 	var h hexLine
 	return parseHexLine(t, &h) && !h.star && !h.end && h.off == 0
 }
 
-// HexDump reads a hex dump of binary data line by line, in the layouts of
+// hexDump reads a hex dump of binary data line by line, in the layouts of
 // nvme-cli, xxd, hexdump -C and od -A x -t x1z: each line's offset is
 // checked against the bytes read so far, and a "*" line (the line before
 // repeats) is expanded up to the next offset. The zero value is ready to
-// use and takes up to MaxSize bytes; a HexDump belongs to one goroutine.
+// use and takes up to MaxSize bytes; a hexDump belongs to one goroutine.
 type hexDump struct {
 	// Data is the bytes read so far.
 	Data []byte
@@ -150,7 +150,7 @@ type hexDump struct {
 	line  hexLine
 }
 
-// HexDumpError is a line of a hex dump that does not continue it: what was
+// hexDumpError is a line of a hex dump that does not continue it: what was
 // expected there and what was found.
 type hexDumpError struct {
 	Line     int
@@ -242,7 +242,7 @@ func offsetWidth(l hexLayout) int {
 	return 8
 }
 
-// ReadHexDump finds the first hex dump in s (a line at offset 0 in one of
+// readHexDump finds the first hex dump in s (a line at offset 0 in one of
 // the layouts, indented or quoted like the rest of a paste) and reads it
 // up to the first line that does not continue it, taking at most max bytes
 // (MaxSize when 0). It returns the dump (Layout HexNone when s holds
@@ -274,7 +274,7 @@ func readHexDump(s string, max int) (hexDump, error) {
 	return d, d.Finish(d.Last + 1)
 }
 
-// IsHexDumpRuler reports whether t is the column ruler nvme-cli prints
+// isHexDumpRuler reports whether t is the column ruler nvme-cli prints
 // above its dump, "0 1 2 ... f".
 func isHexDumpRuler(t string) bool {
 	n := 0

@@ -5,13 +5,13 @@ import (
 	"strings"
 )
 
-// JSON walks one JSON document in place: the caller asks for what it
+// jsonWalker walks one JSON document in place: the caller asks for what it
 // expects next (an object, an array, a number, a string) and the walker
 // checks the syntax as it goes. Keys are matched exactly by the caller
 // (unlike encoding/json's case-insensitive struct matching). Strings
 // without escapes are returned as views of the source; numbers are parsed
 // from the source without building a token. Every problem goes to the
-// FailFunc with the line it is on, wrapping ErrSyntax, or ErrTruncated when
+// failFn with the line it is on, wrapping ErrSyntax, or ErrTruncated when
 // the document ends first.
 type jsonWalker struct {
 	src  string

@@ -61,7 +61,7 @@ func (w *jsonWalker) expected(k kind, what string, bits int) string {
 // maxDepth bounds the nesting the walker follows.
 const maxDepth = 10000
 
-// NewJSON starts a walker at offset base of src.
+// newJSONWalker starts a walker at offset base of src.
 func newJSONWalker(src string, base int, fail failFn) *jsonWalker {
 	return &jsonWalker{src: src, pos: base, fail: fail, lineNum: 1}
 }
@@ -85,7 +85,7 @@ func (w *jsonWalker) syntax(off int, k kind, what string, bits int, found string
 	return w.fail(w.lineAt(off), w.expected(k, what, bits), foundErr(ErrSyntax, found))
 }
 
-// Found wraps sentinel with the offending text, quoted and cut to 60
+// foundErr wraps sentinel with the offending text, quoted and cut to 60
 // bytes.
 func foundErr(sentinel error, found string) error {
 	if len(found) > 60 {

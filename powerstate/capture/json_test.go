@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// failure is the error a test FailFunc builds.
+// failure is the error a test failFn builds.
 type failure struct {
 	line     int
 	expected string

@@ -24,7 +24,7 @@ func newJSON(f powerstate.Format, s string) (*jsonWalker, error) {
 	}
 }
 
-// failFunc returns the FailFunc that builds a *ParseError of format f.
+// failFunc returns the failFn that builds a *ParseError of format f.
 func failFunc(f powerstate.Format) failFn {
 	return func(line int, expected string, err error) error {
 		return &ParseError{Format: f, Line: line, Expected: expected, Err: err}

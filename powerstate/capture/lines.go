@@ -2,9 +2,9 @@ package capture
 
 import "strings"
 
-// Lines splits text into lines ended by "\n", "\r\n" or a lone "\r"
+// lineReader splits text into lines ended by "\n", "\r\n" or a lone "\r"
 // (Windows and old Mac line endings); the terminators are not returned.
-// The zero value reads nothing; set S (with NewLines) to start.
+// The zero value reads nothing; set S (with newLineReader) to start.
 type lineReader struct {
 	s     string
 	pos   int // offset of the next line
@@ -21,7 +21,7 @@ type lineReader struct {
 	crOK bool
 }
 
-// NewLines returns a reader of the lines of s.
+// newLineReader returns a reader of the lines of s.
 func newLineReader(s string) lineReader { return lineReader{s: s} }
 
 // Next returns the next line, whether a line terminator ended it, and false
@@ -94,7 +94,7 @@ func (l *lineReader) Done() bool { return l.pos >= len(l.s) }
 // Text returns the text being read.
 func (l *lineReader) Text() string { return l.s }
 
-// LineOf returns the 1-based line number of byte offset off in s, counting
+// lineOf returns the 1-based line number of byte offset off in s, counting
 // line terminators as Lines does.
 func lineOf(s string, off int) int {
 	off = max(0, min(off, len(s)))
@@ -113,13 +113,13 @@ func lineOf(s string, off int) int {
 	return n
 }
 
-// LastLine returns the line of the last non-blank character of s: where a
+// lastLine returns the line of the last non-blank character of s: where a
 // truncated document stops.
 func lastLine(s string) int {
 	return lineOf(s, len(strings.TrimRight(s, " \t\r\n"))-1)
 }
 
-// EndsInside reports whether a problem on line is on the last line of s
+// endsInside reports whether a problem on line is on the last line of s
 // and that line has no terminator: the capture was cut inside it.
 func endsInside(s string, line int) bool {
 	if s == "" || s[len(s)-1] == '\n' || s[len(s)-1] == '\r' {

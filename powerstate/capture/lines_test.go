@@ -24,7 +24,7 @@ func TestLineNumbering(t *testing.T) {
 			assert.Equal(t, i+1, lineOf(s, off), "%q offset %d", s, off)
 		}
 	}
-	// The walker's incremental numbering agrees with LineOf, in any order.
+	// The walker's incremental numbering agrees with lineOf, in any order.
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 200 {
 		var b strings.Builder

@@ -2,11 +2,11 @@ package capture
 
 import "strings"
 
-// QuotedPrintableNote is the note a reader adds to what it read from a
-// capture DecodeQuotedPrintable decoded.
+// quotedPrintableNote is the note a reader adds to what it read from a
+// capture decodeQuotedPrintable decoded.
 const quotedPrintableNote = "the capture was quoted-printable (a mail body: =20, =3D, soft line breaks) and was decoded; line numbers are those of the decoded text"
 
-// DecodeQuotedPrintable decodes s when it shows the quoted-printable
+// decodeQuotedPrintable decodes s when it shows the quoted-printable
 // encoding of a mail body (RFC 2045) and returns it with true; any other
 // text is returned as is with false, without allocating.
 //
@@ -61,13 +61,13 @@ func decodeQuotedPrintable(s string) (string, bool) {
 	return b.String(), true
 }
 
-// LooksQuotedPrintable reports whether DecodeQuotedPrintable would decode
+// looksQuotedPrintable reports whether decodeQuotedPrintable would decode
 // s. A writer of captures uses it to refuse an output that a reader would
 // take for a mail body (a serial number of "X=3D", say).
 func looksQuotedPrintable(s string) bool { return isQuotedPrintable(s) }
 
 // isQuotedPrintable reports whether s shows the encoding (see
-// DecodeQuotedPrintable).
+// decodeQuotedPrintable).
 func isQuotedPrintable(s string) bool {
 	telling, plain := 0, 0
 	for i := 0; ; {

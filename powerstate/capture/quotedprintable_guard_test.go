@@ -8,7 +8,7 @@ import (
 
 // A plain capture whose serial number ends in "=" (padded with blanks, as
 // nvme-cli pads it) has what looks like one soft line break and no escape:
-// it is not a mail body. Found by FuzzParseNVMeCLIText through convert.
+// it is not a mail body. foundErr by FuzzParseNVMeCLIText through convert.
 func TestSoftBreakAloneIsNotQuotedPrintable(t *testing.T) {
 	plain := "NVME Identify Controller:\nsn        : SYNTHETI=           \nmn        : Samsung 980 PRO 1TB\n"
 	assert.False(t, looksQuotedPrintable(plain))

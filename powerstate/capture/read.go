@@ -5,7 +5,7 @@ import (
 	"strconv"
 )
 
-// firstRead is the size of the first buffer Read uses when r does not say
+// firstRead is the size of the first buffer readBounded uses when r does not say
 // how long it is: every capture format but a long smartctl -x report fits.
 const firstRead = 16 << 10
 

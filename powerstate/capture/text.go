@@ -7,12 +7,12 @@ import (
 	"unsafe"
 )
 
-// HasUTF16BOM reports whether b starts with a UTF-16 byte order mark.
+// hasUTF16BOM reports whether b starts with a UTF-16 byte order mark.
 func hasUTF16BOM(b []byte) bool {
 	return len(b) >= 2 && (b[0] == 0xff && b[1] == 0xfe || b[0] == 0xfe && b[1] == 0xff)
 }
 
-// Text returns the capture as UTF-8 text: a UTF-8 byte order mark is
+// textOf returns the capture as UTF-8 text: a UTF-8 byte order mark is
 // dropped, and UTF-16 with a byte order mark (little or big endian, what
 // Windows PowerShell's ">" writes) is converted into a new string. Anything
 // else is returned as is, invalid UTF-8 byte for byte.
@@ -52,7 +52,7 @@ func textOf(b []byte) string {
 	return bytesView(b)
 }
 
-// View returns the bytes of b as a string without copying them. b must not
+// bytesView returns the bytes of b as a string without copying them. b must not
 // change while the string or any part of it is in use.
 func bytesView(b []byte) string {
 	if len(b) == 0 {
