@@ -51,6 +51,9 @@ type Diagnosis struct {
 // cannot be enumerated and no log was given, when a named controller does
 // not exist (ErrNoController), or when ctx is done.
 func (s *System) Diagnose(ctx context.Context, opts DiagnoseOptions) (*Diagnosis, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("nvmeapst: diagnose: %w", context.Cause(ctx))
+	}
 	names, err := s.FS.ControllerNames()
 	if err != nil && opts.Log == nil {
 		return nil, fmt.Errorf("nvmeapst: diagnose: %w", err)

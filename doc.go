@@ -1,26 +1,38 @@
-// Package nvmeapst models the decisions Linux makes about NVMe Autonomous
-// Power State Transitions (APST): which power states a drive may fall into
-// when idle, after how long, and why, for every kernel generation that has
+// Package nvmeapst reads a live machine's NVMe APST state and explains it.
+//
+// The module models the decisions Linux makes about NVMe Autonomous Power
+// State Transitions (APST): which power states a drive may fall into when
+// idle, after how long, and why, for every kernel generation that has
 // shipped.
 //
 // # Data flow
 //
-//	capture (4096-byte image, nvme-cli, smartctl) --powerstate--> Controller
+//	capture (4096-byte image, nvme-cli, smartctl) --powerstate/capture--> powerstate.Controller
 //	Controller + apst.Params --apst.Build--> Plan (quirks of the release, table, reasons, kernel log line)
 //	live machine: sysfs (bound, module parameters, PCI/DMI ids) + ioctl (identify, programmed table)
 //
-// The work is split into packages:
+// The work is split into packages (docs/architecture.md gives the import
+// rules, which a test checks):
 //
-//   - powerstate decodes Identify Controller data (and, from captures, the
-//     same fields as nvme-cli and smartctl print them) into a Controller.
+//   - powerstate decodes Identify Controller data into a Controller;
+//     powerstate/capture reads it from every capture (nvme-cli and smartctl
+//     text and JSON, hex dumps, pasted forms), and the APST feature from
+//     nvme get-feature captures, and writes the formats back.
 //   - apst replicates nvme_configure_apst() bit for bit (Build), decodes and
 //     encodes the 256-byte Feature 0Ch table, maps pm_qos_latency_tolerance_us
 //     strings and module parameters to a bound, and holds the kernel's quirk
 //     tables.
-//   - apst/analysis (sweep, compare, simulate, replay, recommend, check),
-//     apst/survey (fleets) and apst/measure (the measurement engine) are
-//     the analyses on top.
-//   - sysfs and ioctl are thin adapters to a live Linux machine.
+//   - apst/analysis (sweep, compare, simulate, replay, recommend, check, with
+//     the trace readers of apst/analysis/trace and their generators in
+//     apst/analysis/trace/tracetest), apst/survey (fleets), apst/persist
+//     (settings that make a bound last, with the udev rule language in
+//     apst/persist/udev) and apst/measure (the measurement
+//     engine) are the analyses on top.
+//   - apst/diagnose ranks the layers that can make a drive drop out, from
+//     the kernel log that apst/diagnose/kernlog reads.
+//   - apst/apsttest holds rapid generators and invariant checks for tests.
+//   - sysfs and ioctl are thin adapters to a live Linux machine;
+//     ioctl/ioctltest is a fake controller for tests.
 //
 // This root package is the live machine, and only that: it puts sysfs and
 // ioctl together. [Live] opens the running system ([OpenRoot] a copy of its
@@ -32,7 +44,7 @@
 // [System.OpenTarget] opens a namespace for a measurement, implementing the
 // interfaces of package apst/measure on the live drive.
 //
-// powerstate, apst and its sub-packages are pure: no I/O, no mutable
+// powerstate, powerstate/capture, apst and its sub-packages are pure: no I/O, no mutable
 // globals, safe for concurrent use, and they build on every GOOS.
 //
 // # Example

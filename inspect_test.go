@@ -393,3 +393,19 @@ func TestInspectHonoursContext(t *testing.T) {
 	_, err = s.Inspect(ctx, "nvme2")
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 }
+
+// TestEveryCallHonoursADoneContext: each System call that takes a context
+// refuses to start once it is done, with an error wrapping its cause.
+func TestEveryCallHonoursADoneContext(t *testing.T) {
+	s := system(t, fixtureRoot, consistentDrives(t))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := s.Collect(ctx, t.TempDir()+"/bundle")
+	assert.ErrorIs(t, err, context.Canceled, "Collect")
+	_, err = s.Diagnose(ctx, nvmeapst.DiagnoseOptions{})
+	assert.ErrorIs(t, err, context.Canceled, "Diagnose")
+	_, err = s.OpenTarget(ctx, "nvme0n1", nvmeapst.TargetOptions{})
+	assert.ErrorIs(t, err, context.Canceled, "OpenTarget")
+	_, err = s.Inspect(ctx)
+	assert.ErrorIs(t, err, context.Canceled, "Inspect")
+}

@@ -101,16 +101,14 @@ func (s *System) SetLatency(ctx context.Context, name, value string) (*LatencyCh
 	return ch, nil
 }
 
-// persistence builds the udev rule and the kernel parameter for t. The
-// rule is keyed on the model (every capacity of it, when the model ends in
-// one), so that it reaches every drive of the model and survives a drive's
-// replacement; on the serial number only when the model cannot be quoted;
-// on the controller's name as a last resort.
+// persistence makes the setting last, every line of it rendered by
+// package persist: the udev rule keyed on the model (every capacity of it,
+// when the model ends in one), so that it reaches every drive of the model
+// and survives a drive's replacement, or on the serial number when the
+// model cannot be quoted; and the kernel parameter and modprobe option of
+// the module default.
 func persistence(r ControllerReport, t apst.Tolerance) Persistence {
-	p := Persistence{
-		UdevFile:   persist.UdevFile,
-		UdevReload: "udevadm control --reload && udevadm trigger --action=change --subsystem-match=nvme",
-	}
+	p := Persistence{UdevFile: persist.UdevFile, UdevReload: persist.UdevReload}
 	serial := strings.TrimSpace(r.Sysfs.Serial)
 	model := strings.TrimSpace(r.Sysfs.Model)
 	if r.Identify != nil {
@@ -122,34 +120,26 @@ func persistence(r ControllerReport, t apst.Tolerance) Persistence {
 		}
 	}
 	family, _ := persist.ModelFamily(model)
-	modelRule, modelErr := persist.UdevRule(persist.ModelScope(family), t)
-	serialRule, serialErr := persist.UdevRule(persist.SerialScope(serial), t)
-	switch {
-	case model != "" && modelErr == nil:
-		p.UdevRule = modelRule
+	if rule, err := persist.UdevRule(persist.ModelScope(family), t); model != "" && err == nil {
+		p.UdevRule = rule
 		p.Notes = append(p.Notes, fmt.Sprintf("the rule matches every drive whose model matches %q, because controller names (nvme0, nvme1) follow probe order and can change between boots; for this one drive only, key it on ATTR{serial}==%q instead (apstctl persist --serial)", family, serial))
-	case serial != "" && serialErr == nil:
-		p.UdevRule = serialRule
+	} else if rule, err := persist.UdevRule(persist.SerialScope(serial), t); serial != "" && err == nil {
+		p.UdevRule = rule
 		p.Notes = append(p.Notes, "the model cannot be quoted in a udev rule, so the rule matches this drive's serial number: a second drive of the same model is not reached")
-	default:
-		p.UdevRule = `ACTION=="add|change", SUBSYSTEM=="nvme", KERNEL=="` + r.Name + `", TEST=="` + persist.ToleranceAttr + `", ATTR{` + persist.ToleranceAttr + `}="` + t.String() + `"`
-		p.Notes = append(p.Notes, "the model and serial number are unknown or not safe to quote, so the rule matches the name "+r.Name+", which can change between boots")
+	} else {
+		p.Notes = append(p.Notes, "no udev rule: the model and serial number are unknown or cannot be quoted in one, and a controller's name changes between boots; use the kernel parameter, or write the value at boot another way")
 	}
-	p.Notes = append(p.Notes, "ACTION==\"change\" catches the NVME_EVENT=connected uevent (Linux 5.18 and later) sent once the controller is live, when the attribute exists; at \"add\" it may not exist yet, and TEST skips a controller without it")
-
-	var module string
-	switch {
-	case t.Kind != apst.ToleranceValue:
-		module = strconv.Itoa(apst.LatencyAny)
-		p.Notes = append(p.Notes, t.String()+" means no limit; the module parameter has no such keyword, but any value of "+module+" or more gives no limit (the attribute then reads any)")
-	case t.Value == 0:
-		module = "0"
-		p.Notes = append(p.Notes, "0 disables APST (the kernel sends APSTE=0)")
-	default:
-		module = strconv.FormatUint(uint64(t.Value), 10)
+	if p.UdevRule != "" {
+		p.Notes = append(p.Notes, "ACTION==\"change\" catches the NVME_EVENT=connected uevent (Linux 5.18 and later) sent once the controller is live, when the attribute exists; at \"add\" it may not exist yet, and TEST skips a controller without it")
 	}
-	p.KernelParameter = "nvme_core.default_ps_max_latency_us=" + module
-	p.ModprobeOption = "options nvme_core default_ps_max_latency_us=" + module
-	p.Notes = append(p.Notes, "the kernel parameter sets the default of every controller at probe time (new controllers only); a per-controller value written later (or by the udev rule) overrides it")
+	b := t.Bound()
+	if o, err := persist.Render(persist.Setting{Bound: b, Scope: persist.AllControllers()}, persist.FormCmdline); err == nil {
+		p.KernelParameter = o.Text
+		p.Notes = append(p.Notes, o.Notes...)
+	}
+	p.ModprobeOption = persist.ModprobeOption(b)
+	if t.Kind != apst.ToleranceValue {
+		p.Notes = append(p.Notes, t.String()+" means no limit; the module parameter has no such keyword, but any value of "+strconv.Itoa(apst.LatencyAny)+" or more gives no limit (the attribute then reads any)")
+	}
 	return p
 }

@@ -62,6 +62,9 @@ type Target struct {
 // ErrNoController; a controller the kernel has APST disabled for wraps
 // sysfs.ErrAPSTDisabled.
 func (s *System) OpenTarget(ctx context.Context, disk string, opt TargetOptions) (*Target, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("nvmeapst: open target: %w", context.Cause(ctx))
+	}
 	disk = strings.TrimPrefix(disk, "/dev/")
 	if !validNamespaceName(disk) {
 		return nil, fmt.Errorf("nvmeapst: %q is not an NVMe namespace block device (want nvmeNnM, e.g. nvme0n1)", disk)

@@ -1,7 +1,9 @@
-// Package apst replicates, bit for bit, the table the Linux kernel programs
-// for NVMe Autonomous Power State Transitions (nvme_configure_apst() in
-// drivers/nvme/host/core.c), for every kernel generation that has shipped,
-// and explains every decision.
+// Package apst replicates, bit for bit, the APST table Linux programs.
+//
+// The table is the one the Linux kernel programs for NVMe Autonomous Power
+// State Transitions (nvme_configure_apst() in drivers/nvme/host/core.c),
+// for every kernel generation that has shipped, and it explains every
+// decision.
 //
 // # Building a plan
 //

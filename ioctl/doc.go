@@ -1,5 +1,6 @@
-// Package ioctl sends the few NVMe admin commands that show a controller's
-// APST state, through the Linux NVMe passthrough ioctls on the controller's
+// Package ioctl sends the NVMe admin commands that show a controller's APST state.
+//
+// It goes through the Linux NVMe passthrough ioctls on the controller's
 // character device (/dev/nvmeN):
 //
 //   - Identify Controller (opcode 06h, CNS 01h, 4096 bytes);

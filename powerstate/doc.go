@@ -1,7 +1,9 @@
-// Package powerstate models the parts of NVMe Identify Controller data (CNS
-// 01h, 4096 bytes) that decide Autonomous Power State Transitions: the
-// controller's identity, NPSS, APSTA and the 32 Power State Descriptors
-// (PSD0 to PSD31 at bytes 2048 + 32*n).
+// Package powerstate models the Identify Controller data that decide APST.
+//
+// It holds the parts of NVMe Identify Controller data (CNS 01h, 4096 bytes)
+// that decide Autonomous Power State Transitions: the controller's
+// identity, NPSS, APSTA and the 32 Power State Descriptors (PSD0 to PSD31 at
+// bytes 2048 + 32*n).
 //
 // The package is pure: it performs no I/O, keeps no mutable global state,
 // builds on every GOOS and is safe for concurrent use. Binary images are

@@ -1,5 +1,6 @@
-// Package sysfs reads and sets the Linux NVMe APST state that the kernel
-// exposes in sysfs: the controllers under class/nvme, their PM QoS latency
+// Package sysfs reads and sets the NVMe APST state Linux exposes in sysfs.
+//
+// That is the controllers under class/nvme, their PM QoS latency
 // tolerance, the nvme_core module parameters, the DMI strings the kernel's
 // quirk rules read, and the proposed CPU latency QoS knobs some patched
 // kernels carry.

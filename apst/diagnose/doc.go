@@ -1,8 +1,10 @@
-// Package diagnose answers "my NVMe drive dropped out, reset or stalls:
-// which layer is it, and what is the least costly fix?" from the kernel
-// log's incidents (package kernlog), the PCIe and device power-management
-// facts of the path above the controller, the drive's SMART / Health log
-// and the APST plan the kernel programs (kernel-apst.md §14, §15).
+// Package diagnose names the layer that made an NVMe drive drop out.
+//
+// It answers "my NVMe drive dropped out, reset or stalls: which layer is
+// it, and what is the least costly fix?" from the kernel log's incidents
+// (package kernlog), the PCIe and device power-management facts of the path
+// above the controller, the drive's SMART / Health log and the APST plan
+// the kernel programs (kernel-apst.md §14, §15).
 //
 // [Diagnose] ranks the layers that can make a drive stop answering, in
 // groups ([Layer.Group]): apst; aspm and link; d3cold, runtime-pm and

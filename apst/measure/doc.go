@@ -1,9 +1,10 @@
-// Package measure measures the real wake stall of an NVMe drive as the
-// 25 ms patch did: it interleaves latency bounds (ps_max_latency_us, written
-// to pm_qos_latency_tolerance_us) trial by trial, times the first read after
-// each idle time, and derives the measured/advertised exit-latency factor per
-// power state that analysis.Simulate, analysis.Replay and analysis.Recommend
-// take.
+// Package measure measures the real wake stall of an NVMe drive.
+//
+// As the 25 ms patch did, it interleaves latency bounds (ps_max_latency_us,
+// written to pm_qos_latency_tolerance_us) trial by trial, times the first
+// read after each idle time, and derives the measured/advertised
+// exit-latency factor per power state that analysis.Simulate,
+// analysis.Replay and analysis.Recommend take.
 //
 // [Run] is the engine. It touches the drive only through four interfaces:
 // [Drive] (the namespace read), [Clock] (time and idle waits),

@@ -2,6 +2,7 @@ package persist
 
 import (
 	"fmt"
+	"github.com/nvmeapst/nvmeapst/apst/persist/udev"
 	"strings"
 )
 
@@ -79,7 +80,7 @@ const explainDevicePath = "device/power/ under an NVMe controller is the PCI fun
 // CheckRules looks for the mistakes in udev rules. text is the file they
 // were parsed from: its RUN programs and other lines are searched for the
 // PCI function's path too.
-func CheckRules(rs Rules, text string) []Finding {
+func CheckRules(rs udev.Rules, text string) []Finding {
 	var out []Finding
 	for _, r := range rs {
 		out = append(out, checkRule(&r)...)
@@ -143,7 +144,7 @@ func isDevicePath(line string) bool {
 	return i >= 0 && strings.Contains(t[:i], "/sys/class/nvme/")
 }
 
-func ruleWritesDevicePath(rs Rules, line int) bool {
+func ruleWritesDevicePath(rs udev.Rules, line int) bool {
 	for _, r := range rs {
 		if r.Line == line {
 			for _, e := range r.Exprs {
@@ -160,13 +161,13 @@ func isDeviceAttr(a string) bool {
 	return strings.Trim(a, "/") == "device/"+ToleranceAttr
 }
 
-func checkRule(r *Rule) []Finding {
+func checkRule(r *udev.Rule) []Finding {
 	var out []Finding
 	text := r.String()
 	add := func(m Mistake, why string) {
 		out = append(out, Finding{Mistake: m, Line: r.Line, Text: text, Explanation: why})
 	}
-	var writes []Expr
+	var writes []udev.Expr
 	keyed, serial, guarded, addOnly, nvme := false, false, false, false, false
 	for _, e := range r.Exprs {
 		switch {
@@ -174,17 +175,17 @@ func checkRule(r *Rule) []Finding {
 			if strings.Trim(e.Attr, "/") == ToleranceAttr || isDeviceAttr(e.Attr) {
 				writes = append(writes, e)
 			}
-		case e.Key == "ATTR" && e.Op == OpMatch && e.Attr == "serial", e.Key == "ATTRS" && e.Op == OpMatch && e.Attr == "serial":
+		case e.Key == "ATTR" && e.Op == udev.OpMatch && e.Attr == "serial", e.Key == "ATTRS" && e.Op == udev.OpMatch && e.Attr == "serial":
 			serial, keyed = true, true
-		case e.Key == "ATTR" && e.Op == OpMatch && (e.Attr == "model" || e.Attr == "firmware_rev"),
-			e.Key == "ATTRS" && e.Op == OpMatch && (e.Attr == "vendor" || e.Attr == "device" || e.Attr == "model"),
-			e.Key == "KERNEL" && e.Op == OpMatch && !strings.ContainsAny(e.Value, "*?[|"):
+		case e.Key == "ATTR" && e.Op == udev.OpMatch && (e.Attr == "model" || e.Attr == "firmware_rev"),
+			e.Key == "ATTRS" && e.Op == udev.OpMatch && (e.Attr == "vendor" || e.Attr == "device" || e.Attr == "model"),
+			e.Key == "KERNEL" && e.Op == udev.OpMatch && !strings.ContainsAny(e.Value, "*?[|"):
 			keyed = true
-		case e.Key == "TEST" && e.Op == OpMatch && strings.Trim(e.Value, "/") == ToleranceAttr:
+		case e.Key == "TEST" && e.Op == udev.OpMatch && strings.Trim(e.Value, "/") == ToleranceAttr:
 			guarded = true
-		case e.Key == "ACTION" && e.Op == OpMatch && !globMatch(e.Value, "change"):
+		case e.Key == "ACTION" && e.Op == udev.OpMatch && !udev.Match(e.Value, "change"):
 			addOnly = true
-		case e.Key == "SUBSYSTEM" && e.Op == OpMatch && globMatch(e.Value, "nvme"):
+		case e.Key == "SUBSYSTEM" && e.Op == udev.OpMatch && udev.Match(e.Value, "nvme"):
 			nvme = true
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/persist"
+	"github.com/nvmeapst/nvmeapst/apst/persist/udev"
 )
 
 func mistakes(fs []persist.Finding) []persist.Mistake {
@@ -35,7 +36,7 @@ func TestCheckRules(t *testing.T) {
 			[]persist.Mistake{persist.MistakeSerialOnly, persist.MistakeNoGuard}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rs, err := persist.ParseRules(tc.text)
+			rs, err := udev.ParseRules(tc.text)
 			require.NoError(t, err)
 			fs := persist.CheckRules(rs, tc.text)
 			assert.Equal(t, tc.want, mistakes(fs))
@@ -85,12 +86,12 @@ func TestSysfsWrites(t *testing.T) {
 	assert.Equal(t, persist.SysfsWrite{Line: 2, Form: persist.FormTmpfiles, Path: "/sys/class/nvme/nvme*/power/pm_qos_latency_tolerance_us", Value: "5500",
 		Text: "w- /sys/class/nvme/nvme*/power/pm_qos_latency_tolerance_us - - - - 5500"}, ws[0])
 	assert.Equal(t, persist.FormTuned, ws[1].Form)
-	rel, ok := ws[0].Reaches(persist.Drive{Name: "nvme3"})
+	rel, ok := ws[0].Reaches(udev.Drive{Name: "nvme3"})
 	assert.True(t, ok)
 	assert.Equal(t, persist.ToleranceAttr, rel)
-	_, ok = ws[1].Reaches(persist.Drive{Name: "nvme3"})
+	_, ok = ws[1].Reaches(udev.Drive{Name: "nvme3"})
 	assert.False(t, ok)
-	rel, ok = ws[1].Reaches(persist.Drive{Name: "nvme1"})
+	rel, ok = ws[1].Reaches(udev.Drive{Name: "nvme1"})
 	assert.True(t, ok)
 	assert.Equal(t, "device/"+persist.ToleranceAttr, rel)
 }

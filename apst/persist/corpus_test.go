@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nvmeapst/nvmeapst/apst/persist"
+	"github.com/nvmeapst/nvmeapst/apst/persist/udev"
 	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 )
@@ -42,10 +43,10 @@ func TestEVOPlusRuleOnCorpus(t *testing.T) {
 	require.True(t, ok)
 	o, err := persist.Render(persist.Setting{Bound: 25000, Scope: persist.ModelScope(glob)}, persist.FormUdev)
 	require.NoError(t, err)
-	rs, err := persist.ParseRules(o.Text)
+	rs, err := udev.ParseRules(o.Text)
 	require.NoError(t, err)
 	reaches := func(model string) bool {
-		_, ok := persist.Tolerance(rs.Apply(persist.Drive{Model: model, Serial: "S1", HasTolerance: true}))
+		_, ok := udev.Tolerance(rs.Apply(udev.Drive{Model: model, Serial: "S1", HasTolerance: true}))
 		return ok
 	}
 	assert.True(t, reaches("Samsung SSD 990 EVO Plus 1TB"))

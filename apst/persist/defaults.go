@@ -3,6 +3,7 @@ package persist
 import (
 	"errors"
 	"fmt"
+	"github.com/nvmeapst/nvmeapst/apst/persist/udev"
 	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst"
@@ -48,17 +49,21 @@ type Default struct {
 	Bound apst.Microseconds
 }
 
+// MaxSettingSize is the largest text ParseDefaults and ParseSysfsWrites
+// read (1 MiB), as udev.MaxRulesSize is for rules.
+const MaxSettingSize = udev.MaxRulesSize
+
 // ParseDefaults finds every nvme_core.default_ps_max_latency_us in text: a
 // kernel command line (/proc/cmdline, GRUB_CMDLINE_LINUX...=) or modprobe.d
 // lines (options nvme_core default_ps_max_latency_us=V), in any mix, one
 // per line or several on a line. As the kernel does, a - in the module or
 // parameter name is the same as _, and the value takes a 0x (hexadecimal) or
 // 0 (octal) prefix. Other arguments and lines are skipped; a text longer
-// than MaxRulesSize is refused. Errors wrap ErrDefaultSyntax and name the
+// than MaxSettingSize is refused. Errors wrap ErrDefaultSyntax and name the
 // line: a value that is not an unsigned long.
 func ParseDefaults(text string) ([]Default, error) {
-	if len(text) > MaxRulesSize {
-		return nil, fmt.Errorf("%w: %d bytes: more than the limit of %d", ErrDefaultSyntax, len(text), MaxRulesSize)
+	if len(text) > MaxSettingSize {
+		return nil, fmt.Errorf("%w: %d bytes: more than the limit of %d", ErrDefaultSyntax, len(text), MaxSettingSize)
 	}
 	var out []Default
 	for i, line := range strings.Split(text, "\n") {

@@ -6,6 +6,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/apst/persist"
+	"github.com/nvmeapst/nvmeapst/apst/persist/udev"
 )
 
 // Every bound in 4600..42999 programs the same table on a Samsung 990 EVO
@@ -37,11 +38,11 @@ func ExampleRender() {
 // Which drives a rule reaches, and what it writes there: the PCI
 // function's device/power/ has no such file.
 func ExampleRules_Apply() {
-	rs, err := persist.ParseRules(`ACTION=="add", SUBSYSTEM=="nvme", ATTR{device/power/pm_qos_latency_tolerance_us}="0"`)
+	rs, err := udev.ParseRules(`ACTION=="add", SUBSYSTEM=="nvme", ATTR{device/power/pm_qos_latency_tolerance_us}="0"`)
 	if err != nil {
 		panic(err)
 	}
-	for _, w := range rs.Apply(persist.Drive{Model: "Samsung SSD 990 EVO Plus 4TB", HasTolerance: true}) {
+	for _, w := range rs.Apply(udev.Drive{Model: "Samsung SSD 990 EVO Plus 4TB", HasTolerance: true}) {
 		fmt.Println(w.Attr, w.Value, "exists:", w.Exists)
 	}
 	for _, f := range persist.CheckRules(rs, "") {

@@ -3,6 +3,7 @@ package persist
 import (
 	"errors"
 	"fmt"
+	"github.com/nvmeapst/nvmeapst/apst/persist/udev"
 	"strconv"
 
 	"github.com/nvmeapst/nvmeapst/apst"
@@ -70,8 +71,8 @@ const (
 	// ToleranceGlob is every controller's attribute.
 	ToleranceGlob = "/sys/class/nvme/nvme*/power/pm_qos_latency_tolerance_us"
 	// ToleranceAttr is the attribute relative to the controller's directory
-	// /sys/class/nvme/nvmeN, the path a udev rule writes.
-	ToleranceAttr = "power/pm_qos_latency_tolerance_us"
+	// /sys/class/nvme/nvmeN, the path a udev rule writes (udev.ToleranceAttr).
+	ToleranceAttr = udev.ToleranceAttr
 	// ModuleParam is the runtime copy of the module default.
 	ModuleParam = "/sys/module/nvme_core/parameters/default_ps_max_latency_us"
 	// DefaultBound is the kernel's default_ps_max_latency_us (Linux 4.12
@@ -80,7 +81,11 @@ const (
 )
 
 // udevReload applies the udev rules now.
-const udevReload = "udevadm control --reload && udevadm trigger --action=change --subsystem-match=nvme"
+const udevReload = UdevReload
+
+// UdevReload is the command that applies a new rules file without a
+// reboot, to the controllers present as well.
+const UdevReload = "udevadm control --reload && udevadm trigger --action=change --subsystem-match=nvme"
 
 // Setting is a bound and the controllers it reaches.
 type Setting struct {
@@ -259,12 +264,9 @@ func renderCmdline(s Setting, what string) Output {
 		Form:    FormCmdline,
 		Text:    arg,
 		Affects: "the default of every NVMe controller, at probe (new controllers only)",
-		Apply: []string{
-			"GRUB: add it to GRUB_CMDLINE_LINUX_DEFAULT in /etc/default/grub, then update-grub (Debian, Ubuntu) or grub2-mkconfig -o /boot/grub2/grub.cfg",
-			"Fedora, RHEL: grubby --update-kernel=ALL --args=" + arg,
-			"systemd-boot, UKI: add it to /etc/kernel/cmdline and reinstall the kernel (kernel-install)",
-			"now, for controllers probed later: echo " + moduleValue(s.Bound) + " > " + ModuleParam + "; for the present ones write each controller's attribute (apstctl set-latency nvmeN " + toleranceOf(s.Bound).String() + ")",
-		},
+		// Where the argument goes is KernelArgument's, for every platform.
+		Apply: append(KernelArgument(PlatformUnknown, arg).Steps,
+			"now, for controllers probed later: echo "+moduleValue(s.Bound)+" > "+ModuleParam+"; for the present ones write each controller's attribute (apstctl set-latency nvmeN "+toleranceOf(s.Bound).String()+")"),
 		Undo: []string{
 			"remove the argument from the boot loader's configuration (grubby --update-kernel=ALL --remove-args=nvme_core.default_ps_max_latency_us) and reboot",
 		},
@@ -277,8 +279,15 @@ func renderCmdline(s Setting, what string) Output {
 	return o
 }
 
+// ModprobeOption is the modprobe.d line that makes bound b the default of
+// every controller when nvme_core is loaded as a module (FormModprobe's
+// file holds it).
+func ModprobeOption(b apst.Microseconds) string {
+	return "options nvme_core default_ps_max_latency_us=" + moduleValue(b)
+}
+
 func renderModprobe(s Setting, what string) Output {
-	line := "options nvme_core default_ps_max_latency_us=" + moduleValue(s.Bound)
+	line := ModprobeOption(s.Bound)
 	return Output{
 		Form:    FormModprobe,
 		File:    ModprobeFile,

@@ -11,6 +11,7 @@ import (
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/persist"
+	"github.com/nvmeapst/nvmeapst/apst/persist/udev"
 	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 )
 
@@ -92,11 +93,11 @@ func TestRenderedRulesParse(t *testing.T) {
 		texts = append(texts, o.Text)
 	}
 	for _, text := range texts {
-		rs, err := persist.ParseRules(text)
+		rs, err := udev.ParseRules(text)
 		require.NoError(t, err, text)
 		require.NotEmpty(t, rs)
 		for _, r := range rs {
-			back, err := persist.ParseRules(r.String())
+			back, err := udev.ParseRules(r.String())
 			require.NoError(t, err)
 			require.Len(t, back, 1)
 			assert.Equal(t, r.Exprs, back[0].Exprs)
@@ -106,14 +107,14 @@ func TestRenderedRulesParse(t *testing.T) {
 
 // treeDrive reads the controller NAME of the sysfs tree at root as a udev
 // rule sees it.
-func treeDrive(t *testing.T, root, name string) persist.Drive {
+func treeDrive(t *testing.T, root, name string) udev.Drive {
 	dir := filepath.Join(root, "class", "nvme", name)
 	read := func(rel string) string {
 		b, err := os.ReadFile(filepath.Join(dir, rel))
 		require.NoError(t, err)
 		return strings.TrimSpace(string(b))
 	}
-	d := persist.Drive{Name: name, Model: read("model"), Serial: read("serial"),
+	d := udev.Drive{Name: name, Model: read("model"), Serial: read("serial"),
 		Exists: func(rel string) bool { _, err := os.Stat(filepath.Join(dir, rel)); return err == nil }}
 	var id apst.PCIID
 	require.NoError(t, id.UnmarshalText([]byte(strings.TrimPrefix(read("device/vendor"), "0x")+":"+strings.TrimPrefix(read("device/device"), "0x"))))
@@ -141,10 +142,10 @@ func TestRulesOnFixtureTrees(t *testing.T) {
 			for _, s := range []persist.Scope{persist.AllControllers(), persist.ModelScope(d.Model), persist.ModelScope(family), persist.PCIScope(d.PCI), persist.SerialScope(d.Serial)} {
 				o, err := persist.Render(persist.Setting{Bound: 25000, Scope: s}, persist.FormUdev)
 				require.NoError(t, err)
-				rs, err := persist.ParseRules(o.Text)
+				rs, err := udev.ParseRules(o.Text)
 				require.NoError(t, err)
 				ws := rs.Apply(d)
-				w, ok := persist.Tolerance(ws)
+				w, ok := udev.Tolerance(ws)
 				require.Equal(t, d.HasTolerance, ok, "%s %s %s", root, d.Name, s)
 				if ok {
 					n++
@@ -174,4 +175,22 @@ func TestZeroSettingRefused(t *testing.T) {
 	}
 	require.Error(t, persist.Scope{}.Validate())
 	require.NoError(t, persist.AllControllers().Validate())
+}
+
+// other model of the corpus.
+func TestModelFamily(t *testing.T) {
+	for _, tc := range []struct{ model, glob string }{
+		{"Samsung SSD 990 EVO Plus 1TB", "Samsung SSD 990 EVO Plus *"},
+		{"Samsung SSD 970 EVO Plus 250GB", "Samsung SSD 970 EVO Plus *"},
+		{"WD Blue SN570 1TB", "WD Blue SN570 *"},
+		{"KINGSTON SNV3S500G", "KINGSTON SNV3S500G"},
+		{"INTEL SSDPEKKW256G7", "INTEL SSDPEKKW256G7"},
+		{"Model 1.5T", "Model *"},
+		{"Model .5T", "Model .5T"},
+		{"TB", "TB"},
+	} {
+		got, ok := persist.ModelFamily(tc.model)
+		assert.Equal(t, tc.glob, got, tc.model)
+		assert.Equal(t, tc.glob != tc.model, ok, tc.model)
+	}
 }

@@ -5,6 +5,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nvmeapst/nvmeapst/apst/persist/udev"
 )
 
 // TestLiteralModel: a model read from a drive matches only itself, glob
@@ -18,14 +20,14 @@ func TestLiteralModel(t *testing.T) {
 		assert.Equal(t, want, LiteralModel(model))
 		s := ExactModelScope(model)
 		require.NoError(t, s.Validate(), model)
-		ok := globMatch(s.Model, model)
+		ok := udev.Match(s.Model, model)
 		assert.True(t, ok, "%q matches %q", s.Model, model)
 		if model != "*" {
-			ok = globMatch(s.Model, "Samsung SSD 970 EVO 1TB")
+			ok = udev.Match(s.Model, "Samsung SSD 970 EVO 1TB")
 			assert.False(t, ok, model)
 		}
 	}
-	ok := globMatch(ExactModelScope("*").Model, "Samsung SSD 990 EVO Plus 1TB")
+	ok := udev.Match(ExactModelScope("*").Model, "Samsung SSD 990 EVO Plus 1TB")
 	assert.False(t, ok, "a model * from a capture matches no other model")
 	glob, ok := ModelFamily("Weird*Drive 1TB")
 	assert.True(t, ok)

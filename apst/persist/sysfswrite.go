@@ -2,6 +2,7 @@ package persist
 
 import (
 	"fmt"
+	"github.com/nvmeapst/nvmeapst/apst/persist/udev"
 	"strings"
 )
 
@@ -24,10 +25,10 @@ type SysfsWrite struct {
 // ParseSysfsWrites finds the sysfs writes of a systemd-tmpfiles
 // configuration ("w" and "w+" lines, with their ! - = ~ ^ modifiers) and of
 // a tuned profile (PATH=VALUE lines of its sysfs section) in text; other
-// lines are skipped. A text longer than MaxRulesSize is refused.
+// lines are skipped. A text longer than MaxSettingSize is refused.
 func ParseSysfsWrites(text string) ([]SysfsWrite, error) {
-	if len(text) > MaxRulesSize {
-		return nil, fmt.Errorf("persist: sysfs writes: %d bytes: more than the limit of %d", len(text), MaxRulesSize)
+	if len(text) > MaxSettingSize {
+		return nil, fmt.Errorf("persist: sysfs writes: %d bytes: more than the limit of %d", len(text), MaxSettingSize)
 	}
 	var out []SysfsWrite
 	section := ""
@@ -63,9 +64,9 @@ func ParseSysfsWrites(text string) ([]SysfsWrite, error) {
 // directory /sys/class/nvme/NAME (its glob matching the name), and returns
 // the path below it ("power/pm_qos_latency_tolerance_us",
 // "device/power/pm_qos_latency_tolerance_us").
-func (w SysfsWrite) Reaches(d Drive) (rel string, ok bool) {
+func (w SysfsWrite) Reaches(d udev.Drive) (rel string, ok bool) {
 	comps := strings.Split(strings.Trim(w.Path, "/"), "/")
-	if len(comps) < 5 || comps[0] != "sys" || comps[1] != "class" || comps[2] != "nvme" || !fnmatch(comps[3], d.name()) {
+	if len(comps) < 5 || comps[0] != "sys" || comps[1] != "class" || comps[2] != "nvme" || !udev.Glob(comps[3], d.ControllerName()) {
 		return "", false
 	}
 	return strings.Join(comps[4:], "/"), true
@@ -77,7 +78,7 @@ func (w SysfsWrite) Reaches(d Drive) (rel string, ok bool) {
 func CheckSysfsWrites(ws []SysfsWrite) []Finding {
 	var out []Finding
 	for _, w := range ws {
-		rel, ok := w.Reaches(Drive{Name: "nvme0"})
+		rel, ok := w.Reaches(udev.Drive{Name: "nvme0"})
 		if !ok {
 			continue
 		}

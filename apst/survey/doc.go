@@ -1,8 +1,10 @@
-// Package survey is the fleet survey: what a change of configuration (the
-// bound ps_max_latency_us, the kernel generation or release, the apst_*
-// module parameters, quirks, force_apst) does to every drive of a fleet of
-// Identify Controller captures, and the inverse question, the largest
-// default bound that keeps every drive's worst wake stall within a budget.
+// Package survey tells what a change of APST configuration does to a fleet.
+//
+// It answers, for every drive of a fleet of Identify Controller captures,
+// what a change of configuration (the bound ps_max_latency_us, the kernel
+// generation or release, the apst_* module parameters, quirks, force_apst)
+// does, and the inverse question, the largest default bound that keeps
+// every drive's worst wake stall within a budget.
 //
 // A [Survey] runs each drive through two or more configurations, as
 // analysis.Compare does for one drive, and keeps of it only its [Record]:

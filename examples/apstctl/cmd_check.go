@@ -8,6 +8,7 @@ import (
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
+	"github.com/nvmeapst/nvmeapst/examples/internal/view"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -44,7 +45,7 @@ func checkView(v *analysis.Verdict, m *apst.QuirkMatch, a *apst.Assumptions) che
 	}
 	for _, r := range v.ReproducedBy {
 		out.ReproducedBy = append(out.ReproducedBy, checkReproductionJSON{
-			Config: configText(&r.Params), BoundMinUS: uint64(r.Min), BoundMaxUS: uint64(r.Max),
+			Config: view.ConfigText(&r.Params), BoundMinUS: uint64(r.Min), BoundMaxUS: uint64(r.Max),
 			BoundMaxUnlimited: r.Max == apst.NoLimit, Reason: r.Reason, Params: paramsView(&r.Params),
 		})
 	}
@@ -140,7 +141,7 @@ func writeCheckText(w io.Writer, c *powerstate.Controller, p *apst.Params, v *an
 	} else {
 		fmt.Fprintln(w, "reproduced by:")
 		for _, r := range v.ReproducedBy {
-			fmt.Fprintf(w, "  %s, bound %s: %s\n", configText(&r.Params), analysis.BoundRange{Min: r.Min, Max: r.Max}, r.Reason)
+			fmt.Fprintf(w, "  %s, bound %s: %s\n", view.ConfigText(&r.Params), analysis.BoundRange{Min: r.Min, Max: r.Max}, r.Reason)
 		}
 	}
 	for _, n := range v.Notes {

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	nvmeapst "github.com/nvmeapst/nvmeapst"
+	"github.com/nvmeapst/nvmeapst/examples/internal/view"
 )
 
 func collectCommand() *command {
@@ -53,12 +54,12 @@ manifest is printed.`,
 				p    *nvmeapst.Problem
 			}{{"open", c.OpenError}, {"identify", c.IdentifyError}, {"get features APST", c.APSTError}, {"get features power management", c.PowerManagementError}} {
 				if p.p != nil {
-					fmt.Fprintf(x.errw, "apstctl collect: warning: %s: %s: %s (recorded in the bundle)\n", esc(c.Name), p.what, problemText(p.p))
+					fmt.Fprintf(x.errw, "apstctl collect: warning: %s: %s: %s (recorded in the bundle)\n", view.Escape(c.Name), p.what, problemText(p.p))
 				}
 			}
 		}
 		for _, s := range man.Skipped {
-			fmt.Fprintf(x.errw, "apstctl collect: warning: %s not collected: %s\n", esc(s.Path), esc(s.Error))
+			fmt.Fprintf(x.errw, "apstctl collect: warning: %s not collected: %s\n", view.Escape(s.Path), view.Escape(s.Error))
 		}
 		if format.json {
 			return writeJSON(x.out, man)
@@ -69,7 +70,7 @@ manifest is printed.`,
 		}
 		w := x.out
 		fmt.Fprintf(w, "wrote %s: %d controller(s), %d sysfs file(s), kernel %s, %s\n",
-			esc(dir), len(man.Controllers), len(man.Files), esc(release), man.Created.Format("2006-01-02 15:04:05 MST"))
+			view.Escape(dir), len(man.Controllers), len(man.Files), view.Escape(release), man.Created.Format("2006-01-02 15:04:05 MST"))
 		for _, c := range man.Controllers {
 			status := "identify and APST table"
 			switch {
@@ -80,9 +81,9 @@ manifest is printed.`,
 			case c.APST == "":
 				status = "identify only (the APST table needs root)"
 			}
-			fmt.Fprintf(w, "  %s: %s\n", esc(c.Name), status)
+			fmt.Fprintf(w, "  %s: %s\n", view.Escape(c.Name), status)
 		}
-		fmt.Fprintf(w, "inspect it with: apstctl inspect --root %s\n", esc(dir))
+		fmt.Fprintf(w, "inspect it with: apstctl inspect --root %s\n", view.Escape(dir))
 		return nil
 	}
 	return c

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
+	"github.com/nvmeapst/nvmeapst/examples/internal/view"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -164,7 +165,7 @@ func writeCompareText(w io.Writer, states []powerstate.Descriptor, cmp *analysis
 		fmt.Fprintln(w, warn)
 	}
 	for i, r := range cmp.Configs {
-		fmt.Fprintf(w, "[%d] %s: %s\n", i+1, esc(r.Config.Name), describeParams(&r.Config.Params))
+		fmt.Fprintf(w, "[%d] %s: %s\n", i+1, view.Escape(r.Config.Name), describeParams(&r.Config.Params))
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

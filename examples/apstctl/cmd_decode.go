@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/nvmeapst/nvmeapst/examples/internal/view"
 	"text/tabwriter"
 )
 
@@ -43,13 +44,13 @@ hexdump -C, od -A x -t x1z) reads too.`,
 		w := x.out
 		fmt.Fprintf(w, "APSTE: %s\n", apsteText(fc.APSTE))
 		if fc.Select != "" {
-			fmt.Fprintf(w, "Select: %s\n", esc(fc.Select))
+			fmt.Fprintf(w, "Select: %s\n", view.Escape(fc.Select))
 		}
 		if fc.Masked {
 			fmt.Fprintln(w, "Entries rebuilt from ITPS/ITPT (the capture does not show the other bits)")
 		}
 		for _, n := range fc.Notes {
-			fmt.Fprintln(w, "note:", esc(n))
+			fmt.Fprintln(w, "note:", view.Escape(n))
 		}
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(tw, "state\ttarget\tidle_ms\tvalue\t")

@@ -12,7 +12,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst/diagnose"
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
 	"github.com/nvmeapst/nvmeapst/apst/persist"
-	"github.com/nvmeapst/nvmeapst/internal/describe"
+	"github.com/nvmeapst/nvmeapst/internal/describe/pastedlog"
 	"github.com/nvmeapst/nvmeapst/internal/safeio"
 )
 
@@ -188,7 +188,7 @@ func diagnosePasted(ctx context.Context, x *invocation, r io.Reader, idPath stri
 			return diagnoseResult{}, err
 		}
 		// The page (examples/web) builds the same parameters for its capture.
-		p, a, note := describe.PastedLogParams(c, in.Release, l.CommandLine)
+		p, a, note := pastedlog.Params(c, in.Release, l.CommandLine)
 		in.Identify, in.Params = c, p
 		assumed = a
 		notes = append(notes, note)

@@ -15,6 +15,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/apst/measure"
+	"github.com/nvmeapst/nvmeapst/examples/internal/view"
 	"github.com/nvmeapst/nvmeapst/internal/safeio"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 	"github.com/nvmeapst/nvmeapst/powerstate/capture"
@@ -409,7 +410,7 @@ func latencyText(d time.Duration) string {
 func writeMeasureText(w io.Writer, h *measureHeader, r *measure.Result) error {
 	var b strings.Builder
 	c := h.Controller
-	fmt.Fprintf(&b, "%s, firmware %s: ", esc(c.Model), esc(c.Firmware))
+	fmt.Fprintf(&b, "%s, firmware %s: ", view.Escape(c.Model), view.Escape(c.Firmware))
 	if h.Simulated {
 		fmt.Fprintf(&b, "simulated drive, exit factor %s\n", h.SimulatedFactor)
 	} else {

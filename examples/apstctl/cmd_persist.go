@@ -9,6 +9,7 @@ import (
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/persist"
+	"github.com/nvmeapst/nvmeapst/examples/internal/view"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -270,15 +271,15 @@ func readRecommendJSON(path string, stdin io.Reader) (persist.Goal, error) {
 		RecommendedUnlimited bool    `json:"recommended_unlimited"`
 	}
 	if err := json.Unmarshal(b, &r); err != nil {
-		return persist.Goal{}, inputErr(fmt.Errorf("--from %s: not a recommend -o json result: %v", esc(path), err))
+		return persist.Goal{}, inputErr(fmt.Errorf("--from %s: not a recommend -o json result: %v", view.Escape(path), err))
 	}
 	switch {
 	case r.RecommendedUS == nil:
-		return persist.Goal{}, inputErr(fmt.Errorf("--from %s: no recommended_us: no bound meets that recommend's goal (or this is not its output)", esc(path)))
+		return persist.Goal{}, inputErr(fmt.Errorf("--from %s: no recommended_us: no bound meets that recommend's goal (or this is not its output)", view.Escape(path)))
 	case r.RecommendedUnlimited:
 		return persist.Goal{Kind: persist.GoalBound, Bound: apst.NoLimit}, nil
 	case *r.RecommendedUS > uint64(persist.MaxValue):
-		return persist.Goal{}, inputErr(fmt.Errorf("--from %s: recommended_us %d is above %d", esc(path), *r.RecommendedUS, persist.MaxValue))
+		return persist.Goal{}, inputErr(fmt.Errorf("--from %s: recommended_us %d is above %d", view.Escape(path), *r.RecommendedUS, persist.MaxValue))
 	}
 	return persist.Goal{Kind: persist.GoalBound, Bound: apst.Microseconds(*r.RecommendedUS)}, nil
 }
@@ -508,9 +509,9 @@ func runPersist(x *invocation, f *persistFlags, args []string) error {
 				(bat.MaxPower - ac.MaxPower).MilliWatts(), bat.Reach.WorstExitLatency, ac.Reach.WorstExitLatency)
 		}
 	}
-	fmt.Fprintln(w, "scope:", esc(scope.String()))
+	fmt.Fprintln(w, "scope:", view.Escape(scope.String()))
 	for _, n := range notes {
-		fmt.Fprintln(w, "note:", esc(n))
+		fmt.Fprintln(w, "note:", view.Escape(n))
 	}
 	for _, o := range outs {
 		fmt.Fprintln(w)
@@ -528,20 +529,20 @@ func writeOutputText(w io.Writer, o persist.Output, wrote string) {
 	}
 	fmt.Fprintln(w, head)
 	if wrote != "" {
-		fmt.Fprintf(w, "  (written to %s)\n", esc(wrote))
+		fmt.Fprintf(w, "  (written to %s)\n", view.Escape(wrote))
 	} else {
 		for _, l := range strings.Split(strings.TrimRight(o.Text, "\n"), "\n") {
-			fmt.Fprintln(w, "  "+esc(l))
+			fmt.Fprintln(w, "  "+view.Escape(l))
 		}
 	}
-	fmt.Fprintln(w, "affects:", esc(o.Affects))
+	fmt.Fprintln(w, "affects:", view.Escape(o.Affects))
 	for _, a := range o.Apply {
-		fmt.Fprintln(w, "apply:", esc(a))
+		fmt.Fprintln(w, "apply:", view.Escape(a))
 	}
 	for _, u := range o.Undo {
-		fmt.Fprintln(w, "undo:", esc(u))
+		fmt.Fprintln(w, "undo:", view.Escape(u))
 	}
 	for _, n := range o.Notes {
-		fmt.Fprintln(w, "note:", esc(n))
+		fmt.Fprintln(w, "note:", view.Escape(n))
 	}
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	nvmeapst "github.com/nvmeapst/nvmeapst"
-	"github.com/nvmeapst/nvmeapst/apst/persist"
+	"github.com/nvmeapst/nvmeapst/apst/persist/udev"
 )
 
 // persistGoldenCases cover persist for each scope and form, AC and battery,
@@ -104,7 +104,7 @@ func TestPersistOutput(t *testing.T) {
 	assert.Contains(t, out, "(written to "+path+")")
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
-	rs, err := persist.ParseRules(string(b))
+	rs, err := udev.ParseRules(string(b))
 	require.NoError(t, err)
 	require.Len(t, rs, 1)
 	assert.True(t, strings.HasSuffix(string(b), `ATTR{power/pm_qos_latency_tolerance_us}="25000"`+"\n"))
@@ -138,10 +138,10 @@ func TestSurveyPersistRules(t *testing.T) {
 	assert.True(t, json.Valid([]byte(out)))
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
-	rs, err := persist.ParseRules(string(b))
+	rs, err := udev.ParseRules(string(b))
 	require.NoError(t, err)
 	require.Len(t, rs, 1)
-	w, ok := persist.Tolerance(rs.Apply(persist.Drive{Model: "Samsung SSD 990 EVO Plus 1TB", HasTolerance: true}))
+	w, ok := udev.Tolerance(rs.Apply(udev.Drive{Model: "Samsung SSD 990 EVO Plus 1TB", HasTolerance: true}))
 	require.True(t, ok)
 	assert.Equal(t, "25000", w.Value)
 	for _, tc := range []struct {
@@ -218,11 +218,11 @@ func TestPersistScopesFromCapturesAreExact(t *testing.T) {
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.Contains(t, string(b), `ATTR{model}=="[*]"`)
-	rs, err := persist.ParseRules(string(b))
+	rs, err := udev.ParseRules(string(b))
 	require.NoError(t, err)
-	_, ok := persist.Tolerance(rs.Apply(persist.Drive{Model: "Samsung SSD 990 EVO Plus 1TB", HasTolerance: true}))
+	_, ok := udev.Tolerance(rs.Apply(udev.Drive{Model: "Samsung SSD 990 EVO Plus 1TB", HasTolerance: true}))
 	assert.False(t, ok, "the rule of model * reaches another model")
-	_, ok = persist.Tolerance(rs.Apply(persist.Drive{Model: "*", HasTolerance: true}))
+	_, ok = udev.Tolerance(rs.Apply(udev.Drive{Model: "*", HasTolerance: true}))
 	assert.True(t, ok)
 
 	code, out, _ := apstctl(t, nil, "persist", filepath.Join(dir, "star.bin"), "--bound", "25000", "--scope", "model", "--form", "udev")

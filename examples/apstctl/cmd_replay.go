@@ -15,6 +15,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/apst/analysis/trace"
+	"github.com/nvmeapst/nvmeapst/examples/internal/view"
 	"github.com/nvmeapst/nvmeapst/internal/safeio"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
@@ -195,7 +196,7 @@ func replayConfigs(ctl *powerstate.Controller, base apst.Params, with []string, 
 	}
 	out := make([]analysis.ReplayConfig, len(params))
 	for i, p := range params {
-		out[i] = analysis.ReplayConfig{Name: configText(&p), Params: p, CPUWake: sim.CPUWake}
+		out[i] = analysis.ReplayConfig{Name: view.ConfigText(&p), Params: p, CPUWake: sim.CPUWake}
 		if !sim.ExitFactor.IsOne() {
 			out[i].ExitFactor = sim.ExitFactor
 		}
@@ -248,7 +249,7 @@ func replaySaturated(rep *analysis.ReplayReport) error {
 	for i := range rep.Configs {
 		res := &rep.Configs[i]
 		if res.StallTotal > math.MaxInt64 || res.TransitionEnergyMax == math.MaxInt64 {
-			return usagef("--exit-factor/--cpu-wake-us: the stall or transition energy of %s exceeds 2^63-1 (µs, µJ)", esc(res.Config.Name))
+			return usagef("--exit-factor/--cpu-wake-us: the stall or transition energy of %s exceeds 2^63-1 (µs, µJ)", view.Escape(res.Config.Name))
 		}
 	}
 	return nil
@@ -372,7 +373,7 @@ func writeReplayText(w io.Writer, c *powerstate.Controller, rep *analysis.Replay
 	}
 	dev := ""
 	if rep.Device != "" {
-		dev = ", device " + esc(rep.Device)
+		dev = ", device " + view.Escape(rep.Device)
 	}
 	fmt.Fprintf(w, "trace %s (%s%s): %d commands, %d idle periods, %s from the first dispatch to the last completion\n",
 		h.trace, h.format, dev, rep.Events, rep.IdlePeriods, seconds(rep.Span))
@@ -387,7 +388,7 @@ func writeReplayText(w io.Writer, c *powerstate.Controller, rep *analysis.Replay
 	}
 	for i := range rep.Configs {
 		res := &rep.Configs[i]
-		fmt.Fprintf(w, "\n[%d] %s\n", i+1, esc(res.Config.Name))
+		fmt.Fprintf(w, "\n[%d] %s\n", i+1, view.Escape(res.Config.Name))
 		fmt.Fprintf(w, "    %s\n    %s\n", describeParams(&res.Plan.Params), describeOutcome(&res.Plan))
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "    state\tfrom idle\tmax power\tenlat/exlat us\tpenalty\tbreak-even\twakes\tidle time")

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nvmeapst/nvmeapst/examples/internal/view"
 	"github.com/nvmeapst/nvmeapst/sysfs"
 )
 
@@ -50,7 +51,7 @@ was written. With -o json: {"target": T, "changes": [{"attribute": A, "old": N, 
 		var timeoutMS int64
 		if *timeout != "" {
 			if !isDisk {
-				return usagef("--timeout-ms applies to a disk (nvmeNnM), not %s; nothing written", esc(target))
+				return usagef("--timeout-ms applies to a disk (nvmeNnM), not %s; nothing written", view.Escape(target))
 			}
 			if timeoutMS, err = strconv.ParseInt(*timeout, 10, 64); err != nil || timeoutMS < 0 || timeoutMS > 1<<31-1 {
 				return usagef("--timeout-ms %s: want 0 to 2147483647; nothing written", quoteArg(*timeout))
@@ -70,7 +71,7 @@ was written. With -o json: {"target": T, "changes": [{"attribute": A, "old": N, 
 			}
 			changes = append(changes, cpuLatencyChangeJSON{Attribute: attr, Old: old, New: new})
 			if !format.json {
-				fmt.Fprintf(x.out, "%s: %s %s -> %s\n", esc(target), attr, cpuLatencyString(old), cpuLatencyString(new))
+				fmt.Fprintf(x.out, "%s: %s %s -> %s\n", view.Escape(target), attr, cpuLatencyString(old), cpuLatencyString(new))
 			}
 			return nil
 		}
@@ -97,9 +98,9 @@ was written. With -o json: {"target": T, "changes": [{"attribute": A, "old": N, 
 				}
 			}
 			if len(failed) > 0 {
-				return fmt.Errorf("%s: %s", esc(target), strings.Join(failed, "; "))
+				return fmt.Errorf("%s: %s", view.Escape(target), strings.Join(failed, "; "))
 			}
-			return fmt.Errorf("%s: written, then restored", esc(target))
+			return fmt.Errorf("%s: written, then restored", view.Escape(target))
 		}
 		if format.json && len(changes) > 0 {
 			writeJSON(x.out, struct {
@@ -112,7 +113,7 @@ was written. With -o json: {"target": T, "changes": [{"attribute": A, "old": N, 
 		}
 		if err := x.out.Err(); err != nil {
 			// The value was written: the status stays 0 (cli.md).
-			fmt.Fprintf(x.errw, "apstctl set-cpu-latency: %s: written; printing the result failed: %v\n", esc(target), err)
+			fmt.Fprintf(x.errw, "apstctl set-cpu-latency: %s: written; printing the result failed: %v\n", view.Escape(target), err)
 		}
 		return exitStatus(exitOK)
 	}

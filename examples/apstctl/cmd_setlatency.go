@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/examples/internal/view"
 )
 
 func setLatencyCommand() *command {
@@ -52,13 +53,13 @@ the controller or the command line is wrong; 1 when the write failed.`,
 			// A signal arrived while the value was written or read back:
 			// put the old value back, so that 128+N means nothing changed.
 			if _, _, rerr := sys.FS.SetLatencyTolerance(name, ch.Old.String()); rerr != nil {
-				return fmt.Errorf("%s: %s -> %s written, and restoring %s failed: %w", esc(name), ch.Old, ch.New, ch.Old, rerr)
+				return fmt.Errorf("%s: %s -> %s written, and restoring %s failed: %w", view.Escape(name), ch.Old, ch.New, ch.Old, rerr)
 			}
-			return fmt.Errorf("%s: %s -> %s written, then restored to %s", esc(name), ch.Old, ch.New, ch.Old)
+			return fmt.Errorf("%s: %s -> %s written, then restored to %s", view.Escape(name), ch.Old, ch.New, ch.Old)
 		}
 		// sysfs has changed: from here on the status is 0.
 		if err != nil {
-			fmt.Fprintf(x.errw, "apstctl set-latency: %s: %s -> %s written; %v\n", esc(name), ch.Old, ch.New, err)
+			fmt.Fprintf(x.errw, "apstctl set-latency: %s: %s -> %s written; %v\n", view.Escape(name), ch.Old, ch.New, err)
 			return exitStatus(exitOK)
 		}
 		if format.json {
@@ -68,7 +69,7 @@ the controller or the command line is wrong; 1 when the write failed.`,
 			err = x.out.Err()
 		}
 		if err != nil {
-			fmt.Fprintf(x.errw, "apstctl set-latency: %s: %s -> %s written; printing the report failed: %v\n", esc(name), ch.Old, ch.New, err)
+			fmt.Fprintf(x.errw, "apstctl set-latency: %s: %s -> %s written; printing the report failed: %v\n", view.Escape(name), ch.Old, ch.New, err)
 		}
 		return exitStatus(exitOK)
 	}

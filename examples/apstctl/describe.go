@@ -3,15 +3,10 @@ package main
 import (
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/internal/describe"
-	"github.com/nvmeapst/nvmeapst/internal/safeio"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
 // The one-line descriptions the text outputs share.
-
-// esc is an untrusted string (model, serial, firmware, a path) as text
-// output may print it: control characters escaped (safeio.EscapeTerminal).
-func esc(s string) string { return safeio.EscapeTerminal(s) }
 
 // The one-line descriptions live in internal/describe, shared with the
 // web page (examples/web), so that both say the same.

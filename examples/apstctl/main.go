@@ -19,6 +19,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/nvmeapst/nvmeapst/examples/internal/view"
 	"github.com/nvmeapst/nvmeapst/internal/safeio"
 )
 
@@ -252,7 +253,7 @@ func checkArgCount(c *command, pos []string) error {
 // returned as it is.
 func escapeLine(s string) string {
 	if safeio.HasControl(s) {
-		return esc(s)
+		return view.Escape(s)
 	}
 	return s
 }

@@ -10,13 +10,15 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/apst/persist"
+	"github.com/nvmeapst/nvmeapst/apst/persist/udev"
+	"github.com/nvmeapst/nvmeapst/examples/internal/view"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
 // settingDrive is one drive a checked setting may reach.
 type settingDrive struct {
 	label  string // "nvme0 (sysfs)" or the capture's name
-	drive  persist.Drive
+	drive  udev.Drive
 	ctl    *powerstate.Controller // nil when the Identify data is unknown
 	params apst.Params
 	// assumed is what the drive's plan assumed (a capture's; a live
@@ -98,10 +100,10 @@ func runPersistCheck(ctx context.Context, x *invocation, f *persistFlags, args [
 		text, name = string(b), *f.check
 	}
 	out := settingCheckJSON{Defaults: []string{}, Findings: []settingFindingJSON{}, Drives: []settingDriveJSON{}}
-	rules, rerr := persist.ParseRules(text)
+	rules, rerr := udev.ParseRules(text)
 	defaults, derr := persist.ParseDefaults(text)
 	if derr != nil {
-		return inputErr(fmt.Errorf("%s: %w", esc(name), derr))
+		return inputErr(fmt.Errorf("%s: %w", view.Escape(name), derr))
 	}
 	var findings []persist.Finding
 	var sysfsWrites []persist.SysfsWrite
@@ -117,7 +119,7 @@ func runPersistCheck(ctx context.Context, x *invocation, f *persistFlags, args [
 	default:
 		var werr error
 		if sysfsWrites, werr = persist.ParseSysfsWrites(text); werr != nil {
-			return inputErr(fmt.Errorf("%s: %w", esc(name), werr))
+			return inputErr(fmt.Errorf("%s: %w", view.Escape(name), werr))
 		}
 		if len(sysfsWrites) > 0 {
 			out.Kind, out.SysfsWrites, rules, defaults = "sysfs-writes", len(sysfsWrites), nil, nil
@@ -130,7 +132,7 @@ func runPersistCheck(ctx context.Context, x *invocation, f *persistFlags, args [
 			if rerr != nil {
 				why = " (as udev rules: " + strings.TrimPrefix(rerr.Error(), "persist: ") + ")"
 			}
-			return inputErr(fmt.Errorf("%s: no udev rule, nvme_core.default_ps_max_latency_us, options nvme_core, tmpfiles w line or tuned [sysfs] line found%s", esc(name), why))
+			return inputErr(fmt.Errorf("%s: no udev rule, nvme_core.default_ps_max_latency_us, options nvme_core, tmpfiles w line or tuned [sysfs] line found%s", view.Escape(name), why))
 		}
 		out.Kind = "text"
 	}
@@ -190,7 +192,7 @@ func (f *persistFlags) settingDrives(ctx context.Context, x *invocation, args []
 		if err != nil {
 			return nil, err
 		}
-		d := persist.Drive{Model: strings.TrimSpace(ctl.Model), Serial: strings.TrimSpace(ctl.Serial), Firmware: strings.TrimSpace(ctl.Firmware)}
+		d := udev.Drive{Model: strings.TrimSpace(ctl.Model), Serial: strings.TrimSpace(ctl.Serial), Firmware: strings.TrimSpace(ctl.Firmware)}
 		if id := capturePCI(f.plan, ctl); !id.IsZero() {
 			d.PCI, d.HasPCI = id, true
 		}
@@ -213,7 +215,7 @@ func (f *persistFlags) settingDrives(ctx context.Context, x *invocation, args []
 		}
 		for _, r := range rep.Controllers {
 			dir := filepath.Join(sys.FS.Root(), "class", "nvme", r.Name)
-			d := persist.Drive{Name: r.Name, Model: r.Sysfs.Model, Serial: r.Sysfs.Serial, Firmware: r.Sysfs.FirmwareRev,
+			d := udev.Drive{Name: r.Name, Model: r.Sysfs.Model, Serial: r.Sysfs.Serial, Firmware: r.Sysfs.FirmwareRev,
 				PCI: r.Sysfs.PCI, HasPCI: r.Sysfs.HasPCI, HasTolerance: r.Sysfs.HasTolerance,
 				Exists: func(rel string) bool {
 					_, err := os.Stat(filepath.Join(dir, filepath.FromSlash(rel)))
@@ -242,7 +244,7 @@ func capturePCI(pf *planFlags, ctl *powerstate.Controller) apst.PCIID {
 
 // checkSettingOn says whether the setting reaches the drive and what table
 // results.
-func checkSettingOn(cd *settingDrive, rules persist.Rules, defaults []persist.Default, sysfsWrites []persist.SysfsWrite) settingDriveJSON {
+func checkSettingOn(cd *settingDrive, rules udev.Rules, defaults []persist.Default, sysfsWrites []persist.SysfsWrite) settingDriveJSON {
 	d := &cd.drive
 	v := settingDriveJSON{Drive: cd.label, Model: d.Model, Serial: d.Serial, APSTAttribute: d.HasTolerance, Writes: []settingWriteJSON{}, GivesUp: []int{}}
 	if d.HasPCI {
@@ -253,7 +255,7 @@ func checkSettingOn(cd *settingDrive, rules persist.Rules, defaults []persist.De
 	for _, w := range rules.Apply(*d) {
 		v.Writes = append(v.Writes, settingWriteJSON{Line: w.Line, Attr: w.Attr, Value: w.Value, Exists: w.Exists, Actions: w.Actions, Conditions: nonNil(w.Conditions)})
 	}
-	if w, ok := persist.Tolerance(rules.Apply(*d)); ok {
+	if w, ok := udev.Tolerance(rules.Apply(*d)); ok {
 		if t, err := apst.ParseTolerance(w.Value); err == nil {
 			v.Reached, v.By, v.Line, bound = true, "udev", w.Line, t.Bound()
 		}
@@ -302,16 +304,16 @@ func checkSettingOn(cd *settingDrive, rules persist.Rules, defaults []persist.De
 func writeSettingCheck(w *checkedWriter, name string, out *settingCheckJSON) {
 	switch out.Kind {
 	case "udev":
-		fmt.Fprintf(w, "%s: udev rules (%d)\n", esc(name), out.Rules)
+		fmt.Fprintf(w, "%s: udev rules (%d)\n", view.Escape(name), out.Rules)
 	case "sysfs-writes":
-		fmt.Fprintf(w, "%s: sysfs writes (systemd-tmpfiles w lines, tuned [sysfs] lines): %d\n", esc(name), out.SysfsWrites)
+		fmt.Fprintf(w, "%s: sysfs writes (systemd-tmpfiles w lines, tuned [sysfs] lines): %d\n", view.Escape(name), out.SysfsWrites)
 	case "module-default":
-		fmt.Fprintf(w, "%s: nvme_core.default_ps_max_latency_us, the default of every controller at probe\n", esc(name))
+		fmt.Fprintf(w, "%s: nvme_core.default_ps_max_latency_us, the default of every controller at probe\n", view.Escape(name))
 		for _, d := range out.Defaults {
-			fmt.Fprintln(w, "  "+esc(d))
+			fmt.Fprintln(w, "  "+view.Escape(d))
 		}
 	default:
-		fmt.Fprintf(w, "%s: neither udev rules nor a module default: only searched for the paths it writes (which drives it reaches is not evaluated)\n", esc(name))
+		fmt.Fprintf(w, "%s: neither udev rules nor a module default: only searched for the paths it writes (which drives it reaches is not evaluated)\n", view.Escape(name))
 	}
 	if len(out.Findings) == 0 {
 		fmt.Fprintln(w, "no known mistake")
@@ -321,16 +323,16 @@ func writeSettingCheck(w *checkedWriter, name string, out *settingCheckJSON) {
 		if fd.Serious {
 			kind = "mistake"
 		}
-		fmt.Fprintf(w, "%s (%s), line %d: %s\n  %s\n", kind, fd.Mistake, fd.Line, esc(fd.Text), esc(fd.Explanation))
+		fmt.Fprintf(w, "%s (%s), line %d: %s\n  %s\n", kind, fd.Mistake, fd.Line, view.Escape(fd.Text), view.Escape(fd.Explanation))
 	}
 	fmt.Fprintln(w)
 	for _, l := range out.lines {
 		fmt.Fprintln(w, l)
 	}
 	for _, d := range out.Drives {
-		fmt.Fprintf(w, "%s: %s", esc(d.Drive), esc(d.Model))
+		fmt.Fprintf(w, "%s: %s", view.Escape(d.Drive), view.Escape(d.Model))
 		if d.Serial != "" {
-			fmt.Fprintf(w, ", serial %s", esc(d.Serial))
+			fmt.Fprintf(w, ", serial %s", view.Escape(d.Serial))
 		}
 		if d.PCIID != nil {
 			fmt.Fprintf(w, ", PCI %s", *d.PCIID)
@@ -341,9 +343,9 @@ func writeSettingCheck(w *checkedWriter, name string, out *settingCheckJSON) {
 			if !wr.Exists {
 				exists = "DOES NOT EXIST on this drive: nothing is written there"
 			}
-			fmt.Fprintf(w, "  line %d writes %s = %s at %s: the path %s", wr.Line, esc(wr.Attr), esc(wr.Value), strings.Join(wr.Actions, ", "), exists)
+			fmt.Fprintf(w, "  line %d writes %s = %s at %s: the path %s", wr.Line, view.Escape(wr.Attr), view.Escape(wr.Value), strings.Join(wr.Actions, ", "), exists)
 			if len(wr.Conditions) > 0 {
-				fmt.Fprintf(w, " (when %s holds)", esc(strings.Join(wr.Conditions, ", ")))
+				fmt.Fprintf(w, " (when %s holds)", view.Escape(strings.Join(wr.Conditions, ", ")))
 			}
 			fmt.Fprintln(w)
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/apst/persist"
+	"github.com/nvmeapst/nvmeapst/examples/internal/view"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -117,8 +118,8 @@ func (v *recommendedValue) writeText(w *checkedWriter, rec *analysis.Recommendat
 		fmt.Fprintln(w, "nothing to change: the current bound already programs this table")
 		return
 	}
-	fmt.Fprintf(w, "apply now:  %s   (nvmeN: this drive's controller; apstctl inspect lists them)\n", esc(v.applyNow))
-	fmt.Fprintf(w, "for good:   %s   (a udev rule and the other forms: apstctl help persist)\n", esc(v.persist))
+	fmt.Fprintf(w, "apply now:  %s   (nvmeN: this drive's controller; apstctl inspect lists them)\n", view.Escape(v.applyNow))
+	fmt.Fprintf(w, "for good:   %s   (a udev rule and the other forms: apstctl help persist)\n", view.Escape(v.persist))
 }
 
 // boundText is a bound as a person reads it: "25000us", "0us (APST off)",

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nvmeapst/nvmeapst/apst/persist"
 	"github.com/nvmeapst/nvmeapst/apst/survey"
+	"github.com/nvmeapst/nvmeapst/examples/internal/view"
 )
 
 // surveyPersist holds survey's --persist and --persist-rules: one udev
@@ -109,12 +110,12 @@ func writeFleetRules(w io.Writer, goal string, rules []persist.FleetRule) {
 			needed++
 		}
 	}
-	fmt.Fprintf(w, "\nrules for goal %s: %d of %d models need a setting (udev rules, keyed on the model, the bound every drive of it takes)\n", esc(goal), needed, len(rules))
+	fmt.Fprintf(w, "\nrules for goal %s: %d of %d models need a setting (udev rules, keyed on the model, the bound every drive of it takes)\n", view.Escape(goal), needed, len(rules))
 	for _, r := range rules {
 		if !r.Needed {
 			continue
 		}
-		fmt.Fprintf(w, "  %s: %s", esc(r.Model), plural(r.Drives, "drive"))
+		fmt.Fprintf(w, "  %s: %s", view.Escape(r.Model), plural(r.Drives, "drive"))
 		switch {
 		case r.Conflict:
 			fmt.Fprintln(w, ": no rule: its drives need bounds no single value gives (firmware revisions differ); key rules on firmware_rev too")
@@ -128,7 +129,7 @@ func writeFleetRules(w io.Writer, goal string, rules []persist.FleetRule) {
 			fmt.Fprint(w, " (no bound meets the goal in a non-operational state: it stays in its operational states)")
 		}
 		fmt.Fprintln(w)
-		fmt.Fprintln(w, "    "+esc(r.Rule))
+		fmt.Fprintln(w, "    "+view.Escape(r.Rule))
 	}
 }
 

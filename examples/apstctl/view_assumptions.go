@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/examples/internal/view"
 	"github.com/nvmeapst/nvmeapst/internal/describe"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
@@ -132,7 +133,7 @@ func groupedAssumptionLines(as []apst.Assumptions, names []string) []string {
 		kind, rest, _ := strings.Cut(g.line, ": ")
 		who := make([]string, len(g.who))
 		for i, n := range g.who {
-			who[i] = esc(n) // a controller's name, a capture's path
+			who[i] = view.Escape(n) // a controller's name, a capture's path
 		}
 		out = append(out, kind+": ["+strings.Join(who, ", ")+"] "+rest)
 	}

@@ -10,6 +10,8 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst/diagnose"
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
 	"github.com/nvmeapst/nvmeapst/apst/persist"
+	"github.com/nvmeapst/nvmeapst/examples/internal/view"
+	"github.com/nvmeapst/nvmeapst/examples/internal/view/diagview"
 )
 
 // diagnosisJSON is the JSON of apstctl diagnose.
@@ -20,14 +22,14 @@ type diagnosisJSON struct {
 	Summary      string           `json:"summary"`
 	APSTRuledOut bool             `json:"apst_ruled_out"`
 	Undecided    []diagnose.Layer `json:"undecided"`
-	Separate     *layerTestJSON   `json:"separate,omitempty"`
+	Separate     *view.Test       `json:"separate,omitempty"`
 	OnResume     bool             `json:"on_resume"`
 	Replace      bool             `json:"replace"`
 	Causes       []diagCauseJSON  `json:"causes"`
 	Known        []knownJSON      `json:"known"`
 	Tried        []triedJSON      `json:"tried"`
 	Platform     persist.Platform `json:"platform"`
-	Unread       []unreadJSON     `json:"unread"`
+	Unread       []view.Unread    `json:"unread"`
 	Incidents    []incidentJSON   `json:"incidents"`
 	Facts        *factsJSON       `json:"facts"`
 	Log          *logJSON         `json:"log"`
@@ -43,31 +45,9 @@ type diagCauseJSON struct {
 	Layer      diagnose.Layer      `json:"layer"`
 	Likelihood diagnose.Likelihood `json:"likelihood"`
 	Score      int                 `json:"score"`
-	Evidence   []evidenceJSON      `json:"evidence"`
-	Against    []evidenceJSON      `json:"against"`
-	Tests      []layerTestJSON     `json:"tests"`
-}
-
-// evidenceJSON is one diagnose.Line of evidence: a log line's number
-// and the line as it appears.
-type evidenceJSON struct {
-	Source string `json:"source"`
-	Text   string `json:"text"`
-	Line   int    `json:"line,omitempty"`
-	Quote  string `json:"quote,omitempty"`
-}
-
-// layerTestJSON is one diagnose.Test.
-type layerTestJSON struct {
-	Action  string   `json:"action"`
-	Command string   `json:"command,omitempty"`
-	Cost    string   `json:"cost"`
-	Setting string   `json:"setting,omitempty"`
-	Where   []string `json:"where,omitempty"`
-}
-
-func testView(t diagnose.Test) layerTestJSON {
-	return layerTestJSON{Action: t.Action, Command: t.Command, Cost: t.Cost, Setting: t.Setting, Where: t.Where}
+	Evidence   []view.Evidence     `json:"evidence"`
+	Against    []view.Evidence     `json:"against"`
+	Tests      []view.Test         `json:"tests"`
 }
 
 // knownJSON is one diagnose.Known matched; a release range's ends are
@@ -93,24 +73,6 @@ type triedJSON struct {
 	FromLog bool             `json:"from_log"`
 }
 
-// unreadJSON is a line that looks like a failure and was not read.
-type unreadJSON struct {
-	Line int    `json:"line"`
-	Text string `json:"text"`
-}
-
-// linesView is the JSON of ls; nil stays nil (null), as the library gives it.
-func linesView(ls []diagnose.Line) []evidenceJSON {
-	if ls == nil {
-		return nil
-	}
-	v := make([]evidenceJSON, len(ls))
-	for i, l := range ls {
-		v[i] = evidenceJSON{Source: l.Source, Text: l.Text, Line: l.Line, Quote: l.Quote}
-	}
-	return v
-}
-
 // causesView is the JSON of cs; nil stays nil.
 func causesView(cs []diagnose.Cause) []diagCauseJSON {
 	if cs == nil {
@@ -119,11 +81,11 @@ func causesView(cs []diagnose.Cause) []diagCauseJSON {
 	v := make([]diagCauseJSON, len(cs))
 	for i, c := range cs {
 		v[i] = diagCauseJSON{Layer: c.Layer, Likelihood: c.Likelihood, Score: c.Score,
-			Evidence: linesView(c.Evidence), Against: linesView(c.Against)}
+			Evidence: diagview.Lines(c.Evidence, diagview.Plain), Against: diagview.Lines(c.Against, diagview.Plain)}
 		if c.Tests != nil {
-			v[i].Tests = make([]layerTestJSON, len(c.Tests))
+			v[i].Tests = make([]view.Test, len(c.Tests))
 			for j, t := range c.Tests {
-				v[i].Tests[j] = testView(t)
+				v[i].Tests[j] = diagview.Test(&t, diagview.Plain)
 			}
 		}
 	}
@@ -215,7 +177,7 @@ func eventView(e *kernlog.Event) eventJSON {
 func diagnoseView(r *diagnoseResult) diagnosisJSON {
 	v := diagnosisJSON{Controller: r.Controller, Address: r.Address, Failure: r.Failure, Summary: r.Summary, APSTRuledOut: r.APSTRuledOut,
 		Undecided: []diagnose.Layer{}, OnResume: r.OnResume, Replace: r.Replace, Causes: causesView(r.Causes),
-		Known: []knownJSON{}, Tried: []triedJSON{}, Platform: r.Platform, Unread: []unreadJSON{},
+		Known: []knownJSON{}, Tried: []triedJSON{}, Platform: r.Platform, Unread: []view.Unread{},
 		Incidents: []incidentJSON{}, Facts: factsView(r.Facts), Notes: r.Notes, Problems: r.Problems,
 		Assumptions: assumptionsView(&r.Assumptions)}
 	if v.Causes == nil {
@@ -223,7 +185,7 @@ func diagnoseView(r *diagnoseResult) diagnosisJSON {
 	}
 	v.Undecided = append(v.Undecided, r.Undecided...)
 	if r.Separate != nil {
-		t := testView(*r.Separate)
+		t := diagview.Test(r.Separate, diagview.Plain)
 		v.Separate = &t
 	}
 	for _, k := range r.Known {
@@ -234,7 +196,7 @@ func diagnoseView(r *diagnoseResult) diagnosisJSON {
 		v.Tried = append(v.Tried, triedJSON{Setting: t.Setting, Value: t.Value, Outcome: t.Outcome, FromLog: t.FromLog})
 	}
 	for _, u := range r.Unread {
-		v.Unread = append(v.Unread, unreadJSON{Line: u.Line, Text: u.Text})
+		v.Unread = append(v.Unread, view.Unread{Line: u.Line, Text: u.Text})
 	}
 	if v.Facts == nil {
 		v.Facts = &factsJSON{}
@@ -260,7 +222,7 @@ func diagnoseView(r *diagnoseResult) diagnosisJSON {
 // then the one test that separates an undecided pair, then the causes
 // with their quoted lines and tests.
 func writeDiagnosisText(w io.Writer, r *diagnoseResult) {
-	fmt.Fprintln(w, esc(r.Summary))
+	fmt.Fprintln(w, view.Escape(r.Summary))
 	if r.Separate != nil {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "to tell them apart:")
@@ -270,7 +232,7 @@ func writeDiagnosisText(w io.Writer, r *diagnoseResult) {
 		fmt.Fprintln(w)
 		fmt.Fprintf(w, "%d line(s) look like NVMe or PCIe failure messages but could not be read:\n", len(r.Unread))
 		for _, u := range r.Unread {
-			fmt.Fprintf(w, "  line %d: %s\n", u.Line, esc(u.Text))
+			fmt.Fprintf(w, "  line %d: %s\n", u.Line, view.Escape(u.Text))
 		}
 		fmt.Fprintln(w, "  (re-paste the log as the system wrote it: journalctl -k -b -1 --no-pager > kern.log)")
 	}
@@ -305,16 +267,16 @@ func writeDiagnosisText(w io.Writer, r *diagnoseResult) {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "known issues this log matches:")
 		for _, k := range r.Known {
-			fmt.Fprintf(w, "  %s (%s): %s; fixed by %s [%s]\n", k.ID, k.Layer, esc(k.Title), esc(k.Fix), esc(k.Source))
+			fmt.Fprintf(w, "  %s (%s): %s; fixed by %s [%s]\n", k.ID, k.Layer, view.Escape(k.Title), view.Escape(k.Fix), view.Escape(k.Source))
 		}
 	}
 	var tried []string
 	for _, t := range r.Tried {
 		switch {
 		case !t.FromLog:
-			tried = append(tried, esc(t.String()))
+			tried = append(tried, view.Escape(t.String()))
 		case known(t.Setting):
-			tried = append(tried, esc(t.String())+" [the log's command line]")
+			tried = append(tried, view.Escape(t.String())+" [the log's command line]")
 		}
 	}
 	if len(tried) > 0 {
@@ -326,7 +288,7 @@ func writeDiagnosisText(w io.Writer, r *diagnoseResult) {
 		l := r.Log
 		fmt.Fprintf(w, "kernel log: %d lines, %d events, %d incidents", l.Lines, l.Events, len(l.Incidents))
 		if l.Release != "" {
-			fmt.Fprintf(w, ", release %s", esc(l.Release))
+			fmt.Fprintf(w, ", release %s", view.Escape(l.Release))
 		}
 		fmt.Fprintln(w)
 		if l.LongLines > 0 || l.BinaryLines > 0 || l.DroppedEvents > 0 {
@@ -352,15 +314,15 @@ func writeDiagnosisText(w io.Writer, r *diagnoseResult) {
 			for _, k := range kinds {
 				parts = append(parts, fmt.Sprintf("%d %s", in.Counts[kernlog.Kind(k)], k))
 			}
-			fmt.Fprintf(w, "  %s (boot %d, %s): %s\n", esc(in.Name()), in.Boot, esc(span), strings.Join(parts, ", "))
+			fmt.Fprintf(w, "  %s (boot %d, %s): %s\n", view.Escape(in.Name()), in.Boot, view.Escape(span), strings.Join(parts, ", "))
 		}
 	}
 	if f := r.Facts; f != nil && f.Controller != "" {
 		fmt.Fprintln(w)
-		fmt.Fprintf(w, "facts (%s):\n", esc(f.Controller))
+		fmt.Fprintf(w, "facts (%s):\n", view.Escape(f.Controller))
 		for _, x := range []diagnose.Fact{f.KernelRelease, f.CommandLine} {
 			if x.Source != "" {
-				fmt.Fprintf(w, "  %s\n", esc(x.Describe()))
+				fmt.Fprintf(w, "  %s\n", view.Escape(x.Describe()))
 			}
 		}
 		writeFacts(w, f, "  ")
@@ -372,10 +334,10 @@ func writeDiagnosisText(w io.Writer, r *diagnoseResult) {
 			fmt.Fprintln(w, l)
 		}
 		for _, n := range r.Notes {
-			fmt.Fprintf(w, "note: %s\n", esc(n))
+			fmt.Fprintf(w, "note: %s\n", view.Escape(n))
 		}
 		for _, p := range r.Problems {
-			fmt.Fprintf(w, "problem: %s\n", esc(p))
+			fmt.Fprintf(w, "problem: %s\n", view.Escape(p))
 		}
 	}
 }
@@ -383,24 +345,24 @@ func writeDiagnosisText(w io.Writer, r *diagnoseResult) {
 // writeEvidence prints one line of evidence: where it comes from and what
 // it means, then the log line as it appears.
 func writeEvidence(w io.Writer, sign string, l diagnose.Line) {
-	fmt.Fprintf(w, "      %s %s: %s\n", sign, esc(l.Source), esc(l.Text))
+	fmt.Fprintf(w, "      %s %s: %s\n", sign, view.Escape(l.Source), view.Escape(l.Text))
 	if l.Quote != "" {
-		fmt.Fprintf(w, "          | %s\n", esc(l.Quote))
+		fmt.Fprintf(w, "          | %s\n", view.Escape(l.Quote))
 	}
 }
 
 // writeTest prints one test: the action after lead, the command, where a
 // lasting setting goes, and the cost.
 func writeTest(w io.Writer, lead string, t diagnose.Test) {
-	fmt.Fprintf(w, "%s%s\n", lead, esc(t.Action))
+	fmt.Fprintf(w, "%s%s\n", lead, view.Escape(t.Action))
 	ind := strings.Repeat(" ", min(len(lead), 6)+4)
 	if t.Command != "" {
-		fmt.Fprintf(w, "%s$ %s\n", ind, esc(t.Command))
+		fmt.Fprintf(w, "%s$ %s\n", ind, view.Escape(t.Command))
 	}
 	for _, s := range t.Where {
-		fmt.Fprintf(w, "%swhere: %s\n", ind, esc(s))
+		fmt.Fprintf(w, "%swhere: %s\n", ind, view.Escape(s))
 	}
-	fmt.Fprintf(w, "%scost: %s\n", ind, esc(t.Cost))
+	fmt.Fprintf(w, "%scost: %s\n", ind, view.Escape(t.Cost))
 }
 
 // known reports whether a setting of the command line is one a rule
@@ -417,7 +379,7 @@ func known(setting string) bool {
 func short(f diagnose.Fact) string {
 	switch f.Status {
 	case diagnose.Read:
-		return esc(f.Value)
+		return view.Escape(f.Value)
 	case diagnose.NotExposed:
 		return "(not exposed)"
 	case diagnose.Unreadable:
@@ -431,11 +393,11 @@ func short(f diagnose.Fact) string {
 func writeFacts(w io.Writer, f *diagnose.Facts, indent string) {
 	for _, x := range []diagnose.Fact{f.ASPMPolicy, f.State, f.ResetCount, f.ReconnectCount, f.CommandErrorCount} {
 		if x.Source != "" {
-			fmt.Fprintf(w, "%s%s\n", indent, esc(x.Describe()))
+			fmt.Fprintf(w, "%s%s\n", indent, view.Escape(x.Describe()))
 		}
 	}
 	for _, fn := range f.Path {
-		fmt.Fprintf(w, indent+"%s %s: d3cold_allowed %s, control %s, runtime_status %s, power_state %s\n", esc(fn.Role), esc(fn.Address),
+		fmt.Fprintf(w, indent+"%s %s: d3cold_allowed %s, control %s, runtime_status %s, power_state %s\n", view.Escape(fn.Role), view.Escape(fn.Address),
 			short(fn.D3coldAllowed), short(fn.Control), short(fn.RuntimeStatus), short(fn.PowerState))
 		var link []string
 		for _, c := range fn.Link.All() {
@@ -449,7 +411,7 @@ func writeFacts(w io.Writer, f *diagnose.Facts, indent string) {
 		fmt.Fprintf(w, indent+"SMART / Health: %d power cycles, %d unsafe shutdowns, %d media errors, %d error log entries, critical warning 0x%02x\n",
 			h.PowerCycles, h.UnsafeShutdowns, h.MediaErrors, h.ErrorLogEntries, h.CriticalWarning)
 	case f.HealthError != "":
-		fmt.Fprintf(w, indent+"SMART / Health: not read (%s)\n", esc(f.HealthError))
+		fmt.Fprintf(w, indent+"SMART / Health: not read (%s)\n", view.Escape(f.HealthError))
 	}
 }
 

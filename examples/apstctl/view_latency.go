@@ -6,6 +6,7 @@ import (
 
 	nvmeapst "github.com/nvmeapst/nvmeapst"
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/examples/internal/view"
 )
 
 // The views of a set-latency change (nvmeapst.LatencyChange).
@@ -49,9 +50,9 @@ func latencyChangeView(l *nvmeapst.LatencyChange) latencyChangeJSON {
 // writeLatencyChangeText writes the change, the table the kernel now
 // builds, and how to make the setting persistent.
 func writeLatencyChangeText(w io.Writer, l *nvmeapst.LatencyChange) {
-	fmt.Fprintf(w, "%s: pm_qos_latency_tolerance_us %s -> %s (ps_max_latency_us %s)\n", esc(l.Controller), l.Old, l.New, l.Bound)
+	fmt.Fprintf(w, "%s: pm_qos_latency_tolerance_us %s -> %s (ps_max_latency_us %s)\n", view.Escape(l.Controller), l.Old, l.New, l.Bound)
 	if l.Report.Sysfs.State != "" && l.Report.Sysfs.State != "live" {
-		fmt.Fprintf(w, "  the controller is %s: the kernel applies the new bound at the end of its next reset\n", esc(l.Report.Sysfs.State))
+		fmt.Fprintf(w, "  the controller is %s: the kernel applies the new bound at the end of its next reset\n", view.Escape(l.Report.Sysfs.State))
 	}
 	fmt.Fprintln(w)
 	a := l.Report.Assumptions()
@@ -59,7 +60,7 @@ func writeLatencyChangeText(w io.Writer, l *nvmeapst.LatencyChange) {
 	p := l.Persist
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "to keep it across reboots for every drive of this model, add to "+p.UdevFile+" (apstctl persist gives the other scopes and forms):")
-	fmt.Fprintln(w, "  "+esc(p.UdevRule))
+	fmt.Fprintln(w, "  "+view.Escape(p.UdevRule))
 	fmt.Fprintln(w, "and apply it now with: "+p.UdevReload)
 	fmt.Fprintln(w, "or, for every controller, on the kernel command line:")
 	fmt.Fprintln(w, "  "+p.KernelParameter)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/examples/internal/view"
 )
 
 // paramsJSON is the JSON of the kernel parameters (cli.md): the module
@@ -32,23 +33,11 @@ func paramsView(p *apst.Params) paramsJSON {
 		APSTSecondaryLatencyTolUS: uint64(p.SecondaryTolerance),
 		Quirks:                    p.Quirks.APST().String(),
 		ForceAPST:                 p.ForceAPST,
-		Config:                    configText(p),
+		Config:                    view.ConfigText(p),
 	}
 	if !p.Release.IsZero() {
 		r := p.Release.String()
 		v.Release = &r
 	}
 	return v
-}
-
-// configText is the key=value text of p that --with reads back. Without
-// QuirksGiven, Build looks the quirks up itself and the commands' p.Quirks
-// hold what that lookup finds (planFlags.params): the text leaves them to
-// the tables.
-func configText(p *apst.Params) string {
-	cfg := *p
-	if !cfg.QuirksGiven {
-		cfg.Quirks = 0
-	}
-	return cfg.String()
 }

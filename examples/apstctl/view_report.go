@@ -10,6 +10,7 @@ import (
 	nvmeapst "github.com/nvmeapst/nvmeapst"
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
+	"github.com/nvmeapst/nvmeapst/examples/internal/view"
 )
 
 // The views of an inspect report (nvmeapst.Report): its JSON (cli.md:
@@ -322,7 +323,7 @@ func writeReportText(w io.Writer, r *nvmeapst.Report, extra ...func(io.Writer, *
 	if rel == "" {
 		rel = "unknown"
 	}
-	fmt.Fprintf(w, "kernel %s, APST algorithm %s (%s)\n", esc(rel), r.Generation, r.GenerationNote)
+	fmt.Fprintf(w, "kernel %s, APST algorithm %s (%s)\n", view.Escape(rel), r.Generation, r.GenerationNote)
 	fmt.Fprintf(w, "nvme_core: %s\n", moduleText(r))
 	if r.ModuleProblem != nil {
 		fmt.Fprintf(w, "  module parameters unreadable: %s\n", problemText(r.ModuleProblem))
@@ -401,7 +402,7 @@ func yn(b bool) string {
 // problemText is a problem's message (escaped: it may quote a path or a
 // device's answer) with advice for its class.
 func problemText(p *nvmeapst.Problem) string {
-	msg := esc(p.Message)
+	msg := view.Escape(p.Message)
 	switch {
 	case p.Permission && strings.Contains(p.Message, "CAP_SYS_ADMIN"):
 		// the message says it already
@@ -417,11 +418,11 @@ func problemText(p *nvmeapst.Problem) string {
 // answer assumed that the report has not said already.
 func writeControllerText(w io.Writer, c *nvmeapst.ControllerReport, a *apst.Assumptions) {
 	s := c.Sysfs
-	fmt.Fprintf(w, "%s: %s, serial %s, firmware %s\n", esc(c.Name), orDash(esc(strings.TrimSpace(s.Model))),
-		orDash(esc(strings.TrimSpace(s.Serial))), orDash(esc(strings.TrimSpace(s.FirmwareRev))))
-	line := []string{"transport " + orDash(esc(s.Transport)), "state " + orDash(esc(s.State))}
+	fmt.Fprintf(w, "%s: %s, serial %s, firmware %s\n", view.Escape(c.Name), orDash(view.Escape(strings.TrimSpace(s.Model))),
+		orDash(view.Escape(strings.TrimSpace(s.Serial))), orDash(view.Escape(strings.TrimSpace(s.FirmwareRev))))
+	line := []string{"transport " + orDash(view.Escape(s.Transport)), "state " + orDash(view.Escape(s.State))}
 	if s.Address != "" {
-		line = append(line, "address "+esc(s.Address))
+		line = append(line, "address "+view.Escape(s.Address))
 	}
 	if s.HasControllerID {
 		line = append(line, fmt.Sprintf("cntlid %d", s.ControllerID))
@@ -450,19 +451,19 @@ func writeControllerText(w io.Writer, c *nvmeapst.ControllerReport, a *apst.Assu
 	}
 	fmt.Fprintln(w)
 	for _, src := range c.Quirks.Sources {
-		fmt.Fprintf(w, "    %s: %s [%s]\n", src.Table, esc(src.Rule), src.Quirks)
+		fmt.Fprintf(w, "    %s: %s [%s]\n", src.Table, view.Escape(src.Rule), src.Quirks)
 	}
 	for _, n := range c.QuirkNotes {
-		fmt.Fprintf(w, "    note: %s\n", esc(n))
+		fmt.Fprintf(w, "    note: %s\n", view.Escape(n))
 	}
 	for _, l := range assumptionLines(a, "") {
 		fmt.Fprintf(w, "    %s\n", l)
 	}
 
 	if c.APSTDisabled {
-		fmt.Fprintf(w, "  bound: none: %s\n", esc(c.BoundNote))
+		fmt.Fprintf(w, "  bound: none: %s\n", view.Escape(c.BoundNote))
 	} else {
-		fmt.Fprintf(w, "  bound: %s (%s): %s\n", c.Bound, c.BoundSource, esc(c.BoundNote))
+		fmt.Fprintf(w, "  bound: %s (%s): %s\n", c.Bound, c.BoundSource, view.Escape(c.BoundNote))
 	}
 	p := c.Params
 	fmt.Fprintf(w, "  params: %s, %s mode, primary %s/%s, secondary %s/%s, force_apst=%s\n",
@@ -471,7 +472,7 @@ func writeControllerText(w io.Writer, c *nvmeapst.ControllerReport, a *apst.Assu
 	if c.Plan != nil {
 		fmt.Fprintf(w, "  kernel: %s\n", planSummary(c.Plan))
 		for _, warn := range c.Plan.Warnings() {
-			fmt.Fprintf(w, "    warning: %s\n", esc(warn))
+			fmt.Fprintf(w, "    warning: %s\n", view.Escape(warn))
 		}
 	}
 	switch {
@@ -503,12 +504,12 @@ func writeControllerText(w io.Writer, c *nvmeapst.ControllerReport, a *apst.Assu
 		fmt.Fprintf(w, "  reach: kernel's table %s\n", reachText(c.ExpectedReach))
 	}
 	v := c.Verdict
-	fmt.Fprintf(w, "  verdict: %s: %s\n", v.Status, esc(v.Summary))
+	fmt.Fprintf(w, "  verdict: %s: %s\n", v.Status, view.Escape(v.Summary))
 	for _, cause := range v.Causes {
-		fmt.Fprintf(w, "    likely cause [%s]: %s\n", cause.Kind, esc(cause.Detail))
+		fmt.Fprintf(w, "    likely cause [%s]: %s\n", cause.Kind, view.Escape(cause.Detail))
 	}
 	for _, n := range v.Notes {
-		fmt.Fprintf(w, "    note: %s\n", esc(n))
+		fmt.Fprintf(w, "    note: %s\n", view.Escape(n))
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/diagnose"
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+	"github.com/nvmeapst/nvmeapst/examples/internal/view"
 	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 )
 
@@ -183,8 +184,8 @@ func TestDiagnoseViewsCoverLibrary(t *testing.T) {
 	mirrors := []struct{ lib, view reflect.Type }{
 		{reflect.TypeFor[diagnose.Diagnosis](), reflect.TypeFor[diagnosisJSON]()},
 		{reflect.TypeFor[diagnose.Cause](), reflect.TypeFor[diagCauseJSON]()},
-		{reflect.TypeFor[diagnose.Line](), reflect.TypeFor[evidenceJSON]()},
-		{reflect.TypeFor[diagnose.Test](), reflect.TypeFor[layerTestJSON]()},
+		{reflect.TypeFor[diagnose.Line](), reflect.TypeFor[view.Evidence]()},
+		{reflect.TypeFor[diagnose.Test](), reflect.TypeFor[view.Test]()},
 		{reflect.TypeFor[diagnose.Facts](), reflect.TypeFor[factsJSON]()},
 		{reflect.TypeFor[diagnose.Fact](), reflect.TypeFor[factJSON]()},
 		{reflect.TypeFor[diagnose.Function](), reflect.TypeFor[functionJSON]()},
@@ -192,7 +193,7 @@ func TestDiagnoseViewsCoverLibrary(t *testing.T) {
 		{reflect.TypeFor[diagnose.HealthLog](), reflect.TypeFor[healthLogJSON]()},
 		{reflect.TypeFor[diagnose.Known](), reflect.TypeFor[knownJSON]()},
 		{reflect.TypeFor[diagnose.Tried](), reflect.TypeFor[triedJSON]()},
-		{reflect.TypeFor[kernlog.UnreadLine](), reflect.TypeFor[unreadJSON]()},
+		{reflect.TypeFor[kernlog.UnreadLine](), reflect.TypeFor[view.Unread]()},
 	}
 	mirrored := map[reflect.Type]reflect.Type{}
 	for _, m := range mirrors {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
 	"io/fs"
@@ -14,24 +15,42 @@ import (
 // appPackage is the WebAssembly program of the page.
 const appPackage = "github.com/nvmeapst/nvmeapst/examples/web/app"
 
+// The two engines of the page: app.wasm, loaded with the page, answers
+// for a capture; app-log.wasm, the same program with the kernel log's
+// diagnosis too (kernlog and diagnose, about 1 MiB more), is loaded the
+// first time a log is pasted (and prefetched once the page is idle), so
+// that a first load does not pay for it.
+const (
+	wasmName    = "app.wasm"
+	wasmLogName = "app-log.wasm"
+	// noLogTag builds app.wasm without the diagnosis.
+	noLogTag = "nolog"
+)
+
 // BuildInfo describes a built page.
 type BuildInfo struct {
 	// Dir holds the static files.
 	Dir string
-	// WasmSize is the size of app.wasm in bytes.
-	WasmSize int64
+	// WasmSize is the size of app.wasm in bytes, WasmGzipSize of
+	// app.wasm.gz; WasmLogSize and WasmLogGzipSize those of app-log.wasm.
+	WasmSize, WasmGzipSize       int64
+	WasmLogSize, WasmLogGzipSize int64
 }
 
 // Build writes the static page to dir: the embedded HTML, CSS, JavaScript
-// and example capture, app.wasm (the app package compiled for js/wasm with
-// -trimpath and -ldflags=-s -w, which drop the symbol table and DWARF) and
-// wasm_exec.js from the Go installation that compiled it. It runs the go
-// command found in PATH from inside this module.
+// and example capture, app.wasm and app-log.wasm (the app package compiled
+// for js/wasm with -trimpath and -ldflags=-s -w, which drop the symbol
+// table and DWARF; app.wasm with the nolog tag) and wasm_exec.js from the
+// Go installation that compiled them, and beside every file of a
+// compressible type FILE.gz, its gzip encoding at the best compression, for
+// a server to send with Content-Encoding: gzip (Handler does). It runs the
+// go command found in PATH from inside this module.
 func Build(ctx context.Context, dir string) (BuildInfo, error) {
 	info := BuildInfo{Dir: dir}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return info, err
 	}
+	var written []string
 	err := fs.WalkDir(static, "static", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -40,7 +59,9 @@ func Build(ctx context.Context, dir string) (BuildInfo, error) {
 		if err != nil {
 			return err
 		}
-		return writeFile(filepath.Join(dir, strings.TrimPrefix(path, "static/")), b)
+		name := strings.TrimPrefix(path, "static/")
+		written = append(written, name)
+		return writeFile(filepath.Join(dir, name), b)
 	})
 	if err != nil {
 		return info, err
@@ -61,19 +82,80 @@ func Build(ctx context.Context, dir string) (BuildInfo, error) {
 	if err := writeFile(filepath.Join(dir, "wasm_exec.js"), execJS); err != nil {
 		return info, err
 	}
-	wasm, err := filepath.Abs(filepath.Join(dir, "app.wasm"))
-	if err != nil {
+	written = append(written, "wasm_exec.js", wasmName, wasmLogName)
+	for _, w := range []struct {
+		name string
+		tags string
+		size *int64
+	}{{wasmName, noLogTag, &info.WasmSize}, {wasmLogName, "", &info.WasmLogSize}} {
+		out, err := filepath.Abs(filepath.Join(dir, w.name))
+		if err != nil {
+			return info, err
+		}
+		if _, err := goOutput(ctx, []string{"GOOS=js", "GOARCH=wasm"}, "build", "-trimpath", "-ldflags=-s -w", "-tags="+w.tags, "-o", out, appPackage); err != nil {
+			return info, err
+		}
+		st, err := os.Stat(out)
+		if err != nil {
+			return info, err
+		}
+		*w.size = st.Size()
+	}
+	if err := gzipFiles(dir, written); err != nil {
 		return info, err
 	}
-	if _, err := goOutput(ctx, []string{"GOOS=js", "GOARCH=wasm"}, "build", "-trimpath", "-ldflags=-s -w", "-o", wasm, appPackage); err != nil {
-		return info, err
+	for _, w := range []struct {
+		name string
+		size *int64
+	}{{wasmName + ".gz", &info.WasmGzipSize}, {wasmLogName + ".gz", &info.WasmLogGzipSize}} {
+		st, err := os.Stat(filepath.Join(dir, w.name))
+		if err != nil {
+			return info, err
+		}
+		*w.size = st.Size()
 	}
-	st, err := os.Stat(wasm)
-	if err != nil {
-		return info, err
-	}
-	info.WasmSize = st.Size()
 	return info, nil
+}
+
+// compressible are the extensions of the files gzipFiles encodes.
+var compressible = []string{".wasm", ".js", ".html", ".css", ".txt"}
+
+// gzipFiles writes NAME.gz beside each compressible file of names in dir.
+func gzipFiles(dir string, names []string) error {
+	for _, name := range names {
+		if !isCompressible(name) {
+			continue
+		}
+		path := filepath.Join(dir, name)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		var buf bytes.Buffer
+		zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		if err != nil {
+			return err
+		}
+		if _, err := zw.Write(b); err != nil {
+			return err
+		}
+		if err := zw.Close(); err != nil {
+			return err
+		}
+		if err := writeFile(path+".gz", buf.Bytes()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func isCompressible(path string) bool {
+	for _, ext := range compressible {
+		if strings.HasSuffix(path, ext) {
+			return true
+		}
+	}
+	return false
 }
 
 // goOutput runs the go command with extra environment and returns its

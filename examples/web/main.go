@@ -6,24 +6,30 @@
 //	go run ./examples/web                  # build, then serve on http://127.0.0.1:8025/
 //	go run ./examples/web -out site        # write the static files to site/ and exit
 //
-// Nothing is built into the repository: app.wasm (about 4 MB) and
-// wasm_exec.js (which must match the Go release that compiled app.wasm) are
-// produced at build time, so a clone needs no build step before
+// Nothing is built into the repository: app.wasm (about 5 MB, 1.3 MB
+// gzipped), app-log.wasm (the same with the kernel log's diagnosis, loaded
+// when a log is pasted), their .gz encodings and wasm_exec.js (which must
+// match the Go release that compiled the wasm) are produced at build time, so a clone needs no build step before
 // go vet ./... or go test ./... The page computes everything in the
 // browser; the server only hands out the files.
 package main
 
 import (
+	"bytes"
 	"context"
 	"embed"
 	"errors"
 	"flag"
 	"fmt"
 	"io/fs"
+	"mime"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
+	"path"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -74,7 +80,8 @@ func run(args []string) int {
 		fmt.Fprintln(os.Stderr, "web:", err)
 		return 1
 	}
-	fmt.Fprintf(os.Stderr, "web: %s: app.wasm %d bytes\n", dir, info.WasmSize)
+	fmt.Fprintf(os.Stderr, "web: %s: app.wasm %d bytes (%d gzipped), app-log.wasm %d bytes (%d gzipped)\n",
+		dir, info.WasmSize, info.WasmGzipSize, info.WasmLogSize, info.WasmLogGzipSize)
 	if *out != "" {
 		return 0
 	}
@@ -101,7 +108,10 @@ func run(args []string) int {
 // Handler serves the built page from site with the headers a static host
 // should send too: the content security policy of index.html (scripts and
 // connections to this origin only, WebAssembly compilation allowed), no
-// referrer, no sniffing.
+// referrer, no sniffing. A file with a precompressed NAME.gz beside it
+// (Build writes them) is sent as that, with Content-Encoding: gzip and the
+// file's own Content-Type, to a client whose Accept-Encoding takes gzip;
+// the plain file to any other.
 func Handler(site fs.FS) http.Handler {
 	files := http.FileServerFS(site)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -110,8 +120,50 @@ func Handler(site fs.FS) http.Handler {
 		h.Set("Referrer-Policy", "no-referrer")
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Cache-Control", "no-cache")
+		name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
+		if name == "" {
+			name = "index.html"
+		}
+		if isCompressible(name) {
+			h.Add("Vary", "Accept-Encoding")
+			if (r.Method == http.MethodGet || r.Method == http.MethodHead) && acceptsGzip(r.Header.Values("Accept-Encoding")) {
+				if gz, err := fs.Stat(site, name+".gz"); err == nil && gz.Mode().IsRegular() {
+					if b, err := fs.ReadFile(site, name+".gz"); err == nil {
+						ctype := mime.TypeByExtension(path.Ext(name))
+						if ctype == "" {
+							ctype = "application/octet-stream"
+						}
+						h.Set("Content-Type", ctype)
+						h.Set("Content-Encoding", "gzip")
+						http.ServeContent(w, r, name, gz.ModTime(), bytes.NewReader(b))
+						return
+					}
+				}
+			}
+		}
 		files.ServeHTTP(w, r)
 	})
+}
+
+// acceptsGzip reports whether Accept-Encoding header values take gzip: the
+// coding gzip (or x-gzip, or *) listed without q=0.
+func acceptsGzip(values []string) bool {
+	for _, v := range values {
+		for _, part := range strings.Split(v, ",") {
+			coding, params, _ := strings.Cut(part, ";")
+			coding = strings.ToLower(strings.TrimSpace(coding))
+			if coding != "gzip" && coding != "x-gzip" && coding != "*" {
+				continue
+			}
+			if k, v, ok := strings.Cut(strings.TrimSpace(params), "="); ok && strings.TrimSpace(k) == "q" {
+				if q, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil && q == 0 {
+					continue
+				}
+			}
+			return true
+		}
+	}
+	return false
 }
 
 // csp is the policy index.html also states in its meta element.

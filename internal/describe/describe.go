@@ -2,9 +2,10 @@
 // outputs and the web page (examples/web) share, so that the command and
 // the page say the same thing in the same words: a controller's identity,
 // the kernel parameters, what the kernel sends, a table in short, and
-// what an answer assumed because its input did not say it; and the
-// parameters that a diagnosis of a pasted kernel log assumes for a capture
-// (PastedLogParams), so that the command and the page diagnose alike.
+// what an answer assumed because its input did not say it. The parameters
+// that a diagnosis of a pasted kernel log assumes for a capture are in
+// describe/pastedlog, apart, so that what describes does not link the
+// diagnosis.
 //
 // Untrusted strings (model, firmware) are escaped for a terminal
 // (safeio.EscapeTerminal). The functions are pure and safe for concurrent

@@ -11,6 +11,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/measure"
 	"github.com/nvmeapst/nvmeapst/apst/persist"
+	"github.com/nvmeapst/nvmeapst/apst/persist/udev"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -22,7 +23,7 @@ var expectedHarms = map[string]string{}
 // unlike are two controllers that share nothing a setting can select by:
 // name, model, serial number, firmware, PCI ID. A setting that reaches both
 // reaches every controller.
-var unlike = []persist.Drive{
+var unlike = []udev.Drive{
 	{Name: "nvme0", Model: "Samsung SSD 990 EVO Plus 1TB", Serial: "S7U1NJ0X000001", Firmware: "2B2QKXG7",
 		PCI: apst.PCIID{Vendor: 0x144d, Device: 0xa80d}, HasPCI: true, HasTolerance: true},
 	{Name: "nvme1", Model: "WDC WDS500G2B0C-00PXH0", Serial: "20112A800001", Firmware: "211070WD",
@@ -36,7 +37,7 @@ var unlike = []persist.Drive{
 func harms(t *testing.T, text string) []string {
 	t.Helper()
 	var out []string
-	if rs, err := persist.ParseRules(text); err == nil && len(rs) > 0 {
+	if rs, err := udev.ParseRules(text); err == nil && len(rs) > 0 {
 		for _, f := range persist.CheckRules(rs, text) {
 			if f.Mistake == persist.MistakeGlobalZero {
 				out = append(out, "udev: "+f.Mistake.String()+": "+f.Text)

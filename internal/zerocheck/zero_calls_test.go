@@ -19,6 +19,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
 	"github.com/nvmeapst/nvmeapst/apst/measure"
 	"github.com/nvmeapst/nvmeapst/apst/persist"
+	"github.com/nvmeapst/nvmeapst/apst/persist/udev"
 	"github.com/nvmeapst/nvmeapst/apst/survey"
 	"github.com/nvmeapst/nvmeapst/ioctl"
 	"github.com/nvmeapst/nvmeapst/ioctl/ioctltest"
@@ -544,9 +545,6 @@ var zeroCalls = []zeroCall{
 	{"persist.Choice.Tolerance", func() []any {
 		return results(persist.Choice{}.Tolerance())
 	}},
-	{"persist.Expr.String", func() []any {
-		return results(persist.Expr{}.String())
-	}},
 	{"persist.Fleet.Add", func() []any {
 		return results((&persist.Fleet{}).Add("", apst.Microseconds(0), nil))
 	}},
@@ -571,12 +569,6 @@ var zeroCalls = []zeroCall{
 	{"persist.Resolve", func() []any {
 		return results(persist.Resolve(&powerstate.Controller{}, apst.Params{}, persist.Goal{}))
 	}},
-	{"persist.Rule.String", func() []any {
-		return results(persist.Rule{}.String())
-	}},
-	{"persist.Rules.Apply", func() []any {
-		return results((*new(persist.Rules)).Apply(persist.Drive{}))
-	}},
 	{"persist.Scope.IsGlob", func() []any {
 		return results(persist.Scope{}.IsGlob())
 	}},
@@ -587,7 +579,7 @@ var zeroCalls = []zeroCall{
 		return results(persist.Scope{}.Validate())
 	}},
 	{"persist.SysfsWrite.Reaches", func() []any {
-		return results(persist.SysfsWrite{}.Reaches(persist.Drive{}))
+		return results(persist.SysfsWrite{}.Reaches(udev.Drive{}))
 	}},
 	{"persist.UdevMatch", func() []any {
 		return results(persist.UdevMatch(persist.Scope{}))
@@ -595,8 +587,20 @@ var zeroCalls = []zeroCall{
 	{"persist.UdevRule", func() []any {
 		return results(persist.UdevRule(persist.Scope{}, apst.Tolerance{}))
 	}},
-	{"persist.Write.IsTolerance", func() []any {
-		return results(persist.Write{}.IsTolerance())
+	{"udev.Drive.ControllerName", func() []any {
+		return results((&udev.Drive{}).ControllerName())
+	}},
+	{"udev.Expr.String", func() []any {
+		return results(udev.Expr{}.String())
+	}},
+	{"udev.Rule.String", func() []any {
+		return results(udev.Rule{}.String())
+	}},
+	{"udev.Rules.Apply", func() []any {
+		return results((*new(udev.Rules)).Apply(udev.Drive{}))
+	}},
+	{"udev.Write.IsTolerance", func() []any {
+		return results(udev.Write{}.IsTolerance())
 	}},
 	{"survey.AssumedOf", func() []any {
 		return results(survey.AssumedOf(&apst.Assumptions{}))

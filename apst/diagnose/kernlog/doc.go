@@ -1,6 +1,8 @@
-// Package kernlog reads the kernel log lines that matter when an NVMe drive
-// drops out, resets or stalls (kernel-apst.md §15), from a pasted or live
-// log, and groups them into incidents per controller.
+// Package kernlog reads the kernel log lines of an NVMe drop-out.
+//
+// It reads the lines that matter when an NVMe drive drops out, resets or
+// stalls (kernel-apst.md §15), from a pasted or live log, and groups them
+// into incidents per controller.
 //
 // # Shapes
 //

@@ -19,6 +19,7 @@ import (
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
+	"github.com/nvmeapst/nvmeapst/examples/internal/view"
 	"github.com/nvmeapst/nvmeapst/internal/describe"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 	"github.com/nvmeapst/nvmeapst/powerstate/capture"
@@ -43,7 +44,8 @@ type Request struct {
 	Drive   string `json:"drive"`
 	// Feature is a get-feature (FID 0Ch) capture; empty for none.
 	Feature []byte `json:"-"`
-	// Bound is --ps-max-latency-us ("" = the kernel's default), Kernel is
+	// Bound is --ps-max-latency-us as people type it (normalizeBound: "" =
+	// the kernel's default, 25000, 25,000, 25 ms, 1.5 s), Kernel is
 	// --kernel ("" = current), PCIID is --pci-id ("" = inferred).
 	Bound  string `json:"bound"`
 	Kernel string `json:"kernel"`
@@ -81,11 +83,13 @@ type Response struct {
 	Params      string            `json:"params,omitempty"`
 	Config      string            `json:"config,omitempty"`
 	Assumptions []string          `json:"assumptions,omitempty"`
-	Plan        *PlanView         `json:"plan,omitempty"`
-	Sweep       *SweepView        `json:"sweep,omitempty"`
-	Compare     *CompareView      `json:"compare,omitempty"`
-	Simulate    []SimView         `json:"simulate,omitempty"`
-	Check       *CheckView        `json:"check,omitempty"`
+	// Headline is the answer in one sentence (HeadlineView).
+	Headline *HeadlineView `json:"headline,omitempty"`
+	Plan     *PlanView     `json:"plan,omitempty"`
+	Sweep    *SweepView    `json:"sweep,omitempty"`
+	Compare  *CompareView  `json:"compare,omitempty"`
+	Simulate []SimView     `json:"simulate,omitempty"`
+	Check    *CheckView    `json:"check,omitempty"`
 	// Diagnosis is the diagnosis of the kernel log; nil without one.
 	Diagnosis *DiagnosisView `json:"diagnosis,omitempty"`
 	// Drive is the shareable encoding of the drive (EncodeDrive: the power
@@ -108,16 +112,20 @@ type ControllerView struct {
 	FromShared bool   `json:"from_shared"`
 }
 
-// StateView is one power state of a plan.
+// StateView is one power state of a plan. Decision is plan.Explain's
+// sentence in the page's unit style (unitStyle), as the outcomes of the
+// plan, the sweep's intervals and the comparison are; parameters and table
+// entries read as apstctl prints them.
 type StateView struct {
-	State    int    `json:"state"`
-	Op       string `json:"op"`
-	MaxPower string `json:"max_power"`
-	EnLat    uint64 `json:"enlat_us"`
-	ExLat    uint64 `json:"exlat_us"`
-	Entry    string `json:"entry"`
-	Decision string `json:"decision"`
-	Selected bool   `json:"selected"`
+	State    int     `json:"state"`
+	Op       string  `json:"op"`
+	MaxPower string  `json:"max_power"`
+	PowerW   float64 `json:"max_power_w"`
+	EnLat    uint64  `json:"enlat_us"`
+	ExLat    uint64  `json:"exlat_us"`
+	Entry    string  `json:"entry"`
+	Decision string  `json:"decision"`
+	Selected bool    `json:"selected"`
 }
 
 // PlanView is the plan at the bound set, as apstctl plan prints it.
@@ -134,16 +142,19 @@ type PlanView struct {
 }
 
 // IntervalView is one interval of the sweep. Lo and Hi are the interval's
-// bounds as floats for drawing (Hi is Max+1), MinText and MaxText as text.
+// bounds as floats for drawing (Hi is Max+1), MinText and MaxText as text
+// (formatBound), MinUS the smallest bound exactly (what a click sets).
 type IntervalView struct {
 	MinText        string   `json:"min"`
 	MaxText        string   `json:"max"`
+	MinUS          uint64   `json:"min_us"`
 	Lo             float64  `json:"lo"`
 	Hi             float64  `json:"hi"`
 	MaxPS          int      `json:"max_ps"`
 	Deepest        int      `json:"deepest"`
 	WorstExitUS    uint64   `json:"worst_exit_us"`
 	WorstExitState int      `json:"worst_exit_state"`
+	WorstExit      string   `json:"worst_exit"`
 	DeepestPowerW  float64  `json:"deepest_power_w"`
 	DeepestPower   string   `json:"deepest_power"`
 	Outcome        string   `json:"outcome"`
@@ -152,12 +163,16 @@ type IntervalView struct {
 	Current        bool     `json:"current"`
 }
 
-// SweepView is the whole bound range split into intervals.
+// SweepView is the whole bound range split into intervals. Bound is the
+// bound set and Default the kernel's default bound (as floats for drawing),
+// each with its text.
 type SweepView struct {
-	Params    string         `json:"params"`
-	Bound     float64        `json:"bound"`
-	BoundText string         `json:"bound_text"`
-	Intervals []IntervalView `json:"intervals"`
+	Params      string         `json:"params"`
+	Bound       float64        `json:"bound"`
+	BoundText   string         `json:"bound_text"`
+	Default     float64        `json:"default"`
+	DefaultText string         `json:"default_text"`
+	Intervals   []IntervalView `json:"intervals"`
 }
 
 // CompareConfigView is one side of the comparison.
@@ -169,6 +184,7 @@ type CompareConfigView struct {
 	Deepest     int    `json:"deepest"`
 	DeepestPow  string `json:"deepest_power"`
 	WorstExitUS uint64 `json:"worst_exit_us"`
+	WorstExit   string `json:"worst_exit"`
 	KernelLog   string `json:"kernel_log"`
 }
 
@@ -229,7 +245,7 @@ func Compute(req *Request) *Response {
 		if r.Errors == nil {
 			r.Errors = map[string]string{}
 		}
-		r.Errors[field] = err.Error()
+		r.Errors[field] = userMessage(err)
 	}
 	t0 := time.Now()
 	lap := func(name string) {
@@ -264,22 +280,31 @@ func Compute(req *Request) *Response {
 		return r
 	}
 	r.Drive = EncodeDrive(&c)
-	r.Controller = controllerView(&c, shared)
+	r.Controller = driveSection(&c, shared)
 
-	p, field, err := params(&c, req)
+	p, defaultBound, field, err := kernelParams(&c, req)
 	if err != nil {
 		fail(field, err)
 		return r
 	}
-	r.Params = describeParams(&p)
-	r.Config = configText(p)
+	r.Params = describe.Params(&p, true)
+	r.Config = view.ConfigText(&p)
 	plan, err := apst.Build(&c, p)
 	if err != nil {
 		fail("bound", err)
 		return r
 	}
 	r.Assumptions = assumptions(&c, &plan, shared)
-	r.Plan = planView(&c, &plan)
+	r.Plan = planSection(&c, &plan)
+	var def *apst.Plan
+	if p.Bound != defaultBound {
+		dp := p
+		dp.Bound = defaultBound
+		if d, err := apst.Build(&c, dp); err == nil {
+			def = &d
+		}
+	}
+	r.Headline = headline(&c, &plan, def)
 	lap("plan")
 
 	sw, err := analysis.Sweep(&c, p)
@@ -287,7 +312,7 @@ func Compute(req *Request) *Response {
 		fail("bound", err)
 		return r
 	}
-	r.Sweep = sweepView(&c, &sw, p.Bound)
+	r.Sweep = sweepView(&c, &sw, p.Bound, defaultBound)
 	lap("sweep")
 
 	a, errA := apst.ParseConfig(req.CompareA, p)
@@ -342,11 +367,30 @@ func Compute(req *Request) *Response {
 		} else if v, err := analysis.Check(&c, p, fc.Feature); err != nil {
 			fail("feature", err)
 		} else {
-			r.Check = checkView(&v, fc.Format)
+			r.Check = checkSection(&v, fc.Format)
 		}
 	}
 	lap("check")
 	return r
+}
+
+// libraryPrefixes are the package names the library's errors start with
+// (the guide's rule for errors); the page shows a message without them,
+// in the user's terms.
+var libraryPrefixes = []string{"powerstate: ", "apst: ", "analysis: ", "kernlog: ", "diagnose: ", "persist: "}
+
+// userMessage is err's message without the library's package prefixes.
+func userMessage(err error) string {
+	msg := err.Error()
+	for again := true; again; {
+		again = false
+		for _, p := range libraryPrefixes {
+			if strings.HasPrefix(msg, p) {
+				msg, again = msg[len(p):], true
+			}
+		}
+	}
+	return msg
 }
 
 func orDefault(s, def string) string {
@@ -379,46 +423,42 @@ func loadDrive(req *Request) (c powerstate.Controller, shared bool, err error) {
 // with a kernel log, no error.
 var errNoCapture = errors.New("no capture: paste, drop or pick one (nvme id-ctrl, -o json, -b, smartctl -a/-x/-j)")
 
-// params builds the kernel parameters as apstctl's plan flags do: the
+// kernelParams builds the kernel parameters as apstctl's plan flags do: the
 // kernel first (it sets its default bound), then the bound, then the PCI ID
 // given, which becomes the controller's (so Build's own quirk lookup uses
 // it), and the quirks of the release's tables for the drive in p.Quirks
-// (what Build's lookup finds, for the descriptions). field names the input
-// an error belongs to.
-func params(c *powerstate.Controller, req *Request) (apst.Params, string, error) {
-	p := apst.DefaultParams(apst.Current)
+// (what Build's lookup finds, for the descriptions). defaultBound is the
+// kernel's default bound for the release (before the bound given). field
+// names the input an error belongs to.
+func kernelParams(c *powerstate.Controller, req *Request) (p apst.Params, defaultBound apst.Microseconds, field string, err error) {
+	p = apst.DefaultParams(apst.Current)
 	if k := strings.TrimSpace(req.Kernel); k != "" {
 		if err := p.Set("kernel", k); err != nil {
-			return p, "kernel", err
+			return p, 0, "kernel", err
 		}
 	}
+	defaultBound = p.Bound
 	if b := strings.TrimSpace(req.Bound); b != "" {
-		if err := p.Set("ps-max-latency-us", b); err != nil {
-			return p, "bound", err
+		n, err := normalizeBound(b)
+		if err != nil {
+			return p, 0, "bound", err
+		}
+		if err := p.Set("ps-max-latency-us", n); err != nil {
+			return p, 0, "bound", fmt.Errorf("latency bound %q: at most 18446744073709551615 µs: %s", b, errBoundSyntax)
 		}
 	}
 	if id := strings.TrimSpace(req.PCIID); id != "" {
 		var pci apst.PCIID
 		if err := pci.UnmarshalText([]byte(id)); err != nil {
-			return p, "pci_id", err
+			return p, 0, "pci_id", err
 		}
 		if pci.Vendor != c.VendorID && !c.Missing.Has(powerstate.FieldVendorID) {
-			return p, "pci_id", fmt.Errorf("PCI ID %s: the vendor %04x is not the capture's VID %04x", id, pci.Vendor, c.VendorID)
+			return p, 0, "pci_id", fmt.Errorf("PCI ID %s: the vendor %04x is not the capture's VID %04x", id, pci.Vendor, c.VendorID)
 		}
 		c.PCIDeviceID = pci.Device
 	}
 	p.Quirks = apst.DriveQuirks(c, p.Release).Quirks
-	return p, "", nil
-}
-
-// configText is the key=value text of p (the configuration as compare
-// reads it back): without QuirksGiven Build looks the quirks up itself, so
-// the text leaves them to the tables, as apstctl's does.
-func configText(p apst.Params) string {
-	if !p.QuirksGiven {
-		p.Quirks = 0
-	}
-	return p.String()
+	return p, defaultBound, "", nil
 }
 
 // drawGaps is simulate's --gaps: a distribution drawn with a PCG source of
@@ -453,13 +493,13 @@ func drawGaps(spec string, count int, seed uint64) ([]apst.Microseconds, string,
 	return gaps, fmt.Sprintf("%d gaps, listed", len(gaps)), nil
 }
 
-func controllerView(c *powerstate.Controller, shared bool) *ControllerView {
+func driveSection(c *powerstate.Controller, shared bool) *ControllerView {
 	apsta := fmt.Sprintf("%#x", c.APSTA)
 	if !c.APSTAKnown() {
 		apsta = "unknown"
 	}
 	return &ControllerView{
-		Describe:   describeController(c),
+		Describe:   describe.Controller(c),
 		Model:      c.Model,
 		Firmware:   c.Firmware,
 		VendorID:   fmt.Sprintf("%04x", c.VendorID),
@@ -492,17 +532,17 @@ func assumptions(c *powerstate.Controller, plan *apst.Plan, shared bool) []strin
 	return out
 }
 
-func planView(c *powerstate.Controller, plan *apst.Plan) *PlanView {
+func planSection(c *powerstate.Controller, plan *apst.Plan) *PlanView {
 	reach := analysis.Reachability(c, &plan.Table)
 	v := &PlanView{
-		Params:    describeParams(&plan.Params),
-		Outcome:   describeOutcome(plan),
+		Params:    describe.Params(&plan.Params, true),
+		Outcome:   unitStyle(describe.Outcome(plan)),
 		MaxPS:     plan.MaxPS,
 		Deepest:   int(reach.Deepest),
 		Reachable: []int{},
 		KernelLog: plan.KernelLog(),
 		Logs:      plan.Logs(),
-		Table:     compactTable(&plan.Table, c.StateCount()),
+		Table:     describe.Table(&plan.Table, c.StateCount()),
 	}
 	for s := range reach.States.All() {
 		v.Reachable = append(v.Reachable, int(s))
@@ -513,28 +553,30 @@ func planView(c *powerstate.Controller, plan *apst.Plan) *PlanView {
 			op = "non-op"
 		}
 		v.States = append(v.States, StateView{
-			State: i, Op: op, MaxPower: d.MaxPower.String(),
+			State: i, Op: op, MaxPower: formatWatts(d.MaxPower.Watts()), PowerW: d.MaxPower.Watts(),
 			EnLat: uint64(d.EntryLatency), ExLat: uint64(d.ExitLatency),
-			Entry: plan.Table[i].String(), Decision: plan.Explain(c, uint8(i)),
+			Entry: plan.Table[i].String(), Decision: unitStyle(plan.Explain(c, uint8(i))),
 			Selected: plan.Decision(uint8(i)).Reason.Selected(),
 		})
 	}
 	return v
 }
 
-func sweepView(c *powerstate.Controller, sw *analysis.BoundSweep, bound apst.Microseconds) *SweepView {
-	v := &SweepView{Params: describeParamsBound(&sw.Params, false), Bound: float64(bound), BoundText: bound.String()}
+func sweepView(c *powerstate.Controller, sw *analysis.BoundSweep, bound, defaultBound apst.Microseconds) *SweepView {
+	v := &SweepView{Params: describe.Params(&sw.Params, false), Bound: float64(bound), BoundText: formatBound(bound),
+		Default: float64(defaultBound), DefaultText: formatBound(defaultBound)}
 	n := c.StateCount()
 	for i := range sw.Intervals {
 		iv := &sw.Intervals[i]
 		pow := c.PowerStates[iv.Reach.Deepest].MaxPower
 		iw := IntervalView{
-			MinText: iv.Min.String(), MaxText: iv.Max.String(),
+			MinText: formatBound(iv.Min), MaxText: formatBound(iv.Max), MinUS: uint64(iv.Min),
 			Lo: float64(iv.Min), Hi: float64(iv.Max) + 1,
 			MaxPS: iv.Plan.MaxPS, Deepest: int(iv.Reach.Deepest),
 			WorstExitUS: uint64(iv.Reach.WorstExitLatency), WorstExitState: iv.Reach.WorstExitState,
-			DeepestPowerW: pow.Watts(), DeepestPower: pow.String(),
-			Outcome: describeOutcome(&iv.Plan), Table: compactTable(&iv.Plan.Table, n),
+			WorstExit:     formatMicros(uint64(iv.Reach.WorstExitLatency)),
+			DeepestPowerW: pow.Watts(), DeepestPower: formatWatts(pow.Watts()),
+			Outcome: unitStyle(describe.Outcome(&iv.Plan)), Table: describe.Table(&iv.Plan.Table, n),
 			Current: iv.Contains(bound),
 		}
 		for s := range n {
@@ -550,9 +592,10 @@ func compareView(c *powerstate.Controller, cmp *analysis.Comparison) *CompareVie
 	for i := range cmp.Configs {
 		r := &cmp.Configs[i]
 		v.Configs = append(v.Configs, CompareConfigView{
-			Name: r.Config.Name, Params: describeParams(&r.Plan.Params), Outcome: describeOutcome(&r.Plan),
-			MaxPS: r.Plan.MaxPS, Deepest: int(r.Reach.Deepest), DeepestPow: r.DeepestMaxPower.String(),
-			WorstExitUS: uint64(r.Reach.WorstExitLatency), KernelLog: r.Plan.KernelLog(),
+			Name: r.Config.Name, Params: describe.Params(&r.Plan.Params, true), Outcome: unitStyle(describe.Outcome(&r.Plan)),
+			MaxPS: r.Plan.MaxPS, Deepest: int(r.Reach.Deepest), DeepestPow: formatWatts(r.DeepestMaxPower.Watts()),
+			WorstExitUS: uint64(r.Reach.WorstExitLatency), WorstExit: formatMicros(uint64(r.Reach.WorstExitLatency)),
+			KernelLog: r.Plan.KernelLog(),
 		})
 	}
 	for _, row := range cmp.States {
@@ -567,14 +610,14 @@ func compareView(c *powerstate.Controller, cmp *analysis.Comparison) *CompareVie
 		v.Differences = append(v.Differences, d.String())
 	}
 	v.PowerDeltaW = float64(cmp.PowerDelta) / 1e6
-	v.PowerDelta = fmt.Sprintf("%+.1f mW", float64(cmp.PowerDelta)/1000)
+	v.PowerDelta = fmt.Sprintf("%+.1f mW", float64(cmp.PowerDelta)/1000) // the second's idle power less the first's
 	return v
 }
 
 func simView(name, source string, sim *analysis.Simulation) SimView {
 	v := SimView{
 		Name: name, Source: source, Count: sim.Count, TotalIdle: sim.TotalIdle.Duration().String(),
-		P50: sim.P50.String(), P90: sim.P90.String(), P99: sim.P99.String(), Max: sim.Max.String(),
+		P50: formatMicros(uint64(sim.P50)), P90: formatMicros(uint64(sim.P90)), P99: formatMicros(uint64(sim.P99)), Max: formatMicros(uint64(sim.Max)),
 		AvgIdlePowerW: float64(sim.AverageIdlePower) / 1e6,
 	}
 	for s := range sim.Timeline.States().All() {
@@ -584,7 +627,7 @@ func simView(name, source string, sim *analysis.Simulation) SimView {
 	return v
 }
 
-func checkView(v *analysis.Verdict, f powerstate.Format) *CheckView {
+func checkSection(v *analysis.Verdict, f powerstate.Format) *CheckView {
 	out := &CheckView{Match: v.Match, Format: f.String(), Differences: []string{}, ReproducedBy: []ReproductionView{}, Notes: v.Notes}
 	if out.Notes == nil {
 		out.Notes = []string{}
@@ -601,7 +644,7 @@ func checkView(v *analysis.Verdict, f powerstate.Format) *CheckView {
 		out.Differences = append(out.Differences, fmt.Sprintf("ps%d: kernel %s, drive %s", d.State, d.Expected, d.Drive))
 	}
 	for _, rp := range v.ReproducedBy {
-		out.ReproducedBy = append(out.ReproducedBy, ReproductionView{Config: configText(rp.Params), Min: rp.Min.String(), Max: rp.Max.String(), Reason: rp.Reason})
+		out.ReproducedBy = append(out.ReproducedBy, ReproductionView{Config: view.ConfigText(&rp.Params), Min: rp.Min.String(), Max: rp.Max.String(), Reason: rp.Reason})
 	}
 	return out
 }

@@ -1,3 +1,5 @@
+//go:build !nolog
+
 package main
 
 import (
@@ -12,117 +14,17 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst/diagnose"
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
 	"github.com/nvmeapst/nvmeapst/apst/persist"
+	"github.com/nvmeapst/nvmeapst/examples/internal/view"
+	"github.com/nvmeapst/nvmeapst/examples/internal/view/diagview"
 	"github.com/nvmeapst/nvmeapst/internal/describe"
-	"github.com/nvmeapst/nvmeapst/internal/safeio"
+	"github.com/nvmeapst/nvmeapst/internal/describe/pastedlog"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
-
-// maxLog bounds a pasted kernel log, as the library bounds a live read
-// (nvmeapst.MaxKernelLog): a kernel's ring buffer is a few MiB, a whole
-// journal of many boots rarely more than this.
-const maxLog = 64 << 20
-
-// DiagnosisView is the diagnosis of a pasted kernel log
-// (diagnose.Diagnosis), as apstctl diagnose -o json gives its fields. The
-// strings that come from the log (the quotes, the lines not read, and the
-// texts and the summary that name what the log names) are escaped as
-// apstctl's text output escapes them (safeio.EscapeTerminal: controls and
-// bidirectional marks become visible escapes), and the page sets every
-// string as text, never as markup.
-type DiagnosisView struct {
-	Controller   string   `json:"controller,omitempty"`
-	Address      string   `json:"address,omitempty"`
-	Failure      bool     `json:"failure"`
-	Summary      string   `json:"summary"`
-	APSTRuledOut bool     `json:"apst_ruled_out"`
-	Undecided    []string `json:"undecided"`
-	// Separate is the test that tells the two Undecided layers apart.
-	Separate *TestView   `json:"separate,omitempty"`
-	OnResume bool        `json:"on_resume"`
-	Replace  bool        `json:"replace"`
-	Causes   []CauseView `json:"causes"`
-	Known    []KnownView `json:"known"`
-	// Tried are the settings given as already tried; those of the log's
-	// command line are in Log.CommandLine.
-	Tried    []TriedView  `json:"tried"`
-	Platform string       `json:"platform"`
-	Unread   []UnreadView `json:"unread"`
-	Notes    []string     `json:"notes"`
-	// Assumptions are what the plan of the capture assumed (describe's
-	// lines, as apstctl diagnose --id-ctrl prints them); none without a
-	// capture.
-	Assumptions []string `json:"assumptions"`
-	Log         LogView  `json:"log"`
-}
-
-// CauseView is one layer's verdict (diagnose.Cause).
-type CauseView struct {
-	Layer      string     `json:"layer"`
-	Likelihood string     `json:"likelihood"`
-	Score      int        `json:"score"`
-	Evidence   []LineView `json:"evidence"`
-	Against    []LineView `json:"against"`
-	Tests      []TestView `json:"tests"`
-}
-
-// LineView is one piece of evidence (diagnose.Line): where it comes from,
-// what it means, and for a kernel log line its number and the line as it
-// appears.
-type LineView struct {
-	Source string `json:"source"`
-	Text   string `json:"text"`
-	Line   int    `json:"line,omitempty"`
-	Quote  string `json:"quote,omitempty"`
-}
-
-// TestView is one way to confirm or rule out a cause (diagnose.Test).
-type TestView struct {
-	Action  string   `json:"action"`
-	Command string   `json:"command,omitempty"`
-	Cost    string   `json:"cost"`
-	Setting string   `json:"setting,omitempty"`
-	Where   []string `json:"where"`
-}
-
-// KnownView is a known regression or quirk the log matches.
-type KnownView struct {
-	ID     string `json:"id"`
-	Layer  string `json:"layer"`
-	Title  string `json:"title"`
-	Fix    string `json:"fix"`
-	Fixed  string `json:"fixed_in,omitempty"`
-	Source string `json:"source"`
-}
-
-// TriedView is one setting already tried (diagnose.Tried).
-type TriedView struct {
-	Setting string `json:"setting"`
-	Value   string `json:"value,omitempty"`
-	Outcome string `json:"outcome"`
-	Text    string `json:"text"`
-}
-
-// UnreadView is a line that looks like an NVMe or PCIe failure message
-// and could not be read.
-type UnreadView struct {
-	Line int    `json:"line"`
-	Text string `json:"text"`
-}
-
-// LogView is what was read of the log.
-type LogView struct {
-	Release     string `json:"release,omitempty"`
-	CommandLine string `json:"command_line,omitempty"`
-	Boots       int    `json:"boots"`
-	Lines       int64  `json:"lines"`
-	Events      int64  `json:"events"`
-	Incidents   int    `json:"incidents"`
-}
 
 // diagnoseLog diagnoses the pasted kernel log of req as apstctl diagnose
 // --log does (diagnosePasted): kernlog.Read, the release of the log, and
 // with a drive (id, the capture as parsed, or the shared drive) the
-// parameters the command builds for --id-ctrl (describe.PastedLogParams).
+// parameters the command builds for --id-ctrl (pastedlog.Params).
 // field names the input an error belongs to ("log", "tried", "platform").
 func diagnoseLog(req *Request, id *powerstate.Controller) (*DiagnosisView, string, error) {
 	if len(req.Log) > maxLog {
@@ -156,7 +58,7 @@ func diagnoseLog(req *Request, id *powerstate.Controller) (*DiagnosisView, strin
 	var notes []string
 	var assumed apst.Assumptions
 	if id != nil {
-		p, a, note := describe.PastedLogParams(id, in.Release, l.CommandLine)
+		p, a, note := pastedlog.Params(id, in.Release, l.CommandLine)
 		in.Identify, in.Params = id, p
 		assumed = a
 		notes = append(notes, note)
@@ -183,38 +85,35 @@ func platform(s string) (persist.Platform, error) {
 	return "", fmt.Errorf("platform %q: want one of %s", s, strings.Join(names, ", "))
 }
 
-// esc escapes a string for display as apstctl's text output does.
-func esc(s string) string { return safeio.EscapeTerminal(s) }
-
 func escAll(ss []string) []string {
 	out := make([]string, len(ss))
 	for i, s := range ss {
-		out[i] = esc(s)
+		out[i] = view.Escape(s)
 	}
 	return out
 }
 
-func linesView(ls []diagnose.Line) []LineView {
-	out := make([]LineView, len(ls))
-	for i, l := range ls {
-		out[i] = LineView{Source: esc(l.Source), Text: esc(l.Text), Line: l.Line, Quote: esc(l.Quote)}
+// linesView is ls as the page shows it: escaped, and never nil.
+func linesView(ls []diagnose.Line) []view.Evidence {
+	if v := diagview.Lines(ls, view.Escape); v != nil {
+		return v
 	}
-	return out
+	return []view.Evidence{}
 }
 
-func testView(t *diagnose.Test) TestView {
-	return TestView{Action: esc(t.Action), Command: esc(t.Command), Cost: esc(t.Cost), Setting: esc(t.Setting), Where: escAll(t.Where)}
-}
+// testView is t as the page shows it: escaped (where is left out when
+// there is no place to write a setting, as in apstctl's JSON).
+func testView(t *diagnose.Test) view.Test { return diagview.Test(t, view.Escape) }
 
 // diagnosisView is the page's view of d, read from l; assumptions are the
 // lines of what the capture's plan assumed. Lists are never null.
 func diagnosisView(d *diagnose.Diagnosis, l *kernlog.Log, assumptions []string) *DiagnosisView {
 	v := &DiagnosisView{
-		Controller: esc(d.Controller), Address: esc(d.Address), Failure: d.Failure, Summary: esc(d.Summary),
+		Controller: view.Escape(d.Controller), Address: view.Escape(d.Address), Failure: d.Failure, Summary: view.Escape(d.Summary),
 		APSTRuledOut: d.APSTRuledOut, Undecided: []string{}, OnResume: d.OnResume, Replace: d.Replace,
 		Causes: []CauseView{}, Known: []KnownView{}, Tried: []TriedView{}, Platform: string(d.Platform),
-		Unread: []UnreadView{}, Notes: escAll(d.Notes), Assumptions: escAll(assumptions),
-		Log: LogView{Release: esc(l.Release), CommandLine: esc(l.CommandLine), Boots: l.Boots, Lines: l.Lines,
+		Unread: []view.Unread{}, Notes: escAll(d.Notes), Assumptions: escAll(assumptions),
+		Log: LogView{Release: view.Escape(l.Release), CommandLine: view.Escape(l.CommandLine), Boots: l.Boots, Lines: l.Lines,
 			Events: l.Events, Incidents: len(l.Incidents)},
 	}
 	for _, u := range d.Undecided {
@@ -226,14 +125,14 @@ func diagnosisView(d *diagnose.Diagnosis, l *kernlog.Log, assumptions []string) 
 	}
 	for _, c := range d.Causes {
 		cv := CauseView{Layer: string(c.Layer), Likelihood: string(c.Likelihood), Score: c.Score,
-			Evidence: linesView(c.Evidence), Against: linesView(c.Against), Tests: []TestView{}}
+			Evidence: linesView(c.Evidence), Against: linesView(c.Against), Tests: []view.Test{}}
 		for i := range c.Tests {
 			cv.Tests = append(cv.Tests, testView(&c.Tests[i]))
 		}
 		v.Causes = append(v.Causes, cv)
 	}
 	for _, k := range d.Known {
-		kv := KnownView{ID: esc(k.ID), Layer: string(k.Layer), Title: esc(k.Title), Fix: esc(k.Fix), Source: esc(k.Source)}
+		kv := KnownView{ID: view.Escape(k.ID), Layer: string(k.Layer), Title: view.Escape(k.Title), Fix: view.Escape(k.Fix), Source: view.Escape(k.Source)}
 		if !k.Fixed.IsZero() {
 			kv.Fixed = k.Fixed.String()
 		}
@@ -243,10 +142,10 @@ func diagnosisView(d *diagnose.Diagnosis, l *kernlog.Log, assumptions []string) 
 		if t.FromLog {
 			continue
 		}
-		v.Tried = append(v.Tried, TriedView{Setting: esc(t.Setting), Value: esc(t.Value), Outcome: string(t.Outcome), Text: esc(t.String())})
+		v.Tried = append(v.Tried, TriedView{Setting: view.Escape(t.Setting), Value: view.Escape(t.Value), Outcome: string(t.Outcome), Text: view.Escape(t.String())})
 	}
 	for _, u := range d.Unread {
-		v.Unread = append(v.Unread, UnreadView{Line: u.Line, Text: esc(u.Text)})
+		v.Unread = append(v.Unread, view.Unread{Line: u.Line, Text: view.Escape(u.Text)})
 	}
 	return v
 }

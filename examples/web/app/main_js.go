@@ -11,11 +11,13 @@ import (
 // main registers apstweb.compute(capture, feature, options, log) on the
 // page: capture, feature and log (the kernel log, which may be left out)
 // are Uint8Arrays (or null), options the JSON of a Request; it returns the
-// JSON of a Response. It then fires the event
+// JSON of a Response; apstweb.withLog says whether this build diagnoses
+// kernel logs (app-log.wasm) or not (app.wasm). It then fires the event
 // "apstweb-ready" on window and waits for calls.
 func main() {
 	api := js.Global().Get("Object").New()
 	api.Set("compute", js.FuncOf(compute))
+	api.Set("withLog", withLog)
 	js.Global().Set("apstweb", api)
 	js.Global().Call("dispatchEvent", js.Global().Get("Event").New("apstweb-ready"))
 	select {}
@@ -30,11 +32,11 @@ func compute(_ js.Value, args []js.Value) (out any) {
 		}
 	}()
 	if len(args) != 3 && len(args) != 4 {
-		return errorJSON("apstweb.compute takes (capture, feature, options[, log])")
+		return errorJSON("internal error: the page asked the engine with the wrong number of inputs (please report it)")
 	}
 	var req Request
 	if err := json.Unmarshal([]byte(args[2].String()), &req); err != nil {
-		return errorJSON("options: " + err.Error())
+		return errorJSON("internal error: the page sent settings the engine could not read (please report it): " + err.Error())
 	}
 	req.Capture = bytesOf(args[0], maxCapture)
 	req.Feature = bytesOf(args[1], maxCapture)

@@ -1,8 +1,9 @@
 // The APST page: reads the inputs, asks the WebAssembly engine
-// (apstweb.compute, examples/web/app) for the answer, and draws it. Every
-// string from a capture or a kernel log is set as text (textContent, text
-// nodes), never as markup. Nothing is sent
-// anywhere: the only requests are for this page's own files.
+// (apstweb.compute, examples/web/app) for the answer, and draws it: the
+// headline and the table first, then the sweep picture, then the rest.
+// Every string from a capture or a kernel log is set as text (textContent,
+// text nodes), never as markup. Nothing is sent anywhere: the only
+// requests are for this page's own files.
 'use strict';
 (() => {
   const $ = (id) => document.getElementById(id);
@@ -11,7 +12,14 @@
 
   // Test and measurement hooks: when the engine was ready, and the last
   // answer with the time it took.
-  window.apstweb_metrics = { readyMs: null, last: null };
+  window.apstweb_metrics = { readyMs: null, last: null, computes: 0, scriptMs: t0 };
+
+  // Typing recomputes once the typist pauses this long; a paste, a drop,
+  // a picked file and a button answer at once.
+  const DEBOUNCE_MS = 150;
+  // The address follows the answer once it has been stable this long, so
+  // that typing does not fill the history or rewrite the URL each key.
+  const LINK_MS = 800;
 
   const state = {
     capture: null,    // Uint8Array of a picked binary file, or null (the textarea is the capture)
@@ -22,6 +30,8 @@
     logName: '',
     drive: '',        // a shared drive from the link, used while there is no capture
     shownBand: -1,
+    good: null,       // the last answer with a plan: kept while a setting is invalid
+    sweep: null,      // the sweep drawn, redrawn when the width changes
   };
 
   function el(tag, attrs, ...children) {
@@ -38,6 +48,13 @@
     }
     return e;
   }
+
+  // One unit style for the whole page: µs below 1 ms, ms below 1 s, s
+  // above; mW below 1 W, W above (as the engine's formatMicros and
+  // formatWatts).
+  const trim = (f) => f.toFixed(3).replace(/\.?0+$/, '');
+  const fmtUS = (us) => us < 1000 ? us + ' µs' : us < 1e6 ? trim(us / 1e3) + ' ms' : trim(us / 1e6) + ' s';
+  const fmtW = (w) => w < 1 ? trim(w * 1000) + ' mW' : trim(w) + ' W';
 
   // ---- the link (URL fragment) ----
   const fields = { bound: 'bound', kernel: 'kernel', pci: 'pci-id', a: 'compare-a', b: 'compare-b', gaps: 'gaps', count: 'count', seed: 'seed' };
@@ -58,6 +75,12 @@
       if (v !== $(id).defaultValue) h.set(k, v);
     }
     return location.href.split('#')[0] + '#' + h.toString();
+  }
+
+  let linkTimer = 0;
+  function setLinkLater(link) {
+    clearTimeout(linkTimer);
+    linkTimer = setTimeout(() => { if (location.href !== link) history.replaceState(null, '', link); }, LINK_MS);
   }
 
   // ---- inputs ----
@@ -106,10 +129,10 @@
 
   function wireInput(which) {
     const box = $(which);
-    box.addEventListener('input', () => {
+    box.addEventListener('input', (ev) => {
       state[which] = null;
       if (which === 'capture') state.drive = '';
-      update();
+      schedule(/^insertFrom(Paste|Drop)$/.test(ev.inputType || '') ? 0 : DEBOUNCE_MS);
     });
     $(which + '-file').addEventListener('change', (ev) => {
       const f = ev.target.files && ev.target.files[0];
@@ -125,10 +148,56 @@
     });
   }
 
-  // ---- the engine ----
+  // ---- the engines ----
+  // app.wasm answers for a capture; app-log.wasm, the same with the kernel
+  // log's diagnosis, is fetched the first time the log box is used, and
+  // then answers everything.
   let ready = false;
   let pending = false;
+  let timer = 0;
+  let logEngine = null; // the promise of app-log.wasm, once asked for
+
+  function schedule(delay) {
+    clearTimeout(timer);
+    if (delay <= 0) { update(); return; }
+    timer = setTimeout(update, delay);
+  }
+
+  function engineMessage(name, e) {
+    if (location.protocol === 'file:') {
+      return 'This page was opened as a file (file://), and browsers do not let such a page load its engine. Serve the folder ' +
+        'instead: "go run ./examples/web" in the repository, or "python3 -m http.server" in this folder, then open ' +
+        'http://localhost:8000/.';
+    }
+    if (navigator.onLine === false || /fetch|network/i.test(String(e))) {
+      return `The engine (${name}) could not be downloaded: you seem to be offline. Reload the page once connected.`;
+    }
+    return `The engine (${name}) failed to load: ${e}. Reload the page; if it fails again, the browser may not support WebAssembly.`;
+  }
+
+  function loadEngine(name) {
+    const go = new Go();
+    const get = () => fetch(name).then((r) => {
+      if (!r.ok) throw new Error(`${name}: the server answered ${r.status} ${r.statusText}`);
+      return r;
+    });
+    return WebAssembly.instantiateStreaming(get(), go.importObject)
+      .catch(() => get().then((r) => r.arrayBuffer()).then((b) => WebAssembly.instantiate(b, go.importObject)))
+      .then((r) => { go.run(r.instance); });
+  }
+
+  function wantLogEngine() {
+    if (logEngine || !ready || window.apstweb.withLog !== false) return;
+    say('log-status', 'Loading the kernel log engine…');
+    logEngine = loadEngine('app-log.wasm').catch((e) => {
+      logEngine = null;
+      $('log-error').textContent = engineMessage('app-log.wasm', e);
+      say('log-status', '');
+    });
+  }
+
   function update() {
+    clearTimeout(timer);
     if (!ready) { pending = true; return; }
     const cap = captureBytes();
     const log = logBytes();
@@ -137,6 +206,7 @@
       : (state.drive && !cap ? 'Showing the drive of a shared link (no capture, no serial number). Paste a capture to replace it.' : '');
     $('log-note').textContent = state.log ? `Using ${state.logName} (${state.log.length} bytes). Type or paste in the box to replace it.` : '';
     if (!cap && !state.drive && !log) { render(null); return; }
+    if (log && window.apstweb.withLog === false) wantLogEngine();
     const opts = {
       drive: cap ? '' : state.drive,
       bound: $('bound').value, kernel: $('kernel').value, pci_id: $('pci-id').value,
@@ -144,11 +214,13 @@
       gaps: $('gaps').value, count: parseInt($('count').value, 10) || 0, seed: Math.max(0, parseInt($('seed').value, 10) || 0),
       tried: $('tried').value, platform: $('platform').value,
     };
+    const withLog = window.apstweb.withLog !== false;
     const start = performance.now();
-    const out = JSON.parse(window.apstweb.compute(cap, featureBytes(), JSON.stringify(opts), log));
+    const out = JSON.parse(window.apstweb.compute(cap, featureBytes(), JSON.stringify(opts), withLog ? log : null));
     const ms = performance.now() - start;
+    window.apstweb_metrics.computes += 1;
     window.apstweb_metrics.last = { ms, millis: out.millis, response: out };
-    render(out);
+    render(out, !withLog && !!log);
     const m = out.millis || {};
     const planSweep = (m.parse || 0) + (m.plan || 0) + (m.sweep || 0);
     $('timing').textContent = `Last answer computed in ${ms.toFixed(1)} ms in this browser (parse, plan and sweep ${planSweep.toFixed(1)} ms).`;
@@ -156,8 +228,8 @@
   }
 
   // ---- drawing ----
-  const sections = ['diagnosis', 'drive', 'plan', 'sweep', 'compare', 'simulate', 'check', 'share'];
   const errorFields = ['capture', 'feature', 'bound', 'kernel', 'pci_id', 'compare_a', 'compare_b', 'gaps', 'count', 'log', 'tried', 'platform'];
+  const settingFields = ['bound', 'kernel', 'pci_id'];
 
   // say puts text in a live region only when it changed, so that an
   // answer recomputed for another input is not announced again.
@@ -165,11 +237,11 @@
     if ($(id).textContent !== text) $(id).textContent = text;
   }
 
-  function render(r) {
+  function render(r, logWaiting) {
     const errs = (r && r.errors) || {};
     for (const f of errorFields) {
       const e = $(f + '-error');
-      if (e) e.textContent = errs[f] || '';
+      if (e && !(f === 'log' && logWaiting && $('log-error').textContent)) e.textContent = errs[f] || '';
     }
     for (const [f, id] of [['capture', 'capture'], ['feature', 'feature'], ['bound', 'bound'], ['kernel', 'kernel'],
       ['pci_id', 'pci-id'], ['compare_a', 'compare-a'], ['compare_b', 'compare-b'], ['gaps', 'gaps'],
@@ -179,26 +251,57 @@
     if (errs.feature) $('feature-box').open = true;
     const show = (id, on) => { $(id).hidden = !on; };
     show('diagnosis', !!(r && r.diagnosis));
-    say('log-status', r && r.diagnosis ? 'Diagnosis: ' + r.diagnosis.summary : '');
+    say('log-status', r && r.diagnosis ? 'Diagnosis: ' + r.diagnosis.summary : logWaiting ? 'Loading the kernel log engine…' : '');
+    if (r && r.diagnosis) renderDiagnosis(r.diagnosis);
+
+    // A setting being typed (the bound, the kernel, the PCI ID) that does
+    // not read yet keeps the last answer for the same drive, said to be
+    // that, with the problem beside the field.
+    const bad = settingFields.filter((f) => errs[f]);
+    if (r && r.controller && !r.plan && bad.length && state.good && state.good.drive === r.drive) {
+      $('stale').textContent = `The answer shown is for the last settings that could be read (bound ${state.good.sweep.bound_text}): ` +
+        `correct the ${bad.map((f) => ({ bound: 'latency bound', kernel: 'kernel release', pci_id: 'PCI ID' })[f]).join(' and ')} to update it.`;
+      say('status', 'Showing the last answer: a setting could not be read (see beside the field).');
+      return;
+    }
+    $('stale').textContent = '';
+    const answer = !!(r && r.plan);
+    if (!answer) $('status').classList.remove('sr');
+    show('answer', answer);
     show('drive', !!(r && r.controller));
-    show('plan', !!(r && r.plan));
+    show('plan', answer);
     show('sweep', !!(r && r.sweep));
-    show('compare', !!(r && r.plan));
-    show('simulate', !!(r && r.plan));
+    show('compare', answer);
+    show('simulate', answer);
     show('check', !!(r && r.check));
     show('share', !!(r && r.drive && r.plan));
-    if (!r) return;
-    if (r.diagnosis) renderDiagnosis(r.diagnosis);
-    if (r.controller) renderDrive(r);
-    if (r.plan) renderPlan(r.plan);
-    if (r.sweep) renderSweep(r.sweep);
+    if (!r || !r.controller) {
+      state.good = null;
+      if (!ready) return;
+      say('status', r && errs.capture ? 'The capture could not be read: see the message under the capture box.'
+        : r && r.diagnosis ? 'The kernel log is diagnosed below (no capture).' : 'Ready: paste a capture, or try the example.');
+      return;
+    }
+    renderDrive(r);
+    if (!answer) {
+      say('status', 'No answer: see the message beside the setting.');
+      return;
+    }
+    state.good = r;
+    $('headline').textContent = r.headline.text;
+    // The status says the answer to a screen reader; on screen the
+    // headline right below says it already.
+    $('status').classList.add('sr');
+    say('status', 'Answer: ' + r.headline.text);
+    renderPlan(r.plan);
+    renderSweep(r.sweep);
     renderCompare(r.compare);
     renderSimulate(r.simulate);
     if (r.check) renderCheck(r.check);
-    if (r.drive && r.plan) {
+    if (r.drive) {
       const link = linkFor(r.drive);
       $('share-link').value = link;
-      history.replaceState(null, '', link);
+      setLinkLater(link);
     }
   }
 
@@ -295,7 +398,7 @@
   function testParts(t) {
     return [el('span', { class: 'action', text: t.action }),
       t.command ? el('pre', { class: 'command' }, el('code', { text: t.command })) : null,
-      t.where.length ? el('ol', { class: 'where', 'aria-label': 'Where the setting goes' }, ...t.where.map((w) => el('li', { text: w }))) : null,
+      (t.where || []).length ? el('ol', { class: 'where', 'aria-label': 'Where the setting goes' }, ...t.where.map((w) => el('li', { text: w }))) : null,
       el('p', { class: 'cost', text: 'Cost: ' + t.cost })];
   }
 
@@ -309,6 +412,8 @@
     for (const a of list) ul.append(el('li', { class: /^(warning|kernel warning)/.test(a) ? 'warn' : null, text: a }));
   }
 
+  // The plan: one row per state; the reachable ones marked in words (the
+  // "reachable" column) and by weight and a bar, not by colour alone.
   function renderPlan(p) {
     $('plan-params').textContent = p.params;
     $('plan-outcome').textContent = p.outcome;
@@ -316,112 +421,168 @@
     tb.replaceChildren();
     for (const s of p.states) {
       const reach = p.reachable.includes(s.state) && s.state !== 0;
-      tb.append(el('tr', { class: s.selected ? 'selected' : null, 'data-state': s.state, 'data-reachable': reach ? 'yes' : 'no' },
+      tb.append(el('tr', { class: (reach ? 'reachable' : 'unreachable') + (s.selected ? ' selected' : ''), 'data-state': s.state, 'data-reachable': reach ? 'yes' : 'no' },
         el('th', { scope: 'row', text: 'ps' + s.state }),
-        el('td', { text: s.op }),
-        el('td', { class: 'num', text: s.max_power }),
-        el('td', { class: 'num', text: s.enlat_us }),
-        el('td', { class: 'num', text: s.exlat_us }),
+        el('td', { class: 'reach' }, reach ? el('span', { class: 'mark', text: '✓ reachable' }) : s.state === 0 ? 'start' : 'no'),
+        el('td', { class: 'num', 'data-w': s.max_power_w, text: s.max_power }),
+        el('td', { class: 'num enlat', 'data-us': s.enlat_us, text: fmtUS(s.enlat_us) }),
+        el('td', { class: 'num exlat', 'data-us': s.exlat_us, text: fmtUS(s.exlat_us) }),
+        el('td', { text: s.op === 'op' ? 'active' : 'idle (NOPS)' }),
         el('td', { class: 'mono', text: s.entry }),
-        el('td', { text: (reach ? 'reachable: ' : '') + s.decision })));
+        el('td', { text: s.decision })));
     }
     $('kernel-log').textContent = p.logs ? p.kernel_log : (p.kernel_log ? `(none in this generation; later kernels log: ${p.kernel_log})` : '(nothing logged)');
   }
 
-  // The sweep picture: x is the bound, 0 in a column of its own and then
-  // log10 from 1 µs to 2^64 (unlimited); the upper panel is the worst wake
-  // stall (log, 1 µs to 1 s, "none" below), the lower the deepest state's
-  // max power (log, 1 mW to 10 W).
-  const W = 820, H = 380, X0 = 64, XL = 104, XR = 800, DEC = Math.log10(2 ** 64);
-  const S_TOP = 34, S_BOT = 170, S_NONE = 186, P_TOP = 222, P_BOT = 330;
-  function xOf(v) { return v < 1 ? X0 : XL + Math.min(Math.log10(v) / DEC, 1) * (XR - XL); }
+  // The sweep picture. The x axis gives every interval of bounds a band at
+  // least MIN_BAND px wide, the rest of the width shared by how many
+  // decades of bounds each spans between 1 µs and the last change (10 s
+  // at least): off (bound 0) at the left, unlimited at the right end, and
+  // within a band a bound sits at its place on a log scale. The upper panel
+  // is the worst wake stall (log, 1 µs to 1 s, "none" below), the lower
+  // the deepest state's maximum power (log, 1 mW to 10 W).
+  const MIN_BAND = 28, H = 416, LEFT = 64, RIGHT_PAD = 10;
+  const BOUND_Y = 14, DEFAULT_Y = 30, BAND_LABEL_Y = 50, S_TOP = 78, S_BOT = 196, S_NONE = 212, P_TOP = 248, P_BOT = 346;
+
+  function sweepLayout(ivs, width) {
+    const last = ivs.length ? ivs[ivs.length - 1] : null;
+    const cap = Math.max(1e7, last && last.lo >= 1 ? last.lo * 10 : 0);
+    const logOf = (v) => Math.log10(Math.min(Math.max(v, 1), cap));
+    const spans = ivs.map((iv) => Math.max(0, logOf(iv.hi) - logOf(Math.max(iv.lo, 1))));
+    const total = spans.reduce((a, b) => a + b, 0);
+    const right = Math.max(width - RIGHT_PAD, LEFT + ivs.length * MIN_BAND);
+    const spare = right - LEFT - ivs.length * MIN_BAND;
+    const x0 = [], x1 = [];
+    let x = LEFT;
+    ivs.forEach((iv, i) => {
+      const w = MIN_BAND + (total > 0 ? spare * spans[i] / total : spare / ivs.length);
+      x0.push(x); x1.push(x + w); x += w;
+    });
+    // xOf places a bound: in its band, at its log place within the band's
+    // decades (the half of MIN_BAND at each end keeps it off the edges).
+    function xOf(v) {
+      let i = ivs.findIndex((iv) => v >= iv.lo && v < iv.hi);
+      if (i < 0) i = v < 1 ? 0 : ivs.length - 1;
+      const iv = ivs[i], pad = MIN_BAND / 2;
+      if (spans[i] === 0) return (x0[i] + x1[i]) / 2;
+      const f = (logOf(v) - logOf(Math.max(iv.lo, 1))) / spans[i];
+      return x0[i] + pad + Math.min(Math.max(f, 0), 1) * (x1[i] - x0[i] - 2 * pad);
+    }
+    return { x0, x1, xOf, width: right + RIGHT_PAD, cap };
+  }
+
   function yStall(us) { return us < 1 ? S_NONE : S_BOT - Math.min(Math.log10(us) / 6, 1) * (S_BOT - S_TOP); }
   function yPower(w) { return w <= 0 ? P_BOT : P_BOT - Math.max(0, Math.min((Math.log10(w) + 3) / 4, 1)) * (P_BOT - P_TOP); }
-  const fmtUS = (us) => us === 0 ? 'none' : us >= 1e6 ? (us / 1e6) + ' s' : us >= 1000 ? (us / 1000) + ' ms' : us + ' µs';
+  // A band is labelled with its deepest state: "off" for bound 0 (APST
+  // off), "none" for the bounds too small for any idle state.
+  const bandLabel = (iv) => iv.max_ps >= 0 ? 'ps' + iv.deepest : iv.lo < 1 ? 'off' : 'none';
 
   function renderSweep(sw) {
-    $('sweep-params').textContent = sw.params + '; every bound from 0 to 2^64-1';
-    const svg = el('svg:svg', { viewBox: `0 0 ${W} ${H}`, role: 'group', id: 'sweep-svg',
-      'aria-label': `Sweep: ${sw.intervals.length} intervals of bounds; the current bound ${sw.bound_text} is marked` });
-    svg.append(el('svg:title', { text: 'Worst wake stall and deepest state power against the latency bound' }));
+    state.sweep = sw;
+    const fig = $('sweep-figure');
+    const active = document.activeElement;
+    const focused = active && active.closest && active.closest('#sweep-svg .band') ? +active.dataset.index : -1;
+    const ivs = sw.intervals;
+    const L = sweepLayout(ivs, Math.max(fig.clientWidth || 0, 320));
+    const W = L.width;
+    $('sweep-params').textContent = sw.params + '; every bound from 0 (off) to unlimited';
+    const svg = el('svg:svg', { viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: 'group', id: 'sweep-svg',
+      'aria-label': `Sweep: ${ivs.length} ranges of bounds; the bound set (${sw.bound_text}) and the default (${sw.default_text}) are marked` });
+    svg.append(el('svg:title', { text: 'Worst wake stall and idle power against the latency bound' }));
     // Bands first, so that the lines and the axes are drawn over them.
     const bands = el('svg:g', { class: 'bands' });
-    sw.intervals.forEach((iv, i) => {
-      const x1 = iv.lo < 1 ? X0 - 4 : xOf(iv.lo), x2 = xOf(iv.hi);
-      const label = `bounds ${iv.min} to ${iv.max}: deepest ps${iv.deepest} (${iv.deepest_power}), worst wake stall ${iv.worst_exit_us} µs; table ${iv.table}`;
+    ivs.forEach((iv, i) => {
+      const x1 = L.x0[i], x2 = L.x1[i];
+      const label = `bounds ${iv.min} to ${iv.max}: ${iv.max_ps >= 0 ? 'deepest ps' + iv.deepest : iv.lo < 1 ? 'APST off, ps0' : 'no idle state, ps0'} (${iv.deepest_power}), worst wake stall ${iv.worst_exit}`;
       const g = el('svg:g', { class: `band ${i % 2 ? 'b' : 'a'}${iv.current ? ' current' : ''}`, tabindex: 0, role: 'button',
         'aria-label': label, 'data-index': i });
-      g.append(el('svg:rect', { x: x1.toFixed(1), y: S_TOP - 14, width: Math.max(x2 - x1, 2).toFixed(1), height: P_BOT - S_TOP + 14 }));
+      g.append(el('svg:rect', { x: x1.toFixed(1), y: BAND_LABEL_Y - 14, width: (x2 - x1).toFixed(1), height: P_BOT - BAND_LABEL_Y + 14 }));
       g.append(el('svg:title', { text: label }));
-      if (x2 - x1 > 26) g.append(el('svg:text', { x: ((x1 + x2) / 2).toFixed(1), y: S_TOP - 2, 'text-anchor': 'middle', class: 'state-label', text: iv.max_ps < 0 ? (iv.lo < 1 ? 'off' : 'none') : 'ps' + iv.deepest }));
+      g.append(el('svg:text', { x: ((x1 + x2) / 2).toFixed(1), y: BAND_LABEL_Y, 'text-anchor': 'middle', class: 'state-label', text: bandLabel(iv) }));
       const showIt = () => showBand(sw, i);
+      const pick = () => setBound(iv.min === 'unlimited' ? 'unlimited' : String(iv.min_us));
       g.addEventListener('mouseenter', showIt);
       g.addEventListener('focus', showIt);
-      g.addEventListener('click', () => setBound(iv.min === 'unlimited' ? 'unlimited' : iv.min.replace(/us$/, '')));
+      g.addEventListener('click', pick);
       g.addEventListener('keydown', (ev) => {
-        if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); setBound(iv.min.replace(/us$/, '')); }
+        if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); pick(); }
       });
       bands.append(g);
     });
     svg.append(bands);
     const axes = el('svg:g', { 'aria-hidden': 'true' });
-    // Grid and labels.
+    const right = L.x1[L.x1.length - 1];
     for (let d = 0; d <= 6; d += 1) {
       const y = yStall(10 ** d);
-      axes.append(el('svg:line', { class: 'grid', x1: X0 - 6, x2: XR, y1: y, y2: y }));
-      if (d % 2 === 0 || d === 6) axes.append(el('svg:text', { x: X0 - 8, y: y + 4, 'text-anchor': 'end', text: fmtUS(10 ** d) }));
+      axes.append(el('svg:line', { class: 'grid', x1: LEFT - 6, x2: right, y1: y, y2: y }));
+      if (d % 2 === 0 || d === 6) axes.append(el('svg:text', { x: LEFT - 8, y: y + 4, 'text-anchor': 'end', class: 'tick-stall', 'data-us': 10 ** d, text: fmtUS(10 ** d) }));
     }
-    axes.append(el('svg:text', { x: X0 - 8, y: S_NONE + 4, 'text-anchor': 'end', text: 'none' }));
+    axes.append(el('svg:text', { x: LEFT - 8, y: S_NONE + 4, 'text-anchor': 'end', text: 'none' }));
     for (let d = -3; d <= 1; d += 1) {
       const y = yPower(10 ** d);
-      axes.append(el('svg:line', { class: 'grid', x1: X0 - 6, x2: XR, y1: y, y2: y }));
-      axes.append(el('svg:text', { x: X0 - 8, y: y + 4, 'text-anchor': 'end', text: d < 0 ? (10 ** (d + 3)) + ' mW' : (10 ** d) + ' W' }));
+      axes.append(el('svg:line', { class: 'grid', x1: LEFT - 6, x2: right, y1: y, y2: y }));
+      axes.append(el('svg:text', { x: LEFT - 8, y: y + 4, 'text-anchor': 'end', text: fmtW(10 ** d) }));
     }
-    const ticks = [[0, '0'], [1, '1µs'], [100, '100µs'], [1e4, '10ms'], [1e6, '1s'], [1e8, '100s'], [1e12, '10⁶s'], [2 ** 64, 'unlimited']];
-    for (const [v, t] of ticks) {
-      const x = xOf(v);
+    // The x ticks: the decades from 1 µs to the last change, as many as
+    // fit; "off" and "unlimited" at the ends.
+    let lastX = -1e9;
+    const ticks = [];
+    for (let v = 1; v <= L.cap; v *= 10) ticks.push(v);
+    for (const v of ticks) {
+      const x = L.xOf(v);
+      if (x - lastX < 46 || x > right - 40) continue;
+      lastX = x;
       axes.append(el('svg:line', { class: 'axis', x1: x, x2: x, y1: P_BOT, y2: P_BOT + 5 }));
-      axes.append(el('svg:text', { x, y: P_BOT + 18, 'text-anchor': v === 2 ** 64 ? 'end' : 'middle', text: t }));
+      axes.append(el('svg:text', { x, y: P_BOT + 18, 'text-anchor': 'middle', class: 'tick-bound', 'data-us': v, text: fmtUS(v) }));
     }
-    axes.append(el('svg:line', { class: 'axis', x1: X0 - 6, x2: XR, y1: P_BOT, y2: P_BOT }));
-    axes.append(el('svg:text', { x: (XL + XR) / 2, y: H - 10, 'text-anchor': 'middle', text: 'latency bound ps_max_latency_us (log scale)' }));
-    axes.append(el('svg:text', { x: 4, y: 16, text: 'worst wake stall' }));
-    axes.append(el('svg:text', { x: 4, y: P_TOP - 12, text: 'deepest state max power' }));
+    if (ivs.length && ivs[0].lo < 1) axes.append(el('svg:text', { x: (L.x0[0] + L.x1[0]) / 2, y: P_BOT + 34, 'text-anchor': 'middle', class: 'end-mark', text: 'off' }));
+    axes.append(el('svg:text', { x: right, y: P_BOT + 34, 'text-anchor': 'end', class: 'end-mark', text: 'unlimited →' }));
+    axes.append(el('svg:line', { class: 'axis', x1: LEFT - 6, x2: right, y1: P_BOT, y2: P_BOT }));
+    axes.append(el('svg:text', { x: (LEFT + right) / 2, y: H - 8, 'text-anchor': 'middle', text: 'latency bound (each band: one table)' }));
+    axes.append(el('svg:text', { x: 2, y: S_TOP - 12, class: 'panel-label', text: 'wake stall' }));
+    axes.append(el('svg:text', { x: 2, y: P_TOP - 14, class: 'panel-label', text: 'idle power' }));
     svg.append(axes);
-    // The two step lines.
+    // The two step lines, one segment per band.
     let ds = '', dp = '';
-    sw.intervals.forEach((iv, i) => {
-      const x1 = iv.lo < 1 ? X0 - 4 : xOf(iv.lo), x2 = xOf(iv.hi);
+    ivs.forEach((iv, i) => {
+      const x1 = L.x0[i], x2 = L.x1[i];
       const ys = yStall(iv.worst_exit_us), yp = yPower(iv.deepest_power_w);
       ds += `${i ? 'L' : 'M'}${x1.toFixed(1)},${ys.toFixed(1)}L${x2.toFixed(1)},${ys.toFixed(1)}`;
       dp += `${i ? 'L' : 'M'}${x1.toFixed(1)},${yp.toFixed(1)}L${x2.toFixed(1)},${yp.toFixed(1)}`;
     });
     const lines = el('svg:g', { 'aria-hidden': 'true', 'pointer-events': 'none' });
     lines.append(el('svg:path', { class: 'stall', d: ds }), el('svg:path', { class: 'power', d: dp }));
-    // The current bound.
-    const bx = xOf(sw.bound);
-    lines.append(el('svg:line', { class: 'bound', x1: bx, x2: bx, y1: S_TOP - 14, y2: P_BOT }));
-    lines.append(el('svg:text', { class: 'bound-label', x: bx + (bx > XR - 140 ? -4 : 4), y: P_TOP - 26, 'text-anchor': bx > XR - 140 ? 'end' : 'start', text: 'bound ' + sw.bound_text }));
+    // The bound set and the kernel's default.
+    const mark = (v, cls, y, text) => {
+      const x = L.xOf(v);
+      const anchor = x > W - 120 ? 'end' : x < 120 ? 'start' : 'middle';
+      lines.append(el('svg:line', { class: cls, x1: x, x2: x, y1: y + 4, y2: P_BOT, 'data-us': v }));
+      lines.append(el('svg:text', { class: cls + '-label', x: anchor === 'end' ? x + 4 : anchor === 'start' ? x - 4 : x, y, 'text-anchor': anchor, text }));
+    };
+    if (sw.default !== sw.bound) mark(sw.default, 'default', DEFAULT_Y, 'default ' + sw.default_text);
+    mark(sw.bound, 'bound', BOUND_Y, (sw.default === sw.bound ? 'bound (the default) ' : 'bound ') + sw.bound_text);
     svg.append(lines);
     const legend = el('div', { class: 'legend', 'aria-hidden': 'true' },
-      el('span', { class: 'l-stall', text: 'worst wake stall' }), el('span', { class: 'l-power', text: 'deepest state max power' }),
-      el('span', { class: 'l-bound', text: 'current bound' }));
+      el('span', { class: 'l-stall', text: 'worst wake stall' }), el('span', { class: 'l-power', text: 'idle power (deepest state)' }),
+      el('span', { class: 'l-bound', text: 'bound set' }), el('span', { class: 'l-default', text: 'default bound' }));
     // A list of the intervals for reading without the picture.
     const list = el('table', { class: 'intervals', id: 'sweep-table' },
-      el('caption', { class: 'sr', text: 'The intervals of bounds, each with its table' }),
-      el('thead', {}, el('tr', {}, ...['bounds', 'max_ps', 'deepest', 'worst stall', 'deepest max power', 'table'].map((h) => el('th', { scope: 'col', text: h })))));
+      el('caption', { class: 'sr', text: 'The ranges of bounds, each with its table' }),
+      el('thead', {}, el('tr', {}, ...['bounds', 'deepest state', 'worst wake stall', 'idle power', 'table'].map((h) => el('th', { scope: 'col', text: h })))));
     const tb = el('tbody');
-    for (const iv of sw.intervals) {
+    for (const iv of ivs) {
       tb.append(el('tr', { class: iv.current ? 'selected' : null },
-        el('td', { class: 'mono', text: `${iv.min}..${iv.max}` }), el('td', { class: 'num', text: iv.max_ps }),
-        el('td', { text: 'ps' + iv.deepest }), el('td', { class: 'num', text: iv.worst_exit_us + ' µs' }),
+        el('th', { scope: 'row', class: 'mono', text: `${iv.min} to ${iv.max}` }),
+        el('td', { text: bandLabel(iv) }), el('td', { class: 'num', text: iv.worst_exit }),
         el('td', { class: 'num', text: iv.deepest_power }), el('td', { class: 'mono', text: iv.table })));
     }
     list.append(tb);
-    const fig = $('sweep-figure');
-    fig.replaceChildren(el('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': 'The sweep picture (scrolls sideways on a narrow screen)' }, svg), legend, el('details', {}, el('summary', { text: 'The intervals as a table' }), el('div', { class: 'scroll' }, list)));
-    const cur = sw.intervals.findIndex((iv) => iv.current);
-    showBand(sw, state.shownBand >= 0 && state.shownBand < sw.intervals.length ? state.shownBand : cur, true);
+    fig.replaceChildren(el('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': 'The sweep picture' }, svg), legend,
+      el('details', {}, el('summary', { text: 'The ranges as a table' }), el('div', { class: 'scroll' }, list)));
+    const cur = ivs.findIndex((iv) => iv.current);
+    showBand(sw, state.shownBand >= 0 && state.shownBand < ivs.length ? state.shownBand : cur, true);
+    // Focus stays where the user is: on the band they were on.
+    if (focused >= 0 && focused < ivs.length) document.querySelectorAll('#sweep-svg .band')[focused].focus({ preventScroll: true });
   }
 
   function showBand(sw, i, quiet) {
@@ -430,10 +591,10 @@
     const iv = sw.intervals[i];
     document.querySelectorAll('#sweep-svg .band').forEach((b) => b.classList.toggle('shown', +b.dataset.index === i));
     const rows = iv.entries.map((e, s) => el('tr', {}, el('th', { scope: 'row', text: 'ps' + s }), el('td', { class: 'mono', text: e })));
-    $('sweep-detail').replaceChildren(
-      el('p', { class: 'outcome', text: `Bounds ${iv.min} to ${iv.max}${iv.current ? ' (the current bound)' : ''}: ${iv.outcome}` }),
-      el('p', { text: `Deepest reachable state ps${iv.deepest} at ${iv.deepest_power}; worst wake stall ${iv.worst_exit_us} µs${iv.worst_exit_state >= 0 ? ' (ps' + iv.worst_exit_state + ')' : ''}.` }),
-      el('table', {}, el('caption', { class: 'sr', text: 'The table of this interval' }),
+    say('sweep-detail-head', `Bounds ${iv.min} to ${iv.max}${iv.current ? ' (the bound set)' : ''}: ${iv.outcome}`);
+    $('sweep-detail-body').replaceChildren(
+      el('p', { text: iv.max_ps < 0 ? `${iv.lo < 1 ? 'APST off' : 'No idle state within these bounds'}: the drive stays in ps0 when idle.` : `Deepest reachable state ps${iv.deepest}, idle power up to ${iv.deepest_power}; worst wake stall ${iv.worst_exit}${iv.worst_exit_state >= 0 ? ' (ps' + iv.worst_exit_state + ')' : ''}.` }),
+      el('table', {}, el('caption', { class: 'sr', text: 'The table of this range' }),
         el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: 'state' }), el('th', { scope: 'col', text: 'entry' }))), el('tbody', {}, ...rows)));
   }
 
@@ -442,6 +603,8 @@
     update();
   }
 
+  // Compare: the first configuration, then the second, in every sentence
+  // and column.
   function renderCompare(c) {
     const thead = $('compare-table').tHead, tb = $('compare-table').tBodies[0];
     thead.replaceChildren();
@@ -449,17 +612,20 @@
     $('compare-diffs').replaceChildren();
     if (!c) { $('compare-delta').textContent = ''; return; }
     const [a, b] = c.configs;
-    const saves = c.power_delta_w < 0 ? 'saves' : 'costs';
-    $('compare-delta').textContent = `Idle power delta (${b.name} against ${a.name}): ${c.power_delta}: the second ${saves} ${Math.abs(c.power_delta_w * 1000).toFixed(1)} mW once the drive has settled; worst wake stall ${a.worst_exit_us} µs against ${b.worst_exit_us} µs.`;
-    thead.append(el('tr', {}, el('th', { scope: 'col', text: '' }), ...c.configs.map((x) => el('th', { scope: 'col', class: 'mono', text: x.name }))));
-    const row = (h, f) => tb.append(el('tr', {}, el('th', { scope: 'row', text: h }), ...c.configs.map((x) => el('td', { text: f(x) }))));
+    const more = c.power_delta_w > 0 ? `costs ${fmtW(c.power_delta_w)} more` : c.power_delta_w < 0 ? `saves ${fmtW(-c.power_delta_w)}` : 'draws the same';
+    $('compare-delta').textContent = `First (${a.name}), then second (${b.name}): deepest state ps${a.deepest}, then ps${b.deepest}; ` +
+      `idle power ${a.deepest_power}, then ${b.deepest_power} (delta ${c.power_delta}: the second ${more} once the drive has settled); ` +
+      `worst wake stall ${a.worst_exit}, then ${b.worst_exit}.`;
+    thead.append(el('tr', {}, el('th', { scope: 'col', text: '' }),
+      el('th', { scope: 'col', class: 'mono', text: 'first: ' + a.name }), el('th', { scope: 'col', class: 'mono', text: 'second: ' + b.name })));
+    const row = (h, f) => tb.append(el('tr', {}, el('th', { scope: 'row', text: h }), ...[a, b].map((x) => el('td', { text: f(x) }))));
     row('parameters', (x) => x.params);
     row('outcome', (x) => x.outcome);
     row('deepest reachable', (x) => `ps${x.deepest} (${x.deepest_power})`);
-    row('worst wake stall', (x) => x.worst_exit_us + ' µs');
+    row('worst wake stall', (x) => x.worst_exit);
     row('kernel log', (x) => x.kernel_log || '-');
     for (const r of c.rows) {
-      tb.append(el('tr', { class: r.differs ? 'differs' : null }, el('th', { scope: 'row', text: 'ps' + r.state }),
+      tb.append(el('tr', { class: r.differs ? 'differs' : null }, el('th', { scope: 'row' }, 'ps' + r.state, r.differs ? el('span', { class: 'mark', text: ' ≠ differs' }) : null),
         ...r.entries.map((e, i) => el('td', { class: 'mono', text: `${e} (${r.reasons[i]})` }))));
     }
     for (const d of c.differences) $('compare-diffs').append(el('li', { text: d }));
@@ -471,7 +637,7 @@
     $('sim-source').textContent = sims && sims.length ? sims[0].source + ', ' + sims[0].total_idle + ' idle in total' : '';
     for (const s of sims || []) {
       tb.append(el('tr', {}, el('th', { scope: 'row', class: 'mono', text: s.name }),
-        el('td', { class: 'num', text: s.avg_idle_power_w.toFixed(4) + ' W' }),
+        el('td', { class: 'num', text: fmtW(s.avg_idle_power_w) }),
         el('td', { class: 'num', text: s.p50 }), el('td', { class: 'num', text: s.p90 }), el('td', { class: 'num', text: s.p99 }),
         el('td', { class: 'num', text: s.max }), el('td', { text: s.residency.join('; ') })));
     }
@@ -491,11 +657,23 @@
   wireInput('capture');
   wireInput('feature');
   wireInput('log');
-  for (const id of ['bound', 'kernel', 'pci-id', 'compare-a', 'compare-b', 'gaps', 'count', 'seed', 'tried', 'platform']) $(id).addEventListener('input', update);
+  for (const id of ['bound', 'kernel', 'pci-id', 'compare-a', 'compare-b', 'gaps', 'count', 'seed', 'tried']) $(id).addEventListener('input', () => schedule(DEBOUNCE_MS));
+  $('platform').addEventListener('input', () => schedule(0));
+  for (const id of ['log', 'log-file']) $(id).addEventListener('focus', wantLogEngine);
+  $('log-input').addEventListener('dragenter', wantLogEngine);
   document.querySelectorAll('[data-bound]').forEach((b) => b.addEventListener('click', () => setBound(b.dataset.bound)));
+  $('to-bound').addEventListener('click', (ev) => { ev.preventDefault(); $('bound').focus(); });
   $('example').addEventListener('click', async () => {
-    const res = await fetch('example-samsung-990-evo-plus.txt');
-    $('capture').value = await res.text();
+    try {
+      const res = await fetch('example-samsung-990-evo-plus.txt');
+      if (!res.ok) throw new Error(`the server answered ${res.status}`);
+      $('capture').value = await res.text();
+    } catch (e) {
+      $('capture-error').textContent = (location.protocol === 'file:' || navigator.onLine === false || e instanceof TypeError)
+        ? 'The example could not be loaded: you seem to be offline (or the page was opened as a file). Paste a capture instead, or reload once connected.'
+        : `The example could not be loaded (${e.message}). Paste a capture instead.`;
+      return;
+    }
     state.capture = null;
     state.drive = '';
     update();
@@ -504,6 +682,7 @@
     $('capture').value = '';
     state.capture = null;
     state.drive = '';
+    clearTimeout(linkTimer);
     history.replaceState(null, '', location.href.split('#')[0]);
     update();
     $('capture').focus();
@@ -521,14 +700,25 @@
       $('copy-note').textContent = 'Select the link and copy it.';
     }
   });
+  let resizeTimer = 0;
+  window.addEventListener('resize', () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => { if (state.sweep && !$('sweep').hidden) renderSweep(state.sweep); }, 100);
+  });
   readHash();
 
   window.addEventListener('apstweb-ready', () => {
+    const first = !ready;
     ready = true;
-    window.apstweb_metrics.readyMs = performance.now() - t0;
-    window.apstweb_metrics.navReadyMs = performance.now();
-    $('status').textContent = 'Ready: paste a capture, or try the example.';
+    if (first) {
+      window.apstweb_metrics.readyMs = performance.now() - t0;
+      window.apstweb_metrics.navReadyMs = performance.now();
+      $('status').textContent = 'Ready: paste a capture, or try the example.';
+    } else {
+      window.apstweb_metrics.logEngineMs = performance.now();
+    }
     update();
+    if (!first) return;
     // Warm the engine up once, out of the way: the first call of a code
     // path compiles it, and the first paste should not pay for that.
     const warm = () => fetch('example-samsung-990-evo-plus.txt').then((r) => r.arrayBuffer()).then((b) => {
@@ -538,11 +728,18 @@
     (window.requestIdleCallback || ((f) => setTimeout(f, 50)))(warm);
   });
   if (typeof Go === 'undefined' || typeof WebAssembly === 'undefined') {
-    $('status').textContent = 'This browser cannot run WebAssembly, which the page needs.';
+    $('status').textContent = 'The engine cannot start.';
+    $('engine-error').textContent = location.protocol === 'file:' ? engineMessage('app.wasm', '')
+      : 'This browser cannot run WebAssembly, which the page needs (or wasm_exec.js did not load).';
     return;
   }
-  const go = new Go();
-  const start = (p) => p.then((r) => go.run(r.instance)).catch((e) => { $('status').textContent = 'The engine failed to load: ' + e; });
-  start(WebAssembly.instantiateStreaming(fetch('app.wasm'), go.importObject)
-    .catch(() => fetch('app.wasm').then((r) => r.arrayBuffer()).then((b) => WebAssembly.instantiate(b, go.importObject))));
+  if (location.protocol === 'file:') {
+    $('status').textContent = 'The engine cannot start.';
+    $('engine-error').textContent = engineMessage('app.wasm', '');
+    return;
+  }
+  loadEngine('app.wasm').catch((e) => {
+    $('status').textContent = 'The engine did not load.';
+    $('engine-error').textContent = engineMessage('app.wasm', e);
+  });
 })();

@@ -1,4 +1,4 @@
-package persist
+package udev
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 
 // ErrRuleSyntax is wrapped by the errors of ParseRules: a line udev would
 // refuse or ignore.
-var ErrRuleSyntax = errors.New("persist: udev rule syntax")
+var ErrRuleSyntax = errors.New("udev: rule syntax")
 
 // Limits of ParseRules: a rules file or a line beyond them is refused.
 const (

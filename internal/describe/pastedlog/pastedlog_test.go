@@ -1,4 +1,4 @@
-package describe
+package pastedlog
 
 import (
 	"testing"
@@ -13,11 +13,11 @@ import (
 // A pasted log's parameters: the module defaults of the release's
 // generation (the current kernel's without a release), the bound of the
 // command line when it sets one, and the note that says so.
-func TestPastedLogParams(t *testing.T) {
+func TestParams(t *testing.T) {
 	c, err := powerstate.DecodeIdentify(testfixture.ReadFile(t, testfixture.Samsung990EVOPlus))
 	require.NoError(t, err)
 
-	p, a, note := PastedLogParams(&c, apst.Release{}, "BOOT_IMAGE=/vmlinuz root=UUID=5e1f rw")
+	p, a, note := Params(&c, apst.Release{}, "BOOT_IMAGE=/vmlinuz root=UUID=5e1f rw")
 	assert.Equal(t, apst.DefaultParams(apst.Current).Bound, p.Bound)
 	assert.Equal(t, apst.Current, p.Generation)
 	assert.False(t, a.APSTAUnknown, "a binary capture carries APSTA")
@@ -25,16 +25,16 @@ func TestPastedLogParams(t *testing.T) {
 
 	rel, err := apst.ParseRelease("4.11.0")
 	require.NoError(t, err)
-	p, _, note = PastedLogParams(&c, rel, "root=/dev/sda1 nvme_core.default_ps_max_latency_us=5500 quiet")
+	p, _, note = Params(&c, rel, "root=/dev/sda1 nvme_core.default_ps_max_latency_us=5500 quiet")
 	assert.Equal(t, apst.V4_11, p.Generation)
 	assert.Equal(t, apst.Microseconds(5500), p.Bound)
 	assert.Contains(t, note, "(bound 5500us)")
 
 	// An unreadable bound on the command line leaves the default.
-	p, _, _ = PastedLogParams(&c, apst.Release{}, "nvme_core.default_ps_max_latency_us=lots")
+	p, _, _ = Params(&c, apst.Release{}, "nvme_core.default_ps_max_latency_us=lots")
 	assert.Equal(t, apst.DefaultParams(apst.Current).Bound, p.Bound)
 
 	c.Missing |= powerstate.FieldAPSTA
-	_, a, _ = PastedLogParams(&c, apst.Release{}, "")
+	_, a, _ = Params(&c, apst.Release{}, "")
 	assert.True(t, a.APSTAUnknown)
 }

@@ -1,4 +1,9 @@
-package describe
+// Package pastedlog gives the kernel's inputs that a diagnosis of a pasted
+// kernel log assumes for the drive of an Identify capture, so that apstctl
+// diagnose --log --id-ctrl and the web page diagnose alike. It is a package
+// of its own, apart from describe, so that what imports describe does not
+// link the diagnosis (the page's capture engine, app.wasm, does not).
+package pastedlog
 
 import (
 	"fmt"
@@ -8,7 +13,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
-// PastedLogParams are the kernel's inputs that a diagnosis of a pasted
+// Params are the kernel's inputs that a diagnosis of a pasted
 // kernel log gives the drive of an Identify capture c, where the machine's
 // own settings are unknown (apstctl diagnose --log --id-ctrl, and the web
 // page's kernel log with a capture): the module defaults of the log's
@@ -17,7 +22,7 @@ import (
 // (nvme_core.default_ps_max_latency_us) when it sets one. It also returns
 // what the quirk lookup assumed (APSTA unknown included) and the note that
 // says what the plan assumed, for the diagnosis's notes.
-func PastedLogParams(c *powerstate.Controller, rel apst.Release, commandLine string) (apst.Params, apst.Assumptions, string) {
+func Params(c *powerstate.Controller, rel apst.Release, commandLine string) (apst.Params, apst.Assumptions, string) {
 	gen := apst.Current
 	if g, err := rel.Generation(); err == nil {
 		gen = g

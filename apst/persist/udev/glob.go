@@ -1,10 +1,17 @@
-package persist
+package udev
 
 import "strings"
 
-// globMatch matches s against a udev pattern: alternatives separated by |,
-// each a shell glob with * ? and [...] ([!...] or [^...] negated, a-z
+// Match reports whether s matches the udev pattern: alternatives separated
+// by |, each a shell glob with * ? and [...] ([!...] or [^...] negated, a-z
 // ranges), as udev's fnmatch does for match keys.
+func Match(pattern, s string) bool { return globMatch(pattern, s) }
+
+// Glob reports whether s matches the one shell glob p (fnmatch(3) with no
+// flags; no | alternatives), as a path component of /sys/class/nvme/nvme*.
+func Glob(p, s string) bool { return fnmatch(p, s) }
+
+// globMatch is Match.
 func globMatch(pattern, s string) bool {
 	for _, alt := range strings.Split(pattern, "|") {
 		if fnmatch(alt, s) {

@@ -1,4 +1,4 @@
-package persist
+package udev
 
 import (
 	"fmt"
@@ -6,6 +6,11 @@ import (
 
 	"github.com/nvmeapst/nvmeapst/apst"
 )
+
+// ToleranceAttr is the attribute that sets a controller's latency
+// tolerance, relative to its directory /sys/class/nvme/nvmeN: the path a
+// rule writes to make a bound last.
+const ToleranceAttr = "power/pm_qos_latency_tolerance_us"
 
 // Drive is what a udev rule sees of one NVMe controller: the class device
 // /sys/class/nvme/NAME and, above it, its PCI function.
@@ -26,6 +31,10 @@ type Drive struct {
 	// directory exists (a sysfs tree); nil answers from the fields above.
 	Exists func(rel string) bool
 }
+
+// ControllerName is the controller's name: Name, or "nvme0" when it is
+// empty.
+func (d *Drive) ControllerName() string { return d.name() }
 
 func (d *Drive) name() string {
 	if d.Name == "" {

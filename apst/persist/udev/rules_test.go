@@ -1,4 +1,4 @@
-package persist_test
+package udev_test
 
 import (
 	"strings"
@@ -7,11 +7,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/nvmeapst/nvmeapst/apst/persist"
+	"github.com/nvmeapst/nvmeapst/apst/persist/udev"
 )
 
 func TestParseRules(t *testing.T) {
-	rs, err := persist.ParseRules("# comment\n\n" +
+	rs, err := udev.ParseRules("# comment\n\n" +
 		`ACTION=="add|change", SUBSYSTEM=="nvme", \` + "\n" +
 		`  ATTR{model}=="A \"quoted\" model", ATTR{power/pm_qos_latency_tolerance_us}="0"` + "\n" +
 		`PROGRAM="/bin/true", RESULT=="x", RUN+="/bin/echo", ENV{X}:="1", LABEL="end"` + "\r\n" +
@@ -19,8 +19,8 @@ func TestParseRules(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, rs, 3)
 	assert.Equal(t, 3, rs[0].Line)
-	assert.Equal(t, persist.Expr{Key: "ATTR", Attr: "model", Op: persist.OpMatch, Value: `A "quoted" model`}, rs[0].Exprs[2])
-	assert.Equal(t, persist.OpMatch, rs[1].Exprs[0].Op, "PROGRAM= is read as ==, as udev does")
+	assert.Equal(t, udev.Expr{Key: "ATTR", Attr: "model", Op: udev.OpMatch, Value: `A "quoted" model`}, rs[0].Exprs[2])
+	assert.Equal(t, udev.OpMatch, rs[1].Exprs[0].Op, "PROGRAM= is read as ==, as udev does")
 	assert.Equal(t, 6, rs[2].Line)
 }
 
@@ -40,44 +40,27 @@ func TestParseRulesErrors(t *testing.T) {
 		{`OWNER=="root"`, "OWNER does not take =="},
 		{`ATTRS{vendor}:="x"`, "ATTRS does not take :="},
 	} {
-		_, err := persist.ParseRules("\n" + tc.text)
-		require.ErrorIs(t, err, persist.ErrRuleSyntax, tc.text)
+		_, err := udev.ParseRules("\n" + tc.text)
+		require.ErrorIs(t, err, udev.ErrRuleSyntax, tc.text)
 		assert.ErrorContains(t, err, "line 2: ", tc.text)
 		assert.ErrorContains(t, err, tc.want, tc.text)
 	}
-	_, err := persist.ParseRules(strings.Repeat("#", persist.MaxRulesSize+1))
-	assert.ErrorIs(t, err, persist.ErrRuleSyntax)
-	_, err = persist.ParseRules(strings.Repeat(`KERNEL=="a", `, persist.MaxRuleExprs+1) + `KERNEL=="a"`)
+	_, err := udev.ParseRules(strings.Repeat("#", udev.MaxRulesSize+1))
+	assert.ErrorIs(t, err, udev.ErrRuleSyntax)
+	_, err = udev.ParseRules(strings.Repeat(`KERNEL=="a", `, udev.MaxRuleExprs+1) + `KERNEL=="a"`)
 	assert.ErrorContains(t, err, "more than")
 }
 
 // A rule keyed on the 990 EVO Plus family matches both capacities and no
-// other model of the corpus.
-func TestModelFamily(t *testing.T) {
-	for _, tc := range []struct{ model, glob string }{
-		{"Samsung SSD 990 EVO Plus 1TB", "Samsung SSD 990 EVO Plus *"},
-		{"Samsung SSD 970 EVO Plus 250GB", "Samsung SSD 970 EVO Plus *"},
-		{"WD Blue SN570 1TB", "WD Blue SN570 *"},
-		{"KINGSTON SNV3S500G", "KINGSTON SNV3S500G"},
-		{"INTEL SSDPEKKW256G7", "INTEL SSDPEKKW256G7"},
-		{"Model 1.5T", "Model *"},
-		{"Model .5T", "Model .5T"},
-		{"TB", "TB"},
-	} {
-		got, ok := persist.ModelFamily(tc.model)
-		assert.Equal(t, tc.glob, got, tc.model)
-		assert.Equal(t, tc.glob != tc.model, ok, tc.model)
-	}
-}
 
 func TestGlobMatch(t *testing.T) {
-	rs, err := persist.ParseRules(`SUBSYSTEM=="nvme", ATTR{model}=="Samsung SSD 9[0-9]0 EVO*|WD*", ATTR{power/pm_qos_latency_tolerance_us}="1"`)
+	rs, err := udev.ParseRules(`SUBSYSTEM=="nvme", ATTR{model}=="Samsung SSD 9[0-9]0 EVO*|WD*", ATTR{power/pm_qos_latency_tolerance_us}="1"`)
 	require.NoError(t, err)
 	for model, want := range map[string]bool{
 		"Samsung SSD 990 EVO Plus 1TB": true, "Samsung SSD 970 EVO 1TB": true, "Samsung SSD 9x0 EVO": false,
 		"WD Blue": true, "Samsung SSD 990 PRO 4TB": false, "Samsung SSD 990 EVO Plus 4TB   ": true,
 	} {
-		_, ok := persist.Tolerance(rs.Apply(persist.Drive{Model: model, HasTolerance: true}))
+		_, ok := udev.Tolerance(rs.Apply(udev.Drive{Model: model, HasTolerance: true}))
 		assert.Equal(t, want, ok, model)
 	}
 }
@@ -92,13 +75,13 @@ func FuzzParseRules(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		rs, err := persist.ParseRules(text)
+		rs, err := udev.ParseRules(text)
 		if err != nil {
 			return
 		}
 		// What parses writes back in a form that parses to the same rules.
 		for _, r := range rs {
-			back, err := persist.ParseRules(r.String())
+			back, err := udev.ParseRules(r.String())
 			if err != nil {
 				t.Fatalf("%q: written back as %q: %v", text, r.String(), err)
 			}
@@ -112,43 +95,6 @@ func FuzzParseRules(f *testing.F) {
 			}
 		}
 		// Applying them never panics and terminates (GOTO only jumps forward).
-		rs.Apply(persist.Drive{Model: "m", Serial: "s", HasTolerance: true})
-	})
-}
-
-func FuzzParseDefaults(f *testing.F) {
-	for _, s := range []string{
-		"BOOT_IMAGE=/vmlinuz quiet nvme_core.default_ps_max_latency_us=5500",
-		"options nvme_core default_ps_max_latency_us=0x10 other=1",
-		`GRUB_CMDLINE_LINUX_DEFAULT="quiet nvme-core.default_ps_max_latency_us=0"`,
-	} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, text string) {
-		ds, err := persist.ParseDefaults(text)
-		if err != nil {
-			return
-		}
-		for _, d := range ds {
-			if d.Line < 1 || d.Text == "" {
-				t.Fatalf("%q: %+v", text, d)
-			}
-		}
-	})
-}
-
-func FuzzParseGoal(f *testing.F) {
-	for _, s := range []string{"25000", "any", "stall=25ms", "bar=ps3,ps4", "power=0.07W", "power=10mW", "deepest"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		g, err := persist.ParseGoal(s)
-		if err != nil {
-			return
-		}
-		back, err := persist.ParseGoal(g.String())
-		if err != nil || back != g {
-			t.Fatalf("%q: %+v written as %q reads back as %+v, %v", s, g, g.String(), back, err)
-		}
+		rs.Apply(udev.Drive{Model: "m", Serial: "s", HasTolerance: true})
 	})
 }
