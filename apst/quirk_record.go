@@ -1,6 +1,7 @@
 package apst
 
 import (
+	"encoding/binary"
 	"slices"
 	"strings"
 
@@ -171,21 +172,35 @@ func lookupController(l *QuirkLookup, c *powerstate.Controller, r Release) Quirk
 	}
 	l.FieldsPadded = l.padded != 0
 
+	vq := quirkIdx.vendor(c.VendorID)
 	if c.PCIDeviceID != 0 {
 		l.PCI = PCIID{Vendor: c.PCIVendor(), Device: c.PCIDeviceID}
-	} else if i := inferIndex(c.VendorID, model); i >= 0 {
+	} else if i := quirkIdx.infer(vq, c.VendorID, model); i >= 0 {
 		l.PCI, l.Inferred, l.rule = pciInferences[i].id, true, int8(i)
 	}
+	// The tables through their index (quirkIdx): the ID table's entries
+	// of the PCI ID's vendor, the core_quirks[] entries of the VID.
 	var q Quirks
-	for i := range quirkHistory {
-		e := &quirkHistory[i]
-		switch e.Table {
-		case tablePCI:
-			if !l.PCI.IsZero() && e.Device == l.PCI && e.In(t) {
-				q |= e.Quirks
+	if !l.PCI.IsZero() {
+		pv := vq
+		if l.PCI.Vendor != c.VendorID {
+			pv = quirkIdx.vendor(l.PCI.Vendor)
+		}
+		if pv != nil {
+			for _, i := range pv.pci {
+				if e := &quirkHistory[i]; e.Table == tablePCI && e.Device == l.PCI && quirkIdx.in(i, t) {
+					q |= e.Quirks
+				}
 			}
-		case tableCore:
-			if e.VendorID == c.VendorID && e.In(t) &&
+		}
+	}
+	if vq != nil {
+		rows, all := vq.core, t != quirkIdx.newest
+		if !all {
+			rows = vq.newestCore
+		}
+		for _, i := range rows {
+			if e := &quirkHistory[i]; (!all || e.In(t)) &&
 				coreFieldMatches(c.ModelField[:], modelRaw, c.Model, e.Model) &&
 				coreFieldMatches(c.FirmwareField[:], fwRaw, c.Firmware, e.Firmware) {
 				q |= e.Quirks
@@ -193,7 +208,7 @@ func lookupController(l *QuirkLookup, c *powerstate.Controller, r Release) Quirk
 		}
 	}
 	if l.PCI.IsZero() {
-		l.nUnchecked = uint8(uncheckedInto(&l.unchecked, c.VendorID, model, t, false))
+		l.nUnchecked = uint8(quirkIdx.unchecked(&l.unchecked, vq, model, t))
 	}
 	l.Applied = q
 	return q
@@ -203,6 +218,14 @@ func lookupController(l *QuirkLookup, c *powerstate.Controller, r Release) Quirk
 // whether the raw field was recorded; when it was not (all zero), the
 // trimmed string the Controller holds.
 func trimmedField(field []byte, trimmed string) (string, bool) {
+	// The common field: the Controller's string, then padding.
+	if l := len(trimmed); l > 0 && l <= len(field) && trimmed[l-1] != ' ' && trimmed[l-1] != 0 &&
+		padding(field[l:]) && string(field[:l]) == trimmed {
+		return trimmed, true
+	}
+	if !nonZero(field) {
+		return trimmed, false // not recorded
+	}
 	n := len(field)
 	for n > 0 && (field[n-1] == ' ' || field[n-1] == 0) {
 		n--
@@ -220,6 +243,37 @@ func trimmedField(field []byte, trimmed string) (string, bool) {
 		}
 	}
 	return trimmed, false
+}
+
+// padding reports whether every byte of b is a space or a NUL, eight at a
+// time (such a byte is 0x20 once bit 5 is set).
+func padding(b []byte) bool {
+	const spaces = 0x2020202020202020
+	for len(b) >= 8 {
+		if binary.LittleEndian.Uint64(b)|spaces != spaces {
+			return false
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c|0x20 != 0x20 {
+			return false
+		}
+	}
+	return true
+}
+
+// nonZero reports whether a byte of b is not 0, eight at a time.
+func nonZero(b []byte) bool {
+	var x uint64
+	for len(b) >= 8 {
+		x |= binary.LittleEndian.Uint64(b)
+		b = b[8:]
+	}
+	for _, c := range b {
+		x |= uint64(c)
+	}
+	return x != 0
 }
 
 // coreFieldMatches is fieldMatches on the raw field when recorded, or on

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
@@ -182,6 +183,9 @@ type surveyJSON struct {
 	row    bytes.Buffer
 	rowEnc *json.Encoder
 	id     *shardID
+	// line is the hand-written row (appendDriveRow), reused from drive
+	// to drive.
+	line []byte
 }
 
 func newSurveyJSON(w *bufio.Writer, full, ndjson bool) *surveyJSON {
@@ -212,6 +216,12 @@ func (j *surveyJSON) head(h surveyHeadJSON) error {
 }
 
 func (j *surveyJSON) drive(row *survey.Row, src *surveySource) error {
+	if !j.full && src.bundle == nil {
+		// A capture's row, written by hand: no reflection, no row
+		// structs, one buffer for every drive.
+		j.line = appendDriveRow(j.line[:0], row, src.format)
+		return j.writeRow(j.line, true)
+	}
 	d := newSurveyDriveJSON(row, src.format, j.full)
 	d.Bundle = src.bundle
 	return j.rawDrive(d)
@@ -225,10 +235,21 @@ func (j *surveyJSON) rawDrive(v any) error {
 		return err
 	}
 	b := j.row.Bytes() // with its newline
-	j.id.row(b[:len(b)-1])
+	return j.writeRow(b[:len(b)-1], false)
+}
+
+// writeRow writes a row's JSON b (without a newline); compact says that
+// it is compact already (written by appendDriveRow), as the shard's
+// identity hashes it.
+func (j *surveyJSON) writeRow(b []byte, compact bool) error {
+	if compact {
+		j.id.compactRow(b)
+	} else {
+		j.id.row(b)
+	}
 	if j.ndjson {
 		j.w.WriteString(`{"drive":`)
-		j.w.Write(b[:len(b)-1])
+		j.w.Write(b)
 		_, err := j.w.WriteString("}\n")
 		return err
 	}
@@ -236,8 +257,8 @@ func (j *surveyJSON) rawDrive(v any) error {
 		j.w.WriteByte(',')
 	}
 	j.n++
-	_, err := j.w.Write(b)
-	return err
+	j.w.Write(b)
+	return j.w.WriteByte('\n')
 }
 
 func (j *surveyJSON) unreadable(u surveyUnreadable) error {
@@ -250,22 +271,102 @@ func (j *surveyJSON) unreadable(u surveyUnreadable) error {
 	}{u})
 }
 
+// listSentinel stands for the i-th list of paths in a marshaled summary:
+// a string no path holds (a NUL), encoded as "\u0000survey-list-I\u0000".
+func listSentinel(i int) string { return "\x00survey-list-" + strconv.Itoa(i) + "\x00" }
+
+// pathLists replaces each comparison's lists of paths (bars_none,
+// bars_all) by a one-element list of its sentinel, and returns the lists
+// in sentinel order.
+func (s *surveySummaryJSON) pathLists() [][]string {
+	var lists [][]string
+	swap := func(l *[]string) {
+		lists = append(lists, *l)
+		*l = []string{listSentinel(len(lists) - 1)}
+	}
+	for i := range s.Comparisons {
+		swap(&s.Comparisons[i].BarsNone)
+		swap(&s.Comparisons[i].BarsAll)
+	}
+	return lists
+}
+
+// writeWithLists writes b, encoding/json's compact or indented output of a
+// summary whose lists pathLists replaced, with each sentinel's array
+// written as encoding/json would write its list: null, [], or its
+// strings one at a time, in the array's own layout.
+func writeWithLists(w *bufio.Writer, b []byte, lists [][]string) {
+	var elem []byte
+	for i, list := range lists {
+		tok := appendJSONString(nil, listSentinel(i))
+		// The sentinel's array: the first occurrence that is the only
+		// element of an array (a string of the data could hold the
+		// sentinel's text, never as an array of its own).
+		at, open := -1, -1
+		for from := 0; ; {
+			k := bytes.Index(b[from:], tok)
+			if k < 0 {
+				w.Write(b) // cannot happen: pathLists put it there
+				return
+			}
+			at = from + k
+			open = bytes.LastIndexByte(b[:at], '[')
+			if open >= 0 && len(bytes.TrimLeft(b[open+1:at], "\n ")) == 0 {
+				break
+			}
+			from = at + len(tok)
+		}
+		close := at + len(tok) + bytes.IndexByte(b[at+len(tok):], ']')
+		before, after := b[open+1:at], b[at+len(tok):close] // "" or a newline and indentation
+		w.Write(b[:open])
+		switch {
+		case list == nil:
+			w.WriteString("null")
+		case len(list) == 0:
+			w.WriteString("[]")
+		default:
+			w.WriteByte('[')
+			for k, p := range list {
+				if k > 0 {
+					w.WriteByte(',')
+				}
+				w.Write(before)
+				elem = appendJSONString(elem[:0], p)
+				w.Write(elem)
+			}
+			w.Write(after)
+			w.WriteByte(']')
+		}
+		b = b[close+1:]
+	}
+	w.Write(b)
+}
+
 func (j *surveyJSON) end(r *surveyRun) error {
 	sum := newSurveySummaryJSON(r)
 	if sum.Shards = r.shards; r.shardFiles == nil { // not a merge
 		sum.Shards = []string{j.id.sum()}
 	}
+	// The lists of paths (a drive each) are written element by element,
+	// not encoded into one buffer with the rest (bounded memory a drive).
+	lists := sum.pathLists()
 	if j.ndjson {
-		return j.enc.Encode(struct {
+		b, err := json.Marshal(struct {
 			Summary surveySummaryJSON `json:"summary"`
 		}{sum})
+		if err != nil {
+			return err
+		}
+		writeWithLists(j.w, b, lists)
+		_, err = j.w.WriteString("\n")
+		return err
 	}
 	b, err := json.MarshalIndent(sum, "", "  ")
 	if err != nil {
 		return err
 	}
 	j.w.WriteString("],\n\"summary\":")
-	j.w.Write(b)
+	writeWithLists(j.w, b, lists)
 	j.w.WriteString(",\n\"unreadable\":")
 	// The list entry by entry, as json.MarshalIndent would write it, so
 	// that no second copy of it is made.

@@ -42,6 +42,12 @@ func (s *shardID) row(raw []byte) {
 	s.rows.Write([]byte{'\n'})
 }
 
+// compactRow is row for a row that is compact JSON already.
+func (s *shardID) compactRow(raw []byte) {
+	s.rows.Write(raw)
+	s.rows.Write([]byte{'\n'})
+}
+
 // unreadable adds one unreadable file.
 func (s *shardID) unreadable(u surveyUnreadable) {
 	s.unreadables.Write([]byte(u.Path))

@@ -1,10 +1,11 @@
 #!/bin/sh
-# bench.sh: the fleet survey and trace replay figures of the README, against
-# a C read floor and wc -l, from one command:
+# bench.sh: the fleet survey, trace replay and plan figures of the README,
+# against a C read floor, wc -l and a C loop, from one command:
 #
 #   sh examples/fleetbench/bench.sh [WORKDIR]      (from the top of the clone)
 #
-# It builds apstctl and a C read floor (floor.c, gcc -O2), writes the
+# It builds apstctl, a C read floor (floor.c, gcc -O2) and the C reference
+# loop of apst.Build (build.c), writes the
 # synthetic fleets into WORKDIR (default: a new directory under /tmp;
 # about 1 GB for 200,000 reports): the smartctl reports of the corpus copied
 # round-robin into folders of 1,000, each copy's serial number rewritten to
@@ -12,21 +13,30 @@
 # likewise; then times, best of 3 after one warm-up on a warm page cache,
 # each command in turn with what it is compared with (A B A B A B):
 #   - apstctl survey DIR (default flags, text report to /dev/null) against
-#     the floor, for 100,000 smartctl reports and 100,000 binary images;
+#     the floor, for 100,000 smartctl reports and 100,000 binary images, and
+#     apstctl survey -o ndjson DIR for the smartctl reports;
 #   - the peak RSS growth per drive, 200,000 against 100,000 reports
-#     (the median of three runs of each)
-#     (/usr/bin/time -f %M);
-#   - apstctl replay of a blkparse trace (and the other trace formats)
-#     against `wc -l` of the same file.
+#     (the median of three runs of each; /usr/bin/time -f %M), for the
+#     text and the NDJSON reports;
+#   - apstctl replay of blkparse traces in blkparse's default layout
+#     ("%D %2c %8s %5T.%9t %5p %2a %3d ", tracegen), 3,000,000 lines each:
+#     the five lines of each command of a plain trace (Q G I D C) and the
+#     two of `blkparse -a issue -a complete` (D C); and of the other trace
+#     formats; each against `wc -l` of the same file;
+#   - BenchmarkBuild (go test -bench, -cpu 1) against build.c's loop, for
+#     the 990 EVO Plus and the 32-state controller: the default call (the
+#     quirk lookup included) and the replica alone (quirks given).
 # It prints the ratios as a table. Without gcc the floor is skipped (with
 # a message), and so are its ratios. BENCH_N sets the fleet size (100000),
-# BENCH_TRACE the commands of each trace (1000000).
+# BENCH_LINES the lines of each blkparse trace (3000000), BENCH_TRACE the
+# commands of each trace of another format (1000000).
 set -eu
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 work=${1:-$(mktemp -d /tmp/fleetbench.XXXXXX)}
 n=${BENCH_N:-100000}
-cmds=${BENCH_TRACE:-1000000} # commands per synthetic trace
+cmds=${BENCH_TRACE:-1000000} # commands per synthetic trace of another format
+lines=${BENCH_LINES:-3000000} # lines per blkparse trace
 mkdir -p "$work"
 cd "$top"
 
@@ -34,10 +44,12 @@ echo "building apstctl and the fleet generator into $work" >&2
 go build -o "$work/apstctl" ./examples/apstctl
 go build -o "$work/fleetgen" ./internal/tools/fleetgen
 go build -o "$work/tracegen" ./internal/tools/tracegen
-floor=""
+go test -c -o "$work/apst.test" ./apst
+floor="" cbuild=""
 if command -v gcc >/dev/null 2>&1; then
 	gcc -O2 -o "$work/floor" examples/fleetbench/floor.c
-	floor="$work/floor"
+	gcc -O2 -o "$work/build" examples/fleetbench/build.c
+	floor="$work/floor" cbuild="$work/build"
 else
 	echo "no gcc: the C read floor and its ratios are skipped" >&2
 fi
@@ -100,48 +112,78 @@ rss() {
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }'; }
 
 printf '| what | measured (wall) | CPU user+sys | goal |\n| --- | --- | --- | --- |\n'
-for f in smartctl binary; do
-	a_run() { "$work/apstctl" survey "$work/$f-$n"; }
-	a_timed() { timed "$work/apstctl" survey "$work/$f-$n"; }
+for f in smartctl smartctl-ndjson binary; do
+	dir=$f out=""
+	[ "$f" = smartctl-ndjson ] && dir=smartctl out="-o ndjson"
+	a_run() { "$work/apstctl" survey $out "$work/$dir-$n"; }
+	a_timed() { timed "$work/apstctl" survey $out "$work/$dir-$n"; }
 	if [ -n "$floor" ]; then
-		b_run() { "$floor" "$work/$f-$n"; }
-		b_timed() { timed "$floor" "$work/$f-$n"; }
+		b_run() { "$floor" "$work/$dir-$n"; }
+		b_timed() { timed "$floor" "$work/$dir-$n"; }
 	else
 		b_run() { :; }
 		b_timed() { echo 0 0 0; }
 	fi
 	rounds
+	goal="<= 2.0x"
+	[ "$f" = binary ] && goal="<= 1.5x"
+	[ "$f" = smartctl-ndjson ] && goal="<= 2.5x"
 	if [ -n "$floor" ]; then
-		goal="<= 2.0x"
-		[ "$f" = binary ] && goal="<= 1.5x"
-		printf '| apstctl survey over %s %s captures / C read floor | %s s / %s s = **%s** | %s s / %s s = %s | %s |\n' \
-			"$n" "$f" "$aw" "$bw" "$(ratio "$aw" "$bw")" "$ac" "$bc" "$(ratio "$ac" "$bc")" "$goal"
+		printf '| apstctl survey %sover %s %s captures / C read floor | %s s / %s s = **%s** | %s s / %s s = %s | %s |\n' \
+			"${out:+$out }" "$n" "$dir" "$aw" "$bw" "$(ratio "$aw" "$bw")" "$ac" "$bc" "$(ratio "$ac" "$bc")" "$goal"
 	else
-		printf '| apstctl survey over %s %s captures | %s s | %s s | (no C floor) |\n' "$n" "$f" "$aw" "$ac"
+		printf '| apstctl survey %sover %s %s captures | %s s | %s s | (no C floor) |\n' "${out:+$out }" "$n" "$dir" "$aw" "$ac"
 	fi
 done
-r1=$(rss "$work/apstctl" survey "$work/smartctl-$n")
-r2=$(rss "$work/apstctl" survey "$work/smartctl-$((2 * n))")
-printf '| peak RSS growth per drive, %s against %s reports | (%s - %s KiB) / %s = **%s B** | | < 200 B |\n' \
-	"$((2 * n))" "$n" "$r2" "$r1" "$n" "$(awk -v a="$r1" -v b="$r2" -v n="$n" 'BEGIN { printf "%.0f", (b - a) * 1024 / n }')"
+for out in "" "-o ndjson"; do
+	r1=$(rss "$work/apstctl" survey $out "$work/smartctl-$n")
+	r2=$(rss "$work/apstctl" survey $out "$work/smartctl-$((2 * n))")
+	printf '| peak RSS growth per drive%s, %s against %s reports | (%s - %s KiB) / %s = **%s B** | | < 200 B |\n' \
+		"${out:+ ($out)}" "$((2 * n))" "$n" "$r2" "$r1" "$n" "$(awk -v a="$r1" -v b="$r2" -v n="$n" 'BEGIN { printf "%.0f", (b - a) * 1024 / n }')"
+done
 
 cap=testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin
-for f in blkparse biosnoop biosnoop-bpftrace fio-iolog plain; do
+for f in blkparse-QGIDC blkparse-DC biosnoop biosnoop-bpftrace fio-iolog plain; do
 	tr="$work/trace.$f"
-	[ -f "$tr" ] || "$work/tracegen" -format "$f" -n "$cmds" -out "$tr"
+	case $f in
+	blkparse-*)
+		mix=${f#blkparse-}
+		[ -f "$tr" ] || "$work/tracegen" -format blkparse -actions "$mix" -cpus 4 -n "$((lines / ${#mix}))" -out "$tr"
+		;;
+	*) [ -f "$tr" ] || "$work/tracegen" -format "$f" -n "$cmds" -out "$tr" ;;
+	esac
 	a_run() { "$work/apstctl" replay "$cap" "$tr"; }
 	a_timed() { timed "$work/apstctl" replay "$cap" "$tr"; }
 	b_run() { wc -l "$tr"; }
 	b_timed() { timed wc -l "$tr"; }
 	rounds
-	# The goal is blkparse's (issue 22); the other formats are measured.
-	# Their lines are short (26 to 75 bytes a command, against blkparse's
-	# three lines and 192 bytes), so wc -l costs a third to a seventh as
-	# much per command, while replaying a command costs the same; and
-	# they are parsed on one goroutine (the parallel path is blkparse's).
+	# The goal is blkparse's (issues 22 and 33); the other formats are
+	# measured. Their lines are short (26 to 75 bytes a command, against
+	# blkparse's two to five lines of 60 bytes), so wc -l costs a third to
+	# a seventh as much per command, while replaying a command costs the
+	# same; and they are parsed on one goroutine (the parallel path is
+	# blkparse's).
 	goal="measured"
-	[ "$f" = blkparse ] && goal="<= 5x"
+	case $f in blkparse-*) goal="<= 5x" ;; esac
 	printf '| apstctl replay of a %s trace (%s lines) / wc -l | %s s / %s s = **%s** | %s s / %s s = %s | %s |\n' \
 		"$f" "$(wc -l <"$tr")" "$aw" "$bw" "$(ratio "$aw" "$bw")" "$ac" "$bc" "$(ratio "$ac" "$bc")" "$goal"
 done
+
+# apst.Build against the C loop: ns a plan, the least of 3 rounds (Go's
+# benchmark and the C loop in turn), on one CPU.
+if [ -n "$cbuild" ]; then
+	for c in 990-evo-plus npss31; do
+		arg=$cap
+		[ "$c" = npss31 ] && arg=npss31
+		gd="" gg="" cl=""
+		for _ in 1 2 3; do
+			set -- $("$work/apst.test" -test.run '^$' -test.bench "^BenchmarkBuild/$c(-quirks-given)?\$" -test.cpu 1 -test.benchtime 500ms |
+				awk '/^BenchmarkBuild/ { print $3 }')
+			gd=$(lesser "$1" "$gd") gg=$(lesser "$2" "$gg")
+			cl=$(lesser "$("$cbuild" "$arg" | awk '{ print $1 }')" "$cl")
+		done
+		printf '| BenchmarkBuild/%s, default parameters (quirk lookup) / C loop | %s ns / %s ns = **%s** | | <= 3x, 0 allocs |\n' "$c" "$gd" "$cl" "$(ratio "$gd" "$cl")"
+		printf '| BenchmarkBuild/%s-quirks-given / C loop | %s ns / %s ns = **%s** | | <= 1.2x |\n' "$c" "$gg" "$cl" "$(ratio "$gg" "$cl")"
+	done
+fi
 echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)" >&2

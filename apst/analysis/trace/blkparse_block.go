@@ -70,9 +70,9 @@ func (p *blkParser) parse(block []byte, recs []blkRec) ([]blkRec, int) {
 	var lastSel bool
 	var d blkDev
 	for i := 0; i < len(block); {
-		if t := &sc.tmpl; t.ok && t.sector > 0 && !p.general {
-			// The common lines, read from the template alone.
-			if i, recs, line = p.lines(block, i, t, &d, recs, line); i >= len(block) {
+		if t := &sc.tmpls[sc.cur]; t.ok && t.sector > 0 && !p.general {
+			// The common lines, read from the templates alone.
+			if i, recs, line = p.lines(block, i, &sc, &d, recs, line); i >= len(block) {
 				break
 			}
 		}

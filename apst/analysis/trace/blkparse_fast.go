@@ -26,25 +26,62 @@ type blkLine struct {
 // first. It reports false for any line it does not read plainly (fewer
 // than six fields, a field that is not what it should be, a blank line,
 // the summary at the end): parseBlkparseFields then reads that line and
-// words the error. Its only state is the layout of a line it read
-// (tmpl), which makes the next lines of that layout quicker to read but
-// never changes what is read; each worker of the parallel path has its
-// own.
+// words the error. Its only state is the layouts of the last lines it
+// read of different layouts (tmpls), which make the next lines of those
+// layouts quicker to read but never change what is read; each worker of
+// the parallel path has its own.
+//
+// blkparse right-aligns its fields in fixed widths ("%D %2c %8s %5T.%9t
+// %5p %2a %3d "), so that the lines of a trace have a few layouts, which
+// alternate: a completion's PID (0, an interrupt) is narrower than its
+// dispatch's, a CPU past 9 is wider, a process's PID differs from
+// another's. Keeping several layouts reads all of them from templates.
 type blkScanner struct {
-	tmpl blkTemplate
-	lay  blkLayout
+	tmpls [blkTemplates]blkTemplate
+	cur   int // the template tried first: the last one that matched
+	next  int // the template the next layout replaces (round robin)
+	lay   blkLayout
 }
 
+// blkTemplates is how many layouts a blkScanner keeps: PIDs of 1 to 7
+// digits (a completion's is 0), and one more.
+const blkTemplates = 8
+
 func (sc *blkScanner) scan(line []byte, out *blkLine) bool {
-	if ok, handled := sc.tmpl.match(line, out); handled {
-		return ok
+	for k := range blkTemplates {
+		j := (sc.cur + k) % blkTemplates
+		if ok, handled := sc.tmpls[j].match(line, out); handled {
+			sc.cur = j
+			return ok
+		}
 	}
 	if ok, handled := scanWide(line, out, &sc.lay); handled {
-		sc.tmpl.build(line, &sc.lay)
+		j := sc.next
+		sc.next = (j + 1) % blkTemplates
+		if sc.tmpls[j].build(line, &sc.lay); sc.tmpls[j].ok {
+			sc.cur = j
+		}
 		return ok
 	}
-	sc.tmpl.ok = false
 	return scanBlkparseBytes(line, out)
+}
+
+// other returns a template other than the current one that the line at
+// w matches up to the blank after its action (with a letter there), making
+// it the current one; nil if none does.
+func (sc *blkScanner) other(w *[wide]byte) *blkTemplate {
+	for k := 1; k < blkTemplates; k++ {
+		j := (sc.cur + k) % blkTemplates
+		t := &sc.tmpls[j]
+		if !t.ok || t.sector == 0 || t.bad(w) != 0 {
+			continue
+		}
+		if _, letter := actionKind(w[t.lay.a]); letter {
+			sc.cur = j
+			return t
+		}
+	}
+	return nil
 }
 
 // scanBlkparseBytes is scanBlkparse a field at a time.

@@ -21,7 +21,7 @@ type blkDev struct {
 }
 
 // lines reads the lines from block[i:] on as parse would read them, while
-// each has the layout of the template (t.ok, with a sector position) and
+// each has the layout of one of sc's templates (ok, with a sector position) and
 // block has the capacity to read lineReach bytes from its start: it
 // appends a record for each dispatch and completion to recs, and returns
 // the index of the first line it does not read (len(block) or more when
@@ -32,8 +32,9 @@ type blkDev struct {
 // end from the bytes the template leaves, not from the start of the line,
 // and compares the device's bytes with the last event's instead of
 // reading its numbers; one loop, without a call a line.
-func (p *blkParser) lines(block []byte, i int, t *blkTemplate, d *blkDev, recs []blkRec, line uint32) (int, []blkRec, uint32) {
+func (p *blkParser) lines(block []byte, i int, sc *blkScanner, d *blkDev, recs []blkRec, line uint32) (int, []blkRec, uint32) {
 	var next int
+	t := &sc.tmpls[sc.cur]
 read:
 	for ; i < len(block) && i <= cap(block)-lineReach; i = next {
 		if len(recs) == cap(recs) {
@@ -41,41 +42,16 @@ read:
 		}
 		rec := &recs[:len(recs)+1][len(recs)]
 		w := (*[lineReach]byte)(block[i : i+lineReach])
-		// The words up to the blank after the action (the others have empty
-		// masks), without a branch per word.
-		var bad uint64
 		tw := (*[wide]byte)(w[:wide])
-		switch t.words {
-		case 8:
-			bad |= t.word(tw, 7)
-			fallthrough
-		case 7:
-			bad |= t.word(tw, 6)
-			fallthrough
-		case 6:
-			bad |= t.word(tw, 5)
-			fallthrough
-		case 5:
-			bad |= t.word(tw, 4)
-			fallthrough
-		case 4:
-			bad |= t.word(tw, 3)
-			fallthrough
-		case 3:
-			bad |= t.word(tw, 2)
-			fallthrough
-		case 2:
-			bad |= t.word(tw, 1)
-			bad |= t.word(tw, 0)
-		default:
-			break read
+		if _, letter := actionKind(w[t.lay.a]); !letter || t.bad(tw) != 0 {
+			// Another of the layouts the scanner keeps, or none.
+			if t = sc.other(tw); t == nil {
+				break read
+			}
 		}
 		l := &t.lay
 		a := l.a
-		k, letter := actionKind(w[a])
-		if bad != 0 || !letter {
-			break read
-		}
+		k, _ := actionKind(w[a])
 		// The line's end: its first '\n', none lying before the blank after
 		// the action (the template matched blanks, digits and a letter).
 		e := 0
@@ -148,9 +124,9 @@ read:
 			d.sel = p.selected && bl.maj == p.selMaj && bl.min == p.selMin
 		}
 		// Field by field (see blkTemplate.match).
-		rec.t = int64(digitsValue(binary.LittleEndian.Uint64(w[l.s3:l.s3+8]), l.dot-l.s3)*1e9 + eightDigits(binary.LittleEndian.Uint64(w[l.dot+1:l.dot+9])-0x3030303030303030)*10 + uint64(w[l.e3]-'0'))
+		rec.t = int64(paddedValue(binary.LittleEndian.Uint64(w[l.s3:l.s3+8]), l.dot-l.s3)*1e9 + eightDigits(binary.LittleEndian.Uint64(w[l.dot+1:l.dot+9])-0x3030303030303030)*10 + uint64(w[l.e3]-'0'))
 		if ns := l.e2 - l.s2 + 1; ns <= 8 {
-			rec.seq = digitsValue(binary.LittleEndian.Uint64(w[l.s2:l.s2+8]), ns)
+			rec.seq = paddedValue(binary.LittleEndian.Uint64(w[l.s2:l.s2+8]), ns)
 		} else {
 			rec.seq = uintValue(block, i+l.s2, ns)
 		}

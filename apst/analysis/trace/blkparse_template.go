@@ -1,6 +1,9 @@
 package trace
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // blkLayout is where scanWide found the first six fields of a line: the
 // device s0..e0 with its ',' at c, the CPU s1..e1, the sequence number
@@ -32,7 +35,18 @@ type blkTemplate struct {
 	mask  [wide / 8]uint64 // 0xff where exact applies, 0xf0 where a digit must be
 	digit [wide / 8]uint64 // 0x40 where a digit must be
 	six   [wide / 8]uint64 // 0x06 where a digit must be
-	lay   blkLayout        // where the fields lie
+	// flex is 0x10 where a blank or a digit may be: the padding of a
+	// right-aligned number (CPU, sequence number, seconds, PID) and its
+	// digits but the last, which blkparse's widths ("%2c %8s %5T %5p")
+	// leave to each line's number. Its blanks must come before its
+	// digits (a number, not two fields). A byte b of it is read as
+	// b|0x10, a digit; it is a blank if its bit 4 is clear, and then its
+	// low nibble must be 0 (0x20, not 0x21 to 0x29).
+	flex [wide / 8]uint64
+	// lay is where the fields lie, the right-aligned numbers from the
+	// start of their padding (lay.s1 to lay.s4): their first digits
+	// differ from line to line.
+	lay blkLayout
 	// words is the number of words up to the blank after the action:
 	// the others have empty masks.
 	words int
@@ -74,13 +88,29 @@ func (t *blkTemplate) build(line []byte, lay *blkLayout) {
 			t.mask[p/8] |= 0xf0 << sh
 		}
 	}
+	// A right-aligned number from s to e, after a field ending at prev:
+	// from prev+2 (after one blank) to e, when that is at most 8 bytes,
+	// blanks or digits, the last a digit; else the digits from s to e.
+	// It returns where its padding starts.
+	number := func(prev, s, e int) int {
+		from := prev + 2
+		if e-from+1 > 8 || from > s {
+			digits(s, e)
+			return s
+		}
+		digits(from, e)
+		for p := from; p < e; p++ {
+			t.flex[p/8] |= 0x10 << (8 * (p % 8))
+		}
+		return from
+	}
 	digits(lay.s0, lay.c-1)
 	digits(lay.c+1, lay.e0)
-	digits(lay.s1, lay.e1)
-	digits(lay.s2, lay.e2)
-	digits(lay.s3, lay.dot-1)
+	t.lay.s1 = number(lay.e0, lay.s1, lay.e1)
+	t.lay.s2 = number(lay.e1, lay.s2, lay.e2)
+	t.lay.s3 = number(lay.e2, lay.s3, lay.dot-1)
 	digits(lay.dot+1, lay.e3)
-	digits(lay.s4, lay.e4)
+	t.lay.s4 = number(lay.e3, lay.s4, lay.e4)
 	for p := 0; p <= end; p++ {
 		if p == lay.a || t.digit[p/8]&(0x40<<(8*(p%8))) != 0 {
 			continue
@@ -134,8 +164,12 @@ func (t *blkTemplate) match(line []byte, out *blkLine) (ok, handled bool) {
 	// Every field, one at a time: a composite literal is built on the
 	// stack and copied 16 bytes at a time, each copy waiting for the
 	// 8-byte stores it spans (a store-forwarding stall).
-	out.t = int64(digitsValue(binary.LittleEndian.Uint64(line[l.s3:l.s3+8]), l.dot-l.s3)*1e9 + eightDigits(binary.LittleEndian.Uint64(line[l.dot+1:l.dot+9])-0x3030303030303030)*10 + uint64(line[l.e3]-'0'))
-	out.seq = uintValue(line, l.s2, l.e2-l.s2+1)
+	out.t = int64(paddedValue(binary.LittleEndian.Uint64(line[l.s3:l.s3+8]), l.dot-l.s3)*1e9 + eightDigits(binary.LittleEndian.Uint64(line[l.dot+1:l.dot+9])-0x3030303030303030)*10 + uint64(line[l.e3]-'0'))
+	if ns := l.e2 - l.s2 + 1; ns <= 8 {
+		out.seq = paddedValue(binary.LittleEndian.Uint64(line[l.s2:l.s2+8]), ns)
+	} else {
+		out.seq = uintValue(line, l.s2, ns)
+	}
 	out.id = id
 	out.maj = digitsValue(binary.LittleEndian.Uint64(line[l.s0:l.s0+8]), l.c-l.s0)
 	out.min = digitsValue(binary.LittleEndian.Uint64(line[l.c+1:l.c+9]), l.e0-l.c)
@@ -143,11 +177,63 @@ func (t *blkTemplate) match(line []byte, out *blkLine) (ok, handled bool) {
 	return true, true
 }
 
+// bad returns the bits of the words of w up to the blank after the action
+// that differ from the template: 0 when they match. The words past it
+// have empty masks and are not read. It is word for each word, in one
+// loop without a call.
+func (t *blkTemplate) bad(w *[wide]byte) uint64 {
+	n := t.words
+	if n < 2 || n > wide/8 {
+		return 1
+	}
+	var bad, last, lastFlex uint64
+	for k := range n {
+		x := binary.LittleEndian.Uint64(w[8*k : 8*k+8])
+		f := t.flex[k]
+		y := x | f
+		blank := ^x & f
+		bad |= (y^t.exact[k])&t.mask[k] | (y+t.six[k])&t.digit[k] |
+			x&(blank>>4*0x0f) | (x<<8|last>>56)&(f<<8|lastFlex>>56)&blank
+		last, lastFlex = x, f
+	}
+	return bad
+}
+
 // word returns the bits of word k of w (0 to 7) that differ from the
 // template: 0 when they match.
 func (t *blkTemplate) word(w *[wide]byte, k int) uint64 {
 	x := binary.LittleEndian.Uint64(w[8*k : 8*k+8])
-	return (x^t.exact[k])&t.mask[k] | (x+t.six[k])&t.digit[k]
+	f := t.flex[k]
+	y := x | f
+	bad := (y^t.exact[k])&t.mask[k] | (y+t.six[k])&t.digit[k]
+	if f == 0 {
+		return bad
+	}
+	// A blank of the padding is 0x20; none follows a digit of it (the
+	// byte before the word's first is the last of the word before).
+	blank := ^x & f
+	prev := x << 8
+	if k > 0 {
+		prev |= uint64(w[8*k-1])
+	}
+	return bad | x&(blank>>4*0x0f) | prev&(f<<8|t.flexLast(k))&blank
+}
+
+// flexLast returns 0x10 when the last byte of word k-1 is of the padding
+// of a number (t.flex), 0 otherwise (and for k = 0).
+func (t *blkTemplate) flexLast(k int) uint64 {
+	if k == 0 {
+		return 0
+	}
+	return t.flex[k-1] >> 56
+}
+
+// paddedValue returns the number the first n bytes (1 to 8) of x write:
+// blanks, then digits: their bytes with bit 4 clear, then set, as the
+// template checked them.
+func paddedValue(x uint64, n int) uint64 {
+	b := bits.TrailingZeros64(x&0x1010101010101010) >> 3
+	return eightDigits((x>>(8*b) - 0x3030303030303030) << uint(64-8*(n-b)))
 }
 
 // uintValue returns the number the n digits (1 to 16) of b from s on

@@ -56,6 +56,10 @@ type parallel struct {
 	i     int    // the next record of cur
 	base  int    // lines before cur
 	okDev uint64 // blkRec.dev of the device noteDevice last accepted, 0 if none
+	// offDev is blkRec.dev of the device noteDevice last refused while a
+	// device is selected, 0 if none: it would refuse it again, changing
+	// nothing (the device is listed already, or the list is full).
+	offDev uint64
 }
 
 // startParallel starts the goroutines of the parallel path reading src in
@@ -233,9 +237,17 @@ func (p *parallel) step(r *Reader) error {
 		// noteDevice, unless the device is the last one it accepted:
 		// it would accept it again, changing nothing (it accepts no
 		// device once it has found several, and forgets okDev when it
-		// refuses one).
+		// refuses one without a device selected); or, a device being
+		// selected, the last one it refused.
+		if rec.dev != 0 && rec.dev == p.offDev {
+			return nil
+		}
 		if !r.noteDevice(j.buf[rec.off:rec.off+rec.n], rec.sel) {
-			p.okDev = 0
+			if r.selected {
+				p.offDev = rec.dev
+			} else {
+				p.okDev = 0
+			}
 			return nil
 		}
 		p.okDev = rec.dev
@@ -248,7 +260,7 @@ func (p *parallel) step(r *Reader) error {
 // needs): from the next record of the current block on, while each is an
 // event of the device last accepted (p.okDev) that sorts after every
 // event held, none being in the heap, it appends it to r.buf as push
-// does and, once the window holds more than its size, moves the oldest
+// does (skipping the events of the device last refused, p.offDev) and, once the window holds more than its size, moves the oldest
 // to evs[n] as popTo does: one loop, without a call per event. It returns
 // n plus the number of events written, and leaves every other record
 // (and every other state: no event out yet, an empty window, the heap in
@@ -268,7 +280,16 @@ func (p *parallel) fill(r *Reader, evs []Event, n int) int {
 	for ; i < len(recs) && n < len(evs); i++ {
 		rec := &recs[i]
 		t, tie := rec.t, rec.seq
-		if rec.dev != p.okDev || rec.kind > uint8(Completion) || t > MaxEventTime || t < -MaxEventTime {
+		if rec.kind > uint8(Completion) {
+			break
+		}
+		if rec.dev != p.okDev {
+			if rec.dev != 0 && rec.dev == p.offDev {
+				continue // refused again, changing nothing (see step)
+			}
+			break
+		}
+		if t > MaxEventTime || t < -MaxEventTime {
 			break
 		}
 		if b := &buf[len(buf)-1]; b.t > t || b.t == t && b.tie > tie {

@@ -324,3 +324,27 @@ func TestPropertyNextEventsIsNext(t *testing.T) {
 		require.Equal(t, want, got)
 	})
 }
+
+// A trace in blkparse's default layout with every action it prints (Q G
+// P I U D C A M X m UT R), RWBS of one to four letters, PIDs of 1 to 7
+// digits, CPUs past 99, sequence numbers past 8 digits and seconds past 5:
+// its 8 dispatches and 8 completions, alike on either path, whatever the
+// blocks.
+func TestBlkparseDefaultFile(t *testing.T) {
+	data := readTestdata(t, "blkparse-default.txt")
+	want := readOutcome(t, bytes.NewReader(data), trace.Options{}, 0)
+	require.Equal(t, "EOF", want.Err)
+	require.Len(t, want.Events, 16)
+	require.Equal(t, "259,0", want.Device)
+	kinds := map[trace.Kind]int{}
+	for _, ev := range want.Events {
+		kinds[ev.Kind]++
+	}
+	require.Equal(t, map[trace.Kind]int{trace.Dispatch: 8, trace.Completion: 8}, kinds)
+	last := want.Events[len(want.Events)-1]
+	require.Equal(t, int64(100000_000009000-1003990), last.Time, "from the first event, at 0.001003990 s")
+	for _, block := range []int{1, 50, 4096} {
+		got := readOutcome(t, bytes.NewReader(data), trace.Options{Workers: 2}, block)
+		require.Equal(t, want, got, "block %d", block)
+	}
+}

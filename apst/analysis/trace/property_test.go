@@ -232,3 +232,26 @@ func BenchmarkReaderParallel(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkBlkparseDefault reads traces in blkparse's default layout
+// (tracetest: "%D %2c %8s %5T.%9t %5p %2a %3d ", the completions' PID 0)
+// through the parallel path with one worker: the five lines blkparse
+// prints of each command (QGIDC) and the two of `blkparse -a issue -a
+// complete` (DC), 4 CPUs.
+func BenchmarkBlkparseDefault(b *testing.B) {
+	for _, mix := range []string{"QGIDC", "DC"} {
+		b.Run(mix, func(b *testing.B) {
+			var buf bytes.Buffer
+			cmds := 300_000 / len(mix)
+			require.NoError(b, tracetest.Render(&buf, trace.FormatBlkparse, tracetest.Interactive(3, cmds, 2e6, 1e5), tracetest.Options{Actions: mix, CPUs: 4}))
+			data := buf.Bytes()
+			lines := bytes.Count(data, []byte("\n"))
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				readEvents(b, data, trace.Options{Workers: 1})
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*lines), "ns/line")
+		})
+	}
+}

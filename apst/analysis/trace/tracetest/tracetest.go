@@ -13,12 +13,14 @@
 package tracetest
 
 import (
+	"fmt"
 	"io"
 	"iter"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/nvmeapst/nvmeapst/apst/analysis/trace"
@@ -113,7 +115,9 @@ func Intel600pRun() iter.Seq[Command] {
 	return slices.Values(cs)
 }
 
-// Options name the device of a rendered trace.
+// Options name the device of a rendered trace and, for blkparse, what it
+// holds. The zero value writes one device (259,0, "nvme0n1") and, for
+// blkparse, the Q, D and C lines of each command on CPU 0.
 type Options struct {
 	// Major and Minor are the blkparse device (default 259,0).
 	Major, Minor uint32
@@ -122,6 +126,33 @@ type Options struct {
 	Disk string
 	// Summary appends blkparse's per-CPU and total summary blocks.
 	Summary bool
+
+	// Actions are the blkparse lines written for each command, in the
+	// order of their times: letters of "QGIDC" (queue, get request,
+	// insert, dispatch, complete), holding D and C; "" means "QDC".
+	// "QGIDC" is what blkparse prints of a plain trace (blktrace's
+	// default mask), "DC" what `blkparse -a issue -a complete` prints:
+	// the sequence numbers then skip the actions left out, as they do in
+	// a filtered trace. Other letters are refused with an error of Render
+	// (and of the reader's Read).
+	Actions string
+	// CPUs spreads the commands over that many CPUs, round robin, each
+	// with its own sequence numbers as blktrace counts them (0 means 1).
+	CPUs int
+	// Devices spreads the commands over that many devices, round robin:
+	// Major,Minor, Major,Minor+1... (0 means 1). A trace of several
+	// devices is replayed with one selected.
+	Devices int
+	// FirstSeq is the first sequence number of each CPU (0 means 1):
+	// 99999990 takes them past the 8 digits of blkparse's field.
+	FirstSeq uint64
+	// TimeOffset is added to every blkparse time: 100000 s takes them
+	// past the 5 digits of the seconds' field.
+	TimeOffset time.Duration
+	// PID is the process of the Q, G, I and D lines (0 means 4242):
+	// 1234567 takes it past the 5 digits of blkparse's field. C lines
+	// have PID 0 (an interrupt), as blkparse prints them.
+	PID uint32
 }
 
 func (o *Options) defaults() {
@@ -131,7 +162,40 @@ func (o *Options) defaults() {
 	if o.Disk == "" {
 		o.Disk = "nvme0n1"
 	}
+	if o.Actions == "" {
+		o.Actions = "QDC"
+	}
+	o.CPUs = max(o.CPUs, 1)
+	o.Devices = max(o.Devices, 1)
+	if o.FirstSeq == 0 {
+		o.FirstSeq = 1
+	}
+	if o.PID == 0 {
+		o.PID = 4242
+	}
 }
+
+// actions checks o.Actions: its letters, in the order Q G I D C.
+func (o *Options) actions() error {
+	var seen [256]bool
+	last := -1
+	for i := 0; i < len(o.Actions); i++ {
+		c := o.Actions[i]
+		k := strings.IndexByte(blkMix, c)
+		if k < 0 || seen[c] || k < last {
+			return fmt.Errorf("tracetest: Actions %q: want letters of %q in that order, each once, with D and C", o.Actions, blkMix)
+		}
+		seen[c], last = true, k
+	}
+	if !seen['D'] || !seen['C'] {
+		return fmt.Errorf("tracetest: Actions %q: want D and C among them", o.Actions)
+	}
+	return nil
+}
+
+// blkMix are the actions blktrace traces of a command, in order: each
+// takes a sequence number whether blkparse prints it or not.
+const blkMix = "QGIDC"
 
 // Render writes workload cmds to w as a trace of format f (any but
 // FormatAuto). Times are written exactly where the format allows it:
@@ -153,7 +217,18 @@ func Render(w io.Writer, f trace.Format, cmds iter.Seq[Command], opt Options) er
 func NewReader(f trace.Format, cmds iter.Seq[Command], opt Options) io.ReadCloser {
 	opt.defaults()
 	next, stop := iter.Pull(cmds)
-	return &renderer{f: f, next: next, stop: stop, opt: opt}
+	r := &renderer{f: f, next: next, stop: stop, opt: opt}
+	r.err = opt.actions()
+	if opt.TimeOffset < 0 {
+		r.err = fmt.Errorf("tracetest: TimeOffset %v: want 0 or more", opt.TimeOffset)
+	}
+	if f == trace.FormatBlkparse {
+		r.seqs = make([]uint64, opt.CPUs)
+		for i := range r.seqs {
+			r.seqs[i] = opt.FirstSeq
+		}
+	}
+	return r
 }
 
 type renderer struct {
@@ -165,9 +240,20 @@ type renderer struct {
 	off     int
 	started bool
 	done    bool
-	seq     uint64
-	pending []Command // sorted by completion
+	pending []pend // sorted by completion
 	count   uint64
+	err     error    // the Options' error, returned by Read
+	seqs    []uint64 // blkparse: the next sequence number of each CPU
+	lastT   int64    // blkparse: the time of the last line written
+	lines   uint64   // blkparse: lines written
+}
+
+// pend is a command waiting for its completion to be written: for
+// blkparse, with its CPU, device and sector.
+type pend struct {
+	Command
+	cpu, dev int
+	sector   uint64
 }
 
 // Close stops the workload's iterator; later reads return io.EOF.
@@ -179,6 +265,9 @@ func (r *renderer) Close() error {
 }
 
 func (r *renderer) Read(p []byte) (int, error) {
+	if r.err != nil {
+		return 0, r.err
+	}
 	for r.off == len(r.buf) {
 		if r.done {
 			return 0, io.EOF
@@ -228,9 +317,14 @@ func (r *renderer) footer() {
 	switch r.f {
 	case trace.FormatBlkparse:
 		if r.opt.Summary {
+			// The blocks' shape, as blkparse prints them (their counts
+			// are not the trace's: the replay skips them).
 			dev := strconv.Itoa(int(r.opt.Major)) + "," + strconv.Itoa(int(r.opt.Minor))
-			r.buf = append(r.buf, "CPU0 ("+dev+"):\n Reads Queued:           0,        0KiB\t Writes Queued:          "+strconv.FormatUint(r.count, 10)+",        0KiB\n"...)
-			r.buf = append(r.buf, "\nTotal ("+dev+"):\n Reads Queued:           0,        0KiB\t Writes Queued:          0,        0KiB\n\nThroughput (R/W): 0KiB/s / 0KiB/s\nEvents ("+dev+"): "+strconv.FormatUint(3*r.count, 10)+" entries\nSkips: 0 forward (0 -   0.0%)\n"...)
+			r.buf = append(r.buf, '\n')
+			for cpu := range r.opt.CPUs {
+				r.buf = append(r.buf, "CPU"+strconv.Itoa(cpu)+" ("+dev+"):\n Reads Queued:           0,        0KiB\t Writes Queued:          "+strconv.FormatUint(r.count, 10)+",        0KiB\n"...)
+			}
+			r.buf = append(r.buf, "\nTotal ("+dev+"):\n Reads Queued:           0,        0KiB\t Writes Queued:          0,        0KiB\n\nThroughput (R/W): 0KiB/s / 0KiB/s\nEvents ("+dev+"): "+strconv.FormatUint(r.lines, 10)+" entries\nSkips: 0 forward (0 -   0.0%)\n"...)
 		}
 	case trace.FormatFioIolog:
 		r.buf = append(r.buf, "0 /dev/"+r.opt.Disk+" close\n"...)
@@ -243,13 +337,23 @@ func (r *renderer) command(c Command) {
 	r.count++
 	switch r.f {
 	case trace.FormatBlkparse:
-		r.flush(c.Dispatch)
-		r.blkparse(c.Dispatch, 'Q')
-		r.blkparse(c.Dispatch, 'D')
-		r.insert(c)
+		i := r.count - 1
+		p := pend{Command: c, cpu: int(i % uint64(r.opt.CPUs)), dev: int(i % uint64(r.opt.Devices)), sector: sectorOf(i)}
+		// Q, G and I come a little before D (300, 200, 100 ns; never
+		// before a line already written); each takes a sequence number
+		// whether it is written or not.
+		for k, a := range []byte(blkMix[:4]) {
+			t := max(c.Dispatch-int64(300-100*k), r.lastT)
+			if a == 'D' {
+				t = c.Dispatch
+			}
+			r.flush(t)
+			r.blkparse(t, &p, a, r.opt.PID)
+		}
+		r.insert(p)
 	case trace.FormatBiosnoop, trace.FormatBiosnoopBpftrace:
 		r.flush(c.Dispatch)
-		r.insert(c)
+		r.insert(pend{Command: c})
 	case trace.FormatFioIolog:
 		r.buf = strconv.AppendInt(r.buf, c.Dispatch/1e6, 10)
 		if f := c.Dispatch % 1e6; f != 0 {
@@ -269,8 +373,8 @@ func (r *renderer) command(c Command) {
 	}
 }
 
-func (r *renderer) insert(c Command) {
-	i, _ := slices.BinarySearchFunc(r.pending, c.Completion, func(p Command, t int64) int {
+func (r *renderer) insert(c pend) {
+	i, _ := slices.BinarySearchFunc(r.pending, c.Completion, func(p pend, t int64) int {
 		if p.Completion <= t {
 			return -1
 		}
@@ -289,7 +393,7 @@ func (r *renderer) flush(t int64) {
 		n++
 		switch r.f {
 		case trace.FormatBlkparse:
-			r.blkparse(c.Completion, 'C')
+			r.blkparse(c.Completion, &c, 'C', 0)
 		case trace.FormatBiosnoop:
 			r.buf = appendDecimal(r.buf, c.Completion, 9)
 			r.buf = append(r.buf, "  fio            4242   "...)
@@ -310,21 +414,74 @@ func (r *renderer) flush(t int64) {
 	r.pending = slices.Delete(r.pending, 0, n)
 }
 
-func (r *renderer) blkparse(t int64, action byte) {
-	r.seq++
-	r.buf = append(r.buf, "  "...)
-	r.buf = strconv.AppendUint(r.buf, uint64(r.opt.Major), 10)
-	r.buf = append(r.buf, ',')
-	r.buf = strconv.AppendUint(r.buf, uint64(r.opt.Minor), 10)
-	r.buf = append(r.buf, "    "...)
-	r.buf = strconv.AppendUint(r.buf, r.seq%2, 10)
-	r.buf = append(r.buf, "  "...)
-	r.buf = strconv.AppendUint(r.buf, r.seq, 10)
-	r.buf = append(r.buf, "  "...)
-	r.buf = appendDecimal(r.buf, t, 9)
-	r.buf = append(r.buf, "  4242  "...)
-	r.buf = append(r.buf, action)
-	r.buf = append(r.buf, "  R 2048 + 8 [fio]\n"...)
+// blkparse writes the line of action a of command p at time t (ns), in
+// blkparse's default layout: the header "%D %2c %8s %5T.%9t %5p %2a %3d "
+// (blkparse_fmt.c's HEADER, and the blkparse(1) man page; %D is
+// "%3d,%-3d") and the trailer of a Q, G, I, D ("%S + %n [%C]") or C
+// ("%S + %n [%e]") line. Fields wider than their width push the rest to
+// the right, as printf does. The layout against a real trace of an NVMe
+// drive (harvester/harvesterhci.io, kb/2023-07-06/
+// package_your_own_toolbox_image.md, `blktrace -d /dev/nvme0n1 -o - |
+// blkparse -i -`):
+//
+//	259,0   10     3420     0.020818437 34084  D  WS 2414127984 + 8 [fio]
+//
+// and this renderer's, for the same fields (CPU 1, sequence 4, 1.004 ms,
+// PID 1234, a read of 8 sectors at 7768):
+//
+//	259,0    1        4     0.001004000  1234  D   R 7768 + 8 [fio]
+//
+// Every action takes the next sequence number of its CPU; only those in
+// Options.Actions are written.
+func (r *renderer) blkparse(t int64, p *pend, a byte, pid uint32) {
+	seq := r.seqs[p.cpu]
+	r.seqs[p.cpu]++
+	if strings.IndexByte(r.opt.Actions, a) < 0 {
+		return
+	}
+	r.lastT = t
+	r.lines++
+	t += int64(r.opt.TimeOffset)
+	b := r.buf
+	b = appendRight(b, uint64(r.opt.Major), 3)
+	b = append(b, ',')
+	n := len(b)
+	b = strconv.AppendUint(b, uint64(r.opt.Minor)+uint64(p.dev), 10)
+	for range 3 - (len(b) - n) {
+		b = append(b, ' ')
+	}
+	b = append(b, ' ')
+	b = appendRight(b, uint64(p.cpu), 2)
+	b = append(b, ' ')
+	b = appendRight(b, seq, 8)
+	b = append(b, ' ')
+	b = appendRight(b, uint64(t/1e9), 5)
+	b = append(b, '.')
+	b = appendPadded(b, t%1e9, 9)
+	b = append(b, ' ')
+	b = appendRight(b, uint64(pid), 5)
+	b = append(b, ' ', ' ', a, ' ', ' ', ' ', 'R', ' ')
+	b = strconv.AppendUint(b, p.sector, 10)
+	if a == 'C' {
+		b = append(b, " + 8 [0]\n"...)
+	} else {
+		b = append(b, " + 8 [fio]\n"...)
+	}
+	r.buf = b
+}
+
+// sectorOf returns the sector of command i: a multiple of 8 below 2^31,
+// a different one for each of the first 244 million commands.
+func sectorOf(i uint64) uint64 { return 8 * (i * 2654435761 % 244190645) }
+
+// appendRight appends v right-aligned in width bytes (printf's %Nd).
+func appendRight(b []byte, v uint64, width int) []byte {
+	var tmp [20]byte
+	s := strconv.AppendUint(tmp[:0], v, 10)
+	for range width - len(s) {
+		b = append(b, ' ')
+	}
+	return append(b, s...)
 }
 
 // appendDecimal appends v/10^digits with digits decimals.
