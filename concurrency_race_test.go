@@ -17,6 +17,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst/survey"
 	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 )
 
 // The pure packages are safe for concurrent use: 32 goroutines call every
@@ -25,10 +26,10 @@ import (
 // test still checks that every goroutine gets the same answers.
 func TestPureAPIsConcurrently(t *testing.T) {
 	img := testfixture.ReadFile(t, testfixture.Samsung990EVOPlus)
-	ctl, err := powerstate.ParseBytes(img)
+	ctl, err := capture.ParseBytes(img)
 	require.NoError(t, err)
 	var text bytes.Buffer
-	require.NoError(t, powerstate.WriteNVMeCLIText(&text, &ctl))
+	require.NoError(t, capture.WriteNVMeCLIText(&text, &ctl))
 	textBytes := text.Bytes()
 	params := apst.DefaultParams(apst.Current)
 	plan, err := apst.Build(&ctl, params)
@@ -49,22 +50,22 @@ func TestPureAPIsConcurrently(t *testing.T) {
 	}
 	work := func(i int) (answer, error) {
 		var a answer
-		c, err := powerstate.Parse(bytes.NewReader(img))
+		c, err := capture.Parse(bytes.NewReader(img))
 		if err != nil {
 			return a, err
 		}
-		if _, err := powerstate.ParseBytes(textBytes); err != nil {
+		if _, err := capture.ParseBytes(textBytes); err != nil {
 			return a, err
 		}
 		if _, err := powerstate.DecodeIdentify(img); err != nil {
 			return a, err
 		}
-		_ = powerstate.DetectFormat(textBytes)
+		_ = capture.DetectFormat(textBytes)
 		var w bytes.Buffer
 		for _, write := range []func(*bytes.Buffer, *powerstate.Controller) error{
-			func(b *bytes.Buffer, c *powerstate.Controller) error { return powerstate.WriteNVMeCLIText(b, c) },
-			func(b *bytes.Buffer, c *powerstate.Controller) error { return powerstate.WriteNVMeCLIJSON(b, c) },
-			func(b *bytes.Buffer, c *powerstate.Controller) error { return powerstate.WriteSmartctlText(b, c) },
+			func(b *bytes.Buffer, c *powerstate.Controller) error { return capture.WriteNVMeCLIText(b, c) },
+			func(b *bytes.Buffer, c *powerstate.Controller) error { return capture.WriteNVMeCLIJSON(b, c) },
+			func(b *bytes.Buffer, c *powerstate.Controller) error { return capture.WriteSmartctlText(b, c) },
 		} {
 			w.Reset()
 			if err := write(&w, &ctl); err != nil {

@@ -7,15 +7,17 @@
 //
 // # Data flow
 //
-//	capture (4096-byte image, nvme-cli, smartctl) --powerstate--> Controller
+//	capture (4096-byte image, nvme-cli, smartctl) --powerstate/capture--> powerstate.Controller
 //	Controller + apst.Params --apst.Build--> Plan (quirks of the release, table, reasons, kernel log line)
 //	live machine: sysfs (bound, module parameters, PCI/DMI ids) + ioctl (identify, programmed table)
 //
 // The work is split into packages (docs/architecture.md gives the import
 // rules, which a test checks):
 //
-//   - powerstate decodes Identify Controller data (and, from captures, the
-//     same fields as nvme-cli and smartctl print them) into a Controller.
+//   - powerstate decodes Identify Controller data into a Controller;
+//     powerstate/capture reads it from every capture (nvme-cli and smartctl
+//     text and JSON, hex dumps, pasted forms), and the APST feature from
+//     nvme get-feature captures, and writes the formats back.
 //   - apst replicates nvme_configure_apst() bit for bit (Build), decodes and
 //     encodes the 256-byte Feature 0Ch table, maps pm_qos_latency_tolerance_us
 //     strings and module parameters to a bound, and holds the kernel's quirk
@@ -42,7 +44,7 @@
 // [System.OpenTarget] opens a namespace for a measurement, implementing the
 // interfaces of package apst/measure on the live drive.
 //
-// powerstate, apst and its sub-packages are pure: no I/O, no mutable
+// powerstate, powerstate/capture, apst and its sub-packages are pure: no I/O, no mutable
 // globals, safe for concurrent use, and they build on every GOOS.
 //
 // # Example

@@ -9,7 +9,7 @@
 //
 // One call gives the table the kernel programs for a drive:
 //
-//	c, err := powerstate.DecodeIdentify(image) // or powerstate.Parse(capture)
+//	c, err := powerstate.DecodeIdentify(image) // or capture.Parse(r) (package powerstate/capture)
 //	plan, err := apst.Build(&c, apst.DefaultParams(apst.Current))
 //	fmt.Println(plan.MaxPS) // 3 for the Intel 600p: NO_DEEPEST_PS keeps it out of ps4
 //	for _, n := range plan.Assumptions(&c).Notes() { fmt.Println("note:", n) }

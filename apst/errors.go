@@ -1,11 +1,6 @@
 package apst
 
-import (
-	"errors"
-	"strings"
-
-	"github.com/nvmeapst/nvmeapst/powerstate"
-)
+import "errors"
 
 // Sentinel errors of the package; returned errors wrap them so that callers
 // can test with errors.Is. Every sentinel of package apst is declared in
@@ -34,36 +29,4 @@ var (
 	// ErrAPSTE: APSTE text that is not "unknown", "disabled" or
 	// "enabled", or an APSTE value outside those three.
 	ErrAPSTE = errors.New("apst: invalid APSTE")
-	// ErrIdentifyCapture is wrapped by the *powerstate.ParseError the
-	// feature capture readers return for an Identify Controller capture
-	// (nvme id-ctrl or smartctl output, a 4096-byte image): powerstate.Parse
-	// reads those.
-	ErrIdentifyCapture = errors.New("apst: an identify controller capture, not an APST feature capture (read it with powerstate.Parse)")
 )
-
-// FeatureError is the error of the feature capture readers
-// (ParseFeatureCapture, ParseFeatureBytes, ParseFeature): it names package
-// apst, the one the caller called, and wraps the *powerstate.ParseError
-// that says which form, which line and what was expected, so that
-// errors.As finds the ParseError and errors.Is its sentinel.
-type FeatureError struct {
-	// Err is the parse error; it is never nil in a returned FeatureError.
-	Err *powerstate.ParseError
-}
-
-// Error is the ParseError's message with "apst:" in place of
-// "powerstate:".
-func (e *FeatureError) Error() string {
-	if e.Err == nil {
-		return "apst: feature capture: unknown error"
-	}
-	return "apst: " + strings.TrimPrefix(e.Err.Error(), "powerstate: ")
-}
-
-// Unwrap returns the *powerstate.ParseError.
-func (e *FeatureError) Unwrap() error {
-	if e.Err == nil {
-		return nil
-	}
-	return e.Err
-}

@@ -11,6 +11,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 )
 
 // TestUncheckedPCIByFamily checks, on the corpus's Intel and WD/SanDisk
@@ -47,7 +48,7 @@ func TestUncheckedPCIByFamily(t *testing.T) {
 		{file: "SanDisk_A400_SD9PN9U-256G-1001_A3590001.txt", candidate: sn550},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			c, err := powerstate.ParseBytes(testfixture.ReadFile(t, "corpus/smartctl/"+tc.file))
+			c, err := capture.ParseBytes(testfixture.ReadFile(t, "corpus/smartctl/"+tc.file))
 			require.NoError(t, err)
 			m := apst.DriveQuirks(&c, apst.Release{})
 			assert.Equal(t, tc.inferred, m.InferredPCI)

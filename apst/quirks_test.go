@@ -13,6 +13,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 )
 
 var anyMachine = apst.DMI{SysVendor: "Example", BoardName: "example-board"}
@@ -302,7 +303,7 @@ func TestIntel600pCapturesInferNoDeepestPS(t *testing.T) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			b, err := os.ReadFile(path)
 			require.NoError(t, err)
-			c, err := powerstate.ParseBytes(b)
+			c, err := capture.ParseBytes(b)
 			require.NoError(t, err)
 			m := apst.DriveQuirks(&c, apst.Release{})
 			assert.Equal(t, apst.QuirkNoDeepestPS, m.APST())

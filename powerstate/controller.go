@@ -37,9 +37,10 @@ func (v Version) String() string {
 }
 
 // Format names a capture format: where a Controller's data came from, or
-// the form of an APST feature capture (apst.ParseFeatureCapture reads
-// those; they share the capture machinery, so one enumeration names every
-// tool output the project reads).
+// the form of an APST feature capture. Package powerstate/capture reads
+// every one of them; the enumeration is declared here because
+// Controller.Format records it, so one enumeration names every tool output
+// the project reads.
 type Format uint8
 
 // The capture formats.

@@ -3,8 +3,7 @@ package powerstate
 import (
 	"bytes"
 	"encoding/binary"
-
-	"github.com/nvmeapst/nvmeapst/internal/capture"
+	"strings"
 )
 
 // IdentifySize is the size of the Identify Controller data structure in bytes.
@@ -82,8 +81,17 @@ func (c *Controller) UnmarshalBinary(b []byte) error {
 // trimFields returns the three string fields without the trailing spaces
 // and NULs that pad them, sharing one allocation.
 func trimFields(sn, mn, fr []byte) (string, string, string) {
-	return cloneStrings(capture.View(bytes.TrimRight(sn, " \x00")), capture.View(bytes.TrimRight(mn, " \x00")),
-		capture.View(bytes.TrimRight(fr, " \x00")))
+	sn, mn, fr = bytes.TrimRight(sn, " \x00"), bytes.TrimRight(mn, " \x00"), bytes.TrimRight(fr, " \x00")
+	if len(sn)+len(mn)+len(fr) == 0 {
+		return "", "", ""
+	}
+	var sb strings.Builder
+	sb.Grow(len(sn) + len(mn) + len(fr))
+	sb.Write(sn)
+	sb.Write(mn)
+	sb.Write(fr)
+	all := sb.String()
+	return all[:len(sn)], all[len(sn) : len(sn)+len(mn)], all[len(sn)+len(mn):]
 }
 
 // MarshalBinary encodes c as a 4096-byte Identify Controller image. Fields the

@@ -42,17 +42,19 @@ func (e *NotIdentifyError) Is(target error) bool { return target == ErrNotIdenti
 // and firmware revision (FR) of printable ASCII padded with spaces or
 // NULs, neither empty; a serial number (SN) of printable ASCII (it may be
 // blank); and NPSS at most 31, as the NVMe Base Specification allows (32
-// power state descriptors). It returns nil or a *NotIdentifyError; an
-// image of another size returns an *ImageSizeError.
+// power state descriptors). It returns nil or a *NotIdentifyError; input
+// of another size returns a *NotIdentifyError when its magic bytes name
+// another kind of file (a PDF, an archive), an *ImageSizeError otherwise.
 //
-// ParseBytes runs it on every binary image and hex dump; DecodeIdentify
-// and UnmarshalBinary do not (they decode whatever they are given).
+// capture.ParseBytes runs it on every binary input and hex dump;
+// DecodeIdentify and UnmarshalBinary do not (they decode whatever they are
+// given).
 func CheckIdentify(b []byte) error {
-	if len(b) != IdentifySize {
-		return &ImageSizeError{Got: len(b)}
-	}
 	if looks, reason := sniffFile(b); looks != "" {
 		return &NotIdentifyError{Looks: looks, Reason: reason}
+	}
+	if len(b) != IdentifySize {
+		return &ImageSizeError{Got: len(b)}
 	}
 	if isZero(b) {
 		return &NotIdentifyError{Looks: "all zero bytes", Reason: "every one of the 4096 bytes is 00h: a blank file, or a device that returned nothing"}

@@ -12,7 +12,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst/persist"
 	"github.com/nvmeapst/nvmeapst/apst/persist/udev"
 	"github.com/nvmeapst/nvmeapst/internal/testfixture"
-	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 )
 
 // corpusModels reads the model of every capture of the corpus.
@@ -25,7 +25,7 @@ func corpusModels(t *testing.T) map[string]string {
 		}
 		b, err := os.ReadFile(path)
 		require.NoError(t, err)
-		if c, err := powerstate.ParseBytes(b); err == nil && c.Model != "" {
+		if c, err := capture.ParseBytes(b); err == nil && c.Model != "" {
 			models[path] = strings.TrimSpace(c.Model)
 		}
 		return nil
@@ -37,7 +37,7 @@ func corpusModels(t *testing.T) map[string]string {
 // The udev rule persist keys on the 990 EVO Plus family reaches the 1 TB
 // and the 4 TB model and no other drive of the corpus.
 func TestEVOPlusRuleOnCorpus(t *testing.T) {
-	c, err := powerstate.ParseBytes(testfixture.ReadFile(t, testfixture.Samsung990EVOPlus))
+	c, err := capture.ParseBytes(testfixture.ReadFile(t, testfixture.Samsung990EVOPlus))
 	require.NoError(t, err)
 	glob, ok := persist.ModelFamily(c.Model)
 	require.True(t, ok)

@@ -9,7 +9,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/persist"
 	"github.com/nvmeapst/nvmeapst/internal/testfixture"
-	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 )
 
 func TestParseGoal(t *testing.T) {
@@ -37,7 +37,7 @@ func TestParseGoal(t *testing.T) {
 }
 
 func TestResolve(t *testing.T) {
-	evo, err := powerstate.ParseBytes(testfixture.ReadFile(t, testfixture.Samsung990EVOPlus))
+	evo, err := capture.ParseBytes(testfixture.ReadFile(t, testfixture.Samsung990EVOPlus))
 	require.NoError(t, err)
 	p := apst.DefaultParams(apst.Current)
 	for _, tc := range []struct {

@@ -9,14 +9,14 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/survey"
 	"github.com/nvmeapst/nvmeapst/internal/testfixture"
-	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 )
 
 // EvaluateWith with the configurations' own parameters is Evaluate; with a
 // machine's (a bundle's quirk set, say) it plans with those, and the row's
 // quirks are that set.
 func TestEvaluateWith(t *testing.T) {
-	c, err := powerstate.ParseBytes(testfixture.ReadFile(t, "identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin"))
+	c, err := capture.ParseBytes(testfixture.ReadFile(t, "identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin"))
 	require.NoError(t, err)
 	configs := surveyConfigs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000")
 	s, err := survey.NewWithOptions(survey.Options{KernelQuirks: true}, configs...)

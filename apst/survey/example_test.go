@@ -7,7 +7,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/apst/survey"
-	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 )
 
 // A small fleet of four real drives (smartctl reports from the corpus), the
@@ -36,7 +36,7 @@ func ExampleSurvey() {
 		if err != nil {
 			panic(err)
 		}
-		c, err := powerstate.Parse(f) // any capture format
+		c, err := capture.Parse(f) // any capture format
 		f.Close()
 		if err != nil {
 			panic(err)
@@ -90,7 +90,7 @@ func ExampleSurvey_Merge() {
 			if err != nil {
 				panic(err)
 			}
-			c, err := powerstate.ParseBytes(b)
+			c, err := capture.ParseBytes(b)
 			if err != nil {
 				panic(err)
 			}
@@ -143,7 +143,7 @@ func ExampleRow_assumed() {
 	if err != nil {
 		panic(err)
 	}
-	c, err := powerstate.ParseBytes(b)
+	c, err := capture.ParseBytes(b)
 	if err != nil {
 		panic(err)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst/survey"
 	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 )
 
 var surveyCorpusDir = testfixture.Path("corpus")
@@ -39,7 +40,7 @@ func surveyCaptures(tb testing.TB, dir string) (names []string, cs []*powerstate
 			return err
 		}
 		defer f.Close()
-		c, err := powerstate.Parse(f)
+		c, err := capture.Parse(f)
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}

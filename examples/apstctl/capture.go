@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/internal/safeio"
 	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 )
 
 // defaultCapture is the Identify Controller image of a Samsung SSD 990 EVO
@@ -19,7 +19,7 @@ import (
 var defaultCapture []byte
 
 // maxCapture bounds what is read from a capture file.
-const maxCapture = powerstate.MaxCaptureSize
+const maxCapture = capture.MaxSize
 
 // captureName is what messages call the capture at path.
 func captureName(path string) string {
@@ -102,7 +102,7 @@ func loadController(path string, stdin io.Reader, force bool) (*powerstate.Contr
 // reads a get-feature capture given where an id-ctrl capture is expected.
 // (A binary file that is not 4096 bytes gets the library's size message.)
 func parseCapture(b []byte, force bool) (powerstate.Controller, error) {
-	c, err := powerstate.ParseBytes(b)
+	c, err := capture.ParseBytes(b)
 	var ne *powerstate.NotIdentifyError
 	switch {
 	case err == nil:
@@ -113,7 +113,7 @@ func parseCapture(b []byte, force bool) (powerstate.Controller, error) {
 		return c, nil
 	case errors.As(err, &ne) && ne.Controller.Format == powerstate.FormatBinary:
 		return c, &hintError{err.Error() + "; if it is the image of a drive, give --force to read it anyway", err}
-	case errors.Is(err, powerstate.ErrFeatureCapture):
+	case errors.Is(err, capture.ErrFeatureCapture):
 		// The library's message names the library function; say which
 		// command reads the capture instead.
 		return c, &hintError{"this is a get-feature (APST table) capture, not an identify controller capture: read it with 'apstctl decode', or compare it with 'apstctl check ID-CAPTURE FEATURE-CAPTURE'", err}
@@ -123,14 +123,14 @@ func parseCapture(b []byte, force bool) (powerstate.Controller, error) {
 
 // loadFeature reads and parses the get-feature (Feature 0Ch) capture at
 // path; an id-ctrl capture is refused with the command that reads it.
-func loadFeature(path string, stdin io.Reader) (apst.FeatureCapture, error) {
+func loadFeature(path string, stdin io.Reader) (capture.FeatureCapture, error) {
 	b, err := readCapture(path, stdin)
 	if err != nil {
-		return apst.FeatureCapture{}, err
+		return capture.FeatureCapture{}, err
 	}
-	fc, err := apst.ParseFeatureCapture(bytes.NewReader(b))
+	fc, err := capture.ParseFeatureCapture(bytes.NewReader(b))
 	if err != nil {
-		if errors.Is(err, apst.ErrIdentifyCapture) {
+		if errors.Is(err, capture.ErrIdentifyCapture) {
 			err = &hintError{"this is an identify controller capture, not a get-feature (APST table) capture: plan it with 'apstctl plan', or give it as the first capture of 'apstctl check'", err}
 		}
 		return fc, inputErr(fmt.Errorf("%s: %w", captureName(path), err))

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 )
 
 type planOut struct {
@@ -357,7 +358,7 @@ func TestSetLatencyStatusAfterFailedPrint(t *testing.T) {
 func TestConvert(t *testing.T) {
 	data, err := os.ReadFile(smartctlEVO)
 	require.NoError(t, err)
-	want, err := powerstate.Parse(bytes.NewReader(data))
+	want, err := capture.Parse(bytes.NewReader(data))
 	require.NoError(t, err)
 	for _, to := range []struct {
 		name   string
@@ -387,7 +388,7 @@ func TestConvert(t *testing.T) {
 			} else {
 				assert.Contains(t, stderr, "does not record the states' idle and active power")
 			}
-			got, err := powerstate.Parse(bytes.NewReader(b))
+			got, err := capture.Parse(bytes.NewReader(b))
 			require.NoError(t, err)
 			assert.Equal(t, to.format, got.Format)
 			assert.Equal(t, want.States(), got.States())

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nvmeapst/nvmeapst/internal/safeio"
 	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 )
 
 // convertTarget is a format convert writes, with the spellings -o, --to
@@ -26,9 +27,9 @@ var convertTargets = []convertTarget{
 		}
 		return err
 	}},
-	{"nvme-cli-text", []string{"normal", "text"}, powerstate.WriteNVMeCLIText},
-	{"nvme-cli-json", []string{"json"}, powerstate.WriteNVMeCLIJSON},
-	{"smartctl-text", nil, powerstate.WriteSmartctlText},
+	{"nvme-cli-text", []string{"normal", "text"}, capture.WriteNVMeCLIText},
+	{"nvme-cli-json", []string{"json"}, capture.WriteNVMeCLIJSON},
+	{"smartctl-text", nil, capture.WriteSmartctlText},
 }
 
 // convertFormat is the value of --to (also -o, --output-format).

@@ -18,6 +18,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/examples/internal/view"
 	"github.com/nvmeapst/nvmeapst/internal/safeio"
 	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 )
 
 // measureDefaultConfigs are the two settings the 25 ms patch interleaved,
@@ -329,7 +330,7 @@ func (o *measureOptions) simulationContext(ctx context.Context) (*measure.Simula
 	if err != nil {
 		return nil, nil, apst.Params{}, usagef("--simulate: %v", err)
 	}
-	c, err := powerstate.Parse(strings.NewReader(string(b)))
+	c, err := capture.Parse(strings.NewReader(string(b)))
 	if err != nil {
 		return nil, nil, apst.Params{}, usagef("--simulate %s: %v", o.simulate, err)
 	}
@@ -350,7 +351,7 @@ func (o *measureOptions) simulationContext(ctx context.Context) (*measure.Simula
 
 // readMeasureCapture reads the capture of --simulate as every command reads
 // one (readCapture): without blocking on a FIFO, a socket or a device, and
-// refusing one larger than powerstate.MaxCaptureSize.
+// refusing one larger than capture.MaxSize.
 func readMeasureCapture(ctx context.Context, path string) ([]byte, error) {
 	return readCapture(path, &commandInput{ctx: ctx, r: eofReader{}})
 }

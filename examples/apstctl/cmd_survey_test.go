@@ -21,7 +21,7 @@ import (
 
 	"github.com/nvmeapst/nvmeapst/apst/survey"
 	"github.com/nvmeapst/nvmeapst/internal/testfixture"
-	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 )
 
 const (
@@ -128,7 +128,7 @@ func surveyLibrary(t *testing.T, dir string, with ...string) (*survey.Survey, in
 		}
 		b, err := os.ReadFile(path)
 		require.NoError(t, err)
-		c, err := powerstate.ParseBytes(b)
+		c, err := capture.ParseBytes(b)
 		require.NoError(t, err, path)
 		_, err = s.Add(path, &c)
 		require.NoError(t, err)
@@ -340,7 +340,7 @@ func TestSurveyCommandMixedDirectory(t *testing.T) {
 	write(".git/config", "[core]\n")
 	write("notes.txt", "hello\n")
 	write("empty", "")
-	big := make([]byte, powerstate.MaxCaptureSize+1)
+	big := make([]byte, capture.MaxSize+1)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "huge.bin"), big, 0o644))
 
 	v, _ := surveyRunJSON(t, "--stall-budget", "25000", dir)
@@ -364,7 +364,7 @@ func TestSurveyCommandMixedDirectory(t *testing.T) {
 	code, text, _ := anRun(t, cmdFunc("survey"), nil, dir)
 	require.Equal(t, 0, code)
 	assert.Contains(t, text, "3 drives surveyed; 3 unreadable files, 2 skipped by name")
-	assert.Contains(t, text, "unreadable: "+filepath.Join(dir, "notes.txt")+": powerstate: ")
+	assert.Contains(t, text, "unreadable: "+filepath.Join(dir, "notes.txt")+": capture: ")
 	code, _, errOut := anRun(t, cmdFunc("survey"), nil, "--format", "csv", dir)
 	require.Equal(t, 0, code)
 	assert.Contains(t, errOut, "unreadable: "+filepath.Join(dir, "huge.bin"))

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nvmeapst/nvmeapst/apst"
-	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 )
 
 // surveyAssumedOut is what a JSON survey says of assumptions: per drive
@@ -46,7 +46,7 @@ func TestSurveyCommandAssumedKinds(t *testing.T) {
 	for _, d := range whole.Drives {
 		b, err := os.ReadFile(d.Path)
 		require.NoError(t, err)
-		c, err := powerstate.ParseBytes(b)
+		c, err := capture.ParseBytes(b)
 		require.NoError(t, err)
 		var a apst.Assumptions
 		for _, cfg := range configs {

@@ -19,6 +19,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/internal/safeio"
 	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 )
 
 // copyTo copies the file src to dst, making dst's directory.
@@ -67,7 +68,7 @@ func hostileCapture(t *testing.T) string {
 	// An image with a control character in its model is refused as no
 	// drive's (powerstate.CheckIdentify); nvme-cli's JSON carries it.
 	var buf bytes.Buffer
-	require.NoError(t, powerstate.WriteNVMeCLIJSON(&buf, &c))
+	require.NoError(t, capture.WriteNVMeCLIJSON(&buf, &c))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "-evil\x1b]0;title\a.bin"), buf.Bytes(), 0o644))
 	return dir
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 )
 
 // Why a survey could not read a file: the keys of the text report's
@@ -36,7 +37,7 @@ const (
 	reasonUnlisted = "not-listed-in-shard"
 )
 
-// captureReason classifies the error of powerstate.ParseBytes.
+// captureReason classifies the error of capture.ParseBytes.
 func captureReason(err error) string {
 	var ne *powerstate.NotIdentifyError
 	if errors.As(err, &ne) {
@@ -56,16 +57,16 @@ func captureReason(err error) string {
 		err    error
 		reason string
 	}{
-		{powerstate.ErrEmpty, reasonEmpty},
+		{capture.ErrEmpty, reasonEmpty},
 		{powerstate.ErrImageSize, reasonImageSize},
-		{powerstate.ErrFeatureCapture, reasonFeature},
-		{powerstate.ErrUnknownFormat, reasonUnknown},
-		{powerstate.ErrTooLarge, reasonTooLarge},
-		{powerstate.ErrTruncated, reasonTruncated},
-		{powerstate.ErrNoPowerStates, reasonNoStates},
-		{powerstate.ErrMultipleCaptures, reasonMultiple},
-		{powerstate.ErrSyntax, reasonMalformed},
-		{powerstate.ErrDuplicateKey, reasonMalformed},
+		{capture.ErrFeatureCapture, reasonFeature},
+		{capture.ErrUnknownFormat, reasonUnknown},
+		{capture.ErrTooLarge, reasonTooLarge},
+		{capture.ErrTruncated, reasonTruncated},
+		{capture.ErrNoPowerStates, reasonNoStates},
+		{capture.ErrMultipleCaptures, reasonMultiple},
+		{capture.ErrSyntax, reasonMalformed},
+		{capture.ErrDuplicateKey, reasonMalformed},
 	} {
 		if errors.Is(err, r.err) {
 			return r.reason

@@ -14,6 +14,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst/survey"
 	"github.com/nvmeapst/nvmeapst/internal/safeio"
 	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 )
 
 // surveySkippedExts are the file name extensions "apstctl survey" skips
@@ -147,7 +148,7 @@ func (r *surveyRun) surveyFiles(ctx context.Context, o *surveyOptions, configs [
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			rd := safeio.Reader{Limit: powerstate.MaxCaptureSize}
+			rd := safeio.Reader{Limit: capture.MaxSize}
 			c := new(powerstate.Controller) // reused: one per worker, not one per file
 			for seq := range jobs {
 				b := &batches[seq%k]
@@ -345,9 +346,9 @@ func (r *surveyRun) surveyFile(rd *safeio.Reader, c *powerstate.Controller, s *s
 }
 
 // parseSurveyCapture parses a capture held in b, which the caller reuses
-// afterwards: powerstate.ParseBytes neither copies nor retains it.
+// afterwards: capture.ParseBytes neither copies nor retains it.
 func parseSurveyCapture(b []byte) (powerstate.Controller, error) {
-	return powerstate.ParseBytes(b)
+	return capture.ParseBytes(b)
 }
 
 // report writes slot s's drive or unreadable file (on the reporting

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 )
 
 // assumptionCases run every command that computes a table on inputs that
@@ -134,7 +135,7 @@ func TestAssumptionsPerConfiguration(t *testing.T) {
 	c.PowerStates[0].MaxPower = powerstate.MaxPowerOf(600, false)
 	c.PowerStates[1] = powerstate.Descriptor{NonOperational: true, EntryLatency: 2000, ExitLatency: 4000, MaxPower: powerstate.MaxPowerOf(50, true)}
 	var buf bytes.Buffer
-	require.NoError(t, powerstate.WriteNVMeCLIJSON(&buf, &c))
+	require.NoError(t, capture.WriteNVMeCLIJSON(&buf, &c))
 	smi := filepath.Join(t.TempDir(), "sm2262.json")
 	require.NoError(t, os.WriteFile(smi, buf.Bytes(), 0o644))
 	_, out, errOut := apstctl(t, nil, "compare", smi, "--pci-id", "126f:2262", "--with", "kernel=6.8", "--with", "kernel=6.8.0-45-generic")

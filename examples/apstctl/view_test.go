@@ -13,7 +13,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst/diagnose"
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
 	"github.com/nvmeapst/nvmeapst/examples/internal/view"
-	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 )
 
 // The table JSON of cli.md: 32 entry objects, entry 0 first, the value as
@@ -36,7 +36,7 @@ func TestTableView(t *testing.T) {
 func TestPlanView(t *testing.T) {
 	img, err := readCapture(evoImage, nil)
 	require.NoError(t, err)
-	c, err := powerstate.ParseBytes(img)
+	c, err := capture.ParseBytes(img)
 	require.NoError(t, err)
 	plan, err := apst.Build(&c, apst.DefaultParams(apst.Current))
 	require.NoError(t, err)

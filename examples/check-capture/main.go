@@ -20,7 +20,7 @@ import (
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
-	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 )
 
 // errMismatch is run's result when the drive differs.
@@ -52,7 +52,7 @@ func run(w io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	c, err := powerstate.ParseBytes(id)
+	c, err := capture.ParseBytes(id)
 	if err != nil {
 		return fmt.Errorf("%s: %w", fs.Arg(0), err)
 	}
@@ -61,7 +61,7 @@ func run(w io.Writer, args []string) error {
 		return err
 	}
 	defer f.Close()
-	drive, err := apst.ParseFeature(f)
+	drive, err := capture.ParseFeature(f)
 	if err != nil {
 		return fmt.Errorf("%s: %w", fs.Arg(1), err)
 	}

@@ -5,7 +5,7 @@
 //	go run ./examples/targets testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin
 //	go run ./examples/targets -with kernel=v4.12 CAPTURE 0 25000 unlimited
 //
-// The capture is any format powerstate.ParseBytes reads; the bounds are µs
+// The capture is any format capture.ParseBytes reads; the bounds are µs
 // (or "unlimited"), 0, 25000, 100000 and unlimited when none is given. The
 // quirks the kernel's tables assign the model are applied, as apst.Build
 // does by default, and the notes say what that lookup inferred or left
@@ -20,7 +20,7 @@ import (
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
-	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 )
 
 func main() {
@@ -44,7 +44,7 @@ func run(w io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	c, err := powerstate.ParseBytes(b)
+	c, err := capture.ParseBytes(b)
 	if err != nil {
 		return fmt.Errorf("%s: %w", fs.Arg(0), err)
 	}

@@ -29,7 +29,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
 	"github.com/nvmeapst/nvmeapst/internal/describe/pastedlog"
 	"github.com/nvmeapst/nvmeapst/internal/safeio"
-	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -80,9 +80,9 @@ func readTestdata(t *testing.T, path string) string {
 
 // expectedSweep is the library's answer, computed here natively, for the
 // page to match.
-func expectedSweep(t *testing.T, capture string, bound string) (apst.Plan, analysis.BoundSweep) {
+func expectedSweep(t *testing.T, text string, bound string) (apst.Plan, analysis.BoundSweep) {
 	t.Helper()
-	c, err := powerstate.ParseBytes([]byte(capture))
+	c, err := capture.ParseBytes([]byte(text))
 	require.NoError(t, err)
 	p := apst.DefaultParams(apst.Current)
 	require.NoError(t, p.Set("ps-max-latency-us", bound))
@@ -105,8 +105,8 @@ func threadBody(t *testing.T, name string) string {
 
 // expectedDiagnosis is the library's diagnosis of a pasted log, computed
 // here natively as apstctl diagnose --log does (with --id-ctrl when
-// capture is not empty), for the page to match.
-func expectedDiagnosis(t *testing.T, log, capture, tried string) diagnose.Diagnosis {
+// text is not empty), for the page to match.
+func expectedDiagnosis(t *testing.T, log, text, tried string) diagnose.Diagnosis {
 	t.Helper()
 	l, err := kernlog.ReadString(log, kernlog.Options{})
 	require.NoError(t, err)
@@ -118,8 +118,8 @@ func expectedDiagnosis(t *testing.T, log, capture, tried string) diagnose.Diagno
 	if rel, err := apst.ParseRelease(l.Release); err == nil {
 		in.Release = rel
 	}
-	if capture != "" {
-		c, err := powerstate.ParseBytes([]byte(capture))
+	if text != "" {
+		c, err := capture.ParseBytes([]byte(text))
 		require.NoError(t, err)
 		in.Identify = &c
 		in.Params, _, _ = pastedlog.Params(&c, in.Release, l.CommandLine)
@@ -432,7 +432,7 @@ func TestBrowser(t *testing.T) {
 		p.t = t
 		defer func() { p.t = top }()
 		trunc := readTestdata(t, "examples/apstctl/testdata/truncated.txt")
-		_, want := powerstate.ParseBytes([]byte(trunc))
+		_, want := capture.ParseBytes([]byte(trunc))
 		require.Error(t, want)
 		p.typeInto("capture", trunc)
 		p.waitFor("document.getElementById('capture-error').textContent !== ''", 5*time.Second)
@@ -683,7 +683,7 @@ func TestBrowser(t *testing.T) {
 			for _, f := range files {
 				raw, err := os.ReadFile(f)
 				require.NoError(t, err)
-				c, err := powerstate.ParseBytes(raw)
+				c, err := capture.ParseBytes(raw)
 				if err != nil || len(c.States()) == 0 {
 					skipped++
 					continue

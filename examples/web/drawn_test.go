@@ -15,6 +15,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 	"github.com/stretchr/testify/require"
 )
 
@@ -35,9 +36,9 @@ type expected struct {
 	def   apst.Microseconds
 }
 
-func expectFor(t *testing.T, capture []byte, bound string) expected {
+func expectFor(t *testing.T, raw []byte, bound string) expected {
 	t.Helper()
-	c, err := powerstate.ParseBytes(capture)
+	c, err := capture.ParseBytes(raw)
 	require.NoError(t, err)
 	p := apst.DefaultParams(apst.Current)
 	def := p.Bound

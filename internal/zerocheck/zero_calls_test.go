@@ -24,6 +24,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/ioctl"
 	"github.com/nvmeapst/nvmeapst/ioctl/ioctltest"
 	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 	"github.com/nvmeapst/nvmeapst/sysfs"
 )
 
@@ -113,12 +114,6 @@ var zeroCalls = []zeroCall{
 	}},
 	{"apst.Feature.Equal", func() []any {
 		return results((&apst.Feature{}).Equal(new(apst.Table)))
-	}},
-	{"apst.FeatureError.Error", func() []any {
-		return results((&apst.FeatureError{}).Error())
-	}},
-	{"apst.FeatureError.Unwrap", func() []any {
-		return results((&apst.FeatureError{}).Unwrap())
 	}},
 	{"apst.LookupQuirks", func() []any {
 		return results(apst.LookupQuirks(apst.Identity{}))
@@ -794,12 +789,6 @@ var zeroCalls = []zeroCall{
 	{"powerstate.NotIdentifyError.Is", func() []any {
 		return results((&powerstate.NotIdentifyError{}).Is(nil))
 	}},
-	{"powerstate.ParseError.Error", func() []any {
-		return results((&powerstate.ParseError{}).Error())
-	}},
-	{"powerstate.ParseError.Unwrap", func() []any {
-		return results((&powerstate.ParseError{}).Unwrap())
-	}},
 	{"powerstate.Power.AppendText", func() []any {
 		return results(powerstate.Power{}.AppendText(nil))
 	}},
@@ -815,14 +804,20 @@ var zeroCalls = []zeroCall{
 	{"powerstate.Power.Watts", func() []any {
 		return results(powerstate.Power{}.Watts())
 	}},
-	{"powerstate.WriteNVMeCLIJSON", func() []any {
-		return results(powerstate.WriteNVMeCLIJSON(io.Discard, &powerstate.Controller{}))
+	{"capture.ParseError.Error", func() []any {
+		return results((&capture.ParseError{}).Error())
 	}},
-	{"powerstate.WriteNVMeCLIText", func() []any {
-		return results(powerstate.WriteNVMeCLIText(io.Discard, &powerstate.Controller{}))
+	{"capture.ParseError.Unwrap", func() []any {
+		return results((&capture.ParseError{}).Unwrap())
 	}},
-	{"powerstate.WriteSmartctlText", func() []any {
-		return results(powerstate.WriteSmartctlText(io.Discard, &powerstate.Controller{}))
+	{"capture.WriteNVMeCLIJSON", func() []any {
+		return results(capture.WriteNVMeCLIJSON(io.Discard, &powerstate.Controller{}))
+	}},
+	{"capture.WriteNVMeCLIText", func() []any {
+		return results(capture.WriteNVMeCLIText(io.Discard, &powerstate.Controller{}))
+	}},
+	{"capture.WriteSmartctlText", func() []any {
+		return results(capture.WriteSmartctlText(io.Discard, &powerstate.Controller{}))
 	}},
 	{"sysfs.AttrDir.Close", func() []any {
 		sysfs.AttrDir{}.Close()

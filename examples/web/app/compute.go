@@ -22,6 +22,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/examples/internal/view"
 	"github.com/nvmeapst/nvmeapst/internal/describe"
 	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 )
 
 // Limits of what a request may ask for.
@@ -29,7 +30,7 @@ const (
 	// maxGaps bounds the gaps drawn for a simulation.
 	maxGaps = 1_000_000
 	// maxCapture bounds a capture or a get-feature capture, as the command does.
-	maxCapture = powerstate.MaxCaptureSize
+	maxCapture = capture.MaxSize
 )
 
 // Request is what the page asks: a capture (or a shared drive instead), an
@@ -37,7 +38,7 @@ const (
 // log to diagnose, each field as the matching apstctl flag takes it.
 type Request struct {
 	// Capture is the identify capture as the user gave it (any format
-	// powerstate.ParseBytes reads); Drive, a shared drive (EncodeDrive),
+	// capture.ParseBytes reads); Drive, a shared drive (EncodeDrive),
 	// is used when Capture is empty.
 	Capture []byte `json:"-"`
 	Drive   string `json:"drive"`
@@ -358,8 +359,8 @@ func Compute(req *Request) *Response {
 	if len(req.Feature) > 0 {
 		if len(req.Feature) > maxCapture {
 			fail("feature", fmt.Errorf("get-feature capture is larger than %d bytes", maxCapture))
-		} else if fc, err := apst.ParseFeatureBytes(req.Feature); err != nil {
-			if errors.Is(err, apst.ErrIdentifyCapture) {
+		} else if fc, err := capture.ParseFeatureBytes(req.Feature); err != nil {
+			if errors.Is(err, capture.ErrIdentifyCapture) {
 				err = fmt.Errorf("this is an identify controller capture, not a get-feature (APST table) capture: give it as the capture above: %w", err)
 			}
 			fail("feature", err)
@@ -406,8 +407,8 @@ func loadDrive(req *Request) (c powerstate.Controller, shared bool, err error) {
 	case len(req.Capture) > maxCapture:
 		return c, false, fmt.Errorf("capture is larger than %d bytes", maxCapture)
 	case len(req.Capture) > 0:
-		c, err = powerstate.ParseBytes(req.Capture)
-		if errors.Is(err, powerstate.ErrFeatureCapture) {
+		c, err = capture.ParseBytes(req.Capture)
+		if errors.Is(err, capture.ErrFeatureCapture) {
 			err = fmt.Errorf("this is a get-feature (APST table) capture, not an identify controller capture: give it as the get-feature capture below: %w", err)
 		}
 		return c, false, err

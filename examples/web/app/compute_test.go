@@ -24,6 +24,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/examples/internal/view"
 	"github.com/nvmeapst/nvmeapst/internal/describe"
 	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -102,7 +103,7 @@ func TestComputeIntel600p(t *testing.T) {
 func TestComputeErrors(t *testing.T) {
 	evo := repoFile(t, evoImage)
 	trunc := repoFile(t, "examples/apstctl/testdata/truncated.txt")
-	_, truncErr := powerstate.ParseBytes(trunc)
+	_, truncErr := capture.ParseBytes(trunc)
 	require.Error(t, truncErr)
 	var p apst.Params
 	for _, tc := range []struct {
@@ -230,7 +231,7 @@ func wantDiagnosis(t *testing.T, log []byte, id *powerstate.Controller, tried st
 // the command builds for --id-ctrl.
 func TestComputeDiagnosis(t *testing.T) {
 	evo := repoFile(t, evoImage)
-	evoCtrl, err := powerstate.ParseBytes(evo)
+	evoCtrl, err := capture.ParseBytes(evo)
 	require.NoError(t, err)
 	shared := Compute(&Request{Capture: evo}).Drive
 	sharedCtrl, err := DecodeDrive(shared)

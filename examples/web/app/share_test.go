@@ -8,6 +8,7 @@ import (
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
@@ -39,7 +40,7 @@ func TestShareCorpus(t *testing.T) {
 			return err
 		}
 		b := repoFileAbs(t, path)
-		c, err := powerstate.ParseBytes(b)
+		c, err := capture.ParseBytes(b)
 		if err != nil {
 			return nil // not an identify capture
 		}

@@ -31,6 +31,7 @@ import (
 	"strings"
 
 	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 )
 
 // formats are the capture formats fleetgen writes, by flag name. smartctl
@@ -46,10 +47,10 @@ var formats = []struct {
 		return err
 	}},
 	{"nvme-text", ".nvme.txt", func(w *bytes.Buffer, _ *template, c *powerstate.Controller) error {
-		return powerstate.WriteNVMeCLIText(w, c)
+		return capture.WriteNVMeCLIText(w, c)
 	}},
 	{"nvme-json", ".json", func(w *bytes.Buffer, _ *template, c *powerstate.Controller) error {
-		return powerstate.WriteNVMeCLIJSON(w, c)
+		return capture.WriteNVMeCLIJSON(w, c)
 	}},
 	{"smartctl", ".smartctl.txt", func(w *bytes.Buffer, t *template, c *powerstate.Controller) error {
 		return editSmartctl(w, t.report, c)
@@ -156,7 +157,7 @@ func readTemplates(dir string) ([]template, error) {
 		if err != nil {
 			return nil, err
 		}
-		c, err := powerstate.ParseBytes(b)
+		c, err := capture.ParseBytes(b)
 		if err != nil {
 			return nil, fmt.Errorf("-corpus: %s: %w", e.Name(), err)
 		}

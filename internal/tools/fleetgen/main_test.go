@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 )
 
 const corpus = "../../../testdata/corpus/smartctl"
@@ -34,7 +35,7 @@ func TestFleetParsesToItsDrives(t *testing.T) {
 		require.Len(t, matches, 1, "drive %d", i)
 		b, err := os.ReadFile(matches[0])
 		require.NoError(t, err)
-		got, err := powerstate.ParseBytes(b)
+		got, err := capture.ParseBytes(b)
 		require.NoError(t, err, matches[0])
 		want := Drive(cs, i)
 		assert.Equal(t, wantFormat[i%4].String(), got.Format.String(), matches[0])

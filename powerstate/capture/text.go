@@ -1,0 +1,62 @@
+package capture
+
+import (
+	"bytes"
+	"unicode/utf16"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// hasUTF16BOM reports whether b starts with a UTF-16 byte order mark.
+func hasUTF16BOM(b []byte) bool {
+	return len(b) >= 2 && (b[0] == 0xff && b[1] == 0xfe || b[0] == 0xfe && b[1] == 0xff)
+}
+
+// textOf returns the capture as UTF-8 text: a UTF-8 byte order mark is
+// dropped, and UTF-16 with a byte order mark (little or big endian, what
+// Windows PowerShell's ">" writes) is converted into a new string. Anything
+// else is returned as is, invalid UTF-8 byte for byte.
+//
+// Without conversion the result is a view of b, not a copy: b must not
+// change while the string is in use, and a reader must copy (strings.Clone)
+// every part of it that it keeps in its result. The readers of this module
+// do so for every string they return.
+func textOf(b []byte) string {
+	switch {
+	case bytes.HasPrefix(b, []byte{0xef, 0xbb, 0xbf}):
+		return bytesView(b[3:])
+	case hasUTF16BOM(b) && len(b)%2 == 0:
+		le := b[0] == 0xff
+		out := make([]byte, 0, len(b))
+		for i := 2; i+1 < len(b); {
+			u := uint16(b[i])<<8 | uint16(b[i+1])
+			if le {
+				u = uint16(b[i]) | uint16(b[i+1])<<8
+			}
+			i += 2
+			r := rune(u)
+			if utf16.IsSurrogate(r) && i+1 < len(b) {
+				u2 := uint16(b[i])<<8 | uint16(b[i+1])
+				if le {
+					u2 = uint16(b[i]) | uint16(b[i+1])<<8
+				}
+				if d := utf16.DecodeRune(r, rune(u2)); d != utf8.RuneError {
+					r = d
+					i += 2
+				}
+			}
+			out = utf8.AppendRune(out, r)
+		}
+		return string(out)
+	}
+	return bytesView(b)
+}
+
+// bytesView returns the bytes of b as a string without copying them. b must not
+// change while the string or any part of it is in use.
+func bytesView(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
