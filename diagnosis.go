@@ -12,7 +12,6 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
 	"github.com/nvmeapst/nvmeapst/apst/persist"
 	"github.com/nvmeapst/nvmeapst/ioctl"
-	"github.com/nvmeapst/nvmeapst/sysfs"
 )
 
 // DiagnoseOptions says what System.Diagnose reads.
@@ -167,55 +166,18 @@ func (s *System) PowerFacts(n string) (diag.Facts, []*Problem) {
 	if v, err := s.kernelRelease(); err == nil {
 		f.KernelRelease = diag.Fact{Source: "uname -r", Value: v, Status: diag.Read}
 	}
-	p, err := s.FS.Power(n)
+	pf, errs, err := s.FS.PowerFacts(n)
 	if err != nil {
 		return f, []*Problem{NewProblem(err)}
 	}
-	var probs []*Problem
-	conv := func(a sysfs.Attr) diag.Fact {
-		if a.Err != nil {
-			probs = append(probs, NewProblem(a.Err))
-		}
-		return attrFact(a)
+	pf.CommandLine, pf.KernelRelease = f.CommandLine, f.KernelRelease
+	probs := make([]*Problem, 0, len(errs))
+	for _, e := range errs {
+		probs = append(probs, NewProblem(e))
 	}
-	f.State = conv(p.State)
-	f.ResetCount, f.ReconnectCount, f.CommandErrorCount = conv(p.ResetCount), conv(p.ReconnectCount), conv(p.CommandErrorCount)
-	f.ASPMPolicy = conv(p.ASPMPolicy)
-	for i, fn := range p.Path {
-		role := "bridge"
-		switch {
-		case i == 0:
-			role = "device"
-			f.Address = fn.Address
-		case i == len(p.Path)-1:
-			role = "root port"
-		}
-		df := diag.Function{Address: fn.Address, Role: role,
-			D3coldAllowed: conv(fn.D3coldAllowed), Control: conv(fn.Control),
-			RuntimeStatus: conv(fn.RuntimeStatus), PowerState: conv(fn.PowerState),
-		}
-		df.Link = diag.LinkPM{L0s: conv(fn.Link.L0s), L1: conv(fn.Link.L1), L1_1: conv(fn.Link.L1_1), L1_2: conv(fn.Link.L1_2),
-			L1_1PCIPM: conv(fn.Link.L1_1PCIPM), L1_2PCIPM: conv(fn.Link.L1_2PCIPM), ClkPM: conv(fn.Link.ClkPM)}
-		f.Path = append(f.Path, df)
-	}
-	return f, probs
+	return pf, probs
 }
 
-// attrFact turns a sysfs attribute into a fact naming its file as the
-// machine it was read from names it (/sys/...), whether the tree is the
-// live one, a bundle or a fixture.
-func attrFact(a sysfs.Attr) diag.Fact {
-	f := diag.Fact{Source: "/sys/" + a.Path, Value: a.Value}
-	switch {
-	case a.Err != nil:
-		f.Status, f.Error, f.Value = diag.Unreadable, a.Err.Error(), ""
-	case !a.Present:
-		f.Status = diag.NotExposed
-	default:
-		f.Status = diag.Read
-	}
-	return f
-}
 
 // readFact is a fact read from a file outside sysfs.
 func readFact(src, v string, err error) diag.Fact {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	diag "github.com/nvmeapst/nvmeapst/apst/diagnose"
 	"io/fs"
 	"math"
 	"strconv"
@@ -323,52 +324,55 @@ func controllerMetrics(r *ControllerReport) ControllerMetrics {
 // scrapePower reads the diag/ counters, the PCI function's power files and
 // the ASPM policy.
 func (s *System) scrapePower(m *ControllerMetrics, aspm *SourceStatus, policy *string) {
-	p, err := s.FS.Power(m.Name)
+	p, _, err := s.FS.PowerFacts(m.Name)
 	if err != nil {
 		m.Sources[3] = failed(SourcePCI, err)
 		m.Sources[4] = failed(SourceDiag, err)
 		return
 	}
-	counter := func(dst *Reading, st *SourceStatus, v string, present bool, err error) {
-		switch {
-		case err != nil:
+	// factErr is an unreadable fact's error, naming its file.
+	factErr := func(f diag.Fact) error { return fmt.Errorf("nvmeapst: %s: %s", f.Source, f.Error) }
+	counter := func(dst *Reading, st *SourceStatus, f diag.Fact) {
+		switch f.Status {
+		case diag.Unreadable:
 			if st.OK {
-				*st = failed(st.Source, err)
+				*st = failed(st.Source, factErr(f))
 			}
-		case present:
-			n, perr := strconv.ParseUint(v, 10, 64)
+		case diag.Read:
+			n, perr := strconv.ParseUint(f.Value, 10, 64)
 			if perr != nil {
 				if st.OK {
-					*st = failed(st.Source, fmt.Errorf("nvmeapst: %q is not a counter: %w", v, perr))
+					*st = failed(st.Source, fmt.Errorf("nvmeapst: %q is not a counter: %w", f.Value, perr))
 				}
 				return
 			}
 			*dst = read(float64(n))
 		}
 	}
-	counter(&m.Resets, &m.Sources[4], p.ResetCount.Value, p.ResetCount.Present, p.ResetCount.Err)
-	counter(&m.Reconnects, &m.Sources[4], p.ReconnectCount.Value, p.ReconnectCount.Present, p.ReconnectCount.Err)
-	counter(&m.CommandErrors, &m.Sources[4], p.CommandErrorCount.Value, p.CommandErrorCount.Present, p.CommandErrorCount.Err)
-	if a := p.ASPMPolicy; a.Err != nil {
-		*aspm = failed(SourceASPMPolicy, a.Err)
-	} else if a.Present {
+	counter(&m.Resets, &m.Sources[4], p.ResetCount)
+	counter(&m.Reconnects, &m.Sources[4], p.ReconnectCount)
+	counter(&m.CommandErrors, &m.Sources[4], p.CommandErrorCount)
+	switch a := p.ASPMPolicy; a.Status {
+	case diag.Unreadable:
+		*aspm = failed(SourceASPMPolicy, factErr(a))
+	case diag.Read:
 		*policy = a.Value
 	}
 	if len(p.Path) == 0 {
 		return
 	}
 	fn := p.Path[0]
-	flag := func(dst *Reading, a sysfs.Attr, on func(string) (bool, bool)) {
-		switch {
-		case a.Err != nil:
+	flag := func(dst *Reading, f diag.Fact, on func(string) (bool, bool)) {
+		switch f.Status {
+		case diag.Unreadable:
 			if m.Sources[3].OK {
-				m.Sources[3] = failed(SourcePCI, a.Err)
+				m.Sources[3] = failed(SourcePCI, factErr(f))
 			}
-		case a.Present:
-			v, ok := on(a.Value)
+		case diag.Read:
+			v, ok := on(f.Value)
 			if !ok {
 				if m.Sources[3].OK {
-					m.Sources[3] = failed(SourcePCI, fmt.Errorf("nvmeapst: %s reads %q", a.Path, a.Value))
+					m.Sources[3] = failed(SourcePCI, fmt.Errorf("nvmeapst: %s reads %q", f.Source, f.Value))
 				}
 				return
 			}

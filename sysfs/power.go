@@ -9,11 +9,11 @@ import (
 	"strings"
 )
 
-// Attr is one attribute read for a diagnosis: its value, whether the file
+// rawAttr is one attribute read for a diagnosis: its value, whether the file
 // exists, and the error when it exists but could not be read. A missing file
 // is Present false with a nil Err: the running kernel does not expose it,
 // which is not an error.
-type Attr struct {
+type rawAttr struct {
 	// Path is the slash-separated path relative to the root.
 	Path string
 	// Value is the content without surrounding white space.
@@ -24,44 +24,44 @@ type Attr struct {
 	Err error
 }
 
-// Link holds the ASPM and clock PM controls of a PCIe link, the files of a
+// rawLink holds the ASPM and clock PM controls of a PCIe link, the files of a
 // function's link/ folder (only those the link supports; about v5.5).
-type Link struct {
-	L0s, L1, L1_1, L1_2, L1_1PCIPM, L1_2PCIPM, ClkPM Attr
+type rawLink struct {
+	L0s, L1, L1_1, L1_2, L1_1PCIPM, L1_2PCIPM, ClkPM rawAttr
 }
 
-// PCIFunction is one PCI function on the path from a controller to its root
+// rawFunction is one PCI function on the path from a controller to its root
 // port, with its power-management attributes.
-type PCIFunction struct {
+type rawFunction struct {
 	// Address is the PCI address ("0000:04:00.0").
 	Address string
 	// Dir is the function's folder relative to the root (under devices/).
 	Dir string
 	// D3coldAllowed, Control, RuntimeStatus and PowerState are
 	// d3cold_allowed, power/control, power/runtime_status and power_state.
-	D3coldAllowed, Control, RuntimeStatus, PowerState Attr
+	D3coldAllowed, Control, RuntimeStatus, PowerState rawAttr
 	// Link holds the link/ controls.
-	Link Link
+	Link rawLink
 }
 
-// Power is what sysfs says about the power management of one controller
+// rawPower is what sysfs says about the power management of one controller
 // and the PCIe path above it.
-type Power struct {
+type rawPower struct {
 	// Controller is the controller's name.
 	Controller string
 	// State is the controller's state attribute.
-	State Attr
+	State rawAttr
 	// ResetCount, ReconnectCount and CommandErrorCount are the diag/
 	// counters of Linux 7.2.
-	ResetCount, ReconnectCount, CommandErrorCount Attr
+	ResetCount, ReconnectCount, CommandErrorCount rawAttr
 	// ASPMPolicy is module/pcie_aspm/parameters/policy; its Value is the
 	// word in force, the one the raw file ("default performance powersave
 	// powersupersave", one word bracketed) brackets.
-	ASPMPolicy Attr
+	ASPMPolicy rawAttr
 	// Path is the controller's PCI function followed by each bridge up to
 	// the root port; empty for a controller that is not a PCI function.
 	// PathGap says why it is empty or may be short.
-	Path    []PCIFunction
+	Path    []rawFunction
 	PathGap string
 }
 
@@ -86,34 +86,35 @@ func ParseASPMPolicy(s string) (string, error) {
 	return "", fmt.Errorf("%w: ASPM policy %q has no [word] in force", ErrInvalidAttribute, s)
 }
 
-// attr reads one attribute as an Attr.
-func (fs FS) attr(rel string) Attr {
+// attr reads one attribute as an rawAttr.
+func (fs FS) attr(rel string) rawAttr {
 	v, ok, err := fs.readOptional(rel)
-	return Attr{Path: rel, Value: v, Present: ok || err != nil, Err: err}
+	return rawAttr{Path: rel, Value: v, Present: ok || err != nil, Err: err}
 }
 
-// Power reads the power-management facts of controller name: its state and
+// readPower reads the power-management facts of controller name: its state and
 // diag/ counters, the ASPM policy, and for its PCI function and every
 // bridge up to the root port d3cold_allowed, power/control,
 // power/runtime_status, power_state and the link/ controls. The path is
 // found by resolving class/nvme/NAME/device inside the tree (or from the
 // snapshot, for a bundle whose links are folders). Files the kernel does not
 // have are Present false; files that cannot be read carry their error.
-// Power fails only for a name that is not a controller.
-func (fs FS) Power(name string) (Power, error) {
+// It fails only for a name that is not a controller; PowerFacts gives
+// what it reads as the facts a diagnosis takes.
+func (fs FS) readPower(name string) (rawPower, error) {
 	fs, done, err := fs.session()
 	if err != nil {
-		return Power{}, err
+		return rawPower{}, err
 	}
 	defer done()
 	if err := checkName(name); err != nil {
-		return Power{}, err
+		return rawPower{}, err
 	}
 	if err := fs.checkControllerDir(name); err != nil {
-		return Power{}, err
+		return rawPower{}, err
 	}
 	dir := controllerDir(name)
-	p := Power{
+	p := rawPower{
 		Controller:        name,
 		State:             fs.attr(path.Join(dir, "state")),
 		ResetCount:        fs.attr(path.Join(dir, "diag/reset_count")),
@@ -137,8 +138,8 @@ func (fs FS) Power(name string) (Power, error) {
 }
 
 // function reads the attributes of the PCI function in folder d.
-func (fs FS) function(d string) PCIFunction {
-	f := PCIFunction{
+func (fs FS) function(d string) rawFunction {
+	f := rawFunction{
 		Address:       strings.ReplaceAll(path.Base(d), "_", ":"),
 		Dir:           d,
 		D3coldAllowed: fs.attr(path.Join(d, "d3cold_allowed")),
@@ -153,24 +154,24 @@ func (fs FS) function(d string) PCIFunction {
 }
 
 // all returns the link controls with their file names.
-func (l *Link) all() []struct {
+func (l *rawLink) all() []struct {
 	name string
-	attr *Attr
+	attr *rawAttr
 } {
 	return []struct {
 		name string
-		attr *Attr
+		attr *rawAttr
 	}{
 		{"l0s_aspm", &l.L0s}, {"l1_aspm", &l.L1}, {"l1_1_aspm", &l.L1_1}, {"l1_2_aspm", &l.L1_2},
 		{"l1_1_pcipm", &l.L1_1PCIPM}, {"l1_2_pcipm", &l.L1_2PCIPM}, {"clkpm", &l.ClkPM},
 	}
 }
 
-// powerFileNames are the files of a function Power reads.
+// powerFileNames are the files of a function PowerFacts reads.
 var powerFileNames = []string{"d3cold_allowed", "power/control", "power/runtime_status", "power_state",
 	"link/l0s_aspm", "link/l1_aspm", "link/l1_1_aspm", "link/l1_2_aspm", "link/l1_1_pcipm", "link/l1_2_pcipm", "link/clkpm"}
 
-// PowerFiles returns the paths of the files Power reads for controller name
+// PowerFiles returns the paths of the files PowerFacts reads for controller name
 // that exist (as Files does), and the resolved folder of its PCI function
 // ("" when it has none), which a copy of the tree records in its snapshot
 // (Snapshot.PCIPaths) because a copy keeps links as folders.

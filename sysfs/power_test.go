@@ -1,4 +1,4 @@
-package sysfs_test
+package sysfs
 
 import (
 	"os"
@@ -9,16 +9,15 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nvmeapst/nvmeapst/internal/testfixture"
-	"github.com/nvmeapst/nvmeapst/sysfs"
 )
 
 func TestPowerWalksThePCIPath(t *testing.T) {
-	fs, err := sysfs.NewFS("testdata/laptop-tlp")
+	fs, err := NewFS("testdata/laptop-tlp")
 	require.NoError(t, err)
-	p, err := fs.Power("nvme0")
+	p, err := fs.readPower("nvme0")
 	require.NoError(t, err)
 	assert.Equal(t, "nvme0", p.Controller)
-	assert.Equal(t, sysfs.Attr{Path: "class/nvme/nvme0/state", Value: "live", Present: true}, p.State)
+	assert.Equal(t, rawAttr{Path: "class/nvme/nvme0/state", Value: "live", Present: true}, p.State)
 	assert.Equal(t, "3", p.ResetCount.Value)
 	assert.Equal(t, "0", p.ReconnectCount.Value)
 	assert.Equal(t, "12", p.CommandErrorCount.Value)
@@ -49,9 +48,9 @@ func TestPowerWalksThePCIPath(t *testing.T) {
 // Files an older kernel does not have are "not exposed here": absent, no
 // error.
 func TestPowerOnAnOlderKernel(t *testing.T) {
-	fs, err := sysfs.NewFS("../testdata/sys")
+	fs, err := NewFS("../testdata/sys")
 	require.NoError(t, err)
-	p, err := fs.Power("nvme0")
+	p, err := fs.readPower("nvme0")
 	require.NoError(t, err)
 	assert.False(t, p.ResetCount.Present)
 	assert.NoError(t, p.ResetCount.Err)
@@ -70,19 +69,19 @@ func TestPowerUnreadableAndEscapes(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "module/pcie_aspm/parameters/policy"), []byte("default\n"), 0o644))
 	require.NoError(t, os.Remove(filepath.Join(dev, "d3cold_allowed")))
 	testfixture.Mkfifo(t, filepath.Join(dev, "d3cold_allowed"))
-	fs, err := sysfs.NewFS(dir)
+	fs, err := NewFS(dir)
 	require.NoError(t, err)
-	p, err := fs.Power("nvme0")
+	p, err := fs.readPower("nvme0")
 	require.NoError(t, err)
-	require.ErrorIs(t, p.ASPMPolicy.Err, sysfs.ErrInvalidAttribute)
-	require.ErrorIs(t, p.Path[0].D3coldAllowed.Err, sysfs.ErrNotRegular)
+	require.ErrorIs(t, p.ASPMPolicy.Err, ErrInvalidAttribute)
+	require.ErrorIs(t, p.Path[0].D3coldAllowed.Err, ErrNotRegular)
 	assert.True(t, p.Path[0].D3coldAllowed.Present)
 
 	// A device link that leaves the tree gives no path, with the reason.
 	link := filepath.Join(dev, "nvme/nvme0/device")
 	require.NoError(t, os.Remove(link))
 	require.NoError(t, os.Symlink("../../../../../../../../etc", link))
-	p, err = fs.Power("nvme0")
+	p, err = fs.readPower("nvme0")
 	require.NoError(t, err)
 	assert.Empty(t, p.Path)
 	assert.Contains(t, p.PathGap, "leaves the tree")
@@ -90,17 +89,17 @@ func TestPowerUnreadableAndEscapes(t *testing.T) {
 	// A snapshot (a bundle, whose links are folders) supplies the path.
 	require.NoError(t, os.Remove(link))
 	require.NoError(t, os.Mkdir(link, 0o755))
-	p, err = fs.Power("nvme0")
+	p, err = fs.readPower("nvme0")
 	require.NoError(t, err)
 	assert.Empty(t, p.Path)
 	assert.Contains(t, p.PathGap, "is not a PCI function's")
-	p, err = fs.WithSnapshot(sysfs.Snapshot{PCIPaths: map[string]string{"nvme0": "devices/pci0000_00/0000_00_1d.0/0000_04_00.0"}}).Power("nvme0")
+	p, err = fs.WithSnapshot(Snapshot{PCIPaths: map[string]string{"nvme0": "devices/pci0000_00/0000_00_1d.0/0000_04_00.0"}}).readPower("nvme0")
 	require.NoError(t, err)
 	assert.Len(t, p.Path, 2)
 
-	_, err = fs.Power("../x")
-	require.ErrorIs(t, err, sysfs.ErrInvalidName)
-	_, err = fs.Power("nvme9")
+	_, err = fs.readPower("../x")
+	require.ErrorIs(t, err, ErrInvalidName)
+	_, err = fs.readPower("nvme9")
 	require.ErrorIs(t, err, os.ErrNotExist)
 }
 
@@ -110,12 +109,12 @@ func TestParseASPMPolicy(t *testing.T) {
 		"default performance powersave [powersupersave]": "powersupersave",
 		"default [performance]\n":                        "performance",
 	} {
-		got, err := sysfs.ParseASPMPolicy(in)
+		got, err := ParseASPMPolicy(in)
 		require.NoError(t, err)
 		assert.Equal(t, want, got)
 	}
 	for _, bad := range []string{"", "default", "[]", "[ default ]"} {
-		_, err := sysfs.ParseASPMPolicy(bad)
-		require.ErrorIs(t, err, sysfs.ErrInvalidAttribute, bad)
+		_, err := ParseASPMPolicy(bad)
+		require.ErrorIs(t, err, ErrInvalidAttribute, bad)
 	}
 }

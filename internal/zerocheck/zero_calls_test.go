@@ -880,8 +880,8 @@ var zeroCalls = []zeroCall{
 	{"sysfs.FS.NewAttrReader", func() []any {
 		return results(sysfs.FS{}.NewAttrReader())
 	}},
-	{"sysfs.FS.Power", func() []any {
-		return results(sysfs.FS{}.Power(""))
+	{"sysfs.FS.PowerFacts", func() []any {
+		return results(sysfs.FS{}.PowerFacts(""))
 	}},
 	{"sysfs.FS.PowerFiles", func() []any {
 		return results(sysfs.FS{}.PowerFiles(""))
