@@ -178,7 +178,6 @@ func (s *System) PowerFacts(n string) (diag.Facts, []*Problem) {
 	return pf, probs
 }
 
-
 // readFact is a fact read from a file outside sysfs.
 func readFact(src, v string, err error) diag.Fact {
 	switch {
