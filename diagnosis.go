@@ -102,9 +102,8 @@ func (s *System) Diagnose(ctx context.Context, opts DiagnoseOptions) (*Diagnosis
 	}
 	name := opts.Controller
 	if name == "" && d.Log != nil {
-		probe := diag.Diagnose(diag.Input{Log: d.Log})
-		if slices.Contains(names, probe.Controller) {
-			name = probe.Controller
+		if c := diag.Subject(d.Log); slices.Contains(names, c) {
+			name = c
 		}
 	}
 	if name == "" && len(names) > 0 {

@@ -235,3 +235,13 @@ func TestZeroParamsTakeTheDrivesQuirks(t *testing.T) {
 	d := diagnose.Diagnose(diagnose.Input{Identify: &c, Log: readLog(t, "apst.log", nil)})
 	assert.Contains(t, strings.Join(d.Notes, "\n"), "and the quirks the kernel's tables give the drive (no-apst)")
 }
+
+// TestSubjectIsWhomDiagnosePicks: Subject names the controller Diagnose
+// diagnoses when none is named, on every fixture log.
+func TestSubjectIsWhomDiagnosePicks(t *testing.T) {
+	for _, name := range []string{"apst.log", "aspm.log", "d3cold.log"} {
+		l := readLog(t, name, nil)
+		assert.Equal(t, diagnose.Diagnose(diagnose.Input{Log: l}).Controller, diagnose.Subject(l), name)
+	}
+	assert.Empty(t, diagnose.Subject(nil))
+}

@@ -497,3 +497,18 @@ func (s *signals) who() string {
 	}
 	return "the drive"
 }
+
+// Subject returns the controller Diagnose diagnoses in log l when the
+// Input names none: that of the log's most severe failure (the most recent
+// of equally severe ones), or of its corrected errors when it has no
+// failure; "" when l names no controller. A caller that reads a machine's
+// facts for that controller before diagnosing asks it, rather than running
+// the diagnosis twice.
+func Subject(l *kernlog.Log) string {
+	if l == nil {
+		return ""
+	}
+	s := &signals{in: &Input{Log: l}}
+	s.pickIncident(l)
+	return s.ctrl
+}

@@ -464,6 +464,9 @@ var zeroCalls = []zeroCall{
 	{"diagnose.RefusesAPSTPassthrough", func() []any {
 		return results(diagnose.RefusesAPSTPassthrough(apst.Release{}))
 	}},
+	{"diagnose.Subject", func() []any {
+		return results(diagnose.Subject(&kernlog.Log{}))
+	}},
 	{"diagnose.Tried.String", func() []any {
 		return results(diagnose.Tried{}.String())
 	}},
