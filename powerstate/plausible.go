@@ -16,6 +16,10 @@ import (
 // that plans it on the user's word (apstctl --force); it is the zero value
 // when the input is not 4096 bytes.
 type NotIdentifyError struct {
+	// Kind names the class of input, stable for a program to count by:
+	// "all-zero", "namespace-image", "other-file-kind", "random-bytes" or
+	// "impossible-field".
+	Kind string
 	// Looks says what the bytes look like: "all zero bytes", "an Identify
 	// Namespace image (nvme id-ns -b)", "a PDF document", "random bytes or
 	// another binary file", or "an Identify Controller image with an
@@ -51,23 +55,23 @@ func (e *NotIdentifyError) Is(target error) bool { return target == ErrNotIdenti
 // given).
 func CheckIdentify(b []byte) error {
 	if looks, reason := sniffFile(b); looks != "" {
-		return &NotIdentifyError{Looks: looks, Reason: reason}
+		return &NotIdentifyError{Kind: "other-file-kind", Looks: looks, Reason: reason}
 	}
 	if len(b) != IdentifySize {
 		return &ImageSizeError{Got: len(b)}
 	}
 	if isZero(b) {
-		return &NotIdentifyError{Looks: "all zero bytes", Reason: "every one of the 4096 bytes is 00h: a blank file, or a device that returned nothing"}
+		return &NotIdentifyError{Kind: "all-zero", Looks: "all zero bytes", Reason: "every one of the 4096 bytes is 00h: a blank file, or a device that returned nothing"}
 	}
 	if reason, ok := looksLikeNamespace(b); ok {
-		return &NotIdentifyError{Looks: "an Identify Namespace image (nvme id-ns -b), not an Identify Controller image (nvme id-ctrl -b)", Reason: reason}
+		return &NotIdentifyError{Kind: "namespace-image", Looks: "an Identify Namespace image (nvme id-ns -b), not an Identify Controller image (nvme id-ctrl -b)", Reason: reason}
 	}
 	if reason := implausibleField(b); reason != "" {
-		looks := "an Identify Controller image with an impossible field"
+		kind, looks := "impossible-field", "an Identify Controller image with an impossible field"
 		if !printableShare(b[offSN : offFR+lenFR]) {
-			looks = "random bytes or another binary file"
+			kind, looks = "random-bytes", "random bytes or another binary file"
 		}
-		return &NotIdentifyError{Looks: looks, Reason: reason}
+		return &NotIdentifyError{Kind: kind, Looks: looks, Reason: reason}
 	}
 	return nil
 }

@@ -19,6 +19,7 @@ func TestCheckIdentifyRefuses(t *testing.T) {
 		var ne *powerstate.NotIdentifyError
 		require.ErrorAs(t, err, &ne, name)
 		assert.Contains(t, ne.Looks, tc.Looks, name)
+		assert.Equal(t, tc.Kind, ne.Kind, name)
 		assert.NotEmpty(t, ne.Reason, name)
 		assert.Contains(t, err.Error(), "powerstate: ", name)
 	}

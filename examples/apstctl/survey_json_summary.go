@@ -88,7 +88,7 @@ type surveySummaryJSON struct {
 	// limit: in unreadable_files, not in the document's unreadable list.
 	UnreadableNotListed int `json:"unreadable_not_listed"`
 	// UnreadableByReason counts the unreadable files by class
-	// (survey_reasons.go): empty, all-zero-image, random-bytes, ...
+	// (survey_reasons.go): empty, all-zero, random-bytes, ...
 	UnreadableByReason map[string]int `json:"unreadable_by_reason"`
 	SkippedFiles       int            `json:"skipped_files"`
 	KernelQuirks       bool           `json:"kernel_quirks"`

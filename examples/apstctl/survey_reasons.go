@@ -18,7 +18,7 @@ const (
 	reasonBundle       = "bundle"
 	reasonSurvey       = "not-surveyed"
 	reasonEmpty        = "empty"
-	reasonZero         = "all-zero-image"
+	reasonZero         = "all-zero"
 	reasonNamespace    = "namespace-image"
 	reasonRandom       = "random-bytes"
 	reasonOtherFile    = "other-file-kind"
@@ -40,18 +40,8 @@ const (
 // captureReason classifies the error of capture.ParseBytes.
 func captureReason(err error) string {
 	var ne *powerstate.NotIdentifyError
-	if errors.As(err, &ne) {
-		switch {
-		case strings.HasPrefix(ne.Looks, "all zero"):
-			return reasonZero
-		case strings.HasPrefix(ne.Looks, "an Identify Namespace"):
-			return reasonNamespace
-		case strings.HasPrefix(ne.Looks, "random"):
-			return reasonRandom
-		case strings.HasPrefix(ne.Looks, "an Identify Controller image"):
-			return reasonImpossible
-		}
-		return reasonOtherFile
+	if errors.As(err, &ne) && ne.Kind != "" {
+		return ne.Kind // the library's class: all-zero, namespace-image, ...
 	}
 	for _, r := range []struct {
 		err    error

@@ -7,10 +7,12 @@ import (
 )
 
 // NotIdentify is an input that is not an Identify Controller image, with
-// what CheckIdentify (and so capture.ParseBytes) must say it looks like.
+// what CheckIdentify (and so capture.ParseBytes) must say it looks like
+// and the Kind it must give.
 type NotIdentify struct {
 	Bytes []byte
 	Looks string
+	Kind  string
 }
 
 // NotIdentifyImages returns the inputs that are not an Identify Controller
@@ -29,13 +31,13 @@ func NotIdentifyImages(tb testing.TB) map[string]NotIdentify {
 	noModel := ReadFile(tb, Samsung990EVOPlus)
 	copy(noModel[24:64], make([]byte, 40))
 	return map[string]NotIdentify{
-		"zero":      {make([]byte, size), "all zero bytes"},
-		"random":    {random, "random bytes or another binary file"},
-		"pdf":       {pdf, "a PDF document"},
-		"pdf-large": {append([]byte("%PDF-1.4\n\x00"), make([]byte, 9000)...), "a PDF document"},
-		"namespace": {namespaceImage(), "an Identify Namespace image (nvme id-ns -b)"},
-		"npss-93":   {badNPSS, "an Identify Controller image with an impossible field"},
-		"no-model":  {noModel, "an Identify Controller image with an impossible field"},
+		"zero":      {make([]byte, size), "all zero bytes", "all-zero"},
+		"random":    {random, "random bytes or another binary file", "random-bytes"},
+		"pdf":       {pdf, "a PDF document", "other-file-kind"},
+		"pdf-large": {append([]byte("%PDF-1.4\n\x00"), make([]byte, 9000)...), "a PDF document", "other-file-kind"},
+		"namespace": {namespaceImage(), "an Identify Namespace image (nvme id-ns -b)", "namespace-image"},
+		"npss-93":   {badNPSS, "an Identify Controller image with an impossible field", "impossible-field"},
+		"no-model":  {noModel, "an Identify Controller image with an impossible field", "impossible-field"},
 	}
 }
 
