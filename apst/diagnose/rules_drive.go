@@ -50,6 +50,10 @@ func firmwareCause(s *signals) builder {
 	if s.reset != nil && s.reset.Kind == kernlog.ResetNotReady && s.reset.HasCSTS && s.reset.CSTS != 0xffffffff {
 		b.proLine(1, logLine(s.reset, "the controller answered but did not become ready after the reset"))
 	}
+	if e := s.driveReceiverErrors(); e != nil {
+		b.proLine(2, logLine(e, "the drive's own receiver logged the errors and nothing failed: a drive's PHY settings come with its firmware, and firmware updates of such drives often stop these reports (a marginal link's signal reads the same)"))
+		b.test("update the drive's firmware (fwupdmgr get-updates, or the vendor's tool): if the reports stop, it was the firmware", "fwupdmgr get-updates; sudo nvme fw-log /dev/"+s.name(), "a backup and a reboot")
+	}
 	if s.plan != nil && !s.plan.Enabled && s.inc != nil {
 		b.pro(1, "APST plan", "APST is off and the drive still failed")
 	}

@@ -30,8 +30,31 @@ func platformCause(s *signals) builder {
 	if len(s.others) > 0 {
 		b.proLine(2, logLine(&s.others[0], fmt.Sprintf("%d other PCI function(s) became inaccessible together with the drive: a platform or PCI core fault, not one device", len(s.others))))
 	}
+	iommu := false
+	for i := range s.faults {
+		f := &s.faults[i]
+		switch f.Action {
+		case "iommu-fault":
+			if !iommu {
+				iommu = true
+				b.sign(3, logLine(f, "the IOMMU blocked a DMA of the drive to an address that was not mapped for it: a DMA mapping fault of the kernel or of the platform's IOMMU tables, which a drive rarely causes"))
+			}
+		case "kernel-bug":
+			b.proLine(2, logLine(f, "the kernel hit a warning or crashed: a kernel bug, which another release may not have"))
+		case "dma-bounce":
+			b.proLine(2, logLine(f, "the drive's DMA bounce buffers ran out: its DMA cannot reach all of memory (its DMA mask, the IOMMU, or swiotlb too small), a matter of the platform and the kernel"))
+		case "config-access":
+			b.proLine(1, logLine(f, "the host bridge cannot write PCI config space in less than 32 bits: its controller driver works around the hardware, a platform with quirks of its own"))
+		}
+	}
+	if probe := s.probeFailure(); probe != nil && probe.Errno == -12 {
+		b.sign(3, logLine(probe, "the probe failed for lack of memory (-ENOMEM): DMA addressing (the DMA mask, swiotlb, the IOMMU) or the queues' memory, which the platform and the kernel provide, not the drive"))
+	}
+	if s.inc != nil && devKernel(s.releaseText) {
+		b.pro(1, "kernel release", "a development kernel ("+s.releaseText+"): a failure new in it is most often a regression; the last release that worked tells")
+	}
 	if s.hmb != nil {
-		b.sign(3, logLine(s.hmb, "the host memory buffer could not be set up: DRAM-less drives stall or fail without it"))
+		b.sign(3, logLine(s.hmb, "the drive got no host memory buffer: DRAM-less drives stall or fail without it"))
 	}
 	if s.reset != nil && s.reset.Kind == kernlog.ResetNotReady && strings.Contains(s.reset.Text, "initiali") && s.down == nil {
 		b.proLine(2, logLine(s.reset, "the drive never became ready at probe: the host did not give it time or power to come up (reset timing, a platform quirk), or it is dead"))
@@ -45,11 +68,35 @@ func platformCause(s *signals) builder {
 	if len(s.polled) > 0 || s.lostIRQ != nil {
 		b.argTest(s, "test interrupt delivery: MSI off for PCI devices (or, with an IOMMU, iommu=pt)", "pci=nomsi", "every device falls back to legacy interrupts; slower, a test only")
 	}
-	if s.hmb != nil && !hmbTried {
+	if iommu {
+		b.argTest(s, "test DMA without translation: the IOMMU in passthrough mode", "iommu=pt", "devices' DMA is no longer isolated by the IOMMU: a test, or a workaround on a trusted machine")
+	}
+	switch {
+	case s.hmb != nil && strings.Contains(s.hmb.Text, "above limit") && s.hmb.Size > 0:
+		// The drive asks for more than the host allows: raise the limit
+		// to its minimum.
+		mib := s.hmb.Size >> 20
+		b.argTest(s, "give the drive the host memory buffer it asks for: raise the host's limit to its minimum", fmt.Sprintf("nvme.max_host_mem_size_mb=%d", mib), fmt.Sprintf("%d MiB of host memory for the drive's mapping table", mib))
+	case s.hmb != nil && !hmbTried:
 		b.argTest(s, "run the drive without a host memory buffer", "nvme.max_host_mem_size_mb=0", "a DRAM-less drive loses its mapping cache: slower random reads")
 	}
 	b.test("boot the newest stable kernel (or the last one that worked) and the newest BIOS: a regression or a quirk may be fixed there", "uname -r; cat /sys/class/dmi/id/bios_version", "a reboot")
 	return b
+}
+
+// probeFailure is the line that says the probe failed and why: the
+// driver's own, else the driver core's.
+func (s *signals) probeFailure() *kernlog.Event {
+	if s.reset != nil && s.reset.Kind == kernlog.ProbeFailure {
+		return s.reset
+	}
+	return s.probeErr
+}
+
+// devKernel reports whether a release is a development kernel: a release
+// candidate ("6.2.0-rc1") or a linux-next snapshot ("6.15.0-rc2-next-20250414").
+func devKernel(r string) bool {
+	return strings.Contains(r, "-rc") || strings.Contains(r, "next-20")
 }
 
 // pciErrorNames names the PCI Status error bits.

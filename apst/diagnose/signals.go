@@ -35,16 +35,21 @@ type signals struct {
 	transport    []kernlog.Event // I/O errors with a transport status, not host-aborted
 	newIDs       *kernlog.Event  // "identifiers changed": a namespace came back as another
 	dupIDs       *kernlog.Event  // "Duplicate cntlid": two controllers claim one identity
+	probeErr     *kernlog.Event  // the driver core's "probe ... failed with error N"
 	// context of the log, not tied to the controller
 	// others are resume failures of other PCI functions at the same time
 	// as the drive's: a shared cause (the port, ASPM restore, the
 	// platform), not the drive.
-	others      []kernlog.Event
-	onResume    *kernlog.Event // suspend exit (or entry) just before the failure
-	pmErrors    []kernlog.Event
-	lostIRQ     *kernlog.Event
-	hmb         *kernlog.Event
-	dtASPM      *kernlog.Event
+	others   []kernlog.Event
+	onResume *kernlog.Event // suspend exit (or entry) just before the failure
+	pmErrors []kernlog.Event
+	lostIRQ  *kernlog.Event
+	hmb      *kernlog.Event
+	dtASPM   *kernlog.Event
+	// faults are the platform's faults around the failure: IOMMU faults
+	// and config writes of the drive's function, kernel warnings and
+	// crashes in the code that drives it or at the time of the failure.
+	faults      []kernlog.Event
 	cmdline     string
 	cmdlineLine Line // where the command line came from
 	release     apst.Release
@@ -174,6 +179,14 @@ func severity(in *kernlog.Incident) int {
 			n = max(n, 2)
 		case kernlog.IOError:
 			n = max(n, 1)
+		case kernlog.HostMemoryBuffer:
+			// A drive left without its host memory buffer stalls: the
+			// symptom without a failure line of its own.
+			for j := range in.Events {
+				if hmbFailed(&in.Events[j]) {
+					n = max(n, 1)
+				}
+			}
 		case kernlog.AERError, kernlog.AERReceived:
 			switch {
 			case in.Counts[kernlog.AERError] > 0 && uncorrected(in):
@@ -186,6 +199,30 @@ func severity(in *kernlog.Incident) int {
 		}
 	}
 	return n
+}
+
+// driveReceiverErrors returns the first corrected Physical Layer report
+// the drive's own function logged as the receiver ("nvme 0000:bf:00.0:
+// PCIe Bus Error: severity=Corrected, type=Physical Layer, (Receiver
+// ID)"), in an incident of corrected errors alone; nil otherwise.
+func (s *signals) driveReceiverErrors() *kernlog.Event {
+	if !s.correctedOnly() || s.dev == "" {
+		return nil
+	}
+	for i := range s.aerPhys {
+		e := &s.aerPhys[i]
+		if e.Kind == kernlog.AERError && e.PCI == s.dev && e.Driver == "nvme" && strings.Contains(e.Text, "(Receiver ID)") {
+			return e
+		}
+	}
+	return nil
+}
+
+// hmbFailed reports whether a host memory buffer line says the drive got
+// none: it could not be allocated or set, or the drive's minimum is above
+// the host's limit ("min host memory (64 MiB) above limit (32 MiB).").
+func hmbFailed(e *kernlog.Event) bool {
+	return e.Kind == kernlog.HostMemoryBuffer && (strings.Contains(e.Text, "failed") || strings.Contains(e.Text, "above limit"))
 }
 
 func uncorrected(in *kernlog.Incident) bool {
@@ -318,6 +355,9 @@ func (s *signals) event(e *kernlog.Event) {
 	case kernlog.PMError:
 		s.pmErrors = append(s.pmErrors, *e)
 	case kernlog.DriverError:
+		if s.probeErr == nil && e.Action == "probe failed" {
+			s.probeErr = e
+		}
 		if s.newIDs == nil && strings.Contains(e.Text, "identifiers changed") {
 			s.newIDs = e
 		}
@@ -362,12 +402,16 @@ func (s *signals) context(l *kernlog.Log) {
 					s.lostIRQ = e
 				}
 			case kernlog.HostMemoryBuffer:
-				if !other && s.hmb == nil && strings.Contains(e.Text, "failed") {
+				if !other && s.hmb == nil && hmbFailed(e) {
 					s.hmb = e
 				}
 			case kernlog.ASPMPlatform:
 				if s.dtASPM == nil && strings.Contains(e.Text, "DT platform") {
 					s.dtASPM = e
+				}
+			case kernlog.PlatformFault:
+				if s.faultOfDrive(e, &first) {
+					s.faults = append(s.faults, *e)
 				}
 			}
 		}
@@ -377,6 +421,23 @@ func (s *signals) context(l *kernlog.Log) {
 			s.onResume = lastSleep
 		}
 	}
+}
+
+// faultOfDrive reports whether a platform fault bears on the failure: an
+// IOMMU fault or config write of the drive's function (of any, when the
+// log names none), a kernel warning in the code that drives it (NVMe,
+// PCI, IOMMU, DMA, interrupts) or within a resume window of the failure.
+func (s *signals) faultOfDrive(e, first *kernlog.Event) bool {
+	if e.Action != "kernel-bug" {
+		return e.PCI == "" || s.dev == "" || e.PCI == s.dev
+	}
+	for _, w := range []string{"nvme", "pci", "iommu", "dma", "irq", "msi"} {
+		if strings.Contains(strings.ToLower(e.Text), w) {
+			return true
+		}
+	}
+	d, ok := first.Time.Sub(e.Time)
+	return ok && d < resumeWindow && d > -resumeWindow
 }
 
 // near reports whether two events happened together: within two seconds
@@ -410,7 +471,8 @@ func (s *signals) busErrors() uint16 {
 
 // correctedOnly reports an incident of corrected AER reports alone.
 func (s *signals) correctedOnly() bool {
-	return s.inc != nil && s.inc.Counts[kernlog.IOError] == 0 && severity(s.inc) <= 1
+	return s.inc != nil && s.inc.Counts[kernlog.IOError] == 0 && severity(s.inc) <= 1 &&
+		s.inc.Counts[kernlog.AERError]+s.inc.Counts[kernlog.AERReceived] > 0
 }
 
 // pickCorrected chooses, in a log without a failure, the device whose

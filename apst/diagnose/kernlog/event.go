@@ -112,8 +112,27 @@ const (
 	// "Device not ready; aborting shutdown", an admin command's NVMe
 	// status, a timeout line of a shape not read above), so that no such
 	// line is silently dropped. Text is the line as logged; SCT and SC are
-	// set when the line gives an NVMe status.
+	// set when the line gives an NVMe status. The driver core's report of
+	// a failed probe ("nvme: probe of 0000:01:00.0 failed with error -12",
+	// "probe with driver nvme failed with error -12") is one too, with
+	// Action "probe failed" and its Errno.
 	DriverError Kind = "nvme-error"
+	// PlatformFault: the platform or the kernel failing around the drive,
+	// Action saying how: "iommu-fault" (the IOMMU blocked a device's DMA:
+	// "DMAR: [DMA Read NO_PASID] Request device [02:00.0] fault addr ...",
+	// "AMD-Vi: Event logged [IO_PAGE_FAULT device=01:00.0 ...]", PCI the
+	// device's address, segment 0000 when the line gives none);
+	// "kernel-bug" (a kernel warning or crash: "WARNING: CPU: 3 PID: 1 at
+	// drivers/nvme/host/pci.c:...", "BUG: kernel NULL pointer
+	// dereference", "kernel BUG at ..."); "config-access" (a host bridge
+	// that cannot write config space in less than 32 bits: "2-byte config
+	// write to 0000:01:00.0 offset 0x7a may corrupt adjacent RW1C bits");
+	// "dma-bounce" (the DMA bounce buffers of a function ran out: "nvme
+	// 0000:01:00.0: swiotlb buffer is full (sz: 524288 bytes) ...").
+	// Shapes from drivers/iommu/intel/dmar.c, drivers/iommu/amd/iommu.c,
+	// kernel/panic.c, lib/bug.c, kernel/watchdog.c, kernel/dma/swiotlb.c and
+	// drivers/pci/access.c.
+	PlatformFault Kind = "platform-fault"
 )
 
 // Timestamp is the time a line carries: the seconds since boot of dmesg and

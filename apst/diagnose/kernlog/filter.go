@@ -10,6 +10,7 @@ import (
 var keywords = []string{
 	"nvme", "AER", "PCIe Bus Error", "power state", "Slot(", "Linux version ", "ommand line: ",
 	"PM: ", "sleep state", "ASPM", "nobody cared", "Disabling IRQ",
+	"DMAR: [", "IO_PAGE_FAULT", "WARNING: CPU: ", "BUG", "RW1C",
 }
 
 // hasKeyword reports whether a message holds one of keywords.
@@ -32,9 +33,10 @@ func interestingBytes(b []byte) bool {
 
 // scanLine finds in a raw line a keyword and a PCI address. It looks for
 // each keyword only at the places of one of its rarer bytes ("nvme" and
-// "Linux version" at each 'v', "AER" and "Disabling IRQ" at each 'R', "PM:
-// " and "ASPM" at each 'M', and those that end in a colon, and PCI
-// addresses, at the colons): four vectorised IndexByte passes over the
+// "Linux version" at each 'v', "AER", "Disabling IRQ", "DMAR: [" and
+// "RW1C" at each 'R', "BUG", "WARNING: CPU: " and "IO_PAGE_FAULT" at each
+// 'G', "PM: " and "ASPM" at each 'M', and those that end in a colon, and
+// PCI addresses, at the colons): five vectorised IndexByte passes over the
 // line, where a search for each keyword would take a dozen. The lines of
 // a PCI function that report a failure ("PCIe Bus Error", "Unable to
 // change power state") need no keyword: Read parses a line with a PCI
@@ -45,7 +47,10 @@ func scanLine(b []byte) (keyword, pci bool) {
 		return before(b, i, "n") && at(b, i+1, "me") || before(b, i, "Linux ") && at(b, i, "version ") ||
 			before(b, i, "de") && at(b, i, "vice inaccessible")
 	}) || anchored(b, 'R', func(i int) bool {
-		return before(b, i, "AE") || before(b, i, "Disabling I") && at(b, i, "RQ")
+		return before(b, i, "AE") || before(b, i, "Disabling I") && at(b, i, "RQ") ||
+			before(b, i, "DMA") && at(b, i+1, ": [") || at(b, i, "RW1C")
+	}) || anchored(b, 'G', func(i int) bool {
+		return before(b, i, "BU") || before(b, i, "WARNIN") && at(b, i+1, ": CPU: ") || before(b, i, "IO_PA") && at(b, i+1, "E_FAULT")
 	}) || anchored(b, 'M', func(i int) bool {
 		return before(b, i, "P") && (at(b, i+1, ": ") || before(b, i-1, "AS"))
 	}) {

@@ -152,3 +152,23 @@ func TestAlternateSpellings(t *testing.T) {
 			kernlog.Event{Kind: kernlog.IOTimeout, Controller: "nvme0", Tag: 641, CommandID: "c281", Opcode: 1, OpName: "I/O Cmd", QID: 8, Action: "aborting", ReqOp: "WRITE(1)", Size: 4096}},
 	})
 }
+
+// The platform's faults and the driver core's probe report: real lines.
+func TestPlatformFaultKinds(t *testing.T) {
+	checkKinds(t, []kindCase{
+		{"https://github.com/pop-os/pop/issues/853", "[   10.919607] nvme 0000:01:00.0: AMD-Vi: Event logged [IO_PAGE_FAULT domain=0x0000 address=0xfc189000 flags=0x0000]",
+			kernlog.Event{Kind: kernlog.PlatformFault, Action: "iommu-fault", PCI: "0000:01:00.0"}},
+		{"https://github.com/spdk/spdk/issues/2514", "kernel: DMAR: [DMA Write] Request device [99:00.0] fault addr 0 [fault reason 05] PTE Write access is not set",
+			kernlog.Event{Kind: kernlog.PlatformFault, Action: "iommu-fault", PCI: "0000:99:00.0"}},
+		{"https://github.com/thesofproject/sof-test/issues/744", "[    0.960486] kernel: DMAR: [DMA Read NO_PASID] Request device [0x00:0x02.0] fault addr 0x7c346000 [fault reason 0x06] PTE Read access is not set",
+			kernlog.Event{Kind: kernlog.PlatformFault, Action: "iommu-fault", PCI: "0000:00:02.0"}},
+		{"https://github.com/spdk/spdk/issues/1403", "[71232.530950] WARNING: CPU: 0 PID: 1306671 at drivers/iommu/intel-iommu.c:602 domain_get_iommu+0x45/0x50",
+			kernlog.Event{Kind: kernlog.PlatformFault, Action: "kernel-bug"}},
+		{"https://lore.kernel.org/all/CA+enf=v9rY_xnZML01oEgKLmvY1NGBUUhnSJaETmXtDtXfaczA@mail.gmail.com/", "[    7.423439] pci_bus 0000:01: 2-byte config write to 0000:01:00.0 offset 0x7a may corrupt adjacent RW1C bits",
+			kernlog.Event{Kind: kernlog.PlatformFault, Action: "config-access", PCI: "0000:01:00.0"}},
+		{"https://lore.kernel.org/all/aQEElhSCRNqaPf8m@aurel32.net/", "[   66.585245] nvme 0000:01:00.0: probe with driver nvme failed with error -4",
+			kernlog.Event{Kind: kernlog.DriverError, Action: "probe failed", Errno: -4, PCI: "0000:01:00.0"}},
+		{"drivers/base/dd.c's shape before 6.3 (dev_warn of really_probe)", "[    2.600000] nvme: probe of 0000:01:00.0 failed with error -12",
+			kernlog.Event{Kind: kernlog.DriverError, Action: "probe failed", Errno: -12, PCI: "0000:01:00.0"}},
+	})
+}

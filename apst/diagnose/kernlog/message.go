@@ -16,6 +16,7 @@ type patterns struct {
 	reDown      *regexp.Regexp
 	reAbort     *regexp.Regexp
 	reProbe     *regexp.Regexp
+	reCoreProbe *regexp.Regexp
 	reNotReady  *regexp.Regexp
 	reResetFail *regexp.Regexp
 	reAPST      *regexp.Regexp
@@ -44,6 +45,7 @@ var re = sync.OnceValue(func() *patterns {
 		reDown:      regexp.MustCompile(`^controller is down; will reset: CSTS[=:] ?0x([0-9a-fA-F]{1,8})(?:, PCI_STATUS=0x([0-9a-fA-F]{1,4})|, PCI_STATUS read failed \((-?[0-9]+)\))?`),
 		reAbort:     regexp.MustCompile(`^Abort status: 0x([0-9a-fA-F]{1,8})`),
 		reProbe:     regexp.MustCompile(`^Removing after probe failure status: (-?[0-9]{1,6})`),
+		reCoreProbe: regexp.MustCompile(`^probe (?:of ([0-9a-fA-F:.]{7,20}) |with driver nvme )failed with error (-?[0-9]{1,6})`),
 		reNotReady:  regexp.MustCompile(`^Device not ready; aborting (reset|initialisation|initialization)(?:, CSTS=0x([0-9a-fA-F]{1,8}))?`),
 		reResetFail: regexp.MustCompile(`^Disabling device after reset failure: (-?[0-9]{1,6})`),
 		reAPST:      regexp.MustCompile(`^failed to set APST feature \((-?[0-9]{1,6})\)`),
@@ -169,6 +171,23 @@ func parseController(e *Event, _, body string) bool {
 			return false
 		}
 		e.Kind, e.Status = AbortStatus, int(hex(m[1]))
+	case e.Device == "nvme" && strings.HasPrefix(body, "probe of "),
+		e.PCI != "" && strings.HasPrefix(body, "probe with driver nvme failed with error "):
+		// The driver core's report of a failed probe: "nvme: probe of
+		// 0000:01:00.0 failed with error -12", since 6.3 "nvme
+		// 0000:01:00.0: probe with driver nvme failed with error -12"
+		// (drivers/base/dd.c).
+		m := re().reCoreProbe.FindStringSubmatch(body)
+		if m == nil || m[1] != "" && !isPCIAddr(m[1]) {
+			return false
+		}
+		if m[1] != "" {
+			e.PCI = strings.ToLower(m[1])
+		}
+		// It sums up what the driver reported before it (a timeout, a
+		// controller that never became ready), so it is a DriverError
+		// that carries the errno, not a failure of its own.
+		e.Kind, e.Action, e.Errno, e.Driver, e.Device = DriverError, "probe failed", atoi(m[2]), "", ""
 	case strings.HasPrefix(body, "Removing after probe failure"):
 		m := re().reProbe.FindStringSubmatch(body)
 		if m == nil {

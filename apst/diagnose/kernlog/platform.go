@@ -2,8 +2,9 @@ package kernlog
 
 import "strings"
 
-// parsePlatform reads what the platform did: the PCI core's ASPM lines and
-// interrupts nobody handled.
+// parsePlatform reads what the platform did: the PCI core's ASPM lines,
+// interrupts nobody handled, IOMMU faults, kernel warnings and crashes,
+// and config writes the host bridge cannot do.
 func parsePlatform(e *Event, msg, body string) bool {
 	switch {
 	case strings.HasPrefix(body, "ASPM: "),
@@ -22,6 +23,57 @@ func parsePlatform(e *Event, msg, body string) bool {
 		e.Kind, e.IRQ = LostInterrupt, atoi(m[1]+m[2])
 		e.Driver, e.Device = "", ""
 		return true
+	case strings.Contains(msg, "DMAR: [") && strings.Contains(msg, "Request device ["),
+		strings.Contains(msg, "IO_PAGE_FAULT"):
+		return iommuFault(e, msg)
+	case strings.HasPrefix(msg, "WARNING: CPU: "), strings.HasPrefix(msg, "BUG: "), strings.HasPrefix(msg, "kernel BUG at "),
+		strings.HasPrefix(msg, "watchdog: BUG: "):
+		e.Kind, e.Action = PlatformFault, "kernel-bug"
+		e.Driver, e.Device, e.Controller, e.PCI, e.Disk = "", "", "", "", ""
+		return true
+	case e.PCI != "" && strings.HasPrefix(body, "swiotlb buffer is full"):
+		// kernel/dma/swiotlb.c: the bounce buffers of a device whose DMA
+		// cannot reach all memory ran out.
+		e.Kind, e.Action, e.Controller = PlatformFault, "dma-bounce", ""
+		return true
+	case strings.Contains(body, "config write to ") && strings.HasSuffix(body, "may corrupt adjacent RW1C bits"):
+		a, _, _ := strings.Cut(body[strings.Index(body, "config write to ")+len("config write to "):], " ")
+		if !isPCIAddr(a) {
+			return false
+		}
+		e.Kind, e.Action, e.PCI = PlatformFault, "config-access", strings.ToLower(a)
+		e.Driver, e.Device, e.Controller = "", "", ""
+		return true
 	}
 	return false
+}
+
+// iommuFault reads an IOMMU fault line: the device it names ("Request
+// device [02:00.0]", "device=01:00.0", or the line's own "nvme
+// 0000:01:00.0:" prefix).
+func iommuFault(e *Event, msg string) bool {
+	dev := e.PCI
+	for _, mark := range []string{"Request device [", "device="} {
+		if i := strings.Index(msg, mark); i >= 0 {
+			v := msg[i+len(mark):]
+			if j := strings.IndexAny(v, "] "); j >= 0 {
+				v = v[:j]
+			}
+			// 5.x and later print "[0x00:0x02.0]".
+			v = strings.ReplaceAll(v, "0x", "")
+			if len(v) == len("01:00.0") {
+				v = "0000:" + v
+			}
+			if isPCIAddr(v) {
+				dev = strings.ToLower(v)
+			}
+			break
+		}
+	}
+	if dev == "" {
+		return false
+	}
+	e.Kind, e.Action, e.PCI = PlatformFault, "iommu-fault", dev
+	e.Controller, e.Disk = "", ""
+	return true
 }

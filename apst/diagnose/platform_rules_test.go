@@ -1,0 +1,116 @@
+package diagnose_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nvmeapst/nvmeapst/apst/diagnose"
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+)
+
+// The platform's own faults (IOMMU faults, a probe that ran out of
+// memory, bounce buffers, a host bridge's config writes, a development
+// kernel) speak for the platform; a drive left without its host memory
+// buffer is a failure to diagnose, and the test raises the limit to what
+// the drive asks; corrected errors the drive's own receiver logged leave
+// the link and the drive's firmware undecided. Each log is made of real
+// lines (sources named).
+func TestPlatformSigns(t *testing.T) {
+	for _, tc := range []struct {
+		name, log string
+		first     []diagnose.Layer // the first cause, or the undecided pair
+		evidence  string           // a quote the first cause's evidence holds
+		setting   string           // a setting one of its tests gives
+	}{
+		{
+			// https://github.com/pop-os/pop/issues/853 (the IOMMU faults), with a timeout of the same drive.
+			name: "iommu fault",
+			log: "[    1.500000] nvme nvme0: pci function 0000:01:00.0\n" +
+				"[   10.919607] nvme 0000:01:00.0: AMD-Vi: Event logged [IO_PAGE_FAULT domain=0x0000 address=0xfc189000 flags=0x0000]\n" +
+				"[   41.000000] nvme nvme0: I/O 12 QID 3 timeout, aborting\n",
+			first: []diagnose.Layer{diagnose.LayerPlatform}, evidence: "IO_PAGE_FAULT", setting: "iommu=pt",
+		},
+		{
+			// drivers/base/dd.c's report, the controller's admin timeout of
+			// https://lore.kernel.org/all/aQEElhSCRNqaPf8m@aurel32.net/.
+			name: "probe out of memory",
+			log: "[    5.215631] nvme nvme0: pci function 0000:01:00.0\n" +
+				"[   66.540485] nvme nvme0: I/O tag 28 (401c) QID 0 timeout, disable controller\n" +
+				"[   66.585245] nvme 0000:01:00.0: probe with driver nvme failed with error -12\n",
+			first: []diagnose.Layer{diagnose.LayerPlatform}, evidence: "error -12",
+		},
+		{
+			// https://github.com/raspberrypi/linux/issues/7445
+			name:  "no host memory buffer",
+			log:   "nvme nvme0: min host memory (64 MiB) above limit (32 MiB).\n",
+			first: []diagnose.Layer{diagnose.LayerPlatform}, evidence: "above limit", setting: "nvme.max_host_mem_size_mb=64",
+		},
+		{
+			// https://github.com/FrameworkComputer/SoftwareFirmwareIssueTracker/issues/41
+			name: "the drive's receiver",
+			log: "pcieport 0000:00:02.1: AER: Correctable error message received from 0000:bf:00.0\n" +
+				"nvme 0000:bf:00.0: PCIe Bus Error: severity=Correctable, type=Physical Layer, (Receiver ID)\n" +
+				"nvme 0000:bf:00.0:   device [15b7:5017] error status/mask=00000001/0000e000\n" +
+				"pcieport 0000:00:02.1: AER: Correctable error message received from 0000:bf:00.0\n" +
+				"nvme 0000:bf:00.0: PCIe Bus Error: severity=Correctable, type=Physical Layer, (Receiver ID)\n",
+			first: []diagnose.Layer{diagnose.LayerASPM, diagnose.LayerFirmware},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, err := kernlog.ReadString(tc.log, kernlog.Options{})
+			require.NoError(t, err)
+			require.Empty(t, l.Unread)
+			d := diagnose.Diagnose(diagnose.Input{Log: l})
+			require.True(t, d.Failure, d.Summary)
+			got := d.Undecided
+			if len(got) == 0 {
+				require.NotEmpty(t, d.Causes)
+				got = []diagnose.Layer{d.Causes[0].Layer}
+			}
+			assert.ElementsMatch(t, tc.first, got, d.Summary)
+			c := d.Causes[0]
+			if tc.evidence != "" {
+				assert.Contains(t, c.Evidence[0].Quote, tc.evidence)
+			}
+			if tc.setting != "" {
+				var settings []string
+				for _, x := range c.Tests {
+					settings = append(settings, x.Setting)
+				}
+				assert.Contains(t, settings, tc.setting)
+			}
+		})
+	}
+}
+
+// A development kernel counts for the platform, beside timeouts that
+// recovered (which fit APST and the platform alike).
+func TestDevelopmentKernelLeansPlatform(t *testing.T) {
+	const timeout = "[   31.000000] nvme nvme0: I/O 0 (I/O Cmd) QID 2 timeout, aborting\n"
+	for _, tc := range []struct {
+		release string
+		dev     bool
+	}{{"6.9.0", false}, {"6.9.0-rc3", true}, {"6.15.0-rc2-next-20250414", true}} {
+		l, err := kernlog.ReadString("[    0.000000] Linux version "+tc.release+" (builder@host) #1 SMP\n"+timeout, kernlog.Options{})
+		require.NoError(t, err)
+		d := diagnose.Diagnose(diagnose.Input{Log: l})
+		require.NotEmpty(t, d.Causes)
+		var platform diagnose.Cause
+		for _, c := range d.Causes {
+			if c.Layer == diagnose.LayerPlatform {
+				platform = c
+			}
+		}
+		said := false
+		for _, e := range platform.Evidence {
+			said = said || strings.Contains(e.Text, "a development kernel ("+tc.release+")")
+		}
+		assert.Equal(t, tc.dev, said, tc.release)
+		if tc.dev {
+			assert.Equal(t, diagnose.LayerPlatform, d.Causes[0].Layer, "%s: %s", tc.release, d.Summary)
+		}
+	}
+}
