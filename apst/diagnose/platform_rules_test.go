@@ -43,6 +43,14 @@ func TestPlatformSigns(t *testing.T) {
 			first: []diagnose.Layer{diagnose.LayerPlatform}, evidence: "error -12",
 		},
 		{
+			// nvme-pci's own lines (drivers/nvme/host/pci.c): the drive
+			// never came up, and nothing else happened.
+			name: "probe failure alone",
+			log: "[    2.100000] nvme nvme0: pci function 0000:01:00.0\n" +
+				"[    2.300000] nvme nvme0: Removing after probe failure status: -19\n",
+			first: []diagnose.Layer{diagnose.LayerPlatform, diagnose.LayerLink}, setting: "",
+		},
+		{
 			// https://github.com/raspberrypi/linux/issues/7445
 			name:  "no host memory buffer",
 			log:   "nvme nvme0: min host memory (64 MiB) above limit (32 MiB).\n",

@@ -154,6 +154,9 @@ func linkCause(s *signals) builder {
 	if s.apstFailed != nil && s.apstFailed.Errno == -19 {
 		b.Evidence = append(b.Evidence, logLine(s.apstFailed, "the kernel could not even program APST (-19, ENODEV): the device was not answering"))
 	}
+	if p := s.probeOnly(); p != nil && p.Errno == -19 {
+		b.proLine(1, logLine(p, "the device was not answering when the driver brought it up (-19, ENODEV): a link that did not come up (ASPM or L1 substates the firmware enabled, link training) reads so"))
+	}
 	if s.mmioDead() {
 		b.conLine(1, logLine(s.down, "config space still answered: the link was up"))
 	}

@@ -50,6 +50,9 @@ func platformCause(s *signals) builder {
 	if probe := s.probeFailure(); probe != nil && probe.Errno == -12 {
 		b.sign(3, logLine(probe, "the probe failed for lack of memory (-ENOMEM): DMA addressing (the DMA mask, swiotlb, the IOMMU) or the queues' memory, which the platform and the kernel provide, not the drive"))
 	}
+	if p := s.probeOnly(); p != nil && p.Errno != -12 {
+		b.proLine(2, logLine(p, "the drive stopped answering while the driver brought it up: the platform's bring-up of the slot (reset timing, power, firmware tables, the host bridge) fails so more often than a drive does"))
+	}
 	if s.inc != nil && devKernel(s.releaseText) {
 		b.pro(1, "kernel release", "a development kernel ("+s.releaseText+"): a failure new in it is most often a regression; the last release that worked tells")
 	}
@@ -82,15 +85,6 @@ func platformCause(s *signals) builder {
 	}
 	b.test("boot the newest stable kernel (or the last one that worked) and the newest BIOS: a regression or a quirk may be fixed there", "uname -r; cat /sys/class/dmi/id/bios_version", "a reboot")
 	return b
-}
-
-// probeFailure is the line that says the probe failed and why: the
-// driver's own, else the driver core's.
-func (s *signals) probeFailure() *kernlog.Event {
-	if s.reset != nil && s.reset.Kind == kernlog.ProbeFailure {
-		return s.reset
-	}
-	return s.probeErr
 }
 
 // devKernel reports whether a release is a development kernel: a release

@@ -218,6 +218,26 @@ func (s *signals) driveReceiverErrors() *kernlog.Event {
 	return nil
 }
 
+// probeOnly returns the line that says the drive never came up, when the
+// incident is that and nothing more: a probe failure without a
+// controller-down, a resume failure or a timeout before it (which the
+// rules read on their own).
+func (s *signals) probeOnly() *kernlog.Event {
+	if s.down != nil || s.resume != nil || len(s.timeouts) > 0 {
+		return nil
+	}
+	return s.probeFailure()
+}
+
+// probeFailure is the line that says the probe failed and why: the
+// driver's own, else the driver core's.
+func (s *signals) probeFailure() *kernlog.Event {
+	if s.reset != nil && s.reset.Kind == kernlog.ProbeFailure {
+		return s.reset
+	}
+	return s.probeErr
+}
+
 // hmbFailed reports whether a host memory buffer line says the drive got
 // none: it could not be allocated or set, or the drive's minimum is above
 // the host's limit ("min host memory (64 MiB) above limit (32 MiB).").
