@@ -1,0 +1,214 @@
+package sysfs
+
+import (
+	iofs "io/fs"
+	"os"
+	"path"
+	"slices"
+	"sync"
+	"syscall"
+)
+
+// Session returns a copy of fs that reads the tree as one view until end
+// is called: the tree is opened once, each directory a file is read from
+// is kept open (where the system allows it, as an [AttrReader] does), and
+// each file and directory listing is read at most once: a second read of
+// the same path returns what the first one read, or the same error. A
+// report that reads many files of the same controllers (nvmeapst's
+// System.Inspect and System.Diagnose) reads through one, so that it reads
+// each file once and sees one state of the machine.
+//
+// What a session reads is what fs reads, byte for byte and error for
+// error; only when is different. Writes are not part of it: a write
+// through the copy goes to the tree, and a later read of that path in the
+// same session still returns the value read before it, so take a new
+// session after a write. After end the copy reads as fs does, every call
+// anew. The copy may be used from several goroutines; end releases what
+// it holds open and may be called more than once.
+func (fs FS) Session() (sess FS, end func()) {
+	if fs.sess != nil || fs.check() != nil {
+		return fs, func() {}
+	}
+	s := &session{files: map[string]sessionFile{}, dirs: map[string]sessionDir{}, lists: map[string]sessionList{}}
+	plain := fs
+	plain.open = nil
+	if r, err := os.OpenRoot(fs.root); err == nil {
+		s.root = r
+	}
+	if a, err := plain.NewAttrReader(); err == nil {
+		s.attrs = a
+	}
+	fs.sess = s
+	return fs, s.end
+}
+
+// WithReadHook returns a copy of fs that calls hook with the
+// slash-separated path, relative to the root, of every file it reads
+// (ReadFile and the attribute reads of every method) and every directory
+// it lists, before reading it: what a test that counts reads, or a trace,
+// needs. A session (FS.Session) calls it once per path, on the read that
+// reaches the tree. hook must be safe for concurrent use when the FS is
+// used from several goroutines. A nil hook removes it.
+func (fs FS) WithReadHook(hook func(rel string)) FS {
+	h := hooks{}
+	if fs.hooks != nil {
+		h = *fs.hooks
+	}
+	h.read = hook
+	fs.hooks = &h
+	return fs
+}
+
+// readHook calls the read hook, if any.
+func (fs FS) readHook(rel string) {
+	if fs.hooks != nil && fs.hooks.read != nil {
+		fs.hooks.read(rel)
+	}
+}
+
+// session is what FS.Session shares between the copies of one session.
+type session struct {
+	mu    sync.Mutex
+	ended bool
+	root  *os.Root    // nil when the tree could not be opened: read as without a session
+	attrs *AttrReader // nil where the system has no safeio.Dir
+	files map[string]sessionFile
+	dirs  map[string]sessionDir
+	lists map[string]sessionList
+}
+
+// sessionFile is one file as read.
+type sessionFile struct {
+	b   []byte
+	err error
+}
+
+// sessionDir is a directory kept open, or the reason files in it are read
+// the plain way (ok false).
+type sessionDir struct {
+	d  AttrDir
+	ok bool
+}
+
+// sessionList is one directory listing as read.
+type sessionList struct {
+	ents []iofs.DirEntry
+	err  error
+}
+
+// end closes what the session holds open.
+func (s *session) end() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ended {
+		return
+	}
+	s.ended = true
+	for _, d := range s.dirs {
+		if d.ok {
+			d.d.Close()
+		}
+	}
+	if s.attrs != nil {
+		s.attrs.Close()
+	}
+	if s.root != nil {
+		s.root.Close()
+	}
+	s.files, s.dirs, s.lists = nil, nil, nil
+}
+
+// active reports whether fs reads through a live session, and locks it
+// when so (the caller unlocks).
+func (fs FS) active() (*session, bool) {
+	s := fs.sess
+	if s == nil {
+		return nil, false
+	}
+	s.mu.Lock()
+	if s.ended || s.root == nil {
+		s.mu.Unlock()
+		return nil, false
+	}
+	return s, true
+}
+
+// sessionReadFile is ReadFile within a session: the first read of rel
+// reads the tree (relative to its directory kept open, or as ReadFile
+// does), later ones return a copy of what it read.
+func (fs FS) sessionReadFile(rel string) ([]byte, bool, error) {
+	s, ok := fs.active()
+	if !ok {
+		return nil, false, nil
+	}
+	defer s.mu.Unlock()
+	if f, ok := s.files[rel]; ok {
+		return slices.Clone(f.b), true, f.err
+	}
+	fs.readHook(rel)
+	b, err := fs.sessionRead(s, rel)
+	s.files[rel] = sessionFile{b: b, err: err}
+	return slices.Clone(b), true, err
+}
+
+// sessionRead reads rel relative to its directory kept open: a regular
+// file read there, or one that does not exist, gives what readFile gives;
+// anything else (a link, an error) is read by readFile itself, so that its
+// answer and its message are readFile's.
+func (fs FS) sessionRead(s *session, rel string) ([]byte, error) {
+	if s.attrs != nil {
+		dir, name := path.Split(rel)
+		dir = path.Clean(dir)
+		d, ok := s.dirs[dir]
+		if !ok && dir != "." && name != "" {
+			ad, dok, err := s.attrs.Root().Dir(dir)
+			d = sessionDir{d: ad, ok: dok && err == nil}
+			s.dirs[dir] = d
+		}
+		if d.ok {
+			b, err := d.d.d.ReadFileInto(nil, name, MaxAttributeSize-1)
+			switch {
+			case err == nil:
+				return b, nil
+			case err == syscall.ENOENT:
+				return nil, fs.notExist(rel)
+			}
+		}
+	}
+	plain := fs
+	plain.sess, plain.open = nil, s.root
+	return plain.readFile(rel)
+}
+
+// notExist is readFile's error for a file that does not exist in a
+// directory that does.
+func (fs FS) notExist(rel string) error {
+	return &wrapped{msg: "sysfs: ", err: &iofs.PathError{Op: "stat", Path: fs.path(rel), Err: syscall.ENOENT}}
+}
+
+// wrapped is fmt.Errorf("sysfs: %w", err) without fmt.
+type wrapped struct {
+	msg string
+	err error
+}
+
+func (w *wrapped) Error() string { return w.msg + w.err.Error() }
+func (w *wrapped) Unwrap() error { return w.err }
+
+// sessionReadDir is readDir within a session.
+func (fs FS) sessionReadDir(rel string) ([]iofs.DirEntry, bool, error) {
+	s, ok := fs.active()
+	if !ok {
+		return nil, false, nil
+	}
+	defer s.mu.Unlock()
+	if l, ok := s.lists[rel]; ok {
+		return slices.Clone(l.ents), true, l.err
+	}
+	fs.readHook(rel)
+	plain := fs
+	plain.sess, plain.open = nil, s.root
+	ents, err := plain.listDir(rel)
+	s.lists[rel] = sessionList{ents: ents, err: err}
+	return slices.Clone(ents), true, err
+}
