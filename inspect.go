@@ -199,14 +199,16 @@ func (s *System) Inspect(ctx context.Context, names ...string) (*Report, error) 
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("nvmeapst: inspect: %w", context.Cause(ctx))
 	}
-	ctrls, problems, err := s.controllers(names)
+	rd := s.beginRead(needCheck | needPower)
+	defer rd.end()
+	ctrls, problems, err := rd.sys.controllers(names)
 	if err != nil {
 		return nil, err
 	}
-	r, m := s.machine()
+	r, _ := rd.machine()
 	r.Problems = append(r.Problems, problems...)
 	for _, c := range ctrls {
-		cr := s.inspectController(ctx, m, c)
+		cr, _ := rd.controller(ctx, c)
 		r.Problems = append(r.Problems, cr.SysfsProblems...)
 		r.Controllers = append(r.Controllers, cr)
 		if ctx.Err() != nil {
@@ -340,14 +342,17 @@ func unreadable(c *sysfs.Controller, attr string) *Problem {
 	return nil
 }
 
-// inspectController builds the report of one controller.
-func (s *System) inspectController(ctx context.Context, m *machine, c sysfs.Controller) ControllerReport {
+// controller builds the report of one controller from its sysfs
+// attributes c: its admin commands through one open (controllerRead.device),
+// the quirks, the bound, the plan and the verdict.
+func (rd *controllerRead) controller(ctx context.Context, c sysfs.Controller) (ControllerReport, controllerDevice) {
+	_, m := rd.machine()
 	r := ControllerReport{Name: c.Name, Sysfs: c}
 	for _, u := range c.Unreadable {
 		r.SysfsProblems = append(r.SysfsProblems, NewProblem(u.Err))
 	}
 	r.uncertain = append(r.uncertain, m.uncertain...)
-	s.readDevice(ctx, &r)
+	dev := rd.device(ctx, &r)
 
 	// Quirks: the kernel matches core_quirks[] on Identify VID, MN and FR,
 	// the PCI table on the PCI ID, and the DMI rules on both.
@@ -443,7 +448,7 @@ func (s *System) inspectController(ctx context.Context, m *machine, c sysfs.Cont
 	}
 	r.ExpectedReach, r.HeldReach = reaches(&r)
 	r.Verdict = judge(&r, m)
-	return r
+	return r, dev
 }
 
 // reaches returns where the kernel's table and the drive's take the
@@ -505,37 +510,6 @@ func sysfsQuirks(r *ControllerReport, names []string) []string {
 	}}
 	r.Quirks.UncheckedPCI, r.Quirks.UncheckedDMI = nil, false
 	return notes
-}
-
-// readDevice sends Identify and the two Get Features commands.
-func (s *System) readDevice(ctx context.Context, r *ControllerReport) {
-	if s.Opener == nil {
-		r.DeviceProblem = &Problem{Message: "no admin command path: the data source has no device access (a sysfs tree without a bundle's ioctl data)", Unsupported: true}
-		return
-	}
-	dev, err := s.Opener.OpenController(ctx, r.Name)
-	if err != nil {
-		r.DeviceProblem = NewProblem(err)
-		return
-	}
-	defer dev.Close()
-	if img, err := dev.IdentifyController(ctx); err != nil {
-		r.IdentifyProblem = NewProblem(err)
-	} else if c, err := powerstate.DecodeIdentify(img); err != nil {
-		r.IdentifyProblem = NewProblem(err)
-	} else {
-		r.Identify = &c
-	}
-	if f, err := dev.GetAPST(ctx); err != nil {
-		r.DriveProblem = NewProblem(err)
-	} else {
-		r.Drive = &f
-	}
-	if pm, err := dev.GetPowerManagement(ctx); err != nil {
-		r.PowerProblem = NewProblem(err)
-	} else {
-		r.Power = &pm
-	}
 }
 
 // moduleDefaultBound is the bound a new controller gets from the module.
