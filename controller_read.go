@@ -7,7 +7,6 @@ import (
 
 	diag "github.com/nvmeapst/nvmeapst/apst/diagnose"
 	"github.com/nvmeapst/nvmeapst/ioctl"
-	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
 // readNeeds says what a caller of a controllerRead needs beyond the
@@ -53,6 +52,9 @@ type controllerRead struct {
 type controllerDevice struct {
 	health    *diag.HealthLog
 	healthErr error
+	// image is readMemo's entry of the Identify image read (nil without
+	// one).
+	image *imageMemo
 }
 
 // beginRead starts a read of s for one call.
@@ -96,10 +98,10 @@ func (rd *controllerRead) device(ctx context.Context, r *ControllerReport) contr
 	defer d.Close()
 	if img, err := d.IdentifyController(ctx); err != nil {
 		r.IdentifyProblem = NewProblem(err)
-	} else if c, err := powerstate.DecodeIdentify(img); err != nil {
+	} else if c, im, err := readMemo.decode(img); err != nil {
 		r.IdentifyProblem = NewProblem(err)
 	} else {
-		r.Identify = &c
+		r.Identify, out.image = c, im
 	}
 	if f, err := d.GetAPST(ctx); err != nil {
 		r.DriveProblem = NewProblem(err)

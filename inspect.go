@@ -447,7 +447,7 @@ func (rd *controllerRead) controller(ctx context.Context, c sysfs.Controller) (C
 		}
 	}
 	r.ExpectedReach, r.HeldReach = reaches(&r)
-	r.Verdict = judge(&r, m)
+	r.Verdict = judge(&r, m, dev.image)
 	return r, dev
 }
 
