@@ -154,7 +154,6 @@ const (
 
 var (
 	controllerName = regexp.MustCompile(`^nvme[0-9]+$`)
-	namespaceEntry = regexp.MustCompile(`^nvme([0-9]+)(?:c[0-9]+)?n([0-9]+)$`)
 )
 
 func controllerDir(name string) string { return path.Join("class/nvme", name) }
@@ -334,6 +333,9 @@ func (fs FS) Controller(name string) (Controller, error) {
 // snapshot lists it), anything but a directory one wrapping ErrNotRegular.
 func (fs FS) checkControllerDir(name string) error {
 	dir := controllerDir(name)
+	if fs.sessionIsDir(dir) {
+		return nil
+	}
 	fi, err := fs.stat(dir)
 	if err != nil {
 		if merr := fs.snap.missingController(fs, name); merr != nil && isNotExist(err) {
@@ -448,30 +450,72 @@ func (fs FS) readInt32(rel string) (*int64, error) {
 // namespaceEntries lists the namespace entries in a controller's folder with
 // the disk each stands for.
 func (fs FS) namespaceEntries(dir string) ([]Disk, error) {
-	entries, err := fs.readDir(dir)
-	if err != nil {
-		return nil, err
+	names, ok := fs.sessionNamespaceNames(dir)
+	if !ok {
+		entries, err := fs.readDir(dir)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
 	}
 	var disks []Disk
-	seen := map[string]bool{}
-	for _, e := range entries {
-		m := namespaceEntry.FindStringSubmatch(e.Name())
-		if m == nil {
+	for _, entry := range names {
+		ctrl, ns, ok := parseNamespaceEntry(entry)
+		if !ok {
 			continue
 		}
-		name := "nvme" + m[1] + "n" + m[2]
-		if seen[name] {
+		name := entry
+		if len(entry) != len("nvme")+len(ctrl)+len("n")+len(ns) {
+			name = "nvme" + ctrl + "n" + ns // nvme0c1n1 is disk nvme0n1
+		}
+		if slices.ContainsFunc(disks, func(d Disk) bool { return d.Name == name }) {
 			continue
 		}
-		seen[name] = true
-		disks = append(disks, Disk{Name: name, Entry: e.Name()})
+		disks = append(disks, Disk{Name: name, Entry: entry})
 	}
 	slices.SortFunc(disks, func(a, b Disk) int { return cmpNatural(a.Name, b.Name) })
 	return disks, nil
 }
 
-// disks lists the controller's disks and reads their CPU latency knobs;
-// a knob that cannot be read is reported through fail.
+// parseNamespaceEntry splits the name of a namespace entry of a
+// controller's folder, nvme{ctrl}n{ns} or nvme{ctrl}c{path}n{ns} (the
+// pattern ^nvme([0-9]+)(?:c[0-9]+)?n([0-9]+)$, without a regular
+// expression).
+func parseNamespaceEntry(s string) (ctrl, ns string, ok bool) {
+	rest, ok := strings.CutPrefix(s, "nvme")
+	if !ok {
+		return "", "", false
+	}
+	i := leadingDigits(rest)
+	if i == 0 {
+		return "", "", false
+	}
+	ctrl, rest = rest[:i], rest[i:]
+	if after, ok := strings.CutPrefix(rest, "c"); ok {
+		j := leadingDigits(after)
+		if j == 0 {
+			return "", "", false
+		}
+		rest = after[j:]
+	}
+	ns, ok = strings.CutPrefix(rest, "n")
+	if !ok || ns == "" || leadingDigits(ns) != len(ns) {
+		return "", "", false
+	}
+	return ctrl, ns, true
+}
+
+// leadingDigits is the number of ASCII digits s starts with.
+func leadingDigits(s string) int {
+	i := 0
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	return i
+}
+
 func (fs FS) disks(dir string, fail func(string, error)) ([]Disk, error) {
 	disks, err := fs.namespaceEntries(dir)
 	if err != nil {

@@ -257,8 +257,12 @@ func (fs FS) ReadFile(rel string) ([]byte, error) {
 	if err := fs.snap.unreadableErr(fs, rel); err != nil {
 		return nil, err
 	}
-	if b, ok, err := fs.sessionReadFile(rel); ok {
-		return b, err
+	if f, ok := fs.sessionAttr(rel); ok {
+		v, err := f.value(fs, rel)
+		if err != nil {
+			return nil, err
+		}
+		return []byte(v), nil
 	}
 	fs.readHook(rel)
 	return fs.readFile(rel)
@@ -291,6 +295,12 @@ func (fs FS) read(rel string) (string, error) {
 
 // readRaw reads one attribute untrimmed.
 func (fs FS) readRaw(rel string) (string, error) {
+	if err := fs.snap.unreadableErr(fs, rel); err != nil {
+		return "", err
+	}
+	if f, ok := fs.sessionAttr(rel); ok {
+		return f.value(fs, rel)
+	}
 	b, err := fs.ReadFile(rel)
 	return string(b), err
 }
@@ -301,6 +311,19 @@ func (fs FS) readRaw(rel string) (string, error) {
 // the tree, a file the snapshot could not read) is an error: unreadable is
 // never taken for absent.
 func (fs FS) readOptional(rel string) (value string, ok bool, err error) {
+	if fs.sess != nil && fs.snap.unreadableErr(fs, rel) == nil {
+		if f, ok := fs.sessionAttr(rel); ok {
+			switch {
+			case f.absent:
+				return "", false, nil
+			case f.err != nil && isNotExist(f.err):
+				return "", false, nil
+			case f.err != nil:
+				return "", false, f.err
+			}
+			return strings.TrimSpace(f.v), true, nil
+		}
+	}
 	v, err := fs.read(rel)
 	if isNotExist(err) {
 		return "", false, nil

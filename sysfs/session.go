@@ -29,7 +29,7 @@ func (fs FS) Session() (sess FS, end func()) {
 	if fs.sess != nil || fs.check() != nil {
 		return fs, func() {}
 	}
-	s := &session{files: map[string]sessionFile{}, dirs: map[string]sessionDir{}, lists: map[string]sessionList{}}
+	s := &session{files: map[string]sessionFile{}, dirs: map[string]sessionDir{}, lists: map[string]sessionList{}, names: map[string][]string{}}
 	plain := fs
 	plain.open = nil
 	if r, err := os.OpenRoot(fs.root); err == nil {
@@ -75,12 +75,16 @@ type session struct {
 	files map[string]sessionFile
 	dirs  map[string]sessionDir
 	lists map[string]sessionList
+	names map[string][]string
+	buf   []byte
 }
 
-// sessionFile is one file as read.
+// sessionFile is one file as read: its content, or absent (readFile's
+// error made only when asked for), or the error of reading it.
 type sessionFile struct {
-	b   []byte
-	err error
+	v      string
+	absent bool
+	err    error
 }
 
 // sessionDir is a directory kept open, or the reason files in it are read
@@ -115,7 +119,7 @@ func (s *session) end() {
 	if s.root != nil {
 		s.root.Close()
 	}
-	s.files, s.dirs, s.lists = nil, nil, nil
+	s.files, s.dirs, s.lists, s.names = nil, nil, nil, nil
 }
 
 // active reports whether fs reads through a live session, and locks it
@@ -133,51 +137,124 @@ func (fs FS) active() (*session, bool) {
 	return s, true
 }
 
-// sessionReadFile is ReadFile within a session: the first read of rel
+// sessionAttr is one file read within a session: the first read of rel
 // reads the tree (relative to its directory kept open, or as ReadFile
-// does), later ones return a copy of what it read.
-func (fs FS) sessionReadFile(rel string) ([]byte, bool, error) {
+// does), later ones return what it read. ok is false without a live
+// session.
+func (fs FS) sessionAttr(rel string) (f sessionFile, ok bool) {
 	s, ok := fs.active()
 	if !ok {
-		return nil, false, nil
+		return sessionFile{}, false
 	}
 	defer s.mu.Unlock()
 	if f, ok := s.files[rel]; ok {
-		return slices.Clone(f.b), true, f.err
+		return f, true
 	}
 	fs.readHook(rel)
-	b, err := fs.sessionRead(s, rel)
-	s.files[rel] = sessionFile{b: b, err: err}
-	return slices.Clone(b), true, err
+	f = fs.sessionRead(s, rel)
+	s.files[rel] = f
+	return f, true
 }
 
 // sessionRead reads rel relative to its directory kept open: a regular
 // file read there, or one that does not exist, gives what readFile gives;
 // anything else (a link, an error) is read by readFile itself, so that its
 // answer and its message are readFile's.
-func (fs FS) sessionRead(s *session, rel string) ([]byte, error) {
-	if s.attrs != nil {
-		dir, name := path.Split(rel)
-		dir = path.Clean(dir)
-		d, ok := s.dirs[dir]
-		if !ok && dir != "." && name != "" {
-			ad, dok, err := s.attrs.Root().Dir(dir)
-			d = sessionDir{d: ad, ok: dok && err == nil}
-			s.dirs[dir] = d
-		}
-		if d.ok {
-			b, err := d.d.d.ReadFileInto(nil, name, MaxAttributeSize-1)
+func (fs FS) sessionRead(s *session, rel string) sessionFile {
+	if dir, name := path.Split(rel); name != "" {
+		if d := s.dir(path.Clean(dir)); d.ok {
+			b, err := d.d.d.ReadFileInto(s.buf, name, MaxAttributeSize-1)
+			if cap(b) > cap(s.buf) {
+				s.buf = b[:0]
+			}
 			switch {
 			case err == nil:
-				return b, nil
+				return sessionFile{v: string(b)}
 			case err == syscall.ENOENT:
-				return nil, fs.notExist(rel)
+				return sessionFile{absent: true}
 			}
 		}
 	}
 	plain := fs
 	plain.sess, plain.open = nil, s.root
-	return plain.readFile(rel)
+	b, err := plain.readFile(rel)
+	if isNotExist(err) && fs.notExist(rel).Error() == err.Error() {
+		return sessionFile{absent: true}
+	}
+	return sessionFile{v: string(b), err: err}
+}
+
+// dir returns the directory rel kept open, opening it on first use (ok
+// false where it cannot be: no safeio.Dir on this system, a directory
+// that does not exist or cannot be opened, or the root).
+func (s *session) dir(rel string) sessionDir {
+	if s.attrs == nil || rel == "." || rel == "" {
+		return sessionDir{}
+	}
+	d, ok := s.dirs[rel]
+	if !ok {
+		ad, dok, err := s.attrs.Root().Dir(rel)
+		d = sessionDir{d: ad, ok: dok && err == nil}
+		s.dirs[rel] = d
+	}
+	return d
+}
+
+// sessionIsDir reports whether rel is a directory the session has open
+// (or can open): a directory of the tree, whatever the links on its
+// path. False says nothing: stat it.
+func (fs FS) sessionIsDir(rel string) bool {
+	s, ok := fs.active()
+	if !ok {
+		return false
+	}
+	defer s.mu.Unlock()
+	return s.dir(rel).ok
+}
+
+// sessionNamespaceNames returns the namespace entries of the controller
+// folder rel (parseNamespaceEntry), sorted, listed once per session from
+// the directory it keeps open; ok is false when the listing must be read
+// by readDir (no live session, a directory not kept open, any error, which
+// readDir then reports as it does).
+func (fs FS) sessionNamespaceNames(rel string) (names []string, ok bool) {
+	s, ok := fs.active()
+	if !ok {
+		return nil, false
+	}
+	defer s.mu.Unlock()
+	if names, ok := s.names[rel]; ok {
+		return slices.Clone(names), true
+	}
+	d := s.dir(rel)
+	if !d.ok {
+		return nil, false
+	}
+	limit := MaxDirEntries
+	if fs.hooks != nil && fs.hooks.maxDir > 0 {
+		limit = fs.hooks.maxDir
+	}
+	fs.readHook(rel)
+	var err error
+	s.buf, err = d.d.d.Names(s.buf, limit, func(name []byte) {
+		if _, _, ok := parseNamespaceEntry(string(name)); ok {
+			names = append(names, string(name))
+		}
+	})
+	if err != nil {
+		return nil, false
+	}
+	slices.Sort(names)
+	s.names[rel] = names
+	return slices.Clone(names), true
+}
+
+// value is f as readRaw returns it.
+func (f sessionFile) value(fs FS, rel string) (string, error) {
+	if f.absent {
+		return "", fs.notExist(rel)
+	}
+	return f.v, f.err
 }
 
 // notExist is readFile's error for a file that does not exist in a

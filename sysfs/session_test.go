@@ -4,11 +4,13 @@ import (
 	iofs "io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
 
 	"github.com/nvmeapst/nvmeapst/sysfs"
 )
@@ -113,4 +115,27 @@ func TestSessionZero(t *testing.T) {
 	defer end()
 	_, err := sess.ReadFile("class/nvme")
 	require.ErrorIs(t, err, sysfs.ErrZeroFS)
+}
+
+// TestParseNamespaceEntry holds the hand-written matcher to the pattern it
+// replaced, ^nvme([0-9]+)(?:c[0-9]+)?n([0-9]+)$.
+func TestParseNamespaceEntry(t *testing.T) {
+	re := regexp.MustCompile(`^nvme([0-9]+)(?:c[0-9]+)?n([0-9]+)$`)
+	rapid.Check(t, func(t *rapid.T) {
+		s := rapid.OneOf(
+			rapid.StringMatching(`nvme[0-9]{0,3}(c[0-9]{0,2})?n[0-9]{0,3}`),
+			rapid.StringMatching(`[nvmec0-9x]{0,12}`),
+		).Draw(t, "name")
+		ctrl, ns, ok := sysfs.ParseNamespaceEntry(s)
+		m := re.FindStringSubmatch(s)
+		if m == nil {
+			if ok {
+				t.Fatalf("%q: matched, the pattern does not", s)
+			}
+			return
+		}
+		if !ok || ctrl != m[1] || ns != m[2] {
+			t.Fatalf("%q: got %q %q %v, the pattern %q %q", s, ctrl, ns, ok, m[1], m[2])
+		}
+	})
 }
