@@ -60,7 +60,10 @@ type controllerDevice struct {
 // beginRead starts a read of s for one call.
 func (s *System) beginRead(needs readNeeds) *controllerRead {
 	rd := &controllerRead{sys: *s, needs: needs}
-	rd.sys.FS, rd.end = s.FS.Session()
+	var endFS, endOpener func()
+	rd.sys.FS, endFS = s.FS.Session()
+	rd.sys.Opener, endOpener = openerFor(s.Opener)
+	rd.end = func() { endOpener(); endFS() }
 	if f := s.KernelRelease; f != nil {
 		rd.sys.KernelRelease = sync.OnceValues(f)
 	}

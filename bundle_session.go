@@ -1,0 +1,120 @@
+package nvmeapst
+
+import (
+	"os"
+	"path"
+	"strings"
+	"sync"
+
+	"github.com/nvmeapst/nvmeapst/internal/safeio"
+)
+
+// sessionOpener is an Opener that can serve the commands of one call
+// (a controllerRead) from what it keeps open for that call, until end.
+type sessionOpener interface {
+	openSession() (o Opener, end func())
+}
+
+// openSession returns a bundleOpener that keeps the bundle's root, and
+// the folders its command files are read from, open until end: a
+// controllerRead reads each controller's Identify image and APST table
+// relative to a folder kept open instead of opening the bundle anew for
+// each file. What it reads is what bundleDevice.file reads; anything but
+// a regular file read there is read the plain way, for the plain answer.
+func (o *bundleOpener) openSession() (Opener, func()) {
+	s := &bundleFiles{dirs: map[string]safeio.Dir{}}
+	if r, err := os.OpenRoot(o.dir); err == nil {
+		s.root = r
+	}
+	if d, err := safeio.OpenDir(o.dir); err == nil {
+		s.top, s.topOK = d, true
+	}
+	return &bundleOpener{dir: o.dir, ctrls: o.ctrls, files: s}, s.end
+}
+
+// bundleFiles is what a bundleOpener's session keeps open.
+type bundleFiles struct {
+	mu    sync.Mutex
+	ended bool
+	root  *os.Root
+	top   safeio.Dir
+	topOK bool
+	dirs  map[string]safeio.Dir // by slash-separated folder; invalid: read the plain way
+}
+
+func (s *bundleFiles) end() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ended {
+		return
+	}
+	s.ended = true
+	for _, d := range s.dirs {
+		if d.Valid() {
+			d.Close()
+		}
+	}
+	if s.topOK {
+		s.top.Close()
+	}
+	if s.root != nil {
+		s.root.Close()
+	}
+}
+
+// read reads the file clean (a clean relative path) of at most size
+// bytes from its folder kept open; ok is false when it must be read the
+// plain way.
+func (s *bundleFiles) read(clean string, size int) (b []byte, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ended || !s.topOK {
+		return nil, false
+	}
+	dir, name := path.Split(clean)
+	dir = path.Clean(dir)
+	d, seen := s.dirs[dir]
+	if !seen {
+		d = s.open(dir)
+		s.dirs[dir] = d
+	}
+	if !d.Valid() {
+		return nil, false
+	}
+	b, err := d.ReadFileInto(nil, name, int64(size))
+	if err != nil {
+		return nil, false
+	}
+	return b, true
+}
+
+// open opens the folder dir under the bundle's root without following a
+// link (an invalid Dir when it cannot).
+func (s *bundleFiles) open(dir string) safeio.Dir {
+	cur, owned := s.top, false
+	for elem := range strings.SplitSeq(dir, "/") {
+		next, err := cur.Sub(elem)
+		if owned {
+			cur.Close()
+		}
+		if err != nil {
+			return safeio.Dir{}
+		}
+		cur, owned = next, true
+	}
+	if !owned {
+		return safeio.Dir{}
+	}
+	return cur
+}
+
+var _ sessionOpener = (*bundleOpener)(nil)
+
+// openerFor returns the Opener a controllerRead uses: a session of
+// s.Opener when it has one.
+func openerFor(o Opener) (Opener, func()) {
+	if so, ok := o.(sessionOpener); ok {
+		return so.openSession()
+	}
+	return o, func() {}
+}
