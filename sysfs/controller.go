@@ -156,8 +156,8 @@ var (
 	controllerName = regexp.MustCompile(`^nvme[0-9]+$`)
 )
 
-func controllerDir(name string) string { return path.Join("class/nvme", name) }
-func diskDir(name string) string       { return path.Join("block", name) }
+func controllerDir(name string) string { return join("class/nvme", name) }
+func diskDir(name string) string       { return join("block", name) }
 
 // ControllerNames returns the names of the controllers under class/nvme
 // (entries named nvmeN), with those the snapshot lists, sorted by name with
@@ -266,7 +266,7 @@ func (fs FS) Controller(name string) (Controller, error) {
 		{"state", &c.State},
 		{"address", &c.Address},
 	} {
-		rel := path.Join(dir, s.attr)
+		rel := join(dir, s.attr)
 		v, _, err := fs.readOptional(rel)
 		if err != nil {
 			fail(rel, err)
@@ -275,7 +275,7 @@ func (fs FS) Controller(name string) (Controller, error) {
 		*s.dst = v
 	}
 
-	rel := path.Join(dir, "cntlid")
+	rel := join(dir, "cntlid")
 	if v, ok, err := fs.readOptional(rel); err != nil {
 		fail(rel, err)
 	} else if ok {
@@ -288,7 +288,7 @@ func (fs FS) Controller(name string) (Controller, error) {
 
 	fs.readPCI(&c, dir, fail)
 
-	rel = path.Join(dir, attrTolerance)
+	rel = join(dir, attrTolerance)
 	if v, ok, err := fs.readOptional(rel); err != nil {
 		fail(rel, err)
 	} else if ok {
@@ -299,14 +299,14 @@ func (fs FS) Controller(name string) (Controller, error) {
 		}
 	}
 
-	rel = path.Join(dir, attrQuirks)
+	rel = join(dir, attrQuirks)
 	if raw, err := fs.readRaw(rel); err == nil {
 		c.Quirks, c.HasQuirks = ParseQuirkList(raw), true
 	} else if !isNotExist(err) {
 		fail(rel, err)
 	}
 
-	rel = path.Join(dir, attrCPULatency)
+	rel = join(dir, attrCPULatency)
 	if v, err := fs.readInt32(rel); err != nil {
 		fail(rel, err)
 	} else {
@@ -378,8 +378,8 @@ func (p prefixless) Unwrap() error { return p.err }
 // missing file is a stated gap (PCIGap). So is device/vendor without
 // device/device.
 func (fs FS) readPCI(c *Controller, dir string, fail func(string, error)) {
-	dev := path.Join(dir, "device")
-	rel := path.Join(dev, "vendor")
+	dev := join(dir, "device")
+	rel := join(dev, "vendor")
 	vendor, hasVendor, err := fs.readOptional(rel)
 	if err != nil {
 		fail(rel, err)
@@ -392,7 +392,7 @@ func (fs FS) readPCI(c *Controller, dir string, fail func(string, error)) {
 			return
 		}
 	}
-	rel = path.Join(dev, "device")
+	rel = join(dev, "device")
 	device, hasDevice, err := fs.readOptional(rel)
 	if err != nil {
 		fail(rel, err)
@@ -408,7 +408,7 @@ func (fs FS) readPCI(c *Controller, dir string, fail func(string, error)) {
 	var sub [2]uint16
 	var hasSub bool
 	for i, attr := range []string{"subsystem_vendor", "subsystem_device"} {
-		rel := path.Join(dev, attr)
+		rel := join(dev, attr)
 		v, ok, err := fs.readOptional(rel)
 		if err != nil {
 			fail(rel, err)
@@ -523,11 +523,11 @@ func (fs FS) disks(dir string, fail func(string, error)) ([]Disk, error) {
 	}
 	for i := range disks {
 		d := &disks[i]
-		rel := path.Join(diskDir(d.Name), attrDiskLimit)
+		rel := join(diskDir(d.Name), attrDiskLimit)
 		if d.CPULatencyLimit, err = fs.readInt32(rel); err != nil {
 			fail(rel, err)
 		}
-		rel = path.Join(diskDir(d.Name), attrDiskTime)
+		rel = join(diskDir(d.Name), attrDiskTime)
 		if d.CPULatencyTimeout, err = fs.readInt32(rel); err != nil {
 			fail(rel, err)
 		}

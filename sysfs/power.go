@@ -116,10 +116,10 @@ func (fs FS) readPower(name string) (rawPower, error) {
 	dir := controllerDir(name)
 	p := rawPower{
 		Controller:        name,
-		State:             fs.attr(path.Join(dir, "state")),
-		ResetCount:        fs.attr(path.Join(dir, "diag/reset_count")),
-		ReconnectCount:    fs.attr(path.Join(dir, "diag/reconnect_count")),
-		CommandErrorCount: fs.attr(path.Join(dir, "diag/command_error_count")),
+		State:             fs.attr(join(dir, "state")),
+		ResetCount:        fs.attr(join(dir, "diag/reset_count")),
+		ReconnectCount:    fs.attr(join(dir, "diag/reconnect_count")),
+		CommandErrorCount: fs.attr(join(dir, "diag/command_error_count")),
 		ASPMPolicy:        fs.attr(aspmPolicy),
 	}
 	if p.ASPMPolicy.Present && p.ASPMPolicy.Err == nil {
@@ -142,13 +142,13 @@ func (fs FS) function(d string) rawFunction {
 	f := rawFunction{
 		Address:       strings.ReplaceAll(path.Base(d), "_", ":"),
 		Dir:           d,
-		D3coldAllowed: fs.attr(path.Join(d, "d3cold_allowed")),
-		Control:       fs.attr(path.Join(d, "power/control")),
-		RuntimeStatus: fs.attr(path.Join(d, "power/runtime_status")),
-		PowerState:    fs.attr(path.Join(d, "power_state")),
+		D3coldAllowed: fs.attr(join(d, "d3cold_allowed")),
+		Control:       fs.attr(join(d, "power/control")),
+		RuntimeStatus: fs.attr(join(d, "power/runtime_status")),
+		PowerState:    fs.attr(join(d, "power_state")),
 	}
 	for _, l := range f.Link.all() {
-		*l.attr = fs.attr(path.Join(d, "link", l.name))
+		*l.attr = fs.attr(join(d, "link", l.name))
 	}
 	return f
 }
@@ -209,7 +209,7 @@ func (fs FS) pciPath(name string) ([]string, string) {
 	if fs.snap != nil && fs.snap.pciPaths[name] != "" {
 		dev = fs.snap.pciPaths[name]
 	} else {
-		link := path.Join(controllerDir(name), "device")
+		link := join(controllerDir(name), "device")
 		resolved, err := fs.resolve(link)
 		switch {
 		case isNotExist(err):

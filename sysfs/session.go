@@ -92,6 +92,8 @@ type sessionFile struct {
 type sessionDir struct {
 	d  AttrDir
 	ok bool
+	// absent: the folder does not exist (nor does any file in it).
+	absent bool
 }
 
 // sessionList is one directory listing as read.
@@ -162,14 +164,20 @@ func (fs FS) sessionAttr(rel string) (f sessionFile, ok bool) {
 // answer and its message are readFile's.
 func (fs FS) sessionRead(s *session, rel string) sessionFile {
 	if dir, name := path.Split(rel); name != "" {
-		if d := s.dir(path.Clean(dir)); d.ok {
+		dir = path.Clean(dir)
+		d := s.dir(dir)
+		if d.absent && dir != "class/nvme" && path.Dir(dir) != "class/nvme" {
+			// No such folder: no such file, as readFile says it.
+			return sessionFile{absent: true}
+		}
+		if d.ok {
 			b, err := d.d.d.ReadFileInto(s.buf, name, MaxAttributeSize-1)
 			if cap(b) > cap(s.buf) {
 				s.buf = b[:0]
 			}
 			switch {
 			case err == nil:
-				return sessionFile{v: string(b)}
+				return sessionFile{v: intern(b)}
 			case err == syscall.ENOENT:
 				return sessionFile{absent: true}
 			}
@@ -194,7 +202,7 @@ func (s *session) dir(rel string) sessionDir {
 	d, ok := s.dirs[rel]
 	if !ok {
 		ad, dok, err := s.attrs.Root().Dir(rel)
-		d = sessionDir{d: ad, ok: dok && err == nil}
+		d = sessionDir{d: ad, ok: dok && err == nil, absent: !dok && err == nil}
 		s.dirs[rel] = d
 	}
 	return d
