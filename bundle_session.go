@@ -3,7 +3,6 @@ package nvmeapst
 import (
 	"os"
 	"path"
-	"strings"
 	"sync"
 
 	"github.com/nvmeapst/nvmeapst/internal/safeio"
@@ -73,11 +72,7 @@ func (s *bundleFiles) read(clean string, size int) (b []byte, ok bool) {
 	}
 	dir, name := path.Split(clean)
 	dir = path.Clean(dir)
-	d, seen := s.dirs[dir]
-	if !seen {
-		d = s.open(dir)
-		s.dirs[dir] = d
-	}
+	d := s.dir(dir)
 	if !d.Valid() {
 		return nil, false
 	}
@@ -88,24 +83,25 @@ func (s *bundleFiles) read(clean string, size int) (b []byte, ok bool) {
 	return b, true
 }
 
-// open opens the folder dir under the bundle's root without following a
-// link (an invalid Dir when it cannot).
-func (s *bundleFiles) open(dir string) safeio.Dir {
-	cur, owned := s.top, false
-	for elem := range strings.SplitSeq(dir, "/") {
-		next, err := cur.Sub(elem)
-		if owned {
-			cur.Close()
-		}
-		if err != nil {
-			return safeio.Dir{}
-		}
-		cur, owned = next, true
+// dir returns the folder dir (clean, relative) kept open, opening it on
+// first use under its parent kept open, without following a link (an
+// invalid Dir when it cannot be opened).
+func (s *bundleFiles) dir(dir string) safeio.Dir {
+	if d, ok := s.dirs[dir]; ok {
+		return d
 	}
-	if !owned {
-		return safeio.Dir{}
+	parent, base := s.top, dir
+	if p := path.Dir(dir); p != "." {
+		parent, base = s.dir(p), path.Base(dir)
 	}
-	return cur
+	var d safeio.Dir
+	if parent.Valid() && dir != "." {
+		if sub, err := parent.Sub(base); err == nil {
+			d = sub
+		}
+	}
+	s.dirs[dir] = d
+	return d
 }
 
 var _ sessionOpener = (*bundleOpener)(nil)

@@ -200,11 +200,31 @@ func (s *session) dir(rel string) sessionDir {
 		return sessionDir{}
 	}
 	d, ok := s.dirs[rel]
-	if !ok {
-		ad, dok, err := s.attrs.Root().Dir(rel)
-		d = sessionDir{d: ad, ok: dok && err == nil, absent: !dok && err == nil}
-		s.dirs[rel] = d
+	if ok {
+		return d
 	}
+	// Opened under its parent when the session has the parent open (one
+	// openat), from the root otherwise.
+	parent, base := path.Dir(rel), path.Base(rel)
+	from := s.attrs.Root()
+	if parent != "." {
+		p := s.dir(parent)
+		switch {
+		case p.absent:
+			d = sessionDir{absent: true}
+			s.dirs[rel] = d
+			return d
+		case p.ok:
+			from = p.d
+		default:
+			base = rel
+		}
+	} else {
+		base = rel
+	}
+	ad, dok, err := from.Dir(base)
+	d = sessionDir{d: ad, ok: dok && err == nil, absent: !dok && err == nil}
+	s.dirs[rel] = d
 	return d
 }
 
