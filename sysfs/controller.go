@@ -156,6 +156,14 @@ var (
 	controllerName = regexp.MustCompile(`^nvme[0-9]+$`)
 )
 
+// controllerAttrs are the files of a controller's folder Controller
+// reads, as Files lists them.
+var controllerAttrs = []string{
+	"model", "serial", "firmware_rev", "transport", "state", "address", "cntlid",
+	"device/vendor", "device/device", "device/subsystem_vendor", "device/subsystem_device",
+	attrTolerance, attrQuirks, attrCPULatency,
+}
+
 func controllerDir(name string) string { return join("class/nvme", name) }
 func diskDir(name string) string       { return join("block", name) }
 
@@ -558,11 +566,7 @@ func (fs FS) Files(name string) ([]string, error) {
 		return nil, err
 	}
 	var attrs []string
-	for _, a := range []string{
-		"model", "serial", "firmware_rev", "transport", "state", "address", "cntlid",
-		"device/vendor", "device/device", "device/subsystem_vendor", "device/subsystem_device",
-		attrTolerance, attrQuirks, attrCPULatency,
-	} {
+	for _, a := range controllerAttrs {
 		attrs = append(attrs, path.Join(dir, a))
 	}
 	files, err := fs.existing(attrs)
