@@ -1,7 +1,6 @@
 package nvmeapst
 
 import (
-	"os"
 	"path"
 	"sync"
 
@@ -14,7 +13,7 @@ type sessionOpener interface {
 	openSession() (o Opener, end func())
 }
 
-// openSession returns a bundleOpener that keeps the bundle's root, and
+// openSession returns a bundleOpener that keeps the bundle's folder, and
 // the folders its command files are read from, open until end: a
 // controllerRead reads each controller's Identify image and APST table
 // relative to a folder kept open instead of opening the bundle anew for
@@ -22,9 +21,6 @@ type sessionOpener interface {
 // a regular file read there is read the plain way, for the plain answer.
 func (o *bundleOpener) openSession() (Opener, func()) {
 	s := &bundleFiles{dirs: map[string]safeio.Dir{}}
-	if r, err := os.OpenRoot(o.dir); err == nil {
-		s.root = r
-	}
 	if d, err := safeio.OpenDir(o.dir); err == nil {
 		s.top, s.topOK = d, true
 	}
@@ -35,7 +31,6 @@ func (o *bundleOpener) openSession() (Opener, func()) {
 type bundleFiles struct {
 	mu    sync.Mutex
 	ended bool
-	root  *os.Root
 	top   safeio.Dir
 	topOK bool
 	dirs  map[string]safeio.Dir // by slash-separated folder; invalid: read the plain way
@@ -55,9 +50,6 @@ func (s *bundleFiles) end() {
 	}
 	if s.topOK {
 		s.top.Close()
-	}
-	if s.root != nil {
-		s.root.Close()
 	}
 }
 

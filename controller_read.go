@@ -3,7 +3,6 @@ package nvmeapst
 import (
 	"context"
 	"errors"
-	"sync"
 
 	diag "github.com/nvmeapst/nvmeapst/apst/diagnose"
 	"github.com/nvmeapst/nvmeapst/ioctl"
@@ -45,6 +44,8 @@ type controllerRead struct {
 	needs readNeeds
 	rep   *Report
 	m     *machine
+	// release and cmdline read the System's functions once.
+	release, cmdline onceValue
 }
 
 // controllerDevice is what one controllerRead read over the admin command
@@ -65,12 +66,31 @@ func (s *System) beginRead(needs readNeeds) *controllerRead {
 	rd.sys.Opener, endOpener = openerFor(s.Opener)
 	rd.end = func() { endOpener(); endFS() }
 	if f := s.KernelRelease; f != nil {
-		rd.sys.KernelRelease = sync.OnceValues(f)
+		rd.release.f = f
+		rd.sys.KernelRelease = rd.release.get
 	}
 	if f := s.CommandLine; f != nil {
-		rd.sys.CommandLine = sync.OnceValues(f)
+		rd.cmdline.f = f
+		rd.sys.CommandLine = rd.cmdline.get
 	}
 	return rd
+}
+
+// onceValue is a function called once, on first use, by one call's
+// goroutine.
+type onceValue struct {
+	f    func() (string, error)
+	done bool
+	v    string
+	err  error
+}
+
+func (o *onceValue) get() (string, error) {
+	if !o.done {
+		o.v, o.err = o.f()
+		o.done = true
+	}
+	return o.v, o.err
 }
 
 // machine returns the machine-wide inputs, read on first use.

@@ -173,6 +173,9 @@ func diskDir(name string) string       { return join("block", name) }
 // attributes. A missing class/nvme is an error wrapping os.ErrNotExist
 // unless the snapshot lists controllers.
 func (fs FS) ControllerNames() ([]string, error) {
+	if names, ok := fs.sessionControllerNames(); ok {
+		return names, nil
+	}
 	entries, err := fs.readDir("class/nvme")
 	if err != nil && (!isNotExist(err) || fs.snap == nil || len(fs.snap.controllers) == 0) {
 		return nil, err
@@ -308,10 +311,10 @@ func (fs FS) Controller(name string) (Controller, error) {
 	}
 
 	rel = join(dir, attrQuirks)
-	if raw, err := fs.readRaw(rel); err == nil {
-		c.Quirks, c.HasQuirks = ParseQuirkList(raw), true
-	} else if !isNotExist(err) {
+	if raw, ok, err := fs.readRawOptional(rel); err != nil {
 		fail(rel, err)
+	} else if ok {
+		c.Quirks, c.HasQuirks = ParseQuirkList(raw), true
 	}
 
 	rel = join(dir, attrCPULatency)

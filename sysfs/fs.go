@@ -305,6 +305,31 @@ func (fs FS) readRaw(rel string) (string, error) {
 	return string(b), err
 }
 
+// readRawOptional is readRaw for an attribute whose absence is
+// meaningful, as readOptional is read's: a missing file is ok false and no
+// error (and, in a session, no error made).
+func (fs FS) readRawOptional(rel string) (raw string, ok bool, err error) {
+	if fs.sess != nil && fs.snap.unreadableErr(fs, rel) == nil {
+		if f, ok := fs.sessionAttr(rel); ok {
+			switch {
+			case f.absent || f.err != nil && isNotExist(f.err):
+				return "", false, nil
+			case f.err != nil:
+				return "", false, f.err
+			}
+			return f.v, true, nil
+		}
+	}
+	raw, err = fs.readRaw(rel)
+	if isNotExist(err) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	return raw, true, nil
+}
+
 // readOptional is read for an attribute whose absence is meaningful: a
 // missing file (or a missing directory on its path) returns ok false and no
 // error. Any other failure (permission, not a regular file, a path leaving

@@ -164,11 +164,12 @@ func (fs FS) DMI() (apst.DMI, error) {
 		{"board_vendor", &d.BoardVendor},
 		{"board_name", &d.BoardName},
 	} {
-		raw, err := fs.readRaw(join(dmiDir, f.name))
+		raw, ok, err := fs.readRawOptional(join(dmiDir, f.name))
 		if err != nil {
-			if !isNotExist(err) {
-				errs = append(errs, err)
-			}
+			errs = append(errs, err)
+			continue
+		}
+		if !ok {
 			continue
 		}
 		*f.dst = strings.TrimSuffix(raw, "\n")

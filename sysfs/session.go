@@ -29,7 +29,9 @@ func (fs FS) Session() (sess FS, end func()) {
 	if fs.sess != nil || fs.check() != nil {
 		return fs, func() {}
 	}
-	s := &session{files: map[string]sessionFile{}, dirs: map[string]sessionDir{}, lists: map[string]sessionList{}, names: map[string][]string{}}
+	// Sized for a machine of a few controllers: about 20 files and 6
+	// folders each.
+	s := &session{files: make(map[string]sessionFile, 96), dirs: make(map[string]sessionDir, 32), lists: map[string]sessionList{}, names: map[string][]string{}}
 	plain := fs
 	plain.open = nil
 	if r, err := os.OpenRoot(fs.root); err == nil {
@@ -241,7 +243,8 @@ func (fs FS) sessionIsDir(rel string) bool {
 }
 
 // sessionNamespaceNames returns the namespace entries of the controller
-// folder rel (parseNamespaceEntry), sorted, listed once per session from
+// folder rel (parseNamespaceEntry), sorted (the session's slice: not to be
+// modified), listed once per session from
 // the directory it keeps open; ok is false when the listing must be read
 // by readDir (no live session, a directory not kept open, any error, which
 // readDir then reports as it does).
@@ -252,7 +255,7 @@ func (fs FS) sessionNamespaceNames(rel string) (names []string, ok bool) {
 	}
 	defer s.mu.Unlock()
 	if names, ok := s.names[rel]; ok {
-		return slices.Clone(names), true
+		return names, true
 	}
 	d := s.dir(rel)
 	if !d.ok {
@@ -265,14 +268,44 @@ func (fs FS) sessionNamespaceNames(rel string) (names []string, ok bool) {
 	fs.readHook(rel)
 	var err error
 	s.buf, err = d.d.d.Names(s.buf, limit, func(name []byte) {
+		if len(name) < 6 || string(name[:4]) != "nvme" {
+			return // not nvme{N}n{M}: no string made of it
+		}
 		if _, _, ok := parseNamespaceEntry(string(name)); ok {
-			names = append(names, string(name))
+			names = append(names, intern(name))
 		}
 	})
 	if err != nil {
 		return nil, false
 	}
 	slices.Sort(names)
+	s.names[rel] = names
+	return names, true
+}
+
+// sessionControllerNames is ControllerNames read from class/nvme kept
+// open (AttrDir.ControllerNames), once per session; ok is false when it
+// must be read by readDir (no live session, a folder not kept open, any
+// error, which ControllerNames then reports as it does).
+func (fs FS) sessionControllerNames() ([]string, bool) {
+	const rel = "class/nvme"
+	s, ok := fs.active()
+	if !ok {
+		return nil, false
+	}
+	defer s.mu.Unlock()
+	if names, ok := s.names[rel]; ok {
+		return slices.Clone(names), true
+	}
+	d := s.dir(rel)
+	if !d.ok {
+		return nil, false
+	}
+	fs.readHook(rel)
+	names, err := d.d.ControllerNames(nil, nil)
+	if err != nil {
+		return nil, false
+	}
 	s.names[rel] = names
 	return slices.Clone(names), true
 }

@@ -56,6 +56,19 @@ func TestSessionReadsAsFS(t *testing.T) {
 			// The methods that read many files agree too.
 			names, err := fs.ControllerNames()
 			require.NoError(t, err)
+			for range 2 {
+				got, err := sess.ControllerNames()
+				require.NoError(t, err)
+				assert.Equal(t, names, got)
+			}
+			wantDMI, wantErr := fs.DMI()
+			gotDMI, gotErr := sess.DMI()
+			assert.Equal(t, wantDMI, gotDMI)
+			assert.Equal(t, wantErr, gotErr)
+			wantMP, wantErr := fs.ModuleParams()
+			gotMP, gotErr := sess.ModuleParams()
+			assert.Equal(t, wantMP, gotMP)
+			assert.Equal(t, wantErr, gotErr)
 			for _, n := range names {
 				want, wantErr := fs.Controller(n)
 				got, err := sess.Controller(n)
