@@ -185,3 +185,40 @@ func TestReadsOnce(t *testing.T) {
 		})
 	}
 }
+
+// TestSystemConcurrently: one System answers Inspect, Diagnose, Metrics
+// and a MetricsReader's scrape from several goroutines at once (each call
+// has its own read; readMemo and sysfs's interned strings are shared),
+// and each answer is the one it gives alone. Run with -race.
+func TestSystemConcurrently(t *testing.T) {
+	s, _, err := nvmeapst.OpenBundle(testfixture.Path("bundle"))
+	require.NoError(t, err)
+	ctx := t.Context()
+	wantReport, err := s.Inspect(ctx)
+	require.NoError(t, err)
+	wantDiag, err := s.Diagnose(ctx, nvmeapst.DiagnoseOptions{Controller: "nvme2"})
+	require.NoError(t, err)
+	wantMetrics, err := s.Metrics(ctx)
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for range 5 {
+				r, err := s.Inspect(ctx)
+				if assert.NoError(t, err) {
+					assert.Equal(t, wantReport, r)
+				}
+				d, err := s.Diagnose(ctx, nvmeapst.DiagnoseOptions{Controller: "nvme2"})
+				if assert.NoError(t, err) {
+					assert.Equal(t, wantDiag.Summary, d.Summary)
+					assert.Equal(t, wantDiag.Facts, d.Facts)
+				}
+				m, err := s.Metrics(ctx)
+				if assert.NoError(t, err) {
+					assert.Equal(t, wantMetrics, m)
+				}
+			}
+		})
+	}
+	wg.Wait()
+}

@@ -152,3 +152,28 @@ func TestParseNamespaceEntry(t *testing.T) {
 		}
 	})
 }
+
+// TestSessionConcurrently: one session read from several goroutines gives
+// each the answer a plain read gives. Run with -race.
+func TestSessionConcurrently(t *testing.T) {
+	fs := newFS(t, "../testdata/sys")
+	want, wantErr := fs.Controller("nvme0")
+	wantFacts, _, err := fs.PowerFacts("nvme0")
+	require.NoError(t, err)
+	sess, end := fs.Session()
+	defer end()
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for range 10 {
+				got, err := sess.Controller("nvme0")
+				assert.Equal(t, want, got)
+				assert.Equal(t, wantErr, err)
+				f, _, err := sess.PowerFacts("nvme0")
+				assert.NoError(t, err)
+				assert.Equal(t, wantFacts, f)
+			}
+		})
+	}
+	wg.Wait()
+}
