@@ -195,6 +195,13 @@ type machine struct {
 // Inspect adds what only a live machine knows: the bound from PM QoS, the
 // module parameters, the DMI strings, nvme.quirks= and the sysfs quirks
 // file.
+//
+// Each call reads each sysfs file once (one view of the machine) and each
+// controller through one open, anew every time; what it derives from
+// inputs that have not changed since an earlier call (a decoded Identify
+// image, analysis.Check's answer for the same image, parameters and
+// table) is kept between calls by content, and copied into the report. A
+// System may be inspected from several goroutines at once.
 func (s *System) Inspect(ctx context.Context, names ...string) (*Report, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("nvmeapst: inspect: %w", context.Cause(ctx))

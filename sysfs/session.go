@@ -18,8 +18,8 @@ import (
 // System.Inspect and System.Diagnose) reads through one, so that it reads
 // each file once and sees one state of the machine.
 //
-// What a session reads is what fs reads, byte for byte and error for
-// error; only when is different. Writes are not part of it: a write
+// What a session reads is what fs reads: the same bytes, and errors with
+// the same message wrapping the same causes; only when is different. Writes are not part of it: a write
 // through the copy goes to the tree, and a later read of that path in the
 // same session still returns the value read before it, so take a new
 // session after a write. After end the copy reads as fs does, every call
@@ -45,9 +45,10 @@ func (fs FS) Session() (sess FS, end func()) {
 }
 
 // WithReadHook returns a copy of fs that calls hook with the
-// slash-separated path, relative to the root, of every file it reads
-// (ReadFile and the attribute reads of every method) and every directory
-// it lists, before reading it: what a test that counts reads, or a trace,
+// slash-separated path, relative to the root, of every file its methods
+// read (ReadFile and the attributes of Controller, PowerFacts,
+// ModuleParams...) and every directory they list, before reading it (an
+// AttrReader's reads are not seen): what a test that counts reads, or a trace,
 // needs. A session (FS.Session) calls it once per path, on the read that
 // reaches the tree. hook must be safe for concurrent use when the FS is
 // used from several goroutines. A nil hook removes it.
