@@ -388,37 +388,31 @@ func (rd *controllerRead) controller(ctx context.Context, c sysfs.Controller) (C
 		r.uncertain = append(r.uncertain, "class/nvme/"+c.Name+"/quirks exists but could not be read: the quirks are this model's tables, which the running kernel may not share")
 	}
 
-	p := sysfs.Params(m.module, c)
-	p.Generation = m.gen
-	if g, err := m.rel.Generation(); err == nil && g == m.gen {
-		p.Release = m.rel
-	}
-	// The quirks are this machine's lookup (PCI ID, DMI, nvme.quirks=) or
-	// the sysfs quirks file: Build looks nothing up.
-	p.Quirks, p.QuirksGiven = r.Quirks.APST(), true
-	r.ModuleDefaultBound = moduleDefaultBound(m)
 	tolProblem := unreadable(&c, "pm_qos_latency_tolerance_us")
-	r.APSTDisabled = !c.HasTolerance && tolProblem == nil
+	in := kernelInputs{
+		ident: r.Identify, module: &m.module, gen: m.gen, rel: m.rel,
+		quirks: r.Quirks.Quirks, quirksFile: c.HasQuirks,
+		tol: c.Tolerance, hasTol: c.HasTolerance, tolBad: tolProblem != nil,
+	}
+	var trial apst.Plan
+	p, inferred := kernelParams(&in, &trial)
+	r.ModuleDefaultBound = in.moduleDefault()
+	r.APSTDisabled = in.apstDisabled()
 	switch {
 	case tolProblem != nil:
 		r.BoundSource = BoundUnreadable
 		r.BoundNote = "power/pm_qos_latency_tolerance_us could not be read (" + tolProblem.Message + "): the bound is unknown; assumed the module default " + r.ModuleDefaultBound.String()
-		p.Bound = r.ModuleDefaultBound
 		r.uncertain = append(r.uncertain, "pm_qos_latency_tolerance_us could not be read: the bound is assumed, so bound-changed and whether the kernel has APST enabled for this controller (NO_APST, APSTA = 0) are uncertain")
 	case !c.HasTolerance:
 		r.BoundSource = BoundAPSTDisabled
 		r.BoundNote = "power/pm_qos_latency_tolerance_us is absent: the kernel has APST disabled for this controller (NO_APST quirk without force_apst, or APSTA = 0)"
-		p.Bound = r.ModuleDefaultBound // what the request was created with; unused while APST is off
 	case c.Tolerance.Kind == apst.ToleranceAuto:
-		p.Bound = apst.NoLimit
 		r.BoundSource = BoundPMQoSAuto
 		r.BoundNote = "pm_qos_latency_tolerance_us reads auto (no user constraint): the driver then uses no limit, not the module default " + r.ModuleDefaultBound.String()
 	case c.Tolerance == probeTolerance(m):
-		p.Bound = c.Tolerance.Bound()
 		r.BoundSource = BoundModuleDefault
 		r.BoundNote = "pm_qos_latency_tolerance_us reads " + c.Tolerance.String() + ", what nvme_core.default_ps_max_latency_us" + moduleDefaultText(m) + " installs at probe time"
 	default:
-		p.Bound = c.Tolerance.Bound()
 		r.BoundSource = BoundPMQoS
 		r.BoundNote = "set for this controller: pm_qos_latency_tolerance_us reads " + c.Tolerance.String() + " (the module default would give " + r.ModuleDefaultBound.String() + ")"
 	}
@@ -426,22 +420,13 @@ func (rd *controllerRead) controller(ctx context.Context, c sysfs.Controller) (C
 	if r.BoundSource == BoundAPSTDisabled {
 		r.Bound = 0 // no bound applies while APST is off
 	}
-
-	if r.Identify != nil && r.APSTDisabled && !c.HasQuirks {
-		// The attribute is hidden exactly when apst_enabled is false. If the
-		// model's quirk tables do not explain that, the running kernel knows
-		// a NO_APST quirk this model does not.
-		trial := p
-		if plan, err := apst.Build(r.Identify, trial); err == nil && plan.Enabled {
-			p.Quirks |= apst.QuirkNoAPST
-			p.ForceAPST = false
-			r.Quirks.Quirks |= apst.QuirkNoAPST
-			r.Quirks.Sources = append(r.Quirks.Sources, apst.QuirkSource{
-				Table:  "inferred",
-				Rule:   "power/pm_qos_latency_tolerance_us is absent although APSTA is non-zero: the running kernel disabled APST (a NO_APST quirk this model does not know)",
-				Quirks: apst.QuirkNoAPST,
-			})
-		}
+	if inferred {
+		r.Quirks.Quirks |= apst.QuirkNoAPST
+		r.Quirks.Sources = append(r.Quirks.Sources, apst.QuirkSource{
+			Table:  "inferred",
+			Rule:   "power/pm_qos_latency_tolerance_us is absent although APSTA is non-zero: the running kernel disabled APST (a NO_APST quirk this model does not know)",
+			Quirks: apst.QuirkNoAPST,
+		})
 	}
 	r.QuirkNotes = append(r.QuirkNotes, quirkNotes(r.Quirks.Quirks, p.ForceAPST, m.gen)...)
 	r.Params = p
