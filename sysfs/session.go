@@ -29,9 +29,7 @@ func (fs FS) Session() (sess FS, end func()) {
 	if fs.sess != nil || fs.check() != nil {
 		return fs, func() {}
 	}
-	// Sized for a machine of a few controllers: about 20 files and 6
-	// folders each.
-	s := &session{files: make(map[string]sessionFile, 96), dirs: make(map[string]sessionDir, 32), lists: map[string]sessionList{}, names: map[string][]string{}}
+	s := &session{sessionStore: sessionStores.Get().(*sessionStore)}
 	plain := fs
 	plain.open = nil
 	if r, err := os.OpenRoot(fs.root); err == nil {
@@ -75,12 +73,27 @@ type session struct {
 	ended bool
 	root  *os.Root    // nil when the tree could not be opened: read as without a session
 	attrs *AttrReader // nil where the system has no safeio.Dir
+	*sessionStore     // nil once ended
+}
+
+// sessionStore is the storage of a session, which the next session
+// reuses once it has ended (emptied: nothing of one session is seen by
+// another, and a copy of an ended session reads as its FS does).
+type sessionStore struct {
 	files map[string]sessionFile
 	dirs  map[string]sessionDir
 	lists map[string]sessionList
 	names map[string][]string
 	buf   []byte
 }
+
+// sessionStores are the stores of ended sessions, for the next ones.
+var sessionStores = sync.Pool{New: func() any {
+	// Sized for a machine of a few controllers: about 20 files and 6
+	// folders each.
+	return &sessionStore{files: make(map[string]sessionFile, 96), dirs: make(map[string]sessionDir, 32),
+		lists: map[string]sessionList{}, names: map[string][]string{}}
+}}
 
 // sessionFile is one file as read: its content, or absent (readFile's
 // error made only when asked for), or the error of reading it.
@@ -124,7 +137,15 @@ func (s *session) end() {
 	if s.root != nil {
 		s.root.Close()
 	}
-	s.files, s.dirs, s.lists, s.names = nil, nil, nil, nil
+	st := s.sessionStore
+	s.sessionStore = nil
+	clear(st.files)
+	clear(st.dirs)
+	clear(st.lists)
+	clear(st.names)
+	if cap(st.buf) <= 64<<10 {
+		sessionStores.Put(st)
+	}
 }
 
 // active reports whether fs reads through a live session, and locks it
