@@ -69,11 +69,11 @@ func (fs FS) readHook(rel string) {
 
 // session is what FS.Session shares between the copies of one session.
 type session struct {
-	mu    sync.Mutex
-	ended bool
-	root  *os.Root    // nil when the tree could not be opened: read as without a session
-	attrs *AttrReader // nil where the system has no safeio.Dir
-	*sessionStore     // nil once ended
+	mu            sync.Mutex
+	ended         bool
+	root          *os.Root    // nil when the tree could not be opened: read as without a session
+	attrs         *AttrReader // nil where the system has no safeio.Dir
+	*sessionStore             // nil once ended
 }
 
 // sessionStore is the storage of a session, which the next session
