@@ -496,6 +496,8 @@ func OpenBundle(dir string) (*System, *Manifest, error) {
 type bundleOpener struct {
 	dir   string
 	ctrls map[string]BundleController
+	// files is what a session (openSession) keeps open; nil otherwise.
+	files *bundleFiles
 }
 
 // OpenController returns the recorded controller name.
@@ -507,7 +509,7 @@ func (o *bundleOpener) OpenController(_ context.Context, name string) (ioctl.Con
 	if c.OpenError != nil {
 		return nil, c.OpenError
 	}
-	return &bundleDevice{dir: o.dir, c: c}, nil
+	return &bundleDevice{dir: o.dir, c: c, files: o.files}, nil
 }
 
 // maxManifestSize bounds the read of a manifest.
@@ -515,8 +517,9 @@ const maxManifestSize = 1 << 20
 
 // bundleDevice serves a controller's recorded admin command results.
 type bundleDevice struct {
-	dir string
-	c   BundleController
+	dir   string
+	c     BundleController
+	files *bundleFiles // the opener's session, nil without one
 }
 
 var _ ioctl.Controller = (*bundleDevice)(nil)
@@ -525,6 +528,11 @@ func (d *bundleDevice) file(rel string, size int) ([]byte, error) {
 	clean := path.Clean(rel)
 	if path.IsAbs(clean) || strings.HasPrefix(clean, "../") || clean == ".." {
 		return nil, fmt.Errorf("%w: path %q leaves the bundle", ErrBundle, rel)
+	}
+	if d.files != nil {
+		if b, ok := d.files.read(clean, size); ok {
+			return b, nil
+		}
 	}
 	root, err := os.OpenRoot(d.dir)
 	if err != nil {

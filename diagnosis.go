@@ -11,7 +11,6 @@ import (
 	diag "github.com/nvmeapst/nvmeapst/apst/diagnose"
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
 	"github.com/nvmeapst/nvmeapst/apst/persist"
-	"github.com/nvmeapst/nvmeapst/ioctl"
 )
 
 // DiagnoseOptions says what System.Diagnose reads.
@@ -53,7 +52,9 @@ func (s *System) Diagnose(ctx context.Context, opts DiagnoseOptions) (*Diagnosis
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("nvmeapst: diagnose: %w", context.Cause(ctx))
 	}
-	names, err := s.FS.ControllerNames()
+	rd := s.beginRead(needHealth)
+	defer rd.end()
+	names, err := rd.sys.FS.ControllerNames()
 	if err != nil && opts.Log == nil {
 		return nil, fmt.Errorf("nvmeapst: diagnose: %w", err)
 	}
@@ -64,7 +65,7 @@ func (s *System) Diagnose(ctx context.Context, opts DiagnoseOptions) (*Diagnosis
 	facts := map[string]diag.Facts{}
 	addrs := map[string]string{}
 	for _, n := range names {
-		f, probs := s.PowerFacts(n)
+		f, probs := rd.sys.PowerFacts(n)
 		d.Problems = append(d.Problems, probs...)
 		facts[n] = f
 		for _, fn := range f.Path {
@@ -112,32 +113,39 @@ func (s *System) Diagnose(ctx context.Context, opts DiagnoseOptions) (*Diagnosis
 	in := diag.Input{Controller: name, Facts: facts[name], Log: d.Log, Tried: opts.Tried, Platform: opts.Platform}
 	mine := name != "" && slices.Contains(names, name)
 	if mine && pasted {
-		same, note := s.pastedLogMatches(d.Log, name, facts[name])
+		same, note := rd.sys.pastedLogMatches(d.Log, name, facts[name])
 		d.Notes = append(d.Notes, note)
 		if !same {
 			in.Facts, mine = diag.Facts{Controller: name}, false
 		}
 	}
 	if mine {
-		rep, err := s.Inspect(ctx, name)
+		ctrls, _, err := rd.sys.controllers([]string{name})
 		if err != nil {
 			return nil, err
 		}
-		if len(rep.Controllers) == 1 {
-			cr := rep.Controllers[0]
-			in.Identify, in.Params, in.Release = cr.Identify, cr.Params, rep.Release
+		var dev controllerDevice
+		if len(ctrls) == 1 {
+			rep, _ := rd.machine()
+			var cr ControllerReport
+			cr, dev = rd.controller(ctx, ctrls[0])
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("nvmeapst: inspect %s: %w", name, context.Cause(ctx))
+			}
+			in.Identify, in.Params, in.Plan, in.Release = cr.Identify, cr.Params, cr.Plan, rep.Release
 			if cr.IdentifyProblem != nil {
 				d.Problems = append(d.Problems, cr.IdentifyProblem)
 			}
 			if cr.DeviceProblem != nil {
 				d.Problems = append(d.Problems, cr.DeviceProblem)
 			}
-		}
-		h, err := s.healthLog(ctx, name)
-		if err != nil {
-			in.Facts.HealthError = err.Error()
 		} else {
-			in.Facts.Health = h
+			dev.health, dev.healthErr = rd.healthOnly(ctx, name)
+		}
+		if dev.healthErr != nil {
+			in.Facts.HealthError = dev.healthErr.Error()
+		} else {
+			in.Facts.Health = dev.health
 		}
 	}
 	d.Facts = in.Facts
@@ -190,32 +198,6 @@ func readFact(src, v string, err error) diag.Fact {
 
 // errNotRecorded is a bundle's answer for a file it did not record.
 var errNotRecorded = errors.New("not recorded in the bundle")
-
-// healthLog reads the SMART / Health log of controller n through the
-// opener, when its controllers can send Get Log Page.
-func (s *System) healthLog(ctx context.Context, n string) (*diag.HealthLog, error) {
-	if s.Opener == nil {
-		return nil, errors.New("no admin command path")
-	}
-	dev, err := s.Opener.OpenController(ctx, n)
-	if err != nil {
-		return nil, err
-	}
-	defer dev.Close()
-	hr, ok := dev.(ioctl.HealthLogger)
-	if !ok {
-		return nil, errors.New("the SMART / Health log is not available from this source")
-	}
-	b, err := hr.HealthLog(ctx)
-	if err != nil {
-		return nil, err
-	}
-	h, err := diag.DecodeHealthLog(b)
-	if err != nil {
-		return nil, err
-	}
-	return &h, nil
-}
 
 // pastedLogMatches tells whether the pasted log l is this machine's, for
 // controller name: the PCI address the log gives name and its kernel

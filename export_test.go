@@ -3,7 +3,7 @@ package nvmeapst
 import "context"
 
 // ScrapeAsInspect scrapes s the way System.Metrics does where no fast path
-// exists: through inspectController. The tests hold the fast path to it.
+// exists: through the controllerRead Inspect uses. The tests hold the fast path to it.
 func ScrapeAsInspect(ctx context.Context, s *System) (*MetricsSnapshot, error) {
 	var snap MetricsSnapshot
 	err := s.scrape(ctx, &snap)

@@ -195,18 +195,27 @@ type machine struct {
 // Inspect adds what only a live machine knows: the bound from PM QoS, the
 // module parameters, the DMI strings, nvme.quirks= and the sysfs quirks
 // file.
+//
+// Each call reads each sysfs file once (one view of the machine) and each
+// controller through one open, anew every time; what it derives from
+// inputs that have not changed since an earlier call (a decoded Identify
+// image, analysis.Check's answer for the same image, parameters and
+// table) is kept between calls by content, and copied into the report. A
+// System may be inspected from several goroutines at once.
 func (s *System) Inspect(ctx context.Context, names ...string) (*Report, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("nvmeapst: inspect: %w", context.Cause(ctx))
 	}
-	ctrls, problems, err := s.controllers(names)
+	rd := s.beginRead(needCheck | needPower)
+	defer rd.end()
+	ctrls, problems, err := rd.sys.controllers(names)
 	if err != nil {
 		return nil, err
 	}
-	r, m := s.machine()
+	r, _ := rd.machine()
 	r.Problems = append(r.Problems, problems...)
 	for _, c := range ctrls {
-		cr := s.inspectController(ctx, m, c)
+		cr, _ := rd.controller(ctx, c)
 		r.Problems = append(r.Problems, cr.SysfsProblems...)
 		r.Controllers = append(r.Controllers, cr)
 		if ctx.Err() != nil {
@@ -340,14 +349,17 @@ func unreadable(c *sysfs.Controller, attr string) *Problem {
 	return nil
 }
 
-// inspectController builds the report of one controller.
-func (s *System) inspectController(ctx context.Context, m *machine, c sysfs.Controller) ControllerReport {
+// controller builds the report of one controller from its sysfs
+// attributes c: its admin commands through one open (controllerRead.device),
+// the quirks, the bound, the plan and the verdict.
+func (rd *controllerRead) controller(ctx context.Context, c sysfs.Controller) (ControllerReport, controllerDevice) {
+	_, m := rd.machine()
 	r := ControllerReport{Name: c.Name, Sysfs: c}
 	for _, u := range c.Unreadable {
 		r.SysfsProblems = append(r.SysfsProblems, NewProblem(u.Err))
 	}
 	r.uncertain = append(r.uncertain, m.uncertain...)
-	s.readDevice(ctx, &r)
+	dev := rd.device(ctx, &r)
 
 	// Quirks: the kernel matches core_quirks[] on Identify VID, MN and FR,
 	// the PCI table on the PCI ID, and the DMI rules on both.
@@ -376,37 +388,31 @@ func (s *System) inspectController(ctx context.Context, m *machine, c sysfs.Cont
 		r.uncertain = append(r.uncertain, "class/nvme/"+c.Name+"/quirks exists but could not be read: the quirks are this model's tables, which the running kernel may not share")
 	}
 
-	p := sysfs.Params(m.module, c)
-	p.Generation = m.gen
-	if g, err := m.rel.Generation(); err == nil && g == m.gen {
-		p.Release = m.rel
-	}
-	// The quirks are this machine's lookup (PCI ID, DMI, nvme.quirks=) or
-	// the sysfs quirks file: Build looks nothing up.
-	p.Quirks, p.QuirksGiven = r.Quirks.APST(), true
-	r.ModuleDefaultBound = moduleDefaultBound(m)
 	tolProblem := unreadable(&c, "pm_qos_latency_tolerance_us")
-	r.APSTDisabled = !c.HasTolerance && tolProblem == nil
+	in := kernelInputs{
+		ident: r.Identify, module: &m.module, gen: m.gen, rel: m.rel,
+		quirks: r.Quirks.Quirks, quirksFile: c.HasQuirks,
+		tol: c.Tolerance, hasTol: c.HasTolerance, tolBad: tolProblem != nil,
+	}
+	var trial apst.Plan
+	p, inferred := kernelParams(&in, &trial)
+	r.ModuleDefaultBound = in.moduleDefault()
+	r.APSTDisabled = in.apstDisabled()
 	switch {
 	case tolProblem != nil:
 		r.BoundSource = BoundUnreadable
 		r.BoundNote = "power/pm_qos_latency_tolerance_us could not be read (" + tolProblem.Message + "): the bound is unknown; assumed the module default " + r.ModuleDefaultBound.String()
-		p.Bound = r.ModuleDefaultBound
 		r.uncertain = append(r.uncertain, "pm_qos_latency_tolerance_us could not be read: the bound is assumed, so bound-changed and whether the kernel has APST enabled for this controller (NO_APST, APSTA = 0) are uncertain")
 	case !c.HasTolerance:
 		r.BoundSource = BoundAPSTDisabled
 		r.BoundNote = "power/pm_qos_latency_tolerance_us is absent: the kernel has APST disabled for this controller (NO_APST quirk without force_apst, or APSTA = 0)"
-		p.Bound = r.ModuleDefaultBound // what the request was created with; unused while APST is off
 	case c.Tolerance.Kind == apst.ToleranceAuto:
-		p.Bound = apst.NoLimit
 		r.BoundSource = BoundPMQoSAuto
 		r.BoundNote = "pm_qos_latency_tolerance_us reads auto (no user constraint): the driver then uses no limit, not the module default " + r.ModuleDefaultBound.String()
 	case c.Tolerance == probeTolerance(m):
-		p.Bound = c.Tolerance.Bound()
 		r.BoundSource = BoundModuleDefault
 		r.BoundNote = "pm_qos_latency_tolerance_us reads " + c.Tolerance.String() + ", what nvme_core.default_ps_max_latency_us" + moduleDefaultText(m) + " installs at probe time"
 	default:
-		p.Bound = c.Tolerance.Bound()
 		r.BoundSource = BoundPMQoS
 		r.BoundNote = "set for this controller: pm_qos_latency_tolerance_us reads " + c.Tolerance.String() + " (the module default would give " + r.ModuleDefaultBound.String() + ")"
 	}
@@ -414,22 +420,13 @@ func (s *System) inspectController(ctx context.Context, m *machine, c sysfs.Cont
 	if r.BoundSource == BoundAPSTDisabled {
 		r.Bound = 0 // no bound applies while APST is off
 	}
-
-	if r.Identify != nil && r.APSTDisabled && !c.HasQuirks {
-		// The attribute is hidden exactly when apst_enabled is false. If the
-		// model's quirk tables do not explain that, the running kernel knows
-		// a NO_APST quirk this model does not.
-		trial := p
-		if plan, err := apst.Build(r.Identify, trial); err == nil && plan.Enabled {
-			p.Quirks |= apst.QuirkNoAPST
-			p.ForceAPST = false
-			r.Quirks.Quirks |= apst.QuirkNoAPST
-			r.Quirks.Sources = append(r.Quirks.Sources, apst.QuirkSource{
-				Table:  "inferred",
-				Rule:   "power/pm_qos_latency_tolerance_us is absent although APSTA is non-zero: the running kernel disabled APST (a NO_APST quirk this model does not know)",
-				Quirks: apst.QuirkNoAPST,
-			})
-		}
+	if inferred {
+		r.Quirks.Quirks |= apst.QuirkNoAPST
+		r.Quirks.Sources = append(r.Quirks.Sources, apst.QuirkSource{
+			Table:  "inferred",
+			Rule:   "power/pm_qos_latency_tolerance_us is absent although APSTA is non-zero: the running kernel disabled APST (a NO_APST quirk this model does not know)",
+			Quirks: apst.QuirkNoAPST,
+		})
 	}
 	r.QuirkNotes = append(r.QuirkNotes, quirkNotes(r.Quirks.Quirks, p.ForceAPST, m.gen)...)
 	r.Params = p
@@ -442,8 +439,8 @@ func (s *System) inspectController(ctx context.Context, m *machine, c sysfs.Cont
 		}
 	}
 	r.ExpectedReach, r.HeldReach = reaches(&r)
-	r.Verdict = judge(&r, m)
-	return r
+	r.Verdict = judge(&r, m, dev.image)
+	return r, dev
 }
 
 // reaches returns where the kernel's table and the drive's take the
@@ -505,37 +502,6 @@ func sysfsQuirks(r *ControllerReport, names []string) []string {
 	}}
 	r.Quirks.UncheckedPCI, r.Quirks.UncheckedDMI = nil, false
 	return notes
-}
-
-// readDevice sends Identify and the two Get Features commands.
-func (s *System) readDevice(ctx context.Context, r *ControllerReport) {
-	if s.Opener == nil {
-		r.DeviceProblem = &Problem{Message: "no admin command path: the data source has no device access (a sysfs tree without a bundle's ioctl data)", Unsupported: true}
-		return
-	}
-	dev, err := s.Opener.OpenController(ctx, r.Name)
-	if err != nil {
-		r.DeviceProblem = NewProblem(err)
-		return
-	}
-	defer dev.Close()
-	if img, err := dev.IdentifyController(ctx); err != nil {
-		r.IdentifyProblem = NewProblem(err)
-	} else if c, err := powerstate.DecodeIdentify(img); err != nil {
-		r.IdentifyProblem = NewProblem(err)
-	} else {
-		r.Identify = &c
-	}
-	if f, err := dev.GetAPST(ctx); err != nil {
-		r.DriveProblem = NewProblem(err)
-	} else {
-		r.Drive = &f
-	}
-	if pm, err := dev.GetPowerManagement(ctx); err != nil {
-		r.PowerProblem = NewProblem(err)
-	} else {
-		r.Power = &pm
-	}
 }
 
 // moduleDefaultBound is the bound a new controller gets from the module.

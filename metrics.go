@@ -197,18 +197,19 @@ func (s *System) scrape(ctx context.Context, snap *MetricsSnapshot) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("nvmeapst: metrics: %w", err)
 	}
-	names, err := s.FS.ControllerNames()
+	rd := s.beginRead(needHealth)
+	defer rd.end()
+	names, err := rd.sys.FS.ControllerNames()
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("nvmeapst: metrics: no NVMe controllers (is the nvme driver loaded?): %w", err)
 		}
 		return fmt.Errorf("nvmeapst: metrics: %w", err)
 	}
-	rep, m := s.machine()
-	m.lean = true
+	rep, m := rd.machine()
 	*snap = MetricsSnapshot{KernelRelease: m.release, Generation: m.gen}
 	relStatus := SourceStatus{Source: SourceKernelRelease, OK: true}
-	if _, err := s.kernelRelease(); err != nil && s.KernelRelease != nil {
+	if _, err := rd.sys.kernelRelease(); err != nil && s.KernelRelease != nil {
 		relStatus = failed(SourceKernelRelease, err)
 	}
 	qp := SourceStatus{Source: SourceQuirksParameter, OK: rep.QuirksParamProblem == nil, Err: rep.QuirksParamProblem.Err()}
@@ -223,7 +224,7 @@ func (s *System) scrape(ctx context.Context, snap *MetricsSnapshot) error {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("nvmeapst: metrics: %w", err)
 		}
-		c, err := s.FS.Controller(n)
+		c, err := rd.sys.FS.Controller(n)
 		if c.Name == "" {
 			// Not readable at all (a controller a bundle lists but does
 			// not hold): a failed sysfs source, nothing else known.
@@ -233,10 +234,10 @@ func (s *System) scrape(ctx context.Context, snap *MetricsSnapshot) error {
 			snap.Controllers = append(snap.Controllers, unreadableController(n, err))
 			continue
 		}
-		cr := s.inspectController(ctx, m, c)
+		cr, dev := rd.controller(ctx, c)
 		cm := controllerMetrics(&cr)
-		s.scrapePower(&cm, &snap.Sources[4], &snap.ASPMPolicy)
-		s.scrapeHealth(ctx, &cm)
+		rd.sys.scrapePower(&cm, &snap.Sources[4], &snap.ASPMPolicy)
+		scrapeHealth(&cm, dev)
 		snap.Controllers = append(snap.Controllers, cm)
 	}
 	return nil
@@ -406,9 +407,9 @@ func parseControl(s string) (v, ok bool) {
 	return false, false
 }
 
-// scrapeHealth reads the SMART / Health log counters.
-func (s *System) scrapeHealth(ctx context.Context, m *ControllerMetrics) {
-	h, err := s.healthLog(ctx, m.Name)
+// scrapeHealth takes the SMART / Health log counters of what dev read.
+func scrapeHealth(m *ControllerMetrics, dev controllerDevice) {
+	h, err := dev.health, dev.healthErr
 	switch {
 	case err == nil:
 		m.UnsafeShutdowns, m.ErrorLogEntries = read(float64(h.UnsafeShutdowns)), read(float64(h.ErrorLogEntries))

@@ -25,7 +25,7 @@ import (
 // its input differs from the last scrape's. Nothing is cached by file
 // identity: a value is never older than the scrape that reports it.
 //
-// It reads what inspectController reads for the verdict's status, and no
+// It reads what controllerRead reads for the verdict's status, and no
 // more: not the controller's serial, cntlid, CPU latency or namespaces,
 // not the power state (Get Features 02h), and it runs no reproduction
 // search. TestMetricsFastMatchesInspect holds it to Inspect.
@@ -545,7 +545,7 @@ func (f *fastScraper) controller(ctx context.Context, class sysfs.AttrDir, class
 	// Identify, the APST feature and the health log.
 	dev := f.device(ctx, name, mo)
 
-	// What the kernel programs (inspectController, without its notes).
+	// The quirk lookup, as controllerRead.controller makes it.
 	var ident *powerstate.Controller
 	if dev.identOK {
 		ident = &mo.ident
@@ -573,35 +573,15 @@ func (f *fastScraper) controller(ctx context.Context, class sysfs.AttrDir, class
 	if hasQuirkFile {
 		quirks = mo.quirks
 	}
-	gen := f.generation()
-	p := sysfs.Params(f.mp, sysfs.Controller{Tolerance: mo.tol, HasTolerance: hasTol})
-	p.Generation = gen
-	if f.relErr == nil && f.relGen == gen {
-		p.Release = f.rel
+	// What the kernel programs: the derivation Inspect makes
+	// (kernelParams), without its notes.
+	in := kernelInputs{
+		ident: ident, module: &f.mp, gen: f.generation(), rel: f.rel,
+		quirks: quirks, quirksFile: hasQuirkFile,
+		tol: mo.tol, hasTol: hasTol, tolBad: tolBad,
 	}
-	p.Quirks, p.QuirksGiven = quirks.APST(), true
-	moduleDefault := apst.DefaultParams(gen).Bound
-	if v := f.mp.DefaultPSMaxLatencyUS; v != nil {
-		moduleDefault = apst.ModuleDefaultBound(*v)
-	}
-	apstDisabled := !hasTol && !tolBad
-	switch {
-	case !hasTol:
-		p.Bound = moduleDefault
-	case mo.tol.Kind == apst.ToleranceAuto:
-		p.Bound = apst.NoLimit
-	default:
-		p.Bound = mo.tol.Bound()
-	}
-	if ident != nil && apstDisabled && !hasQuirkFile {
-		// As inspectController: the file is hidden exactly when
-		// apst_enabled is false, so the running kernel knows a NO_APST
-		// quirk the model's tables do not.
-		if err := apst.BuildTo(&mo.trial, ident, p); err == nil && mo.trial.Enabled {
-			p.Quirks |= apst.QuirkNoAPST
-			p.ForceAPST = false
-		}
-	}
+	p, _ := kernelParams(&in, &mo.trial)
+	apstDisabled := in.apstDisabled()
 	var plan *apst.Plan
 	if ident != nil {
 		if err := apst.BuildTo(&mo.plan, ident, p); err == nil {

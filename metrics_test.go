@@ -222,7 +222,7 @@ func TestParsePCILocation(t *testing.T) {
 }
 
 // The fast path (a MetricsReader on Linux) gives the snapshot the scrape
-// through inspectController gives, on every fixture tree and on the
+// through controllerRead gives, on every fixture tree and on the
 // fixture machine with fakes (a health log, a failed command, a mismatch),
 // twice in a row (the second from what it kept).
 func TestMetricsFastMatchesInspect(t *testing.T) {

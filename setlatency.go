@@ -87,8 +87,9 @@ func (s *System) SetLatency(ctx context.Context, name, value string) (*LatencyCh
 		return nil, fmt.Errorf("nvmeapst: %s: wrote %q but pm_qos_latency_tolerance_us reads back %s", name, value, got)
 	}
 	ch := &LatencyChange{Controller: name, Old: old, New: got, Bound: got.Bound()}
-	_, m := s.machine()
-	c, err := s.FS.Controller(name)
+	rd := s.beginRead(needCheck | needPower)
+	defer rd.end()
+	c, err := rd.sys.FS.Controller(name)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			err = fmt.Errorf("%w: %s (%v)", ErrNoController, name, err)
@@ -96,7 +97,7 @@ func (s *System) SetLatency(ctx context.Context, name, value string) (*LatencyCh
 		ch.Report = ControllerReport{Name: name}
 		return ch, fmt.Errorf("nvmeapst: %s: the value was written, but the controller cannot be read back: %w", name, err)
 	}
-	ch.Report = s.inspectController(ctx, m, c)
+	ch.Report, _ = rd.controller(ctx, c)
 	ch.Persist = persistence(ch.Report, got)
 	return ch, nil
 }

@@ -81,8 +81,9 @@ type Verdict struct {
 	Check *analysis.Verdict
 }
 
-// judge compares r.Plan with r.Drive through analysis.Check.
-func judge(r *ControllerReport, m *machine) Verdict {
+// judge compares r.Plan with r.Drive through analysis.Check (readMemo's,
+// for the Identify image im when there is one).
+func judge(r *ControllerReport, m *machine, im *imageMemo) Verdict {
 	var v Verdict
 	if st := r.Sysfs.State; st != "" && st != "live" {
 		v.Notes = append(v.Notes, "controller state is "+st+": a PM QoS change reprograms APST only while the controller is live; otherwise the kernel applies it at the end of the next reset")
@@ -124,7 +125,7 @@ func judge(r *ControllerReport, m *machine) Verdict {
 		}
 		return v
 	}
-	chk, err := analysis.Check(r.Identify, r.Params, *r.Drive)
+	chk, err := readMemo.check(im, r.Identify, r.Params, *r.Drive)
 	if err != nil {
 		v.Status = StatusUnknown
 		v.Summary = "the drive's APST feature cannot be compared: " + err.Error()

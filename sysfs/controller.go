@@ -154,11 +154,18 @@ const (
 
 var (
 	controllerName = regexp.MustCompile(`^nvme[0-9]+$`)
-	namespaceEntry = regexp.MustCompile(`^nvme([0-9]+)(?:c[0-9]+)?n([0-9]+)$`)
 )
 
-func controllerDir(name string) string { return path.Join("class/nvme", name) }
-func diskDir(name string) string       { return path.Join("block", name) }
+// controllerAttrs are the files of a controller's folder Controller
+// reads, as Files lists them.
+var controllerAttrs = []string{
+	"model", "serial", "firmware_rev", "transport", "state", "address", "cntlid",
+	"device/vendor", "device/device", "device/subsystem_vendor", "device/subsystem_device",
+	attrTolerance, attrQuirks, attrCPULatency,
+}
+
+func controllerDir(name string) string { return join("class/nvme", name) }
+func diskDir(name string) string       { return join("block", name) }
 
 // ControllerNames returns the names of the controllers under class/nvme
 // (entries named nvmeN), with those the snapshot lists, sorted by name with
@@ -166,6 +173,9 @@ func diskDir(name string) string       { return path.Join("block", name) }
 // attributes. A missing class/nvme is an error wrapping os.ErrNotExist
 // unless the snapshot lists controllers.
 func (fs FS) ControllerNames() ([]string, error) {
+	if names, ok := fs.sessionControllerNames(); ok {
+		return names, nil
+	}
 	entries, err := fs.readDir("class/nvme")
 	if err != nil && (!isNotExist(err) || fs.snap == nil || len(fs.snap.controllers) == 0) {
 		return nil, err
@@ -267,7 +277,7 @@ func (fs FS) Controller(name string) (Controller, error) {
 		{"state", &c.State},
 		{"address", &c.Address},
 	} {
-		rel := path.Join(dir, s.attr)
+		rel := join(dir, s.attr)
 		v, _, err := fs.readOptional(rel)
 		if err != nil {
 			fail(rel, err)
@@ -276,7 +286,7 @@ func (fs FS) Controller(name string) (Controller, error) {
 		*s.dst = v
 	}
 
-	rel := path.Join(dir, "cntlid")
+	rel := join(dir, "cntlid")
 	if v, ok, err := fs.readOptional(rel); err != nil {
 		fail(rel, err)
 	} else if ok {
@@ -289,7 +299,7 @@ func (fs FS) Controller(name string) (Controller, error) {
 
 	fs.readPCI(&c, dir, fail)
 
-	rel = path.Join(dir, attrTolerance)
+	rel = join(dir, attrTolerance)
 	if v, ok, err := fs.readOptional(rel); err != nil {
 		fail(rel, err)
 	} else if ok {
@@ -300,14 +310,14 @@ func (fs FS) Controller(name string) (Controller, error) {
 		}
 	}
 
-	rel = path.Join(dir, attrQuirks)
-	if raw, err := fs.readRaw(rel); err == nil {
-		c.Quirks, c.HasQuirks = ParseQuirkList(raw), true
-	} else if !isNotExist(err) {
+	rel = join(dir, attrQuirks)
+	if raw, ok, err := fs.readRawOptional(rel); err != nil {
 		fail(rel, err)
+	} else if ok {
+		c.Quirks, c.HasQuirks = ParseQuirkList(raw), true
 	}
 
-	rel = path.Join(dir, attrCPULatency)
+	rel = join(dir, attrCPULatency)
 	if v, err := fs.readInt32(rel); err != nil {
 		fail(rel, err)
 	} else {
@@ -334,6 +344,9 @@ func (fs FS) Controller(name string) (Controller, error) {
 // snapshot lists it), anything but a directory one wrapping ErrNotRegular.
 func (fs FS) checkControllerDir(name string) error {
 	dir := controllerDir(name)
+	if fs.sessionIsDir(dir) {
+		return nil
+	}
 	fi, err := fs.stat(dir)
 	if err != nil {
 		if merr := fs.snap.missingController(fs, name); merr != nil && isNotExist(err) {
@@ -376,8 +389,8 @@ func (p prefixless) Unwrap() error { return p.err }
 // missing file is a stated gap (PCIGap). So is device/vendor without
 // device/device.
 func (fs FS) readPCI(c *Controller, dir string, fail func(string, error)) {
-	dev := path.Join(dir, "device")
-	rel := path.Join(dev, "vendor")
+	dev := join(dir, "device")
+	rel := join(dev, "vendor")
 	vendor, hasVendor, err := fs.readOptional(rel)
 	if err != nil {
 		fail(rel, err)
@@ -390,7 +403,7 @@ func (fs FS) readPCI(c *Controller, dir string, fail func(string, error)) {
 			return
 		}
 	}
-	rel = path.Join(dev, "device")
+	rel = join(dev, "device")
 	device, hasDevice, err := fs.readOptional(rel)
 	if err != nil {
 		fail(rel, err)
@@ -406,7 +419,7 @@ func (fs FS) readPCI(c *Controller, dir string, fail func(string, error)) {
 	var sub [2]uint16
 	var hasSub bool
 	for i, attr := range []string{"subsystem_vendor", "subsystem_device"} {
-		rel := path.Join(dev, attr)
+		rel := join(dev, attr)
 		v, ok, err := fs.readOptional(rel)
 		if err != nil {
 			fail(rel, err)
@@ -448,30 +461,72 @@ func (fs FS) readInt32(rel string) (*int64, error) {
 // namespaceEntries lists the namespace entries in a controller's folder with
 // the disk each stands for.
 func (fs FS) namespaceEntries(dir string) ([]Disk, error) {
-	entries, err := fs.readDir(dir)
-	if err != nil {
-		return nil, err
+	names, ok := fs.sessionNamespaceNames(dir)
+	if !ok {
+		entries, err := fs.readDir(dir)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
 	}
 	var disks []Disk
-	seen := map[string]bool{}
-	for _, e := range entries {
-		m := namespaceEntry.FindStringSubmatch(e.Name())
-		if m == nil {
+	for _, entry := range names {
+		ctrl, ns, ok := parseNamespaceEntry(entry)
+		if !ok {
 			continue
 		}
-		name := "nvme" + m[1] + "n" + m[2]
-		if seen[name] {
+		name := entry
+		if len(entry) != len("nvme")+len(ctrl)+len("n")+len(ns) {
+			name = "nvme" + ctrl + "n" + ns // nvme0c1n1 is disk nvme0n1
+		}
+		if slices.ContainsFunc(disks, func(d Disk) bool { return d.Name == name }) {
 			continue
 		}
-		seen[name] = true
-		disks = append(disks, Disk{Name: name, Entry: e.Name()})
+		disks = append(disks, Disk{Name: name, Entry: entry})
 	}
 	slices.SortFunc(disks, func(a, b Disk) int { return cmpNatural(a.Name, b.Name) })
 	return disks, nil
 }
 
-// disks lists the controller's disks and reads their CPU latency knobs;
-// a knob that cannot be read is reported through fail.
+// parseNamespaceEntry splits the name of a namespace entry of a
+// controller's folder, nvme{ctrl}n{ns} or nvme{ctrl}c{path}n{ns} (the
+// pattern ^nvme([0-9]+)(?:c[0-9]+)?n([0-9]+)$, without a regular
+// expression).
+func parseNamespaceEntry(s string) (ctrl, ns string, ok bool) {
+	rest, ok := strings.CutPrefix(s, "nvme")
+	if !ok {
+		return "", "", false
+	}
+	i := leadingDigits(rest)
+	if i == 0 {
+		return "", "", false
+	}
+	ctrl, rest = rest[:i], rest[i:]
+	if after, ok := strings.CutPrefix(rest, "c"); ok {
+		j := leadingDigits(after)
+		if j == 0 {
+			return "", "", false
+		}
+		rest = after[j:]
+	}
+	ns, ok = strings.CutPrefix(rest, "n")
+	if !ok || ns == "" || leadingDigits(ns) != len(ns) {
+		return "", "", false
+	}
+	return ctrl, ns, true
+}
+
+// leadingDigits is the number of ASCII digits s starts with.
+func leadingDigits(s string) int {
+	i := 0
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	return i
+}
+
 func (fs FS) disks(dir string, fail func(string, error)) ([]Disk, error) {
 	disks, err := fs.namespaceEntries(dir)
 	if err != nil {
@@ -479,11 +534,11 @@ func (fs FS) disks(dir string, fail func(string, error)) ([]Disk, error) {
 	}
 	for i := range disks {
 		d := &disks[i]
-		rel := path.Join(diskDir(d.Name), attrDiskLimit)
+		rel := join(diskDir(d.Name), attrDiskLimit)
 		if d.CPULatencyLimit, err = fs.readInt32(rel); err != nil {
 			fail(rel, err)
 		}
-		rel = path.Join(diskDir(d.Name), attrDiskTime)
+		rel = join(diskDir(d.Name), attrDiskTime)
 		if d.CPULatencyTimeout, err = fs.readInt32(rel); err != nil {
 			fail(rel, err)
 		}
@@ -514,11 +569,7 @@ func (fs FS) Files(name string) ([]string, error) {
 		return nil, err
 	}
 	var attrs []string
-	for _, a := range []string{
-		"model", "serial", "firmware_rev", "transport", "state", "address", "cntlid",
-		"device/vendor", "device/device", "device/subsystem_vendor", "device/subsystem_device",
-		attrTolerance, attrQuirks, attrCPULatency,
-	} {
+	for _, a := range controllerAttrs {
 		attrs = append(attrs, path.Join(dir, a))
 	}
 	files, err := fs.existing(attrs)

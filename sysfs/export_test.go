@@ -51,3 +51,6 @@ func WithWriteDataError(fs FS, err error) FS {
 	fs.hooks = &h
 	return fs
 }
+
+// ParseNamespaceEntry exposes parseNamespaceEntry to the external tests.
+var ParseNamespaceEntry = parseNamespaceEntry

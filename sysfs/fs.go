@@ -55,6 +55,8 @@ type FS struct {
 	// open is the tree opened for the duration of one exported call that
 	// reads many files (see session); nil in every FS a caller holds.
 	open *os.Root
+	// sess is the session of a copy FS.Session returned; nil otherwise.
+	sess *session
 }
 
 // hooks lets the package's own tests stand in for the kernel on writes.
@@ -64,6 +66,8 @@ type hooks struct {
 	writeData func(f *os.File, b []byte) (int, error)
 	// maxDir, when positive, stands for MaxDirEntries.
 	maxDir int
+	// read, when set, is called with every path read (WithReadHook).
+	read func(rel string)
 }
 
 // NewFS returns an FS rooted at mountPoint, which must be a directory (a live
@@ -122,6 +126,11 @@ func (fs FS) openRoot() (*os.Root, func(), error) {
 	if fs.open != nil {
 		return fs.open, func() {}, nil
 	}
+	if s, ok := fs.active(); ok {
+		r := s.root
+		s.mu.Unlock()
+		return r, func() {}, nil
+	}
 	if err := fs.check(); err != nil {
 		return nil, nil, err
 	}
@@ -136,7 +145,7 @@ func (fs FS) openRoot() (*os.Root, func(), error) {
 // called, so that an exported method reading many files opens the root
 // once. The FS a caller holds still holds no open file.
 func (fs FS) session() (FS, func(), error) {
-	if fs.open != nil {
+	if fs.open != nil || fs.sess != nil {
 		return fs, func() {}, nil
 	}
 	r, done, err := fs.openRoot()
@@ -212,6 +221,16 @@ func (fs FS) readDir(rel string) ([]iofs.DirEntry, error) {
 	if err := fs.snap.unreadableErr(fs, rel); err != nil {
 		return nil, err
 	}
+	if ents, ok, err := fs.sessionReadDir(rel); ok {
+		return ents, err
+	}
+	fs.readHook(rel)
+	return fs.listDir(rel)
+}
+
+// listDir lists the directory rel inside the tree, without the snapshot's
+// check, the session or the hook.
+func (fs FS) listDir(rel string) ([]iofs.DirEntry, error) {
 	r, done, err := fs.openRoot()
 	if err != nil {
 		return nil, err
@@ -238,6 +257,20 @@ func (fs FS) ReadFile(rel string) ([]byte, error) {
 	if err := fs.snap.unreadableErr(fs, rel); err != nil {
 		return nil, err
 	}
+	if f, ok := fs.sessionAttr(rel); ok {
+		v, err := f.value(fs, rel)
+		if err != nil {
+			return nil, err
+		}
+		return []byte(v), nil
+	}
+	fs.readHook(rel)
+	return fs.readFile(rel)
+}
+
+// readFile reads the attribute file rel inside the tree, without the
+// snapshot's check, the session or the hook.
+func (fs FS) readFile(rel string) ([]byte, error) {
 	r, done, err := fs.openRoot()
 	if err != nil {
 		return nil, err
@@ -262,8 +295,39 @@ func (fs FS) read(rel string) (string, error) {
 
 // readRaw reads one attribute untrimmed.
 func (fs FS) readRaw(rel string) (string, error) {
+	if err := fs.snap.unreadableErr(fs, rel); err != nil {
+		return "", err
+	}
+	if f, ok := fs.sessionAttr(rel); ok {
+		return f.value(fs, rel)
+	}
 	b, err := fs.ReadFile(rel)
 	return string(b), err
+}
+
+// readRawOptional is readRaw for an attribute whose absence is
+// meaningful, as readOptional is read's: a missing file is ok false and no
+// error (and, in a session, no error made).
+func (fs FS) readRawOptional(rel string) (raw string, ok bool, err error) {
+	if fs.sess != nil && fs.snap.unreadableErr(fs, rel) == nil {
+		if f, ok := fs.sessionAttr(rel); ok {
+			switch {
+			case f.absent || f.err != nil && isNotExist(f.err):
+				return "", false, nil
+			case f.err != nil:
+				return "", false, f.err
+			}
+			return f.v, true, nil
+		}
+	}
+	raw, err = fs.readRaw(rel)
+	if isNotExist(err) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	return raw, true, nil
 }
 
 // readOptional is read for an attribute whose absence is meaningful: a
@@ -272,6 +336,19 @@ func (fs FS) readRaw(rel string) (string, error) {
 // the tree, a file the snapshot could not read) is an error: unreadable is
 // never taken for absent.
 func (fs FS) readOptional(rel string) (value string, ok bool, err error) {
+	if fs.sess != nil && fs.snap.unreadableErr(fs, rel) == nil {
+		if f, ok := fs.sessionAttr(rel); ok {
+			switch {
+			case f.absent:
+				return "", false, nil
+			case f.err != nil && isNotExist(f.err):
+				return "", false, nil
+			case f.err != nil:
+				return "", false, f.err
+			}
+			return strings.TrimSpace(f.v), true, nil
+		}
+	}
 	v, err := fs.read(rel)
 	if isNotExist(err) {
 		return "", false, nil

@@ -72,7 +72,7 @@ func (fs FS) ModuleParams() (ModuleParams, error) {
 		errs = append(errs, err)
 	}
 	for _, name := range moduleParamNames {
-		rel := path.Join(moduleDir, name)
+		rel := join(moduleDir, name)
 		v, ok, err := fs.readOptional(rel)
 		if err != nil {
 			fail(name, err)
@@ -164,11 +164,12 @@ func (fs FS) DMI() (apst.DMI, error) {
 		{"board_vendor", &d.BoardVendor},
 		{"board_name", &d.BoardName},
 	} {
-		raw, err := fs.readRaw(path.Join(dmiDir, f.name))
+		raw, ok, err := fs.readRawOptional(join(dmiDir, f.name))
 		if err != nil {
-			if !isNotExist(err) {
-				errs = append(errs, err)
-			}
+			errs = append(errs, err)
+			continue
+		}
+		if !ok {
 			continue
 		}
 		*f.dst = strings.TrimSuffix(raw, "\n")

@@ -1,7 +1,10 @@
 package sysfs
 
 import (
+	"slices"
+
 	"fmt"
+	"github.com/nvmeapst/nvmeapst/apst/diagnose"
 	iofs "io/fs"
 	"path"
 	"path/filepath"
@@ -22,47 +25,6 @@ type rawAttr struct {
 	Present bool
 	// Err is set when the file exists but could not be read.
 	Err error
-}
-
-// rawLink holds the ASPM and clock PM controls of a PCIe link, the files of a
-// function's link/ folder (only those the link supports; about v5.5).
-type rawLink struct {
-	L0s, L1, L1_1, L1_2, L1_1PCIPM, L1_2PCIPM, ClkPM rawAttr
-}
-
-// rawFunction is one PCI function on the path from a controller to its root
-// port, with its power-management attributes.
-type rawFunction struct {
-	// Address is the PCI address ("0000:04:00.0").
-	Address string
-	// Dir is the function's folder relative to the root (under devices/).
-	Dir string
-	// D3coldAllowed, Control, RuntimeStatus and PowerState are
-	// d3cold_allowed, power/control, power/runtime_status and power_state.
-	D3coldAllowed, Control, RuntimeStatus, PowerState rawAttr
-	// Link holds the link/ controls.
-	Link rawLink
-}
-
-// rawPower is what sysfs says about the power management of one controller
-// and the PCIe path above it.
-type rawPower struct {
-	// Controller is the controller's name.
-	Controller string
-	// State is the controller's state attribute.
-	State rawAttr
-	// ResetCount, ReconnectCount and CommandErrorCount are the diag/
-	// counters of Linux 7.2.
-	ResetCount, ReconnectCount, CommandErrorCount rawAttr
-	// ASPMPolicy is module/pcie_aspm/parameters/policy; its Value is the
-	// word in force, the one the raw file ("default performance powersave
-	// powersupersave", one word bracketed) brackets.
-	ASPMPolicy rawAttr
-	// Path is the controller's PCI function followed by each bridge up to
-	// the root port; empty for a controller that is not a PCI function.
-	// PathGap says why it is empty or may be short.
-	Path    []rawFunction
-	PathGap string
 }
 
 // aspmPolicy is the pcie_aspm policy parameter.
@@ -92,84 +54,20 @@ func (fs FS) attr(rel string) rawAttr {
 	return rawAttr{Path: rel, Value: v, Present: ok || err != nil, Err: err}
 }
 
-// readPower reads the power-management facts of controller name: its state and
-// diag/ counters, the ASPM policy, and for its PCI function and every
-// bridge up to the root port d3cold_allowed, power/control,
-// power/runtime_status, power_state and the link/ controls. The path is
-// found by resolving class/nvme/NAME/device inside the tree (or from the
-// snapshot, for a bundle whose links are folders). Files the kernel does not
-// have are Present false; files that cannot be read carry their error.
-// It fails only for a name that is not a controller; PowerFacts gives
-// what it reads as the facts a diagnosis takes.
-func (fs FS) readPower(name string) (rawPower, error) {
-	fs, done, err := fs.session()
-	if err != nil {
-		return rawPower{}, err
-	}
-	defer done()
-	if err := checkName(name); err != nil {
-		return rawPower{}, err
-	}
-	if err := fs.checkControllerDir(name); err != nil {
-		return rawPower{}, err
-	}
-	dir := controllerDir(name)
-	p := rawPower{
-		Controller:        name,
-		State:             fs.attr(path.Join(dir, "state")),
-		ResetCount:        fs.attr(path.Join(dir, "diag/reset_count")),
-		ReconnectCount:    fs.attr(path.Join(dir, "diag/reconnect_count")),
-		CommandErrorCount: fs.attr(path.Join(dir, "diag/command_error_count")),
-		ASPMPolicy:        fs.attr(aspmPolicy),
-	}
-	if p.ASPMPolicy.Present && p.ASPMPolicy.Err == nil {
-		if w, err := ParseASPMPolicy(p.ASPMPolicy.Value); err != nil {
-			p.ASPMPolicy.Err = fmt.Errorf("%w (%s)", err, fs.path(aspmPolicy))
+// aspmPolicy reads the pcie_aspm policy parameter; its Value is the word
+// in force, the one the raw file ("default performance powersave
+// powersupersave", one word bracketed) brackets.
+func (fs FS) aspmPolicy() rawAttr {
+	a := fs.attr(aspmPolicy)
+	if a.Present && a.Err == nil {
+		if w, err := ParseASPMPolicy(a.Value); err != nil {
+			a.Err = fmt.Errorf("%w (%s)", err, fs.path(aspmPolicy))
 		} else {
-			p.ASPMPolicy.Value = w
+			a.Value = w
 		}
 	}
-	dirs, gap := fs.pciPath(name)
-	p.PathGap = gap
-	for _, d := range dirs {
-		p.Path = append(p.Path, fs.function(d))
-	}
-	return p, nil
+	return a
 }
-
-// function reads the attributes of the PCI function in folder d.
-func (fs FS) function(d string) rawFunction {
-	f := rawFunction{
-		Address:       strings.ReplaceAll(path.Base(d), "_", ":"),
-		Dir:           d,
-		D3coldAllowed: fs.attr(path.Join(d, "d3cold_allowed")),
-		Control:       fs.attr(path.Join(d, "power/control")),
-		RuntimeStatus: fs.attr(path.Join(d, "power/runtime_status")),
-		PowerState:    fs.attr(path.Join(d, "power_state")),
-	}
-	for _, l := range f.Link.all() {
-		*l.attr = fs.attr(path.Join(d, "link", l.name))
-	}
-	return f
-}
-
-// all returns the link controls with their file names.
-func (l *rawLink) all() []struct {
-	name string
-	attr *rawAttr
-} {
-	return []struct {
-		name string
-		attr *rawAttr
-	}{
-		{"l0s_aspm", &l.L0s}, {"l1_aspm", &l.L1}, {"l1_1_aspm", &l.L1_1}, {"l1_2_aspm", &l.L1_2},
-		{"l1_1_pcipm", &l.L1_1PCIPM}, {"l1_2_pcipm", &l.L1_2PCIPM}, {"clkpm", &l.ClkPM},
-	}
-}
-
-// powerFileNames are the files of a function PowerFacts reads.
-var powerFileNames = []string{"d3cold_allowed", "power/control", "power/runtime_status", "power_state",
-	"link/l0s_aspm", "link/l1_aspm", "link/l1_1_aspm", "link/l1_2_aspm", "link/l1_1_pcipm", "link/l1_2_pcipm", "link/clkpm"}
 
 // PowerFiles returns the paths of the files PowerFacts reads for controller name
 // that exist (as Files does), and the resolved folder of its PCI function
@@ -188,11 +86,16 @@ func (fs FS) PowerFiles(name string) (files []string, pciDir string, err error) 
 		return nil, "", err
 	}
 	dir := controllerDir(name)
-	cands := []string{path.Join(dir, "diag/reset_count"), path.Join(dir, "diag/reconnect_count"), path.Join(dir, "diag/command_error_count")}
+	var cands []string
+	for _, r := range diagnose.ControllerFiles() {
+		if !slices.Contains(controllerAttrs, r.File) { // Files lists those
+			cands = append(cands, path.Join(dir, r.File))
+		}
+	}
 	dirs, _ := fs.pciPath(name)
 	for _, d := range dirs {
-		for _, f := range powerFileNames {
-			cands = append(cands, path.Join(d, f))
+		for _, r := range diagnose.FunctionFiles() {
+			cands = append(cands, path.Join(d, r.File))
 		}
 	}
 	if len(dirs) > 0 {
@@ -209,7 +112,7 @@ func (fs FS) pciPath(name string) ([]string, string) {
 	if fs.snap != nil && fs.snap.pciPaths[name] != "" {
 		dev = fs.snap.pciPaths[name]
 	} else {
-		link := path.Join(controllerDir(name), "device")
+		link := join(controllerDir(name), "device")
 		resolved, err := fs.resolve(link)
 		switch {
 		case isNotExist(err):

@@ -8,26 +8,32 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nvmeapst/nvmeapst/apst/diagnose"
 	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 )
 
 func TestPowerWalksThePCIPath(t *testing.T) {
 	fs, err := NewFS("testdata/laptop-tlp")
 	require.NoError(t, err)
-	p, err := fs.readPower("nvme0")
+	p, errs, err := fs.PowerFacts("nvme0")
 	require.NoError(t, err)
+	assert.Empty(t, errs)
 	assert.Equal(t, "nvme0", p.Controller)
-	assert.Equal(t, rawAttr{Path: "class/nvme/nvme0/state", Value: "live", Present: true}, p.State)
+	assert.Equal(t, diagnose.Fact{Source: "/sys/class/nvme/nvme0/state", Value: "live", Status: diagnose.Read}, p.State)
 	assert.Equal(t, "3", p.ResetCount.Value)
 	assert.Equal(t, "0", p.ReconnectCount.Value)
 	assert.Equal(t, "12", p.CommandErrorCount.Value)
 	assert.Equal(t, "powersupersave", p.ASPMPolicy.Value)
-	assert.Empty(t, p.PathGap)
+	_, gap := fs.pciPath("nvme0")
+	assert.Empty(t, gap)
 	require.Len(t, p.Path, 2)
 	dev, port := p.Path[0], p.Path[1]
 	assert.Equal(t, "0000:04:00.0", dev.Address)
-	assert.Equal(t, "devices/pci0000_00/0000_00_1d.0/0000_04_00.0", dev.Dir)
+	assert.Equal(t, "0000:04:00.0", p.Address)
+	assert.Equal(t, "device", dev.Role)
+	assert.Equal(t, "/sys/devices/pci0000_00/0000_00_1d.0/0000_04_00.0/d3cold_allowed", dev.D3coldAllowed.Source)
 	assert.Equal(t, "0000:00:1d.0", port.Address)
+	assert.Equal(t, "root port", port.Role)
 	assert.Equal(t, "1", dev.D3coldAllowed.Value)
 	assert.Equal(t, "auto", dev.Control.Value)
 	assert.Equal(t, "D0", dev.PowerState.Value)
@@ -35,7 +41,7 @@ func TestPowerWalksThePCIPath(t *testing.T) {
 	assert.Equal(t, "D3hot", port.PowerState.Value)
 	assert.Equal(t, "1", dev.Link.L1_2.Value)
 	assert.Equal(t, "0", port.Link.L0s.Value)
-	assert.Equal(t, "devices/pci0000_00/0000_00_1d.0/link/l1_2_aspm", port.Link.L1_2.Path)
+	assert.Equal(t, "/sys/devices/pci0000_00/0000_00_1d.0/link/l1_2_aspm", port.Link.L1_2.Source)
 
 	files, pciDir, err := fs.PowerFiles("nvme0")
 	require.NoError(t, err)
@@ -50,15 +56,14 @@ func TestPowerWalksThePCIPath(t *testing.T) {
 func TestPowerOnAnOlderKernel(t *testing.T) {
 	fs, err := NewFS("../testdata/sys")
 	require.NoError(t, err)
-	p, err := fs.readPower("nvme0")
+	p, errs, err := fs.PowerFacts("nvme0")
 	require.NoError(t, err)
-	assert.False(t, p.ResetCount.Present)
-	assert.NoError(t, p.ResetCount.Err)
-	assert.False(t, p.ASPMPolicy.Present)
+	assert.Empty(t, errs)
+	assert.Equal(t, diagnose.NotExposed, p.ResetCount.Status)
+	assert.Equal(t, diagnose.NotExposed, p.ASPMPolicy.Status)
 	require.NotEmpty(t, p.Path)
-	assert.False(t, p.Path[0].Link.L1_2.Present)
-	assert.NoError(t, p.Path[0].Link.L1_2.Err)
-	assert.False(t, p.Path[0].PowerState.Present)
+	assert.Equal(t, diagnose.NotExposed, p.Path[0].Link.L1_2.Status)
+	assert.Equal(t, diagnose.NotExposed, p.Path[0].PowerState.Status)
 }
 
 func TestPowerUnreadableAndEscapes(t *testing.T) {
@@ -71,35 +76,40 @@ func TestPowerUnreadableAndEscapes(t *testing.T) {
 	testfixture.Mkfifo(t, filepath.Join(dev, "d3cold_allowed"))
 	fs, err := NewFS(dir)
 	require.NoError(t, err)
-	p, err := fs.readPower("nvme0")
+	p, errs, err := fs.PowerFacts("nvme0")
 	require.NoError(t, err)
-	require.ErrorIs(t, p.ASPMPolicy.Err, ErrInvalidAttribute)
-	require.ErrorIs(t, p.Path[0].D3coldAllowed.Err, ErrNotRegular)
-	assert.True(t, p.Path[0].D3coldAllowed.Present)
+	require.Len(t, errs, 2)
+	require.ErrorIs(t, errs[0], ErrInvalidAttribute, "the policy, read before the path")
+	require.ErrorIs(t, errs[1], ErrNotRegular)
+	assert.Equal(t, diagnose.Unreadable, p.ASPMPolicy.Status)
+	assert.Equal(t, diagnose.Unreadable, p.Path[0].D3coldAllowed.Status)
+	assert.Equal(t, errs[1].Error(), p.Path[0].D3coldAllowed.Error)
 
 	// A device link that leaves the tree gives no path, with the reason.
 	link := filepath.Join(dev, "nvme/nvme0/device")
 	require.NoError(t, os.Remove(link))
 	require.NoError(t, os.Symlink("../../../../../../../../etc", link))
-	p, err = fs.readPower("nvme0")
+	p, _, err = fs.PowerFacts("nvme0")
 	require.NoError(t, err)
 	assert.Empty(t, p.Path)
-	assert.Contains(t, p.PathGap, "leaves the tree")
+	_, gap := fs.pciPath("nvme0")
+	assert.Contains(t, gap, "leaves the tree")
 
 	// A snapshot (a bundle, whose links are folders) supplies the path.
 	require.NoError(t, os.Remove(link))
 	require.NoError(t, os.Mkdir(link, 0o755))
-	p, err = fs.readPower("nvme0")
+	p, _, err = fs.PowerFacts("nvme0")
 	require.NoError(t, err)
 	assert.Empty(t, p.Path)
-	assert.Contains(t, p.PathGap, "is not a PCI function's")
-	p, err = fs.WithSnapshot(Snapshot{PCIPaths: map[string]string{"nvme0": "devices/pci0000_00/0000_00_1d.0/0000_04_00.0"}}).readPower("nvme0")
+	_, gap = fs.pciPath("nvme0")
+	assert.Contains(t, gap, "is not a PCI function's")
+	p, _, err = fs.WithSnapshot(Snapshot{PCIPaths: map[string]string{"nvme0": "devices/pci0000_00/0000_00_1d.0/0000_04_00.0"}}).PowerFacts("nvme0")
 	require.NoError(t, err)
 	assert.Len(t, p.Path, 2)
 
-	_, err = fs.readPower("../x")
+	_, _, err = fs.PowerFacts("../x")
 	require.ErrorIs(t, err, ErrInvalidName)
-	_, err = fs.readPower("nvme9")
+	_, _, err = fs.PowerFacts("nvme9")
 	require.ErrorIs(t, err, os.ErrNotExist)
 }
 

@@ -1,6 +1,9 @@
 package sysfs
 
 import (
+	"path"
+	"strings"
+
 	"github.com/nvmeapst/nvmeapst/apst/diagnose"
 )
 
@@ -20,8 +23,15 @@ import (
 // are not sysfs's: the caller fills them.
 func (fs FS) PowerFacts(name string) (f diagnose.Facts, errs []error, err error) {
 	f.Controller = name
-	p, err := fs.readPower(name)
+	fs, done, err := fs.session()
 	if err != nil {
+		return f, nil, err
+	}
+	defer done()
+	if err := checkName(name); err != nil {
+		return f, nil, err
+	}
+	if err := fs.checkControllerDir(name); err != nil {
 		return f, nil, err
 	}
 	fact := func(a rawAttr) diagnose.Fact {
@@ -30,25 +40,27 @@ func (fs FS) PowerFacts(name string) (f diagnose.Facts, errs []error, err error)
 		}
 		return factOf(a)
 	}
-	f.State = fact(p.State)
-	f.ResetCount, f.ReconnectCount, f.CommandErrorCount = fact(p.ResetCount), fact(p.ReconnectCount), fact(p.CommandErrorCount)
-	f.ASPMPolicy = fact(p.ASPMPolicy)
-	for i, fn := range p.Path {
-		role := "bridge"
+	// Every file of the tables of package diagnose: a new fact is a row
+	// there, read here unchanged.
+	dir := controllerDir(name)
+	for _, r := range diagnose.ControllerFiles() {
+		*r.Fact(&f) = fact(fs.attr(join(dir, r.File)))
+	}
+	f.ASPMPolicy = fact(fs.aspmPolicy())
+	dirs, _ := fs.pciPath(name)
+	for i, d := range dirs {
+		fn := diagnose.Function{Address: strings.ReplaceAll(path.Base(d), "_", ":"), Role: "bridge"}
 		switch {
 		case i == 0:
-			role = "device"
+			fn.Role = "device"
 			f.Address = fn.Address
-		case i == len(p.Path)-1:
-			role = "root port"
+		case i == len(dirs)-1:
+			fn.Role = "root port"
 		}
-		df := diagnose.Function{Address: fn.Address, Role: role,
-			D3coldAllowed: fact(fn.D3coldAllowed), Control: fact(fn.Control),
-			RuntimeStatus: fact(fn.RuntimeStatus), PowerState: fact(fn.PowerState),
+		for _, r := range diagnose.FunctionFiles() {
+			*r.Fact(&fn) = fact(fs.attr(join(d, r.File)))
 		}
-		df.Link = diagnose.LinkPM{L0s: fact(fn.Link.L0s), L1: fact(fn.Link.L1), L1_1: fact(fn.Link.L1_1), L1_2: fact(fn.Link.L1_2),
-			L1_1PCIPM: fact(fn.Link.L1_1PCIPM), L1_2PCIPM: fact(fn.Link.L1_2PCIPM), ClkPM: fact(fn.Link.ClkPM)}
-		f.Path = append(f.Path, df)
+		f.Path = append(f.Path, fn)
 	}
 	return f, errs, nil
 }

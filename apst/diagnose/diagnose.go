@@ -30,6 +30,10 @@ type Input struct {
 	// the current kernel when the release is unknown), said in a note.
 	Identify *powerstate.Controller
 	Params   apst.Params
+	// Plan is the plan apst.Build made of Identify and Params, when the
+	// caller has it already (a report's); nil builds it here. It is used
+	// only with Identify and non-zero Params.
+	Plan *apst.Plan
 	// Release is the kernel release (zero when unknown: the log's or the
 	// facts' release is used when they have one).
 	Release apst.Release

@@ -121,7 +121,8 @@ func observe(in *Input) *signals {
 	}
 	if in.Identify != nil && s.inc != nil {
 		params := in.Params
-		if params.Generation == 0 {
+		given := params.Generation != 0
+		if !given {
 			// The zero Params: the defaults of the log's release.
 			gen, err := s.release.Generation()
 			if err != nil {
@@ -133,8 +134,9 @@ func observe(in *Input) *signals {
 			s.notes = append(s.notes, fmt.Sprintf("no kernel parameters were given: the APST plan assumes the module defaults of %s (bound %s) and the quirks the kernel's tables give the drive (%s)", gen, params.Bound, params.Quirks))
 		}
 		in.Params = params
-		p, err := apst.Build(in.Identify, params)
-		if err != nil {
+		if given && in.Plan != nil {
+			s.plan = in.Plan
+		} else if p, err := apst.Build(in.Identify, params); err != nil {
 			s.planErr = err
 			s.notes = append(s.notes, "the APST plan could not be built: "+err.Error())
 		} else {

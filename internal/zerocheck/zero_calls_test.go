@@ -898,6 +898,9 @@ var zeroCalls = []zeroCall{
 	{"sysfs.FS.Root", func() []any {
 		return results(sysfs.FS{}.Root())
 	}},
+	{"sysfs.FS.Session", func() []any {
+		return results(sysfs.FS{}.Session())
+	}},
 	{"sysfs.FS.SetCPULatency", func() []any {
 		return results(sysfs.FS{}.SetCPULatency("", 0))
 	}},
@@ -912,6 +915,9 @@ var zeroCalls = []zeroCall{
 	}},
 	{"sysfs.FS.SystemFiles", func() []any {
 		return results(sysfs.FS{}.SystemFiles())
+	}},
+	{"sysfs.FS.WithReadHook", func() []any {
+		return results(sysfs.FS{}.WithReadHook(func(string) {}))
 	}},
 	{"sysfs.FS.WithSnapshot", func() []any {
 		return results(sysfs.FS{}.WithSnapshot(sysfs.Snapshot{}))
