@@ -206,9 +206,9 @@ type input struct {
 	// one is known.
 	format  powerstate.Format
 	feature FeatureFormat
-	text   string
-	marker int
-	prefix string
+	text    string
+	marker  int
+	prefix  string
 	// decoded says the text was decoded from quoted-printable.
 	decoded bool
 	// dump is the hex dump of a binary capture the text holds, dumpErr
