@@ -106,7 +106,9 @@ type ShardDrive struct {
 // error a function returns ends DecodeShard, which returns it unchanged.
 // A nil function is not called.
 type ShardVisitor struct {
-	// Head is called once, before the first drive.
+	// Head is called once, before the first drive, with the head as read
+	// (empty when the shard has none): the caller checks its
+	// configurations and kernel quirks against those of its survey.
 	Head func(*ShardHead) error
 	// Drive is called for each drive's row.
 	Drive func(*ShardDrive) error
