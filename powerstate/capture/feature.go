@@ -48,6 +48,10 @@ func ParseFeature(r io.Reader) (apst.Feature, error) {
 //     Entries" and 32 blocks of "Entry[ 0]" (with three trailing spaces up
 //     to v2.8), "Idle Time Prior to Transition (ITPT): 100 ms" and "Idle
 //     Transition Power State   (ITPS): 3", every line starting with a tab;
+//   - the -H text of nvme-cli's "name : value" tables
+//     (FeatureTextTable, feature_table.go): the same lines with each
+//     field's name padded before " : " ("Idle Time Prior to Transition
+//     (ITPT) : 100 ms", "Idle Transition Power State (ITPS)   : 3");
 //   - the same without -H: the header and a hex dump of the buffer
 //     ("0000: 18 64 00 00 ..."), which keeps all 64 bits of each entry;
 //   - the JSON of "-o json": the "feature: 0x0c" object with the select's
