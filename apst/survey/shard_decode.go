@@ -65,11 +65,15 @@ func (e *ShardRowError) Is(target error) bool { return target == ErrBadShard }
 // (names and parameters, as JSON) and whether kernel quirks were applied.
 // KernelQuirks is nil when the shard does not say.
 type ShardHead struct {
-	Configs []struct {
-		Name   string          `json:"name"`
-		Params json.RawMessage `json:"params"`
-	} `json:"configs"`
-	KernelQuirks *bool `json:"kernel_quirks"`
+	Configs      []ShardHeadConfig `json:"configs"`
+	KernelQuirks *bool             `json:"kernel_quirks"`
+}
+
+// ShardHeadConfig is a configuration of a shard's head: its name and its
+// parameters as the shard wrote them (apst.Params' JSON).
+type ShardHeadConfig struct {
+	Name   string          `json:"name"`
+	Params json.RawMessage `json:"params"`
 }
 
 // ShardUnreadable is a file a survey could not read: its path, the error
