@@ -3,13 +3,16 @@ package capture
 import "strings"
 
 // nvme-cli's -H output of Get Features FID 0Ch in its "name : value"
-// tables (FeatureTextTable). Since nvme-cli moved its stdout printer to
-// shared tables (nvme-print-stdout.c: stdout_auto_pst builds each entry
-// with stdout_kv_table_create, shr_table_set_indent(t, 2) and
-// stdout_kv_add, which writes three left-aligned columns: the name, ":"
-// and the value), each field is printed as its name padded to the widest
-// name of its table, a blank, a colon, a blank and the value, and the ITPS
-// name lost the three blanks before "(ITPS)" that v0.9 to v2.x print:
+// tables (FeatureTextTable). nvme-cli's tabularized stdout printer
+// (linux-nvme/nvme-cli pull request 4049, "tabularize stdout output",
+// open in September 2026, and nvme-print-stdout.c on its default branch)
+// builds each APST entry with stdout_kv_table_create,
+// shr_table_set_indent(t, 2) and stdout_kv_add, which writes three
+// left-aligned columns: the name, ":" and the value. Each field is thus
+// its name padded to the widest name of its table, a blank, a colon, a
+// blank and the value, as in the pull request's real id-ctrl sample
+// ("vid       : 0x2646", a Kingston NV2), and the ITPS name lost the three
+// blanks before "(ITPS)" that v0.9 to v2.x print:
 //
 //	get-feature:0x0c (Autonomous Power State Transition), Current value:0x00000001
 //		Autonomous Power State Transition Enable (APSTE): Enabled
@@ -20,10 +23,12 @@ import "strings"
 //		  Idle Transition Power State (ITPS)   : 3
 //		.................
 //
-// (the facts are those of linux-nvme/nvme-cli's nvme-print-stdout.c at its
-// default branch: the source named, no code copied). The padding between a
-// name and its colon depends on the table, so any run of blanks is read;
-// a capture mixes no layouts: the first field line decides.
+// No capture of a drive's APST table in this layout has been published
+// yet: the lines above are built from the printer's source (facts and
+// formats, no code copied), so the reader takes what may vary with the
+// table code: any run of blanks or tabs before a field and between its
+// name and the colon, and the APSTE line in either layout. A capture
+// mixes no layouts in its entries: the first field line decides.
 
 // featureTextForm tells from a -H field line t which -H layout it is in:
 // FeatureTextTable for a "name : value" line, FeatureText otherwise.
