@@ -35,6 +35,7 @@ type ShardError struct {
 	Err    error
 }
 
+// Error writes "survey: shard: " and Detail.
 func (e *ShardError) Error() string { return "survey: shard: " + e.Detail }
 
 // Unwrap returns the cause (nil when none).
@@ -51,6 +52,7 @@ type ShardRowError struct {
 	Err   error
 }
 
+// Error names the drive, its quoted path and the cause.
 func (e *ShardRowError) Error() string {
 	return fmt.Sprintf("survey: shard: drive %d (%s): %v", e.Drive, strconv.Quote(e.Name), e.Err)
 }
@@ -489,6 +491,7 @@ func (m *shardRowIn) record() (Record, error) {
 // the untrusted text as read (Error quotes it).
 type VendorIDError struct{ VendorID string }
 
+// Error quotes the vendor_id and says what a row writes.
 func (e *VendorIDError) Error() string {
 	return "vendor_id " + strconv.Quote(e.VendorID) + ": want 0x and 4 hexadecimal digits"
 }

@@ -106,7 +106,7 @@ func NewShardRow(row *Row, format string, full bool) ShardRow {
 			Sent: r.Plan.Sent, Enabled: r.Plan.Enabled, MaxPS: r.Plan.MaxPS,
 			MaxRoundTripUS: uint64(r.Plan.MaxRoundTrip),
 			DeepestState:   int(r.Reach.Deepest), WorstExitLatencyUS: uint64(r.Reach.WorstExitLatency),
-			DeepestStateMaxPowerW: Watts(r.DeepestMaxPower.MicroWatts()),
+			DeepestStateMaxPowerW: watts(r.DeepestMaxPower.MicroWatts()),
 			ReachableStates:       stateList(r.Reach.States),
 			Outcome:               r.Plan.Outcome.String(),
 		}
@@ -133,7 +133,7 @@ func NewShardRow(row *Row, format string, full bool) ShardRow {
 	for i, st := range row.Sweep {
 		d.BoundSweep[i] = ShardStep{
 			MinUS: uint64(st.Min), WorstExitLatencyUS: uint64(st.WorstExitLatency),
-			DeepestStateMaxPowerW: Watts(uint64(st.DeepestMaxPower)),
+			DeepestStateMaxPowerW: watts(uint64(st.DeepestMaxPower)),
 			ReachableStates:       stateList(st.Reach), Same: st.Same,
 		}
 	}
@@ -150,9 +150,9 @@ func stateList(set apst.States) []int {
 	return out
 }
 
-// Watts converts µW to W as a shard writes powers; DecodeShardRow reads
+// watts converts µW to W as a shard writes powers; DecodeShardRow reads
 // them back exactly, on every power a drive can have.
-func Watts(uw uint64) float64 { return float64(uw) / 1e6 }
+func watts(uw uint64) float64 { return float64(uw) / 1e6 }
 
 // maxPowerUW is the largest deepest-state power a drive can have: MP 65535
 // in units of 0.01 W.
@@ -162,7 +162,7 @@ const maxPowerUW = 65535 * 10000
 // refusing what Watts cannot have written.
 func microWatts(w float64) (apst.MicroWatts, error) {
 	uw := math.Round(w * 1e6)
-	if !(uw >= 0 && uw <= maxPowerUW) || Watts(uint64(uw)) != w {
+	if !(uw >= 0 && uw <= maxPowerUW) || watts(uint64(uw)) != w {
 		return 0, fmt.Errorf("power %v W is not a drive's maximum power", w)
 	}
 	return apst.MicroWatts(uw), nil

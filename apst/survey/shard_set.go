@@ -25,6 +25,7 @@ type ShardConflictError struct {
 	Invalid       bool
 }
 
+// Error names the sources (quoted) and the identity.
 func (e *ShardConflictError) Error() string {
 	switch {
 	case e.Invalid:
