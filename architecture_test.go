@@ -1,8 +1,12 @@
 package nvmeapst_test
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -124,5 +128,76 @@ func TestEveryPackageListed(t *testing.T) {
 		}
 		assert.Contains(t, string(readme), "| `"+name+"`", "README.md's package table lists %s", name)
 		assert.Contains(t, string(doc), name, "doc.go names %s", name)
+	}
+}
+
+// funcNames returns the top-level functions and methods (as "Type.Name")
+// that dirs' Go files define, test files aside, whatever their build tags,
+// each with the file that defines it.
+func funcNames(t *testing.T, dirs ...string) map[string]string {
+	t.Helper()
+	names := map[string]string{}
+	fset := token.NewFileSet()
+	for _, dir := range dirs {
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		require.NoError(t, err)
+		require.NotEmpty(t, files, "no Go files in %s", dir)
+		for _, file := range files {
+			if strings.HasSuffix(file, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
+			require.NoError(t, err)
+			for _, decl := range f.Decls {
+				fd, ok := decl.(*ast.FuncDecl)
+				if !ok {
+					continue
+				}
+				name := fd.Name.Name
+				if fd.Recv != nil && len(fd.Recv.List) == 1 {
+					name = recvName(fd.Recv.List[0].Type) + "." + name
+				}
+				names[name] = file
+			}
+		}
+	}
+	return names
+}
+
+// recvName is the name of a method's receiver type: T of T, *T, T[P] or *T[P].
+func recvName(e ast.Expr) string {
+	for {
+		switch x := e.(type) {
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.IndexListExpr:
+			e = x.X
+		case *ast.Ident:
+			return x.Name
+		default:
+			return "?"
+		}
+	}
+}
+
+// TestNoSharedFunctionNames: no top-level function or method name is
+// defined in both the command (examples/apstctl) and the page
+// (examples/web, examples/web/app), main and init aside (every program
+// has them): code the two share lives in examples/internal, not in two
+// copies under one name.
+func TestNoSharedFunctionNames(t *testing.T) {
+	cmd := funcNames(t, "examples/apstctl")
+	page := funcNames(t, "examples/web", "examples/web/app")
+	require.Contains(t, cmd, "runCommand", "the parse found the command's functions")
+	require.Contains(t, page, "serve", "the parse found the page's functions")
+	for name, file := range cmd {
+		if name == "main" || name == "init" {
+			continue
+		}
+		if other, ok := page[name]; ok {
+			t.Errorf("%s is defined in both %s and %s: move the shared code to examples/internal", name, file, other)
+		}
 	}
 }

@@ -36,44 +36,32 @@ func (v Version) String() string {
 	return fmt.Sprintf("%d.%d", v.Major(), v.Minor())
 }
 
-// Format names a capture format: where a Controller's data came from, or
-// the form of an APST feature capture. Package powerstate/capture reads
-// every one of them; the enumeration is declared here because
-// Controller.Format records it, so one enumeration names every tool output
-// the project reads.
+// Format names an Identify Controller capture format: where a
+// Controller's data came from. Package powerstate/capture reads every one
+// of them; the enumeration is declared here because Controller.Format
+// records it. The forms of an APST feature capture are not here: they are
+// capture.FeatureFormat, so that a new get-feature form touches
+// powerstate/capture alone.
 type Format uint8
 
 // The capture formats.
 const (
-	FormatUnknown        Format = iota // not recorded (a Controller built in code) or not recognised
-	FormatBinary                       // a 4096-byte Identify Controller image
-	FormatNVMeCLIText                  // nvme id-ctrl text output
-	FormatNVMeCLIJSON                  // nvme id-ctrl -o json
-	FormatSmartctlText                 // smartctl -a/-x/-c text
-	FormatSmartctlJSON                 // smartctl -j (7.5 and later)
-	FormatFeatureBinary                // the raw 256-byte APST data buffer (Feature 0Ch)
-	FormatFeatureText                  // nvme get-feature -f 0x0c -H
-	FormatFeatureHexDump               // nvme get-feature -f 0x0c (a hex dump of the buffer)
-	FormatFeatureJSON                  // nvme get-feature -f 0x0c -o json
+	FormatUnknown      Format = iota // not recorded (a Controller built in code) or not recognised
+	FormatBinary                     // a 4096-byte Identify Controller image
+	FormatNVMeCLIText                // nvme id-ctrl text output
+	FormatNVMeCLIJSON                // nvme id-ctrl -o json
+	FormatSmartctlText               // smartctl -a/-x/-c text
+	FormatSmartctlJSON               // smartctl -j (7.5 and later)
 )
 
 var formatNames = [...]string{
-	FormatUnknown:        "unknown",
-	FormatBinary:         "binary",
-	FormatNVMeCLIText:    "nvme-cli-text",
-	FormatNVMeCLIJSON:    "nvme-cli-json",
-	FormatSmartctlText:   "smartctl-text",
-	FormatSmartctlJSON:   "smartctl-json",
-	FormatFeatureBinary:  "feature-binary",
-	FormatFeatureText:    "feature-text",
-	FormatFeatureHexDump: "feature-hexdump",
-	FormatFeatureJSON:    "feature-json",
+	FormatUnknown:      "unknown",
+	FormatBinary:       "binary",
+	FormatNVMeCLIText:  "nvme-cli-text",
+	FormatNVMeCLIJSON:  "nvme-cli-json",
+	FormatSmartctlText: "smartctl-text",
+	FormatSmartctlJSON: "smartctl-json",
 }
-
-// Feature reports whether f is one of the APST feature capture formats
-// (FormatFeatureBinary to FormatFeatureJSON), which carry a programmed table
-// and no Identify data.
-func (f Format) Feature() bool { return f >= FormatFeatureBinary && f <= FormatFeatureJSON }
 
 // String returns the format's stable name, e.g. "nvme-cli-json".
 func (f Format) String() string {

@@ -23,7 +23,7 @@ func TestEnumText(t *testing.T) {
 		require.NoError(t, back.UnmarshalText(b))
 		assert.Equal(t, any(v), get())
 	}
-	for f := powerstate.FormatUnknown; f <= powerstate.FormatFeatureJSON; f++ {
+	for f := powerstate.FormatUnknown; f <= powerstate.FormatSmartctlJSON; f++ {
 		var back powerstate.Format
 		check(f, &back, func() any { return back })
 	}

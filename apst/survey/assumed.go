@@ -91,3 +91,42 @@ func (ac *assumedCache) of(p *apst.Plan, c *powerstate.Controller) Assumed {
 	}
 	return apsta | kinds
 }
+
+// assumedNames are the names of the kinds, in the order Names lists them:
+// a shard row's "assumed".
+var assumedNames = [...]struct {
+	kind Assumed
+	name string
+}{
+	{AssumedAPSTA, "apsta-unknown"},
+	{AssumedRelease, "release-unknown"},
+	{AssumedBase, "base-unknown"},
+	{AssumedDMI, "dmi-unchecked"},
+}
+
+// Names returns the names of the kinds a holds ("apsta-unknown",
+// "release-unknown", "base-unknown", "dmi-unchecked"), in that order; nil
+// when none.
+func (a Assumed) Names() []string {
+	var out []string
+	for _, k := range assumedNames {
+		if a&k.kind != 0 {
+			out = append(out, k.name)
+		}
+	}
+	return out
+}
+
+// AssumedOfNames returns the kinds names lists, as Names writes them;
+// names of no kind (a newer writer's) are left out.
+func AssumedOfNames(names []string) Assumed {
+	var a Assumed
+	for _, n := range names {
+		for _, k := range assumedNames {
+			if n == k.name {
+				a |= k.kind
+			}
+		}
+	}
+	return a
+}

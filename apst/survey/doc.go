@@ -36,8 +36,13 @@
 // its medians, 90th percentiles and name lists, and the stall budget for a
 // budget chosen later, cannot be combined from partial summaries; the
 // records can, and they are no larger than the summary's own name lists.
-// apstctl writes each drive's record in its row of the survey's JSON report
-// and "apstctl survey --merge" reads them back.
+// The shards travel as survey shards, the JSON or NDJSON report whose codec
+// is here: [AppendShardRow] and [NewShardRow] write a drive's row,
+// [DecodeShard] reads a whole shard back (checking that its summary counts
+// what it holds) and [DecodeShardRow] one row, [ShardID] computes a
+// survey's identity and [ShardSet] refuses a survey or a drive that two
+// shards hold. The package does no I/O itself: the caller opens the files.
+// apstctl survey writes shards and "apstctl survey --merge" reads them.
 //
 // # Contracts
 //

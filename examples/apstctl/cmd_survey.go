@@ -96,14 +96,10 @@ func surveyConfigs(with []string) ([]analysis.Config, error) {
 	return configs, nil
 }
 
-// surveyUnreadable is a file the survey could not use.
-type surveyUnreadable struct {
-	Path  string `json:"path"`
-	Error string `json:"error"`
-	// Reason classifies Error (survey_reasons.go); "" in a shard of an
-	// older apstctl.
-	Reason string `json:"reason,omitempty"`
-}
+// surveyUnreadable is a file the survey could not use: its Reason
+// classifies its Error (survey_reasons.go), "" in a shard of an older
+// apstctl.
+type surveyUnreadable = survey.ShardUnreadable
 
 // surveyOutput writes the report as the drives come.
 type surveyOutput interface {
@@ -135,14 +131,10 @@ type surveyRun struct {
 	assumed surveyAssumedCounts
 	// bundleDrives counts the rows of controllers of bundles.
 	bundleDrives int
-	// shards are the identities of the surveys a merged report holds, in
-	// order; shardFiles maps each to the argument that held it.
-	shards     []string
-	shardFiles map[string]string
-	// mergedRows maps the hash of each merged drive's row (without what
-	// only --full writes) to the argument it came from, so that a drive
-	// two shards both hold is refused (overlapping shards).
-	mergedRows map[[16]byte]string
+	// shards holds the identities of the surveys a merged report holds
+	// and its drives, each with the argument that held it, so that a
+	// survey or a drive two arguments hold is refused.
+	shards survey.ShardSet
 }
 
 // run surveys the positional arguments (directories, files, or with

@@ -36,34 +36,6 @@ var assumedKinds = [...]struct {
 	{survey.AssumedDMI, assumedDMI, func(s *surveyAssumedCounts) *int { return &s.DMIUnchecked }},
 }
 
-// rowAssumed returns the names of the kinds of assumption the row's answers
-// made under any configuration (survey.Row.Assumed; the PCI ID's are
-// quirks_inferred_from and quirks_unchecked_pci), in a fixed order; nil
-// when none.
-func rowAssumed(row *survey.Row) []string {
-	var out []string
-	for _, k := range assumedKinds {
-		if row.Assumed&k.kind != 0 {
-			out = append(out, k.name)
-		}
-	}
-	return out
-}
-
-// assumedOfNames returns the kinds a merged row's "assumed" names; names of
-// no kind (a newer apstctl's) are left out.
-func assumedOfNames(names []string) survey.Assumed {
-	var a survey.Assumed
-	for _, n := range names {
-		for _, k := range assumedKinds {
-			if n == k.name {
-				a |= k.kind
-			}
-		}
-	}
-	return a
-}
-
 // surveyAssumedCounts counts the drives per kind of assumption.
 type surveyAssumedCounts struct {
 	APSTAUnknown   int `json:"apsta_unknown"`

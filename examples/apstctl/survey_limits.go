@@ -1,10 +1,5 @@
 package main
 
-import (
-	"fmt"
-	"io"
-)
-
 // Limits of "apstctl survey" on what its command line and its inputs
 // control (docs/spec/cli.md, "survey: limits").
 const (
@@ -17,13 +12,9 @@ const (
 	// one as it comes.
 	surveyUnreadableListMax  = 10000
 	surveyUnreadableBytesMax = 8 << 20
-	// surveyMergeValueMax bounds each JSON value --merge reads from a
-	// shard (a drive's row, an unreadable entry, the head, the summary).
-	surveyMergeValueMax = 1 << 20
-	// surveyMergePathMax and surveyMergeVendorMax bound a row's path
-	// (PATH_MAX) and vendor name.
-	surveyMergePathMax   = 4096
-	surveyMergeVendorMax = 64
+	// What --merge reads of a shard is bounded by apst/survey's decoder:
+	// survey.ShardValueMax for each JSON value, survey.ShardPathMax and
+	// survey.ShardVendorMax for a row's path (PATH_MAX) and vendor name.
 )
 
 // defaultSurveyWorkers is --workers' default: one per CPU, within the
@@ -97,30 +88,3 @@ func (l *unreadableList) len() int { return l.total }
 
 // notListed returns the number of unreadable files counted but not listed.
 func (l *unreadableList) notListed() int { return l.total - len(l.listed) }
-
-// errValueTooLarge is the error of a budgetReader whose budget ran out.
-var errValueTooLarge = fmt.Errorf("a JSON value longer than %d bytes (the limit of --merge)", surveyMergeValueMax)
-
-// budgetReader reads from r at most left bytes, then fails with
-// errValueTooLarge: --merge gives each JSON value it decodes a fresh
-// budget, so that one huge value (a 100 MB path) is refused after about
-// surveyMergeValueMax bytes instead of being held whole.
-type budgetReader struct {
-	r    io.Reader
-	left int
-}
-
-func (b *budgetReader) Read(p []byte) (int, error) {
-	if b.left <= 0 {
-		return 0, errValueTooLarge
-	}
-	if len(p) > b.left {
-		p = p[:b.left]
-	}
-	n, err := b.r.Read(p)
-	b.left -= n
-	return n, err
-}
-
-// reset gives the next value its budget.
-func (b *budgetReader) reset() { b.left = surveyMergeValueMax }

@@ -38,10 +38,11 @@ import (
 var static embed.FS
 
 func main() {
-	os.Exit(run(os.Args[1:]))
+	os.Exit(serve(os.Args[1:]))
 }
 
-func run(args []string) int {
+// serve builds the page and serves it, or writes it to -out; it returns the exit status.
+func serve(args []string) int {
 	fl := flag.NewFlagSet("web", flag.ContinueOnError)
 	out := fl.String("out", "", "write the static files to `DIR` (created if needed) and exit, instead of serving")
 	addr := fl.String("addr", "127.0.0.1:8025", "serve on `HOST:PORT` (localhost by default: the page needs no other machine)")

@@ -620,8 +620,14 @@ var zeroCalls = []zeroCall{
 	{"udev.Write.IsTolerance", func() []any {
 		return results(udev.Write{}.IsTolerance())
 	}},
+	{"survey.AppendShardRow", func() []any {
+		return results(survey.AppendShardRow(nil, &survey.Row{}, ""))
+	}},
 	{"survey.AssumedOf", func() []any {
 		return results(survey.AssumedOf(&apst.Assumptions{}))
+	}},
+	{"survey.DecodeShard", func() []any {
+		return results(survey.DecodeShard(strings.NewReader(""), survey.ShardVisitor{}))
 	}},
 	{"survey.DriveVendor", func() []any {
 		return results(survey.DriveVendor("", &powerstate.Controller{}))
@@ -629,11 +635,61 @@ var zeroCalls = []zeroCall{
 	{"survey.New", func() []any {
 		return results(survey.New(analysis.Config{}))
 	}},
+	{"survey.NewShardRow", func() []any {
+		return results(survey.NewShardRow(&survey.Row{}, "", false))
+	}},
 	{"survey.NewWithOptions", func() []any {
 		return results(survey.NewWithOptions(survey.Options{}, analysis.Config{}))
 	}},
 	{"survey.Row.Record", func() []any {
 		return results((&survey.Row{}).Record())
+	}},
+	{"survey.ShardConflictError.Error", func() []any {
+		return results((&survey.ShardConflictError{}).Error())
+	}},
+	{"survey.ShardError.Error", func() []any {
+		return results((&survey.ShardError{}).Error())
+	}},
+	{"survey.ShardError.Is", func() []any {
+		return results((&survey.ShardError{}).Is(nil))
+	}},
+	{"survey.ShardError.Unwrap", func() []any {
+		return results((&survey.ShardError{}).Unwrap())
+	}},
+	{"survey.ShardID.CompactRow", func() []any {
+		(&survey.ShardID{}).CompactRow(nil)
+		return nil
+	}},
+	{"survey.ShardID.Row", func() []any {
+		return results((&survey.ShardID{}).Row(nil))
+	}},
+	{"survey.ShardID.Sum", func() []any {
+		return results((&survey.ShardID{}).Sum())
+	}},
+	{"survey.ShardID.Unreadable", func() []any {
+		(&survey.ShardID{}).Unreadable(survey.ShardUnreadable{})
+		return nil
+	}},
+	{"survey.ShardRowError.Error", func() []any {
+		return results((&survey.ShardRowError{}).Error())
+	}},
+	{"survey.ShardRowError.Is", func() []any {
+		return results((&survey.ShardRowError{}).Is(nil))
+	}},
+	{"survey.ShardRowError.Unwrap", func() []any {
+		return results((&survey.ShardRowError{}).Unwrap())
+	}},
+	{"survey.ShardSet.Add", func() []any {
+		return results((&survey.ShardSet{}).Add("", nil, ""))
+	}},
+	{"survey.ShardSet.Len", func() []any {
+		return results((&survey.ShardSet{}).Len())
+	}},
+	{"survey.ShardSet.Row", func() []any {
+		return results((&survey.ShardSet{}).Row("", nil))
+	}},
+	{"survey.ShardSet.Shards", func() []any {
+		return results((&survey.ShardSet{}).Shards())
 	}},
 	{"survey.Survey.Add", func() []any {
 		return results((&survey.Survey{}).Add("", &powerstate.Controller{}))
@@ -667,6 +723,9 @@ var zeroCalls = []zeroCall{
 	}},
 	{"survey.Survey.Summary", func() []any {
 		return results((&survey.Survey{}).Summary())
+	}},
+	{"survey.VendorIDError.Error", func() []any {
+		return results((&survey.VendorIDError{}).Error())
 	}},
 	{"ioctl.CommandError.Error", func() []any {
 		return results((&ioctl.CommandError{}).Error())

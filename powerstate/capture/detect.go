@@ -24,18 +24,24 @@ import (
 //     header, or a "Model Number:" line;
 //   - FormatNVMeCLIText: "NVME Identify Controller:", a "ps    0 : mp:" line
 //     or an id-ctrl key line such as "vid       : 0x144d" or "npss    : 4";
-//   - the feature formats (which ParseFeatureCapture reads): 256
-//     bytes that are not text (FormatFeatureBinary), a "get-feature:" line
-//     or the -H APSTE line (FormatFeatureText, or FormatFeatureHexDump when
-//     no -H field follows, or a hex dump of 256 bytes without the
-//     header), a JSON object with a "feature: 0x0c" key
-//     (FormatFeatureJSON).
 //
 // The first marker found decides; markers are found on lines indented or
 // quoted with "> " too, and in a quoted-printable mail body (decoded
 // first). Text in UTF-16 with a byte order mark is recognised.
-// FormatUnknown is returned when nothing matches.
+// FormatUnknown is returned when nothing matches, and for an APST feature
+// capture, whose form DetectFeatureFormat tells.
 func DetectFormat(b []byte) powerstate.Format { return detect(b).format }
+
+// DetectFeatureFormat tells which APST feature capture form b is in (which
+// ParseFeatureCapture reads), from its content alone, as DetectFormat does
+// for the Identify Controller forms: 256 bytes that are not text
+// (FeatureBinary), a "get-feature:" line or the -H APSTE line (FeatureText;
+// FeatureTextTable when its fields are nvme-cli's "name : value" tables;
+// FeatureHexDump when no -H field follows, or a hex dump of 256 bytes
+// without the header), a JSON object with a "feature: 0x0c" key
+// (FeatureJSON). FeatureUnknown is returned when nothing matches, and for
+// an Identify Controller capture.
+func DetectFeatureFormat(b []byte) FeatureFormat { return detect(b).feature }
 
 // detect finds the format of b, and for text where its first marker is.
 func detect(b []byte) input {
@@ -47,10 +53,10 @@ func detect(b []byte) input {
 	// and text never does; 256 bytes of text with a control character (a
 	// model with an ESC) is text when a format's marker is in it.
 	if !utf16 && len(b) == featureSize && bytes.IndexByte(b, 0) >= 0 {
-		return input{format: powerstate.FormatFeatureBinary}
+		return input{feature: FeatureBinary}
 	}
 	s, qp := decodeQuotedPrintable(textOf(b))
-	if in := detectText(s); in.format != powerstate.FormatUnknown {
+	if in := detectText(s); in.known() {
 		in.decoded = qp
 		return in
 	}
@@ -58,7 +64,7 @@ func detect(b []byte) input {
 		return input{format: powerstate.FormatBinary}
 	}
 	if !utf16 && len(b) == featureSize && !isText(b) {
-		return input{format: powerstate.FormatFeatureBinary}
+		return input{feature: FeatureBinary}
 	}
 	return detectHexDump(s, qp)
 }
@@ -73,7 +79,7 @@ func detectHexDump(s string, qp bool) input {
 	}
 	in := input{format: powerstate.FormatBinary, text: s, decoded: qp, dump: &d, dumpErr: err}
 	if err == nil && len(d.Data) == featureSize {
-		in.format = powerstate.FormatFeatureHexDump
+		in.format, in.feature = powerstate.FormatUnknown, FeatureHexDump
 		in.marker = d.First
 	}
 	return in
@@ -100,14 +106,14 @@ func detectText(s string) input {
 		}
 		in := input{text: s, marker: l.N(), prefix: p}
 		if t[0] == '{' {
-			in.format = detectJSON(s[l.Start():])
-			if in.format == powerstate.FormatUnknown {
+			in.format, in.feature = detectJSON(s[l.Start():])
+			if !in.known() {
 				continue
 			}
 			return in
 		}
-		in.format = detectLine(t, l)
-		if in.format != powerstate.FormatUnknown {
+		in.format, in.feature = detectLine(t, l)
+		if in.known() {
 			return in
 		}
 	}
@@ -115,37 +121,44 @@ func detectText(s string) input {
 }
 
 // detectLine tells the format a line of text (without its indentation)
-// marks; l is positioned after it.
-func detectLine(t string, l lineReader) powerstate.Format {
+// marks (an Identify form or a feature form); l is positioned after it.
+func detectLine(t string, l lineReader) (powerstate.Format, FeatureFormat) {
 	switch {
 	case strings.HasPrefix(t, "smartctl ") && len(t) > 9 && isDigit(t[9]),
 		strings.HasPrefix(t, "=== START OF INFORMATION SECTION ==="),
 		t == "Supported Power States",
 		strings.HasPrefix(t, "St Op ") && strings.Contains(t, "Ex_Lat"),
 		strings.HasPrefix(t, "Model Number:"):
-		return powerstate.FormatSmartctlText
+		return powerstate.FormatSmartctlText, FeatureUnknown
 	case strings.HasPrefix(t, "NVME Identify Controller"):
-		return powerstate.FormatNVMeCLIText
+		return powerstate.FormatNVMeCLIText, FeatureUnknown
 	case strings.HasPrefix(t, "get-feature:"):
-		return detectFeatureBody(l)
-	case strings.HasPrefix(t, "Autonomous Power State Transition Enable"), strings.HasPrefix(t, "Auto PST Entries"):
-		return powerstate.FormatFeatureText
+		return powerstate.FormatUnknown, detectFeatureBody(l)
+	case strings.HasPrefix(t, "Autonomous Power State Transition Enable"):
+		if featureTextForm(t) == FeatureTextTable {
+			return powerstate.FormatUnknown, FeatureTextTable
+		}
+		return powerstate.FormatUnknown, detectFeatureBody(l)
+	case strings.HasPrefix(t, "Auto PST Entries"):
+		return powerstate.FormatUnknown, detectFeatureBody(l)
 	}
 	if _, _, ok := cutPSLine(t); ok {
-		return powerstate.FormatNVMeCLIText
+		return powerstate.FormatNVMeCLIText, FeatureUnknown
 	}
 	if key, _, ok := cutNVMeKey(t); ok {
 		switch key {
 		case "vid", "ssvid", "mn", "sn", "fr", "npss", "apsta", "ver", "cntlid", "ieee":
-			return powerstate.FormatNVMeCLIText
+			return powerstate.FormatNVMeCLIText, FeatureUnknown
 		}
 	}
-	return powerstate.FormatUnknown
+	return powerstate.FormatUnknown, FeatureUnknown
 }
 
 // detectFeatureBody tells the -H text of a get-feature capture from its
-// hex dump by the lines after the header.
-func detectFeatureBody(l lineReader) powerstate.Format {
+// hex dump by the lines after the header, and the -H layouts apart by the
+// first ITPT line (or an APSTE line in the table layout).
+func detectFeatureBody(l lineReader) FeatureFormat {
+	text := false
 	for range 8 {
 		line, _, ok := l.Next()
 		if !ok {
@@ -153,13 +166,20 @@ func detectFeatureBody(l lineReader) powerstate.Format {
 		}
 		t := strings.TrimSpace(strings.TrimLeft(line, " \t>"))
 		switch {
-		case strings.Contains(t, "(APSTE)"), strings.HasPrefix(t, "Auto PST Entries"):
-			return powerstate.FormatFeatureText
-		case len(t) > 5 && t[4] == ':' && isHexDigits(t[:4]):
-			return powerstate.FormatFeatureHexDump
+		case strings.HasPrefix(t, "Idle Time Prior to Transition"):
+			return featureTextForm(t)
+		case strings.Contains(t, "(APSTE)"):
+			if featureTextForm(t) == FeatureTextTable {
+				return FeatureTextTable
+			}
+			text = true
+		case strings.HasPrefix(t, "Auto PST Entries"):
+			text = true
+		case !text && len(t) > 5 && t[4] == ':' && isHexDigits(t[:4]):
+			return FeatureHexDump
 		}
 	}
-	return powerstate.FormatFeatureText
+	return FeatureText
 }
 
 // isHexDigits reports whether s is all hexadecimal digits.
@@ -174,16 +194,16 @@ func isHexDigits(s string) bool {
 
 // detectJSON tells the JSON formats apart by their keys, looking at the
 // first 4 KiB first (where both tools print their telling keys).
-func detectJSON(s string) powerstate.Format {
+func detectJSON(s string) (powerstate.Format, FeatureFormat) {
 	switch firstKey(s) {
 	case "json_format_version", "smartctl":
-		return powerstate.FormatSmartctlJSON
+		return powerstate.FormatSmartctlJSON, FeatureUnknown
 	case "vid", "ssvid", "sn", "mn", "fr", "npss", "psds":
-		return powerstate.FormatNVMeCLIJSON
+		return powerstate.FormatNVMeCLIJSON, FeatureUnknown
 	}
 	if len(s) > 4096 {
-		if f := detectJSONKeys(s[:4096]); f != powerstate.FormatUnknown {
-			return f
+		if f, ff := detectJSONKeys(s[:4096]); f != powerstate.FormatUnknown || ff != FeatureUnknown {
+			return f, ff
 		}
 	}
 	return detectJSONKeys(s)
@@ -208,17 +228,17 @@ func firstKey(s string) string {
 }
 
 // detectJSONKeys tells the JSON formats apart by the keys s holds.
-func detectJSONKeys(s string) powerstate.Format {
+func detectJSONKeys(s string) (powerstate.Format, FeatureFormat) {
 	switch {
 	case strings.Contains(s, `"nvme_power_states"`), strings.Contains(s, `"json_format_version"`),
 		strings.Contains(s, `"smartctl"`):
-		return powerstate.FormatSmartctlJSON
+		return powerstate.FormatSmartctlJSON, FeatureUnknown
 	case strings.Contains(s, `"psds"`), strings.Contains(s, `"npss"`), strings.Contains(s, `"mn"`):
-		return powerstate.FormatNVMeCLIJSON
+		return powerstate.FormatNVMeCLIJSON, FeatureUnknown
 	case isFeatureJSON(s):
-		return powerstate.FormatFeatureJSON
+		return powerstate.FormatUnknown, FeatureJSON
 	}
-	return powerstate.FormatUnknown
+	return powerstate.FormatUnknown, FeatureUnknown
 }
 
 // isFeatureJSON reports whether s has a "feature: 0x0c" key, as nvme-cli's

@@ -68,11 +68,15 @@ var (
 // read as, the 1-based line where the problem is, what the format prints
 // there, and the cause, which wraps one of the package's sentinel errors.
 // It is the one parse error of every reader, the feature readers included
-// (with a feature Format).
+// (with Feature set instead of Format).
 type ParseError struct {
-	// Format is the format the capture was read as (FormatUnknown when it
-	// was not recognised).
+	// Format is the Identify Controller format the capture was read as
+	// (FormatUnknown when it was not recognised, or read as a feature
+	// capture).
 	Format powerstate.Format
+	// Feature is the APST feature form the capture was read as
+	// (FeatureUnknown when it was not, or read as an Identify capture).
+	Feature FeatureFormat
 	// Line is the 1-based line number of the problem; 0 when the problem is
 	// not tied to a line (a binary image, an input that is too large). For
 	// truncated captures it is the line after the last one present.
@@ -94,6 +98,9 @@ func (e *ParseError) Error() string {
 	b.WriteString("capture: ")
 	if e.Format != powerstate.FormatUnknown {
 		b.WriteString(e.Format.String())
+		b.WriteByte(' ')
+	} else if e.Feature != FeatureUnknown {
+		b.WriteString(e.Feature.String())
 		b.WriteByte(' ')
 	}
 	b.WriteString("capture")

@@ -16,9 +16,8 @@ type FeatureCapture struct {
 	// capture printed only ITPS and ITPT (the -H text and JSON; nvme-cli
 	// v1.x decoded only the low 32 bits of each entry, which hold both).
 	apst.Feature
-	// Format is the form of the capture, one of powerstate.FormatFeatureBinary,
-	// FormatFeatureText, FormatFeatureHexDump and FormatFeatureJSON.
-	Format powerstate.Format
+	// Format is the form of the capture (never FeatureUnknown).
+	Format FeatureFormat
 	// Select is the select nvme-cli printed ("Current", "Default" or
 	// "Saved"), empty when the capture has no header.
 	Select string
@@ -49,6 +48,10 @@ func ParseFeature(r io.Reader) (apst.Feature, error) {
 //     Entries" and 32 blocks of "Entry[ 0]" (with three trailing spaces up
 //     to v2.8), "Idle Time Prior to Transition (ITPT): 100 ms" and "Idle
 //     Transition Power State   (ITPS): 3", every line starting with a tab;
+//   - the -H text of nvme-cli's "name : value" tables
+//     (FeatureTextTable, feature_table.go): the same lines with each
+//     field's name padded before " : " ("Idle Time Prior to Transition
+//     (ITPT) : 100 ms", "Idle Transition Power State (ITPS)   : 3");
 //   - the same without -H: the header and a hex dump of the buffer
 //     ("0000: 18 64 00 00 ..."), which keeps all 64 bits of each entry;
 //   - the JSON of "-o json": the "feature: 0x0c" object with the select's
@@ -82,11 +85,11 @@ func ParseFeatureBytes(b []byte) (FeatureCapture, error) {
 	if len(b) > MaxSize {
 		return FeatureCapture{}, &ParseError{Expected: "at most 1048576 bytes", Err: ErrTooLarge}
 	}
-	switch f := DetectFormat(b); {
-	case f == powerstate.FormatFeatureBinary:
+	switch in := detect(b); {
+	case in.feature == FeatureBinary:
 		return rawFeature(b), nil
-	case f != powerstate.FormatUnknown && !f.Feature():
-		return FeatureCapture{}, &ParseError{Format: f,
+	case in.format != powerstate.FormatUnknown:
+		return FeatureCapture{}, &ParseError{Format: in.format,
 			Expected: "an APST feature capture (nvme get-feature -f 0x0c)", Err: ErrIdentifyCapture}
 	}
 	s, qp := decodeQuotedPrintable(textOf(b))
@@ -122,7 +125,7 @@ func ParseFeatureBytes(b []byte) (FeatureCapture, error) {
 // rawFeature decodes the raw 256-byte buffer.
 func rawFeature(b []byte) FeatureCapture {
 	t, _ := apst.DecodeTable(b)
-	return FeatureCapture{Feature: apst.Feature{Table: t}, Format: powerstate.FormatFeatureBinary}
+	return FeatureCapture{Feature: apst.Feature{Table: t}, Format: FeatureBinary}
 }
 
 // featureMarker finds the first line of a feature capture in s: a

@@ -10,7 +10,6 @@ import (
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/internal/testfixture"
-	"github.com/nvmeapst/nvmeapst/powerstate"
 	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 )
 
@@ -120,7 +119,7 @@ func TestFeatureFormFiles(t *testing.T) {
 		want, err := capture.ParseFeatureCapture(bytes.NewReader(testfixture.ReadFile(t, "../examples/apstctl/testdata/feature/"+ff.original)))
 		require.NoError(t, err)
 		if strings.HasSuffix(ff.original, ".raw") {
-			assert.Equal(t, powerstate.FormatFeatureHexDump, got.Format, ff.file)
+			assert.Equal(t, capture.FeatureHexDump, got.Format, ff.file)
 			assert.Equal(t, want.Table, got.Table, ff.file)
 			assert.Equal(t, apst.APSTEUnknown, got.APSTE, ff.file)
 			continue

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst"
-	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
 // featureJSON is what the JSON form's objects have said so far.
@@ -25,9 +24,9 @@ type featureJSON struct {
 // parseFeatureJSON reads the JSON form: one or more top-level objects, the
 // first on line marker; text after the last object is ignored.
 func parseFeatureJSON(s string, marker int) (FeatureCapture, error) {
-	const format = powerstate.FormatFeatureJSON
+	const format = FeatureJSON
 	fail := func(line int, expected string, err error) error {
-		return &ParseError{Format: format, Line: line, Expected: expected, Err: err}
+		return &ParseError{Feature: format, Line: line, Expected: expected, Err: err}
 	}
 	l := newLineReader(s)
 	for l.N() < marker {

@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nvmeapst/nvmeapst/apst"
-	"github.com/nvmeapst/nvmeapst/powerstate"
 	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 )
 
@@ -99,7 +98,7 @@ func TestRawFeatureIsUnknown(t *testing.T) {
 	assert.False(t, fc.APSTE.Known())
 	assert.Equal(t, "unknown", fc.APSTE.String())
 	assert.False(t, fc.Masked)
-	assert.Equal(t, powerstate.FormatFeatureBinary, fc.Format)
+	assert.Equal(t, capture.FeatureBinary, fc.Format)
 
 	h := parseFeature(t, featureText("v2.9", true, tbl))
 	assert.True(t, h.Masked, "-H text prints ITPS and ITPT only")

@@ -81,13 +81,21 @@ func featureText(gen string, enabled bool, t apst.Table) string {
 	fmt.Fprintf(&b, "\tAutonomous Power State Transition Enable (APSTE): %s\n", apste)
 	b.WriteString("\tAuto PST Entries\t.................\n")
 	for i, e := range t {
-		if gen == "v2.9" {
+		if gen == "v2.9" || gen == "table" {
 			fmt.Fprintf(&b, "\tEntry[%2d]\n", i)
 		} else {
 			fmt.Fprintf(&b, "\tEntry[%2d]   \n", i)
 		}
 		b.WriteString("\t.................\n")
 		low := uint32(e) // v1.x decoded the low 32 bits only; both fields are there
+		if gen == "table" {
+			// nvme-cli's "name : value" tables (feature_table.go): names
+			// padded to the widest, indented two levels.
+			fmt.Fprintf(&b, "\t\tIdle Time Prior to Transition (ITPT) : %d ms\n", (low&0xffffff00)>>8)
+			fmt.Fprintf(&b, "\t\tIdle Transition Power State (ITPS)   : %d\n", (low&0xf8)>>3)
+			b.WriteString("\t.................\n")
+			continue
+		}
 		fmt.Fprintf(&b, "\tIdle Time Prior to Transition (ITPT): %d ms\n", (low&0xffffff00)>>8)
 		fmt.Fprintf(&b, "\tIdle Transition Power State   (ITPS): %d\n", (low&0xf8)>>3)
 		b.WriteString("\t.................\n")
@@ -126,29 +134,32 @@ func TestParseFeatureGenerations(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		in     string
-		format powerstate.Format
+		format capture.FeatureFormat
 		exact  bool
 		known  bool
 	}{
-		{"v0.9", featureText("v0.9", true, tbl), powerstate.FormatFeatureText, false, true},
-		{"v1.0-v1.14", featureText("v1.0", true, tbl), powerstate.FormatFeatureText, false, true},
-		{"v1.15-v2.8", featureText("v1.15", true, tbl), powerstate.FormatFeatureText, false, true},
-		{"v2.9+", featureText("v2.9", true, tbl), powerstate.FormatFeatureText, false, true},
-		{"crlf", strings.ReplaceAll(featureText("v2.9", true, tbl), "\n", "\r\n"), powerstate.FormatFeatureText, false, true},
-		{"hex dump", featureText("hexdump", true, tbl), powerstate.FormatFeatureHexDump, true, true},
-		{"json", featureJSON(true, tbl), powerstate.FormatFeatureJSON, false, true},
-		{"raw", string(raw), powerstate.FormatFeatureBinary, true, false},
+		{"table", featureText("table", true, tbl), capture.FeatureTextTable, false, true},
+		{"v0.9", featureText("v0.9", true, tbl), capture.FeatureText, false, true},
+		{"v1.0-v1.14", featureText("v1.0", true, tbl), capture.FeatureText, false, true},
+		{"v1.15-v2.8", featureText("v1.15", true, tbl), capture.FeatureText, false, true},
+		{"v2.9+", featureText("v2.9", true, tbl), capture.FeatureText, false, true},
+		{"crlf", strings.ReplaceAll(featureText("v2.9", true, tbl), "\n", "\r\n"), capture.FeatureText, false, true},
+		{"hex dump", featureText("hexdump", true, tbl), capture.FeatureHexDump, true, true},
+		{"json", featureJSON(true, tbl), capture.FeatureJSON, false, true},
+		{"raw", string(raw), capture.FeatureBinary, true, false},
 		{"prompt and trailing text", "$ sudo nvme get-feature -f 0x0c -H /dev/nvme0\n" + featureText("v2.9", true, tbl) + "$ exit\n",
-			powerstate.FormatFeatureText, false, true},
+			capture.FeatureText, false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fc := parseFeature(t, tc.in)
 			assert.Equal(t, tc.format, fc.Format)
+			assert.Equal(t, tc.format, capture.DetectFeatureFormat([]byte(tc.in)))
+			assert.Equal(t, powerstate.FormatUnknown, capture.DetectFormat([]byte(tc.in)))
 			assert.Equal(t, tbl, fc.Table)
 			assert.Equal(t, tc.exact, !fc.Masked)
 			assert.Equal(t, tc.known, fc.APSTE.Known())
 			assert.Equal(t, tc.known, fc.APSTE == apst.APSTEEnabled)
-			if tc.known && tc.format != powerstate.FormatFeatureBinary {
+			if tc.known && tc.format != capture.FeatureBinary {
 				assert.Equal(t, "Current", fc.Select)
 			}
 			f, err := capture.ParseFeature(strings.NewReader(tc.in))
@@ -289,7 +300,7 @@ func FuzzParseFeature(f *testing.F) {
 	tbl := evoTable()
 	raw, _ := tbl.MarshalBinary()
 	f.Add(raw)
-	for _, gen := range []string{"v0.9", "v1.0", "v1.15", "v2.9", "hexdump"} {
+	for _, gen := range []string{"v0.9", "v1.0", "v1.15", "v2.9", "hexdump", "table"} {
 		f.Add([]byte(featureText(gen, true, tbl)))
 		f.Add([]byte(featureText(gen, false, apst.Table{})))
 	}

@@ -2,7 +2,6 @@ package capture
 
 import (
 	"github.com/nvmeapst/nvmeapst/apst"
-	"github.com/nvmeapst/nvmeapst/powerstate"
 
 	"errors"
 	"fmt"
@@ -21,7 +20,7 @@ type featureHeader struct {
 func parseFeatureHeader(t string, line int) (featureHeader, error) {
 	const expected = `"get-feature:0x0c (Autonomous Power State Transition), Current value:0x00000001"`
 	bad := func(what string) error {
-		return &ParseError{Format: powerstate.FormatFeatureText, Line: line, Expected: what,
+		return &ParseError{Feature: FeatureText, Line: line, Expected: what,
 			Err: foundErr(ErrSyntax, t)}
 	}
 	rest, _ := strings.CutPrefix(t, "get-feature:")
@@ -67,10 +66,15 @@ func parseFeatureText(s string) (FeatureCapture, error) {
 		bodyOverLn int
 		cutITPS    bool // the last ITPS was cut at the end of the capture
 		recog      bool
+		layout     fieldLayout // of the ITPT and ITPS lines
 	)
-	format := powerstate.FormatFeatureText
+	format := FeatureText
 	fail := func(line int, expected string, err error) (FeatureCapture, error) {
-		return FeatureCapture{}, &ParseError{Format: format, Line: line, Expected: expected, Err: err}
+		f := format
+		if f == FeatureText {
+			f = layout.form()
+		}
+		return FeatureCapture{}, &ParseError{Feature: f, Line: line, Expected: expected, Err: err}
 	}
 	l := newLineReader(s)
 	syntax := func(line int, expected, found string) (FeatureCapture, error) {
@@ -105,12 +109,12 @@ func parseFeatureText(s string) (FeatureCapture, error) {
 			}
 			hdr, recog = &h, true
 			continue
-		case strings.HasPrefix(normSpace(t), lnAPSTE):
+		case strings.HasPrefix(apsteLine(t), lnAPSTE):
 			if apsteLn != 0 {
 				return fail(l.N(), "each key once (APSTE is on line "+strconv.Itoa(apsteLn)+" already)",
 					fmt.Errorf("%w: APSTE on lines %d and %d", ErrDuplicateKey, apsteLn, l.N()))
 			}
-			v := strings.TrimSpace(strings.TrimPrefix(normSpace(t), lnAPSTE))
+			v := strings.TrimSpace(strings.TrimPrefix(apsteLine(t), lnAPSTE))
 			switch v {
 			case "Enabled":
 				apste = 1
@@ -133,7 +137,7 @@ func parseFeatureText(s string) (FeatureCapture, error) {
 		if !dumpOver && !inBody {
 			ok, err := hd.Add(t, l.N())
 			if err != nil {
-				format = powerstate.FormatFeatureHexDump
+				format = FeatureHexDump
 				var he *hexDumpError
 				if errors.As(err, &he) {
 					if he.Cut {
@@ -183,6 +187,10 @@ func parseFeatureText(s string) (FeatureCapture, error) {
 			}
 			field = 1
 		case 1:
+			n, same := layout.field(n)
+			if !same {
+				return syntax(l.N(), layoutExpected(lnITPT+" N ms", layout), t)
+			}
 			v, ok := strings.CutPrefix(n, lnITPT)
 			ms, ok2 := strings.CutSuffix(strings.TrimSpace(v), " ms")
 			x, err := strconv.ParseUint(ms, 10, 32)
@@ -192,6 +200,10 @@ func parseFeatureText(s string) (FeatureCapture, error) {
 			fields[entry].itpt = uint32(x)
 			field = 2
 		case 2:
+			n, same := layout.field(n)
+			if !same {
+				return syntax(l.N(), layoutExpected(lnITPS+" N", layout), t)
+			}
 			v, ok := strings.CutPrefix(n, lnITPS)
 			v = strings.TrimSpace(v)
 			x, err := strconv.ParseUint(v, 10, 8)
@@ -214,10 +226,10 @@ func parseFeatureText(s string) (FeatureCapture, error) {
 			Expected: "the raw 256-byte APST buffer or nvme get-feature -f 0x0c output (text, hex dump or JSON)",
 			Err:      ErrUnknownFormat}
 	}
-	fc := FeatureCapture{Format: powerstate.FormatFeatureText}
+	fc := FeatureCapture{Format: layout.form()}
 	if !dumpOver && hd.Layout != hexNone {
 		if err := hd.Finish(l.N() + 1); err != nil {
-			format = powerstate.FormatFeatureHexDump
+			format = FeatureHexDump
 			var he *hexDumpError
 			errors.As(err, &he)
 			return fail(he.Line, he.Expected+" of the hex dump", ErrTruncated)
@@ -228,18 +240,18 @@ func parseFeatureText(s string) (FeatureCapture, error) {
 	switch {
 	case len(dump) > 0 && len(dump) < apst.TableSize:
 		// A dump cut short: the whole entries it shows.
-		fc.Format = powerstate.FormatFeatureHexDump
+		fc.Format = FeatureHexDump
 		known = len(dump) / 8
 		full := make([]byte, apst.TableSize)
 		copy(full, dump[:known*8])
 		fc.Table, _ = apst.DecodeTable(full)
 		dump = nil
 	case len(dump) == apst.TableSize:
-		fc.Format = powerstate.FormatFeatureHexDump
+		fc.Format = FeatureHexDump
 		t, _ := apst.DecodeTable(dump)
 		fc.Table = t
 		if inBody {
-			fc.Format = powerstate.FormatFeatureText
+			fc.Format = layout.form()
 		}
 	}
 	if inBody {

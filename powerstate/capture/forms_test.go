@@ -342,7 +342,7 @@ func TestCorpusHexDumps(t *testing.T) {
 		assert.Contains(t, pe.Error(), fmt.Sprintf("image is %d bytes", size))
 	}
 	// The 256-byte APST buffer dumped is a feature capture.
-	assert.Equal(t, powerstate.FormatFeatureHexDump, capture.DetectFormat([]byte(testfixture.HexDump(img[2048:2304], "hexdump -C"))))
+	assert.Equal(t, capture.FeatureHexDump, capture.DetectFeatureFormat([]byte(testfixture.HexDump(img[2048:2304], "hexdump -C"))))
 	pe := parseErr(t, testfixture.HexDump(img[2048:2304], "hexdump -C"))
 	assert.ErrorIs(t, pe, capture.ErrFeatureCapture)
 }

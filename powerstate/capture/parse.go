@@ -77,6 +77,10 @@ func ParseBytes(b []byte) (powerstate.Controller, error) {
 	case powerstate.FormatNVMeCLIText, powerstate.FormatNVMeCLIJSON, powerstate.FormatSmartctlText, powerstate.FormatSmartctlJSON:
 		return parseText(in)
 	case powerstate.FormatUnknown:
+		if in.feature != FeatureUnknown {
+			return powerstate.Controller{}, &ParseError{Feature: in.feature, Line: in.marker,
+				Expected: "an identify controller capture (nvme id-ctrl, smartctl -a or -j)", Err: ErrFeatureCapture}
+		}
 		if !isText(b) {
 			// Not 4096 bytes: CheckIdentify names another kind of file by
 			// its magic bytes.
@@ -92,8 +96,7 @@ func ParseBytes(b []byte) (powerstate.Controller, error) {
 			Err:      ErrUnknownFormat,
 		}
 	}
-	return powerstate.Controller{}, &ParseError{Format: in.format, Line: in.marker,
-		Expected: "an identify controller capture (nvme id-ctrl, smartctl -a or -j)", Err: ErrFeatureCapture}
+	return powerstate.Controller{}, &ParseError{Format: in.format, Expected: "a capture format this reader knows", Err: ErrUnknownFormat}
 }
 
 // expectHexDump is what a hex dump of the image holds.
@@ -199,16 +202,24 @@ func parseAs(r io.Reader, f powerstate.Format) (powerstate.Controller, error) {
 // input is a capture with its detected format: the text, the line of the
 // first format marker and the indentation or quoting it is pasted with.
 type input struct {
-	format powerstate.Format
-	text   string
-	marker int
-	prefix string
+	// format is the Identify form, feature the APST feature form: at most
+	// one is known.
+	format  powerstate.Format
+	feature FeatureFormat
+	text    string
+	marker  int
+	prefix  string
 	// decoded says the text was decoded from quoted-printable.
 	decoded bool
 	// dump is the hex dump of a binary capture the text holds, dumpErr
 	// the error of a line of it.
 	dump    *hexDump
 	dumpErr error
+}
+
+// known reports whether the input is of a known form, Identify or feature.
+func (in input) known() bool {
+	return in.format != powerstate.FormatUnknown || in.feature != FeatureUnknown
 }
 
 // isText reports whether b looks like text: no NUL and no control

@@ -153,7 +153,7 @@ func TestWrongKindOfCapture(t *testing.T) {
 	raw[0] = 0x18
 	_, err = capture.ParseBytes(raw)
 	require.ErrorIs(t, err, capture.ErrFeatureCapture)
-	assert.Equal(t, powerstate.FormatFeatureBinary, capture.DetectFormat(raw))
+	assert.Equal(t, capture.FeatureBinary, capture.DetectFeatureFormat(raw))
 }
 
 // TestParseBytesDoesNotRetain: the controller ParseBytes returns owns its

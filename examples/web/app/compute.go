@@ -627,7 +627,7 @@ func simView(name, source string, sim *analysis.Simulation) SimView {
 	return v
 }
 
-func checkSection(v *analysis.Verdict, f powerstate.Format) *CheckView {
+func checkSection(v *analysis.Verdict, f capture.FeatureFormat) *CheckView {
 	out := &CheckView{Match: v.Match, Format: f.String(), Differences: []string{}, ReproducedBy: []ReproductionView{}, Notes: v.Notes}
 	if out.Notes == nil {
 		out.Notes = []string{}

@@ -1,4 +1,4 @@
-package main
+package survey
 
 import (
 	"math"
@@ -7,17 +7,16 @@ import (
 	"unicode/utf8"
 
 	"github.com/nvmeapst/nvmeapst/apst"
-	"github.com/nvmeapst/nvmeapst/apst/survey"
 )
 
-// appendDriveRow appends the JSON of a drive's row (a surveyDriveJSON of a
-// capture, without --full: no bundle, entries, mode or params) to b,
-// written by hand: the bytes encoding/json writes of
-// newSurveyDriveJSON(row, format, false), key for key (TestDriveRowIsJSON
-// checks it), without reflection and without building the row's structs
-// first. A survey writes one a drive; --full and bundles go through
-// encoding/json.
-func appendDriveRow(b []byte, row *survey.Row, format string) []byte {
+// AppendShardRow appends the JSON of a drive's row (a ShardRow of a
+// capture, not full: no bundle, entries, mode or params) to b and returns
+// the extended buffer, written by hand: the bytes encoding/json writes of
+// NewShardRow(row, format, false), key for key (a property test checks
+// it), without reflection and without building the row's structs first, so
+// that a survey of a million drives writes its rows without allocating. A
+// full row, or a bundle's, goes through encoding/json of a ShardRow.
+func AppendShardRow(b []byte, row *Row, format string) []byte {
 	b = append(b, `{"path":`...)
 	b = appendJSONString(b, row.Name)
 	b = append(b, `,"model":`...)
@@ -48,7 +47,7 @@ func appendDriveRow(b []byte, row *survey.Row, format string) []byte {
 	}
 	if row.Assumed != 0 {
 		n := 0
-		for _, k := range assumedKinds {
+		for _, k := range assumedNames {
 			if row.Assumed&k.kind == 0 {
 				continue
 			}
@@ -93,7 +92,11 @@ func appendDriveRow(b []byte, row *survey.Row, format string) []byte {
 		b = append(b, '}')
 	}
 	b = append(b, `],"idle_power_delta_mw":`...)
-	b = appendJSONFloat(b, row.Changes[0].PowerDelta.MilliWatts())
+	if len(row.Changes) > 0 {
+		b = appendJSONFloat(b, row.Changes[0].PowerDelta.MilliWatts())
+	} else {
+		b = append(b, '0')
+	}
 	b = append(b, `,"changes":[`...)
 	for i := range row.Changes {
 		ch := &row.Changes[i]

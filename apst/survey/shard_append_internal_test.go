@@ -1,7 +1,6 @@
-package main
+package survey
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"math"
@@ -12,15 +11,14 @@ import (
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
-	"github.com/nvmeapst/nvmeapst/apst/survey"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
 // encodingJSONRow is the row as encoding/json writes it (an Encoder, as
 // the survey used to: HTML-safe), without its newline.
-func encodingJSONRow(t require.TestingT, row *survey.Row, format string) []byte {
+func encodingJSONRow(t require.TestingT, row *Row, format string) []byte {
 	var b bytes.Buffer
-	require.NoError(t, json.NewEncoder(&b).Encode(newSurveyDriveJSON(row, format, false)))
+	require.NoError(t, json.NewEncoder(&b).Encode(NewShardRow(row, format, false)))
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
@@ -39,19 +37,19 @@ func genJSONText(t *rapid.T, name string) string {
 	return s
 }
 
-// genRow draws a drive's row: every field appendDriveRow writes, with
+// genRow draws a drive's row: every field AppendShardRow writes, with
 // untrusted strings and powers of every scale.
-func genRow(t *rapid.T) *survey.Row {
+func genRow(t *rapid.T) *Row {
 	power := func(name string) powerstate.Power {
 		return powerstate.Power{Units: rapid.Uint16().Draw(t, name), Scale: powerstate.Scale(rapid.IntRange(0, 3).Draw(t, name+" scale"))}
 	}
 	states := func(name string) apst.States { return apst.States(rapid.Uint32().Draw(t, name)) }
-	row := &survey.Row{
+	row := &Row{
 		Name: genJSONText(t, "name"), Vendor: genJSONText(t, "vendor"), VendorID: rapid.Uint16().Draw(t, "vid"),
 		Model: genJSONText(t, "model"), Firmware: genJSONText(t, "firmware"),
 		Quirks:             apst.Quirks(rapid.Uint64().Draw(t, "quirks")),
 		QuirksInferredFrom: rapid.SampledFrom([]string{"", "model \"INTEL SSDPEKKW256G7\" (Intel 600p, high confidence)"}).Draw(t, "inferred"),
-		Assumed:            survey.Assumed(rapid.Uint8().Draw(t, "assumed")),
+		Assumed:            Assumed(rapid.Uint8().Draw(t, "assumed")),
 		Changed:            rapid.Bool().Draw(t, "changed"),
 	}
 	for range rapid.IntRange(0, 3).Draw(t, "unchecked") {
@@ -67,14 +65,14 @@ func genRow(t *rapid.T) *survey.Row {
 		r.Reach.WorstExitLatency = apst.Microseconds(rapid.Uint64().Draw(t, "worst"))
 		r.DeepestMaxPower = power("mp")
 		row.Results = append(row.Results, r)
-		row.Changes = append(row.Changes, survey.Change{
+		row.Changes = append(row.Changes, Change{
 			Config: len(row.Changes), Changed: rapid.Bool().Draw(t, "ch"), StallReduction: rapid.Int64().Draw(t, "stall"),
-			PowerDelta: apst.MicroWatts(rapid.Int64Range(-1<<40, 1<<40).Draw(t, "delta")), Bars: survey.BarClass(rapid.IntRange(0, 5).Draw(t, "bars")),
+			PowerDelta: apst.MicroWatts(rapid.Int64Range(-1<<40, 1<<40).Draw(t, "delta")), Bars: BarClass(rapid.IntRange(0, 5).Draw(t, "bars")),
 			Barred: states("barred"), Gained: states("gained"),
 		})
 	}
 	for range rapid.IntRange(0, 4).Draw(t, "sweep") {
-		row.Sweep = append(row.Sweep, survey.Step{
+		row.Sweep = append(row.Sweep, Step{
 			Min: apst.Microseconds(rapid.Uint64().Draw(t, "min")), WorstExitLatency: apst.Microseconds(rapid.Uint64().Draw(t, "swl")),
 			DeepestMaxPower: apst.MicroWatts(rapid.Int64Range(0, 1<<40).Draw(t, "smp")), Reach: states("sreach"), Same: rapid.Bool().Draw(t, "same"),
 		})
@@ -85,18 +83,18 @@ func genRow(t *rapid.T) *survey.Row {
 // The hand-written row is the bytes encoding/json writes of the row's
 // structs, whatever its strings (escaped alike), numbers and floats; and
 // encoding/json reads it back to those structs.
-func TestPropertyDriveRowIsJSON(t *testing.T) {
+func TestPropertyShardRowIsJSON(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		row := genRow(t)
 		format := rapid.SampledFrom([]string{"smartctl", "binary", "nvme-cli", "a<b>&\"c\""}).Draw(t, "format")
-		got := appendDriveRow(nil, row, format)
+		got := AppendShardRow(nil, row, format)
 		require.Equal(t, string(encodingJSONRow(t, row, format)), string(got))
-		var back surveyDriveJSON
+		var back ShardRow
 		require.NoError(t, json.Unmarshal(got, &back))
-		want := newSurveyDriveJSON(row, format, false)
+		want := NewShardRow(row, format, false)
 		// Strings with invalid UTF-8 read back with U+FFFD, as from
 		// encoding/json's own output.
-		var wantBack surveyDriveJSON
+		var wantBack ShardRow
 		require.NoError(t, json.Unmarshal(encodingJSONRow(t, row, format), &wantBack))
 		require.Equal(t, wantBack, back)
 		require.Equal(t, want.Configs, back.Configs)
@@ -129,58 +127,5 @@ func TestPropertyAppendJSONString(t *testing.T) {
 		var want bytes.Buffer
 		require.NoError(t, json.NewEncoder(&want).Encode(s))
 		require.Equal(t, want.String(), string(appendJSONString(nil, s))+"\n")
-	})
-}
-
-// The summary written with its lists of paths streamed is the bytes
-// encoding/json writes of it, compact (NDJSON) and indented (the JSON
-// document), whatever the lists (nil, empty, paths with any bytes).
-func TestPropertySummaryListsStreamed(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		var sum surveySummaryJSON
-		sum.Drives = rapid.IntRange(0, 9).Draw(t, "drives")
-		list := func(name string) []string {
-			switch rapid.IntRange(0, 2).Draw(t, name+" kind") {
-			case 0:
-				return nil
-			case 1:
-				return []string{}
-			}
-			var l []string
-			for range rapid.IntRange(1, 4).Draw(t, name+" len") {
-				l = append(l, genJSONText(t, name))
-			}
-			return l
-		}
-		for range rapid.IntRange(0, 3).Draw(t, "comparisons") {
-			sum.Comparisons = append(sum.Comparisons, surveyComparisonJSON{Name: genJSONText(t, "name"), BarsNone: list("none"), BarsAll: list("all")})
-		}
-		wrap := struct {
-			Summary surveySummaryJSON `json:"summary"`
-		}{sum}
-		wantCompact, err := json.Marshal(wrap)
-		require.NoError(t, err)
-		wantIndent, err := json.MarshalIndent(sum, "", "  ")
-		require.NoError(t, err)
-
-		s2 := sum
-		s2.Comparisons = append([]surveyComparisonJSON(nil), sum.Comparisons...)
-		lists := s2.pathLists()
-		var got bytes.Buffer
-		w := bufio.NewWriter(&got)
-		b, err := json.Marshal(struct {
-			Summary surveySummaryJSON `json:"summary"`
-		}{s2})
-		require.NoError(t, err)
-		writeWithLists(w, b, lists)
-		require.NoError(t, w.Flush())
-		require.Equal(t, string(wantCompact), got.String())
-
-		got.Reset()
-		b, err = json.MarshalIndent(s2, "", "  ")
-		require.NoError(t, err)
-		writeWithLists(w, b, lists)
-		require.NoError(t, w.Flush())
-		require.Equal(t, string(wantIndent), got.String())
 	})
 }
