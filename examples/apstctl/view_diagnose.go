@@ -199,7 +199,7 @@ func diagnoseView(r *diagnoseResult) diagnosisJSON {
 		v.Unread = append(v.Unread, view.Unread{Line: u.Line, Text: u.Text})
 	}
 	if v.Facts == nil {
-		v.Facts = &factsJSON{}
+		v.Facts = factsView(&diagnose.Facts{})
 	}
 	if l := r.Log; l != nil {
 		v.Log = &logJSON{Release: l.Release, CommandLine: l.CommandLine, Boots: l.Boots, Lines: l.Lines, LongLines: l.LongLines,
@@ -391,18 +391,27 @@ func short(f diagnose.Fact) string {
 // writeFacts prints the power-management facts of one controller, each line
 // after indent.
 func writeFacts(w io.Writer, f *diagnose.Facts, indent string) {
-	for _, x := range []diagnose.Fact{f.ASPMPolicy, f.State, f.ResetCount, f.ReconnectCount, f.CommandErrorCount} {
+	facts := []diagnose.Fact{f.ASPMPolicy}
+	for _, row := range diagnose.ControllerFiles() {
+		facts = append(facts, *row.Fact(f))
+	}
+	for _, x := range facts {
 		if x.Source != "" {
 			fmt.Fprintf(w, "%s%s\n", indent, view.Escape(x.Describe()))
 		}
 	}
-	for _, fn := range f.Path {
-		fmt.Fprintf(w, indent+"%s %s: d3cold_allowed %s, control %s, runtime_status %s, power_state %s\n", view.Escape(fn.Role), view.Escape(fn.Address),
-			short(fn.D3coldAllowed), short(fn.Control), short(fn.RuntimeStatus), short(fn.PowerState))
-		var link []string
-		for _, c := range fn.Link.All() {
-			link = append(link, c.Name+" "+short(*c.Fact))
+	for i := range f.Path {
+		fn := &f.Path[i]
+		var own, link []string
+		for _, row := range diagnose.FunctionFiles() {
+			kf := factKey(row.File) + " " + short(*row.Fact(fn))
+			if strings.HasPrefix(row.File, "link/") {
+				link = append(link, kf)
+			} else {
+				own = append(own, kf)
+			}
 		}
+		fmt.Fprintf(w, indent+"%s %s: %s\n", view.Escape(fn.Role), view.Escape(fn.Address), strings.Join(own, ", "))
 		fmt.Fprintf(w, indent+"    link: %s\n", strings.Join(link, ", "))
 	}
 	switch {

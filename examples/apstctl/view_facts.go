@@ -1,22 +1,37 @@
 package main
 
-import "github.com/nvmeapst/nvmeapst/apst/diagnose"
+import (
+	"bytes"
+	"encoding/json"
+	"path"
+	"strings"
+
+	"github.com/nvmeapst/nvmeapst/apst/diagnose"
+)
 
 // factsJSON is the JSON of diagnose.Facts: the power-management facts of
-// one controller (diagnose's "facts", inspect's "power_management").
+// one controller (diagnose's "facts", inspect's "power_management"). The
+// facts of the controller's own files (diagnose.ControllerFiles) are
+// keyed by their file's base name ("state", "reset_count") in the rows'
+// order, so that a new sysfs fact is a field and a row of apst/diagnose
+// and nothing here. MarshalJSON writes the tagged keys, with the files'
+// facts after address.
 type factsJSON struct {
-	Controller        string         `json:"controller,omitempty"`
-	Address           string         `json:"address,omitempty"`
-	State             factJSON       `json:"state"`
-	ResetCount        factJSON       `json:"reset_count"`
-	ReconnectCount    factJSON       `json:"reconnect_count"`
-	CommandErrorCount factJSON       `json:"command_error_count"`
-	ASPMPolicy        factJSON       `json:"aspm_policy"`
-	CommandLine       factJSON       `json:"command_line"`
-	KernelRelease     factJSON       `json:"kernel_release"`
-	Path              []functionJSON `json:"path,omitempty"`
-	Health            *healthLogJSON `json:"health,omitempty"`
-	HealthError       string         `json:"health_error,omitempty"`
+	Controller    string         `json:"controller,omitempty"`
+	Address       string         `json:"address,omitempty"`
+	Files         []keyedFact    `json:"-"`
+	ASPMPolicy    factJSON       `json:"aspm_policy"`
+	CommandLine   factJSON       `json:"command_line"`
+	KernelRelease factJSON       `json:"kernel_release"`
+	Path          []functionJSON `json:"path,omitempty"`
+	Health        *healthLogJSON `json:"health,omitempty"`
+	HealthError   string         `json:"health_error,omitempty"`
+}
+
+// keyedFact is one fact of a sysfs file under its JSON key.
+type keyedFact struct {
+	Key  string
+	Fact factJSON
 }
 
 // factJSON is one diagnose.Fact.
@@ -27,26 +42,99 @@ type factJSON struct {
 	Error  string          `json:"error,omitempty"`
 }
 
-// functionJSON is one diagnose.Function of the PCI path.
+// functionJSON is one diagnose.Function of the PCI path: its address and
+// role, then the facts of its files (diagnose.FunctionFiles) keyed by the
+// file's base name, those of link/ under "link".
 type functionJSON struct {
-	Address       string     `json:"address"`
-	Role          string     `json:"role"`
-	D3coldAllowed factJSON   `json:"d3cold_allowed"`
-	Control       factJSON   `json:"control"`
-	RuntimeStatus factJSON   `json:"runtime_status"`
-	PowerState    factJSON   `json:"power_state"`
-	Link          linkPMJSON `json:"link"`
+	Address string      `json:"address"`
+	Role    string      `json:"role"`
+	Files   []keyedFact `json:"-"`
+	Link    []keyedFact `json:"link"`
 }
 
-// linkPMJSON is diagnose.LinkPM, keyed by the kernel's file names.
-type linkPMJSON struct {
-	L0s       factJSON `json:"l0s_aspm"`
-	L1        factJSON `json:"l1_aspm"`
-	L1_1      factJSON `json:"l1_1_aspm"`
-	L1_2      factJSON `json:"l1_2_aspm"`
-	L1_1PCIPM factJSON `json:"l1_1_pcipm"`
-	L1_2PCIPM factJSON `json:"l1_2_pcipm"`
-	ClkPM     factJSON `json:"clkpm"`
+// factKey is the JSON key of a sysfs file's fact: the file's base name.
+func factKey(file string) string { return path.Base(file) }
+
+func (v *factsJSON) MarshalJSON() ([]byte, error) {
+	var o jsonObject
+	o.omitEmpty("controller", v.Controller)
+	o.omitEmpty("address", v.Address)
+	o.facts(v.Files)
+	o.field("aspm_policy", v.ASPMPolicy)
+	o.field("command_line", v.CommandLine)
+	o.field("kernel_release", v.KernelRelease)
+	if len(v.Path) > 0 {
+		o.field("path", v.Path)
+	}
+	if v.Health != nil {
+		o.field("health", v.Health)
+	}
+	o.omitEmpty("health_error", v.HealthError)
+	return o.done()
+}
+
+func (v functionJSON) MarshalJSON() ([]byte, error) {
+	var o jsonObject
+	o.field("address", v.Address)
+	o.field("role", v.Role)
+	o.facts(v.Files)
+	var link jsonObject
+	link.facts(v.Link)
+	b, err := link.done()
+	if err != nil {
+		return nil, err
+	}
+	o.field("link", json.RawMessage(b))
+	return o.done()
+}
+
+// jsonObject writes a JSON object's members in the order they are given.
+type jsonObject struct {
+	b   bytes.Buffer
+	err error
+}
+
+func (o *jsonObject) field(key string, v any) {
+	if o.err != nil {
+		return
+	}
+	val, err := json.Marshal(v)
+	if err != nil {
+		o.err = err
+		return
+	}
+	if o.b.Len() == 0 {
+		o.b.WriteByte('{')
+	} else {
+		o.b.WriteByte(',')
+	}
+	k, _ := json.Marshal(key)
+	o.b.Write(k)
+	o.b.WriteByte(':')
+	o.b.Write(val)
+}
+
+func (o *jsonObject) omitEmpty(key, v string) {
+	if v != "" {
+		o.field(key, v)
+	}
+}
+
+func (o *jsonObject) facts(fs []keyedFact) {
+	for _, f := range fs {
+		o.field(f.Key, f.Fact)
+	}
+}
+
+func (o *jsonObject) done() ([]byte, error) {
+	if o.err != nil {
+		return nil, o.err
+	}
+	if o.b.Len() == 0 {
+		return []byte("{}"), nil
+	}
+	o.b.WriteByte('}')
+	return o.b.Bytes(), nil
 }
 
 // healthLogJSON is diagnose.HealthLog.
@@ -69,16 +157,16 @@ func factView(f diagnose.Fact) factJSON {
 }
 
 func functionView(fn *diagnose.Function) functionJSON {
-	l := &fn.Link
-	return functionJSON{
-		Address: fn.Address, Role: fn.Role,
-		D3coldAllowed: factView(fn.D3coldAllowed), Control: factView(fn.Control),
-		RuntimeStatus: factView(fn.RuntimeStatus), PowerState: factView(fn.PowerState),
-		Link: linkPMJSON{
-			L0s: factView(l.L0s), L1: factView(l.L1), L1_1: factView(l.L1_1), L1_2: factView(l.L1_2),
-			L1_1PCIPM: factView(l.L1_1PCIPM), L1_2PCIPM: factView(l.L1_2PCIPM), ClkPM: factView(l.ClkPM),
-		},
+	v := functionJSON{Address: fn.Address, Role: fn.Role}
+	for _, row := range diagnose.FunctionFiles() {
+		kf := keyedFact{Key: factKey(row.File), Fact: factView(*row.Fact(fn))}
+		if strings.HasPrefix(row.File, "link/") {
+			v.Link = append(v.Link, kf)
+		} else {
+			v.Files = append(v.Files, kf)
+		}
 	}
+	return v
 }
 
 // factsView is the JSON of f; nil gives nil.
@@ -88,10 +176,11 @@ func factsView(f *diagnose.Facts) *factsJSON {
 	}
 	v := &factsJSON{
 		Controller: f.Controller, Address: f.Address,
-		State: factView(f.State), ResetCount: factView(f.ResetCount), ReconnectCount: factView(f.ReconnectCount),
-		CommandErrorCount: factView(f.CommandErrorCount), ASPMPolicy: factView(f.ASPMPolicy),
-		CommandLine: factView(f.CommandLine), KernelRelease: factView(f.KernelRelease),
+		ASPMPolicy: factView(f.ASPMPolicy), CommandLine: factView(f.CommandLine), KernelRelease: factView(f.KernelRelease),
 		HealthError: f.HealthError,
+	}
+	for _, row := range diagnose.ControllerFiles() {
+		v.Files = append(v.Files, keyedFact{Key: factKey(row.File), Fact: factView(*row.Fact(f))})
 	}
 	if f.Path != nil {
 		v.Path = make([]functionJSON, len(f.Path))
