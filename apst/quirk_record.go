@@ -162,8 +162,11 @@ func lookupController(l *QuirkLookup, c *powerstate.Controller, r Release) Quirk
 	}
 	l.ReleaseUnknown = r.IsZero()
 
-	model, modelRaw := trimmedField(c.ModelField[:], c.Model)
-	_, fwRaw := trimmedField(c.FirmwareField[:], c.Firmware)
+	// The fields as recorded (raw) are matched without trimming them: the
+	// first 16 bytes of the model against the index's keys, the trimmed
+	// text only for a rule that needs more; core_quirks[] as whole fields
+	// against its patterns padded with spaces (coreImage).
+	modelRaw, fwRaw := nonZero(c.ModelField[:]), nonZero(c.FirmwareField[:])
 	if !modelRaw && c.Model != "" {
 		l.padded |= 1
 	}
@@ -171,11 +174,17 @@ func lookupController(l *QuirkLookup, c *powerstate.Controller, r Release) Quirk
 		l.padded |= 2
 	}
 	l.FieldsPadded = l.padded != 0
+	m := modelText{c: c}
+	if modelRaw {
+		m.w = [2]uint64{binary.LittleEndian.Uint64(c.ModelField[:8]), binary.LittleEndian.Uint64(c.ModelField[8:16])}
+	} else {
+		m.w, m.s, m.have = words16(c.Model), c.Model, true
+	}
 
 	vq := quirkIdx.vendor(c.VendorID)
 	if c.PCIDeviceID != 0 {
 		l.PCI = PCIID{Vendor: c.PCIVendor(), Device: c.PCIDeviceID}
-	} else if i := quirkIdx.infer(vq, c.VendorID, model); i >= 0 {
+	} else if i := quirkIdx.infer(vq, &m); i >= 0 {
 		l.PCI, l.Inferred, l.rule = pciInferences[i].id, true, int8(i)
 	}
 	// The tables through their index (quirkIdx): the ID table's entries
@@ -200,15 +209,29 @@ func lookupController(l *QuirkLookup, c *powerstate.Controller, r Release) Quirk
 			rows = vq.newestCore
 		}
 		for _, i := range rows {
-			if e := &quirkHistory[i]; (!all || e.In(t)) &&
-				coreFieldMatches(c.ModelField[:], modelRaw, c.Model, e.Model) &&
-				coreFieldMatches(c.FirmwareField[:], fwRaw, c.Firmware, e.Firmware) {
-				q |= e.Quirks
+			e, img := &quirkHistory[i], &quirkIdx.core[i]
+			if all && !e.In(t) {
+				continue
 			}
+			if modelRaw {
+				if !img.anyModel && (img.noModel || c.ModelField != img.model) {
+					continue
+				}
+			} else if !coreFieldMatches(c.ModelField[:], false, c.Model, e.Model) {
+				continue
+			}
+			if fwRaw {
+				if !img.anyFirmware && (img.noFirmware || c.FirmwareField != img.firmware) {
+					continue
+				}
+			} else if !coreFieldMatches(c.FirmwareField[:], false, c.Firmware, e.Firmware) {
+				continue
+			}
+			q |= e.Quirks
 		}
 	}
 	if l.PCI.IsZero() {
-		l.nUnchecked = uint8(quirkIdx.unchecked(&l.unchecked, vq, model, t))
+		l.nUnchecked = uint8(quirkIdx.unchecked(&l.unchecked, vq, &m, t))
 	}
 	l.Applied = q
 	return q
