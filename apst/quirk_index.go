@@ -49,6 +49,13 @@ type (
 	firmwareField = [len(powerstate.Controller{}.FirmwareField)]byte
 )
 
+// The lookup reads FR as one word and MN's first 16 bytes as two.
+var (
+	_ [len(firmwareField{}) - 8]struct{}
+	_ [8 - len(firmwareField{})]struct{}
+	_ [len(modelField{}) - 16]struct{}
+)
+
 // coreImage is a core_quirks[] entry's patterns as raw fields that match
 // them: the kernel's string_matches() on a raw field (fieldMatches) holds
 // exactly when the field is the pattern followed by spaces, so a match is
@@ -274,14 +281,15 @@ func (x *quirkIndex) infer(v *vendorQuirks, m *modelText) int {
 		return -1
 	}
 	first := -1 // the first row matching, in the table's order
+	w0, w1 := m.w[0], m.w[1]
 	for h := range v.heads {
 		head := &v.heads[h]
-		if (m.w[0]^head.w)&head.m != 0 {
+		if (w0^head.w)&head.m != 0 {
 			continue
 		}
 		for t := range head.tails {
 			tail := &head.tails[t]
-			if (m.w[1]^tail.w)&tail.m != 0 {
+			if (w1^tail.w)&tail.m != 0 {
 				continue
 			}
 			for _, i := range tail.rows {

@@ -153,20 +153,28 @@ func inferredFrom(p *pciInference, model string) string {
 // allocate, so that Build can call it on its hot path.
 func lookupController(l *QuirkLookup, c *powerstate.Controller, r Release) Quirks {
 	*l = QuirkLookup{rule: -1, vendor: c.VendorID, UncheckedDMI: true}
-	t, _ := r.tables()
-	l.Tables = t
-	if r.IsZero() || t.mainline().Compare(NewestRelease().mainline()) > 0 {
-		l.Tables = NewestRelease()
-	} else if r.BaseUnknown {
-		l.Tables = r // the series' newest stable update: said by the note
+	var t Release
+	if r.IsZero() { // unknown: the newest tables (Release.tables)
+		t = quirkIdx.newest
+		l.Tables, l.ReleaseUnknown = t, true
+	} else {
+		t, _ = r.tables()
+		l.Tables = t
+		if t.mainline().Compare(NewestRelease().mainline()) > 0 {
+			l.Tables = NewestRelease()
+		} else if r.BaseUnknown {
+			l.Tables = r // the series' newest stable update: said by the note
+		}
 	}
-	l.ReleaseUnknown = r.IsZero()
 
 	// The fields as recorded (raw) are matched without trimming them: the
 	// first 16 bytes of the model against the index's keys, the trimmed
 	// text only for a rule that needs more; core_quirks[] as whole fields
 	// against its patterns padded with spaces (coreImage).
-	modelRaw, fwRaw := nonZero(c.ModelField[:]), nonZero(c.FirmwareField[:])
+	m := modelText{c: c}
+	m.w[0] = binary.LittleEndian.Uint64(c.ModelField[:8])
+	modelRaw := m.w[0] != 0 || nonZero(c.ModelField[8:])
+	fwRaw := binary.LittleEndian.Uint64(c.FirmwareField[:]) != 0
 	if !modelRaw && c.Model != "" {
 		l.padded |= 1
 	}
@@ -174,9 +182,8 @@ func lookupController(l *QuirkLookup, c *powerstate.Controller, r Release) Quirk
 		l.padded |= 2
 	}
 	l.FieldsPadded = l.padded != 0
-	m := modelText{c: c}
 	if modelRaw {
-		m.w = [2]uint64{binary.LittleEndian.Uint64(c.ModelField[:8]), binary.LittleEndian.Uint64(c.ModelField[8:16])}
+		m.w[1] = binary.LittleEndian.Uint64(c.ModelField[8:16])
 	} else {
 		m.w, m.s, m.have = words16(c.Model), c.Model, true
 	}
