@@ -43,6 +43,9 @@ type blkTemplate struct {
 	// b|0x10, a digit; it is a blank if its bit 4 is clear, and then its
 	// low nibble must be 0 (0x20, not 0x21 to 0x29).
 	flex [wide / 8]uint64
+	// flexPrev is 0x10 where the byte before is of flex (the last byte
+	// of the word before for the first).
+	flexPrev [wide / 8]uint64
 	// lay is where the fields lie, the right-aligned numbers from the
 	// start of their padding (lay.s1 to lay.s4): their first digits
 	// differ from line to line.
@@ -111,6 +114,12 @@ func (t *blkTemplate) build(line []byte, lay *blkLayout) {
 	t.lay.s3 = number(lay.e2, lay.s3, lay.dot-1)
 	digits(lay.dot+1, lay.e3)
 	t.lay.s4 = number(lay.e3, lay.s4, lay.e4)
+	for k := range t.flex {
+		t.flexPrev[k] = t.flex[k] << 8
+		if k > 0 {
+			t.flexPrev[k] |= t.flex[k-1] >> 56
+		}
+	}
 	for p := 0; p <= end; p++ {
 		if p == lay.a || t.digit[p/8]&(0x40<<(8*(p%8))) != 0 {
 			continue
@@ -180,23 +189,29 @@ func (t *blkTemplate) match(line []byte, out *blkLine) (ok, handled bool) {
 // bad returns the bits of the words of w up to the blank after the action
 // that differ from the template: 0 when they match. The words past it
 // have empty masks and are not read. It is word for each word, in one
-// loop without a call.
+// loop without a call: the bytes before each word's (prev) read as one
+// word from the byte before it, and a blank's 0x10 made 0x0f by a
+// subtraction (0x10 - 0x01 in each byte, no borrow).
 func (t *blkTemplate) bad(w *[wide]byte) uint64 {
 	n := t.words
 	if n < 2 || n > wide/8 {
 		return 1
 	}
-	var bad, last, lastFlex uint64
-	for k := range n {
-		x := binary.LittleEndian.Uint64(w[8*k : 8*k+8])
+	x := binary.LittleEndian.Uint64(w[0:8])
+	prev := x << 8
+	var bad uint64
+	for k := 0; ; {
 		f := t.flex[k]
 		y := x | f
 		blank := ^x & f
 		bad |= (y^t.exact[k])&t.mask[k] | (y+t.six[k])&t.digit[k] |
-			x&(blank>>4*0x0f) | (x<<8|last>>56)&(f<<8|lastFlex>>56)&blank
-		last, lastFlex = x, f
+			x&(blank-blank>>4) | prev&t.flexPrev[k]&blank
+		if k++; k == n {
+			return bad
+		}
+		x = binary.LittleEndian.Uint64(w[8*k : 8*k+8])
+		prev = binary.LittleEndian.Uint64(w[8*k-1 : 8*k+7])
 	}
-	return bad
 }
 
 // word returns the bits of word k of w (0 to 7) that differ from the
