@@ -46,6 +46,9 @@ type blkTemplate struct {
 	// flexPrev is 0x10 where the byte before is of flex (the last byte
 	// of the word before for the first).
 	flexPrev [wide / 8]uint64
+	// ws is the masks above word by word, as bad reads them: a word's
+	// six in one place.
+	ws [wide / 8]tmplWord
 	// lay is where the fields lie, the right-aligned numbers from the
 	// start of their padding (lay.s1 to lay.s4): their first digits
 	// differ from line to line.
@@ -59,6 +62,11 @@ type blkTemplate struct {
 	devLo, devHi uint64
 	devLong      bool
 	_            [0]func() // not comparable
+}
+
+// tmplWord is a word's masks of a blkTemplate.
+type tmplWord struct {
+	exact, mask, digit, six, flex, flexPrev uint64
 }
 
 // build makes t the template of line, read by scanWide with layout lay;
@@ -126,6 +134,9 @@ func (t *blkTemplate) build(line []byte, lay *blkLayout) {
 		}
 		t.exact[p/8] |= uint64(line[p]) << (8 * (p % 8))
 		t.mask[p/8] |= 0xff << (8 * (p % 8))
+	}
+	for k := range t.ws {
+		t.ws[k] = tmplWord{exact: t.exact[k], mask: t.mask[k], digit: t.digit[k], six: t.six[k], flex: t.flex[k], flexPrev: t.flexPrev[k]}
 	}
 }
 
@@ -197,21 +208,22 @@ func (t *blkTemplate) bad(w *[wide]byte) uint64 {
 	if n < 2 || n > wide/8 {
 		return 1
 	}
+	ws := t.ws[:n]
 	x := binary.LittleEndian.Uint64(w[0:8])
 	prev := x << 8
 	var bad uint64
-	for k := 0; ; {
-		f := t.flex[k]
-		y := x | f
-		blank := ^x & f
-		bad |= (y^t.exact[k])&t.mask[k] | (y+t.six[k])&t.digit[k] |
-			x&(blank-blank>>4) | prev&t.flexPrev[k]&blank
-		if k++; k == n {
-			return bad
+	for k := range ws {
+		m := &ws[k]
+		if k > 0 {
+			b := w[8*k-1 : 8*k+8]
+			x, prev = binary.LittleEndian.Uint64(b[1:9]), binary.LittleEndian.Uint64(b[0:8])
 		}
-		x = binary.LittleEndian.Uint64(w[8*k : 8*k+8])
-		prev = binary.LittleEndian.Uint64(w[8*k-1 : 8*k+7])
+		y := x | m.flex
+		blank := ^x & m.flex
+		bad |= (y^m.exact)&m.mask | (y+m.six)&m.digit |
+			x&(blank-blank>>4) | prev&m.flexPrev&blank
 	}
+	return bad
 }
 
 // word returns the bits of word k of w (0 to 7) that differ from the
