@@ -218,9 +218,9 @@ func walkTolerance(plan *Plan, c *powerstate.Controller, p *Params, top int) (ma
 	// s counts down from top and ends when it wraps past 0 (uint): within
 	// the arrays without a mask or bounds checks.
 	for s := uint(top); s < Entries; s-- {
-		if carry != 0 {
-			plan.Table[s] = Entry(carry)
-		}
+		// Stored even when 0: the entry is 0 already (BuildTo zeroed
+		// the plan), and a store costs less than a branch.
+		plan.Table[s] = Entry(carry)
 		d := &c.PowerStates[s]
 		if !d.NonOperational {
 			plan.Reasons[s] = ReasonOperational
