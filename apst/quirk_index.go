@@ -16,7 +16,7 @@ import (
 // those tables hold. It is computed once, at package initialisation, from
 // the immutable tables (quirkHistory, pciInferences, pciExclusions), and
 // never changes: it is safe for concurrent use.
-var quirkIdx = buildQuirkIndex()
+var quirkIdx = *buildQuirkIndex() // a value: its address is static
 
 // The index holds rows as uint8.
 var _ [255 - len(quirkHistory) - len(pciInferences)]struct{}
@@ -61,6 +61,9 @@ var (
 // exactly when the field is the pattern followed by spaces, so a match is
 // one comparison of the field with the pattern padded with spaces.
 type coreImage struct {
+	// model0 is model's first 8 bytes as a little-endian word, to tell
+	// most models apart in one comparison.
+	model0   uint64
 	model    modelField
 	firmware firmwareField
 	// anyModel and anyFirmware: the pattern is empty (matches anything);
@@ -83,6 +86,7 @@ func newCoreImage(e *QuirkEntry) coreImage {
 	}
 	copy(m.model[:], e.Model)
 	copy(m.firmware[:], e.Firmware)
+	m.model0 = le64(string(m.model[:8]))
 	return m
 }
 

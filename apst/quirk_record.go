@@ -221,7 +221,7 @@ func lookupController(l *QuirkLookup, c *powerstate.Controller, r Release) Quirk
 				continue
 			}
 			if modelRaw {
-				if !img.anyModel && (img.noModel || c.ModelField != img.model) {
+				if !img.anyModel && (img.noModel || m.w[0] != img.model0 || c.ModelField != img.model) {
 					continue
 				}
 			} else if !coreFieldMatches(c.ModelField[:], false, c.Model, e.Model) {
