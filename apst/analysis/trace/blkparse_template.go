@@ -2,7 +2,6 @@ package trace
 
 import (
 	"encoding/binary"
-	"math/bits"
 )
 
 // blkLayout is where scanWide found the first six fields of a line: the
@@ -256,11 +255,12 @@ func (t *blkTemplate) flexLast(k int) uint64 {
 }
 
 // paddedValue returns the number the first n bytes (1 to 8) of x write:
-// blanks, then digits: their bytes with bit 4 clear, then set, as the
-// template checked them.
+// blanks, then digits, as the template checked them (a blank of the
+// padding is 0x20, a digit 0x30 to 0x39). Their low nibbles are the
+// number's digits with its padding as leading zeros, converted as they
+// lie.
 func paddedValue(x uint64, n int) uint64 {
-	b := bits.TrailingZeros64(x&0x1010101010101010) >> 3
-	return eightDigits((x>>(8*b) - 0x3030303030303030) << uint(64-8*(n-b)))
+	return eightDigits((x & 0x0f0f0f0f0f0f0f0f) << uint(64-8*n))
 }
 
 // uintValue returns the number the n digits (1 to 16) of b from s on
