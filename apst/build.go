@@ -180,9 +180,10 @@ const (
 )
 
 // walk is the loop of nvme_configure_apst() for an enabled controller
-// (c.NPSS <= 31). It keeps few values live and indexes with s&31 so that the
-// compiler drops the bounds checks; the tolerance and heuristic modes have
-// loops of their own.
+// (c.NPSS <= 31). It keeps few values live and indexes so that the
+// compiler drops the bounds checks (s&31, or an unsigned s counting down
+// that ends past 0); the tolerance and heuristic modes have loops of their
+// own.
 func walk(plan *Plan, c *powerstate.Controller, p *Params, quirks Quirks) {
 	top := int(c.NPSS) & (Entries - 1)
 	if quirks&QuirkNoDeepestPS != 0 {
