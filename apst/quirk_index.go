@@ -9,13 +9,15 @@ import (
 
 // quirkIdx is the quirk tables indexed by what the kernel matches on, for
 // Build's lookup (lookupController): core_quirks[] entries by Identify
-// VID, nvme-pci ID table entries and DMI rules by the vendor of their PCI
-// ID, the PCI ID inference rows by VID and the first 16 bytes of their
-// model prefixes; and, for the tables
-// of NewestRelease (those of the default Params), which history entries
-// those tables hold. It is computed once, at package initialisation, from
-// the immutable tables (quirkHistory, pciInferences, pciExclusions), and
-// never changes: it is safe for concurrent use.
+// VID, with their patterns as the raw fields that match them (coreImage);
+// nvme-pci ID table entries and DMI rules by the vendor of their PCI ID;
+// the PCI ID inference and exclusion rows by VID and the first 16 bytes
+// of their model prefixes, with the rows those bytes decide (keyDecides);
+// and, for the tables of NewestRelease (those of the default Params),
+// which history entries those tables hold. It is computed once, at
+// package initialisation, from the immutable tables (quirkHistory,
+// pciInferences, pciExclusions), and never changes: it is safe for
+// concurrent use.
 var quirkIdx = *buildQuirkIndex() // a value: its address is static
 
 // The index holds rows as uint8.
