@@ -180,9 +180,10 @@ const (
 )
 
 // walk is the loop of nvme_configure_apst() for an enabled controller
-// (c.NPSS <= 31). It keeps few values live and indexes with s&31 so that the
-// compiler drops the bounds checks; the tolerance and heuristic modes have
-// loops of their own.
+// (c.NPSS <= 31). It keeps few values live and indexes so that the
+// compiler drops the bounds checks (s&31, or an unsigned s counting down
+// that ends past 0); the tolerance and heuristic modes have loops of their
+// own.
 func walk(plan *Plan, c *powerstate.Controller, p *Params, quirks Quirks) {
 	top := int(c.NPSS) & (Entries - 1)
 	if quirks&QuirkNoDeepestPS != 0 {
@@ -209,46 +210,51 @@ func walk(plan *Plan, c *powerstate.Controller, p *Params, quirks Quirks) {
 // secondary-band target, the secondary deeper than the primary.
 func walkTolerance(plan *Plan, c *powerstate.Controller, p *Params, top int) (maxPS int, maxLat, carry uint64) {
 	maxPS = -1
+	// The parameters in locals: the loop's stores into plan would
+	// otherwise reload them from p each state.
 	bound := uint64(p.Bound)
+	tol1, tol2 := uint64(p.PrimaryTolerance), uint64(p.SecondaryTolerance)
+	t1, t2 := uint64(p.PrimaryTimeout), uint64(p.SecondaryTimeout)
 	band := bandNone
-	for s := top; s >= 0; s-- {
-		i := s & (Entries - 1)
-		if carry != 0 {
-			plan.Table[i] = Entry(carry)
-		}
-		d := &c.PowerStates[i]
+	// s counts down from top and ends when it wraps past 0 (uint): within
+	// the arrays without a mask or bounds checks.
+	for s := uint(top); s < Entries; s-- {
+		// Stored even when 0: the entry is 0 already (BuildTo zeroed
+		// the plan), and a store costs less than a branch.
+		plan.Table[s] = Entry(carry)
+		d := &c.PowerStates[s]
 		if !d.NonOperational {
-			plan.Reasons[i] = ReasonOperational
+			plan.Reasons[s] = ReasonOperational
 			continue
 		}
 		exit := uint64(d.ExitLatency)
 		if exit > bound {
-			plan.Reasons[i] = ReasonExitAboveBound
+			plan.Reasons[s] = ReasonExitAboveBound
 			continue
 		}
 		total := exit + uint64(d.EntryLatency)
 		var itpt uint64
-		if total <= uint64(p.PrimaryTolerance) {
+		if total <= tol1 {
 			if band == bandPrimary {
-				plan.Reasons[i] = ReasonPrimaryBandUsed
+				plan.Reasons[s] = ReasonPrimaryBandUsed
 				continue
 			}
-			band, itpt = bandPrimary, uint64(p.PrimaryTimeout)
-			plan.Reasons[i] = ReasonPrimary
-		} else if p.SecondaryTimeout != 0 && total <= uint64(p.SecondaryTolerance) {
+			band, itpt = bandPrimary, t1
+			plan.Reasons[s] = ReasonPrimary
+		} else if t2 != 0 && total <= tol2 {
 			if band != bandNone {
-				plan.Reasons[i] = ReasonBandUsed
+				plan.Reasons[s] = ReasonBandUsed
 				continue
 			}
-			band, itpt = bandSecondary, uint64(p.SecondaryTimeout)
-			plan.Reasons[i] = ReasonSecondary
+			band, itpt = bandSecondary, t2
+			plan.Reasons[s] = ReasonSecondary
 		} else {
-			plan.Reasons[i] = ReasonAboveTolerance
+			plan.Reasons[s] = ReasonAboveTolerance
 			continue
 		}
 		carry = uint64(s)<<3 | itpt<<8
 		if maxPS < 0 {
-			maxPS = s
+			maxPS = int(s)
 		}
 		maxLat = max(maxLat, total)
 	}

@@ -2,6 +2,7 @@ package apst_test
 
 import (
 	"testing"
+	"unsafe"
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/apsttest"
@@ -79,5 +80,48 @@ func TestBuildToOverwrites(t *testing.T) {
 	}
 	if err := apst.BuildTo(&plan, nil, apst.DefaultParams(apst.Current)); err == nil || plan != (apst.Plan{}) {
 		t.Fatalf("BuildTo(nil controller): err %v, plan not zeroed", err)
+	}
+}
+
+// BuildTo writes every field of the Plan, whatever it held: a Plan whose
+// every byte is 0xaa (Plan holds no pointer) comes out as Build's, for
+// every outcome and path (the tolerance walk, which writes the table from
+// NPSS down and clears the rest; the heuristic walks; the quirks given or
+// looked up, NO_DEEPEST_PS, APSTA 0, an NPSS past 31, the bound 0, errors).
+func TestBuildToOverwritesEveryByte(t *testing.T) {
+	a := fixture(t, "samsung-990-evo-plus-1tb-2B2QKXG7.bin")
+	b := fixture(t, "intel-ssdpekkw256g7-PSF109C.bin")
+	wide := npss31Controller()
+	noAPSTA := a
+	noAPSTA.APSTA = 0
+	badNPSS := a
+	badNPSS.NPSS = 40
+	zeroNPSS := a
+	zeroNPSS.NPSS = 0
+	for _, c := range []*powerstate.Controller{&a, &b, &wide, &noAPSTA, &badNPSS, &zeroNPSS, nil} {
+		for _, g := range append(apst.Generations(), apst.Generation(99)) {
+			for v := range 4 {
+				p := apst.DefaultParams(g)
+				switch v {
+				case 1:
+					p.QuirksGiven, p.Quirks = true, apst.QuirkNoDeepestPS
+					p.ForceAPST = true
+				case 2:
+					p.QuirksGiven, p.Quirks = true, apst.QuirkNoDeepestPS
+				case 3:
+					p.Bound = 0
+				}
+				var plan apst.Plan
+				raw := unsafe.Slice((*byte)(unsafe.Pointer(&plan)), unsafe.Sizeof(plan))
+				for i := range raw {
+					raw[i] = 0xaa
+				}
+				errTo := apst.BuildTo(&plan, c, p)
+				want, err := apst.Build(c, p)
+				if (err == nil) != (errTo == nil) || plan != want {
+					t.Fatalf("BuildTo into a used Plan differs from Build (controller %p, %s, variant %d): %v, %v", c, g, v, errTo, err)
+				}
+			}
+		}
 	}
 }

@@ -1,17 +1,24 @@
 package apst
 
-import "slices"
+import (
+	"slices"
+	"strings"
+
+	"github.com/nvmeapst/nvmeapst/powerstate"
+)
 
 // quirkIdx is the quirk tables indexed by what the kernel matches on, for
 // Build's lookup (lookupController): core_quirks[] entries by Identify
-// VID, nvme-pci ID table entries and DMI rules by the vendor of their PCI
-// ID, the PCI ID inference rows by VID and the first 16 bytes of their
-// model prefixes; and, for the tables
-// of NewestRelease (those of the default Params), which history entries
-// those tables hold. It is computed once, at package initialisation, from
-// the immutable tables (quirkHistory, pciInferences, pciExclusions), and
-// never changes: it is safe for concurrent use.
-var quirkIdx = buildQuirkIndex()
+// VID, with their patterns as the raw fields that match them (coreImage);
+// nvme-pci ID table entries and DMI rules by the vendor of their PCI ID;
+// the PCI ID inference and exclusion rows by VID and the first 16 bytes
+// of their model prefixes, with the rows those bytes decide (keyDecides);
+// and, for the tables of NewestRelease (those of the default Params),
+// which history entries those tables hold. It is computed once, at
+// package initialisation, from the immutable tables (quirkHistory,
+// pciInferences, pciExclusions), and never changes: it is safe for
+// concurrent use.
+var quirkIdx = *buildQuirkIndex() // a value: its address is static
 
 // The index holds rows as uint8.
 var _ [255 - len(quirkHistory) - len(pciInferences)]struct{}
@@ -28,6 +35,79 @@ type quirkIndex struct {
 	// hold quirkHistory[i] (QuirkEntry.In).
 	newest   Release
 	inNewest [len(quirkHistory)]bool
+	// core is each core_quirks[] entry's model and firmware as the raw
+	// fields hold them when the entry matches (coreImage).
+	core [len(quirkHistory)]coreImage
+	// inferExact and exclExact say which inference and exclusion rows the
+	// first 16 bytes decide (keyDecides): such a row matches a model whose
+	// bytes match its key, with no other test.
+	inferExact [len(pciInferences)]bool
+	exclExact  [len(pciExclusions)]bool
+}
+
+// modelField and firmwareField are the types of the raw MN and FR fields.
+type (
+	modelField    = [len(powerstate.Controller{}.ModelField)]byte
+	firmwareField = [len(powerstate.Controller{}.FirmwareField)]byte
+)
+
+// The lookup reads FR as one word and MN's first 16 bytes as two.
+var (
+	_ [len(firmwareField{}) - 8]struct{}
+	_ [8 - len(firmwareField{})]struct{}
+	_ [len(modelField{}) - 16]struct{}
+)
+
+// coreImage is a core_quirks[] entry's patterns as raw fields that match
+// them: the kernel's string_matches() on a raw field (fieldMatches) holds
+// exactly when the field is the pattern followed by spaces, so a match is
+// one comparison of the field with the pattern padded with spaces.
+type coreImage struct {
+	// model0 is model's first 8 bytes as a little-endian word, to tell
+	// most models apart in one comparison.
+	model0   uint64
+	model    modelField
+	firmware firmwareField
+	// anyModel and anyFirmware: the pattern is empty (matches anything);
+	// noModel and noFirmware: the pattern is longer than the field (matches
+	// nothing).
+	anyModel, anyFirmware bool
+	noModel, noFirmware   bool
+}
+
+// newCoreImage returns the image of entry e.
+func newCoreImage(e *QuirkEntry) coreImage {
+	var m coreImage
+	m.anyModel, m.anyFirmware = e.Model == "", e.Firmware == ""
+	m.noModel, m.noFirmware = len(e.Model) > len(m.model), len(e.Firmware) > len(m.firmware)
+	for i := range m.model {
+		m.model[i] = ' '
+	}
+	for i := range m.firmware {
+		m.firmware[i] = ' '
+	}
+	copy(m.model[:], e.Model)
+	copy(m.firmware[:], e.Firmware)
+	m.model0 = le64(string(m.model[:8]))
+	return m
+}
+
+// keyDecides reports whether a model whose first 16 bytes match the key of
+// prefix (newPrefixKey) has the prefix, whatever follows, with the model
+// either the trimmed text or the raw field (the text and then spaces or
+// NULs): the prefix fits in 16 bytes, holds no NUL, and does not end in a
+// space (the raw field holds the prefix then exactly when its text does).
+// Rules with more to test (contains, suffixes) are not decided.
+func keyDecides(prefix string, more bool) bool {
+	if more || prefix == "" || len(prefix) > 16 || prefix[len(prefix)-1] == ' ' {
+		return false
+	}
+	for i := range len(prefix) {
+		if prefix[i] == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // inferHead is the inference rows whose prefixes have the same first 8
@@ -91,9 +171,18 @@ type vendorQuirks struct {
 	// then by the next 8: a model is tested against each group's bytes,
 	// and against a row's whole rule only in a group it matches.
 	heads []inferHead
+	// excl is the pciExclusions rows of this VID with their keys.
+	excl []exclKey
 	// newestCore and newestPCI are core and pci for the tables of
 	// NewestRelease: the entries they hold, and of pci the ID table's.
 	newestCore, newestPCI []uint8
+}
+
+// exclKey is a pciExclusions row with the key of its prefix.
+type exclKey struct {
+	key prefixKey
+	id  PCIID
+	row uint8
 }
 
 func buildQuirkIndex() *quirkIndex {
@@ -111,6 +200,7 @@ func buildQuirkIndex() *quirkIndex {
 		x.inNewest[i] = in
 		switch {
 		case e.Table == tableCore:
+			x.core[i] = newCoreImage(e)
 			r := row(e.VendorID)
 			r.core = append(r.core, uint8(i))
 			if in {
@@ -127,7 +217,9 @@ func buildQuirkIndex() *quirkIndex {
 	for i := range pciInferences {
 		r := row(pciInferences[i].vendor)
 		r.infer = append(r.infer, uint8(i))
-		k := newPrefixKey(pciInferences[i].prefix)
+		p := &pciInferences[i]
+		x.inferExact[i] = keyDecides(p.prefix, p.contains != "" || len(p.suffixes) > 0)
+		k := newPrefixKey(p.prefix)
 		h := slices.IndexFunc(r.heads, func(h inferHead) bool { return h.w == k.w[0] && h.m == k.m[0] })
 		if h < 0 {
 			r.heads = append(r.heads, inferHead{w: k.w[0], m: k.m[0]})
@@ -140,6 +232,12 @@ func buildQuirkIndex() *quirkIndex {
 			t = len(head.tails) - 1
 		}
 		head.tails[t].rows = append(head.tails[t].rows, uint8(i))
+	}
+	for i := range pciExclusions {
+		e := &pciExclusions[i]
+		x.exclExact[i] = keyDecides(e.prefix, e.contains != "")
+		r := row(e.vendor)
+		r.excl = append(r.excl, exclKey{key: newPrefixKey(e.prefix), id: e.id, row: uint8(i)})
 	}
 	n := 16
 	for n < 2*len(x.vendors) {
@@ -183,25 +281,25 @@ func (x *quirkIndex) in(i uint8, t Release) bool {
 }
 
 // infer is inferIndex through the index: the first inference rule of
-// vendor matching the trimmed model, -1 when none does.
-func (x *quirkIndex) infer(v *vendorQuirks, vendor uint16, model string) int {
+// vendor v matching the model m, -1 when none does.
+func (x *quirkIndex) infer(v *vendorQuirks, m *modelText) int {
 	if v == nil {
 		return -1
 	}
-	w := words16(model)
 	first := -1 // the first row matching, in the table's order
+	w0, w1 := m.w[0], m.w[1]
 	for h := range v.heads {
 		head := &v.heads[h]
-		if (w[0]^head.w)&head.m != 0 {
+		if (w0^head.w)&head.m != 0 {
 			continue
 		}
 		for t := range head.tails {
 			tail := &head.tails[t]
-			if (w[1]^tail.w)&tail.m != 0 {
+			if (w1^tail.w)&tail.m != 0 {
 				continue
 			}
 			for _, i := range tail.rows {
-				if (first < 0 || int(i) < first) && pciInferences[i].matches(vendor, model) {
+				if (first < 0 || int(i) < first) && (x.inferExact[i] || pciInferences[i].matches(v.vendor, m.text())) {
 					first = int(i)
 					break
 				}
@@ -211,9 +309,32 @@ func (x *quirkIndex) infer(v *vendorQuirks, vendor uint16, model string) int {
 	return first
 }
 
+// ruledOut is ruledOut through the index: whether the model m of vendor v
+// rules id out (exclusionIndex).
+func (x *quirkIndex) ruledOut(v *vendorQuirks, m *modelText, id PCIID) bool {
+	if v.vendor == 0x15b7 && id == (PCIID{0x15b7, 0x5009}) && snOther(m.text()) {
+		return true
+	}
+	for k := range v.excl {
+		e := &v.excl[k]
+		if e.id != id || (m.w[0]^e.key.w[0])&e.key.m[0] != 0 || (m.w[1]^e.key.w[1])&e.key.m[1] != 0 {
+			continue
+		}
+		if x.exclExact[e.row] {
+			return true
+		}
+		p := &pciExclusions[e.row]
+		if model := m.text(); strings.HasPrefix(model, p.prefix) &&
+			(p.contains == "" || strings.Contains(model[len(p.prefix):], p.contains)) {
+			return true
+		}
+	}
+	return false
+}
+
 // unchecked is uncheckedInto through the index, with the DMI rules left
 // out (the machine unknown, as for Build).
-func (x *quirkIndex) unchecked(dst *[maxUnchecked]PCIID, v *vendorQuirks, model string, t Release) int {
+func (x *quirkIndex) unchecked(dst *[maxUnchecked]PCIID, v *vendorQuirks, m *modelText, t Release) int {
 	if v == nil {
 		return 0
 	}
@@ -227,11 +348,31 @@ func (x *quirkIndex) unchecked(dst *[maxUnchecked]PCIID, v *vendorQuirks, model 
 		if all && (e.Table == tableDMI || !e.In(t)) {
 			continue
 		}
-		if slices.Contains(dst[:n], e.Device) || n == len(dst) || ruledOut(v.vendor, model, e.Device) {
+		if slices.Contains(dst[:n], e.Device) || n == len(dst) || x.ruledOut(v, m, e.Device) {
 			continue
 		}
 		dst[n] = e.Device
 		n++
 	}
 	return n
+}
+
+// modelText is the controller's model as the lookup matches it: its first
+// 16 bytes as two little-endian words, for the index's keys, and its text
+// (the raw field trimmed, or the Controller's string when no field was
+// recorded), trimmed only when a rule needs more than those bytes.
+type modelText struct {
+	w    [2]uint64
+	c    *powerstate.Controller
+	s    string
+	have bool
+}
+
+// text returns the trimmed model.
+func (m *modelText) text() string {
+	if !m.have {
+		m.s, _ = trimmedField(m.c.ModelField[:], m.c.Model)
+		m.have = true
+	}
+	return m.s
 }

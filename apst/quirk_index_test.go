@@ -111,6 +111,7 @@ func TestPropertyQuirkIndexIsLinear(t *testing.T) {
 	for _, x := range pciExclusions {
 		models = append(models, x.prefix+"1T"+x.contains+"X", "WD Blue SN570 1TB")
 	}
+	models = append(models, nearModels()...)
 	vendors = append(vendors, 0x1234)
 	pcis = append(pcis, PCIID{0x1234, 0x5678}, PCIID{})
 	rapid.Check(t, func(t *rapid.T) {
@@ -204,4 +205,89 @@ func TestQuirkIndexVendor(t *testing.T) {
 		}
 		require.Same(t, &quirkIdx.vendors[k], q)
 	}
+}
+
+// nearModels returns models next to the rules' prefixes and patterns,
+// where a comparison of the first 16 bytes and of the whole rule differ:
+// each prefix alone, one byte short, followed by spaces or another byte,
+// without the rule's contains or suffix, and the core_quirks[] models with
+// a space or a byte more.
+func nearModels() []string {
+	var out []string
+	near := func(p string) {
+		if p == "" {
+			return
+		}
+		out = append(out, p, p[:len(p)-1], p+" ", p+"  X", p+"X", p[:len(p)-1]+"~")
+	}
+	for _, p := range pciInferences {
+		near(p.prefix)
+		near(p.prefix + p.contains)
+		for _, s := range p.suffixes {
+			out = append(out, p.prefix+"1"+s+"X", p.prefix+s[:len(s)-1])
+		}
+	}
+	for _, x := range pciExclusions {
+		near(x.prefix)
+		near(x.prefix + "1T" + x.contains)
+	}
+	for _, e := range quirkHistory {
+		near(e.Model)
+	}
+	return out
+}
+
+// The indexed lookup gives what the tables walked end to end give for every
+// VID of the tables, every model next to a rule (nearModels) and every
+// firmware of the tables, as raw fields padded with spaces or NULs and as
+// strings alone, in the newest tables and in an older release's, with no
+// PCI ID: the comparisons of the index's keys and padded images, every one
+// (rapid's draws miss most of them).
+func TestQuirkIndexIsLinearNearRules(t *testing.T) {
+	vendors := []uint16{0x1234}
+	firmware := []string{"", "X"}
+	for _, e := range quirkHistory {
+		vendors = append(vendors, e.VendorID, e.Device.Vendor)
+		if e.Firmware != "" {
+			firmware = append(firmware, e.Firmware, e.Firmware[:len(e.Firmware)-1], e.Firmware+"X")
+		}
+	}
+	for _, p := range pciInferences {
+		vendors = append(vendors, p.vendor)
+	}
+	slices.Sort(vendors)
+	vendors = slices.Compact(vendors)
+	models := nearModels()
+	n := 0
+	for _, vid := range vendors {
+		for _, model := range models {
+			for _, fw := range firmware {
+				for layout := range 3 { // strings alone, padded with spaces, with NULs
+					var c powerstate.Controller
+					c.VendorID, c.Model, c.Firmware = vid, model, fw
+					if layout > 0 {
+						pad := []byte{' ', 0}[layout-1]
+						for i := range c.ModelField {
+							c.ModelField[i] = pad
+						}
+						for i := range c.FirmwareField {
+							c.FirmwareField[i] = pad
+						}
+						copy(c.ModelField[:], model)
+						copy(c.FirmwareField[:], fw)
+					}
+					for _, r := range []Release{{}, rel(5, 4, 0)} {
+						var got, want QuirkLookup
+						qGot := lookupController(&got, &c, r)
+						qWant := lookupControllerLinear(&want, &c, r)
+						if qGot != qWant || got != want {
+							require.Equal(t, want, got, "VID %#x model %q firmware %q layout %d release %v", vid, model, fw, layout, r)
+						}
+						n++
+					}
+				}
+			}
+		}
+	}
+	require.Greater(t, n, 10000)
 }

@@ -153,17 +153,28 @@ func inferredFrom(p *pciInference, model string) string {
 // allocate, so that Build can call it on its hot path.
 func lookupController(l *QuirkLookup, c *powerstate.Controller, r Release) Quirks {
 	*l = QuirkLookup{rule: -1, vendor: c.VendorID, UncheckedDMI: true}
-	t, _ := r.tables()
-	l.Tables = t
-	if r.IsZero() || t.mainline().Compare(NewestRelease().mainline()) > 0 {
-		l.Tables = NewestRelease()
-	} else if r.BaseUnknown {
-		l.Tables = r // the series' newest stable update: said by the note
+	var t Release
+	if r.IsZero() { // unknown: the newest tables (Release.tables)
+		t = quirkIdx.newest
+		l.Tables, l.ReleaseUnknown = t, true
+	} else {
+		t, _ = r.tables()
+		l.Tables = t
+		if t.mainline().Compare(NewestRelease().mainline()) > 0 {
+			l.Tables = NewestRelease()
+		} else if r.BaseUnknown {
+			l.Tables = r // the series' newest stable update: said by the note
+		}
 	}
-	l.ReleaseUnknown = r.IsZero()
 
-	model, modelRaw := trimmedField(c.ModelField[:], c.Model)
-	_, fwRaw := trimmedField(c.FirmwareField[:], c.Firmware)
+	// The fields as recorded (raw) are matched without trimming them: the
+	// first 16 bytes of the model against the index's keys, the trimmed
+	// text only for a rule that needs more; core_quirks[] as whole fields
+	// against its patterns padded with spaces (coreImage).
+	m := modelText{c: c}
+	m.w[0] = binary.LittleEndian.Uint64(c.ModelField[:8])
+	modelRaw := m.w[0] != 0 || nonZero(c.ModelField[8:])
+	fwRaw := binary.LittleEndian.Uint64(c.FirmwareField[:]) != 0
 	if !modelRaw && c.Model != "" {
 		l.padded |= 1
 	}
@@ -171,11 +182,16 @@ func lookupController(l *QuirkLookup, c *powerstate.Controller, r Release) Quirk
 		l.padded |= 2
 	}
 	l.FieldsPadded = l.padded != 0
+	if modelRaw {
+		m.w[1] = binary.LittleEndian.Uint64(c.ModelField[8:16])
+	} else {
+		m.w, m.s, m.have = words16(c.Model), c.Model, true
+	}
 
 	vq := quirkIdx.vendor(c.VendorID)
 	if c.PCIDeviceID != 0 {
 		l.PCI = PCIID{Vendor: c.PCIVendor(), Device: c.PCIDeviceID}
-	} else if i := quirkIdx.infer(vq, c.VendorID, model); i >= 0 {
+	} else if i := quirkIdx.infer(vq, &m); i >= 0 {
 		l.PCI, l.Inferred, l.rule = pciInferences[i].id, true, int8(i)
 	}
 	// The tables through their index (quirkIdx): the ID table's entries
@@ -200,15 +216,29 @@ func lookupController(l *QuirkLookup, c *powerstate.Controller, r Release) Quirk
 			rows = vq.newestCore
 		}
 		for _, i := range rows {
-			if e := &quirkHistory[i]; (!all || e.In(t)) &&
-				coreFieldMatches(c.ModelField[:], modelRaw, c.Model, e.Model) &&
-				coreFieldMatches(c.FirmwareField[:], fwRaw, c.Firmware, e.Firmware) {
-				q |= e.Quirks
+			e, img := &quirkHistory[i], &quirkIdx.core[i]
+			if all && !e.In(t) {
+				continue
 			}
+			if modelRaw {
+				if !img.anyModel && (img.noModel || m.w[0] != img.model0 || c.ModelField != img.model) {
+					continue
+				}
+			} else if !coreFieldMatches(c.ModelField[:], false, c.Model, e.Model) {
+				continue
+			}
+			if fwRaw {
+				if !img.anyFirmware && (img.noFirmware || c.FirmwareField != img.firmware) {
+					continue
+				}
+			} else if !coreFieldMatches(c.FirmwareField[:], false, c.Firmware, e.Firmware) {
+				continue
+			}
+			q |= e.Quirks
 		}
 	}
 	if l.PCI.IsZero() {
-		l.nUnchecked = uint8(quirkIdx.unchecked(&l.unchecked, vq, model, t))
+		l.nUnchecked = uint8(quirkIdx.unchecked(&l.unchecked, vq, &m, t))
 	}
 	l.Applied = q
 	return q

@@ -2,7 +2,6 @@ package trace
 
 import (
 	"encoding/binary"
-	"math/bits"
 )
 
 // blkLayout is where scanWide found the first six fields of a line: the
@@ -43,6 +42,12 @@ type blkTemplate struct {
 	// b|0x10, a digit; it is a blank if its bit 4 is clear, and then its
 	// low nibble must be 0 (0x20, not 0x21 to 0x29).
 	flex [wide / 8]uint64
+	// flexPrev is 0x10 where the byte before is of flex (the last byte
+	// of the word before for the first).
+	flexPrev [wide / 8]uint64
+	// ws is the masks above word by word, as bad reads them: a word's
+	// six in one place.
+	ws [wide / 8]tmplWord
 	// lay is where the fields lie, the right-aligned numbers from the
 	// start of their padding (lay.s1 to lay.s4): their first digits
 	// differ from line to line.
@@ -56,6 +61,11 @@ type blkTemplate struct {
 	devLo, devHi uint64
 	devLong      bool
 	_            [0]func() // not comparable
+}
+
+// tmplWord is a word's masks of a blkTemplate.
+type tmplWord struct {
+	exact, mask, digit, six, flex, flexPrev uint64
 }
 
 // build makes t the template of line, read by scanWide with layout lay;
@@ -111,12 +121,21 @@ func (t *blkTemplate) build(line []byte, lay *blkLayout) {
 	t.lay.s3 = number(lay.e2, lay.s3, lay.dot-1)
 	digits(lay.dot+1, lay.e3)
 	t.lay.s4 = number(lay.e3, lay.s4, lay.e4)
+	for k := range t.flex {
+		t.flexPrev[k] = t.flex[k] << 8
+		if k > 0 {
+			t.flexPrev[k] |= t.flex[k-1] >> 56
+		}
+	}
 	for p := 0; p <= end; p++ {
 		if p == lay.a || t.digit[p/8]&(0x40<<(8*(p%8))) != 0 {
 			continue
 		}
 		t.exact[p/8] |= uint64(line[p]) << (8 * (p % 8))
 		t.mask[p/8] |= 0xff << (8 * (p % 8))
+	}
+	for k := range t.ws {
+		t.ws[k] = tmplWord{exact: t.exact[k], mask: t.mask[k], digit: t.digit[k], six: t.six[k], flex: t.flex[k], flexPrev: t.flexPrev[k]}
 	}
 }
 
@@ -180,21 +199,28 @@ func (t *blkTemplate) match(line []byte, out *blkLine) (ok, handled bool) {
 // bad returns the bits of the words of w up to the blank after the action
 // that differ from the template: 0 when they match. The words past it
 // have empty masks and are not read. It is word for each word, in one
-// loop without a call.
+// loop without a call: the bytes before each word's (prev) read as one
+// word from the byte before it, and a blank's 0x10 made 0x0f by a
+// subtraction (0x10 - 0x01 in each byte, no borrow).
 func (t *blkTemplate) bad(w *[wide]byte) uint64 {
 	n := t.words
 	if n < 2 || n > wide/8 {
 		return 1
 	}
-	var bad, last, lastFlex uint64
-	for k := range n {
-		x := binary.LittleEndian.Uint64(w[8*k : 8*k+8])
-		f := t.flex[k]
-		y := x | f
-		blank := ^x & f
-		bad |= (y^t.exact[k])&t.mask[k] | (y+t.six[k])&t.digit[k] |
-			x&(blank>>4*0x0f) | (x<<8|last>>56)&(f<<8|lastFlex>>56)&blank
-		last, lastFlex = x, f
+	ws := t.ws[:n]
+	x := binary.LittleEndian.Uint64(w[0:8])
+	prev := x << 8
+	var bad uint64
+	for k := range ws {
+		m := &ws[k]
+		if k > 0 {
+			b := w[8*k-1 : 8*k+8]
+			x, prev = binary.LittleEndian.Uint64(b[1:9]), binary.LittleEndian.Uint64(b[0:8])
+		}
+		y := x | m.flex
+		blank := ^x & m.flex
+		bad |= (y^m.exact)&m.mask | (y+m.six)&m.digit |
+			x&(blank-blank>>4) | prev&m.flexPrev&blank
 	}
 	return bad
 }
@@ -229,11 +255,12 @@ func (t *blkTemplate) flexLast(k int) uint64 {
 }
 
 // paddedValue returns the number the first n bytes (1 to 8) of x write:
-// blanks, then digits: their bytes with bit 4 clear, then set, as the
-// template checked them.
+// blanks, then digits, as the template checked them (a blank of the
+// padding is 0x20, a digit 0x30 to 0x39). Their low nibbles are the
+// number's digits with its padding as leading zeros, converted as they
+// lie.
 func paddedValue(x uint64, n int) uint64 {
-	b := bits.TrailingZeros64(x&0x1010101010101010) >> 3
-	return eightDigits((x>>(8*b) - 0x3030303030303030) << uint(64-8*(n-b)))
+	return eightDigits((x & 0x0f0f0f0f0f0f0f0f) << uint(64-8*n))
 }
 
 // uintValue returns the number the n digits (1 to 16) of b from s on

@@ -258,13 +258,13 @@ func (p *parallel) step(r *Reader) error {
 // fill is step, push and popTo for the records that need nothing more
 // than the window's back (what almost every record of a blkparse trace
 // needs): from the next record of the current block on, while each is an
-// event of the device last accepted (p.okDev) that sorts after every
-// event held, none being in the heap, it appends it to r.buf as push
-// does (skipping the events of the device last refused, p.offDev) and, once the window holds more than its size, moves the oldest
-// to evs[n] as popTo does: one loop, without a call per event. It returns
-// n plus the number of events written, and leaves every other record
-// (and every other state: no event out yet, an empty window, the heap in
-// use, a buffer to grow) to step, push and popTo.
+// event of the device last accepted (p.okDev) that sorts after the
+// window's back, it appends it to r.buf as push does (skipping the events
+// of the device last refused, p.offDev) and, once the window holds more
+// than its size, moves the oldest (or the heap's top, the lesser) to
+// evs[n] as popTo does: one loop, without a call per event. It returns n plus the number of events
+// written, and leaves every other record (and every other state: no event
+// out yet, an empty window, a buffer to grow) to step, push and popTo.
 func (p *parallel) fill(r *Reader, evs []Event, n int) int {
 	j := p.cur
 	// Called when the window is not ready (it holds at most its size):
@@ -272,12 +272,18 @@ func (p *parallel) fill(r *Reader, evs []Event, n int) int {
 	// event is out the window holds at least its size (1 or more) until
 	// the end: its back is an event at or after the last one out, so
 	// that an event after the back is after that one too.
-	if j == nil || p.okDev == 0 || !r.emitted || r.head == len(r.buf) || len(r.heap) != 0 || r.summary || r.eof {
+	// The heap may hold events (an event that sorted before the back,
+	// such as one of another CPU at the same time with a lower sequence
+	// number): each stays there until it is the least held, up to a
+	// window of events later, so the events in order keep to this loop
+	// meanwhile, the one out being the least of the back's front and the
+	// heap's top, as popTo chooses it.
+	if j == nil || p.okDev == 0 || !r.emitted || r.head == len(r.buf) || r.summary || r.eof {
 		return n
 	}
 	recs, i := j.recs, p.i
 	buf, head := r.buf, r.head
-	for ; i < len(recs) && n < len(evs); i++ {
+	for ; i < len(recs) && n < len(evs) && head < len(buf); i++ {
 		rec := &recs[i]
 		t, tie := rec.t, rec.seq
 		if rec.kind > uint8(Completion) {
@@ -306,9 +312,15 @@ func (p *parallel) fill(r *Reader, evs []Event, n int) int {
 		it := &buf[len(buf)-1]
 		it.t, it.tie, it.arr, it.id = t, tie, r.arrival<<1|uint64(rec.kind-1), rec.id
 		r.arrival++
-		if len(buf)-head > r.window {
-			it := &buf[head]
-			head++
+		if len(buf)-head+len(r.heap) > r.window {
+			var it *item
+			if len(r.heap) == 0 || itemLess(buf[head], r.heap[0]) {
+				it = &buf[head]
+				head++
+			} else {
+				top := r.heapPop()
+				it = &top
+			}
 			r.last, r.lastTie = it.t, it.tie
 			ev := &evs[n]
 			n++
@@ -318,6 +330,9 @@ func (p *parallel) fill(r *Reader, evs []Event, n int) int {
 	if i > p.i {
 		r.line = p.base + int(recs[i-1].line)
 		p.i = i
+	}
+	if head == len(buf) { // as popTo leaves it
+		buf, head = buf[:0], 0
 	}
 	r.buf, r.head = buf, head
 	return n
