@@ -48,18 +48,20 @@ read:
 		rec := &recs[:len(recs)+1][len(recs)]
 		w := (*[lineReach]byte)(block[i : i+lineReach])
 		tw := (*[wide + 16]byte)(w[:wide+16])
-		if _, letter := actionKind(w[t.lay.a&(wide-1)]); !letter || t.bad(tw) != 0 {
+		// Every position of the layout lies within the template's 64
+		// bytes (the sector within the 16 after them): masked, each
+		// load is in bounds without a check.
+		a := t.lay.a & (wide - 1)
+		k, letter := actionKind(w[a])
+		if !letter || t.bad(tw) != 0 {
 			// Another of the layouts the scanner keeps, or none.
 			if t = sc.other(tw); t == nil {
 				break read
 			}
+			a = t.lay.a & (wide - 1)
+			k, _ = actionKind(w[a])
 		}
 		l := &t.lay
-		// Every position of the layout lies within the template's 64
-		// bytes (the sector within the 16 after them): masked, each
-		// load is in bounds without a check.
-		a := l.a & (wide - 1)
-		k, _ := actionKind(w[a])
 		// The line's end: its first '\n', none lying before the blank after
 		// the action (the template matched blanks, digits and a letter).
 		e := 0
