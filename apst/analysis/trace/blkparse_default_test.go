@@ -79,6 +79,14 @@ func genBlkparseDefault(t *rapid.T) string {
 		line := fmt.Sprintf("%3d,%-3d %2d %8d %5d.%09d %5d %2s %3s %s",
 			maj, rapid.SampledFrom(mins).Draw(t, "minor"), rapid.SampledFrom([]int{0, 1, 9, 10, 63, 127}).Draw(t, "cpu"),
 			seq, at/1e9, at%1e9, pid, a.act, rwbs, a.trailer(sector, rapid.SampledFrom(comms).Draw(t, "comm")))
+		if pads := paddingBlanks(line); len(pads) > 0 && rapid.IntRange(0, 7).Draw(t, "pad?") == 0 {
+			// A blank of the padding of a right-aligned number changed:
+			// 0x21 to 0x2f look like digits but for their low nibble (the
+			// check that a blank's is 0), '0' and '1' are digits, making
+			// a number with blanks after a digit (or a longer one).
+			k := rapid.SampledFrom(pads).Draw(t, "pad at")
+			line = line[:k] + string(rapid.SampledFrom([]byte("!!#)/\"01\x01")).Draw(t, "pad byte")) + line[k+1:]
+		}
 		if rapid.IntRange(0, 15).Draw(t, "change?") == 0 {
 			k := rapid.IntRange(0, len(line)-1).Draw(t, "at")
 			line = line[:k] + string(rapid.SampledFrom([]byte("\n\r\t x0.,9DC")).Draw(t, "byte")) + line[k+1:]
@@ -91,6 +99,23 @@ func genBlkparseDefault(t *rapid.T) string {
 		s = s[:rapid.IntRange(0, len(s)-1).Draw(t, "cut")]
 	}
 	return s
+}
+
+// paddingBlanks returns where line has a blank after a blank and before
+// the first letter (the action): the padding of the right-aligned numbers
+// of the header (CPU, sequence number, seconds, PID) and the blanks after
+// a short minor number.
+func paddingBlanks(line string) []int {
+	var pads []int
+	for k := 1; k < len(line); k++ {
+		switch c := line[k]; {
+		case c|0x20 >= 'a' && c|0x20 <= 'z':
+			return pads
+		case c == ' ' && line[k-1] == ' ':
+			pads = append(pads, k)
+		}
+	}
+	return pads
 }
 
 // On blkparse's default layout, whatever the widths of its fields, its

@@ -69,7 +69,7 @@ func (sc *blkScanner) scan(line []byte, out *blkLine) bool {
 // other returns a template other than the current one that the line at
 // w matches up to the blank after its action (with a letter there), making
 // it the current one; nil if none does.
-func (sc *blkScanner) other(w *[wide]byte) *blkTemplate {
+func (sc *blkScanner) other(w *[wide + 16]byte) *blkTemplate {
 	for k := 1; k < blkTemplates; k++ {
 		j := (sc.cur + k) % blkTemplates
 		t := &sc.tmpls[j]

@@ -198,31 +198,41 @@ func (t *blkTemplate) match(line []byte, out *blkLine) (ok, handled bool) {
 
 // bad returns the bits of the words of w up to the blank after the action
 // that differ from the template: 0 when they match. The words past it
-// have empty masks and are not read. It is word for each word, in one
-// loop without a call: the bytes before each word's (prev) read as one
-// word from the byte before it, and a blank's 0x10 made 0x0f by a
-// subtraction (0x10 - 0x01 in each byte, no borrow).
-func (t *blkTemplate) bad(w *[wide]byte) uint64 {
+// have empty masks: they add nothing, and the first six are checked
+// whatever the template's length (blkparse's default layout has its
+// action in the sixth), the last two only when it reaches them; written
+// out, without a loop or a bounds check (w holds 16 bytes past the
+// template's 64). The bytes before each word's (prev) are read as one
+// word from the byte before it.
+func (t *blkTemplate) bad(w *[wide + 16]byte) uint64 {
 	n := t.words
 	if n < 2 || n > wide/8 {
 		return 1
 	}
-	ws := t.ws[:n]
+	ws := &t.ws
 	x := binary.LittleEndian.Uint64(w[0:8])
-	prev := x << 8
-	var bad uint64
-	for k := range ws {
-		m := &ws[k]
-		if k > 0 {
-			b := w[8*k-1 : 8*k+8]
-			x, prev = binary.LittleEndian.Uint64(b[1:9]), binary.LittleEndian.Uint64(b[0:8])
-		}
-		y := x | m.flex
-		blank := ^x & m.flex
-		bad |= (y^m.exact)&m.mask | (y+m.six)&m.digit |
-			x&(blank-blank>>4) | prev&m.flexPrev&blank
+	bad := ws[0].bad(x, x<<8) |
+		ws[1].bad(binary.LittleEndian.Uint64(w[8:16]), binary.LittleEndian.Uint64(w[7:15])) |
+		ws[2].bad(binary.LittleEndian.Uint64(w[16:24]), binary.LittleEndian.Uint64(w[15:23])) |
+		ws[3].bad(binary.LittleEndian.Uint64(w[24:32]), binary.LittleEndian.Uint64(w[23:31])) |
+		ws[4].bad(binary.LittleEndian.Uint64(w[32:40]), binary.LittleEndian.Uint64(w[31:39])) |
+		ws[5].bad(binary.LittleEndian.Uint64(w[40:48]), binary.LittleEndian.Uint64(w[39:47]))
+	if n > 6 {
+		bad |= ws[6].bad(binary.LittleEndian.Uint64(w[48:56]), binary.LittleEndian.Uint64(w[47:55])) |
+			ws[7].bad(binary.LittleEndian.Uint64(w[56:64]), binary.LittleEndian.Uint64(w[55:63]))
 	}
 	return bad
+}
+
+// bad returns the bits of x, a word of a line, that differ from m; prev
+// is the bytes before x's (x<<8 with the byte before its first). A blank's
+// 0x10 is made 0x0f by a subtraction (0x10 - 0x01 in each byte, no
+// borrow): a blank of the padding with a low nibble other than 0 is bad.
+func (m *tmplWord) bad(x, prev uint64) uint64 {
+	y := x | m.flex
+	blank := ^x & m.flex
+	return (y^m.exact)&m.mask | (y+m.six)&m.digit |
+		x&(blank-blank>>4) | prev&m.flexPrev&blank
 }
 
 // word returns the bits of word k of w (0 to 7) that differ from the

@@ -171,8 +171,9 @@ func digitsValue(x uint64, n int) uint64 {
 	return eightDigits((x - 0x3030303030303030) << uint(64-8*n)) // n > 8: 0, no panic
 }
 
-// pow10 are the powers of ten fieldUint needs.
-var pow10 = [...]uint64{1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8}
+// pow10 are the powers of ten fieldUint needs (up to 10^8), and more: 16
+// of them, so that an index masked by 15 needs no bounds check.
+var pow10 = [16]uint64{1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
 
 // fieldUint reads b[s:e+1] as a decimal number of 1 to 16 digits; false
 // for anything else (or too little capacity to read it eight bytes at a
