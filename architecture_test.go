@@ -201,3 +201,20 @@ func TestNoSharedFunctionNames(t *testing.T) {
 		}
 	}
 }
+
+// The pure packages a user's program imports, and the page's wasm, link no
+// cryptography: crypto/sha256 (which apst/survey/shard needs for a
+// survey's identity) brings the FIPS module's initialisation with it, 185
+// KB of the page's wasm when apst/survey held the shard codec.
+func TestPurePackagesLinkNoCrypto(t *testing.T) {
+	if testing.Short() {
+		t.Skip("go list of the js/wasm build")
+	}
+	cmd := exec.Command("go", "list", "-deps", "./powerstate", "./apst", "./apst/analysis", "./apst/survey", "./apst/persist", "./apst/diagnose", "./examples/web/app")
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	out, err := cmd.Output()
+	require.NoError(t, err)
+	for _, dep := range strings.Fields(string(out)) {
+		assert.False(t, dep == "crypto" || strings.HasPrefix(dep, "crypto/"), "the page's packages link %s", dep)
+	}
+}

@@ -24,7 +24,8 @@
 //     tables.
 //   - apst/analysis (sweep, compare, simulate, replay, recommend, check, with
 //     the trace readers of apst/analysis/trace and their generators in
-//     apst/analysis/trace/tracetest), apst/survey (fleets), apst/persist
+//     apst/analysis/trace/tracetest), apst/survey (fleets, with its shard codec in
+//     apst/survey/shard), apst/persist
 //     (settings that make a bound last, with the udev rule language in
 //     apst/persist/udev) and apst/measure (the measurement
 //     engine) are the analyses on top.

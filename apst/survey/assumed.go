@@ -1,6 +1,8 @@
 package survey
 
 import (
+	"iter"
+
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
@@ -115,6 +117,18 @@ func (a Assumed) Names() []string {
 		}
 	}
 	return out
+}
+
+// All yields the names of the kinds a holds, in Names' order, without
+// building a slice.
+func (a Assumed) All() iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for _, k := range assumedNames {
+			if a&k.kind != 0 && !yield(k.name) {
+				return
+			}
+		}
+	}
 }
 
 // AssumedOfNames returns the kinds names lists, as Names writes them;

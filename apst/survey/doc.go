@@ -37,12 +37,11 @@
 // budget chosen later, cannot be combined from partial summaries; the
 // records can, and they are no larger than the summary's own name lists.
 // The shards travel as survey shards, the JSON or NDJSON report whose codec
-// is here: [AppendShardRow] and [NewShardRow] write a drive's row,
-// [DecodeShard] reads a whole shard back (checking that its summary counts
-// what it holds) and [DecodeShardRow] one row, [ShardID] computes a
-// survey's identity and [ShardSet] refuses a survey or a drive that two
-// shards hold. The package does no I/O itself: the caller opens the files.
-// apstctl survey writes shards and "apstctl survey --merge" reads them.
+// is package apst/survey/shard (kept apart so that this package, which
+// apst/persist and the page import, carries neither its JSON decoder nor
+// its SHA-256 identities). The package does no I/O itself: the caller opens
+// the files. apstctl survey writes shards and "apstctl survey --merge"
+// reads them.
 //
 // # Contracts
 //

@@ -14,6 +14,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/apst/survey"
+	"github.com/nvmeapst/nvmeapst/apst/survey/shard"
 	"github.com/nvmeapst/nvmeapst/internal/safeio"
 )
 
@@ -99,7 +100,7 @@ func surveyConfigs(with []string) ([]analysis.Config, error) {
 // surveyUnreadable is a file the survey could not use: its Reason
 // classifies its Error (survey_reasons.go), "" in a shard of an older
 // apstctl.
-type surveyUnreadable = survey.ShardUnreadable
+type surveyUnreadable = shard.Unreadable
 
 // surveyOutput writes the report as the drives come.
 type surveyOutput interface {
@@ -134,7 +135,7 @@ type surveyRun struct {
 	// shards holds the identities of the surveys a merged report holds
 	// and its drives, each with the argument that held it, so that a
 	// survey or a drive two arguments hold is refused.
-	shards survey.ShardSet
+	shards shard.Set
 }
 
 // run surveys the positional arguments (directories, files, or with

@@ -9,6 +9,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/apst/survey"
+	"github.com/nvmeapst/nvmeapst/apst/survey/shard"
 )
 
 // The survey's JSON report is one document,
@@ -20,7 +21,7 @@ import (
 // {"configs":[...],"kernel_quirks":B} first, then {"drive":ROW} and
 // {"unreadable":{...}} in the walk's order, and {"summary":{...}} last.
 // The report is a survey shard (apst/survey's interchange format): each
-// row is a survey.ShardRow, per configuration only the drive's outcome (the
+// row is a shard.Row, per configuration only the drive's outcome (the
 // tables, mode and params with --full), and the drive's bound sweep, so
 // that --merge can rebuild the survey from the rows.
 
@@ -56,8 +57,8 @@ type surveyJSON struct {
 	// survey's identity, from its rows and unreadable files.
 	row    bytes.Buffer
 	rowEnc *json.Encoder
-	id     survey.ShardID
-	// line is the hand-written row (survey.AppendShardRow), reused from
+	id     shard.ID
+	// line is the hand-written row (shard.AppendRow), reused from
 	// drive to drive.
 	line []byte
 }
@@ -93,10 +94,10 @@ func (j *surveyJSON) drive(row *survey.Row, src *surveySource) error {
 	if !j.full && src.bundle == nil {
 		// A capture's row, written by hand: no reflection, no row
 		// structs, one buffer for every drive.
-		j.line = survey.AppendShardRow(j.line[:0], row, src.format)
+		j.line = shard.AppendRow(j.line[:0], row, src.format)
 		return j.writeRow(j.line, true)
 	}
-	d := survey.NewShardRow(row, src.format, j.full)
+	d := shard.NewRow(row, src.format, j.full)
 	if src.bundle != nil {
 		b, err := json.Marshal(src.bundle)
 		if err != nil {
@@ -107,7 +108,7 @@ func (j *surveyJSON) drive(row *survey.Row, src *surveySource) error {
 	return j.rawDrive(d)
 }
 
-// rawDrive writes one row: a survey.ShardRow, or a row of a shard's report
+// rawDrive writes one row: a shard.Row, or a row of a shard's report
 // as it was read (json.RawMessage).
 func (j *surveyJSON) rawDrive(v any) error {
 	j.row.Reset()
@@ -119,7 +120,7 @@ func (j *surveyJSON) rawDrive(v any) error {
 }
 
 // writeRow writes a row's JSON b (without a newline); compact says that
-// it is compact already (written by survey.AppendShardRow), as the shard's
+// it is compact already (written by shard.AppendRow), as the shard's
 // identity hashes it.
 func (j *surveyJSON) writeRow(b []byte, compact bool) error {
 	if compact {

@@ -13,8 +13,8 @@ const (
 	surveyUnreadableListMax  = 10000
 	surveyUnreadableBytesMax = 8 << 20
 	// What --merge reads of a shard is bounded by apst/survey's decoder:
-	// survey.ShardValueMax for each JSON value, survey.ShardPathMax and
-	// survey.ShardVendorMax for a row's path (PATH_MAX) and vendor name.
+	// shard.ValueMax for each JSON value, shard.PathMax and
+	// shard.VendorMax for a row's path (PATH_MAX) and vendor name.
 )
 
 // defaultSurveyWorkers is --workers' default: one per CPU, within the

@@ -12,12 +12,13 @@ import (
 
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/apst/survey"
+	"github.com/nvmeapst/nvmeapst/apst/survey/shard"
 	"github.com/nvmeapst/nvmeapst/internal/safeio"
 )
 
 // "apstctl survey --merge SHARD..." reads the JSON or NDJSON reports of
 // surveys of shards of a fleet (survey shards, apst/survey's interchange
-// format, which survey.DecodeShard reads) and reports the survey of the
+// format, which shard.Decode reads) and reports the survey of the
 // whole fleet.
 // Each report's drive rows carry the drive's survey.Record (the vendor, per
 // configuration the reach, the worst stall and the deepest state's power,
@@ -46,16 +47,16 @@ func (r *surveyRun) merge(ctx context.Context, shards []string) error {
 	return r.out.end(r)
 }
 
-// mergeShard reads one shard's report (survey.DecodeShard: the codec of
+// mergeShard reads one shard's report (shard.Decode: the codec of
 // the interchange format) into the run.
 func (r *surveyRun) mergeShard(ctx context.Context, path string, in io.Reader) error {
 	fail := func(format string, args ...any) error {
 		return inputErr(fmt.Errorf("--merge %s: %s", safeio.EscapeTerminal(path), fmt.Sprintf(format, args...)))
 	}
 	dupOf, dupRow := "", 0 // the first drive an earlier argument holds too
-	sum, id, err := survey.DecodeShard(in, survey.ShardVisitor{
-		Head: func(h *survey.ShardHead) error { return r.mergeHead(path, h) },
-		Drive: func(d *survey.ShardDrive) error {
+	sum, id, err := shard.Decode(in, shard.Visitor{
+		Head: func(h *shard.Head) error { return r.mergeHead(path, h) },
+		Drive: func(d *shard.Drive) error {
 			if dupOf == "" {
 				if prev := r.shards.Row(path, d.Canonical); prev != "" {
 					dupOf, dupRow = prev, d.N
@@ -86,12 +87,12 @@ func (r *surveyRun) mergeShard(ctx context.Context, path string, in io.Reader) e
 			return r.out.unreadable(u)
 		},
 	})
-	var se *survey.ShardError
-	var re *survey.ShardRowError
+	var se *shard.Error
+	var re *shard.RowError
 	switch {
 	case errors.As(err, &re):
 		cause := re.Err
-		if ve := (*survey.VendorIDError)(nil); errors.As(cause, &ve) {
+		if ve := (*shard.VendorIDError)(nil); errors.As(cause, &ve) {
 			cause = fmt.Errorf("vendor_id %s: want 0x and 4 hexadecimal digits", strconv.Quote(safeio.EscapeTerminal(ve.VendorID)))
 		}
 		return fail("drive %d (%s): %v", re.Drive, safeio.EscapeTerminal(re.Name), cause)
@@ -103,13 +104,13 @@ func (r *surveyRun) mergeShard(ctx context.Context, path string, in io.Reader) e
 	r.unreadable.addUnlisted(sum.UnreadableNotListed)
 	r.skipped += sum.SkippedFiles
 	if err := r.shards.Add(path, sum.Shards, id); err != nil {
-		var ce *survey.ShardConflictError
+		var ce *shard.ConflictError
 		if !errors.As(err, &ce) {
 			return err
 		}
 		switch {
 		case ce.Invalid:
-			return inputErr(fmt.Errorf("--merge %s: shard identity %s: want %q and 32 hexadecimal digits", safeio.EscapeTerminal(path), strconv.Quote(safeio.EscapeTerminal(ce.Shard)), survey.ShardIDPrefix))
+			return inputErr(fmt.Errorf("--merge %s: shard identity %s: want %q and 32 hexadecimal digits", safeio.EscapeTerminal(path), strconv.Quote(safeio.EscapeTerminal(ce.Shard)), shard.IDPrefix))
 		case ce.First == ce.Second:
 			return inputErr(fmt.Errorf("--merge %s: given twice: its drives would be counted twice", safeio.EscapeTerminal(path)))
 		}
@@ -125,7 +126,7 @@ func (r *surveyRun) mergeShard(ctx context.Context, path string, in io.Reader) e
 
 // mergeHead makes the survey from the first shard's configurations and
 // checks that every other shard's are the same.
-func (r *surveyRun) mergeHead(path string, head *survey.ShardHead) error {
+func (r *surveyRun) mergeHead(path string, head *shard.Head) error {
 	fail := func(format string, args ...any) error {
 		return inputErr(fmt.Errorf("--merge %s: %s", safeio.EscapeTerminal(path), fmt.Sprintf(format, args...)))
 	}

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nvmeapst/nvmeapst/apst/survey"
+	"github.com/nvmeapst/nvmeapst/apst/survey/shard"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -264,10 +264,10 @@ func TestSurveyCommandMergeLimits(t *testing.T) {
 		require.NoError(t, os.WriteFile(p, []byte(s), 0o644))
 		return p
 	}
-	huge := write("huge.json", string(full[:i])+strings.Repeat("x", 3*survey.ShardValueMax)+string(full[i:]))
-	long := write("long.json", string(full[:i])+strings.Repeat("x", survey.ShardPathMax+1)+string(full[i:]))
+	huge := write("huge.json", string(full[:i])+strings.Repeat("x", 3*shard.ValueMax)+string(full[i:]))
+	long := write("long.json", string(full[:i])+strings.Repeat("x", shard.PathMax+1)+string(full[i:]))
 	j := strings.Index(string(full), `"unreadable":[]`) + len(`"unreadable":[`)
-	hugeUnreadable := write("hugeun.json", string(full[:j])+`{"path":"`+strings.Repeat("y", 2*survey.ShardValueMax)+`","error":"e"}`+string(full[j:]))
+	hugeUnreadable := write("hugeun.json", string(full[:j])+`{"path":"`+strings.Repeat("y", 2*shard.ValueMax)+`","error":"e"}`+string(full[j:]))
 	for _, tc := range []struct {
 		file, msg string
 	}{

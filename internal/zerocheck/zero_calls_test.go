@@ -21,6 +21,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst/persist"
 	"github.com/nvmeapst/nvmeapst/apst/persist/udev"
 	"github.com/nvmeapst/nvmeapst/apst/survey"
+	"github.com/nvmeapst/nvmeapst/apst/survey/shard"
 	"github.com/nvmeapst/nvmeapst/ioctl"
 	"github.com/nvmeapst/nvmeapst/ioctl/ioctltest"
 	"github.com/nvmeapst/nvmeapst/powerstate"
@@ -620,14 +621,8 @@ var zeroCalls = []zeroCall{
 	{"udev.Write.IsTolerance", func() []any {
 		return results(udev.Write{}.IsTolerance())
 	}},
-	{"survey.AppendShardRow", func() []any {
-		return results(survey.AppendShardRow(nil, &survey.Row{}, ""))
-	}},
 	{"survey.AssumedOf", func() []any {
 		return results(survey.AssumedOf(&apst.Assumptions{}))
-	}},
-	{"survey.DecodeShard", func() []any {
-		return results(survey.DecodeShard(strings.NewReader(""), survey.ShardVisitor{}))
 	}},
 	{"survey.DriveVendor", func() []any {
 		return results(survey.DriveVendor("", &powerstate.Controller{}))
@@ -635,61 +630,11 @@ var zeroCalls = []zeroCall{
 	{"survey.New", func() []any {
 		return results(survey.New(analysis.Config{}))
 	}},
-	{"survey.NewShardRow", func() []any {
-		return results(survey.NewShardRow(&survey.Row{}, "", false))
-	}},
 	{"survey.NewWithOptions", func() []any {
 		return results(survey.NewWithOptions(survey.Options{}, analysis.Config{}))
 	}},
 	{"survey.Row.Record", func() []any {
 		return results((&survey.Row{}).Record())
-	}},
-	{"survey.ShardConflictError.Error", func() []any {
-		return results((&survey.ShardConflictError{}).Error())
-	}},
-	{"survey.ShardError.Error", func() []any {
-		return results((&survey.ShardError{}).Error())
-	}},
-	{"survey.ShardError.Is", func() []any {
-		return results((&survey.ShardError{}).Is(nil))
-	}},
-	{"survey.ShardError.Unwrap", func() []any {
-		return results((&survey.ShardError{}).Unwrap())
-	}},
-	{"survey.ShardID.CompactRow", func() []any {
-		(&survey.ShardID{}).CompactRow(nil)
-		return nil
-	}},
-	{"survey.ShardID.Row", func() []any {
-		return results((&survey.ShardID{}).Row(nil))
-	}},
-	{"survey.ShardID.Sum", func() []any {
-		return results((&survey.ShardID{}).Sum())
-	}},
-	{"survey.ShardID.Unreadable", func() []any {
-		(&survey.ShardID{}).Unreadable(survey.ShardUnreadable{})
-		return nil
-	}},
-	{"survey.ShardRowError.Error", func() []any {
-		return results((&survey.ShardRowError{}).Error())
-	}},
-	{"survey.ShardRowError.Is", func() []any {
-		return results((&survey.ShardRowError{}).Is(nil))
-	}},
-	{"survey.ShardRowError.Unwrap", func() []any {
-		return results((&survey.ShardRowError{}).Unwrap())
-	}},
-	{"survey.ShardSet.Add", func() []any {
-		return results((&survey.ShardSet{}).Add("", nil, ""))
-	}},
-	{"survey.ShardSet.Len", func() []any {
-		return results((&survey.ShardSet{}).Len())
-	}},
-	{"survey.ShardSet.Row", func() []any {
-		return results((&survey.ShardSet{}).Row("", nil))
-	}},
-	{"survey.ShardSet.Shards", func() []any {
-		return results((&survey.ShardSet{}).Shards())
 	}},
 	{"survey.Survey.Add", func() []any {
 		return results((&survey.Survey{}).Add("", &powerstate.Controller{}))
@@ -724,8 +669,64 @@ var zeroCalls = []zeroCall{
 	{"survey.Survey.Summary", func() []any {
 		return results((&survey.Survey{}).Summary())
 	}},
-	{"survey.VendorIDError.Error", func() []any {
-		return results((&survey.VendorIDError{}).Error())
+	{"shard.AppendRow", func() []any {
+		return results(shard.AppendRow(nil, &survey.Row{}, ""))
+	}},
+	{"shard.ConflictError.Error", func() []any {
+		return results((&shard.ConflictError{}).Error())
+	}},
+	{"shard.Decode", func() []any {
+		return results(shard.Decode(strings.NewReader(""), shard.Visitor{}))
+	}},
+	{"shard.Error.Error", func() []any {
+		return results((&shard.Error{}).Error())
+	}},
+	{"shard.Error.Is", func() []any {
+		return results((&shard.Error{}).Is(nil))
+	}},
+	{"shard.Error.Unwrap", func() []any {
+		return results((&shard.Error{}).Unwrap())
+	}},
+	{"shard.ID.CompactRow", func() []any {
+		(&shard.ID{}).CompactRow(nil)
+		return nil
+	}},
+	{"shard.ID.Row", func() []any {
+		return results((&shard.ID{}).Row(nil))
+	}},
+	{"shard.ID.Sum", func() []any {
+		return results((&shard.ID{}).Sum())
+	}},
+	{"shard.ID.Unreadable", func() []any {
+		(&shard.ID{}).Unreadable(shard.Unreadable{})
+		return nil
+	}},
+	{"shard.NewRow", func() []any {
+		return results(shard.NewRow(&survey.Row{}, "", false))
+	}},
+	{"shard.RowError.Error", func() []any {
+		return results((&shard.RowError{}).Error())
+	}},
+	{"shard.RowError.Is", func() []any {
+		return results((&shard.RowError{}).Is(nil))
+	}},
+	{"shard.RowError.Unwrap", func() []any {
+		return results((&shard.RowError{}).Unwrap())
+	}},
+	{"shard.Set.Add", func() []any {
+		return results((&shard.Set{}).Add("", nil, ""))
+	}},
+	{"shard.Set.Len", func() []any {
+		return results((&shard.Set{}).Len())
+	}},
+	{"shard.Set.Row", func() []any {
+		return results((&shard.Set{}).Row("", nil))
+	}},
+	{"shard.Set.Shards", func() []any {
+		return results((&shard.Set{}).Shards())
+	}},
+	{"shard.VendorIDError.Error", func() []any {
+		return results((&shard.VendorIDError{}).Error())
 	}},
 	{"ioctl.CommandError.Error", func() []any {
 		return results((&ioctl.CommandError{}).Error())

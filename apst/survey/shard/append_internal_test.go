@@ -1,8 +1,9 @@
-package survey
+package shard
 
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/nvmeapst/nvmeapst/apst/survey"
 	"math"
 	"testing"
 
@@ -16,9 +17,9 @@ import (
 
 // encodingJSONRow is the row as encoding/json writes it (an Encoder, as
 // the survey used to: HTML-safe), without its newline.
-func encodingJSONRow(t require.TestingT, row *Row, format string) []byte {
+func encodingJSONRow(t require.TestingT, row *survey.Row, format string) []byte {
 	var b bytes.Buffer
-	require.NoError(t, json.NewEncoder(&b).Encode(NewShardRow(row, format, false)))
+	require.NoError(t, json.NewEncoder(&b).Encode(NewRow(row, format, false)))
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
@@ -37,19 +38,19 @@ func genJSONText(t *rapid.T, name string) string {
 	return s
 }
 
-// genRow draws a drive's row: every field AppendShardRow writes, with
+// genRow draws a drive's row: every field AppendRow writes, with
 // untrusted strings and powers of every scale.
-func genRow(t *rapid.T) *Row {
+func genRow(t *rapid.T) *survey.Row {
 	power := func(name string) powerstate.Power {
 		return powerstate.Power{Units: rapid.Uint16().Draw(t, name), Scale: powerstate.Scale(rapid.IntRange(0, 3).Draw(t, name+" scale"))}
 	}
 	states := func(name string) apst.States { return apst.States(rapid.Uint32().Draw(t, name)) }
-	row := &Row{
+	row := &survey.Row{
 		Name: genJSONText(t, "name"), Vendor: genJSONText(t, "vendor"), VendorID: rapid.Uint16().Draw(t, "vid"),
 		Model: genJSONText(t, "model"), Firmware: genJSONText(t, "firmware"),
 		Quirks:             apst.Quirks(rapid.Uint64().Draw(t, "quirks")),
 		QuirksInferredFrom: rapid.SampledFrom([]string{"", "model \"INTEL SSDPEKKW256G7\" (Intel 600p, high confidence)"}).Draw(t, "inferred"),
-		Assumed:            Assumed(rapid.Uint8().Draw(t, "assumed")),
+		Assumed:            survey.Assumed(rapid.Uint8().Draw(t, "assumed")),
 		Changed:            rapid.Bool().Draw(t, "changed"),
 	}
 	for range rapid.IntRange(0, 3).Draw(t, "unchecked") {
@@ -65,14 +66,14 @@ func genRow(t *rapid.T) *Row {
 		r.Reach.WorstExitLatency = apst.Microseconds(rapid.Uint64().Draw(t, "worst"))
 		r.DeepestMaxPower = power("mp")
 		row.Results = append(row.Results, r)
-		row.Changes = append(row.Changes, Change{
+		row.Changes = append(row.Changes, survey.Change{
 			Config: len(row.Changes), Changed: rapid.Bool().Draw(t, "ch"), StallReduction: rapid.Int64().Draw(t, "stall"),
-			PowerDelta: apst.MicroWatts(rapid.Int64Range(-1<<40, 1<<40).Draw(t, "delta")), Bars: BarClass(rapid.IntRange(0, 5).Draw(t, "bars")),
+			PowerDelta: apst.MicroWatts(rapid.Int64Range(-1<<40, 1<<40).Draw(t, "delta")), Bars: survey.BarClass(rapid.IntRange(0, 5).Draw(t, "bars")),
 			Barred: states("barred"), Gained: states("gained"),
 		})
 	}
 	for range rapid.IntRange(0, 4).Draw(t, "sweep") {
-		row.Sweep = append(row.Sweep, Step{
+		row.Sweep = append(row.Sweep, survey.Step{
 			Min: apst.Microseconds(rapid.Uint64().Draw(t, "min")), WorstExitLatency: apst.Microseconds(rapid.Uint64().Draw(t, "swl")),
 			DeepestMaxPower: apst.MicroWatts(rapid.Int64Range(0, 1<<40).Draw(t, "smp")), Reach: states("sreach"), Same: rapid.Bool().Draw(t, "same"),
 		})
@@ -87,14 +88,14 @@ func TestPropertyShardRowIsJSON(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		row := genRow(t)
 		format := rapid.SampledFrom([]string{"smartctl", "binary", "nvme-cli", "a<b>&\"c\""}).Draw(t, "format")
-		got := AppendShardRow(nil, row, format)
+		got := AppendRow(nil, row, format)
 		require.Equal(t, string(encodingJSONRow(t, row, format)), string(got))
-		var back ShardRow
+		var back Row
 		require.NoError(t, json.Unmarshal(got, &back))
-		want := NewShardRow(row, format, false)
+		want := NewRow(row, format, false)
 		// Strings with invalid UTF-8 read back with U+FFFD, as from
 		// encoding/json's own output.
-		var wantBack ShardRow
+		var wantBack Row
 		require.NoError(t, json.Unmarshal(encodingJSONRow(t, row, format), &wantBack))
 		require.Equal(t, wantBack, back)
 		require.Equal(t, want.Configs, back.Configs)

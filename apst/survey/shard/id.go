@@ -1,4 +1,4 @@
-package survey
+package shard
 
 import (
 	"bytes"
@@ -17,29 +17,29 @@ import (
 //
 // or NDJSON, one object a line: {"configs":[...],"kernel_quirks":B} first,
 // then {"drive":ROW} and {"unreadable":{...}} in any order, and
-// {"summary":{...}} last. Each ROW is a ShardRow (AppendShardRow or
-// encoding/json of NewShardRow); the head is a ShardHead, the summary holds
-// at least a ShardSummary's keys. Keys a reader does not know are skipped.
+// {"summary":{...}} last. Each ROW is a Row (AppendRow or
+// encoding/json of NewRow); the head is a Head, the summary holds
+// at least a Summary's keys. Keys a reader does not know are skipped.
 //
 // Every shard names the surveys it holds in its summary's "shards": a
-// survey holds one, identified (ShardID) by a hash of its rows and its
+// survey holds one, identified (ID) by a hash of its rows and its
 // unreadable files, so that the JSON and NDJSON reports of one survey,
 // and a copy of either, have the same identity; a merged report holds
-// those of every report merged into it. A ShardSet refuses a survey that
+// those of every report merged into it. A Set refuses a survey that
 // an earlier shard holds.
 
-// ShardIDPrefix starts every shard identity.
-const ShardIDPrefix = "sha256:"
+// IDPrefix starts every shard identity.
+const IDPrefix = "sha256:"
 
-// ShardID computes a survey's identity from its rows and unreadable files,
+// ID computes a survey's identity from its rows and unreadable files,
 // in any interleaving of the two. The zero value is ready to use; a
-// ShardID is not safe for concurrent use.
-type ShardID struct {
+// ID is not safe for concurrent use.
+type ID struct {
 	rows, unreadables hash.Hash
 	buf               bytes.Buffer
 }
 
-func (s *ShardID) init() {
+func (s *ID) init() {
 	if s.rows == nil {
 		s.rows, s.unreadables = sha256.New(), sha256.New()
 	}
@@ -50,7 +50,7 @@ func (s *ShardID) init() {
 // a survey's identity is the same full or not, since its drives are. It
 // returns the row as hashed (its canonical form, which RowKey takes),
 // valid until the next call.
-func (s *ShardID) Row(raw []byte) []byte {
+func (s *ID) Row(raw []byte) []byte {
 	s.init()
 	s.buf.Reset()
 	raw = withoutFull(raw)
@@ -63,15 +63,15 @@ func (s *ShardID) Row(raw []byte) []byte {
 }
 
 // CompactRow is Row for a row that is compact and not full already
-// (AppendShardRow's).
-func (s *ShardID) CompactRow(raw []byte) {
+// (AppendRow's).
+func (s *ID) CompactRow(raw []byte) {
 	s.init()
 	s.rows.Write(raw)
 	s.rows.Write([]byte{'\n'})
 }
 
 // Unreadable adds one unreadable file: its path and error.
-func (s *ShardID) Unreadable(u ShardUnreadable) {
+func (s *ID) Unreadable(u Unreadable) {
 	s.init()
 	s.unreadables.Write([]byte(u.Path))
 	s.unreadables.Write([]byte{0})
@@ -79,19 +79,19 @@ func (s *ShardID) Unreadable(u ShardUnreadable) {
 	s.unreadables.Write([]byte{0})
 }
 
-// Sum returns the identity: ShardIDPrefix and 32 lower-case hexadecimal
+// Sum returns the identity: IDPrefix and 32 lower-case hexadecimal
 // digits.
-func (s *ShardID) Sum() string {
+func (s *ID) Sum() string {
 	s.init()
 	h := sha256.New()
 	h.Write(s.rows.Sum(nil))
 	h.Write(s.unreadables.Sum(nil))
-	return ShardIDPrefix + hex.EncodeToString(h.Sum(nil)[:16])
+	return IDPrefix + hex.EncodeToString(h.Sum(nil)[:16])
 }
 
-// ValidShardID reports whether s has the form Sum returns.
-func ValidShardID(s string) bool {
-	h, ok := strings.CutPrefix(s, ShardIDPrefix)
+// ValidID reports whether s has the form Sum returns.
+func ValidID(s string) bool {
+	h, ok := strings.CutPrefix(s, IDPrefix)
 	if !ok || len(h) != 32 {
 		return false
 	}
@@ -106,7 +106,7 @@ func withoutFull(raw []byte) []byte {
 	if !bytes.Contains(raw, []byte(`"entries"`)) && !bytes.Contains(raw, []byte(`"params"`)) {
 		return raw
 	}
-	var d ShardRow
+	var d Row
 	if json.Unmarshal(raw, &d) != nil {
 		return raw
 	}
@@ -121,7 +121,7 @@ func withoutFull(raw []byte) []byte {
 	return b
 }
 
-// RowKey identifies a drive's row from its canonical form (ShardID.Row's:
+// RowKey identifies a drive's row from its canonical form (ID.Row's:
 // compacted, without what only a full report writes).
 func RowKey(canonical []byte) [16]byte {
 	sum := sha256.Sum256(canonical)

@@ -1,6 +1,7 @@
-package survey
+package shard
 
 import (
+	"github.com/nvmeapst/nvmeapst/apst/survey"
 	"math"
 	"math/bits"
 	"strconv"
@@ -9,14 +10,14 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst"
 )
 
-// AppendShardRow appends the JSON of a drive's row (a ShardRow of a
+// AppendRow appends the JSON of a drive's row (a Row of a
 // capture, not full: no bundle, entries, mode or params) to b and returns
 // the extended buffer, written by hand: the bytes encoding/json writes of
-// NewShardRow(row, format, false), key for key (a property test checks
+// NewRow(row, format, false), key for key (a property test checks
 // it), without reflection and without building the row's structs first, so
 // that a survey of a million drives writes its rows without allocating. A
-// full row, or a bundle's, goes through encoding/json of a ShardRow.
-func AppendShardRow(b []byte, row *Row, format string) []byte {
+// full row, or a bundle's, goes through encoding/json of a Row.
+func AppendRow(b []byte, row *survey.Row, format string) []byte {
 	b = append(b, `{"path":`...)
 	b = appendJSONString(b, row.Name)
 	b = append(b, `,"model":`...)
@@ -47,17 +48,14 @@ func AppendShardRow(b []byte, row *Row, format string) []byte {
 	}
 	if row.Assumed != 0 {
 		n := 0
-		for _, k := range assumedNames {
-			if row.Assumed&k.kind == 0 {
-				continue
-			}
+		for name := range row.Assumed.All() {
 			if n == 0 {
 				b = append(b, `,"assumed":[`...)
 			} else {
 				b = append(b, ',')
 			}
 			n++
-			b = appendJSONString(b, k.name)
+			b = appendJSONString(b, name)
 		}
 		if n > 0 {
 			b = append(b, ']')

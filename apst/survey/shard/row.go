@@ -1,21 +1,22 @@
-package survey
+package shard
 
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/nvmeapst/nvmeapst/apst/survey"
 	"math"
 
 	"github.com/nvmeapst/nvmeapst/apst"
 )
 
-// ShardRow is one drive's row of a survey shard (see ShardHead for the
+// Row is one drive's row of a survey shard (see Head for the
 // report around it): its Record, and what a reader shows of the drive. It
-// is the row's JSON, key for key: encoding/json of a ShardRow is the row
-// (AppendShardRow writes the same bytes by hand). Name, Mode, Params and
+// is the row's JSON, key for key: encoding/json of a Row is the row
+// (AppendRow writes the same bytes by hand). Name, Mode, Params and
 // Entries of each configuration are set only in a full report; Bundle is
 // the JSON a survey's caller says of the machine of a bundle's drive
 // (absent for a capture), which this package does not read.
-type ShardRow struct {
+type Row struct {
 	Path     string `json:"path"`
 	Model    string `json:"model"`
 	Firmware string `json:"firmware"`
@@ -31,29 +32,29 @@ type ShardRow struct {
 	// made (Assumed.Names).
 	Assumed          []string        `json:"assumed,omitempty"`
 	Changed          bool            `json:"changed"`
-	Configs          []ShardConfig   `json:"configs"`
+	Configs          []Config        `json:"configs"`
 	IdlePowerDeltaMW float64         `json:"idle_power_delta_mw"`
-	Changes          []ShardChange   `json:"changes"`
-	BoundSweep       []ShardStep     `json:"bound_sweep"`
+	Changes          []Change        `json:"changes"`
+	BoundSweep       []Step          `json:"bound_sweep"`
 	Bundle           json.RawMessage `json:"bundle,omitempty"`
 }
 
-// ShardEntry is one entry of a configuration's table in a full report.
-type ShardEntry struct {
+// Entry is one entry of a configuration's table in a full report.
+type Entry struct {
 	State       int    `json:"state"`
 	Value       string `json:"value"`
 	TargetState uint8  `json:"target_state"`
 	IdleTimeMS  uint32 `json:"idle_time_ms"`
 }
 
-// ShardConfig is a drive's outcome under one configuration.
-type ShardConfig struct {
+// Config is a drive's outcome under one configuration.
+type Config struct {
 	Name                  string       `json:"name,omitempty"`
 	Sent                  bool         `json:"sent"`
 	Enabled               bool         `json:"enabled"`
 	MaxPS                 int          `json:"max_ps"`
 	MaxRoundTripUS        uint64       `json:"max_round_trip_us"`
-	Entries               []ShardEntry `json:"entries,omitempty"`
+	Entries               []Entry      `json:"entries,omitempty"`
 	DeepestState          int          `json:"deepest_state"`
 	WorstExitLatencyUS    uint64       `json:"worst_exit_latency_us"`
 	DeepestStateMaxPowerW float64      `json:"deepest_state_max_power_w"`
@@ -63,8 +64,8 @@ type ShardConfig struct {
 	Params                *apst.Params `json:"params,omitempty"`
 }
 
-// ShardChange is what the change to one configuration does to the drive.
-type ShardChange struct {
+// Change is what the change to one configuration does to the drive.
+type Change struct {
 	Config           int     `json:"config"`
 	Changed          bool    `json:"changed"`
 	StallReductionUS int64   `json:"stall_reduction_us"`
@@ -74,8 +75,8 @@ type ShardChange struct {
 	GainedStates     []int   `json:"gained_states"`
 }
 
-// ShardStep is one step of a drive's bound sweep (Step).
-type ShardStep struct {
+// Step is one step of a drive's bound sweep (Step).
+type Step struct {
 	MinUS                 uint64  `json:"min_us"`
 	WorstExitLatencyUS    uint64  `json:"worst_exit_latency_us"`
 	DeepestStateMaxPowerW float64 `json:"deepest_state_max_power_w"`
@@ -83,17 +84,17 @@ type ShardStep struct {
 	Same                  bool    `json:"same"`
 }
 
-// NewShardRow returns the row of a drive's Row: format is the capture
+// NewRow returns the row of a drive's Row: format is the capture
 // format the caller names, full adds each configuration's name, mode,
 // params and table. Bundle is left empty.
-func NewShardRow(row *Row, format string, full bool) ShardRow {
-	d := ShardRow{
+func NewRow(row *survey.Row, format string, full bool) Row {
+	d := Row{
 		Path: row.Name, Model: row.Model, Firmware: row.Firmware, Vendor: row.Vendor,
 		VendorID: fmt.Sprintf("0x%04x", row.VendorID), Format: format,
 		Quirks: row.Quirks.String(), Changed: row.Changed,
-		Configs:    make([]ShardConfig, len(row.Results)),
-		Changes:    make([]ShardChange, len(row.Changes)),
-		BoundSweep: make([]ShardStep, len(row.Sweep)),
+		Configs:    make([]Config, len(row.Results)),
+		Changes:    make([]Change, len(row.Changes)),
+		BoundSweep: make([]Step, len(row.Sweep)),
 	}
 	d.QuirksInferredFrom = row.QuirksInferredFrom
 	d.Assumed = row.Assumed.Names()
@@ -102,7 +103,7 @@ func NewShardRow(row *Row, format string, full bool) ShardRow {
 	}
 	for i := range row.Results {
 		r := &row.Results[i]
-		c := ShardConfig{
+		c := Config{
 			Sent: r.Plan.Sent, Enabled: r.Plan.Enabled, MaxPS: r.Plan.MaxPS,
 			MaxRoundTripUS: uint64(r.Plan.MaxRoundTrip),
 			DeepestState:   int(r.Reach.Deepest), WorstExitLatencyUS: uint64(r.Reach.WorstExitLatency),
@@ -112,16 +113,16 @@ func NewShardRow(row *Row, format string, full bool) ShardRow {
 		}
 		if full {
 			c.Name, c.Mode, c.Params = r.Config.Name, r.Plan.Mode.String(), &r.Config.Params
-			c.Entries = make([]ShardEntry, len(r.Plan.Table))
+			c.Entries = make([]Entry, len(r.Plan.Table))
 			for s, e := range r.Plan.Table {
-				c.Entries[s] = ShardEntry{State: s, Value: fmt.Sprintf("0x%016x", uint64(e)),
+				c.Entries[s] = Entry{State: s, Value: fmt.Sprintf("0x%016x", uint64(e)),
 					TargetState: e.TargetState(), IdleTimeMS: uint32(e.IdleTime())}
 			}
 		}
 		d.Configs[i] = c
 	}
 	for i, ch := range row.Changes {
-		d.Changes[i] = ShardChange{
+		d.Changes[i] = Change{
 			Config: ch.Config, Changed: ch.Changed, StallReductionUS: ch.StallReduction,
 			IdlePowerDeltaMW: ch.PowerDelta.MilliWatts(), Bars: ch.Bars.String(),
 			BarredStates: stateList(ch.Barred), GainedStates: stateList(ch.Gained),
@@ -131,7 +132,7 @@ func NewShardRow(row *Row, format string, full bool) ShardRow {
 		d.IdlePowerDeltaMW = d.Changes[0].IdlePowerDeltaMW
 	}
 	for i, st := range row.Sweep {
-		d.BoundSweep[i] = ShardStep{
+		d.BoundSweep[i] = Step{
 			MinUS: uint64(st.Min), WorstExitLatencyUS: uint64(st.WorstExitLatency),
 			DeepestStateMaxPowerW: watts(uint64(st.DeepestMaxPower)),
 			ReachableStates:       stateList(st.Reach), Same: st.Same,
@@ -150,7 +151,7 @@ func stateList(set apst.States) []int {
 	return out
 }
 
-// watts converts µW to W as a shard writes powers; DecodeShardRow reads
+// watts converts µW to W as a shard writes powers; DecodeRow reads
 // them back exactly, on every power a drive can have.
 func watts(uw uint64) float64 { return float64(uw) / 1e6 }
 

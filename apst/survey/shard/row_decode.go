@@ -1,21 +1,22 @@
-package survey
+package shard
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/nvmeapst/nvmeapst/apst/survey"
 	"regexp"
 	"strconv"
 
 	"github.com/nvmeapst/nvmeapst/apst"
 )
 
-// DecodedRow is what DecodeShardRow reads of a drive's row: its Record,
+// DecodedRow is what DecodeRow reads of a drive's row: its Record,
 // and what a merged report counts of it.
 type DecodedRow struct {
-	Record Record
+	Record survey.Record
 	// Assumed holds the kinds the row's "assumed" names.
-	Assumed Assumed
+	Assumed survey.Assumed
 	// QuirksInferred and QuirksUnchecked say the row has a
 	// quirks_inferred_from or a quirks_unchecked_pci.
 	QuirksInferred, QuirksUnchecked bool
@@ -23,23 +24,23 @@ type DecodedRow struct {
 	Bundle bool
 }
 
-// DecodeShardRow reads a drive's row and checks it is one a survey writes:
-// a path and a vendor within ShardPathMax and ShardVendorMax bytes, two
+// DecodeRow reads a drive's row and checks it is one a survey writes:
+// a path and a vendor within PathMax and VendorMax bytes, two
 // or more configurations each with its reachable states, max_ps, deepest
 // state and power, the changes between them, and the bound sweep. Its
-// error is a *ShardRowError (Drive 0: the caller knows the row's place).
-func DecodeShardRow(raw []byte) (DecodedRow, error) {
+// error is a *RowError (Drive 0: the caller knows the row's place).
+func DecodeRow(raw []byte) (DecodedRow, error) {
 	out, jsonErr, err := decodeRow(raw)
 	if jsonErr != nil {
-		return DecodedRow{}, &ShardRowError{Err: jsonErr}
+		return DecodedRow{}, &RowError{Err: jsonErr}
 	}
 	if err != nil {
-		return out, &ShardRowError{Name: out.Record.Name, Err: err}
+		return out, &RowError{Name: out.Record.Name, Err: err}
 	}
 	return out, nil
 }
 
-// decodeRow is DecodeShardRow: jsonErr when raw is not the JSON of a row,
+// decodeRow is DecodeRow: jsonErr when raw is not the JSON of a row,
 // err when the row is not one a survey writes.
 func decodeRow(raw []byte) (out DecodedRow, jsonErr, err error) {
 	var m shardRowIn
@@ -47,13 +48,13 @@ func decodeRow(raw []byte) (out DecodedRow, jsonErr, err error) {
 		return DecodedRow{}, err, nil
 	}
 	rec, err := m.record()
-	out = DecodedRow{Record: rec, Assumed: AssumedOfNames(m.Assumed),
+	out = DecodedRow{Record: rec, Assumed: survey.AssumedOfNames(m.Assumed),
 		QuirksInferred: m.QuirksInferredFrom != "", QuirksUnchecked: len(m.QuirksUncheckedPCI) > 0,
 		Bundle: len(m.Bundle) > 0 && string(m.Bundle) != "null"}
 	return out, nil, err
 }
 
-// shardRowIn is what DecodeShardRow reads of a drive's row.
+// shardRowIn is what DecodeRow reads of a drive's row.
 type shardRowIn struct {
 	Path               *string  `json:"path"`
 	Vendor             *string  `json:"vendor"`
@@ -62,12 +63,12 @@ type shardRowIn struct {
 	Assumed            []string `json:"assumed"`
 	VendorID           string   `json:"vendor_id"`
 	Configs            []struct {
-		MaxPS                 *int         `json:"max_ps"`
-		DeepestState          *int         `json:"deepest_state"`
-		WorstExitLatencyUS    uint64       `json:"worst_exit_latency_us"`
-		DeepestStateMaxPowerW float64      `json:"deepest_state_max_power_w"`
-		ReachableStates       []int        `json:"reachable_states"`
-		Entries               []ShardEntry `json:"entries"`
+		MaxPS                 *int    `json:"max_ps"`
+		DeepestState          *int    `json:"deepest_state"`
+		WorstExitLatencyUS    uint64  `json:"worst_exit_latency_us"`
+		DeepestStateMaxPowerW float64 `json:"deepest_state_max_power_w"`
+		ReachableStates       []int   `json:"reachable_states"`
+		Entries               []Entry `json:"entries"`
 	} `json:"configs"`
 	Changes []struct {
 		Config       int   `json:"config"`
@@ -75,19 +76,19 @@ type shardRowIn struct {
 		BarredStates []int `json:"barred_states"`
 		GainedStates []int `json:"gained_states"`
 	} `json:"changes"`
-	BoundSweep []ShardStep     `json:"bound_sweep"`
+	BoundSweep []Step          `json:"bound_sweep"`
 	Bundle     json.RawMessage `json:"bundle"`
 }
 
 // record converts a row to the drive's record.
-func (m *shardRowIn) record() (Record, error) {
+func (m *shardRowIn) record() (survey.Record, error) {
 	if m.Path == nil || m.Vendor == nil {
-		return Record{}, errors.New("no path or vendor")
+		return survey.Record{}, errors.New("no path or vendor")
 	}
-	if len(*m.Path) > ShardPathMax || len(*m.Vendor) > ShardVendorMax {
-		return Record{Name: "(too long)"}, fmt.Errorf("a path of %d bytes or a vendor of %d: the limits are %d and %d bytes", len(*m.Path), len(*m.Vendor), ShardPathMax, ShardVendorMax)
+	if len(*m.Path) > PathMax || len(*m.Vendor) > VendorMax {
+		return survey.Record{Name: "(too long)"}, fmt.Errorf("a path of %d bytes or a vendor of %d: the limits are %d and %d bytes", len(*m.Path), len(*m.Vendor), PathMax, VendorMax)
 	}
-	rec := Record{Name: *m.Path, Vendor: *m.Vendor, Outcomes: make([]Outcome, len(m.Configs))}
+	rec := survey.Record{Name: *m.Path, Vendor: *m.Vendor, Outcomes: make([]survey.Outcome, len(m.Configs))}
 	if len(m.Configs) < 2 || len(m.Changes) != len(m.Configs)-1 {
 		return rec, fmt.Errorf("%d configurations and %d changes", len(m.Configs), len(m.Changes))
 	}
@@ -121,7 +122,7 @@ func (m *shardRowIn) record() (Record, error) {
 			o.Changed = ch.Changed
 		}
 	}
-	rec.Sweep = make([]Step, len(m.BoundSweep))
+	rec.Sweep = make([]survey.Step, len(m.BoundSweep))
 	for i, st := range m.BoundSweep {
 		s := &rec.Sweep[i]
 		var err error
@@ -136,7 +137,7 @@ func (m *shardRowIn) record() (Record, error) {
 	return rec, nil
 }
 
-// VendorIDError is the cause of a ShardRowError for a row whose
+// VendorIDError is the cause of a RowError for a row whose
 // vendor_id is not "0x" and 4 lower-case hexadecimal digits; VendorID is
 // the untrusted text as read (Error quotes it).
 type VendorIDError struct{ VendorID string }
@@ -168,7 +169,7 @@ func statesOf(list []int, key string) (apst.States, error) {
 // writes: max_ps is a power state (0 to 31, -1 when none is used),
 // deepest_state the deepest of reachable_states, and each entry of a full
 // report's table names a state within 0 to 31.
-func checkConfigStates(maxPS, deepest *int, reach []int, entries []ShardEntry) error {
+func checkConfigStates(maxPS, deepest *int, reach []int, entries []Entry) error {
 	if maxPS == nil || *maxPS < -1 || *maxPS > 31 {
 		return fmt.Errorf("max_ps %s: want a power state, 0 to 31, or -1", intOrMissing(maxPS))
 	}

@@ -1,4 +1,4 @@
-package survey
+package shard
 
 import (
 	"encoding/json"
@@ -8,83 +8,83 @@ import (
 	"strconv"
 )
 
-// Limits of what DecodeShard reads.
+// Limits of what Decode reads.
 const (
-	// ShardValueMax bounds each JSON value of a shard (a row, the head,
+	// ValueMax bounds each JSON value of a shard (a row, the head,
 	// the summary, an unreadable file): a longer one is refused after
 	// about that many bytes instead of being held whole.
-	ShardValueMax = 1 << 20
-	// ShardPathMax and ShardVendorMax bound a row's path and vendor.
-	ShardPathMax   = 4096
-	ShardVendorMax = 64
+	ValueMax = 1 << 20
+	// PathMax and VendorMax bound a row's path and vendor.
+	PathMax   = 4096
+	VendorMax = 64
 )
 
-// ErrBadShard is matched (errors.Is) by every error DecodeShard returns
-// for input that is not a survey shard it reads (a *ShardError or a
-// *ShardRowError).
-var ErrBadShard = errors.New("survey: not a survey shard")
+// ErrNotShard is matched (errors.Is) by every error Decode returns
+// for input that is not a survey shard it reads (a *Error or a
+// *RowError).
+var ErrNotShard = errors.New("shard: not a survey shard")
 
-// ShardError says what is wrong with a shard: Detail, in the shard's terms
+// Error says what is wrong with a shard: Detail, in the shard's terms
 // ("drive 3: unexpected end of JSON input", "no summary: the report is
 // incomplete"), and the cause, if any.
-type ShardError struct {
+type Error struct {
 	Detail string
 	Err    error
 }
 
-// Error writes "survey: shard: " and Detail.
-func (e *ShardError) Error() string { return "survey: shard: " + e.Detail }
+// Error writes "shard: " and Detail.
+func (e *Error) Error() string { return "shard: " + e.Detail }
 
 // Unwrap returns the cause (nil when none).
-func (e *ShardError) Unwrap() error { return e.Err }
+func (e *Error) Unwrap() error { return e.Err }
 
-// Is reports ErrBadShard.
-func (e *ShardError) Is(target error) bool { return target == ErrBadShard }
+// Is reports ErrNotShard.
+func (e *Error) Is(target error) bool { return target == ErrNotShard }
 
-// ShardRowError is the error of DecodeShardRow: the row of Drive (1-based;
+// RowError is the error of DecodeRow: the row of Drive (1-based;
 // 0 when not known), whose path is Name, is not one a survey writes.
-type ShardRowError struct {
+type RowError struct {
 	Drive int
 	Name  string
 	Err   error
 }
 
 // Error names the drive, its quoted path and the cause.
-func (e *ShardRowError) Error() string {
-	return fmt.Sprintf("survey: shard: drive %d (%s): %v", e.Drive, strconv.Quote(e.Name), e.Err)
+func (e *RowError) Error() string {
+	return fmt.Sprintf("shard: drive %d (%s): %v", e.Drive, strconv.Quote(e.Name), e.Err)
 }
 
 // Unwrap returns the cause.
-func (e *ShardRowError) Unwrap() error { return e.Err }
+func (e *RowError) Unwrap() error { return e.Err }
 
-// Is reports ErrBadShard.
-func (e *ShardRowError) Is(target error) bool { return target == ErrBadShard }
+// Is reports ErrNotShard.
+func (e *RowError) Is(target error) bool { return target == ErrNotShard }
 
-// ShardHead is what a shard says before its drives: the configurations
+// Head is what a shard says before its drives: the configurations
 // (names and parameters, as JSON) and whether kernel quirks were applied.
 // KernelQuirks is nil when the shard does not say.
-type ShardHead struct {
-	Configs      []ShardHeadConfig `json:"configs"`
-	KernelQuirks *bool             `json:"kernel_quirks"`
+type Head struct {
+	Configs      []HeadConfig `json:"configs"`
+	KernelQuirks *bool        `json:"kernel_quirks"`
 }
 
-// ShardHeadConfig is a configuration of a shard's head: its name and its
+// HeadConfig is a configuration of a shard's head: its name and its
 // parameters as the shard wrote them (apst.Params' JSON).
-type ShardHeadConfig struct {
+type HeadConfig struct {
 	Name   string          `json:"name"`
 	Params json.RawMessage `json:"params"`
 }
 
-// ShardUnreadable is a file a survey could not read: its path, the error
+// Unreadable is a file a survey could not read: its path, the error
 // and the class of the error (empty in a shard of an older writer).
-type ShardUnreadable struct {
+type Unreadable struct {
 	Path   string `json:"path"`
 	Error  string `json:"error"`
 	Reason string `json:"reason,omitempty"`
 }
 
-// ShardSummary is what DecodeShard reads of a shard's summary.
-type ShardSummary struct {
+// Summary is what Decode reads of a shard's summary.
+type Summary struct {
 	Drives              int      `json:"drives"`
 	UnreadableFiles     int      `json:"unreadable_files"`
 	UnreadableNotListed int      `json:"unreadable_not_listed"`
@@ -92,63 +92,63 @@ type ShardSummary struct {
 	Shards              []string `json:"shards"`
 }
 
-// ShardDrive is one drive's row as DecodeShard delivers it.
-type ShardDrive struct {
+// Drive is one drive's row as Decode delivers it.
+type Drive struct {
 	// N is the drive's place in the shard, from 1.
 	N int
 	// Raw is the row as read; valid until the visitor returns.
 	Raw json.RawMessage
-	// Canonical is the row as its identity hashes it (ShardID.Row);
+	// Canonical is the row as its identity hashes it (ID.Row);
 	// valid until the visitor returns.
 	Canonical []byte
-	// Decoded is what DecodeShardRow reads of it.
+	// Decoded is what DecodeRow reads of it.
 	Decoded DecodedRow
 }
 
-// ShardVisitor receives what DecodeShard reads, in the shard's order; an
-// error a function returns ends DecodeShard, which returns it unchanged.
+// Visitor receives what Decode reads, in the shard's order; an
+// error a function returns ends Decode, which returns it unchanged.
 // A nil function is not called.
-type ShardVisitor struct {
+type Visitor struct {
 	// Head is called once, before the first drive, with the head as read
 	// (empty when the shard has none): the caller checks its
 	// configurations and kernel quirks against those of its survey.
-	Head func(*ShardHead) error
+	Head func(*Head) error
 	// Drive is called for each drive's row.
-	Drive func(*ShardDrive) error
+	Drive func(*Drive) error
 	// Unreadable is called for each unreadable file listed.
-	Unreadable func(ShardUnreadable) error
+	Unreadable func(Unreadable) error
 }
 
-// DecodeShard reads a survey shard, JSON or NDJSON, from r, passes its
+// Decode reads a survey shard, JSON or NDJSON, from r, passes its
 // head, rows and unreadable files to v as they come (so that memory does
 // not grow with the shard), and returns its summary and its identity
-// (ShardID.Sum of what it read), having checked that the summary counts
+// (ID.Sum of what it read), having checked that the summary counts
 // the drives and unreadable files the shard holds. Each JSON value is
-// read within ShardValueMax bytes. Errors about the input are a
-// *ShardError or a *ShardRowError (both match ErrBadShard); errors of v
+// read within ValueMax bytes. Errors about the input are a
+// *Error or a *RowError (both match ErrNotShard); errors of v
 // and of r are returned as they are.
-func DecodeShard(r io.Reader, v ShardVisitor) (ShardSummary, string, error) {
+func Decode(r io.Reader, v Visitor) (Summary, string, error) {
 	d := shardDecoder{v: v, lim: &budgetReader{r: r}}
 	d.lim.reset()
 	d.dec = json.NewDecoder(d.lim)
 	sum, err := d.decode()
 	if err != nil {
-		return ShardSummary{}, "", err
+		return Summary{}, "", err
 	}
 	return sum, d.id.Sum(), nil
 }
 
-// shardDecoder is DecodeShard's state.
+// shardDecoder is Decode's state.
 type shardDecoder struct {
-	v          ShardVisitor
+	v          Visitor
 	lim        *budgetReader
 	dec        *json.Decoder
-	id         ShardID
-	head       ShardHead
+	id         ID
+	head       Head
 	headDone   bool
 	rows       int
 	unreadable int
-	drive      ShardDrive
+	drive      Drive
 }
 
 func bad(format string, args ...any) error {
@@ -158,7 +158,7 @@ func bad(format string, args ...any) error {
 			cause = e
 		}
 	}
-	return &ShardError{Detail: fmt.Sprintf(format, args...), Err: cause}
+	return &Error{Detail: fmt.Sprintf(format, args...), Err: cause}
 }
 
 // token and value read the next token or value within its own budget.
@@ -183,17 +183,17 @@ func (d *shardDecoder) row(raw json.RawMessage) error {
 	}
 	canonical := d.id.Row(raw)
 	if err != nil {
-		return &ShardRowError{Drive: d.rows + 1, Name: dr.Record.Name, Err: err}
+		return &RowError{Drive: d.rows + 1, Name: dr.Record.Name, Err: err}
 	}
 	d.rows++
-	d.drive = ShardDrive{N: d.rows, Raw: raw, Canonical: canonical, Decoded: dr}
+	d.drive = Drive{N: d.rows, Raw: raw, Canonical: canonical, Decoded: dr}
 	if d.v.Drive != nil {
 		return d.v.Drive(&d.drive)
 	}
 	return nil
 }
 
-func (d *shardDecoder) addUnreadable(u ShardUnreadable) error {
+func (d *shardDecoder) addUnreadable(u Unreadable) error {
 	d.id.Unreadable(u)
 	d.unreadable++
 	if d.v.Unreadable != nil {
@@ -202,18 +202,18 @@ func (d *shardDecoder) addUnreadable(u ShardUnreadable) error {
 	return nil
 }
 
-func (d *shardDecoder) decode() (ShardSummary, error) {
+func (d *shardDecoder) decode() (Summary, error) {
 	if t, err := d.dec.Token(); err != nil || t != json.Delim('{') {
-		return ShardSummary{}, bad("not a survey report (JSON or NDJSON): %v", tokenErr(t, err))
+		return Summary{}, bad("not a survey report (JSON or NDJSON): %v", tokenErr(t, err))
 	}
-	var sum *ShardSummary
+	var sum *Summary
 	// The head's keys, then either the document's other keys or, for
 	// NDJSON, the end of the first object and one object a line.
 	ndjson, document := false, false
 	for {
 		t, err := d.token()
 		if err != nil {
-			return ShardSummary{}, bad("%v", err)
+			return Summary{}, bad("%v", err)
 		}
 		if t == json.Delim('}') {
 			ndjson = !document
@@ -223,101 +223,101 @@ func (d *shardDecoder) decode() (ShardSummary, error) {
 		switch key {
 		case "configs":
 			if err := d.value(&d.head.Configs); err != nil {
-				return ShardSummary{}, bad("configs: %v", err)
+				return Summary{}, bad("configs: %v", err)
 			}
 		case "kernel_quirks":
 			if err := d.value(&d.head.KernelQuirks); err != nil {
-				return ShardSummary{}, bad("kernel_quirks: %v", err)
+				return Summary{}, bad("kernel_quirks: %v", err)
 			}
 		case "drives":
 			document = true
 			if err := d.startHead(); err != nil {
-				return ShardSummary{}, err
+				return Summary{}, err
 			}
 			if t, err := d.token(); err != nil || t != json.Delim('[') {
-				return ShardSummary{}, bad("drives: want a list: %v", tokenErr(t, err))
+				return Summary{}, bad("drives: want a list: %v", tokenErr(t, err))
 			}
 			for d.dec.More() {
 				var raw json.RawMessage
 				if err := d.value(&raw); err != nil {
-					return ShardSummary{}, bad("drive %d: %v", d.rows+1, err)
+					return Summary{}, bad("drive %d: %v", d.rows+1, err)
 				}
 				if err := d.row(raw); err != nil {
-					return ShardSummary{}, err
+					return Summary{}, err
 				}
 			}
 			if _, err := d.token(); err != nil {
-				return ShardSummary{}, bad("drives: %v", err)
+				return Summary{}, bad("drives: %v", err)
 			}
 		case "summary":
-			sum = &ShardSummary{}
+			sum = &Summary{}
 			if err := d.value(sum); err != nil {
-				return ShardSummary{}, bad("summary: %v", err)
+				return Summary{}, bad("summary: %v", err)
 			}
 		case "unreadable":
 			// The document lists them after its drives: an NDJSON report
 			// made from it has them after the shard's drives. One at a
 			// time: the list may be long.
 			if t, err := d.token(); err != nil || t != json.Delim('[') {
-				return ShardSummary{}, bad("unreadable: want a list: %v", tokenErr(t, err))
+				return Summary{}, bad("unreadable: want a list: %v", tokenErr(t, err))
 			}
 			for d.dec.More() {
-				var u ShardUnreadable
+				var u Unreadable
 				if err := d.value(&u); err != nil {
-					return ShardSummary{}, bad("unreadable: %v", err)
+					return Summary{}, bad("unreadable: %v", err)
 				}
 				if err := d.addUnreadable(u); err != nil {
-					return ShardSummary{}, err
+					return Summary{}, err
 				}
 			}
 			if _, err := d.token(); err != nil {
-				return ShardSummary{}, bad("unreadable: %v", err)
+				return Summary{}, bad("unreadable: %v", err)
 			}
 		default:
 			var skip json.RawMessage
 			if err := d.value(&skip); err != nil {
-				return ShardSummary{}, bad("%s: %v", strconv.Quote(key), err)
+				return Summary{}, bad("%s: %v", strconv.Quote(key), err)
 			}
 		}
 	}
 	if ndjson {
 		if err := d.startHead(); err != nil {
-			return ShardSummary{}, err
+			return Summary{}, err
 		}
 		for d.dec.More() {
 			var line struct {
-				Drive      json.RawMessage  `json:"drive"`
-				Unreadable *ShardUnreadable `json:"unreadable"`
-				Summary    *ShardSummary    `json:"summary"`
+				Drive      json.RawMessage `json:"drive"`
+				Unreadable *Unreadable     `json:"unreadable"`
+				Summary    *Summary        `json:"summary"`
 			}
 			if err := d.value(&line); err != nil {
-				return ShardSummary{}, bad("%v", err)
+				return Summary{}, bad("%v", err)
 			}
 			switch {
 			case line.Drive != nil:
 				if err := d.row(line.Drive); err != nil {
-					return ShardSummary{}, err
+					return Summary{}, err
 				}
 			case line.Unreadable != nil:
 				if err := d.addUnreadable(*line.Unreadable); err != nil {
-					return ShardSummary{}, err
+					return Summary{}, err
 				}
 			case line.Summary != nil:
 				sum = line.Summary
 			}
 		}
 	} else if d.dec.More() {
-		return ShardSummary{}, bad("more after the end of the report")
+		return Summary{}, bad("more after the end of the report")
 	}
 	switch {
 	case sum == nil:
-		return ShardSummary{}, bad("no summary: the report is incomplete")
+		return Summary{}, bad("no summary: the report is incomplete")
 	case sum.SkippedFiles < 0:
-		return ShardSummary{}, bad("summary: skipped_files %d: want 0 or more", sum.SkippedFiles)
+		return Summary{}, bad("summary: skipped_files %d: want 0 or more", sum.SkippedFiles)
 	case sum.Drives != d.rows:
-		return ShardSummary{}, bad("%d drives, but its summary counts %d: the report is incomplete or was edited", d.rows, sum.Drives)
+		return Summary{}, bad("%d drives, but its summary counts %d: the report is incomplete or was edited", d.rows, sum.Drives)
 	case sum.UnreadableNotListed < 0 || sum.UnreadableFiles != d.unreadable+sum.UnreadableNotListed:
-		return ShardSummary{}, bad("%d unreadable files listed and %d not listed, but its summary counts %d", d.unreadable, sum.UnreadableNotListed, sum.UnreadableFiles)
+		return Summary{}, bad("%d unreadable files listed and %d not listed, but its summary counts %d", d.unreadable, sum.UnreadableNotListed, sum.UnreadableFiles)
 	}
 	return *sum, nil
 }
@@ -331,12 +331,12 @@ func tokenErr(t json.Token, err error) error {
 }
 
 // errValueTooLarge is the error of a budgetReader whose budget ran out.
-var errValueTooLarge = fmt.Errorf("a JSON value longer than %d bytes (the limit of a survey shard)", ShardValueMax)
+var errValueTooLarge = fmt.Errorf("a JSON value longer than %d bytes (the limit of a survey shard)", ValueMax)
 
 // budgetReader reads from r at most left bytes, then fails with
-// errValueTooLarge: DecodeShard gives each JSON value it decodes a fresh
+// errValueTooLarge: Decode gives each JSON value it decodes a fresh
 // budget, so that one huge value (a 100 MB path) is refused after about
-// ShardValueMax bytes instead of being held whole.
+// ValueMax bytes instead of being held whole.
 type budgetReader struct {
 	r    io.Reader
 	left int
@@ -355,4 +355,4 @@ func (b *budgetReader) Read(p []byte) (int, error) {
 }
 
 // reset gives the next value its budget.
-func (b *budgetReader) reset() { b.left = ShardValueMax }
+func (b *budgetReader) reset() { b.left = ValueMax }

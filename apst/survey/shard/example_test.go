@@ -1,8 +1,9 @@
-package survey_test
+package shard_test
 
 import (
 	"bytes"
 	"fmt"
+	"github.com/nvmeapst/nvmeapst/apst/survey/shard"
 	"os"
 	"strings"
 
@@ -16,7 +17,7 @@ import (
 // here, as "apstctl survey --format ndjson" does); a third reads both back
 // into one survey of the fleet, refusing a shard given twice: each shard is
 // read into a survey of its own, merged once its identity is accepted.
-func ExampleDecodeShard() {
+func ExampleDecode() {
 	var configs []analysis.Config
 	for _, s := range []string{"ps-max-latency-us=100000", "ps-max-latency-us=25000"} {
 		p, err := apst.ParseConfig(s, apst.DefaultParams(apst.Current))
@@ -25,16 +26,16 @@ func ExampleDecodeShard() {
 		}
 		configs = append(configs, analysis.Config{Name: s, Params: p})
 	}
-	shard := func(files ...string) []byte {
+	makeShard := func(files ...string) []byte {
 		s, err := survey.New(configs...)
 		if err != nil {
 			panic(err)
 		}
 		var b bytes.Buffer
-		var id survey.ShardID
+		var id shard.ID
 		b.WriteString(`{"configs":[],"kernel_quirks":false}` + "\n")
 		for _, name := range files {
-			f, err := os.Open("../../testdata/corpus/smartctl/" + name)
+			f, err := os.Open("../../../testdata/corpus/smartctl/" + name)
 			if err != nil {
 				panic(err)
 			}
@@ -47,29 +48,29 @@ func ExampleDecodeShard() {
 			if err != nil {
 				panic(err)
 			}
-			line := survey.AppendShardRow(nil, &row, c.Format.String())
+			line := shard.AppendRow(nil, &row, c.Format.String())
 			id.CompactRow(line)
 			fmt.Fprintf(&b, "{\"drive\":%s}\n", line)
 		}
 		fmt.Fprintf(&b, "{\"summary\":{\"drives\":%d,\"shards\":[%q]}}\n", len(files), id.Sum())
 		return b.Bytes()
 	}
-	a := shard("Samsung_SSD_990_EVO_Plus_1TB_2B2QKXG7.txt", "SKhynix_PC401_NVMe_512GB_80003E00.txt")
-	b := shard("Kingston_SNV3S1000G_ERFK1N.3.txt")
+	a := makeShard("Samsung_SSD_990_EVO_Plus_1TB_2B2QKXG7.txt", "SKhynix_PC401_NVMe_512GB_80003E00.txt")
+	b := makeShard("Kingston_SNV3S1000G_ERFK1N.3.txt")
 
 	fleet, err := survey.New(configs...)
 	if err != nil {
 		panic(err)
 	}
-	var seen survey.ShardSet
+	var seen shard.Set
 	for i, sh := range [][]byte{a, b, a} {
 		source := fmt.Sprintf("shard%d", i+1)
 		part, err := survey.New(configs...)
 		if err != nil {
 			panic(err)
 		}
-		sum, id, err := survey.DecodeShard(bytes.NewReader(sh), survey.ShardVisitor{
-			Drive: func(d *survey.ShardDrive) error { return part.AddRecord(d.Decoded.Record) },
+		sum, id, err := shard.Decode(bytes.NewReader(sh), shard.Visitor{
+			Drive: func(d *shard.Drive) error { return part.AddRecord(d.Decoded.Record) },
 		})
 		if err != nil {
 			fmt.Println(err)
@@ -89,6 +90,6 @@ func ExampleDecodeShard() {
 	// Output:
 	// shard1: 2 drives
 	// shard2: 1 drives
-	// survey: shards "shard1" and "shard3" both hold the survey sha256:…: its drives would be counted twice
+	// shard: "shard1" and "shard3" both hold the survey sha256:…: its drives would be counted twice
 	// fleet: 3 drives, 2 change
 }
