@@ -2,6 +2,7 @@ package survey_test
 
 import (
 	"fmt"
+	"github.com/nvmeapst/nvmeapst/internal/surveytest"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -36,7 +37,7 @@ func TestAssumedOf(t *testing.T) {
 // PCI ID are those of a quirk entry (or near one), so that the release,
 // its base and DMI rules are at stake.
 func assumedGenController(t *rapid.T) *powerstate.Controller {
-	c := surveyGenController(t)
+	c := surveytest.GenController(t)
 	entries := apst.QuirkTables(apst.NewestRelease())
 	e := rapid.SampledFrom(entries).Draw(t, "entry")
 	c.VendorID = rapid.SampledFrom([]uint16{e.VendorID, e.Device.Vendor, c.VendorID}).Draw(t, "vid")
@@ -115,8 +116,8 @@ func TestRowAssumedAPSTAPerDrive(t *testing.T) {
 func TestPropertyRowRemembered(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		configs := []analysis.Config{
-			{Name: "a", Params: surveyGenParams(t)},
-			{Name: "b", Params: surveyGenParams(t)},
+			{Name: "a", Params: surveytest.GenParams(t)},
+			{Name: "b", Params: surveytest.GenParams(t)},
 		}
 		opts := survey.Options{KernelQuirks: rapid.Bool().Draw(t, "kq")}
 		s, err := survey.NewWithOptions(opts, configs...)

@@ -1,6 +1,7 @@
 package survey_test
 
 import (
+	"github.com/nvmeapst/nvmeapst/internal/surveytest"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -18,7 +19,7 @@ import (
 func TestEvaluateWith(t *testing.T) {
 	c, err := capture.ParseBytes(testfixture.ReadFile(t, "identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin"))
 	require.NoError(t, err)
-	configs := surveyConfigs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000")
+	configs := surveytest.Configs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000")
 	s, err := survey.NewWithOptions(survey.Options{KernelQuirks: true}, configs...)
 	require.NoError(t, err)
 

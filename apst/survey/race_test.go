@@ -2,6 +2,7 @@ package survey_test
 
 import (
 	"fmt"
+	"github.com/nvmeapst/nvmeapst/internal/surveytest"
 	"sync"
 	"testing"
 
@@ -18,8 +19,8 @@ import (
 // new chunks while the other goroutine reads; "go test -race" reports any
 // unsynchronised access, and the counts must add up afterwards.
 func TestSurveyConcurrentMethodPairs(t *testing.T) {
-	_, cs := surveyCaptures(t, surveyCorpusDir+"/smartctl")
-	configs := surveyConfigs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000")
+	_, cs := surveytest.Captures(t, surveytest.CorpusDir+"/smartctl")
+	configs := surveytest.Configs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000")
 	newSurvey := func() *survey.Survey {
 		s, err := survey.NewWithOptions(survey.Options{KernelQuirks: true}, configs...)
 		require.NoError(t, err)

@@ -2,7 +2,7 @@ package survey_test
 
 import (
 	"fmt"
-	"os"
+	"github.com/nvmeapst/nvmeapst/internal/surveytest"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -19,49 +19,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst/survey"
 	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 	"github.com/nvmeapst/nvmeapst/powerstate"
-	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 )
-
-var surveyCorpusDir = testfixture.Path("corpus")
-
-// surveyCaptures parses every capture under dir (recursively; *.md and
-// *.tsv files are not captures), in lexical order.
-func surveyCaptures(tb testing.TB, dir string) (names []string, cs []*powerstate.Controller) {
-	tb.Helper()
-	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		if ext := filepath.Ext(path); ext == ".md" || ext == ".tsv" {
-			return nil
-		}
-		f, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		c, err := capture.Parse(f)
-		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-		names = append(names, path)
-		cs = append(cs, &c)
-		return nil
-	})
-	require.NoError(tb, err)
-	return names, cs
-}
-
-func surveyConfigs(tb testing.TB, specs ...string) []analysis.Config {
-	tb.Helper()
-	var out []analysis.Config
-	for _, s := range specs {
-		p, err := apst.ParseConfig(s, apst.DefaultParams(apst.Current))
-		require.NoError(tb, err)
-		out = append(out, analysis.Config{Name: s, Params: p})
-	}
-	return out
-}
 
 // commandDiffers reports whether Compare found a difference in what is sent
 // (sent, APSTE or a table entry) between configuration k and the first.
@@ -77,7 +35,7 @@ func commandDiffers(cmp *analysis.Comparison, k int) bool {
 // The survey of the real smartctl corpus agrees, drive by drive and in its
 // counts, with running Compare on every drive.
 func TestSurveyCorpusAgreesWithCompare(t *testing.T) {
-	names, cs := surveyCaptures(t, surveyCorpusDir+"/smartctl")
+	names, cs := surveytest.Captures(t, surveytest.CorpusDir+"/smartctl")
 	require.Len(t, cs, testfixture.SmartctlReports(t), "one capture per MANIFEST.tsv row")
 	// Every form a configuration takes (one configuration, one table): the survey's row of each drive is what Compare gives for the
 	// same configurations, quirks given or looked up.
@@ -92,7 +50,7 @@ func TestSurveyCorpusAgreesWithCompare(t *testing.T) {
 		{"apst-primary-timeout-ms=50,apst-secondary-timeout-ms=500", "apst-primary-latency-tol-us=5000,apst-secondary-latency-tol-us=20000,kernel=current"},
 	} {
 		t.Run(strings.Join(specs, " vs "), func(t *testing.T) {
-			configs := surveyConfigs(t, specs...)
+			configs := surveytest.Configs(t, specs...)
 			s, err := survey.NewWithOptions(survey.Options{KernelQuirks: true}, configs...)
 			require.NoError(t, err)
 			n := len(configs)
@@ -174,9 +132,9 @@ func TestSurveyCorpusAgreesWithCompare(t *testing.T) {
 // The 990 EVO Plus of docs/should-the-default-be-25ms.md: 43000 -> 4600 us
 // and +73 mW.
 func TestSurvey990EVOPlusRow(t *testing.T) {
-	names, cs := surveyCaptures(t, surveyCorpusDir+"/smartctl")
+	names, cs := surveytest.Captures(t, surveytest.CorpusDir+"/smartctl")
 	s, err := survey.NewWithOptions(survey.Options{KernelQuirks: true},
-		surveyConfigs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000")...)
+		surveytest.Configs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000")...)
 	require.NoError(t, err)
 	found := 0
 	for i, c := range cs {
@@ -206,10 +164,10 @@ func TestSurvey990EVOPlusRow(t *testing.T) {
 // Every capture of the shipped corpus, in every format, is surveyed, and a
 // device gives the same row whatever format it was captured in.
 func TestSurveyWholeCorpusAcrossFormats(t *testing.T) {
-	names, cs := surveyCaptures(t, surveyCorpusDir)
+	names, cs := surveytest.Captures(t, surveytest.CorpusDir)
 	require.Greater(t, len(cs), testfixture.SmartctlReports(t), "smartctl, nvme-cli v1/v2/v2.12 text and JSON, binary")
 	s, err := survey.NewWithOptions(survey.Options{KernelQuirks: true},
-		surveyConfigs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000")...)
+		surveytest.Configs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000")...)
 	require.NoError(t, err)
 	type key struct {
 		deepest [2]uint8
@@ -256,8 +214,8 @@ func TestSurveyWholeCorpusAcrossFormats(t *testing.T) {
 }
 
 func TestSurveyDeterministic(t *testing.T) {
-	names, cs := surveyCaptures(t, surveyCorpusDir+"/smartctl")
-	configs := surveyConfigs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000", "policy=windows-balanced-dc")
+	names, cs := surveytest.Captures(t, surveytest.CorpusDir+"/smartctl")
+	configs := surveytest.Configs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000", "policy=windows-balanced-dc")
 	run := func(order []int, workers int) (survey.Summary, survey.BudgetAnswer) {
 		s, err := survey.NewWithOptions(survey.Options{KernelQuirks: true}, configs...)
 		require.NoError(t, err)
@@ -330,8 +288,8 @@ func worstAt(t require.TestingT, c *powerstate.Controller, p apst.Params, bound 
 }
 
 func TestSurveyStallBudgetCorpus(t *testing.T) {
-	names, cs := surveyCaptures(t, surveyCorpusDir+"/smartctl")
-	configs := surveyConfigs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000")
+	names, cs := surveytest.Captures(t, surveytest.CorpusDir+"/smartctl")
+	configs := surveytest.Configs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000")
 	s, err := survey.NewWithOptions(survey.Options{KernelQuirks: true}, configs...)
 	require.NoError(t, err)
 	for i, c := range cs {
@@ -355,7 +313,7 @@ func TestSurveyStallBudgetCorpus(t *testing.T) {
 	}
 	// The cost at Bound is the one of the second configuration moved to
 	// Bound: a survey of 100 ms against Bound says the same.
-	at := surveyConfigs(t, "ps-max-latency-us=100000", fmt.Sprintf("ps-max-latency-us=%d", uint64(b.Bound)))
+	at := surveytest.Configs(t, "ps-max-latency-us=100000", fmt.Sprintf("ps-max-latency-us=%d", uint64(b.Bound)))
 	s2, err := survey.NewWithOptions(survey.Options{KernelQuirks: true}, at...)
 	require.NoError(t, err)
 	for i, c := range cs {
@@ -376,7 +334,7 @@ func TestSurveyStallBudgetCorpus(t *testing.T) {
 }
 
 func TestSurveyErrors(t *testing.T) {
-	configs := surveyConfigs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000")
+	configs := surveytest.Configs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000")
 	_, err := survey.New(configs[0])
 	require.ErrorIs(t, err, analysis.ErrTooFewConfigs)
 	assert.True(t, strings.HasPrefix(err.Error(), "survey: "), err)
@@ -419,7 +377,7 @@ func TestSurveyKernelQuirks(t *testing.T) {
 	c.PowerStates[0].MaxPower = powerstate.MaxPowerOf(350, false)
 	assert.Equal(t, apst.QuirkNoAPST, apst.DriveQuirks(&c, apst.Release{}).APST())
 
-	configs := surveyConfigs(t, "ps-max-latency-us=100000", "ps-max-latency-us=100000,force-apst")
+	configs := surveytest.Configs(t, "ps-max-latency-us=100000", "ps-max-latency-us=100000,force-apst")
 	for _, kq := range []bool{false, true} {
 		s, err := survey.NewWithOptions(survey.Options{KernelQuirks: kq}, configs...)
 		require.NoError(t, err)
@@ -438,7 +396,7 @@ func TestSurveyKernelQuirks(t *testing.T) {
 	}
 
 	// DriveQuirks is LookupQuirks on what the capture records.
-	_, cs := surveyCaptures(t, surveyCorpusDir+"/smartctl")
+	_, cs := surveytest.Captures(t, surveytest.CorpusDir+"/smartctl")
 	intel := powerstate.Controller{VendorID: 0x8086, PCIDeviceID: 0xf1a5}
 	for _, c := range append(cs, &c, &intel) {
 		id := apst.Identity{VendorID: c.VendorID, Model: c.Model, Firmware: c.Firmware}
@@ -477,7 +435,7 @@ func TestDriveVendor(t *testing.T) {
 }
 
 func TestDistributionNearestRank(t *testing.T) {
-	s, err := survey.New(surveyConfigs(t, "ps-max-latency-us=100000", "ps-max-latency-us=0")...)
+	s, err := survey.New(surveytest.Configs(t, "ps-max-latency-us=100000", "ps-max-latency-us=0")...)
 	require.NoError(t, err)
 	// Ten drives whose only non-operational state has EXLAT 1000*i: bound 0
 	// cuts each worst stall by exactly that.
@@ -498,47 +456,6 @@ func TestDistributionNearestRank(t *testing.T) {
 	assert.Equal(t, []string{"d01", "d02", "d03", "d04", "d05", "d06", "d07", "d08", "d09", "d10"}, s.Summary().Comparisons[0].BarsAll)
 }
 
-// surveyGenController draws a controller with a vendor and a model.
-func surveyGenController(t *rapid.T) *powerstate.Controller {
-	lat := rapid.OneOf(
-		rapid.SampledFrom([]uint32{0, 1, 1000, 4600, 15000, 25000, 25001, 43000, 100000, 100001}),
-		rapid.Uint32Range(0, 200000),
-	)
-	c := &powerstate.Controller{
-		NPSS:     rapid.SampledFrom([]uint8{0, 1, 2, 3, 4, 5, 31, 40}).Draw(t, "npss"),
-		APSTA:    rapid.SampledFrom([]uint8{1, 1, 1, 0}).Draw(t, "apsta"),
-		VendorID: rapid.SampledFrom([]uint16{0x144d, 0x1179, 0x1987, 0xabcd, 0}).Draw(t, "vid"),
-		Model:    rapid.SampledFrom([]string{"", "THNSF5256GPUK TOSHIBA", "Acme One", "Zeta"}).Draw(t, "model"),
-	}
-	for i := range c.StateCount() {
-		d := &c.PowerStates[i]
-		d.NonOperational = i > 0 && rapid.Bool().Draw(t, "nops")
-		d.EntryLatency = powerstate.Microseconds(lat.Draw(t, "enlat"))
-		d.ExitLatency = powerstate.Microseconds(lat.Draw(t, "exlat"))
-		d.MaxPower = powerstate.MaxPowerOf(rapid.Uint16().Draw(t, "mp"), rapid.Bool().Draw(t, "mxps"))
-	}
-	return c
-}
-
-func surveyGenParams(t *rapid.T) apst.Params {
-	switch rapid.IntRange(0, 3).Draw(t, "kind") {
-	case 0:
-		p, err := apst.ParseConfig("policy="+rapid.SampledFrom(apst.Policies()).Draw(t, "policy").Name, apst.Params{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p
-	case 1:
-		p := apst.DefaultParams(rapid.SampledFrom(apst.Generations()).Draw(t, "gen"))
-		p.Quirks = rapid.SampledFrom([]apst.Quirks{0, apst.QuirkNoAPST, apst.QuirkNoDeepestPS}).Draw(t, "quirks")
-		p.ForceAPST = rapid.Bool().Draw(t, "force")
-		return p
-	}
-	p := apst.DefaultParams(apst.Current)
-	p.Bound = apst.Microseconds(rapid.SampledFrom([]uint64{0, 1, 4600, 25000, 100000, uint64(apst.NoLimit)}).Draw(t, "bound"))
-	return p
-}
-
 // The aggregate counts are the sums of the per-drive flags, and the budget
 // answer holds for every drive.
 func TestPropertySurveyAggregates(t *testing.T) {
@@ -546,7 +463,7 @@ func TestPropertySurveyAggregates(t *testing.T) {
 		nc := rapid.IntRange(2, 4).Draw(t, "configs")
 		configs := make([]analysis.Config, nc)
 		for i := range configs {
-			configs[i] = analysis.Config{Name: fmt.Sprint("cfg", i), Params: surveyGenParams(t)}
+			configs[i] = analysis.Config{Name: fmt.Sprint("cfg", i), Params: surveytest.GenParams(t)}
 		}
 		kq := rapid.Bool().Draw(t, "kernel-quirks")
 		s, err := survey.NewWithOptions(survey.Options{KernelQuirks: kq}, configs...)
@@ -557,7 +474,7 @@ func TestPropertySurveyAggregates(t *testing.T) {
 		rows := make([]survey.Row, nd)
 		cs := make([]*powerstate.Controller, nd)
 		for i := range nd {
-			cs[i] = surveyGenController(t)
+			cs[i] = surveytest.GenController(t)
 			name := rapid.SampledFrom([]string{"a", "b/c_d.txt", "z", "m n"}).Draw(t, "name")
 			rows[i], err = s.Add(name, cs[i])
 			if err != nil {
@@ -683,7 +600,7 @@ func TestSurveyMemoryPerDrive(t *testing.T) {
 	if testing.Short() {
 		t.Skip("allocates a fleet")
 	}
-	_, cs := surveyCaptures(t, surveyCorpusDir+"/smartctl")
+	_, cs := surveytest.Captures(t, surveytest.CorpusDir+"/smartctl")
 	retained := func(n int) float64 {
 		names := make([]string, n)
 		for i := range names {
@@ -693,7 +610,7 @@ func TestSurveyMemoryPerDrive(t *testing.T) {
 		runtime.GC()
 		runtime.ReadMemStats(&before)
 		s, err := survey.NewWithOptions(survey.Options{KernelQuirks: true},
-			surveyConfigs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000")...)
+			surveytest.Configs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000")...)
 		require.NoError(t, err)
 		var row survey.Row
 		for i := range n {
@@ -738,7 +655,7 @@ func TestSurveyZeroValue(t *testing.T) {
 	require.ErrorIs(t, s.AddRecord(survey.Record{Name: "x"}), survey.ErrNotCreated)
 	var row survey.Row
 	require.ErrorIs(t, s.Evaluate(&row, "x", &c), survey.ErrNotCreated)
-	other, err := survey.New(surveyConfigs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000")...)
+	other, err := survey.New(surveytest.Configs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000")...)
 	require.NoError(t, err)
 	require.ErrorIs(t, s.Merge(other), survey.ErrNotCreated)
 	require.ErrorIs(t, other.Merge(&s), survey.ErrNotCreated)
@@ -759,8 +676,8 @@ func shardOf(i, k int) int { return (i * 7919) % k }
 // whole corpus: by Merge and by AddRecord of the shards' records, in any
 // order of the shards.
 func TestSurveyMergeShards(t *testing.T) {
-	names, cs := surveyCaptures(t, surveyCorpusDir+"/smartctl")
-	configs := surveyConfigs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000", "policy=windows-balanced-dc")
+	names, cs := surveytest.Captures(t, surveytest.CorpusDir+"/smartctl")
+	configs := surveytest.Configs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000", "policy=windows-balanced-dc")
 	opts := survey.Options{KernelQuirks: true}
 	whole, err := survey.NewWithOptions(opts, configs...)
 	require.NoError(t, err)
@@ -809,7 +726,7 @@ func TestSurveyMergeShards(t *testing.T) {
 }
 
 func TestSurveyMergeMismatch(t *testing.T) {
-	a, err := survey.New(surveyConfigs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000")...)
+	a, err := survey.New(surveytest.Configs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000")...)
 	require.NoError(t, err)
 	for _, tc := range []struct {
 		opts  survey.Options
@@ -819,14 +736,14 @@ func TestSurveyMergeMismatch(t *testing.T) {
 		{survey.Options{}, []string{"ps-max-latency-us=100000", "ps-max-latency-us=25000", "kernel=v4.12"}},
 		{survey.Options{KernelQuirks: true}, []string{"ps-max-latency-us=100000", "ps-max-latency-us=25000"}},
 	} {
-		b, err := survey.NewWithOptions(tc.opts, surveyConfigs(t, tc.specs...)...)
+		b, err := survey.NewWithOptions(tc.opts, surveytest.Configs(t, tc.specs...)...)
 		require.NoError(t, err)
 		require.ErrorIs(t, a.Merge(b), survey.ErrMismatch, "%v", tc)
 	}
 }
 
 func TestSurveyAddRecordErrors(t *testing.T) {
-	s, err := survey.New(surveyConfigs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000")...)
+	s, err := survey.New(surveytest.Configs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000")...)
 	require.NoError(t, err)
 	c := testController()
 	row, err := s.Add("good", &c)
@@ -870,12 +787,12 @@ func testController() powerstate.Controller {
 // the whole fleet.
 func BenchmarkSurvey(b *testing.B) {
 	const fleet = 10000
-	_, cs := surveyCaptures(b, surveyCorpusDir+"/smartctl")
+	_, cs := surveytest.Captures(b, surveytest.CorpusDir+"/smartctl")
 	names := make([]string, fleet)
 	for i := range names {
 		names[i] = fmt.Sprintf("fleet/host-%05d/nvme0.txt", i)
 	}
-	configs := surveyConfigs(b, "ps-max-latency-us=100000", "ps-max-latency-us=25000")
+	configs := surveytest.Configs(b, "ps-max-latency-us=100000", "ps-max-latency-us=25000")
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
@@ -903,7 +820,7 @@ func BenchmarkSurvey(b *testing.B) {
 // copies of the corpus's models (each drive another's controller but for
 // the serial number): the outcome is copied, not derived again.
 func BenchmarkSurveyDriveCopy(b *testing.B) {
-	_, cs := surveyCaptures(b, surveyCorpusDir+"/smartctl")
+	_, cs := surveytest.Captures(b, surveytest.CorpusDir+"/smartctl")
 	ctls := make([]powerstate.Controller, len(cs))
 	for i, c := range cs {
 		ctls[i] = *c
@@ -917,7 +834,7 @@ func BenchmarkSurveyDriveCopy(b *testing.B) {
 // 25 ms with the kernel's quirks, so that ns/op and allocs/op are per
 // drive.
 func BenchmarkSurveyDrive(b *testing.B) {
-	_, cs := surveyCaptures(b, surveyCorpusDir+"/smartctl")
+	_, cs := surveytest.Captures(b, surveytest.CorpusDir+"/smartctl")
 	ctls := make([]powerstate.Controller, 4096)
 	for i := range ctls {
 		ctls[i] = fleetController(cs, i)
@@ -932,7 +849,7 @@ func benchSurveyDrives(b *testing.B, ctls []powerstate.Controller) {
 	for i := range names {
 		names[i] = fmt.Sprintf("fleet/host-%05d/nvme0.txt", i)
 	}
-	s, err := survey.NewWithOptions(survey.Options{KernelQuirks: true}, surveyConfigs(b, "ps-max-latency-us=100000", "ps-max-latency-us=25000")...)
+	s, err := survey.NewWithOptions(survey.Options{KernelQuirks: true}, surveytest.Configs(b, "ps-max-latency-us=100000", "ps-max-latency-us=25000")...)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/nvmeapst/nvmeapst/apst/survey/shard"
+	"github.com/nvmeapst/nvmeapst/internal/surveytest"
 	"io"
 	"strings"
 	"testing"
@@ -131,8 +132,8 @@ func surveyRows(tb testing.TB, configs []analysis.Config, opts survey.Options, n
 // A shard of the corpus, JSON or NDJSON, full or not, reads back to the
 // survey it was written from, with the same identity in every form.
 func TestShardRoundTripCorpus(t *testing.T) {
-	names, cs := corpusCaptures(t, corpusDir+"/smartctl")
-	configs := configs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000")
+	names, cs := surveytest.Captures(t, surveytest.CorpusDir+"/smartctl")
+	configs := surveytest.Configs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000")
 	opts := survey.Options{KernelQuirks: true}
 	whole, rows := surveyRows(t, configs, opts, names, cs)
 	unreadable := []shard.Unreadable{{Path: "a/b.txt", Error: "capture: unknown capture format", Reason: "unknown-format"}}
@@ -151,8 +152,8 @@ func TestShardRoundTripCorpus(t *testing.T) {
 
 // Each error names what is wrong with the shard, and matches ErrNotShard.
 func TestDecodeShardErrors(t *testing.T) {
-	names, cs := corpusCaptures(t, corpusDir+"/smartctl")
-	configs := configs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000")
+	names, cs := surveytest.Captures(t, surveytest.CorpusDir+"/smartctl")
+	configs := surveytest.Configs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000")
 	_, rows := surveyRows(t, configs, survey.Options{}, names[:3], cs[:3])
 	good := string(writeShard(t, configs, false, rows, shardOpts{}))
 	goodND := string(writeShard(t, configs, false, rows, shardOpts{ndjson: true}))
@@ -195,8 +196,8 @@ func TestDecodeShardErrors(t *testing.T) {
 
 // An error of the visitor ends the decoding and is returned as it is.
 func TestDecodeShardVisitorError(t *testing.T) {
-	names, cs := corpusCaptures(t, corpusDir+"/smartctl")
-	configs := configs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000")
+	names, cs := surveytest.Captures(t, surveytest.CorpusDir+"/smartctl")
+	configs := surveytest.Configs(t, "ps-max-latency-us=100000", "ps-max-latency-us=25000")
 	_, rows := surveyRows(t, configs, survey.Options{}, names[:3], cs[:3])
 	data := writeShard(t, configs, false, rows, shardOpts{})
 	stop := errors.New("stop")
@@ -257,10 +258,10 @@ func TestShardSet(t *testing.T) {
 // not full rows have one identity.
 func TestPropertyShardRowRoundTrip(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		configs := []analysis.Config{{Name: "a", Params: genParams(t)}, {Name: "b", Params: genParams(t)}}
+		configs := []analysis.Config{{Name: "a", Params: surveytest.GenParams(t)}, {Name: "b", Params: surveytest.GenParams(t)}}
 		s, err := survey.NewWithOptions(survey.Options{KernelQuirks: rapid.Bool().Draw(t, "kq")}, configs...)
 		require.NoError(t, err)
-		row, err := s.Add(rapid.StringN(0, 20, -1).Draw(t, "name"), genController(t))
+		row, err := s.Add(rapid.StringN(0, 20, -1).Draw(t, "name"), surveytest.GenController(t))
 		require.NoError(t, err)
 		want := row.Record()
 		compact := shard.AppendRow(nil, &row, "binary")
@@ -284,7 +285,7 @@ func TestPropertyShardRowRoundTrip(t *testing.T) {
 // summary and the stall budget are those of one survey of every drive.
 func TestPropertyShardMergeAssociativeCommutative(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		configs := []analysis.Config{{Name: "a", Params: genParams(t)}, {Name: "b", Params: genParams(t)}}
+		configs := []analysis.Config{{Name: "a", Params: surveytest.GenParams(t)}, {Name: "b", Params: surveytest.GenParams(t)}}
 		opts := survey.Options{KernelQuirks: rapid.Bool().Draw(t, "kq")}
 		whole, err := survey.NewWithOptions(opts, configs...)
 		require.NoError(t, err)
@@ -292,7 +293,7 @@ func TestPropertyShardMergeAssociativeCommutative(t *testing.T) {
 		for k := range parts {
 			var rows []survey.Row
 			for i := range rapid.IntRange(0, 3).Draw(t, "drives") {
-				c := genController(t)
+				c := surveytest.GenController(t)
 				name := fmt.Sprintf("shard%d/drive%d", k, i)
 				_, err := whole.Add(name, c)
 				require.NoError(t, err)
@@ -315,7 +316,7 @@ func TestPropertyShardMergeAssociativeCommutative(t *testing.T) {
 			return m
 		}
 		a, b, c := parts[0], parts[1], parts[2]
-		bound := genParams(t).Bound
+		bound := surveytest.GenParams(t).Bound
 		for _, got := range []*survey.Survey{
 			merge(merge(a, b), c), merge(a, merge(b, c)), merge(c, b, a), merge(b, merge(c, a)),
 		} {
@@ -329,8 +330,8 @@ func TestPropertyShardMergeAssociativeCommutative(t *testing.T) {
 // panicking, an error matching ErrNotShard for a bad shard, and for a
 // shard it reads, a summary that counts the drives it delivered.
 func FuzzDecode(f *testing.F) {
-	names, cs := corpusCaptures(f, corpusDir+"/smartctl")
-	configs := configs(f, "ps-max-latency-us=100000", "ps-max-latency-us=25000")
+	names, cs := surveytest.Captures(f, surveytest.CorpusDir+"/smartctl")
+	configs := surveytest.Configs(f, "ps-max-latency-us=100000", "ps-max-latency-us=25000")
 	_, rows := surveyRows(f, configs, survey.Options{}, names[:2], cs[:2])
 	un := []shard.Unreadable{{Path: "x", Error: "e"}}
 	for _, o := range []shardOpts{{}, {ndjson: true}, {full: true, unreadable: un}, {ndjson: true, unreadable: un}} {

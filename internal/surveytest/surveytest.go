@@ -1,4 +1,8 @@
-package shard_test
+// Package surveytest holds the test helpers of the survey packages
+// (apst/survey, apst/survey/shard): the corpus's captures parsed,
+// configurations from their specs, and rapid generators of controllers
+// and module parameters.
+package surveytest
 
 import (
 	"fmt"
@@ -16,12 +20,12 @@ import (
 	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 )
 
-// corpusDir holds the module's corpus of captures.
-var corpusDir = testfixture.Path("corpus")
+// CorpusDir is the module's corpus of real captures (testdata/corpus).
+var CorpusDir = testfixture.Path("corpus")
 
-// corpusCaptures parses every capture under dir (recursively; *.md and
+// Captures parses every capture under dir (recursively; *.md and
 // *.tsv files are not captures), in lexical order.
-func corpusCaptures(tb testing.TB, dir string) (names []string, cs []*powerstate.Controller) {
+func Captures(tb testing.TB, dir string) (names []string, cs []*powerstate.Controller) {
 	tb.Helper()
 	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -47,8 +51,9 @@ func corpusCaptures(tb testing.TB, dir string) (names []string, cs []*powerstate
 	return names, cs
 }
 
-// configs parses each configuration spec against the current defaults.
-func configs(tb testing.TB, specs ...string) []analysis.Config {
+// Configs parses each configuration spec ("ps-max-latency-us=25000")
+// against the current defaults, failing tb on a bad one.
+func Configs(tb testing.TB, specs ...string) []analysis.Config {
 	tb.Helper()
 	var out []analysis.Config
 	for _, s := range specs {
@@ -59,8 +64,8 @@ func configs(tb testing.TB, specs ...string) []analysis.Config {
 	return out
 }
 
-// genController draws a controller with a vendor and a model.
-func genController(t *rapid.T) *powerstate.Controller {
+// GenController draws a controller with a vendor and a model.
+func GenController(t *rapid.T) *powerstate.Controller {
 	lat := rapid.OneOf(
 		rapid.SampledFrom([]uint32{0, 1, 1000, 4600, 15000, 25000, 25001, 43000, 100000, 100001}),
 		rapid.Uint32Range(0, 200000),
@@ -81,9 +86,9 @@ func genController(t *rapid.T) *powerstate.Controller {
 	return c
 }
 
-// genParams draws module parameters: a policy's, a generation's defaults
+// GenParams draws module parameters: a policy's, a generation's defaults
 // with quirks, or the current defaults with another bound.
-func genParams(t *rapid.T) apst.Params {
+func GenParams(t *rapid.T) apst.Params {
 	switch rapid.IntRange(0, 3).Draw(t, "kind") {
 	case 0:
 		p, err := apst.ParseConfig("policy="+rapid.SampledFrom(apst.Policies()).Draw(t, "policy").Name, apst.Params{})
