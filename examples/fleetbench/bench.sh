@@ -25,7 +25,11 @@
 #     formats; each against `wc -l` of the same file;
 #   - BenchmarkBuild (go test -bench, -cpu 1) against build.c's loop, for
 #     the 990 EVO Plus and the 32-state controller: the default call (the
-#     quirk lookup included) and the replica alone (quirks given).
+#     quirk lookup included) and the replica alone (quirks given);
+#   - BenchmarkInspectBundle (System.Inspect of the three-controller
+#     bundle of testdata/bundle, per call after the first) against the
+#     floor walking the same bundle (floor -r: each file it reads, stat,
+#     open, read and close, as a C program does it).
 # It prints the ratios as a table. Without gcc the floor is skipped (with
 # a message), and so are its ratios. BENCH_N sets the fleet size (100000),
 # BENCH_LINES the lines of each blkparse trace (3000000), BENCH_TRACE the
@@ -45,6 +49,7 @@ go build -o "$work/apstctl" ./examples/apstctl
 go build -o "$work/fleetgen" ./internal/tools/fleetgen
 go build -o "$work/tracegen" ./internal/tools/tracegen
 go test -c -o "$work/apst.test" ./apst
+go test -c -o "$work/root.test" .
 floor="" cbuild=""
 if command -v gcc >/dev/null 2>&1; then
 	gcc -O2 -o "$work/floor" examples/fleetbench/floor.c
@@ -185,5 +190,20 @@ if [ -n "$cbuild" ]; then
 		printf '| BenchmarkBuild/%s, default parameters (quirk lookup) / C loop | %s ns / %s ns = **%s** | | <= 3x, 0 allocs |\n' "$c" "$gd" "$cl" "$(ratio "$gd" "$cl")"
 		printf '| BenchmarkBuild/%s-quirks-given / C loop | %s ns / %s ns = **%s** | | <= 1.2x |\n' "$c" "$gg" "$cl" "$(ratio "$gg" "$cl")"
 	done
+fi
+# System.Inspect of the bundle against the C floor of reading its files:
+# µs a call, the least of 3 rounds (Go's benchmark, then 2,000 walks of
+# the floor, least walk).
+gi="" ga="" fl=""
+for _ in 1 2 3; do
+	set -- $("$work/root.test" -test.run '^$' -test.bench '^BenchmarkInspectBundle$' -test.benchtime 2000x -test.benchmem |
+		awk '/^BenchmarkInspectBundle/ { for (i = 1; i < NF; i++) { if ($(i+1) == "ns/op") ns = $i; if ($(i+1) == "allocs/op") al = $i }; print ns / 1000, al }')
+	gi=$(lesser "$1" "$gi") ga=$(lesser "$2" "$ga")
+	[ -n "$floor" ] && fl=$(lesser "$("$floor" -r 2000 testdata/bundle | awk '{ print $1 }')" "$fl")
+done
+if [ -n "$floor" ]; then
+	printf '| BenchmarkInspectBundle / C floor of its reads | %s µs / %s µs = **%s**, %s allocs | | <= 200 µs, <= 200 allocs |\n' "$gi" "$fl" "$(ratio "$gi" "$fl")" "$ga"
+else
+	printf '| BenchmarkInspectBundle | %s µs, %s allocs | | <= 200 µs, <= 200 allocs |\n' "$gi" "$ga"
 fi
 echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)" >&2
