@@ -77,6 +77,9 @@ func driveCause(s *signals) builder {
 	} else if s.cfs() && s.busErrors() == 0 {
 		b.proLine(1, logLine(s.down, "CSTS has Controller Fatal Status set: the drive reports an internal fatal error (once: a firmware fault is likelier than a failing drive until it repeats)"))
 	}
+	if len(s.media) > 0 {
+		b.sign(3, logLine(&s.media[0], fmt.Sprintf("%d I/O error(s) the drive's media caused (an unrecoverable read, a write fault, an integrity check): the drive could not read or keep its own data, which no power setting causes; back up what it holds", len(s.media))))
+	}
 	if h := s.in.Facts.Health; h != nil {
 		if h.MediaErrors > 0 {
 			b.sign(2, Line{Source: "SMART / Health log", Text: fmt.Sprintf("%d media and data integrity errors", h.MediaErrors)})

@@ -33,6 +33,7 @@ type signals struct {
 	polled       []kernlog.Event // timeouts the driver completed by polling
 	ioErrors     []kernlog.Event
 	transport    []kernlog.Event // I/O errors with a transport status, not host-aborted
+	media        []kernlog.Event // I/O errors the drive's media caused (mediaError)
 	newIDs       *kernlog.Event  // "identifiers changed": a namespace came back as another
 	dupIDs       *kernlog.Event  // "Duplicate cntlid": two controllers claim one identity
 	probeErr     *kernlog.Event  // the driver core's "probe ... failed with error N"
@@ -220,6 +221,27 @@ func (s *signals) driveReceiverErrors() *kernlog.Event {
 	return nil
 }
 
+// mediaError reports an I/O error the drive's media caused: nvme's
+// status line with a Media and Data Integrity status (SCT 2) of the media
+// itself, Write Fault (0x80), Unrecovered Read Error (0x81) and the
+// end-to-end guard, application and reference tag checks (0x82-0x84)
+// ("nvme0n1: Read(0x2) @ LBA 0, 1 blocks, Unrecovered Read Error (sct 0x2
+// / sc 0x81) DNR"), or the block layer's line for them ("critical medium
+// error, dev nvme0n1, sector ..."). Compare Failure, Access Denied and a
+// deallocated block (0x85-0x87) are answers about the data asked for, not
+// faults of the media. Status codes: NVM Express Base Specification,
+// "Media and Data Integrity Errors"; the lines: the kernel's error logging
+// as blktests' nvme/039 expects it.
+func mediaError(e *kernlog.Event) bool {
+	if e.Kind != kernlog.IOError {
+		return false
+	}
+	if e.HasSC {
+		return e.SCT == 2 && e.SC >= 0x80 && e.SC <= 0x84
+	}
+	return strings.Contains(e.Text, "critical medium error")
+}
+
 // probeOnly returns the line that says the drive never came up, when the
 // incident is that and nothing more: a probe failure without a
 // controller-down, a resume failure or a timeout before it (which the
@@ -373,6 +395,9 @@ func (s *signals) event(e *kernlog.Event) {
 			// Path-related status other than Host Aborted Command (which
 			// the driver sets on the commands of a reset).
 			s.transport = append(s.transport, *e)
+		}
+		if mediaError(e) {
+			s.media = append(s.media, *e)
 		}
 	case kernlog.PMError:
 		s.pmErrors = append(s.pmErrors, *e)

@@ -1,0 +1,76 @@
+package diagnose_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nvmeapst/nvmeapst/apst/diagnose"
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+)
+
+// Errors the drive's media caused (an unrecoverable read, a write fault)
+// convict the drive: no power setting makes flash unreadable. Statuses
+// the driver sets itself on a reset (Host Aborted Command) and answers
+// about the data asked for (Compare Failure) do not. The nvme lines are
+// the kernel's error logging as blktests' nvme/039 expects it
+// (tests/nvme/039.out), with dmesg's prefix; the block layer's line is
+// its "critical medium error" (block/blk-core.c's blk_errors).
+func TestMediaErrorsConvictTheDrive(t *testing.T) {
+	for _, tc := range []struct {
+		name, log string
+		drive     bool // the drive is the first cause, likely
+	}{
+		{
+			name: "unrecovered read",
+			log: "[ 8812.100000] nvme0n1: Read(0x2) @ LBA 0, 1 blocks, Unrecovered Read Error (sct 0x2 / sc 0x81) DNR\n" +
+				"[ 8812.100010] critical medium error, dev nvme0n1, sector 0 op 0x0:(READ) flags 0x0 phys_seg 1 prio class 2\n",
+			drive: true,
+		},
+		{
+			name:  "write fault",
+			log:   "[ 8812.100000] nvme0n1: Write(0x1) @ LBA 0, 1 blocks, Write Fault (sct 0x2 / sc 0x80) DNR\n",
+			drive: true,
+		},
+		{
+			name:  "the block layer's line alone",
+			log:   "[ 8812.100010] critical medium error, dev nvme0n1, sector 1953520 op 0x0:(READ) flags 0x80700 phys_seg 1 prio class 2\n",
+			drive: true,
+		},
+		{
+			name: "commands aborted by a reset",
+			log: "[  100.000000] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10\n" +
+				"[  100.100000] nvme0n1: Read(0x2) @ LBA 55523248, 16 blocks, Host Aborted Command (sct 0x3 / sc 0x71)\n" +
+				"[  100.100010] I/O error, dev nvme0n1, sector 55523248 op 0x0:(READ) flags 0x80700 phys_seg 2 prio class 2\n",
+		},
+		{
+			name: "a compare that failed",
+			log:  "[ 8812.100000] nvme0n1: Compare(0x5) @ LBA 0, 1 blocks, Compare Failure (sct 0x2 / sc 0x85) DNR\n",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, err := kernlog.ReadString(tc.log, kernlog.Options{})
+			require.NoError(t, err)
+			require.Empty(t, l.Unread)
+			d := diagnose.Diagnose(diagnose.Input{Log: l})
+			if !tc.drive {
+				for _, c := range d.Causes {
+					if c.Layer == diagnose.LayerDrive {
+						for _, e := range c.Evidence {
+							assert.NotContains(t, e.Text, "media caused", d.Summary)
+						}
+					}
+				}
+				return
+			}
+			require.True(t, d.Failure, d.Summary)
+			require.Empty(t, d.Undecided, d.Summary)
+			require.NotEmpty(t, d.Causes)
+			c := d.Causes[0]
+			assert.Equal(t, diagnose.LayerDrive, c.Layer, d.Summary)
+			assert.Equal(t, diagnose.Likely, c.Likelihood, d.Summary)
+			assert.Contains(t, c.Evidence[0].Text, "media caused")
+		})
+	}
+}
