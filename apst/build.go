@@ -208,19 +208,56 @@ func walk(plan *Plan, c *powerstate.Controller, p *Params, quirks Quirks) {
 
 // walkTolerance is the v5.14 loop: at most one primary-band and one
 // secondary-band target, the secondary deeper than the primary.
+//
+// The states are walked from the deepest up in three phases, one for each
+// band already taken (none, the secondary, the primary), so that each
+// phase's loop keeps few values live and tests only what can still
+// change: before the first target no entry is written (the plan is zeroed
+// and nothing deeper is selected), and once the primary band is taken
+// every shallower state only gets its reason. At most two targets are
+// chosen, so the deepest and the greatest latency are those of the two.
 func walkTolerance(plan *Plan, c *powerstate.Controller, p *Params, top int) (maxPS int, maxLat, carry uint64) {
-	maxPS = -1
-	// The parameters in locals: the loop's stores into plan would
-	// otherwise reload them from p each state.
 	bound := uint64(p.Bound)
 	tol1, tol2 := uint64(p.PrimaryTolerance), uint64(p.SecondaryTolerance)
-	t1, t2 := uint64(p.PrimaryTimeout), uint64(p.SecondaryTimeout)
-	band := bandNone
-	// s counts down from top and ends when it wraps past 0 (uint): within
-	// the arrays without a mask or bounds checks.
-	for s := uint(top); s < Entries; s-- {
-		// Stored even when 0: the entry is 0 already (BuildTo zeroed
-		// the plan), and a store costs less than a branch.
+	if p.SecondaryTimeout == 0 {
+		tol2 = 0 // no secondary band: nothing is secondary (tol1 <= tol2 holds or tol1 wins first)
+	}
+	s := uint(top)
+	// Phase 1: no band taken. s counts down and ends when it wraps past 0
+	// (uint): within the arrays without a mask or bounds checks.
+	var total uint64
+	for ; s < Entries; s-- {
+		d := &c.PowerStates[s]
+		if !d.NonOperational {
+			plan.Reasons[s] = ReasonOperational
+			continue
+		}
+		exit := uint64(d.ExitLatency)
+		if exit > bound {
+			plan.Reasons[s] = ReasonExitAboveBound
+			continue
+		}
+		total = exit + uint64(d.EntryLatency)
+		if total <= tol1 || total <= tol2 {
+			break
+		}
+		plan.Reasons[s] = ReasonAboveTolerance
+	}
+	if s >= Entries {
+		return -1, 0, 0
+	}
+	maxPS, maxLat = int(s), total
+	if total <= tol1 {
+		plan.Reasons[s] = ReasonPrimary
+		carry = uint64(s)<<3 | uint64(p.PrimaryTimeout)<<8
+		s--
+		return maxPS, maxLat, primaryTaken(plan, c, bound, tol1, tol2, s, carry)
+	}
+	plan.Reasons[s] = ReasonSecondary
+	carry = uint64(s)<<3 | uint64(p.SecondaryTimeout)<<8
+	// Phase 2: the secondary band taken; a primary-band state is still a
+	// target.
+	for s--; s < Entries; s-- {
 		plan.Table[s] = Entry(carry)
 		d := &c.PowerStates[s]
 		if !d.NonOperational {
@@ -232,33 +269,48 @@ func walkTolerance(plan *Plan, c *powerstate.Controller, p *Params, top int) (ma
 			plan.Reasons[s] = ReasonExitAboveBound
 			continue
 		}
-		total := exit + uint64(d.EntryLatency)
-		var itpt uint64
-		if total <= tol1 {
-			if band == bandPrimary {
-				plan.Reasons[s] = ReasonPrimaryBandUsed
-				continue
-			}
-			band, itpt = bandPrimary, t1
+		total = exit + uint64(d.EntryLatency)
+		switch {
+		case total <= tol1:
 			plan.Reasons[s] = ReasonPrimary
-		} else if t2 != 0 && total <= tol2 {
-			if band != bandNone {
-				plan.Reasons[s] = ReasonBandUsed
-				continue
-			}
-			band, itpt = bandSecondary, t2
-			plan.Reasons[s] = ReasonSecondary
-		} else {
+			maxLat = max(maxLat, total)
+			carry = uint64(s)<<3 | uint64(p.PrimaryTimeout)<<8
+			s--
+			return maxPS, maxLat, primaryTaken(plan, c, bound, tol1, tol2, s, carry)
+		case total <= tol2:
+			plan.Reasons[s] = ReasonBandUsed
+		default:
 			plan.Reasons[s] = ReasonAboveTolerance
-			continue
 		}
-		carry = uint64(s)<<3 | itpt<<8
-		if maxPS < 0 {
-			maxPS = int(s)
-		}
-		maxLat = max(maxLat, total)
 	}
 	return maxPS, maxLat, carry
+}
+
+// primaryTaken is walkTolerance's last phase, from state s up: the
+// primary band taken, every state is written the target below it and
+// gets its reason; it returns the carry left for state 0's idle time.
+func primaryTaken(plan *Plan, c *powerstate.Controller, bound, tol1, tol2 uint64, s uint, carry uint64) uint64 {
+	for ; s < Entries; s-- {
+		plan.Table[s] = Entry(carry)
+		d := &c.PowerStates[s]
+		r := ReasonOperational
+		if d.NonOperational {
+			exit := uint64(d.ExitLatency)
+			total := exit + uint64(d.EntryLatency)
+			switch {
+			case exit > bound:
+				r = ReasonExitAboveBound
+			case total <= tol1:
+				r = ReasonPrimaryBandUsed
+			case total <= tol2:
+				r = ReasonBandUsed
+			default:
+				r = ReasonAboveTolerance
+			}
+		}
+		plan.Reasons[s] = r
+	}
+	return carry
 }
 
 // walkHeuristic is the 2% heuristic loop (v4.11 to v5.13, and the current
