@@ -71,7 +71,7 @@ func firmwareCause(s *signals) builder {
 // media errors, a critical warning. The verdict is to replace it.
 func driveCause(s *signals) builder {
 	b := newBuilder(s, LayerDrive)
-	b.tried(s, []string{"replaced"}, nil, 8, 4, "another drive in the same slot works")
+	swapped := b.swapsTried(s, true)
 	if s.fatal >= escalation {
 		b.sign(3, logLine(s.down, fmt.Sprintf("%d incidents in this log with the controller's fatal status set: the failures repeat and the drive reports itself broken; replace it", s.fatal)))
 	} else if s.cfs() && s.busErrors() == 0 {
@@ -98,6 +98,8 @@ func driveCause(s *signals) builder {
 		b.conLine(1, logLine(&s.transport[0], "a path-related status: the transport failed, not the drive's media"))
 	}
 	b.test("read the drive's health and error logs", "sudo nvme smart-log /dev/"+s.name()+"; sudo nvme error-log /dev/"+s.name(), "free: media_errors, critical_warning and available_spare say whether it is wearing out")
-	b.test("move the drive to another machine or slot, or another drive into this slot: the failure following the drive convicts it", "", "downtime; a spare drive or slot")
+	if !swapped {
+		b.test("move the drive to another machine or slot, or another drive into this slot: the failure following the drive convicts it (then --tried other-slot:no or other-drive:helped)", "", "downtime; a spare drive or slot")
+	}
 	return b
 }

@@ -132,6 +132,7 @@ func aspmCause(s *signals) builder {
 
 func linkCause(s *signals) builder {
 	b := newBuilder(s, LayerLink)
+	b.swapsTried(s, false)
 	b.tried(s, []string{"dtparam"}, []string{"pciex1_gen=2", "pciex1_gen=1"}, 8, 2, "a slower link stopped the failures")
 	if s.gone() {
 		b.proLine(1, logLine(s.down, "config space reads all ones: the device is not answering on the bus"))

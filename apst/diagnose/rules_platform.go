@@ -11,6 +11,7 @@ import (
 // memory buffer, firmware tables, a kernel regression.
 func platformCause(s *signals) builder {
 	b := newBuilder(s, LayerPlatform)
+	b.swapsTried(s, false)
 	hmbTried := b.tried(s, []string{"nvme.max_host_mem_size_mb"}, []string{"0"}, 8, 3, "no host memory buffer, and the failures stopped")
 	b.tried(s, []string{"pci"}, []string{"nocrs", "noaer", "nomsi"}, 8, 2, "the PCI core's settings stopped the failures")
 	b.tried(s, []string{"iommu", "amd_iommu", "intel_iommu"}, []string{"off", "soft", "pt"}, 8, 2, "the IOMMU setting stopped the failures")

@@ -53,13 +53,16 @@ one test that tells them apart. Each cause quotes the log lines that speak for a
 their price and, for a kernel parameter, where it goes on this platform (GRUB, systemd-boot, a
 Raspberry Pi's cmdline.txt or config.txt, NixOS, TrueNAS, Proxmox). --tried names what was
 already tried: a setting that did not help counts against its layer and is not suggested again;
-the log's own command line counts too. Without a failure in the log it says "no failure seen".
+the log's own command line counts too. Swaps of hardware count the same way: other-slot:no (the
+drive failed in another slot or machine too: the drive), other-drive:helped (another drive works
+in this slot: the drive), other-slot:helped and other-drive:no (the slot, its link, the platform). Without a failure in the log it says "no failure seen".
 Without a name, the controller of the log's most severe failure is diagnosed.`,
 		examples: []string{
 			"diagnose --log apst/diagnose/testdata/aspm.log",
 			"diagnose --log apst/diagnose/testdata/apst.log --id-ctrl testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin",
 			"diagnose --root sysfs/testdata/laptop-tlp --log apst/diagnose/testdata/aspm.log -o json",
 			"diagnose --log apst/diagnose/testdata/aspm.log --tried nvme_core.default_ps_max_latency_us=0",
+			"diagnose --log apst/diagnose/testdata/aspm.log --tried other-slot:no",
 		},
 		flags:   fs,
 		minArgs: 0, maxArgs: 1,
