@@ -172,13 +172,6 @@ func (p *Plan) notEvaluated() {
 	}
 }
 
-// Band bookkeeping of the tolerance mode (the kernel's last_lt_index).
-const (
-	bandNone = iota
-	bandPrimary
-	bandSecondary
-)
-
 // walk is the loop of nvme_configure_apst() for an enabled controller
 // (c.NPSS <= 31). It keeps few values live and indexes so that the
 // compiler drops the bounds checks (s&31, or an unsigned s counting down
