@@ -95,6 +95,15 @@ var known = []Known{
 		Source: "https://lore.kernel.org/all/20220619132039.GA1243474@bhelgaas/",
 	},
 	{
+		ID: "nvme-bogus-crto", Layer: LayerPlatform,
+		Title: "Since 5.19 (354201c53e61 \"nvme: add support for TP4084 - Time-to-Ready Enhancements\") the driver waits CRTO for a controller that reports Controller Ready Modes, and drives that report 0 there are given up on before they are ready",
+		Fix:   "6cc834ba6299 \"nvme: avoid bogus CRTO values\" (6.6-rc2, backported to stable): the larger of CAP.TO and CRTO",
+		First: apst.Release{Major: 5, Minor: 19}, Fixed: apst.Release{Major: 6, Minor: 6},
+		Signs:  []string{"Device not ready; aborting initialisation, CSTS=0x0"},
+		Needs:  "a drive that reports Controller Ready Modes with CRTO 0 (MAXIO MAP1602 drives such as the Lexar NM790 4TB were reported; sudo nvme show-regs shows CAP and CRTO)",
+		Source: "https://lore.kernel.org/all/20230913202810.2631288-1-kbusch@meta.com/",
+	},
+	{
 		ID: "amd-renoir-storaged3enable", Layer: LayerSuspend,
 		Title:  "AMD Renoir and Lucienne laptops whose firmware lacks the StorageD3Enable hint: the drive is not put in D3 over s2idle, and resume times out and resets the controller",
 		Fix:    "e79a10652bbd \"ACPI: Add quirks for AMD Renoir/Lucienne CPUs to force the D3 hint\" (5.14); before it, nvme.noacpi does not help, a newer kernel does",

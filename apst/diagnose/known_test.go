@@ -50,4 +50,20 @@ func TestKnownIssues(t *testing.T) {
 	d = read("5.13.0")
 	assert.Contains(t, ids(d), "amd-renoir-storaged3enable")
 	assert.NotEqual(t, diagnose.LayerSuspend, d.Causes[0].Layer, d.Summary)
+
+	// A drive given up on before it was ready, between 5.19 and 6.6: the
+	// bogus-CRTO entry is listed (it needs the drive's registers), and not
+	// on 6.6 or before 5.19. The line is nvme-pci's, as the Lexar NM790
+	// thread quotes it (testdata/threads/ml4-lexar-nm790-bogus-crto-init-timeout.log).
+	notReady := func(release string) []string {
+		l, err := kernlog.ReadString("[    0.000000] Linux version "+release+" (x@y) #1 SMP\n"+
+			"[ 358.950147] nvme nvme0: pci function 0000:06:00.0\n"+
+			"[ 358.958327] nvme nvme0: Device not ready; aborting initialisation, CSTS=0x0\n", kernlog.Options{})
+		require.NoError(t, err)
+		return ids(diagnose.Diagnose(diagnose.Input{Log: l}))
+	}
+	assert.Contains(t, notReady("6.3.13"), "nvme-bogus-crto")
+	assert.Contains(t, notReady("5.19.0"), "nvme-bogus-crto")
+	assert.NotContains(t, notReady("6.6.1"), "nvme-bogus-crto")
+	assert.NotContains(t, notReady("5.18.19"), "nvme-bogus-crto")
 }
