@@ -3,6 +3,7 @@ package nvmeapst_test
 import (
 	"context"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -125,4 +126,31 @@ func TestDiagnosePastedLogOfAnotherMachine(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, d.Facts.Path, 2)
 	assert.Contains(t, strings.Join(d.Notes, "\n"), "the pasted log matches this machine's nvme0 (PCI address 0000:04:00.0)")
+}
+
+// The slot power limits of the drive's path (its config files, binary)
+// reach the diagnosis, and a bundle collected from the machine keeps them
+// whole: the bundle's diagnosis has the same facts.
+func TestDiagnoseSlotPowerThroughABundle(t *testing.T) {
+	live := tlpSystem(t)
+	d, err := live.Diagnose(t.Context(), nvmeapst.DiagnoseOptions{})
+	require.NoError(t, err)
+	require.Len(t, d.Facts.Path, 2)
+	assert.Equal(t, "25 W", d.Facts.Path[0].SlotPower.Value)
+	assert.Equal(t, "25 W", d.Facts.Path[1].SlotPower.Value)
+
+	dir := filepath.Join(t.TempDir(), "bundle")
+	man, err := live.Collect(t.Context(), dir)
+	require.NoError(t, err)
+	assert.Contains(t, man.Files, "devices/pci0000_00/0000_00_1d.0/0000_04_00.0/config")
+	assert.Empty(t, man.Skipped)
+	b, err := os.ReadFile(filepath.Join(dir, "devices/pci0000_00/0000_00_1d.0/config"))
+	require.NoError(t, err)
+	assert.Len(t, b, 256, "copied whole, untrimmed")
+	s, _, err := nvmeapst.OpenBundle(dir)
+	require.NoError(t, err)
+	bd, err := s.Diagnose(t.Context(), nvmeapst.DiagnoseOptions{Controller: "nvme0"})
+	require.NoError(t, err)
+	assert.Equal(t, d.Facts.Path[0].SlotPower.Value, bd.Facts.Path[0].SlotPower.Value)
+	assert.Equal(t, d.Facts.Path[1].SlotPower.Value, bd.Facts.Path[1].SlotPower.Value)
 }

@@ -11,7 +11,8 @@ import (
 // facts a diagnosis takes (diagnose.Facts): its state and diag/ counters,
 // the ASPM policy in force, and for its PCI function and every bridge up to
 // the root port d3cold_allowed, power/control, power/runtime_status,
-// power_state and the link/ controls. It is the one model of these facts
+// power_state, the link/ controls and the slot power limit config holds
+// (read last: reading config resumes a suspended bridge above it). It is the one model of these facts
 // from this adapter to a view, as Params is of the APST parameters.
 //
 // A file the kernel does not have is a fact NotExposed; one that exists
@@ -58,6 +59,10 @@ func (fs FS) PowerFacts(name string) (f diagnose.Facts, errs []error, err error)
 			fn.Role = "root port"
 		}
 		for _, r := range diagnose.FunctionFiles() {
+			if r.Decode != nil { // a binary file: config
+				*r.Fact(&fn) = decoded(fact(fs.rawAttr(join(d, r.File))), r.Decode)
+				continue
+			}
 			*r.Fact(&fn) = fact(fs.attr(join(d, r.File)))
 		}
 		f.Path = append(f.Path, fn)
