@@ -12,7 +12,8 @@ import (
 // the ASPM policy in force, and for its PCI function and every bridge up to
 // the root port d3cold_allowed, power/control, power/runtime_status,
 // power_state, the link/ controls and the slot power limit config holds
-// (read last: reading config resumes a suspended bridge above it). It is the one model of these facts
+// (every function's config read after every function's other files:
+// reading config resumes a suspended bridge above the function). It is the one model of these facts
 // from this adapter to a view, as Params is of the APST parameters.
 //
 // A file the kernel does not have is a fact NotExposed; one that exists
@@ -59,13 +60,22 @@ func (fs FS) PowerFacts(name string) (f diagnose.Facts, errs []error, err error)
 			fn.Role = "root port"
 		}
 		for _, r := range diagnose.FunctionFiles() {
-			if r.Decode != nil { // a binary file: config
-				*r.Fact(&fn) = decoded(fact(fs.rawAttr(join(d, r.File))), r.Decode)
-				continue
+			if r.Decode == nil {
+				*r.Fact(&fn) = fact(fs.attr(join(d, r.File)))
 			}
-			*r.Fact(&fn) = fact(fs.attr(join(d, r.File)))
 		}
 		f.Path = append(f.Path, fn)
+	}
+	// The binary files (config) last, once every function's power files
+	// are read: the kernel resumes a runtime-suspended parent bridge (and
+	// a function in D3cold) to read a function's config, so read earlier
+	// the root port's runtime_status would say what the read made it.
+	for i, d := range dirs {
+		for _, r := range diagnose.FunctionFiles() {
+			if r.Decode != nil {
+				*r.Fact(&f.Path[i]) = decoded(fact(fs.rawAttr(join(d, r.File))), r.Decode)
+			}
+		}
 	}
 	return f, errs, nil
 }

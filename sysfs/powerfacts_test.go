@@ -3,6 +3,7 @@ package sysfs_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -117,4 +118,32 @@ func TestPowerFactsSlotPower(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "class/nvme/nvme0/config"), make([]byte, 4096), 0o644))
 	_, err = fs.ReadFile("class/nvme/nvme0/config")
 	assert.ErrorIs(t, err, sysfs.ErrInvalidAttribute)
+}
+
+// Every config is read after every other file of the path: the kernel
+// resumes the bridge above a function to read its config, so a root
+// port's runtime_status read after the drive's config would say what the
+// read made it.
+func TestPowerFactsReadConfigLast(t *testing.T) {
+	fs, err := sysfs.NewFS("testdata/laptop-tlp")
+	require.NoError(t, err)
+	var order []string
+	fs = fs.WithReadHook(func(rel string) { order = append(order, rel) })
+	_, _, err = fs.PowerFacts("nvme0")
+	require.NoError(t, err)
+	firstConfig, lastOther := -1, -1
+	for i, rel := range order {
+		if !strings.HasPrefix(rel, "devices/") {
+			continue
+		}
+		if filepath.Base(rel) == "config" {
+			if firstConfig < 0 {
+				firstConfig = i
+			}
+		} else {
+			lastOther = i
+		}
+	}
+	require.Positive(t, firstConfig, "%v", order)
+	assert.Less(t, lastOther, firstConfig, "%v", order)
 }

@@ -53,9 +53,11 @@ func ControllerFiles() []ControllerFile {
 // FunctionFiles returns the facts read from a PCI function's folder, in
 // the order they are read: d3cold_allowed, power/control,
 // power/runtime_status, power_state, the link/ controls (in LinkPM.All's
-// order) and last config's slot power limit (a read of config resumes a
-// suspended parent bridge and a function in D3cold, so the power facts
-// before it are read as the function was).
+// order) and last config's slot power limit. A reader reads the binary
+// files (Decode set) of every function on the path after the other files
+// of all of them: the kernel resumes a runtime-suspended parent bridge,
+// and a function in D3cold, to read config, so the power facts are read as
+// the path was before.
 func FunctionFiles() []FunctionFile {
 	text := func(file string, fact func(fn *Function) *Fact) FunctionFile {
 		return FunctionFile{File: file, Fact: fact}

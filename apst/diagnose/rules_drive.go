@@ -94,12 +94,15 @@ func driveCause(s *signals) builder {
 	if s.transport != nil {
 		b.conLine(1, logLine(&s.transport[0], "a path-related status: the transport failed, not the drive's media"))
 	}
-	if ps0, limit, ok := ps0OverSlot(s); ok {
+	ps0, limit, over := ps0OverSlot(s)
+	if over {
 		b.sign(2, Line{Source: limit.Source, Text: ps0})
-		b.test("move the drive to a slot that delivers PS0's power (or a drive within the slot's budget)", "sudo lspci -vv -s "+s.addr()+" | grep -i powerlimit", "downtime; another slot, or another drive")
 	}
 	b.test("read the drive's health and error logs", "sudo nvme smart-log /dev/"+s.name()+"; sudo nvme error-log /dev/"+s.name(), "free: media_errors, critical_warning and available_spare say whether it is wearing out")
 	b.test("move the drive to another machine or slot, or another drive into this slot: the failure following the drive convicts it", "", "downtime; a spare drive or slot")
+	if over {
+		b.test("move the drive to a slot that delivers PS0's power (or a drive within the slot's budget)", "sudo lspci -vv -s "+s.addr()+" | grep -i powerlimit", "downtime; another slot, or another drive")
+	}
 	return b
 }
 

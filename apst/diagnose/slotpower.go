@@ -125,8 +125,8 @@ func ParseMilliwatts(s string) (mw uint64, ok bool) {
 	}
 	frac := uint64(0)
 	if dot {
-		f, err := strconv.ParseUint((fp + "00")[:3], 10, 16)
-		if err != nil || fp[0] == '+' || fp[0] == '-' {
+		f, err := strconv.ParseUint((fp + "00")[:3], 10, 16) // no sign: ParseUint takes none
+		if err != nil {
 			return 0, false
 		}
 		frac = f
