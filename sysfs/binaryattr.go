@@ -49,3 +49,37 @@ func decoded(f diagnose.Fact, decode func([]byte) diagnose.Fact) diagnose.Fact {
 	d.Source = f.Source
 	return d
 }
+
+// wouldWake says why reading the config file of function i of path (the
+// drive's function first, then each bridge up to the root port) would
+// change the power state it is read to report, or "" when it would not:
+// the kernel resumes the function's parent bridge to read its config
+// space, and the function itself when it is in D3cold (pci-sysfs.c's
+// pci_config_pm_runtime_get). A function or bridge that is runtime
+// suspended (or on its way in or out) is left as it is: a drive woken by a
+// diagnosis is not the drive that was diagnosed, and a scrape that woke it
+// every 15 s would keep it from sleeping.
+func wouldWake(path []diagnose.Function, i int) string {
+	asleep := func(fn *diagnose.Function) string {
+		if fn.RuntimeStatus.Status == diagnose.Read {
+			switch fn.RuntimeStatus.Value {
+			case "active", "unsupported":
+			default:
+				return "runtime " + fn.RuntimeStatus.Value
+			}
+		}
+		if fn.PowerState.Status == diagnose.Read && fn.PowerState.Value == "D3cold" {
+			return "in D3cold"
+		}
+		return ""
+	}
+	if why := asleep(&path[i]); why != "" {
+		return "while " + why + ": reading config space would wake it (" + path[i].Address + ")"
+	}
+	if i+1 < len(path) {
+		if why := asleep(&path[i+1]); why != "" {
+			return "while its bridge is " + why + ": reading config space below it would wake it (" + path[i+1].Address + ")"
+		}
+	}
+	return ""
+}

@@ -72,9 +72,14 @@ func (fs FS) PowerFacts(name string) (f diagnose.Facts, errs []error, err error)
 	// the root port's runtime_status would say what the read made it.
 	for i, d := range dirs {
 		for _, r := range diagnose.FunctionFiles() {
-			if r.Decode != nil {
-				*r.Fact(&f.Path[i]) = decoded(fact(fs.rawAttr(join(d, r.File))), r.Decode)
+			if r.Decode == nil {
+				continue
 			}
+			if why := wouldWake(f.Path, i); why != "" {
+				*r.Fact(&f.Path[i]) = diagnose.Fact{Source: "/sys/" + join(d, r.File), Status: diagnose.Unknown, Error: "not read " + why}
+				continue
+			}
+			*r.Fact(&f.Path[i]) = decoded(fact(fs.rawAttr(join(d, r.File))), r.Decode)
 		}
 	}
 	return f, errs, nil

@@ -61,17 +61,43 @@ func TestPowerFacts(t *testing.T) {
 // bundle's copy (ReadFile) of it whole, all 256 or 4096 bytes.
 func TestPowerFactsSlotPower(t *testing.T) {
 	const devDir, portDir = "devices/pci0000_00/0000_00_1d.0/0000_04_00.0", "devices/pci0000_00/0000_00_1d.0"
+	// The laptop's root port is runtime suspended: reading a config file
+	// on its link would resume it (and the drive, were it in D3cold), so
+	// neither is read, and the facts say why.
+	var read []string
 	fs, err := sysfs.NewFS("testdata/laptop-tlp")
 	require.NoError(t, err)
-	f, errs, err := fs.PowerFacts("nvme0")
+	f, errs, err := fs.WithReadHook(func(rel string) { read = append(read, rel) }).PowerFacts("nvme0")
 	require.NoError(t, err)
 	assert.Empty(t, errs)
 	require.Len(t, f.Path, 2)
-	assert.Equal(t, diagnose.Fact{Source: "/sys/" + devDir + "/config", Value: "25 W", Status: diagnose.Read}, f.Path[0].SlotPower)
-	assert.Equal(t, diagnose.Fact{Source: "/sys/" + portDir + "/config", Value: "25 W", Status: diagnose.Read}, f.Path[1].SlotPower)
+	for _, p := range read {
+		assert.NotContains(t, p, "config", "a config file read below a suspended bridge")
+	}
+	assert.Equal(t, diagnose.Unknown, f.Path[0].SlotPower.Status)
+	assert.Equal(t, "/sys/"+devDir+"/config", f.Path[0].SlotPower.Source)
+	assert.Equal(t, "not read while its bridge is runtime suspended: reading config space below it would wake it (0000:00:1d.0)", f.Path[0].SlotPower.Error)
+	assert.Equal(t, "not read while runtime suspended: reading config space would wake it (0000:00:1d.0)", f.Path[1].SlotPower.Error)
 
+	// Awake, both are read.
 	dir := t.TempDir()
 	require.NoError(t, os.CopyFS(dir, os.DirFS("testdata/laptop-tlp")))
+	for _, d := range []string{devDir, portDir} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, d, "power/runtime_status"), []byte("active\n"), 0o644))
+	}
+	fs, err = sysfs.NewFS(dir)
+	require.NoError(t, err)
+	f, errs, err = fs.PowerFacts("nvme0")
+	require.NoError(t, err)
+	assert.Empty(t, errs)
+	assert.Equal(t, diagnose.Fact{Source: "/sys/" + devDir + "/config", Value: "25 W", Status: diagnose.Read}, f.Path[0].SlotPower)
+	assert.Equal(t, diagnose.Fact{Source: "/sys/" + portDir + "/config", Value: "25 W", Status: diagnose.Read}, f.Path[1].SlotPower)
+	// A drive in D3cold is not woken either.
+	require.NoError(t, os.WriteFile(filepath.Join(dir, devDir, "power_state"), []byte("D3cold\n"), 0o644))
+	f, _, err = fs.PowerFacts("nvme0")
+	require.NoError(t, err)
+	assert.Contains(t, f.Path[0].SlotPower.Error, "not read while in D3cold")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, devDir, "power_state"), []byte("D0\n"), 0o644))
 	for _, c := range []struct {
 		dir  string
 		size int
@@ -125,7 +151,12 @@ func TestPowerFactsSlotPower(t *testing.T) {
 // port's runtime_status read after the drive's config would say what the
 // read made it.
 func TestPowerFactsReadConfigLast(t *testing.T) {
-	fs, err := sysfs.NewFS("testdata/laptop-tlp")
+	// The laptop with its root port awake (asleep, config is not read at
+	// all: TestPowerFactsSlotPower).
+	dir := t.TempDir()
+	require.NoError(t, os.CopyFS(dir, os.DirFS("testdata/laptop-tlp")))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "devices/pci0000_00/0000_00_1d.0/power/runtime_status"), []byte("active\n"), 0o644))
+	fs, err := sysfs.NewFS(dir)
 	require.NoError(t, err)
 	var order []string
 	fs = fs.WithReadHook(func(rel string) { order = append(order, rel) })
