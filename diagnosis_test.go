@@ -3,6 +3,7 @@ package nvmeapst_test
 import (
 	"context"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst/diagnose"
 	"github.com/nvmeapst/nvmeapst/ioctl"
 	"github.com/nvmeapst/nvmeapst/ioctl/ioctltest"
+	"github.com/nvmeapst/nvmeapst/sysfs"
 )
 
 // tlpLog is a laptop on battery losing its drive: corrected Physical Layer
@@ -125,4 +127,49 @@ func TestDiagnosePastedLogOfAnotherMachine(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, d.Facts.Path, 2)
 	assert.Contains(t, strings.Join(d.Notes, "\n"), "the pasted log matches this machine's nvme0 (PCI address 0000:04:00.0)")
+}
+
+// The slot power limits of the drive's path (its config files, binary)
+// reach the diagnosis, and a bundle collected from the machine keeps them
+// whole: the bundle's diagnosis has the same facts.
+func TestDiagnoseSlotPowerThroughABundle(t *testing.T) {
+	// The laptop's root port is runtime suspended: neither Diagnose nor a
+	// collect reads config below it (that would wake it).
+	asleep := tlpSystem(t)
+	d, err := asleep.Diagnose(t.Context(), nvmeapst.DiagnoseOptions{})
+	require.NoError(t, err)
+	require.Len(t, d.Facts.Path, 2)
+	assert.Contains(t, d.Facts.Path[0].SlotPower.Error, "would wake")
+	man, err := asleep.Collect(t.Context(), filepath.Join(t.TempDir(), "asleep"))
+	require.NoError(t, err)
+	assert.NotContains(t, man.Files, "devices/pci0000_00/0000_00_1d.0/0000_04_00.0/config")
+	assert.NotContains(t, man.Files, "devices/pci0000_00/0000_00_1d.0/config")
+
+	// Awake, both are read and copied.
+	awake := t.TempDir()
+	require.NoError(t, os.CopyFS(awake, os.DirFS("sysfs/testdata/laptop-tlp")))
+	require.NoError(t, os.WriteFile(filepath.Join(awake, "devices/pci0000_00/0000_00_1d.0/power/runtime_status"), []byte("active\n"), 0o644))
+	live := tlpSystem(t)
+	live.FS, err = sysfs.NewFS(awake)
+	require.NoError(t, err)
+	d, err = live.Diagnose(t.Context(), nvmeapst.DiagnoseOptions{})
+	require.NoError(t, err)
+	require.Len(t, d.Facts.Path, 2)
+	assert.Equal(t, "25 W", d.Facts.Path[0].SlotPower.Value)
+	assert.Equal(t, "25 W", d.Facts.Path[1].SlotPower.Value)
+
+	dir := filepath.Join(t.TempDir(), "bundle")
+	man, err = live.Collect(t.Context(), dir)
+	require.NoError(t, err)
+	assert.Contains(t, man.Files, "devices/pci0000_00/0000_00_1d.0/0000_04_00.0/config")
+	assert.Empty(t, man.Skipped)
+	b, err := os.ReadFile(filepath.Join(dir, "devices/pci0000_00/0000_00_1d.0/config"))
+	require.NoError(t, err)
+	assert.Len(t, b, 256, "copied whole, untrimmed")
+	s, _, err := nvmeapst.OpenBundle(dir)
+	require.NoError(t, err)
+	bd, err := s.Diagnose(t.Context(), nvmeapst.DiagnoseOptions{Controller: "nvme0"})
+	require.NoError(t, err)
+	assert.Equal(t, d.Facts.Path[0].SlotPower.Value, bd.Facts.Path[0].SlotPower.Value)
+	assert.Equal(t, d.Facts.Path[1].SlotPower.Value, bd.Facts.Path[1].SlotPower.Value)
 }

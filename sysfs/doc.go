@@ -20,8 +20,11 @@
 // where the system has it, then fstat), must be a regular file (a named pipe,
 // socket or device is an error wrapping [ErrNotRegular], never a hang), and
 // is read with a bounded read of less than [MaxAttributeSize] bytes, then
-// trimmed. Errors name the path, start with "sysfs: " and keep the
-// *fs.PathError, so errors.Is(err, os.ErrNotExist) and errors.Is(err,
+// trimmed (a PCI function's binary config file is read whole, up to its
+// 4096 bytes, untrimmed, and decoded by package diagnose; reading it
+// resumes a runtime-suspended bridge above the function, so PowerFacts
+// reads it after every power file). Errors name the path, start with
+// "sysfs: " and keep the *fs.PathError, so errors.Is(err, os.ErrNotExist) and errors.Is(err,
 // os.ErrPermission) work. No single read blocks; [FS.ControllersContext]
 // also stops between controllers when its context is done.
 //

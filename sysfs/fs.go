@@ -20,7 +20,9 @@ const DefaultMountPoint = "/sys"
 // MaxAttributeSize bounds every attribute read: a sysfs attribute holds
 // less than one page (the kernel's show handlers print into a 4096-byte
 // page), so a file of MaxAttributeSize bytes or more is reported as an error
-// wrapping ErrInvalidAttribute rather than silently truncated.
+// wrapping ErrInvalidAttribute rather than silently truncated. The one
+// binary file read, a PCI function's config (configuration space: 64, 256
+// or 4096 bytes), is read whole, up to 4096 bytes.
 const MaxAttributeSize = 4096
 
 // MaxDirEntries bounds every directory listing (class/nvme, a controller's
@@ -250,7 +252,8 @@ func (fs FS) listDir(rel string) ([]iofs.DirEntry, error) {
 // ReadFile returns the raw content of the attribute file rel (a
 // slash-separated path relative to the root, such as one [FS.Files] lists),
 // read as every attribute is: inside the tree, without blocking, regular
-// files only, at most MaxAttributeSize-1 bytes. A tool copying a tree uses
+// files only, at most MaxAttributeSize-1 bytes (a PCI function's binary
+// config file, whole: up to its 4096 bytes). A tool copying a tree uses
 // it; a file the snapshot records as unreadable is an error wrapping
 // [ErrUnreadableInSnapshot].
 func (fs FS) ReadFile(rel string) ([]byte, error) {
@@ -276,10 +279,11 @@ func (fs FS) readFile(rel string) ([]byte, error) {
 		return nil, err
 	}
 	defer done()
-	b, err := safeio.ReadFileInRoot(r, filepath.FromSlash(rel), MaxAttributeSize-1)
+	limit := attrLimit(rel)
+	b, err := safeio.ReadFileInRoot(r, filepath.FromSlash(rel), limit)
 	switch {
 	case errors.Is(err, safeio.ErrTooLarge):
-		return nil, fmt.Errorf("%w: %s: %d bytes or more", ErrInvalidAttribute, fs.path(rel), MaxAttributeSize)
+		return nil, fmt.Errorf("%w: %s: %d bytes or more", ErrInvalidAttribute, fs.path(rel), limit+1)
 	case err != nil:
 		return nil, fmt.Errorf("sysfs: %w", fs.fullPath(rel, err))
 	}

@@ -93,8 +93,19 @@ func (fs FS) PowerFiles(name string) (files []string, pciDir string, err error) 
 		}
 	}
 	dirs, _ := fs.pciPath(name)
-	for _, d := range dirs {
+	// A binary file (config) is copied only where reading it wakes
+	// nothing (wouldWake), as PowerFacts reads it.
+	fns := make([]diagnose.Function, len(dirs))
+	for i, d := range dirs {
+		fns[i].Address = strings.ReplaceAll(path.Base(d), "_", ":")
+		fns[i].RuntimeStatus = factOf(fs.attr(join(d, "power/runtime_status")))
+		fns[i].PowerState = factOf(fs.attr(join(d, "power_state")))
+	}
+	for i, d := range dirs {
 		for _, r := range diagnose.FunctionFiles() {
+			if r.Decode != nil && wouldWake(fns, i) != "" {
+				continue
+			}
 			cands = append(cands, path.Join(d, r.File))
 		}
 	}

@@ -48,7 +48,9 @@ func TestPowerWalksThePCIPath(t *testing.T) {
 	assert.Equal(t, "devices/pci0000_00/0000_00_1d.0/0000_04_00.0", pciDir)
 	assert.Contains(t, files, "class/nvme/nvme0/diag/reset_count")
 	assert.Contains(t, files, "devices/pci0000_00/0000_00_1d.0/power/runtime_status")
-	assert.Len(t, files, 3+2*11, "the three counters and the eleven files of each function")
+	assert.NotContains(t, files, "devices/pci0000_00/0000_00_1d.0/config", "the root port is runtime suspended: its config is not read")
+	assert.NotContains(t, files, "devices/pci0000_00/0000_00_1d.0/0000_04_00.0/config", "nor is the drive's, below it")
+	assert.Len(t, files, 3+2*11, "the three counters and the eleven text files of each function")
 }
 
 // Files an older kernel does not have are "not exposed here": absent, no

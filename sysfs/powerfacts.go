@@ -11,7 +11,9 @@ import (
 // facts a diagnosis takes (diagnose.Facts): its state and diag/ counters,
 // the ASPM policy in force, and for its PCI function and every bridge up to
 // the root port d3cold_allowed, power/control, power/runtime_status,
-// power_state and the link/ controls. It is the one model of these facts
+// power_state, the link/ controls and the slot power limit config holds
+// (every function's config read after every function's other files:
+// reading config resumes a suspended bridge above the function). It is the one model of these facts
 // from this adapter to a view, as Params is of the APST parameters.
 //
 // A file the kernel does not have is a fact NotExposed; one that exists
@@ -58,9 +60,27 @@ func (fs FS) PowerFacts(name string) (f diagnose.Facts, errs []error, err error)
 			fn.Role = "root port"
 		}
 		for _, r := range diagnose.FunctionFiles() {
-			*r.Fact(&fn) = fact(fs.attr(join(d, r.File)))
+			if r.Decode == nil {
+				*r.Fact(&fn) = fact(fs.attr(join(d, r.File)))
+			}
 		}
 		f.Path = append(f.Path, fn)
+	}
+	// The binary files (config) last, once every function's power files
+	// are read: the kernel resumes a runtime-suspended parent bridge (and
+	// a function in D3cold) to read a function's config, so read earlier
+	// the root port's runtime_status would say what the read made it.
+	for i, d := range dirs {
+		for _, r := range diagnose.FunctionFiles() {
+			if r.Decode == nil {
+				continue
+			}
+			if why := wouldWake(f.Path, i); why != "" {
+				*r.Fact(&f.Path[i]) = diagnose.Fact{Source: "/sys/" + join(d, r.File), Status: diagnose.Unknown, Error: "not read " + why}
+				continue
+			}
+			*r.Fact(&f.Path[i]) = decoded(fact(fs.rawAttr(join(d, r.File))), r.Decode)
+		}
 	}
 	return f, errs, nil
 }

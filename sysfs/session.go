@@ -195,7 +195,7 @@ func (fs FS) sessionRead(s *session, rel string) sessionFile {
 			return sessionFile{absent: true}
 		}
 		if d.ok {
-			b, err := d.d.d.ReadFileInto(s.buf, name, MaxAttributeSize-1)
+			b, err := d.d.d.ReadFileInto(s.buf, name, attrLimit(rel))
 			if cap(b) > cap(s.buf) {
 				s.buf = b[:0]
 			}

@@ -38,7 +38,18 @@
 // whether it was read, absent ("not exposed here": the running kernel does
 // not have the file) or unreadable, so the same diagnosis runs on a live
 // machine, a bundle or a pasted log. [DecodeHealthLog] decodes the 512-byte
-// SMART / Health Information log page (Log Identifier 02h).
+// SMART / Health Information log page (Log Identifier 02h);
+// [DecodeSlotPower] the slot power limit of a PCI function's configuration
+// space (its sysfs config file, binary: [FunctionFile.Decode]), the
+// captured one of the drive and the slot's of a port above it, which the
+// drive layer compares with power state 0's maximum power: a drive that
+// may draw more than its slot delivers.
+//
+// The decoders live here, not in the sysfs adapter, because they read
+// bytes only: a bundle, a fixture or the page (examples/web) decodes the
+// same bytes the live machine gave, and a fact's table row
+// ([FunctionFiles]) carries its decoder so that the adapter reads a new
+// binary fact unchanged.
 //
 // The package is pure: no I/O, no global state, safe for concurrent use,
 // every GOOS. It renders nothing: its types carry no struct tags, and the

@@ -1,6 +1,7 @@
 package diagnose_test
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/nvmeapst/nvmeapst/apst/diagnose"
@@ -38,4 +39,23 @@ func ExampleParseTriedFlag() {
 	t, err := diagnose.ParseTriedFlag("pcie_aspm=off:helped,nvme.noacpi=1")
 	fmt.Println(t, err)
 	// Output: [pcie_aspm=off (helped) nvme.noacpi=1 (did not help)] <nil>
+}
+
+// DecodeSlotPower reads the slot power limit of a function's config file:
+// here a root port's Slot Capabilities (value 250 at scale 0.1 W), then
+// what an unprivileged read gets, the header alone.
+func ExampleDecodeSlotPower() {
+	config := make([]byte, 256)
+	config[0x06] = 0x10                     // Status: capability list
+	config[0x34] = 0x40                     // first capability
+	config[0x40], config[0x41] = 0x10, 0x00 // PCI Express, last
+	config[0x42], config[0x43] = 0x42, 0x01 // root port, slot implemented
+	config[0x55], config[0x56] = 0xfd, 0x04 // Slot Capabilities: limit 250, scale 1
+	p, err := diagnose.DecodeSlotPower(config)
+	fmt.Println(p, p.Slot, err)
+	_, err = diagnose.DecodeSlotPower(config[:64])
+	fmt.Println(errors.Is(err, diagnose.ErrConfigNeedsRoot))
+	// Output:
+	// 25 W true <nil>
+	// true
 }

@@ -31,7 +31,8 @@ type Fact struct {
 	Value string
 	// Status says whether it was read.
 	Status Status
-	// Error says why an unreadable fact could not be read.
+	// Error says why an unreadable fact could not be read, or why a fact
+	// read but not understood is unknown (a decoded file: "needs root").
 	Error string
 }
 
@@ -59,6 +60,9 @@ func (f Fact) Describe() string {
 		return f.Source + ": not exposed here"
 	case Unreadable:
 		return f.Source + ": unreadable (" + f.Error + ")"
+	}
+	if f.Error != "" {
+		return f.Source + ": unknown (" + f.Error + ")"
 	}
 	return f.Source + ": unknown"
 }
@@ -119,6 +123,13 @@ type Function struct {
 	PowerState Fact
 	// Link holds the link/ controls.
 	Link LinkPM
+	// SlotPower is the slot power limit config holds (DecodeSlotPower):
+	// the captured limit of the controller's function (and of a switch's
+	// upstream port), the slot's of a root or downstream port with a
+	// slot, written in watts ("25 W", "8.25 W"). Unknown, with the reason
+	// in Error, when it was never set (0), there is no slot, or the read
+	// was unprivileged (the first 64 bytes: "needs root").
+	SlotPower Fact
 }
 
 // Facts are what a machine (or a bundle) says about one controller and the

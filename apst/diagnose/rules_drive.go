@@ -97,9 +97,49 @@ func driveCause(s *signals) builder {
 	if s.transport != nil {
 		b.conLine(1, logLine(&s.transport[0], "a path-related status: the transport failed, not the drive's media"))
 	}
+	ps0, limit, over := ps0OverSlot(s)
+	if over {
+		b.sign(2, Line{Source: limit.Source, Text: ps0})
+	}
 	b.test("read the drive's health and error logs", "sudo nvme smart-log /dev/"+s.name()+"; sudo nvme error-log /dev/"+s.name(), "free: media_errors, critical_warning and available_spare say whether it is wearing out")
 	if !swapped {
 		b.test("move the drive to another machine or slot, or another drive into this slot: the failure following the drive convicts it (then --tried other-slot:no or other-drive:helped)", "", "downtime; a spare drive or slot")
 	}
+	if over {
+		b.test("move the drive to a slot that delivers PS0's power (or a drive within the slot's budget)", "sudo lspci -vv -s "+s.addr()+" | grep -i powerlimit", "downtime; another slot, or another drive")
+	}
 	return b
+}
+
+// ps0OverSlot says whether the drive's power state 0 may draw more than
+// its slot delivers: PS0's maximum power (Identify Controller) above the
+// slot power limit the drive captured, or its slot's when the drive's is
+// unknown. text quotes both values and their sources; limit is the fact
+// compared. A limit unknown, or PS0's power not reported, is ok false.
+func ps0OverSlot(s *signals) (text string, limit Fact, ok bool) {
+	id, path := s.in.Identify, s.path()
+	if id == nil || len(path) == 0 {
+		return "", Fact{}, false
+	}
+	mp := id.PowerStates[0].MaxPower
+	if !mp.Reported() {
+		return "", Fact{}, false
+	}
+	whose := "the drive captured from its slot"
+	limit = path[0].SlotPower
+	mw, known := ParseMilliwatts(limit.Value)
+	if !limit.Known() || !known {
+		if len(path) < 2 {
+			return "", Fact{}, false
+		}
+		whose, limit = "of the drive's slot ("+path[1].Role+" "+path[1].Address+")", path[1].SlotPower
+		if mw, known = ParseMilliwatts(limit.Value); !limit.Known() || !known {
+			return "", Fact{}, false
+		}
+	}
+	if mp.MicroWatts() <= mw*1000 {
+		return "", Fact{}, false
+	}
+	return fmt.Sprintf("PS0's maximum power %s (Identify Controller, power state 0) is above the slot power limit %s %s (%s): at its fastest the drive may draw more than the slot delivers",
+		mp, limit.Value, whose, limit.Source), limit, true
 }

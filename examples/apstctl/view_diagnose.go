@@ -375,7 +375,8 @@ func known(setting string) bool {
 	return false
 }
 
-// short is a fact's value, or what is known about it, in a word.
+// short is a fact's value, or what is known about it, in a word (and why
+// a fact read is unknown, in a few: "(unknown: needs root)").
 func short(f diagnose.Fact) string {
 	switch f.Status {
 	case diagnose.Read:
@@ -384,6 +385,13 @@ func short(f diagnose.Fact) string {
 		return "(not exposed)"
 	case diagnose.Unreadable:
 		return "(unreadable)"
+	}
+	if f.Error != "" { // read, not understood: why, in its first words ("needs root")
+		reason := f.Error
+		if i := strings.IndexAny(reason, "(:"); i > 0 {
+			reason = strings.TrimSpace(reason[:i])
+		}
+		return "(unknown: " + view.Escape(reason) + ")"
 	}
 	return "(unknown)"
 }
@@ -404,7 +412,7 @@ func writeFacts(w io.Writer, f *diagnose.Facts, indent string) {
 		fn := &f.Path[i]
 		var own, link []string
 		for _, row := range diagnose.FunctionFiles() {
-			kf := factKey(row.File) + " " + short(*row.Fact(fn))
+			kf := functionKey(row) + " " + short(*row.Fact(fn))
 			if strings.HasPrefix(row.File, "link/") {
 				link = append(link, kf)
 			} else {

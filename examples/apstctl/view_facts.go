@@ -44,7 +44,7 @@ type factJSON struct {
 
 // functionJSON is one diagnose.Function of the PCI path: its address and
 // role, then the facts of its files (diagnose.FunctionFiles) keyed by the
-// file's base name, those of link/ under "link".
+// row's Key or the file's base name, those of link/ under "link".
 type functionJSON struct {
 	Address string      `json:"address"`
 	Role    string      `json:"role"`
@@ -54,6 +54,15 @@ type functionJSON struct {
 
 // factKey is the JSON key of a sysfs file's fact: the file's base name.
 func factKey(file string) string { return path.Base(file) }
+
+// functionKey is the key of a PCI function's fact: the row's Key, else
+// its file's base name ("slot_power_limit" for config).
+func functionKey(row diagnose.FunctionFile) string {
+	if row.Key != "" {
+		return row.Key
+	}
+	return factKey(row.File)
+}
 
 func (v *factsJSON) MarshalJSON() ([]byte, error) {
 	var o jsonObject
@@ -159,7 +168,7 @@ func factView(f diagnose.Fact) factJSON {
 func functionView(fn *diagnose.Function) functionJSON {
 	v := functionJSON{Address: fn.Address, Role: fn.Role}
 	for _, row := range diagnose.FunctionFiles() {
-		kf := keyedFact{Key: factKey(row.File), Fact: factView(*row.Fact(fn))}
+		kf := keyedFact{Key: functionKey(row), Fact: factView(*row.Fact(fn))}
 		if strings.HasPrefix(row.File, "link/") {
 			v.Link = append(v.Link, kf)
 		} else {

@@ -270,3 +270,18 @@ func sysfsRowFields(t *testing.T) map[reflect.Type]map[string]bool {
 	assert.Empty(t, filled, "a row of diagnose.FunctionFiles fills no field of Function")
 	return out
 }
+
+// A fact read but not understood (config as an unprivileged read gets it)
+// says why in its first words, in the text and in full in the JSON.
+func TestUnknownFactSaysWhy(t *testing.T) {
+	f := diagnose.Fact{Source: "/sys/devices/pci0000:00/0000:00:1d.0/config", Status: diagnose.Unknown,
+		Error: "needs root (an unprivileged read of config gives its first 64 bytes): 64 bytes read, the capability list needs 114"}
+	assert.Equal(t, "(unknown: needs root)", short(f))
+	assert.Equal(t, "(unknown: slot power limit not set)", short(diagnose.Fact{Status: diagnose.Unknown, Error: "slot power limit not set (0)"}))
+	assert.Equal(t, "(unknown)", short(diagnose.Fact{}))
+	assert.Equal(t, "(unknown: \\x1b[31m)", short(diagnose.Fact{Status: diagnose.Unknown, Error: "\x1b[31m"}), "escaped")
+	fn := diagnose.Function{Address: "0000:00:1d.0", Role: "root port", SlotPower: f}
+	b, err := json.Marshal(functionView(&fn))
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"slot_power_limit":{"source":"/sys/devices/pci0000:00/0000:00:1d.0/config","error":"needs root (an unprivileged`)
+}

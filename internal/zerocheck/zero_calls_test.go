@@ -465,6 +465,12 @@ var zeroCalls = []zeroCall{
 	{"diagnose.RefusesAPSTPassthrough", func() []any {
 		return results(diagnose.RefusesAPSTPassthrough(apst.Release{}))
 	}},
+	{"diagnose.SlotPower.Milliwatts", func() []any {
+		return results(diagnose.SlotPower{}.Milliwatts())
+	}},
+	{"diagnose.SlotPower.String", func() []any {
+		return results(diagnose.SlotPower{}.String())
+	}},
 	{"diagnose.Subject", func() []any {
 		return results(diagnose.Subject(&kernlog.Log{}))
 	}},
