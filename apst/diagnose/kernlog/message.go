@@ -261,6 +261,13 @@ func parsePCI(e *Event, msg, body string) bool {
 		}
 		e.Kind, e.Severity, e.Reporter, e.PCI = AERReceived, severity(m[1]), e.PCI, strings.ToLower(m[2])
 		e.Controller = ""
+	case strings.Contains(body, "AER: can't find device of ID"):
+		// AER got an error message whose requester ID names no device
+		// it knows (drivers/pci/pcie/aer.c, "can't find device of
+		// ID%04x"): behind Intel VMD, or a device gone. The port that
+		// received it reports it; the source is unknown.
+		e.Kind, e.Action = AERReceived, "source not found"
+		e.Reporter, e.PCI, e.Controller = e.PCI, "", ""
 	case strings.Contains(body, "PCIe Bus Error: "):
 		m := re().reAERBus.FindStringSubmatch(body)
 		if m == nil {

@@ -315,3 +315,24 @@ func TestSkipsWhatIsNotAnEvent(t *testing.T) {
 		assert.Zero(t, l.Events, "%q", s)
 	}
 }
+
+// AER's report of an error message whose requester ID names no device it
+// knows (drivers/pci/pcie/aer.c: "can't find device of ID%04x"), as behind
+// Intel VMD (a five-digit domain): an AER event of the port that received
+// it, the source unknown, and never a failure-looking line left unread.
+func TestAERSourceNotFound(t *testing.T) {
+	for _, line := range []string{
+		"[    1.595252] pcieport 10000:e0:1d.0: AER: can't find device of ID00e8",
+		"[  300.000000] pcieport 0000:00:1c.0: AER: can't find device of ID0300",
+	} {
+		l, err := kernlog.ReadString(line+"\n", kernlog.Options{})
+		require.NoError(t, err)
+		assert.Empty(t, l.Unread, line)
+		require.Len(t, l.Incidents, 1, line)
+		e := l.Incidents[0].Events[0]
+		assert.Equal(t, kernlog.AERReceived, e.Kind)
+		assert.Equal(t, "source not found", e.Action)
+		assert.Empty(t, e.PCI)
+		assert.Contains(t, line, e.Reporter)
+	}
+}
