@@ -6,7 +6,8 @@ package diagnose
 // its slot, its link and the board as no kernel setting does.
 const (
 	// SwapOtherSlot: this drive moved to another slot or machine
-	// ("other-slot:no": it failed there the same way).
+	// ("other-slot:no": it failed there the same way). "other-machine" is
+	// read the same way.
 	SwapOtherSlot = "other-slot"
 	// SwapOtherDrive: another drive put in this slot ("other-drive:helped":
 	// it works there). "replaced" is read the same way.
