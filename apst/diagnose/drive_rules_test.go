@@ -70,7 +70,7 @@ func TestMediaErrorsConvictTheDrive(t *testing.T) {
 			c := d.Causes[0]
 			assert.Equal(t, diagnose.LayerDrive, c.Layer, d.Summary)
 			assert.Equal(t, diagnose.Likely, c.Likelihood, d.Summary)
-			assert.Contains(t, c.Evidence[0].Text, "media caused")
+			assert.Contains(t, c.Evidence[0].Text, "1 I/O error(s) the drive's media caused", "nvme's line and the block layer's are one error")
 		})
 	}
 }

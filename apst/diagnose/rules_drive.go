@@ -77,8 +77,8 @@ func driveCause(s *signals) builder {
 	} else if s.cfs() && s.busErrors() == 0 {
 		b.proLine(1, logLine(s.down, "CSTS has Controller Fatal Status set: the drive reports an internal fatal error (once: a firmware fault is likelier than a failing drive until it repeats)"))
 	}
-	if len(s.media) > 0 {
-		b.sign(3, logLine(&s.media[0], fmt.Sprintf("%d I/O error(s) the drive's media caused (an unrecoverable read, a write fault, an integrity check): the drive could not read or keep its own data, which no power setting causes; back up what it holds", len(s.media))))
+	if n := mediaErrors(s.media); n > 0 {
+		b.sign(3, logLine(&s.media[0], fmt.Sprintf("%d I/O error(s) the drive's media caused (an unrecoverable read, a write fault, an integrity check): the drive could not read or keep its own data, which no power setting causes; back up what it holds", n)))
 	}
 	if h := s.in.Facts.Health; h != nil {
 		if h.MediaErrors > 0 {
@@ -142,4 +142,20 @@ func ps0OverSlot(s *signals) (text string, limit Fact, ok bool) {
 	}
 	return fmt.Sprintf("PS0's maximum power %s (Identify Controller, power state 0) is above the slot power limit %s %s (%s): at its fastest the drive may draw more than the slot delivers",
 		mp, limit.Value, whose, limit.Source), limit, true
+}
+
+// mediaErrors counts the media errors of es (mediaError): nvme's status
+// lines when the log has them, else the block layer's, which the kernel
+// prints once more for each of nvme's (the same error twice).
+func mediaErrors(es []kernlog.Event) int {
+	nvme := 0
+	for i := range es {
+		if es[i].HasSC {
+			nvme++
+		}
+	}
+	if nvme > 0 {
+		return nvme
+	}
+	return len(es)
 }
