@@ -66,4 +66,33 @@ func TestKnownIssues(t *testing.T) {
 	assert.Contains(t, notReady("5.19.0"), "nvme-bogus-crto")
 	assert.NotContains(t, notReady("6.6.1"), "nvme-bogus-crto")
 	assert.NotContains(t, notReady("5.18.19"), "nvme-bogus-crto")
+
+	// Each entry of the tuning half's threads matches its own lines and
+	// release, and not a release outside its range.
+	match := func(release, log string) []string {
+		l, err := kernlog.ReadString("[    0.000000] Linux version "+release+" (x@y) #1 SMP\n"+log, kernlog.Options{})
+		require.NoError(t, err)
+		return ids(diagnose.Diagnose(diagnose.Input{Log: l}))
+	}
+	// drivers/nvme/host/pci.c's line, as ml-kingston-e8fk11-msix-mask-resume.log quotes it.
+	const polled = "[  174.715534] nvme nvme0: I/O 978 QID 3 timeout, completion polled\n"
+	assert.Contains(t, match("5.3.0", polled), "pci-msix-mask-restore")
+	assert.NotContains(t, match("5.4.0", polled), "pci-msix-mask-restore")
+	assert.NotContains(t, match("5.2.0", polled), "pci-msix-mask-restore")
+	// As ml3-next-20250414-ana-rescan-boot-hang.log quotes them.
+	const ana = "[   49.361223] nvme nvme0: controller is down; will reset: CSTS=0x3, PCI_STATUS=0x1010\n" +
+		"[   49.457080] nvme nvme0: Failed to get ANA log: -4\n"
+	anaLog := func(release string) diagnose.Diagnosis {
+		l, err := kernlog.ReadString("[    0.000000] Linux version "+release+" (x@y) #1 SMP\n"+ana, kernlog.Options{})
+		require.NoError(t, err)
+		return diagnose.Diagnose(diagnose.Input{Log: l})
+	}
+	rc := anaLog("6.15.0-rc2")
+	assert.Contains(t, ids(rc), "nvme-ana-rescan-6.15-rc")
+	assert.NotContains(t, ids(anaLog("6.15.0")), "nvme-ana-rescan-6.15-rc")
+	// As ml6-adata-sx6000lnp-duplicate-subnqn.log quotes them.
+	const subnqn = "[ 0.942706] nvme nvme1: ignoring ctrl due to duplicate subnqn (nqn.2018-05.com.example:nvme:nvm-subsystem-OUI00E04C).\n" +
+		"[ 0.943017] nvme nvme1: Removing after probe failure status: -22\n"
+	assert.Contains(t, match("5.2.0", subnqn), "adata-sx6000lnp-subnqn")
+	assert.NotContains(t, match("5.3.0", subnqn), "adata-sx6000lnp-subnqn")
 }

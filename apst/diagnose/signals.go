@@ -408,7 +408,7 @@ func (s *signals) event(e *kernlog.Event) {
 		if s.newIDs == nil && strings.Contains(e.Text, "identifiers changed") {
 			s.newIDs = e
 		}
-		if s.dupIDs == nil && (strings.Contains(e.Text, "Duplicate cntlid") || strings.Contains(e.Text, "Duplicate unshared namespace")) {
+		if s.dupIDs == nil && (strings.Contains(e.Text, "Duplicate cntlid") || strings.Contains(e.Text, "Duplicate unshared namespace") || strings.Contains(e.Text, "duplicate subnqn")) {
 			s.dupIDs = e
 		}
 	}

@@ -70,11 +70,12 @@ func probeLine(body string) bool {
 // "eset": reset, Reset; "ESET": RESETTING; "nable to": unable to;
 // "identifiers changed": a namespace that came back as another after a
 // resume; "Duplicate": a controller or namespace that claims another's
-// identity, which the driver rejects).
+// identity, which the driver rejects; "duplicate subnqn": a controller
+// ignored because another has its subsystem NQN).
 var failureWords = []string{
 	"ail", "AIL", "rror", "imeout", "timed out", "bort", "not ready", "incomplete", "Removing", "isabl", "eset",
 	"down", "inaccessible", "lost", "nable to", "can't", "cannot", "CSTS", "D3cold", "AER",
-	"ESET", "identifiers changed", "Duplicate", "rejecting",
+	"ESET", "identifiers changed", "Duplicate", "duplicate subnqn", "rejecting",
 }
 
 // failureWord reports whether s holds one of failureWords.

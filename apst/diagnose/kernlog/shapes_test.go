@@ -336,3 +336,16 @@ func TestAERSourceNotFound(t *testing.T) {
 		assert.Contains(t, line, e.Reporter)
 	}
 }
+
+// nvme's refusal of a controller whose subsystem NQN another already has
+// (drivers/nvme/host/core.c, "ignoring ctrl due to duplicate subnqn (%s)."),
+// as the ADATA SX6000LNP thread quotes it, is a driver error of that
+// controller, not a line passed over.
+func TestDuplicateSubsystemNQN(t *testing.T) {
+	l, err := kernlog.ReadString("[ 0.942706] nvme nvme1: ignoring ctrl due to duplicate subnqn (nqn.2018-05.com.example:nvme:nvm-subsystem-OUI00E04C).\n", kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 1)
+	e := l.Incidents[0].Events[0]
+	assert.Equal(t, kernlog.DriverError, e.Kind)
+	assert.Equal(t, "nvme1", e.Controller)
+}
