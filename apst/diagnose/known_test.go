@@ -1,7 +1,11 @@
 package diagnose_test
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -95,4 +99,44 @@ func TestKnownIssues(t *testing.T) {
 		"[ 0.943017] nvme nvme1: Removing after probe failure status: -22\n"
 	assert.Contains(t, match("5.2.0", subnqn), "adata-sx6000lnp-subnqn")
 	assert.NotContains(t, match("5.3.0", subnqn), "adata-sx6000lnp-subnqn")
+}
+
+// docs/diagnose.md lists the known issues as the table holds them: the
+// section between its "<!-- known:table -->" markers, byte for byte
+// (-update rewrites it).
+func TestKnownIssuesDoc(t *testing.T) {
+	path := filepath.Join("..", "..", "docs", "diagnose.md")
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	doc := string(b)
+	var w strings.Builder
+	w.WriteString("| id | layer | releases | what goes wrong | fixed by | needs | source |\n| --- | --- | --- | --- | --- | --- | --- |\n")
+	cell := func(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
+	for _, k := range diagnose.KnownIssues() {
+		rel := "any"
+		switch {
+		case len(k.Releases) > 0:
+			rel = strings.Join(k.Releases, ", ")
+		case !k.First.IsZero() && !k.Fixed.IsZero():
+			rel = "from " + k.First.String() + "; fixed in " + k.Fixed.String()
+		case !k.Fixed.IsZero():
+			rel = "fixed in " + k.Fixed.String()
+		case !k.First.IsZero():
+			rel = "since " + k.First.String()
+		}
+		needs := k.Needs
+		if needs == "" {
+			needs = "-"
+		}
+		fmt.Fprintf(&w, "| `%s` | %s | %s | %s | %s | %s | %s |\n", k.ID, k.Layer, cell(rel), cell(k.Title), cell(k.Fix), cell(needs), k.Source)
+	}
+	const begin, end = "<!-- known:table -->\n", "<!-- known:table end -->"
+	i, j := strings.Index(doc, begin), strings.Index(doc, end)
+	require.True(t, i >= 0 && j > i, "docs/diagnose.md has no %q ... %q section", begin, end)
+	if *update {
+		doc = doc[:i+len(begin)] + w.String() + doc[j:]
+		require.NoError(t, os.WriteFile(path, []byte(doc), 0o644))
+		return
+	}
+	assert.Equal(t, w.String(), doc[i+len(begin):j], "docs/diagnose.md's known-issues table (go test ./apst/diagnose -run TestKnownIssuesDoc -update)")
 }
