@@ -97,6 +97,17 @@ func driveCause(s *signals) builder {
 	if s.transport != nil {
 		b.conLine(1, logLine(&s.transport[0], "a path-related status: the transport failed, not the drive's media"))
 	}
+	if ap, as := s.apstExcluded(), s.aspmExcluded(); ap != "" && as != "" && (s.down != nil || s.reset != nil) && !s.cfs() && s.onResume == nil {
+		// With both power-saving layers out, a drive that still stops
+		// answering, without a fatal status of its own (which speaks for
+		// its firmware first), is the drive, its power or the platform:
+		// the swap tells them apart.
+		e := s.down
+		if e == nil {
+			e = s.reset
+		}
+		b.proLine(1, logLine(e, "the drive stopped answering with both of its power-saving layers out ("+ap+"; "+as+"): what is left is the drive and its power, or the platform"))
+	}
 	ps0, limit, over := ps0OverSlot(s)
 	if over {
 		b.sign(2, Line{Source: limit.Source, Text: ps0})

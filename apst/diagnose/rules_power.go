@@ -11,7 +11,7 @@ func d3coldCause(s *signals) builder {
 	b.tried(s, []string{"pcie_port_pm"}, []string{"off"}, 6, 2, "ports kept in D0 stopped the failures")
 	switch {
 	case s.resume != nil && s.resume.FromState == "D3cold" && s.removedFirst:
-		b.Against = append(b.Against, logLine(s.resume, "the PCI core printed this after the device had already left the bus (see the earlier link-down or all-ones read): reading the power state of a device that is gone, a consequence, not the cause"))
+		b.Against = append(b.Against, logLine(s.resume, "the PCI core printed this after the controller had already stopped answering (see the earlier controller-down or link-down): reading the power state of a device that has left the bus, a consequence, not the cause"))
 	case s.resume != nil && s.resume.FromState == "D3cold" && len(s.others) > 0:
 		b.proLine(2, logLine(s.resume, fmt.Sprintf("the device could not be brought back from D3cold, and %d other function(s) failed the same way at the same time: something they share", len(s.others))))
 	case s.resume != nil && s.resume.FromState == "D3cold":

@@ -357,7 +357,12 @@ func (s *signals) event(e *kernlog.Event) {
 	case kernlog.ResumeFailure:
 		if s.resume == nil {
 			s.resume = e
-			s.removedFirst = s.linkDown != nil || s.down != nil && s.down.Gone() && s.down.Line < e.Line
+			// The PCI core prints it when the reset of a controller that
+			// already stopped answering finds config space gone too: its
+			// "from D3cold" is the state it records for a device that
+			// reads all ones (drivers/pci/pci.c, pci_power_up), not one
+			// runtime PM chose.
+			s.removedFirst = s.linkDown != nil || s.down != nil && s.down.Line < e.Line
 		}
 	case kernlog.LinkDown:
 		if s.linkDown == nil {
@@ -549,6 +554,17 @@ func (s *signals) pickCorrected(l *kernlog.Log) {
 // space still answered (PCI_STATUS not all ones).
 func (s *signals) mmioDead() bool {
 	return s.down != nil && s.down.HasPCIStatus && s.down.PCIStatus != 0xffff && s.down.CSTS == 0xffffffff
+}
+
+// hungReady reports a reset that gave up because the controller kept
+// CSTS.RDY set after CC.EN was cleared ("Device not ready; aborting reset,
+// CSTS=0x1": nvme_wait_ready in drivers/nvme/host/core.c waits for RDY=0
+// when it disables, for RDY=1 when it enables, "initialisation"), with no
+// fatal status: a controller that answers reads but no longer acts.
+func (s *signals) hungReady() bool {
+	r := s.reset
+	return r != nil && r.Kind == kernlog.ResetNotReady && r.HasCSTS && r.CSTS != 0xffffffff &&
+		r.CSTS&3 == 1 && strings.Contains(r.Text, "aborting reset")
 }
 
 // cfs reports a controller-down whose CSTS has Controller Fatal Status

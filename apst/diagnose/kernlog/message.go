@@ -110,6 +110,13 @@ func parseKernelMessage(msg string) (Event, bool) {
 		e.Kind, e.Text = CommandLine, clip(strings.TrimSpace(msg[i+len("Kernel command line: "):]))
 		return e, true
 	}
+	// x86 prints the command line once more, earlier, from setup_arch
+	// (arch/x86/kernel/setup.c: "Command line: %s"); a paste that starts
+	// at the top of dmesg often holds only this one.
+	if v, ok := strings.CutPrefix(msg, "Command line: "); ok {
+		e.Kind, e.Text = CommandLine, clip(strings.TrimSpace(v))
+		return e, true
+	}
 	driver, device, body := splitDevice(msg)
 	e.Driver, e.Device = driver, device
 	switch {

@@ -349,3 +349,25 @@ func TestDuplicateSubsystemNQN(t *testing.T) {
 	assert.Equal(t, kernlog.DriverError, e.Kind)
 	assert.Equal(t, "nvme1", e.Controller)
 }
+
+// TestCommandLineForms reads both lines a kernel prints its command line
+// in: init/main.c's "Kernel command line:" on every architecture, and
+// x86's earlier "Command line:" (arch/x86/kernel/setup.c), which a paste
+// of the top of dmesg may hold alone.
+func TestCommandLineForms(t *testing.T) {
+	const args = "BOOT_IMAGE=/boot/vmlinuz-6.8.0-45-generic root=UUID=0b1c ro nvme_core.default_ps_max_latency_us=0"
+	for _, log := range []string{
+		"[    0.000000] Command line: " + args + "\n",
+		"[    0.041222] Kernel command line: " + args + "\n",
+		"Jan 28 14:54:37 argon kernel: Command line: " + args + "\n",
+		"[    0.000000] Command line: " + args + "\n[    0.041222] Kernel command line: " + args + "\n",
+	} {
+		l, err := kernlog.ReadString(log, kernlog.Options{})
+		require.NoError(t, err)
+		assert.Equal(t, args, l.CommandLine, "%q", log)
+	}
+	// A message that only mentions the words is not the command line.
+	l, err := kernlog.ReadString("[    5.000000] nvme nvme0: Command line: not this\n", kernlog.Options{})
+	require.NoError(t, err)
+	assert.Empty(t, l.CommandLine)
+}

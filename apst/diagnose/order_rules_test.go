@@ -1,0 +1,110 @@
+package diagnose_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nvmeapst/nvmeapst/apst/diagnose"
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+)
+
+// firstOf is the first cause's layer, or the undecided pair.
+func firstOf(d *diagnose.Diagnosis) []diagnose.Layer {
+	if len(d.Undecided) > 0 {
+		return d.Undecided
+	}
+	if len(d.Causes) == 0 {
+		return nil
+	}
+	return []diagnose.Layer{d.Causes[0].Layer}
+}
+
+func causeOf(d *diagnose.Diagnosis, l diagnose.Layer) diagnose.Cause {
+	for _, c := range d.Causes {
+		if c.Layer == l {
+			return c
+		}
+	}
+	return diagnose.Cause{}
+}
+
+// A reset that finds the controller still ready (it ignored the disable)
+// fits a drive stuck in a power state and a firmware hang alike; one that
+// waited for a controller to come up does not speak for APST. The lines
+// are nvme-core's (nvme_wait_ready), as posted in
+// https://blog.bspwr.com/blog/samsung-990-pro-nvme-disconnect/ (reset)
+// and lore.kernel.org's Lexar NM790 report (initialisation).
+func TestResetNotReady(t *testing.T) {
+	for _, tc := range []struct {
+		name, log string
+		first     []diagnose.Layer
+		apst      bool // APST has evidence for it
+	}{
+		{
+			name: "ready bit stuck after a disable",
+			log: "[204263.471182] nvme nvme0: Device not ready; aborting reset, CSTS=0x1\n" +
+				"[204283.495338] nvme nvme0: Device not ready; aborting reset, CSTS=0x1\n" +
+				"[204283.569360] I/O error, dev nvme0n1, sector 2623470496 op 0x1:(WRITE) flags 0x0 phys_seg 1 prio class 2\n",
+			first: []diagnose.Layer{diagnose.LayerAPST, diagnose.LayerFirmware}, apst: true,
+		},
+		{
+			name:  "fatal status during the disable",
+			log:   "[  100.000000] nvme nvme0: Device not ready; aborting reset, CSTS=0x3\n",
+			apst:  false,
+			first: []diagnose.Layer{diagnose.LayerFirmware},
+		},
+		{
+			name:  "never ready at probe",
+			log:   "[    2.700000] nvme nvme0: Device not ready; aborting initialisation, CSTS=0x0\n",
+			apst:  false,
+			first: []diagnose.Layer{diagnose.LayerPlatform, diagnose.LayerFirmware},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, err := kernlog.ReadString(tc.log, kernlog.Options{})
+			require.NoError(t, err)
+			d := diagnose.Diagnose(diagnose.Input{Log: l})
+			require.True(t, d.Failure, d.Summary)
+			assert.ElementsMatch(t, tc.first, firstOf(&d), d.Summary)
+			assert.Equal(t, tc.apst, causeOf(&d, diagnose.LayerAPST).Score > 0, d.Summary)
+		})
+	}
+}
+
+// "Unable to change power state from D3cold to D0" after a controller
+// went down is the reset finding the device gone (pci_power_up records
+// D3cold for a device that reads all ones): a consequence, whatever
+// PCI_STATUS the controller-down line had. With APST and ASPM both off
+// on the log's own command line (x86's "Command line:" form), what is
+// left is the drive and the platform, never the two layers that were off.
+func TestD3coldAfterControllerDown(t *testing.T) {
+	const (
+		cmdline = "[    0.000000] Command line: BOOT_IMAGE=/boot/vmlinuz-6.8.0-45-generic root=UUID=abcd ro quiet nvme_core.default_ps_max_latency_us=0 pcie_aspm=off\n"
+		// Real lines: lore.kernel.org's 6.1.0-17 report (CAO9zADza=...),
+		// with the controller-down of a drive whose config space still
+		// answered (https://github.com/raspberrypi/linux/issues/6661).
+		fail = "[ 5000.100000] nvme nvme0: pci function 0000:03:00.0\n" +
+			"[ 5000.123456] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10\n" +
+			"[ 5000.123460] nvme nvme0: Does your device have a faulty power saving mode enabled?\n" +
+			"[ 5000.123462] nvme nvme0: Try \"nvme_core.default_ps_max_latency_us=0 pcie_aspm=off\" and report a bug\n" +
+			"[ 5000.200000] nvme 0000:03:00.0: Unable to change power state from D3cold to D0, device inaccessible\n" +
+			"[ 5000.300000] nvme nvme0: Removing after probe failure status: -19\n"
+	)
+	l, err := kernlog.ReadString(fail, kernlog.Options{})
+	require.NoError(t, err)
+	d := diagnose.Diagnose(diagnose.Input{Log: l})
+	assert.LessOrEqual(t, causeOf(&d, diagnose.LayerD3cold).Score, 0, d.Summary)
+	assert.ElementsMatch(t, []diagnose.Layer{diagnose.LayerAPST, diagnose.LayerASPM}, firstOf(&d), d.Summary)
+
+	l, err = kernlog.ReadString(cmdline+fail, kernlog.Options{})
+	require.NoError(t, err)
+	d = diagnose.Diagnose(diagnose.Input{Log: l})
+	assert.Equal(t, []diagnose.Layer{diagnose.LayerDrive}, firstOf(&d), d.Summary)
+	for _, c := range d.Causes {
+		if c.Layer == diagnose.LayerAPST || c.Layer == diagnose.LayerASPM {
+			assert.Less(t, c.Score, 0, "%s: %s", c.Layer, d.Summary)
+		}
+	}
+}
