@@ -108,3 +108,33 @@ func TestD3coldAfterControllerDown(t *testing.T) {
 		}
 	}
 }
+
+// The PCI ID of the log's enumeration line finds the PCI quirk table's
+// entry a later kernel has: the Kingston A2000 (2646:2263) got
+// NO_DEEPEST_PS in 5.11 (backported to 5.10.y), so 5.8 let it reach the
+// state later kernels bar; 6.8 has the quirk, and the failure stays
+// undecided between APST and ASPM.
+func TestQuirkFromLogPCIID(t *testing.T) {
+	const fail = "[    0.412500] pci 0000:01:00.0: [2646:2263] type 00 class 0x010802\n" +
+		"[    1.100000] nvme nvme0: pci function 0000:01:00.0\n" +
+		"[ 7305.118093] nvme nvme0: I/O 24 QID 3 timeout, aborting\n" +
+		"[ 7336.014307] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10\n"
+	for _, tc := range []struct {
+		release string
+		first   []diagnose.Layer
+		likely  bool
+	}{
+		{"5.8.0-63-generic", []diagnose.Layer{diagnose.LayerAPST}, true},
+		{"5.10.0-8-amd64", []diagnose.Layer{diagnose.LayerAPST, diagnose.LayerASPM}, false},
+		{"6.8.0-45-generic", []diagnose.Layer{diagnose.LayerAPST, diagnose.LayerASPM}, false},
+	} {
+		l, err := kernlog.ReadString("[    0.000000] Linux version "+tc.release+" (builder@host) #1 SMP\n"+fail, kernlog.Options{})
+		require.NoError(t, err)
+		d := diagnose.Diagnose(diagnose.Input{Log: l})
+		assert.ElementsMatch(t, tc.first, firstOf(&d), "%s: %s", tc.release, d.Summary)
+		assert.Equal(t, tc.likely, d.Causes[0].Likelihood == diagnose.Likely, "%s: %s", tc.release, d.Summary)
+		if tc.likely {
+			assert.Contains(t, d.Causes[0].Evidence[0].Text, "2646:2263")
+		}
+	}
+}

@@ -100,13 +100,27 @@ func (s *signals) apstExcluded() string {
 
 // newerQuirk reports a quirk that a later kernel than the log's applies to
 // the drive (NO_APST, NO_DEEPEST_PS): the kernel that failed lacked it.
+// The drive is known by its Identify data, else by the PCI ID the log's
+// enumeration line gives (the PCI quirk table alone then).
 func newerQuirk(s *signals) (string, bool) {
-	c := s.in.Identify
-	if c == nil || s.release.IsZero() {
+	if s.release.IsZero() {
 		return "", false
 	}
-	mn, fr := c.ModelBytes(), c.FirmwareBytes()
-	id := apst.Identity{VendorID: c.VendorID, Model: string(mn[:]), Firmware: string(fr[:]), Release: s.release}
+	var id apst.Identity
+	what := "this drive"
+	switch c := s.in.Identify; {
+	case c != nil:
+		mn, fr := c.ModelBytes(), c.FirmwareBytes()
+		id = apst.Identity{VendorID: c.VendorID, Model: string(mn[:]), Firmware: string(fr[:])}
+	case s.pciID != "":
+		if err := id.PCI.UnmarshalText([]byte(s.pciID)); err != nil {
+			return "", false
+		}
+		what = "this drive (PCI ID " + s.pciID + ", from the log)"
+	default:
+		return "", false
+	}
+	id.Release = s.release
 	then := apst.LookupQuirks(id).APST()
 	id.Release = apst.Release{}
 	now := apst.LookupQuirks(id).APST()
@@ -114,7 +128,7 @@ func newerQuirk(s *signals) (string, bool) {
 	if added == 0 {
 		return "", false
 	}
-	return fmt.Sprintf("the newest kernels quirk this drive with %s, which %s does not have: the kernel that failed let it use states later releases bar", added, s.releaseText), true
+	return fmt.Sprintf("the newest kernels quirk %s with %s, which %s does not have: the kernel that failed let it use states later releases bar", what, added, s.releaseText), true
 }
 
 // barTest adds the test that bars only the deepest reachable state.

@@ -15,7 +15,10 @@ type signals struct {
 	in   *Input
 	ctrl string
 	dev  string // PCI address of the controller
-	inc  *kernlog.Incident
+	// pciID is the controller's PCI vendor:device ID from the log's
+	// enumeration line ("" when the log has none).
+	pciID string
+	inc   *kernlog.Incident
 	// incidents counts the controller's incidents with a failure, fatal
 	// those with a controller-down whose CSTS has CFS set.
 	incidents, fatal int
@@ -85,6 +88,12 @@ func observe(in *Input) *signals {
 		}
 		if s.dev == "" && s.inc != nil {
 			s.dev = s.inc.PCI
+		}
+		s.pciID = in.Log.DeviceIDs[s.dev]
+		if s.dev == "" && len(in.Log.DeviceIDs) == 1 {
+			for _, id := range in.Log.DeviceIDs {
+				s.pciID = id // the log's only NVMe function
+			}
 		}
 		s.context(in.Log)
 	}

@@ -107,6 +107,7 @@ type logJSON struct {
 	DroppedAddresses  int64             `json:"dropped_addresses,omitempty"`
 	Namespaces        map[string]string `json:"namespaces,omitempty"`
 	DroppedNamespaces int64             `json:"dropped_namespaces,omitempty"`
+	DeviceIDs         map[string]string `json:"device_ids,omitempty"`
 	UnreadLines       int64             `json:"unread_lines"`
 }
 
@@ -205,7 +206,7 @@ func diagnoseView(r *diagnoseResult) diagnosisJSON {
 		v.Log = &logJSON{Release: l.Release, CommandLine: l.CommandLine, Boots: l.Boots, Lines: l.Lines, LongLines: l.LongLines,
 			BinaryLines: l.BinaryLines, Events: l.Events, DroppedEvents: l.DroppedEvents, DroppedIncidents: l.DroppedIncidents,
 			BackwardsTimes: l.Backwards, Addresses: l.Addresses, DroppedAddresses: l.DroppedAddresses,
-			Namespaces: l.Namespaces, DroppedNamespaces: l.DroppedNamespaces, UnreadLines: l.UnreadLines}
+			Namespaces: l.Namespaces, DroppedNamespaces: l.DroppedNamespaces, DeviceIDs: l.DeviceIDs, UnreadLines: l.UnreadLines}
 		for _, in := range l.Incidents {
 			ij := incidentJSON{Controller: in.Controller, PCI: in.PCI, Boot: in.Boot, Start: in.Start.String(), End: in.End.String(),
 				Counts: in.Counts, Omitted: in.Omitted, Events: []eventJSON{}}

@@ -76,7 +76,10 @@
 // reports, block I/O errors ("I/O error, dev nvme0n1", the older
 // "blk_update_request: I/O error", "Buffer I/O error on dev nvme0n1p2") and
 // nvme's with the NVMe status, the "pci function" line that ties a
-// controller to its PCI address, and the kernel release and command line.
+// controller to its PCI address, the PCI core's enumeration line that gives
+// an NVMe function's vendor:device ID ([PCIDevice], into Log.DeviceIDs, for
+// the kernel's PCI quirk table), and the kernel release and command line
+// (init/main.c's "Kernel command line:" and x86's earlier "Command line:").
 //
 // And the system and platform around a failure: the system going to sleep
 // and coming back ([SuspendEntry], [SuspendExit] with the mode: deep,

@@ -61,6 +61,11 @@ const (
 	// PCIFunction: "nvme nvme0: pci function 0000:04:00.0", which ties a
 	// controller to its PCI address (not part of any incident).
 	PCIFunction Kind = "pci-function"
+	// PCIDevice: the PCI core's enumeration line of an NVMe function,
+	// "pci 0000:04:00.0: [144d:a80c] type 00 class 0x010802" (PCI; Text
+	// holds the vendor:device ID), which names the drive's PCI ID (not
+	// part of any incident).
+	PCIDevice Kind = "pci-device"
 	// Boot: "Linux version ..." (Text holds the release): a new boot.
 	Boot Kind = "boot"
 	// CommandLine: "Kernel command line: ..." (Text).

@@ -153,13 +153,15 @@ func failureLine(b []byte) bool {
 // pciFailure reports whether a line that names a PCI function holds one of
 // pciFailureWords after its first colon.
 func pciFailure(b []byte) bool {
-	i := bytes.IndexByte(b, ':')
-	if i >= 9 && string(b[i-9:i-5]) == "pci " {
+	if j := bytes.Index(b, []byte("pci ")); j >= 0 && (j == 0 || b[j-1] == ' ') && pciAddrAt(b, j+4+bytes.IndexByte(b[j+4:min(len(b), j+10)], ':')) {
 		// The PCI core's enumeration ("pci 0000:04:00.0: reg 0x10: ...",
 		// a good part of a boot's lines) reports a failure to read a
-		// function only so.
-		return bytes.Contains(b[i:], []byte("inaccessible"))
+		// function only so; its line naming an NVMe function's ID (class
+		// 0x0108, drivers/pci/probe.c) is read too.
+		rest := b[j+4:]
+		return bytes.Contains(rest, []byte("inaccessible")) || bytes.Contains(rest, []byte("] type 00 class 0x0108"))
 	}
+	i := bytes.IndexByte(b, ':')
 	if i >= 0 {
 		b = b[i:]
 	}

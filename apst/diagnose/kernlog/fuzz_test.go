@@ -30,7 +30,7 @@ func checkLog(t interface {
 			t.Fatalf("incident %s keeps %d events", in.Name(), len(in.Events))
 		}
 		for _, e := range in.Events {
-			if e.Kind == kernlog.Boot || e.Kind == kernlog.CommandLine || e.Kind == kernlog.PCIFunction {
+			if e.Kind == kernlog.Boot || e.Kind == kernlog.CommandLine || e.Kind == kernlog.PCIFunction || e.Kind == kernlog.PCIDevice {
 				t.Fatalf("%s in an incident", e.Kind)
 			}
 			if len(e.Text) > kernlog.MaxTextLength {
@@ -62,7 +62,7 @@ func checkLog(t interface {
 			t.Fatalf("unread %+v of %d lines", u, l.Lines)
 		}
 	}
-	if len(l.Namespaces) > kernlog.MaxAddresses || len(l.Addresses) > kernlog.MaxAddresses {
+	if len(l.Namespaces) > kernlog.MaxAddresses || len(l.Addresses) > kernlog.MaxAddresses || len(l.DeviceIDs) > kernlog.MaxAddresses {
 		t.Fatalf("%d namespaces, %d addresses", len(l.Namespaces), len(l.Addresses))
 	}
 	if l.DroppedIncidents == 0 && counted > l.Events {

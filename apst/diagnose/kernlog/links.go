@@ -73,7 +73,7 @@ func (l *links) observe(st *state, msg string, e *Event, ok bool, ts Timestamp, 
 		l.sawController(e.Controller)
 	}
 	switch {
-	case ok && e.Kind == PCIFunction, e.Driver == "nvme" && e.PCI != "":
+	case ok && (e.Kind == PCIFunction || e.Kind == PCIDevice), e.Driver == "nvme" && e.PCI != "":
 		l.sawFunction(e.PCI)
 	case e.PCI != "" && e.Driver != "" && e.Driver != "pci" && e.Driver != "pcieport" && e.Driver != "pciehp" && len(l.other) < MaxAddresses:
 		l.other[e.PCI] = true

@@ -128,6 +128,10 @@ func parseKernelMessage(msg string) (Event, bool) {
 		e.Disk = device
 		e.Controller = pathController(device)
 	}
+	if id, ok := nvmeDeviceID(driver, e.PCI, body); ok {
+		e.Kind, e.Text = PCIDevice, id
+		return e, true
+	}
 	if nvmeLine(&e) && probeLine(body) {
 		e.Text = ""
 		return e, false
@@ -419,4 +423,24 @@ func clip(s string) string {
 		return s
 	}
 	return s[:MaxTextLength-3] + "..."
+}
+
+// nvmeDeviceID reads the PCI core's enumeration line of an NVMe function
+// (drivers/pci/probe.c: "pci 0000:04:00.0: [144d:a80c] type 00 class
+// 0x010802", 6.x adding " PCIe Endpoint"): its vendor:device ID, lower
+// case. Class 0x0108 is a non-volatile memory controller.
+func nvmeDeviceID(driver, pci, body string) (string, bool) {
+	if driver != "pci" || pci == "" || len(body) < len("[vvvv:dddd] type 00 class 0x0108") || body[0] != '[' || body[5] != ':' || body[10] != ']' {
+		return "", false
+	}
+	if !strings.HasPrefix(body[11:], " type 00 class 0x0108") {
+		return "", false
+	}
+	id := strings.ToLower(body[1:10])
+	for i, c := range id {
+		if i != 4 && !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return "", false
+		}
+	}
+	return id, true
 }

@@ -101,6 +101,11 @@ type Log struct {
 	// counts the disks beyond.
 	Namespaces        map[string]string
 	DroppedNamespaces int64
+	// DeviceIDs maps the PCI addresses of the NVMe functions the PCI core
+	// enumerated in the log ("pci 0000:04:00.0: [144d:a80c] type 00 class
+	// 0x010802") to their vendor:device IDs ("144d:a80c"), which the
+	// kernel's PCI quirk tables match; at most MaxAddresses.
+	DeviceIDs map[string]string
 	// Unread lists the first MaxUnread lines that look like NVMe or PCIe
 	// failure messages (they name nvme or a PCI function together with a
 	// failure word) but were not read as an event; UnreadLines counts them
@@ -279,7 +284,7 @@ func newState(opts Options) *state {
 	if gap <= 0 {
 		gap = DefaultGap
 	}
-	l := &Log{Addresses: map[string]string{}, Namespaces: map[string]string{}}
+	l := &Log{Addresses: map[string]string{}, Namespaces: map[string]string{}, DeviceIDs: map[string]string{}}
 	maps.Copy(l.Addresses, opts.Addresses)
 	st := &state{log: l, gap: gap, open: map[string]int{}}
 	st.links.init(opts.Addresses)
@@ -414,6 +419,11 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 		return
 	case CommandLine:
 		st.log.CommandLine = e.Text
+		return
+	case PCIDevice:
+		if _, known := st.log.DeviceIDs[e.PCI]; known || len(st.log.DeviceIDs) < MaxAddresses {
+			st.log.DeviceIDs[e.PCI] = e.Text
+		}
 		return
 	case PCIFunction:
 		if _, known := st.log.Addresses[e.PCI]; !known && len(st.log.Addresses) >= MaxAddresses {

@@ -371,3 +371,38 @@ func TestCommandLineForms(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, l.CommandLine)
 }
+
+// TestDeviceIDs reads the PCI core's enumeration line of an NVMe function
+// (drivers/pci/probe.c; " PCIe Endpoint" added in 6.x), in any prefix,
+// and no other class's.
+func TestDeviceIDs(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want map[string]string
+	}{
+		{"[    0.412500] pci 0000:04:00.0: [144d:a80c] type 00 class 0x010802 PCIe Endpoint", map[string]string{"0000:04:00.0": "144d:a80c"}},
+		{"Jan 28 14:54:37 argon kernel: pci 0000:01:00.0: [2646:2263] type 00 class 0x010802", map[string]string{"0000:01:00.0": "2646:2263"}},
+		{"kernel: pci 10000:E1:00.0: [8086:F1A5] type 00 class 0x010802", map[string]string{"10000:e1:00.0": "8086:f1a5"}},
+		{"[    0.400000] pci 0000:00:14.0: [8086:a0ed] type 00 class 0x0c0330", map[string]string{}},
+		{"[    0.400000] pci 0000:00:1d.0: [8086:a0b0] type 01 class 0x060400", map[string]string{}},
+		{"[    0.400000] pci 0000:04:00.0: [144d:a80c type 00 class 0x010802", map[string]string{}},
+	} {
+		l, err := kernlog.ReadString(tc.line+"\n", kernlog.Options{})
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, l.DeviceIDs, tc.line)
+		assert.Empty(t, l.Incidents, tc.line)
+		assert.Empty(t, l.Unread, tc.line)
+	}
+}
+
+// The enumeration line is an NVMe function the log names: the only one,
+// with the only controller, ties the address-keyed lines to it.
+func TestDeviceIDJoins(t *testing.T) {
+	l, err := kernlog.ReadString("[    0.412500] pci 0000:01:00.0: [2646:2263] type 00 class 0x010802\n"+
+		"[ 7336.014307] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10\n"+
+		"[ 7336.200000] nvme 0000:01:00.0: Unable to change power state from D3cold to D0, device inaccessible\n", kernlog.Options{})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]string{"0000:01:00.0": "nvme0"}, l.Addresses)
+	require.Len(t, l.Incidents, 1)
+	assert.Equal(t, 2, len(l.Incidents[0].Events))
+}
