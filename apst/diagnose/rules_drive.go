@@ -91,6 +91,13 @@ func driveCause(s *signals) builder {
 			b.sign(2, Line{Source: "SMART / Health log", Text: fmt.Sprintf("available spare %d%% is below the threshold %d%%", h.AvailableSpare, h.AvailableSpareThreshold)})
 		}
 	}
+	if len(s.polled) > 0 && !swapped {
+		// The kernel quirks drives whose MSI does not work (BROKEN_MSI,
+		// Sandisk SN530), and firmware that sets reserved bits of MSI-X
+		// Vector Control lost its interrupts after a resume: the drive's
+		// own interrupts read like the platform's.
+		b.proLine(2, logLine(&s.polled[0], "the interrupt of a completed command was lost: some drives' MSI does not work (the kernel quirks such models with BROKEN_MSI), and then only another drive in this slot works"))
+	}
 	if s.reset != nil && s.reset.Kind == kernlog.ProbeFailure && s.down == nil && len(s.timeouts) == 0 && s.resume == nil {
 		b.proLine(1, logLine(s.reset, "the kernel gave up on the drive while bringing it up"))
 	}
