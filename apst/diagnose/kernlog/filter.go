@@ -177,11 +177,13 @@ func pciFailure(b []byte) bool {
 // that names a PCI function but no keyword (an AER, ASPM, CSTS, NVMe or
 // "device inaccessible" line is a keyword line anyway): "failed", "I/O
 // error", "reset", "inaccessible", a Downstream Port Containment ("DPC:
-// "), and the "timeout" timeWord finds. They bring the PCI core's "PCIe
-// Bus Error" and "can't change power state ... (config space
-// inaccessible)" lines to the parser.
+// "), "change power state" (the PCI core's resume failure, whose
+// "inaccessible" a mail client may have wrapped to the next line), and the
+// "timeout" timeWord finds. They bring the PCI core's "PCIe Bus Error" and
+// "can't change power state ... (config space inaccessible)" lines to the
+// parser.
 var pciFailureWords = [][]byte{
-	[]byte("fail"), []byte("rror"), []byte("reset"), []byte("inaccessible"), []byte("DPC: "),
+	[]byte("fail"), []byte("rror"), []byte("reset"), []byte("inaccessible"), []byte("DPC: "), []byte("change power state"),
 }
 
 // timeWord reports whether b holds "timeout" or "timed out".

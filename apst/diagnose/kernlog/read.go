@@ -268,6 +268,12 @@ type state struct {
 	wrap   wrapped // the logical line being assembled
 	prev   []byte  // the last physical line not held, and its number
 	prevNo int
+	// prev2 is the one before prev (a message a mail client broke in
+	// three: "2-byte config write to" + "0000:01:00.0" + "offset 0x7a
+	// may corrupt adjacent RW1C bits").
+	prev2   []byte
+	prev2No int
+	prev2At Timestamp
 	// human is the running time of a dmesg -H log ("[Sep12 13:16]" then
 	// "[  +0.000009]" after each line), at the line being read.
 	human   Timestamp
@@ -334,11 +340,20 @@ func (st *state) physical(b []byte) {
 		st.wrap.join(b, n)
 		return
 	}
+	if (keyword || failure) && st.prev2No == n-2 && st.prevNo == n-1 && st.completes2(b) {
+		st.wrap.hold(st.prev2, st.prev2No, false, false)
+		st.wrap.at = st.prev2At
+		st.wrap.join(st.prev, st.prevNo)
+		st.wrap.join(b, n)
+		return
+	}
 	if keyword || failure || incompleteBytes(b) {
 		st.wrap.hold(b, n, keyword, failure)
 		st.wrap.at = st.human
 		return
 	}
+	st.prev, st.prev2 = st.prev2, st.prev
+	st.prev2No, st.prev2At = st.prevNo, st.prevAt
 	st.prev, st.prevNo, st.prevAt = append(st.prev[:0], b...), n, st.human
 }
 

@@ -1,20 +1,28 @@
 package kernlog
 
-import "bytes"
+import (
+	"bytes"
+	"strings"
+)
 
 // wrapped is the logical line Read is assembling: a physical line that may
 // go on on the next one, and the lines joined to it.
 type wrapped struct {
 	buf         []byte // the first line without its trailing blanks, then " " and each continuation without its quoting
 	on          bool
-	from, to, n int       // first and last physical line, number of lines
-	incomplete  bool      // the text ends in a way that says it goes on
-	flowed      bool      // it ends in a blank: a soft line break of format=flowed mail
-	prefixOnly  bool      // it ends with a device's prefix ("pcieport 0000:00:06.0:"): its message is on the next line
-	stamped     bool      // its first line has a time stamp or log prefix
-	interesting bool      // the text holds a keyword
-	failure     bool      // the first line names a PCI function and holds a failure word
-	at          Timestamp // the running time of a dmesg -H log at the first line
+	from, to, n int  // first and last physical line, number of lines
+	incomplete  bool // the text ends in a way that says it goes on
+	flowed      bool // it ends in a blank: a soft line break of format=flowed mail
+	prefixOnly  bool // it ends with a device's prefix ("pcieport 0000:00:06.0:"): its message is on the next line
+	stamped     bool // its first line has a time stamp or log prefix, and format=flowed broke it
+	first       bool // its first line has a time stamp or log prefix
+	// stampedHeld and bareHeld count the logical lines held so far whose
+	// first line had a time stamp or log prefix, and those without: a log
+	// whose held lines (nearly) all had one wraps what has none.
+	stampedHeld, bareHeld int
+	interesting           bool      // the text holds a keyword
+	failure               bool      // the first line names a PCI function and holds a failure word
+	at                    Timestamp // the running time of a dmesg -H log at the first line
 }
 
 // hold starts a logical line with physical line n.
@@ -28,7 +36,13 @@ func (w *wrapped) hold(b []byte, n int, interesting, failure bool) {
 	w.interesting, w.failure = interesting, failure
 	w.incomplete = incompleteBytes(b)
 	w.flowed = w.incomplete && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t')
-	w.stamped = w.flowed && stampedBytes(cleanBytes(b))
+	w.first = stampedBytes(cleanBytes(b))
+	w.stamped = w.flowed && w.first
+	if w.first {
+		w.stampedHeld++
+	} else {
+		w.bareHeld++
+	}
 	w.prefixOnly = w.incomplete && endsWithDevice(w.buf)
 }
 
@@ -41,6 +55,11 @@ func endsWithDevice(b []byte) bool {
 	dev := b[bytes.LastIndexByte(b, ' ')+1 : len(b)-1]
 	return isPCIAddr(string(dev)) || isCtrlName(string(dev)) || isDiskName(string(dev))
 }
+
+// stampedLog reports whether the log's messages carry a time stamp or log
+// prefix: at least nine in ten of the lines held so far had one (a line
+// a mail client wrapped that no rule joined counts as one without).
+func (w *wrapped) stampedLog() bool { return w.bareHeld*10 <= w.stampedHeld }
 
 // join adds physical line n, a continuation, to the logical line.
 func (w *wrapped) join(b []byte, n int) {
@@ -79,6 +98,52 @@ func (st *state) continues(b []byte) bool {
 	if st.wrap.prefixOnly || st.wrap.flowed && st.wrap.stamped {
 		return true // even "AER: Corrected error received: ..."
 	}
+	if st.wrap.n == 1 && st.wrap.first {
+		// A stamp and one word ("... kernel: [   43.594151] nvme" +
+		// "nvme0: Removing after probe failure status: -19") is never a
+		// message: the rest is on the next line.
+		if sp := splitLine(string(st.wrap.buf)); sp.kernel && sp.msg != "" && !strings.ContainsAny(strings.TrimSpace(sp.msg), " \t") {
+			return true
+		}
+	}
+	// truncated only here: a line without a stamp after a held one is rare
+	// in a log, held lines are not.
+	cut := truncated(st.wrap.buf)
+	if cut && (!devStartBytes(c) || bytes.IndexByte(bytes.TrimRight(c, " \t"), ' ') < 0) {
+		// The rest of a fixed format ("type=Physical" + "Layer, (Receiver
+		// ID)", "received:" + "0000:01:00.0": one word is never a message
+		// of its own), unless the line is a message of its own.
+		if e, ok := parseLogical(string(c)); !ok || e.Kind == DriverError {
+			return true
+		}
+	}
+	if st.wrap.first && st.wrap.stampedLog() {
+		// Every message so far had its stamp or prefix, and this line has
+		// none: a mail client or tracker wrapped it, even where it breaks
+		// before a capital ("... PCIe Bus" + "Error: severity=..."). It
+		// joins a line that ends incomplete, or one that reads as no event
+		// alone, unless that makes it a mere DriverError: a remark typed
+		// between the blocks changes no event.
+		if st.wrap.incomplete || cut {
+			return true
+		}
+		if e, ok := parseLogical(string(c)); ok && e.Kind != DriverError {
+			return false // a message of its own, pasted without its stamp
+		}
+		joined, jok := parseLogical(string(st.wrap.buf) + " " + string(c))
+		alone, ok := parseLogical(string(st.wrap.buf))
+		switch {
+		case ok && alone.Kind != DriverError:
+			// An event already; the rest of its line names a device or
+			// holds a keyword, and leaves it the same event.
+			return jok && joined.Kind == alone.Kind && interestingBytes(c)
+		case ok:
+			// A driver's failure line already ("Duplicate cntlid 0 with" +
+			// "nvme0," + "rejecting"): the rest of it makes no new one.
+			return true
+		}
+		return !jok || joined.Kind != DriverError
+	}
 	word := lowerWordColon(c)
 	if devStartBytes(c) && !word {
 		return false
@@ -100,7 +165,7 @@ func (st *state) continues(b []byte) bool {
 		joined, ok := parseLogical(string(st.wrap.buf) + " " + string(c))
 		return ok && joined.Kind != DriverError
 	}
-	if st.wrap.incomplete || matters && unbalanced(st.wrap.buf) {
+	if st.wrap.incomplete || cut || matters && unbalanced(st.wrap.buf) {
 		return true
 	}
 	if !matters {
@@ -121,14 +186,42 @@ func (st *state) continues(b []byte) bool {
 // has no time stamp or prefix of its own, reads as the rest of a sentence,
 // and the two joined read as an event that b alone is not.
 func (st *state) completes(b []byte) bool {
-	c := cleanBytes(b)
-	if len(c) == 0 || stampedBytes(c) || devStartBytes(c) || !contLike(c) || len(cleanBytes(st.prev)) == 0 {
+	c, prev := cleanBytes(b), cleanBytes(st.prev)
+	if len(c) == 0 || stampedBytes(c) || len(prev) == 0 {
+		return false
+	}
+	if stampedBytes(prev) && splitLine(string(prev)).msg == "" {
+		return true // a stamp alone ("... kernel: [   43.992405]"): b is its message
+	}
+	if devStartBytes(c) {
+		return false
+	}
+	if !contLike(c) && (!st.wrap.stampedLog() || !stampedBytes(prev)) {
+		// A capital may start a message, unless every message so far had
+		// its stamp and this line has none ("Buffer" + "I/O error on dev
+		// nvme0n1, ...").
 		return false
 	}
 	if e, ok := parseLogical(string(c)); ok && e.Kind != DriverError {
 		return false
 	}
 	joined, ok := parseLogical(string(bytes.TrimRight(st.prev, " \t")) + " " + string(c))
+	return ok && joined.Kind != DriverError
+}
+
+// completes2 is completes for a message broken in three: the two lines
+// before b, neither holding a keyword, a stamped one and one without, in a
+// log whose messages have their stamps, and the three joined read as an
+// event that b alone is not.
+func (st *state) completes2(b []byte) bool {
+	c, mid, first := cleanBytes(b), cleanBytes(st.prev), cleanBytes(st.prev2)
+	if len(c) == 0 || len(mid) == 0 || stampedBytes(c) || stampedBytes(mid) || !stampedBytes(first) || !st.wrap.stampedLog() {
+		return false
+	}
+	if e, ok := parseLogical(string(c)); ok && e.Kind != DriverError {
+		return false
+	}
+	joined, ok := parseLogical(string(bytes.TrimRight(first, " \t")) + " " + string(mid) + " " + string(c))
 	return ok && joined.Kind != DriverError
 }
 
@@ -165,6 +258,52 @@ func incompleteBytes(b []byte) bool {
 		return len(cleanBytes(b)) > 0
 	case ',', ':', ';', '(', '[', '=':
 		return true
+	}
+	return false
+}
+
+// truncated reports whether a held line is the start of a message whose
+// end the kernel's format fixes, cut before it: AER's "PCIe Bus Error:
+// severity=%s, type=%s, (%s)" ends in a parenthesis (drivers/pci/pcie/
+// aer.c), the PCI core's resume failure ends "inaccessible"
+// (drivers/pci/pci.c), nvme-pci's "PCI_STATUS read failed (%d)" and its
+// timeout line (what the driver did) end so too, and AER's report of an
+// error message names the device last. A mail client that broke one of them
+// before a capital ("type=Physical" + "Layer, (Receiver ID)") left a
+// continuation that reads like the start of a message.
+func truncated(b []byte) bool {
+	b = bytes.TrimRight(b, " \t*`_") // Markdown's emphasis and code marks
+	switch {
+	case bytes.Contains(b, []byte("PCIe Bus Error: ")):
+		return !bytes.HasSuffix(b, []byte(")"))
+	case bytes.Contains(b, []byte("Unable to change power state from ")):
+		return !bytes.HasSuffix(b, []byte("inaccessible"))
+	case bytes.Contains(b, []byte("controller is down; will reset: ")) && bytes.Contains(b, []byte(", PCI_STATUS")):
+		// "PCI_STATUS=0x10", or "PCI_STATUS read failed (134)"
+		rest := b[bytes.LastIndex(b, []byte(", PCI_STATUS"))+len(", PCI_STATUS"):]
+		return len(rest) == 0 || rest[0] != '=' && !bytes.HasSuffix(rest, []byte(")"))
+	}
+	// AER's "Corrected error received: 0000:01:00.0" (and its other
+	// severities and spellings) names the device at its end.
+	if i := bytes.Index(b, []byte("AER: ")); i >= 0 {
+		r := b[i+len("AER: "):]
+		r = bytes.TrimPrefix(r, []byte("Multiple "))
+		for _, sev := range []string{"Corrected", "Correctable", "Uncorrected", "Uncorrectable"} {
+			if bytes.HasPrefix(r, []byte(sev)) {
+				return !hasPCIAddr(r)
+			}
+		}
+	}
+	// nvme-pci's timeout line ends in what the driver did ("timeout,
+	// completion polled", "reset controller", "disable controller"): a
+	// line cut inside one of those goes on.
+	if i := bytes.LastIndex(b, []byte(" timeout, ")); i >= 0 {
+		rest := string(b[i+len(" timeout, "):])
+		for _, a := range []string{"completion polled", "reset controller", "disable controller"} {
+			if len(rest) < len(a) && strings.HasPrefix(a, rest) {
+				return true
+			}
+		}
 	}
 	return false
 }

@@ -78,6 +78,32 @@ func TestWrappedMessages(t *testing.T) {
 		// https://github.com/FrameworkComputer/SoftwareFirmwareIssueTracker/issues/41, quoted twice.
 		{"quoted, three lines", "> > pcieport 0000:00:02.1: AER: Correctable error\n> > message received from\n> > 0000:bf:00.0\n",
 			kernlog.AERReceived, "pcieport 0000:00:02.1: AER: Correctable error message received from 0000:bf:00.0", 3},
+		// The lines of real threads wrapped once more by a mail client at
+		// 64 to 78 columns (TestThreadsInEveryShape in package diagnose
+		// does it to every thread). A fixed format cut before a capital:
+		// aer.c's "(%s)" is still to come (https://lore.kernel.org/all/20210102170303.m555l4fmv3ht76yo@function/).
+		{"fixed format, before a capital", "Jan  1 23:30:53 begin kernel: [   46.675933] nvme 0000:02:00.0: PCIe Bus Error: severity=Corrected, type=Physical\nLayer, (Receiver ID)\n",
+			kernlog.AERError, "Jan  1 23:30:53 begin kernel: [   46.675933] nvme 0000:02:00.0: PCIe Bus Error: severity=Corrected, type=Physical Layer, (Receiver ID)", 2},
+		// A stamp alone, then its message (https://github.com/Joshua-Riek/ubuntu-rockchip/issues/155).
+		{"a stamp alone", "May 21 18:07:14 sangje-desktop kernel: [   43.992405]\nblk_update_request: I/O error, dev nvme0n1, sector 500118016 op 0x0:(READ) flags 0x80700 phys_seg 1 prio class 0\n",
+			kernlog.IOError, "May 21 18:07:14 sangje-desktop kernel: [   43.992405] blk_update_request: I/O error, dev nvme0n1, sector 500118016 op 0x0:(READ) flags 0x80700 phys_seg 1 prio class 0", 2},
+		// A stamp and the driver's name, then the device and the message (the same thread).
+		{"a stamp and one word", "May 21 18:21:53 sangje-desktop kernel: [   43.594151] nvme\nnvme0: Removing after probe failure status: -19\n",
+			kernlog.ProbeFailure, "May 21 18:21:53 sangje-desktop kernel: [   43.594151] nvme nvme0: Removing after probe failure status: -19", 2},
+		// A capital after a stamped line, in a log whose lines all have one
+		// (the same thread; a last word, "read", with no keyword, stays
+		// apart: noise never changes an event).
+		{"a capital, in a stamped log", "May 21 18:21:53 sangje-desktop kernel: [   43.609510] Buffer\nI/O error on dev nvme0n1, logical block 62514752, async page\nread\n",
+			kernlog.IOError, "May 21 18:21:53 sangje-desktop kernel: [   43.609510] Buffer I/O error on dev nvme0n1, logical block 62514752, async page", 2},
+		// nvme-pci's "PCI_STATUS read failed (%d)" cut inside it (the same thread).
+		{"PCI_STATUS cut", "May 21 18:07:14 sangje-desktop kernel: [   40.991192] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS read\nfailed (134)\n",
+			kernlog.ControllerDown, "May 21 18:07:14 sangje-desktop kernel: [   40.991192] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS read failed (134)", 2},
+		// The timeout's action cut inside it (https://lore.kernel.org/all/ZpaJaM1G721FdLFn@hovoldconsulting.com/).
+		{"timeout action cut", "[  132.084740] nvme nvme0: I/O tag 17 (1011) QID 0 timeout, completion\npolled\n",
+			kernlog.AdminTimeout, "[  132.084740] nvme nvme0: I/O tag 17 (1011) QID 0 timeout, completion polled", 2},
+		// AER's device cut off, twice (https://lore.kernel.org/all/CA+enf=v9rY_xnZML01oEgKLmvY1NGBUUhnSJaETmXtDtXfaczA@mail.gmail.com/).
+		{"AER's device cut off", "[   11.524622] pcieport 0000:00:00.0: AER: Corrected error\nreceived:\n0000:01:00.0\n",
+			kernlog.AERReceived, "[   11.524622] pcieport 0000:00:00.0: AER: Corrected error received: 0000:01:00.0", 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			l, err := kernlog.ReadString(tc.log, kernlog.Options{})

@@ -1,0 +1,81 @@
+package diagnose_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nvmeapst/nvmeapst/apst/diagnose"
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+)
+
+// repaste is how a log is pasted again: quoted in a reply, at any depth,
+// indented, with CRLF ends, wrapped by a mail client.
+var repaste = map[string]func(string) string{
+	"quoted":       func(s string) string { return eachLine(s, func(l string) string { return "> " + l }) },
+	"quoted twice": func(s string) string { return eachLine(s, func(l string) string { return "> > " + l }) },
+	"indented":     func(s string) string { return eachLine(s, func(l string) string { return "    " + l }) },
+	"crlf":         func(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") },
+	"wrapped at 78": func(s string) string {
+		return eachLine(s, func(l string) string { return wrapWords(l, 78) })
+	},
+	"wrapped at 72": func(s string) string {
+		return eachLine(s, func(l string) string { return wrapWords(l, 72) })
+	},
+	"wrapped at 64": func(s string) string {
+		return eachLine(s, func(l string) string { return wrapWords(l, 64) })
+	},
+	"quoted, wrapped at 72": func(s string) string {
+		return eachLine(s, func(l string) string { return "> " + strings.ReplaceAll(wrapWords(l, 70), "\n", "\n> ") })
+	},
+}
+
+func eachLine(s string, f func(string) string) string {
+	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = f(l)
+		}
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// wrapWords breaks a line at the last space before width, as mail clients
+// and bug trackers do; a word longer than the line stays whole.
+func wrapWords(l string, width int) string {
+	var out []string
+	for len(l) > width {
+		i := strings.LastIndexByte(l[:width], ' ')
+		if i <= 0 {
+			break
+		}
+		out = append(out, l[:i])
+		l = l[i+1:]
+	}
+	return strings.Join(append(out, l), "\n")
+}
+
+// TestThreadsInEveryShape reads every thread's log pasted again in each
+// shape a reply, a bug tracker or a mail client gives it: the same
+// answer, and no line left unread. It checks reading, not the answer's
+// truth, so both halves take part (no answer is printed for a held-out
+// thread).
+func TestThreadsInEveryShape(t *testing.T) {
+	for _, th := range loadThreads(t) {
+		l, err := kernlog.ReadString(th.log, kernlog.Options{})
+		require.NoError(t, err)
+		d := diagnose.Diagnose(diagnose.Input{Log: l})
+		want := verdict(&d)
+		for shape, f := range repaste {
+			l, err := kernlog.ReadString(f(th.log), kernlog.Options{})
+			require.NoError(t, err)
+			d := diagnose.Diagnose(diagnose.Input{Log: l})
+			if !assert.Equal(t, want, verdict(&d), "%s %s", th.name, shape) {
+				continue
+			}
+			assert.Empty(t, l.Unread, "%s %s", th.name, shape)
+		}
+	}
+}
