@@ -1,8 +1,12 @@
 package diagnose_test
 
 import (
+	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -12,12 +16,15 @@ import (
 )
 
 // repaste is how a log is pasted again: quoted in a reply, at any depth,
-// indented, with CRLF ends, wrapped by a mail client.
+// indented, with CRLF ends, with dmesg -T times, wrapped by a mail client.
 var repaste = map[string]func(string) string{
 	"quoted":       func(s string) string { return eachLine(s, func(l string) string { return "> " + l }) },
 	"quoted twice": func(s string) string { return eachLine(s, func(l string) string { return "> > " + l }) },
 	"indented":     func(s string) string { return eachLine(s, func(l string) string { return "    " + l }) },
 	"crlf":         func(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") },
+	"dmesg -T": func(s string) string {
+		return eachLine(s, func(l string) string { return dmesgT.ReplaceAllStringFunc(l, toHuman) })
+	},
 	"wrapped at 78": func(s string) string {
 		return eachLine(s, func(l string) string { return wrapWords(l, 78) })
 	},
@@ -30,6 +37,21 @@ var repaste = map[string]func(string) string{
 	"quoted, wrapped at 72": func(s string) string {
 		return eachLine(s, func(l string) string { return "> " + strings.ReplaceAll(wrapWords(l, 70), "\n", "\n> ") })
 	},
+}
+
+// dmesgT is a dmesg time stamp at the start of a line (after quoting).
+var dmesgT = regexp.MustCompile(`^[> ]*\[ *[0-9]+\.[0-9]+\]`)
+
+// toHuman writes a dmesg time as dmesg -T does, from a boot at a fixed
+// date: "[Tue Dec  1 10:00:05 2026]".
+func toHuman(m string) string {
+	i := strings.IndexByte(m, '[')
+	secs, err := strconv.ParseFloat(strings.TrimSpace(m[i+1:len(m)-1]), 64)
+	if err != nil {
+		return m
+	}
+	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC).Add(time.Duration(secs * float64(time.Second)))
+	return m[:i] + fmt.Sprintf("[%s]", at.Format("Mon Jan _2 15:04:05 2006"))
 }
 
 func eachLine(s string, f func(string) string) string {
