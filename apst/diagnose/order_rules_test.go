@@ -138,3 +138,26 @@ func TestQuirkFromLogPCIID(t *testing.T) {
 		}
 	}
 }
+
+// A reset that fails with -ENODEV without a controller-down line before
+// it is the same reading as CSTS all ones (nvme_pci_enable returns -19
+// when CSTS reads all ones): undecided between APST and ASPM, not
+// "nothing points". An uncorrected error that the port received for the
+// drive is a failure even without the device's own "PCIe Bus Error" line.
+// The lines are nvme-pci's and aer.c's formats (kernel-apst.md §15).
+func TestENODEVAndUncorrectedAlone(t *testing.T) {
+	for _, tc := range []struct {
+		log   string
+		first []diagnose.Layer
+	}{
+		{"[  100.000000] nvme nvme0: Disabling device after reset failure: -19\n", []diagnose.Layer{diagnose.LayerAPST, diagnose.LayerASPM}},
+		{"[  100.000000] nvme nvme0: failed to set APST feature (-19)\n", []diagnose.Layer{diagnose.LayerAPST, diagnose.LayerASPM}},
+		{"[  100.000000] pcieport 0000:00:1c.0: AER: Uncorrected (Fatal) error received: 0000:01:00.0\n", []diagnose.Layer{diagnose.LayerLink}},
+	} {
+		l, err := kernlog.ReadString(tc.log, kernlog.Options{})
+		require.NoError(t, err)
+		d := diagnose.Diagnose(diagnose.Input{Log: l})
+		require.True(t, d.Failure, tc.log)
+		assert.ElementsMatch(t, tc.first, firstOf(&d), "%s: %s", tc.log, d.Summary)
+	}
+}

@@ -46,6 +46,8 @@ func apstCause(s *signals) builder {
 		b.proLine(2, logLine(s.down, "config space reads all ones: the device is gone from the bus; drives that fail to leave a deep APST state drop off the bus like this (so do lost links and lost power)"))
 	case s.down == nil && len(s.timeouts) > 0 && s.reset == nil && len(s.polled) == 0 && s.onResume == nil && len(s.pmErrors) == 0:
 		b.proLine(1, logLine(&s.timeouts[0], "commands timed out and the controller recovered: a stall, as after a wake from a deep state (lost interrupts and firmware stalls read the same)"))
+	case s.resetENODEV() != nil && s.onResume == nil:
+		b.proLine(2, logLine(s.resetENODEV(), "the controller read all ones when the driver reset it (-ENODEV): it had stopped answering, as a drive that fails to leave a deep APST state does (an ASPM exit that loses the link reads the same)"))
 	case s.hungReady() && s.onResume == nil:
 		b.proLine(1, logLine(s.reset, "the controller still reported itself ready when the reset asked it to stop: it no longer acted on its registers, as a drive stuck in a power state does (a firmware hang reads the same)"))
 	}

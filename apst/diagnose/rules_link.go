@@ -94,6 +94,8 @@ func aspmCause(s *signals) builder {
 		b.proLine(2, logLine(s.down, "the controller stopped answering while its config space still did: an ASPM exit that loses the link reads like this (so does a drive stuck in an APST state)"))
 	case s.gone():
 		b.proLine(2, logLine(s.down, "config space reads all ones: the device is gone from the bus, as when an L1 exit loses the link"))
+	case s.resetENODEV() != nil:
+		b.proLine(2, logLine(s.resetENODEV(), "the controller read all ones when the driver reset it (-ENODEV): an ASPM exit that loses the link reads like this (so does a drive stuck in an APST state)"))
 	}
 	if len(s.others) > 0 {
 		b.proLine(2, logLine(&s.others[0], fmt.Sprintf("%d other PCI function(s) became inaccessible together with the drive: the link states restored on resume (L1 substates) fail on every link at once", len(s.others))))

@@ -201,7 +201,9 @@ func severity(in *kernlog.Incident) int {
 			}
 		case kernlog.AERError, kernlog.AERReceived:
 			switch {
-			case in.Counts[kernlog.AERError] > 0 && uncorrected(in):
+			case uncorrected(in):
+				// An uncorrected error the device reported (the port's
+				// "Uncorrected (Fatal) error received: ..." is enough).
 				n = max(n, 2)
 			case in.Counts[kernlog.AERError] >= 2:
 				// A link that keeps correcting errors: no drop-out,
@@ -574,6 +576,25 @@ func (s *signals) hungReady() bool {
 	r := s.reset
 	return r != nil && r.Kind == kernlog.ResetNotReady && r.HasCSTS && r.CSTS != 0xffffffff &&
 		r.CSTS&3 == 1 && strings.Contains(r.Text, "aborting reset")
+}
+
+// resetENODEV returns the reset (or the Set Features APST after a
+// resume) that failed with -ENODEV when no controller-down line says why
+// the driver reset: nvme-pci gives -19 when CSTS reads all ones as it
+// enables the controller (drivers/nvme/host/pci.c, nvme_pci_enable), so
+// the device had stopped answering, as with "controller is down;
+// CSTS=0xffffffff"; nil otherwise.
+func (s *signals) resetENODEV() *kernlog.Event {
+	if s.down != nil || s.resume != nil {
+		return nil
+	}
+	switch {
+	case s.reset != nil && s.reset.Kind == kernlog.ResetFailure && s.reset.Errno == -19:
+		return s.reset
+	case s.apstFailed != nil && s.apstFailed.Errno == -19:
+		return s.apstFailed
+	}
+	return nil
 }
 
 // cfs reports a controller-down whose CSTS has Controller Fatal Status
