@@ -57,6 +57,14 @@ func TestPlatformSigns(t *testing.T) {
 			first: []diagnose.Layer{diagnose.LayerPlatform}, evidence: "above limit", setting: "nvme.max_host_mem_size_mb=64",
 		},
 		{
+			// https://lore.kernel.org/all/20220625121011.8103-1-pgreco@centosproject.org/:
+			// a namespace whose NGUID another drive's has is not created.
+			name: "duplicate namespace IDs",
+			log: "[    2.264898] nvme nvme2: pci function 0000:05:00.0\n" +
+				"[    2.347197] nvme nvme2: globally duplicate IDs for nsid 1\n",
+			first: []diagnose.Layer{diagnose.LayerPlatform, diagnose.LayerFirmware}, evidence: "globally duplicate IDs",
+		},
+		{
 			// https://github.com/FrameworkComputer/SoftwareFirmwareIssueTracker/issues/41
 			name: "the drive's receiver",
 			log: "pcieport 0000:00:02.1: AER: Correctable error message received from 0000:bf:00.0\n" +

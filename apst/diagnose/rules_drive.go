@@ -41,7 +41,10 @@ func firmwareCause(s *signals) builder {
 	case s.cfs():
 		b.proLine(2, logLine(s.down, "CSTS has Controller Fatal Status set: the controller itself reports a fatal error"))
 	}
-	if s.dupIDs != nil {
+	switch {
+	case s.dupNamespace():
+		b.proLine(2, logLine(s.dupIDs, "the drive reports namespace identifiers another drive has: a firmware fault (the same NGUID or EUI-64 on every unit)"))
+	case s.dupIDs != nil:
 		b.proLine(2, logLine(s.dupIDs, "the drive reports an identity another controller has: a firmware fault (the same NQN or controller ID on every unit)"))
 	}
 	if s.newIDs != nil {

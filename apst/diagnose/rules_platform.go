@@ -25,7 +25,10 @@ func platformCause(s *signals) builder {
 	if bits := s.busErrors(); bits != 0 {
 		b.sign(3, logLine(s.down, fmt.Sprintf("PCI_STATUS has error bits 0x%04x set (%s): the device's own bus transactions failed, as when its DMA reaches an address the host bridge or IOMMU does not map; its fatal status follows from that", bits, pciErrorNames(bits))))
 	}
-	if s.dupIDs != nil {
+	switch {
+	case s.dupNamespace():
+		b.proLine(2, logLine(s.dupIDs, "the kernel rejected a namespace whose identifiers another drive's namespace has: drives with bogus NGUID or EUI-64 values need a kernel quirk for their model (BOGUS_NID), which a newer kernel may have"))
+	case s.dupIDs != nil:
 		b.proLine(2, logLine(s.dupIDs, "the kernel rejected a controller that reports another's identity: drives with a bogus subsystem NQN or controller ID need a kernel quirk for their model (IGNORE_DEV_SUBNQN), which a newer kernel may have"))
 	}
 	if len(s.others) > 0 {

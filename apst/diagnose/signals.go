@@ -424,10 +424,19 @@ func (s *signals) event(e *kernlog.Event) {
 		if s.newIDs == nil && strings.Contains(e.Text, "identifiers changed") {
 			s.newIDs = e
 		}
-		if s.dupIDs == nil && (strings.Contains(e.Text, "Duplicate cntlid") || strings.Contains(e.Text, "Duplicate unshared namespace") || strings.Contains(e.Text, "duplicate subnqn")) {
+		if s.dupIDs == nil && (strings.Contains(e.Text, "Duplicate cntlid") || strings.Contains(e.Text, "Duplicate unshared namespace") || strings.Contains(e.Text, "duplicate subnqn") ||
+			strings.Contains(e.Text, "globally duplicate IDs for nsid")) {
 			s.dupIDs = e
 		}
 	}
+}
+
+// dupNamespace reports whether the identity the kernel rejected is a
+// namespace's ("globally duplicate IDs for nsid 1", "Duplicate unshared
+// namespace 1"): its NGUID or EUI-64, which the BOGUS_NID quirk makes the
+// kernel ignore, rather than a controller's NQN or ID (IGNORE_DEV_SUBNQN).
+func (s *signals) dupNamespace() bool {
+	return s.dupIDs != nil && (strings.Contains(s.dupIDs.Text, "nsid") || strings.Contains(s.dupIDs.Text, "namespace"))
 }
 
 // context reads what the log says around the failure: a resume just

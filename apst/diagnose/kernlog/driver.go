@@ -70,14 +70,16 @@ func probeLine(body string) bool {
 // "eset": reset, Reset; "ESET": RESETTING; "nable to": unable to;
 // "identifiers changed": a namespace that came back as another after a
 // resume; "Duplicate": a controller or namespace that claims another's
-// identity, which the driver rejects; "duplicate subnqn": a controller
+// identity, which the driver rejects, and "duplicate IDs": a namespace whose
+// NGUID or EUI-64 another has ("globally duplicate IDs for nsid 1"), which
+// it does not create; "duplicate subnqn": a controller
 // ignored because another has its subsystem NQN; "not created": nvme-pci's
 // "IO queues not created", a controller brought up with its admin queue
 // alone, whose namespaces are then removed).
 var failureWords = []string{
 	"ail", "AIL", "rror", "imeout", "timed out", "bort", "not ready", "incomplete", "Removing", "isabl", "eset",
 	"down", "inaccessible", "lost", "nable to", "can't", "cannot", "CSTS", "D3cold", "AER",
-	"ESET", "identifiers changed", "Duplicate", "duplicate subnqn", "rejecting", "not created",
+	"ESET", "identifiers changed", "Duplicate", "duplicate subnqn", "duplicate IDs", "rejecting", "not created",
 }
 
 // failureWord reports whether s holds one of failureWords.

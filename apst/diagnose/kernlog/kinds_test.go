@@ -122,6 +122,7 @@ func TestDriverKinds(t *testing.T) {
 		// removes its namespaces (a held-out thread of the evaluation set
 		// showed the line; it was "no failure seen" before).
 		{"https://github.com/raspberrypi/linux/issues/6751", "[    0.714095] nvme nvme0: IO queues not created", kernlog.Event{Kind: kernlog.DriverError, Controller: "nvme0"}},
+		{"https://lore.kernel.org/all/20220625121011.8103-1-pgreco@centosproject.org/", "[    2.347197] nvme nvme2: globally duplicate IDs for nsid 1", kernlog.Event{Kind: kernlog.DriverError, Controller: "nvme2"}},
 		{"https://github.com/linux-nvme/nvme-cli/issues/2846", "Jun 17 08:41:25 sm-1125hs-502 kernel: nvme1: Async Event(0xc), Host Aborted Command (sct 0x3 / sc 0x71)",
 			kernlog.Event{Kind: kernlog.DriverError, Controller: "nvme1", SCT: 3, SC: 0x71, HasSC: true}},
 		{"https://github.com/intel/S0ixSelftestTool/issues/40 (as the reporter typed it)", "nvme nvme0:  I/0 458 (I/O Cmd) QID 2 timeout, aborting", kernlog.Event{Kind: kernlog.DriverError, Controller: "nvme0"}},

@@ -294,6 +294,11 @@ func truncated(b []byte) bool {
 			}
 		}
 	}
+	// nvme-pci's timeout line goes on after its queue ("QID 7" +
+	// "timeout, aborting").
+	if i := bytes.LastIndex(b, []byte(" QID ")); i >= 0 && len(b) > i+5 && allDigits(string(b[i+5:])) {
+		return true
+	}
 	// nvme-pci's timeout line ends in what the driver did ("timeout,
 	// completion polled", "reset controller", "disable controller"): a
 	// line cut inside one of those goes on.

@@ -101,6 +101,10 @@ func TestWrappedMessages(t *testing.T) {
 		// The timeout's action cut inside it (https://lore.kernel.org/all/ZpaJaM1G721FdLFn@hovoldconsulting.com/).
 		{"timeout action cut", "[  132.084740] nvme nvme0: I/O tag 17 (1011) QID 0 timeout, completion\npolled\n",
 			kernlog.AdminTimeout, "[  132.084740] nvme nvme0: I/O tag 17 (1011) QID 0 timeout, completion polled", 2},
+		// The 6.x timeout line cut after its queue, the mail's own wrap
+		// then cutting it again (https://lore.kernel.org/all/CABXGCsMd_xv8jPDF_sFYhwd8GtANZ23nbaSJuCxQRO7cjPtgWg@mail.gmail.com/).
+		{"after the queue", "nvme nvme0: I/O tag 960 (33c0) opcode 0x2 (I/O Cmd) QID 7\ntimeout,\naborting req_op:READ(0) size:16384\n",
+			kernlog.IOTimeout, "nvme nvme0: I/O tag 960 (33c0) opcode 0x2 (I/O Cmd) QID 7 timeout, aborting req_op:READ(0) size:16384", 3},
 		// AER's device cut off, twice (https://lore.kernel.org/all/CA+enf=v9rY_xnZML01oEgKLmvY1NGBUUhnSJaETmXtDtXfaczA@mail.gmail.com/).
 		{"AER's device cut off", "[   11.524622] pcieport 0000:00:00.0: AER: Corrected error\nreceived:\n0000:01:00.0\n",
 			kernlog.AERReceived, "[   11.524622] pcieport 0000:00:00.0: AER: Corrected error received: 0000:01:00.0", 3},
