@@ -70,6 +70,15 @@ var known = []Known{
 		Source:   "https://lore.kernel.org/all/572cfcc0-197a-9ead-9cb-3c5bf5e735@google.com/",
 	},
 	{
+		ID: "nvme-queue-rqs-empty-sq-6.13", Layer: LayerPlatform,
+		Title:    "beadf0088501 \"nvme-pci: reverse request order in nvme_queue_rqs\" (6.13) rings the submission queue doorbell for an empty request list: I/O times out, is aborted and the controller reset under load",
+		Fix:      "288ff0d10beb \"nvme-pci: skip nvme_write_sq_db on empty rqlist\" (6.14; taken to 6.13.y in April 2025 and 6.12.y in September 2025)",
+		Releases: []string{"6.13"},
+		Signs:    []string{"timeout, aborting"},
+		Needs:    "a 6.13 kernel from before the fix's backport (6.12 stable kernels that took beadf0088501 had it too, until September 2025)",
+		Source:   "https://lore.kernel.org/all/CABXGCsMd_xv8jPDF_sFYhwd8GtANZ23nbaSJuCxQRO7cjPtgWg@mail.gmail.com/",
+	},
+	{
 		ID: "pci-aspm-l1ss-refactor", Layer: LayerASPM,
 		Title: "5e85eba6f50d \"PCI/ASPM: Refactor L1 PM Substates Control Register programming\" broke resume: devices fail to leave D3hot",
 		Fix:   "the reverts ff209ecc376a and a7152be79b62 (6.2-rc8, backported to 6.1.y)",

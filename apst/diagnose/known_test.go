@@ -99,6 +99,13 @@ func TestKnownIssues(t *testing.T) {
 		"[ 0.943017] nvme nvme1: Removing after probe failure status: -22\n"
 	assert.Contains(t, match("5.2.0", subnqn), "adata-sx6000lnp-subnqn")
 	assert.NotContains(t, match("5.3.0", subnqn), "adata-sx6000lnp-subnqn")
+	// As ml7-6-13-queue-rqs-empty-sq-doorbell-timeouts.log quotes it:
+	// listed on 6.13 (it needs a kernel from before the backport), weighing
+	// nothing, and not on 6.14.
+	const rqs = "nvme nvme0: I/O tag 960 (33c0) opcode 0x2 (I/O Cmd) QID 7 timeout, aborting req_op:READ(0) size:16384\n"
+	assert.Contains(t, match("6.13.5", rqs), "nvme-queue-rqs-empty-sq-6.13")
+	assert.NotContains(t, match("6.14.0", rqs), "nvme-queue-rqs-empty-sq-6.13")
+	assert.NotContains(t, match("6.1.0", rqs), "nvme-queue-rqs-empty-sq-6.13")
 }
 
 // docs/diagnose.md lists the known issues as the table holds them: the
