@@ -143,7 +143,8 @@ func TestQuirkFromLogPCIID(t *testing.T) {
 // it is the same reading as CSTS all ones (nvme_pci_enable returns -19
 // when CSTS reads all ones): undecided between APST and ASPM, not
 // "nothing points". An uncorrected error that the port received for the
-// drive is a failure even without the device's own "PCIe Bus Error" line.
+// drive is a failure even without the device's own "PCIe Bus Error" line,
+// and so is the PCI core's recovery of the drive from one.
 // The lines are nvme-pci's and aer.c's formats (kernel-apst.md §15).
 func TestENODEVAndUncorrectedAlone(t *testing.T) {
 	for _, tc := range []struct {
@@ -153,6 +154,9 @@ func TestENODEVAndUncorrectedAlone(t *testing.T) {
 		{"[  100.000000] nvme nvme0: Disabling device after reset failure: -19\n", []diagnose.Layer{diagnose.LayerAPST, diagnose.LayerASPM}},
 		{"[  100.000000] nvme nvme0: failed to set APST feature (-19)\n", []diagnose.Layer{diagnose.LayerAPST, diagnose.LayerASPM}},
 		{"[  100.000000] pcieport 0000:00:1c.0: AER: Uncorrected (Fatal) error received: 0000:01:00.0\n", []diagnose.Layer{diagnose.LayerLink}},
+		// nvme_error_detected's line alone: the PCI core recovered the
+		// drive from an uncorrectable error whose report was not pasted.
+		{"[  100.000000] nvme nvme0: frozen state error detected, reset controller\n", []diagnose.Layer{diagnose.LayerLink}},
 	} {
 		l, err := kernlog.ReadString(tc.log, kernlog.Options{})
 		require.NoError(t, err)

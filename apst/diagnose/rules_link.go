@@ -142,8 +142,13 @@ func linkCause(s *signals) builder {
 	if s.linkDown != nil {
 		b.sign(3, logLine(s.linkDown, "the port above the drive reported the link down: the drive left the bus"))
 	}
-	if len(s.aerUncorr) > 0 {
+	switch {
+	case len(s.aerUncorr) > 0:
 		b.sign(3, logLine(&s.aerUncorr[0], fmt.Sprintf("%d uncorrected AER error report(s) for the drive's link", len(s.aerUncorr))))
+	case s.aerRecovery != nil:
+		// nvme_error_detected prints "frozen state error detected" when
+		// the PCI core recovers from an uncorrectable error (AER or DPC).
+		b.proLine(2, logLine(s.aerRecovery, "the PCI core ran its error recovery for the drive (AER or DPC): an uncorrectable error on its link, whose report the log does not hold"))
 	}
 	if len(s.aerOther) > 0 {
 		b.proLine(1, logLine(&s.aerOther[0], fmt.Sprintf("%d corrected %s error report(s)", len(s.aerOther), s.aerOther[0].Layer)))

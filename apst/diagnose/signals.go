@@ -32,6 +32,9 @@ type signals struct {
 	aerPhys      []kernlog.Event
 	aerOther     []kernlog.Event
 	aerUncorr    []kernlog.Event
+	// aerRecovery is the PCI core's error recovery of the drive: nvme's
+	// "frozen state error detected, reset controller", a DPC containment.
+	aerRecovery *kernlog.Event
 	timeouts     []kernlog.Event
 	polled       []kernlog.Event // timeouts the driver completed by polling
 	ioErrors     []kernlog.Event
@@ -386,6 +389,10 @@ func (s *signals) event(e *kernlog.Event) {
 	case kernlog.APSTFailed:
 		if s.apstFailed == nil {
 			s.apstFailed = e
+		}
+	case kernlog.AERRecovery:
+		if s.aerRecovery == nil && (e.Action == "reset controller" || e.Action == "request disconnect" || e.Action == "containment") {
+			s.aerRecovery = e
 		}
 	case kernlog.PowerSavingHint:
 		if s.hint == nil {
