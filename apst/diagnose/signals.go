@@ -35,14 +35,14 @@ type signals struct {
 	// aerRecovery is the PCI core's error recovery of the drive: nvme's
 	// "frozen state error detected, reset controller", a DPC containment.
 	aerRecovery *kernlog.Event
-	timeouts     []kernlog.Event
-	polled       []kernlog.Event // timeouts the driver completed by polling
-	ioErrors     []kernlog.Event
-	transport    []kernlog.Event // I/O errors with a transport status, not host-aborted
-	media        []kernlog.Event // I/O errors the drive's media caused (mediaError)
-	newIDs       *kernlog.Event  // "identifiers changed": a namespace came back as another
-	dupIDs       *kernlog.Event  // "Duplicate cntlid": two controllers claim one identity
-	probeErr     *kernlog.Event  // the driver core's "probe ... failed with error N"
+	timeouts    []kernlog.Event
+	polled      []kernlog.Event // timeouts the driver completed by polling
+	ioErrors    []kernlog.Event
+	transport   []kernlog.Event // I/O errors with a transport status, not host-aborted
+	media       []kernlog.Event // I/O errors the drive's media caused (mediaError)
+	newIDs      *kernlog.Event  // "identifiers changed": a namespace came back as another
+	dupIDs      *kernlog.Event  // "Duplicate cntlid": two controllers claim one identity
+	probeErr    *kernlog.Event  // the driver core's "probe ... failed with error N"
 	// context of the log, not tied to the controller
 	// others are resume failures of other PCI functions at the same time
 	// as the drive's: a shared cause (the port, ASPM restore, the
