@@ -165,3 +165,20 @@ func TestENODEVAndUncorrectedAlone(t *testing.T) {
 		assert.ElementsMatch(t, tc.first, firstOf(&d), "%s: %s", tc.log, d.Summary)
 	}
 }
+
+// The drive's own failure to resume, as the PM core reports it, is a
+// failure of its own (suspend); another device's is not the drive's.
+// drivers/base/power/main.c's line, as
+// ml-amd-renoir-storaged3enable-quirk.log quotes it.
+func TestPMErrorOfTheDriveAlone(t *testing.T) {
+	l, err := kernlog.ReadString("[   95.332936] nvme 0000:03:00.0: PM: failed to resume async: error -16\n", kernlog.Options{})
+	require.NoError(t, err)
+	d := diagnose.Diagnose(diagnose.Input{Log: l})
+	require.True(t, d.Failure, d.Summary)
+	assert.Equal(t, []diagnose.Layer{diagnose.LayerSuspend}, firstOf(&d), d.Summary)
+
+	l, err = kernlog.ReadString("[   95.332936] xhci_hcd 0000:00:14.0: PM: failed to suspend async: error -16\n", kernlog.Options{})
+	require.NoError(t, err)
+	d = diagnose.Diagnose(diagnose.Input{Log: l})
+	assert.False(t, d.Failure, d.Summary)
+}

@@ -194,6 +194,16 @@ func severity(in *kernlog.Incident) int {
 			n = max(n, 2)
 		case kernlog.IOError:
 			n = max(n, 1)
+		case kernlog.PMError:
+			// The drive itself failed to suspend or resume ("nvme
+			// 0000:01:00.0: PM: failed to resume async: error -16"): a
+			// line of nvme's, or of a function the log ties to a
+			// controller; another device's, or the system's, is context.
+			for j := range in.Events {
+				if e := &in.Events[j]; e.Kind == kernlog.PMError && (e.Driver == "nvme" || in.Controller != "") {
+					n = max(n, 2)
+				}
+			}
 		case kernlog.HostMemoryBuffer:
 			// A drive left without its host memory buffer stalls: the
 			// symptom without a failure line of its own.
