@@ -265,6 +265,11 @@ func parsePCI(e *Event, msg, body string) bool {
 			return false
 		}
 		e.Kind, e.FromState = ResumeFailure, m[1]
+	case strings.HasPrefix(body, "Refused to change power state, currently in D3"):
+		// The PCI core of 4.x kernels (drivers/pci/pci.c,
+		// pci_raw_set_power_state): asked for D0, the function's PMCSR
+		// still says D3, as it does when config space reads all ones.
+		e.Kind, e.FromState = ResumeFailure, "D3hot"
 	case strings.Contains(body, "error received") || strings.Contains(body, "error message received"):
 		m := re().reAERRecv.FindStringSubmatch(msg)
 		if m == nil || !isPCIAddr(m[2]) {
