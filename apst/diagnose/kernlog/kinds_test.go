@@ -143,7 +143,9 @@ func TestAlternateSpellings(t *testing.T) {
 		// 4.x's PCI core (pci_raw_set_power_state's message before 5.x
 		// reworded it): the function still says D3 after the move to D0.
 		{"drivers/pci/pci.c of 4.x", "[ 5000.200000] nvme 0000:01:00.0: Refused to change power state, currently in D3", kernlog.Event{Kind: kernlog.ResumeFailure, PCI: "0000:01:00.0", FromState: "D3hot"}},
-		{"drivers/pci/pci.c of 5.9 to 5.19", "[ 5000.200000] nvme 0000:01:00.0: Refused to change power state from D3hot to D0", kernlog.Event{Kind: kernlog.ResumeFailure, PCI: "0000:01:00.0", FromState: "D3hot"}},
+		{"drivers/pci/pci.c until about 5.4 (2019)", "[ 5000.200000] nvme 0000:01:00.0: refused to change power state (currently D3hot)", kernlog.Event{Kind: kernlog.ResumeFailure, PCI: "0000:01:00.0", FromState: "D3hot"}},
+		{"drivers/pci/pci.c from about 5.4 (2019)", "[ 5000.200000] nvme 0000:01:00.0: refused to change power state from D3hot to D0", kernlog.Event{Kind: kernlog.ResumeFailure, PCI: "0000:01:00.0", FromState: "D3hot"}},
+		{"drivers/pci/pci.c since about 5.19 (May 2022)", "[ 5000.200000] nvme 0000:01:00.0: Refused to change power state from D3hot to D0", kernlog.Event{Kind: kernlog.ResumeFailure, PCI: "0000:01:00.0", FromState: "D3hot"}},
 		{"https://github.com/geerlingguy/raspberry-pi-pcie-devices/issues/600", "[ 57.024944] pcieport 0000:00:00.0: AER: Multiple Uncorrected (Non-Fatal) error received: 0000:00:00.0",
 			kernlog.Event{Kind: kernlog.AERReceived, PCI: "0000:00:00.0", Reporter: "0000:00:00.0", Severity: "Uncorrected (Non-Fatal)"}},
 		{"https://github.com/FrameworkComputer/SoftwareFirmwareIssueTracker/issues/41", "pcieport 0000:00:02.1: AER: Correctable error message received from 0000:bf:00.0",

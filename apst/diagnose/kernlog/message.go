@@ -49,7 +49,7 @@ var re = sync.OnceValue(func() *patterns {
 		reNotReady:  regexp.MustCompile(`^Device not ready; aborting (reset|initialisation|initialization)(?:, CSTS=0x([0-9a-fA-F]{1,8}))?`),
 		reResetFail: regexp.MustCompile(`^Disabling device after reset failure: (-?[0-9]{1,6})`),
 		reAPST:      regexp.MustCompile(`^failed to set APST feature \((-?[0-9]{1,6})\)`),
-		reResume:    regexp.MustCompile(`(?:Unable to|can't|Refused to) change power state from (D[0-3](?:hot|cold)?) to D0\b`),
+		reResume:    regexp.MustCompile(`(?:Unable to|can't|[Rr]efused to) change power state from (D[0-3](?:hot|cold)?) to D0\b`),
 		reAERRecv:   regexp.MustCompile(`AER: (?:Multiple )?(Corrected|Correctable|Uncorrected \((?:Non-Fatal|Fatal)\)|Uncorrectable \((?:Non-Fatal|Fatal)\)) error (?:message )?received(?: from)?:? ([0-9a-fA-F:.]{7,20})`),
 		reAERBus:    regexp.MustCompile(`PCIe Bus Error: severity=([^,]{1,40})(?:, type=([^,]{1,40}))?`),
 		reLinkDown:  regexp.MustCompile(`Slot\([^)]{1,20}\): (Link Down|Card not present)`),
@@ -265,10 +265,12 @@ func parsePCI(e *Event, msg, body string) bool {
 			return false
 		}
 		e.Kind, e.FromState = ResumeFailure, m[1]
-	case strings.HasPrefix(body, "Refused to change power state, currently in D3"):
-		// The PCI core of 4.x kernels (drivers/pci/pci.c,
-		// pci_raw_set_power_state): asked for D0, the function's PMCSR
-		// still says D3, as it does when config space reads all ones.
+	case strings.HasPrefix(body, "Refused to change power state, currently in D3") || strings.HasPrefix(body, "refused to change power state (currently D3"):
+		// The PCI core's pci_raw_set_power_state before it named both
+		// states (4.x: "Refused to change power state, currently in D3";
+		// then "refused to change power state (currently D3hot)"): the
+		// function's PMCSR still says D3, as it does when config space
+		// reads all ones. Since 2019 it says "from D3hot to D0".
 		e.Kind, e.FromState = ResumeFailure, "D3hot"
 	case strings.Contains(body, "error received") || strings.Contains(body, "error message received"):
 		m := re().reAERRecv.FindStringSubmatch(msg)
