@@ -153,7 +153,7 @@ func failureLine(b []byte) bool {
 // pciFailure reports whether a line that names a PCI function holds one of
 // pciFailureWords after its first colon.
 func pciFailure(b []byte) bool {
-	if j := bytes.Index(b, []byte("pci ")); j >= 0 && (j == 0 || b[j-1] == ' ') && pciAddrAt(b, j+4+bytes.IndexByte(b[j+4:min(len(b), j+10)], ':')) {
+	if j := bytes.Index(b[:min(len(b), 100)], []byte("pci ")); j >= 0 && (j == 0 || b[j-1] == ' ') && pciAddrAt(b, j+4+bytes.IndexByte(b[j+4:min(len(b), j+10)], ':')) {
 		// The PCI core's enumeration ("pci 0000:04:00.0: reg 0x10: ...",
 		// a good part of a boot's lines) reports a failure to read a
 		// function only so; its line naming an NVMe function's ID (class

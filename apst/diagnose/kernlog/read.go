@@ -332,20 +332,27 @@ func (st *state) physical(b []byte) {
 	keyword, pci := scanLine(b)
 	keyword = keyword || specialLine(b)
 	failure := !keyword && pci && pciFailure(b)
-	if (keyword || failure) && st.prevNo == n-1 && st.completes(b) {
-		// The line before, which holds no keyword, was the start of this
-		// message: "Buffer I/O error on dev" + "nvme0n1, logical block ...".
-		st.wrap.hold(st.prev, st.prevNo, false, false)
-		st.wrap.at = st.prevAt
-		st.wrap.join(b, n)
-		return
-	}
-	if (keyword || failure) && st.prev2No == n-2 && st.prevNo == n-1 && st.completes2(b) {
-		st.wrap.hold(st.prev2, st.prev2No, false, false)
-		st.wrap.at = st.prev2At
-		st.wrap.join(st.prev, st.prevNo)
-		st.wrap.join(b, n)
-		return
+	if (keyword || failure) && st.prevNo == n-1 {
+		// Only a line without a stamp of its own finishes the lines
+		// before it.
+		if c := cleanBytes(b); len(c) > 0 && !stampedBytes(c) {
+			switch {
+			case st.completes(c):
+				// The line before, which holds no keyword, was the start
+				// of this message: "Buffer I/O error on dev" + "nvme0n1,
+				// logical block ...".
+				st.wrap.hold(st.prev, st.prevNo, false, false)
+				st.wrap.at = st.prevAt
+				st.wrap.join(b, n)
+				return
+			case st.prev2No == n-2 && st.completes2(c):
+				st.wrap.hold(st.prev2, st.prev2No, false, false)
+				st.wrap.at = st.prev2At
+				st.wrap.join(st.prev, st.prevNo)
+				st.wrap.join(b, n)
+				return
+			}
+		}
 	}
 	if keyword || failure || incompleteBytes(b) {
 		st.wrap.hold(b, n, keyword, failure)

@@ -181,13 +181,14 @@ func (st *state) continues(b []byte) bool {
 	return !ok || joined.Kind != DriverError
 }
 
-// completes reports whether physical line b, which holds a keyword,
-// continues the line before it, which holds none and so was not held: b
-// has no time stamp or prefix of its own, reads as the rest of a sentence,
-// and the two joined read as an event that b alone is not.
-func (st *state) completes(b []byte) bool {
-	c, prev := cleanBytes(b), cleanBytes(st.prev)
-	if len(c) == 0 || stampedBytes(c) || len(prev) == 0 {
+// completes reports whether a physical line, cleaned to c, which holds a
+// keyword and has no time stamp or prefix of its own (physical checked),
+// continues the line before it, which holds none and so was not held: c
+// reads as the rest of a sentence, and the two joined read as an event
+// that c alone is not.
+func (st *state) completes(c []byte) bool {
+	prev := cleanBytes(st.prev)
+	if len(prev) == 0 {
 		return false
 	}
 	if stampedBytes(prev) && splitLine(string(prev)).msg == "" {
@@ -210,12 +211,15 @@ func (st *state) completes(b []byte) bool {
 }
 
 // completes2 is completes for a message broken in three: the two lines
-// before b, neither holding a keyword, a stamped one and one without, in a
+// before c, neither holding a keyword, a stamped one and one without, in a
 // log whose messages have their stamps, and the three joined read as an
-// event that b alone is not.
-func (st *state) completes2(b []byte) bool {
-	c, mid, first := cleanBytes(b), cleanBytes(st.prev), cleanBytes(st.prev2)
-	if len(c) == 0 || len(mid) == 0 || stampedBytes(c) || stampedBytes(mid) || !stampedBytes(first) || !st.wrap.stampedLog() {
+// event that c alone is not.
+func (st *state) completes2(c []byte) bool {
+	if !st.wrap.stampedLog() {
+		return false
+	}
+	mid, first := cleanBytes(st.prev), cleanBytes(st.prev2)
+	if len(mid) == 0 || stampedBytes(mid) || !stampedBytes(first) {
 		return false
 	}
 	if e, ok := parseLogical(string(c)); ok && e.Kind != DriverError {
@@ -236,14 +240,15 @@ func parseLogical(line string) (Event, bool) {
 
 // cleanBytes is cleanLine of a physical line, without copying.
 func cleanBytes(b []byte) []byte {
-	for {
-		b = bytes.TrimLeft(b, " \t")
-		if len(b) > 0 && b[0] == '>' {
-			b = b[1:]
-			continue
-		}
-		return bytes.TrimRight(b, " \t")
+	// Loops, not bytes.Trim: a cut set is built on every call, and this
+	// runs on every line.
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '>') {
+		b = b[1:]
 	}
+	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
+		b = b[:len(b)-1]
+	}
+	return b
 }
 
 // incompleteBytes reports whether a physical line ends as a wrapped one
