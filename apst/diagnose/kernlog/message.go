@@ -89,7 +89,7 @@ func splitDevice(msg string) (driver, device, body string) {
 // message names, if any). A disk's event has Disk set and the controller
 // only when the disk's name says it (nvme0c1n1); Read ties the others.
 func parseMessage(msg string) (Event, bool) {
-	if !hasKeyword(msg) {
+	if !hasKeyword(msg) && !failureLine([]byte(msg)) {
 		return Event{}, false
 	}
 	return parseKernelMessage(msg)

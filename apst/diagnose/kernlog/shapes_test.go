@@ -406,3 +406,29 @@ func TestDeviceIDJoins(t *testing.T) {
 	require.Len(t, l.Incidents, 1)
 	assert.Equal(t, 2, len(l.Incidents[0].Events))
 }
+
+// A journal's JSON records are read as the plain lines are: the PCI
+// core's lines that hold no keyword but name a function (its enumeration
+// line, a DPC containment) included.
+func TestJournalJSONReadsWhatPlainReads(t *testing.T) {
+	msgs := []string{
+		"Command line: BOOT_IMAGE=/vmlinuz ro nvme_core.default_ps_max_latency_us=0",
+		"pci 0000:01:00.0: [2646:2263] type 00 class 0x010802",
+		"pcieport 0000:00:1c.0: DPC: containment event, status:0x1f01 source:0x0100",
+		"nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10",
+	}
+	var plain, js strings.Builder
+	for i, m := range msgs {
+		fmt.Fprintf(&plain, "[%5d.000000] %s\n", 100*i, m)
+		fmt.Fprintf(&js, `{"__REALTIME_TIMESTAMP":"%d","__MONOTONIC_TIMESTAMP":"%d","_BOOT_ID":"b1","_TRANSPORT":"kernel","MESSAGE":%q}`+"\n", 1700000000000000+i*100000000, i*100000000, m)
+	}
+	p, err := kernlog.ReadString(plain.String(), kernlog.Options{})
+	require.NoError(t, err)
+	j, err := kernlog.ReadString(js.String(), kernlog.Options{})
+	require.NoError(t, err)
+	assert.Equal(t, p.CommandLine, j.CommandLine)
+	assert.Equal(t, map[string]string{"0000:01:00.0": "2646:2263"}, j.DeviceIDs)
+	assert.Equal(t, p.DeviceIDs, j.DeviceIDs)
+	assert.Equal(t, p.Events, j.Events)
+	assert.Equal(t, summarize(p), summarize(j))
+}
