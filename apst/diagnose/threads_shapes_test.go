@@ -87,12 +87,12 @@ func wrapWords(l string, width int) string {
 func TestThreadsInEveryShape(t *testing.T) {
 	for _, th := range loadThreads(t) {
 		l, err := kernlog.ReadString(th.log, kernlog.Options{})
-		require.NoError(t, err)
+		require.NoError(t, err, th.name)
 		d := diagnose.Diagnose(diagnose.Input{Log: l})
 		want := verdict(&d)
 		for shape, f := range repaste {
 			l, err := kernlog.ReadString(f(th.log), kernlog.Options{})
-			require.NoError(t, err)
+			require.NoError(t, err, "%s %s", th.name, shape)
 			d := diagnose.Diagnose(diagnose.Input{Log: l})
 			if !assert.Equal(t, want, verdict(&d), "%s %s", th.name, shape) {
 				continue

@@ -129,3 +129,24 @@ func TestSurveyCountsNotCapturesAsUnreadable(t *testing.T) {
 		assert.Equal(t, want[1], reasons[name], name)
 	}
 }
+
+// diagnose --log refuses text that is no kernel log, exit 2, and says what
+// it looks like: a capture given in the log's place is told to go in
+// --id-ctrl.
+func TestDiagnoseRefusesWhatIsNotALog(t *testing.T) {
+	dir := t.TempDir()
+	idctrl := filepath.Join(dir, "id-ctrl.txt")
+	require.NoError(t, os.WriteFile(idctrl, []byte("NVME Identify Controller:\nvid       : 0x1cc1\nssvid     : 0x1cc1\nmn        : ADATA SX8200PNP\n"), 0o644))
+	prose := filepath.Join(dir, "note.txt")
+	require.NoError(t, os.WriteFile(prose, []byte("my drive drops out every day\n"), 0o644))
+	for _, tc := range []struct{ file, says string }{
+		{idctrl, "it looks like an Identify Controller capture (nvme-cli-text): give it as --id-ctrl, and the kernel log of the boot that failed as --log"},
+		{prose, "paste the kernel log as the system wrote it"},
+	} {
+		code, stdout, stderr := apstctl(t, nil, "diagnose", "--log", tc.file)
+		assert.Equal(t, 2, code, stderr)
+		assert.Empty(t, stdout)
+		assert.Contains(t, stderr, "not a kernel log")
+		assert.Contains(t, stderr, tc.says)
+	}
+}

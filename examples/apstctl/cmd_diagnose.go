@@ -187,12 +187,13 @@ type diagnoseResult struct {
 
 // diagnosePasted diagnoses a pasted log, with an Identify capture or not.
 func diagnosePasted(ctx context.Context, x *invocation, r io.Reader, idPath string, force bool, name string, tried []diagnose.Tried, plat persist.Platform) (diagnoseResult, error) {
-	l, err := kernlog.Read(ctx, r, kernlog.Options{})
+	head := &headReader{r: r}
+	l, err := kernlog.Read(ctx, head, kernlog.Options{})
 	if err != nil {
 		if ctx.Err() != nil {
 			return diagnoseResult{}, err
 		}
-		return diagnoseResult{}, inputErr(fmt.Errorf("--log: %w", err))
+		return diagnoseResult{}, inputErr(fmt.Errorf("--log: %w", pastedlog.NotALog(err, head.head, "--id-ctrl", "--log")))
 	}
 	in := diagnose.Input{Controller: name, Log: l, Tried: tried, Platform: plat}
 	var notes []string
@@ -216,4 +217,19 @@ func diagnosePasted(ctx context.Context, x *invocation, r io.Reader, idPath stri
 	d := diagnose.Diagnose(in)
 	d.Notes = append(d.Notes, notes...)
 	return diagnoseResult{Diagnosis: d, Log: l, Assumptions: assumed}, nil
+}
+
+// headReader keeps the first pastedlog.HeadSize bytes read through it, so
+// that a text refused as no kernel log can be told (pastedlog.NotALog).
+type headReader struct {
+	r    io.Reader
+	head []byte
+}
+
+func (h *headReader) Read(p []byte) (int, error) {
+	n, err := h.r.Read(p)
+	if room := pastedlog.HeadSize - len(h.head); room > 0 && n > 0 {
+		h.head = append(h.head, p[:min(n, room)]...)
+	}
+	return n, err
 }

@@ -171,7 +171,11 @@
 // listed; a wrapped message is joined over [MaxWrapLines] lines of at most
 // [MaxWrapLength] bytes. A 1 GB log is read in one pass with memory
 // independent of its size. Input that holds NUL bytes and no event at all
-// is refused with [ErrBinary].
+// is refused with [ErrBinary]; text in which nothing reads as a kernel log
+// (no time stamp or log prefix, no event, no driver's message naming a
+// device, no failure-looking line: an Identify capture or a smartctl report
+// given in a log's place) with [ErrNotKernelLog]. A log that is one but
+// holds nothing of a drive reads as no failure.
 //
 // The package is pure: it reads only the io.Reader it is given, keeps no
 // global state and is safe for concurrent use.

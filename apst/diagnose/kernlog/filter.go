@@ -35,9 +35,10 @@ func interestingBytes(b []byte) bool {
 // each keyword only at the places of one of its rarer bytes ("nvme" and
 // "Linux version" at each 'v', "AER", "Disabling IRQ", "DMAR: [" and
 // "RW1C" at each 'R', "BUG", "WARNING: CPU: " and "IO_PAGE_FAULT" at each
-// 'G', "PM: " and "ASPM" at each 'M', and those that end in a colon, and
-// PCI addresses, at the colons): five vectorised IndexByte passes over the
-// line, where a search for each keyword would take a dozen. The lines of
+// 'G', "PM: " and "ASPM" at each 'M', "power state" at each 'w', and
+// those that end in a colon, and PCI addresses, at the colons): six
+// vectorised IndexByte passes over the line, where a search for each
+// keyword would take a dozen. The lines of
 // a PCI function that report a failure ("PCIe Bus Error", "Unable to
 // change power state") need no keyword: Read parses a line with a PCI
 // address and a failure word anyway (failureLine). pci is set only when
@@ -53,6 +54,10 @@ func scanLine(b []byte) (keyword, pci bool) {
 		return before(b, i, "BU") || before(b, i, "WARNIN") && at(b, i+1, ": CPU: ") || before(b, i, "IO_PA") && at(b, i+1, "E_FAULT")
 	}) || anchored(b, 'M', func(i int) bool {
 		return before(b, i, "P") && (at(b, i+1, ": ") || before(b, i-1, "AS"))
+	}) || anchored(b, 'w', func(i int) bool {
+		// "power state", which hasKeyword finds too: the PCI core's
+		// resume failure cut before its "device inaccessible".
+		return before(b, i, "po") && at(b, i, "wer state")
 	}) {
 		return true, false
 	}

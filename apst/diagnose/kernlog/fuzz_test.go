@@ -82,8 +82,11 @@ func FuzzRead(f *testing.F) {
 	f.Add("Dec 31 23:59:59 h kernel: nvme nvme0: Abort status: 0x0\nJan  1 00:00:01 h kernel: nvme nvme0: Abort status: 0x1\n")
 	f.Fuzz(func(t *testing.T, s string) {
 		l, err := kernlog.ReadString(s, kernlog.Options{})
-		if err != nil && !errors.Is(err, kernlog.ErrBinary) {
+		if err != nil && !errors.Is(err, kernlog.ErrBinary) && !errors.Is(err, kernlog.ErrNotKernelLog) {
 			t.Fatalf("error %v", err)
+		}
+		if errors.Is(err, kernlog.ErrNotKernelLog) && (l.Events > 0 || l.UnreadLines > 0) {
+			t.Fatalf("refused as no kernel log, with %d events and %d unread lines", l.Events, l.UnreadLines)
 		}
 		checkLog(t, l)
 	})

@@ -50,6 +50,15 @@ const (
 // binary file (a journal file, a core dump) rather than a text log.
 var ErrBinary = errors.New("kernlog: input is binary, not a text kernel log")
 
+// ErrNotKernelLog is returned for text in which nothing reads as a kernel
+// log: no line has a time stamp or log prefix (dmesg's, journalctl's,
+// syslog's, a journal record), none is a kernel event, none names an NVMe
+// or PCI device as a driver's message does, and none looks like a failure
+// that could not be read. An Identify capture, a smartctl report or prose
+// given in place of a log is such text; a log with nothing of the drive's
+// in it is not (its stamps say what it is), and reads as no failure.
+var ErrNotKernelLog = errors.New("kernlog: not a kernel log")
+
 // Options adjusts Read. The zero value is ready to use.
 type Options struct {
 	// Addresses maps PCI addresses ("0000:04:00.0") of controllers, and of
@@ -191,6 +200,9 @@ func Read(ctx context.Context, r io.Reader, opts Options) (*Log, error) {
 	if l.Events == 0 && l.BinaryLines > 0 {
 		return l, fmt.Errorf("%w: %d of %d lines hold NUL bytes and none is a kernel event", ErrBinary, l.BinaryLines, l.Lines)
 	}
+	if st.text && l.Events == 0 && l.UnreadLines == 0 && !st.stamped && !st.shaped {
+		return l, fmt.Errorf("%w: none of its %d lines has a kernel time stamp or log prefix, is a kernel event or names an NVMe or PCI device as a driver's message does", ErrNotKernelLog, l.Lines)
+	}
 	return l, nil
 }
 
@@ -283,6 +295,11 @@ type state struct {
 	fresh   bool      // a journal boot separator passed and nothing since
 
 	links links // what the log says of controllers, functions, disks
+	// stamped is set once a line has a time stamp or log prefix, shaped
+	// once a held line names a device as a driver's message does
+	// ("nvme nvme0: ..."): what tells a kernel log from other text.
+	stamped, shaped bool
+	text            bool // a line not blank was read (until stamped)
 }
 
 func newState(opts Options) *state {
@@ -318,6 +335,11 @@ func (st *state) physical(b []byte) {
 	}
 	if len(b) > 1 && (st.humanOn || b[0] == '[' && b[1] >= 'A' || b[0] == ' ' || b[0] == '>' || b[0] == '\t') {
 		st.humanClock(b) // not for plain dmesg ("[   12.3]") or syslog lines
+	}
+	if !st.stamped {
+		c := cleanBytes(b)
+		st.stamped = stampedBytes(c) // once, in a log: its first line
+		st.text = st.text || len(c) > 0
 	}
 	if st.wrap.on {
 		if n == st.wrap.to+1 && st.continues(b) {
@@ -405,6 +427,7 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 		e, ok = parseKernelMessage(sp.msg)
 	}
 	st.links.observe(st, sp.msg, &e, ok, sp.ts, from)
+	st.shaped = st.shaped || e.Controller != "" || e.PCI != "" || e.Disk != ""
 	if !ok {
 		// A line of the NVMe driver that is no event holds no failure
 		// word (driverError would have read it).

@@ -304,7 +304,7 @@ func TestIncidentsSplitOnGapsAndBoots(t *testing.T) {
 
 func TestSkipsWhatIsNotAnEvent(t *testing.T) {
 	for _, s := range []string{
-		"", "\n\n", "hello\n", "[", "[]", "[ 1.0]", "nvme", "nvme nvme0:", "nvme nvme0: 8/0/0 default/read/poll queues",
+		"", "\n\n", "[ 1.0]", "nvme nvme0: 8/0/0 default/read/poll queues",
 		"Dec  1 10:00:00 host systemd[1]: Linux version 6.8",
 		"2026-12-01T10:00:00+0000 host sshd[1]: nvme nvme0: Removing after probe failure status: -19",
 		"nvme nvme0: pci function not-an-address",
@@ -312,6 +312,22 @@ func TestSkipsWhatIsNotAnEvent(t *testing.T) {
 		l, err := kernlog.ReadString(s, kernlog.Options{})
 		require.NoError(t, err, "%q", s)
 		assert.Empty(t, l.Incidents, "%q", s)
+		assert.Zero(t, l.Events, "%q", s)
+	}
+}
+
+// Text in which nothing reads as a kernel log is refused, with what it
+// lacks: prose, brackets, a word, and the captures users give in place of
+// a log (an nvme-cli id-ctrl listing, a smartctl report).
+func TestRefusesWhatIsNotAKernelLog(t *testing.T) {
+	for _, s := range []string{
+		"hello\n", "[", "[]", "nvme", "nvme nvme0:",
+		"NVME Identify Controller:\nvid       : 0x1cc1\nssvid     : 0x1cc1\nmn        : ADATA SX8200PNP\nsubnqn    : nqn.2014.08.org.nvmexpress:1cc11cc1\nps    0 : mp:9.00W operational enlat:0 exlat:0 rrt:0 rrl:0\n",
+		"=== START OF INFORMATION SECTION ===\nModel Number:                       Samsung SSD 990 EVO Plus 1TB\nFirmware Version:                   2B2QKXG7\n",
+	} {
+		l, err := kernlog.ReadString(s, kernlog.Options{})
+		require.ErrorIs(t, err, kernlog.ErrNotKernelLog, "%q", s)
+		assert.Contains(t, err.Error(), "none of its")
 		assert.Zero(t, l.Events, "%q", s)
 	}
 }
@@ -420,7 +436,7 @@ func TestJournalJSONReadsWhatPlainReads(t *testing.T) {
 	var plain, js strings.Builder
 	for i, m := range msgs {
 		fmt.Fprintf(&plain, "[%5d.000000] %s\n", 100*i, m)
-		fmt.Fprintf(&js, `{"__REALTIME_TIMESTAMP":"%d","__MONOTONIC_TIMESTAMP":"%d","_BOOT_ID":"b1","_TRANSPORT":"kernel","MESSAGE":%q}`+"\n", 1700000000000000+i*100000000, i*100000000, m)
+		fmt.Fprintf(&js, `{"__REALTIME_TIMESTAMP":"%d","__MONOTONIC_TIMESTAMP":"%d","_BOOT_ID":"b1","_TRANSPORT":"kernel","MESSAGE":%q}`+"\n", int64(1700000000000000)+int64(i)*100000000, int64(i)*100000000, m)
 	}
 	p, err := kernlog.ReadString(plain.String(), kernlog.Options{})
 	require.NoError(t, err)

@@ -47,6 +47,7 @@ func diagnoseLog(req *Request, id *powerstate.Controller) (*DiagnosisView, strin
 		if errors.Is(err, kernlog.ErrBinary) {
 			err = fmt.Errorf("this is not a kernel log: paste the text that dmesg or journalctl -k prints (a saved kern.log or syslog works too; a binary journal file does not): %w", err)
 		}
+		err = pastedlog.NotALog(err, req.Log[:min(len(req.Log), pastedlog.HeadSize)], "the capture (above)", "the log")
 		return nil, "log", err
 	}
 	in := diagnose.Input{Log: l, Tried: tried, Platform: plat}

@@ -6,11 +6,14 @@
 package pastedlog
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/diagnose"
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
 	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 )
 
 // Params are the kernel's inputs that a diagnosis of a pasted
@@ -40,4 +43,25 @@ func Params(c *powerstate.Controller, rel apst.Release, commandLine string) (aps
 	assumed.APSTAUnknown = !c.APSTAKnown()
 	note := fmt.Sprintf("a pasted log: the plan assumes the module defaults of %s (bound %s) and the quirks the model's tables give (%s); the machine's own settings were not read", gen, p.Bound, m.APST())
 	return p, assumed, note
+}
+
+// HeadSize is how much of a pasted log NotALog needs to tell what it is.
+const HeadSize = 64 << 10
+
+// NotALog says, for an error of kernlog.Read, what the text is instead of
+// a kernel log, from its first HeadSize bytes head: an Identify Controller
+// capture (to give as captureAs: "--id-ctrl", or the page's capture
+// field, and the log as logAs), an APST feature capture, or neither. Other
+// errors come back as they are.
+func NotALog(err error, head []byte, captureAs, logAs string) error {
+	if !errors.Is(err, kernlog.ErrNotKernelLog) {
+		return err
+	}
+	if f := capture.DetectFormat(head); f != powerstate.FormatUnknown {
+		return fmt.Errorf("%w; it looks like an Identify Controller capture (%s): give it as %s, and the kernel log of the boot that failed as %s (journalctl -k -b -1 --no-pager > kern.log)", err, f, captureAs, logAs)
+	}
+	if f := capture.DetectFeatureFormat(head); f != capture.FeatureUnknown {
+		return fmt.Errorf("%w; it looks like an APST feature capture (nvme get-feature -f 0x0c): the log wanted is the kernel's (journalctl -k -b -1 --no-pager > kern.log)", err)
+	}
+	return fmt.Errorf("%w; paste the kernel log as the system wrote it (journalctl -k -b -1 --no-pager, or dmesg)", err)
 }

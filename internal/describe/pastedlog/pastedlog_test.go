@@ -1,9 +1,11 @@
 package pastedlog
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
 	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 	"github.com/stretchr/testify/assert"
@@ -37,4 +39,31 @@ func TestParams(t *testing.T) {
 	c.Missing |= powerstate.FieldAPSTA
 	_, a, _ = Params(&c, apst.Release{}, "")
 	assert.True(t, a.APSTAUnknown)
+}
+
+// Text refused as no kernel log is told for what it is: a capture to give
+// as one (its format named), an APST feature capture, or neither. Other
+// errors of kernlog.Read come back unchanged.
+func TestNotALog(t *testing.T) {
+	read := func(s string) error {
+		_, err := kernlog.ReadString(s, kernlog.Options{})
+		require.ErrorIs(t, err, kernlog.ErrNotKernelLog)
+		return err
+	}
+	for _, tc := range []struct {
+		name, text, says string
+	}{
+		{"nvme id-ctrl", "NVME Identify Controller:\nvid       : 0x1cc1\nssvid     : 0x1cc1\nmn        : ADATA SX8200PNP\n", "Identify Controller capture (nvme-cli-text): give it as --id-ctrl, and the kernel log of the boot that failed as --log"},
+		{"smartctl", "=== START OF INFORMATION SECTION ===\nModel Number:                       Samsung SSD 990 EVO Plus 1TB\nFirmware Version:                   2B2QKXG7\n", "(smartctl-text)"},
+		{"prose", "the drive keeps dropping out\nhelp\n", "paste the kernel log as the system wrote it"},
+		{"APST feature", string(testfixture.ReadFile(t, "forms/evo-feature.raw.xxd.txt")), "an APST feature capture"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := NotALog(read(tc.text), []byte(tc.text), "--id-ctrl", "--log")
+			require.ErrorIs(t, err, kernlog.ErrNotKernelLog)
+			assert.Contains(t, err.Error(), tc.says)
+		})
+	}
+	other := errors.New("kernlog: a read error")
+	assert.Same(t, other, NotALog(other, []byte("NVME Identify Controller:\n"), "--id-ctrl", "--log"))
 }
