@@ -397,6 +397,11 @@ func TestComputeDiagnosisErrors(t *testing.T) {
 		{"binary, with a capture", Request{Log: evo, Capture: evo}, "log", []string{"this is not a kernel log"}},
 		{"a journal file's bytes", Request{Log: append([]byte("LPKSHHRH\x00\x00\x00\x00"), make([]byte, 4096)...)}, "log", []string{"this is not a kernel log"}},
 		{"too large", Request{Log: make([]byte, maxLog+1)}, "log", []string{"larger than"}},
+		// A capture pasted in the log's field is refused and sent to the
+		// capture's (pastedlog.NotALog).
+		{"a capture in the log's field", Request{Log: []byte("NVME Identify Controller:\nvid       : 0x1cc1\nssvid     : 0x1cc1\nmn        : ADATA SX8200PNP\n")}, "log",
+			[]string{"not a kernel log", "Identify Controller capture (nvme-cli-text)", "the capture (above)"}},
+		{"prose", Request{Log: []byte("my drive drops out every day\n")}, "log", []string{"not a kernel log", "paste the kernel log as the system wrote it"}},
 		{"tried", Request{Log: aspmLog, Tried: "pcie_aspm=off:maybe"}, "tried", []string{userMessage(triedErr)}},
 		{"platform", Request{Log: aspmLog, Platform: "windows"}, "platform", []string{`platform "windows"`, "raspberry-pi"}},
 	} {
