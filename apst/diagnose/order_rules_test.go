@@ -6,8 +6,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/diagnose"
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+	"github.com/nvmeapst/nvmeapst/apst/persist"
 )
 
 // firstOf is the first cause's layer, or the undecided pair.
@@ -181,4 +183,31 @@ func TestPMErrorOfTheDriveAlone(t *testing.T) {
 	require.NoError(t, err)
 	d = diagnose.Diagnose(diagnose.Input{Log: l})
 	assert.False(t, d.Failure, d.Summary)
+}
+
+// The command and the page give Diagnose the parsed release as well as the
+// log (Input.Release): the known issues still match the log's own text
+// ("6.2.0-rc1", which Release.String drops), and the platform is still told
+// from it (a Raspberry Pi's "+rpt-rpi-2712"), as without Input.Release.
+func TestReleaseTextWithParsedRelease(t *testing.T) {
+	for _, tc := range []struct {
+		release, log string
+		check        func(t *testing.T, d diagnose.Diagnosis)
+	}{
+		{"6.2.0-rc1", "[   30.100000] nvme nvme0: I/O 0 (I/O Cmd) QID 2 timeout, aborting\n", func(t *testing.T, d diagnose.Diagnosis) {
+			require.NotEmpty(t, d.Known, d.Summary)
+			assert.Equal(t, "nvme-tagset-depth-6.2-rc1", d.Known[0].ID)
+		}},
+		{"6.6.31+rpt-rpi-2712", "[ 5000.000000] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10\n", func(t *testing.T, d diagnose.Diagnosis) {
+			assert.Equal(t, persist.PlatformRaspberryPi, d.Platform, d.Summary)
+		}},
+	} {
+		l, err := kernlog.ReadString("[    0.000000] Linux version "+tc.release+" (x@y) #1 SMP\n"+tc.log, kernlog.Options{})
+		require.NoError(t, err)
+		rel, err := apst.ParseRelease(l.Release)
+		require.NoError(t, err)
+		for _, in := range []diagnose.Input{{Log: l}, {Log: l, Release: rel}} {
+			tc.check(t, diagnose.Diagnose(in))
+		}
+	}
 }

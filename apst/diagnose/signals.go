@@ -109,13 +109,16 @@ func observe(in *Input) *signals {
 		s.cmdlineLine = Line{Source: "kernel log", Text: "the kernel command line of the boot that failed", Quote: "Kernel command line: " + s.cmdline}
 	}
 	s.release = in.Release
+	// The release as the machine or the log wrote it comes first: the
+	// known issues match its text ("6.2.0-rc1"), the platform is told from
+	// it ("6.6.31+rpt-rpi-2712"); Release.String would drop both.
 	switch {
-	case !s.release.IsZero():
-		s.releaseText = s.release.String()
 	case in.Facts.KernelRelease.Known():
 		s.releaseText = in.Facts.KernelRelease.Value
 	case in.Log != nil && in.Log.Release != "":
 		s.releaseText = in.Log.Release
+	case !s.release.IsZero():
+		s.releaseText = s.release.String()
 	}
 	if s.release.IsZero() && s.releaseText != "" {
 		s.release, _ = apst.ParseRelease(s.releaseText)
