@@ -102,8 +102,7 @@ func parseKernelMessage(msg string) (Event, bool) {
 	e := Event{Text: clip(msg)}
 	if v, ok := strings.CutPrefix(msg, "Linux version "); ok {
 		e.Kind = Boot
-		e.Text, _, _ = strings.Cut(v, " ")
-		e.Text = clip(e.Text)
+		e.Text = clip(bootRelease(v))
 		return e, true
 	}
 	if i := strings.Index(msg, "Kernel command line: "); i >= 0 && !strings.Contains(msg[:i], ":") {
@@ -450,4 +449,49 @@ func nvmeDeviceID(driver, pci, body string) (string, bool) {
 		}
 	}
 	return id, true
+}
+
+// bootRelease is the release of a "Linux version" line (its text after
+// those words): the first word, and for a distribution's X.Y.0-N release
+// the stable update it is built on, where the line gives it, in the form
+// apst.ParseRelease reads: Ubuntu's "(Ubuntu 5.4.0-72.80-generic 5.4.106)"
+// at the end ("5.4.0-72-generic (Ubuntu 5.4.0-72.80-generic 5.4.106)"),
+// Debian's uname -v "#1 SMP Debian 5.10.209-2 (2024-01-31)" ("5.10.0-28-amd64
+// (Debian 5.10.209-2)"), without an epoch ("1:").
+func bootRelease(v string) string {
+	rel, rest, _ := strings.Cut(v, " ")
+	if !distroRelease(rel) {
+		return rel
+	}
+	rest = strings.TrimSpace(rest)
+	if i := strings.LastIndex(rest, "(Ubuntu "); i >= 0 && strings.HasSuffix(rest, ")") {
+		return rel + " " + rest[i:]
+	}
+	if i := strings.LastIndexByte(rest, '#'); i >= 0 {
+		if _, after, ok := strings.Cut(rest[i:], " Debian "); ok {
+			if f := strings.Fields(after); len(f) > 0 {
+				base := f[0]
+				if _, b, ok := strings.Cut(base, ":"); ok {
+					base = b
+				}
+				return rel + " (Debian " + base + ")"
+			}
+		}
+	}
+	return rel
+}
+
+// distroRelease reports whether rel is a distribution's X.Y.0-N release
+// ("5.10.0-28-amd64", "5.15.0-91-generic"), whose stable base the line may
+// give.
+func distroRelease(rel string) bool {
+	x, rest, ok := strings.Cut(rel, ".")
+	if !ok || x == "" || !allDigits(x) {
+		return false
+	}
+	y, rest, ok := strings.Cut(rest, ".")
+	if !ok || y == "" || !allDigits(y) {
+		return false
+	}
+	return strings.HasPrefix(rest, "0-") && len(rest) > 2 && isDigit(rest[2])
 }

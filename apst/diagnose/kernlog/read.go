@@ -74,8 +74,11 @@ type Options struct {
 // Log is what Read found.
 type Log struct {
 	// Release is the kernel release of the last boot the log shows
-	// ("Linux version ..."), CommandLine its command line; empty when the
-	// log does not have them.
+	// ("Linux version ..."), with the stable update a distribution's X.Y.0-N
+	// release is built on where the line gives it, in apst.ParseRelease's
+	// form ("5.4.0-72-generic (Ubuntu 5.4.0-72.80-generic 5.4.106)",
+	// "5.10.0-28-amd64 (Debian 5.10.209-2)"); CommandLine its command line;
+	// empty when the log does not have them.
 	Release     string
 	CommandLine string
 	// Boots is the number of "Linux version" lines.

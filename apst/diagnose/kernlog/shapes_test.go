@@ -448,3 +448,25 @@ func TestJournalJSONReadsWhatPlainReads(t *testing.T) {
 	assert.Equal(t, p.Events, j.Events)
 	assert.Equal(t, summarize(p), summarize(j))
 }
+
+// The release of a "Linux version" line, with the stable update a
+// distribution's X.Y.0-N kernel is built on where the line gives it (the
+// lines as Ubuntu's, Debian's, Raspberry Pi OS's and Arch's kernels print
+// them), in the form apst.ParseRelease reads.
+func TestBootRelease(t *testing.T) {
+	for _, tc := range []struct{ line, want string }{
+		{"Linux version 5.4.0-72-generic (buildd@lcy01-amd64-019) (gcc version 9.3.0 (Ubuntu 9.3.0-17ubuntu1~20.04)) #80-Ubuntu SMP Mon Apr 12 17:35:00 UTC 2021 (Ubuntu 5.4.0-72.80-generic 5.4.106)",
+			"5.4.0-72-generic (Ubuntu 5.4.0-72.80-generic 5.4.106)"},
+		{"Linux version 5.10.0-28-amd64 (debian-kernel@lists.debian.org) (gcc-10 (Debian 10.2.1-6) 10.2.1 20210110, GNU ld (GNU Binutils for Debian) 2.35.2) #1 SMP Debian 5.10.209-2 (2024-01-31)",
+			"5.10.0-28-amd64 (Debian 5.10.209-2)"},
+		{"Linux version 6.6.31+rpt-rpi-2712 (serge@raspberrypi.com) (gcc-12 (Debian 12.2.0-14) 12.2.0) #1 SMP PREEMPT Debian 1:6.6.31-1+rpt1 (2024-05-29)",
+			"6.6.31+rpt-rpi-2712"},
+		{"Linux version 6.12.48-1-lts (linux-lts@archlinux) (gcc (GCC) 15.2.1 20250813) #1 SMP PREEMPT_DYNAMIC Fri, 19 Sep 2025 10:00:00 +0000",
+			"6.12.48-1-lts"},
+		{"Linux version 5.15.0-91-generic (buildd@lcy02-amd64-045) #101-Ubuntu SMP", "5.15.0-91-generic"},
+	} {
+		l, err := kernlog.ReadString("[    0.000000] "+tc.line+"\n", kernlog.Options{})
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, l.Release)
+	}
+}
