@@ -41,7 +41,7 @@ type signals struct {
 	transport   []kernlog.Event // I/O errors with a transport status, not host-aborted
 	media       []kernlog.Event // I/O errors the drive's media caused (mediaError)
 	newIDs      *kernlog.Event  // "identifiers changed": a namespace came back as another
-	dupIDs      *kernlog.Event  // "Duplicate cntlid": two controllers claim one identity
+	dupIDs      *kernlog.Event  // "Duplicate cntlid", "globally duplicate IDs for nsid": an identity claimed twice
 	probeErr    *kernlog.Event  // the driver core's "probe ... failed with error N"
 	// context of the log, not tied to the controller
 	// others are resume failures of other PCI functions at the same time
