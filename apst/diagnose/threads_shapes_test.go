@@ -31,6 +31,15 @@ var repaste = map[string]func(string) string{
 	"wrapped at 72": func(s string) string {
 		return eachLine(s, func(l string) string { return wrapWords(l, 72) })
 	},
+	"wrapped at 60": func(s string) string {
+		return eachLine(s, func(l string) string { return wrapWords(l, 60) })
+	},
+	"wrapped at 48": func(s string) string {
+		return eachLine(s, func(l string) string { return wrapWords(l, 48) })
+	},
+	"wrapped at 56": func(s string) string {
+		return eachLine(s, func(l string) string { return wrapWords(l, 56) })
+	},
 	"wrapped at 64": func(s string) string {
 		return eachLine(s, func(l string) string { return wrapWords(l, 64) })
 	},

@@ -62,12 +62,18 @@
 //     Physical" without "Layer, (Receiver ID)", "Corrected error received:"
 //     without the device, "PCI_STATUS read" without "failed (134)",
 //     "timeout, completion" without "polled", "Unable to change power state
-//     ..." without "inaccessible") takes the next line whatever it starts
-//     with. At most MaxWrapLines lines and MaxWrapLength bytes make one
-//     message. TestThreadsInEveryShape (in package diagnose) re-pastes every
-//     real thread's log quoted, indented, with CRLF and wrapped at 78, 72
-//     and 64 columns: the same answer and no line unread; narrower wraps
-//     (60 columns and less) still lose lines of some logs.
+//     ..." without "inaccessible", "I/O tag 960 (33c0) opcode" without
+//     its queue, "min host memory (64 MiB) above" without its limit) takes
+//     the next line whatever it starts with; so does a line that ends in a
+//     device's prefix and a tag ("pcieport 0000:00:06.0: AER:"), or in a
+//     word no message ends in ("ignoring ctrl due to"). A failure word
+//     broken across the lines ("duplicate" + "subnqn") joins them. At most
+//     MaxWrapLines lines and MaxWrapLength bytes make one message.
+//     TestThreadsInEveryShape (in package diagnose) re-pastes every real
+//     thread's log quoted, indented, with CRLF and wrapped at 78, 72, 64,
+//     60, 56 and 48 columns: the same answer and no line unread; narrower
+//     wraps (40 columns) still lose lines of some logs, where a message is
+//     broken in four.
 //
 // Lines that other programs logged (systemd, smartd, "mount[353]: ...")
 // are no kernel lines.

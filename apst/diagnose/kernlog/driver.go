@@ -96,7 +96,7 @@ func failureWord(s string) bool {
 // drive's shutdown time, the power states a function supports, AER being
 // set up, a reset that completed.
 var benignPhrases = []string{
-	"timeout set to", "PME# supported", "AER: enabled with IRQ", "reset done",
+	"timeout set to", "PME# supported", "AER: enabled with", "reset done",
 }
 
 func benign(s string) bool {

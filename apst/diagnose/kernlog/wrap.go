@@ -34,7 +34,7 @@ func (w *wrapped) hold(b []byte, n int, interesting, failure bool) {
 	w.buf = append(w.buf[:0], b[:end]...)
 	w.on, w.from, w.to, w.n = true, n, n, 1
 	w.interesting, w.failure = interesting, failure
-	w.incomplete = incompleteBytes(b)
+	w.incomplete = incompleteBytes(b) || danglingWord(b)
 	w.flowed = w.incomplete && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t')
 	w.first = stampedBytes(cleanBytes(b))
 	w.stamped = w.flowed && w.first
@@ -52,8 +52,41 @@ func endsWithDevice(b []byte) bool {
 	if len(b) < 2 || b[len(b)-1] != ':' {
 		return false
 	}
-	dev := b[bytes.LastIndexByte(b, ' ')+1 : len(b)-1]
+	sp := bytes.LastIndexByte(b, ' ')
+	dev := b[sp+1 : len(b)-1]
+	if tagWord(dev) && sp > 0 {
+		// A subsystem's tag after the device ("pcieport 0000:00:06.0:
+		// AER:"): its message is on the next line too.
+		return endsWithDevice(bytes.TrimRight(b[:sp], " "))
+	}
 	return isPCIAddr(string(dev)) || isCtrlName(string(dev)) || isDiskName(string(dev))
+}
+
+// tagWord reports whether a word is a subsystem's tag in capitals ("AER",
+// "DPC", "ASPM").
+func tagWord(w []byte) bool {
+	if len(w) < 2 || len(w) > 6 {
+		return false
+	}
+	for _, c := range w {
+		if c < 'A' || c > 'Z' {
+			return false
+		}
+	}
+	return true
+}
+
+// danglingWord reports whether a line ends in a word no kernel message
+// ends in ("ignoring ctrl due to" + "duplicate subnqn"): a preposition,
+// an article or a conjunction, where a mail client broke the line.
+func danglingWord(b []byte) bool {
+	b = bytes.TrimRight(b, " \t")
+	w := b[bytes.LastIndexByte(b, ' ')+1:]
+	switch string(w) {
+	case "to", "from", "of", "with", "for", "due", "the", "a", "an", "and", "or", "by", "at", "on", "in", "after", "before":
+		return len(w) < len(b)
+	}
+	return false
 }
 
 // stampedLog reports whether the log's messages carry a time stamp or log
@@ -68,7 +101,7 @@ func (w *wrapped) join(b []byte, n int) {
 	w.buf = append(w.buf, c[:min(len(c), max(0, MaxWrapLength-len(w.buf)))]...)
 	w.to, w.n = n, w.n+1
 	w.interesting = w.interesting || interestingBytes(c)
-	w.incomplete = incompleteBytes(b) || unbalanced(w.buf)
+	w.incomplete = incompleteBytes(b) || unbalanced(w.buf) || danglingWord(c)
 	w.flowed = incompleteBytes(b) && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t')
 	w.prefixOnly = false
 }
@@ -113,7 +146,7 @@ func (st *state) continues(b []byte) bool {
 		// The rest of a fixed format ("type=Physical" + "Layer, (Receiver
 		// ID)", "received:" + "0000:01:00.0": one word is never a message
 		// of its own), unless the line is a message of its own.
-		if e, ok := parseLogical(string(c)); !ok || e.Kind == DriverError {
+		if e, ok := parseLogical(string(c)); !ok || mere(e) {
 			return true
 		}
 	}
@@ -127,13 +160,13 @@ func (st *state) continues(b []byte) bool {
 		if st.wrap.incomplete || cut {
 			return true
 		}
-		if e, ok := parseLogical(string(c)); ok && e.Kind != DriverError {
+		if e, ok := parseLogical(string(c)); ok && !mere(e) {
 			return false // a message of its own, pasted without its stamp
 		}
 		joined, jok := parseLogical(string(st.wrap.buf) + " " + string(c))
 		alone, ok := parseLogical(string(st.wrap.buf))
 		switch {
-		case ok && alone.Kind != DriverError:
+		case ok && !mere(alone):
 			// An event already; the rest of its line names a device or
 			// holds a keyword, and leaves it the same event.
 			return jok && joined.Kind == alone.Kind && interestingBytes(c)
@@ -142,7 +175,7 @@ func (st *state) continues(b []byte) bool {
 			// "nvme0," + "rejecting"): the rest of it makes no new one.
 			return true
 		}
-		return !jok || joined.Kind != DriverError
+		return !jok || !mere(joined) || straddles(st.wrap.buf, c)
 	}
 	word := lowerWordColon(c)
 	if devStartBytes(c) && !word {
@@ -159,11 +192,11 @@ func (st *state) continues(b []byte) bool {
 		if !matters {
 			return false
 		}
-		if alone, ok := parseLogical(string(st.wrap.buf)); ok && alone.Kind != DriverError {
+		if alone, ok := parseLogical(string(st.wrap.buf)); ok && !mere(alone) {
 			return false
 		}
 		joined, ok := parseLogical(string(st.wrap.buf) + " " + string(c))
-		return ok && joined.Kind != DriverError
+		return ok && !mere(joined)
 	}
 	if st.wrap.incomplete || cut || matters && unbalanced(st.wrap.buf) {
 		return true
@@ -174,11 +207,20 @@ func (st *state) continues(b []byte) bool {
 	// A held line that reads as an event stays alone; one that does not
 	// takes b, unless that made it a mere DriverError.
 	alone, ok := parseLogical(string(st.wrap.buf))
-	if ok && alone.Kind != DriverError {
+	if ok && !mere(alone) {
 		return false
 	}
 	joined, ok := parseLogical(string(st.wrap.buf) + " " + string(c))
-	return !ok || joined.Kind != DriverError
+	return !ok || !mere(joined) || straddles(st.wrap.buf, c)
+}
+
+// straddles reports whether a failure word spans the break between a held
+// line and the next ("ignoring ctrl due to duplicate" + "subnqn"): neither
+// holds it alone, the two joined do. A remark typed after a line completes
+// no failure word of the line's.
+func straddles(held, c []byte) bool {
+	h, n := string(held), string(c)
+	return !failureWord(h) && !failureWord(n) && failureWord(h+" "+n)
 }
 
 // completes reports whether a physical line, cleaned to c, which holds a
@@ -203,11 +245,11 @@ func (st *state) completes(c []byte) bool {
 		// nvme0n1, ...").
 		return false
 	}
-	if e, ok := parseLogical(string(c)); ok && e.Kind != DriverError {
+	if e, ok := parseLogical(string(c)); ok && !mere(e) {
 		return false
 	}
 	joined, ok := parseLogical(string(bytes.TrimRight(st.prev, " \t")) + " " + string(c))
-	return ok && joined.Kind != DriverError
+	return ok && !mere(joined)
 }
 
 // completes2 is completes for a message broken in three: the two lines
@@ -222,12 +264,18 @@ func (st *state) completes2(c []byte) bool {
 	if len(mid) == 0 || stampedBytes(mid) || !stampedBytes(first) {
 		return false
 	}
-	if e, ok := parseLogical(string(c)); ok && e.Kind != DriverError {
+	if e, ok := parseLogical(string(c)); ok && !mere(e) {
 		return false
 	}
 	joined, ok := parseLogical(string(bytes.TrimRight(first, " \t")) + " " + string(mid) + " " + string(c))
-	return ok && joined.Kind != DriverError
+	return ok && !mere(joined)
 }
+
+// mere reports whether an event is a DriverError and no more: a line of
+// the driver's with a failure word whose message the reader does not know
+// ("nvme nvme0: failed to do X"). One it knows, such as the driver core's
+// "probe with driver nvme failed with error -12", is a message of its own.
+func mere(e Event) bool { return e.Kind == DriverError && e.Action == "" }
 
 // parseLogical reads one logical line as Read would.
 func parseLogical(line string) (Event, bool) {
@@ -287,6 +335,13 @@ func truncated(b []byte) bool {
 		// "PCI_STATUS=0x10", or "PCI_STATUS read failed (134)"
 		rest := b[bytes.LastIndex(b, []byte(", PCI_STATUS"))+len(", PCI_STATUS"):]
 		return len(rest) == 0 || rest[0] != '=' && !bytes.HasSuffix(rest, []byte(")"))
+	case bytes.Contains(b, []byte("min host memory (")):
+		// nvme-pci's "min host memory (%d MiB) above limit (%d MiB)."
+		return !bytes.Contains(b, []byte(" limit ("))
+	case bytes.HasSuffix(b, []byte(" host memory buffer")):
+		// "allocated %d MiB host memory buffer (%u segments)." (or "."
+		// before 6.13): the line ends at its period.
+		return true
 	}
 	// AER's "Corrected error received: 0000:01:00.0" (and its other
 	// severities and spellings) names the device at its end.
@@ -300,7 +355,12 @@ func truncated(b []byte) bool {
 		}
 	}
 	// nvme-pci's timeout line goes on after its queue ("QID 7" +
-	// "timeout, aborting").
+	// "timeout, aborting", "QID" + "7 timeout, aborting").
+	if bytes.HasSuffix(b, []byte(" QID")) && bytes.Contains(b, []byte("I/O ")) ||
+		bytes.Contains(b, []byte(": I/O tag ")) && !bytes.Contains(b, []byte(" QID ")) {
+		// "I/O tag 960 (33c0) opcode" + "0x2 (I/O Cmd) QID 7 timeout,"
+		return true
+	}
 	if i := bytes.LastIndex(b, []byte(" QID ")); i >= 0 && len(b) > i+5 && allDigits(string(b[i+5:])) {
 		return true
 	}
@@ -427,8 +487,11 @@ func devStartBytes(c []byte) bool {
 	if !ok || bytes.IndexByte(a, ':') >= 0 {
 		return false
 	}
+	// A device's name has a number ("nvme0", "0000:00:1c.0", "usb1"):
+	// "error received:", the rest of AER's "Corrected" + "error
+	// received: 0000:01:00.0", is no device.
 	b, _, _ := bytes.Cut(rest, []byte(" "))
-	return len(b) > 1 && bytes.HasSuffix(b, []byte(":"))
+	return len(b) > 1 && bytes.HasSuffix(b, []byte(":")) && bytes.ContainsAny(b, "0123456789")
 }
 
 // lowerWordColon reports whether c starts with a lower-case word and a

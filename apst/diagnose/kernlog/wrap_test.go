@@ -108,6 +108,32 @@ func TestWrappedMessages(t *testing.T) {
 		// AER's device cut off, twice (https://lore.kernel.org/all/CA+enf=v9rY_xnZML01oEgKLmvY1NGBUUhnSJaETmXtDtXfaczA@mail.gmail.com/).
 		{"AER's device cut off", "[   11.524622] pcieport 0000:00:00.0: AER: Corrected error\nreceived:\n0000:01:00.0\n",
 			kernlog.AERReceived, "[   11.524622] pcieport 0000:00:00.0: AER: Corrected error received: 0000:01:00.0", 3},
+		// Narrower wraps of real lines (48 to 60 columns). The driver
+		// core's probe failure is a message the reader knows, so the
+		// rest of it joins (https://lore.kernel.org/all/11e39001-e5bc-4556-b3dd-4e1a49d9089c@oldschoolsolutions.biz/).
+		{"probe failure, wrapped", "[    1.524788] nvme 0002:01:00.0: probe with driver nvme\nfailed with error -12\n",
+			kernlog.DriverError, "[    1.524788] nvme 0002:01:00.0: probe with driver nvme failed with error -12", 2},
+		// "error received:" is no device's prefix; "AER:" after the device is
+		// its tag, the message to come (https://lore.kernel.org/all/20211115212050.GA1588607@bhelgaas/).
+		{"AER's severity alone", "[    1.579028] pcieport 10000:e0:06.0: AER: Corrected\nerror received: 10000:e1:00.0\n",
+			kernlog.AERReceived, "[    1.579028] pcieport 10000:e0:06.0: AER: Corrected error received: 10000:e1:00.0", 2},
+		{"AER's tag alone", "  [    1.579028] pcieport 10000:e0:06.0: AER:\nCorrected error received: 10000:e1:00.0\n",
+			kernlog.AERReceived, "[    1.579028] pcieport 10000:e0:06.0: AER: Corrected error received: 10000:e1:00.0", 2},
+		// A failure word across the break, and a line ending in "to"
+		// (https://lore.kernel.org/all/20190715071149.GA24206@nasledov.com/).
+		{"a failure word across the break", "[ 0.942706] nvme nvme1: ignoring ctrl due to duplicate\nsubnqn\n(nqn.2018-05.com.example:nvme:nvm-subsystem-OUI00E04C).\n",
+			kernlog.DriverError, "[ 0.942706] nvme nvme1: ignoring ctrl due to duplicate subnqn (nqn.2018-05.com.example:nvme:nvm-subsystem-OUI00E04C).", 3},
+		{"a line ending in to", "[ 0.942706] nvme nvme1: ignoring ctrl due to\nduplicate subnqn\n(nqn.2018-05.com.example:nvme:nvm-subsystem-OUI00E04C).\n",
+			kernlog.DriverError, "[ 0.942706] nvme nvme1: ignoring ctrl due to duplicate subnqn (nqn.2018-05.com.example:nvme:nvm-subsystem-OUI00E04C).", 3},
+		// The host memory buffer's limit is still to come (https://github.com/raspberrypi/linux/issues/7445).
+		{"the HMB limit cut off", "nvme nvme0: min host memory (64 MiB) above\nlimit (32 MiB).\n",
+			kernlog.HostMemoryBuffer, "nvme nvme0: min host memory (64 MiB) above limit (32 MiB).", 2},
+		// The timeout line cut before its queue's number, or before its
+		// opcode (https://lore.kernel.org/all/CABXGCsMd_xv8jPDF_sFYhwd8GtANZ23nbaSJuCxQRO7cjPtgWg@mail.gmail.com/).
+		{"before the queue's number", "nvme nvme0: I/O tag 960 (33c0) opcode 0x2 (I/O Cmd) QID\n7 timeout,\naborting req_op:READ(0) size:16384\n",
+			kernlog.IOTimeout, "nvme nvme0: I/O tag 960 (33c0) opcode 0x2 (I/O Cmd) QID 7 timeout, aborting req_op:READ(0) size:16384", 3},
+		{"before the opcode", "nvme nvme0: I/O tag 960 (33c0) opcode\n0x2 (I/O Cmd) QID 7 timeout,\naborting req_op:READ(0) size:16384\n",
+			kernlog.IOTimeout, "nvme nvme0: I/O tag 960 (33c0) opcode 0x2 (I/O Cmd) QID 7 timeout, aborting req_op:READ(0) size:16384", 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			l, err := kernlog.ReadString(tc.log, kernlog.Options{})
@@ -147,10 +173,47 @@ func TestNotJoined(t *testing.T) {
 	require.Len(t, l.Incidents, 1)
 	assert.Equal(t, 1, l.Incidents[0].Events[0].EndLine)
 
+	// AER's set-up line cut is no failure either (https://lore.kernel.org/all/20211115212050.GA1588607@bhelgaas/).
+	l, err = kernlog.ReadString("[    1.486704] pcieport 10000:e0:06.0: AER: enabled with\nIRQ 146\n", kernlog.Options{})
+	require.NoError(t, err)
+	assert.Empty(t, l.Incidents)
+	assert.Empty(t, l.Unread)
+
 	// A message wrapped over more lines than MaxWrapLines keeps the first ones.
 	long := "[  1.000000] nvme nvme0: controller is down; will reset:\n" + strings.Repeat("x,\n", kernlog.MaxWrapLines+5)
 	l, err = kernlog.ReadString(long, kernlog.Options{})
 	require.NoError(t, err)
 	require.Len(t, l.Incidents, 1)
 	assert.Equal(t, kernlog.MaxWrapLines, l.Incidents[0].Events[0].EndLine)
+}
+
+// TestWrappedAmongBareLines reads AER's lines wrapped at 60 columns in a
+// log where some wrapped lines stayed apart ("support [AER]" has a keyword
+// and completes nothing), so that not every held line had a stamp: a
+// severity or a tag with its message on the next line still joins, and
+// AER's set-up line cut is no failure
+// (https://lore.kernel.org/all/20211115212050.GA1588607@bhelgaas/, wrapped
+// again by TestThreadsInEveryShape).
+func TestWrappedAmongBareLines(t *testing.T) {
+	const log = "  [    0.410076] acpi PNP0A08:00: _OSC: platform does not\n" +
+		"support [AER]\n" +
+		"  [    1.569083] nvme nvme0: pci function 10000:e1:00.0\n" +
+		"  [    1.579028] pcieport 10000:e0:06.0: AER: Corrected\n" +
+		"error received: 10000:e1:00.0\n" +
+		"  [    1.591509] pcieport 10000:e0:06.0: AER:\n" +
+		"Corrected error received: 10000:e1:00.0\n" +
+		"[    1.486704] pcieport 10000:e0:06.0: AER: enabled with\n" +
+		"IRQ 146\n"
+	l, err := kernlog.ReadString(log, kernlog.Options{})
+	require.NoError(t, err)
+	assert.Empty(t, l.Unread)
+	require.Len(t, l.Incidents, 1)
+	var raws []string
+	for _, e := range l.Incidents[0].Events {
+		raws = append(raws, e.Raw)
+	}
+	assert.Equal(t, []string{
+		"[    1.579028] pcieport 10000:e0:06.0: AER: Corrected error received: 10000:e1:00.0",
+		"[    1.591509] pcieport 10000:e0:06.0: AER: Corrected error received: 10000:e1:00.0",
+	}, raws)
 }
