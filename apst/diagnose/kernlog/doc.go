@@ -18,8 +18,8 @@
 //     T64] nvme ...", "[   81.448128] [    C3] ...", "[T64]"), in dmesg, in
 //     syslog lines that keep the dmesg time and after a journal's prefix;
 //   - journalctl -k in the short, short-precise, short-monotonic, short-iso
-//     and short-full ("Tue 2026-12-01 10:00:00 UTC host kernel: ...")
-//     formats, with its "-- Boot 3f0c... --" separators (a new boot), -o cat
+//     short-full ("Tue 2026-12-01 10:00:00 UTC host kernel: ...") and
+//     short-unix ("1764583200.123456 host kernel: ...") formats, with its "-- Boot 3f0c... --" separators (a new boot), -o cat
 //     (bare messages), and -o json: one JSON object a line, of which only
 //     the kernel's records are read (_TRANSPORT or SYSLOG_IDENTIFIER
 //     "kernel"), their MESSAGE a string or an array of bytes, their time
@@ -31,11 +31,13 @@
 //     month is spelt in another language ("Mär 21", " 3月 13"; a month
 //     Read does not know leaves the date out, Timestamp.NoDate);
 //   - a bare "kernel: nvme ...", after a time of day ("07:45:58 kernel:
-//     ..."), an ISO time or the dmesg time;
+//     ..."), an ISO time or the dmesg time, or after a host's name alone
+//     (a journal line with its time cut off: "thinkpad kernel: ...");
 //   - /dev/kmsg records ("6,1234,5678901,-,caller=T64;message");
 //   - all of these indented, with tabs or CRLF line ends, quoted ("> ",
-//     ">> >") as in a reply mail or a bug report, or made bold in Markdown
-//     ("**...**");
+//     ">> >") as in a reply mail or a bug report, made bold in Markdown
+//     ("**...**"), or inside a forum's BBCode pasted raw ("[code][
+//     12.345678] ...[/code]");
 //   - and wrapped by a mail client or a bug tracker at 72 to 80 columns. A
 //     physical line that cannot start a message (it has no time stamp or
 //     prefix of its own and does not read as the start of a kernel message:

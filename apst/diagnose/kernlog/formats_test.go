@@ -71,6 +71,19 @@ func init() {
 		"quoted at depth": func(d time.Duration, msg string) string {
 			return fmt.Sprintf(">> > [%12.6f] %s", d.Seconds(), msg)
 		},
+		// journalctl -o short-unix (systemd's journalctl(1), "short-unix").
+		"journalctl -o short-unix": func(d time.Duration, msg string) string {
+			w := bootWall.Add(d)
+			return fmt.Sprintf("%d.%06d thinkpad kernel: %s", w.Unix(), w.Nanosecond()/1000, msg)
+		},
+		// A forum's BBCode pasted raw around the block's lines.
+		"BBCode": func(d time.Duration, msg string) string {
+			return fmt.Sprintf("[code][%12.6f] %s[/code]", d.Seconds(), msg)
+		},
+		// A journal line with its time cut off ("cut -d' ' -f4-").
+		"host kernel:": func(d time.Duration, msg string) string {
+			return "thinkpad kernel: " + msg
+		},
 	} {
 		shapes[name] = f
 	}

@@ -96,6 +96,11 @@ func splitLine(line string) split {
 		if t, n, ok := parseLocalSyslogTime(s); ok {
 			return fromProgram(t, strings.TrimLeft(s[n:], " \t"), true)
 		}
+		// journalctl -o short-unix: "1714723872.123456 host kernel: ...".
+		if t, n, ok := parseUnixStamp(s); ok {
+			ts.Wall, ts.HasWall = t, true
+			return fromProgram(ts, strings.TrimLeft(s[n:], " \t"), true)
+		}
 		return split{msg: s, kernel: !programTag(s)}
 	case len(s) > 15 && isMonth(s[:3]) && s[3] == ' ':
 		// syslog and journalctl short: "Dec  1 10:00:00[.123456] host kernel: ...".
@@ -119,12 +124,48 @@ func splitLine(line string) split {
 			ts, m = withInnerMono(ts, strings.TrimLeft(m, " \t"))
 			return split{ts: ts, msg: afterCaller(m), kernel: true}
 		}
+		// "host kernel: nvme ...": a journal or syslog line with its time
+		// cut off (cut -d' ' -f4-, or a viewer's column).
+		if host, m, ok := strings.Cut(s, " "); ok && strings.HasPrefix(m, "kernel: ") && hostName(host) {
+			ts, m = withInnerMono(ts, strings.TrimLeft(m[len("kernel: "):], " \t"))
+			return split{ts: ts, msg: afterCaller(m), kernel: true}
+		}
 		// A localised syslog or journal month: "Mär 21 22:57:44 host kernel:".
 		if t, n, ok := parseLocalSyslogTime(s); ok {
 			return fromProgram(t, strings.TrimLeft(s[n:], " \t"), true)
 		}
 	}
 	return split{msg: s, kernel: !programTag(s)}
+}
+
+// parseUnixStamp parses journalctl -o short-unix's time, seconds since
+// the epoch with their microseconds ("1714723872.123456"), and a blank
+// after it; n is its length.
+func parseUnixStamp(s string) (t time.Time, n int, ok bool) {
+	sec, rest := digitsPrefix(s)
+	if len(sec) < 9 || len(sec) > 11 || len(rest) < 2 || rest[0] != '.' {
+		return time.Time{}, 0, false
+	}
+	frac, rest := digitsPrefix(rest[1:])
+	if len(frac) != 6 || len(rest) == 0 || rest[0] != ' ' {
+		return time.Time{}, 0, false
+	}
+	return time.Unix(int64(atoi(sec)), int64(atoi(frac))*1000).UTC(), len(sec) + 1 + len(frac), true
+}
+
+// hostName reports whether a word can be a host's name as syslog writes
+// it: letters, digits, dots, hyphens and underscores.
+func hostName(w string) bool {
+	if w == "" || len(w) > 64 {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || isDigit(c) || c == '.' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // parseDelta parses dmesg -H's "+0.000009" (or, under some locales,
@@ -239,11 +280,20 @@ func cleanLine(s string) string {
 		switch first, last := s[0], s[len(s)-1]; {
 		case first == ' ' || first == '\t' || first == '>' || first == '`' || first == '*':
 		case last == ' ' || last == '\t' || last == '\r' || last == '\n' || last == '`' || last == '*' || last == '\\':
+		case first == '[' && len(s) > 6 && (s[1] == 'c' || s[1] == 'C'), last == ']' && codeTag(s, true):
 		default:
 			return s
 		}
 	}
 	s = unquote(s)
+	// A forum's BBCode around a pasted block: "[code][   12.3] nvme ..."
+	// and "...[/code]".
+	if codeTag(s, false) {
+		s = s[len("[code]"):]
+	}
+	if codeTag(s, true) {
+		s = s[:len(s)-len("[/code]")]
+	}
 	for len(s) > 0 && (s[0] == '`' || s[0] == '*' && len(s) > 1 && s[1] == '*') {
 		if s[0] == '*' {
 			s = s[2:]
@@ -262,6 +312,15 @@ func cleanLine(s string) string {
 			return strings.TrimRight(s, " \t")
 		}
 	}
+}
+
+// codeTag reports whether s starts with BBCode's "[code]" (or, with end,
+// ends with "[/code]"), in either case.
+func codeTag(s string, end bool) bool {
+	if end {
+		return len(s) >= 7 && strings.EqualFold(s[len(s)-7:], "[/code]")
+	}
+	return len(s) >= 6 && strings.EqualFold(s[:6], "[code]")
 }
 
 // unquote strips indentation and e-mail or Markdown quoting ("> ", ">>").

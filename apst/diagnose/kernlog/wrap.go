@@ -293,6 +293,9 @@ func cleanBytes(b []byte) []byte {
 	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '>') {
 		b = b[1:]
 	}
+	if len(b) >= 6 && b[0] == '[' && b[1]|0x20 == 'c' && codeTag(string(b[:6]), false) {
+		b = b[6:] // a forum's BBCode: "[code][   12.3] ..."
+	}
 	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
 		b = b[:len(b)-1]
 	}
@@ -413,11 +416,18 @@ func stampedBytes(c []byte) bool {
 	case isDigit(ch):
 		return len(c) >= 19 && c[4] == '-' && c[7] == '-' && c[13] == ':' ||
 			len(c) >= 8 && c[2] == ':' && c[5] == ':' ||
-			kmsgLike(c) || syslogLike(c)
+			kmsgLike(c) || syslogLike(c) || unixLike(c)
 	}
 	return bytes.HasPrefix(c, []byte("kernel:")) || bytes.HasPrefix(c, []byte("kern ")) || bytes.HasPrefix(c, []byte("kern:")) ||
 		len(c) > 5 && isWeekday(string(c[:3])) && c[3] == ' ' && isDigit(c[4]) ||
-		syslogLike(c)
+		syslogLike(c) || hostKernel(c)
+}
+
+// hostKernel reports whether c starts with a host's name and "kernel: ", a
+// journal line with its time cut off.
+func hostKernel(c []byte) bool {
+	sp := bytes.IndexByte(c[:min(len(c), 66)], ' ')
+	return sp > 0 && bytes.HasPrefix(c[sp+1:], []byte("kernel: ")) && hostName(string(c[:sp]))
 }
 
 // bracketStamp reports whether c starts with a dmesg time ("[
@@ -442,6 +452,16 @@ func bracketStamp(c []byte) bool {
 		return i < len(c) && (c[i] == '.' || c[i] == ',')
 	}
 	return false
+}
+
+// unixLike reports whether c starts with journalctl -o short-unix's time:
+// "1714723872.123456 ".
+func unixLike(c []byte) bool {
+	i := 0
+	for i < len(c) && i < 12 && isDigit(c[i]) {
+		i++
+	}
+	return i >= 9 && i < len(c) && c[i] == '.'
 }
 
 // kmsgLike reports whether c starts as a /dev/kmsg record: "6,1234,".
