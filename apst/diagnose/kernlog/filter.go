@@ -10,7 +10,7 @@ import (
 var keywords = []string{
 	"nvme", "AER", "PCIe Bus Error", "power state", "Slot(", "Linux version ", "ommand line: ",
 	"PM: ", "sleep state", "ASPM", "nobody cared", "Disabling IRQ",
-	"DMAR: [", "IO_PAGE_FAULT", "WARNING: CPU: ", "BUG", "RW1C",
+	"DMAR: [", "IO_PAGE_FAULT", "WARNING: CPU: ", "BUG", "RW1C", "Restarting tasks",
 }
 
 // hasKeyword reports whether a message holds one of keywords.
@@ -33,9 +33,10 @@ func interestingBytes(b []byte) bool {
 
 // scanLine finds in a raw line a keyword and a PCI address. It looks for
 // each keyword only at the places of one of its rarer bytes ("nvme" and
-// "Linux version" at each 'v', "AER", "Disabling IRQ", "DMAR: [" and
-// "RW1C" at each 'R', "BUG", "WARNING: CPU: " and "IO_PAGE_FAULT" at each
-// 'G', "PM: " and "ASPM" at each 'M', "power state" at each 'w', and
+// "Linux version" at each 'v', "AER", "Disabling IRQ", "DMAR: [", "RW1C"
+// and "Restarting tasks" at each 'R', "BUG", "WARNING: CPU: " and
+// "IO_PAGE_FAULT" at each 'G', "PM: " and "ASPM" at each 'M', "power
+// state" at each 'w', and
 // those that end in a colon, and PCI addresses, at the colons): six
 // vectorised IndexByte passes over the line, where a search for each
 // keyword would take a dozen. The lines of
@@ -49,7 +50,7 @@ func scanLine(b []byte) (keyword, pci bool) {
 			before(b, i, "de") && at(b, i, "vice inaccessible")
 	}) || anchored(b, 'R', func(i int) bool {
 		return before(b, i, "AE") || before(b, i, "Disabling I") && at(b, i, "RQ") ||
-			before(b, i, "DMA") && at(b, i+1, ": [") || at(b, i, "RW1C")
+			before(b, i, "DMA") && at(b, i+1, ": [") || at(b, i, "RW1C") || at(b, i, "Restarting tasks")
 	}) || anchored(b, 'G', func(i int) bool {
 		return before(b, i, "BU") || before(b, i, "WARNIN") && at(b, i+1, ": CPU: ") || before(b, i, "IO_PA") && at(b, i+1, "E_FAULT")
 	}) || anchored(b, 'M', func(i int) bool {

@@ -57,6 +57,14 @@ func TestSleepKinds(t *testing.T) {
 		{"https://github.com/zen-kernel/zen-kernel/issues/264", "നവം 27 11:06:53 archie kernel: ACPI: PM: Waking up from system sleep state S3", kernlog.Event{Kind: kernlog.SuspendExit, Mode: "S3"}},
 		{"https://github.com/NixOS/nixpkgs/issues/7271", "Apr 08 17:10:11 lucy kernel: ACPI: Waking up from system sleep state S3", kernlog.Event{Kind: kernlog.SuspendExit, Mode: "S3"}},
 		{mintHib, "May 20 15:39:06 dellfvw kernel: PM: hibernation exit", kernlog.Event{Kind: kernlog.SuspendExit, Mode: "hibernation"}},
+		// 4.x kernels' lines (kernel/power/suspend.c, kernel/power/process.c),
+		// as a 4.2.0-41-generic syslog posted to a forum on 2016-07-11 and
+		// a 14.04 one show them.
+		{"a 4.2 syslog", "Jul 11 00:18:51 Charon kernel: [49741.274628] PM: Finishing wakeup.", kernlog.Event{Kind: kernlog.SuspendExit}},
+		{"a 4.2 syslog", "Jul 11 00:18:51 Charon kernel: [49741.274632] Restarting tasks ... done.", kernlog.Event{Kind: kernlog.SuspendExit}},
+		{"a 14.04 syslog", "Jan 10 14:26:00 ross-Laptop kernel: [99422.101415] PM: Syncing filesystems ... done.", kernlog.Event{Kind: kernlog.SuspendEntry}},
+		{"a 14.04 syslog", "Jan 10 14:26:00 ross-Laptop kernel: [99422.146214] PM: Entering mem sleep", kernlog.Event{Kind: kernlog.SuspendEntry, Mode: "mem"}},
+		{"6.16's spelling", "[  120.000000] Restarting tasks: Done", kernlog.Event{Kind: kernlog.SuspendExit}},
 		{"6.x's pr_fmt", "[   34.435645] PM: hibernation: hibernation exit", kernlog.Event{Kind: kernlog.SuspendExit, Mode: "hibernation"}},
 		// PM errors: the phase, the errno, the function when named.
 		{amd, "[ 95.332909] PM: dpm_run_callback(): pci_pm_resume+0x0/0xe0 returns -16", kernlog.Event{Kind: kernlog.PMError, Phase: "resume", Errno: -16}},

@@ -24,6 +24,15 @@ func parseSleep(e *Event, msg, body string) bool {
 		e.Mode = state[:2]
 		return true
 	}
+	if strings.HasPrefix(msg, "Restarting tasks") && (strings.HasSuffix(msg, "done.") || strings.HasSuffix(msg, "Done")) {
+		// The freezer thawing tasks after a resume (kernel/power/process.c,
+		// "Restarting tasks ... done.", "Restarting tasks: Done" in later
+		// kernels): the line an excerpt keeps when the PM core's own are
+		// cut off.
+		e.Kind = SuspendExit
+		e.Driver, e.Device, e.PCI, e.Controller, e.Disk = "", "", "", "", ""
+		return true
+	}
 	i := strings.Index(msg, "PM: ")
 	if i < 0 {
 		return false
@@ -42,9 +51,17 @@ func parseSleep(e *Event, msg, body string) bool {
 				e.Mode = w
 			}
 		}
+	case strings.HasPrefix(pm, "Syncing filesystems"):
+		// 4.x kernels' "PM: Syncing filesystems ... done."
+		// (kernel/power/suspend.c).
+		e.Kind = SuspendEntry
+	case enteringSleep(pm) != "":
+		// 4.x kernels' "PM: Entering mem sleep".
+		e.Kind, e.Mode = SuspendEntry, enteringSleep(pm)
 	case strings.HasPrefix(pm, "hibernation entry"):
 		e.Kind, e.Mode = SuspendEntry, "hibernation"
-	case strings.HasPrefix(pm, "suspend exit"), strings.HasPrefix(pm, "resume devices took"), strings.HasPrefix(pm, "resume of devices complete"):
+	case strings.HasPrefix(pm, "suspend exit"), strings.HasPrefix(pm, "resume devices took"), strings.HasPrefix(pm, "resume of devices complete"),
+		strings.HasPrefix(pm, "Finishing wakeup"):
 		e.Kind = SuspendExit
 	case strings.HasPrefix(pm, "hibernation exit"):
 		e.Kind, e.Mode = SuspendExit, "hibernation"
@@ -115,4 +132,17 @@ func parenthesised(s string) string {
 		return ""
 	}
 	return in
+}
+
+// enteringSleep returns the mode of "Entering mem sleep", or "".
+func enteringSleep(pm string) string {
+	w, ok := strings.CutPrefix(pm, "Entering ")
+	if !ok {
+		return ""
+	}
+	m, rest, ok := strings.Cut(w, " ")
+	if !ok || !strings.HasPrefix(rest, "sleep") || m == "" {
+		return ""
+	}
+	return m
 }
