@@ -211,3 +211,61 @@ func TestReleaseTextWithParsedRelease(t *testing.T) {
 		}
 	}
 }
+
+// The PCI core names a device D3cold whenever its config space reads all
+// ones (drivers/pci/pci.c: pci_update_current_state and pci_power_up), so
+// a D3cold line that the driver's reset runs into, with nothing before
+// it, says the device was gone when the reset began: powered off, or off
+// the bus with its link. It is no longer "likely D3cold" alone; after a
+// system sleep, or before the controller-down it caused, it still speaks
+// for its layer. The lines are the kernel's formats.
+func TestD3coldFoundByTheReset(t *testing.T) {
+	const d3 = "[  812.104211] nvme 0000:03:00.0: Unable to change power state from D3cold to D0, device inaccessible\n"
+	for _, tc := range []struct {
+		name, log string
+		first     []diagnose.Layer
+		likely    bool
+	}{
+		{
+			name:  "the reset runs into it",
+			log:   d3 + "[  812.108530] nvme nvme0: Disabling device after reset failure: -19\n",
+			first: []diagnose.Layer{diagnose.LayerLink, diagnose.LayerD3cold},
+		},
+		{
+			name:  "the probe runs into it",
+			log:   d3 + "[  812.108530] nvme nvme0: Removing after probe failure status: -19\n",
+			first: []diagnose.Layer{diagnose.LayerLink, diagnose.LayerD3cold},
+		},
+		{
+			name:   "alone: the device did not come back",
+			log:    d3,
+			first:  []diagnose.Layer{diagnose.LayerD3cold},
+			likely: true,
+		},
+		{
+			name: "after a system sleep",
+			log: "[  811.002113] PM: suspend exit\n" + d3 +
+				"[  812.108530] nvme nvme0: Disabling device after reset failure: -19\n",
+			first:  []diagnose.Layer{diagnose.LayerSuspend},
+			likely: true,
+		},
+		{
+			name: "found in D3cold, then the controller-down it caused",
+			log: d3 + "[  812.105000] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff\n" +
+				"[  812.108530] nvme nvme0: Removing after probe failure status: -19\n",
+			first: []diagnose.Layer{diagnose.LayerD3cold},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, err := kernlog.ReadString(tc.log, kernlog.Options{})
+			require.NoError(t, err)
+			d := diagnose.Diagnose(diagnose.Input{Log: l})
+			assert.Equal(t, tc.first, firstOf(&d), d.Summary)
+			if tc.likely {
+				assert.Equal(t, diagnose.Likely, d.Causes[0].Likelihood, d.Summary)
+			} else {
+				assert.NotEqual(t, diagnose.Likely, d.Causes[0].Likelihood, d.Summary)
+			}
+		})
+	}
+}

@@ -142,6 +142,9 @@ func linkCause(s *signals) builder {
 	if s.linkDown != nil {
 		b.sign(3, logLine(s.linkDown, "the port above the drive reported the link down: the drive left the bus"))
 	}
+	if e := s.goneAtReset(); e != nil {
+		b.proLine(2, logLine(e, "the device was gone from the bus when the driver reset it (config space read all ones, the reset gave up with -19): a link that went down reads so, as does a device that lost its power"))
+	}
 	switch {
 	case len(s.aerUncorr) > 0:
 		b.sign(3, logLine(&s.aerUncorr[0], fmt.Sprintf("%d uncorrected AER error report(s) for the drive's link", len(s.aerUncorr))))

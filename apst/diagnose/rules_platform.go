@@ -17,7 +17,7 @@ func platformCause(s *signals) builder {
 	b.tried(s, []string{"iommu", "amd_iommu", "intel_iommu"}, []string{"off", "soft", "pt"}, 8, 2, "the IOMMU setting stopped the failures")
 	b.tried(s, []string{"kernel", "bios"}, nil, 8, 3, "another kernel or BIOS stopped the failures")
 	if len(s.polled) > 0 {
-		b.sign(4, logLine(&s.polled[0], fmt.Sprintf("%d command(s) timed out although they had completed: the driver found them by polling, so the interrupt was lost (MSI, an IOMMU or interrupt remapping, a platform quirk), not the drive", len(s.polled))))
+		b.sign(4, logLine(&s.polled[0], fmt.Sprintf("%d command(s) timed out although they had completed: the driver found them by polling, so the interrupt was lost on its way: MSI, an IOMMU or interrupt remapping, a platform quirk (a drive whose own MSI fails reads the same, far less often)", len(s.polled))))
 	}
 	if s.lostIRQ != nil {
 		b.sign(3, logLine(s.lostIRQ, "the kernel disabled an interrupt nobody handled: interrupt routing is broken"))

@@ -14,6 +14,8 @@ func d3coldCause(s *signals) builder {
 		b.Against = append(b.Against, logLine(s.resume, "the PCI core printed this after the controller had already stopped answering (see the earlier controller-down or link-down): reading the power state of a device that has left the bus, a consequence, not the cause"))
 	case s.resume != nil && s.resume.FromState == "D3cold" && len(s.others) > 0:
 		b.proLine(2, logLine(s.resume, fmt.Sprintf("the device could not be brought back from D3cold, and %d other function(s) failed the same way at the same time: something they share", len(s.others))))
+	case s.goneAtReset() != nil:
+		b.proLine(2, logLine(s.resume, "the device read all ones when the driver's reset powered it up, and the reset gave up (-19): it was powered off and did not return, or it was already off the bus (the PCI core names any device that reads all ones D3cold)"))
 	case s.resume != nil && s.resume.FromState == "D3cold":
 		b.sign(4, logLine(s.resume, "the device could not be brought back from D3cold: its power was removed and it did not return"))
 	}

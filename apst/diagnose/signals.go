@@ -541,6 +541,31 @@ func near(a, b *kernlog.Event) bool {
 	return a.Line-b.Line <= 5 && b.Line-a.Line <= 5
 }
 
+// goneAtReset returns the D3cold resume failure that the driver's own
+// reset ran into, when no failure before it is in the log: the line is
+// followed at once by the reset or probe giving up with -19 (ENODEV,
+// nvme-pci's answer when the device reads all ones), with no
+// controller-down between (one after the line would say the device was
+// found in D3cold first) and no system sleep before it. The PCI core names a device D3cold whenever its
+// config space reads all ones (drivers/pci/pci.c: pci_update_current_state
+// and pci_power_up record PCI_D3cold on an all-ones PMCSR), so such a
+// line says the device was already gone when the reset began: powered
+// off, or off the bus with its link. The failure that started the reset
+// is not in the log.
+func (s *signals) goneAtReset() *kernlog.Event {
+	r := s.resume
+	if r == nil || r.FromState != "D3cold" || s.removedFirst || s.onResume != nil || s.reset == nil || s.down != nil {
+		return nil
+	}
+	if s.reset.Errno != -19 || s.reset.Line < r.Line || !near(s.reset, r) {
+		return nil
+	}
+	if s.reset.Kind != kernlog.ResetFailure && s.reset.Kind != kernlog.ProbeFailure {
+		return nil
+	}
+	return r
+}
+
 // gone reports that the device dropped off the bus: PCI_STATUS all ones
 // (or unreadable) when the controller went down.
 func (s *signals) gone() bool { return s.down != nil && s.down.Gone() }

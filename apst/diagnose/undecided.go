@@ -68,10 +68,20 @@ func decide(s *signals, d *Diagnosis, sure map[Layer]bool) {
 // of them alone, for the layer whose test is cheaper (in the order of
 // separators), and never one already tried.
 func separate(s *signals, a, b Layer) *Test {
+	// The layers themselves first, then their groups: a link that went
+	// down is told from D3cold by D3cold's own test, not by ASPM's.
+	order := make([]Layer, 0, 2*len(separatorOrder))
 	for _, l := range separatorOrder {
-		if l != a.Group() && l != b.Group() && l != a && l != b {
-			continue
+		if l == a || l == b {
+			order = append(order, l)
 		}
+	}
+	for _, l := range separatorOrder {
+		if (l == a.Group() || l == b.Group()) && l != a && l != b {
+			order = append(order, l)
+		}
+	}
+	for _, l := range order {
 		t := separators[l]
 		if t.Setting != "" {
 			name, value, _ := strings.Cut(t.Setting, "=")
