@@ -36,8 +36,9 @@
 //   - /dev/kmsg records ("6,1234,5678901,-,caller=T64;message");
 //   - all of these indented, with tabs or CRLF line ends, quoted ("> ",
 //     ">> >") as in a reply mail or a bug report, made bold in Markdown
-//     ("**...**"), or inside a forum's BBCode pasted raw ("[code][
-//     12.345678] ...[/code]");
+//     ("**...**"), or inside a forum's BBCode code tags pasted raw
+//     (the opening tag before the first line's time, the closing one
+//     after its message);
 //   - and wrapped by a mail client or a bug tracker at 72 to 80 columns. A
 //     physical line that cannot start a message (it has no time stamp or
 //     prefix of its own and does not read as the start of a kernel message:
