@@ -12,8 +12,10 @@
 //   - dmesg ("[   12.345678] nvme nvme0: ..."), dmesg -T ("[Tue Dec  1
 //     10:00:00 2026] ..."), dmesg -H ("[Sep12 13:16] ..." then "[
 //     +0.000009] ..." after each line, the times added up), dmesg -x
-//     ("kern  :err   : [...] ..."), dmesg --time-format=iso, a printk level
-//     ("<3>[...] ...");
+//     ("kern  :err   : [...] ..."), dmesg --time-format=iso, dmesg --json
+//     (a record over lines: its "msg" is read as the line dmesg prints,
+//     with the record's "time", and that line is the event's Raw), a
+//     printk level ("<3>[...] ...");
 //   - printk caller ids after the time, attached or apart ("[   81.448128][
 //     T64] nvme ...", "[   81.448128] [    C3] ...", "[T64]"), in dmesg, in
 //     syslog lines that keep the dmesg time and after a journal's prefix;

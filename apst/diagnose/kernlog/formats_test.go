@@ -76,6 +76,12 @@ func init() {
 			w := bootWall.Add(d)
 			return fmt.Sprintf("%d.%06d thinkpad kernel: %s", w.Unix(), w.Nanosecond()/1000, msg)
 		},
+		// dmesg --json (util-linux 2.38+; the layout of util-linux's
+		// tests/expected/dmesg/json and cid-json): a record over lines.
+		"dmesg --json": func(d time.Duration, msg string) string {
+			m, _ := json.Marshal(msg)
+			return fmt.Sprintf("      },{\n         \"pri\": 4,\n         \"time\": %12.6f,\n         \"caller\": \"T64\",\n         \"msg\": %s", d.Seconds(), m)
+		},
 		// A forum's BBCode pasted raw around the block's lines.
 		"BBCode": func(d time.Duration, msg string) string {
 			return fmt.Sprintf("[code][%12.6f] %s[/code]", d.Seconds(), msg)

@@ -295,7 +295,11 @@ type state struct {
 	humanOn bool
 	prevAt  Timestamp // human at prev
 	bootID  string    // _BOOT_ID of the last journal JSON record
-	fresh   bool      // a journal boot separator passed and nothing since
+	// jsonTime is the "time" of the dmesg --json record being read, for
+	// its "msg".
+	jsonTime   []byte
+	jsonTimeOn bool
+	fresh      bool // a journal boot separator passed and nothing since
 
 	links links // what the log says of controllers, functions, disks
 	// stamped is set once a line has a time stamp or log prefix, shaped
@@ -335,6 +339,12 @@ func (st *state) physical(b []byte) {
 		st.log.BinaryLines++
 		st.flush()
 		return
+	}
+	if len(b) > 8 && (b[0] == ' ' || b[0] == '"' || b[0] == '\t') {
+		var ok bool
+		if b, ok = st.dmesgJSON(b); ok && b == nil {
+			return
+		}
 	}
 	if len(b) > 1 && (st.humanOn || b[0] == '[' && b[1] >= 'A' || b[0] == ' ' || b[0] == '>' || b[0] == '\t') {
 		st.humanClock(b) // not for plain dmesg ("[   12.3]") or syslog lines
