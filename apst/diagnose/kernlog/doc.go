@@ -10,8 +10,11 @@
 // shapes to the same events as plain dmesg:
 //
 //   - dmesg ("[   12.345678] nvme nvme0: ..."), dmesg -T ("[Tue Dec  1
-//     10:00:00 2026] ..."), dmesg -H ("[Sep12 13:16] ..." then "[
-//     +0.000009] ..." after each line, the times added up), dmesg -x
+//     10:00:00 2026] ..."), dmesg -H ("[Sep12 13:16] ...", "[Dec 4 08:00]
+//     ..." early in a month, then "[  +0.000009] ..." after each line, the
+//     times added up), dmesg -d ("[   12.345678 <    0.000123>] ...", and
+//     --time-format=delta's "[<    0.000123>] ...", which dates nothing),
+//     dmesg -x
 //     ("kern  :err   : [...] ..."), dmesg --time-format=iso, dmesg --json
 //     (a record over lines: its "msg" is read as the line dmesg prints,
 //     with the record's "time", and that line is the event's Raw), a

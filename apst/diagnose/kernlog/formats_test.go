@@ -82,6 +82,16 @@ func init() {
 			m, _ := json.Marshal(msg)
 			return fmt.Sprintf("      },{\n         \"pri\": 4,\n         \"time\": %12.6f,\n         \"caller\": \"T64\",\n         \"msg\": %s", d.Seconds(), m)
 		},
+		// dmesg -d (--show-delta), alone, with -T, and
+		// --time-format=delta: the time since the line before in angle
+		// brackets (util-linux's tests/expected/dmesg/delta and
+		// timestamp-format-delta).
+		"dmesg -d": func(d time.Duration, msg string) string {
+			return fmt.Sprintf("[%12.6f <%12.6f>] %s", d.Seconds(), 0.000123, msg)
+		},
+		"dmesg -T -d": func(d time.Duration, msg string) string {
+			return fmt.Sprintf("[%s <%12.6f>] %s", bootWall.Add(d).Format("Mon Jan _2 15:04:05 2006"), 0.000123, msg)
+		},
 		// A forum's BBCode pasted raw around the block's lines.
 		"BBCode": func(d time.Duration, msg string) string {
 			return fmt.Sprintf("[code][%12.6f] %s[/code]", d.Seconds(), msg)

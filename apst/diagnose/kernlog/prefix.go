@@ -59,6 +59,15 @@ func splitLine(line string) split {
 			return split{msg: s, kernel: true}
 		}
 		inner := strings.TrimSpace(s[1:end])
+		if lt := strings.IndexByte(inner, '<'); lt >= 0 && strings.HasSuffix(inner, ">") {
+			// dmesg -d (--show-delta): "[  812.104211 <    0.000123>]", the
+			// time since the line before after the time; --time-format=delta
+			// alone: "[<    0.000123>]", no time at all.
+			inner = strings.TrimSpace(inner[:lt])
+			if inner == "" {
+				return split{msg: afterKernel(afterCaller(strings.TrimLeft(s[end+1:], " \t"))), kernel: true}
+			}
+		}
 		if d, ok := parseSeconds(inner); ok {
 			ts.Mono, ts.HasMono = d, true
 		} else if t, err := time.Parse("Mon Jan _2 15:04:05 2006", collapseSpaces(inner)); err == nil {
@@ -185,7 +194,13 @@ func parseHumanStamp(s string) (Timestamp, bool) {
 	for i < len(s) && !isDigit(s[i]) && s[i] != ' ' {
 		i++
 	}
-	day, rest := digitsPrefix(s[i:])
+	// util-linux prints it with strftime's "%b%e %H:%M": the day is
+	// padded with a blank ("Oct 4 06:51", "Oct14 06:51").
+	j := i
+	if j+1 < len(s) && s[j] == ' ' && isDigit(s[j+1]) && (j+2 >= len(s) || !isDigit(s[j+2])) {
+		j++
+	}
+	day, rest := digitsPrefix(s[j:])
 	if i == 0 || day == "" || len(day) > 2 || len(rest) != 6 || rest[0] != ' ' || rest[3] != ':' {
 		return Timestamp{}, false
 	}

@@ -34,6 +34,27 @@ func TestDmesgHuman(t *testing.T) {
 	assert.Zero(t, l.UnreadLines)
 }
 
+// dmesg -H on the first nine days of a month: util-linux's strftime
+// "%b%e %H:%M" pads the day with a blank ("[Dec 4 08:00]"); and
+// --time-format=delta, the time since the line before alone
+// ("[<    0.000123>]"), which dates nothing.
+func TestDmesgHumanEarlyInTheMonth(t *testing.T) {
+	l, err := kernlog.ReadString("[Dec 4 08:00] nvme nvme0: I/O 0 QID 4 timeout, aborting\n"+
+		"[  +0.000009] nvme nvme0: I/O 1 QID 4 timeout, aborting\n", kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 1)
+	start := time.Date(0, 12, 4, 8, 0, 0, 0, time.UTC)
+	assert.Equal(t, start, l.Incidents[0].Start.Wall)
+	assert.Equal(t, start.Add(9*time.Microsecond), l.Incidents[0].End.Wall)
+
+	l, err = kernlog.ReadString("[<    0.000000>] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10\n"+
+		"[<    0.004712>] nvme nvme0: Removing after probe failure status: -19\n", kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 1)
+	assert.Equal(t, map[kernlog.Kind]int{kernlog.ControllerDown: 1, kernlog.ProbeFailure: 1}, l.Incidents[0].Counts)
+	assert.True(t, l.Incidents[0].Start.IsZero())
+}
+
 // A syslog file a mail wrapped after each line's device prefix, and the
 // message on the next line starting with its own subsystem's prefix
 // (https://lore.kernel.org/all/CAO9zADza=73GsuzAcuyH-YfhS34qjkDtuJjGBReVGpfE6KN_ow@mail.gmail.com/).

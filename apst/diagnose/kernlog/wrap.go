@@ -443,8 +443,8 @@ func bracketStamp(c []byte) bool {
 		return false
 	}
 	switch ch := c[i]; {
-	case ch == '+' || ch >= 'A' && ch <= 'Z' || ch >= 0x80:
-		return true
+	case ch == '+' || ch == '<' || ch >= 'A' && ch <= 'Z' || ch >= 0x80:
+		return true // "<" is dmesg --time-format=delta's "[<    0.000123>]"
 	case isDigit(ch):
 		for i < len(c) && isDigit(c[i]) {
 			i++
