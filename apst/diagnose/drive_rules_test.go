@@ -74,3 +74,34 @@ func TestMediaErrorsConvictTheDrive(t *testing.T) {
 		})
 	}
 }
+
+// A drive that raises a Persistent Internal Error, and completions with a
+// command ID the host never issued: the drive's own word, and a controller
+// (or a DMA path) that mishandles command IDs. The lines are the kernel's
+// formats (drivers/nvme/host/core.c, nvme.h, pci.c).
+func TestDriveSaysItIsBroken(t *testing.T) {
+	for _, tc := range []struct {
+		name, log string
+		first     []diagnose.Layer
+	}{
+		{
+			name:  "persistent internal error",
+			log:   "[ 5123.104211] nvme nvme0: resetting controller due to persistent internal error\n",
+			first: []diagnose.Layer{diagnose.LayerFirmware, diagnose.LayerDrive},
+		},
+		{
+			name: "bogus completions",
+			log: "[  100.000000] nvme nvme0: request 0x3f genctr mismatch (got 0x1 expected 0x2)\n" +
+				"[  100.000100] nvme nvme0: invalid id 63 completed on queue 2\n",
+			first: []diagnose.Layer{diagnose.LayerPlatform, diagnose.LayerFirmware},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, err := kernlog.ReadString(tc.log, kernlog.Options{})
+			require.NoError(t, err)
+			d := diagnose.Diagnose(diagnose.Input{Log: l})
+			assert.Equal(t, tc.first, firstOf(&d), d.Summary)
+			require.NotNil(t, d.Separate, d.Summary)
+		})
+	}
+}

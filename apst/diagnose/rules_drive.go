@@ -50,6 +50,12 @@ func firmwareCause(s *signals) builder {
 	if s.newIDs != nil {
 		b.proLine(2, logLine(s.newIDs, "the drive reported other namespace identifiers than before: a firmware fault (the kernel quirks such drives with BOGUS_NID; a firmware update may fix it)"))
 	}
+	if s.persistErr != nil {
+		b.proLine(2, logLine(s.persistErr, "the drive raised a Persistent Internal Error (an asynchronous event of its own) and the kernel reset it: the drive's firmware says something inside it is broken; a firmware update fixes some such drives"))
+	}
+	if s.bogusCQE != nil {
+		b.proLine(2, logLine(s.bogusCQE, "a completion came back with a command identifier the host never issued: a controller whose firmware mishandles command IDs (the kernel quirks some with SKIP_CID_GEN), or a completion corrupted on its way"))
+	}
 	if s.reset != nil && s.reset.Kind == kernlog.ResetNotReady && s.reset.HasCSTS && s.reset.CSTS != 0xffffffff {
 		b.proLine(1, logLine(s.reset, "the controller answered but did not become ready after the reset"))
 	}
@@ -100,6 +106,9 @@ func driveCause(s *signals) builder {
 		// Vector Control lost its interrupts after a resume: the drive's
 		// own interrupts read like the platform's.
 		b.proLine(2, logLine(&s.polled[0], "the interrupt of a completed command was lost: some drives' MSI does not work (the kernel quirks such models with BROKEN_MSI), and then only another drive in this slot works"))
+	}
+	if s.persistErr != nil {
+		b.proLine(2, logLine(s.persistErr, "the drive reported a Persistent Internal Error: a drive whose internals failed reports it so, and when it repeats after a firmware update the drive is failing; back up what it holds"))
 	}
 	if s.reset != nil && s.reset.Kind == kernlog.ProbeFailure && s.down == nil && len(s.timeouts) == 0 && s.resume == nil {
 		b.proLine(1, logLine(s.reset, "the kernel gave up on the drive while bringing it up"))

@@ -22,6 +22,9 @@ func platformCause(s *signals) builder {
 	if s.lostIRQ != nil {
 		b.sign(3, logLine(s.lostIRQ, "the kernel disabled an interrupt nobody handled: interrupt routing is broken"))
 	}
+	if s.bogusCQE != nil {
+		b.proLine(2, logLine(s.bogusCQE, "a completion came back with a command identifier the host never issued: a completion corrupted on its way (DMA, an IOMMU) reads so, as does a controller that mishandles command IDs"))
+	}
 	if bits := s.busErrors(); bits != 0 {
 		b.sign(3, logLine(s.down, fmt.Sprintf("PCI_STATUS has error bits 0x%04x set (%s): the device's own bus transactions failed, as when its DMA reaches an address the host bridge or IOMMU does not map; its fatal status follows from that", bits, pciErrorNames(bits))))
 	}

@@ -43,6 +43,8 @@ type signals struct {
 	newIDs      *kernlog.Event  // "identifiers changed": a namespace came back as another
 	dupIDs      *kernlog.Event  // "Duplicate cntlid", "globally duplicate IDs for nsid": an identity claimed twice
 	probeErr    *kernlog.Event  // the driver core's "probe ... failed with error N"
+	persistErr  *kernlog.Event  // "resetting controller due to persistent internal error"
+	bogusCQE    *kernlog.Event  // a completion whose command ID the host never issued
 	// context of the log, not tied to the controller
 	// others are resume failures of other PCI functions at the same time
 	// as the drive's: a shared cause (the port, ASPM restore, the
@@ -440,6 +442,12 @@ func (s *signals) event(e *kernlog.Event) {
 	case kernlog.DriverError:
 		if s.probeErr == nil && e.Action == "probe failed" {
 			s.probeErr = e
+		}
+		if s.persistErr == nil && e.Action == kernlog.ActionPersistentError {
+			s.persistErr = e
+		}
+		if s.bogusCQE == nil && e.Action == kernlog.ActionBogusCompletion {
+			s.bogusCQE = e
 		}
 		if s.newIDs == nil && strings.Contains(e.Text, "identifiers changed") {
 			s.newIDs = e

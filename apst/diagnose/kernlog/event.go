@@ -126,6 +126,7 @@ const (
 	// "probe with driver nvme failed with error -12") is one too, with
 	// Action "probe failed" and its Errno.
 	DriverError Kind = "nvme-error"
+
 	// PlatformFault: the platform or the kernel failing around the drive,
 	// Action saying how: "iommu-fault" (the IOMMU blocked a device's DMA:
 	// "DMAR: [DMA Read NO_PASID] Request device [02:00.0] fault addr ...",
@@ -142,6 +143,19 @@ const (
 	// kernel/panic.c, lib/bug.c, kernel/watchdog.c, kernel/dma/swiotlb.c and
 	// drivers/pci/access.c.
 	PlatformFault Kind = "platform-fault"
+)
+
+// The Actions of a DriverError the reader knows, besides the driver core's
+// "probe failed".
+const (
+	// ActionPersistentError: "resetting controller due to persistent
+	// internal error", the drive reported a Persistent Internal Error.
+	ActionPersistentError = "persistent internal error"
+	// ActionBogusCompletion: a completion with a command identifier the
+	// host never issued ("request 0x3f genctr mismatch (got 0x1 expected
+	// 0x2)", "invalid id 63 completed on queue 2", "could not locate
+	// request for tag 0x3f").
+	ActionBogusCompletion = "bogus completion"
 )
 
 // Timestamp is the time a line carries: the seconds since boot of dmesg and

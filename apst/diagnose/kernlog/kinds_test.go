@@ -189,5 +189,17 @@ func TestPlatformFaultKinds(t *testing.T) {
 			kernlog.Event{Kind: kernlog.DriverError, Action: "probe failed", Errno: -4, PCI: "0000:01:00.0"}},
 		{"drivers/base/dd.c's shape before 6.3 (dev_warn of really_probe)", "[    2.600000] nvme: probe of 0000:01:00.0 failed with error -12",
 			kernlog.Event{Kind: kernlog.DriverError, Action: "probe failed", Errno: -12, PCI: "0000:01:00.0"}},
+		// nvme-core's reset on a drive's Persistent Internal Error event
+		// (drivers/nvme/host/core.c, nvme_handle_aer_persistent_error).
+		{"core.c's format", "[ 5123.104211] nvme nvme0: resetting controller due to persistent internal error",
+			kernlog.Event{Kind: kernlog.DriverError, Action: kernlog.ActionPersistentError, Controller: "nvme0"}},
+		// Completions with a command ID the host never issued (nvme.h's
+		// nvme_find_rq, nvme-pci's nvme_handle_cqe).
+		{"nvme.h's format", "[  100.000000] nvme nvme0: request 0x3f genctr mismatch (got 0x1 expected 0x2)",
+			kernlog.Event{Kind: kernlog.DriverError, Action: kernlog.ActionBogusCompletion, Controller: "nvme0"}},
+		{"pci.c's format", "[  100.000100] nvme nvme0: invalid id 63 completed on queue 2",
+			kernlog.Event{Kind: kernlog.DriverError, Action: kernlog.ActionBogusCompletion, Controller: "nvme0"}},
+		{"nvme.h's format", "[  100.000200] nvme nvme0: could not locate request for tag 0x3f",
+			kernlog.Event{Kind: kernlog.DriverError, Action: kernlog.ActionBogusCompletion, Controller: "nvme0"}},
 	})
 }

@@ -225,8 +225,20 @@ func parseController(e *Event, _, body string) bool {
 			return false
 		}
 		e.Kind, e.Errno = APSTFailed, atoi(m[1])
+	case strings.HasPrefix(body, "resetting controller due to persistent internal error"):
+		// The drive raised an asynchronous event, Error / Persistent
+		// Internal Error, and nvme-core resets it (core.c,
+		// nvme_handle_aer_persistent_error, since 6.2): the drive says it
+		// is broken.
+		e.Kind, e.Action = DriverError, ActionPersistentError
 	case strings.HasPrefix(body, "resetting controller"):
 		e.Kind = Reset
+	case strings.Contains(body, " genctr mismatch (got "), strings.HasPrefix(body, "invalid id ") && strings.Contains(body, " completed on queue "),
+		strings.HasPrefix(body, "could not locate request for tag "):
+		// A completion whose command identifier the host never issued
+		// (nvme.h's nvme_find_rq, nvme-pci's nvme_handle_cqe): the
+		// controller or the DMA that carried its completion got it wrong.
+		e.Kind, e.Action = DriverError, ActionBogusCompletion
 	case strings.HasPrefix(body, "frozen state error detected"):
 		e.Kind, e.Action = AERRecovery, "reset controller"
 	case strings.HasPrefix(body, "failure state error detected"):
