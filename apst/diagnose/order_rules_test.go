@@ -269,3 +269,26 @@ func TestD3coldFoundByTheReset(t *testing.T) {
 		})
 	}
 }
+
+// A host controller whose link never trained (a Raspberry Pi's brcm-pcie
+// prints "link down"): the drive was never seen, which is the link or
+// its power; an NVMe failure elsewhere in the log is still the one
+// diagnosed. The lines are the kernel's formats (pcie-brcmstb.c).
+func TestHostLinkNeverTrained(t *testing.T) {
+	const down = "[    1.134565] brcm-pcie 1000110000.pcie: link down\n"
+	l, err := kernlog.ReadString(down, kernlog.Options{})
+	require.NoError(t, err)
+	d := diagnose.Diagnose(diagnose.Input{Log: l})
+	assert.Equal(t, []diagnose.Layer{diagnose.LayerLink, diagnose.LayerPowerLoss}, firstOf(&d), d.Summary)
+	for _, c := range d.Causes {
+		for _, tst := range c.Tests {
+			assert.NotContains(t, tst.Command, "lspci -vvv -s", "no device to read")
+		}
+	}
+
+	l, err = kernlog.ReadString(down+"[  812.104211] nvme nvme0: I/O 123 QID 5 timeout, completion polled\n", kernlog.Options{})
+	require.NoError(t, err)
+	d = diagnose.Diagnose(diagnose.Input{Log: l})
+	assert.Equal(t, "nvme0", d.Controller)
+	assert.Equal(t, []diagnose.Layer{diagnose.LayerPlatform}, firstOf(&d), d.Summary)
+}

@@ -24,10 +24,15 @@ func powerLossCause(s *signals) builder {
 			b.con(1, src, fmt.Sprintf("%d unsafe shutdowns in %d power cycles", h.UnsafeShutdowns, h.PowerCycles))
 		}
 	}
+	if s.hostLinkDown() {
+		b.proLine(1, logLine(s.linkDown, "no device answered the host controller's link training: a drive without power (an unpowered HAT or adapter) never trains its link"))
+	}
 	if s.mmioDead() {
 		b.conLine(1, logLine(s.down, "config space still answered when the controller went down: the device had power"))
 	}
-	b.test("read unsafe_shutdowns now and again after the next drop-out: a rise means the drive lost power", "sudo nvme smart-log /dev/"+s.name(), "free")
+	if !s.hostLinkDown() {
+		b.test("read unsafe_shutdowns now and again after the next drop-out: a rise means the drive lost power", "sudo nvme smart-log /dev/"+s.name(), "free")
+	}
 	b.test("check the drive's supply: the 3.3 V rail of the M.2 slot or carrier board, an enclosure's power", "", "a multimeter or a swap of board or power supply")
 	return b
 }

@@ -139,7 +139,10 @@ func linkCause(s *signals) builder {
 	if s.gone() {
 		b.proLine(1, logLine(s.down, "config space reads all ones: the device is not answering on the bus"))
 	}
-	if s.linkDown != nil {
+	switch {
+	case s.hostLinkDown():
+		b.proLine(2, logLine(s.linkDown, "the PCIe host controller's link never trained: no device was seen behind it (a cable, adapter or HAT not seated, a link speed the wiring does not carry; or no power reaching the drive, or a dead drive)"))
+	case s.linkDown != nil:
 		b.sign(3, logLine(s.linkDown, "the port above the drive reported the link down: the drive left the bus"))
 	}
 	if e := s.goneAtReset(); e != nil {
@@ -172,7 +175,12 @@ func linkCause(s *signals) builder {
 		b.conLine(1, logLine(s.down, "config space still answered: the link was up"))
 	}
 	addr := s.addr()
-	b.test("read the link's state and error counters", "sudo lspci -vvv -s "+addr+"; cat "+devPath(addr)+"/aer_dev_correctable", "free: compare LnkSta with LnkCap (speed, width) and look for RxErr, BadTLP, BadDLLP")
+	if s.hostLinkDown() {
+		// No device to read: the connection itself is the test.
+		b.test("check the connection: the drive seated in its slot, the cable or ribbon of an adapter or HAT seated at both ends, the adapter's own power", "", "downtime")
+	} else {
+		b.test("read the link's state and error counters", "sudo lspci -vvv -s "+addr+"; cat "+devPath(addr)+"/aer_dev_correctable", "free: compare LnkSta with LnkCap (speed, width) and look for RxErr, BadTLP, BadDLLP")
+	}
 	if s.platform == persist.PlatformRaspberryPi {
 		b.configTest("a Raspberry Pi 5: run the external link at Gen 2 (the supported speed), if config.txt sets pciex1_gen=3", "dtparam=pciex1_gen=2", "the link's bandwidth halves (about 450 MB/s instead of 900)")
 	}

@@ -340,6 +340,9 @@ func (s *signals) pickIncident(l *kernlog.Log) {
 	if s.inc == nil {
 		s.pickCorrected(l)
 	}
+	if s.inc == nil && s.ctrl == "" && s.dev == "" {
+		s.pickHostLinkDown(l)
+	}
 	if s.inc == nil {
 		return
 	}
@@ -572,6 +575,31 @@ func (s *signals) goneAtReset() *kernlog.Event {
 		return nil
 	}
 	return r
+}
+
+// pickHostLinkDown chooses, in a log with no failure of any NVMe device,
+// the last incident in which a PCIe host controller's link never trained:
+// the drive behind it was never seen, the failure a user of a board with a
+// PCIe connector (a Raspberry Pi 5's, say) brings when the drive is not
+// detected.
+func (s *signals) pickHostLinkDown(l *kernlog.Log) {
+	for i := range l.Incidents {
+		in := &l.Incidents[i]
+		if in.Controller != "" || in.PCI != "" {
+			continue
+		}
+		for j := range in.Events {
+			if e := &in.Events[j]; e.Kind == kernlog.LinkDown && e.Action == "host link down" {
+				s.inc = in
+			}
+		}
+	}
+}
+
+// hostLinkDown reports a PCIe host controller whose link never trained
+// ("brcm-pcie 1000110000.pcie: link down"): the drive was never seen.
+func (s *signals) hostLinkDown() bool {
+	return s.linkDown != nil && s.linkDown.Action == "host link down"
 }
 
 // gone reports that the device dropped off the bus: PCI_STATUS all ones

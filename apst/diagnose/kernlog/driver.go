@@ -94,9 +94,10 @@ func failureWord(s string) bool {
 
 // benignPhrases are failure words in lines that report no failure: a
 // drive's shutdown time, the power states a function supports, AER being
-// set up, a reset that completed.
+// set up, a reset that completed, the PCI core still waiting for a
+// function ("not ready 1023ms after resume; waiting").
 var benignPhrases = []string{
-	"timeout set to", "PME# supported", "AER: enabled with", "reset done",
+	"timeout set to", "PME# supported", "AER: enabled with", "reset done", "; waiting",
 }
 
 func benign(s string) bool {

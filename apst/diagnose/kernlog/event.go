@@ -48,7 +48,12 @@ const (
 	// type=Physical Layer, (Receiver ID)" (Severity, Layer).
 	AERError Kind = "aer-error"
 	// LinkDown: pciehp's "Slot(N): Link Down" or "Card not present" on the
-	// port above the device.
+	// port above the device, a port whose link did not train after a
+	// reset or resume ("Data Link Layer Link Active not set in 1000 msec",
+	// Action "link not active"), or a host controller whose link never
+	// trained at all ("brcm-pcie 1000110000.pcie: link down", DesignWare's
+	// "Phy link never came up"; Action "host link down", no device: the
+	// drive was never seen).
 	LinkDown Kind = "link-down"
 	// IOError: a block-layer "I/O error, dev nvme0n1, sector ..." (Op; the
 	// older "blk_update_request: I/O error, ..." too), a buffer cache

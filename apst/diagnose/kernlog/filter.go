@@ -11,6 +11,7 @@ var keywords = []string{
 	"nvme", "AER", "PCIe Bus Error", "power state", "Slot(", "Linux version ", "ommand line: ",
 	"PM: ", "sleep state", "ASPM", "nobody cared", "Disabling IRQ",
 	"DMAR: [", "IO_PAGE_FAULT", "WARNING: CPU: ", "BUG", "RW1C", "Restarting tasks",
+	": link down", ": Phy link never came up",
 }
 
 // hasKeyword reports whether a message holds one of keywords.
@@ -36,7 +37,8 @@ func interestingBytes(b []byte) bool {
 // "Linux version" at each 'v', "AER", "Disabling IRQ", "DMAR: [", "RW1C"
 // and "Restarting tasks" at each 'R', "BUG", "WARNING: CPU: " and
 // "IO_PAGE_FAULT" at each 'G', "PM: " and "ASPM" at each 'M', "power
-// state" at each 'w', and
+// state" and ": link down" at each 'w', ": Phy link never came up" at each
+// 'y', and
 // those that end in a colon, and PCI addresses, at the colons): six
 // vectorised IndexByte passes over the line, where a search for each
 // keyword would take a dozen. The lines of
@@ -58,7 +60,10 @@ func scanLine(b []byte) (keyword, pci bool) {
 	}) || anchored(b, 'w', func(i int) bool {
 		// "power state", which hasKeyword finds too: the PCI core's
 		// resume failure cut before its "device inaccessible".
-		return before(b, i, "po") && at(b, i, "wer state")
+		return before(b, i, "po") && at(b, i, "wer state") ||
+			before(b, i, ": link do") && at(b, i, "wn") // a host controller's "link down" (brcm-pcie)
+	}) || anchored(b, 'y', func(i int) bool {
+		return before(b, i, ": Ph") && at(b, i, "y link never came up") // DesignWare's
 	}) {
 		return true, false
 	}
@@ -184,12 +189,15 @@ func pciFailure(b []byte) bool {
 // "device inaccessible" line is a keyword line anyway): "failed", "I/O
 // error", "reset", "inaccessible", a Downstream Port Containment ("DPC:
 // "), "change power state" (the PCI core's resume failure, whose
-// "inaccessible" a mail client may have wrapped to the next line), and the
+// "inaccessible" a mail client may have wrapped to the next line), a link
+// that did not train ("Data Link Layer Link Active not set in 1000
+// msec"), a device that never became ready ("giving up"), and the
 // "timeout" timeWord finds. They bring the PCI core's "PCIe Bus Error" and
 // "can't change power state ... (config space inaccessible)" lines to the
 // parser.
 var pciFailureWords = [][]byte{
 	[]byte("fail"), []byte("rror"), []byte("reset"), []byte("inaccessible"), []byte("DPC: "), []byte("change power state"),
+	[]byte("Link Active not set"), []byte("giving up"),
 }
 
 // timeWord reports whether b holds "timeout" or "timed out".

@@ -303,6 +303,17 @@ func parsePCI(e *Event, msg, body string) bool {
 			return false
 		}
 		e.Kind, e.Severity, e.Layer = AERError, severity(strings.TrimSpace(m[1])), strings.TrimSpace(m[2])
+	case strings.HasPrefix(body, "Data Link Layer Link Active not set in "):
+		// The port waited for its link to train after a reset, a resume or
+		// a hot-plug, and it did not (drivers/pci/pci.c,
+		// pcie_wait_for_link_status's callers; pciehp).
+		e.Kind, e.Action = LinkDown, "link not active"
+		e.Reporter, e.PCI, e.Controller = e.PCI, "", ""
+	case strings.HasPrefix(body, "not ready ") && strings.HasSuffix(body, "after resume; giving up"):
+		// The PCI core waited for the function to answer after a resume
+		// and gave up (drivers/pci/pci.c, pci_dev_wait): it did not come
+		// back from the sleep.
+		e.Kind, e.Phase = PMError, "resume"
 	case strings.Contains(body, "Slot(") && (strings.Contains(body, "Link Down") || strings.Contains(body, "Card not present")):
 		if re().reLinkDown.FindStringSubmatch(body) == nil {
 			return false

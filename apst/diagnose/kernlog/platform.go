@@ -7,6 +7,13 @@ import "strings"
 // and config writes the host bridge cannot do.
 func parsePlatform(e *Event, msg, body string) bool {
 	switch {
+	case (body == "link down" || body == "Phy link never came up") && hostController(e.Device):
+		// A PCIe host controller whose link never trained: the device
+		// behind it was never seen ("brcm-pcie 1000110000.pcie: link
+		// down", pcie-brcmstb.c; DesignWare's dw_pcie_wait_for_link).
+		e.Kind, e.Action = LinkDown, "host link down"
+		e.Driver, e.Device, e.PCI, e.Controller = "", "", "", ""
+		return true
 	case strings.HasPrefix(body, "ASPM: "),
 		strings.HasPrefix(body, "can't disable ASPM"),
 		strings.HasPrefix(msg, "PCIe ASPM is "),
@@ -76,4 +83,11 @@ func iommuFault(e *Event, msg string) bool {
 	e.Kind, e.Action, e.PCI = PlatformFault, "iommu-fault", dev
 	e.Controller, e.Disk = "", ""
 	return true
+}
+
+// hostController reports whether a device name is a platform device of a
+// PCIe host controller ("1000110000.pcie", "a40000000.pcie", "fe150000.pcie"
+// as device trees name them).
+func hostController(dev string) bool {
+	return strings.HasSuffix(dev, ".pcie") || strings.HasSuffix(dev, ".pci")
 }

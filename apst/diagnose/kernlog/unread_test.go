@@ -80,3 +80,12 @@ func TestUnreadIsBounded(t *testing.T) {
 	}
 	assert.Equal(t, kernlog.MaxUnread, l.Unread[kernlog.MaxUnread-1].Line)
 }
+
+// The PCI core still waiting for a function after a resume is no failure
+// (drivers/pci/pci.c, pci_dev_wait): neither an event nor an unread line.
+func TestStillWaitingIsNoFailure(t *testing.T) {
+	l, err := kernlog.ReadString("[  100.000000] nvme 0000:01:00.0: not ready 1023ms after resume; waiting\n", kernlog.Options{})
+	require.NoError(t, err)
+	assert.Empty(t, l.Incidents)
+	assert.Zero(t, l.UnreadLines)
+}
