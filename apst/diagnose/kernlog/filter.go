@@ -33,12 +33,11 @@ func interestingBytes(b []byte) bool {
 }
 
 // scanLine finds in a raw line a keyword and a PCI address. It looks for
-// each keyword only at the places of one of its rarer bytes ("nvme" and
-// "Linux version" at each 'v', "AER", "Disabling IRQ", "DMAR: [", "RW1C"
-// and "Restarting tasks" at each 'R', "BUG", "WARNING: CPU: " and
-// "IO_PAGE_FAULT" at each 'G', "PM: " and "ASPM" at each 'M', "power
-// state" and ": link down" at each 'w', ": Phy link never came up" at each
-// 'y', and
+// each keyword only at the places of one of its rarer bytes ("nvme",
+// "Linux version" and ": Phy link never came up" at each 'v', "AER",
+// "Disabling IRQ", "DMAR: [", "RW1C" and "Restarting tasks" at each 'R',
+// "BUG", "WARNING: CPU: " and "IO_PAGE_FAULT" at each 'G', "PM: " and
+// "ASPM" at each 'M', "power state" and ": link down" at each 'w', and
 // those that end in a colon, and PCI addresses, at the colons): six
 // vectorised IndexByte passes over the line, where a search for each
 // keyword would take a dozen. The lines of
@@ -49,6 +48,7 @@ func interestingBytes(b []byte) bool {
 func scanLine(b []byte) (keyword, pci bool) {
 	if anchored(b, 'v', func(i int) bool {
 		return before(b, i, "n") && at(b, i+1, "me") || before(b, i, "Linux ") && at(b, i, "version ") ||
+			before(b, i, ": Phy link ne") && at(b, i, "ver came up") || // DesignWare's
 			before(b, i, "de") && at(b, i, "vice inaccessible")
 	}) || anchored(b, 'R', func(i int) bool {
 		return before(b, i, "AE") || before(b, i, "Disabling I") && at(b, i, "RQ") ||
@@ -62,8 +62,6 @@ func scanLine(b []byte) (keyword, pci bool) {
 		// resume failure cut before its "device inaccessible".
 		return before(b, i, "po") && at(b, i, "wer state") ||
 			before(b, i, ": link do") && at(b, i, "wn") // a host controller's "link down" (brcm-pcie)
-	}) || anchored(b, 'y', func(i int) bool {
-		return before(b, i, ": Ph") && at(b, i, "y link never came up") // DesignWare's
 	}) {
 		return true, false
 	}
