@@ -11,7 +11,7 @@ var keywords = []string{
 	"nvme", "AER", "PCIe Bus Error", "power state", "Slot(", "Linux version ", "ommand line: ",
 	"PM: ", "sleep state", "ASPM", "nobody cared", "Disabling IRQ",
 	"DMAR: [", "IO_PAGE_FAULT", "WARNING: CPU: ", "BUG", "RW1C", "Restarting tasks",
-	": link down", ": Phy link never came up",
+	".pcie: link down", ".pci: link down", ": Phy link never came up", ": PCIe link training gen1 timeout",
 }
 
 // hasKeyword reports whether a message holds one of keywords.
@@ -33,14 +33,14 @@ func interestingBytes(b []byte) bool {
 }
 
 // scanLine finds in a raw line a keyword and a PCI address. It looks for
-// each keyword only at the places of one of its rarer bytes ("nvme",
-// "Linux version" and ": Phy link never came up" at each 'v', "AER",
-// "Disabling IRQ", "DMAR: [", "RW1C" and "Restarting tasks" at each 'R',
-// "BUG", "WARNING: CPU: " and "IO_PAGE_FAULT" at each 'G', "PM: " and
-// "ASPM" at each 'M', "power state" and ": link down" at each 'w', and
-// those that end in a colon, and PCI addresses, at the colons): six
-// vectorised IndexByte passes over the line, where a search for each
-// keyword would take a dozen. The lines of
+// each keyword only at the places of one of its rarer bytes ("nvme" and
+// "Linux version" at each 'v', "AER", "Disabling IRQ", "DMAR: [", "RW1C"
+// and "Restarting tasks" at each 'R', "BUG", "WARNING: CPU: " and
+// "IO_PAGE_FAULT" at each 'G', "PM: " and "ASPM" at each 'M', "power
+// state" at each 'w', and those that end in a colon, a host controller's
+// "1000110000.pcie: link down" among them, and PCI addresses, at the
+// colons): six vectorised IndexByte passes over the line, where a search
+// for each keyword would take a dozen. The lines of
 // a PCI function that report a failure ("PCIe Bus Error", "Unable to
 // change power state") need no keyword: Read parses a line with a PCI
 // address and a failure word anyway (failureLine). pci is set only when
@@ -48,7 +48,6 @@ func interestingBytes(b []byte) bool {
 func scanLine(b []byte) (keyword, pci bool) {
 	if anchored(b, 'v', func(i int) bool {
 		return before(b, i, "n") && at(b, i+1, "me") || before(b, i, "Linux ") && at(b, i, "version ") ||
-			before(b, i, ": Phy link ne") && at(b, i, "ver came up") || // DesignWare's
 			before(b, i, "de") && at(b, i, "vice inaccessible")
 	}) || anchored(b, 'R', func(i int) bool {
 		return before(b, i, "AE") || before(b, i, "Disabling I") && at(b, i, "RQ") ||
@@ -60,8 +59,7 @@ func scanLine(b []byte) (keyword, pci bool) {
 	}) || anchored(b, 'w', func(i int) bool {
 		// "power state", which hasKeyword finds too: the PCI core's
 		// resume failure cut before its "device inaccessible".
-		return before(b, i, "po") && at(b, i, "wer state") ||
-			before(b, i, ": link do") && at(b, i, "wn") // a host controller's "link down" (brcm-pcie)
+		return before(b, i, "po") && at(b, i, "wer state")
 	}) {
 		return true, false
 	}
@@ -75,7 +73,9 @@ func scanLine(b []byte) (keyword, pci bool) {
 		}
 		switch b[i-1] {
 		case 'e':
-			return before(b, i, "ommand line") && at(b, i+1, " ")
+			return before(b, i, "ommand line") && at(b, i+1, " ") || before(b, i, ".pcie") && hostLinkWords(b[i+1:])
+		case 'i':
+			return before(b, i, ".pci") && hostLinkWords(b[i+1:])
 		case ')':
 			return bytes.Contains(b[max(0, i-12):i], []byte("Slot("))
 		case 'I':
@@ -84,6 +84,12 @@ func scanLine(b []byte) (keyword, pci bool) {
 		return i+2 < len(b) && b[i+2] == 'n' && at(b, i+1, " nobody cared")
 	})
 	return keyword, pci && !keyword
+}
+
+// hostLinkWords reports whether the message after a host controller's
+// name ("brcm-pcie 1000110000.pcie:") says its link never trained.
+func hostLinkWords(b []byte) bool {
+	return at(b, 0, " link down") || at(b, 0, " Phy link never came up") || at(b, 0, " PCIe link training gen1 timeout")
 }
 
 // anchored calls found at each index of c in b until it returns true.

@@ -202,6 +202,10 @@ func TestPlatformFaultKinds(t *testing.T) {
 			kernlog.Event{Kind: kernlog.LinkDown, Action: "host link down"}},
 		{"pcie-designware.c's format", "[    2.402211] imx6q-pcie 33800000.pcie: Phy link never came up",
 			kernlog.Event{Kind: kernlog.LinkDown, Action: "host link down"}},
+		{"a RockPro64's log, as a port's notes give it", "[    3.500881] rockchip-pcie f8000000.pcie: PCIe link training gen1 timeout!",
+			kernlog.Event{Kind: kernlog.LinkDown, Action: "host link down"}},
+		{"a qcom host's name", "[    2.402211] qcom-pcie 1c00000.pci: Phy link never came up",
+			kernlog.Event{Kind: kernlog.LinkDown, Action: "host link down"}},
 		// nvme-core's reset on a drive's Persistent Internal Error event
 		// (drivers/nvme/host/core.c, nvme_handle_aer_persistent_error).
 		{"core.c's format", "[ 5123.104211] nvme nvme0: resetting controller due to persistent internal error",

@@ -7,10 +7,11 @@ import "strings"
 // and config writes the host bridge cannot do.
 func parsePlatform(e *Event, msg, body string) bool {
 	switch {
-	case (body == "link down" || body == "Phy link never came up") && hostController(e.Device):
+	case (body == "link down" || body == "Phy link never came up" || body == "PCIe link training gen1 timeout!") && hostController(e.Device):
 		// A PCIe host controller whose link never trained: the device
 		// behind it was never seen ("brcm-pcie 1000110000.pcie: link
-		// down", pcie-brcmstb.c; DesignWare's dw_pcie_wait_for_link).
+		// down", pcie-brcmstb.c; DesignWare's dw_pcie_wait_for_link;
+		// pcie-rockchip-host.c's "PCIe link training gen1 timeout!").
 		e.Kind, e.Action = LinkDown, "host link down"
 		e.Driver, e.Device, e.PCI, e.Controller = "", "", "", ""
 		return true
