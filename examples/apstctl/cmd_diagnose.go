@@ -19,7 +19,7 @@ import (
 func diagnoseCommand() *command {
 	fs := newFlagSet("diagnose")
 	root := addRootFlag(fs, "read the bundle written by apstctl collect DIR (or a sysfs tree) at DIR instead of the live system")
-	logPath := fs.String("log", "FILE", "", "read the kernel log from FILE (- for standard input): dmesg, dmesg -T, journalctl -k in any short format, syslog, pasted or quoted")
+	logPath := fs.String("log", "FILE", "", "read the kernel log from FILE (- for standard input): dmesg (-T, -H, -d, --json), journalctl -k in any short format or -o json, syslog, pasted, quoted or wrapped")
 	idCtrl := fs.String("id-ctrl", "CAPTURE", "", "with --log alone: the drive's Identify Controller capture, so that the APST table is known")
 	force := addForceFlag(fs)
 	var tried []diagnose.Tried
