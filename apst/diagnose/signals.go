@@ -557,12 +557,12 @@ func near(a, b *kernlog.Event) bool {
 // followed at once by the reset or probe giving up with -19 (ENODEV,
 // nvme-pci's answer when the device reads all ones), with no
 // controller-down between (one after the line would say the device was
-// found in D3cold first) and no system sleep before it. The PCI core names a device D3cold whenever its
-// config space reads all ones (drivers/pci/pci.c: pci_update_current_state
-// and pci_power_up record PCI_D3cold on an all-ones PMCSR), so such a
-// line says the device was already gone when the reset began: powered
-// off, or off the bus with its link. The failure that started the reset
-// is not in the log.
+// found in D3cold first) and no system sleep before it. The PCI core
+// names a device D3cold whenever its config space reads all ones
+// (drivers/pci/pci.c: pci_update_current_state and pci_power_up record
+// PCI_D3cold on an all-ones PMCSR), so such a line says the device was
+// already gone when the reset began: powered off, or off the bus with its
+// link. The failure that started the reset is not in the log.
 func (s *signals) goneAtReset() *kernlog.Event {
 	r := s.resume
 	if r == nil || r.FromState != "D3cold" || s.removedFirst || s.onResume != nil || s.reset == nil || s.down != nil {
@@ -589,7 +589,7 @@ func (s *signals) pickHostLinkDown(l *kernlog.Log) {
 			continue
 		}
 		for j := range in.Events {
-			if e := &in.Events[j]; e.Kind == kernlog.LinkDown && e.Action == "host link down" {
+			if e := &in.Events[j]; e.Kind == kernlog.LinkDown && e.Action == kernlog.ActionHostLinkDown {
 				s.inc = in
 			}
 		}
@@ -599,7 +599,7 @@ func (s *signals) pickHostLinkDown(l *kernlog.Log) {
 // hostLinkDown reports a PCIe host controller whose link never trained
 // ("brcm-pcie 1000110000.pcie: link down"): the drive was never seen.
 func (s *signals) hostLinkDown() bool {
-	return s.linkDown != nil && s.linkDown.Action == "host link down"
+	return s.linkDown != nil && s.linkDown.Action == kernlog.ActionHostLinkDown
 }
 
 // gone reports that the device dropped off the bus: PCI_STATUS all ones

@@ -150,8 +150,9 @@ const (
 	PlatformFault Kind = "platform-fault"
 )
 
-// The Actions of a DriverError the reader knows, besides the driver core's
-// "probe failed".
+// Actions the reader sets on events whose meaning callers match on: of a
+// DriverError (besides the driver core's "probe failed"), and of a
+// LinkDown.
 const (
 	// ActionPersistentError: "resetting controller due to persistent
 	// internal error", the drive reported a Persistent Internal Error.
@@ -161,6 +162,14 @@ const (
 	// 0x2)", "invalid id 63 completed on queue 2", "could not locate
 	// request for tag 0x3f").
 	ActionBogusCompletion = "bogus completion"
+	// ActionHostLinkDown: a LinkDown of a PCIe host controller whose link
+	// never trained ("brcm-pcie 1000110000.pcie: link down"); the event
+	// names no device.
+	ActionHostLinkDown = "host link down"
+	// ActionLinkNotActive: a LinkDown of a port whose link did not train
+	// after a reset or resume ("Data Link Layer Link Active not set in
+	// 1000 msec").
+	ActionLinkNotActive = "link not active"
 )
 
 // Timestamp is the time a line carries: the seconds since boot of dmesg and

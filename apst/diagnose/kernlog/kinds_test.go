@@ -193,19 +193,19 @@ func TestPlatformFaultKinds(t *testing.T) {
 		// a link that did not train, a function that never answered after
 		// a resume; still waiting is no failure.
 		{"pci.c's format", "[  100.000000] pcieport 0000:00:1c.4: Data Link Layer Link Active not set in 1000 msec",
-			kernlog.Event{Kind: kernlog.LinkDown, Action: "link not active", Reporter: "0000:00:1c.4"}},
+			kernlog.Event{Kind: kernlog.LinkDown, Action: kernlog.ActionLinkNotActive, Reporter: "0000:00:1c.4"}},
 		{"pci.c's format", "[  102.000000] nvme 0000:01:00.0: not ready 65535ms after resume; giving up",
 			kernlog.Event{Kind: kernlog.PMError, Phase: "resume", PCI: "0000:01:00.0"}},
 		// A host controller whose link never trained: a Raspberry Pi's
 		// (pcie-brcmstb.c) and DesignWare's (dw_pcie_wait_for_link).
 		{"pcie-brcmstb.c's format", "[    1.134565] brcm-pcie 1000110000.pcie: link down",
-			kernlog.Event{Kind: kernlog.LinkDown, Action: "host link down"}},
+			kernlog.Event{Kind: kernlog.LinkDown, Action: kernlog.ActionHostLinkDown}},
 		{"pcie-designware.c's format", "[    2.402211] imx6q-pcie 33800000.pcie: Phy link never came up",
-			kernlog.Event{Kind: kernlog.LinkDown, Action: "host link down"}},
+			kernlog.Event{Kind: kernlog.LinkDown, Action: kernlog.ActionHostLinkDown}},
 		{"a RockPro64's log, as a port's notes give it", "[    3.500881] rockchip-pcie f8000000.pcie: PCIe link training gen1 timeout!",
-			kernlog.Event{Kind: kernlog.LinkDown, Action: "host link down"}},
+			kernlog.Event{Kind: kernlog.LinkDown, Action: kernlog.ActionHostLinkDown}},
 		{"a qcom host's name", "[    2.402211] qcom-pcie 1c00000.pci: Phy link never came up",
-			kernlog.Event{Kind: kernlog.LinkDown, Action: "host link down"}},
+			kernlog.Event{Kind: kernlog.LinkDown, Action: kernlog.ActionHostLinkDown}},
 		// nvme-core's reset on a drive's Persistent Internal Error event
 		// (drivers/nvme/host/core.c, nvme_handle_aer_persistent_error).
 		{"core.c's format", "[ 5123.104211] nvme nvme0: resetting controller due to persistent internal error",

@@ -307,7 +307,7 @@ func parsePCI(e *Event, msg, body string) bool {
 		// The port waited for its link to train after a reset, a resume or
 		// a hot-plug, and it did not (drivers/pci/pci.c,
 		// pcie_wait_for_link_status's callers; pciehp).
-		e.Kind, e.Action = LinkDown, "link not active"
+		e.Kind, e.Action = LinkDown, ActionLinkNotActive
 		e.Reporter, e.PCI, e.Controller = e.PCI, "", ""
 	case strings.HasPrefix(body, "not ready ") && strings.HasSuffix(body, "after resume; giving up"):
 		// The PCI core waited for the function to answer after a resume

@@ -12,7 +12,7 @@ func parsePlatform(e *Event, msg, body string) bool {
 		// behind it was never seen ("brcm-pcie 1000110000.pcie: link
 		// down", pcie-brcmstb.c; DesignWare's dw_pcie_wait_for_link;
 		// pcie-rockchip-host.c's "PCIe link training gen1 timeout!").
-		e.Kind, e.Action = LinkDown, "host link down"
+		e.Kind, e.Action = LinkDown, ActionHostLinkDown
 		e.Driver, e.Device, e.PCI, e.Controller = "", "", "", ""
 		return true
 	case strings.HasPrefix(body, "ASPM: "),
