@@ -1,6 +1,7 @@
 package diagnose_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -16,7 +17,8 @@ import (
 )
 
 // repaste is how a log is pasted again: quoted in a reply, at any depth,
-// indented, with CRLF ends, with dmesg -T times, wrapped by a mail client.
+// indented, with CRLF ends, with dmesg -T or dmesg -d times, as dmesg
+// --json (the logs of dmesg's own lines alone), wrapped by a mail client.
 var repaste = map[string]func(string) string{
 	"quoted":       func(s string) string { return eachLine(s, func(l string) string { return "> " + l }) },
 	"quoted twice": func(s string) string { return eachLine(s, func(l string) string { return "> > " + l }) },
@@ -25,6 +27,12 @@ var repaste = map[string]func(string) string{
 	"dmesg -T": func(s string) string {
 		return eachLine(s, func(l string) string { return dmesgT.ReplaceAllStringFunc(l, toHuman) })
 	},
+	"dmesg -d": func(s string) string {
+		return eachLine(s, func(l string) string {
+			return dmesgT.ReplaceAllStringFunc(l, func(m string) string { return m[:len(m)-1] + " <    0.000123>]" })
+		})
+	},
+	"dmesg --json": toJSON,
 	"wrapped at 78": func(s string) string {
 		return eachLine(s, func(l string) string { return wrapWords(l, 78) })
 	},
@@ -61,6 +69,36 @@ func toHuman(m string) string {
 	}
 	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC).Add(time.Duration(secs * float64(time.Second)))
 	return m[:i] + fmt.Sprintf("[%s]", at.Format("Mon Jan _2 15:04:05 2006"))
+}
+
+// toJSON writes a log whose every line has dmesg's time as dmesg --json
+// does (util-linux's tests/expected/dmesg/json); any other log is left as
+// it is, since dmesg --json holds only dmesg's own records.
+func toJSON(s string) string {
+	var b strings.Builder
+	b.WriteString("{\n   \"dmesg\": [\n")
+	first := true
+	for _, l := range strings.Split(strings.TrimSuffix(s, "\n"), "\n") {
+		if l == "" {
+			continue
+		}
+		m := dmesgT.FindString(l)
+		if m == "" || strings.HasPrefix(l, ">") || strings.HasPrefix(l, " ") {
+			return s
+		}
+		secs, err := strconv.ParseFloat(strings.TrimSpace(m[strings.IndexByte(m, '[')+1:len(m)-1]), 64)
+		if err != nil {
+			return s
+		}
+		msg, _ := json.Marshal(strings.TrimLeft(l[len(m):], " "))
+		if !first {
+			b.WriteString("},")
+		}
+		first = false
+		fmt.Fprintf(&b, "{\n         \"pri\": 4,\n         \"time\": %12.6f,\n         \"msg\": %s\n      ", secs, msg)
+	}
+	b.WriteString("}\n   ]\n}\n")
+	return b.String()
 }
 
 func eachLine(s string, f func(string) string) string {
