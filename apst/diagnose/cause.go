@@ -124,7 +124,12 @@ func grade(score int, sure bool) Likelihood {
 	return Unlikely
 }
 
-// builder collects the evidence of one cause.
+// builder collects the evidence of one cause. Its methods that add
+// evidence and tests are never inlined (go:noinline): the rules call them
+// from about 140 places, and an inlined copy of their appends at each one
+// made the page's app-log.wasm 85 KB larger (6,308,813 bytes against
+// 6,223,111, built as examples/web builds it); a diagnosis calls them a
+// few dozen times, so the calls cost nothing measurable.
 type builder struct {
 	Cause
 	// weights are the weights of Evidence, to put the strongest first.
@@ -148,12 +153,16 @@ func newBuilder(s *signals, l Layer) builder {
 
 // sign is pro for a discriminating sign: evidence that no other group
 // explains as well, the only kind that can make a layer likely.
+//
+//go:noinline
 func (b *builder) sign(w int, l Line) {
 	b.sure = true
 	b.proLine(w, l)
 }
 
 // proLine is pro with a whole line (a quoted log line).
+//
+//go:noinline
 func (b *builder) proLine(w int, l Line) {
 	b.Score += w
 	b.Evidence = append(b.Evidence, l)
@@ -161,6 +170,8 @@ func (b *builder) proLine(w int, l Line) {
 }
 
 // conLine is con with a whole line.
+//
+//go:noinline
 func (b *builder) conLine(w int, l Line) {
 	b.Score -= w
 	b.Against = append(b.Against, l)
@@ -174,6 +185,7 @@ func (b *builder) setting(w int, source, text string) {
 	b.pro(w, source, text)
 }
 
+//go:noinline
 func (b *builder) pro(w int, source, text string) {
 	b.Score += w
 	b.Evidence = append(b.Evidence, Line{Source: source, Text: text})
@@ -202,11 +214,13 @@ func (b *builder) done() Cause {
 	return c
 }
 
+//go:noinline
 func (b *builder) con(w int, source, text string) {
 	b.Score -= w
 	b.Against = append(b.Against, Line{Source: source, Text: text})
 }
 
+//go:noinline
 func (b *builder) test(action, command, cost string) {
 	b.Tests = append(b.Tests, Test{Action: action, Command: command, Cost: cost})
 }
