@@ -175,10 +175,7 @@ func linkCause(s *signals) builder {
 		b.conLine(1, logLine(s.down, "config space still answered: the link was up"))
 	}
 	addr := s.addr()
-	if s.hostLinkDown() {
-		// No device to read: the connection itself is the test.
-		b.test("check the connection: the drive seated in its slot, the cable or ribbon of an adapter or HAT seated at both ends, the adapter's own power", "", "downtime")
-	} else {
+	if !s.hostLinkDown() { // else no device to read: the reseat below is the test
 		b.test("read the link's state and error counters", "sudo lspci -vvv -s "+addr+"; cat "+devPath(addr)+"/aer_dev_correctable", "free: compare LnkSta with LnkCap (speed, width) and look for RxErr, BadTLP, BadDLLP")
 	}
 	if s.platform == persist.PlatformRaspberryPi {

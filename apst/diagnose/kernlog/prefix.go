@@ -135,8 +135,8 @@ func splitLine(line string) split {
 		}
 		// "host kernel: nvme ...": a journal or syslog line with its time
 		// cut off (cut -d' ' -f4-, or a viewer's column).
-		if host, m, ok := strings.Cut(s, " "); ok && strings.HasPrefix(m, "kernel: ") && hostName(host) {
-			ts, m = withInnerMono(ts, strings.TrimLeft(m[len("kernel: "):], " \t"))
+		if m, isKernel, hasProg := afterProgram(s); hasProg && isKernel {
+			ts, m = withInnerMono(ts, strings.TrimLeft(m, " \t"))
 			return split{ts: ts, msg: afterCaller(m), kernel: true}
 		}
 		// A localised syslog or journal month: "Mär 21 22:57:44 host kernel:".
@@ -160,21 +160,6 @@ func parseUnixStamp(s string) (t time.Time, n int, ok bool) {
 		return time.Time{}, 0, false
 	}
 	return time.Unix(int64(atoi(sec)), int64(atoi(frac))*1000).UTC(), len(sec) + 1 + len(frac), true
-}
-
-// hostName reports whether a word can be a host's name as syslog writes
-// it: letters, digits, dots, hyphens and underscores.
-func hostName(w string) bool {
-	if w == "" || len(w) > 64 {
-		return false
-	}
-	for i := 0; i < len(w); i++ {
-		c := w[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || isDigit(c) || c == '.' || c == '-' || c == '_') {
-			return false
-		}
-	}
-	return true
 }
 
 // parseDelta parses dmesg -H's "+0.000009" (or, under some locales,

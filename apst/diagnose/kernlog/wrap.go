@@ -423,11 +423,11 @@ func stampedBytes(c []byte) bool {
 		syslogLike(c) || hostKernel(c)
 }
 
-// hostKernel reports whether c starts with a host's name and "kernel: ", a
-// journal line with its time cut off.
+// hostKernel reports whether c starts with a host's name and the kernel's
+// tag ("thinkpad kernel: "), a journal line with its time cut off.
 func hostKernel(c []byte) bool {
-	sp := bytes.IndexByte(c[:min(len(c), 66)], ' ')
-	return sp > 0 && bytes.HasPrefix(c[sp+1:], []byte("kernel: ")) && hostName(string(c[:sp]))
+	_, isKernel, hasProg := afterProgram(string(c))
+	return hasProg && isKernel
 }
 
 // bracketStamp reports whether c starts with a dmesg time ("[
