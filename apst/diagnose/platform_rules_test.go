@@ -130,3 +130,51 @@ func TestDevelopmentKernelLeansPlatform(t *testing.T) {
 		}
 	}
 }
+
+// A timeout the controller did not come back from is never called a
+// recovery: nvme-pci disables a controller it is bringing up when a
+// command times out ("disable controller"), and the probe failure that
+// follows is the bring-up failing; a reset that ends in the driver
+// removing the device did not recover either.
+func TestTimeoutWithoutRecovery(t *testing.T) {
+	for _, tc := range []struct {
+		name, log string
+		first     diagnose.Layer // "" when only the wording is checked
+	}{
+		{
+			// nvme-pci's lines (drivers/nvme/host/pci.c, nvme_timeout and
+			// nvme_remove_dead_ctrl) of a bring-up that timed out.
+			name: "bring-up timed out",
+			log: "[    1.234567] nvme nvme0: pci function 0000:01:00.0\n" +
+				"[   62.401234] nvme nvme0: I/O 12 QID 0 timeout, disable controller\n" +
+				"[   62.512345] nvme nvme0: Removing after probe failure status: -4\n",
+			first: diagnose.LayerPlatform,
+		},
+		{
+			// A blog post's log (testdata/threads/pg2-blog-nuc10-kingston-a2000-apst.log):
+			// the reset found the device gone.
+			name: "reset ended in removal",
+			log: "nvme nvme0: I/O 10 QID 2 timeout, aborting\n" +
+				"nvme nvme0: I/O 10 QID 2 timeout, reset controller\n" +
+				"nvme nvme0: Removing after probe failure status: -19\n",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, err := kernlog.ReadString(tc.log, kernlog.Options{})
+			require.NoError(t, err)
+			require.Empty(t, l.Unread)
+			d := diagnose.Diagnose(diagnose.Input{Log: l})
+			require.True(t, d.Failure, d.Summary)
+			require.NotEmpty(t, d.Causes)
+			if tc.first != "" {
+				assert.Empty(t, d.Undecided, d.Summary)
+				assert.Equal(t, tc.first, d.Causes[0].Layer, d.Summary)
+			}
+			for _, c := range d.Causes {
+				for _, e := range c.Evidence {
+					assert.NotContains(t, e.Text, "recovered", "%s: %s", c.Layer, e.Text)
+				}
+			}
+		})
+	}
+}

@@ -69,7 +69,7 @@ func platformCause(s *signals) builder {
 	if s.reset != nil && s.reset.Kind == kernlog.ResetNotReady && strings.Contains(s.reset.Text, "initiali") && s.down == nil {
 		b.proLine(2, logLine(s.reset, "the drive never became ready at probe: the host did not give it time or power to come up (reset timing, a platform quirk), or it is dead"))
 	}
-	if s.down == nil && s.resume == nil && len(s.timeouts) > 0 && len(s.polled) == 0 && s.onResume == nil && len(s.pmErrors) == 0 {
+	if s.down == nil && s.resume == nil && s.reset == nil && len(s.timeouts) > 0 && len(s.polled) == 0 && s.onResume == nil && len(s.pmErrors) == 0 {
 		b.proLine(1, logLine(&s.timeouts[0], "commands timed out and the controller recovered: lost interrupts and kernel regressions stall commands like this too"))
 	}
 	if b.Score <= 0 {

@@ -273,11 +273,20 @@ func mediaError(e *kernlog.Event) bool {
 
 // probeOnly returns the line that says the drive never came up, when the
 // incident is that and nothing more: a probe failure without a
-// controller-down, a resume failure or a timeout before it (which the
-// rules read on their own).
+// controller-down, a resume failure or a timeout of a running controller
+// before it (which the rules read on their own).
 func (s *signals) probeOnly() *kernlog.Event {
-	if s.down != nil || s.resume != nil || len(s.timeouts) > 0 {
+	if s.down != nil || s.resume != nil {
 		return nil
+	}
+	for i := range s.timeouts {
+		// nvme-pci's timeout handler disables the controller, rather than
+		// aborting or resetting, only while the controller is being
+		// brought up (CONNECTING) or deleted: such a timeout is the
+		// bring-up failing, which the probe failure then reports.
+		if s.timeouts[i].Action != "disable controller" {
+			return nil
+		}
 	}
 	return s.probeFailure()
 }
