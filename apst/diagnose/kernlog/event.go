@@ -189,22 +189,33 @@ type Timestamp struct {
 	// kernel: ...", or a month name Read does not know): Wall is then
 	// that time on January 1 of year 0 and NoYear is set too.
 	NoDate bool
+	// NoZone says that the line gave a date and a time of day but not
+	// their offset from UTC (dmesg -T, an ISO time without one, a zone
+	// given by its name): Wall is then that reading of the clock, in UTC.
+	NoZone bool
 }
 
 // IsZero reports whether the line had no time stamp.
 func (t Timestamp) IsZero() bool { return !t.HasMono && !t.HasWall }
 
 // String is the time as the log showed it: "12.345678s after boot",
-// "2026-12-01 10:00:00" (without the year, or the date, when the log had
-// none), or "".
+// "2026-12-01 10:00:00.123456 +0100" (without the year, the date or the
+// offset from UTC when the log had none, and without a fraction of a
+// second when the time has none), or "".
 func (t Timestamp) String() string {
+	frac := ""
+	if t.Wall.Nanosecond() != 0 {
+		frac = ".000000"
+	}
 	switch {
 	case t.HasWall && t.NoDate:
-		return t.Wall.Format("15:04:05.000000")
+		return t.Wall.Format("15:04:05" + frac)
 	case t.HasWall && t.NoYear:
-		return t.Wall.Format("Jan _2 15:04:05.000000")
+		return t.Wall.Format("Jan _2 15:04:05" + frac)
+	case t.HasWall && t.NoZone:
+		return t.Wall.Format("2006-01-02 15:04:05" + frac)
 	case t.HasWall:
-		return t.Wall.Format("2006-01-02 15:04:05.000000 -0700")
+		return t.Wall.Format("2006-01-02 15:04:05" + frac + " -0700")
 	case t.HasMono:
 		return fmt.Sprintf("%d.%06ds after boot", t.Mono/time.Second, (t.Mono%time.Second)/time.Microsecond)
 	}

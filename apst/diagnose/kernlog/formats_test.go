@@ -307,7 +307,7 @@ func TestShapeTimes(t *testing.T) {
 	}
 	ts := read("07:45:58 kernel: nvme nvme0: Abort status: 0x0")
 	assert.True(t, ts.HasWall && ts.NoDate && ts.NoYear)
-	assert.Equal(t, "07:45:58.000000", ts.String())
+	assert.Equal(t, "07:45:58", ts.String(), "no fraction the line did not have")
 
 	ts = read("Mär 21 22:57:44.123 host kernel: nvme nvme0: Abort status: 0x0")
 	assert.Equal(t, time.Date(0, 3, 21, 22, 57, 44, 123e6, time.UTC), ts.Wall)
@@ -315,10 +315,25 @@ func TestShapeTimes(t *testing.T) {
 
 	ts = read("നവം 27 11:06:53 archie kernel: nvme nvme0: Abort status: 0x0")
 	assert.True(t, ts.NoDate, "an unknown month leaves the date out")
-	assert.Equal(t, "11:06:53.000000", ts.String())
+	assert.Equal(t, "11:06:53", ts.String())
 
 	ts = read("Tue 2026-12-01 10:00:00 UTC thinkpad kernel: nvme nvme0: Abort status: 0x0")
 	assert.Equal(t, time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), ts.Wall)
+	assert.Equal(t, "2026-12-01 10:00:00 +0000", ts.String())
+
+	// A time without its offset from UTC is shown without one: dmesg -T
+	// (local time), an ISO time without a zone, a zone named but not
+	// given as an offset.
+	for line, want := range map[string]string{
+		"[Wed Dec  2 10:00:00 2026] nvme nvme0: Abort status: 0x0":                        "2026-12-02 10:00:00",
+		"Wed 2026-12-02 10:00:00 CET thinkpad kernel: nvme nvme0: Abort status: 0x0":      "2026-12-02 10:00:00",
+		"2026-12-02T10:00:00.250000 thinkpad kernel: nvme nvme0: Abort status: 0x0":       "2026-12-02 10:00:00.250000",
+		"2026-12-02T10:00:00,250000+01:00 thinkpad kernel: nvme nvme0: Abort status: 0x0": "2026-12-02 10:00:00.250000 +0100",
+		"2026-12-02T10:00:00+0100 thinkpad kernel: nvme nvme0: Abort status: 0x0":         "2026-12-02 10:00:00 +0100",
+	} {
+		ts = read(line)
+		assert.Equal(t, want, ts.String(), line)
+	}
 
 	ts = read(`{"__REALTIME_TIMESTAMP":"1789236000000000","__MONOTONIC_TIMESTAMP":"15123456","_SOURCE_MONOTONIC_TIMESTAMP":"12500001","_TRANSPORT":"kernel","MESSAGE":"nvme nvme0: Abort status: 0x0"}`)
 	assert.Equal(t, 12500001*time.Microsecond, ts.Mono, "the kernel's own time, not the journal's")

@@ -71,7 +71,7 @@ func splitLine(line string) split {
 		if d, ok := parseSeconds(inner); ok {
 			ts.Mono, ts.HasMono = d, true
 		} else if t, err := time.Parse("Mon Jan _2 15:04:05 2006", collapseSpaces(inner)); err == nil {
-			ts.Wall, ts.HasWall = t, true
+			ts.Wall, ts.HasWall, ts.NoZone = t, true, true
 		} else if _, ok := parseDelta(inner); ok {
 			// dmesg -H: "[  +0.000009] ...", after the line before.
 			sp := fromProgram(ts, afterCaller(strings.TrimLeft(s[end+1:], " \t")), false)
@@ -92,8 +92,8 @@ func splitLine(line string) split {
 	case isDigit(c):
 		// journalctl -o short-iso, rsyslog's RFC 3339 or dmesg
 		// --time-format=iso.
-		if t, n, ok := parseISO(s); ok {
-			ts.Wall, ts.HasWall = t, true
+		if t, n, zoned, ok := parseISO(s); ok {
+			ts.Wall, ts.HasWall, ts.NoZone = t, true, !zoned
 			return fromProgram(ts, strings.TrimLeft(s[n:], " \t"), false)
 		}
 		// "07:45:58 kernel: nvme ..." (a time of day alone).
@@ -118,10 +118,13 @@ func splitLine(line string) split {
 		}
 	case len(s) > 24 && isWeekday(s[:3]) && s[3] == ' ' && isDigit(s[4]):
 		// journalctl -o short-full: "Tue 2026-12-01 10:00:00 UTC host kernel: ...".
-		if t, n, ok := parseISO(s[4:]); ok {
-			ts.Wall, ts.HasWall = t, true
+		if t, n, zoned, ok := parseISO(s[4:]); ok {
+			ts.Wall, ts.HasWall, ts.NoZone = t, true, !zoned
 			rest := strings.TrimLeft(s[4+n:], " \t")
 			if z, after, ok := strings.Cut(rest, " "); ok && isZone(z) {
+				// A zone's name ("CET") gives no offset Read knows; UTC's
+				// does.
+				ts.NoZone = ts.NoZone && z != "UTC" && z != "GMT"
 				rest = strings.TrimLeft(after, " \t")
 			}
 			return fromProgram(ts, rest, true)
@@ -412,12 +415,13 @@ func parseSeconds(s string) (time.Duration, bool) {
 }
 
 // parseISO parses "2026-12-01T10:00:00[.,frac][Z|+hh:mm|+hhmm]" at the start
-// of s and returns the time and the length it took.
-func parseISO(s string) (time.Time, int, bool) {
+// of s and returns the time, the length it took and whether it gave its
+// offset from UTC.
+func parseISO(s string) (t time.Time, n int, zoned, ok bool) {
 	if len(s) < 19 || s[4] != '-' || s[7] != '-' || (s[10] != 'T' && s[10] != ' ') || s[13] != ':' || s[16] != ':' {
-		return time.Time{}, 0, false
+		return time.Time{}, 0, false, false
 	}
-	n := 19
+	n = 19
 	if n < len(s) && (s[n] == '.' || s[n] == ',') {
 		n++
 		for n < len(s) && isDigit(s[n]) {
@@ -450,9 +454,9 @@ func parseISO(s string) (time.Time, int, bool) {
 	}
 	t, err := time.Parse(layout, v)
 	if err != nil {
-		return time.Time{}, 0, false
+		return time.Time{}, 0, false, false
 	}
-	return t, n, true
+	return t, n, n > zone, true
 }
 
 // parseClock parses a time of day "15:04:05[.frac]" at the start of s.
