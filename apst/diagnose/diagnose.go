@@ -188,8 +188,12 @@ func summarize(s *signals, d *Diagnosis) (string, bool) {
 	who := s.who()
 	switch {
 	case len(d.Undecided) == 2:
-		x := d.Cause(d.Undecided[0])
-		fmt.Fprintf(&b, "%s: undecided between %s and %s (%s fits both)", who, d.Undecided[0], d.Undecided[1], where(x))
+		x, y := where(d.Cause(d.Undecided[0])), where(d.Cause(d.Undecided[1]))
+		if x == y {
+			fmt.Fprintf(&b, "%s: undecided between %s and %s (%s fits both)", who, d.Undecided[0], d.Undecided[1], x)
+		} else {
+			fmt.Fprintf(&b, "%s: undecided between %s (%s) and %s (%s)", who, d.Undecided[0], x, d.Undecided[1], y)
+		}
 		if d.Separate != nil {
 			fmt.Fprintf(&b, ". To tell them apart: %s", d.Separate.Action)
 		}

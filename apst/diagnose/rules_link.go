@@ -104,7 +104,12 @@ func aspmCause(s *signals) builder {
 		b.sign(2, logLine(&s.aerPhys[0], fmt.Sprintf("%d corrected Physical Layer error report(s) of the drive's link: the link retrains, typical of L1 exits on a marginal link", len(s.aerPhys))))
 	}
 	if s.platform == persist.PlatformRaspberryPi && (s.down != nil || len(s.timeouts) > 0) {
-		b.proLine(1, Line{Source: "kernel release " + s.releaseText, Text: "a Raspberry Pi: its external PCIe link fails this way when it runs faster than it was made for (pciex1_gen=3) or enters L0s"})
+		const pi = "a Raspberry Pi: its external PCIe link fails this way when it runs faster than it was made for (pciex1_gen=3) or enters L0s"
+		if s.releaseText == "" && s.piLink != nil {
+			b.proLine(1, logLine(s.piLink, pi)) // the log told the platform by its host controller alone
+		} else {
+			b.proLine(1, Line{Source: "kernel release " + s.releaseText, Text: pi})
+		}
 	}
 	if offTried {
 		return b
@@ -145,6 +150,9 @@ func linkCause(s *signals) builder {
 	case s.linkDown != nil:
 		b.sign(3, logLine(s.linkDown, "the port above the drive reported the link down: the drive left the bus"))
 	}
+	if s.piGen3 != nil && (s.down != nil || s.reset != nil || len(s.timeouts) > 0 || len(s.aerPhys)+len(s.aerOther)+len(s.aerUncorr) > 0) {
+		b.proLine(2, logLine(s.piGen3, "the Raspberry Pi's external PCIe link trained at 8.0 GT/s, Gen 3: faster than the Gen 2 it is certified for, a speed at which an adapter or flat cable that carries Gen 2 can corrupt or lose the link"))
+	}
 	if e := s.goneAtReset(); e != nil {
 		b.proLine(2, logLine(e, "the device was gone from the bus when the driver reset it (config space read all ones, the reset gave up with -19): a link that went down reads so, as does a device that lost its power"))
 	}
@@ -178,7 +186,10 @@ func linkCause(s *signals) builder {
 	if !s.hostLinkDown() { // else no device to read: the reseat below is the test
 		b.test("read the link's state and error counters", "sudo lspci -vvv -s "+addr+"; cat "+devPath(addr)+"/aer_dev_correctable", "free: compare LnkSta with LnkCap (speed, width) and look for RxErr, BadTLP, BadDLLP")
 	}
-	if s.platform == persist.PlatformRaspberryPi {
+	switch {
+	case s.piGen3 != nil:
+		b.configTest("run the Raspberry Pi's external link at Gen 2, the speed it is certified for (it trained at Gen 3 in this log)", "dtparam=pciex1_gen=2", "the link's bandwidth halves (about 450 MB/s instead of 900)")
+	case s.platform == persist.PlatformRaspberryPi:
 		b.configTest("a Raspberry Pi 5: run the external link at Gen 2 (the supported speed), if config.txt sets pciex1_gen=3", "dtparam=pciex1_gen=2", "the link's bandwidth halves (about 450 MB/s instead of 900)")
 	}
 	b.test("reseat the drive, or move it to another slot or adapter", "", "downtime; rules out the slot, the adapter and the carrier board")

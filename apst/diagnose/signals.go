@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -55,6 +56,9 @@ type signals struct {
 	lostIRQ  *kernlog.Event
 	hmb      *kernlog.Event
 	dtASPM   *kernlog.Event
+	// piLink is a Raspberry Pi's PCIe host controller training its link
+	// (the first such line); piGen3 its line saying 8.0 GT/s, Gen 3.
+	piLink, piGen3 *kernlog.Event
 	// faults are the platform's faults around the failure: IOMMU faults
 	// and config writes of the drive's function, kernel warnings and
 	// crashes in the code that drives it or at the time of the failure.
@@ -128,6 +132,9 @@ func observe(in *Input) *signals {
 	s.platform = in.Platform
 	if s.platform == persist.PlatformUnknown {
 		s.platform = persist.DetectPlatform(s.releaseText, s.cmdline)
+	}
+	if s.platform == persist.PlatformUnknown && s.piLink != nil {
+		s.platform = persist.PlatformRaspberryPi
 	}
 	s.known = matchKnown(s)
 	s.tried = append(s.tried, in.Tried...)
@@ -521,6 +528,13 @@ func (s *signals) context(l *kernlog.Log) {
 				if s.dtASPM == nil && strings.Contains(e.Text, "DT platform") {
 					s.dtASPM = e
 				}
+			case kernlog.HostLinkUp:
+				if piHost(e) {
+					s.piLink = cmp.Or(s.piLink, e)
+					if s.piGen3 == nil && strings.Contains(e.Text, " 8.0 GT/s") {
+						s.piGen3 = e
+					}
+				}
 			case kernlog.PlatformFault:
 				if s.faultOfDrive(e, &first) {
 					s.faults = append(s.faults, *e)
@@ -533,6 +547,15 @@ func (s *signals) context(l *kernlog.Log) {
 			s.onResume = lastSleep
 		}
 	}
+}
+
+// piHost reports whether a host controller's line is a Raspberry Pi's:
+// pcie-brcmstb.c's driver on the BCM2711's controller (fd500000.pcie, a
+// Pi 4 or Compute Module 4) or the BCM2712's external one
+// (1000110000.pcie, a Pi 5 or Compute Module 5), as their device trees
+// name them.
+func piHost(e *kernlog.Event) bool {
+	return e.Driver == "brcm-pcie" && (e.Device == "fd500000.pcie" || e.Device == "1000110000.pcie")
 }
 
 // faultOfDrive reports whether a platform fault bears on the failure: an

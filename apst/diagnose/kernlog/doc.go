@@ -115,7 +115,8 @@
 // and coming back ([SuspendEntry], [SuspendExit] with the mode: deep,
 // s2idle, S3, hibernation), devices that failed to suspend or resume
 // ([PMError], with the phase and the errno), what the PCI core did with
-// ASPM ([ASPMPlatform]), interrupts nobody handled ([LostInterrupt]), the
+// ASPM ([ASPMPlatform]), the speed a PCIe host controller trained its link
+// at ([HostLinkUp]), interrupts nobody handled ([LostInterrupt]), the
 // host memory buffer ([HostMemoryBuffer], with its size), the PCIe error
 // recovery of a device ([AERRecovery]), and any other line of the NVMe
 // driver that names a controller, a namespace or a function and holds a

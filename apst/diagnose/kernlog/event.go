@@ -103,6 +103,12 @@ const (
 	// disabled" (Text is the line's body, after the device prefix; PCI
 	// when the line names a function).
 	ASPMPlatform Kind = "aspm-info"
+	// HostLinkUp: a PCIe host controller trained its link, at the speed
+	// and width the line gives: "brcm-pcie 1000110000.pcie: link up, 8.0
+	// GT/s PCIe x1 (!SSC)" (pcie-brcmstb.c, the Raspberry Pi 4's and 5's
+	// controller; Text is the line's body, Driver and Device the
+	// controller's).
+	HostLinkUp Kind = "host-link-up"
 	// LostInterrupt: an interrupt nobody handled: "irq 16: nobody cared
 	// (try booting with the "irqpoll" option)", "Disabling IRQ #16" (IRQ).
 	// Timeouts that end in "completion polled" (an interrupt that did not

@@ -11,7 +11,7 @@ var keywords = []string{
 	"nvme", "AER", "PCIe Bus Error", "power state", "Slot(", "Linux version ", "ommand line: ",
 	"PM: ", "sleep state", "ASPM", "nobody cared", "Disabling IRQ",
 	"DMAR: [", "IO_PAGE_FAULT", "WARNING: CPU: ", "BUG", "RW1C", "Restarting tasks",
-	".pcie: link down", ".pci: link down", ": Phy link never came up", ": PCIe link training gen1 timeout",
+	".pcie: link down", ".pci: link down", ".pcie: link up, ", ": Phy link never came up", ": PCIe link training gen1 timeout",
 }
 
 // hasKeyword reports whether a message holds one of keywords.
@@ -87,9 +87,10 @@ func scanLine(b []byte) (keyword, pci bool) {
 }
 
 // hostLinkWords reports whether the message after a host controller's
-// name ("brcm-pcie 1000110000.pcie:") says its link never trained.
+// name ("brcm-pcie 1000110000.pcie:") says its link never trained, or
+// the speed it trained at.
 func hostLinkWords(b []byte) bool {
-	return at(b, 0, " link down") || at(b, 0, " Phy link never came up") || at(b, 0, " PCIe link training gen1 timeout")
+	return at(b, 0, " link down") || at(b, 0, " link up, ") || at(b, 0, " Phy link never came up") || at(b, 0, " PCIe link training gen1 timeout")
 }
 
 // anchored calls found at each index of c in b until it returns true.

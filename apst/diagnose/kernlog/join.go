@@ -212,7 +212,7 @@ func (st *state) mergeWindow(dead []bool) {
 func informational(in *Incident) bool {
 	for k := range in.Counts {
 		switch k {
-		case ASPMPlatform, SuspendEntry, SuspendExit, HostMemoryBuffer, Reset:
+		case ASPMPlatform, HostLinkUp, SuspendEntry, SuspendExit, HostMemoryBuffer, Reset:
 		default:
 			return false
 		}

@@ -206,6 +206,13 @@ func TestPlatformFaultKinds(t *testing.T) {
 			kernlog.Event{Kind: kernlog.LinkDown, Action: kernlog.ActionHostLinkDown}},
 		{"a qcom host's name", "[    2.402211] qcom-pcie 1c00000.pci: Phy link never came up",
 			kernlog.Event{Kind: kernlog.LinkDown, Action: kernlog.ActionHostLinkDown}},
+		// The speed a Raspberry Pi's controller trained its link at
+		// (pcie-brcmstb.c's "link up, %s x%d %s"): a Pi 5 with a Hailo AI
+		// HAT+ at Gen 3, a Compute Module 4's at Gen 2.
+		{"a Pi 5's log, as its notes give it", "[    0.499571] brcm-pcie 1000110000.pcie: link up, 8.0 GT/s PCIe x1 (!SSC)",
+			kernlog.Event{Kind: kernlog.HostLinkUp}},
+		{"a CM4's boot log", "[    0.988144] brcm-pcie fd500000.pcie: link up, 5.0 GT/s PCIe x1 (SSC)",
+			kernlog.Event{Kind: kernlog.HostLinkUp}},
 		// nvme-core's reset on a drive's Persistent Internal Error event
 		// (drivers/nvme/host/core.c, nvme_handle_aer_persistent_error).
 		{"core.c's format", "[ 5123.104211] nvme nvme0: resetting controller due to persistent internal error",

@@ -15,6 +15,10 @@ func parsePlatform(e *Event, msg, body string) bool {
 		e.Kind, e.Action = LinkDown, ActionHostLinkDown
 		e.Driver, e.Device, e.PCI, e.Controller = "", "", "", ""
 		return true
+	case strings.HasPrefix(body, "link up, ") && hostController(e.Device):
+		e.Kind, e.Text = HostLinkUp, clip(body)
+		e.PCI, e.Controller = "", ""
+		return true
 	case strings.HasPrefix(body, "ASPM: "),
 		strings.HasPrefix(body, "can't disable ASPM"),
 		strings.HasPrefix(msg, "PCIe ASPM is "),

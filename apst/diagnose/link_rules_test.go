@@ -1,0 +1,85 @@
+package diagnose_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nvmeapst/nvmeapst/apst/diagnose"
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+	"github.com/nvmeapst/nvmeapst/apst/persist"
+)
+
+// A Raspberry Pi's host controller says the speed it trained the link at
+// (pcie-brcmstb.c: "link up, 8.0 GT/s PCIe x1 (!SSC)"); Gen 3 is beyond
+// the Gen 2 the Pi 5's external link is certified for, so a failure behind
+// it counts for the link, whose separating test is one line of config.txt
+// (unless it was tried). The line alone tells the platform, so the
+// command line's steps are the Pi's. The host line's shape is a Pi 5's
+// (a Hailo AI HAT+ user's notes); a CM4's at 5.0 GT/s is its rated speed.
+func TestPiLinkSpeed(t *testing.T) {
+	const (
+		gen3 = "[    0.499571] brcm-pcie 1000110000.pcie: link up, 8.0 GT/s PCIe x1 (!SSC)\n"
+		gen2 = "[    0.988144] brcm-pcie fd500000.pcie: link up, 5.0 GT/s PCIe x1 (SSC)\n"
+		rp1  = "[    0.606000] brcm-pcie 1000120000.pcie: link up, 8.0 GT/s PCIe x4 (!SSC)\n"
+		fail = "[    1.503411] nvme nvme0: pci function 0000:01:00.0\n" +
+			"[  120.113411] nvme nvme0: I/O 512 QID 3 timeout, aborting\n" +
+			"[  150.113411] nvme nvme0: I/O 512 QID 3 timeout, reset controller\n" +
+			"[  181.113411] nvme nvme0: Device not ready; aborting reset, CSTS=0x1\n" +
+			"[  181.113500] nvme nvme0: Removing after probe failure status: -19\n"
+	)
+	diag := func(t *testing.T, log string, tried ...diagnose.Tried) diagnose.Diagnosis {
+		t.Helper()
+		l, err := kernlog.ReadString(log, kernlog.Options{})
+		require.NoError(t, err)
+		require.Empty(t, l.Unread)
+		return diagnose.Diagnose(diagnose.Input{Log: l, Tried: tried})
+	}
+	linkSaysGen3 := func(d diagnose.Diagnosis) bool {
+		for _, e := range d.Cause(diagnose.LayerLink).Evidence {
+			if e.Quote == "[    0.499571] brcm-pcie 1000110000.pcie: link up, 8.0 GT/s PCIe x1 (!SSC)" {
+				return true
+			}
+		}
+		return false
+	}
+
+	t.Run("gen 3", func(t *testing.T) {
+		d := diag(t, gen3+fail)
+		assert.True(t, linkSaysGen3(d), d.Summary)
+		require.Equal(t, []diagnose.Layer{diagnose.LayerLink, diagnose.LayerAPST}, d.Undecided, d.Summary)
+		assert.Contains(t, d.Summary, "undecided between link (line 1) and apst (line 5)")
+		require.NotNil(t, d.Separate)
+		assert.Equal(t, "dtparam=pciex1_gen=2", d.Separate.Setting)
+		// The Pi's steps: cmdline.txt, not GRUB.
+		for _, c := range d.Causes {
+			for _, x := range c.Tests {
+				if x.Setting == "nvme_core.default_ps_max_latency_us=0" {
+					assert.Equal(t, persist.KernelArgument(persist.PlatformRaspberryPi, x.Setting).Steps, x.Where)
+				}
+			}
+		}
+	})
+	t.Run("gen 2 tried", func(t *testing.T) {
+		tried := diagnose.ParseTried("dtparam=pciex1_gen=2")
+		require.Len(t, tried, 1)
+		tried[0].Outcome = diagnose.DidNotHelp
+		d := diag(t, gen3+fail, tried...)
+		require.NotNil(t, d.Separate, d.Summary)
+		assert.NotEqual(t, "dtparam=pciex1_gen=2", d.Separate.Setting)
+	})
+	t.Run("rated speeds", func(t *testing.T) {
+		for _, log := range []string{gen2 + fail, rp1 + fail} {
+			d := diag(t, log)
+			assert.False(t, linkSaysGen3(d), d.Summary)
+			if d.Separate != nil {
+				assert.NotEqual(t, "dtparam=pciex1_gen=2", d.Separate.Setting)
+			}
+		}
+	})
+	t.Run("no failure", func(t *testing.T) {
+		d := diag(t, gen3)
+		assert.False(t, d.Failure, d.Summary)
+	})
+}
