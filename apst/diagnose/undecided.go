@@ -71,7 +71,7 @@ func separate(s *signals, a, b Layer) *Test {
 	if (a == LayerLink || b == LayerLink) && s.piGen3 != nil && len(s.triedOf([]string{"dtparam"}, "pciex1_gen=2", "pciex1_gen=1")) == 0 {
 		// A Raspberry Pi's link at Gen 3: one line of config.txt moves
 		// the link alone, cheaper than any other layer's test.
-		return &Test{Action: "run the Raspberry Pi's external link at Gen 2 for as long as the drive used to last (APST and ASPM as they are): no failure then points at the link's speed",
+		return &Test{Action: "run the Raspberry Pi's external link at Gen 2 (APST and ASPM as they are) for as long as the errors took to appear: if they stop, the link's speed was the cause",
 			Command: "add dtparam=pciex1_gen=2 to config.txt", Setting: "dtparam=pciex1_gen=2", Where: persist.PiConfig("dtparam=pciex1_gen=2").Steps,
 			Cost: "the link's bandwidth halves while the test runs"}
 	}
