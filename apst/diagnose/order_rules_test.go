@@ -1,6 +1,7 @@
 package diagnose_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -42,7 +43,8 @@ func TestResetNotReady(t *testing.T) {
 	for _, tc := range []struct {
 		name, log string
 		first     []diagnose.Layer
-		apst      bool // APST has evidence for it
+		apst      bool   // APST has evidence for it
+		firmware  string // what the firmware's evidence says of the line
 	}{
 		{
 			name: "ready bit stuck after a disable",
@@ -50,6 +52,7 @@ func TestResetNotReady(t *testing.T) {
 				"[204283.495338] nvme nvme0: Device not ready; aborting reset, CSTS=0x1\n" +
 				"[204283.569360] I/O error, dev nvme0n1, sector 2623470496 op 0x1:(WRITE) flags 0x0 phys_seg 1 prio class 2\n",
 			first: []diagnose.Layer{diagnose.LayerAPST, diagnose.LayerFirmware}, apst: true,
+			firmware: "kept reporting itself ready when the reset disabled it",
 		},
 		{
 			name:  "fatal status during the disable",
@@ -58,10 +61,11 @@ func TestResetNotReady(t *testing.T) {
 			first: []diagnose.Layer{diagnose.LayerFirmware},
 		},
 		{
-			name:  "never ready at probe",
-			log:   "[    2.700000] nvme nvme0: Device not ready; aborting initialisation, CSTS=0x0\n",
-			apst:  false,
-			first: []diagnose.Layer{diagnose.LayerPlatform, diagnose.LayerFirmware},
+			name:     "never ready at probe",
+			log:      "[    2.700000] nvme nvme0: Device not ready; aborting initialisation, CSTS=0x0\n",
+			apst:     false,
+			first:    []diagnose.Layer{diagnose.LayerPlatform, diagnose.LayerFirmware},
+			firmware: "did not reach the state the driver waited for",
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -71,6 +75,13 @@ func TestResetNotReady(t *testing.T) {
 			require.True(t, d.Failure, d.Summary)
 			assert.ElementsMatch(t, tc.first, firstOf(&d), d.Summary)
 			assert.Equal(t, tc.apst, causeOf(&d, diagnose.LayerAPST).Score > 0, d.Summary)
+			if tc.firmware != "" {
+				var said []string
+				for _, e := range causeOf(&d, diagnose.LayerFirmware).Evidence {
+					said = append(said, e.Text)
+				}
+				assert.Contains(t, strings.Join(said, "\n"), tc.firmware)
+			}
 		})
 	}
 }

@@ -61,8 +61,11 @@ func firmwareCause(s *signals) builder {
 	if s.bogusCQE != nil {
 		b.proLine(2, logLine(s.bogusCQE, "a completion came back with a command identifier the host never issued: a controller whose firmware mishandles command IDs (the kernel quirks some with SKIP_CID_GEN), or a completion corrupted on its way"))
 	}
-	if s.reset != nil && s.reset.Kind == kernlog.ResetNotReady && s.reset.HasCSTS && s.reset.CSTS != 0xffffffff {
-		b.proLine(1, logLine(s.reset, "the controller answered but did not become ready after the reset"))
+	switch r := s.reset; {
+	case s.hungReady():
+		b.proLine(1, logLine(r, "the controller answered but kept reporting itself ready when the reset disabled it: its firmware no longer acted on its registers"))
+	case r != nil && r.Kind == kernlog.ResetNotReady && r.HasCSTS && r.CSTS != 0xffffffff:
+		b.proLine(1, logLine(r, "the controller answered but did not reach the state the driver waited for (ready after enabling it, not ready after disabling it)"))
 	}
 	if e := s.driveReceiverErrors(); e != nil {
 		b.proLine(2, logLine(e, "the drive's own receiver logged the errors and nothing failed: a drive's PHY settings come with its firmware, and firmware updates of such drives often stop these reports (a marginal link's signal reads the same)"))
