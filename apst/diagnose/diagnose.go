@@ -206,7 +206,7 @@ func summarize(s *signals, d *Diagnosis) (string, bool) {
 	if s.correctedOnly() {
 		b.WriteString(" The log has no drop-out: only corrected errors of the drive's link, which the link recovered from.")
 	}
-	if d.OnResume {
+	if d.OnResume && !strings.Contains(b.String(), "happened on resume") {
 		b.WriteString(" It happened on resume from system sleep.")
 	}
 	if d.Replace {

@@ -303,3 +303,36 @@ func TestHostLinkNeverTrained(t *testing.T) {
 	assert.Equal(t, "nvme0", d.Controller)
 	assert.Equal(t, []diagnose.Layer{diagnose.LayerPlatform}, firstOf(&d), d.Summary)
 }
+
+// A failure right after a resume says so once in the summary: the cause's
+// own reason when it is the resume, the closing sentence otherwise. Media
+// errors the drive reported are no sleep transition's doing: right after
+// a resume they still convict the drive, the timing said but weighing
+// little. The sleep lines are the PM core's (kernel/power/suspend.c), the
+// rest nvme-core's and the block layer's.
+func TestOnResumeSaidOnce(t *testing.T) {
+	const tail = "Feb 10 09:13:15 laptop kernel: nvme nvme0: I/O 0 QID 0 timeout, reset controller\n" +
+		"Feb 10 09:14:47 laptop kernel: nvme nvme0: Device not ready; aborting reset, CSTS=0x1\n" +
+		"Feb 10 09:14:47 laptop kernel: nvme nvme0: Removing after probe failure status: -19\n"
+	for _, tc := range []struct {
+		name, log string
+		first     diagnose.Layer
+	}{
+		{"resume first", "Feb 10 08:01:02 laptop kernel: PM: suspend entry (s2idle)\n" +
+			"Feb 10 09:12:44 laptop kernel: PM: suspend exit\n" + tail, diagnose.LayerSuspend},
+		{"media errors after a resume", "Feb 10 08:01:02 laptop kernel: PM: suspend entry (s2idle)\n" +
+			"Feb 10 09:12:44 laptop kernel: PM: suspend exit\n" +
+			"Feb 10 09:12:50 laptop kernel: nvme0n1: Read(0x2) @ LBA 3800, 8 blocks, Unrecovered Read Error (sct 0x2 / sc 0x81) DNR \n" +
+			"Feb 10 09:12:50 laptop kernel: critical medium error, dev nvme0n1, sector 3800 op 0x0:(READ) flags 0x0 phys_seg 1 prio class 2\n",
+			diagnose.LayerDrive},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, err := kernlog.ReadString(tc.log, kernlog.Options{})
+			require.NoError(t, err)
+			d := diagnose.Diagnose(diagnose.Input{Log: l})
+			require.True(t, d.OnResume, d.Summary)
+			assert.Equal(t, 1, strings.Count(d.Summary, "on resume"), d.Summary)
+			assert.Equal(t, []diagnose.Layer{tc.first}, firstOf(&d), d.Summary)
+		})
+	}
+}

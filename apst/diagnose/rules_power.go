@@ -108,7 +108,12 @@ func suspendCause(s *signals) builder {
 	b := newBuilder(s, LayerSuspend)
 	noacpi := b.tried(s, []string{"nvme.noacpi"}, nil, 8, 3, "the drive no longer put in D3 by the firmware's StorageD3Enable on suspend, and the failures stopped")
 	b.tried(s, []string{"mem_sleep_default"}, nil, 8, 3, "another sleep mode stopped the failures")
-	if s.onResume != nil {
+	switch {
+	case s.onResume != nil && s.mediaOnly():
+		// The drive's own media errors are no sleep transition's doing:
+		// the timing is said, and weighs little.
+		b.proLine(1, logLine(s.onResume, "this happened on resume: the failure came within "+resumeWindow.String()+" of this system sleep transition (but the failures are media errors the drive reported, which no sleep transition causes)"))
+	case s.onResume != nil:
 		b.sign(4, logLine(s.onResume, "this happened on resume: the failure came within "+resumeWindow.String()+" of this system sleep transition"))
 	}
 	if len(s.pmErrors) > 0 {

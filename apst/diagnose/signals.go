@@ -719,6 +719,14 @@ func (s *signals) resetENODEV() *kernlog.Event {
 	return nil
 }
 
+// mediaOnly reports an incident whose failures are all I/O errors the
+// drive's media caused: no controller that went down, no timeout, reset
+// or resume failure.
+func (s *signals) mediaOnly() bool {
+	return len(s.media) > 0 && len(s.media) == len(s.ioErrors) && s.down == nil && len(s.timeouts) == 0 &&
+		s.reset == nil && s.resume == nil && s.linkDown == nil && len(s.pmErrors) == 0
+}
+
 // cfs reports a controller-down whose CSTS has Controller Fatal Status
 // set (and is not all ones).
 func (s *signals) cfs() bool {
