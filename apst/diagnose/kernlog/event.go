@@ -122,9 +122,11 @@ const (
 	// AERRecovery: the PCIe error recovery of a device: "nvme nvme0: frozen
 	// state error detected, reset controller", "AER: device recovery
 	// failed", "AER: can't recover (no error_detected callback)", "AER:
-	// device recovery successful" (Action says which: "reset controller",
-	// "request disconnect", "failed", "successful", "no callback"). A
-	// port's line has Reporter set, a device's PCI.
+	// device recovery successful", its steps ("AER: Root Port link has
+	// been reset (0)", nvme's "restart after slot reset") (Action says
+	// which: "reset controller", "request disconnect", "failed",
+	// "successful", "no callback", "link reset", "slot reset"). A port's
+	// line has Reporter set, a device's PCI.
 	AERRecovery Kind = "aer-recovery"
 	// DriverError: any other nvme-core or nvme-pci line that names a
 	// controller, namespace or function and holds a failure word ("Device

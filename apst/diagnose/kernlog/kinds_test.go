@@ -122,6 +122,19 @@ func TestDriverKinds(t *testing.T) {
 			kernlog.Event{Kind: kernlog.AERRecovery, PCI: "0000:97:00.0", Action: "no callback"}},
 		{"the brief", "[   60.000000] pcieport 0000:00:1c.0: AER: device recovery successful", kernlog.Event{Kind: kernlog.AERRecovery, Reporter: "0000:00:1c.0", Action: "successful"}},
 		{"the brief", "[   60.000000] nvme nvme0: frozen state error detected, reset controller", kernlog.Event{Kind: kernlog.AERRecovery, Controller: "nvme0", Action: "reset controller"}},
+		// The recovery's steps: the link reset (aer.c's aer_root_reset;
+		// its errno since 5.8), a reset that failed (pcie/err.c), the
+		// driver restarting its controller (nvme_slot_reset). Lines as
+		// posted to linux-pm (an igc resume thread), a GitHub issue and
+		// linux-nvme.
+		{"an igc thread on linux-pm", "[  853.253973] pcieport 0000:00:1c.2: AER: Root Port link has been reset (-25)",
+			kernlog.Event{Kind: kernlog.AERRecovery, Reporter: "0000:00:1c.2", Action: "link reset"}},
+		{"a GitHub issue's log", "[ 1752.124836] pcieport 0000:40:01.3: AER: Root Port link has been reset",
+			kernlog.Event{Kind: kernlog.AERRecovery, Reporter: "0000:40:01.3", Action: "link reset"}},
+		{"an igc thread on linux-pm", "[  853.253996] pcieport 0000:00:1c.2: AER: subordinate device reset failed",
+			kernlog.Event{Kind: kernlog.AERRecovery, Reporter: "0000:00:1c.2", Action: "failed"}},
+		{"a linux-nvme thread", "[  163.390895] nvme nvme0: restart after slot reset",
+			kernlog.Event{Kind: kernlog.AERRecovery, Controller: "nvme0", Action: "slot reset"}},
 		// Other failure lines of the driver.
 		{"https://github.com/thesofproject/sof-test/issues/616", "[ 6846.214748] kernel: nvme nvme0: Device shutdown incomplete; abort shutdown",
 			kernlog.Event{Kind: kernlog.DriverError, Controller: "nvme0"}},

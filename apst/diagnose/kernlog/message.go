@@ -243,6 +243,10 @@ func parseController(e *Event, _, body string) bool {
 		e.Kind, e.Action = AERRecovery, "reset controller"
 	case strings.HasPrefix(body, "failure state error detected"):
 		e.Kind, e.Action = AERRecovery, "request disconnect"
+	case body == "restart after slot reset":
+		// nvme_slot_reset: the recovery reset the slot and the driver
+		// restarts the controller.
+		e.Kind, e.Action = AERRecovery, "slot reset"
 	default:
 		return false
 	}
@@ -345,6 +349,17 @@ func parsePCI(e *Event, msg, body string) bool {
 		if e.Driver == "pcieport" {
 			e.Reporter, e.PCI = e.PCI, ""
 		}
+	case e.Driver == "pcieport" && strings.HasSuffix(body, "subordinate device reset failed"):
+		// pcie/err.c: the recovery could not reset the devices below the
+		// port; "device recovery failed" follows.
+		e.Kind, e.Action = AERRecovery, "failed"
+		e.Reporter, e.PCI = e.PCI, ""
+	case e.Driver == "pcieport" && strings.Contains(body, "Port link has been reset"):
+		// The recovery reset the link below a port (aer.c's
+		// aer_root_reset: "AER: Root Port link has been reset (0)", or a
+		// Downstream Port's).
+		e.Kind, e.Action = AERRecovery, "link reset"
+		e.Reporter, e.PCI = e.PCI, ""
 	case strings.Contains(msg, "AER: ") && (strings.Contains(body, "evice recovery") || strings.Contains(body, "can't recover")):
 		e.Kind = AERRecovery
 		switch {
