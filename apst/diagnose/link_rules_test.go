@@ -29,13 +29,6 @@ func TestPiLinkSpeed(t *testing.T) {
 			"[  181.113411] nvme nvme0: Device not ready; aborting reset, CSTS=0x1\n" +
 			"[  181.113500] nvme nvme0: Removing after probe failure status: -19\n"
 	)
-	diag := func(t *testing.T, log string, tried ...diagnose.Tried) diagnose.Diagnosis {
-		t.Helper()
-		l, err := kernlog.ReadString(log, kernlog.Options{})
-		require.NoError(t, err)
-		require.Empty(t, l.Unread)
-		return diagnose.Diagnose(diagnose.Input{Log: l, Tried: tried})
-	}
 	linkSaysGen3 := func(d diagnose.Diagnosis) bool {
 		for _, e := range d.Cause(diagnose.LayerLink).Evidence {
 			if e.Quote == "[    0.499571] brcm-pcie 1000110000.pcie: link up, 8.0 GT/s PCIe x1 (!SSC)" {
@@ -46,7 +39,7 @@ func TestPiLinkSpeed(t *testing.T) {
 	}
 
 	t.Run("gen 3", func(t *testing.T) {
-		d := diag(t, gen3+fail)
+		d := diagnoseFailure(t, gen3+fail)
 		assert.True(t, linkSaysGen3(d), d.Summary)
 		require.Equal(t, []diagnose.Layer{diagnose.LayerLink, diagnose.LayerAPST}, d.Undecided, d.Summary)
 		assert.Contains(t, d.Summary, "undecided between link (line 1) and apst (line 5)")
@@ -65,13 +58,13 @@ func TestPiLinkSpeed(t *testing.T) {
 		tried := diagnose.ParseTried("dtparam=pciex1_gen=2")
 		require.Len(t, tried, 1)
 		tried[0].Outcome = diagnose.DidNotHelp
-		d := diag(t, gen3+fail, tried...)
+		d := diagnoseFailure(t, gen3+fail, tried...)
 		require.NotNil(t, d.Separate, d.Summary)
 		assert.NotEqual(t, "dtparam=pciex1_gen=2", d.Separate.Setting)
 	})
 	t.Run("rated speeds", func(t *testing.T) {
 		for _, log := range []string{gen2 + fail, rp1 + fail} {
-			d := diag(t, log)
+			d := diagnoseFailure(t, log)
 			assert.False(t, linkSaysGen3(d), d.Summary)
 			if d.Separate != nil {
 				assert.NotEqual(t, "dtparam=pciex1_gen=2", d.Separate.Setting)
@@ -79,7 +72,9 @@ func TestPiLinkSpeed(t *testing.T) {
 		}
 	})
 	t.Run("no failure", func(t *testing.T) {
-		d := diag(t, gen3)
+		l, err := kernlog.ReadString(gen3, kernlog.Options{})
+		require.NoError(t, err)
+		d := diagnose.Diagnose(diagnose.Input{Log: l})
 		assert.False(t, d.Failure, d.Summary)
 	})
 }

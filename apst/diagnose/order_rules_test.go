@@ -24,6 +24,18 @@ func firstOf(d *diagnose.Diagnosis) []diagnose.Layer {
 	return []diagnose.Layer{d.Causes[0].Layer}
 }
 
+// diagnoseFailure reads log, every failure-looking line of it, and
+// diagnoses it with what was tried; the log must hold a failure.
+func diagnoseFailure(t *testing.T, log string, tried ...diagnose.Tried) diagnose.Diagnosis {
+	t.Helper()
+	l, err := kernlog.ReadString(log, kernlog.Options{})
+	require.NoError(t, err)
+	require.Empty(t, l.Unread)
+	d := diagnose.Diagnose(diagnose.Input{Log: l, Tried: tried})
+	require.True(t, d.Failure, d.Summary)
+	return d
+}
+
 func causeOf(d *diagnose.Diagnosis, l diagnose.Layer) diagnose.Cause {
 	for _, c := range d.Causes {
 		if c.Layer == l {
@@ -69,10 +81,7 @@ func TestResetNotReady(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			l, err := kernlog.ReadString(tc.log, kernlog.Options{})
-			require.NoError(t, err)
-			d := diagnose.Diagnose(diagnose.Input{Log: l})
-			require.True(t, d.Failure, d.Summary)
+			d := diagnoseFailure(t, tc.log)
 			assert.ElementsMatch(t, tc.first, firstOf(&d), d.Summary)
 			assert.Equal(t, tc.apst, causeOf(&d, diagnose.LayerAPST).Score > 0, d.Summary)
 			if tc.firmware != "" {
@@ -327,9 +336,7 @@ func TestOnResumeSaidOnce(t *testing.T) {
 			diagnose.LayerDrive},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			l, err := kernlog.ReadString(tc.log, kernlog.Options{})
-			require.NoError(t, err)
-			d := diagnose.Diagnose(diagnose.Input{Log: l})
+			d := diagnoseFailure(t, tc.log)
 			require.True(t, d.OnResume, d.Summary)
 			assert.Equal(t, 1, strings.Count(d.Summary, "on resume"), d.Summary)
 			assert.Equal(t, []diagnose.Layer{tc.first}, firstOf(&d), d.Summary)

@@ -76,11 +76,7 @@ func TestPlatformSigns(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			l, err := kernlog.ReadString(tc.log, kernlog.Options{})
-			require.NoError(t, err)
-			require.Empty(t, l.Unread)
-			d := diagnose.Diagnose(diagnose.Input{Log: l})
-			require.True(t, d.Failure, d.Summary)
+			d := diagnoseFailure(t, tc.log)
 			got := d.Undecided
 			if len(got) == 0 {
 				require.NotEmpty(t, d.Causes)
@@ -160,11 +156,7 @@ func TestTimeoutWithoutRecovery(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			l, err := kernlog.ReadString(tc.log, kernlog.Options{})
-			require.NoError(t, err)
-			require.Empty(t, l.Unread)
-			d := diagnose.Diagnose(diagnose.Input{Log: l})
-			require.True(t, d.Failure, d.Summary)
+			d := diagnoseFailure(t, tc.log)
 			require.NotEmpty(t, d.Causes)
 			if tc.first != "" {
 				assert.Empty(t, d.Undecided, d.Summary)
