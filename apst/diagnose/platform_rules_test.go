@@ -65,6 +65,15 @@ func TestPlatformSigns(t *testing.T) {
 			first: []diagnose.Layer{diagnose.LayerPlatform, diagnose.LayerFirmware}, evidence: "globally duplicate IDs",
 		},
 		{
+			// A tuning thread (testdata/threads/ml10-hv-arm64-msi-parent-nvme-irq.log):
+			// nvme's interrupt reached handle_bad_irq, and nvme printed nothing.
+			name: "interrupt without a handler",
+			log: "[   84.482413] nvme nvme0: pci function 0b9d:00:00.0\n" +
+				"[   84.556883] ->handle_irq():  0000000062fa78bc, handle_bad_irq+0x0/0x270\n" +
+				"[   84.556896] ->action->handler(): 00000000e15d8191, nvme_irq+0x0/0x3e8\n",
+			first: []diagnose.Layer{diagnose.LayerPlatform}, evidence: "nvme_irq", setting: "pci=nomsi",
+		},
+		{
 			// https://github.com/FrameworkComputer/SoftwareFirmwareIssueTracker/issues/41
 			name: "the drive's receiver",
 			log: "pcieport 0000:00:02.1: AER: Correctable error message received from 0000:bf:00.0\n" +

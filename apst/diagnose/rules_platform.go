@@ -19,7 +19,10 @@ func platformCause(s *signals) builder {
 	if len(s.polled) > 0 {
 		b.sign(4, logLine(&s.polled[0], fmt.Sprintf("%d command(s) timed out although they had completed: the driver found them by polling, so the interrupt was lost on its way: MSI, an IOMMU or interrupt remapping, a platform quirk (a drive whose own MSI fails reads the same, far less often)", len(s.polled))))
 	}
-	if s.lostIRQ != nil {
+	switch {
+	case s.lostIRQ != nil && s.lostIRQ.Action == kernlog.ActionBadIRQ:
+		b.sign(3, logLine(s.lostIRQ, "the drive's interrupt arrived with no flow handler set up for it (the kernel's handle_bad_irq): the interrupt controller's setup, the platform's and the kernel's, not the drive"))
+	case s.lostIRQ != nil:
 		b.sign(3, logLine(s.lostIRQ, "the kernel disabled an interrupt nobody handled: interrupt routing is broken"))
 	}
 	if s.bogusCQE != nil {

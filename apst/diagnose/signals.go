@@ -216,6 +216,14 @@ func severity(in *kernlog.Incident) int {
 					n = max(n, 2)
 				}
 			}
+		case kernlog.LostInterrupt:
+			// The drive's own interrupt arrived with no handler set up
+			// for it: the drive cannot work, whatever else it logs.
+			for j := range in.Events {
+				if e := &in.Events[j]; e.Action == kernlog.ActionBadIRQ {
+					n = max(n, 2)
+				}
+			}
 		case kernlog.HostMemoryBuffer:
 			// A drive left without its host memory buffer stalls: the
 			// symptom without a failure line of its own.
@@ -328,7 +336,9 @@ func uncorrected(in *kernlog.Incident) bool {
 func (s *signals) mine(in *kernlog.Incident) bool {
 	switch {
 	case s.ctrl == "" && s.dev == "":
-		return in.Controller != "" || in.PCI != ""
+		// An NVMe driver's interrupt without a handler is an NVMe failure
+		// even when the log has several controllers to give it to.
+		return in.Controller != "" || in.PCI != "" || in.Counts[kernlog.LostInterrupt] > 0 && severity(in) > 0
 	case s.ctrl != "" && in.Controller == s.ctrl:
 		return true
 	}
@@ -517,7 +527,7 @@ func (s *signals) context(l *kernlog.Log) {
 					s.others = append(s.others, *e)
 				}
 			case kernlog.LostInterrupt:
-				if s.lostIRQ == nil {
+				if s.lostIRQ == nil || s.lostIRQ.Action != kernlog.ActionBadIRQ && e.Action == kernlog.ActionBadIRQ {
 					s.lostIRQ = e
 				}
 			case kernlog.HostMemoryBuffer:

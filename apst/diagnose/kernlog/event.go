@@ -110,7 +110,11 @@ const (
 	// controller's).
 	HostLinkUp Kind = "host-link-up"
 	// LostInterrupt: an interrupt nobody handled: "irq 16: nobody cared
-	// (try booting with the "irqpoll" option)", "Disabling IRQ #16" (IRQ).
+	// (try booting with the "irqpoll" option)", "Disabling IRQ #16" (IRQ);
+	// or the NVMe driver's interrupt that arrived with no flow handler set
+	// up for it, whose descriptor handle_bad_irq prints
+	// ("->action->handler(): 00000000e15d8191, nvme_irq+0x0/0x3e8", Action
+	// ActionBadIRQ, Driver "nvme").
 	// Timeouts that end in "completion polled" (an interrupt that did not
 	// arrive) stay IOTimeout or AdminTimeout with that Action.
 	LostInterrupt Kind = "lost-interrupt"
@@ -174,6 +178,9 @@ const (
 	// never trained ("brcm-pcie 1000110000.pcie: link down"); the event
 	// names no device.
 	ActionHostLinkDown = "host link down"
+	// ActionBadIRQ: a LostInterrupt of the NVMe driver's interrupt that
+	// reached handle_bad_irq.
+	ActionBadIRQ = "bad irq"
 	// ActionLinkNotActive: a LinkDown of a port whose link did not train
 	// after a reset or resume ("Data Link Layer Link Active not set in
 	// 1000 msec").

@@ -38,6 +38,10 @@ func (st *state) finish() *Log {
 			in.Controller = st.diskController(k[len("disk "):])
 		case strings.HasPrefix(k, "pci "):
 			in.Controller = st.addrController(k[len("pci "):])
+		case st.links.ctrls == 1 && badIRQ(in):
+			// The NVMe driver's interrupt without a handler names no
+			// controller: the log's only one is its.
+			in.Controller = st.links.ctrl
 		}
 		if in.Controller != "" {
 			late[i] = true
@@ -205,6 +209,17 @@ func (st *state) mergeWindow(dead []bool) {
 		st.merge(&incs[target], p)
 		dead[i] = true
 	}
+}
+
+// badIRQ reports whether an incident holds the NVMe driver's interrupt
+// that reached handle_bad_irq.
+func badIRQ(in *Incident) bool {
+	for i := range in.Events {
+		if in.Events[i].Action == ActionBadIRQ {
+			return true
+		}
+	}
+	return false
 }
 
 // informational reports whether an incident holds only events that report

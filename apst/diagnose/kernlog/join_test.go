@@ -63,6 +63,30 @@ func TestOneFunctionOneController(t *testing.T) {
 	assert.ElementsMatch(t, []string{"0000:bf:00.0", "nvme0", "nvme1"}, names)
 }
 
+// The NVMe driver's interrupt that reached handle_bad_irq names no
+// controller: the log's only one is its; of two, neither. The lines are a
+// Hyper-V guest's, as posted to linux-pci (testdata/threads/ml10-*).
+func TestBadIRQOfTheOnlyController(t *testing.T) {
+	const (
+		fn0 = "[   84.482413] nvme nvme0: pci function 0b9d:00:00.0\n"
+		fn1 = "[   84.482414] nvme nvme1: pci function 0b9d:00:01.0\n"
+		irq = "[   84.556871] irq 17, desc: 00000000e8529819, depth: 0, count: 0, unhandled: 0\n" +
+			"[   84.556883] ->handle_irq():  0000000062fa78bc, handle_bad_irq+0x0/0x270\n" +
+			"[   84.556895] ->action(): 0000000069f160b3\n" +
+			"[   84.556896] ->action->handler(): 00000000e15d8191, nvme_irq+0x0/0x3e8\n"
+	)
+	l, err := kernlog.ReadString(fn0+irq, kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 1)
+	assert.Equal(t, "nvme0", l.Incidents[0].Controller)
+	assert.Equal(t, map[kernlog.Kind]int{kernlog.LostInterrupt: 1}, l.Incidents[0].Counts)
+
+	l, err = kernlog.ReadString(fn0+fn1+irq, kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 1)
+	assert.Empty(t, l.Incidents[0].Controller)
+}
+
 // A port that reported a function's errors is above it: its link-down
 // belongs to the function's controller.
 func TestPortAboveController(t *testing.T) {

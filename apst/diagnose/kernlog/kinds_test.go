@@ -95,6 +95,11 @@ func TestPlatformKinds(t *testing.T) {
 		// Interrupts nobody handled.
 		{"https://github.com/Dunedan/mbp-2016-linux/issues/9", `[  104.774723] irq 21: nobody cared (try booting with the "irqpoll" option)`, kernlog.Event{Kind: kernlog.LostInterrupt, IRQ: 21}},
 		{"https://github.com/Dunedan/mbp-2016-linux/issues/9", "[  104.774789] Disabling IRQ #21", kernlog.Event{Kind: kernlog.LostInterrupt, IRQ: 21}},
+		// handle_bad_irq's dump of an interrupt with no flow handler
+		// (kernel/irq/debug.h, print_irq_desc): its handler line names
+		// nvme's; the lines before it are not events.
+		{"https://lore.kernel.org/all/SN6PR02MB41573141969F6B3028099C65D442A@SN6PR02MB4157.namprd02.prod.outlook.com/",
+			"[   84.556896] ->action->handler(): 00000000e15d8191, nvme_irq+0x0/0x3e8", kernlog.Event{Kind: kernlog.LostInterrupt, Action: kernlog.ActionBadIRQ}},
 		// A timeout that ends in "completion polled" stays a timeout.
 		{"https://github.com/starfive-tech/VisionFive2/issues/36", "[60386.019927] nvme nvme0: I/O 210 QID 4 timeout, completion polled",
 			kernlog.Event{Kind: kernlog.IOTimeout, Controller: "nvme0", Tag: 210, QID: 4, Action: "completion polled"}},

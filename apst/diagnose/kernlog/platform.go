@@ -27,6 +27,12 @@ func parsePlatform(e *Event, msg, body string) bool {
 		e.Kind, e.Text = ASPMPlatform, clip(body)
 		e.Controller = ""
 		return true
+	case strings.HasPrefix(msg, "->action->handler(): ") && strings.Contains(msg, ", nvme_irq"):
+		// kernel/irq's print_irq_desc, which handle_bad_irq calls for an
+		// interrupt that arrived with no flow handler set up for it: its
+		// last line names the handler the driver registered, nvme's.
+		e.Kind, e.Action, e.Driver, e.Device = LostInterrupt, ActionBadIRQ, "nvme", ""
+		return true
 	case strings.HasPrefix(msg, "irq ") || strings.HasPrefix(msg, "Disabling IRQ #"):
 		m := re().reIRQ.FindStringSubmatch(msg)
 		if m == nil {
