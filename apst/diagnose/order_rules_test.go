@@ -343,3 +343,32 @@ func TestOnResumeSaidOnce(t *testing.T) {
 		})
 	}
 }
+
+// "failed to set APST feature" with an NVMe status is the drive refusing
+// the kernel's table, which nvme-core logs and goes on without
+// (nvme_configure_apst): no failure alone, and beside a later failure it
+// speaks against APST, the kernel's table never having been in force. A
+// negative errno (-19) is a controller that did not answer: a failure.
+// The refusal is a tuning thread's line
+// (testdata/threads/ml7-adata-spectrix-s40g-duplicate-nid-bogus-nid.log).
+func TestAPSTTableRefused(t *testing.T) {
+	const (
+		boot    = "[    2.274437] nvme nvme1: pci function 0000:06:00.0\n"
+		refused = "[    2.326153] nvme nvme1: failed to set APST feature (2)\n"
+		down    = "[  900.000000] nvme nvme1: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10\n"
+	)
+	l, err := kernlog.ReadString(boot+refused, kernlog.Options{})
+	require.NoError(t, err)
+	d := diagnose.Diagnose(diagnose.Input{Log: l})
+	assert.False(t, d.Failure, d.Summary)
+
+	d = diagnoseFailure(t, boot+refused+down)
+	var against []string
+	for _, e := range causeOf(&d, diagnose.LayerAPST).Against {
+		against = append(against, e.Quote)
+	}
+	assert.Contains(t, against, strings.TrimSuffix(refused, "\n"))
+
+	d = diagnoseFailure(t, boot+down)
+	assert.Empty(t, causeOf(&d, diagnose.LayerAPST).Against)
+}

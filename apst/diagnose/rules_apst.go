@@ -54,6 +54,9 @@ func apstCause(s *signals) builder {
 	if s.resume != nil && !s.removedFirst {
 		b.conLine(1, logLine(s.resume, "the device failed to leave a PCI power state, not an NVMe one"))
 	}
+	if e := s.apstRefused; e != nil {
+		b.conLine(1, logLine(e, fmt.Sprintf("the drive refused the kernel's APST table (NVMe status 0x%x): the kernel's table was not in force, only what the drive's firmware enables by itself", e.Errno)))
+	}
 	if s.onResume != nil {
 		b.conLine(1, logLine(s.onResume, "the failure came right after a system sleep transition, which APST has no part in"))
 	}

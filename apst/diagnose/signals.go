@@ -54,8 +54,11 @@ type signals struct {
 	onResume *kernlog.Event // suspend exit (or entry) just before the failure
 	pmErrors []kernlog.Event
 	lostIRQ  *kernlog.Event
-	hmb      *kernlog.Event
-	dtASPM   *kernlog.Event
+	// apstRefused is the drive refusing the kernel's APST table in the
+	// boot that failed ("failed to set APST feature (2)", an NVMe status).
+	apstRefused *kernlog.Event
+	hmb         *kernlog.Event
+	dtASPM      *kernlog.Event
 	// piLink is a Raspberry Pi's PCIe host controller training its link
 	// (the first such line); piGen3 its line saying 8.0 GT/s, Gen 3.
 	piLink, piGen3 *kernlog.Event
@@ -202,8 +205,17 @@ func severity(in *kernlog.Incident) int {
 		switch k {
 		case kernlog.ControllerDown, kernlog.ResumeFailure, kernlog.ProbeFailure, kernlog.ResetFailure, kernlog.ResetNotReady, kernlog.LinkDown:
 			n = max(n, 3)
-		case kernlog.IOTimeout, kernlog.AdminTimeout, kernlog.APSTFailed, kernlog.AERRecovery, kernlog.DriverError:
+		case kernlog.IOTimeout, kernlog.AdminTimeout, kernlog.AERRecovery, kernlog.DriverError:
 			n = max(n, 2)
+		case kernlog.APSTFailed:
+			// A negative errno is a controller that did not answer; a
+			// positive value is the drive's NVMe status refusing the
+			// table, which the kernel logs and goes on without.
+			for j := range in.Events {
+				if e := &in.Events[j]; e.Kind == kernlog.APSTFailed && e.Errno < 0 {
+					n = max(n, 2)
+				}
+			}
 		case kernlog.IOError:
 			n = max(n, 1)
 		case kernlog.PMError:
@@ -525,6 +537,10 @@ func (s *signals) context(l *kernlog.Log) {
 			case kernlog.ResumeFailure:
 				if s.resume != nil && e.PCI != "" && e.PCI != s.resume.PCI && near(e, s.resume) {
 					s.others = append(s.others, *e)
+				}
+			case kernlog.APSTFailed:
+				if !other && s.apstRefused == nil && e.Errno > 0 {
+					s.apstRefused = e
 				}
 			case kernlog.LostInterrupt:
 				if s.lostIRQ == nil || s.lostIRQ.Action != kernlog.ActionBadIRQ && e.Action == kernlog.ActionBadIRQ {
