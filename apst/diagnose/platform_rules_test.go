@@ -74,6 +74,13 @@ func TestPlatformSigns(t *testing.T) {
 			first: []diagnose.Layer{diagnose.LayerPlatform}, evidence: "nvme_irq", setting: "pci=nomsi",
 		},
 		{
+			// A tuning thread (testdata/threads/ml11-xps7390-kioxia-wbt-write-hang.log):
+			// a task blocked on the drive's I/O, and nvme saw no timeout.
+			name:  "hung task without a timeout",
+			log:   "Nov 23 12:39:57 xps-7390 kernel: [13641.000227][   T55] INFO: task jbd2/nvme0n1p3-:375 blocked for more than 122 seconds.\n",
+			first: []diagnose.Layer{diagnose.LayerPlatform}, evidence: "blocked for more than",
+		},
+		{
 			// https://github.com/FrameworkComputer/SoftwareFirmwareIssueTracker/issues/41
 			name: "the drive's receiver",
 			log: "pcieport 0000:00:02.1: AER: Correctable error message received from 0000:bf:00.0\n" +
@@ -105,6 +112,22 @@ func TestPlatformSigns(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A hung task says the I/O was held above the driver only when nvme saw
+// no command time out: beside nvme's own timeouts it is their consequence.
+// hung_task.c's and nvme-pci's formats.
+func TestHungTaskBesideTimeouts(t *testing.T) {
+	d := diagnoseFailure(t, "[  100.000000] nvme nvme0: I/O 12 QID 3 timeout, aborting\n"+
+		"[  230.000000] INFO: task jbd2/nvme0n1p2-8:402 blocked for more than 122 seconds.\n")
+	for _, c := range d.Causes {
+		for _, e := range c.Evidence {
+			assert.NotContains(t, e.Quote, "INFO: task", "%s: %s", c.Layer, e.Text)
+		}
+	}
+	l, err := kernlog.ReadString("[  230.000000] INFO: task kworker/u16:3:402 blocked for more than 122 seconds.\n", kernlog.Options{})
+	require.NoError(t, err)
+	assert.Empty(t, l.Incidents, "a task named after no NVMe disk")
 }
 
 // A development kernel counts for the platform, beside timeouts that

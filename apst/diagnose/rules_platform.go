@@ -72,6 +72,9 @@ func platformCause(s *signals) builder {
 	if s.reset != nil && s.reset.Kind == kernlog.ResetNotReady && strings.Contains(s.reset.Text, "initiali") && s.down == nil {
 		b.proLine(2, logLine(s.reset, "the drive never became ready at probe: the host did not give it time or power to come up (reset timing, a platform quirk), or it is dead"))
 	}
+	if s.hung != nil && s.down == nil && s.resume == nil && s.reset == nil && len(s.timeouts) == 0 && s.linkDown == nil {
+		b.proLine(2, logLine(s.hung, "a task stayed blocked on the drive's I/O past the hung-task limit while nvme reported no command timing out (it reports every command the drive holds past its I/O timeout, 30 s by default): the I/O was held above the driver, in the block layer, its throttling or the filesystem, a kernel matter (unless this log leaves nvme's lines out)"))
+	}
 	if s.down == nil && s.resume == nil && s.reset == nil && len(s.timeouts) > 0 && len(s.polled) == 0 && s.onResume == nil && len(s.pmErrors) == 0 {
 		b.proLine(1, logLine(&s.timeouts[0], "commands timed out and the controller recovered: lost interrupts and kernel regressions stall commands like this too"))
 	}

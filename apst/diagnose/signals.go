@@ -37,6 +37,7 @@ type signals struct {
 	// "frozen state error detected, reset controller", a DPC containment.
 	aerRecovery *kernlog.Event
 	timeouts    []kernlog.Event
+	hung        *kernlog.Event  // a task blocked on the drive's I/O
 	polled      []kernlog.Event // timeouts the driver completed by polling
 	ioErrors    []kernlog.Event
 	transport   []kernlog.Event // I/O errors with a transport status, not host-aborted
@@ -205,7 +206,7 @@ func severity(in *kernlog.Incident) int {
 		switch k {
 		case kernlog.ControllerDown, kernlog.ResumeFailure, kernlog.ProbeFailure, kernlog.ResetFailure, kernlog.ResetNotReady, kernlog.LinkDown:
 			n = max(n, 3)
-		case kernlog.IOTimeout, kernlog.AdminTimeout, kernlog.AERRecovery, kernlog.DriverError:
+		case kernlog.IOTimeout, kernlog.AdminTimeout, kernlog.AERRecovery, kernlog.DriverError, kernlog.HungTask:
 			n = max(n, 2)
 		case kernlog.APSTFailed:
 			// A negative errno is a controller that did not answer; a
@@ -462,6 +463,10 @@ func (s *signals) event(e *kernlog.Event) {
 			s.aerPhys = append(s.aerPhys, *e)
 		case e.Kind == kernlog.AERError:
 			s.aerOther = append(s.aerOther, *e)
+		}
+	case kernlog.HungTask:
+		if s.hung == nil {
+			s.hung = e
 		}
 	case kernlog.IOTimeout, kernlog.AdminTimeout:
 		s.timeouts = append(s.timeouts, *e)

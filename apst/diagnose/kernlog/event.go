@@ -144,6 +144,12 @@ const (
 	// Action "probe failed" and its Errno.
 	DriverError Kind = "nvme-error"
 
+	// HungTask: the hung-task detector's report of a task named after an
+	// NVMe disk, waiting on its I/O: "INFO: task jbd2/nvme0n1p3-:375
+	// blocked for more than 122 seconds." (kernel/hung_task.c; Disk,
+	// Text the message).
+	HungTask Kind = "hung-task"
+
 	// PlatformFault: the platform or the kernel failing around the drive,
 	// Action saying how: "iommu-fault" (the IOMMU blocked a device's DMA:
 	// "DMAR: [DMA Read NO_PASID] Request device [02:00.0] fault addr ...",

@@ -224,6 +224,14 @@ func TestPlatformFaultKinds(t *testing.T) {
 			kernlog.Event{Kind: kernlog.LinkDown, Action: kernlog.ActionHostLinkDown}},
 		{"a qcom host's name", "[    2.402211] qcom-pcie 1c00000.pci: Phy link never came up",
 			kernlog.Event{Kind: kernlog.LinkDown, Action: kernlog.ActionHostLinkDown}},
+		// The hung-task detector (kernel/hung_task.c) on a task named
+		// after an NVMe disk: as posted to linux-block (an XPS 7390's),
+		// and a name cut at 15 bytes.
+		{"https://lore.kernel.org/all/b3ba57a7-d363-9c17-c4be-9dbe86875@panix.com/",
+			"Nov 23 12:39:57 xps-7390 kernel: [13641.000227][   T55] INFO: task jbd2/nvme0n1p3-:375 blocked for more than 122 seconds.",
+			kernlog.Event{Kind: kernlog.HungTask, Disk: "nvme0n1p3", Controller: "nvme0", GuessedController: true}},
+		{"hung_task.c's format", "[  370.000000] INFO: task jbd2/nvme10n1p:402 blocked for more than 245 seconds.",
+			kernlog.Event{Kind: kernlog.HungTask, Disk: "nvme10n1", Controller: "nvme10", GuessedController: true}},
 		// The speed a Raspberry Pi's controller trained its link at
 		// (pcie-brcmstb.c's "link up, %s x%d %s"): a Pi 5 with a Hailo AI
 		// HAT+ at Gen 3, a Compute Module 4's at Gen 2.

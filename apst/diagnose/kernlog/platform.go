@@ -44,6 +44,8 @@ func parsePlatform(e *Event, msg, body string) bool {
 	case strings.Contains(msg, "DMAR: [") && strings.Contains(msg, "Request device ["),
 		strings.Contains(msg, "IO_PAGE_FAULT"):
 		return iommuFault(e, msg)
+	case strings.HasPrefix(msg, "INFO: task ") && strings.Contains(msg, " blocked for more than "):
+		return hungTask(e, msg)
 	case strings.HasPrefix(msg, "WARNING: CPU: "), strings.HasPrefix(msg, "BUG: "), strings.HasPrefix(msg, "kernel BUG at "),
 		strings.HasPrefix(msg, "watchdog: BUG: "):
 		e.Kind, e.Action = PlatformFault, "kernel-bug"
@@ -102,3 +104,31 @@ func iommuFault(e *Event, msg string) bool {
 func hostController(dev string) bool {
 	return strings.HasSuffix(dev, ".pcie") || strings.HasSuffix(dev, ".pci")
 }
+
+// hungTask reads the hung-task detector's report of a task named after an
+// NVMe disk ("INFO: task jbd2/nvme0n1p3-:375 blocked for more than 122
+// seconds.", kernel/hung_task.c): a task waiting on that disk's I/O.
+// Tasks named after no NVMe disk are no event.
+func hungTask(e *Event, msg string) bool {
+	name := msg[len("INFO: task "):strings.Index(msg, " blocked for more than ")]
+	if i := strings.LastIndexByte(name, ':'); i > 0 {
+		name = name[:i] // the pid
+	}
+	i := strings.Index(name, "nvme")
+	if i < 0 {
+		return false
+	}
+	d := name[i:]
+	if j := strings.IndexFunc(d, func(r rune) bool { return !isAlnum(r) }); j >= 0 {
+		d = d[:j]
+	}
+	d = strings.TrimSuffix(d, "p") // a task name cut at 15 bytes: "jbd2/nvme10n1p"
+	if _, _, _, ok := diskParts(diskHead(d)); !ok {
+		return false
+	}
+	e.Kind, e.Disk, e.Text = HungTask, d, clip(msg)
+	e.Controller, e.Driver, e.Device = pathController(d), "", ""
+	return true
+}
+
+func isAlnum(r rune) bool { return r >= '0' && r <= '9' || r >= 'a' && r <= 'z' }
