@@ -10,7 +10,7 @@ import (
 var keywords = []string{
 	"nvme", "AER", "PCIe Bus Error", "power state", "Slot(", "Linux version ", "ommand line: ",
 	"PM: ", "sleep state", "ASPM", "nobody cared", "Disabling IRQ",
-	"DMAR: [", "IO_PAGE_FAULT", "WARNING: CPU: ", "BUG", "RW1C", "Restarting tasks",
+	"DMAR: [", "IO_PAGE_FAULT", "WARNING: CPU: ", "BUG", "Internal error: Oops", "RW1C", "Restarting tasks",
 	".pcie: link down", ".pci: link down", ".pcie: link up, ", ": Phy link never came up", ": PCIe link training gen1 timeout",
 }
 
@@ -80,6 +80,8 @@ func scanLine(b []byte) (keyword, pci bool) {
 			return bytes.Contains(b[max(0, i-12):i], []byte("Slot("))
 		case 'I':
 			return before(b, i, "ACPI") && bytes.Contains(b[i:], []byte("sleep state"))
+		case 'r':
+			return before(b, i, "Internal error") && at(b, i, ": Oops")
 		}
 		return i+2 < len(b) && b[i+2] == 'n' && at(b, i+1, " nobody cared")
 	})

@@ -201,6 +201,10 @@ func TestPlatformFaultKinds(t *testing.T) {
 			kernlog.Event{Kind: kernlog.PlatformFault, Action: "iommu-fault", PCI: "0000:00:02.0"}},
 		{"https://github.com/spdk/spdk/issues/1403", "[71232.530950] WARNING: CPU: 0 PID: 1306671 at drivers/iommu/intel-iommu.c:602 domain_get_iommu+0x45/0x50",
 			kernlog.Event{Kind: kernlog.PlatformFault, Action: "kernel-bug"}},
+		// arm64's die() (arch/arm64/kernel/traps.c), as a Huawei D06's
+		// oops in nvme_reset_work was posted to linux-next.
+		{"https://lore.kernel.org/all/454c65b1-872a-a48c-662d-690044662772@huawei.com/", "[148.322016] Internal error: Oops: 96000004 [#1] PREEMPT SMP",
+			kernlog.Event{Kind: kernlog.PlatformFault, Action: "kernel-bug"}},
 		{"https://lore.kernel.org/all/CA+enf=v9rY_xnZML01oEgKLmvY1NGBUUhnSJaETmXtDtXfaczA@mail.gmail.com/", "[    7.423439] pci_bus 0000:01: 2-byte config write to 0000:01:00.0 offset 0x7a may corrupt adjacent RW1C bits",
 			kernlog.Event{Kind: kernlog.PlatformFault, Action: "config-access", PCI: "0000:01:00.0"}},
 		{"https://lore.kernel.org/all/aQEElhSCRNqaPf8m@aurel32.net/", "[   66.585245] nvme 0000:01:00.0: probe with driver nvme failed with error -4",

@@ -12,7 +12,7 @@ func looksLikeFailure(msg string) bool {
 	if !strings.Contains(msg, "nvme") && !hasPCIAddrString(msg) {
 		return false
 	}
-	if fileSystemLine(msg) || aerDetail(msg) || benign(msg) || stackLine(msg) {
+	if fileSystemLine(msg) || aerDetail(msg) || benign(msg) || stackLine(msg) || moduleList(msg) {
 		return false
 	}
 	return failureWord(msg)
@@ -25,7 +25,8 @@ func looksLikeFailure(msg string) bool {
 func stackLine(msg string) bool {
 	t := strings.TrimLeft(msg, " \t")
 	switch {
-	case strings.HasPrefix(t, "Workqueue: "), strings.HasPrefix(t, "Call Trace"), strings.HasPrefix(t, "? "), strings.HasPrefix(t, "[<"):
+	case strings.HasPrefix(t, "Workqueue: "), strings.HasPrefix(t, "Call Trace"), strings.HasPrefix(t, "? "), strings.HasPrefix(t, "[<"),
+		strings.HasPrefix(t, "Modules linked in:"):
 		return true
 	}
 	// A frame: "SYMBOL+0xOFF/0xLEN", alone or after addresses in brackets.
@@ -80,4 +81,22 @@ func hasPCIAddrString(s string) bool {
 			return true
 		}
 	}
+}
+
+// moduleList reports whether a message is the rest of a crash dump's
+// "Modules linked in:" list that a mail client wrapped onto lines of their
+// own: module names alone ("xhci_hcd nvme xts vmx_crypto nvme_core
+// dm_mirror"), some marked with taint flags ("vboxdrv(O)").
+func moduleList(msg string) bool {
+	words := strings.Fields(msg)
+	if len(words) < 3 {
+		return false
+	}
+	for _, w := range words {
+		w, _, _ = strings.Cut(w, "(")
+		if w == "" || strings.IndexFunc(w, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_') }) >= 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -64,6 +64,21 @@ Jun 21 14:18:28 argon kernel: EXT4-fs (nvme0n1p2): mounted filesystem fc7a1f9e-4
 	assert.Equal(t, map[string]string{"nvme0n1": "nvme0"}, l.Namespaces)
 }
 
+// The module list of a crash dump names nvme among words a failure word
+// search would find: it is part of the dump, not a message of its own
+// (a pseries crash as posted to the iommu list).
+func TestModuleListIsNoFailure(t *testing.T) {
+	l, err := kernlog.ReadString("[   32.494575] Modules linked in: ibmvscsi ibmveth scsi_transport_srp bnx2x ipr libata xhci_pci xhci_hcd nvme xts vmx_crypto nvme_core mdio t10_pi libcrc32c dm_mirror dm_region_hash dm_log dm_mod\n", kernlog.Options{})
+	require.NoError(t, err)
+	assert.Zero(t, l.UnreadLines)
+
+	// Wrapped by a mail client, the list's rest stands alone.
+	l, err = kernlog.ReadString("[   32.494575] Modules linked in: ibmvscsi ibmveth scsi_transport_srp\n"+
+		"bnx2x ipr libata xhci_pci xhci_hcd nvme xts vmx_crypto nvme_core mdio t10_pi libcrc32c dm_mirror\n", kernlog.Options{})
+	require.NoError(t, err)
+	assert.Zero(t, l.UnreadLines)
+}
+
 // At most MaxUnread lines are listed, all are counted, each clipped.
 func TestUnreadIsBounded(t *testing.T) {
 	var b strings.Builder
