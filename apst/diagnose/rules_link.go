@@ -150,7 +150,7 @@ func linkCause(s *signals) builder {
 	case s.linkDown != nil:
 		b.sign(3, logLine(s.linkDown, "the port above the drive reported the link down: the drive left the bus"))
 	}
-	if s.piGen3 != nil && (s.down != nil || s.reset != nil || len(s.timeouts) > 0 || len(s.aerPhys)+len(s.aerOther)+len(s.aerUncorr) > 0) {
+	if s.piGen3 != nil {
 		b.proLine(2, logLine(s.piGen3, "the Raspberry Pi's external PCIe link trained at 8.0 GT/s, Gen 3: faster than the Gen 2 it is certified for, a speed at which an adapter or flat cable that carries Gen 2 can corrupt or lose the link"))
 	}
 	if e := s.goneAtReset(); e != nil {

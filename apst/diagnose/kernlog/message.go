@@ -26,6 +26,7 @@ type patterns struct {
 	reLinkDown  *regexp.Regexp
 	reBlkErr    *regexp.Regexp
 	reBufErr    *regexp.Regexp
+	reDisk      *regexp.Regexp
 	reNVMeErr   *regexp.Regexp
 	reStatus    *regexp.Regexp
 	rePMFail    *regexp.Regexp
@@ -55,6 +56,7 @@ var re = sync.OnceValue(func() *patterns {
 		reLinkDown:  regexp.MustCompile(`Slot\([^)]{1,20}\): (Link Down|Card not present)`),
 		reBlkErr:    regexp.MustCompile(`(?:I/O|critical [a-z]{1,20}) error, dev (nvme[0-9]{1,6}(?:c[0-9]{1,6})?n[0-9]{1,6}(?:p[0-9]{1,6})?), sector [0-9]{1,20}(?: op 0x[0-9a-f]{1,4}:\(([A-Z_]{1,20})\))?`),
 		reBufErr:    regexp.MustCompile(`^Buffer I/O error on dev (nvme[0-9]{1,6}(?:c[0-9]{1,6})?n[0-9]{1,6}(?:p[0-9]{1,6})?), `),
+		reDisk:      regexp.MustCompile(`nvme[0-9]{1,6}(?:c[0-9]{1,6})?n[0-9]{1,6}(?:p[0-9]{1,6})?`),
 		reNVMeErr:   regexp.MustCompile(`^(.{1,40}?)\(0x([0-9a-fA-F]{1,2})\) @ LBA [0-9]{1,20}, [0-9]{1,10} blocks, (.{1,80}?) \(sct 0x([0-9a-fA-F]{1,2}) / sc 0x([0-9a-fA-F]{1,2})\)`),
 		reStatus:    regexp.MustCompile(`\(sct 0x([0-9a-fA-F]{1,2}) / sc 0x([0-9a-fA-F]{1,2})\)`),
 		rePMFail:    regexp.MustCompile(`^(?:Device (\S{1,40}) )?failed to (suspend|resume|freeze|thaw|restore|poweroff|quiesce)(?: (?:async|late|noirq|early))*(?:: error (-?[0-9]{1,6}))?`),

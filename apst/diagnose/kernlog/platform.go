@@ -111,24 +111,13 @@ func hostController(dev string) bool {
 // Tasks named after no NVMe disk are no event.
 func hungTask(e *Event, msg string) bool {
 	name := msg[len("INFO: task "):strings.Index(msg, " blocked for more than ")]
-	if i := strings.LastIndexByte(name, ':'); i > 0 {
-		name = name[:i] // the pid
-	}
-	i := strings.Index(name, "nvme")
-	if i < 0 {
-		return false
-	}
-	d := name[i:]
-	if j := strings.IndexFunc(d, func(r rune) bool { return !isAlnum(r) }); j >= 0 {
-		d = d[:j]
-	}
-	d = strings.TrimSuffix(d, "p") // a task name cut at 15 bytes: "jbd2/nvme10n1p"
-	if _, _, _, ok := diskParts(diskHead(d)); !ok {
+	// The name is cut at 15 bytes ("jbd2/nvme10n1p"): the disk is what
+	// of it reads as one.
+	d := re().reDisk.FindString(name)
+	if d == "" {
 		return false
 	}
 	e.Kind, e.Disk, e.Text = HungTask, d, clip(msg)
 	e.Controller, e.Driver, e.Device = pathController(d), "", ""
 	return true
 }
-
-func isAlnum(r rune) bool { return r >= '0' && r <= '9' || r >= 'a' && r <= 'z' }
