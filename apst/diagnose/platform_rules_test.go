@@ -202,3 +202,56 @@ func TestTimeoutWithoutRecovery(t *testing.T) {
 		})
 	}
 }
+
+// A kernel crash whose dump runs through the NVMe driver's code, with no
+// failure the driver reported, is the failure: the kernel's, possibly
+// (nothing the drive did is in the log). A crash elsewhere is no failure
+// of the drive; beside a failure the driver reported, the crash in its
+// code weighs less (it may follow from that failure). The dumps are
+// real: a Huawei D06's oops in nvme's reset work, as posted to linux-next
+// (https://lore.kernel.org/all/454c65b1-872a-a48c-662d-690044662772@huawei.com/),
+// cut to its lines that matter.
+func TestDriverCrash(t *testing.T) {
+	const (
+		fn   = "[148.260973] nvme nvme0: pci function 0000:81:00.0\n"
+		oops = "[148.322016] Internal error: Oops: 96000004 [#1] PREEMPT SMP\n" +
+			"[148.327577] Modules linked in: nvme nvme_core\n" +
+			"[148.348260] Workqueue: nvme-reset-wq nvme_reset_work [nvme]\n" +
+			"[148.472193]nvme_alloc_queue+0x114/0x160 [nvme]\n"
+		elsewhere = "[148.322016] Internal error: Oops: 96000004 [#1] PREEMPT SMP\n" +
+			"[148.348260] Workqueue: events_unbound async_run_entry_fn\n"
+		down = "[148.200000] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff\n"
+	)
+	d := diagnoseFailure(t, fn+oops)
+	assert.Equal(t, "nvme0", d.Controller)
+	require.Equal(t, diagnose.LayerPlatform, d.Causes[0].Layer, d.Summary)
+	assert.Equal(t, diagnose.Possible, d.Causes[0].Likelihood)
+	assert.Equal(t, 3, d.Causes[0].Score)
+	ev := d.Causes[0].Evidence[0]
+	assert.Equal(t, 2, ev.Line)
+	assert.Contains(t, ev.Text, "line 4: [148.348260] Workqueue: nvme-reset-wq nvme_reset_work [nvme]")
+	assert.Contains(t, d.Summary, "nvme0: possibly platform (line 2: the kernel crashed in the NVMe driver's own code")
+
+	// Two controllers: the crash names neither, and is still the log's
+	// failure when none is named.
+	d = diagnoseFailure(t, "[148.200000] nvme nvme1: pci function 0000:82:00.0\n"+fn+oops)
+	assert.Equal(t, diagnose.LayerPlatform, d.Causes[0].Layer, d.Summary)
+	assert.Empty(t, d.Controller)
+
+	l, err := kernlog.ReadString(fn+elsewhere, kernlog.Options{})
+	require.NoError(t, err)
+	d = diagnose.Diagnose(diagnose.Input{Log: l})
+	assert.False(t, d.Failure, d.Summary)
+
+	d = diagnoseFailure(t, fn+down+oops)
+	p := causeOf(&d, diagnose.LayerPlatform)
+	var crash *diagnose.Line
+	for i := range p.Evidence {
+		if p.Evidence[i].Line == 3 {
+			crash = &p.Evidence[i]
+		}
+	}
+	require.NotNil(t, crash, "the crash is evidence beside the controller going down")
+	assert.Contains(t, crash.Text, "the kernel crashed in the NVMe driver's code (its dump, line 5")
+	assert.NotContains(t, crash.Text, "before the driver reported")
+}

@@ -40,7 +40,7 @@ func platformCause(s *signals) builder {
 	if len(s.others) > 0 {
 		b.proLine(2, logLine(&s.others[0], fmt.Sprintf("%d other PCI function(s) became inaccessible together with the drive: a platform or PCI core fault, not one device", len(s.others))))
 	}
-	iommu := false
+	iommu, crashed := false, false
 	for i := range s.faults {
 		f := &s.faults[i]
 		switch f.Action {
@@ -49,8 +49,18 @@ func platformCause(s *signals) builder {
 				iommu = true
 				b.sign(3, logLine(f, "the IOMMU blocked a DMA of the drive to an address that was not mapped for it: a DMA mapping fault of the kernel or of the platform's IOMMU tables, which a drive rarely causes"))
 			}
-		case "kernel-bug":
-			b.proLine(2, logLine(f, "the kernel hit a warning or crashed: a kernel bug, which another release may not have"))
+		case kernlog.ActionKernelBug:
+			switch {
+			case f.Stack != "" && !crashed && s.crashOnly():
+				// The driver failed in its own code and reported no
+				// failure of the drive: the crash is the failure.
+				crashed = true
+				b.proLine(3, logLine(f, fmt.Sprintf("the kernel %s in the NVMe driver's own code before the driver reported any failure of the drive (its dump, line %d: %s): a kernel bug, most often a regression of the release, sometimes a quirk a drive needs; another release may not have it", crashVerb(f), f.StackLine, f.Stack)))
+			case f.Stack != "":
+				b.proLine(2, logLine(f, fmt.Sprintf("the kernel %s in the NVMe driver's code (its dump, line %d: %s): a kernel bug, which another release may not have, though a drive that answers what the driver does not expect can set it off", crashVerb(f), f.StackLine, f.Stack)))
+			default:
+				b.proLine(2, logLine(f, "the kernel hit a warning or crashed: a kernel bug, which another release may not have"))
+			}
 		case "dma-bounce":
 			b.proLine(2, logLine(f, "the drive's DMA bounce buffers ran out: its DMA cannot reach all of memory (its DMA mask, the IOMMU, or swiotlb too small), a matter of the platform and the kernel"))
 		case "config-access":
@@ -98,6 +108,15 @@ func platformCause(s *signals) builder {
 	}
 	b.test("boot the newest stable kernel (or the last one that worked) and the newest BIOS: a regression or a quirk may be fixed there", "uname -r; cat /sys/class/dmi/id/bios_version", "a reboot")
 	return b
+}
+
+// crashVerb is what a kernel-bug line says the kernel did: "warned" for
+// a WARNING (the kernel goes on), "crashed" for an oops, BUG or lockup.
+func crashVerb(e *kernlog.Event) string {
+	if strings.HasPrefix(e.Text, "WARNING: ") {
+		return "warned"
+	}
+	return "crashed"
 }
 
 // devKernel reports whether a release is a development kernel: a release

@@ -377,6 +377,9 @@ func (s *signals) pickIncident(l *kernlog.Log) {
 		}
 	}
 	if s.inc == nil {
+		s.pickCrash(l)
+	}
+	if s.inc == nil {
 		s.pickCorrected(l)
 	}
 	if s.inc == nil && s.ctrl == "" && s.dev == "" {
@@ -591,11 +594,15 @@ func piHost(e *kernlog.Event) bool {
 
 // faultOfDrive reports whether a platform fault bears on the failure: an
 // IOMMU fault or config write of the drive's function (of any, when the
-// log names none), a kernel warning in the code that drives it (NVMe,
-// PCI, IOMMU, DMA, interrupts) or within a resume window of the failure.
+// log names none), a kernel warning in the code that drives it (its line
+// names NVMe, PCI, IOMMU, DMA or interrupts, or its dump ran through the
+// NVMe driver) or within a resume window of the failure.
 func (s *signals) faultOfDrive(e, first *kernlog.Event) bool {
-	if e.Action != "kernel-bug" {
+	if e.Action != kernlog.ActionKernelBug {
 		return e.PCI == "" || s.dev == "" || e.PCI == s.dev
+	}
+	if e.Stack != "" {
+		return true
 	}
 	for _, w := range []string{"nvme", "pci", "iommu", "dma", "irq", "msi"} {
 		if strings.Contains(strings.ToLower(e.Text), w) {
@@ -657,6 +664,38 @@ func (s *signals) pickHostLinkDown(l *kernlog.Log) {
 			}
 		}
 	}
+}
+
+// pickCrash chooses, in a log with no failure the driver reported, the
+// last incident holding a kernel crash or warning whose dump ran through
+// the NVMe driver's code (kernlog's Event.Stack): the driver itself failed
+// while it handled the drive, and printed nothing of its own. An incident
+// of no controller counts unless one is named.
+func (s *signals) pickCrash(l *kernlog.Log) {
+	for i := range l.Incidents {
+		in := &l.Incidents[i]
+		if !s.mine(in) && (s.ctrl != "" || s.dev != "" || in.Controller != "" || in.PCI != "") {
+			continue
+		}
+		if driverCrash(in) != nil {
+			s.inc = in
+		}
+	}
+}
+
+// crashOnly reports whether the incident diagnosed holds no failure the
+// driver reported: only a crash (pickCrash) or other platform faults.
+func (s *signals) crashOnly() bool { return s.inc != nil && severity(s.inc) == 0 }
+
+// driverCrash returns an incident's first kernel crash or warning whose
+// dump ran through the NVMe driver's code.
+func driverCrash(in *kernlog.Incident) *kernlog.Event {
+	for j := range in.Events {
+		if e := &in.Events[j]; e.Kind == kernlog.PlatformFault && e.Action == kernlog.ActionKernelBug && e.Stack != "" {
+			return e
+		}
+	}
+	return nil
 }
 
 // hostLinkDown reports a PCIe host controller whose link never trained

@@ -159,8 +159,12 @@ type eventJSON struct {
 	IRQ               int    `json:"irq,omitempty"`
 	Severity          string `json:"severity,omitempty"`
 	Layer             string `json:"layer,omitempty"`
-	Text              string `json:"text"`
-	Time              string `json:"time,omitempty"`
+	// Stack and StackLine are the dump line that places a kernel crash in
+	// the NVMe driver's code (kernlog.Event.Stack).
+	Stack     string `json:"stack,omitempty"`
+	StackLine int    `json:"stack_line,omitempty"`
+	Text      string `json:"text"`
+	Time      string `json:"time,omitempty"`
 }
 
 func eventView(e *kernlog.Event) eventJSON {
@@ -171,7 +175,7 @@ func eventView(e *kernlog.Event) eventJSON {
 		Tag: e.Tag, CommandID: e.CommandID, QID: e.QID, Opcode: e.Opcode, OpName: e.OpName,
 		ReqOp: e.ReqOp, Size: e.Size, Action: e.Action,
 		Errno: e.Errno, Status: e.Status, SCT: e.SCT, SC: e.SC, FromState: e.FromState, Phase: e.Phase, Mode: e.Mode, IRQ: e.IRQ,
-		Severity: e.Severity, Layer: e.Layer, Text: e.Text, Time: e.Time.String(),
+		Severity: e.Severity, Layer: e.Layer, Stack: e.Stack, StackLine: e.StackLine, Text: e.Text, Time: e.Time.String(),
 	}
 }
 

@@ -122,6 +122,17 @@
 // driver that names a controller, a namespace or a function and holds a
 // failure word ([DriverError]), so that no such line is dropped silently.
 //
+// Kernel warnings and crashes ([PlatformFault] with [ActionKernelBug]:
+// "WARNING: CPU: ...", "BUG: ...", "kernel BUG at", a watchdog's lockup,
+// arm64's "Internal error: Oops", x86's "general protection fault" and
+// "Oops: ...", the last read as part of the crash before it) are held while
+// their dump goes by: the first dump line (within 600 lines and, when the lines have times,
+// 2 seconds) that places the
+// crash in the NVMe driver's code (its worker, a call-trace frame, the
+// faulting instruction, the source file a warning names; not a frame the
+// unwinder marks "? ") is kept as Event.Stack. Such a crash names no
+// controller; the log's only one is its.
+//
 // # What could not be read
 //
 // Lines that look like NVMe or PCIe failure messages, naming nvme or a PCI

@@ -187,6 +187,9 @@ const (
 	// ActionBadIRQ: a LostInterrupt of the NVMe driver's interrupt that
 	// reached handle_bad_irq.
 	ActionBadIRQ = "bad irq"
+	// ActionKernelBug: a PlatformFault of a kernel warning or crash;
+	// Stack says whether its dump ran through the NVMe driver's code.
+	ActionKernelBug = "kernel-bug"
 	// ActionLinkNotActive: a LinkDown of a port whose link did not train
 	// after a reset or resume ("Data Link Layer Link Active not set in
 	// 1000 msec").
@@ -336,6 +339,15 @@ type Event struct {
 	Mode  string
 	// IRQ is the interrupt of a LostInterrupt.
 	IRQ int
+	// Stack is, for a kernel warning or crash (ActionKernelBug), the
+	// first line of its dump that places it in the NVMe driver's code, as
+	// Raw quotes lines: the worker ("Workqueue: nvme-reset-wq
+	// nvme_reset_work", then the module in brackets), a frame of the call
+	// trace ("nvme_probe+0x340/0x450"), the faulting instruction or the
+	// source file a warning names; StackLine is its line number. Empty
+	// when the dump, as far as the log has it, names no such code.
+	Stack     string
+	StackLine int
 	// Severity ("Corrected", "Uncorrected (Non-Fatal)", "Uncorrected
 	// (Fatal)") and Layer ("Physical Layer", "Data Link Layer",
 	// "Transaction Layer") of an AER report.

@@ -10,7 +10,7 @@ import (
 var keywords = []string{
 	"nvme", "AER", "PCIe Bus Error", "power state", "Slot(", "Linux version ", "ommand line: ",
 	"PM: ", "sleep state", "ASPM", "nobody cared", "Disabling IRQ",
-	"DMAR: [", "IO_PAGE_FAULT", "WARNING: CPU: ", "BUG", "Internal error: Oops", "RW1C", "Restarting tasks",
+	"DMAR: [", "IO_PAGE_FAULT", "WARNING: CPU: ", "BUG", "Internal error: Oops", "Oops: ", "protection fault", "RW1C", "Restarting tasks",
 	".pcie: link down", ".pci: link down", ".pcie: link up, ", ": Phy link never came up", ": PCIe link training gen1 timeout",
 }
 
@@ -38,8 +38,9 @@ func interestingBytes(b []byte) bool {
 // and "Restarting tasks" at each 'R', "BUG", "WARNING: CPU: " and
 // "IO_PAGE_FAULT" at each 'G', "PM: " and "ASPM" at each 'M', "power
 // state" at each 'w', and those that end in a colon, a host controller's
-// "1000110000.pcie: link down" among them, and PCI addresses, at the
-// colons): six vectorised IndexByte passes over the line, where a search
+// "1000110000.pcie: link down", "Oops: " and x86's oops header
+// ("general protection fault, ...: 0000 [#1]") among them, and PCI
+// addresses, at the colons): six vectorised IndexByte passes over the line, where a search
 // for each keyword would take a dozen. The lines of
 // a PCI function that report a failure ("PCIe Bus Error", "Unable to
 // change power state") need no keyword: Read parses a line with a PCI
@@ -71,6 +72,12 @@ func scanLine(b []byte) (keyword, pci bool) {
 		if i == 0 {
 			return false
 		}
+		if i+9 <= len(b) && b[i+1] == ' ' && b[i+6] == ' ' && b[i+7] == '[' && b[i+8] == '#' {
+			// x86's die() header, "<what>: %04lx [#%d]": "general
+			// protection fault, probably for non-canonical address
+			// 0x6b6b6b6b6b6b6b6b: 0000 [#1] SMP PTI".
+			return true
+		}
 		switch b[i-1] {
 		case 'e':
 			return before(b, i, "ommand line") && at(b, i+1, " ") || before(b, i, ".pcie") && hostLinkWords(b[i+1:])
@@ -82,6 +89,8 @@ func scanLine(b []byte) (keyword, pci bool) {
 			return before(b, i, "ACPI") && bytes.Contains(b[i:], []byte("sleep state"))
 		case 'r':
 			return before(b, i, "Internal error") && at(b, i, ": Oops")
+		case 's':
+			return before(b, i, "Oops")
 		}
 		return i+2 < len(b) && b[i+2] == 'n' && at(b, i+1, " nobody cared")
 	})

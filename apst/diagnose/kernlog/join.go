@@ -38,9 +38,10 @@ func (st *state) finish() *Log {
 			in.Controller = st.diskController(k[len("disk "):])
 		case strings.HasPrefix(k, "pci "):
 			in.Controller = st.addrController(k[len("pci "):])
-		case st.links.ctrls == 1 && badIRQ(in):
-			// The NVMe driver's interrupt without a handler names no
-			// controller: the log's only one is its.
+		case st.links.ctrls == 1 && (badIRQ(in) || driverCrash(in)):
+			// The NVMe driver's interrupt without a handler, or a crash
+			// in its code, names no controller: the log's only one is
+			// its.
 			in.Controller = st.links.ctrl
 		}
 		if in.Controller != "" {
@@ -216,6 +217,17 @@ func (st *state) mergeWindow(dead []bool) {
 func badIRQ(in *Incident) bool {
 	for i := range in.Events {
 		if in.Events[i].Action == ActionBadIRQ {
+			return true
+		}
+	}
+	return false
+}
+
+// driverCrash reports whether an incident holds a kernel crash or warning
+// whose dump ran through the NVMe driver's code.
+func driverCrash(in *Incident) bool {
+	for i := range in.Events {
+		if in.Events[i].Action == ActionKernelBug && in.Events[i].Stack != "" {
 			return true
 		}
 	}

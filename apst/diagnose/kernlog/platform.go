@@ -47,8 +47,9 @@ func parsePlatform(e *Event, msg, body string) bool {
 	case strings.HasPrefix(msg, "INFO: task ") && strings.Contains(msg, " blocked for more than "):
 		return hungTask(e, msg)
 	case strings.HasPrefix(msg, "WARNING: CPU: "), strings.HasPrefix(msg, "BUG: "), strings.HasPrefix(msg, "kernel BUG at "),
-		strings.HasPrefix(msg, "watchdog: BUG: "), strings.HasPrefix(msg, "Internal error: Oops"):
-		e.Kind, e.Action = PlatformFault, "kernel-bug"
+		strings.HasPrefix(msg, "watchdog: BUG: "), strings.HasPrefix(msg, "Internal error: Oops"), strings.HasPrefix(msg, "Oops: "),
+		strings.HasPrefix(msg, "general protection fault"):
+		e.Kind, e.Action = PlatformFault, ActionKernelBug
 		e.Driver, e.Device, e.Controller, e.PCI, e.Disk = "", "", "", "", ""
 		return true
 	case e.PCI != "" && strings.HasPrefix(body, "swiotlb buffer is full"):

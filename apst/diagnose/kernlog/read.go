@@ -196,6 +196,7 @@ func Read(ctx context.Context, r io.Reader, opts Options) (*Log, error) {
 	st := newState(opts)
 	err := scan(ctx, r, &st.log.Lines, &st.log.LongLines, st.physical)
 	st.flush()
+	st.endCrash()
 	l := st.finish()
 	if err != nil {
 		return l, err
@@ -302,6 +303,7 @@ type state struct {
 	fresh      bool // a journal boot separator passed and nothing since
 
 	links links // what the log says of controllers, functions, disks
+	crash crash // a kernel crash whose dump is being read
 	// stamped is set once a line has a time stamp or log prefix, shaped
 	// once a held line names a device as a driver's message does
 	// ("nvme nvme0: ..."): what tells a kernel log from other text.
@@ -447,6 +449,7 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 		if !nvmeLine(&e) && looksLikeFailure(sp.msg) {
 			st.unread(from, line)
 		}
+		st.crashLine(sp.msg, line, from, sp.ts)
 		return
 	}
 	e.Line, e.EndLine, e.Time, e.Raw = from, to, sp.ts, clip(cleanLine(line))
@@ -465,6 +468,7 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 	}
 	switch e.Kind {
 	case Boot:
+		st.endCrash()
 		if !st.fresh && (st.log.Boots > 0 || st.hasIncidents()) {
 			st.boot++
 		}
@@ -490,7 +494,13 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 		}
 		st.log.Addresses[e.PCI] = e.Controller
 		return
+	case PlatformFault:
+		if e.Action == ActionKernelBug {
+			st.holdCrash(e)
+			return
+		}
 	}
+	st.endCrash()
 	st.add(e)
 }
 
@@ -548,6 +558,7 @@ func (st *state) unread(line int, text string) {
 // bootBoundary starts a new boot at a journal's boot separator or a change
 // of its _BOOT_ID.
 func (st *state) bootBoundary() {
+	st.endCrash()
 	if !st.fresh && (st.log.Boots > 0 || st.hasIncidents()) {
 		st.boot++
 	}

@@ -1,0 +1,113 @@
+package kernlog
+
+import (
+	"strings"
+	"time"
+)
+
+// crashSpan is how many physical lines after a crash's first line its
+// dump may place it in the NVMe driver's code: an oops or lockup prints
+// its registers, the module list and the call trace in a few dozen lines
+// (about 45 on arm64, 60 on powerpc with its register dump), a long trace
+// in more, and dmesg --json spends four lines on each. dumpTime bounds it
+// too, when the lines have times: a dump is printed at once.
+const (
+	crashSpan = 600
+	dumpTime  = 2 * time.Second
+)
+
+// dieSpan is how many lines after a crash's first line an "Oops: " line
+// is its header still: x86 prints the page-fault details (three to five
+// lines) between them, powerpc one.
+const dieSpan = 8
+
+// crash is a kernel warning or crash Read holds while the lines of its
+// dump go by: they tell whether it ran in the NVMe driver's code (Stack).
+type crash struct {
+	on bool
+	e  Event
+}
+
+// holdCrash holds a kernel-bug event until its dump is read; its own line
+// may already name the driver's code ("WARNING: CPU: 3 PID: 1 at
+// drivers/nvme/host/pci.c:...").
+func (st *state) holdCrash(e Event) {
+	if c := &st.crash; c.on && e.Line-c.e.Line <= dieSpan && strings.HasPrefix(e.Text, "Oops: ") && within(c.e.Time, e.Time, time.Second) {
+		// The oops header die() prints after the line that said what
+		// went wrong ("BUG: kernel NULL pointer dereference, address:
+		// ..." then "Oops: 0000 [#1] SMP PTI"): one crash.
+		if c.e.Stack == "" && driverStack(e.Text) {
+			c.e.Stack, c.e.StackLine = e.Raw, e.Line
+		}
+		return
+	}
+	st.endCrash()
+	if driverStack(e.Text) {
+		e.Stack, e.StackLine = e.Raw, e.Line
+	}
+	st.crash = crash{on: true, e: e}
+}
+
+// crashLine reads a line of a held crash's dump that is no event: the
+// first that places the crash in the NVMe driver's code becomes its Stack.
+func (st *state) crashLine(msg, raw string, line int, at Timestamp) {
+	c := &st.crash
+	if !c.on || c.e.Stack != "" || line-c.e.Line > crashSpan || !within(c.e.Time, at, dumpTime) || !driverStack(msg) {
+		return
+	}
+	c.e.Stack, c.e.StackLine = clip(cleanLine(raw)), line
+}
+
+// endCrash adds the held crash, if any, to its incident.
+func (st *state) endCrash() {
+	if !st.crash.on {
+		return
+	}
+	e := st.crash.e
+	st.crash = crash{}
+	st.add(e)
+}
+
+// driverStack reports whether a line of a crash dump places the crash in
+// the NVMe PCIe driver's code: the worker that ran it ("Workqueue:
+// nvme-reset-wq nvme_reset_work [nvme]"), the instruction that faulted
+// ("RIP: 0010:nvme_pci_complete_rq+0x1c/0x120 [nvme]", arm64's "pc :
+// nvme_..."), a frame of the call trace ("nvme_probe+0x340/0x450 [nvme]",
+// the function and offset kernel/kallsyms.c's %pS prints, then the
+// module), or the source file a warning names ("at
+// drivers/nvme/host/pci.c:..."). A frame the unwinder marks unreliable
+// ("? nvme_irq+0x10/0x20", a stale address left on the stack) does not.
+func driverStack(msg string) bool {
+	if strings.HasPrefix(msg, "Workqueue: nvme") || strings.Contains(msg, " drivers/nvme/host/") {
+		return true
+	}
+	for off := 0; off < len(msg); {
+		i := strings.Index(msg[off:], "nvme_")
+		if i < 0 {
+			return false
+		}
+		i += off
+		off = i + 1
+		if i > 0 && !strings.ContainsRune(" \t]:", rune(msg[i-1])) {
+			continue // "blk_mq_nvme_..." or "xnvme_": another name
+		}
+		if i >= 2 && msg[i-2:i] == "? " {
+			continue
+		}
+		sym := msg[i:]
+		if j := strings.IndexAny(sym, " \t"); j >= 0 {
+			sym = sym[:j]
+		}
+		if p := strings.Index(sym, "+0x"); p > len("nvme_") && strings.Contains(sym[p:], "/0x") {
+			return true
+		}
+	}
+	return false
+}
+
+// within reports whether two lines of one dump can be: their times at
+// most d apart, or not comparable.
+func within(a, b Timestamp, d time.Duration) bool {
+	diff, ok := b.sub(a)
+	return !ok || diff >= -d && diff <= d
+}

@@ -1,0 +1,166 @@
+package kernlog_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+)
+
+// Real crash dumps, cut to the lines that matter: arm64's oops in nvme's
+// reset work on a Huawei D06 (linux-next), a powerpc soft lockup in
+// nvme_probe (linuxppc-dev), x86 dumps from io_uring's polled completions
+// (io-uring) and a warning in nvme_setup_discard (LKML).
+const (
+	arm64Oops = `[148.260973] nvme nvme0: pci function 0000:81:00.0
+[148.322016] Internal error: Oops: 96000004 [#1] PREEMPT SMP
+[148.327577] Modules linked in: nvme nvme_core
+[148.331927] CPU: 56 PID: 256 Comm: kworker/u195:0 Not tainted 
+5.8.0-next-20200812 #27
+[148.348260] Workqueue: nvme-reset-wq nvme_reset_work [nvme]
+[148.353822] pstate: 80c00009 (Nzcv daif +PAN +UAO BTYPE=--)
+[148.472193]nvme_alloc_queue+0x114/0x160 [nvme]
+`
+	ppcLockup = `[   28.193633] watchdog: BUG: soft lockup - CPU#280 stuck for 26s! [kworker/280:0:1436]
+[   28.193657] Modules linked in: nvme nvme_core nvme_keyring nvme_auth pseries_wdt
+[   28.193677] Workqueue: events work_for_cpu_fn
+[   28.193712] NIP [c0000000017d8a84] mtree_load+0x244/0x370
+[   28.193721] Call Trace:
+[   28.193767] [c000001c03b8bb70] [c000000000ec6948] pci_alloc_irq_vectors_affinity+0xf8/0x1d0
+[   28.193769] [c000001c03b8bc00] [c0080000131641cc] nvme_setup_io_queues+0x2c4/0x570 [nvme]
+[   28.193776] [c000001c03b8bd00] [c008000013167e98] nvme_probe+0x340/0x450 [nvme]
+`
+	x86GPF = `[   89.921145] general protection fault: 0000 [#1] SMP DEBUG_PAGEALLOC PTI
+[   89.927152] CPU: 1 PID: 11648 Comm: fio Tainted: G W         
+5.4.0-rc8-bij #239
+[   89.927158] RIP: 0010:nvme_unmap_data+0x195/0x1e0 [nvme]
+[   89.940628] Call Trace:
+[   90.069935]  nvme_pci_complete_rq+0xa5/0xb0 [nvme]
+`
+	x86Warning = `> [19231.556665] ------------[ cut here ]------------
+> [19231.556674] WARNING: CPU: 20 PID: 502 at drivers/nvme/host/core.c:850 
+> nvme_setup_discard+0x188/0x1f0
+> [19231.556784] Workqueue: kblockd blk_mq_run_work_fn
+> [19231.556789] RIP: 0010:nvme_setup_discard+0x188/0x1f0
+`
+	x86WarningElsewhere = `[   89.919739] WARNING: CPU: 13 PID: 11642 at block/blk-mq.c:691 
+blk_mq_start_request+0xa8/0x130
+[   89.919756] RIP: 0010:blk_mq_start_request+0xa8/0x130
+[   89.919774] Call Trace:
+[   89.919780]  nvme_queue_rq+0x5c1/0x6f0 [nvme]
+[   89.919785]  ? __lock_acquire.isra.24+0x526/0x6c0
+`
+)
+
+func TestCrashStack(t *testing.T) {
+	for _, tc := range []struct {
+		name, log string
+		stackLine int    // 0: the dump names no NVMe code
+		stack     string // the line Stack quotes
+	}{
+		{"arm64 oops in the reset work", arm64Oops, 6, "[148.348260] Workqueue: nvme-reset-wq nvme_reset_work [nvme]"},
+		{"powerpc lockup in the probe", ppcLockup, 7, "[   28.193769] [c000001c03b8bc00] [c0080000131641cc] nvme_setup_io_queues+0x2c4/0x570 [nvme]"},
+		{"x86 general protection fault", x86GPF, 4, "[   89.927158] RIP: 0010:nvme_unmap_data+0x195/0x1e0 [nvme]"},
+		{"a warning whose line names nvme's source", x86Warning, 2, "[19231.556674] WARNING: CPU: 20 PID: 502 at drivers/nvme/host/core.c:850 nvme_setup_discard+0x188/0x1f0"},
+		{"a warning elsewhere called from nvme", x86WarningElsewhere, 5, "[   89.919780]  nvme_queue_rq+0x5c1/0x6f0 [nvme]"},
+		// dumpstack.c marks a frame it did not unwind to with "? ": an
+		// address left on the stack, no caller.
+		{"only an unreliable frame", "[   10.000000] BUG: kernel NULL pointer dereference, address: 0000000000000008\n" +
+			"[   10.000100] RIP: 0010:blk_mq_end_request+0x10/0x120\n[   10.000200]  ? nvme_irq+0x10/0x20 [nvme]\n", 0, ""},
+		{"names that only hold nvme_", "[   10.000000] BUG: kernel NULL pointer dereference, address: 0000000000000008\n" +
+			"[   10.000100] RIP: 0010:xnvme_submit+0x10/0x120\n[   10.000200]  nvme_ (no frame)\n", 0, ""},
+		{"a frame past the dump", "[   10.000000] BUG: kernel NULL pointer dereference, address: 0000000000000008\n" +
+			strings.Repeat("[   10.000100] R13: 0000000000000000 R14: 0000000000000000\n", 600) +
+			"[   10.000200]  nvme_queue_rq+0x5c1/0x6f0 [nvme]\n", 0, ""},
+		{"a frame seconds later", "[   10.000000] BUG: kernel NULL pointer dereference, address: 0000000000000008\n" +
+			"[   13.000000]  nvme_queue_rq+0x5c1/0x6f0 [nvme]\n", 0, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, err := kernlog.ReadString(tc.log, kernlog.Options{})
+			require.NoError(t, err)
+			var crashes []kernlog.Event
+			for _, in := range l.Incidents {
+				for _, e := range in.Events {
+					if e.Action == kernlog.ActionKernelBug {
+						crashes = append(crashes, e)
+					}
+				}
+			}
+			require.Len(t, crashes, 1, "one crash, its dump no second event")
+			assert.Equal(t, tc.stackLine, crashes[0].StackLine)
+			assert.Equal(t, tc.stack, crashes[0].Stack)
+		})
+	}
+}
+
+// x86 prints the oops header after the line that says what went wrong:
+// one crash, not two; a second crash later is another.
+func TestOopsHeaderIsTheSameCrash(t *testing.T) {
+	log := `[  300.464609] BUG: unable to handle kernel NULL pointer dereference at 0000000000000008
+[  300.466342] #PF error: [normal kernel read fault]
+[  300.467385] PGD 0 P4D 0
+[  300.467987] Oops: 0000 [#1] SMP PTI
+[  300.471532] Workqueue: nvme-wq nvme_scan_work [nvme_core]
+[  400.000000] Oops: 0000 [#2] SMP PTI
+`
+	l, err := kernlog.ReadString(log, kernlog.Options{})
+	require.NoError(t, err)
+	var lines []int
+	for _, in := range l.Incidents {
+		for _, e := range in.Events {
+			lines = append(lines, e.Line)
+			if e.Line == 1 {
+				assert.Equal(t, 5, e.StackLine)
+			}
+		}
+	}
+	assert.Equal(t, []int{1, 6}, lines)
+}
+
+// A crash in the driver's code names no controller: the log's only one is
+// its; of two, neither.
+func TestCrashOfTheOnlyController(t *testing.T) {
+	l, err := kernlog.ReadString(arm64Oops, kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 1)
+	assert.Equal(t, "nvme0", l.Incidents[0].Controller)
+
+	l, err = kernlog.ReadString("[148.260000] nvme nvme1: pci function 0000:82:00.0\n"+arm64Oops, kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 1)
+	assert.Empty(t, l.Incidents[0].Controller)
+
+	// A crash elsewhere is no NVMe controller's.
+	l, err = kernlog.ReadString("[1.0] nvme nvme0: pci function 0000:81:00.0\n[2.0] BUG: kernel NULL pointer dereference, address: 0000000000000008\n", kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 1)
+	assert.Empty(t, l.Incidents[0].Controller)
+}
+
+// The crash Read holds while its dump goes by keeps its place: before the
+// event after it, in the boot it happened in, and at the end of the log.
+func TestHeldCrashKeepsItsPlace(t *testing.T) {
+	log := `[  100.000000] BUG: kernel NULL pointer dereference, address: 0000000000000008
+[  100.000100]  nvme_reset_work+0xb34/0x14b4 [nvme]
+[  100.000200] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff
+[  101.000000] BUG: kernel NULL pointer dereference, address: 0000000000000018
+[    0.000000] Linux version 6.8.0 (builder@host) #1 SMP
+[    5.000000] BUG: kernel NULL pointer dereference, address: 0000000000000010
+`
+	l, err := kernlog.ReadString(log, kernlog.Options{})
+	require.NoError(t, err)
+	type got struct {
+		line, boot int
+		kind       kernlog.Kind
+	}
+	var all []got
+	for _, in := range l.Incidents {
+		for _, e := range in.Events {
+			all = append(all, got{e.Line, in.Boot, e.Kind})
+		}
+	}
+	assert.Equal(t, []got{{1, 0, kernlog.PlatformFault}, {3, 0, kernlog.ControllerDown}, {4, 0, kernlog.PlatformFault}, {6, 1, kernlog.PlatformFault}}, all)
+}
