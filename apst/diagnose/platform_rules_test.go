@@ -231,6 +231,9 @@ func TestDriverCrash(t *testing.T) {
 	assert.Equal(t, 2, ev.Line)
 	assert.Contains(t, ev.Text, "line 4: [148.348260] Workqueue: nvme-reset-wq nvme_reset_work [nvme]")
 	assert.Contains(t, d.Summary, "nvme0: possibly platform (line 2: the kernel crashed in the NVMe driver's own code")
+	tests := d.Causes[0].Tests
+	require.NotEmpty(t, tests)
+	assert.Contains(t, tests[len(tests)-1].Action, "linux-nvme@lists.infradead.org")
 
 	// Two controllers: the crash names neither, and is still the log's
 	// failure when none is named.
@@ -254,4 +257,7 @@ func TestDriverCrash(t *testing.T) {
 	require.NotNil(t, crash, "the crash is evidence beside the controller going down")
 	assert.Contains(t, crash.Text, "the kernel crashed in the NVMe driver's code (its dump, line 5")
 	assert.NotContains(t, crash.Text, "before the driver reported")
+	for _, tc := range p.Tests {
+		assert.NotContains(t, tc.Action, "linux-nvme@", "a crash beside another failure is no crash report's")
+	}
 }

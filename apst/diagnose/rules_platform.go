@@ -107,6 +107,9 @@ func platformCause(s *signals) builder {
 		b.argTest(s, "run the drive without a host memory buffer", "nvme.max_host_mem_size_mb=0", "a DRAM-less drive loses its mapping cache: slower random reads")
 	}
 	b.test("boot the newest stable kernel (or the last one that worked) and the newest BIOS: a regression or a quirk may be fixed there", "uname -r; cat /sys/class/dmi/id/bios_version", "a reboot")
+	if crashed {
+		b.test("report the crash with its whole dump and the release to the kernel's NVMe list (linux-nvme@lists.infradead.org) or the distribution's tracker; between a release that worked and this one, git bisect finds the commit", "journalctl -k -b -1 --no-pager > kern.log", "free; a bisection costs a build and a boot a step")
+	}
 	return b
 }
 
