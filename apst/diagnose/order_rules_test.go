@@ -372,3 +372,12 @@ func TestAPSTTableRefused(t *testing.T) {
 	d = diagnoseFailure(t, boot+down)
 	assert.Empty(t, causeOf(&d, diagnose.LayerAPST).Against)
 }
+
+// A disk whose capacity fell to zero is a failure seen, though the log
+// says nothing of why: unknown, not "no failure seen". The line is
+// block/genhd.c's, as a linux-pci thread quoted it.
+func TestDiskGoneAlone(t *testing.T) {
+	d := diagnoseFailure(t, "[  178.004633] nvme5n1: detected capacity change from 83984375 to 0\n")
+	assert.Equal(t, diagnose.LayerUnknown, d.Causes[0].Layer, d.Summary)
+	assert.Equal(t, "nvme5", d.Controller)
+}

@@ -217,7 +217,7 @@ func severity(in *kernlog.Incident) int {
 					n = max(n, 2)
 				}
 			}
-		case kernlog.IOError:
+		case kernlog.IOError, kernlog.DiskGone:
 			n = max(n, 1)
 		case kernlog.PMError:
 			// The drive itself failed to suspend or resume ("nvme

@@ -105,7 +105,8 @@
 // device's "PCIe Bus Error" line with severity and layer), pciehp link-down
 // reports, block I/O errors ("I/O error, dev nvme0n1", the older
 // "blk_update_request: I/O error", "Buffer I/O error on dev nvme0n1p2") and
-// nvme's with the NVMe status, the "pci function" line that ties a
+// nvme's with the NVMe status, a disk whose capacity fell to zero
+// ([DiskGone]: the disk vanished), the "pci function" line that ties a
 // controller to its PCI address, the PCI core's enumeration line that gives
 // an NVMe function's vendor:device ID ([PCIDevice], into Log.DeviceIDs, for
 // the kernel's PCI quirk table), and the kernel release and command line

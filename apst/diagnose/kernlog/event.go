@@ -150,6 +150,13 @@ const (
 	// Text the message).
 	HungTask Kind = "hung-task"
 
+	// DiskGone: the block layer's report that an NVMe disk's capacity
+	// fell to zero ("nvme0n1: detected capacity change from 1000215216 to
+	// 0", block/genhd.c's set_capacity_and_notify): nvme-core empties the
+	// namespaces of a controller it gave up on or that was removed, so the
+	// disk has vanished (Disk the disk).
+	DiskGone Kind = "disk-gone"
+
 	// PlatformFault: the platform or the kernel failing around the drive,
 	// Action saying how: "iommu-fault" (the IOMMU blocked a device's DMA:
 	// "DMAR: [DMA Read NO_PASID] Request device [02:00.0] fault addr ...",

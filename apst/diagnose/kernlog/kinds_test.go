@@ -120,6 +120,11 @@ func TestDriverKinds(t *testing.T) {
 		{"https://lore.kernel.org/all/92ee253f-bf6a-481a-acc2-daf26d268395@riscstar.com/", "   nvme nvme0: allocated 64 MiB host memory buffer (16 segments).",
 			kernlog.Event{Kind: kernlog.HostMemoryBuffer, Controller: "nvme0", Size: 64 << 20}},
 		{"https://github.com/QubesOS/qubes-issues/issues/9719", "**[    4.641186] nvme nvme1: failed to allocate host memory buffer.**", kernlog.Event{Kind: kernlog.HostMemoryBuffer, Controller: "nvme1"}},
+		// The block layer on a disk whose capacity fell to zero (the
+		// controller given up on, or removed), as posted to linux-pci and
+		// quoted there; a capacity that grows is no event (TestSkipsWhatIsNotAnEvent).
+		{"https://lore.kernel.org/all/20220124214635.GA1553164@bhelgaas/", "> [  178.004633] nvme5n1: detected capacity change from 83984375 to 0",
+			kernlog.Event{Kind: kernlog.DiskGone, Disk: "nvme5n1", Controller: "nvme5", GuessedController: true}},
 		// AER recovery, of a port (Reporter) or of a device (PCI).
 		{"https://github.com/minisforum-docs/MS-02-Ultra/issues/10", "Sep 22 09:59:09 pve kernel: pcieport 0000:80:1b.4: AER: device recovery failed",
 			kernlog.Event{Kind: kernlog.AERRecovery, Reporter: "0000:80:1b.4", Action: "failed"}},

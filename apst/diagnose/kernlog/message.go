@@ -400,6 +400,8 @@ func parseBlock(e *Event, msg, body string) bool {
 		}
 		e.Kind, e.Disk = IOError, m[1]
 		e.Controller, e.Driver, e.Device = pathController(m[1]), "", ""
+	case e.Disk != "" && strings.HasPrefix(body, "detected capacity change from ") && strings.HasSuffix(body, " to 0"):
+		e.Kind = DiskGone
 	case e.Disk != "" && strings.Contains(body, " @ LBA "):
 		m := re().reNVMeErr.FindStringSubmatch(body)
 		if m == nil {

@@ -308,6 +308,7 @@ func TestSkipsWhatIsNotAnEvent(t *testing.T) {
 		"Dec  1 10:00:00 host systemd[1]: Linux version 6.8",
 		"2026-12-01T10:00:00+0000 host sshd[1]: nvme nvme0: Removing after probe failure status: -19",
 		"nvme nvme0: pci function not-an-address",
+		"[    2.000000] nvme0n1: detected capacity change from 0 to 1000215216",
 	} {
 		l, err := kernlog.ReadString(s, kernlog.Options{})
 		require.NoError(t, err, "%q", s)
