@@ -42,7 +42,9 @@ const (
 	// state from D3cold to D0 (config space inaccessible)" (FromState).
 	ResumeFailure Kind = "resume-failure"
 	// AERReceived: a port's "AER: Corrected error received: 0000:04:00.0"
-	// (Severity; PCI is the device named, Reporter the port).
+	// (Severity; PCI is the device named, Reporter the port), or its note
+	// after one that no device had the error logged ("AER: found no error
+	// details for 0000:04:00.0", Action "no details", no Severity).
 	AERReceived Kind = "aer-received"
 	// AERError: a device's "PCIe Bus Error: severity=Corrected,
 	// type=Physical Layer, (Receiver ID)" (Severity, Layer).

@@ -125,6 +125,11 @@ func TestDriverKinds(t *testing.T) {
 		// quoted there; a capacity that grows is no event (TestSkipsWhatIsNotAnEvent).
 		{"https://lore.kernel.org/all/20220124214635.GA1553164@bhelgaas/", "> [  178.004633] nvme5n1: detected capacity change from 83984375 to 0",
 			kernlog.Event{Kind: kernlog.DiskGone, Disk: "nvme5n1", Controller: "nvme5", GuessedController: true}},
+		// AER's note that no device had the error logged (aer.c, 6.8 to
+		// 6.9, the shape its commit gives), after the line that carries
+		// the severity.
+		{"https://lore.kernel.org/r/20231206224231.732765-3-helgaas@kernel.org", "pcieport 0000:00:1c.5: AER: found no error details for 0000:00:1c.5",
+			kernlog.Event{Kind: kernlog.AERReceived, Action: "no details", Reporter: "0000:00:1c.5", PCI: "0000:00:1c.5"}},
 		// AER recovery, of a port (Reporter) or of a device (PCI).
 		{"https://github.com/minisforum-docs/MS-02-Ultra/issues/10", "Sep 22 09:59:09 pve kernel: pcieport 0000:80:1b.4: AER: device recovery failed",
 			kernlog.Event{Kind: kernlog.AERRecovery, Reporter: "0000:80:1b.4", Action: "failed"}},

@@ -296,6 +296,19 @@ func parsePCI(e *Event, msg, body string) bool {
 		}
 		e.Kind, e.Severity, e.Reporter, e.PCI = AERReceived, severity(m[1]), e.PCI, strings.ToLower(m[2])
 		e.Controller = ""
+	case strings.HasPrefix(body, "AER: found no error details for "):
+		// The line after "error message received from 0000:02:00.0" when
+		// no device below the port had the error logged in its AER
+		// capability (drivers/pci/pcie/aer.c, 6.8 to 6.9; later kernels
+		// append "(no details found)" to the line before instead): a
+		// device that no longer answers reads so. The received line
+		// carries the severity.
+		a := strings.TrimSpace(body[len("AER: found no error details for "):])
+		if !isPCIAddr(a) {
+			return false
+		}
+		e.Kind, e.Action, e.Reporter, e.PCI = AERReceived, "no details", e.PCI, strings.ToLower(a)
+		e.Controller = ""
 	case strings.Contains(body, "AER: can't find device of ID"):
 		// AER got an error message whose requester ID names no device
 		// it knows (drivers/pci/pcie/aer.c, "can't find device of
