@@ -23,10 +23,17 @@ const dieSpan = 8
 
 // crash is a kernel warning or crash Read holds while the lines of its
 // dump go by: they tell whether it ran in the NVMe driver's code (Stack).
+// Events other CPUs print in the middle of the dump wait behind it
+// (after), so that the incidents get the events in log order.
 type crash struct {
-	on bool
-	e  Event
+	on    bool
+	e     Event
+	after []Event
 }
+
+// maxAfter is how many events may wait behind a held crash; one more ends
+// the hold.
+const maxAfter = 16
 
 // holdCrash holds a kernel-bug event until its dump is read; its own line
 // may already name the driver's code ("WARNING: CPU: 3 PID: 1 at
@@ -48,24 +55,46 @@ func (st *state) holdCrash(e Event) {
 	st.crash = crash{on: true, e: e}
 }
 
+// inDump reports whether a line can still be part of the held crash's
+// dump.
+func (c *crash) inDump(line int, at Timestamp) bool {
+	return c.on && line-c.e.Line <= crashSpan && within(c.e.Time, at, dumpTime)
+}
+
 // crashLine reads a line of a held crash's dump that is no event: the
 // first that places the crash in the NVMe driver's code becomes its Stack.
 func (st *state) crashLine(msg, raw string, line int, at Timestamp) {
 	c := &st.crash
-	if !c.on || c.e.Stack != "" || line-c.e.Line > crashSpan || !within(c.e.Time, at, dumpTime) || !driverStack(msg) {
+	if !c.inDump(line, at) || c.e.Stack != "" || !driverStack(msg) {
 		return
 	}
 	c.e.Stack, c.e.StackLine = clip(cleanLine(raw)), line
 }
 
-// endCrash adds the held crash, if any, to its incident.
+// addEvent adds an event to its incident, or, printed within a held
+// crash's dump that has not yet placed the crash in the driver's code,
+// queues it behind the crash.
+func (st *state) addEvent(e Event) {
+	if c := &st.crash; c.inDump(e.Line, e.Time) && c.e.Stack == "" && len(c.after) < maxAfter {
+		c.after = append(c.after, e)
+		return
+	}
+	st.endCrash()
+	st.add(e)
+}
+
+// endCrash adds the held crash, if any, to its incident, then the events
+// that waited behind it.
 func (st *state) endCrash() {
 	if !st.crash.on {
 		return
 	}
-	e := st.crash.e
+	c := st.crash
 	st.crash = crash{}
-	st.add(e)
+	st.add(c.e)
+	for _, e := range c.after {
+		st.add(e)
+	}
 }
 
 // driverStack reports whether a line of a crash dump places the crash in

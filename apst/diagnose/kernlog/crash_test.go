@@ -164,3 +164,24 @@ func TestHeldCrashKeepsItsPlace(t *testing.T) {
 	}
 	assert.Equal(t, []got{{1, 0, kernlog.PlatformFault}, {3, 0, kernlog.ControllerDown}, {4, 0, kernlog.PlatformFault}, {6, 1, kernlog.PlatformFault}}, all)
 }
+
+// An event another CPU printed in the middle of a dump waits behind the
+// crash, and the dump's later lines still place the crash.
+func TestEventInsideADump(t *testing.T) {
+	log := `[   89.921145] general protection fault: 0000 [#1] SMP DEBUG_PAGEALLOC PTI
+[   89.925168] nvme nvme0: I/O 5 QID 3 timeout, aborting
+[   89.927158] RIP: 0010:nvme_unmap_data+0x195/0x1e0 [nvme]
+[   95.000000] nvme nvme0: I/O 6 QID 3 timeout, aborting
+`
+	l, err := kernlog.ReadString(log, kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 1)
+	var lines []int
+	for _, e := range l.Incidents[0].Events {
+		lines = append(lines, e.Line)
+		if e.Kind == kernlog.PlatformFault {
+			assert.Equal(t, 3, e.StackLine)
+		}
+	}
+	assert.Equal(t, []int{1, 2, 4}, lines)
+}

@@ -131,8 +131,9 @@
 // 2 seconds) that places the
 // crash in the NVMe driver's code (its worker, a call-trace frame, the
 // faulting instruction, the source file a warning names; not a frame the
-// unwinder marks "? ") is kept as Event.Stack. Such a crash names no
-// controller; the log's only one is its.
+// unwinder marks "? ") is kept as Event.Stack; events other CPUs print
+// in the middle of the dump wait behind the crash, so incidents keep log
+// order. Such a crash names no controller; the log's only one is its.
 //
 // # What could not be read
 //

@@ -500,8 +500,7 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 			return
 		}
 	}
-	st.endCrash()
-	st.add(e)
+	st.addEvent(e)
 }
 
 // rebootJump is how far back a dmesg time must go for the line to start a
