@@ -40,8 +40,11 @@
 //     (a journal line with its time cut off: "thinkpad kernel: ...");
 //   - /dev/kmsg records ("6,1234,5678901,-,caller=T64;message");
 //   - all of these indented, with tabs or CRLF line ends, quoted ("> ",
-//     ">> >") as in a reply mail or a bug report, made bold in Markdown
-//     ("**...**"), or inside a forum's BBCode code tags pasted raw
+//     ">> >") as in a reply mail or a bug report, or ("  |  ") as some
+//     commit messages quote a log, after the level a serial console's
+//     capture puts before each line ("CRIT: ", "WARN: ", "INFO: "; the
+//     kernel's own "INFO: task ..." and "INFO: rcu..." keep theirs),
+//     made bold in Markdown ("**...**"), or inside a forum's BBCode code tags pasted raw
 //     (the opening tag before the first line's time, the closing one
 //     after its message);
 //   - and wrapped by a mail client or a bug tracker at 72 to 80 columns. A

@@ -144,7 +144,7 @@ func specialLine(b []byte) bool {
 func firstByte(b []byte) byte {
 	for i := 0; i < len(b) && i < 64; i++ {
 		switch b[i] {
-		case ' ', '\t', '>':
+		case ' ', '\t', '>', '|':
 			continue
 		}
 		return b[i]

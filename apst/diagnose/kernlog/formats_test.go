@@ -342,3 +342,40 @@ func TestShapeTimes(t *testing.T) {
 	ts = read("[  520.899558] [   T3919] nvme nvme0: Abort status: 0x0")
 	assert.Equal(t, 520899558*time.Microsecond, ts.Mono)
 }
+
+// A log quoted in a commit message with "  |  " before each line, and a
+// serial console's capture with the level before each kernel line, read as
+// the plain lines do; the kernel's own messages that start with "INFO: "
+// keep it. The lines are the posted ones: a KASAN report in a swiotlb fix
+// (https://lore.kernel.org/all/20210719123054.6844-3-will@kernel.org/) and
+// a Xen guest's BUG in nvme's reset work
+// (https://lore.kernel.org/all/20210812130930.127134-1-mheyne@amazon.de/).
+func TestCommitAndConsoleShapes(t *testing.T) {
+	for _, tc := range []struct {
+		name, log string
+		kind      kernlog.Kind
+		raw       string
+		stack     string
+	}{
+		{"commit message quoting", "  |  BUG: KASAN: use-after-free in __iommu_dma_unmap_swiotlb+0x64/0xb0\n  |   nvme_pci_complete_rq+0x73/0x130\n",
+			kernlog.PlatformFault, "BUG: KASAN: use-after-free in __iommu_dma_unmap_swiotlb+0x64/0xb0", "nvme_pci_complete_rq+0x73/0x130"},
+		{"console levels", "  CRIT: kernel BUG at drivers/xen/events/events_base.c:427!\n  WARN: invalid opcode: 0000 [#1] SMP NOPTI\n  WARN: Workqueue: nvme-reset-wq nvme_reset_work [nvme]\n",
+			kernlog.PlatformFault, "CRIT: kernel BUG at drivers/xen/events/events_base.c:427!", "WARN: Workqueue: nvme-reset-wq nvme_reset_work [nvme]"},
+		{"console level before a driver's line", "  INFO: nvme nvme77: I/O 5 QID 0 timeout, reset controller\n",
+			kernlog.AdminTimeout, "INFO: nvme nvme77: I/O 5 QID 0 timeout, reset controller", ""},
+		{"the kernel's own INFO", "INFO: task jbd2/nvme0n1p3-:375 blocked for more than 122 seconds.\n",
+			kernlog.HungTask, "INFO: task jbd2/nvme0n1p3-:375 blocked for more than 122 seconds.", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, err := kernlog.ReadString(tc.log, kernlog.Options{})
+			require.NoError(t, err)
+			require.Len(t, l.Incidents, 1, "%+v", l)
+			require.Len(t, l.Incidents[0].Events, 1)
+			e := l.Incidents[0].Events[0]
+			assert.Equal(t, tc.kind, e.Kind)
+			assert.Equal(t, tc.raw, e.Raw)
+			assert.Equal(t, tc.stack, e.Stack)
+			assert.Zero(t, l.UnreadLines)
+		})
+	}
+}

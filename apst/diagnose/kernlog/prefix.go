@@ -281,7 +281,7 @@ func cleanLine(s string) string {
 	if s != "" {
 		// The common line: nothing to clean.
 		switch first, last := s[0], s[len(s)-1]; {
-		case first == ' ' || first == '\t' || first == '>' || first == '`' || first == '*':
+		case quoteByte(first) || first == '`' || first == '*':
 		case last == ' ' || last == '\t' || last == '\r' || last == '\n' || last == '`' || last == '*' || last == '\\':
 		case first == '[' && len(s) > 6 && (s[1] == 'c' || s[1] == 'C'), last == ']' && codeTag(s, true):
 		default:
@@ -326,14 +326,19 @@ func codeTag(s string, end bool) bool {
 	return len(s) >= 6 && strings.EqualFold(s[:6], "[code]")
 }
 
-// unquote strips indentation and e-mail or Markdown quoting ("> ", ">>").
+// unquote strips indentation and e-mail or Markdown quoting ("> ", ">>",
+// and the "  |  " some commit messages quote a log with).
 func unquote(s string) string {
 	i := 0
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '>') {
+	for i < len(s) && quoteByte(s[i]) {
 		i++
 	}
 	return s[i:]
 }
+
+// quoteByte reports whether a byte at the start of a line is indentation
+// or quoting: a blank, a tab, a mail's '>' or a commit message's '|'.
+func quoteByte(c byte) bool { return c == ' ' || c == '\t' || c == '>' || c == '|' }
 
 // stripLevel removes a printk level ("<4>") and dmesg -x's facility and
 // level ("kern  :err   : ").
@@ -355,7 +360,26 @@ func stripLevel(s string) string {
 		}
 		return strings.TrimLeft(rest, " \t")
 	}
+	if i := strings.IndexByte(s[:min(len(s), 7)], ':'); i > 0 && i+1 < len(s) && s[i+1] == ' ' && consoleLevel(s[:i], s[i+2:]) {
+		return strings.TrimLeft(s[i+2:], " \t")
+	}
 	return s
+}
+
+// consoleLevel reports whether word, before a colon at the start of a
+// line, is the level a serial-console capture put before each kernel
+// line ("CRIT: kernel BUG at ...", "WARN: Workqueue: ...", "INFO: nvme
+// nvme77: ..."). The kernel's own messages that start with "INFO: " (a
+// hung task, an RCU stall, lockdep) keep it.
+func consoleLevel(word, rest string) bool {
+	switch word {
+	case "EMERG", "ALERT", "CRIT", "ERR", "WARN", "NOTICE", "DEBUG":
+		return true
+	case "INFO":
+		return !strings.HasPrefix(rest, "task ") && !strings.HasPrefix(rest, "rcu") && !strings.HasPrefix(rest, "lockdep") &&
+			!strings.HasPrefix(rest, "trying to register")
+	}
+	return false
 }
 
 // kmsg is one /dev/kmsg record.

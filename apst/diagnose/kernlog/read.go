@@ -348,7 +348,7 @@ func (st *state) physical(b []byte) {
 			return
 		}
 	}
-	if len(b) > 1 && (st.humanOn || b[0] == '[' && b[1] >= 'A' || b[0] == ' ' || b[0] == '>' || b[0] == '\t') {
+	if len(b) > 1 && (st.humanOn || b[0] == '[' && b[1] >= 'A' || quoteByte(b[0])) {
 		st.humanClock(b) // not for plain dmesg ("[   12.3]") or syslog lines
 	}
 	if !st.stamped {
@@ -512,7 +512,7 @@ const rebootJump = 10 * time.Second
 // compares.
 func (st *state) humanClock(b []byte) {
 	i := 0
-	for i < len(b) && i < 64 && (b[i] == ' ' || b[i] == '\t' || b[i] == '>') {
+	for i < len(b) && i < 64 && quoteByte(b[i]) {
 		i++
 	}
 	if i+3 >= len(b) || b[i] != '[' {

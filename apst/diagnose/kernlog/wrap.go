@@ -290,7 +290,7 @@ func parseLogical(line string) (Event, bool) {
 func cleanBytes(b []byte) []byte {
 	// Loops, not bytes.Trim: a cut set is built on every call, and this
 	// runs on every line.
-	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '>') {
+	for len(b) > 0 && quoteByte(b[0]) {
 		b = b[1:]
 	}
 	if len(b) >= 6 && b[0] == '[' && b[1]|0x20 == 'c' && codeTag(string(b[:6]), false) {
