@@ -107,11 +107,17 @@ func TestRapidShapeInvariance(t *testing.T) {
 			}
 		}
 		shape := rapid.SampledFrom(names).Draw(t, "shape")
-		quote := rapid.SampledFrom([]string{"", "> ", "    ", "\t", ">> "}).Draw(t, "quote")
+		quote := rapid.SampledFrom([]string{"", "> ", "    ", "\t", ">> ", "  |  "}).Draw(t, "quote")
+		// A serial console's capture puts its level before what the
+		// console printed: dmesg's lines.
+		level := ""
+		if consoleShapes[shape] {
+			level = rapid.SampledFrom([]string{"", "CRIT: ", "WARN: ", "INFO: "}).Draw(t, "level")
+		}
 		var plain, shaped strings.Builder
 		for _, l := range picked {
 			plain.WriteString(shapes["dmesg"](l.mono, l.msg) + "\n")
-			shaped.WriteString(quote + shapes[shape](l.mono, l.msg) + "\n")
+			shaped.WriteString(quote + level + shapes[shape](l.mono, l.msg) + "\n")
 		}
 		want, err := kernlog.ReadString(plain.String(), kernlog.Options{})
 		if err != nil {
@@ -123,10 +129,13 @@ func TestRapidShapeInvariance(t *testing.T) {
 		}
 		checkLog(t, got)
 		if a, b := summarize(want), summarize(got); !equalSummaries(a, b) {
-			t.Fatalf("shape %q quote %q:\nwant %+v\ngot  %+v", shape, quote, a, b)
+			t.Fatalf("shape %q quote %q level %q:\nwant %+v\ngot  %+v", shape, quote, level, a, b)
 		}
 	})
 }
+
+// consoleShapes are the shapes a console prints: dmesg's.
+var consoleShapes = map[string]bool{"dmesg": true, "no time stamp": true, "printk level": true, "dmesg -T": true}
 
 func equalSummaries(a, b []summary) bool {
 	if len(a) != len(b) {

@@ -340,9 +340,12 @@ func unquote(s string) string {
 // or quoting: a blank, a tab, a mail's '>' or a commit message's '|'.
 func quoteByte(c byte) bool { return c == ' ' || c == '\t' || c == '>' || c == '|' }
 
-// stripLevel removes a printk level ("<4>") and dmesg -x's facility and
-// level ("kern  :err   : ").
+// stripLevel removes a serial console's level ("CRIT: "), a printk level
+// ("<4>") and dmesg -x's facility and level ("kern  :err   : ").
 func stripLevel(s string) string {
+	if i := strings.IndexByte(s[:min(len(s), 7)], ':'); i > 0 && i+1 < len(s) && s[i+1] == ' ' && consoleLevel(s[:i], s[i+2:]) {
+		s = strings.TrimLeft(s[i+2:], " \t")
+	}
 	if len(s) >= 3 && s[0] == '<' && isDigit(s[1]) {
 		if end := strings.IndexByte(s[:min(len(s), 6)], '>'); end > 0 {
 			s = s[end+1:]
@@ -359,9 +362,6 @@ func stripLevel(s string) string {
 			rest = rest[i+1:]
 		}
 		return strings.TrimLeft(rest, " \t")
-	}
-	if i := strings.IndexByte(s[:min(len(s), 7)], ':'); i > 0 && i+1 < len(s) && s[i+1] == ' ' && consoleLevel(s[:i], s[i+2:]) {
-		return strings.TrimLeft(s[i+2:], " \t")
 	}
 	return s
 }
