@@ -381,3 +381,17 @@ func TestDiskGoneAlone(t *testing.T) {
 	assert.Equal(t, diagnose.LayerUnknown, d.Causes[0].Layer, d.Summary)
 	assert.Equal(t, "nvme5", d.Controller)
 }
+
+// A drive that did not come back from suspend-to-RAM on a Qualcomm laptop,
+// as its reporter quoted it
+// (https://lore.kernel.org/all/ah3agpwmcDfn9plX@google.com/): the PCI core
+// had no record of its state ("from unknown"), which is no runtime
+// suspend's D3hot, and the PM core's watchdog fired on its callback during
+// the system sleep: suspend.
+func TestResumeFromUnknownState(t *testing.T) {
+	d := diagnoseFailure(t, "[   58.384442] nvme 0001:01:00.0: Unable to change power state from unknown to D0, device inaccessible\n"+
+		"[   68.875606] nvme 0001:01:00.0: PM: **** DPM device timeout ****\n")
+	require.Equal(t, diagnose.LayerSuspend, d.Causes[0].Layer, d.Summary)
+	assert.Equal(t, 2, d.Causes[0].Evidence[0].Line)
+	assert.LessOrEqual(t, causeOf(&d, diagnose.LayerRuntimePM).Score, 0, "no runtime suspend's D3hot")
+}

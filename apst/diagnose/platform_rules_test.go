@@ -261,3 +261,28 @@ func TestDriverCrash(t *testing.T) {
 		assert.NotContains(t, tc.Action, "linux-nvme@", "a crash beside another failure is no crash report's")
 	}
 }
+
+// A drive that answers the namespace identification descriptor list with
+// an NVMe status needs the kernel's NO_NS_DESC_LIST quirk (its firmware
+// does not implement the command): undecided between the platform's
+// quirk and the firmware. A negative errno is a controller that did not
+// answer, no sign of either. The lines are the Seagate Nytro XM1440
+// patch's (https://lore.kernel.org/all/20210310132323.463924004@linuxfoundation.org/)
+// and 5.x's spelling of the same report.
+func TestDescriptorsRefused(t *testing.T) {
+	const fn = "[   10.785605] nvme nvme0: pci function 0000:04:00.0\n"
+	for _, line := range []string{
+		"[   13.239627] nvme nvme0: Identify Descriptors failed (8194)\n",
+		"[   13.239627] nvme nvme0: Identify Descriptors failed (nsid=1, status=0x2002)\n",
+	} {
+		d := diagnoseFailure(t, fn+line)
+		assert.ElementsMatch(t, []diagnose.Layer{diagnose.LayerPlatform, diagnose.LayerFirmware}, d.Undecided, d.Summary)
+		assert.Contains(t, causeOf(&d, diagnose.LayerPlatform).Evidence[0].Text, "NO_NS_DESC_LIST")
+	}
+	d := diagnoseFailure(t, fn+"[   13.239627] nvme nvme0: Identify Descriptors failed (-4)\n")
+	for _, c := range d.Causes {
+		for _, e := range c.Evidence {
+			assert.NotContains(t, e.Text, "NO_NS_DESC_LIST")
+		}
+	}
+}

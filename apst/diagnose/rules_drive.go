@@ -52,6 +52,9 @@ func firmwareCause(s *signals) builder {
 	case s.dupIDs != nil:
 		b.proLine(2, logLine(s.dupIDs, "the drive reports an identity another controller has: a firmware fault (the same NQN or controller ID on every unit)"))
 	}
+	if s.nsDesc != nil {
+		b.proLine(2, logLine(s.nsDesc, "the drive refused a command of the NVMe specification that the kernel uses to scan namespaces: a firmware fault a firmware update may fix"))
+	}
 	if s.newIDs != nil {
 		b.proLine(2, logLine(s.newIDs, "the drive reported other namespace identifiers than before: a firmware fault (the kernel quirks such drives with BOGUS_NID; a firmware update may fix it)"))
 	}

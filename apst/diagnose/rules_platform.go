@@ -37,6 +37,9 @@ func platformCause(s *signals) builder {
 	case s.dupIDs != nil:
 		b.proLine(2, logLine(s.dupIDs, "the kernel rejected a controller that reports another's identity: drives with a bogus subsystem NQN or controller ID need a kernel quirk for their model (IGNORE_DEV_SUBNQN), which a newer kernel may have"))
 	}
+	if s.nsDesc != nil {
+		b.proLine(2, logLine(s.nsDesc, "the drive refused the namespace identification descriptor list the kernel asks for when it scans namespaces, so its namespaces were not set up: drives that do not implement it need a kernel quirk for their model (NO_NS_DESC_LIST), which a newer kernel may have"))
+	}
 	if len(s.others) > 0 {
 		b.proLine(2, logLine(&s.others[0], fmt.Sprintf("%d other PCI function(s) became inaccessible together with the drive: a platform or PCI core fault, not one device", len(s.others))))
 	}

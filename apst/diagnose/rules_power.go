@@ -3,6 +3,8 @@ package diagnose
 import (
 	"fmt"
 	"strings"
+
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
 )
 
 func d3coldCause(s *signals) builder {
@@ -54,14 +56,21 @@ func d3coldCause(s *signals) builder {
 	return b
 }
 
+// runtimeState reports whether a resume failure left a state runtime PM
+// puts an idle device in (D1, D2, D3hot; D3cold has its own layer): not
+// "unknown", a device whose state the PCI core had no record of.
+func runtimeState(e *kernlog.Event) bool {
+	return e.FromState != "D3cold" && e.FromState != "unknown"
+}
+
 func runtimePMCause(s *signals) builder {
 	b := newBuilder(s, LayerRuntimePM)
 	b.tried(s, []string{"control"}, []string{"on"}, 8, 3, "the device kept in D0 stopped the failures")
 	portTried := b.tried(s, []string{"pcie_port_pm"}, []string{"off"}, 6, 3, "ports kept in D0 stopped the failures")
 	switch {
-	case s.resume != nil && s.resume.FromState != "D3cold" && !s.removedFirst && len(s.others) > 0:
+	case s.resume != nil && runtimeState(s.resume) && !s.removedFirst && len(s.others) > 0:
 		b.proLine(1, logLine(s.resume, fmt.Sprintf("the device could not be brought back from %s, and %d other function(s) failed the same way at the same time: something they share", s.resume.FromState, len(s.others))))
-	case s.resume != nil && s.resume.FromState != "D3cold" && !s.removedFirst:
+	case s.resume != nil && runtimeState(s.resume) && !s.removedFirst:
 		b.sign(3, logLine(s.resume, "the device could not be brought back from "+s.resume.FromState+" after a runtime suspend"))
 	}
 	var autos []Function

@@ -3,6 +3,7 @@ package diagnose
 import (
 	"cmp"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -44,6 +45,7 @@ type signals struct {
 	media       []kernlog.Event // I/O errors the drive's media caused (mediaError)
 	newIDs      *kernlog.Event  // "identifiers changed": a namespace came back as another
 	dupIDs      *kernlog.Event  // "Duplicate cntlid", "globally duplicate IDs for nsid": an identity claimed twice
+	nsDesc      *kernlog.Event  // "Identify Descriptors failed" with an NVMe status: the drive refused the namespace descriptor list
 	probeErr    *kernlog.Event  // the driver core's "probe ... failed with error N"
 	persistErr  *kernlog.Event  // "resetting controller due to persistent internal error"
 	bogusCQE    *kernlog.Event  // a completion whose command ID the host never issued
@@ -498,6 +500,9 @@ func (s *signals) event(e *kernlog.Event) {
 		if s.bogusCQE == nil && e.Action == kernlog.ActionBogusCompletion {
 			s.bogusCQE = e
 		}
+		if s.nsDesc == nil && descriptorsRefused(e.Text) {
+			s.nsDesc = e
+		}
 		if s.newIDs == nil && strings.Contains(e.Text, "identifiers changed") {
 			s.newIDs = e
 		}
@@ -506,6 +511,26 @@ func (s *signals) event(e *kernlog.Event) {
 			s.dupIDs = e
 		}
 	}
+}
+
+// descriptorsRefused reports whether a line is nvme-core's report that
+// the drive answered its Identify Namespace Identification Descriptor list
+// command with an NVMe status ("Identify Descriptors failed (8194)";
+// "(nsid=1, status=0x2002)" since 5.x): it does not implement the command,
+// as drives that need the kernel's NO_NS_DESC_LIST quirk do. A negative
+// errno ("(-4)") is a controller that did not answer.
+func descriptorsRefused(text string) bool {
+	_, rest, ok := strings.Cut(text, "Identify Descriptors failed (")
+	if !ok {
+		return false
+	}
+	rest, _, _ = strings.Cut(rest, ")")
+	if _, st, ok := strings.Cut(rest, "status=0x"); ok {
+		v, err := strconv.ParseUint(st, 16, 32)
+		return err == nil && v > 0
+	}
+	v, err := strconv.Atoi(rest)
+	return err == nil && v > 0
 }
 
 // dupNamespace reports whether the identity the kernel rejected is a

@@ -38,11 +38,12 @@ func checkKinds(t *testing.T, cases []kindCase) {
 
 func TestSleepKinds(t *testing.T) {
 	const (
-		hackmd  = "https://hackmd.io/@0xff07/SkEhGOla6"
-		imx     = "https://lore.kernel.org/stable/ZhjK-nJQKVr5RcgZ@atmark-techno.com/"
-		amd     = "nvme-pci: StorageD3Enable quirks commit 6e597263f990, https://source-hub.etos-pro.ru/microsoft/WSL2-Linux-Kernel/src/commit/6e597263f990a2db99e7380debc4044c38867971/drivers/acpi"
-		nvidia  = "https://github.com/pop-os/pop/issues/3590"
-		mintHib = "Linux Mint forum, \"Resuming from hibernation brings up GRUB boot menu but resume works after that\", 2022-05-20"
+		hackmd    = "https://hackmd.io/@0xff07/SkEhGOla6"
+		imx       = "https://lore.kernel.org/stable/ZhjK-nJQKVr5RcgZ@atmark-techno.com/"
+		amd       = "nvme-pci: StorageD3Enable quirks commit 6e597263f990, https://source-hub.etos-pro.ru/microsoft/WSL2-Linux-Kernel/src/commit/6e597263f990a2db99e7380debc4044c38867971/drivers/acpi"
+		nvidia    = "https://github.com/pop-os/pop/issues/3590"
+		mintHib   = "Linux Mint forum, \"Resuming from hibernation brings up GRUB boot menu but resume works after that\", 2022-05-20"
+		herobrine = "https://lore.kernel.org/all/ah3agpwmcDfn9plX@google.com/"
 	)
 	checkKinds(t, []kindCase{
 		{hackmd, "[  147.319976] PM: suspend entry (deep)", kernlog.Event{Kind: kernlog.SuspendEntry, Mode: "deep"}},
@@ -76,7 +77,28 @@ func TestSleepKinds(t *testing.T) {
 		{"the brief", "[   50.000000] PM: failed to suspend async: error -16", kernlog.Event{Kind: kernlog.PMError, Phase: "suspend", Errno: -16}},
 		{"the brief", "[   50.000000] nvme 0000:01:00.0: PM: pci_pm_suspend(): nvme_suspend+0x0/0x150 returns -16", kernlog.Event{Kind: kernlog.PMError, Phase: "suspend", Errno: -16, PCI: "0000:01:00.0"}},
 		{"Kai-Heng Feng on stable@, 2022-05 (a Dell's failed S3)", "[   43.695342] PM: late suspend of devices failed", kernlog.Event{Kind: kernlog.PMError, Phase: "suspend"}},
+		// A Qualcomm SC7280 laptop's drive that did not come back from
+		// suspend-to-RAM, as its reporter quoted it: the PCI core had no
+		// record of its state, and the PM core's watchdog fired on its
+		// callback (which phase, the line does not say).
+		{herobrine, "[   58.384442] nvme 0001:01:00.0: Unable to change power state from unknown to D0, device inaccessible",
+			kernlog.Event{Kind: kernlog.ResumeFailure, FromState: "unknown", PCI: "0001:01:00.0"}},
+		{herobrine, "[   68.875606] nvme 0001:01:00.0: PM: **** DPM device timeout ****", kernlog.Event{Kind: kernlog.PMError, PCI: "0001:01:00.0"}},
 	})
+}
+
+// A line's own "****" is kept; Markdown's bold around a pasted line is
+// not.
+func TestStarsOfTheLineAreKept(t *testing.T) {
+	for log, raw := range map[string]string{
+		"[   68.875606] nvme 0001:01:00.0: PM: **** DPM device timeout ****":     "[   68.875606] nvme 0001:01:00.0: PM: **** DPM device timeout ****",
+		"**[   68.875606] nvme 0001:01:00.0: PM: **** DPM device timeout ******": "[   68.875606] nvme 0001:01:00.0: PM: **** DPM device timeout ****",
+	} {
+		l, err := kernlog.ReadString(log+"\n", kernlog.Options{})
+		require.NoError(t, err)
+		require.Len(t, l.Incidents, 1)
+		assert.Equal(t, raw, l.Incidents[0].Events[0].Raw)
+	}
 }
 
 func TestPlatformKinds(t *testing.T) {

@@ -50,7 +50,7 @@ var re = sync.OnceValue(func() *patterns {
 		reNotReady:  regexp.MustCompile(`^Device not ready; aborting (reset|initialisation|initialization)(?:, CSTS=0x([0-9a-fA-F]{1,8}))?`),
 		reResetFail: regexp.MustCompile(`^Disabling device after reset failure: (-?[0-9]{1,6})`),
 		reAPST:      regexp.MustCompile(`^failed to set APST feature \((-?[0-9]{1,6})\)`),
-		reResume:    regexp.MustCompile(`(?:Unable to|can't|[Rr]efused to) change power state from (D[0-3](?:hot|cold)?) to D0\b`),
+		reResume:    regexp.MustCompile(`(?:Unable to|can't|[Rr]efused to) change power state from (D[0-3](?:hot|cold)?|unknown) to D0\b`),
 		reAERRecv:   regexp.MustCompile(`AER: (?:Multiple )?(Corrected|Correctable|Uncorrected \((?:Non-Fatal|Fatal)\)|Uncorrectable \((?:Non-Fatal|Fatal)\)) error (?:message )?received(?: from)?:? ([0-9a-fA-F:.]{7,20})`),
 		reAERBus:    regexp.MustCompile(`PCIe Bus Error: severity=([^,]{1,40})(?:, type=([^,]{1,40}))?`),
 		reLinkDown:  regexp.MustCompile(`Slot\([^)]{1,20}\): (Link Down|Card not present)`),
@@ -276,7 +276,9 @@ func parseTimeout(e *Event, _, body string) bool {
 // parsePCI reads the PCI core's, AER's and pciehp's lines.
 func parsePCI(e *Event, msg, body string) bool {
 	switch {
-	case strings.Contains(body, "change power state from D"):
+	case strings.Contains(body, "change power state from D"), strings.Contains(body, "change power state from unknown to D0"):
+		// "from unknown": the PCI core had no record of the device's
+		// state (PCI_UNKNOWN, pci_power_name) when it brought it to D0.
 		m := re().reResume.FindStringSubmatch(body)
 		if m == nil {
 			return false

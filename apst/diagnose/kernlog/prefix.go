@@ -297,9 +297,10 @@ func cleanLine(s string) string {
 	if codeTag(s, true) {
 		s = s[:len(s)-len("[/code]")]
 	}
+	bold := false
 	for len(s) > 0 && (s[0] == '`' || s[0] == '*' && len(s) > 1 && s[1] == '*') {
 		if s[0] == '*' {
-			s = s[2:]
+			s, bold = s[2:], true
 		} else {
 			s = s[1:]
 		}
@@ -307,8 +308,10 @@ func cleanLine(s string) string {
 	s = strings.TrimRight(s, " \t\r\n")
 	for {
 		switch {
-		case strings.HasSuffix(s, "**"):
-			s = s[:len(s)-2]
+		case bold && strings.HasSuffix(s, "**"):
+			// The end of Markdown's bold, not a line's own "****" (the
+			// PM core's "**** DPM device timeout ****").
+			s, bold = s[:len(s)-2], false
 		case strings.HasSuffix(s, "`"), strings.HasSuffix(s, " \\"):
 			s = s[:len(s)-1]
 		default:

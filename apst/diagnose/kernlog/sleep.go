@@ -106,6 +106,15 @@ func parsePMError(e *Event, pm string) bool {
 		e.Kind, e.Phase = PMError, m[1]
 		return true
 	}
+	if strings.Contains(pm, "DPM device timeout") {
+		// drivers/base/power/main.c's watchdog of a device's callback in
+		// a system suspend or resume that did not return ("**** DPM
+		// device timeout ****", then a panic or, since 6.14, "after 60
+		// seconds; 60 seconds until panic"): which of the two the line
+		// does not say.
+		e.Kind = PMError
+		return true
+	}
 	return false
 }
 
