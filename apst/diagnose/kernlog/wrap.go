@@ -175,7 +175,7 @@ func (st *state) continues(b []byte) bool {
 			// "nvme0," + "rejecting"): the rest of it makes no new one.
 			return true
 		}
-		return !jok || !mere(joined) || straddles(st.wrap.buf, c)
+		return !jok || !mere(joined) || straddles(st.wrap.buf, c) || failedStatus(c)
 	}
 	word := lowerWordColon(c)
 	if devStartBytes(c) && !word {
@@ -211,7 +211,7 @@ func (st *state) continues(b []byte) bool {
 		return false
 	}
 	joined, ok := parseLogical(string(st.wrap.buf) + " " + string(c))
-	return !ok || !mere(joined) || straddles(st.wrap.buf, c)
+	return !ok || !mere(joined) || straddles(st.wrap.buf, c) || failedStatus(c)
 }
 
 // straddles reports whether a failure word spans the break between a held
@@ -221,6 +221,15 @@ func (st *state) continues(b []byte) bool {
 func straddles(held, c []byte) bool {
 	h, n := string(held), string(c)
 	return !failureWord(h) && !failureWord(n) && failureWord(h+" "+n)
+}
+
+// failedStatus reports whether a line is the end of a driver's report that
+// a step failed, with its status and nothing else ("Identify
+// Descriptors" + "failed (8194)", "failed (nsid=1, status=0x2002)"): no
+// remark typed after a line reads so.
+func failedStatus(c []byte) bool {
+	rest, ok := bytes.CutPrefix(c, []byte("failed ("))
+	return ok && len(rest) <= 40 && bytes.IndexByte(rest, ')') == len(rest)-1
 }
 
 // completes reports whether a physical line, cleaned to c, which holds a

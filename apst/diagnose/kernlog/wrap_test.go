@@ -75,6 +75,10 @@ func TestWrappedMessages(t *testing.T) {
 		// where neither part says what it is.
 		{"keyword on the second line", "[   43.609510] Buffer I/O error on dev\nnvme0n1, logical block 62514752, async page read\n",
 			kernlog.IOError, "[   43.609510] Buffer I/O error on dev nvme0n1, logical block 62514752, async page read", 2},
+		// https://lore.kernel.org/all/20210310132323.463924004@linuxfoundation.org/,
+		// wrapped at 48 columns: a step that failed, and its status.
+		{"a failed step's status", "[   13.239627] nvme nvme0: Identify Descriptors\nfailed (8194)\n",
+			kernlog.DriverError, "[   13.239627] nvme nvme0: Identify Descriptors failed (8194)", 2},
 		// https://github.com/FrameworkComputer/SoftwareFirmwareIssueTracker/issues/41, quoted twice.
 		{"quoted, three lines", "> > pcieport 0000:00:02.1: AER: Correctable error\n> > message received from\n> > 0000:bf:00.0\n",
 			kernlog.AERReceived, "pcieport 0000:00:02.1: AER: Correctable error message received from 0000:bf:00.0", 3},
@@ -165,6 +169,11 @@ func TestNotJoined(t *testing.T) {
 		assert.Equal(t, e.Line, e.EndLine, e.Raw)
 	}
 	assert.Equal(t, "[  217.417507] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff", ev[0].Raw)
+
+	// A remark that starts with "failed" but is more than a status.
+	l, err = kernlog.ReadString("[   13.239627] nvme nvme0: Identify Descriptors\nfailed (after resume) and then the drive was gone\n", kernlog.Options{})
+	require.NoError(t, err)
+	assert.Empty(t, l.Incidents)
 
 	// https://lore.kernel.org/all/92ee253f-bf6a-481a-acc2-daf26d268395@riscstar.com/:
 	// "AS" + "PM-L1.1" stays apart, the first line reading complete.
