@@ -78,3 +78,16 @@ func TestPiLinkSpeed(t *testing.T) {
 		assert.False(t, d.Failure, d.Summary)
 	})
 }
+
+// One corrected report is the symptom when the log holds nothing else: a
+// paste keeps one of the flood. The lines are the Surface Laptop 7's, as
+// the SN740 ASPM L1 quirk's commit quotes them
+// (https://lore.kernel.org/all/20251120161253.189580-1-mani@kernel.org/).
+func TestOneCorrectedReport(t *testing.T) {
+	d := diagnoseFailure(t, "  pcieport 0006:00:00.0: AER: Correctable error message received from 0006:01:00.0\n"+
+		"  nvme 0006:01:00.0: PCIe Bus Error: severity=Correctable, type=Physical Layer, (Receiver ID)\n"+
+		"  nvme 0006:01:00.0:   device [15b7:5015] error status/mask=00000001/0000e000\n"+
+		"  nvme 0006:01:00.0:    [ 0] RxErr\n")
+	assert.Contains(t, d.Summary, "The log has no drop-out: only corrected errors")
+	assert.Contains(t, append(d.Undecided, d.Causes[0].Layer), diagnose.LayerASPM, d.Summary)
+}

@@ -755,25 +755,18 @@ func (s *signals) correctedOnly() bool {
 		s.inc.Counts[kernlog.AERError]+s.inc.Counts[kernlog.AERReceived] > 0
 }
 
-// pickCorrected chooses, in a log without a failure, the device whose
-// link reported corrected errors again and again (two reports or more in
-// all, in one incident or several): the symptom a user brings when the
-// log fills with AER reports. The latest of its incidents is diagnosed.
+// pickCorrected chooses, in a log without a failure, the latest incident
+// in which the link of a device reported corrected errors (one report is
+// enough): the symptom a user brings when the log fills with AER reports,
+// of which a paste often keeps one.
 func (s *signals) pickCorrected(l *kernlog.Log) {
-	count := map[string]int{}
-	var last map[string]*kernlog.Incident = map[string]*kernlog.Incident{}
 	for i := range l.Incidents {
 		in := &l.Incidents[i]
 		if !s.mine(in) || in.Counts[kernlog.AERError] == 0 {
 			continue
 		}
-		k := in.Name()
-		count[k] += in.Counts[kernlog.AERError]
-		last[k] = in
-	}
-	for k, n := range count {
-		if n >= 2 && (s.inc == nil || last[k].Events[0].Line > s.inc.Events[0].Line) {
-			s.inc = last[k]
+		if s.inc == nil || in.Events[0].Line > s.inc.Events[0].Line {
+			s.inc = in
 		}
 	}
 }

@@ -394,6 +394,13 @@ func (st *state) physical(b []byte) {
 	if keyword || failure || incompleteBytes(b) {
 		st.wrap.hold(b, n, keyword, failure)
 		st.wrap.at = st.human
+		if c := cleanBytes(b); !st.wrap.first && len(c) > 0 && st.prevNo == n-1 && contLike(c) && stampedBytes(cleanBytes(st.prev)) {
+			// The rest of a stamped line that joined nothing ("_OSC: OS" +
+			// "supports [ExtendedConfig ASPM ..."): a wrap, not a message
+			// pasted without its stamp, so no sign that the log's
+			// messages lack theirs.
+			st.wrap.bareHeld--
+		}
 		return
 	}
 	st.prev, st.prev2 = st.prev2, st.prev

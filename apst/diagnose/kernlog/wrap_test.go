@@ -226,3 +226,29 @@ func TestWrappedAmongBareLines(t *testing.T) {
 		"[    1.591509] pcieport 10000:e0:06.0: AER: Corrected error received: 10000:e1:00.0",
 	}, raws)
 }
+
+// Early in a log wrapped at 48 columns, the rest of a stamped line that
+// joined nothing (drivers/acpi/pci_root.c's "_OSC: OS supports [...]",
+// which holds a keyword but is no event) is a wrap, not a message pasted
+// without its stamp: later wraps that break before a capital (AER's
+// "PCIe Bus" + "Error: severity=...") still join.
+func TestWrapRemnantsKeepTheLogStamped(t *testing.T) {
+	log := "  [    0.408995] acpi PNP0A08:00: _OSC: OS\n" +
+		"supports [ExtendedConfig ASPM ClockPM Segments\n" +
+		"MSI HPX-Type3]\n" +
+		"  [    0.410076] acpi PNP0A08:00: _OSC:\n" +
+		"platform does not support [AER]\n" +
+		"  [    1.569083] nvme nvme0: pci function\n" +
+		"10000:e1:00.0\n" +
+		"  [    1.584839] nvme 10000:e1:00.0: PCIe Bus\n" +
+		"Error: severity=Corrected, type=Physical Layer,\n" +
+		"(Receiver)\n"
+	l, err := kernlog.ReadString(log, kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 1)
+	require.Len(t, l.Incidents[0].Events, 1)
+	e := l.Incidents[0].Events[0]
+	assert.Equal(t, kernlog.AERError, e.Kind)
+	assert.Equal(t, []int{8, 10}, []int{e.Line, e.EndLine})
+	assert.Equal(t, "Corrected", e.Severity)
+}
