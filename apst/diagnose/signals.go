@@ -3,7 +3,6 @@ package diagnose
 import (
 	"cmp"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -500,7 +499,10 @@ func (s *signals) event(e *kernlog.Event) {
 		if s.bogusCQE == nil && e.Action == kernlog.ActionBogusCompletion {
 			s.bogusCQE = e
 		}
-		if s.nsDesc == nil && descriptorsRefused(e.Text) {
+		if s.nsDesc == nil && e.Status > 0 && strings.Contains(e.Text, "Identify Descriptors failed") {
+			// The drive answered the namespace identification descriptor
+			// list with an NVMe status: it does not implement it, as
+			// drives that need the NO_NS_DESC_LIST quirk do.
 			s.nsDesc = e
 		}
 		if s.newIDs == nil && strings.Contains(e.Text, "identifiers changed") {
@@ -511,26 +513,6 @@ func (s *signals) event(e *kernlog.Event) {
 			s.dupIDs = e
 		}
 	}
-}
-
-// descriptorsRefused reports whether a line is nvme-core's report that
-// the drive answered its Identify Namespace Identification Descriptor list
-// command with an NVMe status ("Identify Descriptors failed (8194)";
-// "(nsid=1, status=0x2002)" since 5.x): it does not implement the command,
-// as drives that need the kernel's NO_NS_DESC_LIST quirk do. A negative
-// errno ("(-4)") is a controller that did not answer.
-func descriptorsRefused(text string) bool {
-	_, rest, ok := strings.Cut(text, "Identify Descriptors failed (")
-	if !ok {
-		return false
-	}
-	rest, _, _ = strings.Cut(rest, ")")
-	if _, st, ok := strings.Cut(rest, "status=0x"); ok {
-		v, err := strconv.ParseUint(st, 16, 32)
-		return err == nil && v > 0
-	}
-	v, err := strconv.Atoi(rest)
-	return err == nil && v > 0
 }
 
 // dupNamespace reports whether the identity the kernel rejected is a
@@ -699,10 +681,11 @@ func (s *signals) pickHostLinkDown(l *kernlog.Log) {
 func (s *signals) pickCrash(l *kernlog.Log) {
 	for i := range l.Incidents {
 		in := &l.Incidents[i]
-		if !s.mine(in) && (s.ctrl != "" || s.dev != "" || in.Controller != "" || in.PCI != "") {
+		kernel := in.Controller == "" && in.PCI == "" && s.ctrl == "" && s.dev == ""
+		if !s.mine(in) && !kernel {
 			continue
 		}
-		if driverCrash(in) != nil {
+		if driverCrash(in) {
 			s.inc = in
 		}
 	}
@@ -712,15 +695,16 @@ func (s *signals) pickCrash(l *kernlog.Log) {
 // driver reported: only a crash (pickCrash) or other platform faults.
 func (s *signals) crashOnly() bool { return s.inc != nil && severity(s.inc) == 0 }
 
-// driverCrash returns an incident's first kernel crash or warning whose
-// dump ran through the NVMe driver's code.
-func driverCrash(in *kernlog.Incident) *kernlog.Event {
+// driverCrash reports whether an incident holds a kernel crash or warning
+// whose dump ran through the NVMe driver's code (only such events have a
+// Stack).
+func driverCrash(in *kernlog.Incident) bool {
 	for j := range in.Events {
-		if e := &in.Events[j]; e.Kind == kernlog.PlatformFault && e.Action == kernlog.ActionKernelBug && e.Stack != "" {
-			return e
+		if in.Events[j].Stack != "" {
+			return true
 		}
 	}
-	return nil
+	return false
 }
 
 // hostLinkDown reports a PCIe host controller whose link never trained

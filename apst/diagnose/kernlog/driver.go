@@ -37,7 +37,35 @@ func driverError(e *Event, body string) bool {
 	if m := re().reStatus.FindStringSubmatch(body); m != nil {
 		e.SCT, e.SC, e.HasSC = int(hex(m[1])), int(hex(m[2])), true
 	}
+	e.Errno, e.Status = stepResult(body)
 	return true
+}
+
+// stepResult reads the result nvme-core gives a step that failed, at the
+// end of its line: "Identify Descriptors failed (8194)", "(-4)", or 5.x's
+// "(nsid=1, status=0x2002)". A negative number is an errno (the command
+// got no answer); a positive one the NVMe status the drive answered with.
+func stepResult(body string) (errno, status int) {
+	i := strings.LastIndex(body, "failed (")
+	if i < 0 || !strings.HasSuffix(body, ")") {
+		return 0, 0
+	}
+	in := body[i+len("failed (") : len(body)-1]
+	if _, st, ok := strings.Cut(in, "status=0x"); ok {
+		v, err := strconv.ParseUint(st, 16, 16)
+		if err != nil {
+			return 0, 0
+		}
+		return 0, int(v)
+	}
+	v, err := strconv.Atoi(in)
+	switch {
+	case err != nil || v < -4095 || v > 0xffff:
+		return 0, 0
+	case v < 0:
+		return v, 0
+	}
+	return 0, v
 }
 
 // nvmeLine reports whether a message's prefix makes it nvme-core's or

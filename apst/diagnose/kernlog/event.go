@@ -333,7 +333,10 @@ type Event struct {
 	Action    string
 
 	// Errno is the (negative) error number of a probe, reset or APST
-	// failure; Status the abort status; SCT and SC an NVMe status.
+	// failure, or of a driver's step that failed ("Identify Descriptors
+	// failed (-4)"); Status the abort status, or the NVMe status a
+	// driver's failed step got ("failed (8194)"); SCT and SC an NVMe
+	// status.
 	Errno  int
 	Status int
 	SCT    int

@@ -143,11 +143,9 @@ func specialLine(b []byte) bool {
 // firstByte is the first byte of a line after its indentation and quoting.
 func firstByte(b []byte) byte {
 	for i := 0; i < len(b) && i < 64; i++ {
-		switch b[i] {
-		case ' ', '\t', '>', '|':
-			continue
+		if !quoteByte(b[i]) {
+			return b[i]
 		}
-		return b[i]
 	}
 	return 0
 }

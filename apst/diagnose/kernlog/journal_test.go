@@ -55,3 +55,16 @@ Jun 02 16:35:55 argon kernel: nvme nvme0: controller is down; will reset: CSTS=0
 	assert.Equal(t, 1, l.Boots)
 	assert.Equal(t, "6.6.62+rpt-rpi-2712", l.Release)
 }
+
+// dmesg --json's closing brackets after its last record are no part of
+// that record's message (util-linux's tests/expected/dmesg/json ends so).
+func TestDmesgJSONLastRecord(t *testing.T) {
+	log := "{\n   \"dmesg\": [\n      {\n         \"pri\": 4,\n         \"time\":    13.239627,\n" +
+		"         \"msg\": \"nvme nvme0: Identify Descriptors failed (8194)\"\n      }\n   ]\n}\n"
+	l, err := kernlog.ReadString(log, kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 1)
+	e := l.Incidents[0].Events[0]
+	assert.Equal(t, "[   13.239627] nvme nvme0: Identify Descriptors failed (8194)", e.Raw)
+	assert.Equal(t, 8194, e.Status)
+}

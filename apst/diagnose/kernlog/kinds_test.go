@@ -147,6 +147,15 @@ func TestDriverKinds(t *testing.T) {
 		// quoted there; a capacity that grows is no event (TestSkipsWhatIsNotAnEvent).
 		{"https://lore.kernel.org/all/20220124214635.GA1553164@bhelgaas/", "> [  178.004633] nvme5n1: detected capacity change from 83984375 to 0",
 			kernlog.Event{Kind: kernlog.DiskGone, Disk: "nvme5n1", Controller: "nvme5", GuessedController: true}},
+		// A step of nvme-core's namespace scan that failed, with the NVMe
+		// status the drive answered (as the Seagate Nytro XM1440 quirk's
+		// commit quotes it, and 5.x's spelling) or an errno (no answer).
+		{"https://lore.kernel.org/all/20210310132323.463924004@linuxfoundation.org/", "[   13.239627] nvme nvme0: Identify Descriptors failed (8194)",
+			kernlog.Event{Kind: kernlog.DriverError, Controller: "nvme0", Status: 8194}},
+		{"core.c's format since 5.x", "[   13.239627] nvme nvme0: Identify Descriptors failed (nsid=1, status=0x2002)",
+			kernlog.Event{Kind: kernlog.DriverError, Controller: "nvme0", Status: 0x2002}},
+		{"core.c's format", "[   13.239627] nvme nvme0: Identify Descriptors failed (-4)",
+			kernlog.Event{Kind: kernlog.DriverError, Controller: "nvme0", Errno: -4}},
 		// AER's note that no device had the error logged (aer.c, 6.8 to
 		// 6.9, the shape its commit gives), after the line that carries
 		// the severity.

@@ -378,12 +378,12 @@ func (st *state) physical(b []byte) {
 				// The line before, which holds no keyword, was the start
 				// of this message: "Buffer I/O error on dev" + "nvme0n1,
 				// logical block ...".
-				st.wrap.hold(st.prev, st.prevNo, false, false)
+				st.wrap.hold(st.prev, st.prevNo, false, false, false)
 				st.wrap.at = st.prevAt
 				st.wrap.join(b, n)
 				return
 			case st.prev2No == n-2 && st.completes2(c):
-				st.wrap.hold(st.prev2, st.prev2No, false, false)
+				st.wrap.hold(st.prev2, st.prev2No, false, false, false)
 				st.wrap.at = st.prev2At
 				st.wrap.join(st.prev, st.prevNo)
 				st.wrap.join(b, n)
@@ -392,15 +392,10 @@ func (st *state) physical(b []byte) {
 		}
 	}
 	if keyword || failure || incompleteBytes(b) {
-		st.wrap.hold(b, n, keyword, failure)
+		c := cleanBytes(b)
+		remnant := len(c) > 0 && !stampedBytes(c) && st.prevNo == n-1 && contLike(c) && stampedBytes(cleanBytes(st.prev))
+		st.wrap.hold(b, n, keyword, failure, remnant)
 		st.wrap.at = st.human
-		if c := cleanBytes(b); !st.wrap.first && len(c) > 0 && st.prevNo == n-1 && contLike(c) && stampedBytes(cleanBytes(st.prev)) {
-			// The rest of a stamped line that joined nothing ("_OSC: OS" +
-			// "supports [ExtendedConfig ASPM ..."): a wrap, not a message
-			// pasted without its stamp, so no sign that the log's
-			// messages lack theirs.
-			st.wrap.bareHeld--
-		}
 		return
 	}
 	st.prev, st.prev2 = st.prev2, st.prev

@@ -25,8 +25,11 @@ type wrapped struct {
 	at                    Timestamp // the running time of a dmesg -H log at the first line
 }
 
-// hold starts a logical line with physical line n.
-func (w *wrapped) hold(b []byte, n int, interesting, failure bool) {
+// hold starts a logical line with physical line n. remnant says the line
+// is the rest of the stamped line before it, which joined nothing ("_OSC:
+// OS" + "supports [ExtendedConfig ASPM ..."): a wrap, not a message pasted
+// without its stamp, so it counts neither way.
+func (w *wrapped) hold(b []byte, n int, interesting, failure, remnant bool) {
 	end := len(b)
 	for end > 0 && (b[end-1] == ' ' || b[end-1] == '\t') {
 		end--
@@ -38,9 +41,10 @@ func (w *wrapped) hold(b []byte, n int, interesting, failure bool) {
 	w.flowed = w.incomplete && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t')
 	w.first = stampedBytes(cleanBytes(b))
 	w.stamped = w.flowed && w.first
-	if w.first {
+	switch {
+	case w.first:
 		w.stampedHeld++
-	} else {
+	case !remnant:
 		w.bareHeld++
 	}
 	w.prefixOnly = w.incomplete && endsWithDevice(w.buf)
@@ -125,7 +129,7 @@ func (w *wrapped) full() bool { return w.n >= MaxWrapLines || len(w.buf) >= MaxW
 // error received: 0000:00:06.0").
 func (st *state) continues(b []byte) bool {
 	c := cleanBytes(b)
-	if len(c) == 0 || stampedBytes(c) {
+	if len(c) == 0 || stampedBytes(c) || structural(c) {
 		return false
 	}
 	if st.wrap.prefixOnly || st.wrap.flowed && st.wrap.stamped {
@@ -221,6 +225,20 @@ func (st *state) continues(b []byte) bool {
 func straddles(held, c []byte) bool {
 	h, n := string(held), string(c)
 	return !failureWord(h) && !failureWord(n) && failureWord(h+" "+n)
+}
+
+// structural reports whether a line holds only JSON's brackets and commas
+// (dmesg --json's "}," and "]" between and after its records): no
+// message's rest.
+func structural(c []byte) bool {
+	for _, ch := range c {
+		switch ch {
+		case '{', '}', '[', ']', ',':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // failedStatus reports whether a line is the end of a driver's report that
