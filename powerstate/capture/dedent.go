@@ -61,12 +61,15 @@ func dedent(s string, marker int, prefix string) string {
 		b.WriteString(s[prev:sp.start]) // the terminator of the line before
 		line := s[sp.start:sp.end]
 		switch {
-		case i < first || i > last:
-			// outside the paste: emptied
-		case strings.HasPrefix(line, prefix):
+		case strings.HasPrefix(line, prefix) && i >= first && i <= last:
 			b.WriteString(line[len(prefix):])
+		case sp.start > 0 && s[sp.start-1] == '\r' && sp.end < len(s) && s[sp.end] == '\n':
+			// Emptied between a lone "\r" and a "\n", the line would
+			// make the two one "\r\n" and the lines after it move up
+			// one: a blank keeps the numbering the marker counts in.
+			b.WriteByte(' ')
 		default:
-			// a blank or quoted blank line: emptied
+			// outside the paste, or a blank or quoted blank line: emptied
 		}
 		prev = sp.end
 	}

@@ -38,12 +38,27 @@ func TestDedent(t *testing.T) {
 		{"no terminator", "  a\n  b", 2, "  ", "a\nb"},
 		{"block ends at an unindented line", "  a\nb\n  c\n", 1, "  ", "a\n\n\n"},
 		{"marker out of range", "  a\n", 7, "  ", "  a\n"},
+		// A line emptied between a lone "\r" and a "\n" stays a line:
+		// "\r\n" would be one terminator, and every line after it one up.
+		{"lone cr before an emptied line", "x\ry\n  a\n", 3, "  ", "\r \na\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := dedent(tc.in, tc.marker, tc.prefix)
 			assert.Equal(t, tc.want, got)
 			assert.Equal(t, strings.Count(tc.in, "\n"), strings.Count(got, "\n"), "line numbers kept")
+			assert.Equal(t, lineCount(tc.in), lineCount(got), "lines as the parsers count them kept")
 		})
+	}
+}
+
+// lineCount counts lines as the parsers read them ("\n", "\r\n", a lone
+// "\r").
+func lineCount(s string) int {
+	l := newLineReader(s)
+	for {
+		if _, _, ok := l.Next(); !ok {
+			return l.N()
+		}
 	}
 }
 

@@ -30,7 +30,9 @@ func parseFeatureJSON(s string, marker int) (FeatureCapture, error) {
 	}
 	l := newLineReader(s)
 	for l.N() < marker {
-		l.Next()
+		if _, _, ok := l.Next(); !ok {
+			break // no such line: the walk below finds no object
+		}
 	}
 	base := l.Start() + strings.IndexByte(s[l.Start():], '{')
 	st := featureJSON{w: newJSONWalker(s, base, fail), fail: fail}
