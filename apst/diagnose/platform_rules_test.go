@@ -90,6 +90,15 @@ func TestPlatformSigns(t *testing.T) {
 				"nvme 0000:bf:00.0: PCIe Bus Error: severity=Correctable, type=Physical Layer, (Receiver ID)\n",
 			first: []diagnose.Layer{diagnose.LayerASPM, diagnose.LayerFirmware},
 		},
+		{
+			// A tuning thread (testdata/threads/gh-solidrun-65-lx2160a-m2-rxerr.log):
+			// the port heard the errors; another drive in the slot stopped them.
+			name: "the port's receiver",
+			log: "[  133.829728] pcieport 0001:00:00.0: AER: PCIe Bus Error: severity=Corrected, type=Physical Layer, (Receiver ID)\n" +
+				"[  133.839742] pcieport 0001:00:00.0: AER:   device [1957:8d80] error status/mask=00000001/00006000\n" +
+				"[  133.848529] pcieport 0001:00:00.0: AER:    [ 0] RxErr\n",
+			first: []diagnose.Layer{diagnose.LayerASPM, diagnose.LayerDrive},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := diagnoseFailure(t, tc.log)

@@ -138,6 +138,12 @@ func driveCause(s *signals) builder {
 		}
 		b.proLine(1, logLine(e, "the drive stopped answering with both of its power-saving layers out ("+ap+"; "+as+"): what is left is the drive and its power, or the platform"))
 	}
+	if e := s.portReceiverErrors(); e != nil && !swapped {
+		// The port's receiver hears the drive's transmitter through the
+		// slot and any riser or adapter: a drive whose transmitter is
+		// marginal reads the same as a link that errs on L1 exits.
+		b.proLine(2, logLine(e, "the port above the drive logged the errors as their receiver: what the drive sent arrived damaged, from a marginal transmitter of the drive, a slot, riser or adapter, or the link's L1 exits; another drive in this slot tells"))
+	}
 	ps0, limit, over := ps0OverSlot(s)
 	if over {
 		b.sign(2, Line{Source: limit.Source, Text: ps0})

@@ -279,6 +279,24 @@ func (s *signals) driveReceiverErrors() *kernlog.Event {
 	return nil
 }
 
+// portReceiverErrors returns the first corrected Physical Layer report
+// that the port above the drive logged as the receiver ("pcieport
+// 0001:00:00.0: AER: PCIe Bus Error: severity=Corrected, type=Physical
+// Layer, (Receiver ID)"): the signal from the drive's side arrived
+// damaged. Only in an incident of corrected errors alone; nil otherwise.
+func (s *signals) portReceiverErrors() *kernlog.Event {
+	if !s.correctedOnly() {
+		return nil
+	}
+	for i := range s.aerPhys {
+		e := &s.aerPhys[i]
+		if e.Kind == kernlog.AERError && e.Driver == "pcieport" && strings.Contains(e.Text, "(Receiver ID)") {
+			return e
+		}
+	}
+	return nil
+}
+
 // mediaError reports an I/O error the drive's media caused: nvme's
 // status line with a Media and Data Integrity status (SCT 2) of the media
 // itself, Write Fault (0x80), Unrecovered Read Error (0x81) and the
