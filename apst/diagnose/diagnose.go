@@ -169,6 +169,9 @@ func noFailure(s *signals, d *Diagnosis) string {
 	case len(d.Unread) > 0:
 		return fmt.Sprintf("no failure read%s, but %d line(s) look like NVMe or PCIe messages and could not be read (listed below): paste the log as the system wrote it (journalctl -k -b -1 --no-pager, or dmesg), without rewrapping", who, s.in.Log.UnreadLines)
 	}
+	if n := skipped(s.in.Log); n != "" {
+		return "no failure seen in the lines read" + who + ", but " + n + ": paste the log with its line breaks, as the system wrote it (journalctl -k -b -1 --no-pager, or dmesg)"
+	}
 	return "no failure seen in the kernel log" + who
 }
 

@@ -154,6 +154,47 @@ func TestQuietLogHasNoFailure(t *testing.T) {
 	assert.Equal(t, "no failure seen in the kernel log for nvme0", d.Summary)
 }
 
+// Lines the reader skipped unread (longer than kernlog.MaxLineLength, or
+// holding NUL bytes) are never "no failure seen": a log joined into one
+// line says so, and a failure read beside them carries a note.
+func TestSkippedLinesAreSaid(t *testing.T) {
+	down := "nvme nvme0: controller is down; will reset: CSTS=0x3, PCI_STATUS=0x10"
+	joined := down + " " + strings.Repeat(down+" ", kernlog.MaxLineLength/len(down)+1)
+	for _, tc := range []struct {
+		name, log, summary, note string
+		failure                  bool
+	}{
+		{name: "a log joined into one line", log: joined + "\n",
+			summary: "no failure seen in the lines read, but 1 line(s) of the log were skipped unread (1 longer than 65536 bytes): paste the log with its line breaks"},
+		{name: "a line of NUL bytes beside a quiet one", log: "nvme nvme0: pci function 0000:01:00.0\n\x00\x00\x00\n",
+			summary: "no failure seen in the lines read, but 1 line(s) of the log were skipped unread (1 holding NUL bytes)"},
+		{name: "a failure beside a long line", log: joined + "\n" + down + "\n", failure: true,
+			note: "1 line(s) of the log were skipped unread (1 longer than 65536 bytes): the diagnosis rests on the other lines"},
+		{name: "nothing skipped", log: down + "\n", failure: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, err := kernlog.ReadString(tc.log, kernlog.Options{})
+			require.NoError(t, err)
+			d := diagnose.Diagnose(diagnose.Input{Log: l})
+			require.Equal(t, tc.failure, d.Failure, d.Summary)
+			if tc.summary != "" {
+				assert.Contains(t, d.Summary, tc.summary)
+			}
+			var notes []string
+			for _, n := range d.Notes {
+				if strings.Contains(n, "skipped unread") {
+					notes = append(notes, n)
+				}
+			}
+			if tc.note == "" {
+				assert.Empty(t, notes)
+			} else {
+				assert.Equal(t, []string{tc.note}, notes)
+			}
+		})
+	}
+}
+
 func texts(ls []diagnose.Line) string {
 	var b strings.Builder
 	for _, l := range ls {

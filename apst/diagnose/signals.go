@@ -175,10 +175,29 @@ func observe(in *Input) *signals {
 	} else if s.inc != nil {
 		s.notes = append(s.notes, "no Identify data: the APST table is unknown, so the APST verdict rests on the log and the facts alone (give --id-ctrl CAPTURE)")
 	}
+	if n := skipped(in.Log); n != "" && s.inc != nil {
+		s.notes = append(s.notes, n+": the diagnosis rests on the other lines")
+	}
 	if s.inc != nil && s.inc.Omitted > 0 {
 		s.notes = append(s.notes, fmt.Sprintf("the incident has %d more events than were kept (the first and last %d are)", s.inc.Omitted, kernlog.MaxIncidentEvents/2))
 	}
 	return s
+}
+
+// skipped says which lines of l were not read at all (longer than
+// kernlog.MaxLineLength, or holding NUL bytes); "" when none were.
+func skipped(l *kernlog.Log) string {
+	if l == nil || l.LongLines+l.BinaryLines == 0 {
+		return ""
+	}
+	var parts []string
+	if l.LongLines > 0 {
+		parts = append(parts, fmt.Sprintf("%d longer than %d bytes", l.LongLines, kernlog.MaxLineLength))
+	}
+	if l.BinaryLines > 0 {
+		parts = append(parts, fmt.Sprintf("%d holding NUL bytes", l.BinaryLines))
+	}
+	return fmt.Sprintf("%d line(s) of the log were skipped unread (%s)", l.LongLines+l.BinaryLines, strings.Join(parts, ", "))
 }
 
 // addressOf is the PCI address the log ties controller c to.
