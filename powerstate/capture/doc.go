@@ -14,7 +14,9 @@
 // be a quoted-printable mail body; a hex dump of the image (nvme-cli, xxd,
 // hexdump -C, od) reads as the image. Binary input is checked with
 // powerstate.CheckIdentify, so that a PDF, an Identify Namespace image or
-// random bytes are refused with what they look like. The per-format
+// random bytes are refused with what they look like; so is text that is
+// no capture but an output users paste in a capture's place (a kernel log,
+// nvme-cli's smart-log, id-ns or list, lspci), in [ParseError.Looks]. The per-format
 // readers ([ParseNVMeCLIText], [ParseNVMeCLIJSON], [ParseSmartctlText],
 // [ParseSmartctlJSON]) are exported too, and [WriteNVMeCLIText],
 // [WriteNVMeCLIJSON] and [WriteSmartctlText] write the formats back.

@@ -87,10 +87,15 @@ type ParseError struct {
 	// *powerstate.ImageSizeError or *powerstate.NotIdentifyError), or is
 	// the error of the reader the capture was read from.
 	Err error
+	// Looks says what an input of no known format looks like instead
+	// ("a kernel log (dmesg or journalctl -k), ..."), when it looks like
+	// an output users paste in a capture's place; "" otherwise.
+	Looks string
 }
 
 // Error formats the error as
-// "capture: smartctl-text capture, line 31: expected ...: cause". The
+// "capture: smartctl-text capture, line 31: expected ...: cause" ("capture:
+// input: ...: cause; it looks like ..." for an input of no known format). The
 // cause is written without the "capture: " or "powerstate: " its own
 // message starts with, so that the package is named once.
 func (e *ParseError) Error() string {
@@ -103,7 +108,11 @@ func (e *ParseError) Error() string {
 		b.WriteString(e.Feature.String())
 		b.WriteByte(' ')
 	}
-	b.WriteString("capture")
+	if e.Format == powerstate.FormatUnknown && e.Feature == FeatureUnknown {
+		b.WriteString("input") // not read as any capture: "capture: capture" says nothing
+	} else {
+		b.WriteString("capture")
+	}
 	if e.Line > 0 {
 		b.WriteString(", line ")
 		b.WriteString(strconv.Itoa(e.Line))
@@ -121,6 +130,10 @@ func (e *ParseError) Error() string {
 			msg = strings.TrimPrefix(msg, "powerstate: ")
 		}
 		b.WriteString(msg)
+	}
+	if e.Looks != "" {
+		b.WriteString("; it looks like ")
+		b.WriteString(e.Looks)
 	}
 	return b.String()
 }

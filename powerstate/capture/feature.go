@@ -102,7 +102,7 @@ func ParseFeatureBytes(b []byte) (FeatureCapture, error) {
 		}
 		return FeatureCapture{}, &ParseError{
 			Expected: "the raw 256-byte APST buffer or nvme get-feature -f 0x0c output (text, hex dump or JSON)",
-			Err:      ErrUnknownFormat}
+			Err:      ErrUnknownFormat, Looks: lookalike(s)}
 	}
 	s = dedent(s, marker, prefix)
 	var fc FeatureCapture

@@ -728,7 +728,7 @@ func TestParseLimitsAndErrors(t *testing.T) {
 	}
 	_, err := parseString("hello\n")
 	assert.ErrorIs(t, err, capture.ErrUnknownFormat)
-	assert.Equal(t, "capture: capture: expected a 4096-byte Identify Controller image, nvme id-ctrl text or JSON, or smartctl text or JSON: unknown capture format", err.Error())
+	assert.Equal(t, "capture: input: expected a 4096-byte Identify Controller image, nvme id-ctrl text or JSON, or smartctl text or JSON: unknown capture format", err.Error())
 
 	// A capture of exactly the limit is read.
 	s := smartctlReport(t, evoPlus)

@@ -94,6 +94,7 @@ func ParseBytes(b []byte) (powerstate.Controller, error) {
 		return powerstate.Controller{}, &ParseError{
 			Expected: "a 4096-byte Identify Controller image, nvme id-ctrl text or JSON, or smartctl text or JSON",
 			Err:      ErrUnknownFormat,
+			Looks:    lookalike(textOf(b)),
 		}
 	}
 	return powerstate.Controller{}, &ParseError{Format: in.format, Expected: "a capture format this reader knows", Err: ErrUnknownFormat}
