@@ -66,3 +66,16 @@ func printkStamped(t string) bool {
 	secs, frac, ok := strings.Cut(strings.TrimLeft(rest[:end], " "), ".")
 	return ok && secs != "" && frac != "" && strings.Trim(secs, "0123456789") == "" && strings.Trim(frac, "0123456789") == ""
 }
+
+// notNVMe says that a smartctl report is of a SATA or SAS drive, which
+// has no NVMe power states: smartctl prints "ATA Version is:" and "SATA
+// Version is:" (text; "ata_version" and "sata_version" in JSON) for an
+// ATA drive and "Transport protocol:   SAS" for a SAS one. "" otherwise.
+func notNVMe(s string) string {
+	for _, m := range []string{"ATA Version is:", "SATA Version is:", `"ata_version"`, `"sata_version"`, "Transport protocol:   SAS", `"protocol": "ATA"`, `"protocol": "SCSI"`} {
+		if strings.Contains(s, m) {
+			return "smartctl's report of a SATA or SAS drive, which has no NVMe power states"
+		}
+	}
+	return ""
+}

@@ -50,3 +50,22 @@ func TestLookalikeInputs(t *testing.T) {
 		})
 	}
 }
+
+// smartctl's report of a SATA drive (text and JSON, the keys smartctl
+// prints for one) is refused as having no power states, and says why.
+func TestSmartctlOfSATADrive(t *testing.T) {
+	for name, in := range map[string]string{
+		"text": "smartctl 7.4 2023-08-01 r5530 [x86_64-linux-6.8.0-45-generic] (local build)\n\n=== START OF INFORMATION SECTION ===\n" +
+			"Device Model:     Samsung SSD 870 EVO 1TB\nFirmware Version: SVT02B6Q\nATA Version is:   ACS-4 T13/BSR INCITS 529 revision 5\nSATA Version is:  SATA 3.3, 6.0 Gb/s (current: 6.0 Gb/s)\n",
+		"json": "{\n  \"json_format_version\": [1, 0],\n  \"smartctl\": {\"version\": [7, 4]},\n  \"device\": {\"name\": \"/dev/sda\", \"type\": \"sat\", \"protocol\": \"ATA\"},\n" +
+			"  \"model_name\": \"Samsung SSD 870 EVO 1TB\",\n  \"ata_version\": {\"string\": \"ACS-4 T13/BSR INCITS 529 revision 5\"}\n}\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := capture.Parse(strings.NewReader(in))
+			require.ErrorIs(t, err, capture.ErrNoPowerStates)
+			var pe *capture.ParseError
+			require.True(t, errors.As(err, &pe))
+			assert.Contains(t, pe.Looks, "a SATA or SAS drive")
+		})
+	}
+}

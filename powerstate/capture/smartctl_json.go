@@ -173,7 +173,7 @@ func parseSmartctlJSON(s string) (powerstate.Controller, int, error) {
 	case rows < 0:
 		return powerstate.Controller{}, 0, &ParseError{Format: f, Line: lastLine(s),
 			Expected: `the "nvme_power_states" array (smartctl 7.5 or later; older versions print the table only as text)`,
-			Err:      ErrNoPowerStates}
+			Err:      ErrNoPowerStates, Looks: notNVMe(s)}
 	case rows == 0:
 		return powerstate.Controller{}, 0, &ParseError{Format: f, Line: statesLine, Expected: "at least one nvme_power_states element", Err: ErrNoPowerStates}
 	}

@@ -101,7 +101,7 @@ func parseSmartctlTextLines(s string) (powerstate.Controller, int, error) {
 		}
 	}
 	if !table {
-		return powerstate.Controller{}, 0, &ParseError{Format: f, Line: l.N(), Expected: `a "Supported Power States" table (smartctl -a, -x or -c of an NVMe device)`, Err: ErrNoPowerStates}
+		return powerstate.Controller{}, 0, &ParseError{Format: f, Line: l.N(), Expected: `a "Supported Power States" table (smartctl -a, -x or -c of an NVMe device)`, Err: ErrNoPowerStates, Looks: notNVMe(s)}
 	}
 
 	var line string
