@@ -87,15 +87,15 @@ type ParseError struct {
 	// *powerstate.ImageSizeError or *powerstate.NotIdentifyError), or is
 	// the error of the reader the capture was read from.
 	Err error
-	// Looks says what an input of no known format looks like instead
-	// ("a kernel log (dmesg or journalctl -k), ..."), when it looks like
-	// an output users paste in a capture's place; "" otherwise.
+	// Looks says what the input looks like instead, as a noun phrase
+	// ("a kernel log (dmesg or journalctl -k)", "lspci output"), when it
+	// is an output users paste in a capture's place; "" otherwise.
 	Looks string
 }
 
 // Error formats the error as
 // "capture: smartctl-text capture, line 31: expected ...: cause" ("capture:
-// input: ...: cause; it looks like ..." for an input of no known format). The
+// input: ...: cause; it looks like ... instead" for an input of no known format). The
 // cause is written without the "capture: " or "powerstate: " its own
 // message starts with, so that the package is named once.
 func (e *ParseError) Error() string {
@@ -134,6 +134,7 @@ func (e *ParseError) Error() string {
 	if e.Looks != "" {
 		b.WriteString("; it looks like ")
 		b.WriteString(e.Looks)
+		b.WriteString(" instead")
 	}
 	return b.String()
 }

@@ -4,8 +4,8 @@ import (
 	"strings"
 )
 
-// lookalike says what text that is no capture looks like instead, for the
-// error that refuses it: the outputs users paste in a capture's place
+// lookalike says what text that is no capture looks like instead, as a
+// noun phrase ("lspci output"), for the error that refuses it: the outputs users paste in a capture's place
 // (a kernel log, nvme-cli's smart-log, id-ns or list, lspci). "" when it
 // looks like none of them. The markers are the lines those tools print:
 // printk's "[    1.234567] " stamp and syslog's "kernel: " prefix (on at
@@ -39,15 +39,15 @@ func lookalike(s string) string {
 	}
 	switch {
 	case kernel > 0 && 2*kernel >= lines: // most lines: a document that quotes one is no log
-		return "a kernel log (dmesg or journalctl -k), which a diagnosis reads"
+		return "a kernel log (dmesg or journalctl -k)"
 	case smart >= 2:
-		return "nvme smart-log output (the SMART / Health log), not Identify Controller (nvme id-ctrl)"
+		return "nvme smart-log output (the SMART / Health log)"
 	case ns >= 2:
-		return "nvme id-ns output (Identify Namespace), not Identify Controller (nvme id-ctrl)"
+		return "nvme id-ns output (Identify Namespace)"
 	case lspci > 0:
-		return "lspci output, which holds no power states (nvme id-ctrl does)"
+		return "lspci output"
 	case list > 0:
-		return "nvme list output, which holds no power states (nvme id-ctrl does)"
+		return "nvme list output"
 	}
 	return ""
 }
@@ -74,7 +74,7 @@ func printkStamped(t string) bool {
 func notNVMe(s string) string {
 	for _, m := range []string{"ATA Version is:", "SATA Version is:", `"ata_version"`, `"sata_version"`, "Transport protocol:   SAS", `"protocol": "ATA"`, `"protocol": "SCSI"`} {
 		if strings.Contains(s, m) {
-			return "smartctl's report of a SATA or SAS drive, which has no NVMe power states"
+			return "smartctl's report of a SATA or SAS drive (no NVMe power states)"
 		}
 	}
 	return ""

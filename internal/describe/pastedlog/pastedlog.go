@@ -51,11 +51,19 @@ const HeadSize = 64 << 10
 // NotALog says, for an error of kernlog.Read, what the text is instead of
 // a kernel log, from its first HeadSize bytes head: an Identify Controller
 // capture (to give as captureAs: "--id-ctrl", or the page's capture
-// field, and the log as logAs), an APST feature capture, or neither. Other
-// errors come back as they are.
+// field, and the log as logAs), an APST feature capture, another output
+// users paste in its place (nvme smart-log, id-ns or list, lspci, a SATA
+// drive's smartctl report), or none of them. Other errors come back as
+// they are.
 func NotALog(err error, head []byte, captureAs, logAs string) error {
 	if !errors.Is(err, kernlog.ErrNotKernelLog) {
 		return err
+	}
+	var pe *capture.ParseError
+	if _, perr := capture.ParseBytes(head); errors.As(perr, &pe) && pe.Looks != "" {
+		// nvme smart-log, id-ns or list, lspci, a SATA drive's smartctl
+		// report: what users paste in the log's place too.
+		return fmt.Errorf("%w; it looks like %s instead: paste the kernel log as the system wrote it (journalctl -k -b -1 --no-pager, or dmesg)", err, pe.Looks)
 	}
 	if f := capture.DetectFormat(head); f != powerstate.FormatUnknown {
 		return fmt.Errorf("%w; it looks like an Identify Controller capture (%s): give it as %s, and the kernel log of the boot that failed as %s (journalctl -k -b -1 --no-pager > kern.log)", err, f, captureAs, logAs)

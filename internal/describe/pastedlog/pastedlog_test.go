@@ -57,6 +57,11 @@ func TestNotALog(t *testing.T) {
 		{"smartctl", "=== START OF INFORMATION SECTION ===\nModel Number:                       Samsung SSD 990 EVO Plus 1TB\nFirmware Version:                   2B2QKXG7\n", "(smartctl-text)"},
 		{"prose", "the drive keeps dropping out\nhelp\n", "paste the kernel log as the system wrote it"},
 		{"APST feature", string(testfixture.ReadFile(t, "forms/evo-feature.raw.xxd.txt")), "an APST feature capture"},
+		// nvme-cli's smart-log and lspci -vv, as they print.
+		{"nvme smart-log", "Smart Log for NVME device:nvme0 namespace-id:ffffffff\ncritical_warning\t\t\t: 0\navailable_spare\t\t\t\t: 100%\n", "it looks like nvme smart-log output (the SMART / Health log) instead: paste the kernel log"},
+		{"lspci", "01:00.0 Non-Volatile memory controller: Samsung Electronics Co Ltd NVMe SSD Controller (prog-if 02 [NVM Express])\n\t\tLnkCap:\tPort #0, Speed 16GT/s, Width x4\n", "it looks like lspci output instead"},
+		// A SATA drive's smartctl report is no --id-ctrl either.
+		{"smartctl of a SATA drive", "=== START OF INFORMATION SECTION ===\nDevice Model:     Samsung SSD 870 EVO 1TB\nATA Version is:   ACS-4 T13/BSR INCITS 529 revision 5\n", "a SATA or SAS drive (no NVMe power states) instead"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := NotALog(read(tc.text), []byte(tc.text), "--id-ctrl", "--log")
