@@ -80,15 +80,18 @@ const (
 	// SuspendEntry: the system going to sleep: "PM: suspend entry (deep)"
 	// or "(s2idle)", "PM: Preparing system for sleep", "ACPI: PM:
 	// Preparing to enter system sleep state S3", "PM: hibernation entry",
-	// 4.x's "PM: Syncing filesystems ... done." and "PM: Entering mem
-	// sleep" (Mode: "deep", "s2idle", "S3", "mem", "hibernation"; Text
-	// keeps the line).
+	// "PM: suspend-to-idle", the freezer's "OOM killer disabled.", 4.x's
+	// "PM: Syncing filesystems ... done." and "PM: Entering mem sleep"
+	// (Mode: "deep", "s2idle", "S3", "mem", "hibernation"; Text keeps the
+	// line).
 	SuspendEntry Kind = "suspend-entry"
 	// SuspendExit: the system back from sleep: "PM: suspend exit", "ACPI:
 	// PM: Waking up from system sleep state S3", "PM: resume devices took
-	// ...", "PM: hibernation exit", 4.x's "PM: Finishing wakeup.", and the
-	// freezer's "Restarting tasks ... done." ("Restarting tasks: Done"
-	// since 6.16) (Mode as for SuspendEntry).
+	// ...", "PM: hibernation exit", "ACPI: PM: Low-level resume
+	// complete", "PM: Timekeeping suspended for 12.178 seconds", 4.x's
+	// "PM: Finishing wakeup.", and the freezer's "OOM killer enabled." and
+	// "Restarting tasks ... done." ("Restarting tasks: Done" since 6.16)
+	// (Mode as for SuspendEntry).
 	SuspendExit Kind = "suspend-exit"
 	// PMError: a device or the system failed to suspend or resume: "PM:
 	// failed to resume async: error -16", "PM: Device 0000:01:00.0 failed

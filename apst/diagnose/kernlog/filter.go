@@ -10,7 +10,7 @@ import (
 var keywords = []string{
 	"nvme", "AER", "PCIe Bus Error", "power state", "Slot(", "Linux version ", "ommand line: ",
 	"PM: ", "sleep state", "ASPM", "nobody cared", "Disabling IRQ",
-	"DMAR: [", "IO_PAGE_FAULT", "WARNING: CPU: ", "BUG", "Internal error: Oops", "Oops: ", "protection fault", "RW1C", "Restarting tasks",
+	"DMAR: [", "IO_PAGE_FAULT", "WARNING: CPU: ", "BUG", "Internal error: Oops", "Oops: ", "protection fault", "RW1C", "Restarting tasks", "OOM killer ",
 	".pcie: link down", ".pci: link down", ".pcie: link up, ", ": Phy link never came up", ": PCIe link training gen1 timeout",
 }
 
@@ -36,7 +36,7 @@ func interestingBytes(b []byte) bool {
 // each keyword only at the places of one of its rarer bytes ("nvme" and
 // "Linux version" at each 'v', "AER", "Disabling IRQ", "DMAR: [", "RW1C"
 // and "Restarting tasks" at each 'R', "BUG", "WARNING: CPU: " and
-// "IO_PAGE_FAULT" at each 'G', "PM: " and "ASPM" at each 'M', "power
+// "IO_PAGE_FAULT" at each 'G', "PM: ", "ASPM" and "OOM killer " at each 'M', "power
 // state" at each 'w', and those that end in a colon, a host controller's
 // "1000110000.pcie: link down", "Oops: " and x86's oops header
 // ("general protection fault, ...: 0000 [#1]") among them, and PCI
@@ -56,7 +56,7 @@ func scanLine(b []byte) (keyword, pci bool) {
 	}) || anchored(b, 'G', func(i int) bool {
 		return before(b, i, "BU") || before(b, i, "WARNIN") && at(b, i+1, ": CPU: ") || before(b, i, "IO_PA") && at(b, i+1, "E_FAULT")
 	}) || anchored(b, 'M', func(i int) bool {
-		return before(b, i, "P") && (at(b, i+1, ": ") || before(b, i-1, "AS"))
+		return before(b, i, "P") && (at(b, i+1, ": ") || before(b, i-1, "AS")) || before(b, i, "OO") && at(b, i+1, " killer ")
 	}) || anchored(b, 'w', func(i int) bool {
 		// "power state", which hasKeyword finds too: the PCI core's
 		// resume failure cut before its "device inaccessible".

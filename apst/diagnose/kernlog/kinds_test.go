@@ -67,6 +67,17 @@ func TestSleepKinds(t *testing.T) {
 		{"a 14.04 syslog", "Jan 10 14:26:00 ross-Laptop kernel: [99422.146214] PM: Entering mem sleep", kernlog.Event{Kind: kernlog.SuspendEntry, Mode: "mem"}},
 		{"6.16's spelling", "[  120.000000] Restarting tasks: Done", kernlog.Event{Kind: kernlog.SuspendExit}},
 		{"6.x's pr_fmt", "[   34.435645] PM: hibernation: hibernation exit", kernlog.Event{Kind: kernlog.SuspendExit, Mode: "hibernation"}},
+		// The freezer's and timekeeping's lines around a sleep, as
+		// posted logs show them: a resume whose "done." came on a later
+		// line (linux-pm, an ata2 resume log), a 6.x S3 cycle on arm64 and a
+		// 5.x s2idle one with PM debug messages on (linux-acpi).
+		{"a resume log on linux-pm", "[ 5580.280043] OOM killer enabled.", kernlog.Event{Kind: kernlog.SuspendExit}},
+		{"a resume log on linux-pm", "[ 5580.280044] Restarting tasks ... ", kernlog.Event{Kind: kernlog.SuspendExit}},
+		{"an arm64 S3 cycle", "[18292.133593] OOM killer disabled.", kernlog.Event{Kind: kernlog.SuspendEntry}},
+		{"an arm64 S3 cycle", "[18295.693108] Restarting tasks: Starting", kernlog.Event{Kind: kernlog.SuspendExit}},
+		{"an s2idle cycle on linux-acpi", ">> [   56.357057] PM: suspend-to-idle", kernlog.Event{Kind: kernlog.SuspendEntry, Mode: "s2idle"}},
+		{"an s2idle cycle on linux-acpi", ">> [   69.338656] PM: Timekeeping suspended for 12.178 seconds", kernlog.Event{Kind: kernlog.SuspendExit}},
+		{"an S3 resume", "[ 11.5] ACPI: PM: Low-level resume complete", kernlog.Event{Kind: kernlog.SuspendExit}},
 		// PM errors: the phase, the errno, the function when named.
 		{amd, "[ 95.332909] PM: dpm_run_callback(): pci_pm_resume+0x0/0xe0 returns -16", kernlog.Event{Kind: kernlog.PMError, Phase: "resume", Errno: -16}},
 		{amd, "[ 95.332936] nvme 0000:03:00.0: PM: failed to resume async: error -16", kernlog.Event{Kind: kernlog.PMError, Phase: "resume", Errno: -16, PCI: "0000:03:00.0"}},

@@ -24,11 +24,24 @@ func parseSleep(e *Event, msg, body string) bool {
 		e.Mode = state[:2]
 		return true
 	}
-	if strings.HasPrefix(msg, "Restarting tasks") && (strings.HasSuffix(msg, "done.") || strings.HasSuffix(msg, "Done")) {
+	if oom, ok := strings.CutPrefix(msg, "OOM killer "); ok && (oom == "enabled." || oom == "disabled.") {
+		// The freezer's own lines (kernel/power/process.c): "OOM killer
+		// disabled." once user space is frozen for a sleep, "OOM killer
+		// enabled." when it thaws after one.
+		e.Kind = SuspendExit
+		if oom == "disabled." {
+			e.Kind = SuspendEntry
+		}
+		e.Driver, e.Device, e.PCI, e.Controller, e.Disk = "", "", "", "", ""
+		return true
+	}
+	if strings.HasPrefix(msg, "Restarting tasks") {
 		// The freezer thawing tasks after a resume (kernel/power/process.c,
-		// "Restarting tasks ... done.", "Restarting tasks: Done" in later
-		// kernels): the line an excerpt keeps when the PM core's own are
-		// cut off.
+		// "Restarting tasks ... done.", "Restarting tasks: Starting" and
+		// "Restarting tasks: Done" in later kernels, or "Restarting tasks
+		// ... " with its "done." on a later line when another message
+		// came between): the line an excerpt keeps when the PM core's own
+		// are cut off.
 		e.Kind = SuspendExit
 		e.Driver, e.Device, e.PCI, e.Controller, e.Disk = "", "", "", "", ""
 		return true
@@ -60,6 +73,17 @@ func parseSleep(e *Event, msg, body string) bool {
 		e.Kind, e.Mode = SuspendEntry, enteringSleep(pm)
 	case strings.HasPrefix(pm, "hibernation entry"):
 		e.Kind, e.Mode = SuspendEntry, "hibernation"
+	case strings.HasPrefix(pm, "suspend-to-idle"):
+		// "PM: suspend-to-idle", the s2idle loop entered (a PM debug line
+		// logs show when pm_debug_messages is on).
+		e.Kind, e.Mode = SuspendEntry, "s2idle"
+	case strings.HasPrefix(pm, "resume from suspend-to-idle"):
+		e.Kind, e.Mode = SuspendExit, "s2idle"
+	case strings.HasPrefix(pm, "Timekeeping suspended for "), strings.HasPrefix(pm, "Low-level resume complete"):
+		// Timekeeping's "PM: Timekeeping suspended for 12.178 seconds",
+		// printed as the system comes back, and ACPI's "ACPI: PM: Low-level
+		// resume complete" after an S3 resume (drivers/acpi/sleep.c).
+		e.Kind = SuspendExit
 	case strings.HasPrefix(pm, "suspend exit"), strings.HasPrefix(pm, "resume devices took"), strings.HasPrefix(pm, "resume of devices complete"),
 		strings.HasPrefix(pm, "Finishing wakeup"):
 		e.Kind = SuspendExit
