@@ -8,7 +8,7 @@ import (
 // keywords are the words one of which every event line holds: a cheap
 // test that lets most lines of a large log skip the parsing.
 var keywords = []string{
-	"nvme", "AER", "PCIe Bus Error", "power state", "Slot(", "Linux version ", "ommand line: ",
+	"nvme", "AER", "PCIe Bus Error", "power state", "Slot(", "slot(", "Linux version ", "ommand line: ",
 	"PM: ", "sleep state", "ASPM", "nobody cared", "Disabling IRQ",
 	"DMAR: [", "IO_PAGE_FAULT", "WARNING: CPU: ", "BUG", "Internal error: Oops", "Oops: ", "protection fault", "RW1C", "Restarting tasks", "OOM killer ",
 	".pcie: link down", ".pci: link down", ".pcie: link up, ", ": Phy link never came up", ": PCIe link training gen1 timeout",
@@ -84,7 +84,7 @@ func scanLine(b []byte) (keyword, pci bool) {
 		case 'i':
 			return before(b, i, ".pci") && hostLinkWords(b[i+1:])
 		case ')':
-			return bytes.Contains(b[max(0, i-12):i], []byte("Slot("))
+			return bytes.Contains(b[max(0, i-12):i], []byte("Slot(")) || bytes.Contains(b[max(0, i-12):i], []byte("slot("))
 		case 'I':
 			return before(b, i, "ACPI") && bytes.Contains(b[i:], []byte("sleep state"))
 		case 'r':

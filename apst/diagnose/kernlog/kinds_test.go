@@ -268,6 +268,10 @@ func TestPlatformFaultKinds(t *testing.T) {
 		// a resume; still waiting is no failure.
 		{"pci.c's format", "[  100.000000] pcieport 0000:00:1c.4: Data Link Layer Link Active not set in 1000 msec",
 			kernlog.Event{Kind: kernlog.LinkDown, Action: kernlog.ActionLinkNotActive, Reporter: "0000:00:1c.4"}},
+		// pciehp before 4.19: lower case, "event", its service's prefix, a
+		// dmesg -T time in the pt_BR locale.
+		{"https://github.com/lnls-dig/bpm-gw/issues/73", "[Ter Set 19 06:01:41 2017] pciehp 0000:02:05.0:pcie24: slot(6): Link Down event",
+			kernlog.Event{Kind: kernlog.LinkDown, Reporter: "0000:02:05.0"}},
 		{"pci.c's format", "[  102.000000] nvme 0000:01:00.0: not ready 65535ms after resume; giving up",
 			kernlog.Event{Kind: kernlog.PMError, Phase: "resume", PCI: "0000:01:00.0"}},
 		// A host controller whose link never trained: a Raspberry Pi's

@@ -53,7 +53,7 @@ var re = sync.OnceValue(func() *patterns {
 		reResume:    regexp.MustCompile(`(?:Unable to|can't|[Rr]efused to) change power state from (D[0-3](?:hot|cold)?|unknown) to D0\b`),
 		reAERRecv:   regexp.MustCompile(`AER: (?:Multiple )?(Corrected|Correctable|Uncorrected \((?:Non-Fatal|Fatal)\)|Uncorrectable \((?:Non-Fatal|Fatal)\)) error (?:message )?received(?: from)?:? ([0-9a-fA-F:.]{7,20})`),
 		reAERBus:    regexp.MustCompile(`PCIe Bus Error: severity=([^,]{1,40})(?:, type=([^,]{1,40}))?`),
-		reLinkDown:  regexp.MustCompile(`Slot\([^)]{1,20}\): (Link Down|Card not present)`),
+		reLinkDown:  regexp.MustCompile(`[Ss]lot\([^)]{1,20}\): (Link Down|Card not present)`),
 		reBlkErr:    regexp.MustCompile(`(?:I/O|critical [a-z]{1,20}) error, dev (nvme[0-9]{1,6}(?:c[0-9]{1,6})?n[0-9]{1,6}(?:p[0-9]{1,6})?), sector [0-9]{1,20}(?: op 0x[0-9a-f]{1,4}:\(([A-Z_]{1,20})\))?`),
 		reBufErr:    regexp.MustCompile(`^Buffer I/O error on dev (nvme[0-9]{1,6}(?:c[0-9]{1,6})?n[0-9]{1,6}(?:p[0-9]{1,6})?), `),
 		reDisk:      regexp.MustCompile(`nvme[0-9]{1,6}(?:c[0-9]{1,6})?n[0-9]{1,6}(?:p[0-9]{1,6})?`),
@@ -335,7 +335,8 @@ func parsePCI(e *Event, msg, body string) bool {
 		// and gave up (drivers/pci/pci.c, pci_dev_wait): it did not come
 		// back from the sleep.
 		e.Kind, e.Phase = PMError, "resume"
-	case strings.Contains(body, "Slot(") && (strings.Contains(body, "Link Down") || strings.Contains(body, "Card not present")):
+	case (strings.Contains(body, "Slot(") || strings.Contains(body, "slot(")) && (strings.Contains(body, "Link Down") || strings.Contains(body, "Card not present")):
+		// 3.x and 4.x kernels: "slot(6): Link Down event".
 		if re().reLinkDown.FindStringSubmatch(body) == nil {
 			return false
 		}

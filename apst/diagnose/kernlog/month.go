@@ -116,3 +116,29 @@ func parseLocalSyslogTime(s string) (Timestamp, int, bool) {
 	}
 	return ts, j + n, true
 }
+
+// parseLocalCtime parses dmesg -T's time (inside its brackets) when the
+// C library printed the weekday and the month in the user's language
+// ("Ter Set 19 06:01:41 2017", "lun. déc.  4 10:00:00 2026", "木 12月  3
+// 10:00:00 2026"): a weekday word, a month word, the day, the time of day
+// and the year. The weekday is not checked; a month that monthOf does not
+// know leaves the date out (Timestamp.NoDate).
+func parseLocalCtime(inner string) (Timestamp, bool) {
+	f := strings.Fields(inner)
+	if len(f) != 5 || len(f[0]) > 16 || !utf8.ValidString(f[0]) || strings.ContainsAny(f[0], "0123456789:") {
+		return Timestamp{}, false
+	}
+	day := 0
+	if len(f[2]) <= 2 && allDigits(f[2]) {
+		day = atoi(f[2])
+	}
+	d, n, ok := parseClock(f[3])
+	if !ok || n != len(f[3]) || day < 1 || day > 31 || len(f[4]) != 4 || !allDigits(f[4]) {
+		return Timestamp{}, false
+	}
+	year := atoi(f[4])
+	if m := monthOf(f[1]); m != 0 {
+		return Timestamp{Wall: time.Date(year, m, day, 0, 0, 0, 0, time.UTC).Add(d), HasWall: true, NoZone: true}, true
+	}
+	return Timestamp{Wall: time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC).Add(d), HasWall: true, NoZone: true, NoYear: true, NoDate: true}, true
+}

@@ -72,6 +72,9 @@ func splitLine(line string) split {
 			ts.Mono, ts.HasMono = d, true
 		} else if t, err := time.Parse("Mon Jan _2 15:04:05 2006", collapseSpaces(inner)); err == nil {
 			ts.Wall, ts.HasWall, ts.NoZone = t, true, true
+		} else if lt, ok := parseLocalCtime(inner); ok {
+			// dmesg -T under another locale: "[Ter Set 19 06:01:41 2017]".
+			ts = lt
 		} else if _, ok := parseDelta(inner); ok {
 			// dmesg -H: "[  +0.000009] ...", after the line before.
 			sp := fromProgram(ts, afterCaller(strings.TrimLeft(s[end+1:], " \t")), false)

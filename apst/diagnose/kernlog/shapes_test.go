@@ -79,6 +79,16 @@ var shapes = map[string]func(d time.Duration, msg string) string{
 	"indented dmesg": func(d time.Duration, msg string) string {
 		return fmt.Sprintf("    [%12.6f] %s", d.Seconds(), msg)
 	},
+	// dmesg -T under a pt_BR and an fr_FR locale, as glibc spells their
+	// days and months ("[Ter Set 19 06:01:41 2017]" in a posted log).
+	"dmesg -T, pt_BR": func(d time.Duration, msg string) string {
+		t := bootWall.Add(d)
+		return fmt.Sprintf("[%s %s %2d %s] %s", ptDays[t.Weekday()], ptMonths[t.Month()-1], t.Day(), t.Format("15:04:05 2006"), msg)
+	},
+	"dmesg -T, fr_FR": func(d time.Duration, msg string) string {
+		t := bootWall.Add(d)
+		return fmt.Sprintf("[%s %s %2d %s] %s", frDays[t.Weekday()], frMonths[t.Month()-1], t.Day(), t.Format("15:04:05 2006"), msg)
+	},
 	"quoted dmesg -T": func(d time.Duration, msg string) string {
 		return "> [" + bootWall.Add(d).Format("Mon Jan _2 15:04:05 2006") + "] " + msg
 	},
@@ -86,6 +96,13 @@ var shapes = map[string]func(d time.Duration, msg string) string{
 		return ">> " + bootWall.Add(d).Format("Jan 02 15:04:05") + " thinkpad kernel: " + msg
 	},
 }
+
+var (
+	ptDays   = []string{"Dom", "Seg", "Ter", "Qua", "Qui", "Sex", "Sáb"}
+	ptMonths = []string{"Jan", "Fev", "Mar", "Abr", "Mai", "Jun", "Jul", "Ago", "Set", "Out", "Nov", "Dez"}
+	frDays   = []string{"dim.", "lun.", "mar.", "mer.", "jeu.", "ven.", "sam."}
+	frMonths = []string{"janv.", "févr.", "mars", "avr.", "mai", "juin", "juil.", "août", "sept.", "oct.", "nov.", "déc."}
+)
 
 // noise is what real logs hold between the events: other programs' lines
 // (which mention the drive but are not kernel events) and unrelated kernel
