@@ -226,6 +226,18 @@ func TestAlternateSpellings(t *testing.T) {
 		{"drivers/pci/pci.c since about 5.19 (May 2022)", "[ 5000.200000] nvme 0000:01:00.0: Refused to change power state from D3hot to D0", kernlog.Event{Kind: kernlog.ResumeFailure, PCI: "0000:01:00.0", FromState: "D3hot"}},
 		{"https://github.com/geerlingguy/raspberry-pi-pcie-devices/issues/600", "[ 57.024944] pcieport 0000:00:00.0: AER: Multiple Uncorrected (Non-Fatal) error received: 0000:00:00.0",
 			kernlog.Event{Kind: kernlog.AERReceived, PCI: "0000:00:00.0", Reporter: "0000:00:00.0", Severity: "Uncorrected (Non-Fatal)"}},
+		// Before 4.19 the source is its requester ID (bus, device,
+		// function), in the port's domain.
+		{"https://github.com/hirschmann/nbfc/issues/181", "jan. 29 20:50:17 kevin kernel: pcieport 0000:00:1c.5: AER: Corrected error received: id=00e5",
+			kernlog.Event{Kind: kernlog.AERReceived, PCI: "0000:00:1c.5", Reporter: "0000:00:1c.5", Severity: "Corrected"}},
+		{"https://github.com/geerlingguy/raspberry-pi-pcie-devices/issues/64", "[    3.499148] pcieport 0000:00:1d.0: AER: Multiple Corrected error received: id=00e8",
+			kernlog.Event{Kind: kernlog.AERReceived, PCI: "0000:00:1d.0", Reporter: "0000:00:1d.0", Severity: "Corrected"}},
+		{"4.x aer.c's format, a device below the port", "[    3.499148] pcieport 0001:00:1d.0: AER: Uncorrected (Non-Fatal) error received: id=0108",
+			kernlog.Event{Kind: kernlog.AERReceived, PCI: "0001:01:01.0", Reporter: "0001:00:1d.0", Severity: "Uncorrected (Non-Fatal)"}},
+		// The block layer names its status (block/blk-core.c): not only
+		// "I/O" and "critical medium".
+		{"https://github.com/Drive-Trust-Alliance/sedutil/issues/468", "[    3.301677] blk_update_request: operation not supported error, dev nvme0n1, sector 0 op 0x0:(READ) flags 0x0 phys_seg 1 prio class 0",
+			kernlog.Event{Kind: kernlog.IOError, Disk: "nvme0n1", ReqOp: "READ", Controller: "nvme0", GuessedController: true}},
 		{"https://github.com/FrameworkComputer/SoftwareFirmwareIssueTracker/issues/41", "pcieport 0000:00:02.1: AER: Correctable error message received from 0000:bf:00.0",
 			kernlog.Event{Kind: kernlog.AERReceived, PCI: "0000:bf:00.0", Reporter: "0000:00:02.1", Severity: "Corrected"}},
 		{"https://github.com/balena-os/balena-intel/issues/304", "Jun 03 13:30:13 e2e8468 kernel: pcieport 0000:00:1c.0: AER: PCIe Bus Error: severity=Corrected, type=Data Link Layer, (Transmitter ID)",

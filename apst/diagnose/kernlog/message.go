@@ -2,6 +2,7 @@ package kernlog
 
 import (
 	"regexp"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -51,10 +52,10 @@ var re = sync.OnceValue(func() *patterns {
 		reResetFail: regexp.MustCompile(`^Disabling device after reset failure: (-?[0-9]{1,6})`),
 		reAPST:      regexp.MustCompile(`^failed to set APST feature \((-?[0-9]{1,6})\)`),
 		reResume:    regexp.MustCompile(`(?:Unable to|can't|[Rr]efused to) change power state from (D[0-3](?:hot|cold)?|unknown) to D0\b`),
-		reAERRecv:   regexp.MustCompile(`AER: (?:Multiple )?(Corrected|Correctable|Uncorrected \((?:Non-Fatal|Fatal)\)|Uncorrectable \((?:Non-Fatal|Fatal)\)) error (?:message )?received(?: from)?:? ([0-9a-fA-F:.]{7,20})`),
+		reAERRecv:   regexp.MustCompile(`AER: (?:Multiple )?(Corrected|Correctable|Uncorrected \((?:Non-Fatal|Fatal)\)|Uncorrectable \((?:Non-Fatal|Fatal)\)) error (?:message )?received(?: from)?:? (?:([0-9a-fA-F:.]{7,20})|id=([0-9a-fA-F]{4})\b)`),
 		reAERBus:    regexp.MustCompile(`PCIe Bus Error: severity=([^,]{1,40})(?:, type=([^,]{1,40}))?`),
 		reLinkDown:  regexp.MustCompile(`[Ss]lot\([^)]{1,20}\): (Link Down|Card not present)`),
-		reBlkErr:    regexp.MustCompile(`(?:I/O|critical [a-z]{1,20}) error, dev (nvme[0-9]{1,6}(?:c[0-9]{1,6})?n[0-9]{1,6}(?:p[0-9]{1,6})?), sector [0-9]{1,20}(?: op 0x[0-9a-f]{1,4}:\(([A-Z_]{1,20})\))?`),
+		reBlkErr:    regexp.MustCompile(`(?:I/O|critical [a-z ]{1,20}|operation not supported|timeout|recoverable transport|protection|kernel resource|device resource|offline) error, dev (nvme[0-9]{1,6}(?:c[0-9]{1,6})?n[0-9]{1,6}(?:p[0-9]{1,6})?), sector [0-9]{1,20}(?: op 0x[0-9a-f]{1,4}:\(([A-Z_]{1,20})\))?`),
 		reBufErr:    regexp.MustCompile(`^Buffer I/O error on dev (nvme[0-9]{1,6}(?:c[0-9]{1,6})?n[0-9]{1,6}(?:p[0-9]{1,6})?), `),
 		reDisk:      regexp.MustCompile(`nvme[0-9]{1,6}(?:c[0-9]{1,6})?n[0-9]{1,6}(?:p[0-9]{1,6})?`),
 		reNVMeErr:   regexp.MustCompile(`^(.{1,40}?)\(0x([0-9a-fA-F]{1,2})\) @ LBA [0-9]{1,20}, [0-9]{1,10} blocks, (.{1,80}?) \(sct 0x([0-9a-fA-F]{1,2}) / sc 0x([0-9a-fA-F]{1,2})\)`),
@@ -293,6 +294,12 @@ func parsePCI(e *Event, msg, body string) bool {
 		e.Kind, e.FromState = ResumeFailure, "D3hot"
 	case strings.Contains(body, "error received") || strings.Contains(body, "error message received"):
 		m := re().reAERRecv.FindStringSubmatch(msg)
+		if m != nil && m[3] != "" {
+			// Kernels before 4.19 give the source as its requester ID,
+			// "Corrected error received: id=00e5": bus, device and function
+			// in the port's domain.
+			m[2] = requesterAddr(e.PCI, m[3])
+		}
 		if m == nil || !isPCIAddr(m[2]) {
 			return false
 		}
@@ -552,4 +559,19 @@ func distroRelease(rel string) bool {
 		return false
 	}
 	return strings.HasPrefix(rest, "0-") && len(rest) > 2 && isDigit(rest[2])
+}
+
+// requesterAddr is the PCI address of requester ID id ("00e5": bus 0x00,
+// device 0x1c, function 5) in the domain of the port at port, or "" when
+// port is no address.
+func requesterAddr(port, id string) string {
+	dom, _, ok := strings.Cut(port, ":")
+	if !ok || len(dom) != 4 {
+		return ""
+	}
+	v, err := strconv.ParseUint(id, 16, 16)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("%s:%02x:%02x.%d", dom, v>>8, v>>3&0x1f, v&7)
 }

@@ -34,8 +34,12 @@ func stackLine(msg string) bool {
 	return i > 0 && strings.Contains(t[i:], "/0x") && !strings.Contains(t[:i], ": ")
 }
 
-// fileSystemLine reports whether a message is a file system's.
+// fileSystemLine reports whether a message is a file system's (jbd2's
+// "Aborting journal on device nvme0n1p3-8." included).
 func fileSystemLine(msg string) bool {
+	if strings.HasPrefix(msg, "Aborting journal on device ") {
+		return true
+	}
 	w, _, _ := strings.Cut(msg, " ")
 	w = strings.TrimSuffix(w, ":")
 	switch {

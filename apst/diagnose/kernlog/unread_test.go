@@ -64,6 +64,22 @@ Jun 21 14:18:28 argon kernel: EXT4-fs (nvme0n1p2): mounted filesystem fc7a1f9e-4
 	assert.Equal(t, map[string]string{"nvme0n1": "nvme0"}, l.Namespaces)
 }
 
+// Lines that name the drive and hold a failure word but are no failure of
+// their own are not listed as unread: an error injected on purpose, the
+// count of lines printk's rate limit left out, jbd2 giving up a journal
+// (the I/O errors before it say why). Lines as posted logs show them.
+func TestNotFailuresOfTheirOwn(t *testing.T) {
+	for _, line := range []string{
+		"[   17.764272] pcieport 0000:00:00.0: aer_inject: Injecting errors 00000040/00000000 into device 0000:01:00.0",
+		"Jun 17 08:41:25 sm-1125hs-502 kernel: nvme_log_error: 337 callbacks suppressed",
+		"[  310.903626] Aborting journal on device nvme0n1p3-8.",
+	} {
+		l, err := kernlog.ReadString("[    1.000000] nvme nvme0: pci function 0000:01:00.0\n"+line+"\n", kernlog.Options{})
+		require.NoError(t, err)
+		assert.Empty(t, l.Unread, line)
+	}
+}
+
 // The module list of a crash dump names nvme among words a failure word
 // search would find: it is part of the dump, not a message of its own
 // (a pseries crash as posted to the iommu list).
