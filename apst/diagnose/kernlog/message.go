@@ -1,8 +1,8 @@
 package kernlog
 
 import (
-	"regexp"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
