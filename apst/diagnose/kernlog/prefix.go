@@ -604,3 +604,24 @@ func allDigits(s string) bool {
 	}
 	return true
 }
+
+// embeddedStamp returns the part of line from a dmesg time stamp ("[
+// 519.858094]") that does not start it, or "" when it has none.
+func embeddedStamp(line string) string {
+	for off := 1; off < len(line); {
+		i := strings.IndexByte(line[off:], '[')
+		if i < 0 {
+			return ""
+		}
+		i += off
+		off = i + 1
+		end := strings.IndexByte(line[i:min(len(line), i+24)], ']')
+		if end < 0 {
+			continue
+		}
+		if _, ok := parseSeconds(strings.TrimSpace(line[i+1 : i+end])); ok {
+			return line[i:]
+		}
+	}
+	return ""
+}

@@ -433,15 +433,30 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 		}
 		st.bootID = sp.bootID
 	}
-	if !sp.kernel || sp.msg == "" {
-		return
-	}
 	var e Event
 	var ok bool
-	if sp.json {
+	switch {
+	case sp.json:
 		e, ok = parseMessage(sp.msg) // no filter has seen the MESSAGE
-	} else {
+	case sp.kernel && sp.msg != "":
 		e, ok = parseKernelMessage(sp.msg)
+	}
+	if !ok {
+		if rest := embeddedStamp(line); rest != "" {
+			// A console where another program's output ran into the
+			// kernel's line ("Jobs: 6 ([  519.858094] nvme nvme1: ...",
+			// "root@debian:/userdata# [   17.767045] ..."): the kernel's
+			// line starts at its time stamp.
+			if sp2 := splitLine(rest); sp2.kernel && !sp2.json {
+				if _, ok2 := parseKernelMessage(sp2.msg); ok2 {
+					st.logical(rest, from, to, at)
+					return
+				}
+			}
+		}
+	}
+	if !sp.kernel || sp.msg == "" {
+		return
 	}
 	st.links.observe(st, sp.msg, &e, ok, sp.ts, from)
 	st.shaped = st.shaped || e.Controller != "" || e.PCI != "" || e.Disk != ""

@@ -129,8 +129,8 @@ func (w *wrapped) full() bool { return w.n >= MaxWrapLines || len(w.buf) >= MaxW
 // error received: 0000:00:06.0").
 func (st *state) continues(b []byte) bool {
 	c := cleanBytes(b)
-	if len(c) == 0 || stampedBytes(c) || structural(c) {
-		return false
+	if len(c) == 0 || stampedBytes(c) || structural(c) || embeddedStamp(string(c)) != "" {
+		return false // a line with a time stamp inside starts a message there
 	}
 	if st.wrap.prefixOnly || st.wrap.flowed && st.wrap.stamped {
 		return true // even "AER: Corrected error received: ..."

@@ -1,6 +1,7 @@
 package kernlog_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -251,4 +252,33 @@ func TestWrapRemnantsKeepTheLogStamped(t *testing.T) {
 	assert.Equal(t, kernlog.AERError, e.Kind)
 	assert.Equal(t, []int{8, 10}, []int{e.Line, e.EndLine})
 	assert.Equal(t, "Corrected", e.Severity)
+}
+
+// A console where another program's output ran into the kernel's line
+// ("Jobs: 6 (" of fio, a shell prompt) is read from the kernel's time
+// stamp on; text in brackets that is no time stamp is not. The lines as
+// posted to linux-block
+// (3db522f4-c0c3-ce0f-b0e3-57ee1176bbf8@huawei.com, wrapped by the mail)
+// and linux-pci (3ac0d6c5-0c49-45fd-b855-d9b040249096@rock-chips.com).
+func TestConsoleInterleaving(t *testing.T) {
+	l, err := kernlog.ReadString("[  509.679776]  page_wait_table+0x1500/0x1800\n"+
+		"Jobs: 6 ([  519.858094] nvme nvme1: controller is down; will reset: \n"+
+		"CSTS=0xffffffff, PCI_STATUS=0xffff\n"+
+		"[   17.766211] nvme 0000:01:00.0: PCIe Bus Error: severity=Correctable, \n"+
+		"type=Data Link Layer, (Receiver ID)\n"+
+		"root@debian:/userdata# [   17.767045] nvme 0000:01:00.0:   device \n"+
+		"[144d:a80a] error status/mask=00000040/0000e000\n"+
+		"Jobs: 6 (f=6): [W(6)] nvme nvme1: controller is down\n", kernlog.Options{})
+	require.NoError(t, err)
+	var got []string
+	for _, in := range l.Incidents {
+		for _, e := range in.Events {
+			got = append(got, fmt.Sprintf("%d %s %s", e.Line, e.Kind, e.Raw))
+		}
+	}
+	assert.Equal(t, []string{
+		"2 controller-down [  519.858094] nvme nvme1: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff",
+		"4 aer-error [   17.766211] nvme 0000:01:00.0: PCIe Bus Error: severity=Correctable, type=Data Link Layer, (Receiver ID)",
+	}, got)
+	assert.Len(t, l.Unread, 1, "the line with no time stamp in it stays unread: %v", l.Unread)
 }
