@@ -172,6 +172,14 @@ func noFailure(s *signals, d *Diagnosis) string {
 	if n := skipped(s.in.Log); n != "" {
 		return "no failure seen in the lines read" + who + ", but " + n + ": paste the log with its line breaks, as the system wrote it (journalctl -k -b -1 --no-pager, or dmesg)"
 	}
+	if s.ctrl == "" && s.dev == "" {
+		if others := s.othersFailed(); len(others) > 0 {
+			return "no failure of an NVMe drive seen in the kernel log: the failures it holds are of other devices (" + strings.Join(others, ", ") + ")"
+		}
+		if e := s.unnamedFailure(); e != nil {
+			return fmt.Sprintf("no failure of a named device seen in the kernel log: line %d reports a failure without the device's name before it; paste the lines as the system wrote them (journalctl -k -b -1 --no-pager, or dmesg), with their device names", e.Line)
+		}
+	}
 	return "no failure seen in the kernel log" + who
 }
 

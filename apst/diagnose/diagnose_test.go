@@ -154,6 +154,44 @@ func TestQuietLogHasNoFailure(t *testing.T) {
 	assert.Equal(t, "no failure seen in the kernel log for nvme0", d.Summary)
 }
 
+// A log whose failures are other drivers' devices' is no NVMe failure,
+// and says whose they are; a failure line pasted without its device's
+// name is not diagnosed as the drive's, and is not "no failure seen"
+// either. A port's, the PCI core's and a passthrough's lines still count
+// for the drive below them.
+func TestFailuresOfOtherDevices(t *testing.T) {
+	for _, tc := range []struct {
+		name, log, summary string
+		failure            bool
+	}{
+		{name: "a NIC and a SATA controller (as on a Mac's resume, https://github.com/t2linux/T2-Debian-and-Ubuntu-Kernel/issues/53)",
+			log: "[ 1.0] tg3 0000:97:00.0: Unable to change power state from D3hot to D0, device inaccessible\n" +
+				"[ 1.1] ahci 0000:8f:00.0: Unable to change power state from D3hot to D0, device inaccessible\n" +
+				"[ 5000.0] tg3 0000:97:00.0: Unable to change power state from D3hot to D0, device inaccessible\n",
+			summary: "no failure of an NVMe drive seen in the kernel log: the failures it holds are of other devices (tg3 0000:97:00.0, ahci 0000:8f:00.0)"},
+		{name: "a line without its device (https://github.com/MrChromebox/firmware/issues/962)",
+			log:     "Unable to change power state from D3cold to D0, device inaccessible\n",
+			summary: "no failure of a named device seen in the kernel log: line 1 reports a failure without the device's name before it"},
+		{name: "the drive passed through to a guest", failure: true,
+			log: "[586739.361003] vfio-pci 0000:01:00.0: Unable to change power state from D3cold to D0, device inaccessible\n"},
+		{name: "the port above the drive", failure: true,
+			log: "[  10.3] pcieport 0000:00:1c.4: pciehp: Slot(4): Link Down\n"},
+		{name: "an NVMe function the log enumerated, without nvme's driver", failure: true,
+			log: "[    0.5] pci 0000:01:00.0: [144d:a80c] type 00 class 0x010802 PCIe Endpoint\n" +
+				"[  100.0] xyz 0000:01:00.0: Unable to change power state from D3cold to D0, device inaccessible\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, err := kernlog.ReadString(tc.log, kernlog.Options{})
+			require.NoError(t, err)
+			d := diagnose.Diagnose(diagnose.Input{Log: l})
+			require.Equal(t, tc.failure, d.Failure, d.Summary)
+			if tc.summary != "" {
+				assert.Contains(t, d.Summary, tc.summary)
+			}
+		})
+	}
+}
+
 // Lines the reader skipped unread (longer than kernlog.MaxLineLength, or
 // holding NUL bytes) are never "no failure seen": a log joined into one
 // line says so, and a failure read beside them carries a note.

@@ -3,6 +3,7 @@ package diagnose
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -389,11 +390,88 @@ func (s *signals) mine(in *kernlog.Incident) bool {
 	case s.ctrl == "" && s.dev == "":
 		// An NVMe driver's interrupt without a handler is an NVMe failure
 		// even when the log has several controllers to give it to.
-		return in.Controller != "" || in.PCI != "" || in.Counts[kernlog.LostInterrupt] > 0 && severity(in) > 0
+		return in.Controller != "" || in.PCI != "" && !s.otherDevice(in) || in.Counts[kernlog.LostInterrupt] > 0 && severity(in) > 0
 	case s.ctrl != "" && in.Controller == s.ctrl:
 		return true
 	}
 	return s.dev != "" && in.Controller == "" && in.PCI == s.dev
+}
+
+// otherDevice reports whether incident in is of a PCI function another
+// driver than nvme's drives ("tg3 0000:97:00.0: Unable to change power
+// state ...", "ahci 0000:8f:00.0: ..."): no NVMe controller, a driver named
+// on its lines, none of them nvme's, the port's or its services' (pcieport,
+// pciehp, aer, dpc), the PCI core's (pci) or a passthrough's (vfio-pci),
+// and no enumeration line that makes its function an NVMe one.
+func (s *signals) otherDevice(in *kernlog.Incident) bool {
+	if in.Controller != "" || in.PCI == "" {
+		return false
+	}
+	if _, nvme := s.in.Log.DeviceIDs[in.PCI]; nvme {
+		return false
+	}
+	named := false
+	for i := range in.Events {
+		switch d := in.Events[i].Driver; {
+		case d == "":
+		case d == "pcieport", d == "pciehp", d == "aer", d == "dpc", d == "pci", d == "vfio-pci", strings.Contains(d, "nvme"):
+			return false
+		default:
+			named = true
+		}
+	}
+	return named
+}
+
+// othersFailed names, at most three, the devices of other drivers whose
+// failures the log holds ("tg3 0000:97:00.0"), for a log without an NVMe
+// failure.
+func (s *signals) othersFailed() []string {
+	var out []string
+	for i := range s.in.Log.Incidents {
+		in := &s.in.Log.Incidents[i]
+		if severity(in) == 0 || !s.otherDevice(in) {
+			continue
+		}
+		name := in.PCI
+		for _, e := range in.Events {
+			if e.Driver != "" && plainWord(e.Driver) {
+				name = e.Driver + " " + in.PCI
+				break
+			}
+		}
+		if !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+		if len(out) == 3 {
+			break
+		}
+	}
+	return out
+}
+
+// plainWord reports whether a driver's name is letters, digits, "_" and
+// "-" alone, fit to quote in a summary.
+func plainWord(w string) bool {
+	for _, c := range w {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return w != ""
+}
+
+// unnamedFailure is the first event of a failure whose lines name no
+// device ("Unable to change power state from D3cold to D0, device
+// inaccessible" pasted without its prefix), or nil.
+func (s *signals) unnamedFailure() *kernlog.Event {
+	for i := range s.in.Log.Incidents {
+		in := &s.in.Log.Incidents[i]
+		if in.Controller == "" && in.PCI == "" && severity(in) >= 2 && len(in.Events) > 0 {
+			return &in.Events[0]
+		}
+	}
+	return nil
 }
 
 // pickIncident chooses the failure to diagnose: of the controller named
