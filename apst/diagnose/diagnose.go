@@ -180,7 +180,24 @@ func noFailure(s *signals, d *Diagnosis) string {
 			return fmt.Sprintf("no failure of a named device seen in the kernel log: line %d reports a failure without the device's name before it; paste the lines as the system wrote them (journalctl -k -b -1 --no-pager, or dmesg), with their device names", e.Line)
 		}
 	}
+	if e := refusedAPST(s.in.Log); e != nil {
+		return fmt.Sprintf("no failure seen in the kernel log%s; line %d: the drive refused the kernel's APST table (NVMe status 0x%x), a refusal the kernel logs and goes on from: the table was not in force, only what the drive's firmware enables by itself", who, e.Line, e.Errno)
+	}
 	return "no failure seen in the kernel log" + who
+}
+
+// refusedAPST is the first line of l where the drive refused the kernel's
+// APST table with an NVMe status ("failed to set APST feature (2)"), or
+// nil.
+func refusedAPST(l *kernlog.Log) *kernlog.Event {
+	for i := range l.Incidents {
+		for j := range l.Incidents[i].Events {
+			if e := &l.Incidents[i].Events[j]; e.Kind == kernlog.APSTFailed && e.Errno > 0 {
+				return e
+			}
+		}
+	}
+	return nil
 }
 
 func unknownCause(s *signals) Cause {
