@@ -12,7 +12,11 @@ func looksLikeFailure(msg string) bool {
 	if !strings.Contains(msg, "nvme") && !hasPCIAddrString(msg) {
 		return false
 	}
-	if fileSystemLine(msg) || aerDetail(msg) || benign(msg) || stackLine(msg) || moduleList(msg) {
+	if fileSystemLine(msg) || aerDetail(msg) || benign(msg) || stackLine(msg) || moduleList(msg) || strings.Contains(msg, "EEH: ") {
+		// POWER's EEH narrates its recovery of a frozen function ("PCI
+		// 0018:01:00.0#10000: EEH: Invoking nvme->error_detected(IO
+		// frozen)", the frames of its own "EEH: Call Trace:"): the nvme
+		// driver's own lines of the same failure are read.
 		return false
 	}
 	return failureWord(msg)
@@ -58,10 +62,16 @@ func fileSystemLine(msg string) bool {
 
 // aerDetail reports whether a message is a detail line of an AER report
 // ("device [144d:a80c] error status/mask=00000001/0000e000", "[ 0] RxErr",
-// "AER:   TLP Header: ...").
+// "AER:   TLP Header: ...") or of a DPC containment event, whose "DPC:
+// containment event" line is read ("DPC: RP PIO error detected", "DPC:
+// RP PIO severity=...", drivers/pci/pcie/dpc.c).
 func aerDetail(msg string) bool {
 	_, _, body := splitDevice(msg)
-	body = strings.TrimPrefix(strings.TrimLeft(body, " "), "AER: ")
+	body = strings.TrimLeft(body, " ")
+	if strings.HasPrefix(body, "DPC: RP PIO ") || strings.HasPrefix(body, "DPC: rp_pio_") {
+		return true
+	}
+	body = strings.TrimPrefix(body, "AER: ")
 	body = strings.TrimLeft(body, " ")
 	return strings.HasPrefix(body, "device [") || strings.Contains(body, "error status/mask=") ||
 		strings.HasPrefix(body, "TLP Header") ||

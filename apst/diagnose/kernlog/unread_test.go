@@ -67,12 +67,23 @@ Jun 21 14:18:28 argon kernel: EXT4-fs (nvme0n1p2): mounted filesystem fc7a1f9e-4
 // Lines that name the drive and hold a failure word but are no failure of
 // their own are not listed as unread: an error injected on purpose, the
 // count of lines printk's rate limit left out, jbd2 giving up a journal
-// (the I/O errors before it say why). Lines as posted logs show them.
+// (the I/O errors before it say why), a recovery's narration and an
+// error's details. Lines as posted logs show them.
 func TestNotFailuresOfTheirOwn(t *testing.T) {
 	for _, line := range []string{
 		"[   17.764272] pcieport 0000:00:00.0: aer_inject: Injecting errors 00000040/00000000 into device 0000:01:00.0",
 		"Jun 17 08:41:25 sm-1125hs-502 kernel: nvme_log_error: 337 callbacks suppressed",
 		"[  310.903626] Aborting journal on device nvme0n1p3-8.",
+		// POWER's EEH narrating its recovery (linux-nvme,
+		// 4bc44911-afc2-4886-86cc-e0adb6be4457@linux.ibm.com), and a DPC
+		// event's details (linux-pci,
+		// a70a936d-d031-7199-4ed7-30753b3e7cfa@gmail.com): the lines that
+		// say what failed are read.
+		"[  177.579212] EEH: [c008000004c261cc] nvme_timeout+0x254/0x4e0 [nvme]",
+		"[  177.579276] PCI 0018:01:00.0#10000: EEH: Invoking nvme->error_detected(IO frozen)",
+		"[  177.698719] PCI 0018:01:00.0#10000: EEH: nvme driver reports: 'need reset'",
+		"> [  180.325229] pcieport 0000:64:02.0: DPC: RP PIO error detected",
+		"> [  180.325237] pcieport 0000:64:02.0: DPC: RP PIO severity=0x00010000, syserror=0x00000000, exception=0x00000000",
 	} {
 		l, err := kernlog.ReadString("[    1.000000] nvme nvme0: pci function 0000:01:00.0\n"+line+"\n", kernlog.Options{})
 		require.NoError(t, err)
