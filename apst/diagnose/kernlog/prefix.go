@@ -343,8 +343,11 @@ func unquote(s string) string {
 }
 
 // quoteByte reports whether a byte at the start of a line is indentation
-// or quoting: a blank, a tab, a mail's '>' or a commit message's '|'.
-func quoteByte(c byte) bool { return c == ' ' || c == '\t' || c == '>' || c == '|' }
+// or quoting: a blank, a tab, a mail's '>', a commit message's '|' or the
+// '#' of a log pasted as comments (in a shell script, a Nix file: "#
+// Oct 03 15:29:12 host kernel: nvme nvme0: ..."); no kernel message
+// starts with one.
+func quoteByte(c byte) bool { return c == ' ' || c == '\t' || c == '>' || c == '|' || c == '#' }
 
 // stripLevel removes a serial console's level ("CRIT: "), a printk level
 // ("<4>") and dmesg -x's facility and level ("kern  :err   : ").

@@ -92,6 +92,10 @@ var shapes = map[string]func(d time.Duration, msg string) string{
 	"quoted dmesg -T": func(d time.Duration, msg string) string {
 		return "> [" + bootWall.Add(d).Format("Mon Jan _2 15:04:05 2006") + "] " + msg
 	},
+	// A journal pasted as comments of a Nix file (a flake.nix on GitHub).
+	"journal in comments": func(d time.Duration, msg string) string {
+		return "    # " + bootWall.Add(d).Format("Jan 02 15:04:05") + " mistral kernel: " + msg
+	},
 	"twice quoted journal": func(d time.Duration, msg string) string {
 		return ">> " + bootWall.Add(d).Format("Jan 02 15:04:05") + " thinkpad kernel: " + msg
 	},
