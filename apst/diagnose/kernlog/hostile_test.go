@@ -218,3 +218,28 @@ func TestLargeJSONLogInBoundedMemory(t *testing.T) {
 	checkLog(t, l)
 	assert.Less(t, after.HeapInuse, before.HeapInuse+64<<20)
 }
+
+// Another kernel's NVMe log is refused as no Linux log, saying whose it
+// is: FreeBSD's nvme(4) and VMware ESXi's vmkernel, as posted
+// (https://github.com/FreeBSDDesktop/kms-drm/issues/53, an ESXi 6 host's
+// log in a GitHub issue). A Linux log that holds such a line beside its
+// own drivers' is read.
+func TestOtherKernelsLogs(t *testing.T) {
+	for name, tc := range map[string]struct{ log, os string }{
+		"FreeBSD": {"    May 11 09:30:55 c10 kernel: nvme0: Resetting controller due to a timeout.\n" +
+			"    May 11 09:30:55 c10 kernel: nvme0: aborting outstanding i/o\n" +
+			"    May 11 09:30:55 c10 kernel: nvme0: ABORTED - BY REQUEST (00/07) sqid:6 cid:94 cdw0:0\n", "FreeBSD"},
+		"ESXi": {"2016-05-23T09:27:46.684Z cpu1:37205)nvme:NvmeCtrlr_Timeout:2555:In Timer 4\n" +
+			"2016-05-23T09:27:46.684Z cpu1:37205)nvme:NvmeCtrlr_Timeout:2618:TimeoutId 4, ctrlrState [2]: Operational\n", "VMware ESXi"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := kernlog.ReadString(tc.log, kernlog.Options{})
+			require.ErrorIs(t, err, kernlog.ErrNotLinux)
+			require.ErrorIs(t, err, kernlog.ErrNotKernelLog)
+			assert.Contains(t, err.Error(), "line 1 is "+tc.os+"'s")
+		})
+	}
+	l, err := kernlog.ReadString("[  100.0] nvme nvme0: I/O 5 QID 2 timeout, aborting\n[  100.1] nvd0: aborting outstanding i/o\n", kernlog.Options{})
+	require.NoError(t, err)
+	assert.Len(t, l.Incidents, 1)
+}

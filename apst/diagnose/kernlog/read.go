@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"strings"
 	"time"
 )
 
@@ -58,6 +59,12 @@ var ErrBinary = errors.New("kernlog: input is binary, not a text kernel log")
 // given in place of a log is such text; a log with nothing of the drive's
 // in it is not (its stamps say what it is), and reads as no failure.
 var ErrNotKernelLog = errors.New("kernlog: not a kernel log")
+
+// ErrNotLinux is returned for another kernel's log (FreeBSD's, VMware
+// ESXi's vmkernel log) with no line of Linux's NVMe or PCIe port drivers:
+// its NVMe lines look like Linux's but say nothing of Linux's decisions.
+// errors.Is(err, ErrNotKernelLog) holds for it too.
+var ErrNotLinux = fmt.Errorf("%w of Linux", ErrNotKernelLog)
 
 // Options adjusts Read. The zero value is ready to use.
 type Options struct {
@@ -204,6 +211,9 @@ func Read(ctx context.Context, r io.Reader, opts Options) (*Log, error) {
 	if l.Events == 0 && l.BinaryLines > 0 {
 		return l, fmt.Errorf("%w: %d of %d lines hold NUL bytes and none is a kernel event", ErrBinary, l.BinaryLines, l.Lines)
 	}
+	if st.foreign != "" && !st.linux {
+		return l, fmt.Errorf("%w: line %d is %s's, and no line is Linux's nvme or PCIe port driver's: give the log of a Linux machine", ErrNotLinux, st.foreignLine, st.foreign)
+	}
 	if st.text && l.Events == 0 && l.UnreadLines == 0 && !st.stamped && !st.shaped {
 		return l, fmt.Errorf("%w: none of its %d lines has a kernel time stamp or log prefix, is a kernel event or names an NVMe or PCI device as a driver's message does", ErrNotKernelLog, l.Lines)
 	}
@@ -308,7 +318,12 @@ type state struct {
 	// once a held line names a device as a driver's message does
 	// ("nvme nvme0: ..."): what tells a kernel log from other text.
 	stamped, shaped bool
-	text            bool // a line not blank was read (until stamped)
+	// foreign is the other kernel a line was from and foreignLine that
+	// line; linux is set by an event only Linux's drivers print.
+	foreign     string
+	foreignLine int
+	linux       bool
+	text        bool // a line not blank was read (until stamped)
 }
 
 func newState(opts Options) *state {
@@ -457,6 +472,14 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 	}
 	if !sp.kernel || sp.msg == "" {
 		return
+	}
+	if st.foreign == "" {
+		if f := foreignKernel(sp.msg); f != "" {
+			st.foreign, st.foreignLine = f, from
+		}
+	}
+	if ok && (e.Driver == "nvme" || e.Driver == "pcieport" || strings.HasPrefix(e.Disk, "nvme")) {
+		st.linux = true
 	}
 	st.links.observe(st, sp.msg, &e, ok, sp.ts, from)
 	st.shaped = st.shaped || e.Controller != "" || e.PCI != "" || e.Disk != ""

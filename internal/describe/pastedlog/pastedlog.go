@@ -56,8 +56,8 @@ const HeadSize = 64 << 10
 // drive's smartctl report), or none of them. Other errors come back as
 // they are.
 func NotALog(err error, head []byte, captureAs, logAs string) error {
-	if !errors.Is(err, kernlog.ErrNotKernelLog) {
-		return err
+	if !errors.Is(err, kernlog.ErrNotKernelLog) || errors.Is(err, kernlog.ErrNotLinux) {
+		return err // another kernel's log says what it is already
 	}
 	var pe *capture.ParseError
 	if _, perr := capture.ParseBytes(head); errors.As(perr, &pe) && pe.Looks != "" {
