@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst"
@@ -366,7 +367,10 @@ func checkCandidates(p apst.Params) []checkCandidate {
 			}
 		}
 	}
-	slices.SortStableFunc(out, func(a, b checkCandidate) int { return a.cost() - b.cost() })
+	// sort.SliceStable, not slices.SortStableFunc: the one reflective sort
+	// every element type shares (the page's wasm pays some 9 KB for each
+	// generic instantiation).
+	sort.SliceStable(out, func(i, j int) bool { return out[i].cost() < out[j].cost() })
 	return out
 }
 

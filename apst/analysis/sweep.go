@@ -148,8 +148,23 @@ func breakpoints(c *powerstate.Controller, mode apst.Mode, buf *[apst.Entries + 
 			starts = append(starts, g)
 		}
 	}
-	slices.Sort(starts)
-	return slices.Compact(starts)
+	// At most 34 values: an insertion sort that drops duplicates, rather
+	// than slices.Sort and Compact, whose uint64 instantiation costs the
+	// page's wasm some 12 KB.
+	n := 0
+	for _, v := range starts {
+		i := n
+		for i > 0 && starts[i-1] > v {
+			i--
+		}
+		if i > 0 && starts[i-1] == v {
+			continue
+		}
+		copy(starts[i+1:n+1], starts[i:n])
+		starts[i] = v
+		n++
+	}
+	return starts[:n]
 }
 
 // Intervals yields, in increasing order, the maximal intervals of bounds

@@ -3,6 +3,7 @@ package diagnose
 import (
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst"
@@ -139,11 +140,15 @@ func Diagnose(in Input) Diagnosis {
 		}
 	}
 	order := Layers()
-	slices.SortStableFunc(d.Causes, func(a, b Cause) int {
+	// sort.SliceStable, not slices.SortStableFunc: the one reflective sort
+	// every element type shares (the page's wasm pays some 9 KB for each
+	// generic instantiation).
+	sort.SliceStable(d.Causes, func(i, j int) bool {
+		a, b := &d.Causes[i], &d.Causes[j]
 		if a.Score != b.Score {
-			return b.Score - a.Score
+			return a.Score > b.Score
 		}
-		return slices.Index(order, a.Layer) - slices.Index(order, b.Layer)
+		return slices.Index(order, a.Layer) < slices.Index(order, b.Layer)
 	})
 	if d.Causes[0].Score <= 0 {
 		d.Causes = append([]Cause{unknownCause(s)}, d.Causes...)

@@ -1,8 +1,8 @@
 package kernlog
 
 import (
-	"cmp"
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -60,7 +60,10 @@ func (st *state) finish() *Log {
 	}
 	clear(l.Incidents[len(kept):])
 	l.Incidents = slices.Clip(kept)
-	slices.SortStableFunc(l.Incidents, func(a, b Incident) int { return cmp.Compare(firstLine(&a), firstLine(&b)) })
+	// sort.SliceStable, not slices.SortStableFunc: the one reflective sort
+	// every element type shares (the page's wasm pays some 9 KB for each
+	// generic instantiation).
+	sort.SliceStable(l.Incidents, func(i, j int) bool { return firstLine(&l.Incidents[i]) < firstLine(&l.Incidents[j]) })
 	for i := range l.Incidents {
 		in := &l.Incidents[i]
 		if in.Controller == "" {
@@ -277,7 +280,7 @@ func (st *state) merge(dst, src *Incident) {
 		dst.PCI = src.PCI
 	}
 	events := append(dst.Events, src.Events...)
-	slices.SortStableFunc(events, func(a, b Event) int { return cmp.Compare(a.Line, b.Line) })
+	sort.SliceStable(events, func(i, j int) bool { return events[i].Line < events[j].Line })
 	dst.Omitted += src.Omitted
 	if extra := len(events) - MaxIncidentEvents; extra > 0 {
 		half := MaxIncidentEvents / 2
