@@ -284,6 +284,8 @@ func TestPlatformFaultKinds(t *testing.T) {
 		// dmesg -T time in the pt_BR locale.
 		{"https://github.com/lnls-dig/bpm-gw/issues/73", "[Ter Set 19 06:01:41 2017] pciehp 0000:02:05.0:pcie24: slot(6): Link Down event",
 			kernlog.Event{Kind: kernlog.LinkDown, Reporter: "0000:02:05.0"}},
+		{"linux-pci, f18bafacbd8316c9623658e2935f8fc3b276af64.camel@web.de (decoded)", "[76621.007651] [ T175001] pcieport 0000:02:00.0: Unable to change power state from D0 to D3hot, device inaccessible",
+			kernlog.Event{Kind: kernlog.PMError, Phase: "suspend", FromState: "D0", PCI: "0000:02:00.0"}},
 		{"pci.c's format", "[  102.000000] nvme 0000:01:00.0: not ready 65535ms after resume; giving up",
 			kernlog.Event{Kind: kernlog.PMError, Phase: "resume", PCI: "0000:01:00.0"}},
 		// A host controller whose link never trained: a Raspberry Pi's

@@ -282,6 +282,14 @@ func parsePCI(e *Event, msg, body string) bool {
 		// state (PCI_UNKNOWN, pci_power_name) when it brought it to D0.
 		m := re().reResume.FindStringSubmatch(body)
 		if m == nil {
+			if strings.Contains(body, "change power state from D0 to D3") && strings.HasSuffix(body, "device inaccessible") {
+				// The way down: "Unable to change power state from D0 to
+				// D3hot, device inaccessible" (drivers/pci/pci.c,
+				// pci_set_low_power_state), a function gone as it was put
+				// to sleep.
+				e.Kind, e.Phase, e.FromState = PMError, "suspend", "D0"
+				return true
+			}
 			return false
 		}
 		e.Kind, e.FromState = ResumeFailure, m[1]
