@@ -126,9 +126,12 @@ func failureWord(s string) bool {
 // function ("not ready 1023ms after resume; waiting"), errors injected on
 // purpose (aer_inject's "Injecting errors ... into device"), printk's
 // rate limit ("nvme_log_error: 337 callbacks suppressed", the lines left
-// out are counted, not failures of their own).
+// out are counted, not failures of their own), mount(8)'s own complaint
+// pasted among the kernel's lines ("... dmesg(1) may have more
+// information after failed mount system call").
 var benignPhrases = []string{
 	"timeout set to", "PME# supported", "AER: enabled with", "reset done", "; waiting", "aer_inject: ", "callbacks suppressed",
+	"dmesg(1) may have more information",
 }
 
 func benign(s string) bool {

@@ -628,3 +628,31 @@ func embeddedStamp(line string) string {
 	}
 	return ""
 }
+
+// quotedMessage returns the first span of line between backticks or
+// double quotes that reads as a kernel event of its own (a message quoted
+// in a sentence of a bug report, or alone with the sentence's full stop
+// after it), or "".
+func quotedMessage(line string) string {
+	for _, q := range []byte{'`', '"'} {
+		for off := 0; off < len(line); {
+			i := strings.IndexByte(line[off:], q)
+			if i < 0 {
+				break
+			}
+			i += off
+			j := strings.IndexByte(line[i+1:], q)
+			if j < 0 {
+				break
+			}
+			span := line[i+1 : i+1+j]
+			off = i + j + 2
+			if sp := splitLine(span); sp.kernel && !sp.json && sp.msg != "" {
+				if _, ok := parseKernelMessage(sp.msg); ok {
+					return span
+				}
+			}
+		}
+	}
+	return ""
+}

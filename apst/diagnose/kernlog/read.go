@@ -457,6 +457,14 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 		e, ok = parseKernelMessage(sp.msg)
 	}
 	if !ok {
+		if span := quotedMessage(line); span != "" && sp.kernel && !sp.json {
+			// A message quoted in a sentence ("I see `nvme nvme0: I/O 34
+			// QID 13 timeout, aborting` in the journal"): the quote is
+			// the kernel's line. Not in another program's line or a
+			// journal record of one, which may quote the kernel too.
+			st.logical(span, from, to, at)
+			return
+		}
 		if rest := embeddedStamp(line); rest != "" {
 			// A console where another program's output ran into the
 			// kernel's line ("Jobs: 6 ([  519.858094] nvme nvme1: ...",

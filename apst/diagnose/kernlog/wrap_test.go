@@ -282,3 +282,29 @@ func TestConsoleInterleaving(t *testing.T) {
 	}, got)
 	assert.Len(t, l.Unread, 1, "the line with no time stamp in it stays unread: %v", l.Unread)
 }
+
+// A kernel message quoted in a sentence of a bug report, in backticks or
+// double quotes, is read from the quote; another program's line that
+// quotes one is not the kernel's. The sentences as posted.
+func TestMessageQuotedInASentence(t *testing.T) {
+	const (
+		rawa33 = "https://github.com/vmware/open-vm-tools/issues/579"
+		rawa32 = "https://github.com/linux-nvme/libnvme/issues/444"
+	)
+	for _, tc := range []struct {
+		source, line string
+		kind         kernlog.Kind
+	}{
+		{rawa33, "I see quite often warnings messages like `nvme nvme0: I/O 34 QID 13 timeout, aborting` in the journal and sometimes it correlates with I/O appearing to hang a bit. Why is this happening?", kernlog.IOTimeout},
+		{rawa32, "\"nvme0n1: I/O Cmd(0x2) @ LBA 2305843009213693951, 0 blocks, I/O Error (sct 0x0 / sc 0x2) DNR\".", kernlog.IOError},
+	} {
+		l, err := kernlog.ReadString(tc.line+"\n", kernlog.Options{})
+		require.NoError(t, err, tc.source)
+		require.Len(t, l.Incidents, 1, tc.source)
+		assert.Equal(t, tc.kind, l.Incidents[0].Events[0].Kind, tc.source)
+		assert.Empty(t, l.Unread, tc.source)
+	}
+	l, err := kernlog.ReadString("Dec  1 10:00:00 thinkpad smartd[912]: Device: /dev/nvme0, log says \"nvme nvme0: I/O 34 QID 13 timeout, aborting\"\n", kernlog.Options{})
+	require.NoError(t, err)
+	assert.Empty(t, l.Incidents, "smartd's line is not the kernel's")
+}
