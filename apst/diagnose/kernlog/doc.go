@@ -10,7 +10,8 @@
 // shapes to the same events as plain dmesg:
 //
 //   - dmesg ("[   12.345678] nvme nvme0: ..."), dmesg -T ("[Tue Dec  1
-//     10:00:00 2026] ..."), dmesg -H ("[Sep12 13:16] ...", "[Dec 4 08:00]
+//     10:00:00 2026] ...", in any locale: "[Ter Set 19 06:01:41 2017]",
+//     a month Read does not know leaving the date out), dmesg -H ("[Sep12 13:16] ...", "[Dec 4 08:00]
 //     ..." early in a month, then "[  +0.000009] ..." after each line, the
 //     times added up), dmesg -d ("[   12.345678 <    0.000123>] ...", and
 //     --time-format=delta's "[<    0.000123>] ...", which dates nothing),
@@ -40,8 +41,12 @@
 //     (a journal line with its time cut off: "thinkpad kernel: ...");
 //   - /dev/kmsg records ("6,1234,5678901,-,caller=T64;message");
 //   - all of these indented, with tabs or CRLF line ends, quoted ("> ",
-//     ">> >") as in a reply mail or a bug report, or ("  |  ") as some
-//     commit messages quote a log, after the level a serial console's
+//     ">> >") as in a reply mail or a bug report, ("  |  ") as some
+//     commit messages quote a log, or ("# ") as comments of a script or a
+//     Nix file, after another program's output on a console ("Jobs: 6 ([
+//     519.858094] nvme nvme1: ...", a shell prompt: read from the time
+//     stamp), a single message quoted in a sentence ("I see `nvme nvme0:
+//     I/O 34 QID 13 timeout, aborting` in the journal"), after the level a serial console's
 //     capture puts before each line ("CRIT: ", "WARN: ", "INFO: "; the
 //     kernel's own "INFO: task ..." and "INFO: rcu..." keep theirs),
 //     made bold in Markdown ("**...**"), or inside a forum's BBCode code tags pasted raw
@@ -205,8 +210,10 @@
 // is refused with [ErrBinary]; text in which nothing reads as a kernel log
 // (no time stamp or log prefix, no event, no driver's message naming a
 // device, no failure-looking line: an Identify capture or a smartctl report
-// given in a log's place) with [ErrNotKernelLog]. A log that is one but
-// holds nothing of a drive reads as no failure.
+// given in a log's place) with [ErrNotKernelLog]; another kernel's NVMe
+// log (FreeBSD's nvme(4), ESXi's vmkernel log) with no line of Linux's nvme
+// or port drivers with [ErrNotLinux]. A log that is one but holds nothing
+// of a drive reads as no failure.
 //
 // The package is pure: it reads only the io.Reader it is given, keeps no
 // global state and is safe for concurrent use.
