@@ -91,6 +91,18 @@ func TestPlatformSigns(t *testing.T) {
 			first: []diagnose.Layer{diagnose.LayerASPM, diagnose.LayerFirmware},
 		},
 		{
+			// https://github.com/linux-nvme/nvme-cli/issues/151: two drives
+			// gone within three minutes of each other share a cause.
+			name: "two controllers down within minutes",
+			log: "[11457.533097] nvme nvme2: I/O 0 QID 0 timeout, reset controller\n" +
+				"[11483.115530] nvme nvme2: Device not ready; aborting reset\n" +
+				"[11508.697977] nvme nvme2: Removing after probe failure status: -19\n" +
+				"[11626.482776] nvme nvme3: I/O 0 QID 0 timeout, reset controller\n" +
+				"[11652.065242] nvme nvme3: Device not ready; aborting reset\n" +
+				"[11677.647717] nvme nvme3: Removing after probe failure status: -19\n",
+			first: []diagnose.Layer{diagnose.LayerPlatform}, evidence: "nvme nvme2: I/O 0 QID 0 timeout",
+		},
+		{
 			// A tuning thread (testdata/threads/gh-solidrun-65-lx2160a-m2-rxerr.log):
 			// the port heard the errors; another drive in the slot stopped them.
 			name: "the port's receiver",
@@ -292,6 +304,19 @@ func TestDescriptorsRefused(t *testing.T) {
 	for _, c := range d.Causes {
 		for _, e := range c.Evidence {
 			assert.NotContains(t, e.Text, "NO_NS_DESC_LIST")
+		}
+	}
+}
+
+// Controllers that went down hours apart are two failures, not one cause.
+func TestFailuresHoursApartShareNothing(t *testing.T) {
+	d := diagnoseFailure(t, "[  100.0] nvme nvme2: Removing after probe failure status: -19\n"+
+		"[ 9000.0] nvme nvme3: I/O 0 QID 0 timeout, reset controller\n"+
+		"[ 9030.0] nvme nvme3: Removing after probe failure status: -19\n")
+	require.Equal(t, "nvme3", d.Controller)
+	for _, c := range d.Causes {
+		for _, e := range c.Evidence {
+			assert.NotContains(t, e.Text, "other NVMe controller", c.Layer)
 		}
 	}
 }

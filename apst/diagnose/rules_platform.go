@@ -16,6 +16,9 @@ func platformCause(s *signals) builder {
 	b.tried(s, []string{"pci"}, []string{"nocrs", "noaer", "nomsi"}, 8, 2, "the PCI core's settings stopped the failures")
 	b.tried(s, []string{"iommu", "amd_iommu", "intel_iommu"}, []string{"off", "soft", "pt"}, 8, 2, "the IOMMU setting stopped the failures")
 	b.tried(s, []string{"kernel", "bios"}, nil, 8, 3, "another kernel or BIOS stopped the failures")
+	if n := len(s.othersDown); n > 0 {
+		b.proLine(2, logLine(&s.othersDown[0], fmt.Sprintf("%d other NVMe controller(s) went down within minutes of this one: a cause they share (the platform's power, a PCIe switch or backplane, the kernel), since one drive's fault does not take another down", n)))
+	}
 	if len(s.polled) > 0 {
 		b.sign(4, logLine(&s.polled[0], fmt.Sprintf("%d command(s) timed out although they had completed: the driver found them by polling, so the interrupt was lost on its way: MSI, an IOMMU or interrupt remapping, a platform quirk (a drive whose own MSI fails reads the same, far less often)", len(s.polled))))
 	}

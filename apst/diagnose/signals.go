@@ -54,6 +54,10 @@ type signals struct {
 	// as the drive's: a shared cause (the port, ASPM restore, the
 	// platform), not the drive.
 	others   []kernlog.Event
+	// othersDown are the first failures of other NVMe controllers that
+	// went down or were removed within sharedWindow of this one, in the
+	// same boot.
+	othersDown []kernlog.Event
 	onResume *kernlog.Event // suspend exit (or entry) just before the failure
 	pmErrors []kernlog.Event
 	lostIRQ  *kernlog.Event
@@ -702,6 +706,31 @@ func (s *signals) context(l *kernlog.Log) {
 		if d, ok := first.Time.Sub(lastSleep.Time); !ok || d <= resumeWindow {
 			s.onResume = lastSleep
 		}
+	}
+	s.sharedFailures(l, &first)
+}
+
+// sharedWindow is how close in time the failures of two controllers must
+// be for one cause to be likelier than two.
+const sharedWindow = 10 * time.Minute
+
+// sharedFailures finds the other NVMe controllers whose own incident, in
+// the same boot and within sharedWindow of first, took them down (a
+// controller-down, a reset or probe that gave up, a link down).
+func (s *signals) sharedFailures(l *kernlog.Log, first *kernlog.Event) {
+	seen := map[string]bool{s.ctrl: true}
+	for i := range l.Incidents {
+		in := &l.Incidents[i]
+		if in.Boot != s.inc.Boot || in.Controller == "" || seen[in.Controller] || severity(in) < 3 {
+			continue
+		}
+		e := &in.Events[0]
+		d, ok := e.Time.Sub(first.Time)
+		if !ok || d > sharedWindow || d < -sharedWindow {
+			continue
+		}
+		seen[in.Controller] = true
+		s.othersDown = append(s.othersDown, *e)
 	}
 }
 
