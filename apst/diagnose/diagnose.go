@@ -120,6 +120,11 @@ func Diagnose(in Input) Diagnosis {
 	}
 	d.Failure = true
 	d.OnResume = s.onResume != nil
+	if e := fabricsLine(s.inc); e != nil {
+		d.Causes = []Cause{fabricsCause(e)}
+		d.Summary = fmt.Sprintf("%s: an NVMe over Fabrics controller (line %d): its failures are the network's, the target's or the host's transport, which this diagnosis of a PCIe drive's power layers does not weigh.", s.who(), e.Line)
+		return d
+	}
 	sure := map[Layer]bool{}
 	for _, rule := range rules {
 		b := rule(s)

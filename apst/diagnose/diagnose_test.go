@@ -327,3 +327,19 @@ func TestSubjectIsWhomDiagnosePicks(t *testing.T) {
 	}
 	assert.Empty(t, diagnose.Subject(nil))
 }
+
+// A controller reached over a fabric (nvme-tcp's error recovery, as a
+// metal-stack log shows it: https://github.com/metal-stack/metal-images/pull/190)
+// is none of a PCIe drive's layers: the answer says so, ranks nothing of
+// them and quotes the line.
+func TestFabricsController(t *testing.T) {
+	d := diagnoseFailure(t, "[Wed Jun 28 13:19:08 2023] nvme nvme4: queue 0: timeout request 0x0 type 4\n"+
+		"[Wed Jun 28 13:19:08 2023] nvme nvme4: starting error recovery\n"+
+		"[Wed Jun 28 13:19:08 2023] nvme nvme4: failed nvme_keep_alive_end_io error=10\n"+
+		"[Wed Jun 28 13:19:08 2023] nvme nvme4: Reconnecting in 10 seconds...\n")
+	assert.Contains(t, d.Summary, "nvme4: an NVMe over Fabrics controller (line 2)")
+	require.Len(t, d.Causes, 1)
+	assert.Equal(t, diagnose.LayerUnknown, d.Causes[0].Layer)
+	assert.Equal(t, "[Wed Jun 28 13:19:08 2023] nvme nvme4: starting error recovery", d.Causes[0].Evidence[0].Quote)
+	assert.Empty(t, d.Undecided)
+}
