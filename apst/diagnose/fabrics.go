@@ -36,5 +36,5 @@ func fabricsLine(in *kernlog.Incident) *kernlog.Event {
 func fabricsCause(e *kernlog.Event) Cause {
 	return Cause{Layer: LayerUnknown, Likelihood: Possible, Score: 1, Against: []Line{},
 		Evidence: []Line{logLine(e, "an NVMe over Fabrics controller (TCP, RDMA or Fibre Channel): its drop-outs are the network's, the target's or the host's stack, not APST, ASPM, a PCIe link or system sleep, the layers this diagnosis weighs")},
-		Tests: []Test{{Action: "check the path to the target: the network (link, MTU, drops), the target's own log, and the host's transport module", Command: "nvme list-subsys; ip -s link; journalctl -k -b --no-pager | grep -i -E 'nvme|tcp|rdma'", Cost: "free"}}}
+		Tests:    []Test{{Action: "check the path to the target: the network (link, MTU, drops), the target's own log, and the host's transport module", Command: "nvme list-subsys; ip -s link; journalctl -k -b --no-pager | grep -i -E 'nvme|tcp|rdma'", Cost: "free"}}}
 }

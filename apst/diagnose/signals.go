@@ -53,14 +53,14 @@ type signals struct {
 	// others are resume failures of other PCI functions at the same time
 	// as the drive's: a shared cause (the port, ASPM restore, the
 	// platform), not the drive.
-	others   []kernlog.Event
+	others []kernlog.Event
 	// othersDown are the first failures of other NVMe controllers that
 	// went down or were removed within sharedWindow of this one, in the
 	// same boot.
 	othersDown []kernlog.Event
-	onResume *kernlog.Event // suspend exit (or entry) just before the failure
-	pmErrors []kernlog.Event
-	lostIRQ  *kernlog.Event
+	onResume   *kernlog.Event // suspend exit (or entry) just before the failure
+	pmErrors   []kernlog.Event
+	lostIRQ    *kernlog.Event
 	// apstRefused is the drive refusing the kernel's APST table in the
 	// boot that failed ("failed to set APST feature (2)", an NVMe status).
 	apstRefused *kernlog.Event
