@@ -234,6 +234,15 @@ func TestAlternateSpellings(t *testing.T) {
 			kernlog.Event{Kind: kernlog.AERReceived, PCI: "0000:00:1d.0", Reporter: "0000:00:1d.0", Severity: "Corrected"}},
 		{"4.x aer.c's format, a device below the port", "[    3.499148] pcieport 0001:00:1d.0: AER: Uncorrected (Non-Fatal) error received: id=0108",
 			kernlog.Event{Kind: kernlog.AERReceived, PCI: "0001:01:01.0", Reporter: "0001:00:1d.0", Severity: "Uncorrected (Non-Fatal)"}},
+		// A domain of five hex digits (as behind Intel VMD).
+		{"https://access.redhat.com/solutions/56302", "Feb  5 15:41:33 hostname kernel: pcieport 10003:00:00.0: AER: Corrected error received: id=ae00",
+			kernlog.Event{Kind: kernlog.AERReceived, PCI: "10003:ae:00.0", Reporter: "10003:00:00.0", Severity: "Corrected"}},
+		// fs/buffer.c's older spelling, "on device".
+		{"https://github.com/Joshua-Riek/ubuntu-rockchip/issues/970", "[ 4730.850402] Buffer I/O error on device nvme0n1p1, logical block 1066386",
+			kernlog.Event{Kind: kernlog.IOError, Disk: "nvme0n1p1", Controller: "nvme0", GuessedController: true}},
+		// A journal's colours saved as HTML (https://github.com/t2linux/T2-Debian-and-Ubuntu-Kernel/issues/53).
+		{"https://github.com/t2linux/T2-Debian-and-Ubuntu-Kernel/issues/53", `Sep 07 08:31:30 amiga kernel: <font color="#C01C28"><b>tg3 0000:97:00.0: Unable to change power state from D3hot to D0, device inaccessible</b></font>`,
+			kernlog.Event{Kind: kernlog.ResumeFailure, PCI: "0000:97:00.0", FromState: "D3hot"}},
 		// The block layer names its status (block/blk-core.c): not only
 		// "I/O" and "critical medium".
 		{"https://github.com/Drive-Trust-Alliance/sedutil/issues/468", "[    3.301677] blk_update_request: operation not supported error, dev nvme0n1, sector 0 op 0x0:(READ) flags 0x0 phys_seg 1 prio class 0",

@@ -56,7 +56,7 @@ var re = sync.OnceValue(func() *patterns {
 		reAERBus:    regexp.MustCompile(`PCIe Bus Error: severity=([^,]{1,40})(?:, type=([^,]{1,40}))?`),
 		reLinkDown:  regexp.MustCompile(`[Ss]lot\([^)]{1,20}\): (Link Down|Card not present)`),
 		reBlkErr:    regexp.MustCompile(`(?:I/O|critical [a-z ]{1,20}|operation not supported|timeout|recoverable transport|protection|kernel resource|device resource|offline) error, dev (nvme[0-9]{1,6}(?:c[0-9]{1,6})?n[0-9]{1,6}(?:p[0-9]{1,6})?), sector [0-9]{1,20}(?: op 0x[0-9a-f]{1,4}:\(([A-Z_]{1,20})\))?`),
-		reBufErr:    regexp.MustCompile(`^Buffer I/O error on dev (nvme[0-9]{1,6}(?:c[0-9]{1,6})?n[0-9]{1,6}(?:p[0-9]{1,6})?), `),
+		reBufErr:    regexp.MustCompile(`^Buffer I/O error on dev(?:ice)? (nvme[0-9]{1,6}(?:c[0-9]{1,6})?n[0-9]{1,6}(?:p[0-9]{1,6})?), `),
 		reDisk:      regexp.MustCompile(`nvme[0-9]{1,6}(?:c[0-9]{1,6})?n[0-9]{1,6}(?:p[0-9]{1,6})?`),
 		reNVMeErr:   regexp.MustCompile(`^(.{1,40}?)\(0x([0-9a-fA-F]{1,2})\) @ LBA [0-9]{1,20}, [0-9]{1,10} blocks, (.{1,80}?) \(sct 0x([0-9a-fA-F]{1,2}) / sc 0x([0-9a-fA-F]{1,2})\)`),
 		reStatus:    regexp.MustCompile(`\(sct 0x([0-9a-fA-F]{1,2}) / sc 0x([0-9a-fA-F]{1,2})\)`),
@@ -424,7 +424,8 @@ func parseBlock(e *Event, msg, body string) bool {
 		}
 		e.Kind, e.Disk, e.ReqOp = IOError, m[1], m[2]
 		e.Controller, e.Driver, e.Device, e.PCI = pathController(m[1]), "", "", ""
-	case strings.HasPrefix(msg, "Buffer I/O error on dev nvme"):
+	case strings.HasPrefix(msg, "Buffer I/O error on dev nvme"), strings.HasPrefix(msg, "Buffer I/O error on device nvme"):
+		// fs/buffer.c's older spelling: "on device".
 		m := re().reBufErr.FindStringSubmatch(msg)
 		if m == nil {
 			return false
@@ -574,8 +575,8 @@ func distroRelease(rel string) bool {
 // port is no address.
 func requesterAddr(port, id string) string {
 	dom, _, ok := strings.Cut(port, ":")
-	if !ok || len(dom) != 4 {
-		return ""
+	if !ok || len(dom) < 4 || len(dom) > 8 {
+		return "" // a domain is four hex digits, or five and more behind VMD ("10003")
 	}
 	v, err := strconv.ParseUint(id, 16, 16)
 	if err != nil {

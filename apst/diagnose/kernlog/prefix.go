@@ -656,3 +656,31 @@ func quotedMessage(line string) string {
 	}
 	return ""
 }
+
+// stripHTML removes the HTML tags a message was pasted in, when it starts
+// with one ("<font color=\"#C01C28\"><b>firewire_ohci 0000:98:00.0: ...
+// </b></font>", a terminal's colours saved as HTML): a tag is "<", a
+// letter or "/", and the rest up to ">". A printk level ("<3>") is no tag.
+func stripHTML(msg string) string {
+	if len(msg) < 3 || msg[0] != '<' || !(msg[1] >= 'a' && msg[1] <= 'z' || msg[1] >= 'A' && msg[1] <= 'Z') {
+		return msg
+	}
+	var b strings.Builder
+	for rest := msg; ; {
+		i := strings.IndexByte(rest, '<')
+		if i < 0 || i+1 >= len(rest) {
+			b.WriteString(rest)
+			break
+		}
+		c := rest[i+1]
+		end := strings.IndexByte(rest[i:], '>')
+		if end < 0 || !(c == '/' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			b.WriteString(rest[:i+1])
+			rest = rest[i+1:]
+			continue
+		}
+		b.WriteString(rest[:i])
+		rest = rest[i+end+1:]
+	}
+	return b.String()
+}

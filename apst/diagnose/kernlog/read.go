@@ -448,6 +448,7 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 		}
 		st.bootID = sp.bootID
 	}
+	sp.msg = stripHTML(sp.msg)
 	var e Event
 	var ok bool
 	switch {

@@ -30,7 +30,10 @@ func stackLine(msg string) bool {
 	t := strings.TrimLeft(msg, " \t")
 	switch {
 	case strings.HasPrefix(t, "Workqueue: "), strings.HasPrefix(t, "Call Trace"), strings.HasPrefix(t, "? "), strings.HasPrefix(t, "[<"),
-		strings.HasPrefix(t, "Modules linked in:"):
+		strings.HasPrefix(t, "Modules linked in:"),
+		// The faulting instruction: x86's "RIP: 0010:nvme_reset_work.cold+0x163/0x316
+		// [nvme]", i386's "EIP: ", arm64's "pc : " and "lr : ".
+		strings.HasPrefix(t, "RIP: "), strings.HasPrefix(t, "EIP: "), strings.HasPrefix(t, "pc : "), strings.HasPrefix(t, "lr : "):
 		return true
 	}
 	// A frame: "SYMBOL+0xOFF/0xLEN", alone or after addresses in brackets.

@@ -81,6 +81,9 @@ func TestNotFailuresOfTheirOwn(t *testing.T) {
 		// a70a936d-d031-7199-4ed7-30753b3e7cfa@gmail.com): the lines that
 		// say what failed are read.
 		"[  177.579212] EEH: [c008000004c261cc] nvme_timeout+0x254/0x4e0 [nvme]",
+		// The faulting instruction of a crash dump cut after it
+		// (https://github.com/spdk/spdk/issues/2201).
+		"[  234.416036] RIP: 0010:nvme_reset_work.cold+0x163/0x316 [nvme]",
 		"[  177.579276] PCI 0018:01:00.0#10000: EEH: Invoking nvme->error_detected(IO frozen)",
 		"[  177.698719] PCI 0018:01:00.0#10000: EEH: nvme driver reports: 'need reset'",
 		"> [  180.325229] pcieport 0000:64:02.0: DPC: RP PIO error detected",
