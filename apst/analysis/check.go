@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
-	"slices"
 	"sort"
 	"strings"
 
@@ -469,7 +468,7 @@ func reproductions(c *powerstate.Controller, p apst.Params, drive *apst.Feature,
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortStableFunc(idx, func(a, b int) int {
+	sortIndexes(idx, func(a, b int) int {
 		if costs[a] != costs[b] {
 			return costs[a] - costs[b]
 		}

@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"math/bits"
-	"slices"
 
 	"github.com/nvmeapst/nvmeapst/apst"
 )
@@ -19,7 +18,7 @@ func countedPercentiles(values []apst.Microseconds, counts []uint64, total uint6
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
+	sortIndexes(order, func(a, b int) int {
 		switch {
 		case values[a] < values[b]:
 			return -1

@@ -1,7 +1,6 @@
 package diagnose
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst/persist"
@@ -204,7 +203,13 @@ func (b *builder) done() Cause {
 		}
 		return 0
 	}
-	slices.SortStableFunc(idx, func(x, y int) int { return w(y) - w(x) })
+	// An insertion sort of the few evidence lines: stable, and no generic
+	// instantiation of slices.SortStableFunc in the page's wasm.
+	for i := 1; i < len(idx); i++ {
+		for j := i; j > 0 && w(idx[j]) > w(idx[j-1]); j-- {
+			idx[j-1], idx[j] = idx[j], idx[j-1]
+		}
+	}
 	ev := make([]Line, len(idx))
 	for i, j := range idx {
 		ev[i] = b.Evidence[j]
