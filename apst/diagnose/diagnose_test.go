@@ -184,15 +184,23 @@ func TestFailuresOfOtherDevices(t *testing.T) {
 				"[  100.0] xyz 0000:01:00.0: Unable to change power state from D3cold to D0, device inaccessible\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			l, err := kernlog.ReadString(tc.log, kernlog.Options{})
-			require.NoError(t, err)
-			d := diagnose.Diagnose(diagnose.Input{Log: l})
-			require.Equal(t, tc.failure, d.Failure, d.Summary)
-			if tc.summary != "" {
-				assert.Contains(t, d.Summary, tc.summary)
-			}
+			summaryOf(t, tc.log, tc.failure, tc.summary)
 		})
 	}
+}
+
+// summaryOf diagnoses log alone and checks whether it found a failure and
+// that its summary holds summary (when not empty).
+func summaryOf(t *testing.T, log string, failure bool, summary string) diagnose.Diagnosis {
+	t.Helper()
+	l, err := kernlog.ReadString(log, kernlog.Options{})
+	require.NoError(t, err)
+	d := diagnose.Diagnose(diagnose.Input{Log: l})
+	require.Equal(t, failure, d.Failure, d.Summary)
+	if summary != "" {
+		assert.Contains(t, d.Summary, summary)
+	}
+	return d
 }
 
 // Lines the reader skipped unread (longer than kernlog.MaxLineLength, or
@@ -214,13 +222,7 @@ func TestSkippedLinesAreSaid(t *testing.T) {
 		{name: "nothing skipped", log: down + "\n", failure: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			l, err := kernlog.ReadString(tc.log, kernlog.Options{})
-			require.NoError(t, err)
-			d := diagnose.Diagnose(diagnose.Input{Log: l})
-			require.Equal(t, tc.failure, d.Failure, d.Summary)
-			if tc.summary != "" {
-				assert.Contains(t, d.Summary, tc.summary)
-			}
+			d := summaryOf(t, tc.log, tc.failure, tc.summary)
 			var notes []string
 			for _, n := range d.Notes {
 				if strings.Contains(n, "skipped unread") {
