@@ -50,7 +50,7 @@ func fileSystemLine(msg string) bool {
 	w, _, _ := strings.Cut(msg, " ")
 	w = strings.TrimSuffix(w, ":")
 	switch {
-	case strings.HasSuffix(w, "-fs"), w == "BTRFS", w == "XFS", w == "F2FS", w == "JBD2", w == "ZFS", w == "SQUASHFS", w == "bcachefs", w == "NILFS", w == "FAT-fs":
+	case strings.HasSuffix(w, "-fs"), w == "BTRFS", w == "XFS", w == "F2FS", w == "JBD2", w == "ZFS", w == "zio", w == "SQUASHFS", w == "bcachefs", w == "NILFS", w == "FAT-fs":
 		return true
 	case w == "bcache", w == "device-mapper", w == "md", strings.HasPrefix(w, "md/"), strings.HasPrefix(w, "dm-"):
 		// A block layer stacked on the disk (a cache, a RAID, a mapper)

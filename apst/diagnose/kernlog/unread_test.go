@@ -74,6 +74,9 @@ func TestNotFailuresOfTheirOwn(t *testing.T) {
 		"[   17.764272] pcieport 0000:00:00.0: aer_inject: Injecting errors 00000040/00000000 into device 0000:01:00.0",
 		"Jun 17 08:41:25 sm-1125hs-502 kernel: nvme_log_error: 337 callbacks suppressed",
 		"[  310.903626] Aborting journal on device nvme0n1p3-8.",
+		// ZFS's report of a failed I/O on a vdev (its own lines say less
+		// than the disk's).
+		"Nov 8 00:26:18 kernel: [306450.056380] zio pool=zfs vdev=/dev/disk/by-id/nvme-eui.0025385b81b21500-part1 error=61 type=1 offset=88327696896 size=131072 flags=1808b0",
 		"mount: /mnt/nv: can't read superblock on /dev/nvme0n1p1. dmesg(1) may have more information after failed mount system call. qizhou@raspberrypi:~ $ dmesg | tail -15",
 		// POWER's EEH narrating its recovery (linux-nvme,
 		// 4bc44911-afc2-4886-86cc-e0adb6be4457@linux.ibm.com), and a DPC
