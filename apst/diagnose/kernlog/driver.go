@@ -128,10 +128,12 @@ func failureWord(s string) bool {
 // rate limit ("nvme_log_error: 337 callbacks suppressed", the lines left
 // out are counted, not failures of their own), mount(8)'s own complaint
 // pasted among the kernel's lines ("... dmesg(1) may have more
-// information after failed mount system call").
+// information after failed mount system call"), the PCI core's resource
+// assignment ("BAR 13: failed to assign [io  size 0x1000]": the driver's
+// own lines say what a missing BAR did to the drive).
 var benignPhrases = []string{
 	"timeout set to", "PME# supported", "AER: enabled with", "reset done", "; waiting", "aer_inject: ", "callbacks suppressed",
-	"dmesg(1) may have more information",
+	"dmesg(1) may have more information", "failed to assign [", "no space for [",
 }
 
 func benign(s string) bool {

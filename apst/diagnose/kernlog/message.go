@@ -350,6 +350,11 @@ func parsePCI(e *Event, msg, body string) bool {
 		// and gave up (drivers/pci/pci.c, pci_dev_wait): it did not come
 		// back from the sleep.
 		e.Kind, e.Phase = PMError, "resume"
+	case strings.HasPrefix(body, "not ready ") && strings.HasSuffix(body, "; giving up") && strings.Contains(body, "ms after "):
+		// The same wait after a reset ("not ready 65535ms after bus
+		// reset; giving up", "after FLR"): the function did not come back
+		// from it.
+		e.Kind, e.Action = ResetFailure, "not ready after "+strings.TrimSuffix(body[strings.Index(body, "ms after ")+len("ms after "):], "; giving up")
 	case (strings.Contains(body, "Slot(") || strings.Contains(body, "slot(")) && (strings.Contains(body, "Link Down") || strings.Contains(body, "Card not present")):
 		// 3.x and 4.x kernels: "slot(6): Link Down event".
 		if re().reLinkDown.FindStringSubmatch(body) == nil {

@@ -35,6 +35,8 @@ func stackLine(msg string) bool {
 		// [nvme]", i386's "EIP: ", arm64's "pc : " and "lr : ".
 		strings.HasPrefix(t, "RIP: "), strings.HasPrefix(t, "EIP: "), strings.HasPrefix(t, "pc : "), strings.HasPrefix(t, "lr : "):
 		return true
+	case len(t) > 3 && t[0] == '#' && isDigit(t[1]) && strings.Contains(t[:min(len(t), 5)], ": "):
+		return true // a lock lockdep lists as held: "#0: ffff888111fe3138 ((wq_completion)nvme-reset-wq){+.+.}-{0:0}, at: ..."
 	}
 	// A frame: "SYMBOL+0xOFF/0xLEN", alone or after addresses in brackets.
 	i := strings.Index(t, "+0x")
