@@ -9,6 +9,17 @@ import "strings"
 // disks nvd0 and nda0) and VMware ESXi's vmkernel log ("cpu1:37205)nvme:
 // NvmeCtrlr_Timeout:2555:..."), by the lines those kernels print.
 func foreignKernel(msg string) string {
+	// Both kernels' lines start with the device's bare name ("nvme0: ",
+	// "nvd0: ") or the CPU ("cpu1:37205)"); Linux's nvme lines start
+	// "nvme nvme0: " or "nvme 0000:...": most lines are passed over here.
+	switch {
+	case len(msg) < 6:
+		return ""
+	case msg[0] == 'c':
+	case msg[0] == 'n' && (isDigit(msg[3]) || strings.HasPrefix(msg, "nvme") && isDigit(msg[4])):
+	default:
+		return ""
+	}
 	switch {
 	case strings.Contains(msg, "Resetting controller due to a timeout") || strings.Contains(msg, "aborting outstanding i/o") ||
 		strings.Contains(msg, "ABORTED - BY REQUEST") || bsdDisk(msg):
