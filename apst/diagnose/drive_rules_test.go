@@ -48,6 +48,16 @@ func TestMediaErrorsConvictTheDrive(t *testing.T) {
 			name: "a compare that failed",
 			log:  "[ 8812.100000] nvme0n1: Compare(0x5) @ LBA 0, 1 blocks, Compare Failure (sct 0x2 / sc 0x85) DNR\n",
 		},
+		{
+			// A locked self-encrypting drive refusing reads
+			// (https://github.com/Drive-Trust-Alliance/sedutil/issues/507):
+			// the block layer's "critical medium error" is nvme's Access
+			// Denied, which nvme's own line names.
+			name: "access denied, and the block layer's medium error for it",
+			log: "[    8.056640] nvme0n1: I/O Cmd(0x2) @ LBA 0, 8 blocks, I/O Error (sct 0x2 / sc 0x86) DNR \n" +
+				"[    8.056662] critical medium error, dev nvme0n1, sector 0 op 0x0:(READ) flags 0x0 phys_seg 1 prio class 2\n" +
+				"[    8.056678] Buffer I/O error on dev nvme0n1, logical block 0, async page read\n",
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			l, err := kernlog.ReadString(tc.log, kernlog.Options{})

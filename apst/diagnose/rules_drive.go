@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
@@ -97,8 +98,8 @@ func driveCause(s *signals) builder {
 	} else if s.cfs() && s.busErrors() == 0 {
 		b.proLine(1, logLine(s.down, "CSTS has Controller Fatal Status set: the drive reports an internal fatal error (once: a firmware fault is likelier than a failing drive until it repeats)"))
 	}
-	if n := mediaErrors(s.media); n > 0 {
-		b.sign(3, logLine(&s.media[0], fmt.Sprintf("%d I/O error(s) the drive's media caused (an unrecoverable read, a write fault, an integrity check): the drive could not read or keep its own data, which no power setting causes; back up what it holds", n)))
+	if n, first := s.mediaErrors(); n > 0 {
+		b.sign(3, logLine(first, fmt.Sprintf("%d I/O error(s) the drive's media caused (an unrecoverable read, a write fault, an integrity check): the drive could not read or keep its own data, which no power setting causes; back up what it holds", n)))
 	}
 	if h := s.in.Facts.Health; h != nil {
 		if h.MediaErrors > 0 {
@@ -194,18 +195,27 @@ func ps0OverSlot(s *signals) (text string, limit Fact, ok bool) {
 		mp, limit.Value, whose, limit.Source), limit, true
 }
 
-// mediaErrors counts the media errors of es (mediaError): nvme's status
-// lines when the log has them, else the block layer's, which the kernel
-// prints once more for each of nvme's (the same error twice).
-func mediaErrors(es []kernlog.Event) int {
-	nvme := 0
-	for i := range es {
-		if es[i].HasSC {
-			nvme++
+// mediaErrors counts the media errors of the incident (mediaError) and
+// returns the first: nvme's status lines when the log has any status line
+// of the drive's, else the block layer's, which the kernel prints once more
+// for each of nvme's (the same error twice). The block layer's "critical
+// medium error" is also what nvme's Access Denied, Compare Failure, a
+// deallocated block and a read-only namespace become (nvme_error_status:
+// BLK_STS_MEDIUM), so beside nvme's own lines, which name the status, it
+// counts for nothing: a locked self-encrypting drive refusing reads is no
+// failing medium.
+func (s *signals) mediaErrors() (int, *kernlog.Event) {
+	statuses := false
+	for i := range s.ioErrors {
+		statuses = statuses || s.ioErrors[i].HasSC
+	}
+	n := 0
+	var first *kernlog.Event
+	for i := range s.media {
+		if e := &s.media[i]; e.HasSC || !statuses {
+			n++
+			first = cmp.Or(first, e)
 		}
 	}
-	if nvme > 0 {
-		return nvme
-	}
-	return len(es)
+	return n, first
 }
