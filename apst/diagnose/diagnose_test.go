@@ -169,6 +169,10 @@ func TestFailuresOfOtherDevices(t *testing.T) {
 				"[ 1.1] ahci 0000:8f:00.0: Unable to change power state from D3hot to D0, device inaccessible\n" +
 				"[ 5000.0] tg3 0000:97:00.0: Unable to change power state from D3hot to D0, device inaccessible\n",
 			summary: "no failure of an NVMe drive seen in the kernel log: the failures it holds are of other devices (tg3 0000:97:00.0, ahci 0000:8f:00.0)"},
+		{name: "a USB host the PCI core could not wake (https://github.com/dell/thunderbolt-nvm-linux/issues/23)",
+			log: "Nov 06 11:13:52 xps13 kernel: pci 0000:39:00.0: Refused to change power state, currently in D3\n" +
+				"Nov 06 11:14:00 xps13 kernel: xhci_hcd 0000:39:00.0: Refused to change power state, currently in D3\n",
+			summary: "no failure of an NVMe drive seen in the kernel log: the failures it holds are of other devices (xhci_hcd 0000:39:00.0)"},
 		{name: "a line without its device (https://github.com/MrChromebox/firmware/issues/962)",
 			log:     "Unable to change power state from D3cold to D0, device inaccessible\n",
 			summary: "no failure of a named device seen in the kernel log: line 1 reports a failure without the device's name before it"},

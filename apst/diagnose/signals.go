@@ -404,9 +404,10 @@ func (s *signals) mine(in *kernlog.Incident) bool {
 // otherDevice reports whether incident in is of a PCI function another
 // driver than nvme's drives ("tg3 0000:97:00.0: Unable to change power
 // state ...", "ahci 0000:8f:00.0: ..."): no NVMe controller, a driver named
-// on its lines, none of them nvme's, the port's or its services' (pcieport,
-// pciehp, aer, dpc), the PCI core's (pci) or a passthrough's (vfio-pci),
-// and no enumeration line that makes its function an NVMe one.
+// on its lines (the PCI core's, "pci", name none), none of them nvme's,
+// the port's or its services' (pcieport, pciehp, aer, dpc) or a
+// passthrough's (vfio-pci), and no enumeration line that makes its
+// function an NVMe one.
 func (s *signals) otherDevice(in *kernlog.Incident) bool {
 	if in.Controller != "" || in.PCI == "" {
 		return false
@@ -417,8 +418,9 @@ func (s *signals) otherDevice(in *kernlog.Incident) bool {
 	named := false
 	for i := range in.Events {
 		switch d := in.Events[i].Driver; {
-		case d == "":
-		case d == "pcieport", d == "pciehp", d == "aer", d == "dpc", d == "pci", d == "vfio-pci", strings.Contains(d, "nvme"):
+		case d == "", d == "pci":
+			// The PCI core's lines name no driver: they are any function's.
+		case d == "pcieport", d == "pciehp", d == "aer", d == "dpc", d == "vfio-pci", strings.Contains(d, "nvme"):
 			return false
 		default:
 			named = true
@@ -439,7 +441,7 @@ func (s *signals) othersFailed() []string {
 		}
 		name := in.PCI
 		for _, e := range in.Events {
-			if e.Driver != "" && plainWord(e.Driver) {
+			if e.Driver != "" && e.Driver != "pci" && plainWord(e.Driver) {
 				name = e.Driver + " " + in.PCI
 				break
 			}
