@@ -3,6 +3,7 @@ package diagnose_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -348,4 +349,18 @@ func TestFabricsController(t *testing.T) {
 	assert.Equal(t, diagnose.LayerUnknown, d.Causes[0].Layer)
 	assert.Equal(t, "[Wed Jun 28 13:19:08 2023] nvme nvme4: starting error recovery", d.Causes[0].Evidence[0].Quote)
 	assert.Empty(t, d.Undecided)
+}
+
+// A failure in a log that names no NVMe controller, disk or function (a
+// port's link down alone, as https://github.com/lnls-dig/bpm-gw/issues/73
+// shows one) is taken to be the drive's, and a note says so; a log that
+// names the drive has no such note.
+func TestLogWithoutTheDriveSaysSo(t *testing.T) {
+	const note = "the log names no NVMe controller, disk or function: the failure of 0000:02:05.0 is taken to be the drive's"
+	d := summaryOf(t, "[Ter Set 19 06:01:41 2017] pciehp 0000:02:05.0:pcie24: slot(6): Link Down event\n", true, "")
+	assert.True(t, slices.ContainsFunc(d.Notes, func(n string) bool { return strings.HasPrefix(n, note) }), "%q", d.Notes)
+	d = summaryOf(t, "[  1.0] nvme nvme0: pci function 0000:03:00.0\n[Ter Set 19 06:01:41 2017] pciehp 0000:02:05.0:pcie24: slot(6): Link Down event\n", true, "")
+	for _, n := range d.Notes {
+		assert.NotContains(t, n, "names no NVMe")
+	}
 }

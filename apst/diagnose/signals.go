@@ -180,6 +180,9 @@ func observe(in *Input) *signals {
 	} else if s.inc != nil {
 		s.notes = append(s.notes, "no Identify data: the APST table is unknown, so the APST verdict rests on the log and the facts alone (give --id-ctrl CAPTURE)")
 	}
+	if s.ctrl == "" && s.inc != nil && in.Log != nil && in.Facts.Controller == "" && !namesNVMe(in.Log) {
+		s.notes = append(s.notes, "the log names no NVMe controller, disk or function: the failure of "+cmp.Or(s.dev, "a device it does not name")+" is taken to be the drive's (or its link's); a log with the nvme driver's lines would say whose it is")
+	}
 	if n := skipped(in.Log); n != "" && s.inc != nil {
 		s.notes = append(s.notes, n+": the diagnosis rests on the other lines")
 	}
@@ -187,6 +190,27 @@ func observe(in *Input) *signals {
 		s.notes = append(s.notes, fmt.Sprintf("the incident has %d more events than were kept (the first and last %d are)", s.inc.Omitted, kernlog.MaxIncidentEvents/2))
 	}
 	return s
+}
+
+// namesNVMe reports whether l names an NVMe controller, disk or function
+// anywhere: an event of the nvme driver's, a controller, a disk, a "pci
+// function" line, the PCI core's enumeration of an NVMe function.
+func namesNVMe(l *kernlog.Log) bool {
+	if len(l.DeviceIDs) > 0 || len(l.Namespaces) > 0 || len(l.Addresses) > 0 {
+		return true
+	}
+	for i := range l.Incidents {
+		in := &l.Incidents[i]
+		if in.Controller != "" {
+			return true
+		}
+		for j := range in.Events {
+			if e := &in.Events[j]; strings.Contains(e.Driver, "nvme") || e.Disk != "" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // skipped says which lines of l were not read at all (longer than
