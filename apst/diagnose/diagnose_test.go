@@ -364,3 +364,20 @@ func TestLogWithoutTheDriveSaysSo(t *testing.T) {
 		assert.NotContains(t, n, "names no NVMe")
 	}
 }
+
+// A function whose driver has no error handler ("AER: can't recover (no
+// error_detected callback)"; nvme's has one) is not the drive: the
+// failure diagnosed is the switch port's uncorrected error before it. The
+// lines as a Red Hat solution shows them
+// (https://access.redhat.com/solutions/7128107).
+func TestNoErrorHandlerIsNotTheDrive(t *testing.T) {
+	d := summaryOf(t, "    kernel: pcieport 0000:00:1b.2: AER: Uncorrectable (Fatal) error message received from 0000:03:04.0\n"+
+		"    kernel: pcieport 0000:03:04.0: PCIe Bus Error: severity=Uncorrectable (Fatal), type=Transaction Layer, (Receiver ID)\n"+
+		"    kernel: pcieport 0000:03:04.0:   device [111d:8063] error status/mask=00000020/00000000\n"+
+		"    kernel: pcieport 0000:03:04.0:    [ 5] SDES                   (First)\n"+
+		"    kernel: pci 0000:05:00.0: AER: can't recover (no error_detected callback)\n"+
+		"    kernel: pcieport 0000:03:04.0: AER: Downstream Port link has been reset (0)\n"+
+		"    kernel: pcieport 0000:03:04.0: AER: device recovery failed\n", true, "")
+	assert.Equal(t, "0000:03:04.0", d.Address)
+	assert.Equal(t, diagnose.LayerLink, d.Causes[0].Layer, d.Summary)
+}

@@ -431,7 +431,8 @@ func (s *signals) mine(in *kernlog.Incident) bool {
 // on its lines (the PCI core's, "pci", name none), none of them nvme's,
 // the port's or its services' (pcieport, pciehp, aer, dpc) or a
 // passthrough's (vfio-pci), and no enumeration line that makes its
-// function an NVMe one.
+// function an NVMe one; or one whose driver has no AER error handler
+// (nvme's has).
 func (s *signals) otherDevice(in *kernlog.Incident) bool {
 	if in.Controller != "" || in.PCI == "" {
 		return false
@@ -441,6 +442,11 @@ func (s *signals) otherDevice(in *kernlog.Incident) bool {
 	}
 	named := false
 	for i := range in.Events {
+		if e := &in.Events[i]; e.Kind == kernlog.AERRecovery && e.Action == "no callback" {
+			// "AER: can't recover (no error_detected callback)": the
+			// function's driver has no error handler, and nvme's has one.
+			return true
+		}
 		switch d := in.Events[i].Driver; {
 		case d == "", d == "pci":
 			// The PCI core's lines name no driver: they are any function's.
