@@ -1,6 +1,7 @@
 package capture_test
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -104,4 +105,20 @@ Ann
 	// INTEL SSDPEKKW256G7 PSF109C (nvme-cli-text), NPSS 4, APSTA 0x1, PCI device ID 0x0000
 	// serial known: false
 	// line 4: sn kept as unknown (APST does not use it): expected at most 20 characters for sn, found "<masked, ask me if you need it>"
+}
+
+// A kernel log given where a capture belongs is refused, and the error
+// says what the text is instead (ParseError.Looks).
+func ExampleParseError() {
+	const log = "[  217.417507] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10\n" +
+		"[  217.417514] nvme nvme0: Does your device have a faulty power saving mode enabled?\n"
+	_, err := capture.ParseBytes([]byte(log))
+	var pe *capture.ParseError
+	if errors.As(err, &pe) {
+		fmt.Println(errors.Is(err, capture.ErrUnknownFormat))
+		fmt.Println(pe.Looks)
+	}
+	// Output:
+	// true
+	// a kernel log (dmesg or journalctl -k)
 }
