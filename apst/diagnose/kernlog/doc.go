@@ -89,7 +89,16 @@
 //     thread's log quoted, indented, with CRLF and wrapped at 78, 72, 64,
 //     60, 56 and 48 columns: the same answer and no line unread; narrower
 //     wraps (40 columns) still lose lines of some logs, where a message is
-//     broken in four.
+//     broken in four;
+//   - and as a mail archive stores a quoted-printable message (RFC 2045):
+//     a line that ends in a soft break ("=") goes on on the next line
+//     without a blank ("Unable to change power st=" + "ate from D3cold to
+//     D0, ..."), and "=3D" is an "=" ("CSTS=3D0x3"). Until the log shows
+//     an "=3D", only a line as long as an encoder makes it (73 to 76
+//     characters) whose next line does not start a message of its own is
+//     taken for one; a wrap at 72 or 80 columns after "CSTS=" is not.
+//     TestQuotedPrintableReadsAsPlain encodes every shape above with the
+//     standard library's encoder: the same incidents.
 //
 // Lines that other programs logged (systemd, smartd, "mount[353]: ...")
 // are no kernel lines.

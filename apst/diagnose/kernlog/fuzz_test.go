@@ -77,6 +77,7 @@ func FuzzRead(f *testing.F) {
 	f.Add(rockchip)
 	f.Add(radxa)
 	f.Add(wrap(render("dmesg"), 72, false))
+	f.Add(qpEncode("> " + strings.ReplaceAll(render("dmesg"), "\n", "\n> ")))
 	f.Add("\x00\x01\x02")
 	f.Add("[ 1.0] nvme nvme0: I/O tag 1 (0001) opcode 0x2 (Read) QID 0 timeout, aborting req_op:READ(0) size:1\n")
 	f.Add("Dec 31 23:59:59 h kernel: nvme nvme0: Abort status: 0x0\nJan  1 00:00:01 h kernel: nvme nvme0: Abort status: 0x1\n")

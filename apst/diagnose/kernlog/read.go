@@ -202,6 +202,7 @@ func (in *Incident) Name() string {
 func Read(ctx context.Context, r io.Reader, opts Options) (*Log, error) {
 	st := newState(opts)
 	err := scan(ctx, r, &st.log.Lines, &st.log.LongLines, st.physical)
+	st.endQP()
 	st.flush()
 	st.endCrash()
 	l := st.finish()
@@ -291,6 +292,7 @@ type state struct {
 	kept  int
 	first int // index in log.Incidents of the oldest kept incident
 
+	qp     qp      // quoted-printable mail's soft breaks and escapes
 	wrap   wrapped // the logical line being assembled
 	prev   []byte  // the last physical line not held, and its number
 	prevNo int
@@ -341,17 +343,15 @@ func newState(opts Options) *state {
 // lineNo is the number of the line being read.
 func (st *state) lineNo() int { return int(min(st.log.Lines, 1<<31-1)) }
 
-// physical handles one physical line (with its line ending): it joins a
-// wrapped message's lines and holds each line that may matter (it holds a
-// keyword, names a PCI function with a failure word, or ends incomplete)
-// until the next line tells whether that continues it; flush then hands
-// the logical line to logical. Other lines are skipped at the cost of the
-// filter.
-func (st *state) physical(b []byte) {
-	n := st.lineNo()
-	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
-		b = b[:len(b)-1]
-	}
+// line handles one line of the log without its line ending: physical
+// lines from through last (more than one when quoted-printable mail broke
+// it, see physical). It joins a wrapped message's lines and holds each
+// line that may matter (it holds a keyword, names a PCI function with a
+// failure word, or ends incomplete) until the next line tells whether
+// that continues it; flush then hands the logical line to logical. Other
+// lines are skipped at the cost of the filter.
+func (st *state) line(b []byte, from, last int) {
+	n := from
 	if bytes.IndexByte(b, 0) >= 0 {
 		st.log.BinaryLines++
 		st.flush()
@@ -373,7 +373,7 @@ func (st *state) physical(b []byte) {
 	}
 	if st.wrap.on {
 		if n == st.wrap.to+1 && st.continues(b) {
-			st.wrap.join(b, n)
+			st.wrap.join(b, last)
 			if st.wrap.full() {
 				st.flush()
 			}
@@ -395,13 +395,13 @@ func (st *state) physical(b []byte) {
 				// logical block ...".
 				st.wrap.hold(st.prev, st.prevNo, false, false, false)
 				st.wrap.at = st.prevAt
-				st.wrap.join(b, n)
+				st.wrap.join(b, last)
 				return
 			case st.prev2No == n-2 && st.completes2(c):
 				st.wrap.hold(st.prev2, st.prev2No, false, false, false)
 				st.wrap.at = st.prev2At
 				st.wrap.join(st.prev, st.prevNo)
-				st.wrap.join(b, n)
+				st.wrap.join(b, last)
 				return
 			}
 		}
@@ -410,12 +410,13 @@ func (st *state) physical(b []byte) {
 		c := cleanBytes(b)
 		remnant := len(c) > 0 && !stampedBytes(c) && st.prevNo == n-1 && contLike(c) && stampedBytes(cleanBytes(st.prev))
 		st.wrap.hold(b, n, keyword, failure, remnant)
+		st.wrap.to = last
 		st.wrap.at = st.human
 		return
 	}
 	st.prev, st.prev2 = st.prev2, st.prev
 	st.prev2No, st.prev2At = st.prevNo, st.prevAt
-	st.prev, st.prevNo, st.prevAt = append(st.prev[:0], b...), n, st.human
+	st.prev, st.prevNo, st.prevAt = append(st.prev[:0], b...), last, st.human
 }
 
 // flush hands the held logical line to logical.

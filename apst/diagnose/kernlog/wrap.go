@@ -442,7 +442,7 @@ func stampedBytes(c []byte) bool {
 		return bytes.HasPrefix(c, []byte("-- "))
 	case isDigit(ch):
 		return len(c) >= 19 && c[4] == '-' && c[7] == '-' && c[13] == ':' ||
-			len(c) >= 8 && c[2] == ':' && c[5] == ':' ||
+			len(c) >= 8 && c[2] == ':' && c[5] == ':' && isDigit(c[6]) && isDigit(c[7]) ||
 			kmsgLike(c) || syslogLike(c) || unixLike(c)
 	}
 	return bytes.HasPrefix(c, []byte("kernel:")) || bytes.HasPrefix(c, []byte("kern ")) || bytes.HasPrefix(c, []byte("kern:")) ||
@@ -497,7 +497,7 @@ func kmsgLike(c []byte) bool {
 	for i < len(c) && i < 4 && isDigit(c[i]) {
 		i++
 	}
-	return i > 0 && i < len(c) && c[i] == ','
+	return i > 0 && i+1 < len(c) && c[i] == ',' && isDigit(c[i+1]) // not "3456, 8 blocks"
 }
 
 // syslogLike reports whether c starts with "<month> <day> hh:mm:ss".

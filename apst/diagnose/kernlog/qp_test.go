@@ -1,0 +1,179 @@
+package kernlog_test
+
+import (
+	"mime/quotedprintable"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
+
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+)
+
+// qpEncode is s as a mail archive that shows messages as stored holds it:
+// quoted-printable (RFC 2045), by the standard library's encoder.
+func qpEncode(s string) string {
+	var b strings.Builder
+	w := quotedprintable.NewWriter(&b)
+	w.Write([]byte(s)) // a strings.Builder takes every write
+	w.Close()
+	return b.String()
+}
+
+// TestQuotedPrintableReadsAsPlain: the canonical failure, in every shape,
+// reads to the same incidents once quoted-printable has broken its long
+// lines and escaped its "=".
+func TestQuotedPrintableReadsAsPlain(t *testing.T) {
+	want, err := kernlog.ReadString(render("dmesg"), kernlog.Options{})
+	require.NoError(t, err)
+	for shape := range shapes {
+		t.Run(shape, func(t *testing.T) {
+			enc := qpEncode(render(shape))
+			require.Contains(t, enc, "=\r\n", "the encoder broke no line")
+			require.Contains(t, enc, "=3D")
+			l, err := kernlog.ReadString(enc, kernlog.Options{})
+			require.NoError(t, err)
+			assert.Equal(t, summarize(want), summarize(l))
+			assert.Empty(t, l.Unread)
+			assert.Equal(t, want.CommandLine, l.CommandLine)
+		})
+	}
+}
+
+// TestQuotedPrintableLines: real lines from mailing list archives that
+// show the message as stored.
+func TestQuotedPrintableLines(t *testing.T) {
+	tests := []struct {
+		name, log string
+		kind      kernlog.Kind
+		raw       string
+		from, to  int
+	}{
+		{
+			// linux-pci, Message-ID <CH2PR19MB4024E04EBD0E4958F0BBB2ACA0809@CH2PR19MB4024.namprd19.prod.outlook.com>:
+			// soft break inside the value, "=" escaped.
+			name: "controller down, escaped and broken in its value",
+			log: "[   47.651842][    C0] random: crng init done\n" +
+				"[   81.448128][   T64] nvme nvme0: controller is down; will reset: CSTS=3D0=\n" +
+				"x3, PCI_STATUS=3D0x2010\n" +
+				"[   81.481139][    T7] nvme 0000:05:00.0: enabling bus mastering\n",
+			kind: kernlog.ControllerDown,
+			raw:  "[   81.448128][   T64] nvme nvme0: controller is down; will reset: CSTS=0x3, PCI_STATUS=0x2010",
+			from: 2, to: 3,
+		},
+		{
+			// linux-acpi, Message-ID <f18bafacbd8316c9623658e2935f8fc3b276af64.camel@web.de>:
+			// Evolution's 75-column soft breaks, no escape in the log.
+			name: "d3cold, broken inside a word",
+			log: "[76621.147515] [    T140] ---[ end trace 0000000000000000 ]---\n" +
+				"[76621.870884] [    T140] pcieport 0000:01:00.0: Unable to change power st=\n" +
+				"ate from D3cold to D0, device inaccessible\n",
+			kind: kernlog.ResumeFailure,
+			raw:  "[76621.870884] [    T140] pcieport 0000:01:00.0: Unable to change power state from D3cold to D0, device inaccessible",
+			from: 2, to: 3,
+		},
+		{
+			// The same message: a soft break before a blank keeps the blank.
+			name: "link down, broken inside a word",
+			log: "[76621.007575] [    T140] pcieport 0000:00:01.1: pciehp: Slot(0): Link Dow=\n" +
+				"n\n" +
+				"[76621.007592] [    T140] pcieport 0000:00:01.1: pciehp: Slot(0): Card not=\n" +
+				" present\n",
+			kind: kernlog.LinkDown,
+			raw:  "[76621.007575] [    T140] pcieport 0000:00:01.1: pciehp: Slot(0): Link Down",
+			from: 1, to: 2,
+		},
+		{
+			// A quoted reply encoded after quoting: the continuation has no
+			// "> > " of its own.
+			name: "quoted, continuation without the quoting",
+			log: "> > [ 3064.944407] nvme nvme5: controller is down; will reset: CSTS=3D0x2=\n" +
+				", PCI_STATUS=3D0x10\n",
+			kind: kernlog.ControllerDown,
+			raw:  "> > [ 3064.944407] nvme nvme5: controller is down; will reset: CSTS=0x2, PCI_STATUS=0x10",
+			from: 1, to: 2,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l, err := kernlog.ReadString(tt.log, kernlog.Options{})
+			require.NoError(t, err)
+			require.Len(t, l.Incidents, 1)
+			e, ok := l.Incidents[0].First(tt.kind)
+			require.True(t, ok, "no %s in %+v", tt.kind, l.Incidents[0].Counts)
+			assert.Equal(t, strings.TrimSpace(strings.TrimLeft(tt.raw, "> ")), e.Raw)
+			assert.Equal(t, tt.from, e.Line)
+			assert.Equal(t, tt.to, max(e.EndLine, e.Line))
+			assert.Empty(t, l.Unread)
+		})
+	}
+}
+
+// TestHardWrapAfterEqualsIsNotQuotedPrintable: a tracker's wrap at 72
+// columns that falls after an "=" is not a soft break: the "=" stays.
+func TestHardWrapAfterEqualsIsNotQuotedPrintable(t *testing.T) {
+	for _, log := range []string{
+		// 72 columns.
+		"[ 1234.567890] nvme nvme0: controller is down; will reset: CSTS=\n0xffffffff, PCI_STATUS=0x10\n",
+		// 80 columns.
+		"Dec  3 10:00:00 thinkpad kernel: nvme nvme0: controller is down; will reset: CSTS=\n0xffffffff, PCI_STATUS=0x10\n",
+	} {
+		l, err := kernlog.ReadString(log, kernlog.Options{})
+		require.NoError(t, err)
+		require.Len(t, l.Incidents, 1, log)
+		e, ok := l.Incidents[0].First(kernlog.ControllerDown)
+		require.True(t, ok, log)
+		assert.Contains(t, e.Raw, "CSTS=", "the = is the message's")
+	}
+}
+
+// TestSoftBreakCandidateBeforeAStampedLine: a line as long as a soft-broken
+// one that ends in "=" keeps it when the next line starts a message of its
+// own.
+func TestSoftBreakCandidateBeforeAStampedLine(t *testing.T) {
+	banner := "[  170.195732] " + strings.Repeat("=", 60)
+	require.Len(t, banner, 75)
+	log := banner + "\n[  170.195743] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10\n"
+	l, err := kernlog.ReadString(log, kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 1)
+	e, ok := l.Incidents[0].First(kernlog.ControllerDown)
+	require.True(t, ok)
+	assert.Equal(t, 2, e.Line)
+	assert.Equal(t, "[  170.195743] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10", e.Raw)
+}
+
+// Invariant: any selection of the failure's lines, in any shape, quoted or
+// not, quoted-printable encoded, reads as the plain dmesg of the same
+// selection.
+func TestRapidQuotedPrintable(t *testing.T) {
+	names := make([]string, 0, len(shapes))
+	for s := range shapes {
+		names = append(names, s)
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		shape := rapid.SampledFrom(names).Draw(t, "shape")
+		quote := rapid.SampledFrom([]string{"", "> ", ">> ", "> > "}).Draw(t, "quote")
+		var plain, shaped strings.Builder
+		for _, l := range failure {
+			if rapid.Bool().Draw(t, "keep") {
+				plain.WriteString(shapes["dmesg"](l.mono, l.msg) + "\n")
+				shaped.WriteString(quote + shapes[shape](l.mono, l.msg) + "\n")
+			}
+		}
+		want, err := kernlog.ReadString(plain.String(), kernlog.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := kernlog.ReadString(qpEncode(shaped.String()), kernlog.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkLog(t, got)
+		if a, b := summarize(want), summarize(got); !equalSummaries(a, b) {
+			t.Fatalf("shape %q quote %q:\nwant %+v\ngot  %+v", shape, quote, a, b)
+		}
+	})
+}
