@@ -3,6 +3,7 @@ package diagnose_test
 import (
 	"encoding/json"
 	"fmt"
+	"mime/quotedprintable"
 	"regexp"
 	"strconv"
 	"strings"
@@ -18,7 +19,8 @@ import (
 
 // repaste is how a log is pasted again: quoted in a reply, at any depth,
 // indented, with CRLF ends, with dmesg -T or dmesg -d times, as dmesg
-// --json (the logs of dmesg's own lines alone), wrapped by a mail client.
+// --json (the logs of dmesg's own lines alone), wrapped by a mail client,
+// stored quoted-printable by a mail archive.
 var repaste = map[string]func(string) string{
 	"quoted":       func(s string) string { return eachLine(s, func(l string) string { return "> " + l }) },
 	"quoted twice": func(s string) string { return eachLine(s, func(l string) string { return "> > " + l }) },
@@ -50,6 +52,22 @@ var repaste = map[string]func(string) string{
 	},
 	"wrapped at 64": func(s string) string {
 		return eachLine(s, func(l string) string { return wrapWords(l, 64) })
+	},
+	// A mail archive that shows the message as stored (RFC 2045), by the
+	// standard library's encoder.
+	"quoted-printable": func(s string) string {
+		var b strings.Builder
+		w := quotedprintable.NewWriter(&b)
+		w.Write([]byte(s)) // a strings.Builder takes every write
+		w.Close()
+		return b.String()
+	},
+	"quoted-printable reply": func(s string) string {
+		var b strings.Builder
+		w := quotedprintable.NewWriter(&b)
+		w.Write([]byte(eachLine(s, func(l string) string { return "> " + l })))
+		w.Close()
+		return b.String()
 	},
 	"quoted, wrapped at 72": func(s string) string {
 		return eachLine(s, func(l string) string { return "> " + strings.ReplaceAll(wrapWords(l, 70), "\n", "\n> ") })

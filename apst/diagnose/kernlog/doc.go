@@ -86,17 +86,21 @@
 //     broken across the lines ("duplicate" + "subnqn") joins them. At most
 //     MaxWrapLines lines and MaxWrapLength bytes make one message.
 //     TestThreadsInEveryShape (in package diagnose) re-pastes every real
-//     thread's log quoted, indented, with CRLF and wrapped at 78, 72, 64,
-//     60, 56 and 48 columns: the same answer and no line unread; narrower
+//     thread's log quoted, indented, with CRLF, wrapped at 78, 72, 64,
+//     60, 56 and 48 columns and quoted-printable: the same answer and no
+//     line unread; narrower
 //     wraps (40 columns) still lose lines of some logs, where a message is
 //     broken in four;
 //   - and as a mail archive stores a quoted-printable message (RFC 2045):
 //     a line that ends in a soft break ("=") goes on on the next line
 //     without a blank ("Unable to change power st=" + "ate from D3cold to
-//     D0, ..."), and "=3D" is an "=" ("CSTS=3D0x3"). Until the log shows
-//     an "=3D", only a line as long as an encoder makes it (73 to 76
-//     characters) whose next line does not start a message of its own is
-//     taken for one; a wrap at 72 or 80 columns after "CSTS=" is not.
+//     D0, ..."), "=3D" is an "=" ("CSTS=3D0x3"), and a line's last "=20"
+//     its blank (format=flowed mail's soft break, once encoded). Until the
+//     log shows an "=3D", only a line as long as an encoder makes it (73
+//     to 76 characters) whose next line does not start a message of its
+//     own is taken for one, and a "=20" only before such a line; a wrap at
+//     72 or 80 columns after "CSTS=" is not, nor "nr_cpus=20" at the end
+//     of the command line.
 //     TestQuotedPrintableReadsAsPlain encodes every shape above with the
 //     standard library's encoder: the same incidents.
 //

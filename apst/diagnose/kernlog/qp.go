@@ -32,6 +32,7 @@ type qp struct {
 	held    []byte // the lines joined so far, as encoded, without their soft breaks
 	from, n int    // the first of them, and how many
 	quote   int    // the length of the first one's quoting ("> > "), which the next ones may repeat
+	hard    bool   // the line held ends in "=20", not in a soft break
 	decoded []byte // scratch for decode
 }
 
@@ -67,6 +68,19 @@ func (q *qp) rest(b []byte) ([]byte, bool) {
 	}
 	c := cleanBytes(b)
 	return b, bytes.IndexByte(b, 0) < 0 && (q.on || len(c) > 0 && (!stampedBytes(c) || bytes.IndexByte(c, ' ') < 0))
+}
+
+// sniff turns decoding on when line b, which Read holds (it may matter),
+// holds the escape only quoted-printable writes in a kernel log, "=3D"
+// (an "="), and returns it decoded. A log stored quoted-printable whose
+// lines were all short enough to have no soft break shows itself so
+// ("CSTS=3D0x1"); only the lines held are looked at, a few in a log.
+func (q *qp) sniff(b []byte) []byte {
+	if q.on || !bytes.Contains(b, []byte("=3D")) {
+		return b
+	}
+	q.on = true
+	return q.decode(b)
 }
 
 // hexDigits are quoted-printable's, upper-case only.
@@ -106,7 +120,16 @@ func (st *state) physical(b []byte) {
 	q := &st.qp
 	n := st.lineNo()
 	if q.n > 0 {
-		if rest, ok := q.rest(b); ok {
+		rest, ok := q.rest(b)
+		switch {
+		case ok && q.hard:
+			// A line that ended in "=20" before the rest of a message
+			// wrapped by format=flowed mail: quoted-printable's hard
+			// break after a blank. It stays a line of its own, its blank
+			// back; b is the next.
+			q.on = true
+			st.releaseQP(q.from)
+		case ok:
 			q.on = true
 			q.n++
 			if q.n < qpMaxJoin && q.softBreak(rest) {
@@ -116,10 +139,10 @@ func (st *state) physical(b []byte) {
 			q.held = append(q.held, rest...)
 			st.releaseQP(n)
 			return
+		default:
+			// Not continued: the "=" was the line's own.
+			st.endQP()
 		}
-		// Not continued: the "=" was the line's own.
-		q.held = append(q.held, '=')
-		st.releaseQP(q.from + q.n - 1)
 	}
 	if q.softBreak(b) {
 		q.held = append(q.held[:0], b[:len(b)-1]...)
@@ -136,20 +159,29 @@ func (st *state) physical(b []byte) {
 		q.from, q.n = n, 1
 		return
 	}
+	if !q.on && bytes.HasSuffix(b, []byte("=20")) {
+		// Quoted-printable's blank at a line's end, or a value ("nr_cpus=20"):
+		// the next line tells.
+		q.held = append(q.held[:0], b...)
+		q.quote, q.from, q.n, q.hard = 0, n, 1, true
+		return
+	}
 	st.line(q.decode(b), n, n)
 }
 
 // releaseQP hands the held soft-broken line, which ends at physical line
 // last, on to line.
 func (st *state) releaseQP(last int) {
-	st.qp.n = 0
+	st.qp.n, st.qp.hard = 0, false
 	st.line(st.qp.decode(st.qp.held), st.qp.from, last)
 }
 
-// endQP releases a soft-broken line held at the end of the log.
+// endQP releases a held line that no next line continued, as it was.
 func (st *state) endQP() {
 	if st.qp.n > 0 {
-		st.qp.held = append(st.qp.held, '=')
+		if !st.qp.hard {
+			st.qp.held = append(st.qp.held, '=')
+		}
 		st.releaseQP(st.qp.from + st.qp.n - 1)
 	}
 }

@@ -111,6 +111,39 @@ func TestQuotedPrintableLines(t *testing.T) {
 	}
 }
 
+// TestQuotedPrintableWithoutSoftBreaks: a log stored quoted-printable
+// whose lines were short enough to keep whole shows itself by its "=3D"
+// alone, or by a "=20" (a blank at a line's end, format=flowed mail's soft
+// break) before the rest of a message; a value that ends in "=20" before a
+// line with a time stamp of its own is a value.
+func TestQuotedPrintableWithoutSoftBreaks(t *testing.T) {
+	tests := []struct {
+		name, log string
+		kind      kernlog.Kind
+		text      string
+	}{
+		{"escape alone", "nvme nvme0: Device not ready; aborting reset, CSTS=3D0x1\n",
+			kernlog.ResetNotReady, "nvme nvme0: Device not ready; aborting reset, CSTS=0x1"},
+		{"flowed and encoded", "Jan  5 06:19:22 atom kernel: [295336.554420] nvme nvme0: controller is down; will reset: CSTS:0xffffffff,=20\nPCI_STATUS=3D0xffff\n",
+			kernlog.ControllerDown, "nvme nvme0: controller is down; will reset: CSTS:0xffffffff, PCI_STATUS=0xffff"},
+		{"a value", "[    0.000000] Kernel command line: root=/dev/nvme0n1p2 nr_cpus=20\n[   81.448128] nvme nvme0: controller is down; will reset: CSTS=0x3, PCI_STATUS=0x10\n",
+			kernlog.ControllerDown, "nvme nvme0: controller is down; will reset: CSTS=0x3, PCI_STATUS=0x10"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l, err := kernlog.ReadString(tt.log, kernlog.Options{})
+			require.NoError(t, err)
+			require.Len(t, l.Incidents, 1)
+			e, ok := l.Incidents[0].First(tt.kind)
+			require.True(t, ok, "no %s in %+v", tt.kind, l.Incidents[0].Counts)
+			assert.Equal(t, tt.text, e.Text)
+			if tt.name == "a value" {
+				assert.Equal(t, "root=/dev/nvme0n1p2 nr_cpus=20", l.CommandLine)
+			}
+		})
+	}
+}
+
 // TestHardWrapAfterEqualsIsNotQuotedPrintable: a tracker's wrap at 72
 // columns that falls after an "=" is not a soft break: the "=" stays.
 func TestHardWrapAfterEqualsIsNotQuotedPrintable(t *testing.T) {

@@ -373,7 +373,7 @@ func (st *state) line(b []byte, from, last int) {
 	}
 	if st.wrap.on {
 		if n == st.wrap.to+1 && st.continues(b) {
-			st.wrap.join(b, last)
+			st.wrap.join(st.qp.sniff(b), last)
 			if st.wrap.full() {
 				st.flush()
 			}
@@ -407,6 +407,7 @@ func (st *state) line(b []byte, from, last int) {
 		}
 	}
 	if keyword || failure || incompleteBytes(b) {
+		b = st.qp.sniff(b)
 		c := cleanBytes(b)
 		remnant := len(c) > 0 && !stampedBytes(c) && st.prevNo == n-1 && contLike(c) && stampedBytes(cleanBytes(st.prev))
 		st.wrap.hold(b, n, keyword, failure, remnant)
@@ -428,7 +429,7 @@ func (st *state) flush() {
 	if !st.wrap.interesting && !st.wrap.failure && !failureLine(st.wrap.buf) {
 		return
 	}
-	st.logical(string(st.wrap.buf), st.wrap.from, st.wrap.to, st.wrap.at)
+	st.logical(string(st.qp.sniff(st.wrap.buf)), st.wrap.from, st.wrap.to, st.wrap.at)
 }
 
 // logical handles one logical line, which passed the filter of physical: a
