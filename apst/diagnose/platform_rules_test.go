@@ -1,6 +1,7 @@
 package diagnose_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -318,5 +319,40 @@ func TestFailuresHoursApartShareNothing(t *testing.T) {
 		for _, e := range c.Evidence {
 			assert.NotContains(t, e.Text, "other NVMe controller", c.Layer)
 		}
+	}
+}
+
+// A kernel that ran in a virtual machine (the hypervisor it detected,
+// arch/x86/kernel/cpu/hypervisor.c's "Hypervisor detected: %s", or the
+// machine's DMI name) sees the hypervisor's drive: its drop-out speaks
+// for the platform beside the kernel's own APST hint, and the test reads
+// the host's log. A Xen PV kernel may be dom0, which drives the machine's
+// own drives, and a bare-metal cloud instance is no virtual machine.
+func TestGuest(t *testing.T) {
+	down := "[ 5000.100000] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff\n" +
+		"[ 5000.100010] nvme nvme0: Does your device have a faulty power saving mode enabled?\n" +
+		"[ 5000.100020] nvme nvme0: Try \"nvme_core.default_ps_max_latency_us=0 pcie_aspm=off pcie_port_pm=off\" and report a bug\n"
+	for _, tc := range []struct {
+		name, head string
+		first      []diagnose.Layer
+	}{
+		{"kvm guest", "[    0.000000] Hypervisor detected: KVM\n", []diagnose.Layer{diagnose.LayerPlatform, diagnose.LayerAPST}},
+		{"qemu machine", "[    0.000000] DMI: QEMU Standard PC (Q35 + ICH9, 2009), BIOS 1.16.3-debian-1.16.3-2 04/01/2014\n", []diagnose.Layer{diagnose.LayerPlatform, diagnose.LayerAPST}},
+		{"ec2 nitro guest", "[    0.000000] DMI: Amazon EC2 m5.large/, BIOS 1.0 10/16/2017\n", []diagnose.Layer{diagnose.LayerPlatform, diagnose.LayerAPST}},
+		{"xen dom0", "[    0.000000] Hypervisor detected: Xen PV\n", []diagnose.Layer{diagnose.LayerAPST, diagnose.LayerASPM}},
+		{"ec2 bare metal", "[    0.000000] DMI: Amazon EC2 i3.metal/Not Specified, BIOS 1.0 10/16/2017\n", []diagnose.Layer{diagnose.LayerAPST, diagnose.LayerASPM}},
+		{"bare hardware", "[    0.000000] Booting paravirtualized kernel on bare hardware\n", []diagnose.Layer{diagnose.LayerAPST, diagnose.LayerASPM}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := diagnoseFailure(t, tc.head+down)
+			assert.ElementsMatch(t, tc.first, d.Undecided, d.Summary)
+			p := d.Cause(diagnose.LayerPlatform)
+			guest := slices.ContainsFunc(p.Evidence, func(l diagnose.Line) bool { return strings.Contains(l.Text, "virtual machine") })
+			assert.Equal(t, tc.first[0] == diagnose.LayerPlatform, guest)
+			if guest {
+				assert.Equal(t, 1, p.Evidence[0].Line)
+				assert.Contains(t, p.Tests[0].Action, "host's kernel log")
+			}
+		})
 	}
 }

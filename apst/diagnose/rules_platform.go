@@ -19,6 +19,9 @@ func platformCause(s *signals) builder {
 	if n := len(s.othersDown); n > 0 {
 		b.proLine(2, logLine(&s.othersDown[0], fmt.Sprintf("%d other NVMe controller(s) went down within minutes of this one: a cause they share (the platform's power, a PCIe switch or backplane, the kernel), since one drive's fault does not take another down", n)))
 	}
+	if s.guest != nil {
+		b.proLine(3, logLine(s.guest, "the kernel ran in a virtual machine ("+s.guest.Text+"): the drive it sees is the hypervisor's, emulated or passed through, and a drop-out there is the host's, the hypervisor's or the passthrough's (vfio, the IOMMU, the host's power management of the slot) at least as often as the drive's; the physical link and its ASPM are the host's, and the guest's APST reaches a passed-through drive only"))
+	}
 	if len(s.polled) > 0 {
 		b.sign(4, logLine(&s.polled[0], fmt.Sprintf("%d command(s) timed out although they had completed: the driver found them by polling, so the interrupt was lost on its way: MSI, an IOMMU or interrupt remapping, a platform quirk (a drive whose own MSI fails reads the same, far less often)", len(s.polled))))
 	}
@@ -111,6 +114,9 @@ func platformCause(s *signals) builder {
 		b.argTest(s, "give the drive the host memory buffer it asks for: raise the host's limit to its minimum", fmt.Sprintf("nvme.max_host_mem_size_mb=%d", mib), fmt.Sprintf("%d MiB of host memory for the drive's mapping table", mib))
 	case s.hmb != nil && !hmbTried:
 		b.argTest(s, "run the drive without a host memory buffer", "nvme.max_host_mem_size_mb=0", "a DRAM-less drive loses its mapping cache: slower random reads")
+	}
+	if s.guest != nil {
+		b.test("read the host's kernel log of the same minutes (on the hypervisor, not in the guest): a failure of the drive itself, its link or its passthrough is there, with its cause", "journalctl -k --since '<the failure's time> - 5 min' --no-pager (on the host)", "free")
 	}
 	b.test("boot the newest stable kernel (or the last one that worked) and the newest BIOS: a regression or a quirk may be fixed there", "uname -r; cat /sys/class/dmi/id/bios_version", "a reboot")
 	if crashed {

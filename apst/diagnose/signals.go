@@ -75,6 +75,8 @@ type signals struct {
 	faults      []kernlog.Event
 	cmdline     string
 	cmdlineLine Line // where the command line came from
+	// guest is the line that says the kernel ran in a virtual machine.
+	guest       *kernlog.Event
 	release     apst.Release
 	releaseText string
 	platform    persist.Platform
@@ -115,6 +117,7 @@ func observe(in *Input) *signals {
 			}
 		}
 		s.context(in.Log)
+		s.guest = guest(in.Log)
 	}
 	switch {
 	case in.Facts.CommandLine.Known():

@@ -100,7 +100,8 @@
 //     to 76 characters) whose next line does not start a message of its
 //     own is taken for one, and a "=20" only before such a line; a wrap at
 //     72 or 80 columns after "CSTS=" is not, nor "nr_cpus=20" at the end
-//     of the command line.
+//     of the command line. A kernel line longer than 80 characters says
+//     the log is no stored mail body: nothing after it is decoded.
 //     TestQuotedPrintableReadsAsPlain encodes every shape above with the
 //     standard library's encoder: the same incidents.
 //
@@ -130,8 +131,11 @@
 // ([DiskGone]: the disk vanished), the "pci function" line that ties a
 // controller to its PCI address, the PCI core's enumeration line that gives
 // an NVMe function's vendor:device ID ([PCIDevice], into Log.DeviceIDs, for
-// the kernel's PCI quirk table), and the kernel release and command line
-// (init/main.c's "Kernel command line:" and x86's earlier "Command line:").
+// the kernel's PCI quirk table), the kernel release and command line
+// (init/main.c's "Kernel command line:" and x86's earlier "Command line:"),
+// and the machine and the hypervisor ([Machine]: "DMI: ..." at boot or a
+// crash dump's "Hardware name: ..."; [Hypervisor]: x86's "Hypervisor
+// detected: KVM"), into Log.Machine and Log.Hypervisor.
 //
 // And the system and platform around a failure: the system going to sleep
 // and coming back ([SuspendEntry], [SuspendExit] with the mode: deep,

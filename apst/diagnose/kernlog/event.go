@@ -77,6 +77,17 @@ const (
 	Boot Kind = "boot"
 	// CommandLine: "Kernel command line: ..." (Text).
 	CommandLine Kind = "command-line"
+	// Machine: the machine the kernel runs on, as its firmware names it:
+	// "DMI: <vendor> <product>, BIOS <version> <date>" at boot (the
+	// dmi_setup line of arch/x86 and arm64) or "Hardware name: ..." in a
+	// crash dump's header (Text holds the name). Not part of any incident.
+	Machine Kind = "machine"
+	// Hypervisor: the hypervisor an x86 kernel found itself running under:
+	// "Hypervisor detected: KVM" (arch/x86/kernel/cpu/hypervisor.c) or
+	// "Booting paravirtualized kernel on KVM" (arch/x86/kernel/paravirt.c;
+	// "on bare hardware" is no event). Text holds the name. Not part of
+	// any incident.
+	Hypervisor Kind = "hypervisor"
 	// SuspendEntry: the system going to sleep: "PM: suspend entry (deep)"
 	// or "(s2idle)", "PM: Preparing system for sleep", "ACPI: PM:
 	// Preparing to enter system sleep state S3", "PM: hibernation entry",

@@ -12,6 +12,7 @@ var keywords = []string{
 	"PM: ", "sleep state", "ASPM", "nobody cared", "Disabling IRQ",
 	"DMAR: [", "IO_PAGE_FAULT", "WARNING: CPU: ", "BUG", "Internal error: Oops", "Oops: ", "protection fault", "RW1C", "Restarting tasks", "OOM killer ",
 	".pcie: link down", ".pci: link down", ".pcie: link up, ", ": Phy link never came up", ": PCIe link training gen1 timeout",
+	"DMI: ", "Hardware name: ", "Hypervisor detected: ", "paravirtualized kernel on ",
 }
 
 // hasKeyword reports whether a message holds one of keywords.
@@ -33,12 +34,14 @@ func interestingBytes(b []byte) bool {
 }
 
 // scanLine finds in a raw line a keyword and a PCI address. It looks for
-// each keyword only at the places of one of its rarer bytes ("nvme" and
-// "Linux version" at each 'v', "AER", "Disabling IRQ", "DMAR: [", "RW1C"
+// each keyword only at the places of one of its rarer bytes ("nvme",
+// "Linux version", "Hypervisor detected: " and "paravirtualized kernel on "
+// at each 'v', "AER", "Disabling IRQ", "DMAR: [", "RW1C"
 // and "Restarting tasks" at each 'R', "BUG", "WARNING: CPU: " and
 // "IO_PAGE_FAULT" at each 'G', "PM: ", "ASPM" and "OOM killer " at each 'M', "power
 // state" at each 'w', and those that end in a colon, a host controller's
-// "1000110000.pcie: link down", "Oops: " and x86's oops header
+// "1000110000.pcie: link down", "Oops: ", "DMI: ", "Hardware name: " and
+// x86's oops header
 // ("general protection fault, ...: 0000 [#1]") among them, and PCI
 // addresses, at the colons): six vectorised IndexByte passes over the line, where a search
 // for each keyword would take a dozen. The lines of
@@ -49,7 +52,8 @@ func interestingBytes(b []byte) bool {
 func scanLine(b []byte) (keyword, pci bool) {
 	if anchored(b, 'v', func(i int) bool {
 		return before(b, i, "n") && at(b, i+1, "me") || before(b, i, "Linux ") && at(b, i, "version ") ||
-			before(b, i, "de") && at(b, i, "vice inaccessible")
+			before(b, i, "de") && at(b, i, "vice inaccessible") ||
+			before(b, i, "Hyper") && at(b, i, "visor detected: ") || before(b, i, "para") && at(b, i, "virtualized kernel on ")
 	}) || anchored(b, 'R', func(i int) bool {
 		return before(b, i, "AE") || before(b, i, "Disabling I") && at(b, i, "RQ") ||
 			before(b, i, "DMA") && at(b, i+1, ": [") || at(b, i, "RW1C") || at(b, i, "Restarting tasks")
@@ -80,13 +84,14 @@ func scanLine(b []byte) (keyword, pci bool) {
 		}
 		switch b[i-1] {
 		case 'e':
-			return before(b, i, "ommand line") && at(b, i+1, " ") || before(b, i, ".pcie") && hostLinkWords(b[i+1:])
+			return before(b, i, "ommand line") && at(b, i+1, " ") || before(b, i, ".pcie") && hostLinkWords(b[i+1:]) ||
+				before(b, i, "Hardware name") && at(b, i+1, " ")
 		case 'i':
 			return before(b, i, ".pci") && hostLinkWords(b[i+1:])
 		case ')':
 			return bytes.Contains(b[max(0, i-12):i], []byte("Slot(")) || bytes.Contains(b[max(0, i-12):i], []byte("slot("))
 		case 'I':
-			return before(b, i, "ACPI") && bytes.Contains(b[i:], []byte("sleep state"))
+			return before(b, i, "ACPI") && bytes.Contains(b[i:], []byte("sleep state")) || before(b, i, "DMI") && at(b, i+1, " ")
 		case 'r':
 			return before(b, i, "Internal error") && at(b, i, ": Oops")
 		case 's':

@@ -30,7 +30,7 @@ func checkLog(t interface {
 			t.Fatalf("incident %s keeps %d events", in.Name(), len(in.Events))
 		}
 		for _, e := range in.Events {
-			if e.Kind == kernlog.Boot || e.Kind == kernlog.CommandLine || e.Kind == kernlog.PCIFunction || e.Kind == kernlog.PCIDevice {
+			if e.Kind == kernlog.Boot || e.Kind == kernlog.CommandLine || e.Kind == kernlog.PCIFunction || e.Kind == kernlog.PCIDevice || e.Kind == kernlog.Machine || e.Kind == kernlog.Hypervisor {
 				t.Fatalf("%s in an incident", e.Kind)
 			}
 			if len(e.Text) > kernlog.MaxTextLength {

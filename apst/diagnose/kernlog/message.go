@@ -112,6 +112,12 @@ func parseKernelMessage(msg string) (Event, bool) {
 		e.Kind, e.Text = CommandLine, clip(strings.TrimSpace(msg[i+len("Kernel command line: "):]))
 		return e, true
 	}
+	for _, m := range machineLines {
+		if v, ok := strings.CutPrefix(msg, m.prefix); ok && v != "" && v != "bare hardware" {
+			e.Kind, e.Text = m.kind, clip(strings.TrimSpace(v))
+			return e, true
+		}
+	}
 	// x86 prints the command line once more, earlier, from setup_arch
 	// (arch/x86/kernel/setup.c: "Command line: %s"); a paste that starts
 	// at the top of dmesg often holds only this one.
@@ -588,4 +594,16 @@ func requesterAddr(port, id string) string {
 		return ""
 	}
 	return fmt.Sprintf("%s:%02x:%02x.%d", dom, v>>8, v>>3&0x1f, v&7)
+}
+
+// machineLines are the lines that name the machine or its hypervisor,
+// by their message's start.
+var machineLines = []struct {
+	prefix string
+	kind   Kind
+}{
+	{"DMI: ", Machine},
+	{"Hardware name: ", Machine},
+	{"Hypervisor detected: ", Hypervisor},
+	{"Booting paravirtualized kernel on ", Hypervisor},
 }

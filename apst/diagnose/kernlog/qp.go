@@ -33,6 +33,7 @@ type qp struct {
 	from, n int    // the first of them, and how many
 	quote   int    // the length of the first one's quoting ("> > "), which the next ones may repeat
 	hard    bool   // the line held ends in "=20", not in a soft break
+	off     bool   // a kernel line was longer than quoted-printable writes: the log is not encoded
 	decoded []byte // scratch for decode
 }
 
@@ -76,7 +77,7 @@ func (q *qp) rest(b []byte) ([]byte, bool) {
 // lines were all short enough to have no soft break shows itself so
 // ("CSTS=3D0x1"); only the lines held are looked at, a few in a log.
 func (q *qp) sniff(b []byte) []byte {
-	if q.on || !bytes.Contains(b, []byte("=3D")) {
+	if q.on || q.off || !bytes.Contains(b, []byte("=3D")) {
 		return b
 	}
 	q.on = true
@@ -119,6 +120,15 @@ func (st *state) physical(b []byte) {
 	}
 	q := &st.qp
 	n := st.lineNo()
+	if q.n == 0 && !q.on && !q.off && len(b) > qpMaxLine+4 && stampedBytes(cleanBytes(b)) {
+		// A kernel line longer than quoted-printable writes (with a
+		// reply's quoting): the log is no stored mail body.
+		q.off = true
+	}
+	if q.off || q.n == 0 && !q.on && (len(b) == 0 || b[len(b)-1] != '=' && b[len(b)-1] != '0') {
+		st.line(b, n, n) // most lines: nothing held, nothing to undo
+		return
+	}
 	if q.n > 0 {
 		rest, ok := q.rest(b)
 		switch {

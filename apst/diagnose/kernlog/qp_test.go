@@ -115,7 +115,8 @@ func TestQuotedPrintableLines(t *testing.T) {
 // whose lines were short enough to keep whole shows itself by its "=3D"
 // alone, or by a "=20" (a blank at a line's end, format=flowed mail's soft
 // break) before the rest of a message; a value that ends in "=20" before a
-// line with a time stamp of its own is a value.
+// line with a time stamp of its own is a value, and so is an escape in a
+// log whose kernel lines are longer than quoted-printable writes.
 func TestQuotedPrintableWithoutSoftBreaks(t *testing.T) {
 	tests := []struct {
 		name, log string
@@ -124,8 +125,10 @@ func TestQuotedPrintableWithoutSoftBreaks(t *testing.T) {
 	}{
 		{"escape alone", "nvme nvme0: Device not ready; aborting reset, CSTS=3D0x1\n",
 			kernlog.ResetNotReady, "nvme nvme0: Device not ready; aborting reset, CSTS=0x1"},
-		{"flowed and encoded", "Jan  5 06:19:22 atom kernel: [295336.554420] nvme nvme0: controller is down; will reset: CSTS:0xffffffff,=20\nPCI_STATUS=3D0xffff\n",
+		{"flowed and encoded", "nvme nvme0: controller is down; will reset: CSTS:0xffffffff,=20\nPCI_STATUS=3D0xffff\n",
 			kernlog.ControllerDown, "nvme nvme0: controller is down; will reset: CSTS:0xffffffff, PCI_STATUS=0xffff"},
+		{"not encoded", "[   81.448128] nvme nvme0: controller is down; will reset: CSTS=0x3, PCI_STATUS=0x10 (CSTS=3D)\n",
+			kernlog.ControllerDown, "nvme nvme0: controller is down; will reset: CSTS=0x3, PCI_STATUS=0x10 (CSTS=3D)"},
 		{"a value", "[    0.000000] Kernel command line: root=/dev/nvme0n1p2 nr_cpus=20\n[   81.448128] nvme nvme0: controller is down; will reset: CSTS=0x3, PCI_STATUS=0x10\n",
 			kernlog.ControllerDown, "nvme nvme0: controller is down; will reset: CSTS=0x3, PCI_STATUS=0x10"},
 	}

@@ -88,6 +88,10 @@ type Log struct {
 	// empty when the log does not have them.
 	Release     string
 	CommandLine string
+	// Machine and Hypervisor are the last boot's Machine and Hypervisor
+	// events (the machine as its firmware names it, the hypervisor the
+	// kernel ran under), nil when the log does not have them.
+	Machine, Hypervisor *Event
 	// Boots is the number of "Linux version" lines.
 	Boots int
 	// Lines is the number of lines read; LongLines those longer than
@@ -393,15 +397,15 @@ func (st *state) line(b []byte, from, last int) {
 				// The line before, which holds no keyword, was the start
 				// of this message: "Buffer I/O error on dev" + "nvme0n1,
 				// logical block ...".
-				st.wrap.hold(st.prev, st.prevNo, false, false, false)
+				st.wrap.hold(st.qp.sniff(st.prev), st.prevNo, false, false, false)
 				st.wrap.at = st.prevAt
-				st.wrap.join(b, last)
+				st.wrap.join(st.qp.sniff(b), last)
 				return
 			case st.prev2No == n-2 && st.completes2(c):
-				st.wrap.hold(st.prev2, st.prev2No, false, false, false)
+				st.wrap.hold(st.qp.sniff(st.prev2), st.prev2No, false, false, false)
 				st.wrap.at = st.prev2At
-				st.wrap.join(st.prev, st.prevNo)
-				st.wrap.join(b, last)
+				st.wrap.join(st.qp.sniff(st.prev), st.prevNo)
+				st.wrap.join(st.qp.sniff(b), last)
 				return
 			}
 		}
@@ -429,7 +433,7 @@ func (st *state) flush() {
 	if !st.wrap.interesting && !st.wrap.failure && !failureLine(st.wrap.buf) {
 		return
 	}
-	st.logical(string(st.qp.sniff(st.wrap.buf)), st.wrap.from, st.wrap.to, st.wrap.at)
+	st.logical(string(st.wrap.buf), st.wrap.from, st.wrap.to, st.wrap.at)
 }
 
 // logical handles one logical line, which passed the filter of physical: a
@@ -525,13 +529,22 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 		}
 		st.fresh = false
 		st.log.Boots++
-		st.log.Release, st.log.CommandLine = e.Text, ""
+		st.log.Release, st.log.CommandLine, st.log.Machine, st.log.Hypervisor = e.Text, "", nil, nil
 		st.last = Timestamp{}
 		clear(st.open)
 		st.links.newBoot()
 		return
 	case CommandLine:
 		st.log.CommandLine = e.Text
+		return
+	case Machine, Hypervisor:
+		// A copy: &e would put every line's event on the heap.
+		m := e
+		if e.Kind == Machine {
+			st.log.Machine = &m
+		} else {
+			st.log.Hypervisor = &m
+		}
 		return
 	case PCIDevice:
 		if _, known := st.log.DeviceIDs[e.PCI]; known || len(st.log.DeviceIDs) < MaxAddresses {
