@@ -356,3 +356,21 @@ func TestGuest(t *testing.T) {
 		})
 	}
 }
+
+// A drive behind Intel VMD (its PCI domain is one vmd.c numbers from
+// 0x10000) gets a note of the layer between it and the host, which no
+// score weighs; a drive in domain 0000 gets none.
+func TestBehindVMD(t *testing.T) {
+	for _, tc := range []struct {
+		addr string
+		vmd  bool
+	}{{"10000:e1:00.0", true}, {"0000:01:00.0", false}, {"0001:01:00.0", false}} {
+		t.Run(tc.addr, func(t *testing.T) {
+			d := diagnoseFailure(t, "[  100.000000] nvme nvme0: pci function "+tc.addr+"\n"+
+				"[  200.000000] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff\n")
+			vmd := slices.ContainsFunc(d.Notes, func(n string) bool { return strings.Contains(n, "Intel VMD") })
+			assert.Equal(t, tc.vmd, vmd, "%q", d.Notes)
+			assert.Equal(t, []diagnose.Layer{diagnose.LayerAPST, diagnose.LayerASPM}, d.Undecided, "the note weighs nothing")
+		})
+	}
+}

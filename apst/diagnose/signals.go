@@ -186,6 +186,9 @@ func observe(in *Input) *signals {
 	if s.ctrl == "" && s.inc != nil && in.Log != nil && in.Facts.Controller == "" && !namesNVMe(in.Log) {
 		s.notes = append(s.notes, "the log names no NVMe controller, disk or function: the failure of "+cmp.Or(s.dev, "a device it does not name")+" is taken to be the drive's (or its link's); a log with the nvme driver's lines would say whose it is")
 	}
+	if s.inc != nil && behindVMD(s.dev) {
+		s.notes = append(s.notes, "the drive at "+s.dev+" sits behind Intel VMD (a PCI domain of 10000 and up): its interrupts and its link's power management go through the vmd driver, and firmware set to AHCI instead of RAID or Intel RST takes that layer out (the drive then shows in domain 0000); a test worth a reboot when the failures stay")
+	}
 	if n := skipped(in.Log); n != "" && s.inc != nil {
 		s.notes = append(s.notes, n+": the diagnosis rests on the other lines")
 	}
