@@ -166,11 +166,13 @@ func (s score) String() string {
 
 // heldOutFloor is the held-out score the diagnosis keeps (right answers
 // of the held-out half, in percent); a change that loses a thread fails.
-// It is the score last measured (30 of 43 on 4 December 2026; 27 of 40,
+// It is the score last measured (30 of 44 on 4 December 2026, after a
+// thread collected blind fell in the held-out half and was missed; 30 of
+// 43 before it, 27 of 40,
 // 24 of 37, 23 of 37, 22 of 35, 21 of 34, 20 of 33, 20 of 32 and 17 of 28
 // before: the floor follows the score, not the other way round).
 // docs/diagnose.md gives the figures and the method.
-const heldOutFloor = 69
+const heldOutFloor = 68
 
 // TestRealThreads scores the diagnosis on the real threads: the first
 // cause (or the undecided pair) against the layer of the thread's
