@@ -169,9 +169,9 @@ func (st *state) physical(b []byte) {
 		q.from, q.n = n, 1
 		return
 	}
-	if !q.on && bytes.HasSuffix(b, []byte("=20")) {
+	if !q.on && len(b) <= qpMaxLine && bytes.HasSuffix(b, []byte("=20")) {
 		// Quoted-printable's blank at a line's end, or a value ("nr_cpus=20"):
-		// the next line tells.
+		// the next line tells. (No encoder writes a longer line.)
 		q.held = append(q.held[:0], b...)
 		q.quote, q.from, q.n, q.hard = 0, n, 1, true
 		return

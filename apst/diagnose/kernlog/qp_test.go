@@ -129,6 +129,8 @@ func TestQuotedPrintableWithoutSoftBreaks(t *testing.T) {
 			kernlog.ControllerDown, "nvme nvme0: controller is down; will reset: CSTS:0xffffffff, PCI_STATUS=0xffff"},
 		{"not encoded", "[   81.448128] nvme nvme0: controller is down; will reset: CSTS=0x3, PCI_STATUS=0x10 (CSTS=3D)\n",
 			kernlog.ControllerDown, "nvme nvme0: controller is down; will reset: CSTS=0x3, PCI_STATUS=0x10 (CSTS=3D)"},
+		{"a long value line", "Kernel command line: BOOT_IMAGE=/boot/vmlinuz-6.8.0-45-generic root=/dev/nvme0n1p2 maxcpus=20\nquiet splash\nnvme nvme0: controller is down; will reset: CSTS=0x3, PCI_STATUS=0x10\n",
+			kernlog.ControllerDown, "nvme nvme0: controller is down; will reset: CSTS=0x3, PCI_STATUS=0x10"},
 		{"a value", "[    0.000000] Kernel command line: root=/dev/nvme0n1p2 nr_cpus=20\n[   81.448128] nvme nvme0: controller is down; will reset: CSTS=0x3, PCI_STATUS=0x10\n",
 			kernlog.ControllerDown, "nvme nvme0: controller is down; will reset: CSTS=0x3, PCI_STATUS=0x10"},
 	}
@@ -142,6 +144,9 @@ func TestQuotedPrintableWithoutSoftBreaks(t *testing.T) {
 			assert.Equal(t, tt.text, e.Text)
 			if tt.name == "a value" {
 				assert.Equal(t, "root=/dev/nvme0n1p2 nr_cpus=20", l.CommandLine)
+			}
+			if tt.name == "a long value line" {
+				assert.Contains(t, l.CommandLine, "maxcpus=20")
 			}
 		})
 	}
