@@ -21,9 +21,10 @@ func TestMachineAndHypervisor(t *testing.T) {
 		{"kvm guest boot",
 			"[    0.000000] Linux version 6.8.0-45-generic (buildd@lcy02-amd64-075) #45-Ubuntu SMP\n" +
 				"[    0.000000] DMI: QEMU Standard PC (Q35 + ICH9, 2009), BIOS 1.16.3-debian-1.16.3-2 04/01/2014\n" +
+				"[    0.000000] DMI: Memory slots populated: 1/1\n" +
 				"[    0.000000] Hypervisor detected: KVM\n" +
 				"[    0.012345] Booting paravirtualized kernel on KVM\n",
-			"QEMU Standard PC (Q35 + ICH9, 2009), BIOS 1.16.3-debian-1.16.3-2 04/01/2014", "KVM", 2, 4},
+			"QEMU Standard PC (Q35 + ICH9, 2009), BIOS 1.16.3-debian-1.16.3-2 04/01/2014", "KVM", 2, 5},
 		{"crash dump header",
 			"[ 1234.567890] Hardware name: Xen HVM domU, BIOS 4.11.amazon 08/24/2006\n",
 			"Xen HVM domU, BIOS 4.11.amazon 08/24/2006", "", 1, 0},

@@ -113,7 +113,11 @@ func parseKernelMessage(msg string) (Event, bool) {
 		return e, true
 	}
 	for _, m := range machineLines {
-		if v, ok := strings.CutPrefix(msg, m.prefix); ok && v != "" && v != "bare hardware" {
+		if v, ok := strings.CutPrefix(msg, m.prefix); ok && v != "" && v != "bare hardware" &&
+			// DMI's other lines: "DMI: Memory slots populated: 2/2"
+			// (drivers/firmware/dmi_scan.c, newer kernels), "DMI: not
+			// present or invalid.".
+			!strings.HasPrefix(v, "Memory slots populated") && !strings.HasPrefix(v, "not present") {
 			e.Kind, e.Text = m.kind, clip(strings.TrimSpace(v))
 			return e, true
 		}
