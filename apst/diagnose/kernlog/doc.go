@@ -95,8 +95,9 @@
 //     a line that ends in a soft break ("=") goes on on the next line
 //     without a blank ("Unable to change power st=" + "ate from D3cold to
 //     D0, ..."), "=3D" is an "=" ("CSTS=3D0x3"), and a line's last "=20"
-//     its blank (format=flowed mail's soft break, once encoded). Until the
-//     log shows an "=3D", only a line as long as an encoder makes it (73
+//     its blank (format=flowed mail's soft break, once encoded). A raw
+//     mail's "Content-Transfer-Encoding: quoted-printable" header says so
+//     at once; until then, and until the log shows an "=3D", only a line as long as an encoder makes it (73
 //     to 76 characters) whose next line does not start a message of its
 //     own is taken for one, and a "=20" only before such a line; a wrap at
 //     72 or 80 columns after "CSTS=" is not, nor "nr_cpus=20" at the end

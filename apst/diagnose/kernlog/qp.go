@@ -37,6 +37,9 @@ type qp struct {
 	decoded []byte // scratch for decode
 }
 
+// qpHeader is the header of a mail whose body is quoted-printable.
+const qpHeader = "Content-Transfer-Encoding: quoted-printable"
+
 // qpMaxJoin bounds the physical lines one soft-broken line is made of.
 const qpMaxJoin = 64
 
@@ -124,6 +127,11 @@ func (st *state) physical(b []byte) {
 		// A kernel line longer than quoted-printable writes (with a
 		// reply's quoting): the log is no stored mail body.
 		q.off = true
+	}
+	if !q.on && len(b) == len(qpHeader) && (b[0] == 'C' || b[0] == 'c') && strings.EqualFold(string(b), qpHeader) {
+		// A raw mail's header says so (an archive's "raw" view, an mbox).
+		q.on, q.off = true, false
+		return
 	}
 	if q.off || q.n == 0 && !q.on && (len(b) == 0 || b[len(b)-1] != '=' && b[len(b)-1] != '0') {
 		st.line(b, n, n) // most lines: nothing held, nothing to undo

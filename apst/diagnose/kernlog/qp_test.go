@@ -129,6 +129,10 @@ func TestQuotedPrintableWithoutSoftBreaks(t *testing.T) {
 			kernlog.ControllerDown, "nvme nvme0: controller is down; will reset: CSTS:0xffffffff, PCI_STATUS=0xffff"},
 		{"not encoded", "[   81.448128] nvme nvme0: controller is down; will reset: CSTS=0x3, PCI_STATUS=0x10 (CSTS=3D)\n",
 			kernlog.ControllerDown, "nvme nvme0: controller is down; will reset: CSTS=0x3, PCI_STATUS=0x10 (CSTS=3D)"},
+		{"a raw mail", "From: someone@example.org\nContent-Type: text/plain; charset=\"UTF-8\"\nContent-Transfer-Encoding: quoted-printable\n\n" +
+			"[   81.448128][   T64] nvme nvme0: I/O 5 QID 0 timeout, reset controller=20\n" +
+			"[   81.481139][   T64] nvme nvme0: Device not ready; aborting reset, CSTS=3D0x1\n",
+			kernlog.AdminTimeout, "nvme nvme0: I/O 5 QID 0 timeout, reset controller"},
 		{"a long value line", "Kernel command line: BOOT_IMAGE=/boot/vmlinuz-6.8.0-45-generic root=/dev/nvme0n1p2 maxcpus=20\nquiet splash\nnvme nvme0: controller is down; will reset: CSTS=0x3, PCI_STATUS=0x10\n",
 			kernlog.ControllerDown, "nvme nvme0: controller is down; will reset: CSTS=0x3, PCI_STATUS=0x10"},
 		{"a value", "[    0.000000] Kernel command line: root=/dev/nvme0n1p2 nr_cpus=20\n[   81.448128] nvme nvme0: controller is down; will reset: CSTS=0x3, PCI_STATUS=0x10\n",
