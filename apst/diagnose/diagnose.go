@@ -190,19 +190,22 @@ func noFailure(s *signals, d *Diagnosis) string {
 			return fmt.Sprintf("no failure of a named device seen in the kernel log: line %d reports a failure without the device's name before it; paste the lines as the system wrote them (journalctl -k -b -1 --no-pager, or dmesg), with their device names", e.Line)
 		}
 	}
-	if e := refusedAPST(s.in.Log); e != nil {
+	if e := refusedAPST(s.in.Log); e != nil && e.Errno > 0 {
 		return fmt.Sprintf("no failure seen in the kernel log%s; line %d: the drive refused the kernel's APST table (NVMe status 0x%x), a refusal the kernel logs and goes on from: the table was not in force, only what the drive's firmware enables by itself", who, e.Line, e.Errno)
+	} else if e != nil {
+		return fmt.Sprintf("no failure seen in the kernel log%s; line %d: the kernel could not program APST, and the line gives no result (a drive that refused the table, which the kernel goes on from, or one that did not answer, which more lines would show): the table was not in force; paste the line whole", who, e.Line)
 	}
 	return "no failure seen in the kernel log" + who
 }
 
-// refusedAPST is the first line of l where the drive refused the kernel's
-// APST table with an NVMe status ("failed to set APST feature (2)"), or
+// refusedAPST is the first line of l where the kernel could not program
+// APST and the drive answered ("failed to set APST feature (2)", an NVMe
+// status), or the line gives no result ("failed to set APST feature"), or
 // nil.
 func refusedAPST(l *kernlog.Log) *kernlog.Event {
 	for i := range l.Incidents {
 		for j := range l.Incidents[i].Events {
-			if e := &l.Incidents[i].Events[j]; e.Kind == kernlog.APSTFailed && e.Errno > 0 {
+			if e := &l.Incidents[i].Events[j]; e.Kind == kernlog.APSTFailed && e.Errno >= 0 {
 				return e
 			}
 		}

@@ -30,6 +30,18 @@ func parseHMB(e *Event, _, body string) bool {
 // controller, a namespace or an NVMe function and holds a failure word, so
 // that such a line is an event (DriverError) rather than dropped.
 func driverError(e *Event, body string) bool {
+	if v, ok := strings.CutPrefix(body, "could not set timestamp ("); ok && nvmeLine(e) {
+		// nvme-core's Set Features Timestamp at every start and reset
+		// (nvme_configure_timestamp): an errno is a controller that did
+		// not answer, an NVMe status a drive without the feature (no
+		// failure).
+		n, err := strconv.Atoi(strings.TrimSuffix(v, ")"))
+		if err != nil || n >= 0 || n < -4095 {
+			return false
+		}
+		e.Kind, e.Errno = DriverError, n
+		return true
+	}
 	if !nvmeLine(e) || !failureWord(body) || benign(body) || aerDetail(body) {
 		return false
 	}

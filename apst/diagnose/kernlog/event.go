@@ -35,7 +35,8 @@ const (
 	// ResetFailure: "Disabling device after reset failure: -19" (Errno).
 	ResetFailure Kind = "reset-failure"
 	// APSTFailed: "failed to set APST feature (-19)" (Errno; a positive
-	// value is an NVMe status).
+	// value is an NVMe status, zero a line that gives none, as a paste cut
+	// short does).
 	APSTFailed Kind = "apst-failed"
 	// ResumeFailure: "Unable to change power state from D3cold to D0,
 	// device inaccessible", or the older PCI core's "can't change power

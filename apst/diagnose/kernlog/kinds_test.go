@@ -167,6 +167,13 @@ func TestDriverKinds(t *testing.T) {
 			kernlog.Event{Kind: kernlog.DriverError, Controller: "nvme0", Status: 0x2002}},
 		{"core.c's format", "[   13.239627] nvme nvme0: Identify Descriptors failed (-4)",
 			kernlog.Event{Kind: kernlog.DriverError, Controller: "nvme0", Errno: -4}},
+		// nvme_configure_timestamp's warning (core.c) with an errno: the
+		// controller did not answer at a start or a reset.
+		{"core.c's format", "[  212.003456] nvme nvme0: could not set timestamp (-19)",
+			kernlog.Event{Kind: kernlog.DriverError, Controller: "nvme0", Errno: -19}},
+		// The APST line without its result, as a user posted it.
+		{"https://github.com/systemd/systemd/issues/23738", "[    0.855046] nvme nvme0: failed to set APST feature",
+			kernlog.Event{Kind: kernlog.APSTFailed, Controller: "nvme0"}},
 		// AER's note that no device had the error logged (aer.c, 6.8 to
 		// 6.9, the shape its commit gives), after the line that carries
 		// the severity.

@@ -233,11 +233,12 @@ func parseController(e *Event, _, body string) bool {
 		}
 		e.Kind, e.Errno = ResetFailure, atoi(m[1])
 	case strings.HasPrefix(body, "failed to set APST feature"):
-		m := re().reAPST.FindStringSubmatch(body)
-		if m == nil {
+		e.Kind = APSTFailed
+		if m := re().reAPST.FindStringSubmatch(body); m != nil {
+			e.Errno = atoi(m[1])
+		} else if strings.TrimRight(body, " .") != "failed to set APST feature" {
 			return false
 		}
-		e.Kind, e.Errno = APSTFailed, atoi(m[1])
 	case strings.HasPrefix(body, "resetting controller due to persistent internal error"):
 		// The drive raised an asynchronous event, Error / Persistent
 		// Internal Error, and nvme-core resets it (core.c,
