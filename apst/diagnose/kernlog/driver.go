@@ -42,6 +42,17 @@ func driverError(e *Event, body string) bool {
 		e.Kind, e.Errno = DriverError, n
 		return true
 	}
+	if v, ok := strings.CutPrefix(body, "Could not set queue count ("); ok && nvmeLine(e) {
+		// nvme_set_queue_count (core.c): a controller that answered Set
+		// Features Number of Queues with an NVMe status, as a degraded
+		// one does; the kernel goes on with its admin queue alone.
+		n, err := strconv.Atoi(strings.TrimSuffix(v, ")"))
+		if err != nil || n <= 0 || n > 0xffff {
+			return false
+		}
+		e.Kind, e.Status = DriverError, n
+		return true
+	}
 	if !nvmeLine(e) || !failureWord(body) || benign(body) || aerDetail(body) {
 		return false
 	}

@@ -171,6 +171,10 @@ func TestDriverKinds(t *testing.T) {
 		// controller did not answer at a start or a reset.
 		{"core.c's format", "[  212.003456] nvme nvme0: could not set timestamp (-19)",
 			kernlog.Event{Kind: kernlog.DriverError, Controller: "nvme0", Errno: -19}},
+		// nvme_set_queue_count's error (core.c): a degraded controller
+		// that answered Set Features Number of Queues with a status.
+		{"core.c's format", "[    3.104512] nvme nvme0: Could not set queue count (16386)",
+			kernlog.Event{Kind: kernlog.DriverError, Controller: "nvme0", Status: 16386}},
 		// The APST line without its result, as a user posted it.
 		{"https://github.com/systemd/systemd/issues/23738", "[    0.855046] nvme nvme0: failed to set APST feature",
 			kernlog.Event{Kind: kernlog.APSTFailed, Controller: "nvme0"}},
