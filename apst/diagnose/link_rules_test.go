@@ -1,6 +1,7 @@
 package diagnose_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -90,4 +91,18 @@ func TestOneCorrectedReport(t *testing.T) {
 		"  nvme 0006:01:00.0:    [ 0] RxErr\n")
 	assert.Contains(t, d.Summary, "The log has no drop-out: only corrected errors")
 	assert.Contains(t, append(d.Undecided, d.Causes[0].Layer), diagnose.LayerASPM, d.Summary)
+}
+
+// A failure only the PCIe port driver's lines name (a root port's own
+// uncorrected error, https://github.com/minisforum-docs/MS-02-Ultra/issues/10)
+// is a port's: the answer does not call it the drive; a function nvme
+// names is the drive.
+func TestPortIsNotTheDrive(t *testing.T) {
+	port := "Sep 22 09:59:09 pve kernel: pcieport 0000:80:1b.4: AER: Uncorrectable (Non-Fatal) error message received from 0000:80:1b.4\n" +
+		"Sep 22 09:59:09 pve kernel: pcieport 0000:80:1b.4: PCIe Bus Error: severity=Uncorrectable (Non-Fatal), type=Transaction Layer, (Receiver ID)\n" +
+		"Sep 22 09:59:09 pve kernel: pcieport 0000:80:1b.4:   device [8086:7f44] error status/mask=00200000/00000000\n"
+	d := diagnoseFailure(t, port)
+	assert.True(t, strings.HasPrefix(d.Summary, "the PCIe port at 0000:80:1b.4: "), d.Summary)
+	d = diagnoseFailure(t, "[  100.0] nvme 0000:01:00.0: Unable to change power state from D3cold to D0, device inaccessible\n")
+	assert.True(t, strings.HasPrefix(d.Summary, "the drive at 0000:01:00.0: "), d.Summary)
 }

@@ -1031,10 +1031,34 @@ func (s *signals) who() string {
 	switch {
 	case s.ctrl != "":
 		return s.ctrl
+	case s.dev != "" && s.portOnly():
+		return "the PCIe port at " + s.dev
 	case s.dev != "":
 		return "the drive at " + s.dev
 	}
 	return "the drive"
+}
+
+// portOnly reports whether every line of the incident that names its
+// function is the PCIe port driver's: the function is a port (a root or
+// switch port, a Thunderbolt bridge), and the drive is behind it, so it
+// is not called the drive.
+func (s *signals) portOnly() bool {
+	if s.inc == nil {
+		return false
+	}
+	port := false
+	for i := range s.inc.Events {
+		e := &s.inc.Events[i]
+		if e.PCI != s.dev && e.Device != s.dev {
+			continue
+		}
+		if e.Driver != "pcieport" {
+			return false
+		}
+		port = true
+	}
+	return port
 }
 
 // Subject returns the controller Diagnose diagnoses in log l when the
