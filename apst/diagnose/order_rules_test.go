@@ -67,6 +67,18 @@ func TestResetNotReady(t *testing.T) {
 			firmware: "kept reporting itself ready when the reset disabled it",
 		},
 		{
+			// The line before the CSTS value was added, after timeouts
+			// (linux-kernel, Message-ID 20190822172856.GA15785@localhost.localdomain):
+			// nvme_wait_ready gave up with the controller on the bus and
+			// RDY still set.
+			name: "ready bit stuck, the old line",
+			log: "[  201.657527] nvme nvme0: I/O 128 QID 2 timeout, reset controller\n" +
+				"[  232.372876] nvme nvme0: I/O 8 QID 0 timeout, reset controller\n" +
+				"[  323.643688] nvme nvme0: Device not ready; aborting reset\n",
+			first: []diagnose.Layer{diagnose.LayerAPST, diagnose.LayerFirmware}, apst: true,
+			firmware: "kept reporting itself ready when the reset disabled it",
+		},
+		{
 			name:  "fatal status during the disable",
 			log:   "[  100.000000] nvme nvme0: Device not ready; aborting reset, CSTS=0x3\n",
 			apst:  false,

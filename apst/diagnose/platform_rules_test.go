@@ -93,7 +93,9 @@ func TestPlatformSigns(t *testing.T) {
 		},
 		{
 			// https://github.com/linux-nvme/nvme-cli/issues/151: two drives
-			// gone within three minutes of each other share a cause.
+			// gone within three minutes of each other share a cause; each
+			// reset gave up with RDY still set (the old line without CSTS),
+			// as a drive stuck in a power state does, so APST stays in.
 			name: "two controllers down within minutes",
 			log: "[11457.533097] nvme nvme2: I/O 0 QID 0 timeout, reset controller\n" +
 				"[11483.115530] nvme nvme2: Device not ready; aborting reset\n" +
@@ -101,7 +103,7 @@ func TestPlatformSigns(t *testing.T) {
 				"[11626.482776] nvme nvme3: I/O 0 QID 0 timeout, reset controller\n" +
 				"[11652.065242] nvme nvme3: Device not ready; aborting reset\n" +
 				"[11677.647717] nvme nvme3: Removing after probe failure status: -19\n",
-			first: []diagnose.Layer{diagnose.LayerPlatform}, evidence: "nvme nvme2: I/O 0 QID 0 timeout",
+			first: []diagnose.Layer{diagnose.LayerPlatform, diagnose.LayerAPST}, evidence: "nvme nvme2: I/O 0 QID 0 timeout",
 		},
 		{
 			// A tuning thread (testdata/threads/gh-solidrun-65-lx2160a-m2-rxerr.log):

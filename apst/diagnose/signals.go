@@ -948,10 +948,16 @@ func (s *signals) mmioDead() bool {
 // CSTS=0x1": nvme_wait_ready in drivers/nvme/host/core.c waits for RDY=0
 // when it disables, for RDY=1 when it enables, "initialisation"), with no
 // fatal status: a controller that answers reads but no longer acts.
+// Kernels before the CSTS value was added to the line printed "Device not
+// ready; aborting reset" alone; nvme_wait_ready returns -ENODEV without
+// it when CSTS reads all ones, so that line too is a controller on the bus
+// whose RDY stayed set (its fatal status unknown).
 func (s *signals) hungReady() bool {
 	r := s.reset
-	return r != nil && r.Kind == kernlog.ResetNotReady && r.HasCSTS && r.CSTS != 0xffffffff &&
-		r.CSTS&3 == 1 && strings.Contains(r.Text, "aborting reset")
+	if r == nil || r.Kind != kernlog.ResetNotReady || !strings.Contains(r.Text, "aborting reset") {
+		return false
+	}
+	return !r.HasCSTS || r.CSTS != 0xffffffff && r.CSTS&3 == 1
 }
 
 // resetENODEV returns the reset (or the Set Features APST after a
