@@ -951,7 +951,8 @@ func (s *signals) mmioDead() bool {
 // Kernels before the CSTS value was added to the line printed "Device not
 // ready; aborting reset" alone; nvme_wait_ready returns -ENODEV without
 // it when CSTS reads all ones, so that line too is a controller on the bus
-// whose RDY stayed set (its fatal status unknown).
+// whose RDY stayed set (its fatal status unknown; the oldest drivers did
+// not check for all ones, where it may also be a device gone).
 func (s *signals) hungReady() bool {
 	r := s.reset
 	if r == nil || r.Kind != kernlog.ResetNotReady || !strings.Contains(r.Text, "aborting reset") {
