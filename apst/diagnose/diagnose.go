@@ -190,12 +190,36 @@ func noFailure(s *signals, d *Diagnosis) string {
 			return fmt.Sprintf("no failure of a named device seen in the kernel log: line %d reports a failure without the device's name before it; paste the lines as the system wrote them (journalctl -k -b -1 --no-pager, or dmesg), with their device names", e.Line)
 		}
 	}
+	if e := resetOnly(s.in.Log); e != nil {
+		return fmt.Sprintf("no failure seen in the kernel log%s; line %d: the controller was reset, and the commands it held were aborted by the host, as a reset does: nothing in the log says why it reset or that the drive failed (a reset asked for by a user or a tool, nvme reset, reads so)", who, e.Line)
+	}
 	if e := refusedAPST(s.in.Log); e != nil && e.Errno > 0 {
 		return fmt.Sprintf("no failure seen in the kernel log%s; line %d: the drive refused the kernel's APST table (NVMe status 0x%x), a refusal the kernel logs and goes on from: the table was not in force, only what the drive's firmware enables by itself", who, e.Line, e.Errno)
 	} else if e != nil {
 		return fmt.Sprintf("no failure seen in the kernel log%s; line %d: the kernel could not program APST, and the line gives no result (a drive that refused the table, which the kernel goes on from, or one that did not answer, which more lines would show): the table was not in force; paste the line whole", who, e.Line)
 	}
 	return "no failure seen in the kernel log" + who
+}
+
+// resetOnly is the first reset line of l when every other event of its
+// incidents is a command the host aborted (the Async Event requests a
+// reset cancels), or nil.
+func resetOnly(l *kernlog.Log) *kernlog.Event {
+	var reset *kernlog.Event
+	for i := range l.Incidents {
+		for j := range l.Incidents[i].Events {
+			switch e := &l.Incidents[i].Events[j]; {
+			case e.Kind == kernlog.Reset:
+				if reset == nil {
+					reset = e
+				}
+			case e.Kind == kernlog.DriverError && hostAborted(e):
+			default:
+				return nil
+			}
+		}
+	}
+	return reset
 }
 
 // refusedAPST is the first line of l where the kernel could not program

@@ -183,6 +183,14 @@ func TestFailuresOfOtherDevices(t *testing.T) {
 		{name: "the APST line without its result (https://github.com/systemd/systemd/issues/23738)",
 			log:     "[    0.855046] nvme nvme0: failed to set APST feature\n",
 			summary: "no failure seen in the kernel log; line 1: the kernel could not program APST, and the line gives no result"},
+		{name: "a reset and the Async Event requests it aborted (https://github.com/linux-nvme/nvme-cli/issues/2846)",
+			log: "Jun 17 08:41:25 sm-1125hs-502 kernel: nvme nvme1: resetting controller\n" +
+				"Jun 17 08:41:25 sm-1125hs-502 kernel: nvme_log_error: 337 callbacks suppressed\n" +
+				"Jun 17 08:41:25 sm-1125hs-502 kernel: nvme1: Async Event(0xc), Host Aborted Command (sct 0x3 / sc 0x71)\n" +
+				"Jun 17 08:41:25 sm-1125hs-502 kernel: nvme1: Async Event(0xc), Host Aborted Command (sct 0x3 / sc 0x71)\n",
+			summary: "no failure seen in the kernel log; line 1: the controller was reset, and the commands it held were aborted by the host"},
+		{name: "an admin command the drive failed", failure: true,
+			log: "Jun 17 08:41:25 sm-1125hs-502 kernel: nvme1: Get Features(0xa), Internal Error (sct 0x0 / sc 0x6)\n"},
 		{name: "the drive passed through to a guest", failure: true,
 			log: "[586739.361003] vfio-pci 0000:01:00.0: Unable to change power state from D3cold to D0, device inaccessible\n"},
 		{name: "the port above the drive", failure: true,

@@ -261,8 +261,18 @@ func severity(in *kernlog.Incident) int {
 		switch k {
 		case kernlog.ControllerDown, kernlog.ResumeFailure, kernlog.ProbeFailure, kernlog.ResetFailure, kernlog.ResetNotReady, kernlog.LinkDown:
 			n = max(n, 3)
-		case kernlog.IOTimeout, kernlog.AdminTimeout, kernlog.AERRecovery, kernlog.DriverError, kernlog.HungTask:
+		case kernlog.IOTimeout, kernlog.AdminTimeout, kernlog.AERRecovery, kernlog.HungTask:
 			n = max(n, 2)
+		case kernlog.DriverError:
+			// A command the host itself aborted (Host Aborted Command,
+			// sct 0x3 / sc 0x71: nvme_cancel_request's status for what a
+			// reset or a removal takes back, the Async Event requests
+			// among them) is the reset's doing, not a failure.
+			for j := range in.Events {
+				if e := &in.Events[j]; e.Kind == kernlog.DriverError && !hostAborted(e) {
+					n = max(n, 2)
+				}
+			}
 		case kernlog.APSTFailed:
 			// A negative errno is a controller that did not answer; a
 			// positive value is the drive's NVMe status refusing the
@@ -1082,3 +1092,8 @@ func Subject(l *kernlog.Log) string {
 	s.pickIncident(l)
 	return s.ctrl
 }
+
+// hostAborted reports a command the host aborted itself: NVMe status
+// Host Aborted Command (sct 0x3 / sc 0x71), which the driver sets on the
+// commands a reset or a removal cancels.
+func hostAborted(e *kernlog.Event) bool { return e.HasSC && e.SCT == 3 && e.SC == 0x71 }
