@@ -19,9 +19,6 @@ func platformCause(s *signals) builder {
 	if n := len(s.othersDown); n > 0 {
 		b.proLine(2, logLine(&s.othersDown[0], fmt.Sprintf("%d other NVMe controller(s) went down within minutes of this one: a cause they share (the platform's power, a PCIe switch or backplane, the kernel), since one drive's fault does not take another down", n)))
 	}
-	if s.guest != nil {
-		b.proLine(3, logLine(s.guest, "the kernel ran in a virtual machine ("+s.guest.Text+"): the drive it sees is the hypervisor's, emulated or passed through, and a drop-out there is the host's, the hypervisor's or the passthrough's (vfio, the IOMMU, the host's power management of the slot) at least as often as the drive's; the physical link and its ASPM are the host's, and the guest's APST reaches a passed-through drive only"))
-	}
 	if len(s.polled) > 0 {
 		b.sign(4, logLine(&s.polled[0], fmt.Sprintf("%d command(s) timed out although they had completed: the driver found them by polling, so the interrupt was lost on its way: MSI, an IOMMU or interrupt remapping, a platform quirk (a drive whose own MSI fails reads the same, far less often)", len(s.polled))))
 	}
@@ -96,6 +93,11 @@ func platformCause(s *signals) builder {
 	}
 	if s.down == nil && s.resume == nil && s.reset == nil && len(s.timeouts) > 0 && len(s.polled) == 0 && s.onResume == nil && len(s.pmErrors) == 0 {
 		b.proLine(1, logLine(&s.timeouts[0], "commands timed out and the controller recovered: lost interrupts and kernel regressions stall commands like this too"))
+	}
+	// The guest last: context for the failures above, the reason only
+	// when nothing else speaks for the platform.
+	if s.guest != nil {
+		b.proLine(3, logLine(s.guest, "the kernel ran in a virtual machine ("+s.guest.Text+"): the drive it sees is the hypervisor's, emulated or passed through, and a drop-out there is the host's, the hypervisor's or the passthrough's (vfio, the IOMMU, the host's power management of the slot) at least as often as the drive's; the physical link and its ASPM are the host's, and the guest's APST reaches a passed-through drive only"))
 	}
 	if b.Score <= 0 {
 		return b
