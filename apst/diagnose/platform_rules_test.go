@@ -353,7 +353,8 @@ func TestGuest(t *testing.T) {
 			assert.Equal(t, tc.first[0] == diagnose.LayerPlatform, guest)
 			if guest {
 				assert.Equal(t, 1, p.Evidence[0].Line)
-				assert.Contains(t, p.Tests[0].Action, "host's kernel log")
+				assert.Contains(t, p.Tests[0].Action, "on the host (the hypervisor, not the guest)")
+				assert.Equal(t, "journalctl -k -b --no-pager", p.Tests[0].Command)
 			}
 		})
 	}

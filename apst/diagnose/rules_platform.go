@@ -118,7 +118,7 @@ func platformCause(s *signals) builder {
 		b.argTest(s, "run the drive without a host memory buffer", "nvme.max_host_mem_size_mb=0", "a DRAM-less drive loses its mapping cache: slower random reads")
 	}
 	if s.guest != nil {
-		b.test("read the host's kernel log of the same minutes (on the hypervisor, not in the guest): a failure of the drive itself, its link or its passthrough is there, with its cause", "journalctl -k --since '<the failure's time> - 5 min' --no-pager (on the host)", "free")
+		b.test("on the host (the hypervisor, not the guest), read its kernel log around the failure's time: a failure of the drive itself, its link or its passthrough is there, with its cause", "journalctl -k -b --no-pager", "free")
 	}
 	b.test("boot the newest stable kernel (or the last one that worked) and the newest BIOS: a regression or a quirk may be fixed there", "uname -r; cat /sys/class/dmi/id/bios_version", "a reboot")
 	if crashed {

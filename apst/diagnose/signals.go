@@ -646,7 +646,7 @@ func (s *signals) event(e *kernlog.Event) {
 		}
 	case kernlog.IOError:
 		s.ioErrors = append(s.ioErrors, *e)
-		if e.HasSC && e.SCT == 3 && e.SC != 0x71 {
+		if e.HasSC && e.SCT == 3 && !hostAborted(e) {
 			// Path-related status other than Host Aborted Command (which
 			// the driver sets on the commands of a reset).
 			s.transport = append(s.transport, *e)

@@ -30,28 +30,15 @@ func parseHMB(e *Event, _, body string) bool {
 // controller, a namespace or an NVMe function and holds a failure word, so
 // that such a line is an event (DriverError) rather than dropped.
 func driverError(e *Event, body string) bool {
-	if v, ok := strings.CutPrefix(body, "could not set timestamp ("); ok && nvmeLine(e) {
-		// nvme-core's Set Features Timestamp at every start and reset
-		// (nvme_configure_timestamp): an errno is a controller that did
-		// not answer, an NVMe status a drive without the feature (no
-		// failure).
-		n, err := strconv.Atoi(strings.TrimSuffix(v, ")"))
-		if err != nil || n >= 0 || n < -4095 {
+	for _, r := range resultLines {
+		if v, ok := strings.CutPrefix(body, r.prefix); ok && nvmeLine(e) {
+			errno, status := parseResult(strings.TrimSuffix(v, ")"))
+			if errno != 0 && r.errno || status != 0 && r.status {
+				e.Kind, e.Errno, e.Status = DriverError, errno, status
+				return true
+			}
 			return false
 		}
-		e.Kind, e.Errno = DriverError, n
-		return true
-	}
-	if v, ok := strings.CutPrefix(body, "Could not set queue count ("); ok && nvmeLine(e) {
-		// nvme_set_queue_count (core.c): a controller that answered Set
-		// Features Number of Queues with an NVMe status, as a degraded
-		// one does; the kernel goes on with its admin queue alone.
-		n, err := strconv.Atoi(strings.TrimSuffix(v, ")"))
-		if err != nil || n <= 0 || n > 0xffff {
-			return false
-		}
-		e.Kind, e.Status = DriverError, n
-		return true
 	}
 	if !nvmeLine(e) || !failureWord(body) || benign(body) || aerDetail(body) {
 		return false
@@ -64,6 +51,23 @@ func driverError(e *Event, body string) bool {
 	return true
 }
 
+// resultLines are the lines of nvme-core that give a step's result, "(N)"
+// as stepResult reads it, with no failure word, and which results are a
+// failure.
+var resultLines = []struct {
+	prefix        string
+	errno, status bool
+}{
+	// nvme_configure_timestamp, at every start and reset: an errno is a
+	// controller that did not answer, an NVMe status a drive without the
+	// feature (no failure).
+	{"could not set timestamp (", true, false},
+	// nvme_set_queue_count prints a status only: a controller that
+	// answered Set Features Number of Queues so, as a degraded one does;
+	// the kernel goes on with its admin queue alone.
+	{"Could not set queue count (", false, true},
+}
+
 // stepResult reads the result nvme-core gives a step that failed, at the
 // end of its line: "Identify Descriptors failed (8194)", "(-4)", or 5.x's
 // "(nsid=1, status=0x2002)". A negative number is an errno (the command
@@ -73,7 +77,12 @@ func stepResult(body string) (errno, status int) {
 	if i < 0 || !strings.HasSuffix(body, ")") {
 		return 0, 0
 	}
-	in := body[i+len("failed (") : len(body)-1]
+	return parseResult(body[i+len("failed (") : len(body)-1])
+}
+
+// parseResult reads a step's result inside its parentheses: "-4", "8194"
+// or "nsid=1, status=0x2002"; zeros when it is none of them.
+func parseResult(in string) (errno, status int) {
 	if _, st, ok := strings.Cut(in, "status=0x"); ok {
 		v, err := strconv.ParseUint(st, 16, 16)
 		if err != nil {

@@ -44,3 +44,26 @@ func Example() {
 	//   lines 4-4 pm-error resume errno -16: [ 95.332909] PM: dpm_run_callback(): pci_pm_resume+0x0/0xe0 returns -16
 	// unread lines: 0
 }
+
+// A log as a mail archive stores it, quoted-printable (a soft break "="
+// at the end of a line, "=3D" for "="), from a virtual machine: it reads
+// as the mail was sent, and the hypervisor the kernel detected is kept
+// (Log.Hypervisor).
+func ExampleReadString_quotedPrintable() {
+	log := "[    0.000000] Hypervisor detected: KVM\n" +
+		"[   81.448128] nvme nvme0: controller is down; will reset: CSTS=3D0xffffffff=\n" +
+		", PCI_STATUS=3D0x10\n"
+	l, err := kernlog.ReadString(log, kernlog.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	e, _ := l.Incidents[0].First(kernlog.ControllerDown)
+	fmt.Printf("lines %d-%d: %s\n", e.Line, e.EndLine, e.Text)
+	fmt.Printf("CSTS %#x, PCI_STATUS %#x\n", e.CSTS, e.PCIStatus)
+	fmt.Println("hypervisor:", l.Hypervisor.Text)
+	// Output:
+	// lines 2-3: nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10
+	// CSTS 0xffffffff, PCI_STATUS 0x10
+	// hypervisor: KVM
+}
