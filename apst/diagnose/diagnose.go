@@ -240,6 +240,17 @@ func refusedAPST(l *kernlog.Log) *kernlog.Event {
 func unknownCause(s *signals) Cause {
 	c := Cause{Layer: LayerUnknown, Likelihood: Possible, Score: 1, Against: []Line{}, Tests: []Test{}}
 	c.Evidence = []Line{{Source: "kernel log", Text: "the failure is there, but nothing in the log or the facts points at one layer"}}
+	if e := s.shutdown; e != nil {
+		// nvme-core's shutdown (nvme_disable_ctrl with shutdown set, at
+		// power-off, reboot, unbind and a suspend that powers the drive
+		// down) waits for CSTS.SHST to say complete: shutdown_timeout
+		// seconds, or the drive's RTD3 entry latency when longer, at most
+		// 60 (nvme_init_ctrl_finish); then it logs this line and goes on.
+		c.Evidence = append(c.Evidence, logLine(e, "the drive did not finish its shutdown in the time the kernel waits for it (nvme_core.shutdown_timeout, 5 s by default, or the drive's RTD3 entry latency when that is longer, at most 60 s), and the kernel went on without it: a drive slower to shut down than the wait, or one that stopped answering"))
+		b := builder{Cause: c}
+		b.argTest(s, "let the kernel wait longer for the drive's shutdown: a shutdown that then completes is a drive slower than the wait; one that still does not is a drive that stopped answering (then update its firmware or replace it)", "nvme_core.shutdown_timeout=30", "a power-off, reboot or suspend waits up to 30 s for a drive that does not answer")
+		c = b.Cause
+	}
 	c.Tests = append(c.Tests,
 		Test{Action: "after the next failure, before rebooting, collect the machine's state", Command: "sudo apstctl collect DIR; journalctl -k -b --no-pager > DIR/kern.log", Cost: "free"},
 		Test{Action: "give the log of the whole boot that failed, not only the nvme lines (the lines before the failure say what led to it)", Command: "journalctl -k -b -1 --no-pager > kern.log", Cost: "free"})

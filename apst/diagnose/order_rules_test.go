@@ -407,3 +407,34 @@ func TestResumeFromUnknownState(t *testing.T) {
 	assert.Equal(t, 2, d.Causes[0].Evidence[0].Line)
 	assert.LessOrEqual(t, causeOf(&d, diagnose.LayerRuntimePM).Score, 0, "no runtime suspend's D3hot")
 }
+
+// A drive that did not finish its shutdown in time is a failure whose
+// layer the line does not give; the answer says what the line means and
+// the one setting that tells a slow drive from one that stopped
+// answering. The lines are nvme-core's in both wordings: before 6.3
+// (nvme_shutdown_ctrl, as a sof-test CI log quoted it,
+// https://github.com/thesofproject/sof-test/issues/616) and after
+// (nvme_wait_ready's "aborting shutdown", as an Asahi Linux issue quoted
+// it, https://github.com/AsahiLinux/linux/issues/421).
+func TestShutdownIncomplete(t *testing.T) {
+	for _, line := range []string{
+		"[ 6846.214748] kernel: nvme nvme0: Device shutdown incomplete; abort shutdown",
+		"[144959.150912] nvme nvme0: Device not ready; aborting shutdown, CSTS=0x5",
+	} {
+		d := diagnoseFailure(t, line+"\n")
+		require.Equal(t, diagnose.LayerUnknown, d.Causes[0].Layer, d.Summary)
+		c := d.Causes[0]
+		require.Len(t, c.Evidence, 2, line)
+		assert.Equal(t, 1, c.Evidence[1].Line)
+		assert.Equal(t, line, c.Evidence[1].Quote)
+		assert.Contains(t, c.Evidence[1].Text, "did not finish its shutdown")
+		require.NotEmpty(t, c.Tests)
+		assert.Equal(t, "nvme_core.shutdown_timeout=30", c.Tests[0].Setting)
+	}
+	// Already tried without help: not recommended again.
+	d := diagnoseFailure(t, "[  1.0] nvme nvme0: Device shutdown incomplete; abort shutdown\n",
+		diagnose.Tried{Setting: "nvme_core.shutdown_timeout", Value: "30", Outcome: diagnose.DidNotHelp})
+	for _, tt := range d.Causes[0].Tests {
+		assert.NotEqual(t, "nvme_core.shutdown_timeout=30", tt.Setting)
+	}
+}

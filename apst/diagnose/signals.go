@@ -49,6 +49,7 @@ type signals struct {
 	probeErr    *kernlog.Event  // the driver core's "probe ... failed with error N"
 	persistErr  *kernlog.Event  // "resetting controller due to persistent internal error"
 	bogusCQE    *kernlog.Event  // a completion whose command ID the host never issued
+	shutdown    *kernlog.Event  // "Device shutdown incomplete", "Device not ready; aborting shutdown": the drive did not finish its shutdown in time
 	// context of the log, not tied to the controller
 	// others are resume failures of other PCI functions at the same time
 	// as the drive's: a shared cause (the port, ASPM restore, the
@@ -671,6 +672,9 @@ func (s *signals) event(e *kernlog.Event) {
 			// list with an NVMe status: it does not implement it, as
 			// drives that need the NO_NS_DESC_LIST quirk do.
 			s.nsDesc = e
+		}
+		if s.shutdown == nil && (strings.Contains(e.Text, "shutdown incomplete") || strings.Contains(e.Text, "aborting shutdown")) {
+			s.shutdown = e
 		}
 		if s.newIDs == nil && strings.Contains(e.Text, "identifiers changed") {
 			s.newIDs = e
