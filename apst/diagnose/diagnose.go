@@ -112,7 +112,7 @@ func Diagnose(in Input) Diagnosis {
 	s := observe(&in)
 	d := Diagnosis{Controller: s.ctrl, Address: s.dev, Incident: s.inc, Notes: s.notes, Known: s.known, Tried: s.tried, Platform: s.platform}
 	if in.Log != nil {
-		d.Unread = in.Log.Unread
+		d.Unread = s.unreadOfOurs()
 	}
 	if s.inc == nil {
 		d.Summary = noFailure(s, &d)
@@ -177,14 +177,18 @@ func noFailure(s *signals, d *Diagnosis) string {
 	case s.in.Log == nil:
 		return "no failure seen: no kernel log was read" + who + ", so there is nothing to diagnose (give the log of the boot that failed: journalctl -k -b -1 --no-pager > kern.log; apstctl diagnose --log kern.log)"
 	case len(d.Unread) > 0:
-		return fmt.Sprintf("no failure read%s, but %d line(s) look like NVMe or PCIe messages and could not be read (listed below): paste the log as the system wrote it (journalctl -k -b -1 --no-pager, or dmesg), without rewrapping", who, s.in.Log.UnreadLines)
+		return fmt.Sprintf("no failure read%s, but %d line(s) look like NVMe or PCIe messages and could not be read (listed below): paste the log as the system wrote it (journalctl -k -b -1 --no-pager, or dmesg), without rewrapping", who, s.in.Log.UnreadLines-int64(len(s.in.Log.Unread)-len(d.Unread)))
 	}
 	if n := skipped(s.in.Log); n != "" {
 		return "no failure seen in the lines read" + who + ", but " + n + ": paste the log with its line breaks, as the system wrote it (journalctl -k -b -1 --no-pager, or dmesg)"
 	}
 	if s.ctrl == "" && s.dev == "" {
 		if others := s.othersFailed(); len(others) > 0 {
-			return "no failure of an NVMe drive seen in the kernel log: the failures it holds are of other devices (" + strings.Join(others, ", ") + ")"
+			msg := "no failure of an NVMe drive seen in the kernel log: the failures it holds are of other devices (" + strings.Join(others, ", ") + ")"
+			if ports := s.portsOfOthers(); len(ports) > 0 {
+				msg += " and of PCIe ports that failed with them (" + strings.Join(ports, ", ") + ")"
+			}
+			return msg
 		}
 		if e := s.unnamedFailure(); e != nil {
 			return fmt.Sprintf("no failure of a named device seen in the kernel log: line %d reports a failure without the device's name before it; paste the lines as the system wrote them (journalctl -k -b -1 --no-pager, or dmesg), with their device names", e.Line)
@@ -281,6 +285,9 @@ func summarize(s *signals, d *Diagnosis) (string, bool) {
 	}
 	if s.correctedOnly() {
 		b.WriteString(" The log has no drop-out: only corrected errors of the drive's link, which the link recovered from.")
+		if o := s.othersFailed(); len(o) > 0 {
+			fmt.Fprintf(&b, " Its failures are of other devices (%s).", strings.Join(o, ", "))
+		}
 	}
 	if d.OnResume && !strings.Contains(b.String(), "happened on resume") {
 		b.WriteString(" It happened on resume from system sleep.")

@@ -195,6 +195,35 @@ func TestFailuresOfOtherDevices(t *testing.T) {
 			log: "[586739.361003] vfio-pci 0000:01:00.0: Unable to change power state from D3cold to D0, device inaccessible\n"},
 		{name: "the port above the drive", failure: true,
 			log: "[  10.3] pcieport 0000:00:1c.4: pciehp: Slot(4): Link Down\n"},
+		{name: "a port recovering a NIC (linux-pci, Message-Id <20240123090016.281252-1-stanislaw.gruszka@linux.intel.com>)",
+			log: "[  853.253938] igc 0000:02:00.0: not ready 65535ms after bus reset; giving up\n" +
+				"[  853.253973] pcieport 0000:00:1c.2: AER: Root Port link has been reset (-25)\n" +
+				"[  853.253996] pcieport 0000:00:1c.2: AER: subordinate device reset failed\n" +
+				"[  853.254099] pcieport 0000:00:1c.2: AER: device recovery failed\n" +
+				"[  853.254178] igc 0000:02:00.0: Unable to change power state from D3hot to D0, device inaccessible\n",
+			summary: "no failure of an NVMe drive seen in the kernel log: the failures it holds are of other devices (igc 0000:02:00.0) and of PCIe ports that failed with them (0000:00:1c.2)"},
+		{name: "another driver's failure left unread (a Xen dom0's resume, xen-devel, Message-ID <5f050b30-fa1c-8387-0d6b-a667851b34b0@oderland.se>)",
+			log: "Oct 17 22:49:11 dom0 kernel: amdgpu 0000:07:00.0: amdgpu: amdgpu_device_ip_resume failed (-22).\n" +
+				"Oct 17 22:49:11 dom0 kernel: amdgpu 0000:07:00.0: PM: failed to resume async: error -22\n",
+			summary: "no failure of an NVMe drive seen in the kernel log: the failures it holds are of other devices (amdgpu 0000:07:00.0)"},
+		{name: "a port's report of another driver's device's error",
+			log: "[  900.0] pcieport 0000:00:1c.0: AER: Uncorrected (Non-Fatal) error received: 0000:02:00.0\n" +
+				"[  900.1] ahci 0000:02:00.0: Unable to change power state from D3hot to D0, device inaccessible\n",
+			summary: "no failure of an NVMe drive seen in the kernel log: the failures it holds are of other devices (ahci 0000:02:00.0)"},
+		{name: "the same port recovering a drive", failure: true,
+			log: "[  853.253938] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff\n" +
+				"[  853.253973] pcieport 0000:00:1c.2: AER: Root Port link has been reset (-25)\n" +
+				"[  853.254099] pcieport 0000:00:1c.2: AER: device recovery failed\n" +
+				"[  853.254178] igc 0000:02:00.0: Unable to change power state from D3hot to D0, device inaccessible\n"},
+		{name: "a port whose error's source it named: a Wi-Fi card (linux-pci, Message-ID <20220506142254.mzl7jotubvebptlp@pali>)", failure: true,
+			log: "[ 2733.258661] pcieport 0000:00:02.0: AER: Multiple Uncorrected (Non-Fatal) error received: 0000:02:00.0\n" +
+				"[ 2733.258661] pcieport 0000:00:01.0: AER: Multiple Corrected error received: 0000:01:00.0\n" +
+				"[ 2733.267932] ath10k_pci 0000:02:00.0: PCIe Bus Error: severity=Uncorrected (Non-Fatal), type=Transaction Layer, (Requester ID)\n" +
+				"[ 2733.305282] ath10k_pci 0000:02:00.0: AER: can't recover (no error_detected callback)\n" +
+				"[ 2733.313816] nvme 0000:01:00.0: PCIe Bus Error: severity=Corrected, type=Physical Layer, (Transmitter ID)\n" +
+				"[ 2733.320671] pcieport 0000:00:02.0: AER: device recovery failed\n" +
+				"[ 2733.385120] nvme 0000:01:00.0: AER:   Error of this Agent is reported first\n",
+			summary: "only corrected errors of the drive's link, which the link recovered from. Its failures are of other devices (ath10k_pci 0000:02:00.0)."},
 		{name: "an NVMe function the log enumerated, without nvme's driver", failure: true,
 			log: "[    0.5] pci 0000:01:00.0: [144d:a80c] type 00 class 0x010802 PCIe Endpoint\n" +
 				"[  100.0] xyz 0000:01:00.0: Unable to change power state from D3cold to D0, device inaccessible\n"},

@@ -93,6 +93,34 @@ func TestOneCorrectedReport(t *testing.T) {
 	assert.Contains(t, append(d.Undecided, d.Causes[0].Layer), diagnose.LayerASPM, d.Summary)
 }
 
+// Corrected errors that the port and the drive both report are the
+// drive's link's, and the answer names the drive the port said they came
+// from, though the port logged more of them; AER's "Error of this Agent is
+// reported first" is a detail of the report, not a failure of the driver.
+// The lines are a Pop!_OS user's (https://github.com/pop-os/pop/issues/751).
+func TestCorrectedErrorsNameTheSource(t *testing.T) {
+	const log = ` pcieport 0000:00:1d.0: AER: PCIe Bus Error: severity=Corrected, type=Physical Layer, (Receiver ID)
+ pcieport 0000:00:1d.0: AER: device [8086:a330] error status/mask=00000001/00002000
+ pcieport 0000:00:1d.0: AER: [ 0] RxErr
+ pcieport 0000:00:1d.0: AER: Multiple Corrected error received: 0000:03:00.0
+ pcieport 0000:00:1d.0: AER: PCIe Bus Error: severity=Corrected, type=Physical Layer, (Receiver ID)
+ pcieport 0000:00:1d.0: AER: device [8086:a330] error status/mask=00000001/00002000
+ pcieport 0000:00:1d.0: AER: [ 0] RxErr
+ nvme 0000:03:00.0: AER: PCIe Bus Error: severity=Corrected, type=Physical Layer, (Receiver ID)
+ nvme 0000:03:00.0: AER: device [144d:a808] error status/mask=00000001/0000e000
+ nvme 0000:03:00.0: AER: [ 0] RxErr
+ nvme 0000:03:00.0: AER: Error of this Agent is reported first
+`
+	d := diagnoseFailure(t, log)
+	assert.Equal(t, "0000:03:00.0", d.Address, d.Summary)
+	assert.True(t, strings.HasPrefix(d.Summary, "the drive at 0000:03:00.0: "), d.Summary)
+	assert.Contains(t, d.Summary, "The log has no drop-out: only corrected errors")
+	// The port's two reports are read with the drive's one.
+	c := causeOf(&d, diagnose.LayerASPM)
+	require.NotNil(t, c)
+	assert.Contains(t, c.Evidence[0].Text, "3 corrected Physical Layer error report(s)", d.Summary)
+}
+
 // A failure only the PCIe port driver's lines name (a root port's own
 // uncorrected error, https://github.com/minisforum-docs/MS-02-Ultra/issues/10)
 // is a port's: the answer does not call it the drive; a function nvme

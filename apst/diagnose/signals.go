@@ -49,7 +49,10 @@ type signals struct {
 	probeErr    *kernlog.Event  // the driver core's "probe ... failed with error N"
 	persistErr  *kernlog.Event  // "resetting controller due to persistent internal error"
 	bogusCQE    *kernlog.Event  // a completion whose command ID the host never issued
-	shutdown    *kernlog.Event  // "Device shutdown incomplete", "Device not ready; aborting shutdown": the drive did not finish its shutdown in time
+	// otherUnread are the incidents of other drivers' functions whose
+	// failure-looking lines were left unread (unreadOfOurs).
+	otherUnread []*kernlog.Incident
+	shutdown    *kernlog.Event // "Device shutdown incomplete", "Device not ready; aborting shutdown": the drive did not finish its shutdown in time
 	// context of the log, not tied to the controller
 	// others are resume failures of other PCI functions at the same time
 	// as the drive's: a shared cause (the port, ASPM restore, the
@@ -435,7 +438,7 @@ func (s *signals) mine(in *kernlog.Incident) bool {
 	case s.ctrl == "" && s.dev == "":
 		// An NVMe driver's interrupt without a handler is an NVMe failure
 		// even when the log has several controllers to give it to.
-		return in.Controller != "" || in.PCI != "" && !s.otherDevice(in) || in.Counts[kernlog.LostInterrupt] > 0 && severity(in) > 0
+		return in.Controller != "" || in.PCI != "" && !s.otherDevice(in) && !s.portOfOther(in) || in.Counts[kernlog.LostInterrupt] > 0 && severity(in) > 0
 	case s.ctrl != "" && in.Controller == s.ctrl:
 		return true
 	}
@@ -459,14 +462,25 @@ func (s *signals) otherDevice(in *kernlog.Incident) bool {
 	}
 	named := false
 	for i := range in.Events {
+		if d := in.Events[i].Driver; strings.Contains(d, "nvme") || d == "vfio-pci" {
+			return false
+		}
+	}
+	for i := range in.Events {
 		if e := &in.Events[i]; e.Kind == kernlog.AERRecovery && e.Action == "no callback" {
 			// "AER: can't recover (no error_detected callback)": the
-			// function's driver has no error handler, and nvme's has one.
+			// function's driver has no error handler, and nvme's has one
+			// (a function nvme named earlier has lost its driver).
 			return true
 		}
-		switch d := in.Events[i].Driver; {
-		case d == "", d == "pci":
-			// The PCI core's lines name no driver: they are any function's.
+	}
+	for i := range in.Events {
+		e := &in.Events[i]
+		switch d := e.Driver; {
+		case d == "", d == "pci", e.Kind == kernlog.AERReceived && e.Reporter != "" && e.Reporter != in.PCI:
+			// The PCI core's lines name no driver: they are any
+			// function's; a port's "error received: X" line is the
+			// port's, about X, and says nothing of X's driver.
 		case d == "pcieport", d == "pciehp", d == "aer", d == "dpc", d == "vfio-pci", strings.Contains(d, "nvme"):
 			return false
 		default:
@@ -476,6 +490,80 @@ func (s *signals) otherDevice(in *kernlog.Incident) bool {
 	return named
 }
 
+// portOfOther reports whether incident in is a port's alone (its lines
+// are the PCIe port driver's) recovering another driver's device: the
+// port named only such devices as its errors' sources ("pcieport
+// 0000:00:02.0: AER: Multiple Uncorrected (Non-Fatal) error received:
+// 0000:02:00.0", and 0000:02:00.0 is ath10k_pci's), or, naming none, its
+// lines fall within two seconds of another driver's device failing ("igc
+// 0000:02:00.0: not ready 65535ms after bus reset; giving up") and of no
+// other failure.
+func (s *signals) portOfOther(in *kernlog.Incident) bool {
+	if in.Controller != "" || in.PCI == "" || !onlyPortLines(in) {
+		return false
+	}
+	if _, nvme := s.in.Log.DeviceIDs[in.PCI]; nvme {
+		return false
+	}
+	for i := range in.Events {
+		if e := &in.Events[i]; e.Kind == kernlog.AERError || e.Kind == kernlog.AERReceived {
+			// The port's own error ("pcieport 0000:03:04.0: PCIe Bus
+			// Error: severity=Uncorrectable (Fatal)"): its link's.
+			return false
+		}
+	}
+	// The devices the port named as its errors' sources decide, when it
+	// named any.
+	sources, others := 0, 0
+	for i := range s.in.Log.Incidents {
+		o := &s.in.Log.Incidents[i]
+		if o == in || o.Boot != in.Boot || o.PCI == "" {
+			continue
+		}
+		for j := range o.Events {
+			if e := &o.Events[j]; e.Kind == kernlog.AERReceived && e.Reporter == in.PCI {
+				sources++
+				if s.otherDevice(o) {
+					others++
+				}
+				break
+			}
+		}
+	}
+	if sources > 0 {
+		return others == sources
+	}
+	other, nvme := false, false
+	for i := range s.in.Log.Incidents {
+		o := &s.in.Log.Incidents[i]
+		if o == in || o.Boot != in.Boot || severity(o) == 0 || !overlap(in, o) {
+			continue
+		}
+		switch {
+		case s.otherDevice(o):
+			other = true
+		case !onlyPortLines(o):
+			nvme = true
+		}
+	}
+	return other && !nvme
+}
+
+// overlap reports whether two incidents' lines fall within two seconds of
+// each other (their times compare), else within five lines.
+func overlap(a, b *kernlog.Incident) bool {
+	if len(a.Events) == 0 || len(b.Events) == 0 {
+		return false
+	}
+	af, al := &a.Events[0], &a.Events[len(a.Events)-1]
+	bf, bl := &b.Events[0], &b.Events[len(b.Events)-1]
+	if d, ok := bf.Time.Sub(al.Time); ok {
+		e, _ := af.Time.Sub(bl.Time)
+		return d < 2*time.Second && e < 2*time.Second
+	}
+	return bf.Line-al.Line <= 5 && af.Line-bl.Line <= 5
+}
+
 // othersFailed names, at most three, the devices of other drivers whose
 // failures the log holds ("tg3 0000:97:00.0"), for a log without an NVMe
 // failure.
@@ -483,12 +571,12 @@ func (s *signals) othersFailed() []string {
 	var out []string
 	for i := range s.in.Log.Incidents {
 		in := &s.in.Log.Incidents[i]
-		if severity(in) == 0 || !s.otherDevice(in) {
+		if severity(in) == 0 && !slices.Contains(s.otherUnread, in) || !s.otherDevice(in) {
 			continue
 		}
 		name := in.PCI
 		for _, e := range in.Events {
-			if e.Driver != "" && e.Driver != "pci" && plainWord(e.Driver) {
+			if e.Driver != "" && e.Driver != "pci" && e.Reporter == "" && plainWord(e.Driver) {
 				name = e.Driver + " " + in.PCI
 				break
 			}
@@ -498,6 +586,55 @@ func (s *signals) othersFailed() []string {
 		}
 		if len(out) == 3 {
 			break
+		}
+	}
+	return out
+}
+
+// unreadOfOurs is the log's unread lines but those of the functions
+// another driver drives ("xhci_hcd 0000:39:00.0: PCI post-resume error
+// -19!" beside xhci_hcd's read failures, otherDevice): a line about a USB
+// host or a NIC says nothing of the drive. The list is the log's own
+// when no line is dropped.
+func (s *signals) unreadOfOurs() []kernlog.UnreadLine {
+	l := s.in.Log
+	var other []string
+	var incs []*kernlog.Incident
+	for i := range l.Incidents {
+		if in := &l.Incidents[i]; s.otherDevice(in) {
+			other = append(other, " "+in.PCI+":")
+			incs = append(incs, in)
+		}
+	}
+	if len(other) == 0 {
+		return l.Unread
+	}
+	out := make([]kernlog.UnreadLine, 0, len(l.Unread))
+next:
+	for _, u := range l.Unread {
+		for i, a := range other {
+			if strings.Contains(u.Text, a) {
+				if !slices.Contains(s.otherUnread, incs[i]) {
+					s.otherUnread = append(s.otherUnread, incs[i])
+				}
+				continue next
+			}
+		}
+		out = append(out, u)
+	}
+	if len(out) == len(l.Unread) {
+		return l.Unread
+	}
+	return out
+}
+
+// portsOfOthers lists, at most three, the ports whose failures are
+// those of other drivers' devices (portOfOther).
+func (s *signals) portsOfOthers() []string {
+	var out []string
+	for i := range s.in.Log.Incidents {
+		if in := &s.in.Log.Incidents[i]; severity(in) > 0 && s.portOfOther(in) && !slices.Contains(out, in.PCI) && len(out) < 3 {
+			out = append(out, in.PCI)
 		}
 	}
 	return out
@@ -557,6 +694,9 @@ func (s *signals) pickIncident(l *kernlog.Log) {
 	if s.inc == nil {
 		return
 	}
+	if s.ctrl == "" && s.dev == "" && severity(s.inc) <= 1 {
+		s.toReported(l)
+	}
 	if s.ctrl == "" {
 		s.ctrl = s.inc.Controller
 	}
@@ -574,7 +714,7 @@ func (s *signals) pickIncident(l *kernlog.Log) {
 	// incident of the controller in the same boot.
 	for i := range l.Incidents {
 		in := &l.Incidents[i]
-		if in.Boot != s.inc.Boot || in != s.inc && !s.sameDevice(in) {
+		if in.Boot != s.inc.Boot || in != s.inc && !s.sameDevice(in) && !s.reporterOf(in) {
 			continue
 		}
 		for j := range in.Events {
@@ -585,6 +725,56 @@ func (s *signals) pickIncident(l *kernlog.Log) {
 			s.event(e)
 		}
 	}
+}
+
+// toReported moves a choice of corrected errors from a port's incident to
+// that of the device the port said they were: "pcieport 0000:00:1d.0:
+// AER: Multiple Corrected error received: 0000:03:00.0" names the other
+// end of the link, and the port's own reports of the link's errors
+// (reporterOf) are read with the device's.
+func (s *signals) toReported(l *kernlog.Log) {
+	port := s.inc.PCI
+	if port == "" || s.inc.Controller != "" || !onlyPortLines(s.inc) {
+		return
+	}
+	for i := range l.Incidents {
+		in := &l.Incidents[i]
+		if in == s.inc || in.Boot != s.inc.Boot || in.PCI == "" || !s.mine(in) || severity(in) > 1 {
+			continue
+		}
+		for j := range in.Events {
+			if e := &in.Events[j]; e.Kind == kernlog.AERReceived && e.Reporter == port && e.PCI == in.PCI {
+				s.inc = in
+				return
+			}
+		}
+	}
+}
+
+// reporterOf reports whether incident in is a port's alone whose AER
+// reports the chosen incident's device was named the source of, in the
+// same boot: the same link's errors, seen from its other end.
+func (s *signals) reporterOf(in *kernlog.Incident) bool {
+	if s.inc == nil || s.inc.PCI == "" || in.PCI == "" || in.Controller != "" || !onlyPortLines(in) {
+		return false
+	}
+	for j := range s.inc.Events {
+		if e := &s.inc.Events[j]; e.Kind == kernlog.AERReceived && e.Reporter == in.PCI {
+			return true
+		}
+	}
+	return false
+}
+
+// onlyPortLines reports whether every line of incident in is the PCIe
+// port driver's.
+func onlyPortLines(in *kernlog.Incident) bool {
+	for i := range in.Events {
+		if in.Events[i].Driver != "pcieport" {
+			return false
+		}
+	}
+	return len(in.Events) > 0
 }
 
 func (s *signals) sameDevice(in *kernlog.Incident) bool {
@@ -1071,7 +1261,8 @@ func (s *signals) portOnly() bool {
 	port := false
 	for i := range s.inc.Events {
 		e := &s.inc.Events[i]
-		if e.PCI != s.dev && e.Device != s.dev {
+		if e.PCI != s.dev && e.Device != s.dev || e.Kind == kernlog.AERReceived && e.Reporter != "" && e.Reporter != s.dev {
+			// A port's "error received: X" is about X, not X's line.
 			continue
 		}
 		if e.Driver != "pcieport" {

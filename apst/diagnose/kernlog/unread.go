@@ -67,7 +67,9 @@ func fileSystemLine(msg string) bool {
 
 // aerDetail reports whether a message is a detail line of an AER report
 // ("device [144d:a80c] error status/mask=00000001/0000e000", "[ 0] RxErr",
-// "AER:   TLP Header: ...") or of a DPC containment event, whose "DPC:
+// "AER:   TLP Header: ...", "AER:   Error of this Agent is reported
+// first", drivers/pci/pcie/aer.c's note on the first of several errors
+// logged together) or of a DPC containment event, whose "DPC:
 // containment event" line is read ("DPC: RP PIO error detected", "DPC:
 // RP PIO severity=...", drivers/pci/pcie/dpc.c).
 func aerDetail(msg string) bool {
@@ -79,7 +81,7 @@ func aerDetail(msg string) bool {
 	body = strings.TrimPrefix(body, "AER: ")
 	body = strings.TrimLeft(body, " ")
 	return strings.HasPrefix(body, "device [") || strings.Contains(body, "error status/mask=") ||
-		strings.HasPrefix(body, "TLP Header") ||
+		strings.HasPrefix(body, "TLP Header") || strings.HasPrefix(body, "Error of this Agent") ||
 		len(body) > 3 && body[0] == '[' && (isDigit(body[1]) || body[1] == ' ')
 }
 
