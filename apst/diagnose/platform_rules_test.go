@@ -311,6 +311,36 @@ func TestDescriptorsRefused(t *testing.T) {
 	}
 }
 
+// A Write Zeroes or discard the drive refused as invalid is a command the
+// kernel sends that this drive does not take: undecided between a kernel
+// quirk or regression (the platform's layer) and the firmware. The lines
+// are an SK hynix SC300 quirk patch's (linux-nvme, Message-Id
+// <20200417083641.28205-1-kai.heng.feng@canonical.com>) and a 6.11 run's
+// in a regression report (linux-kernel, Message-ID
+// <20241121211930.GF394828@pauld.westford.csb>). A Read refused so (a
+// locked or reformatted namespace, as a sedutil user's
+// https://github.com/Drive-Trust-Alliance/sedutil/issues/468 shows) is
+// not.
+func TestCommandRefused(t *testing.T) {
+	for _, log := range []string{
+		"[  224.567695] blk_update_request: operation not supported error, dev nvme1n1, sector 499384320 op 0x9:(WRITE_ZEROES) flags 0x1000000 phys_seg 0 prio class 0]\n",
+		"[  473.398188] operation not supported error, dev nvme2n1, sector 13952 op 0x9:(WRITE_ZEROES) flags 0x800 phys_seg 0 prio class 0\n",
+		"[  473.534550] nvme0n1: Dataset Management(0x9) @ LBA 14000, 256 blocks, Invalid Command Opcode (sct 0x0 / sc 0x1) DNR\n",
+	} {
+		d := diagnoseFailure(t, log)
+		assert.ElementsMatch(t, []diagnose.Layer{diagnose.LayerPlatform, diagnose.LayerFirmware}, d.Undecided, d.Summary)
+		ev := causeOf(&d, diagnose.LayerPlatform).Evidence[0]
+		assert.Contains(t, ev.Text, "DISABLE_WRITE_ZEROES")
+		assert.Equal(t, strings.TrimSuffix(log, "\n"), ev.Quote)
+	}
+	d := diagnoseFailure(t, "[    3.301677] blk_update_request: operation not supported error, dev nvme0n1, sector 0 op 0x0:(READ) flags 0x0 phys_seg 1 prio class 0\n")
+	for _, c := range d.Causes {
+		for _, e := range c.Evidence {
+			assert.NotContains(t, e.Text, "refused", d.Summary)
+		}
+	}
+}
+
 // Controllers that went down hours apart are two failures, not one cause.
 func TestFailuresHoursApartShareNothing(t *testing.T) {
 	d := diagnoseFailure(t, "[  100.0] nvme nvme2: Removing after probe failure status: -19\n"+

@@ -56,6 +56,9 @@ func firmwareCause(s *signals) builder {
 	if s.nsDesc != nil {
 		b.proLine(2, logLine(s.nsDesc, "the drive refused a command of the NVMe specification that the kernel uses to scan namespaces: a firmware fault a firmware update may fix"))
 	}
+	if s.refused != nil {
+		b.proLine(2, logLine(s.refused, "the drive refused an I/O command it advertises, or a field of one, as invalid: a firmware fault a firmware update may fix"))
+	}
 	if s.newIDs != nil {
 		b.proLine(2, logLine(s.newIDs, "the drive reported other namespace identifiers than before: a firmware fault (the kernel quirks such drives with BOGUS_NID; a firmware update may fix it)"))
 	}

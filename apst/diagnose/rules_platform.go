@@ -43,6 +43,9 @@ func platformCause(s *signals) builder {
 	if s.nsDesc != nil {
 		b.proLine(2, logLine(s.nsDesc, "the drive refused the namespace identification descriptor list the kernel asks for when it scans namespaces, so its namespaces were not set up: drives that do not implement it need a kernel quirk for their model (NO_NS_DESC_LIST), which a newer kernel may have"))
 	}
+	if s.refused != nil {
+		b.proLine(2, logLine(s.refused, "the drive refused an I/O command the kernel sent as invalid: drives that do not take a command the kernel uses (Write Zeroes, Dataset Management) or one of its fields need a kernel quirk for their model (DISABLE_WRITE_ZEROES, NO_DEALLOCATE, ...), which a newer kernel may have, and a kernel that changed what it sends is a regression"))
+	}
 	if len(s.others) > 0 {
 		b.proLine(2, logLine(&s.others[0], fmt.Sprintf("%d other PCI function(s) became inaccessible together with the drive: a platform or PCI core fault, not one device", len(s.others))))
 	}

@@ -46,6 +46,7 @@ type signals struct {
 	newIDs      *kernlog.Event  // "identifiers changed": a namespace came back as another
 	dupIDs      *kernlog.Event  // "Duplicate cntlid", "globally duplicate IDs for nsid": an identity claimed twice
 	nsDesc      *kernlog.Event  // "Identify Descriptors failed" with an NVMe status: the drive refused the namespace descriptor list
+	refused     *kernlog.Event  // an I/O command the drive refused as invalid (refusedCommand)
 	probeErr    *kernlog.Event  // the driver core's "probe ... failed with error N"
 	persistErr  *kernlog.Event  // "resetting controller due to persistent internal error"
 	bogusCQE    *kernlog.Event  // a completion whose command ID the host never issued
@@ -384,6 +385,33 @@ func mediaError(e *kernlog.Event) bool {
 		return e.SCT == 2 && e.SC >= 0x80 && e.SC <= 0x84
 	}
 	return strings.Contains(e.Text, "critical medium error")
+}
+
+// refusedCommand reports an I/O error of a Write Zeroes or Dataset
+// Management (discard) command whose status says the drive refused it as
+// invalid: Invalid Command Opcode or Invalid Field in Command (generic
+// status 0x1, 0x2), or the block layer's "operation not supported error"
+// (BLK_STS_NOTSUPP, which nvme-core's nvme_error_status gives those
+// statuses): the kernel sent a command, or a field of one, that this
+// drive does not take, as the drives the kernel quirks with
+// DISABLE_WRITE_ZEROES or DEALLOCATE_ZEROES do ("blk_update_request:
+// operation not supported error, dev nvme1n1, sector 499384320 op
+// 0x9:(WRITE_ZEROES)", the SK hynix PC400 quirk's commit). A Read or
+// Write refused is not: a namespace reformatted, locked (Opal) or
+// changed under the kernel answers so too.
+func refusedCommand(e *kernlog.Event) bool {
+	if e.Kind != kernlog.IOError {
+		return false
+	}
+	t := e.Text
+	if !strings.Contains(t, "WRITE_ZEROES") && !strings.Contains(t, "DISCARD") && !strings.Contains(t, "Write Zeroes(0x8)") &&
+		!strings.Contains(t, "Dataset Management(0x9)") && !strings.Contains(t, "I/O Cmd(0x8)") && !strings.Contains(t, "I/O Cmd(0x9)") {
+		return false
+	}
+	if e.HasSC {
+		return e.SCT == 0 && (e.SC == 1 || e.SC == 2)
+	}
+	return strings.Contains(t, "operation not supported error")
 }
 
 // probeOnly returns the line that says the drive never came up, when the
@@ -844,6 +872,9 @@ func (s *signals) event(e *kernlog.Event) {
 		}
 		if mediaError(e) {
 			s.media = append(s.media, *e)
+		}
+		if s.refused == nil && refusedCommand(e) {
+			s.refused = e
 		}
 	case kernlog.PMError:
 		s.pmErrors = append(s.pmErrors, *e)
