@@ -41,6 +41,12 @@ var failureLines = []string{
 	"nvme 0000:04:00.0: PM: failed to resume async: error -16",
 	"nvme nvme0: failed to allocate host memory buffer.",
 	"nvme0n1: I/O Cmd(0x2) @ LBA 0, 8 blocks, I/O Error (sct 0x3 / sc 0x71)",
+	"nvme nvme0: Device shutdown incomplete; abort shutdown",
+	"operation not supported error, dev nvme0n1, sector 13952 op 0x9:(WRITE_ZEROES) flags 0x800 phys_seg 0 prio class 0",
+	"nvme 0000:04:00.0: AER:   Error of this Agent is reported first",
+	"igc 0000:02:00.0: not ready 65535ms after bus reset; giving up",
+	"pcieport 0000:00:1c.2: AER: Uncorrected (Non-Fatal) error received: 0000:02:00.0",
+	"pcieport 0000:00:1c.2: AER: device recovery failed",
 	"Linux version 6.2.0-rc1 (x@y) #1",
 	"Kernel command line: ro pcie_aspm=off",
 }
@@ -66,7 +72,8 @@ func TestRapidDiagnosisInvariants(t *testing.T) {
 		if rapid.Bool().Draw(t, "health") {
 			m.health = &diagnose.HealthLog{PowerCycles: rapid.Uint64Range(0, 1000).Draw(t, "cycles"), UnsafeShutdowns: rapid.Uint64Range(0, 1000).Draw(t, "unsafe")}
 		}
-		in := diagnose.Input{Controller: "nvme0", Tried: diagnose.ParseTried(tried)}
+		// The log alone names the controller, or the caller does.
+		in := diagnose.Input{Controller: rapid.SampledFrom([]string{"nvme0", ""}).Draw(t, "controller"), Tried: diagnose.ParseTried(tried)}
 		if rapid.Bool().Draw(t, "facts") {
 			in.Facts = m.facts("nvme0")
 		}
