@@ -53,7 +53,11 @@ type signals struct {
 	// otherUnread are the incidents of other drivers' functions whose
 	// failure-looking lines were left unread (unreadOfOurs).
 	otherUnread []*kernlog.Incident
-	shutdown    *kernlog.Event // "Device shutdown incomplete", "Device not ready; aborting shutdown": the drive did not finish its shutdown in time
+	portMemo    map[*kernlog.Incident]bool // portOfOther's answers
+	// sources are, by port, the incidents of the devices a port's AER
+	// "error received" lines named (portOfOther).
+	sources  map[string][]*kernlog.Incident
+	shutdown *kernlog.Event // "Device shutdown incomplete", "Device not ready; aborting shutdown": the drive did not finish its shutdown in time
 	// context of the log, not tied to the controller
 	// others are resume failures of other PCI functions at the same time
 	// as the drive's: a shared cause (the port, ASPM restore, the
@@ -396,7 +400,7 @@ func mediaError(e *kernlog.Event) bool {
 // drive does not take, as the drives the kernel quirks with
 // DISABLE_WRITE_ZEROES or DEALLOCATE_ZEROES do ("blk_update_request:
 // operation not supported error, dev nvme1n1, sector 499384320 op
-// 0x9:(WRITE_ZEROES)", the SK hynix PC400 quirk's commit). A Read or
+// 0x9:(WRITE_ZEROES)", an SK hynix SC300 quirk patch). A Read or
 // Write refused is not: a namespace reformatted, locked (Opal) or
 // changed under the kernel answers so too.
 func refusedCommand(e *kernlog.Event) bool {
@@ -530,6 +534,19 @@ func (s *signals) portOfOther(in *kernlog.Incident) bool {
 	if in.Controller != "" || in.PCI == "" || !onlyPortLines(in) {
 		return false
 	}
+	// Memoized: mine asks it of every incident, and it looks at all.
+	if v, ok := s.portMemo[in]; ok {
+		return v
+	}
+	v := s.portOfOtherOnce(in)
+	if s.portMemo == nil {
+		s.portMemo = map[*kernlog.Incident]bool{}
+	}
+	s.portMemo[in] = v
+	return v
+}
+
+func (s *signals) portOfOtherOnce(in *kernlog.Incident) bool {
 	if _, nvme := s.in.Log.DeviceIDs[in.PCI]; nvme {
 		return false
 	}
@@ -542,19 +559,27 @@ func (s *signals) portOfOther(in *kernlog.Incident) bool {
 	}
 	// The devices the port named as its errors' sources decide, when it
 	// named any.
-	sources, others := 0, 0
-	for i := range s.in.Log.Incidents {
-		o := &s.in.Log.Incidents[i]
-		if o == in || o.Boot != in.Boot || o.PCI == "" {
-			continue
-		}
-		for j := range o.Events {
-			if e := &o.Events[j]; e.Kind == kernlog.AERReceived && e.Reporter == in.PCI {
-				sources++
-				if s.otherDevice(o) {
-					others++
+	if s.sources == nil {
+		s.sources = map[string][]*kernlog.Incident{}
+		for i := range s.in.Log.Incidents {
+			o := &s.in.Log.Incidents[i]
+			for j := range o.Events {
+				e := &o.Events[j]
+				if e.Kind != kernlog.AERReceived || e.Reporter == "" || o.PCI == "" {
+					continue
 				}
-				break
+				if l := s.sources[e.Reporter]; len(l) == 0 || l[len(l)-1] != o {
+					s.sources[e.Reporter] = append(l, o)
+				}
+			}
+		}
+	}
+	sources, others := 0, 0
+	for _, o := range s.sources[in.PCI] {
+		if o != in && o.Boot == in.Boot {
+			sources++
+			if s.otherDevice(o) {
+				others++
 			}
 		}
 	}
@@ -564,7 +589,7 @@ func (s *signals) portOfOther(in *kernlog.Incident) bool {
 	other, nvme := false, false
 	for i := range s.in.Log.Incidents {
 		o := &s.in.Log.Incidents[i]
-		if o == in || o.Boot != in.Boot || severity(o) == 0 || !overlap(in, o) {
+		if o == in || o.Boot != in.Boot || !overlap(in, o) || severity(o) == 0 {
 			continue
 		}
 		switch {
