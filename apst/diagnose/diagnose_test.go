@@ -210,6 +210,12 @@ func TestFailuresOfOtherDevices(t *testing.T) {
 			log: "[  900.0] pcieport 0000:00:1c.0: AER: Uncorrected (Non-Fatal) error received: 0000:02:00.0\n" +
 				"[  900.1] ahci 0000:02:00.0: Unable to change power state from D3hot to D0, device inaccessible\n",
 			summary: "no failure of an NVMe drive seen in the kernel log: the failures it holds are of other devices (ahci 0000:02:00.0)"},
+		{name: "another driver's failed probe, the driver core's line (https://github.com/dell/thunderbolt-nvm-linux/issues/23)",
+			log: "Nov 06 11:13:52 xps13 kernel: thunderbolt: probe of 0000:05:00.0 failed with error -108\n" +
+				"Nov 06 11:14:00 xps13 kernel: xhci_hcd 0000:39:00.0: probe with driver xhci_hcd failed with error -19\n",
+			summary: "no failure of an NVMe drive seen in the kernel log: the failures it holds are of other devices (thunderbolt 0000:05:00.0, xhci_hcd 0000:39:00.0)"},
+		{name: "nvme's failed probe is the drive's", failure: true,
+			log: "[    1.0] nvme: probe of 0000:01:00.0 failed with error -12\n"},
 		{name: "the same port recovering a drive", failure: true,
 			log: "[  853.253938] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff\n" +
 				"[  853.253973] pcieport 0000:00:1c.2: AER: Root Port link has been reset (-25)\n" +

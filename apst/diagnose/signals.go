@@ -54,6 +54,10 @@ type signals struct {
 	// failure-looking lines were left unread (unreadOfOurs).
 	otherUnread []*kernlog.Incident
 	portMemo    map[*kernlog.Incident]bool // portOfOther's answers
+	// otherProbes are the devices ("thunderbolt 0000:05:00.0") whose
+	// failed probe by another driver the driver core reported
+	// (otherProbe), a line left unread.
+	otherProbes []string
 	// sources are, by port, the incidents of the devices a port's AER
 	// "error received" lines named (portOfOther).
 	sources  map[string][]*kernlog.Incident
@@ -641,6 +645,11 @@ func (s *signals) othersFailed() []string {
 			break
 		}
 	}
+	for _, name := range s.otherProbes {
+		if len(out) < 3 && !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
 	return out
 }
 
@@ -659,12 +668,18 @@ func (s *signals) unreadOfOurs() []kernlog.UnreadLine {
 			incs = append(incs, in)
 		}
 	}
-	if len(other) == 0 {
+	if len(other) == 0 && !probeLines(l.Unread) {
 		return l.Unread
 	}
 	out := make([]kernlog.UnreadLine, 0, len(l.Unread))
 next:
 	for _, u := range l.Unread {
+		if name := otherProbe(u.Text); name != "" {
+			if !slices.Contains(s.otherProbes, name) {
+				s.otherProbes = append(s.otherProbes, name)
+			}
+			continue
+		}
 		for i, a := range other {
 			if strings.Contains(u.Text, a) {
 				if !slices.Contains(s.otherUnread, incs[i]) {
@@ -679,6 +694,56 @@ next:
 		return l.Unread
 	}
 	return out
+}
+
+// probeLines reports whether any unread line may be the driver core's
+// report of a failed probe (otherProbe).
+func probeLines(u []kernlog.UnreadLine) bool {
+	for i := range u {
+		if strings.Contains(u[i].Text, "probe ") {
+			return true
+		}
+	}
+	return false
+}
+
+// otherProbe names the device of the driver core's report that another
+// driver than nvme failed to probe a function ("thunderbolt: probe of
+// 0000:05:00.0 failed with error -108", since 6.3 "xhci_hcd 0000:39:00.0:
+// probe with driver xhci_hcd failed with error -19", drivers/base/dd.c):
+// "DRIVER ADDRESS", or "" for any other line.
+func otherProbe(line string) string {
+	if i := strings.Index(line, ": probe of "); i > 0 {
+		drv := line[strings.LastIndexByte(line[:i], ' ')+1 : i]
+		addr, rest, _ := strings.Cut(line[i+len(": probe of "):], " ")
+		if drv != "nvme" && plainWord(drv) && isPCI(addr) && strings.HasPrefix(rest, "failed with error ") {
+			return drv + " " + addr
+		}
+		return ""
+	}
+	if i := strings.Index(line, ": probe with driver "); i > 0 {
+		drv, rest, _ := strings.Cut(line[i+len(": probe with driver "):], " ")
+		f := strings.Fields(line[:i])
+		if len(f) > 0 && drv != "nvme" && plainWord(drv) && isPCI(f[len(f)-1]) && strings.HasPrefix(rest, "failed with error ") {
+			return drv + " " + f[len(f)-1]
+		}
+	}
+	return ""
+}
+
+// isPCI reports whether s is a PCI address as the kernel writes one
+// ("0000:05:00.0", a VMD domain's "10000:e1:00.0").
+func isPCI(s string) bool {
+	p := strings.Split(s, ":")
+	if len(p) != 3 || len(p[0]) < 4 || len(p[0]) > 5 || len(p[1]) != 2 || len(p[2]) != 4 || p[2][2] != '.' || p[2][3] < '0' || p[2][3] > '7' {
+		return false
+	}
+	for _, h := range p[0] + p[1] + p[2][:2] {
+		if !(h >= '0' && h <= '9' || h >= 'a' && h <= 'f' || h >= 'A' && h <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 // portsOfOthers lists, at most three, the ports whose failures are
