@@ -255,10 +255,26 @@ func unknownCause(s *signals) Cause {
 		b.argTest(s, "let the kernel wait longer for the drive's shutdown: a shutdown that then completes is a drive slower than the wait; one that still does not is a drive that stopped answering (then update its firmware or replace it)", "nvme_core.shutdown_timeout=30", "a power-off, reboot or suspend waits up to 30 s for a drive that does not answer")
 		c = b.Cause
 	}
+	if e := s.denied; e != nil {
+		// Media and Data Integrity status 0x86, Access Denied: what a
+		// TCG Opal drive answers while its locking range is locked, and
+		// nvme-core's nvme_error_status makes a "critical medium error".
+		c.Evidence = append(c.Evidence, logLine(e, "the drive refused access to its data (Access Denied): a self-encrypting drive (TCG Opal) whose locking range is locked answers so, as does a namespace the drive restricts; no failure of power management or of the link does"))
+		c.Tests = append(c.Tests, lockedTest(s))
+	}
 	c.Tests = append(c.Tests,
 		Test{Action: "after the next failure, before rebooting, collect the machine's state", Command: "sudo apstctl collect DIR; journalctl -k -b --no-pager > DIR/kern.log", Cost: "free"},
 		Test{Action: "give the log of the whole boot that failed, not only the nvme lines (the lines before the failure say what led to it)", Command: "journalctl -k -b -1 --no-pager > kern.log", Cost: "free"})
 	return c
+}
+
+// lockedTest asks the drive whether its locking range is locked.
+func lockedTest(s *signals) Test {
+	disk := "/dev/nvme0n1"
+	if s.denied != nil && s.denied.Disk != "" {
+		disk = "/dev/" + s.denied.Disk
+	}
+	return Test{Action: "ask the drive whether it is locked (a Locking section with Locked = Y is a self-encrypting drive waiting for its password)", Command: "sudo sedutil-cli --query " + disk, Cost: "free"}
 }
 
 // summarize says what the causes amount to.
@@ -278,6 +294,10 @@ func summarize(s *signals, d *Diagnosis) (string, bool) {
 			fmt.Fprintf(&b, ". To tell them apart: %s", d.Separate.Action)
 		}
 		b.WriteString(".")
+	case top.Layer == LayerUnknown && s.denied != nil:
+		fmt.Fprintf(&b, "%s: the drive refused access to its data (line %d: Access Denied), as a locked self-encrypting drive (TCG Opal) does: nothing in the log points at power management or the link.", who, s.denied.Line)
+	case top.Layer == LayerUnknown && s.shutdown != nil:
+		fmt.Fprintf(&b, "%s: the drive did not finish its shutdown in the time the kernel waits (line %d), and nothing in the log points at one layer.", who, s.shutdown.Line)
 	case top.Layer == LayerUnknown:
 		fmt.Fprintf(&b, "%s: %s.", who, top.Evidence[0].Text)
 	default:

@@ -1,6 +1,7 @@
 package diagnose_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -428,6 +429,7 @@ func TestShutdownIncomplete(t *testing.T) {
 		assert.Equal(t, 1, c.Evidence[1].Line)
 		assert.Equal(t, line, c.Evidence[1].Quote)
 		assert.Contains(t, c.Evidence[1].Text, "did not finish its shutdown")
+		assert.Contains(t, d.Summary, "did not finish its shutdown in the time the kernel waits (line 1)")
 		require.NotEmpty(t, c.Tests)
 		assert.Equal(t, "nvme_core.shutdown_timeout=30", c.Tests[0].Setting)
 	}
@@ -437,4 +439,27 @@ func TestShutdownIncomplete(t *testing.T) {
 	for _, tt := range d.Causes[0].Tests {
 		assert.NotEqual(t, "nvme_core.shutdown_timeout=30", tt.Setting)
 	}
+}
+
+// A drive that answers Access Denied (sct 0x2 / sc 0x86) is a locked
+// self-encrypting drive, not a failing one nor a power layer's: the
+// answer says so and how to ask the drive; after a resume it is the
+// sleep's (an Opal drive relocks when it loses power, and the kernel
+// unlocks it only with a key saved for that). The lines are a sedutil
+// user's (https://github.com/Drive-Trust-Alliance/sedutil/issues/507).
+func TestAccessDenied(t *testing.T) {
+	const denied = "[    8.056640] nvme0n1: I/O Cmd(0x2) @ LBA 0, 8 blocks, I/O Error (sct 0x2 / sc 0x86) DNR \n" +
+		"[    8.056662] critical medium error, dev nvme0n1, sector 0 op 0x0:(READ) flags 0x0 phys_seg 1 prio class 2\n"
+	d := diagnoseFailure(t, "[    8.035821] nvme nvme0: pci function 0000:01:00.0\n"+denied)
+	require.Equal(t, diagnose.LayerUnknown, d.Causes[0].Layer, d.Summary)
+	assert.Contains(t, d.Summary, "refused access to its data (line 2: Access Denied)")
+	assert.Empty(t, d.Undecided)
+	assert.False(t, d.Replace, "a locked drive is no failing drive")
+	assert.Equal(t, "sudo sedutil-cli --query /dev/nvme0n1", d.Causes[0].Tests[0].Command)
+
+	d = diagnoseFailure(t, "[    7.000000] PM: suspend exit\n"+denied)
+	require.Equal(t, diagnose.LayerSuspend, d.Causes[0].Layer, d.Summary)
+	c := causeOf(&d, diagnose.LayerSuspend)
+	assert.True(t, slices.ContainsFunc(c.Evidence, func(l diagnose.Line) bool { return strings.Contains(l.Text, "locks itself when it loses power") }), "%+v", c.Evidence)
+	assert.True(t, slices.ContainsFunc(c.Tests, func(tt diagnose.Test) bool { return strings.HasPrefix(tt.Command, "sudo sedutil-cli --query") }))
 }

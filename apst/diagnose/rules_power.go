@@ -139,6 +139,10 @@ func suspendCause(s *signals) builder {
 	if s.resume != nil && !s.removedFirst && s.onResume != nil {
 		b.proLine(1, logLine(s.resume, "the device did not come back to D0 after the sleep"))
 	}
+	if s.denied != nil && s.onResume != nil {
+		b.proLine(2, logLine(s.denied, "the drive refused access to its data after the sleep (Access Denied): a self-encrypting drive (TCG Opal) locks itself when it loses power, and the kernel unlocks it on resume only with a key saved for that (sed-opal's save ioctl, which a sedutil build with S3 support issues)"))
+		b.Tests = append(b.Tests, lockedTest(s))
+	}
 	if b.Score <= 0 && s.onResume == nil && len(s.pmErrors) == 0 {
 		return b
 	}

@@ -47,6 +47,7 @@ type signals struct {
 	dupIDs      *kernlog.Event  // "Duplicate cntlid", "globally duplicate IDs for nsid": an identity claimed twice
 	nsDesc      *kernlog.Event  // "Identify Descriptors failed" with an NVMe status: the drive refused the namespace descriptor list
 	refused     *kernlog.Event  // an I/O command the drive refused as invalid (refusedCommand)
+	denied      *kernlog.Event  // an I/O command the drive answered Access Denied (sct 0x2 / sc 0x86): a locked self-encrypting drive
 	probeErr    *kernlog.Event  // the driver core's "probe ... failed with error N"
 	persistErr  *kernlog.Event  // "resetting controller due to persistent internal error"
 	bogusCQE    *kernlog.Event  // a completion whose command ID the host never issued
@@ -965,6 +966,9 @@ func (s *signals) event(e *kernlog.Event) {
 		}
 		if s.refused == nil && refusedCommand(e) {
 			s.refused = e
+		}
+		if s.denied == nil && e.HasSC && e.SCT == 2 && e.SC == 0x86 {
+			s.denied = e
 		}
 	case kernlog.PMError:
 		s.pmErrors = append(s.pmErrors, *e)
