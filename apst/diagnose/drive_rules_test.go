@@ -85,10 +85,13 @@ func TestMediaErrorsConvictTheDrive(t *testing.T) {
 	}
 }
 
-// A drive that raises a Persistent Internal Error, and completions with a
-// command ID the host never issued: the drive's own word, and a controller
-// (or a DMA path) that mishandles command IDs. The lines are the kernel's
-// formats (drivers/nvme/host/core.c, nvme.h, pci.c).
+// A drive that raises a Persistent Internal Error or fails its I/O with
+// Internal Error, and completions with a command ID the host never
+// issued: the drive's own word, and a controller (or a DMA path) that
+// mishandles command IDs. The lines are the kernel's formats
+// (drivers/nvme/host/core.c's nvme_log_error, nvme.h, pci.c); a drive
+// that failed every command with Internal Error was a dead one
+// (https://github.com/TUM-DSE/doctor-cluster-config/issues/1796).
 func TestDriveSaysItIsBroken(t *testing.T) {
 	for _, tc := range []struct {
 		name, log string
@@ -97,6 +100,11 @@ func TestDriveSaysItIsBroken(t *testing.T) {
 		{
 			name:  "persistent internal error",
 			log:   "[ 5123.104211] nvme nvme0: resetting controller due to persistent internal error\n",
+			first: []diagnose.Layer{diagnose.LayerFirmware, diagnose.LayerDrive},
+		},
+		{
+			name:  "internal error on I/O",
+			log:   "[  812.330114] nvme1n1: Read(0x2) @ LBA 2048, 8 blocks, Internal Error (sct 0x0 / sc 0x6) DNR\n",
 			first: []diagnose.Layer{diagnose.LayerFirmware, diagnose.LayerDrive},
 		},
 		{

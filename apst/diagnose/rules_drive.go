@@ -62,6 +62,9 @@ func firmwareCause(s *signals) builder {
 	if s.newIDs != nil {
 		b.proLine(2, logLine(s.newIDs, "the drive reported other namespace identifiers than before: a firmware fault (the kernel quirks such drives with BOGUS_NID; a firmware update may fix it)"))
 	}
+	if s.internal != nil && s.persistErr == nil {
+		b.proLine(2, logLine(s.internal, "the drive failed an I/O command with Internal Error, its own report that something inside it went wrong: a firmware fault a firmware update may fix"))
+	}
 	if s.persistErr != nil {
 		b.proLine(2, logLine(s.persistErr, "the drive raised a Persistent Internal Error (an asynchronous event of its own) and the kernel reset it: the drive's firmware says something inside it is broken; a firmware update fixes some such drives"))
 	}
@@ -121,6 +124,9 @@ func driveCause(s *signals) builder {
 		// Vector Control lost its interrupts after a resume: the drive's
 		// own interrupts read like the platform's.
 		b.proLine(2, logLine(&s.polled[0], "the interrupt of a completed command was lost: some drives' MSI does not work (the kernel quirks such models with BROKEN_MSI), and then only another drive in this slot works"))
+	}
+	if s.internal != nil && s.persistErr == nil {
+		b.proLine(2, logLine(s.internal, "the drive failed an I/O command with Internal Error: a drive whose internals are failing answers so, and when it repeats after a firmware update the drive is failing; back up what it holds"))
 	}
 	if s.persistErr != nil {
 		b.proLine(2, logLine(s.persistErr, "the drive reported a Persistent Internal Error: a drive whose internals failed reports it so, and when it repeats after a firmware update the drive is failing; back up what it holds"))

@@ -48,6 +48,7 @@ type signals struct {
 	nsDesc      *kernlog.Event  // "Identify Descriptors failed" with an NVMe status: the drive refused the namespace descriptor list
 	refused     *kernlog.Event  // an I/O command the drive refused as invalid (refusedCommand)
 	denied      *kernlog.Event  // an I/O command the drive answered Access Denied (sct 0x2 / sc 0x86): a locked self-encrypting drive
+	internal    *kernlog.Event  // an I/O command the drive failed with Internal Error (sct 0x0 / sc 0x6)
 	probeErr    *kernlog.Event  // the driver core's "probe ... failed with error N"
 	persistErr  *kernlog.Event  // "resetting controller due to persistent internal error"
 	bogusCQE    *kernlog.Event  // a completion whose command ID the host never issued
@@ -969,6 +970,9 @@ func (s *signals) event(e *kernlog.Event) {
 		}
 		if s.denied == nil && e.HasSC && e.SCT == 2 && e.SC == 0x86 {
 			s.denied = e
+		}
+		if s.internal == nil && e.HasSC && e.SCT == 0 && e.SC == 6 {
+			s.internal = e
 		}
 	case kernlog.PMError:
 		s.pmErrors = append(s.pmErrors, *e)
