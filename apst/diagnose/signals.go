@@ -413,15 +413,12 @@ func refusedCommand(e *kernlog.Event) bool {
 	if e.Kind != kernlog.IOError {
 		return false
 	}
-	t := e.Text
-	if !strings.Contains(t, "WRITE_ZEROES") && !strings.Contains(t, "DISCARD") && !strings.Contains(t, "Write Zeroes(0x8)") &&
-		!strings.Contains(t, "Dataset Management(0x9)") && !strings.Contains(t, "I/O Cmd(0x8)") && !strings.Contains(t, "I/O Cmd(0x9)") {
-		return false
-	}
 	if e.HasSC {
-		return e.SCT == 0 && (e.SC == 1 || e.SC == 2)
+		// nvme's own line: the NVMe opcode, Write Zeroes 0x8, Dataset
+		// Management 0x9.
+		return (e.Opcode == 0x8 || e.Opcode == 0x9) && e.SCT == 0 && (e.SC == 1 || e.SC == 2)
 	}
-	return strings.Contains(t, "operation not supported error")
+	return (e.ReqOp == "WRITE_ZEROES" || e.ReqOp == "DISCARD") && strings.Contains(e.Text, "operation not supported error")
 }
 
 // probeOnly returns the line that says the drive never came up, when the
@@ -519,7 +516,7 @@ func (s *signals) otherDevice(in *kernlog.Incident) bool {
 			// The PCI core's lines name no driver: they are any
 			// function's; a port's "error received: X" line is the
 			// port's, about X, and says nothing of X's driver.
-		case d == "pcieport", d == "pciehp", d == "aer", d == "dpc", d == "vfio-pci", strings.Contains(d, "nvme"):
+		case d == "pcieport", d == "pciehp", d == "aer", d == "dpc":
 			return false
 		default:
 			named = true
@@ -670,9 +667,6 @@ func (s *signals) unreadOfOurs() []kernlog.UnreadLine {
 			incs = append(incs, in)
 		}
 	}
-	if len(other) == 0 && !probeLines(l.Unread) {
-		return l.Unread
-	}
 	out := make([]kernlog.UnreadLine, 0, len(l.Unread))
 next:
 	for _, u := range l.Unread {
@@ -696,17 +690,6 @@ next:
 		return l.Unread
 	}
 	return out
-}
-
-// probeLines reports whether any unread line may be the driver core's
-// report of a failed probe (otherProbe).
-func probeLines(u []kernlog.UnreadLine) bool {
-	for i := range u {
-		if strings.Contains(u[i].Text, "probe ") {
-			return true
-		}
-	}
-	return false
 }
 
 // otherProbe names the device of the driver core's report that another
