@@ -11,16 +11,6 @@ func d3coldCause(s *signals) builder {
 	b := newBuilder(s, LayerD3cold)
 	b.tried(s, []string{"d3cold_allowed"}, []string{"0"}, 8, 4, "the drive kept out of D3cold stopped the failures")
 	b.tried(s, []string{"pcie_port_pm"}, []string{"off"}, 6, 2, "ports kept in D0 stopped the failures")
-	switch {
-	case s.resume != nil && s.resume.FromState == "D3cold" && s.removedFirst:
-		b.Against = append(b.Against, logLine(s.resume, "the PCI core printed this after the controller had already stopped answering (see the earlier controller-down or link-down): reading the power state of a device that has left the bus, a consequence, not the cause"))
-	case s.resume != nil && s.resume.FromState == "D3cold" && len(s.others) > 0:
-		b.proLine(2, logLine(s.resume, fmt.Sprintf("the device could not be brought back from D3cold, and %d other function(s) failed the same way at the same time: something they share", len(s.others))))
-	case s.goneAtReset() != nil:
-		b.proLine(2, logLine(s.resume, "the device read all ones when the driver's reset powered it up, and the reset gave up (-19): it was powered off and did not return, or it was already off the bus (the PCI core names any device that reads all ones D3cold)"))
-	case s.resume != nil && s.resume.FromState == "D3cold":
-		b.sign(4, logLine(s.resume, "the device could not be brought back from D3cold: its power was removed and it did not return"))
-	}
 	var allowed []Fact
 	var auto bool
 	allKnown, allOff := len(s.path()) > 0, true
@@ -37,6 +27,23 @@ func d3coldCause(s *signals) builder {
 		if f.PowerState.Is("D3cold") {
 			b.setting(2, f.PowerState.Source, f.Role+" "+f.Address+" is in D3cold now")
 		}
+	}
+	switch {
+	case s.resume != nil && s.resume.FromState == "D3cold" && s.removedFirst:
+		b.Against = append(b.Against, logLine(s.resume, "the PCI core printed this after the controller had already stopped answering (see the earlier controller-down or link-down): reading the power state of a device that has left the bus, a consequence, not the cause"))
+	case s.resume != nil && s.resume.FromState == "D3cold" && len(s.others) > 0:
+		b.proLine(2, logLine(s.resume, fmt.Sprintf("the device could not be brought back from D3cold, and %d other function(s) failed the same way at the same time: something they share", len(s.others))))
+	case s.goneAtReset() != nil:
+		b.proLine(2, logLine(s.resume, "the device read all ones when the driver's reset powered it up, and the reset gave up (-19): it was powered off and did not return, or it was already off the bus (the PCI core names any device that reads all ones D3cold)"))
+	case s.resume != nil && s.resume.FromState == "D3cold" && (s.onResume != nil || len(allowed) > 0 && auto):
+		b.sign(4, logLine(s.resume, "the device could not be brought back from D3cold: its power was removed and it did not return"))
+	case s.resume != nil && s.resume.FromState == "D3cold":
+		// Neither a sleep transition before it nor settings that let
+		// runtime PM power the drive off: the PCI core records D3cold
+		// for any device that reads all ones (pci_update_current_state),
+		// so the line alone does not tell a device powered off from one
+		// that left the bus. It counts, but is no discriminating sign.
+		b.proLine(4, logLine(s.resume, "the device could not be brought back from D3cold: its power was removed and it did not return, or it had left the bus (the PCI core records D3cold for a device that reads all ones)"))
 	}
 	if len(allowed) > 0 && auto {
 		b.setting(1, allowed[0].Source, "d3cold_allowed=1 with runtime PM allowed (power/control=auto) on the path: the drive can be powered off when idle")
