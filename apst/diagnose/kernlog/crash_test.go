@@ -66,6 +66,20 @@ func TestCrashStack(t *testing.T) {
 		{"x86 general protection fault", x86GPF, 4, "[   89.927158] RIP: 0010:nvme_unmap_data+0x195/0x1e0 [nvme]"},
 		{"a warning whose line names nvme's source", x86Warning, 2, "[19231.556674] WARNING: CPU: 20 PID: 502 at drivers/nvme/host/core.c:850 nvme_setup_discard+0x188/0x1f0"},
 		{"a warning elsewhere called from nvme", x86WarningElsewhere, 5, "[   89.919780]  nvme_queue_rq+0x5c1/0x6f0 [nvme]"},
+		// The same warning as 6.19 and later print its banner
+		// (28ea295f941e), and wrapped by a mail client after its "at".
+		{"a 6.19 warning whose line names nvme's source", "[19231.556674] WARNING: drivers/nvme/host/core.c:850 at nvme_setup_discard+0x188/0x1f0, CPU#20: kworker/20:1H/502\n" +
+			"[19231.556784] Workqueue: kblockd blk_mq_run_work_fn\n", 1, "[19231.556674] WARNING: drivers/nvme/host/core.c:850 at nvme_setup_discard+0x188/0x1f0, CPU#20: kworker/20:1H/502"},
+		// A real one, broken after "WARNING:" and after "at" by the mail
+		// client (6.19-rc4, dri-devel, Satadru Pramanik,
+		// CAFrh3J_OtTdve_ryOXZLfBV9sWDZ--HyTJZi9mSQ6gko98PJrA@mail.gmail.com).
+		{"a 6.19 warning a mail client broke after WARNING:", "> [  200.760128] ------------[ cut here ]------------\n" +
+			"> [  200.760132] i915 0000:00:02.0: [drm] PCH PWM1 enabled\n> [  200.760134] WARNING:\n" +
+			"> drivers/gpu/drm/i915/display/intel_display_power.c:1234 at\n> hsw_enable_pc8+0x8a4/0xb10 [i915], CPU#0: kworker/u32:6/1378\n" +
+			"> [  200.760470] Workqueue: pm pm_runtime_work\n> [  200.760480] RIP: 0010:hsw_enable_pc8+0x8aa/0xb10 [i915]\n" +
+			"> [  200.760671] Call Trace:\n> [  200.760678]  intel_display_power_suspend+0x61/0x80 [i915]\n", 0, ""},
+		{"a 6.19 warning wrapped after its at", "[   89.919739] WARNING: block/blk-mq.c:691 at\nblk_mq_start_request+0xa8/0x130, CPU#13: fio/11642\n" +
+			"[   89.919774] Call Trace:\n[   89.919780]  nvme_queue_rq+0x5c1/0x6f0 [nvme]\n", 4, "[   89.919780]  nvme_queue_rq+0x5c1/0x6f0 [nvme]"},
 		// dumpstack.c marks a frame it did not unwind to with "? ": an
 		// address left on the stack, no caller.
 		{"only an unreliable frame", "[   10.000000] BUG: kernel NULL pointer dereference, address: 0000000000000008\n" +
@@ -184,4 +198,22 @@ func TestEventInsideADump(t *testing.T) {
 		}
 	}
 	assert.Equal(t, []int{1, 2, 4}, lines)
+}
+
+// Only __warn()'s banner is a kernel warning: another message that opens
+// with "WARNING: " (a driver's own shout) is no crash of the kernel's.
+func TestWarnBannerOnly(t *testing.T) {
+	for _, line := range []string{
+		"[    3.100000] WARNING: this kernel was built without the microcode loader",
+		"[    3.100000] WARNING: drivers are loading: please wait",
+		"[    3.100000] WARNING: 1:2 at",
+	} {
+		l, err := kernlog.ReadString(line+"\n", kernlog.Options{})
+		require.NoError(t, err)
+		for _, in := range l.Incidents {
+			for _, e := range in.Events {
+				assert.NotEqual(t, kernlog.ActionKernelBug, e.Action, line)
+			}
+		}
+	}
 }

@@ -150,7 +150,8 @@
 // failure word ([DriverError]), so that no such line is dropped silently.
 //
 // Kernel warnings and crashes ([PlatformFault] with [ActionKernelBug]:
-// "WARNING: CPU: ...", "BUG: ...", "kernel BUG at", a watchdog's lockup,
+// "WARNING: CPU: ..." and, since 6.19, "WARNING: FILE:LINE at ...",
+// "BUG: ...", "kernel BUG at", a watchdog's lockup,
 // arm64's "Internal error: Oops", x86's "general protection fault" and
 // "Oops: ...", the last read as part of the crash before it) are held while
 // their dump goes by: the first dump line (within 600 lines and, when the lines have times,

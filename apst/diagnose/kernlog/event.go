@@ -180,7 +180,8 @@ const (
 	// "AMD-Vi: Event logged [IO_PAGE_FAULT device=01:00.0 ...]", PCI the
 	// device's address, segment 0000 when the line gives none);
 	// "kernel-bug" (a kernel warning or crash: "WARNING: CPU: 3 PID: 1 at
-	// drivers/nvme/host/pci.c:...", "BUG: kernel NULL pointer
+	// drivers/nvme/host/pci.c:...", since 6.19 "WARNING:
+	// drivers/nvme/host/pci.c:... at FUNC, CPU#3: COMM/PID", "BUG: kernel NULL pointer
 	// dereference", "kernel BUG at ..."); "config-access" (a host bridge
 	// that cannot write config space in less than 32 bits: "2-byte config
 	// write to 0000:01:00.0 offset 0x7a may corrupt adjacent RW1C bits");

@@ -10,7 +10,7 @@ import (
 var keywords = []string{
 	"nvme", "AER", "PCIe Bus Error", "power state", "Slot(", "slot(", "Linux version ", "ommand line: ",
 	"PM: ", "sleep state", "ASPM", "nobody cared", "Disabling IRQ",
-	"DMAR: [", "IO_PAGE_FAULT", "WARNING: CPU: ", "BUG", "Internal error: Oops", "Oops: ", "protection fault", "RW1C", "Restarting tasks", "OOM killer ",
+	"DMAR: [", "IO_PAGE_FAULT", "WARNING: ", "BUG", "Internal error: Oops", "Oops: ", "protection fault", "RW1C", "Restarting tasks", "OOM killer ",
 	".pcie: link down", ".pci: link down", ".pcie: link up, ", ": Phy link never came up", ": PCIe link training gen1 timeout",
 	"DMI: ", "Hardware name: ", "Hypervisor detected: ", "paravirtualized kernel on ",
 }
@@ -37,7 +37,8 @@ func interestingBytes(b []byte) bool {
 // each keyword only at the places of one of its rarer bytes ("nvme",
 // "Linux version", "Hypervisor detected: " and "paravirtualized kernel on "
 // at each 'v', "AER", "Disabling IRQ", "DMAR: [", "RW1C"
-// and "Restarting tasks" at each 'R', "BUG", "WARNING: CPU: " and
+// and "Restarting tasks" at each 'R', "BUG", "WARNING: " (or "WARNING:"
+// ending the line, where a mail client broke a 6.19 warning's banner) and
 // "IO_PAGE_FAULT" at each 'G', "PM: ", "ASPM" and "OOM killer " at each 'M', "power
 // state" at each 'w', and those that end in a colon, a host controller's
 // "1000110000.pcie: link down", "Oops: ", "DMI: ", "Hardware name: " and
@@ -58,7 +59,7 @@ func scanLine(b []byte) (keyword, pci bool) {
 		return before(b, i, "AE") || before(b, i, "Disabling I") && at(b, i, "RQ") ||
 			before(b, i, "DMA") && at(b, i+1, ": [") || at(b, i, "RW1C") || at(b, i, "Restarting tasks")
 	}) || anchored(b, 'G', func(i int) bool {
-		return before(b, i, "BU") || before(b, i, "WARNIN") && at(b, i+1, ": CPU: ") || before(b, i, "IO_PA") && at(b, i+1, "E_FAULT")
+		return before(b, i, "BU") || before(b, i, "WARNIN") && at(b, i+1, ":") && (i+2 == len(b) || b[i+2] == ' ' || b[i+2] == '\t' || b[i+2] == '\r') || before(b, i, "IO_PA") && at(b, i+1, "E_FAULT")
 	}) || anchored(b, 'M', func(i int) bool {
 		return before(b, i, "P") && (at(b, i+1, ": ") || before(b, i-1, "AS")) || before(b, i, "OO") && at(b, i+1, " killer ")
 	}) || anchored(b, 'w', func(i int) bool {

@@ -285,6 +285,15 @@ func TestPlatformFaultKinds(t *testing.T) {
 			kernlog.Event{Kind: kernlog.PlatformFault, Action: "iommu-fault", PCI: "0000:00:02.0"}},
 		{"https://github.com/spdk/spdk/issues/1403", "[71232.530950] WARNING: CPU: 0 PID: 1306671 at drivers/iommu/intel-iommu.c:602 domain_get_iommu+0x45/0x50",
 			kernlog.Event{Kind: kernlog.PlatformFault, Action: "kernel-bug"}},
+		// __warn()'s banner since 28ea295f941e (6.19-rc1), "WARNING:
+		// FILE:LINE at FUNC, CPU#N: COMM/PID", as a 7.0-rc7 arm64 board
+		// printed it (quoted in the fix's commit message), and without a
+		// file, "WARNING: at FUNC, CPU#N: ..." (kernel/panic.c).
+		{"https://git.kernel.org/stable/c/4af24c27a39ba147a613a09e10b9e0f7294524c0", "[  789.490657] WARNING: lib/refcount.c:28 at refcount_warn_saturate+0xf4/0x144, CPU#0: kworker/u16:1/440",
+			kernlog.Event{Kind: kernlog.PlatformFault, Action: "kernel-bug"}},
+		{"kernel/panic.c's __warn() without a file", "[   61.020000] WARNING: at nvme_timeout+0x1a4/0x320 [nvme], CPU#3: kworker/3:1H/210",
+			kernlog.Event{Kind: kernlog.PlatformFault, Action: "kernel-bug", StackLine: 1,
+				Stack: "[   61.020000] WARNING: at nvme_timeout+0x1a4/0x320 [nvme], CPU#3: kworker/3:1H/210"}},
 		// arm64's die() (arch/arm64/kernel/traps.c), as a Huawei D06's
 		// oops in nvme_reset_work was posted to linux-next.
 		{"https://lore.kernel.org/all/454c65b1-872a-a48c-662d-690044662772@huawei.com/", "[148.322016] Internal error: Oops: 96000004 [#1] PREEMPT SMP",

@@ -46,7 +46,7 @@ func parsePlatform(e *Event, msg, body string) bool {
 		return iommuFault(e, msg)
 	case strings.HasPrefix(msg, "INFO: task ") && strings.Contains(msg, " blocked for more than "):
 		return hungTask(e, msg)
-	case strings.HasPrefix(msg, "WARNING: CPU: "), strings.HasPrefix(msg, "BUG: "), strings.HasPrefix(msg, "kernel BUG at "),
+	case warnBanner(msg), strings.HasPrefix(msg, "BUG: "), strings.HasPrefix(msg, "kernel BUG at "),
 		strings.HasPrefix(msg, "watchdog: BUG: "), strings.HasPrefix(msg, "Internal error: Oops"), strings.HasPrefix(msg, "Oops: "),
 		strings.HasPrefix(msg, "general protection fault"):
 		e.Kind, e.Action = PlatformFault, ActionKernelBug
@@ -121,4 +121,24 @@ func hungTask(e *Event, msg string) bool {
 	e.Kind, e.Disk, e.Text = HungTask, d, clip(msg)
 	e.Controller, e.Driver, e.Device = pathController(d), "", ""
 	return true
+}
+
+// warnBanner reports whether msg is the line the kernel's __warn()
+// (kernel/panic.c) prints when a WARN fires: "WARNING: CPU: 3 PID: 1 at
+// FILE:LINE FUNC" before 6.19; "WARNING: FILE:LINE at FUNC, CPU#3:
+// COMM/PID" since 28ea295f941e (6.19-rc1), or "WARNING: at FUNC, CPU#3:
+// ..." without a file, which the oldest kernels printed too. A mail
+// client may have wrapped the line after its "at".
+func warnBanner(msg string) bool {
+	rest, ok := strings.CutPrefix(msg, "WARNING: ")
+	if !ok {
+		return false
+	}
+	if strings.HasPrefix(rest, "CPU: ") || strings.HasPrefix(rest, "at ") {
+		return true
+	}
+	file, after, ok := strings.Cut(rest, " ")
+	i := strings.LastIndexByte(file, ':')
+	// FILE is a source file's path ("lib/refcount.c", "./include/...h").
+	return ok && i > 0 && i < len(file)-1 && strings.Contains(file[:i], ".") && allDigits(file[i+1:]) && (after == "at" || strings.HasPrefix(after, "at "))
 }
