@@ -207,6 +207,7 @@ func TestWarnBannerOnly(t *testing.T) {
 		"[    3.100000] WARNING: this kernel was built without the microcode loader",
 		"[    3.100000] WARNING: drivers are loading: please wait",
 		"[    3.100000] WARNING: 1:2 at",
+		"[    3.100000] WARNING: at least one lane of the link is down",
 	} {
 		l, err := kernlog.ReadString(line+"\n", kernlog.Options{})
 		require.NoError(t, err)

@@ -134,8 +134,13 @@ func warnBanner(msg string) bool {
 	if !ok {
 		return false
 	}
-	if strings.HasPrefix(rest, "CPU: ") || strings.HasPrefix(rest, "at ") {
+	if strings.HasPrefix(rest, "CPU: ") {
 		return true
+	}
+	if fn, ok := strings.CutPrefix(rest, "at "); ok {
+		// A function and offset ("nvme_timeout+0x1a4/0x320"), or the
+		// CPU after it: "WARNING: at least ..." is some driver's prose.
+		return strings.Contains(fn, "+0x") || strings.Contains(fn, ", CPU#")
 	}
 	file, after, ok := strings.Cut(rest, " ")
 	i := strings.LastIndexByte(file, ':')
