@@ -211,9 +211,11 @@ const heldOutTriedFloor = 68
 // TestRealThreads scores the diagnosis on the real threads: the first
 // cause (or the undecided pair) against the layer of the thread's
 // resolution, on the tuning half and the held-out half, with the
-// confusion matrix of each. It fails when the held-out score falls under
-// heldOutFloor, when a wrong answer is called likely, or when a log has
-// failure-looking lines it could not read.
+// confusion matrix of each, from the log alone and again with what each
+// thread says did not help as --tried. It fails when a held-out score
+// falls under its floor (heldOutFloor, heldOutTriedFloor), when a wrong
+// answer is called likely, or when a log has failure-looking lines it
+// could not read.
 func TestRealThreads(t *testing.T) {
 	ths := loadThreads(t)
 	require.GreaterOrEqual(t, len(ths), 40, "the set has at least 40 threads")
