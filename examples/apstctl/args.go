@@ -22,7 +22,8 @@ var errHelp = errors.New("help requested")
 //     set-latency must refuse with its reason) are positionals;
 //   - -h, -help and --help return errHelp.
 //
-// A flag it does not know, a missing value or a value the flag refuses is a
+// A flag it does not know, a missing value, an empty value of a string flag
+// (--log "") or a value the flag refuses is a
 // *usageError naming the flag (with a suggestion for a misspelt name).
 func parseArgs(fs *flagSet, args []string) ([]string, error) {
 	var pos []string
@@ -98,6 +99,9 @@ func parseArgs(fs *flagSet, args []string) ([]string, error) {
 			if !seen {
 				given[long] = this
 			}
+		}
+		if value == "" && fs.text[long] {
+			return nil, usagef("%s \"\": want %s, not an empty value (leave the flag out for its default)", spelt, fs.metaOf(name))
 		}
 		if err := fl.Value.Set(value); err != nil {
 			return nil, usagef("%s %s: %v", spelt, quoteArg(value), err)

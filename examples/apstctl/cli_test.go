@@ -565,6 +565,8 @@ func TestArgsParser(t *testing.T) {
 		{args: []string{"---name"}, wantErr: "is not a flag"},
 		{args: []string{"-o", "yaml"}, wantErr: "want normal or json"},
 		{args: []string{"--force=maybe"}, wantErr: "--force maybe"},
+		{args: []string{"--name="}, wantErr: `--name "": want V, not an empty value`},
+		{args: []string{"a", "--name", ""}, wantErr: `--name "": want V`},
 	} {
 		fs, name, force, format := newFS()
 		pos, err := parseArgs(fs, tc.args)

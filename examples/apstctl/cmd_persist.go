@@ -44,6 +44,7 @@ func persistCommand() *command {
 	f.scope = fs.String("scope", "SCOPE", "", "the drives: all, model (CAPTURE's model), family (every capacity of it; the default with a CAPTURE), pci (--pci-id) or serial (CAPTURE's)")
 	f.model = fs.String("model", "MODEL", "", "the model to key the udev rule on, exact or a glob (Samsung SSD 990 EVO Plus *)")
 	f.serial = fs.String("serial", "SERIAL", "", "the one serial number to key the udev rule on")
+	fs.emptyChecked("model", "serial") // persistScope says what to give instead
 	f.forms = fs.String("form", "LIST", "", "comma list of udev, cmdline, modprobe, tmpfiles, tuned (default: udev for a model, PCI or serial scope, all five for every drive)")
 	fs.Var(&f.output, "output", "FILE", "write the one form's file to FILE, atomically (give one --form)")
 	f.check = fs.String("check", "FILE", "", "instead: check a setting the user has (udev rules, a kernel command line, modprobe.d lines, tmpfiles w lines, a tuned [sysfs] section; - for standard input) against the drives of CAPTURE... and --root (default: this machine's)")

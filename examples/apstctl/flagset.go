@@ -19,6 +19,11 @@ type flagSet struct {
 	short   map[string]string // long name -> one-letter alias
 	aliases map[string]string // alias (short or long) -> long name
 	meta    map[string]string // long name -> metavariable ("" for a boolean)
+	// text holds the plain string flags (String, StringVar): each names
+	// something (a file, a duration, a goal), so an empty value given on
+	// the command line (--log "", --root=) is refused rather than read as
+	// the flag left out.
+	text map[string]bool
 	// repeat holds the flags that may be given more than once (--with,
 	// --gap): every other flag given twice with different values is a
 	// contradiction.
@@ -34,7 +39,7 @@ type flagSet struct {
 func newFlagSet(name string) *flagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	return &flagSet{fs: fs, short: map[string]string{}, aliases: map[string]string{}, meta: map[string]string{}, repeat: map[string]bool{}}
+	return &flagSet{fs: fs, short: map[string]string{}, aliases: map[string]string{}, meta: map[string]string{}, repeat: map[string]bool{}, text: map[string]bool{}}
 }
 
 func (f *flagSet) add(name, meta string) {
@@ -45,6 +50,7 @@ func (f *flagSet) add(name, meta string) {
 // String defines a string flag --name META with default def.
 func (f *flagSet) String(name, meta, def, usage string) *string {
 	f.add(name, meta)
+	f.text[name] = true
 	return f.fs.String(name, def, usage)
 }
 
@@ -106,7 +112,16 @@ func (f *flagSet) longName(name string) string {
 // StringVar defines a string flag --name META stored in p.
 func (f *flagSet) StringVar(p *string, name, meta, def, usage string) {
 	f.add(name, meta)
+	f.text[name] = true
 	f.fs.StringVar(p, name, def, usage)
+}
+
+// emptyChecked says that the command refuses an empty value of the string
+// flags names itself, with a message of its own, so parseArgs leaves it.
+func (f *flagSet) emptyChecked(names ...string) {
+	for _, n := range names {
+		delete(f.text, n)
+	}
 }
 
 // BoolVar defines a boolean flag --name stored in p.

@@ -16,7 +16,8 @@ func writeUsage(w io.Writer, cmds []*command) {
 		io.WriteString(w, "  "+padRight(c.name, 16)+c.short+"\n")
 	}
 	io.WriteString(w, "\nCAPTURE is a path, or - for standard input. Flags go before or after the arguments;\n"+
-		"-- ends them. Run 'apstctl help COMMAND' (or 'apstctl COMMAND --help') for a command.\n")
+		"-- ends them. A flag given twice with two values, or with an empty value, is a usage error.\n"+
+		"Run 'apstctl help COMMAND' (or 'apstctl COMMAND --help') for a command.\n")
 }
 
 // writeCommandHelp prints a command's help: usage line, paragraph, flags
