@@ -47,7 +47,13 @@ func WriteFile(path string, perm fs.FileMode, write func(io.Writer) error) (err 
 	}
 	f, err := createTemp(dir, "."+base+".tmp-", perm)
 	if err != nil {
-		return err
+		// The temporary file's name is ours, not the caller's: say which
+		// directory it could not be made in.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("write %s: cannot create a file in directory %s: %w", path, filepath.Dir(target), err)
 	}
 	tmp := f.Name()
 	closed := false
@@ -76,14 +82,14 @@ func WriteFile(path string, perm fs.FileMode, write func(io.Writer) error) (err 
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err := f.Sync(); err != nil {
-		return err
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	closed = true
 	if err := f.Close(); err != nil {
-		return err
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err := os.Rename(tmp, target); err != nil {
-		return err
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err := syncDir(dir); err != nil {
 		return fmt.Errorf("write %s: renamed, but syncing directory %s: %w", path, dir, err)

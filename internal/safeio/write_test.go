@@ -100,6 +100,8 @@ func TestWriteFileRefusals(t *testing.T) {
 
 	err = safeio.WriteFile(filepath.Join(dir, "no", "such", "dir"), 0o644, writeString("x"))
 	require.ErrorIs(t, err, fs.ErrNotExist)
+	assert.Contains(t, err.Error(), "cannot create a file in directory "+filepath.Join(dir, "no", "such")+": ")
+	assert.NotContains(t, err.Error(), ".tmp-", "the temporary file's name is not the user's")
 
 	if _, serr := os.Stat("/dev/null"); serr == nil {
 		err = safeio.WriteFile("/dev/null", 0o644, writeString("x"))
