@@ -375,11 +375,11 @@ func writeReplayText(w io.Writer, c *powerstate.Controller, rep *analysis.Replay
 	if rep.Device != "" {
 		dev = ", device " + view.Escape(rep.Device)
 	}
-	fmt.Fprintf(w, "trace %s (%s%s): %d commands, %d idle periods, %s from the first dispatch to the last completion\n",
-		h.trace, h.format, dev, rep.Events, rep.IdlePeriods, seconds(rep.Span))
+	fmt.Fprintf(w, "trace %s (%s%s): %s, %s, %s from the first dispatch to the last completion\n",
+		h.trace, h.format, dev, plural64(int64(rep.Events), "command"), plural64(int64(rep.IdlePeriods), "idle period"), seconds(rep.Span))
 	if rep.LostCommands+rep.UnmatchedCompletions > 0 {
-		fmt.Fprintf(w, "anomalies: %d commands lost (no completion within --lost-after: replayed as if absent), %d completions of no outstanding command (ignored)\n",
-			rep.LostCommands, rep.UnmatchedCompletions)
+		fmt.Fprintf(w, "anomalies: %s lost (no completion within --lost-after: replayed as if absent), %s of no outstanding command (ignored)\n",
+			plural64(int64(rep.LostCommands), "command"), plural64(int64(rep.UnmatchedCompletions), "completion"))
 	}
 	fmt.Fprintln(w, "open loop: the recorded times are kept, so the stall is an upper bound of the time added;")
 	fmt.Fprintln(w, "transitions are instantaneous; idle power is each state's max power (MP)")

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
 	"github.com/nvmeapst/nvmeapst/apst/persist"
@@ -106,4 +107,17 @@ func TestSurveyMergeConfigurationsLimit(t *testing.T) {
 	code, out, errOut := apstctl(t, nil, "survey", "--merge", "--format", "json", shard)
 	assert.Equal(t, exitUsage, code, out)
 	assert.Contains(t, errOut, "shard.json: 33 configurations: want 2 to 32 (a survey takes --with at most 32 times)")
+}
+
+// diagnose's text counts a log's lines, events and incidents in words ("1
+// incident") and says only what it skipped ("1 line over 65536 bytes").
+func TestDiagnoseCountsInWords(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "kern.log")
+	text := "[ 1.0] nvme nvme0: " + strings.Repeat("A", kernlog.MaxLineLength+1) + "\n" +
+		"[ 3.0] nvme nvme0: I/O 1 QID 1 timeout, aborting\n"
+	require.NoError(t, os.WriteFile(log, []byte(text), 0o644))
+	code, out, errOut := apstctl(t, nil, "diagnose", "--log", log)
+	assert.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "kernel log: 2 lines, 1 event, 1 incident\n")
+	assert.Contains(t, out, fmt.Sprintf("  skipped: 1 line over %d bytes\n", kernlog.MaxLineLength))
 }

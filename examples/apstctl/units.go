@@ -43,9 +43,12 @@ func trimDecimals(s string) string {
 
 // plural writes n and the noun, with an s when n is not 1: "1 drive",
 // "2 drives".
-func plural(n int, noun string) string {
+func plural(n int, noun string) string { return plural64(int64(n), noun) }
+
+// plural64 is plural of a count kept in an int64 (a log's lines).
+func plural64(n int64, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
-	return strconv.Itoa(n) + " " + noun + "s"
+	return strconv.FormatInt(n, 10) + " " + noun + "s"
 }

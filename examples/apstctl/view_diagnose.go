@@ -291,16 +291,26 @@ func writeDiagnosisText(w io.Writer, r *diagnoseResult) {
 	if r.Log != nil {
 		fmt.Fprintln(w)
 		l := r.Log
-		fmt.Fprintf(w, "kernel log: %d lines, %d events, %d incidents", l.Lines, l.Events, len(l.Incidents))
+		fmt.Fprintf(w, "kernel log: %s, %s, %s", plural64(l.Lines, "line"), plural64(l.Events, "event"), plural(len(l.Incidents), "incident"))
 		if l.Release != "" {
 			fmt.Fprintf(w, ", release %s", view.Escape(l.Release))
 		}
 		fmt.Fprintln(w)
-		if l.LongLines > 0 || l.BinaryLines > 0 || l.DroppedEvents > 0 {
-			fmt.Fprintf(w, "  skipped: %d lines over %d bytes, %d binary lines; %d events not kept\n", l.LongLines, kernlog.MaxLineLength, l.BinaryLines, l.DroppedEvents)
+		var skipped []string
+		if l.LongLines > 0 {
+			skipped = append(skipped, fmt.Sprintf("%s over %d bytes", plural64(l.LongLines, "line"), kernlog.MaxLineLength))
+		}
+		if l.BinaryLines > 0 {
+			skipped = append(skipped, plural64(l.BinaryLines, "binary line"))
+		}
+		if l.DroppedEvents > 0 {
+			skipped = append(skipped, plural64(l.DroppedEvents, "event")+" not kept")
+		}
+		if len(skipped) > 0 {
+			fmt.Fprintf(w, "  skipped: %s\n", strings.Join(skipped, ", "))
 		}
 		if l.DroppedAddresses > 0 {
-			fmt.Fprintf(w, "  skipped: %d pci function lines of addresses beyond the first %d\n", l.DroppedAddresses, kernlog.MaxAddresses)
+			fmt.Fprintf(w, "  skipped: %s of addresses beyond the first %d\n", plural64(l.DroppedAddresses, "pci function line"), kernlog.MaxAddresses)
 		}
 		for _, in := range l.Incidents {
 			span := in.Start.String()

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"time"
 
@@ -480,7 +481,7 @@ func drawGaps(spec string, count int, seed uint64) ([]apst.Microseconds, string,
 			return nil, "", fmt.Errorf("count %d: at most %d", count, maxGaps)
 		}
 		gaps, err := d.Sample(rand.New(rand.NewPCG(seed, 0)), count)
-		return gaps, fmt.Sprintf("%d gaps, %s, seed %d", count, d, seed), err
+		return gaps, fmt.Sprintf("%s, %s, seed %d", counted(count, "gap"), d, seed), err
 	}
 	var gaps []apst.Microseconds
 	for _, f := range strings.Split(spec, ",") {
@@ -490,7 +491,15 @@ func drawGaps(spec string, count int, seed uint64) ([]apst.Microseconds, string,
 		}
 		gaps = append(gaps, v)
 	}
-	return gaps, fmt.Sprintf("%d gaps, listed", len(gaps)), nil
+	return gaps, counted(len(gaps), "gap") + ", listed", nil
+}
+
+// counted writes n and the noun, with an s when n is not 1 ("1 wake").
+func counted(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 func driveSection(c *powerstate.Controller, shared bool) *ControllerView {
@@ -622,7 +631,7 @@ func simView(name, source string, sim *analysis.Simulation) SimView {
 	}
 	for s := range sim.Timeline.States().All() {
 		share := 100 * float64(sim.Residency[s]) / math.Max(float64(sim.TotalIdle), 1)
-		v.Residency = append(v.Residency, fmt.Sprintf("ps%d: %d wakes, %.1f%% of the idle time", s, sim.Wakes[s], share))
+		v.Residency = append(v.Residency, fmt.Sprintf("ps%d: %s, %.1f%% of the idle time", s, counted(int(sim.Wakes[s]), "wake"), share))
 	}
 	return v
 }
