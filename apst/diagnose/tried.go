@@ -75,7 +75,27 @@ func ParseTriedFlag(s string) ([]Tried, error) {
 	if len(out) == 0 {
 		return nil, fmt.Errorf("diagnose: --tried %q names no setting (want SETTING=VALUE[:helped|:no])", s)
 	}
+	if err := CheckTried(out); err != nil {
+		return nil, err
+	}
 	return out, nil
+}
+
+// CheckTried refuses settings tried that contradict each other: the same
+// setting with the same value given twice with different outcomes
+// ("pcie_aspm=off:helped" and "pcie_aspm=off:no"), which no answer can
+// weigh. The same setting with other values (d3cold_allowed of two
+// devices, two latency bounds) is no contradiction.
+func CheckTried(ts []Tried) error {
+	for i := range ts {
+		for j := range i {
+			a, b := ts[j], ts[i]
+			if a.Setting == b.Setting && strings.EqualFold(a.Value, b.Value) && a.Outcome != b.Outcome {
+				return fmt.Errorf("diagnose: %s and %s contradict each other: give the setting once, with what it did", a, b)
+			}
+		}
+	}
+	return nil
 }
 
 func parseTried(w string) (Tried, error) {

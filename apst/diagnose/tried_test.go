@@ -26,9 +26,17 @@ func TestParseTriedFlag(t *testing.T) {
 		require.NoError(t, err, tc.in)
 		assert.Equal(t, tc.want, got, tc.in)
 	}
-	for _, bad := range []string{"", " , ", "pcie_aspm=off:maybe", "=1", "x=$(reboot)"} {
+	for _, bad := range []string{"", " , ", "pcie_aspm=off:maybe", "=1", "x=$(reboot)", "pcie_aspm=off:helped,pcie_aspm=OFF:no"} {
 		_, err := diagnose.ParseTriedFlag(bad)
 		assert.Error(t, err, bad)
+	}
+	_, err := diagnose.ParseTriedFlag("pcie_aspm=off:helped,pcie_aspm=off")
+	assert.ErrorContains(t, err, "pcie_aspm=off (helped) and pcie_aspm=off (did not help) contradict each other")
+	// The same setting twice with one outcome, or with other values, is
+	// no contradiction.
+	for _, ok := range []string{"pcie_aspm=off,pcie_aspm=off:no", "nvme_core.default_ps_max_latency_us=0:no,nvme_core.default_ps_max_latency_us=5500:helped"} {
+		_, err := diagnose.ParseTriedFlag(ok)
+		assert.NoError(t, err, ok)
 	}
 }
 

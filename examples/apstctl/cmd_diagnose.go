@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	nvmeapst "github.com/nvmeapst/nvmeapst"
@@ -27,6 +28,9 @@ func diagnoseCommand() *command {
 		t, err := diagnose.ParseTriedFlag(v)
 		if err != nil {
 			return err
+		}
+		if err := diagnose.CheckTried(append(slices.Clip(tried), t...)); err != nil {
+			return err // contradicts an earlier --tried
 		}
 		tried = append(tried, t...)
 		return nil

@@ -190,3 +190,20 @@ func TestFlagQuotedAsGiven(t *testing.T) {
 	assert.Equal(t, exitUsage, code)
 	assert.True(t, strings.HasPrefix(errOut, "apstctl plan: -output-format yaml: want normal or json\n"), errOut)
 }
+
+// A setting given to diagnose as tried twice with two outcomes, in one
+// --tried or in two, is a contradiction; the same outcome twice is not.
+func TestDiagnoseTriedContradiction(t *testing.T) {
+	inRepoRoot(t)
+	log := "apst/diagnose/testdata/aspm.log"
+	for _, args := range [][]string{
+		{"--tried", "pcie_aspm=off:helped,pcie_aspm=off"},
+		{"--tried", "pcie_aspm=off:helped", "--tried", "pcie_aspm=off:no"},
+	} {
+		code, _, errOut := apstctl(t, nil, append([]string{"diagnose", "--log", log}, args...)...)
+		assert.Equal(t, exitUsage, code, "%q", args)
+		assert.Contains(t, errOut, "pcie_aspm=off (helped) and pcie_aspm=off (did not help) contradict each other", "%q", args)
+	}
+	code, _, errOut := apstctl(t, nil, "diagnose", "--log", log, "--tried", "pcie_aspm=off", "--tried", "pcie_aspm=off:no")
+	assert.Equal(t, exitOK, code, errOut)
+}
