@@ -173,3 +173,23 @@ func TestDiagnoseSlotPowerThroughABundle(t *testing.T) {
 	assert.Equal(t, d.Facts.Path[0].SlotPower.Value, bd.Facts.Path[0].SlotPower.Value)
 	assert.Equal(t, d.Facts.Path[1].SlotPower.Value, bd.Facts.Path[1].SlotPower.Value)
 }
+
+// A machine whose kernel log holds no line (a bundle's kern.log keeps only
+// the NVMe and PCIe lines) has no failure and no log problem; the same
+// empty text pasted is refused as no log.
+func TestDiagnoseEmptyLog(t *testing.T) {
+	s := tlpSystem(t)
+	s.KernelLog = func(context.Context) (io.ReadCloser, error) {
+		return io.NopCloser(strings.NewReader("")), nil
+	}
+	d, err := s.Diagnose(t.Context(), nvmeapst.DiagnoseOptions{})
+	require.NoError(t, err)
+	assert.Nil(t, d.LogProblem)
+	assert.False(t, d.Failure, d.Summary)
+	assert.Contains(t, d.Summary, "no failure seen")
+
+	d, err = tlpSystem(t).Diagnose(t.Context(), nvmeapst.DiagnoseOptions{Log: strings.NewReader("\n\n")})
+	require.NoError(t, err)
+	require.NotNil(t, d.LogProblem)
+	assert.Contains(t, d.LogProblem.Message, "it holds no text")
+}

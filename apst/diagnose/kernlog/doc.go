@@ -229,7 +229,8 @@
 // is refused with [ErrBinary]; text in which nothing reads as a kernel log
 // (no time stamp or log prefix, no event, no driver's message naming a
 // device, no failure-looking line: an Identify capture or a smartctl report
-// given in a log's place) with [ErrNotKernelLog]; another kernel's NVMe
+// given in a log's place) with [ErrNotKernelLog], input that is empty or
+// blank lines alone with [ErrEmpty]; another kernel's NVMe
 // log (FreeBSD's nvme(4), ESXi's vmkernel log) with no line of Linux's nvme
 // or port drivers with [ErrNotLinux]. A log that is one but holds nothing
 // of a drive reads as no failure.

@@ -66,6 +66,11 @@ var ErrNotKernelLog = errors.New("kernlog: not a kernel log")
 // errors.Is(err, ErrNotKernelLog) holds for it too.
 var ErrNotLinux = fmt.Errorf("%w of Linux", ErrNotKernelLog)
 
+// ErrEmpty is returned for input without text: nothing at all, or blank
+// lines alone (a paste or a file lost on the way). It is no log without a
+// failure; errors.Is(err, ErrNotKernelLog) holds for it too.
+var ErrEmpty = fmt.Errorf("%w: it holds no text", ErrNotKernelLog)
+
 // Options adjusts Read. The zero value is ready to use.
 type Options struct {
 	// Addresses maps PCI addresses ("0000:04:00.0") of controllers, and of
@@ -218,6 +223,14 @@ func Read(ctx context.Context, r io.Reader, opts Options) (*Log, error) {
 	}
 	if st.foreign != "" && !st.linux {
 		return l, fmt.Errorf("%w: line %d is %s's, and no line is Linux's nvme or PCIe port driver's: give the log of a Linux machine", ErrNotLinux, st.foreignLine, st.foreign)
+	}
+	if !st.text && !st.stamped && l.Events == 0 && l.UnreadLines == 0 && l.LongLines == 0 && l.BinaryLines == 0 {
+		// Nothing to read is no log without a failure: the paste or the
+		// file went missing on the way.
+		if l.Lines == 0 {
+			return l, ErrEmpty
+		}
+		return l, fmt.Errorf("%w (%d blank lines)", ErrEmpty, l.Lines)
 	}
 	if st.text && l.Events == 0 && l.UnreadLines == 0 && !st.stamped && !st.shaped {
 		return l, fmt.Errorf("%w: none of its %d lines has a kernel time stamp or log prefix, is a kernel event or names an NVMe or PCI device as a driver's message does", ErrNotKernelLog, l.Lines)

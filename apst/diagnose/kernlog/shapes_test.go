@@ -323,9 +323,29 @@ func TestIncidentsSplitOnGapsAndBoots(t *testing.T) {
 	assert.Len(t, l.Incidents, 3)
 }
 
+// Empty input, or blank lines alone, is no log: refused, not read as a
+// log without a failure.
+func TestEmptyIsNoLog(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"", "kernlog: not a kernel log: it holds no text"},
+		{"\n\n", "kernlog: not a kernel log: it holds no text (2 blank lines)"},
+		{" \t\r\n\n", "kernlog: not a kernel log: it holds no text (2 blank lines)"},
+		{"> \n>\n", "kernlog: not a kernel log: it holds no text (2 blank lines)"},
+	} {
+		l, err := kernlog.ReadString(tc.in, kernlog.Options{})
+		require.ErrorIs(t, err, kernlog.ErrEmpty, "%q", tc.in)
+		require.ErrorIs(t, err, kernlog.ErrNotKernelLog, "%q", tc.in)
+		assert.EqualError(t, err, tc.want, "%q", tc.in)
+		require.NotNil(t, l)
+	}
+	// A line skipped for its length is a log that was there.
+	_, err := kernlog.ReadString(strings.Repeat("x", kernlog.MaxLineLength+1)+"\n", kernlog.Options{})
+	assert.NoError(t, err)
+}
+
 func TestSkipsWhatIsNotAnEvent(t *testing.T) {
 	for _, s := range []string{
-		"", "\n\n", "[ 1.0]", "nvme nvme0: 8/0/0 default/read/poll queues",
+		"[ 1.0]", "nvme nvme0: 8/0/0 default/read/poll queues",
 		"Dec  1 10:00:00 host systemd[1]: Linux version 6.8",
 		"2026-12-01T10:00:00+0000 host sshd[1]: nvme nvme0: Removing after probe failure status: -19",
 		"nvme nvme0: pci function not-an-address",
