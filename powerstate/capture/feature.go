@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"bytes"
 	"io"
 	"strings"
 
@@ -65,8 +66,8 @@ func ParseFeature(r io.Reader) (apst.Feature, error) {
 // rebuilt as apst.NewEntry(ITPS, ITPT) and the feature is Masked.
 //
 // Every error is a *ParseError, its message starting "capture:", naming
-// the form and the line and wrapping a sentinel (ErrUnknownFormat,
-// ErrTooLarge, ErrTruncated, ErrSyntax, ErrDuplicateKey,
+// the form and the line and wrapping a sentinel (ErrEmpty for nothing or
+// white space alone, ErrUnknownFormat, ErrTooLarge, ErrTruncated, ErrSyntax, ErrDuplicateKey,
 // ErrMultipleCaptures: a second header, a second table, an Entry[32]), or
 // ErrIdentifyCapture for an id-ctrl or smartctl capture. At most MaxSize
 // bytes are read. It is safe for concurrent use.
@@ -84,6 +85,11 @@ func ParseFeatureCapture(r io.Reader) (FeatureCapture, error) {
 func ParseFeatureBytes(b []byte) (FeatureCapture, error) {
 	if len(b) > MaxSize {
 		return FeatureCapture{}, &ParseError{Expected: "at most 1048576 bytes", Err: ErrTooLarge}
+	}
+	if len(b) != apst.TableSize && len(bytes.TrimSpace(b)) == 0 {
+		// (256 bytes of white space would be a raw buffer, if an odd one.)
+		return FeatureCapture{}, &ParseError{
+			Expected: "the raw 256-byte APST buffer or nvme get-feature -f 0x0c output (text, hex dump or JSON)", Err: ErrEmpty}
 	}
 	switch in := detect(b); {
 	case in.feature == FeatureBinary:

@@ -217,6 +217,8 @@ func TestParseFeatureErrors(t *testing.T) {
 		{"apste disagrees", strings.Replace(v29, "(APSTE): Enabled", "(APSTE): Disabled", 1), capture.ErrSyntax, 2, "agree"},
 		{"apste garbage", strings.Replace(v29, "(APSTE): Enabled", "(APSTE): Maybe", 1), capture.ErrSyntax, 2, "Enabled"},
 		{"prose", "hello\n", capture.ErrUnknownFormat, 0, ""},
+		{"empty", "", capture.ErrEmpty, 0, "APST buffer"},
+		{"blank", " \n\r\n\t\n", capture.ErrEmpty, 0, "APST buffer"},
 		{"json cut", featureJSON(true, tbl)[:200], capture.ErrTruncated, 0, ""},
 		{"json few entries", dropLastEntry(featureJSON(true, tbl)), capture.ErrTruncated, 2, "32"},
 		{"json bad itps", strings.Replace(featureJSON(true, tbl), `(ITPS)":3`, `(ITPS)":99`, 1), capture.ErrSyntax, 2, "0 to 31"},
