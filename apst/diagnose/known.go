@@ -39,8 +39,12 @@ type Known struct {
 	Source string
 }
 
-// Describe says what the entry means for release rel.
+// Describe says what the entry means for release rel; "" for an entry
+// without a title (the zero Known).
 func (k Known) Describe(rel string) string {
+	if k.Title == "" {
+		return ""
+	}
 	s := k.Title + "; fixed by " + k.Fix
 	if k.Needs != "" {
 		s += "; it applies only to " + k.Needs

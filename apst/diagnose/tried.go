@@ -35,8 +35,12 @@ type Tried struct {
 	FromLog bool
 }
 
-// String is "SETTING=VALUE (OUTCOME)".
+// String is "SETTING=VALUE (OUTCOME)"; "" for the zero Tried, which names
+// no setting.
 func (t Tried) String() string {
+	if t == (Tried{}) {
+		return ""
+	}
 	s := t.Setting
 	if t.Value != "" {
 		s += "=" + t.Value

@@ -46,3 +46,9 @@ func TestParseTriedCommandLine(t *testing.T) {
 	assert.Equal(t, diagnose.Tried{Setting: "pcie_aspm", Value: "off", Outcome: diagnose.DidNotHelp}, got[4])
 	assert.Equal(t, "nvme_core.default_ps_max_latency_us=0 (did not help)", got[5].String())
 }
+
+func TestZeroTriedAndKnownSayNothing(t *testing.T) {
+	assert.Empty(t, diagnose.Tried{}.String())
+	assert.Equal(t, "pcie_aspm=off (did not help)", diagnose.Tried{Setting: "pcie_aspm", Value: "off", Outcome: diagnose.DidNotHelp}.String())
+	assert.Empty(t, diagnose.Known{}.Describe("6.8"))
+}
