@@ -187,8 +187,8 @@ func listenAddr(s string) (string, error) {
 	return net.JoinHostPort(host, port), nil
 }
 
-// metricsHandler serves the exposition on /metrics (GET and HEAD) and
-// nothing else.
+// metricsHandler serves the exposition on /metrics (GET and HEAD), a
+// landing page that links to it on /, and nothing else.
 func metricsHandler(s *scraper) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/metrics", func(w http.ResponseWriter, r *http.Request) {
@@ -211,10 +211,25 @@ func metricsHandler(s *scraper) http.Handler {
 		}
 	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		http.NotFound(w, r)
+		if r.URL.Path != "/" || r.Method != http.MethodGet && r.Method != http.MethodHead {
+			http.NotFound(w, r)
+			return
+		}
+		// A landing page, as node_exporter's: where the metrics are.
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Content-Length", fmt.Sprint(len(metricsLanding)))
+		if r.Method == http.MethodGet {
+			io.WriteString(w, metricsLanding)
+		}
 	})
 	return mux
 }
+
+// metricsLanding is the page at / of --listen.
+const metricsLanding = `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>apstctl metrics</title></head>
+<body><h1>apstctl metrics</h1><p>NVMe APST facts of this machine in the Prometheus text format: <a href="/metrics">/metrics</a>.</p></body></html>
+`
 
 // serveMetrics serves /metrics at addr until ctx is done (a signal), then
 // shuts the server down, letting a scrape in flight finish.

@@ -159,7 +159,7 @@ func TestMetricsTextfileSignal(t *testing.T) {
 }
 
 // The handler serves /metrics with the format's Content-Type, HEAD without
-// a body, and nothing else.
+// a body, a landing page on /, and nothing else.
 func TestMetricsHandler(t *testing.T) {
 	inRepoRoot(t)
 	code, stdout, errOut := apstctl(t, nil, "metrics", "--root", "testdata/bundle")
@@ -182,7 +182,14 @@ func TestMetricsHandler(t *testing.T) {
 	require.NoError(t, err)
 	resp.Body.Close()
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
-	for path, want := range map[string]int{"/": 404, "/metrics/x": 404, "/debug/pprof/": 404} {
+	resp, err = http.Get(srv.URL + "/")
+	require.NoError(t, err)
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Equal(t, "text/html; charset=utf-8", resp.Header.Get("Content-Type"))
+	assert.Contains(t, string(body), `<a href="/metrics">/metrics</a>`)
+	for path, want := range map[string]int{"/index.html": 404, "/metrics/x": 404, "/debug/pprof/": 404} {
 		resp, err := http.Get(srv.URL + path)
 		require.NoError(t, err)
 		resp.Body.Close()
