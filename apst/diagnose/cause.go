@@ -144,7 +144,11 @@ func newBuilder(s *signals, l Layer) builder {
 	b := builder{Cause: Cause{Layer: l}, settings: s.inc != nil}
 	for _, k := range s.known {
 		if k.Layer == l && k.Needs == "" {
-			b.sign(4, Line{Source: k.Source, Text: "a known issue of this kernel release: " + k.Describe(s.releaseText)})
+			what := "a known issue of this kernel release: "
+			if len(k.Releases) == 0 && k.First.IsZero() && k.Fixed.IsZero() {
+				what = "a known kernel issue that its lines show: " // the lines date it
+			}
+			b.sign(4, Line{Source: k.Source, Text: what + k.Describe(s.releaseText)})
 		}
 	}
 	return b

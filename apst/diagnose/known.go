@@ -143,6 +143,26 @@ var known = []Known{
 		Source: "https://lore.kernel.org/all/20190715071149.GA24206@nasledov.com/",
 	},
 	{
+		ID: "nvme-duplicate-nid", Layer: LayerPlatform,
+		Title: "Since 5.18 (2079f41ec6ff \"nvme: check that EUI/GUID/UUID are globally unique\") the kernel refuses a namespace whose NGUID, EUI-64 or UUID another namespace already has: a drive that gives every unit the same identifier loses its namespace beside a second one of its model",
+		Fix:   "ac522fc6c316 \"nvme: dont reject probe due to duplicate IDs for single-ported PCIe devices\" (6.5, taken to 6.1.y and 6.4.y in July 2023), which clears the identifiers and warns (\"clearing duplicate IDs for nsid\") instead; before it, NVME_QUIRK_BOGUS_NID for the drive's PCI ID (1629de0e0373 for the ADATA SX6000LNP, among others)",
+		// The line itself dates the kernel: 5.18 brought it, ac522fc6c316
+		// replaced it for PCIe drives, so a release range would only lose
+		// the logs that have none.
+		Signs:  []string{"globally duplicate IDs for nsid"},
+		Source: "https://lore.kernel.org/all/20220625121011.8103-1-pgreco@centosproject.org/",
+	},
+	{
+		ID: "rtsx-petxcfg-6-1-46", Layer: LayerPlatform,
+		Title: "101bd907b424 \"misc: rtsx: judge ASPM Mode to set PETXCFG Reg\" (6.5-rc6, taken to 6.4.11, 6.1.46 and 5.15.127): the Realtek card reader's driver breaks the NVMe drive's link at boot on some laptops, many of them Dell, and the drive cannot be brought back from D3cold",
+		Fix:   "0e4cac557531 \"misc: rtsx: Fix some platforms can not boot and move the l1ss judgment to probe\" (6.6, taken to 6.1.y in October 2023); until then blacklisting rtsx_pci (losing the SD reader) or reverting 101bd907b424",
+		Releases: []string{"6.1.46", "6.1.47", "6.1.48", "6.1.49", "6.1.50", "6.1.51", "6.1.52", "6.1.53", "6.1.54", "6.1.55",
+			"6.4.11", "6.4.12", "6.4.13", "6.4.14", "6.4.15", "6.4.16", "6.5"},
+		Signs:  []string{"Unable to change power state from D3cold to D0"},
+		Needs:  "a laptop with a Realtek PCIe card reader driven by rtsx_pci (lspci shows it; blacklisting rtsx_pci and rtsx_pci_sdmmc for one boot is the test)",
+		Source: "https://lore.kernel.org/all/5DHV0S.D0F751ZF65JA1@gmail.com/",
+	},
+	{
 		ID: "amd-renoir-storaged3enable", Layer: LayerSuspend,
 		Title:  "AMD Renoir and Lucienne laptops whose firmware lacks the StorageD3Enable hint: the drive is not put in D3 over s2idle, and resume times out and resets the controller",
 		Fix:    "e79a10652bbd \"ACPI: Add quirks for AMD Renoir/Lucienne CPUs to force the D3 hint\" (5.14); before it, nvme.noacpi does not help, a newer kernel does",

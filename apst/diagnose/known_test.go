@@ -106,6 +106,41 @@ func TestKnownIssues(t *testing.T) {
 	assert.Contains(t, match("6.13.5", rqs), "nvme-queue-rqs-empty-sq-6.13")
 	assert.NotContains(t, match("6.14.0", rqs), "nvme-queue-rqs-empty-sq-6.13")
 	assert.NotContains(t, match("6.1.0", rqs), "nvme-queue-rqs-empty-sq-6.13")
+
+	// As ml7-adata-spectrix-s40g-duplicate-nid-bogus-nid.log quotes it: the
+	// line dates the kernel (5.18 brought it, 6.5 replaced it), so the
+	// entry weighs with or without a release, and says so.
+	const dupNID = "[    2.347197] nvme nvme2: globally duplicate IDs for nsid 1\n"
+	l, err := kernlog.ReadString(dupNID, kernlog.Options{})
+	require.NoError(t, err)
+	d = diagnose.Diagnose(diagnose.Input{Log: l})
+	assert.Contains(t, ids(d), "nvme-duplicate-nid")
+	assert.Equal(t, diagnose.LayerPlatform, d.Causes[0].Layer, d.Summary)
+	assert.Equal(t, diagnose.Likely, d.Causes[0].Likelihood, d.Summary)
+	assert.Contains(t, d.Summary, "most likely platform (a known kernel issue that its lines show)")
+	assert.Contains(t, match("6.1.20", dupNID), "nvme-duplicate-nid")
+	// The line that replaced it is no refusal.
+	assert.NotContains(t, match("6.5.0", "[    2.3] nvme nvme2: clearing duplicate IDs for nsid 1\n"), "nvme-duplicate-nid")
+
+	// As ml22-xps9560-rtsx-petxcfg-d3cold-revert-6-1.log quotes it: listed
+	// on the stable releases that carried the card reader's change, weighing
+	// nothing (the log does not show the card reader), and not on the
+	// releases before it or after the fix.
+	const d3cold = "[    3.1] nvme 0000:04:00.0: Unable to change power state from D3cold to D0, device inaccessible\n"
+	for _, rel := range []string{"6.1.46", "6.1.51", "6.1.55", "6.4.11", "6.5.0"} {
+		assert.Contains(t, match(rel, d3cold), "rtsx-petxcfg-6-1-46", rel)
+	}
+	for _, rel := range []string{"6.1.45", "6.1.4", "6.1.56", "6.4.10", "6.6.0", "6.15.0"} {
+		assert.NotContains(t, match(rel, d3cold), "rtsx-petxcfg-6-1-46", rel)
+	}
+	l, err = kernlog.ReadString("[    0.000000] Linux version 6.1.50 (x@y) #1 SMP\n"+d3cold, kernlog.Options{})
+	require.NoError(t, err)
+	d = diagnose.Diagnose(diagnose.Input{Log: l})
+	for _, c := range d.Causes {
+		for _, e := range c.Evidence {
+			assert.NotContains(t, e.Text, "rtsx", "an entry that needs what the log cannot show weighs nothing")
+		}
+	}
 }
 
 // docs/diagnose.md lists the known issues as the table holds them: the

@@ -59,11 +59,12 @@ func TestPlatformSigns(t *testing.T) {
 		},
 		{
 			// https://lore.kernel.org/all/20220625121011.8103-1-pgreco@centosproject.org/:
-			// a namespace whose NGUID another drive's has is not created.
+			// a namespace whose NGUID another drive's has is not created,
+			// a known issue of 5.18 to 6.5 (the nvme-duplicate-nid entry).
 			name: "duplicate namespace IDs",
 			log: "[    2.264898] nvme nvme2: pci function 0000:05:00.0\n" +
 				"[    2.347197] nvme nvme2: globally duplicate IDs for nsid 1\n",
-			first: []diagnose.Layer{diagnose.LayerPlatform, diagnose.LayerFirmware}, evidence: "globally duplicate IDs",
+			first: []diagnose.Layer{diagnose.LayerPlatform}, evidence: "globally duplicate IDs",
 		},
 		{
 			// A tuning thread (testdata/threads/ml10-hv-arm64-msi-parent-nvme-irq.log):
@@ -125,7 +126,11 @@ func TestPlatformSigns(t *testing.T) {
 			assert.ElementsMatch(t, tc.first, got, d.Summary)
 			c := d.Causes[0]
 			if tc.evidence != "" {
-				assert.Contains(t, c.Evidence[0].Quote, tc.evidence)
+				var quotes []string
+				for _, e := range c.Evidence {
+					quotes = append(quotes, e.Quote)
+				}
+				assert.Contains(t, strings.Join(quotes, "\n"), tc.evidence)
 			}
 			if tc.setting != "" {
 				var settings []string
