@@ -167,10 +167,7 @@ func observe(in *Input) *signals {
 	s.known = matchKnown(s)
 	s.tried = append(s.tried, in.Tried...)
 	if s.inc != nil {
-		for _, t := range ParseTried(s.cmdline) {
-			t.FromLog = true
-			s.tried = append(s.tried, t)
-		}
+		s.tried = append(s.tried, ParseCommandLine(s.cmdline)...)
 	}
 	if in.Identify != nil && s.inc != nil {
 		params := in.Params

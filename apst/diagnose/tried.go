@@ -51,9 +51,11 @@ func (t Tried) String() string {
 // ParseTried reads settings tried, separated by blanks or commas, each
 // SETTING[=VALUE] with an optional outcome after a colon
 // ("pcie_aspm=off:helped", "nvme_core.default_ps_max_latency_us=0:no").
-// Without one, a setting did not help. A kernel command line reads as
-// settings that did not help. Words that are not settings (BOOT_IMAGE,
-// root=, ro, quiet) are kept too: the rules look only at those they know.
+// Without one, a setting did not help. A colon inside a value stays the
+// value's (nvme.quirks=144d:a808:0x800); a word after the last colon is
+// read as an outcome. Words that are not settings are kept too: the rules
+// look only at those they know. A kernel command line, where commas and
+// colons belong to values, is ParseCommandLine's.
 func ParseTried(s string) []Tried {
 	var out []Tried
 	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' }) {
@@ -108,15 +110,74 @@ func parseTried(w string) (Tried, error) {
 		tail := w[i+1:]
 		if o, ok := outcome(tail); ok {
 			t.Outcome, w = o, w[:i]
-		} else if !strings.ContainsAny(tail, "=/.") {
+		} else if misspeltOutcome(tail) {
 			return Tried{}, fmt.Errorf("diagnose: %q: the outcome after ':' is %q (want helped, partly or no)", w, tail)
 		}
+		// Otherwise the colon is the value's: nvme.quirks=144d:a808:0x800,
+		// a sysfs path's PCI address.
 	}
 	t.Setting, t.Value, _ = strings.Cut(w, "=")
 	if t.Setting == "" || strings.ContainsAny(w, "\"'`$;|&<>(){}*?[]\\") {
 		return Tried{}, fmt.Errorf("diagnose: %q is not a setting (want NAME=VALUE)", w)
 	}
 	return t, nil
+}
+
+// misspeltOutcome reports whether the text after a setting's last colon
+// is a word meant as its outcome ("maybe", "nope"): three letters or more
+// and nothing else, not a hexadecimal number. A value's own colons leave
+// numbers, flags and paths there ("0x800", "k", "00.0/d3cold_allowed=0").
+func misspeltOutcome(tail string) bool {
+	if len(tail) < 3 {
+		return false
+	}
+	hex := true
+	for _, r := range tail {
+		switch {
+		case r >= 'a' && r <= 'f' || r >= 'A' && r <= 'F':
+		case r >= 'g' && r <= 'z' || r >= 'G' && r <= 'Z' || r == '-':
+			hex = false
+		default:
+			return false
+		}
+	}
+	return !hex
+}
+
+// ParseCommandLine reads a kernel command line (the log's "Kernel command
+// line:") as settings that did not help: its parameters split at blanks
+// outside double quotes, as the kernel splits them (lib/cmdline.c,
+// next_arg), a quoted value unquoted, and nothing after "--" (init's
+// arguments). A colon is the value's (nvme.quirks=144d:a808:0x800), never
+// an outcome; words the rules do not know are kept as they are.
+func ParseCommandLine(s string) []Tried {
+	var out []Tried
+	for len(s) > 0 {
+		s = strings.TrimLeft(s, " \t\n\r")
+		if s == "" {
+			break
+		}
+		i, quoted := 0, false
+		for ; i < len(s); i++ {
+			if s[i] == '"' {
+				quoted = !quoted
+			} else if !quoted && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+				break
+			}
+		}
+		word := s[:i]
+		s = s[i:]
+		if word == "--" {
+			break
+		}
+		name, value, _ := strings.Cut(word, "=")
+		name = strings.Trim(name, `"`)
+		if name == "" {
+			continue
+		}
+		out = append(out, Tried{Setting: name, Value: strings.ReplaceAll(value, `"`, ""), Outcome: DidNotHelp, FromLog: true})
+	}
+	return out
 }
 
 func outcome(s string) (Outcome, bool) {

@@ -40,11 +40,39 @@ func TestParseTriedFlag(t *testing.T) {
 	}
 }
 
-func TestParseTriedCommandLine(t *testing.T) {
-	got := diagnose.ParseTried("BOOT_IMAGE=/boot/vmlinuz root=UUID=1 ro quiet pcie_aspm=off nvme_core.default_ps_max_latency_us=0")
+func TestParseCommandLine(t *testing.T) {
+	got := diagnose.ParseCommandLine("BOOT_IMAGE=/boot/vmlinuz root=UUID=1 ro quiet pcie_aspm=off nvme_core.default_ps_max_latency_us=0")
 	require.Len(t, got, 6)
-	assert.Equal(t, diagnose.Tried{Setting: "pcie_aspm", Value: "off", Outcome: diagnose.DidNotHelp}, got[4])
+	assert.Equal(t, diagnose.Tried{Setting: "pcie_aspm", Value: "off", Outcome: diagnose.DidNotHelp, FromLog: true}, got[4])
 	assert.Equal(t, "nvme_core.default_ps_max_latency_us=0 (did not help)", got[5].String())
+	// Commas and colons are the values', quotes hold blanks, and what
+	// follows "--" is init's (the kernel's lib/cmdline.c next_arg).
+	got = diagnose.ParseCommandLine(`console=ttyS0,115200n8  nvme.quirks=144d:a808:0x800 dyndbg="file nvme.c +p" isolcpus=1,2 -- single pcie_aspm=off`)
+	var words []string
+	for _, tr := range got {
+		words = append(words, tr.Setting+"="+tr.Value)
+		assert.True(t, tr.FromLog)
+	}
+	assert.Equal(t, []string{"console=ttyS0,115200n8", "nvme.quirks=144d:a808:0x800", "dyndbg=file nvme.c +p", "isolcpus=1,2"}, words)
+	assert.Empty(t, diagnose.ParseCommandLine(" \t "))
+}
+
+// A colon inside a value is the value's; a word after the last colon is an
+// outcome, or a misspelt one.
+func TestParseTriedColons(t *testing.T) {
+	for in, want := range map[string]diagnose.Tried{
+		"nvme.quirks=144d:a808:0x800":        {Setting: "nvme.quirks", Value: "144d:a808:0x800", Outcome: diagnose.DidNotHelp},
+		"nvme.quirks=144d:a808:0x800:helped": {Setting: "nvme.quirks", Value: "144d:a808:0x800", Outcome: diagnose.Helped},
+		"usbcore.quirks=0bda:8153:k":         {Setting: "usbcore.quirks", Value: "0bda:8153:k", Outcome: diagnose.DidNotHelp},
+	} {
+		got, err := diagnose.ParseTriedFlag(in)
+		require.NoError(t, err, in)
+		assert.Equal(t, []diagnose.Tried{want}, got, in)
+	}
+	for _, bad := range []string{"pcie_aspm=off:maybe", "pcie_aspm=off:nope", "nvme.noacpi=1:did-not-hel"} {
+		_, err := diagnose.ParseTriedFlag(bad)
+		assert.ErrorContains(t, err, "the outcome after ':'", bad)
+	}
 }
 
 func TestZeroTriedAndKnownSayNothing(t *testing.T) {
