@@ -240,9 +240,14 @@ func (b *builder) test(action, command, cost string) {
 func (b *builder) argTest(s *signals, action, arg, cost string) {
 	name, value, _ := strings.Cut(arg, "=")
 	for _, t := range s.triedOf([]string{name}) {
-		if t.Value == value && t.Outcome != Helped {
+		if !strings.EqualFold(t.Value, value) {
+			continue
+		}
+		if t.Outcome != Helped {
 			return
 		}
+		// It helped: no test any more, but how to keep it.
+		action = "keep " + arg + ", which helped: make it last on the kernel command line"
 	}
 	b.Tests = append(b.Tests, Test{Action: action, Command: "add " + arg + " to the kernel command line", Cost: cost, Setting: arg, Where: persist.KernelArgument(s.platform, arg).Steps})
 }

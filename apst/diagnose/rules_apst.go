@@ -82,6 +82,13 @@ func apstCause(s *signals) builder {
 		b.test("confirm the kernel left APST off (the latency file is absent while it is)", "cat /sys/module/nvme_core/parameters/default_ps_max_latency_us; ls /sys/class/nvme/"+name+"/power/", "free")
 		return b
 	}
+	if len(s.triedOf(apstOff, "0")) > len(s.failedWith(apstOff, "0")) {
+		// APST off helped (or partly): what is left is keeping it, for
+		// every drive or for this model alone.
+		b.argTest(s, "", "nvme_core.default_ps_max_latency_us=0", "every NVMe drive idles in an operational state; this one: "+offCost(s, deepest))
+		b.test("or keep APST for the other drives: a udev rule that turns it off for this model alone (give the drive's Identify capture: sudo nvme id-ctrl /dev/"+name+" -b > id.bin)", "apstctl persist id.bin --bound 0 --scope model", offCost(s, deepest))
+		return b
+	}
 	b.test("turn APST off for this controller only, until reboot, and wait as long as the drive used to last", "echo 0 | sudo tee /sys/class/nvme/"+name+"/power/pm_qos_latency_tolerance_us", offCost(s, deepest))
 	if b.Score <= 0 {
 		return b // a global switch only where the evidence points here
@@ -97,7 +104,7 @@ func (s *signals) apstExcluded() string {
 	switch {
 	case s.plan != nil && !s.plan.Enabled:
 		return "the kernel sends APSTE=0 to this drive"
-	case len(s.triedOf(apstOff, "0")) > 0:
+	case len(s.failedWith(apstOff, "0")) > 0:
 		return "the drive failed with nvme_core.default_ps_max_latency_us=0 too"
 	}
 	return ""

@@ -33,7 +33,7 @@ func (s *signals) aspmExcluded() string {
 		return "ASPM L1 is off on the drive's link"
 	case s.in.Facts.ASPMPolicy.Is("performance"):
 		return "the ASPM policy is performance"
-	case len(s.triedOf(aspmOff, "off", "performance")) > 0:
+	case len(s.failedWith(aspmOff, "off", "performance")) > 0:
 		return "the drive failed with pcie_aspm=off too"
 	}
 	return ""

@@ -208,6 +208,19 @@ func (s *signals) triedOf(names []string, values ...string) []Tried {
 	return out
 }
 
+// failedWith returns the settings tried among names (with one of values,
+// when given) that did not help: what rules a layer out. One that helped,
+// even partly, rules its layer in.
+func (s *signals) failedWith(names []string, values ...string) []Tried {
+	var out []Tried
+	for _, t := range s.triedOf(names, values...) {
+		if t.Outcome == DidNotHelp {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // matchSetting compares a setting with names; a name ending in "/" matches
 // a sysfs file under any device ("d3cold_allowed" matches
 // "/sys/bus/pci/devices/X/d3cold_allowed").

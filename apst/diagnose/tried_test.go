@@ -1,12 +1,14 @@
 package diagnose_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/nvmeapst/nvmeapst/apst/diagnose"
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
 )
 
 func TestParseTriedFlag(t *testing.T) {
@@ -79,4 +81,44 @@ func TestZeroTriedAndKnownSayNothing(t *testing.T) {
 	assert.Empty(t, diagnose.Tried{}.String())
 	assert.Equal(t, "pcie_aspm=off (did not help)", diagnose.Tried{Setting: "pcie_aspm", Value: "off", Outcome: diagnose.DidNotHelp}.String())
 	assert.Empty(t, diagnose.Known{}.Describe("6.8"))
+}
+
+// A setting that helped rules its layer in: it never reads as "the drive
+// failed with it", and its test becomes keeping it.
+func TestTriedHelpedIsKept(t *testing.T) {
+	const log = "[  100.0] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10\n"
+	diag := func(tried ...diagnose.Tried) diagnose.Diagnosis {
+		l, err := kernlog.ReadString(log, kernlog.Options{})
+		require.NoError(t, err)
+		return diagnose.Diagnose(diagnose.Input{Log: l, Tried: tried})
+	}
+	texts := func(d diagnose.Diagnosis) string {
+		var b strings.Builder
+		for _, c := range d.Causes {
+			for _, e := range c.Evidence {
+				b.WriteString(e.Text + "\n")
+			}
+		}
+		return b.String()
+	}
+
+	d := diag(diagnose.Tried{Setting: "pcie_aspm", Value: "off", Outcome: diagnose.Helped})
+	require.Equal(t, diagnose.LayerASPM, d.Causes[0].Layer, d.Summary)
+	assert.NotContains(t, texts(d), "failed with pcie_aspm=off")
+	require.NotEmpty(t, d.Causes[0].Tests)
+	assert.Equal(t, "keep pcie_aspm=off, which helped: make it last on the kernel command line", d.Causes[0].Tests[0].Action)
+	// Not helped: ASPM is out, which speaks for APST.
+	d = diag(diagnose.Tried{Setting: "pcie_aspm", Value: "off", Outcome: diagnose.DidNotHelp})
+	assert.Contains(t, texts(d), "ASPM, is out: the drive failed with pcie_aspm=off too")
+
+	d = diag(diagnose.Tried{Setting: "nvme_core.default_ps_max_latency_us", Value: "0", Outcome: diagnose.Helped})
+	c := d.Cause(diagnose.LayerAPST)
+	require.Equal(t, diagnose.LayerAPST, d.Causes[0].Layer, d.Summary)
+	assert.NotContains(t, texts(d), "failed with nvme_core.default_ps_max_latency_us=0")
+	require.Len(t, c.Tests, 2)
+	assert.Equal(t, "keep nvme_core.default_ps_max_latency_us=0, which helped: make it last on the kernel command line", c.Tests[0].Action)
+	assert.Equal(t, "apstctl persist id.bin --bound 0 --scope model", c.Tests[1].Command)
+	for _, x := range c.Tests {
+		assert.NotContains(t, x.Action, "until reboot", "a test already passed is not asked for again")
+	}
 }
