@@ -17,7 +17,7 @@ var apstOff = []string{"nvme_core.default_ps_max_latency_us"}
 func apstCause(s *signals) builder {
 	b := newBuilder(s, LayerAPST)
 	name := s.name()
-	offTried := b.tried(s, apstOff, []string{"0"}, 8, 6, "APST off stopped the failures")
+	offTried := b.weighTried(s, s.apstOffTried(), 8, 6, "APST off stopped the failures")
 	var deepest uint8
 	var reach analysis.Reach
 	p := s.plan
@@ -82,7 +82,7 @@ func apstCause(s *signals) builder {
 		b.test("confirm the kernel left APST off (the latency file is absent while it is)", "cat /sys/module/nvme_core/parameters/default_ps_max_latency_us; ls /sys/class/nvme/"+name+"/power/", "free")
 		return b
 	}
-	if len(s.triedOf(apstOff, "0")) > len(s.failedWith(apstOff, "0")) {
+	if len(s.apstOffTried()) > len(s.apstOffFailed()) {
 		// APST off helped (or partly): what is left is keeping it, for
 		// every drive or for this model alone.
 		b.argTest(s, "", "nvme_core.default_ps_max_latency_us=0", "every NVMe drive idles in an operational state; this one: "+offCost(s, deepest))
@@ -104,10 +104,23 @@ func (s *signals) apstExcluded() string {
 	switch {
 	case s.plan != nil && !s.plan.Enabled:
 		return "the kernel sends APSTE=0 to this drive"
-	case len(s.failedWith(apstOff, "0")) > 0:
-		return "the drive failed with nvme_core.default_ps_max_latency_us=0 too"
+	case len(s.apstOffFailed()) > 0:
+		t := s.apstOffFailed()[0]
+		return "the drive failed with " + t.Setting + "=" + t.Value + " too"
 	}
 	return ""
+}
+
+// apstOffFailed returns the settings that turned APST off and did not
+// help.
+func (s *signals) apstOffFailed() []Tried {
+	var out []Tried
+	for _, t := range s.apstOffTried() {
+		if t.Outcome == DidNotHelp {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // newerQuirk reports a quirk that a later kernel than the log's applies to

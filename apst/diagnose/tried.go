@@ -3,6 +3,8 @@ package diagnose
 import (
 	"fmt"
 	"strings"
+
+	"github.com/nvmeapst/nvmeapst/apst"
 )
 
 // Outcome says whether a setting the user already tried helped.
@@ -58,7 +60,7 @@ func (t Tried) String() string {
 // colons belong to values, is ParseCommandLine's.
 func ParseTried(s string) []Tried {
 	var out []Tried
-	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' }) {
+	for _, w := range splitTried(s, " \t\n,") {
 		t, err := parseTried(w)
 		if err == nil {
 			out = append(out, t)
@@ -71,7 +73,7 @@ func ParseTried(s string) []Tried {
 // with OUTCOME one of helped, yes, partly, no, did-not-help.
 func ParseTriedFlag(s string) ([]Tried, error) {
 	var out []Tried
-	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' }) {
+	for _, w := range splitTried(s, " ,") {
 		t, err := parseTried(w)
 		if err != nil {
 			return nil, err
@@ -102,6 +104,21 @@ func CheckTried(ts []Tried) error {
 		}
 	}
 	return nil
+}
+
+// splitTried splits s at any of seps into settings, keeping the commas of
+// a quirks list: nvme.quirks=144d:a808:no_apst,no_deepest_ps is one
+// setting (the names after the first are no settings of their own).
+func splitTried(s, seps string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(seps, r) }) {
+		if n := len(out); n > 0 && !strings.Contains(w, "=") && strings.HasSuffix(strings.Split(out[n-1], "=")[0], "quirks") {
+			out[n-1] += "," + w
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
 }
 
 func parseTried(w string) (Tried, error) {
@@ -208,6 +225,29 @@ func (s *signals) triedOf(names []string, values ...string) []Tried {
 	return out
 }
 
+// apstOffTried returns the settings tried that turn APST off for the
+// drive: the latency bound 0 (nvme_core.default_ps_max_latency_us=0), and
+// an nvme.quirks= entry (Linux 7.0 and later) that sets no_apst for it,
+// or for any drive when the log does not give the drive's PCI ID.
+func (s *signals) apstOffTried() []Tried {
+	out := s.triedOf(apstOff, "0")
+	var id apst.PCIID
+	known := s.pciID != "" && id.UnmarshalText([]byte(s.pciID)) == nil
+	for _, t := range s.triedOf([]string{"nvme.quirks"}) {
+		ovs, err := apst.ParseQuirkOverrides(t.Value)
+		if err != nil {
+			continue // the kernel ignores or refuses a malformed value
+		}
+		for _, o := range ovs {
+			if (!known || o.ID == id) && o.Set&apst.QuirkNoAPST != 0 {
+				out = append(out, t)
+				break
+			}
+		}
+	}
+	return out
+}
+
 // failedWith returns the settings tried among names (with one of values,
 // when given) that did not help: what rules a layer out. One that helped,
 // even partly, rules its layer in.
@@ -247,8 +287,13 @@ func containsFold(vs []string, v string) bool {
 // as far as that setting reaches. It returns whether such a setting was
 // tried without helping (so its test is not recommended again).
 func (b *builder) tried(s *signals, names []string, values []string, helped, notHelped int, what string) bool {
+	return b.weighTried(s, s.triedOf(names, values...), helped, notHelped, what)
+}
+
+// weighTried weighs the settings ts, tried for layer b, as tried does.
+func (b *builder) weighTried(s *signals, ts []Tried, helped, notHelped int, what string) bool {
 	failed := false
-	for _, t := range s.triedOf(names, values...) {
+	for _, t := range ts {
 		src := "settings tried"
 		if t.FromLog {
 			src = s.cmdlineLine.Source

@@ -66,6 +66,8 @@ func TestParseTriedColons(t *testing.T) {
 		"nvme.quirks=144d:a808:0x800":        {Setting: "nvme.quirks", Value: "144d:a808:0x800", Outcome: diagnose.DidNotHelp},
 		"nvme.quirks=144d:a808:0x800:helped": {Setting: "nvme.quirks", Value: "144d:a808:0x800", Outcome: diagnose.Helped},
 		"usbcore.quirks=0bda:8153:k":         {Setting: "usbcore.quirks", Value: "0bda:8153:k", Outcome: diagnose.DidNotHelp},
+		// A quirks list keeps its commas.
+		"nvme.quirks=144d:a808:no_apst,no_deepest_ps:no": {Setting: "nvme.quirks", Value: "144d:a808:no_apst,no_deepest_ps", Outcome: diagnose.DidNotHelp},
 	} {
 		got, err := diagnose.ParseTriedFlag(in)
 		require.NoError(t, err, in)
@@ -121,4 +123,37 @@ func TestTriedHelpedIsKept(t *testing.T) {
 	for _, x := range c.Tests {
 		assert.NotContains(t, x.Action, "until reboot", "a test already passed is not asked for again")
 	}
+}
+
+// nvme.quirks= (Linux 7.0) with no_apst turns APST off as the latency
+// bound 0 does, for the drive whose PCI ID it names, or any drive when the
+// log gives none.
+func TestTriedQuirksNoAPST(t *testing.T) {
+	diag := func(log string, tried string) diagnose.Diagnosis {
+		l, err := kernlog.ReadString(log, kernlog.Options{})
+		require.NoError(t, err)
+		ts, err := diagnose.ParseTriedFlag(tried)
+		require.NoError(t, err)
+		return diagnose.Diagnose(diagnose.Input{Log: l, Tried: ts})
+	}
+	against := func(d diagnose.Diagnosis) string {
+		var b strings.Builder
+		for _, e := range d.Cause(diagnose.LayerAPST).Against {
+			b.WriteString(e.Text + "\n")
+		}
+		return b.String()
+	}
+	const down = "[  100.0] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10\n"
+	d := diag(down, "nvme.quirks=144d:a808:no_apst,no_deepest_ps")
+	assert.Contains(t, against(d), "the drive failed with nvme.quirks=144d:a808:no_apst,no_deepest_ps in force")
+	d = diag(down, "nvme.quirks=144d:a808:no_deepest_ps")
+	assert.NotContains(t, against(d), "nvme.quirks", "no_deepest_ps leaves APST on")
+	// The log's enumeration line names another drive: the entry did not
+	// reach it.
+	const enum = "[    0.5] pci 0000:01:00.0: [1987:5012] type 00 class 0x010802\n" +
+		"[    1.0] nvme nvme0: pci function 0000:01:00.0\n"
+	d = diag(enum+down, "nvme.quirks=144d:a808:no_apst")
+	assert.NotContains(t, against(d), "nvme.quirks")
+	d = diag(enum+down, "nvme.quirks=1987:5012:no_apst")
+	assert.Contains(t, against(d), "nvme.quirks=1987:5012:no_apst")
 }
