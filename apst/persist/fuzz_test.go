@@ -1,6 +1,7 @@
 package persist_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/nvmeapst/nvmeapst/apst/persist"
@@ -39,6 +40,38 @@ func FuzzParseGoal(f *testing.F) {
 		back, err := persist.ParseGoal(g.String())
 		if err != nil || back != g {
 			t.Fatalf("%q: %+v written as %q reads back as %+v, %v", s, g, g.String(), back, err)
+		}
+	})
+}
+
+// FuzzParseSysfsWrites: every write found names its line, a /sys path or a
+// tmpfiles path, and the line's text, on any input; text over the limit is
+// refused.
+func FuzzParseSysfsWrites(f *testing.F) {
+	for _, s := range []string{
+		"w /sys/class/nvme/nvme0/power/pm_qos_latency_tolerance_us - - - - 25000\n",
+		"w+! /sys/x - - - - a b\n# c\n",
+		"[sysfs]\n/sys/class/nvme/nvme0/power/pm_qos_latency_tolerance_us=25000\n[main]\nx=1\n",
+		"[sysfs\nw\n", "",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		ws, err := persist.ParseSysfsWrites(s)
+		if err != nil {
+			if len(s) <= persist.MaxSettingSize {
+				t.Fatalf("%d bytes refused: %v", len(s), err)
+			}
+			return
+		}
+		lines := strings.Count(s, "\n") + 1
+		for _, w := range ws {
+			if w.Line < 1 || w.Line > lines || w.Path == "" || w.Text == "" {
+				t.Fatalf("%q: %+v", s, w)
+			}
+			if w.Form == persist.FormTuned && !strings.HasPrefix(w.Path, "/sys/") {
+				t.Fatalf("%q: a tuned write outside /sys: %+v", s, w)
+			}
 		}
 	})
 }
