@@ -194,6 +194,9 @@ func noFailure(s *signals, d *Diagnosis) string {
 			return fmt.Sprintf("no failure of a named device seen in the kernel log: line %d reports a failure without the device's name before it; paste the lines as the system wrote them (journalctl -k -b -1 --no-pager, or dmesg), with their device names", e.Line)
 		}
 	}
+	if e := hostNeverUp(s.in.Log); e != nil && s.ctrl == "" && s.dev == "" {
+		return fmt.Sprintf("no failure seen in the kernel log of the NVMe drive it shows at work; line %d: a PCIe host controller's link never came up or its driver failed to probe: an empty slot, or, if a drive is missing, the one behind it (reseat it, check its power and the slot's device-tree node)", e.Line)
+	}
 	if e := resetOnly(s.in.Log); e != nil {
 		return fmt.Sprintf("no failure seen in the kernel log%s; line %d: the controller was reset, and the commands it held were aborted by the host, as a reset does: nothing in the log says why it reset or that the drive failed (a reset asked for by a user or a tool, nvme reset, reads so)", who, e.Line)
 	}

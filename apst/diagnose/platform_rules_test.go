@@ -412,3 +412,34 @@ func TestBehindVMD(t *testing.T) {
 		})
 	}
 }
+
+// A PCIe host controller whose driver failed to probe for another reason
+// than its link is the platform's (a LS1043A's after a device-tree change,
+// https://lore.kernel.org/all/20250327151949.2765193-1-ioana.ciornei@nxp.com/);
+// one that gave up on its link, the link's or the drive's power. With a
+// drive the log shows at work, either is an empty slot, no failure.
+func TestHostControllerNeverUp(t *testing.T) {
+	d := diagnoseFailure(t, "[    0.157050] layerscape-pcie 3500000.pcie: No syscfg phandle specified\n"+
+		"[    0.157053] layerscape-pcie 3500000.pcie: probe with driver layerscape-pcie failed with error -22\n")
+	require.Empty(t, d.Undecided, d.Summary)
+	assert.Equal(t, diagnose.LayerPlatform, d.Causes[0].Layer, d.Summary)
+	assert.Equal(t, diagnose.Likely, d.Causes[0].Likelihood, d.Summary)
+	assert.Contains(t, d.Causes[0].Evidence[0].Quote, "failed with error -22")
+
+	d = diagnoseFailure(t, "[    2.285827] rockchip-dw-pcie a40000000.pcie: Link failed to come up. LTSSM: POLL_COMPLIANCE\n"+
+		"[    2.286584] rockchip-dw-pcie a40000000.pcie: probe with driver rockchip-dw-pcie failed with error -110\n")
+	assert.ElementsMatch(t, []diagnose.Layer{diagnose.LayerLink, diagnose.LayerPowerLoss}, d.Undecided, d.Summary)
+
+	for _, empty := range []string{
+		"[    2.1] rockchip-dw-pcie a40000000.pcie: Device not found\n",
+		"[    2.1] layerscape-pcie 3500000.pcie: probe with driver layerscape-pcie failed with error -22\n",
+	} {
+		l, err := kernlog.ReadString(empty+
+			"[    2.5] nvme nvme0: pci function 0002:21:00.0\n"+
+			"[    2.7] nvme nvme0: 8/0/0 default/read/poll queues\n", kernlog.Options{})
+		require.NoError(t, err)
+		d = diagnose.Diagnose(diagnose.Input{Log: l})
+		assert.False(t, d.Failure, d.Summary)
+		assert.Contains(t, d.Summary, "no failure seen in the kernel log of the NVMe drive it shows at work; line 1: a PCIe host controller's link never came up", empty)
+	}
+}

@@ -70,6 +70,8 @@ func platformCause(s *signals) builder {
 			default:
 				b.proLine(2, logLine(f, "the kernel hit a warning or crashed: a kernel bug, which another release may not have"))
 			}
+		case kernlog.ActionHostProbeFailed:
+			b.sign(3, logLine(f, fmt.Sprintf("the PCIe host controller's driver failed to probe (error %d), not for its link: a device tree, clock, reset, regulator or PHY it could not get, most often after a kernel or device-tree update (a regression, or a device tree older than its driver); no drive behind it could be seen", f.Errno)))
 		case "dma-bounce":
 			b.proLine(2, logLine(f, "the drive's DMA bounce buffers ran out: its DMA cannot reach all of memory (its DMA mask, the IOMMU, or swiotlb too small), a matter of the platform and the kernel"))
 		case "config-access":

@@ -757,7 +757,7 @@ func plainWord(w string) bool {
 func (s *signals) unnamedFailure() *kernlog.Event {
 	for i := range s.in.Log.Incidents {
 		in := &s.in.Log.Incidents[i]
-		if in.Controller == "" && in.PCI == "" && severity(in) >= 2 && len(in.Events) > 0 {
+		if in.Controller == "" && in.PCI == "" && severity(in) >= 2 && len(in.Events) > 0 && !hostIncident(in) {
 			return &in.Events[0]
 		}
 	}
@@ -788,7 +788,9 @@ func (s *signals) pickIncident(l *kernlog.Log) {
 	if s.inc == nil {
 		s.pickCorrected(l)
 	}
-	if s.inc == nil && s.ctrl == "" && s.dev == "" {
+	if s.inc == nil && s.ctrl == "" && s.dev == "" && !namesDrive(l) {
+		// With a drive the log shows at work, a host controller whose
+		// link never came up is an empty slot (noFailure says so).
 		s.pickHostLinkDown(l)
 	}
 	if s.inc == nil {
@@ -1150,8 +1152,8 @@ func (s *signals) goneAtReset() *kernlog.Event {
 }
 
 // pickHostLinkDown chooses, in a log with no failure of any NVMe device,
-// the last incident in which a PCIe host controller's link never trained:
-// the drive behind it was never seen, the failure a user of a board with a
+// the last incident in which a PCIe host controller's link never trained
+// or its driver failed to probe: the drive behind it was never seen, the failure a user of a board with a
 // PCIe connector (a Raspberry Pi 5's, say) brings when the drive is not
 // detected.
 func (s *signals) pickHostLinkDown(l *kernlog.Log) {
@@ -1161,11 +1163,53 @@ func (s *signals) pickHostLinkDown(l *kernlog.Log) {
 			continue
 		}
 		for j := range in.Events {
-			if e := &in.Events[j]; e.Kind == kernlog.LinkDown && e.Action == kernlog.ActionHostLinkDown {
+			if e := &in.Events[j]; e.Kind == kernlog.LinkDown && e.Action == kernlog.ActionHostLinkDown ||
+				e.Kind == kernlog.PlatformFault && e.Action == kernlog.ActionHostProbeFailed {
 				s.inc = in
 			}
 		}
 	}
+}
+
+// namesDrive reports whether the log shows an NVMe drive that the
+// kernel found: a controller's pci function line, a namespace, an
+// incident of a named controller.
+func namesDrive(l *kernlog.Log) bool {
+	if len(l.Addresses) > 0 || len(l.Namespaces) > 0 {
+		return true
+	}
+	for i := range l.Incidents {
+		if l.Incidents[i].Controller != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// hostIncident reports whether an incident is a PCIe host controller's
+// alone (its link or its probe): no unnamed device's failure.
+func hostIncident(in *kernlog.Incident) bool {
+	for j := range in.Events {
+		if e := &in.Events[j]; e.Action != kernlog.ActionHostLinkDown && e.Action != kernlog.ActionHostProbeFailed {
+			return false
+		}
+	}
+	return true
+}
+
+// hostNeverUp returns the first event of l in which a PCIe host
+// controller's link never trained or its driver failed to probe, or nil.
+func hostNeverUp(l *kernlog.Log) *kernlog.Event {
+	for i := range l.Incidents {
+		for j := range l.Incidents[i].Events {
+			e := &l.Incidents[i].Events[j]
+			if e.Kind == kernlog.LinkDown && e.Action == kernlog.ActionHostLinkDown ||
+				e.Kind == kernlog.PlatformFault && e.Action == kernlog.ActionHostProbeFailed {
+				return e
+			}
+		}
+	}
+	return nil
 }
 
 // pickCrash chooses, in a log with no failure the driver reported, the

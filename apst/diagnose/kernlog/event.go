@@ -186,7 +186,9 @@ const (
 	// that cannot write config space in less than 32 bits: "2-byte config
 	// write to 0000:01:00.0 offset 0x7a may corrupt adjacent RW1C bits");
 	// "dma-bounce" (the DMA bounce buffers of a function ran out: "nvme
-	// 0000:01:00.0: swiotlb buffer is full (sz: 524288 bytes) ...").
+	// 0000:01:00.0: swiotlb buffer is full (sz: 524288 bytes) ...");
+	// ActionHostProbeFailed (a PCIe host controller's driver that failed
+	// to probe, drivers/base/dd.c's report).
 	// Shapes from drivers/iommu/intel/dmar.c, drivers/iommu/amd/iommu.c,
 	// kernel/panic.c, lib/bug.c, kernel/watchdog.c, kernel/dma/swiotlb.c and
 	// drivers/pci/access.c.
@@ -219,6 +221,14 @@ const (
 	// after a reset or resume ("Data Link Layer Link Active not set in
 	// 1000 msec").
 	ActionLinkNotActive = "link not active"
+	// ActionHostProbeFailed: a PlatformFault of a PCIe host controller
+	// whose driver failed to probe for a reason other than its link
+	// ("qcom-pcie 1c08000.pcie: probe with driver qcom-pcie failed with
+	// error -22": a device tree, clock, reset or regulator it could not
+	// get); Errno holds the error, and the event names no device: no drive
+	// behind the controller can be seen. A probe that gave up waiting for
+	// the link (-110) is a LinkDown with ActionHostLinkDown.
+	ActionHostProbeFailed = "host probe failed"
 )
 
 // Timestamp is the time a line carries: the seconds since boot of dmesg and

@@ -12,6 +12,8 @@ var keywords = []string{
 	"PM: ", "sleep state", "ASPM", "nobody cared", "Disabling IRQ",
 	"DMAR: [", "IO_PAGE_FAULT", "WARNING: ", "BUG", "Internal error: Oops", "Oops: ", "protection fault", "RW1C", "Restarting tasks", "OOM killer ",
 	".pcie: link down", ".pci: link down", ".pcie: link up, ", ": Phy link never came up", ": PCIe link training gen1 timeout",
+	": Device not found", ": Device found, but not active", ": Link failed to come up",
+	".pcie: probe with driver ", ".pci: probe with driver ", ".pcie failed with error ", ".pci failed with error ",
 	"DMI: ", "Hardware name: ", "Hypervisor detected: ", "paravirtualized kernel on ",
 }
 
@@ -86,7 +88,8 @@ func scanLine(b []byte) (keyword, pci bool) {
 		switch b[i-1] {
 		case 'e':
 			return before(b, i, "ommand line") && at(b, i+1, " ") || before(b, i, ".pcie") && hostLinkWords(b[i+1:]) ||
-				before(b, i, "Hardware name") && at(b, i+1, " ")
+				before(b, i, "Hardware name") && at(b, i+1, " ") ||
+				before(b, i, "pcie") && at(b, i+1, " probe of ") // a host driver's probe failure before 6.3
 		case 'i':
 			return before(b, i, ".pci") && hostLinkWords(b[i+1:])
 		case ')':
@@ -107,7 +110,9 @@ func scanLine(b []byte) (keyword, pci bool) {
 // name ("brcm-pcie 1000110000.pcie:") says its link never trained, or
 // the speed it trained at.
 func hostLinkWords(b []byte) bool {
-	return at(b, 0, " link down") || at(b, 0, " link up, ") || at(b, 0, " Phy link never came up") || at(b, 0, " PCIe link training gen1 timeout")
+	return at(b, 0, " link down") || at(b, 0, " link up, ") || at(b, 0, " Phy link never came up") || at(b, 0, " PCIe link training gen1 timeout") ||
+		at(b, 0, " Device not found") || at(b, 0, " Device found, but not active") || at(b, 0, " Link failed to come up") ||
+		at(b, 0, " probe with driver ")
 }
 
 // anchored calls found at each index of c in b until it returns true.

@@ -329,6 +329,17 @@ func TestPlatformFaultKinds(t *testing.T) {
 			kernlog.Event{Kind: kernlog.LinkDown, Action: kernlog.ActionHostLinkDown}},
 		{"a qcom host's name", "[    2.402211] qcom-pcie 1c00000.pci: Phy link never came up",
 			kernlog.Event{Kind: kernlog.LinkDown, Action: kernlog.ActionHostLinkDown}},
+		// DesignWare's messages since the dw_pcie_wait_for_link rework,
+		// which say what the link state machine did: a Rock 5B's, as
+		// posted to linux-pci, and a Qualcomm Rb3Gen2's with its PCIe
+		// switch unpowered, as the series' cover letter gives it
+		// (20251230-pci-dwc-suspend-rework-v3-0-40cd485714f5@oss.qualcomm.com).
+		{"https://lore.kernel.org/all/aVezfq-8bTKczYkp@ryzen/", "[    2.285827] rockchip-dw-pcie a40000000.pcie: Link failed to come up. LTSSM: POLL_COMPLIANCE",
+			kernlog.Event{Kind: kernlog.LinkDown, Action: kernlog.ActionHostLinkDown}},
+		{"the series' cover letter", "qcom-pcie 1c08000.pcie: Device not found",
+			kernlog.Event{Kind: kernlog.LinkDown, Action: kernlog.ActionHostLinkDown}},
+		{"pcie-designware.c's format, detected, not active", "[    2.100000] imx6q-pcie 33800000.pcie: Device found, but not active",
+			kernlog.Event{Kind: kernlog.LinkDown, Action: kernlog.ActionHostLinkDown}},
 		// The hung-task detector (kernel/hung_task.c) on a task named
 		// after an NVMe disk: as posted to linux-block (an XPS 7390's),
 		// and a name cut at 15 bytes.
@@ -357,4 +368,51 @@ func TestPlatformFaultKinds(t *testing.T) {
 		{"nvme.h's format", "[  100.000200] nvme nvme0: could not locate request for tag 0x3f",
 			kernlog.Event{Kind: kernlog.DriverError, Action: kernlog.ActionBogusCompletion, Controller: "nvme0"}},
 	})
+}
+
+// The driver core's report of a PCIe host controller whose driver failed
+// to probe: the link's timeout is the host's link down, any other error
+// the platform's. Lines as posted: a LS1043A's after a device-tree change
+// (https://lore.kernel.org/all/20250327151949.2765193-1-ioana.ciornei@nxp.com/),
+// a SM8450's with a clock it could not get, a RockPro64's without a card
+// and an X1E's PHY that never powered on (both -110), and the format
+// before 6.3.
+func TestHostProbeFailure(t *testing.T) {
+	for _, tc := range []struct {
+		line   string
+		kind   kernlog.Kind
+		action string
+		errno  int
+	}{
+		{"[    0.157053] layerscape-pcie 3500000.pcie: probe with driver layerscape-pcie failed with error -22", kernlog.PlatformFault, kernlog.ActionHostProbeFailed, -22},
+		{"qcom-pcie 1c08000.pcie: probe with driver qcom-pcie failed with error -22", kernlog.PlatformFault, kernlog.ActionHostProbeFailed, -22},
+		{"[    5.107373] rockchip-pcie f8000000.pcie: probe with driver rockchip-pcie failed with error -110", kernlog.LinkDown, kernlog.ActionHostLinkDown, 0},
+		{"qcom-pcie 1bd0000.pcie: probe with driver qcom-pcie failed with error -110", kernlog.LinkDown, kernlog.ActionHostLinkDown, 0},
+		{"[    5.1] rockchip-pcie: probe of f8000000.pcie failed with error -2", kernlog.PlatformFault, kernlog.ActionHostProbeFailed, -2},
+	} {
+		l, err := kernlog.ReadString(tc.line+"\n", kernlog.Options{})
+		require.NoError(t, err, tc.line)
+		require.Len(t, l.Incidents, 1, tc.line)
+		require.Len(t, l.Incidents[0].Events, 1, tc.line)
+		e := l.Incidents[0].Events[0]
+		assert.Equal(t, tc.kind, e.Kind, tc.line)
+		assert.Equal(t, tc.action, e.Action, tc.line)
+		assert.Equal(t, tc.errno, e.Errno, tc.line)
+		assert.Empty(t, e.Controller+e.PCI+e.Device, tc.line)
+	}
+	// Another driver's probe, a platform device that is no PCIe host, and
+	// nvme's own report are not a host's.
+	for _, line := range []string{
+		"[    1.0] dwc3 fe800000.usb: probe with driver dwc3 failed with error -110",
+		"[    1.0] rockchip-naneng-combphy fe840000.phy: probe with driver rockchip-naneng-combphy failed with error -2",
+	} {
+		l, err := kernlog.ReadString("[    0.0] Linux version 6.12.8 (x@y) #1 SMP\n"+line+"\n", kernlog.Options{})
+		require.NoError(t, err, line)
+		for _, in := range l.Incidents {
+			for _, e := range in.Events {
+				assert.NotEqual(t, kernlog.ActionHostProbeFailed, e.Action, line)
+				assert.NotEqual(t, kernlog.ActionHostLinkDown, e.Action, line)
+			}
+		}
+	}
 }

@@ -1,19 +1,24 @@
 package kernlog
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // parsePlatform reads what the platform did: the PCI core's ASPM lines,
 // interrupts nobody handled, IOMMU faults, kernel warnings and crashes,
 // and config writes the host bridge cannot do.
 func parsePlatform(e *Event, msg, body string) bool {
 	switch {
-	case (body == "link down" || body == "Phy link never came up" || body == "PCIe link training gen1 timeout!") && hostController(e.Device):
+	case hostLinkNeverUp(body) && hostController(e.Device):
 		// A PCIe host controller whose link never trained: the device
 		// behind it was never seen ("brcm-pcie 1000110000.pcie: link
 		// down", pcie-brcmstb.c; DesignWare's dw_pcie_wait_for_link;
 		// pcie-rockchip-host.c's "PCIe link training gen1 timeout!").
 		e.Kind, e.Action = LinkDown, ActionHostLinkDown
 		e.Driver, e.Device, e.PCI, e.Controller = "", "", "", ""
+		return true
+	case hostProbe(e, body):
 		return true
 	case strings.HasPrefix(body, "link up, ") && hostController(e.Device):
 		e.Kind, e.Text = HostLinkUp, clip(body)
@@ -102,6 +107,55 @@ func iommuFault(e *Event, msg string) bool {
 // hostController reports whether a device name is a platform device of a
 // PCIe host controller ("1000110000.pcie", "a40000000.pcie", "fe150000.pcie"
 // as device trees name them).
+// hostProbe reads the driver core's report of a PCIe host controller
+// whose driver failed to probe (drivers/base/dd.c: since 6.3
+// "qcom-pcie 1c08000.pcie: probe with driver qcom-pcie failed with error
+// -22", before it "rockchip-pcie: probe of f8000000.pcie failed with error
+// -110"): no drive behind it can be seen. A probe that gave up waiting for
+// the link (-110, ETIMEDOUT, after "PCIe link training gen1 timeout!" or
+// a PHY that never powered on) is the host's link down; any other error
+// is the platform's (a device tree, clock, reset, regulator or PHY the
+// driver could not get).
+func hostProbe(e *Event, body string) bool {
+	rest, ok := strings.CutPrefix(body, "probe with driver ")
+	if ok && hostController(e.Device) {
+		_, rest, ok = strings.Cut(rest, " failed with error ")
+	} else if rest, ok = strings.CutPrefix(body, "probe of "); ok {
+		var dev string
+		dev, rest, ok = strings.Cut(rest, " failed with error ")
+		ok = ok && hostController(dev)
+	}
+	if !ok {
+		return false
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(rest))
+	if err != nil || n >= 0 || n < -4095 {
+		return false
+	}
+	e.Driver, e.Device, e.PCI, e.Controller, e.Text = "", "", "", "", clip(body)
+	if n == -110 {
+		e.Kind, e.Action = LinkDown, ActionHostLinkDown
+		return true
+	}
+	e.Kind, e.Action, e.Errno = PlatformFault, ActionHostProbeFailed, n
+	return true
+}
+
+// hostLinkNeverUp reports a host controller's message that its link
+// never trained: pcie-brcmstb.c's "link down", pcie-rockchip-host.c's
+// "PCIe link training gen1 timeout!", and DesignWare's
+// dw_pcie_wait_for_link, which printed "Phy link never came up" and since
+// its 2025-26 rework says what the link state machine did: "Device not found"
+// (Detect: nothing answered), "Device found, but not active" (Polling: a
+// device that did not come up) or "Link failed to come up. LTSSM: STATE".
+func hostLinkNeverUp(body string) bool {
+	switch body {
+	case "link down", "Phy link never came up", "PCIe link training gen1 timeout!", "Device not found", "Device found, but not active":
+		return true
+	}
+	return strings.HasPrefix(body, "Link failed to come up. LTSSM: ")
+}
+
 func hostController(dev string) bool {
 	return strings.HasSuffix(dev, ".pcie") || strings.HasSuffix(dev, ".pci")
 }
