@@ -57,8 +57,13 @@ func d3coldCause(s *signals) builder {
 	if v, ok := Param(s.cmdline, "pcie_port_pm"); ok && v == "off" && len(s.triedOf([]string{"pcie_port_pm"})) == 0 {
 		b.con(1, "kernel command line", "pcie_port_pm=off: ports stay in D0, so no port above the drive powers it off")
 	}
-	if len(s.triedOf([]string{"d3cold_allowed"}, "0")) == 0 {
+	switch tried := s.triedOf([]string{"d3cold_allowed"}, "0"); {
+	case len(tried) == 0:
 		b.test("forbid D3cold for the drive only, until reboot", "echo 0 | sudo tee "+devPath(s.addr())+"/d3cold_allowed", "the drive is never powered off by runtime PM: at most D3hot when idle (system sleep is unchanged)")
+	case len(s.failedWith([]string{"d3cold_allowed"}, "0")) < len(tried):
+		// It helped: keep it, for the NVMe functions alone (class
+		// 0x010802), at every boot.
+		b.test("keep the drive out of D3cold, which helped: a udev rule makes it last for every NVMe function", `echo 'ACTION=="add", SUBSYSTEM=="pci", ATTR{class}=="0x010802", ATTR{d3cold_allowed}="0"' | sudo tee /etc/udev/rules.d/61-nvme-no-d3cold.rules`, "the drive is never powered off by runtime PM: at most D3hot when idle (system sleep is unchanged)")
 	}
 	return b
 }

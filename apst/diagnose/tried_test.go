@@ -157,3 +157,18 @@ func TestTriedQuirksNoAPST(t *testing.T) {
 	d = diag(enum+down, "nvme.quirks=1987:5012:no_apst")
 	assert.Contains(t, against(d), "nvme.quirks=1987:5012:no_apst")
 }
+
+// d3cold_allowed=0 that helped is kept by a udev rule, not tested again.
+func TestTriedD3coldHelpedIsKept(t *testing.T) {
+	l, err := kernlog.ReadString("[  100.0] nvme 0000:01:00.0: Unable to change power state from D3cold to D0, device inaccessible\n", kernlog.Options{})
+	require.NoError(t, err)
+	d := diagnose.Diagnose(diagnose.Input{Log: l, Tried: []diagnose.Tried{{Setting: "/sys/bus/pci/devices/0000:01:00.0/d3cold_allowed", Value: "0", Outcome: diagnose.Helped}}})
+	c := d.Cause(diagnose.LayerD3cold)
+	require.NotNil(t, c)
+	var actions []string
+	for _, x := range c.Tests {
+		actions = append(actions, x.Action)
+		assert.NotContains(t, x.Action, "until reboot")
+	}
+	assert.Contains(t, actions, "keep the drive out of D3cold, which helped: a udev rule makes it last for every NVMe function")
+}
