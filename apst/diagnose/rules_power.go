@@ -111,11 +111,15 @@ func runtimePMCause(s *signals) builder {
 	if allOn {
 		b.con(2, s.path()[0].Control.Source, "power/control=on on the device and every bridge: nothing is runtime-suspended")
 	}
+	if onTried := s.triedOf([]string{"control"}, "on"); len(s.failedWith([]string{"control"}, "on")) < len(onTried) {
+		// It helped: keep it, at every boot, for the NVMe functions.
+		b.test("keep the drive in D0, which helped: a udev rule makes it last for every NVMe function (with TLP, RUNTIME_PM_DENYLIST does the same)", `echo 'ACTION=="add", SUBSYSTEM=="pci", ATTR{class}=="0x010802", ATTR{power/control}="on"' | sudo tee /etc/udev/rules.d/61-nvme-runtime-pm-on.rules`, "the drive's function stays in D0 when idle")
+		autos = nil
+	} else if len(autos) == 0 && s.dev != "" {
+		b.test("keep the drive in D0, until reboot", "echo on | sudo tee "+devPath(s.addr())+"/power/control", "the drive's function stays in D0 when idle")
+	}
 	for _, f := range autos {
 		b.test("keep "+f.Role+" "+f.Address+" in D0, until reboot", "echo on | sudo tee "+devPath(f.Address)+"/power/control", "this function stays in D0 when idle (with TLP, RUNTIME_PM_DENYLIST keeps it so)")
-	}
-	if len(autos) == 0 && s.dev != "" {
-		b.test("keep the drive in D0, until reboot", "echo on | sudo tee "+devPath(s.addr())+"/power/control", "the drive's function stays in D0 when idle")
 	}
 	if b.Score >= 3 && !portTried {
 		b.argTest(s, "only if keeping one path in D0 confirms it: no PCIe port runtime PM, for good", "pcie_port_pm=off", "every PCIe port stays in D0")

@@ -172,3 +172,17 @@ func TestTriedD3coldHelpedIsKept(t *testing.T) {
 	}
 	assert.Contains(t, actions, "keep the drive out of D3cold, which helped: a udev rule makes it last for every NVMe function")
 }
+
+// power/control=on that helped is kept by a udev rule, not tested again.
+func TestTriedRuntimePMHelpedIsKept(t *testing.T) {
+	l, err := kernlog.ReadString("[  100.0] nvme 0000:01:00.0: Unable to change power state from D3hot to D0, device inaccessible\n", kernlog.Options{})
+	require.NoError(t, err)
+	d := diagnose.Diagnose(diagnose.Input{Log: l, Tried: []diagnose.Tried{{Setting: "/sys/bus/pci/devices/0000:01:00.0/power/control", Value: "on", Outcome: diagnose.Helped}}})
+	require.Equal(t, diagnose.LayerRuntimePM, d.Causes[0].Layer, d.Summary)
+	var actions []string
+	for _, x := range d.Causes[0].Tests {
+		actions = append(actions, x.Action)
+		assert.NotContains(t, x.Action, "until reboot")
+	}
+	assert.Contains(t, actions, "keep the drive in D0, which helped: a udev rule makes it last for every NVMe function (with TLP, RUNTIME_PM_DENYLIST does the same)")
+}
