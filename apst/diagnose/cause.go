@@ -253,6 +253,18 @@ func (b *builder) argTest(s *signals, action, arg, cost string) {
 }
 
 // configTest is a test that adds a Raspberry Pi config.txt line.
-func (b *builder) configTest(action, line, cost string) {
+// Like argTest, it is left out when the line was tried and did not help,
+// and becomes keeping it when it helped.
+func (b *builder) configTest(s *signals, action, line, cost string) {
+	name, value, _ := strings.Cut(line, "=")
+	for _, t := range s.triedOf([]string{name}) {
+		if !strings.EqualFold(t.Value, value) {
+			continue
+		}
+		if t.Outcome != Helped {
+			return
+		}
+		action = "keep " + line + " in config.txt, which helped"
+	}
 	b.Tests = append(b.Tests, Test{Action: action, Command: "add " + line + " to config.txt", Cost: cost, Setting: line, Where: persist.PiConfig(line).Steps})
 }

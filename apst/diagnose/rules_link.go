@@ -128,7 +128,7 @@ func aspmCause(s *signals) builder {
 		b.test("step the policy down from powersupersave: L1 kept, substates off", "echo powersave | sudo tee /sys/module/pcie_aspm/parameters/policy", "every link loses its L1 substate savings (on battery with TLP: PCIE_ASPM_ON_BAT=powersave)")
 	}
 	if s.platform == persist.PlatformRaspberryPi && !piTried {
-		b.configTest("a Raspberry Pi 5: keep the external link out of L0s (or at Gen 2 if pciex1_gen=3 is set)", "dtparam=pciex1_no_l0s=on", "none measurable; at Gen 2 the link's bandwidth halves")
+		b.configTest(s, "a Raspberry Pi 5: keep the external link out of L0s (or at Gen 2 if pciex1_gen=3 is set)", "dtparam=pciex1_no_l0s=on", "none measurable; at Gen 2 the link's bandwidth halves")
 	}
 	if b.Score <= 0 {
 		return b // a global switch only where the evidence points here
@@ -188,9 +188,9 @@ func linkCause(s *signals) builder {
 	}
 	switch {
 	case s.piGen3 != nil:
-		b.configTest("run the Raspberry Pi's external link at Gen 2, the speed it is certified for (it trained at Gen 3 in this log)", "dtparam=pciex1_gen=2", "the link's bandwidth halves (about 450 MB/s instead of 900)")
+		b.configTest(s, "run the Raspberry Pi's external link at Gen 2, the speed it is certified for (it trained at Gen 3 in this log)", "dtparam=pciex1_gen=2", "the link's bandwidth halves (about 450 MB/s instead of 900)")
 	case s.platform == persist.PlatformRaspberryPi:
-		b.configTest("a Raspberry Pi 5: run the external link at Gen 2 (the supported speed), if config.txt sets pciex1_gen=3", "dtparam=pciex1_gen=2", "the link's bandwidth halves (about 450 MB/s instead of 900)")
+		b.configTest(s, "a Raspberry Pi 5: run the external link at Gen 2 (the supported speed), if config.txt sets pciex1_gen=3", "dtparam=pciex1_gen=2", "the link's bandwidth halves (about 450 MB/s instead of 900)")
 	}
 	b.test("reseat the drive, or move it to another slot or adapter", "", "downtime; rules out the slot, the adapter and the carrier board")
 	return b

@@ -186,3 +186,28 @@ func TestTriedRuntimePMHelpedIsKept(t *testing.T) {
 	}
 	assert.Contains(t, actions, "keep the drive in D0, which helped: a udev rule makes it last for every NVMe function (with TLP, RUNTIME_PM_DENYLIST does the same)")
 }
+
+// A Raspberry Pi's config.txt line is never offered again after it failed,
+// and is kept when it helped.
+func TestTriedPiConfigLine(t *testing.T) {
+	const log = "[    0.499571] brcm-pcie 1000110000.pcie: link up, 8.0 GT/s PCIe x1 (!SSC)\n" +
+		"[    0.6] nvme nvme0: pci function 0001:01:00.0\n" +
+		"[  100.0] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff\n"
+	actions := func(outcome diagnose.Outcome) string {
+		l, err := kernlog.ReadString(log, kernlog.Options{})
+		require.NoError(t, err)
+		d := diagnose.Diagnose(diagnose.Input{Log: l, Tried: []diagnose.Tried{{Setting: "dtparam", Value: "pciex1_gen=2", Outcome: outcome}}})
+		var b strings.Builder
+		for _, c := range d.Causes {
+			for _, x := range c.Tests {
+				b.WriteString(x.Action + " | " + x.Setting + "\n")
+			}
+		}
+		if d.Separate != nil {
+			b.WriteString(d.Separate.Action + " | " + d.Separate.Setting + "\n")
+		}
+		return b.String()
+	}
+	assert.NotContains(t, actions(diagnose.DidNotHelp), "dtparam=pciex1_gen=2", "a line that did not help is not offered again")
+	assert.Contains(t, actions(diagnose.Helped), "keep dtparam=pciex1_gen=2 in config.txt, which helped")
+}
