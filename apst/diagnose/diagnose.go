@@ -134,6 +134,7 @@ func Diagnose(in Input) Diagnosis {
 	}
 	for i := range d.Causes {
 		c := &d.Causes[i]
+		c.Tests = s.dropFailedWrites(c.Tests)
 		c.Likelihood = grade(c.Score, sure[c.Layer])
 		for _, p := range []*[]Line{&c.Evidence, &c.Against} {
 			if *p == nil {

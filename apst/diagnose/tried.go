@@ -226,11 +226,15 @@ func (s *signals) triedOf(names []string, values ...string) []Tried {
 }
 
 // apstOffTried returns the settings tried that turn APST off for the
-// drive: the latency bound 0 (nvme_core.default_ps_max_latency_us=0), and
+// drive: the latency bound 0 (nvme_core.default_ps_max_latency_us=0, or
+// the controller's pm_qos_latency_tolerance_us=0), and
 // an nvme.quirks= entry (Linux 7.0 and later) that sets no_apst for it,
 // or for any drive when the log does not give the drive's PCI ID.
 func (s *signals) apstOffTried() []Tried {
 	out := s.triedOf(apstOff, "0")
+	// The controller's own bound, 0: APST off for it alone (sysfs
+	// power/pm_qos_latency_tolerance_us, or apstctl set-latency 0).
+	out = append(out, s.triedOf([]string{"pm_qos_latency_tolerance_us"}, "0")...)
 	var id apst.PCIID
 	known := s.pciID != "" && id.UnmarshalText([]byte(s.pciID)) == nil
 	for _, t := range s.triedOf([]string{"nvme.quirks"}) {
@@ -246,6 +250,40 @@ func (s *signals) apstOffTried() []Tried {
 		}
 	}
 	return out
+}
+
+// dropFailedWrites leaves out of ts the tests that write sysfs files
+// ("echo 0 | sudo tee /sys/.../link/l1_2_aspm") with a value the user
+// already wrote to those files without help: a test that failed is never
+// offered again.
+func (s *signals) dropFailedWrites(ts []Test) []Test {
+	out := ts[:0]
+	for _, t := range ts {
+		if !s.writeFailed(t.Command) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// writeFailed reports whether command is "echo V | sudo tee FILE..." and
+// every FILE (by its name) was tried with V and did not help.
+func (s *signals) writeFailed(command string) bool {
+	v, files, ok := strings.Cut(strings.TrimPrefix(command, "echo "), " | sudo tee ")
+	if !ok || !strings.HasPrefix(command, "echo ") || strings.ContainsAny(files, ";|&") {
+		return false
+	}
+	n := 0
+	for _, f := range strings.Fields(files) {
+		if !strings.Contains(f, "/") {
+			continue // a word of "$(basename $(readlink -f ...))"
+		}
+		n++
+		if len(s.failedWith([]string{f[strings.LastIndexByte(f, '/')+1:]}, v)) == 0 {
+			return false
+		}
+	}
+	return n > 0
 }
 
 // failedWith returns the settings tried among names (with one of values,

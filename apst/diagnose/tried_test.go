@@ -211,3 +211,36 @@ func TestTriedPiConfigLine(t *testing.T) {
 	assert.NotContains(t, actions(diagnose.DidNotHelp), "dtparam=pciex1_gen=2", "a line that did not help is not offered again")
 	assert.Contains(t, actions(diagnose.Helped), "keep dtparam=pciex1_gen=2 in config.txt, which helped")
 }
+
+// A sysfs write the user already made without help is never offered again
+// as a test, whatever the address the command names.
+func TestTriedSysfsWriteNotOfferedAgain(t *testing.T) {
+	const log = "[  100.0] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10\n"
+	commands := func(tried ...diagnose.Tried) string {
+		l, err := kernlog.ReadString(log, kernlog.Options{})
+		require.NoError(t, err)
+		d := diagnose.Diagnose(diagnose.Input{Log: l, Tried: tried})
+		var b strings.Builder
+		for _, c := range d.Causes {
+			for _, x := range c.Tests {
+				b.WriteString(x.Command + "\n")
+			}
+		}
+		return b.String()
+	}
+	require.Contains(t, commands(), "/power/pm_qos_latency_tolerance_us")
+	assert.NotContains(t, commands(diagnose.Tried{Setting: "/sys/class/nvme/nvme0/power/pm_qos_latency_tolerance_us", Value: "0", Outcome: diagnose.DidNotHelp}),
+		"echo 0 | sudo tee /sys/class/nvme/nvme0/power/pm_qos_latency_tolerance_us")
+	// It turned APST off for the controller: evidence against APST too.
+	l, err := kernlog.ReadString(log, kernlog.Options{})
+	require.NoError(t, err)
+	d := diagnose.Diagnose(diagnose.Input{Log: l, Tried: []diagnose.Tried{{Setting: "/sys/class/nvme/nvme0/power/pm_qos_latency_tolerance_us", Value: "0", Outcome: diagnose.DidNotHelp}}})
+	var against []string
+	for _, e := range d.Cause(diagnose.LayerAPST).Against {
+		against = append(against, e.Quote)
+	}
+	assert.Contains(t, against, "/sys/class/nvme/nvme0/power/pm_qos_latency_tolerance_us=0 (did not help)")
+	// Another value, or one that helped, leaves it.
+	assert.Contains(t, commands(diagnose.Tried{Setting: "pm_qos_latency_tolerance_us", Value: "5500", Outcome: diagnose.DidNotHelp}),
+		"echo 0 | sudo tee /sys/class/nvme/nvme0/power/pm_qos_latency_tolerance_us")
+}
