@@ -165,7 +165,13 @@ func hostController(dev string) bool {
 // seconds.", kernel/hung_task.c): a task waiting on that disk's I/O.
 // Tasks named after no NVMe disk are no event.
 func hungTask(e *Event, msg string) bool {
-	name := msg[len("INFO: task "):strings.Index(msg, " blocked for more than ")]
+	// "INFO: task blocked for more than": the task's name, and the space
+	// before it, missing (a fuzzer's line); no event.
+	end := strings.Index(msg, " blocked for more than ")
+	if end < len("INFO: task ") {
+		return false
+	}
+	name := msg[len("INFO: task "):end]
 	// The name is cut at 15 bytes ("jbd2/nvme10n1p"): the disk is what
 	// of it reads as one.
 	d := re().reDisk.FindString(name)
