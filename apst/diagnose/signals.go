@@ -1153,9 +1153,9 @@ func (s *signals) goneAtReset() *kernlog.Event {
 
 // pickHostLinkDown chooses, in a log with no failure of any NVMe device,
 // the last incident in which a PCIe host controller's link never trained
-// or its driver failed to probe: the drive behind it was never seen, the failure a user of a board with a
-// PCIe connector (a Raspberry Pi 5's, say) brings when the drive is not
-// detected.
+// or its driver failed to probe: the drive behind it was never seen, the
+// failure a user of a board with a PCIe connector (a Raspberry Pi 5's,
+// say) brings when the drive is not detected.
 func (s *signals) pickHostLinkDown(l *kernlog.Log) {
 	for i := range l.Incidents {
 		in := &l.Incidents[i]
@@ -1163,8 +1163,7 @@ func (s *signals) pickHostLinkDown(l *kernlog.Log) {
 			continue
 		}
 		for j := range in.Events {
-			if e := &in.Events[j]; e.Kind == kernlog.LinkDown && e.Action == kernlog.ActionHostLinkDown ||
-				e.Kind == kernlog.PlatformFault && e.Action == kernlog.ActionHostProbeFailed {
+			if hostNeverUpEvent(&in.Events[j]) {
 				s.inc = in
 			}
 		}
@@ -1190,7 +1189,7 @@ func namesDrive(l *kernlog.Log) bool {
 // alone (its link or its probe): no unnamed device's failure.
 func hostIncident(in *kernlog.Incident) bool {
 	for j := range in.Events {
-		if e := &in.Events[j]; e.Action != kernlog.ActionHostLinkDown && e.Action != kernlog.ActionHostProbeFailed {
+		if !hostNeverUpEvent(&in.Events[j]) {
 			return false
 		}
 	}
@@ -1202,14 +1201,19 @@ func hostIncident(in *kernlog.Incident) bool {
 func hostNeverUp(l *kernlog.Log) *kernlog.Event {
 	for i := range l.Incidents {
 		for j := range l.Incidents[i].Events {
-			e := &l.Incidents[i].Events[j]
-			if e.Kind == kernlog.LinkDown && e.Action == kernlog.ActionHostLinkDown ||
-				e.Kind == kernlog.PlatformFault && e.Action == kernlog.ActionHostProbeFailed {
+			if e := &l.Incidents[i].Events[j]; hostNeverUpEvent(e) {
 				return e
 			}
 		}
 	}
 	return nil
+}
+
+// hostNeverUpEvent reports whether e is a PCIe host controller's link
+// that never trained or its driver's failed probe.
+func hostNeverUpEvent(e *kernlog.Event) bool {
+	return e.Kind == kernlog.LinkDown && e.Action == kernlog.ActionHostLinkDown ||
+		e.Kind == kernlog.PlatformFault && e.Action == kernlog.ActionHostProbeFailed
 }
 
 // pickCrash chooses, in a log with no failure the driver reported, the

@@ -55,8 +55,10 @@ const (
 	// reset or resume ("Data Link Layer Link Active not set in 1000 msec",
 	// Action "link not active"), or a host controller whose link never
 	// trained at all ("brcm-pcie 1000110000.pcie: link down", DesignWare's
-	// "Phy link never came up"; Action "host link down", no device: the
-	// drive was never seen).
+	// "Phy link never came up" or, since its rework, "Device not found"
+	// and "Link failed to come up. LTSSM: ...", a host driver's probe that
+	// gave up with -110; Action "host link down", no device: the drive was
+	// never seen).
 	LinkDown Kind = "link-down"
 	// IOError: a block-layer "I/O error, dev nvme0n1, sector ..." (Op; the
 	// older "blk_update_request: I/O error, ..." too), a buffer cache

@@ -5,9 +5,10 @@ import (
 	"strings"
 )
 
-// parsePlatform reads what the platform did: the PCI core's ASPM lines,
-// interrupts nobody handled, IOMMU faults, kernel warnings and crashes,
-// and config writes the host bridge cannot do.
+// parsePlatform reads what the platform did: PCIe host controllers whose
+// link never trained or whose driver failed to probe, the PCI core's ASPM
+// lines, interrupts nobody handled, IOMMU faults, kernel warnings and
+// crashes, and config writes the host bridge cannot do.
 func parsePlatform(e *Event, msg, body string) bool {
 	switch {
 	case hostLinkNeverUp(body) && hostController(e.Device):
@@ -104,9 +105,6 @@ func iommuFault(e *Event, msg string) bool {
 	return true
 }
 
-// hostController reports whether a device name is a platform device of a
-// PCIe host controller ("1000110000.pcie", "a40000000.pcie", "fe150000.pcie"
-// as device trees name them).
 // hostProbe reads the driver core's report of a PCIe host controller
 // whose driver failed to probe (drivers/base/dd.c: since 6.3
 // "qcom-pcie 1c08000.pcie: probe with driver qcom-pcie failed with error
@@ -145,9 +143,10 @@ func hostProbe(e *Event, body string) bool {
 // never trained: pcie-brcmstb.c's "link down", pcie-rockchip-host.c's
 // "PCIe link training gen1 timeout!", and DesignWare's
 // dw_pcie_wait_for_link, which printed "Phy link never came up" and since
-// its 2025-26 rework says what the link state machine did: "Device not found"
-// (Detect: nothing answered), "Device found, but not active" (Polling: a
-// device that did not come up) or "Link failed to come up. LTSSM: STATE".
+// its 2025-26 rework says what the link state machine did: "Device not
+// found" (Detect: nothing answered), "Device found, but not active"
+// (Polling: a device that did not come up) or "Link failed to come up.
+// LTSSM: STATE".
 func hostLinkNeverUp(body string) bool {
 	switch body {
 	case "link down", "Phy link never came up", "PCIe link training gen1 timeout!", "Device not found", "Device found, but not active":
@@ -156,6 +155,9 @@ func hostLinkNeverUp(body string) bool {
 	return strings.HasPrefix(body, "Link failed to come up. LTSSM: ")
 }
 
+// hostController reports whether a device name is a platform device of a
+// PCIe host controller ("1000110000.pcie", "a40000000.pcie", "fe150000.pcie"
+// as device trees name them).
 func hostController(dev string) bool {
 	return strings.HasSuffix(dev, ".pcie") || strings.HasSuffix(dev, ".pci")
 }
