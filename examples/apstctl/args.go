@@ -23,8 +23,8 @@ var errHelp = errors.New("help requested")
 //   - -h, -help and --help return errHelp.
 //
 // A flag it does not know, a missing value, an empty value of a string flag
-// (--log "") or a value the flag refuses is a
-// *usageError naming the flag (with a suggestion for a misspelt name).
+// (--log "") or a value the flag refuses is a *usageError naming the flag
+// (with a suggestion for a misspelt name).
 func parseArgs(fs *flagSet, args []string) ([]string, error) {
 	var pos []string
 	given := map[string]string{} // long name -> how and with what it was first given
