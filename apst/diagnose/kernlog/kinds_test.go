@@ -405,6 +405,8 @@ func TestHostProbeFailure(t *testing.T) {
 	for _, line := range []string{
 		"[    1.0] dwc3 fe800000.usb: probe with driver dwc3 failed with error -110",
 		"[    1.0] rockchip-naneng-combphy fe840000.phy: probe with driver rockchip-naneng-combphy failed with error -2",
+		"[   66.585245] nvme 0000:01:00.0: probe with driver nvme failed with error -12",
+		"[   66.585245] nvme: probe of 0000:01:00.0 failed with error -12",
 	} {
 		l, err := kernlog.ReadString("[    0.0] Linux version 6.12.8 (x@y) #1 SMP\n"+line+"\n", kernlog.Options{})
 		require.NoError(t, err, line)
