@@ -1,7 +1,6 @@
 package diagnose
 
 import (
-	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst/persist"
 )
@@ -238,15 +237,11 @@ func (b *builder) test(action, command, cost string) {
 // it goes on the machine's platform; none when the argument was already
 // tried without helping.
 func (b *builder) argTest(s *signals, action, arg, cost string) {
-	name, value, _ := strings.Cut(arg, "=")
-	for _, t := range s.triedOf([]string{name}) {
-		if !strings.EqualFold(t.Value, value) {
-			continue
-		}
-		if t.Outcome != Helped {
-			return
-		}
-		// It helped: no test any more, but how to keep it.
+	switch s.triedBefore(arg) {
+	case DidNotHelp:
+		return
+	case Helped:
+		// No test any more, but how to keep it.
 		action = "keep " + arg + ", which helped: make it last on the kernel command line"
 	}
 	b.Tests = append(b.Tests, Test{Action: action, Command: "add " + arg + " to the kernel command line", Cost: cost, Setting: arg, Where: persist.KernelArgument(s.platform, arg).Steps})
@@ -256,14 +251,10 @@ func (b *builder) argTest(s *signals, action, arg, cost string) {
 // Like argTest, it is left out when the line was tried and did not help,
 // and becomes keeping it when it helped.
 func (b *builder) configTest(s *signals, action, line, cost string) {
-	name, value, _ := strings.Cut(line, "=")
-	for _, t := range s.triedOf([]string{name}) {
-		if !strings.EqualFold(t.Value, value) {
-			continue
-		}
-		if t.Outcome != Helped {
-			return
-		}
+	switch s.triedBefore(line) {
+	case DidNotHelp:
+		return
+	case Helped:
 		action = "keep " + line + " in config.txt, which helped"
 	}
 	b.Tests = append(b.Tests, Test{Action: action, Command: "add " + line + " to config.txt", Cost: cost, Setting: line, Where: persist.PiConfig(line).Steps})

@@ -252,6 +252,24 @@ func (s *signals) apstOffTried() []Tried {
 	return out
 }
 
+// triedBefore says what the setting NAME=VALUE did when it was tried:
+// Helped when it helped (even partly), DidNotHelp when it was tried and did
+// not, "" when it was not tried.
+func (s *signals) triedBefore(setting string) Outcome {
+	name, value, _ := strings.Cut(setting, "=")
+	var out Outcome
+	for _, t := range s.triedOf([]string{name}) {
+		if !strings.EqualFold(t.Value, value) {
+			continue
+		}
+		if t.Outcome != Helped && t.Outcome != Partly {
+			return DidNotHelp
+		}
+		out = Helped
+	}
+	return out
+}
+
 // dropFailedWrites leaves out of ts the tests that write sysfs files
 // ("echo 0 | sudo tee /sys/.../link/l1_2_aspm") with a value the user
 // already wrote to those files without help: a test that failed is never
