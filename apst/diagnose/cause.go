@@ -1,7 +1,6 @@
 package diagnose
 
 import (
-
 	"github.com/nvmeapst/nvmeapst/apst/persist"
 )
 
