@@ -41,6 +41,19 @@ func ExampleParseTriedFlag() {
 	// Output: [pcie_aspm=off (helped) nvme.noacpi=1 (did not help)] <nil>
 }
 
+// ParseCommandLine reads the log's kernel command line as the kernel
+// splits it: a comma and a colon belong to the value, quotes hold blanks,
+// and what follows "--" is init's.
+func ExampleParseCommandLine() {
+	for _, t := range diagnose.ParseCommandLine(`console=ttyS0,115200n8 nvme.quirks=144d:a808:no_apst dyndbg="file nvme.c +p" -- single`) {
+		fmt.Println(t)
+	}
+	// Output:
+	// console=ttyS0,115200n8 (did not help)
+	// nvme.quirks=144d:a808:no_apst (did not help)
+	// dyndbg=file nvme.c +p (did not help)
+}
+
 // DecodeSlotPower reads the slot power limit of a function's config file:
 // here a root port's Slot Capabilities (value 250 at scale 0.1 W), then
 // what an unprivileged read gets, the header alone.

@@ -82,7 +82,7 @@ func apstCause(s *signals) builder {
 		b.test("confirm the kernel left APST off (the latency file is absent while it is)", "cat /sys/module/nvme_core/parameters/default_ps_max_latency_us; ls /sys/class/nvme/"+name+"/power/", "free")
 		return b
 	}
-	if len(s.apstOffTried()) > len(s.apstOffFailed()) {
+	if helpedAny(s.apstOffTried()) {
 		// APST off helped (or partly): what is left is keeping it, for
 		// every drive or for this model alone.
 		b.argTest(s, "", "nvme_core.default_ps_max_latency_us=0", "every NVMe drive idles in an operational state; this one: "+offCost(s, deepest))
@@ -101,26 +101,13 @@ func apstCause(s *signals) builder {
 // off (the plan sends APSTE=0, or the drive failed with
 // default_ps_max_latency_us=0).
 func (s *signals) apstExcluded() string {
-	switch {
-	case s.plan != nil && !s.plan.Enabled:
+	if s.plan != nil && !s.plan.Enabled {
 		return "the kernel sends APSTE=0 to this drive"
-	case len(s.apstOffFailed()) > 0:
-		t := s.apstOffFailed()[0]
-		return "the drive failed with " + t.Setting + "=" + t.Value + " too"
+	}
+	if failed := didNotHelp(s.apstOffTried()); len(failed) > 0 {
+		return "the drive failed with " + failed[0].Setting + "=" + failed[0].Value + " too"
 	}
 	return ""
-}
-
-// apstOffFailed returns the settings that turned APST off and did not
-// help.
-func (s *signals) apstOffFailed() []Tried {
-	var out []Tried
-	for _, t := range s.apstOffTried() {
-		if t.Outcome == DidNotHelp {
-			out = append(out, t)
-		}
-	}
-	return out
 }
 
 // newerQuirk reports a quirk that a later kernel than the log's applies to

@@ -57,12 +57,12 @@ func d3coldCause(s *signals) builder {
 	if v, ok := Param(s.cmdline, "pcie_port_pm"); ok && v == "off" && len(s.triedOf([]string{"pcie_port_pm"})) == 0 {
 		b.con(1, "kernel command line", "pcie_port_pm=off: ports stay in D0, so no port above the drive powers it off")
 	}
-	switch tried := s.triedOf([]string{"d3cold_allowed"}, "0"); {
-	case len(tried) == 0:
+	// A write that did not help is left out with every other
+	// (dropFailedWrites); one that helped is kept, for the NVMe functions
+	// alone (class 0x010802), at every boot.
+	if !helpedAny(s.triedOf([]string{"d3cold_allowed"}, "0")) {
 		b.test("forbid D3cold for the drive only, until reboot", "echo 0 | sudo tee "+devPath(s.addr())+"/d3cold_allowed", "the drive is never powered off by runtime PM: at most D3hot when idle (system sleep is unchanged)")
-	case len(s.failedWith([]string{"d3cold_allowed"}, "0")) < len(tried):
-		// It helped: keep it, for the NVMe functions alone (class
-		// 0x010802), at every boot.
+	} else {
 		b.test("keep the drive out of D3cold, which helped: a udev rule makes it last for every NVMe function", `echo 'ACTION=="add", SUBSYSTEM=="pci", ATTR{class}=="0x010802", ATTR{d3cold_allowed}="0"' | sudo tee /etc/udev/rules.d/61-nvme-no-d3cold.rules`, "the drive is never powered off by runtime PM: at most D3hot when idle (system sleep is unchanged)")
 	}
 	return b
@@ -111,7 +111,7 @@ func runtimePMCause(s *signals) builder {
 	if allOn {
 		b.con(2, s.path()[0].Control.Source, "power/control=on on the device and every bridge: nothing is runtime-suspended")
 	}
-	if onTried := s.triedOf([]string{"control"}, "on"); len(s.failedWith([]string{"control"}, "on")) < len(onTried) {
+	if helpedAny(s.triedOf([]string{"control"}, "on")) {
 		// It helped: keep it, at every boot, for the NVMe functions.
 		b.test("keep the drive in D0, which helped: a udev rule makes it last for every NVMe function (with TLP, RUNTIME_PM_DENYLIST does the same)", `echo 'ACTION=="add", SUBSYSTEM=="pci", ATTR{class}=="0x010802", ATTR{power/control}="on"' | sudo tee /etc/udev/rules.d/61-nvme-runtime-pm-on.rules`, "the drive's function stays in D0 when idle")
 		autos = nil

@@ -308,14 +308,22 @@ func (s *signals) writeFailed(command string) bool {
 // when given) that did not help: what rules a layer out. One that helped,
 // even partly, rules its layer in.
 func (s *signals) failedWith(names []string, values ...string) []Tried {
+	return didNotHelp(s.triedOf(names, values...))
+}
+
+// didNotHelp returns the settings of ts that did not help.
+func didNotHelp(ts []Tried) []Tried {
 	var out []Tried
-	for _, t := range s.triedOf(names, values...) {
+	for _, t := range ts {
 		if t.Outcome == DidNotHelp {
 			out = append(out, t)
 		}
 	}
 	return out
 }
+
+// helpedAny reports whether a setting of ts helped, even partly.
+func helpedAny(ts []Tried) bool { return len(didNotHelp(ts)) < len(ts) }
 
 // matchSetting compares a setting with names; a name ending in "/" matches
 // a sysfs file under any device ("d3cold_allowed" matches

@@ -171,6 +171,14 @@ func TestTriedD3coldHelpedIsKept(t *testing.T) {
 		assert.NotContains(t, x.Action, "until reboot")
 	}
 	assert.Contains(t, actions, "keep the drive out of D3cold, which helped: a udev rule makes it last for every NVMe function")
+
+	// Tried without help, the write is never offered again.
+	d = diagnose.Diagnose(diagnose.Input{Log: l, Tried: []diagnose.Tried{{Setting: "/sys/bus/pci/devices/0000:01:00.0/d3cold_allowed", Value: "0", Outcome: diagnose.DidNotHelp}}})
+	for _, c := range d.Causes {
+		for _, x := range c.Tests {
+			assert.NotContains(t, x.Command, "/d3cold_allowed", x.Action)
+		}
+	}
 }
 
 // power/control=on that helped is kept by a udev rule, not tested again.
