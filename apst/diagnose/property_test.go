@@ -93,86 +93,103 @@ func TestRapidDiagnosisInvariants(t *testing.T) {
 			in.Params.Bound = apst.Microseconds(rapid.SampledFrom([]uint64{0, 5000, 25000, 100000}).Draw(t, "bound"))
 		}
 		d := diagnose.Diagnose(in)
-		if !d.Failure {
-			// No failure: nothing ranked, and the summary says so.
-			if len(d.Causes) != 0 || !strings.HasPrefix(d.Summary, "no failure") {
-				t.Fatalf("no failure, yet %d causes: %s", len(d.Causes), d.Summary)
-			}
-			return
+		checkDiagnosis(t, d, strings.Count(log.String(), "\n"))
+	})
+}
+
+// fataler is what the invariant checks need of a *testing.T or *rapid.T.
+type fataler interface {
+	Helper()
+	Fatalf(format string, args ...any)
+}
+
+// checkDiagnosis asserts what every diagnosis keeps, whatever its input:
+// nothing ranked without a failure, each layer once and in order, grades
+// that match scores, tests with an action, a cost and where a setting
+// goes, evidence that quotes its line (within the log's nlines), an
+// undecided pair of two groups at the top, nothing tried without help
+// offered again, and no placeholder printed as a name.
+func checkDiagnosis(t fataler, d diagnose.Diagnosis, nlines int) {
+	t.Helper()
+	if !d.Failure {
+		// No failure: nothing ranked, and the summary says so.
+		if len(d.Causes) != 0 || !strings.HasPrefix(d.Summary, "no failure") {
+			t.Fatalf("no failure, yet %d causes: %s", len(d.Causes), d.Summary)
 		}
-		if n := len(d.Causes); n != len(diagnose.Layers())-1 && n != len(diagnose.Layers()) {
-			t.Fatalf("%d causes", n)
+		return
+	}
+	if n := len(d.Causes); n != len(diagnose.Layers())-1 && n != len(diagnose.Layers()) {
+		t.Fatalf("%d causes", n)
+	}
+	seen := map[diagnose.Layer]bool{}
+	for i, c := range d.Causes {
+		if seen[c.Layer] {
+			t.Fatalf("layer %s twice", c.Layer)
 		}
-		seen := map[diagnose.Layer]bool{}
-		for i, c := range d.Causes {
-			if seen[c.Layer] {
-				t.Fatalf("layer %s twice", c.Layer)
-			}
-			seen[c.Layer] = true
-			if i > 0 && d.Causes[i-1].Score < c.Score {
-				t.Fatalf("not ordered: %s %d before %s %d", d.Causes[i-1].Layer, d.Causes[i-1].Score, c.Layer, c.Score)
-			}
-			switch {
-			case c.Likelihood == diagnose.Likely && c.Score < 3:
-				t.Fatalf("%s: score %d graded likely", c.Layer, c.Score)
-			case c.Likelihood == diagnose.Unlikely && c.Score >= 1:
-				t.Fatalf("%s: score %d graded unlikely", c.Layer, c.Score)
-			}
-			for _, tst := range c.Tests {
-				if tst.Action == "" || tst.Cost == "" {
-					t.Fatalf("%s: test without action or cost: %+v", c.Layer, tst)
-				}
-				if tst.Setting != "" && len(tst.Where) == 0 {
-					t.Fatalf("%s: a lasting setting without where it goes: %+v", c.Layer, tst)
-				}
-			}
-			for _, l := range append(c.Evidence, c.Against...) {
-				if l.Line > 0 && l.Quote == "" {
-					t.Fatalf("%s: log evidence without its line: %+v", c.Layer, l)
-				}
-			}
+		seen[c.Layer] = true
+		if i > 0 && d.Causes[i-1].Score < c.Score {
+			t.Fatalf("not ordered: %s %d before %s %d", d.Causes[i-1].Layer, d.Causes[i-1].Score, c.Layer, c.Score)
 		}
-		// Undecided: two layers of different groups, neither likely, both
-		// at the top.
-		if len(d.Undecided) > 0 {
-			if len(d.Undecided) != 2 || d.Undecided[0].Group() == d.Undecided[1].Group() || d.Separate == nil {
-				t.Fatalf("undecided %v (separate %v)", d.Undecided, d.Separate)
+		switch {
+		case c.Likelihood == diagnose.Likely && c.Score < 3:
+			t.Fatalf("%s: score %d graded likely", c.Layer, c.Score)
+		case c.Likelihood == diagnose.Unlikely && c.Score >= 1:
+			t.Fatalf("%s: score %d graded unlikely", c.Layer, c.Score)
+		}
+		for _, tst := range c.Tests {
+			if tst.Action == "" || tst.Cost == "" {
+				t.Fatalf("%s: test without action or cost: %+v", c.Layer, tst)
 			}
-			for _, l := range d.Undecided {
-				if d.Cause(l).Likelihood == diagnose.Likely {
-					t.Fatalf("undecided, yet %s likely", l)
-				}
-			}
-			if d.Undecided[0] != d.Causes[0].Layer {
-				t.Fatalf("undecided %v, first cause %s", d.Undecided, d.Causes[0].Layer)
+			if tst.Setting != "" && len(tst.Where) == 0 {
+				t.Fatalf("%s: a lasting setting without where it goes: %+v", c.Layer, tst)
 			}
 		}
-		a := d.Cause(diagnose.LayerAPST)
-		if d.APSTRuledOut && (a.Likelihood != diagnose.Unlikely || len(a.Against) == 0) {
-			t.Fatalf("APST ruled out without a reason or while %s", a.Likelihood)
-		}
-		// What was tried without helping is never recommended again.
-		for _, tr := range d.Tried {
-			if tr.Outcome == diagnose.Helped || tr.Value == "" {
-				continue
-			}
-			for _, c := range d.Causes {
-				for _, tst := range c.Tests {
-					if tst.Setting == tr.Setting+"="+tr.Value {
-						t.Fatalf("%s: %s recommended though it was tried: %+v", c.Layer, tst.Setting, tr)
-					}
-				}
+		for _, l := range append(c.Evidence, c.Against...) {
+			if l.Line > 0 && (l.Quote == "" || l.Line > nlines || strings.Contains(l.Quote, "\n")) {
+				t.Fatalf("%s: log evidence without its line, or a line the log does not have (%d lines): %+v", c.Layer, nlines, l)
 			}
 		}
-		// Never a placeholder printed as a name.
+	}
+	// Undecided: two layers of different groups, neither likely, both
+	// at the top.
+	if len(d.Undecided) > 0 {
+		if len(d.Undecided) != 2 || d.Undecided[0].Group() == d.Undecided[1].Group() || d.Separate == nil {
+			t.Fatalf("undecided %v (separate %v)", d.Undecided, d.Separate)
+		}
+		for _, l := range d.Undecided {
+			if d.Cause(l).Likelihood == diagnose.Likely {
+				t.Fatalf("undecided, yet %s likely", l)
+			}
+		}
+		if d.Undecided[0] != d.Causes[0].Layer {
+			t.Fatalf("undecided %v, first cause %s", d.Undecided, d.Causes[0].Layer)
+		}
+	}
+	a := d.Cause(diagnose.LayerAPST)
+	if d.APSTRuledOut && (a.Likelihood != diagnose.Unlikely || len(a.Against) == 0) {
+		t.Fatalf("APST ruled out without a reason or while %s", a.Likelihood)
+	}
+	// What was tried without helping is never recommended again.
+	for _, tr := range d.Tried {
+		if tr.Outcome == diagnose.Helped || tr.Value == "" {
+			continue
+		}
 		for _, c := range d.Causes {
 			for _, tst := range c.Tests {
-				if strings.Contains(tst.Command, "nvmeN") || strings.Contains(tst.Command, "DDDD:BB") {
-					t.Fatalf("placeholder in %q", tst.Command)
+				if tst.Setting == tr.Setting+"="+tr.Value {
+					t.Fatalf("%s: %s recommended though it was tried: %+v", c.Layer, tst.Setting, tr)
 				}
 			}
 		}
-	})
+	}
+	// Never a placeholder printed as a name.
+	for _, c := range d.Causes {
+		for _, tst := range c.Tests {
+			if strings.Contains(tst.Command, "nvmeN") || strings.Contains(tst.Command, "DDDD:BB") {
+				t.Fatalf("placeholder in %q", tst.Command)
+			}
+		}
+	}
 }
 
 func FuzzDecodeHealthLog(f *testing.F) {

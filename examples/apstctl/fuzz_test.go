@@ -18,12 +18,14 @@ var fuzzCommands = [][]string{
 	{"decode", "-"},
 	{"convert", "--to", "nvme-cli-json", "-"},
 	{"check", "../../testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin", "-"},
+	{"diagnose", "--log", "-"},
+	{"diagnose", "-o", "json", "--log", "-", "--tried", "pcie_aspm=off:no"},
 }
 
-// FuzzCommands feeds arbitrary bytes as the capture of every command that
-// reads one: whatever comes, the command must not panic, must exit 0 or 2
-// (or 1 for check's mismatch), and must explain a failure on standard
-// error.
+// FuzzCommands feeds arbitrary bytes as the capture (or, to diagnose, the
+// kernel log) of every command that reads one: whatever comes, the command
+// must not panic, must exit 0 or 2 (or 1 for check's mismatch), and must
+// explain a failure on standard error.
 func FuzzCommands(f *testing.F) {
 	for _, pattern := range []string{
 		"../../testdata/identify/*.bin",
@@ -40,6 +42,8 @@ func FuzzCommands(f *testing.F) {
 		}
 	}
 	f.Add([]byte("get-feature:0x0c (Autonomous Power State Transition), Current value:0x00000001\n"), uint8(6))
+	f.Add([]byte("[    1.0] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10\n"), uint8(9))
+	f.Add([]byte("Dec  5 04:55:59 host kernel: nvme nvme0: I/O 9 QID 0 timeout, reset controller\n"), uint8(10))
 	f.Fuzz(func(t *testing.T, capture []byte, which uint8) {
 		args := fuzzCommands[int(which)%len(fuzzCommands)]
 		var out, errOut bytes.Buffer

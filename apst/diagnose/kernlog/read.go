@@ -230,9 +230,15 @@ func Read(ctx context.Context, r io.Reader, opts Options) (*Log, error) {
 		if l.Lines == 0 {
 			return l, ErrEmpty
 		}
+		if l.Lines == 1 {
+			return l, fmt.Errorf("%w (1 blank line)", ErrEmpty)
+		}
 		return l, fmt.Errorf("%w (%d blank lines)", ErrEmpty, l.Lines)
 	}
 	if st.text && l.Events == 0 && l.UnreadLines == 0 && !st.stamped && !st.shaped {
+		if l.Lines == 1 {
+			return l, fmt.Errorf("%w: its one line has no kernel time stamp or log prefix, is no kernel event and names no NVMe or PCI device as a driver's message does", ErrNotKernelLog)
+		}
 		return l, fmt.Errorf("%w: none of its %d lines has a kernel time stamp or log prefix, is a kernel event or names an NVMe or PCI device as a driver's message does", ErrNotKernelLog, l.Lines)
 	}
 	return l, nil
