@@ -193,10 +193,12 @@ func (s score) String() string {
 
 // heldOutFloor is the held-out score the diagnosis keeps (right answers
 // of the held-out half, in percent); a change that loses a thread fails.
-// It is the score last measured (31 of 48 on 5 December 2026, one of them
-// right only after a reading fix that a held-out thread's line prompted:
-// 30 of 48 blind, after four threads collected blind fell in the held-out
-// half and were missed; 30 of 44 before them, 30 of 43, 27 of 40,
+// It is the score last measured (33 of 50 on 5 December 2026, after two
+// threads followed blind from the posted logs to their end fell in the
+// held-out half and were right; 31 of 48 before them, one of those right
+// only after a reading fix that a held-out thread's line prompted: 30 of
+// 48 blind, after four threads collected blind fell in the held-out half
+// and were missed; 30 of 44 before them, 30 of 43, 27 of 40,
 // 24 of 37, 23 of 37, 22 of 35, 21 of 34, 20 of 33, 20 of 32 and 17 of 28
 // before: the floor follows the score, not the other way round).
 // docs/diagnose.md gives the figures and the method.
@@ -204,8 +206,9 @@ const heldOutFloor = 64
 
 // heldOutTriedFloor is the same floor for the held-out half scored with
 // what each thread says did not help passed as --tried (failedTries):
-// 33 of 48 on 5 December 2026 (32 of 48 before the reading fix above, 31
-// of 45 when first measured that day).
+// 35 of 50 on 5 December 2026 (33 of 48 before the two threads above, 32
+// of 48 before the reading fix above, 31 of 45 when first measured that
+// day).
 const heldOutTriedFloor = 68
 
 // TestRealThreads scores the diagnosis on the real threads: the first
