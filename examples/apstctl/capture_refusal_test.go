@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/binary"
 	"encoding/json"
 	"math/rand/v2"
@@ -149,4 +151,36 @@ func TestDiagnoseRefusesWhatIsNotALog(t *testing.T) {
 		assert.Contains(t, stderr, "not a kernel log")
 		assert.Contains(t, stderr, tc.says)
 	}
+	// Binary input: a journal file, a binary Identify capture.
+	journal := filepath.Join(dir, "system.journal")
+	require.NoError(t, os.WriteFile(journal, []byte("LPKSHHRH\x00\x00\x00\x00\x02\x00\x00\x00"), 0o644))
+	for _, tc := range []struct{ file, says string }{
+		{journal, "it is a systemd journal file: give its kernel messages as text (journalctl --file FILE -k -o short-monotonic --no-pager)"},
+		{"../../testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin", "it looks like a binary Identify Controller capture (nvme id-ctrl -b): give it as --id-ctrl"},
+	} {
+		code, stdout, stderr := apstctl(t, nil, "diagnose", "--log", tc.file)
+		assert.Equal(t, 2, code, stderr)
+		assert.Empty(t, stdout)
+		assert.Contains(t, stderr, "input is binary")
+		assert.Contains(t, stderr, tc.says)
+	}
+}
+
+// diagnose --log reads a gzip-compressed log (a bug tracker's
+// dmesg.txt.gz) as its text, and says it did, in text and JSON.
+func TestDiagnoseReadsCompressedLog(t *testing.T) {
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	_, err := zw.Write([]byte("[12345.678901] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10\n"))
+	require.NoError(t, err)
+	require.NoError(t, zw.Close())
+	gz := filepath.Join(t.TempDir(), "dmesg.txt.gz")
+	require.NoError(t, os.WriteFile(gz, b.Bytes(), 0o644))
+	code, stdout, stderr := apstctl(t, nil, "diagnose", "--log", gz)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "nvme0: undecided between apst and aspm")
+	assert.Contains(t, stdout, "kernel log: 1 line, 1 event, 1 incident, read from gzip-compressed input")
+	code, stdout, stderr = apstctl(t, nil, "diagnose", "-ojson", "--log", gz)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, `"compression": "gzip"`)
 }

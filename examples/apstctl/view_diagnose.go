@@ -97,6 +97,7 @@ type logJSON struct {
 	CommandLine       string            `json:"command_line,omitempty"`
 	Boots             int               `json:"boots"`
 	Lines             int64             `json:"lines"`
+	Compression       string            `json:"compression,omitempty"`
 	LongLines         int64             `json:"long_lines,omitempty"`
 	BinaryLines       int64             `json:"binary_lines,omitempty"`
 	Events            int64             `json:"events"`
@@ -207,7 +208,7 @@ func diagnoseView(r *diagnoseResult) diagnosisJSON {
 		v.Facts = factsView(&diagnose.Facts{})
 	}
 	if l := r.Log; l != nil {
-		v.Log = &logJSON{Release: l.Release, CommandLine: l.CommandLine, Boots: l.Boots, Lines: l.Lines, LongLines: l.LongLines,
+		v.Log = &logJSON{Release: l.Release, CommandLine: l.CommandLine, Boots: l.Boots, Lines: l.Lines, Compression: l.Compression, LongLines: l.LongLines,
 			BinaryLines: l.BinaryLines, Events: l.Events, DroppedEvents: l.DroppedEvents, DroppedIncidents: l.DroppedIncidents,
 			BackwardsTimes: l.Backwards, Addresses: l.Addresses, DroppedAddresses: l.DroppedAddresses,
 			Namespaces: l.Namespaces, DroppedNamespaces: l.DroppedNamespaces, DeviceIDs: l.DeviceIDs, UnreadLines: l.UnreadLines}
@@ -292,6 +293,9 @@ func writeDiagnosisText(w io.Writer, r *diagnoseResult) {
 		fmt.Fprintln(w)
 		l := r.Log
 		fmt.Fprintf(w, "kernel log: %s, %s, %s", plural64(l.Lines, "line"), plural64(l.Events, "event"), plural(len(l.Incidents), "incident"))
+		if l.Compression != "" {
+			fmt.Fprintf(w, ", read from %s-compressed input", l.Compression)
+		}
 		if l.Release != "" {
 			fmt.Fprintf(w, ", release %s", view.Escape(l.Release))
 		}

@@ -225,8 +225,10 @@
 // counted in [Log.DroppedNamespaces]); at most [MaxUnread] unread lines are
 // listed; a wrapped message is joined over [MaxWrapLines] lines of at most
 // [MaxWrapLength] bytes. A 1 GB log is read in one pass with memory
-// independent of its size. Input that holds NUL bytes and no event at all
-// is refused with [ErrBinary]; text in which nothing reads as a kernel log
+// independent of its size. A gzip- or bzip2-compressed log is read as its
+// text ([Log.Compression]); input that holds NUL bytes and no event at
+// all, or another compressed file or a systemd journal file (named, with
+// the command that gives its text), is refused with [ErrBinary]; text in which nothing reads as a kernel log
 // (no time stamp or log prefix, no event, no driver's message naming a
 // device, no failure-looking line: an Identify capture or a smartctl report
 // given in a log's place) with [ErrNotKernelLog], input that is empty or
@@ -235,6 +237,7 @@
 // or port drivers with [ErrNotLinux]. A log that is one but holds nothing
 // of a drive reads as no failure.
 //
-// The package is pure: it reads only the io.Reader it is given, keeps no
-// global state and is safe for concurrent use.
+// The package is pure: it reads only the io.Reader it is given (and
+// decompresses it with the standard library), keeps no global state and is
+// safe for concurrent use.
 package kernlog

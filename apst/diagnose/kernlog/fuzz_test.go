@@ -1,6 +1,8 @@
 package kernlog_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"errors"
 	"strings"
 	"testing"
@@ -79,6 +81,13 @@ func FuzzRead(f *testing.F) {
 	f.Add(wrap(render("dmesg"), 72, false))
 	f.Add(qpEncode("> " + strings.ReplaceAll(render("dmesg"), "\n", "\n> ")))
 	f.Add("\x00\x01\x02")
+	// A compressed log, whole and cut short.
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(render("dmesg")))
+	zw.Close()
+	f.Add(gz.String())
+	f.Add(gz.String()[:gz.Len()/2])
 	f.Add("[ 1.0] nvme nvme0: I/O tag 1 (0001) opcode 0x2 (Read) QID 0 timeout, aborting req_op:READ(0) size:1\n")
 	f.Add("Dec 31 23:59:59 h kernel: nvme nvme0: Abort status: 0x0\nJan  1 00:00:01 h kernel: nvme nvme0: Abort status: 0x1\n")
 	f.Fuzz(func(t *testing.T, s string) {

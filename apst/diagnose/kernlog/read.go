@@ -142,6 +142,10 @@ type Log struct {
 	UnreadLines int64
 	// Incidents are the incidents in the order they started.
 	Incidents []Incident
+	// Compression is the compressed file Read opened to read the log in
+	// ("gzip", "bzip2"; a bug tracker's dmesg.txt.gz, logrotate's
+	// kern.log.2.gz); empty for text.
+	Compression string
 }
 
 // UnreadLine is a line that looks like an NVMe or PCIe failure message but
@@ -207,10 +211,19 @@ func (in *Incident) Name() string {
 // Read reads a kernel log from r and returns its events grouped into
 // incidents. It stops at the end of r; only a read error of r, a context
 // cancellation or binary input (ErrBinary) is an error, and then the
-// returned Log holds what was read so far.
+// returned Log holds what was read so far. A gzip- or bzip2-compressed
+// log (a bug tracker's dmesg.txt.gz, logrotate's kern.log.2.gz) is read as
+// its text, and Log.Compression says so; an xz, zstd or lz4 file, a ZIP
+// archive or a systemd journal file is refused with ErrBinary, named, with
+// the command that gives its text, and so is a compressed file cut short
+// or corrupt (wrapping the decompressor's error).
 func Read(ctx context.Context, r io.Reader, opts Options) (*Log, error) {
 	st := newState(opts)
-	err := scan(ctx, r, &st.log.Lines, &st.log.LongLines, st.physical)
+	src, format, err := text(r)
+	st.log.Compression = format
+	if err == nil {
+		err = scan(ctx, src, &st.log.Lines, &st.log.LongLines, st.physical)
+	}
 	st.endQP()
 	st.flush()
 	st.endCrash()
@@ -219,6 +232,9 @@ func Read(ctx context.Context, r io.Reader, opts Options) (*Log, error) {
 		return l, err
 	}
 	if l.Events == 0 && l.BinaryLines > 0 {
+		if l.Lines == 1 {
+			return l, fmt.Errorf("%w: its one line holds NUL bytes and is no kernel event", ErrBinary)
+		}
 		return l, fmt.Errorf("%w: %d of %d lines hold NUL bytes and none is a kernel event", ErrBinary, l.BinaryLines, l.Lines)
 	}
 	if st.foreign != "" && !st.linux {
@@ -245,12 +261,17 @@ func Read(ctx context.Context, r io.Reader, opts Options) (*Log, error) {
 }
 
 // Lines calls fn with each line of r (without its line ending) that is at
-// most MaxLineLength bytes long, skipping longer ones, as Read does. The
-// slice is valid only during the call. Only a read error of r or ctx's
-// error is returned.
+// most MaxLineLength bytes long, skipping longer ones, as Read does, and
+// decompresses what Read decompresses. The slice is valid only during the
+// call. Only a read error of r, ctx's error, or a compressed file Read
+// refuses (ErrBinary) is returned.
 func Lines(ctx context.Context, r io.Reader, fn func(line []byte)) error {
+	src, _, err := text(r)
+	if err != nil {
+		return err
+	}
 	var lines, long int64
-	return scan(ctx, r, &lines, &long, func(b []byte) { fn(bytes.TrimRight(b, "\r\n")) })
+	return scan(ctx, src, &lines, &long, func(b []byte) { fn(bytes.TrimRight(b, "\r\n")) })
 }
 
 // Relevant reports whether a raw log line can hold an event Read
@@ -270,6 +291,7 @@ func Relevant(line []byte) bool {
 func scan(ctx context.Context, r io.Reader, lines, longLines *int64, fn func([]byte)) error {
 	br := bufio.NewReaderSize(r, MaxLineLength)
 	long := false
+	chunks := 0
 	for {
 		line, err := br.ReadSlice('\n')
 		switch {
@@ -279,6 +301,13 @@ func scan(ctx context.Context, r io.Reader, lines, longLines *int64, fn func([]b
 				*lines++
 			}
 			long = true
+			// A line without end (a pipe of zeros, a decompression
+			// bomb) is read to its end, but not past a cancellation.
+			if chunks++; chunks%64 == 0 {
+				if cerr := ctx.Err(); cerr != nil {
+					return fmt.Errorf("kernlog: line %d: %w", *lines, cerr)
+				}
+			}
 			continue
 		case long:
 			long = false
@@ -293,6 +322,9 @@ func scan(ctx context.Context, r io.Reader, lines, longLines *int64, fn func([]b
 		}
 		if err == io.EOF {
 			return nil
+		}
+		if errors.Is(err, ErrBinary) {
+			return err // a compressed file that broke off says so itself
 		}
 		if err != nil {
 			return fmt.Errorf("kernlog: reading line %d: %w", *lines+1, err)

@@ -114,7 +114,7 @@ func diagnosisView(d *diagnose.Diagnosis, l *kernlog.Log, assumptions []string) 
 		APSTRuledOut: d.APSTRuledOut, Undecided: []string{}, OnResume: d.OnResume, Replace: d.Replace,
 		Causes: []CauseView{}, Known: []KnownView{}, Tried: []TriedView{}, Platform: string(d.Platform),
 		Unread: []view.Unread{}, Notes: escAll(d.Notes), Assumptions: escAll(assumptions),
-		Log: LogView{Release: view.Escape(l.Release), CommandLine: view.Escape(l.CommandLine), Boots: l.Boots, Lines: l.Lines,
+		Log: LogView{Release: view.Escape(l.Release), CommandLine: view.Escape(l.CommandLine), Boots: l.Boots, Lines: l.Lines, Compression: l.Compression,
 			Events: l.Events, Incidents: len(l.Incidents)},
 	}
 	for _, u := range d.Undecided {

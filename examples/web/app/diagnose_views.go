@@ -74,6 +74,9 @@ type LogView struct {
 	CommandLine string `json:"command_line,omitempty"`
 	Boots       int    `json:"boots"`
 	Lines       int64  `json:"lines"`
+	// Compression is the compressed file the log was read from ("gzip",
+	// "bzip2"), empty for text.
+	Compression string `json:"compression,omitempty"`
 	Events      int64  `json:"events"`
 	Incidents   int    `json:"incidents"`
 }

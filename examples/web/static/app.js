@@ -378,7 +378,8 @@
     $('diagnosis-notes').replaceChildren(...d.assumptions.map((a) => el('li', { class: /^warning/.test(a) ? 'warn' : null, text: a })),
       ...d.notes.map((n) => el('li', { text: 'note: ' + n })));
     const lg = d.log;
-    $('diagnosis-log').textContent = `Read ${lg.lines} lines: ${lg.events} NVMe and PCIe events, ${lg.incidents} ${lg.incidents === 1 ? 'incident' : 'incidents'}` +
+    $('diagnosis-log').textContent = `Read ${lg.lines} lines` + (lg.compression ? ` (from a ${lg.compression}-compressed file)` : '') +
+      `: ${lg.events} NVMe and PCIe events, ${lg.incidents} ${lg.incidents === 1 ? 'incident' : 'incidents'}` +
       (lg.release ? `; kernel ${lg.release}` : '') + (lg.command_line ? `; command line: ${lg.command_line}` : '') +
       `; lasting settings written for: ${d.platform || 'the usual places'}.`;
   }

@@ -53,9 +53,21 @@ const HeadSize = 64 << 10
 // capture (to give as captureAs: "--id-ctrl", or the page's capture
 // field, and the log as logAs), an APST feature capture, another output
 // users paste in its place (nvme smart-log, id-ns or list, lspci, a SATA
-// drive's smartctl report), or none of them. Other errors come back as
-// they are.
+// drive's smartctl report), or none of them; for binary input
+// (kernlog.ErrBinary), a binary Identify or APST feature capture. Other
+// errors come back as they are.
 func NotALog(err error, head []byte, captureAs, logAs string) error {
+	if errors.Is(err, kernlog.ErrBinary) {
+		// The two binary captures, given in the log's place: the 4096
+		// bytes of nvme id-ctrl -b and the 256 of get-feature -b.
+		switch {
+		case capture.DetectFormat(head) == powerstate.FormatBinary:
+			return fmt.Errorf("%w; it looks like a binary Identify Controller capture (nvme id-ctrl -b): give it as %s, and the kernel log of the boot that failed as %s (journalctl -k -b -1 --no-pager > kern.log)", err, captureAs, logAs)
+		case capture.DetectFeatureFormat(head) == capture.FeatureBinary:
+			return fmt.Errorf("%w; it looks like a binary APST feature capture (nvme get-feature -f 0x0c -b): the log wanted is the kernel's (journalctl -k -b -1 --no-pager > kern.log)", err)
+		}
+		return err
+	}
 	if !errors.Is(err, kernlog.ErrNotKernelLog) || errors.Is(err, kernlog.ErrNotLinux) {
 		return err // another kernel's log says what it is already
 	}

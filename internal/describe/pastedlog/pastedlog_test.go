@@ -1,6 +1,8 @@
 package pastedlog
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"testing"
 
@@ -66,6 +68,25 @@ func TestNotALog(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			err := NotALog(read(tc.text), []byte(tc.text), "--id-ctrl", "--log")
 			require.ErrorIs(t, err, kernlog.ErrNotKernelLog)
+			assert.Contains(t, err.Error(), tc.says)
+		})
+	}
+	// The binary captures given in the log's place are told too.
+	feature := make([]byte, 256)
+	feature[0], feature[1] = 0x18, 0x64 // an APST entry: PS3 after 100 ms
+	for _, tc := range []struct {
+		name string
+		b    []byte
+		says string
+	}{
+		{"nvme id-ctrl -b", testfixture.ReadFile(t, "identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin"), "it looks like a binary Identify Controller capture (nvme id-ctrl -b): give it as --id-ctrl, and the kernel log of the boot that failed as --log"},
+		{"nvme get-feature -b", feature, "it looks like a binary APST feature capture"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, rerr := kernlog.Read(context.Background(), bytes.NewReader(tc.b), kernlog.Options{})
+			require.ErrorIs(t, rerr, kernlog.ErrBinary)
+			err := NotALog(rerr, tc.b, "--id-ctrl", "--log")
+			require.ErrorIs(t, err, kernlog.ErrBinary)
 			assert.Contains(t, err.Error(), tc.says)
 		})
 	}
