@@ -31,7 +31,9 @@
 //     "kernel"), their MESSAGE a string or an array of bytes, their time
 //     the kernel's (_SOURCE_MONOTONIC_TIMESTAMP, else
 //     __MONOTONIC_TIMESTAMP) and __REALTIME_TIMESTAMP, a change of _BOOT_ID
-//     a new boot;
+//     a new boot; and -o json-pretty, a record over lines ("{", a
+//     "KEY" : value field a line, "}"), read whole as -o json's line is,
+//     its event quoted from its MESSAGE line;
 //   - syslog files with an RFC 3164 or ISO time and a host, with or without
 //     the dmesg time after "kernel:", and journal and syslog times whose
 //     month is spelt in another language ("Mär 21", " 3月 13"; a month

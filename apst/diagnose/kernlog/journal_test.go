@@ -1,6 +1,7 @@
 package kernlog_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -67,4 +68,64 @@ func TestDmesgJSONLastRecord(t *testing.T) {
 	e := l.Incidents[0].Events[0]
 	assert.Equal(t, "[   13.239627] nvme nvme0: Identify Descriptors failed (8194)", e.Raw)
 	assert.Equal(t, 8194, e.Status)
+}
+
+// journalctl -o json-pretty, as a mail quoted it (linux-scsi,
+// Message-ID <c6b031b8-f617-0580-52a5-26532da4ee03@redhat.com>, Tony
+// Asleson, 2020-09-30): a record over lines, its MESSAGE and __CURSOR
+// values wrapped by the mail client. The record reads as its one-line
+// -o json form does, its event quoted from its MESSAGE line, at the time
+// the kernel gave it (_SOURCE_MONOTONIC_TIMESTAMP).
+func TestJournalJSONPretty(t *testing.T) {
+	const mail = `Here is what we get today when we encounter a read error
+which uses printk in the block layer:
+
+{
+        "_HOSTNAME" : "pn",
+        "_TRANSPORT" : "kernel",
+        "__MONOTONIC_TIMESTAMP" : "1806379233",
+        "SYSLOG_IDENTIFIER" : "kernel",
+        "_SOURCE_MONOTONIC_TIMESTAMP" : "1805611354",
+        "SYSLOG_FACILITY" : "0",
+        "MESSAGE" : "blk_update_request: critical medium error, dev
+nvme0n1, sector 10000 op 0x0:(READ) flags 0x80700 phys_seg 3 prio class 0",
+        "PRIORITY" : "3",
+        "_MACHINE_ID" : "3f31a0847cea4c95b7a9cec13d07deeb",
+        "__REALTIME_TIMESTAMP" : "1601471260802301",
+        "_BOOT_ID" : "b03ed610f21d46ab8243a495ba5a0058",
+        "__CURSOR" :
+"s=a063a22bbb384da0b0412e8f652deabb;i=23c2;b=b03ed610f21d46ab8243a495ba5a0058;m=6bab28e1;t=5b087959e3cfd;x=20528862f8f765c9"
+}
+
+Unless you parse the message text you cannot make the association.
+`
+	for _, quoted := range []bool{false, true} {
+		in := mail
+		if quoted {
+			in = "> " + strings.ReplaceAll(strings.TrimSuffix(mail, "\n"), "\n", "\n> ") + "\n"
+		}
+		l, err := kernlog.ReadString(in, kernlog.Options{})
+		require.NoError(t, err)
+		require.Len(t, l.Incidents, 1, "quoted %v", quoted)
+		e := l.Incidents[0].Events[0]
+		assert.Equal(t, kernlog.IOError, e.Kind)
+		assert.Equal(t, "nvme0n1", e.Disk)
+		assert.Equal(t, 11, e.Line, "the MESSAGE line")
+		assert.Equal(t, `"MESSAGE" : "blk_update_request: critical medium error, dev nvme0n1, sector 10000 op 0x0:(READ) flags 0x80700 phys_seg 3 prio class 0",`, e.Raw)
+		assert.Equal(t, 1805611354*time.Microsecond, e.Time.Mono)
+		assert.Zero(t, l.UnreadLines)
+	}
+
+	// The record's first field wrapped after its colon.
+	l, err := kernlog.ReadString("{\n\t\"__CURSOR\" :\n\"s=a063a22bbb384da0b0412e8f652deabb;i=23c2\",\n\t\"_TRANSPORT\" : \"kernel\",\n\t\"MESSAGE\" : \"nvme nvme0: I/O 9 QID 0 timeout, reset controller\"\n}\n", kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 1)
+	assert.Equal(t, 5, l.Incidents[0].Events[0].Line)
+
+	// Not a record: dmesg --json's "{" and its lowercase keys, and a brace
+	// in prose, read as before.
+	l, err = kernlog.ReadString("{\n   \"dmesg\": [\n      {\n         \"pri\": 3,\n         \"time\":    12.000001,\n         \"msg\": \"nvme nvme0: I/O 9 QID 0 timeout, reset controller\"\n      }\n   ]\n}\n", kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 1)
+	assert.Equal(t, 12000001*time.Microsecond, l.Incidents[0].Events[0].Time.Mono)
 }

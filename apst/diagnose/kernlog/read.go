@@ -367,7 +367,8 @@ type state struct {
 	// its "msg".
 	jsonTime   []byte
 	jsonTimeOn bool
-	fresh      bool // a journal boot separator passed and nothing since
+	pretty     prettyRecord // a journalctl -o json-pretty record being read
+	fresh      bool         // a journal boot separator passed and nothing since
 
 	links links // what the log says of controllers, functions, disks
 	crash crash // a kernel crash whose dump is being read
@@ -411,6 +412,15 @@ func (st *state) line(b []byte, from, last int) {
 		st.log.BinaryLines++
 		st.flush()
 		return
+	}
+	if st.pretty.on || st.pretty.pending || len(b) < 16 && bytes.IndexByte(b, '{') >= 0 {
+		rec, at, ok := st.journalPretty(b, n)
+		if ok && rec == nil {
+			return
+		}
+		if ok {
+			b, n, last = rec, at, at // the record, at its MESSAGE line
+		}
 	}
 	if len(b) > 8 && (b[0] == ' ' || b[0] == '"' || b[0] == '\t') {
 		var ok bool
@@ -559,6 +569,11 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 		return
 	}
 	e.Line, e.EndLine, e.Time, e.Raw = from, to, sp.ts, clip(cleanLine(line))
+	if q, ok := st.pretty.quotes[from]; ok && sp.json {
+		// A json-pretty record: its MESSAGE line, as it appears.
+		e.Raw = clip(q)
+		delete(st.pretty.quotes, from)
+	}
 	st.log.Events++
 	if e.Kind != Boot && !sp.ts.IsZero() {
 		d, ok := sp.ts.sub(st.last)

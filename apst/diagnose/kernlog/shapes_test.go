@@ -1,6 +1,7 @@
 package kernlog_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -99,6 +100,18 @@ var shapes = map[string]func(d time.Duration, msg string) string{
 	"twice quoted journal": func(d time.Duration, msg string) string {
 		return ">> " + bootWall.Add(d).Format("Jan 02 15:04:05") + " thinkpad kernel: " + msg
 	},
+	// A record over lines, a field a line, the kernel's transport after
+	// its message (journald keeps fields in the order it received them).
+	"journalctl -k -o json-pretty": func(d time.Duration, msg string) string {
+		return prettyRecord(d, "kernel", msg)
+	},
+}
+
+// prettyRecord is a record as journalctl -o json-pretty prints it.
+func prettyRecord(d time.Duration, transport, msg string) string {
+	m, _ := json.Marshal(msg)
+	return fmt.Sprintf("{\n\t\"__REALTIME_TIMESTAMP\" : \"%d\",\n\t\"__MONOTONIC_TIMESTAMP\" : \"%d\",\n\t\"_BOOT_ID\" : \"b03ed610f21d46ab8243a495ba5a0058\",\n\t\"PRIORITY\" : \"3\",\n\t\"MESSAGE\" : %s,\n\t\"_TRANSPORT\" : \"%s\"\n}",
+		bootWall.Add(d).UnixMicro(), d/time.Microsecond, m, transport)
 }
 
 var (
@@ -116,6 +129,8 @@ func noise(shape string, d time.Duration) []string {
 	switch shape {
 	case "journalctl -k", "syslog", "twice quoted journal":
 		out = append(out, bootWall.Add(d).Format("Jan _2 15:04:05")+" thinkpad smartd[912]: Device: /dev/nvme0, I/O tag 1 QID 1 timeout, aborting")
+	case "journalctl -k -o json-pretty":
+		out = append(out, prettyRecord(d, "syslog", "Device: /dev/nvme0, I/O tag 1 QID 1 timeout, aborting"))
 	case "journalctl -k -o short-iso":
 		out = append(out, bootWall.Add(d).Format("2006-01-02T15:04:05-0700")+" thinkpad systemd[1]: nvme nvme0: controller is down; will reset: CSTS=0x1, PCI_STATUS=0x10")
 	}
