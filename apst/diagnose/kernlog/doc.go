@@ -37,7 +37,13 @@
 //   - syslog files with an RFC 3164 or ISO time and a host, with or without
 //     the dmesg time after "kernel:", and journal and syslog times whose
 //     month is spelt in another language ("Mär 21", " 3月 13"; a month
-//     Read does not know leaves the date out, Timestamp.NoDate);
+//     Read does not know leaves the date out, Timestamp.NoDate); the
+//     syslog protocol's lines (RFC 5424: "<3>1 2026-12-05T04:55:59Z host
+//     kernel - - - nvme ...", with or without structured data);
+//   - any of these with what copying added to them taken off first: a
+//     terminal's escape sequences (dmesg --color=always), a web page's
+//     no-break, figure, narrow and zero-width spaces and byte order marks,
+//     HTML's entities (&quot;, &gt;) from a page's source;
 //   - a bare "kernel: nvme ...", after a time of day ("07:45:58 kernel:
 //     ..."), an ISO time or the dmesg time, or after a host's name alone
 //     (a journal line with its time cut off: "thinkpad kernel: ...");

@@ -93,6 +93,10 @@ func splitLine(line string) split {
 		rest := afterCaller(strings.TrimLeft(s[end+1:], " \t"))
 		return fromProgram(ts, rest, false)
 	case isDigit(c):
+		// The syslog protocol's "1 2026-12-05T04:55:59Z host kernel - - -".
+		if ts, rest, ok := syslog5424(s); ok {
+			return fromProgram(ts, rest, true)
+		}
 		// journalctl -o short-iso, rsyslog's RFC 3339 or dmesg
 		// --time-format=iso.
 		if t, n, zoned, ok := parseISO(s); ok {

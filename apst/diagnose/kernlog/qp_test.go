@@ -22,13 +22,22 @@ func qpEncode(s string) string {
 	return b.String()
 }
 
-// TestQuotedPrintableReadsAsPlain: the canonical failure, in every shape,
-// reads to the same incidents once quoted-printable has broken its long
-// lines and escaped its "=".
+// notMailed are the shapes no mail carries: a terminal's escape sequences
+// are not copied with its text, and a mail client that sent a file's would
+// write them as "=1B", which quoted-printable's readers leave as it is (a
+// control character; decode).
+var notMailed = map[string]bool{"dmesg --color=always": true}
+
+// TestQuotedPrintableReadsAsPlain: the canonical failure, in every shape
+// a mail carries, reads to the same incidents once quoted-printable has
+// broken its long lines and escaped its "=".
 func TestQuotedPrintableReadsAsPlain(t *testing.T) {
 	want, err := kernlog.ReadString(render("dmesg"), kernlog.Options{})
 	require.NoError(t, err)
 	for shape := range shapes {
+		if notMailed[shape] {
+			continue
+		}
 		t.Run(shape, func(t *testing.T) {
 			enc := qpEncode(render(shape))
 			require.Contains(t, enc, "=\r\n", "the encoder broke no line")
@@ -196,7 +205,9 @@ func TestSoftBreakCandidateBeforeAStampedLine(t *testing.T) {
 func TestRapidQuotedPrintable(t *testing.T) {
 	names := make([]string, 0, len(shapes))
 	for s := range shapes {
-		names = append(names, s)
+		if !notMailed[s] {
+			names = append(names, s)
+		}
 	}
 	rapid.Check(t, func(t *rapid.T) {
 		shape := rapid.SampledFrom(names).Draw(t, "shape")

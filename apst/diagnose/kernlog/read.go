@@ -368,6 +368,7 @@ type state struct {
 	jsonTime   []byte
 	jsonTimeOn bool
 	pretty     prettyRecord // a journalctl -o json-pretty record being read
+	unpasted   []byte       // the line being read, without what pasting added (unpaste)
 	fresh      bool         // a journal boot separator passed and nothing since
 
 	links links // what the log says of controllers, functions, disks
@@ -412,6 +413,13 @@ func (st *state) line(b []byte, from, last int) {
 		st.log.BinaryLines++
 		st.flush()
 		return
+	}
+	if pasteMarks(b) {
+		// Colours, no-break spaces, HTML entities: what a terminal, a
+		// web page or its source added on the way (like b, the buffer
+		// lasts until the next line; what is held is copied).
+		st.unpasted = unpaste(st.unpasted, b)
+		b = st.unpasted
 	}
 	if st.pretty.on || st.pretty.pending || len(b) < 16 && bytes.IndexByte(b, '{') >= 0 {
 		rec, at, ok := st.journalPretty(b, n)

@@ -3,6 +3,7 @@ package kernlog_test
 import (
 	"encoding/json"
 	"fmt"
+	"html"
 	"strings"
 	"testing"
 	"time"
@@ -72,6 +73,12 @@ var shapes = map[string]func(d time.Duration, msg string) string{
 	"rsyslog RFC 3339": func(d time.Duration, msg string) string {
 		return bootWall.Add(d).Format("2006-01-02T15:04:05.000000-07:00") + " thinkpad kernel: " + msg
 	},
+	// The syslog protocol (RFC 5424), as rsyslog's
+	// RSYSLOG_SyslogProtocol23Format writes it: PRI and version, time,
+	// host, app, PROCID, MSGID, structured data.
+	"syslog protocol": func(d time.Duration, msg string) string {
+		return "<3>1 " + bootWall.Add(d).Format("2006-01-02T15:04:05.000000-07:00") + " thinkpad kernel - - [timeQuality tzKnown=\"1\"] " + msg
+	},
 	"/dev/kmsg": func(d time.Duration, msg string) string {
 		return fmt.Sprintf("3,%d,%d,-;%s", d/time.Millisecond, d/time.Microsecond, msg)
 	},
@@ -99,6 +106,24 @@ var shapes = map[string]func(d time.Duration, msg string) string{
 	},
 	"twice quoted journal": func(d time.Duration, msg string) string {
 		return ">> " + bootWall.Add(d).Format("Jan 02 15:04:05") + " thinkpad kernel: " + msg
+	},
+	// dmesg --color=always (or a terminal's scrollback copied with its
+	// colours): the time green, the device's prefix brown, the message of
+	// an error bold red, as util-linux colours them.
+	"dmesg --color=always": func(d time.Duration, msg string) string {
+		if dev, rest, ok := strings.Cut(msg, ": "); ok {
+			msg = "\x1b[33m" + dev + "\x1b[0m: \x1b[1;31m" + rest + "\x1b[0m"
+		}
+		return fmt.Sprintf("\x1b[32m[%12.6f]\x1b[0m %s", d.Seconds(), msg)
+	},
+	// Copied from a web page that kept a log's blanks as &nbsp;: every
+	// blank a no-break space, one word break a zero-width space.
+	"copied from a web page": func(d time.Duration, msg string) string {
+		return strings.ReplaceAll(fmt.Sprintf("[%12.6f] %s", d.Seconds(), msg), " ", "\u00a0") + "\u200b"
+	},
+	// Copied from a page's source: HTML's entities for <, >, &, " and '.
+	"HTML source": func(d time.Duration, msg string) string {
+		return html.EscapeString(fmt.Sprintf("<3>[%12.6f] %s", d.Seconds(), msg))
 	},
 	// A record over lines, a field a line, the kernel's transport after
 	// its message (journald keeps fields in the order it received them).
@@ -129,6 +154,8 @@ func noise(shape string, d time.Duration) []string {
 	switch shape {
 	case "journalctl -k", "syslog", "twice quoted journal":
 		out = append(out, bootWall.Add(d).Format("Jan _2 15:04:05")+" thinkpad smartd[912]: Device: /dev/nvme0, I/O tag 1 QID 1 timeout, aborting")
+	case "syslog protocol":
+		out = append(out, "<30>1 "+bootWall.Add(d).Format("2006-01-02T15:04:05.000000-07:00")+" thinkpad smartd 912 - - Device: /dev/nvme0, I/O tag 1 QID 1 timeout, aborting")
 	case "journalctl -k -o json-pretty":
 		out = append(out, prettyRecord(d, "syslog", "Device: /dev/nvme0, I/O tag 1 QID 1 timeout, aborting"))
 	case "journalctl -k -o short-iso":

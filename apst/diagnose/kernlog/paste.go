@@ -1,0 +1,117 @@
+package kernlog
+
+import (
+	"bytes"
+	"encoding/binary"
+)
+
+// pasteMarks reports whether a line holds what copying a log through a
+// terminal, a web page or a word processor adds to it: an escape sequence
+// (dmesg --color=always, or a terminal's scrollback copied with its
+// colours), a multi-byte blank or an invisible character (the start byte
+// of U+00A0 no-break space, which a web page's &nbsp; becomes; of U+2007,
+// U+200B, U+202F and U+3000; of a byte order mark), or an HTML entity (a
+// log copied from a page's source: &quot;, &gt;). One pass, no allocation:
+// most lines have none.
+func pasteMarks(b []byte) bool {
+	// Sixteen bytes at a time (this runs on every line): any byte of 0x80 or
+	// more, an escape or an ampersand sends the line to the exact test.
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+16 <= len(b); i += 16 {
+		w, v := binary.LittleEndian.Uint64(b[i:]), binary.LittleEndian.Uint64(b[i+8:])
+		we, wa, ve, va := w^(0x1b*lo), w^('&'*lo), v^(0x1b*lo), v^('&'*lo)
+		if (w|v|(we-lo)&^we|(wa-lo)&^wa|(ve-lo)&^ve|(va-lo)&^va)&hi != 0 && marked(b[i:i+16]) {
+			return true
+		}
+	}
+	return marked(b[i:])
+}
+
+// marked is pasteMarks's test of each byte.
+func marked(b []byte) bool {
+	for _, c := range b {
+		switch c {
+		case 0x1b, 0xc2, 0xe2, 0xe3, 0xef, '&':
+			return true
+		}
+	}
+	return false
+}
+
+// unpaste undoes what pasteMarks finds, into dst (reused): escape
+// sequences are dropped (CSI "ESC [ ... final byte", and any other escape
+// with the byte after it), the blanks become spaces, the invisible
+// characters go, and the five entities HTML escapes (&amp; &lt; &gt;
+// &quot; &#39;, and &apos; &nbsp;) become their characters. Anything else
+// is kept as it is.
+func unpaste(dst, b []byte) []byte {
+	dst = dst[:0]
+	for i := 0; i < len(b); {
+		c := b[i]
+		switch {
+		case c == 0x1b:
+			i++
+			if i < len(b) && b[i] == '[' {
+				i++
+				for i < len(b) && (b[i] < 0x40 || b[i] > 0x7e) {
+					i++ // parameter and intermediate bytes
+				}
+			}
+			i++ // the final byte, or the escape's one byte
+			continue
+		case c == '&':
+			if r, n := entity(b[i:]); n > 0 {
+				dst = append(dst, r)
+				i += n
+				continue
+			}
+		case c >= 0xc2:
+			if n, space := pasteRune(b[i:]); n > 0 {
+				if space {
+					dst = append(dst, ' ')
+				}
+				i += n
+				continue
+			}
+		}
+		dst = append(dst, c)
+		i++
+	}
+	return dst
+}
+
+// pasteRune reads a blank or an invisible character at the start of b:
+// its length, and whether it stands for a space (U+00A0, U+2007, U+202F,
+// U+3000) or for nothing (U+200B, U+FEFF). n is 0 for anything else.
+func pasteRune(b []byte) (n int, space bool) {
+	switch {
+	case bytes.HasPrefix(b, []byte("\u00a0")):
+		return 2, true
+	case bytes.HasPrefix(b, []byte("\u2007")), bytes.HasPrefix(b, []byte("\u202f")), bytes.HasPrefix(b, []byte("\u3000")):
+		return 3, true
+	case bytes.HasPrefix(b, []byte("\u200b")), bytes.HasPrefix(b, []byte("\ufeff")):
+		return 3, false
+	}
+	return 0, false
+}
+
+// entities are the HTML entities a page's source holds for a log's
+// characters.
+var entities = []struct {
+	name string
+	r    byte
+}{
+	{"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&#39;", '\''}, {"&#34;", '"'}, {"&apos;", '\''}, {"&nbsp;", ' '},
+}
+
+// entity reads an HTML entity at the start of b: the character and the
+// entity's length, or 0.
+func entity(b []byte) (byte, int) {
+	for _, e := range entities {
+		if bytes.HasPrefix(b, []byte(e.name)) {
+			return e.r, len(e.name)
+		}
+	}
+	return 0, 0
+}
