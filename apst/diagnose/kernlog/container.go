@@ -99,11 +99,16 @@ func (c *containerReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// text returns the text of r: r itself, buffered, or what a compressed
-// file holds (with its format, "gzip" or "bzip2"); an error wrapping
-// ErrBinary for a container it cannot open.
+// text returns the text of r: r itself, buffered, UTF-16 text (after a
+// byte order mark) as UTF-8, or what a compressed file holds (with its
+// format, "gzip" or "bzip2"); an error wrapping ErrBinary for a container
+// it cannot open.
 func text(r io.Reader) (io.Reader, string, error) {
 	br := bufio.NewReaderSize(r, MaxLineLength)
+	if order := utf16BOM(br); order != 0 {
+		br.Discard(2)
+		return &utf16Text{r: br, big: order == 2}, "", nil
+	}
 	c := sniffContainer(br)
 	if c == nil {
 		return br, "", nil

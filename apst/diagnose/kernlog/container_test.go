@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -131,4 +132,38 @@ func TestReadEndlessLineHonoursContext(t *testing.T) {
 	_, err := kernlog.Read(ctx, &endless{left: 256 << 20}, kernlog.Options{})
 	require.ErrorIs(t, err, context.Canceled)
 	require.ErrorIs(t, kernlog.Lines(ctx, &endless{left: 256 << 20}, func([]byte) {}), context.Canceled)
+}
+
+// UTF-16 text after its byte order mark, as Windows PowerShell's ">"
+// saves a log (ssh host dmesg > dmesg.txt), reads as its UTF-8 does, in
+// either byte order, with CRLF ends; a character beyond the BMP (a
+// surrogate pair) comes through whole, and a lone last byte is dropped.
+func TestReadUTF16(t *testing.T) {
+	plain, err := os.ReadFile(filepath.Join("testdata", "compressed", "dmesg.txt"))
+	require.NoError(t, err)
+	text := strings.ReplaceAll(string(plain), "\n", "\r\n") + "note \U0001F600\r\n"
+	want, err := kernlog.ReadString(text, kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, want.Incidents, 1)
+	for _, big := range []bool{false, true} {
+		units := utf16.Encode([]rune(text))
+		b := []byte{0xff, 0xfe}
+		if big {
+			b = []byte{0xfe, 0xff}
+		}
+		for _, u := range units {
+			if big {
+				b = append(b, byte(u>>8), byte(u))
+			} else {
+				b = append(b, byte(u), byte(u>>8))
+			}
+		}
+		l, err := kernlog.Read(context.Background(), bytes.NewReader(append(b, 'x')), kernlog.Options{})
+		require.NoError(t, err, "big-endian %v", big)
+		assert.Equal(t, want.Incidents, l.Incidents)
+		assert.Equal(t, want.Lines, l.Lines)
+		var last string
+		require.NoError(t, kernlog.Lines(context.Background(), bytes.NewReader(b), func(line []byte) { last = string(line) }))
+		assert.Equal(t, "note \U0001F600", last)
+	}
 }

@@ -88,6 +88,8 @@ func FuzzRead(f *testing.F) {
 	zw.Close()
 	f.Add(gz.String())
 	f.Add(gz.String()[:gz.Len()/2])
+	// UTF-16 with its byte order mark, as PowerShell saves a log.
+	f.Add("\xff\xfe[\x00 \x001\x00]\x00 \x00n\x00v\x00m\x00e\x00 \x00n\x00v\x00m\x00e\x000\x00:\x00 \x00I\x00/\x00O\x00\n\x00")
 	f.Add("[ 1.0] nvme nvme0: I/O tag 1 (0001) opcode 0x2 (Read) QID 0 timeout, aborting req_op:READ(0) size:1\n")
 	f.Add("Dec 31 23:59:59 h kernel: nvme nvme0: Abort status: 0x0\nJan  1 00:00:01 h kernel: nvme nvme0: Abort status: 0x1\n")
 	f.Fuzz(func(t *testing.T, s string) {

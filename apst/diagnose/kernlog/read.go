@@ -211,7 +211,8 @@ func (in *Incident) Name() string {
 // Read reads a kernel log from r and returns its events grouped into
 // incidents. It stops at the end of r; only a read error of r, a context
 // cancellation or binary input (ErrBinary) is an error, and then the
-// returned Log holds what was read so far. A gzip- or bzip2-compressed
+// returned Log holds what was read so far. UTF-16 text after its byte
+// order mark is read as its UTF-8. A gzip- or bzip2-compressed
 // log (a bug tracker's dmesg.txt.gz, logrotate's kern.log.2.gz) is read as
 // its text, and Log.Compression says so; an xz, zstd or lz4 file, a ZIP
 // archive or a systemd journal file is refused with ErrBinary, named, with
