@@ -123,6 +123,11 @@ func splitLine(line string) split {
 		if t, n, ok := parseLocalSyslogTime(s); ok {
 			return fromProgram(t, strings.TrimLeft(s[n:], " \t"), true)
 		}
+	case len(s) > 24 && isWeekday(s[:3]) && s[3] == ' ' && isMonth(s[4:7]):
+		// OpenWrt's logread: "Sat Dec  5 04:55:59 2026 kern.err kernel: ...".
+		if ts, rest, ok := logreadLine(s); ok {
+			return fromProgram(ts, rest, false)
+		}
 	case len(s) > 24 && isWeekday(s[:3]) && s[3] == ' ' && isDigit(s[4]):
 		// journalctl -o short-full: "Tue 2026-12-01 10:00:00 UTC host kernel: ...".
 		if t, n, zoned, ok := parseISO(s[4:]); ok {
@@ -226,6 +231,7 @@ func programTag(s string) bool {
 // the message itself (dmesg). A "host program:" line of another program is
 // no kernel line.
 func fromProgram(ts Timestamp, rest string, needHost bool) split {
+	rest = skipFacility(rest)
 	if m, ok := strings.CutPrefix(rest, "kernel: "); ok {
 		ts, m = withInnerMono(ts, strings.TrimLeft(m, " \t"))
 		return split{ts: ts, msg: afterCaller(m), kernel: true}
@@ -537,7 +543,7 @@ func afterProgram(s string) (msg string, isKernel, hasProg bool) {
 	if !ok || host == "" || strings.HasSuffix(host, ":") {
 		return "", false, false
 	}
-	prog, msg, ok := strings.Cut(rest, " ")
+	prog, msg, ok := strings.Cut(skipFacility(rest), " ")
 	if !ok {
 		prog, msg = rest, ""
 	}

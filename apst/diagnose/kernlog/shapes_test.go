@@ -79,6 +79,15 @@ var shapes = map[string]func(d time.Duration, msg string) string{
 	"syslog protocol": func(d time.Duration, msg string) string {
 		return "<3>1 " + bootWall.Add(d).Format("2006-01-02T15:04:05.000000-07:00") + " thinkpad kernel - - [timeQuality tzKnown=\"1\"] " + msg
 	},
+	// BusyBox's syslogd (facility and level before the program) on a
+	// kernel without printk times, and OpenWrt's logread (a ctime with
+	// its year, no host) with them.
+	"BusyBox syslogd": func(d time.Duration, msg string) string {
+		return bootWall.Add(d).Format("Jan _2 15:04:05") + " router kern.err kernel: " + msg
+	},
+	"OpenWrt logread": func(d time.Duration, msg string) string {
+		return bootWall.Add(d).Format("Mon Jan _2 15:04:05 2006") + fmt.Sprintf(" kern.warn kernel: [%12.6f] %s", d.Seconds(), msg)
+	},
 	"/dev/kmsg": func(d time.Duration, msg string) string {
 		return fmt.Sprintf("3,%d,%d,-;%s", d/time.Millisecond, d/time.Microsecond, msg)
 	},
@@ -154,6 +163,10 @@ func noise(shape string, d time.Duration) []string {
 	switch shape {
 	case "journalctl -k", "syslog", "twice quoted journal":
 		out = append(out, bootWall.Add(d).Format("Jan _2 15:04:05")+" thinkpad smartd[912]: Device: /dev/nvme0, I/O tag 1 QID 1 timeout, aborting")
+	case "BusyBox syslogd":
+		out = append(out, bootWall.Add(d).Format("Jan _2 15:04:05")+" router daemon.info smartd[912]: Device: /dev/nvme0, I/O tag 1 QID 1 timeout, aborting")
+	case "OpenWrt logread":
+		out = append(out, bootWall.Add(d).Format("Mon Jan _2 15:04:05 2006")+" daemon.info smartd[912]: Device: /dev/nvme0, I/O tag 1 QID 1 timeout, aborting")
 	case "syslog protocol":
 		out = append(out, "<30>1 "+bootWall.Add(d).Format("2006-01-02T15:04:05.000000-07:00")+" thinkpad smartd 912 - - Device: /dev/nvme0, I/O tag 1 QID 1 timeout, aborting")
 	case "journalctl -k -o json-pretty":

@@ -446,7 +446,7 @@ func stampedBytes(c []byte) bool {
 			kmsgLike(c) || syslogLike(c) || unixLike(c)
 	}
 	return bytes.HasPrefix(c, []byte("kernel:")) || bytes.HasPrefix(c, []byte("kern ")) || bytes.HasPrefix(c, []byte("kern:")) ||
-		len(c) > 5 && isWeekday(string(c[:3])) && c[3] == ' ' && isDigit(c[4]) ||
+		len(c) > 5 && isWeekday(string(c[:3])) && c[3] == ' ' && (isDigit(c[4]) || len(c) > 7 && isMonth(string(c[4:7]))) ||
 		syslogLike(c) || hostKernel(c)
 }
 
