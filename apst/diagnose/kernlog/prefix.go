@@ -101,7 +101,7 @@ func splitLine(line string) split {
 		// --time-format=iso.
 		if t, n, zoned, ok := parseISO(s); ok {
 			ts.Wall, ts.HasWall, ts.NoZone = t, true, !zoned
-			return fromProgram(ts, strings.TrimLeft(s[n:], " \t"), false)
+			return fromProgram(ts, afterLabels(strings.TrimLeft(s[n:], " \t")), false)
 		}
 		// "07:45:58 kernel: nvme ..." (a time of day alone).
 		if d, n, ok := parseClock(s); ok && n < len(s) && s[n] == ' ' {
@@ -245,6 +245,19 @@ func fromProgram(ts Timestamp, rest string, needHost bool) split {
 		return split{ts: ts}
 	}
 	return split{ts: ts, msg: rest, kernel: true}
+}
+
+// afterLabels removes the label set Grafana Loki's logcli prints between
+// a line's time and its text ("{host=\"node3\", unit=\"kernel\"} nvme
+// ..."), which a fleet's kernel logs are pasted from.
+func afterLabels(s string) string {
+	if len(s) == 0 || s[0] != '{' || !strings.Contains(s[:min(len(s), 512)], "=") {
+		return s
+	}
+	if end := strings.Index(s, "} "); end > 0 {
+		return strings.TrimLeft(s[end+2:], " \t")
+	}
+	return s
 }
 
 // afterKernel removes a bare "kernel: " before a message.

@@ -88,6 +88,11 @@ var shapes = map[string]func(d time.Duration, msg string) string{
 	"OpenWrt logread": func(d time.Duration, msg string) string {
 		return bootWall.Add(d).Format("Mon Jan _2 15:04:05 2006") + fmt.Sprintf(" kern.warn kernel: [%12.6f] %s", d.Seconds(), msg)
 	},
+	// Grafana Loki's logcli, as a fleet's kernel logs are queried: the
+	// time, the stream's labels, the line.
+	"Loki logcli": func(d time.Duration, msg string) string {
+		return bootWall.Add(d).Format("2006-01-02T15:04:05.000000Z07:00") + ` {host="node3", transport="kernel"} ` + msg
+	},
 	"/dev/kmsg": func(d time.Duration, msg string) string {
 		return fmt.Sprintf("3,%d,%d,-;%s", d/time.Millisecond, d/time.Microsecond, msg)
 	},
@@ -163,6 +168,8 @@ func noise(shape string, d time.Duration) []string {
 	switch shape {
 	case "journalctl -k", "syslog", "twice quoted journal":
 		out = append(out, bootWall.Add(d).Format("Jan _2 15:04:05")+" thinkpad smartd[912]: Device: /dev/nvme0, I/O tag 1 QID 1 timeout, aborting")
+	case "Loki logcli":
+		out = append(out, `Common labels: {job="systemd-journal"}`)
 	case "BusyBox syslogd":
 		out = append(out, bootWall.Add(d).Format("Jan _2 15:04:05")+" router daemon.info smartd[912]: Device: /dev/nvme0, I/O tag 1 QID 1 timeout, aborting")
 	case "OpenWrt logread":
