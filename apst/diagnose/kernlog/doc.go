@@ -42,8 +42,8 @@
 //     kern.err kernel: ..."), OpenWrt's logread ("Sat Dec  5 04:55:59 2026
 //     kern.warn kernel: ..."); Grafana Loki's logcli
 //     (2026-12-05T04:55:59Z {host="node3"} nvme ...); the syslog
-//     protocol's lines (RFC 5424: "<3>1 2026-12-05T04:55:59Z host kernel -
-//     - - nvme ...", with or without structured data);
+//     protocol's lines (RFC 5424, with or without structured data:
+//     "<3>1 2026-12-05T04:55:59Z host kernel - - - nvme ...");
 //   - any of these with what copying added to them taken off first: a
 //     terminal's escape sequences (dmesg --color=always), a web page's
 //     no-break, figure, narrow and zero-width spaces and byte order marks,
