@@ -200,6 +200,22 @@ func TestUTF16Captures(t *testing.T) {
 	}
 }
 
+// A capture copied from a web page that kept its blanks as &nbsp; (each
+// run of blanks a no-break space and a blank, a zero-width space at a
+// line's end) reads as the capture does; so does one also saved as UTF-16.
+func TestWebPageCaptures(t *testing.T) {
+	for name, s := range pasteCaptures(t) {
+		want := mustParse(t, s)
+		web := strings.ReplaceAll(strings.ReplaceAll(s, "  ", "\u00a0 "), "\n", "\u200b\n")
+		got, err := capture.ParseBytes([]byte(web))
+		require.NoError(t, err, name)
+		assert.Equal(t, want, got, name)
+		got, err = capture.ParseBytes(utf16With(web, true))
+		require.NoError(t, err, name)
+		assert.Equal(t, want, got, name)
+	}
+}
+
 // utf16With encodes s as UTF-16 with a byte order mark.
 func utf16With(s string, le bool) []byte {
 	b := []byte{0xfe, 0xff}

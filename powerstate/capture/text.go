@@ -2,6 +2,7 @@ package capture
 
 import (
 	"bytes"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
@@ -14,14 +15,30 @@ func hasUTF16BOM(b []byte) bool {
 
 // textOf returns the capture as UTF-8 text: a UTF-8 byte order mark is
 // dropped, and UTF-16 with a byte order mark (little or big endian, what
-// Windows PowerShell's ">" writes) is converted into a new string. Anything
-// else is returned as is, invalid UTF-8 byte for byte.
+// Windows PowerShell's ">" writes) is converted into a new string; so is
+// text copied from a web page, whose no-break spaces become blanks and
+// whose zero-width spaces go. Anything else is returned as is, invalid
+// UTF-8 byte for byte.
 //
 // Without conversion the result is a view of b, not a copy: b must not
 // change while the string is in use, and a reader must copy (strings.Clone)
 // every part of it that it keeps in its result. The readers of this module
 // do so for every string they return.
 func textOf(b []byte) string {
+	s := textOfRaw(b)
+	if strings.Contains(s, "\u00a0") || strings.Contains(s, "\u200b") {
+		s = webSpaces.Replace(s)
+	}
+	return s
+}
+
+// webSpaces turns what a web page's &nbsp; becomes when a capture is
+// copied from it (no-break spaces, and zero-width spaces at word breaks)
+// back into the blanks the tool printed.
+var webSpaces = strings.NewReplacer("\u00a0", " ", "\u200b", "")
+
+// textOfRaw is textOf before the web page's spaces are undone.
+func textOfRaw(b []byte) string {
 	switch {
 	case bytes.HasPrefix(b, []byte{0xef, 0xbb, 0xbf}):
 		return bytesView(b[3:])
