@@ -1,6 +1,7 @@
 package kernlog
 
 import (
+	"slices"
 	"strings"
 	"time"
 )
@@ -22,15 +23,7 @@ func facilityLevel(word string) bool {
 	if !ok || len(f) < 3 || len(l) < 3 {
 		return false
 	}
-	has := func(list []string, s string) bool {
-		for _, x := range list {
-			if x == s {
-				return true
-			}
-		}
-		return false
-	}
-	return has(syslogFacilities, f) && has(syslogLevels, l)
+	return slices.Contains(syslogFacilities, f) && slices.Contains(syslogLevels, l)
 }
 
 // skipFacility removes a facility and level and the blank after it from
