@@ -3,6 +3,7 @@ package diagnose_test
 import (
 	"encoding/json"
 	"fmt"
+	"html"
 	"mime/quotedprintable"
 	"regexp"
 	"strconv"
@@ -26,6 +27,10 @@ var repaste = map[string]func(string) string{
 	"quoted twice": func(s string) string { return eachLine(s, func(l string) string { return "> > " + l }) },
 	"indented":     func(s string) string { return eachLine(s, func(l string) string { return "    " + l }) },
 	"crlf":         func(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") },
+	// Copied from a web page that kept the blanks as &nbsp;, and from a
+	// page's source, its characters escaped as HTML's entities.
+	"copied from a web page": func(s string) string { return strings.ReplaceAll(s, " ", "\u00a0") },
+	"HTML source":            html.EscapeString,
 	"dmesg -T": func(s string) string {
 		return eachLine(s, func(l string) string { return dmesgT.ReplaceAllStringFunc(l, toHuman) })
 	},
