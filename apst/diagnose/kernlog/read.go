@@ -209,15 +209,18 @@ func (in *Incident) Name() string {
 }
 
 // Read reads a kernel log from r and returns its events grouped into
-// incidents. It stops at the end of r; only a read error of r, a context
-// cancellation or binary input (ErrBinary) is an error, and then the
-// returned Log holds what was read so far. UTF-16 text after its byte
-// order mark is read as its UTF-8. A gzip- or bzip2-compressed
-// log (a bug tracker's dmesg.txt.gz, logrotate's kern.log.2.gz) is read as
-// its text, and Log.Compression says so; an xz, zstd or lz4 file, a ZIP
-// archive or a systemd journal file is refused with ErrBinary, named, with
-// the command that gives its text, and so is a compressed file cut short
-// or corrupt (wrapping the decompressor's error).
+// incidents. It stops at the end of r. UTF-16 text after its byte order
+// mark is read as its UTF-8. A gzip- or bzip2-compressed log (a bug
+// tracker's dmesg.txt.gz, logrotate's kern.log.2.gz) is read as its text,
+// and Log.Compression says so.
+//
+// The errors are a read error of r, the context's, ErrBinary (input that
+// holds NUL bytes and no event; an xz, zstd or lz4 file, a ZIP archive or
+// a systemd journal file, named, with the command that gives its text; a
+// compressed file cut short or corrupt, wrapping the decompressor's error)
+// and ErrNotKernelLog (text that is no kernel log; ErrEmpty and
+// ErrNotLinux are kinds of it). With any of them the returned Log holds
+// what was read.
 func Read(ctx context.Context, r io.Reader, opts Options) (*Log, error) {
 	st := newState(opts)
 	src, format, err := text(r)
