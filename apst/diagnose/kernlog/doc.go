@@ -44,6 +44,9 @@
 //     (2026-12-05T04:55:59Z {host="node3"} nvme ...); the syslog
 //     protocol's lines (RFC 5424, with or without structured data:
 //     "<3>1 2026-12-05T04:55:59Z host kernel - - - nvme ...");
+//   - any of these with their line ends lost (every message on one line, as
+//     some web forms paste): a second time stamp of the shape a line starts
+//     with (dmesg's, a journal's or syslog's, an ISO time) starts a message;
 //   - any of these with what copying added to them taken off first: a
 //     terminal's escape sequences (dmesg --color=always), a web page's
 //     no-break, figure, narrow and zero-width spaces and byte order marks,

@@ -513,6 +513,12 @@ func (st *state) flush() {
 // physical line, or the physical lines of a wrapped message joined with
 // one space. at is the running time of a dmesg -H log at the line.
 func (st *state) logical(line string, from, to int, at Timestamp) {
+	if i := joinedAt(line); i > 0 {
+		// Two messages whose line end a copy lost: each is read.
+		st.logical(line[:i], from, to, at)
+		st.logical(line[i+1:], from, to, at)
+		return
+	}
 	sp := splitLine(line)
 	if sp.relative && st.humanOn {
 		sp.ts = at
