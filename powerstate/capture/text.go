@@ -2,16 +2,15 @@ package capture
 
 import (
 	"bytes"
+	"io"
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
 	"unsafe"
+
+	"github.com/nvmeapst/nvmeapst/internal/textenc"
 )
 
 // hasUTF16BOM reports whether b starts with a UTF-16 byte order mark.
-func hasUTF16BOM(b []byte) bool {
-	return len(b) >= 2 && (b[0] == 0xff && b[1] == 0xfe || b[0] == 0xfe && b[1] == 0xff)
-}
+func hasUTF16BOM(b []byte) bool { return textenc.UTF16BOM(b) != textenc.None }
 
 // textOf returns the capture as UTF-8 text: a UTF-8 byte order mark is
 // dropped, and UTF-16 with a byte order mark (little or big endian, what
@@ -43,27 +42,7 @@ func textOfRaw(b []byte) string {
 	case bytes.HasPrefix(b, []byte{0xef, 0xbb, 0xbf}):
 		return bytesView(b[3:])
 	case hasUTF16BOM(b) && len(b)%2 == 0:
-		le := b[0] == 0xff
-		out := make([]byte, 0, len(b))
-		for i := 2; i+1 < len(b); {
-			u := uint16(b[i])<<8 | uint16(b[i+1])
-			if le {
-				u = uint16(b[i]) | uint16(b[i+1])<<8
-			}
-			i += 2
-			r := rune(u)
-			if utf16.IsSurrogate(r) && i+1 < len(b) {
-				u2 := uint16(b[i])<<8 | uint16(b[i+1])
-				if le {
-					u2 = uint16(b[i]) | uint16(b[i+1])<<8
-				}
-				if d := utf16.DecodeRune(r, rune(u2)); d != utf8.RuneError {
-					r = d
-					i += 2
-				}
-			}
-			out = utf8.AppendRune(out, r)
-		}
+		out, _ := io.ReadAll(textenc.NewUTF16Reader(bytes.NewReader(b[2:]), textenc.UTF16BOM(b))) // a bytes.Reader does not fail
 		return string(out)
 	}
 	return bytesView(b)

@@ -7,6 +7,8 @@ import (
 	"compress/gzip"
 	"fmt"
 	"io"
+
+	"github.com/nvmeapst/nvmeapst/internal/textenc"
 )
 
 // A container is a file format a kernel log reaches users in that is not
@@ -105,9 +107,10 @@ func (c *containerReader) Read(p []byte) (int, error) {
 // it cannot open.
 func text(r io.Reader) (io.Reader, string, error) {
 	br := bufio.NewReaderSize(r, MaxLineLength)
-	if order := utf16BOM(br); order != 0 {
+	head, _ := br.Peek(2)
+	if order := textenc.UTF16BOM(head); order != textenc.None {
 		br.Discard(2)
-		return &utf16Text{r: br, big: order == 2}, "", nil
+		return textenc.NewUTF16Reader(br, order), "", nil
 	}
 	c := sniffContainer(br)
 	if c == nil {
