@@ -1,7 +1,10 @@
 package kernlog_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -66,4 +69,26 @@ func ExampleReadString_quotedPrintable() {
 	// lines 2-3: nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10
 	// CSTS 0xffffffff, PCI_STATUS 0x10
 	// hypervisor: KVM
+}
+
+// A log attached to a bug report as dmesg.txt.gz is read as its text, and
+// says so; an xz file is named and refused with the command that gives its
+// text.
+func ExampleRead_compressed() {
+	var gz bytes.Buffer
+	w := gzip.NewWriter(&gz)
+	fmt.Fprintln(w, "[ 9999.000000] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10")
+	w.Close()
+	l, err := kernlog.Read(context.Background(), &gz, kernlog.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(l.Compression, l.Incidents[0].Controller, l.Incidents[0].Events[0].Kind)
+
+	_, err = kernlog.Read(context.Background(), strings.NewReader("\xfd7zXZ\x00\x00\x04"), kernlog.Options{})
+	fmt.Println(errors.Is(err, kernlog.ErrBinary), err)
+	// Output:
+	// gzip nvme0 controller-down
+	// true kernlog: input is binary, not a text kernel log: it is xz-compressed: decompress it first (xz -dc FILE)
 }
