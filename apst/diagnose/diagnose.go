@@ -183,6 +183,12 @@ func noFailure(s *signals, d *Diagnosis) string {
 	if n := skipped(s.in.Log); n != "" {
 		return "no failure seen in the lines read" + who + ", but " + n + ": paste the log with its line breaks, as the system wrote it (journalctl -k -b -1 --no-pager, or dmesg)"
 	}
+	if e := s.hintOnly(); e != nil {
+		return fmt.Sprintf("no failure line seen in the kernel log%s, but line %d is the hint the kernel prints only after it found the controller down with CSTS=0xffffffff (the drive stopped answering on the bus): the \"controller is down; will reset\" line before it, and the lines around it, are not in the log; give the whole log of that boot (journalctl -k -b -1 --no-pager, or dmesg)", who, e.Line)
+	}
+	if e := s.fileSystemError(); e != nil {
+		return fmt.Sprintf("no NVMe or PCIe failure seen in the kernel log%s, but line %d: %s met an I/O error on %s (%d such line(s)): the drive's, the PCI core's and the block layer's lines that say why are not in the log; give the whole log of that boot, not lines picked from it (journalctl -k -b -1 --no-pager, or dmesg)", who, e.Line, e.Driver, e.Disk, s.in.Log.FileSystemErrorLines)
+	}
 	if s.ctrl == "" && s.dev == "" {
 		if others := s.othersFailed(); len(others) > 0 {
 			msg := "no failure of an NVMe drive seen in the kernel log: the failures it holds are of other devices (" + strings.Join(others, ", ") + ")"
@@ -207,6 +213,38 @@ func noFailure(s *signals, d *Diagnosis) string {
 		return fmt.Sprintf("no failure seen in the kernel log%s; line %d: the kernel could not program APST, and the line gives no result (a drive that refused the table, which the kernel goes on from, or one that did not answer, which more lines would show): the table was not in force; paste the line whole", who, e.Line)
 	}
 	return "no failure seen in the kernel log" + who
+}
+
+// hintOnly is the first of nvme's hints after a controller-down with CSTS
+// all ones ("Does your device have a faulty power saving mode enabled?",
+// `Try "nvme_core.default_ps_max_latency_us=0 ..."`) in an incident of the
+// controller diagnosed (of any, when none is named), or nil: in a log
+// without a failure, the controller-down line they follow is missing.
+func (s *signals) hintOnly() *kernlog.Event {
+	for i := range s.in.Log.Incidents {
+		in := &s.in.Log.Incidents[i]
+		if !s.mine(in) {
+			continue
+		}
+		for j := range in.Events {
+			if e := &in.Events[j]; e.Kind == kernlog.PowerSavingHint || e.Kind == kernlog.WorkaroundHint {
+				return e
+			}
+		}
+	}
+	return nil
+}
+
+// fileSystemError is the log's first file system report of an I/O error
+// on an NVMe disk of the controller diagnosed (of any, when none is
+// named), or nil.
+func (s *signals) fileSystemError() *kernlog.Event {
+	for i := range s.in.Log.FileSystemErrors {
+		if e := &s.in.Log.FileSystemErrors[i]; s.ctrl == "" || e.Controller == s.ctrl {
+			return e
+		}
+	}
+	return nil
 }
 
 // resetOnly is the first reset line of l when every other event of its

@@ -110,6 +110,10 @@ type logJSON struct {
 	DroppedNamespaces int64             `json:"dropped_namespaces,omitempty"`
 	DeviceIDs         map[string]string `json:"device_ids,omitempty"`
 	UnreadLines       int64             `json:"unread_lines"`
+	// FileSystemErrors are a file system's reports of I/O errors on NVMe
+	// disks, in no incident (kernlog.Log.FileSystemErrors).
+	FileSystemErrors     []eventJSON `json:"file_system_errors,omitempty"`
+	FileSystemErrorLines int64       `json:"file_system_error_lines,omitempty"`
 }
 
 type incidentJSON struct {
@@ -211,7 +215,11 @@ func diagnoseView(r *diagnoseResult) diagnosisJSON {
 		v.Log = &logJSON{Release: l.Release, CommandLine: l.CommandLine, Boots: l.Boots, Lines: l.Lines, Compression: l.Compression, LongLines: l.LongLines,
 			BinaryLines: l.BinaryLines, Events: l.Events, DroppedEvents: l.DroppedEvents, DroppedIncidents: l.DroppedIncidents,
 			BackwardsTimes: l.Backwards, Addresses: l.Addresses, DroppedAddresses: l.DroppedAddresses,
-			Namespaces: l.Namespaces, DroppedNamespaces: l.DroppedNamespaces, DeviceIDs: l.DeviceIDs, UnreadLines: l.UnreadLines}
+			Namespaces: l.Namespaces, DroppedNamespaces: l.DroppedNamespaces, DeviceIDs: l.DeviceIDs, UnreadLines: l.UnreadLines,
+			FileSystemErrorLines: l.FileSystemErrorLines}
+		for i := range l.FileSystemErrors {
+			v.Log.FileSystemErrors = append(v.Log.FileSystemErrors, eventView(&l.FileSystemErrors[i]))
+		}
 		for _, in := range l.Incidents {
 			ij := incidentJSON{Controller: in.Controller, PCI: in.PCI, Boot: in.Boot, Start: in.Start.String(), End: in.End.String(),
 				Counts: in.Counts, Omitted: in.Omitted, Events: []eventJSON{}}

@@ -99,7 +99,8 @@
 //     device's prefix and a tag ("pcieport 0000:00:06.0: AER:"), or in a
 //     word no message ends in ("ignoring ctrl due to"). A failure word
 //     broken across the lines ("duplicate" + "subnqn") joins them. At most
-//     MaxWrapLines lines and MaxWrapLength bytes make one message.
+//     MaxWrapLines physical lines (a quoted-printable line's soft breaks
+//     counted) and MaxWrapLength bytes make one message.
 //     TestThreadsInEveryShape (in package diagnose) re-pastes every real
 //     thread's log quoted, indented, with CRLF, wrapped at 78, 72, 64,
 //     60, 56 and 48 columns and quoted-printable: the same answer and no
@@ -177,6 +178,14 @@
 // in the middle of the dump wait behind the crash, so incidents keep log
 // order. Such a crash names no controller; the log's only one is its.
 //
+// A file system's (or md's, bcache's, a device mapper's) report of an I/O
+// error on an NVMe disk ([FileSystemError]: "XFS (nvme0n1p2): log I/O
+// error -5", btrfs's "errs: wr 1, ..." at an error, not its counters at
+// mount; a corruption found, "error 117", is not an I/O error) joins no
+// incident: it is the consequence of a failure the drive's lines tell. The
+// first MaxUnread are kept in Log.FileSystemErrors, so that a paste of
+// them alone can be told from a log with no failure.
+//
 // # What could not be read
 //
 // Lines that look like NVMe or PCIe failure messages, naming nvme or a PCI
@@ -184,7 +193,7 @@
 // "CSTS", "D3cold", "reset", "I/O error", "failed", "inaccessible", "AER"),
 // but that Read did not read as an event are counted in Log.UnreadLines,
 // and the first MaxUnread of them listed in Log.Unread with their line
-// numbers; a file system's complaint about a partition, the detail lines
+// numbers; a file system's other complaints about a partition, the detail lines
 // of an AER report and the lines a healthy boot prints ("PME# supported
 // from D0 D3hot D3cold", "AER: enabled with IRQ") are not. A log with no
 // incident and no unread line shows no failure; one with unread lines lets

@@ -66,6 +66,13 @@ const (
 	// "nvme0n1: I/O Cmd(0x2) @ LBA ..., I/O Error (sct 0x3 / sc 0x71)"
 	// (Opcode, SCT, SC).
 	IOError Kind = "io-error"
+	// FileSystemError: a file system's (or md's, or a device mapper's)
+	// report of an I/O error on an NVMe disk or partition (Disk), "XFS
+	// (nvme0n1p1): metadata I/O error in ... error 5", "BTRFS error (device
+	// nvme0n1p2): bdev /dev/nvme0n1p2 errs: wr 1, rd 0, ...": the
+	// consequence of a failure, not part of any incident
+	// (Log.FileSystemErrors).
+	FileSystemError Kind = "fs-error"
 	// Reset: "resetting controller" and similar lines of a reset in progress.
 	Reset Kind = "reset"
 	// PCIFunction: "nvme nvme0: pci function 0000:04:00.0", which ties a

@@ -41,7 +41,10 @@ func checkLog(t interface {
 			if e.Line < 1 || int64(e.Line) > l.Lines {
 				t.Fatalf("line %d of %d", e.Line, l.Lines)
 			}
-			if e.EndLine < e.Line || e.EndLine-e.Line >= kernlog.MaxWrapLines || int64(e.EndLine) > l.Lines {
+			// A message wrapped spans at most MaxWrapLines physical
+			// lines; one line quoted-printable broke with soft breaks
+			// (one line as the mail reads) at most the 64 qp.go joins.
+			if e.EndLine < e.Line || e.EndLine-e.Line >= max(kernlog.MaxWrapLines, 64) || int64(e.EndLine) > l.Lines {
 				t.Fatalf("lines %d-%d of %d", e.Line, e.EndLine, l.Lines)
 			}
 			if len(e.Raw) > kernlog.MaxTextLength || e.Raw == "" {
@@ -62,6 +65,15 @@ func checkLog(t interface {
 	for _, u := range l.Unread {
 		if u.Line < 1 || int64(u.Line) > l.Lines || len(u.Text) > kernlog.MaxTextLength {
 			t.Fatalf("unread %+v of %d lines", u, l.Lines)
+		}
+	}
+	if len(l.FileSystemErrors) > kernlog.MaxUnread || l.FileSystemErrorLines < int64(len(l.FileSystemErrors)) {
+		t.Fatalf("%d file system errors listed, %d counted", len(l.FileSystemErrors), l.FileSystemErrorLines)
+	}
+	for _, e := range l.FileSystemErrors {
+		if e.Kind != kernlog.FileSystemError || !strings.HasPrefix(e.Disk, "nvme") || e.Driver == "" ||
+			e.Line < 1 || int64(e.Line) > l.Lines || e.Raw == "" || len(e.Raw) > kernlog.MaxTextLength {
+			t.Fatalf("file system error %+v of %d lines", e, l.Lines)
 		}
 	}
 	if len(l.Namespaces) > kernlog.MaxAddresses || len(l.Addresses) > kernlog.MaxAddresses || len(l.DeviceIDs) > kernlog.MaxAddresses {
@@ -92,6 +104,7 @@ func FuzzRead(f *testing.F) {
 	f.Add("\xff\xfe[\x00 \x001\x00]\x00 \x00n\x00v\x00m\x00e\x00 \x00n\x00v\x00m\x00e\x000\x00:\x00 \x00I\x00/\x00O\x00\n\x00")
 	f.Add("[ 1.0] nvme nvme0: I/O tag 1 (0001) opcode 0x2 (Read) QID 0 timeout, aborting req_op:READ(0) size:1\n")
 	f.Add("Dec 31 23:59:59 h kernel: nvme nvme0: Abort status: 0x0\nJan  1 00:00:01 h kernel: nvme nvme0: Abort status: 0x1\n")
+	f.Add("[ 4626.590776] BTRFS error (device nvme0n1p3): bdev /dev/nvme0n1p3 errs: wr 1, rd 0, flush 0, corrupt 0, gen 0\n[  517.654795] XFS (nvme0n1p2): log I/O error -5\n")
 	f.Fuzz(func(t *testing.T, s string) {
 		l, err := kernlog.ReadString(s, kernlog.Options{})
 		if err != nil && !errors.Is(err, kernlog.ErrBinary) && !errors.Is(err, kernlog.ErrNotKernelLog) {

@@ -233,3 +233,17 @@ func TestRapidQuotedPrintable(t *testing.T) {
 		}
 	})
 }
+
+// A quoted-printable line's soft breaks count toward MaxWrapLines: a
+// message wrapped after one spans no more physical lines than any other
+// (a crasher of FuzzRead: lines 1-9 joined).
+func TestSoftBreaksCountTowardWrapLines(t *testing.T) {
+	l, err := kernlog.ReadString("[0000.000000] nvme nvme0: 0000000000000000000000000000000000000000000000=\neset\n0\n0\n0\n0\n0\n0\n0", kernlog.Options{})
+	require.NoError(t, err)
+	require.NotEmpty(t, l.Incidents)
+	for _, in := range l.Incidents {
+		for _, e := range in.Events {
+			assert.Less(t, e.EndLine-e.Line, kernlog.MaxWrapLines, "lines %d-%d", e.Line, e.EndLine)
+		}
+	}
+}

@@ -140,6 +140,12 @@ type Log struct {
 	// all. A log with no event and no such line shows no failure.
 	Unread      []UnreadLine
 	UnreadLines int64
+	// FileSystemErrors are the first MaxUnread reports of a file system
+	// that met an I/O error on an NVMe disk (FileSystemError events, in no
+	// incident); FileSystemErrorLines counts them all. A log that has them
+	// and no failure of the drive's lost the lines that say why.
+	FileSystemErrors     []Event
+	FileSystemErrorLines int64
 	// Incidents are the incidents in the order they started.
 	Incidents []Incident
 	// Compression is the compressed file Read opened to read the log in
@@ -449,7 +455,10 @@ func (st *state) line(b []byte, from, last int) {
 		st.text = st.text || len(c) > 0
 	}
 	if st.wrap.on {
-		if n == st.wrap.to+1 && st.continues(b) {
+		// A continuation joins while the message spans fewer than
+		// MaxWrapLines physical lines, a quoted-printable line's soft
+		// breaks counted.
+		if n == st.wrap.to+1 && last-st.wrap.from < MaxWrapLines && st.continues(b) {
 			st.wrap.join(st.qp.sniff(b), last)
 			if st.wrap.full() {
 				st.flush()
@@ -641,6 +650,13 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 			return
 		}
 		st.log.Addresses[e.PCI] = e.Controller
+		return
+	case FileSystemError:
+		st.log.FileSystemErrorLines++
+		if len(st.log.FileSystemErrors) < MaxUnread {
+			st.tieDisk(&e)
+			st.log.FileSystemErrors = append(st.log.FileSystemErrors, e)
+		}
 		return
 	case PlatformFault:
 		if e.Action == ActionKernelBug {

@@ -74,5 +74,11 @@ Workqueue: nvme-reset-wq nvme_reset_work [nvme]
 `, kernlog.Options{})
 	require.NoError(t, err)
 	assert.Empty(t, l.Unread)
-	assert.Equal(t, int64(1), l.Events)
+	// The controller's line, and bcache's, kept apart as a file system's
+	// report of the disk's I/O error.
+	assert.Equal(t, int64(2), l.Events)
+	require.Len(t, l.Incidents, 1)
+	require.Len(t, l.FileSystemErrors, 1)
+	assert.Equal(t, "bcache", l.FileSystemErrors[0].Driver)
+	assert.Equal(t, "nvme0n1p4", l.FileSystemErrors[0].Disk)
 }

@@ -43,28 +43,6 @@ func stackLine(msg string) bool {
 	return i > 0 && strings.Contains(t[i:], "/0x") && !strings.Contains(t[:i], ": ")
 }
 
-// fileSystemLine reports whether a message is a file system's (jbd2's
-// "Aborting journal on device nvme0n1p3-8." included).
-func fileSystemLine(msg string) bool {
-	if strings.HasPrefix(msg, "Aborting journal on device ") {
-		return true
-	}
-	w, _, _ := strings.Cut(msg, " ")
-	w = strings.TrimSuffix(w, ":")
-	switch {
-	case strings.HasSuffix(w, "-fs"), w == "BTRFS", w == "XFS", w == "F2FS", w == "JBD2", w == "ZFS", w == "zio", w == "SQUASHFS", w == "bcachefs", w == "NILFS", w == "FAT-fs":
-		return true
-	case w == "bcache", w == "device-mapper", w == "md", strings.HasPrefix(w, "md/"), strings.HasPrefix(w, "dm-"):
-		// A block layer stacked on the disk (a cache, a RAID, a mapper)
-		// reporting the disk's errors: the disk's own lines say more.
-		return true
-	}
-	// "NAME (nvme0n1p3): ..." and "NAME (device nvme0n1p3): ...": a file
-	// system naming its block device.
-	_, rest, _ := strings.Cut(msg, " ")
-	return strings.HasPrefix(rest, "(nvme") || strings.HasPrefix(rest, "(device nvme")
-}
-
 // aerDetail reports whether a message is a detail line of an AER report
 // ("device [144d:a80c] error status/mask=00000001/0000e000", "[ 0] RxErr",
 // "AER:   TLP Header: ...", "AER:   Error of this Agent is reported

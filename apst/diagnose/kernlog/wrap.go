@@ -110,8 +110,9 @@ func (w *wrapped) join(b []byte, n int) {
 	w.prefixOnly = false
 }
 
-// full reports whether the logical line may grow no more.
-func (w *wrapped) full() bool { return w.n >= MaxWrapLines || len(w.buf) >= MaxWrapLength }
+// full reports whether the logical line may grow no more: it spans
+// MaxWrapLines physical lines, or holds MaxWrapLength bytes.
+func (w *wrapped) full() bool { return w.to-w.from+1 >= MaxWrapLines || len(w.buf) >= MaxWrapLength }
 
 // continues reports whether physical line b continues the held logical
 // line: b has no time stamp or message prefix of its own and reads as the

@@ -1,0 +1,64 @@
+package diagnose_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nvmeapst/nvmeapst/apst/diagnose"
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+)
+
+// A log that holds only a file system's I/O errors on an NVMe disk (a
+// paste of the lines a user grepped for) is not "no failure seen": it
+// says the lines that tell why are missing. Beside the drive's own
+// failure the file system's lines change nothing, and they are not the
+// failure of another controller named.
+func TestFileSystemErrorsAlone(t *testing.T) {
+	// The lines of linux-block <CABXGCsPWS8mCsGFR_NbhCv-8p1JxBbmV_L4C=zPzev8y-omwow@mail.gmail.com>
+	// and linux-btrfs <roibjb$u1$1@ciao.gmane.io>.
+	xfs := "[  517.654795] XFS (nvme0n1p2): log I/O error -5\n"
+	btrfs := "[ 4626.590776] BTRFS error (device nvme0n1p3): bdev /dev/nvme0n1p3 errs: wr 1, rd 0, flush 0, corrupt 0, gen 0\n" +
+		"[ 4626.593059] BTRFS: error (device nvme0n1p3) in btrfs_commit_transaction:2418: errno=-5 IO failure (Error while writing out transaction)\n"
+	d := summaryOf(t, xfs, false, "no NVMe or PCIe failure seen in the kernel log, but line 1: XFS met an I/O error on nvme0n1p2 (1 such line(s)): the drive's, the PCI core's and the block layer's lines that say why are not in the log; give the whole log of that boot")
+	assert.Empty(t, d.Causes)
+	summaryOf(t, btrfs, false, "but line 1: BTRFS met an I/O error on nvme0n1p3 (2 such line(s))")
+
+	down := "[ 4626.500000] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10\n"
+	with := summaryOf(t, down+btrfs, true, "")
+	alone := summaryOf(t, down, true, "")
+	assert.Equal(t, alone.Summary, with.Summary)
+	assert.Equal(t, alone.Causes, with.Causes)
+
+	// Another controller named: nvme1's log holds nothing of its own.
+	l, err := kernlog.ReadString(xfs, kernlog.Options{})
+	require.NoError(t, err)
+	d = diagnose.Diagnose(diagnose.Input{Controller: "nvme1", Log: l})
+	assert.Equal(t, "no failure seen in the kernel log for nvme1", d.Summary)
+	d = diagnose.Diagnose(diagnose.Input{Controller: "nvme0", Log: l})
+	assert.Contains(t, d.Summary, "no NVMe or PCIe failure seen in the kernel log for nvme0, but line 1: XFS met an I/O error on nvme0n1p2")
+}
+
+// nvme's hints after a controller-down with CSTS all ones, pasted without
+// the controller-down line, are no "no failure seen": the line they follow
+// is missing. Beside it they change nothing. The lines of linux-kernel's
+// revert of 101bd907b424 (the Dell XPS 15 9560's card reader), whose
+// poster's log has them.
+func TestHintAlone(t *testing.T) {
+	hint := "kernel: nvme nvme0: Does your device have a faulty power saving mode enabled?\n" +
+		"kernel: nvme nvme0: Try \"nvme_core.default_ps_max_latency_us=0 pcie_aspm=off\" and report a bug\n"
+	d := summaryOf(t, hint, false, "no failure line seen in the kernel log, but line 1 is the hint the kernel prints only after it found the controller down with CSTS=0xffffffff")
+	assert.Empty(t, d.Causes)
+	summaryOf(t, hint[strings.Index(hint, "\n")+1:], false, "but line 1 is the hint")
+
+	down := "kernel: nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff\n"
+	with := summaryOf(t, down+hint, true, "")
+	assert.NotContains(t, with.Summary, "hint")
+
+	l, err := kernlog.ReadString(hint, kernlog.Options{})
+	require.NoError(t, err)
+	d = diagnose.Diagnose(diagnose.Input{Controller: "nvme1", Log: l})
+	assert.Equal(t, "no failure seen in the kernel log for nvme1", d.Summary)
+}
