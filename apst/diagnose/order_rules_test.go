@@ -144,6 +144,30 @@ func TestD3coldAfterControllerDown(t *testing.T) {
 	}
 }
 
+// Before 4.12 the watchdog's "Failed status: 0xffffffff, reset
+// controller." is the controller-down line, without PCI_STATUS; the
+// reset's "Refused to change power state, currently in D3" after it reads
+// the power state of a device already gone (config space all ones), the
+// consequence that runtime PM was taken for ("most likely runtime-pm").
+// The lines of the Ubuntu Forums thread "Severe NVME Issue with Ubuntu
+// 16.04 and Samsung 960 Pro M2 SSD" (2016-12-24). Without the D3 line the
+// device is not known to be gone: CSTS all ones alone does not say so.
+func TestFailedStatusBefore412(t *testing.T) {
+	const (
+		down    = "[   37.805783] nvme 0000:01:00.0: Failed status: 0xffffffff, reset controller.\n"
+		refused = "[   37.825887] nvme 0000:01:00.0: Refused to change power state, currently in D3\n"
+		removed = "[   37.825934] nvme nvme0: Removing after probe failure status: -19\n" +
+			"[   37.825941] nvme0n1: detected capacity change from 1024209543168 to 0\n"
+	)
+	d := diagnoseFailure(t, down+refused+removed)
+	assert.ElementsMatch(t, []diagnose.Layer{diagnose.LayerAPST, diagnose.LayerASPM}, firstOf(&d), d.Summary)
+	assert.LessOrEqual(t, causeOf(&d, diagnose.LayerRuntimePM).Score, 0, d.Summary)
+	assert.Contains(t, texts(causeOf(&d, diagnose.LayerAPST).Evidence), "config space reads all ones")
+
+	d = diagnoseFailure(t, down+removed)
+	assert.NotContains(t, texts(causeOf(&d, diagnose.LayerAPST).Evidence), "config space reads all ones", d.Summary)
+}
+
 // The PCI ID of the log's enumeration line finds the PCI quirk table's
 // entry a later kernel has: the Kingston A2000 (2646:2263) got
 // NO_DEEPEST_PS in 5.11 (backported to 5.10.y), so 5.8 let it reach the

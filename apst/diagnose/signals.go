@@ -1258,7 +1258,22 @@ func (s *signals) hostLinkDown() bool {
 
 // gone reports that the device dropped off the bus: PCI_STATUS all ones
 // (or unreadable) when the controller went down.
-func (s *signals) gone() bool { return s.down != nil && s.down.Gone() }
+func (s *signals) gone() bool {
+	switch {
+	case s.down == nil:
+		return false
+	case s.down.Gone():
+		return true
+	}
+	// A controller-down line without PCI_STATUS (the watchdog's "Failed
+	// status: 0xffffffff, reset controller." before 4.12) reading CSTS all
+	// ones, after which the reset found the device's power state
+	// unreadable too ("Refused to change power state, currently in D3",
+	// "Unable to change power state from D3cold to D0, device
+	// inaccessible": what config space reading all ones gives): the same
+	// device gone from the bus that PCI_STATUS=0xffff says.
+	return !s.down.HasPCIStatus && !s.down.PCIStatusFailed && s.down.CSTS == 0xffffffff && s.resume != nil && s.removedFirst && s.down.Line < s.resume.Line
+}
 
 // pciErrorBits are the error bits of the PCI Status register (PCI Local
 // Bus spec 6.2.3): detected parity error, signaled system error, received

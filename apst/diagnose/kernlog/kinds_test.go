@@ -248,6 +248,16 @@ func TestAlternateSpellings(t *testing.T) {
 		// A domain of five hex digits (as behind Intel VMD).
 		{"https://access.redhat.com/solutions/56302", "Feb  5 15:41:33 hostname kernel: pcieport 10003:00:00.0: AER: Corrected error received: id=ae00",
 			kernlog.Event{Kind: kernlog.AERReceived, PCI: "10003:ae:00.0", Reporter: "10003:00:00.0", Severity: "Corrected"}},
+		// Before 4.12 the watchdog's line of a controller that reads CSTS
+		// with its fatal bit set (all ones: gone from the bus), without
+		// PCI_STATUS; before 4.5 nvme_kthread's, without the full stop.
+		{"Ubuntu Forums, \"Severe NVME Issue with Ubuntu 16.04 and Samsung 960 Pro M2 SSD\" (2016-12-24)", "[   37.805783] nvme 0000:01:00.0: Failed status: 0xffffffff, reset controller.",
+			kernlog.Event{Kind: kernlog.ControllerDown, PCI: "0000:01:00.0", CSTS: 0xffffffff, HasCSTS: true}},
+		{"https://github.com/commaai/openpilot/issues/21928", "<4>[  307.063915] nvme 0001:01:00.0: Failed status: 0xffffffff, reset controller.",
+			kernlog.Event{Kind: kernlog.ControllerDown, PCI: "0001:01:00.0", CSTS: 0xffffffff, HasCSTS: true}},
+		{"drivers/nvme/host/pci.c of 4.4", "[  100.000000] nvme 0000:01:00.0: Failed status: 0x3, reset controller",
+			kernlog.Event{Kind: kernlog.ControllerDown, PCI: "0000:01:00.0", CSTS: 3, HasCSTS: true}},
+		{"a cut value", "[  100.000000] nvme 0000:01:00.0: Failed status: 0x, reset controller", kernlog.Event{Kind: kernlog.DriverError, PCI: "0000:01:00.0"}},
 		// fs/buffer.c's older spelling, "on device".
 		{"https://github.com/Joshua-Riek/ubuntu-rockchip/issues/970", "[ 4730.850402] Buffer I/O error on device nvme0n1p1, logical block 1066386",
 			kernlog.Event{Kind: kernlog.IOError, Disk: "nvme0n1p1", Controller: "nvme0", GuessedController: true}},

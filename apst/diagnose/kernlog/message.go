@@ -181,6 +181,19 @@ func parseController(e *Event, _, body string) bool {
 		case m[3] != "":
 			e.PCIStatusFailed = true
 		}
+	case strings.HasPrefix(body, "Failed status: 0x") && strings.Contains(body, ", reset controller"):
+		// The same finding before 4.12 brought nvme_warn_reset: the
+		// watchdog read CSTS with its fatal bit set (all ones: the drive
+		// gone from the bus) and reset, "nvme 0000:01:00.0: Failed
+		// status: 0xffffffff, reset controller." (nvme_watchdog_timer,
+		// 4.5 to 4.11; nvme_kthread's before, without the full stop). No
+		// PCI_STATUS is read.
+		v, _, _ := strings.Cut(body[len("Failed status: 0x"):], ",")
+		if len(v) == 0 || len(v) > 8 || strings.Trim(v, "0123456789abcdefABCDEF") != "" {
+			return false
+		}
+		e.Kind = ControllerDown
+		e.CSTS, e.HasCSTS = uint32(hex(v)), true
 	case strings.HasPrefix(body, "Does your device have a faulty power saving mode enabled"):
 		e.Kind = PowerSavingHint
 	case (strings.HasPrefix(body, `Try "`) || strings.HasPrefix(body, `try "`)) && strings.Contains(body, "default_ps_max_latency_us"):
