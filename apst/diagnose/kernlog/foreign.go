@@ -21,13 +21,39 @@ func foreignKernel(msg string) string {
 		return ""
 	}
 	switch {
-	case strings.Contains(msg, "Resetting controller due to a timeout") || strings.Contains(msg, "aborting outstanding i/o") ||
-		strings.Contains(msg, "ABORTED - BY REQUEST") || bsdDisk(msg):
-		return "FreeBSD"
 	case vmkernelLine(msg):
 		return "VMware ESXi"
+	case msg[0] == 'c':
+		return ""
+	case bsdDisk(msg):
+		return "FreeBSD"
+	}
+	for _, m := range bsdLines {
+		if strings.Contains(msg, m) {
+			return "FreeBSD"
+		}
 	}
 	return ""
+}
+
+// bsdLines are words of FreeBSD's nvme(4) messages that Linux's nvme lines
+// never hold: its timeout recovery (sys/dev/nvme/nvme_qpair.c: "RECOVERY_START
+// ... vs ...", "Controller in fatal status, resetting", "Completions present
+// in output without an interrupt", "timeout with nothing complete,
+// resetting", "Resetting controller due to a timeout and possible hot
+// unplug.", "RECOVERY_WAITING"; older releases' "Missing interrupt" and
+// "Aborting command due to a timeout."), the
+// commands it fails or resubmits after a reset ("aborting outstanding
+// i/o", "failing queued i/o", "resubmitting queued i/o"), their status as
+// it prints it ("ABORTED - BY REQUEST (00/07)"), a completion it cannot
+// place ("cpl does not map to outstanding cmd") and a controller that did
+// not come ready (nvme_ctrlr.c: "controller ready did not become 1 within
+// 30000 ms").
+var bsdLines = []string{
+	"Resetting controller due to a timeout", "aborting outstanding i/o", "aborting outstanding admin command", "ABORTED - BY REQUEST",
+	"RECOVERY_START ", "RECOVERY_WAITING", "Controller in fatal status, resetting", "Completions present in output without an interrupt",
+	"timeout with nothing complete", "Missing interrupt", "failing outstanding i/o", "failing queued i/o", "resubmitting queued i/o",
+	"cpl does not map to outstanding cmd", "controller ready did not become ", "Aborting command due to a timeout",
 }
 
 // bsdDisk reports whether a message starts with FreeBSD's NVMe disk name

@@ -229,6 +229,12 @@ func TestOtherKernelsLogs(t *testing.T) {
 		"FreeBSD": {"    May 11 09:30:55 c10 kernel: nvme0: Resetting controller due to a timeout.\n" +
 			"    May 11 09:30:55 c10 kernel: nvme0: aborting outstanding i/o\n" +
 			"    May 11 09:30:55 c10 kernel: nvme0: ABORTED - BY REQUEST (00/07) sqid:6 cid:94 cdw0:0\n", "FreeBSD"},
+		// Its newer timeout recovery and its older lost interrupt, as
+		// sys/dev/nvme/nvme_qpair.c prints them (a TrueNAS CORE syslog).
+		"FreeBSD recovery": {"Dec  5 10:00:00 truenas kernel: nvme0: RECOVERY_START 48243977333 vs 48205720723\n" +
+			"Dec  5 10:00:00 truenas kernel: nvme0: timeout with nothing complete, resetting\n" +
+			"Dec  5 10:00:00 truenas kernel: nvme0: Resetting controller due to a timeout and possible hot unplug.\n", "FreeBSD"},
+		"FreeBSD lost interrupt": {"Dec  5 10:00:00 truenas kernel: nvme0: Missing interrupt\n", "FreeBSD"},
 		"ESXi": {"2016-05-23T09:27:46.684Z cpu1:37205)nvme:NvmeCtrlr_Timeout:2555:In Timer 4\n" +
 			"2016-05-23T09:27:46.684Z cpu1:37205)nvme:NvmeCtrlr_Timeout:2618:TimeoutId 4, ctrlrState [2]: Operational\n", "VMware ESXi"},
 	} {
