@@ -257,7 +257,7 @@
 // device, no failure-looking line: an Identify capture or a smartctl report
 // given in a log's place) with [ErrNotKernelLog], input that is empty or
 // blank lines alone with [ErrEmpty]; another kernel's NVMe
-// log (FreeBSD's nvme(4), ESXi's vmkernel log) with no line of Linux's nvme
+// log (FreeBSD's nvme(4), Windows's stornvme events, ESXi's vmkernel log) with no line of Linux's nvme
 // or port drivers with [ErrNotLinux]. A log that is one but holds nothing
 // of a drive reads as no failure.
 //

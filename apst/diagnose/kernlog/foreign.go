@@ -56,6 +56,14 @@ var bsdLines = []string{
 	"cpl does not map to outstanding cmd", "controller ready did not become ", "Aborting command due to a timeout",
 }
 
+// windowsLine reports whether a message is a Windows event of its NVMe
+// driver, as Event Viewer copies it: stornvme's Event 129 ("Reset to
+// device, \Device\RaidPort0, was issued.") or another event naming
+// stornvme or a RaidPort device.
+func windowsLine(msg string) bool {
+	return strings.Contains(msg, "stornvme") || strings.Contains(msg, `\Device\RaidPort`)
+}
+
 // bsdDisk reports whether a message starts with FreeBSD's NVMe disk name
 // ("nvd0: ", "nda0: ").
 func bsdDisk(msg string) bool {

@@ -220,29 +220,35 @@ func TestLargeJSONLogInBoundedMemory(t *testing.T) {
 }
 
 // Another kernel's NVMe log is refused as no Linux log, saying whose it
-// is: FreeBSD's nvme(4) and VMware ESXi's vmkernel, as posted
+// is: FreeBSD's nvme(4), Windows's stornvme and VMware ESXi's vmkernel, as posted
 // (https://github.com/FreeBSDDesktop/kms-drm/issues/53, an ESXi 6 host's
 // log in a GitHub issue). A Linux log that holds such a line beside its
 // own drivers' is read.
 func TestOtherKernelsLogs(t *testing.T) {
-	for name, tc := range map[string]struct{ log, os string }{
+	for name, tc := range map[string]struct {
+		log, os string
+		line    int // the first of its lines
+	}{
 		"FreeBSD": {"    May 11 09:30:55 c10 kernel: nvme0: Resetting controller due to a timeout.\n" +
 			"    May 11 09:30:55 c10 kernel: nvme0: aborting outstanding i/o\n" +
-			"    May 11 09:30:55 c10 kernel: nvme0: ABORTED - BY REQUEST (00/07) sqid:6 cid:94 cdw0:0\n", "FreeBSD"},
+			"    May 11 09:30:55 c10 kernel: nvme0: ABORTED - BY REQUEST (00/07) sqid:6 cid:94 cdw0:0\n", "FreeBSD", 1},
 		// Its newer timeout recovery and its older lost interrupt, as
 		// sys/dev/nvme/nvme_qpair.c prints them (a TrueNAS CORE syslog).
 		"FreeBSD recovery": {"Dec  5 10:00:00 truenas kernel: nvme0: RECOVERY_START 48243977333 vs 48205720723\n" +
 			"Dec  5 10:00:00 truenas kernel: nvme0: timeout with nothing complete, resetting\n" +
-			"Dec  5 10:00:00 truenas kernel: nvme0: Resetting controller due to a timeout and possible hot unplug.\n", "FreeBSD"},
-		"FreeBSD lost interrupt": {"Dec  5 10:00:00 truenas kernel: nvme0: Missing interrupt\n", "FreeBSD"},
+			"Dec  5 10:00:00 truenas kernel: nvme0: Resetting controller due to a timeout and possible hot unplug.\n", "FreeBSD", 1},
+		"FreeBSD lost interrupt": {"Dec  5 10:00:00 truenas kernel: nvme0: Missing interrupt\n", "FreeBSD", 1},
+		// Event Viewer's tab-delimited export of stornvme's Event 129.
+		"Windows": {"Level\tDate and Time\tSource\tEvent ID\tTask Category\n" +
+			"Warning\t12/5/2026 10:00:00 AM\tstornvme\t129\tNone\tReset to device, \\Device\\RaidPort0, was issued.\n", "Windows", 2},
 		"ESXi": {"2016-05-23T09:27:46.684Z cpu1:37205)nvme:NvmeCtrlr_Timeout:2555:In Timer 4\n" +
-			"2016-05-23T09:27:46.684Z cpu1:37205)nvme:NvmeCtrlr_Timeout:2618:TimeoutId 4, ctrlrState [2]: Operational\n", "VMware ESXi"},
+			"2016-05-23T09:27:46.684Z cpu1:37205)nvme:NvmeCtrlr_Timeout:2618:TimeoutId 4, ctrlrState [2]: Operational\n", "VMware ESXi", 1},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := kernlog.ReadString(tc.log, kernlog.Options{})
 			require.ErrorIs(t, err, kernlog.ErrNotLinux)
 			require.ErrorIs(t, err, kernlog.ErrNotKernelLog)
-			assert.Contains(t, err.Error(), "line 1 is "+tc.os+"'s")
+			assert.Contains(t, err.Error(), fmt.Sprintf("line %d is %s's", tc.line, tc.os))
 		})
 	}
 	l, err := kernlog.ReadString("[  100.0] nvme nvme0: I/O 5 QID 2 timeout, aborting\n[  100.1] nvd0: aborting outstanding i/o\n", kernlog.Options{})

@@ -60,8 +60,9 @@ var ErrBinary = errors.New("kernlog: input is binary, not a text kernel log")
 // in it is not (its stamps say what it is), and reads as no failure.
 var ErrNotKernelLog = errors.New("kernlog: not a kernel log")
 
-// ErrNotLinux is returned for another kernel's log (FreeBSD's, VMware
-// ESXi's vmkernel log) with no line of Linux's NVMe or PCIe port drivers:
+// ErrNotLinux is returned for another kernel's log (FreeBSD's, Windows's
+// stornvme events, VMware ESXi's vmkernel log) with no line of Linux's
+// NVMe or PCIe port drivers:
 // its NVMe lines look like Linux's but say nothing of Linux's decisions.
 // errors.Is(err, ErrNotKernelLog) holds for it too.
 var ErrNotLinux = fmt.Errorf("%w of Linux", ErrNotKernelLog)
@@ -590,6 +591,11 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 		// A line of the NVMe driver that is no event holds no failure
 		// word (driverError would have read it).
 		if !nvmeLine(&e) && looksLikeFailure(sp.msg) {
+			if st.foreign == "" && windowsLine(sp.msg) {
+				// Checked here, where few lines come: Windows's event
+				// names nvme and a failure word as Linux's lines do.
+				st.foreign, st.foreignLine = "Windows", from
+			}
 			st.unread(from, line)
 		}
 		st.crashLine(sp.msg, line, from, sp.ts)
