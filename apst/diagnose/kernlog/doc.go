@@ -54,6 +54,11 @@
 //   - a bare "kernel: nvme ...", after a time of day ("07:45:58 kernel:
 //     ..."), an ISO time or the dmesg time, or after a host's name alone
 //     (a journal line with its time cut off: "thinkpad kernel: ...");
+//   - a date in an order of its own before the time of day and the
+//     kernel's name, as NAS pages, log viewers and locales write it
+//     ("12/05/2026 10:00:00 host kernel: ...", "05.12.2026 ...", "2026 Dec
+//     5 ...", "Dec 05 2026 ..."): whether "12/05" is the month is not
+//     known, so the date is left out (Timestamp.NoDate);
 //   - /dev/kmsg records ("6,1234,5678901,-,caller=T64;message");
 //   - all of these indented, with tabs or CRLF line ends, quoted ("> ",
 //     ">> >") as in a reply mail or a bug report, ("  |  ") as some

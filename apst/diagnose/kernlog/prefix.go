@@ -117,7 +117,6 @@ func splitLine(line string) split {
 			ts.Wall, ts.HasWall = t, true
 			return fromProgram(ts, strings.TrimLeft(s[n:], " \t"), true)
 		}
-		return split{msg: s, kernel: !programTag(s)}
 	case len(s) > 15 && isMonth(s[:3]) && s[3] == ' ':
 		// syslog and journalctl short: "Dec  1 10:00:00[.123456] host kernel: ...".
 		if t, n, ok := parseLocalSyslogTime(s); ok {
@@ -157,6 +156,16 @@ func splitLine(line string) split {
 		// A localised syslog or journal month: "Mär 21 22:57:44 host kernel:".
 		if t, n, ok := parseLocalSyslogTime(s); ok {
 			return fromProgram(t, strings.TrimLeft(s[n:], " \t"), true)
+		}
+	}
+	// A date in an order of its own before the time of day ("12/05/2026
+	// 10:00:00 host kernel: ...", "2026 Dec  5 10:00:00 ..."): a kernel
+	// line only with the kernel's name after it, a host's before that or
+	// not; what else follows such a time is read as the lines without
+	// one are.
+	if ts, n, ok := datedClock(s); ok {
+		if sp := fromProgram(ts, strings.TrimLeft(s[n:], " \t"), true); sp.kernel {
+			return sp
 		}
 	}
 	return split{msg: s, kernel: !programTag(s)}

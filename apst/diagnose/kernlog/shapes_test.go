@@ -93,6 +93,19 @@ var shapes = map[string]func(d time.Duration, msg string) string{
 	"Loki logcli": func(d time.Duration, msg string) string {
 		return bootWall.Add(d).Format("2006-01-02T15:04:05.000000Z07:00") + ` {host="node3", transport="kernel"} ` + msg
 	},
+	// A date in an order of its own before the time of day, as NAS pages,
+	// log viewers and locales write it: month first or day first (which
+	// one is not known, so the date is dropped), the year first with a
+	// month's name.
+	"date with slashes": func(d time.Duration, msg string) string {
+		return bootWall.Add(d).Format("01/02/2006 15:04:05") + " thinkpad kernel: " + msg
+	},
+	"date with dots": func(d time.Duration, msg string) string {
+		return bootWall.Add(d).Format("02.01.2006 15:04:05.000") + " thinkpad kernel: " + msg
+	},
+	"year first": func(d time.Duration, msg string) string {
+		return bootWall.Add(d).Format("2006 Jan _2 15:04:05") + " thinkpad kernel: " + msg
+	},
 	"/dev/kmsg": func(d time.Duration, msg string) string {
 		return fmt.Sprintf("3,%d,%d,-;%s", d/time.Millisecond, d/time.Microsecond, msg)
 	},

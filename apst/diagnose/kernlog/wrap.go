@@ -444,11 +444,18 @@ func stampedBytes(c []byte) bool {
 	case isDigit(ch):
 		return len(c) >= 19 && c[4] == '-' && c[7] == '-' && c[13] == ':' ||
 			len(c) >= 8 && c[2] == ':' && c[5] == ':' && isDigit(c[6]) && isDigit(c[7]) ||
-			kmsgLike(c) || syslogLike(c) || unixLike(c)
+			kmsgLike(c) || syslogLike(c) || unixLike(c) || datedLike(c)
 	}
 	return bytes.HasPrefix(c, []byte("kernel:")) || bytes.HasPrefix(c, []byte("kern ")) || bytes.HasPrefix(c, []byte("kern:")) ||
 		len(c) > 5 && isWeekday(string(c[:3])) && c[3] == ' ' && (isDigit(c[4]) || len(c) > 7 && isMonth(string(c[4:7]))) ||
-		syslogLike(c) || hostKernel(c)
+		syslogLike(c) || hostKernel(c) || datedLike(c)
+}
+
+// datedLike reports whether c starts with a date in an order of its own
+// and a time of day (datedClock: "12/05/2026 10:00:00").
+func datedLike(c []byte) bool {
+	_, _, ok := datedClock(string(c[:min(len(c), 40)]))
+	return ok
 }
 
 // hostKernel reports whether c starts with a host's name and the kernel's
