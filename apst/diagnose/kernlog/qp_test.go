@@ -212,12 +212,20 @@ func TestRapidQuotedPrintable(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		shape := rapid.SampledFrom(names).Draw(t, "shape")
 		quote := rapid.SampledFrom([]string{"", "> ", ">> ", "> > "}).Draw(t, "quote")
-		var plain, shaped strings.Builder
+		var picked []line
 		for _, l := range failure {
 			if rapid.Bool().Draw(t, "keep") {
-				plain.WriteString(shapes["dmesg"](l.mono, l.msg) + "\n")
-				shaped.WriteString(quote + shapes[shape](l.mono, l.msg) + "\n")
+				picked = append(picked, l)
 			}
+		}
+		if len(picked) == 0 {
+			// An empty paste is refused (ErrEmpty): keep one line.
+			picked = append(picked, rapid.SampledFrom(failure).Draw(t, "one"))
+		}
+		var plain, shaped strings.Builder
+		for _, l := range picked {
+			plain.WriteString(shapes["dmesg"](l.mono, l.msg) + "\n")
+			shaped.WriteString(quote + shapes[shape](l.mono, l.msg) + "\n")
 		}
 		want, err := kernlog.ReadString(plain.String(), kernlog.Options{})
 		if err != nil {
