@@ -1257,7 +1257,9 @@ func (s *signals) hostLinkDown() bool {
 }
 
 // gone reports that the device dropped off the bus: PCI_STATUS all ones
-// (or unreadable) when the controller went down.
+// (or unreadable) when the controller went down, or, on a line without
+// PCI_STATUS, CSTS all ones and the reset's unreadable power state after
+// it.
 func (s *signals) gone() bool {
 	switch {
 	case s.down == nil:

@@ -95,11 +95,14 @@ func fileSystemIOError(msg string) bool {
 		}
 		return false
 	}
-	if i := strings.Index(msg, "metadata I/O error in "); i >= 0 {
-		// XFS says so of any error its read of metadata ended in: "error
+	if i := strings.Index(msg, "metadata I/O error"); i >= 0 {
+		// XFS says so of any error its read of metadata ended in ("...
+		// len 8 error 5", before 4.x "... error 5 numblks 8"): "error
 		// 117" (EFSCORRUPTED) is a corruption it found, "error 5" an I/O
 		// error.
-		return strings.HasSuffix(msg, " error 5")
+		_, n, _ := strings.Cut(msg[i+len("metadata I/O error"):], " error ")
+		n, _, _ = strings.Cut(n, " ")
+		return n == "5"
 	}
 	for _, m := range []string{"I/O error", "I/O Error", "IO error", "IO failure", "Disk failure on "} {
 		if strings.Contains(msg, m) {

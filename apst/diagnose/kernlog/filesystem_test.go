@@ -33,6 +33,8 @@ func TestFileSystemErrors(t *testing.T) {
 		{"[ 4626.593107] BTRFS: error (device nvme0n1p3: state EA) in cleanup_transaction:1982: errno=-5 IO failure", "BTRFS", "nvme0n1p3"},
 		{"[  517.654795] XFS (nvme0n1p2): log I/O error -5", "XFS", "nvme0n1p2"},
 		{`[  100.000000] XFS (nvme0n1p1): metadata I/O error in "xfs_buf_ioend+0x1a0/0x1c0" at daddr 0x0 len 8 error 5`, "XFS", "nvme0n1p1"},
+		// XFS before its 4.x rewording.
+		{`[  100.000000] XFS (nvme0n1p1): metadata I/O error: block 0x1b3e4f8 ("xfs_trans_read_buf_map") error 5 numblks 8`, "XFS", "nvme0n1p1"},
 		{"[1158185.737571] md/raid:md1: Disk failure on nvme2n1p4, disabling device.", "md/raid", "nvme2n1p4"},
 		{"Nov 11 00:24:58 tiare kernel: bcache: bch_count_io_errors() nvme0n1p4: IO error on reading from cache, recovering.", "bcache", "nvme0n1p4"},
 		// OpenZFS's ereport line (module/zfs/zfs_fm.c prints no such line;
@@ -64,6 +66,7 @@ func TestFileSystemErrors(t *testing.T) {
 		"[    5.000000] EXT4-fs (nvme0n1p2): error count since last fsck: 5",
 		// XFS's metadata read that found a corruption (EFSCORRUPTED).
 		"[  100.000000] XFS (nvme0n1p1): metadata I/O error in \"xfs_da_read_buf+0xf2/0x130 [xfs]\" at daddr 0x1b3e4f8 len 8 error 117",
+		"[  100.000000] XFS (nvme0n1p1): metadata I/O error: block 0x1b3e4f8 (\"xfs_trans_read_buf_map\") error 117 numblks 8",
 		// A file system's line about a disk that is not an NVMe one, a
 		// device mapper's, a mapper's name that ends in one.
 		"[  100.000000] EXT4-fs warning (device sda1): ext4_end_bio:343: I/O error 10 writing to inode 1234 starting block 5678)",

@@ -37,18 +37,17 @@ func foreignKernel(msg string) string {
 }
 
 // bsdLines are words of FreeBSD's nvme(4) messages that Linux's nvme lines
-// never hold: its timeout recovery (sys/dev/nvme/nvme_qpair.c: "RECOVERY_START
-// ... vs ...", "Controller in fatal status, resetting", "Completions present
-// in output without an interrupt", "timeout with nothing complete,
+// never hold (sys/dev/nvme): its timeout recovery ("RECOVERY_START ... vs
+// ...", "Controller in fatal status, resetting", "Completions present in
+// output without an interrupt", "timeout with nothing complete,
 // resetting", "Resetting controller due to a timeout and possible hot
 // unplug.", "RECOVERY_WAITING"; older releases' "Missing interrupt" and
-// "Aborting command due to a timeout."), the
-// commands it fails or resubmits after a reset ("aborting outstanding
-// i/o", "failing queued i/o", "resubmitting queued i/o"), their status as
-// it prints it ("ABORTED - BY REQUEST (00/07)"), a completion it cannot
-// place ("cpl does not map to outstanding cmd") and a controller that did
-// not come ready (nvme_ctrlr.c: "controller ready did not become 1 within
-// 30000 ms").
+// "Aborting command due to a timeout."), the commands it fails or
+// resubmits after a reset ("aborting outstanding i/o", "failing queued
+// i/o", "resubmitting queued i/o"), their status as it prints it
+// ("ABORTED - BY REQUEST (00/07)"), a completion it cannot place ("cpl
+// does not map to outstanding cmd") and a controller that did not come
+// ready ("controller ready did not become 1 within 30000 ms").
 var bsdLines = []string{
 	"Resetting controller due to a timeout", "aborting outstanding i/o", "aborting outstanding admin command", "ABORTED - BY REQUEST",
 	"RECOVERY_START ", "RECOVERY_WAITING", "Controller in fatal status, resetting", "Completions present in output without an interrupt",

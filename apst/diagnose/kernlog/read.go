@@ -62,9 +62,9 @@ var ErrNotKernelLog = errors.New("kernlog: not a kernel log")
 
 // ErrNotLinux is returned for another kernel's log (FreeBSD's, Windows's
 // stornvme events, VMware ESXi's vmkernel log) with no line of Linux's
-// NVMe or PCIe port drivers:
-// its NVMe lines look like Linux's but say nothing of Linux's decisions.
-// errors.Is(err, ErrNotKernelLog) holds for it too.
+// NVMe or PCIe port drivers: its NVMe lines look like Linux's but say
+// nothing of Linux's decisions. errors.Is(err, ErrNotKernelLog) holds for
+// it too.
 var ErrNotLinux = fmt.Errorf("%w of Linux", ErrNotKernelLog)
 
 // ErrEmpty is returned for input without text: nothing at all, or blank

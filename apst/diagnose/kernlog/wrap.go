@@ -10,7 +10,7 @@ import (
 type wrapped struct {
 	buf         []byte // the first line without its trailing blanks, then " " and each continuation without its quoting
 	on          bool
-	from, to, n int  // first and last physical line, number of lines
+	from, to, n int  // first and last physical line, number of lines joined (a quoted-printable line is one)
 	incomplete  bool // the text ends in a way that says it goes on
 	flowed      bool // it ends in a blank: a soft line break of format=flowed mail
 	prefixOnly  bool // it ends with a device's prefix ("pcieport 0000:00:06.0:"): its message is on the next line
