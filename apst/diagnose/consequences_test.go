@@ -18,7 +18,7 @@ import (
 // failure of another controller named.
 func TestFileSystemErrorsAlone(t *testing.T) {
 	// The lines of linux-block <CABXGCsPWS8mCsGFR_NbhCv-8p1JxBbmV_L4C=zPzev8y-omwow@mail.gmail.com>
-	// and linux-btrfs <roibjb$u1$1@ciao.gmane.io>.
+	// and linux-nvme <CABXGCsMiKe31UaoMV02gW4iJSKnBiO5jGQKej=Zem24mD0ObQw@mail.gmail.com>.
 	xfs := "[  517.654795] XFS (nvme0n1p2): log I/O error -5\n"
 	btrfs := "[ 4626.590776] BTRFS error (device nvme0n1p3): bdev /dev/nvme0n1p3 errs: wr 1, rd 0, flush 0, corrupt 0, gen 0\n" +
 		"[ 4626.593059] BTRFS: error (device nvme0n1p3) in btrfs_commit_transaction:2418: errno=-5 IO failure (Error while writing out transaction)\n"

@@ -30,6 +30,11 @@ var goldenCases = []struct {
 	{"diagnose-apst.txt", []string{"diagnose", "--log", "apst/diagnose/testdata/apst.log", "--id-ctrl", "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin"}, 0},
 	{"diagnose-apst.json", []string{"diagnose", "--log", "apst/diagnose/testdata/apst.log", "--id-ctrl", "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin", "-o", "json"}, 0},
 	{"diagnose-root.txt", []string{"diagnose", "--root", "sysfs/testdata/laptop-tlp", "--log", "apst/diagnose/testdata/aspm.log"}, 0},
+	// A file system's I/O errors alone (linux-nvme
+	// <CABXGCsMiKe31UaoMV02gW4iJSKnBiO5jGQKej=Zem24mD0ObQw@mail.gmail.com>,
+	// its btrfs lines): what is missing, and the lines quoted.
+	{"diagnose-filesystem-only.txt", []string{"diagnose", "--log", "apst/diagnose/testdata/filesystem-only.log"}, 0},
+	{"diagnose-filesystem-only.json", []string{"diagnose", "--log", "apst/diagnose/testdata/filesystem-only.log", "-o", "json"}, 0},
 	{"inspect-laptop.txt", []string{"inspect", "--root", "sysfs/testdata/laptop-tlp"}, 0},
 	{"diagnose-root.json", []string{"diagnose", "--root", "sysfs/testdata/laptop-tlp", "--log", "apst/diagnose/testdata/aspm.log", "-o", "json"}, 0},
 	{"help-plan.txt", []string{"help", "plan"}, 0},

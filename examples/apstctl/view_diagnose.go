@@ -232,6 +232,33 @@ func diagnoseView(r *diagnoseResult) diagnosisJSON {
 	return v
 }
 
+// writeFileSystemErrors quotes, in a log without a failure, the file
+// system's reports of I/O errors the summary names (of the controller
+// diagnosed, or any): beside a failure they say nothing more.
+func writeFileSystemErrors(w io.Writer, r *diagnoseResult) {
+	l := r.Log
+	if l == nil || r.Failure {
+		return
+	}
+	var mine []*kernlog.Event
+	for i := range l.FileSystemErrors {
+		if e := &l.FileSystemErrors[i]; r.Controller == "" || e.Controller == r.Controller {
+			mine = append(mine, e)
+		}
+	}
+	if len(mine) == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "a file system, or a layer on the disk, reports I/O errors:")
+	for _, e := range mine {
+		fmt.Fprintf(w, "  line %d: %s\n", e.Line, view.Escape(e.Raw))
+	}
+	if n := l.FileSystemErrorLines - int64(len(l.FileSystemErrors)); n > 0 {
+		fmt.Fprintf(w, "  (%d more line(s) of them in the log)\n", n)
+	}
+}
+
 // writeDiagnosisText prints the diagnosis for people: the answer first,
 // then the one test that separates an undecided pair, then the causes
 // with their quoted lines and tests.
@@ -250,6 +277,7 @@ func writeDiagnosisText(w io.Writer, r *diagnoseResult) {
 		}
 		fmt.Fprintln(w, "  (re-paste the log as the system wrote it: journalctl -k -b -1 --no-pager > kern.log)")
 	}
+	writeFileSystemErrors(w, r)
 	if len(r.Causes) > 0 {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "causes, most likely first:")

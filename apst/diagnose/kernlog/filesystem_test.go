@@ -16,11 +16,12 @@ import (
 // (https://github.com/Joshua-Riek/ubuntu-rockchip/issues/970,
 // https://github.com/commaai/openpilot/issues/21928, linux-block
 // <CADdPHGseMJf+=16S4NpHxG_bQQdZ4EtY7=s=hsLfzXHiS+sdgg@mail.gmail.com>),
-// btrfs (linux-kernel <20241021191426.GA842491@bhelgaas>, linux-btrfs
-// <roibjb$u1$1@ciao.gmane.io>), xfs (linux-block
+// btrfs (linux-kernel <20241021191426.GA842491@bhelgaas>, linux-nvme
+// <CABXGCsMiKe31UaoMV02gW4iJSKnBiO5jGQKej=Zem24mD0ObQw@mail.gmail.com>),
+// xfs (linux-block
 // <CABXGCsPWS8mCsGFR_NbhCv-8p1JxBbmV_L4C=zPzev8y-omwow@mail.gmail.com>),
 // md (<CAO9zADxCYgQVOD9A1WYoS4JcLgvsNtGGr4xEZm9CMFHXsTV8ww@mail.gmail.com>),
-// bcache (https://lore.kernel.org/all/rokg8t$u8n$1@ciao.gmane.io/).
+// bcache (linux-btrfs <roibjb$u1$1@ciao.gmane.io>).
 func TestFileSystemErrors(t *testing.T) {
 	for _, tc := range []struct {
 		line, who, disk string
