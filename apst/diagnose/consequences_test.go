@@ -22,23 +22,29 @@ func TestFileSystemErrorsAlone(t *testing.T) {
 	xfs := "[  517.654795] XFS (nvme0n1p2): log I/O error -5\n"
 	btrfs := "[ 4626.590776] BTRFS error (device nvme0n1p3): bdev /dev/nvme0n1p3 errs: wr 1, rd 0, flush 0, corrupt 0, gen 0\n" +
 		"[ 4626.593059] BTRFS: error (device nvme0n1p3) in btrfs_commit_transaction:2418: errno=-5 IO failure (Error while writing out transaction)\n"
-	d := summaryOf(t, xfs, false, "no NVMe or PCIe failure seen in the kernel log, but line 1: XFS met an I/O error on nvme0n1p2 (1 such line(s)): the drive's, the PCI core's and the block layer's lines that say why are not in the log; give the whole log of that boot")
+	d := summaryOf(t, xfs, false, "no failure seen in the kernel log, but line 1: XFS met an I/O error on nvme0n1p2 (1 such line(s)): the drive's, the PCI core's and the block layer's lines that say why are not in the log; give the whole log of that boot")
 	assert.Empty(t, d.Causes)
-	summaryOf(t, btrfs, false, "but line 1: BTRFS met an I/O error on nvme0n1p3 (2 such line(s))")
+	assert.Equal(t, []diagnose.Line{{Source: "kernel log line 1 (517.654795s after boot)", Text: "XFS met an I/O error on nvme0n1p2", Line: 1, Quote: strings.TrimSuffix(xfs, "\n")}}, d.Consequences)
+	d = summaryOf(t, btrfs, false, "but line 1: BTRFS met an I/O error on nvme0n1p3 (2 such line(s))")
+	require.Len(t, d.Consequences, 2)
+	assert.Equal(t, 2, d.Consequences[1].Line)
 
 	down := "[ 4626.500000] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10\n"
 	with := summaryOf(t, down+btrfs, true, "")
 	alone := summaryOf(t, down, true, "")
 	assert.Equal(t, alone.Summary, with.Summary)
 	assert.Equal(t, alone.Causes, with.Causes)
+	assert.Nil(t, with.Consequences)
 
 	// Another controller named: nvme1's log holds nothing of its own.
 	l, err := kernlog.ReadString(xfs, kernlog.Options{})
 	require.NoError(t, err)
 	d = diagnose.Diagnose(diagnose.Input{Controller: "nvme1", Log: l})
 	assert.Equal(t, "no failure seen in the kernel log for nvme1", d.Summary)
+	assert.Nil(t, d.Consequences)
 	d = diagnose.Diagnose(diagnose.Input{Controller: "nvme0", Log: l})
-	assert.Contains(t, d.Summary, "no NVMe or PCIe failure seen in the kernel log for nvme0, but line 1: XFS met an I/O error on nvme0n1p2")
+	assert.Len(t, d.Consequences, 1)
+	assert.Contains(t, d.Summary, "no failure seen in the kernel log for nvme0, but line 1: XFS met an I/O error on nvme0n1p2")
 }
 
 // nvme's hints after a controller-down with CSTS all ones, pasted without
@@ -51,11 +57,14 @@ func TestHintAlone(t *testing.T) {
 		"kernel: nvme nvme0: Try \"nvme_core.default_ps_max_latency_us=0 pcie_aspm=off\" and report a bug\n"
 	d := summaryOf(t, hint, false, "no failure line seen in the kernel log, but line 1 is the hint the kernel prints only after it found the controller down with CSTS=0xffffffff")
 	assert.Empty(t, d.Causes)
+	require.Len(t, d.Consequences, 1)
+	assert.Equal(t, "kernel: nvme nvme0: Does your device have a faulty power saving mode enabled?", d.Consequences[0].Quote)
 	summaryOf(t, hint[strings.Index(hint, "\n")+1:], false, "but line 1 is the hint")
 
 	down := "kernel: nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff\n"
 	with := summaryOf(t, down+hint, true, "")
 	assert.NotContains(t, with.Summary, "hint")
+	assert.Nil(t, with.Consequences)
 
 	l, err := kernlog.ReadString(hint, kernlog.Options{})
 	require.NoError(t, err)

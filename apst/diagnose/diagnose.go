@@ -57,6 +57,11 @@ type Diagnosis struct {
 	// Failure reports that there is a failure to explain: without one the
 	// Summary says "no failure seen" and Causes is empty.
 	Failure bool
+	// Consequences quote, in a log without a failure, the lines of one
+	// whose own lines the log lacks: a file system's I/O errors on the
+	// drive's disk (kernlog.FileSystemError), nvme's hint after a
+	// controller-down. The Summary says what is missing; nil otherwise.
+	Consequences []Line
 	// Summary says in one sentence what the evidence points at, and
 	// whether APST is probably the cause.
 	Summary string
@@ -184,10 +189,18 @@ func noFailure(s *signals, d *Diagnosis) string {
 		return "no failure seen in the lines read" + who + ", but " + n + ": paste the log with its line breaks, as the system wrote it (journalctl -k -b -1 --no-pager, or dmesg)"
 	}
 	if e := s.hintOnly(); e != nil {
+		d.Consequences = []Line{logLine(e, "the kernel prints this only after it read the controller's status as all ones (CSTS=0xffffffff)")}
 		return fmt.Sprintf("no failure line seen in the kernel log%s, but line %d is the hint the kernel prints only after it found the controller down with CSTS=0xffffffff (the drive stopped answering on the bus): the \"controller is down; will reset\" line before it, and the lines around it, are not in the log; give the whole log of that boot (journalctl -k -b -1 --no-pager, or dmesg)", who, e.Line)
 	}
-	if e := s.fileSystemError(); e != nil {
-		return fmt.Sprintf("no NVMe or PCIe failure seen in the kernel log%s, but line %d: %s met an I/O error on %s (%d such line(s)): the drive's, the PCI core's and the block layer's lines that say why are not in the log; give the whole log of that boot, not lines picked from it (journalctl -k -b -1 --no-pager, or dmesg)", who, e.Line, e.Driver, e.Disk, s.in.Log.FileSystemErrorLines)
+	if fs := s.fileSystemErrors(); len(fs) > 0 {
+		for _, e := range fs {
+			d.Consequences = append(d.Consequences, logLine(e, fmt.Sprintf("%s met an I/O error on %s", e.Driver, e.Disk)))
+		}
+		n := int64(len(fs))
+		if s.ctrl == "" {
+			n = s.in.Log.FileSystemErrorLines // those beyond the ones kept too
+		}
+		return fmt.Sprintf("no failure seen in the kernel log%s, but line %d: %s met an I/O error on %s (%d such line(s)): the drive's, the PCI core's and the block layer's lines that say why are not in the log; give the whole log of that boot, not lines picked from it (journalctl -k -b -1 --no-pager, or dmesg)", who, fs[0].Line, fs[0].Driver, fs[0].Disk, n)
 	}
 	if s.ctrl == "" && s.dev == "" {
 		if others := s.othersFailed(); len(others) > 0 {
@@ -235,16 +248,17 @@ func (s *signals) hintOnly() *kernlog.Event {
 	return nil
 }
 
-// fileSystemError is the log's first file system report of an I/O error
-// on an NVMe disk of the controller diagnosed (of any, when none is
-// named), or nil.
-func (s *signals) fileSystemError() *kernlog.Event {
+// fileSystemErrors are the log's file system reports of I/O errors on an
+// NVMe disk (those kernlog kept) of the controller diagnosed, of any when
+// none is named.
+func (s *signals) fileSystemErrors() []*kernlog.Event {
+	var fs []*kernlog.Event
 	for i := range s.in.Log.FileSystemErrors {
 		if e := &s.in.Log.FileSystemErrors[i]; s.ctrl == "" || e.Controller == s.ctrl {
-			return e
+			fs = append(fs, e)
 		}
 	}
-	return nil
+	return fs
 }
 
 // resetOnly is the first reset line of l when every other event of its

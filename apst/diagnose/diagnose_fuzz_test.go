@@ -22,6 +22,10 @@ func FuzzDiagnose(f *testing.F) {
 	}
 	f.Add("[    1.0] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10\n", "pcie_aspm=off:no")
 	f.Add("> nvme nvme0: I/O 9 QID 0 timeout, reset\n> controller\n", "")
+	// A failure's consequences without it: a file system's I/O errors,
+	// nvme's hint.
+	f.Add("[  517.654795] XFS (nvme0n1p2): log I/O error -5\n", "")
+	f.Add("kernel: nvme nvme0: Does your device have a faulty power saving mode enabled?\n", "")
 	f.Fuzz(func(t *testing.T, log, tried string) {
 		l, err := kernlog.ReadString(log, kernlog.Options{})
 		if err != nil {

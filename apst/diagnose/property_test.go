@@ -117,7 +117,17 @@ func checkDiagnosis(t fataler, d diagnose.Diagnosis, nlines int) {
 		if len(d.Causes) != 0 || !strings.HasPrefix(d.Summary, "no failure") {
 			t.Fatalf("no failure, yet %d causes: %s", len(d.Causes), d.Summary)
 		}
+		// What it quotes of a failure whose own lines are missing is
+		// lines of the log.
+		for _, l := range d.Consequences {
+			if l.Line < 1 || l.Line > nlines || l.Quote == "" || strings.Contains(l.Quote, "\n") {
+				t.Fatalf("a consequence without its line, or a line the log does not have (%d lines): %+v", nlines, l)
+			}
+		}
 		return
+	}
+	if d.Consequences != nil {
+		t.Fatalf("a failure, and consequences of a missing one: %+v", d.Consequences)
 	}
 	if n := len(d.Causes); n != len(diagnose.Layers())-1 && n != len(diagnose.Layers()) {
 		t.Fatalf("%d causes", n)

@@ -38,6 +38,9 @@ type diagnosisJSON struct {
 	// Assumptions are what the plan of --id-ctrl assumed (cli.md, "What
 	// was assumed"); nothing otherwise.
 	Assumptions assumptionsJSON `json:"assumptions"`
+	// Consequences quote, without a failure, the lines of one whose own
+	// lines the log lacks (diagnose.Diagnosis.Consequences).
+	Consequences []view.Evidence `json:"consequences"`
 }
 
 // diagCauseJSON is one diagnose.Cause.
@@ -189,7 +192,8 @@ func diagnoseView(r *diagnoseResult) diagnosisJSON {
 		Undecided: []diagnose.Layer{}, OnResume: r.OnResume, Replace: r.Replace, Causes: causesView(r.Causes),
 		Known: []knownJSON{}, Tried: []triedJSON{}, Platform: r.Platform, Unread: []view.Unread{},
 		Incidents: []incidentJSON{}, Facts: factsView(r.Facts), Notes: r.Notes, Problems: r.Problems,
-		Assumptions: assumptionsView(&r.Assumptions)}
+		Assumptions: assumptionsView(&r.Assumptions), Consequences: []view.Evidence{}}
+	v.Consequences = append(v.Consequences, diagview.Lines(r.Consequences, diagview.Plain)...)
 	if v.Causes == nil {
 		v.Causes = []diagCauseJSON{}
 	}
@@ -232,33 +236,6 @@ func diagnoseView(r *diagnoseResult) diagnosisJSON {
 	return v
 }
 
-// writeFileSystemErrors quotes, in a log without a failure, the file
-// system's reports of I/O errors the summary names (of the controller
-// diagnosed, or any): beside a failure they say nothing more.
-func writeFileSystemErrors(w io.Writer, r *diagnoseResult) {
-	l := r.Log
-	if l == nil || r.Failure {
-		return
-	}
-	var mine []*kernlog.Event
-	for i := range l.FileSystemErrors {
-		if e := &l.FileSystemErrors[i]; r.Controller == "" || e.Controller == r.Controller {
-			mine = append(mine, e)
-		}
-	}
-	if len(mine) == 0 {
-		return
-	}
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "a file system, or a layer on the disk, reports I/O errors:")
-	for _, e := range mine {
-		fmt.Fprintf(w, "  line %d: %s\n", e.Line, view.Escape(e.Raw))
-	}
-	if n := l.FileSystemErrorLines - int64(len(l.FileSystemErrors)); n > 0 {
-		fmt.Fprintf(w, "  (%d more line(s) of them in the log)\n", n)
-	}
-}
-
 // writeDiagnosisText prints the diagnosis for people: the answer first,
 // then the one test that separates an undecided pair, then the causes
 // with their quoted lines and tests.
@@ -277,7 +254,15 @@ func writeDiagnosisText(w io.Writer, r *diagnoseResult) {
 		}
 		fmt.Fprintln(w, "  (re-paste the log as the system wrote it: journalctl -k -b -1 --no-pager > kern.log)")
 	}
-	writeFileSystemErrors(w, r)
+	if len(r.Consequences) > 0 {
+		// The lines the summary names, quoted.
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "what the log shows of that failure:")
+		for _, l := range r.Consequences {
+			fmt.Fprintf(w, "  %s: %s\n", view.Escape(l.Source), view.Escape(l.Text))
+			fmt.Fprintf(w, "      | %s\n", view.Escape(l.Quote))
+		}
+	}
 	if len(r.Causes) > 0 {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "causes, most likely first:")

@@ -575,6 +575,21 @@ func TestBrowser(t *testing.T) {
 			assert.Contains(t, un, "journalctl -k -b -1 --no-pager")
 		}
 
+		// A file system's I/O errors pasted alone: what is missing, the
+		// lines quoted, and no green verdict.
+		fsOnly := readTestdata(t, "apst/diagnose/testdata/filesystem-only.log")
+		df := expectedDiagnosis(t, fsOnly, "", "")
+		require.NotEmpty(t, df.Consequences)
+		p.typeInto("log", fsOnly)
+		p.waitFor(fmt.Sprintf("document.getElementById('diagnosis-summary').textContent === %q", safeio.EscapeTerminal(df.Summary)), 5*time.Second)
+		assert.Equal(t, "headline", p.str("document.getElementById('diagnosis-summary').className"))
+		causes := text("diagnosis-causes")
+		assert.Contains(t, causes, "What the log shows of that failure")
+		for _, l := range df.Consequences {
+			assert.Contains(t, causes, safeio.EscapeTerminal(l.Quote))
+			assert.Contains(t, causes, fmt.Sprintf("line %d", l.Line))
+		}
+
 		// A binary file is refused at the log, with the reason.
 		p.pickFile("log-file", filepath.Join("..", "..", "testdata", "identify", "samsung-990-evo-plus-1tb-2B2QKXG7.bin"))
 		p.waitFor("document.getElementById('log-error').textContent !== ''", 10*time.Second)

@@ -113,7 +113,7 @@ func diagnosisView(d *diagnose.Diagnosis, l *kernlog.Log, assumptions []string) 
 		Controller: view.Escape(d.Controller), Address: view.Escape(d.Address), Failure: d.Failure, Summary: view.Escape(d.Summary),
 		APSTRuledOut: d.APSTRuledOut, Undecided: []string{}, OnResume: d.OnResume, Replace: d.Replace,
 		Causes: []CauseView{}, Known: []KnownView{}, Tried: []TriedView{}, Platform: string(d.Platform),
-		Unread: []view.Unread{}, Notes: escAll(d.Notes), Assumptions: escAll(assumptions),
+		Unread: []view.Unread{}, Notes: escAll(d.Notes), Assumptions: escAll(assumptions), Consequences: linesView(d.Consequences),
 		Log: LogView{Release: view.Escape(l.Release), CommandLine: view.Escape(l.CommandLine), Boots: l.Boots, Lines: l.Lines, Compression: l.Compression,
 			Events: l.Events, Incidents: len(l.Incidents)},
 	}

@@ -15,12 +15,15 @@ const maxLog = 64 << 20
 // bidirectional marks become visible escapes), and the page sets every
 // string as text, never as markup.
 type DiagnosisView struct {
-	Controller   string   `json:"controller,omitempty"`
-	Address      string   `json:"address,omitempty"`
-	Failure      bool     `json:"failure"`
-	Summary      string   `json:"summary"`
-	APSTRuledOut bool     `json:"apst_ruled_out"`
-	Undecided    []string `json:"undecided"`
+	Controller string `json:"controller,omitempty"`
+	Address    string `json:"address,omitempty"`
+	Failure    bool   `json:"failure"`
+	Summary    string `json:"summary"`
+	// Consequences quote, without a failure, the lines of one whose own
+	// lines the log lacks (a file system's I/O errors, nvme's hint).
+	Consequences []view.Evidence `json:"consequences"`
+	APSTRuledOut bool            `json:"apst_ruled_out"`
+	Undecided    []string        `json:"undecided"`
 	// Separate is the test that tells the two Undecided layers apart.
 	Separate *view.Test  `json:"separate,omitempty"`
 	OnResume bool        `json:"on_resume"`

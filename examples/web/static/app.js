@@ -313,7 +313,7 @@
   function renderDiagnosis(d) {
     const s = $('diagnosis-summary');
     s.textContent = d.summary;
-    s.className = 'headline' + (d.replace ? ' verdict-bad' : !d.failure && d.unread.length === 0 ? ' verdict-ok' : '');
+    s.className = 'headline' + (d.replace ? ' verdict-bad' : !d.failure && d.unread.length === 0 && d.consequences.length === 0 ? ' verdict-ok' : '');
     const about = [];
     if (d.controller) about.push(`Controller ${d.controller}${d.address ? ' (' + d.address + ')' : ''}.`);
     if (d.on_resume) about.push('The failure came right after a system sleep transition (suspend or resume).');
@@ -354,6 +354,13 @@
       box.append(el('h3', { class: 'sub', text: 'Causes, most likely first' }), ol);
     }
     if (quiet.length) box.append(el('p', { class: 'help', text: 'No evidence for: ' + quiet.join(', ') + '.' }));
+    // Without a failure, the lines of one whose own lines are missing
+    // (a file system's I/O errors, nvme's hint): quoted, as evidence is.
+    if (d.consequences.length) {
+      box.append(el('h3', { class: 'sub', text: 'What the log shows of that failure' }),
+        el('ul', { class: 'evidence consequences' }, ...d.consequences.map((l) => el('li', {}, l.text, ' ', el('span', { class: 'source', text: `(${l.source})` }),
+          el('div', { class: 'quote-line' }, el('span', { class: 'ln', text: `line ${l.line}` }), ' ', el('code', { class: 'quote', text: l.quote }))))));
+    }
 
     const un = $('diagnosis-unread');
     un.replaceChildren();
