@@ -103,6 +103,11 @@ func TestDriveSaysItIsBroken(t *testing.T) {
 			first: []diagnose.Layer{diagnose.LayerFirmware, diagnose.LayerDrive},
 		},
 		{
+			name:  "persistent internal error, first worded",
+			log:   "[ 5123.104211] nvme nvme0: resetting controller due to AER\n",
+			first: []diagnose.Layer{diagnose.LayerFirmware, diagnose.LayerDrive},
+		},
+		{
 			name:  "internal error on I/O",
 			log:   "[  812.330114] nvme1n1: Read(0x2) @ LBA 2048, 8 blocks, Internal Error (sct 0x0 / sc 0x6) DNR\n",
 			first: []diagnose.Layer{diagnose.LayerFirmware, diagnose.LayerDrive},

@@ -209,7 +209,8 @@ const (
 // LinkDown.
 const (
 	// ActionPersistentError: "resetting controller due to persistent
-	// internal error", the drive reported a Persistent Internal Error.
+	// internal error" (worded "resetting controller due to AER" at
+	// first), the drive reported a Persistent Internal Error.
 	ActionPersistentError = "persistent internal error"
 	// ActionBogusCompletion: a completion with a command identifier the
 	// host never issued ("request 0x3f genctr mismatch (got 0x1 expected

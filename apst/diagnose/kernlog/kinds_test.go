@@ -369,6 +369,11 @@ func TestPlatformFaultKinds(t *testing.T) {
 		// (drivers/nvme/host/core.c, nvme_handle_aer_persistent_error).
 		{"core.c's format", "[ 5123.104211] nvme nvme0: resetting controller due to persistent internal error",
 			kernlog.Event{Kind: kernlog.DriverError, Action: kernlog.ActionPersistentError, Controller: "nvme0"}},
+		// Its first wording, kept in the stable updates it was taken to
+		// (a 6.1.y backport's core.c): the NVMe asynchronous event, not
+		// PCIe AER.
+		{"core.c's first format", "[ 5123.104211] nvme nvme0: resetting controller due to AER",
+			kernlog.Event{Kind: kernlog.DriverError, Action: kernlog.ActionPersistentError, Controller: "nvme0"}},
 		// Completions with a command ID the host never issued (nvme.h's
 		// nvme_find_rq, nvme-pci's nvme_handle_cqe).
 		{"nvme.h's format", "[  100.000000] nvme nvme0: request 0x3f genctr mismatch (got 0x1 expected 0x2)",
