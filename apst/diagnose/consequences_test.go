@@ -71,3 +71,20 @@ func TestHintAlone(t *testing.T) {
 	d = diagnose.Diagnose(diagnose.Input{Controller: "nvme1", Log: l})
 	assert.Equal(t, "no failure seen in the kernel log for nvme1", d.Summary)
 }
+
+// An abort's status pasted without the timeout that made the kernel send
+// the abort is no "no failure seen" either. The line as
+// https://github.com/clearlinux/distribution/issues/2121 shows it; beside
+// its timeout it changes nothing.
+func TestAbortStatusAlone(t *testing.T) {
+	abort := "nvme nvme0: Abort status: 0x0\n"
+	d := summaryOf(t, abort, false, "no failure line seen in the kernel log, but line 1 is the drive's answer to an abort, which the kernel sends only for a command that timed out")
+	require.Len(t, d.Consequences, 1)
+	assert.Equal(t, "nvme nvme0: Abort status: 0x0", d.Consequences[0].Quote)
+
+	timeout := "nvme nvme0: I/O 14 QID 2 timeout, aborting\n"
+	with := summaryOf(t, timeout+abort, true, "")
+	alone := summaryOf(t, timeout, true, "")
+	assert.Equal(t, alone.Summary, with.Summary)
+	assert.Nil(t, with.Consequences)
+}

@@ -60,7 +60,8 @@ type Diagnosis struct {
 	// Consequences quote, in a log without a failure, the lines of one
 	// whose own lines the log lacks: a file system's I/O errors on the
 	// drive's disk (kernlog.FileSystemError), nvme's hint after a
-	// controller-down. The Summary says what is missing; nil otherwise.
+	// controller-down, an abort's status after a timeout. The Summary
+	// says what is missing; nil otherwise.
 	Consequences []Line
 	// Summary says in one sentence what the evidence points at, and
 	// whether APST is probably the cause.
@@ -188,7 +189,11 @@ func noFailure(s *signals, d *Diagnosis) string {
 	if n := skipped(s.in.Log); n != "" {
 		return "no failure seen in the lines read" + who + ", but " + n + ": paste the log with its line breaks, as the system wrote it (journalctl -k -b -1 --no-pager, or dmesg)"
 	}
-	if e := s.hintOnly(); e != nil {
+	if e := s.orphan(kernlog.AbortStatus); e != nil {
+		d.Consequences = []Line{logLine(e, "the drive's answer to an abort, which the kernel sends only for a command that timed out")}
+		return fmt.Sprintf("no failure line seen in the kernel log%s, but line %d is the drive's answer to an abort, which the kernel sends only for a command that timed out: the \"timeout, aborting\" line before it, and the lines around it, are not in the log; give the whole log of that boot (journalctl -k -b -1 --no-pager, or dmesg)", who, e.Line)
+	}
+	if e := s.orphan(kernlog.PowerSavingHint, kernlog.WorkaroundHint); e != nil {
 		d.Consequences = []Line{logLine(e, "the kernel prints this only after it read the controller's status as all ones (CSTS=0xffffffff)")}
 		return fmt.Sprintf("no failure line seen in the kernel log%s, but line %d is the hint the kernel prints only after it found the controller down with CSTS=0xffffffff (the drive stopped answering on the bus): the \"controller is down; will reset\" line before it, and the lines around it, are not in the log; give the whole log of that boot (journalctl -k -b -1 --no-pager, or dmesg)", who, e.Line)
 	}
@@ -228,19 +233,21 @@ func noFailure(s *signals, d *Diagnosis) string {
 	return "no failure seen in the kernel log" + who
 }
 
-// hintOnly is the first of nvme's hints after a controller-down with CSTS
-// all ones ("Does your device have a faulty power saving mode enabled?",
-// `Try "nvme_core.default_ps_max_latency_us=0 ..."`) in an incident of the
-// controller diagnosed (of any, when none is named), or nil: in a log
-// without a failure, the controller-down line they follow is missing.
-func (s *signals) hintOnly() *kernlog.Event {
+// orphan is the first event of one of kinds in an incident of the
+// controller diagnosed (of any, when none is named), or nil. In a log
+// without a failure such an event is the consequence of a failure whose
+// own line is missing: nvme's hints follow only a controller-down with
+// CSTS all ones ("Does your device have a faulty power saving mode
+// enabled?", `Try "nvme_core.default_ps_max_latency_us=0 ..."`), an
+// abort's status only a command that timed out ("Abort status: 0x0").
+func (s *signals) orphan(kinds ...kernlog.Kind) *kernlog.Event {
 	for i := range s.in.Log.Incidents {
 		in := &s.in.Log.Incidents[i]
 		if !s.mine(in) {
 			continue
 		}
 		for j := range in.Events {
-			if e := &in.Events[j]; e.Kind == kernlog.PowerSavingHint || e.Kind == kernlog.WorkaroundHint {
+			if e := &in.Events[j]; slices.Contains(kinds, e.Kind) {
 				return e
 			}
 		}

@@ -60,7 +60,8 @@ already tried: a setting that did not help counts against its layer and is not s
 the log's own command line counts too. Swaps of hardware count the same way: other-slot:no (the
 drive failed in another slot or machine too: the drive), other-drive:helped (another drive works
 in this slot: the drive), other-slot:helped and other-drive:no (the slot, its link, the platform). Without a failure in the log it says "no failure seen"; a paste of a failure's consequences alone
-(a file system's I/O errors on the disk, nvme's "faulty power saving mode" hint) says which lines are missing.
+(a file system's I/O errors on the disk, nvme's "faulty power saving mode" hint, an abort's status) says which lines are
+missing.
 Without a name, the controller of the log's most severe failure is diagnosed.`,
 		examples: []string{
 			"diagnose --log apst/diagnose/testdata/aspm.log",

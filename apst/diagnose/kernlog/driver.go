@@ -171,6 +171,13 @@ var benignPhrases = []string{
 	// teardown): core.c's nvme_do_delete_ctrl, "Removing ctrl: NQN
 	// \"%s\"", at info level.
 	"Removing ctrl: NQN ",
+	// What nvme says at every probe or after a tool's command, no failure
+	// of the drive's: pci.c's queue depth for the Apple controller of
+	// some MacBooks ("detected Apple NVMe controller, set queue depth=2
+	// to work around controller resets"), core.c's notes that a firmware
+	// image waits for a reset to be activated and that a passthrough
+	// command changed the controller's capabilities.
+	"detected Apple NVMe controller", "Firmware is activated after next", "capabilities changed, reset may be required",
 }
 
 func benign(s string) bool {

@@ -138,3 +138,21 @@ func TestStillWaitingIsNoFailure(t *testing.T) {
 	assert.Empty(t, l.Incidents)
 	assert.Zero(t, l.UnreadLines)
 }
+
+// What nvme says at a probe or after a tool's command, with a failure
+// word but no failure: no event and no unread line. Formats of
+// drivers/nvme/host/pci.c (nvme_pci_enable, printed at every boot of the
+// MacBooks it names, as a MacBook Air's posted log shows) and core.c
+// (nvme_get_fw_slot_info, nvme_passthru_end).
+func TestNoticesAreNoFailure(t *testing.T) {
+	for _, line := range []string{
+		"[    2.332179] nvme nvme0: detected Apple NVMe controller, set queue depth=2 to work around controller resets",
+		"[   12.000000] nvme nvme0: Firmware is activated after next Controller Level Reset",
+		"[  900.000000] nvme nvme0: controller capabilities changed, reset may be required to take effect.",
+	} {
+		l, err := kernlog.ReadString(line+"\n", kernlog.Options{})
+		require.NoError(t, err)
+		assert.Empty(t, l.Incidents, line)
+		assert.Empty(t, l.Unread, line)
+	}
+}
