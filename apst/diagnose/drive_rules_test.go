@@ -128,3 +128,19 @@ func TestDriveSaysItIsBroken(t *testing.T) {
 		})
 	}
 }
+
+// A hot-plug slot's power fault (pciehp's "Slot(1): Power fault",
+// drivers/pci/hotplug) is the slot's supply failing: power-loss, likely,
+// not the link, though the link goes down with it.
+func TestSlotPowerFault(t *testing.T) {
+	fault := "[ 7200.000000] pcieport 0000:00:1c.0: pciehp: Slot(1): Power fault\n"
+	d := diagnoseFailure(t, fault)
+	assert.Equal(t, []diagnose.Layer{diagnose.LayerPowerLoss}, firstOf(&d), d.Summary)
+	assert.Equal(t, diagnose.Likely, d.Causes[0].Likelihood)
+	assert.LessOrEqual(t, causeOf(&d, diagnose.LayerLink).Score, 0, d.Summary)
+
+	down := "[ 7200.000100] pcieport 0000:00:1c.0: pciehp: Slot(1): Link Down\n"
+	d = diagnoseFailure(t, fault+down)
+	assert.Contains(t, texts(causeOf(&d, diagnose.LayerPowerLoss).Evidence), "reported a power fault")
+	assert.Contains(t, texts(causeOf(&d, diagnose.LayerLink).Evidence), "reported the link down")
+}

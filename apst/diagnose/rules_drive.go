@@ -16,6 +16,9 @@ func powerLossCause(s *signals) builder {
 	if s.gone() {
 		b.proLine(1, logLine(s.down, "the device vanished from the bus at once, as when it loses power (the removal that follows is its consequence)"))
 	}
+	if e := s.powerFault; e != nil {
+		b.sign(3, logLine(e, "the hot-plug slot's power controller reported a power fault: the slot's supply to the drive failed"))
+	}
 	if h := s.in.Facts.Health; h != nil {
 		src := "SMART / Health log"
 		switch {

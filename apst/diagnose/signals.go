@@ -27,6 +27,7 @@ type signals struct {
 	// events of the incident (and AER of the same device earlier in the
 	// boot), first of each kind
 	down, resume, linkDown, reset, apstFailed, hint *kernlog.Event
+	powerFault                                      *kernlog.Event // pciehp's "Slot(1): Power fault"
 	// removal is the first sign that the device left the bus (pciehp link
 	// down or card not present, a controller-down reading all ones)
 	// before the resume failure, which is then its consequence.
@@ -900,7 +901,13 @@ func (s *signals) event(e *kernlog.Event) {
 			s.removedFirst = s.linkDown != nil || s.down != nil && s.down.Line < e.Line
 		}
 	case kernlog.LinkDown:
-		if s.linkDown == nil {
+		switch {
+		case e.Action == kernlog.ActionPowerFault:
+			// The slot's power, not its link: power-loss's evidence.
+			if s.powerFault == nil {
+				s.powerFault = e
+			}
+		case s.linkDown == nil:
 			s.linkDown = e
 		}
 	case kernlog.ProbeFailure, kernlog.ResetFailure, kernlog.ResetNotReady:

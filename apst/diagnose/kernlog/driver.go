@@ -178,9 +178,21 @@ var benignPhrases = []string{
 	// image waits for a reset to be activated and that a passthrough
 	// command changed the controller's capabilities.
 	"detected Apple NVMe controller", "Firmware is activated after next", "capabilities changed, reset may be required",
+	// The PCI core's notes at a port's probe and a slot's sysfs request:
+	// dpc.c's "DPC: error containment capabilities: Int Msg #0, RPExt+
+	// ..." (every boot of a machine whose ports have DPC), pciehp's
+	// "Slot(1): Already disabled".
+	"error containment capabilities", "): Already disabled",
 }
 
 func benign(s string) bool {
+	if strings.HasSuffix(s, ": resetting") || s == "resetting" {
+		// The PCI core's announcement of a function reset software asked
+		// for (a sysfs reset, vfio-pci before it hands the device to a
+		// guest), paired with its "reset done": a reset that failed says
+		// so ("not ready 65535ms after FLR; giving up").
+		return true
+	}
 	for _, p := range benignPhrases {
 		if strings.Contains(s, p) {
 			return true

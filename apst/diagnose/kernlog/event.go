@@ -51,9 +51,11 @@ const (
 	// type=Physical Layer, (Receiver ID)" (Severity, Layer).
 	AERError Kind = "aer-error"
 	// LinkDown: pciehp's "Slot(N): Link Down" or "Card not present" on the
-	// port above the device, a port whose link did not train after a
-	// reset or resume ("Data Link Layer Link Active not set in 1000 msec",
-	// Action "link not active"), or a host controller whose link never
+	// port above the device (its "Cannot train link", "No link" and "No
+	// device found" after a slot was powered, Action "link not active";
+	// its "Power fault", Action "power fault"), a port whose link did not
+	// train after a reset or resume ("Data Link Layer Link Active not set
+	// in 1000 msec", Action "link not active"), or a host controller whose link never
 	// trained at all ("brcm-pcie 1000110000.pcie: link down", DesignWare's
 	// "Phy link never came up" or, since its rework, "Device not found"
 	// and "Link failed to come up. LTSSM: ...", a host driver's probe that
@@ -231,6 +233,10 @@ const (
 	// after a reset or resume ("Data Link Layer Link Active not set in
 	// 1000 msec").
 	ActionLinkNotActive = "link not active"
+	// ActionPowerFault: a LinkDown of a hot-plug slot whose power
+	// controller reported a fault (pciehp's "Slot(1): Power fault"): the
+	// slot's supply to the drive failed.
+	ActionPowerFault = "power fault"
 	// ActionHostProbeFailed: a PlatformFault of a PCIe host controller
 	// whose driver failed to probe for a reason other than its link
 	// ("qcom-pcie 1c08000.pcie: probe with driver qcom-pcie failed with

@@ -119,6 +119,10 @@ func TestPlatformKinds(t *testing.T) {
 			kernlog.Event{Kind: kernlog.ASPMPlatform, PCI: "0000:01:00.0"}},
 		{"https://github.com/KastB/r8169/issues/8", "kernel: r8169 0000:02:00.0: can't disable ASPM; OS doesn't have ASPM control",
 			kernlog.Event{Kind: kernlog.ASPMPlatform, PCI: "0000:02:00.0"}},
+		// Its sibling, when a driver asks to enable a state (vmd does
+		// for the drives behind it; drivers/pci/pcie/aspm.c).
+		{"aspm.c's format", "[    2.000000] nvme 10000:e1:00.0: can't override BIOS ASPM; OS doesn't have ASPM control",
+			kernlog.Event{Kind: kernlog.ASPMPlatform, PCI: "10000:e1:00.0"}},
 		{lattePanda, "[    0.035200] PCIe ASPM is disabled", kernlog.Event{Kind: kernlog.ASPMPlatform}},
 		{lattePanda, "[    0.123456] ACPI FADT declares the system doesn't support PCIe ASPM, so disable it", kernlog.Event{Kind: kernlog.ASPMPlatform}},
 		{lattePanda, "[    0.354349] acpi PNP0A08:00: FADT indicates ASPM is unsupported, using BIOS configuration", kernlog.Event{Kind: kernlog.ASPMPlatform}},
@@ -258,6 +262,19 @@ func TestAlternateSpellings(t *testing.T) {
 		{"drivers/nvme/host/pci.c of 4.4", "[  100.000000] nvme 0000:01:00.0: Failed status: 0x3, reset controller",
 			kernlog.Event{Kind: kernlog.ControllerDown, PCI: "0000:01:00.0", CSTS: 3, HasCSTS: true}},
 		{"a cut value", "[  100.000000] nvme 0000:01:00.0: Failed status: 0x, reset controller", kernlog.Event{Kind: kernlog.DriverError, PCI: "0000:01:00.0"}},
+		// pciehp after it powered a slot or a card was inserted
+		// (drivers/pci/hotplug/pciehp_hpc.c, pciehp_check_link_status):
+		// the link did not train, or no device answered on it; and the
+		// slot's power controller reporting a fault (pciehp_ist,
+		// board_added).
+		{"pciehp_hpc.c's format", "[  100.000000] pcieport 0000:00:1c.0: pciehp: Slot(1): Cannot train link: status 0x1811",
+			kernlog.Event{Kind: kernlog.LinkDown, Action: kernlog.ActionLinkNotActive, Reporter: "0000:00:1c.0"}},
+		{"pciehp_hpc.c's format", "[  100.000000] pcieport 0000:00:1c.0: pciehp: Slot(1): No link",
+			kernlog.Event{Kind: kernlog.LinkDown, Action: kernlog.ActionLinkNotActive, Reporter: "0000:00:1c.0"}},
+		{"pciehp_hpc.c's format", "[  100.000000] pcieport 0000:00:1c.0: pciehp: Slot(1): No device found",
+			kernlog.Event{Kind: kernlog.LinkDown, Action: kernlog.ActionLinkNotActive, Reporter: "0000:00:1c.0"}},
+		{"pciehp_hpc.c's format", "[  100.000000] pcieport 0000:00:1c.0: pciehp: Slot(1): Power fault",
+			kernlog.Event{Kind: kernlog.LinkDown, Action: kernlog.ActionPowerFault, Reporter: "0000:00:1c.0"}},
 		// fs/buffer.c's older spelling, "on device".
 		{"https://github.com/Joshua-Riek/ubuntu-rockchip/issues/970", "[ 4730.850402] Buffer I/O error on device nvme0n1p1, logical block 1066386",
 			kernlog.Event{Kind: kernlog.IOError, Disk: "nvme0n1p1", Controller: "nvme0", GuessedController: true}},

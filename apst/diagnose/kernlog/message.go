@@ -384,12 +384,23 @@ func parsePCI(e *Event, msg, body string) bool {
 		// reset; giving up", "after FLR"): the function did not come back
 		// from it.
 		e.Kind, e.Action = ResetFailure, "not ready after "+strings.TrimSuffix(body[strings.Index(body, "ms after ")+len("ms after "):], "; giving up")
-	case (strings.Contains(body, "Slot(") || strings.Contains(body, "slot(")) && (strings.Contains(body, "Link Down") || strings.Contains(body, "Card not present")):
-		// 3.x and 4.x kernels: "slot(6): Link Down event".
-		if re().reLinkDown.FindStringSubmatch(body) == nil {
-			return false
+	case (strings.Contains(body, "Slot(") || strings.Contains(body, "slot(")) && (strings.Contains(body, "Link Down") || strings.Contains(body, "Card not present") ||
+		strings.Contains(body, "): Cannot train link") || strings.HasSuffix(body, "): No link") || strings.HasSuffix(body, "): No device found") ||
+		strings.HasSuffix(body, "): Power fault")):
+		// 3.x and 4.x kernels: "slot(6): Link Down event". After pciehp
+		// powered a slot or a card was inserted, pciehp_check_link_status
+		// says the link did not train ("Cannot train link: status
+		// 0x1811", "No link") or no device answered on it ("No device
+		// found"); the slot's power controller can report a fault
+		// (pciehp_hpc.c's pciehp_ist, pciehp_ctrl.c's board_added).
+		switch {
+		case re().reLinkDown.FindStringSubmatch(body) != nil:
+			e.Kind = LinkDown
+		case strings.HasSuffix(body, "): Power fault"):
+			e.Kind, e.Action = LinkDown, ActionPowerFault
+		default:
+			e.Kind, e.Action = LinkDown, ActionLinkNotActive
 		}
-		e.Kind = LinkDown
 		e.Reporter = e.PCI
 		if e.Reporter == "" {
 			// pciehp's own prefix: "pciehp 0000:00:1d.0:pcie004:".

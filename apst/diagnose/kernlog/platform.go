@@ -26,7 +26,7 @@ func parsePlatform(e *Event, msg, body string) bool {
 		e.PCI, e.Controller = "", ""
 		return true
 	case strings.HasPrefix(body, "ASPM: "),
-		strings.HasPrefix(body, "can't disable ASPM"),
+		strings.HasPrefix(body, "can't disable ASPM"), strings.HasPrefix(body, "can't override BIOS ASPM"),
 		strings.HasPrefix(msg, "PCIe ASPM is "),
 		strings.Contains(msg, "doesn't support PCIe ASPM"),
 		strings.Contains(body, "FADT indicates ASPM is unsupported"):

@@ -139,8 +139,8 @@ func TestStillWaitingIsNoFailure(t *testing.T) {
 	assert.Zero(t, l.UnreadLines)
 }
 
-// What nvme says at a probe or after a tool's command, with a failure
-// word but no failure: no event and no unread line. Formats of
+// What nvme and the PCI core say at a probe or after a tool's command,
+// with a failure word but no failure: no event and no unread line. Formats of
 // drivers/nvme/host/pci.c (nvme_pci_enable, printed at every boot of the
 // MacBooks it names, as a MacBook Air's posted log shows) and core.c
 // (nvme_get_fw_slot_info, nvme_passthru_end).
@@ -149,6 +149,14 @@ func TestNoticesAreNoFailure(t *testing.T) {
 		"[    2.332179] nvme nvme0: detected Apple NVMe controller, set queue depth=2 to work around controller resets",
 		"[   12.000000] nvme nvme0: Firmware is activated after next Controller Level Reset",
 		"[  900.000000] nvme nvme0: controller capabilities changed, reset may be required to take effect.",
+		// The PCI core's (drivers/pci/pcie/dpc.c's dpc_probe,
+		// hotplug/pciehp_ctrl.c, pci.c's function reset as
+		// https://github.com/kata-containers/kata-containers/issues/11708
+		// shows it, aspm.c behind Intel VMD).
+		"[    1.000000] pcieport 0000:00:1c.0: DPC: error containment capabilities: Int Msg #0, RPExt+ PoisonedTLP+ SwTrigger+ RP PIO Log 4, DL_ActiveErr+",
+		"[  900.000000] pcieport 0000:00:1c.0: pciehp: Slot(1): Already disabled",
+		"[586739.361003] vfio-pci 0000:01:00.0: resetting",
+		"[  900.000000] nvme 0000:01:00.0: resetting",
 	} {
 		l, err := kernlog.ReadString(line+"\n", kernlog.Options{})
 		require.NoError(t, err)
