@@ -166,6 +166,17 @@ func TestFailedStatusBefore412(t *testing.T) {
 
 	d = diagnoseFailure(t, down+removed)
 	assert.NotContains(t, texts(causeOf(&d, diagnose.LayerAPST).Evidence), "config space reads all ones", d.Summary)
+
+	// Before 4.5 (drivers/block/nvme-core.c): "Failed status: ffffffff",
+	// and "Device failed to resume" for the reset that could not bring
+	// the controller back (https://unix.stackexchange.com/questions/276439/,
+	// "NVMe PCIe disk power cycling").
+	d = diagnoseFailure(t, "[  192.688934] nvme 0000:01:00.0: Failed status: ffffffff, reset controller\n"+
+		"[  192.699900] nvme 0000:01:00.0: Refused to change power state, currently in D3\n"+
+		"[  192.699953] nvme 0000:01:00.0: Device failed to resume\n")
+	assert.ElementsMatch(t, []diagnose.Layer{diagnose.LayerAPST, diagnose.LayerASPM}, firstOf(&d), d.Summary)
+	assert.LessOrEqual(t, causeOf(&d, diagnose.LayerRuntimePM).Score, 0, d.Summary)
+	assert.LessOrEqual(t, causeOf(&d, diagnose.LayerSuspend).Score, 0, d.Summary)
 }
 
 // The PCI ID of the log's enumeration line finds the PCI quirk table's

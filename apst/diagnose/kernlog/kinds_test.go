@@ -261,6 +261,22 @@ func TestAlternateSpellings(t *testing.T) {
 			kernlog.Event{Kind: kernlog.ControllerDown, PCI: "0001:01:00.0", CSTS: 0xffffffff, HasCSTS: true}},
 		{"drivers/nvme/host/pci.c of 4.4", "[  100.000000] nvme 0000:01:00.0: Failed status: 0x3, reset controller",
 			kernlog.Event{Kind: kernlog.ControllerDown, PCI: "0000:01:00.0", CSTS: 3, HasCSTS: true}},
+		// Before 4.5 the driver was drivers/block/nvme-core.c (3.19 to
+		// 4.4): its watchdog's line without "0x", its timeout, the abort's
+		// status and a reset that failed.
+		{"nvme-core.c of 3.19", "[  100.000000] nvme 0000:01:00.0: Failed status: ffffffff, reset controller",
+			kernlog.Event{Kind: kernlog.ControllerDown, PCI: "0000:01:00.0", CSTS: 0xffffffff, HasCSTS: true}},
+		{"nvme-core.c of 3.19", "[  100.000000] nvme 0000:01:00.0: Timeout I/O 23 QID 2",
+			kernlog.Event{Kind: kernlog.IOTimeout, PCI: "0000:01:00.0", Tag: 23, QID: 2}},
+		{"nvme-core.c of 3.19", "[  100.000000] nvme 0000:01:00.0: Timeout I/O 5 QID 0",
+			kernlog.Event{Kind: kernlog.AdminTimeout, PCI: "0000:01:00.0", Tag: 5}},
+		{"nvme-core.c of 3.19", "[  100.000000] nvme 0000:01:00.0: Abort status:0 result:0",
+			kernlog.Event{Kind: kernlog.AbortStatus, PCI: "0000:01:00.0"}},
+		// A reset that could not bring the controller back, not a system
+		// resume (nvme_dev_reset, nvme_dead_ctrl).
+		{"nvme-core.c of 3.19", "[  100.000000] nvme 0000:01:00.0: Device failed to resume",
+			kernlog.Event{Kind: kernlog.ResetFailure, PCI: "0000:01:00.0"}},
+		{"a cut timeout", "[  100.000000] nvme 0000:01:00.0: Timeout I/O 23 QID", kernlog.Event{Kind: kernlog.DriverError, PCI: "0000:01:00.0"}},
 		{"a cut value", "[  100.000000] nvme 0000:01:00.0: Failed status: 0x, reset controller", kernlog.Event{Kind: kernlog.DriverError, PCI: "0000:01:00.0"}},
 		// pciehp after it powered a slot or a card was inserted
 		// (drivers/pci/hotplug/pciehp_hpc.c, pciehp_check_link_status):

@@ -45,7 +45,7 @@ type patterns struct {
 var re = sync.OnceValue(func() *patterns {
 	return &patterns{
 		reDown:      regexp.MustCompile(`^controller is down; will reset: CSTS[=:] ?0x([0-9a-fA-F]{1,8})(?:, PCI_STATUS=0x([0-9a-fA-F]{1,4})|, PCI_STATUS read failed \((-?[0-9]+)\))?`),
-		reAbort:     regexp.MustCompile(`^Abort status: 0x([0-9a-fA-F]{1,8})`),
+		reAbort:     regexp.MustCompile(`^Abort status: ?(?:0x)?([0-9a-fA-F]{1,8})`),
 		reProbe:     regexp.MustCompile(`^Removing after probe failure status: (-?[0-9]{1,6})`),
 		reCoreProbe: regexp.MustCompile(`^probe (?:of ([0-9a-fA-F:.]{7,20}) |with driver nvme )failed with error (-?[0-9]{1,6})`),
 		reNotReady:  regexp.MustCompile(`^Device not ready; aborting (reset|initialisation|initialization)(?:, CSTS=0x([0-9a-fA-F]{1,8}))?`),
@@ -181,14 +181,15 @@ func parseController(e *Event, _, body string) bool {
 		case m[3] != "":
 			e.PCIStatusFailed = true
 		}
-	case strings.HasPrefix(body, "Failed status: 0x") && strings.Contains(body, ", reset controller"):
+	case strings.HasPrefix(body, "Failed status: ") && strings.Contains(body, ", reset controller"):
 		// The same finding before 4.12 brought nvme_warn_reset: the
 		// watchdog read CSTS with its fatal bit set (all ones: the drive
 		// gone from the bus) and reset, "nvme 0000:01:00.0: Failed
 		// status: 0xffffffff, reset controller." (nvme_watchdog_timer,
-		// 4.5 to 4.11; nvme_kthread's before, without the full stop). No
+		// 4.5 to 4.11; nvme_kthread's before, without the "0x" and the
+		// full stop: "Failed status: ffffffff, reset controller"). No
 		// PCI_STATUS is read.
-		v, _, _ := strings.Cut(body[len("Failed status: 0x"):], ",")
+		v, _, _ := strings.Cut(strings.TrimPrefix(body[len("Failed status: "):], "0x"), ",")
 		if len(v) == 0 || len(v) > 8 || strings.Trim(v, "0123456789abcdefABCDEF") != "" {
 			return false
 		}
@@ -201,7 +202,9 @@ func parseController(e *Event, _, body string) bool {
 		v := body[len(`Try "`):]
 		v, _, _ = strings.Cut(v, `"`)
 		e.Text = clip(v)
-	case strings.HasPrefix(body, "Abort status: "):
+	case strings.HasPrefix(body, "Abort status:"):
+		// Before 4.5: "Abort status:0 result:0" (nvme-core.c's
+		// abort_completion).
 		m := re().reAbort.FindStringSubmatch(body)
 		if m == nil {
 			return false
@@ -287,6 +290,21 @@ func parseController(e *Event, _, body string) bool {
 
 // parseTimeout reads a command timeout in the old and the 6.x shapes.
 func parseTimeout(e *Event, _, body string) bool {
+	if v, ok := strings.CutPrefix(body, "Timeout I/O "); ok {
+		// Before 4.5 (nvme-core.c's nvme_timeout): "Timeout I/O 23 QID
+		// 2", the abort or reset it starts on lines of their own.
+		tag, rest := digitsPrefix(v)
+		qid, ok := strings.CutPrefix(rest, " QID ")
+		if tag == "" || len(tag) > 9 || !ok || qid == "" || len(qid) > 5 || !allDigits(qid) {
+			return false
+		}
+		e.Tag, e.QID = atoi(tag), atoi(qid)
+		e.Kind = IOTimeout
+		if e.QID == 0 {
+			e.Kind = AdminTimeout
+		}
+		return true
+	}
 	if !strings.HasPrefix(body, "I/O ") || !strings.Contains(body, " timeout, ") {
 		return false
 	}
@@ -374,6 +392,12 @@ func parsePCI(e *Event, msg, body string) bool {
 		// pcie_wait_for_link_status's callers; pciehp).
 		e.Kind, e.Action = LinkDown, ActionLinkNotActive
 		e.Reporter, e.PCI, e.Controller = e.PCI, "", ""
+	case e.Driver == "nvme" && body == "Device failed to resume":
+		// Before 4.5, a reset that could not bring the controller back
+		// (nvme-core.c's nvme_dev_reset, 4.2-4.4's nvme_dead_ctrl): not a
+		// system resume, the controller's restart after a reset; it is
+		// removed next, as "Removing after probe failure" says later.
+		e.Kind = ResetFailure
 	case strings.HasPrefix(body, "not ready ") && strings.HasSuffix(body, "after resume; giving up"):
 		// The PCI core waited for the function to answer after a resume
 		// and gave up (drivers/pci/pci.c, pci_dev_wait): it did not come
