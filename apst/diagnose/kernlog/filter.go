@@ -216,13 +216,17 @@ func pciFailure(b []byte) bool {
 // "), "change power state" (the PCI core's resume failure, whose
 // "inaccessible" a mail client may have wrapped to the next line), a link
 // that did not train ("Data Link Layer Link Active not set in 1000
-// msec"), a device that never became ready ("giving up"), and the
+// msec"), a device that never became ready ("giving up"), older pciehp's
+// slot events, and the
 // "timeout" timeWord finds. They bring the PCI core's "PCIe Bus Error" and
 // "can't change power state ... (config space inaccessible)" lines to the
 // parser.
 var pciFailureWords = [][]byte{
 	[]byte("fail"), []byte("rror"), []byte("reset"), []byte("inaccessible"), []byte("DPC: "), []byte("change power state"),
 	[]byte("Link Active not set"), []byte("giving up"),
+	// pciehp before about 4.19: "Card not present on Slot(1)", "Power
+	// fault on slot 1" (no "Slot(N): " a keyword finds).
+	[]byte("not present on Slot("), []byte("Power fault on slot "),
 }
 
 // timeWord reports whether b holds "timeout" or "timed out".

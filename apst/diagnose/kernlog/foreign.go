@@ -27,6 +27,9 @@ func foreignKernel(msg string) string {
 		return ""
 	case bsdDisk(msg):
 		return "FreeBSD"
+	case !bsdController(msg):
+		// Linux's disk lines ("nvme0n1: p1 p2 p3", one a boot) end here.
+		return ""
 	}
 	for _, m := range bsdLines {
 		if strings.Contains(msg, m) {
@@ -76,6 +79,21 @@ func bsdDisk(msg string) bool {
 		}
 	}
 	return false
+}
+
+// bsdController reports whether a message starts with FreeBSD's name of
+// an NVMe controller, "nvme0: " (Linux's lines name it so only in
+// nvme_log_err_passthru's "nvme0: Admin Cmd(0x6), ...").
+func bsdController(msg string) bool {
+	rest, ok := strings.CutPrefix(msg, "nvme")
+	if !ok {
+		return false
+	}
+	i := 0
+	for i < len(rest) && isDigit(rest[i]) {
+		i++
+	}
+	return i > 0 && strings.HasPrefix(rest[i:], ": ")
 }
 
 // vmkernelLine reports whether a message is ESXi's vmkernel's, after its

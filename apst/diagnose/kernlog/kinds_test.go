@@ -291,6 +291,11 @@ func TestAlternateSpellings(t *testing.T) {
 			kernlog.Event{Kind: kernlog.LinkDown, Action: kernlog.ActionLinkNotActive, Reporter: "0000:00:1c.0"}},
 		{"pciehp_hpc.c's format", "[  100.000000] pcieport 0000:00:1c.0: pciehp: Slot(1): Power fault",
 			kernlog.Event{Kind: kernlog.LinkDown, Action: kernlog.ActionPowerFault, Reporter: "0000:00:1c.0"}},
+		// pciehp_ctrl.c's handlers before about 4.19.
+		{"pciehp_ctrl.c of 4.14", "[  100.000000] pciehp 0000:00:1c.0:pcie004: Card not present on Slot(1)",
+			kernlog.Event{Kind: kernlog.LinkDown, Reporter: "0000:00:1c.0"}},
+		{"pciehp_ctrl.c of 4.14", "[  100.000000] pciehp 0000:00:1c.0:pcie004: Power fault on slot 1",
+			kernlog.Event{Kind: kernlog.LinkDown, Action: kernlog.ActionPowerFault, Reporter: "0000:00:1c.0"}},
 		// fs/buffer.c's older spelling, "on device".
 		{"https://github.com/Joshua-Riek/ubuntu-rockchip/issues/970", "[ 4730.850402] Buffer I/O error on device nvme0n1p1, logical block 1066386",
 			kernlog.Event{Kind: kernlog.IOError, Disk: "nvme0n1p1", Controller: "nvme0", GuessedController: true}},

@@ -410,17 +410,20 @@ func parsePCI(e *Event, msg, body string) bool {
 		e.Kind, e.Action = ResetFailure, "not ready after "+strings.TrimSuffix(body[strings.Index(body, "ms after ")+len("ms after "):], "; giving up")
 	case (strings.Contains(body, "Slot(") || strings.Contains(body, "slot(")) && (strings.Contains(body, "Link Down") || strings.Contains(body, "Card not present") ||
 		strings.Contains(body, "): Cannot train link") || strings.HasSuffix(body, "): No link") || strings.HasSuffix(body, "): No device found") ||
-		strings.HasSuffix(body, "): Power fault")):
+		strings.HasSuffix(body, "): Power fault")),
+		strings.HasPrefix(body, "Power fault on slot "):
 		// 3.x and 4.x kernels: "slot(6): Link Down event". After pciehp
 		// powered a slot or a card was inserted, pciehp_check_link_status
 		// says the link did not train ("Cannot train link: status
 		// 0x1811", "No link") or no device answered on it ("No device
 		// found"); the slot's power controller can report a fault
-		// (pciehp_hpc.c's pciehp_ist, pciehp_ctrl.c's board_added).
+		// (pciehp_hpc.c's pciehp_ist, pciehp_ctrl.c's board_added; before
+		// about 4.19 "Card not present on Slot(1)" and "Power fault on
+		// slot 1", pciehp_ctrl.c's handlers).
 		switch {
-		case re().reLinkDown.FindStringSubmatch(body) != nil:
+		case re().reLinkDown.FindStringSubmatch(body) != nil, strings.HasPrefix(body, "Card not present on Slot("):
 			e.Kind = LinkDown
-		case strings.HasSuffix(body, "): Power fault"):
+		case strings.HasSuffix(body, "): Power fault"), strings.HasPrefix(body, "Power fault on slot "):
 			e.Kind, e.Action = LinkDown, ActionPowerFault
 		default:
 			e.Kind, e.Action = LinkDown, ActionLinkNotActive
