@@ -217,8 +217,7 @@ func pciFailure(b []byte) bool {
 // "inaccessible" a mail client may have wrapped to the next line), a link
 // that did not train ("Data Link Layer Link Active not set in 1000
 // msec"), a device that never became ready ("giving up"), older pciehp's
-// slot events, and the
-// "timeout" timeWord finds. They bring the PCI core's "PCIe Bus Error" and
+// slot events, and the "timeout" timeWord finds. They bring the PCI core's "PCIe Bus Error" and
 // "can't change power state ... (config space inaccessible)" lines to the
 // parser.
 var pciFailureWords = [][]byte{

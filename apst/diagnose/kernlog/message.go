@@ -425,8 +425,10 @@ func parsePCI(e *Event, msg, body string) bool {
 			e.Kind = LinkDown
 		case strings.HasSuffix(body, "): Power fault"), strings.HasPrefix(body, "Power fault on slot "):
 			e.Kind, e.Action = LinkDown, ActionPowerFault
-		default:
+		case strings.Contains(body, "): Cannot train link"), strings.HasSuffix(body, "): No link"), strings.HasSuffix(body, "): No device found"):
 			e.Kind, e.Action = LinkDown, ActionLinkNotActive
+		default:
+			return false
 		}
 		e.Reporter = e.PCI
 		if e.Reporter == "" {
