@@ -68,32 +68,22 @@ func windowsLine(msg string) bool {
 
 // bsdDisk reports whether a message starts with FreeBSD's NVMe disk name
 // ("nvd0: ", "nda0: ").
-func bsdDisk(msg string) bool {
-	for _, p := range []string{"nvd", "nda"} {
-		if rest, ok := strings.CutPrefix(msg, p); ok {
-			i := 0
-			for i < len(rest) && isDigit(rest[i]) {
-				i++
-			}
-			return i > 0 && strings.HasPrefix(rest[i:], ": ")
-		}
-	}
-	return false
-}
+func bsdDisk(msg string) bool { return unitName(msg, "nvd") || unitName(msg, "nda") }
 
 // bsdController reports whether a message starts with FreeBSD's name of
 // an NVMe controller, "nvme0: " (Linux's lines name it so only in
 // nvme_log_err_passthru's "nvme0: Admin Cmd(0x6), ...").
-func bsdController(msg string) bool {
-	rest, ok := strings.CutPrefix(msg, "nvme")
+func bsdController(msg string) bool { return unitName(msg, "nvme") }
+
+// unitName reports whether msg starts with a device's name, driver and
+// unit number ("nvd0"), and a colon and a blank.
+func unitName(msg, driver string) bool {
+	rest, ok := strings.CutPrefix(msg, driver)
 	if !ok {
 		return false
 	}
-	i := 0
-	for i < len(rest) && isDigit(rest[i]) {
-		i++
-	}
-	return i > 0 && strings.HasPrefix(rest[i:], ": ")
+	digits, rest := digitsPrefix(rest)
+	return digits != "" && strings.HasPrefix(rest, ": ")
 }
 
 // vmkernelLine reports whether a message is ESXi's vmkernel's, after its
