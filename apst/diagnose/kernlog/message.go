@@ -261,7 +261,7 @@ func parseController(e *Event, _, body string) bool {
 		// Internal Error, and nvme-core resets it (core.c,
 		// nvme_handle_aer_persistent_error): the drive says it is broken.
 		// "due to AER" is the same line as the kernels that first had it
-		// (6.8's core.c still words it so) and the stable updates it was
+		// (6.7's core.c still words it so) and the stable updates it was
 		// taken to word it: the NVMe asynchronous event, not PCIe's
 		// Advanced Error Reporting (whose recovery nvme logs as "frozen
 		// state error detected, reset controller").
