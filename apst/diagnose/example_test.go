@@ -72,3 +72,22 @@ func ExampleDecodeSlotPower() {
 	// 25 W true <nil>
 	// true
 }
+
+// A paste of a failure's consequences without the failure (here a file
+// system's I/O error on the drive's partition, as a linux-block report
+// quotes it) is no "no failure seen": the summary says what is missing and
+// Consequences quotes the lines.
+func ExampleDiagnosis_consequences() {
+	l, err := kernlog.ReadString("[  517.654795] XFS (nvme0n1p2): log I/O error -5\n", kernlog.Options{})
+	if err != nil {
+		panic(err)
+	}
+	d := diagnose.Diagnose(diagnose.Input{Log: l})
+	fmt.Println(d.Failure, len(d.Causes))
+	for _, c := range d.Consequences {
+		fmt.Printf("line %d: %s\n", c.Line, c.Text)
+	}
+	// Output:
+	// false 0
+	// line 1: XFS met an I/O error on nvme0n1p2
+}
