@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
@@ -33,6 +34,9 @@ func apstCause(s *signals) builder {
 		if d.ExitLatency >= deepSleep {
 			b.setting(1, "Identify ps"+fmt.Sprint(deepest), fmt.Sprintf("ps%d advertises an exit latency of %d us: a deep state, the kind a drive can fail to leave", deepest, d.ExitLatency))
 		}
+	}
+	if why := s.beforeAPST(); why != "" {
+		b.con(3, "kernel release "+s.releaseText, why)
 	}
 	if q, ok := newerQuirk(s); ok {
 		b.sign(4, Line{Source: "apst quirk tables", Text: q})
@@ -68,8 +72,9 @@ func apstCause(s *signals) builder {
 		b.Against = append(b.Against, Line{Source: "kernel release " + s.releaseText, Text: "this kernel refuses Set Features 0Ch from user space (\"nvme: reject passthrough of driver-managed Set Features\"): no tool rewrote the table after boot, and nvme set-feature -f 0x0c is no workaround"})
 	}
 
-	// Tests, cheapest first; none that already failed.
-	if offTried {
+	// Tests, cheapest first; none that already failed, and none on a
+	// kernel that has no APST to turn off.
+	if offTried || s.beforeAPST() != "" {
 		return b
 	}
 	if p != nil && p.Enabled && deepest > 0 {
@@ -107,7 +112,22 @@ func (s *signals) apstExcluded() string {
 	if failed := didNotHelp(s.apstOffTried()); len(failed) > 0 {
 		return "the drive failed with " + failed[0].Setting + "=" + failed[0].Value + " too"
 	}
-	return ""
+	return s.beforeAPST()
+}
+
+// beforeAPST says why the log's kernel never programmed APST ("" when it
+// may have): mainline Linux sends the drive an APST table only since v4.11
+// (c5552fde102f "nvme: Enable autonomous power state transitions"), and
+// the one distribution backport known is Ubuntu's to its 4.10 kernels
+// (LP: #1664602), so releases before 4.10 never did. A drive whose own
+// firmware enables APST without the host is not what the kernel's
+// settings change either.
+func (s *signals) beforeAPST() string {
+	if s.release.IsZero() || s.release.Major > 4 || s.release.Major == 4 && s.release.Minor >= 10 {
+		return ""
+	}
+	rel, _, _ := strings.Cut(s.releaseText, " ")
+	return fmt.Sprintf("the log's kernel (%s) is older than Linux's APST support (v4.11, c5552fde102f; the one backport known, Ubuntu's, is to 4.10): it never sent the drive an APST table, and has no nvme_core.default_ps_max_latency_us", rel)
 }
 
 // newerQuirk reports a quirk that a later kernel than the log's applies to

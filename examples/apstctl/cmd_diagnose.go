@@ -59,10 +59,11 @@ Raspberry Pi's cmdline.txt or config.txt, NixOS, TrueNAS, Proxmox). --tried name
 already tried: a setting that did not help counts against its layer and is not suggested again;
 the log's own command line counts too. Swaps of hardware count the same way: other-slot:no (the
 drive failed in another slot or machine too: the drive), other-drive:helped (another drive works
-in this slot: the drive), other-slot:helped and other-drive:no (the slot, its link, the platform). Without a failure in the log it says "no failure seen"; a paste of a failure's consequences alone
-(a file system's I/O errors on the disk, nvme's "faulty power saving mode" hint, an abort's status) says which lines are
-missing.
-Without a name, the controller of the log's most severe failure is diagnosed.`,
+in this slot: the drive), other-slot:helped and other-drive:no (the slot, its link, the platform).
+A log of a kernel older than Linux's APST support (4.11) rules APST out. Without a failure in the
+log it says "no failure seen"; a paste of a failure's consequences alone (a file system's I/O
+errors on the disk, nvme's "faulty power saving mode" hint, an abort's status) says which lines
+are missing. Without a name, the controller of the log's most severe failure is diagnosed.`,
 		examples: []string{
 			"diagnose --log apst/diagnose/testdata/aspm.log",
 			"diagnose --log apst/diagnose/testdata/apst.log --id-ctrl testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin",

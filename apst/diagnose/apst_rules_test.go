@@ -1,0 +1,46 @@
+package diagnose_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nvmeapst/nvmeapst/apst/diagnose"
+)
+
+// Linux programs APST since v4.11 (and Ubuntu's 4.10 by backport): a log
+// of an older kernel speaks against APST, offers no test of it (its
+// parameter does not exist there), and lets the controller that stopped
+// answering while its config space still did count for ASPM alone. The
+// boot line is a 4.4 Ubuntu kernel's shape; the failure is 4.12's line.
+func TestKernelBeforeAPST(t *testing.T) {
+	const fail = "[ 1200.123456] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10\n"
+	for _, tc := range []struct {
+		release string
+		out     bool
+	}{
+		{"4.4.0-21-generic (buildd@lgw01-21) (gcc version 5.3.1 20160413 (Ubuntu 5.3.1-14ubuntu2) ) #37-Ubuntu SMP Mon Apr 18 18:33:37 UTC 2016 (Ubuntu 4.4.0-21.37-generic 4.4.6)", true},
+		{"3.19.0-84-generic (buildd@lcy01-11) (gcc version 4.8.4 (Ubuntu 4.8.4-2ubuntu1~14.04.3) ) #92~14.04.1-Ubuntu SMP Fri Mar 24 15:47:40 UTC 2017", true},
+		{"4.10.0-14-generic (buildd@lcy01-01) (gcc version 6.3.0 20170221 (Ubuntu 6.3.0-8ubuntu1) ) #16-Ubuntu SMP Fri Mar 17 15:19:26 UTC 2017", false},
+		{"4.11.0-1-amd64 (debian-kernel@lists.debian.org) (gcc version 6.3.0 20170516 (Debian 6.3.0-18) ) #1 SMP Debian 4.11.6-1 (2017-06-19)", false},
+	} {
+		t.Run(tc.release[:8], func(t *testing.T) {
+			d := diagnoseFailure(t, "[    0.000000] Linux version "+tc.release+"\n"+fail)
+			a := d.Cause(diagnose.LayerAPST)
+			if !tc.out {
+				assert.Greater(t, a.Score, 0, d.Summary)
+				assert.NotEmpty(t, a.Tests)
+				return
+			}
+			assert.LessOrEqual(t, a.Score, 0, d.Summary)
+			require.NotEmpty(t, a.Against)
+			assert.Contains(t, a.Against[0].Text, "older than Linux's APST support (v4.11")
+			assert.Empty(t, a.Tests, "no test of a layer the kernel does not have")
+			assert.True(t, d.APSTRuledOut)
+			assert.Empty(t, d.Undecided, d.Summary)
+			assert.Equal(t, diagnose.LayerASPM, d.Causes[0].Layer, d.Summary)
+			assert.Contains(t, d.Summary, "APST is probably not the cause: the log's kernel ("+tc.release[:len("4.4.0-21-generic")])
+		})
+	}
+}
