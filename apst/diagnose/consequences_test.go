@@ -88,3 +88,26 @@ func TestAbortStatusAlone(t *testing.T) {
 	assert.Equal(t, alone.Summary, with.Summary)
 	assert.Nil(t, with.Consequences)
 }
+
+// A log that holds only other programs' copies of the kernel's failure
+// messages (smartd's, a monitor's) is not "no failure seen": it names the
+// programs, lists their lines and asks for the kernel's own. Beside the
+// kernel's line the copies change nothing.
+func TestRelayedAlone(t *testing.T) {
+	const (
+		msg    = "nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff"
+		smartd = "Dec  5 10:00:01 thinkpad smartd[912]: " + msg + "\n"
+		npd    = "Dec  5 10:00:02 thinkpad node-problem-detector[77]: " + msg + "\n"
+		kernel = "Dec  5 10:00:00 thinkpad kernel: " + msg + "\n"
+	)
+	d := summaryOf(t, smartd+npd+smartd, false, "no failure read, but 3 line(s) of another program than the kernel (smartd, node-problem-detector) repeat NVMe or PCIe failure messages (listed below): the kernel's own lines are not in the log")
+	require.Len(t, d.Unread, 3)
+	assert.Equal(t, "smartd", d.Unread[0].Program)
+	assert.Equal(t, 2, d.Unread[1].Line)
+	assert.Empty(t, d.Causes)
+
+	with := summaryOf(t, kernel+smartd, true, "")
+	alone := summaryOf(t, kernel, true, "")
+	assert.Equal(t, alone.Summary, with.Summary)
+	assert.Empty(t, with.Unread)
+}

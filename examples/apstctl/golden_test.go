@@ -35,6 +35,8 @@ var goldenCases = []struct {
 	// its btrfs lines): what is missing, and the lines quoted.
 	{"diagnose-filesystem-only.txt", []string{"diagnose", "--log", "apst/diagnose/testdata/filesystem-only.log"}, 0},
 	{"diagnose-filesystem-only.json", []string{"diagnose", "--log", "apst/diagnose/testdata/filesystem-only.log", "-o", "json"}, 0},
+	{"diagnose-relayed-only.txt", []string{"diagnose", "--log", "apst/diagnose/testdata/relayed-only.log"}, 0},
+	{"diagnose-relayed-only.json", []string{"diagnose", "--log", "apst/diagnose/testdata/relayed-only.log", "-o", "json"}, 0},
 	{"inspect-laptop.txt", []string{"inspect", "--root", "sysfs/testdata/laptop-tlp"}, 0},
 	{"diagnose-root.json", []string{"diagnose", "--root", "sysfs/testdata/laptop-tlp", "--log", "apst/diagnose/testdata/aspm.log", "-o", "json"}, 0},
 	{"help-plan.txt", []string{"help", "plan"}, 0},

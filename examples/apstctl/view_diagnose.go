@@ -113,6 +113,9 @@ type logJSON struct {
 	DroppedNamespaces int64             `json:"dropped_namespaces,omitempty"`
 	DeviceIDs         map[string]string `json:"device_ids,omitempty"`
 	UnreadLines       int64             `json:"unread_lines"`
+	// RelayedLines counts other programs' lines that repeat a kernel
+	// failure message (kernlog.Log.Relayed).
+	RelayedLines int64 `json:"relayed_lines,omitempty"`
 	// FileSystemErrors are a file system's reports of I/O errors on NVMe
 	// disks, in no incident (kernlog.Log.FileSystemErrors).
 	FileSystemErrors     []eventJSON `json:"file_system_errors,omitempty"`
@@ -210,7 +213,7 @@ func diagnoseView(r *diagnoseResult) diagnosisJSON {
 		v.Tried = append(v.Tried, triedJSON{Setting: t.Setting, Value: t.Value, Outcome: t.Outcome, FromLog: t.FromLog})
 	}
 	for _, u := range r.Unread {
-		v.Unread = append(v.Unread, view.Unread{Line: u.Line, Text: u.Text})
+		v.Unread = append(v.Unread, view.Unread{Line: u.Line, Text: u.Text, Program: u.Program})
 	}
 	if v.Facts == nil {
 		v.Facts = factsView(&diagnose.Facts{})
@@ -219,7 +222,7 @@ func diagnoseView(r *diagnoseResult) diagnosisJSON {
 		v.Log = &logJSON{Release: l.Release, CommandLine: l.CommandLine, Boots: l.Boots, Lines: l.Lines, Compression: l.Compression, LongLines: l.LongLines,
 			BinaryLines: l.BinaryLines, Events: l.Events, DroppedEvents: l.DroppedEvents, DroppedIncidents: l.DroppedIncidents,
 			BackwardsTimes: l.Backwards, Addresses: l.Addresses, DroppedAddresses: l.DroppedAddresses,
-			Namespaces: l.Namespaces, DroppedNamespaces: l.DroppedNamespaces, DeviceIDs: l.DeviceIDs, UnreadLines: l.UnreadLines,
+			Namespaces: l.Namespaces, DroppedNamespaces: l.DroppedNamespaces, DeviceIDs: l.DeviceIDs, UnreadLines: l.UnreadLines, RelayedLines: l.RelayedLines,
 			FileSystemErrorLines: l.FileSystemErrorLines}
 		for i := range l.FileSystemErrors {
 			v.Log.FileSystemErrors = append(v.Log.FileSystemErrors, eventView(&l.FileSystemErrors[i]))
@@ -246,7 +249,16 @@ func writeDiagnosisText(w io.Writer, r *diagnoseResult) {
 		fmt.Fprintln(w, "to tell them apart:")
 		writeTest(w, "  ", *r.Separate)
 	}
-	if len(r.Unread) > 0 {
+	if len(r.Unread) > 0 && r.Unread[0].Program != "" {
+		// Other programs' copies, listed only in a log without the
+		// kernel's lines (Diagnosis.Unread).
+		fmt.Fprintln(w)
+		fmt.Fprintf(w, "%d line(s) of other programs repeat the kernel's NVMe or PCIe failure messages:\n", len(r.Unread))
+		for _, u := range r.Unread {
+			fmt.Fprintf(w, "  line %d (%s's, not the kernel's): %s\n", u.Line, view.Escape(u.Program), view.Escape(u.Text))
+		}
+		fmt.Fprintln(w, "  (give the kernel's own lines: journalctl -k -b -1 --no-pager > kern.log)")
+	} else if len(r.Unread) > 0 {
 		fmt.Fprintln(w)
 		fmt.Fprintf(w, "%d line(s) look like NVMe or PCIe failure messages but could not be read:\n", len(r.Unread))
 		for _, u := range r.Unread {

@@ -590,6 +590,19 @@ func TestBrowser(t *testing.T) {
 			assert.Contains(t, causes, fmt.Sprintf("line %d", l.Line))
 		}
 
+		// Other programs' copies of the kernel's lines, alone: named as
+		// such, with the advice to paste the kernel's own.
+		relayed := readTestdata(t, "apst/diagnose/testdata/relayed-only.log")
+		dr := expectedDiagnosis(t, relayed, "", "")
+		require.NotEmpty(t, dr.Unread)
+		p.typeInto("log", relayed)
+		p.waitFor(fmt.Sprintf("document.getElementById('diagnosis-summary').textContent === %q", safeio.EscapeTerminal(dr.Summary)), 5*time.Second)
+		un := text("diagnosis-unread")
+		assert.Contains(t, un, "of other programs repeat the kernel's NVMe/PCIe failure messages")
+		assert.Contains(t, un, fmt.Sprintf("line %d (dmesg-watch's, not the kernel's)", dr.Unread[0].Line))
+		assert.Contains(t, un, "Paste the kernel's own lines")
+		assert.NotEqual(t, "headline verdict-ok", p.str("document.getElementById('diagnosis-summary').className"))
+
 		// A binary file is refused at the log, with the reason.
 		p.pickFile("log-file", filepath.Join("..", "..", "testdata", "identify", "samsung-990-evo-plus-1tb-2B2QKXG7.bin"))
 		p.waitFor("document.getElementById('log-error').textContent !== ''", 10*time.Second)

@@ -203,7 +203,10 @@
 // from D0 D3hot D3cold", "AER: enabled with IRQ") are not. A log with no
 // incident and no unread line shows no failure; one with unread lines lets
 // the caller say that N lines look like NVMe or PCIe messages but could not
-// be read.
+// be read. A syslog or journal line of another program that repeats such
+// a message ("host smartd[912]: nvme nvme0: controller is down; ...") is
+// neither an event nor unread: Log.Relayed keeps the first MaxUnread with
+// their Program, and Log.RelayedLines counts them.
 //
 // # Incidents and how events are joined
 //

@@ -63,8 +63,16 @@ func checkLog(t interface {
 		t.Fatalf("%d unread lines listed, %d counted", len(l.Unread), l.UnreadLines)
 	}
 	for _, u := range l.Unread {
-		if u.Line < 1 || int64(u.Line) > l.Lines || len(u.Text) > kernlog.MaxTextLength {
+		if u.Line < 1 || int64(u.Line) > l.Lines || len(u.Text) > kernlog.MaxTextLength || u.Program != "" {
 			t.Fatalf("unread %+v of %d lines", u, l.Lines)
+		}
+	}
+	if len(l.Relayed) > kernlog.MaxUnread || l.RelayedLines < int64(len(l.Relayed)) {
+		t.Fatalf("%d relayed lines listed, %d counted", len(l.Relayed), l.RelayedLines)
+	}
+	for _, u := range l.Relayed {
+		if u.Line < 1 || int64(u.Line) > l.Lines || len(u.Text) > kernlog.MaxTextLength || u.Program == "" || u.Program == "kernel" || len(u.Program) > kernlog.MaxTextLength {
+			t.Fatalf("relayed %+v of %d lines", u, l.Lines)
 		}
 	}
 	if len(l.FileSystemErrors) > kernlog.MaxUnread || l.FileSystemErrorLines < int64(len(l.FileSystemErrors)) {

@@ -23,6 +23,10 @@ type split struct {
 	// the line is a journal JSON record.
 	relative bool
 	json     bool
+	// program and relayed are, for a syslog or journal line of a program
+	// other than the kernel ("host smartd[912]: ..."), the program's name
+	// and its message, which may repeat a kernel message.
+	program, relayed string
 }
 
 // splitLine removes the quoting, indentation and time stamp of one line and
@@ -251,9 +255,27 @@ func fromProgram(ts Timestamp, rest string, needHost bool) split {
 		ts, m = withInnerMono(ts, strings.TrimLeft(m, " \t"))
 		return split{ts: ts, msg: afterCaller(m), kernel: true}
 	case needHost || hasProg && programWord(rest) || programTag(rest):
-		return split{ts: ts}
+		sp := split{ts: ts}
+		if hasProg {
+			_, prog, _ := strings.Cut(skipFacility(rest), " ")
+			prog, _, _ = strings.Cut(skipFacility(prog), " ")
+			sp.program, sp.relayed = programName(prog), m
+		} else if programTag(rest) {
+			prog, msg, _ := strings.Cut(rest, " ")
+			sp.program, sp.relayed = programName(prog), msg
+		}
+		return sp
 	}
 	return split{ts: ts, msg: rest, kernel: true}
+}
+
+// programName is a syslog tag's program: "smartd" of "smartd[912]:".
+func programName(tag string) string {
+	tag = strings.TrimSuffix(tag, ":")
+	if i := strings.IndexByte(tag, '['); i > 0 {
+		tag = tag[:i]
+	}
+	return tag
 }
 
 // afterLabels removes the label set Grafana Loki's logcli prints between

@@ -141,6 +141,14 @@ type Log struct {
 	// all. A log with no event and no such line shows no failure.
 	Unread      []UnreadLine
 	UnreadLines int64
+	// Relayed are the first MaxUnread lines of programs other than the
+	// kernel (a syslog or journal line of smartd, of a log relay) that
+	// repeat an NVMe or PCIe failure message of the kernel's, each with
+	// its Program; RelayedLines counts them all. They are not the kernel's
+	// lines and join no incident: a log that has them and no failure
+	// lacks the kernel's own lines.
+	Relayed      []UnreadLine
+	RelayedLines int64
 	// FileSystemErrors are the first MaxUnread reports of a file system
 	// that met an I/O error on an NVMe disk (FileSystemError events, in no
 	// incident); FileSystemErrorLines counts them all. A log that has them
@@ -161,6 +169,9 @@ type Log struct {
 type UnreadLine struct {
 	Line int
 	Text string
+	// Program is, in Log.Relayed, the program a syslog or journal line
+	// attributes the line to ("smartd"); empty in Log.Unread.
+	Program string
 }
 
 // Incident is a run of events of one controller (or of one PCI address the
@@ -251,7 +262,7 @@ func Read(ctx context.Context, r io.Reader, opts Options) (*Log, error) {
 	if st.foreign != "" && !st.linux {
 		return l, fmt.Errorf("%w: line %d is %s's, and no line is Linux's nvme or PCIe port driver's: give the log of a Linux machine", ErrNotLinux, st.foreignLine, st.foreign)
 	}
-	if !st.text && !st.stamped && l.Events == 0 && l.UnreadLines == 0 && l.LongLines == 0 && l.BinaryLines == 0 {
+	if !st.text && !st.stamped && l.Events == 0 && l.UnreadLines == 0 && l.RelayedLines == 0 && l.LongLines == 0 && l.BinaryLines == 0 {
 		// Nothing to read is no log without a failure: the paste or the
 		// file went missing on the way.
 		if l.Lines == 0 {
@@ -575,6 +586,14 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 		}
 	}
 	if !sp.kernel || sp.msg == "" {
+		if sp.relayed != "" && looksLikeFailure(sp.relayed) {
+			// Another program's line that repeats the kernel's failure
+			// message (a monitor, a log relay): not the kernel's line,
+			// and not "no failure" either.
+			if _, ok := parseKernelMessage(strings.TrimLeft(sp.relayed, " \t")); ok {
+				st.relayed(from, line, sp.program)
+			}
+		}
 		return
 	}
 	if st.foreign == "" {
@@ -721,6 +740,15 @@ func (st *state) unread(line int, text string) {
 	st.log.UnreadLines++
 	if len(st.log.Unread) < MaxUnread {
 		st.log.Unread = append(st.log.Unread, UnreadLine{Line: line, Text: clip(cleanLine(text))})
+	}
+}
+
+// relayed records another program's line that repeats a kernel failure
+// message.
+func (st *state) relayed(line int, text, program string) {
+	st.log.RelayedLines++
+	if len(st.log.Relayed) < MaxUnread {
+		st.log.Relayed = append(st.log.Relayed, UnreadLine{Line: line, Text: clip(cleanLine(text)), Program: clip(program)})
 	}
 }
 

@@ -54,4 +54,7 @@ type Test struct {
 type Unread struct {
 	Line int    `json:"line"`
 	Text string `json:"text"`
+	// Program is the program the line is of when not the kernel's (a
+	// syslog line of smartd that repeats a kernel message).
+	Program string `json:"program,omitempty"`
 }

@@ -146,7 +146,7 @@ func diagnosisView(d *diagnose.Diagnosis, l *kernlog.Log, assumptions []string) 
 		v.Tried = append(v.Tried, TriedView{Setting: view.Escape(t.Setting), Value: view.Escape(t.Value), Outcome: string(t.Outcome), Text: view.Escape(t.String())})
 	}
 	for _, u := range d.Unread {
-		v.Unread = append(v.Unread, view.Unread{Line: u.Line, Text: view.Escape(u.Text)})
+		v.Unread = append(v.Unread, view.Unread{Line: u.Line, Text: view.Escape(u.Text), Program: view.Escape(u.Program)})
 	}
 	return v
 }

@@ -366,10 +366,11 @@
     un.replaceChildren();
     if (d.unread.length) {
       const n = d.unread.length;
-      un.append(el('h3', { class: 'sub', text: `${n} ${n === 1 ? 'line looks' : 'lines look'} like NVMe/PCIe messages but could not be read` }),
+      const relayed = d.unread[0].program;
+      un.append(el('h3', { class: 'sub', text: relayed ? `${n} ${n === 1 ? 'line' : 'lines'} of other programs repeat the kernel's NVMe/PCIe failure messages` : `${n} ${n === 1 ? 'line looks' : 'lines look'} like NVMe/PCIe messages but could not be read` }),
         el('ul', { class: 'unread' }, ...d.unread.map((u) => el('li', { class: 'quote-line' },
-          el('span', { class: 'ln', text: `line ${u.line}` }), ' ', el('code', { class: 'quote', text: u.text })))),
-        el('p', { class: 'help' }, 'Re-paste the log as the system wrote it (not retyped, reflowed or cut): ',
+          el('span', { class: 'ln', text: u.program ? `line ${u.line} (${u.program}'s, not the kernel's)` : `line ${u.line}` }), ' ', el('code', { class: 'quote', text: u.text })))),
+        el('p', { class: 'help' }, relayed ? 'Paste the kernel\'s own lines: ' : 'Re-paste the log as the system wrote it (not retyped, reflowed or cut): ',
           el('code', { text: 'journalctl -k -b -1 --no-pager > kern.log' }), ', then paste or pick kern.log.'));
     }
 

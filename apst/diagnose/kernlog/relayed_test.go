@@ -1,0 +1,62 @@
+package kernlog_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+)
+
+// A syslog or journal line of another program that repeats the kernel's
+// failure message (smartd, a monitor, a relay) is not the kernel's line:
+// it joins no incident and is not unread either, but Log.Relayed keeps it
+// with its program, so that a log holding only such copies is not "no
+// failure". A program's line with no failure message is kept nowhere.
+func TestRelayedLines(t *testing.T) {
+	const msg = "nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff"
+	for _, tc := range []struct {
+		name, line, program string
+	}{
+		{"syslog", "Dec  5 10:00:00 thinkpad smartd[912]: " + msg, "smartd"},
+		{"journalctl short-iso", "2026-12-05T10:00:00+0100 thinkpad node-problem-detector[77]: " + msg, "node-problem-detector"},
+		{"journalctl short-full", "Sat 2026-12-05 10:00:00 CET thinkpad monitor.sh[4242]: " + msg, "monitor.sh"},
+		{"no pid", "Dec  5 10:00:00 thinkpad logger: " + msg, "logger"},
+		{"journalctl short-precise", "Dec 05 10:00:00.123456 thinkpad systemd[1]: " + msg, "systemd"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, err := kernlog.ReadString(tc.line+"\n", kernlog.Options{})
+			require.NoError(t, err)
+			assert.Empty(t, l.Incidents)
+			assert.Zero(t, l.UnreadLines)
+			assert.Equal(t, int64(1), l.RelayedLines)
+			require.Len(t, l.Relayed, 1)
+			assert.Equal(t, kernlog.UnreadLine{Line: 1, Text: tc.line, Program: tc.program}, l.Relayed[0])
+		})
+	}
+	t.Run("beside the kernel's own line", func(t *testing.T) {
+		l, err := kernlog.ReadString("Dec  5 10:00:00 thinkpad kernel: "+msg+"\nDec  5 10:00:01 thinkpad smartd[912]: "+msg+"\n", kernlog.Options{})
+		require.NoError(t, err)
+		require.Len(t, l.Incidents, 1)
+		require.Len(t, l.Incidents[0].Events, 1)
+		assert.Equal(t, 1, l.Incidents[0].Events[0].Line)
+		assert.Equal(t, int64(1), l.RelayedLines)
+	})
+	t.Run("no failure in it", func(t *testing.T) {
+		l, err := kernlog.ReadString("Dec  5 10:00:00 thinkpad smartd[912]: Device: /dev/nvme0, opened\nDec  5 10:00:00 thinkpad kernel: nvme nvme0: 8/0/0 default/read/poll queues\n", kernlog.Options{})
+		require.NoError(t, err)
+		assert.Zero(t, l.RelayedLines)
+		assert.Empty(t, l.Relayed)
+	})
+	t.Run("at most MaxUnread", func(t *testing.T) {
+		var s string
+		for range kernlog.MaxUnread + 3 {
+			s += "Dec  5 10:00:00 thinkpad smartd[912]: " + msg + "\n"
+		}
+		l, err := kernlog.ReadString(s, kernlog.Options{})
+		require.NoError(t, err)
+		assert.Len(t, l.Relayed, kernlog.MaxUnread)
+		assert.Equal(t, int64(kernlog.MaxUnread+3), l.RelayedLines)
+	})
+}
