@@ -31,6 +31,9 @@ var repaste = map[string]func(string) string{
 	// page's source, its characters escaped as HTML's entities.
 	"copied from a web page": func(s string) string { return strings.ReplaceAll(s, " ", "\u00a0") },
 	"HTML source":            html.EscapeString,
+	// Pasted into a Markdown editor that escapes what it would format
+	// (Reddit's): brackets, asterisks and underscores.
+	"Markdown-escaped": strings.NewReplacer("[", `\[`, "]", `\]`, "*", `\*`, "_", `\_`).Replace,
 	"dmesg -T": func(s string) string {
 		return eachLine(s, func(l string) string { return dmesgT.ReplaceAllStringFunc(l, toHuman) })
 	},

@@ -10,9 +10,11 @@ import (
 // (dmesg --color=always, or a terminal's scrollback copied with its
 // colours), a multi-byte blank or an invisible character (the start byte
 // of U+00A0 no-break space, which a web page's &nbsp; becomes; of U+2007,
-// U+200B, U+202F and U+3000; of a byte order mark), or an HTML entity (a
-// log copied from a page's source: &quot;, &gt;). One pass, no allocation:
-// most lines have none.
+// U+200B, U+202F and U+3000; of a byte order mark), an HTML entity (a
+// log copied from a page's source: &quot;, &gt;, &#61;), or a backslash,
+// which a Markdown editor puts before the punctuation it would otherwise
+// format (Reddit's: "\[  100.123456\] ... PCI\_STATUS=0x10"). One pass,
+// no allocation: most lines have none.
 func pasteMarks(b []byte) bool {
 	// Sixteen bytes at a time (this runs on every line): any byte of 0x80 or
 	// more, an escape or an ampersand sends the line to the exact test.
@@ -20,8 +22,8 @@ func pasteMarks(b []byte) bool {
 	i := 0
 	for ; i+16 <= len(b); i += 16 {
 		w, v := binary.LittleEndian.Uint64(b[i:]), binary.LittleEndian.Uint64(b[i+8:])
-		we, wa, ve, va := w^(0x1b*lo), w^('&'*lo), v^(0x1b*lo), v^('&'*lo)
-		if (w|v|(we-lo)&^we|(wa-lo)&^wa|(ve-lo)&^ve|(va-lo)&^va)&hi != 0 && marked(b[i:i+16]) {
+		we, wa, wb, ve, va, vb := w^(0x1b*lo), w^('&'*lo), w^('\\'*lo), v^(0x1b*lo), v^('&'*lo), v^('\\'*lo)
+		if (w|v|(we-lo)&^we|(wa-lo)&^wa|(wb-lo)&^wb|(ve-lo)&^ve|(va-lo)&^va|(vb-lo)&^vb)&hi != 0 && marked(b[i:i+16]) {
 			return true
 		}
 	}
@@ -32,7 +34,7 @@ func pasteMarks(b []byte) bool {
 func marked(b []byte) bool {
 	for _, c := range b {
 		switch c {
-		case 0x1b, 0xc2, 0xe2, 0xe3, 0xef, '&':
+		case 0x1b, 0xc2, 0xe2, 0xe3, 0xef, '&', '\\':
 			return true
 		}
 	}
@@ -43,8 +45,10 @@ func marked(b []byte) bool {
 // sequences are dropped (CSI "ESC [ ... final byte", and any other escape
 // with the byte after it), the blanks become spaces, the invisible
 // characters go, and the five entities HTML escapes (&amp; &lt; &gt;
-// &quot; &#39;, and &apos; &nbsp;) become their characters. Anything else
-// is kept as it is.
+// &quot; &#39;, and &apos; &nbsp;, and a numeric one of a printable ASCII
+// character, &#61; or &#x3D;) become their characters, and a Markdown
+// editor's backslash before punctuation goes (markdownEscape). Anything
+// else is kept as it is.
 func unpaste(dst, b []byte) []byte {
 	dst = dst[:0]
 	for i := 0; i < len(b); {
@@ -66,6 +70,9 @@ func unpaste(dst, b []byte) []byte {
 				i += n
 				continue
 			}
+		case c == '\\' && i+1 < len(b) && markdownEscape(dst, b[i+1:]):
+			i++ // the punctuation itself is kept
+			continue
 		case c >= 0xc2:
 			if n, space := pasteRune(b[i:]); n > 0 {
 				if space {
@@ -106,12 +113,69 @@ var entities = []struct {
 }
 
 // entity reads an HTML entity at the start of b: the character and the
-// entity's length, or 0.
+// entity's length, or 0. A numeric entity counts only for a printable
+// ASCII character: a log's text is ASCII.
 func entity(b []byte) (byte, int) {
 	for _, e := range entities {
 		if bytes.HasPrefix(b, []byte(e.name)) {
 			return e.r, len(e.name)
 		}
 	}
-	return 0, 0
+	if len(b) < 4 || b[1] != '#' {
+		return 0, 0
+	}
+	base, j := 10, 2
+	if b[2] == 'x' || b[2] == 'X' {
+		base, j = 16, 3
+	}
+	v, start := 0, j
+	for ; j < len(b) && j < start+4; j++ {
+		d := hexDigit(b[j])
+		if d < 0 || d >= base {
+			break
+		}
+		v = v*base + d
+	}
+	if j == start || j >= len(b) || b[j] != ';' || v < ' ' || v > '~' {
+		return 0, 0
+	}
+	return byte(v), j + 1
+}
+
+// hexDigit is the value of a hexadecimal digit, or -1.
+func hexDigit(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
+}
+
+// markdownEscape reports whether a backslash before next[0] is a Markdown
+// editor's escape, which the paste's reader drops: before brackets and the
+// other punctuation Markdown formats, and before an underscore inside a
+// word ("PCI\_STATUS", "default\_ps\_max\_latency\_us") or an escaped
+// underscore before another ("\_\_nvme\_submit\_sync\_cmd"). An ACPI
+// path's "\_SB.PCI0" (a backslash and an underscore after a space or a
+// bracket, then a letter) keeps its backslash, as does a backslash before
+// anything else. done is what the line has so far.
+func markdownEscape(done, next []byte) bool {
+	switch next[0] {
+	case '[', ']', '(', ')', '*', '#', '>', '|', '~', '`', '-', '+', '!', '{', '}':
+		return true
+	case '_':
+		if len(next) > 1 && next[1] == '\\' {
+			return true
+		}
+		if len(done) == 0 {
+			return false
+		}
+		p := done[len(done)-1]
+		return p == '_' || p >= 'a' && p <= 'z' || p >= 'A' && p <= 'Z' || p >= '0' && p <= '9'
+	}
+	return false
 }

@@ -148,13 +148,13 @@ func splitLine(line string) split {
 		// A bare "kernel: nvme ...", as grep or a copy from a journal viewer
 		// leaves it.
 		if m, ok := strings.CutPrefix(s, "kernel: "); ok {
-			ts, m = withInnerMono(ts, strings.TrimLeft(m, " \t"))
+			ts, m = withInnerMono(ts, afterRepeated(strings.TrimLeft(m, " \t")))
 			return split{ts: ts, msg: afterCaller(m), kernel: true}
 		}
 		// "host kernel: nvme ...": a journal or syslog line with its time
 		// cut off (cut -d' ' -f4-, or a viewer's column).
 		if m, isKernel, hasProg := afterProgram(s); hasProg && isKernel {
-			ts, m = withInnerMono(ts, strings.TrimLeft(m, " \t"))
+			ts, m = withInnerMono(ts, afterRepeated(strings.TrimLeft(m, " \t")))
 			return split{ts: ts, msg: afterCaller(m), kernel: true}
 		}
 		// A localised syslog or journal month: "Mär 21 22:57:44 host kernel:".
@@ -246,13 +246,13 @@ func programTag(s string) bool {
 func fromProgram(ts Timestamp, rest string, needHost bool) split {
 	rest = skipFacility(rest)
 	if m, ok := strings.CutPrefix(rest, "kernel: "); ok {
-		ts, m = withInnerMono(ts, strings.TrimLeft(m, " \t"))
+		ts, m = withInnerMono(ts, afterRepeated(strings.TrimLeft(m, " \t")))
 		return split{ts: ts, msg: afterCaller(m), kernel: true}
 	}
 	m, isKernel, hasProg := afterProgram(rest)
 	switch {
 	case hasProg && isKernel:
-		ts, m = withInnerMono(ts, strings.TrimLeft(m, " \t"))
+		ts, m = withInnerMono(ts, afterRepeated(strings.TrimLeft(m, " \t")))
 		return split{ts: ts, msg: afterCaller(m), kernel: true}
 	case needHost || hasProg && programWord(rest) || programTag(rest):
 		sp := split{ts: ts}
@@ -315,6 +315,25 @@ func afterCaller(m string) string {
 		return m
 	}
 	return strings.TrimLeft(m[end+1:], " \t")
+}
+
+// afterRepeated takes the message out of rsyslog's reduction of repeated
+// messages ("message repeated 3 times: [ nvme nvme0: ...]", on in the
+// rsyslog.conf of Debian and Ubuntu): the message, read once.
+func afterRepeated(m string) string {
+	rest, ok := strings.CutPrefix(m, "message repeated ")
+	if !ok {
+		return m
+	}
+	i := 0
+	for i < len(rest) && isDigit(rest[i]) {
+		i++
+	}
+	inner, ok := strings.CutPrefix(rest[i:], " times: [")
+	if i == 0 || !ok {
+		return m
+	}
+	return strings.TrimLeft(strings.TrimSuffix(inner, "]"), " \t")
 }
 
 // withInnerMono takes the dmesg time a syslog line may keep after

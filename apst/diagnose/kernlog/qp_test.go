@@ -26,7 +26,10 @@ func qpEncode(s string) string {
 // are not copied with its text, and a mail client that sent a file's would
 // write them as "=1B", which quoted-printable's readers leave as it is (a
 // control character; decode).
-var notMailed = map[string]bool{"dmesg --color=always": true}
+//
+// Numeric entities leave no "=" for quoted-printable to escape, which the
+// test needs to see.
+var notMailed = map[string]bool{"dmesg --color=always": true, "numeric HTML entities": true}
 
 // TestQuotedPrintableReadsAsPlain: the canonical failure, in every shape
 // a mail carries, reads to the same incidents once quoted-printable has

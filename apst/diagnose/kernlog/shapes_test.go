@@ -152,6 +152,23 @@ var shapes = map[string]func(d time.Duration, msg string) string{
 	"HTML source": func(d time.Duration, msg string) string {
 		return html.EscapeString(fmt.Sprintf("<3>[%12.6f] %s", d.Seconds(), msg))
 	},
+	// Copied from a page whose source writes "=" and ":" as numeric
+	// entities (&#61; &#x3A;), as some forum engines and mail archives do.
+	"numeric HTML entities": func(d time.Duration, msg string) string {
+		return strings.NewReplacer("=", "&#61;", ":", "&#x3A;").Replace(fmt.Sprintf("[%12.6f] %s", d.Seconds(), msg))
+	},
+	// Pasted into a Markdown editor that escapes what it would format
+	// (Reddit's): brackets, and underscores inside words.
+	"Markdown-escaped dmesg": func(d time.Duration, msg string) string {
+		return strings.NewReplacer("[", `\[`, "]", `\]`, "_", `\_`, "*", `\*`).Replace(fmt.Sprintf("[%12.6f] %s", d.Seconds(), msg))
+	},
+	// rsyslog's reduction of repeated messages, on in Debian's and
+	// Ubuntu's rsyslog.conf: "kernel: message repeated 7 times: [ EDID
+	// block 0 is all zeroes]" in a posted syslog, "[[T92772] nfs: ...]"
+	// with a caller id in another.
+	"rsyslog, repeated messages": func(d time.Duration, msg string) string {
+		return bootWall.Add(d).Format("Jan _2 15:04:05") + " thinkpad kernel: message repeated 2 times: [ " + msg + "]"
+	},
 	// A record over lines, a field a line, the kernel's transport after
 	// its message (journald keeps fields in the order it received them).
 	"journalctl -k -o json-pretty": func(d time.Duration, msg string) string {
