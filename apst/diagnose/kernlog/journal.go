@@ -1,6 +1,7 @@
 package kernlog
 
 import (
+	"cmp"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -18,12 +19,14 @@ type journalFields struct {
 	Realtime   json.RawMessage `json:"__REALTIME_TIMESTAMP"`
 	Transport  json.RawMessage `json:"_TRANSPORT"`
 	Identifier json.RawMessage `json:"SYSLOG_IDENTIFIER"`
+	Comm       json.RawMessage `json:"_COMM"`
 	BootID     json.RawMessage `json:"_BOOT_ID"`
 }
 
 // journalRecord reads one line of journalctl -o json (or json-seq without
 // its record separator). Only the kernel's records are messages: those of
-// _TRANSPORT "kernel" or SYSLOG_IDENTIFIER "kernel". The time since boot is
+// _TRANSPORT "kernel" or SYSLOG_IDENTIFIER "kernel"; another program's
+// record keeps its MESSAGE as relayed (Log.Relayed). The time since boot is
 // the kernel's own (_SOURCE_MONOTONIC_TIMESTAMP) when the record has it,
 // else the journal's; the wall-clock time is __REALTIME_TIMESTAMP.
 func journalRecord(s string) split {
@@ -32,12 +35,14 @@ func journalRecord(s string) split {
 		return split{}
 	}
 	sp := split{bootID: jsonText(f.BootID), json: true}
-	if jsonText(f.Transport) != "kernel" && jsonText(f.Identifier) != "kernel" {
-		return sp
-	}
 	msg := jsonText(f.Message)
 	if i := strings.IndexByte(msg, '\n'); i >= 0 {
 		msg = msg[:i]
+	}
+	if jsonText(f.Transport) != "kernel" && jsonText(f.Identifier) != "kernel" {
+		// Another program's record, which may repeat a kernel message.
+		sp.program, sp.relayed = cmp.Or(jsonText(f.Identifier), jsonText(f.Comm), jsonText(f.Transport)), msg
+		return sp
 	}
 	sp.msg, sp.kernel = strings.TrimRight(msg, " \r"), true
 	mono := jsonText(f.SourceMono)

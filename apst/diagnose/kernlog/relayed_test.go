@@ -60,3 +60,23 @@ func TestRelayedLines(t *testing.T) {
 		assert.Equal(t, int64(kernlog.MaxUnread+3), l.RelayedLines)
 	})
 }
+
+// A journal record of another program (journalctl -o json, without -k)
+// that repeats a kernel failure message is relayed the same way, named by
+// its SYSLOG_IDENTIFIER, else its _COMM.
+func TestRelayedJournalRecords(t *testing.T) {
+	const msg = "nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff"
+	for _, tc := range []struct{ name, line, program string }{
+		{"identifier", `{"__REALTIME_TIMESTAMP":"1764928800000000","_TRANSPORT":"syslog","SYSLOG_IDENTIFIER":"smartd","MESSAGE":"` + msg + `"}`, "smartd"},
+		{"command alone", `{"__REALTIME_TIMESTAMP":"1764928800000000","_TRANSPORT":"stdout","_COMM":"dmesg-watch","MESSAGE":"` + msg + `"}`, "dmesg-watch"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, err := kernlog.ReadString(tc.line+"\n", kernlog.Options{})
+			require.NoError(t, err)
+			assert.Empty(t, l.Incidents)
+			assert.Zero(t, l.UnreadLines)
+			require.Len(t, l.Relayed, 1)
+			assert.Equal(t, tc.program, l.Relayed[0].Program)
+		})
+	}
+}
