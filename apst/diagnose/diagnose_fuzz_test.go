@@ -26,6 +26,8 @@ func FuzzDiagnose(f *testing.F) {
 	// nvme's hint.
 	f.Add("[  517.654795] XFS (nvme0n1p2): log I/O error -5\n", "")
 	f.Add("kernel: nvme nvme0: Does your device have a faulty power saving mode enabled?\n", "")
+	// Another program's copy of the kernel's line, alone.
+	f.Add("Dec  5 10:00:01 thinkpad smartd[912]: nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff\n", "")
 	f.Fuzz(func(t *testing.T, log, tried string) {
 		l, err := kernlog.ReadString(log, kernlog.Options{})
 		if err != nil {

@@ -124,7 +124,23 @@ func checkDiagnosis(t fataler, d diagnose.Diagnosis, nlines int) {
 				t.Fatalf("a consequence without its line, or a line the log does not have (%d lines): %+v", nlines, l)
 			}
 		}
+		// Other programs' copies of the kernel's lines are listed only
+		// when they are all there is, and the summary says whose they are.
+		relayed := 0
+		for _, u := range d.Unread {
+			if u.Program != "" {
+				relayed++
+			}
+		}
+		if relayed > 0 && (relayed != len(d.Unread) || !strings.Contains(d.Summary, "of another program than the kernel")) {
+			t.Fatalf("%d of %d unread lines are other programs': %s", relayed, len(d.Unread), d.Summary)
+		}
 		return
+	}
+	for _, u := range d.Unread {
+		if u.Program != "" {
+			t.Fatalf("a failure, and another program's line listed as unread: %+v", u)
+		}
 	}
 	if d.Consequences != nil {
 		t.Fatalf("a failure, and consequences of a missing one: %+v", d.Consequences)
