@@ -17,7 +17,8 @@ import (
 // no allocation: most lines have none.
 func pasteMarks(b []byte) bool {
 	// Sixteen bytes at a time (this runs on every line): any byte of 0x80 or
-	// more, an escape or an ampersand sends the line to the exact test.
+	// more, an escape, an ampersand or a backslash sends the line to the
+	// exact test.
 	const lo, hi = 0x0101010101010101, 0x8080808080808080
 	i := 0
 	for ; i+16 <= len(b); i += 16 {
