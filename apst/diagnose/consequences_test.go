@@ -100,7 +100,7 @@ func TestRelayedAlone(t *testing.T) {
 		npd    = "Dec  5 10:00:02 thinkpad node-problem-detector[77]: " + msg + "\n"
 		kernel = "Dec  5 10:00:00 thinkpad kernel: " + msg + "\n"
 	)
-	d := summaryOf(t, smartd+npd+smartd, false, "no failure read, but 3 line(s) of another program than the kernel (smartd, node-problem-detector) repeat NVMe or PCIe failure messages (listed below): the kernel's own lines are not in the log")
+	d := summaryOf(t, smartd+npd+smartd, false, "no failure read, but 3 line(s) of other programs (smartd, node-problem-detector) repeat the kernel's NVMe or PCIe failure messages (listed below): the kernel's own lines are not in the log")
 	require.Len(t, d.Unread, 3)
 	assert.Equal(t, "smartd", d.Unread[0].Program)
 	assert.Equal(t, 2, d.Unread[1].Line)

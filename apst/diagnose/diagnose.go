@@ -191,7 +191,7 @@ func noFailure(s *signals, d *Diagnosis) string {
 	case s.in.Log == nil:
 		return "no failure seen: no kernel log was read" + who + ", so there is nothing to diagnose (give the log of the boot that failed: journalctl -k -b -1 --no-pager > kern.log; apstctl diagnose --log kern.log)"
 	case len(d.Unread) > 0 && relayedOnly(d.Unread):
-		return fmt.Sprintf("no failure read%s, but %d line(s) of another program than the kernel (%s) repeat NVMe or PCIe failure messages (listed below): the kernel's own lines are not in the log; give them (journalctl -k -b -1 --no-pager, or dmesg)", who, s.in.Log.RelayedLines, programs(d.Unread))
+		return fmt.Sprintf("no failure read%s, but %d line(s) of other programs (%s) repeat the kernel's NVMe or PCIe failure messages (listed below): the kernel's own lines are not in the log; give them (journalctl -k -b -1 --no-pager, or dmesg)", who, s.in.Log.RelayedLines, programs(d.Unread))
 	case len(d.Unread) > 0:
 		return fmt.Sprintf("no failure read%s, but %d line(s) look like NVMe or PCIe messages and could not be read (listed below): paste the log as the system wrote it (journalctl -k -b -1 --no-pager, or dmesg), without rewrapping", who, s.in.Log.UnreadLines-int64(len(s.in.Log.Unread)-len(d.Unread)))
 	}

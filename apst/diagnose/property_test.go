@@ -132,7 +132,7 @@ func checkDiagnosis(t fataler, d diagnose.Diagnosis, nlines int) {
 				relayed++
 			}
 		}
-		if relayed > 0 && (relayed != len(d.Unread) || !strings.Contains(d.Summary, "of another program than the kernel")) {
+		if relayed > 0 && (relayed != len(d.Unread) || !strings.Contains(d.Summary, "of other programs (")) {
 			t.Fatalf("%d of %d unread lines are other programs': %s", relayed, len(d.Unread), d.Summary)
 		}
 		return
