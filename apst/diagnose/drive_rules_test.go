@@ -144,3 +144,31 @@ func TestSlotPowerFault(t *testing.T) {
 	assert.Contains(t, texts(causeOf(&d, diagnose.LayerPowerLoss).Evidence), "reported a power fault")
 	assert.Contains(t, texts(causeOf(&d, diagnose.LayerLink).Evidence), "reported the link down")
 }
+
+// A controller that answers Set Features Number of Queues with an NVMe
+// status is what nvme_set_queue_count's comment calls degraded: its
+// firmware in a failure or recovery mode. The kernel keeps its admin
+// queue alone ("IO queues not created"). Firmware and drive both fit,
+// and a firmware update tells them apart; the admin-queue line alone is
+// not this sign. The status is Invalid Field in Command with DNR set.
+func TestDegradedController(t *testing.T) {
+	const (
+		status = "[    3.104512] nvme nvme0: Could not set queue count (16386)\n"
+		noIO   = "[    3.104600] nvme nvme0: IO queues not created\n"
+	)
+	d := diagnoseFailure(t, status+noIO)
+	require.Equal(t, []diagnose.Layer{diagnose.LayerFirmware, diagnose.LayerDrive}, d.Undecided, d.Summary)
+	for _, l := range []diagnose.Layer{diagnose.LayerFirmware, diagnose.LayerDrive} {
+		c := d.Cause(l)
+		require.NotEmpty(t, c.Evidence)
+		assert.Equal(t, 1, c.Evidence[0].Line)
+		assert.Contains(t, c.Evidence[0].Text, "NVMe status 0x4002")
+		assert.Contains(t, c.Evidence[0].Text, "degraded controller")
+	}
+	require.NotNil(t, d.Separate)
+	assert.Contains(t, d.Separate.Action, "update the drive's firmware")
+
+	d = diagnoseFailure(t, noIO)
+	assert.LessOrEqual(t, d.Cause(diagnose.LayerDrive).Score, 0, d.Summary)
+	assert.LessOrEqual(t, d.Cause(diagnose.LayerFirmware).Score, 0, d.Summary)
+}

@@ -59,6 +59,9 @@ func firmwareCause(s *signals) builder {
 	if s.nsDesc != nil {
 		b.proLine(2, logLine(s.nsDesc, "the drive refused a command of the NVMe specification that the kernel uses to scan namespaces: a firmware fault a firmware update may fix"))
 	}
+	if e := s.degraded; e != nil {
+		b.proLine(2, logLine(e, fmt.Sprintf("the controller refused to set its number of I/O queues (NVMe status 0x%x), which a degraded controller does: its firmware is in a failure or recovery mode, which a firmware update (or the vendor's recovery) may bring it out of", e.Status)))
+	}
 	if s.refused != nil {
 		b.proLine(2, logLine(s.refused, "the drive refused an I/O command it advertises, or a field of one, as invalid: a firmware fault a firmware update may fix"))
 	}
@@ -127,6 +130,9 @@ func driveCause(s *signals) builder {
 		// Vector Control lost its interrupts after a resume: the drive's
 		// own interrupts read like the platform's.
 		b.proLine(2, logLine(&s.polled[0], "the interrupt of a completed command was lost: some drives' MSI does not work (the kernel quirks such models with BROKEN_MSI), and then only another drive in this slot works"))
+	}
+	if e := s.degraded; e != nil {
+		b.proLine(2, logLine(e, fmt.Sprintf("the controller refused to set its number of I/O queues (NVMe status 0x%x), which a degraded controller does, and the kernel kept only its admin queue, so its namespaces are not there: a drive in its failure mode; back up what it holds if it comes back, and read its SMART critical warning", e.Status)))
 	}
 	if s.internal != nil && s.persistErr == nil {
 		b.proLine(2, logLine(s.internal, "the drive failed an I/O command with Internal Error: a drive whose internals are failing answers so, and when it repeats after a firmware update the drive is failing; back up what it holds"))

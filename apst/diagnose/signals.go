@@ -47,6 +47,7 @@ type signals struct {
 	newIDs      *kernlog.Event  // "identifiers changed": a namespace came back as another
 	dupIDs      *kernlog.Event  // "Duplicate cntlid", "globally duplicate IDs for nsid": an identity claimed twice
 	nsDesc      *kernlog.Event  // "Identify Descriptors failed" with an NVMe status: the drive refused the namespace descriptor list
+	degraded    *kernlog.Event  // "Could not set queue count (N)", an NVMe status: a degraded controller, brought up with its admin queue alone
 	refused     *kernlog.Event  // an I/O command the drive refused as invalid (refusedCommand)
 	denied      *kernlog.Event  // an I/O command the drive answered Access Denied (sct 0x2 / sc 0x86): a locked self-encrypting drive
 	internal    *kernlog.Event  // an I/O command the drive failed with Internal Error (sct 0x0 / sc 0x6)
@@ -980,6 +981,15 @@ func (s *signals) event(e *kernlog.Event) {
 			// list with an NVMe status: it does not implement it, as
 			// drives that need the NO_NS_DESC_LIST quirk do.
 			s.nsDesc = e
+		}
+		if s.degraded == nil && e.Status > 0 && strings.Contains(e.Text, "Could not set queue count (") {
+			// nvme_set_queue_count (drivers/nvme/host/core.c) prints the
+			// NVMe status a controller answered Set Features Number of
+			// Queues with: "Degraded controllers might return an error
+			// when setting the queue count", its comment says, and the
+			// kernel then brings it up with its admin queue alone ("IO
+			// queues not created") so that it can still be fixed up.
+			s.degraded = e
 		}
 		if s.shutdown == nil && (strings.Contains(e.Text, "shutdown incomplete") || strings.Contains(e.Text, "aborting shutdown")) {
 			s.shutdown = e
