@@ -695,7 +695,13 @@ func embeddedStamp(line string) string {
 		if end < 0 {
 			continue
 		}
-		if _, ok := parseSeconds(strings.TrimSpace(line[i+1 : i+end])); ok {
+		// dmesg's stamp has its fraction ("[  519.858094]"); a program's
+		// tag ("mon[9]:") is a name before a number.
+		in := strings.TrimSpace(line[i+1 : i+end])
+		if p := line[i-1]; p >= 'a' && p <= 'z' || p >= 'A' && p <= 'Z' || p >= '0' && p <= '9' || p == '_' || p == '-' || !strings.Contains(in, ".") {
+			continue
+		}
+		if _, ok := parseSeconds(in); ok {
 			return line[i:]
 		}
 	}

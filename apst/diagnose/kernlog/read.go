@@ -590,7 +590,7 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 			// Another program's line that repeats the kernel's failure
 			// message (a monitor, a log relay): not the kernel's line,
 			// and not "no failure" either.
-			if _, ok := parseKernelMessage(strings.TrimLeft(sp.relayed, " \t")); ok {
+			if e, ok := parseKernelMessage(strings.TrimLeft(sp.relayed, " \t")); ok && relayedKind(e.Kind) {
 				st.relayed(from, line, sp.program)
 			}
 		}
@@ -741,6 +741,22 @@ func (st *state) unread(line int, text string) {
 	if len(st.log.Unread) < MaxUnread {
 		st.log.Unread = append(st.log.Unread, UnreadLine{Line: line, Text: clip(cleanLine(text))})
 	}
+}
+
+// relayedKind reports whether an event of kind k, read from another
+// program's line, is the kernel's failure message repeated: the driver's
+// and the PCI core's own failure lines. A line a program writes about a
+// device in words of its own ("systemd-udevd[412]: nvme0n1: Process
+// '...' failed with exit code 1.") reads at most as a driver's error of no
+// known kind, which is not taken for the kernel's.
+func relayedKind(k Kind) bool {
+	switch k {
+	case ControllerDown, IOTimeout, AdminTimeout, AbortStatus, ProbeFailure, ResetNotReady, ResetFailure,
+		APSTFailed, ResumeFailure, AERReceived, AERError, LinkDown, IOError, LostInterrupt, DiskGone,
+		PowerSavingHint, WorkaroundHint:
+		return true
+	}
+	return false
 }
 
 // relayed records another program's line that repeats a kernel failure

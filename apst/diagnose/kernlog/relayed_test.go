@@ -13,7 +13,8 @@ import (
 // failure message (smartd, a monitor, a relay) is not the kernel's line:
 // it joins no incident and is not unread either, but Log.Relayed keeps it
 // with its program, so that a log holding only such copies is not "no
-// failure". A program's line with no failure message is kept nowhere.
+// failure". A program's line with no failure message, or with a failure in
+// its own words, is kept nowhere.
 func TestRelayedLines(t *testing.T) {
 	const msg = "nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff"
 	for _, tc := range []struct {
@@ -24,6 +25,9 @@ func TestRelayedLines(t *testing.T) {
 		{"journalctl short-full", "Sat 2026-12-05 10:00:00 CET thinkpad monitor.sh[4242]: " + msg, "monitor.sh"},
 		{"no pid", "Dec  5 10:00:00 thinkpad logger: " + msg, "logger"},
 		{"journalctl short-precise", "Dec 05 10:00:00.123456 thinkpad systemd[1]: " + msg, "systemd"},
+		// A one-digit pid is no dmesg time stamp run into the line.
+		{"one-digit pid, the PCI core's line", "Dec  5 10:00:00 thinkpad mon[9]: nvme 0000:01:00.0: Unable to change power state from D3cold to D0, device inaccessible", "mon"},
+		{"one-digit pid, the block layer's line", "Dec  5 10:00:00 thinkpad mon[9]: I/O error, dev nvme0n1, sector 5 op 0x0:(READ) flags 0x0 phys_seg 1 prio class 2", "mon"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			l, err := kernlog.ReadString(tc.line+"\n", kernlog.Options{})
@@ -44,7 +48,12 @@ func TestRelayedLines(t *testing.T) {
 		assert.Equal(t, int64(1), l.RelayedLines)
 	})
 	t.Run("no failure in it", func(t *testing.T) {
-		l, err := kernlog.ReadString("Dec  5 10:00:00 thinkpad smartd[912]: Device: /dev/nvme0, opened\nDec  5 10:00:00 thinkpad kernel: nvme nvme0: 8/0/0 default/read/poll queues\n", kernlog.Options{})
+		// Programs' own words about a device, udev's among them
+		// (journalctl without -k), are no kernel message repeated.
+		l, err := kernlog.ReadString("Dec  5 10:00:00 thinkpad smartd[912]: Device: /dev/nvme0, opened\n"+
+			"Dec  5 10:00:00 thinkpad systemd-udevd[412]: nvme0n1: Process '/usr/bin/foo' failed with exit code 1.\n"+
+			"Dec  5 10:00:00 thinkpad systemd-udevd[412]: nvme0n1p1: Failed to update device symlinks: Too many levels of symbolic links\n"+
+			"Dec  5 10:00:00 thinkpad kernel: nvme nvme0: 8/0/0 default/read/poll queues\n", kernlog.Options{})
 		require.NoError(t, err)
 		assert.Zero(t, l.RelayedLines)
 		assert.Empty(t, l.Relayed)
