@@ -172,7 +172,12 @@ func splitLine(line string) split {
 			return sp
 		}
 	}
-	return split{msg: s, kernel: !programTag(s)}
+	if programTag(s) {
+		// "smartd[912]: ...": a program's line with its time cut off.
+		prog, msg, _ := strings.Cut(s, " ")
+		return split{program: programName(prog), relayed: msg}
+	}
+	return split{msg: s, kernel: true}
 }
 
 // parseUnixStamp parses journalctl -o short-unix's time, seconds since

@@ -273,7 +273,7 @@ func Read(ctx context.Context, r io.Reader, opts Options) (*Log, error) {
 		}
 		return l, fmt.Errorf("%w (%d blank lines)", ErrEmpty, l.Lines)
 	}
-	if st.text && l.Events == 0 && l.UnreadLines == 0 && !st.stamped && !st.shaped {
+	if st.text && l.Events == 0 && l.UnreadLines == 0 && l.RelayedLines == 0 && !st.stamped && !st.shaped {
 		if l.Lines == 1 {
 			return l, fmt.Errorf("%w: its one line has no kernel time stamp or log prefix, is no kernel event and names no NVMe or PCI device as a driver's message does", ErrNotKernelLog)
 		}

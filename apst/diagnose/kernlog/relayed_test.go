@@ -24,6 +24,7 @@ func TestRelayedLines(t *testing.T) {
 		{"journalctl short-iso", "2026-12-05T10:00:00+0100 thinkpad node-problem-detector[77]: " + msg, "node-problem-detector"},
 		{"journalctl short-full", "Sat 2026-12-05 10:00:00 CET thinkpad monitor.sh[4242]: " + msg, "monitor.sh"},
 		{"no pid", "Dec  5 10:00:00 thinkpad logger: " + msg, "logger"},
+		{"time and host cut off", "smartd[912]: " + msg, "smartd"},
 		{"journalctl short-precise", "Dec 05 10:00:00.123456 thinkpad systemd[1]: " + msg, "systemd"},
 		// A one-digit pid is no dmesg time stamp run into the line.
 		{"one-digit pid, the PCI core's line", "Dec  5 10:00:00 thinkpad mon[9]: nvme 0000:01:00.0: Unable to change power state from D3cold to D0, device inaccessible", "mon"},
