@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nvmeapst/nvmeapst/apst/diagnose"
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
 )
 
 // Linux programs APST since v4.11 (and Ubuntu's 4.10 by backport): a log
@@ -41,6 +42,18 @@ func TestKernelBeforeAPST(t *testing.T) {
 			assert.Empty(t, d.Undecided, d.Summary)
 			assert.Equal(t, diagnose.LayerASPM, d.Causes[0].Layer, d.Summary)
 			assert.Contains(t, d.Summary, "APST is probably not the cause: the log's kernel ("+tc.release[:len("4.4.0-21-generic")])
+
+			// With the drive's Identify data: no plan of a later kernel's
+			// speaks for APST, and the score is the same.
+			l, err := kernlog.ReadString("[    0.000000] Linux version "+tc.release+"\n"+fail, kernlog.Options{})
+			require.NoError(t, err)
+			withID := diagnose.Diagnose(diagnose.Input{Log: l, Identify: evo(t)})
+			wa := withID.Cause(diagnose.LayerAPST)
+			assert.Equal(t, a.Score, wa.Score, withID.Summary)
+			for _, e := range wa.Evidence {
+				assert.NotEqual(t, "APST plan", e.Source, "a plan of a kernel that sends no table: %s", e.Text)
+			}
+			assert.Empty(t, wa.Tests)
 		})
 	}
 }

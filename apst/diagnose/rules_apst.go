@@ -22,7 +22,12 @@ func apstCause(s *signals) builder {
 	var deepest uint8
 	var reach analysis.Reach
 	p := s.plan
+	old := s.beforeAPST()
 	switch {
+	case old != "":
+		// The kernel sends no table at all: a plan built for it says
+		// what a later kernel would send, which is no evidence here.
+		b.con(3, "kernel release "+s.releaseText, old)
 	case p == nil:
 	case !p.Enabled:
 		b.con(5, "APST plan", fmt.Sprintf("the kernel programs APSTE=0 for this drive (%s): it never enters a non-operational state on its own", p.Outcome))
@@ -35,10 +40,7 @@ func apstCause(s *signals) builder {
 			b.setting(1, "Identify ps"+fmt.Sprint(deepest), fmt.Sprintf("ps%d advertises an exit latency of %d us: a deep state, the kind a drive can fail to leave", deepest, d.ExitLatency))
 		}
 	}
-	if why := s.beforeAPST(); why != "" {
-		b.con(3, "kernel release "+s.releaseText, why)
-	}
-	if q, ok := newerQuirk(s); ok {
+	if q, ok := newerQuirk(s); ok && old == "" {
 		b.sign(4, Line{Source: "apst quirk tables", Text: q})
 	}
 	switch {
@@ -74,7 +76,7 @@ func apstCause(s *signals) builder {
 
 	// Tests, cheapest first; none that already failed, and none on a
 	// kernel that has no APST to turn off.
-	if offTried || s.beforeAPST() != "" {
+	if offTried || old != "" {
 		return b
 	}
 	if p != nil && p.Enabled && deepest > 0 {
