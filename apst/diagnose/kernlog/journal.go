@@ -40,8 +40,11 @@ func journalRecord(s string) split {
 		msg = msg[:i]
 	}
 	if jsonText(f.Transport) != "kernel" && jsonText(f.Identifier) != "kernel" {
-		// Another program's record, which may repeat a kernel message.
-		sp.program, sp.relayed = cmp.Or(jsonText(f.Identifier), jsonText(f.Comm), jsonText(f.Transport)), msg
+		// Another program's record, which may repeat a kernel message;
+		// one that names no program is nobody's to repeat.
+		if sp.program = cmp.Or(jsonText(f.Identifier), jsonText(f.Comm), jsonText(f.Transport)); sp.program != "" {
+			sp.relayed = msg
+		}
 		return sp
 	}
 	sp.msg, sp.kernel = strings.TrimRight(msg, " \r"), true

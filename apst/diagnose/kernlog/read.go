@@ -586,7 +586,7 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 		}
 	}
 	if !sp.kernel || sp.msg == "" {
-		if sp.relayed != "" && looksLikeFailure(sp.relayed) {
+		if sp.relayed != "" && sp.program != "" && sp.program != "kernel" && looksLikeFailure(sp.relayed) {
 			// Another program's line that repeats the kernel's failure
 			// message (a monitor, a log relay): not the kernel's line,
 			// and not "no failure" either.

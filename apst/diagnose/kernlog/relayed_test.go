@@ -89,4 +89,10 @@ func TestRelayedJournalRecords(t *testing.T) {
 			assert.Equal(t, tc.program, l.Relayed[0].Program)
 		})
 	}
+	// A record that names no program (its fields damaged) is nobody's
+	// copy: kept nowhere, as before.
+	l, err := kernlog.ReadString(`{"__REALTIME_TIMESTAMP":"1764928800000000","_TR>NSPORT":"kernel","MESSAGE":"`+msg+`"}`+"\n", kernlog.Options{})
+	require.NoError(t, err)
+	assert.Empty(t, l.Relayed)
+	assert.Empty(t, l.Incidents)
 }
