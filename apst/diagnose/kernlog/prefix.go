@@ -153,7 +153,7 @@ func splitLine(line string) split {
 		}
 		// "host kernel: nvme ...": a journal or syslog line with its time
 		// cut off (cut -d' ' -f4-, or a viewer's column).
-		if m, isKernel, hasProg := afterProgram(s); hasProg && isKernel {
+		if m, prog, hasProg := afterProgram(s); hasProg && prog == "kernel" {
 			ts, m = withInnerMono(ts, afterRepeated(strings.TrimLeft(m, " \t")))
 			return split{ts: ts, msg: afterCaller(m), kernel: true}
 		}
@@ -254,20 +254,18 @@ func fromProgram(ts Timestamp, rest string, needHost bool) split {
 		ts, m = withInnerMono(ts, afterRepeated(strings.TrimLeft(m, " \t")))
 		return split{ts: ts, msg: afterCaller(m), kernel: true}
 	}
-	m, isKernel, hasProg := afterProgram(rest)
+	m, prog, hasProg := afterProgram(rest)
 	switch {
-	case hasProg && isKernel:
+	case hasProg && prog == "kernel":
 		ts, m = withInnerMono(ts, afterRepeated(strings.TrimLeft(m, " \t")))
 		return split{ts: ts, msg: afterCaller(m), kernel: true}
 	case needHost || hasProg && programWord(rest) || programTag(rest):
 		sp := split{ts: ts}
 		if hasProg {
-			_, prog, _ := strings.Cut(skipFacility(rest), " ")
-			prog, _, _ = strings.Cut(skipFacility(prog), " ")
-			sp.program, sp.relayed = programName(prog), m
+			sp.program, sp.relayed = prog, m
 		} else if programTag(rest) {
-			prog, msg, _ := strings.Cut(rest, " ")
-			sp.program, sp.relayed = programName(prog), msg
+			tag, msg, _ := strings.Cut(rest, " ")
+			sp.program, sp.relayed = programName(tag), msg
 		}
 		return sp
 	}
@@ -603,26 +601,23 @@ func parseClock(s string) (time.Duration, int, bool) {
 	return d, n, true
 }
 
-// afterProgram recognises "host kernel: message" (journal and syslog) and
-// returns the message. hasProg is false when the text does not have the
-// "host program:" shape; isKernel says whether the program is the kernel.
-func afterProgram(s string) (msg string, isKernel, hasProg bool) {
+// afterProgram recognises "host program: message" (journal and syslog:
+// "host kernel: ...", "host smartd[912]: ...") and returns the message and
+// the program ("kernel", "smartd"). hasProg is false when the text does
+// not have that shape.
+func afterProgram(s string) (msg, program string, hasProg bool) {
 	host, rest, ok := strings.Cut(s, " ")
 	if !ok || host == "" || strings.HasSuffix(host, ":") {
-		return "", false, false
+		return "", "", false
 	}
 	prog, msg, ok := strings.Cut(skipFacility(rest), " ")
 	if !ok {
 		prog, msg = rest, ""
 	}
 	if !strings.HasSuffix(prog, ":") {
-		return "", false, false
+		return "", "", false
 	}
-	name := strings.TrimSuffix(prog, ":")
-	if i := strings.IndexByte(name, '['); i > 0 {
-		name = name[:i]
-	}
-	return msg, name == "kernel", true
+	return msg, programName(prog), true
 }
 
 // programWord reports whether the second word of s looks like a syslog

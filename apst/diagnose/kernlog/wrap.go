@@ -461,8 +461,8 @@ func datedLike(c []byte) bool {
 // hostKernel reports whether c starts with a host's name and the kernel's
 // tag ("thinkpad kernel: "), a journal line with its time cut off.
 func hostKernel(c []byte) bool {
-	_, isKernel, hasProg := afterProgram(string(c))
-	return hasProg && isKernel
+	_, prog, hasProg := afterProgram(string(c))
+	return hasProg && prog == "kernel"
 }
 
 // bracketStamp reports whether c starts with a dmesg time ("[
