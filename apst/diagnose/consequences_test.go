@@ -101,13 +101,15 @@ func TestRelayedAlone(t *testing.T) {
 		kernel = "Dec  5 10:00:00 thinkpad kernel: " + msg + "\n"
 	)
 	d := summaryOf(t, smartd+npd+smartd, false, "no failure read, but 3 line(s) of other programs (smartd, node-problem-detector) repeat the kernel's NVMe or PCIe failure messages (listed below): the kernel's own lines are not in the log")
-	require.Len(t, d.Unread, 3)
-	assert.Equal(t, "smartd", d.Unread[0].Program)
-	assert.Equal(t, 2, d.Unread[1].Line)
+	require.Len(t, d.Relayed, 3)
+	assert.Empty(t, d.Unread)
+	assert.Equal(t, "smartd", d.Relayed[0].Program)
+	assert.Equal(t, 2, d.Relayed[1].Line)
 	assert.Empty(t, d.Causes)
 
 	with := summaryOf(t, kernel+smartd, true, "")
 	alone := summaryOf(t, kernel, true, "")
 	assert.Equal(t, alone.Summary, with.Summary)
 	assert.Empty(t, with.Unread)
+	assert.Empty(t, with.Relayed)
 }

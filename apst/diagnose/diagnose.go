@@ -93,10 +93,14 @@ type Diagnosis struct {
 	Incident *kernlog.Incident
 	// Unread are lines that look like NVMe or PCIe failure messages but
 	// could not be read (from the log), so "no failure seen" is not
-	// claimed while they exist; in a log without a failure or such a
-	// line, other programs' copies of the kernel's failure messages
-	// (Log.Relayed, each with its Program).
+	// claimed while they exist.
 	Unread []kernlog.UnreadLine
+	// Relayed are other programs' lines that repeat the kernel's NVMe or
+	// PCIe failure messages (Log.Relayed, each with its Program), given
+	// only when the log has neither a failure nor an unread line: then
+	// they are all the log holds of a failure, and the summary asks for
+	// the kernel's own lines.
+	Relayed []kernlog.UnreadLine
 	// Notes say what was assumed or could not be checked.
 	Notes []string
 }
@@ -124,7 +128,7 @@ func Diagnose(in Input) Diagnosis {
 		if s.inc == nil && len(d.Unread) == 0 && len(in.Log.Relayed) > 0 {
 			// Without the kernel's lines, other programs' copies of
 			// them are what the log has of a failure.
-			d.Unread = in.Log.Relayed
+			d.Relayed = in.Log.Relayed
 		}
 	}
 	if s.inc == nil {
@@ -190,8 +194,8 @@ func noFailure(s *signals, d *Diagnosis) string {
 	switch {
 	case s.in.Log == nil:
 		return "no failure seen: no kernel log was read" + who + ", so there is nothing to diagnose (give the log of the boot that failed: journalctl -k -b -1 --no-pager > kern.log; apstctl diagnose --log kern.log)"
-	case len(d.Unread) > 0 && relayedOnly(d.Unread):
-		return fmt.Sprintf("no failure read%s, but %d line(s) of other programs (%s) repeat the kernel's NVMe or PCIe failure messages (listed below): the kernel's own lines are not in the log; give them (journalctl -k -b -1 --no-pager, or dmesg)", who, s.in.Log.RelayedLines, programs(d.Unread))
+	case len(d.Relayed) > 0:
+		return fmt.Sprintf("no failure read%s, but %d line(s) of other programs (%s) repeat the kernel's NVMe or PCIe failure messages (listed below): the kernel's own lines are not in the log; give them (journalctl -k -b -1 --no-pager, or dmesg)", who, s.in.Log.RelayedLines, programs(d.Relayed))
 	case len(d.Unread) > 0:
 		return fmt.Sprintf("no failure read%s, but %d line(s) look like NVMe or PCIe messages and could not be read (listed below): paste the log as the system wrote it (journalctl -k -b -1 --no-pager, or dmesg), without rewrapping", who, s.in.Log.UnreadLines-int64(len(s.in.Log.Unread)-len(d.Unread)))
 	}
@@ -240,16 +244,6 @@ func noFailure(s *signals, d *Diagnosis) string {
 		return fmt.Sprintf("no failure seen in the kernel log%s; line %d: the kernel could not program APST, and the line gives no result (a drive that refused the table, which the kernel goes on from, or one that did not answer, which more lines would show): the table was not in force; paste the line whole", who, e.Line)
 	}
 	return "no failure seen in the kernel log" + who
-}
-
-// relayedOnly reports whether every line of us is another program's.
-func relayedOnly(us []kernlog.UnreadLine) bool {
-	for _, u := range us {
-		if u.Program == "" {
-			return false
-		}
-	}
-	return true
 }
 
 // programs names the programs of us, each once, in order.

@@ -125,17 +125,25 @@ func checkDiagnosis(t fataler, d diagnose.Diagnosis, nlines int) {
 			}
 		}
 		// Other programs' copies of the kernel's lines are listed only
-		// when they are all there is, and the summary says whose they are.
-		relayed := 0
-		for _, u := range d.Unread {
-			if u.Program != "" {
-				relayed++
+		// when they are all there is, each with its program, and the
+		// summary says whose they are.
+		if len(d.Relayed) > 0 && (len(d.Unread) > 0 || !strings.Contains(d.Summary, "of other programs (")) {
+			t.Fatalf("%d relayed lines beside %d unread: %s", len(d.Relayed), len(d.Unread), d.Summary)
+		}
+		for _, u := range d.Relayed {
+			if u.Program == "" || u.Line < 1 || u.Line > nlines {
+				t.Fatalf("a relayed line without its program, or a line the log does not have (%d lines): %+v", nlines, u)
 			}
 		}
-		if relayed > 0 && (relayed != len(d.Unread) || !strings.Contains(d.Summary, "of other programs (")) {
-			t.Fatalf("%d of %d unread lines are other programs': %s", relayed, len(d.Unread), d.Summary)
+		for _, u := range d.Unread {
+			if u.Program != "" {
+				t.Fatalf("another program's line listed as unread: %+v", u)
+			}
 		}
 		return
+	}
+	if len(d.Relayed) > 0 {
+		t.Fatalf("a failure, and other programs' lines listed: %+v", d.Relayed)
 	}
 	for _, u := range d.Unread {
 		if u.Program != "" {

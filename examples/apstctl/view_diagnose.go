@@ -30,6 +30,7 @@ type diagnosisJSON struct {
 	Tried        []triedJSON      `json:"tried"`
 	Platform     persist.Platform `json:"platform"`
 	Unread       []view.Unread    `json:"unread"`
+	Relayed      []view.Unread    `json:"relayed"`
 	Incidents    []incidentJSON   `json:"incidents"`
 	Facts        *factsJSON       `json:"facts"`
 	Log          *logJSON         `json:"log"`
@@ -193,7 +194,7 @@ func eventView(e *kernlog.Event) eventJSON {
 func diagnoseView(r *diagnoseResult) diagnosisJSON {
 	v := diagnosisJSON{Controller: r.Controller, Address: r.Address, Failure: r.Failure, Summary: r.Summary, APSTRuledOut: r.APSTRuledOut,
 		Undecided: []diagnose.Layer{}, OnResume: r.OnResume, Replace: r.Replace, Causes: causesView(r.Causes),
-		Known: []knownJSON{}, Tried: []triedJSON{}, Platform: r.Platform, Unread: []view.Unread{},
+		Known: []knownJSON{}, Tried: []triedJSON{}, Platform: r.Platform, Unread: []view.Unread{}, Relayed: []view.Unread{},
 		Incidents: []incidentJSON{}, Facts: factsView(r.Facts), Notes: r.Notes, Problems: r.Problems,
 		Assumptions: assumptionsView(&r.Assumptions), Consequences: []view.Evidence{}}
 	v.Consequences = append(v.Consequences, diagview.Lines(r.Consequences, diagview.Plain)...)
@@ -213,7 +214,10 @@ func diagnoseView(r *diagnoseResult) diagnosisJSON {
 		v.Tried = append(v.Tried, triedJSON{Setting: t.Setting, Value: t.Value, Outcome: t.Outcome, FromLog: t.FromLog})
 	}
 	for _, u := range r.Unread {
-		v.Unread = append(v.Unread, view.Unread{Line: u.Line, Text: u.Text, Program: u.Program})
+		v.Unread = append(v.Unread, view.Unread{Line: u.Line, Text: u.Text})
+	}
+	for _, u := range r.Relayed {
+		v.Relayed = append(v.Relayed, view.Unread{Line: u.Line, Text: u.Text, Program: u.Program})
 	}
 	if v.Facts == nil {
 		v.Facts = factsView(&diagnose.Facts{})
@@ -249,16 +253,17 @@ func writeDiagnosisText(w io.Writer, r *diagnoseResult) {
 		fmt.Fprintln(w, "to tell them apart:")
 		writeTest(w, "  ", *r.Separate)
 	}
-	if len(r.Unread) > 0 && r.Unread[0].Program != "" {
+	if len(r.Relayed) > 0 {
 		// Other programs' copies, listed only in a log without the
-		// kernel's lines (Diagnosis.Unread).
+		// kernel's lines (Diagnosis.Relayed).
 		fmt.Fprintln(w)
-		fmt.Fprintf(w, "%d line(s) of other programs repeat the kernel's NVMe or PCIe failure messages:\n", len(r.Unread))
-		for _, u := range r.Unread {
+		fmt.Fprintf(w, "%d line(s) of other programs repeat the kernel's NVMe or PCIe failure messages:\n", len(r.Relayed))
+		for _, u := range r.Relayed {
 			fmt.Fprintf(w, "  line %d (%s's, not the kernel's): %s\n", u.Line, view.Escape(u.Program), view.Escape(u.Text))
 		}
 		fmt.Fprintln(w, "  (give the kernel's own lines: journalctl -k -b -1 --no-pager > kern.log)")
-	} else if len(r.Unread) > 0 {
+	}
+	if len(r.Unread) > 0 {
 		fmt.Fprintln(w)
 		fmt.Fprintf(w, "%d line(s) look like NVMe or PCIe failure messages but could not be read:\n", len(r.Unread))
 		for _, u := range r.Unread {

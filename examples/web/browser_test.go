@@ -594,12 +594,12 @@ func TestBrowser(t *testing.T) {
 		// such, with the advice to paste the kernel's own.
 		relayed := readTestdata(t, "apst/diagnose/testdata/relayed-only.log")
 		dr := expectedDiagnosis(t, relayed, "", "")
-		require.NotEmpty(t, dr.Unread)
+		require.NotEmpty(t, dr.Relayed)
 		p.typeInto("log", relayed)
 		p.waitFor(fmt.Sprintf("document.getElementById('diagnosis-summary').textContent === %q", safeio.EscapeTerminal(dr.Summary)), 5*time.Second)
 		un := text("diagnosis-unread")
 		assert.Contains(t, un, "of other programs repeat the kernel's NVMe/PCIe failure messages")
-		assert.Contains(t, un, fmt.Sprintf("line %d (dmesg-watch's, not the kernel's)", dr.Unread[0].Line))
+		assert.Contains(t, un, fmt.Sprintf("line %d (dmesg-watch's, not the kernel's)", dr.Relayed[0].Line))
 		assert.Contains(t, un, "Paste the kernel's own lines")
 		assert.NotEqual(t, "headline verdict-ok", p.str("document.getElementById('diagnosis-summary').className"))
 

@@ -54,7 +54,8 @@ type Test struct {
 type Unread struct {
 	Line int    `json:"line"`
 	Text string `json:"text"`
-	// Program is the program the line is of when not the kernel's (a
-	// syslog line of smartd that repeats a kernel message).
+	// Program is the program the line is of when not the kernel's: set
+	// in a diagnosis's Relayed list (a syslog line of smartd's that
+	// repeats a kernel message), empty in Unread.
 	Program string `json:"program,omitempty"`
 }

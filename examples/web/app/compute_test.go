@@ -250,7 +250,8 @@ func TestComputeDiagnosis(t *testing.T) {
 
 	// What the cases saw, so that the table is known to cover an
 	// undecided pair and lines not read.
-	var undecidedSeen, unreadSeen int
+	var undecidedSeen, unreadSeen, relayedSeen int
+	relayed := repoFile(t, "apst/diagnose/testdata/relayed-only.log")
 	for _, tc := range []struct {
 		name     string
 		req      Request
@@ -269,6 +270,7 @@ func TestComputeDiagnosis(t *testing.T) {
 		{name: "a real thread: rpi5, auto platform", req: Request{Log: openwrt, Platform: "auto"}},
 		{name: "a real thread, mail-wrapped", req: Request{Log: wrapped}},
 		{name: "a log cut mid-line: lines not read", req: Request{Log: cut}},
+		{name: "other programs' copies alone", req: Request{Log: relayed}},
 		{name: "a bad capture: diagnosed without it", req: Request{Log: aspmLog, Capture: evo[:4000]}, wantNote: "the capture above could not be read"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -290,6 +292,9 @@ func TestComputeDiagnosis(t *testing.T) {
 			}
 			if len(g.Unread) > 0 {
 				unreadSeen++
+			}
+			if len(g.Relayed) > 0 {
+				relayedSeen++
 			}
 
 			// The answer first: the same summary, first cause, undecided
@@ -336,6 +341,12 @@ func TestComputeDiagnosis(t *testing.T) {
 				assert.Equal(t, u.Line, g.Unread[i].Line)
 				assert.Equal(t, view.Escape(u.Text), g.Unread[i].Text)
 			}
+			require.Len(t, g.Relayed, len(d.Relayed))
+			for i, u := range d.Relayed {
+				assert.Equal(t, u.Line, g.Relayed[i].Line)
+				assert.Equal(t, view.Escape(u.Program), g.Relayed[i].Program)
+				assert.Equal(t, view.Escape(u.Text), g.Relayed[i].Text)
+			}
 			assert.Equal(t, string(d.Platform), g.Platform)
 			assert.Equal(t, escAll(d.Notes), g.Notes)
 			if tc.wantNote != "" {
@@ -353,6 +364,7 @@ func TestComputeDiagnosis(t *testing.T) {
 	// testdata/threads that is.
 	assert.Positive(t, undecidedSeen, "no case of the table is undecided between two layers")
 	assert.Positive(t, unreadSeen, "no case of the table has lines not read")
+	assert.Positive(t, relayedSeen, "no case of the table has other programs' copies")
 }
 
 // The real thread's log is a failure, read line by line: its first cause

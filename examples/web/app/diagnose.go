@@ -113,7 +113,7 @@ func diagnosisView(d *diagnose.Diagnosis, l *kernlog.Log, assumptions []string) 
 		Controller: view.Escape(d.Controller), Address: view.Escape(d.Address), Failure: d.Failure, Summary: view.Escape(d.Summary),
 		APSTRuledOut: d.APSTRuledOut, Undecided: []string{}, OnResume: d.OnResume, Replace: d.Replace,
 		Causes: []CauseView{}, Known: []KnownView{}, Tried: []TriedView{}, Platform: string(d.Platform),
-		Unread: []view.Unread{}, Notes: escAll(d.Notes), Assumptions: escAll(assumptions), Consequences: linesView(d.Consequences),
+		Unread: []view.Unread{}, Relayed: []view.Unread{}, Notes: escAll(d.Notes), Assumptions: escAll(assumptions), Consequences: linesView(d.Consequences),
 		Log: LogView{Release: view.Escape(l.Release), CommandLine: view.Escape(l.CommandLine), Boots: l.Boots, Lines: l.Lines, Compression: l.Compression,
 			Events: l.Events, Incidents: len(l.Incidents)},
 	}
@@ -146,7 +146,10 @@ func diagnosisView(d *diagnose.Diagnosis, l *kernlog.Log, assumptions []string) 
 		v.Tried = append(v.Tried, TriedView{Setting: view.Escape(t.Setting), Value: view.Escape(t.Value), Outcome: string(t.Outcome), Text: view.Escape(t.String())})
 	}
 	for _, u := range d.Unread {
-		v.Unread = append(v.Unread, view.Unread{Line: u.Line, Text: view.Escape(u.Text), Program: view.Escape(u.Program)})
+		v.Unread = append(v.Unread, view.Unread{Line: u.Line, Text: view.Escape(u.Text)})
+	}
+	for _, u := range d.Relayed {
+		v.Relayed = append(v.Relayed, view.Unread{Line: u.Line, Text: view.Escape(u.Text), Program: view.Escape(u.Program)})
 	}
 	return v
 }

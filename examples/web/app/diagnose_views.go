@@ -35,7 +35,10 @@ type DiagnosisView struct {
 	Tried    []TriedView   `json:"tried"`
 	Platform string        `json:"platform"`
 	Unread   []view.Unread `json:"unread"`
-	Notes    []string      `json:"notes"`
+	// Relayed are other programs' copies of the kernel's failure lines,
+	// listed when the log holds nothing else of a failure.
+	Relayed []view.Unread `json:"relayed"`
+	Notes   []string      `json:"notes"`
 	// Assumptions are what the plan of the capture assumed (describe's
 	// lines, as apstctl diagnose --id-ctrl prints them); none without a
 	// capture.

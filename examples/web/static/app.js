@@ -313,7 +313,7 @@
   function renderDiagnosis(d) {
     const s = $('diagnosis-summary');
     s.textContent = d.summary;
-    s.className = 'headline' + (d.replace ? ' verdict-bad' : !d.failure && d.unread.length === 0 && d.consequences.length === 0 ? ' verdict-ok' : '');
+    s.className = 'headline' + (d.replace ? ' verdict-bad' : !d.failure && d.unread.length === 0 && d.relayed.length === 0 && d.consequences.length === 0 ? ' verdict-ok' : '');
     const about = [];
     if (d.controller) about.push(`Controller ${d.controller}${d.address ? ' (' + d.address + ')' : ''}.`);
     if (d.on_resume) about.push('The failure came right after a system sleep transition (suspend or resume).');
@@ -364,13 +364,20 @@
 
     const un = $('diagnosis-unread');
     un.replaceChildren();
+    if (d.relayed.length) {
+      const n = d.relayed.length;
+      un.append(el('h3', { class: 'sub', text: `${n} ${n === 1 ? 'line' : 'lines'} of other programs repeat the kernel's NVMe/PCIe failure messages` }),
+        el('ul', { class: 'unread' }, ...d.relayed.map((u) => el('li', { class: 'quote-line' },
+          el('span', { class: 'ln', text: `line ${u.line} (${u.program}'s, not the kernel's)` }), ' ', el('code', { class: 'quote', text: u.text })))),
+        el('p', { class: 'help' }, 'Paste the kernel\'s own lines: ',
+          el('code', { text: 'journalctl -k -b -1 --no-pager > kern.log' }), ', then paste or pick kern.log.'));
+    }
     if (d.unread.length) {
       const n = d.unread.length;
-      const relayed = d.unread[0].program;
-      un.append(el('h3', { class: 'sub', text: relayed ? `${n} ${n === 1 ? 'line' : 'lines'} of other programs repeat the kernel's NVMe/PCIe failure messages` : `${n} ${n === 1 ? 'line looks' : 'lines look'} like NVMe/PCIe messages but could not be read` }),
+      un.append(el('h3', { class: 'sub', text: `${n} ${n === 1 ? 'line looks' : 'lines look'} like NVMe/PCIe messages but could not be read` }),
         el('ul', { class: 'unread' }, ...d.unread.map((u) => el('li', { class: 'quote-line' },
-          el('span', { class: 'ln', text: u.program ? `line ${u.line} (${u.program}'s, not the kernel's)` : `line ${u.line}` }), ' ', el('code', { class: 'quote', text: u.text })))),
-        el('p', { class: 'help' }, relayed ? 'Paste the kernel\'s own lines: ' : 'Re-paste the log as the system wrote it (not retyped, reflowed or cut): ',
+          el('span', { class: 'ln', text: `line ${u.line}` }), ' ', el('code', { class: 'quote', text: u.text })))),
+        el('p', { class: 'help' }, 'Re-paste the log as the system wrote it (not retyped, reflowed or cut): ',
           el('code', { text: 'journalctl -k -b -1 --no-pager > kern.log' }), ', then paste or pick kern.log.'));
     }
 
