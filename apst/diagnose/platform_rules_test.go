@@ -359,6 +359,37 @@ func TestFailuresHoursApartShareNothing(t *testing.T) {
 	}
 }
 
+// A failure known only by its PCI address may be one of the controllers
+// that went down near it: one such controller shares nothing with it (it
+// may be its own), two do, and the evidence says one may be its own. The
+// address's line comes beyond the gap (DefaultGap, 5 min), so it joins none.
+func TestAddressFailureAmongOthers(t *testing.T) {
+	const d3cold = "[  450.000000] nvme 0000:06:00.0: Unable to change power state from D3cold to D0, device inaccessible\n"
+	// Two NVMe functions, so that the log's one controller is not tied
+	// to the one function.
+	one := "[    1.000000] nvme 0000:05:00.0: enabling device (0000 -> 0002)\n" +
+		"[  100.000000] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff\n"
+	two := one + "[  110.000000] nvme nvme1: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff\n"
+
+	d := diagnoseFailure(t, one+d3cold)
+	require.Equal(t, "0000:06:00.0", d.Address, d.Summary)
+	require.Empty(t, d.Controller)
+	for _, c := range d.Causes {
+		for _, e := range append(c.Evidence, c.Against...) {
+			assert.NotContains(t, e.Text, "NVMe controller", c.Layer)
+		}
+	}
+
+	d = diagnoseFailure(t, two+d3cold)
+	require.Equal(t, "0000:06:00.0", d.Address, d.Summary)
+	texts := ""
+	for _, e := range causeOf(&d, diagnose.LayerPlatform).Evidence {
+		texts += e.Text + "\n"
+	}
+	assert.Contains(t, texts, "2 NVMe controllers went down within minutes of this failure (one may be this drive's own")
+	assert.NotContains(t, texts, "other NVMe controller")
+}
+
 // A kernel that ran in a virtual machine (the hypervisor it detected,
 // arch/x86/kernel/cpu/hypervisor.c's "Hypervisor detected: %s", or the
 // machine's DMI name) sees the hypervisor's drive: its drop-out speaks

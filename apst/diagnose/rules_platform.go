@@ -16,7 +16,10 @@ func platformCause(s *signals) builder {
 	b.tried(s, []string{"pci"}, []string{"nocrs", "noaer", "nomsi"}, 8, 2, "the PCI core's settings stopped the failures")
 	b.tried(s, []string{"iommu", "amd_iommu", "intel_iommu"}, []string{"off", "soft", "pt"}, 8, 2, "the IOMMU setting stopped the failures")
 	b.tried(s, []string{"kernel", "bios"}, nil, 8, 3, "another kernel or BIOS stopped the failures")
-	if n := len(s.othersDown); n > 0 {
+	switch n := len(s.othersDown); {
+	case n > 0 && s.othersMaySelf:
+		b.proLine(2, logLine(&s.othersDown[0], fmt.Sprintf("%d NVMe controllers went down within minutes of this failure (one may be this drive's own: no line ties its address to a controller): a cause they share (the platform's power, a PCIe switch or backplane, the kernel), since one drive's fault does not take another down", n)))
+	case n > 0:
 		b.proLine(2, logLine(&s.othersDown[0], fmt.Sprintf("%d other NVMe controller(s) went down within minutes of this one: a cause they share (the platform's power, a PCIe switch or backplane, the kernel), since one drive's fault does not take another down", n)))
 	}
 	if len(s.polled) > 0 {

@@ -73,11 +73,14 @@ type signals struct {
 	others []kernlog.Event
 	// othersDown are the first failures of other NVMe controllers that
 	// went down or were removed within sharedWindow of this one, in the
-	// same boot.
-	othersDown []kernlog.Event
-	onResume   *kernlog.Event // suspend exit (or entry) just before the failure
-	pmErrors   []kernlog.Event
-	lostIRQ    *kernlog.Event
+	// same boot. For a failure known only by its PCI address one of them
+	// may be its own controller (othersMaySelf), so they count only when
+	// there are two or more.
+	othersDown    []kernlog.Event
+	othersMaySelf bool
+	onResume      *kernlog.Event // suspend exit (or entry) just before the failure
+	pmErrors      []kernlog.Event
+	lostIRQ       *kernlog.Event
 	// apstRefused is the drive refusing the kernel's APST table in the
 	// boot that failed ("failed to set APST feature (2)", an NVMe status).
 	apstRefused *kernlog.Event
@@ -1101,6 +1104,12 @@ func (s *signals) sharedFailures(l *kernlog.Log, first *kernlog.Event) {
 		}
 		seen[in.Controller] = true
 		s.othersDown = append(s.othersDown, *e)
+	}
+	if s.ctrl == "" {
+		s.othersMaySelf = true
+		if len(s.othersDown) < 2 {
+			s.othersDown = nil
+		}
 	}
 }
 

@@ -181,8 +181,10 @@ func (st *state) mergeLate(late, dead []bool) {
 // mergeWindow merges an incident still known only by a PCI address into
 // the one controller with an incident within the gap of it in the same
 // boot (any of the boot, in a log without times), when exactly one
-// controller has one then. Incidents of functions another driver prints
-// for, and of only informational events, stay.
+// controller has one then; when several have, an NVMe function's lines
+// join the one controller whose incident holds them between its own
+// lines (enclosing). Incidents of functions another driver prints for,
+// and of only informational events, stay.
 func (st *state) mergeWindow(dead []bool) {
 	incs := st.log.Incidents
 	for i := range incs {
@@ -205,6 +207,12 @@ func (st *state) mergeWindow(dead []bool) {
 			}
 			ctrl = c.Controller
 		}
+		if target < 0 && ctrl != "" {
+			target = enclosing(incs, dead, i)
+			if target >= 0 {
+				ctrl = incs[target].Controller
+			}
+		}
 		if target < 0 {
 			continue
 		}
@@ -213,6 +221,36 @@ func (st *state) mergeWindow(dead []bool) {
 		st.merge(&incs[target], p)
 		dead[i] = true
 	}
+}
+
+// enclosing is the incident whose lines enclose all of incident i's, when
+// i's events are all the nvme driver's lines of one NVMe function and
+// exactly one controller's incident encloses them; -1 otherwise. The
+// driver prints for the function within the controller's reset (the PCI
+// core's "Unable to change power state from D3cold to D0" of the reset's
+// pci_enable_device, drivers/nvme/host/pci.c), so the lines of a
+// controller down before and after it hold it; two controllers whose
+// lines interleave there leave it to neither.
+func enclosing(incs []Incident, dead []bool, i int) int {
+	p := &incs[i]
+	for k := range p.Events {
+		if p.Events[k].Driver != "nvme" {
+			return -1
+		}
+	}
+	first, last := firstLine(p), lastLine(p)
+	found := -1
+	for j := range incs {
+		c := &incs[j]
+		if dead[j] || j == i || c.Controller == "" || c.Boot != p.Boot || firstLine(c) >= first || lastLine(c) <= last {
+			continue
+		}
+		if found >= 0 && incs[found].Controller != c.Controller {
+			return -1
+		}
+		found = j
+	}
+	return found
 }
 
 // badIRQ reports whether an incident holds the NVMe driver's interrupt

@@ -1,6 +1,7 @@
 package kernlog_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -129,6 +130,54 @@ func TestIncidentWindow(t *testing.T) {
 	l, err = kernlog.ReadString(down+"[  500.300000] iwlwifi 0000:01:00.0: Unable to change power state from D3cold to D0, device inaccessible\n", kernlog.Options{})
 	require.NoError(t, err)
 	assert.Len(t, l.Incidents, 2, "another driver's function")
+}
+
+// With several controllers down within the gap and no "pci function"
+// line, an NVMe function's line joins the one controller whose lines
+// enclose it (the PCI core prints it within that controller's reset);
+// lines of two controllers that interleave there, and a port's line, join
+// none. The lines are those an owner of a 6-bay board (a Beelink ME Mini)
+// quotes for nvme0 when the first three slots dropped their drives one
+// after another ("the same pattern repeated on nvme1 and nvme2"), with
+// times and addresses of ours.
+func TestEnclosingIncident(t *testing.T) {
+	slot := func(ts int, ctrl, addr string) string {
+		return fmt.Sprintf("[%5d.000001] nvme %s: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff\n", ts, ctrl) +
+			fmt.Sprintf("[%5d.000010] nvme %s: Does your device have a faulty power saving mode enabled?\n", ts, ctrl) +
+			fmt.Sprintf("[%5d.100001] nvme %s: Unable to change power state from D3cold to D0, device inaccessible\n", ts, addr) +
+			fmt.Sprintf("[%5d.200001] nvme %s: Disabling device after reset failure: -19\n", ts, ctrl)
+	}
+	l, err := kernlog.ReadString(slot(1201, "nvme0", "0000:04:00.0")+slot(1203, "nvme1", "0000:05:00.0")+slot(1207, "nvme2", "0000:06:00.0"), kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 3, "%+v", viewOf(l))
+	for i, want := range [][2]string{{"nvme0", "0000:04:00.0"}, {"nvme1", "0000:05:00.0"}, {"nvme2", "0000:06:00.0"}} {
+		in := l.Incidents[i]
+		assert.Equal(t, want[0], in.Controller)
+		assert.True(t, in.Has(kernlog.ResumeFailure), "%s has its D3cold line", want[0])
+		for _, e := range in.Events {
+			if e.Kind == kernlog.ResumeFailure {
+				assert.Equal(t, want[1], e.PCI)
+				assert.Equal(t, want[0], e.Controller)
+			}
+		}
+	}
+
+	// nvme1's line between nvme0's and the address's: two controllers
+	// enclose it, so it joins neither.
+	interleaved := "[ 1201.000001] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff\n" +
+		"[ 1201.000002] nvme nvme1: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff\n" +
+		"[ 1201.100001] nvme 0000:05:00.0: Unable to change power state from D3cold to D0, device inaccessible\n" +
+		"[ 1201.200001] nvme nvme0: Disabling device after reset failure: -19\n" +
+		"[ 1201.200002] nvme nvme1: Disabling device after reset failure: -19\n"
+	l, err = kernlog.ReadString(interleaved, kernlog.Options{})
+	require.NoError(t, err)
+	assert.Len(t, l.Incidents, 3, "%+v", viewOf(l))
+
+	// A port's line may be a switch's above both: it stays itself.
+	port := strings.Replace(slot(1201, "nvme0", "0000:04:00.0"), "nvme 0000:04:00.0", "pcieport 0000:00:1c.0", 1) + slot(1203, "nvme1", "0000:05:00.0")
+	l, err = kernlog.ReadString(port, kernlog.Options{})
+	require.NoError(t, err)
+	assert.Len(t, l.Incidents, 3, "%+v", viewOf(l))
 }
 
 // A "pci function" line after the events (a log cut at the start, then
