@@ -256,3 +256,48 @@ func TestRapidFunctionLineChangesNothing(t *testing.T) {
 		}
 	})
 }
+
+// Property: controllers that go down one after another (their blocks of
+// lines not interleaved, at any times) each with the PCI core's line for
+// its function within its reset are joined the same with or without the
+// boot's "pci function" lines: the enclosing incident is the one the
+// function line names.
+func TestRapidEnclosingAgreesWithFunctionLines(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(2, 4).Draw(t, "controllers")
+		var with, without strings.Builder
+		for c := 0; c < n; c++ {
+			fmt.Fprintf(&with, "[    1.%06d] nvme nvme%d: pci function 0000:%02x:00.0\n", c, c, 4+c)
+		}
+		at := 100.0
+		for c := 0; c < n; c++ {
+			at += float64(rapid.IntRange(0, 900).Draw(t, "seconds"))
+			block := fmt.Sprintf("[%12.6f] nvme nvme%d: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff\n", at, c)
+			if rapid.Bool().Draw(t, "hint") {
+				block += fmt.Sprintf("[%12.6f] nvme nvme%d: Does your device have a faulty power saving mode enabled?\n", at+0.00001, c)
+			}
+			block += fmt.Sprintf("[%12.6f] nvme 0000:%02x:00.0: Unable to change power state from D3cold to D0, device inaccessible\n", at+0.1, 4+c)
+			block += fmt.Sprintf("[%12.6f] nvme nvme%d: Disabling device after reset failure: -19\n", at+0.2, c)
+			with.WriteString(block)
+			without.WriteString(block)
+		}
+		a, err := kernlog.ReadString(with.String(), kernlog.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := kernlog.ReadString(without.String(), kernlog.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkLog(t, b)
+		va, vb := viewOf(a), viewOf(b)
+		if len(va) != n || len(vb) != n {
+			t.Fatalf("%d controllers: with the function lines %+v\nwithout %+v", n, va, vb)
+		}
+		for i := range va {
+			if va[i].Controller != vb[i].Controller || strings.Join(va[i].Events, "\n") != strings.Join(vb[i].Events, "\n") {
+				t.Fatalf("with the function lines %+v\nwithout %+v", va, vb)
+			}
+		}
+	})
+}
