@@ -236,23 +236,8 @@ func TestRapidFunctionLineChangesNothing(t *testing.T) {
 			}
 			without.WriteString(s)
 		}
-		a, err := kernlog.ReadString(with.String(), kernlog.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := kernlog.ReadString(without.String(), kernlog.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkLog(t, b)
-		va, vb := viewOf(a), viewOf(b)
-		if len(va) != len(vb) {
+		if va, vb, same := sameJoins(t, with.String(), without.String()); !same {
 			t.Fatalf("shape %q: with the line %+v\nwithout %+v", shape, va, vb)
-		}
-		for i := range va {
-			if va[i].Controller != vb[i].Controller || strings.Join(va[i].Events, "\n") != strings.Join(vb[i].Events, "\n") {
-				t.Fatalf("shape %q: with the line %+v\nwithout %+v", shape, va, vb)
-			}
 		}
 	})
 }
@@ -281,23 +266,33 @@ func TestRapidEnclosingAgreesWithFunctionLines(t *testing.T) {
 			with.WriteString(block)
 			without.WriteString(block)
 		}
-		a, err := kernlog.ReadString(with.String(), kernlog.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := kernlog.ReadString(without.String(), kernlog.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkLog(t, b)
-		va, vb := viewOf(a), viewOf(b)
-		if len(va) != n || len(vb) != n {
+		if va, vb, same := sameJoins(t, with.String(), without.String()); !same || len(va) != n {
 			t.Fatalf("%d controllers: with the function lines %+v\nwithout %+v", n, va, vb)
 		}
-		for i := range va {
-			if va[i].Controller != vb[i].Controller || strings.Join(va[i].Events, "\n") != strings.Join(vb[i].Events, "\n") {
-				t.Fatalf("with the function lines %+v\nwithout %+v", va, vb)
-			}
-		}
 	})
+}
+
+// sameJoins reads two logs (the second checked as every log is) and gives
+// their incidents' views, and whether they hold the same incidents,
+// controllers and events.
+func sameJoins(t *rapid.T, with, without string) (va, vb []incidentView, same bool) {
+	a, err := kernlog.ReadString(with, kernlog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := kernlog.ReadString(without, kernlog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkLog(t, b)
+	va, vb = viewOf(a), viewOf(b)
+	if len(va) != len(vb) {
+		return va, vb, false
+	}
+	for i := range va {
+		if va[i].Controller != vb[i].Controller || strings.Join(va[i].Events, "\n") != strings.Join(vb[i].Events, "\n") {
+			return va, vb, false
+		}
+	}
+	return va, vb, true
 }
