@@ -230,11 +230,11 @@
 //     controller's) prints for that address or the incident holds only
 //     informational events;
 //   - when several controllers have an incident then, the nvme driver's
-//     lines of an NVMe function join the one controller whose incident's
-//     lines enclose them (the PCI core's "Unable to change power state
-//     from D3cold to D0" of a reset comes between that controller's
-//     "controller is down" and its "Disabling device"); lines that two
-//     controllers' incidents enclose, and a port's, join none.
+//     lines of an NVMe function join the controller whose lines come right
+//     before and right after them (the PCI core's "Unable to change power
+//     state from D3cold to D0" of a reset comes between that controller's
+//     "controller is down" and its "Disabling device"); lines whose
+//     neighbours are two controllers', and a port's, join none.
 //
 // An incident first opened under an address or a disk that turns out to be
 // a controller's is merged with that controller's incidents it overlaps

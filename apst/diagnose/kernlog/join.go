@@ -182,9 +182,9 @@ func (st *state) mergeLate(late, dead []bool) {
 // the one controller with an incident within the gap of it in the same
 // boot (any of the boot, in a log without times), when exactly one
 // controller has one then; when several have, an NVMe function's lines
-// join the one controller whose incident holds them between its own
-// lines (enclosing). Incidents of functions another driver prints for,
-// and of only informational events, stay.
+// join the controller whose lines come right before and after them
+// (enclosing). Incidents of functions another driver prints for, and of
+// only informational events, stay.
 func (st *state) mergeWindow(dead []bool) {
 	incs := st.log.Incidents
 	for i := range incs {
@@ -223,14 +223,16 @@ func (st *state) mergeWindow(dead []bool) {
 	}
 }
 
-// enclosing is the incident whose lines enclose all of incident i's, when
-// i's events are all the nvme driver's lines of one NVMe function and
-// exactly one controller's incident encloses them; -1 otherwise. The
-// driver prints for the function within the controller's reset (the PCI
-// core's "Unable to change power state from D3cold to D0" of the reset's
-// pci_enable_device, drivers/nvme/host/pci.c), so the lines of a
-// controller down before and after it hold it; two controllers whose
-// lines interleave there leave it to neither.
+// enclosing is the incident of the controller whose events come right
+// before and right after all of incident i's, when i's events are all the
+// nvme driver's lines of one NVMe function and no other controller's
+// event comes between; -1 otherwise. The PCI core prints for the function
+// within its controller's reset (the "Unable to change power state from
+// D3cold to D0" of the reset's pci_enable_device, drivers/nvme/host/pci.c),
+// between that controller's "controller is down" and its "Disabling
+// device"; a function whose neighbours are two controllers' lines, as
+// when another drive's removal comes amid a controller's timeouts, joins
+// neither.
 func enclosing(incs []Incident, dead []bool, i int) int {
 	p := &incs[i]
 	for k := range p.Events {
@@ -239,18 +241,28 @@ func enclosing(incs []Incident, dead []bool, i int) int {
 		}
 	}
 	first, last := firstLine(p), lastLine(p)
-	found := -1
+	before, after := -1, -1 // the incidents of the nearest events
+	beforeLine, afterLine := 0, 1<<31-1
 	for j := range incs {
 		c := &incs[j]
-		if dead[j] || j == i || c.Controller == "" || c.Boot != p.Boot || firstLine(c) >= first || lastLine(c) <= last {
+		if dead[j] || j == i || c.Controller == "" || c.Boot != p.Boot {
 			continue
 		}
-		if found >= 0 && incs[found].Controller != c.Controller {
-			return -1
+		for k := range c.Events {
+			switch n := c.Events[k].Line; {
+			case n > first && n < last:
+				return -1 // a controller's line amid the function's
+			case n < first && n > beforeLine:
+				before, beforeLine = j, n
+			case n > last && n < afterLine:
+				after, afterLine = j, n
+			}
 		}
-		found = j
 	}
-	return found
+	if before < 0 || after < 0 || incs[before].Controller != incs[after].Controller {
+		return -1
+	}
+	return before
 }
 
 // badIRQ reports whether an incident holds the NVMe driver's interrupt

@@ -133,10 +133,10 @@ func TestIncidentWindow(t *testing.T) {
 }
 
 // With several controllers down within the gap and no "pci function"
-// line, an NVMe function's line joins the one controller whose lines
-// enclose it (the PCI core prints it within that controller's reset);
-// lines of two controllers that interleave there, and a port's line, join
-// none. The lines are those an owner of a 6-bay board (a Beelink ME Mini)
+// line, an NVMe function's line joins the controller whose lines come
+// right before and after it (the PCI core prints it within that
+// controller's reset); a line whose neighbours are two controllers', and
+// a port's line, join none. The lines are those an owner of a 6-bay board (a Beelink ME Mini)
 // quotes for nvme0 when the first three slots dropped their drives one
 // after another ("the same pattern repeated on nvme1 and nvme2"), with
 // times and addresses of ours.
@@ -170,6 +170,16 @@ func TestEnclosingIncident(t *testing.T) {
 		"[ 1201.200001] nvme nvme0: Disabling device after reset failure: -19\n" +
 		"[ 1201.200002] nvme nvme1: Disabling device after reset failure: -19\n"
 	l, err = kernlog.ReadString(interleaved, kernlog.Options{})
+	require.NoError(t, err)
+	assert.Len(t, l.Incidents, 3, "%+v", viewOf(l))
+
+	// Another drive's line amid a controller's timeouts, its own
+	// controller's line next: the neighbours are two controllers'.
+	amid := "[  100.000000] nvme nvme0: I/O 12 QID 3 timeout, aborting\n" +
+		"[  115.000000] nvme 0000:05:00.0: Unable to change power state from D3cold to D0, device inaccessible\n" +
+		"[  116.000000] nvme nvme1: Removing after probe failure status: -19\n" +
+		"[  130.000000] nvme nvme0: I/O 12 QID 3 timeout, reset controller\n"
+	l, err = kernlog.ReadString(amid, kernlog.Options{})
 	require.NoError(t, err)
 	assert.Len(t, l.Incidents, 3, "%+v", viewOf(l))
 
