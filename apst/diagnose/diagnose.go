@@ -69,10 +69,12 @@ type Diagnosis struct {
 	// APSTRuledOut reports that APST is unlikely, with the reason in
 	// Summary and in the apst cause's Against.
 	APSTRuledOut bool
-	// Undecided holds the two layers the evidence does not separate (of
-	// different groups, their scores within one point), nil when the
-	// first cause stands alone; Separate is the one test that tells them
-	// apart.
+	// Undecided holds the layers the evidence does not separate, the
+	// first cause's first: two of different groups, their scores within
+	// one point, and any further group's best that scores the same as
+	// the second (so that none is left out by list order); nil when the
+	// first cause stands alone. Separate is the one test that tells them
+	// apart (the cheapest that moves one of them alone).
 	Undecided []Layer
 	Separate  *Test
 	// OnResume reports that the failure came right after a system sleep
@@ -364,19 +366,41 @@ func lockedTest(s *signals) Test {
 	return Test{Action: "ask the drive whether it is locked (a Locking section with Locked = Y is a self-encrypting drive waiting for its password)", Command: "sudo sedutil-cli --query " + disk, Cost: "free"}
 }
 
+// undecidedText names the undecided layers with where their evidence is:
+// "apst and aspm (line 3 fits both)", "apst (line 3) and platform (line
+// 1)", "apst, aspm and platform (line 3 fits all three)".
+func undecidedText(d *Diagnosis) string {
+	ws := make([]string, len(d.Undecided))
+	same := true
+	for i, l := range d.Undecided {
+		ws[i] = where(d.Cause(l))
+		same = same && ws[i] == ws[0]
+	}
+	names := make([]string, len(d.Undecided))
+	for i, l := range d.Undecided {
+		names[i] = string(l)
+		if !same {
+			names[i] += " (" + ws[i] + ")"
+		}
+	}
+	text := strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	switch {
+	case same && len(names) == 2:
+		text += " (" + ws[0] + " fits both)"
+	case same:
+		text += fmt.Sprintf(" (%s fits all %s)", ws[0], [...]string{3: "three", 4: "four", 5: "five", 6: "six"}[min(len(names), 6)])
+	}
+	return text
+}
+
 // summarize says what the causes amount to.
 func summarize(s *signals, d *Diagnosis) (string, bool) {
 	top := d.Causes[0]
 	var b strings.Builder
 	who := s.who()
 	switch {
-	case len(d.Undecided) == 2:
-		x, y := where(d.Cause(d.Undecided[0])), where(d.Cause(d.Undecided[1]))
-		if x == y {
-			fmt.Fprintf(&b, "%s: undecided between %s and %s (%s fits both)", who, d.Undecided[0], d.Undecided[1], x)
-		} else {
-			fmt.Fprintf(&b, "%s: undecided between %s (%s) and %s (%s)", who, d.Undecided[0], x, d.Undecided[1], y)
-		}
+	case len(d.Undecided) > 1:
+		fmt.Fprintf(&b, "%s: undecided between %s", who, undecidedText(d))
 		if d.Separate != nil {
 			fmt.Fprintf(&b, ". To tell them apart: %s", d.Separate.Action)
 		}

@@ -1,6 +1,7 @@
 package diagnose_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -49,7 +50,7 @@ func TestPlatformSigns(t *testing.T) {
 			name: "probe failure alone",
 			log: "[    2.100000] nvme nvme0: pci function 0000:01:00.0\n" +
 				"[    2.300000] nvme nvme0: Removing after probe failure status: -19\n",
-			first: []diagnose.Layer{diagnose.LayerPlatform, diagnose.LayerLink}, setting: "",
+			first: []diagnose.Layer{diagnose.LayerPlatform, diagnose.LayerLink, diagnose.LayerDrive}, setting: "",
 		},
 		{
 			// https://github.com/raspberrypi/linux/issues/7445
@@ -96,7 +97,8 @@ func TestPlatformSigns(t *testing.T) {
 			// https://github.com/linux-nvme/nvme-cli/issues/151: two drives
 			// gone within three minutes of each other share a cause; each
 			// reset gave up with RDY still set (the old line without CSTS),
-			// as a drive stuck in a power state does, so APST stays in.
+			// as a drive stuck in a power state does, so APST stays in
+			// (and the firmware, which a reset that gives up fits as well).
 			name: "two controllers down within minutes",
 			log: "[11457.533097] nvme nvme2: I/O 0 QID 0 timeout, reset controller\n" +
 				"[11483.115530] nvme nvme2: Device not ready; aborting reset\n" +
@@ -104,7 +106,7 @@ func TestPlatformSigns(t *testing.T) {
 				"[11626.482776] nvme nvme3: I/O 0 QID 0 timeout, reset controller\n" +
 				"[11652.065242] nvme nvme3: Device not ready; aborting reset\n" +
 				"[11677.647717] nvme nvme3: Removing after probe failure status: -19\n",
-			first: []diagnose.Layer{diagnose.LayerPlatform, diagnose.LayerAPST}, evidence: "nvme nvme2: I/O 0 QID 0 timeout",
+			first: []diagnose.Layer{diagnose.LayerPlatform, diagnose.LayerAPST, diagnose.LayerFirmware}, evidence: "nvme nvme2: I/O 0 QID 0 timeout",
 		},
 		{
 			// A tuning thread (testdata/threads/gh-solidrun-65-lx2160a-m2-rxerr.log):
@@ -390,6 +392,27 @@ func TestAddressFailureAmongOthers(t *testing.T) {
 	assert.NotContains(t, texts, "other NVMe controller")
 }
 
+// Three drives that dropped off the bus seconds apart: each drive's lines
+// fit APST and ASPM alike, and three at once a shared cause as well, so
+// the answer is undecided between all three (none left out by list
+// order), the cheapest test first.
+func TestUndecidedBetweenThree(t *testing.T) {
+	var log strings.Builder
+	for i, ts := range []int{1201, 1203, 1207} {
+		fmt.Fprintf(&log, "[%5d.000001] nvme nvme%d: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff\n", ts, i)
+		fmt.Fprintf(&log, "[%5d.100001] nvme 0000:%02x:00.0: Unable to change power state from D3cold to D0, device inaccessible\n", ts, 4+i)
+		fmt.Fprintf(&log, "[%5d.200001] nvme nvme%d: Disabling device after reset failure: -19\n", ts, i)
+	}
+	d := diagnoseFailure(t, log.String())
+	assert.Equal(t, []diagnose.Layer{diagnose.LayerAPST, diagnose.LayerASPM, diagnose.LayerPlatform}, d.Undecided, d.Summary)
+	assert.Contains(t, d.Summary, "undecided between apst (line 7), aspm (line 7) and platform (line 1)")
+	require.NotNil(t, d.Separate)
+	assert.Equal(t, "nvme_core.default_ps_max_latency_us=0", d.Separate.Setting)
+	for _, l := range d.Undecided {
+		assert.NotEqual(t, diagnose.Likely, d.Cause(l).Likelihood)
+	}
+}
+
 // A kernel that ran in a virtual machine (the hypervisor it detected,
 // arch/x86/kernel/cpu/hypervisor.c's "Hypervisor detected: %s", or the
 // machine's DMI name) sees the hypervisor's drive: its drop-out speaks
@@ -404,9 +427,9 @@ func TestGuest(t *testing.T) {
 		name, head string
 		first      []diagnose.Layer
 	}{
-		{"kvm guest", "[    0.000000] Hypervisor detected: KVM\n", []diagnose.Layer{diagnose.LayerPlatform, diagnose.LayerAPST}},
-		{"qemu machine", "[    0.000000] DMI: QEMU Standard PC (Q35 + ICH9, 2009), BIOS 1.16.3-debian-1.16.3-2 04/01/2014\n", []diagnose.Layer{diagnose.LayerPlatform, diagnose.LayerAPST}},
-		{"ec2 nitro guest", "[    0.000000] DMI: Amazon EC2 m5.large/, BIOS 1.0 10/16/2017\n", []diagnose.Layer{diagnose.LayerPlatform, diagnose.LayerAPST}},
+		{"kvm guest", "[    0.000000] Hypervisor detected: KVM\n", []diagnose.Layer{diagnose.LayerPlatform, diagnose.LayerAPST, diagnose.LayerASPM}},
+		{"qemu machine", "[    0.000000] DMI: QEMU Standard PC (Q35 + ICH9, 2009), BIOS 1.16.3-debian-1.16.3-2 04/01/2014\n", []diagnose.Layer{diagnose.LayerPlatform, diagnose.LayerAPST, diagnose.LayerASPM}},
+		{"ec2 nitro guest", "[    0.000000] DMI: Amazon EC2 m5.large/, BIOS 1.0 10/16/2017\n", []diagnose.Layer{diagnose.LayerPlatform, diagnose.LayerAPST, diagnose.LayerASPM}},
 		{"xen dom0", "[    0.000000] Hypervisor detected: Xen PV\n", []diagnose.Layer{diagnose.LayerAPST, diagnose.LayerASPM}},
 		{"ec2 bare metal", "[    0.000000] DMI: Amazon EC2 i3.metal/Not Specified, BIOS 1.0 10/16/2017\n", []diagnose.Layer{diagnose.LayerAPST, diagnose.LayerASPM}},
 		{"bare hardware", "[    0.000000] Booting paravirtualized kernel on bare hardware\n", []diagnose.Layer{diagnose.LayerAPST, diagnose.LayerASPM}},

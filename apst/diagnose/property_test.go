@@ -185,11 +185,27 @@ func checkDiagnosis(t fataler, d diagnose.Diagnosis, nlines int) {
 			}
 		}
 	}
-	// Undecided: two layers of different groups, neither likely, both
-	// at the top.
+	// Undecided: two or more layers of different groups, none likely, the
+	// first cause's first, the others tied with the second, and no layer
+	// of another group left out that scores as the second does.
 	if len(d.Undecided) > 0 {
-		if len(d.Undecided) != 2 || d.Undecided[0].Group() == d.Undecided[1].Group() || d.Separate == nil {
+		groups := map[diagnose.Layer]bool{}
+		for _, l := range d.Undecided {
+			groups[l.Group()] = true
+		}
+		if len(d.Undecided) < 2 || len(groups) != len(d.Undecided) || d.Separate == nil {
 			t.Fatalf("undecided %v (separate %v)", d.Undecided, d.Separate)
+		}
+		second := d.Cause(d.Undecided[1]).Score
+		for _, l := range d.Undecided[2:] {
+			if d.Cause(l).Score != second {
+				t.Fatalf("undecided %v: %s scores %d, the second %d", d.Undecided, l, d.Cause(l).Score, second)
+			}
+		}
+		for _, c := range d.Causes {
+			if c.Score == second && !groups[c.Layer.Group()] && d.Cause(d.Undecided[0]).Score == second {
+				t.Fatalf("undecided %v, and %s left out at the same score", d.Undecided, c.Layer)
+			}
 		}
 		for _, l := range d.Undecided {
 			if d.Cause(l).Likelihood == diagnose.Likely {

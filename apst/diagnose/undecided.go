@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst/persist"
@@ -40,13 +41,14 @@ func calibrate(d *Diagnosis) {
 // decide sets Undecided and Separate when the first cause's group does not
 // stand out: the best cause of another group scores within decideMargin
 // of it and no discriminating sign puts the first ahead by more. A layer
-// never wins by list order.
+// never wins by list order: the best causes of further groups that score
+// the same as the second are undecided too.
 func decide(s *signals, d *Diagnosis, sure map[Layer]bool) {
 	top := d.Causes[0]
 	if top.Layer == LayerUnknown || top.Score <= 0 {
 		return
 	}
-	for _, c := range d.Causes[1:] {
+	for i, c := range d.Causes[1:] {
 		if c.Layer.Group() == top.Layer.Group() || c.Score <= 0 {
 			continue
 		}
@@ -54,9 +56,15 @@ func decide(s *signals, d *Diagnosis, sure map[Layer]bool) {
 			return
 		}
 		d.Undecided = []Layer{top.Layer, c.Layer}
-		d.Separate = separate(s, top.Layer, c.Layer)
+		for _, o := range d.Causes[i+2:] {
+			if o.Score == c.Score && !slices.ContainsFunc(d.Undecided, func(l Layer) bool { return l.Group() == o.Layer.Group() }) &&
+				!(sure[top.Layer] && !sure[o.Layer] && top.Score > o.Score) {
+				d.Undecided = append(d.Undecided, o.Layer)
+			}
+		}
+		d.Separate = separate(s, d.Undecided...)
 		for i := range d.Causes {
-			if d.Causes[i].Likelihood == Likely && (d.Causes[i].Layer == top.Layer || d.Causes[i].Layer == c.Layer) {
+			if d.Causes[i].Likelihood == Likely && slices.Contains(d.Undecided, d.Causes[i].Layer) {
 				d.Causes[i].Likelihood = Possible
 			}
 		}
@@ -64,11 +72,12 @@ func decide(s *signals, d *Diagnosis, sure map[Layer]bool) {
 	}
 }
 
-// separate is the one test that tells a from b: the test that moves one
-// of them alone, for the layer whose test is cheaper (in the order of
-// separators), and never one already tried.
-func separate(s *signals, a, b Layer) *Test {
-	if (a == LayerLink || b == LayerLink) && s.piGen3 != nil && len(s.triedOf([]string{"dtparam"}, "pciex1_gen=2", "pciex1_gen=1")) == 0 {
+// separate is the one test that tells the undecided layers apart: the
+// test that moves one of them alone, for the layer whose test is cheapest
+// (in the order of separators), and never one already tried.
+func separate(s *signals, us ...Layer) *Test {
+	has := func(l Layer) bool { return slices.Contains(us, l) }
+	if has(LayerLink) && s.piGen3 != nil && len(s.triedOf([]string{"dtparam"}, "pciex1_gen=2", "pciex1_gen=1")) == 0 {
 		// A Raspberry Pi's link at Gen 3: one line of config.txt moves
 		// the link alone, cheaper than any other layer's test.
 		return &Test{Action: "run the Raspberry Pi's external link at Gen 2 (APST and ASPM as they are) for as long as the errors took to appear: if they stop, the link's speed was the cause",
@@ -79,12 +88,12 @@ func separate(s *signals, a, b Layer) *Test {
 	// down is told from D3cold by D3cold's own test, not by ASPM's.
 	order := make([]Layer, 0, 2*len(separatorOrder))
 	for _, l := range separatorOrder {
-		if l == a || l == b {
+		if has(l) {
 			order = append(order, l)
 		}
 	}
 	for _, l := range separatorOrder {
-		if (l == a.Group() || l == b.Group()) && l != a && l != b {
+		if !has(l) && slices.ContainsFunc(us, func(u Layer) bool { return u.Group() == l }) {
 			order = append(order, l)
 		}
 	}

@@ -51,8 +51,8 @@ Reads the kernel log (live: /dev/kmsg; a bundle: its kern.log; --log: a pasted o
 device power-management settings of the path above each controller, the SMART / Health log and
 the APST plan, and ranks the layers that can make a drive stop answering: apst, aspm, link,
 d3cold, runtime-pm, suspend, platform, firmware, power-loss and drive (unknown when nothing fits).
-When the evidence does not separate two layers it says "undecided between X and Y" and gives the
-one test that tells them apart. Each cause quotes the log lines that speak for and against it
+When the evidence does not separate two layers it says "undecided between X and Y" (and Z, when
+a third scores as the second does) and gives the one test that tells them apart. Each cause quotes the log lines that speak for and against it
 (with their line numbers) and lists the tests that confirm or rule it out, cheapest first, with
 their price and, for a kernel parameter, where it goes on this platform (GRUB, systemd-boot, a
 Raspberry Pi's cmdline.txt or config.txt, NixOS, TrueNAS, Proxmox). --tried names what was

@@ -24,7 +24,7 @@ type DiagnosisView struct {
 	Consequences []view.Evidence `json:"consequences"`
 	APSTRuledOut bool            `json:"apst_ruled_out"`
 	Undecided    []string        `json:"undecided"`
-	// Separate is the test that tells the two Undecided layers apart.
+	// Separate is the test that tells the Undecided layers apart.
 	Separate *view.Test  `json:"separate,omitempty"`
 	OnResume bool        `json:"on_resume"`
 	Replace  bool        `json:"replace"`

@@ -324,7 +324,7 @@
     const und = $('diagnosis-undecided');
     und.replaceChildren();
     if (d.undecided.length > 1) {
-      und.append(el('p', { class: 'outcome', text: `Undecided between ${d.undecided.join(' and ')}: the evidence does not separate them.` }));
+      und.append(el('p', { class: 'outcome', text: `Undecided between ${d.undecided.length > 2 ? d.undecided.slice(0, -1).join(', ') + ' and ' + d.undecided[d.undecided.length - 1] : d.undecided.join(' and ')}: the evidence does not separate them.` }));
       if (d.separate) und.append(el('p', { class: 'label', text: 'The test that tells them apart:' }), el('div', { class: 'test separate' }, ...testParts(d.separate)));
     }
 
