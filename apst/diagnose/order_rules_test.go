@@ -14,7 +14,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst/persist"
 )
 
-// firstOf is the first cause's layer, or the undecided pair.
+// firstOf is the first cause's layer, or the undecided layers.
 func firstOf(d *diagnose.Diagnosis) []diagnose.Layer {
 	if len(d.Undecided) > 0 {
 		return d.Undecided

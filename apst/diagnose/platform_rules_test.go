@@ -23,7 +23,7 @@ import (
 func TestPlatformSigns(t *testing.T) {
 	for _, tc := range []struct {
 		name, log string
-		first     []diagnose.Layer // the first cause, or the undecided pair
+		first     []diagnose.Layer // the first cause, or the undecided layers
 		evidence  string           // a quote the first cause's evidence holds
 		setting   string           // a setting one of its tests gives
 	}{

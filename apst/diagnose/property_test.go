@@ -108,7 +108,7 @@ type fataler interface {
 // nothing ranked without a failure, each layer once and in order, grades
 // that match scores, tests with an action, a cost and where a setting
 // goes, evidence that quotes its line (within the log's nlines), an
-// undecided pair of two groups at the top, nothing tried without help
+// undecided answer of two or more groups at the top, nothing tried without help
 // offered again, and no placeholder printed as a name.
 func checkDiagnosis(t fataler, d diagnose.Diagnosis, nlines int) {
 	t.Helper()

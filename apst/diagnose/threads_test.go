@@ -72,7 +72,7 @@ func loadThreads(t testing.TB) []thread {
 }
 
 // verdict is what a diagnosis answers first: the top cause's group, or
-// the two groups it is undecided between.
+// the groups it is undecided between.
 func verdict(d *diagnose.Diagnosis) []diagnose.Layer {
 	if len(d.Undecided) > 0 {
 		g := make([]diagnose.Layer, len(d.Undecided))
@@ -212,7 +212,7 @@ const heldOutFloor = 64
 const heldOutTriedFloor = 68
 
 // TestRealThreads scores the diagnosis on the real threads: the first
-// cause (or the undecided pair) against the layer of the thread's
+// cause (or the undecided layers) against the layer of the thread's
 // resolution, on the tuning half and the held-out half, with the
 // confusion matrix of each, from the log alone and again with what each
 // thread says did not help as --tried. It fails when a held-out score

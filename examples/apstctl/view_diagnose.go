@@ -244,7 +244,7 @@ func diagnoseView(r *diagnoseResult) diagnosisJSON {
 }
 
 // writeDiagnosisText prints the diagnosis for people: the answer first,
-// then the one test that separates an undecided pair, then the causes
+// then the one test that separates the undecided layers, then the causes
 // with their quoted lines and tests.
 func writeDiagnosisText(w io.Writer, r *diagnoseResult) {
 	fmt.Fprintln(w, view.Escape(r.Summary))

@@ -558,7 +558,7 @@ func TestBrowser(t *testing.T) {
 			}
 			shot(p, "diagnosis-undecided", "diagnosis", 1200)
 		} else {
-			t.Logf("the thread's log alone is no longer undecided (%s): the undecided pair went unchecked", alone.Summary)
+			t.Logf("the thread's log alone is no longer undecided (%s): the undecided layers went unchecked", alone.Summary)
 			assert.Equal(t, "", text("diagnosis-undecided"))
 		}
 

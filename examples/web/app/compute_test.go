@@ -226,7 +226,7 @@ func wantDiagnosis(t *testing.T, log []byte, id *powerstate.Controller, tried st
 
 // The page diagnoses a pasted kernel log with the call apstctl diagnose
 // --log makes, and gives its answer: the same summary, first cause,
-// undecided pair, separating test and lines not read; with a capture (or a
+// undecided layers, separating test and lines not read; with a capture (or a
 // shared drive) the drive is the diagnosis's Identify, with the parameters
 // the command builds for --id-ctrl.
 func TestComputeDiagnosis(t *testing.T) {
@@ -249,7 +249,7 @@ func TestComputeDiagnosis(t *testing.T) {
 	cut := []byte("[   73.131781] I/O error, dev nvme0n1, sector\n[   73.141054] pcieport 0000:00:1c.0: link training failed\n")
 
 	// What the cases saw, so that the table is known to cover an
-	// undecided pair and lines not read.
+	// undecided layers and lines not read.
 	var undecidedSeen, unreadSeen, relayedSeen int
 	relayed := repoFile(t, "apst/diagnose/testdata/relayed-only.log")
 	for _, tc := range []struct {
