@@ -223,6 +223,13 @@
 //     two (added to Log.Addresses);
 //   - a port that reported a function's AER errors is above it: its own
 //     events (a link down, an AER recovery) are the function's controller's;
+//   - the PCI core's recovery of a function an AER report names runs the
+//     error handlers of the drivers below the port: when the nvme driver
+//     prints for that function and one controller's handler speaks in the
+//     recovery ("frozen state error detected", "restart after slot
+//     reset", within 64 lines and 10 s of the report), the function is
+//     that controller's (added to Log.Addresses); two controllers'
+//     handlers (a switch above both) tie it to neither;
 //   - when still nothing ties it, an address's incident within Options.Gap
 //     of one controller's incident in the same boot (any of the boot, in a
 //     log without times) joins it, if exactly one controller has an

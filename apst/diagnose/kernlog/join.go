@@ -81,6 +81,7 @@ func (st *state) finish() *Log {
 // namespace is its.
 func (st *state) resolveLinks() {
 	l, k := st.log, &st.links
+	k.flushAER(st)
 	if k.fns == 1 && k.ctrls == 1 && l.Addresses[k.fn] == "" {
 		if _, known := l.Addresses[k.fn]; known || len(l.Addresses) < MaxAddresses {
 			l.Addresses[k.fn] = k.ctrl

@@ -2,6 +2,7 @@ package kernlog_test
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -305,4 +306,94 @@ func sameJoins(t *rapid.T, with, without string) (va, vb []incidentView, same bo
 		}
 	}
 	return va, vb, true
+}
+
+// The PCI core's recovery of a function an AER report names runs the
+// error handlers of the drivers below the port: the one NVMe controller
+// whose handler speaks then ("frozen state error detected", "restart
+// after slot reset", drivers/nvme/host/pci.c) is the function's, whatever
+// other controllers fail around it; two (a switch above both) tie it to
+// neither, and a function the nvme driver never prints for is not tied.
+// The lines are in the formats of drivers/pci/pcie/aer.c and nvme's pci.c.
+func TestAERRecoveryTiesFunction(t *testing.T) {
+	const (
+		other    = "[  100.000000] nvme nvme1: I/O 12 QID 3 timeout, aborting\n"
+		received = "[  101.000000] pcieport 0000:00:1c.0: AER: Uncorrected (Fatal) error received: 0000:01:00.0\n"
+		busError = "[  101.000010] nvme 0000:01:00.0: PCIe Bus Error: severity=Uncorrected (Fatal), type=Transaction Layer, (Requester ID)\n" +
+			"[  101.000020] nvme 0000:01:00.0:   device [144d:a808] error status/mask=00004000/00400000\n"
+		frozen   = "[  101.000100] nvme nvme0: frozen state error detected, reset controller\n"
+		recovery = "[  101.500000] pcieport 0000:00:1c.0: AER: Root Port link has been reset (0)\n" +
+			"[  101.600000] nvme nvme0: restart after slot reset\n" +
+			"[  101.700000] pcieport 0000:00:1c.0: AER: device recovery successful\n"
+		later = "[  130.000000] nvme nvme1: I/O 12 QID 3 timeout, reset controller\n"
+	)
+	l, err := kernlog.ReadString(other+received+busError+frozen+recovery+later, kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 2, "%+v", viewOf(l))
+	assert.Equal(t, "nvme0", l.Addresses["0000:01:00.0"])
+	in := l.Incidents[1]
+	assert.Equal(t, "nvme0", in.Controller)
+	assert.True(t, in.Has(kernlog.AERReceived) && in.Has(kernlog.AERError), "%+v", viewOf(l))
+	assert.Equal(t, "0000:01:00.0", in.PCI)
+
+	// Both controllers' handlers speak: a switch above both.
+	both := strings.Replace(frozen, "101.000100", "101.000090", 1) + strings.Replace(frozen, "nvme0", "nvme1", 1)
+	l, err = kernlog.ReadString(other+received+busError+both+later, kernlog.Options{})
+	require.NoError(t, err)
+	assert.Empty(t, l.Addresses["0000:01:00.0"], "%+v", viewOf(l))
+
+	// No line of the nvme driver for the function: it may be a port
+	// above the drives.
+	l, err = kernlog.ReadString(other+received+frozen+later, kernlog.Options{})
+	require.NoError(t, err)
+	assert.Empty(t, l.Addresses["0000:01:00.0"], "%+v", viewOf(l))
+
+	// The handler long after the report is another recovery's.
+	late := strings.Replace(frozen, "[  101.000100]", "[  160.000000]", 1)
+	l, err = kernlog.ReadString(other+received+busError+later+late, kernlog.Options{})
+	require.NoError(t, err)
+	assert.Empty(t, l.Addresses["0000:01:00.0"], "%+v", viewOf(l))
+
+	// Without times, many lines later (the scan window's 64).
+	unstamped := func(s string) string { return regexp.MustCompile(`(?m)^\[[ 0-9.]+\] `).ReplaceAllString(s, "") }
+	filler := strings.Repeat("usb 1-1: new high-speed USB device number 2 using xhci_hcd\n", 70)
+	l, err = kernlog.ReadString(unstamped(other+received+busError+frozen+later), kernlog.Options{})
+	require.NoError(t, err)
+	assert.Equal(t, "nvme0", l.Addresses["0000:01:00.0"], "%+v", viewOf(l))
+	l, err = kernlog.ReadString(unstamped(other+received+busError+filler+frozen+later), kernlog.Options{})
+	require.NoError(t, err)
+	assert.Empty(t, l.Addresses["0000:01:00.0"], "%+v", viewOf(l))
+}
+
+// Property: controllers whose functions' AER errors the PCI core recovers
+// one after another (at any spacing, each recovery with its controller's
+// handler lines) are joined the same with or without the boot's "pci
+// function" lines.
+func TestRapidAERRecoveryAgreesWithFunctionLines(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(2, 4).Draw(t, "controllers")
+		var with, without strings.Builder
+		for c := 0; c < n; c++ {
+			fmt.Fprintf(&with, "[    1.%06d] nvme nvme%d: pci function 0000:%02x:00.0\n", c, c, 4+c)
+		}
+		at := 100.0
+		for c := 0; c < n; c++ {
+			at += float64(rapid.IntRange(0, 900).Draw(t, "seconds"))
+			fn := fmt.Sprintf("0000:%02x:00.0", 4+c)
+			block := fmt.Sprintf("[%12.6f] pcieport 0000:00:%02x.0: AER: Uncorrected (Fatal) error received: %s\n", at, 0x1c+c, fn) +
+				fmt.Sprintf("[%12.6f] nvme %s: PCIe Bus Error: severity=Uncorrected (Fatal), type=Transaction Layer, (Requester ID)\n", at+0.00001, fn)
+			if rapid.Bool().Draw(t, "frozen") {
+				block += fmt.Sprintf("[%12.6f] nvme nvme%d: frozen state error detected, reset controller\n", at+0.0001, c)
+			}
+			block += fmt.Sprintf("[%12.6f] nvme nvme%d: restart after slot reset\n", at+0.5, c)
+			if rapid.Bool().Draw(t, "timeout") {
+				block += fmt.Sprintf("[%12.6f] nvme nvme%d: I/O 7 QID 2 timeout, aborting\n", at+1, c)
+			}
+			with.WriteString(block)
+			without.WriteString(block)
+		}
+		if va, vb, same := sameJoins(t, with.String(), without.String()); !same || len(va) != n {
+			t.Fatalf("%d controllers: with the function lines %+v\nwithout %+v", n, va, vb)
+		}
+	})
 }

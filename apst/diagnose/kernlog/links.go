@@ -26,6 +26,25 @@ type links struct {
 	probes    []probe // a ring
 	nextProbe int
 	lastScan  int // the line of the last partition scan
+	// nvmeFns are the functions the nvme driver prints for; aer is the
+	// PCI core's recovery of the function the last AER report named.
+	nvmeFns map[string]bool
+	aer     aerRecovery
+}
+
+// aerRecovery is the PCI core's error recovery of one function (AER's
+// pcie_do_recovery, drivers/pci/pcie/err.c): it calls the error handlers
+// of the drivers below the reporting port, nvme's among them, whose lines
+// name their controller ("nvme nvme0: frozen state error detected, reset
+// controller", "restart after slot reset"). The one controller whose
+// handler speaks within the window of the report is the function's; two
+// (a switch above both) tie it to neither.
+type aerRecovery struct {
+	fn   string // the function the report named
+	line int    // the report's last line
+	ts   Timestamp
+	ctrl string // the controller whose handler spoke
+	many bool   // and another's did too
 }
 
 // probe is a controller's probe line.
@@ -44,10 +63,55 @@ const (
 )
 
 func (l *links) init(map[string]string) {
-	l.ports, l.other, l.disks = map[string]string{}, map[string]bool{}, map[string]bool{}
+	l.ports, l.other, l.disks, l.nvmeFns = map[string]string{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
 }
 
-func (l *links) newBoot() { l.probes, l.nextProbe, l.lastScan = l.probes[:0], 0, 0 }
+func (l *links) newBoot(st *state) {
+	l.flushAER(st)
+	l.probes, l.nextProbe, l.lastScan = l.probes[:0], 0, 0
+}
+
+// sawAER notes a report of an error of function fn (a port's "AER: ...
+// received: fn", the function's own "PCIe Bus Error"): the recovery of
+// another function ends the last one's.
+func (l *links) sawAER(st *state, fn string, ts Timestamp, line int) {
+	if fn != l.aer.fn {
+		l.flushAER(st)
+		l.aer = aerRecovery{fn: fn}
+	}
+	l.aer.line, l.aer.ts = line, ts
+}
+
+// sawHandler notes nvme's error handler speaking for controller ctrl.
+func (l *links) sawHandler(ctrl string, ts Timestamp, line int) {
+	if l.aer.fn == "" || line-l.aer.line > scanLines {
+		return
+	}
+	if d, ok := ts.sub(l.aer.ts); ok && (d > scanWindow || d < 0) {
+		return
+	}
+	switch {
+	case l.aer.ctrl == "":
+		l.aer.ctrl = ctrl
+	case l.aer.ctrl != ctrl:
+		l.aer.many = true
+	}
+}
+
+// flushAER ties the last recovery's function to the one controller whose
+// handler spoke in it, when the nvme driver prints for that function and
+// no line has tied it yet.
+func (l *links) flushAER(st *state) {
+	a := l.aer
+	l.aer = aerRecovery{}
+	if a.fn == "" || a.ctrl == "" || a.many || !l.nvmeFns[a.fn] || l.other[a.fn] {
+		return
+	}
+	if _, known := st.log.Addresses[a.fn]; known || len(st.log.Addresses) >= MaxAddresses {
+		return
+	}
+	st.log.Addresses[a.fn] = a.ctrl
+}
 
 func (l *links) sawController(c string) {
 	switch {
@@ -75,6 +139,9 @@ func (l *links) observe(st *state, msg string, e *Event, ok bool, ts Timestamp, 
 	switch {
 	case ok && (e.Kind == PCIFunction || e.Kind == PCIDevice), e.Driver == "nvme" && e.PCI != "":
 		l.sawFunction(e.PCI)
+		if e.Driver == "nvme" && e.PCI != "" && len(l.nvmeFns) < MaxAddresses {
+			l.nvmeFns[e.PCI] = true
+		}
 	case e.PCI != "" && e.Driver != "" && e.Driver != "pci" && e.Driver != "pcieport" && e.Driver != "pciehp" && len(l.other) < MaxAddresses:
 		l.other[e.PCI] = true
 	}
@@ -84,6 +151,12 @@ func (l *links) observe(st *state, msg string, e *Event, ok bool, ts Timestamp, 
 		} else if seen && dev != e.PCI {
 			l.ports[e.Reporter] = ""
 		}
+	}
+	switch {
+	case ok && (e.Kind == AERReceived || e.Kind == AERError) && e.PCI != "" && e.Controller == "":
+		l.sawAER(st, e.PCI, ts, line)
+	case ok && e.Kind == AERRecovery && e.Controller != "" && e.Driver == "nvme" && aerHandler(e.Action):
+		l.sawHandler(e.Controller, ts, line)
 	}
 	if e.Disk != "" {
 		l.sawDisk(st, diskHead(e.Disk))
@@ -163,4 +236,10 @@ func (st *state) setNamespace(head, ctrl string) {
 		return
 	}
 	st.log.Namespaces[head] = ctrl
+}
+
+// aerHandler reports whether an AER recovery action is one of nvme's
+// error handlers' (nvme_error_detected, nvme_slot_reset).
+func aerHandler(action string) bool {
+	return action == "reset controller" || action == "request disconnect" || action == "slot reset"
 }

@@ -650,7 +650,7 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 		st.log.Release, st.log.CommandLine, st.log.Machine, st.log.Hypervisor = e.Text, "", nil, nil
 		st.last = Timestamp{}
 		clear(st.open)
-		st.links.newBoot()
+		st.links.newBoot(st)
 		return
 	case CommandLine:
 		st.log.CommandLine = e.Text
@@ -778,7 +778,7 @@ func (st *state) bootBoundary() {
 	st.fresh = true
 	st.last = Timestamp{}
 	clear(st.open)
-	st.links.newBoot()
+	st.links.newBoot(st)
 }
 
 func (st *state) hasIncidents() bool { return len(st.log.Incidents) > 0 }
