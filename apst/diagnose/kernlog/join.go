@@ -209,7 +209,7 @@ func (st *state) mergeWindow(dead []bool) {
 			ctrl = c.Controller
 		}
 		if target < 0 && ctrl != "" {
-			target = enclosing(incs, dead, i)
+			target = st.enclosing(dead, i)
 			if target >= 0 {
 				ctrl = incs[target].Controller
 			}
@@ -227,14 +227,16 @@ func (st *state) mergeWindow(dead []bool) {
 // enclosing is the incident of the controller whose events come right
 // before and right after all of incident i's, when i's events are all the
 // nvme driver's lines of one NVMe function and no other controller's
-// event comes between; -1 otherwise. The PCI core prints for the function
-// within its controller's reset (the "Unable to change power state from
-// D3cold to D0" of the reset's pci_enable_device, drivers/nvme/host/pci.c),
-// between that controller's "controller is down" and its "Disabling
-// device"; a function whose neighbours are two controllers' lines, as
-// when another drive's removal comes amid a controller's timeouts, joins
-// neither.
-func enclosing(incs []Incident, dead []bool, i int) int {
+// event comes between, and one of the two is within the gap of it (in a
+// log merged out of order they may be an hour away); -1 otherwise. The
+// PCI core prints for the function within its controller's reset (the
+// "Unable to change power state from D3cold to D0" of the reset's
+// pci_enable_device, drivers/nvme/host/pci.c), between that controller's
+// "controller is down" and its "Disabling device"; a function whose
+// neighbours are two controllers' lines, as when another drive's removal
+// comes amid a controller's timeouts, joins neither.
+func (st *state) enclosing(dead []bool, i int) int {
+	incs := st.log.Incidents
 	p := &incs[i]
 	for k := range p.Events {
 		if p.Events[k].Driver != "nvme" {
@@ -262,6 +264,12 @@ func enclosing(incs []Incident, dead []bool, i int) int {
 	}
 	if before < 0 || after < 0 || incs[before].Controller != incs[after].Controller {
 		return -1
+	}
+	if !st.near(p, &incs[before]) {
+		if !st.near(p, &incs[after]) {
+			return -1
+		}
+		return after
 	}
 	return before
 }

@@ -184,6 +184,24 @@ func TestEnclosingIncident(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, l.Incidents, 3, "%+v", viewOf(l))
 
+	// Its neighbours an hour away on either side, in a syslog merged out
+	// of order (its times run back within the boot), while two other
+	// controllers failed within the gap of it: too far to be that
+	// controller's reset.
+	far := "Dec  5 10:00:00 host kernel: nvme nvme0: I/O 12 QID 3 timeout, aborting\n" +
+		"Dec  5 11:00:00 host kernel: nvme 0000:05:00.0: Unable to change power state from D3cold to D0, device inaccessible\n" +
+		"Dec  5 12:00:00 host kernel: nvme nvme0: I/O 12 QID 3 timeout, reset controller\n" +
+		"Dec  5 11:01:00 host kernel: nvme nvme1: Removing after probe failure status: -19\n" +
+		"Dec  5 11:02:00 host kernel: nvme nvme2: Removing after probe failure status: -19\n"
+	l, err = kernlog.ReadString(far, kernlog.Options{})
+	require.NoError(t, err)
+	require.Positive(t, l.Backwards)
+	for _, in := range l.Incidents {
+		if in.Has(kernlog.ResumeFailure) {
+			assert.Empty(t, in.Controller, "%+v", viewOf(l))
+		}
+	}
+
 	// A port's line may be a switch's above both: it stays itself.
 	port := strings.Replace(slot(1201, "nvme0", "0000:04:00.0"), "nvme 0000:04:00.0", "pcieport 0000:00:1c.0", 1) + slot(1203, "nvme1", "0000:05:00.0")
 	l, err = kernlog.ReadString(port, kernlog.Options{})
