@@ -163,50 +163,64 @@ func TestEnclosingIncident(t *testing.T) {
 		}
 	}
 
-	// nvme1's line between nvme0's and the address's: two controllers
-	// enclose it, so it joins neither.
-	interleaved := "[ 1201.000001] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff\n" +
-		"[ 1201.000002] nvme nvme1: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff\n" +
-		"[ 1201.100001] nvme 0000:05:00.0: Unable to change power state from D3cold to D0, device inaccessible\n" +
-		"[ 1201.200001] nvme nvme0: Disabling device after reset failure: -19\n" +
-		"[ 1201.200002] nvme nvme1: Disabling device after reset failure: -19\n"
-	l, err = kernlog.ReadString(interleaved, kernlog.Options{})
-	require.NoError(t, err)
-	assert.Len(t, l.Incidents, 3, "%+v", viewOf(l))
-
-	// Another drive's line amid a controller's timeouts, its own
-	// controller's line next: the neighbours are two controllers'.
-	amid := "[  100.000000] nvme nvme0: I/O 12 QID 3 timeout, aborting\n" +
-		"[  115.000000] nvme 0000:05:00.0: Unable to change power state from D3cold to D0, device inaccessible\n" +
-		"[  116.000000] nvme nvme1: Removing after probe failure status: -19\n" +
-		"[  130.000000] nvme nvme0: I/O 12 QID 3 timeout, reset controller\n"
-	l, err = kernlog.ReadString(amid, kernlog.Options{})
-	require.NoError(t, err)
-	assert.Len(t, l.Incidents, 3, "%+v", viewOf(l))
-
-	// Its neighbours an hour away on either side, in a syslog merged out
-	// of order (its times run back within the boot), while two other
-	// controllers failed within the gap of it: too far to be that
-	// controller's reset.
-	far := "Dec  5 10:00:00 host kernel: nvme nvme0: I/O 12 QID 3 timeout, aborting\n" +
-		"Dec  5 11:00:00 host kernel: nvme 0000:05:00.0: Unable to change power state from D3cold to D0, device inaccessible\n" +
-		"Dec  5 12:00:00 host kernel: nvme nvme0: I/O 12 QID 3 timeout, reset controller\n" +
-		"Dec  5 11:01:00 host kernel: nvme nvme1: Removing after probe failure status: -19\n" +
-		"Dec  5 11:02:00 host kernel: nvme nvme2: Removing after probe failure status: -19\n"
-	l, err = kernlog.ReadString(far, kernlog.Options{})
-	require.NoError(t, err)
-	require.Positive(t, l.Backwards)
-	for _, in := range l.Incidents {
-		if in.Has(kernlog.ResumeFailure) {
-			assert.Empty(t, in.Controller, "%+v", viewOf(l))
-		}
+	// Lines that join no controller: the function's (or the port's)
+	// D3cold line, named by its address, stays an incident of its own.
+	for _, tc := range []struct{ name, log, addr string }{
+		{
+			// nvme1's line between nvme0's and the address's: the
+			// neighbours are two controllers'.
+			name: "interleaved",
+			log: "[ 1201.000001] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff\n" +
+				"[ 1201.000002] nvme nvme1: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff\n" +
+				"[ 1201.100001] nvme 0000:05:00.0: Unable to change power state from D3cold to D0, device inaccessible\n" +
+				"[ 1201.200001] nvme nvme0: Disabling device after reset failure: -19\n" +
+				"[ 1201.200002] nvme nvme1: Disabling device after reset failure: -19\n",
+			addr: "0000:05:00.0",
+		},
+		{
+			// Another drive's line amid a controller's timeouts, its own
+			// controller's line next.
+			name: "amid timeouts",
+			log: "[  100.000000] nvme nvme0: I/O 12 QID 3 timeout, aborting\n" +
+				"[  115.000000] nvme 0000:05:00.0: Unable to change power state from D3cold to D0, device inaccessible\n" +
+				"[  116.000000] nvme nvme1: Removing after probe failure status: -19\n" +
+				"[  130.000000] nvme nvme0: I/O 12 QID 3 timeout, reset controller\n",
+			addr: "0000:05:00.0",
+		},
+		{
+			// Its neighbours an hour away on either side, in a syslog
+			// merged out of order (its times run back within the boot),
+			// while two other controllers failed within the gap of it.
+			name: "neighbours an hour away",
+			log: "Dec  5 10:00:00 host kernel: nvme nvme0: I/O 12 QID 3 timeout, aborting\n" +
+				"Dec  5 11:00:00 host kernel: nvme 0000:05:00.0: Unable to change power state from D3cold to D0, device inaccessible\n" +
+				"Dec  5 12:00:00 host kernel: nvme nvme0: I/O 12 QID 3 timeout, reset controller\n" +
+				"Dec  5 11:01:00 host kernel: nvme nvme1: Removing after probe failure status: -19\n" +
+				"Dec  5 11:02:00 host kernel: nvme nvme2: Removing after probe failure status: -19\n",
+			addr: "0000:05:00.0",
+		},
+		{
+			// A port's line may be a switch's above both.
+			name: "a port",
+			log:  strings.Replace(slot(1201, "nvme0", "0000:04:00.0"), "nvme 0000:04:00.0", "pcieport 0000:00:1c.0", 1) + slot(1203, "nvme1", "0000:05:00.0"),
+			addr: "0000:00:1c.0",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, err := kernlog.ReadString(tc.log, kernlog.Options{})
+			require.NoError(t, err)
+			found := false
+			for _, in := range l.Incidents {
+				for _, e := range in.Events {
+					if e.Kind == kernlog.ResumeFailure && e.PCI == tc.addr {
+						found = true
+						assert.Empty(t, in.Controller, "%+v", viewOf(l))
+					}
+				}
+			}
+			assert.True(t, found, "no D3cold line of %s: %+v", tc.addr, viewOf(l))
+		})
 	}
-
-	// A port's line may be a switch's above both: it stays itself.
-	port := strings.Replace(slot(1201, "nvme0", "0000:04:00.0"), "nvme 0000:04:00.0", "pcieport 0000:00:1c.0", 1) + slot(1203, "nvme1", "0000:05:00.0")
-	l, err = kernlog.ReadString(port, kernlog.Options{})
-	require.NoError(t, err)
-	assert.Len(t, l.Incidents, 3, "%+v", viewOf(l))
 }
 
 // A "pci function" line after the events (a log cut at the start, then
