@@ -292,26 +292,14 @@ func TestRapidFunctionLineChangesNothing(t *testing.T) {
 // function line names.
 func TestRapidEnclosingAgreesWithFunctionLines(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		n := rapid.IntRange(2, 4).Draw(t, "controllers")
-		var with, without strings.Builder
-		for c := 0; c < n; c++ {
-			fmt.Fprintf(&with, "[    1.%06d] nvme nvme%d: pci function 0000:%02x:00.0\n", c, c, 4+c)
-		}
-		at := 100.0
-		for c := 0; c < n; c++ {
-			at += float64(rapid.IntRange(0, 900).Draw(t, "seconds"))
+		joinsAsFunctionLines(t, func(c int, fn string, at float64) string {
 			block := fmt.Sprintf("[%12.6f] nvme nvme%d: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff\n", at, c)
 			if rapid.Bool().Draw(t, "hint") {
 				block += fmt.Sprintf("[%12.6f] nvme nvme%d: Does your device have a faulty power saving mode enabled?\n", at+0.00001, c)
 			}
-			block += fmt.Sprintf("[%12.6f] nvme 0000:%02x:00.0: Unable to change power state from D3cold to D0, device inaccessible\n", at+0.1, 4+c)
-			block += fmt.Sprintf("[%12.6f] nvme nvme%d: Disabling device after reset failure: -19\n", at+0.2, c)
-			with.WriteString(block)
-			without.WriteString(block)
-		}
-		if va, vb, same := sameJoins(t, with.String(), without.String()); !same || len(va) != n {
-			t.Fatalf("%d controllers: with the function lines %+v\nwithout %+v", n, va, vb)
-		}
+			block += fmt.Sprintf("[%12.6f] nvme %s: Unable to change power state from D3cold to D0, device inaccessible\n", at+0.1, fn)
+			return block + fmt.Sprintf("[%12.6f] nvme nvme%d: Disabling device after reset failure: -19\n", at+0.2, c)
+		})
 	})
 }
 
@@ -403,15 +391,7 @@ func TestAERRecoveryTiesFunction(t *testing.T) {
 // function" lines.
 func TestRapidAERRecoveryAgreesWithFunctionLines(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		n := rapid.IntRange(2, 4).Draw(t, "controllers")
-		var with, without strings.Builder
-		for c := 0; c < n; c++ {
-			fmt.Fprintf(&with, "[    1.%06d] nvme nvme%d: pci function 0000:%02x:00.0\n", c, c, 4+c)
-		}
-		at := 100.0
-		for c := 0; c < n; c++ {
-			at += float64(rapid.IntRange(0, 900).Draw(t, "seconds"))
-			fn := fmt.Sprintf("0000:%02x:00.0", 4+c)
+		joinsAsFunctionLines(t, func(c int, fn string, at float64) string {
 			block := fmt.Sprintf("[%12.6f] pcieport 0000:00:%02x.0: AER: Uncorrected (Fatal) error received: %s\n", at, 0x1c+c, fn) +
 				fmt.Sprintf("[%12.6f] nvme %s: PCIe Bus Error: severity=Uncorrected (Fatal), type=Transaction Layer, (Requester ID)\n", at+0.00001, fn)
 			if rapid.Bool().Draw(t, "frozen") {
@@ -421,11 +401,29 @@ func TestRapidAERRecoveryAgreesWithFunctionLines(t *testing.T) {
 			if rapid.Bool().Draw(t, "timeout") {
 				block += fmt.Sprintf("[%12.6f] nvme nvme%d: I/O 7 QID 2 timeout, aborting\n", at+1, c)
 			}
-			with.WriteString(block)
-			without.WriteString(block)
-		}
-		if va, vb, same := sameJoins(t, with.String(), without.String()); !same || len(va) != n {
-			t.Fatalf("%d controllers: with the function lines %+v\nwithout %+v", n, va, vb)
-		}
+			return block
+		})
 	})
+}
+
+// joinsAsFunctionLines draws 2 to 4 controllers (nvmeN, function
+// 0000:0M:00.0) whose failures, block(c, fn, at) each, come one after
+// another at any spacing, and fails unless the log joins them as it does
+// with the boot's "pci function" lines: one incident each.
+func joinsAsFunctionLines(t *rapid.T, block func(c int, fn string, at float64) string) {
+	n := rapid.IntRange(2, 4).Draw(t, "controllers")
+	var with, without strings.Builder
+	for c := 0; c < n; c++ {
+		fmt.Fprintf(&with, "[    1.%06d] nvme nvme%d: pci function 0000:%02x:00.0\n", c, c, 4+c)
+	}
+	at := 100.0
+	for c := 0; c < n; c++ {
+		at += float64(rapid.IntRange(0, 900).Draw(t, "seconds"))
+		b := block(c, fmt.Sprintf("0000:%02x:00.0", 4+c), at)
+		with.WriteString(b)
+		without.WriteString(b)
+	}
+	if va, vb, same := sameJoins(t, with.String(), without.String()); !same || len(va) != n {
+		t.Fatalf("%d controllers: with the function lines %+v\nwithout %+v", n, va, vb)
+	}
 }
