@@ -223,6 +223,10 @@
 //     two (added to Log.Addresses);
 //   - a port that reported a function's AER errors is above it: its own
 //     events (a link down, an AER recovery) are the function's controller's;
+//     so is a port whose buses, as the PCI core's enumeration sets them up
+//     ("pci 0000:00:1c.0: PCI bridge to [bus 01]"), are one bus holding
+//     one NVMe function (a port above a slot; a switch's, with several
+//     buses, or a bus of two functions ties nothing);
 //   - the PCI core's recovery of a function an AER report names runs the
 //     error handlers of the drivers below the port: when the nvme driver
 //     prints for that function and one controller's handler speaks in the

@@ -193,9 +193,12 @@ func pciFailure(b []byte) bool {
 		// The PCI core's enumeration ("pci 0000:04:00.0: reg 0x10: ...",
 		// a good part of a boot's lines) reports a failure to read a
 		// function only so; its line naming an NVMe function's ID (class
-		// 0x0108, drivers/pci/probe.c) is read too.
+		// 0x0108, drivers/pci/probe.c) is read too, and a bridge's buses
+		// ("PCI bridge to [bus 01]", drivers/pci/setup-bus.c), which say
+		// which port is above which function.
 		rest := b[j+4:]
-		return bytes.Contains(rest, []byte("inaccessible")) || bytes.Contains(rest, []byte("] type 00 class 0x0108"))
+		return bytes.Contains(rest, []byte("inaccessible")) || bytes.Contains(rest, []byte("] type 00 class 0x0108")) ||
+			bytes.Contains(rest, []byte(": PCI bridge to [bus "))
 	}
 	i := bytes.IndexByte(b, ':')
 	if i >= 0 {

@@ -120,7 +120,8 @@ func (st *state) diskController(head string) string {
 
 // addrController is the controller of a PCI address: the one its "pci
 // function" line (or Options, or the one-function rule) names, or for a
-// port the controller of the function whose errors it reported.
+// port the controller of the function whose errors it reported, or of the
+// one NVMe function on the one bus below it.
 func (st *state) addrController(a string) string {
 	if c := st.log.Addresses[a]; c != "" {
 		return c
@@ -128,7 +129,7 @@ func (st *state) addrController(a string) string {
 	if dev := st.links.ports[a]; dev != "" {
 		return st.log.Addresses[dev]
 	}
-	return ""
+	return st.belowPort(a)
 }
 
 // functionOf is the PCI function the log maps to a controller, if one.

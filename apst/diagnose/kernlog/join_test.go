@@ -427,3 +427,47 @@ func joinsAsFunctionLines(t *rapid.T, block func(c int, fn string, at float64) s
 		t.Fatalf("%d controllers: with the function lines %+v\nwithout %+v", n, va, vb)
 	}
 }
+
+// The PCI core's enumeration says which port is above which function
+// ("pci 0000:00:1c.0: PCI bridge to [bus 01]", drivers/pci/setup-bus.c):
+// a port whose one bus holds one NVMe function is that drive's, so its
+// hotplug slot's link down joins the drive's controller though another
+// drive fails within the gap; a switch's port (several buses) or a bus of
+// two functions ties nothing. The enumeration lines are in the shape of
+// a boot's dmesg; the slot's line is pciehp's.
+func TestBridgeTiesPort(t *testing.T) {
+	const (
+		boot = "[    0.300000] pci 0000:00:1c.0: PCI bridge to [bus 01]\n" +
+			"[    0.300010] pci 0000:00:1c.0:   bridge window [mem 0x91000000-0x910fffff]\n" +
+			"[    0.300100] pci 0000:00:1d.0: PCI bridge to [bus 02-05]\n" +
+			"[    1.000000] nvme nvme0: pci function 0000:01:00.0\n" +
+			"[    1.000100] nvme nvme1: pci function 0000:02:00.0\n"
+		fail = "[  500.000000] nvme nvme0: I/O 12 QID 3 timeout, aborting\n" +
+			"[  500.500000] pcieport 0000:00:1c.0: pciehp: Slot(1): Link Down\n" +
+			"[  501.000000] nvme nvme1: I/O 40 QID 2 timeout, aborting\n" +
+			"[  502.000000] pcieport 0000:00:1d.0: pciehp: Slot(2): Link Down\n"
+	)
+	slotOf := func(l *kernlog.Log, port string) string {
+		for _, in := range l.Incidents {
+			for _, e := range in.Events {
+				if e.Kind == kernlog.LinkDown && (e.PCI == port || e.Reporter == port) {
+					return in.Controller
+				}
+			}
+		}
+		t.Fatalf("no link down of %s: %+v", port, viewOf(l))
+		return ""
+	}
+	l, err := kernlog.ReadString(boot+fail, kernlog.Options{})
+	require.NoError(t, err)
+	assert.Equal(t, "nvme0", slotOf(l, "0000:00:1c.0"), "%+v", viewOf(l))
+	assert.Empty(t, slotOf(l, "0000:00:1d.0"), "a switch's port: buses 02-05")
+
+	// Without the enumeration, or with a second function on the bus.
+	l, err = kernlog.ReadString(strings.Replace(boot, "PCI bridge to [bus 01]", "enabling device (0000 -> 0002)", 1)+fail, kernlog.Options{})
+	require.NoError(t, err)
+	assert.Empty(t, slotOf(l, "0000:00:1c.0"))
+	l, err = kernlog.ReadString(boot+"[    1.000200] nvme nvme2: pci function 0000:01:00.1\n"+fail, kernlog.Options{})
+	require.NoError(t, err)
+	assert.Empty(t, slotOf(l, "0000:00:1c.0"))
+}

@@ -301,7 +301,8 @@ func Lines(ctx context.Context, r io.Reader, fn func(line []byte)) error {
 // power state change, a hotplug slot, a system sleep, ASPM, a lost
 // interrupt, the kernel release or command line; it is a journal JSON
 // record or a journalctl boot separator; it names a PCI function together
-// with a failure word; or it is a part of a wrapped message: the first,
+// with a failure word, or is the PCI core's line of an NVMe function's ID
+// or of a bridge's buses; or it is a part of a wrapped message: the first,
 // naming a PCI function, or the next, "CSTS=0x..." say): a cheap filter for
 // keeping only the NVMe and PCIe lines of a log.
 func Relevant(line []byte) bool {
