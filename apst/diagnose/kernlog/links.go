@@ -35,27 +35,6 @@ type links struct {
 	bridges map[string]busRange
 }
 
-// busRange is a bridge's secondary and subordinate bus in its domain.
-type busRange struct {
-	domain string
-	lo, hi int
-}
-
-// aerRecovery is the PCI core's error recovery of one function (AER's
-// pcie_do_recovery, drivers/pci/pcie/err.c): it calls the error handlers
-// of the drivers below the reporting port, nvme's among them, whose lines
-// name their controller ("nvme nvme0: frozen state error detected, reset
-// controller", "restart after slot reset"). The one controller whose
-// handler speaks within the window of the report is the function's; two
-// (a switch above both) tie it to neither.
-type aerRecovery struct {
-	fn   string // the function the report named
-	line int    // the report's last line
-	ts   Timestamp
-	ctrl string // the controller whose handler spoke
-	many bool   // and another's did too
-}
-
 // probe is a controller's probe line.
 type probe struct {
 	ctrl string
@@ -79,66 +58,6 @@ func (l *links) init(map[string]string) {
 func (l *links) newBoot(st *state) {
 	l.flushAER(st)
 	l.probes, l.nextProbe, l.lastScan = l.probes[:0], 0, 0
-}
-
-// sawAER notes a report of an error of function fn (a port's "AER: ...
-// received: fn", the function's own "PCIe Bus Error"): the recovery of
-// another function ends the last one's.
-func (l *links) sawAER(st *state, fn string, ts Timestamp, line int) {
-	if fn != l.aer.fn {
-		l.flushAER(st)
-		l.aer = aerRecovery{fn: fn}
-	}
-	l.aer.line, l.aer.ts = line, ts
-}
-
-// sawHandler notes nvme's error handler speaking for controller ctrl.
-func (l *links) sawHandler(ctrl string, ts Timestamp, line int) {
-	if l.aer.fn == "" || line-l.aer.line > scanLines {
-		return
-	}
-	if d, ok := ts.sub(l.aer.ts); ok && (d > scanWindow || d < 0) {
-		return
-	}
-	switch {
-	case l.aer.ctrl == "":
-		l.aer.ctrl = ctrl
-	case l.aer.ctrl != ctrl:
-		l.aer.many = true
-	}
-}
-
-// flushAER ties the last recovery's function to the one controller whose
-// handler spoke in it, when the nvme driver prints for that function and
-// no line has tied it yet.
-func (l *links) flushAER(st *state) {
-	a := l.aer
-	l.aer = aerRecovery{}
-	if a.fn == "" || a.ctrl == "" || a.many || !l.nvmeFns[a.fn] || l.other[a.fn] {
-		return
-	}
-	if _, known := st.log.Addresses[a.fn]; known || len(st.log.Addresses) >= MaxAddresses {
-		return
-	}
-	st.log.Addresses[a.fn] = a.ctrl
-}
-
-func (l *links) sawController(c string) {
-	switch {
-	case l.ctrls == 0:
-		l.ctrl, l.ctrls = c, 1
-	case l.ctrl != c:
-		l.ctrls = 2
-	}
-}
-
-func (l *links) sawFunction(a string) {
-	switch {
-	case l.fns == 0:
-		l.fn, l.fns = a, 1
-	case l.fn != a:
-		l.fns = 2
-	}
 }
 
 // observe notes what a line (an event or not) says of the links.
@@ -253,88 +172,4 @@ func (st *state) setNamespace(head, ctrl string) {
 		return
 	}
 	st.log.Namespaces[head] = ctrl
-}
-
-// aerHandler reports whether an AER recovery action is one of nvme's
-// error handlers' (nvme_error_detected, nvme_slot_reset).
-func aerHandler(action string) bool {
-	return action == "reset controller" || action == "request disconnect" || action == "slot reset"
-}
-
-// bridgeBuses reads the PCI core's "pci 0000:00:1c.0: PCI bridge to [bus
-// 01]" (or "[bus 01-04]") of the bridge at addr.
-func bridgeBuses(msg, addr string) (busRange, bool) {
-	_, rest, found := strings.Cut(msg, addr+": PCI bridge to [bus ")
-	if !found {
-		return busRange{}, false
-	}
-	rest, _, found = strings.Cut(rest, "]")
-	if !found {
-		return busRange{}, false
-	}
-	lo, hi, isRange := strings.Cut(rest, "-")
-	if !isRange {
-		hi = lo
-	}
-	a, okA := hexByte(lo)
-	b, okB := hexByte(hi)
-	if !okA || !okB || b < a {
-		return busRange{}, false
-	}
-	return busRange{domain: addr[:len(addr)-8], lo: a, hi: b}, true
-}
-
-// hexByte reads a bus number: two hex digits.
-func hexByte(s string) (int, bool) {
-	if len(s) != 2 || !isHex(s[0]) || !isHex(s[1]) {
-		return 0, false
-	}
-	v := 0
-	for i := 0; i < 2; i++ {
-		c := s[i] | 0x20
-		switch {
-		case c >= '0' && c <= '9':
-			v = v*16 + int(c-'0')
-		default:
-			v = v*16 + int(c-'a'+10)
-		}
-	}
-	return v, true
-}
-
-// belowPort is the controller of the one NVMe function on the bus right
-// below bridge a, when the bridge's buses are that one bus (a port above
-// a slot, not a switch) and the log ties that function to a controller;
-// "" otherwise.
-func (st *state) belowPort(a string) string {
-	r, ok := st.links.bridges[a]
-	if !ok || r.lo != r.hi {
-		return ""
-	}
-	fn, two := "", false
-	on := func(f string) {
-		if f == a || f == fn || len(f) < 12 || f[:len(f)-8] != r.domain {
-			return
-		}
-		if bus, ok := hexByte(f[len(f)-7 : len(f)-5]); !ok || bus != r.lo {
-			return
-		}
-		if fn != "" {
-			two = true
-		}
-		fn = f
-	}
-	for f := range st.log.Addresses {
-		on(f)
-	}
-	for f := range st.links.nvmeFns {
-		on(f)
-	}
-	for f := range st.log.DeviceIDs {
-		on(f)
-	}
-	if two {
-		return "" // two functions below it
-	}
-	return st.log.Addresses[fn]
 }

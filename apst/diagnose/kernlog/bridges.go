@@ -1,0 +1,87 @@
+package kernlog
+
+import "strings"
+
+// busRange is a bridge's secondary and subordinate bus in its domain.
+type busRange struct {
+	domain string
+	lo, hi int
+}
+
+// bridgeBuses reads the PCI core's "pci 0000:00:1c.0: PCI bridge to [bus
+// 01]" (or "[bus 01-04]") of the bridge at addr.
+func bridgeBuses(msg, addr string) (busRange, bool) {
+	_, rest, found := strings.Cut(msg, addr+": PCI bridge to [bus ")
+	if !found {
+		return busRange{}, false
+	}
+	rest, _, found = strings.Cut(rest, "]")
+	if !found {
+		return busRange{}, false
+	}
+	lo, hi, isRange := strings.Cut(rest, "-")
+	if !isRange {
+		hi = lo
+	}
+	a, okA := hexByte(lo)
+	b, okB := hexByte(hi)
+	if !okA || !okB || b < a {
+		return busRange{}, false
+	}
+	return busRange{domain: addr[:len(addr)-8], lo: a, hi: b}, true
+}
+
+// hexByte reads a bus number: two hex digits.
+func hexByte(s string) (int, bool) {
+	if len(s) != 2 || !isHex(s[0]) || !isHex(s[1]) {
+		return 0, false
+	}
+	v := 0
+	for i := 0; i < 2; i++ {
+		c := s[i] | 0x20
+		switch {
+		case c >= '0' && c <= '9':
+			v = v*16 + int(c-'0')
+		default:
+			v = v*16 + int(c-'a'+10)
+		}
+	}
+	return v, true
+}
+
+// belowPort is the controller of the one NVMe function on the bus right
+// below bridge a, when the bridge's buses are that one bus (a port above
+// a slot, not a switch) and the log ties that function to a controller;
+// "" otherwise.
+func (st *state) belowPort(a string) string {
+	r, ok := st.links.bridges[a]
+	if !ok || r.lo != r.hi {
+		return ""
+	}
+	fn, two := "", false
+	on := func(f string) {
+		if f == a || f == fn || len(f) < 12 || f[:len(f)-8] != r.domain {
+			return
+		}
+		if bus, ok := hexByte(f[len(f)-7 : len(f)-5]); !ok || bus != r.lo {
+			return
+		}
+		if fn != "" {
+			two = true
+		}
+		fn = f
+	}
+	for f := range st.log.Addresses {
+		on(f)
+	}
+	for f := range st.links.nvmeFns {
+		on(f)
+	}
+	for f := range st.log.DeviceIDs {
+		on(f)
+	}
+	if two {
+		return "" // two functions below it
+	}
+	return st.log.Addresses[fn]
+}

@@ -1,0 +1,82 @@
+package kernlog
+
+// aerRecovery is the PCI core's error recovery of one function (AER's
+// pcie_do_recovery, drivers/pci/pcie/err.c): it calls the error handlers
+// of the drivers below the reporting port, nvme's among them, whose lines
+// name their controller ("nvme nvme0: frozen state error detected, reset
+// controller", "restart after slot reset"). The one controller whose
+// handler speaks within the window of the report is the function's; two
+// (a switch above both) tie it to neither.
+type aerRecovery struct {
+	fn   string // the function the report named
+	line int    // the report's last line
+	ts   Timestamp
+	ctrl string // the controller whose handler spoke
+	many bool   // and another's did too
+}
+
+// sawAER notes a report of an error of function fn (a port's "AER: ...
+// received: fn", the function's own "PCIe Bus Error"): the recovery of
+// another function ends the last one's.
+func (l *links) sawAER(st *state, fn string, ts Timestamp, line int) {
+	if fn != l.aer.fn {
+		l.flushAER(st)
+		l.aer = aerRecovery{fn: fn}
+	}
+	l.aer.line, l.aer.ts = line, ts
+}
+
+// sawHandler notes nvme's error handler speaking for controller ctrl.
+func (l *links) sawHandler(ctrl string, ts Timestamp, line int) {
+	if l.aer.fn == "" || line-l.aer.line > scanLines {
+		return
+	}
+	if d, ok := ts.sub(l.aer.ts); ok && (d > scanWindow || d < 0) {
+		return
+	}
+	switch {
+	case l.aer.ctrl == "":
+		l.aer.ctrl = ctrl
+	case l.aer.ctrl != ctrl:
+		l.aer.many = true
+	}
+}
+
+// flushAER ties the last recovery's function to the one controller whose
+// handler spoke in it, when the nvme driver prints for that function and
+// no line has tied it yet.
+func (l *links) flushAER(st *state) {
+	a := l.aer
+	l.aer = aerRecovery{}
+	if a.fn == "" || a.ctrl == "" || a.many || !l.nvmeFns[a.fn] || l.other[a.fn] {
+		return
+	}
+	if _, known := st.log.Addresses[a.fn]; known || len(st.log.Addresses) >= MaxAddresses {
+		return
+	}
+	st.log.Addresses[a.fn] = a.ctrl
+}
+
+func (l *links) sawController(c string) {
+	switch {
+	case l.ctrls == 0:
+		l.ctrl, l.ctrls = c, 1
+	case l.ctrl != c:
+		l.ctrls = 2
+	}
+}
+
+func (l *links) sawFunction(a string) {
+	switch {
+	case l.fns == 0:
+		l.fn, l.fns = a, 1
+	case l.fn != a:
+		l.fns = 2
+	}
+}
+
+// aerHandler reports whether an AER recovery action is one of nvme's
+// error handlers' (nvme_error_detected, nvme_slot_reset).
+func aerHandler(action string) bool {
+	return action == "reset controller" || action == "request disconnect" || action == "slot reset"
+}
