@@ -33,20 +33,14 @@ func bridgeBuses(msg, addr string) (busRange, bool) {
 
 // hexByte reads a bus number: two hex digits.
 func hexByte(s string) (int, bool) {
-	if len(s) != 2 || !isHex(s[0]) || !isHex(s[1]) {
+	if len(s) != 2 {
 		return 0, false
 	}
-	v := 0
-	for i := 0; i < 2; i++ {
-		c := s[i] | 0x20
-		switch {
-		case c >= '0' && c <= '9':
-			v = v*16 + int(c-'0')
-		default:
-			v = v*16 + int(c-'a'+10)
-		}
+	h, l := hexDigit(s[0]), hexDigit(s[1])
+	if h < 0 || l < 0 {
+		return 0, false
 	}
-	return v, true
+	return h<<4 | l, true
 }
 
 // belowPort is the controller of the one NVMe function on the bus right

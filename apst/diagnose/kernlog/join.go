@@ -266,13 +266,12 @@ func (st *state) enclosing(dead []bool, i int) int {
 	if before < 0 || after < 0 || incs[before].Controller != incs[after].Controller {
 		return -1
 	}
-	if !st.near(p, &incs[before]) {
-		if !st.near(p, &incs[after]) {
-			return -1
+	for _, j := range [...]int{before, after} {
+		if st.near(p, &incs[j]) {
+			return j
 		}
-		return after
 	}
-	return before
+	return -1
 }
 
 // badIRQ reports whether an incident holds the NVMe driver's interrupt

@@ -60,6 +60,24 @@ func (l *links) newBoot(st *state) {
 	l.probes, l.nextProbe, l.lastScan = l.probes[:0], 0, 0
 }
 
+func (l *links) sawController(c string) {
+	switch {
+	case l.ctrls == 0:
+		l.ctrl, l.ctrls = c, 1
+	case l.ctrl != c:
+		l.ctrls = 2
+	}
+}
+
+func (l *links) sawFunction(a string) {
+	switch {
+	case l.fns == 0:
+		l.fn, l.fns = a, 1
+	case l.fn != a:
+		l.fns = 2
+	}
+}
+
 // observe notes what a line (an event or not) says of the links.
 func (l *links) observe(st *state, msg string, e *Event, ok bool, ts Timestamp, line int) {
 	if e.Controller != "" && (e.Disk == "" || pathController(e.Disk) != "") {

@@ -328,12 +328,9 @@ func afterRepeated(m string) string {
 	if !ok {
 		return m
 	}
-	i := 0
-	for i < len(rest) && isDigit(rest[i]) {
-		i++
-	}
-	inner, ok := strings.CutPrefix(rest[i:], " times: [")
-	if i == 0 || !ok {
+	n, rest := digitsPrefix(rest)
+	inner, ok := strings.CutPrefix(rest, " times: [")
+	if n == "" || !ok {
 		return m
 	}
 	return strings.TrimLeft(strings.TrimSuffix(inner, "]"), " \t")

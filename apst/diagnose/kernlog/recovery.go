@@ -57,24 +57,6 @@ func (l *links) flushAER(st *state) {
 	st.log.Addresses[a.fn] = a.ctrl
 }
 
-func (l *links) sawController(c string) {
-	switch {
-	case l.ctrls == 0:
-		l.ctrl, l.ctrls = c, 1
-	case l.ctrl != c:
-		l.ctrls = 2
-	}
-}
-
-func (l *links) sawFunction(a string) {
-	switch {
-	case l.fns == 0:
-		l.fn, l.fns = a, 1
-	case l.fn != a:
-		l.fns = 2
-	}
-}
-
 // aerHandler reports whether an AER recovery action is one of nvme's
 // error handlers' (nvme_error_detected, nvme_slot_reset).
 func aerHandler(action string) bool {
