@@ -151,11 +151,31 @@ func parseKernel(s string) (Generation, Release, error) {
 		return g, Release{}, err
 	}
 	r, err := ParseRelease(s)
+	if err == nil && !typedRelease(s) {
+		err = ErrInvalidConfig
+	}
 	if err != nil {
 		return 0, Release{}, fmt.Errorf("%w %q: want current, v4.12, v4.11 or a kernel release such as 6.8 or 5.15.0-91-generic", ErrUnknownGeneration, s)
 	}
 	g, err := r.Generation()
 	return g, r, err
+}
+
+// typedRelease reports whether a release given as a parameter has the
+// shape of a uname -r: ParseRelease ignores what follows X.Y.Z, which in
+// uname -r starts with "-" (Debian's 5.10.0-28-amd64, an -rc), "+" (a
+// tree with local changes) or "_" / "~"; "6.8zzz" or "6.8 banana" is a
+// typo, not a release. The forms that carry a stable base in words
+// (parentheses, Debian's uname -v, Ubuntu's version_signature) are
+// ParseRelease's own.
+func typedRelease(s string) bool {
+	t := strings.TrimSpace(s)
+	if strings.HasPrefix(t, "Ubuntu ") || strings.HasPrefix(t, "#") || strings.HasSuffix(t, ")") {
+		return true
+	}
+	t = strings.TrimPrefix(t, "v")
+	rest := strings.TrimLeft(t, "0123456789.")
+	return rest == "" || strings.ContainsRune("-+_~", rune(rest[0])) && !strings.ContainsAny(rest, " \t\r\n")
 }
 
 func parseBool(s string) (bool, error) {
@@ -174,8 +194,10 @@ func parseBool(s string) (bool, error) {
 // key is applied first, a kernel key next and a generation key after it, so
 // that none overrides an explicit parameter. A bare key ("force-apst") means
 // key=true, except after quirks=, whose comma list continues
-// ("quirks=no-apst,no-deepest-ps"). On error base is returned unchanged with
-// an error naming the item.
+// ("quirks=no-apst,no-deepest-ps"). A key given twice, or two of the keys
+// that set the bound (ps-max-latency-us, pm-qos, default-ps-max-latency-us),
+// is refused. On error base is returned unchanged with an error naming the
+// item, wrapping ErrInvalidConfig.
 func ParseConfig(s string, base Params) (Params, error) {
 	p := base
 	var pairs [][2]string
@@ -205,7 +227,25 @@ func ParseConfig(s string, base Params) (Params, error) {
 		return 3
 	}
 	if n := len(slices.DeleteFunc(slices.Clone(pairs), func(kv [2]string) bool { return kv[0] != "policy" })); n > 1 {
-		return base, fmt.Errorf("apst: config %q: %d policy items, want at most one", s, n)
+		return base, fmt.Errorf("%w: config %q: %d policy items, want at most one", ErrInvalidConfig, s, n)
+	}
+	// A key given twice would be decided by its last value, and two keys
+	// that each set the bound by the order they are applied in: the
+	// flags refuse both, so does the list.
+	var bound string
+	for i, kv := range pairs {
+		for _, prev := range pairs[:i] {
+			if prev[0] == kv[0] {
+				return base, fmt.Errorf("%w: config %q: %s given twice; give it once", ErrInvalidConfig, s, kv[0])
+			}
+		}
+		switch kv[0] {
+		case "ps-max-latency-us", "pm-qos", "default-ps-max-latency-us":
+			if bound != "" {
+				return base, fmt.Errorf("%w: config %q: %s and %s contradict each other: each sets the bound; give one", ErrInvalidConfig, s, bound, kv[0])
+			}
+			bound = kv[0]
+		}
 	}
 	// sort.SliceStable, not slices.SortStableFunc: the one reflective sort
 	// every element type shares (the page's wasm pays some 9 KB for each

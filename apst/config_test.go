@@ -35,12 +35,27 @@ func TestParseConfig(t *testing.T) {
 	assert.Equal(t, apst.NoLimit, p.Bound)
 	assert.Equal(t, apst.ModeHeuristic, p.Mode())
 
-	for _, bad := range []string{"pm-qos=-5", "kernel=v9", "bogus=1", "apst-primary-timeout-ms=-1", "quirks=maybe", "force-apst=perhaps", "ps-max-latency-us=1e5"} {
+	for _, bad := range []string{"pm-qos=-5", "kernel=v9", "bogus=1", "apst-primary-timeout-ms=-1", "quirks=maybe", "force-apst=perhaps", "ps-max-latency-us=1e5",
+		"ps-max-latency-us=5,ps-max-latency-us=60000", "ps-max-latency-us=25000,pm-qos=5", "pm-qos=5,default-ps-max-latency-us=0",
+		"kernel=6.8,kernel=6.9", "quirks=none,no-apst", "kernel=6.8zzz", "kernel=6.8 banana"} {
 		got, err := apst.ParseConfig(bad, base)
 		require.Error(t, err, bad)
 		assert.Equal(t, base, got, "on error the base is returned unchanged")
 		assert.Contains(t, err.Error(), "apst: ")
 	}
+	_, err = apst.ParseConfig("ps-max-latency-us=25000,pm-qos=5", base)
+	assert.ErrorContains(t, err, "ps-max-latency-us and pm-qos contradict each other: each sets the bound")
+	assert.ErrorIs(t, err, apst.ErrInvalidConfig)
+	_, err = apst.ParseConfig("ps-max-latency-us=5,ps-max-latency-us=60000", base)
+	assert.ErrorContains(t, err, "ps-max-latency-us given twice")
+	assert.ErrorIs(t, err, apst.ErrInvalidConfig)
+	_, err = apst.ParseConfig("quirks=none,no-apst", base)
+	assert.ErrorContains(t, err, "none is the empty set and stands alone")
+	// A policy sets a bound that an explicit key overrides: not a
+	// contradiction.
+	p, err = apst.ParseConfig("policy=linux-25ms,ps-max-latency-us=5000", base)
+	require.NoError(t, err)
+	assert.Equal(t, apst.Microseconds(5000), p.Bound)
 }
 
 func TestGenerationText(t *testing.T) {

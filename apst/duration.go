@@ -2,6 +2,7 @@ package apst
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -18,9 +19,12 @@ func ParseMicroseconds(s string) (Microseconds, error) {
 		if err == nil {
 			return Microseconds(v), nil
 		}
+		return 0, fmt.Errorf("%w: duration %q: out of range: at most %d us", ErrInvalidConfig, s, uint64(NoLimit))
 	}
 	d, err := time.ParseDuration(t)
 	switch {
+	case err != nil && durationShaped(t):
+		return 0, fmt.Errorf("%w: duration %q: out of range: at most %v", ErrInvalidConfig, s, time.Duration(math.MaxInt64).Truncate(time.Microsecond))
 	case err != nil:
 		return 0, fmt.Errorf("%w: duration %q: want microseconds (150) or a duration (25ms, 4.6ms, 2s)", ErrInvalidConfig, s)
 	case d < 0:
@@ -29,4 +33,34 @@ func ParseMicroseconds(s string) (Microseconds, error) {
 		return 0, fmt.Errorf("%w: duration %q: not a whole number of microseconds", ErrInvalidConfig, s)
 	}
 	return Microseconds(d / time.Microsecond), nil
+}
+
+// durationShaped reports whether t is written as time.ParseDuration wants
+// it (numbers, each with a unit: "999999999h", "1h30m"), so that its
+// failing to parse means the value is out of range, not misspelt.
+func durationShaped(t string) bool {
+	t = strings.TrimPrefix(t, "+")
+	if t == "" {
+		return false
+	}
+	for t != "" {
+		n := len(t) - len(strings.TrimLeft(t, "0123456789"))
+		rest := t[n:]
+		if strings.HasPrefix(rest, ".") {
+			frac := strings.TrimLeft(rest[1:], "0123456789")
+			n += len(rest) - len(frac)
+			rest = frac
+		}
+		if n == 0 || n == 1 && t[0] == '.' {
+			return false
+		}
+		unit := len(rest) - len(strings.TrimLeft(rest, "nsuµmh"))
+		switch rest[:unit] {
+		case "ns", "us", "µs", "ms", "s", "m", "h":
+		default:
+			return false
+		}
+		t = rest[unit:]
+	}
+	return true
 }

@@ -96,17 +96,28 @@ func (q *Quirks) UnmarshalText(b []byte) error {
 // set) or hexadecimal bit masks ("0x30"). Case is ignored, underscores
 // stand for dashes and an NVME_QUIRK_ prefix is allowed, so the kernel's
 // own spelling ("NVME_QUIRK_NO_DEEPEST_PS", "no_deepest_ps") parses too. An
-// unknown name is an error wrapping ErrInvalidConfig.
+// unknown name, or "none" beside other items, is an error wrapping
+// ErrInvalidConfig.
 func ParseQuirks(s string) (Quirks, error) {
 	var q Quirks
-	for _, f := range strings.Split(s, ",") {
+	items := strings.Split(s, ",")
+	for _, f := range items {
 		b, ok := quirkByName(f)
 		if !ok {
 			return 0, fmt.Errorf("%w: unknown quirk %q in %q: want quirk names such as no-apst or no-deepest-ps, none, or a 0x mask", ErrInvalidConfig, strings.TrimSpace(f), s)
 		}
+		if len(items) > 1 && isNone(f) {
+			// "none,no-apst": the empty set and a quirk at once.
+			return 0, fmt.Errorf("%w: quirks %q: none is the empty set and stands alone", ErrInvalidConfig, s)
+		}
 		q |= b
 	}
 	return q, nil
+}
+
+// isNone reports whether an item of a quirk list is "none".
+func isNone(f string) bool {
+	return strings.EqualFold(strings.TrimSpace(f), "none")
 }
 
 // quirkByName resolves one item of a quirk list.

@@ -20,7 +20,9 @@ var errHelp = errors.New("help requested")
 //   - "--" ends the flags: everything after it is positional;
 //   - "-" alone (standard input) and a negative number ("-5", a value that
 //     set-latency must refuse with its reason) are positionals;
-//   - -h, -help and --help return errHelp.
+//   - -h, -help and --help return errHelp once the rest of the line has
+//     parsed: a flag the command does not know is refused beside them too,
+//     wherever it stands.
 //
 // A flag it does not know, a missing value, an empty value of a string flag
 // (--log "") or a value the flag refuses is a *usageError naming the flag
@@ -28,9 +30,13 @@ var errHelp = errors.New("help requested")
 func parseArgs(fs *flagSet, args []string) ([]string, error) {
 	var pos []string
 	given := map[string]string{} // long name -> how and with what it was first given
+	help := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
+			if help {
+				return nil, errHelp
+			}
 			return append(pos, args[i+1:]...), nil
 		}
 		if !strings.HasPrefix(a, "-") || a == "-" || isNegativeNumber(a) {
@@ -47,7 +53,8 @@ func parseArgs(fs *flagSet, args []string) ([]string, error) {
 			name, value, hasValue = k, v, true
 		}
 		if name == "h" || name == "help" {
-			return nil, errHelp
+			help = true
+			continue
 		}
 		if name == "" || strings.HasPrefix(name, "-") {
 			return nil, usagef("%q is not a flag", a)
@@ -107,6 +114,9 @@ func parseArgs(fs *flagSet, args []string) ([]string, error) {
 			return nil, usagef("%s %s: %v", spelt, quoteArg(value), err)
 		}
 		fs.markGiven(long)
+	}
+	if help {
+		return nil, errHelp
 	}
 	return pos, nil
 }

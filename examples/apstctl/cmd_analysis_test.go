@@ -270,3 +270,28 @@ func TestSimulateGapsNeedUnits(t *testing.T) {
 	code, _, errOut := runCmd(runSimulate, evoImage, "--gaps", "exp:10s", "--count", "50")
 	assert.Equal(t, 0, code, errOut)
 }
+
+// --count and --seed draw from a distribution: with none they would be
+// ignored, so they are refused; gaps that are all 0 hold no idle time to
+// summarise.
+func TestSimulateRefusesWhatWouldBeIgnored(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--count", "5"}, "--count draws gaps from a --gaps distribution"},
+		{[]string{"--count", "5", "--gaps", "1s,2s"}, "with --gaps 1s,2s (a list) it would be ignored"},
+		{[]string{"--seed", "5", "--gap", "3s"}, "--seed draws gaps from a --gaps distribution (fixed:D, uniform:D1..D2, exp:D); with no --gaps it would be ignored"},
+		{[]string{"--gaps", "exp:0s"}, "--gaps exp:0s: every gap is 0: no idle time to summarise"},
+		{[]string{"--gaps", "0s,0ms"}, "every gap is 0"},
+	} {
+		code, out, errOut := runCmd(runSimulate, append([]string{evoImage}, tc.args...)...)
+		assert.Equal(t, 2, code, "%v", tc.args)
+		assert.Empty(t, out, "%v", tc.args)
+		assert.Contains(t, errOut, tc.msg, "%v", tc.args)
+	}
+	for _, args := range [][]string{{"--gaps", "exp:10s", "--count", "5", "--seed", "2"}, {"--gaps", "0s,1ms"}} {
+		code, _, errOut := runCmd(runSimulate, append([]string{evoImage}, args...)...)
+		assert.Equal(t, 0, code, "%v: %s", args, errOut)
+	}
+}

@@ -136,6 +136,9 @@ func newMeasureCommand(h measureHooks) *command {
 // the error says how to restore it).
 func (o *measureOptions) run(ctx context.Context, x *invocation, args []string) error {
 	stdout, stderr := io.Writer(x.out), io.Writer(x.errw)
+	if x.cmd.flags.firstGiven("idle") != "" && x.cmd.flags.firstGiven("idle-list") != "" {
+		return usagef("--idle and --idle-list contradict each other: --idle-list replaces --idle; give one")
+	}
 	idle, err := parseIdleList(o.idle, o.idleList)
 	if err != nil {
 		return usagef("%v", err)
@@ -406,6 +409,15 @@ func latencyText(d time.Duration) string {
 	return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', 2, 64) + "ms"
 }
 
+// statsText writes a row's percentiles, "-" each when no read is behind
+// them.
+func statsText(l measure.LatencyStats) (p50, p90, p99, mx string) {
+	if l.Count == 0 {
+		return "-", "-", "-", "-"
+	}
+	return latencyText(l.P50), latencyText(l.P90), latencyText(l.P99), latencyText(l.Max)
+}
+
 // writeMeasureText writes the table of the patch and the factors.
 func writeMeasureText(w io.Writer, h *measureHeader, r *measure.Result) error {
 	var b strings.Builder
@@ -423,12 +435,12 @@ func writeMeasureText(w io.Writer, h *measureHeader, r *measure.Result) error {
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "config\tidle\ttrials\tkept\tstate\tp50\tp90\tp99\tmax")
 	for _, row := range r.Rows {
-		l := row.Latency
+		p50, p90, p99, mx := statsText(row.Latency)
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\tps%d\t%s\t%s\t%s\t%s\n", row.ConfigText, durationText(row.Idle), row.Trials, row.Kept, row.State,
-			latencyText(l.P50), latencyText(l.P90), latencyText(l.P99), latencyText(l.Max))
+			p50, p90, p99, mx)
 	}
-	l := r.Warm
-	fmt.Fprintf(tw, "warm\t-\t%d\t%d\t-\t%s\t%s\t%s\t%s\n", l.Count, l.Count, latencyText(l.P50), latencyText(l.P90), latencyText(l.P99), latencyText(l.Max))
+	p50, p90, p99, mx := statsText(r.Warm)
+	fmt.Fprintf(tw, "warm\t-\t%d\t%d\t-\t%s\t%s\t%s\t%s\n", r.Warm.Count, r.Warm.Count, p50, p90, p99, mx)
 	tw.Flush()
 	if len(r.States) > 0 {
 		fmt.Fprintln(&b, "\nexit latency, measured / advertised:")
@@ -457,15 +469,21 @@ func writeMeasureText(w io.Writer, h *measureHeader, r *measure.Result) error {
 }
 
 // measureLatencyJSON are the latency keys of a row and of warm.
+// measureLatencyJSON holds a row's percentiles: null when no read is
+// behind them (every trial discarded), never a 0 that was not measured.
 type measureLatencyJSON struct {
-	P50 int64 `json:"p50_us"`
-	P90 int64 `json:"p90_us"`
-	P99 int64 `json:"p99_us"`
-	Max int64 `json:"max_us"`
+	P50 *int64 `json:"p50_us"`
+	P90 *int64 `json:"p90_us"`
+	P99 *int64 `json:"p99_us"`
+	Max *int64 `json:"max_us"`
 }
 
 func latencyJSON(l measure.LatencyStats) measureLatencyJSON {
-	return measureLatencyJSON{P50: us(l.P50), P90: us(l.P90), P99: us(l.P99), Max: us(l.Max)}
+	if l.Count == 0 {
+		return measureLatencyJSON{}
+	}
+	p := func(d time.Duration) *int64 { v := us(d); return &v }
+	return measureLatencyJSON{P50: p(l.P50), P90: p(l.P90), P99: p(l.P99), Max: p(l.Max)}
 }
 
 type measureRowJSON struct {

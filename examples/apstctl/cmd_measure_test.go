@@ -178,6 +178,7 @@ func TestMeasureUsageErrors(t *testing.T) {
 		{"bad idle", []string{"--simulate", evoCapture, "--idle", "soon"}, `--idle "soon"`},
 		{"zero idle", []string{"--simulate", evoCapture, "--idle", "0s"}, "not a duration from 1us to 1h"},
 		{"bad idle list", []string{"--simulate", evoCapture, "--idle-list", "1s,,2s"}, `--idle-list "1s,,2s"`},
+		{"idle and idle list", []string{"--simulate", evoCapture, "--idle", "1s", "--idle-list", "1s,2s"}, "--idle and --idle-list contradict each other"},
 		{"bad offsets", []string{"--simulate", evoCapture, "--offsets", "middle"}, `--offsets "middle": want random or fixed`},
 		{"offset without fixed", []string{"--simulate", evoCapture, "--offset", "4096"}, "--offset needs --offsets fixed"},
 		{"unaligned offset", []string{"--simulate", evoCapture, "--offsets", "fixed", "--offset", "100"}, "fixed offset 100"},
@@ -204,6 +205,26 @@ func TestMeasureUsageErrors(t *testing.T) {
 			assert.NotContains(t, errOut, "holds", "nothing was read or changed")
 			assert.Contains(t, errOut, "see 'apstctl measure --help'")
 		})
+	}
+}
+
+// A row whose trials were all discarded has no figures: "-" in the text,
+// null in JSON, never a 0 that was not measured.
+func TestMeasureNoFiguresWhenAllDiscarded(t *testing.T) {
+	args := []string{"--simulate", evoCapture, "--foreign-io", "1", "--trials", "3"}
+	code, out, errOut := measureRun(t, context.Background(), nil, args...)
+	require.Equal(t, 0, code, errOut)
+	assert.Regexp(t, `(?m)^ps-max-latency-us=100000 +3s +3 +0 +ps4 +- +- +- +-$`, out)
+	assert.Regexp(t, `(?m)^warm +- +6 +6 +- +60us`, out, "the warm reads were kept")
+	code, out, errOut = measureRun(t, context.Background(), nil, append(args, "-o", "json")...)
+	require.Equal(t, 0, code, errOut)
+	var v struct {
+		Rows []map[string]json.RawMessage `json:"rows"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &v))
+	require.NotEmpty(t, v.Rows)
+	for _, k := range []string{"p50_us", "p90_us", "p99_us", "max_us"} {
+		assert.Equal(t, "null", string(v.Rows[0][k]), k)
 	}
 }
 

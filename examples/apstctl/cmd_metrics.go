@@ -181,6 +181,11 @@ func listenAddr(s string) (string, error) {
 	if port == "" {
 		return "", fmt.Errorf("%q has no port (e.g. localhost:9860)", s)
 	}
+	if _, err := net.LookupPort("tcp", port); err != nil {
+		// 99999, or a service name /etc/services does not hold: a usage
+		// error, not a failure of the machine.
+		return "", fmt.Errorf("%q: port %q is not a port number from 0 to 65535 or a service name", s, port)
+	}
 	if host == "" {
 		host = "localhost"
 	}

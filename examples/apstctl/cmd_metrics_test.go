@@ -228,7 +228,7 @@ func TestListenAddr(t *testing.T) {
 		require.NoError(t, err, in)
 		assert.Equal(t, want, got, in)
 	}
-	for _, bad := range []string{"", "9860", "localhost", "localhost:"} {
+	for _, bad := range []string{"", "9860", "localhost", "localhost:", ":99999", "localhost:-1", ":no-such-service-here"} {
 		_, err := listenAddr(bad)
 		assert.Error(t, err, bad)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -411,7 +412,7 @@ func runPersist(x *invocation, f *persistFlags, args []string) error {
 		return err
 	}
 	if err := scope.Validate(); err != nil {
-		return inputErr(err)
+		return inputErr(errors.New(ownPackage(err)))
 	}
 	label := ""
 	if ctl != nil && scope.Kind == persist.ScopePCI {
@@ -461,7 +462,7 @@ func runPersist(x *invocation, f *persistFlags, args []string) error {
 		for _, fm := range forms {
 			o, err := persist.Render(persist.Setting{Bound: a.Choice.Bound, Scope: scope, Label: label}, fm)
 			if err != nil {
-				return usagef("%v", err)
+				return usagef("%s", ownPackage(err))
 			}
 			outs = append(outs, o)
 		}
@@ -549,4 +550,12 @@ func writeOutputText(w io.Writer, o persist.Output, wrote string) {
 	for _, n := range o.Notes {
 		fmt.Fprintln(w, "note:", view.Escape(n))
 	}
+}
+
+// ownPackage is the message of an error of package persist without its
+// "persist: " prefix: the command's own "apstctl persist: " names the
+// package already ("apstctl persist: scope: ...", not "apstctl persist:
+// persist: scope: ...").
+func ownPackage(err error) string {
+	return strings.TrimPrefix(err.Error(), "persist: ")
 }

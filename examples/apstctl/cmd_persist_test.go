@@ -68,6 +68,7 @@ func TestPersistUsage(t *testing.T) {
 		{[]string{"persist", "--bound", "1", "--scope", "disk"}, "want all, model, family, pci or serial"},
 		{[]string{"persist", "--bound", "1", "--model", "a", "--serial", "b"}, "give one of --model and --serial"},
 		{[]string{"persist", "--bound", "1", "--model", "a", "--form", "tuned"}, "cannot select"},
+		{[]string{"persist", "--bound", "1", "--model", "a[b", "--form", "udev"}, "apstctl persist: scope: model \"a[b\": unbalanced [ ] in the glob\n"},
 		{[]string{"persist", "--bound", "1", "--form", "grub"}, "want a comma list"},
 		{[]string{"persist", "--bound", "1", "--output", "x.rules"}, "--output writes one file"},
 		{[]string{"persist", "--ac", "1"}, "give both --ac and --battery"},

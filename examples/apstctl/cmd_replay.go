@@ -152,6 +152,9 @@ func (o *replayOptions) run(ctx context.Context, x *invocation, args []string) e
 		}
 		return inputErr(fmt.Errorf("%s: %w", traceName(tracePath), err))
 	}
+	if err := replayEmpty(traceName(tracePath), &rep); err != nil {
+		return err
+	}
 	if err := replaySaturated(&rep); err != nil {
 		return err
 	}
@@ -251,6 +254,21 @@ func replaySaturated(rep *analysis.ReplayReport) error {
 		if res.StallTotal > math.MaxInt64 || res.TransitionEnergyMax == math.MaxInt64 {
 			return usagef("--exit-factor/--cpu-wake-us: the stall or transition energy of %s exceeds 2^63-1 (µs, µJ)", view.Escape(res.Config.Name))
 		}
+	}
+	return nil
+}
+
+// replayEmpty refuses a trace that holds no completed command: with no
+// completion there is no idle period to measure, and its figures (0
+// stall, the average idle power of a timeline never entered) would answer
+// nothing. A trace whose commands all ran back to back is an answer, kept.
+func replayEmpty(name string, rep *analysis.ReplayReport) error {
+	switch {
+	case rep.Events == 0 && rep.Completions == 0:
+		return inputErr(fmt.Errorf("%s: the trace holds no command: want commands with their completions (blkparse D and C events, biosnoop, a fio iolog, or SECONDS [DURATION] lines)", name))
+	case rep.Completions == 0 || rep.Completions == rep.UnmatchedCompletions:
+		return inputErr(fmt.Errorf("%s: the trace holds %s but no completion of one: idle time runs from a completion to the next dispatch (a blkparse trace needs its D and C events)",
+			name, plural64(int64(rep.Events), "dispatch event")))
 	}
 	return nil
 }

@@ -162,10 +162,10 @@ func TestReplayJSONView(t *testing.T) {
 	assert.Contains(t, out, "    idle 5.250 s: 2.4263 J at an average 0.4622 W; transitions 0 to 0.5916 J more\n")
 }
 
-// The JSON keys are those of the spec whatever the trace: an empty trace
-// still lists the timeline's states.
+// The JSON keys are those of the spec whatever the trace: a trace of one
+// command, with no idle period, still lists the timeline's states.
 func TestReplayJSONEmptyTrace(t *testing.T) {
-	code, out, errOut := runReplay(t, []byte("# nothing\n"), evoImage, "-", "-o", "json")
+	code, out, errOut := runReplay(t, []byte("# one command\n0.5 0.001\n"), evoImage, "-", "-o", "json")
 	require.Equal(t, 0, code, errOut)
 	var v struct {
 		Configs []map[string]json.RawMessage `json:"configs"`
@@ -265,6 +265,9 @@ func TestReplayErrors(t *testing.T) {
 		{"absent device", "", []string{replayEVO, replayWriteback, "--device", "8,0"}, 2, "device (MAJ,MIN) 8,0 not in the blkparse trace; found: 259,0"},
 		{"two devices", twoDevices, []string{replayEVO, "-"}, 2, "apstctl replay: standard input: analysis: replay: trace: blkparse trace has events for 2 devices (259,0, 8,0): select one device (MAJ,MIN)\n"},
 		{"syntax", "1\n2\nx\n", []string{replayEVO, "-"}, 2, "apstctl replay: standard input: analysis: replay: trace: plain line 3: expected"},
+		{"no command", "# seconds duration\n", []string{replayEVO, "-"}, 2, "apstctl replay: standard input: the trace holds no command: want commands with their completions"},
+		{"no completion", "  259,0    0  1  0.000000000  1  D  R 0 + 8 [a]\n  259,0    0  2  0.000100000  1  D  R 8 + 8 [a]\n", []string{replayEVO, "-"}, 2,
+			"apstctl replay: standard input: the trace holds 2 dispatch events but no completion of one"},
 		{"unknown format", "hello world\n", []string{replayEVO, "-"}, 2, "apstctl replay: standard input: trace: unknown trace format"},
 		{"fio v2", "fio version 2 iolog\n/dev/nvme0n1 add\n", []string{replayEVO, "-"}, 2, "version 2 has no timestamps"},
 		{"missing trace", "", []string{replayEVO, "examples/apstctl/testdata/replay/nope.plain"}, 2, "nope.plain: no such file"},

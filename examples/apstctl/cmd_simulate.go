@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -104,6 +105,13 @@ are taken as instantaneous.`,
 			}
 			single = append(single, v)
 		}
+		if name := fs.firstGiven("count", "seed"); name != "" && !strings.Contains(*gapsSpec, ":") {
+			what := "no --gaps"
+			if *gapsSpec != "" {
+				what = "--gaps " + quoteArg(*gapsSpec) + " (a list)"
+			}
+			return usagef("--%s draws gaps from a --gaps distribution (fixed:D, uniform:D1..D2, exp:D); with %s it would be ignored", name, what)
+		}
 		n, err := strconv.Atoi(*count)
 		if err != nil || n <= 0 || n > maxGaps {
 			return usagef("--count %s: want 1 to %d", quoteArg(*count), maxGaps)
@@ -118,6 +126,9 @@ are taken as instantaneous.`,
 			gaps, source, err = simulateGaps(*gapsSpec, n, sd)
 			if err != nil {
 				return usagef("--gaps %s: %v", quoteArg(*gapsSpec), err)
+			}
+			if !slices.ContainsFunc(gaps, func(g apst.Microseconds) bool { return g > 0 }) {
+				return usagef("--gaps %s: every gap is 0: no idle time to summarise", quoteArg(*gapsSpec))
 			}
 		}
 		ctl, p, err := pf.loadWithParams(args[0], x.stdin)

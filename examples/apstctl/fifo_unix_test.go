@@ -100,7 +100,7 @@ func TestSocketOrDeviceCaptureRefused(t *testing.T) {
 }
 
 // Standard input that is not a terminal is read when no capture is named;
-// "-" on a terminal (here a character device) says how to end the paste.
+// "-" on a terminal says how to end the paste; /dev/null is no terminal.
 func TestCaptureOnStandardInput(t *testing.T) {
 	capture, err := os.ReadFile(evoImage)
 	require.NoError(t, err)
@@ -113,9 +113,7 @@ func TestCaptureOnStandardInput(t *testing.T) {
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, errOut, "want 1 argument, got 0", "empty standard input: the usual usage error")
 
-	tty, err := os.Open("/dev/null")
-	require.NoError(t, err)
-	defer tty.Close()
+	tty := &terminalBuffer{} // a terminal whose person pastes nothing
 	var o, e bytes.Buffer
 	code = run([]string{"plan", "-"}, tty, &o, &e)
 	assert.Equal(t, exitUsage, code)
@@ -124,6 +122,15 @@ func TestCaptureOnStandardInput(t *testing.T) {
 	e.Reset()
 	assert.Equal(t, exitUsage, run([]string{"plan"}, tty, &o, &e))
 	assert.Contains(t, e.String(), "want 1 argument, got 0", "no argument on a terminal: not read")
+
+	null, err := os.Open("/dev/null")
+	require.NoError(t, err)
+	defer null.Close()
+	o.Reset()
+	e.Reset()
+	assert.Equal(t, exitUsage, run([]string{"plan", "-"}, null, &o, &e))
+	assert.NotContains(t, e.String(), "terminal", "</dev/null is no person typing")
+	assert.Contains(t, e.String(), "the capture is empty")
 }
 
 // within runs fn and fails the test if it takes longer than d.

@@ -34,18 +34,19 @@ type commandInput struct {
 // Read reads standard input.
 func (in *commandInput) Read(p []byte) (int, error) { return in.r.Read(p) }
 
-// isTerminalInput reports whether r is a terminal (a character device): a
-// person typing, not a pipe or a file.
+// isTerminalInput reports whether r is a terminal (isTerminal): a person
+// typing, not a pipe, a file or /dev/null.
 func isTerminalInput(r io.Reader) bool {
 	if in, ok := r.(*commandInput); ok {
 		r = in.r
 	}
-	f, ok := r.(*os.File)
-	if !ok {
-		return false
+	switch f := r.(type) {
+	case terminalWriter: // a test's stand-in for a terminal
+		return f.IsTerminal()
+	case *os.File:
+		return isTerminal(f)
 	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&fs.ModeCharDevice != 0
+	return false
 }
 
 // inputContext is the context of a read from stdin's command.

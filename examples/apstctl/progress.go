@@ -5,8 +5,8 @@ import (
 	"os"
 )
 
-// terminalWriter is a standard error that says whether it is a terminal
-// (a test's stand-in for one).
+// terminalWriter is a standard error or input that says whether it is a
+// terminal (a test's stand-in for one).
 type terminalWriter interface {
 	IsTerminal() bool
 }
@@ -31,11 +31,4 @@ func (x *invocation) progress() io.Writer {
 		return x.errw
 	}
 	return nil
-}
-
-// isTerminal reports whether f is a character device (a terminal, for
-// standard error).
-func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

@@ -95,8 +95,11 @@ func parseExitFactor(s string) (analysis.ExitFactors, error) {
 		return f, nil
 	}
 	st, serr := os.Stat(s)
-	if serr != nil || st.IsDir() {
+	if serr != nil {
 		return analysis.ExitFactors{}, err
+	}
+	if st.IsDir() {
+		return analysis.ExitFactors{}, fmt.Errorf("%s is a directory: want factors (0.78, 78%%, 39/50) or a file holding them (what measure --factor-out writes)", s)
 	}
 	b, rerr := safeio.ReadFile(s, maxFactorFile)
 	if rerr != nil {

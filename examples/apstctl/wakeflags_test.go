@@ -41,7 +41,7 @@ func TestParseExitFactor(t *testing.T) {
 		{write("bad.json", `{"exit_factor": "hunter2"}`), "bad.json: its exit_factor"},
 		{write("other.json", `{"rows": []}`), `want measure's JSON with an "exit_factor" key`},
 		{filepath.Join(dir, "missing"), "invalid exit-latency factor"},
-		{dir, "invalid exit-latency factor"},
+		{dir, "is a directory: want factors (0.78, 78%, 39/50) or a file holding them"},
 	} {
 		got, err := parseExitFactor(tc.arg)
 		if tc.err == "per-state" {

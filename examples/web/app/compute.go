@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -481,17 +482,30 @@ func drawGaps(spec string, count int, seed uint64) ([]apst.Microseconds, string,
 			return nil, "", fmt.Errorf("count %d: at most %d", count, maxGaps)
 		}
 		gaps, err := d.Sample(rand.New(rand.NewPCG(seed, 0)), count)
-		return gaps, fmt.Sprintf("%s, %s, seed %d", counted(count, "gap"), d, seed), err
+		if err != nil {
+			return nil, "", err
+		}
+		return someIdle(spec, gaps, fmt.Sprintf("%s, %s, seed %d", counted(count, "gap"), d, seed))
 	}
 	var gaps []apst.Microseconds
 	for _, f := range strings.Split(spec, ",") {
-		v, err := apst.ParseMicroseconds(strings.TrimSpace(f))
+		v, err := analysis.ParseGapDuration(f) // a unit, as the command wants
 		if err != nil {
 			return nil, "", err
 		}
 		gaps = append(gaps, v)
 	}
-	return gaps, counted(len(gaps), "gap") + ", listed", nil
+	return someIdle(spec, gaps, counted(len(gaps), "gap")+", listed")
+}
+
+// someIdle refuses gaps that are all 0, as the command does: there is no
+// idle time to summarise, and an average idle power over none would answer
+// nothing.
+func someIdle(spec string, gaps []apst.Microseconds, source string) ([]apst.Microseconds, string, error) {
+	if !slices.ContainsFunc(gaps, func(g apst.Microseconds) bool { return g > 0 }) {
+		return nil, "", fmt.Errorf("%q: every gap is 0: no idle time to summarise", spec)
+	}
+	return gaps, source, nil
 }
 
 // counted writes n and the noun, with an s when n is not 1 ("1 wake").

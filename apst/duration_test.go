@@ -1,0 +1,46 @@
+package apst_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nvmeapst/nvmeapst/apst"
+)
+
+// A duration reads as microseconds; one that is written right but does
+// not fit says so, rather than that it is not a duration.
+func TestParseMicroseconds(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want apst.Microseconds
+		err  string
+	}{
+		{"150", 150, ""},
+		{"4.6ms", 4600, ""},
+		{"1h30m", 5400000000, ""},
+		{"2s", 2000000, ""},
+		{"150µs", 150, ""},
+		{"18446744073709551615", apst.NoLimit, ""},
+		{"18446744073709551616", 0, "out of range: at most 18446744073709551615 us"},
+		{"999999999h", 0, "out of range: at most 2562047h47m16.854775s"},
+		{"1h999999999999m", 0, "out of range"},
+		{"soon", 0, "want microseconds (150) or a duration"},
+		{"5mm", 0, "want microseconds (150) or a duration"},
+		{"1.2.3s", 0, "want microseconds (150) or a duration"},
+		{".s", 0, "want microseconds (150) or a duration"},
+		{"-5ms", 0, "negative"},
+		{"1ns", 0, "not a whole number of microseconds"},
+	} {
+		got, err := apst.ParseMicroseconds(tc.in)
+		if tc.err != "" {
+			require.Error(t, err, tc.in)
+			assert.ErrorIs(t, err, apst.ErrInvalidConfig, tc.in)
+			assert.Contains(t, err.Error(), tc.err, tc.in)
+			continue
+		}
+		require.NoError(t, err, tc.in)
+		assert.Equal(t, tc.want, got, tc.in)
+	}
+}
