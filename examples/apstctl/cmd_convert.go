@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/nvmeapst/nvmeapst/internal/safeio"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 )
@@ -92,7 +91,10 @@ or JSON) to a 4096-byte image (binary), nvme-cli v2.12 id-ctrl text (nvme-cli-te
 (nvme-cli-json), or smartctl's table (smartctl-text), on standard output or in FILE. FILE is
 replaced atomically: a failed write leaves an existing FILE as it was. Fields the capture did not
 carry are left out of the text formats and are zero in an image, except APSTA, which an image then
-sets to 1 (with a note on standard error), as apst.Build assumes.`,
+sets to 1 (with a note on standard error), as apst.Build assumes. The text formats write a serial
+number, model or firmware revision holding control characters escaped (\x1b, \xff), which read
+back escaped; nvme-cli-json and binary carry them exactly. A binary image is not written to a
+terminal: give --output FILE or redirect standard output.`,
 		examples: []string{
 			"convert --to nvme-cli-text testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin",
 			"convert -o json testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin",
@@ -123,20 +125,36 @@ sets to 1 (with a note on standard error), as apst.Build assumes.`,
 			// The target has no "unknown" for them: say what its 0 means.
 			fmt.Fprintf(x.errw, "apstctl convert: %s: the %s capture does not record the states' idle and active power (smartctl decodes them with the wrong scale bits); the %s output says 0, \"not reported\"\n", name, ctl.Format, to.t.name)
 		}
+		if to.t.name == "nvme-cli-text" || to.t.name == "smartctl-text" {
+			escaped, err := escapeCaptureText(&ctl, to.t.name)
+			if err != nil {
+				return inputErr(fmt.Errorf("%s: %w", name, err))
+			}
+			if len(escaped) > 0 {
+				fmt.Fprintf(x.errw, "apstctl convert: %s: the %s holds control characters or bytes that are not UTF-8: the %s output has them escaped (\\x1b), and reads back escaped\n", name, strings.Join(escaped, " and "), to.t.name)
+			}
+		}
 		// Render first: a capture that cannot be written in the format is an
 		// input error, and nothing is written.
 		var buf strings.Builder
 		if err := to.t.write(&buf, &ctl); err != nil {
 			return inputErr(fmt.Errorf("%s: %w", name, err))
 		}
-		if out.path == "" {
-			_, err := io.WriteString(x.out, buf.String())
-			return err
+		text := buf.String()
+		if to.t.name == "nvme-cli-json" {
+			text = escapeJSONTerminal(text)
 		}
-		return safeio.WriteFile(out.path, 0o666, func(w io.Writer) error {
-			_, err := io.WriteString(w, buf.String())
-			return err
-		})
+		if file := out.file(); file != "" {
+			return writeFileOrFail("--output", file, func(w io.Writer) error {
+				_, err := io.WriteString(w, text)
+				return err
+			})
+		}
+		if to.t.name == "binary" && x.stdoutIsTerminal() {
+			return usagef("binary data not written to a terminal: give --output FILE, or redirect standard output")
+		}
+		_, err = io.WriteString(x.out, text)
+		return err
 	}
 	return c
 }

@@ -106,6 +106,33 @@ func TestMetricsEscaping(t *testing.T) {
 	}
 }
 
+// Control characters in a label value (a model from sysfs holding ESC and
+// BEL, a bidirectional override) are written as text, "\x1b", so that the
+// exposition carries none raw to a terminal; the strict parser still reads
+// it, and a byte that is not UTF-8 is U+FFFD.
+func TestMetricsControlLabels(t *testing.T) {
+	for _, tc := range []struct{ model, want string }{
+		{"Evil\x1b]0;pwned\x07\x1b[2J", `Evil\x1b]0;pwned\x07\x1b[2J`},
+		{"tab\there\x7f", `tab\there\x7f`},
+		{"rlo\u202eevil\u0085", `rlo\u202eevil\u0085`},
+		{"bad \xff\x1b", "bad \uFFFD\\x1b"},
+		{"plain", "plain"},
+	} {
+		snap := &nvmeapst.MetricsSnapshot{KernelRelease: "6.8", Generation: apst.Current, Controllers: []nvmeapst.ControllerMetrics{{Name: "nvme0", Model: tc.model, Firmware: "1.0\a"}}}
+		var v metricsView
+		b, err := v.render(snap)
+		require.NoError(t, err)
+		assert.False(t, safeio.HasControl(strings.ReplaceAll(string(b), "\n", "")), "%q:\n%s", tc.model, b)
+		fams, err := promtexttest.Parse(string(b))
+		require.NoError(t, err, "%q:\n%s", tc.model, b)
+		info := family(fams, "nvmeapst_controller_info")
+		require.NotNil(t, info)
+		require.Len(t, info.Samples, 1)
+		assert.Equal(t, tc.want, info.Samples[0].Labels["model"], "%q", tc.model)
+		assert.Equal(t, `1.0\x07`, info.Samples[0].Labels["firmware"])
+	}
+}
+
 // --textfile-dir writes nvmeapst.prom, what standard output would hold,
 // and leaves no temporary file; a second run replaces it.
 func TestMetricsTextfile(t *testing.T) {

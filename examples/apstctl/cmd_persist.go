@@ -480,6 +480,9 @@ func runPersist(x *invocation, f *persistFlags, args []string) error {
 		if len(outs) != 1 || outs[0].File == "" {
 			return usagef("--output writes one file: give one --form other than cmdline")
 		}
+		if f.output.stdout {
+			return usagef("--output %s: persist prints its report on standard output, the file's text included; give a file", f.output.path)
+		}
 		if err := writeFileOrFail("--output", f.output.path, func(w io.Writer) error {
 			_, err := io.WriteString(w, outs[0].Text)
 			return err

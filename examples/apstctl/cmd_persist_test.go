@@ -96,7 +96,7 @@ func TestPersistUsage(t *testing.T) {
 }
 
 // --output writes the one form's file atomically, and it parses as udev
-// rules; a failed write leaves the old file.
+// rules; a failed write leaves the old file and is exit status 1.
 func TestPersistOutput(t *testing.T) {
 	inRepoRoot(t)
 	path := filepath.Join(t.TempDir(), "61-nvme-apst-latency.rules")
@@ -110,8 +110,9 @@ func TestPersistOutput(t *testing.T) {
 	require.Len(t, rs, 1)
 	assert.True(t, strings.HasSuffix(string(b), `ATTR{power/pm_qos_latency_tolerance_us}="25000"`+"\n"))
 	code, _, errOut = apstctl(t, nil, "persist", "--bound", "1", "--form", "udev", "--output", filepath.Join(t.TempDir(), "no", "such", "dir"))
-	assert.Equal(t, 2, code, errOut)
+	assert.Equal(t, exitFailure, code, "a failed write is a runtime failure: %s", errOut)
 	assert.Contains(t, errOut, "--output")
+	assert.NotContains(t, errOut, "--help")
 }
 
 // recommend's JSON has one value, and persist --from takes it.

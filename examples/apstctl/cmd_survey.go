@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/csv"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -43,8 +42,9 @@ files and directories and files named *.md, *.markdown, *.rst, *.tsv, *.csv, *.s
 *.pdf, *.png, *.jpg, *.jpeg, *.gif are skipped without a word; every other file that is
 not a readable capture is listed as unreadable with the reason (a named pipe, socket or device is
 refused without being read; a symbolic link inside a directory is followed to a file, not to a
-directory). A DIR argument may be a single file or a symbolic link to a directory. On a terminal,
-standard error shows the count of captures read every 1000.
+directory). A DIR argument may be a single file, a pipe the user names (<(cat CAPTURE), read as a
+capture) or a symbolic link to a directory. On a terminal, standard error shows the count of
+captures read every 1000. A survey without a readable capture writes no report (exit 2).
 
 A bundle of "apstctl collect" (a directory holding its manifest.json, at any depth, or DIR itself) is
 one machine, read as "inspect --root" reads it: a row per controller, "DIR (bundle, nvmeN)", with
@@ -123,7 +123,9 @@ type surveyRun struct {
 	unreadable unreadableList
 	skipped    int
 	drives     int // rows reported, for the progress lines
-	progress   io.Writer
+	// hold keeps the report until its first drive (survey_hold.go).
+	hold     *heldWriter
+	progress io.Writer
 	// quirksInferred and quirksUnchecked count the drives whose quirks
 	// rest on a PCI ID inferred from the model, and those with PCI IDs of
 	// their vendor's that carry quirks but could not be checked.
@@ -186,8 +188,10 @@ func (o *surveyOptions) run(ctx context.Context, x *invocation, args []string) e
 		}
 	}
 
+	noCapture := false
 	report := func(w io.Writer) error {
-		bw := bufio.NewWriterSize(w, 64<<10)
+		r.hold = &heldWriter{w: w, max: surveyHoldMax}
+		bw := bufio.NewWriterSize(r.hold, 64<<10)
 		r.out = o.persist.wrap(newSurveyOutput(o, bw), bw, o.format == "text")
 		var err error
 		if o.merge {
@@ -198,7 +202,17 @@ func (o *surveyOptions) run(ctx context.Context, x *invocation, args []string) e
 		if err != nil {
 			return err
 		}
-		return bw.Flush()
+		if r.survey == nil || r.survey.Len() == 0 {
+			// Refused: nothing of the report is written (no file, nothing
+			// on standard output); the unreadable files go to standard
+			// error.
+			noCapture = true
+			return inputErr(fmt.Errorf("no readable capture under %s", safeio.EscapeTerminal(strings.Join(args, " "))))
+		}
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+		return r.hold.release()
 	}
 	withPlot := report
 	if o.svg != "" {
@@ -217,49 +231,27 @@ func (o *surveyOptions) run(ctx context.Context, x *invocation, args []string) e
 		}
 	}
 	var err error
-	if o.file.path != "" {
-		err = writeFileOrFail("--output", o.file.path, withPlot)
+	if file := o.file.file(); file != "" {
+		err = writeFileOrFail("--output", file, withPlot)
 	} else {
 		err = withPlot(stdout)
 	}
 	r.endProgress()
-	if err != nil {
-		return err
+	if noCapture || err == nil && o.format == "csv" {
+		r.listUnreadable(stderr)
 	}
-	if o.format == "csv" {
-		for _, u := range r.unreadable.listed {
-			fmt.Fprintf(stderr, "apstctl survey: unreadable: %s: %s\n", safeio.EscapeTerminal(u.Path), safeio.EscapeTerminal(u.Error))
-		}
-		if n := r.unreadable.notListed(); n > 0 {
-			fmt.Fprintf(stderr, "apstctl survey: and %d more unreadable files, not listed (the list keeps the first %d)\n", n, len(r.unreadable.listed))
-		}
-	}
-	if r.survey == nil || r.survey.Len() == 0 {
-		return inputErr(fmt.Errorf("no readable capture under %s", safeio.EscapeTerminal(strings.Join(args, " "))))
-	}
-	return nil
+	return err
 }
 
-// writeFileOrFail writes the file atomically (safeio.WriteFile): on any
-// error the file is left as it was. An error creating it is a usage error
-// naming the flag.
-func writeFileOrFail(flagName, path string, write func(io.Writer) error) error {
-	started := false
-	err := safeio.WriteFile(path, 0o666, func(w io.Writer) error {
-		started = true
-		return write(w)
-	})
-	if err != nil && !started {
-		return usagef("%s: %v", flagName, err)
+// listUnreadable lists the unreadable files on standard error, for a
+// report that does not (CSV) or is not written (no readable capture).
+func (r *surveyRun) listUnreadable(stderr io.Writer) {
+	for _, u := range r.unreadable.listed {
+		fmt.Fprintf(stderr, "apstctl survey: unreadable: %s: %s\n", safeio.EscapeTerminal(u.Path), safeio.EscapeTerminal(u.Error))
 	}
-	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) && pe.Path == path {
-			return fmt.Errorf("%s: %w", flagName, err)
-		}
-		return err
+	if n := r.unreadable.notListed(); n > 0 {
+		fmt.Fprintf(stderr, "apstctl survey: and %d more unreadable files, not listed (the list keeps the first %d)\n", n, len(r.unreadable.listed))
 	}
-	return nil
 }
 
 // summaryOnly is a report without its drives (--summary).

@@ -459,7 +459,7 @@ func TestSurveyCommandSVG(t *testing.T) {
 		}
 	}
 	code, _, errOut := anRun(t, cmdFunc("survey"), nil, "--svg", filepath.Join(t.TempDir(), "no", "such", "dir.svg"), surveySmartctl)
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, exitFailure, code, "a failed write is a runtime failure: %s", errOut)
 	assert.Contains(t, errOut, "--svg")
 }
 

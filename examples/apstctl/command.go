@@ -46,6 +46,9 @@ type invocation struct {
 	out *checkedWriter
 	// errw is standard error, also checked.
 	errw *checkedWriter
+	// stdout is standard output as given (os.Stdout when run as a
+	// program), for a command that asks whether it is a terminal.
+	stdout io.Writer
 	// stderr is standard error as given (os.Stderr when run as a program),
 	// for a command that asks whether it is a terminal.
 	stderr io.Writer

@@ -132,7 +132,11 @@ func openNamedPipe(ctx context.Context, path string) (*os.File, func(), error) {
 // bytes: the open waits for a writer and the read for its end, both
 // interruptible by ^C.
 func readNamedPipe(stdin io.Reader, path string, limit int64) ([]byte, error) {
-	ctx := inputContext(stdin)
+	return readNamedPipeContext(inputContext(stdin), path, limit)
+}
+
+// readNamedPipeContext is readNamedPipe interruptible by the end of ctx.
+func readNamedPipeContext(ctx context.Context, path string, limit int64) ([]byte, error) {
 	f, release, err := openNamedPipe(ctx, path)
 	if err != nil {
 		return nil, err

@@ -91,7 +91,7 @@ func runCommand(ctx context.Context, c *command, args []string, stdin io.Reader,
 		prefix += " " + c.name
 	}
 	in := &commandInput{ctx: ctx, r: stdin, errw: errw, prefix: prefix}
-	x := &invocation{cmd: c, stdin: in, out: out, errw: errw, stderr: stderr}
+	x := &invocation{cmd: c, stdin: in, out: out, errw: errw, stdout: stdout, stderr: stderr}
 	addReportFile(c) // for a command built outside the table (tests)
 	pos, err := parseArgs(c.flags, args)
 	if err == errHelp {
@@ -142,24 +142,22 @@ func runCommand(ctx context.Context, c *command, args []string, stdin io.Reader,
 }
 
 // reportFile is the --output FILE of a command whose report runCommand
-// writes, or "".
+// writes, or "" (no --output, or one naming standard output).
 func reportFile(c *command) string {
 	if c.flags == nil || c.flags.report == nil {
 		return ""
 	}
-	return c.flags.report.path
+	return c.flags.report.file()
 }
 
 // runToFile runs c with its standard output going to file, which is
-// replaced atomically (safeio.WriteFile, honouring the umask) once the
+// replaced atomically (writeFileOrFail, honouring the umask) once the
 // command has finished without a failure: a failed run leaves an existing
 // file as it was. A command that ends with its own exit status (check's
 // mismatch) has written a whole report, which is kept.
 func runToFile(ctx context.Context, c *command, x *invocation, args []string, file string) error {
 	var runErr error
-	started := false
-	err := safeio.WriteFile(file, 0o666, func(w io.Writer) error {
-		started = true
+	err := writeFileOrFail("--output", file, func(w io.Writer) error {
 		inner := *x
 		inner.out = safeio.NewWriter(w)
 		runErr = c.run(ctx, &inner, args)
@@ -171,17 +169,12 @@ func runToFile(ctx context.Context, c *command, x *invocation, args []string, fi
 		if _, ok := runErr.(exitStatus); runErr != nil && !ok {
 			return runErr
 		}
-		return inner.out.Err()
+		return nil // a failed write is w's: safeio.WriteFile reports it
 	})
-	switch {
-	case runErr != nil:
+	if runErr != nil {
 		return runErr
-	case err != nil && !started:
-		return usagef("--output: %v", err)
-	case err != nil:
-		return fmt.Errorf("--output: %w", err)
 	}
-	return nil
+	return err
 }
 
 // brokenPipe reports whether the command was cancelled by SIGPIPE or its

@@ -64,8 +64,13 @@ func writeJSON(w io.Writer, v any) error {
 }
 
 // outputFile is the value of --output: a file name that does not name a
-// format, so that a misplaced "json" never becomes a file called json.
-type outputFile struct{ path string }
+// format, so that a misplaced "json" never becomes a file called json. "-"
+// and /dev/stdout name standard output (stdout is set): the report is
+// written there, as without the flag, with no atomic replacement.
+type outputFile struct {
+	path   string
+	stdout bool
+}
 
 func (o *outputFile) String() string { return o.path }
 
@@ -76,9 +81,23 @@ func (o *outputFile) Set(s string) error {
 	if isFormatName(s) {
 		return fmt.Errorf("this names a format, not a file: the format is -o %s (write ./%s for a file of that name)", s, s)
 	}
-	o.path = s
+	o.path, o.stdout = s, isStdoutName(s)
 	return nil
 }
+
+// file returns the file to write, or "" when the flag was not given or
+// names standard output.
+func (o *outputFile) file() string {
+	if o.stdout {
+		return ""
+	}
+	return o.path
+}
+
+// isStdoutName reports whether an --output value names standard output:
+// "-" or /dev/stdout (which a rename could not replace, and which opened
+// again is not always the same file: /proc/self/fd/1 of a pipe).
+func isStdoutName(s string) bool { return s == "-" || s == "/dev/stdout" }
 
 // isFormatName reports whether s is the name of an output format of some
 // command.
@@ -94,6 +113,6 @@ func isFormatName(s string) bool {
 // FILE, replaced atomically once complete, instead of standard output.
 // --file is its alias for one release (the survey's old name).
 func addOutputFile(fs *flagSet, o *outputFile) {
-	fs.Var(o, "output", "FILE", "write the report to FILE, replaced atomically once complete, instead of standard output")
+	fs.Var(o, "output", "FILE", "write the report to FILE, replaced atomically once complete, instead of standard output (- or /dev/stdout: standard output)")
 	fs.Alias("file", "output")
 }

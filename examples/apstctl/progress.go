@@ -14,8 +14,15 @@ type terminalWriter interface {
 // stderrIsTerminal reports whether the invocation's standard error, as
 // given (never the checked wrapper around it), is a terminal: progress
 // lines are written there only then, and never into a file or a pipe.
-func (x *invocation) stderrIsTerminal() bool {
-	switch w := x.stderr.(type) {
+func (x *invocation) stderrIsTerminal() bool { return writerIsTerminal(x.stderr) }
+
+// stdoutIsTerminal is stderrIsTerminal for standard output.
+func (x *invocation) stdoutIsTerminal() bool { return writerIsTerminal(x.stdout) }
+
+// writerIsTerminal reports whether w, a standard stream as given, is a
+// terminal.
+func writerIsTerminal(w io.Writer) bool {
+	switch w := w.(type) {
 	case terminalWriter:
 		return w.IsTerminal()
 	case *os.File:

@@ -322,13 +322,11 @@ func TestSurveyBundleControllersLimit(t *testing.T) {
 	raw, err = json.Marshal(man)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(p, raw, 0o644))
-	code, out, _ := anRun(t, cmdFunc("survey"), nil, "--format", "json", b)
+	code, out, errOut := anRun(t, cmdFunc("survey"), nil, "--format", "json", b)
 	assert.Equal(t, exitUsage, code, "nothing readable")
-	var v surveyBundleOut
-	require.NoError(t, json.Unmarshal([]byte(out), &v), out)
-	require.Len(t, v.Unreadable, 1)
-	assert.Equal(t, b, v.Unreadable[0].Path)
-	assert.Contains(t, v.Unreadable[0].Error, "lists 4097 controllers: the limit is 4096")
+	assert.Empty(t, out, "a refused survey writes no report")
+	assert.Contains(t, errOut, "apstctl survey: unreadable: "+b+": ")
+	assert.Contains(t, errOut, "lists 4097 controllers: the limit is 4096")
 }
 
 // Shards holding bundle rows merge like any other: the rows keep what they

@@ -29,10 +29,12 @@ func (s *surveyCSV) begin(configs []analysis.Config, _ bool) error {
 }
 
 // drive writes the drive's row; the cells of text from the capture (path,
-// vendor, model, firmware) are neutralised against spreadsheet formulas
-// (safeio.CSVCell).
+// vendor, model, firmware) have their control characters escaped
+// (safeio.EscapeTerminal, as the text report: a cell holds no line break,
+// ESC or byte that is not UTF-8) and are neutralised against spreadsheet
+// formulas (safeio.CSVCell).
 func (s *surveyCSV) drive(row *survey.Row, src *surveySource) error {
-	cell := safeio.CSVCell
+	cell := func(v string) string { return safeio.CSVCell(safeio.EscapeTerminal(v)) }
 	rec := []string{cell(row.Name), cell(row.Vendor), fmt.Sprintf("0x%04x", row.VendorID), cell(row.Model), cell(row.Firmware),
 		src.format, row.Quirks.String(), strconv.FormatBool(row.Changed)}
 	for i := range row.Results {

@@ -15,9 +15,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// A named pipe in a surveyed directory, or given as the argument, is
-// listed as unreadable without being opened: nothing waits for a writer.
-// The test fails after 10 s instead of hanging.
+// A named pipe in a surveyed directory is listed as unreadable without
+// being opened: nothing waits for a writer. One given as the argument (or
+// a link to it, as <(...) gives /dev/fd/N) is a pipe the user named: it is
+// read, as plan reads one. The test fails after 10 s instead of hanging.
 func TestSurveyCommandFIFO(t *testing.T) {
 	dir := t.TempDir()
 	copyTo(t, filepath.Join(surveySmartctl, surveyEVOName+".txt"), filepath.Join(dir, "a.txt"))
@@ -57,8 +58,27 @@ func TestSurveyCommandFIFO(t *testing.T) {
 	assert.Equal(t, filepath.Join(dir, "c.link"), v.Unreadable[1].Path)
 	assert.Equal(t, "not a regular file: a named pipe (FIFO) (a walk reads regular files only; name a pipe on the command line to read it)", v.Unreadable[1].Error)
 
-	r = run(fifo)
-	assert.Equal(t, exitUsage, r.code)
-	assert.Contains(t, r.out, "not a regular file: a named pipe (FIFO)")
-	assert.Contains(t, r.errOut, "no readable capture")
+	capture, err := os.ReadFile(filepath.Join(dir, "a.txt"))
+	require.NoError(t, err)
+	for _, arg := range []string{fifo, filepath.Join(dir, "c.link")} {
+		fed := make(chan error, 1)
+		go func() {
+			f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+			if err == nil {
+				_, err = f.Write(capture)
+				if cerr := f.Close(); err == nil {
+					err = cerr
+				}
+			}
+			fed <- err
+		}()
+		r = run("--format", "json", arg)
+		require.Equal(t, exitOK, r.code, r.errOut)
+		require.NoError(t, <-fed)
+		v = surveyOut{}
+		require.NoError(t, json.Unmarshal([]byte(r.out), &v))
+		require.Len(t, v.Drives, 1, arg)
+		assert.Equal(t, arg, v.Drives[0].Path)
+		assert.Empty(t, v.Unreadable)
+	}
 }

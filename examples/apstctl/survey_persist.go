@@ -41,6 +41,9 @@ func (sp *surveyPersist) check(o *surveyOptions) error {
 	if err != nil {
 		return usagef("--persist %s: %s", quoteArg(sp.goal), strings.TrimPrefix(err.Error(), "persist: goal: "))
 	}
+	if sp.rules.stdout {
+		return usagef("--persist-rules %s: the rules follow the text report on standard output without --persist-rules; give a file", sp.rules.path)
+	}
 	if o.merge {
 		return usagef("--persist reads each drive's model, which the shards' reports do not carry: survey the captures")
 	}

@@ -49,6 +49,9 @@ type surveySlot struct {
 	// regular is set when the walk listed the file as a regular file: its
 	// read skips the check before the open (safeio.Reader.ReadRegularFile).
 	regular bool
+	// named is set for a file named on the command line (a root of the
+	// walk that is not a directory): a pipe or FIFO is read then.
+	named bool
 	// bundle marks a bundle of apstctl collect, whose controllers' rows
 	// or problems are items (survey_bundle.go).
 	bundle bool
@@ -108,6 +111,7 @@ func (r *surveyRun) surveyFiles(ctx context.Context, o *surveyOptions, configs [
 			}
 			cur = nil
 		}
+		root := "" // the root being walked
 		dispatch := func(path, reason string, bundle, regular bool) bool {
 			if cur == nil {
 				select {
@@ -120,6 +124,7 @@ func (r *surveyRun) surveyFiles(ctx context.Context, o *surveyOptions, configs [
 			}
 			s := &cur.slots[cur.n]
 			s.path, s.err, s.format, s.bundle, s.regular = path, reason, "", bundle, regular
+			s.named = path == root
 			cur.n++
 			if cur.n == surveyBatchLen {
 				send()
@@ -132,7 +137,7 @@ func (r *surveyRun) surveyFiles(ctx context.Context, o *surveyOptions, configs [
 		if len(roots) > 1 {
 			seen = map[string]struct{}{}
 		}
-		for _, root := range roots {
+		for _, root = range roots {
 			var first func(string) bool
 			if seen != nil {
 				first = firstTime(root, seen)
@@ -158,7 +163,7 @@ func (r *surveyRun) surveyFiles(ctx context.Context, o *surveyOptions, configs [
 					case s.bundle:
 						r.surveyBundle(ctx, s)
 					default:
-						r.surveyFile(&rd, c, s)
+						r.surveyFile(ctx, &rd, c, s)
 					}
 				}
 				done <- seq
@@ -291,8 +296,10 @@ func surveyWalk(ctx context.Context, root string, dispatch func(path, reason str
 			return fs.SkipDir
 		}
 		reason := ""
-		if t := d.Type(); t&fs.ModeSymlink == 0 && !t.IsRegular() {
-			// A named pipe, socket or device: refused without opening it.
+		if t := d.Type(); t&fs.ModeSymlink == 0 && !t.IsRegular() && (path != walkRoot || t&fs.ModeNamedPipe == 0) {
+			// A named pipe, socket or device: refused without opening it,
+			// except a pipe or FIFO named on the command line (the root),
+			// which surveyFile reads.
 			reason = walkRefusal(t)
 		}
 		if !dispatch(path, reason, false, d.Type().IsRegular()) {
@@ -316,14 +323,23 @@ func walkRefusal(t fs.FileMode) string {
 }
 
 // surveyFile reads, parses and surveys the file of slot s (on a worker),
-// leaving the row, or the reason the file is unreadable, in s.
-func (r *surveyRun) surveyFile(rd *safeio.Reader, c *powerstate.Controller, s *surveySlot) {
+// leaving the row, or the reason the file is unreadable, in s. A pipe or
+// FIFO named on the command line (s.named: `apstctl survey <(cat
+// CAPTURE)`) is read, at most capture.MaxSize bytes, the wait for its
+// writer ending with ctx; one met in a walk is refused unopened.
+func (r *surveyRun) surveyFile(ctx context.Context, rd *safeio.Reader, c *powerstate.Controller, s *surveySlot) {
 	var b []byte
 	var err error
 	if s.regular {
 		b, err = rd.ReadRegularFile(s.path)
 	} else {
 		b, err = rd.ReadFile(s.path)
+	}
+	if s.named && errors.Is(err, safeio.ErrNotRegular) && isNamedPipe(s.path) {
+		b, err = readNamedPipeContext(ctx, s.path, capture.MaxSize)
+		if errors.Is(err, safeio.ErrTooLarge) {
+			err = fmt.Errorf("larger than %d bytes", capture.MaxSize)
+		}
 	}
 	if err != nil {
 		var nr *safeio.NotRegularError
@@ -372,6 +388,11 @@ func (r *surveyRun) reportUnreadable(u surveyUnreadable) error {
 
 // reportDrive writes a drive's row.
 func (r *surveyRun) reportDrive(row *survey.Row, src *surveySource) error {
+	if r.hold != nil {
+		if err := r.hold.release(); err != nil {
+			return err
+		}
+	}
 	if err := r.out.drive(row, src); err != nil {
 		return err
 	}

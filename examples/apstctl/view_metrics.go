@@ -2,10 +2,12 @@ package main
 
 import (
 	"math"
+	"unicode/utf8"
 
 	nvmeapst "github.com/nvmeapst/nvmeapst"
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/internal/promtext"
+	"github.com/nvmeapst/nvmeapst/internal/safeio"
 )
 
 // The metrics of apstctl metrics. One prefix, base units (seconds, watts),
@@ -81,17 +83,17 @@ func (v *metricsView) render(snap *nvmeapst.MetricsSnapshot) ([]byte, error) {
 	name := func(n string) string { return metricPrefix + n }
 
 	w.Family(name("kernel_info"), promtext.Gauge, "The kernel release (uname -r) and the APST algorithm the plans assume; value 1.")
-	w.Sample(name("kernel_info"), 1, promtext.Label{Name: "release", Value: snap.KernelRelease}, promtext.Label{Name: "generation", Value: snap.Generation.String()})
+	v.sample(name("kernel_info"), 1, promtext.Label{Name: "release", Value: snap.KernelRelease}, promtext.Label{Name: "generation", Value: snap.Generation.String()})
 
 	w.Family(name("pcie_aspm_policy_info"), promtext.Gauge, "The pcie_aspm policy in force (module/pcie_aspm/parameters/policy); value 1.")
 	if snap.ASPMPolicy != "" {
-		w.Sample(name("pcie_aspm_policy_info"), 1, promtext.Label{Name: "policy", Value: snap.ASPMPolicy})
+		v.sample(name("pcie_aspm_policy_info"), 1, promtext.Label{Name: "policy", Value: snap.ASPMPolicy})
 	}
 
 	w.Family(name("controller_info"), promtext.Gauge, "An NVMe controller as sysfs names it (class/nvme/DEVICE); value 1.")
 	for i := range snap.Controllers {
 		c := &snap.Controllers[i]
-		w.Sample(name("controller_info"), 1, v.device(c,
+		v.sample(name("controller_info"), 1, v.device(c,
 			promtext.Label{Name: "model", Value: c.Model},
 			promtext.Label{Name: "firmware", Value: c.Firmware},
 			promtext.Label{Name: "transport", Value: c.Transport},
@@ -105,7 +107,7 @@ func (v *metricsView) render(snap *nvmeapst.MetricsSnapshot) ([]byte, error) {
 		if !ok {
 			continue
 		}
-		w.Sample(name("pcidevice_info"), 1,
+		v.sample(name("pcidevice_info"), 1,
 			promtext.Label{Name: "controller", Value: c.Name},
 			promtext.Label{Name: "segment", Value: loc.Segment},
 			promtext.Label{Name: "bus", Value: loc.Bus},
@@ -118,7 +120,7 @@ func (v *metricsView) render(snap *nvmeapst.MetricsSnapshot) ([]byte, error) {
 		for i := range snap.Controllers {
 			c := &snap.Controllers[i]
 			if r := f.value(c); r.Present {
-				w.Sample(name(f.name), r.Value, v.device(c)...)
+				v.sample(name(f.name), r.Value, v.device(c)...)
 			}
 		}
 	}
@@ -126,7 +128,7 @@ func (v *metricsView) render(snap *nvmeapst.MetricsSnapshot) ([]byte, error) {
 	w.Family(name("holds_kernel_table_info"), promtext.Gauge, "Why nvmeapst_holds_kernel_table is what it is: match, mismatch, not-programmed (the kernel sends no APST configuration), no-identify or no-drive-table; value 1.")
 	for i := range snap.Controllers {
 		c := &snap.Controllers[i]
-		w.Sample(name("holds_kernel_table_info"), 1, v.device(c, promtext.Label{Name: "why", Value: string(c.Holding)})...)
+		v.sample(name("holds_kernel_table_info"), 1, v.device(c, promtext.Label{Name: "why", Value: string(c.Holding)})...)
 	}
 
 	w.Family(name("quirk_applied"), promtext.Gauge, "1 when the kernel applies the APST quirk (as its quirks file names it) to the controller, 0 when not.")
@@ -136,21 +138,58 @@ func (v *metricsView) render(snap *nvmeapst.MetricsSnapshot) ([]byte, error) {
 			continue
 		}
 		for _, q := range quirkNames {
-			w.Sample(name("quirk_applied"), b2f(c.Quirks&q.q != 0), v.device(c, promtext.Label{Name: "quirk", Value: q.name})...)
+			v.sample(name("quirk_applied"), b2f(c.Quirks&q.q != 0), v.device(c, promtext.Label{Name: "quirk", Value: q.name})...)
 		}
 	}
 
 	w.Family(name("scrape_source_success"), promtext.Gauge, "1 when the source was read or is not exposed here, 0 when it exists but could not be read (a permission, a file that does not parse, a failed admin command).")
 	for _, s := range snap.Sources {
-		w.Sample(name("scrape_source_success"), b2f(s.OK), promtext.Label{Name: "source", Value: s.Source})
+		v.sample(name("scrape_source_success"), b2f(s.OK), promtext.Label{Name: "source", Value: s.Source})
 	}
 	for i := range snap.Controllers {
 		c := &snap.Controllers[i]
 		for _, s := range c.Sources {
-			w.Sample(name("scrape_source_success"), b2f(s.OK), v.device(c, promtext.Label{Name: "source", Value: s.Source})...)
+			v.sample(name("scrape_source_success"), b2f(s.OK), v.device(c, promtext.Label{Name: "source", Value: s.Source})...)
 		}
 	}
 	return w.Bytes(), w.Err()
+}
+
+// sample writes one sample with the control characters of its label
+// values written as text: a model or firmware revision from sysfs can hold
+// ESC or BEL, which the exposition would carry raw (it escapes only
+// backslash, double quote and newline). See labelValue. It rewrites labels
+// in place.
+func (v *metricsView) sample(name string, val float64, labels ...promtext.Label) {
+	for i := range labels {
+		labels[i].Value = labelValue(labels[i].Value)
+	}
+	v.w.Sample(name, val, labels...)
+}
+
+// labelValue returns s with each control character that the exposition
+// would carry raw, a C0 control other than newline, DEL, a C1 or
+// bidirectional control (safeio.HasControl), replaced by its terminal
+// escape as text ("\x1b", "\u202e": the exposition writes its backslash
+// as "\\"). Newline, backslash and double quote are left to the
+// exposition's own escapes, and a byte that is not UTF-8 to its U+FFFD, so
+// that a value without a control reads back exactly. A value without one is
+// returned as it is.
+func labelValue(s string) string {
+	if !safeio.HasControl(s) {
+		return s
+	}
+	b := make([]byte, 0, len(s)+16)
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r != '\n' && !(r == utf8.RuneError && n == 1) && safeio.HasControl(s[i:i+n]) {
+			b = safeio.AppendEscapeTerminal(b, s[i:i+n])
+		} else {
+			b = append(b, s[i:i+n]...)
+		}
+		i += n
+	}
+	return string(b)
 }
 
 // device returns the labels of a sample of c: device first, then more, in
