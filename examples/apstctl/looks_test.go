@@ -28,7 +28,7 @@ func lookFiles(t *testing.T, dir string) map[string]string {
 	feat, err := os.ReadFile(feature100)
 	require.NoError(t, err)
 	files := map[string][]byte{
-		"kernel.log": []byte("[    0.000000] Linux version 6.12.48-1-lts\n[    1.234567] nvme nvme0: pci function 0000:01:00.0\n[    1.300000] nvme nvme0: 8/0/0 default/read/poll queues\n"),
+		"kernel.log":     []byte("[    0.000000] Linux version 6.12.48-1-lts\n[    1.234567] nvme nvme0: pci function 0000:01:00.0\n[    1.300000] nvme nvme0: 8/0/0 default/read/poll queues\n"),
 		"trace.blkparse": []byte("259,0    0        1     0.000000000  4242  Q   R 0 + 8 [fio]\n259,0    0        2     0.000100000  4242  C   R 0 + 8 [0]\n"),
 		"random.raw":     random,
 		"id.json":        evoJSON,
