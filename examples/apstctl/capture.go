@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/nvmeapst/nvmeapst/internal/safeio"
+	"github.com/nvmeapst/nvmeapst/internal/sniff"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 )
@@ -113,26 +114,56 @@ func parseCapture(b []byte, force bool) (powerstate.Controller, error) {
 		return c, nil
 	case errors.As(err, &ne) && ne.Controller.Format == powerstate.FormatBinary:
 		return c, &hintError{err.Error() + "; if it is the image of a drive, give --force to read it anyway", err}
-	case errors.Is(err, capture.ErrFeatureCapture):
-		// The library's message names the library function; say which
-		// command reads the capture instead.
-		return c, &hintError{"this is a get-feature (APST table) capture, not an identify controller capture: read it with 'apstctl decode', or compare it with 'apstctl check ID-CAPTURE FEATURE-CAPTURE'", err}
 	}
-	return c, err
+	return c, captureHint(err, b)
+}
+
+// captureHint rewrites the library's refusal of b as an Identify
+// Controller capture for a CLI user: a get-feature capture is refused with
+// the command that reads it (the library's message names the library
+// function), and an input of no capture format with what it looks like
+// and the command that reads that.
+func captureHint(err error, b []byte) error {
+	switch {
+	case errors.Is(err, capture.ErrFeatureCapture):
+		return featureCaptureHint(err)
+	case errors.Is(err, capture.ErrUnknownFormat):
+		return withLooks(err, b, captureKinds...)
+	}
+	return err
+}
+
+// featureCaptureHint is the CLI's refusal of a get-feature capture given
+// for an Identify Controller capture: the library's message names the
+// library function that reads it; this one names the command.
+func featureCaptureHint(err error) error {
+	return &hintError{"this is a get-feature (APST table) capture, not an identify controller capture: read it with 'apstctl decode', or compare it with 'apstctl check ID-CAPTURE FEATURE-CAPTURE'", err}
 }
 
 // loadFeature reads and parses the get-feature (Feature 0Ch) capture at
-// path; an id-ctrl capture is refused with the command that reads it.
-func loadFeature(path string, stdin io.Reader) (capture.FeatureCapture, error) {
+// path; an id-ctrl capture is refused with the command that reads it, and
+// 256 bytes that no APST table can be (reserved bits set) with what they
+// look like (read anyway with force, and a note saying so).
+func loadFeature(path string, stdin io.Reader, force bool) (capture.FeatureCapture, error) {
 	b, err := readCapture(path, stdin)
 	if err != nil {
 		return capture.FeatureCapture{}, err
 	}
 	fc, err := capture.ParseFeatureCapture(bytes.NewReader(b))
+	var ne *capture.NotAPSTTableError
+	switch {
+	case err == nil:
+	case errors.As(err, &ne) && force:
+		fc, err = ne.Capture, nil
+		fc.Notes = append(fc.Notes, "read with --force although it does not look like an APST table: it looks like "+ne.Looks+" ("+ne.Reason+")")
+	case errors.As(err, &ne):
+		err = &hintError{err.Error() + "; if it is the buffer of a drive, give --force to read it anyway", err}
+	case errors.Is(err, capture.ErrIdentifyCapture):
+		err = &hintError{"this is an identify controller capture, not a get-feature (APST table) capture: plan it with 'apstctl plan', or give it as the first capture of 'apstctl check'", err}
+	case errors.Is(err, capture.ErrUnknownFormat):
+		err = withLooks(err, b, sniff.FeatureCapture)
+	}
 	if err != nil {
-		if errors.Is(err, capture.ErrIdentifyCapture) {
-			err = &hintError{"this is an identify controller capture, not a get-feature (APST table) capture: plan it with 'apstctl plan', or give it as the first capture of 'apstctl check'", err}
-		}
 		return fc, inputErr(fmt.Errorf("%s: %w", captureName(path), err))
 	}
 	return fc, nil

@@ -55,6 +55,7 @@ func checkView(v *analysis.Verdict, m *apst.QuirkMatch, a *apst.Assumptions) che
 func checkCommand() *command {
 	fs := newFlagSet("check")
 	pf := addPlanFlags(fs)
+	fs.lookup("force").Usage = "read an ID-CAPTURE of 4096 bytes that does not look like an Identify Controller image (all zero, random, a namespace image, an impossible field), or a FEATURE-CAPTURE of 256 bytes that does not look like an APST table (reserved bits 2:0 set), as one anyway, with a note"
 	format := addOutputFormat(fs)
 	c := &command{
 		name:      "check",
@@ -84,7 +85,7 @@ unreadable capture or a usage error.`,
 		if args[0] == "-" && args[1] == "-" {
 			return usagef("only one of the captures can be standard input")
 		}
-		fc, err := loadFeature(args[1], x.stdin)
+		fc, err := loadFeature(args[1], x.stdin, *pf.force)
 		if err != nil {
 			return err
 		}

@@ -10,6 +10,7 @@ import (
 func decodeCommand() *command {
 	fs := newFlagSet("decode")
 	format := addOutputFormat(fs)
+	force := fs.Bool("force", false, "read 256 bytes that do not look like an APST table (reserved bits 2:0 set: random bytes, another file) as one anyway, with a note")
 	c := &command{
 		name:      "decode",
 		usageLine: "decode [flags] FEATURE-CAPTURE",
@@ -22,7 +23,9 @@ raw 64-bit value. APSTE is shown as unknown when the capture does not record it 
 and entries rebuilt from ITPS and ITPT alone (-H text) are marked so. A partial capture (a paste
 that shows some entries, or the header and APSTE only) decodes what it shows; the entries it does
 not show are unknown (?), not zero, and a note says which. A hex dump of the raw buffer (xxd,
-hexdump -C, od -A x -t x1z) reads too.`,
+hexdump -C, od -A x -t x1z) reads too. 256 raw bytes that no APST table can be (reserved bits 2:0
+set in an entry, as in random bytes) are refused with what they look like; --force decodes them
+anyway, with a note.`,
 		examples: []string{
 			"decode examples/apstctl/testdata/feature/samsung-990-evo-plus-100ms.txt",
 			"decode -o json examples/apstctl/testdata/feature/samsung-990-evo-plus-100ms.raw",
@@ -31,7 +34,7 @@ hexdump -C, od -A x -t x1z) reads too.`,
 		minArgs: 1, maxArgs: 1,
 	}
 	c.run = func(ctx context.Context, x *invocation, args []string) error {
-		fc, err := loadFeature(args[0], x.stdin)
+		fc, err := loadFeature(args[0], x.stdin, *force)
 		if err != nil {
 			return err
 		}

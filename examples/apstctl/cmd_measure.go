@@ -333,8 +333,9 @@ func (o *measureOptions) simulationContext(ctx context.Context) (*measure.Simula
 	if err != nil {
 		return nil, nil, apst.Params{}, usagef("--simulate: %v", err)
 	}
-	c, err := capture.Parse(strings.NewReader(string(b)))
+	c, err := capture.ParseBytes(b)
 	if err != nil {
+		err = captureHint(err, b)
 		return nil, nil, apst.Params{}, usagef("--simulate %s: %v", o.simulate, err)
 	}
 	if err := setPCIID(&c, o.pciID); err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/persist"
 	"github.com/nvmeapst/nvmeapst/examples/internal/view"
+	"github.com/nvmeapst/nvmeapst/internal/sniff"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -276,7 +277,11 @@ func readRecommendJSON(path string, stdin io.Reader) (persist.Goal, error) {
 		RecommendedUnlimited bool    `json:"recommended_unlimited"`
 	}
 	if err := json.Unmarshal(b, &r); err != nil {
-		return persist.Goal{}, inputErr(fmt.Errorf("--from %s: not a recommend -o json result: %v", view.Escape(path), err))
+		msg := fmt.Sprintf("--from %s: not a recommend -o json result: %s", view.Escape(path), jsonErrorAt(b, err))
+		if looks := sniff.Looks(b, sniff.RecommendResult); looks != "" {
+			msg += "; " + looks
+		}
+		return persist.Goal{}, inputErr(errors.New(msg))
 	}
 	switch {
 	case r.RecommendedUS == nil:

@@ -17,6 +17,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst/analysis/trace"
 	"github.com/nvmeapst/nvmeapst/examples/internal/view"
 	"github.com/nvmeapst/nvmeapst/internal/safeio"
+	"github.com/nvmeapst/nvmeapst/internal/sniff"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -122,13 +123,17 @@ func (o *replayOptions) run(ctx context.Context, x *invocation, args []string) e
 	closeTrace := sync.OnceFunc(release)
 	defer closeTrace()
 	// A blkparse trace is parsed on every CPU (trace.Options.Workers).
-	r, err := trace.NewReader(src, trace.Options{Device: o.device, Disk: o.disk, Workers: min(runtime.GOMAXPROCS(0), trace.MaxWorkers)})
+	rec := newHeadRecorder(src)
+	r, err := trace.NewReader(rec, trace.Options{Device: o.device, Disk: o.disk, Workers: min(runtime.GOMAXPROCS(0), trace.MaxWorkers)})
 	switch {
 	case errors.Is(err, trace.ErrOptions):
 		return usagef("%s: %v", traceName(tracePath), err)
+	case errors.Is(err, trace.ErrUnknownFormat):
+		return inputErr(fmt.Errorf("%s: %w", traceName(tracePath), withLooks(err, rec.head, sniff.BlockTrace)))
 	case err != nil:
 		return inputErr(fmt.Errorf("%s: %w", traceName(tracePath), err))
 	}
+	rec.head = nil // read on without keeping more
 	format := r.Format()
 	// A blkparse trace is read ahead by the Reader's own goroutines; the
 	// other formats by one goroutine of aheadSource.

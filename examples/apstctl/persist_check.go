@@ -16,6 +16,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst/persist"
 	"github.com/nvmeapst/nvmeapst/apst/persist/udev"
 	"github.com/nvmeapst/nvmeapst/examples/internal/view"
+	"github.com/nvmeapst/nvmeapst/internal/sniff"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -138,6 +139,9 @@ func runPersistCheck(ctx context.Context, x *invocation, f *persistFlags, args [
 			why := ""
 			if rerr != nil {
 				why = " (as udev rules: " + strings.TrimPrefix(rerr.Error(), "persist: ") + ")"
+			}
+			if looks := sniff.Looks([]byte(text), sniff.PersistFile); looks != "" {
+				why = "; " + looks
 			}
 			return inputErr(fmt.Errorf("%s: no udev rule, nvme_core.default_ps_max_latency_us, options nvme_core, tmpfiles w line or tuned [sysfs] line found%s", view.Escape(name), why))
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst/survey"
 	"github.com/nvmeapst/nvmeapst/apst/survey/shard"
 	"github.com/nvmeapst/nvmeapst/internal/safeio"
+	"github.com/nvmeapst/nvmeapst/internal/sniff"
 )
 
 // "apstctl survey --merge SHARD..." reads the JSON or NDJSON reports of
@@ -38,7 +39,9 @@ func (r *surveyRun) merge(ctx context.Context, shards []string) error {
 		if err != nil {
 			return inputErr(err)
 		}
-		err = r.mergeShard(ctx, path, bufio.NewReaderSize(f, 64<<10))
+		br := bufio.NewReaderSize(f, 64<<10)
+		head, _ := br.Peek(64 << 10) // what it looks like, for a refusal
+		err = r.mergeShard(ctx, path, br, sniff.Looks(head, sniff.SurveyReport))
 		f.Close()
 		if err != nil {
 			return err
@@ -49,13 +52,13 @@ func (r *surveyRun) merge(ctx context.Context, shards []string) error {
 
 // mergeShard reads one shard's report (shard.Decode: the codec of
 // the interchange format) into the run.
-func (r *surveyRun) mergeShard(ctx context.Context, path string, in io.Reader) error {
+func (r *surveyRun) mergeShard(ctx context.Context, path string, in io.Reader, looks string) error {
 	fail := func(format string, args ...any) error {
 		return inputErr(fmt.Errorf("--merge %s: %s", safeio.EscapeTerminal(path), fmt.Sprintf(format, args...)))
 	}
 	dupOf, dupRow := "", 0 // the first drive an earlier argument holds too
 	sum, id, err := shard.Decode(in, shard.Visitor{
-		Head: func(h *shard.Head) error { return r.mergeHead(path, h) },
+		Head: func(h *shard.Head) error { return r.mergeHead(path, h, looks) },
 		Drive: func(d *shard.Drive) error {
 			if dupOf == "" {
 				if prev := r.shards.Row(path, d.Canonical); prev != "" {
@@ -96,6 +99,8 @@ func (r *surveyRun) mergeShard(ctx context.Context, path string, in io.Reader) e
 			cause = fmt.Errorf("vendor_id %s: want 0x and 4 hexadecimal digits", strconv.Quote(safeio.EscapeTerminal(ve.VendorID)))
 		}
 		return fail("drive %d (%s): %v", re.Drive, safeio.EscapeTerminal(re.Name), cause)
+	case errors.As(err, &se) && looks != "":
+		return fail("%s; %s", se.Detail, looks)
 	case errors.As(err, &se):
 		return fail("%s", se.Detail)
 	case err != nil:
@@ -125,12 +130,16 @@ func (r *surveyRun) mergeShard(ctx context.Context, path string, in io.Reader) e
 }
 
 // mergeHead makes the survey from the first shard's configurations and
-// checks that every other shard's are the same.
-func (r *surveyRun) mergeHead(path string, head *shard.Head) error {
+// checks that every other shard's are the same; looks says what the
+// shard looks like when it is no survey report ("" otherwise).
+func (r *surveyRun) mergeHead(path string, head *shard.Head, looks string) error {
 	fail := func(format string, args ...any) error {
 		return inputErr(fmt.Errorf("--merge %s: %s", safeio.EscapeTerminal(path), fmt.Sprintf(format, args...)))
 	}
 	if len(head.Configs) < 2 || head.KernelQuirks == nil {
+		if looks != "" {
+			return fail("no configurations at the start: not a survey report of this apstctl; %s", looks)
+		}
 		return fail("no configurations at the start: not a survey report of this apstctl")
 	}
 	if len(head.Configs) > maxConfigs {

@@ -172,7 +172,7 @@ func FuzzSurveyMerge(f *testing.F) {
 	f.Add([]byte(`{"drives":[{}]}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		r := &surveyRun{out: newSurveyJSON(bufio.NewWriter(io.Discard), false, false)}
-		if err := r.mergeShard(context.Background(), "fuzz.json", bytes.NewReader(b)); err != nil {
+		if err := r.mergeShard(context.Background(), "fuzz.json", bytes.NewReader(b), ""); err != nil {
 			return
 		}
 		if r.survey == nil {

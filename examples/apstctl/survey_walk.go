@@ -364,7 +364,11 @@ func (r *surveyRun) surveyFile(ctx context.Context, rd *safeio.Reader, c *powers
 // parseSurveyCapture parses a capture held in b, which the caller reuses
 // afterwards: capture.ParseBytes neither copies nor retains it.
 func parseSurveyCapture(b []byte) (powerstate.Controller, error) {
-	return capture.ParseBytes(b)
+	c, err := capture.ParseBytes(b)
+	if err != nil {
+		err = captureHint(err, b)
+	}
+	return c, err
 }
 
 // report writes slot s's drive or unreadable file (on the reporting

@@ -873,6 +873,12 @@ var zeroCalls = []zeroCall{
 	{"powerstate.Power.Watts", func() []any {
 		return results(powerstate.Power{}.Watts())
 	}},
+	{"capture.NotAPSTTableError.Error", func() []any {
+		return results((&capture.NotAPSTTableError{}).Error())
+	}},
+	{"capture.NotAPSTTableError.Unwrap", func() []any {
+		return results((&capture.NotAPSTTableError{}).Unwrap())
+	}},
 	{"capture.ParseError.Error", func() []any {
 		return results((&capture.ParseError{}).Error())
 	}},

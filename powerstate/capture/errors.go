@@ -62,6 +62,15 @@ var (
 	// Identify Controller capture (nvme id-ctrl or smartctl output, a
 	// 4096-byte image), which Parse reads.
 	ErrIdentifyCapture = errors.New("capture: an identify controller capture, not an APST feature capture (read it with capture.Parse)")
+	// ErrNotAPSTTable: 256 bytes read as the raw APST buffer have reserved
+	// bits set that no APST table has (random bytes, another file); the
+	// error is a *NotAPSTTableError, which carries the buffer decoded
+	// anyway.
+	ErrNotAPSTTable = errors.New("capture: not an APST table")
+	// ErrTrailingData: a JSON capture's document is followed by text on
+	// the line it ends on, or by a bracket or another value on a later
+	// line; the error names the line.
+	ErrTrailingData = errors.New("capture: more after the end of the JSON document")
 )
 
 // ParseError describes why a capture could not be parsed: the format it was

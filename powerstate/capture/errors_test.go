@@ -18,7 +18,8 @@ import (
 func TestErrorsNameThePackage(t *testing.T) {
 	for _, err := range []error{capture.ErrUnknownFormat, capture.ErrTooLarge, capture.ErrTruncated,
 		capture.ErrSyntax, capture.ErrNoPowerStates, capture.ErrDuplicateKey, capture.ErrMultipleCaptures,
-		capture.ErrEmpty, capture.ErrFeatureCapture, capture.ErrIdentifyCapture, capture.ErrUnrepresentable} {
+		capture.ErrEmpty, capture.ErrFeatureCapture, capture.ErrIdentifyCapture, capture.ErrUnrepresentable,
+		capture.ErrNotAPSTTable, capture.ErrTrailingData, &capture.NotAPSTTableError{Looks: "x", Reason: "y"}} {
 		assert.True(t, strings.HasPrefix(err.Error(), "capture: "), err.Error())
 	}
 	for _, tc := range []struct {

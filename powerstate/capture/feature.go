@@ -68,8 +68,12 @@ func ParseFeature(r io.Reader) (apst.Feature, error) {
 // Every error is a *ParseError, its message starting "capture:", naming
 // the form and the line and wrapping a sentinel (ErrEmpty for nothing or
 // white space alone, ErrUnknownFormat, ErrTooLarge, ErrTruncated, ErrSyntax, ErrDuplicateKey,
-// ErrMultipleCaptures: a second header, a second table, an Entry[32]), or
-// ErrIdentifyCapture for an id-ctrl or smartctl capture. At most MaxSize
+// ErrMultipleCaptures: a second header, a second table, an Entry[32];
+// ErrTrailingData: text run into the end of the JSON form, or a bracket
+// or another object after it), ErrIdentifyCapture for an id-ctrl or
+// smartctl capture, or ErrNotAPSTTable (a *NotAPSTTableError, which
+// carries the buffer decoded anyway) for 256 raw bytes with reserved
+// bits 2:0 set in an entry, which no APST table has. At most MaxSize
 // bytes are read. It is safe for concurrent use.
 func ParseFeatureCapture(r io.Reader) (FeatureCapture, error) {
 	b, expected, err := readBounded(r)
@@ -93,7 +97,7 @@ func ParseFeatureBytes(b []byte) (FeatureCapture, error) {
 	}
 	switch in := detect(b); {
 	case in.feature == FeatureBinary:
-		return rawFeature(b), nil
+		return rawFeatureChecked(b)
 	case in.format != powerstate.FormatUnknown:
 		return FeatureCapture{}, &ParseError{Format: in.format,
 			Expected: "an APST feature capture (nvme get-feature -f 0x0c)", Err: ErrIdentifyCapture}
@@ -104,7 +108,7 @@ func ParseFeatureBytes(b []byte) (FeatureCapture, error) {
 		if len(b) == apst.TableSize {
 			// 256 bytes that happen to look like text and are no capture:
 			// the raw buffer after all.
-			return rawFeature(b), nil
+			return rawFeatureChecked(b)
 		}
 		return FeatureCapture{}, &ParseError{
 			Expected: "the raw 256-byte APST buffer or nvme get-feature -f 0x0c output (text, hex dump or JSON)",
@@ -124,6 +128,23 @@ func ParseFeatureBytes(b []byte) (FeatureCapture, error) {
 	fc.Select = strings.Clone(fc.Select)
 	if qp {
 		fc.Notes = append([]string{quotedPrintableNote}, fc.Notes...)
+	}
+	return fc, nil
+}
+
+// rawFeatureChecked decodes the raw 256-byte buffer and refuses one no
+// APST table can be (checkRawTable), with a *ParseError wrapping a
+// *NotAPSTTableError.
+func rawFeatureChecked(b []byte) (FeatureCapture, error) {
+	fc := rawFeature(b)
+	if err := checkRawTable(fc); err != nil {
+		if ne, ok := err.(*NotAPSTTableError); ok && isText(b) {
+			ne.Looks = "text that is no get-feature capture"
+			if l := lookalike(textOf(b)); l != "" {
+				ne.Looks = l
+			}
+		}
+		return FeatureCapture{}, &ParseError{Feature: FeatureBinary, Expected: "the raw 256-byte APST buffer (nvme get-feature -f 0x0c -b)", Err: err}
 	}
 	return fc, nil
 }

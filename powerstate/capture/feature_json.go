@@ -2,6 +2,7 @@ package capture
 
 import (
 	"fmt"
+	"github.com/nvmeapst/nvmeapst/powerstate"
 	"strconv"
 	"strings"
 
@@ -21,8 +22,10 @@ type featureJSON struct {
 	seen                 [apst.Entries]bool
 }
 
-// parseFeatureJSON reads the JSON form: one or more top-level objects, the
-// first on line marker; text after the last object is ignored.
+// parseFeatureJSON reads the JSON form: one or more top-level objects, each
+// with a feature 0x0c key, the first on line marker; anything but white
+// space after the last of them (text, a bracket, another object) is
+// refused (jsonTrailing).
 func parseFeatureJSON(s string, marker int) (FeatureCapture, error) {
 	const format = FeatureJSON
 	fail := func(line int, expected string, err error) error {
@@ -38,13 +41,14 @@ func parseFeatureJSON(s string, marker int) (FeatureCapture, error) {
 	st := featureJSON{w: newJSONWalker(s, base, fail), fail: fail}
 	st.fc = FeatureCapture{Format: format, Feature: apst.Feature{Masked: true}}
 	w := st.w
-	found := false
+	found, end := false, 0
 	for w.Peek() == '{' {
+		start, has := w.Pos(), false
 		err := w.Object("a get-feature object", func(key string, _ int) error {
 			if !isAPSTKey(key) {
 				return w.Skip("the value of " + strconv.Quote(key))
 			}
-			found = true
+			found, has = true, true
 			if w.Peek() != '{' {
 				line := w.Line()
 				v, ok, text, err := w.UintOK(key, 64)
@@ -59,6 +63,18 @@ func parseFeatureJSON(s string, marker int) (FeatureCapture, error) {
 			return w.Object(key, st.key)
 		})
 		if err != nil {
+			return FeatureCapture{}, err
+		}
+		if has {
+			end = w.Pos()
+		}
+		if found && !has {
+			// An object after the capture's that is none of nvme-cli's.
+			return FeatureCapture{}, jsonTrailing(powerstate.FormatUnknown, format, s, start)
+		}
+	}
+	if found {
+		if err := jsonTrailing(powerstate.FormatUnknown, format, s, end); err != nil {
 			return FeatureCapture{}, err
 		}
 	}

@@ -109,7 +109,7 @@ func checkParse(t *testing.T, c powerstate.Controller, err error, want powerstat
 		}
 		for _, s := range []error{capture.ErrUnknownFormat, capture.ErrTooLarge, capture.ErrTruncated,
 			capture.ErrSyntax, capture.ErrNoPowerStates, powerstate.ErrImageSize, capture.ErrDuplicateKey,
-			capture.ErrMultipleCaptures, capture.ErrFeatureCapture, powerstate.ErrNotIdentify, capture.ErrEmpty} {
+			capture.ErrMultipleCaptures, capture.ErrFeatureCapture, powerstate.ErrNotIdentify, capture.ErrEmpty, capture.ErrTrailingData} {
 			if errors.Is(err, s) {
 				return
 			}

@@ -54,6 +54,10 @@ func Parse(r io.Reader) (powerstate.Controller, error) {
 // binary data, or a hex dump, that is not 4096 bytes (ErrSyntax for a dump
 // line at the wrong offset, ErrTruncated for a dump cut after a "*"); ErrTooLarge above MaxSize;
 // ErrMultipleCaptures when b holds more than one device's capture;
+// ErrTrailingData when a JSON capture's document is followed by text on
+// the line it ends on, or by a bracket or another value (a line of text
+// after it, such as nvme-cli 3.0's deprecation warning or a shell prompt,
+// is read past);
 // ErrDuplicateKey, ErrTruncated, ErrSyntax and ErrNoPowerStates from the
 // format's reader.
 func ParseBytes(b []byte) (powerstate.Controller, error) {
@@ -183,6 +187,11 @@ func parseDedented(in input, s string) (powerstate.Controller, error) {
 	}
 	if err := moreCaptures(in.format, s, end); err != nil {
 		return powerstate.Controller{}, err
+	}
+	if in.format == powerstate.FormatNVMeCLIJSON || in.format == powerstate.FormatSmartctlJSON {
+		if err := jsonTrailing(in.format, FeatureUnknown, s, end); err != nil {
+			return powerstate.Controller{}, err
+		}
 	}
 	return c, nil
 }

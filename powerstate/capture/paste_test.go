@@ -63,7 +63,12 @@ func TestIndentedPastes(t *testing.T) {
 				{"Here is my drive:\n\n```\n", "```\n\nThanks!\n"},
 				{"On Monday, Ann wrote:\n", "\n-- \nAnn\n"},
 			} {
+				// A paste's closing fence or prose starts a line of its
+				// own (the corpus's JSON files have no final newline).
 				in := wrap.before + indent(s, p) + wrap.after
+				if !strings.HasSuffix(s, "\n") && wrap.after != "" {
+					in = wrap.before + indent(s, p) + "\n" + wrap.after
+				}
 				got, err := parseString(in)
 				require.NoError(t, err, "%s indented %q", name, p)
 				// The notes name lines, which move with the prose.

@@ -46,7 +46,7 @@ func (r *Reader) parseBlkparseFields(line []byte) error {
 	}
 	t, ok := parseFixed(r.field(line, 3), 9)
 	if !ok {
-		return r.syntax("a time SECONDS.NANOS in field 4", line)
+		return r.fixedErr("a time SECONDS.NANOS in field 4", r.field(line, 3), 9, line)
 	}
 	if _, ok := parseUint(r.field(line, 4)); !ok {
 		return r.syntax("a PID in field 5", line)
@@ -155,11 +155,11 @@ func (r *Reader) parseBiosnoop(line []byte) error {
 	}
 	t, ok := parseFixed(at(c.time), digits)
 	if !ok {
-		return r.syntax("a time in column "+unit, line)
+		return r.fixedErr("a time in column "+unit, at(c.time), digits, line)
 	}
 	lat, ok := parseFixed(at(c.lat), 6)
 	if !ok {
-		return r.syntax("a latency in column LAT(ms)", line)
+		return r.fixedErr("a latency in column LAT(ms)", at(c.lat), 6, line)
 	}
 	if c.disk >= 0 {
 		if !r.noteName(at(c.disk)) {
@@ -237,7 +237,7 @@ func (r *Reader) parseFio(line []byte) error {
 	}
 	t, ok := parseFixed(r.field(line, 0), 6)
 	if !ok {
-		return r.syntax("a timestamp in milliseconds in field 1", line)
+		return r.fixedErr("a timestamp in milliseconds in field 1", r.field(line, 0), 6, line)
 	}
 	if !r.noteName(r.field(line, 1)) {
 		return nil
@@ -264,12 +264,12 @@ func (r *Reader) parsePlain(line []byte) error {
 	}
 	s, ok := parseFixed(r.field(line, 0), 9)
 	if !ok {
-		return r.syntax("a time in seconds (e.g. 12.5) in field 1", line)
+		return r.fixedErr("a time in seconds (e.g. 12.5) in field 1", r.field(line, 0), 9, line)
 	}
 	var d int64
 	if n == 2 {
 		if d, ok = parseFixed(r.field(line, 1), 9); !ok {
-			return r.syntax("a duration in seconds (e.g. 0.0002) in field 2", line)
+			return r.fixedErr("a duration in seconds (e.g. 0.0002) in field 2", r.field(line, 1), 9, line)
 		}
 		if s > math.MaxInt64-d {
 			return r.syntax("a completion time below 2^63 ns", line)

@@ -425,7 +425,7 @@ func (r *Reader) push(t int64, tie uint64, k Kind, id uint64) error {
 		// A biosnoop LAT larger than any trace (the dispatch is TIME-LAT):
 		// times this far apart would overflow their difference.
 		return &SyntaxError{Format: r.format, Line: r.line,
-			Expected: "an event time within ±2^62 ns (146 years) of zero", Text: "an event at " + formatNanos(t), Err: ErrSyntax}
+			Expected: "an event time within ±" + maxFixed(9) + " s (2^62-1 ns, 146 years) of zero", Text: "an event at " + formatNanos(t) + " (out of range)", Err: ErrSyntax}
 	}
 	if r.emitted && (t < r.last || t == r.last && tie < r.lastTie) {
 		return &SyntaxError{Format: r.format, Line: r.line,
@@ -613,8 +613,8 @@ func parseFixed(b []byte, digits int) (int64, bool) {
 				}
 				frac++
 			}
-			if v > (1<<63-1-9)/10 {
-				return 0, false
+			if v > (1<<63-1-9)/10 && (v > (1<<63-1)/10 || v*10+uint64(c-'0') > 1<<63-1) {
+				return 0, false // (the first test alone keeps the loop fast)
 			}
 			v = v*10 + uint64(c-'0')
 		case c == '.' && !dot:

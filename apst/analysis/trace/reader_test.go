@@ -238,7 +238,12 @@ func TestSyntaxErrors(t *testing.T) {
 		{"plain time", "1\n-1\n", trace.Options{}, 2, `expected a time in seconds (e.g. 12.5) in field 1`},
 		{"plain duration", "1 x\n", trace.Options{}, 1, `expected a duration in seconds (e.g. 0.0002) in field 2`},
 		{"plain overflow", "9223372036 0.9\n", trace.Options{}, 1, `expected a completion time below 2^63 ns`},
-		{"plain too big", "9223372037\n", trace.Options{}, 1, `expected a time in seconds`},
+		{"plain too big", "9223372037\n", trace.Options{}, 1, `expected a time in seconds (e.g. 12.5) in field 1 of at most 4611686018.427387903 (2^62-1 ns, 146 years): out of range`},
+		{"plain just too big", "9223372036.854775808\n", trace.Options{}, 1, `in field 1 of at most 4611686018.427387903 (2^62-1 ns, 146 years): out of range: got "9223372036.854775808"`},
+		{"plain duration too big", "1 9223372037\n", trace.Options{}, 1, `expected a duration in seconds (e.g. 0.0002) in field 2 of at most 4611686018.427387903 (2^62-1 ns, 146 years): out of range`},
+		{"blkparse time too big", "8,0 0 1 99999999999.000000000 1 D R\n", trace.Options{}, 1, `expected a time SECONDS.NANOS in field 4 of at most 4611686018.427387903 (2^62-1 ns, 146 years): out of range`},
+		{"bpftrace time too big", "TIME(ms) DISK COMM PID LAT(ms)\n99999999999999 sda cat 1 1\n", trace.Options{}, 2, `expected a time in column TIME(ms) of at most 4611686018427.387903 (2^62-1 ns, 146 years): out of range`},
+		{"fio time too big", "fio version 3 iolog\n99999999999999 /dev/sda read 0 1\n", trace.Options{}, 2, `in field 1 of at most 4611686018427.387903 (2^62-1 ns, 146 years): out of range`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := readAll(t, []byte(tc.in), tc.opt)
@@ -249,6 +254,23 @@ func TestSyntaxErrors(t *testing.T) {
 			assert.Contains(t, err.Error(), tc.msg)
 			assert.True(t, strings.HasPrefix(err.Error(), "trace: "), err.Error())
 		})
+	}
+}
+
+// TestTimeBound: the largest event time, 2^62-1 ns, reads; beyond it a
+// time is out of range, with the bound in seconds, up to 2^63-1 ns (the
+// largest a field holds, which parseFixed once refused as no time) and
+// beyond.
+func TestTimeBound(t *testing.T) {
+	evs, _, err := readAll(t, []byte("4611686018.427387903\n"), trace.Options{})
+	require.NoError(t, err)
+	require.NotEmpty(t, evs)
+	for _, in := range []string{"4611686018.427387904", "9223372036.854775807", "9223372036.854775808", "99999999999999999999"} {
+		_, _, err := readAll(t, []byte(in+"\n"), trace.Options{})
+		require.ErrorIs(t, err, trace.ErrSyntax, in)
+		assert.Contains(t, err.Error(), "4611686018.427387903", in)
+		assert.Contains(t, err.Error(), "out of range", in)
+		assert.NotContains(t, err.Error(), "expected a time in seconds (e.g. 12.5) in field 1:", in)
 	}
 }
 
