@@ -61,8 +61,11 @@ var ErrBinary = errors.New("kernlog: input is binary, not a text kernel log")
 // syslog's, a journal record), none is a kernel event, none names an NVMe
 // or PCI device as a driver's message does, and none looks like a failure
 // that could not be read. An Identify capture, a smartctl report or prose
-// given in place of a log is such text; a log with nothing of the drive's
-// in it is not (its stamps say what it is), and reads as no failure.
+// given in place of a log is such text, and so are a blkparse trace
+// ("259,0" is no /dev/kmsg record's start) and JSON that is no journal
+// record (journalctl -o json's have MESSAGE and the journal's times); a
+// log with nothing of the drive's in it is not (its stamps say what it
+// is), and reads as no failure.
 var ErrNotKernelLog = errors.New("kernlog: not a kernel log")
 
 // ErrNotLinux is returned for another kernel's log (FreeBSD's, Windows's
@@ -433,7 +436,7 @@ func (st *state) line(b []byte, from, last int) {
 	}
 	if !st.stamped {
 		c := cleanBytes(b)
-		st.stamped = stampedBytes(c) // once, in a log: its first line
+		st.stamped = logStart(c) // once, in a log: its first line
 		st.text = st.text || len(c) > 0
 	}
 	if st.wrap.on {
