@@ -117,8 +117,10 @@ are missing. Without a name, the controller of the log's most severe failure is 
 			if err != nil {
 				return systemError(err)
 			}
-			if d.Log == nil && d.LogProblem != nil && logR != nil {
-				return inputErr(errors.New(d.LogProblem.Message))
+			if d.LogProblem != nil && logR != nil {
+				// The log named with --log was refused (binary, no kernel
+				// log, a line past kernlog.MaxLongLine), as it is alone.
+				return inputErr(fmt.Errorf("--log: %s", d.LogProblem.Message))
 			}
 			res = diagnoseResult{Diagnosis: d.Diagnosis, Facts: &d.Facts, Log: d.Log}
 			for _, p := range d.Problems {
