@@ -204,6 +204,9 @@ func diagnosePasted(ctx context.Context, x *invocation, r io.Reader, idPath stri
 		}
 		return diagnoseResult{}, inputErr(fmt.Errorf("--log: %w", pastedlog.NotALog(err, head.head, "--id-ctrl", "--log")))
 	}
+	if err := namedInLog(name, l); err != nil {
+		return diagnoseResult{}, err
+	}
 	in := diagnose.Input{Controller: name, Log: l, Tried: tried, Platform: plat}
 	var notes []string
 	var assumed apst.Assumptions
@@ -241,4 +244,19 @@ func (h *headReader) Read(p []byte) (int, error) {
 		h.head = append(h.head, p[:min(n, room)]...)
 	}
 	return n, err
+}
+
+// namedInLog refuses a controller the pasted log does not name when it
+// names others: "no failure seen for nvme5" of a log of nvme0 answers a
+// question nobody asked. A log that names no controller at all is read
+// (it has nothing of any drive, which the answer says).
+func namedInLog(name string, l *kernlog.Log) error {
+	if name == "" || len(l.Controllers) == 0 || slices.Contains(l.Controllers, name) {
+		return nil
+	}
+	names := make([]string, len(l.Controllers))
+	for i, c := range l.Controllers {
+		names[i] = safeio.EscapeTerminal(c)
+	}
+	return inputErr(fmt.Errorf("--log: the log does not name %s; it names %s: name one of those or none (the log's most severe failure is diagnosed), or give the log of the boot %s failed in", name, strings.Join(names, ", "), name))
 }

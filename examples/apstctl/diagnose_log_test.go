@@ -80,3 +80,22 @@ func TestDiagnoseRefusesWhatIsNoKernelLog(t *testing.T) {
 		assert.Contains(t, stderr, tc.says, tc.file)
 	}
 }
+
+// diagnose --log names a controller the log names, or none: another is
+// refused (exit 2), with the ones the log names; a log that names no
+// controller at all is read for any.
+func TestDiagnoseControllerNotInLog(t *testing.T) {
+	const log = "../../apst/diagnose/testdata/apst.log"
+	code, stdout, stderr := apstctl(t, nil, "diagnose", "--log", log, "nvme5")
+	assert.Equal(t, 2, code, stderr)
+	assert.Empty(t, stdout)
+	assert.Equal(t, "apstctl diagnose: --log: the log does not name nvme5; it names nvme0: name one of those or none (the log's most severe failure is diagnosed), or give the log of the boot nvme5 failed in\n", stderr)
+
+	code, stdout, stderr = apstctl(t, nil, "diagnose", "--log", log, "/dev/nvme0")
+	assert.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "nvme0: ")
+
+	code, stdout, stderr = apstctl(t, []byte("[ 1.0] usb 1-1: new high-speed USB device number 2 using xhci_hcd\n"), "diagnose", "--log", "-", "nvme5")
+	assert.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "no failure seen in the kernel log for nvme5")
+}

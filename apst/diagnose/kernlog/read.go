@@ -143,6 +143,12 @@ type Log struct {
 	// counts the disks beyond.
 	Namespaces        map[string]string
 	DroppedNamespaces int64
+	// Controllers are the controllers the log names ("nvme0"): by a line
+	// of their own, a "pci function" line, a disk the log ties to them or
+	// an incident; in the order of their numbers, at most MaxAddresses
+	// (those of Options.Addresses among them). Empty when the log names
+	// none.
+	Controllers []string
 	// DeviceIDs maps the PCI addresses of the NVMe functions the PCI core
 	// enumerated in the log ("pci 0000:04:00.0: [144d:a80c] type 00 class
 	// 0x010802") to their vendor:device IDs ("144d:a80c"), which the
