@@ -63,7 +63,10 @@ in this slot: the drive), other-slot:helped and other-drive:no (the slot, its li
 A log of a kernel older than Linux's APST support (4.11) rules APST out. Without a failure in the
 log it says "no failure seen"; a paste of a failure's consequences alone (a file system's I/O
 errors on the disk, nvme's "faulty power saving mode" hint, an abort's status) says which lines
-are missing. Without a name, the controller of the log's most severe failure is diagnosed.`,
+are missing. Without a name, the controller of the log's most severe failure is diagnosed; a name
+the --log log does not name, when it names others, is refused. Text that is no kernel log (a
+blkparse trace, JSON that is not journalctl's, a line past 1 MiB) is refused, saying what it looks
+like; a --tried setting a letter or two off one the diagnosis knows is refused with the one meant.`,
 		examples: []string{
 			"diagnose --log apst/diagnose/testdata/aspm.log",
 			"diagnose --log apst/diagnose/testdata/apst.log --id-ctrl testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin",
