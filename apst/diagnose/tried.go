@@ -70,11 +70,16 @@ func ParseTried(s string) []Tried {
 }
 
 // ParseTriedFlag reads one --tried value strictly: SETTING[=VALUE][:OUTCOME]
-// with OUTCOME one of helped, yes, partly, no, did-not-help.
+// with OUTCOME one of helped, yes, partly, no, did-not-help. A SETTING a
+// letter or two off one the rules know ("pcie_apsm=off") is refused with
+// the one it likely means; another name is kept, as ParseTried keeps it.
 func ParseTriedFlag(s string) ([]Tried, error) {
 	var out []Tried
 	for _, w := range splitTried(s, " ,") {
 		t, err := parseTried(w)
+		if err == nil {
+			err = checkSpelling(t, w)
+		}
 		if err != nil {
 			return nil, err
 		}

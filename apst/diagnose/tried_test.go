@@ -42,6 +42,33 @@ func TestParseTriedFlag(t *testing.T) {
 	}
 }
 
+// A --tried setting a letter or two off one the rules know is a typo that
+// would weigh nothing: refused, with the one it likely means; other names
+// (kernel parameters the rules do not weigh, sysfs files, short words) are
+// kept as they are.
+func TestParseTriedFlagTypos(t *testing.T) {
+	for _, tc := range []struct{ in, says string }{
+		{"pcie_apsm=off", `diagnose: "pcie_apsm=off": unknown setting pcie_apsm: did you mean pcie_aspm=off?`},
+		{"pcie_aspm=off,nvme.noapci=1:helped", `diagnose: "nvme.noapci=1:helped": unknown setting nvme.noapci: did you mean nvme.noacpi=1:helped?`},
+		{"nvme_core.default_ps_max_latency_s=0", "did you mean nvme_core.default_ps_max_latency_us=0?"},
+		{"PCIE_ASPM=off", "did you mean pcie_aspm=off?"},
+		{"other-slots:no", "did you mean other-slot:no?"},
+		{"firmwre:helped", "did you mean firmware:helped?"},
+	} {
+		_, err := diagnose.ParseTriedFlag(tc.in)
+		require.Error(t, err, tc.in)
+		assert.Contains(t, err.Error(), tc.says, tc.in)
+	}
+	for _, ok := range []string{
+		"acpi=off", "pci=noaer", "pcie_ports=native", "nvme.poll_queues=2", "amd_pstate=passive", "processor.max_cstate=1",
+		"iommu=soft", "intel_iommu=off", "amd_iommu=off", "other-drive:helped", "replaced:helped", "bios:no", "kernel:no",
+		"/sys/bus/pci/devices/0000:01:00.0/l1_1_aspm=0", "dtparam=pciex1_gen=2", "pcie_aspm.policy=performance",
+	} {
+		_, err := diagnose.ParseTriedFlag(ok)
+		assert.NoError(t, err, ok)
+	}
+}
+
 func TestParseCommandLine(t *testing.T) {
 	got := diagnose.ParseCommandLine("BOOT_IMAGE=/boot/vmlinuz root=UUID=1 ro quiet pcie_aspm=off nvme_core.default_ps_max_latency_us=0")
 	require.Len(t, got, 6)

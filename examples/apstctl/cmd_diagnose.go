@@ -63,7 +63,10 @@ in this slot: the drive), other-slot:helped and other-drive:no (the slot, its li
 A log of a kernel older than Linux's APST support (4.11) rules APST out. Without a failure in the
 log it says "no failure seen"; a paste of a failure's consequences alone (a file system's I/O
 errors on the disk, nvme's "faulty power saving mode" hint, an abort's status) says which lines
-are missing. Without a name, the controller of the log's most severe failure is diagnosed.`,
+are missing. Without a name, the controller of the log's most severe failure is diagnosed; a name
+the --log log does not name, when it names others, is refused. Text that is no kernel log (a
+blkparse trace, JSON that is not journalctl's, a line past 1 MiB) is refused, saying what it looks
+like; a --tried setting a letter or two off one the diagnosis knows is refused with the one meant.`,
 		examples: []string{
 			"diagnose --log apst/diagnose/testdata/aspm.log",
 			"diagnose --log apst/diagnose/testdata/apst.log --id-ctrl testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin",
@@ -117,8 +120,10 @@ are missing. Without a name, the controller of the log's most severe failure is 
 			if err != nil {
 				return systemError(err)
 			}
-			if d.Log == nil && d.LogProblem != nil && logR != nil {
-				return inputErr(errors.New(d.LogProblem.Message))
+			if d.LogProblem != nil && logR != nil {
+				// The log named with --log was refused (binary, no kernel
+				// log, a line past kernlog.MaxLongLine), as it is alone.
+				return inputErr(fmt.Errorf("--log: %s", d.LogProblem.Message))
 			}
 			res = diagnoseResult{Diagnosis: d.Diagnosis, Facts: &d.Facts, Log: d.Log}
 			for _, p := range d.Problems {
@@ -202,6 +207,9 @@ func diagnosePasted(ctx context.Context, x *invocation, r io.Reader, idPath stri
 		}
 		return diagnoseResult{}, inputErr(fmt.Errorf("--log: %w", pastedlog.NotALog(err, head.head, "--id-ctrl", "--log")))
 	}
+	if err := namedInLog(name, l); err != nil {
+		return diagnoseResult{}, err
+	}
 	in := diagnose.Input{Controller: name, Log: l, Tried: tried, Platform: plat}
 	var notes []string
 	var assumed apst.Assumptions
@@ -239,4 +247,19 @@ func (h *headReader) Read(p []byte) (int, error) {
 		h.head = append(h.head, p[:min(n, room)]...)
 	}
 	return n, err
+}
+
+// namedInLog refuses a controller the pasted log does not name when it
+// names others: "no failure seen for nvme5" of a log of nvme0 answers a
+// question nobody asked. A log that names no controller at all is read
+// (it has nothing of any drive, which the answer says).
+func namedInLog(name string, l *kernlog.Log) error {
+	if name == "" || len(l.Controllers) == 0 || slices.Contains(l.Controllers, name) {
+		return nil
+	}
+	names := make([]string, len(l.Controllers))
+	for i, c := range l.Controllers {
+		names[i] = safeio.EscapeTerminal(c)
+	}
+	return inputErr(fmt.Errorf("--log: the log does not name %s; it names %s: name one of those or none (the log's most severe failure is diagnosed), or give the log of the boot %s failed in", name, strings.Join(names, ", "), name))
 }

@@ -107,6 +107,13 @@ func runPersistCheck(ctx context.Context, x *invocation, f *persistFlags, args [
 		}
 		text, name = string(b), *f.check
 	}
+	flag := "--check-line"
+	if *f.check != "" {
+		flag = "--check"
+	}
+	if err := notAKernelLog(ctx, flag, name, text); err != nil {
+		return err
+	}
 	out := settingCheckJSON{Defaults: []string{}, Findings: []settingFindingJSON{}, Drives: []settingDriveJSON{}}
 	rules, rerr := udev.ParseRules(text)
 	defaults, derr := persist.ParseDefaults(text)

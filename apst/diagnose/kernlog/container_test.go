@@ -124,13 +124,16 @@ func (e *endless) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// A line that never ends (cat /dev/zero, a decompression bomb) is read
-// only until the context is cancelled.
+// A line that never ends (cat /dev/zero, a decompression bomb) is read by
+// Read only to MaxLongLine, and by Lines, which skips a long line whatever
+// its length, only until the context is cancelled.
 func TestReadEndlessLineHonoursContext(t *testing.T) {
+	e := &endless{left: 256 << 20}
+	_, err := kernlog.Read(context.Background(), e, kernlog.Options{})
+	require.ErrorIs(t, err, kernlog.ErrLineTooLong)
+	assert.LessOrEqual(t, 256<<20-e.left, kernlog.MaxLongLine+2*kernlog.MaxLineLength, "read past the bound")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := kernlog.Read(ctx, &endless{left: 256 << 20}, kernlog.Options{})
-	require.ErrorIs(t, err, context.Canceled)
 	require.ErrorIs(t, kernlog.Lines(ctx, &endless{left: 256 << 20}, func([]byte) {}), context.Canceled)
 }
 

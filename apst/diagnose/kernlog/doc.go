@@ -264,7 +264,11 @@
 // # Limits
 //
 // Memory is bounded whatever the input: a line longer than [MaxLineLength]
-// is skipped without being held (counted in [Log.LongLines]); at most
+// is skipped without being held (counted in [Log.LongLines], or in
+// [Log.BinaryLines] when it holds a NUL byte), and one that runs past
+// [MaxLongLine] (no kernel or journal line comes near it: a file without
+// line ends, a pipe of zeros) ends the read at once with [ErrLineTooLong],
+// or [ErrBinary] naming the first NUL byte's offset; at most
 // [MaxEvents] events are kept (the rest are counted in [Log.DroppedEvents]
 // and still close or extend incidents they belong to only by count); at
 // most [MaxIncidents] incidents are kept, the latest (the others counted in

@@ -35,7 +35,7 @@ func TestBinaryInputIsAnError(t *testing.T) {
 }
 
 func TestLongLinesAreSkipped(t *testing.T) {
-	huge := strings.Repeat("nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff ", 10<<20/80)
+	huge := strings.Repeat("nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff ", kernlog.MaxLongLine/80)
 	in := "[ 1.0] nvme nvme0: I/O 1 QID 1 timeout, aborting\n" + huge + "\n[ 2.0] nvme nvme0: Abort status: 0x0\n" + huge
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)

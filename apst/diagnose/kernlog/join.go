@@ -73,6 +73,7 @@ func (st *state) finish() *Log {
 			in.PCI = f
 		}
 	}
+	l.Controllers = st.controllers()
 	return l
 }
 

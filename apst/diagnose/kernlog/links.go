@@ -12,6 +12,9 @@ import (
 type links struct {
 	ctrl  string // the first controller the log names
 	ctrls int    // how many controllers it names (counted to 2)
+	// named are the controllers the log's lines name, at most
+	// MaxAddresses of them (Log.Controllers).
+	named map[string]bool
 	fn    string // the first NVMe PCI function (a line of driver nvme)
 	fns   int    // how many (counted to 2)
 	// ports maps a port to the function whose AER errors it reported ("" if
@@ -52,6 +55,7 @@ const (
 
 func (l *links) init(map[string]string) {
 	l.ports, l.other, l.disks, l.nvmeFns = map[string]string{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
+	l.named = map[string]bool{}
 	l.bridges = map[string]busRange{}
 }
 
@@ -61,6 +65,9 @@ func (l *links) newBoot(st *state) {
 }
 
 func (l *links) sawController(c string) {
+	if len(l.named) < MaxAddresses {
+		l.named[c] = true
+	}
 	switch {
 	case l.ctrls == 0:
 		l.ctrl, l.ctrls = c, 1

@@ -1,7 +1,6 @@
 package kernlog
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -15,9 +14,15 @@ import (
 // Limits of Read (see the package documentation).
 const (
 	// MaxLineLength is the longest line Read looks at; a longer one is
-	// skipped and counted in Log.LongLines. Kernel messages are at most
-	// 1024 bytes, journal and syslog prefixes add less than 200.
+	// skipped and counted in Log.LongLines (in Log.BinaryLines when it
+	// holds a NUL byte). Kernel messages are at most 1024 bytes, journal
+	// and syslog prefixes add less than 200.
 	MaxLineLength = 64 << 10
+	// MaxLongLine is the longest line Read skips: no kernel, journal or
+	// syslog line comes near it, and a line that runs past it (a file
+	// without line ends, a pipe of zeros, a decompression bomb) ends the
+	// read with ErrLineTooLong, or ErrBinary when it holds a NUL byte.
+	MaxLongLine = 1 << 20
 	// MaxEvents is how many events Read keeps in its incidents; the
 	// others are counted (Incident.Counts, Log.Events) but not kept.
 	MaxEvents = 20000
@@ -56,8 +61,11 @@ var ErrBinary = errors.New("kernlog: input is binary, not a text kernel log")
 // syslog's, a journal record), none is a kernel event, none names an NVMe
 // or PCI device as a driver's message does, and none looks like a failure
 // that could not be read. An Identify capture, a smartctl report or prose
-// given in place of a log is such text; a log with nothing of the drive's
-// in it is not (its stamps say what it is), and reads as no failure.
+// given in place of a log is such text, and so are a blkparse trace
+// ("259,0" is no /dev/kmsg record's start) and JSON that is no journal
+// record (journalctl -o json's have MESSAGE and the journal's times); a
+// log with nothing of the drive's in it is not (its stamps say what it
+// is), and reads as no failure.
 var ErrNotKernelLog = errors.New("kernlog: not a kernel log")
 
 // ErrNotLinux is returned for another kernel's log (FreeBSD's, Windows's
@@ -66,6 +74,11 @@ var ErrNotKernelLog = errors.New("kernlog: not a kernel log")
 // nothing of Linux's decisions. errors.Is(err, ErrNotKernelLog) holds for
 // it too.
 var ErrNotLinux = fmt.Errorf("%w of Linux", ErrNotKernelLog)
+
+// ErrLineTooLong is returned for input with a line longer than
+// MaxLongLine and no NUL byte in it: no kernel log line is that long.
+// errors.Is(err, ErrNotKernelLog) holds for it too.
+var ErrLineTooLong = fmt.Errorf("%w: a line is longer than any kernel log line", ErrNotKernelLog)
 
 // ErrEmpty is returned for input without text: nothing at all, or blank
 // lines alone (a paste or a file lost on the way). It is no log without a
@@ -102,7 +115,7 @@ type Log struct {
 	Boots int
 	// Lines is the number of lines read; LongLines those longer than
 	// MaxLineLength (skipped), BinaryLines those holding NUL bytes
-	// (skipped).
+	// (skipped, whatever their length).
 	Lines       int64
 	LongLines   int64
 	BinaryLines int64
@@ -130,6 +143,12 @@ type Log struct {
 	// counts the disks beyond.
 	Namespaces        map[string]string
 	DroppedNamespaces int64
+	// Controllers are the controllers the log names ("nvme0"): by a line
+	// of their own, a "pci function" line, a disk the log ties to them or
+	// an incident; in the order of their numbers, at most MaxAddresses
+	// (those of Options.Addresses among them). Empty when the log names
+	// none.
+	Controllers []string
 	// DeviceIDs maps the PCI addresses of the NVMe functions the PCI core
 	// enumerated in the log ("pci 0000:04:00.0: [144d:a80c] type 00 class
 	// 0x010802") to their vendor:device IDs ("144d:a80c"), which the
@@ -233,18 +252,22 @@ func (in *Incident) Name() string {
 // and Log.Compression says so.
 //
 // The errors are a read error of r, the context's, ErrBinary (input that
-// holds NUL bytes and no event; an xz, zstd or lz4 file, a ZIP archive or
+// holds NUL bytes and no event, or a line with a NUL byte that runs past
+// MaxLongLine; an xz, zstd or lz4 file, a ZIP archive or
 // a systemd journal file, named, with the command that gives its text; a
 // compressed file cut short or corrupt, wrapping the decompressor's error)
-// and ErrNotKernelLog (text that is no kernel log; ErrEmpty and
-// ErrNotLinux are kinds of it). With any of them the returned Log holds
+// and ErrNotKernelLog (text that is no kernel log; ErrEmpty, ErrNotLinux
+// and ErrLineTooLong, a line longer than MaxLongLine, are kinds of it).
+// A line longer than MaxLongLine ends the read at once. With any of them the returned Log holds
 // what was read.
 func Read(ctx context.Context, r io.Reader, opts Options) (*Log, error) {
 	st := newState(opts)
+	var sc scanner
 	src, format, err := text(r)
 	st.log.Compression = format
 	if err == nil {
-		err = scan(ctx, src, &st.log.Lines, &st.log.LongLines, st.physical)
+		sc = scanner{log: st.log, limit: MaxLongLine, nulOff: -1}
+		err = sc.scan(ctx, src, st.physical)
 	}
 	st.endQP()
 	st.flush()
@@ -255,9 +278,9 @@ func Read(ctx context.Context, r io.Reader, opts Options) (*Log, error) {
 	}
 	if l.Events == 0 && l.BinaryLines > 0 {
 		if l.Lines == 1 {
-			return l, fmt.Errorf("%w: its one line holds NUL bytes and is no kernel event", ErrBinary)
+			return l, fmt.Errorf("%w: its one line holds NUL bytes (the first at byte offset %d%s) and is no kernel event", ErrBinary, sc.nulOff, sc.ofText(l))
 		}
-		return l, fmt.Errorf("%w: %d of %d lines hold NUL bytes and none is a kernel event", ErrBinary, l.BinaryLines, l.Lines)
+		return l, fmt.Errorf("%w: %d of %d lines hold NUL bytes (the first at line %d, byte offset %d%s) and none is a kernel event", ErrBinary, l.BinaryLines, l.Lines, sc.nulLine, sc.nulOff, sc.ofText(l))
 	}
 	if st.foreign != "" && !st.linux {
 		return l, fmt.Errorf("%w: line %d is %s's, and no line is Linux's nvme or PCIe port driver's: give the log of a Linux machine", ErrNotLinux, st.foreignLine, st.foreign)
@@ -292,8 +315,8 @@ func Lines(ctx context.Context, r io.Reader, fn func(line []byte)) error {
 	if err != nil {
 		return err
 	}
-	var lines, long int64
-	return scan(ctx, src, &lines, &long, func(b []byte) { fn(bytes.TrimRight(b, "\r\n")) })
+	sc := scanner{log: &Log{}, nulOff: -1}
+	return sc.scan(ctx, src, func(b []byte) { fn(bytes.TrimRight(b, "\r\n")) })
 }
 
 // Relevant reports whether a raw log line can hold an event Read
@@ -308,51 +331,6 @@ func Lines(ctx context.Context, r io.Reader, fn func(line []byte)) error {
 func Relevant(line []byte) bool {
 	return bytes.IndexByte(line, 0) < 0 && (interestingBytes(line) || specialLine(line) || failureLine(line) ||
 		continuationBytes(line) || incompleteBytes(line) && hasPCIAddr(line))
-}
-
-// scan reads r line by line, counting lines and skipped long lines.
-func scan(ctx context.Context, r io.Reader, lines, longLines *int64, fn func([]byte)) error {
-	br := bufio.NewReaderSize(r, MaxLineLength)
-	long := false
-	chunks := 0
-	for {
-		line, err := br.ReadSlice('\n')
-		switch {
-		case errors.Is(err, bufio.ErrBufferFull):
-			if !long {
-				*longLines++
-				*lines++
-			}
-			long = true
-			// A line without end (a pipe of zeros, a decompression
-			// bomb) is read to its end, but not past a cancellation.
-			if chunks++; chunks%64 == 0 {
-				if cerr := ctx.Err(); cerr != nil {
-					return fmt.Errorf("kernlog: line %d: %w", *lines, cerr)
-				}
-			}
-			continue
-		case long:
-			long = false
-		case len(line) > 0:
-			*lines++
-			if *lines%4096 == 0 {
-				if cerr := ctx.Err(); cerr != nil {
-					return fmt.Errorf("kernlog: line %d: %w", *lines, cerr)
-				}
-			}
-			fn(line)
-		}
-		if err == io.EOF {
-			return nil
-		}
-		if errors.Is(err, ErrBinary) {
-			return err // a compressed file that broke off says so itself
-		}
-		if err != nil {
-			return fmt.Errorf("kernlog: reading line %d: %w", *lines+1, err)
-		}
-	}
 }
 
 // ReadString is Read of a string, for tests and examples.
@@ -464,7 +442,7 @@ func (st *state) line(b []byte, from, last int) {
 	}
 	if !st.stamped {
 		c := cleanBytes(b)
-		st.stamped = stampedBytes(c) // once, in a log: its first line
+		st.stamped = logStart(c) // once, in a log: its first line
 		st.text = st.text || len(c) > 0
 	}
 	if st.wrap.on {

@@ -449,6 +449,10 @@ func TestSkipsWhatIsNotAnEvent(t *testing.T) {
 		// A drive without the Timestamp feature answers with an NVMe
 		// status (core.c's nvme_configure_timestamp): no failure.
 		"[    1.204511] nvme nvme0: could not set timestamp (2)",
+		// A /dev/kmsg record and a journal JSON record of another driver:
+		// a log without the drive's lines, not text of another kind.
+		"6,1234,5678901,-;usb 1-1: new high-speed USB device number 2 using xhci_hcd",
+		`{"__CURSOR":"s=1","__REALTIME_TIMESTAMP":"1700000000000000","_TRANSPORT":"kernel","MESSAGE":"usb 1-1: new device"}`,
 		// AER's note on the first of several errors logged together
 		// (drivers/pci/pcie/aer.c), as a linux-pci thread quoted it
 		// (Message-ID <20220506142254.mzl7jotubvebptlp@pali>): a detail
@@ -470,6 +474,13 @@ func TestRefusesWhatIsNotAKernelLog(t *testing.T) {
 		"hello\n", "[", "[]", "nvme", "nvme nvme0:",
 		"NVME Identify Controller:\nvid       : 0x1cc1\nssvid     : 0x1cc1\nmn        : ADATA SX8200PNP\nsubnqn    : nqn.2014.08.org.nvmexpress:1cc11cc1\nps    0 : mp:9.00W operational enlat:0 exlat:0 rrt:0 rrl:0\n",
 		"=== START OF INFORMATION SECTION ===\nModel Number:                       Samsung SSD 990 EVO Plus 1TB\nFirmware Version:                   2B2QKXG7\n",
+		// blkparse's lines start with the device, "259,0", not a
+		// /dev/kmsg record's "6,1234,5678901,-;".
+		"259,0    0        1     0.000000000  4242  Q   R 0 + 8 [fio]\n259,0    0        4     0.000000000  4242  D   R 0 + 8 [fio]\n  8,0    3        1     0.000000000   697  G  WS 1050624 + 8 [kworker]\n",
+		// JSON that is no journal record: nvme-cli's and smartctl's, one
+		// a line.
+		`{"feature: 0x0c": {"name": "Autonomous Power State Transition", "Current": "0x00000001"}}` + "\n",
+		`{"json_format_version": [1, 0], "smartctl": {"version": [7, 4]}, "device": {"name": "/dev/sda"}}`,
 	} {
 		l, err := kernlog.ReadString(s, kernlog.Options{})
 		require.ErrorIs(t, err, kernlog.ErrNotKernelLog, "%q", s)

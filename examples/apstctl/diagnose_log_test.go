@@ -1,0 +1,112 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// zeroReader is cat /dev/zero, bounded so that a reader that does not stop
+// fails the test rather than hanging it; read counts what was taken.
+type zeroReader struct{ left, read int }
+
+func (z *zeroReader) Read(p []byte) (int, error) {
+	if z.left == 0 {
+		return 0, io.EOF
+	}
+	n := min(len(p), z.left)
+	clear(p[:n])
+	z.left -= n
+	z.read += n
+	return n, nil
+}
+
+// diagnose --log - of an endless pipe of zeros is refused as binary after
+// a bounded read, not read forever.
+func TestDiagnoseRefusesEndlessZeros(t *testing.T) {
+	z := &zeroReader{left: 512 << 20}
+	var out, errOut bytes.Buffer
+	code := run([]string{"diagnose", "--log", "-"}, z, &out, &errOut)
+	assert.Equal(t, 2, code, errOut.String())
+	assert.Empty(t, out.String())
+	assert.Equal(t, "apstctl diagnose: --log: kernlog: input is binary, not a text kernel log: line 1 holds NUL bytes (the first at byte offset 0) and runs past 1048576 bytes without a line end\n", errOut.String())
+	assert.Less(t, z.read, 4<<20, "read on past the bound")
+}
+
+// diagnose --log refuses, exit 2, input that is no kernel log and says what
+// it looks like: NUL bytes in one long line, a line of 50 MB, a blkparse
+// trace, JSON of no journal; with --root as without.
+func TestDiagnoseRefusesWhatIsNoKernelLog(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+		return p
+	}
+	zeros := write("zeros", strings.Repeat("\x00", 100000))
+	bigline := write("bigline", strings.Repeat("a", 50<<20))
+	ndjson := write("s.ndjson", `{"configs":[{"name":"ps-max-latency-us=100000"}]}`+"\n")
+	const blkparse = "testdata/replay/writeback.blkparse"
+	for _, tc := range []struct {
+		file, says string
+	}{
+		{zeros, "input is binary, not a text kernel log: its one line holds NUL bytes (the first at byte offset 0) and is no kernel event"},
+		{bigline, "not a kernel log: a line is longer than any kernel log line: line 1 runs past 1048576 bytes without a line end"},
+		{blkparse, "not a kernel log: none of its"},
+		{ndjson, "not a kernel log: its one line has no kernel time stamp"},
+	} {
+		for _, root := range []bool{false, true} {
+			args := []string{"diagnose", "--log", tc.file}
+			if root {
+				args = append(args, "--root", "../../sysfs/testdata/laptop-tlp")
+			}
+			code, stdout, stderr := apstctl(t, nil, args...)
+			assert.Equal(t, 2, code, "%v: %s", args, stderr)
+			assert.Empty(t, stdout, args)
+			assert.Contains(t, stderr, "apstctl diagnose: --log: kernlog: "+tc.says, args)
+		}
+	}
+	for _, tc := range []struct{ file, says string }{
+		{blkparse, "; it looks like an I/O trace (blkparse) instead, a replay's input: the log wanted is the kernel's"},
+		{ndjson, "; it looks like JSON, but not journalctl -o json's records"},
+	} {
+		_, _, stderr := apstctl(t, nil, "diagnose", "--log", tc.file)
+		assert.Contains(t, stderr, tc.says, tc.file)
+	}
+}
+
+// diagnose --log names a controller the log names, or none: another is
+// refused (exit 2), with the ones the log names; a log that names no
+// controller at all is read for any.
+func TestDiagnoseControllerNotInLog(t *testing.T) {
+	const log = "../../apst/diagnose/testdata/apst.log"
+	code, stdout, stderr := apstctl(t, nil, "diagnose", "--log", log, "nvme5")
+	assert.Equal(t, 2, code, stderr)
+	assert.Empty(t, stdout)
+	assert.Equal(t, "apstctl diagnose: --log: the log does not name nvme5; it names nvme0: name one of those or none (the log's most severe failure is diagnosed), or give the log of the boot nvme5 failed in\n", stderr)
+
+	code, stdout, stderr = apstctl(t, nil, "diagnose", "--log", log, "/dev/nvme0")
+	assert.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "nvme0: ")
+
+	code, stdout, stderr = apstctl(t, []byte("[ 1.0] usb 1-1: new high-speed USB device number 2 using xhci_hcd\n"), "diagnose", "--log", "-", "nvme5")
+	assert.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "no failure seen in the kernel log for nvme5")
+}
+
+// diagnose --tried refuses a setting a letter or two off one the
+// diagnosis knows, a usage error naming the one meant.
+func TestDiagnoseTriedTypo(t *testing.T) {
+	code, stdout, stderr := apstctl(t, nil, "diagnose", "--log", "../../apst/diagnose/testdata/aspm.log", "--tried", "pcie_apsm=off")
+	assert.Equal(t, 2, code, stderr)
+	assert.Empty(t, stdout)
+	assert.Contains(t, stderr, `apstctl diagnose: --tried pcie_apsm=off: diagnose: "pcie_apsm=off": unknown setting pcie_apsm: did you mean pcie_aspm=off?`)
+	code, _, stderr = apstctl(t, nil, "diagnose", "--log", "../../apst/diagnose/testdata/aspm.log", "--tried", "acpi=off,pcie_aspm=off")
+	assert.Equal(t, 0, code, stderr)
+}
