@@ -15,6 +15,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst/persist"
 	"github.com/nvmeapst/nvmeapst/internal/describe/pastedlog"
 	"github.com/nvmeapst/nvmeapst/internal/safeio"
+	"github.com/nvmeapst/nvmeapst/internal/sniff"
 )
 
 func diagnoseCommand() *command {
@@ -205,7 +206,11 @@ func diagnosePasted(ctx context.Context, x *invocation, r io.Reader, idPath stri
 		if ctx.Err() != nil {
 			return diagnoseResult{}, err
 		}
-		return diagnoseResult{}, inputErr(fmt.Errorf("--log: %w", pastedlog.NotALog(err, head.head, "--id-ctrl", "--log")))
+		err = pastedlog.NotALog(err, head.head, "--id-ctrl", "--log")
+		if sniff.Of(head.head) == sniff.BlockTrace {
+			err = withLooks(err, head.head)
+		}
+		return diagnoseResult{}, inputErr(fmt.Errorf("--log: %w", err))
 	}
 	if err := namedInLog(name, l); err != nil {
 		return diagnoseResult{}, err

@@ -73,7 +73,7 @@ func TestDiagnoseRefusesWhatIsNoKernelLog(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct{ file, says string }{
-		{blkparse, "; it looks like an I/O trace (blkparse) instead, a replay's input: the log wanted is the kernel's"},
+		{blkparse, "; it looks like a block I/O trace (blkparse, biosnoop or a fio iolog), which 'apstctl replay CAPTURE TRACE' reads"},
 		{ndjson, "; it looks like JSON, but not journalctl -o json's records"},
 	} {
 		_, _, stderr := apstctl(t, nil, "diagnose", "--log", tc.file)

@@ -1,7 +1,6 @@
 package kernlog
 
 import (
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -34,10 +33,16 @@ func (st *state) controllers() []string {
 	}
 	out := make([]string, 0, len(seen))
 	for c := range seen {
+		// In order as they come: an insertion, which the page's wasm
+		// pays nothing for (a sort's instantiation costs it kilobytes),
+		// over at most MaxAddresses names.
+		i := len(out)
 		out = append(out, c)
+		for ; i > 0 && controllerLess(c, out[i-1]); i-- {
+			out[i] = out[i-1]
+		}
+		out[i] = c
 	}
-	// sort.Slice, not slices.SortFunc: see finish.
-	sort.Slice(out, func(i, j int) bool { return controllerLess(out[i], out[j]) })
 	return out
 }
 

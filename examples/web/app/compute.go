@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -502,10 +501,12 @@ func drawGaps(spec string, count int, seed uint64) ([]apst.Microseconds, string,
 // idle time to summarise, and an average idle power over none would answer
 // nothing.
 func someIdle(spec string, gaps []apst.Microseconds, source string) ([]apst.Microseconds, string, error) {
-	if !slices.ContainsFunc(gaps, func(g apst.Microseconds) bool { return g > 0 }) {
-		return nil, "", fmt.Errorf("%q: every gap is 0: no idle time to summarise", spec)
+	for _, g := range gaps {
+		if g > 0 {
+			return gaps, source, nil
+		}
 	}
-	return gaps, source, nil
+	return nil, "", fmt.Errorf("%q: every gap is 0: no idle time to summarise", spec)
 }
 
 // counted writes n and the noun, with an s when n is not 1 ("1 wake").

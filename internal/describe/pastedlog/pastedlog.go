@@ -11,7 +11,6 @@ import (
 	"fmt"
 
 	"github.com/nvmeapst/nvmeapst/apst"
-	"github.com/nvmeapst/nvmeapst/apst/analysis/trace"
 	"github.com/nvmeapst/nvmeapst/apst/diagnose"
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
 	"github.com/nvmeapst/nvmeapst/powerstate"
@@ -55,8 +54,10 @@ const HeadSize = 64 << 10
 // capture (to give as captureAs: "--id-ctrl", or the page's capture
 // field, and the log as logAs), an APST feature capture, another output
 // users paste in its place (nvme smart-log, id-ns or list, lspci, a SATA
-// drive's smartctl report), an I/O trace (blkparse, biosnoop, a fio
-// iolog), JSON that is not journalctl -o json's, or none of them; for binary input
+// drive's smartctl report), JSON that is not journalctl -o json's, or none
+// of them (an I/O trace is the command's to name: internal/sniff tells it,
+// and its parsers would double what the page's log engine weighs); for
+// binary input
 // (kernlog.ErrBinary), a binary Identify or APST feature capture. Other
 // errors come back as they are.
 func NotALog(err error, head []byte, captureAs, logAs string) error {
@@ -85,9 +86,6 @@ func NotALog(err error, head []byte, captureAs, logAs string) error {
 	}
 	if f := capture.DetectFeatureFormat(head); f != capture.FeatureUnknown {
 		return fmt.Errorf("%w; it looks like an APST feature capture (nvme get-feature -f 0x0c): the log wanted is the kernel's (journalctl -k -b -1 --no-pager > kern.log)", err)
-	}
-	if f, terr := trace.Detect(head); terr == nil && f != trace.FormatPlain {
-		return fmt.Errorf("%w; it looks like an I/O trace (%s) instead, a replay's input: the log wanted is the kernel's (journalctl -k -b -1 --no-pager > kern.log)", err, f)
 	}
 	if t := bytes.TrimLeft(head, "\ufeff \t\r\n"); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
 		return fmt.Errorf("%w; it looks like JSON, but not journalctl -o json's records (one a line, each with its MESSAGE): give journalctl -k -b -1 -o json, or the log as text (journalctl -k -b -1 --no-pager > kern.log)", err)
