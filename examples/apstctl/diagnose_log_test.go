@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,33 +9,20 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 )
-
-// zeroReader is cat /dev/zero, bounded so that a reader that does not stop
-// fails the test rather than hanging it; read counts what was taken.
-type zeroReader struct{ left, read int }
-
-func (z *zeroReader) Read(p []byte) (int, error) {
-	if z.left == 0 {
-		return 0, io.EOF
-	}
-	n := min(len(p), z.left)
-	clear(p[:n])
-	z.left -= n
-	z.read += n
-	return n, nil
-}
 
 // diagnose --log - of an endless pipe of zeros is refused as binary after
 // a bounded read, not read forever.
 func TestDiagnoseRefusesEndlessZeros(t *testing.T) {
-	z := &zeroReader{left: 512 << 20}
+	z := testfixture.NewZeros(512 << 20)
 	var out, errOut bytes.Buffer
 	code := run([]string{"diagnose", "--log", "-"}, z, &out, &errOut)
 	assert.Equal(t, 2, code, errOut.String())
 	assert.Empty(t, out.String())
 	assert.Equal(t, "apstctl diagnose: --log: kernlog: input is binary, not a text kernel log: line 1 holds NUL bytes (the first at byte offset 0) and runs past 1048576 bytes without a line end\n", errOut.String())
-	assert.Less(t, z.read, 4<<20, "read on past the bound")
+	assert.Less(t, z.Taken, 4<<20, "read on past the bound")
 }
 
 // diagnose --log refuses, exit 2, input that is no kernel log and says what

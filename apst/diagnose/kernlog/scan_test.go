@@ -11,23 +11,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nvmeapst/nvmeapst/internal/testfixture"
+
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
 )
-
-// zeros is a pipe of NUL bytes (cat /dev/zero), as good as endless; read
-// counts what was taken from it.
-type zeros struct{ left, read int }
-
-func (z *zeros) Read(p []byte) (int, error) {
-	if z.left == 0 {
-		return 0, io.EOF
-	}
-	n := min(len(p), z.left)
-	clear(p[:n])
-	z.left -= n
-	z.read += n
-	return n, nil
-}
 
 // No kernel log line holds a NUL byte or comes near MaxLongLine: a line
 // that runs past it ends the read at once, named with its number (and the
@@ -63,14 +50,14 @@ func TestLinesBeyondTheBoundAreRefused(t *testing.T) {
 // An endless pipe of zeros, plain or in a decompression bomb, is refused
 // after MaxLongLine bytes or so, not read forever.
 func TestEndlessZerosAreRefused(t *testing.T) {
-	z := &zeros{left: 256 << 20} // as good as endless; a reader that does not stop fails rather than hangs
+	z := testfixture.NewZeros(256 << 20) // as good as endless; a reader that does not stop fails rather than hangs
 	_, err := kernlog.Read(context.Background(), z, kernlog.Options{})
 	require.ErrorIs(t, err, kernlog.ErrBinary)
-	assert.LessOrEqual(t, z.read, kernlog.MaxLongLine+2*kernlog.MaxLineLength)
+	assert.LessOrEqual(t, z.Taken, kernlog.MaxLongLine+2*kernlog.MaxLineLength)
 
 	var gz bytes.Buffer
 	w := gzip.NewWriter(&gz)
-	_, err = io.Copy(w, &zeros{left: 64 << 20})
+	_, err = io.Copy(w, testfixture.NewZeros(64<<20))
 	require.NoError(t, err)
 	require.NoError(t, w.Close())
 	l, err := kernlog.Read(context.Background(), &gz, kernlog.Options{})
