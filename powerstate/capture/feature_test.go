@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 
@@ -329,9 +330,16 @@ func FuzzParseFeature(f *testing.F) {
 		if fc.Unknown != 0 && len(fc.Notes) == 0 {
 			t.Fatal("a partial capture without a note")
 		}
-		// The raw buffer round-trips exactly.
+		// The raw buffer round-trips exactly; a table with reserved bits
+		// 2:0 set (a text capture may show one) is refused as raw bytes,
+		// which carry no header to say what they are, and decoded all the
+		// same.
 		raw, _ := fc.Table.MarshalBinary()
 		back, err := capture.ParseFeatureCapture(bytes.NewReader(raw))
+		var ne *capture.NotAPSTTableError
+		if errors.As(err, &ne) && slices.ContainsFunc(fc.Table[:], func(e apst.Entry) bool { return e&7 != 0 }) {
+			back, err = ne.Capture, nil
+		}
 		if err != nil || back.Table != fc.Table {
 			t.Fatalf("raw re-parse: %v, %v != %v", err, back.Table, fc.Table)
 		}
