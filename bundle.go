@@ -35,7 +35,12 @@ import (
 // so is every sysfs file that existed but could not be read (Skipped, with
 // why). The manifest is written last: a directory without one is not a
 // bundle, and one still holding [sysfs.IncompleteMarker] is an unfinished
-// collect that neither [OpenBundle] nor package sysfs reads.
+// collect that neither [OpenBundle] nor package sysfs reads. The admin
+// command files are read as files, which may have been damaged or
+// replaced since: Identify data that does not look like an Identify
+// Controller image ([powerstate.CheckIdentify]) and an APST table with an
+// entry's reserved bits 2:0 set are the controller's problem (ErrBundle),
+// never decoded into a drive.
 
 // keepName marks a directory of a bundle that holds no file.
 const keepName = ".keep"
@@ -553,7 +558,14 @@ func (d *bundleDevice) IdentifyController(ctx context.Context) ([]byte, error) {
 	if d.c.Identify == "" {
 		return nil, fmt.Errorf("%w: no Identify data for %s", ErrBundle, d.c.Name)
 	}
-	return d.file(d.c.Identify, powerstate.IdentifySize)
+	b, err := d.file(d.c.Identify, powerstate.IdentifySize)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkBundleIdentify(d.c.Identify, b); err != nil {
+		return nil, err
+	}
+	return b, nil
 }
 
 func (d *bundleDevice) GetAPST(ctx context.Context) (apst.Feature, error) {
@@ -570,6 +582,9 @@ func (d *bundleDevice) GetAPST(ctx context.Context) (apst.Feature, error) {
 	t, err := apst.DecodeTable(b)
 	if err != nil {
 		return apst.Feature{}, fmt.Errorf("%w: %s: %w", ErrBundle, d.c.APST, err)
+	}
+	if err := checkBundleTable(d.c.APST, &t); err != nil {
+		return apst.Feature{}, err
 	}
 	apste := apst.APSTEOf(d.c.APSTE)
 	if d.c.APSTEUnknown {

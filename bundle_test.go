@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
@@ -342,6 +343,53 @@ func TestBundleSymlinksStayInside(t *testing.T) {
 	}
 	require.NotEmpty(t, r.Problems, "nvme0 is reported, not dropped")
 	assert.Contains(t, r.Problems[0].Message, "model")
+}
+
+// A bundle's admin command files may hold anything by the time they are
+// read: random bytes as Identify data or as the APST table are refused as
+// what they look like, by inspect and by metrics alike, never decoded
+// into a drive with 238 power states or a table that moves to ps30.
+func TestBundleRandomAdminDataIsAProblem(t *testing.T) {
+	b := collectFixture(t)
+	rnd := rand.New(rand.NewPCG(1, 2))
+	random := func(n int) []byte {
+		out := make([]byte, n)
+		for i := range out {
+			out[i] = byte(rnd.Uint32() | 1) // bits 2:0 of every table entry not all clear
+		}
+		return out
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(b, "ioctl/nvme0/apst.bin"), random(256), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(b, "ioctl/nvme1/identify.bin"), random(4096), 0o644))
+	s, _, err := nvmeapst.OpenBundle(b)
+	require.NoError(t, err)
+	r, err := s.Inspect(context.Background())
+	require.NoError(t, err)
+	for _, cr := range r.Controllers {
+		switch cr.Name {
+		case "nvme0":
+			require.NotNil(t, cr.DriveProblem, "nvme0's table")
+			assert.Nil(t, cr.Drive)
+			assert.Contains(t, cr.DriveProblem.Message, "ioctl/nvme0/apst.bin: not an APST table")
+		case "nvme1":
+			require.NotNil(t, cr.IdentifyProblem, "nvme1's Identify data")
+			assert.Nil(t, cr.Identify)
+			assert.Contains(t, cr.IdentifyProblem.Message, "ioctl/nvme1/identify.bin")
+			assert.Contains(t, cr.IdentifyProblem.Message, "not an identify controller image")
+		}
+	}
+	snap, err := s.Metrics(context.Background())
+	require.NoError(t, err)
+	failed := map[string]bool{}
+	for _, c := range snap.Controllers {
+		for _, st := range c.Sources {
+			if !st.OK {
+				failed[c.Name+" "+st.Source] = true
+			}
+		}
+	}
+	assert.True(t, failed["nvme0 "+nvmeapst.SourceAPSTFeature], "%v", failed)
+	assert.True(t, failed["nvme1 "+nvmeapst.SourceIdentify], "%v", failed)
 }
 
 func TestBundleMissingControllerIsAProblem(t *testing.T) {

@@ -669,6 +669,9 @@ func (f *fastScraper) device(ctx context.Context, name string, mo *ctrlMemo) dev
 			r.identSt = failed(SourceIdentify, fmt.Errorf("%w: no Identify data for %s", ErrBundle, name))
 		default:
 			b, err := f.bundleFile(bc.Identify, powerstate.IdentifySize)
+			if err == nil {
+				err = checkBundleIdentify(bc.Identify, b)
+			}
 			r.identOK, r.identSt = f.decodeIdentify(mo, b, err)
 		}
 		switch {
@@ -681,6 +684,9 @@ func (f *fastScraper) device(ctx context.Context, name string, mo *ctrlMemo) dev
 			if err == nil {
 				var t apst.Table
 				if t, err = apst.DecodeTable(b); err == nil {
+					err = checkBundleTable(bc.APST, &t)
+				}
+				if err == nil {
 					apste := apst.APSTEOf(bc.APSTE)
 					if bc.APSTEUnknown {
 						apste = apst.APSTEUnknown

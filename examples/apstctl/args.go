@@ -1,9 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -53,7 +55,11 @@ func parseArgs(fs *flagSet, args []string) ([]string, error) {
 			name, value, hasValue = k, v, true
 		}
 		if name == "h" || name == "help" {
-			help = true
+			on, err := strconv.ParseBool(cmp.Or(value, "true"))
+			if err != nil {
+				return nil, usagef("%s: want true or false", a)
+			}
+			help = help || on // --help=false asks for no help
 			continue
 		}
 		if name == "" || strings.HasPrefix(name, "-") {

@@ -582,11 +582,23 @@ func TestArgsParser(t *testing.T) {
 		assert.Equal(t, tc.force, *force, "%q", tc.args)
 		assert.Equal(t, tc.json, format.json, "%q", tc.args)
 	}
-	for _, h := range []string{"-h", "--help", "-help"} {
+	for _, h := range []string{"-h", "--help", "-help", "--help=true"} {
 		fs, _, _, _ := newFS()
 		_, err := parseArgs(fs, []string{"a", h})
 		assert.Equal(t, errHelp, err)
 	}
+	// The rest of the line parses beside --help: an unknown flag is
+	// refused wherever it stands; --help=false asks for no help.
+	for _, args := range [][]string{{"--help", "--bogus"}, {"--bogus", "--help"}, {"--help=maybe"}} {
+		fs, _, _, _ := newFS()
+		_, err := parseArgs(fs, args)
+		var ue *usageError
+		assert.True(t, errors.As(err, &ue), "%q: %v", args, err)
+	}
+	fs, _, _, _ := newFS()
+	pos, err := parseArgs(fs, []string{"a", "--help=false"})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"a"}, pos)
 }
 
 func TestSuggest(t *testing.T) {

@@ -171,8 +171,22 @@ func (o *surveyOptions) run(ctx context.Context, x *invocation, args []string) e
 		if o.format == "csv" || o.svg != "" || o.full || len(o.with) > 0 {
 			return usagef("--merge takes its configurations and rows from the shards: --with, --full, --svg and --format csv do not apply")
 		}
+		// The shards were read with their own quirk tables and workers:
+		// given to a merge, these would change nothing.
+		if name := x.cmd.flags.firstGiven("kernel-quirks", "workers"); name != "" {
+			return usagef("--%s and --merge contradict each other: the shards were surveyed with their own --%s; a merge reads their reports", name, name)
+		}
 	}
+	stdinUsed := false
 	for _, a := range args {
+		if a == "-" && o.merge {
+			// A report on standard input (cmd | apstctl survey --merge -), once.
+			if stdinUsed {
+				return usagef("- names standard input, which holds one report: give it once")
+			}
+			stdinUsed = true
+			continue
+		}
 		if _, err := os.Stat(a); err != nil {
 			return inputErr(err)
 		}
@@ -195,7 +209,7 @@ func (o *surveyOptions) run(ctx context.Context, x *invocation, args []string) e
 		r.out = o.persist.wrap(newSurveyOutput(o, bw), bw, o.format == "text")
 		var err error
 		if o.merge {
-			err = r.merge(ctx, args)
+			err = r.merge(ctx, args, x.stdin)
 		} else {
 			err = r.surveyFiles(ctx, o, configs, args)
 		}

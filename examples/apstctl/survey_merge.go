@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"strconv"
 
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
@@ -29,25 +30,48 @@ import (
 // summary and stall budget, the rows of the shards in the order given, the
 // unreadable files of all of them.
 
-// merge reports the survey of the shards' reports.
-func (r *surveyRun) merge(ctx context.Context, shards []string) error {
+// merge reports the survey of the shards' reports: files, pipes the user
+// names (<(cmd)) and "-", standard input.
+func (r *surveyRun) merge(ctx context.Context, shards []string, stdin io.Reader) error {
 	for _, path := range shards {
 		if err := context.Cause(ctx); err != nil {
 			return err
 		}
-		f, _, err := safeio.Open(path)
+		in, release, err := openShard(ctx, path, stdin)
 		if err != nil {
 			return inputErr(err)
 		}
-		br := bufio.NewReaderSize(f, 64<<10)
+		br := bufio.NewReaderSize(in, 64<<10)
 		head, _ := br.Peek(64 << 10) // what it looks like, for a refusal
-		err = r.mergeShard(ctx, path, br, sniff.Looks(head, sniff.SurveyReport))
-		f.Close()
+		name := path
+		if path == "-" {
+			name = "standard input"
+		}
+		err = r.mergeShard(ctx, name, br, sniff.Looks(head, sniff.SurveyReport))
+		release()
 		if err != nil {
 			return err
 		}
 	}
 	return r.out.end(r)
+}
+
+// openShard opens a shard's report: a regular file, a pipe the user named
+// (its open waits for a writer, interruptible by ^C), or standard input
+// for "-".
+func openShard(ctx context.Context, path string, stdin io.Reader) (io.Reader, func(), error) {
+	if path == "-" {
+		return stdin, func() {}, nil
+	}
+	f, _, err := safeio.Open(path)
+	var nr *safeio.NotRegularError
+	if errors.As(err, &nr) && nr.Mode&fs.ModeNamedPipe != 0 {
+		return openNamedPipe(ctx, path)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, func() { f.Close() }, nil
 }
 
 // mergeShard reads one shard's report (shard.Decode: the codec of

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/nvmeapst/nvmeapst/apst/survey/shard"
+	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -144,11 +145,46 @@ func TestSurveyCommandMergeErrors(t *testing.T) {
 		{[]string{barred}, "barred_states: state -3"},
 		{[]string{sa, skipped}, "skipped.json: summary: skipped_files -5: want 0 or more"},
 		{[]string{sa, filepath.Join(dir, "missing.json")}, "no such file"},
+		// The shards were surveyed with their own quirks and workers: a
+		// merge would ignore these.
+		{[]string{sa, sb, "--workers", "7"}, "--workers and --merge contradict each other"},
+		{[]string{sa, sb, "--kernel-quirks=false"}, "--kernel-quirks and --merge contradict each other"},
+		{[]string{"-", "-"}, "- names standard input, which holds one report: give it once"},
 	} {
 		code, _, errOut := anRun(t, cmdFunc("survey"), nil, append([]string{"--merge", "--format", "json"}, tc.args...)...)
 		assert.Equal(t, exitUsage, code, "%q", tc.args)
 		assert.Contains(t, errOut, tc.msg, "%q", tc.args)
 	}
+}
+
+// A shard's report may come on standard input ("-") or through a pipe the
+// user names (<(cmd)): the same merge as from files.
+func TestSurveyCommandMergeStdinAndPipe(t *testing.T) {
+	a, b := surveyShards(t)
+	dir := t.TempDir()
+	sa, sb := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
+	surveyTo(t, sa, "--format", "json", a)
+	surveyTo(t, sb, "--format", "json", b)
+	code, want, errOut := anRun(t, cmdFunc("survey"), nil, "--merge", "--format", "json", sa, sb)
+	require.Equal(t, exitOK, code, errOut)
+	rb, err := os.ReadFile(sb)
+	require.NoError(t, err)
+	code, got, errOut := anRun(t, cmdFunc("survey"), rb, "--merge", "--format", "json", sa, "-")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Equal(t, want, got, "b on standard input")
+
+	fifo := filepath.Join(dir, "b.fifo")
+	testfixture.Mkfifo(t, fifo)
+	go func() {
+		f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err == nil {
+			f.Write(rb)
+			f.Close()
+		}
+	}()
+	code, got, errOut = anRun(t, cmdFunc("survey"), nil, "--merge", "--format", "json", sa, fifo)
+	require.Equal(t, exitOK, code, errOut)
+	assert.Equal(t, want, got, "b through a named pipe")
 }
 
 // FuzzSurveyMerge feeds --merge's reader arbitrary reports: it never
