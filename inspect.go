@@ -234,7 +234,7 @@ func (s *System) controllers(names []string) ([]sysfs.Controller, []*Problem, er
 	if len(names) == 0 {
 		all, err := s.FS.ControllerNames()
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, fmt.Errorf("nvmeapst: no NVMe controllers (is the nvme driver loaded?): %w", err)
+			return nil, nil, noControllers("nvmeapst", err)
 		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("nvmeapst: listing the NVMe controllers: %w", err)
@@ -551,4 +551,14 @@ func quirkNotes(q apst.Quirks, force bool, gen apst.Generation) []string {
 		notes = append(notes, "force_apst does not exist in v4.11 and is ignored")
 	}
 	return notes
+}
+
+// noControllers is the error of a tree without class/nvme, prefixed: on a
+// sysfs tree the nvme driver is not loaded; a tree that is no sysfs at all
+// (sysfs.ErrNotSysfs: a --root given the wrong directory) says that alone.
+func noControllers(prefix string, err error) error {
+	if errors.Is(err, sysfs.ErrNotSysfs) {
+		return fmt.Errorf("%s: %w", prefix, err)
+	}
+	return fmt.Errorf("%s: no NVMe controllers (is the nvme driver loaded?): %w", prefix, err)
 }

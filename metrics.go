@@ -202,7 +202,7 @@ func (s *System) scrape(ctx context.Context, snap *MetricsSnapshot) error {
 	names, err := rd.sys.FS.ControllerNames()
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("nvmeapst: metrics: no NVMe controllers (is the nvme driver loaded?): %w", err)
+			return noControllers("nvmeapst: metrics", err)
 		}
 		return fmt.Errorf("nvmeapst: metrics: %w", err)
 	}

@@ -204,7 +204,7 @@ func (f *fastScraper) controllerNames(class sysfs.AttrDir, ok bool) ([]string, e
 	}
 	if err != nil {
 		if isNotExistErr(err) {
-			return nil, fmt.Errorf("nvmeapst: metrics: no NVMe controllers (is the nvme driver loaded?): %w", err)
+			return nil, noControllers("nvmeapst: metrics", err)
 		}
 		return nil, fmt.Errorf("nvmeapst: metrics: %w", err)
 	}

@@ -219,6 +219,13 @@ func TestControllersNoClass(t *testing.T) {
 	require.ErrorIs(t, err, os.ErrNotExist)
 	assert.Contains(t, err.Error(), "class/nvme")
 	assert.Contains(t, err.Error(), "no sysfs at ", "a tree without class/ is no sysfs: said as such, not as a failed stat")
+	assert.ErrorIs(t, err, sysfs.ErrNotSysfs)
+	// A sysfs tree without the nvme class is one: the driver is not loaded.
+	root := t.TempDir()
+	require.NoError(t, os.Mkdir(filepath.Join(root, "class"), 0o755))
+	_, err = newFS(t, root).Controllers()
+	require.ErrorIs(t, err, os.ErrNotExist)
+	assert.NotErrorIs(t, err, sysfs.ErrNotSysfs)
 }
 
 func TestControllerErrors(t *testing.T) {

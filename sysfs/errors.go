@@ -45,4 +45,9 @@ var (
 	// ErrMissingController: a controller the snapshot lists that the tree
 	// does not hold. Errors wrapping it also wrap os.ErrNotExist.
 	ErrMissingController = errors.New("sysfs: controller listed in the snapshot is missing from the tree")
+
+	// ErrNotSysfs is wrapped by the error of a tree that is no sysfs at
+	// all (no class directory): a --root given the wrong directory, or a
+	// machine whose /sys is not mounted.
+	ErrNotSysfs = errors.New("sysfs: not a sysfs tree")
 )

@@ -200,6 +200,9 @@ func (e *noSysfsError) Error() string {
 
 func (e *noSysfsError) Unwrap() error { return e.err }
 
+// Is makes errors.Is(err, ErrNotSysfs) true.
+func (e *noSysfsError) Is(target error) bool { return target == ErrNotSysfs }
+
 // stat is os.Stat of rel inside the tree (symbolic links followed within
 // it). A path the snapshot records as unreadable is an error.
 func (fs FS) stat(rel string) (iofs.FileInfo, error) {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -80,6 +81,16 @@ func TestInspectCommandErrors(t *testing.T) {
 	}
 	code, _, _ := runCmd(runInspect, "-h")
 	assert.Equal(t, exitOK, code)
+	// A --root that is no sysfs tree or bundle is an input that cannot be
+	// read (exit 2), said as such, not "is the nvme driver loaded?".
+	notSysfs := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(notSysfs, "notes.txt"), []byte("hello\n"), 0o644))
+	for _, run := range []func([]string, io.Reader, io.Writer, io.Writer) int{runInspect, cmdFunc("metrics")} {
+		code, _, errOut := runCmd(run, "--root", notSysfs)
+		assert.Equal(t, exitUsage, code, errOut)
+		assert.Contains(t, errOut, "no sysfs at "+notSysfs)
+		assert.NotContains(t, errOut, "nvme driver loaded")
+	}
 }
 
 func TestCollectCommandThenInspect(t *testing.T) {

@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+
+	"github.com/nvmeapst/nvmeapst/sysfs"
 )
 
 // Exit statuses (cli.md): diff's convention.
@@ -58,6 +60,10 @@ func statusOf(err error) (code int, msg string, hint bool) {
 		return exitUsage, ue.msg, true
 	case errors.As(err, &ie):
 		return exitUsage, ie.Error(), false
+	case errors.Is(err, sysfs.ErrNotSysfs):
+		// --root names a directory that is no sysfs tree or bundle: an
+		// input that cannot be read, not a failure of the machine.
+		return exitUsage, err.Error(), false
 	}
 	return exitFailure, err.Error(), false
 }
