@@ -188,11 +188,18 @@ func printkStamped(t []byte) bool {
 func text(b []byte) bool { return bytes.IndexByte(b, 0) < 0 }
 
 // persistFile reports whether b holds a line of what apstctl persist
-// writes: a udev rule setting the latency tolerance, an options
-// nvme_core line, or the kernel parameter.
+// writes: a udev rule assigning the latency tolerance, an options
+// nvme_core line, the kernel parameter given a value, or a tmpfiles w
+// line of the tolerance file. A report that only names the file (measure's
+// "pm_qos_latency_tolerance_us restored to 100000") is none.
 func persistFile(b []byte) bool {
-	for _, m := range []string{"pm_qos_latency_tolerance_us", "options nvme_core", "nvme_core.default_ps_max_latency_us"} {
-		if bytes.Contains(b, []byte(m)) {
+	for line := range bytes.Lines(b) {
+		t := bytes.TrimSpace(line)
+		switch {
+		case bytes.Contains(t, []byte("ATTR{power/pm_qos_latency_tolerance_us}=")),
+			bytes.HasPrefix(t, []byte("options nvme_core")),
+			bytes.Contains(t, []byte("nvme_core.default_ps_max_latency_us=")),
+			bytes.HasPrefix(t, []byte("w ")) && bytes.Contains(t, []byte("pm_qos_latency_tolerance_us")):
 			return true
 		}
 	}

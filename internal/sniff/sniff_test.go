@@ -43,6 +43,8 @@ func TestOf(t *testing.T) {
 		"4096 zero":    make([]byte, 4096),
 		"recommend":    []byte(`{"recommended_us": 25000}`),
 		"one log line": []byte("a note\nabout\nthe\n[    1.000000] nvme nvme0: x\n"),
+		// measure's report names the tolerance file; it sets nothing.
+		"measure report": []byte("3 trials per row\n\npm_qos_latency_tolerance_us restored to 100000\n"),
 	} {
 		want := sniff.Unknown
 		if name == "recommend" {
