@@ -27,7 +27,7 @@ func setLatencyCommand() *command {
 Writes VALUE to /sys/class/nvme/nvmeN/power/pm_qos_latency_tolerance_us and reads it back. VALUE
 is what the kernel accepts: a number of microseconds from 0 to 2147483647 (0 turns APST off),
 "auto" or "any" (both: no limit). A value the kernel would reject is refused and nothing is
-written. Shows the table the kernel now programs (and the drive's, when readable) and how to make
+written, and so is a number with a leading 0, which the kernel reads as octal (05000 is 2560). Shows the table the kernel now programs (and the drive's, when readable) and how to make
 the setting persistent. Needs root on a live system.
 
 The exit status says whether sysfs was changed: 0 when the value was written and reads back as
@@ -46,8 +46,14 @@ value is written and read back, then acted on).`,
 	c.run = func(ctx context.Context, x *invocation, args []string) (status error) {
 		name, value := strings.TrimPrefix(args[0], "/dev/"), args[1]
 		// Refuse a bad value before touching anything, even the live system.
-		if _, err := apst.ParseTolerance(value); err != nil {
+		tol, err := apst.ParseTolerance(value)
+		if err != nil {
 			return inputErr(fmt.Errorf("nothing written: %w", err))
+		}
+		if octalLooking(value) {
+			// The kernel reads the number in base 0 (kstrtos32): 05000 is
+			// 2560 µs, which nobody who types it means.
+			return usagef("%s: the kernel reads a leading 0 as octal, so this would set %s µs; nothing written: write it without the 0 (or with 0x for hexadecimal)", quoteArg(value), tol)
 		}
 		sys, err := openSystem(*root)
 		if err != nil {
@@ -106,4 +112,11 @@ value is written and read back, then acted on).`,
 		return exitStatus(exitOK)
 	}
 	return c
+}
+
+// octalLooking reports whether a tolerance value is a number written with
+// a leading 0 ("05000", "-010"), which the kernel reads as octal.
+func octalLooking(v string) bool {
+	t := strings.TrimPrefix(strings.TrimSpace(v), "-")
+	return len(t) > 1 && t[0] == '0' && t[1] >= '0' && t[1] <= '9'
 }
