@@ -27,8 +27,9 @@ func setLatencyCommand() *command {
 Writes VALUE to /sys/class/nvme/nvmeN/power/pm_qos_latency_tolerance_us and reads it back. VALUE
 is what the kernel accepts: a number of microseconds from 0 to 2147483647 (0 turns APST off),
 "auto" or "any" (both: no limit). A value the kernel would reject is refused and nothing is
-written, and so is a number with a leading 0, which the kernel reads as octal (05000 is 2560). Shows the table the kernel now programs (and the drive's, when readable) and how to make
-the setting persistent. Needs root on a live system.
+written; so is a number with a leading 0, which the kernel reads as octal (05000 is 2560). Shows
+the table the kernel now programs (and the drive's, when readable) and how to make the setting
+persistent. Needs root on a live system.
 
 The exit status says whether sysfs was changed: 0 when the value was written and reads back as
 asked, whatever happens to the report afterwards (a report that cannot be printed or built is
