@@ -468,8 +468,11 @@ func OpenBundle(dir string) (*System, *Manifest, error) {
 		snap.Unreadable[path.Clean(sk.Path)] = "not collected: " + sk.Error
 	}
 	for _, rel := range man.Files {
-		if _, err := root.Stat(filepath.FromSlash(strings.TrimSuffix(rel, "/"))); err != nil {
-			snap.Unreadable[path.Clean(rel)] = "listed in " + ManifestName + " but missing from the bundle: " + safeio.Reason(err)
+		if _, err := root.Stat(filepath.FromSlash(strings.TrimSuffix(rel, "/"))); errors.Is(err, fs.ErrNotExist) {
+			snap.Unreadable[path.Clean(rel)] = "listed in " + ManifestName + " but missing from the bundle"
+		} else if err != nil {
+			// A link out of the bundle (never followed), a permission.
+			snap.Unreadable[path.Clean(rel)] = "listed in " + ManifestName + " but unreadable in the bundle: " + safeio.Reason(err)
 		}
 	}
 	ctrls := make(map[string]BundleController, len(man.Controllers))

@@ -343,6 +343,8 @@ func TestBundleSymlinksStayInside(t *testing.T) {
 	}
 	require.NotEmpty(t, r.Problems, "nvme0 is reported, not dropped")
 	assert.Contains(t, r.Problems[0].Message, "model")
+	assert.Contains(t, r.Problems[0].Message, "unreadable in the bundle", "a link out of it is there, not missing")
+	assert.NotContains(t, r.Problems[0].Message, "missing")
 }
 
 // A bundle's admin command files may hold anything by the time they are

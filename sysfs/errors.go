@@ -39,9 +39,9 @@ var (
 	// writing (see IncompleteMarker).
 	ErrIncomplete = errors.New("sysfs: incomplete snapshot")
 	// ErrUnreadableInSnapshot: a file the snapshot records as existing but
-	// unreadable when it was taken (see FS.WithSnapshot). It is unreadable,
-	// never absent.
-	ErrUnreadableInSnapshot = errors.New("sysfs: file was unreadable when the snapshot was taken")
+	// unreadable, when it was taken or in the bundle now (see
+	// FS.WithSnapshot). It is unreadable, never absent.
+	ErrUnreadableInSnapshot = errors.New("sysfs: file unreadable in the snapshot")
 	// ErrMissingController: a controller the snapshot lists that the tree
 	// does not hold. Errors wrapping it also wrap os.ErrNotExist.
 	ErrMissingController = errors.New("sysfs: controller listed in the snapshot is missing from the tree")
