@@ -30,7 +30,7 @@ func checkBundleIdentify(rel string, b []byte) error {
 // an entry with reserved bits 2:0 set, naming the first.
 func checkBundleTable(rel string, t *apst.Table) error {
 	for i, e := range t {
-		if e.Reserved()&7 != 0 {
+		if e.ReservedLow() {
 			return fmt.Errorf("%w: %s: not an APST table: entry %d is %#016x, with reserved bits 2:0 set (an entry is ITPS in bits 7:3 and ITPT in bits 31:8): random bytes or a damaged file", ErrBundle, rel, i, uint64(e))
 		}
 	}

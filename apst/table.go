@@ -36,6 +36,14 @@ func (e Entry) IdleTime() Milliseconds { return Milliseconds(e>>8) & 0xffffff }
 // Reserved returns the bits a conforming entry keeps zero (2:0 and 63:32).
 func (e Entry) Reserved() uint64 { return uint64(e) &^ 0xffffff_f8 }
 
+// ReservedLow reports whether the entry sets bits 2:0, which no
+// conforming entry and no kernel sets (Linux builds each entry as
+// ITPS<<3 | ITPT<<8): 256 bytes with such an entry are no APST table the
+// kernel programmed (random bytes set them in almost every entry). Bits
+// 63:32 are reserved too, but a tolerance-mode timeout of 2^24 ms or
+// more spills into them.
+func (e Entry) ReservedLow() bool { return e&7 != 0 }
+
 // Transitions reports whether the entry makes the controller move (ITPT != 0).
 func (e Entry) Transitions() bool { return e.IdleTime() != 0 }
 

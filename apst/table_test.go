@@ -17,12 +17,15 @@ func TestEntry(t *testing.T) {
 	assert.Equal(t, apst.Milliseconds(100), e.IdleTime())
 	assert.Equal(t, "->ps3@100ms", e.String())
 	assert.Zero(t, e.Reserved())
+	assert.False(t, e.ReservedLow())
+	assert.True(t, (e | 4).ReservedLow(), "bit 2")
 
 	// Tolerance-mode timeouts are not masked (kernel-apst.md §4.5).
 	big := apst.NewEntry(4, 1<<24)
 	assert.Equal(t, apst.Entry(0x0000000100000020), big)
 	assert.Equal(t, apst.Milliseconds(0), big.IdleTime(), "ITPT's 24 bits hold 0")
 	assert.Equal(t, uint64(1)<<32, big.Reserved())
+	assert.False(t, big.ReservedLow(), "a spilled timeout is no sign of random bytes")
 	assert.Contains(t, big.String(), "raw")
 	assert.Equal(t, apst.Entry(0x20), apst.NewEntry(4, 1<<56), "2^56 shifts out of the u64")
 	assert.Equal(t, "-", apst.Entry(0).String())

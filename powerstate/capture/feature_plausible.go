@@ -40,7 +40,7 @@ func (e *NotAPSTTableError) Unwrap() error { return ErrNotAPSTTable }
 func checkRawTable(fc FeatureCapture) error {
 	var low, high []int
 	for i, e := range fc.Table {
-		if e&7 != 0 {
+		if e.ReservedLow() {
 			low = append(low, i)
 		}
 		if e>>32 != 0 {

@@ -337,7 +337,7 @@ func FuzzParseFeature(f *testing.F) {
 		raw, _ := fc.Table.MarshalBinary()
 		back, err := capture.ParseFeatureCapture(bytes.NewReader(raw))
 		var ne *capture.NotAPSTTableError
-		if errors.As(err, &ne) && slices.ContainsFunc(fc.Table[:], func(e apst.Entry) bool { return e&7 != 0 }) {
+		if errors.As(err, &ne) && slices.ContainsFunc(fc.Table[:], apst.Entry.ReservedLow) {
 			back, err = ne.Capture, nil
 		}
 		if err != nil || back.Table != fc.Table {
