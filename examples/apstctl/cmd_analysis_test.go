@@ -282,7 +282,7 @@ func TestSimulateRefusesWhatWouldBeIgnored(t *testing.T) {
 		{[]string{"--count", "5"}, "--count draws gaps from a --gaps distribution"},
 		{[]string{"--count", "5", "--gaps", "1s,2s"}, "with --gaps 1s,2s (a list) it would be ignored"},
 		{[]string{"--seed", "5", "--gap", "3s"}, "--seed draws gaps from a --gaps distribution (fixed:D, uniform:D1..D2, exp:D); with no --gaps it would be ignored"},
-		{[]string{"--gaps", "exp:0s"}, "--gaps exp:0s: every gap is 0: no idle time to summarise"},
+		{[]string{"--gaps", "exp:0s"}, "--gaps exp:0s: analysis: every gap is 0: no idle time to summarise"},
 		{[]string{"--gaps", "0s,0ms"}, "every gap is 0"},
 	} {
 		code, out, errOut := runCmd(runSimulate, append([]string{evoImage}, tc.args...)...)

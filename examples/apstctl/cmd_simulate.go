@@ -2,10 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"math/rand/v2"
-	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -113,24 +110,20 @@ are taken as instantaneous.`,
 			return usagef("--%s draws gaps from a --gaps distribution (fixed:D, uniform:D1..D2, exp:D); with %s it would be ignored", name, what)
 		}
 		n, err := strconv.Atoi(*count)
-		if err != nil || n <= 0 || n > maxGaps {
-			return usagef("--count %s: want 1 to %d", quoteArg(*count), maxGaps)
+		if err != nil || n <= 0 || n > analysis.MaxGapDraws {
+			return usagef("--count %s: want 1 to %d", quoteArg(*count), analysis.MaxGapDraws)
 		}
 		sd, err := strconv.ParseUint(*seed, 10, 64)
 		if err != nil {
 			return usagef("--seed %s: want an unsigned 64-bit number", quoteArg(*seed))
 		}
-		var gaps []apst.Microseconds
-		source := ""
+		var drawn analysis.DrawnGaps
 		if *gapsSpec != "" {
-			gaps, source, err = simulateGaps(*gapsSpec, n, sd)
-			if err != nil {
+			if drawn, err = analysis.DrawGaps(*gapsSpec, n, sd); err != nil {
 				return usagef("--gaps %s: %v", quoteArg(*gapsSpec), err)
 			}
-			if !slices.ContainsFunc(gaps, func(g apst.Microseconds) bool { return g > 0 }) {
-				return usagef("--gaps %s: every gap is 0: no idle time to summarise", quoteArg(*gapsSpec))
-			}
 		}
+		gaps, source := drawn.Gaps, drawn.Source()
 		ctl, p, err := pf.loadWithParams(args[0], x.stdin)
 		if err != nil {
 			return err
@@ -215,32 +208,4 @@ are taken as instantaneous.`,
 		return nil
 	}
 	return c
-}
-
-// maxGaps bounds --count, so that a typo cannot allocate gigabytes.
-const maxGaps = 10_000_000
-
-// simulateGaps reads --gaps: a distribution (with ':') sampled count times
-// from a PCG source seeded with seed, or a comma list of durations.
-func simulateGaps(spec string, count int, seed uint64) ([]apst.Microseconds, string, error) {
-	if strings.Contains(spec, ":") {
-		d, err := analysis.ParseGapDistribution(spec)
-		if err != nil {
-			return nil, "", err
-		}
-		gaps, err := d.Sample(rand.New(rand.NewPCG(seed, 0)), count)
-		return gaps, d.String() + ", seed " + strconv.FormatUint(seed, 10), err
-	}
-	var gaps []apst.Microseconds
-	for _, f := range strings.Split(spec, ",") {
-		v, err := analysis.ParseGapDuration(f)
-		if err != nil {
-			return nil, "", err
-		}
-		gaps = append(gaps, v)
-	}
-	if len(gaps) == 0 {
-		return nil, "", errors.New("no gaps")
-	}
-	return gaps, "list", nil
 }

@@ -13,7 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"strconv"
 	"strings"
 	"time"
@@ -462,51 +461,26 @@ func kernelParams(c *powerstate.Controller, req *Request) (p apst.Params, defaul
 	return p, defaultBound, "", nil
 }
 
-// drawGaps is simulate's --gaps: a distribution drawn with a PCG source of
-// the seed, or a comma list of durations.
+// drawGaps is simulate's --gaps with the page's defaults (exp:10s, 10000
+// gaps) and bound: analysis.DrawGaps, and where the gaps came from.
 func drawGaps(spec string, count int, seed uint64) ([]apst.Microseconds, string, error) {
-	spec = strings.TrimSpace(spec)
-	if spec == "" {
+	if strings.TrimSpace(spec) == "" {
 		spec = "exp:10s"
 	}
 	if count <= 0 {
 		count = 10000
 	}
-	if strings.Contains(spec, ":") {
-		d, err := analysis.ParseGapDistribution(spec)
-		if err != nil {
-			return nil, "", err
-		}
-		if count > maxGaps {
-			return nil, "", fmt.Errorf("count %d: at most %d", count, maxGaps)
-		}
-		gaps, err := d.Sample(rand.New(rand.NewPCG(seed, 0)), count)
-		if err != nil {
-			return nil, "", err
-		}
-		return someIdle(spec, gaps, fmt.Sprintf("%s, %s, seed %d", counted(count, "gap"), d, seed))
+	if count > maxGaps {
+		return nil, "", fmt.Errorf("count %d: at most %d", count, maxGaps)
 	}
-	var gaps []apst.Microseconds
-	for _, f := range strings.Split(spec, ",") {
-		v, err := analysis.ParseGapDuration(f) // a unit, as the command wants
-		if err != nil {
-			return nil, "", err
-		}
-		gaps = append(gaps, v)
+	g, err := analysis.DrawGaps(spec, count, seed)
+	if err != nil {
+		return nil, "", err
 	}
-	return someIdle(spec, gaps, counted(len(gaps), "gap")+", listed")
-}
-
-// someIdle refuses gaps that are all 0, as the command does: there is no
-// idle time to summarise, and an average idle power over none would answer
-// nothing.
-func someIdle(spec string, gaps []apst.Microseconds, source string) ([]apst.Microseconds, string, error) {
-	for _, g := range gaps {
-		if g > 0 {
-			return gaps, source, nil
-		}
+	if g.Listed() {
+		return g.Gaps, counted(len(g.Gaps), "gap") + ", listed", nil
 	}
-	return nil, "", fmt.Errorf("%q: every gap is 0: no idle time to summarise", spec)
+	return g.Gaps, fmt.Sprintf("%s, %s, seed %d", counted(count, "gap"), g.Dist, seed), nil
 }
 
 // counted writes n and the noun, with an s when n is not 1 ("1 wake").
