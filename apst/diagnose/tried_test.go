@@ -54,6 +54,9 @@ func TestParseTriedFlagTypos(t *testing.T) {
 		{"PCIE_ASPM=off", "did you mean pcie_aspm=off?"},
 		{"other-slots:no", "did you mean other-slot:no?"},
 		{"firmwre:helped", "did you mean firmware:helped?"},
+		// A control character is quoted, never carried raw.
+		{"pcie_apsm\x1b=off", `unknown setting "pcie_apsm\x1b": did you mean pcie_aspm=off?`},
+		{"pcie_apsm=off\x1b", `unknown setting pcie_apsm: did you mean "pcie_aspm=off\x1b"?`},
 	} {
 		_, err := diagnose.ParseTriedFlag(tc.in)
 		require.Error(t, err, tc.in)
