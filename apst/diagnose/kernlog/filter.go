@@ -97,7 +97,7 @@ func scanLine(b []byte) (keyword, pci bool) {
 		case 'I':
 			return before(b, i, "ACPI") && bytes.Contains(b[i:], []byte("sleep state")) || before(b, i, "DMI") && at(b, i+1, " ")
 		case 'r':
-			return before(b, i, "Internal error") && at(b, i, ": Oops")
+			return before(b, i, "Internal error") && (at(b, i, ": Oops") || bytes.Contains(b[i:], []byte(" [#")))
 		case 's':
 			return before(b, i, "Oops")
 		}

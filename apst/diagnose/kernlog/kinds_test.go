@@ -346,6 +346,16 @@ func TestPlatformFaultKinds(t *testing.T) {
 		// oops in nvme_reset_work was posted to linux-next.
 		{"https://lore.kernel.org/all/454c65b1-872a-a48c-662d-690044662772@huawei.com/", "[148.322016] Internal error: Oops: 96000004 [#1] PREEMPT SMP",
 			kernlog.Event{Kind: kernlog.PlatformFault, Action: "kernel-bug"}},
+		// die()'s string is what went wrong: empty for a synchronous
+		// external abort on a 4.14 arm64 board (a ZynqMP's NVMe bring-up,
+		// testdata/posted/b-29), "Oops - BUG" for a BUG(); 32-bit ARM
+		// prints the same shape with a shorter code.
+		{"arm64 4.14, a ZynqMP board's notes (posted/b-29)", "[    4.750378] Internal error: : 96000010 [#1] SMP",
+			kernlog.Event{Kind: kernlog.PlatformFault, Action: "kernel-bug"}},
+		{"arch/arm64/kernel/traps.c's BUG()", "[   12.000000] Internal error: Oops - BUG: 00000000f2000800 [#1] PREEMPT SMP",
+			kernlog.Event{Kind: kernlog.PlatformFault, Action: "kernel-bug"}},
+		{"arch/arm/kernel/traps.c", "[    7.100000] Internal error: Oops: 17 [#1] SMP ARM",
+			kernlog.Event{Kind: kernlog.PlatformFault, Action: "kernel-bug"}},
 		{"https://lore.kernel.org/all/CA+enf=v9rY_xnZML01oEgKLmvY1NGBUUhnSJaETmXtDtXfaczA@mail.gmail.com/", "[    7.423439] pci_bus 0000:01: 2-byte config write to 0000:01:00.0 offset 0x7a may corrupt adjacent RW1C bits",
 			kernlog.Event{Kind: kernlog.PlatformFault, Action: "config-access", PCI: "0000:01:00.0"}},
 		{"https://lore.kernel.org/all/aQEElhSCRNqaPf8m@aurel32.net/", "[   66.585245] nvme 0000:01:00.0: probe with driver nvme failed with error -4",

@@ -53,7 +53,7 @@ func parsePlatform(e *Event, msg, body string) bool {
 	case strings.HasPrefix(msg, "INFO: task ") && strings.Contains(msg, " blocked for more than "):
 		return hungTask(e, msg)
 	case warnBanner(msg), strings.HasPrefix(msg, "BUG: "), strings.HasPrefix(msg, "kernel BUG at "),
-		strings.HasPrefix(msg, "watchdog: BUG: "), strings.HasPrefix(msg, "Internal error: Oops"), strings.HasPrefix(msg, "Oops: "),
+		strings.HasPrefix(msg, "watchdog: BUG: "), dieLine(msg), strings.HasPrefix(msg, "Oops: "),
 		strings.HasPrefix(msg, "general protection fault"):
 		e.Kind, e.Action = PlatformFault, ActionKernelBug
 		e.Driver, e.Device, e.Controller, e.PCI, e.Disk = "", "", "", "", ""
@@ -208,4 +208,21 @@ func warnBanner(msg string) bool {
 	i := strings.LastIndexByte(file, ':')
 	// FILE is a source file's path ("lib/refcount.c", "./include/...h").
 	return ok && i > 0 && i < len(file)-1 && strings.Contains(file[:i], ".") && allDigits(file[i+1:]) && (after == "at" || strings.HasPrefix(after, "at "))
+}
+
+// dieLine reports whether msg is the first line of an arm64 or 32-bit
+// ARM die() (arch/arm64/kernel/traps.c, arch/arm/kernel/traps.c):
+// "Internal error: %s: %x [#%d] ...", the %s saying what went wrong:
+// "Oops", "Oops - BUG", "Oops - BTI", or empty for a synchronous external
+// abort on older kernels ("Internal error: : 96000010 [#1] SMP").
+func dieLine(msg string) bool {
+	rest, ok := strings.CutPrefix(msg, "Internal error: ")
+	if !ok {
+		return false
+	}
+	if strings.HasPrefix(rest, "Oops") {
+		return true // its code and count may be wrapped onto the next line
+	}
+	_, after, ok := strings.Cut(rest, ": ")
+	return ok && strings.Contains(after, " [#")
 }

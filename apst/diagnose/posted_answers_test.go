@@ -1,0 +1,79 @@
+package diagnose_test
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nvmeapst/nvmeapst/apst/diagnose"
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+)
+
+var updateAnswers = flag.Bool("update-answers", false, "rewrite testdata/posted-answers.golden")
+
+// TestPostedAnswers diagnoses every real log of kernlog's testdata/posted
+// (logs users posted, collected for their shapes, their threads' endings
+// mostly unknown) and compares the first answer of each, its layers, its
+// grade and whether the diagnosis found a failure, with
+// testdata/posted-answers.golden: a change to the rules shows what it does
+// to two hundred real logs, not only to the labelled threads
+// (-update-answers rewrites the file; read its diff). The file scores
+// nothing: these logs have no labels.
+func TestPostedAnswers(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("kernlog", "testdata", "posted", "*.log"))
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(files), 100)
+	var b strings.Builder
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		require.NoError(t, err)
+		_, body, _ := strings.Cut(string(raw), "\n") // the source line
+		fmt.Fprintf(&b, "%s: %s\n", filepath.Base(f), postedAnswer(body))
+	}
+	golden := filepath.Join("testdata", "posted-answers.golden")
+	if *updateAnswers {
+		require.NoError(t, os.WriteFile(golden, []byte(b.String()), 0o644))
+	}
+	want, err := os.ReadFile(golden)
+	require.NoError(t, err)
+	got, was := strings.Split(b.String(), "\n"), strings.Split(string(want), "\n")
+	for i := range max(len(got), len(was)) {
+		g, w := "", ""
+		if i < len(got) {
+			g = got[i]
+		}
+		if i < len(was) {
+			w = was[i]
+		}
+		assert.Equal(t, w, g, "line %d of testdata/posted-answers.golden (go test ./apst/diagnose -run TestPostedAnswers -update-answers rewrites it; read the diff)", i+1)
+	}
+}
+
+// postedAnswer is a log's first answer in a few words: "refused", "no
+// failure", or the first cause's group (the undecided groups joined by |)
+// with its grade.
+func postedAnswer(body string) string {
+	l, err := kernlog.ReadString(body, kernlog.Options{})
+	if err != nil {
+		return "refused"
+	}
+	d := diagnose.Diagnose(diagnose.Input{Log: l})
+	if !d.Failure {
+		return "no failure"
+	}
+	names := make([]string, 0, 3)
+	for _, g := range verdict(&d) {
+		names = append(names, string(g))
+	}
+	grade := ""
+	if len(d.Causes) > 0 {
+		grade = " " + string(d.Causes[0].Likelihood)
+	}
+	return strings.Join(names, "|") + grade
+}
