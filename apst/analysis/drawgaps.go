@@ -20,7 +20,8 @@ const MaxGapDraws = 10_000_000
 var ErrNoIdle = errors.New("analysis: every gap is 0: no idle time to summarise")
 
 // DrawnGaps are the idle gaps of a gaps argument (DrawGaps): drawn from a
-// distribution with a seed, or listed. The zero value holds no gaps.
+// distribution with a seed, or listed. The zero value holds no gaps, is
+// not Listed and has no Source.
 type DrawnGaps struct {
 	// Gaps are the gaps in order; at least one is above 0.
 	Gaps []apst.Microseconds
@@ -32,11 +33,15 @@ type DrawnGaps struct {
 }
 
 // Listed reports whether the gaps were listed rather than drawn.
-func (g DrawnGaps) Listed() bool { return g.Dist.Kind == 0 }
+func (g DrawnGaps) Listed() bool { return g.Dist.Kind == 0 && len(g.Gaps) > 0 }
 
-// Source says where the gaps came from: "exp:10s, seed 1" or "list".
+// Source says where the gaps came from: "exp:10s, seed 1" or "list"; ""
+// for no gaps.
 func (g DrawnGaps) Source() string {
-	if g.Listed() {
+	switch {
+	case len(g.Gaps) == 0:
+		return ""
+	case g.Listed():
 		return "list"
 	}
 	return g.Dist.String() + ", seed " + strconv.FormatUint(g.Seed, 10)

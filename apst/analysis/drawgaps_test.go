@@ -63,6 +63,12 @@ func TestDrawGaps(t *testing.T) {
 	}
 }
 
+func TestDrawnGapsZero(t *testing.T) {
+	var g analysis.DrawnGaps
+	assert.False(t, g.Listed())
+	assert.Empty(t, g.Source())
+}
+
 // TestDrawGapsInvariants: the same spec, count and seed draw the same
 // gaps; a distribution draws count gaps; every result has idle time.
 func TestDrawGapsInvariants(t *testing.T) {

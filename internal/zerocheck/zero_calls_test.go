@@ -263,6 +263,12 @@ var zeroCalls = []zeroCall{
 	{"analysis.Distribution.Mean", func() []any {
 		return results(analysis.Distribution{}.Mean())
 	}},
+	{"analysis.DrawnGaps.Listed", func() []any {
+		return results(analysis.DrawnGaps{}.Listed())
+	}},
+	{"analysis.DrawnGaps.Source", func() []any {
+		return results(analysis.DrawnGaps{}.Source())
+	}},
 	{"analysis.ExitFactors.Apply", func() []any {
 		return results(analysis.ExitFactors{}.Apply(0, apst.Microseconds(0)))
 	}},
