@@ -250,7 +250,9 @@ func serveMetrics(ctx context.Context, x *invocation, s *scraper, addr string) e
 		WriteTimeout:      listenWriteTimeout,
 		IdleTimeout:       listenIdleTimeout,
 		MaxHeaderBytes:    8 << 10,
-		BaseContext:       func(net.Listener) context.Context { return ctx },
+		// A signal shuts the server down; it does not cancel the scrapes
+		// in flight, which Shutdown lets finish.
+		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
 	if p := x.progress(); p != nil {
 		fmt.Fprintf(p, "apstctl metrics: serving http://%s/metrics\n", ln.Addr())

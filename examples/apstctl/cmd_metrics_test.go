@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -258,5 +259,71 @@ func TestListenAddr(t *testing.T) {
 	for _, bad := range []string{"", "9860", "localhost", "localhost:", ":99999", "localhost:-1", ":no-such-service-here"} {
 		_, err := listenAddr(bad)
 		assert.Error(t, err, bad)
+	}
+}
+
+// A signal lets a scrape already in its handler finish with the whole
+// exposition (the server shuts down, it does not cancel the request): the
+// scraper is held busy while the request arrives, the signal comes, and
+// the scrape then runs.
+func TestMetricsListenShutdownFinishesScrape(t *testing.T) {
+	inRepoRoot(t)
+	code, stdout, errOut := apstctl(t, nil, "metrics", "--root", "testdata/bundle")
+	require.Equal(t, 0, code, errOut)
+	sys, err := openSystem("testdata/bundle")
+	require.NoError(t, err)
+	s := newScraper(sys)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	ln.Close()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	x := &invocation{out: safeio.NewWriter(io.Discard), errw: safeio.NewWriter(io.Discard), stderr: io.Discard}
+	done := make(chan error, 1)
+	go func() { done <- serveMetrics(ctx, x, s, addr) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		resp, err := http.Get("http://" + addr + "/")
+		if err == nil {
+			resp.Body.Close()
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "never served: %v", err)
+		time.Sleep(10 * time.Millisecond)
+	}
+
+	type result struct {
+		code int
+		body string
+		err  error
+	}
+	got := make(chan result, 1)
+	s.mu.Lock() // the scrape waits in its handler
+	go func() {
+		resp, err := http.Get("http://" + addr + "/metrics")
+		if err != nil {
+			got <- result{err: err}
+			return
+		}
+		b, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		got <- result{code: resp.StatusCode, body: string(b), err: err}
+	}()
+	time.Sleep(100 * time.Millisecond)
+	cancel(errSignal{os.Interrupt})
+	time.Sleep(100 * time.Millisecond)
+	s.mu.Unlock()
+
+	r := <-got
+	require.NoError(t, r.err)
+	assert.Equal(t, http.StatusOK, r.code, r.body)
+	assert.Equal(t, stdout, r.body)
+	select {
+	case err := <-done:
+		var es errSignal
+		assert.True(t, errors.As(err, &es), "%v", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("serveMetrics did not return after its context was cancelled")
 	}
 }
