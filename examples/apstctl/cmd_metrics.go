@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -202,9 +203,13 @@ func metricsHandler(s *scraper) http.Handler {
 			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 			return
 		}
+		// The exposition is copied out of the scraper's buffer and written
+		// outside its lock: a client that stops reading holds no other
+		// scrape up for the write timeout.
 		s.mu.Lock()
-		defer s.mu.Unlock()
 		b, err := s.scrape(r.Context())
+		b = bytes.Clone(b)
+		s.mu.Unlock()
 		if err != nil {
 			http.Error(w, "apstctl metrics: "+err.Error(), http.StatusInternalServerError)
 			return

@@ -327,3 +327,53 @@ func TestMetricsListenShutdownFinishesScrape(t *testing.T) {
 		t.Fatal("serveMetrics did not return after its context was cancelled")
 	}
 }
+
+// stalledWriter is a client that stops reading: its Write blocks until
+// release is closed.
+type stalledWriter struct {
+	h       http.Header
+	writing chan struct{}
+	release chan struct{}
+}
+
+func (w *stalledWriter) Header() http.Header { return w.h }
+func (w *stalledWriter) WriteHeader(int)     {}
+func (w *stalledWriter) Write(b []byte) (int, error) {
+	close(w.writing)
+	<-w.release
+	return len(b), nil
+}
+
+// A client that stops reading its response holds no other scrape up: the
+// exposition is written to it outside the scraper's lock (a stalled
+// Prometheus of an HA pair would otherwise stall the other for the write
+// timeout, as long as its scrape timeout).
+func TestMetricsHandlerStalledClient(t *testing.T) {
+	inRepoRoot(t)
+	sys, err := openSystem("testdata/bundle")
+	require.NoError(t, err)
+	h := metricsHandler(newScraper(sys))
+	slow := &stalledWriter{h: http.Header{}, writing: make(chan struct{}), release: make(chan struct{})}
+	slowDone := make(chan struct{})
+	go func() {
+		defer close(slowDone)
+		h.ServeHTTP(slow, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	}()
+	<-slow.writing
+	defer func() { close(slow.release); <-slowDone }()
+
+	fast := make(chan *httptest.ResponseRecorder, 1)
+	go func() {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+		fast <- rec
+	}()
+	select {
+	case rec := <-fast:
+		assert.Equal(t, http.StatusOK, rec.Code)
+		_, err := promtexttest.Parse(rec.Body.String())
+		assert.NoError(t, err)
+	case <-time.After(5 * time.Second):
+		t.Fatal("a scrape waited for another client to read its response")
+	}
+}
