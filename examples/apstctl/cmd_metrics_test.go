@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -376,4 +377,43 @@ func TestMetricsHandlerStalledClient(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("a scrape waited for another client to read its response")
 	}
+}
+
+// Concurrent scrapes (an HA pair of Prometheus servers, a curl beside
+// them) each get the whole exposition, never another's half-rendered
+// buffer; run under -race.
+func TestMetricsHandlerConcurrent(t *testing.T) {
+	inRepoRoot(t)
+	code, stdout, errOut := apstctl(t, nil, "metrics", "--root", "testdata/bundle")
+	require.Equal(t, 0, code, errOut)
+	sys, err := openSystem("testdata/bundle")
+	require.NoError(t, err)
+	srv := httptest.NewServer(metricsHandler(newScraper(sys)))
+	defer srv.Close()
+	const n = 8
+	bodies := make(chan string, n*4)
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 4 {
+				resp, err := http.Get(srv.URL + "/metrics")
+				if !assert.NoError(t, err) {
+					return
+				}
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				bodies <- string(b)
+			}
+		}()
+	}
+	wg.Wait()
+	close(bodies)
+	got := 0
+	for b := range bodies {
+		assert.Equal(t, stdout, b)
+		got++
+	}
+	assert.Equal(t, n*4, got)
 }
