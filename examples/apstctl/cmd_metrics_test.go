@@ -417,3 +417,41 @@ func TestMetricsHandlerConcurrent(t *testing.T) {
 	}
 	assert.Equal(t, n*4, got)
 }
+
+// Whatever a scraper asks for (Prometheus 3 asks for OpenMetrics first,
+// gzip always), the answer is the text format 0.0.4 under its own
+// Content-Type, uncompressed and saying so: no "# EOF", no
+// Content-Encoding.
+func TestMetricsHandlerNegotiation(t *testing.T) {
+	inRepoRoot(t)
+	sys, err := openSystem("testdata/bundle")
+	require.NoError(t, err)
+	srv := httptest.NewServer(metricsHandler(newScraper(sys)))
+	defer srv.Close()
+	for _, tc := range []struct{ accept, encoding string }{
+		{"", ""},
+		{"text/plain;version=0.0.4", ""},
+		{"application/openmetrics-text;version=1.0.0;escaping=allow-utf-8;q=0.6,application/openmetrics-text;version=0.0.1;q=0.5,text/plain;version=1.0.0;escaping=allow-utf-8;q=0.4,text/plain;version=0.0.4;q=0.3,*/*;q=0.2", "gzip"},
+		{"application/openmetrics-text", "gzip, deflate, br"},
+		{"application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited", "identity"},
+	} {
+		req, err := http.NewRequest(http.MethodGet, srv.URL+"/metrics", nil)
+		require.NoError(t, err)
+		if tc.accept != "" {
+			req.Header.Set("Accept", tc.accept)
+		}
+		if tc.encoding != "" {
+			req.Header.Set("Accept-Encoding", tc.encoding) // set by hand: the transport leaves the body as sent
+		}
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		assert.Equal(t, http.StatusOK, resp.StatusCode, tc.accept)
+		assert.Equal(t, promtext.ContentType, resp.Header.Get("Content-Type"), tc.accept)
+		assert.Empty(t, resp.Header.Get("Content-Encoding"), tc.encoding)
+		_, err = promtexttest.Parse(string(body))
+		assert.NoError(t, err, tc.accept)
+		assert.NotContains(t, string(body), "# EOF")
+	}
+}
