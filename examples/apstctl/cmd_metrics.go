@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -202,9 +203,13 @@ func metricsHandler(s *scraper) http.Handler {
 			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 			return
 		}
+		// The exposition is copied out of the scraper's buffer and written
+		// outside its lock: a client that stops reading holds no other
+		// scrape up for the write timeout.
 		s.mu.Lock()
-		defer s.mu.Unlock()
 		b, err := s.scrape(r.Context())
+		b = bytes.Clone(b)
+		s.mu.Unlock()
 		if err != nil {
 			http.Error(w, "apstctl metrics: "+err.Error(), http.StatusInternalServerError)
 			return
@@ -250,7 +255,9 @@ func serveMetrics(ctx context.Context, x *invocation, s *scraper, addr string) e
 		WriteTimeout:      listenWriteTimeout,
 		IdleTimeout:       listenIdleTimeout,
 		MaxHeaderBytes:    8 << 10,
-		BaseContext:       func(net.Listener) context.Context { return ctx },
+		// A signal shuts the server down; it does not cancel the scrapes
+		// in flight, which Shutdown lets finish.
+		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
 	if p := x.progress(); p != nil {
 		fmt.Fprintf(p, "apstctl metrics: serving http://%s/metrics\n", ln.Addr())

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -258,5 +260,198 @@ func TestListenAddr(t *testing.T) {
 	for _, bad := range []string{"", "9860", "localhost", "localhost:", ":99999", "localhost:-1", ":no-such-service-here"} {
 		_, err := listenAddr(bad)
 		assert.Error(t, err, bad)
+	}
+}
+
+// A signal lets a scrape already in its handler finish with the whole
+// exposition (the server shuts down, it does not cancel the request): the
+// scraper is held busy while the request arrives, the signal comes, and
+// the scrape then runs.
+func TestMetricsListenShutdownFinishesScrape(t *testing.T) {
+	inRepoRoot(t)
+	code, stdout, errOut := apstctl(t, nil, "metrics", "--root", "testdata/bundle")
+	require.Equal(t, 0, code, errOut)
+	sys, err := openSystem("testdata/bundle")
+	require.NoError(t, err)
+	s := newScraper(sys)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	ln.Close()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	x := &invocation{out: safeio.NewWriter(io.Discard), errw: safeio.NewWriter(io.Discard), stderr: io.Discard}
+	done := make(chan error, 1)
+	go func() { done <- serveMetrics(ctx, x, s, addr) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		resp, err := http.Get("http://" + addr + "/")
+		if err == nil {
+			resp.Body.Close()
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "never served: %v", err)
+		time.Sleep(10 * time.Millisecond)
+	}
+
+	type result struct {
+		code int
+		body string
+		err  error
+	}
+	got := make(chan result, 1)
+	s.mu.Lock() // the scrape waits in its handler
+	go func() {
+		resp, err := http.Get("http://" + addr + "/metrics")
+		if err != nil {
+			got <- result{err: err}
+			return
+		}
+		b, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		got <- result{code: resp.StatusCode, body: string(b), err: err}
+	}()
+	time.Sleep(100 * time.Millisecond)
+	cancel(errSignal{os.Interrupt})
+	time.Sleep(100 * time.Millisecond)
+	s.mu.Unlock()
+
+	r := <-got
+	require.NoError(t, r.err)
+	assert.Equal(t, http.StatusOK, r.code, r.body)
+	assert.Equal(t, stdout, r.body)
+	select {
+	case err := <-done:
+		var es errSignal
+		assert.True(t, errors.As(err, &es), "%v", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("serveMetrics did not return after its context was cancelled")
+	}
+}
+
+// stalledWriter is a client that stops reading: its Write blocks until
+// release is closed.
+type stalledWriter struct {
+	h       http.Header
+	writing chan struct{}
+	release chan struct{}
+}
+
+func (w *stalledWriter) Header() http.Header { return w.h }
+func (w *stalledWriter) WriteHeader(int)     {}
+func (w *stalledWriter) Write(b []byte) (int, error) {
+	close(w.writing)
+	<-w.release
+	return len(b), nil
+}
+
+// A client that stops reading its response holds no other scrape up: the
+// exposition is written to it outside the scraper's lock (a stalled
+// Prometheus of an HA pair would otherwise stall the other for the write
+// timeout, as long as its scrape timeout).
+func TestMetricsHandlerStalledClient(t *testing.T) {
+	inRepoRoot(t)
+	sys, err := openSystem("testdata/bundle")
+	require.NoError(t, err)
+	h := metricsHandler(newScraper(sys))
+	slow := &stalledWriter{h: http.Header{}, writing: make(chan struct{}), release: make(chan struct{})}
+	slowDone := make(chan struct{})
+	go func() {
+		defer close(slowDone)
+		h.ServeHTTP(slow, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	}()
+	<-slow.writing
+	defer func() { close(slow.release); <-slowDone }()
+
+	fast := make(chan *httptest.ResponseRecorder, 1)
+	go func() {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+		fast <- rec
+	}()
+	select {
+	case rec := <-fast:
+		assert.Equal(t, http.StatusOK, rec.Code)
+		_, err := promtexttest.Parse(rec.Body.String())
+		assert.NoError(t, err)
+	case <-time.After(5 * time.Second):
+		t.Fatal("a scrape waited for another client to read its response")
+	}
+}
+
+// Concurrent scrapes (an HA pair of Prometheus servers, a curl beside
+// them) each get the whole exposition, never another's half-rendered
+// buffer; run under -race.
+func TestMetricsHandlerConcurrent(t *testing.T) {
+	inRepoRoot(t)
+	code, stdout, errOut := apstctl(t, nil, "metrics", "--root", "testdata/bundle")
+	require.Equal(t, 0, code, errOut)
+	sys, err := openSystem("testdata/bundle")
+	require.NoError(t, err)
+	srv := httptest.NewServer(metricsHandler(newScraper(sys)))
+	defer srv.Close()
+	const n = 8
+	bodies := make(chan string, n*4)
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 4 {
+				resp, err := http.Get(srv.URL + "/metrics")
+				if !assert.NoError(t, err) {
+					return
+				}
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				bodies <- string(b)
+			}
+		}()
+	}
+	wg.Wait()
+	close(bodies)
+	got := 0
+	for b := range bodies {
+		assert.Equal(t, stdout, b)
+		got++
+	}
+	assert.Equal(t, n*4, got)
+}
+
+// Whatever a scraper asks for (Prometheus 3 asks for OpenMetrics first,
+// gzip always), the answer is the text format 0.0.4 under its own
+// Content-Type, uncompressed and saying so: no "# EOF", no
+// Content-Encoding.
+func TestMetricsHandlerNegotiation(t *testing.T) {
+	inRepoRoot(t)
+	sys, err := openSystem("testdata/bundle")
+	require.NoError(t, err)
+	srv := httptest.NewServer(metricsHandler(newScraper(sys)))
+	defer srv.Close()
+	for _, tc := range []struct{ accept, encoding string }{
+		{"", ""},
+		{"text/plain;version=0.0.4", ""},
+		{"application/openmetrics-text;version=1.0.0;escaping=allow-utf-8;q=0.6,application/openmetrics-text;version=0.0.1;q=0.5,text/plain;version=1.0.0;escaping=allow-utf-8;q=0.4,text/plain;version=0.0.4;q=0.3,*/*;q=0.2", "gzip"},
+		{"application/openmetrics-text", "gzip, deflate, br"},
+		{"application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited", "identity"},
+	} {
+		req, err := http.NewRequest(http.MethodGet, srv.URL+"/metrics", nil)
+		require.NoError(t, err)
+		if tc.accept != "" {
+			req.Header.Set("Accept", tc.accept)
+		}
+		if tc.encoding != "" {
+			req.Header.Set("Accept-Encoding", tc.encoding) // set by hand: the transport leaves the body as sent
+		}
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		assert.Equal(t, http.StatusOK, resp.StatusCode, tc.accept)
+		assert.Equal(t, promtext.ContentType, resp.Header.Get("Content-Type"), tc.accept)
+		assert.Empty(t, resp.Header.Get("Content-Encoding"), tc.encoding)
+		_, err = promtexttest.Parse(string(body))
+		assert.NoError(t, err, tc.accept)
+		assert.NotContains(t, string(body), "# EOF")
 	}
 }
