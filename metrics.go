@@ -170,7 +170,9 @@ type ControllerMetrics struct {
 	UnsafeShutdowns, ErrorLogEntries Reading
 
 	// Sources are the controller's sources, in the order of
-	// ControllerSources.
+	// ControllerSources; a controller whose sysfs folder could not be
+	// read has its sysfs source alone (failed): the others, read through
+	// that folder, were never tried.
 	Sources []SourceStatus
 }
 
@@ -244,11 +246,11 @@ func (s *System) scrape(ctx context.Context, snap *MetricsSnapshot) error {
 }
 
 // unreadableController is the scrape of a controller whose folder could
-// not be read.
+// not be read: its sysfs source failed, and the sources read through that
+// folder were never tried, so they have no status (an absent series, not
+// a success nobody saw).
 func unreadableController(name string, err error) ControllerMetrics {
-	ok := func(s string) SourceStatus { return SourceStatus{Source: s, OK: true} }
-	return ControllerMetrics{Name: name, Holding: HoldsNoPlan, Sources: []SourceStatus{
-		failed(SourceSysfs, err), ok(SourceIdentify), ok(SourceAPSTFeature), ok(SourcePCI), ok(SourceDiag), ok(SourceHealthLog)}}
+	return ControllerMetrics{Name: name, Holding: HoldsNoPlan, Sources: []SourceStatus{failed(SourceSysfs, err)}}
 }
 
 // failed is the status of a source that could not be read.

@@ -429,8 +429,7 @@ func (f *fastScraper) controller(ctx context.Context, class sysfs.AttrDir, class
 		}
 		fail(&sysSt, err)
 		cm.Holding = HoldsNoPlan
-		idSt, apSt := SourceStatus{Source: SourceIdentify, OK: true}, SourceStatus{Source: SourceAPSTFeature, OK: true}
-		cm.Sources = append(cm.Sources, sysSt, idSt, apSt, pciSt, diagSt, SourceStatus{Source: SourceHealthLog, OK: true})
+		cm.Sources = append(cm.Sources, sysSt) // the rest were never tried (unreadableController)
 		return
 	}
 	defer dir.Close()

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -272,6 +273,14 @@ func TestMetricsFastMatchesInspect(t *testing.T) {
 				}
 			}
 			assert.Equal(t, strings.HasPrefix(name, "bundle-no") || name == "sys+fakes", failedSources > 0, "failed sources: %d", failedSources)
+			if name == "bundle-no-nvme1" {
+				// The controller whose folder is gone: its sysfs source
+				// failed, and those read through the folder were never
+				// tried, so they have no status rather than a success.
+				i := slices.IndexFunc(got.Controllers, func(c nvmeapst.ControllerMetrics) bool { return c.Name == "nvme1" })
+				require.GreaterOrEqual(t, i, 0)
+				assert.Equal(t, []nvmeapst.SourceStatus{{Source: nvmeapst.SourceSysfs}}, comparable(&got).Controllers[i].Sources)
+			}
 		})
 	}
 }
