@@ -41,20 +41,7 @@ func checkSpelling(t Tried, w string) error {
 	if best == "" || dist == 2 && min(len(name), len(best)) < 6 || dist == 1 && min(len(name), len(best)) < 4 {
 		return nil // short names are near too many others to guess
 	}
-	return fmt.Errorf("diagnose: %q: unknown setting %s: did you mean %s?", w, bare(name), bare(best+strings.TrimPrefix(w, name)))
-}
-
-// bare is s as an error shows it: as it is when every byte is printable
-// ASCII, else quoted (%q), so that a message never carries a raw control
-// character and a caller that escapes it does not escape a quoted value
-// a second time.
-func bare(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x20 || s[i] >= 0x7f {
-			return fmt.Sprintf("%q", s)
-		}
-	}
-	return s
+	return fmt.Errorf("diagnose: %q: unknown setting %q: did you mean %q?", w, name, best+strings.TrimPrefix(w, name))
 }
 
 // editDistance is the optimal string alignment distance of a and b (ASCII

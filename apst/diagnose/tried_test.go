@@ -48,15 +48,15 @@ func TestParseTriedFlag(t *testing.T) {
 // kept as they are.
 func TestParseTriedFlagTypos(t *testing.T) {
 	for _, tc := range []struct{ in, says string }{
-		{"pcie_apsm=off", `diagnose: "pcie_apsm=off": unknown setting pcie_apsm: did you mean pcie_aspm=off?`},
-		{"pcie_aspm=off,nvme.noapci=1:helped", `diagnose: "nvme.noapci=1:helped": unknown setting nvme.noapci: did you mean nvme.noacpi=1:helped?`},
-		{"nvme_core.default_ps_max_latency_s=0", "did you mean nvme_core.default_ps_max_latency_us=0?"},
-		{"PCIE_ASPM=off", "did you mean pcie_aspm=off?"},
-		{"other-slots:no", "did you mean other-slot:no?"},
-		{"firmwre:helped", "did you mean firmware:helped?"},
-		// A control character is quoted, never carried raw.
-		{"pcie_apsm\x1b=off", `unknown setting "pcie_apsm\x1b": did you mean pcie_aspm=off?`},
-		{"pcie_apsm=off\x1b", `unknown setting pcie_apsm: did you mean "pcie_aspm=off\x1b"?`},
+		{"pcie_apsm=off", `diagnose: "pcie_apsm=off": unknown setting "pcie_apsm": did you mean "pcie_aspm=off"?`},
+		{"pcie_aspm=off,nvme.noapci=1:helped", `diagnose: "nvme.noapci=1:helped": unknown setting "nvme.noapci": did you mean "nvme.noacpi=1:helped"?`},
+		{"nvme_core.default_ps_max_latency_s=0", `did you mean "nvme_core.default_ps_max_latency_us=0"?`},
+		{"PCIE_ASPM=off", `did you mean "pcie_aspm=off"?`},
+		{"other-slots:no", `did you mean "other-slot:no"?`},
+		{"firmwre:helped", `did you mean "firmware:helped"?`},
+		// A control character is quoted as Go quotes it, never carried raw.
+		{"pcie_apsm\x1b=off", `unknown setting "pcie_apsm\x1b": did you mean "pcie_aspm=off"?`},
+		{"pcie_apsm=off\x1b", `unknown setting "pcie_apsm": did you mean "pcie_aspm=off\x1b"?`},
 	} {
 		_, err := diagnose.ParseTriedFlag(tc.in)
 		require.Error(t, err, tc.in)

@@ -92,7 +92,7 @@ func TestDiagnoseTriedTypo(t *testing.T) {
 	code, stdout, stderr := apstctl(t, nil, "diagnose", "--log", "../../apst/diagnose/testdata/aspm.log", "--tried", "pcie_apsm=off")
 	assert.Equal(t, 2, code, stderr)
 	assert.Empty(t, stdout)
-	assert.Contains(t, stderr, `apstctl diagnose: --tried pcie_apsm=off: diagnose: "pcie_apsm=off": unknown setting pcie_apsm: did you mean pcie_aspm=off?`)
+	assert.Contains(t, stderr, `apstctl diagnose: --tried pcie_apsm=off: diagnose: "pcie_apsm=off": unknown setting "pcie_apsm": did you mean "pcie_aspm=off"?`)
 	code, _, stderr = apstctl(t, nil, "diagnose", "--log", "../../apst/diagnose/testdata/aspm.log", "--tried", "acpi=off,pcie_aspm=off")
 	assert.Equal(t, 0, code, stderr)
 }
