@@ -112,7 +112,11 @@ func serve(args []string) int {
 // referrer, no sniffing. A file with a precompressed NAME.gz beside it
 // (Build writes them) is sent as that, with Content-Encoding: gzip and the
 // file's own Content-Type, to a client whose Accept-Encoding takes gzip;
-// the plain file to any other.
+// the plain file to any other. It answers GET and HEAD only (405 to any
+// other method: the site takes nothing), a name no file can have (a NUL,
+// a component too long for the system) with 404 as any missing file, not
+// 500, and a file asked for as a directory (NAME/) with the file server's
+// redirect to NAME, gzip or not.
 func Handler(site fs.FS) http.Handler {
 	files := http.FileServerFS(site)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -121,13 +125,23 @@ func Handler(site fs.FS) http.Handler {
 		h.Set("Referrer-Policy", "no-referrer")
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Cache-Control", "no-cache")
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			h.Set("Allow", "GET, HEAD")
+			http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)
+			return
+		}
 		name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
+		asDir := strings.HasSuffix(r.URL.Path, "/")
 		if name == "" {
-			name = "index.html"
+			name, asDir = "index.html", false
+		}
+		if _, err := fs.Stat(site, name); err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission) {
+			http.NotFound(w, r) // the file server would answer 500
+			return
 		}
 		if isCompressible(name) {
 			h.Add("Vary", "Accept-Encoding")
-			if (r.Method == http.MethodGet || r.Method == http.MethodHead) && acceptsGzip(r.Header.Values("Accept-Encoding")) {
+			if !asDir && acceptsGzip(r.Header.Values("Accept-Encoding")) {
 				if gz, err := fs.Stat(site, name+".gz"); err == nil && gz.Mode().IsRegular() {
 					if b, err := fs.ReadFile(site, name+".gz"); err == nil {
 						ctype := mime.TypeByExtension(path.Ext(name))
