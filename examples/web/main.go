@@ -63,6 +63,25 @@ func serve(args []string) int {
 		fl.Usage()
 		return 2
 	}
+	if *out != "" {
+		addrSet := false
+		fl.Visit(func(f *flag.Flag) { addrSet = addrSet || f.Name == "addr" })
+		if addrSet {
+			fmt.Fprintln(os.Stderr, "web: -addr is for serving; -out only writes the files")
+			return 2
+		}
+	}
+	var ln net.Listener
+	if *out == "" {
+		// Listen first: a taken port is said before a build of up to half a minute.
+		l, err := net.Listen("tcp", *addr)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "web:", err)
+			return 1
+		}
+		defer l.Close()
+		ln = l
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	dir := *out
@@ -86,12 +105,7 @@ func serve(args []string) int {
 	if *out != "" {
 		return 0
 	}
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "web:", err)
-		return 1
-	}
-	srv := &http.Server{Handler: Handler(os.DirFS(dir)), ReadHeaderTimeout: 10 * time.Second}
+	srv := server(Handler(os.DirFS(dir)))
 	fmt.Printf("serving the APST page on http://%s/ (Ctrl-C to stop)\n", ln.Addr())
 	go func() {
 		<-ctx.Done()
@@ -104,6 +118,12 @@ func serve(args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// server serves h, letting go of a client that is slow to send its
+// request's headers or holds a kept-alive connection idle.
+func server(h http.Handler) *http.Server {
+	return &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: time.Minute}
 }
 
 // Handler serves the built page from site with the headers a static host
