@@ -6,6 +6,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -85,4 +88,68 @@ func TestHandlerGzip(t *testing.T) {
 	res, body = get("/notes.bin", "gzip")
 	assert.Empty(t, res.Header.Get("Content-Encoding"))
 	assert.Equal(t, "plain", string(body))
+}
+
+// The handler answers only GET and HEAD (a static site takes nothing),
+// answers a name no file can have (a NUL, a component longer than the
+// system takes) as it answers any other missing file, and sends a file
+// asked for as a directory (NAME/) to NAME whether or not the client takes
+// gzip, as the file server does, rather than a page whose relative links
+// then miss.
+func TestHandlerHostile(t *testing.T) {
+	dir := t.TempDir()
+	for name, b := range map[string][]byte{
+		"index.html":    []byte("<!DOCTYPE html><title>x</title>"),
+		"index.html.gz": gz(t, []byte("<!DOCTYPE html><title>x</title>")),
+		"app.js":        []byte("'use strict';"),
+		"app.js.gz":     gz(t, []byte("'use strict';")),
+	} {
+		require.NoError(t, writeFile(filepath.Join(dir, name), b))
+	}
+	srv := httptest.NewServer(Handler(os.DirFS(dir)))
+	defer srv.Close()
+	for _, tc := range []struct {
+		method, path, accept string
+		status               int
+		location             string
+	}{
+		{http.MethodGet, "/app.js", "gzip", http.StatusOK, ""},
+		{http.MethodHead, "/app.js", "identity", http.StatusOK, ""},
+		{http.MethodPost, "/app.js", "gzip", http.StatusMethodNotAllowed, ""},
+		{http.MethodPut, "/app.js", "identity", http.StatusMethodNotAllowed, ""},
+		{http.MethodDelete, "/", "identity", http.StatusMethodNotAllowed, ""},
+		{http.MethodOptions, "/", "identity", http.StatusMethodNotAllowed, ""},
+		{http.MethodTrace, "/", "identity", http.StatusMethodNotAllowed, ""},
+		{http.MethodPatch, "/index.html", "identity", http.StatusMethodNotAllowed, ""},
+		{http.MethodGet, "/index.html%00", "gzip", http.StatusNotFound, ""},
+		{http.MethodGet, "/a%00b.js", "identity", http.StatusNotFound, ""},
+		{http.MethodGet, "/" + strings.Repeat("a", 300) + ".js", "gzip", http.StatusNotFound, ""},
+		{http.MethodGet, "/" + strings.Repeat("a", 300), "identity", http.StatusNotFound, ""},
+		{http.MethodGet, "/../../etc/passwd", "identity", http.StatusNotFound, ""},
+		{http.MethodGet, "/..%2f..%2fetc%2fpasswd", "gzip", http.StatusNotFound, ""},
+		{http.MethodGet, "/..%5c..%5cetc%5cpasswd", "gzip", http.StatusNotFound, ""},
+		{http.MethodGet, "/index.html/", "gzip", http.StatusMovedPermanently, "../index.html"},
+		{http.MethodGet, "/index.html/", "identity", http.StatusMovedPermanently, "../index.html"},
+		{http.MethodGet, "/app.js/", "gzip", http.StatusMovedPermanently, "../app.js"},
+		{http.MethodGet, "/", "gzip", http.StatusOK, ""},
+	} {
+		t.Run(tc.method+" "+tc.path+" "+tc.accept, func(t *testing.T) {
+			req, err := http.NewRequest(tc.method, srv.URL+tc.path, nil)
+			require.NoError(t, err)
+			req.Header.Set("Accept-Encoding", tc.accept)
+			res, err := http.DefaultTransport.RoundTrip(req)
+			require.NoError(t, err)
+			defer res.Body.Close()
+			b, err := io.ReadAll(res.Body)
+			require.NoError(t, err)
+			assert.Equal(t, tc.status, res.StatusCode)
+			assert.Equal(t, tc.location, res.Header.Get("Location"))
+			if tc.status == http.StatusMethodNotAllowed {
+				assert.Equal(t, "GET, HEAD", res.Header.Get("Allow"))
+				assert.NotContains(t, string(b), "use strict")
+				assert.NotContains(t, string(b), "DOCTYPE")
+			}
+			assert.Equal(t, "nosniff", res.Header.Get("X-Content-Type-Options"))
+		})
+	}
 }

@@ -63,6 +63,25 @@ func serve(args []string) int {
 		fl.Usage()
 		return 2
 	}
+	if *out != "" {
+		addrSet := false
+		fl.Visit(func(f *flag.Flag) { addrSet = addrSet || f.Name == "addr" })
+		if addrSet {
+			fmt.Fprintln(os.Stderr, "web: -addr is for serving; -out only writes the files")
+			return 2
+		}
+	}
+	var ln net.Listener
+	if *out == "" {
+		// Listen first: a taken port is said before a build of up to half a minute.
+		l, err := net.Listen("tcp", *addr)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "web:", err)
+			return 1
+		}
+		defer l.Close()
+		ln = l
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	dir := *out
@@ -86,12 +105,7 @@ func serve(args []string) int {
 	if *out != "" {
 		return 0
 	}
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "web:", err)
-		return 1
-	}
-	srv := &http.Server{Handler: Handler(os.DirFS(dir)), ReadHeaderTimeout: 10 * time.Second}
+	srv := server(Handler(os.DirFS(dir)))
 	fmt.Printf("serving the APST page on http://%s/ (Ctrl-C to stop)\n", ln.Addr())
 	go func() {
 		<-ctx.Done()
@@ -106,13 +120,23 @@ func serve(args []string) int {
 	return 0
 }
 
+// server serves h, letting go of a client that is slow to send its
+// request's headers or holds a kept-alive connection idle.
+func server(h http.Handler) *http.Server {
+	return &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: time.Minute}
+}
+
 // Handler serves the built page from site with the headers a static host
 // should send too: the content security policy of index.html (scripts and
 // connections to this origin only, WebAssembly compilation allowed), no
 // referrer, no sniffing. A file with a precompressed NAME.gz beside it
 // (Build writes them) is sent as that, with Content-Encoding: gzip and the
 // file's own Content-Type, to a client whose Accept-Encoding takes gzip;
-// the plain file to any other.
+// the plain file to any other. It answers GET and HEAD only (405 to any
+// other method: the site takes nothing), a name no file can have (a NUL,
+// a component too long for the system) with 404 as any missing file, not
+// 500, and a file asked for as a directory (NAME/) with the file server's
+// redirect to NAME, gzip or not.
 func Handler(site fs.FS) http.Handler {
 	files := http.FileServerFS(site)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -121,13 +145,23 @@ func Handler(site fs.FS) http.Handler {
 		h.Set("Referrer-Policy", "no-referrer")
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Cache-Control", "no-cache")
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			h.Set("Allow", "GET, HEAD")
+			http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)
+			return
+		}
 		name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
+		asDir := strings.HasSuffix(r.URL.Path, "/")
 		if name == "" {
-			name = "index.html"
+			name, asDir = "index.html", false
+		}
+		if _, err := fs.Stat(site, name); err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission) {
+			http.NotFound(w, r) // the file server would answer 500
+			return
 		}
 		if isCompressible(name) {
 			h.Add("Vary", "Accept-Encoding")
-			if (r.Method == http.MethodGet || r.Method == http.MethodHead) && acceptsGzip(r.Header.Values("Accept-Encoding")) {
+			if !asDir && acceptsGzip(r.Header.Values("Accept-Encoding")) {
 				if gz, err := fs.Stat(site, name+".gz"); err == nil && gz.Mode().IsRegular() {
 					if b, err := fs.ReadFile(site, name+".gz"); err == nil {
 						ctype := mime.TypeByExtension(path.Ext(name))
