@@ -356,6 +356,20 @@ func TestBrowser(t *testing.T) {
 		assert.GreaterOrEqual(t, p.num("parseFloat(getComputedStyle(document.querySelector('#compare-table tr.differs th')).borderLeftWidth)"), float64(4))
 		assert.Equal(t, float64(3), p.num("document.querySelectorAll('#sim-table tbody tr').length"))
 		assert.Contains(t, p.str("document.getElementById('sim-source').textContent"), "exp:10s")
+		// A number of gaps or a seed that is no whole number is refused
+		// beside its field, and no simulation of another number is shown.
+		for _, tc := range []struct{ field, in, says string }{
+			{"count", "1e6", "want a whole number"}, {"count", "-5", "want a whole number"}, {"count", "0", "want 1 to 1000000"},
+			{"count", "99999999999999999999", "want 1 to 1000000"}, {"seed", "18446744073709551616", "want 0 to 9007199254740991"},
+		} {
+			p.typeInto(tc.field, tc.in)
+			p.waitFor(fmt.Sprintf("document.getElementById('%s-error').textContent !== ''", tc.field), 5*time.Second)
+			assert.Contains(t, p.str(fmt.Sprintf("document.getElementById('%s-error').textContent", tc.field)), tc.says, tc.in)
+			assert.Equal(t, float64(0), p.num("document.querySelectorAll('#sim-table tbody tr').length"), tc.in)
+			assert.Equal(t, "", p.str("document.getElementById('capture-error').textContent"), "%s: no internal error at the capture", tc.in)
+			p.typeInto(tc.field, map[string]string{"count": "10000", "seed": "1"}[tc.field])
+			p.waitFor(fmt.Sprintf("document.getElementById('%s-error').textContent === '' && document.querySelectorAll('#sim-table tbody tr').length === 3", tc.field), 5*time.Second)
+		}
 		shot(p, "990-evo-plus-25ms", "sweep", 1000)
 		shot(p, "990-evo-plus-compare", "compare", 1200)
 		require.NoError(t, p.screenshotOf(filepath.Join(shots, "readme.png"), "drive", 1100, 1400, 1, false))

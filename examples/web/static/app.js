@@ -207,17 +207,27 @@
     $('log-note').textContent = state.log ? `Using ${state.logName} (${state.log.length} bytes). Type or paste in the box to replace it.` : '';
     if (!cap && !state.drive && !log) { render(null); return; }
     if (log && window.apstweb.withLog === false) wantLogEngine();
+    // The number of gaps and the seed are read whole or refused beside
+    // their field: parseInt took "1e6" for 1, "-5" or "abc" for the
+    // default, and a number past 2^53 was rounded, or not read at all.
+    const count = wholeNumber('count', 1, 1000000);
+    const seed = wholeNumber('seed', 0, Number.MAX_SAFE_INTEGER);
     const opts = {
       drive: cap ? '' : state.drive,
       bound: $('bound').value, kernel: $('kernel').value, pci_id: $('pci-id').value,
       compare_a: $('compare-a').value, compare_b: $('compare-b').value,
-      gaps: $('gaps').value, count: parseInt($('count').value, 10) || 0, seed: Math.max(0, parseInt($('seed').value, 10) || 0),
+      gaps: $('gaps').value, count: count.n, seed: seed.n,
       tried: $('tried').value, platform: $('platform').value,
     };
     const withLog = window.apstweb.withLog !== false;
     const start = performance.now();
     const out = JSON.parse(window.apstweb.compute(cap, featureBytes(), JSON.stringify(opts), withLog ? log : null));
     const ms = performance.now() - start;
+    if (count.err || seed.err) {
+      // No simulation of numbers other than those typed.
+      out.errors = Object.assign({}, out.errors, count.err ? { count: count.err } : {}, seed.err ? { seed: seed.err } : {});
+      out.simulate = null;
+    }
     window.apstweb_metrics.computes += 1;
     window.apstweb_metrics.last = { ms, millis: out.millis, response: out };
     render(out, !withLog && !!log);
@@ -227,8 +237,19 @@
     window.apstweb_metrics.rendered = performance.now() - start;
   }
 
+  // wholeNumber reads a field that wants a whole number from min to max:
+  // {n} (0 for an empty field: the default), or {n: 0, err} saying why not.
+  function wholeNumber(id, min, max) {
+    const v = $(id).value.trim();
+    if (v === '') return { n: 0 };
+    if (!/^[0-9]+$/.test(v)) return { n: 0, err: `"${v}": want a whole number, digits only` };
+    const n = Number(v);
+    if (n < min || n > max) return { n: 0, err: `${v}: want ${min} to ${max}` };
+    return { n };
+  }
+
   // ---- drawing ----
-  const errorFields = ['capture', 'feature', 'bound', 'kernel', 'pci_id', 'compare_a', 'compare_b', 'gaps', 'count', 'log', 'tried', 'platform'];
+  const errorFields = ['capture', 'feature', 'bound', 'kernel', 'pci_id', 'compare_a', 'compare_b', 'gaps', 'count', 'seed', 'log', 'tried', 'platform'];
   const settingFields = ['bound', 'kernel', 'pci_id'];
 
   // say puts text in a live region only when it changed, so that an
@@ -245,7 +266,7 @@
     }
     for (const [f, id] of [['capture', 'capture'], ['feature', 'feature'], ['bound', 'bound'], ['kernel', 'kernel'],
       ['pci_id', 'pci-id'], ['compare_a', 'compare-a'], ['compare_b', 'compare-b'], ['gaps', 'gaps'],
-      ['log', 'log'], ['tried', 'tried'], ['platform', 'platform']]) {
+      ['count', 'count'], ['seed', 'seed'], ['log', 'log'], ['tried', 'tried'], ['platform', 'platform']]) {
       if (errs[f]) $(id).setAttribute('aria-invalid', 'true'); else $(id).removeAttribute('aria-invalid');
     }
     if (errs.feature) $('feature-box').open = true;
