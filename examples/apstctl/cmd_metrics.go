@@ -198,9 +198,7 @@ func listenAddr(s string) (string, error) {
 func metricsHandler(s *scraper) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/metrics", func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET, HEAD")
-			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		if !getOrHead(w, r) {
 			return
 		}
 		// The exposition is copied out of the scraper's buffer and written
@@ -221,8 +219,11 @@ func metricsHandler(s *scraper) http.Handler {
 		}
 	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/" || r.Method != http.MethodGet && r.Method != http.MethodHead {
+		if r.URL.Path != "/" {
 			http.NotFound(w, r)
+			return
+		}
+		if !getOrHead(w, r) {
 			return
 		}
 		// A landing page, as node_exporter's: where the metrics are.
@@ -233,6 +234,17 @@ func metricsHandler(s *scraper) http.Handler {
 		}
 	})
 	return mux
+}
+
+// getOrHead reports whether r is a GET or a HEAD; for another method it
+// answers 405 with the methods allowed.
+func getOrHead(w http.ResponseWriter, r *http.Request) bool {
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		return true
+	}
+	w.Header().Set("Allow", "GET, HEAD")
+	http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+	return false
 }
 
 // metricsLanding is the page at / of --listen.

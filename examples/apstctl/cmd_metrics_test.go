@@ -224,10 +224,13 @@ func TestMetricsHandler(t *testing.T) {
 		resp.Body.Close()
 		assert.Equal(t, want, resp.StatusCode, path)
 	}
-	resp, err = http.Post(srv.URL+"/metrics", "text/plain", strings.NewReader("x"))
-	require.NoError(t, err)
-	resp.Body.Close()
-	assert.Equal(t, http.StatusMethodNotAllowed, resp.StatusCode)
+	for _, path := range []string{"/metrics", "/"} {
+		resp, err = http.Post(srv.URL+path, "text/plain", strings.NewReader("x"))
+		require.NoError(t, err)
+		resp.Body.Close()
+		assert.Equal(t, http.StatusMethodNotAllowed, resp.StatusCode, path)
+		assert.Equal(t, "GET, HEAD", resp.Header.Get("Allow"), path)
+	}
 }
 
 // --listen serves until its context is cancelled (a signal), then shuts
