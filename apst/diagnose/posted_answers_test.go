@@ -8,11 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/nvmeapst/nvmeapst/apst/diagnose"
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 )
 
 var updateAnswers = flag.Bool("update-answers", false, "rewrite testdata/posted-answers.golden")
@@ -36,23 +36,8 @@ func TestPostedAnswers(t *testing.T) {
 		_, body, _ := strings.Cut(string(raw), "\n") // the source line
 		fmt.Fprintf(&b, "%s: %s\n", filepath.Base(f), postedAnswer(body))
 	}
-	golden := filepath.Join("testdata", "posted-answers.golden")
-	if *updateAnswers {
-		require.NoError(t, os.WriteFile(golden, []byte(b.String()), 0o644))
-	}
-	want, err := os.ReadFile(golden)
-	require.NoError(t, err)
-	got, was := strings.Split(b.String(), "\n"), strings.Split(string(want), "\n")
-	for i := range max(len(got), len(was)) {
-		g, w := "", ""
-		if i < len(got) {
-			g = got[i]
-		}
-		if i < len(was) {
-			w = was[i]
-		}
-		assert.Equal(t, w, g, "line %d of testdata/posted-answers.golden (go test ./apst/diagnose -run TestPostedAnswers -update-answers rewrites it; read the diff)", i+1)
-	}
+	testfixture.GoldenLines(t, filepath.Join("testdata", "posted-answers.golden"), b.String(), *updateAnswers,
+		"go test ./apst/diagnose -run TestPostedAnswers -update-answers", false)
 }
 
 // postedAnswer is a log's first answer in a few words: "refused", "no

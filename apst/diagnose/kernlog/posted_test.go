@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 )
 
 var updatePosted = flag.Bool("update", false, "rewrite testdata/posted.golden")
@@ -61,24 +61,6 @@ func TestPostedLogs(t *testing.T) {
 		unread += int(l.UnreadLines)
 	}
 	t.Logf("%d posted logs, %d failure-looking lines unread", len(files), unread)
-	golden := filepath.Join("testdata", "posted.golden")
-	if *updatePosted {
-		require.NoError(t, os.WriteFile(golden, []byte(b.String()), 0o644))
-	}
-	want, err := os.ReadFile(golden)
-	require.NoError(t, err)
-	// Only the lines that changed, not two whole files.
-	got, was := strings.Split(b.String(), "\n"), strings.Split(string(want), "\n")
-	for i := range max(len(got), len(was)) {
-		g, w := "", ""
-		if i < len(got) {
-			g = got[i]
-		}
-		if i < len(was) {
-			w = was[i]
-		}
-		if !assert.Equal(t, w, g, "line %d of testdata/posted.golden (go test -run TestPostedLogs -update ./apst/diagnose/kernlog rewrites it; read the diff)", i+1) {
-			return
-		}
-	}
+	testfixture.GoldenLines(t, filepath.Join("testdata", "posted.golden"), b.String(), *updatePosted,
+		"go test -run TestPostedLogs -update ./apst/diagnose/kernlog", true)
 }
