@@ -187,16 +187,25 @@ func TestMetricsTextfileSignal(t *testing.T) {
 	assert.Len(t, ents, 1)
 }
 
-// The handler serves /metrics with the format's Content-Type, HEAD without
-// a body, a landing page on /, and nothing else.
-func TestMetricsHandler(t *testing.T) {
+// bundleMetricsServer serves the metrics of testdata/bundle on a test
+// server (closed with the test), and returns what `apstctl metrics`
+// prints for the bundle.
+func bundleMetricsServer(t *testing.T) (*httptest.Server, string) {
+	t.Helper()
 	inRepoRoot(t)
 	code, stdout, errOut := apstctl(t, nil, "metrics", "--root", "testdata/bundle")
 	require.Equal(t, 0, code, errOut)
 	sys, err := openSystem("testdata/bundle")
 	require.NoError(t, err)
 	srv := httptest.NewServer(metricsHandler(newScraper(sys)))
-	defer srv.Close()
+	t.Cleanup(srv.Close)
+	return srv, stdout
+}
+
+// The handler serves /metrics with the format's Content-Type, HEAD without
+// a body, a landing page on /, and nothing else.
+func TestMetricsHandler(t *testing.T) {
+	srv, stdout := bundleMetricsServer(t)
 	for range 2 {
 		resp, err := http.Get(srv.URL + "/metrics")
 		require.NoError(t, err)
@@ -386,13 +395,7 @@ func TestMetricsHandlerStalledClient(t *testing.T) {
 // them) each get the whole exposition, never another's half-rendered
 // buffer; run under -race.
 func TestMetricsHandlerConcurrent(t *testing.T) {
-	inRepoRoot(t)
-	code, stdout, errOut := apstctl(t, nil, "metrics", "--root", "testdata/bundle")
-	require.Equal(t, 0, code, errOut)
-	sys, err := openSystem("testdata/bundle")
-	require.NoError(t, err)
-	srv := httptest.NewServer(metricsHandler(newScraper(sys)))
-	defer srv.Close()
+	srv, stdout := bundleMetricsServer(t)
 	const n = 8
 	bodies := make(chan string, n*4)
 	var wg sync.WaitGroup
@@ -426,11 +429,7 @@ func TestMetricsHandlerConcurrent(t *testing.T) {
 // Content-Type, uncompressed and saying so: no "# EOF", no
 // Content-Encoding.
 func TestMetricsHandlerNegotiation(t *testing.T) {
-	inRepoRoot(t)
-	sys, err := openSystem("testdata/bundle")
-	require.NoError(t, err)
-	srv := httptest.NewServer(metricsHandler(newScraper(sys)))
-	defer srv.Close()
+	srv, _ := bundleMetricsServer(t)
 	for _, tc := range []struct{ accept, encoding string }{
 		{"", ""},
 		{"text/plain;version=0.0.4", ""},
