@@ -73,6 +73,7 @@ type session struct {
 	ended         bool
 	root          *os.Root    // nil when the tree could not be opened: read as without a session
 	attrs         *AttrReader // nil where the system has no safeio.Dir
+	opened        []string    // the directories of dirs kept open, oldest first
 	*sessionStore             // nil once ended
 }
 
@@ -216,9 +217,16 @@ func (fs FS) sessionRead(s *session, rel string) sessionFile {
 	return sessionFile{v: string(b), err: err}
 }
 
+// maxSessionDirs bounds the directories a session keeps open (a machine
+// of a few controllers opens about 6 each): past it, the one opened first
+// is closed, so that a tree of thousands of controllers does not hold a
+// descriptor per folder until the process runs out of them (EMFILE).
+const maxSessionDirs = 256
+
 // dir returns the directory rel kept open, opening it on first use (ok
 // false where it cannot be: no safeio.Dir on this system, a directory
-// that does not exist or cannot be opened, or the root).
+// that does not exist or cannot be opened, or the root). Opening one
+// past maxSessionDirs closes the oldest, which a later use opens anew.
 func (s *session) dir(rel string) sessionDir {
 	if s.attrs == nil || rel == "." || rel == "" {
 		return sessionDir{}
@@ -249,6 +257,16 @@ func (s *session) dir(rel string) sessionDir {
 	ad, dok, err := from.Dir(base)
 	d = sessionDir{d: ad, ok: dok && err == nil, absent: !dok && err == nil}
 	s.dirs[rel] = d
+	if d.ok {
+		// Closed after rel is open: the oldest may be its parent, from.
+		s.opened = append(s.opened, rel)
+		if len(s.opened) > maxSessionDirs {
+			old := s.opened[0]
+			s.opened = s.opened[1:]
+			s.dirs[old].d.Close()
+			delete(s.dirs, old)
+		}
+	}
 	return d
 }
 
