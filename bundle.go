@@ -136,7 +136,9 @@ type BundlePowerManagement struct {
 // unfinished bundle is never read as one: [OpenBundle] requires the
 // manifest and package sysfs refuses the marker and the temporary name. On
 // any error, and when ctx is cancelled (checked between files), everything
-// Collect wrote is removed.
+// Collect wrote is removed; a machine of more controllers than a manifest
+// may list (MaxManifestSize, some 20,000) is refused with
+// ErrManifestTooLarge, nothing written.
 //
 // Sysfs files that do not exist are left out; files that exist but cannot be
 // read (permission, not a regular file, ...) are listed in the manifest's
@@ -235,7 +237,11 @@ func (s *System) Collect(ctx context.Context, dir string) (man *Manifest, err er
 	if err != nil {
 		return nil, fmt.Errorf("nvmeapst: collect: %w", err)
 	}
-	if err := w.commit(append(mj, '\n')); err != nil {
+	mj = append(mj, '\n')
+	if err := checkManifestSize(len(mj), len(man.Controllers)); err != nil {
+		return nil, err
+	}
+	if err := w.commit(mj); err != nil {
 		return nil, err
 	}
 	return man, nil
@@ -449,7 +455,7 @@ func OpenBundle(dir string) (*System, *Manifest, error) {
 		return nil, nil, fmt.Errorf("%w: %w", ErrBundle, err)
 	}
 	defer root.Close()
-	b, err := safeio.ReadFileInRoot(root, ManifestName, maxManifestSize)
+	b, err := safeio.ReadFileInRoot(root, ManifestName, MaxManifestSize)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil, fmt.Errorf("%w: %s has no %s (not a bundle, or a collect that did not finish): %w", ErrBundle, dir, ManifestName, err)
 	}
@@ -520,8 +526,25 @@ func (o *bundleOpener) OpenController(_ context.Context, name string) (ioctl.Con
 	return &bundleDevice{dir: o.dir, c: c, files: o.files}, nil
 }
 
-// maxManifestSize bounds the read of a manifest.
-const maxManifestSize = 1 << 20
+// MaxManifestSize is the largest manifest.json a bundle may hold:
+// OpenBundle (and a survey that meets a bundle) reads no more, and Collect
+// refuses to write a bundle whose manifest would be larger
+// (ErrManifestTooLarge), so that what collect writes is read back. A
+// controller takes about 750 bytes of it, so it holds some 20,000.
+const MaxManifestSize = 16 << 20
+
+// ErrManifestTooLarge: Collect found more than a bundle's manifest can
+// list (MaxManifestSize); nothing is written.
+var ErrManifestTooLarge = errors.New("nvmeapst: collect: the manifest would be larger than a bundle may hold")
+
+// checkManifestSize refuses a manifest of n bytes for ctls controllers
+// beyond MaxManifestSize.
+func checkManifestSize(n, ctls int) error {
+	if n > MaxManifestSize {
+		return fmt.Errorf("%w: %d bytes for %d controllers, at most %d (MaxManifestSize)", ErrManifestTooLarge, n, ctls, MaxManifestSize)
+	}
+	return nil
+}
 
 // bundleDevice serves a controller's recorded admin command results.
 type bundleDevice struct {

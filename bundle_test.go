@@ -154,6 +154,33 @@ func TestOpenBundleErrors(t *testing.T) {
 	assert.Contains(t, r.Controllers[0].IdentifyProblem.Message, "leaves the bundle")
 }
 
+// What collect writes is read back: a manifest past the 1 MiB the readers
+// once allowed (about 1,300 controllers' worth) is a bundle, and one past
+// MaxManifestSize is refused by Collect before anything stays.
+func TestManifestSizes(t *testing.T) {
+	b := collectFixture(t)
+	raw, err := os.ReadFile(filepath.Join(b, nvmeapst.ManifestName))
+	require.NoError(t, err)
+	var man nvmeapst.Manifest
+	require.NoError(t, json.Unmarshal(raw, &man))
+	for i := range 20000 {
+		man.Skipped = append(man.Skipped, nvmeapst.SkippedFile{Path: fmt.Sprintf("class/nvme/nvme%d/model", 100+i), Error: "permission denied"})
+	}
+	big, err := json.MarshalIndent(&man, "", "  ")
+	require.NoError(t, err)
+	require.Greater(t, len(big), 1<<20)
+	require.Less(t, len(big), nvmeapst.MaxManifestSize)
+	require.NoError(t, os.WriteFile(filepath.Join(b, nvmeapst.ManifestName), big, 0o644))
+	_, got, err := nvmeapst.OpenBundle(b)
+	require.NoError(t, err)
+	assert.Len(t, got.Skipped, len(man.Skipped))
+
+	require.NoError(t, nvmeapst.CheckManifestSize(nvmeapst.MaxManifestSize, 20000))
+	err = nvmeapst.CheckManifestSize(nvmeapst.MaxManifestSize+1, 22000)
+	require.ErrorIs(t, err, nvmeapst.ErrManifestTooLarge)
+	assert.Contains(t, err.Error(), "16777217 bytes for 22000 controllers, at most 16777216")
+}
+
 func TestOpenRoot(t *testing.T) {
 	// A bare sysfs tree: no admin commands.
 	s, err := nvmeapst.OpenRoot(fixtureRoot)

@@ -9,3 +9,7 @@ func ScrapeAsInspect(ctx context.Context, s *System) (*MetricsSnapshot, error) {
 	err := s.scrape(ctx, &snap)
 	return &snap, err
 }
+
+// CheckManifestSize is Collect's refusal of a manifest of n bytes for ctls
+// controllers.
+func CheckManifestSize(n, ctls int) error { return checkManifestSize(n, ctls) }

@@ -99,6 +99,9 @@ func surveyBundleDir(dir string) (bundle bool, reason string) {
 	}
 	rd := safeio.Reader{Limit: surveyManifestMax}
 	b, err := rd.ReadFile(man)
+	if errors.Is(err, safeio.ErrTooLarge) {
+		return false, fmt.Sprintf("a manifest.json larger than %d bytes: a bundle of more controllers than a survey reads of one (%d), or not a bundle; not read", surveyManifestMax, surveyBundleControllersMax)
+	}
 	if err != nil {
 		return false, ""
 	}
@@ -116,9 +119,12 @@ func surveyBundleDir(dir string) (bundle bool, reason string) {
 // rows are held until the bundle is reported.
 const surveyBundleControllersMax = 4096
 
-// surveyManifestMax bounds the read of a manifest.json met in a walk (as
-// nvmeapst.OpenBundle bounds its own).
-const surveyManifestMax = 1 << 20
+// surveyManifestMax bounds the read of a manifest.json met in a walk, and
+// so the manifest of a bundle a worker opens: 4 MiB holds the manifest of
+// surveyBundleControllersMax controllers (about 750 bytes each) with room
+// to spare, where nvmeapst.MaxManifestSize (16 MiB) would let a walk of
+// crafted bundles hold that much on every worker.
+const surveyManifestMax = 4 << 20
 
 // surveyBundle reads the bundle of slot s (on a worker) and evaluates a row
 // per controller, recording each; it leaves the items in s, or the reason

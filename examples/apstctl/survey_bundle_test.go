@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -278,6 +279,23 @@ func TestSurveyBundleNested(t *testing.T) {
 	assert.Empty(t, v.Unreadable)
 	v = surveyBundleJSONRun(t, nested+string(filepath.Separator))
 	assert.Equal(t, bundleRowName(nested, "nvme0"), v.Drives[0].Path)
+}
+
+// A manifest.json past surveyManifestMax (a bundle of more controllers
+// than a survey reads of one, or a crafted file) is one unreadable entry
+// saying so, not a folder of captures whose every file is unreadable.
+func TestSurveyBundleManifestTooLarge(t *testing.T) {
+	dir := t.TempDir()
+	b := filepath.Join(dir, "big")
+	require.NoError(t, os.CopyFS(b, os.DirFS(bundleDir)))
+	huge := append([]byte(`{"format":"nvmeapst-bundle","version":1,"files":[`), bytes.Repeat([]byte(`"class/nvme/nvme0/model",`), surveyManifestMax/25)...)
+	require.NoError(t, os.WriteFile(filepath.Join(b, "manifest.json"), append(huge, `"x"]}`...), 0o644))
+	copyTo(t, evoImage, filepath.Join(dir, "evo.bin"))
+	v := surveyBundleJSONRun(t, dir)
+	assert.Equal(t, 1, v.Summary.Drives, "the capture beside it")
+	require.Len(t, v.Unreadable, 1)
+	assert.Equal(t, b, v.Unreadable[0].Path)
+	assert.Contains(t, v.Unreadable[0].Error, "manifest.json larger than 4194304 bytes")
 }
 
 // A device node and a FIFO inside a bundle are never opened: the
