@@ -59,7 +59,7 @@ manifest is printed.`,
 			}
 		}
 		for _, s := range man.Skipped {
-			fmt.Fprintf(x.errw, "apstctl collect: warning: %s not collected: %s\n", view.Escape(s.Path), view.Escape(s.Error))
+			fmt.Fprintf(x.errw, "apstctl collect: warning: %s not collected: %s\n", view.Escape(s.Path), view.EscapeMessage(s.Error))
 		}
 		if format.json {
 			return writeJSON(x.out, man)

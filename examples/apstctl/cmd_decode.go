@@ -53,7 +53,7 @@ anyway, with a note.`,
 			fmt.Fprintln(w, "Entries rebuilt from ITPS/ITPT (the capture does not show the other bits)")
 		}
 		for _, n := range fc.Notes {
-			fmt.Fprintln(w, "note:", view.Escape(n))
+			fmt.Fprintln(w, "note:", view.EscapeMessage(n))
 		}
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(tw, "state\ttarget\tidle_ms\tvalue\t")

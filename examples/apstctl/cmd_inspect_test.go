@@ -57,6 +57,18 @@ func TestInspectCommand(t *testing.T) {
 	assert.Equal(t, anEntry{3, "0x0000000000000000", 0, 0}, c.Verdict.Differences[0].Expected)
 }
 
+// A problem's message quotes the value it could not read once: the text
+// output escapes a message only when it carries a control character, so a
+// two-line attribute shows as "25000\n100", not "25000\\n100"; a raw
+// escape in a message is still escaped.
+func TestInspectProblemQuotedOnce(t *testing.T) {
+	root := copyBundle(t)
+	require.NoError(t, os.WriteFile(filepath.Join(root, "class/nvme/nvme0/power/pm_qos_latency_tolerance_us"), []byte("25000\n100\n"), 0o644))
+	_, out, errOut := runCmd(runInspect, "--root", root, "nvme0")
+	assert.Contains(t, out, `invalid latency tolerance "25000\n100"`, errOut)
+	assert.NotContains(t, out, `\\n`)
+}
+
 func TestInspectCommandLiveSeam(t *testing.T) {
 	saved := liveSystem
 	t.Cleanup(func() { liveSystem = saved })

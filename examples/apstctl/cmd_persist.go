@@ -524,7 +524,7 @@ func runPersist(x *invocation, f *persistFlags, args []string) error {
 	}
 	fmt.Fprintln(w, "scope:", view.Escape(scope.String()))
 	for _, n := range notes {
-		fmt.Fprintln(w, "note:", view.Escape(n))
+		fmt.Fprintln(w, "note:", view.EscapeMessage(n))
 	}
 	for _, o := range outs {
 		fmt.Fprintln(w)
@@ -556,7 +556,7 @@ func writeOutputText(w io.Writer, o persist.Output, wrote string) {
 		fmt.Fprintln(w, "undo:", view.Escape(u))
 	}
 	for _, n := range o.Notes {
-		fmt.Fprintln(w, "note:", view.Escape(n))
+		fmt.Fprintln(w, "note:", view.EscapeMessage(n))
 	}
 }
 

@@ -82,7 +82,7 @@ func writePlanText(w io.Writer, c *powerstate.Controller, plan *apst.Plan, a *ap
 	fmt.Fprintln(w, describeParams(&plan.Params))
 	fmt.Fprintln(w, describeOutcome(plan))
 	for _, n := range c.Notes {
-		fmt.Fprintln(w, "note: capture:", view.Escape(n))
+		fmt.Fprintln(w, "note: capture:", view.EscapeMessage(n))
 	}
 	writeAssumptions(w, a)
 	for _, warn := range plan.Warnings() {

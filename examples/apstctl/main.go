@@ -244,9 +244,4 @@ func checkArgCount(c *command, pos []string) error {
 // them: C0 and C1 controls, bidirectional controls such as U+202E, bytes
 // that are not UTF-8 such as a raw 0x9b); a message without any is
 // returned as it is.
-func escapeLine(s string) string {
-	if safeio.HasControl(s) {
-		return view.Escape(s)
-	}
-	return s
-}
+func escapeLine(s string) string { return view.EscapeMessage(s) }

@@ -380,7 +380,7 @@ func writeSettingCheck(w *checkedWriter, name string, out *settingCheckJSON) {
 		if fd.Serious {
 			kind = "mistake"
 		}
-		fmt.Fprintf(w, "%s (%s), line %d: %s\n  %s\n", kind, fd.Mistake, fd.Line, view.Escape(fd.Text), view.Escape(fd.Explanation))
+		fmt.Fprintf(w, "%s (%s), line %d: %s\n  %s\n", kind, fd.Mistake, fd.Line, view.Escape(fd.Text), view.EscapeMessage(fd.Explanation))
 	}
 	fmt.Fprintln(w)
 	for _, l := range out.lines {

@@ -247,7 +247,7 @@ func diagnoseView(r *diagnoseResult) diagnosisJSON {
 // then the one test that separates the undecided layers, then the causes
 // with their quoted lines and tests.
 func writeDiagnosisText(w io.Writer, r *diagnoseResult) {
-	fmt.Fprintln(w, view.Escape(r.Summary))
+	fmt.Fprintln(w, view.EscapeMessage(r.Summary))
 	if r.Separate != nil {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "to tell them apart:")
@@ -391,7 +391,7 @@ func writeDiagnosisText(w io.Writer, r *diagnoseResult) {
 			fmt.Fprintln(w, l)
 		}
 		for _, n := range r.Notes {
-			fmt.Fprintf(w, "note: %s\n", view.Escape(n))
+			fmt.Fprintf(w, "note: %s\n", view.EscapeMessage(n))
 		}
 		for _, p := range r.Problems {
 			fmt.Fprintf(w, "problem: %s\n", view.Escape(p))

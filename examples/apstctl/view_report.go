@@ -402,7 +402,7 @@ func yn(b bool) string {
 // problemText is a problem's message (escaped: it may quote a path or a
 // device's answer) with advice for its class.
 func problemText(p *nvmeapst.Problem) string {
-	msg := view.Escape(p.Message)
+	msg := view.EscapeMessage(p.Message)
 	switch {
 	case p.Permission && strings.Contains(p.Message, "CAP_SYS_ADMIN"):
 		// the message says it already
@@ -454,16 +454,16 @@ func writeControllerText(w io.Writer, c *nvmeapst.ControllerReport, a *apst.Assu
 		fmt.Fprintf(w, "    %s: %s [%s]\n", src.Table, view.Escape(src.Rule), src.Quirks)
 	}
 	for _, n := range c.QuirkNotes {
-		fmt.Fprintf(w, "    note: %s\n", view.Escape(n))
+		fmt.Fprintf(w, "    note: %s\n", view.EscapeMessage(n))
 	}
 	for _, l := range assumptionLines(a, "") {
 		fmt.Fprintf(w, "    %s\n", l)
 	}
 
 	if c.APSTDisabled {
-		fmt.Fprintf(w, "  bound: none: %s\n", view.Escape(c.BoundNote))
+		fmt.Fprintf(w, "  bound: none: %s\n", view.EscapeMessage(c.BoundNote))
 	} else {
-		fmt.Fprintf(w, "  bound: %s (%s): %s\n", c.Bound, c.BoundSource, view.Escape(c.BoundNote))
+		fmt.Fprintf(w, "  bound: %s (%s): %s\n", c.Bound, c.BoundSource, view.EscapeMessage(c.BoundNote))
 	}
 	p := c.Params
 	fmt.Fprintf(w, "  params: %s, %s mode, primary %s/%s, secondary %s/%s, force_apst=%s\n",
@@ -509,7 +509,7 @@ func writeControllerText(w io.Writer, c *nvmeapst.ControllerReport, a *apst.Assu
 		fmt.Fprintf(w, "    likely cause [%s]: %s\n", cause.Kind, view.Escape(cause.Detail))
 	}
 	for _, n := range v.Notes {
-		fmt.Fprintf(w, "    note: %s\n", view.Escape(n))
+		fmt.Fprintf(w, "    note: %s\n", view.EscapeMessage(n))
 	}
 }
 

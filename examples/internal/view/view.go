@@ -18,6 +18,17 @@ import (
 // bidirectional marks escaped (safeio.EscapeTerminal).
 func Escape(s string) string { return safeio.EscapeTerminal(s) }
 
+// EscapeMessage is a message (an error or a problem: prose that quotes its
+// values, %q) as text output shows it: as it is unless it carries a
+// control character, then Escape'd, so that the values it quoted are not
+// escaped a second time ("\\n" for a quoted newline) when nothing needs it.
+func EscapeMessage(s string) string {
+	if safeio.HasControl(s) {
+		return Escape(s)
+	}
+	return s
+}
+
 // ConfigText is the key=value text of p that apstctl's --with and the
 // page's compare fields read back. Without QuirksGiven, apst.Build looks
 // the quirks up itself and p.Quirks holds what that lookup finds: the text

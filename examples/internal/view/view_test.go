@@ -28,3 +28,16 @@ func TestEscape(t *testing.T) {
 	assert.NotContains(t, Escape("bad\x1b[2Jmodel\u202e"), "\x1b")
 	assert.NotContains(t, Escape("bad\x1b[2Jmodel\u202e"), "\u202e")
 }
+
+// A message that quotes its values is shown as it is; one that carries a
+// control character is escaped whole.
+func TestEscapeMessage(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`apst: invalid latency tolerance "25000\n100": want auto`, `apst: invalid latency tolerance "25000\n100": want auto`},
+		{"plain", "plain"},
+		{"raw \x1b[2J and \"quoted\\x1b\"", `raw \x1b[2J and "quoted\\x1b"`},
+		{"bidi \u202e", `bidi \u202e`},
+	} {
+		assert.Equal(t, tc.want, EscapeMessage(tc.in), "%q", tc.in)
+	}
+}
