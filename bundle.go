@@ -308,6 +308,12 @@ func newBundleWriter(dir, dest string, fill bool) (*bundleWriter, error) {
 		// mkdir(1) would make the destination.
 		tmp, err := safeio.MkdirTemp(parent, "."+base+".tmp-", 0o777)
 		if err != nil {
+			// Said of the directory the caller named, not of the
+			// temporary one beside it that could not be made.
+			var pe *os.PathError
+			if errors.As(err, &pe) {
+				err = &os.PathError{Op: "create " + dir + " in", Path: filepath.Clean(parent), Err: pe.Err}
+			}
 			return nil, fmt.Errorf("nvmeapst: collect: %w", err)
 		}
 		w.work = tmp

@@ -228,6 +228,16 @@ func collectFixture(t *testing.T) string {
 	return dir
 }
 
+// A destination whose parent does not exist is said of the path given,
+// not of the temporary directory beside it.
+func TestCollectMissingParent(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "missing", "deep", "b")
+	_, err := system(t, fixtureRoot, consistentDrives(t)).Collect(context.Background(), dir)
+	require.ErrorIs(t, err, os.ErrNotExist)
+	assert.Contains(t, err.Error(), "create "+dir+" in "+filepath.Dir(dir)+": no such file or directory")
+	assert.NotContains(t, err.Error(), ".tmp-")
+}
+
 func TestCollectEmptyName(t *testing.T) {
 	_, err := system(t, fixtureRoot, consistentDrives(t)).Collect(context.Background(), "")
 	require.Error(t, err)
