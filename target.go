@@ -14,6 +14,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/measure"
 	"github.com/nvmeapst/nvmeapst/internal/blockdev"
+	"github.com/nvmeapst/nvmeapst/internal/errlist"
 	"github.com/nvmeapst/nvmeapst/sysfs"
 )
 
@@ -137,7 +138,7 @@ func (s *System) OpenTarget(ctx context.Context, disk string, opt TargetOptions)
 		if id := os.Geteuid(); id > 0 {
 			uid = fmt.Sprintf(" (running as uid %d)", id)
 		}
-		return nil, fmt.Errorf("%w%s: %w; run it as root; nothing changed", ErrNeedsRoot, uid, errors.Join(missing...))
+		return nil, fmt.Errorf("%w%s: %w; run it as root; nothing changed", ErrNeedsRoot, uid, errlist.Join(missing...))
 	}
 	t.Tolerance = sysfsTolerance{fs: s.FS, name: ctrl.Name}
 	t.Counters = sysfsCounters{fs: s.FS, disks: ctrl.Disks}

@@ -2,7 +2,6 @@ package sysfs
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path"
 	"regexp"
@@ -10,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/internal/errlist"
 	"github.com/nvmeapst/nvmeapst/internal/safeio"
 )
 
@@ -237,7 +237,7 @@ func (fs FS) ControllersContext(ctx context.Context) ([]Controller, error) {
 		}
 		ctrls = append(ctrls, c)
 	}
-	return ctrls, errors.Join(errs...)
+	return ctrls, errlist.Join(errs...)
 }
 
 // Controller reads the controller class/nvme/name.
@@ -334,7 +334,7 @@ func (fs FS) Controller(name string) (Controller, error) {
 		for i, u := range c.Unreadable {
 			errs[i] = u.Err
 		}
-		return c, errors.Join(errs...)
+		return c, errlist.Join(errs...)
 	}
 	return c, nil
 }

@@ -1,12 +1,12 @@
 package sysfs
 
 import (
-	"errors"
 	"fmt"
 	"path"
 	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/internal/errlist"
 )
 
 // moduleDir holds the nvme_core module parameters.
@@ -108,7 +108,7 @@ func (fs FS) ModuleParams() (ModuleParams, error) {
 			m.SecondaryLatencyTolUS = &n
 		}
 	}
-	return m, errors.Join(errs...)
+	return m, errlist.Join(errs...)
 }
 
 // parseParamBool parses a bool module parameter as the kernel prints it (Y or
@@ -174,7 +174,7 @@ func (fs FS) DMI() (apst.DMI, error) {
 		}
 		*f.dst = strings.TrimSuffix(raw, "\n")
 	}
-	return d, errors.Join(errs...)
+	return d, errlist.Join(errs...)
 }
 
 // SystemFiles returns the slash-separated paths, relative to the root, of

@@ -11,6 +11,7 @@ import (
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
+	"github.com/nvmeapst/nvmeapst/internal/errlist"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -187,7 +188,7 @@ func Run(ctx context.Context, s Setup) (res *Result, err error) {
 	defer func() {
 		if changed {
 			if rerr := s.Tolerance.SetTolerance(orig); rerr != nil {
-				err = errors.Join(err, fmt.Errorf("%w: write %s back by hand: %w", ErrNotRestored, orig, rerr))
+				err = errlist.Join(err, fmt.Errorf("%w: write %s back by hand: %w", ErrNotRestored, orig, rerr))
 			} else {
 				res.Restored = true
 			}

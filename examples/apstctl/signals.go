@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/nvmeapst/nvmeapst/examples/apstctl/internal/earlysignal"
+	"github.com/nvmeapst/nvmeapst/internal/errlist"
 )
 
 // stopSignals are the signals that cancel a command and, once received, get
@@ -238,7 +239,7 @@ func (c *liveChange) rollback() error {
 	c.st.mu.Lock()
 	defer c.st.mu.Unlock()
 	c.st.runUndo()
-	return errors.Join(c.st.undoErrs...)
+	return errlist.Join(c.st.undoErrs...)
 }
 
 // finish decides the outcome of the change. When a signal has arrived (or
@@ -268,7 +269,7 @@ func (c *liveChange) finish(out *checkedWriter) (interrupted bool, err error) {
 		return false, nil
 	}
 	c.st.runUndo()
-	return true, errors.Join(c.st.undoErrs...)
+	return true, errlist.Join(c.st.undoErrs...)
 }
 
 // liveChangeHook is called at named points of a change (each
