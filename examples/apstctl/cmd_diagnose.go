@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 
@@ -83,7 +84,7 @@ like; a --tried setting a letter or two off one the diagnosis knows is refused w
 		if len(args) == 1 {
 			name = strings.TrimPrefix(args[0], "/dev/")
 			if !validName(name) {
-				return inputErr(fmt.Errorf("%q is not a controller name (want nvmeN)", args[0]))
+				return inputErr(fmt.Errorf("%q is not a controller name (want nvmeN)%s", args[0], nameHint(args[0], *logPath != "")))
 			}
 		}
 		if *idCtrl != "" && (*logPath == "" || *root != "") {
@@ -147,6 +148,45 @@ func validName(s string) bool {
 		return false
 	}
 	return strings.Trim(rest, "0123456789") == ""
+}
+
+// nameHint says what a diagnose argument that is no controller name was
+// probably meant as: a saved kernel log (given without --log) or a
+// namespace (nvme0n1, whose controller is what diagnose takes).
+func nameHint(arg string, logGiven bool) string {
+	if isNamespace(strings.TrimPrefix(arg, "/dev/")) {
+		return "; that is a namespace: give its controller (ls /sys/class/nvme lists them)"
+	}
+	if !logGiven && (arg == "-" || strings.ContainsAny(arg, "/.") || isRegular(arg)) {
+		if safeio.HasControl(arg) {
+			return "; to diagnose a saved kernel log, give it with --log"
+		}
+		return fmt.Sprintf("; to diagnose a saved kernel log, give it with --log: apstctl diagnose --log %s", shellQuote(arg))
+	}
+	return ""
+}
+
+// isNamespace reports whether s is a namespace's block device name:
+// nvmeNnM, or nvmeNcCnM (a path of native multipath).
+func isNamespace(s string) bool {
+	ctrl, ns, ok := strings.Cut(s, "n")
+	if !ok || ctrl != "" {
+		return false
+	}
+	_, ns, ok = strings.Cut(ns, "vme")
+	ctrl, ns, ok2 := strings.Cut(ns, "n")
+	if c, p, multi := strings.Cut(ctrl, "c"); multi {
+		ctrl = c
+		ok2 = ok2 && validName("nvme"+p)
+	}
+	return ok && ok2 && validName("nvme"+ctrl) && validName("nvme"+ns)
+}
+
+// isRegular reports whether name is a regular file (followed through
+// links); it opens nothing.
+func isRegular(name string) bool {
+	fi, err := os.Stat(name)
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // openLog opens the kernel log named on the command line: standard input,

@@ -96,3 +96,31 @@ func TestDiagnoseTriedTypo(t *testing.T) {
 	code, _, stderr = apstctl(t, nil, "diagnose", "--log", "../../apst/diagnose/testdata/aspm.log", "--tried", "acpi=off,pcie_aspm=off")
 	assert.Equal(t, 0, code, stderr)
 }
+
+// A diagnose argument that is no controller name says what it was
+// probably meant as: a saved log goes with --log (with the command, quoted
+// for a shell), a namespace is not its controller; anything else gets the
+// plain refusal. Exit 2 each time, nothing read.
+func TestDiagnoseNameHints(t *testing.T) {
+	dir := t.TempDir()
+	saved := filepath.Join(dir, "kern")
+	require.NoError(t, os.WriteFile(saved, []byte("[    1.0] nvme nvme0: pci function 0000:01:00.0\n"), 0o644))
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"diagnose", saved}, `"` + saved + `" is not a controller name (want nvmeN); to diagnose a saved kernel log, give it with --log: apstctl diagnose --log ` + saved},
+		{[]string{"diagnose", "kern log.txt"}, `"kern log.txt" is not a controller name (want nvmeN); to diagnose a saved kernel log, give it with --log: apstctl diagnose --log 'kern log.txt'`},
+		{[]string{"diagnose", "-"}, `"-" is not a controller name (want nvmeN); to diagnose a saved kernel log, give it with --log: apstctl diagnose --log -`},
+		{[]string{"diagnose", "a\x1b.log"}, `"a\x1b.log" is not a controller name (want nvmeN); to diagnose a saved kernel log, give it with --log`},
+		{[]string{"diagnose", "/dev/nvme0n1"}, `"/dev/nvme0n1" is not a controller name (want nvmeN); that is a namespace: give its controller (ls /sys/class/nvme lists them)`},
+		{[]string{"diagnose", "nvme1c1n1"}, `"nvme1c1n1" is not a controller name (want nvmeN); that is a namespace: give its controller (ls /sys/class/nvme lists them)`},
+		{[]string{"diagnose", "--log", saved, "x.log"}, `"x.log" is not a controller name (want nvmeN)`},
+		{[]string{"diagnose", "sda"}, `"sda" is not a controller name (want nvmeN)`},
+	} {
+		code, out, errOut := apstctl(t, nil, tc.args...)
+		assert.Equal(t, 2, code, "%q: %s", tc.args, errOut)
+		assert.Empty(t, out)
+		assert.Equal(t, "apstctl diagnose: "+tc.want+"\n", errOut, "%q", tc.args)
+	}
+}
