@@ -218,3 +218,43 @@ func TestPurePackagesLinkNoCrypto(t *testing.T) {
 		assert.False(t, dep == "crypto" || strings.HasPrefix(dep, "crypto/"), "the page's packages link %s", dep)
 	}
 }
+
+// TestExamplesImportNoInternal: the examples of the public packages
+// compile in a user's module, which cannot import this module's internal
+// packages (apst/measure's ExampleRun found its fixture through
+// internal/testfixture).
+func TestExamplesImportNoInternal(t *testing.T) {
+	fset := token.NewFileSet()
+	files := 0
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); name == "internal" || name == "examples" || name == "testdata" || name == "docs" || strings.HasPrefix(name, ".") && path != "." {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly|parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		src, err := os.ReadFile(path)
+		if err != nil || !strings.Contains(string(src), "\nfunc Example") {
+			return err
+		}
+		files++
+		for _, imp := range f.Imports {
+			if p := strings.Trim(imp.Path.Value, `"`); strings.HasPrefix(p, module+"/") && slices.Contains(strings.Split(p, "/"), "internal") {
+				t.Errorf("%s: an example imports %s, which a user's module cannot", path, p)
+			}
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	require.NotZero(t, files, "the walk found the examples")
+}
