@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -222,7 +223,10 @@ func TestPurePackagesLinkNoCrypto(t *testing.T) {
 // TestExamplesImportNoInternal: the examples of the public packages
 // compile in a user's module, which cannot import this module's internal
 // packages (apst/measure's ExampleRun found its fixture through
-// internal/testfixture).
+// internal/testfixture), and call no function of another test file, which
+// the documentation's copy of the example (its file's declarations) lacks
+// (apst/analysis's ExampleCheck called exampleController of
+// example_analysis_test.go).
 func TestExamplesImportNoInternal(t *testing.T) {
 	fset := token.NewFileSet()
 	files := 0
@@ -239,7 +243,7 @@ func TestExamplesImportNoInternal(t *testing.T) {
 		if !strings.HasSuffix(path, "_test.go") {
 			return nil
 		}
-		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly|parser.SkipObjectResolution)
+		f, err := parser.ParseFile(fset, path, nil, 0)
 		if err != nil {
 			return err
 		}
@@ -252,6 +256,22 @@ func TestExamplesImportNoInternal(t *testing.T) {
 			if p := strings.Trim(imp.Path.Value, `"`); strings.HasPrefix(p, module+"/") && slices.Contains(strings.Split(p, "/"), "internal") {
 				t.Errorf("%s: an example imports %s, which a user's module cannot", path, p)
 			}
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || !strings.HasPrefix(fd.Name.Name, "Example") {
+				continue
+			}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				// An identifier the file does not declare (no Obj) is a
+				// builtin or another file's.
+				if call, ok := n.(*ast.CallExpr); ok {
+					if id, ok := call.Fun.(*ast.Ident); ok && id.Obj == nil && types.Universe.Lookup(id.Name) == nil {
+						t.Errorf("%s: %s calls %s, declared in another file", path, fd.Name.Name, id.Name)
+					}
+				}
+				return true
+			})
 		}
 		return nil
 	})
