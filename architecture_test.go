@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -217,4 +218,63 @@ func TestPurePackagesLinkNoCrypto(t *testing.T) {
 	for _, dep := range strings.Fields(string(out)) {
 		assert.False(t, dep == "crypto" || strings.HasPrefix(dep, "crypto/"), "the page's packages link %s", dep)
 	}
+}
+
+// TestExamplesImportNoInternal: the examples of the public packages
+// compile in a user's module, which cannot import this module's internal
+// packages (apst/measure's ExampleRun found its fixture through
+// internal/testfixture), and call no function of another test file, which
+// the documentation's copy of the example (its file's declarations) lacks
+// (apst/analysis's ExampleCheck called exampleController of
+// example_analysis_test.go).
+func TestExamplesImportNoInternal(t *testing.T) {
+	fset := token.NewFileSet()
+	files := 0
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); name == "internal" || name == "examples" || name == "testdata" || name == "docs" || strings.HasPrefix(name, ".") && path != "." {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		src, err := os.ReadFile(path)
+		if err != nil || !strings.Contains(string(src), "\nfunc Example") {
+			return err
+		}
+		files++
+		for _, imp := range f.Imports {
+			if p := strings.Trim(imp.Path.Value, `"`); strings.HasPrefix(p, module+"/") && slices.Contains(strings.Split(p, "/"), "internal") {
+				t.Errorf("%s: an example imports %s, which a user's module cannot", path, p)
+			}
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || !strings.HasPrefix(fd.Name.Name, "Example") {
+				continue
+			}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				// An identifier the file does not declare (no Obj) is a
+				// builtin or another file's.
+				if call, ok := n.(*ast.CallExpr); ok {
+					if id, ok := call.Fun.(*ast.Ident); ok && id.Obj == nil && types.Universe.Lookup(id.Name) == nil {
+						t.Errorf("%s: %s calls %s, declared in another file", path, fd.Name.Name, id.Name)
+					}
+				}
+				return true
+			})
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	require.NotZero(t, files, "the walk found the examples")
 }

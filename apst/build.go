@@ -353,9 +353,12 @@ func heuristicIdle(total uint64) uint64 {
 // IdleTime returns the idle time a selected state s carries to the
 // shallower states' entries (ITPT, unmasked): the primary or secondary
 // timeout in tolerance mode, ceil((ENLAT+EXLAT)/20) ms capped at 2^24-1 in
-// the heuristic. It is 0 for a state that was not selected.
+// the heuristic. It is 0 for a state that was not selected, and for s above
+// 31, which no controller has.
 func (p *Plan) IdleTime(s uint8) Milliseconds {
-	s &= Entries - 1
+	if s >= Entries {
+		return 0
+	}
 	switch p.Reasons[s] {
 	case ReasonPrimary:
 		return p.Params.PrimaryTimeout
@@ -372,9 +375,12 @@ func (p *Plan) IdleTime(s uint8) Milliseconds {
 	return 0
 }
 
-// Decision returns the verdict on state s (0..31).
+// Decision returns the verdict on state s (0..31). A state above 31, which
+// no controller has, is ReasonBeyondNPSS with no idle time and no entry.
 func (p *Plan) Decision(s uint8) Decision {
-	s &= Entries - 1
+	if s >= Entries {
+		return Decision{State: s, Reason: ReasonBeyondNPSS}
+	}
 	return Decision{State: s, Reason: p.Reasons[s], Idle: p.IdleTime(s), Entry: p.Table[s]}
 }
 

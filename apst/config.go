@@ -47,7 +47,9 @@ func configKeys() []string {
 //   - policy: a named preset ([Policies]) replacing every parameter but
 //     the quirks and force_apst (the Release becomes unknown).
 //
-// On error p is unchanged.
+// On error p is unchanged. Every error wraps ErrInvalidConfig, and the
+// sentinel of its cause as well: ErrUnknownGeneration for a kernel or
+// generation value, ErrInvalidTolerance for a pm-qos value.
 func (p *Params) Set(key, value string) error {
 	bad := func(err error) error { return &keyError{key, value, err} }
 	switch key {
@@ -141,6 +143,11 @@ func (e *keyError) Error() string {
 }
 
 func (e *keyError) Unwrap() error { return e.err }
+
+// Is makes every error of Set, and so of ParseConfig, match
+// ErrInvalidConfig, beside the sentinel of its cause (ErrUnknownGeneration
+// of a kernel key, ErrInvalidTolerance of pm-qos).
+func (e *keyError) Is(target error) bool { return target == ErrInvalidConfig }
 
 // parseKernel reads the value of the kernel key: a generation name (release
 // unknown) or a release and its generation.

@@ -181,7 +181,7 @@ func TestParamsTextRoundTrip(t *testing.T) {
 		var back apst.Params
 		require.NoError(t, back.UnmarshalText(b), string(b))
 		assert.Equal(t, p, back, string(b))
-		// ParseConfig reads it back whatever the base.
+		// ParseConfig reads it back on any generation's defaults.
 		other, err := apst.ParseConfig(string(b), apst.DefaultParams(apst.V4_11))
 		require.NoError(t, err)
 		assert.Equal(t, p, other, string(b))
@@ -273,4 +273,28 @@ func TestReasonOutcomeText(t *testing.T) {
 	}
 	var o apst.Outcome
 	require.Error(t, o.UnmarshalText([]byte("maybe")))
+}
+
+// Every error ParseConfig returns wraps ErrInvalidConfig, as its doc says,
+// beside its cause's own sentinel (pm-qos and kernel values wrapped only
+// ErrInvalidTolerance and ErrUnknownGeneration).
+func TestParseConfigErrorsWrapInvalidConfig(t *testing.T) {
+	for cfg, cause := range map[string]error{
+		"pm-qos=-1":           apst.ErrInvalidTolerance,
+		"kernel=4.10":         apst.ErrUnknownGeneration,
+		"kernel=banana":       apst.ErrUnknownGeneration,
+		"generation=v3":       apst.ErrUnknownGeneration,
+		"force-apst=maybe":    apst.ErrInvalidConfig,
+		"quirks=bogus":        apst.ErrInvalidConfig,
+		"policy=none-such":    apst.ErrInvalidConfig,
+		"bogus=1":             apst.ErrInvalidConfig,
+		"ps-max-latency-us=x": apst.ErrInvalidConfig,
+	} {
+		base := apst.DefaultParams(apst.V4_12)
+		p, err := apst.ParseConfig(cfg, base)
+		require.ErrorIs(t, err, apst.ErrInvalidConfig, cfg)
+		require.ErrorIs(t, err, cause, cfg)
+		assert.Regexp(t, `^apst: `, err.Error())
+		assert.Equal(t, base, p, cfg)
+	}
 }

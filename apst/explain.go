@@ -10,7 +10,9 @@ import (
 // was selected or passed over. c must be the controller the plan was built
 // from.
 func (p *Plan) Explain(c *powerstate.Controller, s uint8) string {
-	s &= Entries - 1
+	if s >= Entries {
+		return fmt.Sprintf("no such state (NPSS is %d; a controller has at most 32 states, ps0 to ps31)", p.NPSS)
+	}
 	d := &c.PowerStates[s]
 	total := d.TotalLatency()
 	par := &p.Params

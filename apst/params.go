@@ -89,8 +89,11 @@ func DefaultParams(g Generation) Params {
 	}
 }
 
-// String returns the canonical text form of p, which ParseConfig (with any
-// base) and UnmarshalText read back to p:
+// String returns the canonical text form of p, which UnmarshalText, and
+// ParseConfig on a base of DefaultParams (of any generation), read back to
+// p. The keys it leaves out are DefaultParams' values: ParseConfig on
+// another base keeps that base's module parameters, quirks and force_apst
+// where p has the defaults:
 //
 //	kernel=<release or generation>,ps-max-latency-us=<µs or unlimited>[,generation=<name>][,<other keys>]
 //

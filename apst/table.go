@@ -101,10 +101,14 @@ func DecodeTable(b []byte) (Table, error) {
 // can move a controller to when it starts idle in state from: it follows the
 // entries with a non-zero idle time until a state has none (or a state
 // repeats). The starting state is included. A nil table is no table sent:
-// only the starting state.
+// only the starting state. A state above 31, which no controller has, gives
+// the empty set.
 func (t *Table) Reachable(from uint8) States {
+	if from >= Entries {
+		return 0
+	}
 	var seen States
-	s := from & 0x1f
+	s := from
 	if t == nil {
 		return 1 << s
 	}

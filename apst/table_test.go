@@ -60,3 +60,21 @@ func TestBuildErrors(t *testing.T) {
 	_, err = apst.Build(&c, apst.Params{Generation: 7})
 	require.ErrorIs(t, err, apst.ErrUnknownGeneration)
 }
+
+// TestStateAboveRange: a state above 31 is no state, not the state its low
+// five bits name (Decision(35) once gave state 3's verdict).
+func TestStateAboveRange(t *testing.T) {
+	c := powerstate.Controller{APSTA: 1, NPSS: 4}
+	c.PowerStates[3] = powerstate.Descriptor{NonOperational: true, EntryLatency: 1000, ExitLatency: 1000}
+	plan, err := apst.Build(&c, apst.DefaultParams(apst.Current))
+	require.NoError(t, err)
+	require.True(t, plan.Reasons[3].Selected())
+	for _, s := range []uint8{32, 35, 255} {
+		d := plan.Decision(s)
+		assert.Equal(t, apst.Decision{State: s, Reason: apst.ReasonBeyondNPSS}, d, "state %d", s)
+		assert.Zero(t, plan.IdleTime(s), "state %d", s)
+		assert.Contains(t, plan.Explain(&c, s), "no such state", "state %d", s)
+		assert.Zero(t, plan.Table.Reachable(s), "state %d", s)
+		assert.Zero(t, (*apst.Table)(nil).Reachable(s), "state %d", s)
+	}
+}

@@ -106,7 +106,7 @@ type Comparison struct {
 func Compare(c *powerstate.Controller, configs ...Config) (Comparison, error) {
 	var out Comparison
 	if c == nil {
-		return out, apst.ErrNilController
+		return out, fmt.Errorf("analysis: compare: %w", apst.ErrNilController)
 	}
 	if len(configs) < 2 {
 		return out, fmt.Errorf("%w: got %d", ErrTooFewConfigs, len(configs))

@@ -617,8 +617,12 @@ func replayBatches(r *Replayer, src EventBatchSource) (ReplayReport, error) {
 }
 
 // ReplaySeq is Replay over an iterator of events (trace.Reader.All, or an
-// importer's own): it stops at the first error.
+// importer's own): it stops at the first error. A nil iterator is refused
+// as Replay refuses a nil source.
 func ReplaySeq(c *powerstate.Controller, events iter.Seq2[trace.Event, error], configs ...ReplayConfig) (ReplayReport, error) {
+	if events == nil {
+		return ReplayReport{}, fmt.Errorf("%w: nil event iterator", ErrReplayEvent)
+	}
 	r, err := NewReplayer(c, configs...)
 	if err != nil {
 		return ReplayReport{}, err

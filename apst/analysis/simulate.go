@@ -81,11 +81,16 @@ func (s *Simulation) WakeAfter(gap apst.Microseconds) Wake {
 // after the command the controller starts the next gap from opt.Start
 // again. Gaps come from a list (a trace) or from GapDistribution.Sample.
 //
-// Errors: a nil controller, no gaps, or gaps whose total overflows 2^64-1 µs.
+// Errors: a nil controller, an opt.Start above 31 (no controller has such
+// a state, and Wakes and Residency have none), no gaps, or gaps whose total
+// overflows 2^64-1 µs.
 func Simulate(c *powerstate.Controller, t *apst.Table, gaps []apst.Microseconds, opt SimOptions) (Simulation, error) {
 	sim := Simulation{Options: opt}
 	if c == nil {
-		return sim, apst.ErrNilController
+		return sim, fmt.Errorf("analysis: simulate: %w", apst.ErrNilController)
+	}
+	if opt.Start >= apst.Entries {
+		return sim, fmt.Errorf("analysis: simulate: start state %d is not a power state (ps0 to ps31)", opt.Start)
 	}
 	if len(gaps) == 0 {
 		return sim, ErrNoGaps

@@ -36,11 +36,23 @@ type Timeline []Step
 // as the 24 bits 31:8 of an entry (Entry.IdleTime), so bits the kernel
 // spills above bit 31 are not idle time. The table is followed as
 // Table.Reachable follows it, until an entry makes no transition or a state
-// repeats.
+// repeats. A nil t is no table (the start state's step only) and a nil c
+// counts every exit latency and power as 0, as in Reachability; a start
+// above 31, which no controller has, is that state's step alone, with no
+// exit latency and no power, as a state beyond NPSS.
 func IdleTimeline(c *powerstate.Controller, t *apst.Table, start uint8) Timeline {
-	start &= apst.Entries - 1
 	tl := make(Timeline, 0, 4)
-	tl = append(tl, Step{State: start, MaxPower: c.PowerStates[start].MaxPower})
+	if start >= apst.Entries {
+		return append(tl, Step{State: start})
+	}
+	var d powerstate.Descriptor
+	if c != nil {
+		d = c.PowerStates[start]
+	}
+	tl = append(tl, Step{State: start, MaxPower: d.MaxPower})
+	if t == nil {
+		return tl
+	}
 	var seen apst.States = 1 << start
 	from := apst.Microseconds(0)
 	for s := start; ; {
@@ -54,7 +66,9 @@ func IdleTimeline(c *powerstate.Controller, t *apst.Table, start uint8) Timeline
 		}
 		seen |= 1 << next
 		from += apst.Microseconds(e.IdleTime()) * 1000
-		d := &c.PowerStates[next]
+		if c != nil {
+			d = c.PowerStates[next]
+		}
 		tl = append(tl, Step{State: next, From: from, ExitLatency: apst.Microseconds(d.ExitLatency), MaxPower: d.MaxPower})
 		s = next
 	}

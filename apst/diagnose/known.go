@@ -59,8 +59,23 @@ func (k Known) Describe(rel string) string {
 	return s
 }
 
-// KnownIssues returns the table of known regressions and quirks.
-func KnownIssues() []Known { return append([]Known(nil), known...) }
+// KnownIssues returns the table of known regressions and quirks. The
+// entries are fresh copies: changing one changes no later answer.
+func KnownIssues() []Known {
+	out := make([]Known, len(known))
+	for i, k := range known {
+		out[i] = k.clone()
+	}
+	return out
+}
+
+// clone returns k with slices of its own, so that a caller's change to an
+// entry it was given does not reach the table.
+func (k Known) clone() Known {
+	k.Releases = slices.Clone(k.Releases)
+	k.Signs = slices.Clone(k.Signs)
+	return k
+}
 
 // known is the table. Each entry is a fact with its source: the thread
 // (testdata/threads) where it was reported and resolved.
@@ -192,7 +207,7 @@ func matchKnown(s *signals) []Known {
 			continue
 		}
 		if s.shows(k.Signs) {
-			out = append(out, k)
+			out = append(out, k.clone())
 		}
 	}
 	return out

@@ -182,3 +182,33 @@ func TestKnownIssuesDoc(t *testing.T) {
 	}
 	assert.Equal(t, w.String(), doc[i+len(begin):j], "docs/diagnose.md's known-issues table (go test ./apst/diagnose -run TestKnownIssuesDoc -update)")
 }
+
+// The entries KnownIssues and a Diagnosis give are the caller's: changing
+// their Signs or Releases changes no later answer (both once shared the
+// table's slices).
+func TestKnownIssuesFresh(t *testing.T) {
+	want := diagnose.KnownIssues()
+	for _, k := range diagnose.KnownIssues() {
+		for i := range k.Signs {
+			k.Signs[i] = "changed"
+		}
+		for i := range k.Releases {
+			k.Releases[i] = "changed"
+		}
+	}
+	l, err := kernlog.ReadString("[    0.000000] Linux version 6.2.0-rc1 (x@y) #1 SMP\n"+
+		"[   30.100000] nvme nvme0: I/O 0 (I/O Cmd) QID 2 timeout, aborting\n", kernlog.Options{})
+	require.NoError(t, err)
+	d := diagnose.Diagnose(diagnose.Input{Log: l})
+	require.NotEmpty(t, d.Known)
+	for _, k := range d.Known {
+		for i := range k.Signs {
+			k.Signs[i] = "changed"
+		}
+		for i := range k.Releases {
+			k.Releases[i] = "changed"
+		}
+	}
+	assert.Equal(t, want, diagnose.KnownIssues())
+	assert.NotEmpty(t, diagnose.Diagnose(diagnose.Input{Log: l}).Known)
+}

@@ -9,7 +9,6 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/apst/measure"
-	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -18,7 +17,7 @@ import (
 // meets ps4 (43 ms advertised, 33.5 ms real) and 25 ms meets ps3 (4.6 ms,
 // 3.6 ms); the measured factor is what simulate --exit-factor takes.
 func ExampleRun() {
-	b, err := os.ReadFile(testfixture.Path(testfixture.Samsung990EVOPlus))
+	b, err := os.ReadFile("../../testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin")
 	if err != nil {
 		panic(err)
 	}

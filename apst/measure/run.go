@@ -50,12 +50,16 @@ const (
 	OffsetsFixed
 )
 
-// String returns "random" or "fixed".
+// String returns "random" or "fixed"; "Offsets(N)" for a value outside the
+// enumeration, which Run refuses.
 func (o Offsets) String() string {
-	if o == OffsetsFixed {
+	switch o {
+	case OffsetsRandom:
+		return "random"
+	case OffsetsFixed:
 		return "fixed"
 	}
-	return "random"
+	return fmt.Sprintf("Offsets(%d)", uint8(o))
 }
 
 // Config is one configuration a measurement interleaves: the
@@ -289,6 +293,8 @@ func (s *Setup) check() ([][]plannedState, []apst.Tolerance, error) {
 		return nil, nil, bad("no configuration")
 	case len(s.Idle) == 0:
 		return nil, nil, bad("no idle time")
+	case s.Offsets > OffsetsFixed:
+		return nil, nil, bad("offsets %d: want OffsetsRandom or OffsetsFixed", s.Offsets)
 	case s.Trials < 0 || s.Trials > MaxTrials:
 		return nil, nil, bad("%d trials: want 1 to %d (0 for %d)", s.Trials, MaxTrials, DefaultTrials)
 	case len(s.Configs) > 32 || len(s.Idle) > 32:

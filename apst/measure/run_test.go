@@ -188,6 +188,7 @@ func TestMeasureInvalidSetupChangesNothing(t *testing.T) {
 		{"no drive", func(s *measure.Setup) { s.Drive = nil }, "a drive, a clock and a tolerance file"},
 		{"no identify", func(s *measure.Setup) { s.Controller = nil }, "no Identify data"},
 		{"unaligned fixed offset", func(s *measure.Setup) { s.Offsets, s.FixedOffset = measure.OffsetsFixed, 100 }, "fixed offset 100"},
+		{"offsets outside the enumeration", func(s *measure.Setup) { s.Offsets = 7 }, "offsets 7"},
 		{"bound beyond the attribute", func(s *measure.Setup) { s.Configs[1].Params.Bound = 1 << 40 }, "cannot be set through pm_qos_latency_tolerance_us"},
 		{"more than the bound differs", func(s *measure.Setup) { s.Configs[1].Params.PrimaryTimeout = 50 }, "differs from"},
 	}

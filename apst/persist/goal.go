@@ -149,7 +149,8 @@ type Answer struct {
 }
 
 // Resolve chooses the bound that meets goal g on controller c under
-// parameters p: the bound itself for GoalBound; for the others the range
+// parameters p: the bound itself for GoalBound (NoLimit for a bound above
+// MaxValue, which is written "any"); for the others the range
 // analysis.Recommend (stall, bar) or the sweep (power, deepest) gives, and
 // one value in it by Choose. Errors wrap ErrGoal when no bound meets the
 // goal while reaching a non-operational state, and wrap Sweep's for a nil
@@ -165,8 +166,14 @@ func Resolve(c *powerstate.Controller, p apst.Params, g Goal) (Answer, error) {
 	limit := apst.NoLimit
 	switch g.Kind {
 	case GoalBound:
-		iv := sw.At(g.Bound)
-		ans.Choice = Choice{Bound: g.Bound, Range: analysis.BoundRange{Min: iv.Min, Max: iv.Max}, Rule: RuleGiven, Why: "given"}
+		// A bound above MaxValue is written "any", which the kernel stores
+		// as NoLimit: the answer is NoLimit's.
+		b := g.Bound
+		if b > MaxValue {
+			b = apst.NoLimit
+		}
+		iv := sw.At(b)
+		ans.Choice = Choice{Bound: b, Range: analysis.BoundRange{Min: iv.Min, Max: iv.Max}, Rule: RuleGiven, Why: "given"}
 		ans.Reach = iv.Reach
 		ans.MaxPower = maxPower(c, iv.Reach.Deepest)
 		return ans, nil

@@ -9,6 +9,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/persist"
 	"github.com/nvmeapst/nvmeapst/internal/testfixture"
+	"github.com/nvmeapst/nvmeapst/powerstate"
 	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 )
 
@@ -71,4 +72,20 @@ func TestParseGoalKeepsTheCause(t *testing.T) {
 	_, err := persist.ParseGoal("stall=25parsecs")
 	require.ErrorIs(t, err, persist.ErrGoal)
 	require.ErrorIs(t, err, apst.ErrInvalidConfig)
+}
+
+// A bound goal above MaxValue is the "any" it is written as: the choice is
+// NoLimit, as Choice.Bound promises, and the reach is NoLimit's, which
+// takes a state whose exit latency is above 2^31-1 µs (the reach was
+// that of the literal bound 2147483647, without it).
+func TestResolveBoundAboveMaxValue(t *testing.T) {
+	c := powerstate.Controller{APSTA: 1, NPSS: 3}
+	c.PowerStates[3] = powerstate.Descriptor{NonOperational: true, EntryLatency: 1, ExitLatency: 3_000_000_000}
+	for _, b := range []apst.Microseconds{persist.MaxValue + 1, apst.NoLimit - 1, apst.NoLimit} {
+		a, err := persist.Resolve(&c, apst.DefaultParams(apst.V4_12), persist.Goal{Kind: persist.GoalBound, Bound: b})
+		require.NoError(t, err)
+		assert.Equal(t, apst.NoLimit, a.Choice.Bound, "bound %d", b)
+		assert.Equal(t, uint8(3), a.Reach.Deepest, "bound %d", b)
+		assert.Equal(t, apst.Tolerance{Kind: apst.ToleranceAny}, a.Choice.Tolerance())
+	}
 }

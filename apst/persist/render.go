@@ -92,7 +92,8 @@ type Setting struct {
 	// Bound is the ps_max_latency_us to set: 0 turns APST off, NoLimit (or
 	// anything above MaxValue) is no limit ("any").
 	Bound apst.Microseconds
-	// Scope is the controllers it reaches; the zero Scope is every one.
+	// Scope is the controllers it reaches; the zero Scope is none, and
+	// Render refuses it (AllControllers is every one).
 	Scope Scope
 	// Label optionally names what the scope is, for the comments
 	// ("Samsung SSD 990 EVO Plus").

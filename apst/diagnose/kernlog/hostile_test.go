@@ -149,6 +149,17 @@ func TestCancel(t *testing.T) {
 	cancel()
 	_, err := kernlog.Read(ctx, &repeatReader{pattern: []byte("[ 1.0] x\n"), left: 1 << 20}, kernlog.Options{})
 	require.ErrorIs(t, err, context.Canceled)
+	// A log shorter than the lines between two checks is refused too: a
+	// context done before the call is not ignored (it was, below 4096
+	// lines).
+	l, err := kernlog.Read(ctx, strings.NewReader("[ 1.0] nvme nvme0: I/O 1 QID 2 timeout, aborting\n"), kernlog.Options{})
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Regexp(t, `^kernlog: `, err.Error())
+	require.NotNil(t, l)
+	called := false
+	err = kernlog.Lines(ctx, strings.NewReader("a\nb\n"), func([]byte) { called = true })
+	require.ErrorIs(t, err, context.Canceled)
+	assert.False(t, called)
 }
 
 type failingReader struct{}

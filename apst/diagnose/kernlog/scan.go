@@ -29,6 +29,9 @@ type scanner struct {
 // error (ErrBinary if it holds a NUL byte, else ErrLineTooLong), as is a
 // read error, ctx's error or a compressed file that broke off.
 func (s *scanner) scan(ctx context.Context, r io.Reader, fn func([]byte)) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("kernlog: %w", err)
+	}
 	br := bufio.NewReaderSize(r, MaxLineLength)
 	var long int64 // the length so far of a long line being skipped
 	binary := false
