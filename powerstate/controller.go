@@ -173,10 +173,10 @@ type Controller struct {
 	// core_quirks table matches on these bytes. All zero when the model is
 	// unknown (FieldModel in Missing) or for a Controller built in code
 	// whose caller did not set it; see [Controller.ModelBytes].
-	ModelField [lenMN]byte
+	ModelField [ModelFieldSize]byte
 	// FirmwareField is FR (bytes 71:64) exactly as the field holds it, as
 	// ModelField.
-	FirmwareField [lenFR]byte
+	FirmwareField [FirmwareFieldSize]byte
 	// IEEE is the IEEE OUI (bytes 75:73) as printers show it: byte 75 is the
 	// most significant (0x002538 for Samsung).
 	IEEE uint32
@@ -224,7 +224,7 @@ type Controller struct {
 // ModelBytes returns MN (bytes 63:24) as the kernel compares it: ModelField
 // when it is set, else Model padded with spaces to 40 bytes (what a
 // Controller built in code with only Model set stands for).
-func (c *Controller) ModelBytes() [lenMN]byte {
+func (c *Controller) ModelBytes() [ModelFieldSize]byte {
 	if c.ModelField != ([lenMN]byte{}) {
 		return c.ModelField
 	}
@@ -235,7 +235,7 @@ func (c *Controller) ModelBytes() [lenMN]byte {
 
 // FirmwareBytes returns FR (bytes 71:64) as the kernel compares it, as
 // [Controller.ModelBytes] does for MN.
-func (c *Controller) FirmwareBytes() [lenFR]byte {
+func (c *Controller) FirmwareBytes() [FirmwareFieldSize]byte {
 	if c.FirmwareField != ([lenFR]byte{}) {
 		return c.FirmwareField
 	}

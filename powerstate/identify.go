@@ -9,29 +9,37 @@ import (
 // IdentifySize is the size of the Identify Controller data structure in bytes.
 const IdentifySize = 4096
 
+// ModelFieldSize and FirmwareFieldSize are the lengths in bytes of the
+// Identify Controller's MN (Model Number) and FR (Firmware Revision)
+// fields: the arrays Controller.ModelField and Controller.FirmwareField.
+const (
+	ModelFieldSize    = 40
+	FirmwareFieldSize = 8
+)
+
 // Byte offsets of the Identify Controller fields the model covers
 // (NVMe Base Specification, Identify Controller data structure).
 const (
-	offVID    = 0    // 1:0
-	offSSVID  = 2    // 3:2
-	offSN     = 4    // 23:4
-	lenSN     = 20   //
-	offMN     = 24   // 63:24
-	lenMN     = 40   //
-	offFR     = 64   // 71:64
-	lenFR     = 8    //
-	offIEEE   = 73   // 75:73
-	offCNTLID = 78   // 79:78
-	offVER    = 80   // 83:80
-	offRTD3R  = 84   // 87:84
-	offRTD3E  = 88   // 91:88
-	offOACS   = 256  // 257:256
-	offNPSS   = 263  //
-	offAVSCC  = 264  //
-	offAPSTA  = 265  //
-	offWCTEMP = 266  // 267:266
-	offCCTEMP = 268  // 269:268
-	offPSD    = 2048 // PSD n at 2048 + 32*n
+	offVID    = 0                 // 1:0
+	offSSVID  = 2                 // 3:2
+	offSN     = 4                 // 23:4
+	lenSN     = 20                //
+	offMN     = 24                // 63:24
+	lenMN     = ModelFieldSize    //
+	offFR     = 64                // 71:64
+	lenFR     = FirmwareFieldSize //
+	offIEEE   = 73                // 75:73
+	offCNTLID = 78                // 79:78
+	offVER    = 80                // 83:80
+	offRTD3R  = 84                // 87:84
+	offRTD3E  = 88                // 91:88
+	offOACS   = 256               // 257:256
+	offNPSS   = 263               //
+	offAVSCC  = 264               //
+	offAPSTA  = 265               //
+	offWCTEMP = 266               // 267:266
+	offCCTEMP = 268               // 269:268
+	offPSD    = 2048              // PSD n at 2048 + 32*n
 )
 
 // DecodeIdentify decodes a 4096-byte Identify Controller image. An image of

@@ -43,13 +43,10 @@ func StallGoal(max apst.Microseconds) Goal { return Goal{MaxStall: max, made: tr
 // BarGoal asks for the given states never to be reached, keeping as much of
 // the shallower ones as possible, with no stall limit (MaxStall NoLimit);
 // BarGoal() with no states accepts every bound. State 0, where every idle
-// period starts, cannot be barred. States above 31 are taken modulo 32.
+// period starts, cannot be barred. States above 31, which no controller
+// has, are ignored, as apst.StatesOf ignores them.
 func BarGoal(states ...uint8) Goal {
-	g := Goal{MaxStall: apst.NoLimit, made: true}
-	for _, s := range states {
-		g.Bar |= 1 << (s & (apst.Entries - 1))
-	}
-	return g
+	return Goal{MaxStall: apst.NoLimit, Bar: apst.StatesOf(states...), made: true}
 }
 
 // validate rejects the goals ErrZeroGoal describes.

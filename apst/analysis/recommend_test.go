@@ -124,6 +124,7 @@ func TestRecommendBarPS0(t *testing.T) {
 
 func TestGoalAndRangeStrings(t *testing.T) {
 	require.Equal(t, "bar ps4", analysis.BarGoal(4).String())
+	require.Equal(t, "bar ps4", analysis.BarGoal(4, 36, 255).String(), "states above 31 are no states: ignored, not taken modulo 32")
 	require.Equal(t, "exit latency <= 25000us", analysis.StallGoal(25000).String())
 	require.Equal(t, "exit latency <= 25000us, bar ps3,ps4", analysis.Goal{MaxStall: 25000, Bar: 1<<3 | 1<<4}.String())
 	require.Equal(t, "any bound", analysis.StallGoal(apst.NoLimit).String())

@@ -198,7 +198,10 @@ func Resolve(c *powerstate.Controller, p apst.Params, g Goal) (Answer, error) {
 			return ans, fmt.Errorf("%w: %s: no bound reaches a non-operational state with that max power", ErrGoal, g)
 		}
 	default:
-		return ans, fmt.Errorf("%w: unset goal", ErrGoal)
+		if g.Kind == 0 {
+			return ans, fmt.Errorf("%w: unset goal", ErrGoal)
+		}
+		return ans, fmt.Errorf("%w: unknown goal kind %d", ErrGoal, g.Kind)
 	}
 	ch, err := Choose(ranges, p.Bound, limit)
 	if err != nil {

@@ -64,6 +64,12 @@ func TestResolve(t *testing.T) {
 	assert.ErrorIs(t, err, persist.ErrGoal)
 	_, err = persist.Resolve(&evo, p, persist.Goal{Kind: persist.GoalPower, Power: 1})
 	assert.ErrorIs(t, err, persist.ErrGoal)
+	_, err = persist.Resolve(&evo, p, persist.Goal{})
+	assert.ErrorIs(t, err, persist.ErrGoal)
+	assert.ErrorContains(t, err, "unset goal")
+	_, err = persist.Resolve(&evo, p, persist.Goal{Kind: 42})
+	assert.ErrorIs(t, err, persist.ErrGoal)
+	assert.ErrorContains(t, err, "unknown goal kind 42")
 }
 
 // TestParseGoalKeepsTheCause: a goal's value error keeps apst's sentinel
