@@ -182,6 +182,9 @@ func (s *System) Collect(ctx context.Context, dir string) (man *Manifest, err er
 		return nil, fmt.Errorf("nvmeapst: collect: %w", err)
 	}
 	for _, name := range names {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("nvmeapst: collect: %w", err)
+		}
 		cf, err := s.FS.Files(name)
 		if err != nil {
 			man.Skipped = append(man.Skipped, SkippedFile{Path: "class/nvme/" + name, Error: skipReason(err)})
@@ -189,7 +192,9 @@ func (s *System) Collect(ctx context.Context, dir string) (man *Manifest, err er
 		}
 		files = append(files, cf...)
 	}
-	files = s.collectPower(man, names, files)
+	if files, err = s.collectPower(ctx, man, names, files); err != nil {
+		return nil, err
+	}
 	for _, rel := range files {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("nvmeapst: collect: %w", err)

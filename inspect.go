@@ -208,7 +208,7 @@ func (s *System) Inspect(ctx context.Context, names ...string) (*Report, error) 
 	}
 	rd := s.beginRead(needCheck | needPower)
 	defer rd.end()
-	ctrls, problems, err := rd.sys.controllers(names)
+	ctrls, problems, err := rd.sys.controllers(ctx, "inspect", names)
 	if err != nil {
 		return nil, err
 	}
@@ -229,8 +229,9 @@ func (s *System) Inspect(ctx context.Context, names ...string) (*Report, error) 
 
 // controllers returns the named controllers, or all of them, each with
 // what could be read of it, and a problem for each controller that could
-// not be read at all.
-func (s *System) controllers(names []string) ([]sysfs.Controller, []*Problem, error) {
+// not be read at all. It stops between controllers once ctx is done, with
+// an error wrapping its cause said of op.
+func (s *System) controllers(ctx context.Context, op string, names []string) ([]sysfs.Controller, []*Problem, error) {
 	if len(names) == 0 {
 		all, err := s.FS.ControllerNames()
 		if errors.Is(err, fs.ErrNotExist) {
@@ -250,6 +251,9 @@ func (s *System) controllers(names []string) ([]sysfs.Controller, []*Problem, er
 	var out []sysfs.Controller
 	var problems []*Problem
 	for _, n := range names {
+		if ctx.Err() != nil {
+			return nil, nil, fmt.Errorf("nvmeapst: %s: %w", op, context.Cause(ctx))
+		}
 		c, err := s.FS.Controller(n)
 		switch {
 		case err == nil:
