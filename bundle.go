@@ -387,7 +387,7 @@ func (s *System) collectDevice(ctx context.Context, w *bundleWriter, name string
 		bc.OpenError = &Problem{Message: "no admin command path: the data source has no device access (a sysfs tree without a bundle's ioctl data)", Unsupported: true}
 		return bc, nil
 	}
-	dev, err := s.Opener.OpenController(ctx, name)
+	dev, err := openController(ctx, s.Opener, name)
 	if err != nil {
 		bc.OpenError = NewProblem(err)
 		return bc, nil
