@@ -34,8 +34,10 @@ type Persistence struct {
 	UdevFile string
 	// UdevRule sets the tolerance of every controller of this model (every
 	// capacity of it), guarded so it writes only where the attribute exists;
-	// matched by serial number when the model cannot be quoted, by name as a
-	// last resort (controller names are not stable across boots).
+	// matched by serial number when the model cannot be quoted in a rule,
+	// and empty when neither can (a rule keyed on the controller's name
+	// would follow probe order, which changes between boots): Notes then
+	// says so.
 	UdevRule string
 	// UdevReload applies the rule without a reboot.
 	UdevReload string
