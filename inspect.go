@@ -62,7 +62,8 @@ type Report struct {
 	DMI apst.DMI
 	// DMIProblem is set when they could not be read.
 	DMIProblem *Problem
-	// Controllers holds one report per controller, in name order.
+	// Controllers holds one report per controller, in name order; when
+	// Inspect was given names, one per name, in the order given.
 	Controllers []ControllerReport
 	// Problems lists what could not be read from sysfs: controllers that
 	// could not be read at all (a controller a bundle lists but does not
@@ -179,8 +180,8 @@ type machine struct {
 	lean bool
 }
 
-// Inspect reports on the named controllers ("nvme0"), or on all of them
-// when names is empty. Failures to read a controller's Identify data, its
+// Inspect reports on the named controllers ("nvme0"), in the order given,
+// or on all of them in name order when names is empty. Failures to read a controller's Identify data, its
 // APST feature or its power state are recorded in the report, and so are
 // sysfs attributes that exist but cannot be read: the controller is still
 // reported, with what they leave unknown stated (Verdict.Notes). A
