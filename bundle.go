@@ -182,6 +182,9 @@ func (s *System) Collect(ctx context.Context, dir string) (man *Manifest, err er
 		return nil, fmt.Errorf("nvmeapst: collect: %w", err)
 	}
 	for _, name := range names {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("nvmeapst: collect: %w", err)
+		}
 		cf, err := s.FS.Files(name)
 		if err != nil {
 			man.Skipped = append(man.Skipped, SkippedFile{Path: "class/nvme/" + name, Error: skipReason(err)})
@@ -189,7 +192,9 @@ func (s *System) Collect(ctx context.Context, dir string) (man *Manifest, err er
 		}
 		files = append(files, cf...)
 	}
-	files = s.collectPower(man, names, files)
+	if files, err = s.collectPower(ctx, man, names, files); err != nil {
+		return nil, err
+	}
 	for _, rel := range files {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("nvmeapst: collect: %w", err)
@@ -382,7 +387,7 @@ func (s *System) collectDevice(ctx context.Context, w *bundleWriter, name string
 		bc.OpenError = &Problem{Message: "no admin command path: the data source has no device access (a sysfs tree without a bundle's ioctl data)", Unsupported: true}
 		return bc, nil
 	}
-	dev, err := s.Opener.OpenController(ctx, name)
+	dev, err := openController(ctx, s.Opener, name)
 	if err != nil {
 		bc.OpenError = NewProblem(err)
 		return bc, nil

@@ -3,6 +3,7 @@ package nvmeapst
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -20,8 +21,9 @@ const MaxBundleLog = 4 << 20
 
 // collectPower adds the power-management files of the controllers (the
 // diag/ counters, the PCI path's power and link files, the ASPM policy) to
-// files, once each, and records each controller's PCI folder.
-func (s *System) collectPower(man *Manifest, names, files []string) []string {
+// files, once each, and records each controller's PCI folder. It stops
+// between controllers once ctx is done.
+func (s *System) collectPower(ctx context.Context, man *Manifest, names, files []string) ([]string, error) {
 	seen := map[string]bool{}
 	for _, f := range files {
 		seen[f] = true
@@ -36,6 +38,9 @@ func (s *System) collectPower(man *Manifest, names, files []string) []string {
 		add("module/pcie_aspm/parameters/policy")
 	}
 	for _, n := range names {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("nvmeapst: collect: %w", err)
+		}
 		pf, dir, err := s.FS.PowerFiles(n)
 		if err != nil {
 			continue // Files already recorded why the controller is missing
@@ -50,7 +55,7 @@ func (s *System) collectPower(man *Manifest, names, files []string) []string {
 			man.PCIPaths[n] = dir
 		}
 	}
-	return files
+	return files, nil
 }
 
 // collectLog records the command line and the NVMe and PCIe lines of the

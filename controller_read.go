@@ -112,7 +112,7 @@ func (rd *controllerRead) device(ctx context.Context, r *ControllerReport) contr
 		out.healthErr = errors.New("no admin command path")
 		return out
 	}
-	d, err := s.Opener.OpenController(ctx, r.Name)
+	d, err := openController(ctx, s.Opener, r.Name)
 	if err != nil {
 		r.DeviceProblem = NewProblem(err)
 		out.healthErr = err
@@ -172,7 +172,7 @@ func (rd *controllerRead) healthOnly(ctx context.Context, name string) (*diag.He
 	if rd.sys.Opener == nil {
 		return nil, errors.New("no admin command path")
 	}
-	d, err := rd.sys.Opener.OpenController(ctx, name)
+	d, err := openController(ctx, rd.sys.Opener, name)
 	if err != nil {
 		return nil, err
 	}

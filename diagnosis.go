@@ -65,6 +65,9 @@ func (s *System) Diagnose(ctx context.Context, opts DiagnoseOptions) (*Diagnosis
 	facts := map[string]diag.Facts{}
 	addrs := map[string]string{}
 	for _, n := range names {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("nvmeapst: diagnose: %w", context.Cause(ctx))
+		}
 		f, probs := rd.sys.PowerFacts(n)
 		d.Problems = append(d.Problems, probs...)
 		facts[n] = f
@@ -94,7 +97,7 @@ func (s *System) Diagnose(ctx context.Context, opts DiagnoseOptions) (*Diagnosis
 		}
 		l, err := kernlog.Read(ctx, log, o)
 		if ctx.Err() != nil {
-			return nil, err
+			return nil, fmt.Errorf("nvmeapst: diagnose: %w", context.Cause(ctx))
 		}
 		if !pasted && errors.Is(err, kernlog.ErrEmpty) {
 			// The machine's own log (a bundle's kern.log keeps only its
@@ -126,7 +129,7 @@ func (s *System) Diagnose(ctx context.Context, opts DiagnoseOptions) (*Diagnosis
 		}
 	}
 	if mine {
-		ctrls, _, err := rd.sys.controllers([]string{name})
+		ctrls, _, err := rd.sys.controllers(ctx, "diagnose", []string{name})
 		if err != nil {
 			return nil, err
 		}
@@ -136,7 +139,7 @@ func (s *System) Diagnose(ctx context.Context, opts DiagnoseOptions) (*Diagnosis
 			var cr ControllerReport
 			cr, dev = rd.controller(ctx, ctrls[0])
 			if ctx.Err() != nil {
-				return nil, fmt.Errorf("nvmeapst: inspect %s: %w", name, context.Cause(ctx))
+				return nil, fmt.Errorf("nvmeapst: diagnose %s: %w", name, context.Cause(ctx))
 			}
 			in.Identify, in.Params, in.Plan, in.Release = cr.Identify, cr.Params, cr.Plan, rep.Release
 			if cr.IdentifyProblem != nil {

@@ -48,6 +48,15 @@
 // powerstate, powerstate/capture, apst and its sub-packages are pure: no I/O, no mutable
 // globals, safe for concurrent use, and they build on every GOOS.
 //
+// # Untrusted text
+//
+// What a machine or a bundle says is returned as it says it: a model,
+// serial or state read from sysfs, a quirk name of a controller's quirks
+// file, a bundle's kernel release and the messages it recorded. That holds
+// for the data fields and for the notes, summaries and problem messages
+// that repeat those strings, which may carry control characters: escape
+// them before writing them to a terminal (apstctl's text output does).
+//
 // # Example
 //
 //	c, err := powerstate.DecodeIdentify(image) // 4096 bytes

@@ -62,7 +62,8 @@ type Report struct {
 	DMI apst.DMI
 	// DMIProblem is set when they could not be read.
 	DMIProblem *Problem
-	// Controllers holds one report per controller, in name order.
+	// Controllers holds one report per controller, in name order; when
+	// Inspect was given names, one per name, in the order given.
 	Controllers []ControllerReport
 	// Problems lists what could not be read from sysfs: controllers that
 	// could not be read at all (a controller a bundle lists but does not
@@ -179,8 +180,8 @@ type machine struct {
 	lean bool
 }
 
-// Inspect reports on the named controllers ("nvme0"), or on all of them
-// when names is empty. Failures to read a controller's Identify data, its
+// Inspect reports on the named controllers ("nvme0"), in the order given,
+// or on all of them in name order when names is empty. Failures to read a controller's Identify data, its
 // APST feature or its power state are recorded in the report, and so are
 // sysfs attributes that exist but cannot be read: the controller is still
 // reported, with what they leave unknown stated (Verdict.Notes). A
@@ -208,7 +209,7 @@ func (s *System) Inspect(ctx context.Context, names ...string) (*Report, error) 
 	}
 	rd := s.beginRead(needCheck | needPower)
 	defer rd.end()
-	ctrls, problems, err := rd.sys.controllers(names)
+	ctrls, problems, err := rd.sys.controllers(ctx, "inspect", names)
 	if err != nil {
 		return nil, err
 	}
@@ -229,8 +230,9 @@ func (s *System) Inspect(ctx context.Context, names ...string) (*Report, error) 
 
 // controllers returns the named controllers, or all of them, each with
 // what could be read of it, and a problem for each controller that could
-// not be read at all.
-func (s *System) controllers(names []string) ([]sysfs.Controller, []*Problem, error) {
+// not be read at all. It stops between controllers once ctx is done, with
+// an error wrapping its cause said of op.
+func (s *System) controllers(ctx context.Context, op string, names []string) ([]sysfs.Controller, []*Problem, error) {
 	if len(names) == 0 {
 		all, err := s.FS.ControllerNames()
 		if errors.Is(err, fs.ErrNotExist) {
@@ -250,6 +252,9 @@ func (s *System) controllers(names []string) ([]sysfs.Controller, []*Problem, er
 	var out []sysfs.Controller
 	var problems []*Problem
 	for _, n := range names {
+		if ctx.Err() != nil {
+			return nil, nil, fmt.Errorf("nvmeapst: %s: %w", op, context.Cause(ctx))
+		}
 		c, err := s.FS.Controller(n)
 		switch {
 		case err == nil:

@@ -713,7 +713,7 @@ func (f *fastScraper) device(ctx context.Context, name string, mo *ctrlMemo) dev
 		}
 		return r
 	}
-	dev, err := f.sys.Opener.OpenController(ctx, name)
+	dev, err := openController(ctx, f.sys.Opener, name)
 	if err != nil {
 		return deviceFailed(NewProblem(err))
 	}

@@ -34,8 +34,10 @@ type Persistence struct {
 	UdevFile string
 	// UdevRule sets the tolerance of every controller of this model (every
 	// capacity of it), guarded so it writes only where the attribute exists;
-	// matched by serial number when the model cannot be quoted, by name as a
-	// last resort (controller names are not stable across boots).
+	// matched by serial number when the model cannot be quoted in a rule,
+	// and empty when neither can (a rule keyed on the controller's name
+	// would follow probe order, which changes between boots): Notes then
+	// says so.
 	UdevRule string
 	// UdevReload applies the rule without a reboot.
 	UdevReload string
@@ -64,8 +66,13 @@ type Persistence struct {
 // *LatencyChange is never nil, so that a caller can tell that sysfs was
 // changed: an error after that point (reading the controller back for the
 // report) is returned beside it, with the change's Report holding what could
-// be read.
+// be read; so is the error of a ctx done while it is read back (the report
+// would otherwise say the drive could not be read). A ctx done before the
+// call writes nothing: the error wraps its cause.
 func (s *System) SetLatency(ctx context.Context, name, value string) (*LatencyChange, error) {
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("nvmeapst: set latency: %w", context.Cause(ctx))
+	}
 	want, err := apst.ParseTolerance(value)
 	if err != nil {
 		return nil, err
@@ -99,6 +106,9 @@ func (s *System) SetLatency(ctx context.Context, name, value string) (*LatencyCh
 	}
 	ch.Report, _ = rd.controller(ctx, c)
 	ch.Persist = persistence(ch.Report, got)
+	if ctx.Err() != nil {
+		return ch, fmt.Errorf("nvmeapst: %s: the value was written, but reading the controller back was cut short: %w", name, context.Cause(ctx))
+	}
 	return ch, nil
 }
 

@@ -26,9 +26,22 @@ import (
 // the caller, which closes it when done; [System.Inspect] and the other
 // reports close each one they open before they return. An Opener that hands
 // out a shared controller (a reused fake) must therefore return a fresh
-// handle per call, or one whose Close does not end the shared one.
+// handle per call, or one whose Close does not end the shared one. A nil
+// controller returned with a nil error is taken as a controller that could
+// not be opened.
 type Opener interface {
 	OpenController(ctx context.Context, name string) (ioctl.Controller, error)
+}
+
+// openController opens controller name through o; a nil controller with a
+// nil error (an Opener's slip) is an error, never a nil controller to send
+// commands to.
+func openController(ctx context.Context, o Opener, name string) (ioctl.Controller, error) {
+	d, err := o.OpenController(ctx, name)
+	if err == nil && d == nil {
+		return nil, fmt.Errorf("nvmeapst: the Opener returned neither a controller nor an error for %s", name)
+	}
+	return d, err
 }
 
 // OpenerFunc adapts a function to the Opener interface.

@@ -29,6 +29,7 @@ import (
 // does not exist is an error wrapping os.ErrNotExist; writing without the
 // right gives an error wrapping os.ErrPermission.
 func (fs FS) SetLatencyTolerance(name, value string) (old, new apst.Tolerance, err error) {
+	fs = fs.outsideSession()
 	rel := path.Join(controllerDir(name), attrTolerance)
 	want, err := apst.ParseTolerance(value)
 	if err != nil {
@@ -153,9 +154,18 @@ func (fs FS) checkDisk(name string) error {
 	return nil
 }
 
+// outsideSession is fs for a write: its reads, of the value before and of
+// the value after, are the tree's now, not a session's earlier view (a
+// session still returns that view to later reads; see FS.Session).
+func (fs FS) outsideSession() FS {
+	fs.sess = nil
+	return fs
+}
+
 // setInt is the read, write, read-back discipline for a decimal s32
 // attribute; patch names what a kernel lacks when the attribute is absent.
 func (fs FS) setInt(rel string, v int64, patch string) (old, new int64, err error) {
+	fs = fs.outsideSession()
 	p := fs.path(rel)
 	cur, err := fs.read(rel)
 	if isNotExist(err) {

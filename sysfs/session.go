@@ -19,10 +19,11 @@ import (
 // each file once and sees one state of the machine.
 //
 // What a session reads is what fs reads: the same bytes, and errors with
-// the same message wrapping the same causes; only when is different. Writes are not part of it: a write
-// through the copy goes to the tree, and a later read of that path in the
-// same session still returns the value read before it, so take a new
-// session after a write. After end the copy reads as fs does, every call
+// the same message wrapping the same causes; only when is different. Writes
+// are not part of it: a write through the copy goes to the tree and reads
+// the value before it and the value read back from the tree, but a later
+// read of that path in the same session still returns the value the
+// session read before, so take a new session after a write. After end the copy reads as fs does, every call
 // anew. The copy may be used from several goroutines; end releases what
 // it holds open and may be called more than once.
 func (fs FS) Session() (sess FS, end func()) {

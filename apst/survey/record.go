@@ -126,7 +126,7 @@ func (s *Survey) checkRecord(rec *Record) error {
 		return bad("the first configuration's outcome is marked changed")
 	}
 	for i, o := range rec.Outcomes {
-		if o.WorstExitLatency > math.MaxUint32 || o.DeepestMaxPower < 0 || o.DeepestMaxPower > powerMask {
+		if o.WorstExitLatency > math.MaxUint32 || o.DeepestMaxPower < 0 || o.DeepestMaxPower > maxMicroWatts {
 			return bad("configuration %d: worst exit latency %dus or power %dµW out of range", i+1, o.WorstExitLatency, o.DeepestMaxPower)
 		}
 	}
@@ -137,7 +137,7 @@ func (s *Survey) checkRecord(rec *Record) error {
 		if i > 0 && st.Min <= rec.Sweep[i-1].Min {
 			return bad("bound sweep step %d starts at %dus, not above step %d's %dus", i, st.Min, i-1, rec.Sweep[i-1].Min)
 		}
-		if st.WorstExitLatency > math.MaxUint32 || st.DeepestMaxPower < 0 || st.DeepestMaxPower > powerMask {
+		if st.WorstExitLatency > math.MaxUint32 || st.DeepestMaxPower < 0 || st.DeepestMaxPower > maxMicroWatts {
 			return bad("bound sweep step %d: worst exit latency %dus or power %dµW out of range", i, st.WorstExitLatency, st.DeepestMaxPower)
 		}
 	}

@@ -101,9 +101,11 @@ type store struct {
 }
 
 const (
-	powerMask   = 1<<30 - 1 // µW; MP is at most 65535 × 0.01 W = 655350000 µW
-	flagChanged = 1 << 30
-	flagGained  = 1 << 31
+	powerMask = 1<<30 - 1 // µW; MP is at most 65535 × 0.01 W = 655350000 µW
+	// maxMicroWatts is that largest MP, the most a record's power may be.
+	maxMicroWatts = 655350000
+	flagChanged   = 1 << 30
+	flagGained    = 1 << 31
 )
 
 func (st *store) len() int { return st.prof.len() }

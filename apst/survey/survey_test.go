@@ -759,6 +759,10 @@ func TestSurveyAddRecordErrors(t *testing.T) {
 		"sweep start":   func(r *survey.Record) { r.Sweep[0].Min = 5 },
 		"sweep order":   func(r *survey.Record) { r.Sweep = append(r.Sweep, r.Sweep[len(r.Sweep)-1]) },
 		"sweep power":   func(r *survey.Record) { r.Sweep[0].DeepestMaxPower = 1 << 40 },
+		// Above MP's largest, 65535 × 0.01 W, though below what a record
+		// stores: no drive reports it.
+		"power above MP":       func(r *survey.Record) { r.Outcomes[1].DeepestMaxPower = maxMP + 1 },
+		"sweep power above MP": func(r *survey.Record) { r.Sweep[0].DeepestMaxPower = maxMP + 1 },
 	} {
 		r := good
 		r.Outcomes = slices.Clone(good.Outcomes)
@@ -769,7 +773,14 @@ func TestSurveyAddRecordErrors(t *testing.T) {
 		assert.Contains(t, err.Error(), `"good"`, name)
 	}
 	assert.Equal(t, 2, s.Len())
+	largest := good
+	largest.Outcomes = slices.Clone(good.Outcomes)
+	largest.Outcomes[1].DeepestMaxPower = maxMP
+	require.NoError(t, s.AddRecord(largest), "MP 65535 at 0.01 W is a drive's")
 }
+
+// maxMP is the largest maximum power a descriptor holds, in µW.
+var maxMP = apst.MicroWatts(powerstate.MaxPowerOf(65535, false).MicroWatts())
 
 // testController is a drive with two non-operational states, the deeper
 // one out of a 25 ms bound's reach.

@@ -121,8 +121,10 @@ const (
 	// to resume async: error -16", "PM: dpm_run_callback():
 	// pci_pm_resume+0x0/0xe0 returns -16", "PM: pci_pm_suspend():
 	// nvme_suspend+0x0/0x150 returns -16", "PM: Some devices failed to
-	// suspend, or early wake event detected" (Phase "resume" or "suspend",
-	// Errno when given, PCI when the line names the function).
+	// suspend, or early wake event detected", the PCI core's "Unable to
+	// change power state from D0 to D3hot, device inaccessible" (Phase
+	// "resume" or "suspend", Errno when given, PCI when the line names the
+	// function, FromState "D0" for the PCI core's).
 	PMError Kind = "pm-error"
 	// ASPMPlatform: what the PCI core did with ASPM: "ASPM: DT platform,
 	// enabling L0s-up L0s-dw L1 ASPM-L1.1 ..." (6.18 on), "can't disable
@@ -384,7 +386,9 @@ type Event struct {
 	SCT    int
 	SC     int
 	HasSC  bool
-	// FromState is the state a resume failed to leave ("D3cold").
+	// FromState is the state a resume failed to leave ("D3cold"), or the
+	// state a PMError's function was to leave for sleep ("D0": "Unable to
+	// change power state from D0 to D3hot, device inaccessible").
 	FromState string
 	// Phase is "resume" or "suspend" for a PMError; Mode the sleep state of
 	// a SuspendEntry or SuspendExit ("deep", "s2idle", "S3",

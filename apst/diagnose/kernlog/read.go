@@ -205,7 +205,9 @@ type Incident struct {
 	// Boot is the boot the incident happened in, counted from 0 (the part
 	// of the log before the first "Linux version" line is boot 0 as well).
 	Boot int
-	// Start and End are the times of its first and last events.
+	// Start and End are the times of its first and last events that carry
+	// one (a line without a time stamp leaves them to the next that has
+	// one); zero when none does.
 	Start Timestamp
 	End   Timestamp
 	// Events are the events kept, in log order; Omitted is how many were
