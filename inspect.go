@@ -181,9 +181,10 @@ type machine struct {
 }
 
 // Inspect reports on the named controllers ("nvme0"), in the order given,
-// or on all of them in name order when names is empty. Failures to read a controller's Identify data, its
-// APST feature or its power state are recorded in the report, and so are
-// sysfs attributes that exist but cannot be read: the controller is still
+// or on all of them in name order when names is empty. Failures to read a
+// controller's Identify data, its APST feature or its power state are
+// recorded in the report, and so are sysfs attributes that exist but
+// cannot be read: the controller is still
 // reported, with what they leave unknown stated (Verdict.Notes). A
 // controller that cannot be read at all (one a bundle lists but does not
 // hold, say) is a problem in Report.Problems. Inspect fails only when sysfs

@@ -19,7 +19,7 @@ import (
 )
 
 // repaste is how a log is pasted again: quoted in a reply, at any depth,
-// indented, with CRLF ends, with dmesg -T or dmesg -d times, as dmesg
+// indented, with CRLF or CR ends, with dmesg -T or dmesg -d times, as dmesg
 // --json (the logs of dmesg's own lines alone), wrapped by a mail client,
 // stored quoted-printable by a mail archive.
 var repaste = map[string]func(string) string{
@@ -27,6 +27,9 @@ var repaste = map[string]func(string) string{
 	"quoted twice": func(s string) string { return eachLine(s, func(l string) string { return "> > " + l }) },
 	"indented":     func(s string) string { return eachLine(s, func(l string) string { return "    " + l }) },
 	"crlf":         func(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") },
+	// Lines that end in CR alone: a classic Mac text, a terminal capture
+	// saved raw.
+	"cr": func(s string) string { return strings.ReplaceAll(s, "\n", "\r") },
 	// Copied from a web page that kept the blanks as &nbsp;, and from a
 	// page's source, its characters escaped as HTML's entities.
 	"copied from a web page": func(s string) string { return strings.ReplaceAll(s, " ", "\u00a0") },

@@ -60,7 +60,7 @@
 //     5 ...", "Dec 05 2026 ..."): whether "12/05" is the month is not
 //     known, so the date is left out (Timestamp.NoDate);
 //   - /dev/kmsg records ("6,1234,5678901,-,caller=T64;message");
-//   - all of these indented, with tabs or CRLF line ends, quoted ("> ",
+//   - all of these indented, with tabs, CRLF or CR line ends, quoted ("> ",
 //     ">> >") as in a reply mail or a bug report, ("  |  ") as some
 //     commit messages quote a log, or ("# ") as comments of a script or a
 //     Nix file, after another program's output on a console ("Jobs: 6 ([

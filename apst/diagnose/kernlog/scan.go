@@ -33,6 +33,11 @@ func (s *scanner) scan(ctx context.Context, r io.Reader, fn func([]byte)) error 
 		return fmt.Errorf("kernlog: %w", err)
 	}
 	br := bufio.NewReaderSize(r, MaxLineLength)
+	if head, _ := br.Peek(crPeek); bytes.IndexByte(head, '\n') < 0 && bytes.IndexByte(head, '\r') >= 0 {
+		// Lines that end in CR alone (a classic Mac text, a terminal
+		// capture saved raw) are lines, not one line.
+		br = bufio.NewReaderSize(crLines{br}, MaxLineLength)
+	}
 	var long int64 // the length so far of a long line being skipped
 	binary := false
 	chunks := 0
@@ -115,4 +120,22 @@ func (s *scanner) ofText(l *Log) string {
 		return " of the decompressed text"
 	}
 	return ""
+}
+
+// crPeek is how much of a text scan looks at for a line end: a text whose
+// first crPeek bytes hold a CR and no LF has lines that end in CR alone
+// (a kernel line with its prefix is far shorter).
+const crPeek = 4096
+
+// crLines reads a text whose lines end in CR alone with LF line ends.
+type crLines struct{ r io.Reader }
+
+func (c crLines) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	for i, b := range p[:n] {
+		if b == '\r' {
+			p[i] = '\n'
+		}
+	}
+	return n, err
 }
