@@ -90,6 +90,12 @@ func (pf *planFlags) params(c *powerstate.Controller) (apst.Params, error) {
 		}
 	}
 	pf.match = nil
+	// --pci-id is c's PCI ID whether or not --quirks replaces the quirks of
+	// the tables: a --with quirks=tables looks them up again on c (and an
+	// invalid ID is refused, not ignored).
+	if err := setPCIID(c, *pf.pciID); err != nil {
+		return p, err
+	}
 	if *pf.quirks != "" {
 		q, err := apst.ParseQuirks(*pf.quirks)
 		if err != nil {
@@ -97,10 +103,7 @@ func (pf *planFlags) params(c *powerstate.Controller) (apst.Params, error) {
 		}
 		p.Quirks, p.QuirksGiven = q, true
 	} else {
-		m, err := pf.lookupQuirks(c, &p)
-		if err != nil {
-			return p, err
-		}
+		m := apst.DriveQuirks(c, p.Release) // with --pci-id's PCI ID, set above
 		pf.match = &m
 		p.Quirks = m.Quirks // what Build's own lookup finds on c (with --pci-id)
 	}
@@ -118,15 +121,6 @@ func (pf *planFlags) params(c *powerstate.Controller) (apst.Params, error) {
 	}
 	p.ForceAPST = *pf.forceAPST
 	return p, nil
-}
-
-// lookupQuirks applies the kernel's quirk tables to c, with the PCI ID of
-// --pci-id where given.
-func (pf *planFlags) lookupQuirks(c *powerstate.Controller, p *apst.Params) (apst.QuirkMatch, error) {
-	if err := setPCIID(c, *pf.pciID); err != nil {
-		return apst.QuirkMatch{}, err
-	}
-	return apst.DriveQuirks(c, p.Release), nil
 }
 
 // setPCIID makes the PCI ID of --pci-id (text; "" leaves c as it is) c's,
