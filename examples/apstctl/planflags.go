@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"io"
 	"strings"
 
@@ -59,6 +60,15 @@ func (pf *planFlags) params(c *powerstate.Controller) (apst.Params, error) {
 	p := apst.DefaultParams(apst.Current)
 	if err := p.Set("kernel", *pf.kernel); err != nil {
 		if r, rerr := apst.ParseRelease(*pf.kernel); rerr == nil && r.Compare(apst.Release{Major: 4, Minor: 11}) < 0 {
+			// A kernel without APST sends nothing whatever the parameters:
+			// a flag of them would change nothing.
+			if name := pf.fs.firstGiven("ps-max-latency-us", "pm-qos", "default-ps-max-latency-us",
+				"apst-primary-timeout-ms", "apst-secondary-timeout-ms", "apst-primary-latency-tol-us",
+				"apst-secondary-latency-tol-us", "quirks", "pci-id"); name != "" || *pf.forceAPST {
+				name = cmp.Or(name, "force-apst")
+				return p, usagef("--kernel %s and --%s contradict each other: Linux %s has no APST (it arrived in v4.11), so --%s changes nothing",
+					quoteArg(*pf.kernel), name, r, name)
+			}
 			return p, &preAPSTKernel{release: r}
 		}
 		return p, usagef("--kernel: %v", err)

@@ -44,3 +44,33 @@ func TestPCIIDBesideQuirks(t *testing.T) {
 		})
 	}
 }
+
+// A kernel before v4.11 has no APST: plan answers that it sends nothing,
+// whatever the parameters, so a parameter flag beside it changes nothing
+// and is refused, as the tolerance-band flags are beside v4.12.
+func TestPreAPSTKernelRefusesParameterFlags(t *testing.T) {
+	for _, tc := range []struct {
+		extra []string
+		want  string
+	}{
+		{[]string{"--ps-max-latency-us", "5"}, "--kernel 4.10 and --ps-max-latency-us contradict each other: Linux 4.10 has no APST"},
+		{[]string{"--pm-qos", "auto"}, "--kernel 4.10 and --pm-qos contradict each other"},
+		{[]string{"--quirks", "no-apst"}, "--kernel 4.10 and --quirks contradict each other"},
+		{[]string{"--apst-primary-timeout-ms", "3"}, "--kernel 4.10 and --apst-primary-timeout-ms contradict each other"},
+		{[]string{"--pci-id", "144d:a80d"}, "--kernel 4.10 and --pci-id contradict each other"},
+		{[]string{"--force-apst"}, "--kernel 4.10 and --force-apst contradict each other"},
+	} {
+		t.Run(tc.extra[0], func(t *testing.T) {
+			code, out, errOut := apstctl(t, nil, append([]string{"plan", evoImage, "--kernel", "4.10"}, tc.extra...)...)
+			assert.Equal(t, exitUsage, code)
+			assert.Empty(t, out)
+			assert.Contains(t, errOut, "apstctl plan: "+tc.want)
+		})
+	}
+	// Alone, or with what changes the answer's form, it is the answer.
+	for _, extra := range [][]string{nil, {"-o", "json"}, {"--force-apst=false"}} {
+		code, out, errOut := apstctl(t, nil, append([]string{"plan", evoImage, "--kernel", "4.10"}, extra...)...)
+		assert.Equal(t, exitOK, code, errOut)
+		assert.Contains(t, out, "has no APST")
+	}
+}
