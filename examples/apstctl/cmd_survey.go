@@ -164,6 +164,11 @@ func (o *surveyOptions) run(ctx context.Context, x *invocation, args []string) e
 	if o.summary && (o.format == "csv" || o.format == "ndjson") {
 		return usagef("--summary and --output-format %s contradict each other: %s holds the drives only", o.format, o.format)
 	}
+	if r.hasBudget && o.format == "csv" {
+		// CSV holds the per-drive rows only: the budget's answer is in
+		// text and JSON.
+		return usagef("--stall-budget and --output-format csv contradict each other: csv holds the drives only; the budget's answer is in text, json and ndjson")
+	}
 	if err := o.persist.check(o); err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -72,5 +73,20 @@ func TestPreAPSTKernelRefusesParameterFlags(t *testing.T) {
 		code, out, errOut := apstctl(t, nil, append([]string{"plan", evoImage, "--kernel", "4.10"}, extra...)...)
 		assert.Equal(t, exitOK, code, errOut)
 		assert.Contains(t, out, "has no APST")
+	}
+}
+
+// survey's CSV holds the per-drive rows only, so a --stall-budget, whose
+// answer is in the summary, would be dropped: refused like --summary.
+func TestSurveyCSVRefusesStallBudget(t *testing.T) {
+	capture := corpusDir + "/smartctl/Samsung_SSD_990_EVO_Plus_1TB_2B2QKXG7.txt"
+	code, out, errOut := apstctl(t, nil, "survey", "-o", "csv", "--stall-budget", "25ms", capture)
+	assert.Equal(t, exitUsage, code)
+	assert.Empty(t, out)
+	assert.Contains(t, errOut, "apstctl survey: --stall-budget and --output-format csv contradict each other")
+	for _, format := range []string{"normal", "json", "ndjson"} {
+		code, out, errOut := apstctl(t, nil, "survey", "-o", format, "--stall-budget", "25ms", capture)
+		assert.Equal(t, exitOK, code, errOut)
+		assert.Contains(t, strings.ToLower(out), "budget", format)
 	}
 }
