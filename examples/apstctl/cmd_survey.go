@@ -192,6 +192,11 @@ func (o *surveyOptions) run(ctx context.Context, x *invocation, args []string) e
 			stdinUsed = true
 			continue
 		}
+		if a == "-" {
+			// Standard input is not walked: a survey reads files and
+			// directories, and a pipe the user names.
+			return usagef("- (standard input) is read by survey --merge only: a survey reads files and directories; name a pipe instead (apstctl survey <(nvme id-ctrl /dev/nvme0)), or plan one capture on standard input with apstctl plan -")
+		}
 		if _, err := os.Stat(a); err != nil {
 			return inputErr(err)
 		}

@@ -90,3 +90,14 @@ func TestSurveyCSVRefusesStallBudget(t *testing.T) {
 		assert.Contains(t, strings.ToLower(out), "budget", format)
 	}
 }
+
+// "-" is standard input in the dialect; a survey, which walks files and
+// directories, says it reads it with --merge only, rather than "stat -: no
+// such file or directory".
+func TestSurveyStandardInput(t *testing.T) {
+	code, out, errOut := apstctl(t, nil, "survey", "-")
+	assert.Equal(t, exitUsage, code)
+	assert.Empty(t, out)
+	assert.Contains(t, errOut, "apstctl survey: - (standard input) is read by survey --merge only")
+	assert.NotContains(t, errOut, "stat -")
+}
