@@ -1,10 +1,13 @@
 package main
 
 import (
+	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // --pci-id is the capture's PCI ID whatever --quirks says: an invalid one
@@ -100,4 +103,40 @@ func TestSurveyStandardInput(t *testing.T) {
 	assert.Empty(t, out)
 	assert.Contains(t, errOut, "apstctl survey: - (standard input) is read by survey --merge only")
 	assert.NotContains(t, errOut, "stat -")
+}
+
+// recommend --max-stall-us 18446744073709551615 (2^64-1, the largest value
+// it reads) is a stall goal every bound meets, as persist reads it
+// (stall=unlimited), not "give a goal"; the JSON marks it unlimited.
+func TestRecommendUnlimitedStallGoal(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--max-stall-us", "18446744073709551615"}, "goal: worst wake stall <= unlimited\n"},
+		{[]string{"--max-stall-us", "18446744073709551615", "--cpu-wake-us", "10"}, "goal: worst wake stall <= unlimited (stall goal;"},
+		{[]string{"--max-stall-us", "18446744073709551615", "--exit-factor", "0.5,ps4=0.7"}, "goal: worst wake stall <= unlimited with a factor per state"},
+		{[]string{"--max-stall-us", "18446744073709551615", "--bar-state", "4"}, "goal: worst wake stall <= unlimited, bar ps4\n"},
+	} {
+		code, out, errOut := apstctl(t, nil, append([]string{"recommend", evoImage}, tc.args...)...)
+		assert.Equal(t, exitOK, code, errOut)
+		assert.Contains(t, out, tc.want, "%q", tc.args)
+	}
+	var v struct {
+		MaxStallUS        *uint64 `json:"max_stall_us"`
+		MaxStallUnlimited *bool   `json:"max_stall_unlimited"`
+	}
+	code, out, errOut := apstctl(t, nil, "recommend", evoImage, "--max-stall-us", "18446744073709551615", "-o", "json")
+	require.Equal(t, exitOK, code, errOut)
+	require.NoError(t, json.Unmarshal([]byte(out), &v))
+	require.NotNil(t, v.MaxStallUS)
+	assert.Equal(t, uint64(math.MaxUint64), *v.MaxStallUS)
+	require.NotNil(t, v.MaxStallUnlimited)
+	assert.True(t, *v.MaxStallUnlimited)
+
+	code, out, errOut = apstctl(t, nil, "recommend", evoImage, "--max-stall", "25ms", "-o", "json")
+	require.Equal(t, exitOK, code, errOut)
+	require.NoError(t, json.Unmarshal([]byte(out), &v))
+	assert.Equal(t, uint64(25000), *v.MaxStallUS)
+	assert.False(t, *v.MaxStallUnlimited)
 }
