@@ -94,6 +94,9 @@ like; a --tried setting a letter or two off one the diagnosis knows is refused w
 		if *force && *idCtrl == "" {
 			return usagef("--force reads the --id-ctrl capture anyway: give --id-ctrl, or drop --force")
 		}
+		if *logPath == "-" && *idCtrl == "-" {
+			return usagef("--log - and --id-ctrl - both name standard input, which holds one file: give one of them as a file")
+		}
 		if *pciID != "" && *idCtrl == "" {
 			return usagef("--pci-id goes with --id-ctrl: a bundle or the live machine has the drive's PCI ID")
 		}

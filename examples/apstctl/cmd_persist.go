@@ -94,6 +94,9 @@ without NVMe controllers is status 2.`,
 		minArgs: 0, maxArgs: -1,
 	}
 	c.run = func(ctx context.Context, x *invocation, args []string) error {
+		if err := oneStandardInput(args, "--check", *f.check, "--from", *f.from); err != nil {
+			return err
+		}
 		if *f.check != "" || *f.checkLine != "" {
 			return runPersistCheck(ctx, x, f, args)
 		}
@@ -566,4 +569,26 @@ func writeOutputText(w io.Writer, o persist.Output, wrote string) {
 // persist: scope: ...").
 func ownPackage(err error) string {
 	return strings.TrimPrefix(err.Error(), "persist: ")
+}
+
+// oneStandardInput refuses a command line that names standard input ("-")
+// twice, among the CAPTUREs args and the files of the flags (name, value
+// pairs): standard input holds one file, which the first read would take,
+// leaving the second an empty input that says nothing of the mistake.
+func oneStandardInput(args []string, flagFiles ...string) error {
+	var where []string
+	for i := 0; i+1 < len(flagFiles); i += 2 {
+		if flagFiles[i+1] == "-" {
+			where = append(where, flagFiles[i]+" -")
+		}
+	}
+	for _, a := range args {
+		if a == "-" {
+			where = append(where, "CAPTURE -")
+		}
+	}
+	if len(where) > 1 {
+		return usagef("%s and %s both name standard input, which holds one file: give one of them as a file", where[0], where[1])
+	}
+	return nil
 }

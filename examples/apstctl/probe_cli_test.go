@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -184,4 +185,31 @@ func TestDiagnosePCIID(t *testing.T) {
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &v))
 	assert.Nil(t, v.Assumptions.PCIIDInferred)
+}
+
+// Standard input holds one file: a command line that names it twice is
+// refused naming both, as check and replay refuse it, instead of the second
+// read meeting an empty input ("the capture is empty").
+func TestStandardInputNamedTwice(t *testing.T) {
+	const rules = "testdata/persist/evo-family.rules"
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"persist", "--check", "-", "-"}, "apstctl persist: --check - and CAPTURE - both name standard input"},
+		{[]string{"persist", "--check", rules, "-", "-"}, "apstctl persist: CAPTURE - and CAPTURE - both name standard input"},
+		{[]string{"persist", "--from", "-", "-"}, "apstctl persist: --from - and CAPTURE - both name standard input"},
+		{[]string{"diagnose", "--log", "-", "--id-ctrl", "-"}, "apstctl diagnose: --log - and --id-ctrl - both name standard input"},
+	} {
+		code, out, errOut := apstctl(t, []byte("x"), tc.args...)
+		assert.Equal(t, exitUsage, code, "%q", tc.args)
+		assert.Empty(t, out)
+		assert.Contains(t, errOut, tc.want)
+	}
+	// Once is read.
+	rulesText, err := os.ReadFile(rules)
+	require.NoError(t, err)
+	code, out, errOut := apstctl(t, rulesText, "persist", "--check", "-", evoImage)
+	assert.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "reached by the rule of line 3")
 }
