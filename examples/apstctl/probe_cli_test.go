@@ -213,3 +213,32 @@ func TestStandardInputNamedTwice(t *testing.T) {
 	assert.Equal(t, exitOK, code, errOut)
 	assert.Contains(t, out, "reached by the rule of line 3")
 }
+
+// persist --check gives each drive the bound of the setting checked (the
+// default where it does not reach), and reads the drives of --root or of
+// this machine with their own kernel, quirks and PCI ID: a bound flag, and
+// without a CAPTURE any plan flag, would change nothing and is refused.
+func TestPersistCheckRefusesIgnoredPlanFlags(t *testing.T) {
+	const rules = "testdata/persist/evo-family.rules"
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--root", bundleDir, "--kernel", "5.10"}, "--kernel applies to a CAPTURE's plan: with --check and no CAPTURE"},
+		{[]string{"--root", bundleDir, "--quirks", "none"}, "--quirks applies to a CAPTURE's plan"},
+		{[]string{"--root", bundleDir, "--pci-id", "144d:a80d"}, "--pci-id applies to a CAPTURE's plan"},
+		{[]string{"--root", bundleDir, "--force-apst"}, "--force-apst applies to a CAPTURE's plan"},
+		{[]string{"--root", bundleDir, "--apst-primary-timeout-ms", "5"}, "--apst-primary-timeout-ms applies to a CAPTURE's plan"},
+		{[]string{"--root", bundleDir, "--ps-max-latency-us", "5"}, "--ps-max-latency-us does not go with --check: the setting checked gives each drive its bound"},
+		{[]string{evoImage, "--pm-qos", "5000"}, "--pm-qos does not go with --check"},
+		{[]string{evoImage, "--default-ps-max-latency-us", "5000"}, "--default-ps-max-latency-us does not go with --check"},
+	} {
+		code, out, errOut := apstctl(t, nil, append([]string{"persist", "--check", rules}, tc.args...)...)
+		assert.Equal(t, exitUsage, code, "%q", tc.args)
+		assert.Empty(t, out)
+		assert.Contains(t, errOut, "apstctl persist: "+tc.want)
+	}
+	// A plan flag with a CAPTURE plans it.
+	code, _, errOut := apstctl(t, nil, "persist", "--check", rules, evoImage, "--root", bundleDir, "--kernel", "5.10")
+	assert.Equal(t, exitOK, code, errOut)
+}
