@@ -242,3 +242,21 @@ func TestPersistCheckRefusesIgnoredPlanFlags(t *testing.T) {
 	code, _, errOut := apstctl(t, nil, "persist", "--check", rules, evoImage, "--root", bundleDir, "--kernel", "5.10")
 	assert.Equal(t, exitOK, code, errOut)
 }
+
+// --format is the alias of -o, --output-format on every command that
+// prints, convert too (whose -o is --to): the same bytes, and a second
+// spelling with another value is a contradiction.
+func TestConvertFormatAlias(t *testing.T) {
+	var outs []string
+	for _, spelling := range [][]string{{"--to", "json"}, {"-o", "json"}, {"-ojson"}, {"--output-format", "json"}, {"--format", "json"}, {"--format=nvme-cli-json"}} {
+		code, out, errOut := apstctl(t, nil, append([]string{"convert", evoImage}, spelling...)...)
+		require.Equal(t, exitOK, code, "%q: %s", spelling, errOut)
+		outs = append(outs, out)
+	}
+	for _, out := range outs[1:] {
+		assert.Equal(t, outs[0], out)
+	}
+	code, _, errOut := apstctl(t, nil, "convert", evoImage, "--format", "json", "--to", "binary")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, "--format json and --to binary contradict each other")
+}
