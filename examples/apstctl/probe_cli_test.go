@@ -260,3 +260,23 @@ func TestConvertFormatAlias(t *testing.T) {
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, errOut, "--format json and --to binary contradict each other")
 }
+
+// A boolean flag given a value that is no boolean says what it wants, as
+// --help=x does, not package flag's "parse error".
+func TestBoolFlagValue(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"plan", evoImage, "--force-apst=maybe"}, "apstctl plan: --force-apst=maybe: want true or false"},
+		{[]string{"survey", corpusDir, "--summary=2x"}, "apstctl survey: --summary=2x: want true or false"},
+		{[]string{"survey", corpusDir, "--kernel-quirks="}, `apstctl survey: --kernel-quirks="": want true or false`},
+		{[]string{"measure", "--simulate", evoImage, "--trials-detail=on"}, "apstctl measure: --trials-detail=on: want true or false"},
+	} {
+		code, out, errOut := apstctl(t, nil, tc.args...)
+		assert.Equal(t, exitUsage, code)
+		assert.Empty(t, out)
+		assert.Contains(t, errOut, tc.want)
+		assert.NotContains(t, errOut, "parse error")
+	}
+}
