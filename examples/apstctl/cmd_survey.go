@@ -66,7 +66,7 @@ type surveyOptions struct {
 	with         withFlags
 	format       string
 	budget       string
-	svg          string
+	svg          outputFile
 	file         outputFile
 	kernelQuirks bool
 	full         bool
@@ -150,6 +150,9 @@ func (o *surveyOptions) run(ctx context.Context, x *invocation, args []string) e
 	if o.workers < 1 || o.workers > surveyWorkersMax {
 		return usagef("--workers %d: want 1 to %d", o.workers, surveyWorkersMax)
 	}
+	if err := o.svg.besideReport("--svg"); err != nil {
+		return err
+	}
 	r := &surveyRun{progress: x.progress(), unreadable: unreadableList{limit: unreadableListLimit}}
 	if o.budget != "" {
 		b, err := apst.ParseMicroseconds(o.budget)
@@ -173,7 +176,7 @@ func (o *surveyOptions) run(ctx context.Context, x *invocation, args []string) e
 		return err
 	}
 	if o.merge {
-		if o.format == "csv" || o.svg != "" || o.full || len(o.with) > 0 {
+		if o.format == "csv" || o.svg.path != "" || o.full || len(o.with) > 0 {
 			return usagef("--merge takes its configurations and rows from the shards: --with, --full, --svg and --format csv do not apply")
 		}
 		// The shards were read with their own quirk tables and workers:
@@ -239,9 +242,9 @@ func (o *surveyOptions) run(ctx context.Context, x *invocation, args []string) e
 		return r.hold.release()
 	}
 	withPlot := report
-	if o.svg != "" {
+	if o.svg.path != "" {
 		withPlot = func(w io.Writer) error {
-			return writeFileOrFail("--svg", o.svg, func(sw io.Writer) error {
+			return writeFileOrFail("--svg", o.svg.path, func(sw io.Writer) error {
 				names := make([]string, len(configs))
 				for i, c := range configs {
 					names[i] = c.Name
@@ -311,7 +314,7 @@ func surveyCommand() *command {
 	fs.BoolVar(&o.summary, "summary", false, "the summary only, without a line per drive (text and JSON)")
 	fs.BoolVar(&o.full, "full", false, "JSON: give each configuration's whole result per drive (the 32 entries, mode and params, as compare does)")
 	fs.StringVar(&o.budget, "stall-budget", "DURATION", "", "largest accepted worst wake stall (25ms, 4600us): report the largest default bound that keeps every drive within it")
-	fs.StringVar(&o.svg, "svg", "FILE", "", "also write a plot of worst wake stall against deepest-state max power, per drive and configuration, to FILE")
+	fs.Var(&o.svg, "svg", "FILE", "also write a plot of worst wake stall against deepest-state max power, per drive and configuration, to FILE")
 	fs.BoolVar(&o.kernelQuirks, "kernel-quirks", true, "add to each drive the APST quirks the kernel's tables give it (by VID, model, firmware, and PCI ID when the capture has one)")
 	fs.BoolVar(&o.merge, "merge", false, "the arguments are JSON reports of surveys of shards of a fleet: report the survey of the whole fleet")
 	fs.IntVar(&o.workers, "workers", "N", defaultSurveyWorkers(runtime.GOMAXPROCS(0)), "captures read and parsed at once")

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -279,4 +280,34 @@ func TestBoolFlagValue(t *testing.T) {
 		assert.Contains(t, errOut, tc.want)
 		assert.NotContains(t, errOut, "parse error")
 	}
+}
+
+// survey --svg and measure --factor-out write a file beside the report:
+// "-" and /dev/stdout (standard output, where the report goes) and a format
+// name are refused, as --output and --persist-rules refuse them, instead
+// of creating a file called "-" or "json" in the working directory.
+func TestSideFilesRefuseStdoutAndFormatNames(t *testing.T) {
+	evo, err := filepath.Abs(evoImage)
+	require.NoError(t, err)
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"survey", evo, "--svg", "-"}, "apstctl survey: --svg -: the report goes to standard output; give a file for --svg"},
+		{[]string{"survey", evo, "--svg", "/dev/stdout"}, "apstctl survey: --svg /dev/stdout: the report goes to standard output"},
+		{[]string{"survey", evo, "--svg", "json"}, "apstctl survey: --svg json: this names a format, not a file"},
+		{[]string{"measure", "--simulate", evo, "--trials", "2", "--factor-out", "-"}, "apstctl measure: --factor-out -: the report goes to standard output"},
+		{[]string{"measure", "--simulate", evo, "--trials", "2", "--factor-out", "csv"}, "apstctl measure: --factor-out csv: this names a format, not a file"},
+		{[]string{"measure", "--simulate", evo, "--trials", "2", "--factor-out", "/dev/null"}, "apstctl measure: --factor-out: /dev/null is a character device, not a regular file"},
+	} {
+		code, out, errOut := apstctl(t, nil, tc.args...)
+		assert.Equal(t, exitUsage, code, "%q: %s", tc.args, errOut)
+		assert.Empty(t, out)
+		assert.Contains(t, errOut, tc.want)
+	}
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Empty(t, entries, "nothing written in the working directory")
 }
