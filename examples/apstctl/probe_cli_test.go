@@ -311,3 +311,49 @@ func TestSideFilesRefuseStdoutAndFormatNames(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, entries, "nothing written in the working directory")
 }
+
+// Two flags that write files (--output, --svg, --persist-rules,
+// --factor-out) naming one file would replace each other: refused before
+// the command runs, naming both. A file that exists and is not a regular
+// file is refused before the command runs too (a live measure takes
+// minutes, and its report was lost when --factor-out failed after it).
+func TestWrittenFilesCheckedBeforeTheRun(t *testing.T) {
+	evo, err := filepath.Abs(evoImage)
+	require.NoError(t, err)
+	capture, err := filepath.Abs(corpusDir + "/smartctl/Samsung_SSD_990_EVO_Plus_1TB_2B2QKXG7.txt")
+	require.NoError(t, err)
+	dir := t.TempDir()
+	t.Chdir(dir)
+	require.NoError(t, os.WriteFile("kept", []byte("old"), 0o644))
+	require.NoError(t, os.Symlink("kept", "link"))
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"survey", capture, "--svg", "out", "--output", "out"}, "apstctl survey: --svg out and --output out name the same file"},
+		{[]string{"survey", capture, "--svg", "out", "--output", "./out"}, "apstctl survey: --svg out and --output ./out name the same file"},
+		{[]string{"survey", capture, "--persist", "stall=25ms", "--persist-rules", dir + "/out", "--output", "out"}, "--persist-rules " + dir + "/out and --output out name the same file"},
+		{[]string{"survey", capture, "--svg", "link", "--output", "kept"}, "apstctl survey: --svg link and --output kept name the same file"},
+		{[]string{"measure", "--simulate", evo, "--trials", "2", "--factor-out", "out", "--output", "out"}, "apstctl measure: --factor-out out and --output out name the same file"},
+		{[]string{"measure", "--simulate", evo, "--trials", "2", "--factor-out", dir}, "apstctl measure: --factor-out: " + dir + " is a directory, not a regular file"},
+	} {
+		code, out, errOut := apstctl(t, nil, tc.args...)
+		assert.Equal(t, exitUsage, code, "%q: %s", tc.args, errOut)
+		assert.Empty(t, out)
+		assert.Contains(t, errOut, tc.want)
+		assert.NotContains(t, errOut, "simulated pm_qos_latency_tolerance_us", "refused before the run")
+	}
+	b, err := os.ReadFile("kept")
+	require.NoError(t, err)
+	assert.Equal(t, "old", string(b))
+	_, err = os.Stat("out")
+	assert.True(t, os.IsNotExist(err), "nothing written")
+
+	// Two files: both written.
+	code, _, errOut := apstctl(t, nil, "survey", capture, "--svg", "plot.svg", "--output", "report.txt")
+	require.Equal(t, exitOK, code, errOut)
+	for _, f := range []string{"plot.svg", "report.txt"} {
+		_, err := os.Stat(f)
+		assert.NoError(t, err)
+	}
+}
