@@ -289,6 +289,9 @@ func diagnosePasted(ctx context.Context, x *invocation, r io.Reader, id pastedCa
 		p, a, note := pastedlog.Params(c, in.Release, l.CommandLine)
 		in.Identify, in.Params = c, p
 		assumed = a
+		for _, n := range c.Notes { // what the capture's reader noted, as plan says it
+			notes = append(notes, "capture: "+n)
+		}
 		notes = append(notes, note)
 	}
 	d := diagnose.Diagnose(in)

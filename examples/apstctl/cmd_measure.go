@@ -432,6 +432,7 @@ func writeMeasureText(w io.Writer, h *measureHeader, r *measure.Result) error {
 	} else {
 		fmt.Fprintf(&b, "%s on %s\n", h.Device, h.ControllerName)
 	}
+	writeCaptureNotes(&b, c)
 	for _, l := range groupedAssumptionLines(h.Assumptions, h.Configs) {
 		fmt.Fprintln(&b, l)
 	}
@@ -556,6 +557,8 @@ type measureJSON struct {
 	ExitFactorTrials int                `json:"exit_factor_trials"`
 	ExitFactorStates string             `json:"exit_factor_by_state"`
 	Notes            []string           `json:"notes"`
+	// CaptureNotes are what the reader of --simulate's capture noted.
+	CaptureNotes []string `json:"capture_notes"`
 	// Assumptions are what every configuration assumed, said once;
 	// Configs what each adds.
 	Assumptions  assumptionsJSON     `json:"assumptions"`
@@ -573,6 +576,7 @@ func writeMeasureJSON(w io.Writer, h *measureHeader, r *measure.Result, detail b
 		Rows: []measureRowJSON{}, States: []measureStateJSON{}, Notes: append(h.Notes[:len(h.Notes):len(h.Notes)], r.Notes...),
 		Warm:             measureWarmJSON{Trials: r.Warm.Count, measureLatencyJSON: latencyJSON(r.Warm)},
 		ExitFactorTrials: r.ExitFactorTrials, ExitFactorStates: r.ExitFactorByState(),
+		CaptureNotes: captureNotesView(h.Controller),
 	}
 	if h.Simulated {
 		j.SimulatedFactor = h.SimulatedFactor

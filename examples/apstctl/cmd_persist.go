@@ -173,6 +173,8 @@ type persistCmdJSON struct {
 	Outputs    []persistOutputJSON `json:"outputs"`
 	Notes      []string            `json:"notes"`
 	WroteFile  *string             `json:"wrote_file"`
+	// CaptureNotes are what the reader of the CAPTURE noted; [] without.
+	CaptureNotes []string `json:"capture_notes"`
 	// Assumptions are the plan's, for a CAPTURE; nothing assumed without.
 	Assumptions assumptionsJSON `json:"assumptions"`
 }
@@ -500,8 +502,10 @@ func runPersist(x *invocation, f *persistFlags, args []string) error {
 		out.WroteFile = &f.output.path
 	}
 	var a apst.Assumptions
+	out.CaptureNotes = []string{}
 	if ctl != nil {
 		a = planAssumptions(ctl, p)
+		out.CaptureNotes = captureNotesView(ctl)
 	}
 	out.Assumptions = assumptionsView(&a)
 	if f.format.json {
@@ -511,6 +515,7 @@ func runPersist(x *invocation, f *persistFlags, args []string) error {
 	if ctl != nil {
 		fmt.Fprintln(w, describeController(ctl))
 		fmt.Fprintln(w, describeParamsBound(&p, false))
+		writeCaptureNotes(w, ctl)
 		writeAssumptions(w, &a)
 	}
 	if one != nil {

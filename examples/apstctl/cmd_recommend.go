@@ -55,7 +55,8 @@ type recommendJSON struct {
 	Current            recommendCurrentJSON   `json:"current"`
 	Params             paramsJSON             `json:"params"`
 	recommendedValueJSON
-	Assumptions assumptionsJSON `json:"assumptions"`
+	CaptureNotes []string        `json:"capture_notes"`
+	Assumptions  assumptionsJSON `json:"assumptions"`
 }
 
 func rangeView(r analysis.BoundRange) recommendRangeJSON {
@@ -195,7 +196,8 @@ give up, and whether the bound of the other flags (default 100000) meets the goa
 					WorstWakeStallUS: uint64(reachStall(ctl, opt, rec.Current.Reach)),
 					ReachableStates:  stateList(rec.Current.Reach.States), Why: nonNil(rec.Current.Why),
 				},
-				Params: paramsView(&p), recommendedValueJSON: value.view(opt), Assumptions: assumptionsView(&a),
+				Params: paramsView(&p), recommendedValueJSON: value.view(opt),
+				CaptureNotes: captureNotesView(ctl), Assumptions: assumptionsView(&a),
 			}
 			for _, r := range rec.Acceptable {
 				out.Acceptable = append(out.Acceptable, rangeView(r))
@@ -222,6 +224,7 @@ give up, and whether the bound of the other flags (default 100000) meets the goa
 		w := x.out
 		fmt.Fprintln(w, describeController(ctl))
 		fmt.Fprintln(w, describeParamsBound(&p, false))
+		writeCaptureNotes(w, ctl)
 		writeAssumptions(w, &a)
 		switch {
 		case overStall != 0:
