@@ -421,6 +421,11 @@ func runPersist(x *invocation, f *persistFlags, args []string) error {
 	if err != nil {
 		return err
 	}
+	if ctl == nil && *f.plan.pciID != "" && scope.Kind != persist.ScopePCI {
+		// Without a CAPTURE (whose quirk lookup it would settle) the PCI ID
+		// only keys a --scope pci rule.
+		return usagef("--pci-id goes with --scope pci (or a CAPTURE, whose quirks it settles): the %s scope would not use it", scope.Kind)
+	}
 	if err := scope.Validate(); err != nil {
 		return inputErr(errors.New(ownPackage(err)))
 	}

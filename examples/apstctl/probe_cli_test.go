@@ -400,3 +400,29 @@ func TestCaptureNotesInEveryCommand(t *testing.T) {
 	require.Equal(t, exitOK, code, errOut)
 	assert.Contains(t, out, "note: capture: the capture was quoted-printable")
 }
+
+// persist without a CAPTURE uses --pci-id only to key a --scope pci rule:
+// beside another scope it would change nothing, and is refused.
+func TestPersistPCIIDWithoutItsScope(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--bound", "25000", "--pci-id", "144d:a80d"}, "--pci-id goes with --scope pci (or a CAPTURE, whose quirks it settles): the all scope would not use it"},
+		{[]string{"--bound", "25000", "--pci-id", "144d:a80d", "--model", "Samsung*"}, "the model scope would not use it"},
+		{[]string{"--ac", "1000", "--battery", "25000", "--pci-id", "144d:a80d"}, "the all scope would not use it"},
+	} {
+		code, out, errOut := apstctl(t, nil, append([]string{"persist"}, tc.args...)...)
+		assert.Equal(t, exitUsage, code, "%q", tc.args)
+		assert.Empty(t, out)
+		assert.Contains(t, errOut, "apstctl persist: --pci-id goes with --scope pci")
+		assert.Contains(t, errOut, tc.want)
+	}
+	for _, args := range [][]string{
+		{"--bound", "25000", "--pci-id", "144d:a80d", "--scope", "pci"},
+		{"--bound", "25000", "--pci-id", "144d:a80d", evoImage},
+	} {
+		code, _, errOut := apstctl(t, nil, append([]string{"persist"}, args...)...)
+		assert.Equal(t, exitOK, code, "%q: %s", args, errOut)
+	}
+}
