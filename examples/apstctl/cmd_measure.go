@@ -154,6 +154,12 @@ func (o *measureOptions) run(ctx context.Context, x *invocation, args []string) 
 		}
 	case "fixed":
 		offsets = measure.OffsetsFixed
+		if o.simulate == "" && x.cmd.flags.firstGiven("seed") != "" {
+			// The seed draws the random offsets (and, with --simulate, the
+			// simulated drive's noise): a live drive at a fixed offset has
+			// nothing for it to draw.
+			return usagef("--seed draws the random offsets: with --offsets fixed on a live drive it would be ignored")
+		}
 	default:
 		return usagef("--offsets %q: want random or fixed", o.offsets)
 	}

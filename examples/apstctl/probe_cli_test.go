@@ -426,3 +426,16 @@ func TestPersistPCIIDWithoutItsScope(t *testing.T) {
 		assert.Equal(t, exitOK, code, "%q: %s", args, errOut)
 	}
 }
+
+// measure --seed draws the random offsets of a live drive (and a simulated
+// drive's noise): with --offsets fixed on a live drive it would change
+// nothing, and is refused before anything is read or written.
+func TestMeasureSeedWithFixedOffsets(t *testing.T) {
+	code, out, errOut := apstctl(t, nil, "measure", "nvme999n1", "--offsets", "fixed", "--offset", "4096", "--seed", "5") // no such drive, should it get that far
+	assert.Equal(t, exitUsage, code)
+	assert.Empty(t, out)
+	assert.Contains(t, errOut, "apstctl measure: --seed draws the random offsets: with --offsets fixed on a live drive it would be ignored")
+	// Simulated, the seed draws the noise.
+	code, _, errOut = apstctl(t, nil, "measure", "--simulate", evoImage, "--trials", "2", "--offsets", "fixed", "--seed", "5")
+	assert.Equal(t, exitOK, code, errOut)
+}
