@@ -176,8 +176,21 @@ func (o *surveyOptions) run(ctx context.Context, x *invocation, args []string) e
 		return err
 	}
 	if o.merge {
-		if o.format == "csv" || o.svg.path != "" || o.full || len(o.with) > 0 {
-			return usagef("--merge takes its configurations and rows from the shards: --with, --full, --svg and --format csv do not apply")
+		// The shards' configurations and rows are the merge's: name the
+		// flag that would change nothing.
+		given := ""
+		switch {
+		case len(o.with) > 0:
+			given = "with"
+		case o.full:
+			given = "full"
+		case o.svg.path != "":
+			given = "svg"
+		case o.format == "csv":
+			given = "output-format csv"
+		}
+		if given != "" {
+			return usagef("--%s and --merge contradict each other: --merge takes its configurations and rows from the shards (--with, --full, --svg and --format csv do not apply)", given)
 		}
 		// The shards were read with their own quirk tables and workers:
 		// given to a merge, these would change nothing.

@@ -439,3 +439,28 @@ func TestMeasureSeedWithFixedOffsets(t *testing.T) {
 	code, _, errOut = apstctl(t, nil, "measure", "--simulate", evoImage, "--trials", "2", "--offsets", "fixed", "--seed", "5")
 	assert.Equal(t, exitOK, code, errOut)
 }
+
+// survey --merge refuses what its shards decide, naming the flag given and
+// --merge, as every contradiction is said.
+func TestSurveyMergeNamesTheFlag(t *testing.T) {
+	shard := filepath.Join(t.TempDir(), "shard.json")
+	code, out, errOut := apstctl(t, nil, "survey", corpusDir+"/smartctl/Samsung_SSD_990_EVO_Plus_1TB_2B2QKXG7.txt", "-o", "json")
+	require.Equal(t, exitOK, code, errOut)
+	require.NoError(t, os.WriteFile(shard, []byte(out), 0o644))
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--svg", filepath.Join(t.TempDir(), "p.svg")}, "--svg and --merge contradict each other"},
+		{[]string{"--format", "csv"}, "--output-format csv and --merge contradict each other"},
+		{[]string{"--with", "ps-max-latency-us=1"}, "--with and --merge contradict each other"},
+		{[]string{"--full", "-o", "json"}, "--full and --merge contradict each other"},
+	} {
+		code, out, errOut := apstctl(t, nil, append([]string{"survey", "--merge", shard}, tc.args...)...)
+		assert.Equal(t, exitUsage, code, "%q", tc.args)
+		assert.Empty(t, out)
+		assert.Contains(t, errOut, "apstctl survey: "+tc.want)
+	}
+	code, _, errOut = apstctl(t, nil, "survey", "--merge", shard, "--full=false")
+	assert.Equal(t, exitOK, code, errOut)
+}
