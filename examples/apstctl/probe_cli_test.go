@@ -464,3 +464,45 @@ func TestSurveyMergeNamesTheFlag(t *testing.T) {
 	code, _, errOut = apstctl(t, nil, "survey", "--merge", shard, "--full=false")
 	assert.Equal(t, exitOK, code, errOut)
 }
+
+// A stall budget every drive meets at any bound gives the bound 2^64-1:
+// survey's stall_budget marks it, as every u64 that can be unlimited is
+// marked, so that a reader in doubles does not take 18446744073709551616.
+func TestSurveyStallBudgetUnlimitedMarkers(t *testing.T) {
+	capture := corpusDir + "/smartctl/Samsung_SSD_990_EVO_Plus_1TB_2B2QKXG7.txt"
+	type budget struct {
+		BudgetUnlimited *bool  `json:"budget_unlimited"`
+		BoundUS         uint64 `json:"bound_us"`
+		BoundUnlimited  *bool  `json:"bound_unlimited"`
+		Acceptable      []struct {
+			MaxUS        uint64 `json:"max_us"`
+			MaxUnlimited *bool  `json:"max_unlimited"`
+		} `json:"acceptable"`
+	}
+	read := func(b string) budget {
+		code, out, errOut := apstctl(t, nil, "survey", "--summary", "--stall-budget", b, capture, "-o", "json")
+		require.Equal(t, exitOK, code, errOut)
+		var v struct {
+			Summary struct {
+				StallBudget budget `json:"stall_budget"`
+			} `json:"summary"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(out), &v))
+		return v.Summary.StallBudget
+	}
+	for _, tc := range []struct {
+		budget    string
+		unlimited bool
+	}{{"1s", true}, {"25ms", false}, {"18446744073709551615", true}} {
+		b := read(tc.budget)
+		require.NotNil(t, b.BoundUnlimited, tc.budget)
+		assert.Equal(t, tc.unlimited, *b.BoundUnlimited, tc.budget)
+		assert.Equal(t, tc.unlimited, b.BoundUS == math.MaxUint64, tc.budget)
+		require.NotEmpty(t, b.Acceptable)
+		last := b.Acceptable[len(b.Acceptable)-1]
+		require.NotNil(t, last.MaxUnlimited)
+		assert.Equal(t, last.MaxUS == math.MaxUint64, *last.MaxUnlimited)
+		require.NotNil(t, b.BudgetUnlimited)
+		assert.Equal(t, tc.budget == "18446744073709551615", *b.BudgetUnlimited)
+	}
+}
