@@ -117,6 +117,10 @@ func parseArgs(fs *flagSet, args []string) ([]string, error) {
 			return nil, usagef("%s \"\": want %s, not an empty value (leave the flag out for its default)", spelt, fs.metaOf(name))
 		}
 		if err := fl.Value.Set(value); err != nil {
+			if isBool(fl) {
+				// package flag's own error is "parse error"
+				return nil, usagef("%s=%s: want true or false", spelt, quoteArg(value))
+			}
 			return nil, usagef("%s %s: %v", spelt, quoteArg(value), err)
 		}
 		fs.markGiven(long)

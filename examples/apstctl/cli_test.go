@@ -564,7 +564,7 @@ func TestArgsParser(t *testing.T) {
 		{args: []string{"--nam", "x"}, wantErr: "did you mean --name?"},
 		{args: []string{"---name"}, wantErr: "is not a flag"},
 		{args: []string{"-o", "yaml"}, wantErr: "want normal or json"},
-		{args: []string{"--force=maybe"}, wantErr: "--force maybe"},
+		{args: []string{"--force=maybe"}, wantErr: "--force=maybe: want true or false"},
 		{args: []string{"--name="}, wantErr: `--name "": want V, not an empty value`},
 		{args: []string{"a", "--name", ""}, wantErr: `--name "": want V`},
 	} {

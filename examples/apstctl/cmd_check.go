@@ -30,7 +30,8 @@ type checkJSON struct {
 	Expected     planJSON                `json:"expected"`
 	Drive        featureJSON             `json:"drive"`
 	quirkJSON
-	Assumptions assumptionsJSON `json:"assumptions"`
+	CaptureNotes []string        `json:"capture_notes"`
+	Assumptions  assumptionsJSON `json:"assumptions"`
 }
 
 func checkView(v *analysis.Verdict, m *apst.QuirkMatch, a *apst.Assumptions) checkJSON {
@@ -95,7 +96,9 @@ unreadable capture or a usage error.`,
 		}
 		a := v.Expected.Assumptions(ctl)
 		if format.json {
-			if err := writeJSON(x.out, checkView(&v, pf.match, &a)); err != nil {
+			out := checkView(&v, pf.match, &a)
+			out.CaptureNotes = captureNotesView(ctl)
+			if err := writeJSON(x.out, out); err != nil {
 				return err
 			}
 		} else {
@@ -115,6 +118,7 @@ unreadable capture or a usage error.`,
 func writeCheckText(w io.Writer, c *powerstate.Controller, p *apst.Params, v *analysis.Verdict, a *apst.Assumptions) {
 	fmt.Fprintln(w, describeController(c))
 	fmt.Fprintln(w, describeParams(p))
+	writeCaptureNotes(w, c)
 	writeAssumptions(w, a)
 	fmt.Fprintln(w, "kernel:", describeOutcome(&v.Expected))
 	fmt.Fprintln(w, "drive: APSTE", apsteText(v.Drive.APSTE))

@@ -66,6 +66,7 @@ type compareJSON struct {
 	Configs          []compareConfigJSON     `json:"configs"`
 	IdlePowerDeltaMW float64                 `json:"idle_power_delta_mw"`
 	Differences      []compareDifferenceJSON `json:"differences"`
+	CaptureNotes     []string                `json:"capture_notes"`
 	Assumptions      assumptionsJSON         `json:"assumptions"`
 }
 
@@ -125,6 +126,7 @@ the deepest reachable state's max power, [2] against [1].`,
 				Configs:          make([]compareConfigJSON, len(cmp.Configs)),
 				IdlePowerDeltaMW: cmp.PowerDelta.MilliWatts(),
 				Differences:      []compareDifferenceJSON{},
+				CaptureNotes:     captureNotesView(ctl),
 				Assumptions:      assumptionsView(&common),
 			}
 			for i := range cmp.Configs {
@@ -141,7 +143,7 @@ the deepest reachable state's max power, [2] against [1].`,
 			}
 			return writeJSON(x.out, out)
 		}
-		warnings := groupedAssumptionLines(as, numbered(len(as)))
+		warnings := append(captureNoteLines(ctl), groupedAssumptionLines(as, numbered(len(as)))...)
 		writeCompareText(x.out, ctl.States(), &cmp, describeController(ctl), warnings)
 		return nil
 	}

@@ -31,7 +31,7 @@ var convertTargets = []convertTarget{
 	{"smartctl-text", nil, capture.WriteSmartctlText},
 }
 
-// convertFormat is the value of --to (also -o, --output-format).
+// convertFormat is the value of --to (also -o, --output-format, --format).
 type convertFormat struct{ t *convertTarget }
 
 func (f *convertFormat) String() string {
@@ -78,6 +78,7 @@ func convertCommand() *command {
 	fs.Var(&to, "to", "FORMAT", "output format: binary, nvme-cli-text (or normal), nvme-cli-json (or json) or smartctl-text (required)")
 	fs.Alias("o", "to")
 	fs.Alias("output-format", "to")
+	fs.Alias("format", "to") // --format is -o's alias on every command
 	var out outputFile
 	addOutputFile(fs, &out)
 	force := addForceFlag(fs)

@@ -25,6 +25,7 @@ func diagnoseCommand() *command {
 	logPath := fs.String("log", "FILE", "", "read the kernel log from FILE (- for standard input): dmesg (-T, -H, -d, --json), journalctl -k in any short format or -o json or json-pretty, syslog (BusyBox, OpenWrt logread, RFC 5424), Loki logcli, pasted, quoted or wrapped, gzip- or bzip2-compressed")
 	idCtrl := fs.String("id-ctrl", "CAPTURE", "", "with --log alone: the drive's Identify Controller capture, so that the APST table is known")
 	force := addForceFlag(fs)
+	pciID := fs.String("pci-id", "VVVV:DDDD", "", "with --id-ctrl: the drive's PCI vendor:device ID (lspci -nn), for the PCI-ID quirk table (a capture carries none; default: inferred from the model where that is certain)")
 	var tried []diagnose.Tried
 	fs.Func("tried", "SETTING[=VALUE][:helped|:no]", "a setting already tried, and whether it helped (default: it did not); repeat, or separate with commas: --tried pcie_aspm=off,nvme_core.default_ps_max_latency_us=0:no", func(v string) error {
 		t, err := diagnose.ParseTriedFlag(v)
@@ -93,6 +94,12 @@ like; a --tried setting a letter or two off one the diagnosis knows is refused w
 		if *force && *idCtrl == "" {
 			return usagef("--force reads the --id-ctrl capture anyway: give --id-ctrl, or drop --force")
 		}
+		if *logPath == "-" && *idCtrl == "-" {
+			return usagef("--log - and --id-ctrl - both name standard input, which holds one file: give one of them as a file")
+		}
+		if *pciID != "" && *idCtrl == "" {
+			return usagef("--pci-id goes with --id-ctrl: a bundle or the live machine has the drive's PCI ID")
+		}
 		var logR io.Reader
 		if *logPath != "" {
 			r, closeLog, err := openLog(ctx, *logPath, x.stdin)
@@ -108,7 +115,7 @@ like; a --tried setting a letter or two off one the diagnosis knows is refused w
 			plat = persist.Platform(platform)
 		}
 		if *logPath != "" && *root == "" {
-			d, err := diagnosePasted(ctx, x, logR, *idCtrl, *force, name, tried, plat)
+			d, err := diagnosePasted(ctx, x, logR, pastedCapture{*idCtrl, *pciID, *force}, name, tried, plat)
 			if err != nil {
 				return err
 			}
@@ -238,8 +245,15 @@ type diagnoseResult struct {
 	Assumptions apst.Assumptions
 }
 
+// pastedCapture is the Identify capture beside a pasted log: its path
+// ("" for none), the PCI ID of --pci-id ("" for none) and --force.
+type pastedCapture struct {
+	path, pciID string
+	force       bool
+}
+
 // diagnosePasted diagnoses a pasted log, with an Identify capture or not.
-func diagnosePasted(ctx context.Context, x *invocation, r io.Reader, idPath string, force bool, name string, tried []diagnose.Tried, plat persist.Platform) (diagnoseResult, error) {
+func diagnosePasted(ctx context.Context, x *invocation, r io.Reader, id pastedCapture, name string, tried []diagnose.Tried, plat persist.Platform) (diagnoseResult, error) {
 	head := &headReader{r: r}
 	l, err := kernlog.Read(ctx, head, kernlog.Options{})
 	if err != nil {
@@ -263,15 +277,21 @@ func diagnosePasted(ctx context.Context, x *invocation, r io.Reader, idPath stri
 			in.Release = rel
 		}
 	}
-	if idPath != "" {
-		c, err := loadController(idPath, x.stdin, force)
+	if id.path != "" {
+		c, err := loadController(id.path, x.stdin, id.force)
 		if err != nil {
+			return diagnoseResult{}, err
+		}
+		if err := setPCIID(c, id.pciID); err != nil {
 			return diagnoseResult{}, err
 		}
 		// The page (examples/web) builds the same parameters for its capture.
 		p, a, note := pastedlog.Params(c, in.Release, l.CommandLine)
 		in.Identify, in.Params = c, p
 		assumed = a
+		for _, n := range c.Notes { // what the capture's reader noted, as plan says it
+			notes = append(notes, "capture: "+n)
+		}
 		notes = append(notes, note)
 	}
 	d := diagnose.Diagnose(in)

@@ -56,7 +56,7 @@ type measureOptions struct {
 	seed         uint64
 	format       *outputFormat
 	trialsDetail bool
-	factorOut    string
+	factorOut    outputFile
 	simulate     string
 	exitFactor   string
 	noise        float64
@@ -106,7 +106,7 @@ func newMeasureCommand(h measureHooks) *command {
 	fs.Uint64Var(&o.seed, "seed", "N", 1, "seed of the random offsets (and of the simulated drive's noise)")
 	o.format = addOutputFormat(fs)
 	fs.BoolVar(&o.trialsDetail, "trials-detail", false, "add every trial to the JSON output (trials_detail)")
-	fs.StringVar(&o.factorOut, "factor-out", "FILE", "", "write the measured exit factor to FILE (one line, as --exit-factor of simulate, replay and recommend reads it)")
+	fs.Var(&o.factorOut, "factor-out", "FILE", "write the measured exit factor to FILE (one line, as --exit-factor of simulate, replay and recommend reads it)")
 	fs.StringVar(&o.simulate, "simulate", "CAPTURE", "", "measure a simulated drive built from the Identify CAPTURE instead of a live one")
 	fs.StringVar(&o.exitFactor, "exit-factor", "FACTOR", "1", "with --simulate: the simulated drive's measured/advertised exit-latency factor: 0.78, 78% or 39/50")
 	fs.Float64Var(&o.noise, "noise", "FRACTION", 0.005, "with --simulate: relative noise of each simulated read (0 to 0.5)")
@@ -136,6 +136,9 @@ func newMeasureCommand(h measureHooks) *command {
 // the error says how to restore it).
 func (o *measureOptions) run(ctx context.Context, x *invocation, args []string) error {
 	stdout, stderr := io.Writer(x.out), io.Writer(x.errw)
+	if err := o.factorOut.besideReport("--factor-out"); err != nil {
+		return err
+	}
 	if x.cmd.flags.firstGiven("idle") != "" && x.cmd.flags.firstGiven("idle-list") != "" {
 		return usagef("--idle and --idle-list contradict each other: --idle-list replaces --idle; give one")
 	}
@@ -151,6 +154,12 @@ func (o *measureOptions) run(ctx context.Context, x *invocation, args []string) 
 		}
 	case "fixed":
 		offsets = measure.OffsetsFixed
+		if o.simulate == "" && x.cmd.flags.firstGiven("seed") != "" {
+			// The seed draws the random offsets (and, with --simulate, the
+			// simulated drive's noise): a live drive at a fixed offset has
+			// nothing for it to draw.
+			return usagef("--seed draws the random offsets: with --offsets fixed on a live drive it would be ignored")
+		}
 	default:
 		return usagef("--offsets %q: want random or fixed", o.offsets)
 	}
@@ -255,13 +264,13 @@ func (o *measureOptions) run(ctx context.Context, x *invocation, args []string) 
 		}
 		return err
 	}
-	if o.factorOut != "" && res.ExitFactorTrials > 0 {
-		err := safeio.WriteFile(o.factorOut, 0o666, func(w io.Writer) error {
+	if o.factorOut.path != "" && res.ExitFactorTrials > 0 {
+		err := writeFileOrFail("--factor-out", o.factorOut.path, func(w io.Writer) error {
 			_, err := io.WriteString(w, exitFactorsText(res)+"\n")
 			return err
 		})
 		if err != nil {
-			return fmt.Errorf("--factor-out: %w", err)
+			return err
 		}
 	}
 	header.ReadBytes = setup.Drive.ReadLength()
@@ -429,6 +438,7 @@ func writeMeasureText(w io.Writer, h *measureHeader, r *measure.Result) error {
 	} else {
 		fmt.Fprintf(&b, "%s on %s\n", h.Device, h.ControllerName)
 	}
+	writeCaptureNotes(&b, c)
 	for _, l := range groupedAssumptionLines(h.Assumptions, h.Configs) {
 		fmt.Fprintln(&b, l)
 	}
@@ -553,6 +563,8 @@ type measureJSON struct {
 	ExitFactorTrials int                `json:"exit_factor_trials"`
 	ExitFactorStates string             `json:"exit_factor_by_state"`
 	Notes            []string           `json:"notes"`
+	// CaptureNotes are what the reader of --simulate's capture noted.
+	CaptureNotes []string `json:"capture_notes"`
 	// Assumptions are what every configuration assumed, said once;
 	// Configs what each adds.
 	Assumptions  assumptionsJSON     `json:"assumptions"`
@@ -570,6 +582,7 @@ func writeMeasureJSON(w io.Writer, h *measureHeader, r *measure.Result, detail b
 		Rows: []measureRowJSON{}, States: []measureStateJSON{}, Notes: append(h.Notes[:len(h.Notes):len(h.Notes)], r.Notes...),
 		Warm:             measureWarmJSON{Trials: r.Warm.Count, measureLatencyJSON: latencyJSON(r.Warm)},
 		ExitFactorTrials: r.ExitFactorTrials, ExitFactorStates: r.ExitFactorByState(),
+		CaptureNotes: captureNotesView(h.Controller),
 	}
 	if h.Simulated {
 		j.SimulatedFactor = h.SimulatedFactor

@@ -94,6 +94,9 @@ without NVMe controllers is status 2.`,
 		minArgs: 0, maxArgs: -1,
 	}
 	c.run = func(ctx context.Context, x *invocation, args []string) error {
+		if err := oneStandardInput(args, "--check", *f.check, "--from", *f.from); err != nil {
+			return err
+		}
 		if *f.check != "" || *f.checkLine != "" {
 			return runPersistCheck(ctx, x, f, args)
 		}
@@ -170,6 +173,8 @@ type persistCmdJSON struct {
 	Outputs    []persistOutputJSON `json:"outputs"`
 	Notes      []string            `json:"notes"`
 	WroteFile  *string             `json:"wrote_file"`
+	// CaptureNotes are what the reader of the CAPTURE noted; [] without.
+	CaptureNotes []string `json:"capture_notes"`
 	// Assumptions are the plan's, for a CAPTURE; nothing assumed without.
 	Assumptions assumptionsJSON `json:"assumptions"`
 }
@@ -416,6 +421,11 @@ func runPersist(x *invocation, f *persistFlags, args []string) error {
 	if err != nil {
 		return err
 	}
+	if ctl == nil && *f.plan.pciID != "" && scope.Kind != persist.ScopePCI {
+		// Without a CAPTURE (whose quirk lookup it would settle) the PCI ID
+		// only keys a --scope pci rule.
+		return usagef("--pci-id goes with --scope pci (or a CAPTURE, whose quirks it settles): the %s scope would not use it", scope.Kind)
+	}
 	if err := scope.Validate(); err != nil {
 		return inputErr(errors.New(ownPackage(err)))
 	}
@@ -497,8 +507,10 @@ func runPersist(x *invocation, f *persistFlags, args []string) error {
 		out.WroteFile = &f.output.path
 	}
 	var a apst.Assumptions
+	out.CaptureNotes = []string{}
 	if ctl != nil {
 		a = planAssumptions(ctl, p)
+		out.CaptureNotes = captureNotesView(ctl)
 	}
 	out.Assumptions = assumptionsView(&a)
 	if f.format.json {
@@ -508,6 +520,7 @@ func runPersist(x *invocation, f *persistFlags, args []string) error {
 	if ctl != nil {
 		fmt.Fprintln(w, describeController(ctl))
 		fmt.Fprintln(w, describeParamsBound(&p, false))
+		writeCaptureNotes(w, ctl)
 		writeAssumptions(w, &a)
 	}
 	if one != nil {
@@ -566,4 +579,26 @@ func writeOutputText(w io.Writer, o persist.Output, wrote string) {
 // persist: scope: ...").
 func ownPackage(err error) string {
 	return strings.TrimPrefix(err.Error(), "persist: ")
+}
+
+// oneStandardInput refuses a command line that names standard input ("-")
+// twice, among the CAPTUREs args and the files of the flags (name, value
+// pairs): standard input holds one file, which the first read would take,
+// leaving the second an empty input that says nothing of the mistake.
+func oneStandardInput(args []string, flagFiles ...string) error {
+	var where []string
+	for i := 0; i+1 < len(flagFiles); i += 2 {
+		if flagFiles[i+1] == "-" {
+			where = append(where, flagFiles[i]+" -")
+		}
+	}
+	for _, a := range args {
+		if a == "-" {
+			where = append(where, "CAPTURE -")
+		}
+	}
+	if len(where) > 1 {
+		return usagef("%s and %s both name standard input, which holds one file: give one of them as a file", where[0], where[1])
+	}
+	return nil
 }

@@ -8,7 +8,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/nvmeapst/nvmeapst/apst"
-	"github.com/nvmeapst/nvmeapst/examples/internal/view"
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
@@ -68,7 +67,7 @@ drive). What the capture does not record (APSTA, the PCI ID) is said, with what 
 				quirkJSON
 				CaptureNotes []string        `json:"capture_notes"`
 				Assumptions  assumptionsJSON `json:"assumptions"`
-			}{planView(&plan), quirkView(pf.match), nonNil(ctl.Notes), assumptionsView(&a)})
+			}{planView(&plan), quirkView(pf.match), captureNotesView(ctl), assumptionsView(&a)})
 		}
 		writePlanText(x.out, ctl, &plan, &a)
 		return nil
@@ -81,9 +80,7 @@ func writePlanText(w io.Writer, c *powerstate.Controller, plan *apst.Plan, a *ap
 	fmt.Fprintln(w, describeController(c))
 	fmt.Fprintln(w, describeParams(&plan.Params))
 	fmt.Fprintln(w, describeOutcome(plan))
-	for _, n := range c.Notes {
-		fmt.Fprintln(w, "note: capture:", view.EscapeMessage(n))
-	}
+	writeCaptureNotes(w, c)
 	writeAssumptions(w, a)
 	for _, warn := range plan.Warnings() {
 		fmt.Fprintln(w, "kernel warning:", warn)

@@ -40,6 +40,7 @@ type recommendCurrentJSON struct {
 
 type recommendJSON struct {
 	MaxStallUS         *uint64                `json:"max_stall_us"`
+	MaxStallUnlimited  bool                   `json:"max_stall_unlimited"`
 	ExitFactor         string                 `json:"exit_factor"`
 	CPUWakeUS          uint64                 `json:"cpu_wake_us"`
 	BarStates          []int                  `json:"bar_states"`
@@ -54,7 +55,8 @@ type recommendJSON struct {
 	Current            recommendCurrentJSON   `json:"current"`
 	Params             paramsJSON             `json:"params"`
 	recommendedValueJSON
-	Assumptions assumptionsJSON `json:"assumptions"`
+	CaptureNotes []string        `json:"capture_notes"`
+	Assumptions  assumptionsJSON `json:"assumptions"`
 }
 
 func rangeView(r analysis.BoundRange) recommendRangeJSON {
@@ -123,7 +125,10 @@ give up, and whether the bound of the other flags (default 100000) meets the goa
 			return err
 		}
 		goal := analysis.BarGoal()
-		stallLimit := apst.NoLimit
+		// stallLimit is the stall goal when hasStall: 2^64-1 us
+		// (--max-stall-us 18446744073709551615) is a goal too, one every
+		// bound meets, not "no goal".
+		stallLimit, hasStall := apst.NoLimit, false
 		switch {
 		case *maxStall != "" && *maxStallUS != "":
 			return usagef("--max-stall and --max-stall-us contradict each other: each sets the stall limit; give one")
@@ -139,7 +144,7 @@ give up, and whether the bound of the other flags (default 100000) meets the goa
 			if stall(opt, 0) > v {
 				return usagef("%s %s: the CPU wake alone (%s) is more than that", name, s, opt.CPUWake)
 			}
-			stallLimit = v
+			stallLimit, hasStall = v, true
 			goal = analysis.StallGoal(exitLatencyLimit(opt, v))
 		}
 		perState := opt.ExitFactor.Set != 0
@@ -150,7 +155,7 @@ give up, and whether the bound of the other flags (default 100000) meets the goa
 			}
 			goal.Bar = set
 		}
-		if stallLimit == apst.NoLimit && goal.Bar == 0 {
+		if !hasStall && goal.Bar == 0 {
 			return usagef("give a goal: --max-stall, --max-stall-us or --bar-state")
 		}
 		ctl, p, err := pf.loadWithParams(args[0], x.stdin)
@@ -158,7 +163,7 @@ give up, and whether the bound of the other flags (default 100000) meets the goa
 			return err
 		}
 		var overStall apst.States // per-state factors: the states whose own stall exceeds the limit
-		if perState && stallLimit != apst.NoLimit {
+		if perState && hasStall {
 			// With a factor per state no one exit-latency limit is the
 			// goal: a state is barred when its own stall exceeds the limit.
 			overStall = statesOverStall(ctl, opt, stallLimit)
@@ -191,7 +196,8 @@ give up, and whether the bound of the other flags (default 100000) meets the goa
 					WorstWakeStallUS: uint64(reachStall(ctl, opt, rec.Current.Reach)),
 					ReachableStates:  stateList(rec.Current.Reach.States), Why: nonNil(rec.Current.Why),
 				},
-				Params: paramsView(&p), recommendedValueJSON: value.view(opt), Assumptions: assumptionsView(&a),
+				Params: paramsView(&p), recommendedValueJSON: value.view(opt),
+				CaptureNotes: captureNotesView(ctl), Assumptions: assumptionsView(&a),
 			}
 			for _, r := range rec.Acceptable {
 				out.Acceptable = append(out.Acceptable, rangeView(r))
@@ -204,9 +210,9 @@ give up, and whether the bound of the other flags (default 100000) meets the goa
 					DeepestStateMaxPowerW: float64(power(re).MicroWatts()) / 1e6,
 				})
 			}
-			if stallLimit != apst.NoLimit {
+			if hasStall {
 				v := uint64(stallLimit)
-				out.MaxStallUS = &v
+				out.MaxStallUS, out.MaxStallUnlimited = &v, stallLimit == apst.NoLimit
 			}
 			if rec.Possible {
 				d, w := int(rec.Reach.Deepest), uint64(rec.Reach.WorstExitLatency)
@@ -218,14 +224,15 @@ give up, and whether the bound of the other flags (default 100000) meets the goa
 		w := x.out
 		fmt.Fprintln(w, describeController(ctl))
 		fmt.Fprintln(w, describeParamsBound(&p, false))
+		writeCaptureNotes(w, ctl)
 		writeAssumptions(w, &a)
 		switch {
 		case overStall != 0:
 			fmt.Fprintf(w, "goal: worst wake stall <= %s with a factor per state (%s): bars %s, whose own stall is over it\n", stallLimit, opt.ExitFactor, overStall)
-		case perState && stallLimit != apst.NoLimit:
+		case perState && hasStall:
 			fmt.Fprintf(w, "goal: worst wake stall <= %s with a factor per state (%s): every state's own stall is within it\n", stallLimit, opt.ExitFactor)
 		default:
-			fmt.Fprintln(w, "goal:", describeGoal(goal, stallLimit, opt))
+			fmt.Fprintln(w, "goal:", describeGoal(goal, hasStall, stallLimit, opt))
 		}
 		fmt.Fprintln(w)
 		verdict := "does not meet the goal"
@@ -324,9 +331,9 @@ func statesOverStall(c *powerstate.Controller, opt analysis.SimOptions, limit ap
 }
 
 // describeGoal is the goal as the user gave it.
-func describeGoal(g analysis.Goal, stallLimit apst.Microseconds, opt analysis.SimOptions) string {
+func describeGoal(g analysis.Goal, hasStall bool, stallLimit apst.Microseconds, opt analysis.SimOptions) string {
 	var parts []string
-	if stallLimit != apst.NoLimit {
+	if hasStall {
 		s := "worst wake stall <= " + stallLimit.String()
 		if !opt.ExitFactor.IsOne() || opt.CPUWake != 0 {
 			s += fmt.Sprintf(" (stall goal; exit latency x %s + CPU wake %s: exit-latency limit %s)", opt.ExitFactor, opt.CPUWake, g.MaxStall)

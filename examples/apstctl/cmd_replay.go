@@ -173,13 +173,13 @@ func (o *replayOptions) run(ctx context.Context, x *invocation, args []string) e
 			fmt.Fprintln(stderr, w)
 		}
 		v := replayView(&rep)
-		v.Assumptions = assumptionsView(&common)
+		v.CaptureNotes, v.Assumptions = captureNotesView(ctl), assumptionsView(&common)
 		for i := range own {
 			v.Configs[i].Assumptions = ownAssumptionsView(&own[i])
 		}
 		return writeJSON(stdout, v)
 	}
-	warnings := groupedAssumptionLines(as, numbered(len(as)))
+	warnings := append(captureNoteLines(ctl), groupedAssumptionLines(as, numbered(len(as)))...)
 	warnings = append(warnings, powerWarnings(ctl, &rep)...)
 	writeReplayText(stdout, ctl, &rep, replayTextHead{
 		trace: traceName(tracePath), format: format, warnings: warnings, sim: sim,
@@ -308,6 +308,8 @@ type replayJSON struct {
 	LostCommands         uint64             `json:"lost_commands"`
 	UnmatchedCompletions uint64             `json:"unmatched_completions"`
 	Configs              []replayConfigJSON `json:"configs"`
+	// CaptureNotes are what the reader of the capture noted.
+	CaptureNotes []string `json:"capture_notes"`
 	// Assumptions are what every configuration assumed, said once.
 	Assumptions assumptionsJSON `json:"assumptions"`
 }

@@ -139,6 +139,8 @@ func TestReplayJSONView(t *testing.T) {
 	assert.Equal(t, false, v["assumptions"].(map[string]any)["dmi_unchecked"])
 	assert.NotEmpty(t, v["assumptions"].(map[string]any)["machine_dmi_rules"])
 	delete(v, "assumptions")
+	assert.Equal(t, []any{}, v["capture_notes"])
+	delete(v, "capture_notes")
 	for _, c := range v["configs"].([]any) {
 		cm := c.(map[string]any)
 		require.Contains(t, cm, "assumptions")

@@ -44,19 +44,20 @@ type simulateSummaryJSON struct {
 }
 
 type simulateJSON struct {
-	Sent        bool                 `json:"sent"`
-	Enabled     bool                 `json:"enabled"`
-	MaxPS       int                  `json:"max_ps"`
-	Entries     tableJSON            `json:"entries"`
-	ExitFactor  string               `json:"exit_factor"`
-	CPUWakeUS   uint64               `json:"cpu_wake_us"`
-	Timeline    []simulateStepJSON   `json:"timeline"`
-	Wakes       []simulateWakeJSON   `json:"wakes"`
-	Summary     *simulateSummaryJSON `json:"summary,omitempty"`
-	BreakEvenUS map[string]uint64    `json:"break_even_us"`
-	Params      paramsJSON           `json:"params"`
-	Description string               `json:"description"`
-	Assumptions assumptionsJSON      `json:"assumptions"`
+	Sent         bool                 `json:"sent"`
+	Enabled      bool                 `json:"enabled"`
+	MaxPS        int                  `json:"max_ps"`
+	Entries      tableJSON            `json:"entries"`
+	ExitFactor   string               `json:"exit_factor"`
+	CPUWakeUS    uint64               `json:"cpu_wake_us"`
+	Timeline     []simulateStepJSON   `json:"timeline"`
+	Wakes        []simulateWakeJSON   `json:"wakes"`
+	Summary      *simulateSummaryJSON `json:"summary,omitempty"`
+	BreakEvenUS  map[string]uint64    `json:"break_even_us"`
+	Params       paramsJSON           `json:"params"`
+	Description  string               `json:"description"`
+	CaptureNotes []string             `json:"capture_notes"`
+	Assumptions  assumptionsJSON      `json:"assumptions"`
 }
 
 func simulateCommand() *command {
@@ -150,9 +151,10 @@ are taken as instantaneous.`,
 				Sent: plan.Sent, Enabled: plan.Enabled, MaxPS: plan.MaxPS, Entries: tableJSON(plan.Table),
 				ExitFactor: opt.ExitFactor.String(), CPUWakeUS: uint64(opt.CPUWake), Params: paramsView(&p),
 				Timeline: []simulateStepJSON{}, Wakes: []simulateWakeJSON{},
-				BreakEvenUS: breakEvenByState(ctl, &plan),
-				Description: "transitions are instantaneous; power is each state's max power (MP)",
-				Assumptions: assumptionsView(&a),
+				BreakEvenUS:  breakEvenByState(ctl, &plan),
+				Description:  "transitions are instantaneous; power is each state's max power (MP)",
+				CaptureNotes: captureNotesView(ctl),
+				Assumptions:  assumptionsView(&a),
 			}
 			for _, st := range tl {
 				out.Timeline = append(out.Timeline, simulateStepJSON{State: int(st.State), FromUS: uint64(st.From),
@@ -178,6 +180,7 @@ are taken as instantaneous.`,
 		fmt.Fprintln(w, describeController(ctl))
 		fmt.Fprintln(w, describeParams(&p))
 		fmt.Fprintln(w, describeOutcome(&plan))
+		writeCaptureNotes(w, ctl)
 		writeAssumptions(w, &a)
 		if !opt.ExitFactor.IsOne() || opt.CPUWake != 0 {
 			fmt.Fprintf(w, "exit latencies scaled by %s, CPU wake %s added to every wake\n", opt.ExitFactor, opt.CPUWake)

@@ -66,7 +66,7 @@ type surveyOptions struct {
 	with         withFlags
 	format       string
 	budget       string
-	svg          string
+	svg          outputFile
 	file         outputFile
 	kernelQuirks bool
 	full         bool
@@ -150,6 +150,9 @@ func (o *surveyOptions) run(ctx context.Context, x *invocation, args []string) e
 	if o.workers < 1 || o.workers > surveyWorkersMax {
 		return usagef("--workers %d: want 1 to %d", o.workers, surveyWorkersMax)
 	}
+	if err := o.svg.besideReport("--svg"); err != nil {
+		return err
+	}
 	r := &surveyRun{progress: x.progress(), unreadable: unreadableList{limit: unreadableListLimit}}
 	if o.budget != "" {
 		b, err := apst.ParseMicroseconds(o.budget)
@@ -164,12 +167,30 @@ func (o *surveyOptions) run(ctx context.Context, x *invocation, args []string) e
 	if o.summary && (o.format == "csv" || o.format == "ndjson") {
 		return usagef("--summary and --output-format %s contradict each other: %s holds the drives only", o.format, o.format)
 	}
+	if r.hasBudget && o.format == "csv" {
+		// CSV holds the per-drive rows only: the budget's answer is in
+		// text and JSON.
+		return usagef("--stall-budget and --output-format csv contradict each other: csv holds the drives only; the budget's answer is in text, json and ndjson")
+	}
 	if err := o.persist.check(o); err != nil {
 		return err
 	}
 	if o.merge {
-		if o.format == "csv" || o.svg != "" || o.full || len(o.with) > 0 {
-			return usagef("--merge takes its configurations and rows from the shards: --with, --full, --svg and --format csv do not apply")
+		// The shards' configurations and rows are the merge's: name the
+		// flag that would change nothing.
+		given := ""
+		switch {
+		case len(o.with) > 0:
+			given = "with"
+		case o.full:
+			given = "full"
+		case o.svg.path != "":
+			given = "svg"
+		case o.format == "csv":
+			given = "output-format csv"
+		}
+		if given != "" {
+			return usagef("--%s and --merge contradict each other: --merge takes its configurations and rows from the shards (--with, --full, --svg and --format csv do not apply)", given)
 		}
 		// The shards were read with their own quirk tables and workers:
 		// given to a merge, these would change nothing.
@@ -186,6 +207,11 @@ func (o *surveyOptions) run(ctx context.Context, x *invocation, args []string) e
 			}
 			stdinUsed = true
 			continue
+		}
+		if a == "-" {
+			// Standard input is not walked: a survey reads files and
+			// directories, and a pipe the user names.
+			return usagef("- (standard input) is read by survey --merge only: a survey reads files and directories; name a pipe instead (apstctl survey <(nvme id-ctrl /dev/nvme0)), or plan one capture on standard input with apstctl plan -")
 		}
 		if _, err := os.Stat(a); err != nil {
 			return inputErr(err)
@@ -229,9 +255,9 @@ func (o *surveyOptions) run(ctx context.Context, x *invocation, args []string) e
 		return r.hold.release()
 	}
 	withPlot := report
-	if o.svg != "" {
+	if o.svg.path != "" {
 		withPlot = func(w io.Writer) error {
-			return writeFileOrFail("--svg", o.svg, func(sw io.Writer) error {
+			return writeFileOrFail("--svg", o.svg.path, func(sw io.Writer) error {
 				names := make([]string, len(configs))
 				for i, c := range configs {
 					names[i] = c.Name
@@ -301,7 +327,7 @@ func surveyCommand() *command {
 	fs.BoolVar(&o.summary, "summary", false, "the summary only, without a line per drive (text and JSON)")
 	fs.BoolVar(&o.full, "full", false, "JSON: give each configuration's whole result per drive (the 32 entries, mode and params, as compare does)")
 	fs.StringVar(&o.budget, "stall-budget", "DURATION", "", "largest accepted worst wake stall (25ms, 4600us): report the largest default bound that keeps every drive within it")
-	fs.StringVar(&o.svg, "svg", "FILE", "", "also write a plot of worst wake stall against deepest-state max power, per drive and configuration, to FILE")
+	fs.Var(&o.svg, "svg", "FILE", "also write a plot of worst wake stall against deepest-state max power, per drive and configuration, to FILE")
 	fs.BoolVar(&o.kernelQuirks, "kernel-quirks", true, "add to each drive the APST quirks the kernel's tables give it (by VID, model, firmware, and PCI ID when the capture has one)")
 	fs.BoolVar(&o.merge, "merge", false, "the arguments are JSON reports of surveys of shards of a fleet: report the survey of the whole fleet")
 	fs.IntVar(&o.workers, "workers", "N", defaultSurveyWorkers(runtime.GOMAXPROCS(0)), "captures read and parsed at once")

@@ -24,9 +24,10 @@ type sweepIntervalJSON struct {
 }
 
 type sweepJSON struct {
-	Intervals   []sweepIntervalJSON `json:"intervals"`
-	Params      paramsJSON          `json:"params"`
-	Assumptions assumptionsJSON     `json:"assumptions"`
+	Intervals    []sweepIntervalJSON `json:"intervals"`
+	Params       paramsJSON          `json:"params"`
+	CaptureNotes []string            `json:"capture_notes"`
+	Assumptions  assumptionsJSON     `json:"assumptions"`
 }
 
 func sweepCommand() *command {
@@ -66,7 +67,7 @@ The other plan flags apply; the bound flags (--ps-max-latency-us, --pm-qos,
 		}
 		a := planAssumptions(ctl, p)
 		if format.json {
-			out := sweepJSON{Intervals: make([]sweepIntervalJSON, len(sw.Intervals)), Params: paramsView(&p), Assumptions: assumptionsView(&a)}
+			out := sweepJSON{Intervals: make([]sweepIntervalJSON, len(sw.Intervals)), Params: paramsView(&p), CaptureNotes: captureNotesView(ctl), Assumptions: assumptionsView(&a)}
 			for i, iv := range sw.Intervals {
 				out.Intervals[i] = sweepIntervalJSON{
 					MinUS: uint64(iv.Min), MaxUS: uint64(iv.Max), MaxUnlimited: iv.Max == apst.NoLimit, MaxPS: iv.MaxPS(),
@@ -80,6 +81,7 @@ The other plan flags apply; the bound flags (--ps-max-latency-us, --pm-qos,
 		w := x.out
 		fmt.Fprintln(w, describeController(ctl))
 		fmt.Fprintln(w, describeParamsBound(&p, false)+"; every bound from 0 to 2^64-1:")
+		writeCaptureNotes(w, ctl)
 		writeAssumptions(w, &a)
 		fmt.Fprintln(w)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

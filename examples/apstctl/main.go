@@ -15,7 +15,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -109,6 +111,9 @@ func runCommand(ctx context.Context, c *command, args []string, stdin io.Reader,
 	}
 	if err == nil {
 		err = checkIgnored(c)
+	}
+	if err == nil {
+		err = checkWrittenFiles(c)
 	}
 	if err == nil {
 		err = checkArgCount(c, pos)
@@ -213,6 +218,55 @@ func checkIgnored(c *command) error {
 		}
 	}
 	return nil
+}
+
+// checkWrittenFiles refuses, before the command runs (a live measure, a
+// survey of a fleet), the files its flags would write (--output, --svg,
+// --persist-rules, --factor-out: values of type outputFile) that cannot be:
+// one that exists and is not a regular file (a directory, /dev/null), and
+// one file named by two of the flags, each of which would replace the
+// other.
+func checkWrittenFiles(c *command) error {
+	if c.flags == nil {
+		return nil
+	}
+	type written struct {
+		flag, path string
+		info       fs.FileInfo
+	}
+	var files []written
+	for _, name := range c.flags.given() {
+		o, ok := c.flags.fs.Lookup(name).Value.(*outputFile)
+		if !ok || o.file() == "" {
+			continue
+		}
+		w := written{flag: spelling(name), path: o.file()}
+		if fi, err := os.Stat(w.path); err == nil {
+			if !fi.Mode().IsRegular() {
+				return usagef("%s: %v", w.flag, &safeio.NotRegularError{Path: w.path, Mode: fi.Mode().Type()})
+			}
+			w.info = fi
+		}
+		for _, f := range files {
+			if sameFile(f.path, f.info, w.path, w.info) {
+				return usagef("%s %s and %s %s name the same file: each would replace the other; give two files", f.flag, quoteArg(f.path), w.flag, quoteArg(w.path))
+			}
+		}
+		files = append(files, w)
+	}
+	return nil
+}
+
+// sameFile reports whether the paths a and b (with their FileInfo, nil for
+// a file that does not exist yet) name one file: the same file, or the same
+// path once made absolute.
+func sameFile(a string, ai fs.FileInfo, b string, bi fs.FileInfo) bool {
+	if ai != nil && bi != nil {
+		return os.SameFile(ai, bi)
+	}
+	aa, aerr := filepath.Abs(a)
+	ba, berr := filepath.Abs(b)
+	return aerr == nil && berr == nil && aa == ba
 }
 
 // checkArgCount refuses a wrong number of positional arguments.

@@ -94,6 +94,16 @@ func (o *outputFile) file() string {
 	return o.path
 }
 
+// besideReport refuses a file of the flag name (--svg, --factor-out) that
+// names standard output: the report goes there, and the file is another
+// thing written beside it.
+func (o *outputFile) besideReport(name string) error {
+	if o.stdout {
+		return usagef("%s %s: the report goes to standard output; give a file for %s", name, o.path, name)
+	}
+	return nil
+}
+
 // isStdoutName reports whether an --output value names standard output:
 // "-" or /dev/stdout (which a rename could not replace, and which opened
 // again is not always the same file: /proc/self/fd/1 of a pipe).

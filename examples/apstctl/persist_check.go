@@ -99,6 +99,21 @@ func runPersistCheck(ctx context.Context, x *invocation, f *persistFlags, args [
 	if f.output.path != "" {
 		return usagef("--output does not go with --check")
 	}
+	// The setting checked gives each drive its bound (a drive it does not
+	// reach keeps the module's default, 100000us): a bound flag would
+	// change nothing.
+	if name := x.cmd.flags.firstGiven("ps-max-latency-us", "pm-qos", "default-ps-max-latency-us"); name != "" {
+		return usagef("--%s does not go with --check: the setting checked gives each drive its bound (a drive it does not reach keeps the default 100000us)", name)
+	}
+	// The drives of --root (or of this machine) are read with their own
+	// kernel, module parameters, quirks and PCI ID: the plan flags apply to
+	// a CAPTURE's plan.
+	if len(args) == 0 {
+		if name := x.cmd.flags.firstGiven("apst-primary-timeout-ms", "apst-secondary-timeout-ms", "apst-primary-latency-tol-us",
+			"apst-secondary-latency-tol-us", "kernel", "quirks", "pci-id", "force-apst", "force"); name != "" {
+			return usagef("--%s applies to a CAPTURE's plan: with --check and no CAPTURE the drives of --root (or of this machine) are read as they are; give a CAPTURE, or drop it", name)
+		}
+	}
 	text, name := *f.checkLine, "--check-line"
 	if *f.check != "" {
 		b, err := readInputFile(*f.check, x.stdin, "--check", "rules file")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"io"
 	"strings"
 
@@ -59,6 +60,15 @@ func (pf *planFlags) params(c *powerstate.Controller) (apst.Params, error) {
 	p := apst.DefaultParams(apst.Current)
 	if err := p.Set("kernel", *pf.kernel); err != nil {
 		if r, rerr := apst.ParseRelease(*pf.kernel); rerr == nil && r.Compare(apst.Release{Major: 4, Minor: 11}) < 0 {
+			// A kernel without APST sends nothing whatever the parameters:
+			// a flag of them would change nothing.
+			if name := pf.fs.firstGiven("ps-max-latency-us", "pm-qos", "default-ps-max-latency-us",
+				"apst-primary-timeout-ms", "apst-secondary-timeout-ms", "apst-primary-latency-tol-us",
+				"apst-secondary-latency-tol-us", "quirks", "pci-id"); name != "" || *pf.forceAPST {
+				name = cmp.Or(name, "force-apst")
+				return p, usagef("--kernel %s and --%s contradict each other: Linux %s has no APST (it arrived in v4.11), so --%s changes nothing",
+					quoteArg(*pf.kernel), name, r, name)
+			}
 			return p, &preAPSTKernel{release: r}
 		}
 		return p, usagef("--kernel: %v", err)
@@ -90,6 +100,12 @@ func (pf *planFlags) params(c *powerstate.Controller) (apst.Params, error) {
 		}
 	}
 	pf.match = nil
+	// --pci-id is c's PCI ID whether or not --quirks replaces the quirks of
+	// the tables: a --with quirks=tables looks them up again on c (and an
+	// invalid ID is refused, not ignored).
+	if err := setPCIID(c, *pf.pciID); err != nil {
+		return p, err
+	}
 	if *pf.quirks != "" {
 		q, err := apst.ParseQuirks(*pf.quirks)
 		if err != nil {
@@ -97,10 +113,7 @@ func (pf *planFlags) params(c *powerstate.Controller) (apst.Params, error) {
 		}
 		p.Quirks, p.QuirksGiven = q, true
 	} else {
-		m, err := pf.lookupQuirks(c, &p)
-		if err != nil {
-			return p, err
-		}
+		m := apst.DriveQuirks(c, p.Release) // with --pci-id's PCI ID, set above
 		pf.match = &m
 		p.Quirks = m.Quirks // what Build's own lookup finds on c (with --pci-id)
 	}
@@ -118,15 +131,6 @@ func (pf *planFlags) params(c *powerstate.Controller) (apst.Params, error) {
 	}
 	p.ForceAPST = *pf.forceAPST
 	return p, nil
-}
-
-// lookupQuirks applies the kernel's quirk tables to c, with the PCI ID of
-// --pci-id where given.
-func (pf *planFlags) lookupQuirks(c *powerstate.Controller, p *apst.Params) (apst.QuirkMatch, error) {
-	if err := setPCIID(c, *pf.pciID); err != nil {
-		return apst.QuirkMatch{}, err
-	}
-	return apst.DriveQuirks(c, p.Release), nil
 }
 
 // setPCIID makes the PCI ID of --pci-id (text; "" leaves c as it is) c's,

@@ -64,13 +64,16 @@ type surveyComparisonJSON struct {
 }
 
 type surveyRangeJSON struct {
-	MinUS uint64 `json:"min_us"`
-	MaxUS uint64 `json:"max_us"`
+	MinUS        uint64 `json:"min_us"`
+	MaxUS        uint64 `json:"max_us"`
+	MaxUnlimited bool   `json:"max_unlimited"`
 }
 
 type surveyBudgetJSON struct {
 	BudgetUS            uint64            `json:"budget_us"`
+	BudgetUnlimited     bool              `json:"budget_unlimited"`
 	BoundUS             uint64            `json:"bound_us"`
+	BoundUnlimited      bool              `json:"bound_unlimited"`
 	Acceptable          []surveyRangeJSON `json:"acceptable"`
 	Binding             []string          `json:"binding"`
 	Changed             int               `json:"changed"`
@@ -140,12 +143,13 @@ func newSurveySummaryJSON(r *surveyRun) surveySummaryJSON {
 	if r.hasBudget {
 		b := r.survey.StallBudget(r.budget)
 		bj := &surveyBudgetJSON{
-			BudgetUS: uint64(b.Budget), BoundUS: uint64(b.Bound), Binding: b.Binding, Changed: b.Changed,
+			BudgetUS: uint64(b.Budget), BudgetUnlimited: b.Budget == apst.NoLimit,
+			BoundUS: uint64(b.Bound), BoundUnlimited: b.Bound == apst.NoLimit, Binding: b.Binding, Changed: b.Changed,
 			LosesAll: b.LosesAll, StallReductionUS: stallJSON(b.StallReduction),
 			IdlePowerIncreaseMW: powerJSON(b.PowerIncrease), Params: b.Params,
 		}
 		for _, rg := range b.Acceptable {
-			bj.Acceptable = append(bj.Acceptable, surveyRangeJSON{MinUS: uint64(rg.Min), MaxUS: uint64(rg.Max)})
+			bj.Acceptable = append(bj.Acceptable, surveyRangeJSON{MinUS: uint64(rg.Min), MaxUS: uint64(rg.Max), MaxUnlimited: rg.Max == apst.NoLimit})
 		}
 		out.StallBudget = bj
 	}

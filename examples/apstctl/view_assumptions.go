@@ -73,6 +73,30 @@ func assumptionLines(a *apst.Assumptions, prefix string) []string {
 	return describe.Assumptions(a, prefix, "--pci-id")
 }
 
+// captureNoteLines are the text lines of what the reader of capture c
+// noted (a quoted-printable mail body decoded, a table that ran to the end
+// of a paste, a field kept as unknown): "note: capture: ...", said after
+// the drive's description by every command that reads a capture, as plan
+// does; the JSON lists the same in "capture_notes" (captureNotesView).
+func captureNoteLines(c *powerstate.Controller) []string {
+	var out []string
+	for _, n := range c.Notes {
+		out = append(out, "note: capture: "+view.EscapeMessage(n))
+	}
+	return out
+}
+
+// captureNotesView is the JSON of what the reader of capture c noted:
+// "capture_notes", [] when nothing.
+func captureNotesView(c *powerstate.Controller) []string { return nonNil(c.Notes) }
+
+// writeCaptureNotes prints captureNoteLines of c.
+func writeCaptureNotes(w io.Writer, c *powerstate.Controller) {
+	for _, l := range captureNoteLines(c) {
+		fmt.Fprintln(w, l)
+	}
+}
+
 // writeAssumptions prints the lines of a.
 func writeAssumptions(w io.Writer, a *apst.Assumptions) {
 	for _, l := range assumptionLines(a, "") {

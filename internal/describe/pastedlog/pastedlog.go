@@ -22,10 +22,11 @@ import (
 // own settings are unknown (apstctl diagnose --log --id-ctrl, and the web
 // page's kernel log with a capture): the module defaults of the log's
 // release rel (of the current kernel when rel is zero), the APST quirks the
-// release's tables give the model, and the bound of the log's command line
-// (nvme_core.default_ps_max_latency_us) when it sets one. It also returns
-// what the quirk lookup assumed (APSTA unknown included) and the note that
-// says what the plan assumed, for the diagnosis's notes.
+// release's tables give the model (and c's PCI ID, when set), and the bound
+// of the log's command line (nvme_core.default_ps_max_latency_us) when it
+// sets one. It also returns what the quirk lookup assumed (APSTA unknown
+// included) and the note that says what the plan assumed, for the
+// diagnosis's notes.
 func Params(c *powerstate.Controller, rel apst.Release, commandLine string) (apst.Params, apst.Assumptions, string) {
 	gen := apst.Current
 	if g, err := rel.Generation(); err == nil {
@@ -33,7 +34,11 @@ func Params(c *powerstate.Controller, rel apst.Release, commandLine string) (aps
 	}
 	p := apst.DefaultParams(gen)
 	mn, fr := c.ModelBytes(), c.FirmwareBytes()
-	m := apst.LookupQuirks(apst.Identity{VendorID: c.VendorID, Model: string(mn[:]), Firmware: string(fr[:]), Release: rel})
+	id := apst.Identity{VendorID: c.VendorID, Model: string(mn[:]), Firmware: string(fr[:]), Release: rel}
+	if c.PCIDeviceID != 0 { // given beside the capture (apstctl diagnose --pci-id)
+		id.PCI = apst.PCIID{Vendor: c.PCIVendor(), Device: c.PCIDeviceID}
+	}
+	m := apst.LookupQuirks(id)
 	p.Quirks = m.APST()
 	if v, ok := diagnose.Param(commandLine, "nvme_core.default_ps_max_latency_us"); ok {
 		if b, err := apst.ParseMicroseconds(v); err == nil {
