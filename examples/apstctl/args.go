@@ -31,7 +31,7 @@ var errHelp = errors.New("help requested")
 // (with a suggestion for a misspelt name).
 func parseArgs(fs *flagSet, args []string) ([]string, error) {
 	var pos []string
-	given := map[string]string{} // long name -> how and with what it was first given
+	given := map[string]givenFlag{} // long name -> how and with what it was first given
 	help := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -103,14 +103,11 @@ func parseArgs(fs *flagSet, args []string) ([]string, error) {
 			if isBool(fl) {
 				this = spelt + "=" + value
 			}
-			if seen && first != this {
-				firstValue := first[strings.IndexAny(first, " =")+1:]
-				if firstValue != quoteArg(value) {
-					return nil, usagef("%s and %s contradict each other: give %s once", first, this, spelling(long))
-				}
+			if seen && first.text != this && first.canon != canonical(fl, value) {
+				return nil, usagef("%s and %s contradict each other: give %s once", first.text, this, spelling(long))
 			}
 			if !seen {
-				given[long] = this
+				given[long] = givenFlag{this, canonical(fl, value)}
 			}
 		}
 		if value == "" && fs.text[long] {
@@ -142,6 +139,26 @@ func isNegativeNumber(a string) bool {
 func quoteArg(s string) string {
 	if s == "" || strings.ContainsAny(s, " \t\r\n\"'\\") || strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
 		return fmt.Sprintf("%q", s)
+	}
+	return s
+}
+
+// givenFlag is how a flag was first given ("-o json") and its value in
+// canonical form (canonical).
+type givenFlag struct{ text, canon string }
+
+// canonical is the value s of flag fl as the flag reads it, so that two
+// spellings of one value (-o text and -o normal, --force-apst and
+// --force-apst=1) are no contradiction: a Value with a Canonical method
+// says, a boolean is true or false, any other value is its text.
+func canonical(fl *flag.Flag, s string) string {
+	if c, ok := fl.Value.(interface{ Canonical(string) string }); ok {
+		return c.Canonical(s)
+	}
+	if isBool(fl) {
+		if b, err := strconv.ParseBool(s); err == nil {
+			return strconv.FormatBool(b)
+		}
 	}
 	return s
 }

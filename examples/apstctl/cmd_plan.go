@@ -44,13 +44,15 @@ drive). What the capture does not record (APSTA, the PCI ID) is said, with what 
 			// The kernel's answer: nothing is sent.
 			if format.json {
 				return writeJSON(x.out, struct {
-					Kernel string `json:"kernel"`
-					Sent   bool   `json:"sent"`
-					Note   string `json:"note"`
-				}{pre.release.String(), false, pre.Error()})
+					Kernel       string   `json:"kernel"`
+					Sent         bool     `json:"sent"`
+					Note         string   `json:"note"`
+					CaptureNotes []string `json:"capture_notes"`
+				}{pre.release.String(), false, pre.Error(), captureNotesView(ctl)})
 			}
 			fmt.Fprintln(x.out, describeController(ctl))
 			fmt.Fprintln(x.out, "kernel "+pre.release.String()+": "+pre.Error())
+			writeCaptureNotes(x.out, ctl)
 			return nil
 		}
 		if err != nil {

@@ -191,6 +191,34 @@ func TestFlagQuotedAsGiven(t *testing.T) {
 	assert.True(t, strings.HasPrefix(errOut, "apstctl plan: -output-format yaml: want normal or json\n"), errOut)
 }
 
+// A flag given twice with two spellings of one value (-o text and -o
+// normal, -o json and -ojson, --force-apst and --force-apst=1) is no
+// contradiction; two values are, however spelt.
+func TestFlagGivenTwiceSpelledTwoWays(t *testing.T) {
+	_, plain, _ := apstctl(t, nil, "plan", evoImage)
+	for _, args := range [][]string{
+		{"-o", "text", "-o", "normal"},
+		{"--output-format=normal", "--format", "text"},
+		{"--force-apst=false", "--force-apst=0"},
+	} {
+		code, out, errOut := apstctl(t, nil, append([]string{"plan", evoImage}, args...)...)
+		assert.Equal(t, exitOK, code, "%q: %s", args, errOut)
+		assert.Equal(t, plain, out, "%q", args)
+	}
+	code, out, errOut := apstctl(t, nil, "plan", evoImage, "-o", "json", "-ojson", "--force-apst", "--force-apst=true")
+	assert.Equal(t, exitOK, code, errOut)
+	assert.True(t, strings.HasPrefix(out, "{"), out)
+	for args, msg := range map[string]string{
+		"-o json -o text":                 "-o json and -o text contradict each other",
+		"--force-apst --force-apst=false": "--force-apst=true and --force-apst=false contradict each other",
+		"--force-apst=1 --force-apst=f":   "--force-apst=1 and --force-apst=f contradict each other",
+	} {
+		code, _, errOut := apstctl(t, nil, append([]string{"plan", evoImage}, strings.Fields(args)...)...)
+		assert.Equal(t, exitUsage, code, args)
+		assert.Contains(t, errOut, msg, args)
+	}
+}
+
 // A setting given to diagnose as tried twice with two outcomes, in one
 // --tried or in two, is a contradiction; the same outcome twice is not.
 func TestDiagnoseTriedContradiction(t *testing.T) {

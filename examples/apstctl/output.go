@@ -17,6 +17,14 @@ func (o *outputFormat) String() string {
 	return "normal"
 }
 
+// Canonical is the format s names: "normal" for "text".
+func (o *outputFormat) Canonical(s string) string {
+	if s == "text" {
+		return "normal"
+	}
+	return s
+}
+
 func (o *outputFormat) Set(s string) error {
 	switch s {
 	case "normal", "text":

@@ -371,6 +371,7 @@ func TestCaptureNotesInEveryCommand(t *testing.T) {
 		note string
 	}{
 		{[]string{"plan", cut}, "the power state table runs to the end of the capture"},
+		{[]string{"plan", cut, "--kernel", "4.10"}, "the power state table runs to the end of the capture"},
 		{[]string{"check", cut, feature100}, "the power state table runs to the end of the capture"},
 		{[]string{"sweep", cut}, "the power state table runs to the end of the capture"},
 		{[]string{"compare", cut, "--with", "ps-max-latency-us=25000"}, "the power state table runs to the end of the capture"},
