@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"slices"
 	"strings"
 
@@ -56,6 +57,9 @@ func (s *System) Diagnose(ctx context.Context, opts DiagnoseOptions) (*Diagnosis
 	defer rd.end()
 	names, err := rd.sys.FS.ControllerNames()
 	if err != nil && opts.Log == nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, noControllers("nvmeapst: diagnose", err)
+		}
 		return nil, fmt.Errorf("nvmeapst: diagnose: %w", err)
 	}
 	if opts.Controller != "" && !slices.Contains(names, opts.Controller) {

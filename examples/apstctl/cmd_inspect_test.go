@@ -105,6 +105,20 @@ func TestInspectCommandErrors(t *testing.T) {
 	}
 }
 
+// A sysfs tree without class/nvme (the nvme driver not loaded) is said
+// the same way by inspect, metrics and diagnose without --log: exit 1,
+// with the question that tells what to check.
+func TestNoNVMeClassSaidAlike(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "sys")
+	require.NoError(t, os.CopyFS(root, os.DirFS("../../sysfs/testdata/laptop-tlp")))
+	require.NoError(t, os.RemoveAll(filepath.Join(root, "class", "nvme")))
+	for _, name := range []string{"inspect", "metrics", "diagnose"} {
+		code, _, errOut := runCmd(cmdFunc(name), "--root", root)
+		assert.Equal(t, exitFailure, code, "%s: %s", name, errOut)
+		assert.Contains(t, errOut, "no NVMe controllers (is the nvme driver loaded?)", name)
+	}
+}
+
 func TestCollectCommandThenInspect(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "b")
 	code, out, errOut := runCmd(runCollect, "--root", bundleDir, dir)
