@@ -50,7 +50,7 @@ func flagSpellings(c *command) []string {
 		return nil
 	}
 	var out []string
-	for _, n := range c.flags.order {
+	for _, n := range c.flagOrder() {
 		out = append(out, spelling(n))
 		if s, ok := c.flags.short[n]; ok {
 			out = append(out, "-"+s)
@@ -106,7 +106,7 @@ func writeZshCompletion(w io.Writer, cmds []*command) {
 	for _, c := range cmds {
 		fmt.Fprintf(w, "    %s)\n      _arguments", c.name)
 		if c.flags != nil {
-			for _, n := range c.flags.order {
+			for _, n := range c.flagOrder() {
 				usage := zshQuote(c.flags.fs.Lookup(n).Usage)
 				if len(usage) > 60 {
 					usage = usage[:60]
@@ -138,7 +138,7 @@ func writeFishCompletion(w io.Writer, cmds []*command) {
 		if c.flags == nil {
 			continue
 		}
-		for _, n := range c.flags.order {
+		for _, n := range c.flagOrder() {
 			opt := "-l " + n
 			if len(n) == 1 {
 				opt = "-s " + n

@@ -25,7 +25,8 @@ type command struct {
 	flags *flagSet
 	// ignores are the flags the command has (from a shared set) but that
 	// do nothing for it, each with the reason: runCommand refuses them
-	// when given.
+	// when given, and help, the man page and completion leave them out
+	// (flagOrder).
 	ignores map[string]string
 	// args is how many positional arguments the command takes: min, and max
 	// (-1 for no limit).
@@ -103,4 +104,19 @@ func commandNames(cmds []*command) []string {
 		names[i] = c.name
 	}
 	return names
+}
+
+// flagOrder is the long names of the flags c offers, in their order: its
+// flags but those it refuses as doing nothing for it (ignores).
+func (c *command) flagOrder() []string {
+	if c.flags == nil {
+		return nil
+	}
+	var out []string
+	for _, n := range c.flags.order {
+		if _, refused := c.ignores[n]; !refused {
+			out = append(out, n)
+		}
+	}
+	return out
 }

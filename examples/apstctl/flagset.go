@@ -237,10 +237,11 @@ func spelling(name string) string {
 	return "--" + name
 }
 
-// writeHelp prints the flags, one entry of two lines each: the spellings
-// with the metavariable, then the usage with the default and long aliases.
-func (f *flagSet) writeHelp(w io.Writer) {
-	for _, name := range f.order {
+// writeHelp prints the flags of order (long names), one entry of two
+// lines each: the spellings with the metavariable, then the usage with the
+// default and long aliases.
+func (f *flagSet) writeHelp(w io.Writer, order []string) {
+	for _, name := range order {
 		fl := f.fs.Lookup(name)
 		head := "  "
 		if s, ok := f.short[name]; ok {

@@ -26,7 +26,7 @@ func writeCommandHelp(w io.Writer, c *command) {
 	io.WriteString(w, "usage: apstctl "+c.usageLine+"\n\n"+strings.TrimSpace(c.long)+"\n")
 	if c.flags != nil && len(c.flags.order) > 0 {
 		io.WriteString(w, "\nFlags:\n")
-		c.flags.writeHelp(w)
+		c.flags.writeHelp(w, c.flagOrder())
 	}
 	if len(c.examples) > 0 {
 		io.WriteString(w, "\nExamples:\n")

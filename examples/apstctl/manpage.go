@@ -27,7 +27,7 @@ func writeManPage(w io.Writer, c *command) {
 	if c.flags != nil && len(c.flags.order) > 0 {
 		io.WriteString(w, ".SH OPTIONS\n")
 		var b bytes.Buffer
-		c.flags.writeHelp(&b)
+		c.flags.writeHelp(&b, c.flagOrder())
 		lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
 		for i := 0; i+1 < len(lines); i += 2 {
 			io.WriteString(w, ".TP\n.B "+roffText(strings.TrimSpace(lines[i]))+"\n"+roffText(strings.TrimSpace(lines[i+1]))+"\n")
