@@ -24,14 +24,15 @@ const PowerSupplyTrigger = `ACTION=="change", SUBSYSTEM=="power_supply", TEST=="
 // scope s the bound ac on mains power and battery on battery, switching on
 // every power-supply change: one rule re-runs the NVMe rules on a
 // power_supply change event, and two NVMe rules pick the value by what
-// PowerSupplyProgram prints. Errors: the scope's Validate error.
+// PowerSupplyProgram prints. label optionally names what the scope is, for
+// the comment, as Setting.Label. Errors: the scope's Validate error.
 func RenderPowerSupply(s Scope, label string, ac, battery apst.Microseconds) (Output, error) {
 	if err := s.Validate(); err != nil {
 		return Output{}, err
 	}
 	what := s.String()
 	if label != "" {
-		what += " (" + label + ")"
+		what += " (" + commentLabel(label) + ")"
 	}
 	rule := func(result string, b apst.Microseconds) string {
 		return udevMatch(s) + `, PROGRAM=="` + PowerSupplyProgram + `", RESULT=="` + result + `", ATTR{` + ToleranceAttr + `}="` + toleranceOf(b).String() + `"`

@@ -194,3 +194,47 @@ func TestModelFamily(t *testing.T) {
 		assert.Equal(t, tc.glob != tc.model, ok, tc.model)
 	}
 }
+
+// A label is text from a drive or a capture (apstctl persist passes the
+// capture's model for a PCI scope): no character of it may end the comment
+// line and start a rule of its own, nor reach the file as a control or
+// bidirectional character. A printable label is written as is.
+func TestRenderLabelStaysInItsComment(t *testing.T) {
+	pci := persist.PCIScope(apst.PCIID{Vendor: 0x144d, Device: 0xa80d})
+	for _, tc := range []struct {
+		name, label, want string
+	}{
+		{"printable", "Samsung SSD 990 EVO Plus 1TB", "(Samsung SSD 990 EVO Plus 1TB)"},
+		{"newline", "X\nRUN+=\"/bin/touch /tmp/p\"", `("X\nRUN+=\"/bin/touch /tmp/p\"")`},
+		{"carriage return", "X\rRUN+=\"/bin/touch /tmp/p\"", `("X\rRUN+=\"/bin/touch /tmp/p\"")`},
+		{"NUL", "X\x00RUN+=\"/bin/touch /tmp/p\"", `("X\x00RUN+=\"/bin/touch /tmp/p\"")`},
+		{"escape", "Mod\x1b[31mel", `("Mod\x1b[31mel")`},
+		{"right-to-left override", "Mod\u202eel", `("Mod\u202eel")`},
+		{"invalid UTF-8", "Mod\xffel", `("Mod\xffel")`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o, err := persist.Render(persist.Setting{Bound: 25000, Scope: pci, Label: tc.label}, persist.FormUdev)
+			require.NoError(t, err)
+			ps, err := persist.RenderPowerSupply(pci, tc.label, 25000, 0)
+			require.NoError(t, err)
+			for _, c := range []struct {
+				text  string
+				rules int
+			}{{o.Text, 1}, {ps.Text, 3}} {
+				assert.NotContains(t, c.text, "\r")
+				assert.NotContains(t, c.text, "\x00")
+				assert.NotContains(t, c.text, "\x1b")
+				assert.NotContains(t, c.text, "\u202e")
+				assert.Contains(t, c.text, tc.want)
+				rs, err := udev.ParseRules(c.text)
+				require.NoError(t, err, "%q", c.text)
+				assert.Len(t, rs, c.rules, "%q", c.text)
+				for _, r := range rs {
+					for _, e := range r.Exprs {
+						assert.NotContains(t, e.Value, "/tmp/p", "the label became a rule: %q", c.text)
+					}
+				}
+			}
+		})
+	}
+}
