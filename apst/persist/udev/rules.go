@@ -16,6 +16,9 @@ const (
 	MaxRulesSize = 1 << 20
 	// MaxRuleExprs is the most expressions in one rule.
 	MaxRuleExprs = 256
+	// MaxLineSize is udev's UDEV_LINE_SIZE: a line, or a rule continued
+	// over lines, is at most MaxLineSize-1 bytes.
+	MaxLineSize = 16384
 )
 
 // Op is a udev rule operator.
@@ -122,31 +125,63 @@ func (r Rule) String() string {
 // Rules is a parsed rules file.
 type Rules []Rule
 
-// ParseRules parses the text of a udev rules file: comments (#) and blank
-// lines skipped, lines ending in a backslash joined, each rule a
-// comma-separated list of KEY[{attr}]OP"value" expressions, every key and
-// operator one udev knows (udev-rules(7)), values in double quotes (an e
-// prefix allows C escapes; \" and \\ are read in both forms).
+// ParseRules parses the text of a udev rules file as udev reads it: lines
+// end at a newline, a carriage return or a NUL (CR LF one end), their
+// leading whitespace skipped; a line whose first character is # is a
+// comment, also in the middle of a continuation and also when it ends in a
+// backslash; a line ending in a backslash continues on the next line that
+// is not a comment; each rule is a comma-separated list of
+// KEY[{attr}]OP"value" expressions, every key and operator one udev knows
+// (udev-rules(7)), values in double quotes (an e prefix allows C escapes;
+// \" and \\ are read in both forms).
 //
 // Errors wrap ErrRuleSyntax and name the line: an unknown key, an operator
 // the key does not take, a missing or unexpected {attr}, an unterminated
 // string, text after the last expression, more than MaxRuleExprs
-// expressions; a text longer than MaxRulesSize is refused.
+// expressions, a continuation at the end of the text, a line longer than
+// udev reads (MaxLineSize: it skips a longer rule, and stops reading the
+// file at a longer line); a text longer than MaxRulesSize is refused.
 func ParseRules(text string) (Rules, error) {
 	if len(text) > MaxRulesSize {
 		return nil, fmt.Errorf("%w: %d bytes: more than the limit of %d", ErrRuleSyntax, len(text), MaxRulesSize)
 	}
 	var rules Rules
-	lines := strings.Split(text, "\n")
-	for i := 0; i < len(lines); i++ {
-		start := i + 1
-		line := strings.TrimRight(lines[i], "\r")
-		for strings.HasSuffix(line, `\`) && i+1 < len(lines) {
-			i++
-			line = line[:len(line)-1] + strings.TrimRight(lines[i], "\r")
+	var cont strings.Builder
+	continued, start := false, 0
+	for i, raw := range splitLines(text) {
+		n := i + 1
+		if len(raw) >= MaxLineSize {
+			return nil, fmt.Errorf("%w: line %d: %d bytes: udev reads lines of at most %d bytes, and stops reading the file at a longer one", ErrRuleSyntax, n, len(raw), MaxLineSize-1)
 		}
+		line := strings.TrimLeft(raw, " \t")
+		if strings.HasPrefix(line, "#") {
+			continue // a comment, also inside a continuation
+		}
+		if !continued {
+			start = n
+		}
+		if continued {
+			cont.WriteString(line)
+			if cont.Len() >= MaxLineSize {
+				return nil, fmt.Errorf("%w: line %d: the rule continued from line %d is longer than %d bytes: udev ignores it", ErrRuleSyntax, n, start, MaxLineSize-1)
+			}
+			line = cont.String()
+		}
+		if strings.HasSuffix(line, `\`) {
+			if !continued {
+				cont.Reset()
+				cont.WriteString(line[:len(line)-1])
+				continued = true
+			} else {
+				s := cont.String()
+				cont.Reset()
+				cont.WriteString(s[:len(s)-1])
+			}
+			continue
+		}
+		continued = false
 		t := strings.TrimSpace(line)
-		if t == "" || t[0] == '#' {
+		if t == "" {
 			continue
 		}
 		exprs, err := parseRuleLine(t)
@@ -155,7 +190,45 @@ func ParseRules(text string) (Rules, error) {
 		}
 		rules = append(rules, Rule{Line: start, Exprs: exprs})
 	}
+	if continued {
+		return nil, fmt.Errorf("%w: line %d: the text ends in a continuation (\\): udev ignores the rule", ErrRuleSyntax, start)
+	}
 	return rules, nil
+}
+
+// splitLines splits text into lines as udev's read_line does: a line ends
+// at a run of end-of-line characters (newline, carriage return, NUL) in
+// which no one of them repeats and nothing follows a NUL, so that CR LF
+// (and LF CR) is one end and LF LF an empty line; text after the last end
+// is a line, an end at the end of the text starts none.
+func splitLines(text string) []string {
+	var lines []string
+	for i := 0; i < len(text); {
+		j := i
+		for j < len(text) && text[j] != '\n' && text[j] != '\r' && text[j] != 0 {
+			j++
+		}
+		lines = append(lines, text[i:j])
+		seen := 0
+		for j < len(text) {
+			var bit int
+			switch text[j] {
+			case '\n':
+				bit = 1
+			case '\r':
+				bit = 2
+			case 0:
+				bit = 4
+			}
+			if bit == 0 || seen&bit != 0 || seen&4 != 0 {
+				break
+			}
+			seen |= bit
+			j++
+		}
+		i = j
+	}
+	return lines
 }
 
 func parseRuleLine(s string) ([]Expr, error) {

@@ -98,3 +98,68 @@ func FuzzParseRules(f *testing.F) {
 		rs.Apply(udev.Drive{Model: "m", Serial: "s", HasTolerance: true})
 	})
 }
+
+// Lines are read as udev reads them (systemd's read_line and
+// udev_rules_parse_file): a comment line is skipped also when it ends in a
+// backslash or sits inside a continuation, a carriage return or a NUL ends
+// a line as a newline does, and what udev ignores is refused.
+func TestParseRulesLines(t *testing.T) {
+	const write = `ATTR{power/pm_qos_latency_tolerance_us}="0"`
+	for _, tc := range []struct {
+		name, text string
+		lines      []int    // the line each rule starts on
+		first      []string // the keys of the first rule
+		err        string
+	}{
+		{name: "commented-out first line of a continued rule",
+			text:  "# ACTION==\"add\", \\\nKERNEL==\"nvme0\", " + write + "\n",
+			lines: []int{2}, first: []string{"KERNEL", "ATTR"}},
+		{name: "comment inside a continuation",
+			text:  "ACTION==\"add|change\", \\\n# why\n  KERNEL==\"nvme0\", " + write + "\n",
+			lines: []int{1}, first: []string{"ACTION", "KERNEL", "ATTR"}},
+		{name: "indented comment ending in a backslash",
+			text:  "   # old rule \\\n" + write + "\n",
+			lines: []int{2}, first: []string{"ATTR"}},
+		{name: "CR ends a comment",
+			text:  "# note\r" + write + "\n",
+			lines: []int{2}, first: []string{"ATTR"}},
+		{name: "NUL ends a comment",
+			text:  "# note\x00" + write + "\n",
+			lines: []int{2}, first: []string{"ATTR"}},
+		{name: "CR LF is one end, LF LF an empty line",
+			text:  "# a\r\n\n" + write + "\r\n",
+			lines: []int{3}, first: []string{"ATTR"}},
+		{name: "continuation over CR LF",
+			text:  "KERNEL==\"nvme0\", \\\r\n" + write + "\r\n",
+			lines: []int{1}, first: []string{"KERNEL", "ATTR"}},
+		{name: "continuation at the end of the text",
+			text: "KERNEL==\"nvme0\", " + write + " \\\n",
+			err:  "line 1: the text ends in a continuation"},
+		{name: "line longer than udev reads",
+			text: `ATTR{model}=="` + strings.Repeat("a", udev.MaxLineSize) + `", ` + write,
+			err:  "line 1: 16444 bytes: udev reads lines of at most 16383 bytes"},
+		{name: "continued rule longer than udev reads",
+			text: strings.Repeat(`KERNEL=="`+strings.Repeat("n", 100)+`", \`+"\n", 200) + write,
+			err:  "the rule continued from line 1 is longer than 16383 bytes"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rs, err := udev.ParseRules(tc.text)
+			if tc.err != "" {
+				require.ErrorIs(t, err, udev.ErrRuleSyntax)
+				assert.ErrorContains(t, err, tc.err)
+				return
+			}
+			require.NoError(t, err)
+			var lines []int
+			for _, r := range rs {
+				lines = append(lines, r.Line)
+			}
+			require.Equal(t, tc.lines, lines)
+			var keys []string
+			for _, e := range rs[0].Exprs {
+				keys = append(keys, e.Key)
+			}
+			assert.Equal(t, tc.first, keys)
+		})
+	}
+}
