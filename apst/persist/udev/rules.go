@@ -130,14 +130,14 @@ type Rules []Rule
 // leading whitespace skipped; a line whose first character is # is a
 // comment, also in the middle of a continuation and also when it ends in a
 // backslash; a line ending in a backslash continues on the next line that
-// is not a comment; each rule is a comma-separated list of
-// KEY[{attr}]OP"value" expressions, every key and operator one udev knows
-// (udev-rules(7)), values in double quotes (an e prefix allows C escapes;
-// \" and \\ are read in both forms).
+// is not a comment; each rule is a list of KEY[{attr}]OP"value"
+// expressions separated by commas or whitespace (udev takes either), every
+// key and operator one udev knows (udev-rules(7)), values in double quotes
+// (an e prefix allows C escapes; \" and \\ are read in both forms).
 //
 // Errors wrap ErrRuleSyntax and name the line: an unknown key, an operator
 // the key does not take, a missing or unexpected {attr}, an unterminated
-// string, text after the last expression, more than MaxRuleExprs
+// string, text after an expression that is not one, more than MaxRuleExprs
 // expressions, a continuation at the end of the text, a line longer than
 // udev reads (MaxLineSize: it skips a longer rule, and stops reading the
 // file at a longer line); a text longer than MaxRulesSize is refused.
@@ -231,10 +231,14 @@ func splitLines(text string) []string {
 	return lines
 }
 
+// parseRuleLine reads the expressions of one rule. As udev does, any run
+// of commas and whitespace separates two expressions (udevadm verify only
+// notes a missing or doubled comma as a matter of style), and one may lead
+// or trail the rule.
 func parseRuleLine(s string) ([]Expr, error) {
 	var exprs []Expr
 	for {
-		s = strings.TrimLeft(s, " \t")
+		s = strings.TrimLeft(s, " \t,")
 		if s == "" {
 			if len(exprs) == 0 {
 				return nil, errors.New("empty rule")
@@ -246,17 +250,13 @@ func parseRuleLine(s string) ([]Expr, error) {
 		}
 		e, rest, err := parseExpr(s)
 		if err != nil {
+			if len(exprs) > 0 {
+				return nil, fmt.Errorf("expression %d, after %s: %v", len(exprs)+1, exprs[len(exprs)-1], err)
+			}
 			return nil, fmt.Errorf("expression %d: %v", len(exprs)+1, err)
 		}
 		exprs = append(exprs, e)
-		rest = strings.TrimLeft(rest, " \t")
-		if rest == "" {
-			return exprs, nil
-		}
-		if rest[0] != ',' {
-			return nil, fmt.Errorf("after %s: want a comma or the end of the line, found %q", e, clip(rest))
-		}
-		s = rest[1:]
+		s = rest
 	}
 }
 

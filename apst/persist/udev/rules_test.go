@@ -34,7 +34,8 @@ func TestParseRulesErrors(t *testing.T) {
 		{`ATTR{model=="y"`, "no closing }"},
 		{`KERNEL=="nvme0`, "unterminated string"},
 		{`KERNEL==nvme0`, "want a value in double quotes"},
-		{`KERNEL=="a" SUBSYSTEM=="b"`, "want a comma"},
+		{`KERNEL=="a" subsystem=="b"`, `expression 2, after KERNEL=="a": want a key`},
+		{`KERNEL=="a", junk`, "want a key"},
 		{`KERNEL~"a"`, "want an operator"},
 		{`kernel=="a"`, "want a key"},
 		{`OWNER=="root"`, "OWNER does not take =="},
@@ -161,5 +162,28 @@ func TestParseRulesLines(t *testing.T) {
 			}
 			assert.Equal(t, tc.first, keys)
 		})
+	}
+}
+
+// udev separates expressions by any run of commas and whitespace: a rule
+// without commas, with doubled ones or a trailing one is a rule, as udev
+// loads it (udevadm verify notes only the style).
+func TestParseRulesSeparators(t *testing.T) {
+	want := []udev.Expr{
+		{Key: "KERNEL", Op: udev.OpMatch, Value: "nvme0"},
+		{Key: "ATTR", Attr: "power/pm_qos_latency_tolerance_us", Op: udev.OpAssign, Value: "0"},
+	}
+	for _, text := range []string{
+		`KERNEL=="nvme0", ATTR{power/pm_qos_latency_tolerance_us}="0"`,
+		`KERNEL=="nvme0" ATTR{power/pm_qos_latency_tolerance_us}="0"`,
+		"KERNEL==\"nvme0\"\tATTR{power/pm_qos_latency_tolerance_us}=\"0\"",
+		`KERNEL=="nvme0"ATTR{power/pm_qos_latency_tolerance_us}="0"`,
+		`KERNEL=="nvme0",, ATTR{power/pm_qos_latency_tolerance_us}="0",`,
+		`, KERNEL=="nvme0" ,ATTR{power/pm_qos_latency_tolerance_us}="0"`,
+	} {
+		rs, err := udev.ParseRules(text)
+		require.NoError(t, err, text)
+		require.Len(t, rs, 1, text)
+		assert.Equal(t, want, rs[0].Exprs, text)
 	}
 }
