@@ -88,6 +88,9 @@ type Expr struct {
 	Op Op
 	// Value is the value without its quotes, escapes resolved.
 	Value string
+	// CaseInsensitive reports an i prefix on a match (ATTR{model}==i"..."),
+	// which compares without regard to case (systemd 256 and later).
+	CaseInsensitive bool
 }
 
 // String writes the expression back in rule syntax.
@@ -96,13 +99,17 @@ func (e Expr) String() string {
 	if e.Attr != "" {
 		k += "{" + e.Attr + "}"
 	}
+	i := ""
+	if e.CaseInsensitive {
+		i = "i"
+	}
 	v := strings.ReplaceAll(strings.ReplaceAll(e.Value, `\`, `\\`), `"`, `\"`)
 	if strings.ContainsAny(v, "\n\t") {
 		// Only an e"" string can carry them on one line.
 		v = strings.ReplaceAll(strings.ReplaceAll(v, "\n", `\n`), "\t", `\t`)
-		return k + string(e.Op) + `e"` + v + `"`
+		return k + string(e.Op) + `e` + i + `"` + v + `"`
 	}
-	return k + string(e.Op) + `"` + v + `"`
+	return k + string(e.Op) + i + `"` + v + `"`
 }
 
 // Rule is one udev rule: its expressions and the line it starts on.
@@ -133,7 +140,9 @@ type Rules []Rule
 // is not a comment; each rule is a list of KEY[{attr}]OP"value"
 // expressions separated by commas or whitespace (udev takes either), every
 // key and operator one udev knows (udev-rules(7)), values in double quotes
-// (an e prefix allows C escapes; \" and \\ are read in both forms).
+// (an e prefix allows C escapes; \" and \\ are read in both forms; an i
+// prefix makes a match case-insensitive, and is ignored on an assignment,
+// as udev does).
 //
 // Errors wrap ErrRuleSyntax and name the line: an unknown key, an operator
 // the key does not take, a missing or unexpected {attr}, an unterminated
@@ -306,9 +315,27 @@ func parseExpr(s string) (Expr, string, error) {
 		e.Op = OpMatch
 	}
 	s = strings.TrimLeft(s, " \t")
-	escapes := false
-	if strings.HasPrefix(s, `e"`) {
-		escapes, s = true, s[1:]
+	// The value's prefix: e (C escapes), i (a case-insensitive match,
+	// systemd 256 and later), both in either order, each once.
+	escapes, fold := false, false
+	for k := 0; k < 2 && k < len(s) && s[0] != '"'; k++ {
+		switch {
+		case s[0] == 'e' && !escapes:
+			escapes, s = true, s[1:]
+		case s[0] == 'i' && !fold:
+			fold, s = true, s[1:]
+		default:
+			k = 2
+		}
+	}
+	if fold {
+		switch {
+		case e.Key == "TEST" || e.Key == "PROGRAM" || e.Key == "IMPORT":
+			return e, "", fmt.Errorf("%s takes no i prefix (udev refuses a case-insensitive %s)", e.Key, e.Key)
+		case e.Op.IsMatch():
+			e.CaseInsensitive = true
+		}
+		// udev ignores the prefix of an assignment.
 	}
 	if !strings.HasPrefix(s, `"`) {
 		return e, "", fmt.Errorf("%s%s: want a value in double quotes, found %q", e.Key, e.Op, clip(s))

@@ -187,3 +187,41 @@ func TestParseRulesSeparators(t *testing.T) {
 		assert.Equal(t, want, rs[0].Exprs, text)
 	}
 }
+
+// An i prefix (systemd 256 and later) makes a match case-insensitive, also
+// with e; udev refuses it on TEST, PROGRAM and IMPORT and ignores it on an
+// assignment.
+func TestParseRulesCaseInsensitive(t *testing.T) {
+	const write = `, TEST=="power/pm_qos_latency_tolerance_us", ATTR{power/pm_qos_latency_tolerance_us}="5500"`
+	for _, tc := range []struct {
+		rule  string
+		model string
+		want  bool
+		err   string
+	}{
+		{rule: `SUBSYSTEM=="nvme", ATTR{model}==i"samsung ssd 990*"`, model: "Samsung SSD 990 EVO Plus 1TB", want: true},
+		{rule: `SUBSYSTEM=="nvme", ATTR{model}=="samsung ssd 990*"`, model: "Samsung SSD 990 EVO Plus 1TB", want: false},
+		{rule: `SUBSYSTEM==i"NVME", ATTR{model}==ie"SAMSUNG\tSSD*"`, model: "samsung\tssd", want: true},
+		{rule: `SUBSYSTEM=="nvme", ATTRS{model}==ei"samsung ssd 990 evo plus 1tb"`, model: "Samsung SSD 990 EVO Plus 1TB", want: true},
+		{rule: `SUBSYSTEM=="nvme", ATTR{model}!=i"SAMSUNG*"`, model: "Samsung SSD 990 EVO Plus 1TB", want: false},
+		{rule: `SUBSYSTEM=="nvme", TEST==i"power"`, err: "TEST takes no i prefix"},
+		{rule: `SUBSYSTEM=="nvme", ATTR{model}==ii"x"`, err: "want a value in double quotes"},
+		{rule: `SUBSYSTEM=="nvme", ATTR{model}==x"x"`, err: "want a value in double quotes"},
+	} {
+		rs, err := udev.ParseRules(tc.rule + write)
+		if tc.err != "" {
+			require.ErrorIs(t, err, udev.ErrRuleSyntax, tc.rule)
+			assert.ErrorContains(t, err, tc.err, tc.rule)
+			continue
+		}
+		require.NoError(t, err, tc.rule)
+		_, ok := udev.Tolerance(rs.Apply(udev.Drive{Model: tc.model, HasTolerance: true}))
+		assert.Equal(t, tc.want, ok, tc.rule)
+		back, err := udev.ParseRules(rs[0].String())
+		require.NoError(t, err, rs[0].String())
+		assert.Equal(t, rs[0].Exprs, back[0].Exprs, "written back as %s", rs[0].String())
+	}
+	rs, err := udev.ParseRules(`SUBSYSTEM=="nvme", ATTR{power/pm_qos_latency_tolerance_us}=i"0"`)
+	require.NoError(t, err)
+	assert.False(t, rs[0].Exprs[1].CaseInsensitive, "udev ignores i on an assignment")
+}
