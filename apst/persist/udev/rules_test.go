@@ -225,3 +225,24 @@ func TestParseRulesCaseInsensitive(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, rs[0].Exprs[1].CaseInsensitive, "udev ignores i on an assignment")
 }
+
+// udev compares a value without * ? [ as a plain string (strcmp), where a
+// backslash is itself, and one with them by fnmatch(3), where it escapes.
+func TestMatchPlainAndGlob(t *testing.T) {
+	for _, tc := range []struct {
+		pattern, s string
+		want       bool
+	}{
+		{`a\b`, `a\b`, true},
+		{`a\b`, `ab`, false},
+		{`a\b|c`, `c`, true},
+		{`a\b*`, `ab`, true},
+		{`a\b*`, `a\b`, false},
+		{`a\*`, `a*`, true},
+		{`a\*`, `ax`, false},
+		{`|x`, ``, true},
+		{`x|`, `y`, false},
+	} {
+		assert.Equal(t, tc.want, udev.Match(tc.pattern, tc.s), "%q %q", tc.pattern, tc.s)
+	}
+}
