@@ -55,10 +55,10 @@ var udevKeys = map[string]keySyntax{
 	"SUBSYSTEMS": {0, "== !="},
 	"DRIVER":     {0, "== !="},
 	"DRIVERS":    {0, "== !="},
-	"ATTR":       {1, "== != = :="},
+	"ATTR":       {1, "== != = += :="}, // udev reads += and := as =
 	"ATTRS":      {1, "== !="},
-	"SYSCTL":     {1, "== != = :="},
-	"ENV":        {1, "== != = += -= :="},
+	"SYSCTL":     {1, "== != = += :="}, // udev reads += and := as =
+	"ENV":        {1, "== != = += :="},
 	"CONST":      {1, "== !="},
 	"TAG":        {0, "== != = += -= :="},
 	"TAGS":       {0, "== !="},
@@ -141,8 +141,7 @@ type Rules []Rule
 // expressions separated by commas or whitespace (udev takes either), every
 // key and operator one udev knows (udev-rules(7)), values in double quotes
 // (an e prefix allows C escapes; \" and \\ are read in both forms; an i
-// prefix makes a match case-insensitive, and is ignored on an assignment,
-// as udev does).
+// prefix makes a match case-insensitive, and udev refuses it elsewhere).
 //
 // Errors wrap ErrRuleSyntax and name the line: an unknown key, an operator
 // the key does not take, a missing or unexpected {attr}, an unterminated
@@ -311,8 +310,12 @@ func parseExpr(s string) (Expr, string, error) {
 	if !strings.Contains(" "+syn.ops+" ", " "+string(e.Op)+" ") {
 		return e, "", fmt.Errorf("%s does not take %s (it takes %s)", e.Key, e.Op, syn.ops)
 	}
-	if e.Key == "PROGRAM" && e.Op == OpAssign {
+	written := e.Op
+	switch {
+	case e.Key == "PROGRAM" && e.Op == OpAssign:
 		e.Op = OpMatch
+	case (e.Key == "ATTR" || e.Key == "SYSCTL") && e.Op == OpAdd:
+		e.Op = OpAssign // udev assumes = (with a warning)
 	}
 	s = strings.TrimLeft(s, " \t")
 	// The value's prefix: e (C escapes), i (a case-insensitive match,
@@ -330,12 +333,12 @@ func parseExpr(s string) (Expr, string, error) {
 	}
 	if fold {
 		switch {
+		case !written.IsMatch():
+			return e, "", fmt.Errorf("%s%s: an i prefix goes only with == and != (udev refuses it on an assignment)", e.Key, written)
 		case e.Key == "TEST" || e.Key == "PROGRAM" || e.Key == "IMPORT":
 			return e, "", fmt.Errorf("%s takes no i prefix (udev refuses a case-insensitive %s)", e.Key, e.Key)
-		case e.Op.IsMatch():
-			e.CaseInsensitive = true
 		}
-		// udev ignores the prefix of an assignment.
+		e.CaseInsensitive = true
 	}
 	if !strings.HasPrefix(s, `"`) {
 		return e, "", fmt.Errorf("%s%s: want a value in double quotes, found %q", e.Key, e.Op, clip(s))

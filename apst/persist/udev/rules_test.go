@@ -221,9 +221,28 @@ func TestParseRulesCaseInsensitive(t *testing.T) {
 		require.NoError(t, err, rs[0].String())
 		assert.Equal(t, rs[0].Exprs, back[0].Exprs, "written back as %s", rs[0].String())
 	}
-	rs, err := udev.ParseRules(`SUBSYSTEM=="nvme", ATTR{power/pm_qos_latency_tolerance_us}=i"0"`)
-	require.NoError(t, err)
-	assert.False(t, rs[0].Exprs[1].CaseInsensitive, "udev ignores i on an assignment")
+	for _, rule := range []string{
+		`SUBSYSTEM=="nvme", ATTR{power/pm_qos_latency_tolerance_us}=i"0"`,
+		`SUBSYSTEM=="nvme", PROGRAM=i"/bin/true"`,
+		`SUBSYSTEM=="nvme", ENV{X}+=ei"1"`,
+	} {
+		_, err := udev.ParseRules(rule)
+		require.ErrorIs(t, err, udev.ErrRuleSyntax, rule)
+		assert.ErrorContains(t, err, "an i prefix goes only with == and !=", rule)
+	}
+}
+
+// udev reads ATTR{...}+= and := as = (with a warning), and refuses ENV -=.
+func TestParseRulesAssignOps(t *testing.T) {
+	for _, op := range []string{"=", "+=", ":="} {
+		rs, err := udev.ParseRules(`SUBSYSTEM=="nvme", ATTR{power/pm_qos_latency_tolerance_us}` + op + `"0"`)
+		require.NoError(t, err, op)
+		w, ok := udev.Tolerance(rs.Apply(udev.Drive{HasTolerance: true}))
+		require.True(t, ok, op)
+		assert.Equal(t, "0", w.Value, op)
+	}
+	_, err := udev.ParseRules(`ENV{X}-="1"`)
+	assert.ErrorContains(t, err, "ENV does not take -=")
 }
 
 // udev compares a value without * ? [ as a plain string (strcmp), where a
