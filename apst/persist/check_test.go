@@ -1,6 +1,7 @@
 package persist_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -132,5 +133,42 @@ func TestSysfsWriteLeavingController(t *testing.T) {
 		assert.Equal(t, persist.MistakeLeavesController, fs[0].Mistake, text)
 		assert.True(t, fs[0].Mistake.Serious())
 		assert.Equal(t, "leaves-controller", fs[0].Mistake.String())
+	}
+}
+
+// The value of a kernel or module argument as the files users have hold
+// it: quoted (the kernel drops the quotes), inside a NixOS list or a
+// TrueNAS midclt call (the form KernelArgument tells them to write), with
+// a + sign; after -- the arguments are init's.
+func TestParseDefaultsQuotedAndEnclosed(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want []apst.Microseconds
+		src  persist.Source
+		arg  string // the Text of a command-line default
+	}{
+		{`nvme_core.default_ps_max_latency_us="5500"`, []apst.Microseconds{5500}, persist.SourceCmdline, "nvme_core.default_ps_max_latency_us=5500"},
+		{`"nvme_core.default_ps_max_latency_us=5500"`, []apst.Microseconds{5500}, persist.SourceCmdline, "nvme_core.default_ps_max_latency_us=5500"},
+		{`GRUB_CMDLINE_LINUX_DEFAULT="quiet nvme_core.default_ps_max_latency_us=0 splash"`, []apst.Microseconds{0}, persist.SourceCmdline, "nvme_core.default_ps_max_latency_us=0"},
+		{`boot.kernelParams = ["nvme_core.default_ps_max_latency_us=0"];`, []apst.Microseconds{0}, persist.SourceCmdline, "nvme_core.default_ps_max_latency_us=0"},
+		{`boot.kernelParams = [ "quiet" "nvme_core.default_ps_max_latency_us=1200" ];`, []apst.Microseconds{1200}, persist.SourceCmdline, "nvme_core.default_ps_max_latency_us=1200"},
+		{strings.Join(persist.KernelArgument(persist.PlatformTrueNAS, "nvme_core.default_ps_max_latency_us=0").Steps, "\n"), []apst.Microseconds{0}, persist.SourceCmdline, "nvme_core.default_ps_max_latency_us=0"},
+		{`nvme_core.default_ps_max_latency_us=+5500`, []apst.Microseconds{5500}, persist.SourceCmdline, "nvme_core.default_ps_max_latency_us=+5500"},
+		{`options nvme_core default_ps_max_latency_us="0"`, []apst.Microseconds{0}, persist.SourceModprobe, ""},
+		{`ro quiet -- nvme_core.default_ps_max_latency_us=0`, nil, 0, ""},
+	} {
+		ds, err := persist.ParseDefaults(tc.text)
+		if !assert.NoError(t, err, tc.text) {
+			continue
+		}
+		var got []apst.Microseconds
+		for _, d := range ds {
+			got = append(got, d.Bound)
+			assert.Equal(t, tc.src, d.Source, tc.text)
+			if tc.arg != "" {
+				assert.Equal(t, tc.arg, d.Text, tc.text)
+			}
+		}
+		assert.Equal(t, tc.want, got, tc.text)
 	}
 }
