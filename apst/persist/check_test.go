@@ -172,3 +172,30 @@ func TestParseDefaultsQuotedAndEnclosed(t *testing.T) {
 		assert.Equal(t, tc.want, got, tc.text)
 	}
 }
+
+// A tuned profile may hold its sysfs plugin in a section of any name with
+// type=sysfs (tuned's plugin instances); a section of another type is not
+// read, also when it is named [sysfs].
+func TestSysfsWritesTunedInstances(t *testing.T) {
+	const path = "/sys/class/nvme/nvme*/power/pm_qos_latency_tolerance_us"
+	for _, tc := range []struct {
+		name, text string
+		lines      []int
+	}{
+		{"sysfs section", "[sysfs]\n" + path + "=0\n", []int{2}},
+		{"typed instance", "[main]\nsummary=x\n[nvme_apst]\ntype=sysfs\n" + path + "=0\n", []int{5}},
+		{"type after the line", "[nvme_apst]\n" + path + " = 5500\ntype = sysfs\n", []int{2}},
+		{"another plugin", "[disk]\ntype=disk\n" + path + "=0\n", nil},
+		{"sysfs of another type", "[sysfs]\ntype=script\n" + path + "=0\n", nil},
+	} {
+		ws, err := persist.ParseSysfsWrites(tc.text)
+		require.NoError(t, err, tc.name)
+		var lines []int
+		for _, w := range ws {
+			lines = append(lines, w.Line)
+			assert.Equal(t, persist.FormTuned, w.Form, tc.name)
+			assert.Equal(t, path, w.Path, tc.name)
+		}
+		assert.Equal(t, tc.lines, lines, tc.name)
+	}
+}

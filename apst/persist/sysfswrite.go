@@ -24,15 +24,18 @@ type SysfsWrite struct {
 
 // ParseSysfsWrites finds the sysfs writes of a systemd-tmpfiles
 // configuration ("w" and "w+" lines, with their ! - = ~ ^ modifiers) and of
-// a tuned profile (PATH=VALUE lines of its sysfs section) in text; other
-// lines are skipped. A text longer than MaxSettingSize is refused.
+// a tuned profile (PATH=VALUE lines of its [sysfs] section, or of a section
+// with type=sysfs) in text; other lines are skipped. A text longer than
+// MaxSettingSize is refused.
 func ParseSysfsWrites(text string) ([]SysfsWrite, error) {
 	if len(text) > MaxSettingSize {
 		return nil, fmt.Errorf("persist: sysfs writes: %d bytes: more than the limit of %d", len(text), MaxSettingSize)
 	}
 	var out []SysfsWrite
+	lines := strings.Split(text, "\n")
+	sysfs := tunedSysfsSections(lines)
 	section := ""
-	for i, line := range strings.Split(text, "\n") {
+	for i, line := range lines {
 		t := strings.TrimSpace(line)
 		if t == "" || t[0] == '#' || t[0] == ';' {
 			continue
@@ -41,7 +44,7 @@ func ParseSysfsWrites(text string) ([]SysfsWrite, error) {
 			section = strings.TrimSpace(t[1 : len(t)-1])
 			continue
 		}
-		if section == "sysfs" {
+		if sysfs[section] {
 			if k, v, ok := strings.Cut(t, "="); ok && strings.HasPrefix(strings.TrimSpace(k), "/sys/") {
 				out = append(out, SysfsWrite{Line: i + 1, Form: FormTuned, Path: strings.TrimSpace(k), Value: strings.TrimSpace(v), Text: t})
 			}
@@ -58,6 +61,25 @@ func ParseSysfsWrites(text string) ([]SysfsWrite, error) {
 		out = append(out, w)
 	}
 	return out, nil
+}
+
+// tunedSysfsSections names the sections of a tuned profile that are
+// instances of its sysfs plugin: [sysfs], and any section whose type=
+// option is sysfs ([nvme] with type=sysfs), wherever in it that option is.
+func tunedSysfsSections(lines []string) map[string]bool {
+	sections := map[string]bool{"sysfs": true}
+	section := ""
+	for _, line := range lines {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]") {
+			section = strings.TrimSpace(t[1 : len(t)-1])
+			continue
+		}
+		if k, v, ok := strings.Cut(t, "="); ok && section != "" && strings.TrimSpace(k) == "type" {
+			sections[section] = strings.TrimSpace(v) == "sysfs"
+		}
+	}
+	return sections
 }
 
 // Reaches reports whether the write's path names drive d's controller
