@@ -2,6 +2,7 @@ package persist_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -235,6 +236,50 @@ func TestRenderLabelStaysInItsComment(t *testing.T) {
 					}
 				}
 			}
+		})
+	}
+}
+
+// PowerSupplyProgram, as the shell runs it once udev has turned $$ into $,
+// says battery when a supply of the machine is offline and none is online,
+// whatever the batteries of wireless devices (scope Device, online 1 while
+// connected) say.
+func TestPowerSupplyProgram(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	type supply struct{ name, online, scope string }
+	for _, tc := range []struct {
+		name     string
+		supplies []supply
+		want     string
+	}{
+		{"no supplies", nil, "ac"},
+		{"on mains", []supply{{"AC", "1", ""}, {"BAT0", "", "System"}}, "ac"},
+		{"on battery", []supply{{"AC", "0", ""}, {"BAT0", "", "System"}}, "battery"},
+		{"USB-C charger", []supply{{"AC", "0", ""}, {"ucsi-source-psy-USBC000:001", "1", ""}}, "ac"},
+		{"on battery with a wireless mouse", []supply{{"AC", "0", ""}, {"BAT0", "", ""}, {"hidpp_battery_0", "1", "Device"}}, "battery"},
+		{"on mains with a wireless mouse", []supply{{"AC", "1", ""}, {"hidpp_battery_0", "0", "Device"}}, "ac"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for _, s := range tc.supplies {
+				d := filepath.Join(dir, s.name)
+				require.NoError(t, os.Mkdir(d, 0o755))
+				if s.online != "" {
+					require.NoError(t, os.WriteFile(filepath.Join(d, "online"), []byte(s.online+"\n"), 0o644))
+				}
+				if s.scope != "" {
+					require.NoError(t, os.WriteFile(filepath.Join(d, "scope"), []byte(s.scope+"\n"), 0o644))
+				}
+			}
+			prog := strings.ReplaceAll(persist.PowerSupplyProgram, "$$", "$") // udev's format
+			prog = strings.ReplaceAll(prog, "/sys/class/power_supply", dir)
+			script := strings.TrimSuffix(strings.TrimPrefix(prog, "/bin/sh -c '"), "'")
+			out, err := exec.Command(sh, "-c", script).Output()
+			require.NoError(t, err)
+			assert.Equal(t, tc.want+"\n", string(out))
 		})
 	}
 }
