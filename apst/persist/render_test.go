@@ -283,3 +283,36 @@ func TestPowerSupplyProgram(t *testing.T) {
 		})
 	}
 }
+
+// A model or serial no drive can have is refused, not written into a rule
+// that matches nothing (and, long enough, makes udev ignore the whole file:
+// it reads lines of at most 16383 bytes): a model number has at most 40
+// characters, a serial number at most 20.
+func TestScopeValidateLength(t *testing.T) {
+	for _, tc := range []struct {
+		scope persist.Scope
+		err   string // "" for valid
+	}{
+		{persist.ModelScope(strings.Repeat("M", 40)), ""},
+		{persist.ExactModelScope(strings.Repeat("*", 40)), ""}, // [*] forty times: 40 characters
+		{persist.ModelScope("Samsung SSD 990 EVO Plus *"), ""},
+		{persist.ModelScope(strings.Repeat("[Mm]", 40) + "*"), ""},
+		{persist.ModelScope("[^]]" + strings.Repeat("M", 39)), ""},
+		{persist.ModelScope(strings.Repeat("M", 41)), "matches only models of 41 characters or more"},
+		{persist.ExactModelScope(strings.Repeat("?", 41)), "matches only models of 41 characters or more"},
+		{persist.ModelScope(strings.Repeat("M", 20000)), "matches only models of 20000 characters or more"},
+		{persist.SerialScope(strings.Repeat("S", 20)), ""},
+		{persist.SerialScope(strings.Repeat("S", 21)), "21 characters, and a serial number (Identify SN) has at most 20"},
+	} {
+		err := tc.scope.Validate()
+		if tc.err == "" {
+			assert.NoError(t, err, "%.50q", tc.scope.Model+tc.scope.Serial)
+			continue
+		}
+		assert.ErrorIs(t, err, persist.ErrScope)
+		assert.ErrorContains(t, err, tc.err)
+		if err != nil {
+			assert.Less(t, len(err.Error()), 300, "the error quotes the value clipped")
+		}
+	}
+}
