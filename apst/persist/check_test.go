@@ -199,3 +199,33 @@ func TestSysfsWritesTunedInstances(t *testing.T) {
 		assert.Equal(t, tc.lines, lines, tc.name)
 	}
 }
+
+// A sysfs write's path is read as systemd-tmpfiles (path_simplify) and the
+// kernel read it: // and /./ are /, a relative path is none, and a tuned
+// path ending in / globs only directories.
+func TestSysfsWritePathForms(t *testing.T) {
+	d := udev.Drive{Name: "nvme2", HasTolerance: true}
+	for _, tc := range []struct {
+		text string
+		rel  string // "" for not reached
+	}{
+		{"w /sys/class/nvme/nvme2/power/pm_qos_latency_tolerance_us - - - - 0", persist.ToleranceAttr},
+		{"w /sys/class/nvme/nvme2//power/pm_qos_latency_tolerance_us - - - - 0", persist.ToleranceAttr},
+		{"w /sys/class/nvme/nvme2/./power/pm_qos_latency_tolerance_us - - - - 0", persist.ToleranceAttr},
+		{"w //sys//class/nvme/./nvme*/power/pm_qos_latency_tolerance_us - - - - 0", persist.ToleranceAttr},
+		{"w /sys/class/nvme/nvme2/power/pm_qos_latency_tolerance_us/ - - - - 0", persist.ToleranceAttr},
+		{"w sys/class/nvme/nvme2/power/pm_qos_latency_tolerance_us - - - - 0", ""},
+		{"[sysfs]\n/sys/class/nvme/nvme2//power/pm_qos_latency_tolerance_us=0", persist.ToleranceAttr},
+		{"[sysfs]\n/sys/class/nvme/nvme2/power/pm_qos_latency_tolerance_us/=0", ""},
+	} {
+		ws, err := persist.ParseSysfsWrites(tc.text)
+		require.NoError(t, err, tc.text)
+		require.Len(t, ws, 1, tc.text)
+		rel, ok := ws[0].Reaches(d)
+		assert.Equal(t, tc.rel != "", ok, tc.text)
+		assert.Equal(t, tc.rel, rel, tc.text)
+	}
+	ws, err := persist.ParseSysfsWrites("w /sys//class/nvme/nvme*//power/pm_qos_latency_tolerance_us - - - - 0")
+	require.NoError(t, err)
+	assert.Equal(t, []persist.Mistake{persist.MistakeGlobalZero}, mistakes(persist.CheckSysfsWrites(ws)))
+}

@@ -85,18 +85,44 @@ func tunedSysfsSections(lines []string) map[string]bool {
 // Reaches reports whether the write's path names drive d's controller
 // directory /sys/class/nvme/NAME (its glob matching the name), and returns
 // the path below it ("power/pm_qos_latency_tolerance_us",
-// "device/power/pm_qos_latency_tolerance_us"). A path with a ".."
-// component reaches no drive: [CheckSysfsWrites] reports it
+// "device/power/pm_qos_latency_tolerance_us"), read as systemd-tmpfiles
+// and the kernel read it (// and /./ are /; a relative path is none; a
+// tuned path ending in / names a directory). A path with a ".." component
+// reaches no drive: [CheckSysfsWrites] reports it
 // ([MistakeLeavesController]).
 func (w SysfsWrite) Reaches(d udev.Drive) (rel string, ok bool) {
-	comps := strings.Split(strings.Trim(w.Path, "/"), "/")
-	if len(comps) < 5 || comps[0] != "sys" || comps[1] != "class" || comps[2] != "nvme" || !udev.Glob(comps[3], d.ControllerName()) {
+	comps, ok := w.components()
+	if !ok || len(comps) < 5 || comps[0] != "sys" || comps[1] != "class" || comps[2] != "nvme" || !udev.Glob(comps[3], d.ControllerName()) {
 		return "", false
 	}
 	if w.leavesController() {
 		return "", false // CheckSysfsWrites says so
 	}
 	return strings.Join(comps[4:], "/"), true
+}
+
+// components splits the path as systemd-tmpfiles (path_simplify) and the
+// kernel's lookup read it: empty and "." components are nothing. ok is
+// false for a relative path, which tmpfiles refuses, and for a tuned path
+// that ends in a slash, which tuned's glob matches only to a directory,
+// never to an attribute file.
+func (w SysfsWrite) components() (comps []string, ok bool) {
+	if !strings.HasPrefix(w.Path, "/") || w.Form == FormTuned && strings.HasSuffix(w.Path, "/") {
+		return nil, false
+	}
+	for _, c := range strings.Split(w.Path, "/") {
+		if c != "" && c != "." {
+			comps = append(comps, c)
+		}
+	}
+	return comps, true
+}
+
+// globsControllers reports whether the path's controller component is a
+// glob (nvme*), as a write meant for every controller has it.
+func (w SysfsWrite) globsControllers() bool {
+	comps, ok := w.components()
+	return ok && len(comps) > 3 && strings.ContainsAny(comps[3], "*?[")
 }
 
 // leavesController reports whether the path holds a ".." component: it
@@ -130,7 +156,7 @@ func CheckSysfsWrites(ws []SysfsWrite) []Finding {
 		switch {
 		case isDeviceAttr(rel):
 			out = append(out, Finding{Mistake: MistakeDevicePath, Line: w.Line, Text: w.Text, Explanation: explainDevicePath})
-		case rel == ToleranceAttr && w.Value == "0" && strings.ContainsAny(strings.Split(strings.Trim(w.Path, "/"), "/")[3], "*?["):
+		case rel == ToleranceAttr && w.Value == "0" && w.globsControllers():
 			out = append(out, Finding{Mistake: MistakeGlobalZero, Line: w.Line, Text: w.Text, Explanation: explainGlobalZero("this line")})
 		}
 	}
