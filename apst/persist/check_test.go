@@ -1,6 +1,7 @@
 package persist_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -133,4 +134,98 @@ func TestSysfsWriteLeavingController(t *testing.T) {
 		assert.True(t, fs[0].Mistake.Serious())
 		assert.Equal(t, "leaves-controller", fs[0].Mistake.String())
 	}
+}
+
+// The value of a kernel or module argument as the files users have hold
+// it: quoted (the kernel drops the quotes), inside a NixOS list or a
+// TrueNAS midclt call (the form KernelArgument tells them to write), with
+// a + sign; after -- the arguments are init's.
+func TestParseDefaultsQuotedAndEnclosed(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want []apst.Microseconds
+		src  persist.Source
+		arg  string // the Text of a command-line default
+	}{
+		{`nvme_core.default_ps_max_latency_us="5500"`, []apst.Microseconds{5500}, persist.SourceCmdline, "nvme_core.default_ps_max_latency_us=5500"},
+		{`"nvme_core.default_ps_max_latency_us=5500"`, []apst.Microseconds{5500}, persist.SourceCmdline, "nvme_core.default_ps_max_latency_us=5500"},
+		{`GRUB_CMDLINE_LINUX_DEFAULT="quiet nvme_core.default_ps_max_latency_us=0 splash"`, []apst.Microseconds{0}, persist.SourceCmdline, "nvme_core.default_ps_max_latency_us=0"},
+		{`boot.kernelParams = ["nvme_core.default_ps_max_latency_us=0"];`, []apst.Microseconds{0}, persist.SourceCmdline, "nvme_core.default_ps_max_latency_us=0"},
+		{`boot.kernelParams = [ "quiet" "nvme_core.default_ps_max_latency_us=1200" ];`, []apst.Microseconds{1200}, persist.SourceCmdline, "nvme_core.default_ps_max_latency_us=1200"},
+		{strings.Join(persist.KernelArgument(persist.PlatformTrueNAS, "nvme_core.default_ps_max_latency_us=0").Steps, "\n"), []apst.Microseconds{0}, persist.SourceCmdline, "nvme_core.default_ps_max_latency_us=0"},
+		{`nvme_core.default_ps_max_latency_us=+5500`, []apst.Microseconds{5500}, persist.SourceCmdline, "nvme_core.default_ps_max_latency_us=+5500"},
+		{`options nvme_core default_ps_max_latency_us="0"`, []apst.Microseconds{0}, persist.SourceModprobe, ""},
+		{`ro quiet -- nvme_core.default_ps_max_latency_us=0`, nil, 0, ""},
+	} {
+		ds, err := persist.ParseDefaults(tc.text)
+		if !assert.NoError(t, err, tc.text) {
+			continue
+		}
+		var got []apst.Microseconds
+		for _, d := range ds {
+			got = append(got, d.Bound)
+			assert.Equal(t, tc.src, d.Source, tc.text)
+			if tc.arg != "" {
+				assert.Equal(t, tc.arg, d.Text, tc.text)
+			}
+		}
+		assert.Equal(t, tc.want, got, tc.text)
+	}
+}
+
+// A tuned profile may hold its sysfs plugin in a section of any name with
+// type=sysfs (tuned's plugin instances); a section of another type is not
+// read, also when it is named [sysfs].
+func TestSysfsWritesTunedInstances(t *testing.T) {
+	const path = "/sys/class/nvme/nvme*/power/pm_qos_latency_tolerance_us"
+	for _, tc := range []struct {
+		name, text string
+		lines      []int
+	}{
+		{"sysfs section", "[sysfs]\n" + path + "=0\n", []int{2}},
+		{"typed instance", "[main]\nsummary=x\n[nvme_apst]\ntype=sysfs\n" + path + "=0\n", []int{5}},
+		{"type after the line", "[nvme_apst]\n" + path + " = 5500\ntype = sysfs\n", []int{2}},
+		{"another plugin", "[disk]\ntype=disk\n" + path + "=0\n", nil},
+		{"sysfs of another type", "[sysfs]\ntype=script\n" + path + "=0\n", nil},
+	} {
+		ws, err := persist.ParseSysfsWrites(tc.text)
+		require.NoError(t, err, tc.name)
+		var lines []int
+		for _, w := range ws {
+			lines = append(lines, w.Line)
+			assert.Equal(t, persist.FormTuned, w.Form, tc.name)
+			assert.Equal(t, path, w.Path, tc.name)
+		}
+		assert.Equal(t, tc.lines, lines, tc.name)
+	}
+}
+
+// A sysfs write's path is read as systemd-tmpfiles (path_simplify) and the
+// kernel read it: // and /./ are /, a relative path is none, and a tuned
+// path ending in / globs only directories.
+func TestSysfsWritePathForms(t *testing.T) {
+	d := udev.Drive{Name: "nvme2", HasTolerance: true}
+	for _, tc := range []struct {
+		text string
+		rel  string // "" for not reached
+	}{
+		{"w /sys/class/nvme/nvme2/power/pm_qos_latency_tolerance_us - - - - 0", persist.ToleranceAttr},
+		{"w /sys/class/nvme/nvme2//power/pm_qos_latency_tolerance_us - - - - 0", persist.ToleranceAttr},
+		{"w /sys/class/nvme/nvme2/./power/pm_qos_latency_tolerance_us - - - - 0", persist.ToleranceAttr},
+		{"w //sys//class/nvme/./nvme*/power/pm_qos_latency_tolerance_us - - - - 0", persist.ToleranceAttr},
+		{"w /sys/class/nvme/nvme2/power/pm_qos_latency_tolerance_us/ - - - - 0", persist.ToleranceAttr},
+		{"w sys/class/nvme/nvme2/power/pm_qos_latency_tolerance_us - - - - 0", ""},
+		{"[sysfs]\n/sys/class/nvme/nvme2//power/pm_qos_latency_tolerance_us=0", persist.ToleranceAttr},
+		{"[sysfs]\n/sys/class/nvme/nvme2/power/pm_qos_latency_tolerance_us/=0", ""},
+	} {
+		ws, err := persist.ParseSysfsWrites(tc.text)
+		require.NoError(t, err, tc.text)
+		require.Len(t, ws, 1, tc.text)
+		rel, ok := ws[0].Reaches(d)
+		assert.Equal(t, tc.rel != "", ok, tc.text)
+		assert.Equal(t, tc.rel, rel, tc.text)
+	}
+	ws, err := persist.ParseSysfsWrites("w /sys//class/nvme/nvme*//power/pm_qos_latency_tolerance_us - - - - 0")
+	require.NoError(t, err)
+	assert.Equal(t, []persist.Mistake{persist.MistakeGlobalZero}, mistakes(persist.CheckSysfsWrites(ws)))
 }

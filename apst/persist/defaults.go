@@ -42,7 +42,8 @@ type Default struct {
 	Source Source
 	// Line is its 1-based line in the text.
 	Line int
-	// Text is the argument or line as written.
+	// Text is the line of modprobe.d, or the argument of a command line
+	// (without the quotes or brackets around it or its value).
 	Text string
 	// Bound is the value as the kernel parses it (an unsigned long; 0 turns
 	// APST off, 2147483647 and above are no limit).
@@ -56,10 +57,13 @@ const MaxSettingSize = udev.MaxRulesSize
 // ParseDefaults finds every nvme_core.default_ps_max_latency_us in text: a
 // kernel command line (/proc/cmdline, GRUB_CMDLINE_LINUX...=) or modprobe.d
 // lines (options nvme_core default_ps_max_latency_us=V), in any mix, one
-// per line or several on a line. As the kernel does, a - in the module or
-// parameter name is the same as _, and the value takes a 0x (hexadecimal) or
-// 0 (octal) prefix. Other arguments and lines are skipped; a text longer
-// than MaxSettingSize is refused. Errors wrap ErrDefaultSyntax and name the
+// per line or several on a line, also inside a NixOS boot.kernelParams list
+// or a TrueNAS kernel_extra_options string. As the kernel does, a - in the
+// module or parameter name is the same as _, the value may stand in double
+// quotes and takes a + sign and a 0x (hexadecimal) or 0 (octal) prefix,
+// and the arguments after a -- on a command line are init's, not the
+// kernel's. Other arguments and lines are skipped; a text longer than
+// MaxSettingSize is refused. Errors wrap ErrDefaultSyntax and name the
 // line: a value that is not an unsigned long.
 func ParseDefaults(text string) ([]Default, error) {
 	if len(text) > MaxSettingSize {
@@ -76,7 +80,7 @@ func ParseDefaults(text string) ([]Default, error) {
 			for _, f := range fields[2:] {
 				k, v, ok := strings.Cut(f, "=")
 				if ok && normName(k) == "default_ps_max_latency_us" {
-					d, err := parseDefault(SourceModprobe, i+1, t, v)
+					d, err := parseDefault(SourceModprobe, i+1, t, argValue(v))
 					if err != nil {
 						return nil, err
 					}
@@ -86,16 +90,22 @@ func ParseDefaults(text string) ([]Default, error) {
 			continue
 		}
 		for _, f := range fields {
-			f = strings.Trim(f, `"'`)
+			// A list or a JSON string around the argument (NixOS
+			// ["nvme_core...=0"], a TrueNAS midclt call) opens before it.
+			f = strings.TrimRight(strings.TrimLeft(f, `"'[({`), `"'`)
 			if j := strings.LastIndexByte(f, '='); j >= 0 && strings.Contains(f[:j], "=") {
 				// GRUB_CMDLINE_LINUX="quiet nvme_core...=0": the first word
 				// carries the variable.
 				f = f[strings.IndexByte(f, '=')+1:]
 				f = strings.Trim(f, `"'`)
 			}
+			if f == "--" {
+				break // the kernel passes what follows to init
+			}
 			k, v, ok := strings.Cut(f, "=")
 			if ok && normName(k) == "nvme_core.default_ps_max_latency_us" {
-				d, err := parseDefault(SourceCmdline, i+1, f, v)
+				v = argValue(v)
+				d, err := parseDefault(SourceCmdline, i+1, k+"="+v, v)
 				if err != nil {
 					return nil, err
 				}
@@ -108,6 +118,17 @@ func ParseDefaults(text string) ([]Default, error) {
 
 func normName(s string) string { return strings.ReplaceAll(s, "-", "_") }
 
+// argValue is the value of a kernel or module argument as a file holds it:
+// without the double quotes the kernel drops around a value (p="5500",
+// also in modprobe.d, whose options reach the kernel's parser), and
+// without the closing quotes, brackets, braces, parentheses, commas and
+// semicolons of a list or a string that holds the whole argument
+// (["p=0"]; in NixOS, "p=0"}' in a TrueNAS midclt call).
+func argValue(v string) string {
+	v = strings.TrimPrefix(v, `"`)
+	return strings.TrimRight(v, `"'}]);,`)
+}
+
 func parseDefault(src Source, line int, text, v string) (Default, error) {
 	b, err := parseULong(v)
 	if err != nil {
@@ -117,10 +138,11 @@ func parseDefault(src Source, line int, text, v string) (Default, error) {
 }
 
 // parseULong reads an unsigned long as the kernel's kstrtoul with base 0
-// does: 0x hexadecimal, a leading 0 octal, else decimal; one trailing
-// newline allowed.
+// does: one leading + allowed, 0x hexadecimal, a leading 0 octal, else
+// decimal; one trailing newline allowed.
 func parseULong(s string) (uint64, error) {
 	s = strings.TrimSuffix(s, "\n")
+	s = strings.TrimPrefix(s, "+")
 	base := uint64(10)
 	digits := s
 	switch {

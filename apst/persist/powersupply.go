@@ -9,11 +9,16 @@ import (
 // PowerSupplyFile is where RenderPowerSupply's rules go.
 const PowerSupplyFile = "/etc/udev/rules.d/61-nvme-apst-power.rules"
 
-// PowerSupplyProgram prints "battery" when some power supply reports
-// online 0 and none reports 1, else "ac" (a machine without power supplies
-// counts as on AC). It reads every /sys/class/power_supply/*/online, so the
-// supply's name (AC, ACAD, ADP1, a USB-C port) does not matter.
-const PowerSupplyProgram = `/bin/sh -c 'if grep -qsx 0 /sys/class/power_supply/*/online && ! grep -qsx 1 /sys/class/power_supply/*/online; then echo battery; else echo ac; fi'`
+// PowerSupplyProgram prints "battery" when some power supply of the
+// machine reports online 0 and none reports 1, else "ac" (a machine
+// without power supplies counts as on AC). It reads every
+// /sys/class/power_supply/*/online, so the supply's name (AC, ACAD, ADP1,
+// a USB-C port) does not matter, and skips the supplies whose scope is
+// Device: the batteries of a wireless mouse, keyboard or headset, which
+// report online 1 while the device is connected and would make a laptop on
+// battery read as on AC. It is the PROGRAM value of a udev rule, written
+// in udev's format: $$ is udev's escape of the shell's $.
+const PowerSupplyProgram = `/bin/sh -c 'b=ac; for d in /sys/class/power_supply/*; do grep -qsx Device $$d/scope && continue; grep -qsx 1 $$d/online && exec echo ac; grep -qsx 0 $$d/online && b=battery; done; echo $$b'`
 
 // PowerSupplyTrigger is the rule that re-runs the NVMe rules when a power
 // supply's online state changes (a battery's change events, which have no
@@ -24,14 +29,15 @@ const PowerSupplyTrigger = `ACTION=="change", SUBSYSTEM=="power_supply", TEST=="
 // scope s the bound ac on mains power and battery on battery, switching on
 // every power-supply change: one rule re-runs the NVMe rules on a
 // power_supply change event, and two NVMe rules pick the value by what
-// PowerSupplyProgram prints. Errors: the scope's Validate error.
+// PowerSupplyProgram prints. label optionally names what the scope is, for
+// the comment, as Setting.Label. Errors: the scope's Validate error.
 func RenderPowerSupply(s Scope, label string, ac, battery apst.Microseconds) (Output, error) {
 	if err := s.Validate(); err != nil {
 		return Output{}, err
 	}
 	what := s.String()
 	if label != "" {
-		what += " (" + label + ")"
+		what += " (" + commentLabel(label) + ")"
 	}
 	rule := func(result string, b apst.Microseconds) string {
 		return udevMatch(s) + `, PROGRAM=="` + PowerSupplyProgram + `", RESULT=="` + result + `", ATTR{` + ToleranceAttr + `}="` + toleranceOf(b).String() + `"`

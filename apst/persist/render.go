@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"github.com/nvmeapst/nvmeapst/apst/persist/udev"
 	"strconv"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/nvmeapst/nvmeapst/apst"
 )
@@ -96,7 +98,10 @@ type Setting struct {
 	// Render refuses it (AllControllers is every one).
 	Scope Scope
 	// Label optionally names what the scope is, for the comments
-	// ("Samsung SSD 990 EVO Plus").
+	// ("Samsung SSD 990 EVO Plus"). It is often a drive's model, text
+	// from a drive or a capture: one that holds a character other than a
+	// printable one (a newline would end the comment and start a rule) is
+	// written quoted, its escapes in Go syntax.
 	Label string
 }
 
@@ -209,6 +214,19 @@ func UdevRule(s Scope, t apst.Tolerance) (string, error) {
 	return m + `, ATTR{` + ToleranceAttr + `}="` + t.String() + `"`, nil
 }
 
+// commentLabel is label as a comment can hold it: as is when every
+// character is printable, else quoted with Go escapes (strconv.QuoteToASCII),
+// so that no newline, carriage return or NUL (each ends a line of a udev
+// rules file) and no control or bidirectional character reaches the file.
+func commentLabel(label string) string {
+	for _, r := range label {
+		if r == utf8.RuneError || !unicode.IsPrint(r) {
+			return strconv.QuoteToASCII(label)
+		}
+	}
+	return label
+}
+
 // udevRule is UdevRule of a valid scope and tolerance.
 func udevRule(s Scope, t apst.Tolerance) string {
 	return udevMatch(s) + `, ATTR{` + ToleranceAttr + `}="` + t.String() + `"`
@@ -221,7 +239,7 @@ func restoreStep() string {
 func renderUdev(s Setting, t apst.Tolerance, what string) Output {
 	label := s.Scope.String()
 	if s.Label != "" {
-		label += " (" + s.Label + ")"
+		label += " (" + commentLabel(s.Label) + ")"
 	}
 	o := Output{
 		Form:    FormUdev,

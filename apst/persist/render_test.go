@@ -2,6 +2,7 @@ package persist_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -192,5 +193,126 @@ func TestModelFamily(t *testing.T) {
 		got, ok := persist.ModelFamily(tc.model)
 		assert.Equal(t, tc.glob, got, tc.model)
 		assert.Equal(t, tc.glob != tc.model, ok, tc.model)
+	}
+}
+
+// A label is text from a drive or a capture (apstctl persist passes the
+// capture's model for a PCI scope): no character of it may end the comment
+// line and start a rule of its own, nor reach the file as a control or
+// bidirectional character. A printable label is written as is.
+func TestRenderLabelStaysInItsComment(t *testing.T) {
+	pci := persist.PCIScope(apst.PCIID{Vendor: 0x144d, Device: 0xa80d})
+	for _, tc := range []struct {
+		name, label, want string
+	}{
+		{"printable", "Samsung SSD 990 EVO Plus 1TB", "(Samsung SSD 990 EVO Plus 1TB)"},
+		{"newline", "X\nRUN+=\"/bin/touch /tmp/p\"", `("X\nRUN+=\"/bin/touch /tmp/p\"")`},
+		{"carriage return", "X\rRUN+=\"/bin/touch /tmp/p\"", `("X\rRUN+=\"/bin/touch /tmp/p\"")`},
+		{"NUL", "X\x00RUN+=\"/bin/touch /tmp/p\"", `("X\x00RUN+=\"/bin/touch /tmp/p\"")`},
+		{"escape", "Mod\x1b[31mel", `("Mod\x1b[31mel")`},
+		{"right-to-left override", "Mod\u202eel", `("Mod\u202eel")`},
+		{"invalid UTF-8", "Mod\xffel", `("Mod\xffel")`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o, err := persist.Render(persist.Setting{Bound: 25000, Scope: pci, Label: tc.label}, persist.FormUdev)
+			require.NoError(t, err)
+			ps, err := persist.RenderPowerSupply(pci, tc.label, 25000, 0)
+			require.NoError(t, err)
+			for _, c := range []struct {
+				text  string
+				rules int
+			}{{o.Text, 1}, {ps.Text, 3}} {
+				assert.NotContains(t, c.text, "\r")
+				assert.NotContains(t, c.text, "\x00")
+				assert.NotContains(t, c.text, "\x1b")
+				assert.NotContains(t, c.text, "\u202e")
+				assert.Contains(t, c.text, tc.want)
+				rs, err := udev.ParseRules(c.text)
+				require.NoError(t, err, "%q", c.text)
+				assert.Len(t, rs, c.rules, "%q", c.text)
+				for _, r := range rs {
+					for _, e := range r.Exprs {
+						assert.NotContains(t, e.Value, "/tmp/p", "the label became a rule: %q", c.text)
+					}
+				}
+			}
+		})
+	}
+}
+
+// PowerSupplyProgram, as the shell runs it once udev has turned $$ into $,
+// says battery when a supply of the machine is offline and none is online,
+// whatever the batteries of wireless devices (scope Device, online 1 while
+// connected) say.
+func TestPowerSupplyProgram(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	type supply struct{ name, online, scope string }
+	for _, tc := range []struct {
+		name     string
+		supplies []supply
+		want     string
+	}{
+		{"no supplies", nil, "ac"},
+		{"on mains", []supply{{"AC", "1", ""}, {"BAT0", "", "System"}}, "ac"},
+		{"on battery", []supply{{"AC", "0", ""}, {"BAT0", "", "System"}}, "battery"},
+		{"USB-C charger", []supply{{"AC", "0", ""}, {"ucsi-source-psy-USBC000:001", "1", ""}}, "ac"},
+		{"on battery with a wireless mouse", []supply{{"AC", "0", ""}, {"BAT0", "", ""}, {"hidpp_battery_0", "1", "Device"}}, "battery"},
+		{"on mains with a wireless mouse", []supply{{"AC", "1", ""}, {"hidpp_battery_0", "0", "Device"}}, "ac"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for _, s := range tc.supplies {
+				d := filepath.Join(dir, s.name)
+				require.NoError(t, os.Mkdir(d, 0o755))
+				if s.online != "" {
+					require.NoError(t, os.WriteFile(filepath.Join(d, "online"), []byte(s.online+"\n"), 0o644))
+				}
+				if s.scope != "" {
+					require.NoError(t, os.WriteFile(filepath.Join(d, "scope"), []byte(s.scope+"\n"), 0o644))
+				}
+			}
+			prog := strings.ReplaceAll(persist.PowerSupplyProgram, "$$", "$") // udev's format
+			prog = strings.ReplaceAll(prog, "/sys/class/power_supply", dir)
+			script := strings.TrimSuffix(strings.TrimPrefix(prog, "/bin/sh -c '"), "'")
+			out, err := exec.Command(sh, "-c", script).Output()
+			require.NoError(t, err)
+			assert.Equal(t, tc.want+"\n", string(out))
+		})
+	}
+}
+
+// A model or serial no drive can have is refused, not written into a rule
+// that matches nothing (and, long enough, makes udev ignore the whole file:
+// it reads lines of at most 16383 bytes): a model number has at most 40
+// characters, a serial number at most 20.
+func TestScopeValidateLength(t *testing.T) {
+	for _, tc := range []struct {
+		scope persist.Scope
+		err   string // "" for valid
+	}{
+		{persist.ModelScope(strings.Repeat("M", 40)), ""},
+		{persist.ExactModelScope(strings.Repeat("*", 40)), ""}, // [*] forty times: 40 characters
+		{persist.ModelScope("Samsung SSD 990 EVO Plus *"), ""},
+		{persist.ModelScope(strings.Repeat("[Mm]", 40) + "*"), ""},
+		{persist.ModelScope("[^]]" + strings.Repeat("M", 39)), ""},
+		{persist.ModelScope(strings.Repeat("M", 41)), "matches only models of 41 characters or more"},
+		{persist.ExactModelScope(strings.Repeat("?", 41)), "matches only models of 41 characters or more"},
+		{persist.ModelScope(strings.Repeat("M", 20000)), "matches only models of 20000 characters or more"},
+		{persist.SerialScope(strings.Repeat("S", 20)), ""},
+		{persist.SerialScope(strings.Repeat("S", 21)), "21 characters, and a serial number (Identify SN) has at most 20"},
+	} {
+		err := tc.scope.Validate()
+		if tc.err == "" {
+			assert.NoError(t, err, "%.50q", tc.scope.Model+tc.scope.Serial)
+			continue
+		}
+		assert.ErrorIs(t, err, persist.ErrScope)
+		assert.ErrorContains(t, err, tc.err)
+		if err != nil {
+			assert.Less(t, len(err.Error()), 300, "the error quotes the value clipped")
+		}
 	}
 }

@@ -3,9 +3,11 @@ package persist
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
 // ErrScope is wrapped by the errors of a Scope that cannot be expressed: a
@@ -128,7 +130,9 @@ func (s Scope) String() string {
 // Validate reports whether the scope can be written in a udev rule: a
 // known kind, a model or serial that is printable ASCII without " or \ (a
 // serial also without glob characters * ? [ |, a model without |), a PCI
-// ID that is not zero.
+// ID that is not zero; and whether it can match a drive: a model glob that
+// matches strings of at most 40 characters (Identify MN), a serial of at
+// most 20 (SN).
 func (s Scope) Validate() error {
 	switch s.Kind {
 	case ScopeUnset:
@@ -143,7 +147,10 @@ func (s Scope) Validate() error {
 			return err
 		}
 		if !bracketsClosed(s.Model) {
-			return fmt.Errorf("%w: model %q: unbalanced [ ] in the glob", ErrScope, s.Model)
+			return fmt.Errorf("%w: model %s: unbalanced [ ] in the glob", ErrScope, clipQuote(s.Model))
+		}
+		if n := globMinLen(s.Model); n > powerstate.ModelFieldSize {
+			return fmt.Errorf("%w: model %s: it matches only models of %d characters or more, and a model number (Identify MN) has at most %d", ErrScope, clipQuote(s.Model), n, powerstate.ModelFieldSize)
 		}
 	case ScopePCI:
 		if s.PCI.Vendor == 0 || s.PCI.Device == 0 {
@@ -153,23 +160,66 @@ func (s Scope) Validate() error {
 		if s.Serial == "" {
 			return fmt.Errorf("%w: the serial number is empty", ErrScope)
 		}
-		return quotable("serial number", s.Serial, "*?[]|")
+		if err := quotable("serial number", s.Serial, "*?[]|"); err != nil {
+			return err
+		}
+		if len(s.Serial) > serialFieldSize {
+			return fmt.Errorf("%w: serial number %s: %d characters, and a serial number (Identify SN) has at most %d", ErrScope, clipQuote(s.Serial), len(s.Serial), serialFieldSize)
+		}
 	default:
 		return fmt.Errorf("%w: unknown kind %d", ErrScope, s.Kind)
 	}
 	return nil
 }
 
+// serialFieldSize is the length in bytes of the Identify Controller's SN
+// (Serial Number) field, bytes 23:04.
+const serialFieldSize = 20
+
+// globMinLen is the length of the shortest string the glob m matches: one
+// character for each character outside a bracket expression other than *,
+// and for each bracket expression (m's brackets closed).
+func globMinLen(m string) int {
+	n := 0
+	for i := 0; i < len(m); i++ {
+		switch m[i] {
+		case '*':
+			continue
+		case '[':
+			j := i + 1
+			if j < len(m) && (m[j] == '!' || m[j] == '^') {
+				j++
+			}
+			if j < len(m) && m[j] == ']' {
+				j++
+			}
+			if k := strings.IndexByte(m[j:], ']'); k >= 0 {
+				i = j + k
+			}
+		}
+		n++
+	}
+	return n
+}
+
+// clipQuote quotes s, clipped to 80 bytes.
+func clipQuote(s string) string {
+	if len(s) > 80 {
+		return strconv.Quote(s[:80]) + "..."
+	}
+	return strconv.Quote(s)
+}
+
 // bracketsClosed reports whether every [ of the glob m opens a bracket
 // expression that a ] closes, as fnmatch(3) reads them: a ] right after
-// the [ (or after [!) belongs to the expression.
+// the [ (or after [! or [^) belongs to the expression.
 func bracketsClosed(m string) bool {
 	for i := 0; i < len(m); i++ {
 		if m[i] != '[' {
 			continue
 		}
 		j := i + 1
-		if j < len(m) && m[j] == '!' {
+		if j < len(m) && (m[j] == '!' || m[j] == '^') {
 			j++
 		}
 		if j < len(m) && m[j] == ']' {
@@ -188,7 +238,7 @@ func bracketsClosed(m string) bool {
 func quotable(what, v, forbidden string) error {
 	for _, c := range v {
 		if c < 0x20 || c > 0x7e || c == '"' || c == '\\' || strings.ContainsRune(forbidden, c) {
-			return fmt.Errorf("%w: %s %q: a udev rule cannot match %q (want printable ASCII without \" \\ %s)", ErrScope, what, v, c, forbidden)
+			return fmt.Errorf("%w: %s %s: a udev rule cannot match %q (want printable ASCII without \" \\ %s)", ErrScope, what, clipQuote(v), c, forbidden)
 		}
 	}
 	return nil

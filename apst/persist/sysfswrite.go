@@ -24,15 +24,18 @@ type SysfsWrite struct {
 
 // ParseSysfsWrites finds the sysfs writes of a systemd-tmpfiles
 // configuration ("w" and "w+" lines, with their ! - = ~ ^ modifiers) and of
-// a tuned profile (PATH=VALUE lines of its sysfs section) in text; other
-// lines are skipped. A text longer than MaxSettingSize is refused.
+// a tuned profile (PATH=VALUE lines of its [sysfs] section, or of a section
+// with type=sysfs) in text; other lines are skipped. A text longer than
+// MaxSettingSize is refused.
 func ParseSysfsWrites(text string) ([]SysfsWrite, error) {
 	if len(text) > MaxSettingSize {
 		return nil, fmt.Errorf("persist: sysfs writes: %d bytes: more than the limit of %d", len(text), MaxSettingSize)
 	}
 	var out []SysfsWrite
+	lines := strings.Split(text, "\n")
+	sysfs := tunedSysfsSections(lines)
 	section := ""
-	for i, line := range strings.Split(text, "\n") {
+	for i, line := range lines {
 		t := strings.TrimSpace(line)
 		if t == "" || t[0] == '#' || t[0] == ';' {
 			continue
@@ -41,7 +44,7 @@ func ParseSysfsWrites(text string) ([]SysfsWrite, error) {
 			section = strings.TrimSpace(t[1 : len(t)-1])
 			continue
 		}
-		if section == "sysfs" {
+		if sysfs[section] {
 			if k, v, ok := strings.Cut(t, "="); ok && strings.HasPrefix(strings.TrimSpace(k), "/sys/") {
 				out = append(out, SysfsWrite{Line: i + 1, Form: FormTuned, Path: strings.TrimSpace(k), Value: strings.TrimSpace(v), Text: t})
 			}
@@ -60,21 +63,66 @@ func ParseSysfsWrites(text string) ([]SysfsWrite, error) {
 	return out, nil
 }
 
+// tunedSysfsSections names the sections of a tuned profile that are
+// instances of its sysfs plugin: [sysfs], and any section whose type=
+// option is sysfs ([nvme] with type=sysfs), wherever in it that option is.
+func tunedSysfsSections(lines []string) map[string]bool {
+	sections := map[string]bool{"sysfs": true}
+	section := ""
+	for _, line := range lines {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]") {
+			section = strings.TrimSpace(t[1 : len(t)-1])
+			continue
+		}
+		if k, v, ok := strings.Cut(t, "="); ok && section != "" && strings.TrimSpace(k) == "type" {
+			sections[section] = strings.TrimSpace(v) == "sysfs"
+		}
+	}
+	return sections
+}
+
 // Reaches reports whether the write's path names drive d's controller
 // directory /sys/class/nvme/NAME (its glob matching the name), and returns
 // the path below it ("power/pm_qos_latency_tolerance_us",
-// "device/power/pm_qos_latency_tolerance_us"). A path with a ".."
-// component reaches no drive: [CheckSysfsWrites] reports it
+// "device/power/pm_qos_latency_tolerance_us"), read as systemd-tmpfiles
+// and the kernel read it (// and /./ are /; a relative path is none; a
+// tuned path ending in / names a directory). A path with a ".." component
+// reaches no drive: [CheckSysfsWrites] reports it
 // ([MistakeLeavesController]).
 func (w SysfsWrite) Reaches(d udev.Drive) (rel string, ok bool) {
-	comps := strings.Split(strings.Trim(w.Path, "/"), "/")
-	if len(comps) < 5 || comps[0] != "sys" || comps[1] != "class" || comps[2] != "nvme" || !udev.Glob(comps[3], d.ControllerName()) {
+	comps, ok := w.components()
+	if !ok || len(comps) < 5 || comps[0] != "sys" || comps[1] != "class" || comps[2] != "nvme" || !udev.Glob(comps[3], d.ControllerName()) {
 		return "", false
 	}
 	if w.leavesController() {
 		return "", false // CheckSysfsWrites says so
 	}
 	return strings.Join(comps[4:], "/"), true
+}
+
+// components splits the path as systemd-tmpfiles (path_simplify) and the
+// kernel's lookup read it: empty and "." components are nothing. ok is
+// false for a relative path, which tmpfiles refuses, and for a tuned path
+// that ends in a slash, which tuned's glob matches only to a directory,
+// never to an attribute file.
+func (w SysfsWrite) components() (comps []string, ok bool) {
+	if !strings.HasPrefix(w.Path, "/") || w.Form == FormTuned && strings.HasSuffix(w.Path, "/") {
+		return nil, false
+	}
+	for _, c := range strings.Split(w.Path, "/") {
+		if c != "" && c != "." {
+			comps = append(comps, c)
+		}
+	}
+	return comps, true
+}
+
+// globsControllers reports whether the path's controller component is a
+// glob (nvme*), as a write meant for every controller has it.
+func (w SysfsWrite) globsControllers() bool {
+	comps, ok := w.components()
+	return ok && len(comps) > 3 && strings.ContainsAny(comps[3], "*?[")
 }
 
 // leavesController reports whether the path holds a ".." component: it
@@ -108,7 +156,7 @@ func CheckSysfsWrites(ws []SysfsWrite) []Finding {
 		switch {
 		case isDeviceAttr(rel):
 			out = append(out, Finding{Mistake: MistakeDevicePath, Line: w.Line, Text: w.Text, Explanation: explainDevicePath})
-		case rel == ToleranceAttr && w.Value == "0" && strings.ContainsAny(strings.Split(strings.Trim(w.Path, "/"), "/")[3], "*?["):
+		case rel == ToleranceAttr && w.Value == "0" && w.globsControllers():
 			out = append(out, Finding{Mistake: MistakeGlobalZero, Line: w.Line, Text: w.Text, Explanation: explainGlobalZero("this line")})
 		}
 	}

@@ -4,17 +4,22 @@ import "strings"
 
 // Match reports whether s matches the udev pattern: alternatives separated
 // by |, each a shell glob with * ? and [...] ([!...] or [^...] negated, a-z
-// ranges), as udev's fnmatch does for match keys.
+// ranges), as udev's fnmatch does for match keys; a pattern with none of
+// * ? [ is compared as plain strings, as udev does (a backslash is then
+// itself, not an escape).
 func Match(pattern, s string) bool { return globMatch(pattern, s) }
 
 // Glob reports whether s matches the one shell glob p (fnmatch(3) with no
 // flags; no | alternatives), as a path component of /sys/class/nvme/nvme*.
 func Glob(p, s string) bool { return fnmatch(p, s) }
 
-// globMatch is Match.
+// globMatch is Match. As udev does, a pattern without * ? or [ in any of
+// its alternatives is compared as plain strings (a backslash is itself),
+// one with them by fnmatch(3) in every alternative.
 func globMatch(pattern, s string) bool {
+	glob := strings.ContainsAny(pattern, "*?[")
 	for _, alt := range strings.Split(pattern, "|") {
-		if fnmatch(alt, s) {
+		if glob && fnmatch(alt, s) || !glob && alt == s {
 			return true
 		}
 	}

@@ -203,11 +203,30 @@ func (d *Drive) chain() []device {
 
 // attrMatch compares an attribute value as udev does: trailing whitespace
 // of the value is ignored unless the pattern ends in whitespace.
-func attrMatch(pattern, value string) bool {
-	if !strings.HasSuffix(pattern, " ") && !strings.HasSuffix(pattern, "\t") {
+func attrMatch(e Expr, value string) bool {
+	if !strings.HasSuffix(e.Value, " ") && !strings.HasSuffix(e.Value, "\t") {
 		value = strings.TrimRight(value, " \t\n")
 	}
-	return globMatch(pattern, value)
+	return e.match(value)
+}
+
+// match reports whether s matches the expression's value as a pattern
+// (Match), without regard to ASCII case for an i"..." value, as udev's
+// FNM_CASEFOLD and strcasecmp compare.
+func (e Expr) match(s string) bool {
+	if e.CaseInsensitive {
+		return globMatch(asciiLower(e.Value), asciiLower(s))
+	}
+	return globMatch(e.Value, s)
+}
+
+func asciiLower(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'A' && r <= 'Z' {
+			return r + 'a' - 'A'
+		}
+		return r
+	}, s)
 }
 
 // matches evaluates the rule's match keys on d at action; conds lists the
@@ -222,13 +241,13 @@ func (r *Rule) matches(d *Drive, action string) (bool, []string) {
 		var got bool
 		switch e.Key {
 		case "ACTION":
-			got = globMatch(e.Value, action)
+			got = e.match(action)
 		case "SUBSYSTEM":
-			got = globMatch(e.Value, "nvme")
+			got = e.match("nvme")
 		case "KERNEL":
-			got = globMatch(e.Value, d.name())
+			got = e.match(d.name())
 		case "DRIVER":
-			got = globMatch(e.Value, "")
+			got = e.match("")
 		case "ATTR":
 			v, known := d.attr(e.Attr)
 			if !known {
@@ -236,10 +255,10 @@ func (r *Rule) matches(d *Drive, action string) (bool, []string) {
 					got = false
 					break
 				}
-				conds = append(conds, Expr{Key: e.Key, Attr: e.Attr, Op: e.Op, Value: e.Value}.String())
+				conds = append(conds, e.String())
 				continue
 			}
-			got = attrMatch(e.Value, v)
+			got = attrMatch(e, v)
 		case "TEST":
 			p := e.Value
 			if strings.HasPrefix(p, "/") {
@@ -257,7 +276,7 @@ func (r *Rule) matches(d *Drive, action string) (bool, []string) {
 				if action == "change" {
 					ev = "connected"
 				}
-				got = globMatch(e.Value, ev)
+				got = e.match(ev)
 				break
 			}
 			conds = append(conds, e.String())
@@ -288,14 +307,14 @@ func parentsMatch(chain []device, keys []Expr) bool {
 			var got bool
 			switch e.Key {
 			case "KERNELS":
-				got = globMatch(e.Value, dev.kernel)
+				got = e.match(dev.kernel)
 			case "SUBSYSTEMS":
-				got = globMatch(e.Value, dev.subsystem)
+				got = e.match(dev.subsystem)
 			case "DRIVERS":
-				got = globMatch(e.Value, dev.driver)
+				got = e.match(dev.driver)
 			case "ATTRS":
 				v, ok := dev.attrs[e.Attr]
-				got = ok && attrMatch(e.Value, v)
+				got = ok && attrMatch(e, v)
 			}
 			if got != (e.Op == OpMatch) {
 				all = false
