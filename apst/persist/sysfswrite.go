@@ -24,7 +24,7 @@ type SysfsWrite struct {
 
 // ParseSysfsWrites finds the sysfs writes of a systemd-tmpfiles
 // configuration ("w" and "w+" lines, with their ! - = ~ ^ modifiers) and of
-// a tuned profile (PATH=VALUE lines of its [sysfs] section, or of a section
+// a tuned profile (PATH=VALUE lines of its sysfs section, or of a section
 // with type=sysfs) in text; other lines are skipped. A text longer than
 // MaxSettingSize is refused.
 func ParseSysfsWrites(text string) ([]SysfsWrite, error) {
