@@ -176,15 +176,10 @@ func nameHint(arg string, logGiven bool) string {
 // isNamespace reports whether s is a namespace's block device name:
 // nvmeNnM, or nvmeNcCnM (a path of native multipath).
 func isNamespace(s string) bool {
-	ctrl, ns, ok := strings.Cut(s, "n")
-	if !ok || ctrl != "" {
-		return false
-	}
-	_, ns, ok = strings.Cut(ns, "vme")
-	ctrl, ns, ok2 := strings.Cut(ns, "n")
-	if c, p, multi := strings.Cut(ctrl, "c"); multi {
-		ctrl = c
-		ok2 = ok2 && validName("nvme"+p)
+	rest, ok := strings.CutPrefix(s, "nvme")
+	ctrl, ns, ok2 := strings.Cut(rest, "n")
+	if c, path, multi := strings.Cut(ctrl, "c"); multi {
+		ctrl, ok2 = c, ok2 && validName("nvme"+path)
 	}
 	return ok && ok2 && validName("nvme"+ctrl) && validName("nvme"+ns)
 }

@@ -117,6 +117,9 @@ func TestDiagnoseNameHints(t *testing.T) {
 		{[]string{"diagnose", "nvme1c1n1"}, `"nvme1c1n1" is not a controller name (want nvmeN); that is a namespace: give its controller (ls /sys/class/nvme lists them)`},
 		{[]string{"diagnose", "--log", saved, "x.log"}, `"x.log" is not a controller name (want nvmeN)`},
 		{[]string{"diagnose", "sda"}, `"sda" is not a controller name (want nvmeN)`},
+		{[]string{"diagnose", "nfoovme0n1"}, `"nfoovme0n1" is not a controller name (want nvmeN)`},
+		{[]string{"diagnose", "nvme0c1"}, `"nvme0c1" is not a controller name (want nvmeN)`},
+		{[]string{"diagnose", "nvme0n1p1"}, `"nvme0n1p1" is not a controller name (want nvmeN)`},
 	} {
 		code, out, errOut := apstctl(t, nil, tc.args...)
 		assert.Equal(t, 2, code, "%q: %s", tc.args, errOut)
