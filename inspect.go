@@ -180,7 +180,8 @@ type machine struct {
 	lean bool
 }
 
-// Inspect reports on the named controllers ("nvme0"), in the order given,
+// Inspect reports on the named controllers ("nvme0"), in the order given
+// and each once (a name given twice is reported where it first appears),
 // or on all of them in name order when names is empty. Failures to read a
 // controller's Identify data, its APST feature or its power state are
 // recorded in the report, and so are sysfs attributes that exist but
@@ -244,11 +245,18 @@ func (s *System) controllers(ctx context.Context, op string, names []string) ([]
 		}
 		names = all
 	} else {
+		seen := make(map[string]bool, len(names))
+		unique := make([]string, 0, len(names))
 		for _, n := range names {
 			if !validControllerName(n) {
 				return nil, nil, fmt.Errorf("%w: %q is not a controller name (want nvmeN; namespaces such as nvme0n1 belong to a controller)", ErrNoController, n)
 			}
+			if !seen[n] {
+				seen[n] = true
+				unique = append(unique, n)
+			}
 		}
+		names = unique // each controller once, where it is first named
 	}
 	var out []sysfs.Controller
 	var problems []*Problem

@@ -192,6 +192,12 @@ func TestInspectNamedAndUnknownControllers(t *testing.T) {
 	require.Len(t, r.Controllers, 2)
 	assert.Equal(t, "nvme2", r.Controllers[0].Name)
 
+	// A controller named twice is reported once, where it is first named.
+	r = inspect(t, s, "nvme2", "nvme0", "nvme2")
+	require.Len(t, r.Controllers, 2)
+	assert.Equal(t, "nvme2", r.Controllers[0].Name)
+	assert.Equal(t, "nvme0", r.Controllers[1].Name)
+
 	for _, name := range []string{"nvme7", "nvme0n1", "../nvme0"} {
 		_, err := s.Inspect(context.Background(), name)
 		assert.ErrorIs(t, err, nvmeapst.ErrNoController, name)

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 
 	nvmeapst "github.com/nvmeapst/nvmeapst"
 	"github.com/nvmeapst/nvmeapst/examples/internal/view"
@@ -24,13 +26,19 @@ under their paths below /sys, each controller's Identify Controller data and APS
 manifest with the time and the kernel release. "apstctl inspect --root BUNDLE-DIR" then shows the
 report of this machine anywhere. Run it as root to include the APST tables (Get Features needs
 CAP_SYS_ADMIN); failures are recorded in the bundle. ^C leaves nothing behind. With -o json the
-manifest is printed.`,
+manifest is printed; --output writes that report to a file outside BUNDLE-DIR.`,
 		examples: []string{
 			"collect /tmp/apst-bundle",
 			"collect --root testdata/bundle /tmp/apst-copy -o json",
 		},
 		flags:   fs,
 		minArgs: 1, maxArgs: 1,
+	}
+	c.check = func(args []string) error {
+		if out := reportFile(c); out != "" && args[0] != "" && inside(out, args[0]) {
+			return usagef("--output %s is inside the bundle directory %s: the bundle holds only what collect writes; write the report elsewhere", quoteArg(out), quoteArg(args[0]))
+		}
+		return nil
 	}
 	c.run = func(ctx context.Context, x *invocation, args []string) error {
 		dir := args[0]
@@ -87,4 +95,31 @@ manifest is printed.`,
 		return nil
 	}
 	return c
+}
+
+// inside reports whether path is dir or lies below it, once both are made
+// absolute and the symbolic links of what exists of them resolved.
+func inside(path, dir string) bool {
+	p, d := resolvedPath(path), resolvedPath(dir)
+	rel, err := filepath.Rel(d, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// resolvedPath is path made absolute, with the symbolic links of its
+// longest existing prefix resolved.
+func resolvedPath(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return filepath.Clean(path)
+	}
+	var rest []string
+	for p := abs; ; p = filepath.Dir(p) {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			return filepath.Join(append([]string{r}, rest...)...)
+		}
+		if filepath.Dir(p) == p {
+			return abs
+		}
+		rest = append([]string{filepath.Base(p)}, rest...)
+	}
 }

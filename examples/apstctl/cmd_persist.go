@@ -48,7 +48,7 @@ func persistCommand() *command {
 	f.serial = fs.String("serial", "SERIAL", "", "the one serial number to key the udev rule on")
 	fs.emptyChecked("model", "serial") // persistScope says what to give instead
 	f.forms = fs.String("form", "LIST", "", "comma list of udev, cmdline, modprobe, tmpfiles, tuned (default: udev for a model, PCI or serial scope, all five for every drive)")
-	fs.Var(&f.output, "output", "FILE", "write the one form's file to FILE, atomically (give one --form)")
+	fs.Var(&f.output, "output", "FILE", "write the one form's file to FILE, atomically (give one --form); with --check, the check's report")
 	f.check = fs.String("check", "FILE", "", "instead: check a setting the user has (udev rules, a kernel command line, modprobe.d lines, tmpfiles w lines, a tuned [sysfs] section; - for standard input) against the drives of CAPTURE... and --root (default: this machine's)")
 	f.checkLine = fs.String("check-line", "TEXT", "", "instead: check this text (a rule, nvme_core.default_ps_max_latency_us=V, an options line)")
 	f.root = fs.String("root", "DIR", "", "with --check: also check the controllers of the sysfs tree or bundle at DIR")

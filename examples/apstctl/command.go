@@ -31,6 +31,10 @@ type command struct {
 	// args is how many positional arguments the command takes: min, and max
 	// (-1 for no limit).
 	minArgs, maxArgs int
+	// check, when set, refuses positional arguments that contradict the
+	// flags before anything is opened or written (collect's --output
+	// inside its bundle directory); its error is a usage error.
+	check func(args []string) error
 	// run does the work on the parsed positional arguments. A returned
 	// error is reported by runCommand (see errors.go for the exit status).
 	run func(ctx context.Context, x *invocation, args []string) error

@@ -118,6 +118,9 @@ func runCommand(ctx context.Context, c *command, args []string, stdin io.Reader,
 	if err == nil {
 		err = checkArgCount(c, pos)
 	}
+	if err == nil && c.check != nil {
+		err = c.check(pos)
+	}
 	if err == nil {
 		if ctx.Err() != nil {
 			err = context.Cause(ctx) // interrupted before it started
@@ -161,11 +164,17 @@ func reportFile(c *command) string {
 // file as it was. A command that ends with its own exit status (check's
 // mismatch) has written a whole report, which is kept.
 func runToFile(ctx context.Context, c *command, x *invocation, args []string, file string) error {
+	return reportToFile(ctx, x, file, func(inner *invocation) error { return c.run(ctx, inner, args) })
+}
+
+// reportToFile runs report with its standard output going to file, as
+// runToFile says.
+func reportToFile(ctx context.Context, x *invocation, file string, report func(*invocation) error) error {
 	var runErr error
 	err := writeFileOrFail("--output", file, func(w io.Writer) error {
 		inner := *x
 		inner.out = safeio.NewWriter(w)
-		runErr = c.run(ctx, &inner, args)
+		runErr = report(&inner)
 		if runErr == nil && ctx.Err() != nil {
 			// A signal arrived: the file is not replaced, and the
 			// temporary one is removed.

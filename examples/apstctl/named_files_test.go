@@ -147,3 +147,67 @@ func TestSurveyMergeNamesTheFlag(t *testing.T) {
 	code, _, errOut = apstctl(t, nil, "survey", "--merge", shard, "--full=false")
 	assert.Equal(t, exitOK, code, errOut)
 }
+
+// collect's --output inside the bundle directory is refused before
+// anything is written: the report's temporary file would make the empty
+// directory "not empty", or the report would become part of the bundle.
+func TestCollectOutputInsideTheBundle(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", "..", "testdata", "bundle"))
+	require.NoError(t, err)
+	dir := t.TempDir()
+	t.Chdir(dir)
+	require.NoError(t, os.Mkdir("b", 0o755))
+	require.NoError(t, os.Symlink("b", "link"))
+	for _, tc := range [][]string{
+		{"b", "--output", "b/manifest.txt"},
+		{"b", "--output", filepath.Join(dir, "b", "sub", "m.txt")},
+		{"link", "--output", "b/m.txt"},
+		{"b/", "--output", "./b/../b/m.txt"},
+		{"new", "--output", "new"},
+	} {
+		code, out, errOut := apstctl(t, nil, append([]string{"collect", "--root", root}, tc...)...)
+		assert.Equal(t, exitUsage, code, "%q: %s", tc, errOut)
+		assert.Empty(t, out)
+		assert.Contains(t, errOut, "is inside the bundle directory", tc)
+		entries, err := os.ReadDir("b")
+		require.NoError(t, err)
+		assert.Empty(t, entries, "%q wrote into the bundle directory", tc)
+		assert.NoFileExists(t, "new")
+	}
+	// Beside it is fine.
+	code, _, errOut := apstctl(t, nil, "collect", "--root", root, "b", "--output", "manifest.txt")
+	require.Equal(t, exitOK, code, errOut)
+	assert.FileExists(t, "manifest.txt")
+	assert.FileExists(t, filepath.Join("b", "manifest.json"))
+}
+
+// persist --check writes its report to --output, atomically, as every
+// command does (it was refused: --output is persist's form file); a serious
+// mistake still ends in status 1 with the whole report in the file, and a
+// refused check leaves an existing file as it was.
+func TestPersistCheckOutput(t *testing.T) {
+	inRepoRoot(t)
+	file := filepath.Join(t.TempDir(), "check.txt")
+	code, out, errOut := apstctl(t, nil, "persist", "--check", "examples/apstctl/testdata/persist/evo-family.rules", "--root", "testdata/bundle", "--output", file)
+	require.Equal(t, exitOK, code, errOut)
+	assert.Empty(t, out)
+	b, err := os.ReadFile(file)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), "udev rules (1)")
+
+	code, out, errOut = apstctl(t, nil, "persist", "--check", "examples/apstctl/testdata/persist/tuned-zero.conf", "--root", "testdata/bundle", "--output", file, "-o", "json")
+	require.Equal(t, exitFailure, code, errOut)
+	assert.Empty(t, out)
+	b, err = os.ReadFile(file)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"mistake": "global-zero"`)
+
+	code, _, errOut = apstctl(t, nil, "persist", "--check-line", "x", "--bound", "1", "--output", file)
+	require.Equal(t, exitUsage, code, errOut)
+	after, err := os.ReadFile(file)
+	require.NoError(t, err)
+	assert.Equal(t, b, after, "a refused check replaced the file")
+	entries, err := os.ReadDir(filepath.Dir(file))
+	require.NoError(t, err)
+	assert.Len(t, entries, 1, "a temporary file was left behind")
+}

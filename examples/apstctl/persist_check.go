@@ -89,15 +89,25 @@ type settingCheckJSON struct {
 	lines       []string // the assumptions' text lines, each once
 }
 
+// runPersistCheck runs persist --check: with --output FILE its report
+// goes to FILE, atomically, as every command's does.
 func runPersistCheck(ctx context.Context, x *invocation, f *persistFlags, args []string) error {
+	if f.output.path != "" && !f.output.stdout {
+		return reportToFile(ctx, x, f.output.path, func(inner *invocation) error {
+			return checkSetting(ctx, inner, f, args)
+		})
+	}
+	return checkSetting(ctx, x, f, args)
+}
+
+// checkSetting checks the setting of --check or --check-line against the
+// drives, writing the report to x.out.
+func checkSetting(ctx context.Context, x *invocation, f *persistFlags, args []string) error {
 	if *f.check != "" && *f.checkLine != "" {
 		return usagef("give one of --check and --check-line")
 	}
 	if name := x.cmd.flags.firstGiven("bound", "goal", "from", "ac", "battery", "scope", "model", "serial", "form", "max-stall", "max-stall-us", "bar-state"); name != "" {
 		return usagef("--%s does not go with --check (it checks a setting, it does not make one)", name)
-	}
-	if f.output.path != "" {
-		return usagef("--output does not go with --check")
 	}
 	// The setting checked gives each drive its bound (a drive it does not
 	// reach keeps the module's default, 100000us): a bound flag would
