@@ -76,7 +76,11 @@ func (s *System) Diagnose(ctx context.Context, opts DiagnoseOptions) (*Diagnosis
 		d.Problems = append(d.Problems, probs...)
 		facts[n] = f
 		for _, fn := range f.Path {
-			addrs[fn.Address] = n
+			// kernlog takes addresses as the kernel prints them: a
+			// bundle's odd directory name joins no line, and is left out.
+			if kernelPCIAddress(fn.Address) && (len(addrs) < kernlog.MaxAddresses || addrs[fn.Address] != "") && validControllerName(n) {
+				addrs[fn.Address] = n
+			}
 		}
 	}
 	log := opts.Log
@@ -254,4 +258,11 @@ func (s *System) pastedLogMatches(l *kernlog.Log, name string, f diag.Facts) (bo
 		return true, "the pasted log names no PCI address or kernel release to match with this machine: this machine's facts for " + name + " are used as if the log were its own"
 	}
 	return true, "the pasted log matches this machine's " + name + " (" + strings.Join(matched, ", ") + "): its facts are used"
+}
+
+// kernelPCIAddress reports whether a is a PCI address in the form the
+// kernel prints: "0000:04:00.0", lower-case hex.
+func kernelPCIAddress(a string) bool {
+	l, ok := parsePCIAddress(a)
+	return ok && a == l.Segment+":"+l.Bus+":"+l.Device+"."+l.Function
 }

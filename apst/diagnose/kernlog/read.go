@@ -68,6 +68,12 @@ var ErrBinary = errors.New("kernlog: input is binary, not a text kernel log")
 // is), and reads as no failure.
 var ErrNotKernelLog = errors.New("kernlog: not a kernel log")
 
+// ErrInvalidOptions is returned by Read for Options it cannot use (an
+// Addresses key that is not a PCI address as the kernel prints it, a
+// value that is not a controller name, more than MaxAddresses of them),
+// before anything is read.
+var ErrInvalidOptions = errors.New("kernlog: invalid options")
+
 // ErrNotLinux is returned for another kernel's log (FreeBSD's, Windows's
 // stornvme events, VMware ESXi's vmkernel log) with no line of Linux's
 // NVMe or PCIe port drivers: its NVMe lines look like Linux's but say
@@ -90,7 +96,11 @@ type Options struct {
 	// Addresses maps PCI addresses ("0000:04:00.0") of controllers, and of
 	// the ports above them, to controller names ("nvme0"), for logs that
 	// name a device only by address (AER, D3cold, pciehp lines). The log's
-	// own "pci function" lines are used too.
+	// own "pci function" lines are used too. Each key is a PCI address as
+	// the kernel prints it (lower-case hex, a domain of 4 to 8 digits), each
+	// value a controller name; at most MaxAddresses of them. Read refuses
+	// anything else with ErrInvalidOptions: a key in another form would
+	// match no line, and the log's lines would silently join no controller.
 	Addresses map[string]string
 	// Gap is the quiet time after which a controller's next event starts
 	// a new incident; zero means DefaultGap.
@@ -253,7 +263,8 @@ func (in *Incident) Name() string {
 // tracker's dmesg.txt.gz, logrotate's kern.log.2.gz) is read as its text,
 // and Log.Compression says so.
 //
-// The errors are a read error of r, the context's, ErrBinary (input that
+// The errors are ErrInvalidOptions (before anything is read, with an empty
+// Log), a read error of r, the context's, ErrBinary (input that
 // holds NUL bytes and no event, or a line with a NUL byte that runs past
 // MaxLongLine; an xz, zstd or lz4 file, a ZIP archive or
 // a systemd journal file, named, with the command that gives its text; a
@@ -263,6 +274,9 @@ func (in *Incident) Name() string {
 // A line longer than MaxLongLine ends the read at once. With any of them the returned Log holds
 // what was read.
 func Read(ctx context.Context, r io.Reader, opts Options) (*Log, error) {
+	if err := opts.check(); err != nil {
+		return newState(Options{}).finish(), err
+	}
 	st := newState(opts)
 	var sc scanner
 	src, format, err := text(r)

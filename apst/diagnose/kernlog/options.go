@@ -1,0 +1,31 @@
+package kernlog
+
+import (
+	"fmt"
+	"strings"
+)
+
+// check refuses Options that Read cannot use, naming the entry at fault
+// (the first in key order, so the same Options give the same error).
+func (o Options) check() error {
+	if len(o.Addresses) > MaxAddresses {
+		return fmt.Errorf("%w: Addresses holds %d entries (at most %d)", ErrInvalidOptions, len(o.Addresses), MaxAddresses)
+	}
+	bad := ""
+	found := false
+	for a, c := range o.Addresses {
+		if (!found || a < bad) && (!isPCIAddr(a) || strings.ContainsAny(a, "ABCDEF") || !isCtrlName(c)) {
+			bad, found = a, true
+		}
+	}
+	switch c := o.Addresses[bad]; {
+	case !found:
+		return nil
+	case !isPCIAddr(bad):
+		return fmt.Errorf("%w: Addresses key %q is not a PCI address (want DDDD:BB:DD.F as the kernel prints it: 0000:04:00.0)", ErrInvalidOptions, bad)
+	case strings.ContainsAny(bad, "ABCDEF"):
+		return fmt.Errorf("%w: Addresses key %q has upper-case hex (the kernel prints lower case)", ErrInvalidOptions, bad)
+	default:
+		return fmt.Errorf("%w: Addresses[%s] = %q is not a controller name (want nvmeN)", ErrInvalidOptions, bad, c)
+	}
+}
