@@ -42,6 +42,11 @@ const (
 	// [sysfs] line) whose path under /sys/class/nvme/nvmeN holds a ".."
 	// component, so that it writes outside the controller's directory.
 	MistakeLeavesController
+	// MistakeAssignForMatch: a rule meant for one model (or serial,
+	// firmware) that keys it with = instead of ==: ATTR{model}="..."
+	// assigns, so udev tries to write the read-only file (and logs the
+	// failure) instead of comparing, and the rule reaches every NVMe drive.
+	MistakeAssignForMatch
 )
 
 var mistakeNames = [...]string{
@@ -53,11 +58,12 @@ var mistakeNames = [...]string{
 	MistakeAddOnly:          "add-only",
 	MistakePCIeOff:          "pcie-power-off",
 	MistakeLeavesController: "leaves-controller",
+	MistakeAssignForMatch:   "assign-for-match",
 }
 
 // String names the mistake: "device-power-path", "deeper-states",
 // "global-zero", "serial-only", "no-guard", "add-only", "pcie-power-off",
-// "leaves-controller".
+// "leaves-controller", "assign-for-match".
 func (m Mistake) String() string {
 	if m >= MistakeDevicePath && int(m) < len(mistakeNames) {
 		return mistakeNames[m]
@@ -66,9 +72,10 @@ func (m Mistake) String() string {
 }
 
 // Serious reports whether the mistake defeats the setting's purpose (the
-// first four, and MistakeLeavesController); the others are weaknesses.
+// first four, MistakeLeavesController and MistakeAssignForMatch); the
+// others are weaknesses.
 func (m Mistake) Serious() bool {
-	return m >= MistakeDevicePath && m <= MistakeSerialOnly || m == MistakeLeavesController
+	return m >= MistakeDevicePath && m <= MistakeSerialOnly || m == MistakeLeavesController || m == MistakeAssignForMatch
 }
 
 // Finding is one mistake found in a setting.
@@ -165,6 +172,17 @@ func ruleWritesDevicePath(rs udev.Rules, line int) bool {
 	return false
 }
 
+// identityAttr reports whether a is a read-only attribute of an NVMe
+// controller a rule keys on: assigned (=) rather than compared (==), it
+// keys nothing.
+func identityAttr(a string) bool {
+	switch a {
+	case "model", "serial", "firmware_rev", "cntlid", "subsysnqn", "transport", "address":
+		return true
+	}
+	return false
+}
+
 func isDeviceAttr(a string) bool {
 	return strings.Trim(a, "/") == "device/"+ToleranceAttr
 }
@@ -175,13 +193,15 @@ func checkRule(r *udev.Rule) []Finding {
 	add := func(m Mistake, why string) {
 		out = append(out, Finding{Mistake: m, Line: r.Line, Text: text, Explanation: why})
 	}
-	var writes []udev.Expr
+	var writes, assignedKeys []udev.Expr
 	keyed, serial, guarded, addOnly, nvme := false, false, false, false, false
 	for _, e := range r.Exprs {
 		switch {
 		case e.Key == "ATTR" && !e.Op.IsMatch():
 			if strings.Trim(e.Attr, "/") == ToleranceAttr || isDeviceAttr(e.Attr) {
 				writes = append(writes, e)
+			} else if identityAttr(e.Attr) {
+				assignedKeys = append(assignedKeys, e)
 			}
 		case e.Key == "ATTR" && e.Op == udev.OpMatch && e.Attr == "serial", e.Key == "ATTRS" && e.Op == udev.OpMatch && e.Attr == "serial":
 			serial, keyed = true, true
@@ -199,6 +219,12 @@ func checkRule(r *udev.Rule) []Finding {
 	}
 	if len(writes) == 0 {
 		return nil
+	}
+	for _, e := range assignedKeys {
+		meant := e
+		meant.Op = udev.OpMatch
+		add(MistakeAssignForMatch, e.String()+" assigns: udev tries to write the read-only "+e.Attr+
+			" file (and logs the failure) instead of comparing, so the rule reaches every NVMe drive, not the "+e.Attr+" it names. Compare with ==: "+meant.String())
 	}
 	for _, w := range writes {
 		if isDeviceAttr(w.Attr) {

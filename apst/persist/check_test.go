@@ -1,6 +1,7 @@
 package persist_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -228,4 +229,46 @@ func TestSysfsWritePathForms(t *testing.T) {
 	ws, err := persist.ParseSysfsWrites("w /sys//class/nvme/nvme*//power/pm_qos_latency_tolerance_us - - - - 0")
 	require.NoError(t, err)
 	assert.Equal(t, []persist.Mistake{persist.MistakeGlobalZero}, mistakes(persist.CheckSysfsWrites(ws)))
+}
+
+// A model (serial, firmware) keyed with = instead of == assigns: udev
+// writes the read-only file instead of comparing, and the rule reaches
+// every drive. It is named, with the rule as meant, as a serious mistake;
+// a rule that compares is not.
+func TestCheckRulesAssignForMatch(t *testing.T) {
+	for _, tc := range []struct {
+		rule, meant string
+		zero        bool
+	}{
+		{`ACTION=="add|change", SUBSYSTEM=="nvme", ATTR{model}="Samsung SSD 990 EVO Plus 1TB", TEST=="power/pm_qos_latency_tolerance_us", ATTR{power/pm_qos_latency_tolerance_us}="25000"`, `ATTR{model}=="Samsung SSD 990 EVO Plus 1TB"`, false},
+		{`SUBSYSTEM=="nvme", ATTR{serial}:="S7U1", TEST=="power/pm_qos_latency_tolerance_us", ATTR{power/pm_qos_latency_tolerance_us}="0"`, `ATTR{serial}=="S7U1"`, true},
+		{`SUBSYSTEM=="nvme", ATTR{firmware_rev}="2B2QKXG7", ATTR{model}=="X", TEST=="power/pm_qos_latency_tolerance_us", ATTR{power/pm_qos_latency_tolerance_us}="5500"`, `ATTR{firmware_rev}=="2B2QKXG7"`, false},
+	} {
+		rules, err := udev.ParseRules(tc.rule)
+		require.NoError(t, err, tc.rule)
+		fs := persist.CheckRules(rules, tc.rule)
+		var got []persist.Finding
+		for _, f := range fs {
+			if f.Mistake == persist.MistakeAssignForMatch {
+				got = append(got, f)
+			}
+		}
+		require.Len(t, got, 1, "%s: %+v", tc.rule, fs)
+		assert.True(t, got[0].Mistake.Serious())
+		assert.Equal(t, "assign-for-match", got[0].Mistake.String())
+		assert.Contains(t, got[0].Explanation, "reaches every NVMe drive")
+		assert.Contains(t, got[0].Explanation, "Compare with ==: "+tc.meant)
+		assert.Equal(t, tc.zero, slices.ContainsFunc(fs, func(f persist.Finding) bool { return f.Mistake == persist.MistakeGlobalZero }), tc.rule)
+	}
+	// Compared, or assigned in a rule that writes no bound: nothing.
+	for _, rule := range []string{
+		`SUBSYSTEM=="nvme", ATTR{model}=="X", TEST=="power/pm_qos_latency_tolerance_us", ATTR{power/pm_qos_latency_tolerance_us}="5500"`,
+		`SUBSYSTEM=="nvme", ATTR{model}="X"`,
+	} {
+		rules, err := udev.ParseRules(rule)
+		require.NoError(t, err, rule)
+		for _, f := range persist.CheckRules(rules, rule) {
+			assert.NotEqual(t, persist.MistakeAssignForMatch, f.Mistake, rule)
+		}
+	}
 }
