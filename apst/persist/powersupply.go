@@ -22,8 +22,14 @@ const PowerSupplyProgram = `/bin/sh -c 'b=ac; for d in /sys/class/power_supply/*
 
 // PowerSupplyTrigger is the rule that re-runs the NVMe rules when a power
 // supply's online state changes (a battery's change events, which have no
-// online attribute, do not fire it).
-const PowerSupplyTrigger = `ACTION=="change", SUBSYSTEM=="power_supply", TEST=="online", RUN+="/usr/bin/udevadm trigger --action=change --subsystem-match=nvme"`
+// online attribute, do not fire it). It runs udevadm through /bin/sh, so
+// that the PATH udev gives its programs finds it wherever the distribution
+// keeps it: /usr/bin, /bin on Debian before the /usr merge, the system
+// profile on NixOS (whose rebuild refuses a rule that RUNs an absolute
+// path that does not exist there: nixos/modules/services/hardware/udev.nix,
+// "is called in udev rules but is not executable or does not exist"; it
+// allows /bin/sh).
+const PowerSupplyTrigger = `ACTION=="change", SUBSYSTEM=="power_supply", TEST=="online", RUN+="/bin/sh -c 'udevadm trigger --action=change --subsystem-match=nvme'"`
 
 // RenderPowerSupply renders the udev rules that give the controllers of
 // scope s the bound ac on mains power and battery on battery, switching on

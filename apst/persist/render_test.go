@@ -316,3 +316,21 @@ func TestScopeValidateLength(t *testing.T) {
 		}
 	}
 }
+
+// The power-supply trigger runs udevadm through /bin/sh and the PATH udev
+// gives it: an absolute path to udevadm is wrong on Debian before the /usr
+// merge (/bin/udevadm) and fails a NixOS rebuild, which checks that every
+// absolute RUN path exists and allows /bin/sh.
+func TestPowerSupplyTriggerFindsUdevadm(t *testing.T) {
+	rules, err := udev.ParseRules(persist.PowerSupplyTrigger)
+	require.NoError(t, err)
+	require.Len(t, rules, 1)
+	var run string
+	for _, e := range rules[0].Exprs {
+		if e.Key == "RUN" {
+			run = e.Value
+		}
+	}
+	assert.Equal(t, "/bin/sh -c 'udevadm trigger --action=change --subsystem-match=nvme'", run)
+	assert.NotRegexp(t, `/(usr/)?s?bin/udevadm`, persist.PowerSupplyTrigger)
+}
