@@ -30,6 +30,7 @@ type checkJSON struct {
 	Expected     planJSON                `json:"expected"`
 	Drive        featureJSON             `json:"drive"`
 	quirkJSON
+	Capture      captureJSON     `json:"capture"`
 	CaptureNotes []string        `json:"capture_notes"`
 	Assumptions  assumptionsJSON `json:"assumptions"`
 }
@@ -97,7 +98,7 @@ unreadable capture or a usage error.`,
 		a := v.Expected.Assumptions(ctl)
 		if format.json {
 			out := checkView(&v, pf.match, &a)
-			out.CaptureNotes = captureNotesView(ctl)
+			out.Capture, out.CaptureNotes = captureView(ctl), captureNotesView(ctl)
 			if err := writeJSON(x.out, out); err != nil {
 				return err
 			}

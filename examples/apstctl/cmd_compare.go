@@ -66,6 +66,7 @@ type compareJSON struct {
 	Configs          []compareConfigJSON     `json:"configs"`
 	IdlePowerDeltaMW float64                 `json:"idle_power_delta_mw"`
 	Differences      []compareDifferenceJSON `json:"differences"`
+	Capture          captureJSON             `json:"capture"`
 	CaptureNotes     []string                `json:"capture_notes"`
 	Assumptions      assumptionsJSON         `json:"assumptions"`
 }
@@ -126,6 +127,7 @@ the deepest reachable state's max power, [2] against [1].`,
 				Configs:          make([]compareConfigJSON, len(cmp.Configs)),
 				IdlePowerDeltaMW: cmp.PowerDelta.MilliWatts(),
 				Differences:      []compareDifferenceJSON{},
+				Capture:          captureView(ctl),
 				CaptureNotes:     captureNotesView(ctl),
 				Assumptions:      assumptionsView(&common),
 			}

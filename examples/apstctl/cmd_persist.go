@@ -173,6 +173,8 @@ type persistCmdJSON struct {
 	Outputs    []persistOutputJSON `json:"outputs"`
 	Notes      []string            `json:"notes"`
 	WroteFile  *string             `json:"wrote_file"`
+	// Capture is the CAPTURE's identity; null without.
+	Capture *captureJSON `json:"capture"`
 	// CaptureNotes are what the reader of the CAPTURE noted; [] without.
 	CaptureNotes []string `json:"capture_notes"`
 	// Assumptions are the plan's, for a CAPTURE; nothing assumed without.
@@ -510,7 +512,8 @@ func runPersist(x *invocation, f *persistFlags, args []string) error {
 	out.CaptureNotes = []string{}
 	if ctl != nil {
 		a = planAssumptions(ctl, p)
-		out.CaptureNotes = captureNotesView(ctl)
+		cv := captureView(ctl)
+		out.Capture, out.CaptureNotes = &cv, captureNotesView(ctl)
 	}
 	out.Assumptions = assumptionsView(&a)
 	if f.format.json {

@@ -44,11 +44,12 @@ drive). What the capture does not record (APSTA, the PCI ID) is said, with what 
 			// The kernel's answer: nothing is sent.
 			if format.json {
 				return writeJSON(x.out, struct {
-					Kernel       string   `json:"kernel"`
-					Sent         bool     `json:"sent"`
-					Note         string   `json:"note"`
-					CaptureNotes []string `json:"capture_notes"`
-				}{pre.release.String(), false, pre.Error(), captureNotesView(ctl)})
+					Kernel       string      `json:"kernel"`
+					Sent         bool        `json:"sent"`
+					Note         string      `json:"note"`
+					Capture      captureJSON `json:"capture"`
+					CaptureNotes []string    `json:"capture_notes"`
+				}{pre.release.String(), false, pre.Error(), captureView(ctl), captureNotesView(ctl)})
 			}
 			fmt.Fprintln(x.out, describeController(ctl))
 			fmt.Fprintln(x.out, "kernel "+pre.release.String()+": "+pre.Error())
@@ -67,9 +68,10 @@ drive). What the capture does not record (APSTA, the PCI ID) is said, with what 
 			return writeJSON(x.out, struct {
 				planJSON
 				quirkJSON
+				Capture      captureJSON     `json:"capture"`
 				CaptureNotes []string        `json:"capture_notes"`
 				Assumptions  assumptionsJSON `json:"assumptions"`
-			}{planView(&plan), quirkView(pf.match), captureNotesView(ctl), assumptionsView(&a)})
+			}{planView(&plan), quirkView(pf.match), captureView(ctl), captureNotesView(ctl), assumptionsView(&a)})
 		}
 		writePlanText(x.out, ctl, &plan, &a)
 		return nil

@@ -55,6 +55,7 @@ type recommendJSON struct {
 	Current            recommendCurrentJSON   `json:"current"`
 	Params             paramsJSON             `json:"params"`
 	recommendedValueJSON
+	Capture      captureJSON     `json:"capture"`
 	CaptureNotes []string        `json:"capture_notes"`
 	Assumptions  assumptionsJSON `json:"assumptions"`
 }
@@ -197,7 +198,7 @@ give up, and whether the bound of the other flags (default 100000) meets the goa
 					ReachableStates:  stateList(rec.Current.Reach.States), Why: nonNil(rec.Current.Why),
 				},
 				Params: paramsView(&p), recommendedValueJSON: value.view(opt),
-				CaptureNotes: captureNotesView(ctl), Assumptions: assumptionsView(&a),
+				Capture: captureView(ctl), CaptureNotes: captureNotesView(ctl), Assumptions: assumptionsView(&a),
 			}
 			for _, r := range rec.Acceptable {
 				out.Acceptable = append(out.Acceptable, rangeView(r))

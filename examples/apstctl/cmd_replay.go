@@ -173,7 +173,7 @@ func (o *replayOptions) run(ctx context.Context, x *invocation, args []string) e
 			fmt.Fprintln(stderr, w)
 		}
 		v := replayView(&rep)
-		v.CaptureNotes, v.Assumptions = captureNotesView(ctl), assumptionsView(&common)
+		v.Capture, v.CaptureNotes, v.Assumptions = captureView(ctl), captureNotesView(ctl), assumptionsView(&common)
 		for i := range own {
 			v.Configs[i].Assumptions = ownAssumptionsView(&own[i])
 		}
@@ -308,6 +308,8 @@ type replayJSON struct {
 	LostCommands         uint64             `json:"lost_commands"`
 	UnmatchedCompletions uint64             `json:"unmatched_completions"`
 	Configs              []replayConfigJSON `json:"configs"`
+	// Capture is the capture's identity.
+	Capture captureJSON `json:"capture"`
 	// CaptureNotes are what the reader of the capture noted.
 	CaptureNotes []string `json:"capture_notes"`
 	// Assumptions are what every configuration assumed, said once.

@@ -56,6 +56,7 @@ type simulateJSON struct {
 	BreakEvenUS  map[string]uint64    `json:"break_even_us"`
 	Params       paramsJSON           `json:"params"`
 	Description  string               `json:"description"`
+	Capture      captureJSON          `json:"capture"`
 	CaptureNotes []string             `json:"capture_notes"`
 	Assumptions  assumptionsJSON      `json:"assumptions"`
 }
@@ -151,10 +152,10 @@ are taken as instantaneous.`,
 				Sent: plan.Sent, Enabled: plan.Enabled, MaxPS: plan.MaxPS, Entries: tableJSON(plan.Table),
 				ExitFactor: opt.ExitFactor.String(), CPUWakeUS: uint64(opt.CPUWake), Params: paramsView(&p),
 				Timeline: []simulateStepJSON{}, Wakes: []simulateWakeJSON{},
-				BreakEvenUS:  breakEvenByState(ctl, &plan),
-				Description:  "transitions are instantaneous; power is each state's max power (MP)",
-				CaptureNotes: captureNotesView(ctl),
-				Assumptions:  assumptionsView(&a),
+				BreakEvenUS: breakEvenByState(ctl, &plan),
+				Description: "transitions are instantaneous; power is each state's max power (MP)",
+				Capture:     captureView(ctl), CaptureNotes: captureNotesView(ctl),
+				Assumptions: assumptionsView(&a),
 			}
 			for _, st := range tl {
 				out.Timeline = append(out.Timeline, simulateStepJSON{State: int(st.State), FromUS: uint64(st.From),

@@ -26,6 +26,7 @@ type sweepIntervalJSON struct {
 type sweepJSON struct {
 	Intervals    []sweepIntervalJSON `json:"intervals"`
 	Params       paramsJSON          `json:"params"`
+	Capture      captureJSON         `json:"capture"`
 	CaptureNotes []string            `json:"capture_notes"`
 	Assumptions  assumptionsJSON     `json:"assumptions"`
 }
@@ -67,7 +68,7 @@ The other plan flags apply; the bound flags (--ps-max-latency-us, --pm-qos,
 		}
 		a := planAssumptions(ctl, p)
 		if format.json {
-			out := sweepJSON{Intervals: make([]sweepIntervalJSON, len(sw.Intervals)), Params: paramsView(&p), CaptureNotes: captureNotesView(ctl), Assumptions: assumptionsView(&a)}
+			out := sweepJSON{Intervals: make([]sweepIntervalJSON, len(sw.Intervals)), Params: paramsView(&p), Capture: captureView(ctl), CaptureNotes: captureNotesView(ctl), Assumptions: assumptionsView(&a)}
 			for i, iv := range sw.Intervals {
 				out.Intervals[i] = sweepIntervalJSON{
 					MinUS: uint64(iv.Min), MaxUS: uint64(iv.Max), MaxUnlimited: iv.Max == apst.NoLimit, MaxPS: iv.MaxPS(),
