@@ -35,7 +35,7 @@ type persistFlags struct {
 func persistCommand() *command {
 	fs := newFlagSet("persist")
 	f := &persistFlags{plan: addPlanFlags(fs), format: addOutputFormat(fs), fs: fs}
-	f.bound = fs.String("bound", "VALUE", "", "the bound to make last: µs 0..2147483646 (0 turns APST off) or any")
+	f.bound = fs.String("bound", "VALUE", "", "the bound to make last: µs 0..2147483646 (0 turns APST off), or any (unlimited)")
 	f.goal = fs.String("goal", "GOAL", "", "instead: choose the bound on CAPTURE for a goal: stall=25ms, bar=ps4, power=10mW or deepest")
 	f.maxStall = fs.String("max-stall", "DURATION", "", "instead: the goal stall=DURATION (as recommend; the stall is the advertised exit latency)")
 	f.maxStallUS = fs.String("max-stall-us", "US", "", "instead: the goal stall=US")
@@ -240,9 +240,13 @@ func (f *persistFlags) persistGoal(stdin io.Reader) (persist.Goal, string, error
 	var err error
 	if *f.bound != "" {
 		err = set("--bound", func() (persist.Goal, error) {
-			t, err := apst.ParseTolerance(*f.bound)
+			v := *f.bound
+			if v == "unlimited" {
+				v = "any" // as --goal, --ac and --battery read it
+			}
+			t, err := apst.ParseTolerance(v)
 			if err != nil || t.Kind == apst.ToleranceAuto {
-				return g, usagef("--bound %s: want µs 0..%d or any", quoteArg(*f.bound), persist.MaxValue)
+				return g, usagef("--bound %s: want µs 0..%d, or any (unlimited)", quoteArg(*f.bound), persist.MaxValue)
 			}
 			return persist.Goal{Kind: persist.GoalBound, Bound: t.Bound()}, nil
 		})

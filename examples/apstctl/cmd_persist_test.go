@@ -60,7 +60,7 @@ func TestPersistUsage(t *testing.T) {
 	}{
 		{[]string{"persist"}, "give a bound"},
 		{[]string{"persist", "--bound", "25000", "--goal", "deepest"}, "give one of --bound, --goal"},
-		{[]string{"persist", "--bound", "-5"}, "want µs 0..2147483646 or any"},
+		{[]string{"persist", "--bound", "-5"}, "want µs 0..2147483646, or any (unlimited)"},
 		{[]string{"persist", "--bound", "auto"}, "want µs"},
 		{[]string{"persist", "--goal", "deepest"}, "needs a CAPTURE"},
 		{[]string{"persist", "--bound", "1", "--scope", "model"}, "from a CAPTURE"},

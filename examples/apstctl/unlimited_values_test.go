@@ -86,3 +86,17 @@ func TestSurveyStallBudgetUnlimitedMarkers(t *testing.T) {
 		assert.Equal(t, tc.budget == "18446744073709551615", *b.BudgetUnlimited)
 	}
 }
+
+// persist --bound takes "unlimited" as --goal, --ac and --battery do (and
+// --ps-max-latency-us): the same answer as "any", not a usage error.
+func TestPersistBoundUnlimited(t *testing.T) {
+	code, want, errOut := apstctl(t, nil, "persist", "--bound", "any", "-o", "json")
+	require.Equal(t, exitOK, code, errOut)
+	code, got, errOut := apstctl(t, nil, "persist", "--bound", "unlimited", "-o", "json")
+	require.Equal(t, exitOK, code, errOut)
+	assert.JSONEq(t, want, got)
+	assert.Contains(t, got, `"bound_unlimited": true`)
+	code, _, errOut = apstctl(t, nil, "persist", "--bound", "Unlimited")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, "or any (unlimited)")
+}
