@@ -536,6 +536,9 @@ func TestCheck(t *testing.T) {
 	assert.Equal(t, 2, code)
 	code, _, errOut = runCmd(runCheck, "-", "-")
 	assert.Equal(t, 2, code, errOut)
+	// Refused naming both before standard input is read (an empty one
+	// would otherwise be reported as an empty capture).
+	assert.Equal(t, "apstctl check: ID-CAPTURE - and FEATURE-CAPTURE - both name standard input, which holds one file: give one of them as a file\nsee 'apstctl check --help'\n", errOut)
 }
 
 func TestArgsParser(t *testing.T) {

@@ -80,12 +80,14 @@ unreadable capture or a usage error.`,
 		minArgs: 2, maxArgs: 2,
 	}
 	c.run = func(ctx context.Context, x *invocation, args []string) error {
+		if args[0] == "-" && args[1] == "-" {
+			// Refused before anything is read: on a terminal the first
+			// read would ask for a paste that could never be used.
+			return usagef("ID-CAPTURE - and FEATURE-CAPTURE - both name standard input, which holds one file: give one of them as a file")
+		}
 		ctl, p, err := pf.loadWithParams(args[0], x.stdin)
 		if err != nil {
 			return err
-		}
-		if args[0] == "-" && args[1] == "-" {
-			return usagef("only one of the captures can be standard input")
 		}
 		fc, err := loadFeature(args[1], x.stdin, *pf.force)
 		if err != nil {
