@@ -192,7 +192,13 @@ func TestMeasureUsageErrors(t *testing.T) {
 		{"no device", nil, "want 1 argument"},
 		{"two devices", []string{"nvme0n1", "nvme1n1"}, "want 0 to 1 arguments"},
 		{"bad with", []string{"--simulate", evoCapture, "--with", "ps-max-latency-us=soon"}, `--with "ps-max-latency-us=soon"`},
-		{"with beyond the bound", []string{"--simulate", evoCapture, "--with", "ps-max-latency-us=100000", "--with", "apst-primary-timeout-ms=50"}, "differs from"},
+		{"with beyond the bound", []string{"--simulate", evoCapture, "--with", "ps-max-latency-us=100000", "--with", "apst-primary-timeout-ms=50"}, "changes more than the bound"},
+		// One configuration that changes a module parameter would be
+		// labelled with a plan the simulated drive, which takes only the
+		// bound, does not follow: refused as on a live machine.
+		{"one with beyond the bound", []string{"--simulate", evoCapture, "--with", "apst-primary-timeout-ms=50"}, `--with "apst-primary-timeout-ms=50": measure: invalid measurement: configuration "apst-primary-timeout-ms=50" changes more than the bound`},
+		{"one with of another kernel", []string{"--simulate", evoCapture, "--with", "kernel=v4.12"}, "changes more than the bound"},
+		{"quirks the capture does not imply", []string{"--simulate", "../../testdata/identify/intel-ssdpekkw256g7-PSF109C.bin", "--with", "quirks=none"}, "changes more than the bound"},
 		{"missing capture", []string{"--simulate", "no-such-file"}, "--simulate: open no-such-file"},
 		{"not a capture", []string{"--simulate", "cmd_measure.go"}, "--simulate cmd_measure.go"},
 	}
@@ -206,6 +212,14 @@ func TestMeasureUsageErrors(t *testing.T) {
 			assert.Contains(t, errOut, "see 'apstctl measure --help'")
 		})
 	}
+}
+
+// A configuration that names the quirks the capture implies, or only a
+// bound, is what the simulated drive follows: measured.
+func TestMeasureSimulateSameQuirks(t *testing.T) {
+	code, out, errOut := measureRun(t, context.Background(), nil, "--simulate", evoCapture, "--with", "pm-qos=auto", "--with", "quirks=none", "--trials", "2")
+	require.Equal(t, 0, code, errOut)
+	assert.Regexp(t, `(?m)^quirks=none +3s +2 +2 +ps4 `, out)
 }
 
 // A row whose trials were all discarded has no figures: "-" in the text,
