@@ -11,7 +11,8 @@ import (
 // DetectFormat tells which capture format b is in, from its content alone:
 //
 //   - FormatBinary: exactly IdentifySize (4096) bytes that are not text
-//     (they contain a NUL byte, as every real image does), 4096 bytes
+//     (they contain a NUL byte before their last ones, as every real
+//     image does; text padded with NUL bytes is text), 4096 bytes
 //     that match no text format, or a hex dump of any size but 256 bytes
 //     in the layout of hexdump -C, xxd, od -A x -t x1z or nvme-cli (which
 //     ParseBytes reads when it holds 4096 bytes);
@@ -46,7 +47,9 @@ func DetectFeatureFormat(b []byte) FeatureFormat { return detect(b).feature }
 // detect finds the format of b, and for text where its first marker is.
 func detect(b []byte) input {
 	utf16 := hasUTF16BOM(b)
-	if !utf16 && len(b) == powerstate.IdentifySize && bytes.IndexByte(b, 0) >= 0 {
+	// Text padded with NUL bytes to 4096 (a file a crash or a copy extended
+	// with zeros) holds no NUL before them: it is read as text first.
+	if !utf16 && len(b) == powerstate.IdentifySize && bytes.IndexByte(bytes.TrimRight(b, "\x00"), 0) >= 0 {
 		return input{format: powerstate.FormatBinary}
 	}
 	// A 256-byte APST table holds NUL bytes (the high bytes of its entries)

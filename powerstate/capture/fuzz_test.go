@@ -48,6 +48,9 @@ func fuzzSeeds(f *testing.F, formats ...powerstate.Format) {
 			f.Fatal(err)
 		}
 		add(b)
+		if dev.name == evoPlus {
+			addShapes(add, b)
+		}
 		c, err := capture.Parse(bytes.NewReader(b))
 		if err != nil {
 			f.Fatal(err)
@@ -61,6 +64,9 @@ func fuzzSeeds(f *testing.F, formats ...powerstate.Format) {
 				f.Fatal(err)
 			}
 			add(b)
+			if dev.name == evoPlus && o.format != powerstate.FormatBinary {
+				addShapes(add, b)
+			}
 		}
 	}
 	// The pasted forms (flattened, the table alone, quoted-printable, hex
@@ -93,6 +99,18 @@ func fuzzSeeds(f *testing.F, formats ...powerstate.Format) {
 		"get-feature:0x0c (Autonomous Power State Transition), Current value:0x00000001\n",
 	} {
 		add([]byte(s))
+	}
+}
+
+// addShapes adds the capture b in the shapes a paste gives it
+// (pasteShapes, wrapped at 72 columns, padded with NUL bytes to 4096).
+func addShapes(add func([]byte), b []byte) {
+	for _, sh := range pasteShapes {
+		add([]byte(sh.f(string(b))))
+	}
+	add([]byte(wrapAt(string(b), 72, true)))
+	if len(b) < powerstate.IdentifySize {
+		add(append(bytes.Clone(b), make([]byte, powerstate.IdentifySize-len(b))...))
 	}
 }
 

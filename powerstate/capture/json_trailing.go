@@ -12,12 +12,14 @@ import (
 // line the document ends on (text run into the closing brace), or a JSON
 // value or bracket on a later line (an edit gone wrong, another document,
 // a stray "]" or "}"). White space (a final newline, CRLF) is what a tool
-// prints after the document. A line of text after it is accepted, as the
+// prints after the document, and so are NUL bytes that end s (a file
+// padded with zeros). A line of text after it is accepted, as the
 // lines before it are (where newJSON skips them): nvme-cli 3.0's
 // deprecation warning in a 2>&1 capture, the next shell prompt, a closing
 // code fence or prose around a paste. The error is a *ParseError of format
 // f or feature form ff naming the line and wrapping ErrTrailingData.
 func jsonTrailing(f powerstate.Format, ff FeatureFormat, s string, end int) error {
+	s = strings.TrimRight(s, "\x00") // the zeros a file was padded with
 	off := end
 	for off < len(s) && (s[off] == ' ' || s[off] == '\t') {
 		off++

@@ -23,7 +23,8 @@ import (
 //
 // A block is recognised by its keys ("rwt:", "active_power_workload:", the
 // time lines), not by its indentation: a capture whose leading white space
-// a forum stripped reads as the original. Captures made with -H are accepted: the product name header and the
+// a forum stripped reads as the original, and so does one whose aligned
+// blanks a copy turned into tabs. Captures made with -H are accepted: the product name header and the
 // "  [7:0] : ..." field decodes are skipped. Key lines of both widths
 // ("vid     :" of v1.0 and "vid       :" later) are read, with the values
 // as nvme-cli prints them ("apsta : 0" or "0x1", "ver : 10200" without 0x
@@ -47,7 +48,9 @@ func ParseNVMeCLIText(r io.Reader) (powerstate.Controller, error) {
 }
 
 // cutNVMeKey splits an id-ctrl key line "key<spaces>: value" (the key at the
-// start of the line, lower-case letters, digits and underscores).
+// start of the line, lower-case letters, digits and underscores). Tabs
+// stand for the spaces too: a terminal or an editor that copies the
+// aligned blanks as tabs makes "vid\t  : 0x144d" of "vid       : 0x144d".
 func cutNVMeKey(line string) (key, value string, ok bool) {
 	i := 0
 	for i < len(line) && (line[i] >= 'a' && line[i] <= 'z' || isDigit(line[i]) || line[i] == '_') {
@@ -57,25 +60,27 @@ func cutNVMeKey(line string) (key, value string, ok bool) {
 		return "", "", false
 	}
 	j := i
-	for j < len(line) && line[j] == ' ' {
+	for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
 		j++
 	}
 	if j >= len(line) || line[j] != ':' {
 		return "", "", false
 	}
 	value = line[j+1:]
-	value = strings.TrimPrefix(value, " ")
+	if value != "" && (value[0] == ' ' || value[0] == '\t') {
+		value = value[1:]
+	}
 	return line[:i], value, true
 }
 
 // cutPSLine splits the first line of a power state block,
-// "ps<spaces>N : rest".
+// "ps<spaces>N : rest" (tabs standing for the spaces too).
 func cutPSLine(line string) (idx int, rest string, ok bool) {
 	s, found := strings.CutPrefix(line, "ps")
-	if !found || s == "" || s[0] != ' ' {
+	if !found || s == "" || s[0] != ' ' && s[0] != '\t' {
 		return 0, "", false
 	}
-	s = strings.TrimLeft(s, " ")
+	s = strings.TrimLeft(s, " \t")
 	i := 0
 	for i < len(s) && isDigit(s[i]) {
 		i++
@@ -84,7 +89,7 @@ func cutPSLine(line string) (idx int, rest string, ok bool) {
 		return 0, "", false
 	}
 	n, _ := strconv.Atoi(s[:i])
-	s = strings.TrimLeft(s[i:], " ")
+	s = strings.TrimLeft(s[i:], " \t")
 	rest, found = strings.CutPrefix(s, ":")
 	if !found {
 		return 0, "", false

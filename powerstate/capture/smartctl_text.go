@@ -51,7 +51,9 @@ import (
 // the blank line. It reads when its last row is whole (a last row whose
 // right-aligned Ex_Lat column shows it was cut is ErrTruncated), and a note
 // says the table ran to the end. Lines before and after the sections read
-// are ignored.
+// are ignored, except a line without a colon right after the Model Number,
+// Serial Number or Firmware Version line: the rest of its value, which a
+// wrap at 72 or 80 columns moved, is ErrSyntax, not a model cut short.
 func ParseSmartctlText(r io.Reader) (powerstate.Controller, error) {
 	return parseAs(r, powerstate.FormatSmartctlText)
 }
@@ -75,6 +77,7 @@ func parseSmartctlTextLines(s string) (powerstate.Controller, int, error) {
 	k := keys{f: f}
 	l := newLineReader(s)
 	table, headerOnly := false, false
+	wrapped := 0 // the line of a string key whose value the next line may continue
 	for {
 		line, _, ok := l.Next()
 		if !ok {
@@ -92,12 +95,24 @@ func parseSmartctlTextLines(s string) (powerstate.Controller, int, error) {
 		}
 		key, val, ok := strings.Cut(line, ":")
 		if !ok {
+			if wrapped > 0 && strings.TrimSpace(line) != "" {
+				// A model wrapped at 72 or 80 columns by a mail or a
+				// forum: its end is on this line, not in the model read.
+				return powerstate.Controller{}, 0, syntaxErr(f, l.N(), `a "Key: value" line after line `+strconv.Itoa(wrapped)+
+					` (this line continues its value: the capture was wrapped; give it with its lines whole)`, line)
+			}
+			wrapped = 0
 			continue
 		}
 		key = normKey(key)
 		val = strings.TrimSpace(val)
 		if err := setSmartctlKey(&c, &k, key, val, l.N()); err != nil {
 			return powerstate.Controller{}, 0, err
+		}
+		wrapped = 0
+		switch key {
+		case "Model Number", "Serial Number", "Firmware Version":
+			wrapped = l.N()
 		}
 	}
 	if !table {

@@ -120,9 +120,10 @@ const (
 )
 
 // cleanString trims the padding a printer keeps (trailing spaces and NULs,
-// as DecodeIdentify does) and checks the result fits the Identify field.
+// as DecodeIdentify does, and the tabs a copy may make of the spaces) and
+// checks the result fits the Identify field.
 func cleanString(s string, width int) (string, bool) {
-	s = strings.TrimRight(s, " \x00")
+	s = strings.TrimRight(s, " \t\x00")
 	return s, len(s) <= width
 }
 
