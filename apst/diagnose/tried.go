@@ -70,7 +70,10 @@ func ParseTried(s string) []Tried {
 }
 
 // ParseTriedFlag reads one --tried value strictly: SETTING[=VALUE][:OUTCOME]
-// with OUTCOME one of helped, yes, partly, no, did-not-help. A SETTING a
+// with OUTCOME one of helped, yes, partly, no, did-not-help (a line
+// copied whole from GRUB, systemd-boot, modprobe.d or NixOS is
+// ParseTriedForm's). A value's comma before a number stays the value's
+// (console=serial0,115200). A SETTING a
 // letter or two off one the rules know ("pcie_apsm=off") is refused with
 // the one it likely means; another name is kept, as ParseTried keeps it.
 func ParseTriedFlag(s string) ([]Tried, error) {
@@ -117,7 +120,10 @@ func CheckTried(ts []Tried) error {
 func splitTried(s, seps string) []string {
 	var out []string
 	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(seps, r) }) {
-		if n := len(out); n > 0 && !strings.Contains(w, "=") && strings.HasSuffix(strings.Split(out[n-1], "=")[0], "quirks") {
+		if n := len(out); n > 0 && !strings.Contains(w, "=") && (strings.HasSuffix(strings.Split(out[n-1], "=")[0], "quirks") ||
+			// console=serial0,115200: a number after a comma is the
+			// value's, as no setting's name starts with a digit.
+			w[0] >= '0' && w[0] <= '9' && strings.Contains(out[n-1], "=")) {
 			out[n-1] += "," + w
 			continue
 		}
@@ -334,6 +340,7 @@ func helpedAny(ts []Tried) bool { return len(didNotHelp(ts)) < len(ts) }
 // a sysfs file under any device ("d3cold_allowed" matches
 // "/sys/bus/pci/devices/X/d3cold_allowed").
 func matchSetting(setting string, names []string) bool {
+	setting = moduleParam(setting)
 	for _, n := range names {
 		if setting == n || strings.HasPrefix(setting, "/sys/") && strings.HasSuffix(setting, "/"+n) {
 			return true
@@ -382,4 +389,16 @@ func (b *builder) weighTried(s *signals, ts []Tried, helped, notHelped int, what
 		}
 	}
 	return failed
+}
+
+// moduleParam writes a module parameter's name (MODULE.PARAM) with
+// underscores for its dashes, as the kernel and modprobe read it
+// (nvme-core.default-ps-max-latency-us is
+// nvme_core.default_ps_max_latency_us); other names are returned as they
+// are.
+func moduleParam(name string) string {
+	if !strings.Contains(name, ".") || strings.HasPrefix(name, "/") {
+		return name
+	}
+	return strings.ReplaceAll(name, "-", "_")
 }

@@ -25,7 +25,7 @@ func knownSettings() []string {
 // (another kernel parameter, a sysfs file with its path, a note) is kept:
 // the rules look only at those they know. w is the setting as given.
 func checkSpelling(t Tried, w string) error {
-	name := t.Setting
+	name := moduleParam(t.Setting)
 	if strings.HasPrefix(name, "/") {
 		return nil // a sysfs file, whose names are too many to tell a typo
 	}

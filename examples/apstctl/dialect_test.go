@@ -227,6 +227,8 @@ func TestDiagnoseTriedContradiction(t *testing.T) {
 	for _, args := range [][]string{
 		{"--tried", "pcie_aspm=off:helped,pcie_aspm=off"},
 		{"--tried", "pcie_aspm=off:helped", "--tried", "pcie_aspm=off:no"},
+		// A line copied whole against a typed setting.
+		{"--tried", `GRUB_CMDLINE_LINUX_DEFAULT="quiet pcie_aspm=off":helped`, "--tried", "pcie_aspm=off:no"},
 	} {
 		code, _, errOut := apstctl(t, nil, append([]string{"diagnose", "--log", log}, args...)...)
 		assert.Equal(t, exitUsage, code, "%q", args)
@@ -234,4 +236,15 @@ func TestDiagnoseTriedContradiction(t *testing.T) {
 	}
 	code, _, errOut := apstctl(t, nil, "diagnose", "--log", log, "--tried", "pcie_aspm=off", "--tried", "pcie_aspm=off:no")
 	assert.Equal(t, exitOK, code, errOut)
+}
+
+// diagnose --tried reads a line copied whole from modprobe.d as the
+// module parameter it sets, listed as tried; before, it was read as the
+// settings "options" and "nvme_core" and APST off was asked for again.
+func TestDiagnoseTriedCopiedLine(t *testing.T) {
+	inRepoRoot(t)
+	code, out, errOut := apstctl(t, nil, "diagnose", "--log", "apst/diagnose/testdata/aspm.log", "--tried", "options nvme_core default_ps_max_latency_us=0")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "tried: nvme_core.default_ps_max_latency_us=0 (did not help)\n")
+	assert.NotContains(t, out, "$ add nvme_core.default_ps_max_latency_us=0")
 }

@@ -425,8 +425,11 @@ func writeTest(w io.Writer, lead string, t diagnose.Test) {
 // known reports whether a setting of the command line is one a rule
 // weighs (the others, root= and quiet, are not worth printing).
 func known(setting string) bool {
+	if strings.Contains(setting, ".") {
+		setting = strings.ReplaceAll(setting, "-", "_") // nvme-core.x is nvme_core.x to the kernel
+	}
 	switch setting {
-	case "nvme_core.default_ps_max_latency_us", "pcie_aspm", "pcie_aspm.policy", "pcie_port_pm", "nvme.noacpi", "nvme.max_host_mem_size_mb", "pci", "iommu", "amd_iommu", "intel_iommu", "mem_sleep_default":
+	case "nvme_core.default_ps_max_latency_us", "nvme_core.shutdown_timeout", "nvme.quirks", "pcie_aspm", "pcie_aspm.policy", "pcie_port_pm", "nvme.noacpi", "nvme.max_host_mem_size_mb", "pci", "iommu", "amd_iommu", "intel_iommu", "mem_sleep_default":
 		return true
 	}
 	return false

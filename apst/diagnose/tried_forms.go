@@ -1,0 +1,164 @@
+package diagnose
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// ParseTriedForm reads a --tried value copied whole from where the machine
+// keeps its settings, as ParseTriedFlag reads a typed one: it reports
+// false when s is none of the forms below (ParseTriedFlag's then), and an
+// error when it is one that holds no setting the diagnosis weighs, or
+// contradicts itself (CheckTried). A copy is not typed, so its names are
+// not checked for typos.
+func ParseTriedForm(s string) ([]Tried, bool, error) {
+	ts, ok := triedForm(s)
+	if !ok {
+		return nil, false, nil
+	}
+	if len(ts) == 0 {
+		return nil, true, fmt.Errorf("diagnose: --tried %q holds no setting the diagnosis weighs (want the NVMe, PCIe and power-management parameters or sysfs files that were set)", s)
+	}
+	if err := CheckTried(ts); err != nil {
+		return nil, true, err
+	}
+	return ts, true, nil
+}
+
+// triedForm reads s as one of the forms in which a user copies what the
+// machine already ran with, rather than as settings: a GRUB line
+// (GRUB_CMDLINE_LINUX_DEFAULT="..."), a NixOS boot.kernelParams list, a
+// modprobe.d "options nvme_core ..." line, a systemd-boot entry's
+// "options ..." line, a whole kernel command line (/proc/cmdline,
+// cmdline.txt: one holding BOOT_IMAGE=, initrd= or root=) and a sysfs write
+// ("echo 0 > FILE", "echo 0 | sudo tee FILE"). An outcome after the whole
+// form (":helped") is each setting's. It reports false when s is none of
+// them. Of a form holding a whole command line only the settings the
+// rules weigh are kept (root=, quiet and the like are left out), so an
+// outcome given for the whole is given to those alone.
+func triedForm(s string) ([]Tried, bool) {
+	s = strings.TrimSpace(s)
+	out := DidNotHelp
+	if i := strings.LastIndexByte(s, ':'); i > 0 {
+		if o, ok := outcome(s[i+1:]); ok {
+			out, s = o, strings.TrimSpace(s[:i])
+		}
+	}
+	var ts []Tried
+	switch {
+	case strings.HasPrefix(s, "GRUB_CMDLINE_LINUX"):
+		name, v, ok := strings.Cut(s, "=")
+		if !ok || name != "GRUB_CMDLINE_LINUX" && name != "GRUB_CMDLINE_LINUX_DEFAULT" {
+			return nil, false
+		}
+		ts = ParseCommandLine(unquote(v))
+	case strings.HasPrefix(s, "boot.kernelParams") || strings.HasPrefix(s, "["):
+		v := strings.TrimPrefix(s, "boot.kernelParams")
+		v = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(v), "="))
+		v = strings.TrimPrefix(v, "++")
+		v = strings.TrimSuffix(strings.TrimSpace(v), ";")
+		v = strings.TrimSpace(v)
+		if !strings.HasPrefix(v, "[") || !strings.HasSuffix(v, "]") {
+			return nil, false
+		}
+		// A Nix list: strings in double quotes, separated by blanks.
+		for _, w := range strings.Fields(v[1 : len(v)-1]) {
+			ts = append(ts, ParseCommandLine(unquote(w))...)
+		}
+	case strings.HasPrefix(s, "options "):
+		f := strings.Fields(s)
+		if mod := strings.ReplaceAll(f[1], "-", "_"); (mod == "nvme_core" || mod == "nvme") && len(f) > 2 {
+			// modprobe.d: "options MODULE PARAM=VALUE ...", the
+			// parameters of one module, as the kernel's MODULE.PARAM.
+			for _, t := range ParseCommandLine(strings.Join(f[2:], " ")) {
+				t.Setting = mod + "." + t.Setting
+				ts = append(ts, t)
+			}
+		} else {
+			ts = ParseCommandLine(strings.Join(f[1:], " "))
+		}
+	case commandLine(s):
+		ts = ParseCommandLine(s)
+	default:
+		var ok bool
+		if ts, ok = sysfsWrite(s); !ok {
+			return nil, false
+		}
+	}
+	kept := ts[:0]
+	for _, t := range ts {
+		if weighed(t.Setting) {
+			t.Outcome, t.FromLog = out, false
+			kept = append(kept, t)
+		}
+	}
+	return kept, true
+}
+
+// weighed reports whether the rules weigh the setting name when tried: a
+// sysfs file, or a name of knownSettings (a module parameter's dashes
+// read as underscores).
+func weighed(name string) bool {
+	name = moduleParam(name)
+	return strings.HasPrefix(name, "/sys/") || slices.Contains(knownSettings(), name)
+}
+
+// commandLine reports whether s is a whole kernel command line: one with
+// a boot loader's BOOT_IMAGE= or initrd=, or a root=.
+func commandLine(s string) bool {
+	for _, w := range strings.Fields(s) {
+		if strings.HasPrefix(w, "BOOT_IMAGE=") || strings.HasPrefix(w, "initrd=") || strings.HasPrefix(w, "root=") {
+			return true
+		}
+	}
+	return false
+}
+
+// sysfsWrite reads "echo V > FILE", "echo V | sudo tee FILE..." (with an
+// optional sudo, -n, -a, or "sudo sh -c '...'" around it) as FILE=V.
+func sysfsWrite(s string) ([]Tried, bool) {
+	s = strings.TrimPrefix(s, "sudo ")
+	for _, sh := range []string{"sh -c ", "bash -c "} {
+		if v, ok := strings.CutPrefix(s, sh); ok {
+			s = unquote(strings.TrimSpace(v))
+		}
+	}
+	s = strings.TrimPrefix(s, "sudo ")
+	rest, ok := strings.CutPrefix(s, "echo ")
+	if !ok {
+		return nil, false
+	}
+	rest = strings.TrimPrefix(strings.TrimSpace(rest), "-n ")
+	var value, files string
+	if v, f, ok := strings.Cut(rest, "|"); ok {
+		f = strings.TrimSpace(f)
+		f = strings.TrimPrefix(f, "sudo ")
+		f, ok = strings.CutPrefix(f, "tee ")
+		if !ok {
+			return nil, false
+		}
+		value, files = v, strings.TrimPrefix(strings.TrimSpace(f), "-a ")
+	} else if v, f, ok := strings.Cut(rest, ">"); ok {
+		value, files = v, strings.TrimPrefix(f, ">")
+	} else {
+		return nil, false
+	}
+	value = unquote(strings.TrimSpace(value))
+	var out []Tried
+	for _, f := range strings.Fields(files) {
+		if !strings.HasPrefix(f, "/sys/") || value == "" || strings.ContainsAny(value+f, " \"'`$;|&<>(){}*?[]\\") {
+			return nil, false
+		}
+		out = append(out, Tried{Setting: f, Value: value})
+	}
+	return out, len(out) > 0
+}
+
+// unquote takes one pair of matching quotes off s.
+func unquote(s string) string {
+	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] {
+		return s[1 : len(s)-1]
+	}
+	return s
+}
