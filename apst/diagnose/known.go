@@ -192,10 +192,16 @@ var known = []Known{
 // release and whose signs the incident shows.
 func matchKnown(s *signals) []Known {
 	var out []Known
+	// The stable update a distribution's kernel is built on ("6.1.52" of
+	// "6.1.0-12-amd64 (Debian 6.1.52-1)"), whose text the release's is
+	// not: "6.1.52." is in "6.1.52" and "6.1.", never in "6.1.5" (an
+	// unknown release is "unknown.", in none).
+	base := s.release.String() + "."
 	for _, k := range known {
 		if len(k.Releases) > 0 {
 			if !slices.ContainsFunc(k.Releases, func(r string) bool {
-				return s.releaseText != "" && strings.HasPrefix(strings.TrimPrefix(s.releaseText, "v"), r)
+				return s.releaseText != "" && strings.HasPrefix(strings.TrimPrefix(s.releaseText, "v"), r) ||
+					strings.HasPrefix(base, r+".")
 			}) {
 				continue
 			}

@@ -212,3 +212,36 @@ func TestKnownIssuesFresh(t *testing.T) {
 	assert.Equal(t, want, diagnose.KnownIssues())
 	assert.NotEmpty(t, diagnose.Diagnose(diagnose.Input{Log: l}).Known)
 }
+
+// An entry of listed releases matches a distribution's kernel by the
+// stable update it is built on, which its release text does not start
+// with: Debian's 6.1.0-12-amd64 is 6.1.52, in the rtsx regression's
+// range, and before was matched only as plain 6.1.52. A stable release
+// matches its own entry and no longer one (6.1.5 is not 6.1.52).
+func TestKnownIssuesDistributionRelease(t *testing.T) {
+	read := func(version string) []string {
+		l, err := kernlog.ReadString("[    0.000000] Linux version "+version+"\n"+
+			"[    1.000000] nvme nvme0: pci function 0000:04:00.0\n"+
+			"[    1.500000] nvme 0000:04:00.0: Unable to change power state from D3cold to D0, device inaccessible\n"+
+			"[    1.600000] nvme nvme0: Removing after probe failure status: -19\n", kernlog.Options{})
+		require.NoError(t, err)
+		var ids []string
+		for _, k := range diagnose.Diagnose(diagnose.Input{Log: l}).Known {
+			ids = append(ids, k.ID)
+		}
+		return ids
+	}
+	for _, tc := range []struct {
+		version string
+		rtsx    bool
+	}{
+		{"6.1.0-12-amd64 (debian-kernel@lists.debian.org) (gcc-12 (Debian 12.2.0-14) 12.2.0, GNU ld (GNU Binutils for Debian) 2.40) #1 SMP PREEMPT_DYNAMIC Debian 6.1.52-1 (2023-09-07)", true},
+		{"6.1.52 (x@y) #1 SMP", true},
+		{"6.5.0-1-amd64 (debian-kernel@lists.debian.org) (gcc-13) #1 SMP PREEMPT_DYNAMIC Debian 6.5.3-1 (2023-09-13)", true},
+		{"6.1.0-18-amd64 (debian-kernel@lists.debian.org) (gcc-12) #1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1 (2024-02-01)", false},
+		{"6.1.5 (x@y) #1 SMP", false},
+		{"6.6.0-1-amd64 (debian-kernel@lists.debian.org) (gcc-13) #1 SMP PREEMPT_DYNAMIC Debian 6.6.3-1 (2023-11-29)", false},
+	} {
+		assert.Equal(t, tc.rtsx, slices.Contains(read(tc.version), "rtsx-petxcfg-6-1-46"), tc.version)
+	}
+}
