@@ -51,7 +51,7 @@ func KernelArgument(p Platform, arg string) Placement {
 	case PlatformNixOS:
 		pl.Steps = []string{"add \"" + arg + "\" to boot.kernelParams in configuration.nix", "sudo nixos-rebuild boot, then reboot"}
 	case PlatformTrueNAS:
-		pl.Steps = []string{"sudo midclt call system.advanced.update '{\"kernel_extra_options\": \"" + arg + "\"}' (keeps it across updates; editing GRUB by hand does not)", "reboot"}
+		pl.Steps = []string{"sudo midclt call system.advanced.update '{\"kernel_extra_options\": \"" + arg + "\"}' (kept across updates, unlike an edit of GRUB; it replaces the options set before, which midclt call system.advanced.config shows: keep them in the value)", "reboot"}
 	case PlatformProxmox:
 		pl.Steps = []string{"GRUB (most installs): add " + arg + " to GRUB_CMDLINE_LINUX_DEFAULT in /etc/default/grub, then update-grub", "systemd-boot (ZFS root on UEFI): add it to the single line of /etc/kernel/cmdline, then proxmox-boot-tool refresh", "reboot"}
 	default:

@@ -47,6 +47,9 @@ func TestKernelArgumentEveryPlatform(t *testing.T) {
 	assert.Contains(t, persist.KernelArgument(persist.PlatformRaspberryPi, "pcie_aspm=off").Steps[0], "cmdline.txt")
 	assert.Contains(t, persist.KernelArgument(persist.PlatformNixOS, "pcie_aspm=off").Steps[0], "boot.kernelParams")
 	assert.Contains(t, persist.KernelArgument(persist.PlatformTrueNAS, "pcie_aspm=off").Steps[0], "kernel_extra_options")
+	// kernel_extra_options is one string: an update that names only the
+	// new argument drops the ones set before, so the step says to keep them.
+	assert.Contains(t, persist.KernelArgument(persist.PlatformTrueNAS, "pcie_aspm=off").Steps[0], "it replaces the options set before, which midclt call system.advanced.config shows: keep them in the value")
 	assert.Contains(t, persist.KernelArgument(persist.PlatformProxmox, "pcie_aspm=off").Steps[1], "proxmox-boot-tool refresh")
 	assert.Contains(t, persist.PiConfig("dtparam=pciex1_gen=2").Steps[0], "config.txt")
 }
