@@ -643,7 +643,7 @@ func writeMeasureJSON(w io.Writer, h *measureHeader, r *measure.Result, detail b
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(append(b, '\n'))
+	_, err = w.Write(append(safeio.AppendJSONSafe(nil, b), '\n'))
 	return err
 }
 

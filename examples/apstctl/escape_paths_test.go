@@ -48,3 +48,20 @@ func TestUntrustedStringsEscapedOnEveryTextPath(t *testing.T) {
 		assert.Contains(t, errOut, `\x9b31m`, "%q", args)
 	}
 }
+
+// JSON keeps a hostile string's value, escaped: a log line's or a drive's
+// bidirectional and C1 controls are \u escapes in every JSON report (they
+// were written raw, and reordered what a terminal or a pager showed).
+func TestUntrustedStringsEscapedInJSON(t *testing.T) {
+	const line = "[   12.000000] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10 \u202eevil\u202c \u0085x\n"
+	code, out, errOut := apstctl(t, []byte(line), "diagnose", "--log", "-", "-o", "json")
+	require.Equal(t, exitOK, code, errOut)
+	noControls(t, "diagnose -o json", out)
+	assert.Contains(t, out, `\u202eevil\u202c`)
+
+	root := copyBundle(t)
+	require.NoError(t, os.WriteFile(filepath.Join(root, "class/nvme/nvme2/model"), []byte("M\u202eodel\u0085x\n"), 0o644))
+	_, out, errOut = apstctl(t, nil, "inspect", "--root", root, "-o", "json")
+	noControls(t, "inspect -o json", out+errOut)
+	assert.Contains(t, out, `M\u202eodel\u0085x`)
+}

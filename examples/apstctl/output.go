@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/nvmeapst/nvmeapst/internal/safeio"
 )
 
 // outputFormat is the value of -o, --output-format (also --format): normal
@@ -66,9 +69,17 @@ func addReportFile(c *command) {
 
 // writeJSON writes v as indented JSON and a newline.
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	// A log line's or a capture's bidirectional and C1 controls stay
+	// escaped in JSON too (safeio.AppendJSONSafe): the same value, shown
+	// as it is by a terminal or a pager.
+	_, err := w.Write(safeio.AppendJSONSafe(nil, b.Bytes()))
+	return err
 }
 
 // outputFile is the value of --output: a file name that does not name a

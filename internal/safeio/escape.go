@@ -139,3 +139,33 @@ func CSVCell(s string) string {
 	}
 	return s
 }
+
+// AppendJSONSafe appends the JSON text src to dst with the characters
+// encoding/json leaves as they are but a terminal acts on (DEL, the C1
+// controls, the bidirectional controls that reorder what it shows)
+// written as \uXXXX escapes: the same JSON value, which a terminal or a
+// pager shows as it is. Those characters occur only inside JSON strings,
+// where the escape means them; an invalid UTF-8 byte (which encoding/json
+// never writes) is copied as it is.
+func AppendJSONSafe(dst, src []byte) []byte {
+	const hex = "0123456789abcdef"
+	start := 0
+	for i := 0; i < len(src); {
+		c := src[i]
+		if c < utf8.RuneSelf {
+			if c == 0x7f {
+				dst = append(append(dst, src[start:i]...), `\u007f`...)
+				start = i + 1
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(src[i:])
+		if r != utf8.RuneError && escapedRune(r) {
+			dst = append(append(dst, src[start:i]...), '\\', 'u', hex[r>>12&15], hex[r>>8&15], hex[r>>4&15], hex[r&15])
+			start = i + n
+		}
+		i += n
+	}
+	return append(dst, src[start:]...)
+}

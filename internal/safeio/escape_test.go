@@ -1,6 +1,7 @@
 package safeio_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -137,4 +138,28 @@ func FuzzEscapeTerminal(f *testing.F) {
 			t.Fatalf("%q: escaped to %q, which unescapes to %q (%v): not injective", s, got, back, err)
 		}
 	})
+}
+
+// AppendJSONSafe escapes in JSON text what a terminal acts on and
+// encoding/json leaves raw, keeping the value: every string decodes to
+// what was encoded, and no such character is left in the text.
+func TestAppendJSONSafe(t *testing.T) {
+	for _, s := range []string{
+		"plain", "", "Samsung SSD 990 EVO Plus 1TB",
+		"a\u202eb", "\u2066x\u2069", "\u061c\u200e\u200f", "c1\u009b[2J", "del\x7f", "mixed é ü 中 \u202d",
+		"json's own: \" \\ \n \u2028 <&>",
+	} {
+		raw, err := json.Marshal(map[string]string{"k": s})
+		require.NoError(t, err)
+		out := safeio.AppendJSONSafe(nil, raw)
+		var back map[string]string
+		require.NoError(t, json.Unmarshal(out, &back), "%q -> %s", s, out)
+		assert.Equal(t, s, back["k"])
+		assert.False(t, safeio.HasControl(string(out)), "%q -> %q", s, out)
+		if !safeio.HasControl(string(raw)) && !strings.Contains(string(raw), "\x7f") {
+			assert.Equal(t, raw, out, "%q: nothing to escape, copied as it is", s)
+		}
+	}
+	assert.Equal(t, `"a\u202eb"`, string(safeio.AppendJSONSafe(nil, []byte("\"a\u202eb\""))))
+	assert.Equal(t, `x"a"`, string(safeio.AppendJSONSafe([]byte("x"), []byte(`"a"`))))
 }
