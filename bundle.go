@@ -63,7 +63,8 @@ type Manifest struct {
 	Version int       `json:"version"`
 	Created time.Time `json:"created"`
 	// KernelRelease is uname -r of the machine; empty when it could not be
-	// read (then KernelReleaseError says why).
+	// read (then KernelReleaseError says why) or when the System collected
+	// has none (a sysfs tree: both are empty).
 	KernelRelease      string `json:"kernel_release"`
 	KernelReleaseError string `json:"kernel_release_error,omitempty"`
 	// Files lists the sysfs files copied, relative to the sysfs root.
@@ -172,10 +173,15 @@ func (s *System) Collect(ctx context.Context, dir string) (man *Manifest, err er
 	}()
 
 	man = &Manifest{Format: BundleFormat, Version: BundleVersion, Created: s.now().UTC().Round(0)}
-	if rel, err := s.kernelRelease(); err != nil {
-		man.KernelReleaseError = err.Error()
-	} else {
-		man.KernelRelease = rel
+	// A System without KernelRelease (a sysfs tree) has no release to
+	// read: recorded as neither, so the bundle does not turn "not exposed"
+	// into a failed read.
+	if s.KernelRelease != nil {
+		if rel, err := s.KernelRelease(); err != nil {
+			man.KernelReleaseError = err.Error()
+		} else {
+			man.KernelRelease = rel
+		}
 	}
 	files, err := s.FS.SystemFiles()
 	if err != nil {

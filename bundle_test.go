@@ -499,3 +499,28 @@ func TestCollectTrailingSlash(t *testing.T) {
 	require.NoError(t, err)
 	assert.FileExists(t, filepath.Join(dir, nvmeapst.ManifestName))
 }
+
+// A tree without a kernel release (a sysfs tree, no uname) collects into a
+// bundle without one: the release is not exposed there, not a failed
+// source, so the bundle's metrics say what the tree's say.
+func TestCollectWithoutKernelReleaseIsNotAFailure(t *testing.T) {
+	live := system(t, fixtureRoot, consistentDrives(t))
+	live.KernelRelease = nil
+	man, want, got := collectAndInspect(t, live)
+	sameReport(t, want, got)
+	assert.Empty(t, man.KernelRelease)
+	assert.Empty(t, man.KernelReleaseError, "nothing failed: the tree has no release")
+
+	ctx := context.Background()
+	treeSnap, err := live.Metrics(ctx)
+	require.NoError(t, err)
+	dir := filepath.Join(t.TempDir(), "bundle")
+	_, err = live.Collect(ctx, dir)
+	require.NoError(t, err)
+	bundle, _, err := nvmeapst.OpenBundle(dir)
+	require.NoError(t, err)
+	bundleSnap, err := bundle.Metrics(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, treeSnap.Sources, bundleSnap.Sources)
+	assert.True(t, bundleSnap.Sources[0].OK, "%+v", bundleSnap.Sources[0])
+}

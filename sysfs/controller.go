@@ -57,10 +57,11 @@ type Controller struct {
 
 	// PCIGap is set when the controller should have a PCI ID but sysfs does
 	// not give one: a pcie controller (or a device link with PCI
-	// attributes) without device/vendor or device/device. It says which file
-	// is missing; HasPCI is then false, so the PCI quirk table and the DMI
-	// rules could not be checked. That is a gap in what is known, not a
-	// controller without PCI quirks.
+	// attributes) without device/vendor or device/device, or with one of
+	// them unreadable. It says which file is missing or unreadable; HasPCI
+	// is then false, so the PCI quirk table and the DMI rules could not be
+	// checked. That is a gap in what is known, not a controller without PCI
+	// quirks.
 	PCIGap string
 
 	// Quirks lists class/nvme/NAME/quirks (Linux 7.0 and later, and 6.18.52 and
@@ -387,32 +388,38 @@ func (p prefixless) Unwrap() error { return p.err }
 // controller without device/vendor is not a PCI function, unless it is a
 // pcie controller or its device link has other PCI attributes: then the
 // missing file is a stated gap (PCIGap). So is device/vendor without
-// device/device.
+// device/device, and either of them unreadable.
 func (fs FS) readPCI(c *Controller, dir string, fail func(string, error)) {
 	dev := join(dir, "device")
+	// An ID file that exists but cannot be read or parsed is a gap too
+	// (beside the Unreadable entry): the PCI ID is unknown, not absent.
+	failID := func(rel string, err error) {
+		fail(rel, err)
+		c.PCIGap = rel + " could not be read: the PCI ID is unknown, so the PCI quirk table and the DMI rules were not checked"
+	}
 	rel := join(dev, "vendor")
 	vendor, hasVendor, err := fs.readOptional(rel)
 	if err != nil {
-		fail(rel, err)
+		failID(rel, err)
 		return
 	}
 	var vid uint16
 	if hasVendor {
 		if vid, err = parseHex16(fs.path(rel), vendor); err != nil {
-			fail(rel, err)
+			failID(rel, err)
 			return
 		}
 	}
 	rel = join(dev, "device")
 	device, hasDevice, err := fs.readOptional(rel)
 	if err != nil {
-		fail(rel, err)
+		failID(rel, err)
 		return
 	}
 	var did uint16
 	if hasDevice {
 		if did, err = parseHex16(fs.path(rel), device); err != nil {
-			fail(rel, err)
+			failID(rel, err)
 			return
 		}
 	}

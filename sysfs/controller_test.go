@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 	"github.com/nvmeapst/nvmeapst/sysfs"
 )
 
@@ -295,6 +296,37 @@ func TestControllerPCIGap(t *testing.T) {
 	c, err := newFS(t, "../testdata/sys").Controller("nvme0")
 	require.NoError(t, err)
 	assert.Empty(t, c.PCIGap)
+}
+
+// A PCI ID file that exists but cannot be read or parsed leaves the PCI ID
+// unknown: a stated gap naming the file, never "not a PCI function".
+func TestControllerPCIGapUnreadable(t *testing.T) {
+	const dev = "devices/pci0000_00/0000_00_1d.0/0000_3d_00.0/"
+	tests := []struct {
+		name, file string
+		fifo       bool
+	}{
+		{"vendor malformed", "vendor", false},
+		{"device malformed", "device", false},
+		{"vendor a FIFO", "vendor", true},
+		{"device a FIFO", "device", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := sysfs.CopyFixture(t, "../testdata/sys")
+			if tt.fifo {
+				patchFile(t, root, dev+tt.file, "", true)
+				testfixture.Mkfifo(t, filepath.Join(root, filepath.FromSlash(dev+tt.file)))
+			} else {
+				patchFile(t, root, dev+tt.file, "0xzz\n", false)
+			}
+			c, err := newFS(t, root).Controller("nvme0")
+			require.Error(t, err)
+			require.Len(t, c.Unreadable, 1)
+			assert.False(t, c.HasPCI)
+			assert.Contains(t, c.PCIGap, "class/nvme/nvme0/device/"+tt.file+" could not be read")
+		})
+	}
 }
 
 func TestControllerNotPCI(t *testing.T) {

@@ -222,8 +222,9 @@ func TestSurveyBundleAgreesWithInspect(t *testing.T) {
 	}
 }
 
-// A bundle that lacks a PCI ID says so: the row's quirks rest on the ID
-// the lookup inferred from the model, as a capture's would.
+// A bundle that lacks a PCI ID says so (the file its manifest lists is
+// missing: unknown, not "not a PCI function"): the row's quirks rest on
+// the ID the lookup inferred from the model, as a capture's would.
 func TestSurveyBundleWithoutPCIID(t *testing.T) {
 	b := copyBundle(t)
 	require.NoError(t, os.Remove(filepath.Join(b, "class/nvme/nvme0/device/device")))
@@ -233,7 +234,10 @@ func TestSurveyBundleWithoutPCIID(t *testing.T) {
 	require.NotNil(t, d.Bundle.Assumptions)
 	require.NotNil(t, d.Bundle.Assumptions.PCIIDInferred)
 	assert.Equal(t, "8086:f1a5", d.Bundle.Assumptions.PCIIDInferred.ID)
-	assert.NotEmpty(t, d.Bundle.PCIIDGap)
+	// The manifest lists the file the bundle lacks: the ID is unknown, and
+	// the controller is no less a PCI function.
+	assert.Contains(t, d.Bundle.PCIIDGap, "class/nvme/nvme0/device/device could not be read")
+	assert.NotContains(t, d.Bundle.PCIIDGap, "not a PCI function")
 	assert.Contains(t, d.QuirksInferred, "PCI ID 8086:f1a5 inferred from the model")
 	assert.Equal(t, 1, v.Summary.QuirksInferred)
 	assert.Nil(t, v.Drives[1].Bundle.Assumptions)

@@ -130,14 +130,35 @@ func escapedRune(r rune) bool {
 // CSVCell returns a CSV cell value that no spreadsheet evaluates as a
 // formula: a value starting with "=", "+", "-", "@", TAB or CR (the OWASP
 // list) gets a leading apostrophe, which spreadsheets hide and treat as
-// "text". Anything else is returned unchanged. Use it on untrusted text
-// cells (model, serial, firmware, paths), not on numbers: "-5" becomes
-// "'-5". Quoting is left to encoding/csv.
+// "text"; so does each such start after a ";", where a spreadsheet whose
+// locale separates lists with ";" (German or French Excel) starts a cell.
+// Anything else is returned unchanged. Use it on untrusted text cells
+// (model, serial, firmware, paths), not on numbers: "-5" becomes "'-5".
+// Quoting is left to encoding/csv.
 func CSVCell(s string) string {
-	if s != "" && strings.IndexByte("=+-@\t\r", s[0]) >= 0 {
-		return "'" + s
+	n := 0
+	for i := range len(s) {
+		if csvFormula(s, i) {
+			n++
+		}
 	}
-	return s
+	if n == 0 {
+		return s
+	}
+	b := make([]byte, 0, len(s)+n)
+	for i := range len(s) {
+		if csvFormula(s, i) {
+			b = append(b, '\'')
+		}
+		b = append(b, s[i])
+	}
+	return string(b)
+}
+
+// csvFormula reports whether a cell starts at s[i] (the start of s, or
+// after a ";") with a character that makes it a formula.
+func csvFormula(s string, i int) bool {
+	return (i == 0 || s[i-1] == ';') && strings.IndexByte("=+-@\t\r", s[i]) >= 0
 }
 
 // AppendJSONSafe appends the JSON text src to dst with the characters

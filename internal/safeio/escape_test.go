@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
 
 	"github.com/nvmeapst/nvmeapst/internal/safeio"
 )
@@ -58,10 +59,42 @@ func TestCSVCell(t *testing.T) {
 		{"\tx", "'\tx"},
 		{"\rx", "'\rx"},
 		{"a=b", "a=b"},
+		// A spreadsheet in a locale whose list separator is ";" (German,
+		// French Excel) splits the line there: a cell starts after each.
+		{"x;=1+1;", "x;'=1+1;"},
+		{";=HYPERLINK(\"x\")", ";'=HYPERLINK(\"x\")"},
+		{"=a;+b;-c;@d", "'=a;'+b;'-c;'@d"},
+		{"a;b; =c", "a;b; =c"},
+		{"a;", "a;"},
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, safeio.CSVCell(tt.in), "%q", tt.in)
 	}
+}
+
+// No cell a spreadsheet makes of a CSVCell value, splitting it on commas
+// (the whole value) or on semicolons, starts a formula; and the value is
+// the input with one apostrophe before each such start, nothing else.
+func TestCSVCellProperty(t *testing.T) {
+	formula := func(s string, i int) bool { return i < len(s) && strings.IndexByte("=+-@\t\r", s[i]) >= 0 }
+	rapid.Check(t, func(t *rapid.T) {
+		in := rapid.StringOfN(rapid.SampledFrom([]rune("=+-@;\t\r a\"'")), 0, 24, -1).Draw(t, "in")
+		out := safeio.CSVCell(in)
+		for _, cell := range strings.Split(out, ";") {
+			if formula(cell, 0) {
+				t.Fatalf("CSVCell(%q) = %q: cell %q starts a formula", in, out, cell)
+			}
+		}
+		starts := 0
+		for i := range len(in) {
+			if formula(in, i) && (i == 0 || in[i-1] == ';') {
+				starts++
+			}
+		}
+		if len(out) != len(in)+starts || strings.ReplaceAll(out, "'", "") != strings.ReplaceAll(in, "'", "") {
+			t.Fatalf("CSVCell(%q) = %q: not the input with %d apostrophes", in, out, starts)
+		}
+	})
 }
 
 // unescape inverts EscapeTerminal; it exists to prove the escaping
