@@ -16,7 +16,7 @@ import (
 func lookalike(s string) string {
 	var lines, kernel, smart, ns, lspci, list int
 	for line := range strings.Lines(s) {
-		t := strings.TrimLeft(line, " \t>")
+		t := strings.TrimLeft(line, " \t>`")
 		t = strings.TrimRight(t, "\r\n")
 		if strings.TrimSpace(t) == "" {
 			continue
@@ -25,7 +25,7 @@ func lookalike(s string) string {
 		key, _, _ := strings.Cut(t, ":")
 		key = strings.Trim(strings.TrimSpace(key), `"`)
 		switch {
-		case printkStamped(t) || strings.Contains(t, " kernel: ") || strings.HasPrefix(t, "kernel: "):
+		case kernelLine(t):
 			kernel++
 		case key == "critical_warning" || key == "available_spare" || key == "avail_spare":
 			smart++
@@ -50,6 +50,75 @@ func lookalike(s string) string {
 		return "nvme list output"
 	}
 	return ""
+}
+
+// kernelLine reports whether t reads as a line of a kernel log: printk's
+// "[    1.234567] " stamp, dmesg -T's or --human's ("[Mon Feb 17
+// 21:24:01 2025]", "[Sep12 13:16]", "[  +0.000009]"), syslog's "kernel: "
+// prefix, or none of them before a driver's message about an NVMe or PCI
+// device ("nvme nvme0: ", "nvme0n1: ", "pcieport 0000:00:1c.0: "), as
+// dmesg --notime and journalctl -o cat print it; a console's "<3>" level
+// may come first.
+func kernelLine(t string) bool {
+	if len(t) > 3 && t[0] == '<' && t[1] >= '0' && t[1] <= '7' && t[2] == '>' {
+		t = t[3:]
+	}
+	if printkStamped(t) || humanStamped(t) || strings.Contains(t, " kernel: ") || strings.HasPrefix(t, "kernel: ") {
+		return true
+	}
+	head, _, ok := strings.Cut(t, ": ")
+	if !ok {
+		return false
+	}
+	f := strings.Fields(head)
+	if len(f) == 0 || len(f) > 2 {
+		return false
+	}
+	dev := f[len(f)-1]
+	return nvmeName(dev) || pciAddress(dev)
+}
+
+// humanStamped reports whether t starts with dmesg -T's or --human's time
+// stamp: "[", then within 32 bytes a digit, then ":" (a clock time) or a
+// leading "+" (the delta since the line before), then "]".
+func humanStamped(t string) bool {
+	rest, ok := strings.CutPrefix(t, "[")
+	if !ok {
+		return false
+	}
+	end := strings.IndexByte(rest, ']')
+	if end < 1 || end > 32 {
+		return false
+	}
+	stamp := strings.TrimLeft(rest[:end], " ")
+	return strings.ContainsAny(stamp, "0123456789") && (strings.Contains(stamp, ":") || strings.HasPrefix(stamp, "+"))
+}
+
+// nvmeName reports whether s is an NVMe device's kernel name: nvme0,
+// nvme0n1, nvme0n1p2.
+func nvmeName(s string) bool {
+	rest, ok := strings.CutPrefix(s, "nvme")
+	if !ok || rest == "" {
+		return false
+	}
+	return strings.Trim(rest, "0123456789np") == "" && rest[0] >= '0' && rest[0] <= '9'
+}
+
+// pciAddress reports whether s is a PCI address as the kernel writes it,
+// DDDD:BB:DD.F in lower-case hexadecimal.
+func pciAddress(s string) bool {
+	if len(s) != 12 || s[4] != ':' || s[7] != ':' || s[10] != '.' {
+		return false
+	}
+	for i := range len(s) {
+		if i == 4 || i == 7 || i == 10 {
+			continue
+		}
+		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // printkStamped reports whether t starts with printk's time stamp, "[" then
