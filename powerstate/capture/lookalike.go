@@ -52,88 +52,35 @@ func lookalike(s string) string {
 	return ""
 }
 
-// kernelLine reports whether t reads as a line of a kernel log: printk's
-// "[    1.234567] " stamp, dmesg -T's or --human's ("[Mon Feb 17
-// 21:24:01 2025]", "[Sep12 13:16]", "[  +0.000009]"), syslog's "kernel: "
-// prefix, or none of them before a driver's message about an NVMe or PCI
-// device ("nvme nvme0: ", "nvme0n1: ", "pcieport 0000:00:1c.0: "), as
-// dmesg --notime and journalctl -o cat print it; a console's "<3>" level
-// may come first.
+// kernelLine reports whether t reads as a line of a kernel log: a time
+// stamp, printk's ("[    1.234567]") or dmesg -T's or --human's ("[Mon
+// Feb 17 21:24:01 2025]", "[Sep12 13:16]", "[  +0.000009]"), syslog's
+// "kernel: " prefix, or none of them before a driver's message about an
+// NVMe or PCI device ("nvme nvme0: ", "nvme0n1: ", "pcieport
+// 0000:00:1c.0: "), as dmesg --notime and journalctl -o cat print it; a
+// console's "<3>" level may come first.
 func kernelLine(t string) bool {
-	if len(t) > 3 && t[0] == '<' && t[1] >= '0' && t[1] <= '7' && t[2] == '>' {
+	if len(t) > 3 && t[0] == '<' && t[2] == '>' {
 		t = t[3:]
 	}
-	if printkStamped(t) || humanStamped(t) || strings.Contains(t, " kernel: ") || strings.HasPrefix(t, "kernel: ") {
+	if rest, ok := strings.CutPrefix(t, "["); ok {
+		end := strings.IndexByte(rest, ']')
+		stamp := strings.TrimLeft(rest[:max(end, 0)], " ")
+		secs, frac, dot := strings.Cut(stamp, ".")
+		return end > 0 && end <= 32 && strings.ContainsAny(stamp, "0123456789") &&
+			(strings.Contains(stamp, ":") || stamp[0] == '+' || dot && strings.Trim(secs+frac, "0123456789") == "")
+	}
+	if strings.Contains(t, " kernel: ") || strings.HasPrefix(t, "kernel: ") {
 		return true
 	}
 	head, _, ok := strings.Cut(t, ": ")
-	if !ok {
-		return false
-	}
 	f := strings.Fields(head)
-	if len(f) == 0 || len(f) > 2 {
+	if !ok || len(f) == 0 || len(f) > 2 {
 		return false
 	}
-	dev := f[len(f)-1]
-	return nvmeName(dev) || pciAddress(dev)
-}
-
-// humanStamped reports whether t starts with dmesg -T's or --human's time
-// stamp: "[", then within 32 bytes a digit, then ":" (a clock time) or a
-// leading "+" (the delta since the line before), then "]".
-func humanStamped(t string) bool {
-	rest, ok := strings.CutPrefix(t, "[")
-	if !ok {
-		return false
-	}
-	end := strings.IndexByte(rest, ']')
-	if end < 1 || end > 32 {
-		return false
-	}
-	stamp := strings.TrimLeft(rest[:end], " ")
-	return strings.ContainsAny(stamp, "0123456789") && (strings.Contains(stamp, ":") || strings.HasPrefix(stamp, "+"))
-}
-
-// nvmeName reports whether s is an NVMe device's kernel name: nvme0,
-// nvme0n1, nvme0n1p2.
-func nvmeName(s string) bool {
-	rest, ok := strings.CutPrefix(s, "nvme")
-	if !ok || rest == "" {
-		return false
-	}
-	return strings.Trim(rest, "0123456789np") == "" && rest[0] >= '0' && rest[0] <= '9'
-}
-
-// pciAddress reports whether s is a PCI address as the kernel writes it,
-// DDDD:BB:DD.F in lower-case hexadecimal.
-func pciAddress(s string) bool {
-	if len(s) != 12 || s[4] != ':' || s[7] != ':' || s[10] != '.' {
-		return false
-	}
-	for i := range len(s) {
-		if i == 4 || i == 7 || i == 10 {
-			continue
-		}
-		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
-}
-
-// printkStamped reports whether t starts with printk's time stamp, "[" then
-// seconds, a dot and microseconds, then "]" ("[    1.234567]").
-func printkStamped(t string) bool {
-	rest, ok := strings.CutPrefix(t, "[")
-	if !ok {
-		return false
-	}
-	end := strings.IndexByte(rest, ']')
-	if end < 3 {
-		return false
-	}
-	secs, frac, ok := strings.Cut(strings.TrimLeft(rest[:end], " "), ".")
-	return ok && secs != "" && frac != "" && strings.Trim(secs, "0123456789") == "" && strings.Trim(frac, "0123456789") == ""
+	dev := f[len(f)-1] // nvme0, nvme0n1, or a PCI address (DDDD:BB:DD.F)
+	return strings.HasPrefix(dev, "nvme") && len(dev) > 4 && dev[4] >= '0' && dev[4] <= '9' ||
+		len(dev) == 12 && dev[4] == ':' && dev[7] == ':' && dev[10] == '.'
 }
 
 // notNVMe says that a smartctl report is of a SATA or SAS drive, which
