@@ -408,8 +408,12 @@ func loadDrive(req *Request) (c powerstate.Controller, shared bool, err error) {
 		return c, false, fmt.Errorf("capture is larger than %d bytes", maxCapture)
 	case len(req.Capture) > 0:
 		c, err = capture.ParseBytes(req.Capture)
-		if errors.Is(err, capture.ErrFeatureCapture) {
+		var pe *capture.ParseError
+		switch {
+		case errors.Is(err, capture.ErrFeatureCapture):
 			err = fmt.Errorf("this is a get-feature (APST table) capture, not an identify controller capture: give it as the get-feature capture below: %w", err)
+		case errors.As(err, &pe) && strings.HasPrefix(pe.Looks, "a kernel log"):
+			err = fmt.Errorf("this is a kernel log, not an identify controller capture: paste it in the kernel log box below to have it diagnosed: %w", err)
 		}
 		return c, false, err
 	case req.Drive != "":
