@@ -260,6 +260,12 @@ func TestBrowser(t *testing.T) {
 	assert.Contains(t, p.str("document.getElementById('privacy').textContent"), "serial numbers stay on")
 	assert.Contains(t, p.str("document.getElementById('about-privacy').textContent"), "serial numbers stay on this machine")
 	assert.True(t, p.num("document.getElementById('plan').hidden ? 1 : 0") == 1, "no plan before a capture")
+	// Before an answer the skip link leads to the capture box, not to the
+	// hidden answer (where it went nowhere): following it focuses the box.
+	assert.Equal(t, "Skip to the capture", p.str("document.getElementById('skip').textContent"))
+	p.eval("document.getElementById('skip').click()", nil)
+	p.waitFor("document.activeElement.id === 'capture'", 5*time.Second)
+	p.eval("document.activeElement.blur(); history.replaceState(null, '', location.pathname); scrollTo(0, 0)", nil)
 	shot(p, "empty", "privacy", 900)
 
 	evo := readTestdata(t, "testdata/corpus/nvme-cli/synthetic/Samsung_SSD_990_EVO_Plus_1TB_2B2QKXG7.v2_12.txt")
@@ -278,6 +284,7 @@ func TestBrowser(t *testing.T) {
 		assert.Equal(t, float64(4), maxPS())
 		assert.Equal(t, "yes", reachable(4))
 		assert.Contains(t, p.str("document.getElementById('plan-outcome').textContent"), "deepest state ps4")
+		assert.Equal(t, "#answer", p.str("document.getElementById('skip').getAttribute('href')"), "the skip link leads to the answer once there is one")
 		plan, sw := expectedSweep(t, evo, "100000")
 		assert.Equal(t, plan.KernelLog(), p.str("document.getElementById('kernel-log').textContent"))
 		assert.Equal(t, float64(len(sw.Intervals)), bands(), "one band per interval")
@@ -668,11 +675,27 @@ func TestBrowser(t *testing.T) {
 		// The diagnosis too: the quoted lines wrap rather than widen it.
 		p.typeInto("log", threadBody(t, "ml-debian-6-1-i9-14900k-cpu-failure.log"))
 		p.waitFor("!document.getElementById('diagnosis').hidden", 5*time.Second)
+		// The answer first for a log too: the diagnosis's summary is said
+		// right under the box the log was pasted in, on the screen with it,
+		// not below the fields of what was tried (a screen further down).
+		p.eval("document.getElementById('log').scrollIntoView({block: 'start'})", nil)
+		assert.Contains(t, p.str("document.getElementById('log-status').textContent"), "Diagnosis: ")
+		assert.LessOrEqual(t, p.num("document.getElementById('log-status').getBoundingClientRect().bottom"), p.num("innerHeight"), "the log's diagnosis is said below the first screen of the log box")
+		assert.Less(t, p.num("document.getElementById('log-status').getBoundingClientRect().top"), p.num("document.getElementById('tried').getBoundingClientRect().top"), "the log's diagnosis is said after the fields of what was tried")
 		var wide []string
 		p.eval(`Array.from(document.querySelectorAll('body *')).filter((e) => e.getBoundingClientRect().right > 391 && !e.closest('.scroll'))
 			.map((e) => e.tagName + (e.id ? '#' + e.id : '') + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)).slice(0, 10)`, &wide)
 		assert.LessOrEqual(t, p.num("document.documentElement.scrollWidth"), float64(390), "wider than the screen: %v", wide)
 		shot(p, "phone-diagnosis", "diagnosis", 1600)
+		// A 360 px phone: the sweep picture fits its card (it was drawn
+		// 320 px wide at least, and its right end, unlimited, was cut off).
+		q := b.newPage(t)
+		q.do("Emulation.setDeviceMetricsOverride", map[string]any{"width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": true}, nil)
+		q.navigate(srv.URL + "/")
+		q.waitFor("window.apstweb_metrics && window.apstweb_metrics.readyMs !== null", 30*time.Second)
+		pasteAndWait(q, evo, "")
+		assert.LessOrEqual(t, q.num("document.documentElement.scrollWidth"), float64(360))
+		assert.LessOrEqual(t, q.num("document.querySelector('#sweep-figure .scroll').scrollWidth"), q.num("document.querySelector('#sweep-figure .scroll').clientWidth"), "the sweep picture is wider than a 360 px phone's card")
 	})
 
 	// What is drawn, for every capture this test pastes, at a laptop's

@@ -288,6 +288,10 @@
     $('stale').textContent = '';
     const answer = !!(r && r.plan);
     if (!answer) $('status').classList.remove('sr');
+    // The skip link leads to the answer once there is one, and to the
+    // capture box before: a link to a hidden section goes nowhere.
+    $('skip').href = answer ? '#answer' : '#capture';
+    $('skip').textContent = answer ? 'Skip to the answer' : 'Skip to the capture';
     show('answer', answer);
     show('drive', !!(r && r.controller));
     show('plan', answer);
@@ -520,7 +524,9 @@
     const active = document.activeElement;
     const focused = active && active.closest && active.closest('#sweep-svg .band') ? +active.dataset.index : -1;
     const ivs = sw.intervals;
-    const L = sweepLayout(ivs, Math.max(fig.clientWidth || 0, 320));
+    // The figure's width, down to a 320 px phone's (a hidden figure has
+    // none: 320 then).
+    const L = sweepLayout(ivs, Math.max(fig.clientWidth || 320, 240));
     const W = L.width;
     $('sweep-params').textContent = sw.params + '; every bound from 0 (off) to unlimited';
     const svg = el('svg:svg', { viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: 'group', id: 'sweep-svg',
