@@ -130,7 +130,8 @@ func TestComputeErrors(t *testing.T) {
 		{"gap without unit", Request{Capture: evo, Gaps: "5,10ms"}, "gaps", "has no unit"},
 		{"count", Request{Capture: evo, Count: maxGaps + 1}, "gaps", "at most"},
 		{"shared", Request{Drive: "1.x"}, "capture", "shared link"},
-		{"too large", Request{Capture: make([]byte, maxCapture+1)}, "capture", "larger than"},
+		{"too large", Request{Capture: make([]byte, maxCapture+1)}, "capture", "capture is larger than 1048576 bytes (1 MiB): no Identify capture is"},
+		{"too large, a kernel log", Request{Capture: bytes.Repeat([]byte("[    1.234567] nvme nvme0: pci function 0000:01:00.0\n"), maxCapture/50)}, "capture", "capture is larger than 1048576 bytes (1 MiB): no Identify capture is; it looks like a kernel log (dmesg or journalctl -k) instead"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := Compute(&tc.req)
