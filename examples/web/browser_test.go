@@ -285,6 +285,7 @@ func TestBrowser(t *testing.T) {
 		assert.Equal(t, "yes", reachable(4))
 		assert.Contains(t, p.str("document.getElementById('plan-outcome').textContent"), "deepest state ps4")
 		assert.Equal(t, "#answer", p.str("document.getElementById('skip').getAttribute('href')"), "the skip link leads to the answer once there is one")
+		assert.Equal(t, "", p.str("document.getElementById('assumed').textContent"), "the capture records APSTA: nothing was assumed")
 		plan, sw := expectedSweep(t, evo, "100000")
 		assert.Equal(t, plan.KernelLog(), p.str("document.getElementById('kernel-log').textContent"))
 		assert.Equal(t, float64(len(sw.Intervals)), bands(), "one band per interval")
@@ -458,6 +459,10 @@ func TestBrowser(t *testing.T) {
 		assert.Equal(t, "", p.str("document.getElementById('capture-error').textContent"))
 		assert.Equal(t, float64(4), maxPS())
 		assert.Contains(t, p.str("document.getElementById('assumptions').textContent"), "does not record APSTA; APST support was assumed")
+		// An assumption that can overturn the answer is said beside the
+		// headline too, in the first viewport.
+		assert.Contains(t, p.str("document.getElementById('assumed').textContent"), "APST support was assumed")
+		assert.Less(t, p.num("document.getElementById('assumed').getBoundingClientRect().top"), p.num("document.getElementById('plan-table').getBoundingClientRect().top"))
 	})
 
 	t.Run("a truncated capture shows the library's error", func(t *testing.T) {

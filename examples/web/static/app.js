@@ -314,6 +314,10 @@
     }
     state.good = r;
     $('headline').textContent = r.headline.text;
+    // An assumption that can overturn the answer is said beside it, not
+    // only in the list of assumptions a screen further down.
+    $('assumed').textContent = r.controller.apsta === 'unknown' ? 'APST support was assumed: this capture does not record ' +
+      'APSTA (nvme id-ctrl prints it). If the drive lacks APST, the kernel programs no table, whatever the bound.' : '';
     // The status says the answer to a screen reader; on screen the
     // headline right below says it already.
     $('status').classList.add('sr');
