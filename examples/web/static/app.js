@@ -127,8 +127,24 @@
     update();
   }
 
+  // A paste longer than this goes to the capture or the log as bytes,
+  // not into its box: a browser takes seconds to put megabytes in a text
+  // box (3.7 s for 5 MB), and the page answered only after.
+  const PASTED = 'the pasted text';
   function wireInput(which) {
     const box = $(which);
+    if (which !== 'feature') {
+      box.addEventListener('paste', (ev) => {
+        const t = ev.clipboardData ? ev.clipboardData.getData('text/plain') : '';
+        if (t.length <= LOG_BOX_MAX) return;
+        ev.preventDefault();
+        state[which] = enc.encode(t);
+        state[which + 'Name'] = PASTED;
+        box.value = '';
+        if (which === 'capture') state.drive = '';
+        update();
+      });
+    }
     box.addEventListener('input', (ev) => {
       state[which] = null;
       if (which === 'capture') state.drive = '';
@@ -202,9 +218,9 @@
     const cap = captureBytes();
     const log = logBytes();
     const note = $('capture-note');
-    note.textContent = state.capture ? `Using ${state.captureName} (${state.capture.length} bytes, binary). Type or paste in the box to replace it.`
+    note.textContent = state.capture ? `Using ${state.captureName} (${state.capture.length} bytes, ${state.captureName === PASTED ? 'too long to show in the box' : 'binary'}). Type or paste in the box to replace it.`
       : (state.drive && !cap ? 'Showing the drive of a shared link (no capture, no serial number). Paste a capture to replace it.' : '');
-    $('log-note').textContent = state.log ? `Using ${state.logName} (${state.log.length} bytes). Type or paste in the box to replace it.` : '';
+    $('log-note').textContent = state.log ? `Using ${state.logName} (${state.log.length} bytes${state.logName === PASTED ? ', too long to show in the box' : ''}). Type or paste in the box to replace it.` : '';
     if (!cap && !state.drive && !log) { render(null); return; }
     if (log && window.apstweb.withLog === false) wantLogEngine();
     // The number of gaps and the seed are read whole or refused beside
