@@ -260,6 +260,12 @@ func TestBrowser(t *testing.T) {
 	assert.Contains(t, p.str("document.getElementById('privacy').textContent"), "serial numbers stay on")
 	assert.Contains(t, p.str("document.getElementById('about-privacy').textContent"), "serial numbers stay on this machine")
 	assert.True(t, p.num("document.getElementById('plan').hidden ? 1 : 0") == 1, "no plan before a capture")
+	// Before an answer the skip link leads to the capture box, not to the
+	// hidden answer (where it went nowhere): following it focuses the box.
+	assert.Equal(t, "Skip to the capture", p.str("document.getElementById('skip').textContent"))
+	p.eval("document.getElementById('skip').click()", nil)
+	p.waitFor("document.activeElement.id === 'capture'", 5*time.Second)
+	p.eval("document.activeElement.blur(); history.replaceState(null, '', location.pathname); scrollTo(0, 0)", nil)
 	shot(p, "empty", "privacy", 900)
 
 	evo := readTestdata(t, "testdata/corpus/nvme-cli/synthetic/Samsung_SSD_990_EVO_Plus_1TB_2B2QKXG7.v2_12.txt")
@@ -278,6 +284,8 @@ func TestBrowser(t *testing.T) {
 		assert.Equal(t, float64(4), maxPS())
 		assert.Equal(t, "yes", reachable(4))
 		assert.Contains(t, p.str("document.getElementById('plan-outcome').textContent"), "deepest state ps4")
+		assert.Equal(t, "#answer", p.str("document.getElementById('skip').getAttribute('href')"), "the skip link leads to the answer once there is one")
+		assert.Equal(t, "", p.str("document.getElementById('assumed').textContent"), "the capture records APSTA: nothing was assumed")
 		plan, sw := expectedSweep(t, evo, "100000")
 		assert.Equal(t, plan.KernelLog(), p.str("document.getElementById('kernel-log').textContent"))
 		assert.Equal(t, float64(len(sw.Intervals)), bands(), "one band per interval")
@@ -451,6 +459,10 @@ func TestBrowser(t *testing.T) {
 		assert.Equal(t, "", p.str("document.getElementById('capture-error').textContent"))
 		assert.Equal(t, float64(4), maxPS())
 		assert.Contains(t, p.str("document.getElementById('assumptions').textContent"), "does not record APSTA; APST support was assumed")
+		// An assumption that can overturn the answer is said beside the
+		// headline too, in the first viewport.
+		assert.Contains(t, p.str("document.getElementById('assumed').textContent"), "APST support was assumed")
+		assert.Less(t, p.num("document.getElementById('assumed').getBoundingClientRect().top"), p.num("document.getElementById('plan-table').getBoundingClientRect().top"))
 	})
 
 	t.Run("a truncated capture shows the library's error", func(t *testing.T) {
@@ -654,6 +666,34 @@ func TestBrowser(t *testing.T) {
 		assert.True(t, p.num("document.getElementById('diagnosis').hidden ? 1 : 0") == 1)
 	})
 
+	t.Run("a paste of megabytes answers at once", func(t *testing.T) {
+		// Over 1 MiB, a paste goes to the capture or the log as bytes, not
+		// into the box (which took the browser 3.7 s for 5 MB before the
+		// page could answer): the capture is refused for its size, saying
+		// what it looks like; the log is diagnosed.
+		q := b.newPage(t)
+		q.navigate(srv.URL + "/")
+		q.waitFor("window.apstweb_metrics && window.apstweb_metrics.readyMs !== null", 30*time.Second)
+		paste := func(id string, lines int) {
+			q.eval(fmt.Sprintf(`(() => { const dt = new DataTransfer();
+				dt.setData('text/plain', '[    1.234567] nvme nvme0: pci function 0000:01:00.0\n'.repeat(%d));
+				document.getElementById(%q).dispatchEvent(new ClipboardEvent('paste', {clipboardData: dt, bubbles: true, cancelable: true})); })()`, lines, id), nil)
+		}
+		paste("capture", 40000)
+		q.waitFor("document.getElementById('capture-error').textContent !== ''", 5*time.Second)
+		assert.Equal(t, "", q.str("document.getElementById('capture').value"), "the paste was put in the box")
+		assert.Contains(t, q.str("document.getElementById('capture-error').textContent"), "larger than 1048576 bytes (1 MiB): no Identify capture is; it looks like a kernel log")
+		assert.Contains(t, q.str("document.getElementById('capture-note').textContent"), "Using the pasted text (2120000 bytes, too long to show in the box)")
+		q.eval("document.getElementById('clear').click()", nil)
+		q.eval("document.getElementById('log').focus()", nil)
+		q.waitFor("window.apstweb.withLog === true", 60*time.Second)
+		paste("log", 40000)
+		q.waitFor("!document.getElementById('diagnosis').hidden", 10*time.Second)
+		assert.Equal(t, "", q.str("document.getElementById('log').value"))
+		assert.Contains(t, q.str("document.getElementById('log-note').textContent"), "too long to show in the box")
+		assert.Contains(t, q.str("document.getElementById('log-status').textContent"), "Diagnosis: ")
+	})
+
 	t.Run("readable on a phone", func(t *testing.T) {
 		p.t = t
 		defer func() { p.t = top }()
@@ -668,11 +708,27 @@ func TestBrowser(t *testing.T) {
 		// The diagnosis too: the quoted lines wrap rather than widen it.
 		p.typeInto("log", threadBody(t, "ml-debian-6-1-i9-14900k-cpu-failure.log"))
 		p.waitFor("!document.getElementById('diagnosis').hidden", 5*time.Second)
+		// The answer first for a log too: the diagnosis's summary is said
+		// right under the box the log was pasted in, on the screen with it,
+		// not below the fields of what was tried (a screen further down).
+		p.eval("document.getElementById('log').scrollIntoView({block: 'start'})", nil)
+		assert.Contains(t, p.str("document.getElementById('log-status').textContent"), "Diagnosis: ")
+		assert.LessOrEqual(t, p.num("document.getElementById('log-status').getBoundingClientRect().bottom"), p.num("innerHeight"), "the log's diagnosis is said below the first screen of the log box")
+		assert.Less(t, p.num("document.getElementById('log-status').getBoundingClientRect().top"), p.num("document.getElementById('tried').getBoundingClientRect().top"), "the log's diagnosis is said after the fields of what was tried")
 		var wide []string
 		p.eval(`Array.from(document.querySelectorAll('body *')).filter((e) => e.getBoundingClientRect().right > 391 && !e.closest('.scroll'))
 			.map((e) => e.tagName + (e.id ? '#' + e.id : '') + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)).slice(0, 10)`, &wide)
 		assert.LessOrEqual(t, p.num("document.documentElement.scrollWidth"), float64(390), "wider than the screen: %v", wide)
 		shot(p, "phone-diagnosis", "diagnosis", 1600)
+		// A 360 px phone: the sweep picture fits its card (it was drawn
+		// 320 px wide at least, and its right end, unlimited, was cut off).
+		q := b.newPage(t)
+		q.do("Emulation.setDeviceMetricsOverride", map[string]any{"width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": true}, nil)
+		q.navigate(srv.URL + "/")
+		q.waitFor("window.apstweb_metrics && window.apstweb_metrics.readyMs !== null", 30*time.Second)
+		pasteAndWait(q, evo, "")
+		assert.LessOrEqual(t, q.num("document.documentElement.scrollWidth"), float64(360))
+		assert.LessOrEqual(t, q.num("document.querySelector('#sweep-figure .scroll').scrollWidth"), q.num("document.querySelector('#sweep-figure .scroll').clientWidth"), "the sweep picture is wider than a 360 px phone's card")
 	})
 
 	// What is drawn, for every capture this test pastes, at a laptop's

@@ -16,7 +16,7 @@ import (
 func lookalike(s string) string {
 	var lines, kernel, smart, ns, lspci, list int
 	for line := range strings.Lines(s) {
-		t := strings.TrimLeft(line, " \t>")
+		t := strings.TrimLeft(line, " \t>`")
 		t = strings.TrimRight(t, "\r\n")
 		if strings.TrimSpace(t) == "" {
 			continue
@@ -25,7 +25,7 @@ func lookalike(s string) string {
 		key, _, _ := strings.Cut(t, ":")
 		key = strings.Trim(strings.TrimSpace(key), `"`)
 		switch {
-		case printkStamped(t) || strings.Contains(t, " kernel: ") || strings.HasPrefix(t, "kernel: "):
+		case kernelLine(t):
 			kernel++
 		case key == "critical_warning" || key == "available_spare" || key == "avail_spare":
 			smart++
@@ -52,19 +52,35 @@ func lookalike(s string) string {
 	return ""
 }
 
-// printkStamped reports whether t starts with printk's time stamp, "[" then
-// seconds, a dot and microseconds, then "]" ("[    1.234567]").
-func printkStamped(t string) bool {
-	rest, ok := strings.CutPrefix(t, "[")
-	if !ok {
+// kernelLine reports whether t reads as a line of a kernel log: a time
+// stamp, printk's ("[    1.234567]") or dmesg -T's or --human's ("[Mon
+// Feb 17 21:24:01 2025]", "[Sep12 13:16]", "[  +0.000009]"), syslog's
+// "kernel: " prefix, or none of them before a driver's message about an
+// NVMe or PCI device ("nvme nvme0: ", "nvme0n1: ", "pcieport
+// 0000:00:1c.0: "), as dmesg --notime and journalctl -o cat print it; a
+// console's "<3>" level may come first.
+func kernelLine(t string) bool {
+	if len(t) > 3 && t[0] == '<' && t[2] == '>' {
+		t = t[3:]
+	}
+	if rest, ok := strings.CutPrefix(t, "["); ok {
+		end := strings.IndexByte(rest, ']')
+		stamp := strings.TrimLeft(rest[:max(end, 0)], " ")
+		secs, frac, dot := strings.Cut(stamp, ".")
+		return end > 0 && end <= 32 && strings.ContainsAny(stamp, "0123456789") &&
+			(strings.Contains(stamp, ":") || stamp[0] == '+' || dot && strings.Trim(secs+frac, "0123456789") == "")
+	}
+	if strings.Contains(t, " kernel: ") || strings.HasPrefix(t, "kernel: ") {
+		return true
+	}
+	head, _, ok := strings.Cut(t, ": ")
+	f := strings.Fields(head)
+	if !ok || len(f) == 0 || len(f) > 2 {
 		return false
 	}
-	end := strings.IndexByte(rest, ']')
-	if end < 3 {
-		return false
-	}
-	secs, frac, ok := strings.Cut(strings.TrimLeft(rest[:end], " "), ".")
-	return ok && secs != "" && frac != "" && strings.Trim(secs, "0123456789") == "" && strings.Trim(frac, "0123456789") == ""
+	dev := f[len(f)-1] // nvme0, nvme0n1, or a PCI address (DDDD:BB:DD.F)
+	return strings.HasPrefix(dev, "nvme") && len(dev) > 4 && dev[4] >= '0' && dev[4] <= '9' ||
+		len(dev) == 12 && dev[4] == ':' && dev[7] == ':' && dev[10] == '.'
 }
 
 // notNVMe says that a smartctl report is of a SATA or SAS drive, which

@@ -404,12 +404,25 @@ func orDefault(s, def string) string {
 // no capture.
 func loadDrive(req *Request) (c powerstate.Controller, shared bool, err error) {
 	switch {
-	case len(req.Capture) > maxCapture:
-		return c, false, fmt.Errorf("capture is larger than %d bytes", maxCapture)
 	case len(req.Capture) > 0:
-		c, err = capture.ParseBytes(req.Capture)
-		if errors.Is(err, capture.ErrFeatureCapture) {
+		in := req.Capture
+		if len(in) > maxCapture {
+			in = in[:64<<10] // what the first lines look like, said after the size
+		}
+		c, err = capture.ParseBytes(in)
+		var pe *capture.ParseError
+		looks := errors.As(err, &pe) && pe.Looks != ""
+		switch {
+		case len(req.Capture) > maxCapture:
+			msg := "capture is larger than " + strconv.Itoa(maxCapture) + " bytes (1 MiB): no Identify capture is"
+			if looks {
+				msg += "; it looks like " + pe.Looks + " instead"
+			}
+			err = errors.New(msg)
+		case errors.Is(err, capture.ErrFeatureCapture):
 			err = fmt.Errorf("this is a get-feature (APST table) capture, not an identify controller capture: give it as the get-feature capture below: %w", err)
+		case looks && strings.HasPrefix(pe.Looks, "a kernel log"):
+			err = fmt.Errorf("this is a kernel log, not an identify controller capture: paste it in the kernel log box below to have it diagnosed: %w", err)
 		}
 		return c, false, err
 	case req.Drive != "":

@@ -117,6 +117,8 @@ func TestComputeErrors(t *testing.T) {
 		{"wrong size", Request{Capture: evo[:4000]}, "capture", "4000 bytes"},
 		{"feature as capture", Request{Capture: repoFile(t, "examples/apstctl/testdata/feature/samsung-990-evo-plus-100ms.txt")}, "capture", "give it as the get-feature capture below"},
 		{"capture as feature", Request{Capture: evo, Feature: evo}, "feature", "give it as the capture above"},
+		{"kernel log as capture", Request{Capture: threadLog(t, "gh-openwrt-14557-rpi5-aspm-powersave.log")}, "capture", "this is a kernel log, not an identify controller capture: paste it in the kernel log box below"},
+		{"dmesg --notime as capture", Request{Capture: []byte("nvme nvme0: controller is down; will reset: CSTS=0x3, PCI_STATUS=0x10\nnvme nvme0: Removing after probe failure status: -19\n")}, "capture", "paste it in the kernel log box below"},
 		{"bound", Request{Capture: evo, Bound: "-5"}, "bound", `latency bound "-5": want microseconds`},
 		{"bound too large", Request{Capture: evo, Bound: "99999999999999999999"}, "bound", "at most 18446744073709551615 µs"},
 		{"kernel", Request{Capture: evo, Kernel: "3.19"}, "kernel", userMessage(p.Set("kernel", "3.19"))},
@@ -128,7 +130,8 @@ func TestComputeErrors(t *testing.T) {
 		{"gap without unit", Request{Capture: evo, Gaps: "5,10ms"}, "gaps", "has no unit"},
 		{"count", Request{Capture: evo, Count: maxGaps + 1}, "gaps", "at most"},
 		{"shared", Request{Drive: "1.x"}, "capture", "shared link"},
-		{"too large", Request{Capture: make([]byte, maxCapture+1)}, "capture", "larger than"},
+		{"too large", Request{Capture: make([]byte, maxCapture+1)}, "capture", "capture is larger than 1048576 bytes (1 MiB): no Identify capture is"},
+		{"too large, a kernel log", Request{Capture: bytes.Repeat([]byte("[    1.234567] nvme nvme0: pci function 0000:01:00.0\n"), maxCapture/50)}, "capture", "capture is larger than 1048576 bytes (1 MiB): no Identify capture is; it looks like a kernel log (dmesg or journalctl -k) instead"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := Compute(&tc.req)

@@ -37,16 +37,29 @@ type OutcomeView struct {
 	PowerW    float64 `json:"power_w"`
 	Power     string  `json:"power"`
 	IsDefault bool    `json:"is_default"`
+	// Why says why the kernel programs no idle state whatever the bound
+	// (the drive does not support APST, or a quirk keeps APST off); ""
+	// when the bound decides.
+	Why string `json:"why,omitempty"`
 }
 
 func outcomeView(c *powerstate.Controller, plan *apst.Plan, isDefault bool) OutcomeView {
 	r := analysis.Reachability(c, &plan.Table)
 	pow := c.PowerStates[r.Deepest].MaxPower
-	return OutcomeView{
+	o := OutcomeView{
 		Bound: formatBound(plan.Params.Bound), Off: plan.MaxPS < 0 || r.Deepest == 0, Deepest: int(r.Deepest),
 		StallUS: uint64(r.WorstExitLatency), Stall: formatMicros(uint64(r.WorstExitLatency)),
 		PowerW: pow.Watts(), Power: formatWatts(pow.Watts()), IsDefault: isDefault,
 	}
+	if plan.Outcome < apst.OutcomeNoStates { // nothing sent, or APSTE=0
+		switch {
+		case plan.Quirks.Applied&apst.QuirkNoAPST != 0 && !plan.ForcedAPST:
+			o.Why = "the kernel does not use APST on this drive (its no-apst quirk), whatever the bound"
+		case plan.Outcome == apst.OutcomeUnsupported:
+			o.Why = "the drive does not support APST (APSTA 0): the kernel programs no table, whatever the bound"
+		}
+	}
+	return o
 }
 
 // headline is the sentence of the plan at p, with the plan at the
@@ -82,10 +95,19 @@ func boundPhrase(o *OutcomeView) string {
 }
 
 func outcomePhrase(o *OutcomeView) string {
-	if o.Off {
-		return fmt.Sprintf("no idle power state: the drive stays in ps0 (up to %s), no wake stall", o.Power)
+	power, paren := "up to "+formatWatts(o.PowerW), "up to "+formatWatts(o.PowerW)
+	if o.PowerW <= 0 {
+		// A maximum power of 0 is one the drive does not report: "up to
+		// 0 mW" would be a number it never gave.
+		power, paren = "not reported by the drive", "its maximum power is not reported"
 	}
-	return fmt.Sprintf("deepest state ps%d, worst wake stall %s, idle power up to %s", o.Deepest, o.Stall, o.Power)
+	switch {
+	case o.Off && o.Why != "":
+		return fmt.Sprintf("%s; the drive stays in ps0 (%s), no wake stall", o.Why, paren)
+	case o.Off:
+		return fmt.Sprintf("no idle power state: the drive stays in ps0 (%s), no wake stall", paren)
+	}
+	return fmt.Sprintf("deepest state ps%d, worst wake stall %s, idle power %s", o.Deepest, o.Stall, power)
 }
 
 // formatMicros writes a duration of microseconds in one style for the

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/nvmeapst/nvmeapst/apst"
@@ -29,6 +30,44 @@ func TestHeadline(t *testing.T) {
 			assert.Equal(t, tc.want, r.Headline.Text)
 			assert.Equal(t, r.Plan.Deepest, r.Headline.At.Deepest, "the plan's deepest state")
 			assert.Equal(t, r.Sweep.Default, float64(100000))
+		})
+	}
+}
+
+// When the kernel programs no idle state whatever the bound, the headline
+// says why (the drive does not support APST, a quirk turns it off) rather
+// than "no idle power state", which sends the user to try other bounds;
+// and a maximum power the drive does not report (0) is said so, not
+// written "up to 0 mW".
+func TestHeadlineWhyNone(t *testing.T) {
+	evoText := string(repoFile(t, "testdata/corpus/nvme-cli/synthetic/Samsung_SSD_990_EVO_Plus_1TB_2B2QKXG7.v2_12.txt"))
+	toshiba := strings.NewReplacer("vid       : 0x144d", "vid       : 0x1179",
+		"mn        : Samsung SSD 990 EVO Plus 1TB            ", "mn        : THNSF5256GPUK TOSHIBA                   ").Replace(evoText)
+	require.NotEqual(t, evoText, toshiba)
+	for _, tc := range []struct {
+		name, file, capture, kernel, want string
+	}{
+		{name: "APSTA 0", file: "testdata/corpus/nvme-cli/synthetic/ADATA_SX6000LNP_V9001c00.v2_12.txt",
+			want: "ADATA SX6000LNP at bound 100 ms: the drive does not support APST (APSTA 0): the kernel programs no table, whatever the bound; the drive stays in ps0 (up to 50 W), no wake stall. This is the kernel's default bound."},
+		{name: "APSTA 0, no power reported", file: "testdata/corpus/nvme-cli/synthetic/HPE_NS204i-t_Gen10_Boot_Controller_10141063.v2_12.txt",
+			want: "HPE NS204i-t Gen10+ Boot Controller at bound 100 ms: the drive does not support APST (APSTA 0): the kernel programs no table, whatever the bound; the drive stays in ps0 (its maximum power is not reported), no wake stall. This is the kernel's default bound."},
+		{name: "no-apst quirk", capture: toshiba,
+			want: "THNSF5256GPUK TOSHIBA at bound 100 ms: the kernel does not use APST on this drive (its no-apst quirk), whatever the bound; the drive stays in ps0 (up to 6 W), no wake stall. This is the kernel's default bound."},
+		{name: "no-apst quirk in v4.11", capture: toshiba, kernel: "v4.11",
+			want: "the kernel does not use APST on this drive (its no-apst quirk), whatever the bound; the drive stays in ps0"},
+		{name: "no state fits", file: "testdata/corpus/nvme-cli/synthetic/Intel_MEMPEK1J016GAL_K4110400.v2_12.txt",
+			want: "INTEL MEMPEK1J016GAL at bound 100 ms: no idle power state: the drive stays in ps0 (up to 2.8 W), no wake stall."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := []byte(tc.capture)
+			if tc.file != "" {
+				in = repoFile(t, tc.file)
+			}
+			r := Compute(&Request{Capture: in, Kernel: tc.kernel})
+			require.Empty(t, r.Errors)
+			require.NotNil(t, r.Headline)
+			assert.Contains(t, r.Headline.Text, tc.want)
+			assert.NotContains(t, r.Headline.Text, "0 mW")
 		})
 	}
 }

@@ -127,8 +127,24 @@
     update();
   }
 
+  // A paste longer than this goes to the capture or the log as bytes,
+  // not into its box: a browser takes seconds to put megabytes in a text
+  // box (3.7 s for 5 MB), and the page answered only after.
+  const PASTED = 'the pasted text';
   function wireInput(which) {
     const box = $(which);
+    if (which !== 'feature') {
+      box.addEventListener('paste', (ev) => {
+        const t = ev.clipboardData ? ev.clipboardData.getData('text/plain') : '';
+        if (t.length <= LOG_BOX_MAX) return;
+        ev.preventDefault();
+        state[which] = enc.encode(t);
+        state[which + 'Name'] = PASTED;
+        box.value = '';
+        if (which === 'capture') state.drive = '';
+        update();
+      });
+    }
     box.addEventListener('input', (ev) => {
       state[which] = null;
       if (which === 'capture') state.drive = '';
@@ -202,9 +218,9 @@
     const cap = captureBytes();
     const log = logBytes();
     const note = $('capture-note');
-    note.textContent = state.capture ? `Using ${state.captureName} (${state.capture.length} bytes, binary). Type or paste in the box to replace it.`
+    note.textContent = state.capture ? `Using ${state.captureName} (${state.capture.length} bytes, ${state.captureName === PASTED ? 'too long to show in the box' : 'binary'}). Type or paste in the box to replace it.`
       : (state.drive && !cap ? 'Showing the drive of a shared link (no capture, no serial number). Paste a capture to replace it.' : '');
-    $('log-note').textContent = state.log ? `Using ${state.logName} (${state.log.length} bytes). Type or paste in the box to replace it.` : '';
+    $('log-note').textContent = state.log ? `Using ${state.logName} (${state.log.length} bytes${state.logName === PASTED ? ', too long to show in the box' : ''}). Type or paste in the box to replace it.` : '';
     if (!cap && !state.drive && !log) { render(null); return; }
     if (log && window.apstweb.withLog === false) wantLogEngine();
     // The number of gaps and the seed are read whole or refused beside
@@ -288,6 +304,10 @@
     $('stale').textContent = '';
     const answer = !!(r && r.plan);
     if (!answer) $('status').classList.remove('sr');
+    // The skip link leads to the answer once there is one, and to the
+    // capture box before: a link to a hidden section goes nowhere.
+    $('skip').href = answer ? '#answer' : '#capture';
+    $('skip').textContent = answer ? 'Skip to the answer' : 'Skip to the capture';
     show('answer', answer);
     show('drive', !!(r && r.controller));
     show('plan', answer);
@@ -310,6 +330,10 @@
     }
     state.good = r;
     $('headline').textContent = r.headline.text;
+    // An assumption that can overturn the answer is said beside it, not
+    // only in the list of assumptions a screen further down.
+    $('assumed').textContent = r.controller.apsta === 'unknown' ? 'APST support was assumed: this capture does not record ' +
+      'APSTA (nvme id-ctrl prints it). If the drive lacks APST, the kernel programs no table, whatever the bound.' : '';
     // The status says the answer to a screen reader; on screen the
     // headline right below says it already.
     $('status').classList.add('sr');
@@ -520,7 +544,9 @@
     const active = document.activeElement;
     const focused = active && active.closest && active.closest('#sweep-svg .band') ? +active.dataset.index : -1;
     const ivs = sw.intervals;
-    const L = sweepLayout(ivs, Math.max(fig.clientWidth || 0, 320));
+    // The figure's width, down to a 320 px phone's (a hidden figure has
+    // none: 320 then).
+    const L = sweepLayout(ivs, Math.max(fig.clientWidth || 320, 240));
     const W = L.width;
     $('sweep-params').textContent = sw.params + '; every bound from 0 (off) to unlimited';
     const svg = el('svg:svg', { viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: 'group', id: 'sweep-svg',
