@@ -69,23 +69,18 @@ func parseFeatureText(s string) (FeatureCapture, error) {
 		layout     fieldLayout // of the ITPT and ITPS lines
 	)
 	format := FeatureText
+	// The error helpers are called at some twenty places: a function each
+	// (not a closure the compiler copies into every one) keeps the page's
+	// engine small.
 	fail := func(line int, expected string, err error) (FeatureCapture, error) {
-		f := format
-		if f == FeatureText {
-			f = layout.form()
-		}
-		return FeatureCapture{}, &ParseError{Feature: f, Line: line, Expected: expected, Err: err}
+		return FeatureCapture{}, featureErr(format, &layout, line, expected, err)
 	}
 	l := newLineReader(s)
 	syntax := func(line int, expected, found string) (FeatureCapture, error) {
-		if endsInside(s, line) {
-			// The last line, without its terminator: the capture was cut.
-			return fail(line, expected+" (the capture ends inside the line)", ErrTruncated)
-		}
-		return fail(line, expected, foundErr(ErrSyntax, found))
+		return FeatureCapture{}, featureSyntaxErr(s, format, &layout, line, expected, found)
 	}
 	second := func(line int, what string) (FeatureCapture, error) {
-		return fail(line, "one capture", fmt.Errorf("%w: a second %s, the second capture starting on line %d",
+		return FeatureCapture{}, featureErr(format, &layout, line, "one capture", fmt.Errorf("%w: a second %s, the second capture starting on line %d",
 			ErrMultipleCaptures, what, line))
 	}
 	entriesLine := 0
@@ -349,4 +344,28 @@ func entryIndex(n string) (int, bool) {
 	}
 	v, err := strconv.Atoi(strings.TrimSpace(num))
 	return v, err == nil && v >= 0
+}
+
+// featureErr is the *ParseError of a get-feature capture: format, or the
+// form the ITPT and ITPS lines' layout gives a text capture.
+//
+//go:noinline
+func featureErr(format FeatureFormat, layout *fieldLayout, line int, expected string, err error) error {
+	if format == FeatureText {
+		format = layout.form()
+	}
+	return &ParseError{Feature: format, Line: line, Expected: expected, Err: err}
+}
+
+// featureSyntaxErr is featureErr for a line that is not what was
+// expected: ErrTruncated when it is the last line of s, cut without its
+// terminator, else ErrSyntax naming what was found.
+//
+//go:noinline
+func featureSyntaxErr(s string, format FeatureFormat, layout *fieldLayout, line int, expected, found string) error {
+	if endsInside(s, line) {
+		// The last line, without its terminator: the capture was cut.
+		return featureErr(format, layout, line, expected+" (the capture ends inside the line)", ErrTruncated)
+	}
+	return featureErr(format, layout, line, expected, foundErr(ErrSyntax, found))
 }
