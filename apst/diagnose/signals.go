@@ -146,6 +146,10 @@ func observe(in *Input) *signals {
 	case in.Log != nil && in.Log.CommandLine != "":
 		s.cmdline = in.Log.CommandLine
 		s.cmdlineLine = Line{Source: "kernel log", Text: "the kernel command line of the boot that failed", Quote: "Kernel command line: " + s.cmdline}
+		if e := in.Log.CommandLineEvent; e != nil {
+			// The line as it appears, with its number: evidence quotes it.
+			s.cmdlineLine = logLine(e, s.cmdlineLine.Text)
+		}
 	}
 	s.release = in.Release
 	// The release as the machine or the log wrote it comes first: the

@@ -370,22 +370,26 @@ func (b *builder) tried(s *signals, names []string, values []string, helped, not
 func (b *builder) weighTried(s *signals, ts []Tried, helped, notHelped int, what string) bool {
 	failed := false
 	for _, t := range ts {
-		src := "settings tried"
+		// A setting of the log's own command line quotes that line, with
+		// its number; one the user gave quotes what was given.
+		l := Line{Source: "settings tried", Quote: t.String()}
 		if t.FromLog {
-			src = s.cmdlineLine.Source
+			l = s.cmdlineLine
 		}
 		switch t.Outcome {
 		case Helped:
-			b.sign(helped, Line{Source: src, Text: t.Setting + " helped: " + what, Quote: t.String()})
+			l.Text = t.Setting + " helped: " + what
+			b.sign(helped, l)
 		case Partly:
-			b.proLine(helped/2, Line{Source: src, Text: t.Setting + " helped partly: " + what + ", and something else is at work too", Quote: t.String()})
+			l.Text = t.Setting + " helped partly: " + what + ", and something else is at work too"
+			b.proLine(helped/2, l)
 		default:
 			failed = true
-			text := fmt.Sprintf("the drive failed with %s in force: %s", t.Setting+"="+t.Value, "so it is not (only) "+string(b.Layer))
+			l.Text = fmt.Sprintf("the drive failed with %s in force: %s", t.Setting+"="+t.Value, "so it is not (only) "+string(b.Layer))
 			if t.Value == "" {
-				text = fmt.Sprintf("the drive failed with %s in force: so it is not (only) %s", t.Setting, b.Layer)
+				l.Text = fmt.Sprintf("the drive failed with %s in force: so it is not (only) %s", t.Setting, b.Layer)
 			}
-			b.conLine(notHelped, Line{Source: src, Text: text, Quote: t.String()})
+			b.conLine(notHelped, l)
 		}
 	}
 	return failed

@@ -108,3 +108,45 @@ func TestCommandLineDashesCount(t *testing.T) {
 		assert.False(t, strings.Contains(d.Summary, "undecided between apst"), d.Summary)
 	}
 }
+
+// A setting of the log's own command line is evidence that quotes that
+// line as it appears, with its number (it quoted "pcie_aspm=off (did not
+// help)", a paraphrase, without a line); one given with --tried quotes
+// what was given.
+func TestCommandLineEvidenceQuotesItsLine(t *testing.T) {
+	const cmdline = "[    0.010000] Kernel command line: BOOT_IMAGE=/boot/vmlinuz-6.8.0-45-generic root=UUID=1234 ro quiet pcie_aspm=off"
+	log := "[    0.000000] Linux version 6.8.0-45-generic (buildd@lcy02-amd64-075) (gcc 13.2.0) #45-Ubuntu SMP\n" +
+		"> " + cmdline + "\n" +
+		"[ 5000.123456] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10\n"
+	l, err := kernlog.ReadString(log, kernlog.Options{})
+	require.NoError(t, err)
+	require.NotNil(t, l.CommandLineEvent)
+	assert.Equal(t, 2, l.CommandLineEvent.Line)
+	d := diagnose.Diagnose(diagnose.Input{Log: l, Tried: []diagnose.Tried{{Setting: "pcie_port_pm", Value: "off", Outcome: diagnose.DidNotHelp}}})
+	require.True(t, d.Failure)
+	fromLog, given := 0, 0
+	for _, c := range d.Causes {
+		for _, e := range append(c.Evidence, c.Against...) {
+			switch {
+			case strings.Contains(e.Text, "pcie_aspm=off in force"):
+				fromLog++
+				assert.Equal(t, 2, e.Line, e.Text)
+				assert.Equal(t, cmdline, e.Quote)
+				assert.Contains(t, e.Source, "kernel log line 2")
+			case strings.Contains(e.Text, "pcie_port_pm=off in force"):
+				given++
+				assert.Zero(t, e.Line)
+				assert.Equal(t, "settings tried", e.Source)
+				assert.Equal(t, "pcie_port_pm=off (did not help)", e.Quote)
+			}
+		}
+	}
+	assert.Positive(t, fromLog, "no evidence from the log's command line")
+	assert.Positive(t, given, "no evidence from --tried")
+
+	// A second boot's log without a command line forgets the first's.
+	l, err = kernlog.ReadString(log+"[    0.000000] Linux version 6.8.0-45-generic (x) #45\n", kernlog.Options{})
+	require.NoError(t, err)
+	assert.Nil(t, l.CommandLineEvent)
+	assert.Empty(t, l.CommandLine)
+}

@@ -117,6 +117,10 @@ type Log struct {
 	// empty when the log does not have them.
 	Release     string
 	CommandLine string
+	// CommandLineEvent is the event CommandLine was read from (its line
+	// number and the line as it appears, which evidence quotes), nil when
+	// the log does not have one.
+	CommandLineEvent *Event
 	// Machine and Hypervisor are the last boot's Machine and Hypervisor
 	// events (the machine as its firmware names it, the hypervisor the
 	// kernel ran under), nil when the log does not have them.
@@ -642,13 +646,14 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 		}
 		st.fresh = false
 		st.log.Boots++
-		st.log.Release, st.log.CommandLine, st.log.Machine, st.log.Hypervisor = e.Text, "", nil, nil
+		st.log.Release, st.log.CommandLine, st.log.CommandLineEvent, st.log.Machine, st.log.Hypervisor = e.Text, "", nil, nil, nil
 		st.last = Timestamp{}
 		clear(st.open)
 		st.links.newBoot(st)
 		return
 	case CommandLine:
-		st.log.CommandLine = e.Text
+		m := e // a copy, as Machine's
+		st.log.CommandLine, st.log.CommandLineEvent = e.Text, &m
 		return
 	case Machine, Hypervisor:
 		// A copy: &e would put every line's event on the heap.
