@@ -468,6 +468,52 @@ func TestBundleListedFileMissingIsUnreadable(t *testing.T) {
 	require.NotEmpty(t, r.Problems)
 }
 
+// A bundle's admin-command file that is missing or damaged is the
+// bundle's problem (Problem.Bundle, in Report.Problems: apstctl exits 1),
+// and the controller is still reported; a failure the bundle records (no
+// root on the machine collected) is a fact, not a problem of the bundle.
+func TestBundleDamagedAdminFileIsAProblem(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		damage  func(t *testing.T, b string)
+		problem func(cr *nvmeapst.ControllerReport) *nvmeapst.Problem
+	}{
+		{"identify missing", func(t *testing.T, b string) {
+			require.NoError(t, os.Remove(filepath.Join(b, "ioctl", "nvme0", "identify.bin")))
+		}, func(cr *nvmeapst.ControllerReport) *nvmeapst.Problem { return cr.IdentifyProblem }},
+		{"identify cut short", func(t *testing.T, b string) {
+			require.NoError(t, os.Truncate(filepath.Join(b, "ioctl", "nvme0", "identify.bin"), 100))
+		}, func(cr *nvmeapst.ControllerReport) *nvmeapst.Problem { return cr.IdentifyProblem }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := collectFixture(t)
+			tc.damage(t, b)
+			s, _, err := nvmeapst.OpenBundle(b)
+			require.NoError(t, err)
+			r, err := s.Inspect(context.Background())
+			require.NoError(t, err)
+			require.Len(t, r.Controllers, 3, "every controller is still reported")
+			var cr *nvmeapst.ControllerReport
+			for i := range r.Controllers {
+				if r.Controllers[i].Name == "nvme0" {
+					cr = &r.Controllers[i]
+				}
+			}
+			require.NotNil(t, cr)
+			p := tc.problem(cr)
+			require.NotNil(t, p)
+			assert.True(t, p.Bundle, p.Message)
+			assert.Contains(t, r.Problems, p)
+		})
+	}
+	// An intact bundle: no problem, none marked Bundle.
+	s, _, err := nvmeapst.OpenBundle(collectFixture(t))
+	require.NoError(t, err)
+	r, err := s.Inspect(context.Background())
+	require.NoError(t, err)
+	assert.Empty(t, r.Problems)
+}
+
 func TestBundleKeepsQuirks(t *testing.T) {
 	live := system(t, "sysfs/testdata/v7", nil)
 	live.Opener = nil

@@ -68,7 +68,8 @@ type Report struct {
 	// Problems lists what could not be read from sysfs: controllers that
 	// could not be read at all (a controller a bundle lists but does not
 	// hold included) and, one per file, the attributes of reported
-	// controllers that exist but could not be read.
+	// controllers that exist but could not be read; and a bundle's files
+	// of reported controllers that are missing or damaged (Problem.Bundle).
 	Problems []*Problem
 }
 
@@ -188,7 +189,9 @@ type machine struct {
 // cannot be read: the controller is still
 // reported, with what they leave unknown stated (Verdict.Notes). A
 // controller that cannot be read at all (one a bundle lists but does not
-// hold, say) is a problem in Report.Problems. Inspect fails only when sysfs
+// hold, say) is a problem in Report.Problems, and so is a bundle's
+// Identify, APST or power-state file that is missing or damaged
+// (Problem.Bundle; the controller is still reported). Inspect fails only when sysfs
 // cannot be enumerated or a named controller does not exist
 // (ErrNoController), or when ctx is done before it ends (an error wrapping
 // ctx's cause: errors.Is(err, context.Canceled) or DeadlineExceeded).
@@ -220,6 +223,11 @@ func (s *System) Inspect(ctx context.Context, names ...string) (*Report, error) 
 	for _, c := range ctrls {
 		cr, _ := rd.controller(ctx, c)
 		r.Problems = append(r.Problems, cr.SysfsProblems...)
+		for _, p := range []*Problem{cr.IdentifyProblem, cr.DriveProblem, cr.PowerProblem} {
+			if p != nil && p.Bundle {
+				r.Problems = append(r.Problems, p) // a damaged bundle, not a fact of the machine
+			}
+		}
 		r.Controllers = append(r.Controllers, cr)
 		if ctx.Err() != nil {
 			// A device read cut short reads as unknown: the report would

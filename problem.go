@@ -23,6 +23,11 @@ type Problem struct {
 	// Unsupported: the error matched ioctl.ErrUnsupported or
 	// errors.ErrUnsupported (not Linux, or no device access).
 	Unsupported bool `json:"unsupported,omitempty"`
+	// Bundle: the error matched ErrBundle (a bundle's file is missing,
+	// too large, or not what collect writes): the bundle is damaged, which
+	// a live machine's failure (no root, a device that does not answer)
+	// is not.
+	Bundle bool `json:"bundle,omitempty"`
 }
 
 // NewProblem records err; nil gives nil.
@@ -40,6 +45,7 @@ func NewProblem(err error) *Problem {
 		Permission:  errors.Is(err, os.ErrPermission),
 		NotExist:    errors.Is(err, os.ErrNotExist),
 		Unsupported: errors.Is(err, ioctl.ErrUnsupported) || errors.Is(err, errors.ErrUnsupported),
+		Bundle:      errors.Is(err, ErrBundle),
 	}
 }
 

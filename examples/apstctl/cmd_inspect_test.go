@@ -183,3 +183,20 @@ func TestSetLatencyCommand(t *testing.T) {
 	assert.True(t, ch.Unlimited)
 	assert.Equal(t, "nvme_core.default_ps_max_latency_us=2147483647", ch.Persist.KernelParameter)
 }
+
+// A bundle whose Identify file is missing is damaged: inspect reports every
+// controller and exits 1, naming the file under "unreadable:", as for a
+// missing sysfs file (it exited 0, the failure only in the controller's
+// lines).
+func TestInspectDamagedBundleExits1(t *testing.T) {
+	root := copyBundle(t)
+	require.NoError(t, os.Remove(filepath.Join(root, "ioctl", "nvme0", "identify.bin")))
+	code, out, errOut := apstctl(t, nil, "inspect", "--root", root)
+	assert.Equal(t, exitFailure, code, errOut)
+	assert.Contains(t, out, "unreadable: nvmeapst: invalid bundle: ")
+	assert.Contains(t, out, "identify.bin")
+	assert.Contains(t, out, "nvme2:", "the other controllers are reported")
+	code, out, _ = apstctl(t, nil, "inspect", "--root", root, "-o", "json")
+	assert.Equal(t, exitFailure, code)
+	assert.Contains(t, out, `"bundle": true`)
+}

@@ -146,14 +146,17 @@ func (r *surveyRun) surveyBundle(ctx context.Context, s *surveySlot) {
 		s.err = bundleReason(err)
 		return
 	}
-	sysfsProblems := map[*nvmeapst.Problem]bool{}
+	// The problems of reported controllers (their sysfs attributes, their
+	// damaged bundle files) are said with the controller's row.
+	ownProblems := map[*nvmeapst.Problem]bool{}
 	for i := range rep.Controllers {
-		for _, p := range rep.Controllers[i].SysfsProblems {
-			sysfsProblems[p] = true
+		cr := &rep.Controllers[i]
+		for _, p := range append([]*nvmeapst.Problem{cr.IdentifyProblem, cr.DriveProblem, cr.PowerProblem}, cr.SysfsProblems...) {
+			ownProblems[p] = true
 		}
 	}
 	for _, p := range rep.Problems {
-		if !sysfsProblems[p] { // a controller the bundle lists but cannot give
+		if !ownProblems[p] { // a controller the bundle lists but cannot give
 			s.items = append(s.items, surveyBundleItem{info: surveyBundleJSON{Path: dir}, err: p.Message})
 		}
 	}

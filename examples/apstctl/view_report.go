@@ -334,7 +334,7 @@ func writeReportText(w io.Writer, r *nvmeapst.Report, extra ...func(io.Writer, *
 		fmt.Fprintf(w, "  DMI unreadable: %s\n", problemText(r.DMIProblem))
 	}
 	for _, p := range r.Problems {
-		fmt.Fprintf(w, "unreadable controller: %s\n", problemText(p))
+		fmt.Fprintf(w, "unreadable: %s\n", problemText(p)) // a controller, an attribute, a bundle file
 	}
 	if len(r.Controllers) == 0 {
 		fmt.Fprintln(w, "\nno NVMe controllers")
