@@ -12,9 +12,11 @@ import (
 // least half of the lines: a document that quotes a log line is no log);
 // nvme-cli's "critical_warning" and "available_spare" (smart-log),
 // "nsze", "ncap" and "lbaf" (id-ns), its list header "Node ... Model";
-// lspci's "Non-Volatile memory controller" and "LnkCap:".
+// lspci's "Non-Volatile memory controller" and "LnkCap:"; and HTML's
+// entities (&quot; &lt; &gt; &amp; &nbsp;) in a capture copied from a
+// page's source.
 func lookalike(s string) string {
-	var lines, kernel, smart, ns, lspci, list int
+	var lines, kernel, smart, ns, lspci, list, html int
 	for line := range strings.Lines(s) {
 		t := strings.TrimLeft(line, " \t>`")
 		t = strings.TrimRight(t, "\r\n")
@@ -36,6 +38,9 @@ func lookalike(s string) string {
 		case strings.HasPrefix(t, "Node ") && strings.Contains(t, "Model"):
 			list++
 		}
+		if _, e, ok := strings.Cut(t, "&"); ok && (strings.HasPrefix(e, "quot;") || strings.HasPrefix(e, "lt;") || strings.HasPrefix(e, "nbsp;") || strings.HasPrefix(e, "amp;")) {
+			html++ // an HTML entity (the first & of the line)
+		}
 	}
 	switch {
 	case kernel > 0 && 2*kernel >= lines: // most lines: a document that quotes one is no log
@@ -48,6 +53,8 @@ func lookalike(s string) string {
 		return "lspci output"
 	case list > 0:
 		return "nvme list output"
+	case html > 0:
+		return "text escaped for a web page (&quot;, &lt;, &amp;, &nbsp;: copied from the page's source; copy the text the page shows)"
 	}
 	return ""
 }

@@ -35,6 +35,10 @@ func TestLookalikeInputs(t *testing.T) {
 		{"nvme list", "Node                  Generic               SN                   Model                                    Namespace  Usage                      Format           FW Rev\n--------------------- --------------------- -------------------- ---------------------------------------- ---------- -------------------------- ---------------- --------\n/dev/nvme0n1          /dev/ng0n1            S7U6NJ0X000000       Samsung SSD 990 EVO Plus 2TB             0x1          1.02  TB /   2.00  TB    512   B +  0 B   2B2QKXG7\n", "nvme list output"},
 		{"a document that quotes one log line", "# Notes\n\nThe drive logged:\n\n[  217.417507] nvme nvme0: controller is down\n\nand then it was gone.\n", ""},
 		{"plain text", "hello\n", ""},
+		// nvme-cli JSON and smartctl text as a page's source holds them
+		// (testdata/corpus's captures, escaped).
+		{"HTML-escaped JSON", "{\n  &quot;vid&quot;:5197,\n  &quot;mn&quot;:&quot;Samsung SSD 990 EVO Plus 1TB&quot;,\n  &quot;apsta&quot;:1\n}\n", "text escaped for a web page"},
+		{"HTML-escaped text", "Model&nbsp;Number:&nbsp;Samsung&nbsp;SSD&nbsp;990&nbsp;EVO&nbsp;Plus&nbsp;1TB\nSt&nbsp;Op&nbsp;&nbsp;Max\n", "text escaped for a web page"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := capture.Parse(strings.NewReader(tc.in))
