@@ -49,7 +49,7 @@ func detect(b []byte) input {
 	utf16 := hasUTF16BOM(b)
 	// Text padded with NUL bytes to 4096 (a file a crash or a copy extended
 	// with zeros) holds no NUL before them: it is read as text first.
-	if !utf16 && len(b) == powerstate.IdentifySize && bytes.IndexByte(bytes.TrimRight(b, "\x00"), 0) >= 0 {
+	if !utf16 && len(b) == powerstate.IdentifySize && nulBeforePadding(b) {
 		return input{format: powerstate.FormatBinary}
 	}
 	// A 256-byte APST table holds NUL bytes (the high bytes of its entries)
@@ -263,4 +263,23 @@ func isFeatureJSON(s string) bool {
 		}
 		s = s[i+6:]
 	}
+}
+
+// nulBeforePadding reports whether b holds a NUL byte followed by a byte
+// that is not one: a NUL inside the data, not only the zeros a file was
+// padded with. A real image has one in its first bytes (VID's high byte,
+// SSVID) with data after it, so this stops early; bytes.TrimRight of its
+// trailing zeros first walked them a byte at a time (7% of parsing the
+// corpus).
+func nulBeforePadding(b []byte) bool {
+	i := bytes.IndexByte(b, 0)
+	if i < 0 {
+		return false
+	}
+	for _, c := range b[i:] {
+		if c != 0 {
+			return true
+		}
+	}
+	return false
 }
