@@ -8,7 +8,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"reflect"
 	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst"
@@ -164,22 +163,14 @@ func (t *Target) Setup() measure.Setup {
 // "pm-qos=25000" or "ps-max-latency-us=25000") on top of the machine's
 // parameters. A configuration that changes anything but the bound (a
 // module parameter, the kernel generation, the quirks) is an error
-// wrapping measure.ErrSetup: the tolerance file sets only the bound. So is
-// the zero Target, which has no inspection to start from.
+// wrapping measure.ErrSetup: the tolerance file sets only the bound
+// (measure.ParseConfig on the inspected parameters). So is the zero
+// Target, which has no inspection to start from.
 func (t *Target) Config(text string) (measure.Config, error) {
 	if t.Report.Identify == nil {
 		return measure.Config{}, fmt.Errorf("nvmeapst: %w: the target has no Identify data (the zero Target): open one with System.OpenTarget", measure.ErrSetup)
 	}
-	p, err := apst.ParseConfig(text, t.Report.Params)
-	if err != nil {
-		return measure.Config{}, err
-	}
-	a, b := p, t.Report.Params
-	a.Bound, b.Bound = 0, 0
-	if !reflect.DeepEqual(a, b) {
-		return measure.Config{}, fmt.Errorf("%w: configuration %q changes more than the bound: on a live machine the module parameters, generation and quirks are the running kernel's, and pm_qos_latency_tolerance_us sets only the bound", measure.ErrSetup, text)
-	}
-	return measure.Config{Text: text, Params: p}, nil
+	return measure.ParseConfig(text, t.Report.Params)
 }
 
 // Close closes the block device. It is safe to call twice.

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"reflect"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -196,26 +195,8 @@ func (o *measureOptions) run(ctx context.Context, x *invocation, args []string) 
 		if q := base.Quirks; q != 0 {
 			header.Notes = append(header.Notes, "quirks applied: "+q.String())
 		}
-		parse = func(s string) (measure.Config, error) {
-			p, err := apst.ParseConfig(s, base)
-			if err != nil {
-				return measure.Config{}, err
-			}
-			// The simulated drive, like a live one, takes only the bound
-			// from pm_qos_latency_tolerance_us: a configuration that
-			// changed a module parameter, the generation or the quirks
-			// would be labelled with a plan the drive does not follow.
-			// base.Quirks is the set the capture implies, so quirks=SET
-			// naming that same set changes nothing.
-			a, b := p, base
-			a.Bound, b.Bound = 0, 0
-			a.QuirksGiven, b.QuirksGiven = false, false
-			if !reflect.DeepEqual(a, b) {
-				return measure.Config{}, fmt.Errorf("%w: configuration %q changes more than the bound: the simulated drive, as a live one, keeps its module parameters, generation and quirks, and pm_qos_latency_tolerance_us sets only the bound", measure.ErrSetup, s)
-			}
-			p.QuirksGiven = base.QuirksGiven
-			return measure.Config{Text: s, Params: p}, nil
-		}
+		// The simulated drive, like a live one, takes only the bound.
+		parse = func(s string) (measure.Config, error) { return measure.ParseConfig(s, base) }
 		assumed = func(cfg measure.Config) apst.Assumptions { return planAssumptions(c, cfg.Params) }
 		setup.OnOriginal = func(t apst.Tolerance) {
 			fmt.Fprintf(stderr, "apstctl measure: the simulated pm_qos_latency_tolerance_us holds %s; it is restored at the end\n", t)

@@ -525,6 +525,9 @@ var zeroCalls = []zeroCall{
 	{"measure.NewSimulation", func() []any {
 		return results(measure.NewSimulation(&powerstate.Controller{}, apst.Params{}, measure.SimulationOptions{}))
 	}},
+	{"measure.ParseConfig", func() []any {
+		return results(measure.ParseConfig("", apst.Params{}))
+	}},
 	{"measure.RealClock.Now", func() []any {
 		return results(measure.RealClock{}.Now())
 	}},
