@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/apst/persist"
 )
 
 // Outcome says whether a setting the user already tried helped.
@@ -173,37 +174,21 @@ func misspeltOutcome(tail string) bool {
 }
 
 // ParseCommandLine reads a kernel command line (the log's "Kernel command
-// line:") as settings that did not help: its parameters split at blanks
-// outside double quotes, as the kernel splits them (lib/cmdline.c,
-// next_arg), a quoted value unquoted, and nothing after "--" (init's
-// arguments). A colon is the value's (nvme.quirks=144d:a808:0x800), never
-// an outcome; words the rules do not know are kept as they are.
+// line:") as settings that did not help, as persist.CommandLineArguments
+// reads it: its parameters split at blanks outside double quotes, as the kernel
+// splits them (lib/cmdline.c, next_arg), a quoted value unquoted, and
+// nothing after "--" (init's arguments). A colon is the value's
+// (nvme.quirks=144d:a808:0x800), never an outcome; words the rules do not
+// know are kept as they are, words that cannot name a parameter left out.
 func ParseCommandLine(s string) []Tried {
+	return tried(persist.CommandLineArguments(s), true)
+}
+
+// tried is the parameters args as settings that did not help.
+func tried(args []persist.Argument, fromLog bool) []Tried {
 	var out []Tried
-	for len(s) > 0 {
-		s = strings.TrimLeft(s, " \t\n\r")
-		if s == "" {
-			break
-		}
-		i, quoted := 0, false
-		for ; i < len(s); i++ {
-			if s[i] == '"' {
-				quoted = !quoted
-			} else if !quoted && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
-				break
-			}
-		}
-		word := s[:i]
-		s = s[i:]
-		if word == "--" {
-			break
-		}
-		name, value, _ := strings.Cut(word, "=")
-		name = strings.Trim(name, `"`)
-		if name == "" {
-			continue
-		}
-		out = append(out, Tried{Setting: name, Value: strings.ReplaceAll(value, `"`, ""), Outcome: DidNotHelp, FromLog: true})
+	for _, a := range args {
+		out = append(out, Tried{Setting: a.Name, Value: a.Value, Outcome: DidNotHelp, FromLog: fromLog})
 	}
 	return out
 }

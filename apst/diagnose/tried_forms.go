@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/nvmeapst/nvmeapst/apst/persist"
 )
 
 // ParseTriedForm reads a --tried value copied whole from where the machine
@@ -30,8 +32,10 @@ func ParseTriedForm(s string) ([]Tried, bool, error) {
 // machine already ran with, rather than as settings: a GRUB line
 // (GRUB_CMDLINE_LINUX_DEFAULT="..."), a NixOS boot.kernelParams list, a
 // modprobe.d "options nvme_core ..." line, a systemd-boot entry's
-// "options ..." line, a whole kernel command line (/proc/cmdline,
-// cmdline.txt: one holding BOOT_IMAGE=, initrd= or root=) and a sysfs write
+// "options ..." line, a grub.cfg "linux" line, a TrueNAS midclt call
+// setting kernel_extra_options, a whole kernel command line (/proc/cmdline,
+// cmdline.txt: one holding BOOT_IMAGE=, initrd= or root=; a log's "Kernel
+// command line:") and a sysfs write
 // ("echo 0 > FILE", "echo 0 | sudo tee FILE"). An outcome after the whole
 // form (":helped") is each setting's. It reports false when s is none of
 // them. Of a form holding a whole command line only the settings the
@@ -48,43 +52,29 @@ func triedForm(s string) ([]Tried, bool) {
 	var ts []Tried
 	switch {
 	case strings.HasPrefix(s, "GRUB_CMDLINE_LINUX"):
-		name, v, ok := strings.Cut(s, "=")
-		if !ok || name != "GRUB_CMDLINE_LINUX" && name != "GRUB_CMDLINE_LINUX_DEFAULT" {
+		if name, _, _ := strings.Cut(s, "="); name != "GRUB_CMDLINE_LINUX" && name != "GRUB_CMDLINE_LINUX_DEFAULT" {
 			return nil, false
 		}
-		ts = ParseCommandLine(unquote(v))
 	case strings.HasPrefix(s, "boot.kernelParams") || strings.HasPrefix(s, "["):
-		v := strings.TrimPrefix(s, "boot.kernelParams")
-		v = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(v), "="))
-		v = strings.TrimPrefix(v, "++")
-		v = strings.TrimSuffix(strings.TrimSpace(v), ";")
-		v = strings.TrimSpace(v)
-		if !strings.HasPrefix(v, "[") || !strings.HasSuffix(v, "]") {
+		if v := strings.TrimSuffix(s, ";"); !strings.HasSuffix(strings.TrimSpace(v), "]") {
 			return nil, false
 		}
-		// A Nix list: strings in double quotes, separated by blanks.
-		for _, w := range strings.Fields(v[1 : len(v)-1]) {
-			ts = append(ts, ParseCommandLine(unquote(w))...)
-		}
-	case strings.HasPrefix(s, "options "):
-		f := strings.Fields(s)
-		if mod := strings.ReplaceAll(f[1], "-", "_"); (mod == "nvme_core" || mod == "nvme") && len(f) > 2 {
-			// modprobe.d: "options MODULE PARAM=VALUE ...", the
-			// parameters of one module, as the kernel's MODULE.PARAM.
-			for _, t := range ParseCommandLine(strings.Join(f[2:], " ")) {
-				t.Setting = mod + "." + t.Setting
-				ts = append(ts, t)
-			}
-		} else {
-			ts = ParseCommandLine(strings.Join(f[1:], " "))
-		}
-	case commandLine(s):
-		ts = ParseCommandLine(s)
+	case strings.HasPrefix(s, "options "), strings.HasPrefix(s, "linux "), strings.HasPrefix(s, "Kernel command line:"),
+		strings.Contains(s, `"kernel_extra_options"`), commandLine(s):
 	default:
 		var ok bool
 		if ts, ok = sysfsWrite(s); !ok {
 			return nil, false
 		}
+	}
+	if ts == nil {
+		// The forms of a kernel command line and modprobe.d, read as
+		// persist reads them (an error: longer than any of them).
+		args, err := persist.ParseArguments(s)
+		if err != nil {
+			return nil, false
+		}
+		ts = tried(args, false)
 	}
 	kept := ts[:0]
 	for _, t := range ts {

@@ -39,9 +39,13 @@ func TestParseTriedFlagForms(t *testing.T) {
 		{"console=serial0,115200 console=tty1 root=PARTUUID=abcd-02 rootfstype=ext4 fsck.repair=yes rootwait pcie_aspm=off:helped", []diagnose.Tried{aspmOff(helped)}},
 		// systemd-boot's entry.
 		{"options root=UUID=1234 rw nvme_core.default_ps_max_latency_us=0", []diagnose.Tried{apstOff(no)}},
+		// grub.cfg, a log's own line, TrueNAS.
+		{"linux /vmlinuz-6.1.0-13-amd64 root=UUID=1234 ro quiet nvme_core.default_ps_max_latency_us=0", []diagnose.Tried{apstOff(no)}},
+		{"Kernel command line: BOOT_IMAGE=/vmlinuz pcie_aspm=off", []diagnose.Tried{aspmOff(no)}},
+		{`midclt call system.advanced.update '{"kernel_extra_options": "pcie_aspm=off"}':helped`, []diagnose.Tried{aspmOff(helped)}},
 		// modprobe.d, either spelling of the module.
 		{"options nvme_core default_ps_max_latency_us=0", []diagnose.Tried{apstOff(no)}},
-		{"options nvme-core default_ps_max_latency_us=0:helped", []diagnose.Tried{apstOff(helped)}},
+		{"options nvme-core default_ps_max_latency_us=0:helped", []diagnose.Tried{{Setting: "nvme-core.default_ps_max_latency_us", Value: "0", Outcome: helped}}},
 		{"options nvme noacpi=1", []diagnose.Tried{{Setting: "nvme.noacpi", Value: "1", Outcome: no}}},
 		// NixOS.
 		{`boot.kernelParams = [ "nvme_core.default_ps_max_latency_us=0" "pcie_aspm=off" ];`, []diagnose.Tried{apstOff(no), aspmOff(no)}},

@@ -130,20 +130,24 @@ var pcieOff = map[string]string{
 	"pcie_port_pm=off":             "turns runtime power management of every PCIe port off",
 }
 
-// CheckPCIeArgs finds the kernel arguments in text (a command line, a GRUB
-// or systemd-boot line) that turn PCIe power management off for every
-// device: MistakePCIeOff, one finding for each.
+// CheckPCIeArgs finds the kernel arguments in text (a command line, a GRUB,
+// systemd-boot or NixOS line: the forms of ParseArguments) that turn PCIe
+// power management off for every device: MistakePCIeOff, one finding for
+// each. A commented line and init's arguments after -- set nothing.
 func CheckPCIeArgs(text string) []Finding {
+	args, err := ParseArguments(text)
+	if err != nil {
+		return nil // longer than any settings file
+	}
 	var out []Finding
-	for i, line := range strings.Split(text, "\n") {
-		for _, f := range strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == '\t' || r == '"' || r == '\'' }) {
-			what := pcieOff[strings.ToLower(f)]
-			if what == "" {
-				continue
-			}
-			out = append(out, Finding{Mistake: MistakePCIeOff, Line: i + 1, Text: f, Explanation: f + " " + what +
-				", not only the NVMe drive's: it costs idle power on every device and is the fix of the ASPM, link or runtime-PM layer, not of APST (apstctl diagnose tells which layer a drop-out is). Keep it only where diagnose, or a test without it, shows that layer at fault; for the drive alone, set its own power/control or a udev rule instead"})
+	for _, a := range args {
+		f := a.Name + "=" + a.Value
+		what := pcieOff[strings.ToLower(normName(a.Name)+"="+a.Value)]
+		if a.Source != SourceCmdline || a.NoValue || what == "" {
+			continue
 		}
+		out = append(out, Finding{Mistake: MistakePCIeOff, Line: a.Line, Text: f, Explanation: f + " " + what +
+			", not only the NVMe drive's: it costs idle power on every device and is the fix of the ASPM, link or runtime-PM layer, not of APST (apstctl diagnose tells which layer a drop-out is). Keep it only where diagnose, or a test without it, shows that layer at fault; for the drive alone, set its own power/control or a udev rule instead"})
 	}
 	return out
 }

@@ -113,6 +113,12 @@ func TestCheckPCIeArgs(t *testing.T) {
 	fs = persist.CheckPCIeArgs(`GRUB_CMDLINE_LINUX_DEFAULT="quiet pcie_aspm.policy=performance"`)
 	require.Len(t, fs, 1)
 	assert.Empty(t, persist.CheckPCIeArgs("pcie_aspm=force nvme_core.default_ps_max_latency_us=5500"))
+	// A NixOS list and a dashed name set it; a comment and init's
+	// arguments do not.
+	fs = persist.CheckPCIeArgs("boot.kernelParams = [ \"pcie-aspm=off\" ];\n# pcie_port_pm=off\nro -- pcie_aspm=off")
+	require.Len(t, fs, 1)
+	assert.Equal(t, "pcie-aspm=off", fs[0].Text)
+	assert.Equal(t, 1, fs[0].Line)
 }
 
 // A sysfs write whose path climbs out of the controller's directory with

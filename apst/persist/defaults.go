@@ -69,49 +69,28 @@ func ParseDefaults(text string) ([]Default, error) {
 	if len(text) > MaxSettingSize {
 		return nil, fmt.Errorf("%w: %d bytes: more than the limit of %d", ErrDefaultSyntax, len(text), MaxSettingSize)
 	}
+	args, err := ParseArguments(text)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrDefaultSyntax, err)
+	}
 	var out []Default
-	for i, line := range strings.Split(text, "\n") {
-		t := strings.TrimSpace(line)
-		if t == "" || t[0] == '#' {
+	var lines []string
+	for _, a := range args {
+		if normName(a.Name) != "nvme_core.default_ps_max_latency_us" || a.NoValue {
 			continue
 		}
-		fields := strings.Fields(t)
-		if fields[0] == "options" && len(fields) >= 2 && normName(fields[1]) == "nvme_core" {
-			for _, f := range fields[2:] {
-				k, v, ok := strings.Cut(f, "=")
-				if ok && normName(k) == "default_ps_max_latency_us" {
-					d, err := parseDefault(SourceModprobe, i+1, t, argValue(v))
-					if err != nil {
-						return nil, err
-					}
-					out = append(out, d)
-				}
+		arg := a.Name + "=" + a.Value
+		if a.Source == SourceModprobe {
+			if lines == nil {
+				lines = strings.Split(text, "\n")
 			}
-			continue
+			arg = strings.TrimSpace(lines[a.Line-1])
 		}
-		for _, f := range fields {
-			// A list or a JSON string around the argument (NixOS
-			// ["nvme_core...=0"], a TrueNAS midclt call) opens before it.
-			f = strings.TrimRight(strings.TrimLeft(f, `"'[({`), `"'`)
-			if j := strings.LastIndexByte(f, '='); j >= 0 && strings.Contains(f[:j], "=") {
-				// GRUB_CMDLINE_LINUX="quiet nvme_core...=0": the first word
-				// carries the variable.
-				f = f[strings.IndexByte(f, '=')+1:]
-				f = strings.Trim(f, `"'`)
-			}
-			if f == "--" {
-				break // the kernel passes what follows to init
-			}
-			k, v, ok := strings.Cut(f, "=")
-			if ok && normName(k) == "nvme_core.default_ps_max_latency_us" {
-				v = argValue(v)
-				d, err := parseDefault(SourceCmdline, i+1, k+"="+v, v)
-				if err != nil {
-					return nil, err
-				}
-				out = append(out, d)
-			}
+		d, err := parseDefault(a.Source, a.Line, arg, a.Value)
+		if err != nil {
+			return nil, err
 		}
+		out = append(out, d)
 	}
 	return out, nil
 }

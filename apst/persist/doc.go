@@ -16,8 +16,9 @@
 //   - renders the pair of udev rules that switch between an AC and a
 //     battery bound on a power-supply change (RenderPowerSupply);
 //   - parses udev rules (ParseRules: every key and operator udev knows,
-//     nothing else), kernel command lines and modprobe.d lines
-//     (ParseDefaults), says which drives a rule file reaches and what it
+//     nothing else), the kernel and module parameters of command lines,
+//     GRUB, systemd-boot, NixOS, TrueNAS and modprobe.d lines
+//     (ParseArguments; ParseDefaults keeps nvme_core's bound), says which drives a rule file reaches and what it
 //     writes there (Rules.Apply), and recognises the common mistakes
 //     (Check): the PCI function's device/power/ path, a low default taken
 //     for "deeper states", a global 0, a rule keyed on one serial number.

@@ -66,3 +66,24 @@ func ExampleCheckDefaults() {
 	}
 	// Output: deeper-states true
 }
+
+// The parameters of a copied boot loader line, named as the kernel names
+// them.
+func ExampleParseArguments() {
+	args, err := persist.ParseArguments(`GRUB_CMDLINE_LINUX_DEFAULT="quiet nvme_core.default_ps_max_latency_us=0"` + "\n" +
+		"options nvme noacpi=1")
+	if err != nil {
+		panic(err)
+	}
+	for _, a := range args {
+		if a.NoValue {
+			fmt.Printf("line %d, %s: %s\n", a.Line, a.Source, a.Name)
+			continue
+		}
+		fmt.Printf("line %d, %s: %s=%s\n", a.Line, a.Source, a.Name, a.Value)
+	}
+	// Output:
+	// line 1, kernel command line: quiet
+	// line 1, kernel command line: nvme_core.default_ps_max_latency_us=0
+	// line 2, modprobe.d: nvme.noacpi=1
+}
