@@ -7,7 +7,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -64,4 +66,54 @@ func TestMetricsListenSignal(t *testing.T) {
 	}
 	_, err = http.Get("http://" + addr + "/metrics")
 	assert.Error(t, err, "nothing listens any more")
+}
+
+// The exporter unit of examples/metrics runs a command line apstctl
+// accepts (here on the bundle, at a free port), and the exit of the
+// SIGTERM that systemctl stop sends is one its SuccessExitStatus counts
+// as clean.
+func TestExporterUnit(t *testing.T) {
+	inRepoRoot(t)
+	unit, err := os.ReadFile("examples/metrics/nvmeapst-exporter.service")
+	require.NoError(t, err)
+	var execStart string
+	var success []string
+	for _, l := range strings.Split(string(unit), "\n") {
+		if v, ok := strings.CutPrefix(l, "ExecStart="); ok {
+			execStart = v
+		}
+		if v, ok := strings.CutPrefix(l, "SuccessExitStatus="); ok {
+			success = strings.Fields(v)
+		}
+	}
+	assert.Contains(t, string(unit), "undo:")
+	assert.Contains(t, string(unit), "WantedBy=multi-user.target")
+	args := strings.Fields(execStart)
+	require.GreaterOrEqual(t, len(args), 4)
+	assert.Equal(t, []string{"/usr/bin/apstctl", "metrics", "--listen"}, args[:3])
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	ln.Close()
+	args[3] = addr
+	cmd, stderr := startApstctl(t, t.TempDir(), append(args[1:], "--root", testfixture.Path("bundle"))...)
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		var resp *http.Response
+		if resp, err = http.Get("http://" + addr + "/metrics"); err == nil {
+			resp.Body.Close()
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err != nil {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("the unit's command never answered: %v: %s", err, stderr.String())
+	}
+	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+	var ee *exec.ExitError
+	require.True(t, errors.As(cmd.Wait(), &ee))
+	assert.Contains(t, success, strconv.Itoa(ee.ExitCode()), "SuccessExitStatus counts systemctl stop's exit as clean")
 }
