@@ -63,10 +63,11 @@ func dedent(s string, marker int, prefix string) string {
 		switch {
 		case strings.HasPrefix(line, prefix) && i >= first && i <= last:
 			b.WriteString(line[len(prefix):])
-		case sp.start > 0 && s[sp.start-1] == '\r' && sp.end < len(s) && s[sp.end] == '\n':
-			// Emptied between a lone "\r" and a "\n", the line would
-			// make the two one "\r\n" and the lines after it move up
-			// one: a blank keeps the numbering the marker counts in.
+		case sp.start > 0 && s[sp.start-1] == '\r' && sp.end < len(s) && (s[sp.end] == '\n' || strings.HasPrefix(s[sp.end:], "\r\n")):
+			// Emptied between a lone "\r" and a "\n" (or "\r\n"), the
+			// line would make the two one "\r\n" (or "\r\r\n") and the
+			// lines after it move up one: a blank keeps the numbering the
+			// marker counts in.
 			b.WriteByte(' ')
 		default:
 			// outside the paste, or a blank or quoted blank line: emptied
