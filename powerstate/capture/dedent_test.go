@@ -41,6 +41,13 @@ func TestDedent(t *testing.T) {
 		// A line emptied between a lone "\r" and a "\n" stays a line:
 		// "\r\n" would be one terminator, and every line after it one up.
 		{"lone cr before an emptied line", "x\ry\n  a\n", 3, "  ", "\r \na\n"},
+		{"lone cr before an emptied line and a crlf", "x\ry\r\n  a\n", 3, "  ", "\r \r\na\n"},
+		// The end of a quoted line a mail client wrapped stays, unquoted,
+		// and the block goes on after it.
+		{"wrapped quote", "> vid : 1\n> mn : " + strings.Repeat("x", 60) + "\nyz\n> ps 0\n", 1, "> ",
+			"vid : 1\nmn : " + strings.Repeat("x", 60) + "\nyz\nps 0\n"},
+		{"short quoted line: no wrap", "> vid : 1\nyz\n> ps 0\n", 1, "> ", "vid : 1\n\n\n"},
+		{"doubled crlf kept", "  a\r\r\n  b\r\r\n", 1, "  ", "a\r\r\nb\r\r\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := dedent(tc.in, tc.marker, tc.prefix)
@@ -51,8 +58,8 @@ func TestDedent(t *testing.T) {
 	}
 }
 
-// lineCount counts lines as the parsers read them ("\n", "\r\n", a lone
-// "\r").
+// lineCount counts lines as the parsers read them ("\n", "\r\n",
+// "\r\r\n", a lone "\r").
 func lineCount(s string) int {
 	l := newLineReader(s)
 	for {

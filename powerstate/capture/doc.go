@@ -52,8 +52,9 @@
 // Every reader shares one unexported machinery: one bounded read (at most
 // MaxSize bytes), one text decoding (a UTF-8 byte order mark, UTF-16 with a
 // byte order mark as PowerShell's ">" writes), one line reader ("\n",
-// "\r\n" and "\r"), one removal of the indentation or "> " quoting a pasted
-// block carries, one decoding of a quoted-printable mail body, one hex
+// "\r\n", "\r", and the "\r\r\n" of a CRLF file converted twice), one
+// removal of the indentation or "> " quoting a pasted block carries, one
+// decoding of a quoted-printable mail body, one hex
 // dump reader (nvme-cli, xxd, hexdump -C and od layouts) and one JSON
 // walker that reads a document in place, keeps line numbers for errors and
 // allocates only for strings with escapes. It reads captures in place:

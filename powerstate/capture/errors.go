@@ -167,6 +167,14 @@ func syntaxErr(f powerstate.Format, line int, expected, found string) *ParseErro
 		Err: fmt.Errorf("%w: found %q", ErrSyntax, found)}
 }
 
+// wrapErr is the error of line, the end of line `of` that a mail client or
+// a forum wrapped: a reader names both lines rather than read the first cut
+// short or refuse it without saying why.
+func wrapErr(f powerstate.Format, line, of int, expected, found string) *ParseError {
+	return syntaxErr(f, line, expected+" after line "+strconv.Itoa(of)+
+		" (this line continues it: the capture was wrapped; give it with its lines whole)", found)
+}
+
 // parseTextLines runs parse, the parser of a text format, on s, with
 // cutAtEnd applied to its error.
 func parseTextLines(s string, parse func(string) (powerstate.Controller, int, error)) (powerstate.Controller, int, error) {

@@ -103,12 +103,13 @@ func fuzzSeeds(f *testing.F, formats ...powerstate.Format) {
 }
 
 // addShapes adds the capture b in the shapes a paste gives it
-// (pasteShapes, wrapped at 72 columns, padded with NUL bytes to 4096).
+// (pasteShapes, wrapped at 72 columns as it is and quoted, padded with NUL bytes to 4096).
 func addShapes(add func([]byte), b []byte) {
 	for _, sh := range pasteShapes {
 		add([]byte(sh.f(string(b))))
 	}
-	add([]byte(wrapAt(string(b), 72, true)))
+	add([]byte(wrapAt(string(b), 72, true, "")))
+	add([]byte(wrapAt(quote(string(b), 1), 72, true, "")))
 	if len(b) < powerstate.IdentifySize {
 		add(append(bytes.Clone(b), make([]byte, powerstate.IdentifySize-len(b))...))
 	}

@@ -61,7 +61,7 @@ func (w *jsonWalker) lineAt(off int) int {
 			case '\n':
 				w.lineNum++
 			case '\r':
-				if i+1 >= len(w.src) || w.src[i+1] != '\n' {
+				if crEnds(w.src, i) {
 					w.lineNum++
 				}
 			}

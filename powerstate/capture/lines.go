@@ -3,7 +3,9 @@ package capture
 import "strings"
 
 // lineReader splits text into lines ended by "\n", "\r\n" or a lone "\r"
-// (Windows and old Mac line endings); the terminators are not returned.
+// (Windows and old Mac line endings), or "\r\r\n" (a Windows file whose
+// line ends were converted a second time, as a paste from Windows mail
+// or an editor leaves them); the terminators are not returned.
 // The zero value reads nothing; set S (with newLineReader) to start.
 type lineReader struct {
 	s     string
@@ -51,8 +53,8 @@ func (l *lineReader) Next() (line string, terminated, ok bool) {
 		}
 	}
 	if cr := l.cr - l.pos; cr < len(seg) {
-		if cr == nl-1 {
-			l.pos += nl + 1 // "\r\n"
+		if cr == nl-1 || cr == nl-2 && rest[cr+1] == '\r' {
+			l.pos += nl + 1 // "\r\n" or "\r\r\n"
 		} else {
 			l.pos += cr + 1 // a lone "\r"
 		}
@@ -104,13 +106,24 @@ func lineOf(s string, off int) int {
 		case '\n':
 			n++
 		case '\r':
-			if i+1 < len(s) && s[i+1] == '\n' {
-				continue
+			if crEnds(s, i) {
+				n++
 			}
-			n++
 		}
 	}
 	return n
+}
+
+// crEnds reports whether the "\r" at offset i of s ends a line by itself:
+// it is not the start of a "\r\n" or "\r\r\n" line end.
+func crEnds(s string, i int) bool {
+	switch {
+	case i+1 < len(s) && s[i+1] == '\n':
+		return false
+	case i+2 < len(s) && s[i+1] == '\r' && s[i+2] == '\n':
+		return false
+	}
+	return true
 }
 
 // lastLine returns the line of the last non-blank character of s: where a

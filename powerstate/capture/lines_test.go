@@ -10,7 +10,8 @@ import (
 )
 
 func TestLineNumbering(t *testing.T) {
-	for _, s := range []string{"", "a", "a\nb", "a\r\nb\r\n", "a\rb\r", "\n\n\r\r\n\r", "x\r\n\r\ny"} {
+	// "\r\r\n" is one line end; "\r\r\r\n" a lone "\r" and one.
+	for _, s := range []string{"", "a", "a\nb", "a\r\nb\r\n", "a\rb\r", "\n\n\r\r\n\r", "x\r\n\r\ny", "a\r\r\nb\r\r\n", "a\r\r\r\nb\r\r"} {
 		l := newLineReader(s)
 		var starts []int
 		for {
@@ -29,7 +30,7 @@ func TestLineNumbering(t *testing.T) {
 	for range 200 {
 		var b strings.Builder
 		for range 50 {
-			b.WriteString([]string{"a", " ", "\n", "\r", "\r\n", ",", ":"}[r.IntN(7)])
+			b.WriteString([]string{"a", " ", "\n", "\r", "\r\n", "\r\r\n", ",", ":"}[r.IntN(8)])
 		}
 		s := b.String()
 		w := newJSONWalker(s, 0, nil)

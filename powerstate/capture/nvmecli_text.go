@@ -42,7 +42,9 @@ import (
 // different shape than the first is an error; idle and active power printed
 // as "reserved" read as ScaleReserved with zero units, and a "reserved"
 // workload as Workload(3). nvme-cli prints ENLAT and EXLAT with %d, so
-// negative values are read as the 32-bit values they stand for.
+// negative values are read as the 32-bit values they stand for. A first
+// line of a block whose end a wrap at 64 to 80 columns (a mail client's)
+// moved to the next line is ErrSyntax naming both lines.
 func ParseNVMeCLIText(r io.Reader) (powerstate.Controller, error) {
 	return parseAs(r, powerstate.FormatNVMeCLIText)
 }
@@ -202,6 +204,13 @@ func parseNVMeCLITextLines(s string) (powerstate.Controller, int, error) {
 		}
 		n, err := parsePSBlock(&l, rest, &c.PowerStates[blocks], shape)
 		if err != nil {
+			// The first line, or the line after it, did not read: when the
+			// line after it continues the first, a wrap moved its end.
+			if next, nn, ok := l.Peek(); ok && nn == l.N()+1 && !isBlockLine(next) && wrapsAfter(line, next, wrapMin-8) {
+				if _, _, ps := cutPSLine(next); !ps {
+					err = wrapErr(f, nn, l.N(), expectPS2, next)
+				}
+			}
 			return powerstate.Controller{}, 0, err
 		}
 		if shape == 0 {

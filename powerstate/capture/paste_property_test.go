@@ -22,8 +22,8 @@ type pasteShape struct {
 
 var pasteShapes = []pasteShape{
 	{"CRLF", false, func(s string) string {
-		if strings.Contains(s, "\r") {
-			return s // once: "\r\r\n" is two line ends
+		if strings.Contains(s, "\r\r") {
+			return s // twice at most: "\r\r\r\n" is two line ends
 		}
 		return strings.ReplaceAll(s, "\n", "\r\n")
 	}},

@@ -53,7 +53,8 @@ import (
 // says the table ran to the end. Lines before and after the sections read
 // are ignored, except a line without a colon right after the Model Number,
 // Serial Number or Firmware Version line: the rest of its value, which a
-// wrap at 72 or 80 columns moved, is ErrSyntax, not a model cut short.
+// wrap at 72 or 80 columns moved, is ErrSyntax, not a model cut short; so
+// is a table header whose end a wrap moved to the next line.
 func ParseSmartctlText(r io.Reader) (powerstate.Controller, error) {
 	return parseAs(r, powerstate.FormatSmartctlText)
 }
@@ -62,7 +63,8 @@ func ParseSmartctlText(r io.Reader) (powerstate.Controller, error) {
 var smartctlHeader = [...]string{"St", "Op", "Max", "Active", "Idle", "RL", "RT", "WL", "WT", "Ent_Lat", "Ex_Lat"}
 
 const (
-	expectSmartctlHeader = `the table header "St Op     Max   Active     Idle   RL RT WL WT  Ent_Lat  Ex_Lat"`
+	smartctlHeaderLine   = "St Op     Max   Active     Idle   RL RT WL WT  Ent_Lat  Ex_Lat"
+	expectSmartctlHeader = `the table header "` + smartctlHeaderLine + `"`
 	expectSmartctlRow    = `a power state row "St Op Max Active Idle RL RT WL WT Ent_Lat Ex_Lat"`
 	expectSmartctlEnd    = `power state row %d or the blank line that ends the table`
 )
@@ -98,8 +100,7 @@ func parseSmartctlTextLines(s string) (powerstate.Controller, int, error) {
 			if wrapped > 0 && strings.TrimSpace(line) != "" {
 				// A model wrapped at 72 or 80 columns by a mail or a
 				// forum: its end is on this line, not in the model read.
-				return powerstate.Controller{}, 0, syntaxErr(f, l.N(), `a "Key: value" line after line `+strconv.Itoa(wrapped)+
-					` (this line continues its value: the capture was wrapped; give it with its lines whole)`, line)
+				return powerstate.Controller{}, 0, wrapErr(f, l.N(), wrapped, `a "Key: value" line`, line)
 			}
 			wrapped = 0
 			continue
@@ -138,6 +139,9 @@ func parseSmartctlTextLines(s string) (powerstate.Controller, int, error) {
 	alone := k.known == 0 && k.notes == nil
 	var hdr [len(smartctlHeader)]string
 	if n, ok := fields(line, hdr[:]); !ok || n != len(smartctlHeader) || hdr != smartctlHeader {
+		if next, n, ok := l.Peek(); ok && len(strings.TrimSpace(line)) > 2 && strings.HasPrefix(smartctlHeaderLine, strings.TrimSpace(line)) && strings.TrimSpace(next) != "" {
+			return powerstate.Controller{}, 0, wrapErr(f, n, l.N(), "power state row 0", next)
+		}
 		return powerstate.Controller{}, 0, syntaxErr(f, l.N(), expectSmartctlHeader, line)
 	}
 
