@@ -10,6 +10,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/apst/survey"
 	"github.com/nvmeapst/nvmeapst/apst/survey/shard"
+	"github.com/nvmeapst/nvmeapst/internal/safeio"
 )
 
 // The survey's JSON report is one document,
@@ -49,7 +50,6 @@ type surveyHeadJSON struct {
 // surveyJSON writes the JSON or NDJSON report.
 type surveyJSON struct {
 	w      *bufio.Writer
-	enc    *json.Encoder
 	full   bool
 	ndjson bool
 	n      int
@@ -59,12 +59,13 @@ type surveyJSON struct {
 	rowEnc *json.Encoder
 	id     shard.ID
 	// line is the hand-written row (shard.AppendRow), reused from
-	// drive to drive.
-	line []byte
+	// drive to drive; safe the row with its bidirectional and C1
+	// controls escaped, as written and hashed.
+	line, safe []byte
 }
 
 func newSurveyJSON(w *bufio.Writer, full, ndjson bool) *surveyJSON {
-	j := &surveyJSON{w: w, enc: json.NewEncoder(w), full: full, ndjson: ndjson}
+	j := &surveyJSON{w: w, full: full, ndjson: ndjson}
 	j.rowEnc = json.NewEncoder(&j.row)
 	return j
 }
@@ -123,6 +124,10 @@ func (j *surveyJSON) rawDrive(v any) error {
 // it is compact already (written by shard.AppendRow), as the shard's
 // identity hashes it.
 func (j *surveyJSON) writeRow(b []byte, compact bool) error {
+	// The same value, which a terminal shows as it is (as every JSON
+	// report of apstctl); hashed as written, as --merge reads it.
+	j.safe = safeio.AppendJSONSafe(j.safe[:0], b)
+	b = j.safe
 	if compact {
 		j.id.CompactRow(b)
 	} else {
@@ -147,9 +152,15 @@ func (j *surveyJSON) unreadable(u surveyUnreadable) error {
 	if !j.ndjson {
 		return nil // listed at the end
 	}
-	return j.enc.Encode(struct {
+	b, err := json.Marshal(struct {
 		Unreadable surveyUnreadable `json:"unreadable"`
 	}{u})
+	if err != nil {
+		return err
+	}
+	j.w.Write(safeio.AppendJSONSafe(nil, b))
+	_, err = j.w.WriteString("\n")
+	return err
 }
 
 // listSentinel stands for the i-th list of paths in a marshaled summary:
@@ -175,8 +186,10 @@ func (s *surveySummaryJSON) pathLists() [][]string {
 // writeWithLists writes b, encoding/json's compact or indented output of a
 // summary whose lists pathLists replaced, with each sentinel's array
 // written as encoding/json would write its list: null, [], or its
-// strings one at a time, in the array's own layout.
+// strings one at a time, in the array's own layout. Bidirectional and C1
+// controls are escaped (safeio.AppendJSONSafe).
 func writeWithLists(w *bufio.Writer, b []byte, lists [][]string) {
+	b = safeio.AppendJSONSafe(nil, b)
 	for i, list := range lists {
 		tok := jsonString(listSentinel(i))
 		// The sentinel's array: the first occurrence that is the only
@@ -211,7 +224,7 @@ func writeWithLists(w *bufio.Writer, b []byte, lists [][]string) {
 					w.WriteByte(',')
 				}
 				w.Write(before)
-				w.Write(jsonString(p))
+				w.Write(safeio.AppendJSONSafe(nil, jsonString(p)))
 			}
 			w.Write(after)
 			w.WriteByte(']')
@@ -262,7 +275,7 @@ func (j *surveyJSON) end(r *surveyRun) error {
 		if err != nil {
 			return err
 		}
-		j.w.Write(ub)
+		j.w.Write(safeio.AppendJSONSafe(nil, ub))
 		if i == len(r.unreadable.listed)-1 {
 			j.w.WriteString("\n]")
 		}

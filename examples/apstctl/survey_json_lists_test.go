@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
+
+	"github.com/nvmeapst/nvmeapst/internal/safeio"
 )
 
 // genJSONText draws a string of what untrusted fields hold: printable
@@ -16,7 +18,7 @@ import (
 func genJSONText(t *rapid.T, name string) string {
 	parts := rapid.SliceOfN(rapid.SampledFrom([]string{
 		"Samsung SSD 990 EVO Plus 1TB", "a", " ", "\"", "\\", "/", "<", ">", "&", "\x00", "\x01", "\b", "\f", "\n", "\r", "\t", "\x1f", "\x7f",
-		"\u2028", "\u2029", "é", "日本", "\U0001f600", "\xff", "\xc3", "\xe2\x80", "\xed\xa0\x80", "\ufffd", "%s", "0x",
+		"\u2028", "\u2029", "\u202e", "\u2066", "\u0085", "é", "日本", "\U0001f600", "\xff", "\xc3", "\xe2\x80", "\xed\xa0\x80", "\ufffd", "%s", "0x",
 	}), 0, 8).Draw(t, name)
 	var s string
 	for _, p := range parts {
@@ -27,7 +29,9 @@ func genJSONText(t *rapid.T, name string) string {
 
 // The summary written with its lists of paths streamed is the bytes
 // encoding/json writes of it, compact (NDJSON) and indented (the JSON
-// document), whatever the lists (nil, empty, paths with any bytes).
+// document), whatever the lists (nil, empty, paths with any bytes), with
+// the bidirectional and C1 controls escaped as every JSON report escapes
+// them (safeio.AppendJSONSafe).
 func TestPropertySummaryListsStreamed(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		var sum surveySummaryJSON
@@ -53,8 +57,10 @@ func TestPropertySummaryListsStreamed(t *testing.T) {
 		}{sum}
 		wantCompact, err := json.Marshal(wrap)
 		require.NoError(t, err)
+		wantCompact = safeio.AppendJSONSafe(nil, wantCompact)
 		wantIndent, err := json.MarshalIndent(sum, "", "  ")
 		require.NoError(t, err)
+		wantIndent = safeio.AppendJSONSafe(nil, wantIndent)
 
 		s2 := sum
 		s2.Comparisons = append([]surveyComparisonJSON(nil), sum.Comparisons...)
