@@ -91,10 +91,10 @@ var known = []Known{
 	{
 		ID: "nvme-queue-rqs-empty-sq-6.13", Layer: LayerPlatform,
 		Title:    "beadf0088501 \"nvme-pci: reverse request order in nvme_queue_rqs\" (6.13) rings the submission queue doorbell for an empty request list: I/O times out, is aborted and the controller reset under load",
-		Fix:      "288ff0d10beb \"nvme-pci: skip nvme_write_sq_db on empty rqlist\" (6.14; taken to 6.13.y in April 2025 and 6.12.y in September 2025)",
-		Releases: []string{"6.13"},
+		Fix:      "288ff0d10beb \"nvme-pci: skip nvme_write_sq_db on empty rqlist\" (6.15-rc1; taken to 6.14.2 and 6.13.11 in April 2025 and 6.12.y in September 2025)",
+		Releases: []string{"6.13", "6.14.0", "6.14.1"},
 		Signs:    []string{"timeout, aborting"},
-		Needs:    "a 6.13 kernel from before the fix's backport (6.12 stable kernels that took beadf0088501 had it too, until September 2025)",
+		Needs:    "a 6.13 kernel from before the fix's backport (6.13.11; 6.12 stable kernels that took beadf0088501 had it too, until September 2025)",
 		Source:   "https://lore.kernel.org/all/CABXGCsMd_xv8jPDF_sFYhwd8GtANZ23nbaSJuCxQRO7cjPtgWg@mail.gmail.com/",
 	},
 	{

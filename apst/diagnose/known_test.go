@@ -104,7 +104,10 @@ func TestKnownIssues(t *testing.T) {
 	// nothing, and not on 6.14.
 	const rqs = "nvme nvme0: I/O tag 960 (33c0) opcode 0x2 (I/O Cmd) QID 7 timeout, aborting req_op:READ(0) size:16384\n"
 	assert.Contains(t, match("6.13.5", rqs), "nvme-queue-rqs-empty-sq-6.13")
-	assert.NotContains(t, match("6.14.0", rqs), "nvme-queue-rqs-empty-sq-6.13")
+	// 6.14 shipped without the fix; 6.14.2 took it.
+	assert.Contains(t, match("6.14.1", rqs), "nvme-queue-rqs-empty-sq-6.13")
+	assert.NotContains(t, match("6.14.2", rqs), "nvme-queue-rqs-empty-sq-6.13")
+	assert.NotContains(t, match("6.15.0", rqs), "nvme-queue-rqs-empty-sq-6.13")
 	assert.NotContains(t, match("6.1.0", rqs), "nvme-queue-rqs-empty-sq-6.13")
 
 	// As ml7-adata-spectrix-s40g-duplicate-nid-bogus-nid.log quotes it: the
