@@ -91,17 +91,17 @@ var known = []Known{
 	{
 		ID: "nvme-queue-rqs-empty-sq-6.13", Layer: LayerPlatform,
 		Title:    "beadf0088501 \"nvme-pci: reverse request order in nvme_queue_rqs\" (6.13) rings the submission queue doorbell for an empty request list: I/O times out, is aborted and the controller reset under load",
-		Fix:      "288ff0d10beb \"nvme-pci: skip nvme_write_sq_db on empty rqlist\" (6.14; taken to 6.13.y in April 2025 and 6.12.y in September 2025)",
-		Releases: []string{"6.13"},
+		Fix:      "288ff0d10beb \"nvme-pci: skip nvme_write_sq_db on empty rqlist\" (6.15-rc1; taken to 6.14.2 and 6.13.11 in April 2025 and 6.12.y in September 2025)",
+		Releases: []string{"6.13", "6.14.0", "6.14.1"},
 		Signs:    []string{"timeout, aborting"},
-		Needs:    "a 6.13 kernel from before the fix's backport (6.12 stable kernels that took beadf0088501 had it too, until September 2025)",
+		Needs:    "a 6.13 kernel from before the fix's backport (6.13.11; 6.12 stable kernels that took beadf0088501 had it too, until September 2025)",
 		Source:   "https://lore.kernel.org/all/CABXGCsMd_xv8jPDF_sFYhwd8GtANZ23nbaSJuCxQRO7cjPtgWg@mail.gmail.com/",
 	},
 	{
 		ID: "pci-aspm-l1ss-refactor", Layer: LayerASPM,
 		Title: "5e85eba6f50d \"PCI/ASPM: Refactor L1 PM Substates Control Register programming\" broke resume: devices fail to leave D3hot",
-		Fix:   "the reverts ff209ecc376a and a7152be79b62 (6.2-rc8, backported to 6.1.y)",
-		First: apst.Release{Major: 6, Minor: 0}, Fixed: apst.Release{Major: 6, Minor: 2},
+		Fix:   "the reverts ff209ecc376a and a7152be79b62 (6.2-rc8, taken to 6.1.12)",
+		First: apst.Release{Major: 6, Minor: 1}, Fixed: apst.Release{Major: 6, Minor: 1, Patch: 12},
 		Signs:  []string{"to D0, device inaccessible"},
 		Source: "https://lore.kernel.org/all/20230102171516.GA783946@bhelgaas/",
 	},
@@ -170,9 +170,10 @@ var known = []Known{
 	{
 		ID: "rtsx-petxcfg-6-1-46", Layer: LayerPlatform,
 		Title: "101bd907b424 \"misc: rtsx: judge ASPM Mode to set PETXCFG Reg\" (6.5-rc6, taken to 6.4.11, 6.1.46 and 5.15.127): the Realtek card reader's driver breaks the NVMe drive's link at boot on some laptops, many of them Dell, and the drive cannot be brought back from D3cold",
-		Fix:   "0e4cac557531 \"misc: rtsx: Fix some platforms can not boot and move the l1ss judgment to probe\" (6.6, taken to 6.1.y in October 2023); until then blacklisting rtsx_pci (losing the SD reader) or reverting 101bd907b424",
+		Fix:   "0e4cac557531 \"misc: rtsx: Fix some platforms can not boot and move the l1ss judgment to probe\" (6.6-rc4, taken to 6.5.6, 6.1.56 and 5.15.134); until then blacklisting rtsx_pci (losing the SD reader) or reverting 101bd907b424",
 		Releases: []string{"6.1.46", "6.1.47", "6.1.48", "6.1.49", "6.1.50", "6.1.51", "6.1.52", "6.1.53", "6.1.54", "6.1.55",
-			"6.4.11", "6.4.12", "6.4.13", "6.4.14", "6.4.15", "6.4.16", "6.5"},
+			"6.4.11", "6.4.12", "6.4.13", "6.4.14", "6.4.15", "6.4.16", "6.5.0", "6.5.1", "6.5.2", "6.5.3", "6.5.4", "6.5.5",
+			"5.15.127", "5.15.128", "5.15.129", "5.15.130", "5.15.131", "5.15.132", "5.15.133"},
 		Signs:  []string{"Unable to change power state from D3cold to D0"},
 		Needs:  "a laptop with a Realtek PCIe card reader driven by rtsx_pci (lspci shows it; blacklisting rtsx_pci and rtsx_pci_sdmmc for one boot is the test)",
 		Source: "https://lore.kernel.org/all/5DHV0S.D0F751ZF65JA1@gmail.com/",
@@ -194,13 +195,16 @@ func matchKnown(s *signals) []Known {
 	var out []Known
 	// The stable update a distribution's kernel is built on ("6.1.52" of
 	// "6.1.0-12-amd64 (Debian 6.1.52-1)"), whose text the release's is
-	// not: "6.1.52." is in "6.1.52" and "6.1.", never in "6.1.5" (an
-	// unknown release is "unknown.", in none).
-	base := s.release.String() + "."
+	// not: "6.1.52." is in "6.1.52" and "6.1.", never in "6.1.5" or
+	// "6.1.520"; 6.5 is "6.5.0." (an unknown release "0.0.0.", in none).
+	// Only a release candidate ("6.2.0-rc1") is matched by its text: a
+	// stable entry's text is in later updates' ("6.5.1" in "6.5.10") and
+	// in a distribution's ("6.5.0" in "6.5.0-2-amd64", built on 6.5.6).
+	base := fmt.Sprintf("%d.%d.%d.", s.release.Major, s.release.Minor, s.release.Patch)
 	for _, k := range known {
 		if len(k.Releases) > 0 {
 			if !slices.ContainsFunc(k.Releases, func(r string) bool {
-				return s.releaseText != "" && strings.HasPrefix(strings.TrimPrefix(s.releaseText, "v"), r) ||
+				return strings.Contains(r, "-") && strings.HasPrefix(strings.TrimPrefix(s.releaseText, "v"), r) ||
 					strings.HasPrefix(base, r+".")
 			}) {
 				continue

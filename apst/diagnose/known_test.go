@@ -104,7 +104,10 @@ func TestKnownIssues(t *testing.T) {
 	// nothing, and not on 6.14.
 	const rqs = "nvme nvme0: I/O tag 960 (33c0) opcode 0x2 (I/O Cmd) QID 7 timeout, aborting req_op:READ(0) size:16384\n"
 	assert.Contains(t, match("6.13.5", rqs), "nvme-queue-rqs-empty-sq-6.13")
-	assert.NotContains(t, match("6.14.0", rqs), "nvme-queue-rqs-empty-sq-6.13")
+	// 6.14 shipped without the fix; 6.14.2 took it.
+	assert.Contains(t, match("6.14.1", rqs), "nvme-queue-rqs-empty-sq-6.13")
+	assert.NotContains(t, match("6.14.2", rqs), "nvme-queue-rqs-empty-sq-6.13")
+	assert.NotContains(t, match("6.15.0", rqs), "nvme-queue-rqs-empty-sq-6.13")
 	assert.NotContains(t, match("6.1.0", rqs), "nvme-queue-rqs-empty-sq-6.13")
 
 	// As ml7-adata-spectrix-s40g-duplicate-nid-bogus-nid.log quotes it: the
@@ -127,11 +130,22 @@ func TestKnownIssues(t *testing.T) {
 	// nothing (the log does not show the card reader), and not on the
 	// releases before it or after the fix.
 	const d3cold = "[    3.1] nvme 0000:04:00.0: Unable to change power state from D3cold to D0, device inaccessible\n"
-	for _, rel := range []string{"6.1.46", "6.1.51", "6.1.55", "6.4.11", "6.5.0"} {
+	// The fix reached 6.5.6, 6.1.56 and 5.15.134 (5.15.127 took the change
+	// too); "6.5.10" is no 6.5.1.
+	for _, rel := range []string{"6.1.46", "6.1.51", "6.1.55", "6.4.11", "6.4.16", "6.5.0", "6.5.5", "5.15.127", "5.15.133"} {
 		assert.Contains(t, match(rel, d3cold), "rtsx-petxcfg-6-1-46", rel)
 	}
-	for _, rel := range []string{"6.1.45", "6.1.4", "6.1.56", "6.4.10", "6.6.0", "6.15.0"} {
+	for _, rel := range []string{"6.1.45", "6.1.4", "6.1.56", "6.4.10", "6.5.6", "6.5.10", "5.15.126", "5.15.134", "6.6.0", "6.15.0"} {
 		assert.NotContains(t, match(rel, d3cold), "rtsx-petxcfg-6-1-46", rel)
+	}
+	// As the revert of 5e85eba6f50d quotes it: 6.1 had the change, 6.1.12
+	// took the reverts.
+	const d3hot = "[   60.1] nvme 0000:03:00.0: Unable to change power state from D3hot to D0, device inaccessible\n"
+	for _, rel := range []string{"6.1.0", "6.1.11"} {
+		assert.Contains(t, match(rel, d3hot), "pci-aspm-l1ss-refactor", rel)
+	}
+	for _, rel := range []string{"6.0.19", "6.1.12", "6.2.0"} {
+		assert.NotContains(t, match(rel, d3hot), "pci-aspm-l1ss-refactor", rel)
 	}
 	l, err = kernlog.ReadString("[    0.000000] Linux version 6.1.50 (x@y) #1 SMP\n"+d3cold, kernlog.Options{})
 	require.NoError(t, err)
@@ -239,6 +253,7 @@ func TestKnownIssuesDistributionRelease(t *testing.T) {
 		{"6.1.52 (x@y) #1 SMP", true},
 		{"6.5.0-1-amd64 (debian-kernel@lists.debian.org) (gcc-13) #1 SMP PREEMPT_DYNAMIC Debian 6.5.3-1 (2023-09-13)", true},
 		{"6.1.0-18-amd64 (debian-kernel@lists.debian.org) (gcc-12) #1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1 (2024-02-01)", false},
+		{"6.5.0-2-amd64 (debian-kernel@lists.debian.org) (gcc-13) #1 SMP PREEMPT_DYNAMIC Debian 6.5.6-1", false},
 		{"6.1.5 (x@y) #1 SMP", false},
 		{"6.6.0-1-amd64 (debian-kernel@lists.debian.org) (gcc-13) #1 SMP PREEMPT_DYNAMIC Debian 6.6.3-1 (2023-11-29)", false},
 	} {
