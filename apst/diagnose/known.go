@@ -28,6 +28,9 @@ type Known struct {
 	// apst.Release).
 	First, Fixed apst.Release
 	Releases     []string
+	// FixedIn are the stable updates that took the fix before Fixed
+	// (6.1.55): a release of the same series at or after one is fixed.
+	FixedIn []apst.Release
 	// Needs says what else must hold that a log does not show ("an AMD
 	// Renoir or Lucienne laptop"): such an entry is listed for the user
 	// to check, and weighs nothing.
@@ -74,6 +77,7 @@ func KnownIssues() []Known {
 func (k Known) clone() Known {
 	k.Releases = slices.Clone(k.Releases)
 	k.Signs = slices.Clone(k.Signs)
+	k.FixedIn = slices.Clone(k.FixedIn)
 	return k
 }
 
@@ -125,8 +129,11 @@ var known = []Known{
 	{
 		ID: "nvme-bogus-crto", Layer: LayerPlatform,
 		Title: "Since 5.19 (354201c53e61 \"nvme: add support for TP4084 - Time-to-Ready Enhancements\") the driver waits CRTO for a controller that reports Controller Ready Modes, and drives that report 0 there are given up on before they are ready",
-		Fix:   "6cc834ba6299 \"nvme: avoid bogus CRTO values\" (6.6-rc2, backported to stable): the larger of CAP.TO and CRTO",
+		Fix:   "6cc834ba6299 \"nvme: avoid bogus CRTO values\" (6.6-rc2, taken to 6.5.5 and 6.1.55 in September 2023): the larger of CAP.TO and CRTO",
 		First: apst.Release{Major: 5, Minor: 19}, Fixed: apst.Release{Major: 6, Minor: 6},
+		// The stable pushes of linux-6.1.y (6.1.55-rc1, 20 September 2023)
+		// and linux-6.5.y (6.5.5, 23 September 2023) list it.
+		FixedIn: []apst.Release{{Major: 6, Minor: 1, Patch: 55}, {Major: 6, Minor: 5, Patch: 5}},
 		Signs:  []string{"Device not ready; aborting initialisation, CSTS=0x0"},
 		Needs:  "a drive that reports Controller Ready Modes with CRTO 0 (MAXIO MAP1602 drives such as the Lexar NM790 4TB were reported; sudo nvme show-regs shows CAP and CRTO)",
 		Source: "https://lore.kernel.org/all/20230913202810.2631288-1-kbusch@meta.com/",
@@ -210,7 +217,10 @@ func matchKnown(s *signals) []Known {
 				continue
 			}
 		} else if !s.release.IsZero() {
-			if !k.First.IsZero() && s.release.Compare(k.First) < 0 || !k.Fixed.IsZero() && s.release.Compare(k.Fixed) >= 0 {
+			if !k.First.IsZero() && s.release.Compare(k.First) < 0 || !k.Fixed.IsZero() && s.release.Compare(k.Fixed) >= 0 ||
+				slices.ContainsFunc(k.FixedIn, func(r apst.Release) bool {
+					return r.Major == s.release.Major && r.Minor == s.release.Minor && s.release.Compare(r) >= 0
+				}) {
 				continue
 			}
 		} else if !k.First.IsZero() || !k.Fixed.IsZero() {

@@ -70,6 +70,13 @@ func TestKnownIssues(t *testing.T) {
 	assert.Contains(t, notReady("5.19.0"), "nvme-bogus-crto")
 	assert.NotContains(t, notReady("6.6.1"), "nvme-bogus-crto")
 	assert.NotContains(t, notReady("5.18.19"), "nvme-bogus-crto")
+	// 6.1.55 and 6.5.5 took the fix; 6.4.y ended without it.
+	assert.Contains(t, notReady("6.1.54"), "nvme-bogus-crto")
+	assert.NotContains(t, notReady("6.1.55"), "nvme-bogus-crto")
+	assert.NotContains(t, notReady("6.1.100"), "nvme-bogus-crto")
+	assert.Contains(t, notReady("6.5.4"), "nvme-bogus-crto")
+	assert.NotContains(t, notReady("6.5.5"), "nvme-bogus-crto")
+	assert.Contains(t, notReady("6.4.16"), "nvme-bogus-crto")
 
 	// Each entry of the tuning half's threads matches its own lines and
 	// release, and not a release outside its range.
@@ -175,6 +182,9 @@ func TestKnownIssuesDoc(t *testing.T) {
 			rel = strings.Join(k.Releases, ", ")
 		case !k.First.IsZero() && !k.Fixed.IsZero():
 			rel = "from " + k.First.String() + "; fixed in " + k.Fixed.String()
+			for _, r := range k.FixedIn {
+				rel += ", " + r.String()
+			}
 		case !k.Fixed.IsZero():
 			rel = "fixed in " + k.Fixed.String()
 		case !k.First.IsZero():

@@ -64,6 +64,7 @@ type knownJSON struct {
 	First    apst.Release   `json:"first"`
 	Fixed    apst.Release   `json:"fixed"`
 	Releases []string       `json:"releases,omitempty"`
+	FixedIn  []apst.Release `json:"fixed_in,omitempty"`
 	Needs    string         `json:"needs,omitempty"`
 	Signs    []string       `json:"signs"`
 	Source   string         `json:"source"`
@@ -208,7 +209,7 @@ func diagnoseView(r *diagnoseResult) diagnosisJSON {
 	}
 	for _, k := range r.Known {
 		v.Known = append(v.Known, knownJSON{ID: k.ID, Layer: k.Layer, Title: k.Title, Fix: k.Fix, First: k.First, Fixed: k.Fixed,
-			Releases: k.Releases, Needs: k.Needs, Signs: k.Signs, Source: k.Source})
+			Releases: k.Releases, FixedIn: k.FixedIn, Needs: k.Needs, Signs: k.Signs, Source: k.Source})
 	}
 	for _, t := range r.Tried {
 		v.Tried = append(v.Tried, triedJSON{Setting: t.Setting, Value: t.Value, Outcome: t.Outcome, FromLog: t.FromLog})
