@@ -4,6 +4,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -31,22 +32,7 @@ func TestMetricsListenSignal(t *testing.T) {
 	addr := ln.Addr().String()
 	ln.Close()
 	cmd, stderr := startApstctl(t, t.TempDir(), "metrics", "--root", testfixture.Path("bundle"), "--listen", addr)
-	var resp *http.Response
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		resp, err = http.Get("http://" + addr + "/metrics")
-		if err == nil {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if err != nil {
-		// Standard error is read once the process has ended (the race
-		// detector: os/exec copies into it until Wait returns).
-		cmd.Process.Kill()
-		cmd.Wait()
-		t.Fatalf("apstctl metrics --listen never answered: %v: %s", err, stderr.String())
-	}
+	resp := scrapeWhenUp(t, cmd, stderr, addr)
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	assert.Equal(t, promtext.ContentType, resp.Header.Get("Content-Type"))
@@ -98,22 +84,29 @@ func TestExporterUnit(t *testing.T) {
 	ln.Close()
 	args[3] = addr
 	cmd, stderr := startApstctl(t, t.TempDir(), append(args[1:], "--root", testfixture.Path("bundle"))...)
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		var resp *http.Response
-		if resp, err = http.Get("http://" + addr + "/metrics"); err == nil {
-			resp.Body.Close()
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if err != nil {
-		cmd.Process.Kill()
-		cmd.Wait()
-		t.Fatalf("the unit's command never answered: %v: %s", err, stderr.String())
-	}
+	scrapeWhenUp(t, cmd, stderr, addr).Body.Close()
 	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
 	var ee *exec.ExitError
 	require.True(t, errors.As(cmd.Wait(), &ee))
 	assert.Contains(t, success, strconv.Itoa(ee.ExitCode()), "SuccessExitStatus counts systemctl stop's exit as clean")
+}
+
+// scrapeWhenUp gets /metrics from the apstctl metrics --listen that cmd
+// runs at addr, once it answers (within 10 s); the test fails, with the
+// process's standard error, when it never does.
+func scrapeWhenUp(t *testing.T, cmd *exec.Cmd, stderr fmt.Stringer, addr string) *http.Response {
+	t.Helper()
+	var err error
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		var resp *http.Response
+		if resp, err = http.Get("http://" + addr + "/metrics"); err == nil {
+			return resp
+		}
+	}
+	// Standard error is read once the process has ended (the race
+	// detector: os/exec copies into it until Wait returns).
+	cmd.Process.Kill()
+	cmd.Wait()
+	t.Fatalf("apstctl %v never answered: %v: %s", cmd.Args[1:], err, stderr.String())
+	return nil
 }
