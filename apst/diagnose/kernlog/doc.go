@@ -31,9 +31,14 @@
 //     "kernel"), their MESSAGE a string or an array of bytes, their time
 //     the kernel's (_SOURCE_MONOTONIC_TIMESTAMP, else
 //     __MONOTONIC_TIMESTAMP) and __REALTIME_TIMESTAMP, a change of _BOOT_ID
-//     a new boot; and -o json-pretty, a record over lines ("{", a
+//     a new boot; -o json-seq, the same record after a record separator
+//     (RFC 7464); -o json-pretty, a record over lines ("{", a
 //     "KEY" : value field a line, "}"), read whole as -o json's line is,
-//     its event quoted from its MESSAGE line;
+//     its event quoted from its MESSAGE line; and -o verbose and -o export
+//     (a record a field a line), of which the MESSAGE lines
+//     ("MESSAGE=nvme nvme0: ...") are read as -o cat's bare messages are:
+//     without the record's time, and whatever its transport (a record of
+//     another program is read as the kernel's: give journalctl -k's);
 //   - syslog files with an RFC 3164 or ISO time and a host, with or without
 //     the dmesg time after "kernel:", and journal and syslog times whose
 //     month is spelt in another language ("Mär 21", " 3月 13"; a month
@@ -60,6 +65,10 @@
 //     5 ...", "Dec 05 2026 ..."): whether "12/05" is the month is not
 //     known, so the date is left out (Timestamp.NoDate);
 //   - /dev/kmsg records ("6,1234,5678901,-,caller=T64;message");
+//   - any of these after grep's file name and line number
+//     ("/var/log/kern.log.1:Dec  5 ...", "syslog:812:2026-12-05T...", "812:[
+//     12.345678] ...") or a listing's line number ("   812<tab>[
+//     12.345678] ...", cat -n), which Event.Raw leaves out;
 //   - all of these indented, with tabs, CRLF or CR line ends, quoted ("> ",
 //     ">> >") as in a reply mail or a bug report, ("  |  ") as some
 //     commit messages quote a log, or ("# ") as comments of a script or a

@@ -145,6 +145,11 @@ func splitLine(line string) split {
 			return fromProgram(ts, rest, true)
 		}
 	case c >= 0x80 || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		// journalctl -o verbose's and -o export's MESSAGE field (a record's
+		// other fields, its time and transport, are not read).
+		if m, ok := strings.CutPrefix(s, "MESSAGE="); ok {
+			return split{msg: m, kernel: true}
+		}
 		// A bare "kernel: nvme ...", as grep or a copy from a journal viewer
 		// leaves it.
 		if m, ok := strings.CutPrefix(s, "kernel: "); ok {

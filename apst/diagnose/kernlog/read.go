@@ -435,6 +435,7 @@ func (st *state) line(b []byte, from, last int) {
 		st.flush()
 		return
 	}
+	b = afterGrep(b)
 	if pasteMarks(b) {
 		// Colours, no-break spaces, HTML entities: what a terminal, a
 		// web page or its source added on the way (like b, the buffer
