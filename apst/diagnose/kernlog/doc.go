@@ -78,7 +78,8 @@
 //     I/O 34 QID 13 timeout, aborting` in the journal"), after the level a serial console's
 //     capture puts before each line ("CRIT: ", "WARN: ", "INFO: "; the
 //     kernel's own "INFO: task ..." and "INFO: rcu..." keep theirs),
-//     made bold in Markdown ("**...**"), or inside a forum's BBCode code tags pasted raw
+//     made bold in Markdown ("**...**"), a Markdown table's row ("| ...
+//     |"), or inside a forum's BBCode code tags pasted raw
 //     (the opening tag before the first line's time, the closing one
 //     after its message);
 //   - and wrapped by a mail client or a bug tracker at 72 to 80 columns. A

@@ -134,6 +134,10 @@ func init() {
 		"cat -n": func(d time.Duration, msg string) string {
 			return fmt.Sprintf("%6d\t[%12.6f] %s", 1+d/time.Second, d.Seconds(), msg)
 		},
+		// A log put in a Markdown table, a row a line.
+		"Markdown table row": func(d time.Duration, msg string) string {
+			return fmt.Sprintf("| [%12.6f] %s |", d.Seconds(), msg)
+		},
 		// A journal line with its time cut off ("cut -d' ' -f4-").
 		"host kernel:": func(d time.Duration, msg string) string {
 			return "thinkpad kernel: " + msg
