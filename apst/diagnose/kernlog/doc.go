@@ -73,8 +73,9 @@
 //     ">> >") as in a reply mail or a bug report, ("  |  ") as some
 //     commit messages quote a log, or ("# ") as comments of a script or a
 //     Nix file, after another program's output on a console ("Jobs: 6 ([
-//     519.858094] nvme nvme1: ...", a shell prompt: read from the time
-//     stamp), a single message quoted in a sentence ("I see `nvme nvme0:
+//     519.858094] nvme nvme1: ...", a shell prompt, a serial capture's own
+//     time: "[10:00:00.123] [  519.858094] ...": read from the time stamp,
+//     its time kept where the line reads as an event without it too), a single message quoted in a sentence ("I see `nvme nvme0:
 //     I/O 34 QID 13 timeout, aborting` in the journal"), after the level a serial console's
 //     capture puts before each line ("CRIT: ", "WARN: ", "INFO: "; the
 //     kernel's own "INFO: task ..." and "INFO: rcu..." keep theirs),

@@ -134,6 +134,11 @@ func init() {
 		"cat -n": func(d time.Duration, msg string) string {
 			return fmt.Sprintf("%6d\t[%12.6f] %s", 1+d/time.Second, d.Seconds(), msg)
 		},
+		// A serial console captured with the host's time before each
+		// line (tio --timestamp, grabserial -t, minicom).
+		"serial console with host times": func(d time.Duration, msg string) string {
+			return bootWall.Add(d).Format("[15:04:05.000] ") + fmt.Sprintf("[%12.6f] %s", d.Seconds(), msg)
+		},
 		// A log put in a Markdown table, a row a line.
 		"Markdown table row": func(d time.Duration, msg string) string {
 			return fmt.Sprintf("| [%12.6f] %s |", d.Seconds(), msg)
