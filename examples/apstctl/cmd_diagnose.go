@@ -22,7 +22,7 @@ import (
 func diagnoseCommand() *command {
 	fs := newFlagSet("diagnose")
 	root := addRootFlag(fs, "read the bundle written by apstctl collect DIR (or a sysfs tree) at DIR instead of the live system")
-	logPath := fs.String("log", "FILE", "", "read the kernel log from FILE (- for standard input): dmesg (-T, -H, -d, --json), journalctl -k in any short format or -o json or json-pretty, syslog (BusyBox, OpenWrt logread, RFC 5424), Loki logcli, pasted, quoted or wrapped, gzip- or bzip2-compressed")
+	logPath := fs.String("log", "FILE", "", "read the kernel log from FILE (- for standard input): dmesg (-T, -H, -d, --json), journalctl -k in any short format or -o cat, json, json-seq or json-pretty, syslog (BusyBox, OpenWrt logread, RFC 5424), Loki logcli, pasted, quoted or wrapped, gzip- or bzip2-compressed")
 	idCtrl := fs.String("id-ctrl", "CAPTURE", "", "with --log alone: the drive's Identify Controller capture, so that the APST table is known")
 	force := addForceFlag(fs)
 	pciID := fs.String("pci-id", "VVVV:DDDD", "", "with --id-ctrl: the drive's PCI vendor:device ID (lspci -nn), for the PCI-ID quirk table (a capture carries none; default: inferred from the model where that is certain)")

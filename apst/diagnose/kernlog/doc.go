@@ -31,9 +31,14 @@
 //     "kernel"), their MESSAGE a string or an array of bytes, their time
 //     the kernel's (_SOURCE_MONOTONIC_TIMESTAMP, else
 //     __MONOTONIC_TIMESTAMP) and __REALTIME_TIMESTAMP, a change of _BOOT_ID
-//     a new boot; and -o json-pretty, a record over lines ("{", a
+//     a new boot; -o json-seq, the same record after a record separator
+//     (RFC 7464); -o json-pretty, a record over lines ("{", a
 //     "KEY" : value field a line, "}"), read whole as -o json's line is,
-//     its event quoted from its MESSAGE line;
+//     its event quoted from its MESSAGE line; and -o verbose and -o export
+//     (a record a field a line), of which the MESSAGE lines
+//     ("MESSAGE=nvme nvme0: ...") are read as -o cat's bare messages are:
+//     without the record's time, and whatever its transport (a record of
+//     another program is read as the kernel's: give journalctl -k's);
 //   - syslog files with an RFC 3164 or ISO time and a host, with or without
 //     the dmesg time after "kernel:", and journal and syslog times whose
 //     month is spelt in another language ("Mär 21", " 3月 13"; a month
@@ -60,16 +65,22 @@
 //     5 ...", "Dec 05 2026 ..."): whether "12/05" is the month is not
 //     known, so the date is left out (Timestamp.NoDate);
 //   - /dev/kmsg records ("6,1234,5678901,-,caller=T64;message");
+//   - any of these after grep's file name and line number
+//     ("/var/log/kern.log.1:Dec  5 ...", "syslog:812:2026-12-05T...", "812:[
+//     12.345678] ...") or a listing's line number ("   812<tab>[
+//     12.345678] ...", cat -n), which Event.Raw leaves out;
 //   - all of these indented, with tabs, CRLF or CR line ends, quoted ("> ",
 //     ">> >") as in a reply mail or a bug report, ("  |  ") as some
 //     commit messages quote a log, or ("# ") as comments of a script or a
 //     Nix file, after another program's output on a console ("Jobs: 6 ([
-//     519.858094] nvme nvme1: ...", a shell prompt: read from the time
-//     stamp), a single message quoted in a sentence ("I see `nvme nvme0:
+//     519.858094] nvme nvme1: ...", a shell prompt, a serial capture's own
+//     time: "[10:00:00.123] [  519.858094] ...": read from the time stamp,
+//     its time kept where the line reads as an event without it too), a single message quoted in a sentence ("I see `nvme nvme0:
 //     I/O 34 QID 13 timeout, aborting` in the journal"), after the level a serial console's
 //     capture puts before each line ("CRIT: ", "WARN: ", "INFO: "; the
 //     kernel's own "INFO: task ..." and "INFO: rcu..." keep theirs),
-//     made bold in Markdown ("**...**"), or inside a forum's BBCode code tags pasted raw
+//     made bold in Markdown ("**...**"), a Markdown table's row ("| ...
+//     |"), or inside a forum's BBCode code tags pasted raw
 //     (the opening tag before the first line's time, the closing one
 //     after its message);
 //   - and wrapped by a mail client or a bug tracker at 72 to 80 columns. A

@@ -96,6 +96,53 @@ func init() {
 		"BBCode": func(d time.Duration, msg string) string {
 			return fmt.Sprintf("[code][%12.6f] %s[/code]", d.Seconds(), msg)
 		},
+		// journalctl -o json-seq (RFC 7464): a record separator before
+		// each record.
+		"journalctl -o json-seq": func(d time.Duration, msg string) string {
+			m, _ := json.Marshal(msg)
+			return fmt.Sprintf("\x1e"+`{"__REALTIME_TIMESTAMP":"%d","__MONOTONIC_TIMESTAMP":"%d","_BOOT_ID":"a0d3f7e9ebb24b3caddaf45891a22066","_TRANSPORT":"kernel","MESSAGE":%s}`,
+				bootWall.Add(d).UnixMicro(), d/time.Microsecond, m)
+		},
+		// journalctl -k -o verbose: a record over lines, its fields
+		// indented under its time and cursor (the boot, and the times in
+		// hex); -o export: the same fields unindented, a blank line after
+		// each record (systemd's journalctl(1), "verbose" and "export";
+		// the fields in journald's order for the kernel's records).
+		"journalctl -k -o verbose": func(d time.Duration, msg string) string {
+			w := bootWall.Add(d)
+			return fmt.Sprintf("%s [s=6c1a0b2e0f7e4d4f9e4e2a4b1c3d5e6f;i=4d2;b=a0d3f7e9ebb24b3caddaf45891a22066;m=%x;t=%x;x=2f0e5c7b9a1d3e4f]\n", w.Format("Mon 2006-01-02 15:04:05.000000 MST"), int64(d/time.Microsecond), w.UnixMicro()) +
+				fmt.Sprintf("    _SOURCE_MONOTONIC_TIMESTAMP=%d\n    _TRANSPORT=kernel\n    PRIORITY=3\n    SYSLOG_FACILITY=0\n    SYSLOG_IDENTIFIER=kernel\n    MESSAGE=%s\n", d/time.Microsecond, msg) +
+				"    _BOOT_ID=a0d3f7e9ebb24b3caddaf45891a22066\n    _MACHINE_ID=5d3c1e2f4a6b4c8d9e0f1a2b3c4d5e6f\n    _HOSTNAME=thinkpad\n    _RUNTIME_SCOPE=system"
+		},
+		"journalctl -k -o export": func(d time.Duration, msg string) string {
+			return fmt.Sprintf("__CURSOR=s=6c1a0b2e0f7e4d4f9e4e2a4b1c3d5e6f;i=4d2;b=a0d3f7e9ebb24b3caddaf45891a22066;m=%x;t=%x;x=2f0e5c7b9a1d3e4f\n", int64(d/time.Microsecond), bootWall.Add(d).UnixMicro()) +
+				fmt.Sprintf("__REALTIME_TIMESTAMP=%d\n__MONOTONIC_TIMESTAMP=%d\n_BOOT_ID=a0d3f7e9ebb24b3caddaf45891a22066\n_SOURCE_MONOTONIC_TIMESTAMP=%d\n", bootWall.Add(d).UnixMicro(), d/time.Microsecond, d/time.Microsecond) +
+				fmt.Sprintf("_TRANSPORT=kernel\nPRIORITY=3\nSYSLOG_FACILITY=0\nSYSLOG_IDENTIFIER=kernel\nMESSAGE=%s\n_MACHINE_ID=5d3c1e2f4a6b4c8d9e0f1a2b3c4d5e6f\n_HOSTNAME=thinkpad\n", msg)
+		},
+		// grep's file name before each line (grep -H, or grep over
+		// several files: grep nvme /var/log/kern.log*), with the line
+		// number after it (-n); grep -n of dmesg saved to a file; cat -n.
+		"grep over kern.log files": func(d time.Duration, msg string) string {
+			return "/var/log/kern.log.1:" + bootWall.Add(d).Format("Jan _2 15:04:05") + " thinkpad kernel: " + msg
+		},
+		"grep -Hn syslog, RFC 3339": func(d time.Duration, msg string) string {
+			return fmt.Sprintf("syslog.2.gz:%d:", 100+d/time.Second) + bootWall.Add(d).Format("2006-01-02T15:04:05.000000-07:00") + " thinkpad kernel: " + msg
+		},
+		"grep -n dmesg.txt": func(d time.Duration, msg string) string {
+			return fmt.Sprintf("%d:[%12.6f] %s", 1+d/time.Second, d.Seconds(), msg)
+		},
+		"cat -n": func(d time.Duration, msg string) string {
+			return fmt.Sprintf("%6d\t[%12.6f] %s", 1+d/time.Second, d.Seconds(), msg)
+		},
+		// A serial console captured with the host's time before each
+		// line (tio --timestamp, grabserial -t, minicom).
+		"serial console with host times": func(d time.Duration, msg string) string {
+			return bootWall.Add(d).Format("[15:04:05.000] ") + fmt.Sprintf("[%12.6f] %s", d.Seconds(), msg)
+		},
+		// A log put in a Markdown table, a row a line.
+		"Markdown table row": func(d time.Duration, msg string) string {
+			return fmt.Sprintf("| [%12.6f] %s |", d.Seconds(), msg)
+		},
 		// A journal line with its time cut off ("cut -d' ' -f4-").
 		"host kernel:": func(d time.Duration, msg string) string {
 			return "thinkpad kernel: " + msg
@@ -375,6 +422,33 @@ func TestCommitAndConsoleShapes(t *testing.T) {
 			assert.Equal(t, tc.kind, e.Kind)
 			assert.Equal(t, tc.raw, e.Raw)
 			assert.Equal(t, tc.stack, e.Stack)
+			assert.Zero(t, l.UnreadLines)
+		})
+	}
+}
+
+// A journal record over lines (journalctl -o verbose, -o export) is read
+// at its MESSAGE line, quoted as it appears, as -o cat's bare message is:
+// the record's other fields (its time, its transport) are not read. The
+// lines are the Rockchip board's (rockchip).
+func TestJournalRecordLines(t *testing.T) {
+	lines := rockchipLines(t)
+	down := lines[4]
+	require.Contains(t, down.msg, "controller is down")
+	for _, shape := range []string{"journalctl -k -o verbose", "journalctl -k -o export"} {
+		t.Run(shape, func(t *testing.T) {
+			text := shapes[shape](lines[0].mono, lines[0].msg) + "\n" + shapes[shape](down.mono, down.msg) + "\n"
+			l, err := kernlog.ReadString(text, kernlog.Options{})
+			require.NoError(t, err)
+			require.Len(t, l.Incidents, 1)
+			e := l.Incidents[0].Events[0]
+			assert.Equal(t, kernlog.ControllerDown, e.Kind)
+			all := strings.Split(text, "\n")
+			assert.Equal(t, "MESSAGE="+down.msg, strings.TrimSpace(all[e.Line-1]), "the event's line is its MESSAGE line")
+			assert.Equal(t, e.Line, e.EndLine)
+			assert.Equal(t, "MESSAGE="+down.msg, e.Raw)
+			assert.True(t, e.Time.IsZero())
+			assert.Equal(t, map[string]string{"0004:41:00.0": "nvme0"}, l.Addresses)
 			assert.Zero(t, l.UnreadLines)
 		})
 	}

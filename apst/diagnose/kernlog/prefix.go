@@ -145,6 +145,11 @@ func splitLine(line string) split {
 			return fromProgram(ts, rest, true)
 		}
 	case c >= 0x80 || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		// journalctl -o verbose's and -o export's MESSAGE field (a record's
+		// other fields, its time and transport, are not read).
+		if m, ok := strings.CutPrefix(s, "MESSAGE="); ok {
+			return split{msg: m, kernel: true}
+		}
 		// A bare "kernel: nvme ...", as grep or a copy from a journal viewer
 		// leaves it.
 		if m, ok := strings.CutPrefix(s, "kernel: "); ok {
@@ -351,14 +356,14 @@ func withInnerMono(ts Timestamp, m string) (Timestamp, string) {
 }
 
 // cleanLine strips indentation, e-mail and Markdown quoting ("> ", ">> >"),
-// Markdown emphasis around a pasted line ("**...**", "`...`") and the
-// surrounding whitespace.
+// Markdown emphasis around a pasted line ("**...**", "`...`"), a Markdown
+// table row's bars ("| ... |") and the surrounding whitespace.
 func cleanLine(s string) string {
 	if s != "" {
 		// The common line: nothing to clean.
 		switch first, last := s[0], s[len(s)-1]; {
 		case quoteByte(first) || first == '`' || first == '*':
-		case last == ' ' || last == '\t' || last == '\r' || last == '\n' || last == '`' || last == '*' || last == '\\':
+		case last == ' ' || last == '\t' || last == '\r' || last == '\n' || last == '`' || last == '*' || last == '\\' || last == '|':
 		case first == '[' && len(s) > 6 && (s[1] == 'c' || s[1] == 'C'), last == ']' && codeTag(s, true):
 		default:
 			return s
@@ -388,7 +393,9 @@ func cleanLine(s string) string {
 			// The end of Markdown's bold, not a line's own "****" (the
 			// PM core's "**** DPM device timeout ****").
 			s, bold = s[:len(s)-2], false
-		case strings.HasSuffix(s, "`"), strings.HasSuffix(s, " \\"):
+		case strings.HasSuffix(s, "`"), strings.HasSuffix(s, " \\"), strings.HasSuffix(s, " |"):
+			// A Markdown table's row ("| [  12.3] nvme ... |") ends in a
+			// bar, as its start is quoting.
 			s = s[:len(s)-1]
 		default:
 			return strings.TrimRight(s, " \t")

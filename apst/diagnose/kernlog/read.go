@@ -435,6 +435,7 @@ func (st *state) line(b []byte, from, last int) {
 		st.flush()
 		return
 	}
+	b = afterGrep(b)
 	if pasteMarks(b) {
 		// Colours, no-break spaces, HTML entities: what a terminal, a
 		// web page or its source added on the way (like b, the buffer
@@ -571,11 +572,14 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 			st.logical(span, from, to, at)
 			return
 		}
+	}
+	if !ok || sp.ts.IsZero() && sp.kernel && !sp.json {
 		if rest := embeddedStamp(line); rest != "" {
 			// A console where another program's output ran into the
 			// kernel's line ("Jobs: 6 ([  519.858094] nvme nvme1: ...",
 			// "root@debian:/userdata# [   17.767045] ..."): the kernel's
-			// line starts at its time stamp.
+			// line starts at its time stamp, also where the line reads as
+			// an event without it (its time would be lost).
 			if sp2 := splitLine(rest); sp2.kernel && !sp2.json {
 				if _, ok2 := parseKernelMessage(sp2.msg); ok2 {
 					st.logical(rest, from, to, at)
