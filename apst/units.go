@@ -35,6 +35,8 @@ func (us Microseconds) Seconds() float64 {
 }
 
 // String formats the value as "25000us", or "unlimited" for NoLimit.
+//
+//go:noinline
 func (us Microseconds) String() string {
 	if us == NoLimit {
 		return "unlimited"

@@ -37,9 +37,13 @@ type Fact struct {
 }
 
 // Known reports whether the fact was read.
+//
+//go:noinline
 func (f Fact) Known() bool { return f.Status == Read }
 
 // Is reports whether the fact was read and equals v.
+//
+//go:noinline
 func (f Fact) Is(v string) bool { return f.Known() && f.Value == v }
 
 // Uint returns the fact as an unsigned decimal number.

@@ -1290,6 +1290,8 @@ func (s *signals) hostLinkDown() bool {
 // (or unreadable) when the controller went down, or, on a line without
 // PCI_STATUS, CSTS all ones and the reset's unreadable power state after
 // it.
+//
+//go:noinline
 func (s *signals) gone() bool {
 	switch {
 	case s.down == nil:

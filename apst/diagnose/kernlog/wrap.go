@@ -303,6 +303,10 @@ func (st *state) completes2(c []byte) bool {
 // the driver's with a failure word whose message the reader does not know
 // ("nvme nvme0: failed to do X"). One it knows, such as the driver core's
 // "probe with driver nvme failed with error -12", is a message of its own.
+// It is not inlined (go:noinline): its copies at twelve places took 2 KB
+// of the page's app-log.wasm.
+//
+//go:noinline
 func mere(e Event) bool { return e.Kind == DriverError && e.Action == "" }
 
 // parseLogical reads one logical line as Read would.
