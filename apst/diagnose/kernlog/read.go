@@ -573,6 +573,7 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 			return
 		}
 	}
+	linkMsg, linkTS := sp.msg, sp.ts
 	if !ok || sp.ts.IsZero() && sp.kernel && !sp.json {
 		if rest := embeddedStamp(line); rest != "" {
 			// A console where another program's output ran into the
@@ -581,9 +582,16 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 			// line starts at its time stamp, also where the line reads as
 			// an event without it (its time would be lost).
 			if sp2 := splitLine(rest); sp2.kernel && !sp2.json {
-				if _, ok2 := parseKernelMessage(sp2.msg); ok2 {
+				e2, ok2 := parseKernelMessage(sp2.msg)
+				if ok2 {
 					st.logical(rest, from, to, at)
 					return
+				}
+				if !ok {
+					// A line of no event (an AER detail line after a
+					// serial capture's own time) names its device from the
+					// stamp on, as the same line alone does.
+					e, linkMsg, linkTS = e2, sp2.msg, sp2.ts
 				}
 			}
 		}
@@ -607,7 +615,7 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 	if ok && (e.Driver == "nvme" || e.Driver == "pcieport" || strings.HasPrefix(e.Disk, "nvme")) {
 		st.linux = true
 	}
-	st.links.observe(st, sp.msg, &e, ok, sp.ts, from)
+	st.links.observe(st, linkMsg, &e, ok, linkTS, from)
 	st.shaped = st.shaped || e.Controller != "" || e.PCI != "" || e.Disk != ""
 	if !ok {
 		// A line of the NVMe driver that is no event holds no failure

@@ -331,6 +331,14 @@ func cleanBytes(b []byte) []byte {
 	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
 		b = b[:len(b)-1]
 	}
+	if n := len(b); n >= 2 && b[n-1] == '|' && b[n-2] == ' ' {
+		// A Markdown table row's closing bar, as cleanLine drops it: the
+		// rest of a soft-broken row ("00:04:00.0 |") is no line of its own.
+		b = b[:n-1]
+		for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
+			b = b[:len(b)-1]
+		}
+	}
 	return b
 }
 
