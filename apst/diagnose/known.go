@@ -134,9 +134,9 @@ var known = []Known{
 		// The stable pushes of linux-6.1.y (6.1.55-rc1, 20 September 2023)
 		// and linux-6.5.y (6.5.5, 23 September 2023) list it.
 		FixedIn: []apst.Release{{Major: 6, Minor: 1, Patch: 55}, {Major: 6, Minor: 5, Patch: 5}},
-		Signs:  []string{"Device not ready; aborting initialisation, CSTS=0x0"},
-		Needs:  "a drive that reports Controller Ready Modes with CRTO 0 (MAXIO MAP1602 drives such as the Lexar NM790 4TB were reported; sudo nvme show-regs shows CAP and CRTO)",
-		Source: "https://lore.kernel.org/all/20230913202810.2631288-1-kbusch@meta.com/",
+		Signs:   []string{"Device not ready; aborting initialisation, CSTS=0x0"},
+		Needs:   "a drive that reports Controller Ready Modes with CRTO 0 (MAXIO MAP1602 drives such as the Lexar NM790 4TB were reported; sudo nvme show-regs shows CAP and CRTO)",
+		Source:  "https://lore.kernel.org/all/20230913202810.2631288-1-kbusch@meta.com/",
 	},
 	{
 		ID: "pci-msix-mask-restore", Layer: LayerPlatform,
