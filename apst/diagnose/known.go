@@ -111,20 +111,29 @@ var known = []Known{
 	},
 	{
 		ID: "dt-aspm-l1ss-6.18", Layer: LayerASPM,
-		Title:    "Linux 6.18 enables every ClockPM and ASPM state on devicetree platforms (f3ac2ff14834 \"PCI/ASPM: Enable all ClockPM and ASPM states for devicetree platforms\"): controllers whose driver does not handle CLKREQ# lose the drive in L1 substates",
-		Fix:      "\"PCI: dwc: Advertise L1 PM Substates only if driver requests it\" (v6.19); until then pcie_aspm.policy=default or a driver fix",
-		Releases: []string{"6.18"},
+		Title: "Linux 6.18-rc1 enables every ClockPM and ASPM state on devicetree platforms (f3ac2ff14834 \"PCI/ASPM: Enable all ClockPM and ASPM states for devicetree platforms\"): controllers whose driver does not handle CLKREQ# lose the drive in L1 substates",
+		Fix:   "df5192d9bb0e \"PCI/ASPM: Enable only L0s and L1 for devicetree platforms\" (6.18-rc3); \"PCI: dwc: Advertise L1 PM Substates only if driver requests it\" (6.19, taken to 6.18.17) keeps a policy from enabling them; until then pcie_aspm.policy=default or a driver fix",
+		// Bjorn Helgaas, lore 20251110222929.2140564-1-helgaas@kernel.org
+		// ("We enabled ASPM too aggressively in v6.18-rc1"): df5192d9bb0e
+		// (v6.18-rc3) backed off Clock PM and L1 Substates, so only rc1
+		// and rc2 enable them by default; the "Linux 6.18.17"
+		// announcement lists the dwc change.
+		Releases: []string{"6.18.0-rc1", "6.18-rc1", "6.18.0-rc2", "6.18-rc2"},
 		Signs:    []string{"controller is down"},
 		Needs:    "a devicetree board (ARM, RISC-V) whose PCIe controller driver does not handle CLKREQ# or the aux clock",
 		Source:   "https://lore.kernel.org/all/20251017163252.598812-2-cassel@kernel.org/",
 	},
 	{
 		ID: "micron-2t-bogus-subnqn", Layer: LayerPlatform,
-		Title:  "Micron MTFDKBA2T0TFH drives all report the same subsystem NQN, so the kernel rejects every drive but the first as a duplicate controller",
-		Fix:    "41f38043f884 \"nvme: add a bogus subsystem NQN quirk for Micron MTFDKBA2T0TFH\" (NVME_QUIRK_IGNORE_DEV_SUBNQN, June 2022, backported to stable)",
-		Signs:  []string{"Duplicate cntlid"},
-		Needs:  "Micron MTFDKBA2T0TFH drives (nvme list shows the model)",
-		Source: "https://lore.kernel.org/all/20220619132039.GA1243474@bhelgaas/",
+		Title: "Micron MTFDKBA2T0TFH drives all report the same subsystem NQN, so the kernel rejects every drive but the first as a duplicate controller",
+		Fix:   "41f38043f884 \"nvme: add a bogus subsystem NQN quirk for Micron MTFDKBA2T0TFH\" (NVME_QUIRK_IGNORE_DEV_SUBNQN, 5.19-rc4, taken to 5.15.81)",
+		Fixed: apst.Release{Major: 5, Minor: 19},
+		// "[GIT PULL] nvmes fixes for Linux 5.19" (23 June 2022) carries
+		// it; the "Linux 5.15.81" announcement (2 December 2022) lists it.
+		FixedIn: []apst.Release{{Major: 5, Minor: 15, Patch: 81}},
+		Signs:   []string{"Duplicate cntlid"},
+		Needs:   "Micron MTFDKBA2T0TFH drives (nvme list shows the model)",
+		Source:  "https://lore.kernel.org/all/20220619132039.GA1243474@bhelgaas/",
 	},
 	{
 		ID: "nvme-bogus-crto", Layer: LayerPlatform,
@@ -150,19 +159,22 @@ var known = []Known{
 	{
 		ID: "nvme-ana-rescan-6.15-rc", Layer: LayerPlatform,
 		Title:    "62baf70c3274 \"nvme: re-read ANA log page after ns scan completes\" ran the ANA work on controllers without an ANA log buffer: the controller goes down at boot and the scan fails",
-		Fix:      "\"nvme: fixup scan failure for non-ANA multipath controllers\" (6.15-rc3)",
+		Fix:      "26d7fb4fd4ca \"nvme: fixup scan failure for non-ANA multipath controllers\" (6.15-rc3; the stable updates took both together)",
 		Releases: []string{"6.15.0-rc1", "6.15-rc1", "6.15.0-rc2", "6.15-rc2"},
 		Signs:    []string{"Failed to get ANA log"},
 		Source:   "https://lore.kernel.org/all/9a800759-b7f1-46dc-977c-7e39532ddec4@amd.com/",
 	},
 	{
 		ID: "adata-sx6000lnp-subnqn", Layer: LayerPlatform,
-		Title:  "ADATA SX6000LNP drives (Realtek 10ec:5762) all report the same subsystem NQN, so the kernel rejects every drive but the first as a duplicate",
-		Fix:    "08b903b5fd0c \"nvme: ignore subnqn for ADATA SX6000LNP\" (NVME_QUIRK_IGNORE_DEV_SUBNQN, 5.3, backported to 5.2)",
-		Fixed:  apst.Release{Major: 5, Minor: 3},
-		Signs:  []string{"ignoring ctrl due to duplicate subnqn"},
-		Needs:  "ADATA SX6000LNP drives (nvme list shows the model), more than one in the machine",
-		Source: "https://lore.kernel.org/all/20190715071149.GA24206@nasledov.com/",
+		Title: "ADATA SX6000LNP drives (Realtek 10ec:5762) all report the same subsystem NQN, so the kernel rejects every drive but the first as a duplicate",
+		Fix:   "08b903b5fd0c \"nvme: ignore subnqn for ADATA SX6000LNP\" (NVME_QUIRK_IGNORE_DEV_SUBNQN, 5.3, taken to 5.2.9)",
+		Fixed: apst.Release{Major: 5, Minor: 3},
+		// The stable review "[PATCH 5.2 103/144] nvme: ignore subnqn for
+		// ADATA SX6000LNP" (14 August 2019, the 5.2.9 cycle) lists it.
+		FixedIn: []apst.Release{{Major: 5, Minor: 2, Patch: 9}},
+		Signs:   []string{"ignoring ctrl due to duplicate subnqn"},
+		Needs:   "ADATA SX6000LNP drives (nvme list shows the model), more than one in the machine",
+		Source:  "https://lore.kernel.org/all/20190715071149.GA24206@nasledov.com/",
 	},
 	{
 		ID: "nvme-duplicate-nid", Layer: LayerPlatform,
@@ -187,12 +199,15 @@ var known = []Known{
 	},
 	{
 		ID: "amd-renoir-storaged3enable", Layer: LayerSuspend,
-		Title:  "AMD Renoir and Lucienne laptops whose firmware lacks the StorageD3Enable hint: the drive is not put in D3 over s2idle, and resume times out and resets the controller",
-		Fix:    "e79a10652bbd \"ACPI: Add quirks for AMD Renoir/Lucienne CPUs to force the D3 hint\" (5.14); before it, nvme.noacpi does not help, a newer kernel does",
-		Fixed:  apst.Release{Major: 5, Minor: 14},
-		Signs:  []string{"timeout, aborting"},
-		Needs:  "an AMD Renoir or Lucienne (Ryzen 4000 or 5000 mobile) laptop, and the failure on resume from s2idle",
-		Source: "https://lore.kernel.org/all/20210604165403.2317-2-mario.limonciello@amd.com/",
+		Title: "AMD Renoir and Lucienne laptops whose firmware lacks the StorageD3Enable hint: the drive is not put in D3 over s2idle, and resume times out and resets the controller",
+		Fix:   "e79a10652bbd \"ACPI: Add quirks for AMD Renoir/Lucienne CPUs to force the D3 hint\" (5.14, taken to 5.10.221); before it, nvme.noacpi does not help, a newer kernel does",
+		Fixed: apst.Release{Major: 5, Minor: 14},
+		// The linux-5.10.y push ending "Linux 5.10.221-rc1" (3 July
+		// 2024) lists it.
+		FixedIn: []apst.Release{{Major: 5, Minor: 10, Patch: 221}},
+		Signs:   []string{"timeout, aborting"},
+		Needs:   "an AMD Renoir or Lucienne (Ryzen 4000 or 5000 mobile) laptop, and the failure on resume from s2idle",
+		Source:  "https://lore.kernel.org/all/20210604165403.2317-2-mario.limonciello@amd.com/",
 	},
 }
 

@@ -106,6 +106,28 @@ func TestKnownIssues(t *testing.T) {
 		"[ 0.943017] nvme nvme1: Removing after probe failure status: -22\n"
 	assert.Contains(t, match("5.2.0", subnqn), "adata-sx6000lnp-subnqn")
 	assert.NotContains(t, match("5.3.0", subnqn), "adata-sx6000lnp-subnqn")
+	// 5.2.9 took the quirk.
+	assert.Contains(t, match("5.2.8", subnqn), "adata-sx6000lnp-subnqn")
+	assert.NotContains(t, match("5.2.9", subnqn), "adata-sx6000lnp-subnqn")
+	// The kernel's refusal of a second Micron MTFDKBA2T0TFH: 5.19 and
+	// 5.15.81 took the quirk.
+	const cntlid = "[    1.2] nvme nvme1: Duplicate cntlid 1 with nvme0, subsys nqn.2014.08.org.nvmexpress:1344Micron, rejecting\n"
+	assert.Contains(t, match("5.18.19", cntlid), "micron-2t-bogus-subnqn")
+	assert.Contains(t, match("5.15.80", cntlid), "micron-2t-bogus-subnqn")
+	assert.NotContains(t, match("5.15.81", cntlid), "micron-2t-bogus-subnqn")
+	assert.NotContains(t, match("5.19.0", cntlid), "micron-2t-bogus-subnqn")
+	// Only 6.18-rc1 and rc2 enabled L1 Substates by default; 6.18-rc3
+	// backed off.
+	const down = "[    5.1] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff\n"
+	assert.Contains(t, match("6.18.0-rc2", down), "dt-aspm-l1ss-6.18")
+	assert.NotContains(t, match("6.18.0-rc3", down), "dt-aspm-l1ss-6.18")
+	assert.NotContains(t, match("6.18.0", down), "dt-aspm-l1ss-6.18")
+	// 5.10.221 took the Renoir quirk.
+	const aborting = "[  600.1] nvme nvme0: I/O 5 QID 0 timeout, aborting\n"
+	assert.Contains(t, match("5.10.220", aborting), "amd-renoir-storaged3enable")
+	assert.NotContains(t, match("5.10.221", aborting), "amd-renoir-storaged3enable")
+	assert.Contains(t, match("5.13.19", aborting), "amd-renoir-storaged3enable")
+	assert.NotContains(t, match("5.14.0", aborting), "amd-renoir-storaged3enable")
 	// As ml7-6-13-queue-rqs-empty-sq-doorbell-timeouts.log quotes it:
 	// listed on 6.13 (it needs a kernel from before the backport), weighing
 	// nothing, and not on 6.14.
