@@ -158,9 +158,12 @@ var known = []Known{
 	},
 	{
 		ID: "nvme-ana-rescan-6.15-rc", Layer: LayerPlatform,
-		Title:    "62baf70c3274 \"nvme: re-read ANA log page after ns scan completes\" ran the ANA work on controllers without an ANA log buffer: the controller goes down at boot and the scan fails",
-		Fix:      "26d7fb4fd4ca \"nvme: fixup scan failure for non-ANA multipath controllers\" (6.15-rc3; the stable updates took both together)",
-		Releases: []string{"6.15.0-rc1", "6.15-rc1", "6.15.0-rc2", "6.15-rc2"},
+		Title: "62baf70c3274 \"nvme: re-read ANA log page after ns scan completes\" ran the ANA work on controllers without an ANA log buffer: the controller goes down at boot and the scan fails",
+		Fix:   "26d7fb4fd4ca \"nvme: fixup scan failure for non-ANA multipath controllers\" (6.15-rc3; 5.15.181 took both together)",
+		// akpm/mm's push of its linus branch from 0af2f6be1b42 (Linux
+		// 6.15-rc1) on 15 April 2025 lists 62baf70c3274 (merged with
+		// block-6.15-20250410): rc2 brought it, rc1 did not have it.
+		Releases: []string{"6.15.0-rc2", "6.15-rc2"},
 		Signs:    []string{"Failed to get ANA log"},
 		Source:   "https://lore.kernel.org/all/9a800759-b7f1-46dc-977c-7e39532ddec4@amd.com/",
 	},

@@ -101,6 +101,8 @@ func TestKnownIssues(t *testing.T) {
 	rc := anaLog("6.15.0-rc2")
 	assert.Contains(t, ids(rc), "nvme-ana-rescan-6.15-rc")
 	assert.NotContains(t, ids(anaLog("6.15.0")), "nvme-ana-rescan-6.15-rc")
+	// 6.15-rc2 brought 62baf70c3274; rc1 did not have it.
+	assert.NotContains(t, ids(anaLog("6.15.0-rc1")), "nvme-ana-rescan-6.15-rc")
 	// As ml6-adata-sx6000lnp-duplicate-subnqn.log quotes them.
 	const subnqn = "[ 0.942706] nvme nvme1: ignoring ctrl due to duplicate subnqn (nqn.2018-05.com.example:nvme:nvm-subsystem-OUI00E04C).\n" +
 		"[ 0.943017] nvme nvme1: Removing after probe failure status: -22\n"
