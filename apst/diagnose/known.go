@@ -182,7 +182,9 @@ var known = []Known{
 	{
 		ID: "nvme-duplicate-nid", Layer: LayerPlatform,
 		Title: "Since 5.18 (2079f41ec6ff \"nvme: check that EUI/GUID/UUID are globally unique\") the kernel refuses a namespace whose NGUID, EUI-64 or UUID another namespace already has: a drive that gives every unit the same identifier loses its namespace beside a second one of its model",
-		Fix:   "ac522fc6c316 \"nvme: dont reject probe due to duplicate IDs for single-ported PCIe devices\" (6.5, taken to 6.1.y and 6.4.y in July 2023), which clears the identifiers and warns (\"clearing duplicate IDs for nsid\") instead; before it, NVME_QUIRK_BOGUS_NID for the drive's PCI ID (1629de0e0373 for the ADATA SX6000LNP, among others)",
+		Fix:   "ac522fc6c316 \"nvme: dont reject probe due to duplicate IDs for single-ported PCIe devices\" (6.5, taken to 6.1.40 and 6.4.5 in July 2023), which clears the identifiers and warns (\"clearing duplicate IDs for nsid\") instead; before it, NVME_QUIRK_BOGUS_NID for the drive's PCI ID (1629de0e0373 for the ADATA SX6000LNP, among others)",
+		// The 6.1.40-rc1 review and "[PATCH 6.4 239/292]" (21 July 2023,
+		// the 6.4.5 cycle) list ac522fc6c316.
 		// The line itself dates the kernel: 5.18 brought it, ac522fc6c316
 		// replaced it for PCIe drives, so a release range would only lose
 		// the logs that have none.
