@@ -59,12 +59,14 @@ func TestKnownIssues(t *testing.T) {
 	// bogus-CRTO entry is listed (it needs the drive's registers), and not
 	// on 6.6 or before 5.19. The line is nvme-pci's, as the Lexar NM790
 	// thread quotes it (testdata/threads/ml4-lexar-nm790-bogus-crto-init-timeout.log).
-	notReady := func(release string) []string {
-		l, err := kernlog.ReadString("[    0.000000] Linux version "+release+" (x@y) #1 SMP\n"+
-			"[ 358.950147] nvme nvme0: pci function 0000:06:00.0\n"+
-			"[ 358.958327] nvme nvme0: Device not ready; aborting initialisation, CSTS=0x0\n", kernlog.Options{})
+	match := func(release, log string) []string {
+		l, err := kernlog.ReadString("[    0.000000] Linux version "+release+" (x@y) #1 SMP\n"+log, kernlog.Options{})
 		require.NoError(t, err)
 		return ids(diagnose.Diagnose(diagnose.Input{Log: l}))
+	}
+	notReady := func(release string) []string {
+		return match(release, "[ 358.950147] nvme nvme0: pci function 0000:06:00.0\n"+
+			"[ 358.958327] nvme nvme0: Device not ready; aborting initialisation, CSTS=0x0\n")
 	}
 	assert.Contains(t, notReady("6.3.13"), "nvme-bogus-crto")
 	assert.Contains(t, notReady("5.19.0"), "nvme-bogus-crto")
@@ -80,11 +82,6 @@ func TestKnownIssues(t *testing.T) {
 
 	// Each entry of the tuning half's threads matches its own lines and
 	// release, and not a release outside its range.
-	match := func(release, log string) []string {
-		l, err := kernlog.ReadString("[    0.000000] Linux version "+release+" (x@y) #1 SMP\n"+log, kernlog.Options{})
-		require.NoError(t, err)
-		return ids(diagnose.Diagnose(diagnose.Input{Log: l}))
-	}
 	// drivers/nvme/host/pci.c's line, as ml-kingston-e8fk11-msix-mask-resume.log quotes it.
 	const polled = "[  174.715534] nvme nvme0: I/O 978 QID 3 timeout, completion polled\n"
 	assert.Contains(t, match("5.3.0", polled), "pci-msix-mask-restore")
@@ -93,16 +90,10 @@ func TestKnownIssues(t *testing.T) {
 	// As ml3-next-20250414-ana-rescan-boot-hang.log quotes them.
 	const ana = "[   49.361223] nvme nvme0: controller is down; will reset: CSTS=0x3, PCI_STATUS=0x1010\n" +
 		"[   49.457080] nvme nvme0: Failed to get ANA log: -4\n"
-	anaLog := func(release string) diagnose.Diagnosis {
-		l, err := kernlog.ReadString("[    0.000000] Linux version "+release+" (x@y) #1 SMP\n"+ana, kernlog.Options{})
-		require.NoError(t, err)
-		return diagnose.Diagnose(diagnose.Input{Log: l})
-	}
-	rc := anaLog("6.15.0-rc2")
-	assert.Contains(t, ids(rc), "nvme-ana-rescan-6.15-rc")
-	assert.NotContains(t, ids(anaLog("6.15.0")), "nvme-ana-rescan-6.15-rc")
+	assert.Contains(t, match("6.15.0-rc2", ana), "nvme-ana-rescan-6.15-rc")
+	assert.NotContains(t, match("6.15.0", ana), "nvme-ana-rescan-6.15-rc")
 	// 6.15-rc2 brought 62baf70c3274; rc1 did not have it.
-	assert.NotContains(t, ids(anaLog("6.15.0-rc1")), "nvme-ana-rescan-6.15-rc")
+	assert.NotContains(t, match("6.15.0-rc1", ana), "nvme-ana-rescan-6.15-rc")
 	// As ml6-adata-sx6000lnp-duplicate-subnqn.log quotes them.
 	const subnqn = "[ 0.942706] nvme nvme1: ignoring ctrl due to duplicate subnqn (nqn.2018-05.com.example:nvme:nvm-subsystem-OUI00E04C).\n" +
 		"[ 0.943017] nvme nvme1: Removing after probe failure status: -22\n"
