@@ -36,7 +36,9 @@ type Known struct {
 	// to check, and weighs nothing.
 	Needs string
 	// Signs are substrings every one of which a line of the incident (or
-	// the release, for a string starting "release:") must hold.
+	// the release, for a string starting "release:") must hold; the sign
+	// "on:resume" holds when the incident came on a resume (a suspend's
+	// end just before it, or a resume that failed).
 	Signs []string
 	// Source is where the facts come from.
 	Source string
@@ -210,7 +212,7 @@ var known = []Known{
 		// The linux-5.10.y push ending "Linux 5.10.221-rc1" (3 July
 		// 2024) lists it.
 		FixedIn: []apst.Release{{Major: 5, Minor: 10, Patch: 221}},
-		Signs:   []string{"timeout, aborting"},
+		Signs:   []string{"timeout, aborting", "on:resume"},
 		Needs:   "an AMD Renoir or Lucienne (Ryzen 4000 or 5000 mobile) laptop, and the failure on resume from s2idle",
 		Source:  "https://lore.kernel.org/all/20210604165403.2317-2-mario.limonciello@amd.com/",
 	},
@@ -260,6 +262,12 @@ func (s *signals) shows(signs []string) bool {
 		return false
 	}
 	for _, sign := range signs {
+		if sign == "on:resume" {
+			if s.resume == nil && s.onResume == nil {
+				return false
+			}
+			continue
+		}
 		if r, ok := strings.CutPrefix(sign, "release:"); ok {
 			if !strings.Contains(s.releaseText, r) {
 				return false
