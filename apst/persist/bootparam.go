@@ -74,9 +74,13 @@ func PiConfig(line string) Placement {
 }
 
 // DetectPlatform guesses the platform from a kernel release ("6.6.51+rpt-rpi-2712",
-// "6.8.12-4-pve") and command line; unknown when they do not tell.
+// "6.8.12-4-pve", or as a log gives it with its distribution's base:
+// "6.8.0-31-generic (Ubuntu 6.8.0-31.31-generic 6.8.1)") and command
+// line; unknown when they do not tell.
 func DetectPlatform(release, cmdline string) Platform {
 	r := strings.ToLower(release)
+	// The release proper, without the base a log's banner adds.
+	uname, _, _ := strings.Cut(r, " ")
 	switch {
 	case strings.Contains(r, "rpi") || strings.Contains(r, "raspi") || strings.Contains(cmdline, "bcm2708_fb.") || strings.Contains(cmdline, "vc_mem.mem_base="):
 		return PlatformRaspberryPi
@@ -90,7 +94,8 @@ func DetectPlatform(release, cmdline string) Platform {
 		return PlatformFedora
 	case strings.Contains(cmdline, `initrd=\`):
 		return PlatformSystemdBoot
-	case strings.Contains(cmdline, "BOOT_IMAGE="), strings.HasSuffix(r, "-generic"), strings.HasSuffix(r, "-amd64"):
+	case strings.Contains(cmdline, "BOOT_IMAGE="), strings.HasSuffix(uname, "-generic"), strings.HasSuffix(uname, "-amd64"),
+		strings.HasSuffix(uname, "-arm64"), strings.Contains(r, "(ubuntu "), strings.Contains(r, "(debian "):
 		return PlatformGRUB
 	}
 	return PlatformUnknown

@@ -24,6 +24,12 @@ func TestDetectPlatform(t *testing.T) {
 		{"6.12.1-arch1-1", `initrd=\initramfs-linux.img root=/dev/nvme0n1p2 rw`, persist.PlatformSystemdBoot},
 		{"6.8.0-51-generic", "BOOT_IMAGE=/boot/vmlinuz-6.8.0-51-generic root=UUID=a1b2 ro quiet splash", persist.PlatformGRUB},
 		{"6.1.0-28-amd64", "", persist.PlatformGRUB},
+		// As a log's banner gives them, with the distribution's base.
+		{"6.8.0-31-generic (Ubuntu 6.8.0-31.31-generic 6.8.1)", "", persist.PlatformGRUB},
+		{"6.5.0-1008-oem (Ubuntu 6.5.0-1008.8-oem 6.5.0)", "", persist.PlatformGRUB},
+		{"6.1.0-12-amd64 (Debian 6.1.52-1)", "", persist.PlatformGRUB},
+		{"6.1.0-12-arm64", "", persist.PlatformGRUB},
+		{"6.8.0-1004-raspi (Ubuntu 6.8.0-1004.4-raspi 6.8.1)", "", persist.PlatformRaspberryPi},
 		{"", "", persist.PlatformUnknown},
 		{"6.12.1-arch1-1", "root=/dev/sda2 rw", persist.PlatformUnknown},
 	} {
