@@ -150,11 +150,21 @@ var known = []Known{
 	{
 		ID: "pci-msix-mask-restore", Layer: LayerPlatform,
 		Title: "After a resume the PCI core restored a drive's MSI-X vectors masked when the drive sets reserved bits of Vector Control (the whole word was taken for the mask bit); since 5.3 (d916b1be94b6 \"nvme-pci: use host managed power state for suspend\") s2idle keeps such drives powered, so their interrupts are lost and commands complete only by polling",
-		Fix:   "e045fa29e893 \"PCI/MSI: Fix restoring of MSI-X vector control's mask bit\" (5.4, Cc stable); before it, 19ea025e1d28's NVME_QUIRK_SIMPLE_SUSPEND for Kingston firmware E8FK11.T",
-		First: apst.Release{Major: 5, Minor: 3}, Fixed: apst.Release{Major: 5, Minor: 4},
-		Signs:  []string{"completion polled"},
-		Needs:  "a drive that sets reserved bits of MSI-X Vector Control (Kingston firmware E8FK11.T was reported), and the timeouts after a resume from s2idle",
-		Source: "https://lore.kernel.org/all/20191008034238.2503-1-jian-hong@endlessm.com/",
+		Fix:   "e045fa29e893 \"PCI/MSI: Fix incorrect MSI-X masking on resume\" (5.5-rc1, taken to 5.4.6; 5.3.y ended with 5.3.18 without it); before it, 19ea025e1d28's NVME_QUIRK_SIMPLE_SUSPEND for Kingston firmware E8FK11.T (5.4 and 5.3.8), which 5.4.4 and 5.3.17 reverted ahead of the fix",
+		First: apst.Release{Major: 5, Minor: 3}, Fixed: apst.Release{Major: 5, Minor: 5},
+		// Bjorn Helgaas's "[GIT PULL] PCI changes for v5.5" (2 December
+		// 2019; merged as c3bed3b20e40 on 3 December, pr-tracker-bot)
+		// lists "Fix incorrect MSI-X masking on resume"; the "Linux
+		// 5.4.6" announcement (21 December 2019) lists it, "Linux 5.3.18"
+		// (18 December, the last 5.3.y) does not, and "Linux 5.3.17" and
+		// "Linux 5.4.4" list only the revert of the Kingston quirk, which
+		// "[PATCH 5.3 022/197]" of the 5.3.8 review had brought. The
+		// first bad release is d916b1be94b6's, in "[GIT PULL] Block
+		// changes for 5.3-rc" (8 July 2019).
+		FixedIn: []apst.Release{{Major: 5, Minor: 4, Patch: 6}},
+		Signs:   []string{"completion polled"},
+		Needs:   "a drive that sets reserved bits of MSI-X Vector Control (Kingston firmware E8FK11.T was reported), and the timeouts after a resume from s2idle",
+		Source:  "https://lore.kernel.org/all/20191008034238.2503-1-jian-hong@endlessm.com/",
 	},
 	{
 		ID: "nvme-ana-rescan-6.15-rc", Layer: LayerPlatform,
