@@ -126,11 +126,16 @@ var known = []Known{
 	{
 		ID: "micron-2t-bogus-subnqn", Layer: LayerPlatform,
 		Title: "Micron MTFDKBA2T0TFH drives all report the same subsystem NQN, so the kernel rejects every drive but the first as a duplicate controller",
-		Fix:   "41f38043f884 \"nvme: add a bogus subsystem NQN quirk for Micron MTFDKBA2T0TFH\" (NVME_QUIRK_IGNORE_DEV_SUBNQN, 5.19-rc4, taken to 5.15.81)",
+		Fix:   "41f38043f884 \"nvme: add a bogus subsystem NQN quirk for Micron MTFDKBA2T0TFH\" (NVME_QUIRK_IGNORE_DEV_SUBNQN, 5.19-rc4, taken to 5.15.81 and 5.10.157)",
 		Fixed: apst.Release{Major: 5, Minor: 19},
 		// "[GIT PULL] nvmes fixes for Linux 5.19" (23 June 2022) carries
-		// it; the "Linux 5.15.81" announcement (2 December 2022) lists it.
-		FixedIn: []apst.Release{{Major: 5, Minor: 15, Patch: 81}},
+		// it and the "Linux 5.19-rc4" shortlog (26 June 2022) lists it;
+		// the "Linux 5.15.81" and "Linux 5.10.157" announcements (2
+		// December 2022) list it ("[PATCH 5.10 007/162]", a Stable-dep-of
+		// d5ceb4d1c507). Whether 5.18.y took Sasha Levin's AUTOSEL of it
+		// (28 June 2022) is not confirmed: no 5.18.y announcement found
+		// lists it, but 5.18.16 to 5.18.18 could not be read.
+		FixedIn: []apst.Release{{Major: 5, Minor: 15, Patch: 81}, {Major: 5, Minor: 10, Patch: 157}},
 		Signs:   []string{"Duplicate cntlid"},
 		Needs:   "Micron MTFDKBA2T0TFH drives (nvme list shows the model)",
 		Source:  "https://lore.kernel.org/all/20220619132039.GA1243474@bhelgaas/",

@@ -108,13 +108,15 @@ func TestKnownIssues(t *testing.T) {
 	// 5.2.9 took the quirk.
 	assert.Contains(t, match("5.2.8", subnqn), "adata-sx6000lnp-subnqn")
 	assert.NotContains(t, match("5.2.9", subnqn), "adata-sx6000lnp-subnqn")
-	// The kernel's refusal of a second Micron MTFDKBA2T0TFH: 5.19 and
-	// 5.15.81 took the quirk.
+	// The kernel's refusal of a second Micron MTFDKBA2T0TFH: 5.19, 5.15.81
+	// and 5.10.157 took the quirk.
 	const cntlid = "[    1.2] nvme nvme1: Duplicate cntlid 1 with nvme0, subsys nqn.2014.08.org.nvmexpress:1344Micron, rejecting\n"
 	assert.Contains(t, match("5.18.19", cntlid), "micron-2t-bogus-subnqn")
 	assert.Contains(t, match("5.15.80", cntlid), "micron-2t-bogus-subnqn")
 	assert.NotContains(t, match("5.15.81", cntlid), "micron-2t-bogus-subnqn")
 	assert.NotContains(t, match("5.19.0", cntlid), "micron-2t-bogus-subnqn")
+	assert.Contains(t, match("5.10.156", cntlid), "micron-2t-bogus-subnqn")
+	assert.NotContains(t, match("5.10.157", cntlid), "micron-2t-bogus-subnqn")
 	// Only 6.18-rc1 and rc2 enabled L1 Substates by default; 6.18-rc3
 	// backed off.
 	const down = "[    5.1] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff\n"
