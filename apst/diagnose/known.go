@@ -145,8 +145,11 @@ var known = []Known{
 		Title: "Since 5.19 (354201c53e61 \"nvme: add support for TP4084 - Time-to-Ready Enhancements\") the driver waits CRTO for a controller that reports Controller Ready Modes, and drives that report 0 there are given up on before they are ready",
 		Fix:   "6cc834ba6299 \"nvme: avoid bogus CRTO values\" (6.6-rc2, taken to 6.5.5 and 6.1.55 in September 2023): the larger of CAP.TO and CRTO",
 		First: apst.Release{Major: 5, Minor: 19}, Fixed: apst.Release{Major: 6, Minor: 6},
-		// The stable pushes of linux-6.1.y (6.1.55-rc1, 20 September 2023)
-		// and linux-6.5.y (6.5.5, 23 September 2023) list it.
+		// The "Linux 6.6-rc2" shortlog (17 September 2023) lists the fix,
+		// as do the stable pushes of linux-6.1.y (6.1.55-rc1, 20 September
+		// 2023) and linux-6.5.y (6.5.5, 23 September 2023); Jens Axboe's
+		// "[GIT PULL] Block driver updates for 5.19-rc" (22 May 2022)
+		// lists 354201c53e61.
 		FixedIn: []apst.Release{{Major: 6, Minor: 1, Patch: 55}, {Major: 6, Minor: 5, Patch: 5}},
 		Signs:   []string{"Device not ready; aborting initialisation, CSTS=0x0"},
 		Needs:   "a drive that reports Controller Ready Modes with CRTO 0 (MAXIO MAP1602 drives such as the Lexar NM790 4TB were reported; sudo nvme show-regs shows CAP and CRTO)",
@@ -185,10 +188,11 @@ var known = []Known{
 	{
 		ID: "adata-sx6000lnp-subnqn", Layer: LayerPlatform,
 		Title: "ADATA SX6000LNP drives (Realtek 10ec:5762) all report the same subsystem NQN, so the kernel rejects every drive but the first as a duplicate",
-		Fix:   "08b903b5fd0c \"nvme: ignore subnqn for ADATA SX6000LNP\" (NVME_QUIRK_IGNORE_DEV_SUBNQN, 5.3, taken to 5.2.9)",
+		Fix:   "08b903b5fd0c \"nvme: ignore subnqn for ADATA SX6000LNP\" (NVME_QUIRK_IGNORE_DEV_SUBNQN, 5.3-rc2, taken to 5.2.9)",
 		Fixed: apst.Release{Major: 5, Minor: 3},
-		// The stable review "[PATCH 5.2 103/144] nvme: ignore subnqn for
-		// ADATA SX6000LNP" (14 August 2019, the 5.2.9 cycle) lists it.
+		// The "Linux 5.3-rc2" shortlog (28 July 2019) lists it; the
+		// stable review "[PATCH 5.2 103/144] nvme: ignore subnqn for
+		// ADATA SX6000LNP" (14 August 2019, the 5.2.9 cycle) too.
 		FixedIn: []apst.Release{{Major: 5, Minor: 2, Patch: 9}},
 		Signs:   []string{"ignoring ctrl due to duplicate subnqn"},
 		Needs:   "ADATA SX6000LNP drives (nvme list shows the model), more than one in the machine",
@@ -197,9 +201,10 @@ var known = []Known{
 	{
 		ID: "nvme-duplicate-nid", Layer: LayerPlatform,
 		Title: "Since 5.18 (2079f41ec6ff \"nvme: check that EUI/GUID/UUID are globally unique\") the kernel refuses a namespace whose NGUID, EUI-64 or UUID another namespace already has: a drive that gives every unit the same identifier loses its namespace beside a second one of its model",
-		Fix:   "ac522fc6c316 \"nvme: dont reject probe due to duplicate IDs for single-ported PCIe devices\" (6.5, taken to 6.1.40 and 6.4.5 in July 2023), which clears the identifiers and warns (\"clearing duplicate IDs for nsid\") instead; before it, NVME_QUIRK_BOGUS_NID for the drive's PCI ID (1629de0e0373 for the ADATA SX6000LNP, among others)",
-		// The 6.1.40-rc1 review and "[PATCH 6.4 239/292]" (21 July 2023,
-		// the 6.4.5 cycle) list ac522fc6c316.
+		Fix:   "ac522fc6c316 \"nvme: dont reject probe due to duplicate IDs for single-ported PCIe devices\" (6.5-rc2, taken to 6.1.40 and 6.4.5 in July 2023), which clears the identifiers and warns (\"clearing duplicate IDs for nsid\") instead; before it, NVME_QUIRK_BOGUS_NID for the drive's PCI ID (1629de0e0373 for the ADATA SX6000LNP, among others)",
+		// The "Linux 6.5-rc2" shortlog (16 July 2023) lists ac522fc6c316;
+		// so do the 6.1.40-rc1 review and "[PATCH 6.4 239/292]" (21 July
+		// 2023, the 6.4.5 cycle).
 		// The line itself dates the kernel: 5.18 brought it, ac522fc6c316
 		// replaced it for PCIe drives, so a release range would only lose
 		// the logs that have none.
@@ -220,10 +225,14 @@ var known = []Known{
 	{
 		ID: "amd-renoir-storaged3enable", Layer: LayerSuspend,
 		Title: "AMD Renoir and Lucienne laptops whose firmware lacks the StorageD3Enable hint: the drive is not put in D3 over s2idle, and resume times out and resets the controller",
-		Fix:   "e79a10652bbd \"ACPI: Add quirks for AMD Renoir/Lucienne CPUs to force the D3 hint\" (5.14, taken to 5.10.221); before it, nvme.noacpi does not help, a newer kernel does",
+		Fix:   "e79a10652bbd \"ACPI: Add quirks for AMD Renoir/Lucienne CPUs to force the D3 hint\" (5.14-rc1, taken to 5.10.221); before it, nvme.noacpi does not help, a newer kernel does",
 		Fixed: apst.Release{Major: 5, Minor: 14},
-		// The linux-5.10.y push ending "Linux 5.10.221-rc1" (3 July
-		// 2024) lists it.
+		// Christoph Hellwig's "[GIT PULL] second round of nvme updates for
+		// Linux 5.14" (nvme-5.14-2021-06-22) lists it, and Jens Axboe's
+		// "[GIT PULL] Block driver updates for 5.14-rc1", which carries
+		// that tag, was merged as 440462198d9c on 30 June 2021
+		// (pr-tracker-bot). The linux-5.10.y push ending "Linux
+		// 5.10.221-rc1" (3 July 2024) lists it.
 		FixedIn: []apst.Release{{Major: 5, Minor: 10, Patch: 221}},
 		Signs:   []string{"timeout, aborting"},
 		Needs:   "an AMD Renoir or Lucienne (Ryzen 4000 or 5000 mobile) laptop, and the failure on resume from s2idle",
