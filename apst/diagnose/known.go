@@ -128,11 +128,16 @@ var known = []Known{
 	{
 		ID: "micron-2t-bogus-subnqn", Layer: LayerPlatform,
 		Title: "Micron MTFDKBA2T0TFH drives all report the same subsystem NQN, so the kernel rejects every drive but the first as a duplicate controller",
-		Fix:   "41f38043f884 \"nvme: add a bogus subsystem NQN quirk for Micron MTFDKBA2T0TFH\" (NVME_QUIRK_IGNORE_DEV_SUBNQN, 5.19-rc4, taken to 5.15.81)",
+		Fix:   "41f38043f884 \"nvme: add a bogus subsystem NQN quirk for Micron MTFDKBA2T0TFH\" (NVME_QUIRK_IGNORE_DEV_SUBNQN, 5.19-rc4, taken to 5.15.81 and 5.10.157)",
 		Fixed: apst.Release{Major: 5, Minor: 19},
 		// "[GIT PULL] nvmes fixes for Linux 5.19" (23 June 2022) carries
-		// it; the "Linux 5.15.81" announcement (2 December 2022) lists it.
-		FixedIn: []apst.Release{{Major: 5, Minor: 15, Patch: 81}},
+		// it and the "Linux 5.19-rc4" shortlog (26 June 2022) lists it;
+		// the "Linux 5.15.81" and "Linux 5.10.157" announcements (2
+		// December 2022) list it ("[PATCH 5.10 007/162]", a Stable-dep-of
+		// d5ceb4d1c507). Whether 5.18.y took Sasha Levin's AUTOSEL of it
+		// (28 June 2022) is not confirmed: no 5.18.y announcement found
+		// lists it, but 5.18.16 to 5.18.18 could not be read.
+		FixedIn: []apst.Release{{Major: 5, Minor: 15, Patch: 81}, {Major: 5, Minor: 10, Patch: 157}},
 		Signs:   []string{"Duplicate cntlid"},
 		Needs:   "Micron MTFDKBA2T0TFH drives (nvme list shows the model)",
 		Source:  "https://lore.kernel.org/all/20220619132039.GA1243474@bhelgaas/",
@@ -142,8 +147,11 @@ var known = []Known{
 		Title: "Since 5.19 (354201c53e61 \"nvme: add support for TP4084 - Time-to-Ready Enhancements\") the driver waits CRTO for a controller that reports Controller Ready Modes, and drives that report 0 there are given up on before they are ready",
 		Fix:   "6cc834ba6299 \"nvme: avoid bogus CRTO values\" (6.6-rc2, taken to 6.5.5 and 6.1.55 in September 2023): the larger of CAP.TO and CRTO",
 		First: apst.Release{Major: 5, Minor: 19}, Fixed: apst.Release{Major: 6, Minor: 6},
-		// The stable pushes of linux-6.1.y (6.1.55-rc1, 20 September 2023)
-		// and linux-6.5.y (6.5.5, 23 September 2023) list it.
+		// The "Linux 6.6-rc2" shortlog (17 September 2023) lists the fix,
+		// as do the stable pushes of linux-6.1.y (6.1.55-rc1, 20 September
+		// 2023) and linux-6.5.y (6.5.5, 23 September 2023); Jens Axboe's
+		// "[GIT PULL] Block driver updates for 5.19-rc" (22 May 2022)
+		// lists 354201c53e61.
 		FixedIn: []apst.Release{{Major: 6, Minor: 1, Patch: 55}, {Major: 6, Minor: 5, Patch: 5}},
 		Signs:   []string{"Device not ready; aborting initialisation, CSTS=0x0"},
 		Needs:   "a drive that reports Controller Ready Modes with CRTO 0 (MAXIO MAP1602 drives such as the Lexar NM790 4TB were reported; sudo nvme show-regs shows CAP and CRTO)",
@@ -152,11 +160,21 @@ var known = []Known{
 	{
 		ID: "pci-msix-mask-restore", Layer: LayerPlatform,
 		Title: "After a resume the PCI core restored a drive's MSI-X vectors masked when the drive sets reserved bits of Vector Control (the whole word was taken for the mask bit); since 5.3 (d916b1be94b6 \"nvme-pci: use host managed power state for suspend\") s2idle keeps such drives powered, so their interrupts are lost and commands complete only by polling",
-		Fix:   "e045fa29e893 \"PCI/MSI: Fix restoring of MSI-X vector control's mask bit\" (5.4, Cc stable); before it, 19ea025e1d28's NVME_QUIRK_SIMPLE_SUSPEND for Kingston firmware E8FK11.T",
-		First: apst.Release{Major: 5, Minor: 3}, Fixed: apst.Release{Major: 5, Minor: 4},
-		Signs:  []string{"completion polled"},
-		Needs:  "a drive that sets reserved bits of MSI-X Vector Control (Kingston firmware E8FK11.T was reported), and the timeouts after a resume from s2idle",
-		Source: "https://lore.kernel.org/all/20191008034238.2503-1-jian-hong@endlessm.com/",
+		Fix:   "e045fa29e893 \"PCI/MSI: Fix incorrect MSI-X masking on resume\" (5.5-rc1, taken to 5.4.6; 5.3.y ended with 5.3.18 without it); before it, 19ea025e1d28's NVME_QUIRK_SIMPLE_SUSPEND for Kingston firmware E8FK11.T (5.4 and 5.3.8), which 5.4.4 and 5.3.17 reverted ahead of the fix",
+		First: apst.Release{Major: 5, Minor: 3}, Fixed: apst.Release{Major: 5, Minor: 5},
+		// Bjorn Helgaas's "[GIT PULL] PCI changes for v5.5" (2 December
+		// 2019; merged as c3bed3b20e40 on 3 December, pr-tracker-bot)
+		// lists "Fix incorrect MSI-X masking on resume"; the "Linux
+		// 5.4.6" announcement (21 December 2019) lists it, "Linux 5.3.18"
+		// (18 December, the last 5.3.y) does not, and "Linux 5.3.17" and
+		// "Linux 5.4.4" list only the revert of the Kingston quirk, which
+		// "[PATCH 5.3 022/197]" of the 5.3.8 review had brought. The
+		// first bad release is d916b1be94b6's, in "[GIT PULL] Block
+		// changes for 5.3-rc" (8 July 2019).
+		FixedIn: []apst.Release{{Major: 5, Minor: 4, Patch: 6}},
+		Signs:   []string{"completion polled"},
+		Needs:   "a drive that sets reserved bits of MSI-X Vector Control (Kingston firmware E8FK11.T was reported), and the timeouts after a resume from s2idle",
+		Source:  "https://lore.kernel.org/all/20191008034238.2503-1-jian-hong@endlessm.com/",
 	},
 	{
 		ID: "nvme-ana-rescan-6.15-rc", Layer: LayerPlatform,
@@ -172,10 +190,11 @@ var known = []Known{
 	{
 		ID: "adata-sx6000lnp-subnqn", Layer: LayerPlatform,
 		Title: "ADATA SX6000LNP drives (Realtek 10ec:5762) all report the same subsystem NQN, so the kernel rejects every drive but the first as a duplicate",
-		Fix:   "08b903b5fd0c \"nvme: ignore subnqn for ADATA SX6000LNP\" (NVME_QUIRK_IGNORE_DEV_SUBNQN, 5.3, taken to 5.2.9)",
+		Fix:   "08b903b5fd0c \"nvme: ignore subnqn for ADATA SX6000LNP\" (NVME_QUIRK_IGNORE_DEV_SUBNQN, 5.3-rc2, taken to 5.2.9)",
 		Fixed: apst.Release{Major: 5, Minor: 3},
-		// The stable review "[PATCH 5.2 103/144] nvme: ignore subnqn for
-		// ADATA SX6000LNP" (14 August 2019, the 5.2.9 cycle) lists it.
+		// The "Linux 5.3-rc2" shortlog (28 July 2019) lists it; the
+		// stable review "[PATCH 5.2 103/144] nvme: ignore subnqn for
+		// ADATA SX6000LNP" (14 August 2019, the 5.2.9 cycle) too.
 		FixedIn: []apst.Release{{Major: 5, Minor: 2, Patch: 9}},
 		Signs:   []string{"ignoring ctrl due to duplicate subnqn"},
 		Needs:   "ADATA SX6000LNP drives (nvme list shows the model), more than one in the machine",
@@ -184,9 +203,10 @@ var known = []Known{
 	{
 		ID: "nvme-duplicate-nid", Layer: LayerPlatform,
 		Title: "Since 5.18 (2079f41ec6ff \"nvme: check that EUI/GUID/UUID are globally unique\") the kernel refuses a namespace whose NGUID, EUI-64 or UUID another namespace already has: a drive that gives every unit the same identifier loses its namespace beside a second one of its model",
-		Fix:   "ac522fc6c316 \"nvme: dont reject probe due to duplicate IDs for single-ported PCIe devices\" (6.5, taken to 6.1.40 and 6.4.5 in July 2023), which clears the identifiers and warns (\"clearing duplicate IDs for nsid\") instead; before it, NVME_QUIRK_BOGUS_NID for the drive's PCI ID (1629de0e0373 for the ADATA SX6000LNP, among others)",
-		// The 6.1.40-rc1 review and "[PATCH 6.4 239/292]" (21 July 2023,
-		// the 6.4.5 cycle) list ac522fc6c316.
+		Fix:   "ac522fc6c316 \"nvme: dont reject probe due to duplicate IDs for single-ported PCIe devices\" (6.5-rc2, taken to 6.1.40 and 6.4.5 in July 2023), which clears the identifiers and warns (\"clearing duplicate IDs for nsid\") instead; before it, NVME_QUIRK_BOGUS_NID for the drive's PCI ID (1629de0e0373 for the ADATA SX6000LNP, among others)",
+		// The "Linux 6.5-rc2" shortlog (16 July 2023) lists ac522fc6c316;
+		// so do the 6.1.40-rc1 review and "[PATCH 6.4 239/292]" (21 July
+		// 2023, the 6.4.5 cycle).
 		// The line itself dates the kernel: 5.18 brought it, ac522fc6c316
 		// replaced it for PCIe drives, so a release range would only lose
 		// the logs that have none.
@@ -207,10 +227,14 @@ var known = []Known{
 	{
 		ID: "amd-renoir-storaged3enable", Layer: LayerSuspend,
 		Title: "AMD Renoir and Lucienne laptops whose firmware lacks the StorageD3Enable hint: the drive is not put in D3 over s2idle, and resume times out and resets the controller",
-		Fix:   "e79a10652bbd \"ACPI: Add quirks for AMD Renoir/Lucienne CPUs to force the D3 hint\" (5.14, taken to 5.10.221); before it, nvme.noacpi does not help, a newer kernel does",
+		Fix:   "e79a10652bbd \"ACPI: Add quirks for AMD Renoir/Lucienne CPUs to force the D3 hint\" (5.14-rc1, taken to 5.10.221); before it, nvme.noacpi does not help, a newer kernel does",
 		Fixed: apst.Release{Major: 5, Minor: 14},
-		// The linux-5.10.y push ending "Linux 5.10.221-rc1" (3 July
-		// 2024) lists it.
+		// Christoph Hellwig's "[GIT PULL] second round of nvme updates for
+		// Linux 5.14" (nvme-5.14-2021-06-22) lists it, and Jens Axboe's
+		// "[GIT PULL] Block driver updates for 5.14-rc1", which carries
+		// that tag, was merged as 440462198d9c on 30 June 2021
+		// (pr-tracker-bot). The linux-5.10.y push ending "Linux
+		// 5.10.221-rc1" (3 July 2024) lists it.
 		FixedIn: []apst.Release{{Major: 5, Minor: 10, Patch: 221}},
 		Signs:   []string{"timeout, aborting", "on:resume"},
 		Needs:   "an AMD Renoir or Lucienne (Ryzen 4000 or 5000 mobile) laptop, and the failure on resume from s2idle",

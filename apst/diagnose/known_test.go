@@ -93,8 +93,14 @@ func TestKnownIssues(t *testing.T) {
 	// drivers/nvme/host/pci.c's line, as ml-kingston-e8fk11-msix-mask-resume.log quotes it.
 	const polled = "[  174.715534] nvme nvme0: I/O 978 QID 3 timeout, completion polled\n"
 	assert.Contains(t, match("5.3.0", polled), "pci-msix-mask-restore")
-	assert.NotContains(t, match("5.4.0", polled), "pci-msix-mask-restore")
 	assert.NotContains(t, match("5.2.0", polled), "pci-msix-mask-restore")
+	// e045fa29e893 first shipped in 5.5 and reached 5.4.6; 5.4 and 5.3.18,
+	// the last 5.3.y, do not have it.
+	assert.Contains(t, match("5.4.0", polled), "pci-msix-mask-restore")
+	assert.Contains(t, match("5.4.5", polled), "pci-msix-mask-restore")
+	assert.NotContains(t, match("5.4.6", polled), "pci-msix-mask-restore")
+	assert.Contains(t, match("5.3.18", polled), "pci-msix-mask-restore")
+	assert.NotContains(t, match("5.5.0", polled), "pci-msix-mask-restore")
 	// As ml3-next-20250414-ana-rescan-boot-hang.log quotes them.
 	const ana = "[   49.361223] nvme nvme0: controller is down; will reset: CSTS=0x3, PCI_STATUS=0x1010\n" +
 		"[   49.457080] nvme nvme0: Failed to get ANA log: -4\n"
@@ -110,13 +116,15 @@ func TestKnownIssues(t *testing.T) {
 	// 5.2.9 took the quirk.
 	assert.Contains(t, match("5.2.8", subnqn), "adata-sx6000lnp-subnqn")
 	assert.NotContains(t, match("5.2.9", subnqn), "adata-sx6000lnp-subnqn")
-	// The kernel's refusal of a second Micron MTFDKBA2T0TFH: 5.19 and
-	// 5.15.81 took the quirk.
+	// The kernel's refusal of a second Micron MTFDKBA2T0TFH: 5.19, 5.15.81
+	// and 5.10.157 took the quirk.
 	const cntlid = "[    1.2] nvme nvme1: Duplicate cntlid 1 with nvme0, subsys nqn.2014.08.org.nvmexpress:1344Micron, rejecting\n"
 	assert.Contains(t, match("5.18.19", cntlid), "micron-2t-bogus-subnqn")
 	assert.Contains(t, match("5.15.80", cntlid), "micron-2t-bogus-subnqn")
 	assert.NotContains(t, match("5.15.81", cntlid), "micron-2t-bogus-subnqn")
 	assert.NotContains(t, match("5.19.0", cntlid), "micron-2t-bogus-subnqn")
+	assert.Contains(t, match("5.10.156", cntlid), "micron-2t-bogus-subnqn")
+	assert.NotContains(t, match("5.10.157", cntlid), "micron-2t-bogus-subnqn")
 	// Only 6.18-rc1 and rc2 enabled L1 Substates by default; 6.18-rc3
 	// backed off.
 	const down = "[    5.1] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff\n"
