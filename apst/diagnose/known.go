@@ -172,7 +172,7 @@ var known = []Known{
 		// first bad release is d916b1be94b6's, in "[GIT PULL] Block
 		// changes for 5.3-rc" (8 July 2019).
 		FixedIn: []apst.Release{{Major: 5, Minor: 4, Patch: 6}},
-		Signs:   []string{"completion polled"},
+		Signs:   []string{"completion polled", "on:resume"},
 		Needs:   "a drive that sets reserved bits of MSI-X Vector Control (Kingston firmware E8FK11.T was reported), and the timeouts after a resume from s2idle",
 		Source:  "https://lore.kernel.org/all/20191008034238.2503-1-jian-hong@endlessm.com/",
 	},

@@ -91,7 +91,10 @@ func TestKnownIssues(t *testing.T) {
 	// Each entry of the tuning half's threads matches its own lines and
 	// release, and not a release outside its range.
 	// drivers/nvme/host/pci.c's line, as ml-kingston-e8fk11-msix-mask-resume.log quotes it.
-	const polled = "[  174.715534] nvme nvme0: I/O 978 QID 3 timeout, completion polled\n"
+	const polled = "[  170.000000] PM: suspend exit\n[  174.715534] nvme nvme0: I/O 978 QID 3 timeout, completion polled\n"
+	// On a resume only: lost interrupts of a running machine are another
+	// fault.
+	assert.NotContains(t, match("5.3.0", "[  174.715534] nvme nvme0: I/O 978 QID 3 timeout, completion polled\n"), "pci-msix-mask-restore")
 	assert.Contains(t, match("5.3.0", polled), "pci-msix-mask-restore")
 	assert.NotContains(t, match("5.2.0", polled), "pci-msix-mask-restore")
 	// e045fa29e893 first shipped in 5.5 and reached 5.4.6; 5.4 and 5.3.18,
