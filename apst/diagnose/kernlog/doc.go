@@ -48,7 +48,8 @@
 //     kern.warn kernel: ..."); Grafana Loki's logcli
 //     (2026-12-05T04:55:59Z {host="node3"} nvme ...); the syslog
 //     protocol's lines (RFC 5424, with or without structured data:
-//     "<3>1 2026-12-05T04:55:59Z host kernel - - - nvme ...");
+//     "<3>1 2026-12-05T04:55:59Z host kernel - - - nvme ...", and without
+//     the "<PRI>", as some collectors store them: "1 2026-12-05T...");
 //   - any of these with their line ends lost (every message on one line, as
 //     some web forms paste): a second time stamp of the shape a line starts
 //     with (dmesg's, a journal's or syslog's, an ISO time) starts a message;

@@ -456,11 +456,19 @@ func stampedBytes(c []byte) bool {
 	case isDigit(ch):
 		return len(c) >= 19 && c[4] == '-' && c[7] == '-' && c[13] == ':' ||
 			len(c) >= 8 && c[2] == ':' && c[5] == ':' && isDigit(c[6]) && isDigit(c[7]) ||
-			kmsgLike(c) || syslogLike(c) || unixLike(c) || datedLike(c)
+			kmsgLike(c) || syslogLike(c) || unixLike(c) || datedLike(c) ||
+			c[0] == '1' && len(c) > 2 && c[1] == ' ' && syslog5424Like(c)
 	}
 	return bytes.HasPrefix(c, []byte("kernel:")) || bytes.HasPrefix(c, []byte("kern ")) || bytes.HasPrefix(c, []byte("kern:")) ||
 		len(c) > 5 && isWeekday(string(c[:3])) && c[3] == ' ' && (isDigit(c[4]) || len(c) > 7 && isMonth(string(c[4:7]))) ||
 		syslogLike(c) || hostKernel(c) || datedLike(c)
+}
+
+// syslog5424Like reports whether c is a syslog protocol's line without
+// its "<PRI>" ("1 2026-12-05T04:55:59Z host kernel - - - ...").
+func syslog5424Like(c []byte) bool {
+	_, _, ok := syslog5424(string(c))
+	return ok
 }
 
 // datedLike reports whether c starts with a date in an order of its own
