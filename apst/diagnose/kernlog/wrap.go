@@ -441,7 +441,8 @@ func unbalanced(b []byte) bool {
 // stampedBytes reports whether a cleaned physical line starts with a time
 // stamp or a log prefix of its own: dmesg's "[...]", a printk level, a JSON
 // record, journalctl's "-- ", an ISO, syslog or journal time (in any
-// language), a time of day, a /dev/kmsg record or a bare "kernel:".
+// language), a time of day, a /dev/kmsg record, a syslog protocol line
+// without its "<PRI>" ("1 2026-12-05T..." or "1 - ") or a bare "kernel:".
 func stampedBytes(c []byte) bool {
 	if len(c) == 0 {
 		return false
@@ -457,18 +458,11 @@ func stampedBytes(c []byte) bool {
 		return len(c) >= 19 && c[4] == '-' && c[7] == '-' && c[13] == ':' ||
 			len(c) >= 8 && c[2] == ':' && c[5] == ':' && isDigit(c[6]) && isDigit(c[7]) ||
 			kmsgLike(c) || syslogLike(c) || unixLike(c) || datedLike(c) ||
-			c[0] == '1' && len(c) > 2 && c[1] == ' ' && syslog5424Like(c)
+			len(c) > 12 && c[0] == '1' && c[1] == ' ' && (c[2] == '-' && c[3] == ' ' || c[6] == '-' && c[12] == 'T')
 	}
 	return bytes.HasPrefix(c, []byte("kernel:")) || bytes.HasPrefix(c, []byte("kern ")) || bytes.HasPrefix(c, []byte("kern:")) ||
 		len(c) > 5 && isWeekday(string(c[:3])) && c[3] == ' ' && (isDigit(c[4]) || len(c) > 7 && isMonth(string(c[4:7]))) ||
 		syslogLike(c) || hostKernel(c) || datedLike(c)
-}
-
-// syslog5424Like reports whether c is a syslog protocol's line without
-// its "<PRI>" ("1 2026-12-05T04:55:59Z host kernel - - - ...").
-func syslog5424Like(c []byte) bool {
-	_, _, ok := syslog5424(string(c))
-	return ok
 }
 
 // datedLike reports whether c starts with a date in an order of its own
