@@ -81,7 +81,12 @@
 //     capture puts before each line ("CRIT: ", "WARN: ", "INFO: "; the
 //     kernel's own "INFO: task ..." and "INFO: rcu..." keep theirs),
 //     made bold in Markdown ("**...**"), a Markdown table's row ("| ...
-//     |"), or inside a forum's BBCode code tags pasted raw
+//     |"; a row of several cells when its first is a time stamp, the
+//     message in its last and the device's prefix or the program in the
+//     cell before: "| 12.345678 | nvme nvme0 | controller is down; ... |",
+//     "| Dec 05 10:00:00 | kernel | nvme nvme0: ... |"; a row whose first
+//     cell is no time is not read, and listed unread if it looks like a
+//     failure), or inside a forum's BBCode code tags pasted raw
 //     (the opening tag before the first line's time, the closing one
 //     after its message);
 //   - and wrapped by a mail client or a bug tracker at 72 to 80 columns. A

@@ -130,8 +130,8 @@ func (w *wrapped) full() bool { return w.to-w.from+1 >= MaxWrapLines || len(w.bu
 // error received: 0000:00:06.0").
 func (st *state) continues(b []byte) bool {
 	c := cleanBytes(b)
-	if len(c) == 0 || stampedBytes(c) || structural(c) || embeddedStamp(string(c)) != "" {
-		return false // a line with a time stamp inside starts a message there
+	if len(c) == 0 || stampedBytes(c) || structural(c) || embeddedStamp(string(c)) != "" || bytes.Contains(c, []byte(" | ")) {
+		return false // a line with a time stamp inside starts a message there, a table's row is one
 	}
 	if st.wrap.prefixOnly || st.wrap.flowed && st.wrap.stamped {
 		return true // even "AER: Corrected error received: ..."
