@@ -225,6 +225,15 @@
 // neither an event nor unread: Log.Relayed keeps the first MaxUnread with
 // their Program, and Log.RelayedLines counts them.
 //
+// Android's logcat -b kernel is no shape Read knows: logd moves a
+// message's prefix into the line's tag, so that the driver's name and a
+// function's address cannot be told back for sure. A line whose message
+// kept its words is read, without its time (the block layer's "E
+// : I/O error, dev nvme0n1, ...", and a function's "I nvme 0000:
+// 01:00.0: Unable to change power state ..." without its address); one
+// whose "nvme nvme0:" became the tag ("E nvme0   : controller is down;
+// ...") is listed unread.
+//
 // # Incidents and how events are joined
 //
 // An incident is a run of events of one controller without a quiet gap
