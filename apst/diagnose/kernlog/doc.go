@@ -48,7 +48,8 @@
 //     kern.warn kernel: ..."); Grafana Loki's logcli
 //     (2026-12-05T04:55:59Z {host="node3"} nvme ...); the syslog
 //     protocol's lines (RFC 5424, with or without structured data:
-//     "<3>1 2026-12-05T04:55:59Z host kernel - - - nvme ...");
+//     "<3>1 2026-12-05T04:55:59Z host kernel - - - nvme ...", and without
+//     the "<PRI>", as some collectors store them: "1 2026-12-05T...");
 //   - any of these with their line ends lost (every message on one line, as
 //     some web forms paste): a second time stamp of the shape a line starts
 //     with (dmesg's, a journal's or syslog's, an ISO time) starts a message;
@@ -80,7 +81,12 @@
 //     capture puts before each line ("CRIT: ", "WARN: ", "INFO: "; the
 //     kernel's own "INFO: task ..." and "INFO: rcu..." keep theirs),
 //     made bold in Markdown ("**...**"), a Markdown table's row ("| ...
-//     |"), or inside a forum's BBCode code tags pasted raw
+//     |"; a row of several cells when its first is a time stamp, the
+//     message in its last and the device's prefix or the program in the
+//     cell before: "| 12.345678 | nvme nvme0 | controller is down; ... |",
+//     "| Dec 05 10:00:00 | kernel | nvme nvme0: ... |"; a row whose first
+//     cell is no time is not read, and listed unread if it looks like a
+//     failure), or inside a forum's BBCode code tags pasted raw
 //     (the opening tag before the first line's time, the closing one
 //     after its message);
 //   - and wrapped by a mail client or a bug tracker at 72 to 80 columns. A
@@ -218,6 +224,15 @@
 // a message ("host smartd[912]: nvme nvme0: controller is down; ...") is
 // neither an event nor unread: Log.Relayed keeps the first MaxUnread with
 // their Program, and Log.RelayedLines counts them.
+//
+// Android's logcat -b kernel is no shape Read knows: logd moves a
+// message's prefix into the line's tag, so that the driver's name and a
+// function's address cannot be told back for sure. A line whose message
+// kept its words is read, without its time (the block layer's "E
+// : I/O error, dev nvme0n1, ...", and a function's "I nvme 0000:
+// 01:00.0: Unable to change power state ..." without its address); one
+// whose "nvme nvme0:" became the tag ("E nvme0   : controller is down;
+// ...") is listed unread.
 //
 // # Incidents and how events are joined
 //

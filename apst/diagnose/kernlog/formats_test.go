@@ -143,6 +143,24 @@ func init() {
 		"Markdown table row": func(d time.Duration, msg string) string {
 			return fmt.Sprintf("| [%12.6f] %s |", d.Seconds(), msg)
 		},
+		// A log put in a Markdown table of several columns, as an issue
+		// or a log viewer's export lays it out: the time in a cell, then
+		// the message (in one cell, or the device's prefix in one and the
+		// rest in the next, that cell empty for a message of no device),
+		// or the journal's time, program and message.
+		"Markdown table, time and message": func(d time.Duration, msg string) string {
+			return fmt.Sprintf("| [%12.6f] | %s |", d.Seconds(), msg)
+		},
+		"Markdown table, time, device and message": func(d time.Duration, msg string) string {
+			dev, rest, ok := strings.Cut(msg, ": ")
+			if !ok || strings.Count(dev, " ") != 1 {
+				dev, rest = "", msg
+			}
+			return fmt.Sprintf("| %.6f | %s | %s |", d.Seconds(), dev, rest)
+		},
+		"Markdown table, journal columns": func(d time.Duration, msg string) string {
+			return "| " + bootWall.Add(d).Format("Jan 02 15:04:05") + " | thinkpad | kernel | " + msg + " |"
+		},
 		// A journal line with its time cut off ("cut -d' ' -f4-").
 		"host kernel:": func(d time.Duration, msg string) string {
 			return "thinkpad kernel: " + msg

@@ -378,7 +378,7 @@ func cleanLine(s string) string {
 	if codeTag(s, true) {
 		s = s[:len(s)-len("[/code]")]
 	}
-	bold := false
+	bold, row := false, false
 	for len(s) > 0 && (s[0] == '`' || s[0] == '*' && len(s) > 1 && s[1] == '*') {
 		if s[0] == '*' {
 			s, bold = s[2:], true
@@ -396,11 +396,40 @@ func cleanLine(s string) string {
 		case strings.HasSuffix(s, "`"), strings.HasSuffix(s, " \\"), strings.HasSuffix(s, " |"):
 			// A Markdown table's row ("| [  12.3] nvme ... |") ends in a
 			// bar, as its start is quoting.
+			row = row || s[len(s)-1] == '|'
 			s = s[:len(s)-1]
 		default:
-			return strings.TrimRight(s, " \t")
+			s = strings.TrimRight(s, " \t")
+			if row {
+				s = tableRow(s)
+			}
+			return s
 		}
 	}
+}
+
+// tableRow reads a Markdown table's row of several cells, s without its
+// outer bars, whose first cell is a time stamp ("12.345678" alone, "[
+// 12.345678]", "Dec 05 10:00:00", an ISO time) and last the message, as
+// the line of one: the cell before the message is the program ("kernel")
+// or the device's prefix ("nvme nvme0"), which the message follows after
+// a colon; a host's cell before it is left out. Any other row is left as
+// it is.
+func tableRow(s string) string {
+	cells := strings.Split(s, " | ")
+	n := len(cells)
+	first := strings.TrimSpace(cells[0])
+	if _, bare := parseSeconds(first); bare && strings.IndexByte(first, '.') > 0 {
+		first = "[" + first + "]"
+	}
+	if n < 2 || !stampedBytes([]byte(first)) {
+		return s
+	}
+	msg := cells[n-1]
+	if dev := strings.TrimSpace(cells[n-2]); n > 2 && dev != "" {
+		msg = dev + ": " + msg
+	}
+	return first + " " + msg
 }
 
 // codeTag reports whether s starts with BBCode's "[code]" (or, with end,

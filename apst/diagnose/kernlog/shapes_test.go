@@ -79,6 +79,12 @@ var shapes = map[string]func(d time.Duration, msg string) string{
 	"syslog protocol": func(d time.Duration, msg string) string {
 		return "<3>1 " + bootWall.Add(d).Format("2006-01-02T15:04:05.000000-07:00") + " thinkpad kernel - - [timeQuality tzKnown=\"1\"] " + msg
 	},
+	// The same without its "<PRI>", as rsyslog's
+	// RSYSLOG_SyslogProtocol23Format is stored by collectors that keep the
+	// priority apart.
+	"syslog protocol without PRI": func(d time.Duration, msg string) string {
+		return "1 " + bootWall.Add(d).Format("2006-01-02T15:04:05.000000-07:00") + " thinkpad kernel - - - " + msg
+	},
 	// BusyBox's syslogd (facility and level before the program) on a
 	// kernel without printk times, and OpenWrt's logread (a ctime with
 	// its year, no host) with them.

@@ -1,6 +1,7 @@
 package kernlog_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -49,4 +50,40 @@ func TestSyslogProtocol(t *testing.T) {
 	l, err := kernlog.ReadString(`<3>1 2026-12-05T04:55:59Z host kernel - - [meta x="1" `+msg+"\n", kernlog.Options{})
 	require.NoError(t, err)
 	assert.Empty(t, l.Incidents)
+}
+
+// The syslog protocol's lines stored without their "<PRI>" (as collectors
+// that keep the priority apart store rsyslog's
+// RSYSLOG_SyslogProtocol23Format) start a message each, as they do with
+// it: a line the joiner holds ("nvme0n1: p1 p2", a keyword and no event)
+// does not take the next line as its continuation.
+func TestSyslogProtocolWithoutPRI(t *testing.T) {
+	const log = `1 2026-12-05T04:55:58.123456+00:00 host kernel - - - nvme nvme0: pci function 0000:04:00.0
+1 2026-12-05T04:55:58.223456+00:00 host kernel - - -  nvme0n1: p1 p2
+1 2026-12-05T04:55:59.123456+00:00 host kernel - - - nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10
+1 2026-12-05T04:55:59.223456+00:00 host kernel - - - nvme 0000:04:00.0: Unable to change power state from D3cold to D0, device inaccessible
+1 - host kernel - - - nvme nvme0: Disabling device after reset failure: -19
+`
+	l, err := kernlog.ReadString(log, kernlog.Options{})
+	require.NoError(t, err)
+	withPRI, err := kernlog.ReadString(strings.ReplaceAll("\n"+log, "\n1 ", "\n<3>1 ")[1:], kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 1)
+	in := l.Incidents[0]
+	assert.Equal(t, "nvme0", in.Controller)
+	var kinds []kernlog.Kind
+	var lines []int
+	for _, e := range in.Events {
+		kinds = append(kinds, e.Kind)
+		lines = append(lines, e.Line, e.EndLine)
+	}
+	assert.Equal(t, []kernlog.Kind{kernlog.ControllerDown, kernlog.ResumeFailure, kernlog.ResetFailure}, kinds)
+	assert.Equal(t, []int{3, 3, 4, 4, 5, 5}, lines, "each line a message")
+	assert.True(t, time.Date(2026, 12, 5, 4, 55, 59, 123456000, time.UTC).Equal(in.Events[0].Time.Wall))
+	require.Len(t, withPRI.Incidents, 1)
+	for i, e := range withPRI.Incidents[0].Events {
+		e.Raw = strings.TrimPrefix(e.Raw, "<3>")
+		assert.Equal(t, e, in.Events[i], "as with the PRI")
+	}
+	assert.Zero(t, l.UnreadLines)
 }

@@ -130,8 +130,8 @@ func (w *wrapped) full() bool { return w.to-w.from+1 >= MaxWrapLines || len(w.bu
 // error received: 0000:00:06.0").
 func (st *state) continues(b []byte) bool {
 	c := cleanBytes(b)
-	if len(c) == 0 || stampedBytes(c) || structural(c) || embeddedStamp(string(c)) != "" {
-		return false // a line with a time stamp inside starts a message there
+	if len(c) == 0 || stampedBytes(c) || structural(c) || embeddedStamp(string(c)) != "" || bytes.Contains(c, []byte(" | ")) {
+		return false // a line with a time stamp inside starts a message there, a table's row is one
 	}
 	if st.wrap.prefixOnly || st.wrap.flowed && st.wrap.stamped {
 		return true // even "AER: Corrected error received: ..."
@@ -441,7 +441,8 @@ func unbalanced(b []byte) bool {
 // stampedBytes reports whether a cleaned physical line starts with a time
 // stamp or a log prefix of its own: dmesg's "[...]", a printk level, a JSON
 // record, journalctl's "-- ", an ISO, syslog or journal time (in any
-// language), a time of day, a /dev/kmsg record or a bare "kernel:".
+// language), a time of day, a /dev/kmsg record, a syslog protocol line
+// without its "<PRI>" ("1 2026-12-05T..." or "1 - ") or a bare "kernel:".
 func stampedBytes(c []byte) bool {
 	if len(c) == 0 {
 		return false
@@ -456,7 +457,8 @@ func stampedBytes(c []byte) bool {
 	case isDigit(ch):
 		return len(c) >= 19 && c[4] == '-' && c[7] == '-' && c[13] == ':' ||
 			len(c) >= 8 && c[2] == ':' && c[5] == ':' && isDigit(c[6]) && isDigit(c[7]) ||
-			kmsgLike(c) || syslogLike(c) || unixLike(c) || datedLike(c)
+			kmsgLike(c) || syslogLike(c) || unixLike(c) || datedLike(c) ||
+			len(c) > 12 && c[0] == '1' && c[1] == ' ' && (c[2] == '-' && c[3] == ' ' || c[6] == '-' && c[12] == 'T')
 	}
 	return bytes.HasPrefix(c, []byte("kernel:")) || bytes.HasPrefix(c, []byte("kern ")) || bytes.HasPrefix(c, []byte("kern:")) ||
 		len(c) > 5 && isWeekday(string(c[:3])) && c[3] == ' ' && (isDigit(c[4]) || len(c) > 7 && isMonth(string(c[4:7]))) ||
