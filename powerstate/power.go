@@ -64,7 +64,10 @@ func (p Power) Reported() bool {
 
 // MicroWatts returns the exact value in microwatts, or 0 when the power is not
 // reported or its scale is reserved.
+//
+//go:noinline
 func (p Power) MicroWatts() uint64 {
+	// Not inlined: its copies at 32 places took 0.4 KB of the page's wasm.
 	switch p.Scale {
 	case Scale0_0001W:
 		return uint64(p.Units) * 100

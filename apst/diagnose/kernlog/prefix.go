@@ -710,6 +710,11 @@ func isZone(z string) bool {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
+// allDigits reports whether s is all ASCII digits (true for ""). It is
+// not inlined (go:noinline): its copies at 21 places took 0.9 KB of the
+// page's app-log.wasm.
+//
+//go:noinline
 func allDigits(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if !isDigit(s[i]) {
