@@ -108,7 +108,7 @@ const DefaultProcDir = "/proc"
 func Live() (*System, error) {
 	fs, err := sysfs.NewDefaultFS()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("nvmeapst: live: %w", err)
 	}
 	return &System{
 		FS:            fs,
@@ -127,7 +127,7 @@ func FileRelease(path string) func() (string, error) {
 	return func() (string, error) {
 		b, err := readBounded(path, maxAttrSize)
 		if err != nil {
-			return "", err
+			return "", fmt.Errorf("nvmeapst: kernel release: %w", err)
 		}
 		return strings.TrimSpace(string(b)), nil
 	}
@@ -147,7 +147,7 @@ func ProcRelease(procDir string) func() (string, error) {
 	return func() (string, error) {
 		b, err := readBounded(filepath.Join(procDir, "sys/kernel/osrelease"), maxAttrSize)
 		if err != nil {
-			return "", err
+			return "", fmt.Errorf("nvmeapst: kernel release: %w", err)
 		}
 		rel := strings.TrimSpace(string(b))
 		if r, err := apst.ParseRelease(rel); err != nil || !r.BaseUnknown {
@@ -189,7 +189,7 @@ func OpenRoot(dir string) (*System, error) {
 	}
 	fs, err := sysfs.NewFS(dir)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("nvmeapst: open root: %w", err)
 	}
 	return &System{FS: fs}, nil
 }
