@@ -71,7 +71,9 @@ func DevOpener(dir string) Opener {
 // System is a machine to report on: a sysfs tree, a way to send admin
 // commands to its controllers, and the kernel release. [Live] describes the
 // running machine, [OpenBundle] one captured by [System.Collect], and tests
-// build their own from fixture trees and fakes.
+// build their own from fixture trees and fakes. A nil *System is refused
+// with an error by every method, as is the zero System (its FS has no
+// root), so a System a failed Live left nil reads and writes nothing.
 type System struct {
 	// FS is the sysfs tree (mounted at /sys on a live machine).
 	FS sysfs.FS
@@ -192,6 +194,12 @@ func OpenRoot(dir string) (*System, error) {
 		return nil, fmt.Errorf("nvmeapst: open root: %w", err)
 	}
 	return &System{FS: fs}, nil
+}
+
+// nilSystem is the error of a method called on a nil *System: op is the
+// method, as its other errors name it.
+func nilSystem(op string) error {
+	return fmt.Errorf("nvmeapst: %s: a nil *System: get one from Live, OpenRoot or OpenBundle", op)
 }
 
 func (s *System) now() time.Time {
