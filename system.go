@@ -91,7 +91,9 @@ type System struct {
 	CommandLine func() (string, error)
 	// KernelLog opens the kernel log: /dev/kmsg read without blocking
 	// (ReadKmsg) on a live machine, the NVMe and PCIe lines a bundle
-	// recorded; nil means none.
+	// recorded; nil means none. Diagnose and Collect look at their ctx
+	// between lines but cannot interrupt a Read that blocks: a reader that
+	// can block ends its Reads once the ctx it was given is done.
 	KernelLog func(ctx context.Context) (io.ReadCloser, error)
 }
 
