@@ -148,6 +148,9 @@ type BundlePowerManagement struct {
 // (Get Features needs CAP_SYS_ADMIN), is recorded in the manifest, and
 // inspecting the bundle reports it as the live machine did.
 func (s *System) Collect(ctx context.Context, dir string) (man *Manifest, err error) {
+	if s == nil {
+		return nil, nilSystem("collect")
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("nvmeapst: collect: %w", context.Cause(ctx))
 	}

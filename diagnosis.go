@@ -50,6 +50,9 @@ type Diagnosis struct {
 // cannot be enumerated and no log was given, when a named controller does
 // not exist (ErrNoController), or when ctx is done.
 func (s *System) Diagnose(ctx context.Context, opts DiagnoseOptions) (*Diagnosis, error) {
+	if s == nil {
+		return nil, nilSystem("diagnose")
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("nvmeapst: diagnose: %w", context.Cause(ctx))
 	}
@@ -183,6 +186,9 @@ func (s *System) Diagnose(ctx context.Context, opts DiagnoseOptions) (*Diagnosis
 // unreadable and problems; absent ones are "not exposed here".
 func (s *System) PowerFacts(n string) (diag.Facts, []*Problem) {
 	f := diag.Facts{Controller: n}
+	if s == nil {
+		return f, []*Problem{NewProblem(nilSystem("power facts"))}
+	}
 	if s.CommandLine != nil {
 		v, err := s.CommandLine()
 		f.CommandLine = readFact(DefaultCmdlinePath, v, err)

@@ -209,6 +209,9 @@ type machine struct {
 // table) is kept between calls by content, and copied into the report. A
 // System may be inspected from several goroutines at once.
 func (s *System) Inspect(ctx context.Context, names ...string) (*Report, error) {
+	if s == nil {
+		return nil, nilSystem("inspect")
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("nvmeapst: inspect: %w", context.Cause(ctx))
 	}

@@ -27,7 +27,7 @@ func FileCmdline(path string) func() (string, error) {
 	return func() (string, error) {
 		b, err := readBounded(path, maxAttrSize)
 		if err != nil {
-			return "", err
+			return "", fmt.Errorf("nvmeapst: command line: %w", err)
 		}
 		return strings.TrimSpace(string(b)), nil
 	}

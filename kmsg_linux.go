@@ -16,7 +16,10 @@ import (
 // stops. Only the NVMe and PCIe records (kernlog.Relevant) are kept, at
 // most MaxKernelLog bytes of them (the newest), in the /dev/kmsg record
 // format package kernlog reads. Records overwritten while reading are
-// skipped. Reading /dev/kmsg needs CAP_SYSLOG where kernel.dmesg_restrict
+// skipped. A file that is not a character device, or one whose reads are
+// not /dev/kmsg records (it ends, as /dev/null does, or a record does not
+// start "PRIORITY,SEQUENCE,MICROSECONDS,", as none of /dev/zero's does), is
+// refused. Reading /dev/kmsg needs CAP_SYSLOG where kernel.dmesg_restrict
 // is 1; the error then matches os.ErrPermission.
 func ReadKmsg(ctx context.Context, path string) (io.ReadCloser, error) {
 	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
@@ -51,9 +54,13 @@ func ReadKmsg(ctx context.Context, path string) (io.ReadCloser, error) {
 		case err != nil:
 			return nil, fmt.Errorf("nvmeapst: kernel log: read %s: %w", path, err)
 		case k == 0:
-			continue
+			// /dev/kmsg never ends: without a record it says EAGAIN.
+			return nil, fmt.Errorf("nvmeapst: kernel log: %s is not /dev/kmsg: it ended after %d records, where /dev/kmsg says there is nothing more to read", path, n)
 		}
 		rec := buf[:k]
+		if !kmsgRecord(rec) {
+			return nil, fmt.Errorf("nvmeapst: kernel log: %s is not /dev/kmsg: record %d starts %q, want PRIORITY,SEQUENCE,MICROSECONDS,FLAGS;MESSAGE", path, n+1, rec[:min(len(rec), 24)])
+		}
 		// The message ends at the first newline; continuation lines
 		// (" SUBSYSTEM=...") follow.
 		if i := bytes.IndexByte(rec, '\n'); i >= 0 {
@@ -69,4 +76,21 @@ func ReadKmsg(ctx context.Context, path string) (io.ReadCloser, error) {
 			keep = keep[1:]
 		}
 	}
+}
+
+// kmsgRecord reports whether rec starts as a /dev/kmsg record does: three
+// decimal fields, each followed by a comma (priority, sequence number,
+// microseconds), then the flags.
+func kmsgRecord(rec []byte) bool {
+	for range 3 {
+		i := 0
+		for i < len(rec) && rec[i] >= '0' && rec[i] <= '9' {
+			i++
+		}
+		if i == 0 || i == len(rec) || rec[i] != ',' {
+			return false
+		}
+		rec = rec[i+1:]
+	}
+	return true
 }

@@ -1,6 +1,7 @@
 package nvmeapst_test
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -49,4 +50,32 @@ func TestReadKmsgRefusesOtherFiles(t *testing.T) {
 	assert.Contains(t, err.Error(), "is not a character device")
 	_, err = nvmeapst.ReadKmsg(t.Context(), filepath.Join(t.TempDir(), "missing"))
 	require.ErrorIs(t, err, os.ErrNotExist)
+}
+
+// A character device that is not /dev/kmsg is refused, saying what it
+// holds: /dev/null ends (ReadKmsg spun on its zero-byte reads until ctx was
+// done, forever with context.Background) and /dev/zero holds no records (it
+// read NUL bytes until ctx was done).
+func TestReadKmsgRefusesOtherDevices(t *testing.T) {
+	for dev, want := range map[string]string{
+		"/dev/null": "is not /dev/kmsg: it ended",
+		"/dev/zero": `is not /dev/kmsg: record 1 starts "\x00`,
+	} {
+		if _, err := os.Stat(dev); err != nil {
+			t.Skipf("no %s here: %v", dev, err)
+		}
+		done := make(chan error, 1)
+		go func() {
+			_, err := nvmeapst.ReadKmsg(context.Background(), dev)
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			require.Error(t, err, dev)
+			assert.Contains(t, err.Error(), want, dev)
+			assert.Regexp(t, `^nvmeapst: kernel log: `, err.Error())
+		case <-time.After(10 * time.Second):
+			t.Fatalf("ReadKmsg(%s) did not return", dev)
+		}
+	}
 }

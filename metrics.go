@@ -185,6 +185,9 @@ type ControllerMetrics struct {
 // A scraper that runs often uses a [MetricsReader], which reuses its
 // buffers between scrapes.
 func (s *System) Metrics(ctx context.Context) (*MetricsSnapshot, error) {
+	if s == nil {
+		return nil, nilSystem("metrics")
+	}
 	var snap MetricsSnapshot
 	r := s.NewMetricsReader()
 	defer r.Close()
@@ -502,15 +505,19 @@ type MetricsReader struct {
 	fast *fastScraper
 }
 
-// NewMetricsReader returns a reader of s's metrics.
+// NewMetricsReader returns a reader of s's metrics. That of a nil *System
+// is a zero MetricsReader, whose Read fails.
 func (s *System) NewMetricsReader() *MetricsReader {
+	if s == nil {
+		return &MetricsReader{}
+	}
 	return &MetricsReader{sys: s, fast: newFastScraper(s)}
 }
 
 // Read scrapes the machine into snap, which it overwrites entirely,
 // reusing its slices. Its errors are those of System.Metrics.
 func (r *MetricsReader) Read(ctx context.Context, snap *MetricsSnapshot) error {
-	if r.sys == nil || snap == nil {
+	if r == nil || r.sys == nil || snap == nil {
 		return errors.New("nvmeapst: metrics: a zero MetricsReader or a nil snapshot: get one from System.NewMetricsReader")
 	}
 	if r.fast != nil {
@@ -522,7 +529,7 @@ func (r *MetricsReader) Read(ctx context.Context, snap *MetricsSnapshot) error {
 // Close releases what the reader holds open; a closed reader must not be
 // used again.
 func (r *MetricsReader) Close() error {
-	if r.fast != nil {
+	if r != nil && r.fast != nil {
 		return r.fast.attrs.Close()
 	}
 	return nil

@@ -70,6 +70,9 @@ type Persistence struct {
 // would otherwise say the drive could not be read). A ctx done before the
 // call writes nothing: the error wraps its cause.
 func (s *System) SetLatency(ctx context.Context, name, value string) (*LatencyChange, error) {
+	if s == nil {
+		return nil, nilSystem("set latency")
+	}
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("nvmeapst: set latency: %w", context.Cause(ctx))
 	}

@@ -71,7 +71,9 @@ func DevOpener(dir string) Opener {
 // System is a machine to report on: a sysfs tree, a way to send admin
 // commands to its controllers, and the kernel release. [Live] describes the
 // running machine, [OpenBundle] one captured by [System.Collect], and tests
-// build their own from fixture trees and fakes.
+// build their own from fixture trees and fakes. A nil *System is refused
+// with an error by every method, as is the zero System (its FS has no
+// root), so a System a failed Live left nil reads and writes nothing.
 type System struct {
 	// FS is the sysfs tree (mounted at /sys on a live machine).
 	FS sysfs.FS
@@ -89,7 +91,9 @@ type System struct {
 	CommandLine func() (string, error)
 	// KernelLog opens the kernel log: /dev/kmsg read without blocking
 	// (ReadKmsg) on a live machine, the NVMe and PCIe lines a bundle
-	// recorded; nil means none.
+	// recorded; nil means none. Diagnose and Collect look at their ctx
+	// between lines but cannot interrupt a Read that blocks: a reader that
+	// can block ends its Reads once the ctx it was given is done.
 	KernelLog func(ctx context.Context) (io.ReadCloser, error)
 }
 
@@ -108,7 +112,7 @@ const DefaultProcDir = "/proc"
 func Live() (*System, error) {
 	fs, err := sysfs.NewDefaultFS()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("nvmeapst: live: %w", err)
 	}
 	return &System{
 		FS:            fs,
@@ -127,7 +131,7 @@ func FileRelease(path string) func() (string, error) {
 	return func() (string, error) {
 		b, err := readBounded(path, maxAttrSize)
 		if err != nil {
-			return "", err
+			return "", fmt.Errorf("nvmeapst: kernel release: %w", err)
 		}
 		return strings.TrimSpace(string(b)), nil
 	}
@@ -147,7 +151,7 @@ func ProcRelease(procDir string) func() (string, error) {
 	return func() (string, error) {
 		b, err := readBounded(filepath.Join(procDir, "sys/kernel/osrelease"), maxAttrSize)
 		if err != nil {
-			return "", err
+			return "", fmt.Errorf("nvmeapst: kernel release: %w", err)
 		}
 		rel := strings.TrimSpace(string(b))
 		if r, err := apst.ParseRelease(rel); err != nil || !r.BaseUnknown {
@@ -189,9 +193,15 @@ func OpenRoot(dir string) (*System, error) {
 	}
 	fs, err := sysfs.NewFS(dir)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("nvmeapst: open root: %w", err)
 	}
 	return &System{FS: fs}, nil
+}
+
+// nilSystem is the error of a method called on a nil *System: op is the
+// method, as its other errors name it.
+func nilSystem(op string) error {
+	return fmt.Errorf("nvmeapst: %s: a nil *System: get one from Live, OpenRoot or OpenBundle", op)
 }
 
 func (s *System) now() time.Time {

@@ -88,3 +88,25 @@ func TestProcRelease(t *testing.T) {
 	_, err := nvmeapst.ProcRelease(t.TempDir())()
 	require.Error(t, err)
 }
+
+// The errors of the functions that read a machine's files name the package
+// and what was read, and keep their cause (they were the os or sysfs
+// error as is: "open /proc/cmdline: permission denied", "sysfs: mount
+// point ... is not a directory").
+func TestFileReadersNameThePackage(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "missing")
+	notDir := filepath.Join(t.TempDir(), "file")
+	require.NoError(t, os.WriteFile(notDir, nil, 0o644))
+	for name, call := range map[string]func() error{
+		"FileRelease": func() error { _, err := nvmeapst.FileRelease(missing)(); return err },
+		"ProcRelease": func() error { _, err := nvmeapst.ProcRelease(missing)(); return err },
+		"FileCmdline": func() error { _, err := nvmeapst.FileCmdline(missing)(); return err },
+		"OpenRoot":    func() error { _, err := nvmeapst.OpenRoot(missing); return err },
+	} {
+		err := call()
+		require.ErrorIs(t, err, os.ErrNotExist, name)
+		assert.Regexp(t, `^nvmeapst: (kernel release|command line|open root): `, err.Error(), name)
+	}
+	_, err := nvmeapst.OpenRoot(notDir)
+	assert.Regexp(t, `^nvmeapst: open root: sysfs: .*not a directory`, err.Error())
+}

@@ -62,6 +62,9 @@ type Target struct {
 // ErrNoController; a controller the kernel has APST disabled for wraps
 // sysfs.ErrAPSTDisabled.
 func (s *System) OpenTarget(ctx context.Context, disk string, opt TargetOptions) (*Target, error) {
+	if s == nil {
+		return nil, nilSystem("open target")
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("nvmeapst: open target: %w", context.Cause(ctx))
 	}
@@ -156,6 +159,9 @@ func orUnknownProblem(p *Problem) error {
 // tolerance file and I/O counters, on the wall clock; the caller adds the
 // configurations and idle times.
 func (t *Target) Setup() measure.Setup {
+	if t == nil {
+		return measure.Setup{}
+	}
 	return measure.Setup{Controller: t.Report.Identify, Drive: t.Drive, Clock: measure.RealClock{}, Tolerance: t.Tolerance, Counters: t.Counters}
 }
 
@@ -165,16 +171,20 @@ func (t *Target) Setup() measure.Setup {
 // module parameter, the kernel generation, the quirks) is an error
 // wrapping measure.ErrSetup: the tolerance file sets only the bound
 // (measure.ParseConfig on the inspected parameters). So is the zero
-// Target, which has no inspection to start from.
+// Target, or a nil one, which has no inspection to start from.
 func (t *Target) Config(text string) (measure.Config, error) {
-	if t.Report.Identify == nil {
+	if t == nil || t.Report.Identify == nil {
 		return measure.Config{}, fmt.Errorf("nvmeapst: %w: the target has no Identify data (the zero Target): open one with System.OpenTarget", measure.ErrSetup)
 	}
 	return measure.ParseConfig(text, t.Report.Params)
 }
 
-// Close closes the block device. It is safe to call twice.
+// Close closes the block device. It is safe to call twice, and on a nil
+// *Target (that of a failed OpenTarget).
 func (t *Target) Close() error {
+	if t == nil {
+		return nil
+	}
 	if c, ok := t.Drive.(io.Closer); ok {
 		t.Drive = nil
 		return c.Close()

@@ -3,6 +3,8 @@ package nvmeapst_test
 import (
 	"context"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -33,4 +35,47 @@ func TestZeroTarget(t *testing.T) {
 	_, err = measure.Run(context.Background(), tg.Setup())
 	require.ErrorIs(t, err, measure.ErrSetup)
 	assert.NoError(t, tg.Close())
+}
+
+// A nil *System, *Target or *MetricsReader (what a failed Live, OpenRoot,
+// OpenTarget left) is refused like the zero value, never a panic: every
+// method of the nil *System returned by a failed call panicked but Collect
+// and OpenTarget with an empty argument, and Target.Close in a deferred
+// cleanup panicked.
+func TestNilRoots(t *testing.T) {
+	var s *nvmeapst.System
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "bundle")
+	calls := map[string]func() error{
+		"inspect":     func() error { _, err := s.Inspect(ctx); return err },
+		"metrics":     func() error { _, err := s.Metrics(ctx); return err },
+		"diagnose":    func() error { _, err := s.Diagnose(ctx, nvmeapst.DiagnoseOptions{}); return err },
+		"collect":     func() error { _, err := s.Collect(ctx, dir); return err },
+		"set latency": func() error { _, err := s.SetLatency(ctx, "nvme0", "25000"); return err },
+		"open target": func() error { _, err := s.OpenTarget(ctx, "nvme0n1", nvmeapst.TargetOptions{}); return err },
+		"power facts": func() error { _, probs := s.PowerFacts("nvme0"); return probs[0] },
+		"metrics (reader)": func() error {
+			var snap nvmeapst.MetricsSnapshot
+			return s.NewMetricsReader().Read(ctx, &snap)
+		},
+	}
+	for name, call := range calls {
+		var err error
+		require.NotPanics(t, func() { err = call() }, name)
+		require.Error(t, err, name)
+		op, _, _ := strings.Cut(name, " (")
+		assert.Regexp(t, `^nvmeapst: `+op+`: `, err.Error())
+	}
+	assert.NoDirExists(t, dir)
+
+	var r *nvmeapst.MetricsReader
+	assert.NoError(t, r.Close())
+	assert.Error(t, r.Read(ctx, &nvmeapst.MetricsSnapshot{}))
+
+	var tg *nvmeapst.Target
+	assert.NoError(t, tg.Close())
+	_, err := tg.Config("pm-qos=25000")
+	require.ErrorIs(t, err, measure.ErrSetup)
+	_, err = measure.Run(ctx, tg.Setup())
+	require.ErrorIs(t, err, measure.ErrSetup)
 }

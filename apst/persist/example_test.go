@@ -37,7 +37,7 @@ func ExampleRender() {
 
 // Which drives a rule reaches, and what it writes there: the PCI
 // function's device/power/ has no such file.
-func ExampleRules_Apply() {
+func ExampleCheckRules() {
 	rs, err := udev.ParseRules(`ACTION=="add", SUBSYSTEM=="nvme", ATTR{device/power/pm_qos_latency_tolerance_us}="0"`)
 	if err != nil {
 		panic(err)

@@ -160,6 +160,22 @@ func TestCancel(t *testing.T) {
 	err = kernlog.Lines(ctx, strings.NewReader("a\nb\n"), func([]byte) { called = true })
 	require.ErrorIs(t, err, context.Canceled)
 	assert.False(t, called)
+
+	// Nor is r read at all: a pipe with no writer yet blocked the call
+	// (the format was sniffed from r before the context was looked at).
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	done := make(chan error, 2)
+	go func() { _, err := kernlog.Read(ctx, pr, kernlog.Options{}); done <- err }()
+	go func() { done <- kernlog.Lines(ctx, pr, func([]byte) {}) }()
+	for range 2 {
+		select {
+		case err := <-done:
+			require.ErrorIs(t, err, context.Canceled)
+		case <-time.After(10 * time.Second):
+			t.Fatal("a context done before the call did not stop a read of a blocking reader")
+		}
+	}
 }
 
 type failingReader struct{}

@@ -277,9 +277,17 @@ func (in *Incident) Name() string {
 // and ErrLineTooLong, a line longer than MaxLongLine, are kinds of it).
 // A line longer than MaxLongLine ends the read at once. With any of them the returned Log holds
 // what was read.
+//
+// ctx is looked at before r is read and between lines: a ctx done before
+// the call reads nothing. A Read of r that blocks (a pipe, a socket) is not
+// interrupted: close r, or give a reader that ends its Reads once ctx is
+// done.
 func Read(ctx context.Context, r io.Reader, opts Options) (*Log, error) {
 	if err := opts.check(); err != nil {
 		return newState(Options{}).finish(), err
+	}
+	if err := ctx.Err(); err != nil {
+		return newState(Options{}).finish(), fmt.Errorf("kernlog: %w", err)
 	}
 	st := newState(opts)
 	var sc scanner
@@ -329,8 +337,11 @@ func Read(ctx context.Context, r io.Reader, opts Options) (*Log, error) {
 // most MaxLineLength bytes long, skipping longer ones, as Read does, and
 // decompresses what Read decompresses. The slice is valid only during the
 // call. Only a read error of r, ctx's error, or a compressed file Read
-// refuses (ErrBinary) is returned.
+// refuses (ErrBinary) is returned. ctx is looked at as Read looks at it.
 func Lines(ctx context.Context, r io.Reader, fn func(line []byte)) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("kernlog: %w", err)
+	}
 	src, _, err := text(r)
 	if err != nil {
 		return err
