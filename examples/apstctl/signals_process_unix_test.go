@@ -8,6 +8,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -57,18 +58,34 @@ const (
 	pauseMarkEnv = "APSTCTL_TEST_PAUSE_MARK"
 )
 
-// helperPause returns a liveChangeHook that pauses at point at.
+// helperPause returns a liveChangeHook that pauses at point at: until a
+// signal of the policy arrives (the test sends it once it sees the mark),
+// and then pausePastSignal more, for apstctl's own handler to act on it.
+// A fixed pause lost the race on a loaded machine: the test had not seen
+// the mark before the pause ended, and apstctl finished (status 0) before
+// the signal came.
 func helperPause(at, mark string) func(string) {
 	return func(point string) {
 		if point != at {
 			return
 		}
+		c := make(chan os.Signal, 1)
+		signal.Notify(c, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGPIPE)
+		defer signal.Stop(c)
 		if err := os.WriteFile(mark, nil, 0o600); err != nil {
 			panic(err)
 		}
-		time.Sleep(400 * time.Millisecond)
+		select {
+		case <-c:
+			time.Sleep(pausePastSignal)
+		case <-time.After(30 * time.Second):
+		}
 	}
 }
+
+// pausePastSignal is how long a paused helper goes on pausing after the
+// signal: apstctl's handler runs in a goroutine of its own.
+const pausePastSignal = 200 * time.Millisecond
 
 // helperMeasureHook points measure at the fake root and a simulated drive.
 func helperMeasureHook(root string) func(*measureHooks) {
