@@ -54,3 +54,18 @@ func TestDiagnoseTriedFromTheLogListsWhatIsWeighed(t *testing.T) {
 		assert.Equal(t, tc.want, js, "-o json: %s", tc.cmdline)
 	}
 }
+
+// A known issue that needs what the log cannot show (a Realtek card
+// reader) says so in the text, as -o json's "needs" does.
+func TestDiagnoseKnownIssueSaysWhatItNeeds(t *testing.T) {
+	const log = "[    0.000000] Linux version 6.5.0-14-generic (buildd@lcy02-amd64-031) #14~22.04.1-Ubuntu SMP PREEMPT_DYNAMIC Mon Nov 20 18:15:30 UTC 2 (Ubuntu 6.5.0-14.14~22.04.1-generic 6.5.3)\n" +
+		"[    1.000000] nvme nvme1: pci function 0000:02:00.0\n" +
+		"[  100.000000] nvme 0000:02:00.0: Unable to change power state from D3cold to D0, device inaccessible\n" +
+		"[  100.100000] nvme nvme1: Removing after probe failure status: -19\n"
+	p := filepath.Join(t.TempDir(), "kern.log")
+	require.NoError(t, os.WriteFile(p, []byte(log), 0o644))
+	code, stdout, stderr := apstctl(t, nil, "diagnose", "--log", p)
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stdout, "\n  rtsx-petxcfg-6-1-46 (platform): ")
+	assert.Contains(t, stdout, "\n      applies only to a laptop with a Realtek PCIe card reader driven by rtsx_pci (")
+}

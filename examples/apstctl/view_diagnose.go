@@ -316,6 +316,10 @@ func writeDiagnosisText(w io.Writer, r *diagnoseResult) {
 		fmt.Fprintln(w, "known issues this log matches:")
 		for _, k := range r.Known {
 			fmt.Fprintf(w, "  %s (%s): %s; fixed by %s [%s]\n", k.ID, k.Layer, view.Escape(k.Title), view.Escape(k.Fix), view.Escape(k.Source))
+			if k.Needs != "" {
+				// What the log cannot show, as -o json's "needs" says.
+				fmt.Fprintf(w, "      applies only to %s\n", view.Escape(k.Needs))
+			}
 		}
 	}
 	var tried []string
