@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
 	"github.com/nvmeapst/nvmeapst/apst/persist"
 )
 
@@ -154,11 +155,11 @@ func linkCause(s *signals) builder {
 		b.proLine(2, logLine(s.piGen3, "the Raspberry Pi's external PCIe link trained at 8.0 GT/s, Gen 3: faster than the Gen 2 it is certified for, a speed at which an adapter or flat cable that carries Gen 2 can corrupt or lose the link"))
 	}
 	if e := s.goneAtReset(); e != nil {
-		b.proLine(2, logLine(e, "the device was gone from the bus when the driver reset it (config space read all ones, the reset gave up with -19): a link that went down reads so, as does a device that lost its power"))
+		b.proLine(2, logLine(e, fmt.Sprintf("the device was gone from the bus when the driver reset it (config space read all ones, and the reset gave up with -19 on line %d): a link that went down reads so, as does a device that lost its power", s.reset.Line)))
 	}
 	switch {
 	case len(s.aerUncorr) > 0:
-		b.sign(3, logLine(&s.aerUncorr[0], fmt.Sprintf("%d uncorrected AER error report(s) for the drive's link", len(s.aerUncorr))))
+		b.sign(3, logLine(&s.aerUncorr[0], fmt.Sprintf("%d uncorrected AER error report(s) for the drive's link", aerReports(s.aerUncorr))))
 	case s.aerRecovery != nil:
 		// nvme_error_detected prints "frozen state error detected" when
 		// the PCI core recovers from an uncorrectable error (AER or DPC).
@@ -194,4 +195,21 @@ func linkCause(s *signals) builder {
 	}
 	b.test("reseat the drive, or move it to another slot or adapter", "", "downtime; rules out the slot, the adapter and the carrier board")
 	return b
+}
+
+// aerReports is the number of AER error reports in es: a report is the
+// port's "AER: ... error received" line and the device's "PCIe Bus Error"
+// lines after it, so the latter are counted, or the received lines where
+// the log has none of them.
+func aerReports(es []kernlog.Event) int {
+	n := 0
+	for i := range es {
+		if es[i].Kind == kernlog.AERError {
+			n++
+		}
+	}
+	if n == 0 {
+		return len(es)
+	}
+	return n
 }

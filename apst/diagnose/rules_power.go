@@ -34,7 +34,7 @@ func d3coldCause(s *signals) builder {
 	case s.resume != nil && s.resume.FromState == "D3cold" && len(s.others) > 0:
 		b.proLine(2, logLine(s.resume, fmt.Sprintf("the device could not be brought back from D3cold, and %d other function(s) failed the same way at the same time: something they share", len(s.others))))
 	case s.goneAtReset() != nil:
-		b.proLine(2, logLine(s.resume, "the device read all ones when the driver's reset powered it up, and the reset gave up (-19): it was powered off and did not return, or it was already off the bus (the PCI core names any device that reads all ones D3cold)"))
+		b.proLine(2, logLine(s.resume, fmt.Sprintf("the device read all ones when the driver's reset powered it up, and the reset gave up (-19, line %d): it was powered off and did not return, or it was already off the bus (the PCI core names any device that reads all ones D3cold)", s.reset.Line)))
 	case s.resume != nil && s.resume.FromState == "D3cold" && (s.onResume != nil || len(allowed) > 0 && auto):
 		b.sign(4, logLine(s.resume, "the device could not be brought back from D3cold: its power was removed and it did not return"))
 	case s.resume != nil && s.resume.FromState == "D3cold":
@@ -127,6 +127,22 @@ func runtimePMCause(s *signals) builder {
 	return b
 }
 
+// otherSleepTest is the test of the other sleep mode than the one in
+// force: the mode of the log's last suspend before the failure, else the
+// command line's mem_sleep_default. A mode the log does not tell gets
+// deep, which firmware that offers it sleeps in with less drain.
+func (b *builder) otherSleepTest(s *signals) {
+	mode := s.sleepMode
+	if mode == "" {
+		mode, _ = Param(s.cmdline, "mem_sleep_default")
+	}
+	cmd, cost := "cat /sys/power/mem_sleep; echo deep | sudo tee /sys/power/mem_sleep", "S3 (deep) where the firmware offers it: slower wake, less drain; s2idle otherwise"
+	if mode == "deep" || mode == "S3" {
+		cmd, cost = "cat /sys/power/mem_sleep; echo s2idle | sudo tee /sys/power/mem_sleep", "s2idle, as the system slept in deep (S3): faster wake, more drain while asleep"
+	}
+	b.test("try the other sleep mode, until reboot", cmd, cost)
+}
+
 // suspendCause is system sleep: the failure came on resume, or the PM
 // core reported a device that failed to suspend or resume.
 func suspendCause(s *signals) builder {
@@ -165,7 +181,7 @@ func suspendCause(s *signals) builder {
 	if !noacpi {
 		b.argTest(s, "keep the drive out of D3 across suspend (AMD and Intel laptops whose firmware asks for StorageD3Enable)", "nvme.noacpi=1", "the drive stays powered during s2idle: more battery drain while asleep")
 	}
-	b.test("try the other sleep mode, until reboot", "cat /sys/power/mem_sleep; echo deep | sudo tee /sys/power/mem_sleep", "S3 (deep) where the firmware offers it: slower wake, less drain; s2idle otherwise")
+	b.otherSleepTest(s)
 	b.test("look for a BIOS update that mentions NVMe, sleep or resume", "", "free to look; an update needs a reboot")
 	return b
 }

@@ -79,6 +79,7 @@ type signals struct {
 	othersDown    []kernlog.Event
 	othersMaySelf bool
 	onResume      *kernlog.Event // suspend exit (or entry) just before the failure
+	sleepMode     string         // the mode of the last system sleep before the failure ("deep", "s2idle", "S3"), "" when unknown
 	pmErrors      []kernlog.Event
 	lostIRQ       *kernlog.Event
 	// apstRefused is the drive refusing the kernel's APST table in the
@@ -1040,6 +1041,9 @@ func (s *signals) context(l *kernlog.Log) {
 			case kernlog.SuspendEntry, kernlog.SuspendExit:
 				if e.Line < first.Line && (lastSleep == nil || e.Line > lastSleep.Line) {
 					lastSleep = e
+				}
+				if e.Line < first.Line && e.Kind == kernlog.SuspendEntry && e.Mode != "" {
+					s.sleepMode = e.Mode // the entries come in line order
 				}
 			case kernlog.PMError:
 				if !other && in != s.inc {

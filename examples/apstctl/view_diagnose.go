@@ -212,6 +212,9 @@ func diagnoseView(r *diagnoseResult) diagnosisJSON {
 			Releases: k.Releases, FixedIn: k.FixedIn, Needs: k.Needs, Signs: k.Signs, Source: k.Source})
 	}
 	for _, t := range r.Tried {
+		if t.FromLog && !weighed(t) {
+			continue // root=, quiet: as the text leaves them out
+		}
 		v.Tried = append(v.Tried, triedJSON{Setting: t.Setting, Value: t.Value, Outcome: t.Outcome, FromLog: t.FromLog})
 	}
 	for _, u := range r.Unread {
@@ -313,6 +316,10 @@ func writeDiagnosisText(w io.Writer, r *diagnoseResult) {
 		fmt.Fprintln(w, "known issues this log matches:")
 		for _, k := range r.Known {
 			fmt.Fprintf(w, "  %s (%s): %s; fixed by %s [%s]\n", k.ID, k.Layer, view.Escape(k.Title), view.Escape(k.Fix), view.Escape(k.Source))
+			if k.Needs != "" {
+				// What the log cannot show, as -o json's "needs" says.
+				fmt.Fprintf(w, "      applies only to %s\n", view.Escape(k.Needs))
+			}
 		}
 	}
 	var tried []string
@@ -320,7 +327,7 @@ func writeDiagnosisText(w io.Writer, r *diagnoseResult) {
 		switch {
 		case !t.FromLog:
 			tried = append(tried, view.Escape(t.String()))
-		case known(t.Setting):
+		case weighed(t):
 			tried = append(tried, view.Escape(t.String())+" [the log's command line]")
 		}
 	}
@@ -423,15 +430,34 @@ func writeTest(w io.Writer, lead string, t diagnose.Test) {
 	fmt.Fprintf(w, "%scost: %s\n", ind, view.Escape(t.Cost))
 }
 
-// known reports whether a setting of the command line is one a rule
-// weighs (the others, root= and quiet, are not worth printing).
-func known(setting string) bool {
+// weighed reports whether a setting of the command line is one a rule
+// weighs, with a value it weighs: the others (root=, quiet, the
+// intel_iommu=on of a host passing devices through, a Raspberry Pi 5's
+// pci=pcie_bus_safe) were not tried against the failure, and are not worth
+// printing as tried.
+func weighed(t diagnose.Tried) bool {
+	setting := t.Setting
 	if strings.Contains(setting, ".") {
 		setting = strings.ReplaceAll(setting, "-", "_") // nvme-core.x is nvme_core.x to the kernel
 	}
 	switch setting {
-	case "nvme_core.default_ps_max_latency_us", "nvme_core.shutdown_timeout", "nvme.quirks", "pcie_aspm", "pcie_aspm.policy", "pcie_port_pm", "nvme.noacpi", "nvme.max_host_mem_size_mb", "pci", "iommu", "amd_iommu", "intel_iommu", "mem_sleep_default":
+	case "nvme_core.default_ps_max_latency_us", "nvme_core.shutdown_timeout", "nvme.quirks", "pcie_aspm", "pcie_aspm.policy", "pcie_port_pm", "nvme.noacpi", "nvme.max_host_mem_size_mb", "mem_sleep_default", "usbcore.quirks":
 		return true
+	case "pci":
+		return anyValue(t.Value, "nocrs", "noaer", "nomsi")
+	case "iommu", "amd_iommu", "intel_iommu":
+		return anyValue(t.Value, "off", "soft", "pt")
+	}
+	return false
+}
+
+// anyValue reports whether v is one of ws, as the rules compare them:
+// whole, in any case.
+func anyValue(v string, ws ...string) bool {
+	for _, w := range ws {
+		if strings.EqualFold(v, w) {
+			return true
+		}
 	}
 	return false
 }

@@ -621,27 +621,31 @@ func bootRelease(v string) string {
 	if !distroRelease(rel) {
 		return rel
 	}
+	// The base is in the uname -v part, after its "#": before it, the
+	// compiler's "(Ubuntu 11.4.0-1ubuntu1~22.04)" of a line cut short.
 	rest = strings.TrimSpace(rest)
-	if i := strings.LastIndex(rest, "(Ubuntu "); i >= 0 && strings.HasSuffix(rest, ")") {
+	h := strings.LastIndexByte(rest, '#')
+	if h < 0 {
+		return rel
+	}
+	if i := strings.LastIndex(rest, "(Ubuntu "); i > h && strings.HasSuffix(rest, ")") {
 		return rel + " " + rest[i:]
 	}
-	if i := strings.LastIndexByte(rest, '#'); i >= 0 {
-		if _, after, ok := strings.Cut(rest[i:], " Debian "); ok {
-			if f := strings.Fields(after); len(f) > 0 {
-				base := f[0]
-				if _, b, ok := strings.Cut(base, ":"); ok {
-					base = b
-				}
-				return rel + " (Debian " + base + ")"
+	if _, after, ok := strings.Cut(rest[h:], " Debian "); ok {
+		if f := strings.Fields(after); len(f) > 0 {
+			base := f[0]
+			if _, b, ok := strings.Cut(base, ":"); ok {
+				base = b
 			}
+			return rel + " (Debian " + base + ")"
 		}
 	}
 	return rel
 }
 
 // distroRelease reports whether rel is a distribution's X.Y.0-N release
-// ("5.10.0-28-amd64", "5.15.0-91-generic"), whose stable base the line may
-// give.
+// ("5.10.0-28-amd64", "5.15.0-91-generic", "6.1.0-rpi7-rpi-2712"), whose
+// stable base the line may give.
 func distroRelease(rel string) bool {
 	x, rest, ok := strings.Cut(rel, ".")
 	if !ok || x == "" || !allDigits(x) {
@@ -651,7 +655,9 @@ func distroRelease(rel string) bool {
 	if !ok || y == "" || !allDigits(y) {
 		return false
 	}
-	return strings.HasPrefix(rest, "0-") && len(rest) > 2 && isDigit(rest[2])
+	// Raspberry Pi OS's first Bookworm kernels are Debian's too:
+	// "6.1.0-rpi7-rpi-2712", built on "Debian 1:6.1.63-1+rpt1".
+	return strings.HasPrefix(rest, "0-") && len(rest) > 2 && (isDigit(rest[2]) || strings.HasPrefix(rest, "0-rpi"))
 }
 
 // requesterAddr is the PCI address of requester ID id ("00e5": bus 0x00,

@@ -631,6 +631,17 @@ func TestBootRelease(t *testing.T) {
 		{"Linux version 6.12.48-1-lts (linux-lts@archlinux) (gcc (GCC) 15.2.1 20250813) #1 SMP PREEMPT_DYNAMIC Fri, 19 Sep 2025 10:00:00 +0000",
 			"6.12.48-1-lts"},
 		{"Linux version 5.15.0-91-generic (buildd@lcy02-amd64-045) #101-Ubuntu SMP", "5.15.0-91-generic"},
+		// Cut short before its uname -v: the compiler's "(Ubuntu ...)" is
+		// no base.
+		{"Linux version 5.15.0-91-generic (buildd@lcy02-amd64-045) (gcc (Ubuntu 11.4.0-1ubuntu1~22.04) 11.4.0, GNU ld (GNU Binutils for Ubuntu) 2.38)",
+			"5.15.0-91-generic"},
+		{"Linux version 6.1.0-12-amd64 (debian-kernel@lists.debian.org) (gcc-12 (Debian 12.2.0-14) 12.2.0, GNU ld (GNU Binutils for Debian) 2.40)",
+			"6.1.0-12-amd64"},
+		// Raspberry Pi OS's first Bookworm kernels: Debian's numbering.
+		{"Linux version 6.1.0-rpi7-rpi-2712 (debian-kernel@lists.debian.org) (gcc-12 (Debian 12.2.0-14) 12.2.0, GNU ld (GNU Binutils for Debian) 2.40) #1 SMP PREEMPT Debian 1:6.1.63-1+rpt1 (2023-11-24)",
+			"6.1.0-rpi7-rpi-2712 (Debian 6.1.63-1+rpt1)"},
+		{"Linux version 6.5.0-0.deb12.4-amd64 (debian-kernel@lists.debian.org) (gcc-12 (Debian 12.2.0-14) 12.2.0, GNU ld (GNU Binutils for Debian) 2.40) #1 SMP PREEMPT_DYNAMIC Debian 6.5.10-1~bpo12+1 (2023-11-23)",
+			"6.5.0-0.deb12.4-amd64 (Debian 6.5.10-1~bpo12+1)"},
 	} {
 		l, err := kernlog.ReadString("[    0.000000] "+tc.line+"\n", kernlog.Options{})
 		require.NoError(t, err)
