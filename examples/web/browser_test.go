@@ -66,7 +66,10 @@ const (
 	// lines without <PRI> and Markdown tables of several columns took 3.1
 	// KB and the other merges 1.3 KB (6,816,048, over the bound); four
 	// more helpers not inlined (kernlog's atoi, hex and allDigits,
-	// powerstate's MicroWatts) gave 2.4 KB back: 6,813,675 bytes.
+	// powerstate's MicroWatts) gave 2.4 KB back: 6,813,675 bytes. The
+	// review of diagnose's answers on users' logs took 4 KB more; capture's
+	// truncErr and diagnose's Tried.String not inlined gave 4.2 KB back:
+	// 6,813,412 bytes.
 	maxLogWasmBytes = 6<<20 + 512<<10
 	maxInteractive  = time.Second
 	maxPlanAndSweep = 10 * time.Millisecond
