@@ -173,6 +173,9 @@ func Diagnose(in Input) Diagnosis {
 		if a.Score != b.Score {
 			return a.Score > b.Score
 		}
+		if sure[a.Layer] != sure[b.Layer] {
+			return sure[a.Layer] // a likely cause before a possible one of its score
+		}
 		return slices.Index(order, a.Layer) < slices.Index(order, b.Layer)
 	})
 	if d.Causes[0].Score <= 0 {

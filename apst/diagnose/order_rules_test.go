@@ -509,3 +509,29 @@ func TestAccessDenied(t *testing.T) {
 	assert.True(t, slices.ContainsFunc(c.Evidence, func(l diagnose.Line) bool { return strings.Contains(l.Text, "locks itself when it loses power") }), "%+v", c.Evidence)
 	assert.True(t, slices.ContainsFunc(c.Tests, func(tt diagnose.Test) bool { return strings.HasPrefix(tt.Command, "sudo sedutil-cli --query") }))
 }
+
+// Of causes of the same score, a likely one comes before a possible one:
+// a resume that failed after an s2idle suspend, whose D3cold line scores
+// as much as the failed resume, was answered "possibly d3cold" above
+// "suspend likely".
+func TestLikelyBeforePossibleOfItsScore(t *testing.T) {
+	d := diagnoseFailure(t, `[Sat Jun 29 22:10:01 2024] Linux version 6.9.7-arch1-1 (linux@archlinux) (gcc (GCC) 14.1.1 20240522, GNU ld (GNU Binutils) 2.42.0) #1 SMP PREEMPT_DYNAMIC
+[Sat Jun 29 22:10:02 2024] nvme nvme0: pci function 0000:03:00.0
+[Sun Jun 30 01:22:10 2024] PM: suspend entry (s2idle)
+[Sun Jun 30 07:45:31 2024] nvme 0000:03:00.0: Unable to change power state from D3cold to D0, device inaccessible
+[Sun Jun 30 07:45:32 2024] nvme 0000:03:00.0: PM: dpm_run_callback(): pci_pm_resume+0x0/0xe0 returns -19
+[Sun Jun 30 07:45:32 2024] nvme 0000:03:00.0: PM: failed to resume async: error -19
+[Sun Jun 30 07:45:33 2024] PM: suspend exit
+[Sun Jun 30 07:46:04 2024] nvme nvme0: I/O tag 17 (1011) opcode 0x1 (Write) QID 3 timeout, aborting req_op:WRITE(1) size:4096
+[Sun Jun 30 07:46:35 2024] nvme nvme0: Device not ready; aborting reset, CSTS=0x1
+[Sun Jun 30 07:46:35 2024] nvme nvme0: Removing after probe failure status: -19
+`)
+	require.NotEmpty(t, d.Causes)
+	assert.Equal(t, diagnose.LayerSuspend, d.Causes[0].Layer, d.Summary)
+	for i := 1; i < len(d.Causes); i++ {
+		a, b := d.Causes[i-1], d.Causes[i]
+		if a.Score == b.Score {
+			assert.False(t, a.Likelihood == diagnose.Possible && b.Likelihood == diagnose.Likely, "%s possible above %s likely, both %d", a.Layer, b.Layer, a.Score)
+		}
+	}
+}
