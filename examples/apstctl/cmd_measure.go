@@ -185,7 +185,7 @@ func (o *measureOptions) run(ctx context.Context, x *invocation, args []string) 
 		if len(args) != 0 {
 			return usagef("--simulate measures a simulated drive: no device argument (got %q)", args)
 		}
-		sim, c, base, err := o.simulationContext(ctx)
+		sim, c, base, err := o.simulationInput(x.stdin)
 		if err != nil {
 			return err
 		}
@@ -318,14 +318,16 @@ func (o *measureOptions) simFlagSet(name string) bool {
 // maxSimulatedFactor bounds the --exit-factor of a simulated drive.
 const maxSimulatedFactor = 1000
 
-// simulation builds the simulated drive of --simulate.
+// simulation builds the simulated drive of --simulate, with nothing on
+// standard input.
 func (o *measureOptions) simulation() (*measure.Simulation, *powerstate.Controller, apst.Params, error) {
-	return o.simulationContext(context.Background())
+	return o.simulationInput(&commandInput{ctx: context.Background(), r: eofReader{}})
 }
 
-// simulationContext is simulation with the command's context, which ends a
-// wait for a FIFO's writer.
-func (o *measureOptions) simulationContext(ctx context.Context) (*measure.Simulation, *powerstate.Controller, apst.Params, error) {
+// simulationInput is simulation reading a --simulate of "-" from stdin,
+// the command's standard input, whose context ends a wait for a FIFO's
+// writer.
+func (o *measureOptions) simulationInput(stdin io.Reader) (*measure.Simulation, *powerstate.Controller, apst.Params, error) {
 	factor, err := analysis.ParseFactor(o.exitFactor)
 	if err != nil {
 		return nil, nil, apst.Params{}, usagef("--exit-factor: %v", err)
@@ -336,7 +338,10 @@ func (o *measureOptions) simulationContext(ctx context.Context) (*measure.Simula
 		// than it says.
 		return nil, nil, apst.Params{}, usagef("--exit-factor %s: want 0 to %d for a simulated drive", quoteArg(o.exitFactor), maxSimulatedFactor)
 	}
-	b, err := readMeasureCapture(ctx, o.simulate)
+	b, err := readCapture(o.simulate, stdin)
+	if err != nil && inputContext(stdin).Err() != nil {
+		return nil, nil, apst.Params{}, err // interrupted: runCommand says so
+	}
 	if err != nil {
 		return nil, nil, apst.Params{}, usagef("--simulate: %v", err)
 	}
@@ -358,13 +363,6 @@ func (o *measureOptions) simulationContext(ctx context.Context) (*measure.Simula
 		return nil, nil, apst.Params{}, usagef("%v", err)
 	}
 	return sim, &c, base, nil
-}
-
-// readMeasureCapture reads the capture of --simulate as every command reads
-// one (readCapture): without blocking on a FIFO, a socket or a device, and
-// refusing one larger than capture.MaxSize.
-func readMeasureCapture(ctx context.Context, path string) ([]byte, error) {
-	return readCapture(path, &commandInput{ctx: ctx, r: eofReader{}})
 }
 
 // parseIdleList parses --idle, or --idle-list when set: Go durations

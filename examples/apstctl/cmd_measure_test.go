@@ -488,3 +488,30 @@ func FuzzParseIdleList(f *testing.F) {
 		}
 	})
 }
+
+// TestMeasureSimulateStdin: --simulate - reads the capture on standard
+// input, as every CAPTURE of "-" does (it was read as empty whatever the
+// pipe held).
+func TestMeasureSimulateStdin(t *testing.T) {
+	image, err := os.ReadFile(evoCapture)
+	require.NoError(t, err)
+	tests := []struct {
+		name    string
+		stdin   []byte
+		code    int
+		wantOut string
+		wantErr string
+	}{
+		{"image", image, 0, "simulated drive", ""},
+		{"empty", nil, 2, "", "the capture is empty"},
+		{"not a capture", []byte("hello\n"), 2, "", "unknown capture format"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := apstctl(t, tt.stdin, "measure", "--simulate", "-", "--trials", "1", "--idle", "10ms", "--noise", "0")
+			require.Equal(t, tt.code, code, errOut)
+			assert.Contains(t, out, tt.wantOut)
+			assert.Contains(t, errOut, tt.wantErr)
+		})
+	}
+}
