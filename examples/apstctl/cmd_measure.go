@@ -106,7 +106,7 @@ func newMeasureCommand(h measureHooks) *command {
 	fs.Uint64Var(&o.seed, "seed", "N", 1, "seed of the random offsets (and of the simulated drive's noise)")
 	o.format = addOutputFormat(fs)
 	fs.BoolVar(&o.trialsDetail, "trials-detail", false, "add every trial to the JSON output (trials_detail)")
-	fs.Var(&o.factorOut, "factor-out", "FILE", "write the measured exit factor to FILE (one line, as --exit-factor of simulate, replay and recommend reads it)")
+	fs.Var(&o.factorOut, "factor-out", "FILE", "write the measured exit factor to FILE (one line, as --exit-factor of simulate, replay and recommend reads it); with none measured, FILE is left as it was and the exit status is 1")
 	fs.StringVar(&o.simulate, "simulate", "CAPTURE", "", "measure a simulated drive built from the Identify CAPTURE instead of a live one")
 	fs.StringVar(&o.exitFactor, "exit-factor", "FACTOR", "1", "with --simulate: the simulated drive's measured/advertised exit-latency factor: 0.78, 78% or 39/50")
 	fs.Float64Var(&o.noise, "noise", "FRACTION", 0.005, "with --simulate: relative noise of each simulated read (0 to 0.5)")
@@ -273,10 +273,21 @@ func (o *measureOptions) run(ctx context.Context, x *invocation, args []string) 
 	}
 	header.ReadBytes = setup.Drive.ReadLength()
 	header.Trials = setup.Trials
+	write := writeMeasureText
 	if o.format.json {
-		return writeMeasureJSON(stdout, &header, res, o.trialsDetail)
+		write = func(w io.Writer, h *measureHeader, r *measure.Result) error {
+			return writeMeasureJSON(w, h, r, o.trialsDetail)
+		}
 	}
-	return writeMeasureText(stdout, &header, res)
+	if err := write(stdout, &header, res); err != nil {
+		return err
+	}
+	if o.factorOut.path != "" && res.ExitFactorTrials == 0 {
+		// A script reads FILE next: an old factor left in it must not
+		// pass for this run's.
+		return fmt.Errorf("--factor-out %s: no exit factor was measured (no kept trial met a non-operational state), so it was not written", view.Escape(o.factorOut.path))
+	}
+	return nil
 }
 
 // measureProgress returns the OnTrial of a run whose standard error is a

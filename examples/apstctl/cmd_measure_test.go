@@ -515,3 +515,23 @@ func TestMeasureSimulateStdin(t *testing.T) {
 		})
 	}
 }
+
+// TestMeasureFactorOutWithoutFactor: with no exit factor measured (no
+// trial idle long enough to meet a non-operational state), --factor-out
+// fails (exit 1) after the report, and leaves FILE as it was: it exited 0
+// and an old factor passed for the run's.
+func TestMeasureFactorOutWithoutFactor(t *testing.T) {
+	for _, format := range []string{"text", "json"} {
+		t.Run(format, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "factor")
+			require.NoError(t, os.WriteFile(path, []byte("0.5\n"), 0o644))
+			code, out, errOut := measureRun(t, context.Background(), nil, "--simulate", evoCapture, "--trials", "1", "--idle", "10ms", "-o", format, "--factor-out", path)
+			assert.Equal(t, exitFailure, code, errOut)
+			assert.Contains(t, out, "ps-max-latency-us=25000", "the report is written")
+			assert.Contains(t, errOut, "--factor-out "+path+": no exit factor was measured")
+			b, err := os.ReadFile(path)
+			require.NoError(t, err)
+			assert.Equal(t, "0.5\n", string(b), "FILE left as it was")
+		})
+	}
+}
