@@ -177,3 +177,30 @@ func TestUnknownCaptureSaysWhatItIs(t *testing.T) {
 		assert.Contains(t, stderr, "unknown capture format; "+tc.want, tc.args)
 	}
 }
+
+// TestEmptyJSONInputSaysSo: an empty survey report or recommend result is
+// refused saying it is empty (it said "EOF", or "the JSON document ends
+// early (truncated)").
+func TestEmptyJSONInputSaysSo(t *testing.T) {
+	dir := t.TempDir()
+	empty, blank := filepath.Join(dir, "empty"), filepath.Join(dir, "blank")
+	require.NoError(t, os.WriteFile(empty, nil, 0o644))
+	require.NoError(t, os.WriteFile(blank, []byte(" \n\n"), 0o644))
+	for _, tc := range []struct {
+		args  []string
+		stdin string
+		want  string
+	}{
+		{[]string{"survey", "--merge", empty}, "", "--merge " + empty + ": not a survey report (JSON or NDJSON): it is empty, or white space alone"},
+		{[]string{"survey", "--merge", blank}, "", "not a survey report (JSON or NDJSON): it is empty, or white space alone"},
+		{[]string{"survey", "--merge", "-"}, "", "--merge standard input: not a survey report (JSON or NDJSON): it is empty, or white space alone"},
+		{[]string{"persist", "--from", empty}, "", "--from " + empty + ": not a recommend -o json result: it is empty, or white space alone"},
+		{[]string{"persist", "--from", "-"}, "\n", "not a recommend -o json result: it is empty, or white space alone"},
+	} {
+		code, _, stderr := apstctl(t, []byte(tc.stdin), tc.args...)
+		assert.Equal(t, 2, code, "%v: %s", tc.args, stderr)
+		assert.Contains(t, stderr, tc.want, tc.args)
+		assert.NotContains(t, stderr, "EOF", tc.args)
+		assert.NotContains(t, stderr, "truncated", tc.args)
+	}
+}
