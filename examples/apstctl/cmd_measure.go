@@ -106,7 +106,7 @@ func newMeasureCommand(h measureHooks) *command {
 	fs.Uint64Var(&o.seed, "seed", "N", 1, "seed of the random offsets (and of the simulated drive's noise)")
 	o.format = addOutputFormat(fs)
 	fs.BoolVar(&o.trialsDetail, "trials-detail", false, "add every trial to the JSON output (trials_detail)")
-	fs.Var(&o.factorOut, "factor-out", "FILE", "write the measured exit factor to FILE (one line, as --exit-factor of simulate, replay and recommend reads it)")
+	fs.Var(&o.factorOut, "factor-out", "FILE", "write the measured exit factor to FILE (one line, as --exit-factor of simulate, replay and recommend reads it); with none measured, FILE is left as it was and the exit status is 1")
 	fs.StringVar(&o.simulate, "simulate", "CAPTURE", "", "measure a simulated drive built from the Identify CAPTURE instead of a live one")
 	fs.StringVar(&o.exitFactor, "exit-factor", "FACTOR", "1", "with --simulate: the simulated drive's measured/advertised exit-latency factor: 0.78, 78% or 39/50")
 	fs.Float64Var(&o.noise, "noise", "FRACTION", 0.005, "with --simulate: relative noise of each simulated read (0 to 0.5)")
@@ -185,7 +185,7 @@ func (o *measureOptions) run(ctx context.Context, x *invocation, args []string) 
 		if len(args) != 0 {
 			return usagef("--simulate measures a simulated drive: no device argument (got %q)", args)
 		}
-		sim, c, base, err := o.simulationContext(ctx)
+		sim, c, base, err := o.simulationInput(x.stdin)
 		if err != nil {
 			return err
 		}
@@ -273,10 +273,21 @@ func (o *measureOptions) run(ctx context.Context, x *invocation, args []string) 
 	}
 	header.ReadBytes = setup.Drive.ReadLength()
 	header.Trials = setup.Trials
+	write := writeMeasureText
 	if o.format.json {
-		return writeMeasureJSON(stdout, &header, res, o.trialsDetail)
+		write = func(w io.Writer, h *measureHeader, r *measure.Result) error {
+			return writeMeasureJSON(w, h, r, o.trialsDetail)
+		}
 	}
-	return writeMeasureText(stdout, &header, res)
+	if err := write(stdout, &header, res); err != nil {
+		return err
+	}
+	if o.factorOut.path != "" && res.ExitFactorTrials == 0 {
+		// A script reads FILE next: an old factor left in it must not
+		// pass for this run's.
+		return fmt.Errorf("--factor-out %s: no exit factor was measured (no kept trial met a non-operational state), so it was not written", view.Escape(o.factorOut.path))
+	}
+	return nil
 }
 
 // measureProgress returns the OnTrial of a run whose standard error is a
@@ -318,14 +329,16 @@ func (o *measureOptions) simFlagSet(name string) bool {
 // maxSimulatedFactor bounds the --exit-factor of a simulated drive.
 const maxSimulatedFactor = 1000
 
-// simulation builds the simulated drive of --simulate.
+// simulation builds the simulated drive of --simulate, with nothing on
+// standard input.
 func (o *measureOptions) simulation() (*measure.Simulation, *powerstate.Controller, apst.Params, error) {
-	return o.simulationContext(context.Background())
+	return o.simulationInput(&commandInput{ctx: context.Background(), r: eofReader{}})
 }
 
-// simulationContext is simulation with the command's context, which ends a
-// wait for a FIFO's writer.
-func (o *measureOptions) simulationContext(ctx context.Context) (*measure.Simulation, *powerstate.Controller, apst.Params, error) {
+// simulationInput is simulation reading a --simulate of "-" from stdin,
+// the command's standard input, whose context ends a wait for a FIFO's
+// writer.
+func (o *measureOptions) simulationInput(stdin io.Reader) (*measure.Simulation, *powerstate.Controller, apst.Params, error) {
 	factor, err := analysis.ParseFactor(o.exitFactor)
 	if err != nil {
 		return nil, nil, apst.Params{}, usagef("--exit-factor: %v", err)
@@ -336,7 +349,10 @@ func (o *measureOptions) simulationContext(ctx context.Context) (*measure.Simula
 		// than it says.
 		return nil, nil, apst.Params{}, usagef("--exit-factor %s: want 0 to %d for a simulated drive", quoteArg(o.exitFactor), maxSimulatedFactor)
 	}
-	b, err := readMeasureCapture(ctx, o.simulate)
+	b, err := readCapture(o.simulate, stdin)
+	if err != nil && inputContext(stdin).Err() != nil {
+		return nil, nil, apst.Params{}, err // interrupted: runCommand says so
+	}
 	if err != nil {
 		return nil, nil, apst.Params{}, usagef("--simulate: %v", err)
 	}
@@ -358,13 +374,6 @@ func (o *measureOptions) simulationContext(ctx context.Context) (*measure.Simula
 		return nil, nil, apst.Params{}, usagef("%v", err)
 	}
 	return sim, &c, base, nil
-}
-
-// readMeasureCapture reads the capture of --simulate as every command reads
-// one (readCapture): without blocking on a FIFO, a socket or a device, and
-// refusing one larger than capture.MaxSize.
-func readMeasureCapture(ctx context.Context, path string) ([]byte, error) {
-	return readCapture(path, &commandInput{ctx: ctx, r: eofReader{}})
 }
 
 // parseIdleList parses --idle, or --idle-list when set: Go durations

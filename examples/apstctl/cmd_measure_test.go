@@ -488,3 +488,50 @@ func FuzzParseIdleList(f *testing.F) {
 		}
 	})
 }
+
+// TestMeasureSimulateStdin: --simulate - reads the capture on standard
+// input, as every CAPTURE of "-" does (it was read as empty whatever the
+// pipe held).
+func TestMeasureSimulateStdin(t *testing.T) {
+	image, err := os.ReadFile(evoCapture)
+	require.NoError(t, err)
+	tests := []struct {
+		name    string
+		stdin   []byte
+		code    int
+		wantOut string
+		wantErr string
+	}{
+		{"image", image, 0, "simulated drive", ""},
+		{"empty", nil, 2, "", "the capture is empty"},
+		{"not a capture", []byte("hello\n"), 2, "", "unknown capture format"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := apstctl(t, tt.stdin, "measure", "--simulate", "-", "--trials", "1", "--idle", "10ms", "--noise", "0")
+			require.Equal(t, tt.code, code, errOut)
+			assert.Contains(t, out, tt.wantOut)
+			assert.Contains(t, errOut, tt.wantErr)
+		})
+	}
+}
+
+// TestMeasureFactorOutWithoutFactor: with no exit factor measured (no
+// trial idle long enough to meet a non-operational state), --factor-out
+// fails (exit 1) after the report, and leaves FILE as it was: it exited 0
+// and an old factor passed for the run's.
+func TestMeasureFactorOutWithoutFactor(t *testing.T) {
+	for _, format := range []string{"text", "json"} {
+		t.Run(format, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "factor")
+			require.NoError(t, os.WriteFile(path, []byte("0.5\n"), 0o644))
+			code, out, errOut := measureRun(t, context.Background(), nil, "--simulate", evoCapture, "--trials", "1", "--idle", "10ms", "-o", format, "--factor-out", path)
+			assert.Equal(t, exitFailure, code, errOut)
+			assert.Contains(t, out, "ps-max-latency-us=25000", "the report is written")
+			assert.Contains(t, errOut, "--factor-out "+path+": no exit factor was measured")
+			b, err := os.ReadFile(path)
+			require.NoError(t, err)
+			assert.Equal(t, "0.5\n", string(b), "FILE left as it was")
+		})
+	}
+}

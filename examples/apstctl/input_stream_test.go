@@ -50,21 +50,39 @@ func TestContextReaderCancelledWhileBlocked(t *testing.T) {
 	require.ErrorIs(t, err, cause, "and every read after it")
 }
 
-// A capture read from standard input whose writer stays idle ends with ^C
-// (the context), as a named FIFO's does.
-func TestCaptureStdinCancelled(t *testing.T) {
-	pr, pw := io.Pipe()
-	defer pw.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(50*time.Millisecond, cancel)
-	var e bytes.Buffer
-	done := make(chan int, 1)
-	go func() { done <- runContext(ctx, []string{"plan", "-"}, pr, io.Discard, &e) }()
-	select {
-	case code := <-done:
-		require.NotEqual(t, exitOK, code)
-		require.Contains(t, e.String(), "interrupted")
-	case <-time.After(10 * time.Second):
-		t.Fatal("plan - still waiting for standard input after ^C")
+// An input read from standard input whose writer stays idle ends with ^C
+// (the context), as a named FIFO's does, with no word against the input
+// (survey --merge - waited for ever and then called it no survey report;
+// measure --simulate - did not read standard input at all).
+func TestStdinCancelled(t *testing.T) {
+	for _, args := range [][]string{
+		{"plan", "-"},
+		{"decode", "-"},
+		{"check", evoImage, "-"},
+		{"replay", evoImage, "-"},
+		{"diagnose", "--log", "-"},
+		{"persist", "--from", "-"},
+		{"persist", "--check", "-", "--root", bundleDir},
+		{"survey", "--merge", "-"},
+		{"measure", "--simulate", "-"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			pr, pw := io.Pipe()
+			defer pw.Close()
+			ctx, cancel := context.WithCancelCause(context.Background())
+			time.AfterFunc(50*time.Millisecond, func() { cancel(errors.New("signal interrupt")) })
+			var e bytes.Buffer
+			done := make(chan int, 1)
+			go func() { done <- runContext(ctx, args, pr, io.Discard, &e) }()
+			select {
+			case code := <-done:
+				require.NotEqual(t, exitOK, code)
+				require.Contains(t, e.String(), "interrupted: ")
+				require.NotContains(t, e.String(), "not a ", "the input is not at fault")
+				require.NotContains(t, e.String(), "empty", "nor empty")
+			case <-time.After(10 * time.Second):
+				t.Fatalf("%s still waiting for standard input after ^C", strings.Join(args, " "))
+			}
+		})
 	}
 }

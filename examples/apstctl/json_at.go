@@ -33,6 +33,9 @@ func jsonErrorAt(b []byte, err error) string {
 		}
 		msg = fmt.Sprintf("%s: want %s, found a JSON %s", te.Field, want, te.Value)
 	}
+	if len(bytes.TrimSpace(b)) == 0 {
+		return "it is empty, or white space alone"
+	}
 	if errors.Is(err, io.ErrUnexpectedEOF) || err.Error() == "unexpected end of JSON input" {
 		return fmt.Sprintf("line %d: the JSON document ends early (truncated)", bytes.Count(b, []byte("\n"))+1)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 
+	"github.com/nvmeapst/nvmeapst/internal/safeio"
 	"github.com/nvmeapst/nvmeapst/internal/sniff"
 	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 )
@@ -18,14 +19,22 @@ import (
 // a kernel log (dmesg or journalctl -k), which 'apstctl diagnose --log'
 // reads"), unless b looks like one of own (the kinds the command reads,
 // whose error says what is wrong) or like nothing sniff knows. A capture
-// error's own "it looks like" clause is replaced by this one.
+// error's own "it looks like" clause is replaced by this one; a capture of
+// no format that looks like nothing gets what it is (sniff.Shape: JSON of
+// another tool, text with its first line).
 func withLooks(err error, b []byte, own ...sniff.Kind) error {
 	looks := sniff.Looks(b, own...)
+	var pe *capture.ParseError
+	if looks == "" && errors.Is(err, capture.ErrUnknownFormat) && errors.As(err, &pe) && pe.Looks == "" {
+		// A capture like nothing sniff or the reader knows: what it is.
+		if shape := sniff.Shape(b); shape != "" {
+			return &hintError{err.Error() + "; it looks like " + safeio.EscapeTerminal(shape) + " instead", err}
+		}
+	}
 	if err == nil || looks == "" {
 		return err
 	}
 	msg := err.Error()
-	var pe *capture.ParseError
 	if errors.As(err, &pe) && pe.Looks != "" && err == error(pe) {
 		bare := *pe
 		bare.Looks = ""

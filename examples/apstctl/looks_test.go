@@ -138,3 +138,69 @@ func mustRead(t *testing.T, path string) string {
 	require.NoError(t, err)
 	return string(b)
 }
+
+// TestUnknownCaptureSaysWhatItIs: a capture of no format that looks like
+// nothing apstctl reads (another tool's JSON, prose) is refused saying
+// what it is: the keys of the JSON object, or the first line of the text.
+func TestUnknownCaptureSaysWhatItIs(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"package.json": `{"name": "x", "version": "1.0.0", "dependencies": {}}` + "\n",
+		"deep.json":    strings.Repeat("[", 100000),
+		"notes.txt":    "remember \xffthe milk\n",
+		"esc.json":     `{"a\u001b[2J\u202e": 1}`,
+	}
+	for name, s := range files {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644))
+	}
+	pkg := `it looks like JSON of another tool (an object with the keys "name", "version", "dependencies") instead`
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"plan", "package.json"}, pkg},
+		{[]string{"decode", "package.json"}, pkg},
+		{[]string{"check", evoImage, "package.json"}, pkg},
+		{[]string{"convert", "--to", "binary", "package.json"}, pkg},
+		{[]string{"plan", "esc.json"}, `it looks like JSON of another tool (an object with the keys "a\x1b[2J\u202e") instead`},
+		{[]string{"plan", "deep.json"}, "it looks like JSON of another tool (an array) instead"},
+		{[]string{"plan", "notes.txt"}, `it looks like text of another kind (its first line is "remember \xffthe milk") instead`},
+		{[]string{"decode", "notes.txt"}, `it looks like text of another kind (its first line is "remember \xffthe milk") instead`},
+	} {
+		for i, a := range tc.args {
+			if _, ok := files[a]; ok {
+				tc.args[i] = filepath.Join(dir, a)
+			}
+		}
+		code, _, stderr := apstctl(t, nil, tc.args...)
+		assert.Equal(t, 2, code, "%v: %s", tc.args, stderr)
+		assert.Contains(t, stderr, "unknown capture format; "+tc.want, tc.args)
+	}
+}
+
+// TestEmptyJSONInputSaysSo: an empty survey report or recommend result is
+// refused saying it is empty (it said "EOF", or "the JSON document ends
+// early (truncated)").
+func TestEmptyJSONInputSaysSo(t *testing.T) {
+	dir := t.TempDir()
+	empty, blank := filepath.Join(dir, "empty"), filepath.Join(dir, "blank")
+	require.NoError(t, os.WriteFile(empty, nil, 0o644))
+	require.NoError(t, os.WriteFile(blank, []byte(" \n\n"), 0o644))
+	for _, tc := range []struct {
+		args  []string
+		stdin string
+		want  string
+	}{
+		{[]string{"survey", "--merge", empty}, "", "--merge " + empty + ": not a survey report (JSON or NDJSON): it is empty, or white space alone"},
+		{[]string{"survey", "--merge", blank}, "", "not a survey report (JSON or NDJSON): it is empty, or white space alone"},
+		{[]string{"survey", "--merge", "-"}, "", "--merge standard input: not a survey report (JSON or NDJSON): it is empty, or white space alone"},
+		{[]string{"persist", "--from", empty}, "", "--from " + empty + ": not a recommend -o json result: it is empty, or white space alone"},
+		{[]string{"persist", "--from", "-"}, "\n", "not a recommend -o json result: it is empty, or white space alone"},
+	} {
+		code, _, stderr := apstctl(t, []byte(tc.stdin), tc.args...)
+		assert.Equal(t, 2, code, "%v: %s", tc.args, stderr)
+		assert.Contains(t, stderr, tc.want, tc.args)
+		assert.NotContains(t, stderr, "EOF", tc.args)
+		assert.NotContains(t, stderr, "truncated", tc.args)
+	}
+}

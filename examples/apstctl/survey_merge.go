@@ -49,6 +49,9 @@ func (r *surveyRun) merge(ctx context.Context, shards []string, stdin io.Reader)
 		}
 		err = r.mergeShard(ctx, name, br, sniff.Looks(head, sniff.SurveyReport))
 		release()
+		if cause := context.Cause(ctx); err != nil && cause != nil {
+			return cause // interrupted: the shard is not at fault
+		}
 		if err != nil {
 			return err
 		}
@@ -57,11 +60,12 @@ func (r *surveyRun) merge(ctx context.Context, shards []string, stdin io.Reader)
 }
 
 // openShard opens a shard's report: a regular file, a pipe the user named
-// (its open waits for a writer, interruptible by ^C), or standard input
-// for "-".
+// (its open waits for a writer), or standard input for "-"; ^C ends a wait
+// of either for a writer or for data.
 func openShard(ctx context.Context, path string, stdin io.Reader) (io.Reader, func(), error) {
 	if path == "-" {
-		return stdin, func() {}, nil
+		// contextReader: a read waiting for a writer does not swallow ^C.
+		return newContextReader(ctx, stdin), func() {}, nil
 	}
 	f, _, err := safeio.Open(path)
 	var nr *safeio.NotRegularError

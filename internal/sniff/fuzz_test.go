@@ -31,5 +31,8 @@ func FuzzOf(f *testing.F) {
 		if k != sniff.Unknown && sniff.Looks(b) == "" {
 			t.Fatalf("Of says %v but Looks says nothing", k)
 		}
+		if shape := sniff.Shape(b); k != sniff.Unknown && shape != "" {
+			t.Fatalf("Of says %v and Shape says %q", k, shape)
+		}
 	})
 }

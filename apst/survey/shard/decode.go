@@ -203,7 +203,9 @@ func (d *shardDecoder) addUnreadable(u Unreadable) error {
 }
 
 func (d *shardDecoder) decode() (Summary, error) {
-	if t, err := d.dec.Token(); err != nil || t != json.Delim('{') {
+	if t, err := d.dec.Token(); err == io.EOF {
+		return Summary{}, bad("not a survey report (JSON or NDJSON): it is empty, or white space alone")
+	} else if err != nil || t != json.Delim('{') {
 		return Summary{}, bad("not a survey report (JSON or NDJSON): %v", tokenErr(t, err))
 	}
 	var sum *Summary

@@ -161,7 +161,8 @@ func TestDecodeShardErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name, in, want string
 	}{
-		{"empty", "", "shard: not a survey report (JSON or NDJSON): EOF"},
+		{"empty", "", "shard: not a survey report (JSON or NDJSON): it is empty, or white space alone"},
+		{"white space", " \n\t\n", "shard: not a survey report (JSON or NDJSON): it is empty, or white space alone"},
 		{"a list", "[1]", "shard: not a survey report (JSON or NDJSON): found ["},
 		{"no summary", good[:strings.Index(good, `"summary"`)-2] + "}", "shard: no summary: the report is incomplete"},
 		{"cut", good[:len(good)/2], "shard: drive"},

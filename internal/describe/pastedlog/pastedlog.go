@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/diagnose"
@@ -81,7 +82,11 @@ func NotALog(err error, head []byte, captureAs, logAs string) error {
 		return err // another kernel's log says what it is already
 	}
 	var pe *capture.ParseError
-	if _, perr := capture.ParseBytes(head); errors.As(perr, &pe) && pe.Looks != "" {
+	_, perr := capture.ParseBytes(head)
+	// A kernel log refused for a line too long is what was asked for: it
+	// is not said to look like one, nor like JSON for its "[" stamps.
+	logLike := errors.As(perr, &pe) && strings.HasPrefix(pe.Looks, "a kernel log")
+	if errors.As(perr, &pe) && pe.Looks != "" && !logLike {
 		// nvme smart-log, id-ns or list, lspci, a SATA drive's smartctl
 		// report: what users paste in the log's place too.
 		return fmt.Errorf("%w; it looks like %s instead: paste the kernel log as the system wrote it (journalctl -k -b -1 --no-pager, or dmesg)", err, pe.Looks)
@@ -92,7 +97,7 @@ func NotALog(err error, head []byte, captureAs, logAs string) error {
 	if f := capture.DetectFeatureFormat(head); f != capture.FeatureUnknown {
 		return fmt.Errorf("%w; it looks like an APST feature capture (nvme get-feature -f 0x0c): the log wanted is the kernel's (journalctl -k -b -1 --no-pager > kern.log)", err)
 	}
-	if t := bytes.TrimLeft(head, "\ufeff \t\r\n"); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
+	if t := bytes.TrimLeft(head, "\ufeff \t\r\n"); !logLike && len(t) > 0 && (t[0] == '{' || t[0] == '[') {
 		return fmt.Errorf("%w; it looks like JSON, but not journalctl -o json's records (one a line, each with its MESSAGE): give journalctl -k -b -1 -o json, or the log as text (journalctl -k -b -1 --no-pager > kern.log)", err)
 	}
 	return fmt.Errorf("%w; paste the kernel log as the system wrote it (journalctl -k -b -1 --no-pager, or dmesg)", err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/nvmeapst/nvmeapst/apst"
@@ -73,6 +74,13 @@ func TestNotALog(t *testing.T) {
 			assert.Contains(t, err.Error(), tc.says)
 		})
 	}
+	// A kernel log refused for a line too long is not said to look like
+	// a kernel log instead.
+	long := "[    1.000000] nvme nvme0: pci function 0000:01:00.0\n" + strings.Repeat("a", kernlog.MaxLongLine+1)
+	err := NotALog(read(long), []byte(long[:64<<10]), "--id-ctrl", "--log")
+	require.ErrorIs(t, err, kernlog.ErrLineTooLong)
+	assert.Contains(t, err.Error(), "paste the kernel log as the system wrote it")
+	assert.NotContains(t, err.Error(), "it looks like a kernel log")
 	// The binary captures given in the log's place are told too.
 	feature := make([]byte, 256)
 	feature[0], feature[1] = 0x18, 0x64 // an APST entry: PS3 after 100 ms
