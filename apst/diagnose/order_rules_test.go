@@ -535,3 +535,25 @@ func TestLikelyBeforePossibleOfItsScore(t *testing.T) {
 		}
 	}
 }
+
+// Asked about a controller that did not fail, in a log where another did,
+// the answer says no failure of the one asked about and points at the one
+// that failed; asked about that one, it is diagnosed.
+func TestOtherControllerFailed(t *testing.T) {
+	const log = `[    1.100000] nvme nvme0: pci function 0000:02:00.0
+[    1.200000] nvme nvme1: pci function 0000:03:00.0
+[  500.100000] nvme nvme1: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10
+[  500.200000] nvme nvme1: Removing after probe failure status: -19
+`
+	l, err := kernlog.ReadString(log, kernlog.Options{})
+	require.NoError(t, err)
+	d := diagnose.Diagnose(diagnose.Input{Log: l, Controller: "nvme0"})
+	assert.False(t, d.Failure)
+	assert.Equal(t, "no failure seen in the kernel log for nvme0, but line 3 is a failure of nvme1: name that controller to diagnose it", d.Summary)
+	d = diagnose.Diagnose(diagnose.Input{Log: l, Controller: "nvme1"})
+	assert.True(t, d.Failure, d.Summary)
+	// A healthy log says nothing more.
+	l, err = kernlog.ReadString(strings.SplitAfterN(log, "\n", 3)[0]+strings.SplitAfterN(log, "\n", 3)[1], kernlog.Options{})
+	require.NoError(t, err)
+	assert.Equal(t, "no failure seen in the kernel log for nvme0", diagnose.Diagnose(diagnose.Input{Log: l, Controller: "nvme0"}).Summary)
+}
