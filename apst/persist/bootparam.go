@@ -56,7 +56,7 @@ func KernelArgument(p Platform, arg string) Placement {
 		pl.Steps = []string{"GRUB (most installs): add " + arg + " to GRUB_CMDLINE_LINUX_DEFAULT in /etc/default/grub, then update-grub", "systemd-boot (ZFS root on UEFI): add it to the single line of /etc/kernel/cmdline, then proxmox-boot-tool refresh", "reboot"}
 	default:
 		pl.Steps = []string{
-			"GRUB: add " + arg + " to GRUB_CMDLINE_LINUX_DEFAULT in /etc/default/grub, then update-grub (Debian, Ubuntu) or grubby --update-kernel=ALL --args=\"" + arg + "\" (Fedora)",
+			"GRUB: add " + arg + " to GRUB_CMDLINE_LINUX_DEFAULT in /etc/default/grub, then update-grub (Debian, Ubuntu), grub-mkconfig -o /boot/grub/grub.cfg (Arch) or grubby --update-kernel=ALL --args=\"" + arg + "\" (Fedora)",
 			"systemd-boot: add it to /etc/kernel/cmdline or the entry's options line",
 			"reboot; cat /proc/cmdline shows it",
 		}
@@ -94,6 +94,10 @@ func DetectPlatform(release, cmdline string) Platform {
 		return PlatformFedora
 	case strings.Contains(cmdline, `initrd=\`):
 		return PlatformSystemdBoot
+	case strings.Contains(uname, "-arch") || strings.Contains(uname, "manjaro") || strings.HasSuffix(uname, "-lts") || strings.HasSuffix(uname, "-zen"):
+		// Arch's GRUB has no update-grub: the usual places, grub-mkconfig
+		// named (linux-lts is "6.12.48-1-lts", linux-zen "6.9.7-zen1-1-zen").
+		return PlatformUnknown
 	case strings.Contains(cmdline, "BOOT_IMAGE="), strings.HasSuffix(uname, "-generic"), strings.HasSuffix(uname, "-amd64"),
 		strings.HasSuffix(uname, "-arm64"), strings.Contains(r, "(ubuntu "), strings.Contains(r, "(debian "):
 		return PlatformGRUB

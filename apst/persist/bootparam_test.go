@@ -32,6 +32,10 @@ func TestDetectPlatform(t *testing.T) {
 		{"6.8.0-1004-raspi (Ubuntu 6.8.0-1004.4-raspi 6.8.1)", "", persist.PlatformRaspberryPi},
 		{"", "", persist.PlatformUnknown},
 		{"6.12.1-arch1-1", "root=/dev/sda2 rw", persist.PlatformUnknown},
+		// Arch's GRUB has no update-grub: the usual places.
+		{"6.9.7-arch1-1", "BOOT_IMAGE=/vmlinuz-linux root=UUID=1 rw loglevel=3 quiet", persist.PlatformUnknown},
+		{"6.12.48-1-lts", "BOOT_IMAGE=/vmlinuz-linux-lts root=UUID=1 rw", persist.PlatformUnknown},
+		{"6.6.32-1-MANJARO", "BOOT_IMAGE=/boot/vmlinuz-6.6-x86_64 root=UUID=1 rw quiet", persist.PlatformUnknown},
 	} {
 		assert.Equal(t, tc.want, persist.DetectPlatform(tc.release, tc.cmdline), "%s | %s", tc.release, tc.cmdline)
 	}
