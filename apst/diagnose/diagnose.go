@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst"
@@ -248,27 +249,23 @@ func noFailure(s *signals, d *Diagnosis) string {
 	} else if e != nil {
 		return fmt.Sprintf("no failure seen in the kernel log%s; line %d: the kernel could not program APST, and the line gives no result (a drive that refused the table, which the kernel goes on from, or one that did not answer, which more lines would show): the table was not in force; paste the line whole", who, e.Line)
 	}
-	if in := otherControllerFailed(s); in != nil {
-		// Asked about a healthy controller of a log where another failed.
-		return fmt.Sprintf("no failure seen in the kernel log%s, but line %d is a failure of %s: name that controller to diagnose it", who, in.Events[0].Line, in.Name())
-	}
-	return "no failure seen in the kernel log" + who
+	return "no failure seen in the kernel log" + who + otherControllerFailed(s)
 }
 
-// otherControllerFailed is the first failure of another NVMe controller
-// than the one asked about; nil when none was asked about or no other
-// failed.
-func otherControllerFailed(s *signals) *kernlog.Incident {
+// otherControllerFailed points at the first failure of another NVMe
+// controller than the one asked about (", but line 5 is a failure of
+// nvme1: ..."); "" when none was asked about or no other failed.
+func otherControllerFailed(s *signals) string {
 	if s.ctrl == "" && s.dev == "" || s.in.Log == nil {
-		return nil
+		return ""
 	}
 	for i := range s.in.Log.Incidents {
 		in := &s.in.Log.Incidents[i]
 		if in.Controller != "" && in.Controller != s.ctrl && len(in.Events) > 0 && severity(in) > 0 {
-			return in
+			return ", but line " + strconv.Itoa(in.Events[0].Line) + " is a failure of " + in.Controller + ": name that controller to diagnose it"
 		}
 	}
-	return nil
+	return ""
 }
 
 // programs names the programs of us, each once, in order.
