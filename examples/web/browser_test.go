@@ -69,7 +69,11 @@ const (
 	// powerstate's MicroWatts) gave 2.4 KB back: 6,813,675 bytes. The
 	// review of diagnose's answers on users' logs took 4 KB more; capture's
 	// truncErr and diagnose's Tried.String not inlined gave 4.2 KB back:
-	// 6,813,412 bytes.
+	// 6,813,412 bytes. The pointer at another controller's failure, a
+	// likely cause first among equals, Arch's GRUB and the audit of
+	// hostile inputs took 3.5 KB; kernlog's flushAER and diagnose's
+	// probeOnly and addr not inlined gave it back (BenchmarkReadDmesg
+	// unmoved within its noise, four alternated pairs): 6,813,357 bytes.
 	maxLogWasmBytes = 6<<20 + 512<<10
 	maxInteractive  = time.Second
 	maxPlanAndSweep = 10 * time.Millisecond
