@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"context"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"runtime"
 	"strings"
@@ -214,6 +216,9 @@ func (o *surveyOptions) run(ctx context.Context, x *invocation, args []string) e
 			return usagef("- (standard input) is read by survey --merge only: a survey reads files and directories; name a pipe instead (apstctl survey <(nvme id-ctrl /dev/nvme0)), or plan one capture on standard input with apstctl plan -")
 		}
 		if _, err := os.Stat(a); err != nil {
+			if d := danglingLink(a); d != "" && errors.Is(err, fs.ErrNotExist) {
+				return inputErr(fmt.Errorf("%s: %s", safeio.EscapeTerminal(a), safeio.EscapeTerminal(d)))
+			}
 			return inputErr(err)
 		}
 	}
