@@ -85,6 +85,24 @@ func TestSurveyDanglingSymlink(t *testing.T) {
 	assert.Equal(t, "apstctl survey: "+filepath.Join(dir, "rel.txt")+": a dangling symbolic link (to missing.txt, which does not exist)\n", errOut)
 }
 
+// The message of an unreadable file, which quotes the file's first line
+// escaped already, is not escaped a second time ("\\u202e") in the text
+// report and on standard error; a control character in it still is.
+func TestSurveyUnreadableEscapedOnce(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "note.txt"), []byte("remember \u202ethe \x1b[31mmilk\n"), 0o644))
+	code, out, errOut := apstctl(t, nil, "survey", dir)
+	assert.Equal(t, exitUsage, code, "no readable capture")
+	want := `(its first line is "remember \u202ethe \x1b[31mmilk")`
+	assert.Contains(t, errOut, want)
+	assert.NotContains(t, out+errOut, `\\`)
+	copyTo(t, filepath.Join(surveySmartctl, surveyEVOName+".txt"), filepath.Join(dir, "evo.txt"))
+	code, out, errOut = apstctl(t, nil, "survey", dir)
+	assert.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, want)
+	assert.NotContains(t, out, `\\`)
+}
+
 // hostileCapture writes an Identify image whose model and firmware hold
 // terminal escapes and spreadsheet formulas, and returns its directory.
 func hostileCapture(t *testing.T) string {
