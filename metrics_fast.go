@@ -241,7 +241,7 @@ func (f *fastScraper) readRelease() SourceStatus {
 
 func (f *fastScraper) readModule(sd subDir) SourceStatus {
 	st := SourceStatus{Source: SourceModuleParameters, OK: true}
-	f.mp = sysfs.ModuleParams{Unreadable: f.mp.Unreadable[:0]}
+	f.mp = sysfs.ModuleParams{Unreadable: f.mp.Unreadable[:0], Malformed: f.mp.Malformed[:0]}
 	d, ok, err := sd.d, sd.ok, sd.err
 	if err != nil {
 		return failed(SourceModuleParameters, err)
@@ -270,6 +270,9 @@ func (f *fastScraper) readModule(sd subDir) SourceStatus {
 		}
 		if err != nil {
 			f.mp.Unreadable = append(f.mp.Unreadable, name)
+			if errors.Is(err, sysfs.ErrInvalidAttribute) {
+				f.mp.Malformed = append(f.mp.Malformed, name)
+			}
 			if st.OK {
 				st = failed(SourceModuleParameters, err)
 			}

@@ -59,7 +59,9 @@ type Persistence struct {
 // would reject with EINVAL returns an error wrapping
 // apst.ErrInvalidTolerance and nothing is written. A controller without the
 // attribute returns an error wrapping sysfs.ErrAPSTDisabled, an unknown one
-// ErrNoController; in these cases, and when the write itself fails, the
+// ErrNoController. A controller that cannot be read (an attribute
+// unreadable, or a FIFO or device where one should be) is refused with
+// nothing written. In these cases, and when the write itself fails, the
 // returned *LatencyChange is nil.
 //
 // Once the value has been written and reads back as asked, the returned
@@ -85,9 +87,9 @@ func (s *System) SetLatency(ctx context.Context, name, value string) (*LatencyCh
 	}
 	if _, err := s.FS.Controller(name); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			err = fmt.Errorf("%w: %s (%v)", ErrNoController, name, err)
+			return nil, fmt.Errorf("%w: %s (%v)", ErrNoController, name, err)
 		}
-		return nil, err
+		return nil, fmt.Errorf("nvmeapst: %s: nothing written, the controller cannot be read: %w", name, err)
 	}
 	old, got, err := s.FS.SetLatencyTolerance(name, value)
 	if err != nil {

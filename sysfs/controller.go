@@ -265,7 +265,7 @@ func (fs FS) Controller(name string) (Controller, error) {
 	}
 	c := Controller{Name: name}
 	fail := func(rel string, err error) {
-		c.Unreadable = append(c.Unreadable, AttributeError{Path: rel, Err: err})
+		c.Unreadable = append(c.Unreadable, AttributeError{Path: rel, Err: attrError(err, "")})
 	}
 	for _, s := range []struct {
 		attr string

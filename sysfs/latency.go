@@ -44,7 +44,7 @@ func (fs FS) SetLatencyTolerance(name, value string) (old, new apst.Tolerance, e
 			ErrAPSTDisabled, name, attrTolerance, pathError(err))
 	}
 	if err != nil {
-		return old, new, err
+		return old, new, attrError(err, "; nothing written")
 	}
 	if old, err = apst.ParseTolerance(cur); err != nil {
 		return old, new, fmt.Errorf("%w: %s: nothing written: %w", ErrInvalidAttribute, fs.path(rel), err)
@@ -173,7 +173,7 @@ func (fs FS) setInt(rel string, v int64, patch string) (old, new int64, err erro
 			path.Base(rel), patch, errors.ErrUnsupported, pathError(err))
 	}
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, attrError(err, "; nothing written")
 	}
 	if old, err = parseInt(p, cur, 32); err != nil {
 		return 0, 0, fmt.Errorf("%w; nothing written", err)

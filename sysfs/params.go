@@ -1,6 +1,7 @@
 package sysfs
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"strings"
@@ -39,6 +40,9 @@ type ModuleParams struct {
 	// are nil as if absent, so check here before taking a nil field for a
 	// parameter the kernel lacks. ModuleParams returns them as its error too.
 	Unreadable []string
+	// Malformed names those of Unreadable that were read but do not parse
+	// (ErrInvalidAttribute); the others could not be read at all.
+	Malformed []string
 }
 
 // moduleParamNames are the nvme_core parameters ModuleParams reads, in the
@@ -69,6 +73,9 @@ func (fs FS) ModuleParams() (ModuleParams, error) {
 	var errs []error
 	fail := func(name string, err error) {
 		m.Unreadable = append(m.Unreadable, name)
+		if errors.Is(err, ErrInvalidAttribute) {
+			m.Malformed = append(m.Malformed, name)
+		}
 		errs = append(errs, err)
 	}
 	for _, name := range moduleParamNames {

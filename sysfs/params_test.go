@@ -2,6 +2,7 @@ package sysfs_test
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -211,4 +212,18 @@ func TestParams(t *testing.T) {
 			assert.Equal(t, tt.want, sysfs.Params(tt.m, tt.c))
 		})
 	}
+}
+
+// Malformed names the parameters that were read but do not parse; one that
+// cannot be read at all (a link loop) is only in Unreadable.
+func TestModuleParamsMalformedOrUnreadable(t *testing.T) {
+	root := sysfs.CopyFixture(t, "../testdata/sys")
+	dir := filepath.Join(root, "module/nvme_core/parameters")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "force_apst"), []byte("maybe\n"), 0o644))
+	require.NoError(t, os.Remove(filepath.Join(dir, "apst_primary_timeout_ms")))
+	require.NoError(t, os.Symlink("apst_primary_timeout_ms", filepath.Join(dir, "apst_primary_timeout_ms")))
+	m, err := newFS(t, root).ModuleParams()
+	require.ErrorIs(t, err, sysfs.ErrInvalidAttribute)
+	assert.Equal(t, []string{"force_apst", "apst_primary_timeout_ms"}, m.Unreadable)
+	assert.Equal(t, []string{"force_apst"}, m.Malformed)
 }

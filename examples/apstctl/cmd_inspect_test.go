@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -199,4 +200,46 @@ func TestInspectDamagedBundleExits1(t *testing.T) {
 	code, out, _ = apstctl(t, nil, "inspect", "--root", root, "-o", "json")
 	assert.Equal(t, exitFailure, code)
 	assert.Contains(t, out, `"bundle": true`)
+}
+
+// A module parameter that cannot be read (a symbolic link loop) is said
+// unreadable, not malformed, in text and JSON; one that reads but does not
+// parse is malformed. Either way the plan assumes the default.
+func TestInspectModuleParameterUnreadableNotMalformed(t *testing.T) {
+	for _, tt := range []struct {
+		name, param, want string
+		spoil             func(p string) error
+	}{
+		{"loop", "force_apst", "force_apst=(unreadable: assumed N)", func(p string) error { return os.Symlink(filepath.Base(p), p) }},
+		{"loop", "apst_primary_timeout_ms", "apst_primary_timeout_ms=(unreadable: assumed 100)", func(p string) error { return os.Symlink(filepath.Base(p), p) }},
+		{"garbage", "force_apst", "force_apst=(malformed: assumed N)", func(p string) error { return os.WriteFile(p, []byte("maybe\n"), 0o644) }},
+	} {
+		for _, manifest := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s/%s/manifest=%v", tt.name, tt.param, manifest), func(t *testing.T) {
+				root := copyBundle(t)
+				if !manifest {
+					require.NoError(t, os.Remove(filepath.Join(root, "manifest.json")))
+				}
+				p := filepath.Join(root, "module/nvme_core/parameters", tt.param)
+				require.NoError(t, os.Remove(p))
+				require.NoError(t, tt.spoil(p))
+				_, out, _ := runCmd(runInspect, "--root", root)
+				assert.Contains(t, out, tt.want)
+				_, out, _ = runCmd(runInspect, "--root", root, "-o", "json")
+				var v struct {
+					Module      map[string]any    `json:"module"`
+					ModuleError *nvmeapst.Problem `json:"module_error"`
+				}
+				require.NoError(t, json.Unmarshal([]byte(out), &v), out)
+				assert.Nil(t, v.Module[tt.param])
+				require.NotNil(t, v.ModuleError)
+				if tt.name == "loop" {
+					assert.Contains(t, v.ModuleError.Message, "too many levels of symbolic links")
+					assert.NotContains(t, out, "malformed")
+				} else {
+					assert.Contains(t, v.ModuleError.Message, "malformed")
+				}
+			})
+		}
+	}
 }

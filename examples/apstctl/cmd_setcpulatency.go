@@ -110,10 +110,15 @@ signal N arrived before apstctl was done, and every old value has been put back.
 			} else if len(changes) > 0 {
 				err = fmt.Errorf("%w; nothing changed: %s put back", err, restoredList(changes))
 			}
-			if errors.Is(err, os.ErrPermission) || errors.Is(err, errors.ErrUnsupported) || errors.Is(err, sysfs.ErrReadBack) || len(changes) > 0 {
-				return err
+			// Status 2 is for what the user named wrongly (a controller or
+			// disk that is not there); what the tree holds (an attribute
+			// missing, unreadable, malformed, a FIFO) is a failure, 1, as
+			// set-latency's.
+			if len(changes) == 0 && (errors.Is(err, sysfs.ErrInvalidName) || errors.Is(err, sysfs.ErrNotSysfs) ||
+				errors.Is(err, os.ErrNotExist) && !errors.Is(err, errors.ErrUnsupported)) {
+				return inputErr(err)
 			}
-			return inputErr(err)
+			return err
 		}
 		liveChangeHook("report")
 		if format.json {

@@ -93,3 +93,25 @@ func TestSetCPULatencyTimeoutFailureRollsBack(t *testing.T) {
 		})
 	}
 }
+
+// What the tree holds (a malformed attribute) is a failure, 1, as for
+// set-latency; what the user named wrongly (a controller that is not
+// there) is status 2. Nothing is written either way.
+func TestSetCPULatencyStatusSaysWhoIsAtFault(t *testing.T) {
+	root := copyBundle(t)
+	ctrlFile := filepath.Join(root, "class/nvme/nvme0/cpu_latency_us")
+	require.NoError(t, os.WriteFile(ctrlFile, []byte("12abc\n"), 0o644))
+	for _, tt := range []struct {
+		target string
+		code   int
+	}{{"nvme0", exitFailure}, {"nvme9", exitUsage}, {"nvme0n9", exitUsage}} {
+		code, out, errOut := runCmd(runSetCPULatency, "--root", root, tt.target, "100")
+		assert.Equal(t, tt.code, code, "%s: %s", tt.target, errOut)
+		assert.Empty(t, out)
+	}
+	_, _, errOut := runCmd(runSetCPULatency, "--root", root, "nvme0", "100")
+	assert.Contains(t, errOut, "nothing written")
+	b, err := os.ReadFile(ctrlFile)
+	require.NoError(t, err)
+	assert.Equal(t, "12abc\n", string(b))
+}

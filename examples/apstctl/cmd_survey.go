@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"context"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"runtime"
 	"strings"
@@ -14,6 +16,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/apst/survey"
 	"github.com/nvmeapst/nvmeapst/apst/survey/shard"
+	"github.com/nvmeapst/nvmeapst/examples/internal/view"
 	"github.com/nvmeapst/nvmeapst/internal/safeio"
 )
 
@@ -214,6 +217,9 @@ func (o *surveyOptions) run(ctx context.Context, x *invocation, args []string) e
 			return usagef("- (standard input) is read by survey --merge only: a survey reads files and directories; name a pipe instead (apstctl survey <(nvme id-ctrl /dev/nvme0)), or plan one capture on standard input with apstctl plan -")
 		}
 		if _, err := os.Stat(a); err != nil {
+			if d := danglingLink(a); d != "" && errors.Is(err, fs.ErrNotExist) {
+				return inputErr(fmt.Errorf("%s: %s", safeio.EscapeTerminal(a), safeio.EscapeTerminal(d)))
+			}
 			return inputErr(err)
 		}
 	}
@@ -287,7 +293,7 @@ func (o *surveyOptions) run(ctx context.Context, x *invocation, args []string) e
 // report that does not (CSV) or is not written (no readable capture).
 func (r *surveyRun) listUnreadable(stderr io.Writer) {
 	for _, u := range r.unreadable.listed {
-		fmt.Fprintf(stderr, "apstctl survey: unreadable: %s: %s\n", safeio.EscapeTerminal(u.Path), safeio.EscapeTerminal(u.Error))
+		fmt.Fprintf(stderr, "apstctl survey: unreadable: %s: %s\n", safeio.EscapeTerminal(u.Path), view.EscapeMessage(u.Error))
 	}
 	if n := r.unreadable.notListed(); n > 0 {
 		fmt.Fprintf(stderr, "apstctl survey: and %d more unreadable files, not listed (the list keeps the first %d)\n", n, len(r.unreadable.listed))

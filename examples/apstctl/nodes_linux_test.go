@@ -53,7 +53,7 @@ func TestNodesAreReportedNotOpened(t *testing.T) {
 				return []string{"collect", "--root", root, filepath.Join(filepath.Dir(root), "out")}
 			}, []int{exitOK, exitFailure, exitUsage}},
 		{"set-latency", "class/nvme/nvme2/power/pm_qos_latency_tolerance_us",
-			func(root string) []string { return []string{"set-latency", "--root", root, "nvme2", "25000"} }, []int{exitFailure, exitUsage}},
+			func(root string) []string { return []string{"set-latency", "--root", root, "nvme2", "25000"} }, []int{exitFailure}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			root := copyBundle(t)
@@ -66,5 +66,46 @@ func TestNodesAreReportedNotOpened(t *testing.T) {
 			assert.Contains(t, tt.codes, code, "%s%s", out, errOut)
 			assert.Contains(t, out+errOut, "character device", "reported as what it is")
 		})
+	}
+}
+
+// set-latency and set-cpu-latency meeting a FIFO or a device node where the
+// attribute they write should be agree: the tree (the machine's state) is at
+// fault, so the status is 1 (a runtime failure), and the message says what
+// the file is and that nothing was written. The node is left as it was.
+func TestSetCommandsRefuseNodes(t *testing.T) {
+	for _, tt := range []struct {
+		attr string
+		args []string
+	}{
+		{"class/nvme/nvme0/power/pm_qos_latency_tolerance_us", []string{"set-latency", "nvme0", "25000"}},
+		{"class/nvme/nvme0/cpu_latency_us", []string{"set-cpu-latency", "nvme0", "100"}},
+		{"block/nvme0n1/cpu_lat_limit_us", []string{"set-cpu-latency", "nvme0n1", "100"}},
+		{"block/nvme0n1/cpu_lat_timeout_ms", []string{"set-cpu-latency", "--timeout-ms", "3", "nvme0n1", "100"}},
+	} {
+		for kind, mk := range map[string]func(t testing.TB, p string){
+			"a named pipe (FIFO)": testfixture.Mkfifo,
+			"a character device":  func(t testing.TB, p string) { testfixture.Mknod(t, p, 1, 3) },
+		} {
+			t.Run(tt.attr+"/"+kind, func(t *testing.T) {
+				root := copyBundle(t)
+				p := filepath.Join(root, filepath.FromSlash(tt.attr))
+				require.NoError(t, os.Remove(p))
+				mk(t, p)
+				opened := testfixture.WatchOpens(t, p)
+				code, out, errOut := apstctl(t, nil, append([]string{tt.args[0], "--root", root}, tt.args[1:]...)...)
+				assert.Empty(t, opened(), "the node was opened")
+				assert.Equal(t, exitFailure, code, "%s%s", out, errOut)
+				assert.Empty(t, out)
+				assert.Contains(t, errOut, p+" is "+kind+", not a sysfs attribute")
+				assert.Contains(t, errOut, "nothing written")
+				if tt.args[0] == "set-cpu-latency" && len(tt.args) > 3 {
+					assert.Contains(t, errOut, "put back", "the limit written before is put back")
+				}
+				fi, err := os.Lstat(p)
+				require.NoError(t, err)
+				assert.False(t, fi.Mode().IsRegular(), "the node is left in place")
+			})
+		}
 	}
 }

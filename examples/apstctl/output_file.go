@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"io"
+	"io/fs"
 
 	"github.com/nvmeapst/nvmeapst/internal/safeio"
 )
@@ -12,10 +13,12 @@ import (
 // left as it was. A path that exists and is not a regular file (a device,
 // a directory) is a usage error naming the flag (exit 2); any other
 // failure, creating the file included (a directory that does not exist or
-// cannot be written), is a failed write, a runtime failure (exit 1), and
-// write's own error is returned as it is.
+// cannot be written) or a write to it (a full disk), is a failed write, a
+// runtime failure (exit 1) naming the flag; write's own error is returned
+// as it is.
 func writeFileOrFail(flagName, path string, write func(io.Writer) error) error {
 	var writeErr error
+	var pe *fs.PathError // a write to the file that failed (ENOSPC), which names path
 	err := safeio.WriteFile(path, 0o666, func(w io.Writer) error {
 		writeErr = write(w)
 		return writeErr
@@ -23,7 +26,7 @@ func writeFileOrFail(flagName, path string, write func(io.Writer) error) error {
 	switch {
 	case err == nil:
 		return nil
-	case writeErr != nil:
+	case writeErr != nil && !(errors.As(writeErr, &pe) && pe.Path == path):
 		return writeErr
 	case errors.Is(err, safeio.ErrNotRegular):
 		return usagef("%s: %v", flagName, err)

@@ -57,6 +57,52 @@ func TestSurveyCommandSymlinkArgument(t *testing.T) {
 	assert.Contains(t, v.Unreadable[0].Error, "not a regular file: a directory")
 }
 
+// A dangling symbolic link met in a walk is said to be one, with where it
+// points, not "no such file or directory" as if the walk had invented it.
+func TestSurveyDanglingSymlink(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symbolic links need privileges on Windows")
+	}
+	dir := t.TempDir()
+	copyTo(t, filepath.Join(surveySmartctl, surveyEVOName+".txt"), filepath.Join(dir, "evo.txt"))
+	abs := filepath.Join(dir, "gone", "target.bin")
+	require.NoError(t, os.Symlink(abs, filepath.Join(dir, "abs.bin")))
+	require.NoError(t, os.Symlink("missing.txt", filepath.Join(dir, "rel.txt")))
+	require.NoError(t, os.Symlink("abs.bin", filepath.Join(dir, "chain.bin")))
+	v, _ := surveyRunJSON(t, dir)
+	require.Len(t, v.Drives, 1)
+	got := map[string]string{}
+	for _, u := range v.Unreadable {
+		got[filepath.Base(u.Path)] = u.Error
+	}
+	assert.Equal(t, "a dangling symbolic link (to "+abs+", which does not exist)", got["abs.bin"])
+	assert.Equal(t, "a dangling symbolic link (to missing.txt, which does not exist)", got["rel.txt"])
+	assert.Equal(t, "a dangling symbolic link (to abs.bin, a link that leads to no file)", got["chain.bin"])
+
+	// Named on the command line, it is refused as one too.
+	code, _, errOut := apstctl(t, nil, "survey", filepath.Join(dir, "rel.txt"))
+	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, "apstctl survey: "+filepath.Join(dir, "rel.txt")+": a dangling symbolic link (to missing.txt, which does not exist)\n", errOut)
+}
+
+// The message of an unreadable file, which quotes the file's first line
+// escaped already, is not escaped a second time ("\\u202e") in the text
+// report and on standard error; a control character in it still is.
+func TestSurveyUnreadableEscapedOnce(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "note.txt"), []byte("remember \u202ethe \x1b[31mmilk\n"), 0o644))
+	code, out, errOut := apstctl(t, nil, "survey", dir)
+	assert.Equal(t, exitUsage, code, "no readable capture")
+	want := `(its first line is "remember \u202ethe \x1b[31mmilk")`
+	assert.Contains(t, errOut, want)
+	assert.NotContains(t, out+errOut, `\\`)
+	copyTo(t, filepath.Join(surveySmartctl, surveyEVOName+".txt"), filepath.Join(dir, "evo.txt"))
+	code, out, errOut = apstctl(t, nil, "survey", dir)
+	assert.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, want)
+	assert.NotContains(t, out, `\\`)
+}
+
 // hostileCapture writes an Identify image whose model and firmware hold
 // terminal escapes and spreadsheet formulas, and returns its directory.
 func hostileCapture(t *testing.T) string {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/apst/survey"
+	"github.com/nvmeapst/nvmeapst/examples/internal/view"
 	"github.com/nvmeapst/nvmeapst/internal/safeio"
 )
 
@@ -143,7 +144,7 @@ func (t *surveyText) end(r *surveyRun) error {
 		fmt.Fprintf(w, "  unreadable by reason: %s\n", reasonCounts(r.unreadable.byReason))
 	}
 	for _, u := range r.unreadable.listed {
-		fmt.Fprintf(w, "  unreadable: %s: %s\n", safeio.EscapeTerminal(u.Path), safeio.EscapeTerminal(u.Error))
+		fmt.Fprintf(w, "  unreadable: %s: %s\n", safeio.EscapeTerminal(u.Path), view.EscapeMessage(u.Error))
 	}
 	if n := r.unreadable.notListed(); n > 0 {
 		fmt.Fprintf(w, "  ... and %d more unreadable files, not listed (the list keeps the first %d)\n", n, len(r.unreadable.listed))

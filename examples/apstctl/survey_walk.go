@@ -322,6 +322,24 @@ func walkRefusal(t fs.FileMode) string {
 	return r
 }
 
+// danglingLink says where the symbolic link at path points when that does
+// not exist ("a dangling symbolic link (to T, which does not exist)"), and
+// is "" when path is no link.
+func danglingLink(path string) string {
+	t, err := os.Readlink(path)
+	if err != nil {
+		return ""
+	}
+	hop := t
+	if !filepath.IsAbs(hop) {
+		hop = filepath.Join(filepath.Dir(path), hop)
+	}
+	if _, err := os.Lstat(hop); err == nil {
+		return "a dangling symbolic link (to " + t + ", a link that leads to no file)"
+	}
+	return "a dangling symbolic link (to " + t + ", which does not exist)"
+}
+
 // surveyFile reads, parses and surveys the file of slot s (on a worker),
 // leaving the row, or the reason the file is unreadable, in s. A pipe or
 // FIFO named on the command line (s.named: `apstctl survey <(cat
@@ -343,10 +361,14 @@ func (r *surveyRun) surveyFile(ctx context.Context, rd *safeio.Reader, c *powers
 	}
 	if err != nil {
 		var nr *safeio.NotRegularError
-		if errors.As(err, &nr) && !nr.WantDir {
+		s.err, s.reason = safeio.Reason(err), reasonRead
+		switch {
+		case errors.As(err, &nr) && !nr.WantDir:
 			s.err, s.reason = walkRefusal(nr.Mode), reasonNotRegular
-		} else {
-			s.err, s.reason = safeio.Reason(err), reasonRead
+		case errors.Is(err, fs.ErrNotExist):
+			if d := danglingLink(s.path); d != "" {
+				s.err = d
+			}
 		}
 		return
 	}

@@ -368,10 +368,13 @@ func moduleText(r *nvmeapst.Report) string {
 		"apst_secondary_latency_tol_us": strconv.FormatUint(uint64(def.SecondaryTolerance), 10),
 	}
 	missing := func(name string) string {
-		if slices.Contains(m.Unreadable, name) {
-			// A file that exists but does not parse: say so, and what the
-			// plan assumed in its place.
+		// A file that exists but does not parse, or cannot be read: say
+		// which, and what the plan assumed in its place.
+		switch {
+		case slices.Contains(m.Malformed, name):
 			return name + "=(malformed: assumed " + assumed[name] + ")"
+		case slices.Contains(m.Unreadable, name):
+			return name + "=(unreadable: assumed " + assumed[name] + ")"
 		}
 		return name + "=(absent)"
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 )
 
 // WriteFile replaces the file path with what write writes, atomically: the
@@ -65,37 +66,90 @@ func WriteFile(path string, perm fs.FileMode, write func(io.Writer) error) (err 
 			os.Remove(tmp)
 		}
 	}()
+	// Errors name path, the file asked for: the temporary file is ours.
+	t := tempFile{f, path}
 	if old != nil {
 		if err := KeepOwnerMode(f, old); err != nil {
-			return fmt.Errorf("write %s: %w; the file is left as it was", path, err)
+			return t.fail(fmt.Errorf("%w; the file is left as it was", err))
 		}
 	}
-	bw := bufio.NewWriterSize(f, 64<<10)
+	bw := bufio.NewWriterSize(t, 64<<10)
 	cw := NewWriter(bw)
 	if err := write(cw); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return t.fail(err)
 	}
 	if err := cw.Err(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return t.fail(err)
 	}
 	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return t.fail(err)
 	}
 	if err := f.Sync(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return t.fail(err)
 	}
 	closed = true
 	if err := f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return t.fail(err)
 	}
 	if err := os.Rename(tmp, target); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		var le *os.LinkError
+		if errors.As(err, &le) {
+			err = le.Err
+		}
+		return fmt.Errorf("write %s: renaming the temporary file %s over it: %w", path, filepath.Base(tmp), err)
 	}
 	if err := syncDir(dir); err != nil {
 		return fmt.Errorf("write %s: renamed, but syncing directory %s: %w", path, dir, err)
 	}
 	return nil
 }
+
+// tempFile is the temporary file WriteFile writes for path: its errors
+// name path.
+type tempFile struct {
+	f    *os.File
+	path string
+}
+
+// Write writes to the file; a failed write names path.
+func (t tempFile) Write(p []byte) (int, error) {
+	n, err := t.f.Write(p)
+	if err != nil {
+		err = t.fail(err)
+	}
+	return n, err
+}
+
+// fail is err as the error of writing path: "write PATH: ..." once, the
+// temporary file's name replaced by path. It wraps err.
+func (t tempFile) fail(err error) error {
+	if pe, ok := err.(*fs.PathError); ok && pe.Path == t.path && pe.Op == "write" {
+		return err // already said (by Write)
+	}
+	if pe, ok := err.(*fs.PathError); ok && pe.Path == t.f.Name() {
+		if pe.Op == "write" {
+			return &fs.PathError{Op: "write", Path: t.path, Err: pe.Err}
+		}
+		return &renamedError{"write " + t.path + ": " + pe.Op + ": " + pe.Err.Error(), err}
+	}
+	msg := strings.ReplaceAll(err.Error(), t.f.Name(), t.path)
+	if p := "write " + t.path + ": "; !strings.HasPrefix(msg, p) {
+		msg = p + msg
+	}
+	return &renamedError{msg, err}
+}
+
+// renamedError is an error with another message.
+type renamedError struct {
+	msg string
+	err error
+}
+
+// Error returns the message.
+func (e *renamedError) Error() string { return e.msg }
+
+// Unwrap returns the error.
+func (e *renamedError) Unwrap() error { return e.err }
 
 // writeTarget follows symbolic links at path and refuses a target that
 // exists and is not a regular file. It returns the target and, when it

@@ -151,6 +151,8 @@ func TestWriteFileNoSpace(t *testing.T) {
 	err := safeio.WriteFile(p, 0o644, writeString(strings.Repeat("x", 1<<20)))
 	require.Error(t, err)
 	assert.True(t, isNoSpace(err), "want ENOSPC, got %v", err)
+	// The message names the file asked for, not the temporary one.
+	assert.Equal(t, "write "+p+": no space left on device", err.Error())
 	b, rerr := os.ReadFile(p)
 	require.NoError(t, rerr)
 	assert.Equal(t, "old report\n", string(b), "the old file survives")
@@ -165,6 +167,7 @@ func TestWriteFileNoSpace(t *testing.T) {
 	})
 	require.Error(t, err)
 	assert.True(t, isNoSpace(err), "want ENOSPC, got %v", err)
+	assert.Equal(t, "write "+p+": no space left on device", err.Error())
 	b, rerr = os.ReadFile(p)
 	require.NoError(t, rerr)
 	assert.Equal(t, "old report\n", string(b))

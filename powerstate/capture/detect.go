@@ -66,7 +66,7 @@ func detect(b []byte) input {
 	if !utf16 && len(b) == powerstate.IdentifySize {
 		return input{format: powerstate.FormatBinary}
 	}
-	if !utf16 && len(b) == featureSize && !isText(b) {
+	if !utf16 && len(b) == featureSize && !isText(b, false) {
 		return input{feature: FeatureBinary}
 	}
 	return detectHexDump(s, qp)

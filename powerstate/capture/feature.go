@@ -138,7 +138,7 @@ func ParseFeatureBytes(b []byte) (FeatureCapture, error) {
 func rawFeatureChecked(b []byte) (FeatureCapture, error) {
 	fc := rawFeature(b)
 	if err := checkRawTable(fc); err != nil {
-		if ne, ok := err.(*NotAPSTTableError); ok && isText(b) {
+		if ne, ok := err.(*NotAPSTTableError); ok && isText(b, false) {
 			ne.Looks = "text that is no get-feature capture"
 			if l := lookalike(textOf(b)); l != "" {
 				ne.Looks = l

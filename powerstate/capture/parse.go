@@ -85,9 +85,10 @@ func ParseBytes(b []byte) (powerstate.Controller, error) {
 			return powerstate.Controller{}, &ParseError{Feature: in.feature, Line: in.marker,
 				Expected: "an identify controller capture (nvme id-ctrl, smartctl -a or -j)", Err: ErrFeatureCapture}
 		}
-		if !isText(b) {
-			// Not 4096 bytes: CheckIdentify names another kind of file by
-			// its magic bytes.
+		if bytes.IndexByte(b, 0) >= 0 || !isText(b, true) {
+			// Binary (text with a terminal's ESC is text) and not 4096
+			// bytes: CheckIdentify names another kind of file by its magic
+			// bytes.
 			var ne *powerstate.NotIdentifyError
 			if err := powerstate.CheckIdentify(b); errors.As(err, &ne) {
 				return powerstate.Controller{}, &ParseError{Format: powerstate.FormatBinary, Err: err}
@@ -234,13 +235,14 @@ func (in input) known() bool {
 
 // isText reports whether b looks like text: no NUL and no control
 // characters other than tab, CR, LF and form feed, or UTF-16 with a byte
-// order mark.
-func isText(b []byte) bool {
+// order mark. With term, the ones a terminal's text carries (ESC of a
+// colour, bell, backspace, vertical tab) are text too.
+func isText(b []byte, term bool) bool {
 	if hasUTF16BOM(b) {
 		return true
 	}
 	for _, c := range b {
-		if c < 0x20 && c != '\t' && c != '\r' && c != '\n' && c != '\f' || c == 0x7f {
+		if c < 0x20 && c != '\t' && c != '\r' && c != '\n' && c != '\f' && !(term && (c == 0x1b || c >= '\a' && c <= '\v')) || c == 0x7f {
 			return false
 		}
 	}
