@@ -135,3 +135,29 @@ func TestPortIsNotTheDrive(t *testing.T) {
 	d = diagnoseFailure(t, "[  100.0] nvme 0000:01:00.0: Unable to change power state from D3cold to D0, device inaccessible\n")
 	assert.True(t, strings.HasPrefix(d.Summary, "the drive at 0000:01:00.0: "), d.Summary)
 }
+
+// Corrected AER errors of several layers are counted under the layers
+// their lines name, each once, not all under the first one's.
+func TestCorrectedAERLayersNamed(t *testing.T) {
+	const head = "[  100.000000] nvme nvme0: pci function 0000:03:00.0\n" +
+		"[  200.000000] pcieport 0000:00:1c.4: AER: Corrected error received: 0000:03:00.0\n" +
+		"[  200.000010] nvme 0000:03:00.0: PCIe Bus Error: severity=Corrected, type=Data Link Layer, (Transmitter ID)\n"
+	const down = "[  500.000000] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff\n"
+	for _, tc := range []struct{ log, want string }{
+		{head + down, "1 corrected Data Link Layer error report(s)"},
+		{head + "[  210.000000] pcieport 0000:00:1c.4: AER: Corrected error received: 0000:03:00.0\n" +
+			"[  210.000010] nvme 0000:03:00.0: PCIe Bus Error: severity=Corrected, type=Transaction Layer, (Receiver ID)\n" + down,
+			"2 corrected Data Link Layer and Transaction Layer error report(s)"},
+	} {
+		l, err := kernlog.ReadString(tc.log, kernlog.Options{})
+		require.NoError(t, err)
+		d := diagnose.Diagnose(diagnose.Input{Log: l})
+		var texts []string
+		for _, c := range d.Causes {
+			for _, e := range c.Evidence {
+				texts = append(texts, e.Text)
+			}
+		}
+		assert.Contains(t, texts, tc.want)
+	}
+}

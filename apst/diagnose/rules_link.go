@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
@@ -166,7 +167,19 @@ func linkCause(s *signals) builder {
 		b.proLine(2, logLine(s.aerRecovery, "the PCI core ran its error recovery for the drive (AER or DPC): an uncorrectable error on its link, whose report the log does not hold"))
 	}
 	if len(s.aerOther) > 0 {
-		b.proLine(1, logLine(&s.aerOther[0], fmt.Sprintf("%d corrected %s error report(s)", len(s.aerOther), s.aerOther[0].Layer)))
+		// Each layer the lines name, once ("Data Link Layer and
+		// Transaction Layer"): the first line's alone misnamed the others.
+		var layers []string
+		for i := range s.aerOther {
+			if l := s.aerOther[i].Layer; l != "" && !slices.Contains(layers, l) {
+				layers = append(layers, l)
+			}
+		}
+		label := strings.Join(layers, " and ")
+		if label == "" {
+			label = "AER"
+		}
+		b.proLine(1, logLine(&s.aerOther[0], fmt.Sprintf("%d corrected %s error report(s)", len(s.aerOther), label)))
 	}
 	if len(s.aerPhys) > 0 {
 		b.proLine(1, logLine(&s.aerPhys[0], fmt.Sprintf("%d corrected Physical Layer error report(s): a marginal link (signal integrity, or ASPM exits)", len(s.aerPhys))))
