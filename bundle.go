@@ -346,12 +346,25 @@ func (w *bundleWriter) write(rel string, b []byte) error {
 	// Modes as the umask leaves them: under umask 077 the files that carry
 	// the drive's serial number are private to their owner.
 	if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
-		return fmt.Errorf("nvmeapst: collect: %w", err)
+		return w.failed(err)
 	}
 	if err := os.WriteFile(p, b, 0o666); err != nil {
-		return fmt.Errorf("nvmeapst: collect: %w", err)
+		return w.failed(err)
 	}
 	return nil
+}
+
+// failed is the error of a file of the bundle, said of the destination
+// the caller named ("write b/manifest.json: no space left on device"),
+// not of the temporary directory beside it that is removed.
+func (w *bundleWriter) failed(err error) error {
+	var pe *os.PathError
+	if !w.fill && errors.As(err, &pe) {
+		if rel, e := filepath.Rel(w.work, pe.Path); e == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			err = &os.PathError{Op: pe.Op, Path: filepath.Join(w.dir, rel), Err: pe.Err}
+		}
+	}
+	return fmt.Errorf("nvmeapst: collect: %w", err)
 }
 
 // commit writes the manifest (atomically, and last), removes the marker and
@@ -363,10 +376,10 @@ func (w *bundleWriter) commit(manifest []byte) error {
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("nvmeapst: collect: %w", err)
+		return w.failed(err)
 	}
 	if err := os.Remove(filepath.Join(w.work, sysfs.IncompleteMarker)); err != nil {
-		return fmt.Errorf("nvmeapst: collect: %w", err)
+		return w.failed(err)
 	}
 	if w.fill {
 		return nil

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -569,4 +570,22 @@ func TestCollectWithoutKernelReleaseIsNotAFailure(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, treeSnap.Sources, bundleSnap.Sources)
 	assert.True(t, bundleSnap.Sources[0].OK, "%+v", bundleSnap.Sources[0])
+}
+
+// An error writing a file of the bundle names the file in the destination
+// the caller gave, not in the temporary directory beside it (a full disk
+// said "write .../.b.tmp-N/.nvmeapst-incomplete: no space left on
+// device").
+func TestCollectFailedNamesDestination(t *testing.T) {
+	parent := t.TempDir()
+	dir, work := filepath.Join(parent, "b"), filepath.Join(parent, ".b.tmp-123")
+	err := nvmeapst.BundleFileError(dir, work, false, &os.PathError{Op: "write", Path: filepath.Join(work, "class", "nvme", "nvme0", "model"), Err: syscall.ENOSPC})
+	assert.Equal(t, "nvmeapst: collect: write "+filepath.Join(dir, "class", "nvme", "nvme0", "model")+": no space left on device", err.Error())
+	assert.ErrorIs(t, err, syscall.ENOSPC)
+	// A path outside the work directory, and a destination filled in
+	// place, are said as they are.
+	err = nvmeapst.BundleFileError(dir, work, false, &os.PathError{Op: "open", Path: "/elsewhere", Err: syscall.EACCES})
+	assert.Equal(t, "nvmeapst: collect: open /elsewhere: permission denied", err.Error())
+	err = nvmeapst.BundleFileError(dir, dir, true, &os.PathError{Op: "write", Path: filepath.Join(dir, "x"), Err: syscall.ENOSPC})
+	assert.Equal(t, "nvmeapst: collect: write "+filepath.Join(dir, "x")+": no space left on device", err.Error())
 }
