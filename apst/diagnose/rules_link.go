@@ -198,7 +198,7 @@ func linkCause(s *signals) builder {
 	}
 	addr := s.addr()
 	if !s.hostLinkDown() { // else no device to read: the reseat below is the test
-		b.test("read the link's state and error counters", "sudo lspci -vvv -s "+addr+"; cat "+devPath(addr)+"/aer_dev_correctable", "free: compare LnkSta with LnkCap (speed, width) and look for RxErr, BadTLP, BadDLLP")
+		b.test("read the link's state and error counters", "sudo lspci -vvv -s "+addr+"; grep . "+devPath(addr)+"/aer_dev_*", "free: compare LnkSta with LnkCap (speed, width) and look for RxErr, BadTLP, BadDLLP; the aer_dev_ files count corrected, non-fatal and fatal errors")
 	}
 	switch {
 	case s.piGen3 != nil:
