@@ -179,6 +179,9 @@ func observe(in *Input) *signals {
 	if s.inc != nil {
 		s.tried = append(s.tried, ParseCommandLine(s.cmdline)...)
 	}
+	for i := range s.tried {
+		s.tried[i].Weighed = false // the rules' to say (triedOf)
+	}
 	if in.Identify != nil && s.inc != nil {
 		params := in.Params
 		given := params.Generation != 0

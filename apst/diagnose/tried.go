@@ -36,6 +36,11 @@ type Tried struct {
 	// FromLog says that the setting is on the command line of the boot
 	// that failed (the log's "Kernel command line"), so it did not help.
 	FromLog bool
+	// Weighed says, in a Diagnosis's Tried, that a rule looked at the
+	// setting with its value: a word of the log's command line that none
+	// weighs (root=, quiet, a Raspberry Pi 5's pci=pcie_bus_safe) was not
+	// tried against the failure. Diagnose ignores it in its Input.
+	Weighed bool
 }
 
 // String is "SETTING=VALUE (OUTCOME)"; "" for the zero Tried, which names
@@ -212,14 +217,16 @@ func outcome(s string) (Outcome, bool) {
 // value, when values is not empty, is one of values).
 func (s *signals) triedOf(names []string, values ...string) []Tried {
 	var out []Tried
-	for _, t := range s.tried {
+	for i := range s.tried {
+		t := &s.tried[i]
 		if !matchSetting(t.Setting, names) {
 			continue
 		}
 		if len(values) > 0 && !containsFold(values, t.Value) {
 			continue
 		}
-		out = append(out, t)
+		t.Weighed = true // s.tried is the Diagnosis's: a rule looked at it
+		out = append(out, *t)
 	}
 	return out
 }

@@ -282,3 +282,18 @@ func TestTriedSysfsWriteNotOfferedAgain(t *testing.T) {
 	assert.Contains(t, commands(diagnose.Tried{Setting: "pm_qos_latency_tolerance_us", Value: "5500", Outcome: diagnose.DidNotHelp}),
 		"echo 0 | sudo tee /sys/class/nvme/nvme0/power/pm_qos_latency_tolerance_us")
 }
+
+// A Diagnosis's Tried says which settings a rule looked at with their
+// value: the log's pcie_aspm=off, not its root= or a Raspberry Pi 5's
+// pci=pcie_bus_safe; a Weighed given in the Input is the rules' to set.
+func TestTriedWeighed(t *testing.T) {
+	l, err := kernlog.ReadString("[    0.000000] Kernel command line: root=/dev/sda2 pci=pcie_bus_safe pcie_aspm=off\n"+
+		"[ 4000.000000] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10\n", kernlog.Options{})
+	require.NoError(t, err)
+	d := diagnose.Diagnose(diagnose.Input{Log: l, Tried: []diagnose.Tried{{Setting: "bogus.setting", Value: "1", Outcome: diagnose.DidNotHelp, Weighed: true}}})
+	got := map[string]bool{}
+	for _, tr := range d.Tried {
+		got[tr.Setting+"="+tr.Value] = tr.Weighed
+	}
+	assert.Equal(t, map[string]bool{"bogus.setting=1": false, "root=/dev/sda2": false, "pci=pcie_bus_safe": false, "pcie_aspm=off": true}, got)
+}

@@ -76,6 +76,7 @@ type triedJSON struct {
 	Value   string           `json:"value,omitempty"`
 	Outcome diagnose.Outcome `json:"outcome"`
 	FromLog bool             `json:"from_log"`
+	Weighed bool             `json:"weighed"`
 }
 
 // causesView is the JSON of cs; nil stays nil.
@@ -212,10 +213,10 @@ func diagnoseView(r *diagnoseResult) diagnosisJSON {
 			Releases: k.Releases, FixedIn: k.FixedIn, Needs: k.Needs, Signs: k.Signs, Source: k.Source})
 	}
 	for _, t := range r.Tried {
-		if t.FromLog && !weighed(t) {
+		if t.FromLog && !t.Weighed {
 			continue // root=, quiet: as the text leaves them out
 		}
-		v.Tried = append(v.Tried, triedJSON{Setting: t.Setting, Value: t.Value, Outcome: t.Outcome, FromLog: t.FromLog})
+		v.Tried = append(v.Tried, triedJSON{Setting: t.Setting, Value: t.Value, Outcome: t.Outcome, FromLog: t.FromLog, Weighed: t.Weighed})
 	}
 	for _, u := range r.Unread {
 		v.Unread = append(v.Unread, view.Unread{Line: u.Line, Text: u.Text})
@@ -327,7 +328,7 @@ func writeDiagnosisText(w io.Writer, r *diagnoseResult) {
 		switch {
 		case !t.FromLog:
 			tried = append(tried, view.Escape(t.String()))
-		case weighed(t):
+		case t.Weighed:
 			tried = append(tried, view.Escape(t.String())+" [the log's command line]")
 		}
 	}
@@ -428,38 +429,6 @@ func writeTest(w io.Writer, lead string, t diagnose.Test) {
 		fmt.Fprintf(w, "%swhere: %s\n", ind, view.Escape(s))
 	}
 	fmt.Fprintf(w, "%scost: %s\n", ind, view.Escape(t.Cost))
-}
-
-// weighed reports whether a setting of the command line is one a rule
-// weighs, with a value it weighs: the others (root=, quiet, the
-// intel_iommu=on of a host passing devices through, a Raspberry Pi 5's
-// pci=pcie_bus_safe) were not tried against the failure, and are not worth
-// printing as tried.
-func weighed(t diagnose.Tried) bool {
-	setting := t.Setting
-	if strings.Contains(setting, ".") {
-		setting = strings.ReplaceAll(setting, "-", "_") // nvme-core.x is nvme_core.x to the kernel
-	}
-	switch setting {
-	case "nvme_core.default_ps_max_latency_us", "nvme_core.shutdown_timeout", "nvme.quirks", "pcie_aspm", "pcie_aspm.policy", "pcie_port_pm", "nvme.noacpi", "nvme.max_host_mem_size_mb", "mem_sleep_default", "usbcore.quirks":
-		return true
-	case "pci":
-		return anyValue(t.Value, "nocrs", "noaer", "nomsi")
-	case "iommu", "amd_iommu", "intel_iommu":
-		return anyValue(t.Value, "off", "soft", "pt")
-	}
-	return false
-}
-
-// anyValue reports whether v is one of ws, as the rules compare them:
-// whole, in any case.
-func anyValue(v string, ws ...string) bool {
-	for _, w := range ws {
-		if strings.EqualFold(v, w) {
-			return true
-		}
-	}
-	return false
 }
 
 // short is a fact's value, or what is known about it, in a word (and why
