@@ -18,17 +18,5 @@ func attrError(err error, note string) error {
 	} else if note == "" {
 		return err
 	}
-	return &noteError{msg + note, err}
+	return safeio.Reworded(msg+note, err)
 }
-
-// noteError is an error with the message attrError gives it.
-type noteError struct {
-	msg string
-	err error
-}
-
-// Error returns the message.
-func (e *noteError) Error() string { return e.msg }
-
-// Unwrap returns the error reworded.
-func (e *noteError) Unwrap() error { return e.err }

@@ -130,26 +130,30 @@ func (t tempFile) fail(err error) error {
 		if pe.Op == "write" {
 			return &fs.PathError{Op: "write", Path: t.path, Err: pe.Err}
 		}
-		return &renamedError{"write " + t.path + ": " + pe.Op + ": " + pe.Err.Error(), err}
+		return Reworded("write "+t.path+": "+pe.Op+": "+pe.Err.Error(), err)
 	}
 	msg := strings.ReplaceAll(err.Error(), t.f.Name(), t.path)
 	if p := "write " + t.path + ": "; !strings.HasPrefix(msg, p) {
 		msg = p + msg
 	}
-	return &renamedError{msg, err}
+	return Reworded(msg, err)
 }
 
-// renamedError is an error with another message.
-type renamedError struct {
+// Reworded returns err with the message msg: errors.Is and errors.As see
+// err through it.
+func Reworded(msg string, err error) error { return &rewordedError{msg, err} }
+
+// rewordedError is an error with another message.
+type rewordedError struct {
 	msg string
 	err error
 }
 
 // Error returns the message.
-func (e *renamedError) Error() string { return e.msg }
+func (e *rewordedError) Error() string { return e.msg }
 
 // Unwrap returns the error.
-func (e *renamedError) Unwrap() error { return e.err }
+func (e *rewordedError) Unwrap() error { return e.err }
 
 // writeTarget follows symbolic links at path and refuses a target that
 // exists and is not a regular file. It returns the target and, when it
