@@ -13,7 +13,8 @@
 //     10:00:00 2026] ...", in any locale: "[Ter Set 19 06:01:41 2017]",
 //     a month Read does not know leaving the date out), dmesg -H ("[Sep12 13:16] ...", "[Dec 4 08:00]
 //     ..." early in a month, then "[  +0.000009] ..." after each line, the
-//     times added up), dmesg -d ("[   12.345678 <    0.000123>] ...", and
+//     times added up from the minute, whose second no line gives:
+//     [Timestamp.NoSecond]), dmesg -d ("[   12.345678 <    0.000123>] ...", and
 //     --time-format=delta's "[<    0.000123>] ...", which dates nothing),
 //     dmesg -x
 //     ("kern  :err   : [...] ..."), dmesg --time-format=iso, dmesg --json

@@ -270,6 +270,12 @@ type Timestamp struct {
 	// their offset from UTC (dmesg -T, an ISO time without one, a zone
 	// given by its name): Wall is then that reading of the clock, in UTC.
 	NoZone bool
+	// NoSecond says that the line gave the time to the minute (dmesg -H's
+	// "[Sep12 13:16]", and the "[  +0.000009]" lines after it, which add
+	// the time since the line before): Wall counts from that minute's
+	// start, as the log does not say at which second of it the first line
+	// came.
+	NoSecond bool
 }
 
 // IsZero reports whether the line had no time stamp.
@@ -278,25 +284,39 @@ func (t Timestamp) IsZero() bool { return !t.HasMono && !t.HasWall }
 // String is the time as the log showed it: "12.345678s after boot",
 // "2026-12-01 10:00:00.123456 +0100" (without the year, the date or the
 // offset from UTC when the log had none, and without a fraction of a
-// second when the time has none), or "".
+// second when the time has none), dmesg -H's minute and the time since it
+// ("Sep 12 13:16 +0.000009s"), or "".
 func (t Timestamp) String() string {
-	frac := ""
-	if t.Wall.Nanosecond() != 0 {
-		frac = ".000000"
+	w, clock, since := t.Wall, "15:04:05", ""
+	if t.NoSecond {
+		// The minute as its line gave it, without a ":00" it did not
+		// give, and the time since.
+		d := time.Duration(w.Second())*time.Second + time.Duration(w.Nanosecond())
+		w, clock = w.Add(-d), "15:04"
+		if d != 0 {
+			since = " +" + seconds(d)
+		}
+	} else if w.Nanosecond() != 0 {
+		clock += ".000000"
 	}
 	switch {
 	case t.HasWall && t.NoDate:
-		return t.Wall.Format("15:04:05" + frac)
+		return w.Format(clock) + since
 	case t.HasWall && t.NoYear:
-		return t.Wall.Format("Jan _2 15:04:05" + frac)
+		return w.Format("Jan _2 "+clock) + since
 	case t.HasWall && t.NoZone:
-		return t.Wall.Format("2006-01-02 15:04:05" + frac)
+		return w.Format("2006-01-02 " + clock)
 	case t.HasWall:
-		return t.Wall.Format("2006-01-02 15:04:05" + frac + " -0700")
+		return w.Format("2006-01-02 " + clock + " -0700")
 	case t.HasMono:
-		return fmt.Sprintf("%d.%06ds after boot", t.Mono/time.Second, (t.Mono%time.Second)/time.Microsecond)
+		return seconds(t.Mono) + " after boot"
 	}
 	return ""
+}
+
+// seconds is d as "12.345678s".
+func seconds(d time.Duration) string {
+	return fmt.Sprintf("%d.%06ds", d/time.Second, (d%time.Second)/time.Microsecond)
 }
 
 // add returns t moved on by d.

@@ -1,6 +1,7 @@
 package kernlog_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -96,6 +97,29 @@ func TestSleepKinds(t *testing.T) {
 			kernlog.Event{Kind: kernlog.ResumeFailure, FromState: "unknown", PCI: "0001:01:00.0"}},
 		{herobrine, "[   68.875606] nvme 0001:01:00.0: PM: **** DPM device timeout ****", kernlog.Event{Kind: kernlog.PMError, PCI: "0001:01:00.0"}},
 	})
+}
+
+// A sleep is counted once however many of its lines the log has: an S3
+// cycle's suspend prints "PM: suspend entry", "OOM killer disabled." and
+// "Preparing to enter system sleep state S3", its resume four lines more;
+// a second cycle counts again, and the lines stay kept as events.
+func TestSleepCountsCycles(t *testing.T) {
+	cycle := `[  100.000000] PM: suspend entry (deep)
+[  100.200000] OOM killer disabled.
+[  101.000000] ACPI: PM: Preparing to enter system sleep state S3
+[  105.000000] ACPI: PM: Waking up from system sleep state S3
+[  106.000000] OOM killer enabled.
+[  106.100000] Restarting tasks ... done.
+[  106.200000] PM: suspend exit
+`
+	for n, log := range map[int]string{1: cycle, 2: cycle + strings.ReplaceAll(cycle, "[  10", "[  11")} {
+		l, err := kernlog.ReadString(log, kernlog.Options{})
+		require.NoError(t, err)
+		require.Len(t, l.Incidents, 1)
+		in := l.Incidents[0]
+		assert.Equal(t, map[kernlog.Kind]int{kernlog.SuspendEntry: n, kernlog.SuspendExit: n}, in.Counts, "%d cycles", n)
+		assert.Len(t, in.Events, 7*n)
+	}
 }
 
 // A line's own "****" is kept; Markdown's bold around a pasted line is

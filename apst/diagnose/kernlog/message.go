@@ -615,17 +615,23 @@ func nvmeDeviceID(driver, pci, body string) (string, bool) {
 // apst.ParseRelease reads: Ubuntu's "(Ubuntu 5.4.0-72.80-generic 5.4.106)"
 // at the end ("5.4.0-72-generic (Ubuntu 5.4.0-72.80-generic 5.4.106)"),
 // Debian's uname -v "#1 SMP Debian 5.10.209-2 (2024-01-31)" ("5.10.0-28-amd64
-// (Debian 5.10.209-2)"), without an epoch ("1:").
+// (Debian 5.10.209-2)"), without an epoch ("1:"); NixOS's "#1-NixOS" names
+// the distribution ("6.12.28 (NixOS 6.12.28)").
 func bootRelease(v string) string {
 	rel, rest, _ := strings.Cut(v, " ")
-	if !distroRelease(rel) {
-		return rel
-	}
 	// The base is in the uname -v part, after its "#": before it, the
 	// compiler's "(Ubuntu 11.4.0-1ubuntu1~22.04)" of a line cut short.
 	rest = strings.TrimSpace(rest)
 	h := strings.LastIndexByte(rest, '#')
 	if h < 0 {
+		return rel
+	}
+	if _, nix := strings.CutPrefix(strings.TrimLeft(rest[h+1:], "0123456789"), "-NixOS "); nix {
+		// NixOS builds the release it names ("#1-NixOS SMP PREEMPT_DYNAMIC
+		// ..."): said in the form of a base, so the platform is known.
+		return rel + " (NixOS " + rel + ")"
+	}
+	if !distroRelease(rel) {
 		return rel
 	}
 	if i := strings.LastIndex(rest, "(Ubuntu "); i > h && strings.HasSuffix(rest, ")") {

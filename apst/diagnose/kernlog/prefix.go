@@ -231,7 +231,7 @@ func parseHumanStamp(s string) (Timestamp, bool) {
 	if !allDigits(h) || !allDigits(m) || atoi(h) > 23 || atoi(m) > 59 || atoi(day) < 1 || atoi(day) > 31 {
 		return Timestamp{}, false
 	}
-	ts := Timestamp{HasWall: true, NoYear: true}
+	ts := Timestamp{HasWall: true, NoYear: true, NoSecond: true}
 	clock := time.Duration(atoi(h))*time.Hour + time.Duration(atoi(m))*time.Minute
 	if mo := monthOf(s[:i]); mo != 0 {
 		ts.Wall = time.Date(0, mo, atoi(day), 0, 0, 0, 0, time.UTC).Add(clock)

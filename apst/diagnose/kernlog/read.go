@@ -228,12 +228,27 @@ type Incident struct {
 	// not kept between the first and the last ones.
 	Events  []Event
 	Omitted int
-	// Counts is the number of events of each kind, kept or not.
+	// Counts is the number of events of each kind, kept or not; a run of
+	// sleep lines of one direction (a suspend's "PM: suspend entry",
+	// "OOM killer disabled." and "Preparing to enter system sleep state",
+	// or a resume's several lines) counts once.
 	Counts map[Kind]int
 
 	tail []Event // ring of the last events while reading
 	next int     // index of the oldest event of a full tail
 	key  string  // the key Read opened it under ("nvme0", "pci X", "disk X", "kernel")
+	slp  int8    // the last sleep line: 1 an entry, 2 an exit
+}
+
+// sleepDir is 1 for a suspend's line, 2 for a resume's, 0 for the others.
+func sleepDir(k Kind) int8 {
+	switch k {
+	case SuspendEntry:
+		return 1
+	case SuspendExit:
+		return 2
+	}
+	return 0
 }
 
 // Has reports whether the incident has an event of kind k.
@@ -865,7 +880,12 @@ func (st *state) add(e Event) {
 	if in.PCI == "" {
 		in.PCI = pci
 	}
-	in.Counts[e.Kind]++
+	if d := sleepDir(e.Kind); d == 0 {
+		in.Counts[e.Kind]++
+	} else if d != in.slp {
+		in.Counts[e.Kind]++
+		in.slp = d
+	}
 	if !e.Time.IsZero() {
 		if in.Start.IsZero() {
 			in.Start = e.Time

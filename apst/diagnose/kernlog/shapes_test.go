@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
 )
 
@@ -642,9 +643,17 @@ func TestBootRelease(t *testing.T) {
 			"6.1.0-rpi7-rpi-2712 (Debian 6.1.63-1+rpt1)"},
 		{"Linux version 6.5.0-0.deb12.4-amd64 (debian-kernel@lists.debian.org) (gcc-12 (Debian 12.2.0-14) 12.2.0, GNU ld (GNU Binutils for Debian) 2.40) #1 SMP PREEMPT_DYNAMIC Debian 6.5.10-1~bpo12+1 (2023-11-23)",
 			"6.5.0-0.deb12.4-amd64 (Debian 6.5.10-1~bpo12+1)"},
+		// NixOS names itself in uname -v (a Dell's dmesg quoted in a
+		// GitHub issue, 2025); an -rc on the linux-acpi list, 2024.
+		{"Linux version 6.12.28 (nixbld@localhost) (gcc (GCC) 14.2.1 20250322, GNU ld (GNU Binutils) 2.44) #1-NixOS SMP PREEMPT_DYNAMIC Fri May  9 07:50:53 UTC 2025",
+			"6.12.28 (NixOS 6.12.28)"},
+		{"Linux version 6.8.0-rc4 (nixbld@localhost) (gcc (GCC) 12.3.0, GNU ld (GNU Binutils) 2.40) #1-NixOS SMP PREEMPT_DYNAMIC Sun Feb 11 20:18:13 UTC 2024",
+			"6.8.0-rc4 (NixOS 6.8.0-rc4)"},
 	} {
 		l, err := kernlog.ReadString("[    0.000000] "+tc.line+"\n", kernlog.Options{})
 		require.NoError(t, err)
 		assert.Equal(t, tc.want, l.Release)
+		_, err = apst.ParseRelease(l.Release)
+		assert.NoError(t, err, "apst.ParseRelease reads what Release holds")
 	}
 }

@@ -32,6 +32,11 @@ func TestDmesgHuman(t *testing.T) {
 	assert.Equal(t, start, in.Start.Wall)
 	assert.Equal(t, start.Add(74*time.Microsecond), in.End.Wall, "the deltas add up")
 	assert.Zero(t, l.UnreadLines)
+	// The minute's second is not in the log: the times say so rather
+	// than print a made-up ":00".
+	assert.True(t, in.Start.NoSecond)
+	assert.Equal(t, "Sep 12 13:16", in.Start.String())
+	assert.Equal(t, "Sep 12 13:16 +0.000074s", in.End.String())
 }
 
 // dmesg -H on the first nine days of a month: util-linux's strftime
