@@ -255,8 +255,10 @@ func summaryOf(t *testing.T, log string, failure bool, summary string) diagnose.
 }
 
 // Lines the reader skipped unread (longer than kernlog.MaxLineLength, or
-// holding NUL bytes) are never "no failure seen": a log joined into one
-// line says so, and a failure read beside them carries a note.
+// holding NUL bytes) are never "no failure seen": a log whose other lines
+// were read says so, a failure read beside them carries a note, and a log
+// joined into one line is refused (kernlog.ErrNotKernelLog), nothing of it
+// read.
 func TestSkippedLinesAreSaid(t *testing.T) {
 	down := "nvme nvme0: controller is down; will reset: CSTS=0x3, PCI_STATUS=0x10"
 	joined := down + " " + strings.Repeat(down+" ", kernlog.MaxLineLength/len(down)+1)
@@ -264,7 +266,7 @@ func TestSkippedLinesAreSaid(t *testing.T) {
 		name, log, summary, note string
 		failure                  bool
 	}{
-		{name: "a log joined into one line", log: joined + "\n",
+		{name: "a line joined from a log beside a quiet one", log: "nvme nvme0: pci function 0000:01:00.0\n" + joined + "\n",
 			summary: "no failure seen in the lines read, but 1 line(s) of the log were skipped unread (1 longer than 65536 bytes): paste the log with its line breaks"},
 		{name: "a line of NUL bytes beside a quiet one", log: "nvme nvme0: pci function 0000:01:00.0\n\x00\x00\x00\n",
 			summary: "no failure seen in the lines read, but 1 line(s) of the log were skipped unread (1 holding NUL bytes)"},

@@ -311,7 +311,8 @@
 // the command that gives its text), is refused with [ErrBinary]; text in which nothing reads as a kernel log
 // (no time stamp or log prefix, no event, no driver's message naming a
 // device, no failure-looking line: an Identify capture or a smartctl report
-// given in a log's place) with [ErrNotKernelLog], input that is empty or
+// given in a log's place; lines too long to read and no other text, as a
+// log joined into one line is) with [ErrNotKernelLog], input that is empty or
 // blank lines alone with [ErrEmpty]; another kernel's NVMe
 // log (FreeBSD's nvme(4), Windows's stornvme events, ESXi's vmkernel log) with no line of Linux's nvme
 // or port drivers with [ErrNotLinux]. A log that is one but holds nothing

@@ -325,6 +325,16 @@ func Read(ctx context.Context, r io.Reader, opts Options) (*Log, error) {
 		}
 		return l, fmt.Errorf("%w: %d of %d lines hold NUL bytes (the first at line %d, byte offset %d%s) and none is a kernel event", ErrBinary, l.BinaryLines, l.Lines, sc.nulLine, sc.nulOff, sc.ofText(l))
 	}
+	if l.Events == 0 && l.LongLines > 0 && !st.text && !st.stamped && l.UnreadLines == 0 && l.RelayedLines == 0 {
+		// Nothing but lines too long to read: a log whose line breaks
+		// were lost on the way (joined into one line by a form or an
+		// editor) is no log without a failure.
+		what := "its one line is"
+		if l.LongLines > 1 {
+			what = fmt.Sprintf("its %d lines are", l.LongLines)
+		}
+		return l, fmt.Errorf("%w: %s longer than any kernel log line (%d bytes read at most), and no other line is text: were its line breaks lost on the way?", ErrNotKernelLog, what, MaxLineLength)
+	}
 	if st.foreign != "" && !st.linux {
 		return l, fmt.Errorf("%w: line %d is %s's, and no line is Linux's nvme or PCIe port driver's: give the log of a Linux machine", ErrNotLinux, st.foreignLine, st.foreign)
 	}

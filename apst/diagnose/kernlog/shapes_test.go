@@ -438,9 +438,18 @@ func TestEmptyIsNoLog(t *testing.T) {
 		assert.EqualError(t, err, tc.want, "%q", tc.in)
 		require.NotNil(t, l)
 	}
-	// A line skipped for its length is a log that was there.
-	_, err := kernlog.ReadString(strings.Repeat("x", kernlog.MaxLineLength+1)+"\n", kernlog.Options{})
-	assert.NoError(t, err)
+	// Lines skipped for their length and nothing else (a log joined into
+	// one line by a form) are no log read either: refused, with what they
+	// look like; beside a line of text they are a log that was there.
+	long := strings.Repeat("x", kernlog.MaxLineLength+1) + "\n"
+	_, err := kernlog.ReadString(long, kernlog.Options{})
+	require.ErrorIs(t, err, kernlog.ErrNotKernelLog)
+	assert.EqualError(t, err, "kernlog: not a kernel log: its one line is longer than any kernel log line (65536 bytes read at most), and no other line is text: were its line breaks lost on the way?")
+	_, err = kernlog.ReadString(long+"\n"+long, kernlog.Options{})
+	assert.ErrorContains(t, err, "its 2 lines are longer")
+	l, err := kernlog.ReadString(long+"[    1.000000] Linux version 6.8.0\n", kernlog.Options{})
+	require.NoError(t, err)
+	assert.EqualValues(t, 1, l.LongLines)
 }
 
 func TestSkipsWhatIsNotAnEvent(t *testing.T) {
