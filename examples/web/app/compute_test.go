@@ -263,14 +263,17 @@ func TestComputeDiagnosis(t *testing.T) {
 		req      Request
 		id       *powerstate.Controller
 		plat     persist.Platform
-		plan     bool   // the capture's sections are there too
-		wantNote string // a note of the page's own
+		plan      bool   // the capture's sections are there too
+		wantNote  string // a note of the page's own
+		wantTried string // a line of the tried list
 	}{
 		{name: "aspm.log alone", req: Request{Log: aspmLog}},
 		{name: "aspm.log with a capture", req: Request{Log: aspmLog, Capture: evo}, id: &evoCtrl, plan: true},
 		{name: "aspm.log with a shared drive", req: Request{Log: aspmLog, Drive: shared}, id: &sharedCtrl, plan: true},
 		{name: "apst.log with a capture", req: Request{Log: apstLog, Capture: evo}, id: &evoCtrl, plan: true},
-		{name: "apst.log bounded on its command line", req: Request{Log: bounded, Capture: evo}, id: &evoCtrl, plan: true, wantNote: "bound 5500us"},
+		{name: "apst.log bounded on its command line", req: Request{Log: bounded, Capture: evo}, id: &evoCtrl, plan: true, wantNote: "bound 5500us",
+			wantTried: "nvme_core.default_ps_max_latency_us=5500 (did not help) [the log's command line]"},
+		{name: "a real thread: rpi5, tried", req: Request{Log: openwrt, Tried: "pcie_aspm=off:no"}, wantTried: "pcie_aspm=off (did not help)"},
 		{name: "apst.log, the PCI ID field is the plan's only", req: Request{Log: apstLog, Capture: evo, PCIID: "144d:a80d"}, id: &evoCtrl, plan: true},
 		{name: "a real thread: rpi5, tried and platform", req: Request{Log: openwrt, Tried: "pcie_aspm=off:no, nvme_core.default_ps_max_latency_us=0", Platform: "raspberry-pi"}, plat: persist.PlatformRaspberryPi},
 		{name: "a real thread: rpi5, auto platform", req: Request{Log: openwrt, Platform: "auto"}},
@@ -357,6 +360,13 @@ func TestComputeDiagnosis(t *testing.T) {
 			assert.Equal(t, escAll(d.Notes), g.Notes)
 			if tc.wantNote != "" {
 				assert.Contains(t, strings.Join(g.Notes, "\n"), tc.wantNote)
+			}
+			if tc.wantTried != "" {
+				var tried []string
+				for _, x := range g.Tried {
+					tried = append(tried, x.Text)
+				}
+				assert.Contains(t, tried, tc.wantTried)
 			}
 			// And the whole of it, field by field (the view of the same
 			// diagnosis: any difference in what the page passed shows).

@@ -30,8 +30,9 @@ type DiagnosisView struct {
 	Replace  bool        `json:"replace"`
 	Causes   []CauseView `json:"causes"`
 	Known    []KnownView `json:"known"`
-	// Tried are the settings given as already tried; those of the log's
-	// command line are in Log.CommandLine.
+	// Tried are the settings given as already tried, and those of the
+	// log's command line a rule weighed (FromLog; the whole line is in
+	// Log.CommandLine).
 	Tried    []TriedView   `json:"tried"`
 	Platform string        `json:"platform"`
 	Unread   []view.Unread `json:"unread"`
@@ -71,6 +72,7 @@ type TriedView struct {
 	Setting string `json:"setting"`
 	Value   string `json:"value,omitempty"`
 	Outcome string `json:"outcome"`
+	FromLog bool   `json:"from_log"`
 	Text    string `json:"text"`
 }
 
