@@ -350,9 +350,28 @@ func refusedAPST(l *kernlog.Log) *kernlog.Event {
 	return nil
 }
 
+// failureEvent is the first event of in that is a failure by itself (one
+// severity counts above zero), or nil.
+func failureEvent(in *kernlog.Incident) *kernlog.Event {
+	if in == nil {
+		return nil
+	}
+	for i := range in.Events {
+		e := &in.Events[i]
+		if severity(&kernlog.Incident{Controller: in.Controller, Counts: map[kernlog.Kind]int{e.Kind: 1}, Events: in.Events[i : i+1]}) > 0 {
+			return e
+		}
+	}
+	return nil
+}
+
 func unknownCause(s *signals) Cause {
 	c := Cause{Layer: LayerUnknown, Likelihood: Possible, Score: 1, Against: []Line{}, Tests: []Test{}}
 	c.Evidence = []Line{{Source: "kernel log", Text: "the failure is there, but nothing in the log or the facts points at one layer"}}
+	if e := failureEvent(s.inc); e != nil {
+		// The line that made it a failure, quoted as every evidence is.
+		c.Evidence[0] = logLine(e, c.Evidence[0].Text)
+	}
 	if e := s.shutdown; e != nil {
 		// nvme-core's shutdown (nvme_disable_ctrl with shutdown set, at
 		// power-off, reboot, unbind and a suspend that powers the drive
@@ -429,6 +448,8 @@ func summarize(s *signals, d *Diagnosis) (string, bool) {
 		fmt.Fprintf(&b, "%s: the drive refused access to its data (line %d: Access Denied), as a locked self-encrypting drive (TCG Opal) does: nothing in the log points at power management or the link.", who, s.denied.Line)
 	case top.Layer == LayerUnknown && s.shutdown != nil:
 		fmt.Fprintf(&b, "%s: the drive did not finish its shutdown in the time the kernel waits (line %d), and nothing in the log points at one layer.", who, s.shutdown.Line)
+	case top.Layer == LayerUnknown && top.Evidence[0].Line > 0:
+		fmt.Fprintf(&b, "%s: the failure is there (line %d), but nothing in the log or the facts points at one layer.", who, top.Evidence[0].Line)
 	case top.Layer == LayerUnknown:
 		fmt.Fprintf(&b, "%s: %s.", who, top.Evidence[0].Text)
 	default:

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/nvmeapst/nvmeapst/apst/diagnose"
@@ -61,4 +63,39 @@ func postedAnswer(body string) string {
 		grade = " " + string(d.Causes[0].Likelihood)
 	}
 	return strings.Join(names, "|") + grade
+}
+
+// Every evidence item of the log (for or against a layer, and the lines
+// named as a failure's consequences) quotes its line with the line's
+// number, on each of the posted logs: the answer never paraphrases a line
+// it does not show.
+func TestPostedEvidenceQuotesItsLine(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("kernlog", "testdata", "posted", "*.log"))
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(files), 100)
+	quoted := 0
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		require.NoError(t, err)
+		_, body, _ := strings.Cut(string(raw), "\n")
+		l, err := kernlog.ReadString(body, kernlog.Options{})
+		if err != nil {
+			continue
+		}
+		d := diagnose.Diagnose(diagnose.Input{Log: l})
+		lines := slices.Clone(d.Consequences)
+		for _, c := range d.Causes {
+			lines = append(lines, c.Evidence...)
+			lines = append(lines, c.Against...)
+		}
+		for _, e := range lines {
+			if !strings.HasPrefix(e.Source, "kernel log") {
+				continue
+			}
+			quoted++
+			assert.Positive(t, e.Line, "%s: %q has no line number", filepath.Base(f), e.Text)
+			assert.NotEmpty(t, e.Quote, "%s: %q quotes nothing", filepath.Base(f), e.Text)
+		}
+	}
+	assert.Greater(t, quoted, 100, "the posted logs' answers quote lines")
 }
