@@ -2,7 +2,6 @@ package kernlog
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,28 +13,28 @@ const MaxTextLength = 512
 
 // patterns are the regular expressions of the messages the package reads.
 type patterns struct {
-	reDown      *regexp.Regexp
-	reAbort     *regexp.Regexp
-	reProbe     *regexp.Regexp
-	reCoreProbe *regexp.Regexp
-	reNotReady  *regexp.Regexp
-	reResetFail *regexp.Regexp
-	reAPST      *regexp.Regexp
-	reResume    *regexp.Regexp
-	reAERRecv   *regexp.Regexp
-	reAERBus    *regexp.Regexp
-	reLinkDown  *regexp.Regexp
-	reBlkErr    *regexp.Regexp
-	reBufErr    *regexp.Regexp
-	reDisk      *regexp.Regexp
-	reNVMeErr   *regexp.Regexp
-	reStatus    *regexp.Regexp
-	rePMFail    *regexp.Regexp
-	rePMCall    *regexp.Regexp
-	rePMStage   *regexp.Regexp
-	reIRQ       *regexp.Regexp
-	reHMBSize   *regexp.Regexp
-	reHMBErr    *regexp.Regexp
+	reDown      *pattern
+	reAbort     *pattern
+	reProbe     *pattern
+	reCoreProbe *pattern
+	reNotReady  *pattern
+	reResetFail *pattern
+	reAPST      *pattern
+	reResume    *pattern
+	reAERRecv   *pattern
+	reAERBus    *pattern
+	reLinkDown  *pattern
+	reBlkErr    *pattern
+	reBufErr    *pattern
+	reDisk      *pattern
+	reNVMeErr   *pattern
+	reStatus    *pattern
+	rePMFail    *pattern
+	rePMCall    *pattern
+	rePMStage   *pattern
+	reIRQ       *pattern
+	reHMBSize   *pattern
+	reHMBErr    *pattern
 }
 
 // re returns the patterns, compiled at their first use rather than when a
@@ -44,28 +43,28 @@ type patterns struct {
 // patterns are never changed.
 var re = sync.OnceValue(func() *patterns {
 	return &patterns{
-		reDown:      regexp.MustCompile(`^controller is down; will reset: CSTS[=:] ?0x([0-9a-fA-F]{1,8})(?:, PCI_STATUS=0x([0-9a-fA-F]{1,4})|, PCI_STATUS read failed \((-?[0-9]+)\))?`),
-		reAbort:     regexp.MustCompile(`^Abort status: ?(?:0x)?([0-9a-fA-F]{1,8})`),
-		reProbe:     regexp.MustCompile(`^Removing after probe failure status: (-?[0-9]{1,6})`),
-		reCoreProbe: regexp.MustCompile(`^probe (?:of ([0-9a-fA-F:.]{7,20}) |with driver nvme )failed with error (-?[0-9]{1,6})`),
-		reNotReady:  regexp.MustCompile(`^Device not ready; aborting (reset|initialisation|initialization)(?:, CSTS=0x([0-9a-fA-F]{1,8}))?`),
-		reResetFail: regexp.MustCompile(`^Disabling device after reset failure: (-?[0-9]{1,6})`),
-		reAPST:      regexp.MustCompile(`^failed to set APST feature \((-?[0-9]{1,6})\)`),
-		reResume:    regexp.MustCompile(`(?:Unable to|can't|[Rr]efused to) change power state from (D[0-3](?:hot|cold)?|unknown) to D0\b`),
-		reAERRecv:   regexp.MustCompile(`AER: (?:Multiple )?(Corrected|Correctable|Uncorrected \((?:Non-Fatal|Fatal)\)|Uncorrectable \((?:Non-Fatal|Fatal)\)) error (?:message )?received(?: from)?:? (?:([0-9a-fA-F:.]{7,20})|id=([0-9a-fA-F]{4})\b)`),
-		reAERBus:    regexp.MustCompile(`PCIe Bus Error: severity=([^,]{1,40})(?:, type=([^,]{1,40}))?`),
-		reLinkDown:  regexp.MustCompile(`[Ss]lot\([^)]{1,20}\): (Link Down|Card not present)`),
-		reBlkErr:    regexp.MustCompile(`(?:I/O|critical [a-z ]{1,20}|operation not supported|timeout|recoverable transport|protection|kernel resource|device resource|offline) error, dev (nvme[0-9]{1,6}(?:c[0-9]{1,6})?n[0-9]{1,6}(?:p[0-9]{1,6})?), sector [0-9]{1,20}(?: op 0x[0-9a-f]{1,4}:\(([A-Z_]{1,20})\))?`),
-		reBufErr:    regexp.MustCompile(`^Buffer I/O error on dev(?:ice)? (nvme[0-9]{1,6}(?:c[0-9]{1,6})?n[0-9]{1,6}(?:p[0-9]{1,6})?), `),
-		reDisk:      regexp.MustCompile(`nvme[0-9]{1,6}(?:c[0-9]{1,6})?n[0-9]{1,6}(?:p[0-9]{1,6})?`),
-		reNVMeErr:   regexp.MustCompile(`^(.{1,40}?)\(0x([0-9a-fA-F]{1,2})\) @ LBA [0-9]{1,20}, [0-9]{1,10} blocks, (.{1,80}?) \(sct 0x([0-9a-fA-F]{1,2}) / sc 0x([0-9a-fA-F]{1,2})\)`),
-		reStatus:    regexp.MustCompile(`\(sct 0x([0-9a-fA-F]{1,2}) / sc 0x([0-9a-fA-F]{1,2})\)`),
-		rePMFail:    regexp.MustCompile(`^(?:Device (\S{1,40}) )?failed to (suspend|resume|freeze|thaw|restore|poweroff|quiesce)(?: (?:async|late|noirq|early))*(?:: error (-?[0-9]{1,6}))?`),
-		rePMCall:    regexp.MustCompile(`^([a-z_]{1,40})\(\): (\S{1,80}(?: \[[^\]]{1,40}\])?) returns (-?[0-9]{1,6})`),
-		rePMStage:   regexp.MustCompile(`^(?:[a-z]{1,8} )?(suspend|resume) of devices failed`),
-		reIRQ:       regexp.MustCompile(`^(?:irq ([0-9]{1,6}): nobody cared|Disabling IRQ #([0-9]{1,6}))`),
-		reHMBSize:   regexp.MustCompile(`(?:allocated |min host memory \()([0-9]{1,9}) MiB`),
-		reHMBErr:    regexp.MustCompile(`\(?err:? ?(-?[0-9]{1,9})`),
+		reDown:      mustPattern(`^controller is down; will reset: CSTS[=:] ?0x([0-9a-fA-F]{1,8})(?:, PCI_STATUS=0x([0-9a-fA-F]{1,4})|, PCI_STATUS read failed \((-?[0-9]+)\))?`),
+		reAbort:     mustPattern(`^Abort status: ?(?:0x)?([0-9a-fA-F]{1,8})`),
+		reProbe:     mustPattern(`^Removing after probe failure status: (-?[0-9]{1,6})`),
+		reCoreProbe: mustPattern(`^probe (?:of ([0-9a-fA-F:.]{7,20}) |with driver nvme )failed with error (-?[0-9]{1,6})`),
+		reNotReady:  mustPattern(`^Device not ready; aborting (reset|initialisation|initialization)(?:, CSTS=0x([0-9a-fA-F]{1,8}))?`),
+		reResetFail: mustPattern(`^Disabling device after reset failure: (-?[0-9]{1,6})`),
+		reAPST:      mustPattern(`^failed to set APST feature \((-?[0-9]{1,6})\)`),
+		reResume:    mustPattern(`(?:Unable to|can't|[Rr]efused to) change power state from (D[0-3](?:hot|cold)?|unknown) to D0\b`),
+		reAERRecv:   mustPattern(`AER: (?:Multiple )?(Corrected|Correctable|Uncorrected \((?:Non-Fatal|Fatal)\)|Uncorrectable \((?:Non-Fatal|Fatal)\)) error (?:message )?received(?: from)?:? (?:([0-9a-fA-F:.]{7,20})|id=([0-9a-fA-F]{4})\b)`),
+		reAERBus:    mustPattern(`PCIe Bus Error: severity=([^,]{1,40})(?:, type=([^,]{1,40}))?`),
+		reLinkDown:  mustPattern(`[Ss]lot\([^)]{1,20}\): (Link Down|Card not present)`),
+		reBlkErr:    mustPattern(`(?:I/O|critical [a-z ]{1,20}|operation not supported|timeout|recoverable transport|protection|kernel resource|device resource|offline) error, dev (nvme[0-9]{1,6}(?:c[0-9]{1,6})?n[0-9]{1,6}(?:p[0-9]{1,6})?), sector [0-9]{1,20}(?: op 0x[0-9a-f]{1,4}:\(([A-Z_]{1,20})\))?`),
+		reBufErr:    mustPattern(`^Buffer I/O error on dev(?:ice)? (nvme[0-9]{1,6}(?:c[0-9]{1,6})?n[0-9]{1,6}(?:p[0-9]{1,6})?), `),
+		reDisk:      mustPattern(`nvme[0-9]{1,6}(?:c[0-9]{1,6})?n[0-9]{1,6}(?:p[0-9]{1,6})?`),
+		reNVMeErr:   mustPattern(`^(.{1,40}?)\(0x([0-9a-fA-F]{1,2})\) @ LBA [0-9]{1,20}, [0-9]{1,10} blocks, (.{1,80}?) \(sct 0x([0-9a-fA-F]{1,2}) / sc 0x([0-9a-fA-F]{1,2})\)`),
+		reStatus:    mustPattern(`\(sct 0x([0-9a-fA-F]{1,2}) / sc 0x([0-9a-fA-F]{1,2})\)`),
+		rePMFail:    mustPattern(`^(?:Device (\S{1,40}) )?failed to (suspend|resume|freeze|thaw|restore|poweroff|quiesce)(?: (?:async|late|noirq|early))*(?:: error (-?[0-9]{1,6}))?`),
+		rePMCall:    mustPattern(`^([a-z_]{1,40})\(\): (\S{1,80}(?: \[[^\]]{1,40}\])?) returns (-?[0-9]{1,6})`),
+		rePMStage:   mustPattern(`^(?:[a-z]{1,8} )?(suspend|resume) of devices failed`),
+		reIRQ:       mustPattern(`^(?:irq ([0-9]{1,6}): nobody cared|Disabling IRQ #([0-9]{1,6}))`),
+		reHMBSize:   mustPattern(`(?:allocated |min host memory \()([0-9]{1,9}) MiB`),
+		reHMBErr:    mustPattern(`\(?err:? ?(-?[0-9]{1,9})`),
 	}
 })
 
