@@ -36,10 +36,11 @@
 //     (RFC 7464); -o json-pretty, a record over lines ("{", a
 //     "KEY" : value field a line, "}"), read whole as -o json's line is,
 //     its event quoted from its MESSAGE line; and -o verbose and -o export
-//     (a record a field a line), of which the MESSAGE lines
-//     ("MESSAGE=nvme nvme0: ...") are read as -o cat's bare messages are:
-//     without the record's time, and whatever its transport (a record of
-//     another program is read as the kernel's: give journalctl -k's);
+//     (a record a field a line, its fields in any order), read when the
+//     record ends as -o json's record is, with its time (-o verbose's
+//     from the cursor of its first line), its event quoted from its
+//     MESSAGE line ("MESSAGE=nvme nvme0: ..."); a record that names no
+//     program is read as the kernel's;
 //   - syslog files with an RFC 3164 or ISO time and a host, with or without
 //     the dmesg time after "kernel:", and journal and syslog times whose
 //     month is spelt in another language ("Mär 21", " 3月 13"; a month

@@ -446,9 +446,9 @@ func TestCommitAndConsoleShapes(t *testing.T) {
 }
 
 // A journal record over lines (journalctl -o verbose, -o export) is read
-// at its MESSAGE line, quoted as it appears, as -o cat's bare message is:
-// the record's other fields (its time, its transport) are not read. The
-// lines are the Rockchip board's (rockchip).
+// at its MESSAGE line, quoted as it appears, with the record's time (the
+// kernel's, _SOURCE_MONOTONIC_TIMESTAMP). The lines are the Rockchip
+// board's (rockchip).
 func TestJournalRecordLines(t *testing.T) {
 	lines := rockchipLines(t)
 	down := lines[4]
@@ -465,7 +465,8 @@ func TestJournalRecordLines(t *testing.T) {
 			assert.Equal(t, "MESSAGE="+down.msg, strings.TrimSpace(all[e.Line-1]), "the event's line is its MESSAGE line")
 			assert.Equal(t, e.Line, e.EndLine)
 			assert.Equal(t, "MESSAGE="+down.msg, e.Raw)
-			assert.True(t, e.Time.IsZero())
+			assert.Equal(t, down.mono, e.Time.Mono)
+			assert.True(t, e.Time.HasWall)
 			assert.Equal(t, map[string]string{"0004:41:00.0": "nvme0"}, l.Addresses)
 			assert.Zero(t, l.UnreadLines)
 		})

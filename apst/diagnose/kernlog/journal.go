@@ -24,38 +24,42 @@ type journalFields struct {
 }
 
 // journalRecord reads one line of journalctl -o json (or json-seq without
-// its record separator). Only the kernel's records are messages: those of
-// _TRANSPORT "kernel" or SYSLOG_IDENTIFIER "kernel"; another program's
-// record keeps its MESSAGE as relayed (Log.Relayed). The time since boot is
-// the kernel's own (_SOURCE_MONOTONIC_TIMESTAMP) when the record has it,
-// else the journal's; the wall-clock time is __REALTIME_TIMESTAMP.
+// its record separator), as recordSplit reads its fields.
 func journalRecord(s string) split {
 	var f journalFields
 	if json.Unmarshal([]byte(s), &f) != nil {
 		return split{}
 	}
-	sp := split{bootID: jsonText(f.BootID), json: true}
-	msg := jsonText(f.Message)
+	return recordSplit(jsonText(f.Message), &[nFields]string{jsonText(f.Transport), jsonText(f.Identifier), jsonText(f.Comm),
+		jsonText(f.SourceMono), jsonText(f.Monotonic), jsonText(f.Realtime), jsonText(f.BootID)}, true)
+}
+
+// recordSplit reads a journal record: its MESSAGE and the fields f Read
+// uses. Only the kernel's records are messages: those of _TRANSPORT
+// "kernel" or SYSLOG_IDENTIFIER "kernel"; another program's record keeps
+// its MESSAGE as relayed (Log.Relayed). A record that names no program is
+// the kernel's unless strict (-o json's; -o export's and -o verbose's are
+// read as -o cat's lines are). The time since boot is the kernel's own
+// (_SOURCE_MONOTONIC_TIMESTAMP) when the record has it, else the
+// journal's; the wall-clock time is __REALTIME_TIMESTAMP.
+func recordSplit(msg string, f *[nFields]string, strict bool) split {
+	sp := split{bootID: f[fBootID], json: true}
 	if i := strings.IndexByte(msg, '\n'); i >= 0 {
 		msg = msg[:i]
 	}
-	if jsonText(f.Transport) != "kernel" && jsonText(f.Identifier) != "kernel" {
+	if f[fTransport] != "kernel" && f[fIdentifier] != "kernel" {
 		// Another program's record, which may repeat a kernel message;
 		// one that names no program is nobody's to repeat.
-		if sp.program = cmp.Or(jsonText(f.Identifier), jsonText(f.Comm), jsonText(f.Transport)); sp.program != "" {
+		if sp.program = cmp.Or(f[fIdentifier], f[fComm], f[fTransport]); sp.program != "" || strict {
 			sp.relayed = msg
+			return sp
 		}
-		return sp
 	}
 	sp.msg, sp.kernel = strings.TrimRight(msg, " \r"), true
-	mono := jsonText(f.SourceMono)
-	if mono == "" {
-		mono = jsonText(f.Monotonic)
-	}
-	if us, err := strconv.ParseInt(mono, 10, 64); err == nil && us >= 0 && us <= int64(maxUptime/time.Microsecond) {
+	if us, err := strconv.ParseInt(cmp.Or(f[fSourceMono], f[fMono]), 10, 64); err == nil && us >= 0 && us <= int64(maxUptime/time.Microsecond) {
 		sp.ts.Mono, sp.ts.HasMono = time.Duration(us)*time.Microsecond, true
 	}
-	if us, err := strconv.ParseInt(jsonText(f.Realtime), 10, 64); err == nil && us > 0 && us < 1<<53 {
+	if us, err := strconv.ParseInt(f[fRealtime], 10, 64); err == nil && us > 0 && us < 1<<53 {
 		sp.ts.Wall, sp.ts.HasWall = time.UnixMicro(us).UTC(), true
 	}
 	return sp

@@ -114,10 +114,5 @@ func prettyField(c []byte) bool {
 	if after := c[end+1:]; end < 2 || !bytes.HasPrefix(after, []byte(" : ")) && !bytes.Equal(after, []byte(" :")) {
 		return false // ("KEY" : at the end: a mail client wrapped the value)
 	}
-	for _, r := range c[1:end] {
-		if !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') {
-			return false
-		}
-	}
-	return true
+	return fieldName(c[1:end])
 }

@@ -314,6 +314,7 @@ func Read(ctx context.Context, r io.Reader, opts Options) (*Log, error) {
 	}
 	st.endQP()
 	st.flush()
+	st.endRecord()
 	st.endCrash()
 	l := st.finish()
 	if err != nil {
@@ -425,6 +426,7 @@ type state struct {
 	jsonTime   []byte
 	jsonTimeOn bool
 	pretty     prettyRecord // a journalctl -o json-pretty record being read
+	rec        fieldRecord  // a journalctl -o export or -o verbose record
 	unpasted   []byte       // the line being read, without what pasting added (unpaste)
 	fresh      bool         // a journal boot separator passed and nothing since
 
@@ -515,6 +517,9 @@ func (st *state) line(b []byte, from, last int) {
 		}
 		st.flush()
 	}
+	if c := cleanBytes(b); st.rec.on || len(c) > 9 && (c[0] == '_' || c[len(c)-1] == ']') {
+		st.recordLine(c)
+	}
 	keyword, pci := scanLine(b)
 	keyword = keyword || specialLine(b)
 	failure := !keyword && pci && pciFailure(b)
@@ -577,6 +582,16 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 		return
 	}
 	sp := splitLine(line)
+	if st.rec.on && sp.kernel && strings.HasPrefix(cleanLine(line), "MESSAGE=") {
+		// A journal record's MESSAGE, read when the record ends.
+		if !st.rec.emit {
+			if st.rec.msg == "" {
+				st.rec.msg, st.rec.from, st.rec.to = line, from, to
+			}
+			return
+		}
+		sp = recordSplit(sp.msg, &st.rec.f, false)
+	}
 	if sp.relative && st.humanOn {
 		sp.ts = at
 	}
