@@ -259,10 +259,10 @@ func TestComputeDiagnosis(t *testing.T) {
 	var undecidedSeen, unreadSeen, relayedSeen int
 	relayed := repoFile(t, "apst/diagnose/testdata/relayed-only.log")
 	for _, tc := range []struct {
-		name     string
-		req      Request
-		id       *powerstate.Controller
-		plat     persist.Platform
+		name      string
+		req       Request
+		id        *powerstate.Controller
+		plat      persist.Platform
 		plan      bool   // the capture's sections are there too
 		wantNote  string // a note of the page's own
 		wantTried string // a line of the tried list
