@@ -350,6 +350,11 @@ func refusedAPST(l *kernlog.Log) *kernlog.Event {
 	return nil
 }
 
+// abortedByHost is what an I/O error of status Host Aborted Command (sct
+// 0x3 / sc 0x71) means when the log has no line of the reset or removal
+// that gave it.
+const abortedByHost = "the host aborted this command (sct 0x3 / sc 0x71, Host Aborted Command): the driver gives that status to the commands a controller reset or the drive's removal takes back, and the log has no line of either, which would say why"
+
 // failureEvent is the first event of in that is a failure by itself (one
 // severity counts above zero), or nil.
 func failureEvent(in *kernlog.Incident) *kernlog.Event {
@@ -371,6 +376,11 @@ func unknownCause(s *signals) Cause {
 	if e := failureEvent(s.inc); e != nil {
 		// The line that made it a failure, quoted as every evidence is.
 		c.Evidence[0] = logLine(e, c.Evidence[0].Text)
+		if hostAborted(e) && severity(s.inc) <= 1 && !s.inc.Has(kernlog.DiskGone) {
+			// nvme_cancel_request's status: the commands a reset or a
+			// removal takes back; neither is in the log.
+			c.Evidence[0].Text = abortedByHost
+		}
 	}
 	if e := s.shutdown; e != nil {
 		// nvme-core's shutdown (nvme_disable_ctrl with shutdown set, at
@@ -448,6 +458,8 @@ func summarize(s *signals, d *Diagnosis) (string, bool) {
 		fmt.Fprintf(&b, "%s: the drive refused access to its data (line %d: Access Denied), as a locked self-encrypting drive (TCG Opal) does: nothing in the log points at power management or the link.", who, s.denied.Line)
 	case top.Layer == LayerUnknown && s.shutdown != nil:
 		fmt.Fprintf(&b, "%s: the drive did not finish its shutdown in the time the kernel waits (line %d), and nothing in the log points at one layer.", who, s.shutdown.Line)
+	case top.Layer == LayerUnknown && top.Evidence[0].Text == abortedByHost:
+		fmt.Fprintf(&b, "%s: the host aborted the drive's commands (line %d: Host Aborted Command), as a controller reset or the drive's removal does, and the log has no line of either: give the whole log of that boot (journalctl -k -b -1 --no-pager, or dmesg).", who, top.Evidence[0].Line)
 	case top.Layer == LayerUnknown && top.Evidence[0].Line > 0:
 		fmt.Fprintf(&b, "%s: the failure is there (line %d), but nothing in the log or the facts points at one layer.", who, top.Evidence[0].Line)
 	case top.Layer == LayerUnknown:

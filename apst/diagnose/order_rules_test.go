@@ -557,3 +557,22 @@ func TestOtherControllerFailed(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "no failure seen in the kernel log for nvme0", diagnose.Diagnose(diagnose.Input{Log: l, Controller: "nvme0"}).Summary)
 }
+
+// I/O errors of status Host Aborted Command (sct 0x3 / sc 0x71) without a
+// line of the reset or removal that gives it are said to be that, with
+// where the missing lines are; beside the reset's own line they are its
+// consequence and the reset is the failure. The lines are a crucible
+// issue's (https://github.com/oxidecomputer/crucible/issues/1844).
+func TestHostAbortedWithoutItsReset(t *testing.T) {
+	const aborted = "[ 4700.636735] nvme0n1: I/O Cmd(0x2) @ LBA 131209936, 200 blocks, I/O Error (sct 0x3 / sc 0x71) \n" +
+		"[ 4700.639133] I/O error, dev nvme0n1, sector 131209936 op 0x0:(READ) flags 0x80700 phys_seg 25 prio class 0\n"
+	d := diagnoseFailure(t, aborted)
+	require.Equal(t, diagnose.LayerUnknown, d.Causes[0].Layer, d.Summary)
+	assert.Contains(t, d.Summary, "the host aborted the drive's commands (line 1: Host Aborted Command)")
+	e := d.Causes[0].Evidence[0]
+	assert.Equal(t, 1, e.Line)
+	assert.Contains(t, e.Text, "Host Aborted Command")
+
+	d = diagnoseFailure(t, "[ 4690.100000] nvme nvme0: I/O tag 12 (100c) QID 3 timeout, reset controller\n"+aborted)
+	assert.NotContains(t, d.Summary, "host aborted", "the reset is in the log")
+}
