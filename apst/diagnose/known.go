@@ -134,9 +134,12 @@ var known = []Known{
 		// it and the "Linux 5.19-rc4" shortlog (26 June 2022) lists it;
 		// the "Linux 5.15.81" and "Linux 5.10.157" announcements (2
 		// December 2022) list it ("[PATCH 5.10 007/162]", a Stable-dep-of
-		// d5ceb4d1c507). Whether 5.18.y took Sasha Levin's AUTOSEL of it
-		// (28 June 2022) is not confirmed: no 5.18.y announcement found
-		// lists it, but 5.18.16 to 5.18.18 could not be read.
+		// d5ceb4d1c507). 5.18.y is taken not to have it: Sasha Levin's
+		// AUTOSEL of 28 June 2022 offered it to 5.18, 5.15, 5.10 and 5.4
+		// alike, and 5.15 and 5.10 did not take it then (they took it in
+		// November as another fix's dependency); no 5.18 stable review in
+		// the mail archives read lists it (5.18.16 to 5.18.18 could not be
+		// read, so it stays unconfirmed).
 		FixedIn: []apst.Release{{Major: 5, Minor: 15, Patch: 81}, {Major: 5, Minor: 10, Patch: 157}},
 		Signs:   []string{"Duplicate cntlid"},
 		Needs:   "Micron MTFDKBA2T0TFH drives (nvme list shows the model)",
