@@ -305,9 +305,9 @@ func (t Timestamp) String() string {
 	case t.HasWall && t.NoYear:
 		return w.Format("Jan _2 "+clock) + since
 	case t.HasWall && t.NoZone:
-		return w.Format("2006-01-02 " + clock)
+		return w.Format("2006-01-02 "+clock) + since
 	case t.HasWall:
-		return w.Format("2006-01-02 " + clock + " -0700")
+		return w.Format("2006-01-02 "+clock+" -0700") + since
 	case t.HasMono:
 		return seconds(t.Mono) + " after boot"
 	}
