@@ -390,7 +390,7 @@ func unknownCause(s *signals) Cause {
 		// 60 (nvme_init_ctrl_finish); then it logs this line and goes on.
 		c.Evidence = append(c.Evidence, logLine(e, "the drive did not finish its shutdown in the time the kernel waits for it (nvme_core.shutdown_timeout, 5 s by default, or the drive's RTD3 entry latency when that is longer, at most 60 s), and the kernel went on without it: a drive slower to shut down than the wait, or one that stopped answering"))
 		b := builder{Cause: c}
-		b.argTest(s, "let the kernel wait longer for the drive's shutdown: a shutdown that then completes is a drive slower than the wait; one that still does not is a drive that stopped answering (then update its firmware or replace it)", "nvme_core.shutdown_timeout=30", "a power-off, reboot or suspend waits up to 30 s for a drive that does not answer")
+		b.argTest(s, "let the kernel wait longer for the drive's shutdown: a shutdown that then completes is a drive slower than the wait; one that still does not is a drive that stopped answering (then update its firmware or replace it)", "nvme_core.shutdown_timeout=30", "a power-off, reboot or suspend waits up to 30 s (or the drive's RTD3 entry latency, at most 60 s) for a drive that does not answer")
 		c = b.Cause
 	}
 	if e := s.denied; e != nil {

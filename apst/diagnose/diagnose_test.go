@@ -429,3 +429,47 @@ func TestNoErrorHandlerIsNotTheDrive(t *testing.T) {
 	assert.Equal(t, "0000:03:04.0", d.Address)
 	assert.Equal(t, diagnose.LayerLink, d.Causes[0].Layer, d.Summary)
 }
+
+// TestAPSTOffSaysWhatTheKernelSends: only a disabled plan sends APSTE=0;
+// a drive without APST (APSTA 0) or with NPSS above 31 gets no table at
+// all (kernel-apst.md §10.6), and the latter keeps what its firmware set.
+func TestAPSTOffSaysWhatTheKernelSends(t *testing.T) {
+	base := powerstate.Controller{VendorID: 0x144d, Model: "TEST", Firmware: "1", NPSS: 4, APSTA: 1}
+	for i := 1; i <= 4; i++ {
+		base.PowerStates[i] = powerstate.Descriptor{NonOperational: i >= 3, EntryLatency: 1000, ExitLatency: powerstate.Microseconds(1000 * i)}
+	}
+	p := apst.DefaultParams(apst.Current)
+	off := p
+	off.Bound = 0
+	for _, tc := range []struct {
+		name   string
+		apsta  uint8
+		npss   uint8
+		params apst.Params
+		want   string
+		not    string
+	}{
+		{"disabled", 1, 4, off, "the kernel sends APSTE=0 to this drive (disabled)", "no table"},
+		{"unsupported", 0, 4, p, "the drive does not support APST (APSTA=0), so the kernel sends it no table (unsupported)", "APSTE=0"},
+		{"invalid-npss", 1, 32, p, "the kernel sends this drive no APST table (invalid-npss: NPSS above 31): it keeps whatever its firmware set", "never enters"},
+	} {
+		c := base
+		c.APSTA, c.NPSS = tc.apsta, tc.npss
+		d := diagnose.Diagnose(diagnose.Input{Controller: "nvme0", Log: readLog(t, "apst.log", nil), Identify: &c, Params: tc.params})
+		against := texts(d.Cause(diagnose.LayerAPST).Against)
+		assert.Contains(t, against, tc.want, tc.name)
+		assert.NotContains(t, against, tc.not, tc.name)
+	}
+}
+
+// TestASPMOutNamesTheSettingTried: the reason ASPM is out names the
+// setting the drive failed with (pcie_aspm=off leaves firmware-set ASPM
+// on, pcie_aspm.policy=performance turns it off: they are not the same).
+func TestASPMOutNamesTheSettingTried(t *testing.T) {
+	for _, setting := range []string{"pcie_aspm=off", "pcie_aspm.policy=performance"} {
+		d := diagnose.Diagnose(diagnose.Input{Controller: "nvme0", Log: readLog(t, "apst.log", nil),
+			Tried: diagnose.ParseTried(setting + ":no")})
+		ev := texts(d.Cause(diagnose.LayerAPST).Evidence)
+		assert.Contains(t, ev, "ASPM, is out: the drive failed with "+setting+" too", setting)
+	}
+}

@@ -114,12 +114,15 @@ var known = []Known{
 	{
 		ID: "dt-aspm-l1ss-6.18", Layer: LayerASPM,
 		Title: "Linux 6.18-rc1 enables every ClockPM and ASPM state on devicetree platforms (f3ac2ff14834 \"PCI/ASPM: Enable all ClockPM and ASPM states for devicetree platforms\"): controllers whose driver does not handle CLKREQ# lose the drive in L1 substates",
-		Fix:   "df5192d9bb0e \"PCI/ASPM: Enable only L0s and L1 for devicetree platforms\" (6.18-rc3); \"PCI: dwc: Advertise L1 PM Substates only if driver requests it\" (6.19, taken to 6.18.17) keeps a policy from enabling them; until then pcie_aspm.policy=default or a driver fix",
+		Fix:   "df5192d9bb0e \"PCI/ASPM: Enable only L0s and L1 for devicetree platforms\" (6.18-rc3); \"PCI: dwc: Advertise L1 PM Substates only if driver requests it\" (6.19, taken to 6.18.17) keeps a policy from enabling them; until then pcie_aspm=off or pcie_aspm.policy=performance (on 6.18-rc1 and rc2 the default policy is the one that enables them), later a policy other than powersupersave, or a driver fix",
 		// Bjorn Helgaas, lore 20251110222929.2140564-1-helgaas@kernel.org
 		// ("We enabled ASPM too aggressively in v6.18-rc1"): df5192d9bb0e
 		// (v6.18-rc3) backed off Clock PM and L1 Substates, so only rc1
 		// and rc2 enable them by default; the "Linux 6.18.17"
-		// announcement lists the dwc change.
+		// announcement lists the dwc change. The default policy applies
+		// the link's aspm_default (aspm.c's policy_to_aspm_state), which
+		// f3ac2ff14834 set to every state: pcie_aspm.policy=default is no
+		// workaround on rc1 and rc2 (the reporters used pcie_aspm=off).
 		Releases: []string{"6.18.0-rc1", "6.18-rc1", "6.18.0-rc2", "6.18-rc2"},
 		Signs:    []string{"controller is down"},
 		Needs:    "a devicetree board (ARM, RISC-V) whose PCIe controller driver does not handle CLKREQ# or the aux clock",

@@ -30,7 +30,7 @@ func apstCause(s *signals) builder {
 		b.con(3, "kernel release "+s.releaseText, old)
 	case p == nil:
 	case !p.Enabled:
-		b.con(5, "APST plan", fmt.Sprintf("the kernel programs APSTE=0 for this drive (%s): it never enters a non-operational state on its own", p.Outcome))
+		b.con(5, "APST plan", apstOffText(p))
 	default:
 		reach = analysis.Reachability(s.in.Identify, &p.Table)
 		deepest = reach.Deepest
@@ -86,7 +86,7 @@ func apstCause(s *signals) builder {
 		b.test("read the table the drive holds and compare it with the plan (a tool may have rewritten it)", "sudo nvme get-feature /dev/"+name+" -f 0x0c -H", "free")
 	}
 	if p != nil && !p.Enabled {
-		b.test("confirm the kernel left APST off (the latency file is absent while it is)", "cat /sys/module/nvme_core/parameters/default_ps_max_latency_us; ls /sys/class/nvme/"+name+"/power/", "free")
+		b.test("confirm the kernel left APST off (the latency file is absent for a drive without APST or quirked NO_APST, and reads 0 where the bound is 0)", "cat /sys/module/nvme_core/parameters/default_ps_max_latency_us; ls /sys/class/nvme/"+name+"/power/", "free")
 		return b
 	}
 	if helpedAny(s.apstOffTried()) {
@@ -109,12 +109,33 @@ func apstCause(s *signals) builder {
 // default_ps_max_latency_us=0).
 func (s *signals) apstExcluded() string {
 	if s.plan != nil && !s.plan.Enabled {
-		return "the kernel sends APSTE=0 to this drive"
+		return apstOffWhy(s.plan)
 	}
 	if failed := didNotHelp(s.apstOffTried()); len(failed) > 0 {
 		return "the drive failed with " + failed[0].Setting + "=" + failed[0].Value + " too"
 	}
 	return s.beforeAPST()
+}
+
+// apstOffWhy says why a plan leaves APST off: only a disabled plan sends
+// APSTE=0; with APSTA 0 or NPSS above 31 the kernel sends no table at all
+// (kernel-apst.md §4.1, §10.6).
+func apstOffWhy(p *apst.Plan) string {
+	switch p.Outcome {
+	case apst.OutcomeUnsupported:
+		return "the drive does not support APST (APSTA=0), so the kernel sends it no table"
+	case apst.OutcomeInvalidNPSS:
+		return "the kernel sends this drive no APST table (NPSS above 31)"
+	}
+	return "the kernel sends APSTE=0 to this drive"
+}
+
+// apstOffText is the evidence against APST of a plan that leaves it off.
+func apstOffText(p *apst.Plan) string {
+	if p.Outcome == apst.OutcomeInvalidNPSS {
+		return "the kernel sends this drive no APST table (invalid-npss: NPSS above 31): it keeps whatever its firmware set"
+	}
+	return fmt.Sprintf("%s (%s): it never enters a non-operational state on its own", apstOffWhy(p), p.Outcome)
 }
 
 // beforeAPST says why the log's kernel never programmed APST ("" when it

@@ -35,8 +35,12 @@ func (s *signals) aspmExcluded() string {
 		return "ASPM L1 is off on the drive's link"
 	case s.in.Facts.ASPMPolicy.Is("performance"):
 		return "the ASPM policy is performance"
-	case len(s.failedWith(aspmOff, "off", "performance")) > 0:
-		return "the drive failed with pcie_aspm=off too"
+	}
+	if failed := s.failedWith(aspmOff, "off", "performance"); len(failed) > 0 {
+		// pcie_aspm=off leaves ASPM as the firmware set it
+		// (kernel-parameters.txt: "Don't touch ASPM configuration at all"):
+		// say which setting it was.
+		return "the drive failed with " + failed[0].Setting + "=" + failed[0].Value + " too"
 	}
 	return ""
 }
@@ -87,7 +91,11 @@ func aspmCause(s *signals) builder {
 		b.con(2, pol.Source, "the ASPM policy is performance: the kernel disables ASPM on the links it manages")
 	}
 	if s.dtASPM != nil {
-		b.sign(3, logLine(s.dtASPM, "the kernel enabled ASPM from the device tree (since 6.18 it enables every state the link supports on DT platforms): a link that managed before may now enter L1 substates"))
+		// f3ac2ff14834 (6.18-rc1) enabled ClockPM and every ASPM state on
+		// devicetree platforms; df5192d9bb0e (6.18-rc3) kept L0s and L1
+		// only (Bjorn Helgaas, "PCI/ASPM: Enable only L0s and L1 for
+		// devicetree platforms", linux-pci, October 2025).
+		b.sign(3, logLine(s.dtASPM, "the kernel enabled ASPM from the device tree (6.18-rc1 and rc2 enable ClockPM and every ASPM state the link supports on DT platforms, L1 substates included; from 6.18-rc3 on only L0s and L1; the line lists which): a link that worked with ASPM off before may now fail on its exits"))
 	}
 	switch {
 	case s.mmioDead() && s.apstExcluded() != "":
@@ -103,7 +111,7 @@ func aspmCause(s *signals) builder {
 		b.proLine(2, logLine(&s.others[0], fmt.Sprintf("%d other PCI function(s) became inaccessible together with the drive: the link states restored on resume (L1 substates) fail on every link at once", len(s.others))))
 	}
 	if len(s.aerPhys) > 0 {
-		b.sign(2, logLine(&s.aerPhys[0], fmt.Sprintf("%d corrected Physical Layer error report(s) of the drive's link: the link retrains, typical of L1 exits on a marginal link", len(s.aerPhys))))
+		b.sign(2, logLine(&s.aerPhys[0], fmt.Sprintf("%d corrected Physical Layer error report(s) of the drive's link: a receiver saw corrupted symbols, which the link layer's replay recovered, typical of L1 exits on a marginal link", len(s.aerPhys))))
 	}
 	if s.platform == persist.PlatformRaspberryPi && (s.down != nil || len(s.timeouts) > 0) {
 		const pi = "a Raspberry Pi: its external PCIe link fails this way when it runs faster than it was made for (pciex1_gen=3) or enters L0s"
@@ -135,7 +143,7 @@ func aspmCause(s *signals) builder {
 	if b.Score <= 0 {
 		return b // a global switch only where the evidence points here
 	}
-	b.argTest(s, "from boot: the kernel leaves ASPM as the firmware set it (APST left on, so the test separates ASPM from it)", "pcie_aspm=off", "every link's ASPM idle savings: on a laptop about 0.5-2 W while idle")
+	b.argTest(s, "from boot: the kernel leaves ASPM as the firmware set it (APST left on, so the test separates ASPM from it)", "pcie_aspm=off", "every link's ASPM idle savings that the kernel would enable: on a laptop about 0.5-2 W while idle (ASPM the firmware enabled stays on: lspci -vv shows it in LnkCtl, and pcie_aspm.policy=performance turns it off)")
 	return b
 }
 

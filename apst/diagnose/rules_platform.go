@@ -47,7 +47,7 @@ func platformCause(s *signals) builder {
 		b.proLine(2, logLine(s.nsDesc, "the drive refused the namespace identification descriptor list the kernel asks for when it scans namespaces, so its namespaces were not set up: drives that do not implement it need a kernel quirk for their model (NO_NS_DESC_LIST), which a newer kernel may have"))
 	}
 	if s.refused != nil {
-		b.proLine(2, logLine(s.refused, "the drive refused an I/O command the kernel sent as invalid: drives that do not take a command the kernel uses (Write Zeroes, Dataset Management) or one of its fields need a kernel quirk for their model (DISABLE_WRITE_ZEROES, NO_DEALLOCATE, ...), which a newer kernel may have, and a kernel that changed what it sends is a regression"))
+		b.proLine(2, logLine(s.refused, "the drive refused an I/O command the kernel sent as invalid: drives that do not take a command the kernel uses (Write Zeroes, Dataset Management) or one of its fields need a kernel quirk for their model (DISABLE_WRITE_ZEROES for Write Zeroes, for one), which a newer kernel may have, and a kernel that changed what it sends is a regression"))
 	}
 	if len(s.others) > 0 {
 		b.proLine(2, logLine(&s.others[0], fmt.Sprintf("%d other PCI function(s) became inaccessible together with the drive: a platform or PCI core fault, not one device", len(s.others))))
@@ -94,7 +94,7 @@ func platformCause(s *signals) builder {
 		b.sign(3, logLine(s.hmb, "the drive got no host memory buffer: DRAM-less drives stall or fail without it"))
 	}
 	if s.reset != nil && s.reset.Kind == kernlog.ResetNotReady && strings.Contains(s.reset.Text, "initiali") && s.down == nil {
-		b.proLine(2, logLine(s.reset, "the drive never became ready at probe: the host did not give it time or power to come up (reset timing, a platform quirk), or it is dead"))
+		b.proLine(2, logLine(s.reset, "the drive never became ready when the driver enabled it (at probe or after a reset): the host did not give it time or power to come up (reset timing, a platform quirk), or it is dead"))
 	}
 	if s.hung != nil && s.down == nil && s.resume == nil && s.reset == nil && len(s.timeouts) == 0 && s.linkDown == nil {
 		b.proLine(2, logLine(s.hung, "a task stayed blocked on the drive's I/O past the hung-task limit while nvme reported no command timing out (it reports every command the drive holds past its I/O timeout, 30 s by default): the I/O was held above the driver, in the block layer, its throttling or the filesystem, a kernel matter (unless this log leaves nvme's lines out)"))
@@ -111,7 +111,7 @@ func platformCause(s *signals) builder {
 		return b
 	}
 	if len(s.polled) > 0 || s.lostIRQ != nil {
-		b.argTest(s, "test interrupt delivery: MSI off for PCI devices (or, with an IOMMU, iommu=pt)", "pci=nomsi", "every device falls back to legacy interrupts; slower, a test only")
+		b.argTest(s, "test interrupt delivery: MSI off for PCI devices (or, with an IOMMU, interrupt remapping off: intremap=off on x86)", "pci=nomsi", "every device falls back to legacy interrupts; slower, a test only")
 	}
 	if iommu {
 		b.argTest(s, "test DMA without translation: the IOMMU in passthrough mode", "iommu=pt", "devices' DMA is no longer isolated by the IOMMU: a test, or a workaround on a trusted machine")

@@ -60,10 +60,14 @@ func d3coldCause(s *signals) builder {
 	// A write that did not help is left out with every other
 	// (dropFailedWrites); one that helped is kept, for the NVMe functions
 	// alone (class 0x010802), at every boot.
+	// d3cold_allowed=0 caps the state the PCI core picks at D3hot, for
+	// runtime PM and system suspend alike (pci-acpi.c's
+	// acpi_pci_choose_state; 70b70a4307cc "PCI/sysfs: Protect drivers
+	// D3cold preference from user space", stable to 4.8+, kept it so).
 	if !helpedAny(s.triedOf([]string{"d3cold_allowed"}, "0")) {
-		b.test("forbid D3cold for the drive only, until reboot", "echo 0 | sudo tee "+devPath(s.addr())+"/d3cold_allowed", "the drive is never powered off by runtime PM: at most D3hot when idle (system sleep is unchanged)")
+		b.test("forbid D3cold for the drive only, until reboot", "echo 0 | sudo tee "+devPath(s.addr())+"/d3cold_allowed", "the PCI core no longer powers the drive off: at most D3hot when idle and in suspend to idle (S3 still cuts the machine's power)")
 	} else {
-		b.test("keep the drive out of D3cold, which helped: a udev rule makes it last for every NVMe function", `echo 'ACTION=="add", SUBSYSTEM=="pci", ATTR{class}=="0x010802", ATTR{d3cold_allowed}="0"' | sudo tee /etc/udev/rules.d/61-nvme-no-d3cold.rules`, "the drive is never powered off by runtime PM: at most D3hot when idle (system sleep is unchanged)")
+		b.test("keep the drive out of D3cold, which helped: a udev rule makes it last for every NVMe function", `echo 'ACTION=="add", SUBSYSTEM=="pci", ATTR{class}=="0x010802", ATTR{d3cold_allowed}="0"' | sudo tee /etc/udev/rules.d/61-nvme-no-d3cold.rules`, "the PCI core no longer powers the drive off: at most D3hot when idle and in suspend to idle (S3 still cuts the machine's power)")
 	}
 	return b
 }
@@ -179,7 +183,12 @@ func suspendCause(s *signals) builder {
 		return b
 	}
 	if !noacpi {
-		b.argTest(s, "keep the drive out of D3 across suspend (AMD and Intel laptops whose firmware asks for StorageD3Enable)", "nvme.noacpi=1", "the drive stays powered during s2idle: more battery drain while asleep")
+		// nvme.noacpi=1 drops the SIMPLE_SUSPEND quirk pci.c sets where
+		// the firmware asks for StorageD3Enable; nvme_suspend then keeps
+		// the drive in D0 with a host-managed NVMe power state unless the
+		// sleep is S3 (pm_suspend_via_firmware), the drive has no power
+		// states or the link has no ASPM.
+		b.argTest(s, "ignore the firmware's StorageD3Enable request (AMD and Intel laptops): on s2idle the driver then keeps the drive powered in its own low-power state instead of shutting it down for D3 (where the link's ASPM is on; S3 still shuts it down)", "nvme.noacpi=1", "the drive stays powered during s2idle: more battery drain while asleep")
 	}
 	b.otherSleepTest(s)
 	b.test("look for a BIOS update that mentions NVMe, sleep or resume", "", "free to look; an update needs a reboot")

@@ -123,7 +123,7 @@ var separators = map[Layer]Test{
 	LayerAPST: {Action: "boot with nvme_core.default_ps_max_latency_us=0 alone (ASPM and runtime PM as they are) for as long as the drive used to last: another failure rules APST out, none points at it",
 		Command: "add nvme_core.default_ps_max_latency_us=0 to the kernel command line", Setting: "nvme_core.default_ps_max_latency_us=0",
 		Cost: "every NVMe drive idles in an operational state while the test runs"},
-	LayerASPM: {Action: "boot with pcie_aspm=off alone (APST as it is) for as long as the drive used to last: another failure rules ASPM out, none points at it",
+	LayerASPM: {Action: "boot with pcie_aspm=off alone (APST as it is) for as long as the drive used to last: another failure rules out the ASPM the kernel enables, none points at it (ASPM the firmware enabled stays on: lspci -vv shows it in LnkCtl)",
 		Command: "add pcie_aspm=off to the kernel command line", Setting: "pcie_aspm=off",
 		Cost: "every link's ASPM idle savings while the test runs"},
 	LayerSuspend: {Action: "boot with nvme.noacpi=1 (or do not suspend) for as long as the drive used to last: no failure then points at suspend and resume",

@@ -125,7 +125,7 @@ func CheckText(text string) []Finding {
 // every device, with what each does (Documentation/admin-guide/
 // kernel-parameters.txt).
 var pcieOff = map[string]string{
-	"pcie_aspm=off":                "turns ASPM off on every PCIe link",
+	"pcie_aspm=off":                "stops the kernel managing ASPM on every PCIe link (what the firmware enabled stays on)",
 	"pcie_aspm.policy=performance": "keeps every PCIe link out of its ASPM low-power states",
 	"pcie_port_pm=off":             "turns runtime power management of every PCIe port off",
 }
