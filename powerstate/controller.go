@@ -103,18 +103,24 @@ const (
 	// FieldActiveWorkload: APW of every state (nvme-cli prints it from
 	// v2.1 on; the older text prints ACTP and APS only).
 	FieldActiveWorkload
+	// FieldControllerType: CNTRLTYPE (older nvme-cli versions and
+	// smartctl do not print it).
+	FieldControllerType
+	// FieldIOCCSZ: IOCCSZ (smartctl does not print it).
+	FieldIOCCSZ
 
 	// FieldsAll is every field of the set: what a 4096-byte image carries.
 	FieldsAll = FieldVendorID | FieldSubsystemVendorID | FieldSerial | FieldModel |
 		FieldFirmware | FieldIEEE | FieldControllerID | FieldVersion | FieldRTD3Resume |
 		FieldRTD3Entry | FieldOACS | FieldNPSS | FieldAVSCC | FieldAPSTA | FieldWarningTemp |
-		FieldCriticalTemp | FieldPowerStates | FieldIdlePower | FieldActivePower | FieldActiveWorkload
+		FieldCriticalTemp | FieldPowerStates | FieldIdlePower | FieldActivePower | FieldActiveWorkload |
+		FieldControllerType | FieldIOCCSZ
 )
 
 var fieldNames = [...]string{
 	"vid", "ssvid", "sn", "mn", "fr", "ieee", "cntlid", "ver", "rtd3r", "rtd3e",
 	"oacs", "npss", "avscc", "apsta", "wctemp", "cctemp", "psd", "idle_power",
-	"active_power", "active_power_workload",
+	"active_power", "active_power_workload", "cntrltype", "ioccsz",
 }
 
 // Has reports whether every field of f2 is in f.
@@ -188,6 +194,11 @@ type Controller struct {
 	RTD3Resume Microseconds
 	// RTD3Entry is RTD3E (bytes 91:88).
 	RTD3Entry Microseconds
+	// ControllerType is CNTRLTYPE (byte 111): 0 not reported (controllers
+	// before NVMe 1.4), 1 I/O controller, 2 discovery controller, 3
+	// administrative controller. A discovery controller exists only on a
+	// fabric; see [Controller.Fabrics].
+	ControllerType uint8
 	// OACS is Optional Admin Command Support (bytes 257:256).
 	OACS uint16
 	// NPSS is Number of Power States Support (byte 263), 0-based: the index of
@@ -204,6 +215,11 @@ type Controller struct {
 	WarningTemp Kelvin
 	// CriticalTemp is CCTEMP (bytes 269:268).
 	CriticalTemp Kelvin
+	// IOCCSZ is I/O Queue Command Capsule Supported Size (bytes
+	// 1795:1792), in 16-byte units: an NVMe over Fabrics I/O controller
+	// reports at least 4 (the 64-byte command), a PCIe controller 0 (the
+	// field is reserved there); see [Controller.Fabrics].
+	IOCCSZ uint32
 	// PowerStates holds all 32 descriptors PSD0..PSD31 (bytes 2048..3071).
 	// Only PowerStates[0..NPSS] are valid; the rest are kept for re-encoding.
 	PowerStates [MaxStates]Descriptor
@@ -282,6 +298,30 @@ func (c *Controller) Known() Fields { return FieldsAll &^ c.Missing }
 // in Missing).
 func (c *Controller) APSTAKnown() bool {
 	return !c.Missing.Has(FieldAPSTA)
+}
+
+// Fabrics reports whether the controller is an NVMe over Fabrics
+// controller (NVMe/TCP, RDMA, FC or loop), and whether the capture says:
+// fabrics when IOCCSZ is non-zero or CNTRLTYPE is 2 (a discovery
+// controller); not fabrics (PCIe) when IOCCSZ is 0 and CNTRLTYPE is
+// neither 2 nor 3; unknown (known false) when the capture lacks IOCCSZ
+// (smartctl, nvme-cli text without the line), and for an
+// administrative controller (CNTRLTYPE 3) with IOCCSZ 0, which may be on
+// either (IOCCSZ is reserved for it on a fabric too).
+//
+// The kernel plans APST for a fabrics controller as for a PCIe one, from
+// the power states and APSTA the target reports; Linux nvmet and SPDK
+// targets report APSTA 0.
+func (c *Controller) Fabrics() (fabrics, known bool) {
+	switch {
+	case c.Knows(FieldIOCCSZ) && c.IOCCSZ != 0,
+		c.Knows(FieldControllerType) && c.ControllerType == 2:
+		return true, true
+	case !c.Knows(FieldIOCCSZ),
+		c.Knows(FieldControllerType) && c.ControllerType == 3:
+		return false, false
+	}
+	return false, true
 }
 
 // PCIVendor returns the PCI vendor ID the kernel's PCI ID table matches:

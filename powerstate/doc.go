@@ -3,7 +3,8 @@
 // It holds the parts of NVMe Identify Controller data (CNS 01h, 4096 bytes)
 // that decide Autonomous Power State Transitions: the controller's
 // identity, NPSS, APSTA and the 32 Power State Descriptors (PSD0 to PSD31 at
-// bytes 2048 + 32*n).
+// bytes 2048 + 32*n), and the two fields that tell an NVMe over Fabrics
+// controller from a PCIe one (CNTRLTYPE, IOCCSZ; [Controller.Fabrics]).
 //
 // The package is pure: it performs no I/O, keeps no mutable global state,
 // builds on every GOOS and is safe for concurrent use. Binary images are

@@ -20,26 +20,28 @@ const (
 // Byte offsets of the Identify Controller fields the model covers
 // (NVMe Base Specification, Identify Controller data structure).
 const (
-	offVID    = 0                 // 1:0
-	offSSVID  = 2                 // 3:2
-	offSN     = 4                 // 23:4
-	lenSN     = 20                //
-	offMN     = 24                // 63:24
-	lenMN     = ModelFieldSize    //
-	offFR     = 64                // 71:64
-	lenFR     = FirmwareFieldSize //
-	offIEEE   = 73                // 75:73
-	offCNTLID = 78                // 79:78
-	offVER    = 80                // 83:80
-	offRTD3R  = 84                // 87:84
-	offRTD3E  = 88                // 91:88
-	offOACS   = 256               // 257:256
-	offNPSS   = 263               //
-	offAVSCC  = 264               //
-	offAPSTA  = 265               //
-	offWCTEMP = 266               // 267:266
-	offCCTEMP = 268               // 269:268
-	offPSD    = 2048              // PSD n at 2048 + 32*n
+	offVID       = 0                 // 1:0
+	offSSVID     = 2                 // 3:2
+	offSN        = 4                 // 23:4
+	lenSN        = 20                //
+	offMN        = 24                // 63:24
+	lenMN        = ModelFieldSize    //
+	offFR        = 64                // 71:64
+	lenFR        = FirmwareFieldSize //
+	offIEEE      = 73                // 75:73
+	offCNTLID    = 78                // 79:78
+	offVER       = 80                // 83:80
+	offRTD3R     = 84                // 87:84
+	offRTD3E     = 88                // 91:88
+	offCNTRLTYPE = 111               //
+	offOACS      = 256               // 257:256
+	offNPSS      = 263               //
+	offAVSCC     = 264               //
+	offAPSTA     = 265               //
+	offWCTEMP    = 266               // 267:266
+	offCCTEMP    = 268               // 269:268
+	offIOCCSZ    = 1792              // 1795:1792
+	offPSD       = 2048              // PSD n at 2048 + 32*n
 )
 
 // DecodeIdentify decodes a 4096-byte Identify Controller image. An image of
@@ -68,12 +70,14 @@ func (c *Controller) UnmarshalBinary(b []byte) error {
 		Version:           Version(binary.LittleEndian.Uint32(b[offVER:])),
 		RTD3Resume:        Microseconds(binary.LittleEndian.Uint32(b[offRTD3R:])),
 		RTD3Entry:         Microseconds(binary.LittleEndian.Uint32(b[offRTD3E:])),
+		ControllerType:    b[offCNTRLTYPE],
 		OACS:              binary.LittleEndian.Uint16(b[offOACS:]),
 		NPSS:              b[offNPSS],
 		AVSCC:             b[offAVSCC],
 		APSTA:             b[offAPSTA],
 		WarningTemp:       Kelvin(binary.LittleEndian.Uint16(b[offWCTEMP:])),
 		CriticalTemp:      Kelvin(binary.LittleEndian.Uint16(b[offCCTEMP:])),
+		IOCCSZ:            binary.LittleEndian.Uint32(b[offIOCCSZ:]),
 		Format:            FormatBinary,
 	}
 	c.Serial, c.Model, c.Firmware = trimFields(b[offSN:offSN+lenSN], b[offMN:offMN+lenMN], b[offFR:offFR+lenFR])
@@ -131,12 +135,14 @@ func (c *Controller) AppendBinary(b []byte) ([]byte, error) {
 	binary.LittleEndian.PutUint32(img[offVER:], uint32(c.Version))
 	binary.LittleEndian.PutUint32(img[offRTD3R:], uint32(c.RTD3Resume))
 	binary.LittleEndian.PutUint32(img[offRTD3E:], uint32(c.RTD3Entry))
+	img[offCNTRLTYPE] = c.ControllerType
 	binary.LittleEndian.PutUint16(img[offOACS:], c.OACS)
 	img[offNPSS] = c.NPSS
 	img[offAVSCC] = c.AVSCC
 	img[offAPSTA] = c.APSTA
 	binary.LittleEndian.PutUint16(img[offWCTEMP:], uint16(c.WarningTemp))
 	binary.LittleEndian.PutUint16(img[offCCTEMP:], uint16(c.CriticalTemp))
+	binary.LittleEndian.PutUint32(img[offIOCCSZ:], c.IOCCSZ)
 	for i := range c.PowerStates {
 		off := offPSD + i*DescriptorSize
 		encodeDescriptor(img[off:off+DescriptorSize], &c.PowerStates[i])

@@ -117,8 +117,10 @@ func coveredBytes() []bool {
 			cov[i] = true
 		}
 	}
-	mark(0, 3)   // VID, SSVID
-	mark(73, 91) // IEEE, CMIC.. (76,77 are not covered; unmarked below)
+	mark(0, 3)       // VID, SSVID
+	cov[111] = true  // CNTRLTYPE
+	mark(1792, 1795) // IOCCSZ
+	mark(73, 91)     // IEEE, CMIC.. (76,77 are not covered; unmarked below)
 	cov[76], cov[77] = false, false
 	mark(256, 257) // OACS
 	mark(263, 269) // NPSS, AVSCC, APSTA, WCTEMP, CCTEMP

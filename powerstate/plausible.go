@@ -42,7 +42,9 @@ func (e *NotIdentifyError) Is(target error) bool { return target == ErrNotIdenti
 // CheckIdentify reports whether the 4096-byte image b is plausibly an
 // Identify Controller data structure, as a drive returns it: not all zero,
 // not another kind of file (by its magic bytes), not an Identify Namespace
-// image; a PCI vendor ID (neither 0000h nor FFFFh); a model number (MN)
+// image; a PCI vendor ID (neither 0000h nor FFFFh, except that an NVMe
+// over Fabrics I/O controller, IOCCSZ at least 4, may report VID 0000h,
+// as Linux nvmet targets do); a model number (MN)
 // and firmware revision (FR) of printable ASCII padded with spaces or
 // NULs, neither empty; a serial number (SN) of printable ASCII (it may be
 // blank); and NPSS at most 31, as the NVMe Base Specification allows (32
@@ -142,8 +144,11 @@ func looksLikeNamespace(b []byte) (string, bool) {
 // implausibleField returns the first field of the Identify Controller
 // image b that no drive returns, or "".
 func implausibleField(b []byte) string {
-	switch vid := binary.LittleEndian.Uint16(b[offVID:]); vid {
-	case 0x0000, 0xffff:
+	switch vid := binary.LittleEndian.Uint16(b[offVID:]); {
+	case vid == 0xffff,
+		vid == 0x0000 && binary.LittleEndian.Uint32(b[offIOCCSZ:]) < 4:
+		// A fabrics target needs no PCI vendor ID: Linux nvmet
+		// reports 0000h, with an IOCCSZ of at least 4.
 		return fmt.Sprintf("VID %04Xh at offset 0 is not a PCI vendor ID", vid)
 	}
 	for _, f := range []struct {

@@ -30,6 +30,7 @@ func TestCheckIdentifyRefuses(t *testing.T) {
 func TestCorpusImagesArePlausible(t *testing.T) {
 	files := testfixture.Glob(t, "corpus/binary/synthetic/*.bin")
 	files = append(files, testfixture.Glob(t, "identify/*.bin")...)
+	files = append(files, testfixture.Glob(t, "fabrics/*.bin")...)
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		require.NoError(t, err)

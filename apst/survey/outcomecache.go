@@ -38,9 +38,10 @@ const (
 	descriptorKeyLen = 3 * 8
 	// outcomeKeyLen is the most outcomeKeyOf writes: the IDs, the model
 	// and firmware strings with their lengths, MN and FR, IEEE to
-	// CCTEMP, the descriptors, the format and the missing fields.
+	// CCTEMP, CNTRLTYPE and IOCCSZ, the descriptors, the format and the
+	// missing fields.
 	outcomeKeyLen = 4*2 + (1 + maxKeyModel) + (1 + maxKeyFirmware) + 40 + 8 +
-		4 + 2 + 4 + 4 + 4 + 2 + 3 + 2 + 2 +
+		4 + 2 + 4 + 4 + 4 + 2 + 3 + 2 + 2 + 1 + 4 +
 		powerstate.MaxStates*descriptorKeyLen + 1 + 4
 	// maxKeyModel and maxKeyFirmware are the longest Model and Firmware
 	// strings a key holds (the widths of MN and FR): a controller built
@@ -86,7 +87,9 @@ func (k *outcomeKey) fill(c *powerstate.Controller) bool {
 	k[n+20], k[n+21], k[n+22] = c.NPSS, c.AVSCC, c.APSTA
 	le.PutUint16(k[n+23:], uint16(c.WarningTemp))
 	le.PutUint16(k[n+25:], uint16(c.CriticalTemp))
-	n += 27
+	k[n+27] = c.ControllerType
+	le.PutUint32(k[n+28:], c.IOCCSZ)
+	n += 32
 	for i := range c.PowerStates {
 		d := &c.PowerStates[i]
 		w := (*[descriptorKeyLen]byte)(k[n : n+descriptorKeyLen])

@@ -24,7 +24,9 @@ Shows the APST table the kernel would program for the drive of CAPTURE (a path, 
 input: a 4096-byte Identify image, nvme id-ctrl text or JSON, smartctl text or JSON), state by
 state with the reason for each decision, under the kernel parameters of the flags (default: the
 current algorithm at the 100000 us default bound, with the quirks the kernel's tables give the
-drive). What the capture does not record (APSTA, the PCI ID) is said, with what was assumed.`,
+drive). What the capture does not record (APSTA, the PCI ID) is said, with what was assumed. A
+capture of an NVMe over Fabrics controller (NVMe/TCP, RDMA, FC: a non-zero IOCCSZ, or CNTRLTYPE 2)
+is said to be one: its power states are the target's, and the kernel plans them as a PCIe drive's.`,
 		examples: []string{
 			"plan --ps-max-latency-us 25000 testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin",
 			"plan -o json --pm-qos auto testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin",

@@ -141,7 +141,7 @@ func TestReplayJSONView(t *testing.T) {
 	delete(v, "assumptions")
 	assert.Equal(t, []any{}, v["capture_notes"])
 	delete(v, "capture_notes")
-	assert.Equal(t, map[string]any{"model": "Samsung SSD 990 EVO Plus 1TB", "firmware": "2B2QKXG7", "vendor_id": "0x144d", "npss": 4.0, "apsta": 1.0, "format": "binary"}, v["capture"])
+	assert.Equal(t, map[string]any{"model": "Samsung SSD 990 EVO Plus 1TB", "firmware": "2B2QKXG7", "vendor_id": "0x144d", "npss": 4.0, "apsta": 1.0, "format": "binary", "fabrics": false}, v["capture"])
 	delete(v, "capture")
 	for _, c := range v["configs"].([]any) {
 		cm := c.(map[string]any)

@@ -49,6 +49,10 @@ var goldenCases = []struct {
 	{"plan-intel-v4.12.txt", []string{"plan", "--kernel", "v4.12", "--pci-id", "8086:f1a5", "testdata/identify/intel-ssdpekkw256g7-PSF109C.bin"}, 0},
 	{"plan-smartctl.txt", []string{"plan", "testdata/corpus/smartctl/Samsung_SSD_990_EVO_Plus_1TB_2B2QKXG7.txt"}, 0},
 	{"plan-table-only.txt", []string{"plan", "testdata/forms/evo.smartctl.table-only.txt"}, 0},
+	// An NVMe over Fabrics controller (Linux nvmet): APSTA 0, said to be
+	// the target's.
+	{"plan-fabrics.txt", []string{"plan", "testdata/fabrics/nvmet-loop.nvme-cli.txt"}, 0},
+	{"plan-fabrics.json", []string{"plan", "-o", "json", "testdata/fabrics/nvmet-loop.bin"}, 0},
 	{"plan-kernel-5.15.txt", []string{"plan", "--kernel", "5.15", "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin"}, 0},
 	{"sweep-evo.txt", []string{"sweep", "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin"}, 0},
 	{"sweep-evo.json", []string{"sweep", "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin", "-o", "json"}, 0},

@@ -78,8 +78,13 @@ func assumptionLines(a *apst.Assumptions, prefix string) []string {
 // of a paste, a field kept as unknown): "note: capture: ...", said after
 // the drive's description by every command that reads a capture, as plan
 // does; the JSON lists the same in "capture_notes" (captureNotesView).
+// Before them, a note says when c is an NVMe over Fabrics controller
+// (describe.Fabrics; "fabrics" in the JSON's "capture").
 func captureNoteLines(c *powerstate.Controller) []string {
 	var out []string
+	if s := describe.Fabrics(c); s != "" {
+		out = append(out, "note: "+s)
+	}
 	for _, n := range c.Notes {
 		out = append(out, "note: capture: "+view.EscapeMessage(n))
 	}

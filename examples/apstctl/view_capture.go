@@ -9,8 +9,10 @@ import (
 // captureJSON is the identity of the capture an answer is about (never its
 // serial, as the text's first line): model, firmware and VID as Identify
 // Controller holds them (null where the capture did not carry them), NPSS,
-// APSTA (null when unknown) and the capture's format. A fleet tool that
-// runs a command on many captures tells the answers apart by it.
+// APSTA (null when unknown), the capture's format, and whether the
+// controller is an NVMe over Fabrics one (CNTRLTYPE, IOCCSZ; null when the
+// capture does not say, as smartctl's). A fleet tool that runs a command
+// on many captures tells the answers apart by it.
 type captureJSON struct {
 	Model    *string `json:"model"`
 	Firmware *string `json:"firmware"`
@@ -18,6 +20,7 @@ type captureJSON struct {
 	NPSS     int     `json:"npss"`
 	APSTA    *int    `json:"apsta"`
 	Format   string  `json:"format"`
+	Fabrics  *bool   `json:"fabrics"`
 }
 
 func captureView(c *powerstate.Controller) captureJSON {
@@ -35,6 +38,9 @@ func captureView(c *powerstate.Controller) captureJSON {
 	if c.APSTAKnown() {
 		a := int(c.APSTA)
 		v.APSTA = &a
+	}
+	if fabrics, known := c.Fabrics(); known {
+		v.Fabrics = &fabrics
 	}
 	return v
 }

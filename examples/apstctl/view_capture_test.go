@@ -16,14 +16,25 @@ func TestCaptureView(t *testing.T) {
 	c := &powerstate.Controller{Model: "M", Firmware: "F1", Serial: "SECRET", VendorID: 0x1e0f, NPSS: 4, APSTA: 1, Format: powerstate.FormatSmartctlText}
 	b, err := json.Marshal(captureView(c))
 	require.NoError(t, err)
-	assert.JSONEq(t, `{"model":"M","firmware":"F1","vendor_id":"0x1e0f","npss":4,"apsta":1,"format":"`+powerstate.FormatSmartctlText.String()+`"}`, string(b))
+	assert.JSONEq(t, `{"model":"M","firmware":"F1","vendor_id":"0x1e0f","npss":4,"apsta":1,"format":"`+powerstate.FormatSmartctlText.String()+`","fabrics":false}`, string(b))
 	assert.NotContains(t, string(b), "SECRET")
 
-	c.Missing = powerstate.FieldModel | powerstate.FieldFirmware | powerstate.FieldVendorID | powerstate.FieldAPSTA
+	c.Missing = powerstate.FieldModel | powerstate.FieldFirmware | powerstate.FieldVendorID | powerstate.FieldAPSTA | powerstate.FieldIOCCSZ
 	c.Model, c.Firmware, c.VendorID, c.APSTA = "", "", 0, 0
 	b, err = json.Marshal(captureView(c))
 	require.NoError(t, err)
-	assert.JSONEq(t, `{"model":null,"firmware":null,"vendor_id":null,"npss":4,"apsta":null,"format":"`+powerstate.FormatSmartctlText.String()+`"}`, string(b))
+	assert.JSONEq(t, `{"model":null,"firmware":null,"vendor_id":null,"npss":4,"apsta":null,"format":"`+powerstate.FormatSmartctlText.String()+`","fabrics":null}`, string(b))
+
+	// A fabrics controller, and its note before the capture's notes.
+	c.Missing, c.IOCCSZ, c.Notes = 0, 4, []string{"line 3: a note"}
+	b, err = json.Marshal(captureView(c))
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"fabrics":true`)
+	lines := captureNoteLines(c)
+	require.Len(t, lines, 2)
+	assert.Equal(t, "note: the controller is an NVMe over Fabrics controller (IOCCSZ 4): its power states are the target's, "+
+		"and the table is what the host kernel programs from them (targets usually report APSTA 0: no APST)", lines[0])
+	assert.Equal(t, "note: capture: line 3: a note", lines[1])
 
 	// Every command that reads a capture says it (persist without one: null).
 	for _, args := range [][]string{

@@ -11,6 +11,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/examples/internal/view"
+	"github.com/nvmeapst/nvmeapst/internal/describe"
 )
 
 // The views of an inspect report (nvmeapst.Report): its JSON (cli.md:
@@ -97,6 +98,7 @@ type identifyJSON struct {
 	Firmware    string           `json:"firmware"`
 	NPSS        uint8            `json:"npss"`
 	APSTA       uint8            `json:"apsta"`
+	Fabrics     *bool            `json:"fabrics"`
 	PowerStates []powerStateJSON `json:"power_states"`
 }
 
@@ -275,6 +277,9 @@ func controllerView(c *nvmeapst.ControllerReport) controllerJSON {
 			VendorID: fmt.Sprintf("%#04x", id.VendorID), Model: id.Model, Serial: id.Serial,
 			Firmware: id.Firmware, NPSS: id.NPSS, APSTA: id.APSTA,
 		}
+		if fabrics, known := id.Fabrics(); known {
+			ji.Fabrics = &fabrics
+		}
 		for i, d := range id.States() {
 			ji.PowerStates = append(ji.PowerStates, powerStateJSON{
 				State: i, MaxPower: d.MaxPower.String(), NonOperational: d.NonOperational,
@@ -443,6 +448,9 @@ func writeControllerText(w io.Writer, c *nvmeapst.ControllerReport, a *apst.Assu
 	case c.Identify != nil:
 		id := c.Identify
 		fmt.Fprintf(w, "  identify: vid %#04x, model %q, firmware %q, NPSS %d, APSTA %#02x\n", id.VendorID, id.Model, id.Firmware, id.NPSS, id.APSTA)
+		if s := describe.Fabrics(id); s != "" {
+			fmt.Fprintf(w, "    note: %s\n", s)
+		}
 	}
 	if c.IdentifyProblem != nil {
 		fmt.Fprintf(w, "  identify: %s\n", problemText(c.IdentifyProblem))

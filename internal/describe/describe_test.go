@@ -52,3 +52,17 @@ func TestAssumptions(t *testing.T) {
 	}, Assumptions(&a, "[2] ", "a PCI ID"))
 	assert.Contains(t, Assumptions(&a, "", "--pci-id")[1], "(give --pci-id to override)")
 }
+
+// The fabrics sentence: by IOCCSZ, by CNTRLTYPE 2, and none for a PCIe
+// controller or a capture that does not say.
+func TestFabrics(t *testing.T) {
+	c := powerstate.Controller{ControllerType: 1, IOCCSZ: 4}
+	assert.Equal(t, "the controller is an NVMe over Fabrics controller (IOCCSZ 4): its power states are the target's, "+
+		"and the table is what the host kernel programs from them (targets usually report APSTA 0: no APST)", Fabrics(&c))
+	c = powerstate.Controller{ControllerType: 2}
+	assert.Contains(t, Fabrics(&c), "(a discovery controller, CNTRLTYPE 2)")
+	c = powerstate.Controller{ControllerType: 1}
+	assert.Empty(t, Fabrics(&c), "PCIe")
+	c = powerstate.Controller{Missing: powerstate.FieldControllerType | powerstate.FieldIOCCSZ}
+	assert.Empty(t, Fabrics(&c), "unknown")
+}

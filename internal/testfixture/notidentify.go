@@ -17,7 +17,8 @@ type NotIdentify struct {
 
 // NotIdentifyImages returns the inputs that are not an Identify Controller
 // image (4096 bytes, or a larger file) by name: all zero, random, a PDF, an
-// Identify Namespace image, an image with NPSS 93, one without a model.
+// Identify Namespace image, an image with NPSS 93, one without a model, one
+// with VID 0000h (and IOCCSZ 0, so no fabrics target's).
 func NotIdentifyImages(tb testing.TB) map[string]NotIdentify {
 	const size = 4096 // powerstate.IdentifySize
 	random := make([]byte, size)
@@ -30,6 +31,8 @@ func NotIdentifyImages(tb testing.TB) map[string]NotIdentify {
 	badNPSS[263] = 93
 	noModel := ReadFile(tb, Samsung990EVOPlus)
 	copy(noModel[24:64], make([]byte, 40))
+	noVID := ReadFile(tb, Samsung990EVOPlus) // VID 0000h and IOCCSZ 0: no fabrics target
+	noVID[0], noVID[1] = 0, 0
 	return map[string]NotIdentify{
 		"zero":      {make([]byte, size), "all zero bytes", "all-zero"},
 		"random":    {random, "random bytes or another binary file", "random-bytes"},
@@ -38,6 +41,7 @@ func NotIdentifyImages(tb testing.TB) map[string]NotIdentify {
 		"namespace": {namespaceImage(), "an Identify Namespace image (nvme id-ns -b)", "namespace-image"},
 		"npss-93":   {badNPSS, "an Identify Controller image with an impossible field", "impossible-field"},
 		"no-model":  {noModel, "an Identify Controller image with an impossible field", "impossible-field"},
+		"vid-0000":  {noVID, "an Identify Controller image with an impossible field", "impossible-field"},
 	}
 }
 

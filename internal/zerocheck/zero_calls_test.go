@@ -819,6 +819,9 @@ var zeroCalls = []zeroCall{
 	{"powerstate.Controller.AppendBinary", func() []any {
 		return results((&powerstate.Controller{}).AppendBinary(nil))
 	}},
+	{"powerstate.Controller.Fabrics", func() []any {
+		return results((&powerstate.Controller{}).Fabrics())
+	}},
 	{"powerstate.Controller.FirmwareBytes", func() []any {
 		return results((&powerstate.Controller{}).FirmwareBytes())
 	}},

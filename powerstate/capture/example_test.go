@@ -55,7 +55,7 @@ St Op     Max   Active     Idle   RL RT WL WT  Ent_Lat  Ex_Lat
 	fmt.Println(err)
 	// Output:
 	// Samsung SSD 990 EVO Plus 1TB (smartctl-text), vendor 0x144d, NPSS 4, WCTEMP 354 K
-	// missing: sn,ieee,cntlid,ver,rtd3r,rtd3e,oacs,avscc,apsta,cctemp,idle_power,active_power,active_power_workload
+	// missing: sn,ieee,cntlid,ver,rtd3r,rtd3e,oacs,avscc,apsta,cctemp,idle_power,active_power,active_power_workload,cntrltype,ioccsz
 	// ps0 mp:6.00W operational enlat:0 exlat:0
 	// ps1 mp:6.00W operational enlat:1700 exlat:2100
 	// ps2 mp:6.00W operational enlat:3000 exlat:6500

@@ -16,8 +16,9 @@ import (
 )
 
 // fuzzSeeds adds corpus captures of a few devices (every format), the
-// capture fixtures and some hand-made edge cases to f; only the seeds whose
-// format is in formats are added (all when formats is empty).
+// capture fixtures (and those of fabrics/) and some hand-made edge cases
+// to f; only the seeds whose format is in formats are added (all when
+// formats is empty).
 func fuzzSeeds(f *testing.F, formats ...powerstate.Format) {
 	want := func(b []byte) bool {
 		if len(formats) == 0 {
@@ -78,6 +79,13 @@ func fuzzSeeds(f *testing.F, formats ...powerstate.Format) {
 		}
 	}
 	fixtures, _ := filepath.Glob(filepath.Join("testdata", "capture", "*.json"))
+	// The fabrics and PCIe captures with cntrltype and ioccsz.
+	fabrics, _ := filepath.Glob(testfixture.Path("fabrics/*.*"))
+	for _, p := range fabrics {
+		if !strings.HasSuffix(p, ".md") {
+			fixtures = append(fixtures, p)
+		}
+	}
 	for _, p := range fixtures {
 		b, err := os.ReadFile(p)
 		if err != nil {

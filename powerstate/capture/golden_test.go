@@ -333,8 +333,9 @@ func TestNVMeCLITextGenerations(t *testing.T) {
 		VendorID: 0x144d, SubsystemVendorID: 0x144d, Serial: "S3EUNX0J123456A", Model: "Samsung SSD 960 EVO 250GB",
 		Firmware: "2B7QCXE7", IEEE: 0x002538, ControllerID: 2, Version: powerstate.NewVersion(1, 2, 0), OACS: 7,
 		NPSS: 1, AVSCC: 1, APSTA: 1, WarningTemp: 350, CriticalTemp: 352,
-		Format:  powerstate.FormatNVMeCLIText,
-		Missing: powerstate.FieldRTD3Resume | powerstate.FieldRTD3Entry,
+		Format: powerstate.FormatNVMeCLIText,
+		// The excerpts stop before ioccsz and print no cntrltype.
+		Missing: powerstate.FieldRTD3Resume | powerstate.FieldRTD3Entry | powerstate.FieldControllerType | powerstate.FieldIOCCSZ,
 	}
 	copy(want.ModelField[:], want.Model+"                                        ")
 	copy(want.FirmwareField[:], want.Firmware)

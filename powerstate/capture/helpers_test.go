@@ -33,7 +33,8 @@ func carried(f powerstate.Format) powerstate.Fields {
 		return powerstate.FieldsAll
 	case powerstate.FormatNVMeCLIText, powerstate.FormatNVMeCLIJSON:
 		return header | powerstate.FieldRTD3Resume | powerstate.FieldRTD3Entry | powerstate.FieldAVSCC |
-			powerstate.FieldAPSTA | powerstate.FieldIdlePower | powerstate.FieldActivePower | powerstate.FieldActiveWorkload
+			powerstate.FieldAPSTA | powerstate.FieldIdlePower | powerstate.FieldActivePower | powerstate.FieldActiveWorkload |
+			powerstate.FieldControllerType | powerstate.FieldIOCCSZ
 	case powerstate.FormatSmartctlText, powerstate.FormatSmartctlJSON:
 		return header
 	}
@@ -68,6 +69,8 @@ func diffControllers(a, b *powerstate.Controller, fields powerstate.Fields, via 
 	cmp(powerstate.FieldAPSTA, "apsta", a.APSTA, b.APSTA)
 	cmp(powerstate.FieldWarningTemp, "wctemp", a.WarningTemp, b.WarningTemp)
 	cmp(powerstate.FieldCriticalTemp, "cctemp", a.CriticalTemp, b.CriticalTemp)
+	cmp(powerstate.FieldControllerType, "cntrltype", a.ControllerType, b.ControllerType)
+	cmp(powerstate.FieldIOCCSZ, "ioccsz", a.IOCCSZ, b.IOCCSZ)
 	if !fields.Has(powerstate.FieldPowerStates) {
 		return d
 	}

@@ -23,8 +23,8 @@ import (
 // "max_power" is the raw MP, scaled by MXPS; "read_tput", "read_lat",
 // "write_tput" and "write_lat" are RRT, RRL, RWT and RWL. The top-level keys
 // vid, ssvid, sn, mn, fr, ieee (ieee[2]<<16|ieee[1]<<8|ieee[0]), cntlid, ver,
-// rtd3r, rtd3e, oacs, npss, avscc, apsta, wctemp and cctemp are read when
-// present; sn, mn and fr lose their space padding. The controller knows the
+// rtd3r, rtd3e, cntrltype, oacs, npss, avscc, apsta, wctemp, cctemp and
+// ioccsz are read when present; sn, mn and fr lose their space padding. The controller knows the
 // keys present, FieldPowerStates, and FieldIdlePower and FieldActivePower
 // when every element carries them. Without "npss", NPSS is the number of
 // elements minus one and stays unknown; with it, the element count must be

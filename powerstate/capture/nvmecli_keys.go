@@ -42,7 +42,7 @@ type nvmeKey struct {
 }
 
 // nvmeKeyCount is the number of id-ctrl keys the model holds.
-const nvmeKeyCount = 16
+const nvmeKeyCount = 18
 
 // nvmeKeysOf lists the nvme-cli id-ctrl keys the model holds, in nvme-cli's
 // order, pointing into c: the keys of the text and of the JSON (the JSON has
@@ -60,12 +60,14 @@ func nvmeKeysOf(c *powerstate.Controller) [nvmeKeyCount]nvmeKey {
 		{"ver", powerstate.FieldVersion, keyHex, textHashX, 32, &c.Version},
 		{"rtd3r", powerstate.FieldRTD3Resume, keyHex, textHashX, 32, &c.RTD3Resume},
 		{"rtd3e", powerstate.FieldRTD3Entry, keyHex, textHashX, 32, &c.RTD3Entry},
+		{"cntrltype", powerstate.FieldControllerType, keyDecHex, textDec, 8, &c.ControllerType},
 		{"oacs", powerstate.FieldOACS, keyHex, textHashX, 16, &c.OACS},
 		{"npss", powerstate.FieldNPSS, keyDecHex, textDec, 8, &c.NPSS},
 		{"avscc", powerstate.FieldAVSCC, keyDecHex, textHashX, 8, &c.AVSCC},
 		{"apsta", powerstate.FieldAPSTA, keyDecHex, textHashX, 8, &c.APSTA},
 		{"wctemp", powerstate.FieldWarningTemp, keyDecHex, textDec, 16, &c.WarningTemp},
 		{"cctemp", powerstate.FieldCriticalTemp, keyDecHex, textDec, 16, &c.CriticalTemp},
+		{"ioccsz", powerstate.FieldIOCCSZ, keyDecHex, textDec, 32, &c.IOCCSZ},
 	}
 }
 

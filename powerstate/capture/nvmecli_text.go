@@ -32,8 +32,11 @@ import (
 // does not hold are ignored, as is everything after the last power state.
 //
 // The controller knows the id-ctrl keys present among vid, ssvid, sn, mn, fr,
-// ieee, cntlid, ver, rtd3r, rtd3e, oacs, npss, avscc, apsta, wctemp and
-// cctemp, plus FieldPowerStates, FieldIdlePower and FieldActivePower.
+// ieee, cntlid, ver, rtd3r, rtd3e, cntrltype, oacs, npss, avscc, apsta,
+// wctemp, cctemp and ioccsz, plus FieldPowerStates, FieldIdlePower and
+// FieldActivePower. Older nvme-cli versions do not print cntrltype, which
+// is then unknown, as IOCCSZ is in a capture cut before its line (printed
+// after subnqn, far below cctemp).
 // FieldActiveWorkload is known only from v2.1 on: the v0.9 to v2.0 text
 // prints ACTP and APS ("active_power:") but not APW, which is then left
 // unknown (zero). Without an npss line

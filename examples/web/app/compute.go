@@ -526,7 +526,8 @@ func driveSection(c *powerstate.Controller, shared bool) *ControllerView {
 // the lines apstctl plan prints for the same capture and configuration
 // (describe.Assumptions of the plan's apst.Assumptions, with the page's
 // PCI ID field as what settles a PCI ID), after the shared-link note, then
-// the capture's notes and the kernel's warnings.
+// the fabrics note (describe.Fabrics), the capture's notes and the
+// kernel's warnings.
 func assumptions(c *powerstate.Controller, plan *apst.Plan, shared bool) []string {
 	var out []string
 	if shared {
@@ -534,6 +535,9 @@ func assumptions(c *powerstate.Controller, plan *apst.Plan, shared bool) []strin
 	}
 	a := plan.Assumptions(c)
 	out = append(out, describe.Assumptions(&a, "", "a PCI ID")...)
+	if s := describe.Fabrics(c); s != "" {
+		out = append(out, "note: "+s)
+	}
 	for _, n := range c.Notes {
 		out = append(out, "note: "+n)
 	}

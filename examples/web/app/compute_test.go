@@ -100,6 +100,22 @@ func TestComputeIntel600p(t *testing.T) {
 }
 
 // Every error is the library's message, at the input it belongs to.
+// A fabrics controller's page says so, in apstctl plan's words, and its
+// shared link, which does not carry IOCCSZ, does not say it is PCIe.
+func TestComputeFabrics(t *testing.T) {
+	for _, path := range []string{"testdata/fabrics/nvmet-loop.nvme-cli.txt", "testdata/fabrics/nvmet-loop.bin"} {
+		r := Compute(&Request{Capture: repoFile(t, path)})
+		require.Empty(t, r.Errors, path)
+		c, err := capture.ParseBytes(repoFile(t, path))
+		require.NoError(t, err)
+		assert.Contains(t, r.Assumptions, "note: "+describe.Fabrics(&c), path)
+		assert.Contains(t, describe.Fabrics(&c), "NVMe over Fabrics controller (IOCCSZ 4)")
+		assert.Equal(t, "nothing is sent: the controller does not support APST (APSTA 0)", r.Plan.Outcome, path)
+	}
+	r := Compute(&Request{Capture: repoFile(t, evoImage)})
+	assert.NotContains(t, strings.Join(r.Assumptions, "\n"), "Fabrics", "PCIe")
+}
+
 func TestComputeErrors(t *testing.T) {
 	evo := repoFile(t, evoImage)
 	trunc := repoFile(t, "examples/apstctl/testdata/truncated.txt")

@@ -38,6 +38,12 @@ const (
 
 var b64 = base64.RawURLEncoding
 
+// notShared are the fields the link does not carry, which DecodeDrive
+// records as missing: the serial, and CNTRLTYPE and IOCCSZ (whether the
+// drive is a fabrics controller), left out of "missing" too, so that the
+// link of a drive is the same whatever its capture carried of them.
+const notShared = powerstate.FieldSerial | powerstate.FieldControllerType | powerstate.FieldIOCCSZ
+
 // EncodeDrive returns the shareable form of c: its power state table and
 // identity as the quirk tables read it, without the serial.
 func EncodeDrive(c *powerstate.Controller) string {
@@ -45,7 +51,7 @@ func EncodeDrive(c *powerstate.Controller) string {
 		shareVersion,
 		strconv.FormatUint(uint64(c.VendorID), 16),
 		strconv.FormatUint(uint64(c.APSTA), 16),
-		strconv.FormatUint(uint64(c.Missing&^powerstate.FieldSerial), 16),
+		strconv.FormatUint(uint64(c.Missing&^notShared), 16),
 		strconv.Itoa(int(c.Format)),
 		b64.EncodeToString([]byte(c.Model)),
 		encodeField(c.ModelField[:], c.Model),
@@ -107,7 +113,7 @@ func padded(s string, n int) string {
 var ErrShared = errors.New("shared link: the drive in the link does not decode")
 
 // DecodeDrive reads the shareable form EncodeDrive writes. The result
-// records the serial as missing.
+// records the serial, CNTRLTYPE and IOCCSZ as missing.
 func DecodeDrive(s string) (powerstate.Controller, error) {
 	var c powerstate.Controller
 	bad := func(what string, err error) (powerstate.Controller, error) {
@@ -149,7 +155,8 @@ func DecodeDrive(s string) (powerstate.Controller, error) {
 	if powerstate.Fields(v)&^powerstate.FieldsAll != 0 {
 		return bad(fmt.Sprintf("missing: unknown fields %#x", v), nil)
 	}
-	c.Missing = powerstate.Fields(v) | powerstate.FieldSerial
+	// Whether the drive is a fabrics controller is unknown, not PCIe.
+	c.Missing = powerstate.Fields(v) | notShared
 	if v, err = num(4, "format", 10, 8); err != nil {
 		return c, err
 	}

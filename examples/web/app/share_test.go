@@ -25,7 +25,10 @@ func sameDrive(t require.TestingT, c, d *powerstate.Controller) {
 	require.Equal(t, c.ModelField, d.ModelField)
 	require.Equal(t, c.FirmwareField, d.FirmwareField)
 	require.Equal(t, c.Format, d.Format)
-	require.Equal(t, c.Missing|powerstate.FieldSerial, d.Missing)
+	// The link carries neither CNTRLTYPE nor IOCCSZ: they are unknown.
+	require.Equal(t, c.Missing|powerstate.FieldSerial|powerstate.FieldControllerType|powerstate.FieldIOCCSZ, d.Missing)
+	_, known := d.Fabrics()
+	require.False(t, known)
 	require.Equal(t, c.States(), d.States())
 	require.Empty(t, d.Serial)
 }
