@@ -141,8 +141,23 @@ func Diagnose(in Input) Diagnosis {
 	d.Failure = true
 	d.OnResume = s.onResume != nil
 	if e := fabricsLine(s.inc); e != nil {
-		d.Causes = []Cause{fabricsCause(e)}
+		d.Causes = []Cause{fabricsCause(e, Line{})}
 		d.Summary = fmt.Sprintf("%s: an NVMe over Fabrics controller (line %d): its failures are the network's, the target's or the host's transport, which this diagnosis of a PCIe drive's power layers does not weigh.", s.who(), e.Line)
+		return d
+	}
+	if ev, ok := fabricsIdentify(in.Identify); ok {
+		// The capture says fabrics: so is the failure, unless the log
+		// shows the controller on PCIe (a capture of another one).
+		if where := s.pcieSign(); where != "" {
+			// Diagnosed without it, and said so.
+			note := fmt.Sprintf("the Identify data given is an NVMe over Fabrics controller's (IOCCSZ %d), but the log shows %s on PCIe (%s): the capture is of another controller, so the diagnosis was made without it", in.Identify.IOCCSZ, s.who(), where)
+			in.Identify = nil
+			d = Diagnose(in)
+			d.Notes = append(d.Notes, note)
+			return d
+		}
+		d.Causes = []Cause{fabricsCause(nil, ev)}
+		d.Summary = fmt.Sprintf("%s: an NVMe over Fabrics controller (its Identify data: IOCCSZ %d): its failures are the network's, the target's or the host's transport, which this diagnosis of a PCIe drive's power layers does not weigh.", s.who(), in.Identify.IOCCSZ)
 		return d
 	}
 	sure := map[Layer]bool{}

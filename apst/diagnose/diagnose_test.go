@@ -399,6 +399,38 @@ func TestFabricsController(t *testing.T) {
 	assert.Empty(t, d.Undecided)
 }
 
+// A controller whose Identify data says it is reached over a fabric
+// (IOCCSZ set, as Linux nvmet reports it) is answered so when its log has
+// no fabrics line of its own (timeouts alone); a log that shows the
+// controller on PCIe (nvme-pci's controller-down reads PCI_STATUS) is of
+// another controller than the capture: diagnosed without the capture,
+// and a note says so.
+func TestFabricsIdentify(t *testing.T) {
+	id := &powerstate.Controller{Model: "Linux", Firmware: "6.8.0", ControllerType: 1, IOCCSZ: 4}
+	timeouts := "[  100.000000] nvme nvme1: I/O tag 12 (100c) type 4 opcode 0x1 (I/O Cmd) QID 2 timeout\n" +
+		"[  100.100000] nvme nvme1: I/O 12 QID 2 timeout, reset controller\n"
+	l, err := kernlog.ReadString(timeouts, kernlog.Options{})
+	require.NoError(t, err)
+	d := diagnose.Diagnose(diagnose.Input{Log: l, Identify: id})
+	assert.Contains(t, d.Summary, "nvme1: an NVMe over Fabrics controller (its Identify data: IOCCSZ 4)")
+	require.Len(t, d.Causes, 1)
+	assert.Equal(t, "Identify data", d.Causes[0].Evidence[0].Source)
+
+	l = readLog(t, "apst.log", nil)
+	d = diagnose.Diagnose(diagnose.Input{Log: l, Identify: id})
+	assert.Equal(t, diagnose.Diagnose(diagnose.Input{Log: l}).Summary, d.Summary, "diagnosed as without the capture")
+	assert.True(t, slices.ContainsFunc(d.Notes, func(n string) bool {
+		return strings.HasPrefix(n, "the Identify data given is an NVMe over Fabrics controller's (IOCCSZ 4), but the log shows nvme0 on PCIe (line ")
+	}), "%q", d.Notes)
+
+	// A PCIe capture changes nothing of this.
+	pcie := &powerstate.Controller{Model: "M", Firmware: "F", ControllerType: 1}
+	d = diagnose.Diagnose(diagnose.Input{Log: l, Identify: pcie})
+	for _, n := range d.Notes {
+		assert.NotContains(t, n, "Fabrics")
+	}
+}
+
 // A failure in a log that names no NVMe controller, disk or function (a
 // port's link down alone, as https://github.com/lnls-dig/bpm-gw/issues/73
 // shows one) is taken to be the drive's, and a note says so; a log that

@@ -1,9 +1,11 @@
 package diagnose
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
 // fabricsWords are what only the NVMe over Fabrics transports (nvme-tcp,
@@ -31,10 +33,48 @@ func fabricsLine(in *kernlog.Incident) *kernlog.Event {
 	return nil
 }
 
+// fabricsText is what a fabrics controller's failure is.
+const fabricsText = "an NVMe over Fabrics controller (TCP, RDMA or Fibre Channel): its drop-outs are the network's, the target's or the host's stack, not APST, ASPM, a PCIe link or system sleep, the layers this diagnosis weighs"
+
 // fabricsCause is the one cause of a fabrics controller's failure: none of
-// the layers this package weighs, which are a PCIe drive's.
-func fabricsCause(e *kernlog.Event) Cause {
+// the layers this package weighs, which are a PCIe drive's. Its evidence is
+// the log's line e that shows the fabric, else ev.
+func fabricsCause(e *kernlog.Event, ev Line) Cause {
+	if e != nil {
+		ev = logLine(e, fabricsText)
+	}
 	return Cause{Layer: LayerUnknown, Likelihood: Possible, Score: 1, Against: []Line{},
-		Evidence: []Line{logLine(e, "an NVMe over Fabrics controller (TCP, RDMA or Fibre Channel): its drop-outs are the network's, the target's or the host's stack, not APST, ASPM, a PCIe link or system sleep, the layers this diagnosis weighs")},
+		Evidence: []Line{ev},
 		Tests:    []Test{{Action: "check the path to the target: the network (link, MTU, drops), the target's own log, and the host's transport module", Command: "nvme list-subsys; ip -s link; journalctl -k -b --no-pager | grep -i -E 'nvme|tcp|rdma'", Cost: "free"}}}
+}
+
+// fabricsIdentify is the Identify data's word that its controller is
+// reached over a fabric (IOCCSZ set, or a discovery controller), as
+// evidence, and whether it says so.
+func fabricsIdentify(id *powerstate.Controller) (Line, bool) {
+	if id == nil {
+		return Line{}, false
+	}
+	if f, known := id.Fabrics(); !f || !known {
+		return Line{}, false
+	}
+	return Line{Source: "Identify data", Text: fmt.Sprintf("IOCCSZ %d, CNTRLTYPE %d: %s", id.IOCCSZ, id.ControllerType, fabricsText)}, true
+}
+
+// pcieSign says where the log shows the diagnosed controller is a PCIe
+// one: a line of its that names its PCI function or reads PCI_STATUS
+// (nvme-pci's controller-down), or the PCI function the log ties it to;
+// "" when the log does not.
+func (s *signals) pcieSign() string {
+	if s.inc != nil {
+		for i := range s.inc.Events {
+			if e := &s.inc.Events[i]; e.PCI != "" || e.Kind == kernlog.ControllerDown && (e.HasPCIStatus || e.PCIStatusFailed) {
+				return fmt.Sprintf("line %d", e.Line)
+			}
+		}
+	}
+	if s.dev != "" {
+		return "PCI function " + s.dev
+	}
+	return ""
 }
