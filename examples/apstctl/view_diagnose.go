@@ -212,11 +212,10 @@ func diagnoseView(r *diagnoseResult) diagnosisJSON {
 		v.Known = append(v.Known, knownJSON{ID: k.ID, Layer: k.Layer, Title: k.Title, Fix: k.Fix, First: k.First, Fixed: k.Fixed,
 			Releases: k.Releases, FixedIn: k.FixedIn, Needs: k.Needs, Signs: k.Signs, Source: k.Source})
 	}
-	for _, t := range r.Tried {
-		if t.FromLog && !t.Weighed {
-			continue // root=, quiet: as the text leaves them out
+	for i := range r.Tried {
+		if t := &r.Tried[i]; diagview.Listed(t) {
+			v.Tried = append(v.Tried, triedJSON{Setting: t.Setting, Value: t.Value, Outcome: t.Outcome, FromLog: t.FromLog, Weighed: t.Weighed})
 		}
-		v.Tried = append(v.Tried, triedJSON{Setting: t.Setting, Value: t.Value, Outcome: t.Outcome, FromLog: t.FromLog, Weighed: t.Weighed})
 	}
 	for _, u := range r.Unread {
 		v.Unread = append(v.Unread, view.Unread{Line: u.Line, Text: u.Text})
@@ -324,12 +323,9 @@ func writeDiagnosisText(w io.Writer, r *diagnoseResult) {
 		}
 	}
 	var tried []string
-	for _, t := range r.Tried {
-		switch {
-		case !t.FromLog:
-			tried = append(tried, view.Escape(t.String()))
-		case t.Weighed:
-			tried = append(tried, view.Escape(t.String())+" [the log's command line]")
+	for i := range r.Tried {
+		if s, ok := diagview.Tried(&r.Tried[i], view.Escape); ok {
+			tried = append(tried, s)
 		}
 	}
 	if len(tried) > 0 {

@@ -139,15 +139,11 @@ func diagnosisView(d *diagnose.Diagnosis, l *kernlog.Log, assumptions []string) 
 		}
 		v.Known = append(v.Known, kv)
 	}
-	for _, t := range d.Tried {
-		if t.FromLog && !t.Weighed {
-			continue // a word of the log's command line no rule looked at
+	for i := range d.Tried {
+		t := &d.Tried[i]
+		if text, ok := diagview.Tried(t, view.Escape); ok {
+			v.Tried = append(v.Tried, TriedView{Setting: view.Escape(t.Setting), Value: view.Escape(t.Value), Outcome: string(t.Outcome), FromLog: t.FromLog, Text: text})
 		}
-		tv := TriedView{Setting: view.Escape(t.Setting), Value: view.Escape(t.Value), Outcome: string(t.Outcome), FromLog: t.FromLog, Text: view.Escape(t.String())}
-		if t.FromLog {
-			tv.Text += " [the log's command line]" // as apstctl's text says it
-		}
-		v.Tried = append(v.Tried, tv)
 	}
 	for _, u := range d.Unread {
 		v.Unread = append(v.Unread, view.Unread{Line: u.Line, Text: view.Escape(u.Text)})

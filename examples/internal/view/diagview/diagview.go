@@ -34,5 +34,24 @@ func Test(t *diagnose.Test, text func(string) string) view.Test {
 	return v
 }
 
+// Listed reports whether the views list t as tried: the settings the user
+// gave, and those of the log's command line a rule weighed
+// (diagnose.Tried.Weighed), not the line's other words (root=, quiet).
+func Listed(t *diagnose.Tried) bool { return !t.FromLog || t.Weighed }
+
+// Tried is a listed setting as the text shows it, its string passed
+// through text: "pcie_aspm=off (did not help)", with "[the log's command
+// line]" after one of the log's command line; and whether it is listed.
+func Tried(t *diagnose.Tried, text func(string) string) (string, bool) {
+	if !Listed(t) {
+		return "", false
+	}
+	s := text(t.String())
+	if t.FromLog {
+		s += " [the log's command line]"
+	}
+	return s, true
+}
+
 // Plain is the identity: the strings as the library gives them, for JSON.
 func Plain(s string) string { return s }

@@ -27,3 +27,25 @@ func TestTest(t *testing.T) {
 	assert.Equal(t, "/etc/default/grub", in.Where[0], "the library's slice is not written")
 	assert.Nil(t, Test(&diagnose.Test{}, Plain).Where)
 }
+
+// The views list the settings the user gave and those of the log's command
+// line a rule weighed, the latter marked; the line's other words not.
+func TestTried(t *testing.T) {
+	for _, tc := range []struct {
+		tried diagnose.Tried
+		want  string
+		ok    bool
+	}{
+		{diagnose.Tried{Setting: "pcie_aspm", Value: "off", Outcome: diagnose.DidNotHelp}, "pcie_aspm=off (did not help)", true},
+		{diagnose.Tried{Setting: "nvme_core.default_ps_max_latency_us", Value: "0", Outcome: diagnose.DidNotHelp, FromLog: true, Weighed: true},
+			"nvme_core.default_ps_max_latency_us=0 (did not help) [the log's command line]", true},
+		{diagnose.Tried{Setting: "root", Value: "/dev/sda1", Outcome: diagnose.DidNotHelp, FromLog: true}, "", false},
+	} {
+		got, ok := Tried(&tc.tried, Plain)
+		assert.Equal(t, tc.ok, ok, tc.want)
+		assert.Equal(t, tc.want, got)
+		assert.Equal(t, tc.ok, Listed(&tc.tried))
+	}
+	got, _ := Tried(&diagnose.Tried{Setting: "x\x1b[31m", Outcome: diagnose.Helped}, view.Escape)
+	assert.NotContains(t, got, "\x1b", "escaped for a page")
+}
