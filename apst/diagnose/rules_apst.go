@@ -155,8 +155,9 @@ func (s *signals) beforeAPST() string {
 
 // newerQuirk reports a quirk that a later kernel than the log's applies to
 // the drive (NO_APST, NO_DEEPEST_PS): the kernel that failed lacked it.
-// The drive is known by its Identify data, else by the PCI ID the log's
-// enumeration line gives (the PCI quirk table alone then).
+// The drive is known by its Identify data (with its PCI ID when given or
+// taken from the log), else by the PCI ID the log's enumeration line gives
+// (the PCI quirk table alone then).
 func newerQuirk(s *signals) (string, bool) {
 	if s.release.IsZero() {
 		return "", false
@@ -167,6 +168,9 @@ func newerQuirk(s *signals) (string, bool) {
 	case c != nil:
 		mn, fr := c.ModelBytes(), c.FirmwareBytes()
 		id = apst.Identity{VendorID: c.VendorID, Model: string(mn[:]), Firmware: string(fr[:])}
+		if c.PCIDeviceID != 0 { // given, or the log's (logPCIID)
+			id.PCI = apst.PCIID{Vendor: c.PCIVendor(), Device: c.PCIDeviceID}
+		}
 	case s.pciID != "":
 		if err := id.PCI.UnmarshalText([]byte(s.pciID)); err != nil {
 			return "", false

@@ -20,7 +20,10 @@ type signals struct {
 	// pciID is the controller's PCI vendor:device ID from the log's
 	// enumeration line ("" when the log has none).
 	pciID string
-	inc   *kernlog.Incident
+	// pciFrom says where the Identify data's PCI ID came from when it is
+	// the log's (logPCIID), "" otherwise.
+	pciFrom string
+	inc     *kernlog.Incident
 	// incidents counts the controller's incidents with a failure, fatal
 	// those with a controller-down whose CSTS has CFS set.
 	incidents, fatal int
@@ -183,6 +186,9 @@ func observe(in *Input) *signals {
 		s.tried[i].Weighed = false // the rules' to say (triedOf)
 	}
 	if in.Identify != nil && s.inc != nil {
+		if note := s.logPCIID(in); note != "" {
+			s.notes = append(s.notes, note)
+		}
 		params := in.Params
 		given := params.Generation != 0
 		if !given {
@@ -194,7 +200,11 @@ func observe(in *Input) *signals {
 			params = apst.DefaultParams(gen)
 			params.Release = s.release
 			params.Quirks = apst.DriveQuirks(in.Identify, s.release).Quirks
-			s.notes = append(s.notes, fmt.Sprintf("no kernel parameters were given: the APST plan assumes the module defaults of %s (bound %s) and the quirks the kernel's tables give the drive (%s)", gen, params.Bound, params.Quirks))
+			pci := ""
+			if s.pciFrom != "" {
+				pci = fmt.Sprintf("; its PCI ID %04x:%04x from %s", in.Identify.PCIVendor(), in.Identify.PCIDeviceID, s.pciFrom)
+			}
+			s.notes = append(s.notes, fmt.Sprintf("no kernel parameters were given: the APST plan assumes the module defaults of %s (bound %s) and the quirks the kernel's tables give the drive (%s%s)", gen, params.Bound, params.Quirks, pci))
 		}
 		in.Params = params
 		if given && in.Plan != nil {
