@@ -53,8 +53,13 @@
 //     "<3>1 2026-12-05T04:55:59Z host kernel - - - nvme ...", and without
 //     the "<PRI>", as some collectors store them: "1 2026-12-05T...");
 //   - any of these with their line ends lost (every message on one line, as
-//     some web forms paste): a second time stamp of the shape a line starts
-//     with (dmesg's, a journal's or syslog's, an ISO time) starts a message;
+//     some web forms paste): a second head of the shape and layout the line
+//     starts with (a time of the same kind, laid out alike, after a blank
+//     and any quote marks; a host and "kernel: " again) starts a message,
+//     another program's line of such a log too, in every shape above but
+//     those whose head is not the time's (a line number, a file name, a
+//     table's or markup's cells), the JSON and record forms, and lines with
+//     no time or host at all;
 //   - any of these with what copying added to them taken off first: a
 //     terminal's escape sequences (dmesg --color=always), a web page's
 //     no-break, figure, narrow and zero-width spaces and byte order marks,

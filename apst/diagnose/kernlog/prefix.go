@@ -27,6 +27,10 @@ type split struct {
 	// other than the kernel ("host smartd[912]: ..."), the program's name
 	// and its message, which may repeat a kernel message.
 	program, relayed string
+	// afterTime is what followed the line's time when a host, program
+	// or facility may follow it (fromProgram): the line's head up to it
+	// is the time's own.
+	afterTime string
 }
 
 // splitLine removes the quoting, indentation and time stamp of one line and
@@ -254,6 +258,13 @@ func programTag(s string) bool {
 // the message itself (dmesg). A "host program:" line of another program is
 // no kernel line.
 func fromProgram(ts Timestamp, rest string, needHost bool) split {
+	sp := programSplit(ts, rest, needHost)
+	sp.afterTime = rest
+	return sp
+}
+
+// programSplit is fromProgram but for afterTime.
+func programSplit(ts Timestamp, rest string, needHost bool) split {
 	rest = skipFacility(rest)
 	if m, ok := strings.CutPrefix(rest, "kernel: "); ok {
 		ts, m = withInnerMono(ts, afterRepeated(strings.TrimLeft(m, " \t")))
