@@ -88,28 +88,53 @@ func (k Known) clone() Known {
 var known = []Known{
 	{
 		ID: "nvme-tagset-depth-6.2-rc1", Layer: LayerPlatform,
-		Title:    "Linux 6.2-rc1 sized the I/O queues one entry too deep (0da7feaa5913 \"nvme-pci: use the tagset alloc/free helpers\"): the queue wraps and commands time out and are aborted",
-		Fix:      "33b93727ce90 \"nvme: fix setting the queue depth in nvme_alloc_io_tag_set\" and 88d356ca41ba \"nvme-pci: update sqsize when adjusting the queue depth\" (6.2-rc2)",
+		Title: "Linux 6.2-rc1 sized the I/O queues one entry too deep (0da7feaa5913 \"nvme-pci: use the tagset alloc/free helpers\"): the queue wraps and commands time out and are aborted",
+		Fix:   "33b93727ce90 \"nvme: fix setting the queue depth in nvme_alloc_io_tag_set\" and 88d356ca41ba \"nvme-pci: update sqsize when adjusting the queue depth\" (6.2-rc2)",
+		// Linus's push of 13 December 2022 (the 6.2 merge window, before
+		// v6.2-rc1 on 25 December) carries 0da7feaa5913; the "Linux
+		// 6.2-rc2" shortlog (lore
+		// CAHk-=wim8DMRzjyYTJ3UbdqZ26keQyZSU02NZb-JY1=9OpcO1w@mail.gmail.com)
+		// lists both fixes.
 		Releases: []string{"6.2.0-rc1", "6.2-rc1"},
 		Signs:    []string{"timeout, aborting"},
 		Source:   "https://lore.kernel.org/all/572cfcc0-197a-9ead-9cb-3c5bf5e735@google.com/",
 	},
 	{
 		ID: "nvme-queue-rqs-empty-sq-6.13", Layer: LayerPlatform,
-		Title:    "beadf0088501 \"nvme-pci: reverse request order in nvme_queue_rqs\" (6.13) rings the submission queue doorbell for an empty request list: I/O times out, is aborted and the controller reset under load",
-		Fix:      "288ff0d10beb \"nvme-pci: skip nvme_write_sq_db on empty rqlist\" (6.15-rc1; taken to 6.14.2 and 6.13.11 in April 2025 and 6.12.y in September 2025)",
-		Releases: []string{"6.13", "6.14.0", "6.14.1"},
+		Title: "beadf0088501 \"nvme-pci: reverse request order in nvme_queue_rqs\" (6.13) rings the submission queue doorbell for an empty request list: I/O times out, is aborted and the controller reset under load",
+		Fix:   "288ff0d10beb \"nvme-pci: skip nvme_write_sq_db on empty rqlist\" (6.15-rc1; taken to 6.14.2 and 6.13.11 in April 2025 and 6.12.48 in September 2025)",
+		// beadf0088501 came in for-6.13/block (6.13-rc1); the stable
+		// reviews took it to 6.12.2 ("[PATCH 6.12 038/826]",
+		// lore 20241203144744.948307361@linuxfoundation.org), 6.11.11
+		// ("[PATCH 6.11 086/817]", 20241203143959.056753040@...), 6.6.64
+		// ("[PATCH 6.6 075/676]", 20241206143656.298950146@...) and
+		// 6.1.120 ("[PATCH 6.1 065/772]", 20241212144352.627702890@...).
+		// The fix: "[PATCH 6.13 378/499]" (6.13.11-rc1,
+		// 20250408104900.659375523@...), the 6.14.2-rc4 review
+		// (20250409115934.968141886@...) and "[PATCH 6.12 012/140]"
+		// (6.12.48-rc1, 20250917123344.615052063@...); no 6.6 or 6.1
+		// review of it was found, so those series are left to Needs.
+		Releases: append(append(updates("6.13", 0, 10), updates("6.12", 2, 47)...), "6.14.0", "6.14.1"),
 		Signs:    []string{"timeout, aborting"},
-		Needs:    "a 6.13 kernel from before the fix's backport (6.13.11; 6.12 stable kernels that took beadf0088501 had it too, until September 2025)",
+		Needs:    "a kernel with beadf0088501 and without the fix: 6.13 before 6.13.11, 6.14 before 6.14.2, 6.12.2 to 6.12.47 (6.11.11, and 6.6.64 and 6.1.120 onwards, took beadf0088501 too; no backport of the fix to them was found)",
 		Source:   "https://lore.kernel.org/all/CABXGCsMd_xv8jPDF_sFYhwd8GtANZ23nbaSJuCxQRO7cjPtgWg@mail.gmail.com/",
 	},
 	{
 		ID: "pci-aspm-l1ss-refactor", Layer: LayerASPM,
 		Title: "5e85eba6f50d \"PCI/ASPM: Refactor L1 PM Substates Control Register programming\" broke resume: devices fail to leave D3hot",
 		Fix:   "the reverts ff209ecc376a and a7152be79b62 (6.2-rc8, taken to 6.1.12)",
-		First: apst.Release{Major: 6, Minor: 1}, Fixed: apst.Release{Major: 6, Minor: 1, Patch: 12},
-		Signs:  []string{"to D0, device inaccessible"},
-		Source: "https://lore.kernel.org/all/20230102171516.GA783946@bhelgaas/",
+		First: apst.Release{Major: 6, Minor: 1}, Fixed: apst.Release{Major: 6, Minor: 2},
+		// The reverts' stable copy says "Cc: stable@vger.kernel.org #
+		// v6.1+" and "[PATCH 6.1 011/114]" of the 6.1.12-rc1 review
+		// (lore 20230213144742.780518015@linuxfoundation.org; cover
+		// 20230213144742.219399167@...) lists both; Linus's push of 10
+		// February 2023 (after v6.2-rc7, before v6.2-rc8 on 12 February)
+		// carries ff209ecc376a and a7152be79b62. Fixed was 6.1.12, a
+		// stable update: the mainline fix is 6.2 (which releases match is
+		// unchanged, release candidates counting as their release).
+		FixedIn: []apst.Release{{Major: 6, Minor: 1, Patch: 12}},
+		Signs:   []string{"to D0, device inaccessible"},
+		Source:  "https://lore.kernel.org/all/20230102171516.GA783946@bhelgaas/",
 	},
 	{
 		ID: "dt-aspm-l1ss-6.18", Layer: LayerASPM,
@@ -123,6 +148,10 @@ var known = []Known{
 		// the link's aspm_default (aspm.c's policy_to_aspm_state), which
 		// f3ac2ff14834 set to every state: pcie_aspm.policy=default is no
 		// workaround on rc1 and rc2 (the reporters used pcie_aspm=off).
+		// The dwc change (a00bba406b5a) is in "[GIT PULL] PCI changes for
+		// v6.19" (lore 20251203221103.GA3193083@bhelgaas) and in
+		// "[PATCH 6.18 078/314]" of the 6.18.17-rc1 review
+		// (5d7657e1cac400811d0e7155d9cb9d02bd1c4896.1773141555.git.sashal@kernel.org).
 		Releases: []string{"6.18.0-rc1", "6.18-rc1", "6.18.0-rc2", "6.18-rc2"},
 		Signs:    []string{"controller is down"},
 		Needs:    "a devicetree board (ARM, RISC-V) whose PCIe controller driver does not handle CLKREQ# or the aux clock",
@@ -137,12 +166,16 @@ var known = []Known{
 		// it and the "Linux 5.19-rc4" shortlog (26 June 2022) lists it;
 		// the "Linux 5.15.81" and "Linux 5.10.157" announcements (2
 		// December 2022) list it ("[PATCH 5.10 007/162]", a Stable-dep-of
-		// d5ceb4d1c507). 5.18.y is taken not to have it: Sasha Levin's
-		// AUTOSEL of 28 June 2022 offered it to 5.18, 5.15, 5.10 and 5.4
-		// alike, and 5.15 and 5.10 did not take it then (they took it in
-		// November as another fix's dependency); no 5.18 stable review in
-		// the mail archives read lists it (5.18.16 to 5.18.18 could not be
-		// read, so it stays unconfirmed).
+		// d5ceb4d1c507; lore 20221130180528.687378025@linuxfoundation.org
+		// in the 5.10.157-rc1 review, 20221130180533.386128055@... in the
+		// 5.15.81-rc1 one). 5.18.y is taken not to have it: Sasha Levin's
+		// AUTOSEL of 28 June 2022 offered it to 5.18 ("[PATCH AUTOSEL 5.18
+		// 51/53]", 20220628021839.594423-51-sashal@kernel.org), 5.15, 5.10
+		// and 5.4 alike, and 5.15 and 5.10 did not take it then (they took
+		// it in November as another fix's dependency); the 5.18.10, 5.18.11,
+		// 5.18.13 to 5.18.17 and 5.18.19 review shortlogs do not list it
+		// (the 5.18.12 and 5.18.18 ones could not be read, so it stays
+		// unconfirmed for them).
 		FixedIn: []apst.Release{{Major: 5, Minor: 15, Patch: 81}, {Major: 5, Minor: 10, Patch: 157}},
 		Signs:   []string{"Duplicate cntlid"},
 		Needs:   "Micron MTFDKBA2T0TFH drives (nvme list shows the model)",
@@ -157,7 +190,10 @@ var known = []Known{
 		// as do the stable pushes of linux-6.1.y (6.1.55-rc1, 20 September
 		// 2023) and linux-6.5.y (6.5.5, 23 September 2023); Jens Axboe's
 		// "[GIT PULL] Block driver updates for 5.19-rc" (22 May 2022)
-		// lists 354201c53e61.
+		// lists 354201c53e61. "[PATCH 6.1 114/139]" of the 6.1.55-rc1
+		// review (lore 20230920112839.812803999@linuxfoundation.org) and
+		// "[PATCH 6.5 171/211]" of the 6.5.5-rc1 one
+		// (20230920112851.189702568@...) carry it.
 		FixedIn: []apst.Release{{Major: 6, Minor: 1, Patch: 55}, {Major: 6, Minor: 5, Patch: 5}},
 		Signs:   []string{"Device not ready; aborting initialisation, CSTS=0x0"},
 		Needs:   "a drive that reports Controller Ready Modes with CRTO 0 (MAXIO MAP1602 drives such as the Lexar NM790 4TB were reported; sudo nvme show-regs shows CAP and CRTO)",
@@ -176,7 +212,9 @@ var known = []Known{
 		// "Linux 5.4.4" list only the revert of the Kingston quirk, which
 		// "[PATCH 5.3 022/197]" of the 5.3.8 review had brought. The
 		// first bad release is d916b1be94b6's, in "[GIT PULL] Block
-		// changes for 5.3-rc" (8 July 2019).
+		// changes for 5.3-rc" (8 July 2019). "[PATCH 5.4 10/80]" of the
+		// 5.4.6 review (lore 20191219183045.268358671@linuxfoundation.org)
+		// carries the fix.
 		FixedIn: []apst.Release{{Major: 5, Minor: 4, Patch: 6}},
 		Signs:   []string{"completion polled", "on:resume"},
 		Needs:   "a drive that sets reserved bits of MSI-X Vector Control (Kingston firmware E8FK11.T was reported), and the timeouts after a resume from s2idle",
@@ -185,7 +223,11 @@ var known = []Known{
 	{
 		ID: "nvme-ana-rescan-6.15-rc", Layer: LayerPlatform,
 		Title: "62baf70c3274 \"nvme: re-read ANA log page after ns scan completes\" ran the ANA work on controllers without an ANA log buffer: the controller goes down at boot and the scan fails",
-		Fix:   "26d7fb4fd4ca \"nvme: fixup scan failure for non-ANA multipath controllers\" (6.15-rc3; 5.15.181 took both together)",
+		Fix:   "26d7fb4fd4ca \"nvme: fixup scan failure for non-ANA multipath controllers\" (6.15-rc3; the stable updates that took 62baf70c3274, 5.15.181 among them, took both together)",
+		// The stable reviews of 29 April 2025 carry both in one update for
+		// 5.10, 5.15 (5.15.181-rc1: "[PATCH 5.15 370/373]", lore
+		// 20250429161138.349246813@linuxfoundation.org), 6.1, 6.6, 6.12 and
+		// 6.14, so no stable release has the cause alone.
 		// akpm/mm's push of its linus branch from 0af2f6be1b42 (Linux
 		// 6.15-rc1) on 15 April 2025 lists 62baf70c3274 (merged with
 		// block-6.15-20250410): rc2 brought it, rc1 did not have it.
@@ -200,7 +242,8 @@ var known = []Known{
 		Fixed: apst.Release{Major: 5, Minor: 3},
 		// The "Linux 5.3-rc2" shortlog (28 July 2019) lists it; the
 		// stable review "[PATCH 5.2 103/144] nvme: ignore subnqn for
-		// ADATA SX6000LNP" (14 August 2019, the 5.2.9 cycle) too.
+		// ADATA SX6000LNP" (14 August 2019, the 5.2.9 cycle; lore
+		// 20190814165804.205571639@linuxfoundation.org) too.
 		FixedIn: []apst.Release{{Major: 5, Minor: 2, Patch: 9}},
 		Signs:   []string{"ignoring ctrl due to duplicate subnqn"},
 		Needs:   "ADATA SX6000LNP drives (nvme list shows the model), more than one in the machine",
@@ -212,7 +255,9 @@ var known = []Known{
 		Fix:   "ac522fc6c316 \"nvme: dont reject probe due to duplicate IDs for single-ported PCIe devices\" (6.5-rc2, taken to 6.1.40 and 6.4.5 in July 2023), which clears the identifiers and warns (\"clearing duplicate IDs for nsid\") instead; before it, NVME_QUIRK_BOGUS_NID for the drive's PCI ID (1629de0e0373 for the ADATA SX6000LNP, among others)",
 		// The "Linux 6.5-rc2" shortlog (16 July 2023) lists ac522fc6c316;
 		// so do the 6.1.40-rc1 review and "[PATCH 6.4 239/292]" (21 July
-		// 2023, the 6.4.5 cycle).
+		// 2023, the 6.4.5 cycle; lore 20230721160539.156897251@linuxfoundation.org;
+		// the 6.1.40-rc1 one is "[PATCH 6.1 178/223]",
+		// 20230721160528.467833091@...).
 		// The line itself dates the kernel: 5.18 brought it, ac522fc6c316
 		// replaced it for PCIe drives, so a release range would only lose
 		// the logs that have none.
@@ -223,6 +268,12 @@ var known = []Known{
 		ID: "rtsx-petxcfg-6-1-46", Layer: LayerPlatform,
 		Title: "101bd907b424 \"misc: rtsx: judge ASPM Mode to set PETXCFG Reg\" (6.5-rc6, taken to 6.4.11, 6.1.46 and 5.15.127): the Realtek card reader's driver breaks the NVMe drive's link at boot on some laptops, many of them Dell, and the drive cannot be brought back from D3cold",
 		Fix:   "0e4cac557531 \"misc: rtsx: Fix some platforms can not boot and move the l1ss judgment to probe\" (6.6-rc4, taken to 6.5.6, 6.1.56 and 5.15.134); until then blacklisting rtsx_pci (losing the SD reader) or reverting 101bd907b424",
+		// "[PATCH 6.1 057/149]" (6.1.46-rc1, lore
+		// 20230813211720.520186679@linuxfoundation.org) and "[PATCH 5.15
+		// 24/89]" (5.15.127-rc1, 20230813211711.479371422@...) brought
+		// 101bd907b424; "[PATCH 6.1 216/259]" (6.1.56-rc1,
+		// 20231004175227.235128746@...) and "[PATCH 5.15 159/183]"
+		// (5.15.134-rc1, 20231004175210.679674119@...) the fix.
 		Releases: []string{"6.1.46", "6.1.47", "6.1.48", "6.1.49", "6.1.50", "6.1.51", "6.1.52", "6.1.53", "6.1.54", "6.1.55",
 			"6.4.11", "6.4.12", "6.4.13", "6.4.14", "6.4.15", "6.4.16", "6.5.0", "6.5.1", "6.5.2", "6.5.3", "6.5.4", "6.5.5",
 			"5.15.127", "5.15.128", "5.15.129", "5.15.130", "5.15.131", "5.15.132", "5.15.133"},
@@ -240,12 +291,23 @@ var known = []Known{
 		// "[GIT PULL] Block driver updates for 5.14-rc1", which carries
 		// that tag, was merged as 440462198d9c on 30 June 2021
 		// (pr-tracker-bot). The linux-5.10.y push ending "Linux
-		// 5.10.221-rc1" (3 July 2024) lists it.
+		// 5.10.221-rc1" (3 July 2024) lists it, as "[PATCH 5.10 198/290]"
+		// of that review (lore 20240703102911.643064967@linuxfoundation.org).
 		FixedIn: []apst.Release{{Major: 5, Minor: 10, Patch: 221}},
 		Signs:   []string{"timeout, aborting", "on:resume"},
 		Needs:   "an AMD Renoir or Lucienne (Ryzen 4000 or 5000 mobile) laptop, and the failure on resume from s2idle",
 		Source:  "https://lore.kernel.org/all/20210604165403.2317-2-mario.limonciello@amd.com/",
 	},
+}
+
+// updates returns the stable updates from..to of series ("6.12", 2, 4:
+// "6.12.2", "6.12.3", "6.12.4").
+func updates(series string, from, to int) []string {
+	var out []string
+	for p := from; p <= to; p++ {
+		out = append(out, fmt.Sprintf("%s.%d", series, p))
+	}
+	return out
 }
 
 // matchKnown returns the entries whose release range holds the log's

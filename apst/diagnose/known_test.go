@@ -152,6 +152,14 @@ func TestKnownIssues(t *testing.T) {
 	assert.NotContains(t, match("6.14.2", rqs), "nvme-queue-rqs-empty-sq-6.13")
 	assert.NotContains(t, match("6.15.0", rqs), "nvme-queue-rqs-empty-sq-6.13")
 	assert.NotContains(t, match("6.1.0", rqs), "nvme-queue-rqs-empty-sq-6.13")
+	// 6.13.11 took the fix (the table listed every 6.13 update); 6.12.2
+	// took beadf0088501 and 6.12.48 the fix (6.12 was not listed).
+	for _, rel := range []string{"6.13.0-rc1", "6.13.0", "6.13.10", "6.12.2", "6.12.47"} {
+		assert.Contains(t, match(rel, rqs), "nvme-queue-rqs-empty-sq-6.13", rel)
+	}
+	for _, rel := range []string{"6.13.11", "6.13.12", "6.12.1", "6.12.48", "6.12.0", "6.11.10"} {
+		assert.NotContains(t, match(rel, rqs), "nvme-queue-rqs-empty-sq-6.13", rel)
+	}
 
 	// As ml7-adata-spectrix-s40g-duplicate-nid-bogus-nid.log quotes it: the
 	// line dates the kernel (5.18 brought it, 6.5 replaced it), so the
@@ -187,8 +195,17 @@ func TestKnownIssues(t *testing.T) {
 	for _, rel := range []string{"6.1.0", "6.1.11"} {
 		assert.Contains(t, match(rel, d3hot), "pci-aspm-l1ss-refactor", rel)
 	}
-	for _, rel := range []string{"6.0.19", "6.1.12", "6.2.0"} {
+	for _, rel := range []string{"6.0.19", "6.1.12", "6.1.13", "6.2.0"} {
 		assert.NotContains(t, match(rel, d3hot), "pci-aspm-l1ss-refactor", rel)
+	}
+	// The mainline fix is 6.2 (6.2-rc8), 6.1.12 the stable update that
+	// took it.
+	for _, k := range diagnose.KnownIssues() {
+		if k.ID == "pci-aspm-l1ss-refactor" {
+			assert.Equal(t, "6.2", k.Fixed.String())
+			require.Len(t, k.FixedIn, 1)
+			assert.Equal(t, "6.1.12", k.FixedIn[0].String())
+		}
 	}
 	l, err = kernlog.ReadString("[    0.000000] Linux version 6.1.50 (x@y) #1 SMP\n"+d3cold, kernlog.Options{})
 	require.NoError(t, err)
