@@ -47,6 +47,16 @@ func TestPiLinkSpeed(t *testing.T) {
 		assert.Contains(t, d.Summary, "undecided between link (line 1), apst (line 5) and firmware (line 5)")
 		require.NotNil(t, d.Separate)
 		assert.Equal(t, "dtparam=pciex1_gen=2", d.Separate.Setting)
+		// Its price on the link's own test, in the Raspberry Pi
+		// documentation's figures: Gen 2 is 500 MB/s peak, Gen 3 8 GT/s.
+		gen2 := false
+		for _, x := range d.Cause(diagnose.LayerLink).Tests {
+			if x.Setting == "dtparam=pciex1_gen=2" {
+				gen2 = true
+				assert.Equal(t, "the link's peak rate halves (500 MB/s at Gen 2 instead of about 985 MB/s at Gen 3)", x.Cost)
+			}
+		}
+		assert.True(t, gen2, "no pciex1_gen=2 test on the link")
 		// The Pi's steps: cmdline.txt, not GRUB.
 		for _, c := range d.Causes {
 			for _, x := range c.Tests {

@@ -147,6 +147,13 @@ func aspmCause(s *signals) builder {
 	return b
 }
 
+// piGen2Cost is the price of running a Pi 5's external link at Gen 2:
+// 500 MB/s peak (Raspberry Pi documentation, M.2 HAT+: "Single-lane PCIe
+// 2.0 interface (500 MB/s peak transfer rate)") against Gen 3's 8 GT/s
+// (computers/raspberry-pi/pcie.adoc) with 128b/130b encoding, about
+// 985 MB/s.
+const piGen2Cost = "the link's peak rate halves (500 MB/s at Gen 2 instead of about 985 MB/s at Gen 3)"
+
 func linkCause(s *signals) builder {
 	b := newBuilder(s, LayerLink)
 	b.swapsTried(s, false)
@@ -210,9 +217,9 @@ func linkCause(s *signals) builder {
 	}
 	switch {
 	case s.piGen3 != nil:
-		b.configTest(s, "run the Raspberry Pi's external link at Gen 2, the speed it is certified for (it trained at Gen 3 in this log)", "dtparam=pciex1_gen=2", "the link's bandwidth halves (about 450 MB/s instead of 900)")
+		b.configTest(s, "run the Raspberry Pi's external link at Gen 2, the speed it is certified for (it trained at Gen 3 in this log)", "dtparam=pciex1_gen=2", piGen2Cost)
 	case s.platform == persist.PlatformRaspberryPi:
-		b.configTest(s, "a Raspberry Pi 5: run the external link at Gen 2 (the supported speed), if config.txt sets pciex1_gen=3", "dtparam=pciex1_gen=2", "the link's bandwidth halves (about 450 MB/s instead of 900)")
+		b.configTest(s, "a Raspberry Pi 5: run the external link at Gen 2 (the supported speed), if config.txt sets pciex1_gen=3", "dtparam=pciex1_gen=2", piGen2Cost)
 	}
 	b.test("reseat the drive, or move it to another slot or adapter", "", "downtime; rules out the slot, the adapter and the carrier board")
 	return b

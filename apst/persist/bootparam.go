@@ -43,9 +43,17 @@ func KernelArgument(p Platform, arg string) Placement {
 	case PlatformGRUB:
 		pl.Steps = []string{"add " + arg + " to GRUB_CMDLINE_LINUX_DEFAULT in /etc/default/grub", "sudo update-grub, then reboot"}
 	case PlatformFedora:
-		pl.Steps = []string{"sudo grubby --update-kernel=ALL --args=\"" + arg + "\"", "reboot (undo: grubby --update-kernel=ALL --remove-args=\"" + arg + "\")"}
+		// An ostree system (Silverblue, Kinoite, CoreOS, Bazzite: a .fc
+		// release too) keeps its arguments with rpm-ostree, not grubby:
+		// https://docs.fedoraproject.org/en-US/fedora-coreos/kernel-args/
+		pl.Steps = []string{"sudo grubby --update-kernel=ALL --args=\"" + arg + "\" (an ostree system, whose /proc/cmdline holds ostree=, as Silverblue or CoreOS: sudo rpm-ostree kargs --append=" + arg + ")",
+			"reboot (undo: grubby --update-kernel=ALL --remove-args=\"" + arg + "\"; on ostree, rpm-ostree kargs --delete=" + arg + ")"}
 	case PlatformSystemdBoot:
-		pl.Steps = []string{"add " + arg + " to /etc/kernel/cmdline (or to the options line of the entry in /boot/loader/entries/)", "sudo kernel-install add $(uname -r) /lib/modules/$(uname -r)/vmlinuz (or your distribution's initramfs rebuild), then reboot"}
+		// kernel-install(8) reads /etc/kernel/cmdline when it writes an
+		// entry; entries live in $BOOT/loader/entries/, $BOOT being /efi,
+		// /boot or /boot/efi, the one bootctl -x prints (bootctl(1),
+		// --print-boot-path).
+		pl.Steps = []string{"add " + arg + " to /etc/kernel/cmdline (or to the options line of the entry in $(bootctl -x)/loader/entries/)", "sudo kernel-install add $(uname -r) /lib/modules/$(uname -r)/vmlinuz (or your distribution's initramfs rebuild), then reboot"}
 	case PlatformRaspberryPi:
 		pl.Steps = []string{"append \" " + arg + "\" to the single line of /boot/firmware/cmdline.txt (/boot/cmdline.txt before Bookworm); no new line", "reboot"}
 	case PlatformNixOS:
@@ -53,11 +61,15 @@ func KernelArgument(p Platform, arg string) Placement {
 	case PlatformTrueNAS:
 		pl.Steps = []string{"sudo midclt call system.advanced.update '{\"kernel_extra_options\": \"" + arg + "\"}' (kept across updates, unlike an edit of GRUB; it replaces the options set before, which midclt call system.advanced.config shows: keep them in the value)", "reboot"}
 	case PlatformProxmox:
-		pl.Steps = []string{"GRUB (most installs): add " + arg + " to GRUB_CMDLINE_LINUX_DEFAULT in /etc/default/grub, then update-grub", "systemd-boot (ZFS root on UEFI): add it to the single line of /etc/kernel/cmdline, then proxmox-boot-tool refresh", "reboot"}
+		// pve-docs, system-booting.adoc: systemd-boot only for a ZFS root
+		// on UEFI without Secure Boot; proxmox-boot-tool status tells.
+		pl.Steps = []string{"GRUB (most installs): add " + arg + " to GRUB_CMDLINE_LINUX_DEFAULT in /etc/default/grub, then update-grub", "systemd-boot (ZFS root on UEFI without Secure Boot; proxmox-boot-tool status tells): add it to the single line of /etc/kernel/cmdline, then proxmox-boot-tool refresh", "reboot"}
 	default:
 		pl.Steps = []string{
 			"GRUB: add " + arg + " to GRUB_CMDLINE_LINUX_DEFAULT in /etc/default/grub, then update-grub (Debian, Ubuntu), grub-mkconfig -o /boot/grub/grub.cfg (Arch) or grubby --update-kernel=ALL --args=\"" + arg + "\" (Fedora)",
-			"systemd-boot: add it to /etc/kernel/cmdline or the entry's options line",
+			// /etc/kernel/cmdline is read only when an entry is written
+			// (kernel-install(8)): an edit alone changes nothing.
+			"systemd-boot: add it to /etc/kernel/cmdline, then sudo kernel-install add $(uname -r) /lib/modules/$(uname -r)/vmlinuz (or your distribution's initramfs rebuild); or to the options line of the entry in $(bootctl -x)/loader/entries/",
 			"reboot; cat /proc/cmdline shows it",
 		}
 	}

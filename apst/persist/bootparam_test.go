@@ -63,3 +63,33 @@ func TestKernelArgumentEveryPlatform(t *testing.T) {
 	assert.Contains(t, persist.KernelArgument(persist.PlatformProxmox, "pcie_aspm=off").Steps[1], "proxmox-boot-tool refresh")
 	assert.Contains(t, persist.PiConfig("dtparam=pciex1_gen=2").Steps[0], "config.txt")
 }
+
+// The steps checked against each project's own documentation (the source
+// is named beside each in bootparam.go).
+func TestKernelArgumentDocumentedSteps(t *testing.T) {
+	for _, tc := range []struct {
+		p    persist.Platform
+		step int
+		want string
+	}{
+		// Fedora CoreOS docs, "Modifying Kernel Arguments": ostree systems
+		// keep their arguments with rpm-ostree, not grubby.
+		{persist.PlatformFedora, 0, "ostree=, as Silverblue or CoreOS: sudo rpm-ostree kargs --append=pcie_aspm=off"},
+		{persist.PlatformFedora, 1, "on ostree, rpm-ostree kargs --delete=pcie_aspm=off"},
+		// bootctl(1): entries go in $(bootctl -x)/loader/entries/, which is
+		// /boot only where the ESP or XBOOTLDR is mounted there.
+		{persist.PlatformSystemdBoot, 0, "the options line of the entry in $(bootctl -x)/loader/entries/"},
+		// kernel-install(8): /etc/kernel/cmdline is read when an entry is
+		// written, so the edit alone changes nothing.
+		{persist.PlatformUnknown, 1, "systemd-boot: add it to /etc/kernel/cmdline, then sudo kernel-install add $(uname -r)"},
+		{persist.PlatformUnknown, 1, "or to the options line of the entry in $(bootctl -x)/loader/entries/"},
+		// pve-docs, system-booting.adoc: GRUB on ZFS with Secure Boot.
+		{persist.PlatformProxmox, 1, "systemd-boot (ZFS root on UEFI without Secure Boot; proxmox-boot-tool status tells)"},
+	} {
+		steps := persist.KernelArgument(tc.p, "pcie_aspm=off").Steps
+		if assert.Greater(t, len(steps), tc.step, tc.p) {
+			assert.Contains(t, steps[tc.step], tc.want, tc.p)
+		}
+	}
+	assert.NotContains(t, strings.Join(persist.KernelArgument(persist.PlatformSystemdBoot, "pcie_aspm=off").Steps, " "), "/boot/loader/entries/")
+}

@@ -312,8 +312,12 @@ func renderModprobe(s Setting, what string) Output {
 		File:    ModprobeFile,
 		Text:    fmt.Sprintf("# apstctl persist: %s as the default of every NVMe controller (new controllers only).\n# Undo: remove this file and rebuild the initramfs.\n%s\n", what, line),
 		Affects: "the default of every NVMe controller, when nvme_core is loaded (new controllers only)",
+		// NixOS generates /etc/modprobe.d/nixos.conf from
+		// boot.extraModprobeConfig and copies that file, not others, into
+		// the initrd (nixpkgs: nixos/modules/system/boot/modprobe.nix,
+		// stage-1.nix): a file written to /etc/modprobe.d misses it.
 		Apply: []string{
-			"rebuild the initramfs, which loads nvme_core when the root file system is on NVMe: update-initramfs -u (Debian, Ubuntu), dracut -f (Fedora, RHEL), mkinitcpio -P (Arch); then reboot",
+			"rebuild the initramfs, which loads nvme_core when the root file system is on NVMe: update-initramfs -u (Debian, Ubuntu), dracut -f (Fedora, RHEL), mkinitcpio -P (Arch); then reboot (NixOS: the line goes in boot.extraModprobeConfig instead, then nixos-rebuild boot)",
 			"now, for controllers probed later: echo " + moduleValue(s.Bound) + " > " + ModuleParam,
 		},
 		Undo:  []string{"rm " + ModprobeFile + ", rebuild the initramfs and reboot"},

@@ -54,6 +54,9 @@ func TestRenderForms(t *testing.T) {
 	o, err = persist.Render(all, persist.FormModprobe)
 	require.NoError(t, err)
 	assert.Contains(t, o.Text, "\noptions nvme_core default_ps_max_latency_us=25000\n")
+	// NixOS copies only its generated modprobe.d file into the initrd
+	// (nixpkgs stage-1.nix): the line goes in boot.extraModprobeConfig.
+	assert.Contains(t, o.Apply[0], "(NixOS: the line goes in boot.extraModprobeConfig instead, then nixos-rebuild boot)")
 	o, err = persist.Render(all, persist.FormTmpfiles)
 	require.NoError(t, err)
 	assert.Contains(t, o.Text, "\nw /sys/class/nvme/nvme*/power/pm_qos_latency_tolerance_us - - - - 25000\n")
