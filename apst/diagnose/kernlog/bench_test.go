@@ -2,8 +2,10 @@ package kernlog_test
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
 )
@@ -47,5 +49,38 @@ func BenchmarkReadDmesg(b *testing.B) {
 		if _, err := kernlog.Read(context.Background(), &repeatReader{pattern: pattern, left: size}, kernlog.Options{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkReadShapes reads 64 MiB of the log of BenchmarkReadDmesg in
+// the other shapes users paste most: journalctl -k (the journal's short
+// form, as forum threads show it) and dmesg -T (wall-clock times).
+func BenchmarkReadShapes(b *testing.B) {
+	for _, shape := range []string{"journalctl -k", "dmesg -T"} {
+		b.Run(shape, func(b *testing.B) {
+			render1 := shapes[shape]
+			var p strings.Builder
+			p.WriteString(render1(412500*time.Microsecond, "pci 0000:04:00.0: [144d:a80c] type 00 class 0x010802 PCIe Endpoint") + "\n")
+			p.WriteString(render(shape))
+			for range 20 {
+				for _, n := range dmesgNoise {
+					end := strings.IndexByte(n, ']')
+					secs, err := strconv.ParseFloat(strings.TrimSpace(n[1:end]), 64)
+					if err != nil {
+						b.Fatal(err)
+					}
+					p.WriteString(render1(time.Duration(secs*float64(time.Second)), n[end+2:]) + "\n")
+				}
+			}
+			pattern := []byte(p.String())
+			const size = 64 << 20
+			b.SetBytes(size)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := kernlog.Read(context.Background(), &repeatReader{pattern: pattern, left: size}, kernlog.Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

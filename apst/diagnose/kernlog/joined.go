@@ -130,11 +130,25 @@ const headScan = 256
 // So a line of another program ("host systemd[1]: ...") is not split off
 // a kernel line in these shapes: it stays in the message before it.
 func sameShapeAt(c string) int {
-	want, _, tEnd, ok := headShape(c)
-	if !ok {
-		return -1
-	}
-	for i := max(tEnd, 1); i+1 < len(c); i++ {
+	var want shape
+	tEnd := -1
+	for i := 1; i+1 < len(c); i++ {
+		if c[i] != ' ' && c[i] != '\t' {
+			continue
+		}
+		if from := afterQuotes(c, i+1); from >= len(c) || !sameClass(c[from], c[0]) || !layoutPrefix(c[from:], c, 3) {
+			continue // cheaply: no head like c's starts here
+		}
+		if tEnd < 0 {
+			// c's own head, read once a blank may start another.
+			var ok bool
+			if want, _, tEnd, ok = headShape(c); !ok {
+				return -1
+			}
+		}
+		if i < tEnd {
+			continue
+		}
 		h, ok := headAt(c, i, want)
 		if !ok {
 			continue
@@ -175,8 +189,22 @@ func headAt(c string, i int, want shape) (head, bool) {
 // are not compared ("Dec  1 09:00:05 host kernel: " and "Dec 11 10:01:01
 // host kernel: " are; "2 2026 Dec  1 ..." and "2026 Dec  1 ..." are not).
 func sameLayout(a, b string) bool {
-	i, j := 0, 0
-	for {
+	same, ia, ib := layoutWalk(a, b, -1)
+	return same && ia == len(a) && ib == len(b)
+}
+
+// layoutPrefix reports whether a and b are laid out alike (sameLayout)
+// over their first n units, or until one ends.
+func layoutPrefix(a, b string, n int) bool {
+	same, _, _ := layoutWalk(a, b, n)
+	return same
+}
+
+// layoutWalk compares a and b unit by unit as sameLayout does, at most n
+// units (n < 0: all), and returns whether they agreed and where it
+// stopped in each.
+func layoutWalk(a, b string, n int) (same bool, i, j int) {
+	for ; n != 0; n-- {
 		for i < len(a) && (a[i] == ' ' || a[i] == '\t') {
 			i++
 		}
@@ -184,11 +212,11 @@ func sameLayout(a, b string) bool {
 			j++
 		}
 		if i == len(a) || j == len(b) {
-			return i == len(a) && j == len(b)
+			return true, i, j // sameLayout asks whether both ended
 		}
 		ca, cb := layoutClass(a[i]), layoutClass(b[j])
 		if ca != cb || ca == 0 && a[i] != b[j] {
-			return false
+			return false, i, j
 		}
 		i, j = i+1, j+1
 		if ca != 0 {
@@ -200,6 +228,7 @@ func sameLayout(a, b string) bool {
 			}
 		}
 	}
+	return true, i, j
 }
 
 // layoutClass is 1 for a digit, 2 for a letter or a byte of a multi-byte
