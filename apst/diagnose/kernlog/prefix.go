@@ -750,9 +750,11 @@ func embeddedStamp(line string) string {
 			continue
 		}
 		// dmesg's stamp has its fraction ("[  519.858094]"); a program's
-		// tag ("mon[9]:") is a name before a number.
+		// tag ("mon[9]:") is a name before a number. A stamp padded as
+		// dmesg pads it may follow a word: a progress line that ran into
+		// the kernel's ("...[r=0KiB/s[  278.195193] nvme nvme1: ...").
 		in := strings.TrimSpace(line[i+1 : i+end])
-		if p := line[i-1]; p >= 'a' && p <= 'z' || p >= 'A' && p <= 'Z' || p >= '0' && p <= '9' || p == '_' || p == '-' || !strings.Contains(in, ".") {
+		if p := line[i-1]; (p >= 'a' && p <= 'z' || p >= 'A' && p <= 'Z' || p >= '0' && p <= '9' || p == '_' || p == '-') && !paddedStamp(line[i+1:i+end]) || !strings.Contains(in, ".") {
 			continue
 		}
 		if _, ok := parseSeconds(in); ok {
@@ -760,6 +762,13 @@ func embeddedStamp(line string) string {
 		}
 	}
 	return ""
+}
+
+// paddedStamp reports whether the text in a stamp's brackets is padded
+// as dmesg pads it: spaces before the seconds, six digits after the point.
+func paddedStamp(in string) bool {
+	sec, frac, ok := strings.Cut(strings.TrimLeft(in, " "), ".")
+	return ok && strings.HasPrefix(in, " ") && sec != "" && len(frac) == 6 && allDigits(sec) && allDigits(frac)
 }
 
 // quotedMessage returns the first span of line between backticks or

@@ -258,12 +258,16 @@ func TestWrapRemnantsKeepTheLogStamped(t *testing.T) {
 // ("Jobs: 6 (" of fio, a shell prompt) is read from the kernel's time
 // stamp on; text in brackets that is no time stamp is not. The lines as
 // posted to linux-block
-// (3db522f4-c0c3-ce0f-b0e3-57ee1176bbf8@huawei.com, wrapped by the mail)
-// and linux-pci (3ac0d6c5-0c49-45fd-b855-d9b040249096@rock-chips.com).
+// (3db522f4-c0c3-ce0f-b0e3-57ee1176bbf8@huawei.com and, a progress line
+// that ends in a word, 56502aa9-d4ad-5ede-5184-13f1817c77d7@huawei.com,
+// wrapped by the mail) and linux-pci
+// (3ac0d6c5-0c49-45fd-b855-d9b040249096@rock-chips.com).
 func TestConsoleInterleaving(t *testing.T) {
 	l, err := kernlog.ReadString("[  509.679776]  page_wait_table+0x1500/0x1800\n"+
 		"Jobs: 6 ([  519.858094] nvme nvme1: controller is down; will reset: \n"+
 		"CSTS=0xffffffff, PCI_STATUS=0xffff\n"+
+		"Jobs: 6 (f=6): [R(6)][96.0%][r=0KiB/s[  278.195193] nvme nvme1: \n"+
+		"controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff\n"+
 		"[   17.766211] nvme 0000:01:00.0: PCIe Bus Error: severity=Correctable, \n"+
 		"type=Data Link Layer, (Receiver ID)\n"+
 		"root@debian:/userdata# [   17.767045] nvme 0000:01:00.0:   device \n"+
@@ -278,7 +282,8 @@ func TestConsoleInterleaving(t *testing.T) {
 	}
 	assert.Equal(t, []string{
 		"2 controller-down [  519.858094] nvme nvme1: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff",
-		"4 aer-error [   17.766211] nvme 0000:01:00.0: PCIe Bus Error: severity=Correctable, type=Data Link Layer, (Receiver ID)",
+		"4 controller-down [  278.195193] nvme nvme1: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0xffff",
+		"6 aer-error [   17.766211] nvme 0000:01:00.0: PCIe Bus Error: severity=Correctable, type=Data Link Layer, (Receiver ID)",
 	}, got)
 	assert.Len(t, l.Unread, 1, "the line with no time stamp in it stays unread: %v", l.Unread)
 }
