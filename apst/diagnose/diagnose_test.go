@@ -174,6 +174,14 @@ func TestFailuresOfOtherDevices(t *testing.T) {
 			log: "Nov 06 11:13:52 xps13 kernel: pci 0000:39:00.0: Refused to change power state, currently in D3\n" +
 				"Nov 06 11:14:00 xps13 kernel: xhci_hcd 0000:39:00.0: Refused to change power state, currently in D3\n",
 			summary: "no failure of an NVMe drive seen in the kernel log: the failures it holds are of other devices (xhci_hcd 0000:39:00.0)"},
+		{name: "a GPU's reset lines, no event of its own (Ubuntu Forums, \"Constant Black Screen Randomly\", posted e-19)",
+			log: "Dis 28 04:26:29 poopies kernel: amdgpu 0000:03:00.0: amdgpu: GPU mode1 reset failed\n" +
+				"Dis 28 04:26:40 poopies kernel: amdgpu 0000:03:00.0: amdgpu: GPU reset(2) failed\n" +
+				"Dis 28 04:26:40 poopies kernel: snd_hda_intel 0000:03:00.1: CORB reset timeout#2, CORBRP = 65535\n",
+			summary: "no failure of an NVMe drive seen in the kernel log: the failures it holds are of other devices (amdgpu 0000:03:00.0, snd_hda_intel 0000:03:00.1)"},
+		{name: "a Wi-Fi card's cut line (a Rockchip PCIe guide, posted e-21)",
+			log:     "[ 848.871600] rtl88x2ce 0000:01:00.0: Refused to change power state, currently in   \n",
+			summary: "no failure of an NVMe drive seen in the kernel log: the failures it holds are of other devices (rtl88x2ce 0000:01:00.0)"},
 		{name: "a line without its device (https://github.com/MrChromebox/firmware/issues/962)",
 			log:     "Unable to change power state from D3cold to D0, device inaccessible\n",
 			summary: "no failure of a named device seen in the kernel log: line 1 reports a failure without the device's name before it"},
@@ -193,6 +201,9 @@ func TestFailuresOfOtherDevices(t *testing.T) {
 			log: "Jun 17 08:41:25 sm-1125hs-502 kernel: nvme1: Get Features(0xa), Internal Error (sct 0x0 / sc 0x6)\n"},
 		{name: "the drive passed through to a guest", failure: true,
 			log: "[586739.361003] vfio-pci 0000:01:00.0: Unable to change power state from D3cold to D0, device inaccessible\n"},
+		{name: "the drive passed through to a guest, a line no event reads (https://github.com/kata-containers/kata-containers/issues/11708)",
+			log:     "[586740.080470] vfio-pci 0000:01:00.0: timed out waiting for pending transaction; performing function level reset anyway\n",
+			summary: "no failure read, but 1 line(s) look like NVMe or PCIe messages and could not be read (listed below): paste the log as the system wrote it (journalctl -k -b -1 --no-pager, or dmesg), without rewrapping"},
 		{name: "the port above the drive", failure: true,
 			log: "[  10.3] pcieport 0000:00:1c.4: pciehp: Slot(4): Link Down\n"},
 		{name: "a port recovering a NIC (linux-pci, Message-Id <20240123090016.281252-1-stanislaw.gruszka@linux.intel.com>)",

@@ -63,7 +63,8 @@ type signals struct {
 	portMemo    map[*kernlog.Incident]bool // portOfOther's answers
 	// otherProbes are the devices ("thunderbolt 0000:05:00.0") whose
 	// failed probe by another driver the driver core reported
-	// (otherProbe), a line left unread.
+	// (otherProbe), or whose own driver printed a failure-looking line
+	// (otherDriverLine, "amdgpu 0000:03:00.0"): lines left unread.
 	otherProbes []string
 	// sources are, by port, the incidents of the devices a port's AER
 	// "error received" lines named (portOfOther).
@@ -693,7 +694,7 @@ func (s *signals) unreadOfOurs() []kernlog.UnreadLine {
 	out := make([]kernlog.UnreadLine, 0, len(l.Unread))
 next:
 	for _, u := range l.Unread {
-		if name := otherProbe(u.Text); name != "" {
+		if name := cmp.Or(otherProbe(u.Text), otherDriverLine(u.Text)); name != "" {
 			if !slices.Contains(s.otherProbes, name) {
 				s.otherProbes = append(s.otherProbes, name)
 			}
@@ -735,6 +736,35 @@ func otherProbe(line string) string {
 		if len(f) > 0 && drv != "nvme" && plainWord(drv) && isPCI(f[len(f)-1]) && strings.HasPrefix(rest, "failed with error ") {
 			return drv + " " + f[len(f)-1]
 		}
+	}
+	return ""
+}
+
+// pcieDrivers are the drivers whose lines about a PCI function may be the
+// NVMe drive's or its link's: nvme's own, the PCI core's ("pci"), the
+// port driver's (AER, DPC, pciehp, ASPM), Intel VMD's and Thunderbolt's
+// (the bridges an NVMe drive may sit behind), and those a drive is bound
+// to when it is passed to a virtual machine or a user-space driver
+// (vfio-pci, pci-stub, uio_pci_generic).
+var pcieDrivers = []string{"nvme", "pci", "pcieport", "vmd", "thunderbolt", "vfio-pci", "pci-stub", "uio_pci_generic"}
+
+// otherDriverLine names the device of another driver's line about its own
+// PCI function ("amdgpu 0000:03:00.0: amdgpu: GPU mode1 reset failed",
+// "snd_hda_intel 0000:03:00.1: CORB reset timeout#2"): "DRIVER ADDRESS",
+// or "" for a line of nvme, the PCI core, a port or a bridge (pcieDrivers)
+// and any other line. Such a line is that device's failure, never an NVMe
+// drive's line left unread.
+func otherDriverLine(line string) string {
+	f := strings.Fields(line[:min(len(line), 200)])
+	for k := 1; k < len(f); k++ {
+		addr, ok := strings.CutSuffix(f[k], ":")
+		if !ok || !isPCI(addr) {
+			continue
+		}
+		if drv := f[k-1]; plainWord(drv) && !slices.Contains(pcieDrivers, drv) {
+			return drv + " " + addr
+		}
+		return "" // the first device named is the line's
 	}
 	return ""
 }

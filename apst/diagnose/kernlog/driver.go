@@ -140,7 +140,7 @@ func probeLine(body string) bool {
 // "IO queues not created", a controller brought up with its admin queue
 // alone, whose namespaces are then removed).
 var failureWords = []string{
-	"ail", "AIL", "rror", "imeout", "timed out", "bort", "not ready", "incomplete", "Removing", "isabl", "eset",
+	"ail", "AIL", "rror", "imeout", "timed out", "bort", "not ready", "incomplete", "Removing", "isabl", "eset", "efused",
 	"down", "inaccessible", "lost", "nable to", "can't", "cannot", "CSTS", "D3cold", "AER",
 	"ESET", "identifiers changed", "Duplicate", "duplicate subnqn", "duplicate IDs", "rejecting", "not created",
 }
@@ -168,7 +168,7 @@ func failureWord(s string) bool {
 // own lines say what a missing BAR did to the drive), a fabrics
 // controller deleted on request.
 var benignPhrases = []string{
-	"timeout set to", "PME# supported", "AER: enabled with", "reset done", "; waiting", "aer_inject: ", "callbacks suppressed",
+	"timeout set to", "PME# supported", "AER: enabled with", "AER enabled with", "reset done", "; waiting", "aer_inject: ", "callbacks suppressed",
 	"dmesg(1) may have more information", "failed to assign [", "no space for [",
 	// A fabrics controller deleted ("nvme disconnect", a test's
 	// teardown): core.c's nvme_do_delete_ctrl, "Removing ctrl: NQN

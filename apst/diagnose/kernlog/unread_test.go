@@ -27,6 +27,9 @@ func TestUnreadLines(t *testing.T) {
 		// another program's line about the drive.
 		"[    0.412400] pci 0000:00:1d.0: PME# supported from D0 D3hot D3cold",
 		"[    0.900000] pcieport 0000:00:1c.0: AER: enabled with IRQ 122",
+		// Older kernels' and some vendors' spelling (a Rockchip PCIe
+		// guide, posted e-20).
+		"[ 2.427712] pcieport 0000:00:00.0: AER enabled with IRQ 115",
 		"[    4.628239] nvme nvme0: D3 entry latency set to 10 seconds",
 		"[    4.628240] nvme nvme0: Shutdown timeout set to 10 seconds",
 		"[   50.000000] EXT4-fs error (device nvme0n1p2): ext4_find_entry:1463: inode #2: comm systemd: reading directory lblock 0",
@@ -41,6 +44,16 @@ func TestUnreadLines(t *testing.T) {
 		{Line: 1, Text: "12-01 10:00:00.000     0     0 E nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10"},
 		{Line: 2, Text: "[586740.080470] vfio-pci 0000:01:00.0: timed out waiting for pending transaction; performing function level reset anyway"},
 	}, l.Unread)
+
+	// The PCI core's resume failure cut before its state (a guide
+	// converted from a PDF, posted e-21): an nvme line with a failure
+	// word is the driver's error; another driver's is unread.
+	l, err = kernlog.ReadString("[  848.871600] nvme 0000:01:00.0: Refused to change power state, currently in   \n"+
+		"[  848.946128] rtl88x2ce 0000:02:00.0: Refused to change power state, currently in   \n", kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 1)
+	assert.Equal(t, kernlog.DriverError, l.Incidents[0].Events[0].Kind)
+	assert.Equal(t, []kernlog.UnreadLine{{Line: 2, Text: "[  848.946128] rtl88x2ce 0000:02:00.0: Refused to change power state, currently in"}}, l.Unread)
 }
 
 // A healthy boot shows no failure: no incident and no unread line.
