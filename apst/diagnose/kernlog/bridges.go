@@ -79,3 +79,37 @@ func (st *state) belowPort(a string) string {
 	}
 	return st.log.Addresses[fn]
 }
+
+// busOf is a function's domain and bus ("0000:03:00.0": "0000", 3).
+func busOf(f string) (string, int, bool) {
+	if len(f) < 12 || f[len(f)-8] != ':' || f[len(f)-5] != ':' {
+		return "", 0, false
+	}
+	b, ok := hexByte(f[len(f)-7 : len(f)-5])
+	return f[:len(f)-8], b, ok
+}
+
+// notAbove reports whether the log's "PCI bridge to [bus ...]" lines
+// show that the port at addr is not above function fn: its own buses do
+// not hold fn's bus, or a bridge on the port's own bus (its sibling, whose
+// buses are not the port's) holds it. It is false where the log does not
+// say (a bridge whose buses it never printed).
+func (st *state) notAbove(addr, fn string) bool {
+	fd, fb, ok := busOf(fn)
+	if !ok {
+		return false
+	}
+	if r, ok := st.links.bridges[addr]; ok {
+		return r.domain != fd || fb < r.lo || fb > r.hi
+	}
+	ad, ab, ok := busOf(addr)
+	if !ok {
+		return false
+	}
+	for b, r := range st.links.bridges {
+		if bd, bb, ok := busOf(b); ok && b != addr && bd == ad && bb == ab && r.domain == fd && r.lo <= fb && fb <= r.hi {
+			return true // a sibling bridge holds fn
+		}
+	}
+	return false
+}

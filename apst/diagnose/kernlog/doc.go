@@ -272,7 +272,10 @@
 //     log without times) joins it, if exactly one controller has an
 //     incident then, unless another driver (a network card's, a USB
 //     controller's) prints for that address or the incident holds only
-//     informational events;
+//     informational events; a controller whose function the log's bridge
+//     lines put elsewhere is not counted (the port's own buses, "pci" or
+//     "pcieport 0000:00:1c.0: PCI bridge to [bus 01]", do not hold its
+//     bus, or a sibling bridge on the port's bus holds it);
 //   - when several controllers have an incident then, the nvme driver's
 //     lines of an NVMe function join the controller whose lines come right
 //     before and right after them (the PCI core's "Unable to change power

@@ -200,6 +200,9 @@ func pciFailure(b []byte) bool {
 		return bytes.Contains(rest, []byte("inaccessible")) || bytes.Contains(rest, []byte("] type 00 class 0x0108")) ||
 			bytes.Contains(rest, []byte(": PCI bridge to [bus "))
 	}
+	if bytes.Contains(b, []byte("pcieport ")) && bytes.Contains(b, []byte(": PCI bridge to [bus ")) {
+		return true // a bound port's buses, as the PCI core's line above
+	}
 	i := bytes.IndexByte(b, ':')
 	if i >= 0 {
 		b = b[i:]

@@ -196,10 +196,14 @@ func (st *state) mergeWindow(dead []bool) {
 			continue
 		}
 		target, ctrl := -1, ""
+		addr := p.key[len("pci "):]
 		for j := range incs {
 			c := &incs[j]
 			if dead[j] || j == i || c.Controller == "" || !st.near(p, c) {
 				continue
+			}
+			if fn := st.functionOf(c.Controller); fn != "" && fn != addr && st.notAbove(addr, fn) {
+				continue // a port the log's bridges put elsewhere
 			}
 			if ctrl != "" && ctrl != c.Controller {
 				target = -1

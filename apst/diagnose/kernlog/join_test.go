@@ -442,7 +442,14 @@ func TestBridgeTiesPort(t *testing.T) {
 			"[    0.300100] pci 0000:00:1d.0: PCI bridge to [bus 02-05]\n" +
 			"[    1.000000] nvme nvme0: pci function 0000:01:00.0\n" +
 			"[    1.000100] nvme nvme1: pci function 0000:02:00.0\n"
-		fail = "[  500.000000] nvme nvme0: I/O 12 QID 3 timeout, aborting\n" +
+		// The ports' link downs an hour after the drives' timeouts: no
+		// window ties them, the buses alone may.
+		far = "[  500.000000] nvme nvme0: I/O 12 QID 3 timeout, aborting\n" +
+			"[  501.000000] nvme nvme1: I/O 40 QID 2 timeout, aborting\n" +
+			"[ 4100.500000] pcieport 0000:00:1c.0: pciehp: Slot(1): Link Down\n" +
+			"[ 4102.000000] pcieport 0000:00:1d.0: pciehp: Slot(2): Link Down\n"
+		// Within the window of both drives' failures.
+		near = "[  500.000000] nvme nvme0: I/O 12 QID 3 timeout, aborting\n" +
 			"[  500.500000] pcieport 0000:00:1c.0: pciehp: Slot(1): Link Down\n" +
 			"[  501.000000] nvme nvme1: I/O 40 QID 2 timeout, aborting\n" +
 			"[  502.000000] pcieport 0000:00:1d.0: pciehp: Slot(2): Link Down\n"
@@ -458,16 +465,40 @@ func TestBridgeTiesPort(t *testing.T) {
 		t.Fatalf("no link down of %s: %+v", port, viewOf(l))
 		return ""
 	}
-	l, err := kernlog.ReadString(boot+fail, kernlog.Options{})
-	require.NoError(t, err)
+	read := func(log string) *kernlog.Log {
+		l, err := kernlog.ReadString(log, kernlog.Options{})
+		require.NoError(t, err)
+		return l
+	}
+	noEnum := strings.Replace(boot, "PCI bridge to [bus 01]", "enabling device (0000 -> 0002)", 1)
+	second := boot + "[    1.000200] nvme nvme2: pci function 0000:01:00.1\n"
+
+	// By the buses alone: a port above one bus of one NVMe function.
+	l := read(boot + far)
 	assert.Equal(t, "nvme0", slotOf(l, "0000:00:1c.0"), "%+v", viewOf(l))
 	assert.Empty(t, slotOf(l, "0000:00:1d.0"), "a switch's port: buses 02-05")
+	assert.Empty(t, slotOf(read(noEnum+far), "0000:00:1c.0"), "without the enumeration")
+	assert.Empty(t, slotOf(read(second+far), "0000:00:1c.0"), "a second function on the bus")
 
-	// Without the enumeration, or with a second function on the bus.
-	l, err = kernlog.ReadString(strings.Replace(boot, "PCI bridge to [bus 01]", "enabling device (0000 -> 0002)", 1)+fail, kernlog.Options{})
-	require.NoError(t, err)
-	assert.Empty(t, slotOf(l, "0000:00:1c.0"))
-	l, err = kernlog.ReadString(boot+"[    1.000200] nvme nvme2: pci function 0000:01:00.1\n"+fail, kernlog.Options{})
-	require.NoError(t, err)
-	assert.Empty(t, slotOf(l, "0000:00:1c.0"))
+	// Within the window of two controllers' failures, the one a port may
+	// be above: not one the buses put under another bridge (1d.0's
+	// 02-05 hold nvme1's 02:00.0; 1c.0's 01 does not), nor one under a
+	// sibling of the port (1c.0 and 1d.0 are both on bus 00).
+	l = read(boot + near)
+	assert.Equal(t, "nvme0", slotOf(l, "0000:00:1c.0"), "%+v", viewOf(l))
+	assert.Equal(t, "nvme1", slotOf(l, "0000:00:1d.0"), "%+v", viewOf(l))
+	assert.Equal(t, "nvme0", slotOf(read(noEnum+near), "0000:00:1c.0"), "its sibling 1d.0 holds nvme1's bus")
+	// A bound port prints the same line ("pcieport ..." on a rescan): a
+	// port whose buses do not hold the failing drive's does not join it.
+	l = read(noEnum + "[    0.300200] pcieport 0000:00:1e.0: PCI bridge to [bus 06]\n" +
+		"[  500.000000] nvme nvme0: I/O 12 QID 3 timeout, aborting\n" +
+		"[  500.500000] pcieport 0000:00:1e.0: AER: Corrected error received: 0000:00:1e.0\n")
+	seen := false
+	for _, in := range l.Incidents {
+		if in.PCI == "0000:00:1e.0" {
+			seen = true
+			assert.Empty(t, in.Controller, "%+v", viewOf(l))
+		}
+	}
+	assert.True(t, seen, "the port's incident: %+v", viewOf(l))
 }

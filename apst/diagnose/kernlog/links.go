@@ -106,7 +106,10 @@ func (l *links) observe(st *state, msg string, e *Event, ok bool, ts Timestamp, 
 			l.ports[e.Reporter] = ""
 		}
 	}
-	if !ok && e.Driver == "pci" && e.PCI != "" {
+	if !ok && (e.Driver == "pci" || e.Driver == "pcieport") && e.PCI != "" {
+		// "pci 0000:00:07.0: PCI bridge to [bus 01-2b]" at enumeration,
+		// "pcieport ..." when the port driver has bound it (a rescan, a
+		// hot-plug, a resume).
 		if r, found := bridgeBuses(msg, e.PCI); found {
 			if _, known := l.bridges[e.PCI]; known || len(l.bridges) < MaxAddresses {
 				l.bridges[e.PCI] = r
