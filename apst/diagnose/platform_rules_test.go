@@ -497,3 +497,36 @@ func TestHostControllerNeverUp(t *testing.T) {
 		assert.Contains(t, d.Summary, "no failure seen in the kernel log of the NVMe drive it shows at work; line 1: a PCIe host controller's link never came up", empty)
 	}
 }
+
+// Two drives that fail their bring-up together (an IOMMU change under
+// test: iommu + linux-kselftest, Message-ID
+// <pntkuh63y26rygrkxegbzncvc3shtplucrnzkkz2dimpkfyn75@uekvyuz5kred>, posted
+// e-13): the driver core's "probe with driver nvme failed" lines, of
+// functions the log ties to no controller, sum up what the controllers
+// said; the diagnosis is of a controller, whose unanswered Identify is the
+// bring-up failing. After a reset failure the same Identify line is a
+// reset's, no bring-up.
+func TestBringUpOfTwoControllers(t *testing.T) {
+	const log = "[   72.171930] nvme nvme0: I/O tag 0 (0000) QID 0 timeout, disable controller\n" +
+		"[   72.179618] nvme nvme1: I/O tag 24 (0018) QID 0 timeout, disable controller\n" +
+		"[   72.197176] nvme nvme0: Identify Controller failed (-4)\n" +
+		"[   72.203063] nvme nvme1: Identify Controller failed (-4)\n" +
+		"[   72.209237] nvme 0000:05:00.0: probe with driver nvme failed with error -5\n" +
+		"[   72.209336] nvme 0000:44:00.0: probe with driver nvme failed with error -5\n"
+	d := diagnoseFailure(t, log)
+	assert.Equal(t, "nvme1", d.Controller, d.Summary)
+	assert.True(t, strings.HasPrefix(d.Summary, "nvme1: possibly platform (line 4: the drive stopped answering while the driver brought it up)"), d.Summary)
+
+	// An AER recovery's reset (linux-pci, posted b-15): its Identify is
+	// a running controller's reset, the link's failure before it.
+	reset := "[ 6265.348320] nvme nvme1: frozen state error detected, reset controller\n" +
+		"[ 6265.635289] nvme nvme1: restart after slot reset\n" +
+		"[ 6326.988701] nvme nvme1: Identify Controller failed (-4)\n" +
+		"[ 6326.995253] nvme nvme1: Disabling device after reset failure: -5\n"
+	d = diagnoseFailure(t, reset)
+	for _, c := range d.Causes {
+		for _, e := range c.Evidence {
+			assert.NotContains(t, e.Text, "while the driver brought it up", "a reset's Identify: %s", d.Summary)
+		}
+	}
+}

@@ -55,8 +55,11 @@ type signals struct {
 	denied      *kernlog.Event  // an I/O command the drive answered Access Denied (sct 0x2 / sc 0x86): a locked self-encrypting drive
 	internal    *kernlog.Event  // an I/O command the drive failed with Internal Error (sct 0x0 / sc 0x6)
 	probeErr    *kernlog.Event  // the driver core's "probe ... failed with error N"
-	persistErr  *kernlog.Event  // "resetting controller due to persistent internal error"
-	bogusCQE    *kernlog.Event  // a completion whose command ID the host never issued
+	// initErr is nvme's "Identify Controller failed (-4)": the controller
+	// did not answer the first command of its bring-up (probe or reset).
+	initErr    *kernlog.Event
+	persistErr *kernlog.Event // "resetting controller due to persistent internal error"
+	bogusCQE   *kernlog.Event // a completion whose command ID the host never issued
 	// otherUnread are the incidents of other drivers' functions whose
 	// failure-looking lines were left unread (unreadOfOurs).
 	otherUnread []*kernlog.Incident
@@ -288,6 +291,19 @@ func addressOf(l *kernlog.Log, c string) string {
 // severity orders incidents: the one that shows the drive stop answering
 // is the failure to diagnose, not a later corrected error or I/O error of
 // another device.
+// probeSummary reports whether an incident holds only the driver core's
+// "probe with driver nvme failed with error -5" lines of a function the
+// log ties to no controller: the sum of what a controller's lines said
+// before it, not a failure of its own to diagnose over that controller's.
+func probeSummary(in *kernlog.Incident) bool {
+	for i := range in.Events {
+		if e := &in.Events[i]; e.Kind != kernlog.DriverError || e.Action != "probe failed" {
+			return false
+		}
+	}
+	return len(in.Events) > 0
+}
+
 func severity(in *kernlog.Incident) int {
 	n := 0
 	for k, c := range in.Counts {
@@ -466,12 +482,20 @@ func (s *signals) probeOnly() *kernlog.Event {
 }
 
 // probeFailure is the line that says the probe failed and why: the
-// driver's own, else the driver core's.
+// driver's own, else the driver core's, else nvme's "Identify Controller
+// failed" (the bring-up's first command unanswered, when the driver
+// core's line is of a function the log ties to no controller) where no
+// reset or AER recovery of a running controller surrounds it.
 func (s *signals) probeFailure() *kernlog.Event {
 	if s.reset != nil && s.reset.Kind == kernlog.ProbeFailure {
 		return s.reset
 	}
-	return s.probeErr
+	if s.probeErr != nil || s.reset != nil || s.inc != nil && s.inc.Has(kernlog.AERRecovery) {
+		// A reset's Identify (after a reset failure's or an AER
+		// recovery's lines) is no bring-up of a new drive.
+		return s.probeErr
+	}
+	return s.initErr
 }
 
 // hmbFailed reports whether a host memory buffer line says the drive got
@@ -834,7 +858,7 @@ func (s *signals) pickIncident(l *kernlog.Log) {
 		if sev == 0 {
 			continue
 		}
-		if sev >= best {
+		if sev > best || sev == best && !(s.inc != nil && s.inc.Controller != "" && in.Controller == "" && probeSummary(in)) {
 			best, s.inc = sev, in
 		}
 	}
@@ -1023,6 +1047,9 @@ func (s *signals) event(e *kernlog.Event) {
 	case kernlog.DriverError:
 		if s.probeErr == nil && e.Action == "probe failed" {
 			s.probeErr = e
+		}
+		if s.initErr == nil && strings.Contains(e.Text, "Identify Controller failed") {
+			s.initErr = e
 		}
 		if s.persistErr == nil && e.Action == kernlog.ActionPersistentError {
 			s.persistErr = e
