@@ -341,6 +341,12 @@ func TestAlternateSpellings(t *testing.T) {
 			kernlog.Event{Kind: kernlog.IOError, Disk: "nvme0n1p1", Controller: "nvme0", GuessedController: true}},
 		{"https://github.com/raspberrypi/linux/issues/6661 (with its trailing blank)", "Jan 29 17:09:49 argon kernel: nvme0n1: I/O Cmd(0x2) @ LBA 32545872, 8 blocks, I/O Error (sct 0x3 / sc 0x71) ",
 			kernlog.Event{Kind: kernlog.IOError, Disk: "nvme0n1", Controller: "nvme0", GuessedController: true, Opcode: 2, OpName: "I/O Cmd", SCT: 3, SC: 0x71, HasSC: true}},
+		// A user who elided the numbers ("sector ...", "LBA ...")
+		// still pasted the drive's I/O errors.
+		{"https://github.com/linuxmuster/linuxmuster-linbo7/issues/165", "I/O error, dev nvme0n1, sector ..., op 0x0:(READ) ...",
+			kernlog.Event{Kind: kernlog.IOError, Disk: "nvme0n1", ReqOp: "READ", Controller: "nvme0", GuessedController: true}},
+		{"https://github.com/linuxmuster/linuxmuster-linbo7/issues/165", "nvme0n1: I/O Cmd(0x2) @ LBA ..., I/O Error (sct 0x3 / sc 0x71)",
+			kernlog.Event{Kind: kernlog.IOError, Disk: "nvme0n1", Controller: "nvme0", GuessedController: true, Opcode: 2, OpName: "I/O Cmd", SCT: 3, SC: 0x71, HasSC: true}},
 		{"https://ahmedalsawi.github.io/posts/2025/01/linux-kernel-debug-nvme-timeout", "[   31.777624] nvme nvme0: I/O tag 641 (c281) opcode 0x1 (I/O Cmd) QID 8 timeout, aborting req_op:WRITE(1) size:4096",
 			kernlog.Event{Kind: kernlog.IOTimeout, Controller: "nvme0", Tag: 641, CommandID: "c281", Opcode: 1, OpName: "I/O Cmd", QID: 8, Action: "aborting", ReqOp: "WRITE(1)", Size: 4096}},
 	})
