@@ -241,6 +241,9 @@ func TestFailuresOfOtherDevices(t *testing.T) {
 				"[ 2733.320671] pcieport 0000:00:02.0: AER: device recovery failed\n" +
 				"[ 2733.385120] nvme 0000:01:00.0: AER:   Error of this Agent is reported first\n",
 			summary: "only corrected errors of the drive's link, which the link recovered from. Its failures are of other devices (ath10k_pci 0000:02:00.0)."},
+		{name: "the nvme driver's line without its controller's number (https://github.com/MrChromebox/firmware/issues/944, posted f-07)", failure: true,
+			log:     "nvme nvme: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10\n",
+			summary: "the drive: undecided between apst and aspm (line 1 fits both)"},
 		{name: "an NVMe function the log enumerated, without nvme's driver", failure: true,
 			log: "[    0.5] pci 0000:01:00.0: [144d:a80c] type 00 class 0x010802 PCIe Endpoint\n" +
 				"[  100.0] xyz 0000:01:00.0: Unable to change power state from D3cold to D0, device inaccessible\n"},
@@ -515,4 +518,16 @@ func TestASPMOutNamesTheSettingTried(t *testing.T) {
 		ev := texts(d.Cause(diagnose.LayerAPST).Evidence)
 		assert.Contains(t, ev, "ASPM, is out: the drive failed with "+setting+" too", setting)
 	}
+}
+
+// The nvme driver's line with its controller's number lost ("nvme nvme:",
+// https://github.com/MrChromebox/firmware/issues/944) is the drive's
+// failure, diagnosed as the drive's with a note that says so; a line with
+// no driver at all stays unnamed (TestFailuresOfOtherDevices).
+func TestUnnamedNVMeLine(t *testing.T) {
+	d := summaryOf(t, "nvme nvme: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10\n", true, "the drive: ")
+	assert.Empty(t, d.Controller)
+	assert.Contains(t, strings.Join(d.Notes, "\n"), `line 1 is the nvme driver's but names no controller ("nvme nvme:" where the kernel writes nvme0, nvme1, ...)`)
+	d = summaryOf(t, "nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10\n", true, "nvme0: ")
+	assert.NotContains(t, strings.Join(d.Notes, "\n"), "names no controller")
 }

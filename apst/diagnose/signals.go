@@ -225,6 +225,11 @@ func observe(in *Input) *signals {
 	if s.ctrl == "" && s.inc != nil && in.Log != nil && in.Facts.Controller == "" && !namesNVMe(in.Log) {
 		s.notes = append(s.notes, "the log names no NVMe controller, disk or function: the failure of "+cmp.Or(s.dev, "a device it does not name")+" is taken to be the drive's (or its link's); a log with the nvme driver's lines would say whose it is")
 	}
+	if s.ctrl == "" && s.dev == "" && s.inc != nil && in.Facts.Controller == "" {
+		if e := unnamedNVMe(s.inc); e != nil {
+			s.notes = append(s.notes, fmt.Sprintf("line %d is the nvme driver's but names no controller (%q where the kernel writes nvme0, nvme1, ...): it is taken for the drive's; the lines as the system wrote them (journalctl -k -b -1 --no-pager) tie the rest of the log to it", e.Line, e.Driver+" "+e.Device+":"))
+		}
+	}
 	if s.inc != nil && behindVMD(s.dev) {
 		s.notes = append(s.notes, "the drive at "+s.dev+" sits behind Intel VMD (a PCI domain of 10000 and up): its interrupts and its link's power management go through the vmd driver, and firmware set to AHCI instead of RAID or Intel RST takes that layer out (the drive then shows in domain 0000); a test worth a reboot when the failures stay")
 	}
@@ -521,11 +526,28 @@ func (s *signals) mine(in *kernlog.Incident) bool {
 	case s.ctrl == "" && s.dev == "":
 		// An NVMe driver's interrupt without a handler is an NVMe failure
 		// even when the log has several controllers to give it to.
-		return in.Controller != "" || in.PCI != "" && !s.otherDevice(in) && !s.portOfOther(in) || in.Counts[kernlog.LostInterrupt] > 0 && severity(in) > 0
+		return in.Controller != "" || in.PCI != "" && !s.otherDevice(in) && !s.portOfOther(in) || in.Counts[kernlog.LostInterrupt] > 0 && severity(in) > 0 ||
+			unnamedNVMe(in) != nil
 	case s.ctrl != "" && in.Controller == s.ctrl:
 		return true
 	}
 	return s.dev != "" && in.Controller == "" && in.PCI == s.dev
+}
+
+// unnamedNVMe returns the nvme driver's line of an incident that names
+// no controller and no function ("nvme nvme: controller is down; will
+// reset: ...", its number lost or cut by the user, or a placeholder
+// "nvme nvmeX:"): the log's NVMe drive's failure all the same, or nil.
+func unnamedNVMe(in *kernlog.Incident) *kernlog.Event {
+	if in.Controller != "" || in.PCI != "" {
+		return nil
+	}
+	for i := range in.Events {
+		if e := &in.Events[i]; e.Driver == "nvme" && e.Controller == "" && e.PCI == "" {
+			return e
+		}
+	}
+	return nil
 }
 
 // otherDevice reports whether incident in is of a PCI function another
