@@ -64,7 +64,13 @@ var quietLaptop = machine{dev: "0000:04:00.0", port: "0000:00:1d.0", policy: "de
 	d3cold: "0", control: "on", runtime: "active", portControl: "on", portRuntime: "active", state: "live"}
 
 func evo(t *testing.T) *powerstate.Controller {
-	b, err := os.ReadFile(filepath.Join("testdata", "samsung-990-evo-plus-1tb-2B2QKXG7.bin"))
+	return identifyImage(t, "samsung-990-evo-plus-1tb-2B2QKXG7.bin")
+}
+
+// identifyImage decodes an Identify Controller image of testdata.
+func identifyImage(t *testing.T, name string) *powerstate.Controller {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
 	require.NoError(t, err)
 	c, err := powerstate.DecodeIdentify(b)
 	require.NoError(t, err)

@@ -1,8 +1,6 @@
 package diagnose_test
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -18,11 +16,7 @@ import (
 // Silicon Motion 126f:2262 function, which the kernel's PCI ID table
 // gives NO_DEEPEST_PS, though no capture carries the PCI ID.
 func ex920(t *testing.T) *powerstate.Controller {
-	b, err := os.ReadFile(filepath.Join("testdata", "HP_SSD_EX920_1TB_SVN163.id-ctrl.bin"))
-	require.NoError(t, err)
-	c, err := powerstate.DecodeIdentify(b)
-	require.NoError(t, err)
-	return &c
+	return identifyImage(t, "HP_SSD_EX920_1TB_SVN163.id-ctrl.bin")
 }
 
 // TestLogPCIIDJoinsTheCapture holds that a capture given beside a log is

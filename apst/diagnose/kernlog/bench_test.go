@@ -41,15 +41,7 @@ func BenchmarkReadDmesg(b *testing.B) {
 			p.WriteString(n + "\n")
 		}
 	}
-	pattern := []byte(p.String())
-	const size = 64 << 20
-	b.SetBytes(size)
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := kernlog.Read(context.Background(), &repeatReader{pattern: pattern, left: size}, kernlog.Options{}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	readRepeated(b, p.String())
 }
 
 // BenchmarkReadShapes reads 64 MiB of the log of BenchmarkReadDmesg in
@@ -72,15 +64,21 @@ func BenchmarkReadShapes(b *testing.B) {
 					p.WriteString(render1(time.Duration(secs*float64(time.Second)), n[end+2:]) + "\n")
 				}
 			}
-			pattern := []byte(p.String())
-			const size = 64 << 20
-			b.SetBytes(size)
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := kernlog.Read(context.Background(), &repeatReader{pattern: pattern, left: size}, kernlog.Options{}); err != nil {
-					b.Fatal(err)
-				}
-			}
+			readRepeated(b, p.String())
 		})
+	}
+}
+
+// readRepeated times Read over 64 MiB of pattern repeated.
+func readRepeated(b *testing.B, text string) {
+	b.Helper()
+	pattern := []byte(text)
+	const size = 64 << 20
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := kernlog.Read(context.Background(), &repeatReader{pattern: pattern, left: size}, kernlog.Options{}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
