@@ -412,11 +412,21 @@ func TestFabricsController(t *testing.T) {
 		"[Wed Jun 28 13:19:08 2023] nvme nvme4: starting error recovery\n"+
 		"[Wed Jun 28 13:19:08 2023] nvme nvme4: failed nvme_keep_alive_end_io error=10\n"+
 		"[Wed Jun 28 13:19:08 2023] nvme nvme4: Reconnecting in 10 seconds...\n")
-	assert.Contains(t, d.Summary, "nvme4: an NVMe over Fabrics controller (line 2)")
+	assert.Contains(t, d.Summary, "nvme4: an NVMe over Fabrics controller (line 1)")
 	require.Len(t, d.Causes, 1)
 	assert.Equal(t, diagnose.LayerUnknown, d.Causes[0].Layer)
-	assert.Equal(t, "[Wed Jun 28 13:19:08 2023] nvme nvme4: starting error recovery", d.Causes[0].Evidence[0].Quote)
+	assert.Equal(t, "[Wed Jun 28 13:19:08 2023] nvme nvme4: queue 0: timeout request 0x0 type 4", d.Causes[0].Evidence[0].Quote)
 	assert.Empty(t, d.Undecided)
+
+	// nvme-tcp's timeout line alone says the fabric: a dmesg -H log of
+	// timeouts and the NIC's link (posted g-18, linux-rdma, Message-ID:
+	// <20200729085711.GA5762@chelsio.com>).
+	d = diagnoseFailure(t, "[Jul29 07:17] nvme nvme0: queue 0: timeout request 0xe type 4\n"+
+		"[ +13.816015] cxgb4 0000:02:00.4: Port 0 link down, reason: Link Down\n"+
+		"[Jul29 07:18] nvme nvme0: queue 0: timeout request 0xe type 4\n")
+	assert.Contains(t, d.Summary, "nvme0: an NVMe over Fabrics controller (line 1)")
+	require.Len(t, d.Causes, 1)
+	assert.Equal(t, diagnose.LayerUnknown, d.Causes[0].Layer)
 }
 
 // A controller whose Identify data says it is reached over a fabric

@@ -11,10 +11,11 @@ import (
 // fabricsWords are what only the NVMe over Fabrics transports (nvme-tcp,
 // nvme-rdma, nvme-fc) print of a controller: their error recovery and
 // reconnection ("starting error recovery", "Reconnecting in 10
-// seconds...", "failed to connect queue: 0 ret=-111"), the keep-alive
+// seconds...", "failed to connect queue: 0 ret=-111"), nvme-tcp's own
+// timeout line ("queue 5: timeout request 0x11 type 6"), the keep-alive
 // that fails when the network or target is gone, the connect line ("new
 // ctrl: NQN ..."). A PCIe controller prints none of them.
-var fabricsWords = []string{"starting error recovery", "Reconnecting in ", "keep_alive", "Keep Alive", "new ctrl: NQN", "failed to connect queue", "Failed reconnect attempt"}
+var fabricsWords = []string{"starting error recovery", ": timeout request 0x", ": timeout cid 0x", "Reconnecting in ", "keep_alive", "Keep Alive", "new ctrl: NQN", "failed to connect queue", "Failed reconnect attempt"}
 
 // fabricsLine returns the first event of the incident that shows its
 // controller is reached over a fabric, or nil.

@@ -166,6 +166,23 @@ func TestPlatformKinds(t *testing.T) {
 			kernlog.Event{Kind: kernlog.IOTimeout, Controller: "nvme0", Tag: 210, QID: 4, Action: "completion polled"}},
 		{"https://github.com/inindev/nanopi-r5/issues/23", "[  107.508575] nvme nvme0: I/O 12 QID 0 timeout, completion polled",
 			kernlog.Event{Kind: kernlog.AdminTimeout, Controller: "nvme0", Tag: 12, Action: "completion polled"}},
+		// nvme-tcp's own timeout line (tcp.c, nvme_tcp_timeout): the
+		// queue, the request's tag in hex, and in 6.x the command id and
+		// opcode; queue 0 is the admin queue (posted f-11, g-19, g-18).
+		{"linux-nvme, Message-ID: <MW3PR11MB4684AEE8587BFCC0A9F41DE4E5F70@MW3PR11MB4684.namprd11.prod.outlook.com> (posted f-11)", "[ 1907.415517] nvme nvme0: queue 5: timeout request 0x11 type 6",
+			kernlog.Event{Kind: kernlog.IOTimeout, Controller: "nvme0", Tag: 0x11, QID: 5}},
+		{"linux-block, Message-ID: <1711488120.3435389.1602219830518.JavaMail.zimbra@redhat.com>", "[  787.052211] nvme nvme0: queue 4: timeout request 0x61 type 4",
+			kernlog.Event{Kind: kernlog.IOTimeout, Controller: "nvme0", Tag: 0x61, QID: 4}},
+		{"https://github.com/openebs/mayastor/issues/1330", "[  265.3] nvme nvme2: queue 0: timeout cid 0xb001 type 4 opcode 0x18 (Admin Cmd)",
+			kernlog.Event{Kind: kernlog.AdminTimeout, Controller: "nvme2", CommandID: "b001", Opcode: 0x18, OpName: "Admin Cmd"}},
+		// nvme-tcp's 6.x line with the PDU type (as the diagnose
+		// package's fabrics test quotes it).
+		{"tcp.c's 6.x format", "[  100.000000] nvme nvme1: I/O tag 12 (100c) type 4 opcode 0x1 (I/O Cmd) QID 2 timeout",
+			kernlog.Event{Kind: kernlog.IOTimeout, Controller: "nvme1", Tag: 12, CommandID: "100c", Opcode: 1, OpName: "I/O Cmd", QID: 2}},
+		// nvme-rdma's (and the older fabrics transports') line ends at
+		// "timeout" (posted g-03).
+		{"https://github.com/spdk/spdk/issues/1725", "[20204.410181] nvme nvme0: I/O 1 QID 0 timeout",
+			kernlog.Event{Kind: kernlog.AdminTimeout, Controller: "nvme0", Tag: 1}},
 	})
 	// The ASPM line's Text is its body.
 	l, err := kernlog.ReadString("kernel: r8169 0000:02:00.0: can't disable ASPM; OS doesn't have ASPM control\n", kernlog.Options{})

@@ -304,10 +304,14 @@ func parseTimeout(e *Event, _, body string) bool {
 		}
 		return true
 	}
-	if !strings.HasPrefix(body, "I/O ") || !strings.Contains(body, " timeout, ") {
-		return false
+	var t timeout
+	var ok bool
+	switch {
+	case strings.HasPrefix(body, "I/O ") && (strings.Contains(body, " timeout, ") || strings.HasSuffix(body, " timeout")):
+		t, ok = parseTimeoutLine(body)
+	case strings.HasPrefix(body, "queue "):
+		t, ok = parseFabricTimeout(body)
 	}
-	t, ok := parseTimeoutLine(body)
 	if !ok {
 		return false
 	}

@@ -41,6 +41,15 @@ func parseTimeoutLine(s string) (t timeout, ok bool) {
 
 // afterID reads the rest of a timeout line after its command id.
 func (t timeout) afterID(r string) (timeout, bool) {
+	if v, ok := strings.CutPrefix(r, "type "); ok {
+		// nvme-tcp's 6.x line names the PDU type before the opcode:
+		// "I/O tag 12 (100c) type 4 opcode 0x1 (I/O Cmd) QID 2 timeout".
+		typ, rest := digitsPrefix(v)
+		if typ == "" || len(typ) > 3 || !strings.HasPrefix(rest, " ") {
+			return t, false
+		}
+		r = rest[1:]
+	}
 	if v, ok := strings.CutPrefix(r, "opcode 0x"); ok {
 		h, rest := hexPrefix(v)
 		if h == "" || len(h) > 2 || !strings.HasPrefix(rest, " ") {
@@ -60,6 +69,12 @@ func (t timeout) afterID(r string) (timeout, bool) {
 		return t, false
 	}
 	t.qid = atoi(qid)
+	if r == " timeout" {
+		// nvme-rdma's and the older fabrics transports' line ends there
+		// ("I/O 1 QID 0 timeout"): the recovery it starts has lines of
+		// its own.
+		return t, true
+	}
 	r, ok = strings.CutPrefix(r, " timeout, ")
 	if !ok {
 		return t, false
@@ -127,4 +142,55 @@ func allHex(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// parseFabricTimeout reads nvme-tcp's timeout line (after "nvme nvme0: "):
+// "queue 5: timeout request 0x11 type 6" (5.x), "queue 0: timeout cid
+// 0xb001 type 4 opcode 0x18 (Admin Cmd)" (6.x); queue 0 is the admin
+// queue. The error recovery it starts has lines of its own.
+func parseFabricTimeout(s string) (t timeout, ok bool) {
+	r, found := strings.CutPrefix(s, "queue ")
+	if !found {
+		return t, false
+	}
+	qid, r := digitsPrefix(r)
+	if qid == "" || len(qid) > 5 {
+		return t, false
+	}
+	t.qid = atoi(qid)
+	var id string
+	if v, found := strings.CutPrefix(r, ": timeout request 0x"); found {
+		id, r = hexPrefix(v)
+		if id == "" || len(id) > 8 {
+			return t, false
+		}
+		t.tag = int(hex(id))
+	} else if v, found := strings.CutPrefix(r, ": timeout cid 0x"); found {
+		id, r = hexPrefix(v)
+		if id == "" || len(id) > 4 {
+			return t, false
+		}
+		t.cid = strings.ToLower(id)
+	} else {
+		return t, false
+	}
+	r, found = strings.CutPrefix(r, " type ")
+	if !found {
+		return t, false
+	}
+	typ, r := digitsPrefix(r)
+	if typ == "" || len(typ) > 3 {
+		return t, false
+	}
+	if v, found := strings.CutPrefix(r, " opcode 0x"); found {
+		h, rest := hexPrefix(v)
+		if h == "" || len(h) > 2 {
+			return t, false
+		}
+		t.opcode, r = int(hex(h)), rest
+		if in, rest, found := strings.Cut(strings.TrimPrefix(r, " "), ")"); found && strings.HasPrefix(in, "(") && len(in) <= 41 && rest == "" {
+			t.opName, r = in[1:], ""
+		}
+	}
+	return t, r == ""
 }

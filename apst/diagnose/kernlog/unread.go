@@ -12,7 +12,7 @@ func looksLikeFailure(msg string) bool {
 	if !strings.Contains(msg, "nvme") && !hasPCIAddrString(msg) {
 		return false
 	}
-	if fileSystemLine(msg) || aerDetail(msg) || benign(msg) || stackLine(msg) || moduleList(msg) || strings.Contains(msg, "EEH: ") {
+	if fileSystemLine(msg) || aerDetail(msg) || benign(msg) || stackLine(msg) || moduleList(msg) || userSpaceError(msg) || strings.Contains(msg, "EEH: ") {
 		// POWER's EEH narrates its recovery of a frozen function ("PCI
 		// 0018:01:00.0#10000: EEH: Invoking nvme->error_detected(IO
 		// frozen)", the frames of its own "EEH: Call Trace:"): the nvme
@@ -98,4 +98,26 @@ func moduleList(msg string) bool {
 		}
 	}
 	return true
+}
+
+// strerrors are the C library's texts of the errors a user-space tool
+// reports on an NVMe device or the fabrics' control file.
+var strerrors = []string{"Bad address", "Connection timed out", "Connection refused", "No such device", "No such file or directory",
+	"Input/output error", "Permission denied", "Invalid argument", "Device or resource busy", "Operation not permitted",
+	"Operation not supported", "Inappropriate ioctl for device", "Resource temporarily unavailable", "Network is unreachable"}
+
+// userSpaceError reports whether a message is a user-space tool's error,
+// not the kernel's: it ends in the C library's text of an errno after a
+// colon, as perror and nvme-cli print it ("Failed to write to
+// /dev/nvme-fabrics: Bad address"); the kernel prints an errno as its
+// number ("error -14", "(-19)"). Markdown's bold or code marks around the
+// line are no part of it.
+func userSpaceError(msg string) bool {
+	t := strings.TrimRight(msg, " *`")
+	for _, e := range strerrors {
+		if strings.HasSuffix(t, ": "+e) {
+			return true
+		}
+	}
+	return false
 }

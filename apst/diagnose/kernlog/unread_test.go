@@ -56,6 +56,26 @@ func TestUnreadLines(t *testing.T) {
 	assert.Equal(t, []kernlog.UnreadLine{{Line: 2, Text: "[  848.946128] rtl88x2ce 0000:02:00.0: Refused to change power state, currently in"}}, l.Unread)
 }
 
+// nvme-cli's own error among the kernel's lines is user space's, the
+// errno's text after a colon, not an unread kernel line: as posted after a
+// prompt (linux-nvme, Message-ID:
+// <619411460.27128070.1562838433020.JavaMail.zimbra@redhat.com>, posted
+// f-19) and made bold in a CI log (https://github.com/spdk/spdk/issues/1913,
+// posted g-04).
+func TestUserSpaceErrorIsNotUnread(t *testing.T) {
+	for _, log := range []string{
+		"[root@rdma-perf-07 ~]$ nvme connect -t rdma -a 172.31.40.125 -s 4420 -n testnqn\n" +
+			"Failed to write to /dev/nvme-fabrics: Bad address\n\n" +
+			"[  476.332525] nvme nvme2: rdma_connect failed (-14).\n",
+		"00:04:40.433   18:50:50\t# nvme connect -t tcp -n nqn.2016-06.io.spdk:cnode1 -a 10.0.0.2 -s 4420\n" +
+			"**00:04:43.530  Failed to write to /dev/nvme-fabrics: Connection timed out**\n",
+	} {
+		l, err := kernlog.ReadString(log, kernlog.Options{})
+		require.NoError(t, err)
+		assert.Empty(t, l.Unread, log)
+	}
+}
+
 // A healthy boot shows no failure: no incident and no unread line.
 func TestNoFailure(t *testing.T) {
 	// https://github.com/raspberrypi/linux/issues/6661, a boot after the
