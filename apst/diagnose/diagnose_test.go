@@ -188,6 +188,12 @@ func TestFailuresOfOtherDevices(t *testing.T) {
 		{name: "a Wi-Fi card's cut line (a Rockchip PCIe guide, posted e-21)",
 			log:     "[ 848.871600] rtl88x2ce 0000:01:00.0: Refused to change power state, currently in   \n",
 			summary: "no failure of an NVMe drive seen in the kernel log: the failures it holds are of other devices (rtl88x2ce 0000:01:00.0)"},
+		{name: "a root port's own errors, whose recovery reached a SATA card below it (https://github.com/geerlingguy/raspberry-pi-pcie-devices/issues/116, posted g-12)",
+			log: "[   58.245739] ahci 0000:01:00.0: AER: can't recover (no error_detected callback)\n" +
+				"[   58.252996] pcieport 0000:00:00.0: AER: device recovery failed\n" +
+				"[   58.258850] pcieport 0000:00:00.0: AER: Uncorrected (Non-Fatal) error received: 0000:00:00.0\n" +
+				"[   58.267326] pcieport 0000:00:00.0: PCIe Bus Error: severity=Uncorrected (Non-Fatal), type=Transaction Layer, (Requester ID)\n",
+			summary: "no failure of an NVMe drive seen in the kernel log: the failures it holds are of other devices (ahci 0000:01:00.0) and of PCIe ports that failed with them (0000:00:00.0)"},
 		{name: "a line without its device (https://github.com/MrChromebox/firmware/issues/962)",
 			log:     "Unable to change power state from D3cold to D0, device inaccessible\n",
 			summary: "no failure of a named device seen in the kernel log: line 1 reports a failure without the device's name before it"},

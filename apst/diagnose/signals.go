@@ -626,8 +626,10 @@ func (s *signals) portOfOtherOnce(in *kernlog.Incident) bool {
 	for i := range in.Events {
 		if e := &in.Events[i]; e.Kind == kernlog.AERError || e.Kind == kernlog.AERReceived {
 			// The port's own error ("pcieport 0000:03:04.0: PCIe Bus
-			// Error: severity=Uncorrectable (Fatal)"): its link's.
-			return false
+			// Error: severity=Uncorrectable (Fatal)"): its link's, the
+			// drive's unless the port's recovery of it reached another
+			// driver's function, the device on that link.
+			return s.recoveredOther(in)
 		}
 	}
 	// The devices the port named as its errors' sources decide, when it
@@ -673,6 +675,42 @@ func (s *signals) portOfOtherOnce(in *kernlog.Incident) bool {
 		}
 	}
 	return other && !nvme
+}
+
+// recoveredOther reports whether the AER recovery of port incident in
+// reached another driver's function and no NVMe one: that function's
+// driver (named: namedOther) said so in the same seconds ("ahci 0000:01:00.0: AER: can't
+// recover (no error_detected callback)" beside the port's "AER: device
+// recovery failed"), so the function is below the port, and no NVMe
+// controller failed then.
+func (s *signals) recoveredOther(in *kernlog.Incident) bool {
+	other, nvme := false, false
+	for i := range s.in.Log.Incidents {
+		o := &s.in.Log.Incidents[i]
+		if o == in || o.Boot != in.Boot || !overlap(in, o) || severity(o) == 0 {
+			continue
+		}
+		switch {
+		case s.otherDevice(o) && o.Has(kernlog.AERRecovery) && namedOther(o):
+			other = true
+		case !onlyPortLines(o):
+			nvme = true
+		}
+	}
+	return other && !nvme
+}
+
+// namedOther reports whether a line of the incident names the driver of
+// its function, one other than nvme's and the PCI core's ("ahci"): a
+// function the PCI core prints for alone ("pci 0000:05:00.0: AER: can't
+// recover") has no driver bound, and may be a drive whose driver is not.
+func namedOther(in *kernlog.Incident) bool {
+	for i := range in.Events {
+		if d := in.Events[i].Driver; d != "" && d != "pci" && d != "pcieport" && !strings.Contains(d, "nvme") {
+			return true
+		}
+	}
+	return false
 }
 
 // overlap reports whether two incidents' lines fall within two seconds of
