@@ -323,8 +323,9 @@
 // given in a log's place; lines too long to read and no other text, as a
 // log joined into one line is) with [ErrNotKernelLog], input that is empty or
 // blank lines alone with [ErrEmpty]; another kernel's NVMe
-// log (FreeBSD's nvme(4), Windows's stornvme events, ESXi's vmkernel log) with no line of Linux's nvme
-// or port drivers with [ErrNotLinux]. A log that is one but holds nothing
+// log (FreeBSD's nvme(4), Windows's stornvme events, ESXi's vmkernel log),
+// or SPDK's user-space driver's, with no line of Linux's nvme or port
+// drivers with [ErrNotLinux]. A log that is one but holds nothing
 // of a drive reads as no failure.
 //
 // The package is pure: it reads only the io.Reader it is given (and

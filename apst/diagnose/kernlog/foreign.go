@@ -4,11 +4,16 @@ import "strings"
 
 // foreignKernel names the other operating system's kernel a message is
 // from, when it is one whose NVMe lines users paste as Linux's, or "":
+// SPDK's user-space NVMe driver (spdkLine), whose drives the kernel's nvme
+// driver does not drive;
 // FreeBSD's nvme(4) ("nvme0: Resetting controller due to a timeout.",
 // "nvme0: aborting outstanding i/o", "ABORTED - BY REQUEST (00/07)", its
 // disks nvd0 and nda0) and VMware ESXi's vmkernel log ("cpu1:37205)nvme:
 // NvmeCtrlr_Timeout:2555:..."), by the lines those kernels print.
 func foreignKernel(msg string) string {
+	if spdkLine(msg) {
+		return "SPDK"
+	}
 	// Both kernels' lines start with the device's bare name ("nvme0: ",
 	// "nvd0: ") or the CPU ("cpu1:37205)"); Linux's nvme lines start
 	// "nvme nvme0: " or "nvme 0000:...": most lines are passed over here.
@@ -105,4 +110,36 @@ func vmkernelLine(msg string) bool {
 		j++
 	}
 	return j > i+1 && j < len(rest) && rest[j] == ')'
+}
+
+// spdkLevels are the log levels SPDK's logging prints between asterisks
+// (lib/log: SPDK_ERRLOG, SPDK_NOTICELOG, ...).
+var spdkLevels = []string{": *ERROR*: ", ": *NOTICE*: ", ": *WARNING*: ", ": *INFO*: ", ": *DEBUG*: "}
+
+// spdkLine reports whether a message is SPDK's, the user-space NVMe
+// driver's and target's: its source file and line, the function and the
+// level between asterisks ("nvme_ctrlr.c:2684:nvme_ctrlr_keep_alive:
+// *ERROR*: Submitting Keep Alive failed", "nvme_qpair.c: 269:
+// nvme_io_qpair_print_command: *NOTICE*: READ sqid:1 ..."), after its own
+// time in brackets or a test harness's. Linux's nvme lines are never so.
+func spdkLine(msg string) bool {
+	head := msg[:min(len(msg), 160)]
+	for _, lv := range spdkLevels {
+		i := strings.Index(head, lv)
+		if i < 0 {
+			continue
+		}
+		// "file.c:" then the line (SPDK pads it to four places) and ":".
+		c := strings.LastIndex(head[:i], ".c:")
+		if c < 0 {
+			return false
+		}
+		r := strings.TrimLeft(head[c+3:i], " ")
+		n := 0
+		for n < len(r) && isDigit(r[n]) {
+			n++
+		}
+		return n > 0 && n < len(r) && r[n] == ':'
+	}
+	return false
 }

@@ -247,7 +247,8 @@ func TestLargeJSONLogInBoundedMemory(t *testing.T) {
 }
 
 // Another kernel's NVMe log is refused as no Linux log, saying whose it
-// is: FreeBSD's nvme(4), Windows's stornvme and VMware ESXi's vmkernel, as posted
+// is: FreeBSD's nvme(4), Windows's stornvme, VMware ESXi's vmkernel and
+// SPDK's user-space driver, as posted
 // (https://github.com/FreeBSDDesktop/kms-drm/issues/53, an ESXi 6 host's
 // log in a GitHub issue). A Linux log that holds such a line beside its
 // own drivers' is read.
@@ -268,6 +269,11 @@ func TestOtherKernelsLogs(t *testing.T) {
 		// Event Viewer's tab-delimited export of stornvme's Event 129.
 		"Windows": {"Level\tDate and Time\tSource\tEvent ID\tTask Category\n" +
 			"Warning\t12/5/2026 10:00:00 AM\tstornvme\t129\tNone\tReset to device, \\Device\\RaidPort0, was issued.\n", "Windows", 2},
+		// SPDK's user-space driver, its lines as its CI and users post
+		// them (https://github.com/spdk/spdk/issues/2195 and /1286).
+		"SPDK": {"00:05:29.336  [2021-10-11 19:32:06.972870] nvme_pcie_common.c: 770:nvme_pcie_qpair_abort_trackers: *ERROR*: aborting outstanding command\n" +
+			"00:05:29.336  [2021-10-11 19:32:06.972920] nvme_qpair.c: 269:nvme_io_qpair_print_command: *NOTICE*: READ sqid:1 cid:190 nsid:1 lba:139976 len:8\n", "SPDK", 1},
+		"SPDK bare": {"nvme_ctrlr.c:2684:nvme_ctrlr_keep_alive: *ERROR*: Submitting Keep Alive failed\n", "SPDK", 1},
 		"ESXi": {"2016-05-23T09:27:46.684Z cpu1:37205)nvme:NvmeCtrlr_Timeout:2555:In Timer 4\n" +
 			"2016-05-23T09:27:46.684Z cpu1:37205)nvme:NvmeCtrlr_Timeout:2618:TimeoutId 4, ctrlrState [2]: Operational\n", "VMware ESXi", 1},
 	} {
@@ -281,4 +287,17 @@ func TestOtherKernelsLogs(t *testing.T) {
 	l, err := kernlog.ReadString("[  100.0] nvme nvme0: I/O 5 QID 2 timeout, aborting\n[  100.1] nvd0: aborting outstanding i/o\n", kernlog.Options{})
 	require.NoError(t, err)
 	assert.Len(t, l.Incidents, 1)
+	// An SPDK line beside the kernel's is no unread line of the kernel's;
+	// a kernel line that names a file and a level otherwise is not SPDK's.
+	l, err = kernlog.ReadString("[  100.0] nvme nvme0: I/O 5 QID 2 timeout, aborting\n"+
+		"[2021-10-11 19:32:06.972870] nvme_pcie_common.c: 770:nvme_pcie_qpair_abort_trackers: *ERROR*: aborting outstanding command\n"+
+		"[  100.2] nvme nvme0: pci.c: nvme_reset_work: *ERROR*: reset failed\n", kernlog.Options{})
+	require.NoError(t, err)
+	assert.Empty(t, l.Unread)
+	require.Len(t, l.Incidents, 1)
+	lines := []int{}
+	for _, e := range l.Incidents[0].Events {
+		lines = append(lines, e.Line)
+	}
+	assert.Equal(t, []int{1, 3}, lines, "the kernel's lines, not SPDK's")
 }

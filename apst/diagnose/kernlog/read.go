@@ -75,8 +75,8 @@ var ErrNotKernelLog = errors.New("kernlog: not a kernel log")
 var ErrInvalidOptions = errors.New("kernlog: invalid options")
 
 // ErrNotLinux is returned for another kernel's log (FreeBSD's, Windows's
-// stornvme events, VMware ESXi's vmkernel log) with no line of Linux's
-// NVMe or PCIe port drivers: its NVMe lines look like Linux's but say
+// stornvme events, VMware ESXi's vmkernel log), or SPDK's user-space NVMe
+// driver's, with no line of Linux's NVMe or PCIe port drivers: its NVMe lines look like Linux's but say
 // nothing of Linux's decisions. errors.Is(err, ErrNotKernelLog) holds for
 // it too.
 var ErrNotLinux = fmt.Errorf("%w of Linux", ErrNotKernelLog)
@@ -335,6 +335,9 @@ func Read(ctx context.Context, r io.Reader, opts Options) (*Log, error) {
 			what = fmt.Sprintf("its %d lines are", l.LongLines)
 		}
 		return l, fmt.Errorf("%w: %s longer than any kernel log line (%d bytes read at most), and no other line is text: were its line breaks lost on the way?", ErrNotKernelLog, what, MaxLineLength)
+	}
+	if st.foreign == "SPDK" && !st.linux {
+		return l, fmt.Errorf("%w: line %d is SPDK's, a user-space NVMe driver's, and no line is Linux's nvme or PCIe port driver's: SPDK drives the controller itself, outside the kernel's power decisions this reads; give the kernel's log (journalctl -k) of a drive the kernel's nvme driver runs", ErrNotLinux, st.foreignLine)
 	}
 	if st.foreign != "" && !st.linux {
 		return l, fmt.Errorf("%w: line %d is %s's, and no line is Linux's nvme or PCIe port driver's: give the log of a Linux machine", ErrNotLinux, st.foreignLine, st.foreign)

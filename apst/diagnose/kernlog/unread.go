@@ -12,7 +12,7 @@ func looksLikeFailure(msg string) bool {
 	if !strings.Contains(msg, "nvme") && !hasPCIAddrString(msg) {
 		return false
 	}
-	if fileSystemLine(msg) || aerDetail(msg) || benign(msg) || stackLine(msg) || moduleList(msg) || userSpaceError(msg) || strings.Contains(msg, "EEH: ") {
+	if fileSystemLine(msg) || aerDetail(msg) || benign(msg) || stackLine(msg) || moduleList(msg) || userSpaceError(msg) || spdkLine(msg) || strings.Contains(msg, "EEH: ") {
 		// POWER's EEH narrates its recovery of a frozen function ("PCI
 		// 0018:01:00.0#10000: EEH: Invoking nvme->error_detected(IO
 		// frozen)", the frames of its own "EEH: Call Trace:"): the nvme
