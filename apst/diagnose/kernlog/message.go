@@ -376,6 +376,13 @@ func parsePCI(e *Event, msg, body string) bool {
 		}
 		e.Kind, e.Action, e.Reporter, e.PCI = AERReceived, "no details", e.PCI, strings.ToLower(a)
 		e.Controller = ""
+	case cutAERReceived(body) != "":
+		// A pager cut the port's "AER: Multiple Corrected error received:
+		// 0000:04:00.0" at the terminal's width and marked the cut with
+		// '>' (journalctl -e and less -S): the port received an error
+		// report of that severity; its source is lost.
+		e.Kind, e.Severity, e.Action = AERReceived, cutAERReceived(body), "source cut off"
+		e.Reporter, e.PCI, e.Controller = e.PCI, "", ""
 	case strings.Contains(body, "AER: can't find device of ID"):
 		// AER got an error message whose requester ID names no device
 		// it knows (drivers/pci/pcie/aer.c, "can't find device of
@@ -559,6 +566,34 @@ func diskHead(d string) string {
 }
 
 // severity spells an AER severity as the older kernels do.
+// cutAERReceived returns the severity of a port's "error received" line
+// that a pager cut and marked with a final '>' ("AER: Multiple Corrected
+// e>"), or "" when the body is not such a line: what is left must be the
+// start of the line, naming its severity in full.
+func cutAERReceived(body string) string {
+	if !strings.HasPrefix(body, "AER: ") || !strings.HasSuffix(body, ">") {
+		return ""
+	}
+	r := strings.TrimPrefix(strings.TrimRight(strings.TrimSuffix(body, ">"), " "), "AER: ")
+	r = strings.TrimPrefix(r, "Multiple ")
+	for _, full := range [...]string{"Corrected error received", "Correctable error message received",
+		"Uncorrected (Non-Fatal) error received", "Uncorrected (Fatal) error received",
+		"Uncorrectable (Non-Fatal) error message received", "Uncorrectable (Fatal) error message received"} {
+		word := full[:strings.IndexByte(full, ' ')]
+		if len(r) <= len(word) || !strings.HasPrefix(full, r) {
+			continue
+		}
+		if word == "Corrected" || word == "Correctable" {
+			return "Corrected"
+		}
+		if i := strings.IndexByte(full, ')'); len(r) > i {
+			return severity(full[:i+1])
+		}
+		return "Uncorrected"
+	}
+	return ""
+}
+
 func severity(s string) string {
 	s = strings.Replace(s, "Correctable", "Corrected", 1)
 	return strings.Replace(s, "Uncorrectable", "Uncorrected", 1)

@@ -530,6 +530,44 @@ func TestAERSourceNotFound(t *testing.T) {
 	}
 }
 
+// A port's "error received" line that journalctl's pager cut at the
+// terminal's width and marked with '>' (posted h-03, pop-os/pop#3132:
+// "set 09 14:54:33 pop-os kernel: pcieport 0000:00:01.3: AER: Multiple
+// Corrected e>") is the port's report of an error of that severity, its
+// source lost, and not a line left unread; a cut that leaves no whole
+// severity word, or another AER line, is not read so.
+func TestAERReceivedCutByPager(t *testing.T) {
+	for _, c := range []struct{ line, severity string }{
+		{"set 09 14:54:33 pop-os kernel: pcieport 0000:00:01.3: AER: Multiple Corrected e>", "Corrected"},
+		{"[  12.000000] pcieport 0000:00:1c.0: AER: Corrected error rece>", "Corrected"},
+		{"[  12.000000] pcieport 0000:00:1c.0: AER: Uncorrected (Fatal) err>", "Uncorrected (Fatal)"},
+		{"[  12.000000] pcieport 0000:00:1c.0: AER: Multiple Uncorrected (Non>", "Uncorrected"},
+	} {
+		l, err := kernlog.ReadString(c.line+"\n", kernlog.Options{})
+		require.NoError(t, err)
+		assert.Empty(t, l.Unread, c.line)
+		require.Len(t, l.Incidents, 1, c.line)
+		e := l.Incidents[0].Events[0]
+		assert.Equal(t, kernlog.AERReceived, e.Kind, c.line)
+		assert.Equal(t, c.severity, e.Severity, c.line)
+		assert.Equal(t, "source cut off", e.Action, c.line)
+		assert.Empty(t, e.PCI, c.line)
+		assert.Contains(t, c.line, e.Reporter, c.line)
+	}
+	for _, line := range []string{
+		"[  12.000000] pcieport 0000:00:1c.0: AER: Corr>",
+		"[  12.000000] pcieport 0000:00:1c.0: AER: Corrected error received: 0000:01:00.0",
+	} {
+		l, err := kernlog.ReadString(line+"\n", kernlog.Options{})
+		require.NoError(t, err)
+		for _, in := range l.Incidents {
+			for _, e := range in.Events {
+				assert.NotEqual(t, "source cut off", e.Action, line)
+			}
+		}
+	}
+}
+
 // nvme's refusal of a controller whose subsystem NQN another already has
 // (drivers/nvme/host/core.c, "ignoring ctrl due to duplicate subnqn (%s)."),
 // as the ADATA SX6000LNP thread quotes it, is a driver error of that
