@@ -85,6 +85,7 @@ func TestSleepKinds(t *testing.T) {
 		{imx, ">  [ 2614.649504] PM: Some devices failed to suspend, or early wake event detected", kernlog.Event{Kind: kernlog.PMError, Phase: "suspend"}},
 		{nvidia, "Sep 18 13:02:38 pop-os kernel: [14902.841346] nvidia 0000:01:00.0: PM: pci_pm_suspend(): nv_pmops_suspend [nvidia] returns -5", kernlog.Event{Kind: kernlog.PMError, Phase: "suspend", Errno: -5, PCI: "0000:01:00.0"}},
 		{nvidia, "Sep 18 13:02:38 pop-os kernel: [14902.842398] nvidia 0000:01:00.0: PM: dpm_run_callback(): pci_pm_suspend returns -5", kernlog.Event{Kind: kernlog.PMError, Phase: "suspend", Errno: -5, PCI: "0000:01:00.0"}},
+		{"bugzilla.kernel.org 216728 (posted h-05, a laptop's xhci after S3)", "[  332.203654] xhci_hcd 0000:38:00.0: PCI post-resume error -19!", kernlog.Event{Kind: kernlog.PMError, Phase: "resume", Errno: -19, PCI: "0000:38:00.0"}},
 		{"the brief's older shape", "[   50.000000] PM: Device 0000:01:00.0 failed to resume async: error -16", kernlog.Event{Kind: kernlog.PMError, Phase: "resume", Errno: -16, PCI: "0000:01:00.0"}},
 		{"the brief", "[   50.000000] PM: failed to suspend async: error -16", kernlog.Event{Kind: kernlog.PMError, Phase: "suspend", Errno: -16}},
 		{"the brief", "[   50.000000] nvme 0000:01:00.0: PM: pci_pm_suspend(): nvme_suspend+0x0/0x150 returns -16", kernlog.Event{Kind: kernlog.PMError, Phase: "suspend", Errno: -16, PCI: "0000:01:00.0"}},

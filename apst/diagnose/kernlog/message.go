@@ -408,6 +408,11 @@ func parsePCI(e *Event, msg, body string) bool {
 		// system resume, the controller's restart after a reset; it is
 		// removed next, as "Removing after probe failure" says later.
 		e.Kind = ResetFailure
+	case strings.HasPrefix(body, "PCI post-resume error ") && strings.HasSuffix(body, "!"):
+		// A USB host controller's PCI glue could not resume it
+		// (drivers/usb/core/hcd-pci.c, "PCI post-resume error %d!"): the
+		// function's own failure to wake, with the errno.
+		e.Kind, e.Phase, e.Errno = PMError, "resume", atoi(strings.TrimSuffix(body[len("PCI post-resume error "):], "!"))
 	case strings.HasPrefix(body, "not ready ") && strings.HasSuffix(body, "after resume; giving up"):
 		// The PCI core waited for the function to answer after a resume
 		// and gave up (drivers/pci/pci.c, pci_dev_wait): it did not come
