@@ -570,7 +570,6 @@ func diskHead(d string) string {
 	return d
 }
 
-// severity spells an AER severity as the older kernels do.
 // cutAERReceived returns the severity of a port's "error received" line
 // that a pager cut and marked with a final '>' ("AER: Multiple Corrected
 // e>"), or "" when the body is not such a line: what is left must be the
@@ -599,6 +598,8 @@ func cutAERReceived(body string) string {
 	return ""
 }
 
+// severity spells an AER severity as the newer kernels do ("Correctable"
+// is "Corrected", "Uncorrectable" "Uncorrected").
 func severity(s string) string {
 	s = strings.Replace(s, "Correctable", "Corrected", 1)
 	return strings.Replace(s, "Uncorrectable", "Uncorrected", 1)
