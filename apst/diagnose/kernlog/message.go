@@ -598,8 +598,8 @@ func cutAERReceived(body string) string {
 	return ""
 }
 
-// severity spells an AER severity as the newer kernels do ("Correctable"
-// is "Corrected", "Uncorrectable" "Uncorrected").
+// severity spells an AER severity as the older kernels do: newer ones'
+// "Correctable" is "Corrected", "Uncorrectable" "Uncorrected".
 func severity(s string) string {
 	s = strings.Replace(s, "Correctable", "Corrected", 1)
 	return strings.Replace(s, "Uncorrectable", "Uncorrected", 1)
