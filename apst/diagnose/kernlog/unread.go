@@ -115,7 +115,7 @@ var strerrors = []string{"Bad address", "Connection timed out", "Connection refu
 func userSpaceError(msg string) bool {
 	t := strings.TrimRight(msg, " *`")
 	for _, e := range strerrors {
-		if strings.HasSuffix(t, ": "+e) {
+		if strings.HasSuffix(t, e) && strings.HasSuffix(t[:len(t)-len(e)], ": ") {
 			return true
 		}
 	}
