@@ -130,6 +130,9 @@ const headScan = 256
 // So a line of another program ("host systemd[1]: ...") is not split off
 // a kernel line in these shapes: it stays in the message before it.
 func sameShapeAt(c string) int {
+	if layoutClass(c[0]) == 0 && strings.IndexByte(c[1:], c[0]) < 0 {
+		return -1 // "[Tue Dec  1 ...]" or "<3>" starts no second head
+	}
 	var want shape
 	tEnd := -1
 	for i := 1; i+1 < len(c); i++ {
