@@ -661,29 +661,23 @@ func (s *signals) portOfOtherOnce(in *kernlog.Incident) bool {
 	if sources > 0 {
 		return others == sources
 	}
-	other, nvme := false, false
-	for i := range s.in.Log.Incidents {
-		o := &s.in.Log.Incidents[i]
-		if o == in || o.Boot != in.Boot || !overlap(in, o) || severity(o) == 0 {
-			continue
-		}
-		switch {
-		case s.otherDevice(o):
-			other = true
-		case !onlyPortLines(o):
-			nvme = true
-		}
-	}
-	return other && !nvme
+	return s.othersAround(in, false)
 }
 
 // recoveredOther reports whether the AER recovery of port incident in
 // reached another driver's function and no NVMe one: that function's
-// driver (named: namedOther) said so in the same seconds ("ahci 0000:01:00.0: AER: can't
-// recover (no error_detected callback)" beside the port's "AER: device
-// recovery failed"), so the function is below the port, and no NVMe
-// controller failed then.
+// driver (named: namedOther) said so in the same seconds ("ahci
+// 0000:01:00.0: AER: can't recover (no error_detected callback)" beside
+// the port's "AER: device recovery failed"), so the function is below the
+// port, and no NVMe controller failed then.
 func (s *signals) recoveredOther(in *kernlog.Incident) bool {
+	return s.othersAround(in, true)
+}
+
+// othersAround reports whether another driver's function failed in the
+// same seconds as port incident in and no NVMe controller did; recovered
+// asks that the function's own driver spoke in the port's AER recovery.
+func (s *signals) othersAround(in *kernlog.Incident, recovered bool) bool {
 	other, nvme := false, false
 	for i := range s.in.Log.Incidents {
 		o := &s.in.Log.Incidents[i]
@@ -691,7 +685,7 @@ func (s *signals) recoveredOther(in *kernlog.Incident) bool {
 			continue
 		}
 		switch {
-		case s.otherDevice(o) && o.Has(kernlog.AERRecovery) && namedOther(o):
+		case s.otherDevice(o) && (!recovered || o.Has(kernlog.AERRecovery) && namedOther(o)):
 			other = true
 		case !onlyPortLines(o):
 			nvme = true
