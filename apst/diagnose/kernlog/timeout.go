@@ -41,26 +41,11 @@ func parseTimeoutLine(s string) (t timeout, ok bool) {
 
 // afterID reads the rest of a timeout line after its command id.
 func (t timeout) afterID(r string) (timeout, bool) {
-	if v, ok := strings.CutPrefix(r, "type "); ok {
-		// nvme-tcp's 6.x line names the PDU type before the opcode:
-		// "I/O tag 12 (100c) type 4 opcode 0x1 (I/O Cmd) QID 2 timeout".
-		typ, rest := digitsPrefix(v)
-		if typ == "" || len(typ) > 3 || !strings.HasPrefix(rest, " ") {
-			return t, false
-		}
-		r = rest[1:]
+	t, r, ok := t.command(r)
+	if !ok {
+		return t, false
 	}
-	if v, ok := strings.CutPrefix(r, "opcode 0x"); ok {
-		h, rest := hexPrefix(v)
-		if h == "" || len(h) > 2 || !strings.HasPrefix(rest, " ") {
-			return t, false
-		}
-		t.opcode, r = int(hex(h)), rest[1:]
-	}
-	if in, rest, ok := paren(r); ok && len(in) <= 40 {
-		t.opName, r = in, rest
-	}
-	r, ok := strings.CutPrefix(r, "QID ")
+	r, ok = strings.CutPrefix(r, "QID ")
 	if !ok {
 		return t, false
 	}
@@ -112,6 +97,32 @@ func (t timeout) afterID(r string) (timeout, bool) {
 	}
 	t.action = action
 	return t, true
+}
+
+// command reads what a timeout line says of its command after its id,
+// each part followed by a blank: nvme-tcp's PDU type ("type 4", its 6.x
+// lines: "I/O tag 12 (100c) type 4 opcode 0x1 (I/O Cmd) QID 2 timeout"),
+// the opcode ("opcode 0x2") and the opcode's name in parentheses; it
+// returns the rest.
+func (t timeout) command(r string) (timeout, string, bool) {
+	if v, ok := strings.CutPrefix(r, "type "); ok {
+		typ, rest := digitsPrefix(v)
+		if typ == "" || len(typ) > 3 || !strings.HasPrefix(rest, " ") {
+			return t, r, false
+		}
+		r = rest[1:]
+	}
+	if v, ok := strings.CutPrefix(r, "opcode 0x"); ok {
+		h, rest := hexPrefix(v)
+		if h == "" || len(h) > 2 || !strings.HasPrefix(rest, " ") {
+			return t, r, false
+		}
+		t.opcode, r = int(hex(h)), rest[1:]
+	}
+	if in, rest, ok := paren(r); ok && len(in) <= 40 {
+		t.opName, r = in, rest
+	}
+	return t, r, true
 }
 
 // paren splits "(text) rest" into text and rest.
@@ -174,23 +185,11 @@ func parseFabricTimeout(s string) (t timeout, ok bool) {
 	} else {
 		return t, false
 	}
-	r, found = strings.CutPrefix(r, " type ")
-	if !found {
+	if !strings.HasPrefix(r, " type ") {
 		return t, false
 	}
-	typ, r := digitsPrefix(r)
-	if typ == "" || len(typ) > 3 {
-		return t, false
-	}
-	if v, found := strings.CutPrefix(r, " opcode 0x"); found {
-		h, rest := hexPrefix(v)
-		if h == "" || len(h) > 2 {
-			return t, false
-		}
-		t.opcode, r = int(hex(h)), rest
-		if in, rest, found := strings.Cut(strings.TrimPrefix(r, " "), ")"); found && strings.HasPrefix(in, "(") && len(in) <= 41 && rest == "" {
-			t.opName, r = in[1:], ""
-		}
-	}
-	return t, r == ""
+	// The line ends after the command; command reads each part up to a
+	// blank.
+	t, r, ok = t.command(r[1:] + " ")
+	return t, ok && r == ""
 }
