@@ -10,12 +10,24 @@ import (
 
 // ParseMicroseconds parses a duration as a whole number of microseconds: a
 // bare integer is microseconds ("150"); otherwise a Go duration ("25ms",
-// "4.6ms", "150us", "150µs", "2s"). Negative durations and fractions of a
-// microsecond are errors wrapping ErrInvalidConfig.
+// "4.6ms", "150us", "150µs", "2s"). It reads back whatever
+// Microseconds.String writes: a whole number of microseconds with its unit
+// reads over the full 64-bit range (beyond time.Duration's 292 years), and
+// "unlimited" is NoLimit. Negative durations and fractions of a microsecond
+// are errors wrapping ErrInvalidConfig.
 func ParseMicroseconds(s string) (Microseconds, error) {
 	t := strings.TrimSpace(s)
-	if t != "" && strings.Trim(t, "0123456789") == "" {
-		v, err := strconv.ParseUint(t, 10, 64)
+	if t == "unlimited" {
+		return NoLimit, nil
+	}
+	digits := t
+	for _, unit := range []string{"us", "µs"} {
+		if n, ok := strings.CutSuffix(t, unit); ok && n != "" && strings.Trim(n, "0123456789") == "" {
+			digits = n
+		}
+	}
+	if digits != "" && strings.Trim(digits, "0123456789") == "" {
+		v, err := strconv.ParseUint(digits, 10, 64)
 		if err == nil {
 			return Microseconds(v), nil
 		}

@@ -24,6 +24,12 @@ func TestParseMicroseconds(t *testing.T) {
 		{"150µs", 150, ""},
 		{"18446744073709551615", apst.NoLimit, ""},
 		{"18446744073709551616", 0, "out of range: at most 18446744073709551615 us"},
+		// What String writes reads back, past time.Duration's range too.
+		{"42444442424444445us", 42444442424444445, ""},
+		{"42444442424444445µs", 42444442424444445, ""},
+		{"unlimited", apst.NoLimit, ""},
+		{"18446744073709551616us", 0, "out of range: at most 18446744073709551615 us"},
+		{"us", 0, "want microseconds (150) or a duration"},
 		{"999999999h", 0, "out of range: at most 2562047h47m16.854775s"},
 		{"1h999999999999m", 0, "out of range"},
 		{"soon", 0, "want microseconds (150) or a duration"},

@@ -12,7 +12,7 @@ import (
 // and reads to the same value; one that does not is an error, never a
 // panic.
 func FuzzParseMicroseconds(f *testing.F) {
-	for _, s := range []string{"150", "25ms", "4.6ms", "150us", "150µs", "2s", "-1ms", "1ns", "", " 7 ", "18446744073709551615", "99999999999999999999", "1h"} {
+	for _, s := range []string{"150", "25ms", "4.6ms", "150us", "150µs", "2s", "-1ms", "1ns", "", " 7 ", "18446744073709551615", "99999999999999999999", "1h", "42444442424444445us", "unlimited"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -23,6 +23,10 @@ func FuzzParseMicroseconds(f *testing.F) {
 		back, err := apst.ParseMicroseconds(strconv.FormatUint(uint64(us), 10))
 		if err != nil || back != us {
 			t.Fatalf("%q reads as %d, which reads back as %d (%v)", s, us, back, err)
+		}
+		back, err = apst.ParseMicroseconds(us.String())
+		if err != nil || back != us {
+			t.Fatalf("%q reads as %d, written %q, which reads back as %d (%v)", s, us, us.String(), back, err)
 		}
 	})
 }
