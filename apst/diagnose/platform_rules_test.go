@@ -145,6 +145,39 @@ func TestPlatformSigns(t *testing.T) {
 	}
 }
 
+// A host memory buffer the drive did not get is no failure by itself: a
+// drive must work without one (NVMe 1.4, 8.9), so the line alone is
+// "possible" at most and asks for no setting (the drive already runs
+// without the buffer); beside the drive's own failure it is a sign.
+// https://github.com/QubesOS/qubes-issues/issues/9719 ("I experience no
+// actual problems, only saw the error in the kernel log") and nvme-pci's
+// timeout line.
+func TestHostMemoryBufferAlone(t *testing.T) {
+	const hmb = "[    4.621010] nvme nvme1: pci function 0000:02:00.0\n" +
+		"[    4.641186] nvme nvme1: failed to allocate host memory buffer.\n" +
+		"[    4.716788] nvme nvme1: 16/0/0 default/read/poll queues\n"
+	for _, tc := range []struct {
+		name, log string
+		likely    diagnose.Likelihood
+		setting   bool // the test without a buffer is offered
+	}{
+		{"alone", hmb, diagnose.Possible, false},
+		{"beside a timeout", hmb + "[   64.000000] nvme nvme1: I/O 12 QID 3 timeout, aborting\n", diagnose.Likely, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := diagnoseFailure(t, tc.log)
+			require.NotEmpty(t, d.Causes)
+			c := causeOf(&d, diagnose.LayerPlatform)
+			assert.Equal(t, tc.likely, c.Likelihood, d.Summary)
+			var settings []string
+			for _, x := range c.Tests {
+				settings = append(settings, x.Setting)
+			}
+			assert.Equal(t, tc.setting, slices.Contains(settings, "nvme.max_host_mem_size_mb=0"), "%q", settings)
+		})
+	}
+}
+
 // A hung task says the I/O was held above the driver only when nvme saw
 // no command time out: beside nvme's own timeouts it is their consequence.
 // hung_task.c's and nvme-pci's formats.

@@ -90,7 +90,12 @@ func platformCause(s *signals) builder {
 	if s.inc != nil && devKernel(s.releaseText) {
 		b.pro(1, "kernel release", "a development kernel ("+s.releaseText+"): a failure new in it is most often a regression; the last release that worked tells")
 	}
-	if s.hmb != nil {
+	switch {
+	case s.hmb != nil && s.hmbAlone():
+		// The NVMe specification (1.4, 8.9) has a drive work without the
+		// buffer it asks for: the line alone is no failure.
+		b.proLine(1, logLine(s.hmb, "the drive got no host memory buffer, and nothing else of it failed here: a drive must work without one (NVMe 1.4, 8.9), slower at most; a cause only if it then stalls or drops out (a DRAM-less drive that does is the drive's fault, which a buffer works around)"))
+	case s.hmb != nil:
 		b.sign(3, logLine(s.hmb, "the drive got no host memory buffer: DRAM-less drives stall or fail without it"))
 	}
 	if s.reset != nil && s.reset.Kind == kernlog.ResetNotReady && strings.Contains(s.reset.Text, "initiali") && s.down == nil {
@@ -122,7 +127,9 @@ func platformCause(s *signals) builder {
 		// to its minimum.
 		mib := s.hmb.Size >> 20
 		b.argTest(s, "give the drive the host memory buffer it asks for: raise the host's limit to its minimum", fmt.Sprintf("nvme.max_host_mem_size_mb=%d", mib), fmt.Sprintf("%d MiB of host memory for the drive's mapping table", mib))
-	case s.hmb != nil && !hmbTried:
+	case s.hmb != nil && !hmbTried && !s.hmbAlone():
+		// (Alone, the line asks for nothing: the drive already runs
+		// without the buffer, as it must.)
 		b.argTest(s, "run the drive without a host memory buffer", "nvme.max_host_mem_size_mb=0", "a DRAM-less drive loses its mapping cache: slower random reads")
 	}
 	if s.guest != nil {

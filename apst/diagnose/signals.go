@@ -3,6 +3,7 @@ package diagnose
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -501,6 +502,19 @@ func (s *signals) probeFailure() *kernlog.Event {
 		return s.probeErr
 	}
 	return s.initErr
+}
+
+// hmbAlone reports whether the incident's only failure is the drive's
+// host memory buffer (hmbFailed): no timeout, reset, drop-out or I/O
+// error beside it.
+func (s *signals) hmbAlone() bool {
+	if s.inc == nil || s.hmb == nil {
+		return false
+	}
+	rest := *s.inc
+	rest.Counts = maps.Clone(s.inc.Counts)
+	delete(rest.Counts, kernlog.HostMemoryBuffer)
+	return severity(&rest) == 0 && rest.Counts[kernlog.IOError] == 0
 }
 
 // hmbFailed reports whether a host memory buffer line says the drive got
