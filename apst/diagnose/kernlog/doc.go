@@ -319,7 +319,9 @@
 // all, or another compressed file or a systemd journal file (named, with
 // the command that gives its text), is refused with [ErrBinary]; text in which nothing reads as a kernel log
 // (no time stamp or log prefix, no event, no driver's message naming a
-// device, no failure-looking line: an Identify capture or a smartctl report
+// device, no message only the kernel's own code prints, such as "perf:
+// interrupt took too long" or a task's "segfault at", no failure-looking
+// line: an Identify capture or a smartctl report
 // given in a log's place; lines too long to read and no other text, as a
 // log joined into one line is) with [ErrNotKernelLog], input that is empty or
 // blank lines alone with [ErrEmpty]; another kernel's NVMe

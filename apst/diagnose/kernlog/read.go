@@ -506,6 +506,7 @@ func (st *state) line(b []byte, from, last int) {
 		c := cleanBytes(b)
 		st.stamped = logStart(c) // once, in a log: its first line
 		st.text = st.text || len(c) > 0
+		st.shaped = st.shaped || coreKernelLine(c)
 	}
 	if st.wrap.on {
 		// A continuation joins while the message spans fewer than

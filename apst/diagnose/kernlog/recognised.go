@@ -37,3 +37,38 @@ func journalLike(c []byte) bool {
 	}
 	return false
 }
+
+// coreKernelPrefixes start messages that only the kernel's own code
+// prints, each in its source's format: a console's lines pasted without
+// their stamps are still a kernel log, one with no NVMe line.
+var coreKernelPrefixes = [...]string{
+	"perf: interrupt took too long (",      // kernel/events/core.c
+	"hrtimer: interrupt took ",             // kernel/time/hrtimer.c
+	"watchdog: BUG: soft lockup",           // kernel/watchdog.c
+	"rcu: INFO: rcu_",                      // kernel/rcu/tree_stall.h
+	"Out of memory: Killed process ",       // mm/oom_kill.c
+	"BUG: unable to handle ",               // arch/x86/mm/fault.c
+	"Kernel panic - not syncing",           // kernel/panic.c
+	"------------[ cut here ]------------", // include/asm-generic/bug.h
+	"EXT4-fs (",                            // fs/ext4/super.c
+	"EXT4-fs error (",                      // fs/ext4/super.c
+	"XFS (",                                // fs/xfs/xfs_message.c
+	"ACPI Error: ",                         // drivers/acpi/acpica
+	"ACPI BIOS Error ",                     // drivers/acpi/acpica
+	"PM: suspend entry ",                   // kernel/power/suspend.c
+	"PM: suspend exit",                     // kernel/power/suspend.c
+}
+
+// coreKernelLine reports whether a cleaned line is a message of the
+// kernel's own code (coreKernelPrefixes, or a user task's fault as the
+// kernel reports it: "pvestatd[17411]: segfault at 11 ip ... sp ... error
+// 6", arch/x86/mm/fault.c's show_signal_msg).
+func coreKernelLine(c []byte) bool {
+	for _, p := range coreKernelPrefixes {
+		if bytes.HasPrefix(c, []byte(p)) {
+			return true
+		}
+	}
+	i := bytes.Index(c, []byte("]: segfault at "))
+	return i > 0 && bytes.IndexByte(c[:i], '[') > 0 && bytes.Contains(c[i:], []byte(" ip ")) && bytes.Contains(c[i:], []byte(" sp "))
+}

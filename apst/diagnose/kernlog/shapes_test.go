@@ -474,6 +474,14 @@ func TestSkipsWhatIsNotAnEvent(t *testing.T) {
 		// (Message-ID <20220506142254.mzl7jotubvebptlp@pali>): a detail
 		// of the report above it, not a driver's failure.
 		"[ 2733.385120] nvme 0000:01:00.0: AER:   Error of this Agent is reported first",
+		// A console's lines pasted without their stamps (posted log h-04:
+		// a homelab's notes, "Console Output Before Crash"): the kernel's
+		// own messages (kernel/events/core.c, kernel/time/hrtimer.c,
+		// arch/x86/mm/fault.c) make it a kernel log, one without an NVMe
+		// line, not text of another kind.
+		"perf: interrupt took too long (2501 > 2500), lowering kernel.perf_event_max_sample_rate to 79000\nhrtimer: interrupt took 28038 ns\n",
+		"pvestatd[17411]: segfault at 11 ip 0000061b4a78e3aa0 sp 00007ffdda275750 error 6 in perl[...] likely on CPU 3 (core 4, socket 0)\n",
+		"EXT4-fs (sda1): mounted filesystem with ordered data mode\nsome words\n",
 	} {
 		l, err := kernlog.ReadString(s, kernlog.Options{})
 		require.NoError(t, err, "%q", s)
@@ -497,6 +505,8 @@ func TestRefusesWhatIsNotAKernelLog(t *testing.T) {
 		// a line.
 		`{"feature: 0x0c": {"name": "Autonomous Power State Transition", "Current": "0x00000001"}}` + "\n",
 		`{"json_format_version": [1, 0], "smartctl": {"version": [7, 4]}, "device": {"name": "/dev/sda"}}`,
+		// Prose that names a kernel message without being one.
+		"the log said perf: interrupt took too long (2501 > 2500)\nand a segfault at 11\n",
 	} {
 		l, err := kernlog.ReadString(s, kernlog.Options{})
 		require.ErrorIs(t, err, kernlog.ErrNotKernelLog, "%q", s)
