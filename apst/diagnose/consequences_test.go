@@ -113,3 +113,17 @@ func TestRelayedAlone(t *testing.T) {
 	assert.Empty(t, with.Unread)
 	assert.Empty(t, with.Relayed)
 }
+
+// A kernel log that names no NVMe drive (a console's last lines before a
+// hang, posted log h-04) is no failure, and the answer says the log holds
+// nothing of a drive; one that shows a drive at work is plain "no failure
+// seen". kernel/events/core.c's, kernel/time/hrtimer.c's and nvme-pci's
+// lines.
+func TestNoDriveInLog(t *testing.T) {
+	console := "perf: interrupt took too long (2501 > 2500), lowering kernel.perf_event_max_sample_rate to 79000\n" +
+		"hrtimer: interrupt took 28038 ns\n"
+	d := summaryOf(t, console, false, "no failure seen in the kernel log, which names no NVMe drive in its 2 line(s)")
+	assert.Empty(t, d.Causes)
+	d = summaryOf(t, console+"[    4.634880] nvme nvme0: 16/0/0 default/read/poll queues\n", false, "")
+	assert.Equal(t, "no failure seen in the kernel log", d.Summary)
+}

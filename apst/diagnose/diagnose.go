@@ -264,6 +264,11 @@ func noFailure(s *signals, d *Diagnosis) string {
 	} else if e != nil {
 		return fmt.Sprintf("no failure seen in the kernel log%s; line %d: the kernel could not program APST, and the line gives no result (a drive that refused the table, which the kernel goes on from, or one that did not answer, which more lines would show): the table was not in force; paste the line whole", who, e.Line)
 	}
+	if l := s.in.Log; s.ctrl == "" && s.dev == "" && len(l.Controllers) == 0 && len(l.DeviceIDs) == 0 && len(l.Addresses) == 0 && len(l.Incidents) == 0 {
+		// A console's last lines before a hang, another boot's log:
+		// nothing of a drive to find a failure in.
+		return fmt.Sprintf("no failure seen in the kernel log, which names no NVMe drive in its %d line(s): if a drive failed, its lines are in the log of the boot it failed in (journalctl -k -b -1 --no-pager, or dmesg), from its first line on", l.Lines)
+	}
 	return "no failure seen in the kernel log" + who + otherControllerFailed(s)
 }
 
