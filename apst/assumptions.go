@@ -56,6 +56,11 @@ type Assumptions struct {
 	// settle it. PCIUncheckedWhy says so in a sentence.
 	PCIUnchecked    []PCIID
 	PCIUncheckedWhy string
+	// PCIUncheckedSSVID is the Identify SSVID when some of PCIUnchecked
+	// are its quirked IDs (it differs from the VID: a drive sold under a
+	// brand's VID may enumerate with its controller maker's PCI ID); zero
+	// when all are the VID's.
+	PCIUncheckedSSVID uint16
 	// DMIUnchecked reports that the machine was unknown while a DMI rule of
 	// the tables used could apply to the controller; DMIRules names those
 	// rules with their quirks.
@@ -224,7 +229,7 @@ func (p *Plan) Assumptions(c *powerstate.Controller) Assumptions {
 	}
 	model := strings.TrimRight(c.Model, " \x00")
 	f := lookupFacts{
-		vendor: c.VendorID, model: model, firmware: strings.TrimRight(c.Firmware, " \x00"),
+		vendor: c.VendorID, ssvid: otherVendor(c.SubsystemVendorID, c.VendorID), model: model, firmware: strings.TrimRight(c.Firmware, " \x00"),
 		pci: l.PCI, release: p.Params.Release, tables: l.Tables, dmiKnown: false,
 		unchecked: l.UncheckedPCI(),
 	}
@@ -244,7 +249,7 @@ func (m *QuirkMatch) Assumptions() Assumptions {
 		return a
 	}
 	f := lookupFacts{
-		vendor: m.id.VendorID, model: strings.TrimRight(m.id.Model, " \x00"),
+		vendor: m.id.VendorID, ssvid: otherVendor(m.id.SubsystemVendorID, m.id.VendorID), model: strings.TrimRight(m.id.Model, " \x00"),
 		firmware: strings.TrimRight(m.id.Firmware, " \x00"),
 		pci:      m.id.PCI, release: m.id.Release, tables: m.Tables, dmiKnown: !m.id.DMI.IsZero(),
 		unchecked: slices.Clone(m.UncheckedPCI), inferredFrom: m.InferredFrom,
@@ -256,9 +261,18 @@ func (m *QuirkMatch) Assumptions() Assumptions {
 	return a
 }
 
+// otherVendor is ssvid when it is known and differs from vid, else 0.
+func otherVendor(ssvid, vid uint16) uint16 {
+	if ssvid == vid {
+		return 0
+	}
+	return ssvid
+}
+
 // lookupFacts is what a quirk lookup knew and found, for Assumptions.
 type lookupFacts struct {
 	vendor          uint16
+	ssvid           uint16 // Identify SSVID, when it differs from vendor; 0 otherwise
 	model, firmware string // trimmed
 	pci             PCIID  // known or inferred; zero when neither
 	inferredFrom    string // "" when pci was not inferred
@@ -292,6 +306,11 @@ func (f *lookupFacts) fill(a *Assumptions, notes []string) {
 		said = append(said, "PCI ID inferred as "+f.pci.String()+" from "+f.inferredFrom)
 	}
 	if len(f.unchecked) > 0 {
+		for _, id := range f.unchecked {
+			if id.Vendor != f.vendor {
+				a.PCIUncheckedSSVID = id.Vendor
+			}
+		}
 		a.PCIUnchecked = f.unchecked
 		a.PCIUncheckedWhy = uncheckedNote(f.vendor, f.unchecked)
 		said = append(said, a.PCIUncheckedWhy)
@@ -329,7 +348,7 @@ func (f *lookupFacts) mayApply(e *QuirkEntry) bool {
 		if !f.pci.IsZero() {
 			return e.Device == f.pci
 		}
-		return e.Device.Vendor == f.vendor && !ruledOut(f.vendor, f.model, e.Device)
+		return (e.Device.Vendor == f.vendor || f.ssvid != 0 && e.Device.Vendor == f.ssvid) && !ruledOut(e.Device.Vendor, f.model, e.Device)
 	}
 	return false
 }

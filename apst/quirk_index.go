@@ -333,12 +333,12 @@ func (x *quirkIndex) ruledOut(v *vendorQuirks, m *modelText, id PCIID) bool {
 }
 
 // unchecked is uncheckedInto through the index, with the DMI rules left
-// out (the machine unknown, as for Build).
-func (x *quirkIndex) unchecked(dst *[maxUnchecked]PCIID, v *vendorQuirks, m *modelText, t Release) int {
+// out (the machine unknown, as for Build): it adds v's IDs to the n in dst
+// and returns the new count.
+func (x *quirkIndex) unchecked(dst *[maxUnchecked]PCIID, n int, v *vendorQuirks, m *modelText, t Release) int {
 	if v == nil {
-		return 0
+		return n
 	}
-	n := 0
 	rows, all := v.pci, t != x.newest
 	if !all {
 		rows = v.newestPCI

@@ -56,7 +56,11 @@ func lookupControllerLinear(l *QuirkLookup, c *powerstate.Controller, r Release)
 		}
 	}
 	if l.PCI.IsZero() {
-		l.nUnchecked = uint8(uncheckedInto(&l.unchecked, c.VendorID, model, t, false))
+		n := uncheckedInto(&l.unchecked, 0, c.VendorID, model, t, false)
+		if sv := c.SubsystemVendorID; sv != 0 && sv != c.VendorID {
+			n = uncheckedInto(&l.unchecked, n, sv, model, t, false)
+		}
+		l.nUnchecked = uint8(n)
 	}
 	l.Applied = q
 	return q
@@ -117,6 +121,13 @@ func TestPropertyQuirkIndexIsLinear(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		var c powerstate.Controller
 		c.VendorID = rapid.SampledFrom(vendors).Draw(t, "vid")
+		if rapid.Bool().Draw(t, "another ssvid") {
+			// A controller maker's SSVID under a brand's VID (HP EX920:
+			// 1dee under 126f): its quirked IDs go unchecked too.
+			c.SubsystemVendorID = rapid.SampledFrom(vendors).Draw(t, "ssvid")
+		} else {
+			c.SubsystemVendorID = c.VendorID
+		}
 		c.Model = rapid.SampledFrom(models).Draw(t, "model")
 		c.Firmware = rapid.SampledFrom(firmware).Draw(t, "firmware")
 		if rapid.Bool().Draw(t, "raw fields") {

@@ -79,3 +79,47 @@ func TestUncheckedPCIByFamily(t *testing.T) {
 	c := powerstate.Controller{VendorID: 0x8086, Model: "INTEL SSDPEKKF512G7"}
 	assert.Equal(t, f1a5, apst.DriveQuirks(&c, apst.Release{}).InferredPCI, "Pro 6000p")
 }
+
+// TestUncheckedPCIBySSVID checks that a drive sold under a brand's VID
+// whose Identify SSVID is its controller maker's leaves that maker's
+// quirked PCI IDs unchecked too: the HP EX920 (VID 1dee, SSVID 126f)
+// enumerates as 126f:2262 (its kernel log's "pci 0000:01:00.0: [126f:2262]",
+// apst/diagnose's EX920 test), which the kernel quirks NO_DEEPEST_PS from
+// 6.9. Corpus reports from linuxhw; a drive whose SSVID is its VID, or a
+// maker with no quirked ID (Marvell's 1b4b), gets none of them.
+func TestUncheckedPCIBySSVID(t *testing.T) {
+	sm2262 := apst.PCIID{Vendor: 0x126f, Device: 0x2262}
+	for _, tc := range []struct {
+		file string
+		want bool
+	}{
+		{"HP_SSD_EX920_1TB_SVN163.txt", true},
+		{"HP_SSD_EX900_250GB_R1115D0.txt", true},
+		{"Lite-On_CL1-3D256-Q11_NVMe_LITEON_256GB_22301112.txt", true},
+		{"WDC_WDS256G1X0C-00ENX0_B35500WD.txt", false},
+		{"Kingston_SA2000M8250G_S5Z42105.txt", false},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			c, err := capture.ParseBytes(testfixture.ReadFile(t, "corpus/smartctl/"+tc.file))
+			require.NoError(t, err)
+			m := apst.DriveQuirks(&c, apst.Release{})
+			assert.Equal(t, tc.want, slices.Contains(m.UncheckedPCI, sm2262), "%v", m.UncheckedPCI)
+			plan, err := apst.Build(&c, apst.DefaultParams(apst.Current))
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, slices.Contains(plan.Quirks.UncheckedPCI(), sm2262), "Build's lookup")
+			a := plan.Assumptions(&c)
+			if !tc.want {
+				assert.Zero(t, a.PCIUncheckedSSVID)
+				return
+			}
+			assert.Equal(t, uint16(0x126f), a.PCIUncheckedSSVID)
+			assert.Contains(t, a.PCIUncheckedWhy, "the Identify SSVID 0x126f")
+			assert.Contains(t, strings.Join(m.Notes, "\n"), "has quirked IDs 126f:2262")
+		})
+	}
+	// The PCI ID known settles it: the kernel's answer, NO_DEEPEST_PS.
+	c := powerstate.Controller{VendorID: 0x1dee, SubsystemVendorID: 0x126f, Model: "HP SSD EX920 1TB", PCIDeviceID: 0x2262, PCIVendorID: 0x126f}
+	m := apst.DriveQuirks(&c, apst.Release{})
+	assert.Empty(t, m.UncheckedPCI)
+	assert.NotZero(t, m.Quirks&apst.QuirkNoDeepestPS)
+}

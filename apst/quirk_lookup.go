@@ -17,6 +17,12 @@ type Identity struct {
 	// does not match. The trimmed strings match too (nothing follows).
 	Model    string
 	Firmware string
+	// SubsystemVendorID is Identify Controller SSVID. With the PCI ID
+	// unknown, the quirked IDs of this vendor too go unchecked when it
+	// differs from VendorID: a drive sold under a brand's VID may enumerate
+	// with its controller maker's PCI ID, which the SSVID names (an HP
+	// EX920: VID 1dee, SSVID 126f, PCI ID 126f:2262). Zero is unknown.
+	SubsystemVendorID uint16
 	// PCI is the PCI vendor:device ID; zero when unknown, and then inferred
 	// from VendorID and Model where docs/quirks.md says that is certain.
 	PCI PCIID
@@ -163,7 +169,11 @@ func LookupQuirks(id Identity) QuirkMatch {
 		var ids [maxUnchecked]PCIID
 		model := strings.TrimRight(id.Model, " \x00")
 		m.Notes = append(m.Notes, ruledOutNotes(id.VendorID, model, r, !id.DMI.IsZero())...)
-		if n := uncheckedInto(&ids, id.VendorID, model, r, !id.DMI.IsZero()); n > 0 {
+		n := uncheckedInto(&ids, 0, id.VendorID, model, r, !id.DMI.IsZero())
+		if sv := id.SubsystemVendorID; sv != 0 && sv != id.VendorID {
+			n = uncheckedInto(&ids, n, sv, model, r, !id.DMI.IsZero())
+		}
+		if n > 0 {
 			m.UncheckedPCI = slices.Clone(ids[:n])
 			m.Notes = append(m.Notes, uncheckedNote(id.VendorID, m.UncheckedPCI))
 		}

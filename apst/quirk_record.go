@@ -134,13 +134,26 @@ func (l *QuirkLookup) requested() Release {
 const noteDMIUnchecked = "DMI rules not checked: the machine is unknown (a capture carries no DMI data)"
 
 // uncheckedNote is the note naming a vendor's unchecked PCI IDs.
+// IDs of another vendor are the SSVID's (Identity.SubsystemVendorID).
 func uncheckedNote(vendor uint16, ids []PCIID) string {
-	s := make([]string, len(ids))
-	for i, u := range ids {
-		s[i] = u.String()
+	var own, sub []string
+	var subVendor uint16
+	for _, u := range ids {
+		if u.Vendor == vendor {
+			own = append(own, u.String())
+		} else {
+			sub, subVendor = append(sub, u.String()), u.Vendor
+		}
 	}
-	return "PCI quirks unchecked: the PCI device ID is unknown and the model does not identify it; vendor " +
-		hex4(vendor) + " has quirked IDs " + strings.Join(s, ", ") + " (give the PCI ID to settle it)"
+	var parts []string
+	if len(own) > 0 {
+		parts = append(parts, "vendor "+hex4(vendor)+" has quirked IDs "+strings.Join(own, ", "))
+	}
+	if len(sub) > 0 {
+		parts = append(parts, "the Identify SSVID "+hex4(subVendor)+", a controller maker's whose PCI ID a drive sold under VID "+hex4(vendor)+" may carry, has quirked IDs "+strings.Join(sub, ", "))
+	}
+	return "PCI quirks unchecked: the PCI device ID is unknown and the model does not identify it; " +
+		strings.Join(parts, "; ") + " (give the PCI ID to settle it)"
 }
 
 // inferredFrom describes an inference of rule p from model.
@@ -238,7 +251,14 @@ func lookupController(l *QuirkLookup, c *powerstate.Controller, r Release) Quirk
 		}
 	}
 	if l.PCI.IsZero() {
-		l.nUnchecked = uint8(quirkIdx.unchecked(&l.unchecked, vq, &m, t))
+		n := quirkIdx.unchecked(&l.unchecked, 0, vq, &m, t)
+		if sv := c.SubsystemVendorID; sv != 0 && sv != c.VendorID {
+			// A drive sold under a brand's VID may enumerate with its
+			// controller maker's PCI ID, which the SSVID names (an HP
+			// EX920: VID 1dee, SSVID and PCI ID 126f:2262).
+			n = quirkIdx.unchecked(&l.unchecked, n, quirkIdx.vendor(sv), &m, t)
+		}
+		l.nUnchecked = uint8(n)
 	}
 	l.Applied = q
 	return q
@@ -344,8 +364,7 @@ func inferIndex(vendor uint16, model string) int {
 // into dst (the ID table's, and the DMI rules' when the machine is known),
 // leaving out those the trimmed model rules out (pciExclusions), and
 // returns how many; at most len(dst).
-func uncheckedInto(dst *[maxUnchecked]PCIID, vendor uint16, model string, r Release, dmiKnown bool) int {
-	n := 0
+func uncheckedInto(dst *[maxUnchecked]PCIID, n int, vendor uint16, model string, r Release, dmiKnown bool) int {
 	for i := range quirkHistory {
 		e := &quirkHistory[i]
 		if e.Device.Vendor != vendor || e.Device.IsZero() || !e.In(r) ||

@@ -19,7 +19,7 @@ import (
 // nvme.quirks= override applies; use LookupQuirks with an Identity for
 // those. The zero Release uses the newest tables and says so.
 func DriveQuirks(c *powerstate.Controller, r Release) QuirkMatch {
-	id := Identity{VendorID: c.VendorID, Release: r}
+	id := Identity{VendorID: c.VendorID, SubsystemVendorID: c.SubsystemVendorID, Release: r}
 	var fallback []string
 	id.Model, fallback = rawField(c.ModelField[:], c.Model, "model", fallback)
 	id.Firmware, fallback = rawField(c.FirmwareField[:], c.Firmware, "firmware", fallback)

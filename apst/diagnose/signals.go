@@ -3,7 +3,6 @@ package diagnose
 import (
 	"cmp"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -310,10 +309,13 @@ func probeSummary(in *kernlog.Incident) bool {
 	return len(in.Events) > 0
 }
 
-func severity(in *kernlog.Incident) int {
+func severity(in *kernlog.Incident) int { return severityBut(in, "") }
+
+// severityBut is severity with the events of kind skip left out.
+func severityBut(in *kernlog.Incident, skip kernlog.Kind) int {
 	n := 0
 	for k, c := range in.Counts {
-		if c == 0 {
+		if c == 0 || k == skip {
 			continue
 		}
 		switch k {
@@ -511,10 +513,7 @@ func (s *signals) hmbAlone() bool {
 	if s.inc == nil || s.hmb == nil {
 		return false
 	}
-	rest := *s.inc
-	rest.Counts = maps.Clone(s.inc.Counts)
-	delete(rest.Counts, kernlog.HostMemoryBuffer)
-	return severity(&rest) == 0 && rest.Counts[kernlog.IOError] == 0
+	return severityBut(s.inc, kernlog.HostMemoryBuffer) == 0 && s.inc.Counts[kernlog.IOError] == 0
 }
 
 // hmbFailed reports whether a host memory buffer line says the drive got

@@ -130,7 +130,7 @@ func (t *surveyText) end(r *surveyRun) error {
 	if r.survey.Options().KernelQuirks {
 		fmt.Fprintln(w, "; kernel quirks applied")
 		if r.quirksInferred+r.quirksUnchecked > 0 {
-			fmt.Fprintf(w, "  no capture records the PCI device ID: the quirk lookup inferred it from the model on %s; on %d, PCI IDs of their vendor that carry quirks could not be checked (quirks_inferred_from, quirks_unchecked_pci in --format json)\n",
+			fmt.Fprintf(w, "  no capture records the PCI device ID: the quirk lookup inferred it from the model on %s; on %d, PCI IDs of their vendor (or of their controller maker, the Identify SSVID) that carry quirks could not be checked (quirks_inferred_from, quirks_unchecked_pci in --format json)\n",
 				plural(r.quirksInferred, "drive"), r.quirksUnchecked)
 		}
 	} else {

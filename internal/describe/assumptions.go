@@ -36,8 +36,12 @@ func Assumptions(a *apst.Assumptions, prefix, pci string) []string {
 		for i, id := range a.PCIUnchecked {
 			ids[i] = id.String()
 		}
-		out = append(out, fmt.Sprintf("warning: %sthe capture carries no PCI ID, and this vendor has quirked PCI IDs (%s): PCI quirks unchecked; give %s VVVV:DDDD to settle it",
-			prefix, strings.Join(ids, ", "), pci))
+		who := "this vendor has"
+		if a.PCIUncheckedSSVID != 0 {
+			who = fmt.Sprintf("this vendor or its controller maker (the Identify SSVID, %04x) has", a.PCIUncheckedSSVID)
+		}
+		out = append(out, fmt.Sprintf("warning: %sthe capture carries no PCI ID, and %s quirked PCI IDs (%s): PCI quirks unchecked; give %s VVVV:DDDD to settle it",
+			prefix, who, strings.Join(ids, ", "), pci))
 	}
 	if a.DMIUnchecked {
 		note(a.DMINote())

@@ -12,8 +12,8 @@ import (
 
 // The shared drive: what the page puts in the URL fragment so that a link
 // gives the same answer without the capture. It carries what the plan and
-// the quirk lookup read (VID, model and firmware as the fields hold them,
-// NPSS, APSTA, the power state descriptors), where the data came from and
+// the quirk lookup read (VID and SSVID, model and firmware as the fields
+// hold them, NPSS, APSTA, the power state descriptors), where the data came from and
 // what the capture did not record, and never the serial number or any
 // other identifier of the unit.
 //
@@ -21,7 +21,10 @@ import (
 //
 //	vid.apsta.missing.format.model.modelfield.firmware.firmwarefield.npss.states
 //
-// numbers in lower-case hex (format and npss in decimal), strings in
+// numbers in lower-case hex (format and npss in decimal; vid is "vid-ssvid"
+// when the SSVID differs from the VID, which the quirk lookup reads then,
+// and a link without it, as links before it, has the SSVID the VID's),
+// strings in
 // unpadded base64url, a field "" when it is the string padded with spaces
 // (what a text capture implies) and "0" when it is all zero, and the
 // states separated by "~", each MP-scale-NOPS-ENLAT-EXLAT-RRT-RRL-RWT-RWL-
@@ -49,7 +52,7 @@ const notShared = powerstate.FieldSerial | powerstate.FieldControllerType | powe
 func EncodeDrive(c *powerstate.Controller) string {
 	f := []string{
 		shareVersion,
-		strconv.FormatUint(uint64(c.VendorID), 16),
+		encodeVendors(c),
 		strconv.FormatUint(uint64(c.APSTA), 16),
 		strconv.FormatUint(uint64(c.Missing&^notShared), 16),
 		strconv.Itoa(int(c.Format)),
@@ -77,6 +80,16 @@ func EncodeDrive(c *powerstate.Controller) string {
 	}
 	f = append(f, strings.Join(states, "~"))
 	return strings.Join(f, ".")
+}
+
+// encodeVendors is the vid field: the VID, and "-" and the SSVID when
+// that differs.
+func encodeVendors(c *powerstate.Controller) string {
+	v := strconv.FormatUint(uint64(c.VendorID), 16)
+	if c.SubsystemVendorID != c.VendorID {
+		v += "-" + strconv.FormatUint(uint64(c.SubsystemVendorID), 16)
+	}
+	return v
 }
 
 func b2u(b bool) uint64 {
@@ -141,10 +154,19 @@ func DecodeDrive(s string) (powerstate.Controller, error) {
 	}
 	var err error
 	var v uint64
+	vid, ssvid, other := strings.Cut(f[1], "-")
+	f[1] = vid
 	if v, err = num(1, "vid", 16, 16); err != nil {
 		return c, err
 	}
-	c.VendorID = uint16(v)
+	c.VendorID, c.SubsystemVendorID = uint16(v), uint16(v)
+	if other {
+		f[1] = ssvid
+		if v, err = num(1, "ssvid", 16, 16); err != nil {
+			return c, err
+		}
+		c.SubsystemVendorID = uint16(v)
+	}
 	if v, err = num(2, "apsta", 16, 8); err != nil {
 		return c, err
 	}

@@ -18,6 +18,7 @@ import (
 // the quirk lookup and the page read.
 func sameDrive(t require.TestingT, c, d *powerstate.Controller) {
 	require.Equal(t, c.VendorID, d.VendorID)
+	require.Equal(t, c.SubsystemVendorID, d.SubsystemVendorID)
 	require.Equal(t, c.APSTA, d.APSTA)
 	require.Equal(t, c.NPSS, d.NPSS)
 	require.Equal(t, c.Model, d.Model)
