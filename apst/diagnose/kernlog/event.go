@@ -231,6 +231,14 @@ const (
 	// ActionKernelBug: a PlatformFault of a kernel warning or crash;
 	// Stack says whether its dump ran through the NVMe driver's code.
 	ActionKernelBug = "kernel-bug"
+	// ActionIRQMap: a PlatformFault, the device tree maps no legacy
+	// interrupt for a function ("of_irq_parse_pci: failed with rc=-22").
+	ActionIRQMap = "irq-map"
+	// ActionPendingTransactions: a DriverError of the PCI core, a
+	// function level reset found transactions the function never
+	// completed ("timed out waiting for pending transaction; performing
+	// function level reset anyway").
+	ActionPendingTransactions = "pending transactions"
 	// ActionLinkNotActive: a LinkDown of a port whose link did not train
 	// after a reset or resume ("Data Link Layer Link Active not set in
 	// 1000 msec").

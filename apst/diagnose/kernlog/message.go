@@ -413,6 +413,11 @@ func parsePCI(e *Event, msg, body string) bool {
 		// (drivers/usb/core/hcd-pci.c, "PCI post-resume error %d!"): the
 		// function's own failure to wake, with the errno.
 		e.Kind, e.Phase, e.Errno = PMError, "resume", atoi(strings.TrimSuffix(body[len("PCI post-resume error "):], "!"))
+	case e.PCI != "" && body == "timed out waiting for pending transaction; performing function level reset anyway":
+		// The PCI core's function level reset (drivers/pci/pci.c,
+		// pcie_flr): the function still held transactions it never
+		// completed, as a hung or vanished device does; the reset goes on.
+		e.Kind, e.Action = DriverError, ActionPendingTransactions
 	case strings.HasPrefix(body, "not ready ") && strings.HasSuffix(body, "after resume; giving up"):
 		// The PCI core waited for the function to answer after a resume
 		// and gave up (drivers/pci/pci.c, pci_dev_wait): it did not come
@@ -521,6 +526,12 @@ func parseBlock(e *Event, msg, body string) bool {
 		}
 		e.Kind, e.Disk = IOError, m[1]
 		e.Controller, e.Driver, e.Device = pathController(m[1]), "", ""
+	case e.Disk != "" && e.Driver == "Dev" && strings.HasPrefix(body, "unable to read RDB block "):
+		// The Amiga partition table's reader could not read the disk's
+		// block (block/partitions/amiga.c, "Dev %s: unable to read RDB
+		// block %d"): a read that failed at a partition scan.
+		e.Kind, e.ReqOp = IOError, "read"
+		e.Controller, e.Driver, e.Device = pathController(e.Disk), "", ""
 	case e.Disk != "" && strings.HasPrefix(body, "detected capacity change from ") && strings.HasSuffix(body, " to 0"):
 		e.Kind = DiskGone
 	case e.Disk != "" && strings.Contains(body, " @ LBA "):

@@ -58,6 +58,13 @@ func parsePlatform(e *Event, msg, body string) bool {
 		e.Kind, e.Action = PlatformFault, ActionKernelBug
 		e.Driver, e.Device, e.Controller, e.PCI, e.Disk = "", "", "", "", ""
 		return true
+	case e.PCI != "" && strings.HasPrefix(body, "of_irq_parse_pci: failed with rc="):
+		// The device tree maps no legacy interrupt for the function
+		// (drivers/pci/of.c, of_irq_parse_pci), as many boards' ports
+		// print at every boot and work with MSI: the platform's
+		// description, context rather than a failure.
+		e.Kind, e.Action, e.Errno, e.Controller = PlatformFault, ActionIRQMap, atoi(body[len("of_irq_parse_pci: failed with rc="):]), ""
+		return true
 	case e.PCI != "" && strings.HasPrefix(body, "swiotlb buffer is full"):
 		// kernel/dma/swiotlb.c: the bounce buffers of a device whose DMA
 		// cannot reach all memory ran out.

@@ -18,9 +18,9 @@ func TestUnreadLines(t *testing.T) {
 		// A controller-down line in a shape the reader does not know
 		// (Android's logcat -b kernel): it names nvme and fails to read.
 		"12-01 10:00:00.000     0     0 E nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10",
-		// A function's reset that no event reads
-		// (https://github.com/kata-containers/kata-containers/issues/11708).
-		"[586740.080470] vfio-pci 0000:01:00.0: timed out waiting for pending transaction; performing function level reset anyway",
+		// Another driver's failure about its own function (posted d-37,
+		// an NVMe-oF host's RDMA NIC).
+		"[  102.418367] bnxt_en 0000:19:00.0: QPLIB: cmdq[0x0]=0x3 send failed",
 		// Not failures: a healthy boot's PCI and NVMe lines
 		// (https://github.com/QubesOS/qubes-issues/issues/9719 and the
 		// fixtures), a file system's complaint, an AER report's detail, and
@@ -42,7 +42,7 @@ func TestUnreadLines(t *testing.T) {
 	assert.Equal(t, int64(2), l.UnreadLines)
 	assert.Equal(t, []kernlog.UnreadLine{
 		{Line: 1, Text: "12-01 10:00:00.000     0     0 E nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10"},
-		{Line: 2, Text: "[586740.080470] vfio-pci 0000:01:00.0: timed out waiting for pending transaction; performing function level reset anyway"},
+		{Line: 2, Text: "[  102.418367] bnxt_en 0000:19:00.0: QPLIB: cmdq[0x0]=0x3 send failed"},
 	}, l.Unread)
 
 	// The PCI core's resume failure cut before its state (a guide
@@ -198,4 +198,40 @@ func TestNoticesAreNoFailure(t *testing.T) {
 		assert.Empty(t, l.Incidents, line)
 		assert.Empty(t, l.Unread, line)
 	}
+}
+
+// Three lines of the posted logs once left unread are read, each as what
+// its source prints it for: the PCI core's function level reset that
+// found transactions never completed (drivers/pci/pci.c, pcie_flr; posted
+// a-10, https://github.com/kata-containers/kata-containers/issues/11708),
+// the Amiga partition reader's failed read (block/partitions/amiga.c;
+// posted f-02, a blktests run) and the device tree's missing legacy
+// interrupt of a port (drivers/pci/of.c; posted e-20, a Rockchip guide).
+func TestPCICoreAndBlockLinesRead(t *testing.T) {
+	for _, tc := range []struct {
+		line   string
+		kind   kernlog.Kind
+		action string
+		pci    string
+		disk   string
+	}{
+		{"[586740.080470] vfio-pci 0000:01:00.0: timed out waiting for pending transaction; performing function level reset anyway",
+			kernlog.DriverError, kernlog.ActionPendingTransactions, "0000:01:00.0", ""},
+		{"[  217.492958] Dev nvme1n1: unable to read RDB block 0", kernlog.IOError, "", "", "nvme1n1"},
+		{"[ 2.426183] pcieport 0000:00:00.0: of_irq_parse_pci: failed with rc=-22", kernlog.PlatformFault, kernlog.ActionIRQMap, "0000:00:00.0", ""},
+	} {
+		l, err := kernlog.ReadString(tc.line+"\n", kernlog.Options{})
+		require.NoError(t, err, tc.line)
+		assert.Empty(t, l.Unread, tc.line)
+		require.Len(t, l.Incidents, 1, tc.line)
+		e := l.Incidents[0].Events[0]
+		assert.Equal(t, tc.kind, e.Kind, tc.line)
+		assert.Equal(t, tc.action, e.Action, tc.line)
+		assert.Equal(t, tc.pci, e.PCI, tc.line)
+		assert.Equal(t, tc.disk, e.Disk, tc.line)
+	}
+	// A bare errno of the device tree's line is kept.
+	l, err := kernlog.ReadString("[ 2.426183] pcieport 0000:00:00.0: of_irq_parse_pci: failed with rc=-22\n", kernlog.Options{})
+	require.NoError(t, err)
+	assert.Equal(t, -22, l.Incidents[0].Events[0].Errno)
 }
