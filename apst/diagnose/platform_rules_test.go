@@ -563,3 +563,23 @@ func TestBringUpOfTwoControllers(t *testing.T) {
 		}
 	}
 }
+
+// An interrupt the kernel disabled after the drive's controller went down
+// is the failed controller's doing (it raises its interrupt with nothing
+// to complete, so nvme_irq handles none): no sign of the platform's
+// interrupt routing, which the same line before a failure is. The lines
+// of blog.nerdz.cloud's 990 PRO (a tuning thread, the drive replaced) and
+// nvme-pci's timeout line.
+func TestLostInterruptAfterDown(t *testing.T) {
+	const down = "nvme nvme1: controller is down; will reset: CSTS=0x3, PCI_STATUS=0x11\n"
+	const irq = "Disabling IRQ #173\n"
+	after := diagnoseFailure(t, down+irq)
+	assert.NotEqual(t, []diagnose.Layer{diagnose.LayerPlatform}, verdict(&after), after.Summary)
+	c := causeOf(&after, diagnose.LayerPlatform)
+	assert.LessOrEqual(t, c.Score, 2, after.Summary)
+	require.NotEmpty(t, c.Evidence)
+	assert.Contains(t, c.Evidence[0].Text, "after the controller went down (line 1)")
+
+	before := diagnoseFailure(t, "[   10.000000] "+irq+"[   40.000000] nvme nvme1: I/O 12 QID 3 timeout, aborting\n")
+	assert.Equal(t, []diagnose.Layer{diagnose.LayerPlatform}, verdict(&before), before.Summary)
+}

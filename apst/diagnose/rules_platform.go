@@ -28,6 +28,11 @@ func platformCause(s *signals) builder {
 	switch {
 	case s.lostIRQ != nil && s.lostIRQ.Action == kernlog.ActionBadIRQ:
 		b.sign(3, logLine(s.lostIRQ, "the drive's interrupt arrived with no flow handler set up for it (the kernel's handle_bad_irq): the interrupt controller's setup, the platform's and the kernel's, not the drive"))
+	case s.lostIRQ != nil && s.down != nil && s.lostIRQ.Line > s.down.Line:
+		// After the drive stopped answering: a controller that failed
+		// raises its interrupt with nothing to complete, so nvme_irq
+		// finds no completion and the kernel counts it unhandled.
+		b.proLine(1, logLine(s.lostIRQ, fmt.Sprintf("the kernel disabled an interrupt nobody handled after the controller went down (line %d): a controller that failed raises its interrupt with nothing to complete, which reads so; before a failure it would point at interrupt routing", s.down.Line)))
 	case s.lostIRQ != nil:
 		b.sign(3, logLine(s.lostIRQ, "the kernel disabled an interrupt nobody handled: interrupt routing is broken"))
 	}
