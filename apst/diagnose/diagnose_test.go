@@ -433,6 +433,18 @@ func TestFabricsController(t *testing.T) {
 	assert.Contains(t, d.Summary, "nvme0: an NVMe over Fabrics controller (line 1)")
 	require.Len(t, d.Causes, 1)
 	assert.Equal(t, diagnose.LayerUnknown, d.Causes[0].Layer)
+
+	// A connect that failed says the fabric too: nvme-rdma's line (posted
+	// i-09, https://github.com/spdk/spdk/issues/697), nvme-tcp's and the
+	// fabrics library's (drivers/nvme/host/tcp.c, fabrics.c).
+	for _, line := range []string{
+		"[Mon Dec 26 06:14:36 2022] nvme nvme0: rdma connection establishment failed (-104)\n",
+		"[  120.000000] nvme nvme0: failed to connect socket: -111\n",
+		"[  120.000000] nvme nvme0: Connect command failed, error wo/DNR bit: 6\n",
+	} {
+		d = diagnoseFailure(t, line)
+		assert.Contains(t, d.Summary, "nvme0: an NVMe over Fabrics controller (line 1)", line)
+	}
 }
 
 // A controller whose Identify data says it is reached over a fabric

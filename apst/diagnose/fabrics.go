@@ -14,8 +14,13 @@ import (
 // seconds...", "failed to connect queue: 0 ret=-111"), nvme-tcp's own
 // timeout line ("queue 5: timeout request 0x11 type 6"), the keep-alive
 // that fails when the network or target is gone, the connect line ("new
-// ctrl: NQN ..."). A PCIe controller prints none of them.
-var fabricsWords = []string{"starting error recovery", ": timeout request 0x", ": timeout cid 0x", "Reconnecting in ", "keep_alive", "Keep Alive", "new ctrl: NQN", "failed to connect queue", "Failed reconnect attempt"}
+// ctrl: NQN ..."), and the connect that failed: nvme-rdma's "rdma
+// connection establishment failed (-104)" (drivers/nvme/host/rdma.c),
+// nvme-tcp's "failed to connect socket: -111" (tcp.c) and the fabrics
+// library's "Connect command failed" (fabrics.c). A PCIe controller prints
+// none of them.
+var fabricsWords = []string{"starting error recovery", ": timeout request 0x", ": timeout cid 0x", "Reconnecting in ", "keep_alive", "Keep Alive", "new ctrl: NQN", "failed to connect queue", "Failed reconnect attempt",
+	"rdma connection establishment failed", "failed to connect socket", "Connect command failed"}
 
 // fabricsLine returns the first event of the incident that shows its
 // controller is reached over a fabric, or nil.

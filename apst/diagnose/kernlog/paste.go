@@ -74,6 +74,13 @@ func unpaste(dst, b []byte) []byte {
 		case c == '\\' && i+1 < len(b) && markdownEscape(dst, b[i+1:]):
 			i++ // the punctuation itself is kept
 			continue
+		case c == 0xe2 && treeGlyph(b[i:]) && blank(dst):
+			// A tree's branch before the line ("  └ Oct 09 ... kernel:
+			// ..."): how a terminal program nests a command's output, as
+			// a coding agent's transcript shows a journalctl it ran.
+			dst = append(dst, ' ')
+			i += 3
+			continue
 		case c >= 0xc2:
 			if n, space := pasteRune(b[i:]); n > 0 {
 				if space {
@@ -179,4 +186,20 @@ func markdownEscape(done, next []byte) bool {
 		return p == '_' || p >= 'a' && p <= 'z' || p >= 'A' && p <= 'Z' || p >= '0' && p <= '9'
 	}
 	return false
+}
+
+// treeGlyph reports whether b starts with a box-drawing branch, U+2514 └,
+// U+251C ├ or U+2502 │, followed by a blank.
+func treeGlyph(b []byte) bool {
+	return len(b) >= 4 && b[0] == 0xe2 && b[1] == 0x94 && (b[2] == 0x94 || b[2] == 0x9c || b[2] == 0x82) && (b[3] == ' ' || b[3] == '\t')
+}
+
+// blank reports whether b holds only spaces and tabs.
+func blank(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' {
+			return false
+		}
+	}
+	return true
 }

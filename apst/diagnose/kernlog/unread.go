@@ -12,7 +12,8 @@ func looksLikeFailure(msg string) bool {
 	if !strings.Contains(msg, "nvme") && !hasPCIAddrString(msg) {
 		return false
 	}
-	if fileSystemLine(msg) || aerDetail(msg) || benign(msg) || stackLine(msg) || moduleList(msg) || userSpaceError(msg) || spdkLine(msg) || strings.Contains(msg, "EEH: ") {
+	if fileSystemLine(msg) || aerDetail(msg) || benign(msg) || stackLine(msg) || moduleList(msg) || userSpaceError(msg) || spdkLine(msg) || strings.Contains(msg, "EEH: ") ||
+		taskLine(msg) || paramList(msg) {
 		// POWER's EEH narrates its recovery of a frozen function ("PCI
 		// 0018:01:00.0#10000: EEH: Invoking nvme->error_detected(IO
 		// frozen)", the frames of its own "EEH: Call Trace:"): the nvme
@@ -41,6 +42,50 @@ func stackLine(msg string) bool {
 	// A frame: "SYMBOL+0xOFF/0xLEN", alone or after addresses in brackets.
 	i := strings.Index(t, "+0x")
 	return i > 0 && strings.Contains(t[i:], "/0x") && !strings.Contains(t[:i], ": ")
+}
+
+// taskLine reports whether a message is the task line of a hung-task or
+// stall report (kernel/sched/core.c's sched_show_task): older kernels'
+// "xfsaild/nvme1n1 D    0   289      2 0x80004000" (name, state, stack
+// left, pid, parent, flags) or newer ones' "task:kworker/u16:3 state:D
+// stack:0 pid:402 ppid:2 flags:0x00004000". The report's first line
+// ("INFO: task ... blocked for more than") says what happened.
+func taskLine(msg string) bool {
+	t := strings.TrimLeft(msg, " \t")
+	if strings.HasPrefix(t, "task:") && strings.Contains(t, " state:") && strings.Contains(t, " pid:") {
+		return true
+	}
+	f := strings.Fields(t)
+	if len(f) != 6 || len(f[1]) != 1 || !strings.Contains("RSDTtXZPIK", f[1]) || !strings.HasPrefix(f[5], "0x") {
+		return false
+	}
+	for _, n := range f[2:5] {
+		if strings.Trim(n, "0123456789") != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// paramList reports whether a message is a list of kernel parameters
+// alone, as a wrapped "Command line:" goes on ("biosdevname=0
+// ipv6.disable=1 nvme_core.multipath=N"): words of letters, digits and
+// ._- each, two or more of them with a value.
+func paramList(msg string) bool {
+	f := strings.Fields(msg)
+	values := 0
+	for _, w := range f {
+		name, _, hasValue := strings.Cut(w, "=")
+		if name == "" || strings.IndexFunc(name, func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '.' || r == '-')
+		}) >= 0 {
+			return false
+		}
+		if hasValue {
+			values++
+		}
+	}
+	return values >= 2
 }
 
 // aerDetail reports whether a message is a detail line of an AER report
@@ -104,7 +149,8 @@ func moduleList(msg string) bool {
 // reports on an NVMe device or the fabrics' control file.
 var strerrors = []string{"Bad address", "Connection timed out", "Connection refused", "No such device", "No such file or directory",
 	"Input/output error", "Permission denied", "Invalid argument", "Device or resource busy", "Operation not permitted",
-	"Operation not supported", "Inappropriate ioctl for device", "Resource temporarily unavailable", "Network is unreachable"}
+	"Operation not supported", "Inappropriate ioctl for device", "Resource temporarily unavailable", "Network is unreachable",
+	"Connection reset by peer"}
 
 // userSpaceError reports whether a message is a user-space tool's error,
 // not the kernel's: it ends in the C library's text of an errno after a
@@ -114,6 +160,12 @@ var strerrors = []string{"Bad address", "Connection timed out", "Connection refu
 // line are no part of it.
 func userSpaceError(msg string) bool {
 	t := strings.TrimRight(msg, " *`")
+	if strings.HasPrefix(t, "Failed to write to /dev/nvme-fabrics: ") || strings.HasPrefix(t, "failed to add controller, error ") {
+		// nvme-cli's connect and discover (nvme-cli 1.x and 2.x): what
+		// follows the errno's text, a prompt or its next line that a
+		// paste ran on, is no part of a kernel line either.
+		return true
+	}
 	for _, e := range strerrors {
 		if strings.HasSuffix(t, e) && strings.HasSuffix(t[:len(t)-len(e)], ": ") {
 			return true

@@ -235,3 +235,46 @@ func TestPCICoreAndBlockLinesRead(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, -22, l.Incidents[0].Events[0].Errno)
 }
+
+// What posted logs i-04, i-09, i-10 and i-14 held around their kernel
+// lines is read as what it is: a journalctl a coding agent ran, nested
+// under a tree's branch ("  └ "); nvme-cli's connect errors run into a
+// prompt or its next line; the task line of a hung-task report
+// (sched_show_task's older format); a kernel command line wrapped onto a
+// line of its own. None is an unread kernel line, and the kernel lines
+// among them are read.
+func TestPastedAroundKernelLines(t *testing.T) {
+	l, err := kernlog.ReadString("• Ran journalctl -k --since '10 minutes ago' --no-pager -n 60\n"+
+		"  └ Oct 09 19:24:37 pekka kernel: nvme nvme0: I/O tag 792 (4318) opcode 0x1 (I/O Cmd) QID 3 timeout, aborting req_op:WRITE(1) size:20480\n"+
+		"    Oct 09 19:24:37 pekka kernel: nvme nvme0: Abort status: 0x0\n", kernlog.Options{})
+	require.NoError(t, err)
+	assert.Empty(t, l.Unread)
+	require.Len(t, l.Incidents, 1)
+	assert.Equal(t, 2, len(l.Incidents[0].Events))
+	assert.Equal(t, kernlog.IOTimeout, l.Incidents[0].Events[0].Kind)
+	assert.Equal(t, 2, l.Incidents[0].Events[0].Line)
+
+	// nvme-rdma's line of the same connect (posted i-09).
+	const rdma = "[Mon Dec 26 06:14:36 2022] nvme nvme0: rdma connection establishment failed (-104)"
+	for _, s := range []string{
+		"Failed to write to /dev/nvme-fabrics: Connection reset by peer root@dev-quill-touch-0:~#\n" + rdma,
+		"Failed to write to /dev/nvme-fabrics: Connection reset by peer\nfailed to add controller, error failed to write to nvme-fabrics device\n" + rdma,
+		"Aug 14 18:31:12 kdevops-xfs-dev kernel: INFO: task xfsaild/nvme1n1:289 blocked for more than 120 seconds.\n" +
+			"Aug 14 18:31:12 kdevops-xfs-dev kernel: xfsaild/nvme1n1 D    0   289      2 0x80004000",
+		"[    5.1] task:jbd2/nvme0n1p2-8 state:D stack:0     pid:402   ppid:2      flags:0x00004000",
+		"`[Mon Dec 26 05:29:47 2022] Command line: BOOT_IMAGE=/boot/vmlinuz-5.4.0-107-generic\n" +
+			"root=UUID=a594bda9-1e75-41f4-a95e-6b3d836803de ro maybe-ubiquity net.ifnames=0\n" +
+			"biosdevname=0 ipv6.disable=1 nvme_core.multipath=N\n\n" +
+			"[Mon Dec 26 05:29:47 2022] Kernel command line: BOOT_IMAGE=/boot/vmlinuz-5.4.0-107-generic\n" +
+			"root=UUID=a594bda9-1e75-41f4-a95e-6b3d836803de ro maybe-ubiquity net.ifnames=0 biosdevname=0 ipv6.disable=1 nvme_core.multipath=N\n" + rdma,
+	} {
+		l, err := kernlog.ReadString(s+"\n", kernlog.Options{})
+		require.NoError(t, err, s)
+		assert.Empty(t, l.Unread, s)
+	}
+	// A sentence is no parameter list, and a line of the kernel's is
+	// still flagged when nothing reads it.
+	l, err = kernlog.ReadString("[  155.366568] nvmet: ctrl 1 fatal error occurred!\n", kernlog.Options{})
+	require.NoError(t, err)
+	assert.Len(t, l.Unread, 1)
+}
