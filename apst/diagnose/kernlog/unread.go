@@ -70,13 +70,14 @@ func taskLine(msg string) bool {
 // paramList reports whether a message is a list of kernel parameters
 // alone, as a wrapped "Command line:" goes on ("biosdevname=0
 // ipv6.disable=1 nvme_core.multipath=N"): words of letters, digits and
-// ._- each, two or more of them with a value.
+// ._- each, two or more of them with a value, and no comma (registers a
+// message lists, "CSTS=0xffffffff, PCI_STATUS=0x10", are no such list).
 func paramList(msg string) bool {
 	f := strings.Fields(msg)
 	values := 0
 	for _, w := range f {
 		name, _, hasValue := strings.Cut(w, "=")
-		if name == "" || strings.IndexFunc(name, func(r rune) bool {
+		if name == "" || strings.IndexByte(w, ',') >= 0 || strings.IndexFunc(name, func(r rune) bool {
 			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '.' || r == '-')
 		}) >= 0 {
 			return false
