@@ -65,7 +65,7 @@ var coreKernelPrefixes = [...]string{
 // 6", arch/x86/mm/fault.c's show_signal_msg).
 func coreKernelLine(c []byte) bool {
 	for _, p := range coreKernelPrefixes {
-		if bytes.HasPrefix(c, []byte(p)) {
+		if len(c) >= len(p) && string(c[:len(p)]) == p { // no copy, unlike []byte(p)
 			return true
 		}
 	}

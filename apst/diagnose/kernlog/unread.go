@@ -12,15 +12,17 @@ func looksLikeFailure(msg string) bool {
 	if !strings.Contains(msg, "nvme") && !hasPCIAddrString(msg) {
 		return false
 	}
-	if fileSystemLine(msg) || aerDetail(msg) || benign(msg) || stackLine(msg) || moduleList(msg) || userSpaceError(msg) || spdkLine(msg) || strings.Contains(msg, "EEH: ") ||
-		taskLine(msg) || paramList(msg) {
+	if fileSystemLine(msg) || aerDetail(msg) || benign(msg) || stackLine(msg) || moduleList(msg) || userSpaceError(msg) || spdkLine(msg) || strings.Contains(msg, "EEH: ") {
 		// POWER's EEH narrates its recovery of a frozen function ("PCI
 		// 0018:01:00.0#10000: EEH: Invoking nvme->error_detected(IO
 		// frozen)", the frames of its own "EEH: Call Trace:"): the nvme
 		// driver's own lines of the same failure are read.
 		return false
 	}
-	return failureWord(msg)
+	// A hung task's task line and a wrapped command line hold failure
+	// words as names ("xfsaild/nvme1n1 D ...", "pcie_aspm=off"): split
+	// into fields only for the few lines that would be listed unread.
+	return failureWord(msg) && !taskLine(msg) && !paramList(msg)
 }
 
 // stackLine reports whether a message is part of a stack dump (a frame
@@ -55,16 +57,18 @@ func taskLine(msg string) bool {
 	if strings.HasPrefix(t, "task:") && strings.Contains(t, " state:") && strings.Contains(t, " pid:") {
 		return true
 	}
-	f := strings.Fields(t)
-	if len(f) != 6 || len(f[1]) != 1 || !strings.Contains("RSDTtXZPIK", f[1]) || !strings.HasPrefix(f[5], "0x") {
-		return false
-	}
-	for _, n := range f[2:5] {
-		if strings.Trim(n, "0123456789") != "" {
+	n := 0
+	for f := range strings.FieldsSeq(t) {
+		n++
+		switch {
+		case n == 2 && (len(f) != 1 || !strings.Contains("RSDTtXZPIK", f)),
+			n >= 3 && n <= 5 && strings.Trim(f, "0123456789") != "",
+			n == 6 && !strings.HasPrefix(f, "0x"),
+			n > 6:
 			return false
 		}
 	}
-	return true
+	return n == 6
 }
 
 // paramList reports whether a message is a list of kernel parameters
@@ -73,13 +77,10 @@ func taskLine(msg string) bool {
 // ._- each, two or more of them with a value, and no comma (registers a
 // message lists, "CSTS=0xffffffff, PCI_STATUS=0x10", are no such list).
 func paramList(msg string) bool {
-	f := strings.Fields(msg)
 	values := 0
-	for _, w := range f {
+	for w := range strings.FieldsSeq(msg) {
 		name, _, hasValue := strings.Cut(w, "=")
-		if name == "" || strings.IndexByte(w, ',') >= 0 || strings.IndexFunc(name, func(r rune) bool {
-			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '.' || r == '-')
-		}) >= 0 {
+		if name == "" || strings.IndexByte(w, ',') >= 0 || strings.IndexFunc(name, notParamName) >= 0 {
 			return false
 		}
 		if hasValue {
@@ -87,6 +88,11 @@ func paramList(msg string) bool {
 		}
 	}
 	return values >= 2
+}
+
+// notParamName reports whether r cannot be in a kernel parameter's name.
+func notParamName(r rune) bool {
+	return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '.' || r == '-')
 }
 
 // aerDetail reports whether a message is a detail line of an AER report
@@ -133,17 +139,15 @@ func hasPCIAddrString(s string) bool {
 // own: module names alone ("xhci_hcd nvme xts vmx_crypto nvme_core
 // dm_mirror"), some marked with taint flags ("vboxdrv(O)").
 func moduleList(msg string) bool {
-	words := strings.Fields(msg)
-	if len(words) < 3 {
-		return false
-	}
-	for _, w := range words {
+	n := 0
+	for w := range strings.FieldsSeq(msg) { // no slice: this runs on many lines
+		n++
 		w, _, _ = strings.Cut(w, "(")
 		if w == "" || strings.IndexFunc(w, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_') }) >= 0 {
 			return false
 		}
 	}
-	return true
+	return n >= 3
 }
 
 // strerrors are the C library's texts of the errors a user-space tool
