@@ -85,6 +85,10 @@ func TestShareRoundTripProperty(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		var c powerstate.Controller
 		c.VendorID = rapid.Uint16().Draw(t, "vid")
+		c.SubsystemVendorID = c.VendorID
+		if rapid.Bool().Draw(t, "another ssvid") {
+			c.SubsystemVendorID = rapid.Uint16().Draw(t, "ssvid")
+		}
 		c.APSTA = rapid.Uint8().Draw(t, "apsta")
 		c.NPSS = rapid.Uint8().Draw(t, "npss")
 		c.Missing = powerstate.Fields(rapid.Uint32().Draw(t, "missing")) & powerstate.FieldsAll
@@ -132,6 +136,9 @@ func TestShareRefuses(t *testing.T) {
 		{"", "1 fields, want 11"},
 		{with(0, "2"), `version "2"`},
 		{with(1, "10000"), "vid"},
+		{with(1, "1dee-"), "ssvid"},
+		{with(1, "1dee-126f-1"), "ssvid"},
+		{with(1, "-126f"), "vid"},
 		{with(3, "ffffffff"), "unknown fields"},
 		{with(4, "6"), "not an identify capture format"},
 		{with(5, strings.Repeat("QUFB", 14)), "model: 42 bytes, at most 40"},
@@ -153,6 +160,7 @@ func FuzzDecodeDrive(f *testing.F) {
 		f.Add(EncodeDrive(&c))
 	}
 	f.Add("1.0.0.0.0....0.0")
+	f.Add("1.1dee-126f.1.0.0....0.0") // an HP EX920's vendors: VID 1dee, SSVID 126f
 	f.Fuzz(func(t *testing.T, s string) {
 		c, err := DecodeDrive(s)
 		if err != nil {
@@ -163,4 +171,21 @@ func FuzzDecodeDrive(f *testing.F) {
 		sameDrive(t, &c, &d)
 		_, _ = apst.Build(&c, apst.DefaultParams(apst.Current))
 	})
+}
+
+// A drive whose SSVID differs from its VID (an HP EX920: 1dee and 126f,
+// whose quirked PCI IDs the lookup then leaves unchecked) keeps it in the
+// link; a link written before the SSVID was carried reads with the VID's.
+func TestShareSSVID(t *testing.T) {
+	c := powerstate.Controller{VendorID: 0x1dee, SubsystemVendorID: 0x126f, Model: "HP SSD EX920 1TB", NPSS: 0}
+	s := EncodeDrive(&c)
+	assert.Contains(t, s, ".1dee-126f.")
+	d, err := DecodeDrive(s)
+	require.NoError(t, err)
+	assert.Equal(t, uint16(0x126f), d.SubsystemVendorID)
+	assert.Equal(t, apst.DriveQuirks(&c, apst.Release{}).UncheckedPCI, apst.DriveQuirks(&d, apst.Release{}).UncheckedPCI)
+
+	old, err := DecodeDrive(strings.Replace(s, ".1dee-126f.", ".1dee.", 1))
+	require.NoError(t, err)
+	assert.Equal(t, uint16(0x1dee), old.SubsystemVendorID)
 }
