@@ -148,7 +148,7 @@ var failureWords = []string{
 // failureWord reports whether s holds one of failureWords.
 func failureWord(s string) bool {
 	for _, w := range failureWords {
-		if strings.Contains(s, w) {
+		if strings.Contains(s, w) && (w != "rror" || errorWord(s)) {
 			return true
 		}
 	}
@@ -206,4 +206,21 @@ func benign(s string) bool {
 		}
 	}
 	return false
+}
+
+// errorWord reports whether s holds "rror" other than in "mirror" (md's
+// "redirecting sector 3912 to other mirror: nvme7n1p2", a RAID's word for
+// a copy, wrapped onto a line of its own in posted log j-06).
+func errorWord(s string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], "rror")
+		if j < 0 {
+			return false
+		}
+		j += i
+		if j < 2 || s[j-2:j] != "mi" {
+			return true
+		}
+		i = j + 4
+	}
 }

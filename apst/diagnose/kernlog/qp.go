@@ -91,9 +91,11 @@ func (q *qp) sniff(b []byte) []byte {
 const hexDigits = "0123456789ABCDEF"
 
 // decode undoes the escapes of b when decoding is on: "=XX" naming a byte
-// that is no control character but a tab. It returns b itself when there
-// is nothing to undo, else a slice of q's scratch, valid until the next
-// call.
+// that is no control character but a tab, and the line ends some mail
+// clients encode inside a line ("=0A", "=0D=0A": Outlook's, which then
+// soft-breaks after them), as a line feed that lines splits at. It
+// returns b itself when there is nothing to undo, else a slice of q's
+// scratch, valid until the next call.
 func (q *qp) decode(b []byte) []byte {
 	if !q.on || bytes.IndexByte(b, '=') < 0 {
 		return b
@@ -102,8 +104,10 @@ func (q *qp) decode(b []byte) []byte {
 	for i := 0; i < len(b); i++ {
 		if b[i] == '=' && i+2 < len(b) {
 			hi, lo := strings.IndexByte(hexDigits, b[i+1]), strings.IndexByte(hexDigits, b[i+2])
-			if v := hi<<4 | lo; hi >= 0 && lo >= 0 && (v >= 0x20 || v == '\t') {
-				out = append(out, byte(v))
+			if v := hi<<4 | lo; hi >= 0 && lo >= 0 && (v >= 0x20 || v == '\t' || v == '\n' || v == '\r') {
+				if v != '\r' {
+					out = append(out, byte(v))
+				}
 				i += 2
 				continue
 			}
@@ -184,14 +188,28 @@ func (st *state) physical(b []byte) {
 		q.quote, q.from, q.n, q.hard = 0, n, 1, true
 		return
 	}
-	st.line(q.decode(b), n, n)
+	st.lines(q.decode(b), n, n)
+}
+
+// lines hands decoded line b on to line, split at the line feeds an
+// encoded line end ("=0A") put in it, each part with b's line numbers.
+func (st *state) lines(b []byte, from, last int) {
+	for {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			st.line(b, from, last)
+			return
+		}
+		st.line(b[:i], from, last)
+		b = b[i+1:]
+	}
 }
 
 // releaseQP hands the held soft-broken line, which ends at physical line
 // last, on to line.
 func (st *state) releaseQP(last int) {
 	st.qp.n, st.qp.hard = 0, false
-	st.line(st.qp.decode(st.qp.held), st.qp.from, last)
+	st.lines(st.qp.decode(st.qp.held), st.qp.from, last)
 }
 
 // endQP releases a held line that no next line continued, as it was.

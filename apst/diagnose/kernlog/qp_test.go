@@ -258,3 +258,25 @@ func TestSoftBreaksCountTowardWrapLines(t *testing.T) {
 		}
 	}
 }
+
+// An encoded line end inside a quoted-printable line ("=0A", then a soft
+// break: Outlook's way, posted j-11, linux-ext4) ends a message there:
+// the lines before were one logical line, so the reader saw one event of
+// seven. The same holds for "=0D=0A". Lines of posted log j-11.
+func TestQuotedPrintableEncodedLineEnds(t *testing.T) {
+	for _, eol := range []string{"=0A", "=0D=0A"} {
+		log := "Logs:" + eol + "=\n" +
+			"[Wed May 14 16:58:50 2025] Buffer I/O error on dev nvme0n1, logical block 1=\n" +
+			"081344, lost sync page write" + eol + "=\n" +
+			"[Wed May 14 16:58:50 2025] blk_update_request: recoverable transport error,=\n" +
+			" dev nvme0n1, sector 8650752 op 0x1:(WRITE) flags 0x20800 phys_seg 1 prio c=\n" +
+			"lass 0" + eol + "=\n" +
+			"[Wed May 14 16:58:50 2025] Buffer I/O error on dev nvme0n1, logical block 1=\n" +
+			"081344, lost sync page write" + eol + "\n"
+		l, err := kernlog.ReadString(log, kernlog.Options{})
+		require.NoError(t, err, eol)
+		require.Len(t, l.Incidents, 1, eol)
+		assert.Equal(t, 3, l.Incidents[0].Counts[kernlog.IOError], eol)
+		assert.Empty(t, l.Unread, eol)
+	}
+}
