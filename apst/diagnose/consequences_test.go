@@ -127,3 +127,19 @@ func TestNoDriveInLog(t *testing.T) {
 	d = summaryOf(t, console+"[    4.634880] nvme nvme0: 16/0/0 default/read/poll queues\n", false, "")
 	assert.Equal(t, "no failure seen in the kernel log", d.Summary)
 }
+
+// The drive's media failing a read weighs as much as a timeout when the
+// diagnosis picks the incident to answer: a GCP local SSD whose command
+// timed out once, then a read hit an unrecoverable sector 49 days later
+// (posted k-05, https://github.com/scylladb/scylla-monitoring/issues/1838),
+// is answered from the media error, the drive's, not from the timeout.
+func TestMediaErrorOutweighsAnOldTimeout(t *testing.T) {
+	log := "[    4.402654] nvme nvme0: pci function 0000:00:04.0\n" +
+		"[ 4251.742645] nvme nvme0: I/O 778 QID 8 timeout, aborting\n" +
+		"[ 4251.745502] nvme nvme0: Abort status: 0x0\n" +
+		"[4248459.855286] blk_update_request: critical medium error, dev nvme0n7, sector 222053776 op 0x0:(READ) flags 0x0 phys_seg 1 prio class 0\n"
+	d := summaryOf(t, log, true, "most likely drive")
+	require.NotEmpty(t, d.Causes)
+	assert.Equal(t, diagnose.LayerDrive, d.Causes[0].Layer)
+	assert.Equal(t, diagnose.Likely, d.Causes[0].Likelihood)
+}

@@ -237,6 +237,10 @@ func TestFailuresOfOtherDevices(t *testing.T) {
 			log: "Nov 06 11:13:52 xps13 kernel: thunderbolt: probe of 0000:05:00.0 failed with error -108\n" +
 				"Nov 06 11:14:00 xps13 kernel: xhci_hcd 0000:39:00.0: probe with driver xhci_hcd failed with error -19\n",
 			summary: "no failure of an NVMe drive seen in the kernel log: the failures it holds are of other devices (thunderbolt 0000:05:00.0, xhci_hcd 0000:39:00.0)"},
+		{name: "another driver's function failed to suspend (posted k-10, https://github.com/NixOS/nixpkgs/issues/468957)",
+			log: "déc. 08 12:07:18 bestosprec kernel: nvidia 0000:01:00.0: PM: pci_pm_suspend(): nv_pmops_suspend [nvidia] returns -5\n" +
+				"déc. 08 12:07:18 bestosprec kernel: nvidia 0000:01:00.0: PM: failed to suspend async: error -5\n",
+			summary: "no failure of an NVMe drive seen in the kernel log: the failures it holds are of other devices (nvidia 0000:01:00.0)"},
 		{name: "nvme's failed probe is the drive's", failure: true,
 			log: "[    1.0] nvme: probe of 0000:01:00.0 failed with error -12\n"},
 		{name: "the same port recovering a drive", failure: true,

@@ -344,6 +344,13 @@ func severityBut(in *kernlog.Incident, skip kernlog.Kind) int {
 			}
 		case kernlog.IOError, kernlog.DiskGone:
 			n = max(n, 1)
+			for j := range in.Events {
+				if e := &in.Events[j]; e.Kind == kernlog.IOError && mediaError(e) {
+					// The drive's media failed a read or a write: a failure
+					// of the drive itself, as weighty as a timeout.
+					n = max(n, 2)
+				}
+			}
 		case kernlog.PMError:
 			// The drive itself failed to suspend or resume ("nvme
 			// 0000:01:00.0: PM: failed to resume async: error -16"): a
@@ -742,7 +749,10 @@ func (s *signals) othersFailed() []string {
 	var out []string
 	for i := range s.in.Log.Incidents {
 		in := &s.in.Log.Incidents[i]
-		if severity(in) == 0 && !slices.Contains(s.otherUnread, in) || !s.otherDevice(in) {
+		// Another driver's failure to suspend or resume its own function
+		// ("nvidia 0000:01:00.0: PM: failed to suspend async: error -5")
+		// weighs nothing for the drive (severity) but is named.
+		if severity(in) == 0 && in.Counts[kernlog.PMError] == 0 && !slices.Contains(s.otherUnread, in) || !s.otherDevice(in) {
 			continue
 		}
 		name := in.PCI
