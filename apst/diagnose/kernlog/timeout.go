@@ -45,15 +45,9 @@ func (t timeout) afterID(r string) (timeout, bool) {
 	if !ok {
 		return t, false
 	}
-	r, ok = strings.CutPrefix(r, "QID ")
-	if !ok {
+	if t.qid, r, ok = cutQueue(r, "QID "); !ok {
 		return t, false
 	}
-	qid, r := digitsPrefix(r)
-	if qid == "" || len(qid) > 5 {
-		return t, false
-	}
-	t.qid = atoi(qid)
 	if r == " timeout" {
 		// nvme-rdma's and the older fabrics transports' line ends there
 		// ("I/O 1 QID 0 timeout"): the recovery it starts has lines of
@@ -160,15 +154,10 @@ func allHex(s string) bool {
 // 0xb001 type 4 opcode 0x18 (Admin Cmd)" (6.x); queue 0 is the admin
 // queue. The error recovery it starts has lines of its own.
 func parseFabricTimeout(s string) (t timeout, ok bool) {
-	r, found := strings.CutPrefix(s, "queue ")
-	if !found {
+	var r string
+	if t.qid, r, ok = cutQueue(s, "queue "); !ok {
 		return t, false
 	}
-	qid, r := digitsPrefix(r)
-	if qid == "" || len(qid) > 5 {
-		return t, false
-	}
-	t.qid = atoi(qid)
 	var id string
 	if v, found := strings.CutPrefix(r, ": timeout request 0x"); found {
 		id, r = hexPrefix(v)
@@ -192,4 +181,18 @@ func parseFabricTimeout(s string) (t timeout, ok bool) {
 	// blank.
 	t, r, ok = t.command(r[1:] + " ")
 	return t, ok && r == ""
+}
+
+// cutQueue reads a queue number of at most five digits after prefix
+// ("QID 3", "queue 5"), and the rest of s after it.
+func cutQueue(s, prefix string) (qid int, rest string, ok bool) {
+	r, found := strings.CutPrefix(s, prefix)
+	if !found {
+		return 0, s, false
+	}
+	n, r := digitsPrefix(r)
+	if n == "" || len(n) > 5 {
+		return 0, s, false
+	}
+	return atoi(n), r, true
 }
