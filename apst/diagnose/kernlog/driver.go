@@ -208,9 +208,10 @@ func benign(s string) bool {
 	return false
 }
 
-// errorWord reports whether s holds "rror" other than in "mirror" (md's
-// "redirecting sector 3912 to other mirror: nvme7n1p2", a RAID's word for
-// a copy, wrapped onto a line of its own in posted log j-06).
+// errorWord reports whether s holds "error" or "Error", failureWords'
+// "rror" as a word's end and not inside another word (md's "redirecting
+// sector 3912 to other mirror: nvme7n1p2", a RAID's word for a copy,
+// wrapped onto a line of its own in posted log j-06).
 func errorWord(s string) bool {
 	for i := 0; ; {
 		j := strings.Index(s[i:], "rror")
@@ -218,7 +219,7 @@ func errorWord(s string) bool {
 			return false
 		}
 		j += i
-		if j < 2 || s[j-2:j] != "mi" {
+		if j > 0 && (s[j-1] == 'e' || s[j-1] == 'E') {
 			return true
 		}
 		i = j + 4

@@ -28,16 +28,19 @@ func TestTaskLineAndParamList(t *testing.T) {
 	}
 }
 
-// "rror" is a failure word except inside "mirror": md's line wrapped onto
-// a line of its own (posted j-06) is no failure of its own.
+// "rror" is a failure word only as "error" or "Error", not inside
+// "mirror": md's line wrapped onto a line of its own (posted j-06) is no
+// failure of its own.
 func TestErrorWord(t *testing.T) {
 	for s, want := range map[string]bool{
 		"mirror: nvme7n1p2":            false,
 		"I/O error, dev nvme0n1":       true,
 		"mirror error on nvme1":        true,
 		"Error -5 detected on nvme0n1": true,
-		"rror":                         true,
+		"rror":                         false, // no word ends so
 		"mirrors mirror":               false,
+		"Error -5":                     true,
+		"horror":                       false,
 	} {
 		assert.Equal(t, want, errorWord(s), s)
 		assert.Equal(t, want, failureWord(s), s)
