@@ -163,6 +163,7 @@ func TestHostMemoryBufferAlone(t *testing.T) {
 	}{
 		{"alone", hmb, diagnose.Possible, false},
 		{"beside a timeout", hmb + "[   64.000000] nvme nvme1: I/O 12 QID 3 timeout, aborting\n", diagnose.Likely, true},
+		{"beside an I/O error", hmb + "[   64.000000] I/O error, dev nvme1n1, sector 2048 op 0x0:(READ) flags 0x0 phys_seg 1 prio class 0\n", diagnose.Likely, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := diagnoseFailure(t, tc.log)

@@ -520,7 +520,7 @@ func (s *signals) hmbAlone() bool {
 	if s.inc == nil || s.hmb == nil {
 		return false
 	}
-	return severityBut(s.inc, kernlog.HostMemoryBuffer) == 0 && s.inc.Counts[kernlog.IOError] == 0
+	return severityBut(s.inc, kernlog.HostMemoryBuffer) == 0 // an I/O error weighs 1
 }
 
 // hmbFailed reports whether a host memory buffer line says the drive got
