@@ -249,6 +249,18 @@ func TestDriverKinds(t *testing.T) {
 			kernlog.Event{Kind: kernlog.AERRecovery, Reporter: "0000:00:1c.2", Action: "failed"}},
 		{"a linux-nvme thread", "[  163.390895] nvme nvme0: restart after slot reset",
 			kernlog.Event{Kind: kernlog.AERRecovery, Controller: "nvme0", Action: "slot reset"}},
+		// A recovery step printed by a call site whose dynamic debug has
+		// the thread id, function and line decorations on (a DPC report
+		// of a laptop's Thunderbolt port, pasted with its annotations),
+		// without the "AER: " of a mainline kernel; the module and
+		// source-file decorations, and an interrupt's "<intr>" for the
+		// thread id.
+		{"a Chinese DPC/AER report in a public GitHub repository (posted/j-04)", "[  740.121556] [222] pcie_do_recovery:201: pcieport 0000:00:01.1: broadcast error_detected message",
+			kernlog.Event{Kind: kernlog.AERRecovery, Reporter: "0000:00:01.1", Action: "error_detected"}},
+		{"dynamic-debug-howto.rst's flags fmlt", "[  740.121556] [222] pcieportdrv:pcie_do_recovery:err.c:201: pcieport 0000:00:01.1: AER: broadcast resume message",
+			kernlog.Event{Kind: kernlog.AERRecovery, Reporter: "0000:00:01.1", Action: "resume"}},
+		{"dynamic-debug-howto.rst's flags tl", "[  740.121556] <intr> 201: pcieport 0000:00:01.1: AER: broadcast slot_reset message",
+			kernlog.Event{Kind: kernlog.AERRecovery, Reporter: "0000:00:01.1", Action: "slot_reset"}},
 		// Other failure lines of the driver.
 		{"https://github.com/thesofproject/sof-test/issues/616", "[ 6846.214748] kernel: nvme nvme0: Device shutdown incomplete; abort shutdown",
 			kernlog.Event{Kind: kernlog.DriverError, Controller: "nvme0"}},

@@ -465,10 +465,13 @@ func parsePCI(e *Event, msg, body string) bool {
 		if e.Driver == "pcieport" {
 			e.Reporter, e.PCI = e.PCI, ""
 		}
-	case strings.Contains(msg, "AER: broadcast ") && strings.HasSuffix(msg, " message"):
+	case strings.HasSuffix(msg, " message") && (strings.Contains(msg, "AER: broadcast ") || e.Driver == "pcieport" && strings.HasPrefix(body, "broadcast ")):
 		// The recovery's steps: "AER: broadcast error_detected message",
-		// mmio_enabled, slot_reset, resume.
-		step := strings.TrimSuffix(msg[strings.Index(msg, "AER: broadcast ")+len("AER: broadcast "):], " message")
+		// mmio_enabled, slot_reset, resume; a dynamic-debug call site of a
+		// vendor kernel printed them without "AER: " (a DPC report's
+		// "[222] pcie_do_recovery:201: pcieport 0000:00:01.1: broadcast
+		// error_detected message").
+		step := strings.TrimSuffix(msg[strings.Index(msg, "broadcast ")+len("broadcast "):], " message")
 		if len(step) > 20 {
 			return false
 		}

@@ -320,10 +320,10 @@ func afterKernel(m string) string {
 
 // afterCaller removes a printk caller id ("[   T64] ", "[    C3] ",
 // "[T64]"), which kernels built with CONFIG_PRINTK_CALLER print after the
-// time.
+// time, and a dynamic-debug decoration after it (afterDynDebug).
 func afterCaller(m string) string {
 	if len(m) < 4 || m[0] != '[' {
-		return m
+		return afterDynDebug(m)
 	}
 	end := strings.IndexByte(m[:min(len(m), 16)], ']')
 	if end < 0 {
@@ -331,9 +331,60 @@ func afterCaller(m string) string {
 	}
 	in := strings.TrimLeft(m[1:end], " \t")
 	if len(in) < 2 || len(in) > 9 || in[0] != 'T' && in[0] != 'C' || !allDigits(in[1:]) {
+		return afterDynDebug(m)
+	}
+	return afterDynDebug(strings.TrimLeft(m[end+1:], " \t"))
+}
+
+// afterDynDebug removes the prefix dynamic debug adds to a message whose
+// call site has decoration flags on (the kernel's
+// Documentation/admin-guide/dynamic-debug-howto.rst: 't' the thread id,
+// "[222] " or "<intr> "; 'm', 'f', 's' and 'l' the module, function,
+// source file and line, each followed by ':', then a space), as in
+// "[222] pcie_do_recovery:201: pcieport 0000:00:01.1: ...". A run of
+// names is taken for a decoration only when it ends in a line number (a
+// line number alone only after a thread id), so a message's own first
+// word ("ACPI: ...") is kept; a thread id alone is kept too (an AER
+// detail's "[21] ACSViol" starts the same way). Only pr_debug and dev_dbg
+// call sites are decorated.
+func afterDynDebug(m string) string {
+	s, tid := m, false
+	if r, ok := strings.CutPrefix(s, "<intr> "); ok {
+		s, tid = r, true
+	} else if len(s) > 3 && s[0] == '[' {
+		if end := strings.IndexByte(s[:min(len(s), 12)], ']'); end > 1 && allDigits(s[1:end]) && end+1 < len(s) && s[end+1] == ' ' {
+			s, tid = s[end+2:], true
+		}
+	}
+	sp := strings.IndexByte(s, ' ')
+	if sp < 2 || s[sp-1] != ':' {
 		return m
 	}
-	return strings.TrimLeft(m[end+1:], " \t")
+	run := s[:sp-1]
+	last := strings.LastIndexByte(run, ':')
+	named := last > 0 && last < len(run)-1 && allDigits(run[last+1:]) && decorationNames(run[:last])
+	if !named && !(tid && allDigits(run)) {
+		return m
+	}
+	return strings.TrimLeft(s[sp+1:], " \t")
+}
+
+// decorationNames reports whether s is one or more names joined by ':'
+// (a module, a function, a source file): letters, digits, '_', '.', '-'
+// and '/', none empty, none all digits.
+func decorationNames(s string) bool {
+	for name := range strings.SplitSeq(s, ":") {
+		if name == "" || allDigits(name) {
+			return false
+		}
+		for i := 0; i < len(name); i++ {
+			c := name[i]
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || isDigit(c) || c == '_' || c == '.' || c == '-' || c == '/') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // afterRepeated takes the message out of rsyslog's reduction of repeated
