@@ -128,6 +128,9 @@ func Diagnose(in Input) Diagnosis {
 	d := Diagnosis{Controller: s.ctrl, Address: s.dev, Incident: s.inc, Notes: s.notes, Known: s.known, Tried: s.tried, Platform: s.platform}
 	if in.Log != nil {
 		d.Unread = s.unreadOfOurs()
+		if len(s.target) > 0 {
+			d.Notes = append(d.Notes, targetNote(s.target))
+		}
 		if s.inc == nil && len(d.Unread) == 0 && len(in.Log.Relayed) > 0 {
 			// Without the kernel's lines, other programs' copies of
 			// them are what the log has of a failure.
@@ -219,6 +222,8 @@ func noFailure(s *signals, d *Diagnosis) string {
 		return fmt.Sprintf("no failure read%s, but %d line(s) of other programs (%s) repeat the kernel's NVMe or PCIe failure messages (listed below): the kernel's own lines are not in the log; give them (journalctl -k -b -1 --no-pager, or dmesg)", who, s.in.Log.RelayedLines, programs(d.Relayed))
 	case len(d.Unread) > 0:
 		return fmt.Sprintf("no failure read%s, but %d line(s) look like NVMe or PCIe messages and could not be read (listed below): paste the log as the system wrote it (journalctl -k -b -1 --no-pager, or dmesg), without rewrapping", who, s.in.Log.UnreadLines-int64(len(s.in.Log.Unread)-len(d.Unread)))
+	case len(s.target) > 0 && s.ctrl == "" && s.dev == "":
+		return fmt.Sprintf("no failure of an NVMe drive of this machine seen in the kernel log: line %d is the NVMe over Fabrics target's (nvmet), which this machine serves; its failures are of the hosts' connections to it (a keep-alive that expired, a host's controller it ended): read the host's kernel log beside it (nvme list-subsys there)", s.target[0].Line)
 	}
 	if n := skipped(s.in.Log); n != "" {
 		return "no failure seen in the lines read" + who + ", but " + n + ": paste the log with its line breaks, as the system wrote it (journalctl -k -b -1 --no-pager, or dmesg)"

@@ -451,6 +451,45 @@ func TestFabricsController(t *testing.T) {
 	}
 }
 
+// The NVMe over Fabrics target's own lines (nvmet, its transports) are
+// this machine serving a target, not a drive of its failing: a host's log
+// with them (a blktests loop, posted i-12: linux-block, Message-Id:
+// <4F41414B-05F8-4E7D-A312-8A47B8468C78@linaro.org>) is answered for the
+// host's controller and says how they were read; a target's log alone
+// says whose failures it holds and where to look.
+func TestFabricsTarget(t *testing.T) {
+	const target = "[  155.366535] nvmet: ctrl 1 keep-alive timer (15 seconds) expired!\n" +
+		"[  155.366568] nvmet: ctrl 1 fatal error occurred!\n"
+	l, err := kernlog.ReadString(target+
+		"[  155.366608] nvme nvme0: starting error recovery\n"+
+		"[  155.375674] nvme nvme0: Reconnecting in 10 seconds...\n", kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Unread, 1, "the reader lists the target's failure line")
+	d := diagnose.Diagnose(diagnose.Input{Log: l})
+	assert.True(t, d.Failure)
+	assert.Contains(t, d.Summary, "nvme0: an NVMe over Fabrics controller (line 3)")
+	assert.Empty(t, d.Unread, "the diagnosis reads it as the target's")
+	assert.Contains(t, d.Notes, "line 2: the NVMe over Fabrics target's driver (nvmet): this machine serves a target too, and its lines are of the hosts' connections to it (a keep-alive that expired, a host's controller it ended), read as the target's, not as a drive's failure")
+
+	for _, log := range []string{target, "Mar 31 20:59:44 rig kernel: nvmet_tcp: failed to allocate queue, error -12\nMar 31 20:59:45 rig kernel: nvmet: ctrl 2 fatal error occurred!\n"} {
+		l, err = kernlog.ReadString(log, kernlog.Options{})
+		require.NoError(t, err)
+		d = diagnose.Diagnose(diagnose.Input{Log: l})
+		assert.False(t, d.Failure)
+		assert.Empty(t, d.Unread)
+		assert.True(t, strings.HasPrefix(d.Summary, "no failure of an NVMe drive of this machine seen in the kernel log: line "), d.Summary)
+		assert.Contains(t, d.Summary, "is the NVMe over Fabrics target's (nvmet)")
+		assert.True(t, slices.ContainsFunc(d.Notes, func(n string) bool { return strings.Contains(n, "target's driver (nvmet)") }), d.Notes)
+	}
+
+	// A host's line that only mentions a target is the host's.
+	l, err = kernlog.ReadString("[  155.366568] vfio-pci 0000:01:00.0: nvmet: reset failed\n", kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Unread, 1)
+	d = diagnose.Diagnose(diagnose.Input{Log: l})
+	assert.Len(t, d.Unread, 1)
+}
+
 // A controller whose Identify data says it is reached over a fabric
 // (IOCCSZ set, as Linux nvmet reports it) is answered so when its log has
 // no fabrics line of its own (timeouts alone); a log that shows the

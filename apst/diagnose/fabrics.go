@@ -84,3 +84,13 @@ func (s *signals) pcieSign() string {
 	}
 	return ""
 }
+
+// targetNote says which lines were read as the NVMe over Fabrics target's
+// (signals.target).
+func targetNote(lines []kernlog.UnreadLine) string {
+	more := ""
+	if len(lines) > 1 {
+		more = fmt.Sprintf(" and %d more", len(lines)-1)
+	}
+	return fmt.Sprintf("line %d%s: the NVMe over Fabrics target's driver (nvmet): this machine serves a target too, and its lines are of the hosts' connections to it (a keep-alive that expired, a host's controller it ended), read as the target's, not as a drive's failure", lines[0].Line, more)
+}

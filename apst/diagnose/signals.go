@@ -69,6 +69,10 @@ type signals struct {
 	// (otherProbe), or whose own driver printed a failure-looking line
 	// (otherDriverLine, "amdgpu 0000:03:00.0"): lines left unread.
 	otherProbes []string
+	// target are the NVMe over Fabrics target driver's lines (nvmet,
+	// targetLine) that would be listed unread: this machine serves a
+	// target, and they are of its hosts' connections.
+	target []kernlog.UnreadLine
 	// sources are, by port, the incidents of the devices a port's AER
 	// "error received" lines named (portOfOther).
 	sources  map[string][]*kernlog.Incident
@@ -795,6 +799,10 @@ func (s *signals) unreadOfOurs() []kernlog.UnreadLine {
 	out := make([]kernlog.UnreadLine, 0, len(l.Unread))
 next:
 	for _, u := range l.Unread {
+		if targetLine(u.Text) {
+			s.target = append(s.target, u)
+			continue
+		}
 		if name := cmp.Or(otherProbe(u.Text), otherDriverLine(u.Text)); name != "" {
 			if !slices.Contains(s.otherProbes, name) {
 				s.otherProbes = append(s.otherProbes, name)
@@ -839,6 +847,27 @@ func otherProbe(line string) string {
 		}
 	}
 	return ""
+}
+
+// targetLine reports whether a line is the NVMe over Fabrics target
+// driver's (drivers/nvme/target: "nvmet: ctrl 1 fatal error occurred!",
+// "nvmet: ctrl 1 keep-alive timer (15 seconds) expired!", its transports'
+// "nvmet_tcp: ...", "nvmet_rdma: ...", "nvmet_fc: ..."): the message's
+// first word names it, after the time ("...]"), the program ("kernel:")
+// or a quote mark, or at the line's start.
+func targetLine(line string) bool {
+	n, prev := 0, ""
+	for f := range strings.FieldsSeq(line[:min(len(line), 120)]) {
+		if (f == "nvmet:" || strings.HasPrefix(f, "nvmet_") && strings.HasSuffix(f, ":") && plainWord(f[:len(f)-1])) &&
+			(n == 0 || strings.HasSuffix(prev, "]") || prev == "kernel:" || strings.Trim(prev, ">") == "") {
+			return true
+		}
+		if n++; n == 8 {
+			break
+		}
+		prev = f
+	}
+	return false
 }
 
 // pcieDrivers are the drivers whose lines about a PCI function may be the
