@@ -856,16 +856,13 @@ func otherProbe(line string) string {
 // first word names it, after the time ("...]"), the program ("kernel:")
 // or a quote mark, or at the line's start.
 func targetLine(line string) bool {
-	n, prev := 0, ""
-	for f := range strings.FieldsSeq(line[:min(len(line), 120)]) {
-		if (f == "nvmet:" || strings.HasPrefix(f, "nvmet_") && strings.HasSuffix(f, ":") && plainWord(f[:len(f)-1])) &&
-			(n == 0 || strings.HasSuffix(prev, "]") || prev == "kernel:" || strings.Trim(prev, ">") == "") {
+	f := strings.Fields(line[:min(len(line), 120)])
+	for n := range min(len(f), 8) {
+		w := f[n]
+		if (w == "nvmet:" || strings.HasPrefix(w, "nvmet_") && strings.HasSuffix(w, ":") && plainWord(w[:len(w)-1])) &&
+			(n == 0 || strings.HasSuffix(f[n-1], "]") || f[n-1] == "kernel:" || strings.Trim(f[n-1], ">") == "") {
 			return true
 		}
-		if n++; n == 8 {
-			break
-		}
-		prev = f
 	}
 	return false
 }
