@@ -141,6 +141,19 @@ func Diagnose(in Input) Diagnosis {
 		d.Summary = noFailure(s, &d)
 		return d
 	}
+	if e := deletedFirst(s.inc); e != nil {
+		// The controller was deleted, and its disk's I/O failed after:
+		// the deletion's doing, no failure of the drive's.
+		seen := map[string]bool{}
+		for i := range s.inc.Events {
+			if c := &s.inc.Events[i]; c.Kind == kernlog.IOError && len(d.Consequences) < 3 && !seen[c.Text] {
+				seen[c.Text] = true
+				d.Consequences = append(d.Consequences, logLine(c, "an I/O error on "+c.Disk+" after its controller was deleted"))
+			}
+		}
+		d.Summary = fmt.Sprintf("no failure of the drive seen in the kernel log for %s; line %d: the controller was deleted (nvme disconnect, a test's teardown, or a fabrics transport that gave up), and the I/O errors after it are of the disk it took away (a file system still mounted on it: unmount it before you disconnect)", s.ctrl, e.Line)
+		return d
+	}
 	d.Failure = true
 	d.OnResume = s.onResume != nil
 	if e := fabricsLine(s.inc); e != nil {
@@ -261,7 +274,9 @@ func noFailure(s *signals, d *Diagnosis) string {
 	if e := hostNeverUp(s.in.Log); e != nil && s.ctrl == "" && s.dev == "" {
 		return fmt.Sprintf("no failure seen in the kernel log of the NVMe drive it shows at work; line %d: a PCIe host controller's link never came up or its driver failed to probe: an empty slot, or, if a drive is missing, the one behind it (reseat it, check its power and the slot's device-tree node)", e.Line)
 	}
-	if e := resetOnly(s.in.Log); e != nil {
+	if e := resetOnly(s.in.Log); e != nil && e.Action == kernlog.ActionDeleted {
+		return fmt.Sprintf("no failure seen in the kernel log%s; line %d: the controller was deleted (nvme disconnect, a test's teardown, or a fabrics transport that gave up), and nothing in the log says it failed", who, e.Line)
+	} else if e != nil {
 		return fmt.Sprintf("no failure seen in the kernel log%s; line %d: the controller was reset, and the commands it held were aborted by the host, as a reset does: nothing in the log says why it reset or that the drive failed (a reset asked for by a user or a tool, nvme reset, reads so)", who, e.Line)
 	}
 	if e := refusedAPST(s.in.Log); e != nil && e.Errno > 0 {
@@ -358,6 +373,26 @@ func resetOnly(l *kernlog.Log) *kernlog.Event {
 		}
 	}
 	return reset
+}
+
+// deletedFirst is the deletion of in's controller (nvme-core's "Removing
+// ctrl: NQN ...") when it is the incident's first line and what follows
+// is only what a deletion does to the disk's I/O (I/O errors, the disk
+// gone, the commands the host aborted), or nil. A deletion after a
+// failure (a fabrics transport that gave up reconnecting) is none.
+func deletedFirst(in *kernlog.Incident) *kernlog.Event {
+	if in == nil || len(in.Events) < 2 || in.Events[0].Kind != kernlog.Reset || in.Events[0].Action != kernlog.ActionDeleted {
+		return nil
+	}
+	for i := range in.Events[1:] {
+		switch e := &in.Events[i+1]; {
+		case e.Kind == kernlog.IOError, e.Kind == kernlog.DiskGone, e.Kind == kernlog.Reset:
+		case e.Kind == kernlog.DriverError && hostAborted(e):
+		default:
+			return nil
+		}
+	}
+	return &in.Events[0]
 }
 
 // refusedAPST is the first line of l where the kernel could not program

@@ -490,6 +490,46 @@ func TestFabricsTarget(t *testing.T) {
 	assert.Len(t, d.Unread, 1)
 }
 
+// A controller deleted (nvme disconnect with a file system still mounted,
+// posted j-11: linux-ext4, Message-ID:
+// <TYZP153MB0627DED95B9B9B2E86D66EFED762A@TYZP153MB0627.APCP153.PROD.OUTLOOK.COM>)
+// makes its disk's I/O fail: no failure of the drive; a deletion after a
+// failure (a transport that gave up reconnecting) is the failure's end,
+// not its cause.
+func TestDeletedController(t *testing.T) {
+	const deleted = "[Wed May 14 16:58:50 2025] nvme nvme0: Removing ctrl: NQN \"nqn.2019-05.io.openebs:4cde20d8\"\n"
+	const after = "[Wed May 14 16:58:50 2025] Buffer I/O error on dev nvme0n1, logical block 1081344, lost sync page write\n" +
+		"[Wed May 14 16:58:50 2025] blk_update_request: recoverable transport error, dev nvme0n1, sector 8650752 op 0x1:(WRITE) flags 0x20800 phys_seg 1 prio class 0\n" +
+		"[Wed May 14 16:58:50 2025] Buffer I/O error on dev nvme0n1, logical block 1081344, lost sync page write\n"
+	read := func(log string) diagnose.Diagnosis {
+		l, err := kernlog.ReadString(log, kernlog.Options{})
+		require.NoError(t, err)
+		return diagnose.Diagnose(diagnose.Input{Log: l})
+	}
+	d := read(deleted + after)
+	assert.False(t, d.Failure)
+	assert.Empty(t, d.Causes)
+	assert.Equal(t, "no failure of the drive seen in the kernel log for nvme0; line 1: the controller was deleted (nvme disconnect, a test's teardown, or a fabrics transport that gave up), and the I/O errors after it are of the disk it took away (a file system still mounted on it: unmount it before you disconnect)", d.Summary)
+	require.Len(t, d.Consequences, 2, "each line once")
+	assert.Equal(t, 2, d.Consequences[0].Line)
+	assert.Equal(t, 3, d.Consequences[1].Line)
+
+	d = read(deleted)
+	assert.False(t, d.Failure)
+	assert.Equal(t, "no failure seen in the kernel log; line 1: the controller was deleted (nvme disconnect, a test's teardown, or a fabrics transport that gave up), and nothing in the log says it failed", d.Summary)
+
+	// The deletion after the failure, or a failure after the deletion.
+	for _, log := range []string{
+		after + deleted,
+		"[Wed May 14 16:58:49 2025] nvme nvme0: I/O tag 3 (1003) opcode 0x1 (I/O Cmd) QID 2 timeout, reset controller\n" + deleted + after,
+		deleted + after + "[Wed May 14 16:58:51 2025] nvme nvme0: I/O tag 3 (1003) opcode 0x1 (I/O Cmd) QID 2 timeout, reset controller\n",
+	} {
+		d = read(log)
+		assert.True(t, d.Failure, log)
+		assert.NotContains(t, d.Summary, "deleted", log)
+	}
+}
+
 // A controller whose Identify data says it is reached over a fabric
 // (IOCCSZ set, as Linux nvmet reports it) is answered so when its log has
 // no fabrics line of its own (timeouts alone); a log that shows the

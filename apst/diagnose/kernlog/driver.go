@@ -165,15 +165,10 @@ func failureWord(s string) bool {
 // pasted among the kernel's lines ("... dmesg(1) may have more
 // information after failed mount system call"), the PCI core's resource
 // assignment ("BAR 13: failed to assign [io  size 0x1000]": the driver's
-// own lines say what a missing BAR did to the drive), a fabrics
-// controller deleted on request.
+// own lines say what a missing BAR did to the drive).
 var benignPhrases = []string{
 	"timeout set to", "PME# supported", "AER: enabled with", "AER enabled with", "reset done", "; waiting", "aer_inject: ", "callbacks suppressed",
 	"dmesg(1) may have more information", "failed to assign [", "no space for [",
-	// A fabrics controller deleted ("nvme disconnect", a test's
-	// teardown): core.c's nvme_do_delete_ctrl, "Removing ctrl: NQN
-	// \"%s\"", at info level.
-	"Removing ctrl: NQN ",
 	// What nvme says at every probe or after a tool's command, no failure
 	// of the drive's: pci.c's queue depth for the Apple controller of
 	// some MacBooks ("detected Apple NVMe controller, set queue depth=2

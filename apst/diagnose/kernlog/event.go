@@ -75,7 +75,8 @@ const (
 	// consequence of a failure, not part of any incident
 	// (Log.FileSystemErrors).
 	FileSystemError Kind = "fs-error"
-	// Reset: "resetting controller" and similar lines of a reset in progress.
+	// Reset: "resetting controller" and similar lines of a reset in
+	// progress; with ActionDeleted, the controller's deletion.
 	Reset Kind = "reset"
 	// PCIFunction: "nvme nvme0: pci function 0000:04:00.0", which ties a
 	// controller to its PCI address (not part of any incident).
@@ -255,6 +256,12 @@ const (
 	// behind the controller can be seen. A probe that gave up waiting for
 	// the link (-110) is a LinkDown with ActionHostLinkDown.
 	ActionHostProbeFailed = "host probe failed"
+	// ActionDeleted: a Reset that is the deletion of a controller on
+	// request, nvme-core's "Removing ctrl: NQN \"...\"" (core.c's
+	// nvme_do_delete_ctrl): "nvme disconnect", a test's teardown, or a
+	// fabrics transport that gave up reconnecting ("Removing
+	// controller..." before it).
+	ActionDeleted = "deleted"
 )
 
 // Timestamp is the time a line carries: the seconds since boot of dmesg and

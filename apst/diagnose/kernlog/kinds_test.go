@@ -261,6 +261,11 @@ func TestDriverKinds(t *testing.T) {
 			kernlog.Event{Kind: kernlog.AERRecovery, Reporter: "0000:00:01.1", Action: "resume"}},
 		{"dynamic-debug-howto.rst's flags tl", "[  740.121556] <intr> 201: pcieport 0000:00:01.1: AER: broadcast slot_reset message",
 			kernlog.Event{Kind: kernlog.AERRecovery, Reporter: "0000:00:01.1", Action: "slot_reset"}},
+		// A controller deleted (a blktests teardown,
+		// https://github.com/linux-blktests/blktests/issues/168): a reset
+		// that ends it, no failure by itself.
+		{"https://github.com/linux-blktests/blktests/issues/168", "[   68.312832] [   T1223] nvme nvme1: Removing ctrl: NQN \"blktests-subsystem-1\"",
+			kernlog.Event{Kind: kernlog.Reset, Controller: "nvme1", Action: kernlog.ActionDeleted}},
 		// Other failure lines of the driver.
 		{"https://github.com/thesofproject/sof-test/issues/616", "[ 6846.214748] kernel: nvme nvme0: Device shutdown incomplete; abort shutdown",
 			kernlog.Event{Kind: kernlog.DriverError, Controller: "nvme0"}},

@@ -267,6 +267,10 @@ func parseController(e *Event, _, body string) bool {
 		e.Kind, e.Action = DriverError, ActionPersistentError
 	case strings.HasPrefix(body, "resetting controller"):
 		e.Kind = Reset
+	case strings.HasPrefix(body, "Removing ctrl: NQN "):
+		// A controller deleted (core.c's nvme_do_delete_ctrl, at info
+		// level): on request, or by a fabrics transport that gave up.
+		e.Kind, e.Action = Reset, ActionDeleted
 	case strings.Contains(body, " genctr mismatch (got "), strings.HasPrefix(body, "invalid id ") && strings.Contains(body, " completed on queue "),
 		strings.HasPrefix(body, "could not locate request for tag "):
 		// A completion whose command identifier the host never issued
