@@ -445,6 +445,8 @@ func TestFabricsController(t *testing.T) {
 		"[Mon Dec 26 06:14:36 2022] nvme nvme0: rdma connection establishment failed (-104)\n",
 		"[  120.000000] nvme nvme0: failed to connect socket: -111\n",
 		"[  120.000000] nvme nvme0: Connect command failed, error wo/DNR bit: 6\n",
+		// nvme-fc's prefix (posted f-12, linux-nvme).
+		"> [4164487.114519] nvme nvme0: NVME-FC{0}: reset: Reconnect attempt failed (-111)\n",
 	} {
 		d = diagnoseFailure(t, line)
 		assert.Contains(t, d.Summary, "nvme0: an NVMe over Fabrics controller (line 1)", line)

@@ -17,10 +17,11 @@ import (
 // ctrl: NQN ..."), and the connect that failed: nvme-rdma's "rdma
 // connection establishment failed (-104)" (drivers/nvme/host/rdma.c),
 // nvme-tcp's "failed to connect socket: -111" (tcp.c) and the fabrics
-// library's "Connect command failed" (fabrics.c). A PCIe controller prints
-// none of them.
+// library's "Connect command failed" (fabrics.c); nvme-fc's own prefix on
+// its controller's lines ("NVME-FC{0}: reset: Reconnect attempt failed
+// (-111)", drivers/nvme/host/fc.c). A PCIe controller prints none of them.
 var fabricsWords = []string{"starting error recovery", ": timeout request 0x", ": timeout cid 0x", "Reconnecting in ", "keep_alive", "Keep Alive", "new ctrl: NQN", "failed to connect queue", "Failed reconnect attempt",
-	"rdma connection establishment failed", "failed to connect socket", "Connect command failed"}
+	"rdma connection establishment failed", "failed to connect socket", "Connect command failed", "NVME-FC{"}
 
 // fabricsLine returns the first event of the incident that shows its
 // controller is reached over a fabric, or nil.
