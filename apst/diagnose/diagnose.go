@@ -156,7 +156,7 @@ func Diagnose(in Input) Diagnosis {
 	}
 	d.Failure = true
 	d.OnResume = s.onResume != nil
-	if e := fabricsLine(s.inc); e != nil {
+	if e := fabricsLine(s.inc, s.in.Log); e != nil {
 		d.Causes = []Cause{fabricsCause(e, Line{})}
 		d.Summary = fmt.Sprintf("%s: an NVMe over Fabrics controller (line %d): its failures are the network's, the target's or the host's transport, which this diagnosis of a PCIe drive's power layers does not weigh.", s.who(), e.Line)
 		return d

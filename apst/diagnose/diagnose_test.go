@@ -447,6 +447,9 @@ func TestFabricsController(t *testing.T) {
 		"[  120.000000] nvme nvme0: Connect command failed, error wo/DNR bit: 6\n",
 		// nvme-fc's prefix (posted f-12, linux-nvme).
 		"> [4164487.114519] nvme nvme0: NVME-FC{0}: reset: Reconnect attempt failed (-111)\n",
+		// nvme-loop's connect line, then the disk's I/O error (posted
+		// f-02, a blktests run on linux-nvme).
+		"[  176.037674] nvme nvme0: new ctrl: \"blktests-subsystem-1\"\n[  177.240516] print_req_error: I/O error, dev nvme0n1, sector 0 flags 801\n",
 	} {
 		d = diagnoseFailure(t, line)
 		assert.Contains(t, d.Summary, "nvme0: an NVMe over Fabrics controller (line 1)", line)

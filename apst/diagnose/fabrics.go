@@ -13,19 +13,22 @@ import (
 // reconnection ("starting error recovery", "Reconnecting in 10
 // seconds...", "failed to connect queue: 0 ret=-111"), nvme-tcp's own
 // timeout line ("queue 5: timeout request 0x11 type 6"), the keep-alive
-// that fails when the network or target is gone, the connect line ("new
-// ctrl: NQN ..."), and the connect that failed: nvme-rdma's "rdma
-// connection establishment failed (-104)" (drivers/nvme/host/rdma.c),
-// nvme-tcp's "failed to connect socket: -111" (tcp.c) and the fabrics
-// library's "Connect command failed" (fabrics.c); nvme-fc's own prefix on
-// its controller's lines ("NVME-FC{0}: reset: Reconnect attempt failed
-// (-111)", drivers/nvme/host/fc.c). A PCIe controller prints none of them.
-var fabricsWords = []string{"starting error recovery", ": timeout request 0x", ": timeout cid 0x", "Reconnecting in ", "keep_alive", "Keep Alive", "new ctrl: NQN", "failed to connect queue", "Failed reconnect attempt",
+// that fails when the network or target is gone, and the connect that
+// failed: nvme-rdma's "rdma connection establishment failed (-104)"
+// (drivers/nvme/host/rdma.c), nvme-tcp's "failed to connect socket: -111"
+// (tcp.c) and the fabrics library's "Connect command failed" (fabrics.c);
+// nvme-fc's own prefix on its controller's lines ("NVME-FC{0}: reset:
+// Reconnect attempt failed (-111)", drivers/nvme/host/fc.c). A PCIe
+// controller prints none of them. The connect line itself ("new ctrl:
+// NQN ...") is no event of an incident: the reader keeps it in
+// kernlog.Log.Fabrics.
+var fabricsWords = []string{"starting error recovery", ": timeout request 0x", ": timeout cid 0x", "Reconnecting in ", "keep_alive", "Keep Alive", "failed to connect queue", "Failed reconnect attempt",
 	"rdma connection establishment failed", "failed to connect socket", "Connect command failed", "NVME-FC{"}
 
 // fabricsLine returns the first event of the incident that shows its
-// controller is reached over a fabric, or nil.
-func fabricsLine(in *kernlog.Incident) *kernlog.Event {
+// controller is reached over a fabric, else the log's line that connected
+// it over one (kernlog.Log.Fabrics), or nil.
+func fabricsLine(in *kernlog.Incident, l *kernlog.Log) *kernlog.Event {
 	if in == nil {
 		return nil
 	}
@@ -37,11 +40,17 @@ func fabricsLine(in *kernlog.Incident) *kernlog.Event {
 			}
 		}
 	}
+	if l == nil || in.Controller == "" {
+		return nil
+	}
+	if e, ok := l.Fabrics[in.Controller]; ok {
+		return &e
+	}
 	return nil
 }
 
 // fabricsText is what a fabrics controller's failure is.
-const fabricsText = "an NVMe over Fabrics controller (TCP, RDMA or Fibre Channel): its drop-outs are the network's, the target's or the host's stack, not APST, ASPM, a PCIe link or system sleep, the layers this diagnosis weighs"
+const fabricsText = "an NVMe over Fabrics controller (TCP, RDMA, Fibre Channel, or a loop to this machine's target): its drop-outs are the network's, the target's or the host's stack, not APST, ASPM, a PCIe link or system sleep, the layers this diagnosis weighs"
 
 // fabricsCause is the one cause of a fabrics controller's failure: none of
 // the layers this package weighs, which are a PCIe drive's. Its evidence is

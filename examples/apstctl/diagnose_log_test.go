@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -126,4 +127,22 @@ func TestDiagnoseNameHints(t *testing.T) {
 		assert.Empty(t, out)
 		assert.Equal(t, "apstctl diagnose: "+tc.want+"\n", errOut, "%q", tc.args)
 	}
+}
+
+// diagnose's JSON names the controllers the log connected over a fabric
+// and the line that did (a blktests run over nvme-loop, posted f-02).
+func TestDiagnoseFabricsJSON(t *testing.T) {
+	log := []byte("[  176.037674] nvme nvme1: new ctrl: \"blktests-subsystem-1\"\n" +
+		"[  177.240516] print_req_error: I/O error, dev nvme1n1, sector 0 flags 801\n")
+	code, stdout, stderr := apstctl(t, log, "diagnose", "--log", "-", "-o", "json")
+	require.Equal(t, 0, code, stderr)
+	var v struct {
+		Summary string `json:"summary"`
+		Log     struct {
+			Fabrics map[string]int `json:"fabrics"`
+		} `json:"log"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(stdout), &v))
+	assert.Equal(t, map[string]int{"nvme1": 1}, v.Log.Fabrics)
+	assert.Contains(t, v.Summary, "nvme1: an NVMe over Fabrics controller (line 1)")
 }

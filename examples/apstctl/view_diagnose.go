@@ -115,7 +115,10 @@ type logJSON struct {
 	Namespaces        map[string]string `json:"namespaces,omitempty"`
 	DroppedNamespaces int64             `json:"dropped_namespaces,omitempty"`
 	DeviceIDs         map[string]string `json:"device_ids,omitempty"`
-	UnreadLines       int64             `json:"unread_lines"`
+	// Fabrics maps the controllers the log shows connected over a fabric
+	// to the line that connected them (kernlog.Log.Fabrics).
+	Fabrics     map[string]int `json:"fabrics,omitempty"`
+	UnreadLines int64          `json:"unread_lines"`
 	// RelayedLines counts other programs' lines that repeat a kernel
 	// failure message (kernlog.Log.Relayed).
 	RelayedLines int64 `json:"relayed_lines,omitempty"`
@@ -232,6 +235,12 @@ func diagnoseView(r *diagnoseResult) diagnosisJSON {
 			BackwardsTimes: l.Backwards, Addresses: l.Addresses, DroppedAddresses: l.DroppedAddresses,
 			Namespaces: l.Namespaces, DroppedNamespaces: l.DroppedNamespaces, DeviceIDs: l.DeviceIDs, UnreadLines: l.UnreadLines, RelayedLines: l.RelayedLines,
 			FileSystemErrorLines: l.FileSystemErrorLines}
+		for c, e := range l.Fabrics {
+			if v.Log.Fabrics == nil {
+				v.Log.Fabrics = map[string]int{}
+			}
+			v.Log.Fabrics[c] = e.Line
+		}
 		for i := range l.FileSystemErrors {
 			v.Log.FileSystemErrors = append(v.Log.FileSystemErrors, eventView(&l.FileSystemErrors[i]))
 		}

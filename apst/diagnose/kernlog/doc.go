@@ -177,7 +177,10 @@
 // ([DiskGone]: the disk vanished), the "pci function" line that ties a
 // controller to its PCI address, the PCI core's enumeration line that gives
 // an NVMe function's vendor:device ID ([PCIDevice], into Log.DeviceIDs, for
-// the kernel's PCI quirk table), the kernel release and command line
+// the kernel's PCI quirk table), the line of a controller connected over
+// a fabric ([FabricsConnect]: "new ctrl: NQN ...", into Log.Fabrics), the
+// deletion of a controller ([Reset] with [ActionDeleted]: "Removing ctrl:
+// NQN ..."), the kernel release and command line
 // (init/main.c's "Kernel command line:" and x86's earlier "Command line:"),
 // and the machine and the hypervisor ([Machine]: "DMI: ..." at boot or a
 // crash dump's "Hardware name: ..."; [Hypervisor]: x86's "Hypervisor

@@ -86,6 +86,13 @@ const (
 	// holds the vendor:device ID), which names the drive's PCI ID (not
 	// part of any incident).
 	PCIDevice Kind = "pci-device"
+	// FabricsConnect: nvme-core's line of a controller connected over a
+	// fabric, "nvme nvme0: new ctrl: NQN \"nqn...\", addr
+	// 192.168.1.10:4420" (nvme-tcp, nvme-rdma; nvme-fc's behind its
+	// "NVME-FC{0}: ") or nvme-loop's "new ctrl: \"blktests-subsystem-1\"":
+	// the controller is reached over a fabric, not PCIe (Controller; not
+	// part of any incident: Log.Fabrics).
+	FabricsConnect Kind = "fabrics-connect"
 	// Boot: "Linux version ..." (Text holds the release): a new boot.
 	Boot Kind = "boot"
 	// CommandLine: "Kernel command line: ..." (Text).

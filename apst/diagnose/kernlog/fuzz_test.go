@@ -35,7 +35,7 @@ func checkLog(t interface {
 			t.Fatalf("incident %s keeps %d events", in.Name(), len(in.Events))
 		}
 		for _, e := range in.Events {
-			if e.Kind == kernlog.Boot || e.Kind == kernlog.CommandLine || e.Kind == kernlog.PCIFunction || e.Kind == kernlog.PCIDevice || e.Kind == kernlog.Machine || e.Kind == kernlog.Hypervisor {
+			if e.Kind == kernlog.Boot || e.Kind == kernlog.CommandLine || e.Kind == kernlog.PCIFunction || e.Kind == kernlog.PCIDevice || e.Kind == kernlog.Machine || e.Kind == kernlog.Hypervisor || e.Kind == kernlog.FabricsConnect {
 				t.Fatalf("%s in an incident", e.Kind)
 			}
 			if len(e.Text) > kernlog.MaxTextLength {
@@ -90,7 +90,7 @@ func checkLog(t interface {
 			t.Fatalf("file system error %+v of %d lines", e, l.Lines)
 		}
 	}
-	if len(l.Namespaces) > kernlog.MaxAddresses || len(l.Addresses) > kernlog.MaxAddresses || len(l.DeviceIDs) > kernlog.MaxAddresses {
+	if len(l.Namespaces) > kernlog.MaxAddresses || len(l.Addresses) > kernlog.MaxAddresses || len(l.DeviceIDs) > kernlog.MaxAddresses || len(l.Fabrics) > kernlog.MaxAddresses {
 		t.Fatalf("%d namespaces, %d addresses", len(l.Namespaces), len(l.Addresses))
 	}
 	if l.DroppedIncidents == 0 && counted > l.Events {

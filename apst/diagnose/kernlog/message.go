@@ -167,6 +167,11 @@ func parseController(e *Event, _, body string) bool {
 			return false
 		}
 		e.Kind, e.PCI = PCIFunction, strings.ToLower(a)
+	case strings.HasPrefix(body, "new ctrl: NQN \""), strings.HasPrefix(body, "new ctrl: \""), strings.HasPrefix(body, "NVME-FC{") && strings.Contains(body, "}: new ctrl: NQN \""):
+		if e.Controller == "" || e.Disk != "" {
+			return false
+		}
+		e.Kind = FabricsConnect
 	case strings.HasPrefix(body, "controller is down"):
 		m := re().reDown.FindStringSubmatch(body)
 		if m == nil {

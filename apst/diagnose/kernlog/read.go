@@ -168,6 +168,10 @@ type Log struct {
 	// 0x010802") to their vendor:device IDs ("144d:a80c"), which the
 	// kernel's PCI quirk tables match; at most MaxAddresses.
 	DeviceIDs map[string]string
+	// Fabrics maps the controllers the log shows connected over a fabric
+	// to the first line that says so (FabricsConnect); at most
+	// MaxAddresses.
+	Fabrics map[string]Event
 	// Unread lists the first MaxUnread lines that look like NVMe or PCIe
 	// failure messages (they name nvme or a PCI function together with a
 	// failure word) but were not read as an event; UnreadLines counts them
@@ -452,7 +456,7 @@ func newState(opts Options) *state {
 	if gap <= 0 {
 		gap = DefaultGap
 	}
-	l := &Log{Addresses: map[string]string{}, Namespaces: map[string]string{}, DeviceIDs: map[string]string{}}
+	l := &Log{Addresses: map[string]string{}, Namespaces: map[string]string{}, DeviceIDs: map[string]string{}, Fabrics: map[string]Event{}}
 	maps.Copy(l.Addresses, opts.Addresses)
 	st := &state{log: l, gap: gap, open: map[string]int{}}
 	st.links.init(opts.Addresses)
@@ -734,6 +738,11 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 	case PCIDevice:
 		if _, known := st.log.DeviceIDs[e.PCI]; known || len(st.log.DeviceIDs) < MaxAddresses {
 			st.log.DeviceIDs[e.PCI] = e.Text
+		}
+		return
+	case FabricsConnect:
+		if _, known := st.log.Fabrics[e.Controller]; !known && len(st.log.Fabrics) < MaxAddresses {
+			st.log.Fabrics[e.Controller] = e
 		}
 		return
 	case PCIFunction:

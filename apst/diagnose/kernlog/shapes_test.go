@@ -633,6 +633,36 @@ func TestDeviceIDs(t *testing.T) {
 	}
 }
 
+// TestFabrics reads nvme-core's line of a controller connected over a
+// fabric (nvme-tcp's and nvme-rdma's, nvme-fc's behind its prefix,
+// nvme-loop's without "NQN"), the first of a controller's, and no other.
+func TestFabrics(t *testing.T) {
+	for _, tc := range []struct {
+		source, line string
+		want         map[string]int // controller: line
+	}{
+		{"posted g-19", "[  724.681350] nvme nvme0: new ctrl: NQN \"blktests-subsystem-1\", addr 127.0.0.1:4420\n", map[string]int{"nvme0": 1}},
+		{"posted f-12", "> [4164487.114535] nvme nvme0: NVME-FC{0}: new ctrl: NQN \"nqn.2014-08.org.nvmexpress.discovery\"\n", map[string]int{"nvme0": 1}},
+		{"posted f-02", "[  176.037674] nvme nvme1: new ctrl: \"blktests-subsystem-1\"\n", map[string]int{"nvme1": 1}},
+		{"posted d-37, the discovery controller and then the subsystem's on one number", "> [   65.974085] nvme nvme2: new ctrl: NQN \"nqn.2014-08.org.nvmexpress.discovery\", addr 172.31.45.186:4420\n" +
+			"> [   66.053802] nvme nvme2: new ctrl: NQN \"testnqn\", addr 172.31.45.186:4420\n", map[string]int{"nvme2": 1}},
+		{"no controller", "[  176.037674] nvme: new ctrl: \"blktests-subsystem-1\"\n", map[string]int{}},
+		{"a disk's line", "[  176.037674] nvme0n1: new ctrl: \"blktests-subsystem-1\"\n", map[string]int{}},
+		{"another word", "[  176.037674] nvme nvme1: new ctrl: blktests\n", map[string]int{}},
+	} {
+		l, err := kernlog.ReadString(tc.line, kernlog.Options{})
+		require.NoError(t, err)
+		got := map[string]int{}
+		for c, e := range l.Fabrics {
+			assert.Equal(t, kernlog.FabricsConnect, e.Kind, tc.source)
+			got[c] = e.Line
+		}
+		assert.Equal(t, tc.want, got, tc.source)
+		assert.Empty(t, l.Incidents, tc.source)
+		assert.Empty(t, l.Unread, tc.source)
+	}
+}
+
 // The enumeration line is an NVMe function the log names: the only one,
 // with the only controller, ties the address-keyed lines to it.
 func TestDeviceIDJoins(t *testing.T) {
