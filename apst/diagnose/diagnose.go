@@ -259,6 +259,10 @@ func noFailure(s *signals, d *Diagnosis) string {
 		}
 		return fmt.Sprintf("no failure seen in the kernel log%s, but line %d: %s met an I/O error on %s (%d such line(s)): the drive's, the PCI core's and the block layer's lines that say why are not in the log; give the whole log of that boot, not lines picked from it (journalctl -k -b -1 --no-pager, or dmesg)", who, fs[0].Line, fs[0].Driver, fs[0].Disk, n)
 	}
+	if e := s.in.Log.DriverFrame; e != nil {
+		d.Consequences = []Line{logLine(e, "a frame of the NVMe driver's code in a stack dump")}
+		return fmt.Sprintf("no failure line seen in the kernel log%s, but line %d is a frame of the NVMe driver's code in a stack dump whose first lines, which say what failed (a crash, a warning, a hung task), are not in the log; give the whole log of that boot (journalctl -k -b -1 --no-pager, or dmesg), from the dump's first line on", who, e.Line)
+	}
 	if s.ctrl == "" && s.dev == "" {
 		if others := s.othersFailed(); len(others) > 0 {
 			msg := "no failure of an NVMe drive seen in the kernel log: the failures it holds are of other devices (" + strings.Join(others, ", ") + ")"

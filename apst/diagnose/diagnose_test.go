@@ -495,6 +495,19 @@ func TestFabricsTarget(t *testing.T) {
 	assert.Len(t, d.Unread, 1)
 }
 
+// A stack dump of the driver's code pasted without its first lines (posted
+// f-16: https://github.com/radxa-build/rock-pi-4b/issues/5) is no
+// failure the log shows, but it says where the failure's lines are.
+func TestDriverFrameFragment(t *testing.T) {
+	l, err := kernlog.ReadString("[   72.403400] pc : readl+0x4/0x18\n[   72.403419] lr : nvme_timeout+0x50/0x350\n", kernlog.Options{})
+	require.NoError(t, err)
+	d := diagnose.Diagnose(diagnose.Input{Log: l})
+	assert.False(t, d.Failure)
+	assert.Equal(t, "no failure line seen in the kernel log, but line 2 is a frame of the NVMe driver's code in a stack dump whose first lines, which say what failed (a crash, a warning, a hung task), are not in the log; give the whole log of that boot (journalctl -k -b -1 --no-pager, or dmesg), from the dump's first line on", d.Summary)
+	require.Len(t, d.Consequences, 1)
+	assert.Equal(t, "[   72.403419] lr : nvme_timeout+0x50/0x350", d.Consequences[0].Quote)
+}
+
 // A controller deleted (nvme disconnect with a file system still mounted,
 // posted j-11: linux-ext4, Message-ID:
 // <TYZP153MB0627DED95B9B9B2E86D66EFED762A@TYZP153MB0627.APCP153.PROD.OUTLOOK.COM>)

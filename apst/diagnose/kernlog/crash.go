@@ -65,7 +65,14 @@ func (c *crash) inDump(line int, at Timestamp) bool {
 // first that places the crash in the NVMe driver's code becomes its Stack.
 func (st *state) crashLine(msg, raw string, line int, at Timestamp) {
 	c := &st.crash
-	if !c.inDump(line, at) || c.e.Stack != "" || !driverStack(msg) {
+	if !c.inDump(line, at) {
+		if st.log.DriverFrame == nil && (st.report == 0 || line-st.report > crashSpan) && driverStack(msg) {
+			// A dump of the driver's code no crash or report line began.
+			st.log.DriverFrame = &Event{Line: line, EndLine: line, Time: at, Text: clip(msg), Raw: clip(cleanLine(raw))}
+		}
+		return
+	}
+	if c.e.Stack != "" || !driverStack(msg) {
 		return
 	}
 	c.e.Stack, c.e.StackLine = clip(cleanLine(raw)), line
@@ -132,6 +139,16 @@ func driverStack(msg string) bool {
 		}
 	}
 	return false
+}
+
+// reportHeader reports whether a message that is no event is the first
+// line of a report a stack dump follows: a warning other than the WARN
+// banner a crash reads (lockdep's "WARNING: possible circular locking
+// dependency detected"), a "BUG: ..." or a hung task ("INFO: task ...
+// blocked for more than"). Read's filter lets through those lines with a
+// keyword ("WARNING: ", "BUG", "INFO: task ").
+func reportHeader(msg string) bool {
+	return strings.HasPrefix(msg, "WARNING: ") || strings.HasPrefix(msg, "BUG: ") || strings.HasPrefix(msg, "INFO: task ")
 }
 
 // within reports whether two lines of one dump can be: their times at

@@ -218,3 +218,41 @@ func TestWarnBannerOnly(t *testing.T) {
 		}
 	}
 }
+
+// A dump of the driver's code whose first lines were not pasted (a Rock
+// Pi 4B's timeout handler reading a gone device, posted f-16:
+// https://github.com/radxa-build/rock-pi-4b/issues/5) is kept as
+// Log.DriverFrame; the dump of a crash, a lockdep warning or a hung task
+// the log holds is none.
+func TestDriverFrame(t *testing.T) {
+	const fragment = `[   72.403363] Workqueue: kblockd blk_mq_timeout_work
+[   72.403390] pstate: 00000005 (nzcv daif -PAN -UAO -TCO -DIT -SSBS BTYPE=--)
+[   72.403400] pc : readl+0x4/0x18
+[   72.403419] lr : nvme_timeout+0x50/0x350
+`
+	l, err := kernlog.ReadString(fragment, kernlog.Options{})
+	require.NoError(t, err)
+	require.NotNil(t, l.DriverFrame)
+	assert.Equal(t, 4, l.DriverFrame.Line)
+	assert.Equal(t, "[   72.403419] lr : nvme_timeout+0x50/0x350", l.DriverFrame.Raw)
+	assert.Empty(t, l.Incidents)
+
+	for name, log := range map[string]string{
+		"a crash": arm64Oops,
+		// Lockdep's report (xen-devel, posted b-27).
+		"a lockdep warning": `Oct 17 22:52:07 dom0 kernel: WARNING: possible circular locking dependency detected
+Oct 17 22:52:07 dom0 kernel:        pci_enable_device_flags+0xcf/0x100
+Oct 17 22:52:07 dom0 kernel:        nvme_pci_enable+0x28/0x1e0 [nvme]
+Oct 17 22:52:07 dom0 kernel:        nvme_reset_work+0x61/0x490 [nvme]
+`,
+		"a hung task": `[  369.061539] INFO: task kworker/u8:1:58 blocked for more than 122 seconds.
+[  369.061560] Workqueue: nvme-wq nvme_scan_work [nvme_core]
+[  369.061601]  nvme_scan_work+0x2a4/0x2f0 [nvme_core]
+`,
+		"an unreliable frame": "[   72.403419]  ? nvme_irq+0x10/0x20 [nvme]\n",
+	} {
+		l, err := kernlog.ReadString(log, kernlog.Options{})
+		require.NoError(t, err, name)
+		assert.Nil(t, l.DriverFrame, name)
+	}
+}

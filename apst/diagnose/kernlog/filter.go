@@ -14,7 +14,7 @@ var keywords = []string{
 	".pcie: link down", ".pci: link down", ".pcie: link up, ", ": Phy link never came up", ": PCIe link training gen1 timeout",
 	": Device not found", ": Device found, but not active", ": Link failed to come up",
 	".pcie: probe with driver ", ".pci: probe with driver ", ".pcie failed with error ", ".pci failed with error ",
-	"DMI: ", "Hardware name: ", "Hypervisor detected: ", "paravirtualized kernel on ",
+	"DMI: ", "Hardware name: ", "Hypervisor detected: ", "paravirtualized kernel on ", "INFO: task ",
 }
 
 // hasKeyword reports whether a message holds one of keywords.
@@ -100,6 +100,8 @@ func scanLine(b []byte) (keyword, pci bool) {
 			return before(b, i, "Internal error") && (at(b, i, ": Oops") || bytes.Contains(b[i:], []byte(" [#")))
 		case 's':
 			return before(b, i, "Oops")
+		case 'O':
+			return before(b, i, "INFO") && at(b, i+1, " task ")
 		}
 		return i+2 < len(b) && b[i+2] == 'n' && at(b, i+1, " nobody cared")
 	})

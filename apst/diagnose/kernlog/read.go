@@ -125,6 +125,13 @@ type Log struct {
 	// events (the machine as its firmware names it, the hypervisor the
 	// kernel ran under), nil when the log does not have them.
 	Machine, Hypervisor *Event
+	// DriverFrame is the first line of a stack dump that runs through the
+	// NVMe driver's code ("lr : nvme_timeout+0x50/0x350", "Workqueue:
+	// nvme-reset-wq nvme_reset_work") outside the dump of any kernel bug
+	// (a warning, an oops) the log holds: a dump pasted without its first
+	// lines, or a hung task's (Kind is empty; Line and Raw say where). Nil
+	// when there is none.
+	DriverFrame *Event
 	// Boots is the number of "Linux version" lines.
 	Boots int
 	// Lines is the number of lines read; LongLines those longer than
@@ -439,6 +446,10 @@ type state struct {
 
 	links links // what the log says of controllers, functions, disks
 	crash crash // a kernel crash whose dump is being read
+	// report is the line of the last report's first line that is no
+	// event (a lockdep warning, a hung task naming no NVMe disk, a
+	// "BUG: ..."): a dump after it is not a fragment (Log.DriverFrame).
+	report int
 	// stamped is set once a line has a time stamp or log prefix, shaped
 	// once a held line names a device as a driver's message does
 	// ("nvme nvme0: ..."): what tells a kernel log from other text.
@@ -686,6 +697,9 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 				st.foreign, st.foreignLine = "Windows", from
 			}
 			st.unread(from, line)
+		}
+		if reportHeader(sp.msg) {
+			st.report = from
 		}
 		st.crashLine(sp.msg, line, from, sp.ts)
 		return
