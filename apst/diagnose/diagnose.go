@@ -123,20 +123,24 @@ var rules = []func(*signals) builder{apstCause, aspmCause, linkCause, d3coldCaus
 
 // Diagnose ranks the layers for the input's controller. Without a
 // failure in the log it ranks nothing and says so.
-func Diagnose(in Input) Diagnosis {
+func Diagnose(in Input) (d Diagnosis) {
 	s := observe(&in)
-	d := Diagnosis{Controller: s.ctrl, Address: s.dev, Incident: s.inc, Notes: s.notes, Known: s.known, Tried: s.tried, Platform: s.platform}
+	d = Diagnosis{Controller: s.ctrl, Address: s.dev, Incident: s.inc, Notes: s.notes, Known: s.known, Tried: s.tried, Platform: s.platform}
 	if in.Log != nil {
 		d.Unread = s.unreadOfOurs()
-		if len(s.target) > 0 {
-			d.Notes = append(d.Notes, targetNote(s.target))
-		}
 		if s.inc == nil && len(d.Unread) == 0 && len(in.Log.Relayed) > 0 {
 			// Without the kernel's lines, other programs' copies of
 			// them are what the log has of a failure.
 			d.Relayed = in.Log.Relayed
 		}
 	}
+	defer func() {
+		// The target's lines, unless the summary is about them (or a
+		// diagnosis made again without the capture said so).
+		if n := targetNote(s.target); len(s.target) > 0 && !strings.Contains(d.Summary, "(nvmet)") && !slices.Contains(d.Notes, n) {
+			d.Notes = append(d.Notes, n)
+		}
+	}()
 	if s.inc == nil {
 		d.Summary = noFailure(s, &d)
 		return d
@@ -151,7 +155,7 @@ func Diagnose(in Input) Diagnosis {
 				d.Consequences = append(d.Consequences, logLine(c, "an I/O error on "+c.Disk+" after its controller was deleted"))
 			}
 		}
-		d.Summary = fmt.Sprintf("no failure of the drive seen in the kernel log for %s; line %d: the controller was deleted (nvme disconnect, a test's teardown, or a fabrics transport that gave up), and the I/O errors after it are of the disk it took away (a file system still mounted on it: unmount it before you disconnect)", s.ctrl, e.Line)
+		d.Summary = fmt.Sprintf("no failure of the drive seen in the kernel log for %s; line %d: the controller was deleted (nvme disconnect, a test's teardown, or a fabrics transport that gave up), and the I/O errors after it are of the disk it took away (a file system still mounted on it: unmount it before you disconnect)", s.who(), e.Line)
 		return d
 	}
 	d.Failure = true

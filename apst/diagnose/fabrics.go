@@ -98,6 +98,9 @@ func (s *signals) pcieSign() string {
 // targetNote says which lines were read as the NVMe over Fabrics target's
 // (signals.target).
 func targetNote(lines []kernlog.UnreadLine) string {
+	if len(lines) == 0 {
+		return ""
+	}
 	more := ""
 	if len(lines) > 1 {
 		more = fmt.Sprintf(" and %d more", len(lines)-1)
