@@ -66,8 +66,11 @@ func (c *crash) inDump(line int, at Timestamp) bool {
 func (st *state) crashLine(msg, raw string, line int, at Timestamp) {
 	c := &st.crash
 	if !c.inDump(line, at) {
-		if st.log.DriverFrame == nil && (st.report == 0 || line-st.report > crashSpan) && driverStack(msg) {
-			// A dump of the driver's code no crash or report line began.
+		if st.log.DriverFrame == nil && (st.report == 0 || line-st.report > crashSpan) &&
+			(strings.IndexByte(msg, '+') >= 0 || strings.HasPrefix(msg, "Workqueue: nvme")) && driverStack(msg) {
+			// A dump of the driver's code no crash or report line began:
+			// a frame ("+0x...") or the work queue it ran on; the cheap
+			// test first, as most lines come here.
 			st.log.DriverFrame = &Event{Line: line, EndLine: line, Time: at, Text: clip(msg), Raw: clip(cleanLine(raw))}
 		}
 		return
