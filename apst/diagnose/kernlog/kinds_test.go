@@ -235,6 +235,15 @@ func TestDriverKinds(t *testing.T) {
 		{"https://github.com/minisforum-docs/MS-02-Ultra/issues/10", "Sep 22 09:59:09 pve kernel: xhci_hcd 0000:97:00.0: AER: can't recover (no error_detected callback)",
 			kernlog.Event{Kind: kernlog.AERRecovery, PCI: "0000:97:00.0", Action: "no callback"}},
 		{"the brief", "[   60.000000] pcieport 0000:00:1c.0: AER: device recovery successful", kernlog.Event{Kind: kernlog.AERRecovery, Reporter: "0000:00:1c.0", Action: "successful"}},
+		// An error the firmware handled first (APEI/GHES), as aer.c's
+		// cper_print_aer prints it: the layer without a severity (posted
+		// l-11, linux-pci, Message-ID:
+		// <fed46c6e-1617-6dbb-9478-8137eecb5855@redhat.com>), and the
+		// line only an uncorrectable one adds (aer.c's format).
+		{"posted l-11", "[   79.322017] nvme 0000:70:00.0: AER: aer_layer=Physical Layer, aer_agent=Receiver ID",
+			kernlog.Event{Kind: kernlog.AERError, PCI: "0000:70:00.0", Layer: "Physical Layer"}},
+		{"aer.c's cper_print_aer", "[   79.322017] nvme 0000:70:00.0: AER: aer_uncor_severity: 0x00462030",
+			kernlog.Event{Kind: kernlog.AERError, PCI: "0000:70:00.0", Severity: "Uncorrected"}},
 		{"the brief", "[   60.000000] nvme nvme0: frozen state error detected, reset controller", kernlog.Event{Kind: kernlog.AERRecovery, Controller: "nvme0", Action: "reset controller"}},
 		// The recovery's steps: the link reset (aer.c's aer_root_reset;
 		// its errno since 5.8), a reset that failed (pcie/err.c), the

@@ -405,6 +405,17 @@ func parsePCI(e *Event, msg, body string) bool {
 			return false
 		}
 		e.Kind, e.Severity, e.Layer = AERError, severity(strings.TrimSpace(m[1])), strings.TrimSpace(m[2])
+	case strings.HasPrefix(body, "AER: aer_layer=") && strings.Contains(body, ", aer_agent="):
+		// An error the firmware handled first and passed on through APEI
+		// (aer.c's cper_print_aer: "aer_status: ..., aer_mask: ...", the
+		// bits, then "aer_layer=Physical Layer, aer_agent=Receiver ID"):
+		// the layer, without the severity, which the GHES record before
+		// it gives ("event severity: corrected"); an uncorrectable one
+		// goes on with "aer_uncor_severity: ..." (below).
+		layer, _, _ := strings.Cut(body[len("AER: aer_layer="):], ", aer_agent=")
+		e.Kind, e.Layer = AERError, layer
+	case strings.HasPrefix(body, "AER: aer_uncor_severity: "):
+		e.Kind, e.Severity = AERError, "Uncorrected"
 	case strings.HasPrefix(body, "Data Link Layer Link Active not set in "):
 		// The port waited for its link to train after a reset, a resume or
 		// a hot-plug, and it did not (drivers/pci/pci.c,

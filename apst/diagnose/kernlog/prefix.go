@@ -111,6 +111,13 @@ func splitLine(line string) split {
 			ts.Wall, ts.HasWall, ts.NoZone = t, true, !zoned
 			return fromProgram(ts, afterLabels(strings.TrimLeft(s[n:], " \t")), false)
 		}
+		// A dmesg time whose "[" a mail lost ("1424.464958] nvme ...").
+		if n := bracketless(s); n > 0 {
+			if d, ok := parseSeconds(s[:n-1]); ok {
+				ts.Mono, ts.HasMono = d, true
+				return fromProgram(ts, afterCaller(strings.TrimLeft(s[n:], " \t")), false)
+			}
+		}
 		// "07:45:58 kernel: nvme ..." (a time of day alone).
 		if d, n, ok := parseClock(s); ok && n < len(s) && s[n] == ' ' {
 			ts.Wall, ts.HasWall, ts.NoYear, ts.NoDate = time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC).Add(d), true, true, true
@@ -729,6 +736,20 @@ func programWord(s string) bool {
 	_, rest, _ := strings.Cut(s, " ")
 	prog, _, _ := strings.Cut(rest, " ")
 	return strings.HasSuffix(prog, "]:")
+}
+
+// bracketless returns the length of a dmesg time at the start of s whose
+// opening "[" is gone, seconds with six decimals and the "]"
+// ("1424.464958] ", as a mail reached linux-pci), or 0.
+func bracketless(s string) int {
+	i := 0
+	for i < len(s) && i < 10 && isDigit(s[i]) {
+		i++
+	}
+	if i == 0 || i+8 > len(s) || s[i] != '.' || s[i+7] != ']' || !allDigits(s[i+1:i+7]) {
+		return 0
+	}
+	return i + 8
 }
 
 // collapseSpaces turns runs of spaces into one, for time layouts.

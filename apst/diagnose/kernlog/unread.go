@@ -1,6 +1,9 @@
 package kernlog
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // looksLikeFailure reports whether a kernel message that is no event looks
 // like an NVMe or PCIe failure message: it names nvme or a PCI function and
@@ -12,7 +15,7 @@ func looksLikeFailure(msg string) bool {
 	if !strings.Contains(msg, "nvme") && !hasPCIAddrString(msg) {
 		return false
 	}
-	if fileSystemLine(msg) || aerDetail(msg) || benign(msg) || stackLine(msg) || moduleList(msg) || userSpaceError(msg) || spdkLine(msg) || strings.Contains(msg, "EEH: ") {
+	if fileSystemLine(msg) || aerDetail(msg) || benign(msg) || stackLine(msg) || moduleList(msg) || userSpaceError(msg) || spdkLine(msg) || strings.Contains(msg, "EEH: ") || cliCommand(msg) {
 		// POWER's EEH narrates its recovery of a frozen function ("PCI
 		// 0018:01:00.0#10000: EEH: Invoking nvme->error_detected(IO
 		// frozen)", the frames of its own "EEH: Call Trace:"): the nvme
@@ -110,7 +113,7 @@ func aerDetail(msg string) bool {
 	}
 	body = strings.TrimPrefix(body, "AER: ")
 	body = strings.TrimLeft(body, " ")
-	return strings.HasPrefix(body, "device [") || strings.Contains(body, "error status/mask=") ||
+	return strings.HasPrefix(body, "device [") || strings.Contains(body, "error status/mask=") || strings.HasPrefix(body, "aer_status: ") ||
 		strings.HasPrefix(body, "TLP Header") || strings.HasPrefix(body, "Error of this Agent") ||
 		len(body) > 3 && body[0] == '[' && (isDigit(body[1]) || body[1] == ' ')
 }
@@ -174,6 +177,37 @@ func userSpaceError(msg string) bool {
 	for _, e := range strerrors {
 		if strings.HasSuffix(t, e) && strings.HasSuffix(t[:len(t)-len(e)], ": ") {
 			return true
+		}
+	}
+	return false
+}
+
+// cliVerbs are nvme-cli's commands a user runs on a failing drive and
+// pastes with its log (nvme-cli's documentation: nvme-reset(1),
+// nvme-subsystem-reset(1), nvme-smart-log(1), ...).
+var cliVerbs = []string{"reset", "subsystem-reset", "ns-rescan", "list", "list-subsys", "list-ns", "list-ctrl", "id-ctrl", "id-ns",
+	"smart-log", "error-log", "get-log", "fw-log", "self-test-log", "device-self-test", "get-feature", "set-feature", "format", "sanitize",
+	"sanitize-log", "fw-download", "fw-commit", "connect", "connect-all", "disconnect", "disconnect-all", "discover", "show-regs",
+	"get-property", "set-property", "admin-passthru", "io-passthru", "read", "write", "write-zeroes", "dsm", "flush", "verify",
+	"create-ns", "delete-ns", "attach-ns", "detach-ns", "telemetry-log", "effects-log", "show-topology", "virt-mgmt"}
+
+// cliCommand reports whether a message is a user's nvme-cli command line
+// pasted with the log ("nvme reset /dev/nvme4", after a prompt ("$ ",
+// "# ", "root@host:~# "), "sudo" or a shell trace's "+ "): its first word
+// is the program, its second one of cliVerbs, where the kernel's nvme
+// lines name a device ("nvme nvme0:", "nvme 0000:01:00.0:").
+func cliCommand(msg string) bool {
+	n, prog := 0, false
+	for w := range strings.FieldsSeq(msg) { // no slice: most lines end at the first word
+		switch n++; {
+		case prog:
+			return slices.Contains(cliVerbs, w)
+		case w == "nvme" || strings.HasSuffix(w, "/nvme"):
+			prog = true
+		case n <= 3 && (w == "sudo" || w == "+" || strings.HasSuffix(w, "$") || strings.HasSuffix(w, "#")):
+			// A prompt or sudo before the program.
+		default:
+			return false
 		}
 	}
 	return false

@@ -34,6 +34,8 @@ func TestUnreadLines(t *testing.T) {
 		"[    4.628240] nvme nvme0: Shutdown timeout set to 10 seconds",
 		"[   50.000000] EXT4-fs error (device nvme0n1p2): ext4_find_entry:1463: inode #2: comm systemd: reading directory lblock 0",
 		"nvme 0000:bf:00.0:   device [15b7:5017] error status/mask=00000001/0000e000",
+		// A firmware-first report's registers (posted l-11).
+		"[   79.321993] pcieport 0000:6f:02.0: AER: aer_status: 0x00001000, aer_mask: 0x00000000",
 		"Dec  1 10:00:00 thinkpad smartd[912]: Device: /dev/nvme0, I/O tag 1 QID 1 timeout, aborting",
 	}, "\n") + "\n"
 	l, err := kernlog.ReadString(log, kernlog.Options{})
@@ -62,6 +64,34 @@ func TestUnreadLines(t *testing.T) {
 // <619411460.27128070.1562838433020.JavaMail.zimbra@redhat.com>, posted
 // f-19) and made bold in a CI log (https://github.com/spdk/spdk/issues/1913,
 // posted g-04).
+// A user's nvme-cli commands pasted with the log, after a shell trace's
+// "+" (posted l-20: linux-block, Message-ID:
+// <CAHj4cs_Ckhz4sL5k5ug_Dc5XfjSo9QDRSrHMfBj2XYGm_gb2+g@mail.gmail.com>),
+// a prompt or sudo, are no kernel lines left unread; a user's paraphrase
+// of one is.
+func TestCLICommandIsNotUnread(t *testing.T) {
+	l, err := kernlog.ReadString(`+ nvme format -l1 -f /dev/nvme4n1
+Success formatting namespace:1
++ nvme reset /dev/nvme4
+Reset: Network dropped connection on reset
+
+dmesg:
+[  752.177475] nvme nvme4: resetting controller
+[  752.227653] nvme nvme4: Disabling device after reset failure: -22
+`, kernlog.Options{})
+	require.NoError(t, err)
+	assert.Empty(t, l.Unread)
+	require.Len(t, l.Incidents, 1)
+	for _, line := range []string{"root@host:~# sudo nvme subsystem-reset /dev/nvme0", "$ nvme error-log /dev/nvme0", "# /usr/sbin/nvme reset /dev/nvme1"} {
+		l, err := kernlog.ReadString("[    1.0] nvme nvme0: pci function 0000:01:00.0\n"+line+"\n", kernlog.Options{})
+		require.NoError(t, err)
+		assert.Empty(t, l.Unread, line)
+	}
+	l, err = kernlog.ReadString("[    1.0] nvme nvme0: pci function 0000:01:00.0\nnvme unable to change power state from d3cold to d0, device inaccessible\n", kernlog.Options{})
+	require.NoError(t, err)
+	assert.Len(t, l.Unread, 1)
+}
+
 func TestUserSpaceErrorIsNotUnread(t *testing.T) {
 	for _, log := range []string{
 		"[root@rdma-perf-07 ~]$ nvme connect -t rdma -a 172.31.40.125 -s 4420 -n testnqn\n" +
