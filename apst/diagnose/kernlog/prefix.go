@@ -741,13 +741,18 @@ func programWord(s string) bool {
 // bracketless returns the length of a dmesg time at the start of s whose
 // opening "[" is gone, seconds with six decimals and the "]"
 // ("1424.464958] ", as a mail reached linux-pci), or 0.
-func bracketless(s string) int {
+func bracketless[T string | []byte](s T) int {
 	i := 0
 	for i < len(s) && i < 10 && isDigit(s[i]) {
 		i++
 	}
-	if i == 0 || i+8 > len(s) || s[i] != '.' || s[i+7] != ']' || !allDigits(s[i+1:i+7]) {
+	if i == 0 || i+8 > len(s) || s[i] != '.' || s[i+7] != ']' {
 		return 0
+	}
+	for _, c := range []byte(s[i+1 : i+7]) {
+		if !isDigit(c) {
+			return 0
+		}
 	}
 	return i + 8
 }

@@ -148,3 +148,34 @@ func TestTranscribedConsole(t *testing.T) {
 	assert.Equal(t, "nvme_core.default_ps_max_latency_us=0 pcie_aspm=off", ev[1].Text)
 	assert.Zero(t, l.UnreadLines)
 }
+
+// dmesg times whose "[" a mail lost (posted l-12: linux-pci, Message-ID:
+// <CACK8Z6HLr4tk4UkrzBN7wydDmqk=cqN2a7bQfVdjp9cE_ov_Jw@mail.gmail.com>)
+// start lines of their own, with their times; one a wrap split after its
+// "[" (posted b-05) still joins the line before.
+func TestDmesgTimeWithoutBracket(t *testing.T) {
+	l, err := kernlog.ReadString(`1424.464958] nvme nvme1: pci function 0000:59:00.0
+1424.470366] nvme 0000:59:00.0: enabling device (0000 -> 0002)
+1424.477196] nvme nvme1: Removing after probe failure status: -19
+`, kernlog.Options{})
+	require.NoError(t, err)
+	assert.Empty(t, l.Unread)
+	assert.Equal(t, "nvme1", l.Addresses["0000:59:00.0"])
+	require.Len(t, l.Incidents, 1)
+	require.Len(t, l.Incidents[0].Events, 1)
+	e := l.Incidents[0].Events[0]
+	assert.Equal(t, kernlog.ProbeFailure, e.Kind)
+	assert.Equal(t, 3, e.Line)
+	assert.Equal(t, 1424477196*time.Microsecond, e.Time.Mono)
+
+	// b-05's lines, the last cut after its number.
+	l, err = kernlog.ReadString(`nvme0n1p1, logical block 1519, lost async page write       [
+310.783038] print_req_error: I/O error, dev nvme0n1, sector 3566 flags
+100001                       [  310.783039] Buffer I/O error on dev
+nvme0n1p1, logical block 1518, lost async page write       [
+310.783040] print_req_error: I/O error, dev nvme0n1, sector 3565 flags
+100001
+`, kernlog.Options{})
+	require.NoError(t, err)
+	assert.Empty(t, l.Unread)
+}
