@@ -48,7 +48,12 @@ const (
 	// details for 0000:04:00.0", Action "no details", no Severity).
 	AERReceived Kind = "aer-received"
 	// AERError: a device's "PCIe Bus Error: severity=Corrected,
-	// type=Physical Layer, (Receiver ID)" (Severity, Layer).
+	// type=Physical Layer, (Receiver ID)" (Severity, Layer), or an error
+	// the firmware handled first and passed on through APEI,
+	// "aer_layer=Physical Layer, aer_agent=Receiver ID" (Layer; no
+	// Severity: the APEI record before it says it), whose uncorrectable
+	// kind adds "aer_uncor_severity: ..." (Severity "Uncorrected", no
+	// Layer).
 	AERError Kind = "aer-error"
 	// LinkDown: pciehp's "Slot(N): Link Down" or "Card not present" on the
 	// port above the device (its "Cannot train link", "No link" and "No
