@@ -74,7 +74,7 @@ func unpaste(dst, b []byte) []byte {
 		case c == '\\' && i+1 < len(b) && markdownEscape(dst, b[i+1:]):
 			i++ // the punctuation itself is kept
 			continue
-		case c == 0xe2 && treeGlyph(b[i:]) && blank(dst):
+		case c == 0xe2 && (treeGlyph(b[i:]) || bulletGlyph(b[i:])) && blank(dst):
 			// A tree's branch before the line ("  └ Oct 09 ... kernel:
 			// ..."): how a terminal program nests a command's output, as
 			// a coding agent's transcript shows a journalctl it ran.
@@ -192,6 +192,12 @@ func markdownEscape(done, next []byte) bool {
 // U+251C ├ or U+2502 │, followed by a blank.
 func treeGlyph(b []byte) bool {
 	return len(b) >= 4 && b[0] == 0xe2 && b[1] == 0x94 && (b[2] == 0x94 || b[2] == 0x9c || b[2] == 0x82) && (b[3] == ' ' || b[3] == '\t')
+}
+
+// bulletGlyph reports whether b starts with a list's bullet, U+2022 •,
+// followed by a blank, as a rich-text paste keeps it before each line.
+func bulletGlyph(b []byte) bool {
+	return len(b) >= 4 && b[0] == 0xe2 && b[1] == 0x80 && b[2] == 0xa2 && (b[3] == ' ' || b[3] == '\t')
 }
 
 // blank reports whether b holds only spaces and tabs.

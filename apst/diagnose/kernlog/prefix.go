@@ -282,6 +282,12 @@ func programSplit(ts Timestamp, rest string, needHost bool) split {
 	case hasProg && prog == "kernel":
 		ts, m = withInnerMono(ts, afterRepeated(strings.TrimLeft(m, " \t")))
 		return split{ts: ts, msg: afterCaller(m), kernel: true}
+	case needHost && deviceMessage(rest):
+		// A syslog time and then the message itself, host and program
+		// left out ("Apr 12 06:23:38  nvme nvme0: I/O tag 588 ..."), as a
+		// report's timeline shows the lines: "nvme nvme0:" is no host and
+		// program.
+		return split{ts: ts, msg: rest, kernel: true}
 	case needHost || hasProg && programWord(rest) || programTag(rest):
 		sp := split{ts: ts}
 		if hasProg {
@@ -438,7 +444,7 @@ func cleanLine(s string) string {
 	if s != "" {
 		// The common line: nothing to clean.
 		switch first, last := s[0], s[len(s)-1]; {
-		case quoteByte(first) || first == '`' || first == '*':
+		case quoteByte(first) || first == '`' || first == '*' || first == '-' || first == '+':
 		case last == ' ' || last == '\t' || last == '\r' || last == '\n' || last == '`' || last == '*' || last == '\\' || last == '|':
 		case first == '[' && len(s) > 6 && (s[1] == 'c' || s[1] == 'C'), last == ']' && codeTag(s, true):
 		default:
@@ -454,6 +460,7 @@ func cleanLine(s string) string {
 	if codeTag(s, true) {
 		s = s[:len(s)-len("[/code]")]
 	}
+	s = afterListMark(s)
 	bold, row := false, false
 	for len(s) > 0 && (s[0] == '`' || s[0] == '*' && len(s) > 1 && s[1] == '*') {
 		if s[0] == '*' {
@@ -482,6 +489,22 @@ func cleanLine(s string) string {
 			return s
 		}
 	}
+}
+
+// afterListMark removes a Markdown list's mark ("- ", "* ", "+ ") before
+// a pasted line, when what follows starts as a kernel line does: a time,
+// "kernel: " or a driver's message about a device ("* nvme nvme0: failed
+// to set APST feature (2)", a forum's list of boot errors). A diff's "+"
+// and a line's own "- " before anything else stay.
+func afterListMark(s string) string {
+	if len(s) < 3 || s[1] != ' ' || s[0] != '-' && s[0] != '*' && s[0] != '+' {
+		return s
+	}
+	rest := strings.TrimLeft(s[2:], " \t")
+	if strings.HasPrefix(rest, "kernel: ") || deviceMessage(rest) || stampedBytes([]byte(rest)) {
+		return rest
+	}
+	return s
 }
 
 // tableRow reads a Markdown table's row of several cells, s without its
@@ -736,6 +759,22 @@ func programWord(s string) bool {
 	_, rest, _ := strings.Cut(s, " ")
 	prog, _, _ := strings.Cut(rest, " ")
 	return strings.HasSuffix(prog, "]:")
+}
+
+// deviceMessage reports whether s starts as a driver's message about a
+// device the kernel names: the driver's name, then an NVMe controller or
+// disk ("nvme0:", "nvme1n1:") or a PCI function ("0000:02:00.0:") and a
+// colon.
+func deviceMessage(s string) bool {
+	drv, rest, ok := strings.Cut(s, " ")
+	if !ok || drv == "" || strings.IndexFunc(drv, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-')
+	}) >= 0 {
+		return false
+	}
+	dev, _, _ := strings.Cut(rest, " ")
+	dev, ok = strings.CutSuffix(dev, ":")
+	return ok && (len(dev) > 4 && strings.HasPrefix(dev, "nvme") && isDigit(dev[4]) || isPCIAddr(dev))
 }
 
 // bracketless returns the length of a dmesg time at the start of s whose

@@ -179,3 +179,48 @@ nvme0n1p1, logical block 1518, lost async page write       [
 	require.NoError(t, err)
 	assert.Empty(t, l.Unread)
 }
+
+// A report's timeline of syslog times with the host and program left out
+// (posted m-22, a Proxmox host's incident report): "nvme nvme0:" is the
+// message's device, no host and program, and the lines are read with
+// their times (they were dropped as another program's, and the log
+// answered "names no NVMe drive").
+func TestSyslogTimeWithoutHost(t *testing.T) {
+	l, err := kernlog.ReadString(`Apr 12 06:23:38  nvme nvme0: I/O tag 588 (524c) opcode 0x1 (I/O Cmd) QID 1 timeout, aborting req_op:WRITE(1) size:40960
+Apr 12 06:24:08  nvme nvme0: I/O tag 588 (524c) opcode 0x1 (I/O Cmd) QID 1 timeout, reset controller
+                 ↑ 内核尝试重置控制器
+
+Apr 12 06:25:31  nvme nvme0: Device not ready; aborting reset, CSTS=0x1
+Apr 12 06:25:51  nvme nvme0: Disabling device after reset failure: -19
+Apr 12 06:25:52  nvme 0000:02:00.0: Unable to change power state from D3cold to D0, device inaccessible
+`, kernlog.Options{})
+	require.NoError(t, err)
+	assert.Empty(t, l.Unread)
+	require.Len(t, l.Incidents, 1)
+	in := l.Incidents[0]
+	assert.Equal(t, map[kernlog.Kind]int{kernlog.IOTimeout: 2, kernlog.ResetNotReady: 1, kernlog.ResetFailure: 1, kernlog.ResumeFailure: 1}, in.Counts)
+	assert.Equal(t, time.Date(0, 4, 12, 6, 23, 38, 0, time.UTC), in.Start.Wall)
+
+	// A host's line keeps its host and program.
+	l, err = kernlog.ReadString("Apr 12 06:23:38 pve0 smartd[912]: Device: /dev/nvme0, I/O tag 1 QID 1 timeout, aborting\n", kernlog.Options{})
+	require.NoError(t, err)
+	assert.Empty(t, l.Incidents)
+}
+
+// A Markdown list's marks before pasted lines ("* ", "- ", "+ ", "•"; a
+// forum's list of boot errors, posted m-04) come off when a kernel line
+// follows; a diff's "+" before a command stays.
+func TestListMarks(t *testing.T) {
+	for _, line := range []string{
+		"* nvme nvme0: failed to set APST feature (2)",
+		"- nvme nvme0: failed to set APST feature (2)",
+		"+ [    4.5] nvme nvme0: failed to set APST feature (2)",
+		"• Jan 27 12:11:23 host kernel: nvme nvme0: failed to set APST feature (2)",
+	} {
+		l, err := kernlog.ReadString("[    1.0] nvme nvme0: pci function 0000:01:00.0\n"+line+"\n", kernlog.Options{})
+		require.NoError(t, err, line)
+		assert.Empty(t, l.Unread, line)
+		require.Len(t, l.Incidents, 1, line)
+		assert.Equal(t, kernlog.APSTFailed, l.Incidents[0].Events[0].Kind, line)
+	}
+}

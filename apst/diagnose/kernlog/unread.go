@@ -15,11 +15,16 @@ func looksLikeFailure(msg string) bool {
 	if !strings.Contains(msg, "nvme") && !hasPCIAddrString(msg) {
 		return false
 	}
-	if fileSystemLine(msg) || aerDetail(msg) || benign(msg) || stackLine(msg) || moduleList(msg) || userSpaceError(msg) || spdkLine(msg) || strings.Contains(msg, "EEH: ") || cliCommand(msg) {
+	if fileSystemLine(msg) || aerDetail(msg) || benign(msg) || stackLine(msg) || moduleList(msg) || userSpaceError(msg) || spdkLine(msg) || strings.Contains(msg, "EEH: ") || cliCommand(msg) ||
+		strings.Contains(msg, ": RTKit: syslog message: ") {
 		// POWER's EEH narrates its recovery of a frozen function ("PCI
 		// 0018:01:00.0#10000: EEH: Invoking nvme->error_detected(IO
 		// frozen)", the frames of its own "EEH: Call Trace:"): the nvme
-		// driver's own lines of the same failure are read.
+		// driver's own lines of the same failure are read. Apple's
+		// nvme-apple relays its controller's firmware log ("nvme-apple
+		// 393cc0000.nvme: RTKit: syslog message: host_ans2.c:1564: cmd
+		// parsing error for tag 12", drivers/soc/apple/rtkit.c): the
+		// failed command's own line says what failed.
 		return false
 	}
 	// A hung task's task line and a wrapped command line hold failure

@@ -92,6 +92,19 @@ dmesg:
 	assert.Len(t, l.Unread, 1)
 }
 
+// Apple's nvme-apple relays its controller's firmware log; the failed
+// command's own line is read (posted m-19: linux-btrfs, Message-ID:
+// <8a52f55e-9b91-c6da-f2f6-eb8ccb87093d@marcan.st>).
+func TestRTKitLogIsNotUnread(t *testing.T) {
+	l, err := kernlog.ReadString(`[ 1240.000104] nvme-apple 393cc0000.nvme: RTKit: syslog message: host_ans2.c:1564: cmd parsing error for tag 12 fast decode err 0x1
+[ 1240.000767] nvme0n1: Read(0x2) @ LBA 322753843, 0 blocks, Invalid Field in Command (sct 0x0 / sc 0x2)
+`, kernlog.Options{})
+	require.NoError(t, err)
+	assert.Empty(t, l.Unread)
+	require.Len(t, l.Incidents, 1)
+	assert.Equal(t, kernlog.IOError, l.Incidents[0].Events[0].Kind)
+}
+
 func TestUserSpaceErrorIsNotUnread(t *testing.T) {
 	for _, log := range []string{
 		"[root@rdma-perf-07 ~]$ nvme connect -t rdma -a 172.31.40.125 -s 4420 -n testnqn\n" +
