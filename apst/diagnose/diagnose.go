@@ -297,7 +297,25 @@ func noFailure(s *signals, d *Diagnosis) string {
 		// nothing of a drive to find a failure in.
 		return fmt.Sprintf("no failure seen in the kernel log, which names no NVMe drive in its %d line(s): if a drive failed, its lines are in the log of the boot it failed in (journalctl -k -b -1 --no-pager, or dmesg), from its first line on", l.Lines)
 	}
+	if e := kernelBugElsewhere(s.in.Log); e != nil && otherControllerFailed(s) == "" {
+		d.Consequences = []Line{logLine(e, "a kernel warning or crash whose dump, as far as the log holds it, does not run through the nvme driver's code")}
+		return fmt.Sprintf("no failure of an NVMe drive seen in the kernel log%s; line %d: the kernel warned or crashed, and the dump, as far as the log holds it, does not run through the nvme driver's code (give the whole dump, to its end, if the drive is in question)", who, e.Line)
+	}
 	return "no failure seen in the kernel log" + who + otherControllerFailed(s)
+}
+
+// kernelBugElsewhere is the first kernel warning or crash of l whose dump
+// was not placed in the NVMe driver's code (kernlog's Stack empty), or
+// nil.
+func kernelBugElsewhere(l *kernlog.Log) *kernlog.Event {
+	for i := range l.Incidents {
+		for j := range l.Incidents[i].Events {
+			if e := &l.Incidents[i].Events[j]; e.Kind == kernlog.PlatformFault && e.Action == kernlog.ActionKernelBug && e.Stack == "" {
+				return e
+			}
+		}
+	}
+	return nil
 }
 
 // otherControllerFailed points at the first failure of another NVMe

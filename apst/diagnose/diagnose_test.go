@@ -508,6 +508,24 @@ func TestDriverFrameFragment(t *testing.T) {
 	assert.Equal(t, "[   72.403419] lr : nvme_timeout+0x50/0x350", d.Consequences[0].Quote)
 }
 
+// A kernel warning whose dump, as far as the log holds it, does not run
+// through the nvme driver's code (a WSL2 guest's MSI setup, the paste
+// cut after the banner: posted n-17,
+// https://github.com/snu-csl/nvmevirt/issues/8) is no failure of a drive,
+// but it is said, not passed over as "no failure seen".
+func TestKernelBugElsewhere(t *testing.T) {
+	l, err := kernlog.ReadString(`[  115.290183] nvme nvme1: pci function 0001:10:00.0
+[  115.290305] ------------[ cut here ]------------
+[  115.290306] WARNING: CPU: 1 PID: 107 at pci_msi_setup_msi_irqs+0x1b/0x90
+`, kernlog.Options{})
+	require.NoError(t, err)
+	d := diagnose.Diagnose(diagnose.Input{Log: l})
+	assert.False(t, d.Failure)
+	assert.Equal(t, "no failure of an NVMe drive seen in the kernel log; line 3: the kernel warned or crashed, and the dump, as far as the log holds it, does not run through the nvme driver's code (give the whole dump, to its end, if the drive is in question)", d.Summary)
+	require.Len(t, d.Consequences, 1)
+	assert.Equal(t, 3, d.Consequences[0].Line)
+}
+
 // A controller deleted (nvme disconnect with a file system still mounted,
 // posted j-11: linux-ext4, Message-ID:
 // <TYZP153MB0627DED95B9B9B2E86D66EFED762A@TYZP153MB0627.APCP153.PROD.OUTLOOK.COM>)

@@ -114,7 +114,7 @@ func scanLine(b []byte) (keyword, pci bool) {
 func hostLinkWords(b []byte) bool {
 	return at(b, 0, " link down") || at(b, 0, " link up, ") || at(b, 0, " Phy link never came up") || at(b, 0, " PCIe link training gen1 timeout") ||
 		at(b, 0, " Device not found") || at(b, 0, " Device found, but not active") || at(b, 0, " Link failed to come up") ||
-		at(b, 0, " probe with driver ")
+		at(b, 0, " probe with driver ") || at(b, 0, " PCIe Link Fail, LTSSM is ")
 }
 
 // anchored calls found at each index of c in b until it returns true.

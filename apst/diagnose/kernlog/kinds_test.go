@@ -461,6 +461,10 @@ func TestPlatformFaultKinds(t *testing.T) {
 			kernlog.Event{Kind: kernlog.LinkDown, Action: kernlog.ActionHostLinkDown}},
 		{"a qcom host's name", "[    2.402211] qcom-pcie 1c00000.pci: Phy link never came up",
 			kernlog.Event{Kind: kernlog.LinkDown, Action: kernlog.ActionHostLinkDown}},
+		// Rockchip's vendor kernel's rk-pcie on an Orange Pi 5 (posted
+		// n-13, https://github.com/schneid-l/u-boot-orangepi5/issues/2).
+		{"https://github.com/schneid-l/u-boot-orangepi5/issues/2", "[Wed Aug  7 07:20:47 2024] rk-pcie fe170000.pcie: PCIe Link Fail, LTSSM is 0x3, hw_retries=1",
+			kernlog.Event{Kind: kernlog.LinkDown, Action: kernlog.ActionHostLinkDown}},
 		// DesignWare's messages since the dw_pcie_wait_for_link rework,
 		// which say what the link state machine did: a Rock 5B's, as
 		// posted to linux-pci, and a Qualcomm Rb3Gen2's with its PCIe

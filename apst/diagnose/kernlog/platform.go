@@ -153,13 +153,14 @@ func hostProbe(e *Event, body string) bool {
 // its 2025-26 rework says what the link state machine did: "Device not
 // found" (Detect: nothing answered), "Device found, but not active"
 // (Polling: a device that did not come up) or "Link failed to come up.
-// LTSSM: STATE".
+// LTSSM: STATE"; and Rockchip's vendor kernels' rk-pcie, "PCIe Link Fail,
+// LTSSM is 0x3, hw_retries=1" (as boards' users post it).
 func hostLinkNeverUp(body string) bool {
 	switch body {
 	case "link down", "Phy link never came up", "PCIe link training gen1 timeout!", "Device not found", "Device found, but not active":
 		return true
 	}
-	return strings.HasPrefix(body, "Link failed to come up. LTSSM: ")
+	return strings.HasPrefix(body, "Link failed to come up. LTSSM: ") || strings.HasPrefix(body, "PCIe Link Fail, LTSSM is ")
 }
 
 // hostController reports whether a device name is a platform device of a
