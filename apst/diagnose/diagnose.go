@@ -292,6 +292,10 @@ func noFailure(s *signals, d *Diagnosis) string {
 	} else if e != nil {
 		return fmt.Sprintf("no failure seen in the kernel log%s; line %d: the kernel could not program APST, and the line gives no result (a drive that refused the table, which the kernel goes on from, or one that did not answer, which more lines would show): the table was not in force; paste the line whole", who, e.Line)
 	}
+	if e := s.in.Log.BlockedTask; e != nil && otherControllerFailed(s) == "" {
+		d.Consequences = []Line{logLine(e, "a task the hung-task detector found blocked, on I/O the log does not tie to a device")}
+		return fmt.Sprintf("no failure of an NVMe drive seen in the kernel log%s; line %d: a task stayed blocked past the hung-task limit, and the log does not say on which device: if it waited on the drive, the drive's own lines (a timeout, a reset) are in the lines before it; give the whole log of that boot (journalctl -k -b -1 --no-pager, or dmesg)", who, e.Line)
+	}
 	if l := s.in.Log; s.ctrl == "" && s.dev == "" && len(l.Controllers) == 0 && len(l.DeviceIDs) == 0 && len(l.Addresses) == 0 && len(l.Incidents) == 0 {
 		// A console's last lines before a hang, another boot's log:
 		// nothing of a drive to find a failure in.

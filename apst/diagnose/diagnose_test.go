@@ -526,6 +526,19 @@ func TestKernelBugElsewhere(t *testing.T) {
 	assert.Equal(t, 3, d.Consequences[0].Line)
 }
 
+// A hung task that names no device (posted i-19, a Pinebook Pro's NVMe
+// frozen after resume: https://github.com/samueldr/wip-pinebook-pro/issues/3)
+// is said, with where the drive's own lines would be.
+func TestBlockedTaskWithoutDevice(t *testing.T) {
+	l, err := kernlog.ReadString("[ 1934.301295] INFO: task fdisk:3791 blocked for more than 966 seconds.\n[ 1934.311737]  blk_queue_enter+0x138/0x290\n", kernlog.Options{})
+	require.NoError(t, err)
+	d := diagnose.Diagnose(diagnose.Input{Log: l})
+	assert.False(t, d.Failure)
+	assert.True(t, strings.HasPrefix(d.Summary, "no failure of an NVMe drive seen in the kernel log; line 1: a task stayed blocked past the hung-task limit, and the log does not say on which device"), d.Summary)
+	require.Len(t, d.Consequences, 1)
+	assert.Equal(t, "[ 1934.301295] INFO: task fdisk:3791 blocked for more than 966 seconds.", d.Consequences[0].Quote)
+}
+
 // A controller deleted (nvme disconnect with a file system still mounted,
 // posted j-11: linux-ext4, Message-ID:
 // <TYZP153MB0627DED95B9B9B2E86D66EFED762A@TYZP153MB0627.APCP153.PROD.OUTLOOK.COM>)

@@ -256,3 +256,27 @@ Oct 17 22:52:07 dom0 kernel:        nvme_reset_work+0x61/0x490 [nvme]
 		assert.Nil(t, l.DriverFrame, name)
 	}
 }
+
+// A hung-task report that names no NVMe disk (a Pinebook Pro's fdisk
+// after resume, posted i-19:
+// https://github.com/samueldr/wip-pinebook-pro/issues/3) is kept as
+// Log.BlockedTask, the first of them; one named after an NVMe disk is a
+// HungTask event instead.
+func TestBlockedTask(t *testing.T) {
+	l, err := kernlog.ReadString(`[ 1934.301295] INFO: task fdisk:3791 blocked for more than 966 seconds.
+[ 1934.304747]       Tainted: P         C O      5.10.35 #1-NixOS
+[ 1934.311737]  blk_queue_enter+0x138/0x290
+[ 2000.000000] INFO: task fdisk:3792 blocked for more than 1000 seconds.
+`, kernlog.Options{})
+	require.NoError(t, err)
+	require.NotNil(t, l.BlockedTask)
+	assert.Equal(t, 1, l.BlockedTask.Line)
+	assert.Equal(t, "INFO: task fdisk:3791 blocked for more than 966 seconds.", l.BlockedTask.Text)
+	assert.Empty(t, l.Incidents)
+
+	l, err = kernlog.ReadString("[  369.061539] INFO: task jbd2/nvme0n1p3-:375 blocked for more than 122 seconds.\n", kernlog.Options{})
+	require.NoError(t, err)
+	assert.Nil(t, l.BlockedTask)
+	require.Len(t, l.Incidents, 1)
+	assert.Equal(t, kernlog.HungTask, l.Incidents[0].Events[0].Kind)
+}

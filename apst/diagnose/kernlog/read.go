@@ -132,6 +132,12 @@ type Log struct {
 	// lines, or a hung task's (Kind is empty; Line and Raw say where). Nil
 	// when there is none.
 	DriverFrame *Event
+	// BlockedTask is the first hung-task report that names no NVMe disk
+	// ("INFO: task fdisk:3791 blocked for more than 966 seconds.", a
+	// task waiting on I/O the log does not tie to a device; one named
+	// after an NVMe disk is a HungTask event). Kind is empty. Nil when
+	// there is none.
+	BlockedTask *Event
 	// Boots is the number of "Linux version" lines.
 	Boots int
 	// Lines is the number of lines read; LongLines those longer than
@@ -700,6 +706,9 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 		}
 		if reportHeader(sp.msg) {
 			st.report = from
+			if st.log.BlockedTask == nil && strings.HasPrefix(sp.msg, "INFO: task ") {
+				st.log.BlockedTask = &Event{Line: from, EndLine: to, Time: sp.ts, Text: clip(sp.msg), Raw: clip(cleanLine(line))}
+			}
 		}
 		st.crashLine(sp.msg, line, from, sp.ts)
 		return
