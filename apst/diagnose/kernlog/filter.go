@@ -103,7 +103,11 @@ func scanLine(b []byte) (keyword, pci bool) {
 		case 'O':
 			return before(b, i, "INFO") && at(b, i+1, " task ")
 		}
-		return i+2 < len(b) && b[i+2] == 'n' && at(b, i+1, " nobody cared")
+		// The driver core's report before 6.3 of a host controller's
+		// failed probe under a driver name of its own ("mtk-pcie-gen3:
+		// probe of 11280000.pcie failed with error -110").
+		return i+2 < len(b) && (b[i+2] == 'n' && at(b, i+1, " nobody cared") ||
+			b[i+2] == 'p' && at(b, i+1, " probe of ") && (bytes.Contains(b[i:], []byte(".pcie failed with error ")) || bytes.Contains(b[i:], []byte(".pci failed with error "))))
 	})
 	return keyword, pci && !keyword
 }
@@ -114,7 +118,7 @@ func scanLine(b []byte) (keyword, pci bool) {
 func hostLinkWords(b []byte) bool {
 	return at(b, 0, " link down") || at(b, 0, " link up, ") || at(b, 0, " Phy link never came up") || at(b, 0, " PCIe link training gen1 timeout") ||
 		at(b, 0, " Device not found") || at(b, 0, " Device found, but not active") || at(b, 0, " Link failed to come up") ||
-		at(b, 0, " probe with driver ") || at(b, 0, " PCIe Link Fail, LTSSM is ")
+		at(b, 0, " probe with driver ") || at(b, 0, " PCIe Link Fail, LTSSM is ") || at(b, 0, " PCIe link down, current LTSSM state: ")
 }
 
 // anchored calls found at each index of c in b until it returns true.

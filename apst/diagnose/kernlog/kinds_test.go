@@ -461,6 +461,20 @@ func TestPlatformFaultKinds(t *testing.T) {
 			kernlog.Event{Kind: kernlog.LinkDown, Action: kernlog.ActionHostLinkDown}},
 		{"a qcom host's name", "[    2.402211] qcom-pcie 1c00000.pci: Phy link never came up",
 			kernlog.Event{Kind: kernlog.LinkDown, Action: kernlog.ActionHostLinkDown}},
+		// The PCI core's last try at a link that would not train, as an
+		// extended netconsole record a syslog receiver stored: its caller
+		// id before the message and its dictionary run on with "#012"
+		// (posted o-15, linux-pci, Message-ID:
+		// <e807ca71fdef97c931fd9f92eda0f7551aa3ef7b.camel@web.de>).
+		{"posted o-15", "T5971;pcieport 0000:00:01.1: retraining failed#012 SUBSYSTEM=pci#012 DEVICE=+pci:0000:00:01.1",
+			kernlog.Event{Kind: kernlog.LinkDown, Reporter: "0000:00:01.1", Action: kernlog.ActionLinkNotActive}},
+		// MediaTek's pcie-mediatek-gen3.c, its probe failure reported under
+		// the driver's name (posted o-13,
+		// https://github.com/kiddin9/Kwrt/issues/1737).
+		{"https://github.com/kiddin9/Kwrt/issues/1737", "[    2.727856] mtk-pcie-gen3 11280000.pcie: PCIe link down, current LTSSM state: detect.quiet (0x1)",
+			kernlog.Event{Kind: kernlog.LinkDown, Action: kernlog.ActionHostLinkDown}},
+		{"https://github.com/kiddin9/Kwrt/issues/1737", "[    2.736660] mtk-pcie-gen3: probe of 11280000.pcie failed with error -110",
+			kernlog.Event{Kind: kernlog.LinkDown, Action: kernlog.ActionHostLinkDown}},
 		// Rockchip's vendor kernel's rk-pcie on an Orange Pi 5 (posted
 		// n-13, https://github.com/schneid-l/u-boot-orangepi5/issues/2).
 		{"https://github.com/schneid-l/u-boot-orangepi5/issues/2", "[Wed Aug  7 07:20:47 2024] rk-pcie fe170000.pcie: PCIe Link Fail, LTSSM is 0x3, hw_retries=1",

@@ -101,6 +101,14 @@ func parseMessage(msg string) (Event, bool) {
 // Read's filter (it holds a keyword, or names a PCI function with a
 // failure word).
 func parseKernelMessage(msg string) (Event, bool) {
+	if i := strings.Index(msg, "#012 "); i > 0 {
+		// The record's dictionary after its message ("#012
+		// SUBSYSTEM=pci#012 DEVICE=+pci:0000:00:01.1"): /dev/kmsg's and
+		// extended netconsole's continuation lines, run onto the message
+		// by a syslog daemon that writes a newline as "#012" (rsyslog's
+		// control-character escape).
+		msg = msg[:i]
+	}
 	e := Event{Text: clip(msg)}
 	if v, ok := strings.CutPrefix(msg, "Linux version "); ok {
 		e.Kind = Boot
@@ -416,6 +424,13 @@ func parsePCI(e *Event, msg, body string) bool {
 		e.Kind, e.Layer = AERError, layer
 	case strings.HasPrefix(body, "AER: aer_uncor_severity: "):
 		e.Kind, e.Severity = AERError, "Uncorrected"
+	case e.Driver == "pcieport" && body == "retraining failed":
+		// The PCI core's last try at a link that would not train
+		// (quirks.c's pcie_failed_link_retrain: "broken device, retraining
+		// non-functional downstream link at 2.5GT/s", then this): the
+		// link below the port stayed down.
+		e.Kind, e.Action = LinkDown, ActionLinkNotActive
+		e.Reporter, e.PCI, e.Controller = e.PCI, "", ""
 	case strings.HasPrefix(body, "Data Link Layer Link Active not set in "):
 		// The port waited for its link to train after a reset, a resume or
 		// a hot-plug, and it did not (drivers/pci/pci.c,

@@ -153,14 +153,17 @@ func hostProbe(e *Event, body string) bool {
 // its 2025-26 rework says what the link state machine did: "Device not
 // found" (Detect: nothing answered), "Device found, but not active"
 // (Polling: a device that did not come up) or "Link failed to come up.
-// LTSSM: STATE"; and Rockchip's vendor kernels' rk-pcie, "PCIe Link Fail,
-// LTSSM is 0x3, hw_retries=1" (as boards' users post it).
+// LTSSM: STATE"; MediaTek's pcie-mediatek-gen3.c, "PCIe link down,
+// current LTSSM state: detect.quiet (0x1)"; and Rockchip's vendor
+// kernels' rk-pcie, "PCIe Link Fail, LTSSM is 0x3, hw_retries=1" (as
+// boards' users post it).
 func hostLinkNeverUp(body string) bool {
 	switch body {
 	case "link down", "Phy link never came up", "PCIe link training gen1 timeout!", "Device not found", "Device found, but not active":
 		return true
 	}
-	return strings.HasPrefix(body, "Link failed to come up. LTSSM: ") || strings.HasPrefix(body, "PCIe Link Fail, LTSSM is ")
+	return strings.HasPrefix(body, "Link failed to come up. LTSSM: ") || strings.HasPrefix(body, "PCIe Link Fail, LTSSM is ") ||
+		strings.HasPrefix(body, "PCIe link down, current LTSSM state: ")
 }
 
 // hostController reports whether a device name is a platform device of a

@@ -1,6 +1,7 @@
 package kernlog
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -91,6 +92,12 @@ func splitLine(line string) split {
 		} else if h, ok := parseHumanStamp(inner); ok {
 			// dmesg -H: "[Sep12 13:16] ..." at each new minute.
 			ts = h
+		} else if t, n, zoned, ok := parseISO(inner); ok && n == len(inner) && strings.HasPrefix(s[end+1:], ": ") {
+			// talosctl dmesg's time after its facility and level, which
+			// stripLevel took ("kern:    info: [2026-05-05T21:50:52Z]:
+			// ...").
+			ts.Wall, ts.HasWall, ts.NoZone = t, true, !zoned
+			return split{ts: ts, msg: afterCaller(strings.TrimLeft(s[end+3:], " \t")), kernel: true}
 		} else {
 			// "[   T64] nvme ..." (a caller id without the time) or a "[...]"
 			// that is no time: the message itself.
@@ -156,6 +163,11 @@ func splitLine(line string) split {
 			return fromProgram(ts, rest, true)
 		}
 	case c >= 0x80 || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		// talosctl dmesg: "k8s-3: kern: warning: [2026-05-05T21:49:51.885Z]:
+		// nvme nvme1: ...", the node's name first when it asked several.
+		if ts, m, ok := talosLine(s); ok {
+			return split{ts: ts, msg: afterCaller(m), kernel: true}
+		}
 		// journalctl -o verbose's and -o export's MESSAGE field (a record's
 		// other fields, its time and transport, are not read).
 		if m, ok := strings.CutPrefix(s, "MESSAGE="); ok {
@@ -193,7 +205,7 @@ func splitLine(line string) split {
 		prog, msg, _ := strings.Cut(s, " ")
 		return split{program: programName(prog), relayed: msg}
 	}
-	return split{msg: s, kernel: true}
+	return split{msg: afterCaller(s), kernel: true}
 }
 
 // parseUnixStamp parses journalctl -o short-unix's time, seconds since
@@ -332,9 +344,18 @@ func afterKernel(m string) string {
 }
 
 // afterCaller removes a printk caller id ("[   T64] ", "[    C3] ",
-// "[T64]"), which kernels built with CONFIG_PRINTK_CALLER print after the
-// time, and a dynamic-debug decoration after it (afterDynDebug).
+// "[T64]", extended netconsole's "T5971;"), which kernels built with
+// CONFIG_PRINTK_CALLER print after the time, and a dynamic-debug
+// decoration after it (afterDynDebug).
 func afterCaller(m string) string {
+	if len(m) > 2 && (m[0] == 'T' || m[0] == 'C') && isDigit(m[1]) {
+		// Extended netconsole's caller id before its message, as a
+		// syslog receiver keeps it without the record's other fields
+		// ("T5971;pcieport 0000:00:01.1: ...").
+		if i := strings.IndexByte(m[:min(len(m), 10)], ';'); i > 1 && allDigits(m[1:i]) {
+			return afterDynDebug(m[i+1:])
+		}
+	}
 	if len(m) < 4 || m[0] != '[' {
 		return afterDynDebug(m)
 	}
@@ -775,6 +796,33 @@ func deviceMessage(s string) bool {
 	dev, _, _ := strings.Cut(rest, " ")
 	dev, ok = strings.CutSuffix(dev, ":")
 	return ok && (len(dev) > 4 && strings.HasPrefix(dev, "nvme") && isDigit(dev[4]) || isPCIAddr(dev))
+}
+
+// talosLine reads talosctl dmesg's line (Talos Linux): an optional node
+// name and colon, the facility "kern:", the level and a colon, the time
+// in RFC 3339 in brackets and a colon, then the message.
+func talosLine(s string) (Timestamp, string, bool) {
+	rest := s
+	if i := strings.Index(s[:min(len(s), 80)], ": kern:"); i > 0 && !strings.ContainsAny(s[:i], " \t") {
+		rest = s[i+2:]
+	}
+	rest, ok := strings.CutPrefix(rest, "kern:")
+	if !ok {
+		return Timestamp{}, "", false
+	}
+	level, rest, ok := strings.Cut(strings.TrimLeft(rest, " "), ": ")
+	if !ok || !slices.Contains([]string{"emerg", "alert", "crit", "err", "warning", "notice", "info", "debug"}, level) {
+		return Timestamp{}, "", false
+	}
+	rest = strings.TrimLeft(rest, " ")
+	if len(rest) < 2 || rest[0] != '[' {
+		return Timestamp{}, "", false
+	}
+	t, n, zoned, ok := parseISO(rest[1:])
+	if !ok || !strings.HasPrefix(rest[1+n:], "]: ") {
+		return Timestamp{}, "", false
+	}
+	return Timestamp{Wall: t, HasWall: true, NoZone: !zoned}, strings.TrimLeft(rest[1+n+3:], " "), true
 }
 
 // bracketless returns the length of a dmesg time at the start of s whose

@@ -224,3 +224,20 @@ func TestListMarks(t *testing.T) {
 		assert.Equal(t, kernlog.APSTFailed, l.Incidents[0].Events[0].Kind, line)
 	}
 }
+
+// talosctl dmesg (Talos Linux): the node's name when it asked several,
+// the facility, the level and an RFC 3339 time in brackets (posted o-12,
+// a homelab's evidence note), one node's lines without the name.
+func TestTalosctlDmesg(t *testing.T) {
+	l, err := kernlog.ReadString(`k8s-3: kern: warning: [2026-05-05T21:49:51.885321319Z]: nvme nvme1: using unchecked data buffer
+k8s-3: kern:     err: [2026-05-05T21:50:51.885321319Z]: nvme nvme1: I/O tag 5 (1005) opcode 0x2 (Read) QID 3 timeout, aborting req_op:READ(0) size:4096
+kern:    info: [2026-05-05T21:50:52Z]: nvme nvme1: Abort status: 0x0
+`, kernlog.Options{})
+	require.NoError(t, err)
+	assert.Empty(t, l.Unread)
+	require.Len(t, l.Incidents, 1)
+	in := l.Incidents[0]
+	assert.Equal(t, map[kernlog.Kind]int{kernlog.IOTimeout: 1, kernlog.AbortStatus: 1}, in.Counts)
+	assert.Equal(t, "nvme1", in.Controller)
+	assert.Equal(t, time.Date(2026, 5, 5, 21, 50, 52, 0, time.UTC), in.End.Wall)
+}
