@@ -1,7 +1,6 @@
 package kernlog
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -811,7 +810,7 @@ func talosLine(s string) (Timestamp, string, bool) {
 		return Timestamp{}, "", false
 	}
 	level, rest, ok := strings.Cut(strings.TrimLeft(rest, " "), ": ")
-	if !ok || !slices.Contains([]string{"emerg", "alert", "crit", "err", "warning", "notice", "info", "debug"}, level) {
+	if !ok || !strings.Contains(" emerg alert crit err warning notice info debug ", " "+level+" ") {
 		return Timestamp{}, "", false
 	}
 	rest = strings.TrimLeft(rest, " ")
@@ -828,18 +827,13 @@ func talosLine(s string) (Timestamp, string, bool) {
 // bracketless returns the length of a dmesg time at the start of s whose
 // opening "[" is gone, seconds with six decimals and the "]"
 // ("1424.464958] ", as a mail reached linux-pci), or 0.
-func bracketless[T string | []byte](s T) int {
+func bracketless(s string) int {
 	i := 0
 	for i < len(s) && i < 10 && isDigit(s[i]) {
 		i++
 	}
-	if i == 0 || i+8 > len(s) || s[i] != '.' || s[i+7] != ']' {
+	if i == 0 || i+8 > len(s) || s[i] != '.' || s[i+7] != ']' || !allDigits(s[i+1:i+7]) {
 		return 0
-	}
-	for _, c := range []byte(s[i+1 : i+7]) {
-		if !isDigit(c) {
-			return 0
-		}
 	}
 	return i + 8
 }

@@ -130,7 +130,7 @@ func (w *wrapped) full() bool { return w.to-w.from+1 >= MaxWrapLines || len(w.bu
 // error received: 0000:00:06.0").
 func (st *state) continues(b []byte) bool {
 	c := cleanBytes(b)
-	if bracketless(c) > 0 && bytes.HasSuffix(bytes.TrimRight(st.wrap.buf, " \t"), []byte("[")) {
+	if bracketless(string(c[:min(len(c), 20)])) > 0 && bytes.HasSuffix(bytes.TrimRight(st.wrap.buf, " \t"), []byte("[")) {
 		return true // a dmesg time the wrap split after its "["
 	}
 	if len(c) == 0 || stampedBytes(c) || structural(c) || embeddedStamp(string(c)) != "" || bytes.Contains(c, []byte(" | ")) {
@@ -460,7 +460,7 @@ func stampedBytes(c []byte) bool {
 	case isDigit(ch):
 		return len(c) >= 19 && c[4] == '-' && c[7] == '-' && c[13] == ':' ||
 			len(c) >= 8 && c[2] == ':' && c[5] == ':' && isDigit(c[6]) && isDigit(c[7]) ||
-			kmsgLike(c) || syslogLike(c) || unixLike(c) || datedLike(c) || bracketless(c) > 0 ||
+			kmsgLike(c) || syslogLike(c) || unixLike(c) || datedLike(c) || bracketless(string(c[:min(len(c), 20)])) > 0 ||
 			len(c) > 12 && c[0] == '1' && c[1] == ' ' && (c[2] == '-' && c[3] == ' ' || c[6] == '-' && c[12] == 'T')
 	}
 	return bytes.HasPrefix(c, []byte("kernel:")) || bytes.HasPrefix(c, []byte("kern ")) || bytes.HasPrefix(c, []byte("kern:")) ||
