@@ -379,10 +379,7 @@ func afterCaller(m string) string {
 // line number alone only after a thread id), so a message's own first
 // word ("ACPI: ...") is kept; a thread id alone is kept too (an AER
 // detail's "[21] ACSViol" starts the same way). Only pr_debug and dev_dbg
-// call sites are decorated. It is not inlined (go:noinline): copied into
-// afterCaller's call sites it took 4 KB of the page's app-log.wasm.
-//
-//go:noinline
+// call sites are decorated.
 func afterDynDebug(m string) string {
 	s, tid := m, false
 	if r, ok := strings.CutPrefix(s, "<intr> "); ok {
