@@ -162,10 +162,12 @@ func splitLine(line string) split {
 			return fromProgram(ts, rest, true)
 		}
 	case c >= 0x80 || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
-		// talosctl dmesg: "k8s-3: kern: warning: [2026-05-05T21:49:51.885Z]:
-		// nvme nvme1: ...", the node's name first when it asked several.
-		if ts, m, ok := talosLine(s); ok {
-			return split{ts: ts, msg: afterCaller(m), kernel: true}
+		// talosctl dmesg asking several nodes: "k8s-3: kern: warning:
+		// [2026-05-05T21:49:51.885Z]: nvme nvme1: ...", the node's name
+		// before the line one node's output has (stripLevel takes its
+		// facility and level, the bracketed time is read as dmesg's).
+		if i := strings.Index(s[:min(len(s), 80)], ": kern:"); i > 0 && !strings.ContainsAny(s[:i], " \t") {
+			return splitLine(s[i+2:])
 		}
 		// journalctl -o verbose's and -o export's MESSAGE field (a record's
 		// other fields, its time and transport, are not read).
@@ -791,34 +793,7 @@ func deviceMessage(s string) bool {
 	}
 	dev, _, _ := strings.Cut(rest, " ")
 	dev, ok = strings.CutSuffix(dev, ":")
-	return ok && (len(dev) > 4 && strings.HasPrefix(dev, "nvme") && isDigit(dev[4]) || isPCIAddr(dev))
-}
-
-// talosLine reads talosctl dmesg's line (Talos Linux): an optional node
-// name and colon, the facility "kern:", the level and a colon, the time
-// in RFC 3339 in brackets and a colon, then the message.
-func talosLine(s string) (Timestamp, string, bool) {
-	rest := s
-	if i := strings.Index(s[:min(len(s), 80)], ": kern:"); i > 0 && !strings.ContainsAny(s[:i], " \t") {
-		rest = s[i+2:]
-	}
-	rest, ok := strings.CutPrefix(rest, "kern:")
-	if !ok {
-		return Timestamp{}, "", false
-	}
-	level, rest, ok := strings.Cut(strings.TrimLeft(rest, " "), ": ")
-	if !ok || !strings.Contains(" emerg alert crit err warning notice info debug ", " "+level+" ") {
-		return Timestamp{}, "", false
-	}
-	rest = strings.TrimLeft(rest, " ")
-	if len(rest) < 2 || rest[0] != '[' {
-		return Timestamp{}, "", false
-	}
-	t, n, zoned, ok := parseISO(rest[1:])
-	if !ok || !strings.HasPrefix(rest[1+n:], "]: ") {
-		return Timestamp{}, "", false
-	}
-	return Timestamp{Wall: t, HasWall: true, NoZone: !zoned}, strings.TrimLeft(rest[1+n+3:], " "), true
+	return ok && (isCtrlName(dev) || isDiskName(dev) || isPCIAddr(dev))
 }
 
 // bracketless returns the length of a dmesg time at the start of s whose
