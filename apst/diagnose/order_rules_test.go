@@ -393,6 +393,13 @@ func TestOnResumeSaidOnce(t *testing.T) {
 			"Feb 10 09:12:50 laptop kernel: nvme0n1: Read(0x2) @ LBA 3800, 8 blocks, Unrecovered Read Error (sct 0x2 / sc 0x81) DNR \n" +
 			"Feb 10 09:12:50 laptop kernel: critical medium error, dev nvme0n1, sector 3800 op 0x0:(READ) flags 0x0 phys_seg 1 prio class 2\n",
 			diagnose.LayerDrive},
+		// An s2idle cycle's excerpt without the PM core's lines: the
+		// freezer's, printk's and the embedded controller's (an HP
+		// laptop's resume posted to kvm@, aZWctruDVn8aMZBG@debian.local).
+		{"resume without the PM core's lines", "Feb 10 08:01:02 laptop kernel: Freezing user space processes\n" +
+			"Feb 10 08:01:02 laptop kernel: printk: Suspending console(s) (use no_console_suspend to debug)\n" +
+			"Feb 10 08:01:03 laptop kernel: ACPI: EC: interrupt blocked\n" +
+			"Feb 10 09:12:44 laptop kernel: ACPI: EC: interrupt unblocked\n" + tail, diagnose.LayerSuspend},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := diagnoseFailure(t, tc.log)

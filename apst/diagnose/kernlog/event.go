@@ -117,17 +117,24 @@ const (
 	// or "(s2idle)", "PM: Preparing system for sleep", "ACPI: PM:
 	// Preparing to enter system sleep state S3", "PM: hibernation entry",
 	// "PM: suspend-to-idle", the freezer's "OOM killer disabled.", 4.x's
-	// "PM: Syncing filesystems ... done." and "PM: Entering mem sleep"
-	// (Mode: "deep", "s2idle", "S3", "mem", "hibernation"; Text keeps the
-	// line).
+	// "PM: Syncing filesystems ... done." and "PM: Entering mem sleep",
+	// and the lines an excerpt keeps beside them: "Filesystems sync:
+	// 0.030 seconds", "Freezing user space processes", "printk:
+	// Suspending console(s)", "ACPI: EC: interrupt blocked", "Disabling
+	// non-boot CPUs ...", "ACPI: PM: Saving platform NVS memory" (Mode:
+	// "deep", "s2idle", "S3", "mem", "hibernation" when the line says;
+	// Text keeps the line).
 	SuspendEntry Kind = "suspend-entry"
 	// SuspendExit: the system back from sleep: "PM: suspend exit", "ACPI:
 	// PM: Waking up from system sleep state S3", "PM: resume devices took
 	// ...", "PM: hibernation exit", "ACPI: PM: Low-level resume
 	// complete", "PM: Timekeeping suspended for 12.178 seconds", 4.x's
 	// "PM: Finishing wakeup.", and the freezer's "OOM killer enabled." and
-	// "Restarting tasks ... done." ("Restarting tasks: Done" since 6.16)
-	// (Mode as for SuspendEntry).
+	// "Restarting tasks ... done." ("Restarting tasks: Done" since 6.16),
+	// "Enabling non-boot CPUs ...", "ACPI: PM: Restoring platform NVS
+	// memory", "random: crng reseeded on system resumption" and "ACPI:
+	// EC: interrupt unblocked" after an "interrupt blocked" (every boot
+	// prints it too) (Mode as for SuspendEntry).
 	SuspendExit Kind = "suspend-exit"
 	// PMError: a device or the system failed to suspend or resume: "PM:
 	// failed to resume async: error -16", "PM: Device 0000:01:00.0 failed

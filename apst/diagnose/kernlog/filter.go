@@ -15,6 +15,7 @@ var keywords = []string{
 	": Device not found", ": Device found, but not active", ": Link failed to come up",
 	".pcie: probe with driver ", ".pci: probe with driver ", ".pcie failed with error ", ".pci failed with error ",
 	"DMI: ", "Hardware name: ", "Hypervisor detected: ", "paravirtualized kernel on ", "INFO: task ",
+	"Freezing ", "Filesystems sync: ", "printk: Suspending console", "non-boot CPUs", "EC: interrupt ", "crng reseeded on system resumption",
 }
 
 // hasKeyword reports whether a message holds one of keywords.
@@ -42,11 +43,12 @@ func interestingBytes(b []byte) bool {
 // and "Restarting tasks" at each 'R', "BUG", "WARNING: " (or "WARNING:"
 // ending the line, where a mail client broke a 6.19 warning's banner) and
 // "IO_PAGE_FAULT" at each 'G', "PM: ", "ASPM" and "OOM killer " at each 'M', "power
-// state" at each 'w', and those that end in a colon, a host controller's
+// state" at each 'w', the freezer's "Freezing " at each 'z', "non-boot
+// CPUs" at each 'U', and those that end in a colon, a host controller's
 // "1000110000.pcie: link down", "Oops: ", "DMI: ", "Hardware name: " and
 // x86's oops header
 // ("general protection fault, ...: 0000 [#1]") among them, and PCI
-// addresses, at the colons): six vectorised IndexByte passes over the line, where a search
+// addresses, at the colons): eight vectorised IndexByte passes over the line, where a search
 // for each keyword would take a dozen. The lines of
 // a PCI function that report a failure ("PCIe Bus Error", "Unable to
 // change power state") need no keyword: Read parses a line with a PCI
@@ -68,6 +70,14 @@ func scanLine(b []byte) (keyword, pci bool) {
 		// "power state", which hasKeyword finds too: the PCI core's
 		// resume failure cut before its "device inaccessible".
 		return before(b, i, "po") && at(b, i, "wer state")
+	}) || anchored(b, 'z', func(i int) bool {
+		// The freezer's "Freezing user space processes" and "Freezing
+		// remaining freezable tasks" of every system sleep.
+		return before(b, i, "Free") && at(b, i, "zing ")
+	}) || anchored(b, 'U', func(i int) bool {
+		// The CPU hotplug of S3 and hibernation: "Disabling non-boot CPUs
+		// ...", "Enabling non-boot CPUs ...".
+		return before(b, i, "non-boot CP") && at(b, i+1, "s")
 	}) {
 		return true, false
 	}
@@ -96,6 +106,14 @@ func scanLine(b []byte) (keyword, pci bool) {
 			return bytes.Contains(b[max(0, i-12):i], []byte("Slot(")) || bytes.Contains(b[max(0, i-12):i], []byte("slot("))
 		case 'I':
 			return before(b, i, "ACPI") && bytes.Contains(b[i:], []byte("sleep state")) || before(b, i, "DMI") && at(b, i+1, " ")
+		case 'C':
+			return before(b, i, "EC") && at(b, i+1, " interrupt ") // "ACPI: EC: interrupt blocked"
+		case 'k':
+			return before(b, i, "printk") && at(b, i+1, " Suspending console")
+		case 'c':
+			return before(b, i, "Filesystems sync") && at(b, i+1, " ")
+		case 'm':
+			return before(b, i, "random") && at(b, i+1, " crng reseeded on system resumption")
 		case 'r':
 			return before(b, i, "Internal error") && (at(b, i, ": Oops") || bytes.Contains(b[i:], []byte(" [#")))
 		case 's':

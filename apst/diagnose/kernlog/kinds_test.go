@@ -79,6 +79,23 @@ func TestSleepKinds(t *testing.T) {
 		{"an s2idle cycle on linux-acpi", ">> [   56.357057] PM: suspend-to-idle", kernlog.Event{Kind: kernlog.SuspendEntry, Mode: "s2idle"}},
 		{"an s2idle cycle on linux-acpi", ">> [   69.338656] PM: Timekeeping suspended for 12.178 seconds", kernlog.Event{Kind: kernlog.SuspendExit}},
 		{"an S3 resume", "[ 11.5] ACPI: PM: Low-level resume complete", kernlog.Event{Kind: kernlog.SuspendExit}},
+		// The lines beside the PM core's that an excerpt keeps: a Renesas
+		// RZ/G3E board's deep sleep and a 5.x one on linux-renesas-soc and
+		// KernelCI's reports, an s2idle suspend's end on linux-kernel, a
+		// Raspberry Pi 4's S2 cycle (bcmgenet's list) and two Ubuntu
+		// syslogs' S3 resumes with the older "PM: Restoring ..." spelling.
+		{"a deep sleep on an RZ/G3E board", "[   68.714523] Filesystems sync: 0.000 seconds", kernlog.Event{Kind: kernlog.SuspendEntry}},
+		{"a deep sleep on an RZ/G3E board", "[   68.720402] Freezing user space processes", kernlog.Event{Kind: kernlog.SuspendEntry}},
+		{"a deep sleep on an RZ/G3E board", "[   68.726527] Freezing user space processes completed (elapsed 0.001 seconds)", kernlog.Event{Kind: kernlog.SuspendEntry}},
+		{"a KernelCI suspend, 2021", "<6>[   27.347865] Freezing user space processes ... (elapsed 0.001 seconds) done.", kernlog.Event{Kind: kernlog.SuspendEntry}},
+		{"a MacBook's syslog", "Sep 11 16:04:13 macbookpro kernel: Freezing remaining freezable tasks", kernlog.Event{Kind: kernlog.SuspendEntry}},
+		{"an S3 cycle on linux-kernel", "[41805.011502] printk: Suspending console(s) (use no_console_suspend to debug)", kernlog.Event{Kind: kernlog.SuspendEntry}},
+		{"an S3 cycle on linux-kernel", "[41805.523883] ACPI: EC: interrupt blocked", kernlog.Event{Kind: kernlog.SuspendEntry}},
+		{"a Raspberry Pi 4's S2 cycle", "[ 3450.048340] Disabling non-boot CPUs ...", kernlog.Event{Kind: kernlog.SuspendEntry}},
+		{"a Raspberry Pi 4's S2 cycle", "[ 3450.051332] Enabling non-boot CPUs ...", kernlog.Event{Kind: kernlog.SuspendExit}},
+		{"an Ubuntu syslog's S3 resume", "Jun 19 19:21:04 teal kernel: [33987.814266] PM: Restoring platform NVS memory", kernlog.Event{Kind: kernlog.SuspendExit}},
+		{"an S3 suspend's steps", "[38588.400000] ACPI: PM: Saving platform NVS memory", kernlog.Event{Kind: kernlog.SuspendEntry}},
+		{"an HP laptop's resume on kvm@ (aZWctruDVn8aMZBG@debian.local)", "<5>[240548.183523] random: crng reseeded on system resumption", kernlog.Event{Kind: kernlog.SuspendExit}},
 		// PM errors: the phase, the errno, the function when named.
 		{amd, "[ 95.332909] PM: dpm_run_callback(): pci_pm_resume+0x0/0xe0 returns -16", kernlog.Event{Kind: kernlog.PMError, Phase: "resume", Errno: -16}},
 		{amd, "[ 95.332936] nvme 0000:03:00.0: PM: failed to resume async: error -16", kernlog.Event{Kind: kernlog.PMError, Phase: "resume", Errno: -16, PCI: "0000:03:00.0"}},
@@ -120,6 +137,41 @@ func TestSleepCountsCycles(t *testing.T) {
 		in := l.Incidents[0]
 		assert.Equal(t, map[kernlog.Kind]int{kernlog.SuspendEntry: n, kernlog.SuspendExit: n}, in.Counts, "%d cycles", n)
 		assert.Len(t, in.Events, 7*n)
+	}
+}
+
+// The embedded controller's "interrupt unblocked" ends a suspend only
+// after its "interrupt blocked": every boot prints it at the EC's probe
+// (an HP laptop's resume posted to kvm@, aZWctruDVn8aMZBG@debian.local,
+// and a boot log's EC lines), and a drive failing at probe is not on a
+// resume.
+func TestECUnblockedIsAResumeOnlyAfterBlocked(t *testing.T) {
+	resume := `<6>[207132.447702] ACPI: EC: interrupt blocked
+<6>[240547.393406] ACPI: EC: interrupt unblocked
+`
+	boot := `[    0.287093] ACPI: EC: interrupt unblocked
+[    0.287096] ACPI: EC: event unblocked
+`
+	for log, want := range map[string]map[kernlog.Kind]int{
+		resume: {kernlog.SuspendEntry: 1, kernlog.SuspendExit: 1},
+		boot:   nil,
+		// A second boot's probe after a suspend that never came back.
+		`[    0.0] Linux version 6.8.0
+` + strings.SplitAfter(resume, "\n")[0] + `[    0.0] Linux version 6.8.0
+` + boot: {kernlog.SuspendEntry: 1},
+	} {
+		l, err := kernlog.ReadString(log, kernlog.Options{})
+		require.NoError(t, err)
+		got := map[kernlog.Kind]int{}
+		for _, in := range l.Incidents {
+			for k, n := range in.Counts {
+				got[k] += n
+			}
+		}
+		if want == nil {
+			want = map[kernlog.Kind]int{}
+		}
+		assert.Equal(t, want, got, log)
 	}
 }
 

@@ -424,6 +424,11 @@ type state struct {
 	open  map[string]int
 	kept  int
 	first int // index in log.Incidents of the oldest kept incident
+	// ecBlocked is set by the embedded controller's "interrupt blocked"
+	// of a suspend, cleared at a boot: its "interrupt unblocked" is a
+	// resume only after one (every boot prints it too, at the EC's
+	// probe).
+	ecBlocked bool
 
 	qp     qp      // quoted-printable mail's soft breaks and escapes
 	wrap   wrapped // the logical line being assembled
@@ -738,7 +743,7 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 		if !st.fresh && (st.log.Boots > 0 || st.hasIncidents()) {
 			st.boot++
 		}
-		st.fresh = false
+		st.fresh, st.ecBlocked = false, false
 		st.log.Boots++
 		st.log.Release, st.log.CommandLine, st.log.CommandLineEvent, st.log.Machine, st.log.Hypervisor = e.Text, "", nil, nil, nil
 		st.last = Timestamp{}
@@ -786,6 +791,15 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 		if e.Action == ActionKernelBug {
 			st.holdCrash(e)
 			return
+		}
+	case SuspendEntry:
+		st.ecBlocked = st.ecBlocked || e.Text == ecBlocked
+	case SuspendExit:
+		if e.Text == ecUnblocked {
+			if !st.ecBlocked {
+				return
+			}
+			st.ecBlocked = false
 		}
 	}
 	st.addEvent(e)
@@ -874,7 +888,7 @@ func (st *state) bootBoundary() {
 	if !st.fresh && (st.log.Boots > 0 || st.hasIncidents()) {
 		st.boot++
 	}
-	st.fresh = true
+	st.fresh, st.ecBlocked = true, false
 	st.last = Timestamp{}
 	clear(st.open)
 	st.links.newBoot(st)

@@ -46,6 +46,11 @@ func parseSleep(e *Event, msg, body string) bool {
 		e.Driver, e.Device, e.PCI, e.Controller, e.Disk = "", "", "", "", ""
 		return true
 	}
+	if k := freezerLine(strings.TrimPrefix(msg, "PM: ")); k != "" {
+		e.Kind = k
+		e.Driver, e.Device, e.PCI, e.Controller, e.Disk = "", "", "", "", ""
+		return true
+	}
 	i := strings.Index(msg, "PM: ")
 	if i < 0 {
 		return false
@@ -84,8 +89,13 @@ func parseSleep(e *Event, msg, body string) bool {
 		// printed as the system comes back, and ACPI's "ACPI: PM: Low-level
 		// resume complete" after an S3 resume (drivers/acpi/sleep.c).
 		e.Kind = SuspendExit
+	case strings.HasPrefix(pm, "Saving platform NVS memory"):
+		// ACPI's S3 and hibernation steps (drivers/acpi/sleep.c): "ACPI:
+		// PM: Saving platform NVS memory" going down, "Restoring ..."
+		// coming back.
+		e.Kind = SuspendEntry
 	case strings.HasPrefix(pm, "suspend exit"), strings.HasPrefix(pm, "resume devices took"), strings.HasPrefix(pm, "resume of devices complete"),
-		strings.HasPrefix(pm, "Finishing wakeup"):
+		strings.HasPrefix(pm, "Finishing wakeup"), strings.HasPrefix(pm, "Restoring platform NVS memory"):
 		e.Kind = SuspendExit
 	case strings.HasPrefix(pm, "hibernation exit"):
 		e.Kind, e.Mode = SuspendExit, "hibernation"
@@ -179,3 +189,36 @@ func enteringSleep(pm string) string {
 	}
 	return m
 }
+
+// freezerLine returns the kind of the lines every system sleep prints
+// beside the PM core's own, which an excerpt of a suspend or resume often
+// keeps where it cut those: the freezer's "Freezing user space processes"
+// and "Freezing remaining freezable tasks" (kernel/power/process.c; older
+// kernels end the line "... (elapsed 0.002 seconds) done.", newer ones
+// print a second "... completed (elapsed ...)"), "Filesystems sync: 0.030
+// seconds" (kernel/power/main.c), printk's "printk: Suspending console(s)
+// (use no_console_suspend to debug)", the CPU hotplug of S3 and
+// hibernation, "Disabling non-boot CPUs ..." and "Enabling non-boot CPUs
+// ..." (kernel/cpu.c), the embedded controller's "ACPI: EC: interrupt
+// blocked" and "... unblocked" around the noirq phase of every suspend,
+// s2idle's included (drivers/acpi/ec.c; Read takes "unblocked" for a
+// resume only after a "blocked": the EC's probe prints it at every boot
+// too), and "random: crng reseeded on system resumption"
+// (drivers/char/random.c's PM notifier). "" for any other line.
+func freezerLine(msg string) Kind {
+	switch {
+	case strings.HasPrefix(msg, "Freezing user space processes"), strings.HasPrefix(msg, "Freezing remaining freezable tasks"),
+		strings.HasPrefix(msg, "Filesystems sync: "), strings.HasPrefix(msg, "printk: Suspending console(s)"),
+		strings.HasPrefix(msg, "Disabling non-boot CPUs"), msg == ecBlocked:
+		return SuspendEntry
+	case strings.HasPrefix(msg, "Enabling non-boot CPUs"), msg == ecUnblocked, msg == "random: crng reseeded on system resumption":
+		return SuspendExit
+	}
+	return ""
+}
+
+// The embedded controller's lines around a suspend's noirq phase.
+const (
+	ecBlocked   = "ACPI: EC: interrupt blocked"
+	ecUnblocked = "ACPI: EC: interrupt unblocked"
+)
