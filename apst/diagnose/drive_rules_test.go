@@ -129,6 +129,23 @@ func TestDriveSaysItIsBroken(t *testing.T) {
 	}
 }
 
+// A controller that stayed paused activating a firmware image past its
+// MTFA, which nvme-core's nvme_fw_act_work resets ("Fw activation
+// timeout, reset controller"): the drive's firmware, with the way to
+// activate an image at a reset instead. The line is as a Samsung engineer
+// posted it to linux-nvme (Message-ID
+// 2f876efff1484f5f95b852584b27efc6@samsung.com, 2019-10-10, in dmesg -x
+// -T's columns).
+func TestFirmwareActivationTimeout(t *testing.T) {
+	l, err := kernlog.ReadString("kern  :warn  : [Wed Oct  2 14:21:06 2019] nvme nvme0: Fw activation timeout, reset controller\n", kernlog.Options{})
+	require.NoError(t, err)
+	d := diagnose.Diagnose(diagnose.Input{Log: l})
+	assert.Equal(t, []diagnose.Layer{diagnose.LayerFirmware}, firstOf(&d), d.Summary)
+	require.NotEmpty(t, d.Causes)
+	assert.Contains(t, d.Causes[0].Evidence[0].Text, "MTFA")
+	assert.Contains(t, d.Causes[0].Evidence[0].Text, "--action=1")
+}
+
 // A hot-plug slot's power fault (pciehp's "Slot(1): Power fault",
 // drivers/pci/hotplug) is the slot's supply failing: power-loss, likely,
 // not the link, though the link goes down with it.

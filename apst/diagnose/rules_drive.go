@@ -74,6 +74,9 @@ func firmwareCause(s *signals) builder {
 	if s.persistErr != nil {
 		b.proLine(2, logLine(s.persistErr, "the drive raised a Persistent Internal Error (an asynchronous event of its own) and the kernel reset it: the drive's firmware says something inside it is broken; a firmware update fixes some such drives"))
 	}
+	if s.fwAct != nil {
+		b.proLine(2, logLine(s.fwAct, "the drive was activating a firmware image and stayed paused longer than its own maximum activation time (MTFA), so the kernel reset it: its firmware, or the image being activated; commit an image to be activated at the next reset (nvme fw-commit --action=1, or 2 for one already in a slot, then a reset or reboot) rather than at once (--action=3)"))
+	}
 	if s.bogusCQE != nil {
 		b.proLine(2, logLine(s.bogusCQE, "a completion came back with a command identifier the host never issued: a controller whose firmware mishandles command IDs (the kernel quirks some with SKIP_CID_GEN), or a completion corrupted on its way"))
 	}

@@ -77,6 +77,7 @@ type signals struct {
 	// "error received" lines named (portOfOther).
 	sources  map[string][]*kernlog.Incident
 	shutdown *kernlog.Event // "Device shutdown incomplete", "Device not ready; aborting shutdown": the drive did not finish its shutdown in time
+	fwAct    *kernlog.Event // "Fw activation timeout, reset controller": the drive stayed paused past its MTFA activating a firmware image
 	// context of the log, not tied to the controller
 	// others are resume failures of other PCI functions at the same time
 	// as the drive's: a shared cause (the port, ASPM restore, the
@@ -1177,6 +1178,14 @@ func (s *signals) event(e *kernlog.Event) {
 		}
 		if s.shutdown == nil && (strings.Contains(e.Text, "shutdown incomplete") || strings.Contains(e.Text, "aborting shutdown")) {
 			s.shutdown = e
+		}
+		if s.fwAct == nil && strings.Contains(e.Text, "Fw activation timeout") {
+			// nvme_fw_act_work (drivers/nvme/host/core.c): after a
+			// Firmware Activation Starting notice the controller kept
+			// CSTS.PP (processing paused) set past its Maximum Time for
+			// Firmware Activation (MTFA, or the admin timeout when the
+			// drive gives none), and the kernel reset it.
+			s.fwAct = e
 		}
 		if s.newIDs == nil && strings.Contains(e.Text, "identifiers changed") {
 			s.newIDs = e
