@@ -298,6 +298,19 @@ var known = []Known{
 		Needs:   "an AMD Renoir or Lucienne (Ryzen 4000 or 5000 mobile) laptop, and the failure on resume from s2idle",
 		Source:  "https://lore.kernel.org/all/20210604165403.2317-2-mario.limonciello@amd.com/",
 	},
+	{
+		ID: "nvme-awupf-validation-6.16-rc4", Layer: LayerPlatform,
+		Title: "f46d273449ba \"nvme: fix atomic write size validation\" (6.16-rc4, taken to 6.15's stable updates) refused a controller whose AWUPF differs from its subsystem's, as after a format that changes the LBA size, and the controller was disabled after its reset (\"inconsistent AWUPF, controller not added\")",
+		Fix:   "1fc09f2961f5 \"nvme: revert the cross-controller atomic write size validation\" (nvme fixes for 6.16 of 17 July 2025; 6.15.8)",
+		// The check and its message exist only in the kernels that have
+		// f46d273449ba (block-6.16-20250626, nvme-6.16-2025-06-26) and
+		// not the revert (nvme-6.16-2025-07-17; "[PATCH 6.15 120/187]",
+		// the 6.15.8-rc1 review, lore
+		// 20250722134350.225898481@linuxfoundation.org): the line dates
+		// the kernel, so no release range is needed.
+		Signs:  []string{"inconsistent AWUPF"},
+		Source: "https://lore.kernel.org/all/CAHj4cs_Ckhz4sL5k5ug_Dc5XfjSo9QDRSrHMfBj2XYGm_gb2+g@mail.gmail.com/",
+	},
 }
 
 // updates returns the stable updates from..to of series ("6.12", 2, 4:

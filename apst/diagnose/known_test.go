@@ -88,6 +88,19 @@ func TestKnownIssues(t *testing.T) {
 	assert.NotContains(t, notReady("6.5.5"), "nvme-bogus-crto")
 	assert.Contains(t, notReady("6.4.16"), "nvme-bogus-crto")
 
+	// A controller refused after a format changed its AWUPF: the line
+	// dates the kernel (6.16-rc4 to rc6, 6.15 before 6.15.8), so the
+	// entry needs no release; as Yi Zhang posted the lines to linux-block
+	// (CAHj4cs_Ckhz4sL5k5ug_Dc5XfjSo9QDRSrHMfBj2XYGm_gb2+g@mail.gmail.com).
+	l, err = kernlog.ReadString("[  752.177475] nvme nvme4: resetting controller\n"+
+		"[  752.221030] nvme nvme4: inconsistent AWUPF, controller not added (0/7).\n"+
+		"[  752.227653] nvme nvme4: Disabling device after reset failure: -22\n", kernlog.Options{})
+	require.NoError(t, err)
+	d = diagnose.Diagnose(diagnose.Input{Log: l})
+	assert.Contains(t, ids(d), "nvme-awupf-validation-6.16-rc4")
+	assert.Equal(t, diagnose.LayerPlatform, d.Causes[0].Layer, d.Summary)
+	assert.NotContains(t, match("6.15.0", "[  752.227653] nvme nvme4: Disabling device after reset failure: -22\n"), "nvme-awupf-validation-6.16-rc4")
+
 	// Each entry of the tuning half's threads matches its own lines and
 	// release, and not a release outside its range.
 	// drivers/nvme/host/pci.c's line, as ml-kingston-e8fk11-msix-mask-resume.log quotes it.

@@ -138,11 +138,13 @@ func probeLine(body string) bool {
 // it does not create; "duplicate subnqn": a controller
 // ignored because another has its subsystem NQN; "not created": nvme-pci's
 // "IO queues not created", a controller brought up with its admin queue
-// alone, whose namespaces are then removed).
+// alone, whose namespaces are then removed; "not added": 6.15's and
+// 6.16-rc's "inconsistent AWUPF, controller not added (0/7).", a
+// controller the driver refused to bring up).
 var failureWords = []string{
 	"ail", "AIL", "rror", "imeout", "timed out", "bort", "not ready", "incomplete", "Removing", "isabl", "eset", "efused",
 	"down", "inaccessible", "lost", "nable to", "can't", "cannot", "CSTS", "D3cold", "AER",
-	"ESET", "identifiers changed", "Duplicate", "duplicate subnqn", "duplicate IDs", "rejecting", "not created",
+	"ESET", "identifiers changed", "Duplicate", "duplicate subnqn", "duplicate IDs", "rejecting", "not created", "not added",
 }
 
 // failureWord reports whether s holds one of failureWords.
