@@ -410,6 +410,32 @@ func TestOnResumeSaidOnce(t *testing.T) {
 	}
 }
 
+// A warning in the nvme driver's own code while the system goes to sleep,
+// with no failure the drive reported, is a kernel bug the sleep ran into:
+// the platform first, the timing said (it was "suspend" by the sleep's
+// weight once the failure's first line was taken for the sleep line that
+// shares its incident). The lines are Gabriel C's Acer Nitro 5 journal as
+// Ming Lei quoted it on linux-nvme ("nvme vs. hibernation ( again )",
+// CACVXFVNiRX+K8toexRfykazVnpC1sNYj2UbUtnqNeqkqUfs8TA@mail.gmail.com),
+// unwrapped.
+func TestDriverWarningInASleep(t *testing.T) {
+	const log = "Sep 11 16:16:30 nitro5 kernel: Freezing remaining freezable tasks ... (elapsed 0.000 seconds) done.\n" +
+		"Sep 11 16:16:30 nitro5 kernel: printk: Suspending console(s) (use no_console_suspend to debug)\n" +
+		"Sep 11 16:16:30 nitro5 kernel: WARNING: CPU: 0 PID: 882 at kernel/irq/chip.c:210 irq_startup+0xe6/0xf0\n" +
+		"Sep 11 16:16:30 nitro5 kernel: Call Trace:\n" +
+		"Sep 11 16:16:30 nitro5 kernel:  enable_irq+0x48/0x90\n" +
+		"Sep 11 16:16:30 nitro5 kernel:  nvme_poll_irqdisable+0x20c/0x280\n" +
+		"Sep 11 16:16:30 nitro5 kernel:  __nvme_disable_io_queues+0x19d/0x1d0\n" +
+		"Sep 11 16:16:30 nitro5 kernel:  nvme_dev_disable+0x15c/0x210\n" +
+		"Sep 11 16:16:30 nitro5 kernel:  nvme_suspend+0x40/0x130\n" +
+		"Sep 11 16:16:30 nitro5 kernel:  pci_pm_suspend+0x72/0x130\n"
+	d := diagnoseFailure(t, log)
+	assert.True(t, d.OnResume, d.Summary)
+	assert.Equal(t, []diagnose.Layer{diagnose.LayerPlatform}, firstOf(&d), d.Summary)
+	require.GreaterOrEqual(t, len(d.Causes), 2, d.Summary)
+	assert.Equal(t, diagnose.LayerSuspend, d.Causes[1].Layer)
+}
+
 // "failed to set APST feature" with an NVMe status is the drive refusing
 // the kernel's table, which nvme-core logs and goes on without
 // (nvme_configure_apst): no failure alone, and beside a later failure it

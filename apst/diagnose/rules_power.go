@@ -158,6 +158,10 @@ func suspendCause(s *signals) builder {
 		// The drive's own media errors are no sleep transition's doing:
 		// the timing is said, and weighs little.
 		b.proLine(1, logLine(s.onResume, "this happened on resume: the failure came within "+resumeWindow.String()+" of this system sleep transition (but the failures are media errors the drive reported, which no sleep transition causes)"))
+	case s.onResume != nil && s.crashOnly() && driverCrash(s.inc):
+		// The nvme driver's own code warned or crashed in the sleep and
+		// the drive reported nothing: a kernel bug, whose timing is said.
+		b.proLine(1, logLine(s.onResume, "this happened on resume: the failure came within "+resumeWindow.String()+" of this system sleep transition (but the failure is the kernel's, in the NVMe driver's code, which the sleep ran: a kernel bug, not the drive's sleep)"))
 	case s.onResume != nil:
 		b.sign(4, logLine(s.onResume, "this happened on resume: the failure came within "+resumeWindow.String()+" of this system sleep transition"))
 	}

@@ -1213,6 +1213,15 @@ func (s *signals) context(l *kernlog.Log) {
 		return
 	}
 	first := s.inc.Events[0]
+	for _, e := range s.inc.Events {
+		// A failure of no device shares the kernel's incident with the
+		// sleep lines: the first event that is not one of them is the
+		// failure's.
+		if e.Kind != kernlog.SuspendEntry && e.Kind != kernlog.SuspendExit {
+			first = e
+			break
+		}
+	}
 	var lastSleep *kernlog.Event
 	for i := range l.Incidents {
 		in := &l.Incidents[i]
