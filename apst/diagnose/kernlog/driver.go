@@ -129,7 +129,7 @@ func probeLine(body string) bool {
 
 // failureWords are the words that make a line of the NVMe driver or the
 // PCI core a failure report; each stands for the words it is part of
-// ("ail": failed, Failure; "rror": error, I/O error; "isabl": disabling;
+// ("fail", "Fail": failed, Failure, not "available" or an e-mail address; "rror": error, I/O error; "isabl": disabling;
 // "eset": reset, Reset; "ESET": RESETTING; "nable to": unable to;
 // "identifiers changed": a namespace that came back as another after a
 // resume; "Duplicate": a controller or namespace that claims another's
@@ -142,7 +142,7 @@ func probeLine(body string) bool {
 // 6.16-rc's "inconsistent AWUPF, controller not added (0/7).", a
 // controller the driver refused to bring up).
 var failureWords = []string{
-	"ail", "AIL", "rror", "imeout", "timed out", "bort", "not ready", "incomplete", "Removing", "isabl", "eset", "efused",
+	"fail", "Fail", "AIL", "rror", "imeout", "timed out", "bort", "not ready", "incomplete", "Removing", "isabl", "eset", "efused",
 	"down", "inaccessible", "lost", "nable to", "can't", "cannot", "CSTS", "D3cold", "AER",
 	"ESET", "identifiers changed", "Duplicate", "duplicate subnqn", "duplicate IDs", "rejecting", "not created", "not added",
 }
