@@ -13,7 +13,7 @@ var keywords = []string{
 	"DMAR: [", "IO_PAGE_FAULT", "WARNING: ", "BUG", "Internal error: Oops", "Oops: ", "protection fault", "RW1C", "Restarting tasks", "OOM killer ",
 	".pcie: link down", ".pci: link down", ".pcie: link up, ", ": Phy link never came up", ": PCIe link training gen1 timeout",
 	": Device not found", ": Device found, but not active", ": Link failed to come up",
-	".pcie: probe with driver ", ".pci: probe with driver ", ".pcie failed with error ", ".pci failed with error ",
+	".pcie: probe with driver ", ".pci: probe with driver ", ".pcie failed with error", ".pci failed with error",
 	"DMI: ", "Hardware name: ", "Hypervisor detected: ", "paravirtualized kernel on ", "INFO: task ",
 	"Freezing ", "Filesystems sync: ", "printk: Suspending console", "non-boot CPUs", "EC: interrupt ", "crng reseeded on system resumption",
 }
@@ -125,18 +125,19 @@ func scanLine(b []byte) (keyword, pci bool) {
 		// failed probe under a driver name of its own ("mtk-pcie-gen3:
 		// probe of 11280000.pcie failed with error -110").
 		return i+2 < len(b) && (b[i+2] == 'n' && at(b, i+1, " nobody cared") ||
-			b[i+2] == 'p' && at(b, i+1, " probe of ") && (bytes.Contains(b[i:], []byte(".pcie failed with error ")) || bytes.Contains(b[i:], []byte(".pci failed with error "))))
+			b[i+2] == 'p' && at(b, i+1, " probe of ") && (bytes.Contains(b[i:], []byte(".pcie failed with error")) || bytes.Contains(b[i:], []byte(".pci failed with error"))))
 	})
 	return keyword, pci && !keyword
 }
 
 // hostLinkWords reports whether the message after a host controller's
 // name ("brcm-pcie 1000110000.pcie:") says its link never trained, or
-// the speed it trained at.
+// the speed it trained at (MediaTek's "PCIe link down, current LTSSM
+// state: ..." also where a mail wrapped it after "current").
 func hostLinkWords(b []byte) bool {
 	return at(b, 0, " link down") || at(b, 0, " link up, ") || at(b, 0, " Phy link never came up") || at(b, 0, " PCIe link training gen1 timeout") ||
 		at(b, 0, " Device not found") || at(b, 0, " Device found, but not active") || at(b, 0, " Link failed to come up") ||
-		at(b, 0, " probe with driver ") || at(b, 0, " PCIe Link Fail, LTSSM is ") || at(b, 0, " PCIe link down, current LTSSM state: ")
+		at(b, 0, " probe with driver ") || at(b, 0, " PCIe Link Fail, LTSSM is ") || at(b, 0, " PCIe link down, current")
 }
 
 // anchored calls found at each index of c in b until it returns true.

@@ -911,21 +911,22 @@ func paddedStamp(in string) bool {
 // quotedMessage returns the first span of line between backticks or
 // double quotes that reads as a kernel event of its own (a message quoted
 // in a sentence of a bug report, or alone with the sentence's full stop
-// after it), or "".
+// after it), or "". Typographic quotes count: “...” (a forum's editor
+// curls a typed pair), „...“ and «...».
 func quotedMessage(line string) string {
-	for _, q := range []byte{'`', '"'} {
+	for _, q := range quotePairs {
 		for off := 0; off < len(line); {
-			i := strings.IndexByte(line[off:], q)
+			i := strings.Index(line[off:], q[0])
 			if i < 0 {
 				break
 			}
-			i += off
-			j := strings.IndexByte(line[i+1:], q)
+			i += off + len(q[0])
+			j := strings.Index(line[i:], q[1])
 			if j < 0 {
 				break
 			}
-			span := line[i+1 : i+1+j]
-			off = i + j + 2
+			span := line[i : i+j]
+			off = i + j + len(q[1])
 			if sp := splitLine(span); sp.kernel && !sp.json && sp.msg != "" {
 				if _, ok := parseKernelMessage(sp.msg); ok {
 					return span
@@ -935,6 +936,10 @@ func quotedMessage(line string) string {
 	}
 	return ""
 }
+
+// quotePairs are the quotes, opening and closing, a message is quoted in
+// within a sentence.
+var quotePairs = [...][2]string{{"`", "`"}, {`"`, `"`}, {"\u201c", "\u201d"}, {"\u201e", "\u201c"}, {"\u00ab", "\u00bb"}}
 
 // stripHTML removes the HTML tags a message was pasted in, when it starts
 // with one ("<font color=\"#C01C28\"><b>firewire_ohci 0000:98:00.0: ...

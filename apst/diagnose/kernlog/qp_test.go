@@ -280,3 +280,41 @@ func TestQuotedPrintableEncodedLineEnds(t *testing.T) {
 		assert.Empty(t, l.Unread, eol)
 	}
 }
+
+// A MediaTek host's link that never came up, quoted three deep in a mail
+// stored quoted-printable whose client escaped every dot ("[ 5=2E478062]")
+// and wrapped the link line after "current" and the probe line inside
+// "error" (linux-pci, Message-ID
+// D7EAAAC4-B696-422F-A6D6-FF90D351B6F4@fw-web.de, a BPI-R3's MT7986 with
+// an NVMe drive, 2023-05-01, as stored). Neither line was read: the cut
+// link line held no keyword (the scan wanted "current LTSSM state: "),
+// and the probe line ended in "error" where the scan wanted "error ";
+// the log was "no failure seen".
+func TestQuotedPrintableHostLinkWrapped(t *testing.T) {
+	const log = ">>>=20\n" +
+		">>> # dmesg | grep 'pci'\n" +
+		">>> [ 5=2E235564] mtk-pcie-gen3 11280000=2Epcie: host bridge=20\n" +
+		">>> /soc/pcie@11280000 ranges:\n" +
+		">>> [ 5=2E478062] mtk-pcie-gen3 11280000=2Epcie: PCIe link down, current\n" +
+		">>> LTSSM state: detect=2Eactive (0x10 00001)\n" +
+		">>> [ 5=2E487491] mtk-pcie-gen3: probe of 11280000=2Epcie failed with erro=\n" +
+		"r\n" +
+		">>> -110\n" +
+		">>>=20\n"
+	l, err := kernlog.ReadString(log, kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 1)
+	in := l.Incidents[0]
+	down, ok := in.First(kernlog.LinkDown)
+	require.True(t, ok, "%+v", in.Counts)
+	assert.Equal(t, "mtk-pcie-gen3 11280000.pcie: PCIe link down, current LTSSM state: detect.active (0x10 00001)", down.Text)
+	assert.Equal(t, [2]int{5, 6}, [2]int{down.Line, down.EndLine})
+	// The probe that gave up waiting for the link (-110) is the host's
+	// link down too.
+	require.Len(t, in.Events, 2, "%+v", in.Counts)
+	probe := in.Events[1]
+	assert.Equal(t, kernlog.ActionHostLinkDown, probe.Action)
+	assert.Equal(t, "probe of 11280000.pcie failed with error -110", probe.Text)
+	assert.Equal(t, [2]int{7, 9}, [2]int{probe.Line, probe.EndLine})
+	assert.Empty(t, l.Unread)
+}

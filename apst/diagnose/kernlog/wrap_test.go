@@ -289,7 +289,7 @@ func TestConsoleInterleaving(t *testing.T) {
 }
 
 // A kernel message quoted in a sentence of a bug report, in backticks or
-// double quotes, is read from the quote; another program's line that
+// double quotes (typographic ones too), is read from the quote; another program's line that
 // quotes one is not the kernel's. The sentences as posted.
 func TestMessageQuotedInASentence(t *testing.T) {
 	const (
@@ -302,6 +302,10 @@ func TestMessageQuotedInASentence(t *testing.T) {
 	}{
 		{rawa33, "I see quite often warnings messages like `nvme nvme0: I/O 34 QID 13 timeout, aborting` in the journal and sometimes it correlates with I/O appearing to hang a bit. Why is this happening?", kernlog.IOTimeout},
 		{rawa32, "\"nvme0n1: I/O Cmd(0x2) @ LBA 2305843009213693951, 0 blocks, I/O Error (sct 0x0 / sc 0x2) DNR\".", kernlog.IOError},
+		// A forum's editor curled the quotes (Level1Techs, "Looking for
+		// PMC/Microsemi NV-1616 NVRAM drive documentation/tools").
+		{"https://forum.level1techs.com/t/looking-for-pmc-microsemi-nv-1616-nvram-drive-documentation-tools/217534",
+			"Strangely though, during bootup there is a long delay before an error shows up stating \u201cnvme nvme0: Device not ready; aborting reset, CSTS=0x130df1\u201d.", kernlog.ResetNotReady},
 	} {
 		l, err := kernlog.ReadString(tc.line+"\n", kernlog.Options{})
 		require.NoError(t, err, tc.source)
