@@ -532,6 +532,36 @@ func TestHostControllerNeverUp(t *testing.T) {
 	}
 }
 
+// A board described by a device tree has no ACPI and no BIOS: its sleep's
+// tests are not nvme.noacpi=1 (StorageD3Enable is an ACPI property) and
+// no BIOS update, but the board's kernel and device tree; its host
+// controller failing to resume is the platform's; its link lost on resume
+// did not train again. The lines are a MediaTek MT8195 board's, as
+// Guoqing Jiang posted them with the device-tree fix (devicetree list,
+// Message-Id 20250721095959.57703-1-guoqing.jiang@canonical.com).
+func TestDeviceTreeBoardResume(t *testing.T) {
+	d := diagnoseFailure(t, "mtk-pcie-gen3 112f0000.pcie: PCIe link down, current LTSSM state: detect.quiet (0x0)\n"+
+		"mtk-pcie-gen3 112f0000.pcie: PM: dpm_run_callback(): genpd_resume_noirq returns -110\n"+
+		"mtk-pcie-gen3 112f0000.pcie: PM: failed to resume noirq: error -110\n")
+	layers := map[diagnose.Layer]diagnose.Cause{}
+	for _, c := range d.Causes {
+		layers[c.Layer] = c
+		for _, tst := range c.Tests {
+			assert.NotContains(t, tst.Setting, "noacpi", tst.Action)
+			assert.NotContains(t, tst.Action, "BIOS", tst.Action)
+			assert.NotContains(t, tst.Command, "dmi", tst.Action)
+		}
+	}
+	assert.Equal(t, diagnose.LayerSuspend, d.Causes[0].Layer, d.Summary)
+	for l, want := range map[diagnose.Layer]string{
+		diagnose.LayerPlatform: "host controller itself failed to resume",
+		diagnose.LayerLink:     "did not train again on resume",
+	} {
+		require.NotEmpty(t, layers[l].Evidence, "%s: %s", l, d.Summary)
+		assert.Contains(t, layers[l].Evidence[0].Text, want)
+	}
+}
+
 // Two drives that fail their bring-up together (an IOMMU change under
 // test: iommu + linux-kselftest, Message-ID
 // <pntkuh63y26rygrkxegbzncvc3shtplucrnzkkz2dimpkfyn75@uekvyuz5kred>, posted

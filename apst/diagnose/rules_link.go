@@ -162,6 +162,8 @@ func linkCause(s *signals) builder {
 		b.proLine(1, logLine(s.down, "config space reads all ones: the device is not answering on the bus"))
 	}
 	switch {
+	case s.hostLinkDown() && s.inResume():
+		b.proLine(2, logLine(s.linkDown, "the PCIe host controller's link did not train again on resume: no device was seen behind it (the drive not powered back, or not let out of reset, in time: the host driver's and device tree's resume sequence; or a cable, adapter or HAT not seated)"))
 	case s.hostLinkDown():
 		b.proLine(2, logLine(s.linkDown, "the PCIe host controller's link never trained: no device was seen behind it (a cable, adapter or HAT not seated, a link speed the wiring does not carry; or no power reaching the drive, or a dead drive)"))
 	case s.linkDown != nil:

@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -86,6 +87,14 @@ func platformCause(s *signals) builder {
 			b.proLine(1, logLine(f, "the host bridge cannot write PCI config space in less than 32 bits: its controller driver works around the hardware, a platform with quirks of its own"))
 		}
 	}
+	for i := range s.pmErrors {
+		if e := &s.pmErrors[i]; dtHostLine(e) {
+			// "mtk-pcie-gen3 112f0000.pcie: PM: failed to resume noirq:
+			// error -110": the host, not a device behind it.
+			b.proLine(2, logLine(e, "the PCIe host controller itself failed to "+cmp.Or(e.Phase, "suspend or resume")+": its driver, power domain, clocks or resets, or the device tree that describes them, the board's, not the drive's"))
+			break
+		}
+	}
 	if probe := s.probeFailure(); probe != nil && probe.Errno == -12 {
 		b.sign(3, logLine(probe, "the probe failed for lack of memory (-ENOMEM): DMA addressing (the DMA mask, swiotlb, the IOMMU) or the queues' memory, which the platform and the kernel provide, not the drive"))
 	}
@@ -140,7 +149,11 @@ func platformCause(s *signals) builder {
 	if s.guest != nil {
 		b.test("on the host (the hypervisor, not the guest), read its kernel log around the failure's time: a failure of the drive itself, its link or its passthrough is there, with its cause", "journalctl -k -b --no-pager", "free")
 	}
-	b.test("boot the newest stable kernel (or the last one that worked) and the newest BIOS: a regression or a quirk may be fixed there", "uname -r; cat /sys/class/dmi/id/bios_version", "a reboot")
+	if s.deviceTree() {
+		b.test("boot the newest stable kernel (or the last one that worked) and the board's newest bootloader and device tree: a regression or a quirk may be fixed there", "uname -r; cat /proc/device-tree/model", "a reboot")
+	} else {
+		b.test("boot the newest stable kernel (or the last one that worked) and the newest BIOS: a regression or a quirk may be fixed there", "uname -r; cat /sys/class/dmi/id/bios_version", "a reboot")
+	}
 	if crashed {
 		b.test("report the crash with its whole dump and the release to the kernel's NVMe list (linux-nvme@lists.infradead.org) or the distribution's tracker; between a release that worked and this one, git bisect finds the commit", "journalctl -k -b -1 --no-pager > kern.log", "free; a bisection costs a build and a boot a step")
 	}

@@ -102,6 +102,10 @@ type signals struct {
 	// piLink is a Raspberry Pi's PCIe host controller training its link
 	// (the first such line); piGen3 its line saying 8.0 GT/s, Gen 3.
 	piLink, piGen3 *kernlog.Event
+	// dtHost is the first line of a device-tree PCIe host controller
+	// ("mtk-pcie-gen3 112f0000.pcie: ..."), in the failure's boot: an Arm
+	// or RISC-V board without ACPI or a BIOS.
+	dtHost *kernlog.Event
 	// faults are the platform's faults around the failure: IOMMU faults
 	// and config writes of the drive's function, kernel warnings and
 	// crashes in the code that drives it or at the time of the failure.
@@ -1231,6 +1235,9 @@ func (s *signals) context(l *kernlog.Log) {
 		other := in.Controller != "" && s.ctrl != "" && in.Controller != s.ctrl
 		for j := range in.Events {
 			e := &in.Events[j]
+			if s.dtHost == nil && dtHostLine(e) {
+				s.dtHost = e
+			}
 			switch e.Kind {
 			case kernlog.SuspendEntry, kernlog.SuspendExit:
 				if e.Line < first.Line && (lastSleep == nil || e.Line > lastSleep.Line) {
@@ -1313,6 +1320,38 @@ func (s *signals) sharedFailures(l *kernlog.Log, first *kernlog.Event) {
 			s.othersDown = nil
 		}
 	}
+}
+
+// dtHostLine reports whether an event is a device-tree PCIe host
+// controller's: its device is named by its register address
+// ("112f0000.pcie", "1000110000.pcie", "a40000000.pcie"), or it is a
+// host controller's link or probe line, which only the drivers of such
+// hosts print (kernlog.HostLinkUp, ActionHostLinkDown,
+// ActionHostProbeFailed).
+func dtHostLine(e *kernlog.Event) bool {
+	switch {
+	case e.Kind == kernlog.HostLinkUp, e.Action == kernlog.ActionHostLinkDown, e.Action == kernlog.ActionHostProbeFailed:
+		return true
+	}
+	addr, ok := strings.CutSuffix(e.Device, ".pcie")
+	if !ok {
+		addr, ok = strings.CutSuffix(e.Device, ".pci")
+	}
+	return ok && addr != "" && strings.Trim(addr, "0123456789abcdef") == ""
+}
+
+// inResume reports whether the failure came on a resume: right after a
+// sleep line, or beside a device's failure to resume.
+func (s *signals) inResume() bool {
+	return s.onResume != nil || slices.ContainsFunc(s.pmErrors, func(e kernlog.Event) bool { return e.Phase == "resume" })
+}
+
+// deviceTree reports whether the log shows a board described by a device
+// tree (a host controller's line, the PCI core's "ASPM: DT platform", a
+// Raspberry Pi): no ACPI, no BIOS; its firmware is a bootloader and the
+// device tree.
+func (s *signals) deviceTree() bool {
+	return s.dtHost != nil || s.dtASPM != nil || s.piLink != nil || s.platform == persist.PlatformRaspberryPi
 }
 
 // piHost reports whether a host controller's line is a Raspberry Pi's:
