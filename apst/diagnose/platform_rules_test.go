@@ -562,6 +562,37 @@ func TestDeviceTreeBoardResume(t *testing.T) {
 	}
 }
 
+// The device tree's model line, or an arm64 crash dump's machine name
+// with its "(DT)", says a board with no BIOS, and "Raspberry Pi" a Pi:
+// its settings go to cmdline.txt.
+func TestDeviceTreeFromTheMachineLine(t *testing.T) {
+	// On a resume: the suspend's tests are where an x86 laptop's
+	// nvme.noacpi=1 and BIOS update would come.
+	const down = "[  800.000000] PM: suspend exit\n" +
+		"[  812.104211] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10\n"
+	d := diagnoseFailure(t, down)
+	require.True(t, slices.ContainsFunc(d.Causes, func(c diagnose.Cause) bool {
+		return slices.ContainsFunc(c.Tests, func(tst diagnose.Test) bool { return tst.Setting == "nvme.noacpi=1" })
+	}), "without a machine line the laptop's test stays: %s", d.Summary)
+	for _, tc := range []struct{ machine, where string }{
+		{"[    0.000000] Machine model: Raspberry Pi 5 Model B Rev 1.0\n", "cmdline.txt"},
+		{"[  300.000000] Hardware name: Radxa ROCK 5B (DT)\n", ""},
+	} {
+		d = diagnoseFailure(t, tc.machine+down)
+		var where []string
+		for _, c := range d.Causes {
+			for _, tst := range c.Tests {
+				assert.NotContains(t, tst.Action, "BIOS", tc.machine)
+				assert.NotContains(t, tst.Setting, "noacpi", tc.machine)
+				where = append(where, tst.Where...)
+			}
+		}
+		if tc.where != "" {
+			assert.True(t, slices.ContainsFunc(where, func(w string) bool { return strings.Contains(w, tc.where) }), "%s: %v", tc.machine, where)
+		}
+	}
+}
+
 // Two drives that fail their bring-up together (an IOMMU change under
 // test: iommu + linux-kselftest, Message-ID
 // <pntkuh63y26rygrkxegbzncvc3shtplucrnzkkz2dimpkfyn75@uekvyuz5kred>, posted

@@ -187,7 +187,10 @@ func observe(in *Input) *signals {
 	if s.platform == persist.PlatformUnknown {
 		s.platform = persist.DetectPlatform(s.releaseText, s.cmdline)
 	}
-	if s.platform == persist.PlatformUnknown && s.piLink != nil {
+	if s.platform == persist.PlatformUnknown && (s.piLink != nil || in.Log != nil && in.Log.Machine != nil && strings.HasPrefix(in.Log.Machine.Text, "Raspberry Pi ")) {
+		// The device tree's model ("Machine model: Raspberry Pi 5 Model
+		// B Rev 1.0") or a crash dump's ("Hardware name: Raspberry Pi 4
+		// Model B Rev 1.5 (DT)") says a Pi as well as its host's lines.
 		s.platform = persist.PlatformRaspberryPi
 	}
 	s.known = matchKnown(s)
@@ -1347,10 +1350,14 @@ func (s *signals) inResume() bool {
 }
 
 // deviceTree reports whether the log shows a board described by a device
-// tree (a host controller's line, the PCI core's "ASPM: DT platform", a
-// Raspberry Pi): no ACPI, no BIOS; its firmware is a bootloader and the
+// tree (a host controller's line, the PCI core's "ASPM: DT platform", the
+// device tree's "Machine model: ...", arm64's "Hardware name: ... (DT)",
+// a Raspberry Pi): no ACPI, no BIOS; its firmware is a bootloader and the
 // device tree.
 func (s *signals) deviceTree() bool {
+	if l := s.in.Log; l != nil && l.Machine != nil && (strings.HasSuffix(l.Machine.Text, "(DT)") || strings.Contains(l.Machine.Raw, "Machine model: ")) {
+		return true
+	}
 	return s.dtHost != nil || s.dtASPM != nil || s.piLink != nil || s.platform == persist.PlatformRaspberryPi
 }
 

@@ -15,7 +15,7 @@ var keywords = []string{
 	": Device not found", ": Device found, but not active", ": Link failed to come up",
 	".pcie: probe with driver ", ".pci: probe with driver ", ".pcie failed with error", ".pci failed with error",
 	"DMI: ", "Hardware name: ", "Hypervisor detected: ", "paravirtualized kernel on ", "INFO: task ",
-	"Freezing ", "Filesystems sync: ", "printk: Suspending console", "non-boot CPUs", "EC: interrupt ", "crng reseeded on system resumption",
+	"Machine model: ", "Freezing ", "Filesystems sync: ", "printk: Suspending console", "non-boot CPUs", "EC: interrupt ", "crng reseeded on system resumption",
 }
 
 // hasKeyword reports whether a message holds one of keywords.
@@ -46,7 +46,7 @@ func interestingBytes(b []byte) bool {
 // state" at each 'w', the freezer's "Freezing " at each 'z', "non-boot
 // CPUs" at each 'U', and those that end in a colon, a host controller's
 // "1000110000.pcie: link down", "Oops: ", "DMI: ", "Hardware name: " and
-// x86's oops header
+// "Machine model: ", x86's oops header
 // ("general protection fault, ...: 0000 [#1]") among them, and PCI
 // addresses, at the colons): eight vectorised IndexByte passes over the line, where a search
 // for each keyword would take a dozen. The lines of
@@ -114,6 +114,8 @@ func scanLine(b []byte) (keyword, pci bool) {
 			return before(b, i, "Filesystems sync") && at(b, i+1, " ")
 		case 'm':
 			return before(b, i, "random") && at(b, i+1, " crng reseeded on system resumption")
+		case 'l':
+			return before(b, i, "Machine model") && at(b, i+1, " ")
 		case 'r':
 			return before(b, i, "Internal error") && (at(b, i, ": Oops") || bytes.Contains(b[i:], []byte(" [#")))
 		case 's':

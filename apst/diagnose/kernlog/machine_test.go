@@ -35,6 +35,12 @@ func TestMachineAndHypervisor(t *testing.T) {
 		{"journal",
 			"Dec 01 10:00:00 vm kernel: Hypervisor detected: Microsoft Hyper-V\n",
 			"", "Microsoft Hyper-V", 0, 1},
+		// A device tree's model (drivers/of/fdt.c), as a Raspberry Pi 5's
+		// dmesg posted with its boot shows it.
+		{"device tree model",
+			"[    0.000000] random: crng init done\n" +
+				"[    0.000000] Machine model: Raspberry Pi 5 Model B Rev 1.0\n",
+			"Raspberry Pi 5 Model B Rev 1.0", "", 2, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -782,6 +782,9 @@ var machineLines = []struct {
 }{
 	{"DMI: ", Machine},
 	{"Hardware name: ", Machine},
+	// A device tree's model, which drivers/of/fdt.c prints at boot on Arm
+	// and RISC-V boards ("Machine model: Raspberry Pi 5 Model B Rev 1.0").
+	{"Machine model: ", Machine},
 	{"Hypervisor detected: ", Hypervisor},
 	{"Booting paravirtualized kernel on ", Hypervisor},
 }
