@@ -16,6 +16,10 @@ func TestAfterDynDebug(t *testing.T) {
 		{"pcieportdrv:pcie_do_recovery:err.c:201: pcieport 0000:00:01.1: AER: broadcast resume message", "pcieport 0000:00:01.1: AER: broadcast resume message"},
 		{"drivers/pci/pcie/err.c:201: pcieport 0000:00:01.1: AER: broadcast resume message", "pcieport 0000:00:01.1: AER: broadcast resume message"},
 		{"<intr> 201: pcieport 0000:00:01.1: AER: broadcast slot_reset message", "pcieport 0000:00:01.1: AER: broadcast slot_reset message"},
+		// 'f' alone, as a DPC test's log on linux-pci shows it
+		// (d9ee4151-b28d-a52a-b5be-190a75e0e49b@intel.com, 5.10).
+		{"pcie_do_recovery: pcieport 0000:97:02.0: AER: broadcast error_detected message", "pcieport 0000:97:02.0: AER: broadcast error_detected message"},
+		{"nvme_timeout: nvme nvme0: I/O 12 QID 2 timeout, aborting", "nvme nvme0: I/O 12 QID 2 timeout, aborting"},
 		// Messages of their own.
 		{"[21] ACSViol                (First)", "[21] ACSViol                (First)"},
 		{"[222] nvme nvme0: resetting controller", "[222] nvme nvme0: resetting controller"},
@@ -26,6 +30,10 @@ func TestAfterDynDebug(t *testing.T) {
 		{"12:34:56: nvme nvme0: resetting controller", "12:34:56: nvme nvme0: resetting controller"},
 		{"201: nvme nvme0: resetting controller", "201: nvme nvme0: resetting controller"},
 		{"foo:: nvme nvme0: resetting controller", "foo:: nvme nvme0: resetting controller"},
+		{"nvme_log_error: 337 callbacks suppressed", "nvme_log_error: 337 callbacks suppressed"},
+		{"blk_update_request: I/O error, dev nvme0n1, sector 0", "blk_update_request: I/O error, dev nvme0n1, sector 0"},
+		{"pci_bus 0000:00: root bus resource [bus 00-ff]", "pci_bus 0000:00: root bus resource [bus 00-ff]"},
+		{"acpi_foo: ACPI: PM: something", "acpi_foo: ACPI: PM: something"},
 		{"[222] ", "[222] "},
 		{"<intr> ", "<intr> "},
 		{"", ""},

@@ -398,10 +398,24 @@ func afterDynDebug(m string) string {
 	run := s[:sp-1]
 	last := strings.LastIndexByte(run, ':')
 	named := last > 0 && last < len(run)-1 && allDigits(run[last+1:]) && decorationNames(run[:last])
-	if !named && !(tid && allDigits(run)) {
+	if !named && !(tid && allDigits(run)) && !funcBeforeDevice(run, s[sp+1:]) {
 		return m
 	}
 	return strings.TrimLeft(s[sp+1:], " \t")
+}
+
+// funcBeforeDevice reports whether run is the function name alone that
+// dynamic debug's 'f' flag puts before a dev_dbg message, which names its
+// device next: "pcie_do_recovery: pcieport 0000:97:02.0: AER: broadcast
+// error_detected message". A function's name has an underscore and no
+// other punctuation; a message's own first word ("nvme:", "ACPI:") has no
+// driver and device after it.
+func funcBeforeDevice(run, rest string) bool {
+	if !strings.Contains(run, "_") || !decorationNames(run) || strings.ContainsAny(run, ".-/") {
+		return false
+	}
+	drv, dev, _ := splitDevice(rest)
+	return drv != "" && (isPCIAddr(dev) || isCtrlName(dev))
 }
 
 // decorationNames reports whether s is one or more names joined by ':'
@@ -908,13 +922,19 @@ func paddedStamp(in string) bool {
 	return ok && strings.HasPrefix(in, " ") && sec != "" && len(frac) == 6 && allDigits(sec) && allDigits(frac)
 }
 
-// quotedMessage returns the first span of line between backticks or
-// double quotes that reads as a kernel event of its own (a message quoted
-// in a sentence of a bug report, or alone with the sentence's full stop
-// after it), or "". Typographic quotes count: “...” (a forum's editor
-// curls a typed pair), „...“ and «...».
-func quotedMessage(line string) string {
+// quotedMessages returns the spans of line between backticks or double
+// quotes that read as kernel events of their own (a message quoted in a
+// sentence of a bug report, or alone with the sentence's full stop after
+// it), or nil. Typographic quotes count: “...” (a forum's editor curls a
+// typed pair), „...“ and «...». A sentence may chain several, as
+// incident notes do ("`nvme nvme0: I/O ... timeout` → `reset controller`
+// → `Device not ready; aborting reset, CSTS=0x1`"): each that reads as an
+// event is returned, with the controller the spans before it named
+// (ctrl[i], "" for none), which a span naming no device is taken to be
+// of. A span is never completed with words it does not have.
+func quotedMessages(line string) (spans, ctrl []string) {
 	for _, q := range quotePairs {
+		last := "" // the controller the last span named
 		for off := 0; off < len(line); {
 			i := strings.Index(line[off:], q[0])
 			if i < 0 {
@@ -927,14 +947,26 @@ func quotedMessage(line string) string {
 			}
 			span := line[i : i+j]
 			off = i + j + len(q[1])
-			if sp := splitLine(span); sp.kernel && !sp.json && sp.msg != "" {
-				if _, ok := parseKernelMessage(sp.msg); ok {
-					return span
-				}
+			sp := splitLine(span)
+			if !sp.kernel || sp.json || sp.msg == "" {
+				continue
+			}
+			if _, ok := parseKernelMessage(sp.msg); !ok {
+				continue
+			}
+			spans, ctrl = append(spans, span), append(ctrl, last)
+			switch _, dev, _ := splitDevice(sp.msg); {
+			case isCtrlName(dev):
+				last = dev
+			case isDiskName(dev):
+				last = pathController(dev)
 			}
 		}
+		if len(spans) > 0 {
+			return spans, ctrl
+		}
 	}
-	return ""
+	return nil, nil
 }
 
 // quotePairs are the quotes, opening and closing, a message is quoted in

@@ -429,6 +429,10 @@ type state struct {
 	// resume only after one (every boot prints it too, at the EC's
 	// probe).
 	ecBlocked bool
+	// chained is the controller the quoted messages before this one in a
+	// sentence named, which a message naming no device is of
+	// (quotedMessages).
+	chained string
 
 	qp     qp      // quoted-printable mail's soft breaks and escapes
 	wrap   wrapped // the logical line being assembled
@@ -645,12 +649,16 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 		e, ok = parseKernelMessage(sp.msg)
 	}
 	if !ok {
-		if span := quotedMessage(line); span != "" && sp.kernel && !sp.json {
+		if spans, ctrl := quotedMessages(line); len(spans) > 0 && sp.kernel && !sp.json {
 			// A message quoted in a sentence ("I see `nvme nvme0: I/O 34
-			// QID 13 timeout, aborting` in the journal"): the quote is
-			// the kernel's line. Not in another program's line or a
-			// journal record of one, which may quote the kernel too.
-			st.logical(span, from, to, at)
+			// QID 13 timeout, aborting` in the journal"), or several: the
+			// quotes are the kernel's lines. Not in another program's line
+			// or a journal record of one, which may quote the kernel too.
+			for i, span := range spans {
+				st.chained = ctrl[i]
+				st.logical(span, from, to, at)
+			}
+			st.chained = ""
 			return
 		}
 	}
@@ -719,6 +727,9 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 		return
 	}
 	e.Line, e.EndLine, e.Time, e.Raw = from, to, sp.ts, clip(cleanLine(line))
+	if st.chained != "" && e.Controller == "" && e.PCI == "" && e.Disk == "" && e.Reporter == "" && sleepDir(e.Kind) == 0 {
+		e.Controller = st.chained
+	}
 	if q, ok := st.pretty.quotes[from]; ok && sp.json {
 		// A json-pretty record: its MESSAGE line, as it appears.
 		e.Raw = clip(q)

@@ -317,3 +317,31 @@ func TestMessageQuotedInASentence(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, l.Incidents, "smartd's line is not the kernel's")
 }
+
+// Incident notes chain the messages of one drive in a sentence: each
+// quoted message is read, where only the first was, and one that names no
+// device is the controller's the chain named before it; a quote that is
+// no message ("reset controller") is no event, and nothing is completed
+// with words the quote does not have. The lines are a Japanese README's
+// and Korean handoff notes' (code-index files 70401086385, 71047241848).
+func TestMessagesChainedInASentence(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want []string // "kind controller raw"
+	}{
+		{"- 2026-10-09: APST を切っても、SSD を差し直しても、SSD が起動から約 52・60 分で返事をしなくなった（`/sys/fs/pstore/console-ramoops-0` に `nvme nvme0: I/O ... timeout` → `reset controller` → `Device not ready; aborting reset, CSTS=0x1`）。次の手として HMB を切った。",
+			[]string{"nvme-error nvme0 nvme nvme0: I/O ... timeout", "reset-not-ready nvme0 Device not ready; aborting reset, CSTS=0x1"}},
+		{"- J-Link 사용 시: dmesg `AER: Multiple Correctable … 0000:00:01.1 [8086:a72d] Physical Layer RxErr` → `nvme0: resetting controller due to AER` → `Disabling device after reset failure: -19`.",
+			[]string{"nvme-error nvme0 nvme0: resetting controller due to AER", "reset-failure nvme0 Disabling device after reset failure: -19"}},
+	} {
+		l, err := kernlog.ReadString(tc.line+"\n", kernlog.Options{})
+		require.NoError(t, err)
+		var got []string
+		for _, in := range l.Incidents {
+			for _, e := range in.Events {
+				got = append(got, fmt.Sprintf("%s %s %s", e.Kind, e.Controller, e.Raw))
+			}
+		}
+		assert.Equal(t, tc.want, got, tc.line)
+	}
+}
