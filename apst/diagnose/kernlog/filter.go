@@ -225,7 +225,7 @@ func pciFailure(b []byte) bool {
 		// which port is above which function.
 		rest := b[j+4:]
 		return bytes.Contains(rest, []byte("inaccessible")) || bytes.Contains(rest, []byte("] type 00 class 0x0108")) ||
-			bytes.Contains(rest, []byte(": PCI bridge to [bus "))
+			bytes.Contains(rest, []byte(": PCI bridge to [bus ")) || bytes.Contains(rest, []byte(": error updating ("))
 	}
 	if bytes.Contains(b, []byte("pcieport ")) && bytes.Contains(b, []byte(": PCI bridge to [bus ")) {
 		return true // a bound port's buses, as the PCI core's line above

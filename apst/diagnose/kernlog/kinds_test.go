@@ -308,6 +308,8 @@ func TestDriverKinds(t *testing.T) {
 			kernlog.Event{Kind: kernlog.AERRecovery, Reporter: "0000:40:01.3", Action: "link reset"}},
 		{"an igc thread on linux-pm", "[  853.253996] pcieport 0000:00:1c.2: AER: subordinate device reset failed",
 			kernlog.Event{Kind: kernlog.AERRecovery, Reporter: "0000:00:1c.2", Action: "failed"}},
+		{"a hot-plug loop on linux-pci (20220317225944.GA765564@bhelgaas)", "> [256237.500842] pcieport 0000:89:02.0: link reset at upstream device 0000:89:02.0 failed",
+			kernlog.Event{Kind: kernlog.AERRecovery, Reporter: "0000:89:02.0", Action: "failed"}},
 		{"a linux-nvme thread", "[  163.390895] nvme nvme0: restart after slot reset",
 			kernlog.Event{Kind: kernlog.AERRecovery, Controller: "nvme0", Action: "slot reset"}},
 		// A recovery step printed by a call site whose dynamic debug has
@@ -503,6 +505,14 @@ func TestPlatformFaultKinds(t *testing.T) {
 			kernlog.Event{Kind: kernlog.ResetFailure, Action: "not ready after bus reset", PCI: "0000:02:00.0"}},
 		{"pci.c's format", "[  102.000000] nvme 0000:01:00.0: not ready 65535ms after resume; giving up",
 			kernlog.Event{Kind: kernlog.PMError, Phase: "resume", PCI: "0000:01:00.0"}},
+		// A drive behind VMD that did not answer after the domain's bus
+		// reset, as quoted on linux-pci
+		// (371da708-3520-41af-8c1f-c8c3d53710ee@canonical.com): the BAR
+		// written read back all ones.
+		{"an ESC8000's VMD domain", ">    pci 10000:01:00.0: BAR 0: error updating (0xf8010004 != 0xffffffff)",
+			kernlog.Event{Kind: kernlog.DriverError, PCI: "10000:01:00.0"}},
+		{"an ESC8000's VMD domain", ">    pci 10000:01:00.0: BAR 0: error updating (high 0x00000000 != 0xffffffff)",
+			kernlog.Event{Kind: kernlog.DriverError, PCI: "10000:01:00.0"}},
 		// A host controller whose link never trained: a Raspberry Pi's
 		// (pcie-brcmstb.c) and DesignWare's (dw_pcie_wait_for_link).
 		{"pcie-brcmstb.c's format", "[    1.134565] brcm-pcie 1000110000.pcie: link down",

@@ -453,6 +453,13 @@ func parsePCI(e *Event, msg, body string) bool {
 		// pcie_flr): the function still held transactions it never
 		// completed, as a hung or vanished device does; the reset goes on.
 		e.Kind, e.Action = DriverError, ActionPendingTransactions
+	case e.PCI != "" && strings.HasPrefix(body, "BAR ") && strings.Contains(body, ": error updating (") && strings.HasSuffix(body, " != 0xffffffff)"):
+		// The PCI core wrote a BAR and read back all ones
+		// (drivers/pci/setup-res.c, pci_std_update_resource: "BAR 0:
+		// error updating (0xf8010004 != 0xffffffff)"): the function did
+		// not answer its config space, as one still in reset or gone
+		// does.
+		e.Kind = DriverError
 	case strings.HasPrefix(body, "not ready ") && strings.HasSuffix(body, "after resume; giving up"):
 		// The PCI core waited for the function to answer after a resume
 		// and gave up (drivers/pci/pci.c, pci_dev_wait): it did not come
@@ -514,9 +521,11 @@ func parsePCI(e *Event, msg, body string) bool {
 		if e.Driver == "pcieport" {
 			e.Reporter, e.PCI = e.PCI, ""
 		}
-	case e.Driver == "pcieport" && strings.HasSuffix(body, "subordinate device reset failed"):
+	case e.Driver == "pcieport" && (strings.HasSuffix(body, "subordinate device reset failed") ||
+		strings.HasPrefix(body, "link reset at upstream device ") && strings.HasSuffix(body, " failed")):
 		// pcie/err.c: the recovery could not reset the devices below the
-		// port; "device recovery failed" follows.
+		// port (5.x's "link reset at upstream device 0000:89:02.0
+		// failed", its reset_link); "device recovery failed" follows.
 		e.Kind, e.Action = AERRecovery, "failed"
 		e.Reporter, e.PCI = e.PCI, ""
 	case e.Driver == "pcieport" && strings.Contains(body, "Port link has been reset"):
