@@ -133,8 +133,8 @@ func (st *state) continues(b []byte) bool {
 	if bracketless(string(c[:min(len(c), 20)])) > 0 && bytes.HasSuffix(bytes.TrimRight(st.wrap.buf, " \t"), []byte("[")) {
 		return true // a dmesg time the wrap split after its "["
 	}
-	if len(c) == 0 || stampedBytes(c) || structural(c) || embeddedStamp(string(c)) != "" || bytes.Contains(c, []byte(" | ")) {
-		return false // a line with a time stamp inside starts a message there, a table's row is one
+	if len(c) == 0 || stampedBytes(c) || structural(c) || embeddedStamp(string(c)) != "" || bytes.Contains(c, []byte(" | ")) || listItem(b) {
+		return false // a line with a time stamp inside starts a message there, a table's row or a list's item is one
 	}
 	if st.wrap.prefixOnly || st.wrap.flowed && st.wrap.stamped {
 		return true // even "AER: Corrected error received: ..."
@@ -602,4 +602,13 @@ func contLike(c []byte) bool {
 		}
 	}
 	return false
+}
+
+// listItem reports whether a physical line is an item of a Markdown or
+// plain-text list ("- ", "* ", "+ ", "• " after its quoting and
+// indentation): an item of its own, never the rest of the line before
+// it (a wrapped message goes on with its words, not a list mark).
+func listItem(b []byte) bool {
+	b = bytes.TrimLeft(b, " \t>")
+	return len(b) > 2 && (b[0] == '-' || b[0] == '*' || b[0] == '+') && b[1] == ' ' || bytes.HasPrefix(b, []byte("\u2022 "))
 }

@@ -345,3 +345,15 @@ func TestMessagesChainedInASentence(t *testing.T) {
 		assert.Equal(t, tc.want, got, tc.line)
 	}
 }
+
+// A list's items are lines of their own: two prose bullets of a Chinese
+// post-mortem (code-index file 55662835172) were joined into one
+// "failure-looking" line; each stands alone now, and only the one with a
+// failure word is listed.
+func TestListItemsAreNotJoined(t *testing.T) {
+	l, err := kernlog.ReadString("- 物理硬盘 `nvme1n1` 报告容量为 **0B**。\n"+
+		"- 分区 `nvme1n1p2` 仍挂载于 `/opt`，但任何读写请求均返回 I/O Error。\n", kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Unread, 1)
+	assert.Equal(t, 2, l.Unread[0].Line)
+}
