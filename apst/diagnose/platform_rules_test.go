@@ -593,6 +593,25 @@ func TestDeviceTreeFromTheMachineLine(t *testing.T) {
 	}
 }
 
+// A bring-up that lost a race with another state change ("failed to mark
+// controller live", then removed with status 0) is the kernel's, not a
+// drive that stopped answering: an EBS volume hot-attached to an EC2
+// instance, as https://github.com/coreos/bugs/issues/2371 shows it.
+func TestBringUpRaceIsTheKernels(t *testing.T) {
+	d := diagnoseFailure(t, "[ 2753.803879] nvme nvme2: pci function 0000:00:1e.0\n"+
+		"[ 2753.805987] nvme 0000:00:1e.0: enabling device (0000 -> 0002)\n"+
+		"[ 2753.919589] nvme nvme2: failed to mark controller live\n"+
+		"[ 2753.920704] nvme nvme2: Removing after probe failure status: 0\n")
+	assert.Equal(t, []diagnose.Layer{diagnose.LayerPlatform}, firstOf(&d), d.Summary)
+	require.NotEmpty(t, d.Causes[0].Evidence)
+	assert.Contains(t, d.Causes[0].Evidence[0].Text, "race in the kernel")
+	for _, c := range d.Causes {
+		for _, e := range c.Evidence {
+			assert.NotContains(t, e.Text, "stopped answering", c.Layer)
+		}
+	}
+}
+
 // Two drives that fail their bring-up together (an IOMMU change under
 // test: iommu + linux-kselftest, Message-ID
 // <pntkuh63y26rygrkxegbzncvc3shtplucrnzkkz2dimpkfyn75@uekvyuz5kred>, posted

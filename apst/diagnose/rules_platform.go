@@ -98,7 +98,9 @@ func platformCause(s *signals) builder {
 	if probe := s.probeFailure(); probe != nil && probe.Errno == -12 {
 		b.sign(3, logLine(probe, "the probe failed for lack of memory (-ENOMEM): DMA addressing (the DMA mask, swiotlb, the IOMMU) or the queues' memory, which the platform and the kernel provide, not the drive"))
 	}
-	if p := s.probeOnly(); p != nil && p.Errno != -12 {
+	if e := s.liveRace; e != nil && s.down == nil && len(s.timeouts) == 0 {
+		b.proLine(2, logLine(e, "the driver could not mark the controller live: another state change (a deletion, a reset, a hot-plug event) came first while it brought the controller up, and it was removed for that, no error of the drive's: a race in the kernel"))
+	} else if p := s.probeOnly(); p != nil && p.Errno != -12 {
 		b.proLine(2, logLine(p, "the drive stopped answering while the driver brought it up: the platform's bring-up of the slot (reset timing, power, firmware tables, the host bridge) fails so more often than a drive does"))
 	}
 	if s.inc != nil && devKernel(s.releaseText) {

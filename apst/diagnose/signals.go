@@ -78,6 +78,7 @@ type signals struct {
 	sources  map[string][]*kernlog.Incident
 	shutdown *kernlog.Event // "Device shutdown incomplete", "Device not ready; aborting shutdown": the drive did not finish its shutdown in time
 	fwAct    *kernlog.Event // "Fw activation timeout, reset controller": the drive stayed paused past its MTFA activating a firmware image
+	liveRace *kernlog.Event // "failed to mark controller live (state)": the driver's bring-up lost a race with another state change
 	// context of the log, not tied to the controller
 	// others are resume failures of other PCI functions at the same time
 	// as the drive's: a shared cause (the port, ASPM restore, the
@@ -1185,6 +1186,13 @@ func (s *signals) event(e *kernlog.Event) {
 		}
 		if s.shutdown == nil && (strings.Contains(e.Text, "shutdown incomplete") || strings.Contains(e.Text, "aborting shutdown")) {
 			s.shutdown = e
+		}
+		if s.liveRace == nil && strings.Contains(e.Text, "failed to mark controller live") {
+			// nvme-pci's reset work (drivers/nvme/host/pci.c) could not
+			// move the controller to LIVE: another state change (a
+			// deletion, a reset) came first; 4.x went on to remove it
+			// with status 0, later kernels with -19.
+			s.liveRace = e
 		}
 		if s.fwAct == nil && strings.Contains(e.Text, "Fw activation timeout") {
 			// nvme_fw_act_work (drivers/nvme/host/core.c): after a
