@@ -933,7 +933,11 @@ func paddedStamp(in string) bool {
 // (ctrl[i], "" for none), which a span naming no device is taken to be
 // of. A span is never completed with words it does not have.
 func quotedMessages(line string) (spans, ctrl []string) {
-	for _, q := range quotePairs {
+	typographic := strings.IndexByte(line, 0xe2) >= 0 || strings.IndexByte(line, 0xc2) >= 0 // the lead bytes of “ „ and «
+	for k, q := range quotePairs {
+		if k >= 2 && !typographic || k < 2 && strings.IndexByte(line, q[0][0]) < 0 {
+			continue
+		}
 		last := "" // the controller the last span named
 		for off := 0; off < len(line); {
 			i := strings.Index(line[off:], q[0])
@@ -971,7 +975,7 @@ func quotedMessages(line string) (spans, ctrl []string) {
 
 // quotePairs are the quotes, opening and closing, a message is quoted in
 // within a sentence.
-var quotePairs = [...][2]string{{"`", "`"}, {`"`, `"`}, {"\u201c", "\u201d"}, {"\u201e", "\u201c"}, {"\u00ab", "\u00bb"}}
+var quotePairs = [...][2]string{{"`", "`"}, {`"`, `"`}, {"\u201c", "\u201d"}, {"\u201e", "\u201c"}, {"\u00ab", "\u00bb"}} // ASCII pairs first (quotedMessages)
 
 // stripHTML removes the HTML tags a message was pasted in, when it starts
 // with one ("<font color=\"#C01C28\"><b>firewire_ohci 0000:98:00.0: ...

@@ -495,7 +495,16 @@ func bracketStamp(c []byte) bool {
 		return false
 	}
 	switch ch := c[i]; {
-	case ch == '+' || ch == '<' || ch >= 'A' && ch <= 'Z' || ch >= 0x80:
+	case ch >= 'A' && ch <= 'Z':
+		// A date's or a caller id's, not a message's own bracket whose
+		// words no time has ("[IO_PAGE_FAULT domain=0x0000 ...]", AMD-Vi's
+		// fault wrapped after "Event logged").
+		in := c[i:min(len(c), i+40)]
+		if end := bytes.IndexByte(in, ']'); end >= 0 {
+			in = in[:end]
+		}
+		return bytes.IndexByte(in, '_') < 0 && bytes.IndexByte(in, '=') < 0
+	case ch == '+' || ch == '<' || ch >= 0x80:
 		return true // "<" is dmesg --time-format=delta's "[<    0.000123>]"
 	case isDigit(ch):
 		for i < len(c) && isDigit(c[i]) {

@@ -357,3 +357,21 @@ func TestListItemsAreNotJoined(t *testing.T) {
 	require.Len(t, l.Unread, 1)
 	assert.Equal(t, 2, l.Unread[0].Line)
 }
+
+// AMD-Vi's fault wrapped after "Event logged " leaves its bracketed
+// details on the next line, which is no dmesg -T time for its capitals:
+// the two are one fault of the drive's function (linux-block, Message-ID
+// bdb8e486-bcda-1b11-0fd7-f25bc48eeb2c@tds.net, 2019, twenty such pairs
+// that were dropped without a word). A date's bracket still starts a line.
+func TestBracketedDetailsAreNoStamp(t *testing.T) {
+	l, err := kernlog.ReadString("  [Fri Jul 19 17:05:08 2019] nvme 0000:01:00.0: AMD-Vi: Event logged \n"+
+		"[IO_PAGE_FAULT domain=0x0000 address=0x0 flags=0x0000]\n"+
+		"[Fri Jul 19 17:05:09 2019] nvme 0000:01:00.0: AMD-Vi: Event logged \n"+
+		"[IO_PAGE_FAULT domain=0x0000 address=0x0 flags=0x0000]\n", kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 1)
+	in := l.Incidents[0]
+	assert.Equal(t, 2, in.Counts[kernlog.PlatformFault], "%+v", in.Counts)
+	assert.Equal(t, [2]int{1, 2}, [2]int{in.Events[0].Line, in.Events[0].EndLine})
+	assert.Equal(t, "iommu-fault", in.Events[0].Action)
+}
