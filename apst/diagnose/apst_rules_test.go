@@ -1,6 +1,8 @@
 package diagnose_test
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -56,4 +58,26 @@ func TestKernelBeforeAPST(t *testing.T) {
 			assert.Empty(t, wa.Tests)
 		})
 	}
+}
+
+// "failed to set APST feature (-19)" after a reset that failed its own
+// way ("Device not ready; aborting reset, CSTS=0x1": the controller
+// answered) is the driver having let the controller go: no evidence that
+// the controller "read all ones". The lines as the ArchWiki's NVMe page
+// quotes them.
+func TestAPSTENODEVAfterAFailedReset(t *testing.T) {
+	d := diagnoseFailure(t, "nvme nvme0: I/O 840 QID 6 timeout, reset controller\n"+
+		"nvme nvme0: I/O 24 QID 0 timeout, reset controller\n"+
+		"nvme nvme0: Device not ready; aborting reset, CSTS=0x1\n"+
+		"nvme nvme0: failed to set APST feature (-19)\n")
+	for _, c := range d.Causes {
+		for _, e := range c.Evidence {
+			assert.NotContains(t, e.Text, "read all ones", "%s: %s", c.Layer, e.Quote)
+		}
+	}
+	// Alone, or after a reset that failed with -19 too, it is the read.
+	d = diagnoseFailure(t, "nvme nvme0: failed to set APST feature (-19)\n")
+	assert.True(t, slices.ContainsFunc(d.Causes, func(c diagnose.Cause) bool {
+		return slices.ContainsFunc(c.Evidence, func(e diagnose.Line) bool { return strings.Contains(e.Text, "read all ones") })
+	}), d.Summary)
 }

@@ -1627,8 +1627,8 @@ func (s *signals) hungReady() bool {
 	return !r.HasCSTS || r.CSTS != 0xffffffff && r.CSTS&3 == 1
 }
 
-// resetENODEV returns the reset (or the Set Features APST after a
-// resume) that failed with -ENODEV when no controller-down line says why
+// resetENODEV returns the reset (or, with no reset line, the Set Features
+// APST after a resume) that failed with -ENODEV when no controller-down line says why
 // the driver reset: nvme-pci gives -19 when CSTS reads all ones as it
 // enables the controller (drivers/nvme/host/pci.c, nvme_pci_enable), so
 // the device had stopped answering, as with "controller is down;
@@ -1644,7 +1644,11 @@ func (s *signals) resetENODEV() *kernlog.Event {
 	switch {
 	case s.reset != nil && s.reset.Kind == kernlog.ResetFailure && s.reset.Errno == -19:
 		return s.reset
-	case s.apstFailed != nil && s.apstFailed.Errno == -19:
+	case s.apstFailed != nil && s.apstFailed.Errno == -19 && (s.reset == nil || s.reset.Errno == -19):
+		// After a reset that failed its own way ("Device not ready;
+		// aborting reset, CSTS=0x1", the controller answering) or a probe
+		// that gave up for another reason (-12), the -19 is the driver
+		// having let the controller go, nothing the device read.
 		return s.apstFailed
 	}
 	return nil
