@@ -51,7 +51,25 @@ func stackLine(msg string) bool {
 	}
 	// A frame: "SYMBOL+0xOFF/0xLEN", alone or after addresses in brackets.
 	i := strings.Index(t, "+0x")
-	return i > 0 && strings.Contains(t[i:], "/0x") && !strings.Contains(t[:i], ": ")
+	return i > 0 && strings.Contains(t[i:], "/0x") && !strings.Contains(t[:i], ": ") || frameNames(t)
+}
+
+// frameNames reports whether a message is function names alone, as a
+// call trace typed from a photo or cut of its offsets lists them, one or
+// joined by a wrap ("nvme_alloc_queue nvme_reset_work"): each a C
+// identifier with an underscore, none a word of a message.
+func frameNames(t string) bool {
+	n := 0
+	for f := range strings.FieldsSeq(t) {
+		if f == "?" {
+			continue // the unwinder's mark of an unreliable frame
+		}
+		n++
+		if !strings.Contains(f, "_") || strings.Trim(f, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") != "" {
+			return false
+		}
+	}
+	return n > 0
 }
 
 // taskLine reports whether a message is the task line of a hung-task or
