@@ -664,3 +664,30 @@ func TestLostInterruptAfterDown(t *testing.T) {
 	before := diagnoseFailure(t, "[   10.000000] "+irq+"[   40.000000] nvme nvme1: I/O 12 QID 3 timeout, aborting\n")
 	assert.Equal(t, []diagnose.Layer{diagnose.LayerPlatform}, verdict(&before), before.Summary)
 }
+
+// A drive a host hands to a virtual machine (Xen's pciback here) that did
+// not come back from the FLR the passthrough asked for: the passthrough's
+// reset, with the way to use another; the port's AER of the same reset is
+// no longer "likely" the link. The lines as a Xen user posted them
+// (xen-devel, CAKhsbWaeniirR5ZiOn_ixa51Z_HrfiAQ3mUpevykxTjo+o8G-g@mail.gmail.com),
+// unwrapped.
+func TestPassthroughResetFailed(t *testing.T) {
+	d := diagnoseFailure(t, "[  574.623143] pciback 0000:05:00.0: xen_pciback: resetting (FLR, D3, etc) the device\n"+
+		"[  574.623203] pcieport 0000:00:1d.0: DPC: containment event, status:0x1f11 source:0x0000\n"+
+		"[  574.623209] pcieport 0000:00:1d.0: PCIe Bus Error: severity=Uncorrected (Non-Fatal), type=Transaction Layer, (Receiver ID)\n"+
+		"[  574.623261] pcieport 0000:00:1d.0:    [21] ACSViol                (First)\n"+
+		"[  643.667069] pciback 0000:05:00.0: not ready 65535ms after FLR; giving up\n")
+	assert.NotEqual(t, diagnose.Likely, d.Causes[0].Likelihood, d.Summary)
+	var found bool
+	for _, c := range d.Causes {
+		if c.Layer != diagnose.LayerPlatform {
+			continue
+		}
+		require.NotEmpty(t, c.Evidence, d.Summary)
+		assert.Contains(t, c.Evidence[0].Text, "passthrough driver (pciback)")
+		found = slices.ContainsFunc(c.Tests, func(tst diagnose.Test) bool {
+			return strings.Contains(tst.Command, "/sys/bus/pci/devices/0000:05:00.0/reset_method")
+		})
+	}
+	assert.True(t, found, d.Summary)
+}

@@ -123,6 +123,13 @@ func platformCause(s *signals) builder {
 	if s.down == nil && s.resume == nil && s.reset == nil && len(s.timeouts) > 0 && len(s.polled) == 0 && s.onResume == nil && len(s.pmErrors) == 0 {
 		b.proLine(1, logLine(&s.timeouts[0], "commands timed out and the controller recovered: lost interrupts and kernel regressions stall commands like this too"))
 	}
+	if e := s.passthrough; e != nil {
+		what := "the host binds the function to " + e.Driver + ", to pass it to a virtual machine: the drive is the guest's, and the host resets it (FLR, a bus reset, D3) before and after the guest has it, which a drive that does not take that reset well does not survive; the AER and link lines around such a reset are its doing"
+		if e.Kind == kernlog.ResetFailure {
+			what = "the function did not come back from the reset its passthrough driver (" + e.Driver + ") asked for (" + e.Action + "): a drive that does not take a function level reset well, which the host then cannot hand to the virtual machine; the AER and link lines around the reset are its doing"
+		}
+		b.proLine(2, logLine(e, what))
+	}
 	// The guest last: context for the failures above, the reason only
 	// when nothing else speaks for the platform.
 	if s.guest != nil {
@@ -147,6 +154,11 @@ func platformCause(s *signals) builder {
 		// (Alone, the line asks for nothing: the drive already runs
 		// without the buffer, as it must.)
 		b.argTest(s, "run the drive without a host memory buffer", "nvme.max_host_mem_size_mb=0", "a DRAM-less drive loses its mapping cache: slower random reads")
+	}
+	if e := s.passthrough; e != nil && e.Kind == kernlog.ResetFailure && strings.Contains(e.Action, "FLR") && e.PCI != "" {
+		// drivers/pci/pci-sysfs.c's reset_method (5.15 and later) chooses
+		// the reset the PCI core uses for the function.
+		b.test("reset the function another way before the virtual machine gets it: a bus reset instead of its FLR (the kernel's reset_method, since 5.15)", "cat /sys/bus/pci/devices/"+e.PCI+"/reset_method; echo bus | sudo tee /sys/bus/pci/devices/"+e.PCI+"/reset_method", "free; until reboot (a udev rule makes it last); a bus reset also resets the other functions behind the same port")
 	}
 	if s.guest != nil {
 		b.test("on the host (the hypervisor, not the guest), read its kernel log around the failure's time: a failure of the drive itself, its link or its passthrough is there, with its cause", "journalctl -k -b --no-pager", "free")

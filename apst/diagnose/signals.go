@@ -107,6 +107,10 @@ type signals struct {
 	// ("mtk-pcie-gen3 112f0000.pcie: ..."), in the failure's boot: an Arm
 	// or RISC-V board without ACPI or a BIOS.
 	dtHost *kernlog.Event
+	// passthrough is the first line of a function bound to a driver that
+	// hands it to a virtual machine (vfio-pci, Xen's pciback, pci-stub),
+	// preferring one that did not come back from a reset.
+	passthrough *kernlog.Event
 	// faults are the platform's faults around the failure: IOMMU faults
 	// and config writes of the drive's function, kernel warnings and
 	// crashes in the code that drives it or at the time of the failure.
@@ -156,6 +160,9 @@ func observe(in *Input) *signals {
 		}
 		s.context(in.Log)
 		s.guest = guest(in.Log)
+		if s.inc != nil {
+			s.passthrough = passthrough(in.Log, s.inc.Boot, s.dev, s.ctrl)
+		}
 	}
 	switch {
 	case in.Facts.CommandLine.Known():
@@ -1331,6 +1338,39 @@ func (s *signals) sharedFailures(l *kernlog.Log, first *kernlog.Event) {
 			s.othersDown = nil
 		}
 	}
+}
+
+// passthroughDrivers are the drivers a host binds a function to before a
+// virtual machine gets it.
+var passthroughDrivers = []string{"vfio-pci", "pciback", "pci-stub"}
+
+// passthrough returns the first event of boot whose function is bound to
+// a passthrough driver, or its first reset failure ("pciback
+// 0000:05:00.0: not ready 65535ms after FLR; giving up"); nil for none.
+// Only the drive's function (dev) counts, or any when the log names no
+// NVMe controller (ctrl ""): another device passed to a guest beside a
+// drive's failure is not the drive's.
+func passthrough(l *kernlog.Log, boot int, dev, ctrl string) *kernlog.Event {
+	var first *kernlog.Event
+	for i := range l.Incidents {
+		in := &l.Incidents[i]
+		if in.Boot != boot {
+			continue
+		}
+		for j := range in.Events {
+			e := &in.Events[j]
+			if !slices.Contains(passthroughDrivers, e.Driver) || ctrl != "" && e.PCI != dev {
+				continue
+			}
+			if e.Kind == kernlog.ResetFailure {
+				return e
+			}
+			if first == nil {
+				first = e
+			}
+		}
+	}
+	return first
 }
 
 // dtHostLine reports whether an event is a device-tree PCIe host

@@ -183,6 +183,10 @@ var benignPhrases = []string{
 	// ..." (every boot of a machine whose ports have DPC), pciehp's
 	// "Slot(1): Already disabled".
 	"error containment capabilities", "): Already disabled",
+	// Xen's pciback announcing the reset it asks for before a guest gets
+	// the function (drivers/xen/xen-pciback/pci_stub.c): a reset that
+	// failed says so ("not ready 65535ms after FLR; giving up").
+	"resetting (FLR, D3, etc) the device",
 	// 4.14 to 5.15 core.c's nvme_configure_directives on a drive with
 	// fewer write streams than it would use: "too few streams (2)
 	// available".
