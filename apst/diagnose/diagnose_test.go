@@ -215,7 +215,7 @@ func TestFailuresOfOtherDevices(t *testing.T) {
 			log: "[586739.361003] vfio-pci 0000:01:00.0: Unable to change power state from D3cold to D0, device inaccessible\n"},
 		{name: "the drive passed through to a guest, its reset with transactions pending (https://github.com/kata-containers/kata-containers/issues/11708)", failure: true,
 			log:     "[586740.080470] vfio-pci 0000:01:00.0: timed out waiting for pending transaction; performing function level reset anyway\n",
-			summary: "the drive at 0000:01:00.0: possibly platform (line 1: the host binds the function to vfio-pci, to pass it to a virtual machine)"},
+			summary: "the drive at 0000:01:00.0: possibly platform (line 1: the host binds the function to vfio-pci, which hands it to a virtual machine or a user-space driver)."},
 		{name: "the port above the drive", failure: true,
 			log: "[  10.3] pcieport 0000:00:1c.4: pciehp: Slot(4): Link Down\n"},
 		{name: "a port recovering a NIC (linux-pci, Message-Id <20240123090016.281252-1-stanislaw.gruszka@linux.intel.com>)",

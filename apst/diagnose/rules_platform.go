@@ -124,9 +124,9 @@ func platformCause(s *signals) builder {
 		b.proLine(1, logLine(&s.timeouts[0], "commands timed out and the controller recovered: lost interrupts and kernel regressions stall commands like this too"))
 	}
 	if e := s.passthrough; e != nil {
-		what := "the host binds the function to " + e.Driver + ", to pass it to a virtual machine: the drive is the guest's, and the host resets it (FLR, a bus reset, D3) before and after the guest has it, which a drive that does not take that reset well does not survive; the AER and link lines around such a reset are its doing"
+		what := "the host binds the function to " + e.Driver + ", which hands it to a virtual machine or a user-space driver (SPDK): the nvme driver no longer drives it, and the function is reset (FLR, a bus reset, D3) as it is handed over and taken back, which a drive that does not take such a reset well does not survive; AER and link lines around such a reset are its doing"
 		if e.Kind == kernlog.ResetFailure {
-			what = "the function did not come back from the reset its passthrough driver (" + e.Driver + ") asked for (" + e.Action + "): a drive that does not take a function level reset well, which the host then cannot hand to the virtual machine; the AER and link lines around the reset are its doing"
+			what = "the function did not come back from the reset its passthrough driver (" + e.Driver + ") asked for (" + e.Action + "): a drive that does not take a function level reset well, which the host then cannot hand over; the AER and link lines around the reset are its doing"
 		}
 		b.proLine(2, logLine(e, what))
 	}

@@ -1340,34 +1340,36 @@ func (s *signals) sharedFailures(l *kernlog.Log, first *kernlog.Event) {
 	}
 }
 
-// passthroughDrivers are the drivers a host binds a function to before a
-// virtual machine gets it.
-var passthroughDrivers = []string{"vfio-pci", "pciback", "pci-stub"}
-
-// passthrough returns the first event of boot whose function is bound to
-// a passthrough driver, or its first reset failure ("pciback
-// 0000:05:00.0: not ready 65535ms after FLR; giving up"); nil for none.
-// Only the drive's function (dev) counts, or any when the log names no
-// NVMe controller (ctrl ""): another device passed to a guest beside a
-// drive's failure is not the drive's.
+// passthrough returns the line that shows a function bound to a
+// passthrough driver (kernlog.Log.Passthrough), preferring a reset of it
+// that failed ("pciback 0000:05:00.0: not ready 65535ms after FLR; giving
+// up"); nil for none. Only the drive's function (dev) counts, or any when
+// the log names no NVMe controller (ctrl ""): another device passed to a
+// guest beside a drive's failure is not the drive's.
 func passthrough(l *kernlog.Log, boot int, dev, ctrl string) *kernlog.Event {
-	var first *kernlog.Event
 	for i := range l.Incidents {
 		in := &l.Incidents[i]
 		if in.Boot != boot {
 			continue
 		}
 		for j := range in.Events {
-			e := &in.Events[j]
-			if !slices.Contains(passthroughDrivers, e.Driver) || ctrl != "" && e.PCI != dev {
-				continue
+			if e := &in.Events[j]; e.Kind == kernlog.ResetFailure && e.PCI != "" && (ctrl == "" || e.PCI == dev) {
+				if _, bound := l.Passthrough[e.PCI]; bound {
+					return e
+				}
 			}
-			if e.Kind == kernlog.ResetFailure {
-				return e
-			}
-			if first == nil {
-				first = e
-			}
+		}
+	}
+	if ctrl != "" {
+		if e, ok := l.Passthrough[dev]; ok && dev != "" {
+			return &e
+		}
+		return nil
+	}
+	var first *kernlog.Event
+	for _, e := range l.Passthrough {
+		if first == nil || e.Line < first.Line {
+			first = &e
 		}
 	}
 	return first

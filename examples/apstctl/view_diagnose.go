@@ -117,7 +117,11 @@ type logJSON struct {
 	DeviceIDs         map[string]string `json:"device_ids,omitempty"`
 	// Fabrics maps the controllers the log shows connected over a fabric
 	// to the line that connected them (kernlog.Log.Fabrics).
-	Fabrics     map[string]int `json:"fabrics,omitempty"`
+	Fabrics map[string]int `json:"fabrics,omitempty"`
+	// Passthrough maps the PCI functions the log shows bound to a
+	// passthrough driver to the line that shows it
+	// (kernlog.Log.Passthrough).
+	Passthrough map[string]int `json:"passthrough,omitempty"`
 	UnreadLines int64          `json:"unread_lines"`
 	// RelayedLines counts other programs' lines that repeat a kernel
 	// failure message (kernlog.Log.Relayed).
@@ -240,6 +244,12 @@ func diagnoseView(r *diagnoseResult) diagnosisJSON {
 				v.Log.Fabrics = map[string]int{}
 			}
 			v.Log.Fabrics[c] = e.Line
+		}
+		for a, e := range l.Passthrough {
+			if v.Log.Passthrough == nil {
+				v.Log.Passthrough = map[string]int{}
+			}
+			v.Log.Passthrough[a] = e.Line
 		}
 		for i := range l.FileSystemErrors {
 			v.Log.FileSystemErrors = append(v.Log.FileSystemErrors, eventView(&l.FileSystemErrors[i]))

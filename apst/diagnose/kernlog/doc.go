@@ -178,12 +178,15 @@
 // controller to its PCI address, the PCI core's enumeration line that gives
 // an NVMe function's vendor:device ID ([PCIDevice], into Log.DeviceIDs, for
 // the kernel's PCI quirk table), the line of a controller connected over
-// a fabric ([FabricsConnect]: "new ctrl: NQN ...", into Log.Fabrics), the
+// a fabric ([FabricsConnect]: "new ctrl: NQN ...", into Log.Fabrics), a
+// function bound to a driver that hands it to a virtual machine or user
+// space (vfio-pci, pciback, pci-stub: into Log.Passthrough), the
 // deletion of a controller ([Reset] with [ActionDeleted]: "Removing ctrl:
 // NQN ..."), the kernel release and command line
 // (init/main.c's "Kernel command line:" and x86's earlier "Command line:"),
-// and the machine and the hypervisor ([Machine]: "DMI: ..." at boot or a
-// crash dump's "Hardware name: ..."; [Hypervisor]: x86's "Hypervisor
+// and the machine and the hypervisor ([Machine]: "DMI: ..." at boot, a
+// device tree's "Machine model: ..." or a crash dump's "Hardware name:
+// ..."; [Hypervisor]: x86's "Hypervisor
 // detected: KVM"), into Log.Machine and Log.Hypervisor.
 //
 // And the system and platform around a failure: the system going to sleep

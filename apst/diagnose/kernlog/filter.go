@@ -230,6 +230,9 @@ func pciFailure(b []byte) bool {
 	if bytes.Contains(b, []byte("pcieport ")) && bytes.Contains(b, []byte(": PCI bridge to [bus ")) {
 		return true // a bound port's buses, as the PCI core's line above
 	}
+	if bytes.Contains(b, []byte("vfio-pci ")) || bytes.Contains(b, []byte("pciback ")) || bytes.Contains(b, []byte("pci-stub ")) {
+		return true // a function handed to a virtual machine (Log.Passthrough)
+	}
 	i := bytes.IndexByte(b, ':')
 	if i >= 0 {
 		b = b[i:]
@@ -310,4 +313,10 @@ func continuationBytes(b []byte) bool {
 		}
 	}
 	return false
+}
+
+// passthroughDriver reports whether a driver hands the functions bound to
+// it to a virtual machine or user space (Log.Passthrough).
+func passthroughDriver(d string) bool {
+	return d == "vfio-pci" || d == "pciback" || d == "pci-stub"
 }

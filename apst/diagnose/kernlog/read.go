@@ -185,6 +185,11 @@ type Log struct {
 	// to the first line that says so (FabricsConnect); at most
 	// MaxAddresses.
 	Fabrics map[string]Event
+	// Passthrough maps the PCI functions the log shows bound to a driver
+	// that hands them to a virtual machine (vfio-pci, Xen's pciback,
+	// pci-stub: "pciback 0000:05:00.0: xen_pciback: seizing device") to
+	// the first such line (its Driver the driver); at most MaxAddresses.
+	Passthrough map[string]Event
 	// Unread lists the first MaxUnread lines that look like NVMe or PCIe
 	// failure messages (they name nvme or a PCI function together with a
 	// failure word) but were not read as an event; UnreadLines counts them
@@ -482,7 +487,7 @@ func newState(opts Options) *state {
 	if gap <= 0 {
 		gap = DefaultGap
 	}
-	l := &Log{Addresses: map[string]string{}, Namespaces: map[string]string{}, DeviceIDs: map[string]string{}, Fabrics: map[string]Event{}}
+	l := &Log{Addresses: map[string]string{}, Namespaces: map[string]string{}, DeviceIDs: map[string]string{}, Fabrics: map[string]Event{}, Passthrough: map[string]Event{}}
 	maps.Copy(l.Addresses, opts.Addresses)
 	st := &state{log: l, gap: gap, open: map[string]int{}}
 	st.links.init(opts.Addresses)
@@ -705,6 +710,11 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 		st.linux = true
 	}
 	st.links.observe(st, linkMsg, &e, ok, linkTS, from)
+	if e.PCI != "" && passthroughDriver(e.Driver) {
+		if _, known := st.log.Passthrough[e.PCI]; !known && len(st.log.Passthrough) < MaxAddresses {
+			st.log.Passthrough[e.PCI] = Event{Kind: e.Kind, Line: from, EndLine: to, Time: sp.ts, Driver: e.Driver, PCI: e.PCI, Text: clip(sp.msg), Raw: clip(cleanLine(line))}
+		}
+	}
 	st.shaped = st.shaped || e.Controller != "" || e.PCI != "" || e.Disk != ""
 	if !ok {
 		// A line of the NVMe driver that is no event holds no failure
