@@ -1669,8 +1669,9 @@ func (s *signals) hungReady() bool {
 	return !r.HasCSTS || r.CSTS != 0xffffffff && r.CSTS&3 == 1
 }
 
-// resetENODEV returns the reset (or, with no reset line, the Set Features
-// APST after a resume) that failed with -ENODEV when no controller-down line says why
+// resetENODEV returns the reset (or the Set Features APST after a resume,
+// unless a reset that failed another way came first) that failed with
+// -ENODEV when no controller-down line says why
 // the driver reset: nvme-pci gives -19 when CSTS reads all ones as it
 // enables the controller (drivers/nvme/host/pci.c, nvme_pci_enable), so
 // the device had stopped answering, as with "controller is down;

@@ -129,7 +129,8 @@ func probeLine(body string) bool {
 
 // failureWords are the words that make a line of the NVMe driver or the
 // PCI core a failure report; each stands for the words it is part of
-// ("fail", "Fail": failed, Failure, not "available" or an e-mail address; "rror": error, I/O error; "isabl": disabling;
+// ("fail", "Fail", "FAIL": failed, Failure, FAILED, but not "available"
+// or an e-mail address; "rror": error, I/O error; "isabl": disabling;
 // "eset": reset, Reset; "ESET": RESETTING; "nable to": unable to;
 // "identifiers changed": a namespace that came back as another after a
 // resume; "Duplicate": a controller or namespace that claims another's
@@ -142,7 +143,7 @@ func probeLine(body string) bool {
 // 6.16-rc's "inconsistent AWUPF, controller not added (0/7).", a
 // controller the driver refused to bring up).
 var failureWords = []string{
-	"fail", "Fail", "AIL", "rror", "imeout", "timed out", "bort", "not ready", "incomplete", "Removing", "isabl", "eset", "efused",
+	"fail", "Fail", "FAIL", "rror", "imeout", "timed out", "bort", "not ready", "incomplete", "Removing", "isabl", "eset", "efused",
 	"down", "inaccessible", "lost", "nable to", "can't", "cannot", "CSTS", "D3cold", "AER",
 	"ESET", "identifiers changed", "Duplicate", "duplicate subnqn", "duplicate IDs", "rejecting", "not created", "not added",
 }
