@@ -501,6 +501,13 @@ func TestPlatformFaultKinds(t *testing.T) {
 			kernlog.Event{Kind: kernlog.LinkDown, Reporter: "0000:02:05.0"}},
 		{"linux-pci, f18bafacbd8316c9623658e2935f8fc3b276af64.camel@web.de (decoded)", "[76621.007651] [ T175001] pcieport 0000:02:00.0: Unable to change power state from D0 to D3hot, device inaccessible",
 			kernlog.Event{Kind: kernlog.PMError, Phase: "suspend", FromState: "D0", PCI: "0000:02:00.0"}},
+		// The same line with its poster's note run on after an arrow
+		// (https://github.com/omacom/omarchy/pull/11570, a MacBook's S3
+		// test).
+		{"https://github.com/omacom/omarchy/pull/11570", "[  656.891] pcieport 0000:05:00.0: Unable to change power state from D0 to D3hot, device inaccessible   <- TB tree already gone at suspend_noirq",
+			kernlog.Event{Kind: kernlog.PMError, Phase: "suspend", FromState: "D0", PCI: "0000:05:00.0"}},
+		{"a note with a double arrow", "[  100.0] nvme nvme0: I/O 12 QID 2 timeout, aborting  <== here it hangs",
+			kernlog.Event{Kind: kernlog.IOTimeout, Controller: "nvme0", Tag: 12, QID: 2, Action: "aborting"}},
 		{"https://lore.kernel.org/all/20240123090016.281252-1-stanislaw.gruszka@linux.intel.com/", "[  853.253938] igc 0000:02:00.0: not ready 65535ms after bus reset; giving up",
 			kernlog.Event{Kind: kernlog.ResetFailure, Action: "not ready after bus reset", PCI: "0000:02:00.0"}},
 		{"pci.c's format", "[  102.000000] nvme 0000:01:00.0: not ready 65535ms after resume; giving up",

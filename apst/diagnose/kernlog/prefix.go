@@ -973,6 +973,26 @@ func quotedMessages(line string) (spans, ctrl []string) {
 	return nil, nil
 }
 
+// cutAnnotation returns a message without the note its poster wrote
+// after it, set off by blanks and an arrow ("... device inaccessible   <-
+// TB tree already gone at suspend_noirq", "... timeout  <== here"), and
+// whether there was one. A message's own arrow ("0:8 <-> 1:3 (PCI)") has
+// a single blank before it.
+func cutAnnotation(msg string) (string, bool) {
+	for off := 0; ; {
+		i := strings.Index(msg[off:], "<")
+		if i < 0 {
+			return msg, false
+		}
+		i += off
+		off = i + 1
+		if i >= 2 && (msg[i-1] == ' ' || msg[i-1] == '\t') && (msg[i-2] == ' ' || msg[i-2] == '\t') &&
+			(strings.HasPrefix(msg[i:], "<-") && !strings.HasPrefix(msg[i:], "<->") || strings.HasPrefix(msg[i:], "<=")) {
+			return strings.TrimRight(msg[:i], " \t"), true
+		}
+	}
+}
+
 // quotePairs are the quotes, opening and closing, a message is quoted in
 // within a sentence.
 var quotePairs = [...][2]string{{"`", "`"}, {`"`, `"`}, {"\u201c", "\u201d"}, {"\u201e", "\u201c"}, {"\u00ab", "\u00bb"}} // ASCII pairs first (quotedMessages)

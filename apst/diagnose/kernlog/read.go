@@ -652,6 +652,16 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 		e, ok = parseMessage(sp.msg) // no filter has seen the MESSAGE
 	case sp.kernel && sp.msg != "":
 		e, ok = parseKernelMessage(sp.msg)
+		if !ok || e.Kind == DriverError {
+			// A note its poster ran on after the message ("... device
+			// inaccessible   <- TB tree already gone") spoils its
+			// reading: read it without.
+			if m, cut := cutAnnotation(sp.msg); cut {
+				if e2, ok2 := parseKernelMessage(m); ok2 && (!ok || e2.Kind != DriverError) {
+					e, ok, sp.msg = e2, true, m
+				}
+			}
+		}
 	}
 	if !ok {
 		if spans, ctrl := quotedMessages(line); len(spans) > 0 && sp.kernel && !sp.json {
