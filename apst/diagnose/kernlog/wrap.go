@@ -139,6 +139,12 @@ func (st *state) continues(b []byte) bool {
 	if st.wrap.prefixOnly || st.wrap.flowed && st.wrap.stamped {
 		return true // even "AER: Corrected error received: ..."
 	}
+	if bytes.HasPrefix(cleanBytes(st.wrap.buf), []byte("kernel: ")) && otherProgram(c) {
+		// Lines that name their program and nothing else ("kernel: nvme
+		// nvme1: ...", then "rtkit-daemon: pthread_create failed: ..."):
+		// each such line is a program's message of its own.
+		return false
+	}
 	if st.wrap.n == 1 && st.wrap.first {
 		// A stamp and one word ("... kernel: [   43.594151] nvme" +
 		// "nvme0: Removing after probe failure status: -19") is never a
@@ -620,4 +626,34 @@ func contLike(c []byte) bool {
 func listItem(b []byte) bool {
 	b = bytes.TrimLeft(b, " \t>")
 	return len(b) > 2 && (b[0] == '-' || b[0] == '*' || b[0] == '+') && b[1] == ' ' || bytes.HasPrefix(b, []byte("\u2022 "))
+}
+
+// otherProgram reports whether a line starts with a program's name and a
+// colon, as journalctl prints lines without their times ("rtkit-daemon:
+// ...", "gdm-session-worker[1234]: ..."): a name with a '-', '_', '.' or
+// a capital in it, or a pid, so that a message's own lower-case first word
+// ("status: -19") is no program.
+func otherProgram(c []byte) bool {
+	i := bytes.IndexByte(c[:min(len(c), 48)], ':')
+	if i < 2 || i+1 >= len(c) || c[i+1] != ' ' {
+		return false
+	}
+	name, marked := c[:i], false
+	if j := bytes.IndexByte(name, '['); j > 0 && name[len(name)-1] == ']' && allDigits(string(name[j+1:len(name)-1])) {
+		name, marked = name[:j], true
+	}
+	if len(name) == 0 || !(name[0] >= 'a' && name[0] <= 'z' || name[0] >= 'A' && name[0] <= 'Z') {
+		return false
+	}
+	for k, ch := range name {
+		switch {
+		case ch >= 'a' && ch <= 'z', ch >= '0' && ch <= '9':
+		case ch == '-' || ch == '_' || ch == '.' || k > 0 && ch >= 'A' && ch <= 'Z':
+			marked = true
+		case ch >= 'A' && ch <= 'Z':
+		default:
+			return false
+		}
+	}
+	return marked
 }

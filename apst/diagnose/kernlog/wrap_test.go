@@ -375,3 +375,22 @@ func TestBracketedDetailsAreNoStamp(t *testing.T) {
 	assert.Equal(t, [2]int{1, 2}, [2]int{in.Events[0].Line, in.Events[0].EndLine})
 	assert.Equal(t, "iommu-fault", in.Events[0].Action)
 }
+
+// Lines that name their program and nothing else, as journalctl prints
+// them without their times, are each a program's message: a kernel line
+// is not joined to the next program's (a lab's notes,
+// https://github.com/projectbluefin/lab/issues/298). A message's own
+// lower-case first word still continues a wrapped kernel line.
+func TestOtherProgramsLinesAreNotJoined(t *testing.T) {
+	l, err := kernlog.ReadString("kernel: nvme nvme1: I/O tag ... timeout, completion polled\n"+
+		"rtkit-daemon: pthread_create failed: Resource temporarily unavailable\n"+
+		"GdmLocalDisplayFactory: ... org.freedesktop.login1 ... startup job failed\n", kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 1)
+	assert.Equal(t, "kernel: nvme nvme1: I/O tag ... timeout, completion polled", l.Incidents[0].Events[0].Raw)
+
+	l, err = kernlog.ReadString("kernel: nvme nvme0: Removing after probe failure\nstatus: -19\n", kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 1)
+	assert.Equal(t, -19, l.Incidents[0].Events[0].Errno, "%+v", l.Incidents[0].Events[0])
+}
