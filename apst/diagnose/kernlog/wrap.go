@@ -630,30 +630,19 @@ func listItem(b []byte) bool {
 
 // otherProgram reports whether a line starts with a program's name and a
 // colon, as journalctl prints lines without their times ("rtkit-daemon:
-// ...", "gdm-session-worker[1234]: ..."): a name with a '-', '_', '.' or
-// a capital in it, or a pid, so that a message's own lower-case first word
-// ("status: -19") is no program.
+// ...", "gdm-session-worker[1234]: ..."): a syslog tag with its pid
+// (programTag), or a name with a '-', '_', '.' or an inner capital in
+// it, so that a message's own lower-case first word ("status: -19") is
+// no program.
 func otherProgram(c []byte) bool {
-	i := bytes.IndexByte(c[:min(len(c), 48)], ':')
-	if i < 2 || i+1 >= len(c) || c[i+1] != ' ' {
+	head := string(c[:min(len(c), 48)])
+	if programTag(head) {
+		return true
+	}
+	name, _, ok := strings.Cut(head, ": ")
+	if !ok || len(name) < 2 || !(name[0] >= 'a' && name[0] <= 'z' || name[0] >= 'A' && name[0] <= 'Z') ||
+		strings.Trim(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") != "" {
 		return false
 	}
-	name, marked := c[:i], false
-	if j := bytes.IndexByte(name, '['); j > 0 && name[len(name)-1] == ']' && allDigits(string(name[j+1:len(name)-1])) {
-		name, marked = name[:j], true
-	}
-	if len(name) == 0 || !(name[0] >= 'a' && name[0] <= 'z' || name[0] >= 'A' && name[0] <= 'Z') {
-		return false
-	}
-	for k, ch := range name {
-		switch {
-		case ch >= 'a' && ch <= 'z', ch >= '0' && ch <= '9':
-		case ch == '-' || ch == '_' || ch == '.' || k > 0 && ch >= 'A' && ch <= 'Z':
-			marked = true
-		case ch >= 'A' && ch <= 'Z':
-		default:
-			return false
-		}
-	}
-	return marked
+	return strings.ContainsAny(name, "-_.") || strings.ContainsAny(name[1:], "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 }
