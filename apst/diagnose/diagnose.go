@@ -278,6 +278,9 @@ func noFailure(s *signals, d *Diagnosis) string {
 		if e := s.unnamedFailure(); e != nil {
 			return fmt.Sprintf("no failure of a named device seen in the kernel log: line %d reports a failure without the device's name before it; paste the lines as the system wrote them (journalctl -k -b -1 --no-pager, or dmesg), with their device names", e.Line)
 		}
+		if msg := otherDisksSummary(d, s.in.Log); msg != "" {
+			return msg
+		}
 	}
 	if e := hostNeverUp(s.in.Log); e != nil && s.ctrl == "" && s.dev == "" {
 		return fmt.Sprintf("no failure seen in the kernel log of the NVMe drive it shows at work; line %d: a PCIe host controller's link never came up or its driver failed to probe: an empty slot, or, if a drive is missing, the one behind it (reseat it, check its power and the slot's device-tree node)", e.Line)

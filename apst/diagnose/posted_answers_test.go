@@ -52,6 +52,9 @@ func postedAnswer(body string) string {
 	}
 	d := diagnose.Diagnose(diagnose.Input{Log: l})
 	if !d.Failure {
+		if len(l.OtherDisks) > 0 {
+			return "no failure; another transport's disk failed (" + l.OtherDisks[0].Transport + ")"
+		}
 		return "no failure"
 	}
 	names := make([]string, 0, 3)

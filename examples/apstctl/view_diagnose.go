@@ -130,6 +130,21 @@ type logJSON struct {
 	// disks, in no incident (kernlog.Log.FileSystemErrors).
 	FileSystemErrors     []eventJSON `json:"file_system_errors,omitempty"`
 	FileSystemErrorLines int64       `json:"file_system_error_lines,omitempty"`
+	// OtherDisks are the failure lines of disks on another transport
+	// than NVMe (kernlog.Log.OtherDisks).
+	OtherDisks     []otherDiskJSON `json:"other_disks,omitempty"`
+	OtherDiskLines int64           `json:"other_disk_lines,omitempty"`
+}
+
+// otherDiskJSON is one failure line of a disk on another transport than
+// NVMe (kernlog.OtherDiskLine).
+type otherDiskJSON struct {
+	Line      int    `json:"line"`
+	Disk      string `json:"disk,omitempty"`
+	Host      string `json:"host,omitempty"`
+	Transport string `json:"transport"`
+	Port      string `json:"port,omitempty"`
+	Text      string `json:"text"`
 }
 
 type incidentJSON struct {
@@ -238,7 +253,10 @@ func diagnoseView(r *diagnoseResult) diagnosisJSON {
 			BinaryLines: l.BinaryLines, Events: l.Events, DroppedEvents: l.DroppedEvents, DroppedIncidents: l.DroppedIncidents,
 			BackwardsTimes: l.Backwards, Addresses: l.Addresses, DroppedAddresses: l.DroppedAddresses,
 			Namespaces: l.Namespaces, DroppedNamespaces: l.DroppedNamespaces, DeviceIDs: l.DeviceIDs, UnreadLines: l.UnreadLines, RelayedLines: l.RelayedLines,
-			FileSystemErrorLines: l.FileSystemErrorLines}
+			FileSystemErrorLines: l.FileSystemErrorLines, OtherDiskLines: l.OtherDiskLines}
+		for _, o := range l.OtherDisks {
+			v.Log.OtherDisks = append(v.Log.OtherDisks, otherDiskJSON{Line: o.Line, Disk: o.Disk, Host: o.Host, Transport: o.Transport, Port: o.Port, Text: o.Text})
+		}
 		for c, e := range l.Fabrics {
 			if v.Log.Fabrics == nil {
 				v.Log.Fabrics = map[string]int{}

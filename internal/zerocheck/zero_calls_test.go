@@ -501,6 +501,9 @@ var zeroCalls = []zeroCall{
 	{"kernlog.Incident.Name", func() []any {
 		return results((&kernlog.Incident{}).Name())
 	}},
+	{"kernlog.OtherDiskLine.USB", func() []any {
+		return results((&kernlog.OtherDiskLine{}).USB())
+	}},
 	{"kernlog.Read", func() []any {
 		return results(kernlog.Read(context.Background(), strings.NewReader(""), kernlog.Options{}))
 	}},

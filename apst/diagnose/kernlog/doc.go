@@ -189,6 +189,12 @@
 // ..."; [Hypervisor]: x86's "Hypervisor
 // detected: KVM"), into Log.Machine and Log.Hypervisor.
 //
+// The failure lines of a disk on another transport (a USB-attached disk's
+// uas aborts and resets, a SCSI command's "FAILED Result:", the block
+// layer's "I/O error, dev sdc", libata's "failed command:") are no event:
+// they go to Log.OtherDisks, with the disk, the SCSI host and its driver
+// as the log ties them.
+//
 // And the system and platform around a failure: the system going to sleep
 // and coming back ([SuspendEntry], [SuspendExit] with the mode: deep,
 // s2idle, S3, hibernation), devices that failed to suspend or resume

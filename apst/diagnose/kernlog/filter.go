@@ -56,7 +56,7 @@ func interestingBytes(b []byte) bool {
 // no keyword is found.
 func scanLine(b []byte) (keyword, pci bool) {
 	if anchored(b, 'v', func(i int) bool {
-		return before(b, i, "n") && at(b, i+1, "me") || before(b, i, "Linux ") && at(b, i, "version ") ||
+		return before(b, i, "n") && at(b, i+1, "me") || before(b, i, "Linux ") && at(b, i, "version ") || otherDiskDev(b, i) ||
 			before(b, i, "de") && at(b, i, "vice inaccessible") ||
 			before(b, i, "Hyper") && at(b, i, "visor detected: ") || before(b, i, "para") && at(b, i, "virtualized kernel on ")
 	}) || anchored(b, 'R', func(i int) bool {
@@ -96,6 +96,10 @@ func scanLine(b []byte) (keyword, pci bool) {
 			return true
 		}
 		switch b[i-1] {
+		case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+			if otherDiskColon(b, i) {
+				return true
+			}
 		case 'e':
 			return before(b, i, "ommand line") && at(b, i+1, " ") || before(b, i, ".pcie") && hostLinkWords(b[i+1:]) ||
 				before(b, i, "Hardware name") && at(b, i+1, " ") ||

@@ -24,6 +24,7 @@ func (st *state) finish() *Log {
 		in.tail, in.next = nil, 0
 	}
 	st.resolveLinks()
+	st.finishOtherDisks()
 	late := make([]bool, len(l.Incidents))
 	for i := range l.Incidents {
 		in := &l.Incidents[i]

@@ -1,6 +1,7 @@
 package kernlog_test
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
 	"os"
@@ -53,6 +54,17 @@ func TestPostedLogs(t *testing.T) {
 			}
 		}) {
 			fmt.Fprintf(&b, " %s=%d", k, kinds[k])
+		}
+		if l.OtherDiskLines > 0 {
+			// Another transport's disk failing: which disks, over what.
+			seen := map[string]bool{}
+			for _, d := range l.OtherDisks {
+				if w := d.Transport + ":" + cmp.Or(d.Disk, d.Host); !seen[w] {
+					seen[w] = true
+					fmt.Fprintf(&b, " other-disk=%s", w)
+				}
+			}
+			fmt.Fprintf(&b, " other-disk-lines=%d", l.OtherDiskLines)
 		}
 		fmt.Fprintf(&b, " unread=%d\n", l.UnreadLines)
 		for _, u := range l.Unread {

@@ -210,6 +210,14 @@ type Log struct {
 	// and no failure of the drive's lost the lines that say why.
 	FileSystemErrors     []Event
 	FileSystemErrorLines int64
+	// OtherDisks are the first MaxUnread failure lines of disks the kernel
+	// drives through another transport than NVMe: a USB-attached disk's
+	// (an NVMe drive in a USB enclosure among them), a SATA or SAS
+	// disk's; OtherDiskLines counts them all. They join no incident: a
+	// log whose failures are theirs alone has no failure of an NVMe
+	// drive, and says whose it has.
+	OtherDisks     []OtherDiskLine
+	OtherDiskLines int64
 	// Incidents are the incidents in the order they started.
 	Incidents []Incident
 	// Compression is the compressed file Read opened to read the log in
@@ -438,6 +446,7 @@ type state struct {
 	// sentence named, which a message naming no device is of
 	// (quotedMessages).
 	chained string
+	hosts   scsiHosts // the SCSI hosts and disks the log names (otherDisk)
 
 	qp     qp      // quoted-printable mail's soft breaks and escapes
 	wrap   wrapped // the logical line being assembled
@@ -727,6 +736,9 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 	}
 	st.shaped = st.shaped || e.Controller != "" || e.PCI != "" || e.Disk != ""
 	if !ok {
+		if e.Controller == "" && e.PCI == "" && st.otherDisk(sp.msg, line, from) {
+			return
+		}
 		// A line of the NVMe driver that is no event holds no failure
 		// word (driverError would have read it).
 		if !nvmeLine(&e) && looksLikeFailure(sp.msg) {

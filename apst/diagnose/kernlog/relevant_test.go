@@ -31,6 +31,9 @@ func TestRelevant(t *testing.T) {
 		{"-- Boot a0d3f7e9ebb24b3caddaf45891a22066 --", true},
 		{"[586740.080470] vfio-pci 0000:01:00.0: timed out waiting for pending transaction", true},
 		{"[    1.100000] usb 1-1: new high-speed USB device number 2 using xhci_hcd", false},
+		{"[  115.691139] sd 0:0:0:0: [sda] tag#19 uas_eh_abort_handler 0 uas-tag 1 inflight: CMD IN", true},
+		{"[  115.864065] usb 2-1: reset SuperSpeed Gen 1 USB device number 2 using xhci_hcd", true},
+		{"blk_update_request: I/O error, dev sdc, sector 337245504 op 0x1:(WRITE) flags 0x4700", true},
 		{"[    0.412400] pci 0000:00:1d.0: PME# supported from D0 D3hot D3cold", false},
 		{"nvme nvme0: controller is down\x00", false},
 	} {
