@@ -60,3 +60,20 @@ func TestOtherDisksAnswer(t *testing.T) {
 	assert.Equal(t, "nvme0", d.Controller)
 	assert.NotContains(t, d.Summary, "USB")
 }
+
+// A Thunderbolt/USB4 host that could not activate the PCIe tunnel to an
+// enclosure (posted u-01) is no failure of an NVMe drive, and not lines
+// to paste again: the answer names the tunnel and what is tried.
+func TestTunnelFailedAnswer(t *testing.T) {
+	l, err := kernlog.ReadString("[  138.736546] thunderbolt 0000:00:0d.2: 1:1: failed to enable lane bonding\n"+
+		"[  138.739888] thunderbolt 0000:00:0d.2: 0:8 <-> 1:3 (PCI): activation failed\n"+
+		"[  138.740586] thunderbolt 0000:00:0d.2: 1:3: PCIe tunnel activation failed, aborting\n", kernlog.Options{})
+	require.NoError(t, err)
+	d := diagnose.Diagnose(diagnose.Input{Log: l})
+	assert.False(t, d.Failure)
+	assert.Empty(t, d.Unread)
+	assert.Contains(t, d.Summary, "line 2: the Thunderbolt/USB4 host (thunderbolt 0000:00:0d.2) could not activate the PCIe tunnel")
+	assert.Contains(t, d.Summary, "thunderbolt.dyndbg=+p")
+	require.Len(t, d.Consequences, 1)
+	assert.Equal(t, 2, d.Consequences[0].Line)
+}

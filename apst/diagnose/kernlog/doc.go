@@ -193,7 +193,10 @@
 // uas aborts and resets, a SCSI command's "FAILED Result:", the block
 // layer's "I/O error, dev sdc", libata's "failed command:") are no event:
 // they go to Log.OtherDisks, with the disk, the SCSI host and its driver
-// as the log ties them.
+// as the log ties them. A Thunderbolt/USB4 host's failure to activate
+// the PCIe tunnel to a device it found is a [LinkDown] of the host's
+// function ([ActionTunnelFailed]); the driver's other lines name its host,
+// never a drive, and are not left unread.
 //
 // And the system and platform around a failure: the system going to sleep
 // and coming back ([SuspendEntry], [SuspendExit] with the mode: deep,

@@ -245,6 +245,12 @@ const (
 	// never trained ("brcm-pcie 1000110000.pcie: link down"); the event
 	// names no device.
 	ActionHostLinkDown = "host link down"
+	// ActionTunnelFailed: a LinkDown of a Thunderbolt/USB4 host that
+	// could not activate the PCIe tunnel to a device it found
+	// ("thunderbolt 0000:00:0d.2: 1:3: PCIe tunnel activation failed,
+	// aborting"); Reporter is the host's function, and the event names no
+	// drive: none behind the device reached the PCIe bus.
+	ActionTunnelFailed = "tunnel activation failed"
 	// ActionBadIRQ: a LostInterrupt of the NVMe driver's interrupt that
 	// reached handle_bad_irq.
 	ActionBadIRQ = "bad irq"

@@ -443,6 +443,15 @@ func parsePCI(e *Event, msg, body string) bool {
 		// system resume, the controller's restart after a reset; it is
 		// removed next, as "Removing after probe failure" says later.
 		e.Kind = ResetFailure
+	case e.Driver == "thunderbolt" && e.PCI != "" && (strings.HasSuffix(body, " (PCI): activation failed") || strings.HasSuffix(body, ": PCIe tunnel activation failed, aborting")):
+		// The Thunderbolt/USB4 host (its NHI function) could not set up
+		// the PCIe tunnel to a device it found (drivers/thunderbolt,
+		// tunnel.c's "activation failed" of a PCI tunnel, tb.c's "PCIe
+		// tunnel activation failed, aborting"): nothing behind that
+		// device, a drive in an enclosure among them, reached the PCIe
+		// bus. The event names the host, not a drive.
+		e.Kind, e.Action = LinkDown, ActionTunnelFailed
+		e.Reporter, e.PCI, e.Controller = e.PCI, "", ""
 	case strings.HasPrefix(body, "PCI post-resume error ") && strings.HasSuffix(body, "!"):
 		// A USB host controller's PCI glue could not resume it
 		// (drivers/usb/core/hcd-pci.c, "PCI post-resume error %d!"): the

@@ -740,8 +740,10 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 			return
 		}
 		// A line of the NVMe driver that is no event holds no failure
-		// word (driverError would have read it).
-		if !nvmeLine(&e) && looksLikeFailure(sp.msg) {
+		// word (driverError would have read it); the Thunderbolt driver's
+		// lines name its host's function, never a drive (its failure to
+		// activate a PCIe tunnel is an event).
+		if !nvmeLine(&e) && e.Driver != "thunderbolt" && looksLikeFailure(sp.msg) {
 			if st.foreign == "" && windowsLine(sp.msg) {
 				// Checked here, where few lines come: Windows's event
 				// names nvme and a failure word as Linux's lines do.
