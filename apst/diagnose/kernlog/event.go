@@ -21,7 +21,9 @@ const (
 	// pcie_aspm=off ..." and report a bug`; Text holds the suggestion.
 	WorkaroundHint Kind = "workaround-hint"
 	// IOTimeout: an I/O command timed out (QID > 0). Tag, QID, Action and,
-	// in the 6.x shape, CommandID, Opcode, OpName, ReqOp and Size.
+	// in the 6.x shape, CommandID, Opcode, OpName, ReqOp and Size. A line
+	// whose ids a paste elided ("I/O tag ... timeout, completion polled")
+	// is one too, with Tag and QID 0: its words say I/O.
 	IOTimeout Kind = "io-timeout"
 	// AdminTimeout: an admin command (QID 0) timed out.
 	AdminTimeout Kind = "admin-timeout"

@@ -219,6 +219,10 @@ func TestPlatformKinds(t *testing.T) {
 			kernlog.Event{Kind: kernlog.IOTimeout, Controller: "nvme0", Tag: 210, QID: 4, Action: "completion polled"}},
 		{"https://github.com/inindev/nanopi-r5/issues/23", "[  107.508575] nvme nvme0: I/O 12 QID 0 timeout, completion polled",
 			kernlog.Event{Kind: kernlog.AdminTimeout, Controller: "nvme0", Tag: 12, Action: "completion polled"}},
+		// A paste that elided the ids keeps what the driver did; its words
+		// say I/O, its queue is unknown.
+		{"https://github.com/projectbluefin/lab/issues/298", "kernel: nvme nvme1: I/O tag ... timeout, completion polled",
+			kernlog.Event{Kind: kernlog.IOTimeout, Controller: "nvme1", Action: "completion polled"}},
 		// nvme-tcp's own timeout line (tcp.c, nvme_tcp_timeout): the
 		// queue, the request's tag in hex, and in 6.x the command id and
 		// opcode; queue 0 is the admin queue (posted f-11, g-19, g-18).

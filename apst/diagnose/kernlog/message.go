@@ -335,7 +335,7 @@ func parseTimeout(e *Event, _, body string) bool {
 	e.Tag, e.CommandID, e.Opcode, e.OpName, e.QID = t.tag, t.cid, t.opcode, t.opName, t.qid
 	e.Action, e.ReqOp, e.Size = t.action, t.reqOp, t.size
 	e.Kind = IOTimeout
-	if e.QID == 0 {
+	if e.QID == 0 && !t.elided {
 		e.Kind = AdminTimeout
 	}
 	return true

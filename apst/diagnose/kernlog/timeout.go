@@ -14,6 +14,9 @@ type timeout struct {
 	opcode        int
 	action, reqOp string
 	size          int64
+	// elided is a line whose ids a paste elided ("I/O tag ... timeout"):
+	// its queue is unknown.
+	elided bool
 }
 
 // parseTimeoutLine reads the body of a timeout line (after "nvme nvme0: ").
@@ -23,6 +26,15 @@ func parseTimeoutLine(s string) (t timeout, ok bool) {
 		return t, false
 	}
 	r = strings.TrimPrefix(r, "tag ")
+	for _, dots := range []string{"... ", "\u2026 "} {
+		if v, ok := strings.CutPrefix(r, dots); ok && strings.HasPrefix(v, "timeout") {
+			// A paste that elided the command's ids ("I/O tag ...
+			// timeout, completion polled"): what the driver did is
+			// still there; the tag and the queue are not (0).
+			t.elided = true
+			return t.end(" " + v)
+		}
+	}
 	tag, r := digitsPrefix(r)
 	if tag == "" || len(tag) > 9 || !strings.HasPrefix(r, " ") {
 		return t, false
@@ -48,13 +60,19 @@ func (t timeout) afterID(r string) (timeout, bool) {
 	if t.qid, r, ok = cutQueue(r, "QID "); !ok {
 		return t, false
 	}
+	return t.end(r)
+}
+
+// end reads the end of a timeout line from its " timeout": what the
+// driver did, and the block request's operation and size.
+func (t timeout) end(r string) (timeout, bool) {
 	if r == " timeout" {
 		// nvme-rdma's and the older fabrics transports' line ends there
 		// ("I/O 1 QID 0 timeout"): the recovery it starts has lines of
 		// its own.
 		return t, true
 	}
-	r, ok = strings.CutPrefix(r, " timeout, ")
+	r, ok := strings.CutPrefix(r, " timeout, ")
 	if !ok {
 		return t, false
 	}
