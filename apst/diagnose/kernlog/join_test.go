@@ -502,3 +502,25 @@ func TestBridgeTiesPort(t *testing.T) {
 	}
 	assert.True(t, seen, "the port's incident: %+v", viewOf(l))
 }
+
+// A journal stamps the lines a suspend printed late with the time it read
+// them, after the sleep: one suspend's lines, a quiet gap between them,
+// are one incident and count once (NixOS/nixpkgs#119843, posted y-11, "a
+// log from a working resume"). A new suspend's first line after the gap
+// starts a new incident.
+func TestSuspendAcrossTheSleep(t *testing.T) {
+	const entry = "Apr 19 06:34:37 gaming kernel: PM: suspend entry (deep)\n" +
+		"Apr 19 06:34:37 gaming kernel: Filesystems sync: 0.006 seconds\n"
+	const late = "Apr 19 06:39:42 gaming kernel: Freezing user space processes ... (elapsed 0.001 seconds) done.\n" +
+		"Apr 19 06:39:42 gaming kernel: OOM killer disabled.\n" +
+		"Apr 19 06:39:42 gaming kernel: ACPI: Preparing to enter system sleep state S3\n"
+	l, err := kernlog.ReadString(entry+"\n"+late, kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 1)
+	assert.Equal(t, 1, l.Incidents[0].Counts[kernlog.SuspendEntry])
+	assert.Len(t, l.Incidents[0].Events, 5)
+
+	l, err = kernlog.ReadString(entry+"Apr 19 06:49:42 gaming kernel: PM: suspend entry (deep)\n", kernlog.Options{})
+	require.NoError(t, err)
+	assert.Len(t, l.Incidents, 2, "another suspend")
+}

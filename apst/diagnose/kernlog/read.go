@@ -281,6 +281,16 @@ func sleepDir(k Kind) int8 {
 	return 0
 }
 
+// suspendGoesOn reports whether e, after a quiet gap, is a line of the
+// suspend in incident in's course: a suspend's line that does not start
+// one ("PM: suspend entry (deep)" does, with its mode), after the
+// incident's last sleep line was a suspend's. A journal stamps the lines
+// a suspend printed late with the time it read them, after the sleep
+// ("Filesystems sync" at 06:34:37, the freezer's lines at 06:39:42).
+func suspendGoesOn(in *Incident, e *Event) bool {
+	return in.slp == 1 && e.Kind == SuspendEntry && e.Mode == ""
+}
+
 // Has reports whether the incident has an event of kind k.
 func (in *Incident) Has(k Kind) bool { return in.Counts[k] > 0 }
 
@@ -980,7 +990,7 @@ func (st *state) add(e Event) {
 	idx, ok := st.open[k]
 	if ok && idx >= st.first {
 		in := &st.log.Incidents[idx]
-		if d, cmp := e.Time.sub(in.End); cmp && (d > st.gap || d < -st.gap) {
+		if d, cmp := e.Time.sub(in.End); cmp && (d > st.gap || d < -st.gap) && !suspendGoesOn(in, &e) {
 			ok = false
 		}
 	} else {
