@@ -167,6 +167,14 @@ func suspendCause(s *signals) builder {
 	}
 	if len(s.pmErrors) > 0 {
 		e := &s.pmErrors[0]
+		for i := range s.pmErrors {
+			// The line that names the device, rather than the PM core's
+			// device-less callback line before it.
+			if p := &s.pmErrors[i]; p.PCI != "" && strings.Contains(p.Raw, p.PCI) {
+				e = p
+				break
+			}
+		}
 		phase := e.Phase
 		if phase == "" {
 			phase = "suspend or resume"

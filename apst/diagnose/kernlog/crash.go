@@ -81,10 +81,19 @@ func (st *state) crashLine(msg, raw string, line int, at Timestamp) {
 	c.e.Stack, c.e.StackLine = clip(cleanLine(raw)), line
 }
 
-// addEvent adds an event to its incident, or, printed within a held
+// addEvent adds an event to its incident, holding a device-less PM
+// callback failure for the device's line after it (heldCallback).
+func (st *state) addEvent(e Event) {
+	if st.heldCallback(&e) {
+		return
+	}
+	st.addUnheld(e)
+}
+
+// addUnheld adds an event to its incident, or, printed within a held
 // crash's dump that has not yet placed the crash in the driver's code,
 // queues it behind the crash.
-func (st *state) addEvent(e Event) {
+func (st *state) addUnheld(e Event) {
 	if c := &st.crash; c.inDump(e.Line, e.Time) && c.e.Stack == "" && len(c.after) < maxAfter {
 		c.after = append(c.after, e)
 		return

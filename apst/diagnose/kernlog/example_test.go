@@ -42,9 +42,8 @@ func Example() {
 	//   lines 1-1 io-timeout  errno 0: [ 83.556118] nvme nvme0: I/O 161 QID 2 timeout, aborting
 	//   lines 2-2 admin-timeout  errno 0: [ 95.332114] nvme nvme0: I/O 25 QID 0 timeout, reset controller
 	//   lines 3-3 abort-status  errno 0: [ 95.332843] nvme nvme0: Abort status: 0x371
-	//   lines 5-6 pm-error resume errno -16: [ 95.332936] nvme 0000:03:00.0: PM: failed to resume async: error -16
-	// kernel
 	//   lines 4-4 pm-error resume errno -16: [ 95.332909] PM: dpm_run_callback(): pci_pm_resume+0x0/0xe0 returns -16
+	//   lines 5-6 pm-error resume errno -16: [ 95.332936] nvme 0000:03:00.0: PM: failed to resume async: error -16
 	// unread lines: 0
 }
 

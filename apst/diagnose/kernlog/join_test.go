@@ -1,6 +1,7 @@
 package kernlog_test
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"strings"
@@ -523,4 +524,31 @@ func TestSuspendAcrossTheSleep(t *testing.T) {
 	l, err = kernlog.ReadString(entry+"Apr 19 06:49:42 gaming kernel: PM: suspend entry (deep)\n", kernlog.Options{})
 	require.NoError(t, err)
 	assert.Len(t, l.Incidents, 2, "another suspend")
+}
+
+// The PM core's device-less line of a callback that failed joins the
+// device whose own line follows it with the same error (a Dell laptop's
+// s2idle resume, posted t-08), not an incident of the kernel's; alone, or
+// before another error, it stays the kernel's.
+func TestCallbackJoinsItsDevice(t *testing.T) {
+	const callback = "[  621.622029] PM: dpm_run_callback(): pci_pm_resume+0x0/0xf0 returns -16\n"
+	l, err := kernlog.ReadString("[  621.620012] nvme nvme0: I/O 6 QID 0 timeout, reset controller\n"+
+		callback+
+		"[  621.622156] nvme 0000:02:00.0: PM: pci_pm_resume+0x0/0xf0 returned -16 after 61645374 usecs\n"+
+		"[  621.622190] nvme 0000:02:00.0: PM: failed to resume: error -16\n", kernlog.Options{Addresses: map[string]string{"0000:02:00.0": "nvme0"}})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 1)
+	in := l.Incidents[0]
+	assert.Equal(t, "nvme0", in.Controller)
+	require.Len(t, in.Events, 3, "the line with the time it took is no event")
+	assert.Equal(t, 2, in.Events[1].Line)
+	assert.Equal(t, "0000:02:00.0", in.Events[1].PCI)
+
+	for _, tail := range []string{"", "[  621.622190] nvme 0000:02:00.0: PM: failed to resume: error -5\n"} {
+		l, err = kernlog.ReadString(callback+tail, kernlog.Options{})
+		require.NoError(t, err)
+		require.NotEmpty(t, l.Incidents)
+		assert.Equal(t, "kernel", cmp.Or(l.Incidents[0].Controller, l.Incidents[0].PCI, "kernel"), "%q", tail)
+		assert.Equal(t, 1, l.Incidents[0].Events[0].Line)
+	}
 }

@@ -355,6 +355,7 @@ func Read(ctx context.Context, r io.Reader, opts Options) (*Log, error) {
 	st.endQP()
 	st.flush()
 	st.endRecord()
+	st.endCallback()
 	st.endCrash()
 	l := st.finish()
 	if err != nil {
@@ -485,6 +486,9 @@ type state struct {
 
 	links links // what the log says of controllers, functions, disks
 	crash crash // a kernel crash whose dump is being read
+	// callback is a device-less PM callback failure waiting for the
+	// device's own line after it (Line 0: none; heldCallback).
+	callback Event
 	// report is the line of the last report's first line that is no
 	// event (a lockdep warning, a hung task naming no NVMe disk, a
 	// "BUG: ..."): a dump after it is not a fragment (Log.DriverFrame).
@@ -794,6 +798,7 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 	}
 	switch e.Kind {
 	case Boot:
+		st.endCallback()
 		st.endCrash()
 		if !st.fresh && (st.log.Boots > 0 || st.hasIncidents()) {
 			st.boot++
