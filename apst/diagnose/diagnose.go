@@ -277,6 +277,9 @@ func noFailure(s *signals, d *Diagnosis) string {
 			if ports := s.portsOfOthers(); len(ports) > 0 {
 				msg += " and of PCIe ports that failed with them (" + strings.Join(ports, ", ") + ")"
 			}
+			if disks := otherDiskNames(s.in.Log); len(disks) > 0 {
+				msg += ", and of disks on other transports than NVMe (" + strings.Join(disks, ", ") + ")"
+			}
 			return msg
 		}
 		if e := s.unnamedFailure(); e != nil {

@@ -1,6 +1,9 @@
 package kernlog
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
 
 // A disk the kernel drives through another transport than NVMe reports
 // its failures in the words of the SCSI midlayer, the USB Attached SCSI
@@ -33,8 +36,10 @@ type OtherDiskLine struct {
 	// "scsi host0", "ata3".
 	Host string
 	// Transport is the host's driver as the log names it: "uas",
-	// "usb-storage", "ata" for a libata port, "scsi" when the log does
-	// not name the host's driver.
+	// "usb-storage", "ata" for a libata port; "usb" when the log does not
+	// name the driver but a USB device failed near the line (the line
+	// itself may be that USB device's: Port is set); "scsi" when the log
+	// does not say.
 	Transport string
 	// Port is the USB port of a USB reset within the disk's error
 	// handling ("2-1"), whose power/control a test sets; empty otherwise.
@@ -46,7 +51,9 @@ type OtherDiskLine struct {
 
 // USB reports whether the disk is attached over USB (UAS or the
 // usb-storage driver).
-func (d *OtherDiskLine) USB() bool { return d.Transport == "uas" || d.Transport == "usb-storage" }
+func (d *OtherDiskLine) USB() bool {
+	return d.Transport == "uas" || d.Transport == "usb-storage" || d.Transport == "usb"
+}
 
 // otherDiskColon reports, at the colon at i of a raw line after a digit,
 // whether the line is one a SCSI device, a SCSI host, a libata port or a
@@ -60,7 +67,16 @@ func otherDiskColon(b []byte, i int) bool {
 		j--
 	}
 	return before(b, j, "scsi host") || before(b, j, "ata") && at(b, i+1, " ") ||
-		before(b, j, "usb ") && at(b, i+1, " reset ")
+		before(b, j, "usb ") && (at(b, i+1, " reset ") || usbFailure(string(b[i+1:]))) ||
+		at(b, i+1, " Device offlined")
+}
+
+// usbFailure reports whether what a USB device's line says after its
+// port is that the device failed or left (drivers/usb/core/hub.c): it
+// did not answer its enumeration, or was disconnected.
+func usbFailure(s string) bool {
+	return strings.HasPrefix(s, " device descriptor read/") || strings.HasPrefix(s, " device not accepting address ") ||
+		strings.HasPrefix(s, " Device not responding to setup address") || strings.HasPrefix(s, " USB disconnect, device number ")
 }
 
 // otherDiskDev reports, at a 'v' of a raw line, whether it is the block
@@ -71,11 +87,18 @@ func otherDiskDev(b []byte, i int) bool {
 }
 
 // scsiHosts is what the log says of its SCSI hosts and disks: the driver
-// of each host ("0" → "uas"), the host of each disk ("sda" → "0"), and the
-// last line a USB reset would belong to.
+// of each host as last added ("0" → "uas"), the host of each disk ("sda"
+// → "0"), the hosts of uas's error handling, the USB devices that failed,
+// and the last line a USB reset would belong to.
 type scsiHosts struct {
 	driver map[string]string
 	host   map[string]string
+	// uas are the hosts the uas driver's error handling named.
+	uas map[string]bool
+	// usb are the first MaxUnread lines of USB devices that failed or
+	// left (usbFailure), which Log.OtherDisks takes when a disk's
+	// failure is near them.
+	usb []OtherDiskLine
 	// resetting is 1 + the index in Log.OtherDisks of the last UAS
 	// device reset started ("scsi host0: uas_eh_device_reset_handler
 	// start"), 0 when none waits for its USB reset.
@@ -93,11 +116,21 @@ func (st *state) otherDisk(msg, raw string, line int) bool {
 		disk, rest2, ok2 := strings.Cut(rest, "] ")
 		host, _, ok3 := strings.Cut(dev, ":")
 		if !ok || !ok2 || !ok3 || !diskWord(disk) {
+			host, rest, ok = strings.Cut(msg[3:], ":")
+			if ok && strings.Contains(rest, ": Device offlined") && digits(host) {
+				// "sd 0:0:0:0: Device offlined - not ready after error
+				// recovery": the SCSI device, without its disk's name.
+				st.keepOtherDisk(OtherDiskLine{Line: line, Host: "scsi host" + host, Transport: h.driver[host], Text: raw})
+				return true
+			}
 			return false
 		}
 		st.noteHost(disk, host)
+		if strings.Contains(rest2, "uas_eh_") {
+			h.noteUAS(host)
+		}
 		if sdFailure(rest2) {
-			st.keepOtherDisk(OtherDiskLine{Line: line, Disk: disk, Host: "scsi host" + host, Text: raw})
+			st.keepOtherDisk(OtherDiskLine{Line: line, Disk: disk, Host: "scsi host" + host, Transport: h.driver[host], Text: raw})
 		}
 		return true
 	case strings.HasPrefix(msg, "scsi host"):
@@ -119,27 +152,31 @@ func (st *state) otherDisk(msg, raw string, line int) bool {
 			return true
 		}
 		if strings.HasPrefix(rest, "uas_eh_") && !strings.HasSuffix(rest, " success") {
-			if h.driver == nil {
-				h.driver = map[string]string{}
-			}
-			if _, known := h.driver[host]; !known && len(h.driver) < MaxAddresses {
-				h.driver[host] = "uas"
-			}
-			st.keepOtherDisk(OtherDiskLine{Line: line, Host: "scsi host" + host, Text: raw})
+			h.noteUAS(host)
+			st.keepOtherDisk(OtherDiskLine{Line: line, Host: "scsi host" + host, Transport: "uas", Text: raw})
 			if strings.HasSuffix(rest, " start") {
 				h.resetting = len(st.log.OtherDisks) // 1 + its index
 			}
 		}
 		return true
 	case strings.HasPrefix(msg, "usb "):
-		port, rest, ok := strings.Cut(msg[4:], ": reset ")
-		if !ok || !strings.Contains(rest, "USB device number") {
+		port, rest, ok := strings.Cut(msg[4:], ": ")
+		if !ok || strings.ContainsAny(port, " :") {
+			return false
+		}
+		if usbFailure(" " + rest) {
+			if len(h.usb) < MaxUnread {
+				h.usb = append(h.usb, OtherDiskLine{Line: line, Transport: "usb", Port: port, Text: clip(cleanLine(raw))})
+			}
+			return true
+		}
+		if !strings.HasPrefix(rest, "reset ") || !strings.Contains(rest, "USB device number") {
 			return false
 		}
 		if h.resetting > 0 && h.resetting <= len(st.log.OtherDisks) {
 			r := st.log.OtherDisks[h.resetting-1]
 			h.resetting = 0
-			st.keepOtherDisk(OtherDiskLine{Line: line, Host: r.Host, Port: port, Text: raw})
+			st.keepOtherDisk(OtherDiskLine{Line: line, Host: r.Host, Transport: "uas", Port: port, Text: raw})
 		}
 		return true
 	case strings.HasPrefix(msg, "ata"):
@@ -163,7 +200,11 @@ func (st *state) otherDisk(msg, raw string, line int) bool {
 	if !diskWord(disk) {
 		return false
 	}
-	st.keepOtherDisk(OtherDiskLine{Line: line, Disk: disk, Text: raw})
+	d := OtherDiskLine{Line: line, Disk: disk, Text: raw}
+	if n, ok := h.host[disk]; ok {
+		d.Host, d.Transport = "scsi host"+n, h.driver[n]
+	}
+	st.keepOtherDisk(d)
 	return true
 }
 
@@ -217,6 +258,16 @@ func (st *state) noteHost(disk, host string) {
 	}
 }
 
+// noteUAS marks a host the uas driver's error handling named.
+func (h *scsiHosts) noteUAS(host string) {
+	if h.uas == nil {
+		h.uas = map[string]bool{}
+	}
+	if len(h.uas) < MaxAddresses {
+		h.uas[host] = true
+	}
+}
+
 // keepOtherDisk counts an other disk's failure line and keeps the first
 // MaxUnread.
 func (st *state) keepOtherDisk(d OtherDiskLine) {
@@ -227,35 +278,67 @@ func (st *state) keepOtherDisk(d OtherDiskLine) {
 	}
 }
 
-// finishOtherDisks fills in, at the log's end, the disks and hosts the
-// log tied later than the lines and each line's transport.
+// finishOtherDisks fills in, at the log's end, the disks the log tied to
+// their hosts later than the lines, takes the USB devices' failures near a
+// disk's, and sets the transport of the lines whose host's driver was not
+// known when they came: the uas driver's when its error handling named
+// the host, USB when a USB device failed near them (a host's driver named
+// only later is another device's: the number is used again after a
+// disconnect).
 func (st *state) finishOtherDisks() {
 	h := &st.hosts
-	for i := range st.log.OtherDisks {
-		d := &st.log.OtherDisks[i]
+	l := st.log
+	usb := false
+	if len(h.usb) > 0 && len(l.OtherDisks) > 0 {
+		var near []OtherDiskLine
+		for _, u := range h.usb {
+			for _, d := range l.OtherDisks {
+				if u.Line-d.Line <= usbNear && d.Line-u.Line <= usbNear {
+					near = append(near, u)
+					break
+				}
+			}
+		}
+		if len(near) > 0 {
+			usb = true
+			l.OtherDiskLines += int64(len(near))
+			l.OtherDisks = append(l.OtherDisks, near...)
+			sort.SliceStable(l.OtherDisks, func(i, j int) bool { return l.OtherDisks[i].Line < l.OtherDisks[j].Line })
+			if len(l.OtherDisks) > MaxUnread {
+				clear(l.OtherDisks[MaxUnread:])
+				l.OtherDisks = l.OtherDisks[:MaxUnread]
+			}
+		}
+	}
+	for i := range l.OtherDisks {
+		d := &l.OtherDisks[i]
 		if d.Host == "" && d.Disk != "" {
 			if n, ok := h.host[d.Disk]; ok {
 				d.Host = "scsi host" + n
 			}
 		}
-		if d.Disk == "" && strings.HasPrefix(d.Host, "scsi host") {
-			n := strings.TrimPrefix(d.Host, "scsi host")
+		n, scsi := strings.CutPrefix(d.Host, "scsi host")
+		if d.Disk == "" && scsi {
 			for disk, hn := range h.host {
 				if hn == n && (d.Disk == "" || disk < d.Disk) {
 					d.Disk = disk
 				}
 			}
 		}
-		if d.Transport == "" {
+		switch {
+		case d.Transport == "ahci":
+			d.Transport = "ata"
+		case d.Transport == "uas", d.Transport == "usb-storage", d.Transport == "ata", d.Transport == "usb":
+		case scsi && h.uas[n]:
+			d.Transport = "uas"
+		case usb:
+			d.Transport = "usb"
+		default:
 			d.Transport = "scsi"
-			if n, ok := strings.CutPrefix(d.Host, "scsi host"); ok {
-				switch drv := h.driver[n]; drv {
-				case "uas", "usb-storage":
-					d.Transport = drv
-				case "ahci":
-					d.Transport = "ata"
-				}
-			}
 		}
 	}
 }
+
+// usbNear is how many lines apart a USB device's failure and a disk's are
+// for the one to be taken as the other's.
+const usbNear = 20

@@ -67,6 +67,46 @@ func TestOtherDisks(t *testing.T) {
 			{Line: 6, Host: "ata3", Transport: "ata"},
 		},
 		n: 5,
+	}, {
+		// home-assistant/operating-system#3674 (posted v-02): the uas
+		// driver's abort names its host, which no line added.
+		name: "an abort of uas without the host's line",
+		log: "2024-11-16 19:58:19.609 homeassistant kernel: sd 0:0:0:0: [sda] tag#24 uas_eh_abort_handler 0 uas-tag 11 inflight: CMD OUT \n" +
+			"2024-11-16 19:58:19.609 homeassistant kernel: sd 0:0:0:0: [sda] tag#24 CDB: opcode=0x2a 2a 00 01 24 0d 88 00 00 08 00\n",
+		want: []kernlog.OtherDiskLine{{Line: 1, Disk: "sda", Host: "scsi host0", Transport: "uas"}},
+		n:    1,
+	}, {
+		// bensuperpc/rtl9210#62 (posted v-01): an RTL9210 enclosure on a
+		// Pi 4 that stopped answering; the disk's line names no host.
+		name: "a USB device that failed beside the disk",
+		log: "[25097.688289] usb 1-1.4: reset high-speed USB device number 3 using xhci_hcd\n" +
+			"[25102.772347] usb 1-1.4: device descriptor read/64, error -110\n" +
+			"[25119.396364] usb 1-1.4: device not accepting address 3, error -71\n" +
+			"[25119.877660] usb 1-1.4: USB disconnect, device number 3\n" +
+			"[25119.892446] device offline error, dev sda, sector 321381 op 0x1:(WRITE) flags 0x8800 phys_seg 1 prio class 2\n",
+		want: []kernlog.OtherDiskLine{
+			{Line: 2, Transport: "usb", Port: "1-1.4"},
+			{Line: 3, Transport: "usb", Port: "1-1.4"},
+			{Line: 4, Transport: "usb", Port: "1-1.4"},
+			{Line: 5, Disk: "sda", Transport: "usb"},
+		},
+		n: 4,
+	}, {
+		// linux-usb, ea5b932c-bfa6-40f5-b33c-11bfa4daf7a5@suse.com (posted
+		// v-08): the host's number is used again by the next device
+		// plugged in, a uas one; the failed disk's was not.
+		name: "a host number used again after a disconnect",
+		log: "[  428.347209] sd 2:0:0:0: [sdb] Attached SCSI disk\n" +
+			"[  433.575528] sd 2:0:0:0: [sdb] Synchronize Cache(10) failed: Result: hostbyte=DID_ERROR driverbyte=DRIVER_OK\n" +
+			"[  454.100000] scsi host2: uas\n",
+		want: []kernlog.OtherDiskLine{{Line: 2, Disk: "sdb", Host: "scsi host2", Transport: "scsi"}},
+		n:    1,
+	}, {
+		// A USB device that left with no disk failing near it is no
+		// disk's: a keyboard unplugged.
+		name: "a USB disconnect alone",
+		log:  "[   12.000000] usb 1-2: USB disconnect, device number 4\n",
+		n:    0,
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			lines := strings.Split(tc.log, "\n")
