@@ -53,6 +53,23 @@ func TestPlatformSigns(t *testing.T) {
 			first: []diagnose.Layer{diagnose.LayerPlatform, diagnose.LayerLink, diagnose.LayerDrive}, setting: "",
 		},
 		{
+			// https://github.com/openwrt/openwrt/issues/14767 (posted
+			// w-01): a BPI-R4's drive could not fetch the APST table,
+			// status 0x4, Data Transfer Error; no refusal of the table.
+			name: "apst table not fetched",
+			log: "[    6.052184] nvme nvme0: failed to set APST feature (4)\n" +
+				"[    6.120186] nvme nvme0: 4/0/0 default/read/poll queues\n",
+			first: []diagnose.Layer{diagnose.LayerPlatform}, evidence: "failed to set APST feature (4)", setting: "iommu=pt",
+		},
+		{
+			// https://github.com/oxidecomputer/crucible/issues/1239
+			// (posted c-27): writes the drive could not move.
+			name: "data transfer error",
+			log: "[  531.166938] nvme0n1: Write(0x1) @ LBA 100492368, 2048 blocks, Data Transfer Error (sct 0x0 / sc 0x4) \n" +
+				"[  531.166950] I/O error, dev nvme0n1, sector 100492368 op 0x1:(WRITE) flags 0x104000 phys_seg 256 prio class 2\n",
+			first: []diagnose.Layer{diagnose.LayerPlatform}, evidence: "Data Transfer Error (sct 0x0 / sc 0x4)",
+		},
+		{
 			// https://github.com/raspberrypi/linux/issues/7445
 			name:  "no host memory buffer",
 			log:   "nvme nvme0: min host memory (64 MiB) above limit (32 MiB).\n",

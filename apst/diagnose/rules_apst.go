@@ -60,7 +60,9 @@ func apstCause(s *signals) builder {
 	if s.resume != nil && !s.removedFirst {
 		b.conLine(1, logLine(s.resume, "the device failed to leave a PCI power state, not an NVMe one"))
 	}
-	if e := s.apstRefused; e != nil {
+	if e := s.apstRefused; e != nil && transferError(e) {
+		b.conLine(1, logLine(e, fmt.Sprintf("the drive could not fetch the kernel's APST table (NVMe status 0x%x, Data Transfer Error): the kernel's table was not in force, only what the drive's firmware enables by itself", e.Errno)))
+	} else if e != nil {
 		b.conLine(1, logLine(e, fmt.Sprintf("the drive refused the kernel's APST table (NVMe status 0x%x): the kernel's table was not in force, only what the drive's firmware enables by itself", e.Errno)))
 	}
 	if s.onResume != nil {

@@ -37,6 +37,13 @@ func platformCause(s *signals) builder {
 	case s.lostIRQ != nil:
 		b.sign(3, logLine(s.lostIRQ, "the kernel disabled an interrupt nobody handled: interrupt routing is broken"))
 	}
+	if e := s.transferErr; e != nil {
+		what := "the drive could not move a command's data to or from host memory (Data Transfer Error, sct 0x0 / sc 0x4)"
+		if e.Kind == kernlog.APSTFailed {
+			what = "the drive could not fetch the kernel's APST table from host memory (NVMe status 0x4, Data Transfer Error: no refusal of the table)"
+		}
+		b.proLine(3, logLine(e, what+": the host's DMA path failed it (an IOMMU, a board's DMA coherency or addressing, its PCIe host controller) more often than the drive, and the drive's power states do not explain it"))
+	}
 	if s.bogusCQE != nil {
 		b.proLine(2, logLine(s.bogusCQE, "a completion came back with a command identifier the host never issued: a completion corrupted on its way (DMA, an IOMMU) reads so, as does a controller that mishandles command IDs"))
 	}
@@ -58,7 +65,7 @@ func platformCause(s *signals) builder {
 	if len(s.others) > 0 {
 		b.proLine(2, logLine(&s.others[0], fmt.Sprintf("%d other PCI function(s) became inaccessible together with the drive: a platform or PCI core fault, not one device", len(s.others))))
 	}
-	iommu, crashed := false, false
+	iommu, crashed := s.transferErr != nil, false
 	for i := range s.faults {
 		f := &s.faults[i]
 		switch f.Action {

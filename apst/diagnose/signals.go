@@ -53,8 +53,12 @@ type signals struct {
 	degraded    *kernlog.Event  // "Could not set queue count (N)", an NVMe status: a degraded controller, brought up with its admin queue alone
 	refused     *kernlog.Event  // an I/O command the drive refused as invalid (refusedCommand)
 	denied      *kernlog.Event  // an I/O command the drive answered Access Denied (sct 0x2 / sc 0x86): a locked self-encrypting drive
-	internal    *kernlog.Event  // an I/O command the drive failed with Internal Error (sct 0x0 / sc 0x6)
-	probeErr    *kernlog.Event  // the driver core's "probe ... failed with error N"
+	// transferErr is the first command the drive answered Data Transfer
+	// Error (sct 0x0 / sc 0x4; a Set Features APST's status 0x4 among
+	// them): it could not move the command's data to or from host memory.
+	transferErr *kernlog.Event
+	internal    *kernlog.Event // an I/O command the drive failed with Internal Error (sct 0x0 / sc 0x6)
+	probeErr    *kernlog.Event // the driver core's "probe ... failed with error N"
 	// initErr is nvme's "Identify Controller failed (-4)": the controller
 	// did not answer the first command of its bring-up (probe or reset).
 	initErr    *kernlog.Event
@@ -357,15 +361,17 @@ func severityBut(in *kernlog.Incident, skip kernlog.Kind) int {
 			// A negative errno is a controller that did not answer; a
 			// positive value is the drive's NVMe status refusing the
 			// table, which the kernel logs and goes on without.
+			// Data Transfer Error is no refusal: the drive could not
+			// fetch the table from host memory (transferError).
 			for j := range in.Events {
-				if e := &in.Events[j]; e.Kind == kernlog.APSTFailed && e.Errno < 0 {
+				if e := &in.Events[j]; e.Kind == kernlog.APSTFailed && (e.Errno < 0 || transferError(e)) {
 					n = max(n, 2)
 				}
 			}
 		case kernlog.IOError, kernlog.DiskGone:
 			n = max(n, 1)
 			for j := range in.Events {
-				if e := &in.Events[j]; e.Kind == kernlog.IOError && mediaError(e) {
+				if e := &in.Events[j]; e.Kind == kernlog.IOError && (mediaError(e) || transferError(e)) {
 					// The drive's media failed a read or a write: a failure
 					// of the drive itself, as weighty as a timeout.
 					n = max(n, 2)
@@ -467,6 +473,22 @@ func mediaError(e *kernlog.Event) bool {
 		return e.SCT == 2 && e.SC >= 0x80 && e.SC <= 0x84
 	}
 	return strings.Contains(e.Text, "critical medium error")
+}
+
+// transferError reports whether the drive answered a command with Data
+// Transfer Error (generic status 0x4, NVMe Base Specification, "Status
+// Code - Generic Command Status Values"): an I/O error's "sct 0x0 / sc
+// 0x4", or the status nvme-core prints of a Set Features APST, whose
+// table the drive reads from host memory ("failed to set APST feature
+// (4)"; the Do Not Retry and More bits aside).
+func transferError(e *kernlog.Event) bool {
+	switch e.Kind {
+	case kernlog.APSTFailed:
+		return e.Errno > 0 && e.Errno&0x7ff == 0x4
+	case kernlog.IOError, kernlog.DriverError:
+		return e.HasSC && e.SCT == 0 && e.SC == 0x4
+	}
+	return false
 }
 
 // refusedCommand reports an I/O error of a Write Zeroes or Dataset
@@ -1116,6 +1138,9 @@ func (s *signals) event(e *kernlog.Event) {
 		if s.apstFailed == nil {
 			s.apstFailed = e
 		}
+		if s.transferErr == nil && transferError(e) {
+			s.transferErr = e
+		}
 	case kernlog.AERRecovery:
 		if s.aerRecovery == nil && (e.Action == "reset controller" || e.Action == "request disconnect" || e.Action == "containment") {
 			s.aerRecovery = e
@@ -1158,12 +1183,18 @@ func (s *signals) event(e *kernlog.Event) {
 		if s.denied == nil && e.HasSC && e.SCT == 2 && e.SC == 0x86 {
 			s.denied = e
 		}
+		if s.transferErr == nil && transferError(e) {
+			s.transferErr = e
+		}
 		if s.internal == nil && e.HasSC && e.SCT == 0 && e.SC == 6 {
 			s.internal = e
 		}
 	case kernlog.PMError:
 		s.pmErrors = append(s.pmErrors, *e)
 	case kernlog.DriverError:
+		if s.transferErr == nil && transferError(e) {
+			s.transferErr = e
+		}
 		if s.probeErr == nil && e.Action == "probe failed" {
 			s.probeErr = e
 		}
