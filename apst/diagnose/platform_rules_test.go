@@ -70,6 +70,13 @@ func TestPlatformSigns(t *testing.T) {
 			first: []diagnose.Layer{diagnose.LayerPlatform}, evidence: "Data Transfer Error (sct 0x0 / sc 0x4)",
 		},
 		{
+			// https://github.com/ophub/fnnas/issues/515 (posted w-07): a
+			// DesignWare host that gave up without an error; no drive seen.
+			name:  "host init failed",
+			log:   "[    2.007465] dw-pcie fe180000.pcie: Failed to initialize host\n",
+			first: []diagnose.Layer{diagnose.LayerPlatform}, evidence: "Failed to initialize host",
+		},
+		{
 			// https://github.com/raspberrypi/linux/issues/7445
 			name:  "no host memory buffer",
 			log:   "nvme nvme0: min host memory (64 MiB) above limit (32 MiB).\n",

@@ -87,6 +87,17 @@ func platformCause(s *signals) builder {
 				b.proLine(2, logLine(f, "the kernel hit a warning or crashed: a kernel bug, which another release may not have"))
 			}
 		case kernlog.ActionHostProbeFailed:
+			if f.Errno == 0 {
+				// "Failed to initialize host": no error to tell the link
+				// from the rest; a generic driver that gives up before
+				// the board's own binds reads so too. Said only when the
+				// log has no other line of a host, which says more.
+				if s.otherHostLine(f) {
+					break
+				}
+				b.proLine(2, logLine(f, "the PCIe host controller's driver gave up bringing the host up, without saying why (a link that never trained, a device tree, clock, reset, regulator or PHY it could not get); no drive behind it could be seen"))
+				break
+			}
 			b.sign(3, logLine(f, fmt.Sprintf("the PCIe host controller's driver failed to probe (error %d), not for its link: a device tree, clock, reset, regulator or PHY it could not get, most often after a kernel or device-tree update (a regression, or a device tree older than its driver); no drive behind it could be seen", f.Errno)))
 		case "dma-bounce":
 			b.proLine(2, logLine(f, "the drive's DMA bounce buffers ran out: its DMA cannot reach all of memory (its DMA mask, the IOMMU, or swiotlb too small), a matter of the platform and the kernel"))

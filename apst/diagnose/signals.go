@@ -1551,6 +1551,21 @@ func hostIncident(in *kernlog.Incident) bool {
 	return true
 }
 
+// otherHostLine reports whether the log has a line of a PCIe host
+// controller other than f: its link down or up, or a probe failure with
+// an error.
+func (s *signals) otherHostLine(f *kernlog.Event) bool {
+	for i := range s.in.Log.Incidents {
+		for j := range s.in.Log.Incidents[i].Events {
+			e := &s.in.Log.Incidents[i].Events[j]
+			if e.Line != f.Line && (e.Kind == kernlog.HostLinkUp || e.Action == kernlog.ActionHostLinkDown || e.Action == kernlog.ActionHostProbeFailed && e.Errno != 0) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // hostNeverUp returns the first event of l in which a PCIe host
 // controller's link never trained or its driver failed to probe, or nil.
 func hostNeverUp(l *kernlog.Log) *kernlog.Event {

@@ -12,7 +12,7 @@ var keywords = []string{
 	"PM: ", "sleep state", "ASPM", "nobody cared", "Disabling IRQ",
 	"DMAR: [", "IO_PAGE_FAULT", "WARNING: ", "BUG", "Internal error: Oops", "Oops: ", "protection fault", "RW1C", "Restarting tasks", "OOM killer ",
 	".pcie: link down", ".pci: link down", ".pcie: link up, ", ": Phy link never came up", ": PCIe link training gen1 timeout",
-	": Device not found", ": Device found, but not active", ": Link failed to come up",
+	": Device not found", ": Device found, but not active", ": Link failed to come up", ".pcie: Failed to initialize host", ".pcie: failed to initialize host",
 	".pcie: probe with driver ", ".pci: probe with driver ", ".pcie failed with error", ".pci failed with error",
 	"DMI: ", "Hardware name: ", "Hypervisor detected: ", "paravirtualized kernel on ", "INFO: task ",
 	"Machine model: ", "Freezing ", "Filesystems sync: ", "printk: Suspending console", "non-boot CPUs", "EC: interrupt ", "crng reseeded on system resumption",
@@ -143,7 +143,8 @@ func scanLine(b []byte) (keyword, pci bool) {
 func hostLinkWords(b []byte) bool {
 	return at(b, 0, " link down") || at(b, 0, " link up, ") || at(b, 0, " Phy link never came up") || at(b, 0, " PCIe link training gen1 timeout") ||
 		at(b, 0, " Device not found") || at(b, 0, " Device found, but not active") || at(b, 0, " Link failed to come up") ||
-		at(b, 0, " probe with driver ") || at(b, 0, " PCIe Link Fail, LTSSM is ") || at(b, 0, " PCIe link down, current")
+		at(b, 0, " probe with driver ") || at(b, 0, " PCIe Link Fail, LTSSM is ") || at(b, 0, " PCIe link down, current") ||
+		at(b, 0, " Failed to initialize host") || at(b, 0, " failed to initialize host")
 }
 
 // anchored calls found at each index of c in b until it returns true.

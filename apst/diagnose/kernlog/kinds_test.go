@@ -1,6 +1,7 @@
 package kernlog_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -604,7 +605,7 @@ func TestPlatformFaultKinds(t *testing.T) {
 // (https://lore.kernel.org/all/20250327151949.2765193-1-ioana.ciornei@nxp.com/),
 // a SM8450's with a clock it could not get, a RockPro64's without a card
 // and an X1E's PHY that never powered on (both -110), and the format
-// before 6.3.
+// before 6.3; a DesignWare host's driver that gave up without an error.
 func TestHostProbeFailure(t *testing.T) {
 	for _, tc := range []struct {
 		line   string
@@ -617,6 +618,11 @@ func TestHostProbeFailure(t *testing.T) {
 		{"[    5.107373] rockchip-pcie f8000000.pcie: probe with driver rockchip-pcie failed with error -110", kernlog.LinkDown, kernlog.ActionHostLinkDown, 0},
 		{"qcom-pcie 1bd0000.pcie: probe with driver qcom-pcie failed with error -110", kernlog.LinkDown, kernlog.ActionHostLinkDown, 0},
 		{"[    5.1] rockchip-pcie: probe of f8000000.pcie failed with error -2", kernlog.PlatformFault, kernlog.ActionHostProbeFailed, -2},
+		// A DesignWare host that gave up without an error number: an
+		// RK3588's (ophub/fnnas#515, posted w-07) and Rockchip's vendor
+		// driver's (Joshua-Riek/ubuntu-rockchip#1235).
+		{"[    2.007465] dw-pcie fe180000.pcie: Failed to initialize host", kernlog.PlatformFault, kernlog.ActionHostProbeFailed, 0},
+		{"rk-pcie fe170000.pcie: failed to initialize host", kernlog.PlatformFault, kernlog.ActionHostProbeFailed, 0},
 	} {
 		l, err := kernlog.ReadString(tc.line+"\n", kernlog.Options{})
 		require.NoError(t, err, tc.line)
@@ -645,4 +651,22 @@ func TestHostProbeFailure(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Rockchip's vendor driver says it failed to initialise the host after
+// its link failed (Joshua-Riek/ubuntu-rockchip#1235's title, posted q-03's
+// lines): the link's consequence, no failure of its own.
+func TestHostInitAfterItsLink(t *testing.T) {
+	l, err := kernlog.ReadString("[ 4461.340174] rk-pcie fe150000.pcie: PCIe Link Fail, LTSSM is 0x0, hw_retries=0\n"+
+		"[ 4461.340238] rk-pcie fe150000.pcie: failed to initialize host\n"+
+		"[ 4461.400000] rk-pcie fe170000.pcie: failed to initialize host\n", kernlog.Options{})
+	require.NoError(t, err)
+	var kinds []string
+	for _, in := range l.Incidents {
+		for _, e := range in.Events {
+			kinds = append(kinds, fmt.Sprintf("%d %s %s", e.Line, e.Kind, e.Action))
+		}
+	}
+	assert.Equal(t, []string{"1 link-down host link down", "3 platform-fault host probe failed"}, kinds, "another host's failure stays")
+	assert.Zero(t, l.UnreadLines)
 }

@@ -1,6 +1,7 @@
 package kernlog
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -122,6 +123,14 @@ func iommuFault(e *Event, msg string) bool {
 // is the platform's (a device tree, clock, reset, regulator or PHY the
 // driver could not get).
 func hostProbe(e *Event, body string) bool {
+	if (body == "Failed to initialize host" || body == "failed to initialize host") && hostController(e.Device) {
+		// A DesignWare host's driver that gave up bringing the host up
+		// without an error number (mainline's dw-pcie, Rockchip's vendor
+		// rk-pcie: "dw-pcie fe180000.pcie: Failed to initialize host").
+		e.Kind, e.Action = PlatformFault, ActionHostProbeFailed
+		e.Driver, e.Device, e.PCI, e.Controller, e.Text = "", "", "", "", clip(body)
+		return true
+	}
 	rest, ok := strings.CutPrefix(body, "probe with driver ")
 	if ok && hostController(e.Device) {
 		_, rest, ok = strings.Cut(rest, " failed with error ")
@@ -236,4 +245,30 @@ func dieLine(msg string) bool {
 	}
 	_, after, ok := strings.Cut(rest, ": ")
 	return ok && strings.Contains(after, " [#")
+}
+
+// hostInitAfterLink notes the host controllers whose link the log showed
+// down or up, and reports a DesignWare host's "failed to initialize host"
+// after its own link's line: the link's consequence, no failure of its
+// own ("rk-pcie fe150000.pcie: PCIe Link Fail, LTSSM is 0x0" then
+// "rk-pcie fe150000.pcie: failed to initialize host").
+func (st *state) hostInitAfterLink(e *Event, msg string) bool {
+	hostLink := e.Kind == LinkDown && e.Action == ActionHostLinkDown || e.Kind == HostLinkUp
+	initFailed := e.Kind == PlatformFault && e.Action == ActionHostProbeFailed && e.Errno == 0
+	if !hostLink && !initFailed {
+		return false
+	}
+	head, _, _ := strings.Cut(msg, ": ")
+	f := strings.Fields(head)
+	if len(f) == 0 || !hostController(f[len(f)-1]) {
+		return false
+	}
+	host := f[len(f)-1]
+	if initFailed {
+		return slices.Contains(st.hostLinks, host)
+	}
+	if !slices.Contains(st.hostLinks, host) && len(st.hostLinks) < MaxAddresses {
+		st.hostLinks = append(st.hostLinks, host)
+	}
+	return false
 }

@@ -458,6 +458,9 @@ type state struct {
 	// (quotedMessages).
 	chained string
 	hosts   scsiHosts // the SCSI hosts and disks the log names (otherDisk)
+	// hostLinks are the PCIe host controllers whose link the log showed
+	// down or up (hostInitAfterLink).
+	hostLinks []string
 
 	qp     qp      // quoted-printable mail's soft breaks and escapes
 	wrap   wrapped // the logical line being assembled
@@ -775,6 +778,9 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 		return
 	}
 	e.Line, e.EndLine, e.Time, e.Raw = from, to, sp.ts, clip(cleanLine(line))
+	if st.hostInitAfterLink(&e, sp.msg) {
+		return
+	}
 	if st.chained != "" && e.Controller == "" && e.PCI == "" && e.Disk == "" && e.Reporter == "" && sleepDir(e.Kind) == 0 {
 		e.Controller = st.chained
 	}
