@@ -91,6 +91,12 @@ func splitLine(line string) split {
 		} else if h, ok := parseHumanStamp(inner); ok {
 			// dmesg -H: "[Sep12 13:16] ..." at each new minute.
 			ts = h
+		} else if d, n, ok := parseClock(inner); ok && n == len(inner) && !strings.HasPrefix(strings.TrimLeft(s[end+1:], " \t"), "[") {
+			// A time of day alone, as a terminal's or a logger's
+			// time-stamping of dmesg's lines writes it ("[18:14:04] usb
+			// 2-6: ..."); before a dmesg time, a serial console's host
+			// time, which the else branch below reads.
+			ts.Wall, ts.HasWall, ts.NoYear, ts.NoDate = time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC).Add(d), true, true, true
 		} else if t, n, zoned, ok := parseISO(inner); ok && n == len(inner) && strings.HasPrefix(s[end+1:], ": ") {
 			// talosctl dmesg's time after its facility and level, which
 			// stripLevel took ("kern:    info: [2026-05-05T21:50:52Z]:

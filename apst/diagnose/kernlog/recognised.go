@@ -60,7 +60,8 @@ var coreKernelPrefixes = [...]string{
 }
 
 // coreKernelLine reports whether a cleaned line is a message of the
-// kernel's own code (coreKernelPrefixes, or a user task's fault as the
+// kernel's own code (coreKernelPrefixes, a driver's message about a PCI
+// function as dev_printk writes it, or a user task's fault as the
 // kernel reports it: "pvestatd[17411]: segfault at 11 ip ... sp ... error
 // 6", arch/x86/mm/fault.c's show_signal_msg).
 func coreKernelLine(c []byte) bool {
@@ -69,6 +70,28 @@ func coreKernelLine(c []byte) bool {
 			return true
 		}
 	}
+	if driverPCILine(c) {
+		return true
+	}
 	i := bytes.Index(c, []byte("]: segfault at "))
 	return i > 0 && bytes.IndexByte(c[:i], '[') > 0 && bytes.Contains(c[i:], []byte(" ip ")) && bytes.Contains(c[i:], []byte(" sp "))
+}
+
+// driverPCILine reports whether a cleaned line is a driver's message about
+// a PCI function as dev_printk writes it: the driver's name, a blank, the
+// function's address and a colon ("megaraid_sas 0000:01:00.0: FW now in
+// Ready state", "pci 0000:00:00.0: enabling device (0000 -> 0002)"), which
+// lspci -D's "0000:00:00.0 Host bridge: ..." is not.
+func driverPCILine(c []byte) bool {
+	sp := bytes.IndexByte(c[:min(len(c), 32)], ' ')
+	if sp <= 0 {
+		return false
+	}
+	for _, b := range c[:sp] {
+		if !(b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_' || b == '-') {
+			return false
+		}
+	}
+	a := c[sp+1:]
+	return len(a) > 13 && a[12] == ':' && pciAddrAt(a, 4)
 }

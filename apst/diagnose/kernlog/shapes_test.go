@@ -741,3 +741,31 @@ func TestBootRelease(t *testing.T) {
 		assert.NoError(t, err, "apst.ParseRelease reads what Release holds")
 	}
 }
+
+// Lines that a kernel log is made of are a log without a failure, not
+// text of another kind: a time of day alone in brackets before dmesg's
+// lines (smartmontools/smartmontools#496, posted v-03) and a driver's
+// lines about a PCI function without stamps (a CM4 with a MegaRAID card,
+// geerlingguy/raspberry-pi-pcie-devices#196, posted w-10). lspci -D's
+// listing names functions too, not as a driver's message does: refused.
+func TestKernelLinesWithoutAFailure(t *testing.T) {
+	l, err := kernlog.ReadString("[18:14:04] usb 2-6: new SuperSpeed USB device number 14 using xhci_hcd\n"+
+		"[18:14:04] usb 2-6: UAS is ignored for this device, using usb-storage instead\n", kernlog.Options{})
+	require.NoError(t, err)
+	assert.Empty(t, l.Incidents)
+	l, err = kernlog.ReadString("[18:14:04] nvme nvme0: I/O 5 QID 2 timeout, aborting\n", kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 1)
+	ts := l.Incidents[0].Start
+	assert.True(t, ts.HasWall && ts.NoDate, "%+v", ts)
+	assert.Equal(t, "18:14:04", ts.Wall.Format("15:04:05"))
+
+	_, err = kernlog.ReadString("megasas: 07.714.04.00-rc1\n"+
+		"pci 0000:00:00.0: enabling device (0000 -> 0002)\n"+
+		"megaraid_sas 0000:01:00.0: FW now in Ready state\n", kernlog.Options{})
+	require.NoError(t, err)
+
+	_, err = kernlog.ReadString("0000:00:00.0 Host bridge: Broadcom Inc. and subsidiaries BCM2711 PCIe Bridge (rev 20)\n"+
+		"0000:01:00.0 RAID bus controller: Broadcom / LSI MegaRAID Tri-Mode SAS3408 (rev 01)\n", kernlog.Options{})
+	require.ErrorIs(t, err, kernlog.ErrNotKernelLog)
+}

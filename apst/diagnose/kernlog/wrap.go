@@ -490,7 +490,8 @@ func hostKernel(c []byte) bool {
 
 // bracketStamp reports whether c starts with a dmesg time ("[
 // 12.345678]"), a dmesg -T or -H one ("[Tue Dec  1 ...]", "[Sep12
-// 13:16]", "[  +0.000009]") or a caller id alone ("[T64]"), rather than
+// 13:16]", "[  +0.000009]"), a time of day alone ("[18:14:04]") or a
+// caller id alone ("[T64]"), rather than
 // text in brackets ("[ 0] RxErr", "[mem 0x...]").
 func bracketStamp(c []byte) bool {
 	i := 1
@@ -513,6 +514,9 @@ func bracketStamp(c []byte) bool {
 	case ch == '+' || ch == '<' || ch >= 0x80:
 		return true // "<" is dmesg --time-format=delta's "[<    0.000123>]"
 	case isDigit(ch):
+		if _, n, ok := parseClock(string(c[i:min(len(c), i+9)])); ok && n == 8 && i+8 < len(c) && c[i+8] == ']' {
+			return true // a time of day alone: "[18:14:04]"
+		}
 		for i < len(c) && isDigit(c[i]) {
 			i++
 		}
