@@ -133,8 +133,8 @@ func (st *state) continues(b []byte) bool {
 	if bracketless(string(c[:min(len(c), 20)])) > 0 && bytes.HasSuffix(bytes.TrimRight(st.wrap.buf, " \t"), []byte("[")) {
 		return true // a dmesg time the wrap split after its "["
 	}
-	if len(c) == 0 || stampedBytes(c) || structural(c) || embeddedStamp(string(c)) != "" || bytes.Contains(c, []byte(" | ")) || listItem(b) {
-		return false // a line with a time stamp inside starts a message there, a table's row or a list's item is one
+	if len(c) == 0 || stampedBytes(c) || structural(c) || embeddedStamp(string(c)) != "" || bytes.Contains(c, []byte(" | ")) || listItem(b) || elision(c) {
+		return false // a line with a time stamp inside starts a message there, a table's row or a list's item is one; an elision is no text
 	}
 	if st.wrap.prefixOnly || st.wrap.flowed && st.wrap.stamped {
 		return true // even "AER: Corrected error received: ..."
@@ -621,6 +621,14 @@ func contLike(c []byte) bool {
 		}
 	}
 	return false
+}
+
+// elision reports whether a cleaned line is only a poster's mark of lines
+// left out ("...", "…", "[...]"): never the rest of the line before it.
+func elision(c []byte) bool {
+	t := bytes.Trim(bytes.TrimSpace(c), "[]()")
+	t = bytes.ReplaceAll(t, []byte("\u2026"), []byte("..."))
+	return len(t) >= 3 && len(bytes.Trim(t, ". ")) == 0
 }
 
 // listItem reports whether a physical line is an item of a Markdown or

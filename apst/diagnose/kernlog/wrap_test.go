@@ -394,3 +394,18 @@ func TestOtherProgramsLinesAreNotJoined(t *testing.T) {
 	require.Len(t, l.Incidents, 1)
 	assert.Equal(t, -19, l.Incidents[0].Events[0].Errno, "%+v", l.Incidents[0].Events[0])
 }
+
+// A poster's mark of lines left out ("...", "…", "[...]") is never the
+// rest of the line before it (a blog's syslog excerpt, posted v-09).
+func TestElisionIsNoContinuation(t *testing.T) {
+	for _, mark := range []string{"...", "…", "[...]", "  ....  "} {
+		l, err := kernlog.ReadString("Jul 4 14:48:15 microbox kernel: [ 1672.852110] Buffer I/O error on dev sda, logical block 53777216, lost async page write\n"+
+			mark+"\n"+
+			"Jul 4 14:48:16 microbox kernel: [ 1672.886164] nvme nvme0: I/O 5 QID 2 timeout, aborting\n", kernlog.Options{})
+		require.NoError(t, err)
+		require.Len(t, l.OtherDisks, 1, "%q", mark)
+		assert.True(t, strings.HasSuffix(l.OtherDisks[0].Text, "lost async page write"), "%q: %q", mark, l.OtherDisks[0].Text)
+		require.Len(t, l.Incidents, 1, "%q", mark)
+		assert.Equal(t, 3, l.Incidents[0].Events[0].Line, "%q", mark)
+	}
+}
