@@ -268,6 +268,9 @@ func noFailure(s *signals, d *Diagnosis) string {
 		return fmt.Sprintf("no failure line seen in the kernel log%s, but line %d is a frame of the NVMe driver's code in a stack dump whose first lines, which say what failed (a crash, a warning, a hung task), are not in the log; give the whole log of that boot (journalctl -k -b -1 --no-pager, or dmesg), from the dump's first line on", who, e.Line)
 	}
 	if s.ctrl == "" && s.dev == "" {
+		if s.unplug != nil {
+			return unplugSummary(d, s.unplug, s.unplugPorts)
+		}
 		if e := tunnelFailed(s.in.Log); e != nil {
 			d.Consequences = []Line{logLine(e, "the Thunderbolt/USB4 host could not activate the PCIe tunnel to a device it found")}
 			return fmt.Sprintf("no failure of an NVMe drive seen in the kernel log; line %d: the Thunderbolt/USB4 host (thunderbolt %s) could not activate the PCIe tunnel to a device it found, so nothing behind that device, a drive in a USB4 or Thunderbolt enclosure among them, reached the PCIe bus: the tunnel failed, not the drive's power management; test another cable (a certified 40 Gb/s one) and port, the host's and the enclosure's firmware (fwupdmgr), and a newer kernel's thunderbolt driver, and report it to linux-usb with the log of a boot with thunderbolt.dyndbg=+p", e.Line, e.Reporter)

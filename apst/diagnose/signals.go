@@ -72,6 +72,11 @@ type signals struct {
 	// failed probe by another driver the driver core reported
 	// (otherProbe), or whose own driver printed a failure-looking line
 	// (otherDriverLine, "amdgpu 0000:03:00.0"): lines left unread.
+	// unplug is, in a log that names no NVMe drive, the hot-plug slot's
+	// report of a device unplugged whose ports (unplugPorts) could not be
+	// woken as it left: no failure (unplugged).
+	unplug      *kernlog.Event
+	unplugPorts []string
 	otherProbes []string
 	// target are the NVMe over Fabrics target driver's lines (nvmet,
 	// targetLine) that would be listed unread: this machine serves a
@@ -989,6 +994,12 @@ func (s *signals) unnamedFailure() *kernlog.Event {
 // (any when none is), the most severe incident, the most recent of equally
 // severe ones, and reads its events.
 func (s *signals) pickIncident(l *kernlog.Log) {
+	if s.ctrl == "" && s.dev == "" && !namesNVMe(l) {
+		if e, ports := unplugged(l); e != nil {
+			s.unplug, s.unplugPorts = e, ports
+			return
+		}
+	}
 	best := 0
 	for i := range l.Incidents {
 		in := &l.Incidents[i]
