@@ -122,7 +122,11 @@ type logJSON struct {
 	// passthrough driver to the line that shows it
 	// (kernlog.Log.Passthrough).
 	Passthrough map[string]int `json:"passthrough,omitempty"`
-	UnreadLines int64          `json:"unread_lines"`
+	// UnreadLines counts every line the reader could not read, another
+	// driver's among them (kernlog.Log.UnreadLines); the diagnosis's
+	// unread lists those that may be the drive's (Diagnosis.Unread), so
+	// it can be empty while this is not.
+	UnreadLines int64 `json:"unread_lines"`
 	// RelayedLines counts other programs' lines that repeat a kernel
 	// failure message (kernlog.Log.Relayed).
 	RelayedLines int64 `json:"relayed_lines,omitempty"`
