@@ -39,10 +39,11 @@ func (st *state) finish() *Log {
 			in.Controller = st.diskController(k[len("disk "):])
 		case strings.HasPrefix(k, "pci "):
 			in.Controller = st.addrController(k[len("pci "):])
-		case st.links.ctrls == 1 && (badIRQ(in) || driverCrash(in)):
-			// The NVMe driver's interrupt without a handler, or a crash
-			// in its code, names no controller: the log's only one is
-			// its.
+		case st.links.ctrls == 1 && (badIRQ(in) || driverCrash(in) || k == "kernel" && nvmeDriverOnly(in)):
+			// The NVMe driver's interrupt without a handler, a crash in
+			// its code, or its own messages pasted without their prefix
+			// ("Device not ready; aborting reset, CSTS=0x1" in a table's
+			// cell) name no controller: the log's only one is theirs.
 			in.Controller = st.links.ctrl
 		}
 		if in.Controller != "" {
@@ -289,6 +290,21 @@ func badIRQ(in *Incident) bool {
 		}
 	}
 	return false
+}
+
+// nvmeDriverOnly reports whether an incident holds only messages that the
+// NVMe driver alone prints (a controller down, a timeout, an abort's
+// status, a reset or probe that failed, APST's failure, its hints).
+func nvmeDriverOnly(in *Incident) bool {
+	for i := range in.Events {
+		switch in.Events[i].Kind {
+		case ControllerDown, IOTimeout, AdminTimeout, AbortStatus, ResetNotReady, ResetFailure, ProbeFailure, APSTFailed,
+			PowerSavingHint, WorkaroundHint, HostMemoryBuffer:
+		default:
+			return false
+		}
+	}
+	return len(in.Events) > 0
 }
 
 // driverCrash reports whether an incident holds a kernel crash or warning

@@ -552,3 +552,31 @@ func TestCallbackJoinsItsDevice(t *testing.T) {
 		assert.Equal(t, 1, l.Incidents[0].Events[0].Line)
 	}
 }
+
+// The NVMe driver's own messages pasted without their prefix, in a log
+// that names one controller, are that controller's (a homelab's incident
+// table, posted m-17: "`Device not ready; aborting reset, CSTS=0x1` →
+// `Disabling device after reset failure: -19`" in a row after nvme0's);
+// with two controllers they stay the kernel's, and a line of another kind
+// keeps the incident the kernel's.
+func TestDriverMessagesOfTheOnlyController(t *testing.T) {
+	const head = "| Time                | Event                                                                                                                     |\n" +
+		"| ------------------- | ------------------------------------------------------------------------------------------------------------------------- |\n"
+	const first = "| 2026-06-25 00:53:28 | `nvme nvme0: Admin Cmd QID 0 timeout, reset controller`                                                                   |\n"
+	const row = "| 2026-06-25 00:55:10 | `Device not ready; aborting reset, CSTS=0x1` → `Disabling device after reset failure: -19` → I/O error flood on `nvme0n1` |\n"
+	l, err := kernlog.ReadString(head+first+row, kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 1, "%+v", l.Incidents)
+	assert.Equal(t, "nvme0", l.Incidents[0].Controller)
+	assert.Equal(t, 1, l.Incidents[0].Counts[kernlog.ResetNotReady])
+
+	l, err = kernlog.ReadString(head+first+"| 2026-06-25 00:53:29 | `nvme nvme1: I/O 12 QID 0 timeout, reset controller` |\n"+row, kernlog.Options{})
+	require.NoError(t, err)
+	var kernel int
+	for _, in := range l.Incidents {
+		if in.Controller == "" && in.Counts[kernlog.ResetNotReady] > 0 {
+			kernel++
+		}
+	}
+	assert.Equal(t, 1, kernel, "two controllers: whose is not said")
+}
