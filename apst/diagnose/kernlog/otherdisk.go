@@ -1,6 +1,7 @@
 package kernlog
 
 import (
+	"bytes"
 	"sort"
 	"strings"
 )
@@ -59,21 +60,39 @@ func (d *OtherDiskLine) USB() bool {
 // whether the line is one a SCSI device, a SCSI host, a libata port or a
 // USB reset prints: Read's filter lets it through to otherDisk.
 func otherDiskColon(b []byte, i int) bool {
-	if at(b, i+1, " [sd") {
-		return true // "sd 0:0:0:0: [sda] ..."
+	if i+2 >= len(b) || b[i+1] != ' ' {
+		return false // a time's or an address's inner colon: most of them
+	}
+	if b[i+2] == '[' {
+		return at(b, i+1, " [sd") // "sd 0:0:0:0: [sda] ..."
 	}
 	j := i
 	for j > 0 && (b[j-1] >= '0' && b[j-1] <= '9' || b[j-1] == '.' || b[j-1] == '-') {
 		j--
 	}
-	return before(b, j, "scsi host") || before(b, j, "ata") && at(b, i+1, " ") ||
-		before(b, j, "usb ") && (at(b, i+1, " reset ") || usbFailure(string(b[i+1:]))) ||
+	return before(b, j, "scsi host") || before(b, j, "ata") ||
+		before(b, j, "usb ") && (at(b, i+1, " device descriptor read/") || at(b, i+1, " device not accepting address ") ||
+			at(b, i+1, " Device not responding to setup address") || at(b, i+1, " USB disconnect, device number ")) ||
 		at(b, i+1, " Device offlined")
+}
+
+// usbResetLine reports whether a raw line is a USB device's reset ("usb
+// 2-1: reset SuperSpeed Gen 1 USB device number 2 using xhci_hcd"): Read
+// lets it through only while a UAS device reset waits for it, since
+// every enumeration's retry prints one too.
+func usbResetLine(b []byte) bool {
+	i := bytes.Index(b, []byte("usb "))
+	if i < 0 {
+		return false
+	}
+	_, rest, ok := bytes.Cut(b[i+len("usb "):], []byte(": "))
+	return ok && bytes.HasPrefix(rest, []byte("reset ")) && bytes.Contains(rest, []byte("USB device number"))
 }
 
 // usbFailure reports whether what a USB device's line says after its
 // port is that the device failed or left (drivers/usb/core/hub.c): it
-// did not answer its enumeration, or was disconnected.
+// did not answer its enumeration, or was disconnected (otherDiskColon
+// asks the same of a raw line).
 func usbFailure(s string) bool {
 	return strings.HasPrefix(s, " device descriptor read/") || strings.HasPrefix(s, " device not accepting address ") ||
 		strings.HasPrefix(s, " Device not responding to setup address") || strings.HasPrefix(s, " USB disconnect, device number ")

@@ -430,7 +430,7 @@ func Lines(ctx context.Context, r io.Reader, fn func(line []byte)) error {
 // naming a PCI function, or the next, "CSTS=0x..." say): a cheap filter for
 // keeping only the NVMe and PCIe lines of a log.
 func Relevant(line []byte) bool {
-	return bytes.IndexByte(line, 0) < 0 && (interestingBytes(line) || specialLine(line) || failureLine(line) ||
+	return bytes.IndexByte(line, 0) < 0 && (interestingBytes(line) || specialLine(line) || failureLine(line) || usbResetLine(line) ||
 		continuationBytes(line) || incompleteBytes(line) && hasPCIAddr(line))
 }
 
@@ -586,7 +586,7 @@ func (st *state) line(b []byte, from, last int) {
 		st.recordLine(c)
 	}
 	keyword, pci := scanLine(b)
-	keyword = keyword || specialLine(b)
+	keyword = keyword || specialLine(b) || st.hosts.resetting > 0 && usbResetLine(b)
 	failure := !keyword && pci && pciFailure(b)
 	if (keyword || failure) && st.prevNo == n-1 {
 		// Only a line without a stamp of its own finishes the lines

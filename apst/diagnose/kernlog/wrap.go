@@ -627,8 +627,23 @@ func contLike(c []byte) bool {
 // left out ("...", "…", "[...]"): never the rest of the line before it.
 func elision(c []byte) bool {
 	t := bytes.Trim(bytes.TrimSpace(c), "[]()")
-	t = bytes.ReplaceAll(t, []byte("\u2026"), []byte("..."))
-	return len(t) >= 3 && len(bytes.Trim(t, ". ")) == 0
+	if len(t) == 0 || t[0] != '.' && t[0] != 0xe2 {
+		return false // most lines, without a copy
+	}
+	dots := 0
+	for len(t) > 0 {
+		switch {
+		case t[0] == '.':
+			dots, t = dots+1, t[1:]
+		case t[0] == ' ':
+			t = t[1:]
+		case bytes.HasPrefix(t, []byte("\u2026")):
+			dots, t = dots+3, t[len("\u2026"):]
+		default:
+			return false
+		}
+	}
+	return dots >= 3
 }
 
 // listItem reports whether a physical line is an item of a Markdown or
