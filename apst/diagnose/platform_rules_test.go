@@ -715,20 +715,3 @@ func TestPassthroughResetFailed(t *testing.T) {
 	}
 	assert.True(t, found, d.Summary)
 }
-
-// The IOMMU's faults of the drive's DMA alone (pop-os/pop#853's lines,
-// posted z-02) are a failure: the platform possibly, never likely, since
-// a drive's DMA to a wrong address reads the same; beside the drive's own
-// failure they are the platform's sign, as before.
-func TestIOMMUFaultsAlone(t *testing.T) {
-	const faults = "[   10.919607] nvme 0000:01:00.0: AMD-Vi: Event logged [IO_PAGE_FAULT domain=0x0000 address=0xfc189000 flags=0x0000]\n" +
-		"[   10.920579] nvme 0000:01:00.0: AMD-Vi: Event logged [IO_PAGE_FAULT domain=0x0000 address=0xfbeaf000 flags=0x0000]\n"
-	d := summaryOf(t, faults, true, "possibly platform (line 1: the IOMMU blocked a DMA of the drive")
-	require.NotEmpty(t, d.Causes)
-	assert.Equal(t, diagnose.LayerPlatform, d.Causes[0].Layer)
-	assert.Equal(t, diagnose.Possible, d.Causes[0].Likelihood)
-
-	d = summaryOf(t, "[    1.500000] nvme nvme0: pci function 0000:01:00.0\n"+faults+"[   41.000000] nvme nvme0: I/O 12 QID 3 timeout, aborting\n", true, "")
-	assert.Equal(t, diagnose.LayerPlatform, d.Causes[0].Layer)
-	assert.Equal(t, diagnose.Likely, d.Causes[0].Likelihood)
-}

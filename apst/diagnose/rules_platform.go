@@ -70,11 +70,7 @@ func platformCause(s *signals) builder {
 		f := &s.faults[i]
 		switch f.Action {
 		case "iommu-fault":
-			if !iommu && s.iommuOnly {
-				// The faults alone: the mapping's or the drive's DMA.
-				iommu = true
-				b.proLine(3, logLine(f, "the IOMMU blocked a DMA of the drive to an address that was not mapped for it, and the drive logged no failure of its own: a DMA mapping fault of the kernel or of the platform's IOMMU tables most often, though a drive whose firmware reaches for a wrong address reads the same"))
-			} else if !iommu {
+			if !iommu {
 				iommu = true
 				b.sign(3, logLine(f, "the IOMMU blocked a DMA of the drive to an address that was not mapped for it: a DMA mapping fault of the kernel or of the platform's IOMMU tables, which a drive rarely causes"))
 			}

@@ -75,9 +75,6 @@ type signals struct {
 	// unplug is, in a log that names no NVMe drive, the hot-plug slot's
 	// report of a device unplugged whose ports (unplugPorts) could not be
 	// woken as it left: no failure (unplugged).
-	// iommuOnly is set when the failure diagnosed is the IOMMU's faults
-	// of the drive's DMA alone (pickIOMMU).
-	iommuOnly   bool
 	unplug      *kernlog.Event
 	unplugPorts []string
 	otherProbes []string
@@ -1023,9 +1020,6 @@ func (s *signals) pickIncident(l *kernlog.Log) {
 	if s.inc == nil {
 		s.pickCorrected(l)
 	}
-	if s.inc == nil {
-		s.pickIOMMU(l)
-	}
 	if s.inc == nil && s.ctrl == "" && s.dev == "" && !namesDrive(l) {
 		// With a drive the log shows at work, a host controller whose
 		// link never came up is an empty slot (noFailure says so).
@@ -1704,28 +1698,6 @@ func (s *signals) pickCorrected(l *kernlog.Log) {
 		}
 		if s.inc == nil || in.Events[0].Line > s.inc.Events[0].Line {
 			s.inc = in
-		}
-	}
-}
-
-// pickIOMMU chooses, in a log with no other failure of the drive, the
-// last incident in which the IOMMU blocked the drive's own DMA ("nvme
-// 0000:01:00.0: AMD-Vi: Event logged [IO_PAGE_FAULT ...]", pop-os/pop#853,
-// posted z-02): a transfer that failed, though the drive logged nothing
-// of its own. Beside the drive's failure the faults are context only;
-// alone they do not tell the kernel's or the platform's mapping from a
-// drive's DMA to a wrong address (iommuOnly: possible, never likely).
-func (s *signals) pickIOMMU(l *kernlog.Log) {
-	for i := range l.Incidents {
-		in := &l.Incidents[i]
-		if !s.mine(in) {
-			continue
-		}
-		for j := range in.Events {
-			if e := &in.Events[j]; e.Action == "iommu-fault" && (e.Driver == "nvme" || in.Controller != "") {
-				s.inc, s.iommuOnly = in, true
-				break
-			}
 		}
 	}
 }
