@@ -214,11 +214,17 @@ var cliVerbs = []string{"reset", "subsystem-reset", "ns-rescan", "list", "list-s
 	"get-property", "set-property", "admin-passthru", "io-passthru", "read", "write", "write-zeroes", "dsm", "flush", "verify",
 	"create-ns", "delete-ns", "attach-ns", "detach-ns", "telemetry-log", "effects-log", "show-topology", "virt-mgmt"}
 
+// shellTools are the programs whose command lines users paste with their
+// logs, asking them for the drive's lines: the kernel's messages never
+// start with one of them followed by an option or a pipe.
+var shellTools = []string{"dmesg", "journalctl", "grep", "egrep", "zgrep", "tail", "head", "cat", "less", "lspci", "setpci", "smartctl", "udevadm"}
+
 // cliCommand reports whether a message is a user's nvme-cli command line
 // pasted with the log ("nvme reset /dev/nvme4", after a prompt ("$ ",
 // "# ", "root@host:~# "), "sudo" or a shell trace's "+ "): its first word
 // is the program, its second one of cliVerbs, where the kernel's nvme
-// lines name a device ("nvme nvme0:", "nvme 0000:01:00.0:").
+// lines name a device ("nvme nvme0:", "nvme 0000:01:00.0:"); or the
+// command that read the log (shellTools, with an option or a pipe).
 func cliCommand(msg string) bool {
 	n, prog := 0, false
 	for w := range strings.FieldsSeq(msg) { // no slice: most lines end at the first word
@@ -227,6 +233,10 @@ func cliCommand(msg string) bool {
 			return slices.Contains(cliVerbs, w)
 		case w == "nvme" || strings.HasSuffix(w, "/nvme"):
 			prog = true
+		case slices.Contains(shellTools, w):
+			// A command that reads the log or the bus, with its options
+			// or a pipe ("sudo dmesg -T | grep -iE 'nvme|pcie|reset'").
+			return strings.Contains(msg, " | ") || strings.Contains(msg, " -")
 		case n <= 3 && (w == "sudo" || w == "+" || strings.HasSuffix(w, "$") || strings.HasSuffix(w, "#")):
 			// A prompt or sudo before the program.
 		default:
