@@ -347,7 +347,10 @@ func TestDriverKinds(t *testing.T) {
 			kernlog.Event{Kind: kernlog.DriverError, Controller: "nvme1", SCT: 3, SC: 0x71, HasSC: true}},
 		{"https://github.com/intel/S0ixSelftestTool/issues/40 (as the reporter typed it)", "nvme nvme0:  I/0 458 (I/O Cmd) QID 2 timeout, aborting", kernlog.Event{Kind: kernlog.DriverError, Controller: "nvme0"}},
 		{"a cut line", "nvme nvme0: controller is down", kernlog.Event{Kind: kernlog.DriverError, Controller: "nvme0"}},
-		{"a mangled line", "nvme nvme0: I/O x QID 1 timeout, aborting", kernlog.Event{Kind: kernlog.DriverError, Controller: "nvme0"}},
+		// A placeholder for the tag (qubes-issues#9548 writes "I/O xxx
+		// QID x", posted z-08): a timeout still, its queue when given.
+		{"a tag's placeholder", "nvme nvme0: I/O x QID 1 timeout, aborting", kernlog.Event{Kind: kernlog.IOTimeout, Controller: "nvme0", QID: 1, Action: "aborting"}},
+		{"https://github.com/QubesOS/qubes-issues/issues/9548", "nvme nvme0: I/O xxx QID x timeout, completion polled", kernlog.Event{Kind: kernlog.IOTimeout, Controller: "nvme0", Action: "completion polled"}},
 	})
 }
 

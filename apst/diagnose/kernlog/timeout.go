@@ -26,14 +26,12 @@ func parseTimeoutLine(s string) (t timeout, ok bool) {
 		return t, false
 	}
 	r = strings.TrimPrefix(r, "tag ")
-	for _, dots := range []string{"... ", "\u2026 "} {
-		if v, ok := strings.CutPrefix(r, dots); ok && strings.HasPrefix(v, "timeout") {
-			// A paste that elided the command's ids ("I/O tag ...
-			// timeout, completion polled"): what the driver did is
-			// still there; the tag and the queue are not (0).
-			t.elided = true
-			return t.end(" " + v)
-		}
+	if v, qid, ok := elidedIDs(r); ok {
+		// A paste that elided the command's ids ("I/O tag ... timeout,
+		// completion polled", "I/O xxx QID x timeout"): what the driver
+		// did is still there; the tag and the queue are not (0).
+		t.elided, t.qid = qid == 0, qid
+		return t.end(" " + v)
 	}
 	tag, r := digitsPrefix(r)
 	if tag == "" || len(tag) > 9 || !strings.HasPrefix(r, " ") {
@@ -49,6 +47,37 @@ func parseTimeoutLine(s string) (t timeout, ok bool) {
 		}
 	}
 	return t.afterID(r)
+}
+
+// elidedIDs reads a timeout line's ids a paste elided or replaced by
+// placeholders ("... timeout", "xxx QID x timeout", "N QID 2 timeout"),
+// returning the rest from "timeout" and the queue when it is a number.
+func elidedIDs(r string) (rest string, qid int, ok bool) {
+	for _, dots := range []string{"... ", "\u2026 "} {
+		if v, ok := strings.CutPrefix(r, dots); ok && strings.HasPrefix(v, "timeout") {
+			return v, 0, true
+		}
+	}
+	id, rest, ok := strings.Cut(r, " ")
+	if !ok || !placeholder(id) {
+		return "", 0, false
+	}
+	if q, ok := strings.CutPrefix(rest, "QID "); ok {
+		var n string
+		if n, rest, ok = strings.Cut(q, " "); !ok || !placeholder(n) && (!allDigits(n) || len(n) > 5) {
+			return "", 0, false
+		}
+		if allDigits(n) {
+			qid = atoi(n)
+		}
+	}
+	return rest, qid, strings.HasPrefix(rest, "timeout")
+}
+
+// placeholder reports whether an id is a writer's placeholder for a
+// number: "x", "xxx", "X", "N", "n", "#".
+func placeholder(s string) bool {
+	return s != "" && len(s) <= 4 && strings.Trim(s, "xXNn#") == ""
 }
 
 // afterID reads the rest of a timeout line after its command id.
