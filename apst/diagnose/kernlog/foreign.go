@@ -2,8 +2,12 @@ package kernlog
 
 import "strings"
 
+// piBootloader is foreignKernel's name for the Raspberry Pi bootloader.
+const piBootloader = "the Raspberry Pi bootloader"
+
 // foreignKernel names the other operating system's kernel a message is
 // from, when it is one whose NVMe lines users paste as Linux's, or "":
+// the Raspberry Pi bootloader's log (Linux has not started);
 // SPDK's user-space NVMe driver (spdkLine), whose drives the kernel's nvme
 // driver does not drive;
 // FreeBSD's nvme(4) ("nvme0: Resetting controller due to a timeout.",
@@ -13,6 +17,12 @@ import "strings"
 func foreignKernel(msg string) string {
 	if spdkLine(msg) {
 		return "SPDK"
+	}
+	if m := afterSeconds(msg); strings.HasPrefix(m, "nvme: error ") || strings.HasPrefix(m, "Failed to open device: 'nvme'") {
+		// The Raspberry Pi 4's and 5's bootloader (its EEPROM's log on
+		// the UART or HDMI screen: "  37.63 nvme: error 8", "Failed to
+		// open device: 'nvme'", rpi-eeprom's issues): Linux never ran.
+		return piBootloader
 	}
 	// Both kernels' lines start with the device's bare name ("nvme0: ",
 	// "nvd0: ") or the CPU ("cpu1:37205)"); Linux's nvme lines start
@@ -142,4 +152,22 @@ func spdkLine(msg string) bool {
 		return n > 0 && n < len(r) && r[n] == ':'
 	}
 	return false
+}
+
+// afterSeconds is a message after a leading time in seconds without
+// brackets, as the Raspberry Pi bootloader writes it ("37.63 nvme: error
+// 8"); the message itself when it has none.
+func afterSeconds(msg string) string {
+	n, rest, ok := strings.Cut(msg, " ")
+	if !ok || !secondsWord(n) {
+		return msg
+	}
+	return rest
+}
+
+// secondsWord reports whether s is a time in seconds with a fraction:
+// "37.63", "6.02".
+func secondsWord(s string) bool {
+	i := strings.IndexByte(s, '.')
+	return i > 0 && i < len(s)-1 && len(s) <= 12 && allDigits(s[:i]) && allDigits(s[i+1:])
 }

@@ -274,6 +274,12 @@ func TestOtherKernelsLogs(t *testing.T) {
 		"SPDK": {"00:05:29.336  [2021-10-11 19:32:06.972870] nvme_pcie_common.c: 770:nvme_pcie_qpair_abort_trackers: *ERROR*: aborting outstanding command\n" +
 			"00:05:29.336  [2021-10-11 19:32:06.972920] nvme_qpair.c: 269:nvme_io_qpair_print_command: *NOTICE*: READ sqid:1 cid:190 nsid:1 lba:139976 len:8\n", "SPDK", 1},
 		"SPDK bare": {"nvme_ctrlr.c:2684:nvme_ctrlr_keep_alive: *ERROR*: Submitting Keep Alive failed\n", "SPDK", 1},
+		// The Raspberry Pi 5's bootloader on its UART, each line after
+		// its time in seconds (raspberrypi/rpi-eeprom#869, posted z-07).
+		"Raspberry Pi bootloader": {"  37.26 PCIe scan 00001179:00000116\n" +
+			" 37.39 Timeout 00000000 00000000 00000000 00000000\n" +
+			" 37.63 nvme: error 8\n" +
+			" 37.64 Failed to open device: 'nvme'\n", "the Raspberry Pi bootloader", 3},
 		"ESXi": {"2016-05-23T09:27:46.684Z cpu1:37205)nvme:NvmeCtrlr_Timeout:2555:In Timer 4\n" +
 			"2016-05-23T09:27:46.684Z cpu1:37205)nvme:NvmeCtrlr_Timeout:2618:TimeoutId 4, ctrlrState [2]: Operational\n", "VMware ESXi", 1},
 	} {

@@ -380,6 +380,9 @@ func Read(ctx context.Context, r io.Reader, opts Options) (*Log, error) {
 	if st.foreign == "SPDK" && !st.linux {
 		return l, fmt.Errorf("%w: line %d is SPDK's, a user-space NVMe driver's, and no line is Linux's nvme or PCIe port driver's: SPDK drives the controller itself, outside the kernel's power decisions this reads; give the kernel's log (journalctl -k) of a drive the kernel's nvme driver runs", ErrNotLinux, st.foreignLine)
 	}
+	if st.foreign == piBootloader && !st.linux {
+		return l, fmt.Errorf("%w: line %d is the Raspberry Pi bootloader's (its EEPROM's log), and no line is Linux's: the bootloader could not read the drive, before Linux started; update it (sudo rpi-eeprom-update -a) and check the drive's link, then give the kernel log of a boot from another medium with the drive attached (journalctl -k)", ErrNotLinux, st.foreignLine)
+	}
 	if st.foreign != "" && !st.linux {
 		return l, fmt.Errorf("%w: line %d is %s's, and no line is Linux's nvme or PCIe port driver's: give the log of a Linux machine", ErrNotLinux, st.foreignLine, st.foreign)
 	}

@@ -136,6 +136,15 @@ func (st *state) continues(b []byte) bool {
 	if len(c) == 0 || stampedBytes(c) || structural(c) || embeddedStamp(string(c)) != "" || bytes.Contains(c, []byte(" | ")) || listItem(b) || elision(c) {
 		return false // a line with a time stamp inside starts a message there, a table's row or a list's item is one; an elision is no text
 	}
+	if w, _, ok := bytes.Cut(c, []byte(" ")); ok && secondsWord(string(w)) {
+		if h, _, ok := bytes.Cut(cleanBytes(st.wrap.buf), []byte(" ")); ok && secondsWord(string(h)) {
+			// Lines that each start with a time in seconds, as the
+			// line held does ("  37.63 nvme: error 8" then "  37.64
+			// Failed to open device: 'nvme'", the Raspberry Pi
+			// bootloader's): each its own line.
+			return false
+		}
+	}
 	if st.wrap.prefixOnly || st.wrap.flowed && st.wrap.stamped {
 		return true // even "AER: Corrected error received: ..."
 	}
