@@ -305,6 +305,9 @@ func noFailure(s *signals, d *Diagnosis) string {
 	} else if e != nil {
 		return fmt.Sprintf("no failure seen in the kernel log%s; line %d: the kernel could not program APST, and the line gives no result (a drive that refused the table, which the kernel goes on from, or one that did not answer, which more lines would show): the table was not in force; paste the line whole", who, e.Line)
 	}
+	if e := declinedAdmin(s.in.Log); e != nil {
+		return fmt.Sprintf("no failure seen in the kernel log%s; line %d: the drive declined an admin command it does not implement (status 0x%x, %s), which the kernel and its tools ask for and go on without", who, e.Line, e.SC, declinedName(e.SC))
+	}
 	if e := s.in.Log.BlockedTask; e != nil && otherControllerFailed(s) == "" {
 		d.Consequences = []Line{logLine(e, "a task the hung-task detector found blocked, on I/O the log does not tie to a device")}
 		return fmt.Sprintf("no failure of an NVMe drive seen in the kernel log%s; line %d: a task stayed blocked past the hung-task limit, and the log does not say on which device: if it waited on the drive, the drive's own lines (a timeout, a reset) are in the lines before it; give the whole log of that boot (journalctl -k -b -1 --no-pager, or dmesg)", who, e.Line)
@@ -451,6 +454,27 @@ func refusedAPST(l *kernlog.Log) *kernlog.Event {
 		}
 	}
 	return nil
+}
+
+// declinedAdmin is the first admin command of l the drive declined
+// (adminDeclined), or nil.
+func declinedAdmin(l *kernlog.Log) *kernlog.Event {
+	for i := range l.Incidents {
+		for j := range l.Incidents[i].Events {
+			if e := &l.Incidents[i].Events[j]; e.Kind == kernlog.DriverError && adminDeclined(e) {
+				return e
+			}
+		}
+	}
+	return nil
+}
+
+// declinedName names the generic statuses of adminDeclined.
+func declinedName(sc int) string {
+	if sc == 1 {
+		return "Invalid Command Opcode"
+	}
+	return "Invalid Field in Command"
 }
 
 // abortedByHost is what an I/O error of status Host Aborted Command (sct

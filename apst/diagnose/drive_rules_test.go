@@ -189,3 +189,14 @@ func TestDegradedController(t *testing.T) {
 	assert.LessOrEqual(t, d.Cause(diagnose.LayerDrive).Score, 0, d.Summary)
 	assert.LessOrEqual(t, d.Cause(diagnose.LayerFirmware).Score, 0, d.Summary)
 }
+
+// An admin command the drive declines (an Identify of a kind it does not
+// implement, answered Invalid Field: sof-test's suspend CI, posted zb-01)
+// is no failure, and the answer says what the line is; the same status
+// of an I/O command is read as before.
+func TestDeclinedAdminCommand(t *testing.T) {
+	d := summaryOf(t, "[  894.167961] kernel: nvme0: Admin Cmd(0x6), I/O Error (sct 0x0 / sc 0x2)\n", false,
+		"line 1: the drive declined an admin command it does not implement (status 0x2, Invalid Field in Command)")
+	assert.Empty(t, d.Causes)
+	summaryOf(t, "[  894.167961] nvme0n1: Write(0x1) @ LBA 100492368, 2048 blocks, Invalid Field in Command (sct 0x0 / sc 0x2)\n", true, "")
+}

@@ -153,6 +153,11 @@ func hasPCIAddrString(s string) bool {
 		if i < 4 || i+7 >= len(s) || s[i+3] != ':' || s[i+6] != '.' || s[i+7] < '0' || s[i+7] > '7' {
 			continue
 		}
+		if i+8 < len(s) && s[i+8] == '-' {
+			// A device of another bus named after its PCI parent (a MEI
+			// client: "ipts 0000:00:16.4-3e8d0870-...: ..."), no function.
+			continue
+		}
 		if isHex(s[i-1]) && isHex(s[i-2]) && isHex(s[i-3]) && isHex(s[i-4]) &&
 			isHex(s[i+1]) && isHex(s[i+2]) && isHex(s[i+4]) && isHex(s[i+5]) {
 			return true

@@ -336,3 +336,15 @@ func TestPastedAroundKernelLines(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, l.Unread, 1)
 }
+
+// A device of another bus named after its PCI parent (a MEI client of a
+// Surface's touch screen, linux-surface/kernel#20, posted zb-04) is no
+// PCI function: its errors are not the drive's lines left unread.
+func TestBusDeviceNamedAfterItsParentIsNotUnread(t *testing.T) {
+	l, err := kernlog.ReadString("[24860.316810] ipts 0000:00:16.4-3e8d0870-271a-4208-8eb5-9acb9402ae04: mei_cldev_send() error 0x4:-19\n"+
+		"[24860.317963] ipts 0000:00:16.4-3e8d0870-271a-4208-8eb5-9acb9402ae04: error in reading m2h msg\n"+
+		"[24860.400000] iwlwifi 0000:00:14.3: Microcode SW error detected. Restarting 0x0.\n", kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Unread, 1, "%+v", l.Unread)
+	assert.Equal(t, 3, l.Unread[0].Line, "a function's own line still counts")
+}
