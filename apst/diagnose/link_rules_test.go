@@ -171,3 +171,14 @@ func TestCorrectedAERLayersNamed(t *testing.T) {
 		assert.Contains(t, texts, tc.want)
 	}
 }
+
+// The firmware's record of an uncorrected PCIe error, without the layer,
+// is the link's possibly, never likely: data an uncorrected memory error
+// poisoned reads so too (posted za-05, after an EDAC UE).
+func TestFirmwareRecordIsPossible(t *testing.T) {
+	d := summaryOf(t, "[11219.196558] {1}[Hardware Error]: event severity: recoverable\n"+
+		"[11219.196591] {1}[Hardware Error]:   section_type: PCIe error\n"+
+		"[11219.196653] {1}[Hardware Error]:   device_id: 0000:5e:00.0\n", true, "possibly link (line 3: 1 uncorrected PCIe error record(s) the firmware reported")
+	require.NotEmpty(t, d.Causes)
+	assert.Equal(t, diagnose.Possible, d.Causes[0].Likelihood)
+}

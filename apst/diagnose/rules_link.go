@@ -176,6 +176,10 @@ func linkCause(s *signals) builder {
 		b.proLine(2, logLine(e, fmt.Sprintf("the device was gone from the bus when the driver reset it (config space read all ones, and the reset gave up with -19 on line %d): a link that went down reads so, as does a device that lost its power", s.reset.Line)))
 	}
 	switch {
+	case len(s.aerUncorr) > 0 && s.aerUncorr[0].Action == kernlog.ActionFirmwareRecord && s.aerUncorr[0].Layer == "":
+		// The firmware's record says an uncorrected error, not on which
+		// layer: the link's, or poisoned data another part sent.
+		b.proLine(3, logLine(&s.aerUncorr[0], fmt.Sprintf("%d uncorrected PCIe error record(s) the firmware reported for the drive (firmware first, without the layer): the link's most often, though data an uncorrected memory or CPU error poisoned reads so too", aerReports(s.aerUncorr))))
 	case len(s.aerUncorr) > 0:
 		b.sign(3, logLine(&s.aerUncorr[0], fmt.Sprintf("%d uncorrected AER error report(s) for the drive's link", aerReports(s.aerUncorr))))
 	case s.aerRecovery != nil:

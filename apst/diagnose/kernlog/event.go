@@ -253,6 +253,11 @@ const (
 	// aborting"); Reporter is the host's function, and the event names no
 	// drive: none behind the device reached the PCIe bus.
 	ActionTunnelFailed = "tunnel activation failed"
+	// ActionFirmwareRecord: an AERError read from the firmware's CPER
+	// record of an uncorrected PCIe error ("{1}[Hardware Error]:
+	// device_id: 0000:5e:00.0" after its "event severity: recoverable"),
+	// Severity the record's, Layer unknown.
+	ActionFirmwareRecord = "firmware record"
 	// ActionBadIRQ: a LostInterrupt of the NVMe driver's interrupt that
 	// reached handle_bad_irq.
 	ActionBadIRQ = "bad irq"

@@ -27,13 +27,32 @@ func facilityLevel(word string) bool {
 }
 
 // skipFacility removes a facility and level and the blank after it from
-// the start of s ("kern.err kernel: ..." is "kernel: ...").
+// the start of s ("kern.err kernel: ..." is "kernel: ..."), or a level
+// column ("  !WARNING | kernel: ..." is "kernel: ...").
 func skipFacility(s string) string {
 	word, rest, ok := strings.Cut(s, " ")
 	if ok && facilityLevel(word) {
 		return strings.TrimLeft(rest, " ")
 	}
+	if ok && word == "" {
+		// A level column after the host, padded to its width and set off
+		// by a bar, as a test harness's log collector writes it
+		// (ScyllaDB's SCT: "host  !WARNING | kernel: nvme nvme0: ...").
+		word, rest, ok = strings.Cut(strings.TrimLeft(s, " "), " ")
+	}
+	if ok && levelColumn(word) {
+		if r, found := strings.CutPrefix(strings.TrimLeft(rest, " "), "| "); found {
+			return strings.TrimLeft(r, " ")
+		}
+	}
 	return s
+}
+
+// levelColumn reports whether word is a level in capitals after a "!"
+// ("!WARNING", "!INFO", "!ERROR").
+func levelColumn(word string) bool {
+	l, ok := strings.CutPrefix(word, "!")
+	return ok && len(l) >= 3 && len(l) <= 8 && slices.Contains(syslogLevels, strings.ToLower(l))
 }
 
 // logreadLine reads OpenWrt's logread: a ctime with its year, then the

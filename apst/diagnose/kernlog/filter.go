@@ -15,7 +15,7 @@ var keywords = []string{
 	": Device not found", ": Device found, but not active", ": Link failed to come up", ".pcie: Failed to initialize host", ".pcie: failed to initialize host",
 	".pcie: probe with driver ", ".pci: probe with driver ", ".pcie failed with error", ".pci failed with error",
 	"DMI: ", "Hardware name: ", "Hypervisor detected: ", "paravirtualized kernel on ", "INFO: task ",
-	"Machine model: ", "Freezing ", "Filesystems sync: ", "printk: Suspending console", "non-boot CPUs", "EC: interrupt ", "crng reseeded on system resumption",
+	"Machine model: ", "[Hardware Error]: ", "Freezing ", "Filesystems sync: ", "printk: Suspending console", "non-boot CPUs", "EC: interrupt ", "crng reseeded on system resumption",
 }
 
 // hasKeyword reports whether a message holds one of keywords.
@@ -126,6 +126,8 @@ func scanLine(b []byte) (keyword, pci bool) {
 			return before(b, i, "Oops")
 		case 'O':
 			return before(b, i, "INFO") && at(b, i+1, " task ")
+		case ']':
+			return before(b, i, "[Hardware Error]") // a firmware-first CPER record's line (ghesLine)
 		}
 		// The driver core's report before 6.3 of a host controller's
 		// failed probe under a driver name of its own ("mtk-pcie-gen3:

@@ -291,6 +291,11 @@ func fromProgram(ts Timestamp, rest string, needHost bool) split {
 
 // programSplit is fromProgram but for afterTime.
 func programSplit(ts Timestamp, rest string, needHost bool) split {
+	if i := strings.Index(rest[:min(len(rest), 32)], ghesPrefix); i >= 0 && i <= 8 && !needHost {
+		// A CPER record's line ("{1}[Hardware Error]: ..."), whose
+		// bracketed words are no program's tag (ghesLine).
+		return split{ts: ts, msg: rest, kernel: true}
+	}
 	rest = skipFacility(rest)
 	if m, ok := strings.CutPrefix(rest, "kernel: "); ok {
 		ts, m = withInnerMono(ts, afterRepeated(strings.TrimLeft(m, " \t")))

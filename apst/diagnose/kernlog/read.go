@@ -460,7 +460,8 @@ type state struct {
 	// sentence named, which a message naming no device is of
 	// (quotedMessages).
 	chained string
-	hosts   scsiHosts // the SCSI hosts and disks the log names (otherDisk)
+	hosts   scsiHosts   // the SCSI hosts and disks the log names (otherDisk)
+	ghes    ghesRecords // the firmware's CPER records in course (ghesLine)
 	// hostLinks are the PCIe host controllers whose link the log showed
 	// down or up (hostInitAfterLink).
 	hostLinks []string
@@ -747,6 +748,13 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 	}
 	if ok && (e.Driver == "nvme" || e.Driver == "pcieport" || strings.HasPrefix(e.Disk, "nvme")) {
 		st.linux = true
+	}
+	if !ok && strings.Contains(sp.msg, ghesPrefix) {
+		g, gok := st.ghesLine(sp.msg)
+		if !gok {
+			return // a CPER record's detail, read with the record
+		}
+		e, ok = g, true
 	}
 	st.links.observe(st, linkMsg, &e, ok, linkTS, from)
 	if e.PCI != "" && passthroughDriver(e.Driver) {

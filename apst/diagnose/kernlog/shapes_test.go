@@ -769,3 +769,19 @@ func TestKernelLinesWithoutAFailure(t *testing.T) {
 		"0000:01:00.0 RAID bus controller: Broadcom / LSI MegaRAID Tri-Mode SAS3408 (rev 01)\n", kernlog.Options{})
 	require.ErrorIs(t, err, kernlog.ErrNotKernelLog)
 }
+
+// A test harness's collector writes a level column between the host and
+// the program (ScyllaDB's SCT, scylladb/scylladb#23168, posted za-04):
+// the kernel's lines read as syslog's do.
+func TestLevelColumn(t *testing.T) {
+	l, err := kernlog.ReadString("2025-03-05T13:09:27.955+00:00 longevity-tls-1tb-7d-add-remo-db-node-c9bfaa46-eastus-1     !INFO | kernel: Future hung task reports are suppressed, see sysctl kernel.hung_task_warnings\n"+
+		"2025-03-05T13:09:36.192+00:00 longevity-tls-1tb-7d-add-remo-db-node-c9bfaa46-eastus-1  !WARNING | kernel: nvme nvme0: I/O tag 832 (3340) opcode 0x1 (I/O Cmd) QID 2 timeout, aborting req_op:WRITE(1) size:131072\n"+
+		"2025-03-05T13:09:36.300+00:00 longevity-tls-1tb-7d-add-remo-db-node-c9bfaa46-eastus-1  !WARNING | scylla: commitlog - Failed to persist commits to disk\n", kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 1)
+	e := l.Incidents[0].Events[0]
+	assert.Equal(t, kernlog.IOTimeout, e.Kind)
+	assert.Equal(t, 2, e.QID)
+	assert.Equal(t, "2025-03-05 13:09:36", e.Time.Wall.Format("2006-01-02 15:04:05"))
+	assert.Zero(t, l.UnreadLines)
+}
