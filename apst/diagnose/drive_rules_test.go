@@ -200,3 +200,17 @@ func TestDeclinedAdminCommand(t *testing.T) {
 	assert.Empty(t, d.Causes)
 	summaryOf(t, "[  894.167961] nvme0n1: Write(0x1) @ LBA 100492368, 2048 blocks, Invalid Field in Command (sct 0x0 / sc 0x2)\n", true, "")
 }
+
+// A Data Transfer Error keeps the drive possible (its own DMA can fail
+// so), below the platform (posted za-07); the APST table it could not
+// fetch does not.
+func TestTransferErrorKeepsTheDrivePossible(t *testing.T) {
+	d := summaryOf(t, "[74942.261934] nvme0c0n1: I/O Cmd(0x1) @ LBA 218630656, 256 blocks, I/O Error (sct 0x0 / sc 0x4) DNR\n", true, "")
+	c := d.Cause(diagnose.LayerDrive)
+	require.NotNil(t, c)
+	assert.Equal(t, 1, c.Score)
+	d = summaryOf(t, "[    6.052184] nvme nvme0: failed to set APST feature (4)\n", true, "")
+	if c := d.Cause(diagnose.LayerDrive); c != nil {
+		assert.Zero(t, c.Score)
+	}
+}

@@ -70,6 +70,13 @@ func TestPlatformSigns(t *testing.T) {
 			first: []diagnose.Layer{diagnose.LayerPlatform}, evidence: "Data Transfer Error (sct 0x0 / sc 0x4)",
 		},
 		{
+			// The Thomas-Krenn wiki's multipath path device (posted za-07):
+			// the drive's own DMA stays possible, below the platform.
+			name:  "data transfer error of a path device",
+			log:   "[74942.261934] nvme0c0n1: I/O Cmd(0x1) @ LBA 218630656, 256 blocks, I/O Error (sct 0x0 / sc 0x4) DNR\n",
+			first: []diagnose.Layer{diagnose.LayerPlatform}, evidence: "(sct 0x0 / sc 0x4) DNR",
+		},
+		{
 			// https://github.com/ophub/fnnas/issues/515 (posted w-07): a
 			// DesignWare host that gave up without an error; no drive seen.
 			name:  "host init failed",

@@ -143,6 +143,9 @@ func driveCause(s *signals) builder {
 	if s.persistErr != nil {
 		b.proLine(2, logLine(s.persistErr, "the drive reported a Persistent Internal Error: a drive whose internals failed reports it so, and when it repeats after a firmware update the drive is failing; back up what it holds"))
 	}
+	if e := s.transferErr; e != nil && e.Kind != kernlog.APSTFailed {
+		b.proLine(1, logLine(e, "the drive could not move a command's data to or from host memory (Data Transfer Error): its own controller's DMA can fail so too, and its error log says which command and why"))
+	}
 	if s.reset != nil && s.reset.Kind == kernlog.ProbeFailure && s.down == nil && len(s.timeouts) == 0 && s.resume == nil && s.liveRace == nil {
 		b.proLine(1, logLine(s.reset, "the kernel gave up on the drive while bringing it up"))
 	}
