@@ -97,7 +97,9 @@ func scanLine(b []byte) (keyword, pci bool) {
 		}
 		switch b[i-1] {
 		case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-			if otherDiskColon(b, i) {
+			// Most such colons are a time's or an address's, with a digit
+			// after them: no call for those.
+			if i+2 < len(b) && b[i+1] == ' ' && otherDiskColon(b, i) {
 				return true
 			}
 		case 'e':

@@ -29,6 +29,13 @@ type ghesRecords struct {
 // ghesPrefix is the GHES driver's mark of a record's line.
 const ghesPrefix = "[Hardware Error]: "
 
+// ghesRecord reports whether a message is a CPER record's line: the
+// GHES driver's mark after the record's number ("{1}"), or alone.
+func ghesRecord(msg string) bool {
+	i := strings.Index(msg[:min(len(msg), 32)], ghesPrefix)
+	return i >= 0 && i <= 8
+}
+
 // ghesLine reads a CPER record's line: the PCIe section's device is an
 // event (ok); the record's severity and section type are noted.
 func (st *state) ghesLine(msg string) (e Event, ok bool) {

@@ -291,7 +291,7 @@ func fromProgram(ts Timestamp, rest string, needHost bool) split {
 
 // programSplit is fromProgram but for afterTime.
 func programSplit(ts Timestamp, rest string, needHost bool) split {
-	if i := strings.Index(rest[:min(len(rest), 32)], ghesPrefix); i >= 0 && i <= 8 && !needHost {
+	if len(rest) > 0 && (rest[0] == '{' || rest[0] == '[') && !needHost && ghesRecord(rest) {
 		// A CPER record's line ("{1}[Hardware Error]: ..."), whose
 		// bracketed words are no program's tag (ghesLine).
 		return split{ts: ts, msg: rest, kernel: true}
