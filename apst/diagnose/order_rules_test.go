@@ -609,3 +609,21 @@ func TestHostAbortedWithoutItsReset(t *testing.T) {
 	d = diagnoseFailure(t, "[ 4690.100000] nvme nvme0: I/O tag 12 (100c) QID 3 timeout, reset controller\n"+aborted)
 	assert.NotContains(t, d.Summary, "host aborted", "the reset is in the log")
 }
+
+// A suspend that fails on a controller the driver had already given up as
+// gone ("Disabling device after reset failure: -19", then "nvme_suspend
+// returns -16") is the dead device's consequence, not the sleep's failure
+// (notes on a drive pulled out while running, posted zb-03); the same
+// suspend failure alone is the sleep's.
+func TestSuspendAfterTheDeviceIsGone(t *testing.T) {
+	const gone = "nvme 0000:02:00.0: Unable to change power state from D3hot to D0, device inaccessible\n" +
+		"nvme nvme0: Disabling device after reset failure: -19\n"
+	const suspend = "nvme 0000:02:00.0: PM: pci_pm_suspend(): nvme_suspend returns -16\n" +
+		"nvme 0000:02:00.0: PM: failed to suspend async: error -16\n"
+	d := summaryOf(t, gone+suspend, true, "")
+	if c := d.Cause(diagnose.LayerSuspend); c != nil {
+		assert.LessOrEqual(t, c.Score, 0, "%+v", c)
+	}
+	d = summaryOf(t, suspend, true, "")
+	assert.Equal(t, diagnose.LayerSuspend, d.Causes[0].Layer)
+}

@@ -1201,6 +1201,14 @@ func (s *signals) event(e *kernlog.Event) {
 			s.internal = e
 		}
 	case kernlog.PMError:
+		if r := s.reset; r != nil && r.Errno == -19 && (r.Kind == kernlog.ResetFailure || r.Kind == kernlog.ProbeFailure) && e.Phase == "suspend" && r.Line < e.Line {
+			// The driver had already given the controller up as gone
+			// ("Disabling device after reset failure: -19"): a later
+			// suspend that fails on it is the dead device's consequence,
+			// no sleep's failure (notes on a drive pulled out while
+			// running, posted zb-03).
+			break
+		}
 		s.pmErrors = append(s.pmErrors, *e)
 	case kernlog.DriverError:
 		if s.transferErr == nil && transferError(e) {
