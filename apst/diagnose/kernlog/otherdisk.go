@@ -172,8 +172,9 @@ func (st *state) otherDisk(msg, raw string, line int) bool {
 		}
 		if strings.HasPrefix(rest, "uas_eh_") && !strings.HasSuffix(rest, " success") {
 			h.noteUAS(host)
+			kept := len(st.log.OtherDisks)
 			st.keepOtherDisk(OtherDiskLine{Line: line, Host: "scsi host" + host, Transport: "uas", Text: raw})
-			if strings.HasSuffix(rest, " start") {
+			if strings.HasSuffix(rest, " start") && len(st.log.OtherDisks) > kept {
 				h.resetting = len(st.log.OtherDisks) // 1 + its index
 			}
 		}
