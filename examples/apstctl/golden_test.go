@@ -35,6 +35,11 @@ var goldenCases = []struct {
 	// its btrfs lines): what is missing, and the lines quoted.
 	{"diagnose-filesystem-only.txt", []string{"diagnose", "--log", "apst/diagnose/testdata/filesystem-only.log"}, 0},
 	{"diagnose-filesystem-only.json", []string{"diagnose", "--log", "apst/diagnose/testdata/filesystem-only.log", "-o", "json"}, 0},
+	// An NVMe drive in a USB enclosure on a Pi 4, its uas resets
+	// (home-assistant/operating-system#796, posted f-15): no failure of
+	// an NVMe drive, the disk and its transport named, the lines quoted.
+	{"diagnose-usb-enclosure.txt", []string{"diagnose", "--log", "apst/diagnose/testdata/usb-enclosure.log"}, 0},
+	{"diagnose-usb-enclosure.json", []string{"diagnose", "--log", "apst/diagnose/testdata/usb-enclosure.log", "-o", "json"}, 0},
 	{"diagnose-relayed-only.txt", []string{"diagnose", "--log", "apst/diagnose/testdata/relayed-only.log"}, 0},
 	{"diagnose-relayed-only.json", []string{"diagnose", "--log", "apst/diagnose/testdata/relayed-only.log", "-o", "json"}, 0},
 	{"inspect-laptop.txt", []string{"inspect", "--root", "sysfs/testdata/laptop-tlp"}, 0},
