@@ -119,6 +119,13 @@ func FuzzRead(f *testing.F) {
 	f.Add("[ 1.0] nvme nvme0: I/O tag 1 (0001) opcode 0x2 (Read) QID 0 timeout, aborting req_op:READ(0) size:1\n")
 	f.Add("Dec 31 23:59:59 h kernel: nvme nvme0: Abort status: 0x0\nJan  1 00:00:01 h kernel: nvme nvme0: Abort status: 0x1\n")
 	f.Add("[ 4626.590776] BTRFS error (device nvme0n1p3): bdev /dev/nvme0n1p3 errs: wr 1, rd 0, flush 0, corrupt 0, gen 0\n[  517.654795] XFS (nvme0n1p2): log I/O error -5\n")
+	// This round's readers: a USB enclosure's uas resets, a SCSI disk's
+	// failure, a firmware-first CPER record, a tunnel, a level column.
+	f.Add("[  115.691139] sd 0:0:0:0: [sda] tag#19 uas_eh_abort_handler 0 uas-tag 1 inflight: CMD IN\n[  115.727145] scsi host0: uas_eh_device_reset_handler start\n[  115.864065] usb 2-1: reset SuperSpeed Gen 1 USB device number 2 using xhci_hcd\n")
+	f.Add("[    2.1] scsi host2: usb-storage 2-1:1.0\n[   40.0] sd 2:0:0:0: [sdb] tag#0 FAILED Result: hostbyte=DID_ERROR\n[   41.0] I/O error, dev sdb, sector 2048 op 0x0:(READ)\n[   50.0] ata3.00: failed command: READ FPDMA QUEUED\n")
+	f.Add("[1.0] {1}[Hardware Error]: event severity: fatal\n[1.0] {1}[Hardware Error]:   section_type: PCIe error\n[1.0] {1}[Hardware Error]:   device_id: 0000:5e:00.0\n")
+	f.Add("[  138.740586] thunderbolt 0000:00:0d.2: 1:3: PCIe tunnel activation failed, aborting\n")
+	f.Add("2025-03-05T13:09:36.192+00:00 host  !WARNING | kernel: nvme nvme0: I/O xxx QID x timeout, completion polled\n[18:14:04] usb 2-6: USB disconnect, device number 14\n")
 	f.Fuzz(func(t *testing.T, s string) {
 		l, err := kernlog.ReadString(s, kernlog.Options{})
 		if err != nil && !errors.Is(err, kernlog.ErrBinary) && !errors.Is(err, kernlog.ErrNotKernelLog) {
