@@ -328,9 +328,17 @@ func noFailure(s *signals, d *Diagnosis) string {
 // was not placed in the NVMe driver's code (kernlog's Stack empty), or
 // nil.
 func kernelBugElsewhere(l *kernlog.Log) *kernlog.Event {
+	return firstEvent(l, func(e *kernlog.Event) bool {
+		return e.Kind == kernlog.PlatformFault && e.Action == kernlog.ActionKernelBug && e.Stack == ""
+	})
+}
+
+// firstEvent is the first event of l's incidents, in their order, that
+// match reports, or nil.
+func firstEvent(l *kernlog.Log, match func(*kernlog.Event) bool) *kernlog.Event {
 	for i := range l.Incidents {
 		for j := range l.Incidents[i].Events {
-			if e := &l.Incidents[i].Events[j]; e.Kind == kernlog.PlatformFault && e.Action == kernlog.ActionKernelBug && e.Stack == "" {
+			if e := &l.Incidents[i].Events[j]; match(e) {
 				return e
 			}
 		}
@@ -446,27 +454,13 @@ func deletedFirst(in *kernlog.Incident) *kernlog.Event {
 // status), or the line gives no result ("failed to set APST feature"), or
 // nil.
 func refusedAPST(l *kernlog.Log) *kernlog.Event {
-	for i := range l.Incidents {
-		for j := range l.Incidents[i].Events {
-			if e := &l.Incidents[i].Events[j]; e.Kind == kernlog.APSTFailed && e.Errno >= 0 {
-				return e
-			}
-		}
-	}
-	return nil
+	return firstEvent(l, func(e *kernlog.Event) bool { return e.Kind == kernlog.APSTFailed && e.Errno >= 0 })
 }
 
 // declinedAdmin is the first admin command of l the drive declined
 // (adminDeclined), or nil.
 func declinedAdmin(l *kernlog.Log) *kernlog.Event {
-	for i := range l.Incidents {
-		for j := range l.Incidents[i].Events {
-			if e := &l.Incidents[i].Events[j]; e.Kind == kernlog.DriverError && adminDeclined(e) {
-				return e
-			}
-		}
-	}
-	return nil
+	return firstEvent(l, func(e *kernlog.Event) bool { return e.Kind == kernlog.DriverError && adminDeclined(e) })
 }
 
 // declinedName names the generic statuses of adminDeclined.

@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -81,7 +82,7 @@ func otherDiskNames(l *kernlog.Log) []string {
 			if !only && name == "" {
 				name = o.Host
 			}
-			if name != "" && len(names) < 3 && !contains(names, name) {
+			if name != "" && len(names) < 3 && !slices.Contains(names, name) {
 				names = append(names, name)
 			}
 		}
@@ -131,13 +132,4 @@ func otherDiskMeaning(o *kernlog.OtherDiskLine) string {
 		return "the block layer's error on the disk"
 	}
 	return "a command of the disk failed"
-}
-
-func contains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }

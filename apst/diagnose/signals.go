@@ -1587,16 +1587,7 @@ func (s *signals) otherHostLine(f *kernlog.Event) bool {
 
 // hostNeverUp returns the first event of l in which a PCIe host
 // controller's link never trained or its driver failed to probe, or nil.
-func hostNeverUp(l *kernlog.Log) *kernlog.Event {
-	for i := range l.Incidents {
-		for j := range l.Incidents[i].Events {
-			if e := &l.Incidents[i].Events[j]; hostNeverUpEvent(e) {
-				return e
-			}
-		}
-	}
-	return nil
-}
+func hostNeverUp(l *kernlog.Log) *kernlog.Event { return firstEvent(l, hostNeverUpEvent) }
 
 // hostNeverUpEvent reports whether e is a PCIe host controller's link
 // that never trained or its driver's failed probe.

@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
@@ -29,14 +30,7 @@ const unplugNear = 20
 // woken near it, and at least one port is; nil otherwise. The ports are
 // returned too, at most three.
 func unplugged(l *kernlog.Log) (*kernlog.Event, []string) {
-	var removal *kernlog.Event
-	for i := range l.Incidents {
-		for j := range l.Incidents[i].Events {
-			if e := &l.Incidents[i].Events[j]; e.Kind == kernlog.LinkDown && e.Action == "" && e.Reporter != "" && removal == nil {
-				removal = e
-			}
-		}
-	}
+	removal := firstEvent(l, slotRemoval)
 	if removal == nil {
 		return nil, nil
 	}
@@ -49,10 +43,10 @@ func unplugged(l *kernlog.Log) (*kernlog.Event, []string) {
 		for j := range in.Events {
 			e := &in.Events[j]
 			switch {
-			case e.Kind == kernlog.LinkDown && e.Action == "" && e.Reporter != "":
+			case slotRemoval(e):
 			case (e.Kind == kernlog.ResumeFailure || e.Kind == kernlog.PMError) && e.Driver == "pcieport" && e.PCI != "" &&
 				e.PCI != removal.Reporter && e.Line-removal.Line <= unplugNear && removal.Line-e.Line <= unplugNear:
-				if len(ports) < 3 && !contains(ports, e.PCI) {
+				if len(ports) < 3 && !slices.Contains(ports, e.PCI) {
 					ports = append(ports, e.PCI)
 				}
 			case severityOf(e) == 0:
@@ -65,6 +59,12 @@ func unplugged(l *kernlog.Log) (*kernlog.Event, []string) {
 		return nil, nil
 	}
 	return removal, ports
+}
+
+// slotRemoval reports whether e is a hot-plug slot's report that its card
+// or link is gone ("pciehp: Slot(0): Card not present", "Link Down").
+func slotRemoval(e *kernlog.Event) bool {
+	return e.Kind == kernlog.LinkDown && e.Action == "" && e.Reporter != ""
 }
 
 // severityOf is the severity of an incident of e alone.

@@ -91,3 +91,26 @@ func ExampleRead_compressed() {
 	// gzip nvme0 controller-down
 	// true kernlog: input is binary, not a text kernel log: it is xz-compressed: decompress it first (xz -dc FILE)
 }
+
+// A USB enclosure's failures are a disk's on another transport: no event
+// of an NVMe drive, but Log.OtherDisks with the disk, its host, the
+// transport and, for the USB reset, the port.
+func ExampleLog_otherDisks() {
+	log := "[  115.691139] sd 0:0:0:0: [sda] tag#19 uas_eh_abort_handler 0 uas-tag 1 inflight: CMD IN\n" +
+		"[  115.727145] scsi host0: uas_eh_device_reset_handler start\n" +
+		"[  115.864065] usb 2-1: reset SuperSpeed Gen 1 USB device number 2 using xhci_hcd\n"
+	l, err := kernlog.ReadString(log, kernlog.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("incidents:", len(l.Incidents))
+	for _, d := range l.OtherDisks {
+		fmt.Printf("line %d: %s on %s, %s, USB %v, port %q\n", d.Line, d.Disk, d.Host, d.Transport, d.USB(), d.Port)
+	}
+	// Output:
+	// incidents: 0
+	// line 1: sda on scsi host0, uas, USB true, port ""
+	// line 2: sda on scsi host0, uas, USB true, port ""
+	// line 3: sda on scsi host0, uas, USB true, port "2-1"
+}

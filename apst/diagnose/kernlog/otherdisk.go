@@ -71,8 +71,7 @@ func otherDiskColon(b []byte, i int) bool {
 		j--
 	}
 	return before(b, j, "scsi host") || before(b, j, "ata") ||
-		before(b, j, "usb ") && (at(b, i+1, " device descriptor read/") || at(b, i+1, " device not accepting address ") ||
-			at(b, i+1, " Device not responding to setup address") || at(b, i+1, " USB disconnect, device number ")) ||
+		before(b, j, "usb ") && usbFailureAt(b, i+1) ||
 		at(b, i+1, " Device offlined")
 }
 
@@ -89,13 +88,30 @@ func usbResetLine(b []byte) bool {
 	return ok && bytes.HasPrefix(rest, []byte("reset ")) && bytes.Contains(rest, []byte("USB device number"))
 }
 
-// usbFailure reports whether what a USB device's line says after its
-// port is that the device failed or left (drivers/usb/core/hub.c): it
-// did not answer its enumeration, or was disconnected (otherDiskColon
-// asks the same of a raw line).
+// usbFailures are what a USB device's line says after its port when the
+// device failed or left (drivers/usb/core/hub.c): it did not answer its
+// enumeration, or was disconnected.
+var usbFailures = [...]string{" device descriptor read/", " device not accepting address ", " Device not responding to setup address", " USB disconnect, device number "}
+
+// usbFailure reports whether s, what a USB device's line says after its
+// port, is one of usbFailures.
 func usbFailure(s string) bool {
-	return strings.HasPrefix(s, " device descriptor read/") || strings.HasPrefix(s, " device not accepting address ") ||
-		strings.HasPrefix(s, " Device not responding to setup address") || strings.HasPrefix(s, " USB disconnect, device number ")
+	for _, f := range usbFailures {
+		if strings.HasPrefix(s, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// usbFailureAt is usbFailure of a raw line from i.
+func usbFailureAt(b []byte, i int) bool {
+	for _, f := range usbFailures {
+		if at(b, i, f) {
+			return true
+		}
+	}
+	return false
 }
 
 // otherDiskDev reports, at a 'v' of a raw line, whether it is the block
