@@ -539,6 +539,38 @@ func TestBlockedTaskWithoutDevice(t *testing.T) {
 	assert.Equal(t, "[ 1934.301295] INFO: task fdisk:3791 blocked for more than 966 seconds.", d.Consequences[0].Quote)
 }
 
+// A hung task whose stack runs through the NVMe driver's own code, and
+// nothing else of the drive (posted zc-11, a power-off blocked in
+// nvme_wait_freeze_timeout: linux-block, Message-ID:
+// <d713fe1b-3eaa-4de4-99a6-5910247ffad5@kernel.dk>), is a failure: the
+// driver hung, a kernel matter, with the frame quoted; a development
+// kernel's release, read from the report's taint line, says so too.
+func TestHungTaskInDriverCode(t *testing.T) {
+	l, err := kernlog.ReadString(`[   75.549201] INFO: task systemd-shutdow:1 blocked for more than 15 seconds.
+[   75.549636]       Not tainted 6.7.0-rc5-00173-g34d71db9cce2 #4540
+[   75.550900] Call trace:
+[   75.551857]  blk_mq_freeze_queue_wait_timeout+0xf4/0x18c
+[   75.552157]  nvme_wait_freeze_timeout+0x68/0xa4
+[   75.552503]  nvme_dev_disable+0x35c/0x374
+`, kernlog.Options{})
+	require.NoError(t, err)
+	d := diagnose.Diagnose(diagnose.Input{Log: l})
+	require.True(t, d.Failure, d.Summary)
+	require.NotEmpty(t, d.Causes)
+	c := d.Causes[0]
+	assert.Equal(t, diagnose.LayerPlatform, c.Layer)
+	assert.Equal(t, diagnose.Possible, c.Likelihood)
+	require.NotEmpty(t, c.Evidence)
+	assert.Equal(t, 1, c.Evidence[0].Line)
+	assert.Contains(t, c.Evidence[0].Text, "in the NVMe driver's own code (its stack, line 5: [   75.552157]  nvme_wait_freeze_timeout+0x68/0xa4)")
+	assert.Contains(t, d.Summary, "a task stayed blocked past the hung-task limit in the NVMe driver's own code")
+	var release bool
+	for _, e := range c.Evidence {
+		release = release || strings.Contains(e.Text, "a development kernel (6.7.0-rc5-00173-g34d71db9cce2)")
+	}
+	assert.True(t, release, "%+v", c.Evidence)
+}
+
 // A controller deleted (nvme disconnect with a file system still mounted,
 // posted j-11: linux-ext4, Message-ID:
 // <TYZP153MB0627DED95B9B9B2E86D66EFED762A@TYZP153MB0627.APCP153.PROD.OUTLOOK.COM>)

@@ -135,7 +135,9 @@ func platformCause(s *signals) builder {
 	if s.reset != nil && s.reset.Kind == kernlog.ResetNotReady && strings.Contains(s.reset.Text, "initiali") && s.down == nil {
 		b.proLine(2, logLine(s.reset, "the drive never became ready when the driver enabled it (at probe or after a reset): the host did not give it time or power to come up (reset timing, a platform quirk), or it is dead"))
 	}
-	if s.hung != nil && s.down == nil && s.resume == nil && s.reset == nil && len(s.timeouts) == 0 && s.linkDown == nil {
+	if h := s.hung; h != nil && h.Stack != "" && s.down == nil && s.resume == nil && s.reset == nil && len(s.timeouts) == 0 && s.linkDown == nil {
+		b.proLine(2, logLine(h, fmt.Sprintf("a task stayed blocked past the hung-task limit in the NVMe driver's own code (its stack, line %d: %s) while nvme reported no failure of the drive: the driver's timeout handling, reset, removal or shutdown waited on the block layer or a lock that never let go, a kernel deadlock, most often a regression of the release, which another release may not have", h.StackLine, h.Stack)))
+	} else if s.hung != nil && s.down == nil && s.resume == nil && s.reset == nil && len(s.timeouts) == 0 && s.linkDown == nil {
 		b.proLine(2, logLine(s.hung, "a task stayed blocked on the drive's I/O past the hung-task limit while nvme reported no command timing out (it reports every command the drive holds past its I/O timeout, 30 s by default): the I/O was held above the driver, in the block layer, its throttling or the filesystem, a kernel matter (unless this log leaves nvme's lines out)"))
 	}
 	if s.down == nil && s.resume == nil && s.reset == nil && len(s.timeouts) > 0 && len(s.polled) == 0 && s.onResume == nil && len(s.pmErrors) == 0 {

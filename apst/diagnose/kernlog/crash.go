@@ -39,7 +39,7 @@ const maxAfter = 16
 // may already name the driver's code ("WARNING: CPU: 3 PID: 1 at
 // drivers/nvme/host/pci.c:...").
 func (st *state) holdCrash(e Event) {
-	if c := &st.crash; c.on && e.Line-c.e.Line <= dieSpan && strings.HasPrefix(e.Text, "Oops: ") && within(c.e.Time, e.Time, time.Second) {
+	if c := &st.crash; c.on && c.e.Kind == PlatformFault && e.Line-c.e.Line <= dieSpan && strings.HasPrefix(e.Text, "Oops: ") && within(c.e.Time, e.Time, time.Second) {
 		// The oops header die() prints after the line that said what
 		// went wrong ("BUG: kernel NULL pointer dereference, address:
 		// ..." then "Oops: 0000 [#1] SMP PTI"): one crash.
@@ -52,6 +52,18 @@ func (st *state) holdCrash(e Event) {
 	if driverStack(e.Text) {
 		e.Stack, e.StackLine = e.Raw, e.Line
 	}
+	st.crash = crash{on: true, e: e}
+}
+
+// holdHang holds a hung-task report that names no NVMe disk ("INFO: task
+// kworker/151:1H:2442 blocked for more than 122 seconds.") as a crash is
+// held: the task's stack, which the detector prints after it, may run
+// through the NVMe driver's code ("nvme_timeout+0x1fc/0x520",
+// "nvme_wait_freeze+0x33/0x50 [nvme_core]"), and then the driver itself
+// hung and the report is a HungTask event with that Stack; otherwise it
+// is Log.BlockedTask's, no event (endCrash).
+func (st *state) holdHang(e Event) {
+	st.endCrash()
 	st.crash = crash{on: true, e: e}
 }
 
@@ -110,7 +122,15 @@ func (st *state) endCrash() {
 	}
 	c := st.crash
 	st.crash = crash{}
-	st.add(c.e)
+	switch {
+	case c.e.Kind != HungTask:
+		st.add(c.e)
+	case c.e.Stack != "":
+		st.log.Events++
+		st.add(c.e)
+	case st.log.BlockedTask == nil:
+		st.log.BlockedTask = &c.e
+	}
 	for _, e := range c.after {
 		st.add(e)
 	}

@@ -280,3 +280,88 @@ func TestBlockedTask(t *testing.T) {
 	require.Len(t, l.Incidents, 1)
 	assert.Equal(t, kernlog.HungTask, l.Incidents[0].Events[0].Kind)
 }
+
+// A hung-task report whose stack runs through the NVMe driver's code is a
+// HungTask event with that Stack, in no controller's incident when the log
+// names none: the driver itself hung (the timeout handler blocked in
+// nvme_dev_disable, posted zc-01: linux-block, Message-ID:
+// <20251204191555.GB337106-mkhalfella@purestorage.com>; a power-off
+// blocked in nvme_wait_freeze_timeout, posted zc-11: linux-block,
+// Message-ID: <d713fe1b-3eaa-4de4-99a6-5910247ffad5@kernel.dk>). Events
+// printed in its dump keep their place; the report ends at the next one.
+func TestHungTaskInDriverCode(t *testing.T) {
+	tests := []struct {
+		name, log string
+		stack     string
+		stackLine int
+	}{
+		{"timeout handler", `Oct  1 15:19:30 hostname kernel: INFO: task kworker/151:1H:2442 blocked for more than 122 seconds.
+Oct  1 15:19:30 hostname kernel:      Tainted: G            E       6.13.2-ge5f37b497f62 #1
+Oct  1 15:19:30 hostname kernel: Workqueue: kblockd blk_mq_timeout_work
+Oct  1 15:19:30 hostname kernel: Call Trace:
+Oct  1 15:19:30 hostname kernel: blk_mq_quiesce_tagset+0x25/0xc0
+Oct  1 15:19:30 hostname kernel: nvme_dev_disable+0x9c/0x250
+Oct  1 15:19:30 hostname kernel: nvme_timeout+0x1fc/0x520
+`, "Oct  1 15:19:30 hostname kernel: nvme_dev_disable+0x9c/0x250", 6},
+		{"power-off", `[   75.549201] INFO: task systemd-shutdow:1 blocked for more than 15 seconds.
+[   75.549636]       Not tainted 6.7.0-rc5-00173-g34d71db9cce2 #4540
+[   75.549977] "echo 0 > /proc/sys/kernel/hung_task_timeout_secs" disables this message.
+[   75.550900] Call trace:
+[   75.551857]  blk_mq_freeze_queue_wait_timeout+0xf4/0x18c
+[   75.552157]  nvme_wait_freeze_timeout+0x68/0xa4
+[   75.552503]  nvme_dev_disable+0x35c/0x374
+`, "[   75.552157]  nvme_wait_freeze_timeout+0x68/0xa4", 6},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l, err := kernlog.ReadString(tt.log, kernlog.Options{})
+			require.NoError(t, err)
+			assert.Nil(t, l.BlockedTask)
+			require.Len(t, l.Incidents, 1)
+			require.Len(t, l.Incidents[0].Events, 1)
+			e := l.Incidents[0].Events[0]
+			assert.Equal(t, kernlog.HungTask, e.Kind)
+			assert.Equal(t, 1, e.Line)
+			assert.Empty(t, e.Disk)
+			assert.Equal(t, tt.stack, e.Stack)
+			assert.Equal(t, tt.stackLine, e.StackLine)
+			assert.EqualValues(t, 1, l.Events)
+		})
+	}
+
+	// A report whose dump names no driver code stays Log.BlockedTask, and
+	// the next report ends it: the second is the driver's.
+	l, err := kernlog.ReadString(`[ 10.000000] INFO: task fdisk:3791 blocked for more than 966 seconds.
+[ 10.000001]  blk_queue_enter+0x138/0x290
+[ 10.000002] INFO: task kworker/u8:3:99 blocked for more than 966 seconds.
+[ 10.000003]  nvme_reset_work+0x802/0xd84 [nvme]
+`, kernlog.Options{})
+	require.NoError(t, err)
+	require.NotNil(t, l.BlockedTask)
+	assert.Equal(t, 1, l.BlockedTask.Line)
+	require.Len(t, l.Incidents, 1)
+	assert.Equal(t, 3, l.Incidents[0].Events[0].Line)
+}
+
+// The release a dump's taint line names is the log's when it has no
+// "Linux version" line (lib/dump_stack.c, kernel/hung_task.c; lines from
+// posted zc-01, zc-11, zc-08 and i-19); a "Linux version" line wins.
+func TestTaintRelease(t *testing.T) {
+	tests := []struct{ name, log, release string }{
+		{"hung task, flags", "Oct  1 15:19:30 hostname kernel:      Tainted: G            E       6.13.2-ge5f37b497f62 #1\n", "6.13.2-ge5f37b497f62"},
+		{"hung task, not tainted", "[   75.549201] INFO: task systemd-shutdow:1 blocked for more than 15 seconds.\n[   75.549636]       Not tainted 6.7.0-rc5-00173-g34d71db9cce2 #4540\n", "6.7.0-rc5-00173-g34d71db9cce2"},
+		{"dump's CPU line", "[  100.1] CPU: 3 PID: 1 Comm: kworker/3:1 Not tainted 6.1.0-18-amd64 #1 Debian 6.1.76-1\n", "6.1.0-18-amd64 (Debian 6.1.76-1)"},
+		{"NixOS", "[ 1934.304747]       Tainted: P         C O      5.10.35 #1-NixOS\n", "5.10.35 (NixOS 5.10.35)"},
+		{"6.12's letters spelled out", "[  100.1] Tainted: [W]=WARN, [O]=OOT_MODULE\n", ""},
+		{"no flags", "[  100.1] Tainted: 6.1.0 #1\n", ""},
+		{"a bare Not tainted is no dump's", "[  100.1]       Not tainted 6.7.0 #1\n", ""},
+		{"Linux version wins", "[    0.0] Linux version 6.8.0-45-generic (buildd@lcy02-amd64-075) #45-Ubuntu SMP\n[  100.1] CPU: 3 PID: 1 Comm: x Not tainted 6.1.0 #1\n", "6.8.0-45-generic"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l, err := kernlog.ReadString(tt.log, kernlog.Options{})
+			require.NoError(t, err)
+			assert.Equal(t, tt.release, l.Release)
+		})
+	}
+}

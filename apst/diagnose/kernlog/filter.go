@@ -15,7 +15,7 @@ var keywords = []string{
 	": Device not found", ": Device found, but not active", ": Link failed to come up", ".pcie: Failed to initialize host", ".pcie: failed to initialize host",
 	".pcie: probe with driver ", ".pci: probe with driver ", ".pcie failed with error", ".pci failed with error",
 	"DMI: ", "Hardware name: ", "Hypervisor detected: ", "paravirtualized kernel on ", "INFO: task ",
-	"Machine model: ", "[Hardware Error]: ", "Freezing ", "Filesystems sync: ", "printk: Suspending console", "non-boot CPUs", "EC: interrupt ", "crng reseeded on system resumption",
+	"Machine model: ", "[Hardware Error]: ", "Tainted: ", "Comm: ", "Freezing ", "Filesystems sync: ", "printk: Suspending console", "non-boot CPUs", "EC: interrupt ", "crng reseeded on system resumption",
 }
 
 // hasKeyword reports whether a message holds one of keywords.
@@ -119,7 +119,10 @@ func scanLine(b []byte) (keyword, pci bool) {
 		case 'c':
 			return before(b, i, "Filesystems sync") && at(b, i+1, " ")
 		case 'm':
-			return before(b, i, "random") && at(b, i+1, " crng reseeded on system resumption")
+			return before(b, i, "random") && at(b, i+1, " crng reseeded on system resumption") ||
+				before(b, i, " Comm") && bytes.Contains(b[i:], []byte("ainted ")) // a dump's "CPU: 3 PID: 1 Comm: ... Not tainted 6.1.0 #1"
+		case 'd':
+			return before(b, i, "Tainted") && at(b, i+1, " ") // a dump's or a hung task's "Tainted: G W 6.13.2 #1"
 		case 'l':
 			return before(b, i, "Machine model") && at(b, i+1, " ")
 		case 'r':

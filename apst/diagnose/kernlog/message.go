@@ -737,7 +737,7 @@ func bootRelease(v string) string {
 	if h < 0 {
 		return rel
 	}
-	if _, nix := strings.CutPrefix(strings.TrimLeft(rest[h+1:], "0123456789"), "-NixOS "); nix {
+	if v := strings.TrimLeft(rest[h+1:], "0123456789"); v == "-NixOS" || strings.HasPrefix(v, "-NixOS ") {
 		// NixOS builds the release it names ("#1-NixOS SMP PREEMPT_DYNAMIC
 		// ..."): said in the form of a base, so the platform is known.
 		return rel + " (NixOS " + rel + ")"

@@ -1,6 +1,7 @@
 package kernlog
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -182,7 +183,7 @@ func splitLine(line string) split {
 		}
 		// A bare "kernel: nvme ...", as grep or a copy from a journal viewer
 		// leaves it.
-		if m, ok := strings.CutPrefix(s, "kernel: "); ok {
+		if m, ok := cutKernel(s); ok {
 			ts, m = withInnerMono(ts, afterRepeated(strings.TrimLeft(m, " \t")))
 			return split{ts: ts, msg: afterCaller(m), kernel: true}
 		}
@@ -297,7 +298,7 @@ func programSplit(ts Timestamp, rest string, needHost bool) split {
 		return split{ts: ts, msg: rest, kernel: true}
 	}
 	rest = skipFacility(rest)
-	if m, ok := strings.CutPrefix(rest, "kernel: "); ok {
+	if m, ok := cutKernel(rest); ok {
 		ts, m = withInnerMono(ts, afterRepeated(strings.TrimLeft(m, " \t")))
 		return split{ts: ts, msg: afterCaller(m), kernel: true}
 	}
@@ -345,6 +346,25 @@ func afterLabels(s string) string {
 		return strings.TrimLeft(s[end+2:], " \t")
 	}
 	return s
+}
+
+// cutKernel removes a bare "kernel: " from the start of s, or the
+// program and level a log collector's template writes there
+// ("kernel:warning: [10419813.132359]  nvme_wait_freeze+0x33/0x50
+// [nvme_core]", "kernel:info: ..."), and reports whether it did.
+func cutKernel(s string) (string, bool) {
+	if m, ok := strings.CutPrefix(s, "kernel: "); ok {
+		return m, true
+	}
+	rest, ok := strings.CutPrefix(s, "kernel:")
+	if !ok {
+		return s, false
+	}
+	i := strings.Index(rest[:min(len(rest), 10)], ": ")
+	if i < 0 || !slices.Contains(syslogLevels, rest[:i]) {
+		return s, false
+	}
+	return rest[i+2:], true
 }
 
 // afterKernel removes a bare "kernel: " before a message.

@@ -590,7 +590,8 @@ func (st *state) line(b []byte, from, last int) {
 		st.recordLine(c)
 	}
 	keyword, pci := scanLine(b)
-	keyword = keyword || specialLine(b) || st.hosts.resetting > 0 && usbResetLine(b)
+	keyword = keyword || specialLine(b) || st.hosts.resetting > 0 && usbResetLine(b) ||
+		st.crash.on && st.crash.e.Kind == HungTask && n-st.crash.e.Line <= 2 && bytes.Contains(b, []byte("ainted ")) // its "      Not tainted 6.7.0 #1" (taintRelease)
 	failure := !keyword && pci && pciFailure(b)
 	if (keyword || failure) && st.prevNo == n-1 {
 		// Only a line without a stamp of its own finishes the lines
@@ -779,10 +780,17 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 			}
 			st.unread(from, line)
 		}
+		if st.log.Release == "" {
+			// Read the other lines of the boot first: a "Linux version"
+			// line that comes later sets it again.
+			st.log.Release = taintRelease(sp.msg)
+		}
 		if reportHeader(sp.msg) {
 			st.report = from
-			if st.log.BlockedTask == nil && strings.HasPrefix(sp.msg, "INFO: task ") {
-				st.log.BlockedTask = &Event{Line: from, EndLine: to, Time: sp.ts, Text: clip(sp.msg), Raw: clip(cleanLine(line))}
+			if strings.HasPrefix(sp.msg, "INFO: task ") {
+				// Held while its dump goes by: one that runs through the
+				// NVMe driver's code is a HungTask event (holdHang).
+				st.holdHang(Event{Kind: HungTask, Line: from, EndLine: to, Time: sp.ts, Text: clip(sp.msg), Raw: clip(cleanLine(line))})
 			}
 		}
 		st.crashLine(sp.msg, line, from, sp.ts)

@@ -785,3 +785,25 @@ func TestLevelColumn(t *testing.T) {
 	assert.Equal(t, "2025-03-05 13:09:36", e.Time.Wall.Format("2006-01-02 15:04:05"))
 	assert.Zero(t, l.UnreadLines)
 }
+
+// A log collector's template that writes the program and the level
+// before the dmesg line ("kernel:warning: [10419813.132359] ...", an
+// Oracle field report quoted on linux-pci, Message-ID:
+// <0081d0f6-871f-3d07-1af7-0e8e41f5d983@oracle.com>, posted zc-03): the
+// lines read with their times.
+func TestProgramLevelPrefix(t *testing.T) {
+	l, err := kernlog.ReadString(">> kernel:warning: [10419813.132342] Call Trace:\n"+
+		">> kernel:warning: [10419813.132359]  nvme_wait_freeze+0x33/0x50 [nvme_core]\n", kernlog.Options{})
+	require.NoError(t, err)
+	require.NotNil(t, l.DriverFrame)
+	assert.Equal(t, 2, l.DriverFrame.Line)
+	assert.Equal(t, 10419813132359*time.Microsecond, l.DriverFrame.Time.Mono)
+
+	l, err = kernlog.ReadString("kernel:err: [  105.5] nvme nvme0: I/O 5 QID 2 timeout, aborting\n", kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 1)
+	e := l.Incidents[0].Events[0]
+	assert.Equal(t, kernlog.IOTimeout, e.Kind)
+	assert.Equal(t, 105500*time.Millisecond, e.Time.Mono)
+
+}
