@@ -129,7 +129,9 @@ func (st *state) endCrash() {
 		st.log.Events++
 		st.add(c.e)
 	case st.log.BlockedTask == nil:
-		st.log.BlockedTask = &c.e
+		b := c.e
+		b.Kind = ""
+		st.log.BlockedTask = &b
 	}
 	for _, e := range c.after {
 		st.add(e)

@@ -272,6 +272,8 @@ func TestBlockedTask(t *testing.T) {
 	require.NotNil(t, l.BlockedTask)
 	assert.Equal(t, 1, l.BlockedTask.Line)
 	assert.Equal(t, "INFO: task fdisk:3791 blocked for more than 966 seconds.", l.BlockedTask.Text)
+	assert.Empty(t, l.BlockedTask.Kind)
+	assert.Equal(t, "5.10.35 (NixOS 5.10.35)", l.Release)
 	assert.Empty(t, l.Incidents)
 
 	l, err = kernlog.ReadString("[  369.061539] INFO: task jbd2/nvme0n1p3-:375 blocked for more than 122 seconds.\n", kernlog.Options{})

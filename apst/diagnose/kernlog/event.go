@@ -199,7 +199,10 @@ const (
 	// HungTask: the hung-task detector's report of a task named after an
 	// NVMe disk, waiting on its I/O: "INFO: task jbd2/nvme0n1p3-:375
 	// blocked for more than 122 seconds." (kernel/hung_task.c; Disk,
-	// Text the message).
+	// Text the message); or of any task whose stack, as the log holds
+	// it, runs through the NVMe driver's code ("INFO: task
+	// kworker/151:1H:2442 blocked ..." then "nvme_dev_disable+0x9c/0x250"):
+	// the driver itself hung (Stack and StackLine that frame, Disk empty).
 	HungTask Kind = "hung-task"
 
 	// DiskGone: the block layer's report that an NVMe disk's capacity
@@ -464,8 +467,9 @@ type Event struct {
 	Mode  string
 	// IRQ is the interrupt of a LostInterrupt.
 	IRQ int
-	// Stack is, for a kernel warning or crash (ActionKernelBug), the
-	// first line of its dump that places it in the NVMe driver's code, as
+	// Stack is, for a kernel warning or crash (ActionKernelBug) or a
+	// HungTask, the first line of its dump that places it in the NVMe
+	// driver's code, as
 	// Raw quotes lines: the worker ("Workqueue: nvme-reset-wq
 	// nvme_reset_work", then the module in brackets), a frame of the call
 	// trace ("nvme_probe+0x340/0x450"), the faulting instruction or the

@@ -113,7 +113,10 @@ type Log struct {
 	// ("Linux version ..."), with the stable update a distribution's X.Y.0-N
 	// release is built on where the line gives it, in apst.ParseRelease's
 	// form ("5.4.0-72-generic (Ubuntu 5.4.0-72.80-generic 5.4.106)",
-	// "5.10.0-28-amd64 (Debian 5.10.209-2)"); CommandLine its command line;
+	// "5.10.0-28-amd64 (Debian 5.10.209-2)"), or, when the boot has no such
+	// line, the release a kernel dump's taint line names ("CPU: 3 PID: 1
+	// Comm: ... Not tainted 6.1.0-18-amd64 #1 Debian 6.1.76-1", a hung
+	// task's "Tainted: G E 6.13.2 #1"); CommandLine its command line;
 	// empty when the log does not have them.
 	Release     string
 	CommandLine string
@@ -135,8 +138,8 @@ type Log struct {
 	// BlockedTask is the first hung-task report that names no NVMe disk
 	// ("INFO: task fdisk:3791 blocked for more than 966 seconds.", a
 	// task waiting on I/O the log does not tie to a device; one named
-	// after an NVMe disk is a HungTask event). Kind is empty. Nil when
-	// there is none.
+	// after an NVMe disk, or whose stack runs through the NVMe driver's
+	// code, is a HungTask event). Kind is empty. Nil when there is none.
 	BlockedTask *Event
 	// Boots is the number of "Linux version" lines.
 	Boots int
