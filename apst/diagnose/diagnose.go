@@ -161,7 +161,7 @@ func Diagnose(in Input) (d Diagnosis) {
 	d.Failure = true
 	d.OnResume = s.onResume != nil
 	if e := fabricsLine(s.inc, s.in.Log); e != nil {
-		d.Causes = []Cause{fabricsCause(e, Line{})}
+		d.Causes = []Cause{fabricsCause(e, Line{}, s.fabricsTests())}
 		d.Summary = fmt.Sprintf("%s: an NVMe over Fabrics controller (line %d): its failures are the network's, the target's or the host's transport, which this diagnosis of a PCIe drive's power layers does not weigh.", s.who(), e.Line)
 		return d
 	}
@@ -176,7 +176,7 @@ func Diagnose(in Input) (d Diagnosis) {
 			d.Notes = append(d.Notes, note)
 			return d
 		}
-		d.Causes = []Cause{fabricsCause(nil, ev)}
+		d.Causes = []Cause{fabricsCause(nil, ev, s.fabricsTests())}
 		d.Summary = fmt.Sprintf("%s: an NVMe over Fabrics controller (its Identify data: IOCCSZ %d): its failures are the network's, the target's or the host's transport, which this diagnosis of a PCIe drive's power layers does not weigh.", s.who(), in.Identify.IOCCSZ)
 		return d
 	}

@@ -571,6 +571,78 @@ func TestHungTaskInDriverCode(t *testing.T) {
 	assert.True(t, release, "%+v", c.Evidence)
 }
 
+// A fabrics controller's test is its transport's: Fibre Channel (posted
+// zc-04, a SLES supportconfig's lpfc lines), RDMA whose connection failed
+// for lack of memory (posted zc-09, soft-RoCE), a target on the loopback
+// (posted g-19, blktests: linux-block, Message-ID:
+// <1711488120.3435389.1602219830518.JavaMail.zimbra@redhat.com>), TCP
+// otherwise.
+func TestFabricsTransportTests(t *testing.T) {
+	tests := []struct {
+		name, log string
+		first     string
+		n         int
+	}{
+		{"fibre channel", "[10795.014472][T31147] nvme nvme1: NVME-FC{1}: controller connectivity lost.\n", "check the Fibre Channel path", 1},
+		{"rdma, out of memory", "[  981.641676] nvme nvme0: rdma connection establishment failed (-12)\n", "the host could not allocate what the connection needs (error -12, ENOMEM)", 2},
+		{"loopback", "[  724.681350] nvme nvme0: new ctrl: NQN \"blktests-subsystem-1\", addr 127.0.0.1:4420\n" +
+			"[  787.042066] nvme nvme0: queue 2: timeout request 0xe type 4\n" +
+			"[  787.047649] nvme nvme0: starting error recovery\n", "the target is this machine's own", 1},
+		{"tcp", "[  724.681350] nvme nvme0: new ctrl: NQN \"nqn.2014-08.org.nvmexpress:uuid:1\", addr 192.168.1.20:4420\n" +
+			"[  787.047649] nvme nvme0: starting error recovery\n", "check the path to the target: the network", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l, err := kernlog.ReadString(tt.log, kernlog.Options{})
+			require.NoError(t, err)
+			d := diagnose.Diagnose(diagnose.Input{Log: l})
+			require.Len(t, d.Causes, 1, d.Summary)
+			assert.Equal(t, diagnose.LayerUnknown, d.Causes[0].Layer)
+			require.Len(t, d.Causes[0].Tests, tt.n)
+			assert.True(t, strings.HasPrefix(d.Causes[0].Tests[0].Action, tt.first), d.Causes[0].Tests[0].Action)
+		})
+	}
+}
+
+// A controller that gave up becoming ready with Controller Fatal Status
+// set answered and said it failed (QEMU's emulated controller, a
+// secondary one not brought online, posted zc-07): firmware first, the
+// platform's time or power below it.
+func TestNotReadyWithFatalStatus(t *testing.T) {
+	l, err := kernlog.ReadString(`[   95.377976] nvme nvme1: pci function 0000:01:00.1
+[   95.381532] nvme nvme1: Device not ready; aborting initialisation, CSTS=0x2
+`, kernlog.Options{})
+	require.NoError(t, err)
+	d := diagnose.Diagnose(diagnose.Input{Log: l})
+	require.NotEmpty(t, d.Causes)
+	assert.Equal(t, diagnose.LayerFirmware, d.Causes[0].Layer)
+	assert.Contains(t, d.Causes[0].Evidence[0].Text, "Controller Fatal Status (CSTS 0x2, bit 1)")
+}
+
+// A crash whose dump runs through the NVMe driver but whose line names
+// another file happened there, called from the driver (an EC2 Xen guest's
+// BUG in its event channels from nvme_reset_work, posted zc-06); the
+// report goes to that file's maintainers.
+func TestCrashInAnotherFile(t *testing.T) {
+	l, err := kernlog.ReadString(`  INFO: nvme nvme77: 1/0/0 default/read/poll queues
+  CRIT: kernel BUG at drivers/xen/events/events_base.c:427!
+  WARN: invalid opcode: 0000 [#1] SMP NOPTI
+  WARN: Workqueue: nvme-reset-wq nvme_reset_work [nvme]
+  WARN: RIP: e030:bind_evtchn_to_cpu+0xc2/0xd0
+`, kernlog.Options{})
+	require.NoError(t, err)
+	d := diagnose.Diagnose(diagnose.Input{Log: l})
+	require.NotEmpty(t, d.Causes)
+	c := d.Causes[0]
+	assert.Equal(t, diagnose.LayerPlatform, c.Layer)
+	assert.Contains(t, c.Evidence[0].Text, "the kernel crashed in drivers/xen/events/events_base.c:427, called from the NVMe driver's code, before")
+	var report bool
+	for _, tt := range c.Tests {
+		report = report || strings.Contains(tt.Action, "maintainers of drivers/xen/events/events_base.c (scripts/get_maintainer.pl -f drivers/xen/events/events_base.c")
+	}
+	assert.True(t, report, "%+v", c.Tests)
+}
+
 // A controller deleted (nvme disconnect with a file system still mounted,
 // posted j-11: linux-ext4, Message-ID:
 // <TYZP153MB0627DED95B9B9B2E86D66EFED762A@TYZP153MB0627.APCP153.PROD.OUTLOOK.COM>)

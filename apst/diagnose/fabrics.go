@@ -54,14 +54,48 @@ const fabricsText = "an NVMe over Fabrics controller (TCP, RDMA, Fibre Channel, 
 
 // fabricsCause is the one cause of a fabrics controller's failure: none of
 // the layers this package weighs, which are a PCIe drive's. Its evidence is
-// the log's line e that shows the fabric, else ev.
-func fabricsCause(e *kernlog.Event, ev Line) Cause {
+// the log's line e that shows the fabric, else ev; its tests are the
+// transport's (fabricsTests).
+func fabricsCause(e *kernlog.Event, ev Line, tests []Test) Cause {
 	if e != nil {
 		ev = logLine(e, fabricsText)
 	}
 	return Cause{Layer: LayerUnknown, Likelihood: Possible, Score: 1, Against: []Line{},
-		Evidence: []Line{ev},
-		Tests:    []Test{{Action: "check the path to the target: the network (link, MTU, drops), the target's own log, and the host's transport module", Command: "nvme list-subsys; ip -s link; journalctl -k -b --no-pager | grep -i -E 'nvme|tcp|rdma'", Cost: "free"}}}
+		Evidence: []Line{ev}, Tests: tests}
+}
+
+// fabricsTests are the tests of a fabrics controller's failure for the
+// transport its incident's lines show: nvme-fc's own prefix ("NVME-FC{1}:
+// controller connectivity lost."), nvme-rdma's lines, a target on this
+// very machine (nvmet's lines in the same log, or an address of the
+// loopback: blktests and nvme_loop run so); a connection that failed for
+// lack of memory (error -12, ENOMEM) first. TCP to another machine
+// otherwise.
+func (s *signals) fabricsTests() []Test {
+	var text strings.Builder
+	if s.inc != nil {
+		for i := range s.inc.Events {
+			text.WriteString(s.inc.Events[i].Text)
+			text.WriteByte('\n')
+		}
+		if e, ok := s.in.Log.Fabrics[s.inc.Controller]; ok {
+			text.WriteString(e.Text)
+		}
+	}
+	t := text.String()
+	var tests []Test
+	if strings.Contains(t, "(-12)") || strings.Contains(t, "ret=-12") || strings.Contains(t, "error -12") {
+		tests = append(tests, Test{Action: "the host could not allocate what the connection needs (error -12, ENOMEM): its memory, or for RDMA the device's limits on memory regions and queues, which a software RDMA device (rxe, siw) keeps low; check both before the network", Command: "free -m; rdma resource show; journalctl -k -b --no-pager | grep -i -E 'nvme|rdma|rxe|siw|mlx'", Cost: "free"})
+	}
+	switch {
+	case strings.Contains(t, "NVME-FC{"):
+		return append(tests, Test{Action: "check the Fibre Channel path: the HBA's own lines (lpfc, qla2xxx) for its link and remote ports, the fabric's zoning and the target's log; no IP network is involved", Command: "nvme list-subsys; cat /sys/class/fc_host/host*/port_state; journalctl -k -b --no-pager | grep -i -E 'nvme|lpfc|qla2xxx'", Cost: "free"})
+	case len(s.target) > 0 || strings.Contains(t, " 127.0.0.1") || strings.Contains(t, "addr 127.") || strings.Contains(t, "addr ::1"):
+		return append(tests, Test{Action: "the target is this machine's own (nvmet, over the loopback or nvme-loop): no network is between them, and the target's lines in the same log say how it ended the connection (a keep-alive it expired, a controller it deleted); a test suite's run (blktests) is read with its own output", Command: "journalctl -k -b --no-pager | grep -i -E 'nvmet|nvme'", Cost: "free"})
+	case strings.Contains(t, "rdma"):
+		return append(tests, Test{Action: "check the RDMA path to the target: the RDMA device's link and counters, the network under it (RoCE's lossless settings), the target's own log", Command: "nvme list-subsys; rdma link show; journalctl -k -b --no-pager | grep -i -E 'nvme|rdma'", Cost: "free"})
+	}
+	return append(tests, Test{Action: "check the path to the target: the network (link, MTU, drops), the target's own log, and the host's transport module", Command: "nvme list-subsys; ip -s link; journalctl -k -b --no-pager | grep -i -E 'nvme|tcp|rdma'", Cost: "free"})
 }
 
 // fabricsIdentify is the Identify data's word that its controller is

@@ -83,6 +83,8 @@ func firmwareCause(s *signals) builder {
 	switch r := s.reset; {
 	case s.hungReady():
 		b.proLine(1, logLine(r, "the controller answered but kept reporting itself ready when the reset disabled it: its firmware no longer acted on its registers"))
+	case s.notReadyCFS():
+		b.proLine(2, logLine(r, fmt.Sprintf("the controller set Controller Fatal Status (CSTS 0x%x, bit 1) instead of reaching the state the driver waited for: its own report that it failed inside, its firmware's (an emulated controller's, its emulator's)", r.CSTS)))
 	case r != nil && r.Kind == kernlog.ResetNotReady && r.HasCSTS && r.CSTS != 0xffffffff:
 		b.proLine(1, logLine(r, "the controller answered but did not reach the state the driver waited for (ready after enabling it, not ready after disabling it)"))
 	}

@@ -65,7 +65,8 @@ func platformCause(s *signals) builder {
 	if len(s.others) > 0 {
 		b.proLine(2, logLine(&s.others[0], fmt.Sprintf("%d other PCI function(s) became inaccessible together with the drive: a platform or PCI core fault, not one device", len(s.others))))
 	}
-	iommu, crashed := s.transferErr != nil, false
+	iommu := s.transferErr != nil
+	var crashed *kernlog.Event
 	for i := range s.faults {
 		f := &s.faults[i]
 		switch f.Action {
@@ -76,13 +77,13 @@ func platformCause(s *signals) builder {
 			}
 		case kernlog.ActionKernelBug:
 			switch {
-			case f.Stack != "" && !crashed && s.crashOnly():
+			case f.Stack != "" && crashed == nil && s.crashOnly():
 				// The driver failed in its own code and reported no
 				// failure of the drive: the crash is the failure.
-				crashed = true
-				b.proLine(3, logLine(f, fmt.Sprintf("the kernel %s in the NVMe driver's own code before the driver reported any failure of the drive (its dump, line %d: %s): a kernel bug, most often a regression of the release, sometimes a quirk a drive needs; another release may not have it", crashVerb(f), f.StackLine, f.Stack)))
+				crashed = f
+				b.proLine(3, logLine(f, fmt.Sprintf("the kernel %s %s before the driver reported any failure of the drive (its dump, line %d: %s): a kernel bug, most often a regression of the release, sometimes a quirk a drive needs; another release may not have it", crashVerb(f), crashWhere(f, "in the NVMe driver's own code"), f.StackLine, f.Stack)))
 			case f.Stack != "":
-				b.proLine(2, logLine(f, fmt.Sprintf("the kernel %s in the NVMe driver's code (its dump, line %d: %s): a kernel bug, which another release may not have, though a drive that answers what the driver does not expect can set it off", crashVerb(f), f.StackLine, f.Stack)))
+				b.proLine(2, logLine(f, fmt.Sprintf("the kernel %s %s (its dump, line %d: %s): a kernel bug, which another release may not have, though a drive that answers what the driver does not expect can set it off", crashVerb(f), crashWhere(f, "in the NVMe driver's code"), f.StackLine, f.Stack)))
 			default:
 				b.proLine(2, logLine(f, "the kernel hit a warning or crashed: a kernel bug, which another release may not have"))
 			}
@@ -133,7 +134,13 @@ func platformCause(s *signals) builder {
 		b.sign(3, logLine(s.hmb, "the drive got no host memory buffer: DRAM-less drives stall or fail without it"))
 	}
 	if s.reset != nil && s.reset.Kind == kernlog.ResetNotReady && strings.Contains(s.reset.Text, "initiali") && s.down == nil {
-		b.proLine(2, logLine(s.reset, "the drive never became ready when the driver enabled it (at probe or after a reset): the host did not give it time or power to come up (reset timing, a platform quirk), or it is dead"))
+		// A controller that set its fatal status answered: time or power
+		// it did not get explain that less.
+		n := 2
+		if s.notReadyCFS() {
+			n = 1
+		}
+		b.proLine(n, logLine(s.reset, "the drive never became ready when the driver enabled it (at probe or after a reset): the host did not give it time or power to come up (reset timing, a platform quirk), or it is dead"))
 	}
 	if h := s.hung; h != nil && h.Stack != "" && s.down == nil && s.resume == nil && s.reset == nil && len(s.timeouts) == 0 && s.linkDown == nil {
 		b.proLine(2, logLine(h, fmt.Sprintf("a task stayed blocked past the hung-task limit in the NVMe driver's own code (its stack, line %d: %s) while nvme reported no failure of the drive: the driver's timeout handling, reset, removal or shutdown waited on the block layer or a lock that never let go, a kernel deadlock, most often a regression of the release, which another release may not have", h.StackLine, h.Stack)))
@@ -188,10 +195,56 @@ func platformCause(s *signals) builder {
 	} else {
 		b.test("boot the newest stable kernel (or the last one that worked) and the newest BIOS: a regression or a quirk may be fixed there", "uname -r; cat /sys/class/dmi/id/bios_version", "a reboot")
 	}
-	if crashed {
+	if f, _, _ := strings.Cut(crashFile(crashIn(crashed)), ":"); f != "" && !strings.HasPrefix(f, "drivers/nvme/") {
+		b.test("report the crash with its whole dump and the release to the maintainers of "+f+" (scripts/get_maintainer.pl -f "+f+" in a kernel tree names them), with the NVMe list (linux-nvme@lists.infradead.org) in copy, or to the distribution's tracker; between a release that worked and this one, git bisect finds the commit", "journalctl -k -b -1 --no-pager > kern.log", "free; a bisection costs a build and a boot a step")
+	} else if crashed != nil {
 		b.test("report the crash with its whole dump and the release to the kernel's NVMe list (linux-nvme@lists.infradead.org) or the distribution's tracker; between a release that worked and this one, git bisect finds the commit", "journalctl -k -b -1 --no-pager > kern.log", "free; a bisection costs a build and a boot a step")
 	}
 	return b
+}
+
+// crashWhere is where a crash or warning whose dump runs through the
+// NVMe driver's code happened: in the driver (inDriver), or, when its
+// line names another source file ("kernel BUG at
+// drivers/xen/events/events_base.c:427!", "WARNING: CPU: 26 PID: 658 at
+// kernel/irq/chip.c:210 ..."), in that file, called from the driver.
+func crashWhere(e *kernlog.Event, inDriver string) string {
+	if f := crashFile(e.Text); f != "" && !strings.HasPrefix(f, "drivers/nvme/") {
+		return "in " + f + ", called from the NVMe driver's code,"
+	}
+	return inDriver
+}
+
+// crashFile is the source file and line a kernel-bug line names
+// ("drivers/xen/events/events_base.c:427"), or "": lib/bug.c's "kernel
+// BUG at FILE:LINE!", kernel/panic.c's "WARNING: CPU: N PID: N at
+// FILE:LINE FUNC" and, since 6.19, "WARNING: FILE:LINE at FUNC, ...".
+func crashFile(text string) string {
+	var rest string
+	switch {
+	case strings.HasPrefix(text, "kernel BUG at "):
+		rest = text[len("kernel BUG at "):]
+	case strings.HasPrefix(text, "WARNING: CPU: "):
+		_, rest, _ = strings.Cut(text, " at ")
+	case strings.HasPrefix(text, "WARNING: "):
+		rest = text[len("WARNING: "):]
+	default:
+		return ""
+	}
+	file, _, _ := strings.Cut(rest, " ")
+	file = strings.TrimSuffix(file, "!")
+	if i := strings.LastIndexByte(file, ':'); i < 0 || !strings.Contains(file[:i], ".") || !allDigitsStr(file[i+1:]) {
+		return ""
+	}
+	return file
+}
+
+// crashIn is the text of a crash, "" for none.
+func crashIn(e *kernlog.Event) string {
+	if e == nil {
+		return ""
+	}
+	return e.Text
 }
 
 // crashVerb is what a kernel-bug line says the kernel did: "warned" for
@@ -222,4 +275,9 @@ func pciErrorNames(bits uint16) string {
 		}
 	}
 	return strings.Join(n, ", ")
+}
+
+// allDigitsStr reports whether s is one or more decimal digits.
+func allDigitsStr(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
 }

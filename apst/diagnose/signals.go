@@ -1767,6 +1767,14 @@ func (s *signals) cfs() bool {
 	return s.down != nil && s.down.CSTS != 0xffffffff && s.down.CSTS&2 != 0
 }
 
+// notReadyCFS reports whether the controller's reset or enable gave up
+// with Controller Fatal Status set ("Device not ready; aborting
+// initialisation, CSTS=0x2"): the controller answered, and said it failed.
+func (s *signals) notReadyCFS() bool {
+	r := s.reset
+	return r != nil && r.Kind == kernlog.ResetNotReady && r.HasCSTS && r.CSTS != 0xffffffff && r.CSTS&2 != 0
+}
+
 // logLine is an event as evidence: the line quoted as it appears, and what
 // it means.
 func logLine(e *kernlog.Event, meaning string) Line {
