@@ -815,9 +815,12 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 	if e.Kind != Boot && !sp.ts.IsZero() {
 		d, ok := sp.ts.sub(st.last)
 		switch {
-		case ok && d < -rebootJump && sp.ts.HasMono && !sp.ts.HasWall:
+		case ok && d < -rebootJump && sp.ts.HasMono && (!sp.ts.HasWall || wallOnward(sp.ts, st.last)):
 			// The time since boot started again: a later boot pasted
-			// after the first (two dmesg outputs one after the other).
+			// after the first (two dmesg outputs one after the other), or
+			// a syslog's next boot, its clock gone on ("2023-03-05T15:43:44
+			// ... [10795.893801]" then "2023-03-05T16:00:55 ... [
+			// 202.345723]", posted zc-04).
 			st.bootBoundary()
 		case ok && d < 0:
 			st.log.Backwards++
@@ -891,6 +894,12 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 		}
 	}
 	st.addEvent(e)
+}
+
+// wallOnward reports whether t's wall clock is not before u's, both read
+// alike (a syslog's clock with the kernel's time since boot after it).
+func wallOnward(t, u Timestamp) bool {
+	return t.HasWall && u.HasWall && t.NoYear == u.NoYear && t.NoDate == u.NoDate && !t.Wall.Before(u.Wall)
 }
 
 // rebootJump is how far back a dmesg time must go for the line to start a

@@ -807,3 +807,24 @@ func TestProgramLevelPrefix(t *testing.T) {
 	assert.Equal(t, 105500*time.Millisecond, e.Time.Mono)
 
 }
+
+// A syslog whose lines carry the kernel's time since boot after the
+// clock: the time since boot starting again while the clock goes on is
+// the next boot (a SLES supportconfig's grep, lines in backticks, posted
+// zc-04); going back with the clock is lines out of order.
+func TestSyslogNextBoot(t *testing.T) {
+	l, err := kernlog.ReadString("`messages_localwarn.txt:2023-03-05T15:43:44.783047+03:00 xxidb3 kernel: [10795.893801][T31147] nvme nvme4: NVME-FC{4}: controller connectivity lost.`\n"+
+		"`messages_localwarn.txt:2023-03-05T16:00:55.904020+03:00 xxidb3 kernel: [  202.345727][  T552] nvme nvme3: NVME-FC{3}: resetting controller`\n", kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 2)
+	assert.Equal(t, 0, l.Incidents[0].Boot)
+	assert.Equal(t, 1, l.Incidents[1].Boot)
+	assert.Zero(t, l.Backwards)
+
+	l, err = kernlog.ReadString("`messages_localwarn.txt:2023-03-05T16:00:55.904020+03:00 xxidb3 kernel: [10795.893801][T31147] nvme nvme4: NVME-FC{4}: controller connectivity lost.`\n"+
+		"`messages_localwarn.txt:2023-03-05T15:43:44.783047+03:00 xxidb3 kernel: [  202.345727][  T552] nvme nvme3: NVME-FC{3}: resetting controller`\n", kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 2)
+	assert.Equal(t, 0, l.Incidents[1].Boot)
+	assert.EqualValues(t, 1, l.Backwards)
+}
