@@ -17,11 +17,12 @@ const (
 	PlatformNixOS       Platform = "nixos"
 	PlatformTrueNAS     Platform = "truenas" // TrueNAS SCALE
 	PlatformProxmox     Platform = "proxmox"
+	PlatformExtlinux    Platform = "extlinux" // NVIDIA Jetson (L4T) and other boards U-Boot boots from extlinux.conf
 )
 
 // Platforms lists the known platforms.
 func Platforms() []Platform {
-	return []Platform{PlatformGRUB, PlatformFedora, PlatformSystemdBoot, PlatformRaspberryPi, PlatformNixOS, PlatformTrueNAS, PlatformProxmox}
+	return []Platform{PlatformGRUB, PlatformFedora, PlatformSystemdBoot, PlatformRaspberryPi, PlatformNixOS, PlatformTrueNAS, PlatformProxmox, PlatformExtlinux}
 }
 
 // Placement says where a setting goes on a platform so that it lasts,
@@ -64,6 +65,12 @@ func KernelArgument(p Platform, arg string) Placement {
 		// pve-docs, system-booting.adoc: systemd-boot only for a ZFS root
 		// on UEFI without Secure Boot; proxmox-boot-tool status tells.
 		pl.Steps = []string{"GRUB (most installs): add " + arg + " to GRUB_CMDLINE_LINUX_DEFAULT in /etc/default/grub, then update-grub", "systemd-boot (ZFS root on UEFI without Secure Boot; proxmox-boot-tool status tells): add it to the single line of /etc/kernel/cmdline, then proxmox-boot-tool refresh", "reboot"}
+	case PlatformExtlinux:
+		// U-Boot's distro boot reads /boot/extlinux/extlinux.conf, the
+		// syslinux format, as NVIDIA's Jetsons do (ostreedev/ostree#2256);
+		// the kernel's arguments are an entry's APPEND line. Armbian's
+		// boot script reads armbianEnv.txt's extraargs instead.
+		pl.Steps = []string{"add " + arg + " to the end of the APPEND line of the entry that boots (the LABEL that DEFAULT names) in /boot/extlinux/extlinux.conf (on Armbian: to extraargs= in /boot/armbianEnv.txt)", "reboot; cat /proc/cmdline shows it"}
 	default:
 		pl.Steps = []string{
 			"GRUB: add " + arg + " to GRUB_CMDLINE_LINUX_DEFAULT in /etc/default/grub, then update-grub (Debian, Ubuntu), grub-mkconfig -o /boot/grub/grub.cfg (Arch) or grubby --update-kernel=ALL --args=\"" + arg + "\" (Fedora)",
@@ -96,6 +103,10 @@ func DetectPlatform(release, cmdline string) Platform {
 	switch {
 	case strings.Contains(r, "rpi") || strings.Contains(r, "raspi") || strings.Contains(cmdline, "bcm2708_fb.") || strings.Contains(cmdline, "vc_mem.mem_base="):
 		return PlatformRaspberryPi
+	case strings.Contains(uname, "-tegra"):
+		// NVIDIA's L4T kernels ("5.15.148-tegra"), booted from
+		// extlinux.conf.
+		return PlatformExtlinux
 	case strings.Contains(r, "-pve"):
 		return PlatformProxmox
 	case strings.Contains(r, "truenas"):

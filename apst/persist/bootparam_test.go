@@ -30,6 +30,8 @@ func TestDetectPlatform(t *testing.T) {
 		{"6.1.0-12-amd64 (Debian 6.1.52-1)", "", persist.PlatformGRUB},
 		{"6.1.0-12-arm64", "", persist.PlatformGRUB},
 		{"6.8.0-1004-raspi (Ubuntu 6.8.0-1004.4-raspi 6.8.1)", "", persist.PlatformRaspberryPi},
+		// A Jetson AGX Xavier's L4T release (posted m-08, linux-tegra).
+		{"5.15.148-tegra", "", persist.PlatformExtlinux},
 		{"", "", persist.PlatformUnknown},
 		{"6.12.1-arch1-1", "root=/dev/sda2 rw", persist.PlatformUnknown},
 		// Arch's GRUB has no update-grub: the usual places.

@@ -58,11 +58,11 @@ device power-management settings of the path above each controller, the SMART / 
 the APST plan, and ranks the layers that can make a drive stop answering: apst, aspm, link,
 d3cold, runtime-pm, suspend, platform, firmware, power-loss and drive (unknown when nothing fits).
 When the evidence does not separate two layers it says "undecided between X and Y" (and Z, when
-a third scores as the second does) and gives the one test that tells them apart. Each cause quotes the log lines that speak for and against it
-(with their line numbers) and lists the tests that confirm or rule it out, cheapest first, with
-their price and, for a kernel parameter, where it goes on this platform (GRUB, systemd-boot, a
-Raspberry Pi's cmdline.txt or config.txt, NixOS, TrueNAS, Proxmox). --tried names what was
-already tried: a setting that did not help counts against its layer and is not suggested again;
+a third scores as the second does) and gives the one test that tells them apart. Each cause
+quotes the log lines that speak for and against it (with their line numbers) and lists the tests
+that confirm or rule it out, cheapest first, with their price and, for a kernel parameter, where
+it goes on this platform (GRUB, systemd-boot, a Raspberry Pi's cmdline.txt or config.txt, NixOS,
+TrueNAS, Proxmox, a Jetson's extlinux.conf). --tried names what was already tried: a setting that did not help counts against its layer and is not suggested again;
 the log's own command line counts too. Swaps of hardware count the same way: other-slot:no (the
 drive failed in another slot or machine too: the drive), other-drive:helped (another drive works
 in this slot: the drive), other-slot:helped and other-drive:no (the slot, its link, the platform).
