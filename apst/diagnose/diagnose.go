@@ -238,7 +238,16 @@ func noFailure(s *signals, d *Diagnosis) string {
 	case len(d.Relayed) > 0:
 		return fmt.Sprintf("no failure read%s, but %d line(s) of other programs (%s) repeat the kernel's NVMe or PCIe failure messages (listed below): the kernel's own lines are not in the log; give them (journalctl -k -b -1 --no-pager, or dmesg)", who, s.in.Log.RelayedLines, programs(d.Relayed))
 	case len(d.Unread) > 0:
-		return fmt.Sprintf("no failure read%s, but %d line(s) look like NVMe or PCIe messages and could not be read (listed below): paste the log as the system wrote it (journalctl -k -b -1 --no-pager, or dmesg), without rewrapping", who, s.in.Log.UnreadLines-int64(len(s.in.Log.Unread)-len(d.Unread)))
+		msg := fmt.Sprintf("no failure read%s, but %d line(s) look like NVMe or PCIe messages and could not be read (listed below): paste the log as the system wrote it (journalctl -k -b -1 --no-pager, or dmesg), without rewrapping", who, s.in.Log.UnreadLines-int64(len(s.in.Log.Unread)-len(d.Unread)))
+		// What was read of a failure's traces is said beside them.
+		if e := s.in.Log.DriverFrame; e != nil {
+			d.Consequences = []Line{logLine(e, "a frame of the NVMe driver's code in a stack dump")}
+			msg += fmt.Sprintf("; line %d is a frame of the NVMe driver's code in a stack dump whose first lines are not in the log", e.Line)
+		} else if e := s.in.Log.BlockedTask; e != nil {
+			d.Consequences = []Line{logLine(e, "a task the hung-task detector found blocked, on I/O the log does not tie to a device")}
+			msg += fmt.Sprintf("; line %d: a task stayed blocked past the hung-task limit, on I/O the log does not tie to a device", e.Line)
+		}
+		return msg
 	case len(s.target) > 0 && s.ctrl == "" && s.dev == "":
 		return fmt.Sprintf("no failure of an NVMe drive of this machine seen in the kernel log: line %d is the NVMe over Fabrics target's (nvmet), which this machine serves; its failures are of the hosts' connections to it (a keep-alive that expired, a host's controller it ended): read the host's kernel log beside it (nvme list-subsys there)", s.target[0].Line)
 	}

@@ -643,6 +643,21 @@ func TestCrashInAnotherFile(t *testing.T) {
 	assert.True(t, report, "%+v", c.Tests)
 }
 
+// Lines that could not be read do not hide what was read of a failure's
+// traces: a hung task beside a line of prose that names nvme and a
+// failure word (a forum post's first line above its paste; the task's
+// lines from posted i-19).
+func TestUnreadBesideBlockedTask(t *testing.T) {
+	l, err := kernlog.ReadString("nvme0 timeout then the reset hangs, log below\n[ 1934.301295] INFO: task fdisk:3791 blocked for more than 966 seconds.\n[ 1934.311737]  blk_queue_enter+0x138/0x290\n", kernlog.Options{})
+	require.NoError(t, err)
+	d := diagnose.Diagnose(diagnose.Input{Log: l})
+	assert.False(t, d.Failure)
+	assert.True(t, strings.HasPrefix(d.Summary, "no failure read, but 1 line(s) look like NVMe or PCIe messages and could not be read"), d.Summary)
+	assert.Contains(t, d.Summary, "; line 2: a task stayed blocked past the hung-task limit")
+	require.Len(t, d.Consequences, 1)
+	assert.Equal(t, 2, d.Consequences[0].Line)
+}
+
 // A controller deleted (nvme disconnect with a file system still mounted,
 // posted j-11: linux-ext4, Message-ID:
 // <TYZP153MB0627DED95B9B9B2E86D66EFED762A@TYZP153MB0627.APCP153.PROD.OUTLOOK.COM>)
