@@ -126,6 +126,12 @@ func FuzzRead(f *testing.F) {
 	f.Add("[1.0] {1}[Hardware Error]: event severity: fatal\n[1.0] {1}[Hardware Error]:   section_type: PCIe error\n[1.0] {1}[Hardware Error]:   device_id: 0000:5e:00.0\n")
 	f.Add("[  138.740586] thunderbolt 0000:00:0d.2: 1:3: PCIe tunnel activation failed, aborting\n")
 	f.Add("2025-03-05T13:09:36.192+00:00 host  !WARNING | kernel: nvme nvme0: I/O xxx QID x timeout, completion polled\n[18:14:04] usb 2-6: USB disconnect, device number 14\n")
+	// And the next round's: a hung driver, taint lines, a collector's
+	// level prefix, a syslog's next boot.
+	f.Add("[   75.549201] INFO: task systemd-shutdow:1 blocked for more than 15 seconds.\n[   75.549636]       Not tainted 6.7.0-rc5-00173-g34d71db9cce2 #4540\n[   75.552157]  nvme_wait_freeze_timeout+0x68/0xa4\n")
+	f.Add("[  100.1] CPU: 3 PID: 1 Comm: kworker/3:1 Not tainted 6.1.0-18-amd64 #1 Debian 6.1.76-1\n[  100.1] Tainted: [W]=WARN, [O]=OOT_MODULE\n")
+	f.Add(">> kernel:warning: [10419813.132359]  nvme_wait_freeze+0x33/0x50 [nvme_core]\n")
+	f.Add("2023-03-05T15:43:44.783047+03:00 h kernel: [10795.893801][T31147] nvme nvme4: NVME-FC{4}: controller connectivity lost.\n2023-03-05T16:00:55.904020+03:00 h kernel: [  202.345727][  T552] nvme nvme3: NVME-FC{3}: resetting controller\n")
 	f.Fuzz(func(t *testing.T, s string) {
 		l, err := kernlog.ReadString(s, kernlog.Options{})
 		if err != nil && !errors.Is(err, kernlog.ErrBinary) && !errors.Is(err, kernlog.ErrNotKernelLog) {
