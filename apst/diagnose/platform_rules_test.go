@@ -595,7 +595,8 @@ func TestDeviceTreeBoardResume(t *testing.T) {
 
 // The device tree's model line, or an arm64 crash dump's machine name
 // with its "(DT)", says a board with no BIOS, and "Raspberry Pi" a Pi:
-// its settings go to cmdline.txt.
+// its settings go to cmdline.txt; a Rockchip or Jetson board's, by its
+// model or its host controller's lines, to extlinux.conf.
 func TestDeviceTreeFromTheMachineLine(t *testing.T) {
 	// On a resume: the suspend's tests are where an x86 laptop's
 	// nvme.noacpi=1 and BIOS update would come.
@@ -607,7 +608,10 @@ func TestDeviceTreeFromTheMachineLine(t *testing.T) {
 	}), "without a machine line the laptop's test stays: %s", d.Summary)
 	for _, tc := range []struct{ machine, where string }{
 		{"[    0.000000] Machine model: Raspberry Pi 5 Model B Rev 1.0\n", "cmdline.txt"},
-		{"[  300.000000] Hardware name: Radxa ROCK 5B (DT)\n", ""},
+		{"[  300.000000] Hardware name: Radxa ROCK 5B (DT)\n", "/boot/extlinux/extlinux.conf"},
+		// An RK3588 host's line under Armbian, another slot's (posted
+		// q-03), its time moved before the failure's.
+		{"[    8.541235] rk-pcie fe150000.pcie: PCIe Link Fail, LTSSM is 0x0, hw_retries=0\n", "/boot/extlinux/extlinux.conf"},
 	} {
 		d = diagnoseFailure(t, tc.machine+down)
 		var where []string

@@ -210,6 +210,9 @@ func observe(in *Input) *signals {
 		// Model B Rev 1.5 (DT)") says a Pi as well as its host's lines.
 		s.platform = persist.PlatformRaspberryPi
 	}
+	if s.platform == persist.PlatformUnknown && s.ubootBoard() {
+		s.platform = persist.PlatformExtlinux
+	}
 	s.known = matchKnown(s)
 	s.tried = append(s.tried, in.Tried...)
 	if s.inc != nil {
@@ -1441,6 +1444,39 @@ func dtHostLine(e *kernlog.Event) bool {
 		addr, ok = strings.CutSuffix(e.Device, ".pci")
 	}
 	return ok && addr != "" && strings.Trim(addr, "0123456789abcdef") == ""
+}
+
+// ubootBoard reports whether the log is of a single-board computer that
+// U-Boot boots from extlinux.conf (or, Armbian, from its own script),
+// never through GRUB's defaults, which an x86 machine's advice names: a
+// Rockchip or NVIDIA Tegra SoC's PCIe host controller ("rockchip-dw-pcie",
+// "rk-pcie", "tegra194-pcie") or a device tree's model of such a board
+// ("Machine model: Radxa ROCK 5B", "Hardware name: Radxa ROCK 5B (DT)",
+// "NVIDIA Jetson AGX Orin"). A Qualcomm or Apple machine's device tree
+// says nothing of its boot loader (those laptops boot GRUB through
+// UEFI), nor a router's (OpenWrt's).
+func (s *signals) ubootBoard() bool {
+	l := s.in.Log
+	if l == nil || s.piLink != nil {
+		return false
+	}
+	if m := l.Machine; m != nil && (strings.Contains(m.Raw, "Machine model: ") || strings.HasSuffix(m.Text, "(DT)")) {
+		for _, b := range []string{"Jetson", "Rockchip", "RK3", "Radxa", "Orange Pi", "OrangePi", "Pine64", "Pinebook", "PineTab", "Khadas", "NanoPi", "FriendlyElec", "Firefly", "Banana Pi", "Libre Computer"} {
+			if strings.Contains(m.Text, b) {
+				return true
+			}
+		}
+	}
+	if h := s.dtHost; h != nil {
+		// The host's own name, which a host link event keeps in its line
+		// only ("rk-pcie fe150000.pcie: PCIe Link Fail, ...").
+		for _, d := range []string{"rockchip-dw-pcie ", "rockchip-pcie ", "rk-pcie ", "tegra194-pcie ", "tegra-pcie "} {
+			if strings.HasPrefix(h.Driver+" ", d) || strings.Contains(h.Raw, d) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // inResume reports whether the failure came on a resume: right after a

@@ -68,9 +68,11 @@ func KernelArgument(p Platform, arg string) Placement {
 	case PlatformExtlinux:
 		// U-Boot's distro boot reads /boot/extlinux/extlinux.conf, the
 		// syslinux format, as NVIDIA's Jetsons do (ostreedev/ostree#2256);
-		// the kernel's arguments are an entry's APPEND line. Armbian's
-		// boot script reads armbianEnv.txt's extraargs instead.
-		pl.Steps = []string{"add " + arg + " to the end of the APPEND line of the entry that boots (the LABEL that DEFAULT names) in /boot/extlinux/extlinux.conf (on Armbian: to extraargs= in /boot/armbianEnv.txt)", "reboot; cat /proc/cmdline shows it"}
+		// the kernel's arguments are an entry's APPEND line, which
+		// u-boot-menu's u-boot-update rewrites from /etc/default/u-boot
+		// where it is installed. Armbian's boot script reads
+		// armbianEnv.txt's extraargs instead.
+		pl.Steps = []string{"add " + arg + " to the end of the APPEND line of the entry that boots (the LABEL that DEFAULT names) in /boot/extlinux/extlinux.conf; where u-boot-update writes that file (Debian's and Ubuntu's u-boot-menu), add it to U_BOOT_PARAMETERS in /etc/default/u-boot and run sudo u-boot-update instead; on Armbian, to extraargs= in /boot/armbianEnv.txt", "reboot; cat /proc/cmdline shows it"}
 	default:
 		pl.Steps = []string{
 			"GRUB: add " + arg + " to GRUB_CMDLINE_LINUX_DEFAULT in /etc/default/grub, then update-grub (Debian, Ubuntu), grub-mkconfig -o /boot/grub/grub.cfg (Arch) or grubby --update-kernel=ALL --args=\"" + arg + "\" (Fedora)",

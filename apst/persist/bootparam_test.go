@@ -63,6 +63,11 @@ func TestKernelArgumentEveryPlatform(t *testing.T) {
 	// new argument drops the ones set before, so the step says to keep them.
 	assert.Contains(t, persist.KernelArgument(persist.PlatformTrueNAS, "pcie_aspm=off").Steps[0], "it replaces the options set before, which midclt call system.advanced.config shows: keep them in the value")
 	assert.Contains(t, persist.KernelArgument(persist.PlatformProxmox, "pcie_aspm=off").Steps[1], "proxmox-boot-tool refresh")
+	// extlinux.conf's entry takes the argument on its APPEND line; where
+	// u-boot-menu writes the file, its /etc/default/u-boot does.
+	ext := persist.KernelArgument(persist.PlatformExtlinux, "pcie_aspm=off").Steps[0]
+	assert.Contains(t, ext, "pcie_aspm=off to the end of the APPEND line")
+	assert.Contains(t, ext, "U_BOOT_PARAMETERS in /etc/default/u-boot and run sudo u-boot-update")
 	assert.Contains(t, persist.PiConfig("dtparam=pciex1_gen=2").Steps[0], "config.txt")
 }
 
