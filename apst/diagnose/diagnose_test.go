@@ -658,6 +658,32 @@ func TestUnreadBesideBlockedTask(t *testing.T) {
 	assert.Equal(t, 2, d.Consequences[0].Line)
 }
 
+// An IOMMU fault at address 0 (an AMD server's linux-next regression,
+// posted ze-03, wrapped by the mailer) speaks for the platform as any
+// IOMMU fault does, but the IOMMU's passthrough is no test for it: it
+// would let the DMA reach physical page 0.
+func TestIOMMUFaultAtAddressZero(t *testing.T) {
+	l, err := kernlog.ReadString(`>> [   49.361223] nvme nvme0: controller is down; will reset: CSTS=0x3, 
+>> PCI_STATUS=0x1010
+>> [   49.536300] nvme nvme0: 32/0/0 default/read/poll queues
+>> [   49.605281] nvme 0000:41:00.0: AMD-Vi: Event logged [IO_PAGE_FAULT 
+>> domain=0x0018 address=0x0 flags=0x0000]
+`, kernlog.Options{})
+	require.NoError(t, err)
+	d := diagnose.Diagnose(diagnose.Input{Log: l})
+	require.NotEmpty(t, d.Causes)
+	c := d.Causes[0]
+	assert.Equal(t, diagnose.LayerPlatform, c.Layer)
+	var zero bool
+	for _, e := range c.Evidence {
+		zero = zero || strings.Contains(e.Text, "a DMA of the drive to address 0, which is never mapped")
+	}
+	assert.True(t, zero, "%+v", c.Evidence)
+	for _, tst := range c.Tests {
+		assert.NotEqual(t, "iommu=pt", tst.Setting)
+	}
+}
+
 // A controller deleted (nvme disconnect with a file system still mounted,
 // posted j-11: linux-ext4, Message-ID:
 // <TYZP153MB0627DED95B9B9B2E86D66EFED762A@TYZP153MB0627.APCP153.PROD.OUTLOOK.COM>)

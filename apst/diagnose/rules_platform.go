@@ -65,13 +65,18 @@ func platformCause(s *signals) builder {
 	if len(s.others) > 0 {
 		b.proLine(2, logLine(&s.others[0], fmt.Sprintf("%d other PCI function(s) became inaccessible together with the drive: a platform or PCI core fault, not one device", len(s.others))))
 	}
-	iommu := s.transferErr != nil
+	iommu, nullDMA := s.transferErr != nil, false
 	var crashed *kernlog.Event
 	for i := range s.faults {
 		f := &s.faults[i]
 		switch f.Action {
 		case "iommu-fault":
-			if !iommu {
+			switch {
+			case iommu:
+			case nullAddress(f.Text):
+				iommu, nullDMA = true, true
+				b.sign(3, logLine(f, "the IOMMU blocked a DMA of the drive to address 0, which is never mapped: the drive used a zeroed address (a queue or data pointer the driver never set, or one it had before a reset), a kernel bug most often, around a reset or resume; the IOMMU's passthrough would let that DMA reach physical page 0, so it is no test here"))
+			default:
 				iommu = true
 				b.sign(3, logLine(f, "the IOMMU blocked a DMA of the drive to an address that was not mapped for it: a DMA mapping fault of the kernel or of the platform's IOMMU tables, which a drive rarely causes"))
 			}
@@ -168,7 +173,7 @@ func platformCause(s *signals) builder {
 	if len(s.polled) > 0 || s.lostIRQ != nil {
 		b.argTest(s, "test interrupt delivery: MSI off for PCI devices (or, with an IOMMU, interrupt remapping off: intremap=off on x86)", "pci=nomsi", "every device falls back to legacy interrupts; slower, a test only")
 	}
-	if iommu {
+	if iommu && !nullDMA {
 		b.argTest(s, "test DMA without translation: the IOMMU in passthrough mode", "iommu=pt", "devices' DMA is no longer isolated by the IOMMU: a test, or a workaround on a trusted machine")
 	}
 	switch {
@@ -237,6 +242,20 @@ func crashFile(text string) string {
 		return ""
 	}
 	return file
+}
+
+// nullAddress reports whether an IOMMU fault's line gives address 0: AMD-Vi's
+// "[IO_PAGE_FAULT domain=0x0018 address=0x0 flags=0x0000]" (posted ze-03),
+// Intel's "fault addr 0x0".
+func nullAddress(text string) bool {
+	for _, k := range []string{"address=0x", "fault addr 0x"} {
+		if _, rest, ok := strings.Cut(text, k); ok {
+			v, _, _ := strings.Cut(rest, " ")
+			v = strings.TrimRight(v, "],")
+			return v != "" && strings.Trim(v, "0") == ""
+		}
+	}
+	return false
 }
 
 // crashIn is the text of a crash, "" for none.
