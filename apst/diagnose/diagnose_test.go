@@ -684,6 +684,31 @@ func TestIOMMUFaultAtAddressZero(t *testing.T) {
 	}
 }
 
+// A link down that pciehp reports after the port's DPC contained an
+// error is DPC's doing, said so (a Kunpeng root port's Completer Abort,
+// posted ze-09: linux-pci, Message-ID: <20210428144041.GA27967@wunner.de>);
+// without the containment the drive left the bus.
+func TestLinkDownAfterDPC(t *testing.T) {
+	const dpc = "[12508.408576] pcieport 0000:00:10.0: DPC: containment event, status:0x1f21 source:0x0000\n" +
+		"[12508.434277] pcieport 0000:00:10.0: PCIe Bus Error: severity=Uncorrected (Non-Fatal), type=Transaction Layer, (Completer ID)\n"
+	const down = "[12511.152329] pcieport 0000:00:10.0: pciehp: Slot(0): Link Down\n"
+	for log, want := range map[string]string{
+		dpc + down: "the port above the drive reported the link down after its DPC contained an uncorrectable error (line 1)",
+		down:       "the port above the drive reported the link down: the drive left the bus",
+	} {
+		l, err := kernlog.ReadString(log, kernlog.Options{})
+		require.NoError(t, err)
+		d := diagnose.Diagnose(diagnose.Input{Log: l})
+		var found bool
+		for _, c := range d.Causes {
+			for _, e := range c.Evidence {
+				found = found || strings.HasPrefix(e.Text, want)
+			}
+		}
+		assert.True(t, found, "%s: %+v", want, d.Causes)
+	}
+}
+
 // A controller deleted (nvme disconnect with a file system still mounted,
 // posted j-11: linux-ext4, Message-ID:
 // <TYZP153MB0627DED95B9B9B2E86D66EFED762A@TYZP153MB0627.APCP153.PROD.OUTLOOK.COM>)

@@ -1446,6 +1446,45 @@ func dtHostLine(e *kernlog.Event) bool {
 	return ok && addr != "" && strings.Trim(addr, "0123456789abcdef") == ""
 }
 
+// dpcBefore is the DPC containment (kernlog's AERRecovery, Action
+// "containment": "pcieport 0000:00:10.0: DPC: containment event, ...") of
+// the incident that came up to dpcNear before e on the same port, or nil.
+func (s *signals) dpcBefore(e *kernlog.Event) *kernlog.Event {
+	if s.inc == nil {
+		return nil
+	}
+	for i := range s.inc.Events {
+		c := &s.inc.Events[i]
+		if c.Line >= e.Line {
+			break
+		}
+		if c.Kind != kernlog.AERRecovery || c.Action != "containment" || c.Reporter == "" || c.Reporter != e.Reporter {
+			continue
+		}
+		if d, ok := elapsed(c.Time, e.Time); !ok && e.Line-c.Line <= 20 || ok && d >= 0 && d <= dpcNear {
+			return c
+		}
+	}
+	return nil
+}
+
+// elapsed is the time from a to b, when both have the same kind of
+// clock.
+func elapsed(a, b kernlog.Timestamp) (time.Duration, bool) {
+	switch {
+	case a.HasMono && b.HasMono:
+		return b.Mono - a.Mono, true
+	case a.HasWall && b.HasWall && a.NoDate == b.NoDate && a.NoYear == b.NoYear:
+		return b.Wall.Sub(a.Wall), true
+	}
+	return 0, false
+}
+
+// dpcNear is how long after a DPC containment pciehp's report of the
+// link down it made comes: the containment, then the link's retraining
+// wait (a second or more), then the hot-plug event.
+const dpcNear = 10 * time.Second
+
 // ubootBoard reports whether the log is of a single-board computer that
 // U-Boot boots from extlinux.conf (or, Armbian, from its own script),
 // never through GRUB's defaults, which an x86 machine's advice names: a
