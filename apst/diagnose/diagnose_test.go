@@ -709,6 +709,27 @@ func TestLinkDownAfterDPC(t *testing.T) {
 	}
 }
 
+// The PCI core's recovery that POWER's EEH ran has its report in the
+// log: the EEH line is quoted, not said missing (posted ze-01).
+func TestRecoveryUnderEEH(t *testing.T) {
+	const rec = "[Thu Jan 15 14:25:29 2026] nvme nvme0: frozen state error detected, reset controller\n"
+	for log, want := range map[string]string{
+		"[Thu Jan 15 14:25:29 2026] EEH: Frozen PHB#18-PE#10000 detected\n" + rec: "POWER's error handling, EEH, froze the drive's endpoint (line 1)",
+		rec: "the PCI core ran its error recovery for the drive (AER or DPC): an uncorrectable error on its link, whose report the log does not hold",
+	} {
+		l, err := kernlog.ReadString(log, kernlog.Options{})
+		require.NoError(t, err)
+		d := diagnose.Diagnose(diagnose.Input{Log: l})
+		var found bool
+		for _, c := range d.Causes {
+			for _, e := range c.Evidence {
+				found = found || strings.HasPrefix(e.Text, want)
+			}
+		}
+		assert.True(t, found, "%s: %+v", want, d.Causes)
+	}
+}
+
 // A controller deleted (nvme disconnect with a file system still mounted,
 // posted j-11: linux-ext4, Message-ID:
 // <TYZP153MB0627DED95B9B9B2E86D66EFED762A@TYZP153MB0627.APCP153.PROD.OUTLOOK.COM>)

@@ -186,6 +186,10 @@ func linkCause(s *signals) builder {
 		b.proLine(3, logLine(&s.aerUncorr[0], fmt.Sprintf("%d uncorrected PCIe error record(s) the firmware reported for the drive (firmware first, without the layer): the link's most often, though data an uncorrected memory or CPU error poisoned reads so too", aerReports(s.aerUncorr))))
 	case len(s.aerUncorr) > 0:
 		b.sign(3, logLine(&s.aerUncorr[0], fmt.Sprintf("%d uncorrected AER error report(s) for the drive's link", aerReports(s.aerUncorr))))
+	case s.aerRecovery != nil && s.in.Log.EEH != nil:
+		// POWER's EEH freezes the endpoint and runs the same recovery;
+		// its own lines are the error's report.
+		b.proLine(2, logLine(s.aerRecovery, fmt.Sprintf("POWER's error handling, EEH, froze the drive's endpoint (line %d) and ran its recovery: an uncorrectable error on its link or a device that stopped answering its reads; the EEH lines beside it hold its registers", s.in.Log.EEH.Line)))
 	case s.aerRecovery != nil:
 		// nvme_error_detected prints "frozen state error detected" when
 		// the PCI core recovers from an uncorrectable error (AER or DPC).

@@ -367,3 +367,24 @@ func TestTaintRelease(t *testing.T) {
 		})
 	}
 }
+
+// POWER's EEH line that froze an endpoint is Log.EEH, the first of them
+// (posted ze-01: linux-nvme, Message-ID:
+// <4300e404-39ab-4b76-82a6-2d583a9386c2@redhat.com>); its narration is no
+// event and no unread line.
+func TestEEH(t *testing.T) {
+	l, err := kernlog.ReadString(`[Thu Jan 15 14:25:29 2026] EEH: Recovering PHB#18-PE#10000
+[Thu Jan 15 14:25:29 2026] EEH: Frozen PHB#18-PE#10000 detected
+[Thu Jan 15 14:25:29 2026] EEH: This PCI device has failed 1 times in the last hour and will be permanently disabled after 5 failures.
+[Thu Jan 15 14:25:29 2026] PCI 0018:01:00.0#10000: EEH: Invoking nvme->error_detected(IO frozen)
+[Thu Jan 15 14:25:29 2026] nvme nvme0: frozen state error detected, reset controller
+`, kernlog.Options{})
+	require.NoError(t, err)
+	require.NotNil(t, l.EEH)
+	assert.Equal(t, 2, l.EEH.Line)
+	assert.Equal(t, "EEH: Frozen PHB#18-PE#10000 detected", l.EEH.Text)
+	assert.Empty(t, l.EEH.Kind)
+	assert.Zero(t, l.UnreadLines)
+	require.Len(t, l.Incidents, 1)
+	assert.Equal(t, kernlog.AERRecovery, l.Incidents[0].Events[0].Kind)
+}

@@ -15,7 +15,7 @@ var keywords = []string{
 	": Device not found", ": Device found, but not active", ": Link failed to come up", ".pcie: Failed to initialize host", ".pcie: failed to initialize host",
 	".pcie: probe with driver ", ".pci: probe with driver ", ".pcie failed with error", ".pci failed with error",
 	"DMI: ", "Hardware name: ", "Hypervisor detected: ", "paravirtualized kernel on ", "INFO: task ",
-	"Machine model: ", "[Hardware Error]: ", "Tainted: ", "Comm: ", "Freezing ", "Filesystems sync: ", "printk: Suspending console", "non-boot CPUs", "EC: interrupt ", "crng reseeded on system resumption",
+	"Machine model: ", "[Hardware Error]: ", "Tainted: ", "Comm: ", "EEH: Frozen PHB", "EEH: Detected PCI bus error", "Freezing ", "Filesystems sync: ", "printk: Suspending console", "non-boot CPUs", "EC: interrupt ", "crng reseeded on system resumption",
 }
 
 // hasKeyword reports whether a message holds one of keywords.
@@ -131,6 +131,8 @@ func scanLine(b []byte) (keyword, pci bool) {
 			return before(b, i, "Oops")
 		case 'O':
 			return before(b, i, "INFO") && at(b, i+1, " task ")
+		case 'H':
+			return before(b, i, "EEH") && (at(b, i+1, " Frozen PHB") || at(b, i+1, " Detected PCI bus error")) // POWER's EEH (Log.EEH)
 		case ']':
 			return before(b, i, "[Hardware Error]") // a firmware-first CPER record's line (ghesLine)
 		}

@@ -135,6 +135,13 @@ type Log struct {
 	// lines, or a hung task's (Kind is empty; Line and Raw say where). Nil
 	// when there is none.
 	DriverFrame *Event
+	// EEH is the first line of POWER's Enhanced Error Handling that
+	// froze a partitionable endpoint ("EEH: Frozen PHB#18-PE#10000
+	// detected", arch/powerpc/kernel/eeh.c; "EEH: Detected PCI bus error
+	// on PHB#0-PE#100" of older kernels): the platform's report of a PCIe
+	// error, whose recovery the nvme driver's "frozen state error
+	// detected" line is part of. Kind is empty. Nil when there is none.
+	EEH *Event
 	// BlockedTask is the first hung-task report that names no NVMe disk
 	// ("INFO: task fdisk:3791 blocked for more than 966 seconds.", a
 	// task waiting on I/O the log does not tie to a device; one named
@@ -782,6 +789,9 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 				st.foreign, st.foreignLine = "Windows", from
 			}
 			st.unread(from, line)
+		}
+		if st.log.EEH == nil && (strings.HasPrefix(sp.msg, "EEH: Frozen PHB") || strings.HasPrefix(sp.msg, "EEH: Detected PCI bus error")) {
+			st.log.EEH = &Event{Line: from, EndLine: to, Time: sp.ts, Text: clip(sp.msg), Raw: clip(cleanLine(line))}
 		}
 		if st.log.Release == "" {
 			// Read the other lines of the boot first: a "Linux version"
