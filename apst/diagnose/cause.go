@@ -176,6 +176,15 @@ func (b *builder) proLine(w int, l Line) {
 	b.weights = append(b.weights, w)
 }
 
+// contextLine is proLine for a line that sets the scene rather than says
+// what failed (the kernel ran in a virtual machine): it weighs w, but
+// follows the other evidence, so that what failed leads.
+func (b *builder) contextLine(w int, l Line) {
+	b.Score += w
+	b.Evidence = append(b.Evidence, l)
+	b.weights = append(b.weights, 0)
+}
+
 // conLine is con with a whole line.
 //
 //go:noinline

@@ -730,6 +730,30 @@ func TestRecoveryUnderEEH(t *testing.T) {
 	}
 }
 
+// A crash in a virtual machine leads with the crash, the machine after it
+// as the scene; a kernel tainted by an out-of-tree module says so (a QEMU
+// guest's oops in blk_mq_complete_request_remote under a test tool's
+// module, posted ze-05).
+func TestCrashInAGuest(t *testing.T) {
+	l, err := kernlog.ReadString(`[  575.769600] nvme2n1: I/O Cmd(0x2) @ LBA 780693336, 16 blocks, I/O Error (sct 0x3 / sc 0x71)
+[  575.807349] BUG: kernel NULL pointer dereference, address: 00000000000000fe
+[  575.811534] Oops: 0000 [#1] PREEMPT SMP NOPTI
+[  575.812327] CPU: 3 PID: 2542 Comm: xio-tester Tainted: G           OE      6.8.0-117-generic #117-Ubuntu
+[  575.813969] Hardware name: QEMU Standard PC (Q35 + ICH9, 2009), BIOS rel-1.17.0-0-gb52ca86e094d-prebuilt.qemu.org 04/01/2014
+[  575.815881] RIP: 0010:blk_mq_complete_request_remote+0x23/0x1a0
+`, kernlog.Options{})
+	require.NoError(t, err)
+	assert.Equal(t, "OE", l.Taint)
+	d := diagnose.Diagnose(diagnose.Input{Log: l})
+	require.NotEmpty(t, d.Causes)
+	c := d.Causes[0]
+	assert.Equal(t, diagnose.LayerPlatform, c.Layer)
+	require.Len(t, c.Evidence, 2)
+	assert.Equal(t, 2, c.Evidence[0].Line, d.Summary)
+	assert.Contains(t, c.Evidence[0].Text, "the kernel was tainted by a module built outside the kernel's tree (O)")
+	assert.Contains(t, c.Evidence[1].Text, "the kernel ran in a virtual machine")
+}
+
 // A controller deleted (nvme disconnect with a file system still mounted,
 // posted j-11: linux-ext4, Message-ID:
 // <TYZP153MB0627DED95B9B9B2E86D66EFED762A@TYZP153MB0627.APCP153.PROD.OUTLOOK.COM>)

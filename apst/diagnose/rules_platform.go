@@ -86,11 +86,11 @@ func platformCause(s *signals) builder {
 				// The driver failed in its own code and reported no
 				// failure of the drive: the crash is the failure.
 				crashed = f
-				b.proLine(3, logLine(f, fmt.Sprintf("the kernel %s %s before the driver reported any failure of the drive (its dump, line %d: %s): a kernel bug, most often a regression of the release, sometimes a quirk a drive needs; another release may not have it", crashVerb(f), crashWhere(f, "in the NVMe driver's own code"), f.StackLine, f.Stack)))
+				b.proLine(3, logLine(f, fmt.Sprintf("the kernel %s %s before the driver reported any failure of the drive (its dump, line %d: %s): a kernel bug, most often a regression of the release, sometimes a quirk a drive needs; another release may not have it%s", crashVerb(f), crashWhere(f, "in the NVMe driver's own code"), f.StackLine, f.Stack, taintNote(s.in.Log))))
 			case f.Stack != "":
-				b.proLine(2, logLine(f, fmt.Sprintf("the kernel %s %s (its dump, line %d: %s): a kernel bug, which another release may not have, though a drive that answers what the driver does not expect can set it off", crashVerb(f), crashWhere(f, "in the NVMe driver's code"), f.StackLine, f.Stack)))
+				b.proLine(2, logLine(f, fmt.Sprintf("the kernel %s %s (its dump, line %d: %s): a kernel bug, which another release may not have, though a drive that answers what the driver does not expect can set it off%s", crashVerb(f), crashWhere(f, "in the NVMe driver's code"), f.StackLine, f.Stack, taintNote(s.in.Log))))
 			default:
-				b.proLine(2, logLine(f, "the kernel hit a warning or crashed: a kernel bug, which another release may not have"))
+				b.proLine(2, logLine(f, "the kernel hit a warning or crashed: a kernel bug, which another release may not have"+taintNote(s.in.Log)))
 			}
 		case kernlog.ActionHostProbeFailed:
 			if f.Errno == 0 {
@@ -165,7 +165,7 @@ func platformCause(s *signals) builder {
 	// The guest last: context for the failures above, the reason only
 	// when nothing else speaks for the platform.
 	if s.guest != nil {
-		b.proLine(3, logLine(s.guest, "the kernel ran in a virtual machine ("+s.guest.Text+"): the drive it sees is the hypervisor's, emulated or passed through, and a drop-out there is the host's, the hypervisor's or the passthrough's (vfio, the IOMMU, the host's power management of the slot) at least as often as the drive's; the physical link and its ASPM are the host's, and the guest's APST reaches a passed-through drive only"))
+		b.contextLine(3, logLine(s.guest, "the kernel ran in a virtual machine ("+s.guest.Text+"): the drive it sees is the hypervisor's, emulated or passed through, and a drop-out there is the host's, the hypervisor's or the passthrough's (vfio, the IOMMU, the host's power management of the slot) at least as often as the drive's; the physical link and its ASPM are the host's, and the guest's APST reaches a passed-through drive only"))
 	}
 	if b.Score <= 0 {
 		return b
@@ -256,6 +256,24 @@ func nullAddress(text string) bool {
 		}
 	}
 	return false
+}
+
+// taintNote says, after a crash's meaning, that the kernel that crashed
+// had a proprietary (P) or out-of-tree (O) module loaded (kernlog's
+// Log.Taint), which the kernel's developers ask a report to be
+// reproduced without; "" otherwise.
+func taintNote(l *kernlog.Log) string {
+	var mods []string
+	if strings.Contains(l.Taint, "P") {
+		mods = append(mods, "a proprietary module (P)")
+	}
+	if strings.Contains(l.Taint, "O") {
+		mods = append(mods, "a module built outside the kernel's tree (O)")
+	}
+	if len(mods) == 0 {
+		return ""
+	}
+	return "; the kernel was tainted by " + strings.Join(mods, " and ") + ": reproduce it without that module before reporting it upstream, or report it to the module's makers"
 }
 
 // crashIn is the text of a crash, "" for none.

@@ -347,23 +347,27 @@ Oct  1 15:19:30 hostname kernel: nvme_timeout+0x1fc/0x520
 
 // The release a dump's taint line names is the log's when it has no
 // "Linux version" line (lib/dump_stack.c, kernel/hung_task.c; lines from
-// posted zc-01, zc-11, zc-08 and i-19); a "Linux version" line wins.
+// posted zc-01, zc-11, zc-08, i-19 and ze-05); a "Linux version" line
+// wins. Its flags but G are Log.Taint, the first dump's of the boot.
 func TestTaintRelease(t *testing.T) {
-	tests := []struct{ name, log, release string }{
-		{"hung task, flags", "Oct  1 15:19:30 hostname kernel:      Tainted: G            E       6.13.2-ge5f37b497f62 #1\n", "6.13.2-ge5f37b497f62"},
-		{"hung task, not tainted", "[   75.549201] INFO: task systemd-shutdow:1 blocked for more than 15 seconds.\n[   75.549636]       Not tainted 6.7.0-rc5-00173-g34d71db9cce2 #4540\n", "6.7.0-rc5-00173-g34d71db9cce2"},
-		{"dump's CPU line", "[  100.1] CPU: 3 PID: 1 Comm: kworker/3:1 Not tainted 6.1.0-18-amd64 #1 Debian 6.1.76-1\n", "6.1.0-18-amd64 (Debian 6.1.76-1)"},
-		{"NixOS", "[ 1934.304747]       Tainted: P         C O      5.10.35 #1-NixOS\n", "5.10.35 (NixOS 5.10.35)"},
-		{"6.12's letters spelled out", "[  100.1] Tainted: [W]=WARN, [O]=OOT_MODULE\n", ""},
-		{"no flags", "[  100.1] Tainted: 6.1.0 #1\n", ""},
-		{"a bare Not tainted is no dump's", "[  100.1]       Not tainted 6.7.0 #1\n", ""},
-		{"Linux version wins", "[    0.0] Linux version 6.8.0-45-generic (buildd@lcy02-amd64-075) #45-Ubuntu SMP\n[  100.1] CPU: 3 PID: 1 Comm: x Not tainted 6.1.0 #1\n", "6.8.0-45-generic"},
+	tests := []struct{ name, log, release, taint string }{
+		{"hung task, flags", "Oct  1 15:19:30 hostname kernel:      Tainted: G            E       6.13.2-ge5f37b497f62 #1\n", "6.13.2-ge5f37b497f62", "E"},
+		{"hung task, not tainted", "[   75.549201] INFO: task systemd-shutdow:1 blocked for more than 15 seconds.\n[   75.549636]       Not tainted 6.7.0-rc5-00173-g34d71db9cce2 #4540\n", "6.7.0-rc5-00173-g34d71db9cce2", ""},
+		{"dump's CPU line", "[  100.1] CPU: 3 PID: 1 Comm: kworker/3:1 Not tainted 6.1.0-18-amd64 #1 Debian 6.1.76-1\n", "6.1.0-18-amd64 (Debian 6.1.76-1)", ""},
+		{"out of tree", "[  575.812327] CPU: 3 PID: 2542 Comm: xio-tester Tainted: G           OE      6.8.0-117-generic #117-Ubuntu\n", "6.8.0-117-generic", "OE"},
+		{"NixOS", "[ 1934.304747]       Tainted: P         C O      5.10.35 #1-NixOS\n", "5.10.35 (NixOS 5.10.35)", "PCO"},
+		{"6.12's letters spelled out", "[  100.1] Tainted: [W]=WARN, [O]=OOT_MODULE\n", "", ""},
+		{"no flags", "[  100.1] Tainted: 6.1.0 #1\n", "", ""},
+		{"a bare Not tainted is no dump's", "[  100.1]       Not tainted 6.7.0 #1\n", "", ""},
+		{"Linux version wins", "[    0.0] Linux version 6.8.0-45-generic (buildd@lcy02-amd64-075) #45-Ubuntu SMP\n[  100.1] CPU: 3 PID: 1 Comm: x Tainted: G        W 6.1.0 #1\n", "6.8.0-45-generic", "W"},
+		{"the first dump's", "[  100.1] CPU: 3 PID: 1 Comm: x Not tainted 6.1.0 #1\n[  200.1] CPU: 3 PID: 1 Comm: x Tainted: G        W 6.1.0 #1\n", "6.1.0", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			l, err := kernlog.ReadString(tt.log, kernlog.Options{})
 			require.NoError(t, err)
 			assert.Equal(t, tt.release, l.Release)
+			assert.Equal(t, tt.taint, l.Taint)
 		})
 	}
 }

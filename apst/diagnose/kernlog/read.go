@@ -2,6 +2,7 @@ package kernlog
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -135,6 +136,14 @@ type Log struct {
 	// lines, or a hung task's (Kind is empty; Line and Raw say where). Nil
 	// when there is none.
 	DriverFrame *Event
+	// Taint is the last boot's taint flags, from the first kernel dump's
+	// taint line ("OE" of "Tainted: G OE 6.8.0-117-generic
+	// #117-Ubuntu": a module built out of the tree, unsigned), G (all
+	// modules GPL) left out: P says a proprietary module was loaded, O
+	// an out-of-tree one, which the kernel's developers ask a report to
+	// be reproduced without. Empty when the dump says "Not tainted" or
+	// the log has no dump.
+	Taint string
 	// EEH is the first line of POWER's Enhanced Error Handling that
 	// froze a partitionable endpoint ("EEH: Frozen PHB#18-PE#10000
 	// detected", arch/powerpc/kernel/eeh.c; "EEH: Detected PCI bus error
@@ -454,13 +463,15 @@ func ReadString(s string, opts Options) (*Log, error) {
 
 // state is Read's work in progress.
 type state struct {
-	log   *Log
-	gap   time.Duration
-	boot  int
-	last  Timestamp // time of the last line with one, this boot
-	open  map[string]int
-	kept  int
-	first int // index in log.Incidents of the oldest kept incident
+	log  *Log
+	gap  time.Duration
+	boot int
+	// tainted is set by the boot's first taint line (Log.Taint).
+	tainted bool
+	last    Timestamp // time of the last line with one, this boot
+	open    map[string]int
+	kept    int
+	first   int // index in log.Incidents of the oldest kept incident
 	// ecBlocked is set by the embedded controller's "interrupt blocked"
 	// of a suspend, cleared at a boot: its "interrupt unblocked" is a
 	// resume only after one (every boot prints it too, at the EC's
@@ -793,10 +804,13 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 		if st.log.EEH == nil && (strings.HasPrefix(sp.msg, "EEH: Frozen PHB") || strings.HasPrefix(sp.msg, "EEH: Detected PCI bus error")) {
 			st.log.EEH = &Event{Line: from, EndLine: to, Time: sp.ts, Text: clip(sp.msg), Raw: clip(cleanLine(line))}
 		}
-		if st.log.Release == "" {
-			// Read the other lines of the boot first: a "Linux version"
-			// line that comes later sets it again.
-			st.log.Release = taintRelease(sp.msg)
+		if st.log.Release == "" || !st.tainted {
+			// The first taint line of the boot; a "Linux version" line
+			// that comes later sets the release again.
+			if rel, flags, ok := taintLine(sp.msg); ok {
+				st.tainted, st.log.Taint = true, flags
+				st.log.Release = cmp.Or(st.log.Release, rel)
+			}
 		}
 		if reportHeader(sp.msg) {
 			st.report = from
@@ -847,6 +861,7 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 		st.fresh, st.ecBlocked = false, false
 		st.log.Boots++
 		st.log.Release, st.log.CommandLine, st.log.CommandLineEvent, st.log.Machine, st.log.Hypervisor = e.Text, "", nil, nil, nil
+		st.log.Taint, st.tainted = "", false
 		st.last = Timestamp{}
 		clear(st.open)
 		st.links.newBoot(st)
