@@ -99,8 +99,11 @@ func causesView(cs []diagnose.Cause) []diagCauseJSON {
 }
 
 type logJSON struct {
-	Release           string            `json:"release,omitempty"`
-	CommandLine       string            `json:"command_line,omitempty"`
+	Release     string `json:"release,omitempty"`
+	CommandLine string `json:"command_line,omitempty"`
+	// Taint is the boot's first dump's taint flags but G
+	// (kernlog.Log.Taint).
+	Taint             string            `json:"taint,omitempty"`
 	Boots             int               `json:"boots"`
 	Lines             int64             `json:"lines"`
 	Compression       string            `json:"compression,omitempty"`
@@ -199,8 +202,8 @@ type eventJSON struct {
 	IRQ               int    `json:"irq,omitempty"`
 	Severity          string `json:"severity,omitempty"`
 	Layer             string `json:"layer,omitempty"`
-	// Stack and StackLine are the dump line that places a kernel crash in
-	// the NVMe driver's code (kernlog.Event.Stack).
+	// Stack and StackLine are the dump line that places a kernel crash or
+	// a hung task in the NVMe driver's code (kernlog.Event.Stack).
 	Stack     string `json:"stack,omitempty"`
 	StackLine int    `json:"stack_line,omitempty"`
 	Text      string `json:"text"`
@@ -253,7 +256,7 @@ func diagnoseView(r *diagnoseResult) diagnosisJSON {
 		v.Facts = factsView(&diagnose.Facts{})
 	}
 	if l := r.Log; l != nil {
-		v.Log = &logJSON{Release: l.Release, CommandLine: l.CommandLine, Boots: l.Boots, Lines: l.Lines, Compression: l.Compression, LongLines: l.LongLines,
+		v.Log = &logJSON{Release: l.Release, CommandLine: l.CommandLine, Taint: l.Taint, Boots: l.Boots, Lines: l.Lines, Compression: l.Compression, LongLines: l.LongLines,
 			BinaryLines: l.BinaryLines, Events: l.Events, DroppedEvents: l.DroppedEvents, DroppedIncidents: l.DroppedIncidents,
 			BackwardsTimes: l.Backwards, Addresses: l.Addresses, DroppedAddresses: l.DroppedAddresses,
 			Namespaces: l.Namespaces, DroppedNamespaces: l.DroppedNamespaces, DeviceIDs: l.DeviceIDs, UnreadLines: l.UnreadLines, RelayedLines: l.RelayedLines,
