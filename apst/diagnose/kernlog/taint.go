@@ -22,7 +22,11 @@ func taintLine(msg string) (release, flags string, ok bool) {
 		if len(rest) == len(after) || rest != "" && after[len(after)-len(rest)-1] != ' ' {
 			return "", "", false // no flags, or a release that began with a capital
 		}
-		flags = strings.NewReplacer(" ", "", "G", "").Replace(after[:len(after)-len(rest)])
+		for _, c := range []byte(after[:len(after)-len(rest)]) {
+			if c != ' ' && c != 'G' {
+				flags += string(c)
+			}
+		}
 	} else {
 		return "", "", false
 	}
