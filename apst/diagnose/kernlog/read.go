@@ -612,7 +612,7 @@ func (st *state) line(b []byte, from, last int) {
 	}
 	keyword, pci := scanLine(b)
 	keyword = keyword || specialLine(b) || st.hosts.resetting > 0 && usbResetLine(b) ||
-		st.crash.on && st.crash.e.Kind == HungTask && n-st.crash.e.Line <= 2 && bytes.Contains(b, []byte("ainted ")) // its "      Not tainted 6.7.0 #1" (taintRelease)
+		st.crash.on && st.crash.e.Kind == HungTask && n-st.crash.e.Line <= 2 && bytes.Contains(b, []byte("ainted ")) // its "      Not tainted 6.7.0 #1" (taintLine)
 	failure := !keyword && pci && pciFailure(b)
 	if (keyword || failure) && st.prevNo == n-1 {
 		// Only a line without a stamp of its own finishes the lines
