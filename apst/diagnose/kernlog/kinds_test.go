@@ -145,7 +145,7 @@ func TestSleepCountsCycles(t *testing.T) {
 // after its "interrupt blocked": every boot prints it at the EC's probe
 // (an HP laptop's resume posted to kvm@, aZWctruDVn8aMZBG@debian.local,
 // and a boot log's EC lines), and a drive failing at probe is not on a
-// resume.
+// resume; a "blocked" in a boot's first seconds is the probe's too.
 func TestECUnblockedIsAResumeOnlyAfterBlocked(t *testing.T) {
 	resume := `<6>[207132.447702] ACPI: EC: interrupt blocked
 <6>[240547.393406] ACPI: EC: interrupt unblocked
@@ -153,9 +153,17 @@ func TestECUnblockedIsAResumeOnlyAfterBlocked(t *testing.T) {
 	boot := `[    0.287093] ACPI: EC: interrupt unblocked
 [    0.287096] ACPI: EC: event unblocked
 `
+	// Some EC probes block the interrupt first, then unblock it a few
+	// seconds later (an Intel laptop's boot in a linux-pm suspend
+	// stress test, posted zf-08): no suspend either.
+	probe := `[    5.216292] ACPI: EC: EC started
+[    5.216309] ACPI: EC: interrupt blocked
+[    9.731124] ACPI: EC: interrupt unblocked
+`
 	for log, want := range map[string]map[kernlog.Kind]int{
 		resume: {kernlog.SuspendEntry: 1, kernlog.SuspendExit: 1},
 		boot:   nil,
+		probe:  nil,
 		// A second boot's probe after a suspend that never came back.
 		`[    0.0] Linux version 6.8.0
 ` + strings.SplitAfter(resume, "\n")[0] + `[    0.0] Linux version 6.8.0

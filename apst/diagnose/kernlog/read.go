@@ -909,6 +909,12 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 			return
 		}
 	case SuspendEntry:
+		if e.Text == ecBlocked && sp.ts.HasMono && sp.ts.Mono < ecProbeTime {
+			// The EC's probe blocks its interrupt until ACPI's namespace
+			// is up ("ACPI: EC: EC started", then "interrupt blocked", in
+			// the first seconds of a boot): no suspend.
+			return
+		}
 		st.ecBlocked = st.ecBlocked || e.Text == ecBlocked
 	case SuspendExit:
 		if e.Text == ecUnblocked {

@@ -1,6 +1,9 @@
 package kernlog
 
-import "strings"
+import (
+	"strings"
+	"time"
+)
 
 // parseSleep reads the system sleep lines of the PM core and ACPI: suspend
 // and hibernation entry and exit, and devices that failed to suspend or
@@ -216,6 +219,11 @@ func freezerLine(msg string) Kind {
 	}
 	return ""
 }
+
+// ecProbeTime is how long after boot the embedded controller's "interrupt
+// blocked" is its probe's, not a suspend's: a suspend needs user space,
+// which is not up before it.
+const ecProbeTime = 30 * time.Second
 
 // The embedded controller's lines around a suspend's noirq phase.
 const (
