@@ -272,6 +272,10 @@ func noFailure(s *signals, d *Diagnosis) string {
 		}
 		return fmt.Sprintf("no failure seen in the kernel log%s, but line %d: %s met an I/O error on %s (%d such line(s)): the drive's, the PCI core's and the block layer's lines that say why are not in the log; give the whole log of that boot, not lines picked from it (journalctl -k -b -1 --no-pager, or dmesg)", who, fs[0].Line, fs[0].Driver, fs[0].Disk, n)
 	}
+	if e := s.in.Log.FileSystemReport; e != nil && s.in.Log.DriverFrame == nil {
+		d.Consequences = []Line{logLine(e, e.Driver+" reports trouble of its own on "+e.Disk)}
+		return fmt.Sprintf("no failure of the drive seen in the kernel log%s; line %d: %s reports trouble of its own on %s (a corruption it found, a journal it could not replay), and no I/O error: the drive answered what it was asked; a file system's corruption comes from a crash or power loss while it wrote, from bad memory, or, rarely, from a drive whose firmware returned wrong data without an error: check the file system (fsck, a btrfs scrub), the memory (memtest86+) and the drive's own logs (nvme smart-log, nvme error-log)", who, e.Line, e.Driver, e.Disk)
+	}
 	if e := s.in.Log.DriverFrame; e != nil {
 		d.Consequences = []Line{logLine(e, "a frame of the NVMe driver's code in a stack dump")}
 		return fmt.Sprintf("no failure line seen in the kernel log%s, but line %d is a frame of the NVMe driver's code in a stack dump whose first lines, which say what failed (a crash, a warning, a hung task), are not in the log; give the whole log of that boot (journalctl -k -b -1 --no-pager, or dmesg), from the dump's first line on", who, e.Line)

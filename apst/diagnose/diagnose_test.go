@@ -754,6 +754,19 @@ func TestCrashInAGuest(t *testing.T) {
 	assert.Contains(t, c.Evidence[1].Text, "the kernel ran in a virtual machine")
 }
 
+// A file system's corruption on an NVMe disk, with no I/O error, is no
+// failure of the drive, and the answer says so and what to check (posted
+// zf-04), rather than that the log names no NVMe drive.
+func TestFileSystemCorruptionWithoutIOError(t *testing.T) {
+	l, err := kernlog.ReadString("[73729.556544] EXT4-fs error (device nvme0n1p2): ext4_lookup:1700: inode #917524: comm rm: iget: checksum invalid\n", kernlog.Options{})
+	require.NoError(t, err)
+	d := diagnose.Diagnose(diagnose.Input{Log: l})
+	assert.False(t, d.Failure)
+	assert.True(t, strings.HasPrefix(d.Summary, "no failure of the drive seen in the kernel log; line 1: EXT4-fs reports trouble of its own on nvme0n1p2"), d.Summary)
+	require.Len(t, d.Consequences, 1)
+	assert.Equal(t, 1, d.Consequences[0].Line)
+}
+
 // A controller deleted (nvme disconnect with a file system still mounted,
 // posted j-11: linux-ext4, Message-ID:
 // <TYZP153MB0627DED95B9B9B2E86D66EFED762A@TYZP153MB0627.APCP153.PROD.OUTLOOK.COM>)

@@ -59,6 +59,21 @@ func parseFileSystem(e *Event, msg string) bool {
 	return true
 }
 
+// fileSystemReport keeps a file system's line about an NVMe disk that is
+// no I/O error as Log.FileSystemReport: its errors and corruptions
+// ("EXT4-fs error", "is corrupt", "checksum", "error loading journal"),
+// not its mount's notices.
+func (st *state) fileSystemReport(msg, raw string, from, to int, at Timestamp) {
+	if !fileSystemLine(msg) || !strings.Contains(msg, "rr") && !strings.Contains(msg, "corrupt") && !strings.Contains(msg, "checksum") {
+		return
+	}
+	d := diskNameIn(msg)
+	if d == "" {
+		return
+	}
+	st.log.FileSystemReport = &Event{Line: from, EndLine: to, Time: at, Disk: d, Driver: fileSystemName(msg), Text: clip(msg), Raw: clip(cleanLine(raw))}
+}
+
 // fileSystemName is who printed a file system's message, as it names
 // itself: "EXT4-fs", "BTRFS", "XFS", "JBD2", "md/raid1"; jbd2's "Aborting
 // journal" is "JBD2" and OpenZFS's "zio" is "ZFS".

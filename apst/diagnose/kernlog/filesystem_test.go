@@ -92,3 +92,24 @@ func TestFileSystemErrorsAreBounded(t *testing.T) {
 	assert.Len(t, l.FileSystemErrors, kernlog.MaxUnread)
 	assert.Equal(t, int64(kernlog.MaxUnread+5), l.FileSystemErrorLines)
 }
+
+// A file system's trouble of its own on an NVMe disk, no I/O error, is
+// Log.FileSystemReport, the first such line (ext4 on an LX2160A, posted
+// zf-04: a mount's notice first, then the journal's corruption); a
+// mount's notice alone is none.
+func TestFileSystemReport(t *testing.T) {
+	l, err := kernlog.ReadString("> EXT4-fs (nvme0n1p2): INFO: recovery required on readonly filesystem\n"+
+		"> JBD2: journal transaction 80849 on nvme0n1p2-8 is corrupt.\n"+
+		"[73729.556544] EXT4-fs error (device nvme0n1p2): ext4_lookup:1700: inode #917524: comm rm: iget: checksum invalid\n", kernlog.Options{})
+	require.NoError(t, err)
+	require.NotNil(t, l.FileSystemReport)
+	assert.Equal(t, 2, l.FileSystemReport.Line)
+	assert.Equal(t, "nvme0n1p2", l.FileSystemReport.Disk)
+	assert.Equal(t, "JBD2", l.FileSystemReport.Driver)
+	assert.Empty(t, l.FileSystemErrors)
+	assert.Empty(t, l.Incidents)
+
+	l, err = kernlog.ReadString("> EXT4-fs (nvme0n1p2): INFO: recovery required on readonly filesystem\n", kernlog.Options{})
+	require.NoError(t, err)
+	assert.Nil(t, l.FileSystemReport)
+}

@@ -144,6 +144,14 @@ type Log struct {
 	// be reproduced without. Empty when the dump says "Not tainted" or
 	// the log has no dump.
 	Taint string
+	// FileSystemReport is the first line of a file system that reports
+	// trouble of its own on an NVMe disk, no I/O error ("EXT4-fs error
+	// (device nvme0n1p2): ext4_lookup:1700: inode #917524: comm rm: iget:
+	// checksum invalid", "JBD2: journal transaction 80849 on nvme0n1p2-8
+	// is corrupt."): a corruption it found in what the drive returned
+	// without an error, or a mount's notice. Kind is empty, Disk and
+	// Driver set as a FileSystemError's. Nil when there is none.
+	FileSystemReport *Event
 	// EEH is the first line of POWER's Enhanced Error Handling that
 	// froze a partitionable endpoint ("EEH: Frozen PHB#18-PE#10000
 	// detected", arch/powerpc/kernel/eeh.c; "EEH: Detected PCI bus error
@@ -800,6 +808,9 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 				st.foreign, st.foreignLine = "Windows", from
 			}
 			st.unread(from, line)
+		}
+		if st.log.FileSystemReport == nil && e.Controller == "" && e.PCI == "" {
+			st.fileSystemReport(sp.msg, line, from, to, sp.ts)
 		}
 		if st.log.EEH == nil && (strings.HasPrefix(sp.msg, "EEH: Frozen PHB") || strings.HasPrefix(sp.msg, "EEH: Detected PCI bus error")) {
 			st.log.EEH = &Event{Line: from, EndLine: to, Time: sp.ts, Text: clip(sp.msg), Raw: clip(cleanLine(line))}
