@@ -576,7 +576,7 @@ func TestHungTaskInDriverCode(t *testing.T) {
 // for lack of memory (posted zc-09, soft-RoCE), a target on the loopback
 // (posted g-19, blktests: linux-block, Message-ID:
 // <1711488120.3435389.1602219830518.JavaMail.zimbra@redhat.com>), TCP
-// otherwise.
+// otherwise; no note speaks of an APST verdict it does not give.
 func TestFabricsTransportTests(t *testing.T) {
 	tests := []struct {
 		name, log string
@@ -600,6 +600,9 @@ func TestFabricsTransportTests(t *testing.T) {
 			assert.Equal(t, diagnose.LayerUnknown, d.Causes[0].Layer)
 			require.Len(t, d.Causes[0].Tests, tt.n)
 			assert.True(t, strings.HasPrefix(d.Causes[0].Tests[0].Action, tt.first), d.Causes[0].Tests[0].Action)
+			for _, n := range d.Notes {
+				assert.NotContains(t, n, "APST", "a fabrics controller's answer weighs no APST")
+			}
 		})
 	}
 }

@@ -251,7 +251,9 @@ func observe(in *Input) *signals {
 		} else {
 			s.plan = &p
 		}
-	} else if s.inc != nil {
+	} else if s.inc != nil && fabricsLine(s.inc, in.Log) == nil {
+		// (A fabrics controller's answer weighs no APST: the note would
+		// speak of a verdict it does not give.)
 		s.notes = append(s.notes, "no Identify data: the APST table is unknown, so the APST verdict rests on the log and the facts alone (give --id-ctrl CAPTURE)")
 	}
 	if s.ctrl == "" && s.inc != nil && in.Log != nil && in.Facts.Controller == "" && !namesNVMe(in.Log) {
