@@ -850,7 +850,11 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 	if e.Kind != Boot && !sp.ts.IsZero() {
 		d, ok := sp.ts.sub(st.last)
 		switch {
-		case ok && d < -rebootJump && sp.ts.HasMono && (!sp.ts.HasWall || wallOnward(sp.ts, st.last)):
+		case ok && d < -rebootJump && sp.ts.HasMono && (!sp.ts.HasWall || wallOnward(sp.ts, st.last)),
+			ok && d < -pasteJump && !sp.ts.HasMono && sp.ts.HasWall && !sp.ts.NoYear:
+			// (Or a dated clock gone back by days: another boot's lines
+			// pasted after these, "[Mon Feb 17 21:25:03 2025]" then "[Sat
+			// Nov 23 12:15:12 2024]", posted zf-01.)
 			// The time since boot started again: a later boot pasted
 			// after the first (two dmesg outputs one after the other), or
 			// a syslog's next boot, its clock gone on ("2023-03-05T15:43:44
@@ -943,6 +947,11 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 func wallOnward(t, u Timestamp) bool {
 	return t.HasWall && u.HasWall && t.NoYear == u.NoYear && t.NoDate == u.NoDate && !t.Wall.Before(u.Wall)
 }
+
+// pasteJump is how far back a dated clock (dmesg -T, an ISO stamp) must go
+// for the line to be another boot's: one boot's clock never goes back so
+// far (a suspend makes dmesg -T's run slow, not backwards).
+const pasteJump = 24 * time.Hour
 
 // rebootJump is how far back a dmesg time must go for the line to start a
 // new boot rather than be out of order.

@@ -828,3 +828,24 @@ func TestSyslogNextBoot(t *testing.T) {
 	assert.Equal(t, 0, l.Incidents[1].Boot)
 	assert.EqualValues(t, 1, l.Backwards)
 }
+
+// A dated clock (dmesg -T) gone back by days is another boot's lines
+// pasted after the first's (a PM9A1 failing its probe on two days, posted
+// zf-01); back by less, lines out of order.
+func TestDatedClockBackByDays(t *testing.T) {
+	l, err := kernlog.ReadString("[Mon Feb 17 21:25:03 2025] nvme nvme1: Removing after probe failure status: -4\n"+
+		"\n"+
+		"[Sat Nov 23 12:15:11 2024] nvme nvme0: I/O tag 29 (001d) QID 0 timeout, disable controller\n", kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 2)
+	assert.Equal(t, 0, l.Incidents[0].Boot)
+	assert.Equal(t, 1, l.Incidents[1].Boot)
+	assert.Zero(t, l.Backwards)
+
+	l, err = kernlog.ReadString("[Mon Feb 17 21:25:03 2025] nvme nvme1: Removing after probe failure status: -4\n"+
+		"[Mon Feb 17 20:25:03 2025] nvme nvme0: I/O tag 29 (001d) QID 0 timeout, disable controller\n", kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 2)
+	assert.Equal(t, 0, l.Incidents[1].Boot)
+	assert.EqualValues(t, 1, l.Backwards)
+}
