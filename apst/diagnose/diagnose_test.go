@@ -571,6 +571,23 @@ func TestHungTaskInDriverCode(t *testing.T) {
 	assert.True(t, release, "%+v", c.Evidence)
 }
 
+// assertEvidence diagnoses log and asserts that one of its causes has
+// evidence whose meaning starts with want.
+func assertEvidence(t *testing.T, log, want string) {
+	t.Helper()
+	l, err := kernlog.ReadString(log, kernlog.Options{})
+	require.NoError(t, err)
+	d := diagnose.Diagnose(diagnose.Input{Log: l})
+	for _, c := range d.Causes {
+		for _, e := range c.Evidence {
+			if strings.HasPrefix(e.Text, want) {
+				return
+			}
+		}
+	}
+	t.Errorf("no evidence starts with %q: %+v", want, d.Causes)
+}
+
 // A fabrics controller's test is its transport's: Fibre Channel (posted
 // zc-04, a SLES supportconfig's lpfc lines), RDMA whose connection failed
 // for lack of memory (posted zc-09, soft-RoCE), a target on the loopback
@@ -699,16 +716,7 @@ func TestLinkDownAfterDPC(t *testing.T) {
 		dpc + down: "the port above the drive reported the link down after its DPC contained an uncorrectable error (line 1)",
 		down:       "the port above the drive reported the link down: the drive left the bus",
 	} {
-		l, err := kernlog.ReadString(log, kernlog.Options{})
-		require.NoError(t, err)
-		d := diagnose.Diagnose(diagnose.Input{Log: l})
-		var found bool
-		for _, c := range d.Causes {
-			for _, e := range c.Evidence {
-				found = found || strings.HasPrefix(e.Text, want)
-			}
-		}
-		assert.True(t, found, "%s: %+v", want, d.Causes)
+		assertEvidence(t, log, want)
 	}
 }
 
@@ -720,16 +728,7 @@ func TestRecoveryUnderEEH(t *testing.T) {
 		"[Thu Jan 15 14:25:29 2026] EEH: Frozen PHB#18-PE#10000 detected\n" + rec: "POWER's error handling, EEH, froze the drive's endpoint (line 1)",
 		rec: "the PCI core ran its error recovery for the drive (AER or DPC): an uncorrectable error on its link, whose report the log does not hold",
 	} {
-		l, err := kernlog.ReadString(log, kernlog.Options{})
-		require.NoError(t, err)
-		d := diagnose.Diagnose(diagnose.Input{Log: l})
-		var found bool
-		for _, c := range d.Causes {
-			for _, e := range c.Evidence {
-				found = found || strings.HasPrefix(e.Text, want)
-			}
-		}
-		assert.True(t, found, "%s: %+v", want, d.Causes)
+		assertEvidence(t, log, want)
 	}
 }
 

@@ -1463,23 +1463,11 @@ func (s *signals) dpcBefore(e *kernlog.Event) *kernlog.Event {
 		if c.Kind != kernlog.AERRecovery || c.Action != "containment" || c.Reporter == "" || c.Reporter != e.Reporter {
 			continue
 		}
-		if d, ok := elapsed(c.Time, e.Time); !ok && e.Line-c.Line <= 20 || ok && d >= 0 && d <= dpcNear {
+		if d, ok := e.Time.Sub(c.Time); !ok && e.Line-c.Line <= 20 || ok && d >= 0 && d <= dpcNear {
 			return c
 		}
 	}
 	return nil
-}
-
-// elapsed is the time from a to b, when both have the same kind of
-// clock.
-func elapsed(a, b kernlog.Timestamp) (time.Duration, bool) {
-	switch {
-	case a.HasMono && b.HasMono:
-		return b.Mono - a.Mono, true
-	case a.HasWall && b.HasWall && a.NoDate == b.NoDate && a.NoYear == b.NoYear:
-		return b.Wall.Sub(a.Wall), true
-	}
-	return 0, false
 }
 
 // dpcNear is how long after a DPC containment pciehp's report of the
