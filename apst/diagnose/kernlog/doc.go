@@ -220,7 +220,14 @@
 // faulting instruction, the source file a warning names; not a frame the
 // unwinder marks "? ") is kept as Event.Stack; events other CPUs print
 // in the middle of the dump wait behind the crash, so incidents keep log
-// order. Such a crash names no controller; the log's only one is its.
+// order. Such a crash names no controller; the log's only one is its. A
+// hung-task report ("INFO: task ... blocked for more than 122 seconds.")
+// is held the same way: one whose stack runs through the driver's code is
+// a [HungTask] event with that Stack, the driver itself hung; another,
+// unless its task is named after an NVMe disk, is Log.BlockedTask. A
+// dump's taint line gives Log.Taint and, when the boot has no "Linux
+// version" line, Log.Release; POWER's EEH line that froze an endpoint is
+// Log.EEH.
 //
 // A file system's (or md's, bcache's, a device mapper's) report of an I/O
 // error on an NVMe disk ([FileSystemError]: "XFS (nvme0n1p2): log I/O
@@ -228,7 +235,9 @@
 // mount; a corruption found, "error 117", is not an I/O error) joins no
 // incident: it is the consequence of a failure the drive's lines tell. The
 // first MaxUnread are kept in Log.FileSystemErrors, so that a paste of
-// them alone can be told from a log with no failure.
+// them alone can be told from a log with no failure. A file system's
+// trouble of its own on an NVMe disk (a corrupt journal, a checksum) is
+// no I/O error: the first such line is Log.FileSystemReport.
 //
 // # What could not be read
 //
