@@ -546,15 +546,13 @@ func TestBlockedTaskWithoutDevice(t *testing.T) {
 // driver hung, a kernel matter, with the frame quoted; a development
 // kernel's release, read from the report's taint line, says so too.
 func TestHungTaskInDriverCode(t *testing.T) {
-	l, err := kernlog.ReadString(`[   75.549201] INFO: task systemd-shutdow:1 blocked for more than 15 seconds.
+	d := diagnoseFailure(t, `[   75.549201] INFO: task systemd-shutdow:1 blocked for more than 15 seconds.
 [   75.549636]       Not tainted 6.7.0-rc5-00173-g34d71db9cce2 #4540
 [   75.550900] Call trace:
 [   75.551857]  blk_mq_freeze_queue_wait_timeout+0xf4/0x18c
 [   75.552157]  nvme_wait_freeze_timeout+0x68/0xa4
 [   75.552503]  nvme_dev_disable+0x35c/0x374
-`, kernlog.Options{})
-	require.NoError(t, err)
-	d := diagnose.Diagnose(diagnose.Input{Log: l})
+`)
 	require.True(t, d.Failure, d.Summary)
 	require.NotEmpty(t, d.Causes)
 	c := d.Causes[0]
@@ -575,9 +573,7 @@ func TestHungTaskInDriverCode(t *testing.T) {
 // evidence whose meaning starts with want.
 func assertEvidence(t *testing.T, log, want string) {
 	t.Helper()
-	l, err := kernlog.ReadString(log, kernlog.Options{})
-	require.NoError(t, err)
-	d := diagnose.Diagnose(diagnose.Input{Log: l})
+	d := diagnoseFailure(t, log)
 	for _, c := range d.Causes {
 		for _, e := range c.Evidence {
 			if strings.HasPrefix(e.Text, want) {
@@ -610,9 +606,7 @@ func TestFabricsTransportTests(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			l, err := kernlog.ReadString(tt.log, kernlog.Options{})
-			require.NoError(t, err)
-			d := diagnose.Diagnose(diagnose.Input{Log: l})
+			d := diagnoseFailure(t, tt.log)
 			require.Len(t, d.Causes, 1, d.Summary)
 			assert.Equal(t, diagnose.LayerUnknown, d.Causes[0].Layer)
 			require.Len(t, d.Causes[0].Tests, tt.n)
@@ -629,11 +623,9 @@ func TestFabricsTransportTests(t *testing.T) {
 // secondary one not brought online, posted zc-07): firmware first, the
 // platform's time or power below it.
 func TestNotReadyWithFatalStatus(t *testing.T) {
-	l, err := kernlog.ReadString(`[   95.377976] nvme nvme1: pci function 0000:01:00.1
+	d := diagnoseFailure(t, `[   95.377976] nvme nvme1: pci function 0000:01:00.1
 [   95.381532] nvme nvme1: Device not ready; aborting initialisation, CSTS=0x2
-`, kernlog.Options{})
-	require.NoError(t, err)
-	d := diagnose.Diagnose(diagnose.Input{Log: l})
+`)
 	require.NotEmpty(t, d.Causes)
 	assert.Equal(t, diagnose.LayerFirmware, d.Causes[0].Layer)
 	assert.Contains(t, d.Causes[0].Evidence[0].Text, "Controller Fatal Status (CSTS 0x2, bit 1)")
@@ -644,14 +636,12 @@ func TestNotReadyWithFatalStatus(t *testing.T) {
 // BUG in its event channels from nvme_reset_work, posted zc-06); the
 // report goes to that file's maintainers.
 func TestCrashInAnotherFile(t *testing.T) {
-	l, err := kernlog.ReadString(`  INFO: nvme nvme77: 1/0/0 default/read/poll queues
+	d := diagnoseFailure(t, `  INFO: nvme nvme77: 1/0/0 default/read/poll queues
   CRIT: kernel BUG at drivers/xen/events/events_base.c:427!
   WARN: invalid opcode: 0000 [#1] SMP NOPTI
   WARN: Workqueue: nvme-reset-wq nvme_reset_work [nvme]
   WARN: RIP: e030:bind_evtchn_to_cpu+0xc2/0xd0
-`, kernlog.Options{})
-	require.NoError(t, err)
-	d := diagnose.Diagnose(diagnose.Input{Log: l})
+`)
 	require.NotEmpty(t, d.Causes)
 	c := d.Causes[0]
 	assert.Equal(t, diagnose.LayerPlatform, c.Layer)
@@ -668,9 +658,7 @@ func TestCrashInAnotherFile(t *testing.T) {
 // failure word (a forum post's first line above its paste; the task's
 // lines from posted i-19).
 func TestUnreadBesideBlockedTask(t *testing.T) {
-	l, err := kernlog.ReadString("nvme0 timeout then the reset hangs, log below\n[ 1934.301295] INFO: task fdisk:3791 blocked for more than 966 seconds.\n[ 1934.311737]  blk_queue_enter+0x138/0x290\n", kernlog.Options{})
-	require.NoError(t, err)
-	d := diagnose.Diagnose(diagnose.Input{Log: l})
+	d := summaryOf(t, "nvme0 timeout then the reset hangs, log below\n[ 1934.301295] INFO: task fdisk:3791 blocked for more than 966 seconds.\n[ 1934.311737]  blk_queue_enter+0x138/0x290\n", false, "")
 	assert.False(t, d.Failure)
 	assert.True(t, strings.HasPrefix(d.Summary, "no failure read, but 1 line(s) look like NVMe or PCIe messages and could not be read"), d.Summary)
 	assert.Contains(t, d.Summary, "; line 2: a task stayed blocked past the hung-task limit")
@@ -683,14 +671,12 @@ func TestUnreadBesideBlockedTask(t *testing.T) {
 // IOMMU fault does, but the IOMMU's passthrough is no test for it: it
 // would let the DMA reach physical page 0.
 func TestIOMMUFaultAtAddressZero(t *testing.T) {
-	l, err := kernlog.ReadString(`>> [   49.361223] nvme nvme0: controller is down; will reset: CSTS=0x3, 
+	d := diagnoseFailure(t, `>> [   49.361223] nvme nvme0: controller is down; will reset: CSTS=0x3, 
 >> PCI_STATUS=0x1010
 >> [   49.536300] nvme nvme0: 32/0/0 default/read/poll queues
 >> [   49.605281] nvme 0000:41:00.0: AMD-Vi: Event logged [IO_PAGE_FAULT 
 >> domain=0x0018 address=0x0 flags=0x0000]
-`, kernlog.Options{})
-	require.NoError(t, err)
-	d := diagnose.Diagnose(diagnose.Input{Log: l})
+`)
 	require.NotEmpty(t, d.Causes)
 	c := d.Causes[0]
 	assert.Equal(t, diagnose.LayerPlatform, c.Layer)
@@ -760,9 +746,7 @@ func TestCrashInAGuest(t *testing.T) {
 // failure of the drive, and the answer says so and what to check (posted
 // zf-04), rather than that the log names no NVMe drive.
 func TestFileSystemCorruptionWithoutIOError(t *testing.T) {
-	l, err := kernlog.ReadString("[73729.556544] EXT4-fs error (device nvme0n1p2): ext4_lookup:1700: inode #917524: comm rm: iget: checksum invalid\n", kernlog.Options{})
-	require.NoError(t, err)
-	d := diagnose.Diagnose(diagnose.Input{Log: l})
+	d := summaryOf(t, "[73729.556544] EXT4-fs error (device nvme0n1p2): ext4_lookup:1700: inode #917524: comm rm: iget: checksum invalid\n", false, "")
 	assert.False(t, d.Failure)
 	assert.True(t, strings.HasPrefix(d.Summary, "no failure of the drive seen in the kernel log; line 1: EXT4-fs reports trouble of its own on nvme0n1p2"), d.Summary)
 	require.Len(t, d.Consequences, 1)

@@ -161,15 +161,19 @@ func linkCause(s *signals) builder {
 	if s.gone() {
 		b.proLine(1, logLine(s.down, "config space reads all ones: the device is not answering on the bus"))
 	}
+	var dpc *kernlog.Event
+	if s.linkDown != nil {
+		dpc = s.dpcBefore(s.linkDown)
+	}
 	switch {
 	case s.hostLinkDown() && s.inResume():
 		b.proLine(2, logLine(s.linkDown, "the PCIe host controller's link did not train again on resume: no device was seen behind it (the drive not powered back, or not let out of reset, in time: the host driver's and device tree's resume sequence; or a cable, adapter or HAT not seated)"))
 	case s.hostLinkDown():
 		b.proLine(2, logLine(s.linkDown, "the PCIe host controller's link never trained: no device was seen behind it (a cable, adapter or HAT not seated, a link speed the wiring does not carry; or no power reaching the drive, or a dead drive)"))
-	case s.linkDown != nil && s.dpcBefore(s.linkDown) != nil:
+	case dpc != nil:
 		// DPC disables the link to contain the error (PCIe r6.0, 6.2.11),
 		// and pciehp reports the link down it made.
-		b.sign(3, logLine(s.linkDown, fmt.Sprintf("the port above the drive reported the link down after its DPC contained an uncorrectable error (line %d): DPC takes the link down to stop the error's traffic, so the link went down for the error, not on its own", s.dpcBefore(s.linkDown).Line)))
+		b.sign(3, logLine(s.linkDown, fmt.Sprintf("the port above the drive reported the link down after its DPC contained an uncorrectable error (line %d): DPC takes the link down to stop the error's traffic, so the link went down for the error, not on its own", dpc.Line)))
 	case s.linkDown != nil:
 		b.sign(3, logLine(s.linkDown, "the port above the drive reported the link down: the drive left the bus"))
 	}

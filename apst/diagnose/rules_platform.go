@@ -238,7 +238,7 @@ func crashFile(text string) string {
 	}
 	file, _, _ := strings.Cut(rest, " ")
 	file = strings.TrimSuffix(file, "!")
-	if i := strings.LastIndexByte(file, ':'); i < 0 || !strings.Contains(file[:i], ".") || !allDigitsStr(file[i+1:]) {
+	if i := strings.LastIndexByte(file, ':'); i < 0 || !strings.Contains(file[:i], ".") || i+1 == len(file) || strings.Trim(file[i+1:], "0123456789") != "" {
 		return ""
 	}
 	return file
@@ -312,9 +312,4 @@ func pciErrorNames(bits uint16) string {
 		}
 	}
 	return strings.Join(n, ", ")
-}
-
-// allDigitsStr reports whether s is one or more decimal digits.
-func allDigitsStr(s string) bool {
-	return s != "" && strings.Trim(s, "0123456789") == ""
 }

@@ -114,3 +114,29 @@ func ExampleLog_otherDisks() {
 	// line 2: sda on scsi host0, uas, USB true, port ""
 	// line 3: sda on scsi host0, uas, USB true, port "2-1"
 }
+
+// A hung-task report whose stack runs through the NVMe driver's code is a
+// hung-task event with that frame as its Stack, and the report's taint
+// line gives the release and taint flags a paste without its boot lacks
+// (a power-off blocked in nvme_wait_freeze_timeout, posted zc-11, whose
+// "Not tainted" line is given a W flag here).
+func ExampleLog_hungDriver() {
+	log := "[   75.549201] INFO: task systemd-shutdow:1 blocked for more than 15 seconds.\n" +
+		"[   75.549636]       Tainted: G        W 6.7.0-rc5-00173-g34d71db9cce2 #4540\n" +
+		"[   75.551857]  blk_mq_freeze_queue_wait_timeout+0xf4/0x18c\n" +
+		"[   75.552157]  nvme_wait_freeze_timeout+0x68/0xa4\n"
+	l, err := kernlog.ReadString(log, kernlog.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("release:", l.Release, "taint:", l.Taint)
+	for _, in := range l.Incidents {
+		for _, e := range in.Events {
+			fmt.Printf("line %d: %s, stack line %d: %s\n", e.Line, e.Kind, e.StackLine, e.Stack)
+		}
+	}
+	// Output:
+	// release: 6.7.0-rc5-00173-g34d71db9cce2 taint: W
+	// line 1: hung-task, stack line 4: [   75.552157]  nvme_wait_freeze_timeout+0x68/0xa4
+}

@@ -152,7 +152,7 @@ func (st *state) otherDisk(msg, raw string, line int) bool {
 		host, _, ok3 := strings.Cut(dev, ":")
 		if !ok || !ok2 || !ok3 || !diskWord(disk) {
 			host, rest, ok = strings.Cut(msg[3:], ":")
-			if ok && strings.Contains(rest, ": Device offlined") && digits(host) {
+			if ok && strings.Contains(rest, ": Device offlined") && host != "" && allDigits(host) {
 				// "sd 0:0:0:0: Device offlined - not ready after error
 				// recovery": the SCSI device, without its disk's name.
 				st.keepOtherDisk(OtherDiskLine{Line: line, Host: "scsi host" + host, Transport: h.driver[host], Text: raw})
@@ -170,7 +170,7 @@ func (st *state) otherDisk(msg, raw string, line int) bool {
 		return true
 	case strings.HasPrefix(msg, "scsi host"):
 		host, rest, ok := strings.Cut(msg[len("scsi host"):], ": ")
-		if !ok || !digits(host) {
+		if !ok || host == "" || !allDigits(host) {
 			return false
 		}
 		if !strings.HasPrefix(rest, "uas_") {
@@ -265,8 +265,6 @@ func diskWord(s string) bool {
 	}
 	return true
 }
-
-func digits(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
 
 // plainDriver reports whether a SCSI host line's first word is a driver's
 // name ("uas", "usb-storage", "ahci", "megaraid_sas"): lower-case

@@ -808,44 +808,43 @@ func TestProgramLevelPrefix(t *testing.T) {
 
 }
 
-// A syslog whose lines carry the kernel's time since boot after the
-// clock: the time since boot starting again while the clock goes on is
-// the next boot (a SLES supportconfig's grep, lines in backticks, posted
-// zc-04); going back with the clock is lines out of order.
-func TestSyslogNextBoot(t *testing.T) {
-	l, err := kernlog.ReadString("`messages_localwarn.txt:2023-03-05T15:43:44.783047+03:00 xxidb3 kernel: [10795.893801][T31147] nvme nvme4: NVME-FC{4}: controller connectivity lost.`\n"+
-		"`messages_localwarn.txt:2023-03-05T16:00:55.904020+03:00 xxidb3 kernel: [  202.345727][  T552] nvme nvme3: NVME-FC{3}: resetting controller`\n", kernlog.Options{})
-	require.NoError(t, err)
-	require.Len(t, l.Incidents, 2)
-	assert.Equal(t, 0, l.Incidents[0].Boot)
-	assert.Equal(t, 1, l.Incidents[1].Boot)
-	assert.Zero(t, l.Backwards)
-
-	l, err = kernlog.ReadString("`messages_localwarn.txt:2023-03-05T16:00:55.904020+03:00 xxidb3 kernel: [10795.893801][T31147] nvme nvme4: NVME-FC{4}: controller connectivity lost.`\n"+
-		"`messages_localwarn.txt:2023-03-05T15:43:44.783047+03:00 xxidb3 kernel: [  202.345727][  T552] nvme nvme3: NVME-FC{3}: resetting controller`\n", kernlog.Options{})
-	require.NoError(t, err)
-	require.Len(t, l.Incidents, 2)
-	assert.Equal(t, 0, l.Incidents[1].Boot)
-	assert.EqualValues(t, 1, l.Backwards)
-}
-
-// A dated clock (dmesg -T) gone back by days is another boot's lines
-// pasted after the first's (a PM9A1 failing its probe on two days, posted
-// zf-01); back by less, lines out of order.
-func TestDatedClockBackByDays(t *testing.T) {
-	l, err := kernlog.ReadString("[Mon Feb 17 21:25:03 2025] nvme nvme1: Removing after probe failure status: -4\n"+
-		"\n"+
-		"[Sat Nov 23 12:15:11 2024] nvme nvme0: I/O tag 29 (001d) QID 0 timeout, disable controller\n", kernlog.Options{})
-	require.NoError(t, err)
-	require.Len(t, l.Incidents, 2)
-	assert.Equal(t, 0, l.Incidents[0].Boot)
-	assert.Equal(t, 1, l.Incidents[1].Boot)
-	assert.Zero(t, l.Backwards)
-
-	l, err = kernlog.ReadString("[Mon Feb 17 21:25:03 2025] nvme nvme1: Removing after probe failure status: -4\n"+
-		"[Mon Feb 17 20:25:03 2025] nvme nvme0: I/O tag 29 (001d) QID 0 timeout, disable controller\n", kernlog.Options{})
-	require.NoError(t, err)
-	require.Len(t, l.Incidents, 2)
-	assert.Equal(t, 0, l.Incidents[1].Boot)
-	assert.EqualValues(t, 1, l.Backwards)
+// A clock gone back starts the next boot when the log says it is
+// another boot's, and is lines out of order otherwise (Log.Backwards):
+// a syslog whose lines carry the kernel's time since boot after the clock
+// (a SLES supportconfig's grep, lines in backticks, posted zc-04), where
+// the time since boot starts again while the clock goes on; a dated clock
+// (dmesg -T) gone back by days, another boot's lines pasted after the
+// first's (a PM9A1 failing its probe on two days, posted zf-01).
+func TestClockBackNextBoot(t *testing.T) {
+	const (
+		fc1 = "`messages_localwarn.txt:%s xxidb3 kernel: [10795.893801][T31147] nvme nvme4: NVME-FC{4}: controller connectivity lost.`\n"
+		fc2 = "`messages_localwarn.txt:%s xxidb3 kernel: [  202.345727][  T552] nvme nvme3: NVME-FC{3}: resetting controller`\n"
+		tT1 = "[%s] nvme nvme1: Removing after probe failure status: -4\n"
+		tT2 = "[%s] nvme nvme0: I/O tag 29 (001d) QID 0 timeout, disable controller\n"
+	)
+	tests := []struct {
+		name      string
+		log       string
+		next      bool
+		backwards int64
+	}{
+		{"syslog, clock on", fmt.Sprintf(fc1, "2023-03-05T15:43:44.783047+03:00") + fmt.Sprintf(fc2, "2023-03-05T16:00:55.904020+03:00"), true, 0},
+		{"syslog, clock back", fmt.Sprintf(fc1, "2023-03-05T16:00:55.904020+03:00") + fmt.Sprintf(fc2, "2023-03-05T15:43:44.783047+03:00"), false, 1},
+		{"dmesg -T, back by months", fmt.Sprintf(tT1, "Mon Feb 17 21:25:03 2025") + "\n" + fmt.Sprintf(tT2, "Sat Nov 23 12:15:11 2024"), true, 0},
+		{"dmesg -T, back by an hour", fmt.Sprintf(tT1, "Mon Feb 17 21:25:03 2025") + fmt.Sprintf(tT2, "Mon Feb 17 20:25:03 2025"), false, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l, err := kernlog.ReadString(tt.log, kernlog.Options{})
+			require.NoError(t, err)
+			require.Len(t, l.Incidents, 2)
+			assert.Equal(t, 0, l.Incidents[0].Boot)
+			want := 0
+			if tt.next {
+				want = 1
+			}
+			assert.Equal(t, want, l.Incidents[1].Boot)
+			assert.Equal(t, tt.backwards, l.Backwards)
+		})
+	}
 }
