@@ -569,6 +569,53 @@ func TestHungTaskInDriverCode(t *testing.T) {
 	assert.True(t, release, "%+v", c.Evidence)
 }
 
+// A reset that gave up on the controller's state ("ctrl state 1 is not
+// RESETTING") disables the device with the driver's own -19: a race of
+// the reset with a resume or another reset, not a device that read all
+// ones, so neither APST nor ASPM takes the -19 (posted zf-06, a Tegra
+// board's resume, and zc-10, an admin command that timed out before it,
+// whose first reset brought the controller back: Jon Hunter, linux-pci,
+// Message-IDs <cf1e685a-a1cb-45ec-bdc3-1ef1a3d1044e@nvidia.com> and
+// <9a76a4a7-c02c-436a-8f69-57606a6b2bed@nvidia.com>).
+func TestResetRacedIsNoDeviceGone(t *testing.T) {
+	for _, tc := range []struct {
+		name, log string
+		live      bool // the controller was live: the race is the platform's evidence
+		apst      bool // a timeout that recovered speaks for APST too
+	}{
+		{"alone", "  nvme nvme0: ctrl state 1 is not RESETTING\n  nvme nvme0: Disabling device after reset failure: -19\n  Aborting journal on device nvme0n1p1-8.\n", true, false},
+		{"after a timeout", `[ 1002.467432] nvme nvme0: I/O tag 12 (400c) opcode 0x9 (Admin Cmd) QID 0 timeout, reset controller
+[ 1002.493713] nvme nvme0: 12/0/0 default/read/poll queues
+[ 1003.050448] nvme nvme0: ctrl state 1 is not RESETTING
+[ 1003.054035] nvme nvme0: Disabling device after reset failure: -19
+`, true, true},
+		// Dead (6) after a DPC containment and recovery (posted j-03,
+		// linux-pci): the removal's consequence, no race of its own.
+		{"dead", "[  217.071614] nvme nvme0: ctrl state 6 is not RESETTING\n[  217.071700] nvme nvme0: Disabling device after reset failure: -19\n", false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := diagnoseFailure(t, tc.log)
+			for _, c := range d.Causes {
+				for _, e := range c.Evidence {
+					assert.NotContains(t, e.Text, "read all ones", c.Layer)
+				}
+			}
+			assert.Empty(t, causeOf(&d, diagnose.LayerASPM).Evidence)
+			assert.Equal(t, tc.apst, len(causeOf(&d, diagnose.LayerAPST).Evidence) > 0)
+			platform := causeOf(&d, diagnose.LayerPlatform).Evidence
+			if !tc.live {
+				assert.Empty(t, platform)
+				return
+			}
+			require.NotEmpty(t, d.Causes)
+			assert.Equal(t, diagnose.LayerPlatform, d.Causes[0].Layer, d.Summary)
+			require.NotEmpty(t, platform)
+			assert.Contains(t, platform[0].Text, "no longer in its resetting state but live")
+			assert.Contains(t, platform[0].Quote, "ctrl state 1 is not RESETTING")
+		})
+	}
+}
+
 // assertEvidence diagnoses log and asserts that one of its causes has
 // evidence whose meaning starts with want.
 func assertEvidence(t *testing.T, log, want string) {

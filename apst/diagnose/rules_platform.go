@@ -147,12 +147,15 @@ func platformCause(s *signals) builder {
 		}
 		b.proLine(n, logLine(s.reset, "the drive never became ready when the driver enabled it (at probe or after a reset): the host did not give it time or power to come up (reset timing, a platform quirk), or it is dead"))
 	}
+	if s.racedLive() {
+		b.proLine(2, logLine(s.reset, "the driver's reset gave up because the controller was no longer in its resetting state but live (nvme-pci's reset work, which then disables the device with -19): another reset or a system resume had brought it back first, a race in the driver or the host's power management, not a device that stopped answering; a kernel matter, most often a regression of the release or of the host controller driver's suspend and resume"))
+	}
 	if h := s.hung; h != nil && h.Stack != "" && s.down == nil && s.resume == nil && s.reset == nil && len(s.timeouts) == 0 && s.linkDown == nil {
 		b.proLine(2, logLine(h, fmt.Sprintf("a task stayed blocked past the hung-task limit in the NVMe driver's own code (its stack, line %d: %s) while nvme reported no failure of the drive: the driver's timeout handling, reset, removal or shutdown waited on the block layer or a lock that never let go, a kernel deadlock, most often a regression of the release, which another release may not have", h.StackLine, h.Stack)))
 	} else if s.hung != nil && s.down == nil && s.resume == nil && s.reset == nil && len(s.timeouts) == 0 && s.linkDown == nil {
 		b.proLine(2, logLine(s.hung, "a task stayed blocked on the drive's I/O past the hung-task limit while nvme reported no command timing out (it reports every command the drive holds past its I/O timeout, 30 s by default): the I/O was held above the driver, in the block layer, its throttling or the filesystem, a kernel matter (unless this log leaves nvme's lines out)"))
 	}
-	if s.down == nil && s.resume == nil && s.reset == nil && len(s.timeouts) > 0 && len(s.polled) == 0 && s.onResume == nil && len(s.pmErrors) == 0 {
+	if s.down == nil && s.resume == nil && (s.reset == nil || s.raced()) && len(s.timeouts) > 0 && len(s.polled) == 0 && s.onResume == nil && len(s.pmErrors) == 0 {
 		b.proLine(1, logLine(&s.timeouts[0], "commands timed out and the controller recovered: lost interrupts and kernel regressions stall commands like this too"))
 	}
 	if e := s.passthrough; e != nil {

@@ -1802,7 +1802,7 @@ func (s *signals) hungReady() bool {
 //
 //go:noinline
 func (s *signals) resetENODEV() *kernlog.Event {
-	if s.down != nil || s.resume != nil {
+	if s.down != nil || s.resume != nil || s.raced() {
 		return nil
 	}
 	switch {
@@ -1816,6 +1816,21 @@ func (s *signals) resetENODEV() *kernlog.Event {
 		return s.apstFailed
 	}
 	return nil
+}
+
+// raced reports whether the driver's reset gave up on the controller's
+// state ("ctrl state 1 is not RESETTING"): its -19 is the driver's own,
+// nothing the device read.
+func (s *signals) raced() bool {
+	return s.reset != nil && s.reset.Action == kernlog.ActionNotResetting
+}
+
+// racedLive reports a reset that gave up because the controller was live
+// (state 1 in every release that prints the line): another reset or a
+// resume had brought it back first, a race of the driver's; a deleting or
+// dead one's is its removal's consequence.
+func (s *signals) racedLive() bool {
+	return s.raced() && strings.Contains(s.reset.Text, "ctrl state 1 ")
 }
 
 // mediaOnly reports an incident whose failures are all I/O errors the

@@ -34,7 +34,11 @@ const (
 	// ResetNotReady: "Device not ready; aborting reset, CSTS=0x1" (CSTS);
 	// also "aborting initialisation".
 	ResetNotReady Kind = "reset-not-ready"
-	// ResetFailure: "Disabling device after reset failure: -19" (Errno).
+	// ResetFailure: "Disabling device after reset failure: -19" (Errno);
+	// also a reset that gave up on the controller's state
+	// (ActionNotResetting) or a function that did not come back from a
+	// reset ("not ready 65535ms after FLR; giving up", Action "not ready
+	// after FLR").
 	ResetFailure Kind = "reset-failure"
 	// APSTFailed: "failed to set APST feature (-19)" (Errno; a positive
 	// value is an NVMe status, zero a line that gives none, as a paste cut
@@ -297,6 +301,13 @@ const (
 	// fabrics transport that gave up reconnecting ("Removing
 	// controller..." before it).
 	ActionDeleted = "deleted"
+	// ActionNotResetting: a ResetFailure (Errno -19) of nvme-pci's reset
+	// work that found the controller in another state than resetting
+	// ("ctrl state 1 is not RESETTING", state 1 being live): a reset that
+	// raced a resume, another reset or a removal, not a device that
+	// stopped answering; the text keeps the state's number, whose name
+	// depends on the release.
+	ActionNotResetting = "not resetting"
 )
 
 // Timestamp is the time a line carries: the seconds since boot of dmesg and

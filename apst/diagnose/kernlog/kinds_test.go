@@ -286,6 +286,14 @@ func TestDriverKinds(t *testing.T) {
 		// that answered Set Features Number of Queues with a status.
 		{"core.c's format", "[    3.104512] nvme nvme0: Could not set queue count (16386)",
 			kernlog.Event{Kind: kernlog.DriverError, Controller: "nvme0", Status: 16386}},
+		// nvme-pci's reset work that found the controller live, not
+		// resetting (pci.c, nvme_reset_work): the driver's own -19, as Jon
+		// Hunter posted it from a Tegra194 board's resume (posted zc-10)
+		// and without its time (posted zf-06).
+		{"https://lore.kernel.org/all/9a76a4a7-c02c-436a-8f69-57606a6b2bed@nvidia.com/", ">>   [ 1003.050448] nvme nvme0: ctrl state 1 is not RESETTING",
+			kernlog.Event{Kind: kernlog.ResetFailure, Action: kernlog.ActionNotResetting, Errno: -19, Controller: "nvme0"}},
+		{"https://lore.kernel.org/all/cf1e685a-a1cb-45ec-bdc3-1ef1a3d1044e@nvidia.com/", "  nvme nvme0: ctrl state 1 is not RESETTING",
+			kernlog.Event{Kind: kernlog.ResetFailure, Action: kernlog.ActionNotResetting, Errno: -19, Controller: "nvme0"}},
 		// The APST line without its result, as a user posted it.
 		{"https://github.com/systemd/systemd/issues/23738", "[    0.855046] nvme nvme0: failed to set APST feature",
 			kernlog.Event{Kind: kernlog.APSTFailed, Controller: "nvme0"}},

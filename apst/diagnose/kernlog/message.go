@@ -260,6 +260,18 @@ func parseController(e *Event, _, body string) bool {
 			return false
 		}
 		e.Kind, e.Errno = ResetFailure, atoi(m[1])
+	case strings.HasPrefix(body, "ctrl state ") && strings.HasSuffix(body, " is not RESETTING"):
+		// nvme-pci's reset work found the controller in another state
+		// than the resetting one it was queued in (drivers/nvme/host/pci.c,
+		// nvme_reset_work, since 5.3: "ctrl state 1 is not RESETTING") and
+		// gave up with -ENODEV: a reset that raced a resume, another reset
+		// or a removal, which the "Disabling device after reset failure:
+		// -19" after it reports; nothing the device read.
+		n := strings.TrimSuffix(strings.TrimPrefix(body, "ctrl state "), " is not RESETTING")
+		if n == "" || len(n) > 2 || !allDigits(n) {
+			return false
+		}
+		e.Kind, e.Errno, e.Action = ResetFailure, -19, ActionNotResetting
 	case strings.HasPrefix(body, "failed to set APST feature"):
 		e.Kind = APSTFailed
 		if m := re().reAPST.FindStringSubmatch(body); m != nil {

@@ -116,7 +116,7 @@ func TestDriverLinesOfTheThreads(t *testing.T) {
 		// https://github.com/tomsom/yoga-linux/issues/9
 		{"yoga-linux#9", "nvme nvme0: identifiers changed for nsid 1", kernlog.Event{Kind: kernlog.DriverError, Controller: "nvme0"}},
 		// https://lore.kernel.org/all/7306256a-b380-489b-8248-b774e6d3d80e@nvidia.com/
-		{"tegra", "  [ 1003.050448] nvme nvme0: ctrl state 1 is not RESETTING", kernlog.Event{Kind: kernlog.DriverError, Controller: "nvme0"}},
+		{"tegra", "  [ 1003.050448] nvme nvme0: ctrl state 1 is not RESETTING", kernlog.Event{Kind: kernlog.ResetFailure, Action: kernlog.ActionNotResetting, Errno: -19, Controller: "nvme0"}},
 		// https://github.com/hanwckf/immortalwrt-mt798x/pull/322: an older
 		// kernel's "not ready" without CSTS.
 		{"immortalwrt#322", "[   53.494815] nvme nvme0: Device not ready; aborting initialisation", kernlog.Event{Kind: kernlog.ResetNotReady, Controller: "nvme0"}},
