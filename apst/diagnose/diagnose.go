@@ -79,7 +79,9 @@ type Diagnosis struct {
 	Undecided []Layer
 	Separate  *Test
 	// OnResume reports that the failure came right after a system sleep
-	// transition (the log's suspend or resume line).
+	// transition (the log's suspend or resume line), or while the system
+	// resumed (a resume's own line soon after it, with no suspend
+	// between).
 	OnResume bool
 	// Replace reports the verdict that the drive is failing: replace it.
 	Replace bool

@@ -372,6 +372,43 @@ func TestHostLinkNeverTrained(t *testing.T) {
 	assert.Equal(t, []diagnose.Layer{diagnose.LayerPlatform}, firstOf(&d), d.Summary)
 }
 
+// A failure that a resume's own line follows within seconds, with no
+// suspend between, came while the system resumed: an excerpt that starts
+// mid-resume (Kai-Heng Feng's S3 resume, linux-pci, Message-ID:
+// <CAAd53p7FfRCgfC5dGL3HyP+rbVtR2VCfMPYBBvJ=-DFCWFeVPA@mail.gmail.com>,
+// posted zg-03). Its D3hot is where the sleep put the drive, no runtime
+// suspend's. A suspend between, or a resume line long after, is not that.
+func TestFailureBeforeItsResumeLine(t *testing.T) {
+	const failure = "[   50.947843] nvme nvme0: frozen state error detected, reset controller\n"
+	const d3hot = "[   50.951610] nvme 0000:01:00.0: can't change power state from D3hot to D0 (config space inaccessible)\n" +
+		"[   50.951730] nvme nvme0: Removing after probe failure status: -19\n"
+	for _, tc := range []struct {
+		name, log string
+		mid       bool
+	}{
+		{"mid-resume", failure + "[   50.948400] ACPI: EC: event unblocked\n" + d3hot, true},
+		{"a suspend between", failure + "[   51.000000] PM: suspend entry (deep)\n[   51.900000] PM: suspend exit\n" + d3hot, false},
+		{"a resume long after", failure + d3hot + "[   75.100000] PM: suspend exit\n", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := diagnoseFailure(t, tc.log)
+			assert.Equal(t, tc.mid, d.OnResume, d.Summary)
+			suspend := causeOf(&d, diagnose.LayerSuspend).Evidence
+			var while bool
+			for _, e := range suspend {
+				while = while || strings.Contains(e.Text, "the failure came while the system resumed, before this line of the resume")
+			}
+			assert.Equal(t, tc.mid, while, "%+v", suspend)
+			for _, e := range causeOf(&d, diagnose.LayerRuntimePM).Evidence {
+				assert.Equal(t, !tc.mid, strings.Contains(e.Text, "after a runtime suspend"), e.Text)
+			}
+			if tc.mid {
+				assert.Equal(t, []diagnose.Layer{diagnose.LayerSuspend}, firstOf(&d), d.Summary)
+			}
+		})
+	}
+}
+
 // A failure right after a resume says so once in the summary: the cause's
 // own reason when it is the resume, the closing sentence otherwise. Media
 // errors the drive reported are no sleep transition's doing: right after

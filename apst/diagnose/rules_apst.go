@@ -66,7 +66,7 @@ func apstCause(s *signals) builder {
 		b.conLine(1, logLine(e, fmt.Sprintf("the drive refused the kernel's APST table (NVMe status 0x%x): the kernel's table was not in force, only what the drive's firmware enables by itself", e.Errno)))
 	}
 	if s.onResume != nil {
-		b.conLine(1, logLine(s.onResume, "the failure came right after a system sleep transition, which APST has no part in"))
+		b.conLine(1, logLine(s.onResume, "the failure came with a system sleep transition, which APST has no part in"))
 	}
 	if s.hint != nil {
 		b.Against = append(b.Against, logLine(s.hint, "the kernel prints this after every controller-down with CSTS all ones: it names APST without testing it"))

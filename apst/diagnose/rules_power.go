@@ -86,6 +86,10 @@ func runtimePMCause(s *signals) builder {
 	switch {
 	case s.resume != nil && runtimeState(s.resume) && !s.removedFirst && len(s.others) > 0:
 		b.proLine(1, logLine(s.resume, fmt.Sprintf("the device could not be brought back from %s, and %d other function(s) failed the same way at the same time: something they share", s.resume.FromState, len(s.others))))
+	case s.resume != nil && runtimeState(s.resume) && !s.removedFirst && s.onResume != nil:
+		// System sleep puts a device in D3hot as runtime PM does: the
+		// line says nothing of runtime PM then.
+		b.proLine(1, logLine(s.resume, fmt.Sprintf("the device could not be brought back from %s, where the system sleep (line %d) had put it, as runtime PM also does", s.resume.FromState, s.onResume.Line)))
 	case s.resume != nil && runtimeState(s.resume) && !s.removedFirst:
 		b.sign(3, logLine(s.resume, "the device could not be brought back from "+s.resume.FromState+" after a runtime suspend"))
 	}
@@ -147,6 +151,15 @@ func (b *builder) otherSleepTest(s *signals) {
 	b.test("try the other sleep mode, until reboot", cmd, cost)
 }
 
+// resumeWhen says how the failure stands to the sleep transition
+// onResume.
+func (s *signals) resumeWhen() string {
+	if s.midResume {
+		return "the failure came while the system resumed, before this line of the resume"
+	}
+	return "the failure came within " + resumeWindow.String() + " of this system sleep transition"
+}
+
 // suspendCause is system sleep: the failure came on resume, or the PM
 // core reported a device that failed to suspend or resume.
 func suspendCause(s *signals) builder {
@@ -157,13 +170,13 @@ func suspendCause(s *signals) builder {
 	case s.onResume != nil && s.mediaOnly():
 		// The drive's own media errors are no sleep transition's doing:
 		// the timing is said, and weighs little.
-		b.proLine(1, logLine(s.onResume, "this happened on resume: the failure came within "+resumeWindow.String()+" of this system sleep transition (but the failures are media errors the drive reported, which no sleep transition causes)"))
+		b.proLine(1, logLine(s.onResume, "this happened on resume: "+s.resumeWhen()+" (but the failures are media errors the drive reported, which no sleep transition causes)"))
 	case s.onResume != nil && s.crashOnly() && driverCrash(s.inc):
 		// The nvme driver's own code warned or crashed in the sleep and
 		// the drive reported nothing: a kernel bug, whose timing is said.
-		b.proLine(1, logLine(s.onResume, "this happened on resume: the failure came within "+resumeWindow.String()+" of this system sleep transition (but the failure is the kernel's, in the NVMe driver's code, which the sleep ran: a kernel bug, not the drive's sleep)"))
+		b.proLine(1, logLine(s.onResume, "this happened on resume: "+s.resumeWhen()+" (but the failure is the kernel's, in the NVMe driver's code, which the sleep ran: a kernel bug, not the drive's sleep)"))
 	case s.onResume != nil:
-		b.sign(4, logLine(s.onResume, "this happened on resume: the failure came within "+resumeWindow.String()+" of this system sleep transition"))
+		b.sign(4, logLine(s.onResume, "this happened on resume: "+s.resumeWhen()))
 	}
 	if len(s.pmErrors) > 0 {
 		e := &s.pmErrors[0]

@@ -100,7 +100,8 @@ type signals struct {
 	// there are two or more.
 	othersDown    []kernlog.Event
 	othersMaySelf bool
-	onResume      *kernlog.Event // suspend exit (or entry) just before the failure
+	onResume      *kernlog.Event // suspend exit (or entry) just before the failure, or the resume's line just after it (midResume)
+	midResume     bool           // onResume is a resume's line after the failure: it began while the system resumed
 	sleepMode     string         // the mode of the last system sleep before the failure ("deep", "s2idle", "S3"), "" when unknown
 	pmErrors      []kernlog.Event
 	lostIRQ       *kernlog.Event
@@ -141,6 +142,10 @@ type signals struct {
 // resumeWindow is how long after a resume a failure counts as "on
 // resume".
 const resumeWindow = 2 * time.Minute
+
+// midResumeWindow is how long before a resume's own line a failure counts
+// as one of the resume: the PM core's steps take seconds, not more.
+const midResumeWindow = 10 * time.Second
 
 // observe gathers the signals.
 func observe(in *Input) *signals {
@@ -1299,7 +1304,7 @@ func (s *signals) context(l *kernlog.Log) {
 			break
 		}
 	}
-	var lastSleep *kernlog.Event
+	var lastSleep, nextExit, nextEntry *kernlog.Event
 	for i := range l.Incidents {
 		in := &l.Incidents[i]
 		if in.Boot != s.inc.Boot {
@@ -1318,6 +1323,12 @@ func (s *signals) context(l *kernlog.Log) {
 				}
 				if e.Line < first.Line && e.Kind == kernlog.SuspendEntry && e.Mode != "" {
 					s.sleepMode = e.Mode // the entries come in line order
+				}
+				if e.Line > first.Line && e.Kind == kernlog.SuspendExit && (nextExit == nil || e.Line < nextExit.Line) {
+					nextExit = e
+				}
+				if e.Line > first.Line && e.Kind == kernlog.SuspendEntry && (nextEntry == nil || e.Line < nextEntry.Line) {
+					nextEntry = e
 				}
 			case kernlog.PMError:
 				if !other && in != s.inc {
@@ -1360,6 +1371,16 @@ func (s *signals) context(l *kernlog.Log) {
 	if lastSleep != nil {
 		if d, ok := first.Time.Sub(lastSleep.Time); !ok || d <= resumeWindow {
 			s.onResume = lastSleep
+		}
+	}
+	if s.onResume == nil && nextExit != nil && (nextEntry == nil || nextEntry.Line > nextExit.Line) {
+		// A resume's own line ("ACPI: EC: event unblocked", "Restarting
+		// tasks", "PM: suspend exit") soon after the failure, with no
+		// suspend between: the failure came while the system resumed,
+		// before the PM core got to print it (an excerpt that starts
+		// there, posted zg-03).
+		if d, ok := nextExit.Time.Sub(first.Time); ok && d >= 0 && d <= midResumeWindow {
+			s.onResume, s.midResume = nextExit, true
 		}
 	}
 	s.sharedFailures(l, &first)

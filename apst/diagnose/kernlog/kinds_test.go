@@ -160,10 +160,22 @@ func TestECUnblockedIsAResumeOnlyAfterBlocked(t *testing.T) {
 [    5.216309] ACPI: EC: interrupt blocked
 [    9.731124] ACPI: EC: interrupt unblocked
 `
+	// Older kernels' query-event lines (drivers/acpi/ec.c): a resume's
+	// "event unblocked" well past a boot's first seconds with no
+	// "blocked" before it, as an excerpt that starts mid-resume has it
+	// (Kai-Heng Feng's S3 resume, linux-pci, Message-ID:
+	// <CAAd53p7FfRCgfC5dGL3HyP+rbVtR2VCfMPYBBvJ=-DFCWFeVPA@mail.gmail.com>),
+	// and a suspend's "event blocked".
+	midResume := "[   50.948400] ACPI: EC: event unblocked\n"
+	eventPair := "[  812.400112] ACPI: EC: event blocked\n[  812.400130] ACPI: EC: interrupt blocked\n[  840.100007] ACPI: EC: interrupt unblocked\n[  840.100020] ACPI: EC: event unblocked\n"
 	for log, want := range map[string]map[kernlog.Kind]int{
-		resume: {kernlog.SuspendEntry: 1, kernlog.SuspendExit: 1},
-		boot:   nil,
-		probe:  nil,
+		resume:    {kernlog.SuspendEntry: 1, kernlog.SuspendExit: 1},
+		boot:      nil,
+		probe:     nil,
+		midResume: {kernlog.SuspendExit: 1},
+		eventPair: {kernlog.SuspendEntry: 1, kernlog.SuspendExit: 1}, // one sleep, its lines counted once
+		// No time since boot to tell a probe's from a resume's.
+		"ACPI: EC: event unblocked\n": nil,
 		// A second boot's probe after a suspend that never came back.
 		`[    0.0] Linux version 6.8.0
 ` + strings.SplitAfter(resume, "\n")[0] + `[    0.0] Linux version 6.8.0

@@ -924,16 +924,18 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 			return
 		}
 	case SuspendEntry:
-		if e.Text == ecBlocked && sp.ts.HasMono && sp.ts.Mono < ecProbeTime {
+		ec := e.Text == ecBlocked || e.Text == ecEventBlocked
+		if ec && sp.ts.HasMono && sp.ts.Mono < ecProbeTime {
 			// The EC's probe blocks its interrupt until ACPI's namespace
 			// is up ("ACPI: EC: EC started", then "interrupt blocked", in
 			// the first seconds of a boot): no suspend.
 			return
 		}
-		st.ecBlocked = st.ecBlocked || e.Text == ecBlocked
+		st.ecBlocked = st.ecBlocked || ec
 	case SuspendExit:
-		if e.Text == ecUnblocked {
-			if !st.ecBlocked {
+		if e.Text == ecUnblocked || e.Text == ecEventUnblocked {
+			if !st.ecBlocked && ecProbe(sp.ts) {
+				// Its start at boot, or a time that cannot tell.
 				return
 			}
 			st.ecBlocked = false

@@ -204,17 +204,18 @@ func enteringSleep(pm string) string {
 // hibernation, "Disabling non-boot CPUs ..." and "Enabling non-boot CPUs
 // ..." (kernel/cpu.c), the embedded controller's "ACPI: EC: interrupt
 // blocked" and "... unblocked" around the noirq phase of every suspend,
-// s2idle's included (drivers/acpi/ec.c; Read takes "unblocked" for a
-// resume only after a "blocked": the EC's probe prints it at every boot
-// too), and "random: crng reseeded on system resumption"
+// s2idle's included, and its "event blocked" and "event unblocked"
+// (drivers/acpi/ec.c; Read takes "unblocked" for a resume only after a
+// "blocked" or past a boot's first ecProbeTime: the EC's probe prints
+// them at every boot too), and "random: crng reseeded on system resumption"
 // (drivers/char/random.c's PM notifier). "" for any other line.
 func freezerLine(msg string) Kind {
 	switch {
 	case strings.HasPrefix(msg, "Freezing user space processes"), strings.HasPrefix(msg, "Freezing remaining freezable tasks"),
 		strings.HasPrefix(msg, "Filesystems sync: "), strings.HasPrefix(msg, "printk: Suspending console(s)"),
-		strings.HasPrefix(msg, "Disabling non-boot CPUs"), msg == ecBlocked:
+		strings.HasPrefix(msg, "Disabling non-boot CPUs"), msg == ecBlocked, msg == ecEventBlocked:
 		return SuspendEntry
-	case strings.HasPrefix(msg, "Enabling non-boot CPUs"), msg == ecUnblocked, msg == "random: crng reseeded on system resumption":
+	case strings.HasPrefix(msg, "Enabling non-boot CPUs"), msg == ecUnblocked, msg == ecEventUnblocked, msg == "random: crng reseeded on system resumption":
 		return SuspendExit
 	}
 	return ""
@@ -225,8 +226,20 @@ func freezerLine(msg string) Kind {
 // which is not up before it.
 const ecProbeTime = 30 * time.Second
 
-// The embedded controller's lines around a suspend's noirq phase.
+// The embedded controller's lines around a suspend's noirq phase: its
+// interrupt, and its query events (drivers/acpi/ec.c, "event blocked" as
+// the system suspends, "event unblocked" as it resumes; the EC's start at
+// boot prints them too).
 const (
-	ecBlocked   = "ACPI: EC: interrupt blocked"
-	ecUnblocked = "ACPI: EC: interrupt unblocked"
+	ecBlocked        = "ACPI: EC: interrupt blocked"
+	ecUnblocked      = "ACPI: EC: interrupt unblocked"
+	ecEventBlocked   = "ACPI: EC: event blocked"
+	ecEventUnblocked = "ACPI: EC: event unblocked"
 )
+
+// ecProbe reports whether an EC line at ts may be the EC's start at boot,
+// not a sleep's: in the first ecProbeTime of a boot, or with no time since
+// boot to tell.
+func ecProbe(ts Timestamp) bool {
+	return !ts.HasMono || ts.Mono < ecProbeTime
+}

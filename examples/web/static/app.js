@@ -361,7 +361,7 @@
     s.className = 'headline' + (d.replace ? ' verdict-bad' : !d.failure && d.unread.length === 0 && d.relayed.length === 0 && d.consequences.length === 0 ? ' verdict-ok' : '');
     const about = [];
     if (d.controller) about.push(`Controller ${d.controller}${d.address ? ' (' + d.address + ')' : ''}.`);
-    if (d.on_resume) about.push('The failure came right after a system sleep transition (suspend or resume).');
+    if (d.on_resume) about.push('The failure came with a system sleep transition (suspend or resume).');
     if (d.apst_ruled_out) about.push('APST is probably not the cause.');
     if (d.replace) about.push('The evidence says the drive is failing: back it up and replace it.');
     $('diagnosis-about').textContent = about.join(' ');
