@@ -45,6 +45,17 @@ func TestMediaErrorsConvictTheDrive(t *testing.T) {
 				"[  100.100010] I/O error, dev nvme0n1, sector 55523248 op 0x0:(READ) flags 0x80700 phys_seg 2 prio class 2\n",
 		},
 		{
+			// The drive checks a read's stored data against its
+			// protection information: what it kept is wrong.
+			name:  "a read that failed its guard check",
+			log:   "[ 8812.100000] nvme0n1: Read(0x2) @ LBA 16, 8 blocks, End-to-end Guard Check Error (sct 0x2 / sc 0x82) DNR\n",
+			drive: true,
+		},
+		{
+			name: "a write that failed its guard check (TestProtectedWriteIsTheHosts)",
+			log:  "[  151.252172] nvme2n1: I/O Cmd(0x1) @ LBA 16, 8 blocks, I/O Error (sct 0x2 / sc 0x82) MORE\n",
+		},
+		{
 			name: "a compare that failed",
 			log:  "[ 8812.100000] nvme0n1: Compare(0x5) @ LBA 0, 1 blocks, Compare Failure (sct 0x2 / sc 0x85) DNR\n",
 		},
@@ -83,6 +94,31 @@ func TestMediaErrorsConvictTheDrive(t *testing.T) {
 			assert.Contains(t, c.Evidence[0].Text, "1 I/O error(s) the drive's media caused", "nvme's line and the block layer's are one error")
 		})
 	}
+}
+
+// A write the drive refused because its data did not match the
+// protection information the host sent with it is the host's: two
+// mirrors' drives refused the same block within 15 ms, md's bitmap page
+// having changed after it was protected (Jinyoung Choi, linux-raid,
+// Message-ID:
+// <20230720092957epcms2p6cbd0ecdf7f5bf0db3c04eefaf0a6644d@epcms2p6>,
+// posted zh-03). No replace verdict; the test lets the drive compute the
+// protection information instead.
+func TestProtectedWriteIsTheHosts(t *testing.T) {
+	d := diagnoseFailure(t, `[  151.252172] nvme2n1: I/O Cmd(0x1) @ LBA 16, 8 blocks, I/O Error (sct 0x2 / sc 0x82) MORE
+[  151.252180] protection error, dev nvme2n1, sector 16 op 0x1:(WRITE) flags 0x10800 phys_seg 1 prio class 2
+[  151.267450] nvme3n1: I/O Cmd(0x1) @ LBA 16, 8 blocks, I/O Error (sct 0x2 / sc 0x82) MORE
+[  151.267457] protection error, dev nvme3n1, sector 16 op 0x1:(WRITE) flags 0x10800 phys_seg 1 prio class 2
+`)
+	assert.False(t, d.Replace, d.Summary)
+	require.NotEmpty(t, d.Causes)
+	c := d.Causes[0]
+	assert.Equal(t, diagnose.LayerPlatform, c.Layer, d.Summary)
+	require.NotEmpty(t, c.Evidence)
+	assert.Contains(t, c.Evidence[0].Text, "the drive refused a write whose data did not match the protection information the host sent with it")
+	require.NotEmpty(t, c.Tests)
+	assert.Equal(t, "echo 0 | sudo tee /sys/block/"+d.Controller+"n1/integrity/write_generate", c.Tests[0].Command)
+	assert.Empty(t, causeOf(&d, diagnose.LayerDrive).Evidence)
 }
 
 // A drive that raises a Persistent Internal Error or fails its I/O with

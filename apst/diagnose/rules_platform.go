@@ -150,6 +150,9 @@ func platformCause(s *signals) builder {
 	if s.racedLive() {
 		b.proLine(2, logLine(s.reset, "the driver's reset gave up because the controller was no longer in its resetting state but live (nvme-pci's reset work, which then disables the device with -19): another reset or a system resume had brought it back first, a race in the driver or the host's power management, not a device that stopped answering; a kernel matter, most often a regression of the release or of the host controller driver's suspend and resume"))
 	}
+	if e := s.piWrite; e != nil {
+		b.proLine(2, logLine(e, "the drive refused a write whose data did not match the protection information the host sent with it (an end-to-end check, made before the media has any part): the data changed after the host protected it, or the host protected it wrongly, a bug of the software that wrote it (md's bitmap writes did this until 2023) or of the block layer's integrity, not the drive's media"))
+	}
 	if h := s.hung; h != nil && h.Stack != "" && s.down == nil && s.resume == nil && s.reset == nil && len(s.timeouts) == 0 && s.linkDown == nil {
 		b.proLine(2, logLine(h, fmt.Sprintf("a task stayed blocked past the hung-task limit in the NVMe driver's own code (its stack, line %d: %s) while nvme reported no failure of the drive: the driver's timeout handling, reset, removal or shutdown waited on the block layer or a lock that never let go, a kernel deadlock, most often a regression of the release, which another release may not have", h.StackLine, h.Stack)))
 	} else if s.hung != nil && s.down == nil && s.resume == nil && s.reset == nil && len(s.timeouts) == 0 && s.linkDown == nil {
@@ -194,6 +197,13 @@ func platformCause(s *signals) builder {
 		// drivers/pci/pci-sysfs.c's reset_method (5.15 and later) chooses
 		// the reset the PCI core uses for the function.
 		b.test("reset the function another way before the virtual machine gets it: a bus reset instead of its FLR (the kernel's reset_method, since 5.15)", "cat /sys/bus/pci/devices/"+e.PCI+"/reset_method; echo bus | sudo tee /sys/bus/pci/devices/"+e.PCI+"/reset_method", "free; until reboot (a udev rule makes it last); a bus reset also resets the other functions behind the same port")
+	}
+	if e := s.piWrite; e != nil && e.Disk != "" {
+		// Without an integrity payload nvme-pci sets PRACT on a
+		// protected namespace's writes: the drive computes the
+		// protection information itself (drivers/nvme/host/core.c,
+		// nvme_setup_rw).
+		b.test("let the drive compute the protection information of writes instead of the host, until reboot: if the errors stop, the host's was wrong", "echo 0 | sudo tee /sys/block/"+e.Disk+"/integrity/write_generate", "the data is protected from the drive's interface on, no longer from the host's memory")
 	}
 	if s.guest != nil {
 		b.test("on the host (the hypervisor, not the guest), read its kernel log around the failure's time: a failure of the drive itself, its link or its passthrough is there, with its cause", "journalctl -k -b --no-pager", "free")

@@ -53,6 +53,7 @@ type signals struct {
 	degraded    *kernlog.Event  // "Could not set queue count (N)", an NVMe status: a degraded controller, brought up with its admin queue alone
 	refused     *kernlog.Event  // an I/O command the drive refused as invalid (refusedCommand)
 	denied      *kernlog.Event  // an I/O command the drive answered Access Denied (sct 0x2 / sc 0x86): a locked self-encrypting drive
+	piWrite     *kernlog.Event  // a write whose protection information did not match its data (protectedWrite)
 	// transferErr is the first command the drive answered Data Transfer
 	// Error (sct 0x0 / sc 0x4; a Set Features APST's status 0x4 among
 	// them): it could not move the command's data to or from host memory.
@@ -485,9 +486,20 @@ func mediaError(e *kernlog.Event) bool {
 		return false
 	}
 	if e.HasSC {
-		return e.SCT == 2 && e.SC >= 0x80 && e.SC <= 0x84
+		return e.SCT == 2 && e.SC >= 0x80 && e.SC <= 0x84 && !protectedWrite(e)
 	}
 	return strings.Contains(e.Text, "critical medium error")
+}
+
+// protectedWrite reports a write the drive refused because its data did
+// not match the protection information the host sent with it (End-to-end
+// Guard, Application or Reference Tag Check Error, sct 0x2 / sc
+// 0x82-0x84, on opcode 0x01): the drive checked what it was given, before
+// its media had any part; the data changed after the host protected it,
+// or the host protected it wrongly. A read's check is of what the drive
+// kept, a media matter.
+func protectedWrite(e *kernlog.Event) bool {
+	return e.Kind == kernlog.IOError && e.HasSC && e.SCT == 2 && e.SC >= 0x82 && e.SC <= 0x84 && e.Opcode == 0x01
 }
 
 // transferError reports whether the drive answered a command with Data
@@ -1200,6 +1212,9 @@ func (s *signals) event(e *kernlog.Event) {
 		}
 		if s.refused == nil && refusedCommand(e) {
 			s.refused = e
+		}
+		if s.piWrite == nil && protectedWrite(e) {
+			s.piWrite = e
 		}
 		if s.denied == nil && e.HasSC && e.SCT == 2 && e.SC == 0x86 {
 			s.denied = e
