@@ -81,3 +81,24 @@ func TestAPSTENODEVAfterAFailedReset(t *testing.T) {
 		return slices.ContainsFunc(c.Evidence, func(e diagnose.Line) bool { return strings.Contains(e.Text, "read all ones") })
 	}), d.Summary)
 }
+
+// A timeout that made the driver disable the controller, rather than
+// reset it, came while the driver brought it up (nvme-pci's timeout
+// handler, a controller still connecting): the first Identify of a probe,
+// before the driver ever set up APST. Neither APST's "a stall after a
+// wake" nor a recovery fits; the bring-up's failure is the platform's
+// evidence. Two drives' probes behind an AMD IOMMU whose page table was
+// wrong (Ankit Soni, iommu@, Message-ID:
+// <pntkuh63y26rygrkxegbzncvc3shtplucrnzkkz2dimpkfyn75@uekvyuz5kred>,
+// posted zh-04).
+func TestBringUpTimeoutIsNoAPST(t *testing.T) {
+	d := diagnoseFailure(t, `[   72.179618] nvme nvme1: I/O tag 24 (0018) QID 0 timeout, disable controller
+[   72.203063] nvme nvme1: Identify Controller failed (-4)
+`)
+	assert.Empty(t, causeOf(&d, diagnose.LayerAPST).Evidence, d.Summary)
+	require.NotEmpty(t, d.Causes)
+	assert.Equal(t, diagnose.LayerPlatform, d.Causes[0].Layer, d.Summary)
+	for _, e := range d.Causes[0].Evidence {
+		assert.NotContains(t, e.Text, "recovered")
+	}
+}

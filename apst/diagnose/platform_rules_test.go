@@ -726,3 +726,42 @@ func TestPassthroughResetFailed(t *testing.T) {
 	}
 	assert.True(t, found, d.Summary)
 }
+
+// On POWER the platform's test is its system firmware's level, not a BIOS
+// (which it has not, nor DMI): a warning in arch/powerpc's IOMMU code from
+// the NVMe driver's reset work, in a kernel built from a tree named by its
+// absolute path (Srikar Dronamraju, linuxppc-dev, Message-ID:
+// <20230323095333.GI1005120@linux.vnet.ibm.com>, posted zh-09), and EEH's
+// report of a frozen endpoint (posted ze-01, a PM1735 on a POWER LPAR:
+// linux-nvme, Message-ID: <4300e404-39ab-4b76-82a6-2d583a9386c2@redhat.com>).
+func TestPowerHasNoBIOS(t *testing.T) {
+	for name, log := range map[string]string{
+		"a warning in arch/powerpc": ` WARNING: CPU: 242 PID: 1219 at /home/srikar/work/linux.git/arch/powerpc/kernel/iommu.c:227 iommu_range_alloc+0x3d4/0x450
+ Workqueue: nvme-reset-wq nvme_reset_work [nvme]
+ NIP [c00000000005a134] iommu_range_alloc+0x3d4/0x450
+ Call Trace:
+ [c00007fd4c7eba60] [c0080001093210d8] nvme_alloc_queue+0x90/0x2b0 [nvme]
+ [c00007fd4c7ebac0] [c008000109326034] nvme_reset_work+0x44c/0x1870 [nvme]
+ ---[ end trace 01e0ce48acf1df9b ]---
+ nvme nvme0: Removing after probe failure status: -12
+`,
+		"EEH": `[Thu Jan 15 14:25:29 2026] EEH: Frozen PHB#18-PE#10000 detected
+[Thu Jan 15 14:25:29 2026] PCI 0018:01:00.0#10000: EEH: Invoking nvme->error_detected(IO frozen)
+[Thu Jan 15 14:25:29 2026] nvme nvme0: frozen state error detected, reset controller
+[Thu Jan 15 14:25:31 2026] nvme nvme0: Removing after probe failure status: -19
+`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			d := diagnoseFailure(t, log)
+			c := causeOf(&d, diagnose.LayerPlatform)
+			require.NotEmpty(t, c.Tests, d.Summary)
+			var firmware bool
+			for _, ts := range c.Tests {
+				assert.NotContains(t, ts.Command, "/sys/class/dmi/")
+				assert.NotContains(t, ts.Action, "BIOS")
+				firmware = firmware || strings.Contains(ts.Action, "the server's newest system firmware")
+			}
+			assert.True(t, firmware, "%+v", c.Tests)
+		})
+	}
+}

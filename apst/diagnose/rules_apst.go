@@ -50,7 +50,7 @@ func apstCause(s *signals) builder {
 		b.proLine(2, logLine(s.down, "the controller stopped answering while its config space still did, as a drive that fails to leave a non-operational state does (an ASPM exit that loses the link reads the same)"))
 	case s.gone() && s.onResume == nil:
 		b.proLine(2, logLine(s.down, "config space reads all ones: the device is gone from the bus; drives that fail to leave a deep APST state drop off the bus like this (so do lost links and lost power)"))
-	case s.down == nil && len(s.timeouts) > 0 && (s.reset == nil || s.raced()) && len(s.polled) == 0 && s.onResume == nil && len(s.pmErrors) == 0:
+	case s.down == nil && len(s.timeouts) > 0 && (s.reset == nil || s.raced()) && len(s.polled) == 0 && s.onResume == nil && len(s.pmErrors) == 0 && s.probeOnly() == nil:
 		b.proLine(1, logLine(&s.timeouts[0], "commands timed out and the controller recovered: a stall, as after a wake from a deep state (lost interrupts and firmware stalls read the same)"))
 	case s.resetENODEV() != nil && s.onResume == nil:
 		b.proLine(2, logLine(s.resetENODEV(), "the controller read all ones when the driver reset it (-ENODEV): it had stopped answering, as a drive that fails to leave a deep APST state does (an ASPM exit that loses the link reads the same)"))

@@ -158,7 +158,7 @@ func platformCause(s *signals) builder {
 	} else if s.hung != nil && s.down == nil && s.resume == nil && s.reset == nil && len(s.timeouts) == 0 && s.linkDown == nil {
 		b.proLine(2, logLine(s.hung, "a task stayed blocked on the drive's I/O past the hung-task limit while nvme reported no command timing out (it reports every command the drive holds past its I/O timeout, 30 s by default): the I/O was held above the driver, in the block layer, its throttling or the filesystem, a kernel matter (unless this log leaves nvme's lines out)"))
 	}
-	if s.down == nil && s.resume == nil && (s.reset == nil || s.raced()) && len(s.timeouts) > 0 && len(s.polled) == 0 && s.onResume == nil && len(s.pmErrors) == 0 {
+	if s.down == nil && s.resume == nil && (s.reset == nil || s.raced()) && len(s.timeouts) > 0 && len(s.polled) == 0 && s.onResume == nil && len(s.pmErrors) == 0 && s.probeOnly() == nil {
 		b.proLine(1, logLine(&s.timeouts[0], "commands timed out and the controller recovered: lost interrupts and kernel regressions stall commands like this too"))
 	}
 	if e := s.passthrough; e != nil {
@@ -208,9 +208,15 @@ func platformCause(s *signals) builder {
 	if s.guest != nil {
 		b.test("on the host (the hypervisor, not the guest), read its kernel log around the failure's time: a failure of the drive itself, its link or its passthrough is there, with its cause", "journalctl -k -b --no-pager", "free")
 	}
-	if s.deviceTree() {
+	switch {
+	case s.power():
+		// POWER has no BIOS and no DMI: its system firmware (OPAL on a
+		// bare-metal server, the hypervisor's on a logical partition)
+		// has its own level.
+		b.test("boot the newest stable kernel (or the last one that worked) and the server's newest system firmware (on a logical partition, the level its management console installs): a regression or a quirk may be fixed there", "uname -r; cat /proc/device-tree/model", "a reboot")
+	case s.deviceTree():
 		b.test("boot the newest stable kernel (or the last one that worked) and the board's newest bootloader and device tree: a regression or a quirk may be fixed there", "uname -r; cat /proc/device-tree/model", "a reboot")
-	} else {
+	default:
 		b.test("boot the newest stable kernel (or the last one that worked) and the newest BIOS: a regression or a quirk may be fixed there", "uname -r; cat /sys/class/dmi/id/bios_version", "a reboot")
 	}
 	if f, _, _ := strings.Cut(crashFile(crashIn(crashed)), ":"); f != "" && !strings.HasPrefix(f, "drivers/nvme/") {
@@ -254,7 +260,32 @@ func crashFile(text string) string {
 	if i := strings.LastIndexByte(file, ':'); i < 0 || !strings.Contains(file[:i], ".") || i+1 == len(file) || strings.Trim(file[i+1:], "0123456789") != "" {
 		return ""
 	}
-	return file
+	return treePath(file)
+}
+
+// treePath is a source file's path in the kernel's tree: a kernel built
+// with its tree's absolute path names the file by it
+// ("/home/srikar/work/linux.git/arch/powerpc/kernel/iommu.c:227", posted
+// zh-09), which is cut before the first of the tree's top directories it
+// holds (before the last "/kernel/" when it holds no other, so that a
+// tree kept in a directory named kernel is cut after it).
+func treePath(file string) string {
+	if !strings.HasPrefix(file, "/") {
+		return file
+	}
+	cut := -1
+	for _, d := range []string{"/arch/", "/drivers/", "/block/", "/fs/", "/mm/", "/lib/", "/net/", "/include/", "/sound/", "/virt/", "/security/", "/crypto/", "/io_uring/", "/init/", "/ipc/"} {
+		if i := strings.Index(file, d); i >= 0 && (cut < 0 || i < cut) {
+			cut = i
+		}
+	}
+	if cut < 0 {
+		cut = strings.LastIndex(file, "/kernel/")
+	}
+	if cut < 0 {
+		return file
+	}
+	return file[cut+1:]
 }
 
 // nullAddress reports whether an IOMMU fault's line gives address 0: AMD-Vi's
@@ -287,6 +318,25 @@ func taintNote(l *kernlog.Log) string {
 		return ""
 	}
 	return "; the kernel was tainted by " + strings.Join(mods, " and ") + ": reproduce it without that module before reporting it upstream, or report it to the module's makers"
+}
+
+// power reports a POWER machine: EEH's lines, a machine name of
+// pseries or PowerNV ("Hardware name: IBM,9080-HEX POWER10 (raw) ...
+// hv:phyp pSeries"), or a warning or crash in arch/powerpc.
+func (s *signals) power() bool {
+	l := s.in.Log
+	if l == nil {
+		return false
+	}
+	if l.EEH != nil || l.Machine != nil && (strings.Contains(l.Machine.Text, "pSeries") || strings.Contains(l.Machine.Text, "PowerNV")) {
+		return true
+	}
+	for i := range s.faults {
+		if strings.HasPrefix(crashFile(s.faults[i].Text), "arch/powerpc/") {
+			return true
+		}
+	}
+	return false
 }
 
 // crashIn is the text of a crash, "" for none.
