@@ -16,6 +16,7 @@ func looksLikeFailure(msg string) bool {
 		return false
 	}
 	if fileSystemLine(msg) || aerDetail(msg) || benign(msg) || stackLine(msg) || moduleList(msg) || userSpaceError(msg) || spdkLine(msg) || strings.Contains(msg, "EEH: ") || cliCommand(msg) ||
+		zpoolRow(msg) ||
 		strings.Contains(msg, ": RTKit: syslog message: ") {
 		// POWER's EEH narrates its recovery of a frozen function ("PCI
 		// 0018:01:00.0#10000: EEH: Invoking nvme->error_detected(IO
@@ -31,6 +32,23 @@ func looksLikeFailure(msg string) bool {
 	// words as names ("xfsaild/nvme1n1 D ...", "pcie_aspm=off"): split
 	// into fields only for the few lines that would be listed unread.
 	return failureWord(msg) && !taskLine(msg) && !paramList(msg)
+}
+
+// zpoolRow reports whether a message is a row of "zpool status" (ZFS's
+// own tool, not the kernel): a device, its state and its read, write and
+// checksum error counts, then a note ("nvme-LENSE30256GMSP34MEAT3TA_...
+// DEGRADED 206 0 96 too many errors", posted zh-06).
+func zpoolRow(msg string) bool {
+	f := strings.Fields(msg)
+	if len(f) < 5 || !slices.Contains([]string{"ONLINE", "DEGRADED", "FAULTED", "OFFLINE", "UNAVAIL", "REMOVED"}, f[1]) {
+		return false
+	}
+	for _, n := range f[2:5] {
+		if strings.TrimRight(strings.TrimRight(n, "KMGT"), "0123456789.") != "" || n == "" {
+			return false
+		}
+	}
+	return true
 }
 
 // stackLine reports whether a message is part of a stack dump (a frame

@@ -95,6 +95,25 @@ dmesg:
 	assert.Len(t, l.Unread, 1)
 }
 
+// Other tools' output and comments pasted beside a log are no kernel
+// lines left unread: a "zpool status" row of an NVMe disk (posted zh-06,
+// a blog's "The day when ZFS saved my data"), a root prompt's command; a
+// failure line after them still is.
+func TestToolOutputIsNotUnread(t *testing.T) {
+	for _, line := range []string{
+		"            nvme-LENSE30256GMSP34MEAT3TA_FBBS19071030004166-part1  DEGRADED    206     0    96  too many errors  (reparing)",
+		"  nvme0n1p3  FAULTED  1.2K  0  0  too many errors",
+		"# nvme smart-log /dev/nvme0 | grep -i error",
+	} {
+		l, err := kernlog.ReadString("[    1.0] nvme nvme0: pci function 0000:01:00.0\n"+line+"\n", kernlog.Options{})
+		require.NoError(t, err)
+		assert.Empty(t, l.Unread, line)
+	}
+	l, err := kernlog.ReadString("nvme0n1  DEGRADED  x  0  0\nnvme unable to change power state from d3cold to d0, device inaccessible\n", kernlog.Options{})
+	require.NoError(t, err)
+	assert.Len(t, l.Unread, 1)
+}
+
 // Apple's nvme-apple relays its controller's firmware log; the failed
 // command's own line is read (posted m-19: linux-btrfs, Message-ID:
 // <8a52f55e-9b91-c6da-f2f6-eb8ccb87093d@marcan.st>).
