@@ -379,6 +379,11 @@ func TestDriverKinds(t *testing.T) {
 		// QID x", posted z-08): a timeout still, its queue when given.
 		{"a tag's placeholder", "nvme nvme0: I/O x QID 1 timeout, aborting", kernlog.Event{Kind: kernlog.IOTimeout, Controller: "nvme0", QID: 1, Action: "aborting"}},
 		{"https://github.com/QubesOS/qubes-issues/issues/9548", "nvme nvme0: I/O xxx QID x timeout, completion polled", kernlog.Event{Kind: kernlog.IOTimeout, Controller: "nvme0", Action: "completion polled"}},
+		// The 6.x line with its command id's placeholder too, quoted in
+		// a Chinese post's prose (posted zg-10); an id that is a word is
+		// no placeholder.
+		{"posted zg-10", "内核持续刷 `nvme0: I/O tag XXX (cid Y) QID N timeout, completion polled`，本次", kernlog.Event{Kind: kernlog.IOTimeout, Controller: "nvme0", Action: "completion polled"}},
+		{"no placeholder", "nvme nvme0: I/O tag XXX (cid abc) QID N timeout, completion polled", kernlog.Event{Kind: kernlog.DriverError, Controller: "nvme0"}},
 	})
 }
 

@@ -62,6 +62,16 @@ func elidedIDs(r string) (rest string, qid int, ok bool) {
 	if !ok || !placeholder(id) {
 		return "", 0, false
 	}
+	if in, after, ok := paren(rest); ok {
+		// The command id's placeholder too: "XXX (cid Y) QID N timeout"
+		// (a Chinese post's quote of the line, posted zg-10).
+		for w := range strings.FieldsSeq(in) {
+			if w != "cid" && !placeholder(w) {
+				return "", 0, false
+			}
+		}
+		rest = after
+	}
 	if q, ok := strings.CutPrefix(rest, "QID "); ok {
 		var n string
 		if n, rest, ok = strings.Cut(q, " "); !ok || !placeholder(n) && (!allDigits(n) || len(n) > 5) {
@@ -75,9 +85,9 @@ func elidedIDs(r string) (rest string, qid int, ok bool) {
 }
 
 // placeholder reports whether an id is a writer's placeholder for a
-// number: "x", "xxx", "X", "N", "n", "#".
+// number: "x", "xxx", "X", "N", "n", "#", "Y".
 func placeholder(s string) bool {
-	return s != "" && len(s) <= 4 && strings.Trim(s, "xXNn#") == ""
+	return s != "" && len(s) <= 4 && strings.Trim(s, "xXNnYy#") == ""
 }
 
 // afterID reads the rest of a timeout line after its command id.
