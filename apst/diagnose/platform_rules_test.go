@@ -765,3 +765,38 @@ func TestPowerHasNoBIOS(t *testing.T) {
 		})
 	}
 }
+
+// An uncorrected AER report whose status is an ACS Violation alone is a
+// request the port's Access Control Services forbade: the platform's
+// setting, not the link's signal, and the recovery after it no link
+// error whose report is missing (an S3 resume on a kernel that enabled
+// ACS there, Kai-Heng Feng, linux-pci, Message-ID:
+// <CAAd53p7FfRCgfC5dGL3HyP+rbVtR2VCfMPYBBvJ=-DFCWFeVPA@mail.gmail.com>,
+// posted zg-03). The same report with a receiver error beside it is the
+// link's.
+func TestACSViolationIsNoLinkError(t *testing.T) {
+	const report = `[   50.947816] pcieport 0000:00:1b.0: DPC: containment event, status:0x1f01 source:0x0000
+[   50.947829] pcieport 0000:00:1b.0: PCIe Bus Error: severity=Uncorrected (Non-Fatal), type=Transaction Layer, (Receiver ID)
+[   50.947830] pcieport 0000:00:1b.0:   device [8086:06ac] error status/mask=%s/00010000
+[   50.947843] nvme nvme0: frozen state error detected, reset controller
+[   50.951730] nvme nvme0: Removing after probe failure status: -19
+`
+	for _, tc := range []struct {
+		status string
+		acs    bool
+	}{{"00200000", true}, {"00200001", false}} {
+		t.Run(tc.status, func(t *testing.T) {
+			d := diagnoseFailure(t, fmt.Sprintf(report, tc.status))
+			var acs bool
+			for _, e := range causeOf(&d, diagnose.LayerPlatform).Evidence {
+				acs = acs || strings.HasPrefix(e.Text, "the port blocked a request of the drive's under its Access Control Services")
+			}
+			assert.Equal(t, tc.acs, acs, d.Summary)
+			var linkAER bool
+			for _, e := range causeOf(&d, diagnose.LayerLink).Evidence {
+				linkAER = linkAER || strings.Contains(e.Text, "uncorrected AER error report") || strings.Contains(e.Text, "whose report the log does not hold")
+			}
+			assert.Equal(t, !tc.acs, linkAER, "%+v", causeOf(&d, diagnose.LayerLink).Evidence)
+		})
+	}
+}

@@ -194,6 +194,9 @@ func linkCause(s *signals) builder {
 		// POWER's EEH freezes the endpoint and runs the same recovery;
 		// its own lines are the error's report.
 		b.proLine(2, logLine(s.aerRecovery, fmt.Sprintf("POWER's error handling, EEH, froze the drive's endpoint (line %d) and ran its recovery: an uncorrectable error on its link or a device that stopped answering its reads; the EEH lines beside it hold its registers", s.in.Log.EEH.Line)))
+	case s.aerRecovery != nil && s.acsViol != nil:
+		// The recovery of the ACS Violation the platform's evidence
+		// quotes: no link error.
 	case s.aerRecovery != nil:
 		// nvme_error_detected prints "frozen state error detected" when
 		// the PCI core recovers from an uncorrectable error (AER or DPC).

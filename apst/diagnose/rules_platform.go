@@ -150,6 +150,9 @@ func platformCause(s *signals) builder {
 	if s.racedLive() {
 		b.proLine(2, logLine(s.reset, "the driver's reset gave up because the controller was no longer in its resetting state but live (nvme-pci's reset work, which then disables the device with -19): another reset or a system resume had brought it back first, a race in the driver or the host's power management, not a device that stopped answering; a kernel matter, most often a regression of the release or of the host controller driver's suspend and resume"))
 	}
+	if e := s.acsViol; e != nil {
+		b.sign(3, logLine(e, "the port blocked a request of the drive's under its Access Control Services (its AER status says ACS Violation, and nothing else): the ACS settings, which the kernel and the firmware program at boot and again at a resume, forbade a transfer the drive made, a configuration fault of the platform or a kernel regression, not the link's signal"))
+	}
 	if e := s.piWrite; e != nil {
 		b.proLine(2, logLine(e, "the drive refused a write whose data did not match the protection information the host sent with it (an end-to-end check, made before the media has any part): the data changed after the host protected it, or the host protected it wrongly, a bug of the software that wrote it (md's bitmap writes did this until 2023) or of the block layer's integrity, not the drive's media"))
 	}

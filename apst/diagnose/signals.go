@@ -38,6 +38,7 @@ type signals struct {
 	aerPhys      []kernlog.Event
 	aerOther     []kernlog.Event
 	aerUncorr    []kernlog.Event
+	acsViol      *kernlog.Event // an uncorrected AER report of an ACS Violation alone
 	// aerRecovery is the PCI core's error recovery of the drive: nvme's
 	// "frozen state error detected, reset controller", a DPC containment.
 	aerRecovery *kernlog.Event
@@ -469,6 +470,11 @@ func (s *signals) portReceiverErrors() *kernlog.Event {
 	}
 	return nil
 }
+
+// aerACSViolation is the ACS Violation bit of the Uncorrectable Error
+// Status register (bit 21; PCI Express Base Specification, "Advanced
+// Error Reporting Capability").
+const aerACSViolation = 1 << 21
 
 // mediaError reports an I/O error the drive's media caused: nvme's
 // status line with a Media and Data Integrity status (SCT 2) of the media
@@ -1184,6 +1190,12 @@ func (s *signals) event(e *kernlog.Event) {
 		}
 	case kernlog.AERError, kernlog.AERReceived:
 		switch {
+		case e.Kind == kernlog.AERError && strings.HasPrefix(e.Severity, "Uncorrected") && e.AERStatus == aerACSViolation:
+			// A request the port's Access Control Services forbade: a
+			// setting's doing, not the link's signal.
+			if s.acsViol == nil {
+				s.acsViol = e
+			}
 		case strings.HasPrefix(e.Severity, "Uncorrected"):
 			s.aerUncorr = append(s.aerUncorr, *e)
 		case e.Layer == "Physical Layer":

@@ -202,6 +202,10 @@ type eventJSON struct {
 	IRQ               int    `json:"irq,omitempty"`
 	Severity          string `json:"severity,omitempty"`
 	Layer             string `json:"layer,omitempty"`
+	// AERStatus and AERErrors are an AER report's unmasked status bits
+	// and their names (kernlog.Event.AERStatus, AERErrors).
+	AERStatus uint32   `json:"aer_status,omitempty"`
+	AERErrors []string `json:"aer_errors,omitempty"`
 	// Stack and StackLine are the dump line that places a kernel crash or
 	// a hung task in the NVMe driver's code (kernlog.Event.Stack).
 	Stack     string `json:"stack,omitempty"`
@@ -218,7 +222,7 @@ func eventView(e *kernlog.Event) eventJSON {
 		Tag: e.Tag, CommandID: e.CommandID, QID: e.QID, Opcode: e.Opcode, OpName: e.OpName,
 		ReqOp: e.ReqOp, Size: e.Size, Action: e.Action,
 		Errno: e.Errno, Status: e.Status, SCT: e.SCT, SC: e.SC, FromState: e.FromState, Phase: e.Phase, Mode: e.Mode, IRQ: e.IRQ,
-		Severity: e.Severity, Layer: e.Layer, Stack: e.Stack, StackLine: e.StackLine, Text: e.Text, Time: e.Time.String(),
+		Severity: e.Severity, Layer: e.Layer, AERStatus: e.AERStatus, AERErrors: e.AERErrors(), Stack: e.Stack, StackLine: e.StackLine, Text: e.Text, Time: e.Time.String(),
 	}
 }
 

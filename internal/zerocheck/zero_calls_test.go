@@ -483,6 +483,9 @@ var zeroCalls = []zeroCall{
 	{"diagnose.Tried.String", func() []any {
 		return results(diagnose.Tried{}.String())
 	}},
+	{"kernlog.Event.AERErrors", func() []any {
+		return results(kernlog.Event{}.AERErrors())
+	}},
 	{"kernlog.Event.Corrected", func() []any {
 		return results(kernlog.Event{}.Corrected())
 	}},

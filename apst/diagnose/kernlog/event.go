@@ -493,6 +493,13 @@ type Event struct {
 	// "Transaction Layer") of an AER report.
 	Severity string
 	Layer    string
+	// AERStatus holds the errors an AER report's status line sets and
+	// does not mask ("device [8086:06ac] error status/mask=00200000/00010000":
+	// 0x00200000, bit 21, ACS Violation, of the Uncorrectable Error Status
+	// register after an uncorrected error; of the Correctable one after a
+	// corrected error); 0 when the log has no status line for the report.
+	// AERErrors names them.
+	AERStatus uint32
 	// Text is the message as logged, after the time stamp and prefix, at
 	// most MaxTextLength bytes (a longer one ends in "...").
 	Text string

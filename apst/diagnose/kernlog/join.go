@@ -25,6 +25,7 @@ func (st *state) finish() *Log {
 	}
 	st.resolveLinks()
 	st.finishOtherDisks()
+	st.aer.finish(l)
 	late := make([]bool, len(l.Incidents))
 	for i := range l.Incidents {
 		in := &l.Incidents[i]

@@ -494,6 +494,9 @@ type state struct {
 	// hostLinks are the PCIe host controllers whose link the log showed
 	// down or up (hostInitAfterLink).
 	hostLinks []string
+	// aer is the last AER error report read, whose status line follows
+	// it (aerStatus).
+	aer aerReport
 
 	qp     qp      // quoted-printable mail's soft breaks and escapes
 	wrap   wrapped // the logical line being assembled
@@ -794,6 +797,9 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 	}
 	st.shaped = st.shaped || e.Controller != "" || e.PCI != "" || e.Disk != ""
 	if !ok {
+		if st.aerStatus(linkMsg) {
+			return
+		}
 		if e.Controller == "" && e.PCI == "" && st.otherDisk(sp.msg, line, from) {
 			return
 		}
@@ -835,6 +841,9 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 		return
 	}
 	e.Line, e.EndLine, e.Time, e.Raw = from, to, sp.ts, clip(cleanLine(line))
+	if e.Kind == AERError {
+		st.aer.begin(&e, sp.msg)
+	}
 	if st.hostInitAfterLink(&e, sp.msg) {
 		return
 	}
