@@ -160,6 +160,10 @@ func Diagnose(in Input) (d Diagnosis) {
 		d.Summary = fmt.Sprintf("no failure of the drive seen in the kernel log for %s; line %d: the controller was deleted (nvme disconnect, a test's teardown, or a fabrics transport that gave up), and the I/O errors after it are of the disk it took away (a file system still mounted on it: unmount it before you disconnect)", s.who(), e.Line)
 		return d
 	}
+	if e := removedOnRequest(s.inc, s.in.Log); e != nil {
+		d.Summary = fmt.Sprintf("no failure of the drive seen in the kernel log for %s; line %d: a command asked the PCI core to remove the device (%s), and what the log holds of %s after it is what a removal does (-19 from a device no longer there, its disk gone); rescan the bus to bring it back: echo 1 | sudo tee /sys/bus/pci/rescan", s.who(), e.Line, e.Text, s.who())
+		return d
+	}
 	d.Failure = true
 	d.OnResume = s.onResume != nil
 	if e := fabricsLine(s.inc, s.in.Log); e != nil {
@@ -462,6 +466,35 @@ func deletedFirst(in *kernlog.Incident) *kernlog.Event {
 		}
 	}
 	return &in.Events[0]
+}
+
+// removedOnRequest is the command that asked the PCI core to remove a
+// device (kernlog.Log.RemoveRequest) when in comes after it and holds
+// only what a removal does to a drive: the driver's -19 (ENODEV) from a
+// device no longer there (a reset, a probe, Set Features APST), its disk
+// gone, I/O errors and the commands the host aborted, the port's link
+// down; nil otherwise.
+func removedOnRequest(in *kernlog.Incident, l *kernlog.Log) *kernlog.Event {
+	r := l.RemoveRequest
+	if r == nil || in == nil || len(in.Events) == 0 || in.Events[0].Line < r.Line {
+		return nil
+	}
+	for i := range in.Events {
+		switch e := &in.Events[i]; e.Kind {
+		case kernlog.APSTFailed, kernlog.ResetFailure, kernlog.ProbeFailure:
+			if e.Errno != -19 {
+				return nil
+			}
+		case kernlog.DiskGone, kernlog.IOError, kernlog.Reset, kernlog.LinkDown:
+		case kernlog.DriverError:
+			if !hostAborted(e) {
+				return nil
+			}
+		default:
+			return nil
+		}
+	}
+	return r
 }
 
 // refusedAPST is the first line of l where the kernel could not program

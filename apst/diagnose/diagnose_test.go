@@ -840,6 +840,27 @@ func TestDeletedController(t *testing.T) {
 	}
 }
 
+// A device a command asked the PCI core to remove, whose -19 and lost
+// disk follow it, did not fail: the removal did that (a root port removed
+// through sysfs on an R-Car board, posted zj-05: linux-pci's lockdep
+// report of it). A failure before the command, or one the removal does
+// not make, is still one.
+func TestRemovedOnRequest(t *testing.T) {
+	const remove = "$ echo 1 > /sys/bus/pci/devices/0000:01:00.0/remove\n"
+	const after = "[  300.100000] nvme nvme0: failed to set APST feature (-19)\n[  300.100100] nvme0n1: detected capacity change from 1953525168 to 0\n"
+	d := summaryOf(t, "[    1.000000] nvme nvme0: pci function 0000:01:00.0\n"+remove+after, false,
+		"no failure of the drive seen in the kernel log for nvme0; line 2: a command asked the PCI core to remove the device (echo 1 > /sys/bus/pci/devices/0000:01:00.0/remove)")
+	assert.Contains(t, d.Summary, "echo 1 | sudo tee /sys/bus/pci/rescan")
+	for _, log := range []string{
+		after + remove,
+		remove + "[  300.100000] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10\n",
+		remove + "[  300.100000] nvme nvme0: Removing after probe failure status: -12\n",
+	} {
+		d := summaryOf(t, log, true, "")
+		assert.NotContains(t, d.Summary, "remove the device", log)
+	}
+}
+
 // A controller whose Identify data says it is reached over a fabric
 // (IOCCSZ set, as Linux nvmet reports it) is answered so when its log has
 // no fabrics line of its own (timeouts alone); a log that shows the

@@ -125,6 +125,9 @@ type logJSON struct {
 	// passthrough driver to the line that shows it
 	// (kernlog.Log.Passthrough).
 	Passthrough map[string]int `json:"passthrough,omitempty"`
+	// RemoveRequest is the line of a command that asked the PCI core to
+	// remove a device (kernlog.Log.RemoveRequest).
+	RemoveRequest int `json:"remove_request,omitempty"`
 	// UnreadLines counts every line the reader could not read, another
 	// driver's among them (kernlog.Log.UnreadLines); the diagnosis's
 	// unread lists those that may be the drive's (Diagnosis.Unread), so
@@ -279,6 +282,9 @@ func diagnoseView(r *diagnoseResult) diagnosisJSON {
 				v.Log.Passthrough = map[string]int{}
 			}
 			v.Log.Passthrough[a] = e.Line
+		}
+		if r := l.RemoveRequest; r != nil {
+			v.Log.RemoveRequest = r.Line
 		}
 		for i := range l.FileSystemErrors {
 			v.Log.FileSystemErrors = append(v.Log.FileSystemErrors, eventView(&l.FileSystemErrors[i]))

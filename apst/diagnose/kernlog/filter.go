@@ -15,7 +15,7 @@ var keywords = []string{
 	": Device not found", ": Device found, but not active", ": Link failed to come up", ".pcie: Failed to initialize host", ".pcie: failed to initialize host",
 	".pcie: probe with driver ", ".pci: probe with driver ", ".pcie failed with error", ".pci failed with error",
 	"DMI: ", "Hardware name: ", "Hypervisor detected: ", "paravirtualized kernel on ", "INFO: task ",
-	"Machine model: ", "[Hardware Error]: ", "Tainted: ", "Comm: ", "EEH: Frozen PHB", "EEH: Detected PCI bus error", "Freezing ", "Filesystems sync: ", "printk: Suspending console", "non-boot CPUs", "EC: interrupt ", "EC: event ", "crng reseeded on system resumption",
+	"Machine model: ", "[Hardware Error]: ", "Tainted: ", "Comm: ", "EEH: Frozen PHB", "EEH: Detected PCI bus error", "Freezing ", "Filesystems sync: ", "printk: Suspending console", "non-boot CPUs", "EC: interrupt ", "EC: event ", "crng reseeded on system resumption", "/remove",
 }
 
 // hasKeyword reports whether a message holds one of keywords.
@@ -58,7 +58,8 @@ func scanLine(b []byte) (keyword, pci bool) {
 	if anchored(b, 'v', func(i int) bool {
 		return before(b, i, "n") && at(b, i+1, "me") || before(b, i, "Linux ") && at(b, i, "version ") || otherDiskDev(b, i) ||
 			before(b, i, "de") && at(b, i, "vice inaccessible") ||
-			before(b, i, "Hyper") && at(b, i, "visor detected: ") || before(b, i, "para") && at(b, i, "virtualized kernel on ")
+			before(b, i, "Hyper") && at(b, i, "visor detected: ") || before(b, i, "para") && at(b, i, "virtualized kernel on ") ||
+			before(b, i, "/remo") && at(b, i+1, "e") // a shell's "echo 1 > /sys/bus/pci/devices/.../remove" (Log.RemoveRequest)
 	}) || anchored(b, 'R', func(i int) bool {
 		return before(b, i, "AE") || before(b, i, "Disabling I") && at(b, i, "RQ") ||
 			before(b, i, "DMA") && at(b, i+1, ": [") || at(b, i, "RW1C") || at(b, i, "Restarting tasks")

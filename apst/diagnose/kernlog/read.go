@@ -217,6 +217,11 @@ type Log struct {
 	// pci-stub: "pciback 0000:05:00.0: xen_pciback: seizing device") to
 	// the first such line (its Driver the driver); at most MaxAddresses.
 	Passthrough map[string]Event
+	// RemoveRequest is the first command in the log that asked the PCI
+	// core to remove a device ("echo 1 > /sys/bus/pci/devices/0000:01:00.0/remove",
+	// a shell's line pasted with the kernel's): the device's lines after
+	// it (its -19, the disk gone) are the removal's; nil for none.
+	RemoveRequest *Event
 	// Unread lists the first MaxUnread lines that look like NVMe or PCIe
 	// failure messages (they name nvme or a PCI function together with a
 	// failure word) but were not read as an event; UnreadLines counts them
@@ -798,6 +803,11 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 	st.shaped = st.shaped || e.Controller != "" || e.PCI != "" || e.Disk != ""
 	if !ok {
 		if st.aerStatus(linkMsg) {
+			return
+		}
+		if st.log.RemoveRequest == nil && removeCommand(line) {
+			cmd := line[strings.Index(line, "echo 1"):] // the command, without a prompt or quoting
+			st.log.RemoveRequest = &Event{Line: from, EndLine: to, Time: sp.ts, Text: clip(strings.TrimSpace(cmd)), Raw: clip(cleanLine(line))}
 			return
 		}
 		if e.Controller == "" && e.PCI == "" && st.otherDisk(sp.msg, line, from) {

@@ -268,3 +268,15 @@ func cliCommand(msg string) bool {
 	}
 	return false
 }
+
+// removeCommand reports whether a line is a shell's command that writes 1
+// to a device's remove file in sysfs (drivers/pci/pci-sysfs.c's
+// remove_store: "echo 1 > /sys/bus/pci/devices/0000:01:00.0/remove",
+// "echo 1 | sudo tee /sys/class/pci_bus/0000:00/device/0000:00:00.0/remove",
+// the colons escaped or not).
+func removeCommand(line string) bool {
+	t := strings.TrimRight(strings.TrimSpace(line), `'"`)
+	i := strings.Index(t, "echo 1")
+	j := strings.LastIndex(t, "/sys/")
+	return i >= 0 && j > i && strings.HasSuffix(t, "/remove") && strings.IndexByte(t[j:], ' ') < 0
+}

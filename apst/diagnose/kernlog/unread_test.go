@@ -367,3 +367,29 @@ func TestBusDeviceNamedAfterItsParentIsNotUnread(t *testing.T) {
 	require.Len(t, l.Unread, 1, "%+v", l.Unread)
 	assert.Equal(t, 3, l.Unread[0].Line, "a function's own line still counts")
 }
+
+// A shell's command that asks the PCI core to remove a device, pasted
+// with the kernel's lines, is Log.RemoveRequest: a root port removed on
+// an R-Car board (posted zj-05, linux-pci: the colons escaped, quoted
+// with "> " and a prompt), the forms with tee and a device's own path.
+// A command that writes elsewhere, or 0, is none.
+func TestRemoveRequest(t *testing.T) {
+	for line, want := range map[string]string{
+		`>   $ echo 1 > /sys/class/pci_bus/0000\:00/device/0000\:00\:00.0/remove`: `echo 1 > /sys/class/pci_bus/0000\:00/device/0000\:00\:00.0/remove`,
+		"root@host:~# echo 1 | sudo tee /sys/bus/pci/devices/0000:01:00.0/remove": "echo 1 | sudo tee /sys/bus/pci/devices/0000:01:00.0/remove",
+		"# echo 1 > /sys/bus/pci/devices/0000:01:00.0/remove":                     "echo 1 > /sys/bus/pci/devices/0000:01:00.0/remove",
+		"$ echo 1 > /sys/bus/pci/rescan":                                          "",
+		"$ echo 0 > /sys/bus/pci/devices/0000:01:00.0/remove":                     "",
+		"$ cat /sys/bus/pci/devices/0000:01:00.0/remove":                          "",
+	} {
+		l, err := kernlog.ReadString("[    1.0] nvme nvme0: pci function 0000:01:00.0\n"+line+"\n", kernlog.Options{})
+		require.NoError(t, err)
+		if want == "" {
+			assert.Nil(t, l.RemoveRequest, line)
+			continue
+		}
+		require.NotNil(t, l.RemoveRequest, line)
+		assert.Equal(t, 2, l.RemoveRequest.Line)
+		assert.Equal(t, want, l.RemoveRequest.Text)
+	}
+}
