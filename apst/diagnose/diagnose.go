@@ -642,8 +642,8 @@ func summarize(s *signals, d *Diagnosis) (string, bool) {
 			fmt.Fprintf(&b, " Its failures are of other devices (%s).", strings.Join(o, ", "))
 		}
 	}
-	if d.OnResume && !strings.Contains(b.String(), "happened on resume") {
-		b.WriteString(" It happened on resume from system sleep.")
+	if d.OnResume && !strings.Contains(b.String(), "this happened ") {
+		b.WriteString(" It happened " + strings.Replace(s.sleepPhase(), "on resume", "on resume from system sleep", 1) + ".")
 	}
 	if d.Replace {
 		b.WriteString(" The drive is failing: replace it.")

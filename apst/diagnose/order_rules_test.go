@@ -409,6 +409,27 @@ func TestFailureBeforeItsResumeLine(t *testing.T) {
 	}
 }
 
+// A failure after a suspend began, with no resume line between, is said
+// to have come during the sleep, not on resume: a kernel warning from
+// nvme_suspend's disabling of the queues after printk suspended the
+// consoles (an Acer Nitro 5's hibernation, linux-nvme, Message-ID:
+// <CAEJqkggcnW98Sk3BEBCCZf57Uwd9rdqD5Da0tmuTaNfkJN5kVg@mail.gmail.com>,
+// posted zj-06).
+func TestFailureAfterSuspendBegan(t *testing.T) {
+	d := diagnoseFailure(t, `Sep 11 16:16:30 nitro5 kernel: printk: Suspending console(s) (use no_console_suspend to debug)
+Sep 11 16:16:30 nitro5 kernel: WARNING: CPU: 0 PID: 882 at kernel/irq/chip.c:210 irq_startup+0xe6/0xf0
+Sep 11 16:16:30 nitro5 kernel: Workqueue: events_unbound async_run_entry_fn
+Sep 11 16:16:30 nitro5 kernel: RIP: 0010:irq_startup+0xe6/0xf0
+Sep 11 16:16:30 nitro5 kernel: Call Trace:
+Sep 11 16:16:30 nitro5 kernel:  nvme_poll_irqdisable+0x20c/0x280 [nvme]
+Sep 11 16:16:30 nitro5 kernel:  nvme_suspend+0x40/0x130 [nvme]
+Sep 11 16:16:30 nitro5 kernel: ---[ end trace 3a7b9d6ac4d8c1f3 ]---
+`)
+	assert.True(t, d.OnResume)
+	assert.Contains(t, d.Summary, "It happened during a system sleep, after its suspend began.")
+	assert.NotContains(t, d.Summary, "on resume")
+}
+
 // A failure right after a resume says so once in the summary: the cause's
 // own reason when it is the resume, the closing sentence otherwise. Media
 // errors the drive reported are no sleep transition's doing: right after

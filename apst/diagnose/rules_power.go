@@ -151,6 +151,20 @@ func (b *builder) otherSleepTest(s *signals) {
 	b.test("try the other sleep mode, until reboot", cmd, cost)
 }
 
+// sleepPhase says in which part of a system sleep the failure came: on
+// resume after the resume's line, while it resumed before one, or after
+// a suspend began (no resume line between: the system was suspending, or
+// resuming without one).
+func (s *signals) sleepPhase() string {
+	switch {
+	case s.midResume:
+		return "while the system resumed"
+	case s.onResume != nil && s.onResume.Kind == kernlog.SuspendEntry:
+		return "during a system sleep, after its suspend began"
+	}
+	return "on resume"
+}
+
 // resumeWhen says how the failure stands to the sleep transition
 // onResume.
 func (s *signals) resumeWhen() string {
@@ -170,13 +184,13 @@ func suspendCause(s *signals) builder {
 	case s.onResume != nil && s.mediaOnly():
 		// The drive's own media errors are no sleep transition's doing:
 		// the timing is said, and weighs little.
-		b.proLine(1, logLine(s.onResume, "this happened on resume: "+s.resumeWhen()+" (but the failures are media errors the drive reported, which no sleep transition causes)"))
+		b.proLine(1, logLine(s.onResume, "this happened "+s.sleepPhase()+": "+s.resumeWhen()+" (but the failures are media errors the drive reported, which no sleep transition causes)"))
 	case s.onResume != nil && s.crashOnly() && driverCrash(s.inc):
 		// The nvme driver's own code warned or crashed in the sleep and
 		// the drive reported nothing: a kernel bug, whose timing is said.
-		b.proLine(1, logLine(s.onResume, "this happened on resume: "+s.resumeWhen()+" (but the failure is the kernel's, in the NVMe driver's code, which the sleep ran: a kernel bug, not the drive's sleep)"))
+		b.proLine(1, logLine(s.onResume, "this happened "+s.sleepPhase()+": "+s.resumeWhen()+" (but the failure is the kernel's, in the NVMe driver's code, which the sleep ran: a kernel bug, not the drive's sleep)"))
 	case s.onResume != nil:
-		b.sign(4, logLine(s.onResume, "this happened on resume: "+s.resumeWhen()))
+		b.sign(4, logLine(s.onResume, "this happened "+s.sleepPhase()+": "+s.resumeWhen()))
 	}
 	if len(s.pmErrors) > 0 {
 		e := &s.pmErrors[0]

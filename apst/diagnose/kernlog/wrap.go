@@ -133,8 +133,8 @@ func (st *state) continues(b []byte) bool {
 	if bracketless(string(c[:min(len(c), 20)])) > 0 && bytes.HasSuffix(bytes.TrimRight(st.wrap.buf, " \t"), []byte("[")) {
 		return true // a dmesg time the wrap split after its "["
 	}
-	if len(c) == 0 || stampedBytes(c) || structural(c) || embeddedStamp(string(c)) != "" || bytes.Contains(c, []byte(" | ")) || listItem(b) || elision(c) {
-		return false // a line with a time stamp inside starts a message there, a table's row or a list's item is one; an elision is no text
+	if len(c) == 0 || stampedBytes(c) || structural(c) || embeddedStamp(string(c)) != "" || bytes.Contains(c, []byte(" | ")) || listItem(b) || elision(c) || label(c) {
+		return false // a line with a time stamp inside starts a message there, a table's row or a list's item is one; an elision or a label is no text
 	}
 	if w, _, ok := bytes.Cut(c, []byte(" ")); ok && secondsWord(string(w)) {
 		if h, _, ok := bytes.Cut(cleanBytes(st.wrap.buf), []byte(" ")); ok && secondsWord(string(h)) {
@@ -254,6 +254,23 @@ func structural(c []byte) bool {
 		switch ch {
 		case '{', '}', '[', ']', ',':
 		default:
+			return false
+		}
+	}
+	return true
+}
+
+// label reports whether a line is a writer's label of the lines after it:
+// one capitalised word and a colon ("Before:", "After:", "Log:", as a
+// patch's description heads the runs it quotes, posted zj-03), which no
+// kernel message is the rest of.
+func label(c []byte) bool {
+	c = bytes.TrimRight(c, " \t")
+	if len(c) < 3 || c[0] < 'A' || c[0] > 'Z' || c[len(c)-1] != ':' {
+		return false
+	}
+	for _, ch := range c[1 : len(c)-1] {
+		if (ch < 'a' || ch > 'z') && (ch < 'A' || ch > 'Z') {
 			return false
 		}
 	}

@@ -409,3 +409,18 @@ func TestElisionIsNoContinuation(t *testing.T) {
 		assert.Equal(t, 3, l.Incidents[0].Events[0].Line, "%q", mark)
 	}
 }
+
+// A writer's label of the lines after it ("After:" between a patch's
+// before and after runs, posted zj-03: stable, Message-Id:
+// <20220705115618.708454802@linuxfoundation.org>) is never the rest of the
+// kernel line before it.
+func TestLabelIsNoContinuation(t *testing.T) {
+	for _, lbl := range []string{"After:", "Before:", "Log:  "} {
+		l, err := kernlog.ReadString("[    2.347197] nvme nvme2: globally duplicate IDs for nsid 1\n"+lbl+"\n[    2.427715] nvme nvme1: pci function 0000:06:00.0\n", kernlog.Options{})
+		require.NoError(t, err)
+		require.NotEmpty(t, l.Incidents, lbl)
+		e := l.Incidents[0].Events[0]
+		assert.Equal(t, "nvme nvme2: globally duplicate IDs for nsid 1", e.Text, lbl)
+		assert.Equal(t, 1, e.EndLine, lbl)
+	}
+}
