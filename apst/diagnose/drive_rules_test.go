@@ -1,6 +1,8 @@
 package diagnose_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -248,5 +250,38 @@ func TestTransferErrorKeepsTheDrivePossible(t *testing.T) {
 	d = summaryOf(t, "[    6.052184] nvme nvme0: failed to set APST feature (4)\n", true, "")
 	if c := d.Cause(diagnose.LayerDrive); c != nil {
 		assert.Zero(t, c.Score)
+	}
+}
+
+// I/O errors that are Write Zeroes, but for a write a reset aborted
+// beside them, speak for a firmware that mishandles the command, which
+// the kernel quirks some models for (Dmitry Monakhov's PM1725a quirk,
+// linux-nvme, Message-Id: <20210310120641.1633-1-dmtrmonakhov@yandex-team.ru>,
+// posted zi-01). Writes alone do not.
+func TestWriteZeroesFailures(t *testing.T) {
+	line := func(op string, sector int) string {
+		return fmt.Sprintf("blk_update_request: I/O error, dev nvme0n1, sector %d op %s flags 0x0 phys_seg 0 prio class 0\n", sector, op)
+	}
+	const down = "nvme nvme0: I/O 528 QID 10 timeout, reset controller\n"
+	zeroes := down + line("0x1:(WRITE)", 32776)
+	for i := range 4 {
+		zeroes += line("0x9:(WRITE_ZEROES)", 113319936-256*i)
+	}
+	d := diagnoseFailure(t, zeroes)
+	var ev string
+	for _, e := range causeOf(&d, diagnose.LayerFirmware).Evidence {
+		if strings.HasPrefix(e.Text, "the commands that failed were Write Zeroes") {
+			ev = e.Text
+		}
+	}
+	assert.Contains(t, ev, "(4 of the 5 I/O errors that name their operation, op 0x9)")
+
+	writes := down
+	for i := range 4 {
+		writes += line("0x1:(WRITE)", 32776+8*i)
+	}
+	d = diagnoseFailure(t, writes)
+	for _, e := range causeOf(&d, diagnose.LayerFirmware).Evidence {
+		assert.NotContains(t, e.Text, "Write Zeroes")
 	}
 }

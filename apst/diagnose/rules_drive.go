@@ -65,6 +65,10 @@ func firmwareCause(s *signals) builder {
 	if s.refused != nil {
 		b.proLine(2, logLine(s.refused, "the drive refused an I/O command it advertises, or a field of one, as invalid: a firmware fault a firmware update may fix"))
 	}
+	if n, of, e := s.writeZeroes(); e != nil {
+		b.proLine(2, logLine(e, fmt.Sprintf("the commands that failed were Write Zeroes (%d of the %d I/O errors that name their operation, op 0x9): a drive whose firmware mishandles Write Zeroes stalls or fails on them, as the kernel's DISABLE_WRITE_ZEROES quirk of some models says; a firmware update may fix it", n, of)))
+		b.test("look for a kernel whose nvme-pci quirk table lists the drive's PCI ID with NVME_QUIRK_DISABLE_WRITE_ZEROES (drivers/nvme/host/pci.c; the kernel then zeroes blocks by writing them), and for a firmware update", "lspci -nn -d ::0108; sudo nvme fw-log /dev/"+s.name(), "free to check")
+	}
 	if s.newIDs != nil {
 		b.proLine(2, logLine(s.newIDs, "the drive reported other namespace identifiers than before: a firmware fault (the kernel quirks such drives with BOGUS_NID; a firmware update may fix it)"))
 	}
@@ -103,6 +107,31 @@ func firmwareCause(s *signals) builder {
 	}
 	b.test("look up the firmware revision and the vendor's release notes; read the drive's error log", "sudo nvme fw-log /dev/"+s.name()+"; sudo nvme error-log /dev/"+s.name(), "free to check; an update needs a backup and a reboot")
 	return b
+}
+
+// writeZeroes returns, when three or more of the incident's I/O errors
+// that name their request's operation are Write Zeroes (the block layer's
+// "op 0x9:(WRITE_ZEROES)") and they are three in four of them at least
+// (the rest the writes a reset aborted beside them), how many are, of how
+// many, and the first; 0, 0, nil otherwise.
+func (s *signals) writeZeroes() (n, of int, first *kernlog.Event) {
+	for i := range s.ioErrors {
+		e := &s.ioErrors[i]
+		if e.ReqOp == "" {
+			continue
+		}
+		of++
+		if e.ReqOp == "WRITE_ZEROES" {
+			n++
+			if first == nil {
+				first = e
+			}
+		}
+	}
+	if n < 3 || 4*n < 3*of {
+		return 0, 0, nil
+	}
+	return n, of, first
 }
 
 // driveCause is a drive that is failing: the fatal status escalating,

@@ -162,6 +162,13 @@ func (st *state) continues(b []byte) bool {
 			return true
 		}
 	}
+	if bytes.HasPrefix(c, []byte("op 0x")) && bytes.Contains(st.wrap.buf, []byte("error, dev ")) && bytes.Contains(st.wrap.buf, []byte(", sector ")) &&
+		!bytes.Contains(st.wrap.buf, []byte(" op 0x")) {
+		// The block layer's error line cut after its sector ("... sector
+		// 113319936" + "op 0x9:(WRITE_ZEROES) flags 0x0 ..."): the rest of
+		// its fields, which no message starts with.
+		return true
+	}
 	// truncated only here: a line without a stamp after a held one is rare
 	// in a log, held lines are not.
 	cut := truncated(st.wrap.buf)
@@ -441,6 +448,16 @@ func truncated(b []byte) bool {
 	}
 	if i := bytes.LastIndex(b, []byte(" QID ")); i >= 0 && len(b) > i+5 && allDigits(string(b[i+5:])) {
 		return true
+	}
+	// The block layer's "I/O error, dev nvme0n1, sector 113319936 op
+	// 0x9:(WRITE_ZEROES) flags 0x0 phys_seg 0 prio class 0" (its fields
+	// grew over the releases): a line cut after a field's name goes on.
+	if bytes.Contains(b, []byte("error, dev ")) && bytes.Contains(b, []byte(", sector ")) {
+		for _, f := range []string{" sector", " op", " flags", " phys_seg", " prio", " prio class"} {
+			if bytes.HasSuffix(b, []byte(f)) {
+				return true
+			}
+		}
 	}
 	// nvme-pci's timeout line ends in what the driver did ("timeout,
 	// completion polled", "reset controller", "disable controller"): a

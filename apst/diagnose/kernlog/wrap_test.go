@@ -424,3 +424,27 @@ func TestLabelIsNoContinuation(t *testing.T) {
 		assert.Equal(t, 1, e.EndLine, lbl)
 	}
 }
+
+// The block layer's error line wrapped by a mail client or tracker at any
+// of its fields goes on with them, so its operation is read (the lines of
+// Dmitry Monakhov's PM1725a quirk, linux-nvme, Message-Id:
+// <20210310120641.1633-1-dmtrmonakhov@yandex-team.ru>, posted zi-01, cut
+// where 72 and 78 columns cut them); an old kernel's line that ends at its
+// sector stays whole.
+func TestBlockErrorLineWrapped(t *testing.T) {
+	const line = "[  100.000001] blk_update_request: I/O error, dev nvme0n1, sector 113319936 op 0x9:(WRITE_ZEROES) flags 0x0 phys_seg 0 prio class 0"
+	for _, at := range []string{" sector 113319936 ", " op ", " flags ", " prio "} {
+		i := strings.Index(line, at) + len(at) - 1
+		log := line[:i] + "\n" + line[i+1:] + "\n"
+		l, err := kernlog.ReadString(log, kernlog.Options{})
+		require.NoError(t, err)
+		require.Len(t, l.Incidents, 1, "%q", log)
+		e := l.Incidents[0].Events[0]
+		assert.Equal(t, "WRITE_ZEROES", e.ReqOp, "%q", log)
+		assert.Equal(t, 2, e.EndLine, "%q", log)
+	}
+	l, err := kernlog.ReadString("blk_update_request: I/O error, dev nvme0n1, sector 1234\nBuffer I/O error on dev nvme0n1p1, logical block 5, lost async page write\n", kernlog.Options{})
+	require.NoError(t, err)
+	require.NotEmpty(t, l.Incidents)
+	assert.Equal(t, 1, l.Incidents[0].Events[0].EndLine)
+}
