@@ -166,6 +166,13 @@ func Diagnose(in Input) (d Diagnosis) {
 	}
 	d.Failure = true
 	d.OnResume = s.onResume != nil
+	if n := len(s.sameElsewhere); n > 0 {
+		names := make([]string, 0, n)
+		for _, e := range s.sameElsewhere {
+			names = append(names, fmt.Sprintf("%s, line %d", e.Controller, e.Line))
+		}
+		d.Notes = append(d.Notes, fmt.Sprintf("%d other controller(s) in this log failed the same way (%s): a cause they share (their model's firmware or power states, a PCIe switch, the power, the kernel) is likelier than a fault of each drive; replacing one drive does not address it", n, strings.Join(names, "; ")))
+	}
 	if e := fabricsLine(s.inc, s.in.Log); e != nil {
 		d.Causes = []Cause{fabricsCause(e, Line{}, s.fabricsTests())}
 		d.Summary = fmt.Sprintf("%s: an NVMe over Fabrics controller (line %d): its failures are the network's, the target's or the host's transport, which this diagnosis of a PCIe drive's power layers does not weigh.", s.who(), e.Line)

@@ -285,3 +285,38 @@ func TestWriteZeroesFailures(t *testing.T) {
 		assert.NotContains(t, e.Text, "Write Zeroes")
 	}
 }
+
+// Other controllers that failed the same way at other times in the log
+// point at a cause they share, or their model's: a note says so and the
+// drive alone is spoken against (twelve WD Red SN700s behind PCIe switches
+// dropping one by one, Justin Piszcz, linux-nvme, Message-ID:
+// <CAO9zADxCYgQVOD9A1WYoS4JcLgvsNtGGr4xEZm9CMFHXsTV8ww@mail.gmail.com>,
+// posted zh-02). Another failure, or media errors on two drives (which
+// wear out one by one), say nothing of it.
+func TestSameFailureOnOtherDrives(t *testing.T) {
+	const nvme2 = `[1156824.598513] nvme nvme2: I/O 5 QID 0 timeout, reset controller
+[1156896.035355] nvme nvme2: Device not ready; aborting reset, CSTS=0x1
+`
+	const nvme9 = `[2001664.727044] nvme nvme9: I/O 26 QID 0 timeout, reset controller
+[2001736.159123] nvme nvme9: Device not ready; aborting reset, CSTS=0x1
+`
+	d := diagnoseFailure(t, nvme2+nvme9)
+	require.Len(t, d.Notes, 2, "%q", d.Notes)
+	assert.Contains(t, d.Notes[1], "1 other controller(s) in this log failed the same way (nvme2, line 1)")
+	assert.Equal(t, "nvme9", d.Controller)
+	var against bool
+	for _, e := range causeOf(&d, diagnose.LayerDrive).Against {
+		against = against || strings.HasPrefix(e.Text, "1 other NVMe controller(s) failed the same way")
+	}
+	assert.True(t, against, "%+v", causeOf(&d, diagnose.LayerDrive))
+
+	for _, log := range []string{
+		nvme2 + "[2001664.727044] nvme nvme9: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10\n",
+		"[    8.0] nvme0n1: Read(0x2) @ LBA 0, 1 blocks, Unrecovered Read Error (sct 0x2 / sc 0x81) DNR\n[ 9000.0] nvme1n1: Read(0x2) @ LBA 8, 1 blocks, Unrecovered Read Error (sct 0x2 / sc 0x81) DNR\n",
+	} {
+		d := diagnoseFailure(t, log)
+		for _, n := range d.Notes {
+			assert.NotContains(t, n, "failed the same way", log)
+		}
+	}
+}

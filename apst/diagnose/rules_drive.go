@@ -200,6 +200,9 @@ func driveCause(s *signals) builder {
 		// marginal reads the same as a link that errs on L1 exits.
 		b.proLine(2, logLine(e, "the port above the drive logged the errors as their receiver: what the drive sent arrived damaged, from a marginal transmitter of the drive, a slot, riser or adapter, or the link's L1 exits; another drive in this slot tells"))
 	}
+	if len(s.sameElsewhere) > 0 {
+		b.conLine(1, logLine(&s.sameElsewhere[0], fmt.Sprintf("%d other NVMe controller(s) failed the same way in this log: not this drive alone", len(s.sameElsewhere))))
+	}
 	if len(s.othersDown) > 0 {
 		b.conLine(1, logLine(&s.othersDown[0], "other NVMe controllers went down at the same time: not this drive alone"))
 	}

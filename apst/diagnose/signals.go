@@ -100,7 +100,10 @@ type signals struct {
 	// same boot. For a failure known only by its PCI address one of them
 	// may be its own controller (othersMaySelf), so they count only when
 	// there are two or more.
-	othersDown    []kernlog.Event
+	othersDown []kernlog.Event
+	// sameElsewhere are the first lines of other controllers' incidents,
+	// at any time in the log, that hold the same kinds of failure.
+	sameElsewhere []kernlog.Event
 	othersMaySelf bool
 	onResume      *kernlog.Event // suspend exit (or entry) just before the failure, or the resume's line just after it (midResume)
 	midResume     bool           // onResume is a resume's line after the failure: it began while the system resumed
@@ -1435,12 +1438,44 @@ func (s *signals) sharedFailures(l *kernlog.Log, first *kernlog.Event) {
 		seen[in.Controller] = true
 		s.othersDown = append(s.othersDown, *e)
 	}
+	if s.ctrl != "" && severity(s.inc) >= 2 && !s.mediaOnly() {
+		// Other controllers that failed the same way at other times (the
+		// same kinds of failure lines): a cause they share, or their
+		// model's, more than each drive's own (twelve SN700s behind PCIe
+		// switches dropping one by one over months, posted zh-02). Not
+		// media errors: drives wear out one by one.
+		for i := range l.Incidents {
+			in := &l.Incidents[i]
+			if in.Controller == "" || seen[in.Controller] || !sameFailure(in, s.inc) {
+				continue
+			}
+			seen[in.Controller] = true
+			s.sameElsewhere = append(s.sameElsewhere, in.Events[0])
+		}
+	}
 	if s.ctrl == "" {
 		s.othersMaySelf = true
 		if len(s.othersDown) < 2 {
 			s.othersDown = nil
 		}
 	}
+}
+
+// sameFailure reports whether two incidents hold the same kinds of
+// failure lines (those severity weighs), and some.
+func sameFailure(a, b *kernlog.Incident) bool {
+	kinds := func(in *kernlog.Incident) []kernlog.Kind {
+		var ks []kernlog.Kind
+		for k, n := range in.Counts {
+			if n > 0 && severity(&kernlog.Incident{Counts: map[kernlog.Kind]int{k: n}, Events: in.Events}) >= 2 {
+				ks = append(ks, k)
+			}
+		}
+		slices.Sort(ks)
+		return ks
+	}
+	ka := kinds(a)
+	return len(ka) > 0 && slices.Equal(ka, kinds(b))
 }
 
 // passthrough returns the line that shows a function bound to a
