@@ -1464,18 +1464,28 @@ func (s *signals) sharedFailures(l *kernlog.Log, first *kernlog.Event) {
 // sameFailure reports whether two incidents hold the same kinds of
 // failure lines (those severity weighs), and some.
 func sameFailure(a, b *kernlog.Incident) bool {
-	kinds := func(in *kernlog.Incident) []kernlog.Kind {
-		var ks []kernlog.Kind
-		for k, n := range in.Counts {
-			if n > 0 && severity(&kernlog.Incident{Counts: map[kernlog.Kind]int{k: n}, Events: in.Events}) >= 2 {
-				ks = append(ks, k)
-			}
+	n := 0
+	for k, c := range a.Counts {
+		if c == 0 || !failureKind(a, k) {
+			continue
 		}
-		slices.Sort(ks)
-		return ks
+		if b.Counts[k] == 0 || !failureKind(b, k) {
+			return false
+		}
+		n++
 	}
-	ka := kinds(a)
-	return len(ka) > 0 && slices.Equal(ka, kinds(b))
+	for k, c := range b.Counts {
+		if c > 0 && failureKind(b, k) && a.Counts[k] == 0 {
+			return false
+		}
+	}
+	return n > 0
+}
+
+// failureKind reports whether in's events of kind k are failures that
+// severity weighs (2 or more).
+func failureKind(in *kernlog.Incident, k kernlog.Kind) bool {
+	return severity(&kernlog.Incident{Counts: map[kernlog.Kind]int{k: in.Counts[k]}, Events: in.Events}) >= 2
 }
 
 // passthrough returns the line that shows a function bound to a
