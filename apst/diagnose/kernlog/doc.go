@@ -170,7 +170,8 @@
 // a failed Set Features APST, D3cold (or D3hot) resume failures (in the
 // PCI core's current and older spellings), AER reports (the root port's
 // "error received" line naming the device, in both spellings, and the
-// device's "PCIe Bus Error" line with severity and layer), pciehp link-down
+// device's "PCIe Bus Error" line with severity and layer, and the status
+// line after it into Event.AERStatus), pciehp link-down
 // reports, block I/O errors ("I/O error, dev nvme0n1", the older
 // "blk_update_request: I/O error", "Buffer I/O error on dev nvme0n1p2") and
 // nvme's with the NVMe status, a disk whose capacity fell to zero
@@ -227,7 +228,9 @@
 // unless its task is named after an NVMe disk, is Log.BlockedTask. A
 // dump's taint line gives Log.Taint and, when the boot has no "Linux
 // version" line, Log.Release; POWER's EEH line that froze an endpoint is
-// Log.EEH.
+// Log.EEH; a shell's command pasted with the log that removed a PCI
+// device ("echo 1 > /sys/bus/pci/devices/0000:01:00.0/remove") is
+// Log.RemoveRequest.
 //
 // A file system's (or md's, bcache's, a device mapper's) report of an I/O
 // error on an NVMe disk ([FileSystemError]: "XFS (nvme0n1p2): log I/O
