@@ -140,3 +140,24 @@ func ExampleLog_hungDriver() {
 	// release: 6.7.0-rc5-00173-g34d71db9cce2 taint: W
 	// line 1: hung-task, stack line 4: [   75.552157]  nvme_wait_freeze_timeout+0x68/0xa4
 }
+
+// An AER report's status line names its errors: here an ACS Violation at
+// a root port as a laptop resumed (linux-pci, Message-ID:
+// <CAAd53p7FfRCgfC5dGL3HyP+rbVtR2VCfMPYBBvJ=-DFCWFeVPA@mail.gmail.com>).
+func ExampleEvent_AERErrors() {
+	log := "[   50.947829] pcieport 0000:00:1b.0: PCIe Bus Error: severity=Uncorrected (Non-Fatal), type=Transaction Layer, (Receiver ID)\n" +
+		"[   50.947830] pcieport 0000:00:1b.0:   device [8086:06ac] error status/mask=00200000/00010000\n" +
+		"[   50.947831] pcieport 0000:00:1b.0:    [21] ACSViol                (First)\n"
+	l, err := kernlog.ReadString(log, kernlog.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, in := range l.Incidents {
+		for _, e := range in.Events {
+			fmt.Printf("line %d: %s %s, status %#x: %v\n", e.Line, e.Kind, e.Severity, e.AERStatus, e.AERErrors())
+		}
+	}
+	// Output:
+	// line 1: aer-error Uncorrected (Non-Fatal), status 0x200000: [ACSViol]
+}
