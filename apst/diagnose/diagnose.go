@@ -81,7 +81,8 @@ type Diagnosis struct {
 	// OnResume reports that the failure came right after a system sleep
 	// transition (the log's suspend or resume line), or while the system
 	// resumed (a resume's own line soon after it, with no suspend
-	// between).
+	// between), or that the PM core reported the drive's resume failed
+	// ("PM: failed to resume async: error -16").
 	OnResume bool
 	// Replace reports the verdict that the drive is failing: replace it.
 	Replace bool
@@ -165,7 +166,7 @@ func Diagnose(in Input) (d Diagnosis) {
 		return d
 	}
 	d.Failure = true
-	d.OnResume = s.onResume != nil
+	d.OnResume = s.onResume != nil || s.resumePMError() != nil
 	if n := len(s.sameElsewhere); n > 0 {
 		names := make([]string, 0, n)
 		for _, e := range s.sameElsewhere {
@@ -649,7 +650,7 @@ func summarize(s *signals, d *Diagnosis) (string, bool) {
 			fmt.Fprintf(&b, " Its failures are of other devices (%s).", strings.Join(o, ", "))
 		}
 	}
-	if d.OnResume && !strings.Contains(b.String(), "this happened ") {
+	if s.onResume != nil && !strings.Contains(b.String(), "this happened ") {
 		b.WriteString(" It happened " + strings.Replace(s.sleepPhase(), "on resume", "on resume from system sleep", 1) + ".")
 	}
 	if d.Replace {

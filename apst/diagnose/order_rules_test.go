@@ -430,6 +430,19 @@ Sep 11 16:16:30 nitro5 kernel: ---[ end trace 3a7b9d6ac4d8c1f3 ]---
 	assert.NotContains(t, d.Summary, "on resume")
 }
 
+// The PM core's report that the drive failed to resume sets OnResume
+// (the JSON's on_resume) without a sleep line in the excerpt, and the
+// summary says it once (a Qualcomm board's resume that hung a minute,
+// linux-arm-msm, posted zl-02).
+func TestResumeFailureIsOnResume(t *testing.T) {
+	d := diagnoseFailure(t, `> [  119.994092] nvme nvme0: I/O 9 QID 0 timeout, reset controller
+> [  120.013502] nvme 0001:01:00.0: PM: pci_pm_resume+0x0/0xe4 returned -16 after 60059958 usecs
+> [  120.022239] nvme 0001:01:00.0: PM: failed to resume async: error -16
+`)
+	assert.True(t, d.OnResume, d.Summary)
+	assert.Equal(t, 1, strings.Count(d.Summary, "resume"), d.Summary)
+}
+
 // A failure right after a resume says so once in the summary: the cause's
 // own reason when it is the resume, the closing sentence otherwise. Media
 // errors the drive reported are no sleep transition's doing: right after

@@ -77,3 +77,13 @@ func TestTunnelFailedAnswer(t *testing.T) {
 	require.Len(t, d.Consequences, 1)
 	assert.Equal(t, 2, d.Consequences[0].Line)
 }
+
+// A USB host controller that died after a resume, beside a drive that
+// came back, is no failure of the drive: the summary names the host (an
+// HP EliteBook 840's xhci, posted zl-04, was "no failure seen").
+func TestUSBHostDiedIsAnotherDevices(t *testing.T) {
+	summaryOf(t, `[162640.100000] nvme nvme0: 8/0/0 default/read/poll queues
+[162644.651068] xhci_hcd 0000:c3:00.3: xHCI host controller not responding, assume dead
+[162644.651076] xhci_hcd 0000:c3:00.3: HC died; cleaning up
+`, false, "the failures it holds are of other devices (xhci_hcd 0000:c3:00.3)")
+}

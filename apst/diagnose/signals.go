@@ -1926,6 +1926,17 @@ func (s *signals) racedLive() bool {
 	return s.raced() && strings.Contains(s.reset.Text, "ctrl state 1 ")
 }
 
+// resumePMError returns the first of the PM core's reports that a
+// device failed to resume, or nil.
+func (s *signals) resumePMError() *kernlog.Event {
+	for i := range s.pmErrors {
+		if s.pmErrors[i].Phase == "resume" {
+			return &s.pmErrors[i]
+		}
+	}
+	return nil
+}
+
 // mediaOnly reports an incident whose failures are all I/O errors the
 // drive's media caused: no controller that went down, no timeout, reset
 // or resume failure.

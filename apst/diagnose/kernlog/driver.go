@@ -146,6 +146,10 @@ var failureWords = []string{
 	"fail", "Fail", "FAIL", "rror", "imeout", "timed out", "bort", "not ready", "incomplete", "Removing", "isabl", "eset", "efused",
 	"down", "inaccessible", "lost", "nable to", "can't", "cannot", "CSTS", "D3cold", "AER",
 	"ESET", "identifiers changed", "Duplicate", "duplicate subnqn", "duplicate IDs", "rejecting", "not created", "not added",
+	// A host controller that stopped answering ("xHCI host controller not
+	// responding, assume dead", "HC died; cleaning up": xhci's own words
+	// for its death after a resume, posted zl-04).
+	"not responding", "HC died",
 }
 
 // failureWord reports whether s holds one of failureWords.

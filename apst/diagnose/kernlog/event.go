@@ -308,6 +308,10 @@ const (
 	// stopped answering; the text keeps the state's number, whose name
 	// depends on the release.
 	ActionNotResetting = "not resetting"
+	// ActionHostDied: a DriverError of a USB host controller that stopped
+	// answering ("xhci_hcd 0000:c3:00.3: HC died; cleaning up"): another
+	// device's failure, never a drive's.
+	ActionHostDied = "host died"
 )
 
 // Timestamp is the time a line carries: the seconds since boot of dmesg and

@@ -273,7 +273,7 @@ func pciFailure(b []byte) bool {
 // parser.
 var pciFailureWords = [][]byte{
 	[]byte("fail"), []byte("rror"), []byte("reset"), []byte("inaccessible"), []byte("DPC: "), []byte("change power state"),
-	[]byte("Link Active not set"), []byte("giving up"),
+	[]byte("Link Active not set"), []byte("giving up"), []byte("not responding"), []byte("HC died"),
 	// pciehp before about 4.19: "Card not present on Slot(1)", "Power
 	// fault on slot 1" (no "Slot(N): " a keyword finds).
 	[]byte("not present on Slot("), []byte("Power fault on slot "),

@@ -131,6 +131,9 @@ func FuzzRead(f *testing.F) {
 	f.Add("[   75.549201] INFO: task systemd-shutdow:1 blocked for more than 15 seconds.\n[   75.549636]       Not tainted 6.7.0-rc5-00173-g34d71db9cce2 #4540\n[   75.552157]  nvme_wait_freeze_timeout+0x68/0xa4\n")
 	f.Add("[  100.1] CPU: 3 PID: 1 Comm: kworker/3:1 Not tainted 6.1.0-18-amd64 #1 Debian 6.1.76-1\n[  100.1] Tainted: [W]=WARN, [O]=OOT_MODULE\n")
 	f.Add(">> kernel:warning: [10419813.132359]  nvme_wait_freeze+0x33/0x50 [nvme_core]\n")
+	f.Add("[   50.947829] pcieport 0000:00:1b.0: PCIe Bus Error: severity=Uncorrected (Non-Fatal), type=Transaction Layer, (Receiver\nID)\n[   50.947830] pcieport 0000:00:1b.0:   device [8086:06ac] error status/mask=00200000/\n")
+	f.Add(">   $ echo 1 > /sys/class/pci_bus/0000\\:00/device/0000\\:00\\:00.0/remove\n  nvme nvme0: ctrl state 1 is not RESETTING\nnvme0: I/O tag XXX (cid Y) QID N timeout, completion polled\n")
+	f.Add("[  1.0] blk_update_request: I/O error, dev nvme0n1, sector 113319936\nop 0x9:(WRITE_ZEROES) flags 0x0\nAfter:\n")
 	f.Add("2023-03-05T15:43:44.783047+03:00 h kernel: [10795.893801][T31147] nvme nvme4: NVME-FC{4}: controller connectivity lost.\n2023-03-05T16:00:55.904020+03:00 h kernel: [  202.345727][  T552] nvme nvme3: NVME-FC{3}: resetting controller\n")
 	f.Fuzz(func(t *testing.T, s string) {
 		l, err := kernlog.ReadString(s, kernlog.Options{})

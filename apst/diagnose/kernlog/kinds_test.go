@@ -306,6 +306,15 @@ func TestDriverKinds(t *testing.T) {
 			kernlog.Event{Kind: kernlog.ResetFailure, Action: kernlog.ActionNotResetting, Errno: -19, Controller: "nvme0"}},
 		{"https://lore.kernel.org/all/cf1e685a-a1cb-45ec-bdc3-1ef1a3d1044e@nvidia.com/", "  nvme nvme0: ctrl state 1 is not RESETTING",
 			kernlog.Event{Kind: kernlog.ResetFailure, Action: kernlog.ActionNotResetting, Errno: -19, Controller: "nvme0"}},
+		// A USB host controller that died after a resume (an HP
+		// EliteBook's xhci, posted zl-04; a Raspberry Pi 4's, posted v-09):
+		// another device's failure, which names it.
+		{"posted zl-04", "[162644.651076] xhci_hcd 0000:c3:00.3: HC died; cleaning up",
+			kernlog.Event{Kind: kernlog.DriverError, Action: kernlog.ActionHostDied, PCI: "0000:c3:00.3"}},
+		{"posted v-09", "Jul 4 14:48:15 microbox kernel: [ 1672.752114] xhci_hcd 0000:01:00.0: xHCI host controller not responding, assume dead",
+			kernlog.Event{Kind: kernlog.DriverError, Action: kernlog.ActionHostDied, PCI: "0000:01:00.0"}},
+		{"posted v-09", "Jul 4 14:48:15 microbox kernel: [ 1672.752064] xhci_hcd 0000:01:00.0: xHCI host not responding to stop endpoint command.",
+			kernlog.Event{Kind: kernlog.DriverError, Action: kernlog.ActionHostDied, PCI: "0000:01:00.0"}},
 		// The APST line without its result, as a user posted it.
 		{"https://github.com/systemd/systemd/issues/23738", "[    0.855046] nvme nvme0: failed to set APST feature",
 			kernlog.Event{Kind: kernlog.APSTFailed, Controller: "nvme0"}},

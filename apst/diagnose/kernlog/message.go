@@ -464,6 +464,14 @@ func parsePCI(e *Event, msg, body string) bool {
 		// bus. The event names the host, not a drive.
 		e.Kind, e.Action = LinkDown, ActionTunnelFailed
 		e.Reporter, e.PCI, e.Controller = e.PCI, "", ""
+	case e.PCI != "" && (body == "HC died; cleaning up" || strings.HasPrefix(body, "xHCI host controller not responding, assume dead") ||
+		strings.HasPrefix(body, "xHCI host not responding to stop endpoint command")):
+		// A USB host controller that stopped answering (xhci-ring.c: a
+		// command it did not complete, "xHCI host controller not
+		// responding, assume dead", then xhci_hc_died's "HC died; cleaning
+		// up"): its function's own failure, most often after a resume;
+		// every USB device behind it is gone.
+		e.Kind, e.Action = DriverError, ActionHostDied
 	case strings.HasPrefix(body, "PCI post-resume error ") && strings.HasSuffix(body, "!"):
 		// A USB host controller's PCI glue could not resume it
 		// (drivers/usb/core/hcd-pci.c, "PCI post-resume error %d!"): the
