@@ -645,7 +645,11 @@ func summarize(s *signals, d *Diagnosis) (string, bool) {
 		fmt.Fprintf(&b, "%s: %s %s (%s).", who, map[Likelihood]string{Likely: "most likely", Possible: "possibly", Unlikely: "at most"}[top.Likelihood], top.Layer, reason(&top))
 	}
 	if s.correctedOnly() {
-		b.WriteString(" The log has no drop-out: only corrected errors of the drive's link, which the link recovered from.")
+		if s.ctrl == "" && s.dev != "" && s.portOnly() {
+			b.WriteString(" The log has no drop-out: only corrected errors of the port's link, which the link recovered from.")
+		} else {
+			b.WriteString(" The log has no drop-out: only corrected errors of the drive's link, which the link recovered from.")
+		}
 		if o := s.othersFailed(); len(o) > 0 {
 			fmt.Fprintf(&b, " Its failures are of other devices (%s).", strings.Join(o, ", "))
 		}

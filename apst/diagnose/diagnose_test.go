@@ -257,6 +257,12 @@ func TestFailuresOfOtherDevices(t *testing.T) {
 				"[ 2733.320671] pcieport 0000:00:02.0: AER: device recovery failed\n" +
 				"[ 2733.385120] nvme 0000:01:00.0: AER:   Error of this Agent is reported first\n",
 			summary: "only corrected errors of the drive's link, which the link recovered from. Its failures are of other devices (ath10k_pci 0000:02:00.0)."},
+		{name: "a Thunderbolt bridge's corrected error, no drive named (Dell DA300 dock, linux-pci, posted zk-05)", failure: true,
+			log: "[    5.710957] pci 0000:01:00.0: PCIe Bus Error: severity=Corrected, type=Data Link Layer, (Receiver ID)\n" +
+				"[    5.710959] pci 0000:01:00.0:   device [8086:1576] error status/mask=00000080/00002000\n" +
+				"[   19.503002] pcieport 0000:01:00.0: PCIe Bus Error: severity=Corrected, type=Data Link Layer, (Receiver ID)\n" +
+				"[   19.503010] pcieport 0000:01:00.0:   device [8086:1576] error status/mask=00000080/00002000\n",
+			summary: "The log has no drop-out: only corrected errors of the port's link"},
 		{name: "the nvme driver's line without its controller's number (https://github.com/MrChromebox/firmware/issues/944, posted f-07)", failure: true,
 			log:     "nvme nvme: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10\n",
 			summary: "the drive: undecided between apst and aspm (line 1 fits both)"},

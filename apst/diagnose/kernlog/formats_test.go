@@ -96,6 +96,12 @@ func init() {
 		"BBCode": func(d time.Duration, msg string) string {
 			return fmt.Sprintf("[code][%12.6f] %s[/code]", d.Seconds(), msg)
 		},
+		// A forum's font tags around a journal's line (a Linux Mint
+		// forum post, posted zk-04: "[FONT=courier new]kernel: nvme
+		// nvme0: ..." and "...[/FONT]").
+		"BBCode font": func(d time.Duration, msg string) string {
+			return fmt.Sprintf("[FONT=courier new][%12.6f] %s[/FONT]", d.Seconds(), msg)
+		},
 		// journalctl -o json-seq (RFC 7464): a record separator before
 		// each record.
 		"journalctl -o json-seq": func(d time.Duration, msg string) string {

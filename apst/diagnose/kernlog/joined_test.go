@@ -18,7 +18,7 @@ var notJoinable = map[string]bool{
 	"dmesg --json": true, "journalctl -k -o export": true, "journalctl -k -o json-pretty": true,
 	"journalctl -k -o verbose": true, "journalctl -o json": true, "journalctl -o json-seq": true,
 	"grep -Hn syslog, RFC 3339": true, "grep -n dmesg.txt": true, "cat -n": true, "grep over kern.log files": true,
-	"Markdown bold": true, "BBCode": true, "Markdown table row": true, "Markdown table, journal columns": true,
+	"Markdown bold": true, "BBCode": true, "BBCode font": true, "Markdown table row": true, "Markdown table, journal columns": true,
 	"Markdown table, time and message": true, "Markdown table, time, device and message": true,
 	"serial console with host times": true, "no time stamp": true,
 }

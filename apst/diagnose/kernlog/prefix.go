@@ -510,19 +510,19 @@ func cleanLine(s string) string {
 		switch first, last := s[0], s[len(s)-1]; {
 		case quoteByte(first) || first == '`' || first == '*' || first == '-' || first == '+':
 		case last == ' ' || last == '\t' || last == '\r' || last == '\n' || last == '`' || last == '*' || last == '\\' || last == '|':
-		case first == '[' && len(s) > 6 && (s[1] == 'c' || s[1] == 'C'), last == ']' && codeTag(s, true):
+		case first == '[' && len(s) > 3 && bbOpen(s) > 0, last == ']' && bbClose(s) > 0:
 		default:
 			return s
 		}
 	}
 	s = unquote(s)
 	// A forum's BBCode around a pasted block: "[code][   12.3] nvme ..."
-	// and "...[/code]".
-	if codeTag(s, false) {
-		s = s[len("[code]"):]
+	// and "...[/code]", "[FONT=courier new]kernel: ..." and "...[/FONT]".
+	for n := bbOpen(s); n > 0; n = bbOpen(s) {
+		s = s[n:]
 	}
-	if codeTag(s, true) {
-		s = s[:len(s)-len("[/code]")]
+	for n := bbClose(s); n > 0; n = bbClose(s) {
+		s = s[:len(s)-n]
 	}
 	s = afterListMark(s)
 	bold, row := false, false
@@ -595,13 +595,43 @@ func tableRow(s string) string {
 	return first + " " + msg
 }
 
-// codeTag reports whether s starts with BBCode's "[code]" (or, with end,
-// ends with "[/code]"), in either case.
-func codeTag(s string, end bool) bool {
-	if end {
-		return len(s) >= 7 && strings.EqualFold(s[len(s)-7:], "[/code]")
+// bbTags are the BBCode tags forums wrap a pasted log in: "[code]", the
+// formatting of "[font=...]", "[color=...]", "[size=...]", "[b]", "[i]".
+var bbTags = []string{"code", "font", "color", "size", "b", "i"}
+
+// bbOpen returns the length of the BBCode opening tag s starts with
+// ("[code]", "[FONT=courier new]", in either case), 0 for none.
+func bbOpen(s string) int {
+	if len(s) < 3 || s[0] != '[' {
+		return 0
 	}
-	return len(s) >= 6 && strings.EqualFold(s[:6], "[code]")
+	end := strings.IndexByte(s[:min(len(s), 40)], ']')
+	if end < 2 {
+		return 0
+	}
+	name, _, _ := strings.Cut(s[1:end], "=")
+	for _, t := range bbTags {
+		if strings.EqualFold(name, t) && (name == s[1:end] || len(t) > 1) {
+			return end + 1
+		}
+	}
+	return 0
+}
+
+// bbClose returns the length of the BBCode closing tag s ends with
+// ("[/code]", "[/FONT]"), 0 for none.
+func bbClose(s string) int {
+	i := strings.LastIndex(s, "[/")
+	if i < 0 || s[len(s)-1] != ']' || len(s)-i > 9 {
+		return 0
+	}
+	name := s[i+2 : len(s)-1]
+	for _, t := range bbTags {
+		if strings.EqualFold(name, t) {
+			return len(s) - i
+		}
+	}
+	return 0
 }
 
 // unquote strips indentation and e-mail or Markdown quoting ("> ", ">>",

@@ -367,8 +367,12 @@ func cleanBytes(b []byte) []byte {
 	for len(b) > 0 && quoteByte(b[0]) {
 		b = b[1:]
 	}
-	if len(b) >= 6 && b[0] == '[' && b[1]|0x20 == 'c' && codeTag(string(b[:6]), false) {
-		b = b[6:] // a forum's BBCode: "[code][   12.3] ..."
+	for len(b) >= 3 && b[0] == '[' && b[1] > '9' {
+		n := bbOpen(string(b[:min(len(b), 40)]))
+		if n == 0 {
+			break
+		}
+		b = b[n:] // a forum's BBCode: "[code][   12.3] ...", "[FONT=courier new]"
 	}
 	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
 		b = b[:len(b)-1]
