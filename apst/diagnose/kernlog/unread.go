@@ -44,7 +44,7 @@ func zpoolRow(msg string) bool {
 		return false
 	}
 	for _, n := range f[2:5] {
-		if strings.TrimRight(strings.TrimRight(n, "KMGT"), "0123456789.") != "" || n == "" {
+		if strings.TrimRight(strings.TrimRight(n, "KMGT"), "0123456789.") != "" {
 			return false
 		}
 	}
