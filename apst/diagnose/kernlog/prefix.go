@@ -600,22 +600,31 @@ func tableRow(s string) string {
 var bbTags = []string{"code", "font", "color", "size", "b", "i"}
 
 // bbOpen returns the length of the BBCode opening tag s starts with
-// ("[code]", "[FONT=courier new]", in either case), 0 for none.
+// ("[code]", "[FONT=courier new]", in either case), 0 for none. It looks
+// at a few bytes of every line that starts with "[" (a dmesg time's
+// "[   12.3]" stops it at the second).
 func bbOpen(s string) int {
 	if len(s) < 3 || s[0] != '[' {
 		return 0
 	}
-	end := strings.IndexByte(s[:min(len(s), 40)], ']')
-	if end < 2 {
+	i := 1
+	for i < len(s) && i < 7 && (s[i]|0x20 >= 'a' && s[i]|0x20 <= 'z') {
+		i++
+	}
+	if i == 1 || i == len(s) || s[i] != ']' && s[i] != '=' || !slices.ContainsFunc(bbTags, func(t string) bool { return strings.EqualFold(t, s[1:i]) }) {
 		return 0
 	}
-	name, _, _ := strings.Cut(s[1:end], "=")
-	for _, t := range bbTags {
-		if strings.EqualFold(name, t) && (name == s[1:end] || len(t) > 1) {
-			return end + 1
-		}
+	if s[i] == ']' {
+		return i + 1
 	}
-	return 0
+	if i == 2 {
+		return 0 // "[b=...]" is no tag
+	}
+	end := strings.IndexByte(s[i:min(len(s), 40)], ']')
+	if end < 0 {
+		return 0
+	}
+	return i + end + 1
 }
 
 // bbClose returns the length of the BBCode closing tag s ends with

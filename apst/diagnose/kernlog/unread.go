@@ -39,17 +39,22 @@ func looksLikeFailure(msg string) bool {
 // checksum error counts, then a note ("nvme-LENSE30256GMSP34MEAT3TA_...
 // DEGRADED 206 0 96 too many errors", posted zh-06).
 func zpoolRow(msg string) bool {
-	f := strings.Fields(msg)
-	if len(f) < 5 || !slices.Contains([]string{"ONLINE", "DEGRADED", "FAULTED", "OFFLINE", "UNAVAIL", "REMOVED"}, f[1]) {
-		return false
-	}
-	for _, n := range f[2:5] {
-		if strings.TrimRight(strings.TrimRight(n, "KMGT"), "0123456789.") != "" {
+	n := 0
+	for f := range strings.FieldsSeq(msg) { // no slice: most lines end at the second word
+		switch n++; {
+		case n == 2 && !slices.Contains(zpoolStates, f):
 			return false
+		case n >= 3 && n <= 5 && strings.TrimRight(strings.TrimRight(f, "KMGT"), "0123456789.") != "":
+			return false
+		case n == 5:
+			return true
 		}
 	}
-	return true
+	return false
 }
+
+// zpoolStates are the states "zpool status" gives a device.
+var zpoolStates = []string{"ONLINE", "DEGRADED", "FAULTED", "OFFLINE", "UNAVAIL", "REMOVED"}
 
 // stackLine reports whether a message is part of a stack dump (a frame
 // "nvme_reset_work+0x44c/0x1870 [nvme]", "Workqueue: nvme-reset-wq ...",
@@ -276,7 +281,10 @@ func cliCommand(msg string) bool {
 // the colons escaped or not).
 func removeCommand(line string) bool {
 	t := strings.TrimRight(strings.TrimSpace(line), `'"`)
+	if !strings.HasSuffix(t, "/remove") {
+		return false // most lines, at once
+	}
 	i := strings.Index(t, "echo 1")
 	j := strings.LastIndex(t, "/sys/")
-	return i >= 0 && j > i && strings.HasSuffix(t, "/remove") && strings.IndexByte(t[j:], ' ') < 0
+	return i >= 0 && j > i && strings.IndexByte(t[j:], ' ') < 0
 }
