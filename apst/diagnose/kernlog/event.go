@@ -197,7 +197,10 @@ const (
 	// set when the line gives an NVMe status. The driver core's report of
 	// a failed probe ("nvme: probe of 0000:01:00.0 failed with error -12",
 	// "probe with driver nvme failed with error -12") is one too, with
-	// Action "probe failed" and its Errno.
+	// Action "probe failed" and its Errno. So are a few lines of the PCI
+	// core's and of other drivers' that say a function failed (a BAR that
+	// read back all ones, ActionPendingTransactions, a USB host that died,
+	// ActionHostDied): its PCI address says whose it is.
 	DriverError Kind = "nvme-error"
 
 	// HungTask: the hung-task detector's report of a task named after an
