@@ -20,6 +20,8 @@ func TestCrashFile(t *testing.T) {
 		{"kernel BUG at /build/kernel/drivers/nvme/host/pci.c:1234!", "drivers/nvme/host/pci.c:1234"},
 		{"WARNING: CPU: 1 PID: 2 at /build/kernel/kernel/irq/chip.c:210 irq_startup+0x1c0/0x1e0", "kernel/irq/chip.c:210"},
 		{"WARNING: CPU: 1 PID: 2 at /src/drivers/net/ethernet/intel/e1000e/netdev.c:1234 e1000_x+0x1/0x2", "drivers/net/ethernet/intel/e1000e/netdev.c:1234"},
+		{"kernel BUG at /var/lib/build/linux/drivers/nvme/host/pci.c:1234!", "drivers/nvme/host/pci.c:1234"},
+		{"kernel BUG at /var/lib/build/linux/lib/list_debug.c:59!", "lib/list_debug.c:59"},
 		{"WARNING: possible circular locking dependency detected", ""},
 		{"BUG: kernel NULL pointer dereference, address: 0000000000000008", ""},
 		{"kernel BUG at", ""},

@@ -269,27 +269,30 @@ func crashFile(text string) string {
 // treePath is a source file's path in the kernel's tree: a kernel built
 // with its tree's absolute path names the file by it
 // ("/home/srikar/work/linux.git/arch/powerpc/kernel/iommu.c:227", posted
-// zh-09), which is cut before the first of the tree's top directories it
-// holds (before the last "/kernel/" when it holds no other, so that a
-// tree kept in a directory named kernel is cut after it).
+// zh-09), which is cut before the tree's top directory it holds: the
+// first of them in treeTops' order that it holds (so a build directory
+// under /var/lib or /opt/net does not pass for the tree's lib or net),
+// at its last "/kernel/" or "/lib/" (a tree kept in a directory named
+// kernel).
 func treePath(file string) string {
 	if !strings.HasPrefix(file, "/") {
 		return file
 	}
-	cut := -1
-	for _, d := range []string{"/arch/", "/drivers/", "/block/", "/fs/", "/mm/", "/lib/", "/net/", "/include/", "/sound/", "/virt/", "/security/", "/crypto/", "/io_uring/", "/init/", "/ipc/"} {
-		if i := strings.Index(file, d); i >= 0 && (cut < 0 || i < cut) {
-			cut = i
+	for _, d := range treeTops {
+		i := strings.Index(file, d)
+		if d == "/kernel/" || d == "/lib/" {
+			i = strings.LastIndex(file, d)
+		}
+		if i >= 0 {
+			return file[i+1:]
 		}
 	}
-	if cut < 0 {
-		cut = strings.LastIndex(file, "/kernel/")
-	}
-	if cut < 0 {
-		return file
-	}
-	return file[cut+1:]
+	return file
 }
+
+// treeTops are the kernel tree's top directories a crash's file is in,
+// the likeliest first.
+var treeTops = []string{"/arch/", "/drivers/", "/block/", "/fs/", "/mm/", "/sound/", "/virt/", "/security/", "/crypto/", "/io_uring/", "/init/", "/ipc/", "/net/", "/kernel/", "/include/", "/lib/"}
 
 // nullAddress reports whether an IOMMU fault's line gives address 0: AMD-Vi's
 // "[IO_PAGE_FAULT domain=0x0018 address=0x0 flags=0x0000]" (posted ze-03),
