@@ -746,17 +746,29 @@ func TestIOMMUFaultAtAddressZero(t *testing.T) {
 // A link down that pciehp reports after the port's DPC contained an
 // error is DPC's doing, said so (a Kunpeng root port's Completer Abort,
 // posted ze-09: linux-pci, Message-ID: <20210428144041.GA27967@wunner.de>);
-// without the containment the drive left the bus.
+// without the containment the drive left the bus; after a Surprise Down,
+// the link's own loss, it is no DPC's doing.
 func TestLinkDownAfterDPC(t *testing.T) {
 	const dpc = "[12508.408576] pcieport 0000:00:10.0: DPC: containment event, status:0x1f21 source:0x0000\n" +
 		"[12508.434277] pcieport 0000:00:10.0: PCIe Bus Error: severity=Uncorrected (Non-Fatal), type=Transaction Layer, (Completer ID)\n"
 	const down = "[12511.152329] pcieport 0000:00:10.0: pciehp: Slot(0): Link Down\n"
+	// A Surprise Down that DPC contained (its status line, an AMD root
+	// port's on a drive's hot removal: linux-pci, Message-ID:
+	// <3c5da397-6d72-26cd-7204-4388ff3da1dd@linux.intel.com>, posted
+	// zj-07): the link was lost first, which the report says too.
+	const sdes = "[  100.000001] pcieport 0000:00:01.4: DPC: containment event, status:0x1f01 source:0x0000\n" +
+		"[  100.000002] pcieport 0000:00:01.4: PCIe Bus Error: severity=Uncorrected (Fatal), type=Transaction Layer, (Receiver ID)\n" +
+		"[  100.000003] pcieport 0000:00:01.4:   device [1022:14ab] error status/mask=00000020/04004000\n" +
+		"[  100.000004] pcieport 0000:00:01.4:    [ 5] SDES (First)\n" +
+		"[  101.000000] pcieport 0000:00:01.4: pciehp: Slot(16): Link Down\n"
 	for log, want := range map[string]string{
 		dpc + down: "the port above the drive reported the link down after its DPC contained an uncorrectable error (line 1)",
 		down:       "the port above the drive reported the link down: the drive left the bus",
+		sdes:       "the port above the drive reported the link down, which its DPC contained as a Surprise Down (line 1): the link was lost first",
 	} {
 		assertEvidence(t, log, want)
 	}
+	assertEvidence(t, sdes, "1 uncorrected AER error report(s) for the drive's link, its status a Surprise Down: the link went down without warning, as when a drive is pulled from a hot-plug slot")
 }
 
 // The PCI core's recovery that POWER's EEH ran has its report in the

@@ -170,6 +170,10 @@ func linkCause(s *signals) builder {
 		b.proLine(2, logLine(s.linkDown, "the PCIe host controller's link did not train again on resume: no device was seen behind it (the drive not powered back, or not let out of reset, in time: the host driver's and device tree's resume sequence; or a cable, adapter or HAT not seated)"))
 	case s.hostLinkDown():
 		b.proLine(2, logLine(s.linkDown, "the PCIe host controller's link never trained: no device was seen behind it (a cable, adapter or HAT not seated, a link speed the wiring does not carry; or no power reaching the drive, or a dead drive)"))
+	case dpc != nil && s.surpriseDown() != nil:
+		// The error DPC contained was the link's own loss (Surprise
+		// Down): pciehp's line reports it, not a link DPC took down.
+		b.sign(3, logLine(s.linkDown, fmt.Sprintf("the port above the drive reported the link down, which its DPC contained as a Surprise Down (line %d): the link was lost first, as a drive pulled from its slot or one that lost its power loses it", dpc.Line)))
 	case dpc != nil:
 		// DPC disables the link to contain the error (PCIe r6.0, 6.2.11),
 		// and pciehp reports the link down it made.
@@ -188,6 +192,10 @@ func linkCause(s *signals) builder {
 		// The firmware's record says an uncorrected error, not on which
 		// layer: the link's, or poisoned data another part sent.
 		b.proLine(3, logLine(&s.aerUncorr[0], fmt.Sprintf("%d uncorrected PCIe error record(s) the firmware reported for the drive (firmware first, without the layer): the link's most often, though data an uncorrected memory or CPU error poisoned reads so too", aerReports(s.aerUncorr))))
+	case len(s.aerUncorr) > 0 && s.surpriseDown() != nil:
+		// The port's Surprise Down Error (aer.c's "SDES"): the link went
+		// down under it without the slot's hot-plug saying so first.
+		b.sign(3, logLine(s.surpriseDown(), fmt.Sprintf("%d uncorrected AER error report(s) for the drive's link, its status a Surprise Down: the link went down without warning, as when a drive is pulled from a hot-plug slot or loses its power (a drive pulled on purpose is no failure); if nobody pulled it, its link or its power", aerReports(s.aerUncorr))))
 	case len(s.aerUncorr) > 0:
 		b.sign(3, logLine(&s.aerUncorr[0], fmt.Sprintf("%d uncorrected AER error report(s) for the drive's link", aerReports(s.aerUncorr))))
 	case s.aerRecovery != nil && s.in.Log.EEH != nil:
@@ -244,6 +252,18 @@ func linkCause(s *signals) builder {
 	}
 	b.test("reseat the drive, or move it to another slot or adapter", "", "downtime; rules out the slot, the adapter and the carrier board")
 	return b
+}
+
+// surpriseDown returns the first uncorrected AER report whose status is
+// a Surprise Down Error alone (bit 5 of the Uncorrectable Error Status
+// register), or nil.
+func (s *signals) surpriseDown() *kernlog.Event {
+	for i := range s.aerUncorr {
+		if e := &s.aerUncorr[i]; e.Kind == kernlog.AERError && e.AERStatus == 1<<5 {
+			return e
+		}
+	}
+	return nil
 }
 
 // aerReports is the number of AER error reports in es: a report is the
