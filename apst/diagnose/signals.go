@@ -359,81 +359,87 @@ func severity(in *kernlog.Incident) int { return severityBut(in, "") }
 func severityBut(in *kernlog.Incident, skip kernlog.Kind) int {
 	n := 0
 	for k, c := range in.Counts {
-		if c == 0 || k == skip {
-			continue
+		if c > 0 && k != skip {
+			n = max(n, kindSeverity(in, k))
 		}
-		switch k {
-		case kernlog.ControllerDown, kernlog.ResumeFailure, kernlog.ProbeFailure, kernlog.ResetFailure, kernlog.ResetNotReady, kernlog.LinkDown:
-			n = max(n, 3)
-		case kernlog.IOTimeout, kernlog.AdminTimeout, kernlog.AERRecovery, kernlog.HungTask:
-			n = max(n, 2)
-		case kernlog.DriverError:
-			// A command the host itself aborted (Host Aborted Command,
-			// sct 0x3 / sc 0x71: nvme_cancel_request's status for what a
-			// reset or a removal takes back, the Async Event requests
-			// among them) is the reset's doing, not a failure.
-			for j := range in.Events {
-				if e := &in.Events[j]; e.Kind == kernlog.DriverError && !hostAborted(e) && !adminDeclined(e) {
-					n = max(n, 2)
-				}
-			}
-		case kernlog.APSTFailed:
-			// A negative errno is a controller that did not answer; a
-			// positive value is the drive's NVMe status refusing the
-			// table, which the kernel logs and goes on without.
-			// Data Transfer Error is no refusal: the drive could not
-			// fetch the table from host memory (transferError).
-			for j := range in.Events {
-				if e := &in.Events[j]; e.Kind == kernlog.APSTFailed && (e.Errno < 0 || transferError(e)) {
-					n = max(n, 2)
-				}
-			}
-		case kernlog.IOError, kernlog.DiskGone:
-			n = max(n, 1)
-			for j := range in.Events {
-				if e := &in.Events[j]; e.Kind == kernlog.IOError && (mediaError(e) || transferError(e)) {
-					// The drive's media failed a read or a write: a failure
-					// of the drive itself, as weighty as a timeout.
-					n = max(n, 2)
-				}
-			}
-		case kernlog.PMError:
-			// The drive itself failed to suspend or resume ("nvme
-			// 0000:01:00.0: PM: failed to resume async: error -16"): a
-			// line of nvme's, or of a function the log ties to a
-			// controller; another device's, or the system's, is context.
-			for j := range in.Events {
-				if e := &in.Events[j]; e.Kind == kernlog.PMError && (e.Driver == "nvme" || in.Controller != "") {
-					n = max(n, 2)
-				}
-			}
-		case kernlog.LostInterrupt:
-			// The drive's own interrupt arrived with no handler set up
-			// for it: the drive cannot work, whatever else it logs.
-			for j := range in.Events {
-				if e := &in.Events[j]; e.Action == kernlog.ActionBadIRQ {
-					n = max(n, 2)
-				}
-			}
-		case kernlog.HostMemoryBuffer:
-			// A drive left without its host memory buffer stalls: the
-			// symptom without a failure line of its own.
-			for j := range in.Events {
-				if hmbFailed(&in.Events[j]) {
-					n = max(n, 1)
-				}
-			}
-		case kernlog.AERError, kernlog.AERReceived:
-			switch {
-			case uncorrected(in):
-				// An uncorrected error the device reported (the port's
-				// "Uncorrected (Fatal) error received: ..." is enough).
+	}
+	return n
+}
+
+// kindSeverity is how much in's events of kind k weigh (severity).
+func kindSeverity(in *kernlog.Incident, k kernlog.Kind) int {
+	n := 0
+	switch k {
+	case kernlog.ControllerDown, kernlog.ResumeFailure, kernlog.ProbeFailure, kernlog.ResetFailure, kernlog.ResetNotReady, kernlog.LinkDown:
+		n = max(n, 3)
+	case kernlog.IOTimeout, kernlog.AdminTimeout, kernlog.AERRecovery, kernlog.HungTask:
+		n = max(n, 2)
+	case kernlog.DriverError:
+		// A command the host itself aborted (Host Aborted Command,
+		// sct 0x3 / sc 0x71: nvme_cancel_request's status for what a
+		// reset or a removal takes back, the Async Event requests
+		// among them) is the reset's doing, not a failure.
+		for j := range in.Events {
+			if e := &in.Events[j]; e.Kind == kernlog.DriverError && !hostAborted(e) && !adminDeclined(e) {
 				n = max(n, 2)
-			case in.Counts[kernlog.AERError] >= 2:
-				// A link that keeps correcting errors: no drop-out,
-				// but the symptom users bring (correctedOnly).
+			}
+		}
+	case kernlog.APSTFailed:
+		// A negative errno is a controller that did not answer; a
+		// positive value is the drive's NVMe status refusing the
+		// table, which the kernel logs and goes on without.
+		// Data Transfer Error is no refusal: the drive could not
+		// fetch the table from host memory (transferError).
+		for j := range in.Events {
+			if e := &in.Events[j]; e.Kind == kernlog.APSTFailed && (e.Errno < 0 || transferError(e)) {
+				n = max(n, 2)
+			}
+		}
+	case kernlog.IOError, kernlog.DiskGone:
+		n = max(n, 1)
+		for j := range in.Events {
+			if e := &in.Events[j]; e.Kind == kernlog.IOError && (mediaError(e) || transferError(e)) {
+				// The drive's media failed a read or a write: a failure
+				// of the drive itself, as weighty as a timeout.
+				n = max(n, 2)
+			}
+		}
+	case kernlog.PMError:
+		// The drive itself failed to suspend or resume ("nvme
+		// 0000:01:00.0: PM: failed to resume async: error -16"): a
+		// line of nvme's, or of a function the log ties to a
+		// controller; another device's, or the system's, is context.
+		for j := range in.Events {
+			if e := &in.Events[j]; e.Kind == kernlog.PMError && (e.Driver == "nvme" || in.Controller != "") {
+				n = max(n, 2)
+			}
+		}
+	case kernlog.LostInterrupt:
+		// The drive's own interrupt arrived with no handler set up
+		// for it: the drive cannot work, whatever else it logs.
+		for j := range in.Events {
+			if e := &in.Events[j]; e.Action == kernlog.ActionBadIRQ {
+				n = max(n, 2)
+			}
+		}
+	case kernlog.HostMemoryBuffer:
+		// A drive left without its host memory buffer stalls: the
+		// symptom without a failure line of its own.
+		for j := range in.Events {
+			if hmbFailed(&in.Events[j]) {
 				n = max(n, 1)
 			}
+		}
+	case kernlog.AERError, kernlog.AERReceived:
+		switch {
+		case uncorrected(in):
+			// An uncorrected error the device reported (the port's
+			// "Uncorrected (Fatal) error received: ..." is enough).
+			n = max(n, 2)
+		case in.Counts[kernlog.AERError] >= 2:
+			// A link that keeps correcting errors: no drop-out,
+			// but the symptom users bring (correctedOnly).
+			n = max(n, 1)
 		}
 	}
 	return n
@@ -1485,7 +1491,7 @@ func sameFailure(a, b *kernlog.Incident) bool {
 // failureKind reports whether in's events of kind k are failures that
 // severity weighs (2 or more).
 func failureKind(in *kernlog.Incident, k kernlog.Kind) bool {
-	return severity(&kernlog.Incident{Counts: map[kernlog.Kind]int{k: in.Counts[k]}, Events: in.Events}) >= 2
+	return kindSeverity(in, k) >= 2
 }
 
 // passthrough returns the line that shows a function bound to a

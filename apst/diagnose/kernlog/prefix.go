@@ -603,7 +603,7 @@ var bbTags = []string{"code", "font", "color", "size", "b", "i"}
 // ("[code]", "[FONT=courier new]", in either case), 0 for none. It looks
 // at a few bytes of every line that starts with "[" (a dmesg time's
 // "[   12.3]" stops it at the second).
-func bbOpen(s string) int {
+func bbOpen[T string | []byte](s T) int {
 	if len(s) < 3 || s[0] != '[' {
 		return 0
 	}
@@ -611,7 +611,10 @@ func bbOpen(s string) int {
 	for i < len(s) && i < 7 && (s[i]|0x20 >= 'a' && s[i]|0x20 <= 'z') {
 		i++
 	}
-	if i == 1 || i == len(s) || s[i] != ']' && s[i] != '=' || !slices.ContainsFunc(bbTags, func(t string) bool { return strings.EqualFold(t, s[1:i]) }) {
+	if i == 1 || i == len(s) || s[i] != ']' && s[i] != '=' {
+		return 0
+	}
+	if !bbTag(s[1:i]) {
 		return 0
 	}
 	if s[i] == ']' {
@@ -620,11 +623,29 @@ func bbOpen(s string) int {
 	if i == 2 {
 		return 0 // "[b=...]" is no tag
 	}
-	end := strings.IndexByte(s[i:min(len(s), 40)], ']')
-	if end < 0 {
-		return 0
+	for j := i; j < len(s) && j < 40; j++ {
+		if s[j] == ']' {
+			return j + 1
+		}
 	}
-	return i + end + 1
+	return 0
+}
+
+// bbTag reports whether name is one of bbTags, in either case.
+func bbTag[T string | []byte](name T) bool {
+	for _, t := range bbTags {
+		if len(t) != len(name) {
+			continue
+		}
+		i := 0
+		for i < len(t) && name[i]|0x20 == t[i] {
+			i++
+		}
+		if i == len(t) {
+			return true
+		}
+	}
+	return false
 }
 
 // bbClose returns the length of the BBCode closing tag s ends with
@@ -634,13 +655,10 @@ func bbClose(s string) int {
 	if i < 0 || s[len(s)-1] != ']' || len(s)-i > 9 {
 		return 0
 	}
-	name := s[i+2 : len(s)-1]
-	for _, t := range bbTags {
-		if strings.EqualFold(name, t) {
-			return len(s) - i
-		}
+	if !bbTag(s[i+2 : len(s)-1]) {
+		return 0
 	}
-	return 0
+	return len(s) - i
 }
 
 // unquote strips indentation and e-mail or Markdown quoting ("> ", ">>",

@@ -267,23 +267,6 @@ func structural(c []byte) bool {
 	return true
 }
 
-// bbName reports whether b, which starts with '[', goes on with a word of
-// letters no longer than a BBCode tag's name and then ']' or '=': the one
-// test made on every line before bbOpen (a dmesg -T time, "[Mon Feb 17
-// ...", is none).
-func bbName(b []byte) bool {
-	for i := 1; i < len(b) && i < 7; i++ {
-		switch c := b[i] | 0x20; {
-		case c >= 'a' && c <= 'z':
-		case b[i] == ']' || b[i] == '=':
-			return i > 1
-		default:
-			return false
-		}
-	}
-	return false
-}
-
 // label reports whether a line is a writer's label of the lines after it:
 // one capitalised word and a colon ("Before:", "After:", "Log:", as a
 // patch's description heads the runs it quotes, posted zj-03), which no
@@ -384,11 +367,7 @@ func cleanBytes(b []byte) []byte {
 	for len(b) > 0 && quoteByte(b[0]) {
 		b = b[1:]
 	}
-	for len(b) >= 3 && b[0] == '[' && bbName(b) {
-		n := bbOpen(string(b[:min(len(b), 40)]))
-		if n == 0 {
-			break
-		}
+	for n := bbOpen(b); n > 0; n = bbOpen(b) {
 		b = b[n:] // a forum's BBCode: "[code][   12.3] ...", "[FONT=courier new]"
 	}
 	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
