@@ -772,12 +772,15 @@ func TestLinkDownAfterDPC(t *testing.T) {
 }
 
 // The PCI core's recovery that POWER's EEH ran has its report in the
-// log: the EEH line is quoted, not said missing (posted ze-01).
+// log: the EEH line is quoted, not said missing (posted ze-01); so has the
+// recovery of a function s390's firmware reported (posted o-09).
 func TestRecoveryUnderEEH(t *testing.T) {
 	const rec = "[Thu Jan 15 14:25:29 2026] nvme nvme0: frozen state error detected, reset controller\n"
 	for log, want := range map[string]string{
 		"[Thu Jan 15 14:25:29 2026] EEH: Frozen PHB#18-PE#10000 detected\n" + rec: "POWER's error handling, EEH, froze the drive's endpoint (line 1)",
 		rec: "the PCI core ran its error recovery for the drive (AER or DPC): an uncorrectable error on its link, whose report the log does not hold",
+		// s390's firmware reports the error itself (posted o-09).
+		"zpci: 000e:00:00.0: Event 0x3a reports an error for PCI function 0x1004\nnvme nvme0: frozen state error detected, reset controller\n": "the machine's firmware reported an error for the drive's PCI function (s390's zPCI error event)",
 	} {
 		assertEvidence(t, log, want)
 	}

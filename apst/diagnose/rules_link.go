@@ -202,6 +202,10 @@ func linkCause(s *signals) builder {
 		// POWER's EEH freezes the endpoint and runs the same recovery;
 		// its own lines are the error's report.
 		b.proLine(2, logLine(s.aerRecovery, fmt.Sprintf("POWER's error handling, EEH, froze the drive's endpoint (line %d) and ran its recovery: an uncorrectable error on its link or a device that stopped answering its reads; the EEH lines beside it hold its registers", s.in.Log.EEH.Line)))
+	case s.zpciError != nil:
+		// s390's firmware reports the error and stops the function;
+		// the kernel's recovery resets it.
+		b.proLine(2, logLine(s.zpciError, "the machine's firmware reported an error for the drive's PCI function (s390's zPCI error event) and the kernel ran its recovery: an uncorrectable error on its link or a function that stopped answering; the firmware's own log on the Hardware Management Console holds its cause"))
 	case s.aerRecovery != nil && s.acsViol != nil:
 		// The recovery of the ACS Violation the platform's evidence
 		// quotes: no link error.

@@ -40,8 +40,10 @@ type signals struct {
 	aerUncorr    []kernlog.Event
 	acsViol      *kernlog.Event // an uncorrected AER report of an ACS Violation alone
 	// aerRecovery is the PCI core's error recovery of the drive: nvme's
-	// "frozen state error detected, reset controller", a DPC containment.
+	// "frozen state error detected, reset controller", a DPC containment,
+	// s390's zPCI error event.
 	aerRecovery *kernlog.Event
+	zpciError   *kernlog.Event // s390's firmware reported an error for the drive's function
 	timeouts    []kernlog.Event
 	hung        *kernlog.Event  // a task blocked on the drive's I/O
 	polled      []kernlog.Event // timeouts the driver completed by polling
@@ -1190,8 +1192,11 @@ func (s *signals) event(e *kernlog.Event) {
 			s.transferErr = e
 		}
 	case kernlog.AERRecovery:
-		if s.aerRecovery == nil && (e.Action == "reset controller" || e.Action == "request disconnect" || e.Action == "containment") {
+		if s.aerRecovery == nil && (e.Action == "reset controller" || e.Action == "request disconnect" || e.Action == "containment" || e.Action == kernlog.ActionPlatformError) {
 			s.aerRecovery = e
+		}
+		if s.zpciError == nil && e.Action == kernlog.ActionPlatformError {
+			s.zpciError = e
 		}
 	case kernlog.PowerSavingHint:
 		if s.hint == nil {

@@ -92,8 +92,9 @@ func busOf(f string) (string, int, bool) {
 // notAbove reports whether the log's "PCI bridge to [bus ...]" lines
 // show that the port at addr is not above function fn: its own buses do
 // not hold fn's bus, or a bridge on the port's own bus (its sibling, whose
-// buses are not the port's) holds it. It is false where the log does not
-// say (a bridge whose buses it never printed).
+// buses are not the port's) holds it; nor is a function of another PCI
+// domain. It is false where the log does not say (a bridge whose buses it
+// never printed).
 func (st *state) notAbove(addr, fn string) bool {
 	fd, fb, ok := busOf(fn)
 	if !ok {
@@ -105,6 +106,12 @@ func (st *state) notAbove(addr, fn string) bool {
 	ad, ab, ok := busOf(addr)
 	if !ok {
 		return false
+	}
+	if ad != fd {
+		// Another PCI domain: another host bridge's hierarchy (s390's
+		// zPCI gives each function its own; VMD's domain holds its
+		// own ports, whose reports name them).
+		return true
 	}
 	for b, r := range st.links.bridges {
 		if bd, bb, ok := busOf(b); ok && b != addr && bd == ad && bb == ab && r.domain == fd && r.lo <= fb && fb <= r.hi {

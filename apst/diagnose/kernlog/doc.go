@@ -206,7 +206,10 @@
 // ASPM ([ASPMPlatform]), the speed a PCIe host controller trained its link
 // at ([HostLinkUp]), interrupts nobody handled ([LostInterrupt]), the
 // host memory buffer ([HostMemoryBuffer], with its size), the PCIe error
-// recovery of a device ([AERRecovery]), and any other line of the NVMe
+// recovery of a device ([AERRecovery]; s390's zPCI error event, the
+// machine's firmware reporting a function's error, with
+// [ActionPlatformError], tying the function to the controller whose
+// handler speaks right after it), and any other line of the NVMe
 // driver that names a controller, a namespace or a function and holds a
 // failure word ([DriverError]), so that no such line is dropped silently.
 //

@@ -185,8 +185,9 @@ const (
 	// device recovery successful", its steps ("AER: Root Port link has
 	// been reset (0)", nvme's "restart after slot reset") (Action says
 	// which: "reset controller", "request disconnect", "failed",
-	// "successful", "no callback", "link reset", "slot reset"). A port's
-	// line has Reporter set, a device's PCI.
+	// "successful", "no callback", "link reset", "slot reset"; s390's
+	// zPCI lines, ActionPlatformError and its own steps). A port's line
+	// has Reporter set, a device's PCI.
 	AERRecovery Kind = "aer-recovery"
 	// DriverError: any other nvme-core or nvme-pci line that names a
 	// controller, namespace or function and holds a failure word ("Device
@@ -315,6 +316,12 @@ const (
 	// answering ("xhci_hcd 0000:c3:00.3: HC died; cleaning up"): another
 	// device's failure, never a drive's.
 	ActionHostDied = "host died"
+	// ActionPlatformError: an AERRecovery of a function the machine's
+	// firmware reported an error for, s390's zPCI error event ("zpci:
+	// 000e:00:00.0: Event 0x3a reports an error for PCI function
+	// 0x1004"): the platform's report of a PCIe error, the recovery
+	// that follows being the kernel's.
+	ActionPlatformError = "platform error"
 )
 
 // Timestamp is the time a line carries: the seconds since boot of dmesg and

@@ -96,7 +96,7 @@ func (l *links) observe(st *state, msg string, e *Event, ok bool, ts Timestamp, 
 		if e.Driver == "nvme" && e.PCI != "" && len(l.nvmeFns) < MaxAddresses {
 			l.nvmeFns[e.PCI] = true
 		}
-	case e.PCI != "" && e.Driver != "" && e.Driver != "pci" && e.Driver != "pcieport" && e.Driver != "pciehp" && len(l.other) < MaxAddresses:
+	case e.PCI != "" && e.Driver != "" && e.Driver != "pci" && e.Driver != "pcieport" && e.Driver != "pciehp" && e.Driver != "zpci" && len(l.other) < MaxAddresses:
 		l.other[e.PCI] = true
 	}
 	if ok && e.Kind == AERReceived && e.Reporter != "" && e.Reporter != e.PCI {
@@ -119,6 +119,11 @@ func (l *links) observe(st *state, msg string, e *Event, ok bool, ts Timestamp, 
 	switch {
 	case ok && (e.Kind == AERReceived || e.Kind == AERError) && e.PCI != "" && e.Controller == "":
 		l.sawAER(st, e.PCI, ts, line)
+	case ok && e.Action == ActionPlatformError && e.PCI != "":
+		// s390's firmware reports the error of an endpoint itself (its
+		// zPCI functions have no ports the kernel sees).
+		l.sawAER(st, e.PCI, ts, line)
+		l.aer.endpoint = true
 	case ok && e.Kind == AERRecovery && e.Controller != "" && e.Driver == "nvme" && aerHandler(e.Action):
 		l.sawHandler(e.Controller, ts, line)
 	}

@@ -137,6 +137,12 @@ func parseKernelMessage(msg string) (Event, bool) {
 		return e, true
 	}
 	driver, device, body := splitDevice(msg)
+	if driver == "" && device == "zpci" {
+		if parseZPCI(&e, body) {
+			return e, true
+		}
+		return Event{}, false
+	}
 	e.Driver, e.Device = driver, device
 	switch {
 	case isCtrlName(device):

@@ -13,6 +13,10 @@ type aerRecovery struct {
 	ts   Timestamp
 	ctrl string // the controller whose handler spoke
 	many bool   // and another's did too
+	// endpoint: the report named an endpoint, not a port (s390's zPCI
+	// error event), so the handler that speaks is its driver's even when
+	// the nvme driver printed nothing under its address.
+	endpoint bool
 }
 
 // sawAER notes a report of an error of function fn (a port's "AER: ...
@@ -51,7 +55,7 @@ func (l *links) sawHandler(ctrl string, ts Timestamp, line int) {
 func (l *links) flushAER(st *state) {
 	a := l.aer
 	l.aer = aerRecovery{}
-	if a.fn == "" || a.ctrl == "" || a.many || !l.nvmeFns[a.fn] || l.other[a.fn] {
+	if a.fn == "" || a.ctrl == "" || a.many || !l.nvmeFns[a.fn] && !a.endpoint || l.other[a.fn] {
 		return
 	}
 	if _, known := st.log.Addresses[a.fn]; known || len(st.log.Addresses) >= MaxAddresses {
