@@ -83,6 +83,44 @@ func TestPiLinkSpeed(t *testing.T) {
 			}
 		}
 	})
+	// What said the machine is a Pi is quoted, never an empty kernel
+	// release; without the speed the link trained at, the link's layer
+	// says config.txt may set Gen 3 and the ASPM layer holds L0s alone
+	// (a Pi 5 fleet's notes, posted zo-04, where Gen 2 ended it).
+	t.Run("platform given or told", func(t *testing.T) {
+		const down = "nvme nvme0: controller is down; will reset: CSTS=0x3, PCI_STATUS=0x10\n" +
+			"nvme0n1: I/O Cmd(0x2) @ LBA 4953008, I/O Error (sct 0x3 / sc 0x71)\n"
+		for _, tt := range []struct {
+			name, log string
+			platform  persist.Platform
+			source    string
+		}{
+			{"given", down, persist.PlatformRaspberryPi, "the platform given"},
+			{"release", "[    0.000000] Linux version 6.12.25+rpt-rpi-2712 (serge@raspberrypi.com) (gcc-12 (Debian 12.2.0-14) 12.2.0, GNU ld (GNU Binutils for Debian) 2.40) #1 SMP PREEMPT Debian 1:6.12.25-1+rpt1 (2025-04-30)\n" + down, persist.PlatformUnknown, "kernel release 6.12.25+rpt-rpi-2712"},
+			{"machine", "[    0.000000] Machine model: Raspberry Pi 5 Model B Rev 1.0\n" + down, persist.PlatformUnknown, "kernel log line 1 (0.000000s after boot)"},
+		} {
+			t.Run(tt.name, func(t *testing.T) {
+				l, err := kernlog.ReadString(tt.log, kernlog.Options{})
+				require.NoError(t, err)
+				d := diagnose.Diagnose(diagnose.Input{Log: l, Platform: tt.platform})
+				var pi []string
+				for _, c := range []diagnose.Layer{diagnose.LayerASPM, diagnose.LayerLink} {
+					for _, e := range d.Cause(c).Evidence {
+						if strings.HasPrefix(e.Text, "a Raspberry Pi: ") {
+							assert.Equal(t, tt.source, e.Source)
+							pi = append(pi, string(c)+": "+e.Text)
+						}
+					}
+				}
+				assert.Equal(t, []string{
+					"aspm: a Raspberry Pi: its external PCIe link fails this way when it enters L0s (the link's speed is the link's layer)",
+					"link: a Raspberry Pi: its external PCIe link fails this way when it runs faster than it was made for (pciex1_gen=3 in config.txt; the log does not hold the speed it trained at)",
+				}, pi)
+				assert.NotContains(t, d.Summary, "kernel release )")
+				assert.Contains(t, d.Undecided, diagnose.LayerASPM, d.Summary)
+			})
+		}
+	})
 	t.Run("no failure", func(t *testing.T) {
 		l, err := kernlog.ReadString(gen3, kernlog.Options{})
 		require.NoError(t, err)

@@ -114,12 +114,7 @@ func aspmCause(s *signals) builder {
 		b.sign(2, logLine(&s.aerPhys[0], fmt.Sprintf("%d corrected Physical Layer error report(s) of the drive's link: a receiver saw corrupted symbols, which the link layer's replay recovered, typical of L1 exits on a marginal link", len(s.aerPhys))))
 	}
 	if s.platform == persist.PlatformRaspberryPi && (s.down != nil || len(s.timeouts) > 0) {
-		const pi = "a Raspberry Pi: its external PCIe link fails this way when it runs faster than it was made for (pciex1_gen=3) or enters L0s"
-		if s.releaseText == "" && s.piLink != nil {
-			b.proLine(1, logLine(s.piLink, pi)) // the log told the platform by its host controller alone
-		} else {
-			b.proLine(1, Line{Source: "kernel release " + s.releaseText, Text: pi})
-		}
+		b.proLine(1, s.piLine("a Raspberry Pi: its external PCIe link fails this way when it enters L0s (the link's speed is the link's layer)"))
 	}
 	if offTried {
 		return b
@@ -138,7 +133,7 @@ func aspmCause(s *signals) builder {
 		b.test("step the policy down from powersupersave: L1 kept, substates off", "echo powersave | sudo tee /sys/module/pcie_aspm/parameters/policy", "every link loses its L1 substate savings (on battery with TLP: PCIE_ASPM_ON_BAT=powersave)")
 	}
 	if s.platform == persist.PlatformRaspberryPi && !piTried {
-		b.configTest(s, "a Raspberry Pi 5: keep the external link out of L0s (or at Gen 2 if pciex1_gen=3 is set)", "dtparam=pciex1_no_l0s=on", "none measurable; at Gen 2 the link's bandwidth halves")
+		b.configTest(s, "a Raspberry Pi 5: keep the external link out of L0s", "dtparam=pciex1_no_l0s=on", "none measurable")
 	}
 	if b.Score <= 0 {
 		return b // a global switch only where the evidence points here
@@ -181,8 +176,13 @@ func linkCause(s *signals) builder {
 	case s.linkDown != nil:
 		b.sign(3, logLine(s.linkDown, "the port above the drive reported the link down: the drive left the bus"))
 	}
-	if s.piGen3 != nil {
+	switch {
+	case s.piGen3 != nil:
 		b.proLine(2, logLine(s.piGen3, "the Raspberry Pi's external PCIe link trained at 8.0 GT/s, Gen 3: faster than the Gen 2 it is certified for, a speed at which an adapter or flat cable that carries Gen 2 can corrupt or lose the link"))
+	case s.platform == persist.PlatformRaspberryPi && (s.down != nil || len(s.timeouts) > 0) && s.piLink == nil:
+		// The log does not say the speed the link trained at: config.txt
+		// may set Gen 3, at which an adapter made for Gen 2 fails so.
+		b.proLine(1, s.piLine("a Raspberry Pi: its external PCIe link fails this way when it runs faster than it was made for (pciex1_gen=3 in config.txt; the log does not hold the speed it trained at)"))
 	}
 	if e := s.goneAtReset(); e != nil {
 		b.proLine(2, logLine(e, fmt.Sprintf("the device was gone from the bus when the driver reset it (config space read all ones, and the reset gave up with -19 on line %d): a link that went down reads so, as does a device that lost its power", s.reset.Line)))
@@ -285,4 +285,24 @@ func aerReports(es []kernlog.Event) int {
 		return len(es)
 	}
 	return n
+}
+
+// piLine is a fact about a Raspberry Pi quoted from what said the machine
+// is one: the platform the caller gave, the log's host controller or
+// machine line, the kernel release or the command line.
+func (s *signals) piLine(text string) Line {
+	switch {
+	case s.in.Platform == persist.PlatformRaspberryPi:
+		return Line{Source: "the platform given", Text: text}
+	case s.piLink != nil:
+		return logLine(s.piLink, text)
+	case s.in.Log != nil && s.in.Log.Machine != nil && strings.HasPrefix(s.in.Log.Machine.Text, "Raspberry Pi "):
+		return logLine(s.in.Log.Machine, text)
+	case s.releaseText != "" && persist.DetectPlatform(s.releaseText, "") == persist.PlatformRaspberryPi:
+		return Line{Source: "kernel release " + s.releaseText, Text: text}
+	default:
+		l := s.cmdlineLine
+		l.Text = text + " (" + l.Text + ")"
+		return l
+	}
 }
