@@ -146,6 +146,11 @@ func TestDriveSaysItIsBroken(t *testing.T) {
 			first: []diagnose.Layer{diagnose.LayerFirmware, diagnose.LayerDrive},
 		},
 		{
+			name:  "persistent internal error, as its result (zm-01)",
+			log:   "Aug 26 15:00:56 testhost kernel: nvme nvme4: async event result 00010300\n",
+			first: []diagnose.Layer{diagnose.LayerFirmware, diagnose.LayerDrive},
+		},
+		{
 			name:  "internal error on I/O",
 			log:   "[  812.330114] nvme1n1: Read(0x2) @ LBA 2048, 8 blocks, Internal Error (sct 0x0 / sc 0x6) DNR\n",
 			first: []diagnose.Layer{diagnose.LayerFirmware, diagnose.LayerDrive},

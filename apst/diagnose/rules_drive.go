@@ -3,6 +3,7 @@ package diagnose
 import (
 	"cmp"
 	"fmt"
+	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
 )
@@ -76,7 +77,7 @@ func firmwareCause(s *signals) builder {
 		b.proLine(2, logLine(s.internal, "the drive failed an I/O command with Internal Error, its own report that something inside it went wrong: a firmware fault a firmware update may fix"))
 	}
 	if s.persistErr != nil {
-		b.proLine(2, logLine(s.persistErr, "the drive raised a Persistent Internal Error (an asynchronous event of its own) and the kernel reset it: the drive's firmware says something inside it is broken; a firmware update fixes some such drives"))
+		b.proLine(2, logLine(s.persistErr, "the drive raised a Persistent Internal Error (an asynchronous event of its own)"+s.persistReset()+": the drive's firmware says something inside it is broken; a firmware update fixes some such drives"))
 	}
 	if s.fwAct != nil {
 		b.proLine(2, logLine(s.fwAct, "the drive was activating a firmware image and stayed paused longer than its own maximum activation time (MTFA), so the kernel reset it: its firmware, or the image being activated; commit an image to be activated at the next reset (nvme fw-commit --action=1, or 2 for one already in a slot, then a reset or reboot) rather than at once (--action=3)"))
@@ -276,4 +277,14 @@ func (s *signals) mediaErrors() (int, *kernlog.Event) {
 		}
 	}
 	return n, first
+}
+
+// persistReset is what the kernel did about the drive's Persistent
+// Internal Error: newer kernels reset the controller for it, older ones
+// printed its result alone ("async event result 00010300").
+func (s *signals) persistReset() string {
+	if strings.Contains(s.persistErr.Text, "async event result ") {
+		return " (the kernel printed the event's result: error status, information 03h)"
+	}
+	return " and the kernel reset it"
 }

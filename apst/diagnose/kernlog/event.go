@@ -247,7 +247,9 @@ const (
 const (
 	// ActionPersistentError: "resetting controller due to persistent
 	// internal error" (worded "resetting controller due to AER" at
-	// first), the drive reported a Persistent Internal Error.
+	// first), the drive reported a Persistent Internal Error; older
+	// kernels printed the event's result alone ("async event result
+	// 00010300").
 	ActionPersistentError = "persistent internal error"
 	// ActionBogusCompletion: a completion with a command identifier the
 	// host never issued ("request 0x3f genctr mismatch (got 0x1 expected

@@ -633,6 +633,11 @@ func TestPlatformFaultKinds(t *testing.T) {
 		// PCIe AER.
 		{"core.c's first format", "[ 5123.104211] nvme nvme0: resetting controller due to AER",
 			kernlog.Event{Kind: kernlog.DriverError, Action: kernlog.ActionPersistentError, Controller: "nvme0"}},
+		// Before it, the event's result alone: error status (type 0),
+		// information 03h (a test host's nvme4 quoted on linux-nvme,
+		// Message-ID <20191006192109.GA9983@keith-busch>, posted zm-01).
+		{"core.c's result line", "Aug 26 15:00:56 testhost kernel: nvme nvme4: async event result 00010300",
+			kernlog.Event{Kind: kernlog.DriverError, Action: kernlog.ActionPersistentError, Controller: "nvme4"}},
 		// Completions with a command ID the host never issued (nvme.h's
 		// nvme_find_rq, nvme-pci's nvme_handle_cqe).
 		{"nvme.h's format", "[  100.000000] nvme nvme0: request 0x3f genctr mismatch (got 0x1 expected 0x2)",
@@ -714,4 +719,19 @@ func TestHostInitAfterItsLink(t *testing.T) {
 	}
 	assert.Equal(t, []string{"1 link-down host link down", "3 platform-fault host probe failed"}, kinds, "another host's failure stays")
 	assert.Zero(t, l.UnreadLines)
+}
+
+// An asynchronous event's result that is no Persistent Internal Error
+// (a notice: a namespace's attributes changed; a SMART/Health event; a
+// transient internal error) is no event of the drive's failure.
+func TestAsyncEventResultOthers(t *testing.T) {
+	for _, v := range []string{"00000002", "00010001", "00040400", "0001030", "zz010300"} {
+		l, err := kernlog.ReadString("[    1.000000] nvme nvme0: 16/0/0 default/read/poll queues\n[    5.000000] nvme nvme0: async event result "+v+"\n", kernlog.Options{})
+		require.NoError(t, err)
+		for _, in := range l.Incidents {
+			for _, e := range in.Events {
+				assert.NotEqual(t, kernlog.ActionPersistentError, e.Action, v)
+			}
+		}
+	}
 }

@@ -296,6 +296,14 @@ func parseController(e *Event, _, body string) bool {
 		// Advanced Error Reporting (whose recovery nvme logs as "frozen
 		// state error detected, reset controller").
 		e.Kind, e.Action = DriverError, ActionPersistentError
+	case strings.HasPrefix(body, "async event result ") && asyncPersistentError(body[len("async event result "):]):
+		// Kernels before 5.x printed every asynchronous event result
+		// that was not a known notice ("async event result 00010300",
+		// core.c's nvme_complete_async_event): type 0 (error status),
+		// information 03h, a Persistent Internal Error (NVMe Base
+		// Specification, Asynchronous Event Request completion dword 0),
+		// the event newer kernels reset the controller for.
+		e.Kind, e.Action = DriverError, ActionPersistentError
 	case strings.HasPrefix(body, "resetting controller"):
 		e.Kind = Reset
 	case strings.HasPrefix(body, "Removing ctrl: NQN "):
@@ -831,4 +839,16 @@ var machineLines = []struct {
 	{"Machine model: ", Machine},
 	{"Hypervisor detected: ", Hypervisor},
 	{"Booting paravirtualized kernel on ", Hypervisor},
+}
+
+// asyncPersistentError reports whether an asynchronous event's completion
+// dword 0, in hex, is an error status event (type 0, bits 2:0) whose
+// information (bits 15:8) is 03h, a Persistent Internal Error.
+func asyncPersistentError(v string) bool {
+	v = strings.TrimSpace(v)
+	if len(v) == 0 || len(v) > 8 {
+		return false
+	}
+	r, err := strconv.ParseUint(v, 16, 32)
+	return err == nil && r&0x7 == 0 && (r>>8)&0xff == 0x03
 }
