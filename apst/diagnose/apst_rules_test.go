@@ -75,8 +75,9 @@ func TestAPSTENODEVAfterAFailedReset(t *testing.T) {
 			assert.NotContains(t, e.Text, "read all ones", "%s: %s", c.Layer, e.Quote)
 		}
 	}
-	// Alone, or after a reset that failed with -19 too, it is the read.
-	d = diagnoseFailure(t, "nvme nvme0: failed to set APST feature (-19)\n")
+	// After a reset that failed with -19 too, it is the read; alone, a
+	// removal (TestAPSTMinus19AloneIsARemoval).
+	d = diagnoseFailure(t, "nvme nvme0: Disabling device after reset failure: -19\nnvme nvme0: failed to set APST feature (-19)\n")
 	assert.True(t, slices.ContainsFunc(d.Causes, func(c diagnose.Cause) bool {
 		return slices.ContainsFunc(c.Evidence, func(e diagnose.Line) bool { return strings.Contains(e.Text, "read all ones") })
 	}), d.Summary)

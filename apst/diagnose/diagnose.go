@@ -532,6 +532,15 @@ func declinedName(sc int) string {
 // that gave it.
 const abortedByHost = "the host aborted this command (sct 0x3 / sc 0x71, Host Aborted Command): the driver gives that status to the commands a controller reset or the drive's removal takes back, and the log has no line of either, which would say why"
 
+// removedNotWhy is what APST's update failing with -19 alone says
+// (removalOnly).
+//
+// nvme-core updated APST as it hid a removed controller's latency
+// tolerance, on an admin queue already gone, until 53fe2a30bc16 ("nvme: do
+// not try to reconfigure APST when the controller is not live", 5.13,
+// taken to 5.4.120 among the stable updates, whose mail says so).
+const removedNotWhy = "the kernel could not update the drive's APST (-19, ENODEV) because the driver was already letting the controller go: until 5.13 (5.4.120 and the like) nvme-core made that update as it removed a controller (its driver unbound, the device removed through sysfs or by its slot, or after a failure the paste left out); the line says the drive was removed, not why, and nothing of an APST state"
+
 // failureEvent is the first event of in that is a failure by itself (one
 // severity counts above zero), or nil.
 func failureEvent(in *kernlog.Incident) *kernlog.Event {
@@ -557,6 +566,9 @@ func unknownCause(s *signals) Cause {
 			// nvme_cancel_request's status: the commands a reset or a
 			// removal takes back; neither is in the log.
 			c.Evidence[0].Text = abortedByHost
+		}
+		if e == s.removalOnly() {
+			c.Evidence[0].Text = removedNotWhy
 		}
 	}
 	if e := s.shutdown; e != nil {
@@ -637,6 +649,8 @@ func summarize(s *signals, d *Diagnosis) (string, bool) {
 		fmt.Fprintf(&b, "%s: the drive did not finish its shutdown in the time the kernel waits (line %d), and nothing in the log points at one layer.", who, s.shutdown.Line)
 	case top.Layer == LayerUnknown && top.Evidence[0].Text == abortedByHost:
 		fmt.Fprintf(&b, "%s: the host aborted the drive's commands (line %d: Host Aborted Command), as a controller reset or the drive's removal does, and the log has no line of either: give the whole log of that boot (journalctl -k -b -1 --no-pager, or dmesg).", who, top.Evidence[0].Line)
+	case top.Layer == LayerUnknown && top.Evidence[0].Text == removedNotWhy:
+		fmt.Fprintf(&b, "%s: the driver let the controller go (line %d: its APST update failed with -19 as the controller was removed): the log does not say why; give the whole log of that boot (journalctl -k -b -1 --no-pager, or dmesg), and say whether the driver was unbound or the drive removed on purpose.", who, top.Evidence[0].Line)
 	case top.Layer == LayerUnknown && top.Evidence[0].Line > 0:
 		fmt.Fprintf(&b, "%s: the failure is there (line %d), but nothing in the log or the facts points at one layer.", who, top.Evidence[0].Line)
 	case top.Layer == LayerUnknown:

@@ -222,7 +222,8 @@ func TestENODEVAndUncorrectedAlone(t *testing.T) {
 		first []diagnose.Layer
 	}{
 		{"[  100.000000] nvme nvme0: Disabling device after reset failure: -19\n", []diagnose.Layer{diagnose.LayerAPST, diagnose.LayerASPM}},
-		{"[  100.000000] nvme nvme0: failed to set APST feature (-19)\n", []diagnose.Layer{diagnose.LayerAPST, diagnose.LayerASPM}},
+		// APST's update alone is a removal's (TestAPSTMinus19AloneIsARemoval).
+		{"[  100.000000] nvme nvme0: failed to set APST feature (-19)\n", []diagnose.Layer{diagnose.LayerUnknown}},
 		{"[  100.000000] pcieport 0000:00:1c.0: AER: Uncorrected (Fatal) error received: 0000:01:00.0\n", []diagnose.Layer{diagnose.LayerLink}},
 		// nvme_error_detected's line alone: the PCI core recovered the
 		// drive from an uncorrectable error whose report was not pasted.
@@ -697,4 +698,37 @@ func TestSuspendAfterTheDeviceIsGone(t *testing.T) {
 	}
 	d = summaryOf(t, suspend, true, "")
 	assert.Equal(t, diagnose.LayerSuspend, d.Causes[0].Layer)
+}
+
+// APST's update failing with -19 and nothing else of the controller is
+// its removal: nvme-core updated APST as it hid the latency tolerance of
+// a controller it removed, and the admin queue, gone, refused the command
+// with -ENODEV (until 53fe2a30bc16, 5.13; the stable mail of 5.4's
+// update, Message-Id <20210517140247.543267847@linuxfoundation.org>, says
+// so). The answer says the drive was let go, not why, and neither
+// APST nor the link is named for it (a laptop's driver unbound on purpose,
+// linux-kernel Message-ID <20191108174846.GA22677@willie-the-truck>,
+// posted b-19; two drives removed through sysfs, posted zk-04). After a
+// probe that failed with -19 it stays that failure's echo, and after I/O
+// errors of the drive's disk a drop-out whose reset the paste left out
+// (XCP-ng's page on APST, posted a-13).
+func TestAPSTMinus19AloneIsARemoval(t *testing.T) {
+	const apst = "[90139.090158] nvme nvme0: failed to set APST feature (-19)\n"
+	d := diagnoseFailure(t, apst+"[90141.966780] Aborting journal on device dm-1-8.\n")
+	assert.Equal(t, diagnose.LayerUnknown, d.Causes[0].Layer, d.Summary)
+	assert.Empty(t, d.Undecided, d.Summary)
+	assert.Contains(t, d.Summary, "the driver let the controller go (line 1")
+	assert.Contains(t, d.Causes[0].Evidence[0].Text, "nvme-core made that update as it removed a controller")
+	for _, l := range []diagnose.Layer{diagnose.LayerAPST, diagnose.LayerASPM, diagnose.LayerLink} {
+		assert.Empty(t, causeOf(&d, l).Evidence, l)
+	}
+
+	for _, before := range []string{
+		"[  112.465758] nvme nvme0: Removing after probe failure status: -19\n",
+		"[90139.050040] print_req_error: I/O error, dev nvme0n1, sector 223301496\n",
+	} {
+		d := diagnoseFailure(t, before+apst)
+		assert.NotContains(t, d.Summary, "the driver let the controller go", d.Summary)
+		assert.NotEqual(t, diagnose.LayerUnknown, d.Causes[0].Layer, d.Summary)
+	}
 }

@@ -48,7 +48,9 @@ func (s *signals) aspmExcluded() string {
 func aspmCause(s *signals) builder {
 	b := newBuilder(s, LayerASPM)
 	offTried := b.tried(s, aspmOff, []string{"off", "performance"}, 8, 5, "the kernel stopped managing ASPM and the failures stopped")
-	piTried := b.tried(s, []string{"dtparam"}, []string{"pciex1_gen=2", "pciex1_gen=1", "pciex1_no_l0s", "pciex1_no_l0s=on"}, 8, 3, "the Raspberry Pi's PCIe link settings stopped the failures")
+	// A Pi's link speed is the link layer's (linkCause): a slower link
+	// that helped or did not says nothing of L0s.
+	piTried := b.tried(s, []string{"dtparam"}, []string{"pciex1_no_l0s", "pciex1_no_l0s=on"}, 8, 3, "keeping the Raspberry Pi's PCIe link out of L0s stopped the failures")
 	var subs []string // "0000:04:00.0: l1_1_aspm, l1_2_aspm"
 	var src string
 	var l12, l11 []string // the files to write, device end first
@@ -234,9 +236,6 @@ func linkCause(s *signals) builder {
 	}
 	if len(s.transport) > 0 {
 		b.sign(2, logLine(&s.transport[0], fmt.Sprintf("%d command(s) failed with a path-related status (SCT 3): the transport, not the media", len(s.transport))))
-	}
-	if s.apstFailed != nil && s.apstFailed.Errno == -19 {
-		b.Evidence = append(b.Evidence, logLine(s.apstFailed, "the kernel could not even program APST (-19, ENODEV): the device was not answering"))
 	}
 	if p := s.probeOnly(); p != nil && p.Errno == -19 {
 		b.proLine(1, logLine(p, "the device was not answering when the driver brought it up (-19, ENODEV): a link that did not come up (ASPM or L1 substates the firmware enabled, link training) reads so"))

@@ -1912,14 +1912,34 @@ func (s *signals) resetENODEV() *kernlog.Event {
 	switch {
 	case s.reset != nil && s.reset.Kind == kernlog.ResetFailure && s.reset.Errno == -19:
 		return s.reset
-	case s.apstFailed != nil && s.apstFailed.Errno == -19 && (s.reset == nil || s.reset.Errno == -19):
+	case s.apstFailed != nil && s.apstFailed.Errno == -19 && (s.reset == nil || s.reset.Errno == -19) && s.removalOnly() == nil:
 		// After a reset that failed its own way ("Device not ready;
 		// aborting reset, CSTS=0x1", the controller answering) or a probe
 		// that gave up for another reason (-12), the -19 is the driver
-		// having let the controller go, nothing the device read.
+		// having let the controller go, nothing the device read; with no
+		// reset at all, it is a removal's (removalOnly).
 		return s.apstFailed
 	}
 	return nil
+}
+
+// removalOnly is APST's "failed to set APST feature (-19)" when no line of
+// the controller's own failure comes with it: the update nvme-core made
+// as it removed a controller (its latency tolerance hidden, the admin
+// queue gone) until 53fe2a30bc16 (5.13) made it skip a controller that is
+// not live. The
+// driver was letting the controller go, for a driver unbound, a device
+// removed through sysfs or by its slot, or a failure the paste left out:
+// the line says a removal, not why, and no APST state. I/O errors of the
+// drive's own disks with it make it a drop-out instead.
+func (s *signals) removalOnly() *kernlog.Event {
+	if s.apstFailed == nil || s.apstFailed.Errno != -19 || s.reset != nil || s.down != nil || s.resume != nil || s.linkDown != nil ||
+		len(s.timeouts) > 0 || s.aerRecovery != nil || len(s.aerUncorr) > 0 || len(s.ioErrors) > 0 {
+		// I/O that failed on the drive itself: a drop-out whose reset the
+		// paste left out, not a removal on request.
+		return nil
+	}
+	return s.apstFailed
 }
 
 // raced reports whether the driver's reset gave up on the controller's
