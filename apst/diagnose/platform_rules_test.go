@@ -800,3 +800,30 @@ func TestACSViolationIsNoLinkError(t *testing.T) {
 		})
 	}
 }
+
+// A drive that stopped answering as it was brought up, in a log where
+// another driver's device failed its probe too, points at what the two
+// share (an AMD IOMMU's page-table change that timed out both an NVMe
+// probe and a ConnectX's, iommu list, Message-ID
+// <abd93b56-3a25-4ae7-8a35-8ff6c3727e66@oracle.com>, posted zp-02).
+func TestProbeFailedBesideAnotherDevice(t *testing.T) {
+	const nvme = "[   72.171930] nvme nvme0: I/O tag 0 (0000) QID 0 timeout, disable controller\n" +
+		"[   72.197176] nvme nvme0: Identify Controller failed (-4)\n" +
+		"[   72.209237] nvme 0000:05:00.0: probe with driver nvme failed with error -5\n"
+	const other = "[  134.386593] mlx5_core 0000:61:00.0: probe with driver mlx5_core failed with error -110\n"
+	has := func(d diagnose.Diagnosis) bool {
+		for _, e := range causeOf(&d, diagnose.LayerPlatform).Evidence {
+			if strings.HasPrefix(e.Text, "another driver's device failed to come up in this log too") {
+				assert.Equal(t, 4, e.Line)
+				assert.Equal(t, strings.TrimSpace(other), e.Quote)
+				return true
+			}
+		}
+		return false
+	}
+	l, err := kernlog.ReadString(nvme+other, kernlog.Options{})
+	require.NoError(t, err)
+	d := diagnose.Diagnose(diagnose.Input{Log: l})
+	assert.True(t, has(d), d.Summary)
+	assert.False(t, has(diagnoseFailure(t, nvme)))
+}

@@ -126,6 +126,12 @@ func platformCause(s *signals) builder {
 		b.proLine(2, logLine(e, "the driver could not mark the controller live: another state change (a deletion, a reset, a hot-plug event) came first while it brought the controller up, and it was removed for that, no error of the drive's: a race in the kernel"))
 	} else if p := s.probeOnly(); p != nil && p.Errno != -12 {
 		b.proLine(2, logLine(p, "the drive stopped answering while the driver brought it up: the platform's bring-up of the slot (reset timing, power, firmware tables, the host bridge) fails so more often than a drive does"))
+		if o := s.otherProbeFailed; o.Line > 0 {
+			// Another driver's device failing its probe in the same log:
+			// what they share is the platform's.
+			b.proLine(1, Line{Source: fmt.Sprintf("kernel log line %d", o.Line), Line: o.Line, Quote: o.Text,
+				Text: "another driver's device failed to come up in this log too: what it shares with the drive (the IOMMU, interrupts, the host bridge, the firmware's tables) fails both more often than two devices fail at once"})
+		}
 	}
 	if s.inc != nil && devKernel(s.releaseText) {
 		b.pro(1, "kernel release", "a development kernel ("+s.releaseText+"): a failure new in it is most often a regression; the last release that worked tells")

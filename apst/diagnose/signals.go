@@ -82,6 +82,9 @@ type signals struct {
 	unplug      *kernlog.Event
 	unplugPorts []string
 	otherProbes []string
+	// otherProbeFailed is the first of otherProbes' lines that is the
+	// driver core's report of another driver's failed probe.
+	otherProbeFailed kernlog.UnreadLine
 	// target are the NVMe over Fabrics target driver's lines (nvmet,
 	// targetLine) that would be listed unread: this machine serves a
 	// target, and they are of its hosts' connections.
@@ -888,6 +891,9 @@ next:
 		if name := cmp.Or(otherProbe(u.Text), otherDriverLine(u.Text)); name != "" {
 			if !slices.Contains(s.otherProbes, name) {
 				s.otherProbes = append(s.otherProbes, name)
+			}
+			if s.otherProbeFailed.Line == 0 && otherProbe(u.Text) != "" {
+				s.otherProbeFailed = u
 			}
 			continue
 		}
