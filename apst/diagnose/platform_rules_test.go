@@ -827,3 +827,14 @@ func TestProbeFailedBesideAnotherDevice(t *testing.T) {
 	assert.True(t, has(d), d.Summary)
 	assert.False(t, has(diagnoseFailure(t, nvme)))
 }
+
+// The firmware's _OSC that failed is the platform's evidence beside a
+// drive's failure, never a failure by itself (a Razer Blade's probe after
+// a patched SSDT, posted zn-04).
+func TestOSCFailedIsThePlatforms(t *testing.T) {
+	const osc = "[    0.235414] acpi PNP0A08:00: _OSC failed (AE_ERROR); disabling ASPM\n"
+	assertEvidence(t, osc+"[    2.715192] nvme nvme0: Removing after probe failure status: -19\n", "the firmware's _OSC method failed")
+	l, err := kernlog.ReadString(osc+"[    1.000000] nvme nvme0: 16/0/0 default/read/poll queues\n", kernlog.Options{})
+	require.NoError(t, err)
+	assert.False(t, diagnose.Diagnose(diagnose.Input{Log: l}).Failure)
+}

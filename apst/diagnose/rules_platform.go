@@ -133,6 +133,9 @@ func platformCause(s *signals) builder {
 				Text: "another driver's device failed to come up in this log too: what it shares with the drive (the IOMMU, interrupts, the host bridge, the firmware's tables) fails both more often than two devices fail at once"})
 		}
 	}
+	if l := s.in.Log; l != nil && l.OSC != nil && s.inc != nil {
+		b.proLine(1, logLine(l.OSC, "the firmware's _OSC method failed: the ACPI tables through which the kernel takes control of PCIe (native hot-plug, AER, PME, ASPM) are broken, as a firmware bug or an edited DSDT or SSDT leaves them; the kernel left ASPM and the rest as the firmware set them"))
+	}
 	if s.inc != nil && devKernel(s.releaseText) {
 		b.pro(1, "kernel release", "a development kernel ("+s.releaseText+"): a failure new in it is most often a regression; the last release that worked tells")
 	}

@@ -231,7 +231,8 @@
 // unless its task is named after an NVMe disk, is Log.BlockedTask. A
 // dump's taint line gives Log.Taint and, when the boot has no "Linux
 // version" line, Log.Release; POWER's EEH line that froze an endpoint is
-// Log.EEH; a shell's command pasted with the log that removed a PCI
+// Log.EEH; the firmware's _OSC method that failed ("acpi PNP0A08:00: _OSC
+// failed (AE_ERROR); disabling ASPM") is Log.OSC; a shell's command pasted with the log that removed a PCI
 // device ("echo 1 > /sys/bus/pci/devices/0000:01:00.0/remove") is
 // Log.RemoveRequest.
 //

@@ -159,6 +159,15 @@ type Log struct {
 	// error, whose recovery the nvme driver's "frozen state error
 	// detected" line is part of. Kind is empty. Nil when there is none.
 	EEH *Event
+	// OSC is the first line that says the firmware's _OSC method, the
+	// ACPI handshake through which the OS takes control of PCIe features
+	// (native hot-plug, AER, PME, ASPM), failed with an error other than
+	// its absence ("acpi PNP0A08:00: _OSC failed (AE_ERROR); disabling
+	// ASPM" of older kernels, "_OSC: platform retains control of PCIe
+	// features (AE_ERROR)" of newer ones; drivers/acpi/pci_root.c): broken
+	// firmware tables, or tables a user overrode. Kind is empty. Nil when
+	// there is none.
+	OSC *Event
 	// BlockedTask is the first hung-task report that names no NVMe disk
 	// ("INFO: task fdisk:3791 blocked for more than 966 seconds.", a
 	// task waiting on I/O the log does not tie to a device; one named
@@ -830,6 +839,9 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 		}
 		if st.log.EEH == nil && (strings.HasPrefix(sp.msg, "EEH: Frozen PHB") || strings.HasPrefix(sp.msg, "EEH: Detected PCI bus error")) {
 			st.log.EEH = &Event{Line: from, EndLine: to, Time: sp.ts, Text: clip(sp.msg), Raw: clip(cleanLine(line))}
+		}
+		if st.log.OSC == nil && oscFailed(sp.msg) {
+			st.log.OSC = &Event{Line: from, EndLine: to, Time: sp.ts, Text: clip(sp.msg), Raw: clip(cleanLine(line))}
 		}
 		if st.log.Release == "" || !st.tainted {
 			// The first taint line of the boot; a "Linux version" line
