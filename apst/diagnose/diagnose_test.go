@@ -656,6 +656,9 @@ func TestFabricsTransportTests(t *testing.T) {
 			"[  787.047649] nvme nvme0: starting error recovery\n", "the target is this machine's own", 1},
 		{"tcp", "[  724.681350] nvme nvme0: new ctrl: NQN \"nqn.2014-08.org.nvmexpress:uuid:1\", addr 192.168.1.20:4420\n" +
 			"[  787.047649] nvme nvme0: starting error recovery\n", "check the path to the target: the network", 1},
+		// nvme-tcp's timeout names the PDU's type, nvme-pci's does not
+		// (a k3s cluster's Longhorn volumes, posted zq-02).
+		{"tcp timeout alone", "Apr 17 10:28:43 nl-k8s-03 kernel: nvme nvme13: I/O tag 24 (6018) type 4 opcode 0x1 (I/O Cmd) QID 3 timeout\n", "check the path to the target: the network", 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -890,7 +893,7 @@ func TestRemovedOnRequest(t *testing.T) {
 // and a note says so.
 func TestFabricsIdentify(t *testing.T) {
 	id := &powerstate.Controller{Model: "Linux", Firmware: "6.8.0", ControllerType: 1, IOCCSZ: 4}
-	timeouts := "[  100.000000] nvme nvme1: I/O tag 12 (100c) type 4 opcode 0x1 (I/O Cmd) QID 2 timeout\n" +
+	timeouts := "[  100.000000] nvme nvme1: I/O tag 12 (100c) opcode 0x1 (I/O Cmd) QID 2 timeout\n" +
 		"[  100.100000] nvme nvme1: I/O 12 QID 2 timeout, reset controller\n"
 	l, err := kernlog.ReadString(timeouts, kernlog.Options{})
 	require.NoError(t, err)

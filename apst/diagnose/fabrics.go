@@ -34,6 +34,9 @@ func fabricsLine(in *kernlog.Incident, l *kernlog.Log) *kernlog.Event {
 	}
 	for i := range in.Events {
 		e := &in.Events[i]
+		if tcpTimeout(e.Text) {
+			return e
+		}
 		for _, w := range fabricsWords {
 			if strings.Contains(e.Text, w) {
 				return e
@@ -47,6 +50,24 @@ func fabricsLine(in *kernlog.Incident, l *kernlog.Log) *kernlog.Event {
 		return &e
 	}
 	return nil
+}
+
+// tcpTimeout reports whether a line is nvme-tcp's timeout of a request
+// since 6.x, which names the PDU's type where nvme-pci's does not: "I/O
+// tag 24 (6018) type 4 opcode 0x1 (I/O Cmd) QID 3 timeout"
+// (drivers/nvme/host/tcp.c's nvme_tcp_timeout; nvme-pci's is "I/O tag 24
+// (6018) opcode 0x1 (I/O Cmd) QID 3 timeout, aborting").
+func tcpTimeout(text string) bool {
+	i := strings.Index(text, ") type ")
+	if i < 0 || !strings.Contains(text[:i], "I/O tag ") {
+		return false
+	}
+	rest := text[i+len(") type "):]
+	n := 0
+	for n < len(rest) && n < 3 && rest[n] >= '0' && rest[n] <= '9' {
+		n++
+	}
+	return n > 0 && strings.HasPrefix(rest[n:], " opcode ")
 }
 
 // fabricsText is what a fabrics controller's failure is.
