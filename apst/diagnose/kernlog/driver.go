@@ -196,6 +196,13 @@ var benignPhrases = []string{
 	// fewer write streams than it would use: "too few streams (2)
 	// available".
 	"too few streams",
+	// The PCI core's read of a function's Vital Product Data that failed
+	// (drivers/pci/vpd.c: "VPD access failed.  This is likely a firmware
+	// bug on this device.  Contact the card vendor for a firmware
+	// update"): a program read the vpd file in sysfs (lspci -vv, a
+	// hardware inventory), which NVMe drives rarely back; no failure of
+	// the drive's (a Layerscape board's log, posted zo-02).
+	"VPD access failed",
 }
 
 func benign(s string) bool {

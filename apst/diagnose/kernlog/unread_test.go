@@ -269,6 +269,9 @@ func TestNoticesAreNoFailure(t *testing.T) {
 		"[  900.000000] nvme 0000:01:00.0: resetting",
 		// core.c of 4.14 to 5.15 (nvme_configure_directives).
 		"[    5.000000] nvme nvme0: too few streams (2) available",
+		// vpd.c, a program's read of the vpd file (posted zo-02, a
+		// Layerscape board's).
+		"nvme 0004:01:00.0: VPD access failed.  This is likely a firmware bug on this device.  Contact the card vendor for a firmware update",
 	} {
 		l, err := kernlog.ReadString(line+"\n", kernlog.Options{})
 		require.NoError(t, err)
