@@ -495,6 +495,12 @@ func TestAlternateSpellings(t *testing.T) {
 			kernlog.Event{Kind: kernlog.IOError, Disk: "nvme0n1", ReqOp: "READ", Controller: "nvme0", GuessedController: true}},
 		{"https://github.com/linuxmuster/linuxmuster-linbo7/issues/165", "nvme0n1: I/O Cmd(0x2) @ LBA ..., I/O Error (sct 0x3 / sc 0x71)",
 			kernlog.Event{Kind: kernlog.IOError, Disk: "nvme0n1", Controller: "nvme0", GuessedController: true, Opcode: 2, OpName: "I/O Cmd", SCT: 3, SC: 0x71, HasSC: true}},
+		// Or the whole command, keeping the status (a home SIEM's
+		// write-up, posted zr-03).
+		{"posted zr-03", "nvme1n1: ... Namespace Not Ready (sct 0x0 / sc 0x82)",
+			kernlog.Event{Kind: kernlog.IOError, Disk: "nvme1n1", Controller: "nvme1", GuessedController: true, SCT: 0, SC: 0x82, HasSC: true}},
+		{"posted zr-03", "blk_update_request: critical target error, dev nvme1n1 ...",
+			kernlog.Event{Kind: kernlog.IOError, Disk: "nvme1n1", Controller: "nvme1", GuessedController: true}},
 		{"https://ahmedalsawi.github.io/posts/2025/01/linux-kernel-debug-nvme-timeout", "[   31.777624] nvme nvme0: I/O tag 641 (c281) opcode 0x1 (I/O Cmd) QID 8 timeout, aborting req_op:WRITE(1) size:4096",
 			kernlog.Event{Kind: kernlog.IOTimeout, Controller: "nvme0", Tag: 641, CommandID: "c281", Opcode: 1, OpName: "I/O Cmd", QID: 8, Action: "aborting", ReqOp: "WRITE(1)", Size: 4096}},
 	})

@@ -54,7 +54,7 @@ var re = sync.OnceValue(func() *patterns {
 		reAERRecv:   mustPattern(`AER: (?:Multiple )?(Corrected|Correctable|Uncorrected \((?:Non-Fatal|Fatal)\)|Uncorrectable \((?:Non-Fatal|Fatal)\)) error (?:message )?received(?: from)?:? (?:([0-9a-fA-F:.]{7,20})|id=([0-9a-fA-F]{4})\b)`),
 		reAERBus:    mustPattern(`PCIe Bus Error: severity=([^,]{1,40})(?:, type=([^,]{1,40}))?`),
 		reLinkDown:  mustPattern(`[Ss]lot\([^)]{1,20}\): (Link Down|Card not present)`),
-		reBlkErr:    mustPattern(`(?:I/O|critical [a-z ]{1,20}|operation not supported|timeout|recoverable transport|protection|kernel resource|device resource|offline) error, dev (nvme[0-9]{1,6}(?:c[0-9]{1,6})?n[0-9]{1,6}(?:p[0-9]{1,6})?), sector (?:[0-9]{1,20}|\.\.\.),?(?: op 0x[0-9a-f]{1,4}:\(([A-Z_]{1,20})\))?`),
+		reBlkErr:    mustPattern(`(?:I/O|critical [a-z ]{1,20}|operation not supported|timeout|recoverable transport|protection|kernel resource|device resource|offline) error, dev (nvme[0-9]{1,6}(?:c[0-9]{1,6})?n[0-9]{1,6}(?:p[0-9]{1,6})?)(?:, sector (?:[0-9]{1,20}|\.\.\.),?(?: op 0x[0-9a-f]{1,4}:\(([A-Z_]{1,20})\))?| ?\.\.\.)`),
 		reBufErr:    mustPattern(`^Buffer I/O error on dev(?:ice)? (nvme[0-9]{1,6}(?:c[0-9]{1,6})?n[0-9]{1,6}(?:p[0-9]{1,6})?), `),
 		reDisk:      mustPattern(`nvme[0-9]{1,6}(?:c[0-9]{1,6})?n[0-9]{1,6}(?:p[0-9]{1,6})?`),
 		reNVMeErr:   mustPattern(`^(.{1,40}?)\(0x([0-9a-fA-F]{1,2})\) @ LBA (?:[0-9]{1,20}, [0-9]{1,10} blocks|\.\.\.), (.{1,80}?) \(sct 0x([0-9a-fA-F]{1,2}) / sc 0x([0-9a-fA-F]{1,2})\)`),
@@ -631,6 +631,17 @@ func parseBlock(e *Event, msg, body string) bool {
 		}
 		e.Kind, e.OpName, e.Opcode = IOError, strings.TrimSpace(m[1]), int(hex(m[2]))
 		e.SCT, e.SC, e.HasSC = int(hex(m[4])), int(hex(m[5])), true
+	case e.Disk != "" && strings.HasPrefix(body, "...") && strings.Contains(body, "(sct 0x"):
+		// nvme_log_error's line with its command elided by whoever
+		// pasted it ("nvme1n1: ... Namespace Not Ready (sct 0x0 / sc
+		// 0x82)", a home SIEM's write-up, posted zr-03): its status still
+		// says what the drive answered.
+		m := re().reStatus.FindStringSubmatch(body)
+		if m == nil {
+			return false
+		}
+		e.Kind = IOError
+		e.SCT, e.SC, e.HasSC = int(hex(m[1])), int(hex(m[2])), true
 	default:
 		return false
 	}
