@@ -15,7 +15,7 @@ const escalation = 3
 func powerLossCause(s *signals) builder {
 	b := newBuilder(s, LayerPowerLoss)
 	if s.gone() {
-		b.proLine(1, logLine(s.down, "the device vanished from the bus at once, as when it loses power (the removal that follows is its consequence)"))
+		b.proLine(1, logLine(s.down, "the device vanished from the bus at once, as when it loses power (the reset or removal that follows is its consequence)"))
 	}
 	if e := s.powerFault; e != nil {
 		b.sign(3, logLine(e, "the hot-plug slot's power controller reported a power fault: the slot's supply to the drive failed"))
