@@ -732,3 +732,18 @@ func TestAPSTMinus19AloneIsARemoval(t *testing.T) {
 		assert.NotEqual(t, diagnose.LayerUnknown, d.Causes[0].Layer, d.Summary)
 	}
 }
+
+// A controller the driver removed has no /dev/nvmeN or /sys/class/nvme
+// entry for the tests to name until it is brought back: a note says so
+// once (a Razer Blade's probe, posted zn-04; a Chromebook's Thunderbolt
+// SSD, posted e-04); a controller that spoke again after it, or one whose
+// reset raced, gets none.
+func TestRemovedControllerNote(t *testing.T) {
+	note := func(d diagnose.Diagnosis) bool {
+		return slices.ContainsFunc(d.Notes, func(n string) bool { return strings.HasPrefix(n, "the kernel removed nvme0 (line ") })
+	}
+	assert.True(t, note(diagnoseFailure(t, "[    2.715192] nvme nvme0: Removing after probe failure status: -19\n")))
+	assert.True(t, note(diagnoseFailure(t, "[  100.000000] nvme nvme0: Disabling device after reset failure: -19\n[  100.100000] nvme nvme0: failed to set APST feature (-19)\n")))
+	assert.False(t, note(diagnoseFailure(t, "[  100.000000] nvme nvme0: I/O 12 QID 2 timeout, reset controller\n")))
+	assert.False(t, note(diagnoseFailure(t, "[  100.000000] nvme nvme0: Removing after probe failure status: -19\n[  200.000000] nvme nvme0: I/O 12 QID 2 timeout, reset controller\n")))
+}

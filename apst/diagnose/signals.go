@@ -279,6 +279,9 @@ func observe(in *Input) *signals {
 			s.notes = append(s.notes, fmt.Sprintf("line %d is the nvme driver's but names no controller (%q where the kernel writes nvme0, nvme1, ...): it is taken for the drive's; the lines as the system wrote them (journalctl -k -b -1 --no-pager) tie the rest of the log to it", e.Line, e.Driver+" "+e.Device+":"))
 		}
 	}
+	if e := s.removedCtrl(); e != nil && fabricsLine(s.inc, in.Log) == nil {
+		s.notes = append(s.notes, fmt.Sprintf("the kernel removed %s (line %d): /dev/%s and /sys/class/nvme/%s, which the tests name, exist again only once the drive is brought back (a reboot, or echo 1 | sudo tee /sys/bus/pci/rescan); until then lspci -nn -d ::0108 finds its function", s.ctrl, e.Line, s.ctrl, s.ctrl))
+	}
 	if s.inc != nil && behindVMD(s.dev) {
 		s.notes = append(s.notes, "the drive at "+s.dev+" sits behind Intel VMD (a PCI domain of 10000 and up): its interrupts and its link's power management go through the vmd driver, and firmware set to AHCI instead of RAID or Intel RST takes that layer out (the drive then shows in domain 0000); a test worth a reboot when the failures stay")
 	}
@@ -2100,4 +2103,25 @@ func hostAborted(e *kernlog.Event) bool { return e.HasSC && e.SCT == 3 && e.SC =
 // for and go on without (sof-test's suspend CI, posted zb-01).
 func adminDeclined(e *kernlog.Event) bool {
 	return e.HasSC && e.SCT == 0 && (e.SC == 0x1 || e.SC == 0x2) && strings.Contains(e.Text, "Admin Cmd(")
+}
+
+// removedCtrl is the line with which the driver removed the controller
+// the diagnosis is of: "Removing after probe failure status: -19" or
+// "Disabling device after reset failure: -19" (nvme-pci's
+// nvme_remove_dead_ctrl, which deletes the controller's character device
+// and namespaces), when no line after it shows the controller up again.
+func (s *signals) removedCtrl() *kernlog.Event {
+	if s.inc == nil || s.ctrl == "" {
+		return nil
+	}
+	var gone *kernlog.Event
+	for i := range s.inc.Events {
+		switch e := &s.inc.Events[i]; {
+		case e.Kind == kernlog.ProbeFailure || e.Kind == kernlog.ResetFailure && e.Action != kernlog.ActionNotResetting:
+			gone = e
+		case gone != nil && e.Kind != kernlog.APSTFailed && e.Kind != kernlog.IOError && e.Kind != kernlog.DiskGone:
+			gone = nil // the controller spoke again
+		}
+	}
+	return gone
 }
