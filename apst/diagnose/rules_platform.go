@@ -133,6 +133,11 @@ func platformCause(s *signals) builder {
 				Text: "another driver's device failed to come up in this log too: what it shares with the drive (the IOMMU, interrupts, the host bridge, the firmware's tables) fails both more often than two devices fail at once"})
 		}
 	}
+	if e := s.abortDone; e != nil && len(s.timeouts) > 0 && !s.gone() && !s.mmioDead() {
+		// nvme-pci's abort_endio prints the Abort command's own status:
+		// 0 is an abort the controller carried out.
+		b.proLine(1, logLine(e, "the drive carried out the Abort the driver sent for the command that timed out (status 0): its controller was awake and answering, so the command was lost between the kernel and the drive (its queue's doorbell, its interrupt, the kernel's own queueing) more often than the drive slept through it"))
+	}
 	if l := s.in.Log; l != nil && l.OSC != nil && s.inc != nil {
 		b.proLine(1, logLine(l.OSC, "the firmware's _OSC method failed: the ACPI tables through which the kernel takes control of PCIe (native hot-plug, AER, PME, ASPM) are broken, as a firmware bug or an edited DSDT or SSDT leaves them; the kernel left ASPM and the rest as the firmware set them"))
 	}

@@ -44,19 +44,23 @@ type signals struct {
 	// s390's zPCI error event.
 	aerRecovery *kernlog.Event
 	zpciError   *kernlog.Event // s390's firmware reported an error for the drive's function
-	timeouts    []kernlog.Event
-	hung        *kernlog.Event  // a task blocked on the drive's I/O
-	polled      []kernlog.Event // timeouts the driver completed by polling
-	ioErrors    []kernlog.Event
-	transport   []kernlog.Event // I/O errors with a transport status, not host-aborted
-	media       []kernlog.Event // I/O errors the drive's media caused (mediaError)
-	newIDs      *kernlog.Event  // "identifiers changed": a namespace came back as another
-	dupIDs      *kernlog.Event  // "Duplicate cntlid", "globally duplicate IDs for nsid": an identity claimed twice
-	nsDesc      *kernlog.Event  // "Identify Descriptors failed" with an NVMe status: the drive refused the namespace descriptor list
-	degraded    *kernlog.Event  // "Could not set queue count (N)", an NVMe status: a degraded controller, brought up with its admin queue alone
-	refused     *kernlog.Event  // an I/O command the drive refused as invalid (refusedCommand)
-	denied      *kernlog.Event  // an I/O command the drive answered Access Denied (sct 0x2 / sc 0x86): a locked self-encrypting drive
-	piWrite     *kernlog.Event  // a write whose protection information did not match its data (protectedWrite)
+	// abortDone is an Abort command the drive completed with success
+	// ("Abort status: 0x0"): it answered its admin queue about a command
+	// that had timed out.
+	abortDone *kernlog.Event
+	timeouts  []kernlog.Event
+	hung      *kernlog.Event  // a task blocked on the drive's I/O
+	polled    []kernlog.Event // timeouts the driver completed by polling
+	ioErrors  []kernlog.Event
+	transport []kernlog.Event // I/O errors with a transport status, not host-aborted
+	media     []kernlog.Event // I/O errors the drive's media caused (mediaError)
+	newIDs    *kernlog.Event  // "identifiers changed": a namespace came back as another
+	dupIDs    *kernlog.Event  // "Duplicate cntlid", "globally duplicate IDs for nsid": an identity claimed twice
+	nsDesc    *kernlog.Event  // "Identify Descriptors failed" with an NVMe status: the drive refused the namespace descriptor list
+	degraded  *kernlog.Event  // "Could not set queue count (N)", an NVMe status: a degraded controller, brought up with its admin queue alone
+	refused   *kernlog.Event  // an I/O command the drive refused as invalid (refusedCommand)
+	denied    *kernlog.Event  // an I/O command the drive answered Access Denied (sct 0x2 / sc 0x86): a locked self-encrypting drive
+	piWrite   *kernlog.Event  // a write whose protection information did not match its data (protectedWrite)
 	// transferErr is the first command the drive answered Data Transfer
 	// Error (sct 0x0 / sc 0x4; a Set Features APST's status 0x4 among
 	// them): it could not move the command's data to or from host memory.
@@ -1229,6 +1233,10 @@ func (s *signals) event(e *kernlog.Event) {
 	case kernlog.HungTask:
 		if s.hung == nil {
 			s.hung = e
+		}
+	case kernlog.AbortStatus:
+		if s.abortDone == nil && e.Status == 0 {
+			s.abortDone = e
 		}
 	case kernlog.IOTimeout, kernlog.AdminTimeout:
 		s.timeouts = append(s.timeouts, *e)
