@@ -232,9 +232,9 @@
 // dump's taint line gives Log.Taint and, when the boot has no "Linux
 // version" line, Log.Release; POWER's EEH line that froze an endpoint is
 // Log.EEH; the firmware's _OSC method that failed ("acpi PNP0A08:00: _OSC
-// failed (AE_ERROR); disabling ASPM") is Log.OSC; a shell's command pasted with the log that removed a PCI
-// device ("echo 1 > /sys/bus/pci/devices/0000:01:00.0/remove") is
-// Log.RemoveRequest.
+// failed (AE_ERROR); disabling ASPM") is Log.OSC; a shell's command pasted
+// with the log that removed a PCI device ("echo 1 >
+// /sys/bus/pci/devices/0000:01:00.0/remove") is Log.RemoveRequest.
 //
 // A file system's (or md's, bcache's, a device mapper's) report of an I/O
 // error on an NVMe disk ([FileSystemError]: "XFS (nvme0n1p2): log I/O

@@ -297,7 +297,7 @@ func parseController(e *Event, _, body string) bool {
 		// state error detected, reset controller").
 		e.Kind, e.Action = DriverError, ActionPersistentError
 	case strings.HasPrefix(body, "async event result ") && asyncPersistentError(body[len("async event result "):]):
-		// Kernels before 5.x printed every asynchronous event result
+		// Older kernels (4.x) printed every asynchronous event result
 		// that was not a known notice ("async event result 00010300",
 		// core.c's nvme_complete_async_event): type 0 (error status),
 		// information 03h, a Persistent Internal Error (NVMe Base
