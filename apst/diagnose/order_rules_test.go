@@ -747,3 +747,22 @@ func TestRemovedControllerNote(t *testing.T) {
 	assert.False(t, note(diagnoseFailure(t, "[  100.000000] nvme nvme0: I/O 12 QID 2 timeout, reset controller\n")))
 	assert.False(t, note(diagnoseFailure(t, "[  100.000000] nvme nvme0: Removing after probe failure status: -19\n[  200.000000] nvme nvme0: I/O 12 QID 2 timeout, reset controller\n")))
 }
+
+// A port's failure in a branch of the tree the log's bridge lines keep
+// apart from every NVMe function it names is no drive's failure (a Dell
+// XPS 13's hw-probe dmesg, posted zt-05: its Thunderbolt switch's port
+// refused to leave D3 as the dock left, the drive at 3c:00.0 below
+// another root port); the same line from the drive's own root port is
+// the drive's.
+func TestPortOfAnotherBranch(t *testing.T) {
+	const bridges = "[    0.437377] pci 0000:00:1d.0: PCI bridge to [bus 3c]\n" +
+		"[   44.636428] pci 0000:02:00.0: PCI bridge to [bus 03]\n" +
+		"[    2.619705] nvme nvme0: pci function 0000:3c:00.0\n"
+	l, err := kernlog.ReadString(bridges+"[   91.012767] pcieport 0000:02:00.0: Refused to change power state, currently in D3\n", kernlog.Options{})
+	require.NoError(t, err)
+	d := diagnose.Diagnose(diagnose.Input{Log: l})
+	assert.False(t, d.Failure, d.Summary)
+
+	ours := diagnoseFailure(t, bridges+"[   91.012767] pcieport 0000:00:1d.0: Refused to change power state, currently in D3\n")
+	assert.Equal(t, "nvme0", ours.Controller, ours.Summary)
+}

@@ -642,12 +642,32 @@ func (s *signals) mine(in *kernlog.Incident) bool {
 	case s.ctrl == "" && s.dev == "":
 		// An NVMe driver's interrupt without a handler is an NVMe failure
 		// even when the log has several controllers to give it to.
-		return in.Controller != "" || in.PCI != "" && !s.otherDevice(in) && !s.portOfOther(in) || in.Counts[kernlog.LostInterrupt] > 0 && severity(in) > 0 ||
+		return in.Controller != "" || in.PCI != "" && !s.otherDevice(in) && !s.portOfOther(in) && !s.otherBranch(in) || in.Counts[kernlog.LostInterrupt] > 0 && severity(in) > 0 ||
 			unnamedNVMe(in) != nil
 	case s.ctrl != "" && in.Controller == s.ctrl:
 		return true
 	}
 	return s.dev != "" && in.Controller == "" && in.PCI == s.dev
+}
+
+// otherBranch reports whether incident in is a port's alone whose buses,
+// as the log's bridge lines give them, hold none of the NVMe functions the
+// log names: the port of another branch of the tree (a Thunderbolt
+// controller's switch powered down as its dock left, a Wi-Fi card's root
+// port), whose failure is no drive's (a Dell XPS 13's hw-probe dmesg,
+// posted zt-05: "pcieport 0000:02:00.0: Refused to change power state,
+// currently in D3", its bridge to bus 03, the drive at 3c:00.0).
+func (s *signals) otherBranch(in *kernlog.Incident) bool {
+	l := s.in.Log
+	if in.Controller != "" || in.PCI == "" || !onlyPortLines(in) || len(l.Addresses) == 0 {
+		return false
+	}
+	for fn := range l.Addresses {
+		if below, known := l.Below(in.PCI, fn); !known || below || fn == in.PCI {
+			return false
+		}
+	}
+	return true
 }
 
 // unnamedNVMe returns the nvme driver's line of an incident that names

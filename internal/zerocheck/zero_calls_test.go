@@ -504,6 +504,9 @@ var zeroCalls = []zeroCall{
 	{"kernlog.Incident.Name", func() []any {
 		return results((&kernlog.Incident{}).Name())
 	}},
+	{"kernlog.Log.Below", func() []any {
+		return results((&kernlog.Log{}).Below("", ""))
+	}},
 	{"kernlog.OtherDiskLine.USB", func() []any {
 		return results((&kernlog.OtherDiskLine{}).USB())
 	}},

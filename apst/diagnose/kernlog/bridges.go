@@ -120,3 +120,19 @@ func (st *state) notAbove(addr, fn string) bool {
 	}
 	return false
 }
+
+// Below reports whether the log's "PCI bridge to [bus ...]" lines put
+// function fn ("0000:3c:00.0") on a bus below the bridge at port, and
+// whether they say at all: known is false when the log never printed that
+// bridge's buses. Safe for concurrent use; the zero Log knows no bridge.
+func (l *Log) Below(port, fn string) (below, known bool) {
+	r, ok := l.bridges[port]
+	if !ok {
+		return false, false
+	}
+	d, b, ok := busOf(fn)
+	if !ok {
+		return false, false
+	}
+	return r.domain == d && r.lo <= b && b <= r.hi, true
+}

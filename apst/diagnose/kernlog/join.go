@@ -77,6 +77,7 @@ func (st *state) finish() *Log {
 		}
 	}
 	l.Controllers = st.controllers()
+	l.bridges = st.links.bridges
 	return l
 }
 

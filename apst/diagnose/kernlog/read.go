@@ -265,6 +265,9 @@ type Log struct {
 	// ("gzip", "bzip2"; a bug tracker's dmesg.txt.gz, logrotate's
 	// kern.log.2.gz); empty for text.
 	Compression string
+	// bridges are the buses below each bridge, as the PCI core's "PCI
+	// bridge to [bus 03-39]" lines give them (Below).
+	bridges map[string]busRange
 }
 
 // UnreadLine is a line that looks like an NVMe or PCIe failure message but
