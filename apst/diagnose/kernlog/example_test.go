@@ -161,3 +161,26 @@ func ExampleEvent_AERErrors() {
 	// Output:
 	// line 1: aer-error Uncorrected (Non-Fatal), status 0x200000: [ACSViol]
 }
+
+// Below says from the PCI core's bridge lines whether a function sits below
+// a port: here the drive is below its root port and not below a
+// Thunderbolt switch's port, and the log never printed another port's
+// buses.
+func ExampleLog_Below() {
+	log := "[    0.437377] pci 0000:00:1d.0: PCI bridge to [bus 3c]\n" +
+		"[   44.636428] pci 0000:02:00.0: PCI bridge to [bus 03]\n" +
+		"[    2.619705] nvme nvme0: pci function 0000:3c:00.0\n"
+	l, err := kernlog.ReadString(log, kernlog.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, port := range []string{"0000:00:1d.0", "0000:02:00.0", "0000:00:1c.0"} {
+		below, known := l.Below(port, "0000:3c:00.0")
+		fmt.Printf("%s: below %v, known %v\n", port, below, known)
+	}
+	// Output:
+	// 0000:00:1d.0: below true, known true
+	// 0000:02:00.0: below false, known true
+	// 0000:00:1c.0: below false, known false
+}
