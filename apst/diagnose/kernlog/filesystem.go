@@ -64,7 +64,13 @@ func parseFileSystem(e *Event, msg string) bool {
 // ("EXT4-fs error", "is corrupt", "checksum", "error loading journal"),
 // not its mount's notices.
 func (st *state) fileSystemReport(msg, raw string, from, to int, at Timestamp) {
-	if !fileSystemLine(msg) || !strings.Contains(msg, "rr") && !strings.Contains(msg, "corrupt") && !strings.Contains(msg, "checksum") {
+	if !fileSystemLine(msg) || !strings.Contains(msg, "rr") && !strings.Contains(msg, "corrupt") && !strings.Contains(msg, "checksum") ||
+		strings.Contains(msg, "not properly unmounted") {
+		// FAT's mount notice of its dirty bit ("FAT-fs (nvme0n1p1):
+		// Volume was not properly unmounted. Some data may be corrupt.
+		// Please run fsck.", fs/fat/inode.c): a shutdown that did not
+		// unmount an EFI system partition, at many boots of healthy
+		// machines (an Intel NUC's hw-probe dmesg, posted zt-04).
 		return
 	}
 	d := diskNameIn(msg)
