@@ -64,13 +64,7 @@ func parseFileSystem(e *Event, msg string) bool {
 // ("EXT4-fs error", "is corrupt", "checksum", "error loading journal"),
 // not its mount's notices.
 func (st *state) fileSystemReport(msg, raw string, from, to int, at Timestamp) {
-	if !fileSystemLine(msg) || !strings.Contains(msg, "rr") && !strings.Contains(msg, "corrupt") && !strings.Contains(msg, "checksum") ||
-		strings.Contains(msg, "not properly unmounted") {
-		// FAT's mount notice of its dirty bit ("FAT-fs (nvme0n1p1):
-		// Volume was not properly unmounted. Some data may be corrupt.
-		// Please run fsck.", fs/fat/inode.c): a shutdown that did not
-		// unmount an EFI system partition, at many boots of healthy
-		// machines (an Intel NUC's hw-probe dmesg, posted zt-04).
+	if !fileSystemLine(msg) || !strings.Contains(msg, "rr") && !strings.Contains(msg, "corrupt") && !strings.Contains(msg, "checksum") || mountNotice(msg) {
 		return
 	}
 	d := diskNameIn(msg)
@@ -78,6 +72,19 @@ func (st *state) fileSystemReport(msg, raw string, from, to int, at Timestamp) {
 		return
 	}
 	st.log.FileSystemReport = &Event{Line: from, EndLine: to, Time: at, Disk: d, Driver: fileSystemName(msg), Text: clip(msg), Raw: clip(cleanLine(raw))}
+}
+
+// mountNotice reports whether a file system's line is a notice of every
+// healthy boot that holds a word of trouble: its mount options ("EXT4-fs
+// (nvme0n1p7): re-mounted. Opts: errors=remount-ro", "mounted filesystem
+// with ordered data mode. Opts: errors=remount-ro"), btrfs's info lines
+// ("BTRFS info (device nvme0n1p4): using crc32c (crc32c-intel) checksum
+// algorithm"), FAT's dirty bit at mount ("FAT-fs (nvme0n1p1): Volume was
+// not properly unmounted. Some data may be corrupt. Please run fsck.",
+// fs/fat/inode.c: an EFI system partition after an unclean shutdown)
+// (hw-probe dmesg of healthy machines, posted zt-04, zt-08, zt-10).
+func mountNotice(msg string) bool {
+	return strings.Contains(msg, " Opts: ") || strings.HasPrefix(msg, "BTRFS info ") || strings.Contains(msg, "not properly unmounted")
 }
 
 // fileSystemName is who printed a file system's message, as it names

@@ -96,7 +96,8 @@ func TestFileSystemErrorsAreBounded(t *testing.T) {
 // A file system's trouble of its own on an NVMe disk, no I/O error, is
 // Log.FileSystemReport, the first such line (ext4 on an LX2160A, posted
 // zf-04: a mount's notice first, then the journal's corruption); a
-// mount's notice alone is none, FAT's dirty bit among them.
+// mount's notice alone is none, FAT's dirty bit, a mount's options and
+// btrfs's info lines among them.
 func TestFileSystemReport(t *testing.T) {
 	l, err := kernlog.ReadString("> EXT4-fs (nvme0n1p2): INFO: recovery required on readonly filesystem\n"+
 		"> JBD2: journal transaction 80849 on nvme0n1p2-8 is corrupt.\n"+
@@ -112,8 +113,13 @@ func TestFileSystemReport(t *testing.T) {
 	for _, notice := range []string{
 		"> EXT4-fs (nvme0n1p2): INFO: recovery required on readonly filesystem\n",
 		// FAT's dirty bit at mount (an Intel NUC's hw-probe dmesg,
-		// posted zt-04): an EFI system partition not unmounted.
+		// posted zt-04): an EFI system partition not unmounted; a
+		// mount's options and btrfs's info lines (a MacBook's and an XPS
+		// 13's, zt-08, zt-10).
 		"[    6.060382] FAT-fs (nvme0n1p1): Volume was not properly unmounted. Some data may be corrupt. Please run fsck.\n",
+		"[    2.825331] EXT4-fs (nvme0n1p7): re-mounted. Opts: errors=remount-ro\n",
+		"[    2.499678] EXT4-fs (nvme0n1p2): mounted filesystem with ordered data mode. Opts: errors=remount-ro\n",
+		"[    5.323106] BTRFS info (device nvme0n1p4): using crc32c (crc32c-intel) checksum algorithm\n",
 	} {
 		l, err = kernlog.ReadString(notice, kernlog.Options{})
 		require.NoError(t, err)
