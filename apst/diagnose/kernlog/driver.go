@@ -203,6 +203,13 @@ var benignPhrases = []string{
 	// hardware inventory), which NVMe drives rarely back; no failure of
 	// the drive's (a Layerscape board's log, posted zo-02).
 	"VPD access failed",
+	// The firmware loader's notice that an optional file is missing
+	// ("i915 0000:00:02.0: Direct firmware load for i915/kbl_dmc_ver1_04.bin
+	// failed with error -2", drivers/base/firmware_loader; the driver
+	// says when it needed it) and ath10k's interrupt mode at probe
+	// ("pci irq msi oper_irq_mode 2 irq_mode 0 reset_mode 0"): lines of
+	// healthy boots (hw-probe dmesg, posted zt-08, zt-10, zt-11).
+	"Direct firmware load for ", "oper_irq_mode ",
 }
 
 func benign(s string) bool {

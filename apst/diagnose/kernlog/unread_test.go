@@ -272,6 +272,10 @@ func TestNoticesAreNoFailure(t *testing.T) {
 		// vpd.c, a program's read of the vpd file (posted zo-02, a
 		// Layerscape board's).
 		"nvme 0004:01:00.0: VPD access failed.  This is likely a firmware bug on this device.  Contact the card vendor for a firmware update",
+		// The firmware loader's and ath10k's notices of healthy boots
+		// (hw-probe dmesg, posted zt-10, zt-11).
+		"[    0.408283] i915 0000:00:02.0: Direct firmware load for i915/kbl_dmc_ver1_04.bin failed with error -2",
+		"[    3.311272] ath10k_pci 0000:3a:00.0: pci irq msi oper_irq_mode 2 irq_mode 0 reset_mode 0",
 	} {
 		l, err := kernlog.ReadString(line+"\n", kernlog.Options{})
 		require.NoError(t, err)
