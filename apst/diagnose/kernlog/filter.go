@@ -241,6 +241,7 @@ func pciFailure(b []byte) bool {
 		// which port is above which function.
 		rest := b[j+4:]
 		return bytes.Contains(rest, []byte("inaccessible")) || bytes.Contains(rest, []byte("] type 00 class 0x0108")) ||
+			bytes.Contains(rest, []byte("[106b:200")) && bytes.Contains(rest, []byte("] type 00 class 0x0180")) || // Apple's (appleANS)
 			bytes.Contains(rest, []byte(": PCI bridge to [bus ")) || bytes.Contains(rest, []byte(": error updating ("))
 	}
 	if bytes.Contains(b, []byte("pcieport ")) && bytes.Contains(b, []byte(": PCI bridge to [bus ")) {

@@ -753,16 +753,25 @@ func nvmeDeviceID(driver, pci, body string) (string, bool) {
 	if driver != "pci" || pci == "" || len(body) < len("[vvvv:dddd] type 00 class 0x0108") || body[0] != '[' || body[5] != ':' || body[10] != ']' {
 		return "", false
 	}
-	if !strings.HasPrefix(body[11:], " type 00 class 0x0108") {
+	id := strings.ToLower(body[1:10])
+	if !strings.HasPrefix(body[11:], " type 00 class 0x0108") && !(appleANS(id) && strings.HasPrefix(body[11:], " type 00 class 0x0180")) {
 		return "", false
 	}
-	id := strings.ToLower(body[1:10])
 	for i, c := range id {
 		if i != 4 && !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
 			return "", false
 		}
 	}
 	return id, true
+}
+
+// appleANS reports whether a vendor:device ID is one of Apple's NVMe
+// controllers that the PCI core enumerates as mass storage of another
+// kind (class 0x018002) and nvme-pci binds by their IDs (its table's
+// 106b:2001, 106b:2003 and 106b:2005; a MacBook10,1's 106b:2003 in
+// hw-probe dmesg, posted zt-08, zt-11).
+func appleANS(id string) bool {
+	return id == "106b:2001" || id == "106b:2003" || id == "106b:2005"
 }
 
 // bootRelease is the release of a "Linux version" line (its text after

@@ -612,7 +612,7 @@ func TestCommandLineForms(t *testing.T) {
 
 // TestDeviceIDs reads the PCI core's enumeration line of an NVMe function
 // (drivers/pci/probe.c; " PCIe Endpoint" added in 6.x), in any prefix,
-// and no other class's.
+// and no other class's but Apple's NVMe controllers'.
 func TestDeviceIDs(t *testing.T) {
 	for _, tc := range []struct {
 		line string
@@ -624,6 +624,11 @@ func TestDeviceIDs(t *testing.T) {
 		{"[    0.400000] pci 0000:00:14.0: [8086:a0ed] type 00 class 0x0c0330", map[string]string{}},
 		{"[    0.400000] pci 0000:00:1d.0: [8086:a0b0] type 01 class 0x060400", map[string]string{}},
 		{"[    0.400000] pci 0000:04:00.0: [144d:a80c type 00 class 0x010802", map[string]string{}},
+		// Apple's NVMe controllers, another class of mass storage that
+		// nvme-pci binds by ID (a MacBook10,1's, posted zt-08); no other
+		// device of that class.
+		{"[    0.156476] pci 0000:01:00.0: [106b:2003] type 00 class 0x018002", map[string]string{"0000:01:00.0": "106b:2003"}},
+		{"[    0.156476] pci 0000:01:00.0: [1234:5678] type 00 class 0x018002", map[string]string{}},
 	} {
 		l, err := kernlog.ReadString(tc.line+"\n", kernlog.Options{})
 		require.NoError(t, err)
