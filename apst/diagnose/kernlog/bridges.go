@@ -8,6 +8,11 @@ type busRange struct {
 	lo, hi int
 }
 
+// holds reports whether bus b of domain d is below the bridge.
+func (r busRange) holds(d string, b int) bool {
+	return r.domain == d && r.lo <= b && b <= r.hi
+}
+
 // bridgeBuses reads the PCI core's "pci 0000:00:1c.0: PCI bridge to [bus
 // 01]" (or "[bus 01-04]") of the bridge at addr.
 func bridgeBuses(msg, addr string) (busRange, bool) {
@@ -101,7 +106,7 @@ func (st *state) notAbove(addr, fn string) bool {
 		return false
 	}
 	if r, ok := st.links.bridges[addr]; ok {
-		return r.domain != fd || fb < r.lo || fb > r.hi
+		return !r.holds(fd, fb)
 	}
 	ad, ab, ok := busOf(addr)
 	if !ok {
@@ -114,7 +119,7 @@ func (st *state) notAbove(addr, fn string) bool {
 		return true
 	}
 	for b, r := range st.links.bridges {
-		if bd, bb, ok := busOf(b); ok && b != addr && bd == ad && bb == ab && r.domain == fd && r.lo <= fb && fb <= r.hi {
+		if bd, bb, ok := busOf(b); ok && b != addr && bd == ad && bb == ab && r.holds(fd, fb) {
 			return true // a sibling bridge holds fn
 		}
 	}
@@ -134,5 +139,5 @@ func (l *Log) Below(port, fn string) (below, known bool) {
 	if !ok {
 		return false, false
 	}
-	return r.domain == d && r.lo <= b && b <= r.hi, true
+	return r.holds(d, b), true
 }
