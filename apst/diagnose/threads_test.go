@@ -90,6 +90,10 @@ func verdict(d *diagnose.Diagnosis) []diagnose.Layer {
 // score is the result on one half.
 type score struct {
 	right, total, likelyWrong, unread int
+	// wide counts the right answers that name the label only as one of
+	// three or more undecided layers: the issue asks for the first cause
+	// or an undecided pair, so they are reported apart.
+	wide int
 	// matrix counts [label][first answer].
 	matrix map[diagnose.Layer]map[string]int
 	misses []string
@@ -149,6 +153,9 @@ func scoreThreads(t testing.TB, ths []thread, misses, withTried bool) score {
 		s.total++
 		if slices.Contains(v, want) {
 			s.right++
+			if len(v) > 2 {
+				s.wide++
+			}
 		} else {
 			if misses {
 				s.misses = append(s.misses, fmt.Sprintf("%s: %s, answered %s: %s", th.name, want, answer, d.Summary))
@@ -165,6 +172,9 @@ func scoreThreads(t testing.TB, ths []thread, misses, withTried bool) score {
 func (s score) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d of %d right (%.0f%%), %d wrong called likely, %d failure-looking lines unread\n", s.right, s.total, 100*float64(s.right)/float64(max(s.total, 1)), s.likelyWrong, s.unread)
+	if s.wide > 0 {
+		fmt.Fprintf(&b, "  (%d of the right among three or more undecided layers: %d of %d (%.0f%%) by the first cause or a pair)\n", s.wide, s.right-s.wide, s.total, 100*float64(s.right-s.wide)/float64(max(s.total, 1)))
+	}
 	labels := slices.Sorted(func(yield func(diagnose.Layer) bool) {
 		for k := range s.matrix {
 			if !yield(k) {
