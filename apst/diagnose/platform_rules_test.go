@@ -510,8 +510,38 @@ func TestGuest(t *testing.T) {
 				assert.Contains(t, p.Tests[0].Action, "on the host (the hypervisor, not the guest)")
 				assert.Equal(t, "journalctl -k -b --no-pager", p.Tests[0].Command)
 			}
+			// A guest's BIOS is the hypervisor's: no test sends its user
+			// to the machine vendor's BIOS, and none reads the guest's
+			// DMI for it.
+			if guest {
+				kernel := slices.IndexFunc(p.Tests, func(x diagnose.Test) bool { return strings.Contains(x.Action, "newest stable kernel") })
+				require.GreaterOrEqual(t, kernel, 0, "%+v", p.Tests)
+				assert.Contains(t, p.Tests[kernel].Action, "in the guest")
+				assert.NotContains(t, p.Tests[kernel].Action+p.Tests[kernel].Command, "BIOS")
+				assert.NotContains(t, p.Tests[kernel].Command, "bios_version")
+			}
 		})
 	}
+}
+
+// A guest that failed on resume is told neither to update a BIOS nor to
+// set nvme.noacpi=1 (StorageD3Enable is a laptop firmware's hint, which a
+// hypervisor's virtual firmware does not give), and is sent to the host.
+func TestGuestResume(t *testing.T) {
+	log := "[    0.000000] DMI: QEMU Standard PC (Q35 + ICH9, 2009), BIOS 1.16.3-debian-1.16.3-2 04/01/2014\n" +
+		"[  100.000000] PM: suspend entry (s2idle)\n" +
+		"[  160.000000] PM: suspend exit\n" +
+		"[  191.000000] nvme nvme0: I/O tag 5 (0005) QID 0 timeout, reset controller\n"
+	d := diagnoseFailure(t, log)
+	s := d.Cause(diagnose.LayerSuspend)
+	require.NotEmpty(t, s.Tests, d.Summary)
+	for _, c := range d.Causes {
+		for _, x := range c.Tests {
+			assert.NotContains(t, x.Action+x.Command, "BIOS", c.Layer)
+			assert.NotContains(t, x.Command, "nvme.noacpi", c.Layer)
+		}
+	}
+	assert.True(t, slices.ContainsFunc(s.Tests, func(x diagnose.Test) bool { return strings.Contains(x.Action, "whoever runs the host") }), "%+v", s.Tests)
 }
 
 // A drive behind Intel VMD (its PCI domain is one vmd.c numbers from

@@ -226,6 +226,10 @@ func platformCause(s *signals) builder {
 		b.test("on the host (the hypervisor, not the guest), read its kernel log around the failure's time: a failure of the drive itself, its link or its passthrough is there, with its cause", "journalctl -k -b --no-pager", "free")
 	}
 	switch {
+	case s.guest != nil:
+		// A guest's BIOS is the hypervisor's (SeaBIOS, OVMF, a cloud's
+		// own): it comes with the host, not from the machine's vendor.
+		b.test("boot the newest stable kernel in the guest (or the last one that worked), and ask whoever runs the host for its newest kernel and virtual firmware: a regression or a quirk may be fixed there", "uname -r", "a reboot of the guest")
 	case s.power():
 		// POWER has no BIOS and no DMI: its system firmware (OPAL on a
 		// bare-metal server, the hypervisor's on a logical partition)

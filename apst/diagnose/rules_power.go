@@ -221,7 +221,7 @@ func suspendCause(s *signals) builder {
 	if b.Score <= 0 && s.onResume == nil && len(s.pmErrors) == 0 {
 		return b
 	}
-	if !noacpi && !s.deviceTree() {
+	if !noacpi && !s.deviceTree() && s.guest == nil {
 		// nvme.noacpi=1 drops the SIMPLE_SUSPEND quirk pci.c sets where
 		// the firmware asks for StorageD3Enable; nvme_suspend then keeps
 		// the drive in D0 with a host-managed NVMe power state unless the
@@ -230,9 +230,12 @@ func suspendCause(s *signals) builder {
 		b.argTest(s, "ignore the firmware's StorageD3Enable request (AMD and Intel laptops): on s2idle the driver then keeps the drive powered in its own low-power state instead of shutting it down for D3 (where the link's ASPM is on; S3 still shuts it down)", "nvme.noacpi=1", "the drive stays powered during s2idle: more battery drain while asleep")
 	}
 	b.otherSleepTest(s)
-	if s.deviceTree() {
+	switch {
+	case s.guest != nil:
+		b.test("ask whoever runs the host whether its hypervisor and virtual firmware support the guest's sleep: a guest's suspend is the hypervisor's to carry out", "", "free to ask")
+	case s.deviceTree():
 		b.test("look for a kernel or device tree for the board (mainline's, or its vendor's) whose changes mention PCIe, sleep or resume: a board's suspend is its host controller driver's and its device tree's", "uname -r; cat /proc/device-tree/model", "free to look; an update needs a reboot")
-	} else {
+	default:
 		b.test("look for a BIOS update that mentions NVMe, sleep or resume", "", "free to look; an update needs a reboot")
 	}
 	return b
