@@ -44,9 +44,14 @@ const (
 	// value is an NVMe status, zero a line that gives none, as a paste cut
 	// short does).
 	APSTFailed Kind = "apst-failed"
-	// ResumeFailure: "Unable to change power state from D3cold to D0,
-	// device inaccessible", or the older PCI core's "can't change power
-	// state from D3cold to D0 (config space inaccessible)" (FromState).
+	// ResumeFailure: the PCI core could not bring the device back to D0,
+	// "Unable to change power state from D3cold to D0, device
+	// inaccessible", or the older PCI core's "can't change power state
+	// from D3cold to D0 (config space inaccessible)" (FromState). The
+	// resume is the device's own, from a low power state: a probe, a
+	// reset, a runtime or a system resume each ask for it, and the PCI
+	// core prints it too for a device already removed (the incident's
+	// other lines and Log's sleep lines tell which).
 	ResumeFailure Kind = "resume-failure"
 	// AERReceived: a port's "AER: Corrected error received: 0000:04:00.0"
 	// (Severity; PCI is the device named, Reporter the port), or its note
