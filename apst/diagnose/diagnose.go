@@ -348,7 +348,53 @@ func noFailure(s *signals, d *Diagnosis) string {
 		d.Consequences = []Line{logLine(e, "a kernel warning or crash whose dump, as far as the log holds it, does not run through the nvme driver's code")}
 		return fmt.Sprintf("no failure of an NVMe drive seen in the kernel log%s; line %d: the kernel warned or crashed, and the dump, as far as the log holds it, does not run through the nvme driver's code (give the whole dump, to its end, if the drive is in question)", who, e.Line)
 	}
+	if e, n := drivesIOMMUFaults(s); e != nil && otherControllerFailed(s) == "" {
+		d.Consequences = []Line{logLine(e, "the IOMMU refused a DMA of the drive to an address not mapped for it")}
+		return fmt.Sprintf("no failure of the drive seen in the kernel log%s (no timeout, reset or drop-out); line %d: the IOMMU refused %d DMA(s) of the drive (%s) to addresses not mapped for it: a mapping fault of the kernel, the IOMMU or the drive's firmware; if the machine froze or data was damaged with them, boot once with the IOMMU out of the drive's DMA (iommu=soft, or iommu=pt) and give the whole log of that boot to linux-nvme@lists.infradead.org and iommu@lists.linux.dev", who, e.Line, n, e.PCI)
+	}
 	return "no failure seen in the kernel log" + who + otherControllerFailed(s)
+}
+
+// drivesIOMMUFaults is the first fault of an NVMe drive's DMA that the
+// IOMMU reported ("nvme 0000:01:00.0: AMD-Vi: Event logged
+// [IO_PAGE_FAULT ...]", "DMAR: [DMA Read NO_PASID] Request device
+// [02:00.0] ...") and how many the log's incidents hold: of the
+// controller asked about, else of any NVMe function (the nvme driver's,
+// a controller's, or one the PCI core listed as NVMe), never another
+// device's.
+func drivesIOMMUFaults(s *signals) (*kernlog.Event, int) {
+	var first *kernlog.Event
+	n := 0
+	for i := range s.in.Log.Incidents {
+		in := &s.in.Log.Incidents[i]
+		if s.ctrl != "" && in.Controller != s.ctrl || s.ctrl == "" && s.dev != "" && in.PCI != s.dev || s.otherDevice(in) {
+			continue
+		}
+		for j := range in.Events {
+			if e := &in.Events[j]; e.Kind == kernlog.PlatformFault && e.Action == "iommu-fault" && e.PCI != "" && nvmeFunction(s.in.Log, in, e) {
+				if first == nil {
+					first = e
+				}
+				n++
+			}
+		}
+	}
+	return first, n
+}
+
+// nvmeFunction reports whether event e of incident in is of an NVMe
+// function: the nvme driver named it, the log tied it to a controller, or
+// the PCI core listed the function with the NVMe class.
+func nvmeFunction(l *kernlog.Log, in *kernlog.Incident, e *kernlog.Event) bool {
+	if _, ok := l.DeviceIDs[e.PCI]; ok || in.Controller != "" || e.Controller != "" {
+		return true
+	}
+	for i := range in.Events {
+		if in.Events[i].Driver == "nvme" {
+			return true
+		}
+	}
+	return false
 }
 
 // kernelBugElsewhere is the first kernel warning or crash of l whose dump

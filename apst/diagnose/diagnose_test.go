@@ -532,6 +532,49 @@ func TestKernelBugElsewhere(t *testing.T) {
 	assert.Equal(t, 3, d.Consequences[0].Line)
 }
 
+// IOMMU faults of the drive's DMA with no timeout or reset of the drive
+// (posted z-02, zg-05: https://lore.kernel.org/all/366b1545-fdea-3423-10a7-308ca2bef746@molgen.mpg.de/,
+// where Keith Busch suggested iommu=soft and Joerg Roedel a driver's or
+// the drive's firmware bug) are no drop-out, but they are said, with how
+// many and the test; another device's faults, or an NVMe function's
+// while another controller is asked about, are not the drive's.
+func TestIOMMUFaultsAlone(t *testing.T) {
+	for _, tc := range []struct {
+		name, log, ctrl string
+		want            string // the summary's start; "" for plain "no failure seen"
+		line            int
+	}{
+		{"amd-vi of nvme", "[    4.194306] nvme 0000:01:00.0: AMD-Vi: Event logged [IO_PAGE_FAULT domain=0x000c address=0xffffc080 flags=0x0050]\n" +
+			"[    4.206970] nvme 0000:01:00.0: AMD-Vi: Event logged [IO_PAGE_FAULT domain=0x000c address=0xffffc000 flags=0x0050]\n", "",
+			"no failure of the drive seen in the kernel log (no timeout, reset or drop-out); line 1: the IOMMU refused 2 DMA(s) of the drive (0000:01:00.0)", 1},
+		{"dmar of a controller's function", "[    1.000000] nvme nvme0: pci function 0000:02:00.0\n" +
+			"[   20.000000] DMAR: [DMA Read NO_PASID] Request device [02:00.0] fault addr 0xfffe0000 [fault reason 0x06] PTE Read access is not set\n", "",
+			"no failure of the drive seen in the kernel log (no timeout, reset or drop-out); line 2: the IOMMU refused 1 DMA(s) of the drive (0000:02:00.0)", 2},
+		{"dmar of another device", "[    1.000000] nvme nvme0: pci function 0000:02:00.0\n" +
+			"[   20.000000] DMAR: [DMA Read NO_PASID] Request device [00:02.0] fault addr 0xfffe0000 [fault reason 0x06] PTE Read access is not set\n", "", "", 0},
+		{"dmar alone of a device not named nvme", "[   20.000000] DMAR: [DMA Read NO_PASID] Request device [00:02.0] fault addr 0xfffe0000 [fault reason 0x06] PTE Read access is not set\n", "", "", 0},
+		{"another controller asked", "[    1.000000] nvme nvme0: pci function 0000:02:00.0\n[    1.000001] nvme nvme1: pci function 0000:03:00.0\n" +
+			"[   20.000000] DMAR: [DMA Read NO_PASID] Request device [02:00.0] fault addr 0xfffe0000 [fault reason 0x06] PTE Read access is not set\n", "nvme1", "", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, err := kernlog.ReadString(tc.log, kernlog.Options{})
+			require.NoError(t, err)
+			d := diagnose.Diagnose(diagnose.Input{Log: l, Controller: tc.ctrl})
+			assert.False(t, d.Failure, d.Summary)
+			assert.Empty(t, d.Causes, d.Summary)
+			if tc.want == "" {
+				assert.True(t, strings.HasPrefix(d.Summary, "no failure seen in the kernel log"), d.Summary)
+				assert.Empty(t, d.Consequences)
+				return
+			}
+			assert.True(t, strings.HasPrefix(d.Summary, tc.want), d.Summary)
+			assert.Contains(t, d.Summary, "iommu=soft, or iommu=pt")
+			require.Len(t, d.Consequences, 1)
+			assert.Equal(t, tc.line, d.Consequences[0].Line)
+		})
+	}
+}
+
 // A hung task that names no device (posted i-19, a Pinebook Pro's NVMe
 // frozen after resume: https://github.com/samueldr/wip-pinebook-pro/issues/3)
 // is said, with where the drive's own lines would be.
