@@ -766,3 +766,29 @@ func TestPortOfAnotherBranch(t *testing.T) {
 	ours := diagnoseFailure(t, bridges+"[   91.012767] pcieport 0000:00:1d.0: Refused to change power state, currently in D3\n")
 	assert.Equal(t, "nvme0", ours.Controller, ours.Summary)
 }
+
+// Corrected errors of a link after a resume are the link's (it retrained
+// and recovered; nothing of the drive's sleep failed): the timing is said
+// under the suspend layer and weighs nothing, so the link's layer answers
+// (posted zl-01, a ThinkPad's Data Link Layer errors after every s2idle
+// resume, which pcie_aspm=off ended). A drive that failed after a resume
+// still puts the suspend layer first.
+func TestCorrectedErrorsAfterResume(t *testing.T) {
+	const sleep = "Dec 29 18:40:00 host kernel: PM: suspend entry (s2idle)\n" +
+		"Dec 29 18:52:30 host kernel: PM: suspend exit\n"
+	const corrected = "Dec 29 18:52:31 host kernel: pcieport 0000:00:1d.0: AER: Corrected error received: 0000:04:00.0\n" +
+		"Dec 29 18:52:31 host kernel: nvme 0000:04:00.0: PCIe Bus Error: severity=Corrected, type=Data Link Layer, (Transmitter ID)\n" +
+		"Dec 29 18:52:31 host kernel: nvme 0000:04:00.0:   device [144d:a80c] error status/mask=00001000/00002000\n" +
+		"Dec 29 18:52:31 host kernel: nvme 0000:04:00.0:    [12] Timeout\n"
+	d := diagnoseFailure(t, sleep+corrected)
+	require.Empty(t, d.Undecided, d.Summary)
+	assert.Equal(t, diagnose.LayerASPM, d.Causes[0].Layer.Group(), d.Summary)
+	s := causeOf(&d, diagnose.LayerSuspend)
+	assert.NotEqual(t, diagnose.Likely, s.Likelihood, d.Summary)
+	assert.LessOrEqual(t, s.Score, 0, d.Summary)
+	require.NotEmpty(t, s.Evidence, "the timing is said")
+	assert.Contains(t, s.Evidence[0].Text, "corrected errors of the link")
+
+	d = diagnoseFailure(t, sleep+corrected+"Dec 29 18:53:02 host kernel: nvme nvme0: I/O 0 QID 0 timeout, reset controller\n")
+	assert.Contains(t, append(d.Undecided, d.Causes[0].Layer), diagnose.LayerSuspend, d.Summary)
+}

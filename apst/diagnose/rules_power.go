@@ -189,6 +189,14 @@ func suspendCause(s *signals) builder {
 		// The nvme driver's own code warned or crashed in the sleep and
 		// the drive reported nothing: a kernel bug, whose timing is said.
 		b.proLine(1, logLine(s.onResume, "this happened "+s.sleepPhase()+": "+s.resumeWhen()+" (but the failure is the kernel's, in the NVMe driver's code, which the sleep ran: a kernel bug, not the drive's sleep)"))
+	case s.onResume != nil && s.correctedOnly():
+		// Corrected errors of a link after a resume are the link's: it
+		// retrained and recovered, and nothing of the drive's sleep
+		// failed (the resume restored the link's ASPM and L1 substates
+		// settings, which the link's and ASPM's layers weigh). The timing
+		// is said and weighs nothing (posted zl-01, a ThinkPad's errors
+		// after every s2idle resume that pcie_aspm=off ended).
+		b.proLine(0, logLine(s.onResume, "this happened "+s.sleepPhase()+": "+s.resumeWhen()+" (but the failures are corrected errors of the link, which recovered: nothing of the drive's sleep failed)"))
 	case s.onResume != nil:
 		b.sign(4, logLine(s.onResume, "this happened "+s.sleepPhase()+": "+s.resumeWhen()))
 	}
