@@ -132,14 +132,20 @@ const (
 	// and the lines an excerpt keeps beside them: "Filesystems sync:
 	// 0.030 seconds", "Freezing user space processes", "printk:
 	// Suspending console(s)", "ACPI: EC: interrupt blocked", "Disabling
-	// non-boot CPUs ...", "ACPI: PM: Saving platform NVS memory" (Mode:
+	// non-boot CPUs ...", "ACPI: PM: Saving platform NVS memory", "PM:
+	// suspend devices took 0.512 seconds" and the PM core's phases of the
+	// devices' suspend ("PM: late suspend of devices complete after 1.234
+	// msecs"; noirq, early or none; suspend, freeze, quiesce or
+	// hibernate) (Mode:
 	// "deep", "s2idle", "S3", "mem", "hibernation" when the line says;
 	// Text keeps the line).
 	SuspendEntry Kind = "suspend-entry"
 	// SuspendExit: the system back from sleep: "PM: suspend exit", "ACPI:
 	// PM: Waking up from system sleep state S3", "PM: resume devices took
-	// ...", "PM: hibernation exit", "ACPI: PM: Low-level resume
-	// complete", "PM: Timekeeping suspended for 12.178 seconds", 4.x's
+	// ...", the devices' resume or restore phases ("PM: noirq resume of
+	// devices complete after 2.345 msecs"), "PM: hibernation exit", "ACPI:
+	// PM: Low-level resume complete" (older kernels' "ACPI: Low-level
+	// resume complete"), "PM: Timekeeping suspended for 12.178 seconds", 4.x's
 	// "PM: Finishing wakeup.", and the freezer's "OOM killer enabled." and
 	// "Restarting tasks ... done." ("Restarting tasks: Done" since 6.16),
 	// "Enabling non-boot CPUs ...", "ACPI: PM: Restoring platform NVS

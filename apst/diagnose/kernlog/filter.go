@@ -15,7 +15,7 @@ var keywords = []string{
 	": Device not found", ": Device found, but not active", ": Link failed to come up", ".pcie: Failed to initialize host", ".pcie: failed to initialize host",
 	".pcie: probe with driver ", ".pci: probe with driver ", ".pcie failed with error", ".pci failed with error",
 	"DMI: ", "Hardware name: ", "Hypervisor detected: ", "paravirtualized kernel on ", "INFO: task ",
-	"Machine model: ", "[Hardware Error]: ", "Tainted: ", "Comm: ", "EEH: Frozen PHB", "EEH: Detected PCI bus error", "_OSC: platform retains control", "Freezing ", "Filesystems sync: ", "printk: Suspending console", "non-boot CPUs", "EC: interrupt ", "EC: event ", "crng reseeded on system resumption", "/remove",
+	"Machine model: ", "[Hardware Error]: ", "Tainted: ", "Comm: ", "EEH: Frozen PHB", "EEH: Detected PCI bus error", "_OSC: platform retains control", "Freezing ", "Filesystems sync: ", "printk: Suspending console", "non-boot CPUs", "EC: interrupt ", "EC: event ", "ACPI: Low-level resume", "crng reseeded on system resumption", "/remove",
 }
 
 // hasKeyword reports whether a message holds one of keywords.
@@ -112,7 +112,7 @@ func scanLine(b []byte) (keyword, pci bool) {
 		case ')':
 			return bytes.Contains(b[max(0, i-12):i], []byte("Slot(")) || bytes.Contains(b[max(0, i-12):i], []byte("slot("))
 		case 'I':
-			return before(b, i, "ACPI") && bytes.Contains(b[i:], []byte("sleep state")) || before(b, i, "DMI") && at(b, i+1, " ")
+			return before(b, i, "ACPI") && (bytes.Contains(b[i:], []byte("sleep state")) || at(b, i+1, " Low-level resume")) || before(b, i, "DMI") && at(b, i+1, " ")
 		case 'C':
 			return before(b, i, "EC") && (at(b, i+1, " interrupt ") || at(b, i+1, " event ")) || // "ACPI: EC: interrupt blocked", "event unblocked"
 				before(b, i, "_OSC") && at(b, i+1, " platform retains control") // the firmware's _OSC that failed (Log.OSC)

@@ -80,6 +80,17 @@ func TestSleepKinds(t *testing.T) {
 		{"an s2idle cycle on linux-acpi", ">> [   56.357057] PM: suspend-to-idle", kernlog.Event{Kind: kernlog.SuspendEntry, Mode: "s2idle"}},
 		{"an s2idle cycle on linux-acpi", ">> [   69.338656] PM: Timekeeping suspended for 12.178 seconds", kernlog.Event{Kind: kernlog.SuspendExit}},
 		{"an S3 resume", "[ 11.5] ACPI: PM: Low-level resume complete", kernlog.Event{Kind: kernlog.SuspendExit}},
+		// drivers/acpi/sleep.c before its "ACPI: PM: " prefix.
+		{"an older kernel's S3 resume", "[ 11.5] ACPI: Low-level resume complete", kernlog.Event{Kind: kernlog.SuspendExit}},
+		// drivers/base/power/main.c's dpm_show_time and kernel/power/
+		// suspend.c's suspend_test_finish, each phase's line.
+		{"a devices' noirq resume", "[ 11.6] PM: noirq resume of devices complete after 2.345 msecs", kernlog.Event{Kind: kernlog.SuspendExit}},
+		{"a devices' early resume", "[ 11.6] PM: early resume of devices complete after 1.234 msecs", kernlog.Event{Kind: kernlog.SuspendExit}},
+		{"a hibernation's restore", "[ 11.6] PM: restore of devices complete after 250.500 msecs", kernlog.Event{Kind: kernlog.SuspendExit}},
+		{"a devices' late suspend", "[ 10.6] PM: late suspend of devices complete after 1.200 msecs", kernlog.Event{Kind: kernlog.SuspendEntry}},
+		{"a devices' suspend", "[ 10.6] PM: suspend of devices complete after 120.500 msecs", kernlog.Event{Kind: kernlog.SuspendEntry}},
+		{"a hibernation's freeze", "[ 10.6] PM: freeze of devices complete after 100.100 msecs", kernlog.Event{Kind: kernlog.SuspendEntry}},
+		{"the devices' suspend timed", "[ 10.6] PM: suspend devices took 0.512 seconds", kernlog.Event{Kind: kernlog.SuspendEntry}},
 		// The lines beside the PM core's that an excerpt keeps: a Renesas
 		// RZ/G3E board's deep sleep and a 5.x one on linux-renesas-soc and
 		// KernelCI's reports, an s2idle suspend's end on linux-kernel, a

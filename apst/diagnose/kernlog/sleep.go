@@ -54,6 +54,13 @@ func parseSleep(e *Event, msg, body string) bool {
 		e.Driver, e.Device, e.PCI, e.Controller, e.Disk = "", "", "", "", ""
 		return true
 	}
+	if strings.HasPrefix(msg, "ACPI: Low-level resume complete") {
+		// ACPI's line after an S3 resume as older kernels worded it
+		// (drivers/acpi/sleep.c's PREFIX "ACPI: ", without "PM: ").
+		e.Kind = SuspendExit
+		e.Driver, e.Device, e.PCI, e.Controller, e.Disk = "", "", "", "", ""
+		return true
+	}
 	i := strings.Index(msg, "PM: ")
 	if i < 0 {
 		return false
@@ -100,6 +107,12 @@ func parseSleep(e *Event, msg, body string) bool {
 	case strings.HasPrefix(pm, "suspend exit"), strings.HasPrefix(pm, "resume devices took"), strings.HasPrefix(pm, "resume of devices complete"),
 		strings.HasPrefix(pm, "Finishing wakeup"), strings.HasPrefix(pm, "Restoring platform NVS memory"):
 		e.Kind = SuspendExit
+	case strings.HasPrefix(pm, "suspend devices took"):
+		// The suspend side of "resume devices took" (kernel/power/
+		// suspend.c's suspend_test_finish).
+		e.Kind = SuspendEntry
+	case devicesPhase(pm) != "":
+		e.Kind = devicesPhase(pm)
 	case strings.HasPrefix(pm, "hibernation exit"):
 		e.Kind, e.Mode = SuspendExit, "hibernation"
 	case strings.HasPrefix(pm, "Some devices failed to suspend"):
@@ -242,4 +255,31 @@ const (
 // boot to tell.
 func ecProbe(ts Timestamp) bool {
 	return !ts.HasMono || ts.Mono < ecProbeTime
+}
+
+// devicesPhase reads the PM core's report of a phase of the devices'
+// suspend or resume (drivers/base/power/main.c's dpm_show_time, at info
+// level before 5.x and a PM debug line since: "PM: noirq resume of devices
+// complete after 2.345 msecs", "PM: late suspend of devices complete after
+// 1.234 msecs"): SuspendEntry for a suspend, freeze, quiesce or hibernate,
+// SuspendExit for a resume or restore, "" for another line (a thaw or a
+// recover is neither: hibernation thaws devices to write its image).
+func devicesPhase(pm string) Kind {
+	for _, p := range []string{"noirq ", "early ", "late "} {
+		if rest, ok := strings.CutPrefix(pm, p); ok {
+			pm = rest
+			break
+		}
+	}
+	verb, rest, ok := strings.Cut(pm, " ")
+	if !ok || !strings.HasPrefix(rest, "of devices complete after ") {
+		return ""
+	}
+	switch verb {
+	case "suspend", "freeze", "quiesce", "hibernate":
+		return SuspendEntry
+	case "resume", "restore":
+		return SuspendExit
+	}
+	return ""
 }
