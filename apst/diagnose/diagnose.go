@@ -233,7 +233,9 @@ func Diagnose(in Input) (d Diagnosis) {
 	}
 	decide(s, &d, sure)
 	calibrate(&d)
-	if c := d.Cause(LayerDrive); c != nil && c.Likelihood == Likely && len(d.Undecided) == 0 && d.Causes[0].Layer == LayerDrive {
+	if c := d.Cause(LayerDrive); c != nil && c.Likelihood == Likely && len(d.Undecided) == 0 && d.Causes[0].Layer == LayerDrive && !s.correctedOnly() {
+		// (Corrected errors alone are no failing drive, even where they
+		// follow it: summarize says what then.)
 		d.Replace = true
 	}
 	d.Summary, d.APSTRuledOut = summarize(s, &d)
@@ -712,6 +714,9 @@ func summarize(s *signals, d *Diagnosis) (string, bool) {
 		}
 		if o := s.othersFailed(); len(o) > 0 {
 			fmt.Fprintf(&b, " Its failures are of other devices (%s).", strings.Join(o, ", "))
+		}
+		if d.Causes[0].Layer == LayerDrive && len(d.Undecided) == 0 {
+			b.WriteString(" The errors follow the drive: its end of the link is marginal; replace it if they grow or it drops out.")
 		}
 	}
 	if s.onResume != nil && !strings.Contains(b.String(), "this happened ") {

@@ -3,6 +3,7 @@ package diagnose
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
@@ -113,7 +114,7 @@ func aspmCause(s *signals) builder {
 		b.proLine(2, logLine(&s.others[0], fmt.Sprintf("%d other PCI function(s) became inaccessible together with the drive: the link states restored on resume (L1 substates) fail on every link at once", len(s.others))))
 	}
 	if len(s.aerPhys) > 0 {
-		b.sign(2, logLine(&s.aerPhys[0], fmt.Sprintf("%d corrected Physical Layer error report(s) of the drive's link: a receiver saw corrupted symbols, which the link layer's replay recovered, typical of L1 exits on a marginal link", len(s.aerPhys))))
+		b.sign(2, logLine(&s.aerPhys[0], fmt.Sprintf("%s corrected Physical Layer error report(s) of the drive's link: a receiver saw corrupted symbols, which the link layer's replay recovered, typical of L1 exits on a marginal link", s.reports(len(s.aerPhys)))))
 	}
 	if s.platform == persist.PlatformRaspberryPi && (s.down != nil || len(s.timeouts) > 0) {
 		b.proLine(1, s.piLine("a Raspberry Pi: its external PCIe link fails this way when it enters L0s (the link's speed is the link's layer)"))
@@ -193,13 +194,13 @@ func linkCause(s *signals) builder {
 	case len(s.aerUncorr) > 0 && s.aerUncorr[0].Action == kernlog.ActionFirmwareRecord && s.aerUncorr[0].Layer == "":
 		// The firmware's record says an uncorrected error, not on which
 		// layer: the link's, or poisoned data another part sent.
-		b.proLine(3, logLine(&s.aerUncorr[0], fmt.Sprintf("%d uncorrected PCIe error record(s) the firmware reported for the drive (firmware first, without the layer): the link's most often, though data an uncorrected memory or CPU error poisoned reads so too", aerReports(s.aerUncorr))))
+		b.proLine(3, logLine(&s.aerUncorr[0], fmt.Sprintf("%s uncorrected PCIe error record(s) the firmware reported for the drive (firmware first, without the layer): the link's most often, though data an uncorrected memory or CPU error poisoned reads so too", s.reports(aerReports(s.aerUncorr)))))
 	case len(s.aerUncorr) > 0 && s.surpriseDown() != nil:
 		// The port's Surprise Down Error (aer.c's "SDES"): the link went
 		// down under it without the slot's hot-plug saying so first.
-		b.sign(3, logLine(s.surpriseDown(), fmt.Sprintf("%d uncorrected AER error report(s) for the drive's link, its status a Surprise Down: the link went down without warning, as when a drive is pulled from a hot-plug slot or loses its power (a drive pulled on purpose is no failure); if nobody pulled it, its link or its power", aerReports(s.aerUncorr))))
+		b.sign(3, logLine(s.surpriseDown(), fmt.Sprintf("%s uncorrected AER error report(s) for the drive's link, its status a Surprise Down: the link went down without warning, as when a drive is pulled from a hot-plug slot or loses its power (a drive pulled on purpose is no failure); if nobody pulled it, its link or its power", s.reports(aerReports(s.aerUncorr)))))
 	case len(s.aerUncorr) > 0:
-		b.sign(3, logLine(&s.aerUncorr[0], fmt.Sprintf("%d uncorrected AER error report(s) for the drive's link", aerReports(s.aerUncorr))))
+		b.sign(3, logLine(&s.aerUncorr[0], fmt.Sprintf("%s uncorrected AER error report(s) for the drive's link", s.reports(aerReports(s.aerUncorr)))))
 	case s.aerRecovery != nil && s.in.Log.EEH != nil:
 		// POWER's EEH freezes the endpoint and runs the same recovery;
 		// its own lines are the error's report.
@@ -229,10 +230,10 @@ func linkCause(s *signals) builder {
 		if label == "" {
 			label = "AER"
 		}
-		b.proLine(1, logLine(&s.aerOther[0], fmt.Sprintf("%d corrected %s error report(s)", len(s.aerOther), label)))
+		b.proLine(1, logLine(&s.aerOther[0], fmt.Sprintf("%s corrected %s error report(s)", s.reports(len(s.aerOther)), label)))
 	}
 	if len(s.aerPhys) > 0 {
-		b.proLine(1, logLine(&s.aerPhys[0], fmt.Sprintf("%d corrected Physical Layer error report(s): a marginal link (signal integrity, or ASPM exits)", len(s.aerPhys))))
+		b.proLine(1, logLine(&s.aerPhys[0], fmt.Sprintf("%s corrected Physical Layer error report(s): a marginal link (signal integrity, or ASPM exits)", s.reports(len(s.aerPhys)))))
 	}
 	if len(s.transport) > 0 {
 		b.sign(2, logLine(&s.transport[0], fmt.Sprintf("%d command(s) failed with a path-related status (SCT 3): the transport, not the media", len(s.transport))))
@@ -304,4 +305,14 @@ func (s *signals) piLine(text string) Line {
 		l.Text = text + " (" + l.Text + ")"
 		return l
 	}
+}
+
+// reports says how many reports of the incident a rule read: "at least
+// 64" when the incident kept only its first and last events (Omitted),
+// as a whole server log with hundreds of reports of one drive does.
+func (s *signals) reports(n int) string {
+	if s.inc != nil && s.inc.Omitted > 0 {
+		return fmt.Sprintf("at least %d", n)
+	}
+	return strconv.Itoa(n)
 }

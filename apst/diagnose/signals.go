@@ -1086,6 +1086,11 @@ func (s *signals) pickIncident(l *kernlog.Log) {
 			best, s.inc = sev, in
 		}
 	}
+	if best == 1 && s.inc.Counts[kernlog.AERError] > 0 && s.inc.Counts[kernlog.IOError]+s.inc.Counts[kernlog.DiskGone] == 0 {
+		// Corrected errors at most, the latest of them a link's: the
+		// device that reported the most is the one to diagnose.
+		s.inc = nil
+	}
 	if s.inc == nil {
 		s.pickCrash(l)
 	}
@@ -1891,20 +1896,39 @@ func (s *signals) correctedOnly() bool {
 		s.inc.Counts[kernlog.AERError]+s.inc.Counts[kernlog.AERReceived] > 0
 }
 
-// pickCorrected chooses, in a log without a failure, the latest incident
-// in which the link of a device reported corrected errors (one report is
-// enough): the symptom a user brings when the log fills with AER reports,
-// of which a paste often keeps one.
+// pickCorrected chooses, in a log without a failure, the device whose link
+// reported the most corrected errors (one report is enough), and of its
+// incidents the latest: the symptom a user brings when the log fills with
+// AER reports, of which a paste often keeps one. Between devices that
+// reported as many, the one that reported last (a whole server log with
+// 259 reports of one drive and 3 of another, posted zu-01, is the first
+// drive's).
 func (s *signals) pickCorrected(l *kernlog.Log) {
+	reports := map[string]int{}
+	for i := range l.Incidents {
+		if in := &l.Incidents[i]; s.mine(in) {
+			reports[cmp.Or(in.Controller, in.PCI)] += in.Counts[kernlog.AERError]
+		}
+	}
 	for i := range l.Incidents {
 		in := &l.Incidents[i]
 		if !s.mine(in) || in.Counts[kernlog.AERError] == 0 {
 			continue
 		}
-		if s.inc == nil || in.Events[0].Line > s.inc.Events[0].Line {
+		if s.inc == nil {
+			s.inc = in
+			continue
+		}
+		n, best := reports[cmp.Or(in.Controller, in.PCI)], reports[cmp.Or(s.inc.Controller, s.inc.PCI)]
+		if n > best || n == best && lastLine(in) > lastLine(s.inc) {
 			s.inc = in
 		}
 	}
+}
+
+// lastLine is the line of an incident's last event kept.
+func lastLine(in *kernlog.Incident) int {
+	return in.Events[len(in.Events)-1].Line
 }
 
 // mmioDead reports a controller that stopped answering while its config
