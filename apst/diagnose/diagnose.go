@@ -21,6 +21,12 @@ type Input struct {
 	// one of the log's most severe failure (the most recent of equally
 	// severe ones), else Facts.Controller.
 	Controller string
+	// Address is the PCI function to diagnose ("0000:46:00.0") where the
+	// log names the drive by its address alone (a hw-probe dmesg whose
+	// boot lines the ring buffer lost); empty means Controller's (or
+	// Facts.Address). A log's incident of that function, not tied to a
+	// controller, is diagnosed.
+	Address string
 	// Facts are what the machine says; the zero value knows nothing (a
 	// pasted log alone).
 	Facts Facts
@@ -432,6 +438,14 @@ func otherControllerFailed(s *signals) string {
 		in := &s.in.Log.Incidents[i]
 		if in.Controller != "" && in.Controller != s.ctrl && len(in.Events) > 0 && severity(in) > 0 {
 			return ", but line " + strconv.Itoa(in.Events[0].Line) + " is a failure of " + in.Controller + ": name that controller to diagnose it"
+		}
+	}
+	for i := range s.in.Log.Incidents {
+		// A function the log ties to no controller (its boot lines lost,
+		// or a port's): the name asked for may be it, or not.
+		in := &s.in.Log.Incidents[i]
+		if in.Controller == "" && in.PCI != "" && in.PCI != s.dev && len(in.Events) > 0 && severity(in) > 0 && !s.otherDevice(in) && !s.portOfOther(in) {
+			return ", but line " + strconv.Itoa(in.Events[0].Line) + " is a failure of the device at " + in.PCI + ", which the log ties to no controller: give its PCI address instead of a name to diagnose it"
 		}
 	}
 	return ""

@@ -1046,3 +1046,20 @@ func TestUnnamedNVMeLine(t *testing.T) {
 	d = summaryOf(t, "nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10\n", true, "nvme0: ")
 	assert.NotContains(t, strings.Join(d.Notes, "\n"), "names no controller")
 }
+
+// Input.Address diagnoses the incident of that PCI function where the log
+// ties it to no controller; without it the log's most severe failure is
+// diagnosed.
+func TestDiagnoseByAddress(t *testing.T) {
+	l, err := kernlog.ReadString("[  100.0] nvme 0000:01:00.0: Unable to change power state from D3cold to D0, device inaccessible\n"+
+		"[  200.0] pcieport 0000:00:1c.0: AER: Corrected error received: 0000:02:00.0\n"+
+		"[  200.1] nvme 0000:02:00.0: PCIe Bus Error: severity=Corrected, type=Physical Layer, (Receiver ID)\n"+
+		"[  200.2] nvme 0000:02:00.0: PCIe Bus Error: severity=Corrected, type=Physical Layer, (Receiver ID)\n", kernlog.Options{})
+	require.NoError(t, err)
+	d := diagnose.Diagnose(diagnose.Input{Log: l})
+	assert.Equal(t, "0000:01:00.0", d.Address, d.Summary)
+	d = diagnose.Diagnose(diagnose.Input{Log: l, Address: "0000:02:00.0"})
+	assert.Equal(t, "0000:02:00.0", d.Address, d.Summary)
+	require.True(t, d.Failure, d.Summary)
+	assert.Contains(t, d.Summary, "only corrected errors")
+}

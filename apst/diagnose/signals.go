@@ -163,7 +163,7 @@ const midResumeWindow = 10 * time.Second
 
 // observe gathers the signals.
 func observe(in *Input) *signals {
-	s := &signals{in: in, ctrl: in.Controller, dev: in.Facts.Address}
+	s := &signals{in: in, ctrl: in.Controller, dev: cmp.Or(in.Address, in.Facts.Address)}
 	if s.dev == "" {
 		if f := in.Facts.Device(); f != nil {
 			s.dev = f.Address

@@ -50,7 +50,7 @@ func diagnoseCommand() *command {
 	format := addOutputFormat(fs)
 	c := &command{
 		name:      "diagnose",
-		usageLine: "diagnose [flags] [nvmeN]",
+		usageLine: "diagnose [flags] [nvmeN | PCI-ADDRESS]",
 		short:     "which layer made a drive drop out, reset or stall: APST, ASPM, link, suspend, platform, firmware, the drive",
 		long: `
 Reads the kernel log (live: /dev/kmsg; a bundle: its kern.log; --log: a pasted one), the PCIe and
@@ -70,7 +70,10 @@ A log of a kernel older than Linux's APST support (4.11) rules APST out. Without
 log it says "no failure seen"; a paste of a failure's consequences alone (a file system's I/O
 errors on the disk, nvme's "faulty power saving mode" hint, an abort's status) says which lines
 are missing. Without a name, the controller of the log's most severe failure is diagnosed; a name
-the --log log does not name, when it names others, is refused. Text that is no kernel log (a
+the --log log does not name, when it names others, is refused. With --log, a PCI address
+(0000:46:00.0, or lspci's 46:00.0) names the drive instead, for a log that ties it to no
+controller (a whole dmesg whose boot lines the ring buffer lost); of a log of corrected errors
+alone, the drive that reported the most is diagnosed. Text that is no kernel log (a
 blkparse trace, JSON that is not journalctl's, a line past 1 MiB) is refused, saying what it looks
 like; a --tried setting a letter or two off one the diagnosis knows is refused with the one meant.`,
 		examples: []string{
@@ -84,10 +87,14 @@ like; a --tried setting a letter or two off one the diagnosis knows is refused w
 		minArgs: 0, maxArgs: 1,
 	}
 	c.run = func(ctx context.Context, x *invocation, args []string) error {
-		name := ""
+		name, addr := "", ""
 		if len(args) == 1 {
-			name = strings.TrimPrefix(args[0], "/dev/")
-			if !validName(name) {
+			if a, ok := pciArg(args[0]); ok {
+				if *logPath == "" || *root != "" {
+					return usagef("a PCI address (%s) goes with --log alone: on this machine or in a bundle, name the controller (ls -l /sys/class/nvme shows each one's address)", a)
+				}
+				addr = a
+			} else if name = strings.TrimPrefix(args[0], "/dev/"); !validName(name) {
 				return inputErr(fmt.Errorf("%q is not a controller name (want nvmeN)%s", args[0], nameHint(args[0], *logPath != "")))
 			}
 		}
@@ -118,7 +125,7 @@ like; a --tried setting a letter or two off one the diagnosis knows is refused w
 			plat = persist.Platform(platform)
 		}
 		if *logPath != "" && *root == "" {
-			d, err := diagnosePasted(ctx, x, logR, pastedCapture{*idCtrl, *pciID, *force}, name, tried, plat)
+			d, err := diagnosePasted(ctx, x, logR, pastedCapture{*idCtrl, *pciID, *force}, name, addr, tried, plat)
 			if err != nil {
 				return err
 			}
@@ -251,7 +258,7 @@ type pastedCapture struct {
 }
 
 // diagnosePasted diagnoses a pasted log, with an Identify capture or not.
-func diagnosePasted(ctx context.Context, x *invocation, r io.Reader, id pastedCapture, name string, tried []diagnose.Tried, plat persist.Platform) (diagnoseResult, error) {
+func diagnosePasted(ctx context.Context, x *invocation, r io.Reader, id pastedCapture, name, addr string, tried []diagnose.Tried, plat persist.Platform) (diagnoseResult, error) {
 	head := &headReader{r: r}
 	l, err := kernlog.Read(ctx, head, kernlog.Options{})
 	if err != nil {
@@ -267,7 +274,10 @@ func diagnosePasted(ctx context.Context, x *invocation, r io.Reader, id pastedCa
 	if err := namedInLog(name, l); err != nil {
 		return diagnoseResult{}, err
 	}
-	in := diagnose.Input{Controller: name, Log: l, Tried: tried, Platform: plat}
+	if err := addressInLog(addr, l); err != nil {
+		return diagnoseResult{}, err
+	}
+	in := diagnose.Input{Controller: name, Address: addr, Log: l, Tried: tried, Platform: plat}
 	var notes []string
 	var assumed apst.Assumptions
 	if l.Release != "" {
@@ -316,6 +326,57 @@ func (h *headReader) Read(p []byte) (int, error) {
 // names others: "no failure seen for nvme5" of a log of nvme0 answers a
 // question nobody asked. A log that names no controller at all is read
 // (it has nothing of any drive, which the answer says).
+// pciArg reads a PCI address given as the device to diagnose, in the
+// kernel's form ("0000:46:00.0") or lspci's without the domain
+// ("46:00.0", domain 0000), and returns it in the kernel's form.
+func pciArg(arg string) (string, bool) {
+	if strings.Count(arg, ":") == 1 {
+		arg = "0000:" + arg
+	}
+	loc, ok := nvmeapst.ParsePCILocation(arg)
+	if !ok {
+		return "", false
+	}
+	return loc.Segment + ":" + loc.Bus + ":" + loc.Device + "." + loc.Function, true
+}
+
+// addressInLog refuses a PCI address the --log log never names: no
+// controller's function, NVMe function or incident of it.
+func addressInLog(addr string, l *kernlog.Log) error {
+	if addr == "" {
+		return nil
+	}
+	var named []string
+	add := func(a string) {
+		if a != "" && !slices.Contains(named, a) {
+			named = append(named, a)
+		}
+	}
+	for _, a := range l.Addresses {
+		add(a)
+	}
+	for a := range l.DeviceIDs {
+		add(a)
+	}
+	for i := range l.Incidents {
+		add(l.Incidents[i].PCI)
+	}
+	if slices.Contains(named, addr) {
+		return nil
+	}
+	if len(named) == 0 {
+		return inputErr(fmt.Errorf("--log: the log names no PCI device: give no address (the log's most severe failure is diagnosed), or the log of the boot %s failed in", addr))
+	}
+	slices.Sort(named)
+	for i := range named {
+		named[i] = safeio.EscapeTerminal(named[i])
+	}
+	if len(named) > 8 {
+		named = append(named[:8], "...")
+	}
+	return inputErr(fmt.Errorf("--log: the log does not name %s; it names %s: give one of those or none (the log's most severe failure is diagnosed), or the log of the boot %s failed in", addr, strings.Join(named, ", "), addr))
+}
+
 func namedInLog(name string, l *kernlog.Log) error {
 	if name == "" || len(l.Controllers) == 0 || slices.Contains(l.Controllers, name) {
 		return nil
