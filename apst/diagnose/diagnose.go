@@ -62,7 +62,9 @@ type Diagnosis struct {
 	Controller string
 	Address    string
 	// Failure reports that there is a failure to explain: without one the
-	// Summary says "no failure seen" and Causes is empty.
+	// Summary says "no failure seen" and Causes is empty. A link that
+	// kept correcting errors is one, though the drive never dropped out
+	// (the Summary then says "The log has no drop-out").
 	Failure bool
 	// Consequences quote, in a log without a failure, the lines of one
 	// whose own lines the log lacks: a file system's I/O errors on the
