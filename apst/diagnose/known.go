@@ -336,6 +336,11 @@ func matchKnown(s *signals) []Known {
 	// in a distribution's ("6.5.0" in "6.5.0-2-amd64", built on 6.5.6).
 	base := fmt.Sprintf("%d.%d.%d.", s.release.Major, s.release.Minor, s.release.Patch)
 	for _, k := range known {
+		if s.releaseText == "" && (len(k.Releases) > 0 || !k.First.IsZero() || !k.Fixed.IsZero()) {
+			// Without the release the entry cannot be matched: said
+			// (unmatchedKnown) where the lines show its signs.
+			continue
+		}
 		if len(k.Releases) > 0 {
 			if !slices.ContainsFunc(k.Releases, func(r string) bool {
 				return strings.Contains(r, "-") && strings.HasPrefix(strings.TrimPrefix(s.releaseText, "v"), r) ||
@@ -355,6 +360,23 @@ func matchKnown(s *signals) []Known {
 		}
 		if s.shows(k.Signs) {
 			out = append(out, k.clone())
+		}
+	}
+	return out
+}
+
+// unmatchedKnown names the known regressions whose signs the incident
+// shows but which hold only for some releases, when the log gives none
+// (its "Linux version" line cut away): what an answer that has the
+// release could add, said in a note.
+func unmatchedKnown(s *signals) []string {
+	if s.releaseText != "" {
+		return nil
+	}
+	var out []string
+	for _, k := range known {
+		if (len(k.Releases) > 0 || !k.First.IsZero() || !k.Fixed.IsZero()) && s.shows(k.Signs) {
+			out = append(out, k.ID)
 		}
 	}
 	return out

@@ -336,3 +336,23 @@ func TestKnownIssuesDistributionRelease(t *testing.T) {
 		assert.Equal(t, tc.rtsx, slices.Contains(read(tc.version), "rtsx-petxcfg-6-1-46"), tc.version)
 	}
 }
+
+// A log without its release cannot be matched against a regression that
+// holds for some releases only: where its lines fit one, a note says so
+// and names it; with the release, no note.
+func TestKnownWithoutRelease(t *testing.T) {
+	const fail = "[  100.0] nvme nvme0: I/O tag 5 (0005) QID 2 timeout, aborting req_op:READ(0) size:4096\n" +
+		"[  130.0] nvme nvme0: I/O tag 5 (0005) QID 2 timeout, reset controller\n"
+	note := func(d diagnose.Diagnosis) string {
+		for _, n := range d.Notes {
+			if strings.HasPrefix(n, "the log has no kernel release") {
+				return n
+			}
+		}
+		return ""
+	}
+	d := diagnoseFailure(t, fail)
+	assert.Contains(t, note(d), "known regression(s) that its lines fit were not checked against it (", "%q", d.Notes)
+	d = diagnoseFailure(t, "[    0.0] Linux version 6.8.0-31-generic (buildd@lcy02-amd64-080) (gcc 13.2.0) #31-Ubuntu SMP\n"+fail)
+	assert.Empty(t, note(d), "%q", d.Notes)
+}

@@ -233,6 +233,9 @@ func observe(in *Input) *signals {
 		s.platform = persist.PlatformExtlinux
 	}
 	s.known = matchKnown(s)
+	if ids := unmatchedKnown(s); len(ids) > 0 {
+		s.notes = append(s.notes, fmt.Sprintf("the log has no kernel release (its \"Linux version\" line), so %d known regression(s) that its lines fit were not checked against it (%s): the whole log of that boot has it", len(ids), strings.Join(ids, ", ")))
+	}
 	s.tried = append(s.tried, in.Tried...)
 	if s.inc != nil {
 		s.tried = append(s.tried, ParseCommandLine(s.cmdline)...)

@@ -322,10 +322,6 @@ func (h *headReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// namedInLog refuses a controller the pasted log does not name when it
-// names others: "no failure seen for nvme5" of a log of nvme0 answers a
-// question nobody asked. A log that names no controller at all is read
-// (it has nothing of any drive, which the answer says).
 // pciArg reads a PCI address given as the device to diagnose, in the
 // kernel's form ("0000:46:00.0") or lspci's without the domain
 // ("46:00.0", domain 0000), and returns it in the kernel's form.
@@ -377,6 +373,10 @@ func addressInLog(addr string, l *kernlog.Log) error {
 	return inputErr(fmt.Errorf("--log: the log does not name %s; it names %s: give one of those or none (the log's most severe failure is diagnosed), or the log of the boot %s failed in", addr, strings.Join(named, ", "), addr))
 }
 
+// namedInLog refuses a controller the pasted log does not name when it
+// names others: "no failure seen for nvme5" of a log of nvme0 answers a
+// question nobody asked. A log that names no controller at all is read
+// (it has nothing of any drive, which the answer says).
 func namedInLog(name string, l *kernlog.Log) error {
 	if name == "" || len(l.Controllers) == 0 || slices.Contains(l.Controllers, name) {
 		return nil
