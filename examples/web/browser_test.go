@@ -141,8 +141,12 @@ const (
 	// a removal's APST line, s390's zPCI lines, a failed _OSC, nvme-tcp's
 	// timeout, elided error lines, and what 21 more posted logs mended):
 	// 6,864,747, 16 KB over it, the new evidence's words most of it, the
-	// bound raised to 6 MiB + 576 KiB.
-	maxLogWasmBytes = 6<<20 + 576<<10
+	// bound raised to 6 MiB + 576 KiB. The next round's (a guest's tests,
+	// IOMMU faults alone, corrected errors after a resume or of the
+	// noisiest drive, a drive named by its address, the PM core's device
+	// phases, the regressions a release-less log leaves unchecked):
+	// 6,888,703, 7 KB over it, the bound raised to 6 MiB + 592 KiB.
+	maxLogWasmBytes = 6<<20 + 592<<10
 	maxInteractive  = time.Second
 	maxPlanAndSweep = 10 * time.Millisecond
 )
