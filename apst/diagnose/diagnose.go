@@ -365,6 +365,13 @@ func noFailure(s *signals, d *Diagnosis) string {
 	return "no failure seen in the kernel log" + who + otherControllerFailed(s)
 }
 
+// followsDrive reports whether l is a swap tried that convicts the drive
+// (swapsTried): it failed in another slot too, or another drive works in
+// its slot.
+func followsDrive(l Line) bool {
+	return l.Source == "settings tried" && (l.Text == followsToSlot || l.Text == otherDriveWorks)
+}
+
 // drivesIOMMUFaults is the first fault of an NVMe drive's DMA that the
 // IOMMU reported ("nvme 0000:01:00.0: AMD-Vi: Event logged
 // [IO_PAGE_FAULT ...]", "DMAR: [DMA Read NO_PASID] Request device
@@ -731,7 +738,7 @@ func summarize(s *signals, d *Diagnosis) (string, bool) {
 		if o := s.othersFailed(); len(o) > 0 {
 			fmt.Fprintf(&b, " Its failures are of other devices (%s).", strings.Join(o, ", "))
 		}
-		if d.Causes[0].Layer == LayerDrive && len(d.Undecided) == 0 {
+		if d.Causes[0].Layer == LayerDrive && len(d.Undecided) == 0 && slices.ContainsFunc(d.Causes[0].Evidence, followsDrive) {
 			b.WriteString(" The errors follow the drive: its end of the link is marginal; replace it if they grow or it drops out.")
 		}
 	}

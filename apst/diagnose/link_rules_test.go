@@ -265,4 +265,8 @@ func TestCorrectedErrorsOfTheNoisiestDrive(t *testing.T) {
 	assert.False(t, d.Replace, d.Summary)
 	assert.NotContains(t, d.Summary, "replace it.")
 	assert.Contains(t, d.Summary, "The errors follow the drive")
+	d = diagnose.Diagnose(diagnose.Input{Log: l, Tried: diagnose.ParseTried("other-drive:helped")})
+	require.Equal(t, diagnose.LayerDrive, d.Causes[0].Layer, d.Summary)
+	assert.False(t, d.Replace, d.Summary)
+	assert.Contains(t, d.Summary, "The errors follow the drive")
 }

@@ -14,6 +14,12 @@ const (
 	SwapOtherDrive = "other-drive"
 )
 
+// The evidence of the swaps that convict the drive (followsDrive).
+const (
+	followsToSlot   = "the drive failed the same way in another slot: the failure follows the drive"
+	otherDriveWorks = "another drive works in the same slot: the drive"
+)
+
 // swapsTried reads the swaps for the drive's layer and for the slot's
 // (the link, the platform): the failure that follows the drive convicts
 // it, one that stays with the slot clears it. It reports whether a swap
@@ -25,7 +31,7 @@ func (b *builder) swapsTried(s *signals, drive bool) bool {
 		l := Line{Source: "settings tried", Quote: t.String()}
 		switch {
 		case t.Outcome == DidNotHelp && drive:
-			l.Text = "the drive failed the same way in another slot: the failure follows the drive"
+			l.Text = followsToSlot
 			b.sign(6, l)
 		case t.Outcome == DidNotHelp:
 			l.Text = "the drive failed the same way in another slot: not this slot or its link"
@@ -43,7 +49,7 @@ func (b *builder) swapsTried(s *signals, drive bool) bool {
 		l := Line{Source: "settings tried", Quote: t.String()}
 		switch {
 		case t.Outcome == Helped && drive:
-			l.Text = "another drive works in the same slot: the drive"
+			l.Text = otherDriveWorks
 			b.sign(8, l)
 		case t.Outcome == Helped:
 			l.Text = "another drive works in the same slot: not the slot or the platform"
