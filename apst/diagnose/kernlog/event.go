@@ -212,8 +212,10 @@ const (
 	// Action "probe failed" and its Errno. So are a few lines of the PCI
 	// core's and of other drivers' that say a function failed (a BAR that
 	// read back all ones, ActionPendingTransactions, a USB host that died,
-	// ActionHostDied): its PCI address says whose it is.
-	DriverError Kind = "nvme-error"
+	// ActionHostDied): its PCI address says whose it is, and the kind's
+	// name says a driver's, not NVMe's ("nvme-error" until 7 December
+	// 2026, which an xHCI host's death was listed as).
+	DriverError Kind = "driver-error"
 
 	// HungTask: the hung-task detector's report of a task named after an
 	// NVMe disk, waiting on its I/O: "INFO: task jbd2/nvme0n1p3-:375

@@ -332,7 +332,7 @@ func TestMessagesChainedInASentence(t *testing.T) {
 		{"- 2026-10-09: APST を切っても、SSD を差し直しても、SSD が起動から約 52・60 分で返事をしなくなった（`/sys/fs/pstore/console-ramoops-0` に `nvme nvme0: I/O ... timeout` → `reset controller` → `Device not ready; aborting reset, CSTS=0x1`）。次の手として HMB を切った。",
 			[]string{"io-timeout nvme0 nvme nvme0: I/O ... timeout", "reset-not-ready nvme0 Device not ready; aborting reset, CSTS=0x1"}},
 		{"- J-Link 사용 시: dmesg `AER: Multiple Correctable … 0000:00:01.1 [8086:a72d] Physical Layer RxErr` → `nvme0: resetting controller due to AER` → `Disabling device after reset failure: -19`.",
-			[]string{"nvme-error nvme0 nvme0: resetting controller due to AER", "reset-failure nvme0 Disabling device after reset failure: -19"}},
+			[]string{"driver-error nvme0 nvme0: resetting controller due to AER", "reset-failure nvme0 Disabling device after reset failure: -19"}},
 	} {
 		l, err := kernlog.ReadString(tc.line+"\n", kernlog.Options{})
 		require.NoError(t, err)
