@@ -375,16 +375,16 @@ func followsDrive(l Line) bool {
 // drivesIOMMUFaults is the first fault of an NVMe drive's DMA that the
 // IOMMU reported ("nvme 0000:01:00.0: AMD-Vi: Event logged
 // [IO_PAGE_FAULT ...]", "DMAR: [DMA Read NO_PASID] Request device
-// [02:00.0] ...") and how many the log's incidents hold: of the
-// controller asked about, else of any NVMe function (the nvme driver's,
-// a controller's, or one the PCI core listed as NVMe), never another
+// [02:00.0] ...") and how many the log's incidents hold: of the drive
+// diagnosed (mine), and of an NVMe function (the nvme driver's, a
+// controller's, or one the PCI core listed as NVMe), never another
 // device's.
 func drivesIOMMUFaults(s *signals) (*kernlog.Event, int) {
 	var first *kernlog.Event
 	n := 0
 	for i := range s.in.Log.Incidents {
 		in := &s.in.Log.Incidents[i]
-		if s.ctrl != "" && in.Controller != s.ctrl || s.ctrl == "" && s.dev != "" && in.PCI != s.dev || s.otherDevice(in) {
+		if !s.mine(in) {
 			continue
 		}
 		for j := range in.Events {

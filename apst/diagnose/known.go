@@ -336,7 +336,7 @@ func matchKnown(s *signals) []Known {
 	// in a distribution's ("6.5.0" in "6.5.0-2-amd64", built on 6.5.6).
 	base := fmt.Sprintf("%d.%d.%d.", s.release.Major, s.release.Minor, s.release.Patch)
 	for _, k := range known {
-		if s.releaseText == "" && (len(k.Releases) > 0 || !k.First.IsZero() || !k.Fixed.IsZero()) {
+		if s.releaseText == "" && k.someReleases() {
 			// Without the release the entry cannot be matched: said
 			// (unmatchedKnown) where the lines show its signs.
 			continue
@@ -365,6 +365,13 @@ func matchKnown(s *signals) []Known {
 	return out
 }
 
+// someReleases reports whether the entry holds for some releases only
+// (Releases, First or Fixed set), so that a log without its release
+// cannot be matched against it.
+func (k Known) someReleases() bool {
+	return len(k.Releases) > 0 || !k.First.IsZero() || !k.Fixed.IsZero()
+}
+
 // unmatchedKnown names the known regressions whose signs the incident
 // shows but which hold only for some releases, when the log gives none
 // (its "Linux version" line cut away): what an answer that has the
@@ -375,7 +382,7 @@ func unmatchedKnown(s *signals) []string {
 	}
 	var out []string
 	for _, k := range known {
-		if (len(k.Releases) > 0 || !k.First.IsZero() || !k.Fixed.IsZero()) && s.shows(k.Signs) {
+		if k.someReleases() && s.shows(k.Signs) {
 			out = append(out, k.ID)
 		}
 	}
