@@ -229,6 +229,19 @@ func TestFailuresOfOtherDevices(t *testing.T) {
 			log: "Oct 17 22:49:11 dom0 kernel: amdgpu 0000:07:00.0: amdgpu: amdgpu_device_ip_resume failed (-22).\n" +
 				"Oct 17 22:49:11 dom0 kernel: amdgpu 0000:07:00.0: PM: failed to resume async: error -22\n",
 			summary: "no failure of an NVMe drive seen in the kernel log: the failures it holds are of other devices (amdgpu 0000:07:00.0)"},
+		{name: "a root port's own fatal error among a NIC's unread failure lines, no NVMe device named (Mellanox ConnectX-3, posted m-21)",
+			log: "kernel: mlx4_core 0000:01:00.0: command 0x21 failed: fw status = 0x1\n" +
+				"kernel: pcieport 0000:00:1c.0: AER: Uncorrected (Fatal) error received: 0000:00:1c.0\n" +
+				"kernel: pcieport 0000:00:1c.0: PCIe Bus Error: severity=Uncorrected (Fatal), type=Transaction Layer, (Receiver ID)\n" +
+				"kernel: mlx4_core 0000:01:00.0: mlx4_pci_err_detected was called\n" +
+				"kernel: mlx4_en 0000:01:00.0: Internal error detected, restarting device\n" +
+				"kernel: pcieport 0000:00:1c.0: AER: device recovery successful\n",
+			summary: "no failure of an NVMe drive seen in the kernel log: the failures it holds are of other devices (mlx4_core 0000:01:00.0) and of PCIe ports that failed with them (0000:00:1c.0)"},
+		{name: "the same port's error among a NIC's lines, in a log that names an NVMe drive", failure: true,
+			log: "kernel: nvme nvme0: pci function 0000:02:00.0\n" +
+				"kernel: mlx4_core 0000:01:00.0: command 0x21 failed: fw status = 0x1\n" +
+				"kernel: pcieport 0000:00:1c.0: AER: Uncorrected (Fatal) error received: 0000:00:1c.0\n" +
+				"kernel: pcieport 0000:00:1c.0: PCIe Bus Error: severity=Uncorrected (Fatal), type=Transaction Layer, (Receiver ID)\n"},
 		{name: "a port's report of another driver's device's error",
 			log: "[  900.0] pcieport 0000:00:1c.0: AER: Uncorrected (Non-Fatal) error received: 0000:02:00.0\n" +
 				"[  900.1] ahci 0000:02:00.0: Unable to change power state from D3hot to D0, device inaccessible\n",

@@ -762,6 +762,13 @@ func (s *signals) portOfOtherOnce(in *kernlog.Incident) bool {
 	if _, nvme := s.in.Log.DeviceIDs[in.PCI]; nvme {
 		return false
 	}
+	if !namesNVMe(s.in.Log) && otherLinesAmong(s.in.Log, in) {
+		// A log that names no NVMe device, whose port errors run among
+		// another driver's failure lines ("mlx4_core 0000:01:00.0:
+		// Internal error detected:" beside the root port's MalfTLP):
+		// that device's, not a drive's the log never shows.
+		return true
+	}
 	for i := range in.Events {
 		if e := &in.Events[i]; e.Kind == kernlog.AERError || e.Kind == kernlog.AERReceived {
 			// The port's own error ("pcieport 0000:03:04.0: PCIe Bus
@@ -833,6 +840,24 @@ func (s *signals) othersAround(in *kernlog.Incident, recovered bool) bool {
 	return other && !nvme
 }
 
+// otherLinesAmong reports whether a failure line of another driver's
+// function that the log could not read as an event (kernlog's Unread:
+// "mlx4_core 0000:01:00.0: mlx4_pci_err_detected was called") falls
+// among incident in's lines, or within five lines of them.
+func otherLinesAmong(l *kernlog.Log, in *kernlog.Incident) bool {
+	if len(in.Events) == 0 {
+		return false
+	}
+	first, last := in.Events[0].Line, in.Events[len(in.Events)-1].EndLine
+	last = max(last, in.Events[len(in.Events)-1].Line)
+	for _, u := range l.Unread {
+		if u.Line >= first-5 && u.Line <= last+5 && otherDriverLine(u.Text) != "" {
+			return true
+		}
+	}
+	return false
+}
+
 // namedOther reports whether a line of the incident names the driver of
 // its function, one other than nvme's and the PCI core's ("ahci"): a
 // function the PCI core prints for alone ("pci 0000:05:00.0: AER: can't
@@ -889,7 +914,10 @@ func (s *signals) othersFailed() []string {
 		}
 	}
 	for _, name := range s.otherProbes {
-		if len(out) < 3 && !slices.Contains(out, name) {
+		// One device named once, by the first of its drivers the log
+		// shows ("mlx4_core 0000:01:00.0", not mlx4_en's line after).
+		_, addr, _ := strings.Cut(name, " ")
+		if len(out) < 3 && !slices.ContainsFunc(out, func(o string) bool { return o == name || strings.HasSuffix(o, " "+addr) || o == addr }) {
 			out = append(out, name)
 		}
 	}
