@@ -237,6 +237,12 @@ func TestFailuresOfOtherDevices(t *testing.T) {
 				"kernel: mlx4_en 0000:01:00.0: Internal error detected, restarting device\n" +
 				"kernel: pcieport 0000:00:1c.0: AER: device recovery successful\n",
 			summary: "no failure of an NVMe drive seen in the kernel log: the failures it holds are of other devices (mlx4_core 0000:01:00.0) and of PCIe ports that failed with them (0000:00:1c.0)"},
+		{name: "a GPU that fell off the bus, its port's corrected errors beside it (a blog's passed-through GPU a PSU cable cured, posted m-12)",
+			log: "Nov 07 18:17:15 server kernel: NVRM: GPU 0000:01:00.0: GPU has fallen off the bus.\n" +
+				"Nov 07 18:17:15 server kernel: pcieport 0000:00:01.0: PCIe Bus Error: severity=Corrected, type=Physical Layer, (Receiver ID)\n" +
+				"Nov 07 18:17:15 server kernel: pcieport 0000:00:01.0:   device [8086:460d] error status/mask=00002001/00002000\n" +
+				"Nov 07 18:17:15 server kernel: pcieport 0000:00:01.0:    [ 0] RxErr                  (First)\n",
+			summary: "no failure of an NVMe drive seen in the kernel log: the failures it holds are of other devices (GPU 0000:01:00.0)"},
 		{name: "the same port's error among a NIC's lines, in a log that names an NVMe drive", failure: true,
 			log: "kernel: nvme nvme0: pci function 0000:02:00.0\n" +
 				"kernel: mlx4_core 0000:01:00.0: command 0x21 failed: fw status = 0x1\n" +

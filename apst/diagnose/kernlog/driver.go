@@ -150,6 +150,9 @@ var failureWords = []string{
 	// responding, assume dead", "HC died; cleaning up": xhci's own words
 	// for its death after a resume, posted zl-04).
 	"not responding", "HC died",
+	// NVIDIA's driver when its GPU stopped answering ("NVRM: GPU
+	// 0000:01:00.0: GPU has fallen off the bus.", posted m-12).
+	"fallen off the bus",
 }
 
 // failureWord reports whether s holds one of failureWords.

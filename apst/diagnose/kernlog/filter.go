@@ -279,6 +279,10 @@ var pciFailureWords = [][]byte{
 	// pciehp before about 4.19: "Card not present on Slot(1)", "Power
 	// fault on slot 1" (no "Slot(N): " a keyword finds).
 	[]byte("not present on Slot("), []byte("Power fault on slot "),
+	// NVIDIA's driver when its GPU stopped answering ("NVRM: GPU
+	// 0000:01:00.0: GPU has fallen off the bus."): another device's
+	// failure, which a port's errors beside it may be.
+	[]byte("fallen off the bus"),
 }
 
 // timeWord reports whether b holds "timeout" or "timed out".
