@@ -241,6 +241,15 @@ func Diagnose(in Input) (d Diagnosis) {
 	}
 	decide(s, &d, sure)
 	calibrate(&d)
+	if s.unnamed {
+		// Whose failure it is was assumed, not read: a sign that
+		// separates the layers does not say the device is a drive.
+		for i := range d.Causes {
+			if d.Causes[i].Likelihood == Likely {
+				d.Causes[i].Likelihood = Possible
+			}
+		}
+	}
 	if c := d.Cause(LayerDrive); c != nil && c.Likelihood == Likely && len(d.Undecided) == 0 && d.Causes[0].Layer == LayerDrive && !s.correctedOnly() {
 		// (Corrected errors alone are no failing drive, even where they
 		// follow it: summarize says what then.)
@@ -248,6 +257,22 @@ func Diagnose(in Input) (d Diagnosis) {
 	}
 	d.Summary, d.APSTRuledOut = summarize(s, &d)
 	return d
+}
+
+// ownFailure reports whether an incident is a failure of the port or
+// host itself, whatever device is behind it: a PCIe host controller that
+// never brought its link up or failed to probe, a hot-plug slot's power
+// fault. Its layer holds without knowing the device.
+func ownFailure(in *kernlog.Incident) bool {
+	if hostIncident(in) {
+		return true
+	}
+	for i := range in.Events {
+		if in.Events[i].Action == kernlog.ActionPowerFault {
+			return true
+		}
+	}
+	return false
 }
 
 // noFailure is the summary of a log (or machine) without a failure.

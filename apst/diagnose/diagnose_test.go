@@ -1082,3 +1082,34 @@ func TestDiagnoseByAddress(t *testing.T) {
 	require.True(t, d.Failure, d.Summary)
 	assert.Contains(t, d.Summary, "only corrected errors")
 }
+
+// A failure the log ties to no NVMe device is taken for the drive's, and
+// on that assumption no cause is likely: a port's Surprise Down is
+// "possible" link, and "likely" once the drive's function is named (or
+// the log names it). A port's or host's own failure (a slot's power
+// fault) holds whatever the device is, and stays likely.
+func TestUnnamedDeviceNotLikely(t *testing.T) {
+	const sdes = "[ 100.0] pcieport 0000:00:01.1: AER: Uncorrected (Fatal) error received: 0000:00:01.1\n" +
+		"[ 100.0] pcieport 0000:00:01.1: PCIe Bus Error: severity=Uncorrected (Fatal), type=Transaction Layer, (Receiver ID)\n" +
+		"[ 100.0] pcieport 0000:00:01.1:   device [8086:6f03] error status/mask=00000020/00000000\n" +
+		"[ 100.0] pcieport 0000:00:01.1:    [ 5] SDES                   (First)\n"
+	for _, tc := range []struct {
+		name, log, address string
+		want               diagnose.Likelihood
+	}{
+		{name: "no NVMe device named", log: sdes, want: diagnose.Possible},
+		{name: "the function given", log: sdes, address: "0000:00:01.1", want: diagnose.Likely},
+		{name: "the log names the drive", log: "[   1.0] nvme nvme0: pci function 0000:01:00.0\n" + sdes, want: diagnose.Likely},
+		{name: "a slot's power fault", log: "[7200.0] pcieport 0000:00:1c.0: pciehp: Slot(1): Power fault\n", want: diagnose.Likely},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, err := kernlog.ReadString(tc.log, kernlog.Options{})
+			require.NoError(t, err)
+			d := diagnose.Diagnose(diagnose.Input{Log: l, Address: tc.address})
+			require.NotEmpty(t, d.Causes, d.Summary)
+			assert.Equal(t, tc.want, d.Causes[0].Likelihood, d.Summary)
+			assumed := slices.ContainsFunc(d.Notes, func(n string) bool { return strings.Contains(n, "no cause is called likely") })
+			assert.Equal(t, tc.want == diagnose.Possible, assumed, "%q", d.Notes)
+		})
+	}
+}

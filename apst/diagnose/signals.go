@@ -76,6 +76,11 @@ type signals struct {
 	// failure-looking lines were left unread (unreadOfOurs).
 	otherUnread []*kernlog.Incident
 	portMemo    map[*kernlog.Incident]bool // portOfOther's answers
+	// unnamed is set when the log names no NVMe controller, disk or
+	// function and nobody named the drive (Input.Controller, Address,
+	// Facts): the failure diagnosed is taken to be the drive's, and no
+	// cause of it is called likely.
+	unnamed bool
 	// otherProbes are the devices ("thunderbolt 0000:05:00.0") whose
 	// failed probe by another driver the driver core reported
 	// (otherProbe), or whose own driver printed a failure-looking line
@@ -279,7 +284,18 @@ func observe(in *Input) *signals {
 		s.notes = append(s.notes, "no Identify data: the APST table is unknown, so the APST verdict rests on the log and the facts alone (give --id-ctrl CAPTURE)")
 	}
 	if s.ctrl == "" && s.inc != nil && in.Log != nil && in.Facts.Controller == "" && !namesNVMe(in.Log) {
-		s.notes = append(s.notes, "the log names no NVMe controller, disk or function: the failure of "+cmp.Or(s.dev, "a device it does not name")+" is taken to be the drive's (or its link's); a log with the nvme driver's lines would say whose it is")
+		switch {
+		case ownFailure(s.inc):
+			who := cmp.Or(s.dev, hostNode(s.inc))
+			s.notes = append(s.notes, "the log names no NVMe controller, disk or function: the failure is the PCIe host controller's or slot's own ("+cmp.Or(who, "unnamed")+"), whatever is behind it, and is taken to be what failed the drive; a log with the nvme driver's lines would say whose it is")
+		case in.Address == "" && in.Facts.Address == "":
+			// The user named no function as the drive's either: the
+			// answer rests on that assumption, and calls nothing likely.
+			s.unnamed = true
+			s.notes = append(s.notes, "the log names no NVMe controller, disk or function: the failure of "+cmp.Or(s.dev, "a device it does not name")+" is taken to be the drive's (or its link's), and no cause is called likely on that assumption; a log with the nvme driver's lines would say whose it is (or name the drive's function: apstctl diagnose --log FILE ADDRESS)")
+		default:
+			s.notes = append(s.notes, "the log names no NVMe controller, disk or function: the failure of "+cmp.Or(s.dev, "a device it does not name")+" is taken to be the drive's (or its link's), as the function to diagnose was given; a log with the nvme driver's lines would say whose it is")
+		}
 	}
 	if s.ctrl == "" && s.dev == "" && s.inc != nil && in.Facts.Controller == "" {
 		if e := unnamedNVMe(s.inc); e != nil {
@@ -2207,4 +2223,22 @@ func (s *signals) removedCtrl() *kernlog.Event {
 		}
 	}
 	return gone
+}
+
+// hostNode is the device-tree node of the PCIe host controller whose
+// lines incident in holds, as they name it ("fe190000.pcie"), or "".
+func hostNode(in *kernlog.Incident) string {
+	for i := range in.Events {
+		e := &in.Events[i]
+		if dtHostLine(e) && e.Device != "" {
+			return e.Device
+		}
+		for f := range strings.FieldsSeq(e.Raw) {
+			f = strings.TrimSuffix(f, ":")
+			if dtHostLine(&kernlog.Event{Device: f}) {
+				return f
+			}
+		}
+	}
+	return ""
 }
