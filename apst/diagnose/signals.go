@@ -286,8 +286,7 @@ func observe(in *Input) *signals {
 	if s.ctrl == "" && s.inc != nil && in.Log != nil && in.Facts.Controller == "" && !namesNVMe(in.Log) {
 		switch {
 		case ownFailure(s.inc):
-			who := cmp.Or(s.dev, hostNode(s.inc))
-			s.notes = append(s.notes, "the log names no NVMe controller, disk or function: the failure is the PCIe host controller's or slot's own ("+cmp.Or(who, "unnamed")+"), whatever is behind it, and is taken to be what failed the drive; a log with the nvme driver's lines would say whose it is")
+			s.notes = append(s.notes, "the log names no NVMe controller, disk or function: the failure is a PCIe host controller's or hot-plug slot's own, whatever is behind it, and is taken to be what failed the drive; a log with the nvme driver's lines would say whose it is")
 		case in.Address == "" && in.Facts.Address == "":
 			// The user named no function as the drive's either: the
 			// answer rests on that assumption, and calls nothing likely.
@@ -933,7 +932,11 @@ func (s *signals) othersFailed() []string {
 		// One device named once, by the first of its drivers the log
 		// shows ("mlx4_core 0000:01:00.0", not mlx4_en's line after).
 		_, addr, _ := strings.Cut(name, " ")
-		if len(out) < 3 && !slices.ContainsFunc(out, func(o string) bool { return o == name || strings.HasSuffix(o, " "+addr) || o == addr }) {
+		named := false
+		for _, o := range out {
+			named = named || o == name || o == addr || strings.HasSuffix(o, " "+addr)
+		}
+		if len(out) < 3 && !named {
 			out = append(out, name)
 		}
 	}
@@ -2223,22 +2226,4 @@ func (s *signals) removedCtrl() *kernlog.Event {
 		}
 	}
 	return gone
-}
-
-// hostNode is the device-tree node of the PCIe host controller whose
-// lines incident in holds, as they name it ("fe190000.pcie"), or "".
-func hostNode(in *kernlog.Incident) string {
-	for i := range in.Events {
-		e := &in.Events[i]
-		if dtHostLine(e) && e.Device != "" {
-			return e.Device
-		}
-		for f := range strings.FieldsSeq(e.Raw) {
-			f = strings.TrimSuffix(f, ":")
-			if dtHostLine(&kernlog.Event{Device: f}) {
-				return f
-			}
-		}
-	}
-	return ""
 }
