@@ -630,6 +630,9 @@ func TestHungTaskInDriverCode(t *testing.T) {
 	assert.Equal(t, 1, c.Evidence[0].Line)
 	assert.Contains(t, c.Evidence[0].Text, "in the NVMe driver's own code (its stack, line 5: [   75.552157]  nvme_wait_freeze_timeout+0x68/0xa4)")
 	assert.Contains(t, d.Summary, "a task stayed blocked past the hung-task limit in the NVMe driver's own code")
+	for _, n := range d.Notes {
+		assert.NotContains(t, n, "names no NVMe controller", "the dump names the NVMe driver")
+	}
 	var release bool
 	for _, e := range c.Evidence {
 		release = release || strings.Contains(e.Text, "a development kernel (6.7.0-rc5-00173-g34d71db9cce2)")

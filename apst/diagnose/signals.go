@@ -329,7 +329,9 @@ func namesNVMe(l *kernlog.Log) bool {
 			return true
 		}
 		for j := range in.Events {
-			if e := &in.Events[j]; strings.Contains(e.Driver, "nvme") || e.Disk != "" {
+			// A crash or hung task whose dump runs through the NVMe
+			// driver's code (Stack) is of an NVMe controller, unnamed.
+			if e := &in.Events[j]; strings.Contains(e.Driver, "nvme") || e.Disk != "" || e.Stack != "" {
 				return true
 			}
 		}
