@@ -1116,3 +1116,15 @@ func TestUnnamedDeviceNotLikely(t *testing.T) {
 		})
 	}
 }
+
+// A passthrough driver's failure line beside a port's errors, in a log
+// that names no NVMe device, may be the drive's (Xen's pciback holds it
+// for a guest): the port's errors stay a failure to diagnose.
+func TestPassthroughLineBesidePort(t *testing.T) {
+	l, err := kernlog.ReadString("[ 100.0] pciback 0000:01:00.0: xen_pciback: reset failed\n"+
+		"[ 100.1] pcieport 0000:00:1d.0: AER: Uncorrected (Fatal) error received: 0000:00:1d.0\n"+
+		"[ 100.1] pcieport 0000:00:1d.0: PCIe Bus Error: severity=Uncorrected (Fatal), type=Transaction Layer, (Receiver ID)\n", kernlog.Options{})
+	require.NoError(t, err)
+	d := diagnose.Diagnose(diagnose.Input{Log: l})
+	assert.True(t, d.Failure, d.Summary)
+}

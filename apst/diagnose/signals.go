@@ -1039,8 +1039,8 @@ func targetLine(line string) bool {
 // port driver's (AER, DPC, pciehp, ASPM), Intel VMD's and Thunderbolt's
 // (the bridges an NVMe drive may sit behind), and those a drive is bound
 // to when it is passed to a virtual machine or a user-space driver
-// (vfio-pci, pci-stub, uio_pci_generic).
-var pcieDrivers = []string{"nvme", "pci", "pcieport", "vmd", "thunderbolt", "vfio-pci", "pci-stub", "uio_pci_generic"}
+// (vfio-pci, pci-stub, Xen's pciback, uio_pci_generic).
+var pcieDrivers = []string{"nvme", "pci", "pcieport", "vmd", "thunderbolt", "vfio-pci", "pci-stub", "pciback", "uio_pci_generic"}
 
 // otherDriverLine names the device of another driver's line about its own
 // PCI function ("amdgpu 0000:03:00.0: amdgpu: GPU mode1 reset failed",
