@@ -248,6 +248,10 @@ func TestFailuresOfOtherDevices(t *testing.T) {
 				"kernel: mlx4_core 0000:01:00.0: command 0x21 failed: fw status = 0x1\n" +
 				"kernel: pcieport 0000:00:1c.0: AER: Uncorrected (Fatal) error received: 0000:00:1c.0\n" +
 				"kernel: pcieport 0000:00:1c.0: PCIe Bus Error: severity=Uncorrected (Fatal), type=Transaction Layer, (Receiver ID)\n"},
+		{name: "a passthrough driver's line beside a port's errors, no NVMe device named (Xen's pciback holds the drive for a guest)", failure: true,
+			log: "[ 100.0] pciback 0000:01:00.0: xen_pciback: reset failed\n" +
+				"[ 100.1] pcieport 0000:00:1d.0: AER: Uncorrected (Fatal) error received: 0000:00:1d.0\n" +
+				"[ 100.1] pcieport 0000:00:1d.0: PCIe Bus Error: severity=Uncorrected (Fatal), type=Transaction Layer, (Receiver ID)\n"},
 		{name: "a port's report of another driver's device's error",
 			log: "[  900.0] pcieport 0000:00:1c.0: AER: Uncorrected (Non-Fatal) error received: 0000:02:00.0\n" +
 				"[  900.1] ahci 0000:02:00.0: Unable to change power state from D3hot to D0, device inaccessible\n",
@@ -1115,16 +1119,4 @@ func TestUnnamedDeviceNotLikely(t *testing.T) {
 			assert.Equal(t, tc.want == diagnose.Possible, assumed, "%q", d.Notes)
 		})
 	}
-}
-
-// A passthrough driver's failure line beside a port's errors, in a log
-// that names no NVMe device, may be the drive's (Xen's pciback holds it
-// for a guest): the port's errors stay a failure to diagnose.
-func TestPassthroughLineBesidePort(t *testing.T) {
-	l, err := kernlog.ReadString("[ 100.0] pciback 0000:01:00.0: xen_pciback: reset failed\n"+
-		"[ 100.1] pcieport 0000:00:1d.0: AER: Uncorrected (Fatal) error received: 0000:00:1d.0\n"+
-		"[ 100.1] pcieport 0000:00:1d.0: PCIe Bus Error: severity=Uncorrected (Fatal), type=Transaction Layer, (Receiver ID)\n", kernlog.Options{})
-	require.NoError(t, err)
-	d := diagnose.Diagnose(diagnose.Input{Log: l})
-	assert.True(t, d.Failure, d.Summary)
 }
