@@ -153,6 +153,11 @@ var failureWords = []string{
 	// NVIDIA's driver when its GPU stopped answering ("NVRM: GPU
 	// 0000:01:00.0: GPU has fallen off the bus.", posted m-12).
 	"fallen off the bus",
+	// Native multipath with no live controller behind a namespace
+	// ("block nvme0n1: no usable path - requeuing I/O",
+	// drivers/nvme/host/multipath.c): the I/O waits because every path
+	// is resetting, connecting or gone.
+	"no usable path",
 }
 
 // failureWord reports whether s holds one of failureWords.

@@ -326,6 +326,11 @@ func TestDriverKinds(t *testing.T) {
 			kernlog.Event{Kind: kernlog.DriverError, Action: kernlog.ActionHostDied, PCI: "0000:01:00.0"}},
 		{"posted v-09", "Jul 4 14:48:15 microbox kernel: [ 1672.752064] xhci_hcd 0000:01:00.0: xHCI host not responding to stop endpoint command.",
 			kernlog.Event{Kind: kernlog.DriverError, Action: kernlog.ActionHostDied, PCI: "0000:01:00.0"}},
+		// Native multipath requeuing I/O that no live controller can take
+		// (multipath.c; a Longhorn node's NVMe/TCP timeout, posted n-04):
+		// the namespace's disk names the head, its controller guessed.
+		{"https://github.com/longhorn/longhorn/issues/7697", "[  623.190411] block nvme5n1: no usable path - requeuing I/O",
+			kernlog.Event{Kind: kernlog.DriverError, Disk: "nvme5n1", Controller: "nvme5", GuessedController: true}},
 		// The APST line without its result, as a user posted it.
 		{"https://github.com/systemd/systemd/issues/23738", "[    0.855046] nvme nvme0: failed to set APST feature",
 			kernlog.Event{Kind: kernlog.APSTFailed, Controller: "nvme0"}},
