@@ -204,8 +204,10 @@ const (
 	// controller, namespace or function and holds a failure word ("Device
 	// shutdown incomplete; abort shutdown", "Identify Controller failed",
 	// "Device not ready; aborting shutdown", an admin command's NVMe
-	// status, a timeout line of a shape not read above), so that no such
-	// line is silently dropped. Text is the line as logged; SCT and SC are
+	// status, a timeout line of a shape not read above, native
+	// multipath's "block nvme0n1: no usable path - requeuing I/O" and "no
+	// available path - failing I/O"), so that no such line is silently
+	// dropped. Text is the line as logged; SCT and SC are
 	// set when the line gives an NVMe status. The driver core's report of
 	// a failed probe ("nvme: probe of 0000:01:00.0 failed with error -12",
 	// "probe with driver nvme failed with error -12") is one too, with
