@@ -81,6 +81,9 @@ type signals struct {
 	// Facts): the failure diagnosed is taken to be the drive's, and no
 	// cause of it is called likely.
 	unnamed bool
+	// nvmeNamed memoizes namesNVMe of the log: 0 not asked yet, 1 no,
+	// 2 yes (portOfOther asks it of every incident).
+	nvmeNamed int8
 	// otherProbes are the devices ("thunderbolt 0000:05:00.0") whose
 	// failed probe by another driver the driver core reported
 	// (otherProbe), or whose own driver printed a failure-looking line
@@ -314,6 +317,17 @@ func observe(in *Input) *signals {
 		s.notes = append(s.notes, fmt.Sprintf("the incident has %d more events than were kept (the first and last %d are)", s.inc.Omitted, kernlog.MaxIncidentEvents/2))
 	}
 	return s
+}
+
+// logNamesNVMe is namesNVMe of the input's log, asked once.
+func (s *signals) logNamesNVMe() bool {
+	if s.nvmeNamed == 0 {
+		s.nvmeNamed = 1
+		if namesNVMe(s.in.Log) {
+			s.nvmeNamed = 2
+		}
+	}
+	return s.nvmeNamed == 2
 }
 
 // namesNVMe reports whether l names an NVMe controller, disk or function
@@ -779,7 +793,7 @@ func (s *signals) portOfOtherOnce(in *kernlog.Incident) bool {
 	if _, nvme := s.in.Log.DeviceIDs[in.PCI]; nvme {
 		return false
 	}
-	if !namesNVMe(s.in.Log) && otherLinesAmong(s.in.Log, in) {
+	if !s.logNamesNVMe() && otherLinesAmong(s.in.Log, in) {
 		// A log that names no NVMe device, whose port errors run among
 		// another driver's failure lines ("mlx4_core 0000:01:00.0:
 		// Internal error detected:" beside the root port's MalfTLP):
