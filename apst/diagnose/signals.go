@@ -286,7 +286,7 @@ func observe(in *Input) *signals {
 		// speak of a verdict it does not give.)
 		s.notes = append(s.notes, "no Identify data: the APST table is unknown, so the APST verdict rests on the log and the facts alone (give --id-ctrl CAPTURE)")
 	}
-	if s.ctrl == "" && s.inc != nil && in.Log != nil && in.Facts.Controller == "" && !namesNVMe(in.Log) {
+	if s.ctrl == "" && s.inc != nil && in.Log != nil && in.Facts.Controller == "" && !s.logNamesNVMe() {
 		switch {
 		case ownFailure(s.inc):
 			s.notes = append(s.notes, "the log names no NVMe controller, disk or function: the failure is a PCIe host controller's or hot-plug slot's own, whatever is behind it, and is taken to be what failed the drive; a log with the nvme driver's lines would say whose it is")
@@ -1132,7 +1132,7 @@ func (s *signals) unnamedFailure() *kernlog.Event {
 // (any when none is), the most severe incident, the most recent of equally
 // severe ones, and reads its events.
 func (s *signals) pickIncident(l *kernlog.Log) {
-	if s.ctrl == "" && s.dev == "" && !namesNVMe(l) {
+	if s.ctrl == "" && s.dev == "" && !s.logNamesNVMe() {
 		if e, ports := unplugged(l); e != nil {
 			s.unplug, s.unplugPorts = e, ports
 			return
