@@ -3,7 +3,24 @@ package kernlog
 import (
 	"fmt"
 	"strings"
+	"time"
 )
+
+// Options adjusts Read. The zero value is ready to use.
+type Options struct {
+	// Addresses maps PCI addresses ("0000:04:00.0") of controllers, and of
+	// the ports above them, to controller names ("nvme0"), for logs that
+	// name a device only by address (AER, D3cold, pciehp lines). The log's
+	// own "pci function" lines are used too. Each key is a PCI address as
+	// the kernel prints it (lower-case hex, a domain of 4 to 8 digits), each
+	// value a controller name; at most MaxAddresses of them. Read refuses
+	// anything else with ErrInvalidOptions: a key in another form would
+	// match no line, and the log's lines would silently join no controller.
+	Addresses map[string]string
+	// Gap is the quiet time after which a controller's next event starts
+	// a new incident; zero means DefaultGap.
+	Gap time.Duration
+}
 
 // check refuses Options that Read cannot use, naming the entry at fault
 // (the first in key order, so the same Options give the same error).
