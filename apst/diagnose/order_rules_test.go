@@ -792,3 +792,40 @@ func TestCorrectedErrorsAfterResume(t *testing.T) {
 	d = diagnoseFailure(t, sleep+corrected+"Dec 29 18:53:02 host kernel: nvme nvme0: I/O 0 QID 0 timeout, reset controller\n")
 	assert.Contains(t, append(d.Undecided, d.Causes[0].Layer), diagnose.LayerSuspend, d.Summary)
 }
+
+// A reset that no failure in the log asked for, whose bring-up the drive
+// did not answer, is a resume's (or a user's) when the log is nvme's
+// lines alone: suspend and platform, undecided, and the suspend cause
+// says to look for the resume in the whole log. A failure before the
+// reset, a resume line or a reset that raced another state change keep
+// their own readings. The lines are nvme-pci's of 6.3 and later, as
+// posted (p-01, a T1 MacBook Pro's s2idle resume).
+func TestResetNoFailureAskedFor(t *testing.T) {
+	const bringUp = "[ 5000.1] nvme nvme0: I/O tag 28 (1014) QID 0 timeout, disable controller\n" +
+		"[ 5000.2] nvme nvme0: Identify Controller failed (-4)\n" +
+		"[ 5000.3] nvme nvme0: Disabling device after reset failure: -5\n"
+	const unasked = "the drive did not come back from a reset that no failure in this log asked for"
+	for _, tc := range []struct {
+		name, log string
+		unasked   bool
+	}{
+		{name: "timeout and Identify in the bring-up", log: bringUp, unasked: true},
+		{name: "Identify alone", log: "[ 5000.2] nvme nvme0: Identify Controller failed (-4)\n[ 5000.3] nvme nvme0: Disabling device after reset failure: -5\n", unasked: true},
+		{name: "the running controller timed out first", log: "[ 4970.0] nvme nvme0: I/O tag 12 (a00c) QID 3 timeout, reset controller\n" + bringUp},
+		{name: "the controller went down first", log: "[ 4999.0] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10\n" + bringUp},
+		{name: "right after a resume", log: "[ 4990.0] PM: suspend exit\n" + bringUp},
+		{name: "a reset failure without a bring-up failure", log: "[ 5000.3] nvme nvme0: Disabling device after reset failure: -19\n"},
+		{name: "not ready in the reset", log: "[ 5000.1] nvme nvme0: Device not ready; aborting reset, CSTS=0x1\n" + bringUp},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := diagnoseFailure(t, tc.log)
+			said := slices.ContainsFunc(causeOf(&d, diagnose.LayerSuspend).Evidence, func(l diagnose.Line) bool { return strings.HasPrefix(l.Text, unasked) })
+			assert.Equal(t, tc.unasked, said, d.Summary)
+			if tc.unasked {
+				assert.Equal(t, []diagnose.Layer{diagnose.LayerSuspend, diagnose.LayerPlatform}, firstOf(&d), d.Summary)
+				require.NotEmpty(t, causeOf(&d, diagnose.LayerSuspend).Tests)
+				assert.Contains(t, causeOf(&d, diagnose.LayerSuspend).Tests[0].Command, "PM: suspend (entry|exit)")
+			}
+		})
+	}
+}

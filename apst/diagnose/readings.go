@@ -410,3 +410,34 @@ func (s *signals) removedCtrl() *kernlog.Event {
 	}
 	return gone
 }
+
+// unaskedReset returns the line with which nvme-pci's reset work gave up
+// on a controller that did not answer the reset's bring-up (a command
+// that timed out while the controller was being enabled, "disable
+// controller", or "Identify Controller failed"), when nothing in the
+// incident asked for that reset: no timeout of the running controller, no
+// controller-down, no AER recovery, link or resume failure, no firmware
+// activation, and no sleep line near it. Since 6.3 only the reset work
+// prints "Disabling device after reset failure" (the probe brings a drive
+// up itself, drivers/nvme/host/pci.c), so such a reset is one a resume
+// from system sleep queued (the driver resets a drive the sleep shut
+// down) or one a user asked for (nvme reset, sysfs reset_controller), and
+// a log of nvme's lines alone leaves the resume's own lines out.
+func (s *signals) unaskedReset() *kernlog.Event {
+	r := s.reset
+	if r == nil || r.Kind != kernlog.ResetFailure || r.Action != "" || s.down != nil || s.resume != nil || s.linkDown != nil ||
+		s.aerRecovery != nil || s.fwAct != nil || s.onResume != nil || len(s.pmErrors) > 0 || s.inc.Has(kernlog.ResetNotReady) {
+		return nil
+	}
+	bringUp := s.initErr != nil && s.initErr.Line < r.Line
+	for i := range s.timeouts {
+		if s.timeouts[i].Action != "disable controller" {
+			return nil
+		}
+		bringUp = true
+	}
+	if !bringUp {
+		return nil
+	}
+	return r
+}

@@ -161,6 +161,9 @@ func platformCause(s *signals) builder {
 		}
 		b.proLine(n, logLine(s.reset, "the drive never became ready when the driver enabled it (at probe or after a reset): the host did not give it time or power to come up (reset timing, a platform quirk), or it is dead"))
 	}
+	if e := s.unaskedReset(); e != nil {
+		b.proLine(1, logLine(e, "the reset may have been one a user asked for (nvme reset, sysfs reset_controller, a test that resets in a loop): one that races the driver's own commands to the controller is a kernel matter"))
+	}
 	if s.racedLive() {
 		b.proLine(2, logLine(s.reset, "the driver's reset gave up because the controller was no longer in its resetting state but live (nvme-pci's reset work, which then disables the device with -19): another reset or a system resume had brought it back first, a race in the driver or the host's power management, not a device that stopped answering; a kernel matter, most often a regression of the release or of the host controller driver's suspend and resume"))
 	}

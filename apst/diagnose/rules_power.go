@@ -216,6 +216,10 @@ func suspendCause(s *signals) builder {
 		}
 		b.sign(4, logLine(e, fmt.Sprintf("the PM core reported a device that failed to %s (%d such line(s)): a system sleep transition failed", phase, len(s.pmErrors))))
 	}
+	if e := s.unaskedReset(); e != nil {
+		b.proLine(2, logLine(e, "the drive did not come back from a reset that no failure in this log asked for: nvme-pci resets a controller on a resume from system sleep (a drive the sleep shut down or put in D3) and when a user asks (nvme reset), and a log of nvme's lines alone leaves the resume's own lines out (PM: suspend exit)"))
+		b.test("look in the whole log of that boot for a resume just before the failure", "journalctl -k -b -1 --no-pager | grep -E 'PM: suspend (entry|exit)|nvme'", "free: a \"PM: suspend exit\" just before it makes it the resume's")
+	}
 	if s.newIDs != nil {
 		b.proLine(2, logLine(s.newIDs, "the namespace came back with other identifiers: the kernel revalidates them after a resume or a reset, and drives that report bogus ones after a power transition lose their namespace here"))
 	}
