@@ -30,6 +30,10 @@ func (l hexLayout) String() string {
 // maxHexLine is the most bytes one dump line may hold (xxd -c 256).
 const maxHexLine = 256
 
+// maxHexOffset bounds a line's offset as read: above MaxSize, the most a
+// dump may hold, and within a 32-bit int.
+const maxHexOffset = 1 << 30
+
 // hexLine is one parsed line of a hex dump.
 type hexLine struct {
 	layout hexLayout
@@ -56,11 +60,13 @@ func parseHexLine(t string, h *hexLine) bool {
 	if i < 4 || i > 8 {
 		return false
 	}
-	off := 0
+	// Eight hex digits do not fit a 32-bit int: an offset past any dump's
+	// limit is held at maxHexOffset, which every limit refuses alike.
+	var off uint64
 	for _, c := range []byte(t[:i]) {
-		off = off<<4 | int(unhex(c))
+		off = off<<4 | uint64(unhex(c))
 	}
-	h.off = off
+	h.off = int(min(off, maxHexOffset))
 	rest := t[i:]
 	switch {
 	case rest == "":
