@@ -99,6 +99,14 @@ func kindSeverity(in *kernlog.Incident, k kernlog.Kind) int {
 				n = max(n, 1)
 			}
 		}
+	case kernlog.PlatformFault:
+		// A drive whose registers got no address: no driver can reach
+		// it, as failed as a probe failure.
+		for j := range in.Events {
+			if in.Events[j].Action == kernlog.ActionBARUnassigned {
+				n = max(n, 3)
+			}
+		}
 	case kernlog.AERError, kernlog.AERReceived:
 		switch {
 		case uncorrected(in):

@@ -158,6 +158,23 @@ var known = []Known{
 		Source:   "https://lore.kernel.org/all/20251017163252.598812-2-cassel@kernel.org/",
 	},
 	{
+		ID: "of-pci-mem64-5.13-rc", Layer: LayerPlatform,
+		Title: "9d57e61bf723 \"of/pci: Add IORESOURCE_MEM_64 to resource flags for 64-bit memory addresses\" (5.13-rc1) marked a device tree's 64-bit non-prefetchable host bridge window below 4 GiB as 64-bit, and the PCI core then found no room in it for a drive's registers: BAR 0 is not assigned and the drive never appears (a RockPro64)",
+		Fix:   "\"PCI: of: Clear 64-bit flag for non-prefetchable memory below 4GB\" (Punit Agrawal; pci-v5.13-fixes-2, merged on 18 June 2021, in 5.13-rc7)",
+		// The report (lore 7a1e2ebc-f7d8-8431-d844-41a9c36a8911@arm.com,
+		// 18 May 2021, bisected to 9d57e61bf723), the fix applied "to
+		// for-linus for v5.13" by Bjorn Helgaas, and "[GIT PULL] PCI
+		// fixes for v5.13" (lore
+		// 20210618204937.GA3216522@bjorn-Precision-5520: "Clear 64-bit
+		// flag for host bridge windows below 4GB to fix a resource
+		// allocation regression added in -rc1"), which pr-tracker-bot
+		// reported merged on 18 June 2021, two days before 5.13-rc7.
+		Releases: []string{"5.13.0-rc1", "5.13-rc1", "5.13.0-rc2", "5.13-rc2", "5.13.0-rc3", "5.13-rc3", "5.13.0-rc4", "5.13-rc4", "5.13.0-rc5", "5.13-rc5", "5.13.0-rc6", "5.13-rc6"},
+		Signs:    []string{"failed to assign"},
+		Needs:    "a devicetree board whose PCIe host bridge window is 64-bit non-prefetchable memory below 4 GiB (the RockPro64's RK3399 was reported)",
+		Source:   "https://lore.kernel.org/all/7a1e2ebc-f7d8-8431-d844-41a9c36a8911@arm.com/",
+	},
+	{
 		ID: "micron-2t-bogus-subnqn", Layer: LayerPlatform,
 		Title: "Micron MTFDKBA2T0TFH drives all report the same subsystem NQN, so the kernel rejects every drive but the first as a duplicate controller",
 		Fix:   "41f38043f884 \"nvme: add a bogus subsystem NQN quirk for Micron MTFDKBA2T0TFH\" (NVME_QUIRK_IGNORE_DEV_SUBNQN, 5.19-rc4, taken to 5.15.81 and 5.10.157)",

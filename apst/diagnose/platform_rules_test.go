@@ -868,3 +868,55 @@ func TestOSCFailedIsThePlatforms(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, diagnose.Diagnose(diagnose.Input{Log: l}).Failure)
 }
+
+// A drive whose registers got no address is the platform's, likely: the
+// kernel's own pci=realloc first, then the source of the bridge windows
+// (a board's device tree, a PC's firmware setup, both where the log does
+// not say which); the nvme driver's -ENOMEM after its failed enable is no
+// lack of memory; and the RockPro64's 5.13-rc regression is matched by
+// its release. The lines are the RockPro64 report's (linux-pci, lore
+// 7a1e2ebc-f7d8-8431-d844-41a9c36a8911@arm.com) and setup-res.c's enable
+// failure as 6.8 words it.
+func TestUnassignedBARPlatform(t *testing.T) {
+	const (
+		rockpro = "[    0.378765] pci 0000:01:00.0: [144d:a808] type 00 class 0x010802\n" +
+			"[    0.393356] pci 0000:01:00.0: BAR 0: no space for [mem size 0x00004000 64bit]\n" +
+			"[    0.393375] pci 0000:01:00.0: BAR 0: failed to assign [mem size 0x00004000 64bit]\n"
+		enable = "[    1.000000] nvme nvme0: pci function 0000:01:00.0\n" +
+			"[    1.100000] nvme 0000:01:00.0: BAR 0 [mem size 0x00004000 64bit]: not assigned; can't enable device\n" +
+			"[    1.200000] nvme 0000:01:00.0: probe with driver nvme failed with error -12\n"
+	)
+	for _, tc := range []struct {
+		name, log string
+		line      int
+		dt, pc    bool // the tests given
+		known     bool // of-pci-mem64-5.13-rc matched
+	}{
+		{name: "PCI core, machine unknown", log: rockpro, line: 3, dt: true, pc: true},
+		{name: "PCI core, 5.13-rc3 on a board", log: "[    0.000000] Linux version 5.13.0-rc3 (x@y) #1 SMP PREEMPT\n[    0.000000] Machine model: Pine64 RockPro64 v2.0\n" + rockpro, line: 5, dt: true, known: true},
+		{name: "driver's enable on a PC", log: "[    0.000000] DMI: LENOVO 20XW/20XW, BIOS N32ET75W (1.51 ) 10/19/2021\n" + enable, line: 3, pc: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := diagnoseFailure(t, tc.log)
+			require.Equal(t, []diagnose.Layer{diagnose.LayerPlatform}, firstOf(&d), d.Summary)
+			c := d.Causes[0]
+			assert.Equal(t, diagnose.Likely, c.Likelihood, d.Summary)
+			require.NotEmpty(t, c.Evidence)
+			assert.Equal(t, tc.line, c.Evidence[0].Line, d.Summary)
+			assert.True(t, strings.HasPrefix(c.Evidence[0].Text, "the drive's registers got no address"), c.Evidence[0].Text)
+			for _, ev := range c.Evidence {
+				assert.NotContains(t, ev.Text, "lack of memory", "the enable's -ENOMEM")
+			}
+			require.NotEmpty(t, c.Tests)
+			assert.Equal(t, "pci=realloc", c.Tests[0].Setting)
+			actions := ""
+			for _, test := range c.Tests {
+				actions += test.Action + "\n"
+			}
+			assert.Equal(t, tc.dt, strings.Contains(actions, "on a board with a device tree"), actions)
+			assert.Equal(t, tc.pc, strings.Contains(actions, "on a PC or server"), actions)
+			matched := slices.ContainsFunc(d.Known, func(k diagnose.Known) bool { return k.ID == "of-pci-mem64-5.13-rc" })
+			assert.Equal(t, tc.known, matched)
+		})
+	}
+}

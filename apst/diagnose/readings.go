@@ -441,3 +441,19 @@ func (s *signals) unaskedReset() *kernlog.Event {
 	}
 	return r
 }
+
+// barUnassigned reports whether the incident says the drive's registers
+// got no address (kernlog.ActionBARUnassigned): the driver's enable then
+// fails, and nvme-pci's probe returns -ENOMEM for it, which is then no
+// lack of memory.
+func (s *signals) barUnassigned() bool {
+	if s.inc == nil {
+		return false
+	}
+	for i := range s.inc.Events {
+		if s.inc.Events[i].Action == kernlog.ActionBARUnassigned {
+			return true
+		}
+	}
+	return false
+}

@@ -92,6 +92,9 @@ func platformCause(s *signals) builder {
 			default:
 				b.proLine(2, logLine(f, "the kernel hit a warning or crashed: a kernel bug, which another release may not have"+taintNote(s.in.Log)))
 			}
+		case kernlog.ActionBARUnassigned:
+			b.sign(4, logLine(f, "the drive's registers got no address: the PCI core found no room for its memory BAR in the bridge window above it (the windows the firmware's tables or the device tree describe, or the kernel's reading of them), so no driver can reach the drive and it never appears; the drive is not at fault"))
+			barTests(s, &b)
 		case kernlog.ActionHostProbeFailed:
 			if f.Errno == 0 {
 				// "Failed to initialize host": no error to tell the link
@@ -119,7 +122,7 @@ func platformCause(s *signals) builder {
 			break
 		}
 	}
-	if probe := s.probeFailure(); probe != nil && probe.Errno == -12 {
+	if probe := s.probeFailure(); probe != nil && probe.Errno == -12 && !s.barUnassigned() {
 		b.sign(3, logLine(probe, "the probe failed for lack of memory (-ENOMEM): DMA addressing (the DMA mask, swiotlb, the IOMMU) or the queues' memory, which the platform and the kernel provide, not the drive"))
 	}
 	if e := s.liveRace; e != nil && s.down == nil && len(s.timeouts) == 0 {
@@ -402,4 +405,20 @@ func pciErrorNames(bits uint16) string {
 		}
 	}
 	return strings.Join(n, ", ")
+}
+
+// barTests are the tests for a drive whose BAR got no address: the
+// kernel's own reassignment of the bridge windows (its "Some PCI device
+// resources are unassigned, try booting with pci=realloc"), then where the
+// windows come from: a board's device tree, a PC's firmware setup, or
+// both where the log does not say which the machine is.
+func barTests(s *signals, b *builder) {
+	b.argTest(s, "let the kernel size and place the bridge windows itself rather than keep the firmware's", "pci=realloc", "a reboot; devices' addresses move, which firmware that expects them where it put them rarely minds")
+	dt, pc := s.deviceTree(), s.in.Log != nil && s.in.Log.Machine != nil
+	if dt || !pc {
+		b.test("on a board with a device tree: look for a kernel or device tree for it whose PCIe host bridge \"ranges\" give the bus a 32-bit non-prefetchable memory window (the RockPro64's were read as 64-bit from 5.13-rc1 to rc6)", "uname -r; cat /proc/device-tree/model", "free to look; an update needs a reboot")
+	}
+	if !dt {
+		b.test("on a PC or server: in the firmware setup, turn on \"Above 4G Decoding\" and update the BIOS: the bridges then have room for devices' registers above 4 GiB", "", "a reboot into the setup")
+	}
 }

@@ -209,7 +209,10 @@
 // recovery of a device ([AERRecovery]; s390's zPCI error event, the
 // machine's firmware reporting a function's error, with
 // [ActionPlatformError], tying the function to the controller whose
-// handler speaks right after it), and any other line of the NVMe
+// handler speaks right after it), an NVMe function's memory BAR that the
+// PCI core could not assign ([PlatformFault] with [ActionBARUnassigned]:
+// held until the boot shows it was assigned after all or the driver
+// enabled the device, which take it back), and any other line of the NVMe
 // driver that names a controller, a namespace or a function and holds a
 // failure word ([DriverError]), so that no such line is dropped silently.
 //

@@ -339,6 +339,15 @@ const (
 	// 0x1004"): the platform's report of a PCIe error, the recovery
 	// that follows being the kernel's.
 	ActionPlatformError = "platform error"
+	// ActionBARUnassigned: a PlatformFault of an NVMe function whose
+	// memory BAR (its registers) the PCI core could give no address: the
+	// PCI core's "BAR 0: failed to assign [mem size 0x00004000 64bit]"
+	// of a function the log enumerates as NVMe (class 0x0108), when no
+	// later line of the boot assigns that BAR after all, or the nvme
+	// driver's "BAR 0 [mem size 0x00004000 64bit]: not assigned; can't
+	// enable device" ("can't enable device: BAR 0 ... not assigned"
+	// before 6.8; "not claimed" too). No driver can reach such a drive.
+	ActionBARUnassigned = "bar unassigned"
 )
 
 // Timestamp is the time a line carries: the seconds since boot of dmesg and

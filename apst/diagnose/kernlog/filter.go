@@ -242,7 +242,10 @@ func pciFailure(b []byte) bool {
 		rest := b[j+4:]
 		return bytes.Contains(rest, []byte("inaccessible")) || bytes.Contains(rest, []byte("] type 00 class 0x0108")) ||
 			bytes.Contains(rest, []byte("[106b:200")) && bytes.Contains(rest, []byte("] type 00 class 0x0180")) || // Apple's (appleANS)
-			bytes.Contains(rest, []byte(": PCI bridge to [bus ")) || bytes.Contains(rest, []byte(": error updating ("))
+			bytes.Contains(rest, []byte(": PCI bridge to [bus ")) || bytes.Contains(rest, []byte(": error updating (")) ||
+			// A BAR assigned or not (parseBAR: an NVMe function's
+			// registers without an address).
+			bytes.Contains(rest, []byte(": BAR ")) && (bytes.Contains(rest, []byte("failed to assign")) || bytes.Contains(rest, []byte("assigned [")) || bytes.Contains(rest, []byte("]: assigned")))
 	}
 	if bytes.Contains(b, []byte("pcieport ")) && bytes.Contains(b, []byte(": PCI bridge to [bus ")) {
 		return true // a bound port's buses, as the PCI core's line above

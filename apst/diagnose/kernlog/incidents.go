@@ -54,6 +54,9 @@ func (st *state) key(e *Event) (key, ctrl, pci string) {
 
 // add puts an event into its key's open incident, or a new one.
 func (st *state) add(e Event) {
+	if len(st.bars) > 0 {
+		st.flushBARFor(&e) // a held BAR failure of e's function first
+	}
 	k, ctrl, pci := st.key(&e)
 	if e.Controller == "" {
 		e.Controller = ctrl

@@ -163,7 +163,7 @@ func parseKernelMessage(msg string) (Event, bool) {
 	}
 	// Each parser reads its lines and leaves e alone for others; what none
 	// reads may be a DriverError.
-	if parseController(&e, msg, body) || parseTimeout(&e, msg, body) || parsePCI(&e, msg, body) || parseBlock(&e, msg, body) ||
+	if parseBAR(&e, body) || parseController(&e, msg, body) || parseTimeout(&e, msg, body) || parsePCI(&e, msg, body) || parseBlock(&e, msg, body) ||
 		parseSleep(&e, msg, body) || parsePlatform(&e, msg, body) || parseHMB(&e, msg, body) || parseFileSystem(&e, msg) || driverError(&e, body) {
 		return e, true
 	}

@@ -133,6 +133,7 @@ func Read(ctx context.Context, r io.Reader, opts Options) (*Log, error) {
 	st.endRecord()
 	st.endCallback()
 	st.endCrash()
+	st.flushBARs()
 	l := st.finish()
 	if err != nil {
 		return l, err
@@ -223,6 +224,9 @@ type state struct {
 	log  *Log
 	gap  time.Duration
 	boot int
+	// bars holds, by function, an NVMe function's BAR that the PCI core
+	// failed to assign, until it is taken back or made an event (heldBAR).
+	bars map[string]Event
 	// tainted is set by the boot's first taint line (Log.Taint).
 	tainted bool
 	last    Timestamp // time of the last line with one, this boot
@@ -546,6 +550,9 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 	}
 	st.shaped = st.shaped || e.Controller != "" || e.PCI != "" || e.Disk != ""
 	if !ok {
+		if len(st.bars) > 0 {
+			st.enabledBAR(&e, sp.msg)
+		}
 		if st.aerStatus(linkMsg) {
 			return
 		}
@@ -612,6 +619,10 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 		e.Raw = clip(q)
 		delete(st.pretty.quotes, from)
 	}
+	if e.Kind == PlatformFault && (e.Action == actionBARAssigned || e.Action == ActionBARUnassigned && e.Driver == "pci") {
+		st.heldBAR(e)
+		return
+	}
 	st.log.Events++
 	if e.Kind != Boot && !sp.ts.IsZero() {
 		d, ok := sp.ts.sub(st.last)
@@ -636,6 +647,7 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 	case Boot:
 		st.endCallback()
 		st.endCrash()
+		st.flushBARs()
 		if !st.fresh && (st.log.Boots > 0 || st.hasIncidents()) {
 			st.boot++
 		}
@@ -661,6 +673,9 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 		}
 		return
 	case PCIDevice:
+		// The function enumerated again (another boot pasted after this
+		// one, or a rescan): a failure held from before is final.
+		st.flushBAR(e.PCI)
 		if _, known := st.log.DeviceIDs[e.PCI]; known || len(st.log.DeviceIDs) < MaxAddresses {
 			st.log.DeviceIDs[e.PCI] = e.Text
 		}
@@ -801,6 +816,7 @@ func (st *state) relayed(line int, text, program string) {
 // of its _BOOT_ID.
 func (st *state) bootBoundary() {
 	st.endCrash()
+	st.flushBARs()
 	if !st.fresh && (st.log.Boots > 0 || st.hasIncidents()) {
 		st.boot++
 	}
