@@ -19,7 +19,6 @@ const actionBARAssigned = "bar assigned"
 // windows (BAR 13 and up), SR-IOV's (7 to 12) and I/O BARs are no
 // function's registers an NVMe driver needs. Another driver's enable
 // failure is no event: it is no drive's.
-//
 func parseBAR(e *Event, body string) bool {
 	if e.PCI == "" || !strings.Contains(body, "BAR ") {
 		return false
@@ -57,7 +56,6 @@ func parseBAR(e *Event, body string) bool {
 
 // barOf reads "BAR N" at the start of s, N from 0 to 5, and returns N and
 // what follows it.
-//
 func barOf(s string) (int, string, bool) {
 	rest, ok := strings.CutPrefix(s, "BAR ")
 	if !ok || rest == "" || rest[0] < '0' || rest[0] > '5' || len(rest) > 1 && isDigit(rest[1]) {
@@ -67,7 +65,6 @@ func barOf(s string) (int, string, bool) {
 }
 
 // barIn is the number of the BAR a PCI core's line names, -1 for none.
-//
 func barIn(text string) int {
 	i := strings.Index(text, "BAR ")
 	if i < 0 {
@@ -80,13 +77,12 @@ func barIn(text string) int {
 	return n
 }
 
-// heldBAR takes the PCI core's lines about an NVMe function's BAR: a
-// failure to assign it is held, not yet an event, until the function's
-// driver speaks, the boot ends or the log does (flushBARs, flushBAR); a
-// later assignment of the same BAR in the boot, or the driver enabling the
-// device, takes it back. A failure of a function the log does not show as NVMe
-// is none of the drive's.
-//
+// heldBAR takes the PCI core's lines about a function's BAR: a failure to
+// assign it is held, not yet an event, until the function's driver speaks,
+// the boot ends or the log does (flushBARs, flushBAR); a later assignment
+// of the same BAR in the boot, or the driver enabling the device, takes it
+// back. A failure of a function the log never shows as NVMe is none of the
+// drive's, and is dropped when it would become an event.
 func (st *state) heldBAR(e Event) {
 	h, held := st.bars[e.PCI]
 	switch {
@@ -98,7 +94,6 @@ func (st *state) heldBAR(e Event) {
 			delete(st.bars, e.PCI)
 		}
 	case held:
-	case st.log.DeviceIDs[e.PCI] == "":
 	case len(st.bars) < MaxAddresses:
 		if st.bars == nil {
 			st.bars = map[string]Event{}
@@ -112,7 +107,6 @@ func (st *state) heldBAR(e Event) {
 // "pci function" line): the driver enabled the device ("enabling device
 // (0000 -> 0002)") or brought its queues up, which it cannot do without
 // its registers.
-//
 func (st *state) enabledBAR(e *Event, msg string) {
 	if !nvmeLine(e) || !strings.Contains(msg, "enabling device (") && !strings.HasSuffix(msg, " default/read/poll queues") {
 		return
@@ -124,7 +118,6 @@ func (st *state) enabledBAR(e *Event, msg string) {
 
 // heldFor is the function of e (by address, or by controller) whose
 // failure is held, "" for none.
-//
 func (st *state) heldFor(e *Event) string {
 	if _, ok := st.bars[e.PCI]; ok && e.PCI != "" {
 		return e.PCI
@@ -140,26 +133,30 @@ func (st *state) heldFor(e *Event) string {
 }
 
 // flushBARFor makes the held failure of e's function an event, before e.
-//
 func (st *state) flushBARFor(e *Event) {
 	if pci := st.heldFor(e); pci != "" {
 		st.flushBAR(pci)
 	}
 }
 
-// flushBAR makes the held failure of function pci an event.
-//
+// flushBAR makes the held failure of function pci an event when the log
+// shows the function is NVMe (its class line, or the nvme driver's "pci
+// function" line), and drops it otherwise.
 func (st *state) flushBAR(pci string) {
-	if h, ok := st.bars[pci]; ok {
-		delete(st.bars, pci)
-		st.log.Events++
-		st.addEvent(h)
+	h, ok := st.bars[pci]
+	if !ok {
+		return
 	}
+	delete(st.bars, pci)
+	if st.log.DeviceIDs[pci] == "" && st.log.Addresses[pci] == "" {
+		return // another device's BAR, none of a drive's
+	}
+	st.log.Events++
+	st.addEvent(h)
 }
 
 // flushBARs makes every held failure an event, at the end of a boot or of
 // the log, in the order of their lines.
-//
 func (st *state) flushBARs() {
 	for len(st.bars) > 0 {
 		first := ""

@@ -77,6 +77,7 @@ func TestUnassignedBAR(t *testing.T) {
 		{name: "the driver enabled it", log: nvmeClass + failedNew + function + enabling},
 		{name: "the driver brought its queues up", log: nvmeClass + failedNew + function + queues},
 		{name: "no class line: not known to be NVMe", log: failedNew},
+		{name: "no class line, but the nvme driver's function line", log: failedNew + function, line: 1},
 		{name: "Wi-Fi's BAR (an iwlwifi report)", log: "[    2.214779] pci 0000:25:00.0: [8086:2723] type 00 class 0x028000\n" +
 			"[    2.251872] pci 0000:25:00.0: BAR 0: no space for [mem size 0x00004000 64bit]\n" +
 			"[    2.251873] pci 0000:25:00.0: BAR 0: failed to assign [mem size 0x00004000 64bit]\n"},

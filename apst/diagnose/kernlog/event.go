@@ -342,8 +342,9 @@ const (
 	// ActionBARUnassigned: a PlatformFault of an NVMe function whose
 	// memory BAR (its registers) the PCI core could give no address: the
 	// PCI core's "BAR 0: failed to assign [mem size 0x00004000 64bit]"
-	// of a function the log enumerates as NVMe (class 0x0108), when no
-	// later line of the boot assigns that BAR after all, or the nvme
+	// of a function the log shows as NVMe (its class line, 0x0108, or the
+	// nvme driver's "pci function" line), when no later line of the boot
+	// assigns that BAR after all or enables the device, or the nvme
 	// driver's "BAR 0 [mem size 0x00004000 64bit]: not assigned; can't
 	// enable device" ("can't enable device: BAR 0 ... not assigned"
 	// before 6.8; "not claimed" too). No driver can reach such a drive.
