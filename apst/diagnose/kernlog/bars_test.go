@@ -72,6 +72,8 @@ func TestUnassignedBAR(t *testing.T) {
 		{name: "RockPro64, before the commit", log: rockproAssigned},
 		{name: "RockPro64, both boots as the report quotes them", log: rockproFailed + "> [..]\n>\n> For reference, here is the dmesg output when BAR\n> reassignment works:\n>\n" + rockproAssigned, line: 6},
 		{name: "6.8's wording", log: nvmeClass + failedNew, line: 2},
+		{name: "6.8's wording wrapped by a mail", log: "> " + nvmeClass + "> [    0.393375] pci 0000:01:00.0: BAR 0 [mem size 0x00004000 64bit]: failed\n> to assign\n", line: 2},
+		{name: "wrapped in its resource", log: "> " + nvmeClass + "> [    0.393375] pci 0000:01:00.0: BAR 0: failed to assign [mem size\n> 0x00004000 64bit]\n", line: 2},
 		{name: "assigned on a later pass", log: nvmeClass + failedNew + assigned},
 		{name: "another BAR assigned later", log: nvmeClass + failedNew + strings.Replace(assigned, "BAR 0", "BAR 2", 1), line: 2},
 		{name: "the driver enabled it", log: nvmeClass + failedNew + function + enabling},

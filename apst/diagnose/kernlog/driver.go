@@ -179,11 +179,12 @@ func failureWord(s string) bool {
 // out are counted, not failures of their own), mount(8)'s own complaint
 // pasted among the kernel's lines ("... dmesg(1) may have more
 // information after failed mount system call"), the PCI core's resource
-// assignment ("BAR 13: failed to assign [io  size 0x1000]": the driver's
-// own lines say what a missing BAR did to the drive).
+// assignment ("BAR 13: failed to assign [io  size 0x1000]", since 6.8
+// "BAR 13 [io  size 0x1000]: failed to assign": of an NVMe function's
+// registers, parseBAR reads it).
 var benignPhrases = []string{
 	"timeout set to", "PME# supported", "AER: enabled with", "AER enabled with", "reset done", "; waiting", "aer_inject: ", "callbacks suppressed",
-	"dmesg(1) may have more information", "failed to assign [", "no space for [",
+	"dmesg(1) may have more information", "failed to assign [", "no space for [", "]: failed to assign", "]: can't assign; no space",
 	// What nvme says at every probe or after a tool's command, no failure
 	// of the drive's: pci.c's queue depth for the Apple controller of
 	// some MacBooks ("detected Apple NVMe controller, set queue depth=2

@@ -244,8 +244,11 @@ func pciFailure(b []byte) bool {
 			bytes.Contains(rest, []byte("[106b:200")) && bytes.Contains(rest, []byte("] type 00 class 0x0180")) || // Apple's (appleANS)
 			bytes.Contains(rest, []byte(": PCI bridge to [bus ")) || bytes.Contains(rest, []byte(": error updating (")) ||
 			// A BAR assigned or not (parseBAR: an NVMe function's
-			// registers without an address).
-			bytes.Contains(rest, []byte(": BAR ")) && (bytes.Contains(rest, []byte("failed to assign")) || bytes.Contains(rest, []byte("assigned [")) || bytes.Contains(rest, []byte("]: assigned")))
+			// registers without an address), also where a mail wrapped
+			// the line before its end ("BAR 0 [mem size 0x00004000" +
+			// "64bit]: failed to assign": a size without an address is
+			// a BAR not assigned).
+			bytes.Contains(rest, []byte(": BAR ")) && (bytes.Contains(rest, []byte("assign")) || bytes.Contains(rest, []byte("[mem size")) || bytes.Contains(rest, []byte("fail")))
 	}
 	if bytes.Contains(b, []byte("pcieport ")) && bytes.Contains(b, []byte(": PCI bridge to [bus ")) {
 		return true // a bound port's buses, as the PCI core's line above
