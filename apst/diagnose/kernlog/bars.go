@@ -1,6 +1,9 @@
 package kernlog
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
 
 // actionBARAssigned marks the PCI core's line that assigned a BAR
 // ("BAR 0: assigned [mem 0xfa000000-0xfa003fff 64bit]"): Read takes back
@@ -158,13 +161,15 @@ func (st *state) flushBAR(pci string) {
 // flushBARs makes every held failure an event, at the end of a boot or of
 // the log, in the order of their lines.
 func (st *state) flushBARs() {
-	for len(st.bars) > 0 {
-		first := ""
-		for pci, h := range st.bars {
-			if first == "" || h.Line < st.bars[first].Line {
-				first = pci
-			}
-		}
-		st.flushBAR(first)
+	if len(st.bars) == 0 {
+		return
+	}
+	held := make([]Event, 0, len(st.bars))
+	for _, h := range st.bars {
+		held = append(held, h)
+	}
+	sort.SliceStable(held, func(i, j int) bool { return held[i].Line < held[j].Line }) // as join.go, no other sort linked in
+	for _, h := range held {
+		st.flushBAR(h.PCI)
 	}
 }
