@@ -119,18 +119,29 @@ func (st *state) enabledBAR(e *Event, msg string) {
 	}
 }
 
+// tieBAR notes that controller ctrl is function pci (the nvme driver's
+// "pci function" line) when a failure of pci is held, so that the
+// controller's lines find it (heldFor) without a search of every held
+// failure for each of them.
+func (st *state) tieBAR(pci, ctrl string) {
+	if _, held := st.bars[pci]; !held || ctrl == "" {
+		return
+	}
+	if st.barCtrls == nil {
+		st.barCtrls = map[string]string{}
+	}
+	st.barCtrls[ctrl] = pci
+}
+
 // heldFor is the function of e (by address, or by controller) whose
 // failure is held, "" for none.
 func (st *state) heldFor(e *Event) string {
-	if _, ok := st.bars[e.PCI]; ok && e.PCI != "" {
-		return e.PCI
+	pci := e.PCI
+	if pci == "" {
+		pci = st.barCtrls[e.Controller]
 	}
-	if e.Controller != "" {
-		for pci := range st.bars {
-			if st.log.Addresses[pci] == e.Controller {
-				return pci
-			}
-		}
+	if _, ok := st.bars[pci]; ok && pci != "" {
+		return pci
 	}
 	return ""
 }
@@ -172,4 +183,5 @@ func (st *state) flushBARs() {
 	for _, h := range held {
 		st.flushBAR(h.PCI)
 	}
+	clear(st.barCtrls)
 }

@@ -224,9 +224,12 @@ type state struct {
 	log  *Log
 	gap  time.Duration
 	boot int
-	// bars holds, by function, an NVMe function's BAR that the PCI core
-	// failed to assign, until it is taken back or made an event (heldBAR).
-	bars map[string]Event
+	// bars holds, by function, a function's BAR that the PCI core failed
+	// to assign, until it is taken back or made an event (heldBAR);
+	// barCtrls names, by controller, the function of a held failure that
+	// the nvme driver's "pci function" line tied to it (heldFor).
+	bars     map[string]Event
+	barCtrls map[string]string
 	// tainted is set by the boot's first taint line (Log.Taint).
 	tainted bool
 	last    Timestamp // time of the last line with one, this boot
@@ -691,6 +694,7 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 			return
 		}
 		st.log.Addresses[e.PCI] = e.Controller
+		st.tieBAR(e.PCI, e.Controller)
 		return
 	case FileSystemError:
 		st.log.FileSystemErrorLines++
