@@ -920,3 +920,34 @@ func TestUnassignedBARPlatform(t *testing.T) {
 		})
 	}
 }
+
+// A function's BAR 0 that the PCI core could not assign, in a log that
+// never says what the function is (a patch's four quoted lines, posted
+// zv-02): possibly the drive, never likely, with lspci to tell; a log that
+// shows the function as another class, or names a drive elsewhere, holds
+// no failure.
+func TestUnassignedBARUnnamedFunction(t *testing.T) {
+	const spx = "[ 0.150731] pci 0002:00:00.0: BAR 14: no space for [mem size 0x00100000]\n" +
+		"[ 0.150744] pci 0002:00:00.0: BAR 14: failed to assign [mem size 0x00100000]\n" +
+		"[ 0.150758] pci 0002:01:00.0: BAR 0: no space for [mem size 0x00004000 64bit]\n" +
+		"[ 0.150769] pci 0002:01:00.0: BAR 0: failed to assign [mem size 0x00004000 64bit]\n"
+	d := diagnoseFailure(t, spx)
+	require.Equal(t, []diagnose.Layer{diagnose.LayerPlatform}, firstOf(&d), d.Summary)
+	c := d.Causes[0]
+	assert.Equal(t, diagnose.Possible, c.Likelihood, d.Summary)
+	require.NotEmpty(t, c.Evidence)
+	assert.Equal(t, 4, c.Evidence[0].Line)
+	assert.True(t, strings.HasPrefix(c.Evidence[0].Text, "the registers of a function the log never names got no address"), c.Evidence[0].Text)
+	require.GreaterOrEqual(t, len(c.Tests), 2)
+	assert.Equal(t, "lspci -nn -s 0002:01:00.0", c.Tests[0].Command)
+	assert.Equal(t, "pci=realloc", c.Tests[1].Setting)
+
+	for name, log := range map[string]string{
+		"Wi-Fi's class line": "[ 0.150700] pci 0002:01:00.0: [8086:2723] type 00 class 0x028000\n" + spx,
+		"a drive named":      spx + "[ 1.000000] nvme nvme0: pci function 0003:01:00.0\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			summaryOf(t, log, false, "")
+		})
+	}
+}

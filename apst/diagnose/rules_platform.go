@@ -93,7 +93,14 @@ func platformCause(s *signals) builder {
 				b.proLine(2, logLine(f, "the kernel hit a warning or crashed: a kernel bug, which another release may not have"+taintNote(s.in.Log)))
 			}
 		case kernlog.ActionBARUnassigned:
-			b.sign(4, logLine(f, "the drive's registers got no address: the PCI core found no room for its memory BAR in the bridge window above it (the windows the firmware's tables or the device tree describe, or the kernel's reading of them), so no driver can reach the drive and it never appears; the drive is not at fault"))
+			if unnamedFunction(s.in.Log, f) {
+				// Read makes such a line an event only in a log that
+				// names no drive: the function may be the drive, or not.
+				b.sign(4, logLine(f, "the registers of a function the log never names got no address: the PCI core found no room for its BAR 0 (64-bit, not prefetchable, as an NVMe drive's registers are) in "+bridgeWindow+"; the log has no class line and no line of the nvme driver for it: if it is the drive, no driver can reach it and it never appears, and the drive is not at fault"))
+				b.test("see whether that function is the drive: its class is [0108] (Non-Volatile memory controller)", "lspci -nn -s "+f.PCI, "free")
+			} else {
+				b.sign(4, logLine(f, "the drive's registers got no address: the PCI core found no room for its memory BAR in "+bridgeWindow+", so no driver can reach the drive and it never appears; the drive is not at fault"))
+			}
 			barTests(s, &b)
 		case kernlog.ActionHostProbeFailed:
 			if f.Errno == 0 {
@@ -405,6 +412,16 @@ func pciErrorNames(bits uint16) string {
 		}
 	}
 	return strings.Join(n, ", ")
+}
+
+// bridgeWindow is where a BAR that got no address had no room.
+const bridgeWindow = "the bridge window above it (the windows the firmware's tables or the device tree describe, or the kernel's reading of them)"
+
+// unnamedFunction reports whether f, a failure to assign a BAR, is of a
+// function the log shows neither as NVMe (its class line) nor as a
+// controller's (the nvme driver's "pci function" line).
+func unnamedFunction(l *kernlog.Log, f *kernlog.Event) bool {
+	return l != nil && f.Driver == "pci" && l.DeviceIDs[f.PCI] == "" && l.Addresses[f.PCI] == ""
 }
 
 // barTests are the tests for a drive whose BAR got no address: the

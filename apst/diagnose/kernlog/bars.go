@@ -163,7 +163,10 @@ func (st *state) flushBAR(pci string) {
 	}
 	delete(st.bars, pci)
 	if st.log.DeviceIDs[pci] == "" && st.log.Addresses[pci] == "" {
-		return // another device's BAR, none of a drive's
+		if unnamedBAR(h) && !st.otherClass[pci] && len(st.unnamed) < maxUnnamed {
+			st.unnamed = append(st.unnamed, h)
+		}
+		return // another device's BAR, none of a drive's, as far as the log shows yet
 	}
 	st.log.Events++
 	st.addEvent(h)
@@ -184,4 +187,54 @@ func (st *state) flushBARs() {
 		st.flushBAR(h.PCI)
 	}
 	clear(st.barCtrls)
+}
+
+// maxUnnamed bounds the held failures of functions the log does not name.
+const maxUnnamed = 16
+
+// classLine notes a function whose class line shows it as no NVMe
+// function (otherClassLine).
+func (st *state) classLine(f []byte) {
+	if st.otherClass[string(f)] {
+		return // a boot's, another boot's: the key already lower case
+	}
+	pci := strings.ToLower(string(f))
+	if st.otherClass == nil {
+		st.otherClass = map[string]bool{}
+	}
+	if len(st.otherClass) < MaxAddresses {
+		st.otherClass[pci] = true
+	}
+}
+
+// unnamedBAR reports whether a failure to assign a BAR could be an NVMe
+// drive's whose log does not say what the function is (a patch's four
+// quoted lines: "pci 0002:01:00.0: BAR 0: failed to assign [mem size
+// 0x00004000 64bit]", a Surface Pro X): the PCI core's line, of BAR 0,
+// 64-bit and not prefetchable as an NVMe controller's registers are (the
+// NVMe specification's MLBAR), of a function behind a bridge (bus 01 and
+// up: on bus 00 sit root ports and a PC's own devices).
+func unnamedBAR(h Event) bool {
+	_, bus, ok := busOf(h.PCI)
+	return ok && bus != 0 && h.Driver == "pci" && barIn(h.Text) == 0 &&
+		strings.Contains(h.Text, " 64bit]") // not " 64bit pref]"
+}
+
+// flushUnnamedBARs makes the held failures of functions the log does not
+// name events, at its end, when the log names no NVMe drive at all and
+// holds no incident: a drive whose registers got no address never shows
+// itself, and such a log's failure is then the one line that may be its.
+// In a log that names a drive the function is most likely another
+// device's, and the failures are dropped.
+func (st *state) flushUnnamedBARs() {
+	l := st.log
+	if len(st.unnamed) == 0 || len(st.links.named) > 0 || len(l.Addresses) > 0 || len(l.DeviceIDs) > 0 || len(l.Namespaces) > 0 || st.hasIncidents() {
+		st.unnamed = nil
+		return
+	}
+	for _, h := range st.unnamed {
+		l.Events++
+		st.addEvent(h)
+	}
+	st.unnamed = nil
 }

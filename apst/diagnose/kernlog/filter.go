@@ -247,8 +247,9 @@ func pciFailure(b []byte) bool {
 			// registers without an address), also where a mail wrapped
 			// the line before its end ("BAR 0 [mem size 0x00004000" +
 			// "64bit]: failed to assign": a size without an address is
-			// a BAR not assigned).
-			bytes.Contains(rest, []byte(": BAR ")) && (bytes.Contains(rest, []byte("assign")) || bytes.Contains(rest, []byte("[mem size")) || bytes.Contains(rest, []byte("fail")))
+			// a BAR not assigned), or right after its "[mem".
+			bytes.Contains(rest, []byte(": BAR ")) && (bytes.Contains(rest, []byte("assign")) || bytes.Contains(rest, []byte("[mem size")) || bytes.Contains(rest, []byte("fail")) ||
+				bytes.HasSuffix(bytes.TrimRight(rest, " \t\r"), []byte("[mem")))
 	}
 	if bytes.Contains(b, []byte("pcieport ")) && bytes.Contains(b, []byte(": PCI bridge to [bus ")) {
 		return true // a bound port's buses, as the PCI core's line above
@@ -346,4 +347,29 @@ func continuationBytes(b []byte) bool {
 // it to a virtual machine or user space (Log.Passthrough).
 func passthroughDriver(d string) bool {
 	return d == "vfio-pci" || d == "pciback" || d == "pci-stub"
+}
+
+// otherClassLine returns the function the PCI core's line of a function's
+// ID and class names when the class is not an NVMe controller's
+// (drivers/pci/probe.c: "pci 0000:25:00.0: [8086:2723] type 00 class
+// 0x028000", a bridge's "type 01"): a function that is not the drive, as
+// written (Read lowers its case). Such a line is no event, and is read
+// here from the raw line, not parsed as a logical line is: a boot has one
+// for each function.
+func otherClassLine(b []byte) ([]byte, bool) {
+	j := bytes.Index(b[:min(len(b), 100)], []byte("pci "))
+	if j < 0 || j > 0 && b[j-1] != ' ' {
+		return nil, false
+	}
+	k := bytes.IndexByte(b[j+4:min(len(b), j+14)], ':')
+	if k < 0 || !pciAddrAt(b, j+4+k) {
+		return nil, false
+	}
+	end := j + 4 + k + 8
+	rest := b[end:]
+	if !bytes.HasPrefix(rest, []byte(": [")) || !bytes.Contains(rest, []byte("] type 0")) || !bytes.Contains(rest, []byte(" class 0x")) ||
+		bytes.Contains(rest, []byte(" class 0x0108")) || bytes.Contains(rest, []byte("[106b:200")) {
+		return nil, false
+	}
+	return b[j+4 : end], true
 }

@@ -134,6 +134,7 @@ func Read(ctx context.Context, r io.Reader, opts Options) (*Log, error) {
 	st.endCallback()
 	st.endCrash()
 	st.flushBARs()
+	st.flushUnnamedBARs()
 	l := st.finish()
 	if err != nil {
 		return l, err
@@ -230,6 +231,11 @@ type state struct {
 	// the nvme driver's "pci function" line tied to it (heldFor).
 	bars     map[string]Event
 	barCtrls map[string]string
+	// otherClass holds the functions whose class line shows them as no
+	// NVMe function; unnamed, the held failures of functions the log shows
+	// neither as NVMe nor as another class (flushUnnamedBARs).
+	otherClass map[string]bool
+	unnamed    []Event
 	// tainted is set by the boot's first taint line (Log.Taint).
 	tainted bool
 	last    Timestamp // time of the last line with one, this boot
@@ -381,6 +387,11 @@ func (st *state) line(b []byte, from, last int) {
 	keyword = keyword || specialLine(b) || st.hosts.resetting > 0 && usbResetLine(b) ||
 		st.crash.on && st.crash.e.Kind == HungTask && n-st.crash.e.Line <= 2 && bytes.Contains(b, []byte("ainted ")) // its "      Not tainted 6.7.0 #1" (taintLine)
 	failure := !keyword && pci && pciFailure(b)
+	if pci && !keyword && !failure {
+		if f, ok := otherClassLine(b); ok {
+			st.classLine(f)
+		}
+	}
 	if (keyword || failure) && st.prevNo == n-1 {
 		// Only a line without a stamp of its own finishes the lines
 		// before it.
