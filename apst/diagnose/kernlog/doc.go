@@ -42,7 +42,8 @@
 //     MESSAGE line ("MESSAGE=nvme nvme0: ..."); a record that names no
 //     program is read as the kernel's;
 //   - syslog files with an RFC 3164 or ISO time and a host, with or without
-//     the dmesg time after "kernel:", and journal and syslog times whose
+//     the dmesg time after "kernel:" (dmesg's or dmesg -T's, fed to a
+//     logger), and journal and syslog times whose
 //     month is spelt in another language ("Mär 21", " 3月 13"; a month
 //     Read does not know leaves the date out, Timestamp.NoDate), with a
 //     facility and level before the program (BusyBox's syslogd: "router

@@ -432,12 +432,18 @@ func afterRepeated(m string) string {
 }
 
 // withInnerMono takes the dmesg time a syslog line may keep after
-// "kernel:" ("kernel: [   12.345678] nvme ...").
+// "kernel:" ("kernel: [   12.345678] nvme ..."), and drops a dmesg -T time
+// there ("kernel: [Wed May  1 12:00:00 2024] nvme ...", dmesg -T's lines
+// fed to a logger): the record's own time stands.
 func withInnerMono(ts Timestamp, m string) (Timestamp, string) {
 	if len(m) > 0 && m[0] == '[' {
 		if end := strings.IndexByte(m, ']'); end > 0 {
-			if d, ok := parseSeconds(strings.TrimSpace(m[1:end])); ok {
+			inner := strings.TrimSpace(m[1:end])
+			if d, ok := parseSeconds(inner); ok {
 				ts.Mono, ts.HasMono = d, true
+				return ts, strings.TrimLeft(m[end+1:], " \t")
+			}
+			if _, err := time.Parse("Mon Jan _2 15:04:05 2006", collapseSpaces(inner)); err == nil {
 				return ts, strings.TrimLeft(m[end+1:], " \t")
 			}
 		}

@@ -71,6 +71,12 @@ var shapes = map[string]func(d time.Duration, msg string) string{
 	"syslog": func(d time.Duration, msg string) string {
 		return bootWall.Add(d).Format("Jan _2 15:04:05") + fmt.Sprintf(" thinkpad kernel: [%12.6f] %s", d.Seconds(), msg)
 	},
+	// dmesg -T's lines fed to a logger (dmesg -T -w | logger -t kernel):
+	// a syslog time, then dmesg's own in brackets, which holds a syslog
+	// time too ("... kernel: [Wed May  1 12:00:00 2024] ...").
+	"dmesg -T through syslog": func(d time.Duration, msg string) string {
+		return bootWall.Add(d).Format("Jan _2 15:04:05") + " thinkpad kernel: [" + bootWall.Add(d).Format("Mon Jan _2 15:04:05 2006") + "] " + msg
+	},
 	"rsyslog RFC 3339": func(d time.Duration, msg string) string {
 		return bootWall.Add(d).Format("2006-01-02T15:04:05.000000-07:00") + " thinkpad kernel: " + msg
 	},
