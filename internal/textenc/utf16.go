@@ -37,6 +37,36 @@ func UTF16BOM(b []byte) Order {
 	return None
 }
 
+// unmarkedUnits is how many units UTF16Unmarked reads.
+const unmarkedUnits = 8
+
+// UTF16Unmarked returns the byte order of UTF-16 text without a byte order
+// mark that b starts with (a log copied out of a Windows tool that wrote
+// none), or None: each of its first eight 16-bit units holds a character
+// of ASCII text (printable, a tab, CR or LF) and a zero byte, the zero
+// second in little endian and first in big endian. Text in UTF-8 holds no
+// zero byte, so it never reads as either.
+func UTF16Unmarked(b []byte) Order {
+	if len(b) < 2*unmarkedUnits {
+		return None
+	}
+	le, be := true, true
+	for i := 0; i < 2*unmarkedUnits; i += 2 {
+		le = le && b[i+1] == 0 && asciiText(b[i])
+		be = be && b[i] == 0 && asciiText(b[i+1])
+	}
+	switch {
+	case le:
+		return LittleEndian
+	case be:
+		return BigEndian
+	}
+	return None
+}
+
+// asciiText reports whether c is a printable ASCII character, a tab, CR or LF.
+func asciiText(c byte) bool { return c >= 0x20 && c < 0x7f || c == '\t' || c == '\r' || c == '\n' }
+
 // NewUTF16Reader returns a reader of the UTF-16 text r holds after its
 // byte order mark (which the caller has read), in byte order o, as UTF-8.
 // An unpaired surrogate becomes U+FFFD and the unit after it is read as

@@ -61,3 +61,33 @@ func TestRapidUTF16RoundTrip(t *testing.T) {
 		}
 	})
 }
+
+func TestUTF16Unmarked(t *testing.T) {
+	line := "[  100.123456] nvme nvme0: controller is down\n"
+	for _, tc := range []struct {
+		name string
+		b    []byte
+		want textenc.Order
+	}{
+		{"little endian", encode(utf16.Encode([]rune(line)), textenc.LittleEndian), textenc.LittleEndian},
+		{"big endian", encode(utf16.Encode([]rune(line)), textenc.BigEndian), textenc.BigEndian},
+		{"UTF-8", []byte(line), textenc.None},
+		{"too short to tell", encode(utf16.Encode([]rune("[ 1.0]")), textenc.LittleEndian), textenc.None},
+		{"a control byte among the units", encode(utf16.Encode([]rune("[ 1\x01.0] nvme nvme0")), textenc.LittleEndian), textenc.None},
+		{"binary zeros", make([]byte, 32), textenc.None},
+		{"an Identify structure's start (VID 144d, SSVID 144d, serial)", append([]byte{0x4d, 0x14, 0x4d, 0x14}, []byte("S6B0NL0T123456      ")...), textenc.None},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, textenc.UTF16Unmarked(tc.b))
+		})
+	}
+}
+
+// Text in UTF-8 holds no zero byte, so no UTF-8 text reads as UTF-16
+// without its mark.
+func TestUTF16UnmarkedNeverUTF8(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := rapid.StringMatching(`[\x01-\x7f]{0,64}`).Draw(t, "text")
+		assert.Equal(t, textenc.None, textenc.UTF16Unmarked([]byte(s)))
+	})
+}

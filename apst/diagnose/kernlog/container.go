@@ -102,14 +102,17 @@ func (c *containerReader) Read(p []byte) (int, error) {
 }
 
 // text returns the text of r: r itself, buffered, UTF-16 text (after a
-// byte order mark) as UTF-8, or what a compressed file holds (with its
-// format, "gzip" or "bzip2"); an error wrapping ErrBinary for a container
-// it cannot open.
+// byte order mark, or without one: textenc.UTF16Unmarked) as UTF-8, or
+// what a compressed file holds (with its format, "gzip" or "bzip2"); an
+// error wrapping ErrBinary for a container it cannot open.
 func text(r io.Reader) (io.Reader, string, error) {
 	br := bufio.NewReaderSize(r, MaxLineLength)
-	head, _ := br.Peek(2)
+	head, _ := br.Peek(16)
 	if order := textenc.UTF16BOM(head); order != textenc.None {
 		br.Discard(2)
+		return textenc.NewUTF16Reader(br, order), "", nil
+	}
+	if order := textenc.UTF16Unmarked(head); order != textenc.None {
 		return textenc.NewUTF16Reader(br, order), "", nil
 	}
 	c := sniffContainer(br)

@@ -138,9 +138,10 @@ func TestReadEndlessLineHonoursContext(t *testing.T) {
 }
 
 // UTF-16 text after its byte order mark, as Windows PowerShell's ">"
-// saves a log (ssh host dmesg > dmesg.txt), reads as its UTF-8 does, in
-// either byte order, with CRLF ends; a character beyond the BMP (a
-// surrogate pair) comes through whole, and a lone last byte is dropped.
+// saves a log (ssh host dmesg > dmesg.txt), or without one, reads as its
+// UTF-8 does, in either byte order, with CRLF ends; a character beyond the
+// BMP (a surrogate pair) comes through whole, and a lone last byte is
+// dropped.
 func TestReadUTF16(t *testing.T) {
 	plain, err := os.ReadFile(filepath.Join("testdata", "compressed", "dmesg.txt"))
 	require.NoError(t, err)
@@ -148,11 +149,15 @@ func TestReadUTF16(t *testing.T) {
 	want, err := kernlog.ReadString(text, kernlog.Options{})
 	require.NoError(t, err)
 	require.Len(t, want.Incidents, 1)
-	for _, big := range []bool{false, true} {
+	for _, tc := range []struct{ big, mark bool }{{false, true}, {true, true}, {false, false}, {true, false}} {
+		big := tc.big
 		units := utf16.Encode([]rune(text))
 		b := []byte{0xff, 0xfe}
 		if big {
 			b = []byte{0xfe, 0xff}
+		}
+		if !tc.mark {
+			b = b[:0]
 		}
 		for _, u := range units {
 			if big {
@@ -162,7 +167,7 @@ func TestReadUTF16(t *testing.T) {
 			}
 		}
 		l, err := kernlog.Read(context.Background(), bytes.NewReader(append(b, 'x')), kernlog.Options{})
-		require.NoError(t, err, "big-endian %v", big)
+		require.NoError(t, err, "%+v", tc)
 		assert.Equal(t, want.Incidents, l.Incidents)
 		assert.Equal(t, want.Lines, l.Lines)
 		var last string

@@ -93,8 +93,8 @@ var ErrLineTooLong = fmt.Errorf("%w: a line is longer than any kernel log line",
 var ErrEmpty = fmt.Errorf("%w: it holds no text", ErrNotKernelLog)
 
 // Read reads a kernel log from r and returns its events grouped into
-// incidents. It stops at the end of r. UTF-16 text after its byte order
-// mark is read as its UTF-8. A gzip- or bzip2-compressed log (a bug
+// incidents. It stops at the end of r. UTF-16 text, after its byte order
+// mark or without one, is read as its UTF-8. A gzip- or bzip2-compressed log (a bug
 // tracker's dmesg.txt.gz, logrotate's kern.log.2.gz) is read as its text,
 // and Log.Compression says so.
 //
