@@ -298,6 +298,9 @@ func observe(in *Input) *signals {
 			s.notes = append(s.notes, "the log names no NVMe controller, disk or function: the failure of "+cmp.Or(s.dev, "a device it does not name")+" is taken to be the drive's (or its link's), as the function to diagnose was given; a log with the nvme driver's lines would say whose it is")
 		}
 	}
+	if n := hostsNote(in.Log); n != "" && s.inc != nil {
+		s.notes = append(s.notes, n)
+	}
 	if s.ctrl == "" && s.dev == "" && s.inc != nil && in.Facts.Controller == "" {
 		if e := unnamedNVMe(s.inc); e != nil {
 			s.notes = append(s.notes, fmt.Sprintf("line %d is the nvme driver's but names no controller (%q where the kernel writes nvme0, nvme1, ...): it is taken for the drive's; the lines as the system wrote them (journalctl -k -b -1 --no-pager) tie the rest of the log to it", e.Line, e.Driver+" "+e.Device+":"))

@@ -24,6 +24,7 @@ func diagnoseCommand() *command {
 	root := addRootFlag(fs, "read the bundle written by apstctl collect DIR (or a sysfs tree) at DIR instead of the live system")
 	logPath := fs.String("log", "FILE", "", "read the kernel log from FILE (- for standard input): dmesg (-T, -H, -d, --json), journalctl -k in any short format or -o cat, json, json-seq or json-pretty, syslog (BusyBox, OpenWrt logread, RFC 5424), Loki logcli, pasted, quoted or wrapped, gzip- or bzip2-compressed")
 	idCtrl := fs.String("id-ctrl", "CAPTURE", "", "with --log alone: the drive's Identify Controller capture, so that the APST table is known")
+	host := fs.String("host", "NAME", "", "with --log alone: read only the kernel lines of host NAME in a log of several machines (a syslog server's file, a fleet's collected logs: \"Dec  5 04:55:59 NAME kernel: ...\"), whose drives of the same name are not one drive")
 	force := addForceFlag(fs)
 	pciID := fs.String("pci-id", "VVVV:DDDD", "", "with --id-ctrl: the drive's PCI vendor:device ID (lspci -nn), for the PCI-ID quirk table (a capture carries none; default: inferred from the model where that is certain)")
 	var tried []diagnose.Tried
@@ -101,6 +102,9 @@ like; a --tried setting a letter or two off one the diagnosis knows is refused w
 		if *idCtrl != "" && (*logPath == "" || *root != "") {
 			return usagef("--id-ctrl goes with --log alone: a bundle or the live machine has the drive's Identify data")
 		}
+		if *host != "" && (*logPath == "" || *root != "") {
+			return usagef("--host goes with --log alone: a bundle or the live machine is one host")
+		}
 		if *force && *idCtrl == "" {
 			return usagef("--force reads the --id-ctrl capture anyway: give --id-ctrl, or drop --force")
 		}
@@ -125,7 +129,7 @@ like; a --tried setting a letter or two off one the diagnosis knows is refused w
 			plat = persist.Platform(platform)
 		}
 		if *logPath != "" && *root == "" {
-			d, err := diagnosePasted(ctx, x, logR, pastedCapture{*idCtrl, *pciID, *force}, name, addr, tried, plat)
+			d, err := diagnosePasted(ctx, x, logR, pastedCapture{*idCtrl, *pciID, *force}, kernlog.Options{Host: *host}, name, addr, tried, plat)
 			if err != nil {
 				return err
 			}
@@ -258,9 +262,9 @@ type pastedCapture struct {
 }
 
 // diagnosePasted diagnoses a pasted log, with an Identify capture or not.
-func diagnosePasted(ctx context.Context, x *invocation, r io.Reader, id pastedCapture, name, addr string, tried []diagnose.Tried, plat persist.Platform) (diagnoseResult, error) {
+func diagnosePasted(ctx context.Context, x *invocation, r io.Reader, id pastedCapture, opts kernlog.Options, name, addr string, tried []diagnose.Tried, plat persist.Platform) (diagnoseResult, error) {
 	head := &headReader{r: r}
-	l, err := kernlog.Read(ctx, head, kernlog.Options{})
+	l, err := kernlog.Read(ctx, head, opts)
 	if err != nil {
 		if ctx.Err() != nil {
 			return diagnoseResult{}, err

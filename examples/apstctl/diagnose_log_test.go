@@ -189,3 +189,47 @@ func TestDiagnoseFabricsJSON(t *testing.T) {
 	assert.Equal(t, map[string]int{"nvme1": 1}, v.Log.Fabrics)
 	assert.Contains(t, v.Summary, "nvme1: an NVMe over Fabrics controller (line 1)")
 }
+
+// diagnose --host reads one machine's lines of a syslog server's file:
+// the note and the JSON say which, and what was left out; a host the log
+// does not name, a name no syslog line could hold, and --host without
+// --log are refused (exit 2).
+func TestDiagnoseHost(t *testing.T) {
+	log := []byte("Dec  5 04:55:59 node1 kernel: nvme nvme0: I/O 12 QID 3 timeout, aborting\n" +
+		"Dec  5 04:56:29 node1 kernel: nvme nvme0: I/O 12 QID 3 timeout, reset controller\n" +
+		"Dec  5 04:56:30 node2 kernel: nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10\n" +
+		"Dec  5 04:56:30 node2 kernel: nvme nvme0: Removing after probe failure status: -19\n")
+	code, stdout, stderr := apstctl(t, log, "diagnose", "--log", "-")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, `note: the log holds the kernel lines of 2 hosts ("node1", "node2"), read as one machine's`)
+
+	code, stdout, stderr = apstctl(t, log, "diagnose", "-ojson", "--log", "-", "--host", "node2")
+	require.Equal(t, 0, code, stderr)
+	var v struct {
+		Log struct {
+			Hosts          []string `json:"hosts"`
+			Host           string   `json:"host"`
+			OtherHostLines int64    `json:"other_host_lines"`
+		} `json:"log"`
+		Notes []string `json:"notes"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(stdout), &v))
+	assert.Equal(t, []string{"node1", "node2"}, v.Log.Hosts)
+	assert.Equal(t, "node2", v.Log.Host)
+	assert.Equal(t, int64(2), v.Log.OtherHostLines)
+	assert.Contains(t, v.Notes, `the log holds the kernel lines of 2 hosts ("node1", "node2"): only "node2"'s were read, and 2 line(s) of the others were left out`)
+
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--log", "-", "--host", "node9"}, `apstctl diagnose: --log: kernlog: no line of that host: Host "node9", but the log's NVMe and PCIe lines name "node1", "node2"` + "\n"},
+		{[]string{"--log", "-", "--host", "node 2"}, `apstctl diagnose: --log: kernlog: invalid options: Host "node 2" is not a host's name as a syslog line writes it (letters, digits, '-', '.', '_', ':')` + "\n"},
+		{[]string{"--host", "node2"}, "apstctl diagnose: --host goes with --log alone: a bundle or the live machine is one host\nsee 'apstctl diagnose --help'\n"},
+	} {
+		code, stdout, stderr := apstctl(t, log, append([]string{"diagnose"}, tc.args...)...)
+		assert.Equal(t, 2, code, "%v: %s", tc.args, stderr)
+		assert.Empty(t, stdout)
+		assert.Equal(t, tc.want, stderr, "%v", tc.args)
+	}
+}

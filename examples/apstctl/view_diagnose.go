@@ -133,6 +133,12 @@ type logJSON struct {
 	// unread lists those that may be the drive's (Diagnosis.Unread), so
 	// it can be empty while this is not.
 	UnreadLines int64 `json:"unread_lines"`
+	// Hosts are the hosts the log's kernel lines name, when it names them
+	// (kernlog.Log.Hosts); Host the one --host read, and OtherHostLines
+	// the lines of the others it left out.
+	Hosts          []string `json:"hosts,omitempty"`
+	Host           string   `json:"host,omitempty"`
+	OtherHostLines int64    `json:"other_host_lines,omitempty"`
 	// RelayedLines counts other programs' lines that repeat a kernel
 	// failure message (kernlog.Log.Relayed).
 	RelayedLines int64 `json:"relayed_lines,omitempty"`
@@ -267,6 +273,7 @@ func diagnoseView(r *diagnoseResult) diagnosisJSON {
 			BinaryLines: l.BinaryLines, Events: l.Events, DroppedEvents: l.DroppedEvents, DroppedIncidents: l.DroppedIncidents,
 			BackwardsTimes: l.Backwards, Addresses: l.Addresses, DroppedAddresses: l.DroppedAddresses,
 			Namespaces: l.Namespaces, DroppedNamespaces: l.DroppedNamespaces, DeviceIDs: l.DeviceIDs, UnreadLines: l.UnreadLines, RelayedLines: l.RelayedLines,
+			Hosts: l.Hosts, Host: l.Host, OtherHostLines: l.OtherHostLines,
 			FileSystemErrorLines: l.FileSystemErrorLines, OtherDiskLines: l.OtherDiskLines}
 		for _, o := range l.OtherDisks {
 			v.Log.OtherDisks = append(v.Log.OtherDisks, otherDiskJSON{Line: o.Line, Disk: o.Disk, Host: o.Host, Transport: o.Transport, Port: o.Port, Text: o.Text})

@@ -153,6 +153,17 @@ type Log struct {
 	OtherDiskLines int64
 	// Incidents are the incidents in the order they started.
 	Incidents []Incident
+	// Hosts are the hosts whose NVMe and PCIe kernel lines (the lines
+	// Read reads) the log holds, in the order they first appear, when its
+	// lines name them (syslog and journal lines: "node2 kernel: ..."); at
+	// most MaxHosts. More than one is a
+	// log of several machines, whose drives of the same name are not one
+	// drive (Options.Host reads one machine's lines). Host is
+	// Options.Host, and OtherHostLines counts the kernel lines it left
+	// out.
+	Hosts          []string
+	Host           string
+	OtherHostLines int64
 	// Compression is the compressed file Read opened to read the log in
 	// ("gzip", "bzip2"; a bug tracker's dmesg.txt.gz, logrotate's
 	// kern.log.2.gz); empty for text.

@@ -20,11 +20,21 @@ type Options struct {
 	// Gap is the quiet time after which a controller's next event starts
 	// a new incident; zero means DefaultGap.
 	Gap time.Duration
+	// Host, when set, reads only the kernel lines of that host (its name
+	// compared without regard to case) in a log that names hosts, as a
+	// syslog server's or a fleet's collected logs do ("Dec  5 04:55:59
+	// node2 kernel: ..."): the same controller name on two hosts is two
+	// drives. Lines that name no host are read. A name no syslog line
+	// could hold is refused with ErrInvalidOptions.
+	Host string
 }
 
 // check refuses Options that Read cannot use, naming the entry at fault
 // (the first in key order, so the same Options give the same error).
 func (o Options) check() error {
+	if err := checkHost(o.Host); err != nil {
+		return err
+	}
 	if len(o.Addresses) > MaxAddresses {
 		return fmt.Errorf("%w: Addresses holds %d entries (at most %d)", ErrInvalidOptions, len(o.Addresses), MaxAddresses)
 	}

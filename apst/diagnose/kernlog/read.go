@@ -53,6 +53,10 @@ const (
 	DefaultGap = 5 * time.Minute
 )
 
+// ErrNoSuchHost is returned, with the Log as read, when Options.Host names
+// a host that no line of the log names.
+var ErrNoSuchHost = errors.New("kernlog: no line of that host")
+
 // ErrBinary is returned for input that holds NUL bytes and no event: a
 // binary file (a journal file, a core dump) rather than a text log.
 var ErrBinary = errors.New("kernlog: input is binary, not a text kernel log")
@@ -137,6 +141,9 @@ func Read(ctx context.Context, r io.Reader, opts Options) (*Log, error) {
 	st.flushUnnamedBARs()
 	l := st.finish()
 	if err != nil {
+		return l, err
+	}
+	if err := st.hostErr(); err != nil {
 		return l, err
 	}
 	if l.Events == 0 && l.BinaryLines > 0 {
@@ -236,6 +243,10 @@ type state struct {
 	// neither as NVMe nor as another class (flushUnnamedBARs).
 	otherClass map[string]bool
 	unnamed    []Event
+	// onlyHost is Options.Host; lastHost the host of the last line that
+	// named one (Log.Hosts).
+	onlyHost, lastHost string
+	hostSeen           bool // a line of onlyHost
 	// tainted is set by the boot's first taint line (Log.Taint).
 	tainted bool
 	last    Timestamp // time of the last line with one, this boot
@@ -313,7 +324,8 @@ func newState(opts Options) *state {
 	}
 	l := &Log{Addresses: map[string]string{}, Namespaces: map[string]string{}, DeviceIDs: map[string]string{}, Fabrics: map[string]Event{}, Passthrough: map[string]Event{}}
 	maps.Copy(l.Addresses, opts.Addresses)
-	st := &state{log: l, gap: gap, open: map[string]int{}}
+	l.Host = opts.Host
+	st := &state{log: l, gap: gap, open: map[string]int{}, onlyHost: opts.Host}
 	st.links.init(opts.Addresses)
 	return st
 }
@@ -473,6 +485,9 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 			st.bootBoundary()
 		}
 		st.bootID = sp.bootID
+	}
+	if sp.kernel && sp.afterTime != "" && st.host(sp.afterTime) {
+		return // another host's line (Options.Host)
 	}
 	sp.msg = stripHTML(sp.msg)
 	var e Event
