@@ -43,10 +43,14 @@ func validHost(s string) bool {
 	return true
 }
 
-// host notes the host of a kernel line (Log.Hosts) and reports whether
-// Options.Host, when set, leaves the line out: a line of another host.
-func (st *state) host(afterTime string) (skip bool) {
-	h := hostOf(afterTime, st.lastHost)
+// host notes the host of a kernel line (Log.Hosts): label, a Loki label
+// set's, or the one afterTime names; and reports whether Options.Host,
+// when set, leaves the line out: a line of another host.
+func (st *state) host(afterTime, label string) (skip bool) {
+	h := label
+	if h == "" {
+		h = hostOf(afterTime, st.lastHost)
+	}
 	if h == "" {
 		return false
 	}

@@ -30,6 +30,11 @@ func TestHosts(t *testing.T) {
 		{"journalctl -k, one host", "Dec 05 04:55:59 thinkpad kernel: nvme nvme0: I/O 12 QID 3 timeout, aborting\n", []string{"thinkpad"}},
 		{"BusyBox syslogd's facility", "Dec  5 04:55:59 router kern.err kernel: nvme nvme0: I/O 12 QID 3 timeout, aborting\n", []string{"router"}},
 		{"an ISO time (a Synology)", "2024-05-01T12:00:00+08:00 DS920 kernel: [  100.1] nvme nvme0: I/O 12 QID 3 timeout, aborting\n", []string{"DS920"}},
+		{"Loki logcli, two hosts", `2026-12-05T04:55:59Z {host="node3", unit="kernel"} nvme nvme0: I/O 12 QID 3 timeout, aborting` + "\n" +
+			`2026-12-05T04:56:59Z {unit="kernel", hostname="node4"} nvme nvme0: I/O 12 QID 3 timeout, aborting` + "\n", []string{"node3", "node4"}},
+		{"Loki logcli, a label that only ends in host", `2026-12-05T04:55:59Z {vhost="x", unit="kernel"} nvme nvme0: I/O 12 QID 3 timeout, aborting` + "\n", nil},
+		{"RFC 5424", "<14>1 2024-05-01T12:00:00.123456+02:00 myhost kernel - - - nvme nvme0: I/O 12 QID 3 timeout, aborting\n", []string{"myhost"}},
+		{"journalctl -k -o short-monotonic", "[  100.123456] thinkpad kernel: nvme nvme0: I/O 12 QID 3 timeout, aborting\n", []string{"thinkpad"}},
 		{"dmesg", "[  100.1] nvme nvme0: I/O 12 QID 3 timeout, aborting\n", nil},
 		{"a bare kernel tag", "Dec  5 04:55:59 kernel: nvme nvme0: I/O 12 QID 3 timeout, aborting\n", nil},
 	} {

@@ -32,6 +32,9 @@ type split struct {
 	// or facility may follow it (fromProgram): the line's head up to it
 	// is the time's own.
 	afterTime string
+	// host is the host a Loki label set named (labelHost); a syslog
+	// line's is in afterTime (hostOf).
+	host string
 }
 
 // splitLine removes the quoting, indentation and time stamp of one line and
@@ -122,7 +125,10 @@ func splitLine(line string) split {
 		// --time-format=iso.
 		if t, n, zoned, ok := parseISO(s); ok {
 			ts.Wall, ts.HasWall, ts.NoZone = t, true, !zoned
-			return fromProgram(ts, afterLabels(strings.TrimLeft(s[n:], " \t")), false)
+			rest := strings.TrimLeft(s[n:], " \t")
+			sp := fromProgram(ts, afterLabels(rest), false)
+			sp.host = labelHost(rest)
+			return sp
 		}
 		// A dmesg time whose "[" a mail lost ("1424.464958] nvme ...").
 		if n := bracketless(s); n > 0 {
@@ -290,6 +296,37 @@ func afterLabels(s string) string {
 		return strings.TrimLeft(s[end+2:], " \t")
 	}
 	return s
+}
+
+// labelHost is the host a Loki label set names (its "host", "hostname",
+// "nodename" or "instance" label: {host="node3", unit="kernel"}), "" for
+// none.
+func labelHost(s string) string {
+	if len(s) == 0 || s[0] != '{' {
+		return ""
+	}
+	end := strings.Index(s, "} ")
+	if end < 0 {
+		return ""
+	}
+	labels := s[1:end]
+	for _, k := range []string{"host", "hostname", "nodename", "instance"} {
+		for rest := labels; ; {
+			i := strings.Index(rest, k+`="`)
+			if i < 0 {
+				break
+			}
+			if i == 0 || rest[i-1] == ' ' || rest[i-1] == ',' {
+				v, _, ok := strings.Cut(rest[i+len(k)+2:], `"`)
+				if ok && validHost(v) {
+					return v
+				}
+				break
+			}
+			rest = rest[i+len(k):]
+		}
+	}
+	return ""
 }
 
 // cutKernel removes a bare "kernel: " from the start of s, or the

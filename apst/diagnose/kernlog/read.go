@@ -486,7 +486,7 @@ func (st *state) logical(line string, from, to int, at Timestamp) {
 		}
 		st.bootID = sp.bootID
 	}
-	if sp.kernel && sp.afterTime != "" && st.host(sp.afterTime) {
+	if sp.kernel && (sp.afterTime != "" || sp.host != "") && st.host(sp.afterTime, sp.host) {
 		return // another host's line (Options.Host)
 	}
 	sp.msg = stripHTML(sp.msg)
