@@ -193,7 +193,7 @@ func (st *state) flushBARs() {
 const maxUnnamed = 16
 
 // classLine notes a function whose class line shows it as no NVMe
-// function (otherClassLine).
+// function (pciLine).
 func (st *state) classLine(f []byte) {
 	if st.otherClass[string(f)] {
 		return // a boot's, another boot's: the key already lower case

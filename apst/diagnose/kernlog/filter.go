@@ -232,6 +232,18 @@ func failureLine(b []byte) bool {
 // pciFailure reports whether a line that names a PCI function holds one of
 // pciFailureWords after its first colon.
 func pciFailure(b []byte) bool {
+	f, _ := pciLine(b)
+	return f
+}
+
+// pciLine is pciFailure, and for the PCI core's line of a function's ID
+// and class when the class is not an NVMe controller's (drivers/pci/
+// probe.c: "pci 0000:25:00.0: [8086:2723] type 00 class 0x028000", a
+// bridge's "type 01"), the function as written: one that is not the drive
+// (Read lowers its case). Such a line is no event, and is read here from
+// the raw line, not parsed as a logical line is: a boot has one for each
+// function.
+func pciLine(b []byte) (failure bool, other []byte) {
 	if j := bytes.Index(b[:min(len(b), 100)], []byte("pci ")); j >= 0 && (j == 0 || b[j-1] == ' ') && pciAddrAt(b, j+4+bytes.IndexByte(b[j+4:min(len(b), j+10)], ':')) {
 		// The PCI core's enumeration ("pci 0000:04:00.0: reg 0x10: ...",
 		// a good part of a boot's lines) reports a failure to read a
@@ -240,6 +252,10 @@ func pciFailure(b []byte) bool {
 		// ("PCI bridge to [bus 01]", drivers/pci/setup-bus.c), which say
 		// which port is above which function.
 		rest := b[j+4:]
+		if end := j + 4 + bytes.IndexByte(b[j+4:min(len(b), j+10)], ':') + 8; bytes.HasPrefix(b[end:], []byte(": [")) && bytes.Contains(rest, []byte("] type 0")) &&
+			bytes.Contains(rest, []byte(" class 0x")) && !bytes.Contains(rest, []byte(" class 0x0108")) && !bytes.Contains(rest, []byte("[106b:200")) {
+			return false, b[j+4 : end]
+		}
 		return bytes.Contains(rest, []byte("inaccessible")) || bytes.Contains(rest, []byte("] type 00 class 0x0108")) ||
 			bytes.Contains(rest, []byte("[106b:200")) && bytes.Contains(rest, []byte("] type 00 class 0x0180")) || // Apple's (appleANS)
 			bytes.Contains(rest, []byte(": PCI bridge to [bus ")) || bytes.Contains(rest, []byte(": error updating (")) ||
@@ -249,13 +265,13 @@ func pciFailure(b []byte) bool {
 			// "64bit]: failed to assign": a size without an address is
 			// a BAR not assigned), or right after its "[mem".
 			bytes.Contains(rest, []byte(": BAR ")) && (bytes.Contains(rest, []byte("assign")) || bytes.Contains(rest, []byte("[mem size")) || bytes.Contains(rest, []byte("fail")) ||
-				bytes.HasSuffix(bytes.TrimRight(rest, " \t\r"), []byte("[mem")))
+				bytes.HasSuffix(bytes.TrimRight(rest, " \t\r"), []byte("[mem"))), nil
 	}
 	if bytes.Contains(b, []byte("pcieport ")) && bytes.Contains(b, []byte(": PCI bridge to [bus ")) {
-		return true // a bound port's buses, as the PCI core's line above
+		return true, nil // a bound port's buses, as the PCI core's line above
 	}
 	if bytes.Contains(b, []byte("vfio-pci ")) || bytes.Contains(b, []byte("pciback ")) || bytes.Contains(b, []byte("pci-stub ")) {
-		return true // a function handed to a virtual machine (Log.Passthrough)
+		return true, nil // a function handed to a virtual machine (Log.Passthrough)
 	}
 	i := bytes.IndexByte(b, ':')
 	if i >= 0 {
@@ -263,10 +279,10 @@ func pciFailure(b []byte) bool {
 	}
 	for _, w := range pciFailureWords {
 		if bytes.Contains(b, w) {
-			return !benignBytes(b)
+			return !benignBytes(b), nil
 		}
 	}
-	return timeWord(b) && !benignBytes(b)
+	return timeWord(b) && !benignBytes(b), nil
 }
 
 // pciFailureWords are the failure words failureLine looks for in a line
@@ -347,29 +363,4 @@ func continuationBytes(b []byte) bool {
 // it to a virtual machine or user space (Log.Passthrough).
 func passthroughDriver(d string) bool {
 	return d == "vfio-pci" || d == "pciback" || d == "pci-stub"
-}
-
-// otherClassLine returns the function the PCI core's line of a function's
-// ID and class names when the class is not an NVMe controller's
-// (drivers/pci/probe.c: "pci 0000:25:00.0: [8086:2723] type 00 class
-// 0x028000", a bridge's "type 01"): a function that is not the drive, as
-// written (Read lowers its case). Such a line is no event, and is read
-// here from the raw line, not parsed as a logical line is: a boot has one
-// for each function.
-func otherClassLine(b []byte) ([]byte, bool) {
-	j := bytes.Index(b[:min(len(b), 100)], []byte("pci "))
-	if j < 0 || j > 0 && b[j-1] != ' ' {
-		return nil, false
-	}
-	k := bytes.IndexByte(b[j+4:min(len(b), j+14)], ':')
-	if k < 0 || !pciAddrAt(b, j+4+k) {
-		return nil, false
-	}
-	end := j + 4 + k + 8
-	rest := b[end:]
-	if !bytes.HasPrefix(rest, []byte(": [")) || !bytes.Contains(rest, []byte("] type 0")) || !bytes.Contains(rest, []byte(" class 0x")) ||
-		bytes.Contains(rest, []byte(" class 0x0108")) || bytes.Contains(rest, []byte("[106b:200")) {
-		return nil, false
-	}
-	return b[j+4 : end], true
 }

@@ -55,6 +55,14 @@ func joinedAt(line string) int {
 		}
 		return -1
 	}
+	if !strings.Contains(c[1:], "[") {
+		for i := 1; i+1 < len(c); i++ {
+			if (c[i] == ' ' || c[i] == '\t') && find(c[afterQuotes(c, i+1):]) {
+				return off + i
+			}
+		}
+		return -1
+	}
 	depth := 0 // of brackets: a time inside them ("kernel: [Wed May  1 12:00:00 2024] nvme ...") starts no message
 	for i := 1; i+1 < len(c); i++ {
 		switch c[i] {

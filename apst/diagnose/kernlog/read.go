@@ -398,10 +398,11 @@ func (st *state) line(b []byte, from, last int) {
 	keyword, pci := scanLine(b)
 	keyword = keyword || specialLine(b) || st.hosts.resetting > 0 && usbResetLine(b) ||
 		st.crash.on && st.crash.e.Kind == HungTask && n-st.crash.e.Line <= 2 && bytes.Contains(b, []byte("ainted ")) // its "      Not tainted 6.7.0 #1" (taintLine)
-	failure := !keyword && pci && pciFailure(b)
-	if pci && !keyword && !failure {
-		if f, ok := otherClassLine(b); ok {
-			st.classLine(f)
+	failure := false
+	if !keyword && pci {
+		var other []byte
+		if failure, other = pciLine(b); other != nil {
+			st.classLine(other)
 		}
 	}
 	if (keyword || failure) && st.prevNo == n-1 {
