@@ -35,6 +35,9 @@ func TestHosts(t *testing.T) {
 		{"Loki logcli, a label that only ends in host", `2026-12-05T04:55:59Z {vhost="x", unit="kernel"} nvme nvme0: I/O 12 QID 3 timeout, aborting` + "\n", nil},
 		{"RFC 5424", "<14>1 2024-05-01T12:00:00.123456+02:00 myhost kernel - - - nvme nvme0: I/O 12 QID 3 timeout, aborting\n", []string{"myhost"}},
 		{"journalctl -k -o short-monotonic", "[  100.123456] thinkpad kernel: nvme nvme0: I/O 12 QID 3 timeout, aborting\n", []string{"thinkpad"}},
+		{"journalctl -o json of a journal gathered from two machines", `{"MESSAGE":"nvme nvme0: I/O 12 QID 3 timeout, aborting","_HOSTNAME":"node1","_TRANSPORT":"kernel"}` + "\n" +
+			`{"MESSAGE":"nvme nvme0: I/O 12 QID 3 timeout, aborting","_HOSTNAME":"node2","_TRANSPORT":"kernel"}` + "\n", []string{"node1", "node2"}},
+		{"journalctl -o export", "__CURSOR=s=1\n_TRANSPORT=kernel\n_HOSTNAME=node5\nMESSAGE=nvme nvme0: I/O 12 QID 3 timeout, aborting\n\n", []string{"node5"}},
 		{"dmesg", "[  100.1] nvme nvme0: I/O 12 QID 3 timeout, aborting\n", nil},
 		{"a bare kernel tag", "Dec  5 04:55:59 kernel: nvme nvme0: I/O 12 QID 3 timeout, aborting\n", nil},
 	} {

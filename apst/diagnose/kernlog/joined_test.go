@@ -45,6 +45,12 @@ func TestJoinedLines(t *testing.T) {
 			assert.Equal(t, int64(1), l.Lines)
 			assert.Equal(t, summarize(want), summarize(l))
 			assert.Empty(t, l.Unread)
+			// The line ends written as "\n" (a JSON string or a script's
+			// repr of the log, copied), the last one's too.
+			escaped := strings.ReplaceAll(strings.ReplaceAll(render(shape), "\r", ""), "\n", `\n`) + "\n"
+			l, err = kernlog.ReadString(escaped, kernlog.Options{})
+			require.NoError(t, err)
+			assert.Equal(t, summarize(want), summarize(l), "line ends written as \\n")
 		})
 	}
 	assert.GreaterOrEqual(t, n, 45, "the shapes split")
@@ -70,4 +76,19 @@ func TestJoinedLines(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, l.Incidents, 1)
 	assert.Equal(t, whole, l.Incidents[0].Events[0].Raw, "a bracketed number with no decimals is no time")
+}
+
+// A "\n" that is no line end (a message's own text, a JSON record's
+// escaped MESSAGE) leaves its line whole.
+func TestEscapedLineEndInMessage(t *testing.T) {
+	for _, line := range []string{
+		`[  100.123456] nvme nvme0: I/O 9 QID 0 timeout, reset controller \n then more`,
+		`{"MESSAGE":"nvme nvme0: I/O 9 QID 0 timeout, reset controller\n[  100.2] x","_TRANSPORT":"kernel"}`,
+	} {
+		l, err := kernlog.ReadString(line+"\n", kernlog.Options{})
+		require.NoError(t, err, line)
+		require.Len(t, l.Incidents, 1, line)
+		require.Len(t, l.Incidents[0].Events, 1, line)
+		assert.Equal(t, 1, l.Incidents[0].Events[0].Line, line)
+	}
 }

@@ -21,6 +21,7 @@ type journalFields struct {
 	Identifier json.RawMessage `json:"SYSLOG_IDENTIFIER"`
 	Comm       json.RawMessage `json:"_COMM"`
 	BootID     json.RawMessage `json:"_BOOT_ID"`
+	Hostname   json.RawMessage `json:"_HOSTNAME"`
 }
 
 // journalRecord reads one line of journalctl -o json (or json-seq without
@@ -31,7 +32,7 @@ func journalRecord(s string) split {
 		return split{}
 	}
 	return recordSplit(jsonText(f.Message), &[nFields]string{jsonText(f.Transport), jsonText(f.Identifier), jsonText(f.Comm),
-		jsonText(f.SourceMono), jsonText(f.Monotonic), jsonText(f.Realtime), jsonText(f.BootID)}, true)
+		jsonText(f.SourceMono), jsonText(f.Monotonic), jsonText(f.Realtime), jsonText(f.BootID), jsonText(f.Hostname)}, true)
 }
 
 // recordSplit reads a journal record: its MESSAGE and the fields f Read
@@ -41,9 +42,14 @@ func journalRecord(s string) split {
 // the kernel's unless strict (-o json's; -o export's and -o verbose's are
 // read as -o cat's lines are). The time since boot is the kernel's own
 // (_SOURCE_MONOTONIC_TIMESTAMP) when the record has it, else the
-// journal's; the wall-clock time is __REALTIME_TIMESTAMP.
+// journal's; the wall-clock time is __REALTIME_TIMESTAMP; the host is
+// _HOSTNAME (a journal gathered from several machines by
+// systemd-journal-remote holds theirs).
 func recordSplit(msg string, f *[nFields]string, strict bool) split {
 	sp := split{bootID: f[fBootID], json: true}
+	if validHost(f[fHostname]) {
+		sp.host = f[fHostname]
+	}
 	if i := strings.IndexByte(msg, '\n'); i >= 0 {
 		msg = msg[:i]
 	}

@@ -15,10 +15,11 @@ const (
 	fMono
 	fRealtime
 	fBootID
+	fHostname
 	nFields
 )
 
-var fieldNames = [nFields]string{"_TRANSPORT", "SYSLOG_IDENTIFIER", "_COMM", "_SOURCE_MONOTONIC_TIMESTAMP", "__MONOTONIC_TIMESTAMP", "__REALTIME_TIMESTAMP", "_BOOT_ID"}
+var fieldNames = [nFields]string{"_TRANSPORT", "SYSLOG_IDENTIFIER", "_COMM", "_SOURCE_MONOTONIC_TIMESTAMP", "__MONOTONIC_TIMESTAMP", "__REALTIME_TIMESTAMP", "_BOOT_ID", "_HOSTNAME"}
 
 // fieldRecord is a record of journalctl -o export or -o verbose being
 // read: a field a line ("KEY=value"; indented in -o verbose), after

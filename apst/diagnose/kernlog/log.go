@@ -156,7 +156,8 @@ type Log struct {
 	// Hosts are the hosts whose NVMe and PCIe kernel lines (the lines
 	// Read reads) the log holds, in the order they first appear, when its
 	// lines name them (syslog and journal lines: "node2 kernel: ...", a
-	// Loki label set's host: {host="node2"}); at most MaxHosts. More than
+	// journal record's _HOSTNAME, a Loki label set's host: {host="node2"});
+	// at most MaxHosts. More than
 	// one is a log of several machines, whose drives of the same name are
 	// not one drive (Options.Host reads one machine's lines). Host is
 	// Options.Host, and OtherHostLines counts the NVMe and PCIe kernel

@@ -130,7 +130,7 @@ func Read(ctx context.Context, r io.Reader, opts Options) (*Log, error) {
 	st.log.Compression = format
 	if err == nil {
 		sc = scanner{log: st.log, limit: MaxLongLine, nulOff: -1}
-		err = sc.scan(ctx, src, st.physical)
+		err = sc.scan(ctx, src, st.escapedLines)
 	}
 	st.endQP()
 	st.flush()
