@@ -14,15 +14,15 @@ func (st *state) escapedLines(b []byte) {
 		st.physical(b)
 		return
 	}
-	parts := bytes.Split(bytes.TrimRight(b, "\r\n"), esc)
-	if len(parts[len(parts)-1]) == 0 {
-		parts = parts[:len(parts)-1] // the last line's own "\n"
-	} else if !stampedParts(parts[1:]) {
+	b = bytes.TrimRight(b, "\r\n")
+	if !bytes.HasSuffix(b, esc) && !stampedParts(b[bytes.Index(b, esc)+2:], esc) {
 		st.physical(b) // a "\n" inside a message, not line ends
 		return
 	}
-	for _, p := range parts {
-		st.physical(p)
+	for len(b) > 0 {
+		line, rest, _ := bytes.Cut(b, esc)
+		st.physical(line)
+		b = rest
 	}
 }
 
@@ -33,13 +33,18 @@ func escapedRecord(b []byte) bool {
 	return len(c) > 0 && (c[0] == '{' || c[0] == '"')
 }
 
-// stampedParts reports whether every part starts with a time stamp or a
-// log prefix of its own: lines, not a message that holds a "\n".
-func stampedParts(parts [][]byte) bool {
-	for _, p := range parts {
+// stampedParts reports whether every part of b between the escaped line
+// ends esc starts with a time stamp or a log prefix of its own: lines, not
+// a message that holds a "\n".
+func stampedParts(b, esc []byte) bool {
+	for {
+		p, rest, more := bytes.Cut(b, esc)
 		if !stampedBytes(cleanBytes(p)) {
 			return false
 		}
+		if !more {
+			return true
+		}
+		b = rest
 	}
-	return true
 }
