@@ -27,7 +27,8 @@ func (st *state) escapedLines(b []byte) {
 }
 
 // escapedRecord reports whether a line is a JSON record (journalctl -o
-// json's, dmesg --json's), whose strings escape their own line ends.
+// json's, dmesg --json's) or starts a quoted string (a CSV row), whose
+// strings escape their own line ends.
 func escapedRecord(b []byte) bool {
 	c := cleanBytes(b)
 	return len(c) > 0 && (c[0] == '{' || c[0] == '"')

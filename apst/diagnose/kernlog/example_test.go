@@ -115,6 +115,38 @@ func ExampleLog_otherDisks() {
 	// line 3: sda on scsi host0, uas, USB true, port "2-1"
 }
 
+// A syslog server's file holds several machines' kernel lines: Log.Hosts
+// names them, and Options.Host reads one machine's alone, so that node2's
+// nvme0 is not taken for node1's.
+func ExampleOptions_host() {
+	log := "Dec  5 04:55:59 node1 kernel: nvme nvme0: I/O 12 QID 3 timeout, aborting\n" +
+		"Dec  5 04:56:30 node2 kernel: nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10\n"
+	all, err := kernlog.ReadString(log, kernlog.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("hosts:", all.Hosts)
+	one, err := kernlog.ReadString(log, kernlog.Options{Host: "node2"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, in := range one.Incidents {
+		for _, e := range in.Events {
+			fmt.Printf("%s line %d: %s\n", in.Controller, e.Line, e.Kind)
+		}
+	}
+	fmt.Println("left out:", one.OtherHostLines)
+	_, err = kernlog.ReadString(log, kernlog.Options{Host: "node9"})
+	fmt.Println(errors.Is(err, kernlog.ErrNoSuchHost))
+	// Output:
+	// hosts: [node1 node2]
+	// nvme0 line 2: controller-down
+	// left out: 1
+	// true
+}
+
 // A hung-task report whose stack runs through the NVMe driver's code is a
 // hung-task event with that frame as its Stack, and the report's taint
 // line gives the release and taint flags a paste without its boot lacks
