@@ -41,6 +41,19 @@
 //     from the cursor of its first line), its event quoted from its
 //     MESSAGE line ("MESSAGE=nvme nvme0: ..."); a record that names no
 //     program is read as the kernel's;
+//   - log shippers' JSON records, one a line, that hold none of the
+//     journal's fields: Elasticsearch's and Filebeat's documents ("message",
+//     "@timestamp", "host.name"; an elasticdump line's "_source"), Grafana
+//     Loki's logcli --output jsonl ("line", "timestamp", the host among its
+//     "labels"), a Splunk export ("result" with "_raw", "_time", "host"),
+//     Fluent Bit's kmsg input ("msg", its "sec" and "usec" since boot) and
+//     a GELF message ("short_message"). A message that carries a log
+//     line's own prefix (a syslog line) is read as that line; a bare one
+//     is the kernel's unless the record names another program ("process",
+//     "programname", "appname", "ident"), whose message is kept as
+//     relayed. The record's time (RFC 3339 with its offset, or a number
+//     of seconds since 1970, or of their thousandths, millionths or
+//     billionths) and host fill what the message does not say;
 //   - syslog files with an RFC 3164 or ISO time and a host, with or without
 //     the dmesg time after "kernel:" (dmesg's or dmesg -T's, fed to a
 //     logger), and journal and syslog times whose

@@ -109,6 +109,45 @@ func init() {
 			return fmt.Sprintf("\x1e"+`{"__REALTIME_TIMESTAMP":"%d","__MONOTONIC_TIMESTAMP":"%d","_BOOT_ID":"a0d3f7e9ebb24b3caddaf45891a22066","_TRANSPORT":"kernel","MESSAGE":%s}`,
 				bootWall.Add(d).UnixMicro(), d/time.Microsecond, m)
 		},
+		// Log shippers' JSON records, one a line: an Elasticsearch or
+		// Filebeat document (ECS: "@timestamp", "host.name", "message",
+		// and "log" an object), its dump with elasticdump ("_source"),
+		// Grafana Loki's logcli --output jsonl (its encoder's keys in
+		// order: labels, line, timestamp), a Splunk export of the raw
+		// syslog line (splunk search ... -output json: "result" holds
+		// "_raw", "_time" and "host"), Fluent Bit's kmsg input ("sec",
+		// "usec" since boot, "msg") and a GELF message ("short_message",
+		// seconds since 1970).
+		"Elasticsearch document": func(d time.Duration, msg string) string {
+			m, _ := json.Marshal(msg)
+			return fmt.Sprintf(`{"@timestamp":"%s","log":{"file":{"path":"/var/log/kern.log"},"offset":%d},"message":%s,"process":{"name":"kernel"},"host":{"name":"thinkpad"},"ecs":{"version":"8.0.0"}}`,
+				bootWall.Add(d).Format("2006-01-02T15:04:05.000Z07:00"), d/time.Millisecond, m)
+		},
+		"elasticdump": func(d time.Duration, msg string) string {
+			m, _ := json.Marshal(msg)
+			return fmt.Sprintf(`{"_index":"filebeat-8.15.0","_id":"x%d","_score":1,"_source":{"@timestamp":"%s","message":%s,"host":{"hostname":"thinkpad"}}}`,
+				d/time.Millisecond, bootWall.Add(d).Format(time.RFC3339Nano), m)
+		},
+		"logcli --output jsonl": func(d time.Duration, msg string) string {
+			m, _ := json.Marshal(bootWall.Add(d).Format("Jan _2 15:04:05") + " thinkpad kernel: " + msg)
+			return fmt.Sprintf(`{"labels":{"filename":"/var/log/kern.log","host":"thinkpad","job":"varlogs"},"line":%s,"timestamp":"%s"}`,
+				m, bootWall.Add(d).Format(time.RFC3339Nano))
+		},
+		"Splunk export": func(d time.Duration, msg string) string {
+			m, _ := json.Marshal(bootWall.Add(d).Format("Jan _2 15:04:05") + " thinkpad kernel: " + msg)
+			return fmt.Sprintf(`{"preview":false,"offset":%d,"result":{"_raw":%s,"_time":"%s","host":"thinkpad","source":"/var/log/kern.log","sourcetype":"syslog"}}`,
+				d/time.Millisecond, m, bootWall.Add(d).Format("2006-01-02T15:04:05.000-07:00"))
+		},
+		"Fluent Bit kmsg": func(d time.Duration, msg string) string {
+			m, _ := json.Marshal(msg)
+			return fmt.Sprintf(`{"date":%d.%03d,"priority":3,"sequence":%d,"sec":%d,"usec":%d,"msg":%s}`,
+				bootWall.Add(d).Unix(), bootWall.Add(d).Nanosecond()/1e6, d/time.Millisecond, d/time.Second, d%time.Second/time.Microsecond, m)
+		},
+		"GELF": func(d time.Duration, msg string) string {
+			m, _ := json.Marshal(msg)
+			return fmt.Sprintf(`{"version":"1.1","host":"thinkpad","short_message":%s,"timestamp":%d.%06d,"level":3,"_facility":"kernel"}`,
+				m, bootWall.Add(d).Unix(), bootWall.Add(d).Nanosecond()/1e3)
+		},
 		// journalctl -k -o verbose: a record over lines, its fields
 		// indented under its time and cursor (the boot, and the times in
 		// hex); -o export: the same fields unindented, a blank line after

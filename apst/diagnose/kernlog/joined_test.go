@@ -21,6 +21,8 @@ var notJoinable = map[string]bool{
 	"Markdown bold": true, "BBCode": true, "BBCode font": true, "Markdown table row": true, "Markdown table, journal columns": true,
 	"Markdown table, time and message": true, "Markdown table, time, device and message": true,
 	"serial console with host times": true, "no time stamp": true,
+	"Elasticsearch document": true, "elasticdump": true, "logcli --output jsonl": true, "Splunk export": true,
+	"Fluent Bit kmsg": true, "GELF": true,
 }
 
 // A log whose line ends a copy lost (a web form, a chat client: every

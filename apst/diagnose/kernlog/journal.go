@@ -25,11 +25,15 @@ type journalFields struct {
 }
 
 // journalRecord reads one line of journalctl -o json (or json-seq without
-// its record separator), as recordSplit reads its fields.
+// its record separator), as recordSplit reads its fields, or a log
+// shipper's record (shipperRecord).
 func journalRecord(s string) split {
 	var f journalFields
 	if json.Unmarshal([]byte(s), &f) != nil {
 		return split{}
+	}
+	if !f.journalOwn() {
+		return shipperRecord([]byte(s), &f, false)
 	}
 	return recordSplit(jsonText(f.Message), &[nFields]string{jsonText(f.Transport), jsonText(f.Identifier), jsonText(f.Comm),
 		jsonText(f.SourceMono), jsonText(f.Monotonic), jsonText(f.Realtime), jsonText(f.BootID), jsonText(f.Hostname)}, true)

@@ -65,13 +65,16 @@ func (q *qp) softBreak(b []byte) bool {
 // log known to be quoted-printable every "=" at a line's end is a soft
 // break (an "=" of the text is "=3D"); else the next line must not start
 // with a time stamp of its own and go on after it ("00:04:00.0", the rest
-// of an address, is no stamp).
+// of an address, is no stamp), unless the held line is a JSON record's
+// start, which no "=" ends (a log shipper's record holds a syslog line,
+// its stamp and all, and the break may fall just before it).
 func (q *qp) rest(b []byte) ([]byte, bool) {
 	if q.quote > 0 && len(b) >= q.quote && string(b[:q.quote]) == string(q.held[:q.quote]) {
 		b = b[q.quote:]
 	}
 	c := cleanBytes(b)
-	return b, bytes.IndexByte(b, 0) < 0 && (q.on || len(c) > 0 && (!stampedBytes(c) || bytes.IndexByte(c, ' ') < 0))
+	record := len(q.held) > q.quote && q.held[q.quote] == '{'
+	return b, bytes.IndexByte(b, 0) < 0 && (q.on || record || len(c) > 0 && (!stampedBytes(c) || bytes.IndexByte(c, ' ') < 0))
 }
 
 // sniff turns decoding on when line b, which Read holds (it may matter),

@@ -67,8 +67,9 @@ var ErrBinary = errors.New("kernlog: input is binary, not a text kernel log")
 // or PCI device as a driver's message does, and none looks like a failure
 // that could not be read. An Identify capture, a smartctl report or prose
 // given in place of a log is such text, and so are a blkparse trace
-// ("259,0" is no /dev/kmsg record's start) and JSON that is no journal
-// record (journalctl -o json's have MESSAGE and the journal's times); a
+// ("259,0" is no /dev/kmsg record's start) and JSON whose records hold
+// no log message (journalctl -o json's MESSAGE, a log shipper's message,
+// line or _raw) or no kernel event; a
 // log with nothing of the drive's in it is not (its stamps say what it
 // is), and reads as no failure.
 var ErrNotKernelLog = errors.New("kernlog: not a kernel log")

@@ -1,0 +1,183 @@
+package kernlog
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// shipperFields are the fields Read uses of a log shipper's JSON record,
+// a JSON object a line that is no journal record (it has none of the
+// journal's own fields): the message ("message" of Elasticsearch's and
+// Filebeat's documents, Vector's and Logstash's; "line" of Grafana Loki's
+// logcli --output jsonl; "_raw" of a Splunk export; "msg" of Fluent Bit's
+// kmsg input; "log" of Fluent Bit's tail input; GELF's "short_message"),
+// its time ("@timestamp", "timestamp", "_time", "time", "date"; Fluent
+// Bit's kmsg "sec" and "usec" since boot), its host ("host", a string or
+// Elastic's object with "name"; "hostname"; "host.name"; Loki's "labels")
+// and the program that logged it (Elastic's "process" object or
+// "process.name", rsyslog's "programname", "appname", "ident"). A Splunk
+// export's "result" and an Elasticsearch dump's "_source" hold such a
+// record. The message field itself is journalFields.Message, whose name
+// matches "message" too.
+type shipperFields map[string]json.RawMessage
+
+// journalOwn reports whether f holds a field only the journal writes:
+// the record is journalctl's (or a relay that kept the journal's fields,
+// as Vector's journald source does), read by recordSplit.
+func (f *journalFields) journalOwn() bool {
+	return len(f.Monotonic) > 0 || len(f.SourceMono) > 0 || len(f.Realtime) > 0 || len(f.Transport) > 0 ||
+		len(f.Identifier) > 0 || len(f.Comm) > 0 || len(f.BootID) > 0 || len(f.Hostname) > 0
+}
+
+// shipperRecord reads a log shipper's record s (shipperFields), whose
+// journal fields are f; nested says it is a Splunk "result" or an
+// Elasticsearch "_source" already, which holds no other record. Its
+// message, when it carries a log line's own time stamp and prefix (a
+// syslog line, Splunk's _raw, Loki's line), is read as that line is;
+// a bare message is the kernel's unless a program field names another
+// program, as journalctl -o cat's lines are. The record's time, host and
+// boot time fill what the message's own prefix does not give.
+func shipperRecord(s []byte, f *journalFields, nested bool) split {
+	var g shipperFields
+	if json.Unmarshal(s, &g) != nil {
+		return split{}
+	}
+	msg := firstText(f.Message, g["line"], g["_raw"], g["msg"], g["log"], g["short_message"])
+	if msg == "" {
+		for _, inner := range []json.RawMessage{g["result"], g["_source"]} {
+			if len(inner) > 0 && inner[0] == '{' && !nested {
+				var f2 journalFields
+				if json.Unmarshal(inner, &f2) == nil {
+					return shipperRecord(inner, &f2, true)
+				}
+			}
+		}
+		return split{json: true}
+	}
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	msg = strings.TrimRight(msg, " \r")
+	var sp split
+	if t := strings.TrimLeft(msg, " \t"); t != "" && t[0] != '{' {
+		sp = splitLine(msg)
+	}
+	sp.json = true
+	prog := firstText(g["process.name"], g["programname"], g["appname"], g["ident"], g.inner("process", "name"))
+	bare := sp.kernel && sp.ts.IsZero() && sp.afterTime == "" && sp.host == ""
+	if bare && prog != "" && prog != "kernel" {
+		// Another program's message: it may repeat the kernel's.
+		return split{json: true, program: prog, relayed: msg}
+	}
+	if !sp.ts.HasWall || sp.ts.NoYear || sp.ts.NoDate || sp.ts.NoZone {
+		if w, ok := recordWall(firstRaw(g["@timestamp"], g["timestamp"], g["_time"], g["time"], g["date"])); ok {
+			sp.ts.Wall, sp.ts.HasWall = w, true
+			sp.ts.NoYear, sp.ts.NoDate, sp.ts.NoZone, sp.ts.NoSecond = false, false, false, false
+		}
+	}
+	if !sp.ts.HasMono {
+		sec, err1 := strconv.ParseInt(jsonNumber(g["sec"]), 10, 64)
+		usec, err2 := strconv.ParseInt(jsonNumber(g["usec"]), 10, 64)
+		if err1 == nil && err2 == nil && sec >= 0 && usec >= 0 && usec < 1e6 && sec <= int64(maxUptime/time.Second) {
+			sp.ts.Mono, sp.ts.HasMono = time.Duration(sec)*time.Second+time.Duration(usec)*time.Microsecond, true
+		}
+	}
+	if h := g.host(); h != "" {
+		sp.host = h
+	}
+	return sp
+}
+
+// firstText is the first of fields that holds text (jsonText).
+func firstText(fields ...json.RawMessage) string {
+	for _, f := range fields {
+		if s := jsonText(f); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// firstRaw is the first of fields the record has.
+func firstRaw(fields ...json.RawMessage) json.RawMessage {
+	for _, f := range fields {
+		if len(f) > 0 && string(f) != "null" {
+			return f
+		}
+	}
+	return nil
+}
+
+// jsonNumber is a JSON number, or a string that holds one, as text.
+func jsonNumber(raw json.RawMessage) string {
+	if len(raw) > 0 && raw[0] == '"' {
+		return jsonText(raw)
+	}
+	return string(raw)
+}
+
+// recordWall reads a record's time: an RFC 3339 time with its offset
+// (Elastic's, Splunk's, Loki's, Vector's), or the seconds since 1970
+// (GELF's, Fluent Bit's "date": ten digits, a fraction after them), or
+// its milliseconds, microseconds or nanoseconds (13, 16 or 19 digits).
+func recordWall(raw json.RawMessage) (time.Time, bool) {
+	s := string(raw)
+	if len(raw) > 0 && raw[0] == '"' {
+		s = jsonText(raw)
+	}
+	if t, n, zoned, ok := parseISO(s); ok && zoned && n == len(s) {
+		return t.UTC(), true
+	}
+	whole, frac, _ := strings.Cut(s, ".")
+	if !allDigits(whole) || !allDigits(frac) || len(frac) > 9 {
+		return time.Time{}, false
+	}
+	v, err := strconv.ParseInt(whole, 10, 64)
+	switch {
+	case err != nil:
+	case len(whole) == 10:
+		ns, _ := strconv.ParseInt((frac + "000000000")[:9], 10, 64)
+		return time.Unix(v, ns).UTC(), true
+	case frac != "":
+	case len(whole) == 13:
+		return time.UnixMilli(v).UTC(), true
+	case len(whole) == 16:
+		return time.UnixMicro(v).UTC(), true
+	case len(whole) == 19:
+		return time.Unix(0, v).UTC(), true
+	}
+	return time.Time{}, false
+}
+
+// host is the host a record names: "host" (a string, or an object with
+// "name" or "hostname"), "hostname", "host.name", or a host label of
+// Loki's ("host", "hostname", "nodename", "instance"); "" for none, or for
+// a value no syslog line could hold (validHost).
+func (g shipperFields) host() string {
+	h := firstText(g["host"], g["hostname"], g["host.name"], g.inner("host", "name"), g.inner("host", "hostname"))
+	for _, k := range []string{"host", "hostname", "nodename", "instance"} {
+		if h == "" {
+			h = jsonText(g.inner("labels", k))
+		}
+	}
+	if validHost(h) {
+		return h
+	}
+	return ""
+}
+
+// inner is field k of the object that is field obj of g; nil when g has
+// no such object or the object no such field.
+func (g shipperFields) inner(obj, k string) json.RawMessage {
+	v := g[obj]
+	if len(v) == 0 || v[0] != '{' {
+		return nil
+	}
+	var o shipperFields
+	if json.Unmarshal(v, &o) != nil {
+		return nil
+	}
+	return o[k]
+}

@@ -1,0 +1,117 @@
+package kernlog_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+)
+
+// A log shipper's record is read for its message, time, host and program:
+// the times as the record gives them (RFC 3339 with its offset, seconds
+// since 1970 or their thousandths, millionths and billionths, Fluent
+// Bit's seconds since boot), the host from whichever field names it, and
+// a bare message of another program kept as relayed, not the kernel's.
+func TestShipperRecords(t *testing.T) {
+	const timeout = "nvme nvme0: I/O 12 QID 3 timeout, aborting"
+	at := time.Date(2024, 12, 5, 4, 55, 59, 123000000, time.UTC)
+	for _, tc := range []struct {
+		name, rec string
+		wall      time.Time
+		mono      time.Duration
+		host      string
+	}{
+		{"ECS document", `{"@timestamp":"2024-12-05T04:55:59.123Z","host":{"name":"web1"},"message":"` + timeout + `"}`, at, -1, "web1"},
+		{"ECS, host.name flattened, an offset", `{"@timestamp":"2024-12-05T05:55:59.123+01:00","host.name":"web1","message":"` + timeout + `"}`, at, -1, "web1"},
+		{"elasticdump", `{"_index":"i","_source":{"@timestamp":"2024-12-05T04:55:59.123Z","message":"` + timeout + `","host":{"hostname":"web1"}}}`, at, -1, "web1"},
+		{"Loki jsonl, the line's own syslog time", `{"labels":{"job":"x","nodename":"web1"},"line":"Dec  5 04:55:59 web1 kernel: [  812.5] ` + timeout + `","timestamp":"2024-12-05T04:55:59.123Z"}`, at, 812500 * time.Millisecond, "web1"},
+		{"Splunk", `{"preview":false,"result":{"_raw":"Dec  5 04:55:59 web1 kernel: ` + timeout + `","_time":"2024-12-05T04:55:59.123+00:00","host":"web1"}}`, at, -1, "web1"},
+		{"Fluent Bit kmsg", `{"date":1733374559.123,"priority":3,"sec":812,"usec":500000,"msg":"` + timeout + `"}`, at, 812500 * time.Millisecond, ""},
+		{"GELF", `{"version":"1.1","host":"web1","short_message":"` + timeout + `","timestamp":1733374559.123}`, at, -1, "web1"},
+		{"milliseconds", `{"time":1733374559123,"log":"` + timeout + `"}`, at, -1, ""},
+		{"microseconds in a string", `{"time":"1733374559123000","log":"` + timeout + `"}`, at, -1, ""},
+		{"nanoseconds", `{"time":1733374559123000000,"log":"` + timeout + `"}`, at, -1, ""},
+		{"a time without its offset is no time", `{"@timestamp":"2024-12-05T04:55:59.123","message":"` + timeout + `"}`, time.Time{}, -1, ""},
+		{"a number of another size is no time", `{"time":17333745,"message":"` + timeout + `"}`, time.Time{}, -1, ""},
+		{"the kernel as the process", `{"process":{"name":"kernel"},"message":"` + timeout + `"}`, time.Time{}, -1, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, err := kernlog.ReadString(tc.rec+"\n", kernlog.Options{})
+			require.NoError(t, err)
+			require.Len(t, l.Incidents, 1)
+			e := l.Incidents[0].Events[0]
+			assert.Equal(t, kernlog.IOTimeout, e.Kind)
+			assert.Equal(t, tc.rec, e.Raw, "the line as it appears")
+			assert.Equal(t, !tc.wall.IsZero(), e.Time.HasWall)
+			if e.Time.HasWall {
+				assert.Equal(t, tc.wall, e.Time.Wall)
+				assert.False(t, e.Time.NoYear || e.Time.NoZone || e.Time.NoDate, "the record's time is whole")
+			}
+			assert.Equal(t, tc.mono >= 0, e.Time.HasMono)
+			if tc.mono >= 0 {
+				assert.Equal(t, tc.mono, e.Time.Mono)
+			}
+			if tc.host == "" {
+				assert.Empty(t, l.Hosts)
+			} else {
+				assert.Equal(t, []string{tc.host}, l.Hosts)
+			}
+		})
+	}
+}
+
+// A shipper's record that is not the kernel's is not read as the kernel's
+// line: another program's bare message is relayed (a monitor's repeat of
+// the kernel's failure), a syslog line of another program in it is that
+// program's, and a record nested twice is not looked into.
+func TestShipperRecordsNotKernel(t *testing.T) {
+	const down = "nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10"
+	for _, tc := range []struct {
+		name, rec, program string
+	}{
+		{"ECS, another process", `{"process":{"name":"smartd"},"message":"` + down + `"}`, "smartd"},
+		{"rsyslog's programname", `{"programname":"nvme-monitor","msg":"` + down + `"}`, "nvme-monitor"},
+		{"a syslog line of another program", `{"_raw":"Dec  5 04:55:59 web1 smartd[912]: ` + down + `"}`, "smartd"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, err := kernlog.ReadString("[    1.0] nvme nvme0: pci function 0000:01:00.0\n"+tc.rec+"\n", kernlog.Options{})
+			require.NoError(t, err)
+			assert.Empty(t, l.Incidents)
+			require.Len(t, l.Relayed, 1)
+			assert.Equal(t, tc.program, l.Relayed[0].Program)
+			assert.Equal(t, 2, l.Relayed[0].Line)
+		})
+	}
+	for _, tc := range []struct{ name, rec string }{
+		{"nested twice", `{"result":{"_source":{"message":"` + down + `"}}}`},
+		{"a message that is JSON", `{"message":"{\"message\":\"` + down + `\"}"}`},
+		{"no message field", `{"text":"` + down + `"}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, err := kernlog.ReadString("[    1.0] nvme nvme0: pci function 0000:01:00.0\n"+tc.rec+"\n", kernlog.Options{})
+			require.NoError(t, err)
+			assert.Empty(t, l.Incidents)
+		})
+	}
+	// An application's JSON log is no kernel log.
+	_, err := kernlog.ReadString(`{"level":"info","msg":"listening on :8080","time":"2024-12-05T04:55:59Z"}`+"\n", kernlog.Options{})
+	require.ErrorIs(t, err, kernlog.ErrNotKernelLog)
+}
+
+// A quoted-printable mail may break a shipper's record just before the
+// syslog line it holds ("...\"job\":\"varlogs\"=" + "},\"line\":\"Dec  1
+// 09:01:01 thinkpad kernel: ..."): the "=" that ends a JSON record's start
+// is a soft break, though the next line starts with a time stamp.
+func TestShipperRecordSoftBreakBeforeStamp(t *testing.T) {
+	const msg = "I/O error, dev nvme0n1, sector 123456 op 0x0:(READ) flags 0x80700 phys_seg 1 prio class 2"
+	enc := qpEncode(shapes["logcli --output jsonl"](61400*time.Millisecond, msg) + "\n")
+	require.Contains(t, enc, "\"varlogs\"=\r\n},\"line\":\"Dec  1 ", "the encoder breaks the record before its line")
+	l, err := kernlog.ReadString(enc, kernlog.Options{})
+	require.NoError(t, err)
+	require.Len(t, l.Incidents, 1)
+	assert.Equal(t, msg, l.Incidents[0].Events[0].Text)
+	assert.Equal(t, 1, l.Incidents[0].Events[0].Line)
+}
