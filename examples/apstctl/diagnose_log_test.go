@@ -62,7 +62,7 @@ func TestDiagnoseRefusesWhatIsNoKernelLog(t *testing.T) {
 	}
 	for _, tc := range []struct{ file, says string }{
 		{blkparse, "; it looks like a block I/O trace (blkparse, biosnoop or a fio iolog), which 'apstctl replay CAPTURE TRACE' reads"},
-		{ndjson, "; it looks like JSON, but not a log's records"},
+		{ndjson, "; it looks like JSON, but holds no kernel log's records"},
 	} {
 		_, _, stderr := apstctl(t, nil, "diagnose", "--log", tc.file)
 		assert.Contains(t, stderr, tc.says, tc.file)

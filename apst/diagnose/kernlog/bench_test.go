@@ -46,9 +46,12 @@ func BenchmarkReadDmesg(b *testing.B) {
 
 // BenchmarkReadShapes reads 64 MiB of the log of BenchmarkReadDmesg in
 // the other shapes users paste most: journalctl -k (the journal's short
-// form, as forum threads show it) and dmesg -T (wall-clock times).
+// form, as forum threads show it) and dmesg -T (wall-clock times); and as
+// a fleet exports it, Filebeat's documents from Elasticsearch (the ECS
+// fields Filebeat's system module writes: "@timestamp", "log.file.path",
+// "message", "process.name", "host.name").
 func BenchmarkReadShapes(b *testing.B) {
-	for _, shape := range []string{"journalctl -k", "dmesg -T"} {
+	for _, shape := range []string{"journalctl -k", "dmesg -T", "Elasticsearch document"} {
 		b.Run(shape, func(b *testing.B) {
 			render1 := shapes[shape]
 			var p strings.Builder

@@ -188,10 +188,17 @@ func jsonLine(b []byte) bool { return firstByte(b) == '{' }
 
 // specialLine reports whether a raw line is a journal JSON record or one of
 // journalctl's own "-- Boot ... --" lines: lines Read reads though they
-// hold no keyword.
+// hold no keyword (a record's MESSAGE may be an array of bytes, and its
+// _BOOT_ID tells a new boot). A log shipper's record, whose message is a
+// string, passes the filter as a text line does.
 func specialLine(b []byte) bool {
-	c := firstByte(b)
-	return c == '{' || c == '-' && bytes.Contains(b, []byte("-- "))
+	switch firstByte(b) {
+	case '{':
+		return journalNamed(b)
+	case '-':
+		return bytes.Contains(b, []byte("-- "))
+	}
+	return false
 }
 
 // firstByte is the first byte of a line after its indentation and quoting.

@@ -27,10 +27,33 @@ func logStart(c []byte) bool {
 // journalctl -o json writes __CURSOR and __REALTIME_TIMESTAMP first.
 var journalFieldNames = [...][]byte{[]byte(`"MESSAGE"`), []byte(`"__REALTIME_TIMESTAMP"`), []byte(`"__CURSOR"`), []byte(`"_BOOT_ID"`), []byte(`"__MONOTONIC_TIMESTAMP"`)}
 
-// journalLike reports whether a line of JSON names a journal field.
+// journalNamed reports whether a line of JSON names a journal field.
+func journalNamed(c []byte) bool {
+	for _, f := range journalFieldNames {
+		if bytes.Contains(c, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// shipperMessageNames are the fields that hold a log shipper's message
+// (shipperRecord).
+var shipperMessageNames = [...][]byte{[]byte(`"message"`), []byte(`"line"`), []byte(`"_raw"`), []byte(`"msg"`), []byte(`"log"`), []byte(`"short_message"`)}
+
+// journalLike reports whether a line of JSON names a journal field, or is
+// a log shipper's record of the kernel's: a message field and the word
+// "kernel" (its program's name, or its syslog line's "kernel:"). An
+// application's JSON log has the one and not the other.
 func journalLike(c []byte) bool {
 	c = c[:min(len(c), MaxLineLength)]
-	for _, f := range journalFieldNames {
+	if journalNamed(c) {
+		return true
+	}
+	if !bytes.Contains(c, []byte("kernel")) {
+		return false
+	}
+	for _, f := range shipperMessageNames {
 		if bytes.Contains(c, f) {
 			return true
 		}

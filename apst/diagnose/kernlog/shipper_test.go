@@ -96,9 +96,6 @@ func TestShipperRecordsNotKernel(t *testing.T) {
 			assert.Empty(t, l.Incidents)
 		})
 	}
-	// An application's JSON log is no kernel log.
-	_, err := kernlog.ReadString(`{"level":"info","msg":"listening on :8080","time":"2024-12-05T04:55:59Z"}`+"\n", kernlog.Options{})
-	require.ErrorIs(t, err, kernlog.ErrNotKernelLog)
 }
 
 // A quoted-printable mail may break a shipper's record just before the
@@ -114,4 +111,26 @@ func TestShipperRecordSoftBreakBeforeStamp(t *testing.T) {
 	require.Len(t, l.Incidents, 1)
 	assert.Equal(t, msg, l.Incidents[0].Events[0].Text)
 	assert.Equal(t, 1, l.Incidents[0].Events[0].Line)
+}
+
+// A shipper's export of a healthy machine is a kernel log with no failure
+// in it, when its records are the kernel's (its program, or "kernel:" in
+// its syslog line); an application's JSON log is none.
+func TestShipperRecordsNoFailure(t *testing.T) {
+	for _, rec := range []string{
+		`{"@timestamp":"2024-12-05T04:55:59.123Z","process":{"name":"kernel"},"message":"usb 1-1: new high-speed USB device number 2 using xhci_hcd"}`,
+		`{"labels":{"host":"node1"},"line":"Dec  5 04:55:59 node1 kernel: usb 1-1: new high-speed USB device number 2 using xhci_hcd","timestamp":"2024-12-05T04:55:59.123Z"}`,
+	} {
+		l, err := kernlog.ReadString(rec+"\n"+rec+"\n", kernlog.Options{})
+		require.NoError(t, err, rec)
+		assert.Empty(t, l.Incidents)
+		assert.Equal(t, int64(2), l.Lines)
+	}
+	for _, rec := range []string{
+		`{"level":"info","msg":"listening on :8080","time":"2024-12-05T04:55:59Z"}`,
+		`{"@timestamp":"2024-12-05T04:55:59.123Z","message":"GET /index.html 200"}`,
+	} {
+		_, err := kernlog.ReadString(rec+"\n", kernlog.Options{})
+		require.ErrorIs(t, err, kernlog.ErrNotKernelLog, rec)
+	}
 }

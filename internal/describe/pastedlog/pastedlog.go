@@ -98,7 +98,7 @@ func NotALog(err error, head []byte, captureAs, logAs string) error {
 		return fmt.Errorf("%w; it looks like an APST feature capture (nvme get-feature -f 0x0c): the log wanted is the kernel's (journalctl -k -b -1 --no-pager > kern.log)", err)
 	}
 	if t := bytes.TrimLeft(head, "\ufeff \t\r\n"); !logLike && len(t) > 0 && (t[0] == '{' || t[0] == '[') {
-		return fmt.Errorf("%w; it looks like JSON, but not a log's records (one a line, each with its message: journalctl -o json's MESSAGE, a log shipper's message, line or _raw): give journalctl -k -b -1 -o json, or the log as text (journalctl -k -b -1 --no-pager > kern.log)", err)
+		return fmt.Errorf("%w; it looks like JSON, but holds no kernel log's records (one a line: journalctl -o json's, each with its MESSAGE, or a log shipper's, each with a kernel message in its message, line or _raw): give journalctl -k -b -1 -o json, or the log as text (journalctl -k -b -1 --no-pager > kern.log)", err)
 	}
 	return fmt.Errorf("%w; paste the kernel log as the system wrote it (journalctl -k -b -1 --no-pager, or dmesg)", err)
 }

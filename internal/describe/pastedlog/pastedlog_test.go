@@ -64,8 +64,8 @@ func TestNotALog(t *testing.T) {
 		{"nvme smart-log", "Smart Log for NVME device:nvme0 namespace-id:ffffffff\ncritical_warning\t\t\t: 0\navailable_spare\t\t\t\t: 100%\n", "it looks like nvme smart-log output (the SMART / Health log) instead: paste the kernel log"},
 		{"lspci", "01:00.0 Non-Volatile memory controller: Samsung Electronics Co Ltd NVMe SSD Controller (prog-if 02 [NVM Express])\n\t\tLnkCap:\tPort #0, Speed 16GT/s, Width x4\n", "it looks like lspci output instead"},
 		// A SATA drive's smartctl report is no --id-ctrl either.
-		{"JSON of no journal", `{"configs":[{"name":"ps-max-latency-us=100000"}]}` + "\n", "it looks like JSON, but not a log's records (one a line, each with its message: journalctl -o json's MESSAGE, a log shipper's message, line or _raw)"},
-		{"a JSON array", "[]\n", "it looks like JSON, but not a log's records"},
+		{"JSON of no journal", `{"configs":[{"name":"ps-max-latency-us=100000"}]}` + "\n", "it looks like JSON, but holds no kernel log's records (one a line: journalctl -o json's, each with its MESSAGE, or a log shipper's, each with a kernel message in its message, line or _raw)"},
+		{"a JSON array", "[]\n", "it looks like JSON, but holds no kernel log's records"},
 		{"smartctl of a SATA drive", "=== START OF INFORMATION SECTION ===\nDevice Model:     Samsung SSD 870 EVO 1TB\nATA Version is:   ACS-4 T13/BSR INCITS 529 revision 5\n", "a SATA or SAS drive (no NVMe power states) instead"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
