@@ -54,6 +54,14 @@
 //     relayed. The record's time (RFC 3339 with its offset, or a number
 //     of seconds since 1970, or of their thousandths, millionths or
 //     billionths) and host fill what the message does not say;
+//   - log stores' CSV exports: Kibana's CSV report of a Discover search
+//     (its header the columns' field names: "@timestamp",message,...; the
+//     time as Kibana shows it, "Dec 5, 2024 @ 04:55:59.123", in a zone it
+//     does not say) and Splunk's export of events ("_time","host",...,
+//     "_raw"): a header with a message's column (message, _raw, line,
+//     msg, log) makes every row after it one line, read by its columns as
+//     a shipper's record is; and Kibana's Discover rows copied as text
+//     ("Dec 5, 2024 @ 04:55:59.123", a tab, the message);
 //   - syslog files with an RFC 3164 or ISO time and a host, with or without
 //     the dmesg time after "kernel:" (dmesg's or dmesg -T's, fed to a
 //     logger), and journal and syslog times whose

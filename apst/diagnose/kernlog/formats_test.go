@@ -143,6 +143,11 @@ func init() {
 			return fmt.Sprintf(`{"date":%d.%03d,"priority":3,"sequence":%d,"sec":%d,"usec":%d,"msg":%s}`,
 				bootWall.Add(d).Unix(), bootWall.Add(d).Nanosecond()/1e6, d/time.Millisecond, d/time.Second, d%time.Second/time.Microsecond, m)
 		},
+		// A row of Kibana's Discover table, copied: the time in Kibana's
+		// default format (in the browser's zone), a tab, the message.
+		"Kibana Discover, copied": func(d time.Duration, msg string) string {
+			return bootWall.Add(d).Format("Jan 2, 2006 @ 15:04:05.000") + "\t" + msg
+		},
 		"GELF": func(d time.Duration, msg string) string {
 			m, _ := json.Marshal(msg)
 			return fmt.Sprintf(`{"version":"1.1","host":"thinkpad","short_message":%s,"timestamp":%d.%06d,"level":3,"_facility":"kernel"}`,

@@ -30,15 +30,20 @@ func joinedAt(line string) int {
 	case c[0] == '[' && dmesgStamp(c):
 		find = dmesgStamp
 	case len(c) > 15 && isMonth(c[:3]) && c[3] == ' ':
-		if _, _, ok := parseLocalSyslogTime(c); !ok {
-			return -1
+		// A syslog time, or Kibana's ("Dec 5, 2024 @ 04:55:59.123").
+		stamp := parseLocalSyslogTime
+		if _, _, ok := stamp(c); !ok {
+			stamp = kibanaPrefix
+			if _, _, ok := stamp(c); !ok {
+				return -1
+			}
 		}
 		month := c[:4]
 		find = func(s string) bool {
 			if !strings.HasPrefix(s, month) {
 				return false
 			}
-			_, _, ok := parseLocalSyslogTime(s)
+			_, _, ok := stamp(s)
 			return ok
 		}
 	case isDigit(c[0]) && isISO(c):

@@ -156,6 +156,11 @@ func splitLine(line string) split {
 		if t, n, ok := parseLocalSyslogTime(s); ok {
 			return fromProgram(t, strings.TrimLeft(s[n:], " \t"), true)
 		}
+		// A row of Kibana's Discover table, copied: "Dec 5, 2024 @
+		// 04:55:59.123" and the message.
+		if t, n, ok := kibanaPrefix(s); ok {
+			return fromProgram(t, strings.TrimLeft(s[n:], " \t"), false)
+		}
 	case len(s) > 24 && isWeekday(s[:3]) && s[3] == ' ' && isMonth(s[4:7]):
 		// OpenWrt's logread: "Sat Dec  5 04:55:59 2026 kern.err kernel: ...".
 		if ts, rest, ok := logreadLine(s); ok {

@@ -294,6 +294,7 @@ type state struct {
 	jsonTimeOn bool
 	pretty     prettyRecord // a journalctl -o json-pretty record being read
 	rec        fieldRecord  // a journalctl -o export or -o verbose record
+	csv        csvTable     // a CSV export's columns, from its header
 	unpasted   []byte       // the line being read, without what pasting added (unpaste)
 	fresh      bool         // a journal boot separator passed and nothing since
 
@@ -376,7 +377,13 @@ func (st *state) line(b []byte, from, last int) {
 	}
 	if !st.stamped {
 		c := cleanBytes(b)
-		st.stamped = logStart(c) // once, in a log: its first line
+		if !st.text && len(c) > 0 && !st.csv.on {
+			if st.csv, _ = csvHeader(string(b)); st.csv.on {
+				st.text = true
+				return // a CSV export's header: its rows are read by their columns
+			}
+		}
+		st.stamped = logStart(c) || st.csv.on && bytes.Contains(c, []byte("kernel")) // once, in a log: its first line
 		st.text = st.text || len(c) > 0
 		st.shaped = st.shaped || coreKernelLine(c)
 	}
@@ -405,6 +412,13 @@ func (st *state) line(b []byte, from, last int) {
 		if failure, other = pciLine(b); other != nil {
 			st.classLine(other)
 		}
+	}
+	if st.csv.on {
+		// A row of a CSV export is one line: no row continues another.
+		if keyword || failure || failureLine(b) {
+			st.logical(string(b), n, last, st.human)
+		}
+		return
 	}
 	if (keyword || failure) && st.prevNo == n-1 {
 		// Only a line without a stamp of its own finishes the lines
@@ -458,13 +472,22 @@ func (st *state) flush() {
 // physical line, or the physical lines of a wrapped message joined with
 // one space. at is the running time of a dmesg -H log at the line.
 func (st *state) logical(line string, from, to int, at Timestamp) {
+	if st.csv.on {
+		st.read(line, st.csv.split(line), from, to, at)
+		return
+	}
 	if i := joinedAt(line); i > 0 {
 		// Two messages whose line end a copy lost: each is read.
 		st.logical(line[:i], from, to, at)
 		st.logical(line[i+1:], from, to, at)
 		return
 	}
-	sp := splitLine(line)
+	st.read(line, splitLine(line), from, to, at)
+}
+
+// read handles logical line line, which splitLine (or a CSV export's
+// columns) made sp of.
+func (st *state) read(line string, sp split, from, to int, at Timestamp) {
 	if st.rec.on && sp.kernel && strings.HasPrefix(cleanLine(line), "MESSAGE=") {
 		// A journal record's MESSAGE, read when the record ends.
 		if !st.rec.emit {

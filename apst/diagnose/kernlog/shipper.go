@@ -60,32 +60,56 @@ func shipperRecord(s []byte, f *journalFields, nested bool) split {
 		msg = msg[:i]
 	}
 	msg = strings.TrimRight(msg, " \r")
+	return recordFields{
+		msg:  msg,
+		prog: firstText(g["process.name"], g["programname"], g["appname"], g["ident"], g.inner("process", "name")),
+		host: g.host(),
+		time: jsonNumber(firstRaw(g["@timestamp"], g["timestamp"], g["_time"], g["time"], g["date"])),
+		sec:  jsonNumber(g["sec"]),
+		usec: jsonNumber(g["usec"]),
+	}.split()
+}
+
+// recordFields are what a log shipper's record or a log store's exported
+// row gives of one line: its message (one line), the program that logged
+// it, its host, its time as text, and Fluent Bit's seconds and
+// microseconds since boot.
+type recordFields struct {
+	msg, prog, host, time, sec, usec string
+}
+
+// split reads the fields as splitLine reads a line. A message that
+// carries a log line's own time stamp and prefix (a syslog line, Splunk's
+// _raw, Loki's line) is read as that line; a bare message is the
+// kernel's unless prog names another program, whose message is relayed.
+// The record's time, host and time since boot fill what the message's own
+// prefix does not give.
+func (r recordFields) split() split {
 	var sp split
-	if t := strings.TrimLeft(msg, " \t"); t != "" && t[0] != '{' {
-		sp = splitLine(msg)
+	if t := strings.TrimLeft(r.msg, " \t"); t != "" && t[0] != '{' {
+		sp = splitLine(r.msg)
 	}
 	sp.json = true
-	prog := firstText(g["process.name"], g["programname"], g["appname"], g["ident"], g.inner("process", "name"))
 	bare := sp.kernel && sp.ts.IsZero() && sp.afterTime == "" && sp.host == ""
-	if bare && prog != "" && prog != "kernel" {
+	if bare && r.prog != "" && r.prog != "kernel" {
 		// Another program's message: it may repeat the kernel's.
-		return split{json: true, program: prog, relayed: msg}
+		return split{json: true, program: r.prog, relayed: r.msg}
 	}
 	if !sp.ts.HasWall || sp.ts.NoYear || sp.ts.NoDate || sp.ts.NoZone {
-		if w, ok := recordWall(firstRaw(g["@timestamp"], g["timestamp"], g["_time"], g["time"], g["date"])); ok {
-			sp.ts.Wall, sp.ts.HasWall = w, true
-			sp.ts.NoYear, sp.ts.NoDate, sp.ts.NoZone, sp.ts.NoSecond = false, false, false, false
+		if ts, ok := recordWall(r.time); ok {
+			ts.Mono, ts.HasMono = sp.ts.Mono, sp.ts.HasMono
+			sp.ts = ts
 		}
 	}
 	if !sp.ts.HasMono {
-		sec, err1 := strconv.ParseInt(jsonNumber(g["sec"]), 10, 64)
-		usec, err2 := strconv.ParseInt(jsonNumber(g["usec"]), 10, 64)
+		sec, err1 := strconv.ParseInt(r.sec, 10, 64)
+		usec, err2 := strconv.ParseInt(r.usec, 10, 64)
 		if err1 == nil && err2 == nil && sec >= 0 && usec >= 0 && usec < 1e6 && sec <= int64(maxUptime/time.Second) {
 			sp.ts.Mono, sp.ts.HasMono = time.Duration(sec)*time.Second+time.Duration(usec)*time.Microsecond, true
 		}
 	}
-	if h := g.host(); h != "" {
-		sp.host = h
+	if validHost(r.host) {
+		sp.host = r.host
 	}
 	return sp
 }
@@ -119,36 +143,76 @@ func jsonNumber(raw json.RawMessage) string {
 }
 
 // recordWall reads a record's time: an RFC 3339 time with its offset
-// (Elastic's, Splunk's, Loki's, Vector's), or the seconds since 1970
-// (GELF's, Fluent Bit's "date": ten digits, a fraction after them), or
-// its milliseconds, microseconds or nanoseconds (13, 16 or 19 digits).
-func recordWall(raw json.RawMessage) (time.Time, bool) {
-	s := string(raw)
-	if len(raw) > 0 && raw[0] == '"' {
-		s = jsonText(raw)
-	}
+// (Elastic's, Splunk's, Loki's, Vector's), Kibana's "Dec 5, 2024 @
+// 04:55:59.123" (in the exporting browser's zone, which it does not
+// say), or the seconds since 1970 (GELF's, Fluent Bit's "date": ten
+// digits, a fraction after them), or their thousandths, millionths or
+// billionths (13, 16 or 19 digits).
+func recordWall(s string) (Timestamp, bool) {
 	if t, n, zoned, ok := parseISO(s); ok && zoned && n == len(s) {
-		return t.UTC(), true
+		return Timestamp{Wall: t.UTC(), HasWall: true}, true
+	}
+	if ts, ok := kibanaTime(s); ok {
+		return ts, true
 	}
 	whole, frac, _ := strings.Cut(s, ".")
 	if !allDigits(whole) || !allDigits(frac) || len(frac) > 9 {
-		return time.Time{}, false
+		return Timestamp{}, false
 	}
 	v, err := strconv.ParseInt(whole, 10, 64)
+	var t time.Time
 	switch {
 	case err != nil:
+		return Timestamp{}, false
 	case len(whole) == 10:
 		ns, _ := strconv.ParseInt((frac + "000000000")[:9], 10, 64)
-		return time.Unix(v, ns).UTC(), true
+		t = time.Unix(v, ns)
 	case frac != "":
+		return Timestamp{}, false
 	case len(whole) == 13:
-		return time.UnixMilli(v).UTC(), true
+		t = time.UnixMilli(v)
 	case len(whole) == 16:
-		return time.UnixMicro(v).UTC(), true
+		t = time.UnixMicro(v)
 	case len(whole) == 19:
-		return time.Unix(0, v).UTC(), true
+		t = time.Unix(0, v)
+	default:
+		return Timestamp{}, false
 	}
-	return time.Time{}, false
+	return Timestamp{Wall: t.UTC(), HasWall: true}, true
+}
+
+// kibanaPrefix reads Kibana's time (kibanaTime) at the start of s, before
+// a blank, and returns it and its length.
+func kibanaPrefix(s string) (Timestamp, int, bool) {
+	at := strings.Index(s[:min(len(s), 16)], " @ ")
+	if at < 0 {
+		return Timestamp{}, 0, false
+	}
+	_, n, ok := parseClock(s[at+3:])
+	if n = at + 3 + n; !ok || n >= len(s) || s[n] != ' ' && s[n] != '\t' {
+		return Timestamp{}, 0, false
+	}
+	ts, ok := kibanaTime(s[:n])
+	return ts, n, ok
+}
+
+// kibanaTime reads Kibana's default date format, "MMM D, YYYY @
+// HH:mm:ss.SSS" ("Dec 5, 2024 @ 04:55:59.123"), as its Discover table
+// and CSV reports write it: a clock reading without its zone (NoZone).
+func kibanaTime(s string) (Timestamp, bool) {
+	date, clock, ok := strings.Cut(s, " @ ")
+	mon, rest, ok2 := strings.Cut(date, " ")
+	day, year, ok3 := strings.Cut(rest, ", ")
+	m := monthOf(mon)
+	if !ok || !ok2 || !ok3 || m == 0 || len(day) < 1 || len(day) > 2 || !allDigits(day) || len(year) != 4 || !allDigits(year) {
+		return Timestamp{}, false
+	}
+	d, n, ok := parseClock(clock)
+	if !ok || n != len(clock) || atoi(day) < 1 || atoi(day) > 31 {
+		return Timestamp{}, false
+	}
+	t := time.Date(atoi(year), m, atoi(day), 0, 0, 0, 0, time.UTC).Add(d)
+	return Timestamp{Wall: t, HasWall: true, NoZone: true}, true
 }
 
 // host is the host a record names: "host" (a string, or an object with

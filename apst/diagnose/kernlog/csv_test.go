@@ -1,0 +1,110 @@
+package kernlog_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+)
+
+// csvQuote quotes a cell as Kibana and Splunk write every text cell.
+func csvQuote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+// csvExports are log stores' CSV exports of a kernel log: Kibana's CSV
+// report of a Discover search (the header its columns' names, quoted when
+// they hold more than letters; the time in Kibana's default format, in
+// the browser's zone) and Splunk's export of a search's events (the raw
+// syslog line in _raw), each with its header and a row renderer.
+var csvExports = map[string]struct {
+	header string
+	row    func(d time.Duration, msg string) string
+}{
+	"Kibana CSV report": {`"@timestamp",message,"host.name","process.name"`, func(d time.Duration, msg string) string {
+		return csvQuote(bootWall.Add(d).Format("Jan 2, 2006 @ 15:04:05.000")) + "," + csvQuote(msg) + ",thinkpad,kernel"
+	}},
+	"Splunk CSV export": {`"_time","host","source","_raw"`, func(d time.Duration, msg string) string {
+		return csvQuote(bootWall.Add(d).Format("2006-01-02T15:04:05.000-0700")) + `,"thinkpad","/var/log/kern.log",` +
+			csvQuote(bootWall.Add(d).Format("Jan _2 15:04:05")+" thinkpad kernel: "+msg)
+	}},
+}
+
+// Every CSV export of the canonical failure reads to the incidents its
+// dmesg does, each event quoting its row, with the export's times and
+// host; another program's row is relayed, not read as the kernel's.
+func TestCSVExports(t *testing.T) {
+	ref, err := kernlog.ReadString(render("dmesg"), kernlog.Options{})
+	require.NoError(t, err)
+	for name, x := range csvExports {
+		t.Run(name, func(t *testing.T) {
+			var b strings.Builder
+			b.WriteString(x.header + "\r\n")
+			var rows []string
+			for i, l := range failure {
+				if i%3 == 0 {
+					b.WriteString(x.row(l.mono, "usb 1-1: new high-speed USB device number 2 using xhci_hcd") + "\r\n")
+				}
+				row := x.row(l.mono, l.msg)
+				rows = append(rows, row)
+				b.WriteString(row + "\r\n")
+			}
+			l, err := kernlog.ReadString(b.String(), kernlog.Options{})
+			require.NoError(t, err)
+			assert.Equal(t, summarize(ref), summarize(l))
+			assert.Equal(t, ref.Release, l.Release)
+			assert.Equal(t, []string{"thinkpad"}, l.Hosts)
+			assert.Zero(t, l.Backwards)
+			e := l.Incidents[0].Events[0]
+			assert.Contains(t, rows, e.Raw, "an event quotes its row")
+			assert.True(t, e.Time.HasWall)
+			assert.Equal(t, name == "Kibana CSV report", e.Time.NoZone, "Kibana's time does not say its zone")
+			assert.False(t, e.Time.NoYear)
+		})
+	}
+}
+
+// A CSV export's header is told by its columns' names; a row's cells may
+// hold commas and doubled quotes, in any order of columns; another
+// program's row is relayed; an export of no kernel lines is no kernel log.
+func TestCSVExportRows(t *testing.T) {
+	const down = "nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10"
+	for _, tc := range []struct {
+		name, log string
+		events    int
+		relayed   string
+		host      string
+	}{
+		{"unquoted header, message first", "message,@timestamp\n" + csvQuote(down) + ",2024-12-05T04:55:59.123Z\n", 1, "", ""},
+		{"a doubled quote in a cell", "_time,_raw\n2024-12-05T04:55:59Z," + csvQuote(`Dec  5 04:55:59 web1 kernel: nvme nvme0: Try "nvme_core.default_ps_max_latency_us=0 pcie_aspm=off" and report a bug`) + "\n", 1, "", "web1"},
+		{"extra columns", `"@timestamp","agent.name","message","host.hostname","log.offset"` + "\n" + `"Dec 5, 2024 @ 04:55:59.123","fb, 8.15",` + csvQuote(down) + ",node2,1234\n", 1, "", "node2"},
+		{"another program's row", `"@timestamp",message,"process.name"` + "\n" + `"Dec 5, 2024 @ 04:55:59.123",` + csvQuote(down) + ",smartd\n", 0, "smartd", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, err := kernlog.ReadString(tc.log, kernlog.Options{})
+			require.NoError(t, err)
+			assert.Equal(t, int64(tc.events), l.Events)
+			if tc.relayed != "" {
+				require.Len(t, l.Relayed, 1)
+				assert.Equal(t, tc.relayed, l.Relayed[0].Program)
+			}
+			if tc.host != "" {
+				assert.Equal(t, []string{tc.host}, l.Hosts)
+			}
+		})
+	}
+	for _, text := range []string{
+		"message,level\n\"listening on :8080\",info\n", // an application's export
+		"time,value\n12,3\n",
+	} {
+		_, err := kernlog.ReadString(text, kernlog.Options{})
+		assert.ErrorIs(t, err, kernlog.ErrNotKernelLog, text)
+	}
+	// A first line with a comma that is no header is read as a line.
+	l, err := kernlog.ReadString(fmt.Sprintf("[    1.0] pci 0000:04:00.0: [144d:a80c] type 00, class 0x010802\n[    2.0] %s\n", down), kernlog.Options{})
+	require.NoError(t, err)
+	assert.Equal(t, int64(1), l.Events)
+}
