@@ -1,6 +1,7 @@
 package diagnose_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -32,10 +33,18 @@ func TestHostsNote(t *testing.T) {
 		}
 		return n
 	}
-	assert.Equal(t, []string{`the log holds the kernel lines of 2 hosts ("node1", "node2"), read as one machine's: a controller of the same name on two of them is taken for one drive, and their failures for one; read one host's lines (apstctl diagnose --host NAME)`},
+	assert.Equal(t, []string{`the log holds the kernel lines of 2 hosts ("node1", "node2"), read as one machine's: a controller of the same name on two of them is taken for one drive, and their failures for one; read one host's lines (apstctl diagnose --host NAME), or each host's on its own (--each-host)`},
 		hostNotes(node1+node2, kernlog.Options{}))
 	assert.Equal(t, []string{`the log holds the kernel lines of 2 hosts ("node1", "node2"): only "node2"'s were read, and 1 line(s) of the others were left out`},
 		hostNotes(node1+node2, kernlog.Options{Host: "node2"}))
+	var many strings.Builder
+	for i := range kernlog.MaxHosts + 2 {
+		many.WriteString(strings.ReplaceAll(node2, "node2", fmt.Sprintf("n%02d", i)))
+	}
+	n := hostNotes(many.String(), kernlog.Options{})
+	require.Len(t, n, 1)
+	assert.Contains(t, n[0], `the log holds the kernel lines of more than 16 hosts ("n00", "n01", `)
+	assert.Contains(t, n[0], `"n15"), read as one machine's`)
 	assert.Empty(t, hostNotes(node2, kernlog.Options{}))
 	assert.Empty(t, hostNotes(strings.ReplaceAll(node1+node2, "node1", "node2"), kernlog.Options{}))
 }

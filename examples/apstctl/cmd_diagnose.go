@@ -22,9 +22,10 @@ import (
 func diagnoseCommand() *command {
 	fs := newFlagSet("diagnose")
 	root := addRootFlag(fs, "read the bundle written by apstctl collect DIR (or a sysfs tree) at DIR instead of the live system")
-	logPath := fs.String("log", "FILE", "", "read the kernel log from FILE (- for standard input): dmesg (-T, -H, -d, --json), journalctl -k in any short format or -o cat, json, json-seq or json-pretty, syslog (BusyBox, OpenWrt logread, RFC 5424), Loki logcli, pasted, quoted or wrapped, gzip- or bzip2-compressed")
+	logPath := fs.String("log", "FILE", "", "read the kernel log from FILE (- for standard input): dmesg (-T, -H, -d, --json), journalctl -k in any short format or -o cat, json, json-seq or json-pretty, syslog (BusyBox, OpenWrt logread, RFC 5424), Loki logcli, log shippers' JSON records (Elasticsearch, Loki jsonl, Splunk, Fluent Bit, GELF), Kibana's and Splunk's CSV exports, pasted, quoted or wrapped, gzip- or bzip2-compressed")
 	idCtrl := fs.String("id-ctrl", "CAPTURE", "", "with --log alone: the drive's Identify Controller capture, so that the APST table is known")
 	host := fs.String("host", "NAME", "", "with --log alone: read only the kernel lines of host NAME in a log of several machines (a syslog server's file, a fleet's collected logs: \"Dec  5 04:55:59 NAME kernel: ...\"), whose drives of the same name are not one drive")
+	eachHost := fs.Bool("each-host", false, "with --log alone: diagnose each host's kernel lines on its own, in a log of several machines (a syslog server's file, a fleet's export): a line a host first, then each host's diagnosis; -o json gives an array, a diagnosis a host")
 	force := addForceFlag(fs)
 	pciID := fs.String("pci-id", "VVVV:DDDD", "", "with --id-ctrl: the drive's PCI vendor:device ID (lspci -nn), for the PCI-ID quirk table (a capture carries none; default: inferred from the model where that is certain)")
 	var tried []diagnose.Tried
@@ -75,14 +76,18 @@ the --log log does not name, when it names others, is refused. With --log, a PCI
 (0000:46:00.0, or lspci's 46:00.0) names the drive instead, for a log that ties it to no
 controller (a whole dmesg whose boot lines the ring buffer lost); of a log of corrected errors
 alone, the drive that reported the most is diagnosed. Text that is no kernel log (a
-blkparse trace, JSON that is not journalctl's, a line past 1 MiB) is refused, saying what it looks
-like; a --tried setting a letter or two off one the diagnosis knows is refused with the one meant.`,
+blkparse trace, JSON that holds no kernel log's records, a line past 1 MiB) is refused, saying what
+it looks like; a --tried setting a letter or two off one the diagnosis knows is refused with the
+one meant. A log of several machines (a syslog server's file, a fleet's export) is read as one
+machine's, and says so: --host NAME reads one host's lines, --each-host diagnoses each host's on
+its own.`,
 		examples: []string{
 			"diagnose --log apst/diagnose/testdata/aspm.log",
 			"diagnose --log apst/diagnose/testdata/apst.log --id-ctrl testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin",
 			"diagnose --root sysfs/testdata/laptop-tlp --log apst/diagnose/testdata/aspm.log -o json",
 			"diagnose --log apst/diagnose/testdata/aspm.log --tried nvme_core.default_ps_max_latency_us=0",
 			"diagnose --log apst/diagnose/testdata/aspm.log --tried other-slot:no",
+			"diagnose --log apst/diagnose/testdata/hosts.log --each-host",
 		},
 		flags:   fs,
 		minArgs: 0, maxArgs: 1,
@@ -104,6 +109,18 @@ like; a --tried setting a letter or two off one the diagnosis knows is refused w
 		}
 		if *host != "" && (*logPath == "" || *root != "") {
 			return usagef("--host goes with --log alone: a bundle or the live machine is one host")
+		}
+		if *eachHost {
+			switch {
+			case *logPath == "" || *root != "":
+				return usagef("--each-host goes with --log alone: a bundle or the live machine is one host")
+			case *host != "":
+				return usagef("--each-host and --host contradict: --host reads one host's lines, --each-host each host's")
+			case *idCtrl != "":
+				return usagef("--id-ctrl is one drive's capture: give it with one host's lines (--host NAME), not --each-host")
+			case name != "" || addr != "":
+				return usagef("a controller name or PCI address names one host's drive: give it with --host NAME, not --each-host")
+			}
 		}
 		if *force && *idCtrl == "" {
 			return usagef("--force reads the --id-ctrl capture anyway: give --id-ctrl, or drop --force")
@@ -127,6 +144,9 @@ like; a --tried setting a letter or two off one the diagnosis knows is refused w
 		plat := persist.PlatformUnknown
 		if platform != "auto" {
 			plat = persist.Platform(platform)
+		}
+		if *eachHost {
+			return diagnoseEachHost(ctx, x, logR, tried, plat, format.json)
 		}
 		if *logPath != "" && *root == "" {
 			d, err := diagnosePasted(ctx, x, logR, pastedCapture{*idCtrl, *pciID, *force}, kernlog.Options{Host: *host}, name, addr, tried, plat)

@@ -233,3 +233,67 @@ func TestDiagnoseHost(t *testing.T) {
 		assert.Equal(t, tc.want, stderr, "%v", tc.args)
 	}
 }
+
+// diagnose --each-host diagnoses each host of a syslog server's file on
+// its own: a line a host first, then each host's diagnosis; JSON is an
+// array, a diagnosis a host. A log of one host is diagnosed as without
+// the flag; --each-host with --host, --id-ctrl, a controller's name,
+// --root or without --log is refused (exit 2).
+func TestDiagnoseEachHost(t *testing.T) {
+	log := []byte("Dec  5 04:55:59 node1 kernel: nvme nvme0: I/O 12 QID 3 timeout, aborting\n" +
+		"Dec  5 04:56:29 node1 kernel: nvme nvme0: I/O 12 QID 3 timeout, reset controller\n" +
+		"Dec  5 04:56:30 node2 kernel: nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10\n" +
+		"Dec  5 04:56:30 node2 kernel: nvme nvme0: Removing after probe failure status: -19\n")
+	code, stdout, stderr := apstctl(t, log, "diagnose", "--each-host", "--log", "-")
+	require.Equal(t, 0, code, stderr)
+	lines := strings.Split(stdout, "\n")
+	require.Greater(t, len(lines), 4)
+	assert.Equal(t, "the log holds the kernel lines of 2 hosts, each diagnosed on its own:", lines[0])
+	assert.True(t, strings.HasPrefix(lines[1], "  node1: nvme0: undecided between apst and platform (line 1 fits both)."), lines[1])
+	assert.True(t, strings.HasPrefix(lines[2], "  node2: nvme0: undecided between apst and aspm (line 3 fits both)."), lines[2])
+	assert.Equal(t, "== host node1 ==", lines[4])
+	assert.Contains(t, stdout, "\n== host node2 ==\nnvme0: undecided between apst and aspm (line 3 fits both).")
+	assert.Contains(t, stdout, `note: the log holds the kernel lines of 2 hosts ("node1", "node2"): only "node2"'s were read, and 2 line(s) of the others were left out`)
+
+	code, stdout, stderr = apstctl(t, log, "diagnose", "-ojson", "--log", "-", "--each-host")
+	require.Equal(t, 0, code, stderr)
+	var v []struct {
+		Summary string `json:"summary"`
+		Log     struct {
+			Hosts []string `json:"hosts"`
+			Host  string   `json:"host"`
+		} `json:"log"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(stdout), &v))
+	require.Len(t, v, 2)
+	for i, h := range []string{"node1", "node2"} {
+		assert.Equal(t, h, v[i].Log.Host)
+		assert.Equal(t, []string{"node1", "node2"}, v[i].Log.Hosts)
+	}
+	assert.Contains(t, v[1].Summary, "undecided between apst and aspm")
+
+	one := []byte("Dec  5 04:56:30 node2 kernel: nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10\n")
+	_, plain, _ := apstctl(t, one, "diagnose", "--log", "-")
+	code, stdout, stderr = apstctl(t, one, "diagnose", "--log", "-", "--each-host")
+	require.Equal(t, 0, code, stderr)
+	assert.Equal(t, plain, stdout, "a log of one host reads as without --each-host")
+	code, stdout, _ = apstctl(t, one, "diagnose", "--log", "-", "--each-host", "-ojson")
+	require.Equal(t, 0, code)
+	require.NoError(t, json.Unmarshal([]byte(stdout), &v))
+	assert.Len(t, v, 1)
+
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--log", "-", "--each-host", "--host", "node2"}, "--each-host and --host contradict"},
+		{[]string{"--each-host"}, "--each-host goes with --log alone"},
+		{[]string{"--log", "-", "--each-host", "nvme0"}, "a controller name or PCI address names one host's drive"},
+		{[]string{"--log", "-", "--each-host", "--id-ctrl", "x.bin"}, "--id-ctrl is one drive's capture"},
+	} {
+		code, stdout, stderr := apstctl(t, log, append([]string{"diagnose"}, tc.args...)...)
+		assert.Equal(t, 2, code, "%v: %s", tc.args, stderr)
+		assert.Empty(t, stdout)
+		assert.Contains(t, stderr, tc.want, "%v", tc.args)
+	}
+}

@@ -134,9 +134,11 @@ type logJSON struct {
 	// it can be empty while this is not.
 	UnreadLines int64 `json:"unread_lines"`
 	// Hosts are the hosts the log's kernel lines name, when it names them
-	// (kernlog.Log.Hosts); Host the one --host read, and OtherHostLines
-	// the lines of the others it left out.
+	// (kernlog.Log.Hosts), and MoreHosts that further hosts' lines came;
+	// Host the one --host (or --each-host) read, and OtherHostLines the
+	// lines of the others it left out.
 	Hosts          []string `json:"hosts,omitempty"`
+	MoreHosts      bool     `json:"more_hosts,omitempty"`
 	Host           string   `json:"host,omitempty"`
 	OtherHostLines int64    `json:"other_host_lines,omitempty"`
 	// RelayedLines counts other programs' lines that repeat a kernel
@@ -273,7 +275,7 @@ func diagnoseView(r *diagnoseResult) diagnosisJSON {
 			BinaryLines: l.BinaryLines, Events: l.Events, DroppedEvents: l.DroppedEvents, DroppedIncidents: l.DroppedIncidents,
 			BackwardsTimes: l.Backwards, Addresses: l.Addresses, DroppedAddresses: l.DroppedAddresses,
 			Namespaces: l.Namespaces, DroppedNamespaces: l.DroppedNamespaces, DeviceIDs: l.DeviceIDs, UnreadLines: l.UnreadLines, RelayedLines: l.RelayedLines,
-			Hosts: l.Hosts, Host: l.Host, OtherHostLines: l.OtherHostLines,
+			Hosts: l.Hosts, MoreHosts: l.MoreHosts, Host: l.Host, OtherHostLines: l.OtherHostLines,
 			FileSystemErrorLines: l.FileSystemErrorLines, OtherDiskLines: l.OtherDiskLines}
 		for _, o := range l.OtherDisks {
 			v.Log.OtherDisks = append(v.Log.OtherDisks, otherDiskJSON{Line: o.Line, Disk: o.Disk, Host: o.Host, Transport: o.Transport, Port: o.Port, Text: o.Text})

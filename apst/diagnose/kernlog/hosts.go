@@ -60,8 +60,12 @@ func (st *state) host(afterTime, label string) (skip bool) {
 		for _, k := range st.log.Hosts {
 			known = known || k == h
 		}
-		if !known && len(st.log.Hosts) < MaxHosts {
+		switch {
+		case known:
+		case len(st.log.Hosts) < MaxHosts:
 			st.log.Hosts = append(st.log.Hosts, h)
+		default:
+			st.log.MoreHosts = true
 		}
 	}
 	if st.onlyHost != "" && !strings.EqualFold(h, st.onlyHost) {

@@ -1,6 +1,8 @@
 package kernlog_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -83,4 +85,25 @@ func TestOptionsHost(t *testing.T) {
 		_, err := kernlog.ReadString(twoHosts, kernlog.Options{Host: bad})
 		require.ErrorIs(t, err, kernlog.ErrInvalidOptions, "%q", bad)
 	}
+}
+
+// Log.Hosts names the first MaxHosts hosts; MoreHosts says that lines of
+// further hosts came, which a log of exactly MaxHosts does not.
+func TestMoreHosts(t *testing.T) {
+	lines := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "Dec  5 04:55:59 n%02d kernel: nvme nvme0: I/O 12 QID 3 timeout, aborting\n", i)
+		}
+		return b.String()
+	}
+	l, err := kernlog.ReadString(lines(kernlog.MaxHosts), kernlog.Options{})
+	require.NoError(t, err)
+	assert.Len(t, l.Hosts, kernlog.MaxHosts)
+	assert.False(t, l.MoreHosts)
+	l, err = kernlog.ReadString(lines(kernlog.MaxHosts+1)+lines(1), kernlog.Options{})
+	require.NoError(t, err)
+	assert.Len(t, l.Hosts, kernlog.MaxHosts)
+	assert.Equal(t, "n15", l.Hosts[kernlog.MaxHosts-1])
+	assert.True(t, l.MoreHosts)
 }

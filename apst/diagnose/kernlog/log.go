@@ -157,12 +157,14 @@ type Log struct {
 	// Read reads) the log holds, in the order they first appear, when its
 	// lines name them (syslog and journal lines: "node2 kernel: ...", a
 	// journal record's _HOSTNAME, a Loki label set's host: {host="node2"});
-	// at most MaxHosts. More than
+	// at most MaxHosts, and MoreHosts says that lines of further hosts
+	// came. More than
 	// one is a log of several machines, whose drives of the same name are
 	// not one drive (Options.Host reads one machine's lines). Host is
 	// Options.Host, and OtherHostLines counts the NVMe and PCIe kernel
 	// lines it left out.
 	Hosts          []string
+	MoreHosts      bool
 	Host           string
 	OtherHostLines int64
 	// Compression is the compressed file Read opened to read the log in
