@@ -94,6 +94,9 @@
 //     ("12/05/2026 10:00:00 host kernel: ...", "05.12.2026 ...", "2026 Dec
 //     5 ...", "Dec 05 2026 ..."): whether "12/05" is the month is not
 //     known, so the date is left out (Timestamp.NoDate);
+//   - a time of day or a date and time in brackets before each line, as a
+//     logger's or a terminal's time-stamping writes them ("[18:14:04]
+//     nvme ...", "[2024-12-05 04:55:59] nvme ...");
 //   - /dev/kmsg records ("6,1234,5678901,-,caller=T64;message");
 //   - any of these after grep's file name and line number
 //     ("/var/log/kern.log.1:Dec  5 ...", "syslog:812:2026-12-05T...", "812:[

@@ -143,6 +143,12 @@ func init() {
 			return fmt.Sprintf(`{"date":%d.%03d,"priority":3,"sequence":%d,"sec":%d,"usec":%d,"msg":%s}`,
 				bootWall.Add(d).Unix(), bootWall.Add(d).Nanosecond()/1e6, d/time.Millisecond, d/time.Second, d%time.Second/time.Microsecond, m)
 		},
+		// A date and time in brackets before each line, as a logger's or
+		// a terminal's time-stamping writes them (ts '[%Y-%m-%d
+		// %H:%M:%S]', a serial terminal's log).
+		"bracketed date and time": func(d time.Duration, msg string) string {
+			return bootWall.Add(d).Format("[2006-01-02 15:04:05] ") + msg
+		},
 		// A row of Kibana's Discover table, copied: the time in Kibana's
 		// default format (in the browser's zone), a tab, the message.
 		"Kibana Discover, copied": func(d time.Duration, msg string) string {

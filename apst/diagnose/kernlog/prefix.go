@@ -107,6 +107,12 @@ func splitLine(line string) split {
 			// ...").
 			ts.Wall, ts.HasWall, ts.NoZone = t, true, !zoned
 			return split{ts: ts, msg: afterCaller(strings.TrimLeft(s[end+3:], " \t")), kernel: true}
+		} else if t, n, zoned, ok := parseISO(inner); ok && n == len(inner) && !strings.HasPrefix(strings.TrimLeft(s[end+1:], " \t"), "[") {
+			// A date and a time of day, as a logger's or a terminal's
+			// time-stamping of dmesg's lines writes them ("[2024-12-05
+			// 04:55:59] nvme ..."); before a dmesg time, a serial
+			// console's host time, which the else branch below reads.
+			ts.Wall, ts.HasWall, ts.NoZone = t, true, !zoned
 		} else {
 			// "[   T64] nvme ..." (a caller id without the time) or a "[...]"
 			// that is no time: the message itself.
