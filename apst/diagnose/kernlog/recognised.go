@@ -47,8 +47,8 @@ var shipperMessageNames = [...][]byte{[]byte(`"message"`), []byte(`"line"`), []b
 // application's JSON log has the one and not the other.
 func journalLike(c []byte) bool {
 	c = c[:min(len(c), MaxLineLength)]
-	if journalNamed(c) {
-		return true
+	if journalNamed(c) || bytes.Contains(c, []byte(`"usec":`)) && bytes.Contains(c, []byte(`"msg":`)) {
+		return true // a journal record, or Fluent Bit's kmsg input's
 	}
 	if !bytes.Contains(c, []byte("kernel")) {
 		return false

@@ -859,3 +859,26 @@ func TestClockBackNextBoot(t *testing.T) {
 		})
 	}
 }
+
+// A log in any shape that holds no line of the drive's is a kernel log
+// without a failure, not text of another kind: its stamps say what it
+// is. (A shape with no stamp of its own says nothing, and a line of no
+// device in it is prose.)
+func TestShapesKernelLogWithoutEvents(t *testing.T) {
+	// Shapes that show no stamp: no time at all, a table's bare seconds,
+	// and a shipper's record that names no program and holds no syslog
+	// line (an application's reads the same).
+	unstamped := map[string]bool{"no time stamp": true, "Markdown table, time, device and message": true, "elasticdump": true}
+	for shape, render1 := range shapes {
+		if unstamped[shape] {
+			continue
+		}
+		t.Run(shape, func(t *testing.T) {
+			text := render1(3*time.Second, "usb 1-1: new high-speed USB device number 2 using xhci_hcd") + "\n" +
+				render1(4*time.Second, "usb 1-1: New USB device found, idVendor=0bda, idProduct=8153, bcdDevice=30.00") + "\n"
+			l, err := kernlog.ReadString(text, kernlog.Options{})
+			require.NoError(t, err)
+			assert.Empty(t, l.Incidents)
+		})
+	}
+}

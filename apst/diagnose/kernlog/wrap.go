@@ -506,6 +506,10 @@ func stampedBytes(c []byte) bool {
 		return true
 	case ch == '-':
 		return bytes.HasPrefix(c, []byte("-- "))
+	case ch == '*':
+		return len(c) > 2 && c[1] == '*' && c[2] != '*' && stampedBytes(c[2:]) // Markdown's bold
+	case ch == '_':
+		return bytes.HasPrefix(c, []byte("__CURSOR=")) || bytes.HasPrefix(c, []byte("__REALTIME_TIMESTAMP=")) // journalctl -o export
 	case isDigit(ch):
 		return len(c) >= 19 && c[4] == '-' && c[7] == '-' && c[13] == ':' ||
 			len(c) >= 8 && c[2] == ':' && c[5] == ':' && isDigit(c[6]) && isDigit(c[7]) ||
@@ -514,7 +518,17 @@ func stampedBytes(c []byte) bool {
 	}
 	return bytes.HasPrefix(c, []byte("kernel:")) || bytes.HasPrefix(c, []byte("kern ")) || bytes.HasPrefix(c, []byte("kern:")) ||
 		len(c) > 5 && isWeekday(string(c[:3])) && c[3] == ' ' && (isDigit(c[4]) || len(c) > 7 && isMonth(string(c[4:7]))) ||
-		syslogLike(c) || hostKernel(c) || datedLike(c)
+		syslogLike(c) || hostKernel(c) || datedLike(c) || kibanaLike(c)
+}
+
+// kibanaLike reports whether c starts with Kibana's time ("Dec 5, 2024 @
+// 04:55:59.123").
+func kibanaLike(c []byte) bool {
+	if len(c) < 20 || !isMonth(string(c[:3])) {
+		return false
+	}
+	_, _, ok := kibanaPrefix(string(c[:min(len(c), 40)]))
+	return ok
 }
 
 // datedLike reports whether c starts with a date in an order of its own
@@ -533,8 +547,9 @@ func hostKernel(c []byte) bool {
 
 // bracketStamp reports whether c starts with a dmesg time ("[
 // 12.345678]"), a dmesg -T or -H one ("[Tue Dec  1 ...]", "[Sep12
-// 13:16]", "[  +0.000009]"), a time of day alone ("[18:14:04]") or a
-// caller id alone ("[T64]"), rather than
+// 13:16]", "[  +0.000009]"), a time of day alone ("[18:14:04]") or after
+// a date ("[2024-12-05 04:55:59]"), or a caller id alone ("[T64]"), rather
+// than
 // text in brackets ("[ 0] RxErr", "[mem 0x...]").
 func bracketStamp(c []byte) bool {
 	i := 1
@@ -556,9 +571,21 @@ func bracketStamp(c []byte) bool {
 		return bytes.IndexByte(in, '_') < 0 && bytes.IndexByte(in, '=') < 0
 	case ch == '+' || ch == '<' || ch >= 0x80:
 		return true // "<" is dmesg --time-format=delta's "[<    0.000123>]"
+	case ch >= 'a' && ch <= 'z':
+		// dmesg -T under a locale whose day names are lower case ("[dim.
+		// déc.  1 10:00:03 2026]").
+		end := bytes.IndexByte(c[:min(len(c), 48)], ']')
+		if end < 0 {
+			return false
+		}
+		_, ok := parseLocalCtime(strings.TrimSpace(string(c[1:end])))
+		return ok
 	case isDigit(ch):
-		if _, n, ok := parseClock(string(c[i:min(len(c), i+9)])); ok && n == 8 && i+8 < len(c) && c[i+8] == ']' {
-			return true // a time of day alone: "[18:14:04]"
+		if _, n, ok := parseClock(string(c[i:min(len(c), i+20)])); ok && i+n < len(c) && c[i+n] == ']' {
+			return true // a time of day alone: "[18:14:04]", "[18:14:04.123]"
+		}
+		if len(c) >= i+19 && c[i+4] == '-' && c[i+7] == '-' && c[i+13] == ':' && c[i+16] == ':' {
+			return true // a date and a time of day: "[2024-12-05 04:55:59]"
 		}
 		for i < len(c) && isDigit(c[i]) {
 			i++
