@@ -44,6 +44,10 @@ func csvHeader(line string) (csvTable, bool) {
 		return t, false
 	}
 	for i, f := range fields {
+		// Kibana escapes a cell that starts as a spreadsheet formula
+		// would ("@", "=", "+", "-") with a quote before it, its header's
+		// too when so set ("'@timestamp").
+		f = strings.TrimPrefix(f, "'")
 		if !headerName(f) {
 			return t, false
 		}

@@ -78,6 +78,7 @@ func TestCSVExportRows(t *testing.T) {
 		relayed   string
 		host      string
 	}{
+		{"a header escaped as a formula would be", `"'@timestamp",message` + "\n" + `"Dec 5, 2024 @ 04:55:59.123",` + csvQuote(down) + "\n", 1, "", ""},
 		{"unquoted header, message first", "message,@timestamp\n" + csvQuote(down) + ",2024-12-05T04:55:59.123Z\n", 1, "", ""},
 		{"a doubled quote in a cell", "_time,_raw\n2024-12-05T04:55:59Z," + csvQuote(`Dec  5 04:55:59 web1 kernel: nvme nvme0: Try "nvme_core.default_ps_max_latency_us=0 pcie_aspm=off" and report a bug`) + "\n", 1, "", "web1"},
 		{"extra columns", `"@timestamp","agent.name","message","host.hostname","log.offset"` + "\n" + `"Dec 5, 2024 @ 04:55:59.123","fb, 8.15",` + csvQuote(down) + ",node2,1234\n", 1, "", "node2"},

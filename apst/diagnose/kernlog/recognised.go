@@ -25,7 +25,7 @@ func logStart(c []byte) bool {
 
 // journalFieldNames are the fields of which one tells a journal record;
 // journalctl -o json writes __CURSOR and __REALTIME_TIMESTAMP first.
-var journalFieldNames = [...][]byte{[]byte(`"MESSAGE"`), []byte(`"__REALTIME_TIMESTAMP"`), []byte(`"__CURSOR"`), []byte(`"_BOOT_ID"`), []byte(`"__MONOTONIC_TIMESTAMP"`)}
+var journalFieldNames = [...][]byte{[]byte(`"__CURSOR"`), []byte(`"__REALTIME_TIMESTAMP"`), []byte(`"MESSAGE"`), []byte(`"_BOOT_ID"`), []byte(`"__MONOTONIC_TIMESTAMP"`)}
 
 // journalNamed reports whether a line of JSON names a journal field.
 func journalNamed(c []byte) bool {
