@@ -7,6 +7,10 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
 )
 
+// newestFirstNote says how a log whose lines ran newest first was read
+// (kernlog.Log.NewestFirst), and what its line numbers count.
+const newestFirstNote = "the log's lines run newest first (an export sorted by time, descending, or journalctl -r): it was read reversed, oldest first, and its line numbers count from its end (line 1 is its last line)"
+
 // hostsNote says what a log of several machines' lines was read as: one
 // machine's, when nothing chose one (kernlog.Options.Host), or the chosen
 // one's; "" for a log of one machine.

@@ -301,6 +301,9 @@ func observe(in *Input) *signals {
 	if n := hostsNote(in.Log); n != "" && s.inc != nil {
 		s.notes = append(s.notes, n)
 	}
+	if in.Log != nil && in.Log.NewestFirst && s.inc != nil {
+		s.notes = append(s.notes, newestFirstNote)
+	}
 	if s.ctrl == "" && s.dev == "" && s.inc != nil && in.Facts.Controller == "" {
 		if e := unnamedNVMe(s.inc); e != nil {
 			s.notes = append(s.notes, fmt.Sprintf("line %d is the nvme driver's but names no controller (%q where the kernel writes nvme0, nvme1, ...): it is taken for the drive's; the lines as the system wrote them (journalctl -k -b -1 --no-pager) tie the rest of the log to it", e.Line, e.Driver+" "+e.Device+":"))

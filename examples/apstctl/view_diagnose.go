@@ -137,10 +137,14 @@ type logJSON struct {
 	// (kernlog.Log.Hosts), and MoreHosts that further hosts' lines came;
 	// Host the one --host (or --each-host) read, and OtherHostLines the
 	// lines of the others it left out.
-	Hosts          []string `json:"hosts,omitempty"`
-	MoreHosts      bool     `json:"more_hosts,omitempty"`
-	Host           string   `json:"host,omitempty"`
-	OtherHostLines int64    `json:"other_host_lines,omitempty"`
+	Hosts     []string `json:"hosts,omitempty"`
+	MoreHosts bool     `json:"more_hosts,omitempty"`
+	// NewestFirst says the log's lines ran newest first, and were read
+	// reversed: every line number counts from its end
+	// (kernlog.Log.NewestFirst).
+	NewestFirst    bool   `json:"newest_first,omitempty"`
+	Host           string `json:"host,omitempty"`
+	OtherHostLines int64  `json:"other_host_lines,omitempty"`
 	// RelayedLines counts other programs' lines that repeat a kernel
 	// failure message (kernlog.Log.Relayed).
 	RelayedLines int64 `json:"relayed_lines,omitempty"`
@@ -275,7 +279,7 @@ func diagnoseView(r *diagnoseResult) diagnosisJSON {
 			BinaryLines: l.BinaryLines, Events: l.Events, DroppedEvents: l.DroppedEvents, DroppedIncidents: l.DroppedIncidents,
 			BackwardsTimes: l.Backwards, Addresses: l.Addresses, DroppedAddresses: l.DroppedAddresses,
 			Namespaces: l.Namespaces, DroppedNamespaces: l.DroppedNamespaces, DeviceIDs: l.DeviceIDs, UnreadLines: l.UnreadLines, RelayedLines: l.RelayedLines,
-			Hosts: l.Hosts, MoreHosts: l.MoreHosts, Host: l.Host, OtherHostLines: l.OtherHostLines,
+			Hosts: l.Hosts, MoreHosts: l.MoreHosts, NewestFirst: l.NewestFirst, Host: l.Host, OtherHostLines: l.OtherHostLines,
 			FileSystemErrorLines: l.FileSystemErrorLines, OtherDiskLines: l.OtherDiskLines}
 		for _, o := range l.OtherDisks {
 			v.Log.OtherDisks = append(v.Log.OtherDisks, otherDiskJSON{Line: o.Line, Disk: o.Disk, Host: o.Host, Transport: o.Transport, Port: o.Port, Text: o.Text})

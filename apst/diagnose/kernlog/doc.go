@@ -74,6 +74,13 @@
 //     protocol's lines (RFC 5424, with or without structured data:
 //     "<3>1 2026-12-05T04:55:59Z host kernel - - - nvme ...", and without
 //     the "<PRI>", as some collectors store them: "1 2026-12-05T...");
+//   - any of these newest first (journalctl -r; an export sorted by time,
+//     descending, as Kibana's Discover, Google Cloud Logging and CloudWatch
+//     Logs Insights list it): when its events' times step back at least
+//     twice and more than four times as often as on, the log is read again
+//     reversed, as tac gives it, its line numbers counted from its end
+//     (Log.NewestFirst; at most 131,072 lines or 32 MiB of NVMe and PCIe
+//     lines are kept to do so, and a log of more is read as it comes);
 //   - any of these with their line ends lost (every message on one line, as
 //     some web forms paste): a second head of the shape and layout the line
 //     starts with (a time of the same kind, laid out alike, after a blank

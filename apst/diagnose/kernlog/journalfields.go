@@ -92,6 +92,7 @@ func (st *state) endRecord() {
 	st.flush() // a MESSAGE the joiner holds
 	if r.msg != "" {
 		r.emit = true
+		st.order.off = true // a record's fields are not kept to read again
 		st.logical(r.msg, r.from, r.to, Timestamp{})
 	}
 	*r = fieldRecord{}

@@ -80,6 +80,14 @@ type Log struct {
 	Events           int64
 	DroppedEvents    int64
 	DroppedIncidents int64
+	// NewestFirst says that the log's lines ran newest first (an export
+	// sorted by time, descending: Kibana's Discover, Google Cloud
+	// Logging, CloudWatch Logs Insights; journalctl -r): its events'
+	// times stepped back far more often than on, and Read read it again
+	// reversed, oldest first, as tac would give it: every line number
+	// (an event's, an unread line's) then counts from the log's end,
+	// line 1 its last line.
+	NewestFirst bool
 	// Backwards counts lines whose time stamp is earlier than the one
 	// before in the same boot (a log pasted out of order, or merged).
 	Backwards int64

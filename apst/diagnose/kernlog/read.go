@@ -140,6 +140,9 @@ func Read(ctx context.Context, r io.Reader, opts Options) (*Log, error) {
 	st.endCrash()
 	st.flushBARs()
 	st.flushUnnamedBARs()
+	if st.order.newestFirst() {
+		st = st.oldestFirst(opts)
+	}
 	l := st.finish()
 	if err != nil {
 		return l, err
@@ -295,6 +298,7 @@ type state struct {
 	pretty     prettyRecord // a journalctl -o json-pretty record being read
 	rec        fieldRecord  // a journalctl -o export or -o verbose record
 	csv        csvTable     // a CSV export's columns, from its header
+	order      order        // the logical lines kept while the log may run newest first
 	unpasted   []byte       // the line being read, without what pasting added (unpaste)
 	fresh      bool         // a journal boot separator passed and nothing since
 
@@ -416,7 +420,7 @@ func (st *state) line(b []byte, from, last int) {
 	if st.csv.on {
 		// A row of a CSV export is one line: no row continues another.
 		if keyword || failure || failureLine(b) {
-			st.logical(string(b), n, last, st.human)
+			st.top(string(b), n, last, st.human)
 		}
 		return
 	}
@@ -465,7 +469,7 @@ func (st *state) flush() {
 	if !st.wrap.interesting && !st.wrap.failure && !failureLine(st.wrap.buf) {
 		return
 	}
-	st.logical(string(st.wrap.buf), st.wrap.from, st.wrap.to, st.wrap.at)
+	st.top(string(st.wrap.buf), st.wrap.from, st.wrap.to, st.wrap.at)
 }
 
 // logical handles one logical line, which passed the filter of physical: a
@@ -694,6 +698,9 @@ func (st *state) read(line string, sp split, from, to int, at Timestamp) {
 			st.bootBoundary()
 		case ok && d < 0:
 			st.log.Backwards++
+			st.order.back++
+		case ok && d > 0:
+			st.order.forward()
 		}
 		st.last = sp.ts
 	}

@@ -1,0 +1,39 @@
+package diagnose_test
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nvmeapst/nvmeapst/apst/diagnose"
+	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+)
+
+// A log pasted newest first gives the answer it gives oldest first, its
+// line numbers counted from its end, and says so once.
+func TestNewestFirstNote(t *testing.T) {
+	for _, name := range []string{"apst.log", "aspm.log", "d3cold.log", "firmware.log"} {
+		t.Run(name, func(t *testing.T) {
+			b, err := os.ReadFile("testdata/" + name)
+			require.NoError(t, err)
+			lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+			for i, j := 0, len(lines)-1; i < j; i, j = i+1, j-1 {
+				lines[i], lines[j] = lines[j], lines[i]
+			}
+			l, err := kernlog.ReadString(string(b), kernlog.Options{})
+			require.NoError(t, err)
+			want := diagnose.Diagnose(diagnose.Input{Log: l})
+			rl, err := kernlog.ReadString(strings.Join(lines, "\n")+"\n", kernlog.Options{})
+			require.NoError(t, err)
+			require.True(t, rl.NewestFirst)
+			got := diagnose.Diagnose(diagnose.Input{Log: rl})
+			assert.Equal(t, want.Summary, got.Summary)
+			assert.Equal(t, want.Undecided, got.Undecided)
+			assert.Contains(t, got.Notes, "the log's lines run newest first (an export sorted by time, descending, or journalctl -r): it was read reversed, oldest first, and its line numbers count from its end (line 1 is its last line)")
+			assert.NotContains(t, strings.Join(want.Notes, "\n"), "newest first")
+		})
+	}
+}
