@@ -14,21 +14,26 @@ type csvTable struct {
 	on                    bool
 	msg, time, host, prog int
 	cols                  int
+	utc                   bool // the time's header says it is UTC ("TimeGenerated [UTC]")
 }
 
 // csvMaxCols bounds the columns of a header: an export has a handful.
 const csvMaxCols = 64
 
 // csvColumns are the names of the columns a csvTable reads, as Kibana
-// (the fields' names), Splunk and log shippers write them.
+// (the fields' names), Splunk, log shippers, CloudWatch Logs Insights
+// (@timestamp, @message, @logStream: the instance's stream) and Azure
+// Monitor's Syslog table (TimeGenerated, Computer, ProcessName,
+// SyslogMessage) write them.
 var csvColumns = [...]struct {
 	name string
 	col  int // 0 message, 1 time, 2 host, 3 program
 }{
 	{"message", 0}, {"_raw", 0}, {"line", 0}, {"msg", 0}, {"log", 0}, {"short_message", 0},
-	{"@timestamp", 1}, {"timestamp", 1}, {"_time", 1}, {"time", 1}, {"date", 1},
-	{"host", 2}, {"host.name", 2}, {"hostname", 2}, {"host.hostname", 2},
-	{"process.name", 3}, {"programname", 3}, {"appname", 3}, {"ident", 3}, {"log.syslog.appname", 3},
+	{"@message", 0}, {"SyslogMessage", 0},
+	{"@timestamp", 1}, {"timestamp", 1}, {"_time", 1}, {"time", 1}, {"date", 1}, {"TimeGenerated", 1},
+	{"host", 2}, {"host.name", 2}, {"hostname", 2}, {"host.hostname", 2}, {"Computer", 2}, {"@logStream", 2},
+	{"process.name", 3}, {"programname", 3}, {"appname", 3}, {"ident", 3}, {"log.syslog.appname", 3}, {"ProcessName", 3},
 }
 
 // csvHeader reads the first line of a log as a CSV export's header: two
@@ -47,7 +52,9 @@ func csvHeader(line string) (csvTable, bool) {
 		// Kibana escapes a cell that starts as a spreadsheet formula
 		// would ("@", "=", "+", "-") with a quote before it, its header's
 		// too when so set ("'@timestamp").
-		f = strings.TrimPrefix(f, "'")
+		// Azure's portal names a time column's zone after it
+		// ("TimeGenerated [UTC]").
+		f, utc := strings.CutSuffix(strings.TrimPrefix(f, "'"), " [UTC]")
 		if !headerName(f) {
 			return t, false
 		}
@@ -57,6 +64,7 @@ func csvHeader(line string) (csvTable, bool) {
 			}
 			if p := [...]*int{&t.msg, &t.time, &t.host, &t.prog}[c.col]; *p < 0 {
 				*p = i
+				t.utc = t.utc || c.col == 1 && utc
 			}
 		}
 	}
@@ -91,7 +99,11 @@ func (t *csvTable) split(line string) split {
 	if i := strings.IndexByte(msg, '\n'); i >= 0 {
 		msg = msg[:i]
 	}
-	return recordFields{msg: strings.TrimRight(msg, " \r"), prog: cell(t.prog), host: cell(t.host), time: cell(t.time)}.split()
+	sp := recordFields{msg: strings.TrimRight(msg, " \r"), prog: cell(t.prog), host: cell(t.host), time: cell(t.time)}.split()
+	if t.utc && sp.ts.HasWall && sp.ts.NoZone && !sp.ts.NoDate {
+		sp.ts.NoZone = false // its header said the zone
+	}
+	return sp
 }
 
 // csvFields splits a CSV row (RFC 4180) into at most max cells: a cell in

@@ -82,6 +82,8 @@ func TestCSVExportRows(t *testing.T) {
 		{"unquoted header, message first", "message,@timestamp\n" + csvQuote(down) + ",2024-12-05T04:55:59.123Z\n", 1, "", ""},
 		{"a doubled quote in a cell", "_time,_raw\n2024-12-05T04:55:59Z," + csvQuote(`Dec  5 04:55:59 web1 kernel: nvme nvme0: Try "nvme_core.default_ps_max_latency_us=0 pcie_aspm=off" and report a bug`) + "\n", 1, "", "web1"},
 		{"extra columns", `"@timestamp","agent.name","message","host.hostname","log.offset"` + "\n" + `"Dec 5, 2024 @ 04:55:59.123","fb, 8.15",` + csvQuote(down) + ",node2,1234\n", 1, "", "node2"},
+		{"Azure Monitor's Syslog table, from the portal", "TimeGenerated [UTC],Computer,Facility,SeverityLevel,ProcessName,SyslogMessage\n" + `"12/5/2024, 4:55:59.123 PM",vm-web-01,kern,err,kernel,` + csvQuote(down) + "\n", 1, "", "vm-web-01"},
+		{"CloudWatch Logs Insights", "@timestamp,@message,@logStream,@log\n" + `2024-12-05 04:55:59.123,` + csvQuote(down) + ",i-0a1b2c3d4e5f60718,123456789012:/ec2/kmsg\n", 1, "", "i-0a1b2c3d4e5f60718"},
 		{"another program's row", `"@timestamp",message,"process.name"` + "\n" + `"Dec 5, 2024 @ 04:55:59.123",` + csvQuote(down) + ",smartd\n", 0, "smartd", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -108,4 +110,37 @@ func TestCSVExportRows(t *testing.T) {
 	l, err := kernlog.ReadString(fmt.Sprintf("[    1.0] pci 0000:04:00.0: [144d:a80c] type 00, class 0x010802\n[    2.0] %s\n", down), kernlog.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, int64(1), l.Events)
+}
+
+// Azure's portal writes a row's time as its locale does, US English's
+// "12/5/2024, 4:55:59.123 PM", and says in the header that it is UTC;
+// CloudWatch Logs Insights writes an ISO time without its zone.
+func TestCSVExportTimes(t *testing.T) {
+	const down = "nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10"
+	for _, tc := range []struct {
+		name, log string
+		wall      time.Time
+		noZone    bool
+	}{
+		{"Azure, PM, UTC", "TimeGenerated [UTC],SyslogMessage\n\"12/5/2024, 4:55:59.123 PM\"," + csvQuote(down) + "\n", time.Date(2024, 12, 5, 16, 55, 59, 123e6, time.UTC), false},
+		{"Azure, 12 AM is midnight", "TimeGenerated,SyslogMessage\n\"12/5/2024, 12:05:59 AM\"," + csvQuote(down) + "\n", time.Date(2024, 12, 5, 0, 5, 59, 0, time.UTC), true},
+		{"Azure, 12 PM is noon", "TimeGenerated,SyslogMessage\n\"12/5/2024, 12:05:59 PM\"," + csvQuote(down) + "\n", time.Date(2024, 12, 5, 12, 5, 59, 0, time.UTC), true},
+		{"CloudWatch Logs Insights", "@timestamp,@message\n2024-12-05 04:55:59.123," + csvQuote(down) + "\n", time.Date(2024, 12, 5, 4, 55, 59, 123e6, time.UTC), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, err := kernlog.ReadString(tc.log, kernlog.Options{})
+			require.NoError(t, err)
+			require.Len(t, l.Incidents, 1)
+			ts := l.Incidents[0].Events[0].Time
+			assert.True(t, ts.HasWall)
+			assert.Equal(t, tc.wall, ts.Wall)
+			assert.Equal(t, tc.noZone, ts.NoZone)
+		})
+	}
+	for _, bad := range []string{"13/5/2024, 4:55:59 AM", "12/5/2024, 13:55:59 PM", "12/5/24, 4:55:59 AM", "12/5/2024 4:55:59 AM"} {
+		l, err := kernlog.ReadString("TimeGenerated,SyslogMessage\n\""+bad+"\","+csvQuote(down)+"\n", kernlog.Options{})
+		require.NoError(t, err)
+		require.Len(t, l.Incidents, 1, bad)
+		assert.False(t, l.Incidents[0].Events[0].Time.HasWall, bad)
+	}
 }

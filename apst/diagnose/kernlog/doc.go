@@ -46,8 +46,11 @@
 //     "@timestamp", "host.name"; an elasticdump line's "_source"), Grafana
 //     Loki's logcli --output jsonl ("line", "timestamp", the host among its
 //     "labels"), a Splunk export ("result" with "_raw", "_time", "host"),
-//     Fluent Bit's kmsg input ("msg", its "sec" and "usec" since boot) and
-//     a GELF message ("short_message"). A message that carries a log
+//     Fluent Bit's kmsg input ("msg", its "sec" and "usec" since boot), a
+//     GELF message ("short_message"), Google Cloud Logging's entries a
+//     line (textPayload or jsonPayload.message), CloudWatch Logs' events
+//     a line (message, timestamp, logStreamName) and Papertrail's JSON
+//     events. A message that carries a log
 //     line's own prefix (a syslog line) is read as that line; a bare one
 //     is the kernel's unless the record names another program ("process",
 //     "programname", "appname", "ident"), whose message is kept as
@@ -60,8 +63,15 @@
 //     does not say) and Splunk's export of events ("_time","host",...,
 //     "_raw"): a header with a message's column (message, _raw, line,
 //     msg, log) makes every row after it one line, read by its columns as
-//     a shipper's record is; and Kibana's Discover rows copied as text
-//     ("Dec 5, 2024 @ 04:55:59.123", a tab, the message);
+//     a shipper's record is, as are CloudWatch Logs Insights' (@timestamp,
+//     @message, @logStream) and Azure Monitor's Syslog table's
+//     (TimeGenerated [UTC], Computer, SyslogMessage; the US English time
+//     "12/5/2024, 4:55:59.123 AM"); and Kibana's Discover rows copied as
+//     text ("Dec 5, 2024 @ 04:55:59.123", a tab, the message);
+//   - aws logs tail's lines (an ISO time, the log stream's name, the
+//     message or a whole syslog line) and talosctl dmesg's of several
+//     nodes (the node's name or address first): the stream or node is
+//     the line's host;
 //   - syslog files with an RFC 3164 or ISO time and a host, with or without
 //     the dmesg time after "kernel:" (dmesg's or dmesg -T's, fed to a
 //     logger), and journal and syslog times whose

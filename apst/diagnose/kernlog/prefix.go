@@ -123,6 +123,11 @@ func splitLine(line string) split {
 		rest := afterCaller(strings.TrimLeft(s[end+1:], " \t"))
 		return fromProgram(ts, rest, false)
 	case isDigit(c):
+		// talosctl dmesg of a node named by its address ("172.20.1.2:
+		// kern: err: [...]: nvme ...").
+		if sp, ok := talosNode(s); ok {
+			return sp
+		}
 		// The syslog protocol's "1 2026-12-05T04:55:59Z host kernel - - -".
 		if ts, rest, ok := syslog5424(s); ok {
 			return fromProgram(ts, rest, true)
@@ -190,8 +195,8 @@ func splitLine(line string) split {
 		// [2026-05-05T21:49:51.885Z]: nvme nvme1: ...", the node's name
 		// before the line one node's output has (stripLevel takes its
 		// facility and level, the bracketed time is read as dmesg's).
-		if i := strings.Index(s[:min(len(s), 80)], ": kern:"); i > 0 && !strings.ContainsAny(s[:i], " \t") {
-			return splitLine(s[i+2:])
+		if sp, ok := talosNode(s); ok {
+			return sp
 		}
 		// journalctl -o verbose's and -o export's MESSAGE field (a record's
 		// other fields, its time and transport, are not read).
@@ -231,6 +236,22 @@ func splitLine(line string) split {
 		return split{program: programName(prog), relayed: msg}
 	}
 	return split{msg: afterCaller(s), kernel: true}
+}
+
+// talosNode reads talosctl dmesg's line of one node of several: the
+// node's name or address, then the line one node's output has ("k8s-3:
+// kern: warning: [2026-05-05T21:49:51.885Z]: nvme nvme1: ...",
+// "172.20.1.2: kern: err: ..."); the node is the line's host.
+func talosNode(s string) (split, bool) {
+	i := strings.Index(s[:min(len(s), 80)], ": kern:")
+	if i <= 0 || strings.ContainsAny(s[:i], " \t") {
+		return split{}, false
+	}
+	sp := splitLine(s[i+2:])
+	if sp.host == "" && validHost(s[:i]) {
+		sp.host = s[:i]
+	}
+	return sp, true
 }
 
 // programTag reports whether a message starts with a program's tag,

@@ -12,12 +12,16 @@ import (
 // journal's own fields): the message ("message" of Elasticsearch's and
 // Filebeat's documents, Vector's and Logstash's; "line" of Grafana Loki's
 // logcli --output jsonl; "_raw" of a Splunk export; "msg" of Fluent Bit's
-// kmsg input; "log" of Fluent Bit's tail input; GELF's "short_message"),
-// its time ("@timestamp", "timestamp", "_time", "time", "date"; Fluent
-// Bit's kmsg "sec" and "usec" since boot), its host ("host", a string or
-// Elastic's object with "name"; "hostname"; "host.name"; Loki's "labels")
-// and the program that logged it (Elastic's "process" object or
-// "process.name", rsyslog's "programname", "appname", "ident"). A Splunk
+// kmsg input; "log" of Fluent Bit's tail input; GELF's "short_message";
+// Google Cloud Logging's "textPayload" or "jsonPayload.message";
+// CloudWatch Logs' and Papertrail's "message"), its time ("@timestamp",
+// "timestamp", "_time", "time", "date", Papertrail's "generated_at";
+// Fluent Bit's kmsg "sec" and "usec" since boot), its host ("host", a
+// string or Elastic's object with "name"; "hostname"; "host.name"; Loki's
+// "labels"; Google's "compute.googleapis.com/resource_name" label;
+// CloudWatch's "logStreamName", an instance's by default) and the program
+// that logged it (Elastic's "process" object or "process.name", rsyslog's
+// "programname", Papertrail's "program", "appname", "ident"). A Splunk
 // export's "result" and an Elasticsearch dump's "_source" hold such a
 // record. The message field itself is journalFields.Message, whose name
 // matches "message" too.
@@ -44,7 +48,7 @@ func shipperRecord(s []byte, f *journalFields, nested bool) split {
 	if json.Unmarshal(s, &g) != nil {
 		return split{}
 	}
-	msg := firstText(f.Message, g["line"], g["_raw"], g["msg"], g["log"], g["short_message"])
+	msg := firstText(f.Message, g["line"], g["_raw"], g["msg"], g["log"], g["short_message"], g["textPayload"], g.inner("jsonPayload", "message"))
 	if msg == "" {
 		for _, inner := range []json.RawMessage{g["result"], g["_source"]} {
 			if len(inner) > 0 && inner[0] == '{' && !nested {
@@ -62,9 +66,9 @@ func shipperRecord(s []byte, f *journalFields, nested bool) split {
 	msg = strings.TrimRight(msg, " \r")
 	return recordFields{
 		msg:  msg,
-		prog: firstText(g["process.name"], g["programname"], g["appname"], g["ident"], g.inner("process", "name")),
+		prog: firstText(g["process.name"], g["programname"], g["program"], g["appname"], g["ident"], g.inner("process", "name")),
 		host: g.host(),
-		time: jsonNumber(firstRaw(g["@timestamp"], g["timestamp"], g["_time"], g["time"], g["date"])),
+		time: jsonNumber(firstRaw(g["@timestamp"], g["timestamp"], g["_time"], g["time"], g["date"], g["generated_at"], g["received_at"])),
 		sec:  jsonNumber(g["sec"]),
 		usec: jsonNumber(g["usec"]),
 	}.split()
@@ -143,16 +147,21 @@ func jsonNumber(raw json.RawMessage) string {
 }
 
 // recordWall reads a record's time: an RFC 3339 time with its offset
-// (Elastic's, Splunk's, Loki's, Vector's), Kibana's "Dec 5, 2024 @
-// 04:55:59.123" (in the exporting browser's zone, which it does not
-// say), or the seconds since 1970 (GELF's, Fluent Bit's "date": ten
+// (Elastic's, Splunk's, Loki's, Vector's) or without (CloudWatch Logs
+// Insights': NoZone), Kibana's "Dec 5, 2024 @ 04:55:59.123" (in the
+// exporting browser's zone, which it does not say), the US English
+// locale's "12/5/2024, 4:55:59.123 AM" (Azure's portal), or the seconds
+// since 1970 (GELF's, Fluent Bit's "date": ten
 // digits, a fraction after them), or their thousandths, millionths or
 // billionths (13, 16 or 19 digits).
 func recordWall(s string) (Timestamp, bool) {
-	if t, n, zoned, ok := parseISO(s); ok && zoned && n == len(s) {
-		return Timestamp{Wall: t.UTC(), HasWall: true}, true
+	if t, n, zoned, ok := parseISO(s); ok && n == len(s) {
+		return Timestamp{Wall: t.UTC(), HasWall: true, NoZone: !zoned}, true
 	}
 	if ts, ok := kibanaTime(s); ok {
+		return ts, true
+	}
+	if ts, ok := usTime(s); ok {
 		return ts, true
 	}
 	whole, frac, _ := strings.Cut(s, ".")
@@ -179,6 +188,37 @@ func recordWall(s string) (Timestamp, bool) {
 		return Timestamp{}, false
 	}
 	return Timestamp{Wall: t.UTC(), HasWall: true}, true
+}
+
+// usTime reads a time as the US English locale writes it, "12/5/2024,
+// 4:55:59.123 AM" (Azure's portal exports so): the month first, the
+// comma and the AM or PM telling the locale. The zone is not said
+// (NoZone).
+func usTime(s string) (Timestamp, bool) {
+	date, clock, ok := strings.Cut(s, ", ")
+	mo, rest, ok2 := strings.Cut(date, "/")
+	day, year, ok3 := strings.Cut(rest, "/")
+	hms, half, ok4 := strings.Cut(clock, " ")
+	if !ok || !ok2 || !ok3 || !ok4 || half != "AM" && half != "PM" || len(year) != 4 || !allDigits(year) ||
+		len(mo) < 1 || len(mo) > 2 || !allDigits(mo) || len(day) < 1 || len(day) > 2 || !allDigits(day) {
+		return Timestamp{}, false
+	}
+	if len(hms) > 1 && hms[1] == ':' {
+		hms = "0" + hms
+	}
+	d, n, ok := parseClock(hms)
+	m, dd, h := atoi(mo), atoi(day), d/time.Hour
+	if !ok || n != len(hms) || m < 1 || m > 12 || dd < 1 || dd > 31 || h < 1 || h > 12 {
+		return Timestamp{}, false
+	}
+	switch {
+	case half == "AM" && h == 12:
+		d -= 12 * time.Hour
+	case half == "PM" && h < 12:
+		d += 12 * time.Hour
+	}
+	t := time.Date(atoi(year), time.Month(m), dd, 0, 0, 0, 0, time.UTC).Add(d)
+	return Timestamp{Wall: t, HasWall: true, NoZone: true}, true
 }
 
 // kibanaPrefix reads Kibana's time (kibanaTime) at the start of s, before
@@ -220,7 +260,8 @@ func kibanaTime(s string) (Timestamp, bool) {
 // Loki's ("host", "hostname", "nodename", "instance"); "" for none, or for
 // a value no syslog line could hold (validHost).
 func (g shipperFields) host() string {
-	h := firstText(g["host"], g["hostname"], g["host.name"], g.inner("host", "name"), g.inner("host", "hostname"))
+	h := firstText(g["host"], g["hostname"], g["host.name"], g.inner("host", "name"), g.inner("host", "hostname"),
+		g.inner("labels", "compute.googleapis.com/resource_name"), g["logStreamName"])
 	for _, k := range []string{"host", "hostname", "nodename", "instance"} {
 		if h == "" {
 			h = jsonText(g.inner("labels", k))
@@ -244,4 +285,37 @@ func (g shipperFields) inner(obj, k string) json.RawMessage {
 		return nil
 	}
 	return o[k]
+}
+
+// afterStream reads a message that a log stream's name precedes, as aws
+// logs tail prints CloudWatch's events ("2024-12-05T04:55:52.123000+00:00
+// i-0a1b2c3d4e5f60718 nvme nvme0: ..."; the message may be a whole syslog
+// line, and --format short drops the name): the name (a host's or an
+// instance's: a digit, '-' or '.' in it) and the message after it, when
+// that reads as an NVMe or PCIe event.
+func afterStream(msg string) (split, string, bool) {
+	if syslogLike([]byte(msg[:min(len(msg), 32)])) {
+		// A syslog line's time after the stream's (aws logs tail
+		// --format short).
+		if sp := splitLine(msg); sp.kernel && !sp.ts.IsZero() && nvmeEvent(sp.msg) {
+			return sp, "", true
+		}
+	}
+	w, rest, ok := strings.Cut(msg, " ")
+	if !ok || !validHost(w) || !strings.ContainsAny(w, "0123456789-.") || strings.HasSuffix(w, ":") ||
+		!strings.HasPrefix(rest, "nvme") && !strings.HasPrefix(rest, "pci") && !syslogLike([]byte(rest[:min(len(rest), 32)])) {
+		return split{}, "", false
+	}
+	sp := splitLine(rest)
+	if !sp.kernel || !nvmeEvent(sp.msg) {
+		return split{}, "", false
+	}
+	return sp, w, true
+}
+
+// nvmeEvent reports whether msg reads as an event of the nvme or PCIe
+// port driver, the PCI core or an NVMe disk.
+func nvmeEvent(msg string) bool {
+	e, ok := parseKernelMessage(msg)
+	return ok && (e.Driver == "nvme" || e.Driver == "pcieport" || e.Driver == "pci" || strings.HasPrefix(e.Disk, "nvme"))
 }

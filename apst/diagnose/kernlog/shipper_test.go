@@ -1,6 +1,7 @@
 package kernlog_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -34,7 +35,11 @@ func TestShipperRecords(t *testing.T) {
 		{"milliseconds", `{"time":1733374559123,"log":"` + timeout + `"}`, at, -1, ""},
 		{"microseconds in a string", `{"time":"1733374559123000","log":"` + timeout + `"}`, at, -1, ""},
 		{"nanoseconds", `{"time":1733374559123000000,"log":"` + timeout + `"}`, at, -1, ""},
-		{"a time without its offset is no time", `{"@timestamp":"2024-12-05T04:55:59.123","message":"` + timeout + `"}`, time.Time{}, -1, ""},
+		{"a time without its offset", `{"@timestamp":"2024-12-05T04:55:59.123","message":"` + timeout + `"}`, at, -1, ""},
+		{"Papertrail", `{"id":"1","program":"kernel","message":"` + timeout + `","received_at":"2024-12-05T04:56:00+00:00","generated_at":"2024-12-05T04:55:59.123+00:00","source_name":"web1","hostname":"web1"}`, at, -1, "web1"},
+		{"Google Cloud Logging, textPayload", `{"insertId":"x","textPayload":"` + timeout + `","labels":{"compute.googleapis.com/resource_name":"web-1"},"timestamp":"2024-12-05T04:55:59.123Z"}`, at, -1, "web-1"},
+		{"Google Cloud Logging, jsonPayload", `{"insertId":"x","jsonPayload":{"message":"` + timeout + `"},"timestamp":"2024-12-05T04:55:59.123Z"}`, at, -1, ""},
+		{"CloudWatch Logs, an event a line", `{"logStreamName":"i-0a1b2c3d4e5f60718","timestamp":1733374559123,"message":"` + timeout + `","ingestionTime":1733374560000}`, at, -1, "i-0a1b2c3d4e5f60718"},
 		{"a number of another size is no time", `{"time":17333745,"message":"` + timeout + `"}`, time.Time{}, -1, ""},
 		{"the kernel as the process", `{"process":{"name":"kernel"},"message":"` + timeout + `"}`, time.Time{}, -1, ""},
 	} {
@@ -48,7 +53,8 @@ func TestShipperRecords(t *testing.T) {
 			assert.Equal(t, !tc.wall.IsZero(), e.Time.HasWall)
 			if e.Time.HasWall {
 				assert.Equal(t, tc.wall, e.Time.Wall)
-				assert.False(t, e.Time.NoYear || e.Time.NoZone || e.Time.NoDate, "the record's time is whole")
+				assert.False(t, e.Time.NoYear || e.Time.NoDate, "the record's time is whole")
+				assert.Equal(t, strings.Contains(tc.name, "without its offset"), e.Time.NoZone)
 			}
 			assert.Equal(t, tc.mono >= 0, e.Time.HasMono)
 			if tc.mono >= 0 {
@@ -132,5 +138,42 @@ func TestShipperRecordsNoFailure(t *testing.T) {
 	} {
 		_, err := kernlog.ReadString(rec+"\n", kernlog.Options{})
 		require.ErrorIs(t, err, kernlog.ErrNotKernelLog, rec)
+	}
+}
+
+// aws logs tail prints CloudWatch's events with the log stream's name
+// (an instance's) between the time and the message, which may be a whole
+// syslog line; --format short drops the name. talosctl dmesg of several
+// nodes names each line's node first, by name or address. Each reads to
+// its event, the stream or node its host.
+func TestStreamAndNodeBeforeMessage(t *testing.T) {
+	const down = "nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10"
+	const d3 = "nvme 0000:04:00.0: Unable to change power state from D3cold to D0, device inaccessible"
+	for _, tc := range []struct {
+		name, log, host string
+	}{
+		{"aws logs tail", "2024-12-05T04:55:52.123000+00:00 i-0a1b2c3d4e5f60718 " + down + "\n" +
+			"2024-12-05T04:55:53.310000+00:00 i-0a1b2c3d4e5f60718 " + d3 + "\n", "i-0a1b2c3d4e5f60718"},
+		{"aws logs tail, a syslog line", "2024-12-05T04:55:52.123000+00:00 i-0a1b2c3d4e5f60718 Dec  5 04:55:52 ip-10-0-1-23 kernel: " + down + "\n" +
+			"2024-12-05T04:55:53.310000+00:00 i-0a1b2c3d4e5f60718 Dec  5 04:55:53 ip-10-0-1-23 kernel: " + d3 + "\n", "i-0a1b2c3d4e5f60718"},
+		{"aws logs tail --format short, a syslog line", "2024-12-05T04:55:52 Dec  5 04:55:52 ip-10-0-1-23 kernel: " + down + "\n" +
+			"2024-12-05T04:55:53 Dec  5 04:55:53 ip-10-0-1-23 kernel: " + d3 + "\n", "ip-10-0-1-23"},
+		{"talosctl dmesg, a node's address", "172.20.1.2: kern:     err: [2024-12-05T04:55:52.123000000Z]: " + down + "\n" +
+			"172.20.1.2: kern:     err: [2024-12-05T04:55:53.310000000Z]: " + d3 + "\n", "172.20.1.2"},
+		{"talosctl dmesg, a node's name", "k8s-3: kern:     err: [2024-12-05T04:55:52.123000000Z]: " + down + "\n" +
+			"k8s-3: kern:     err: [2024-12-05T04:55:53.310000000Z]: " + d3 + "\n", "k8s-3"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, err := kernlog.ReadString(tc.log, kernlog.Options{})
+			require.NoError(t, err)
+			require.Len(t, l.Incidents, 1)
+			in := l.Incidents[0]
+			assert.Equal(t, "nvme0", in.Controller)
+			assert.Equal(t, map[kernlog.Kind]int{kernlog.ControllerDown: 1, kernlog.ResumeFailure: 1}, in.Counts)
+			assert.True(t, in.Start.HasWall)
+			assert.Equal(t, 2024, in.Start.Wall.Year())
+			assert.Equal(t, []string{tc.host}, l.Hosts)
+			assert.Empty(t, l.Unread)
+		})
 	}
 }
