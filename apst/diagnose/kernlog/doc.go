@@ -68,6 +68,14 @@
 //     (TimeGenerated [UTC], Computer, SyslogMessage; the US English time
 //     "12/5/2024, 4:55:59.123 AM"); and Kibana's Discover rows copied as
 //     text ("Dec 5, 2024 @ 04:55:59.123", a tab, the message);
+//   - the clouds' tools' JSON documents over lines, their default output
+//     (aws logs filter-log-events, gcloud logging read --format=json, az
+//     monitor log-analytics query, aws logs get-query-results): the
+//     document is read whole (at most 64 MiB) and each record in it (an
+//     array's element that holds a message, or a row of field and value
+//     pairs) read as a shipper's record is, at the line it starts on (a
+//     document on one line numbers its records one a line, as jq -c
+//     would print them);
 //   - aws logs tail's lines (an ISO time, the log stream's name, the
 //     message or a whole syslog line) and talosctl dmesg's of several
 //     nodes (the node's name or address first): the stream or node is

@@ -130,8 +130,10 @@ func Read(ctx context.Context, r io.Reader, opts Options) (*Log, error) {
 	src, format, err := text(r)
 	st.log.Compression = format
 	if err == nil {
-		sc = scanner{log: st.log, limit: MaxLongLine, nulOff: -1}
-		err = sc.scan(ctx, src, st.escapedLines)
+		if rest, doc := st.readJSONDoc(src); !doc {
+			sc = scanner{log: st.log, limit: MaxLongLine, nulOff: -1}
+			err = sc.scan(ctx, rest, st.escapedLines)
+		}
 	}
 	st.endQP()
 	st.flush()

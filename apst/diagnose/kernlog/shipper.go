@@ -14,14 +14,18 @@ import (
 // logcli --output jsonl; "_raw" of a Splunk export; "msg" of Fluent Bit's
 // kmsg input; "log" of Fluent Bit's tail input; GELF's "short_message";
 // Google Cloud Logging's "textPayload" or "jsonPayload.message";
-// CloudWatch Logs' and Papertrail's "message"), its time ("@timestamp",
-// "timestamp", "_time", "time", "date", Papertrail's "generated_at";
+// CloudWatch Logs' and Papertrail's "message"; CloudWatch Logs Insights'
+// "@message"; Azure Monitor's "SyslogMessage"), its time ("@timestamp",
+// "timestamp", "_time", "time", "date", Papertrail's "generated_at",
+// Azure's "TimeGenerated";
 // Fluent Bit's kmsg "sec" and "usec" since boot), its host ("host", a
 // string or Elastic's object with "name"; "hostname"; "host.name"; Loki's
 // "labels"; Google's "compute.googleapis.com/resource_name" label;
-// CloudWatch's "logStreamName", an instance's by default) and the program
-// that logged it (Elastic's "process" object or "process.name", rsyslog's
-// "programname", Papertrail's "program", "appname", "ident"). A Splunk
+// CloudWatch's "logStreamName" or "@logStream", an instance's by default;
+// Azure's "Computer") and the program that logged it (Elastic's
+// "process" object or "process.name", rsyslog's "programname",
+// Papertrail's "program", Azure's "ProcessName", "appname", "ident"). A
+// Splunk
 // export's "result" and an Elasticsearch dump's "_source" hold such a
 // record. The message field itself is journalFields.Message, whose name
 // matches "message" too.
@@ -48,7 +52,8 @@ func shipperRecord(s []byte, f *journalFields, nested bool) split {
 	if json.Unmarshal(s, &g) != nil {
 		return split{}
 	}
-	msg := firstText(f.Message, g["line"], g["_raw"], g["msg"], g["log"], g["short_message"], g["textPayload"], g.inner("jsonPayload", "message"))
+	msg := firstText(f.Message, g["line"], g["_raw"], g["msg"], g["log"], g["short_message"], g["textPayload"], g.inner("jsonPayload", "message"),
+		g["@message"], g["SyslogMessage"])
 	if msg == "" {
 		for _, inner := range []json.RawMessage{g["result"], g["_source"]} {
 			if len(inner) > 0 && inner[0] == '{' && !nested {
@@ -66,9 +71,9 @@ func shipperRecord(s []byte, f *journalFields, nested bool) split {
 	msg = strings.TrimRight(msg, " \r")
 	return recordFields{
 		msg:  msg,
-		prog: firstText(g["process.name"], g["programname"], g["program"], g["appname"], g["ident"], g.inner("process", "name")),
+		prog: firstText(g["process.name"], g["programname"], g["program"], g["appname"], g["ident"], g.inner("process", "name"), g["ProcessName"]),
 		host: g.host(),
-		time: jsonNumber(firstRaw(g["@timestamp"], g["timestamp"], g["_time"], g["time"], g["date"], g["generated_at"], g["received_at"])),
+		time: jsonNumber(firstRaw(g["@timestamp"], g["timestamp"], g["_time"], g["time"], g["date"], g["generated_at"], g["received_at"], g["TimeGenerated"])),
 		sec:  jsonNumber(g["sec"]),
 		usec: jsonNumber(g["usec"]),
 	}.split()
@@ -261,7 +266,7 @@ func kibanaTime(s string) (Timestamp, bool) {
 // a value no syslog line could hold (validHost).
 func (g shipperFields) host() string {
 	h := firstText(g["host"], g["hostname"], g["host.name"], g.inner("host", "name"), g.inner("host", "hostname"),
-		g.inner("labels", "compute.googleapis.com/resource_name"), g["logStreamName"])
+		g.inner("labels", "compute.googleapis.com/resource_name"), g["logStreamName"], g["@logStream"], g["Computer"])
 	for _, k := range []string{"host", "hostname", "nodename", "instance"} {
 		if h == "" {
 			h = jsonText(g.inner("labels", k))
