@@ -45,7 +45,7 @@ func TestJSONDocuments(t *testing.T) {
 		events = append(events, obj{"logStreamName": "i-0a1b2c3d4e5f60718", "timestamp": at.UnixMilli(), "message": m, "ingestionTime": at.UnixMilli() + 800, "eventId": "38170000000000000000000000000000000000000000000000000000"})
 		entries = append([]any{obj{"insertId": "1x2y3z", "jsonPayload": obj{"message": at.Format("Jan _2 15:04:05") + " web-1 kernel: " + m},
 			"labels": obj{"compute.googleapis.com/resource_name": "web-1"}, "logName": "projects/acme/logs/syslog",
-			"resource": obj{"labels": obj{"instance_id": "8123456789012345678", "zone": "us-central1-a"}, "type": "gce_instance"},
+			"resource":  obj{"labels": obj{"instance_id": "8123456789012345678", "zone": "us-central1-a"}, "type": "gce_instance"},
 			"timestamp": at.Format(time.RFC3339Nano)}}, entries...)
 		rows = append(rows, obj{"Computer": "vm-web-01", "Facility": "kern", "ProcessName": "kernel", "SyslogMessage": m, "TableName": "PrimaryResult", "TimeGenerated": at.Format(time.RFC3339Nano)})
 		results = append(results, []any{obj{"field": "@timestamp", "value": at.Format("2006-01-02 15:04:05.000")}, obj{"field": "@message", "value": m}, obj{"field": "@logStream", "value": "i-0a1b2c3d4e5f60718"}, obj{"field": "@ptr", "value": "CmAKJgoi"}})
