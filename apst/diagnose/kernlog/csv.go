@@ -22,15 +22,16 @@ const csvMaxCols = 64
 
 // csvColumns are the names of the columns a csvTable reads, as Kibana
 // (the fields' names), Splunk, log shippers, CloudWatch Logs Insights
-// (@timestamp, @message, @logStream: the instance's stream) and Azure
+// (@timestamp, @message, @logStream: the instance's stream), Azure
 // Monitor's Syslog table (TimeGenerated, Computer, ProcessName,
-// SyslogMessage) write them.
+// SyslogMessage) and Synology's Log Center (Level, Log, Time, User,
+// Event, after a title line) write them.
 var csvColumns = [...]struct {
 	name string
 	col  int // 0 message, 1 time, 2 host, 3 program
 }{
-	{"message", 0}, {"_raw", 0}, {"line", 0}, {"msg", 0}, {"log", 0}, {"short_message", 0},
-	{"@message", 0}, {"SyslogMessage", 0},
+	{"message", 0}, {"_raw", 0}, {"line", 0}, {"msg", 0}, {"@message", 0}, {"SyslogMessage", 0},
+	{"Event", 0}, {"log", 0}, {"short_message", 0},
 	{"@timestamp", 1}, {"timestamp", 1}, {"_time", 1}, {"time", 1}, {"date", 1}, {"TimeGenerated", 1},
 	{"host", 2}, {"host.name", 2}, {"hostname", 2}, {"host.hostname", 2}, {"Computer", 2}, {"@logStream", 2},
 	{"process.name", 3}, {"programname", 3}, {"appname", 3}, {"ident", 3}, {"log.syslog.appname", 3}, {"ProcessName", 3},
@@ -48,23 +49,25 @@ func csvHeader(line string) (csvTable, bool) {
 	if len(fields) < 2 || len(fields) > csvMaxCols {
 		return t, false
 	}
+	utc := make([]bool, len(fields))
 	for i, f := range fields {
 		// Kibana escapes a cell that starts as a spreadsheet formula
 		// would ("@", "=", "+", "-") with a quote before it, its header's
-		// too when so set ("'@timestamp").
-		// Azure's portal names a time column's zone after it
-		// ("TimeGenerated [UTC]").
-		f, utc := strings.CutSuffix(strings.TrimPrefix(f, "'"), " [UTC]")
-		if !headerName(f) {
+		// too when so set ("'@timestamp"); Azure's portal names a time
+		// column's zone after it ("TimeGenerated [UTC]").
+		fields[i], utc[i] = strings.CutSuffix(strings.TrimPrefix(f, "'"), " [UTC]")
+		if !headerName(fields[i]) {
 			return t, false
 		}
-		for _, c := range csvColumns {
-			if !strings.EqualFold(f, c.name) {
-				continue
-			}
-			if p := [...]*int{&t.msg, &t.time, &t.host, &t.prog}[c.col]; *p < 0 {
+	}
+	// Each role's column is the one whose name comes first in csvColumns
+	// (Synology's "Event" holds the message, its "Log" the log's name).
+	for _, c := range csvColumns {
+		p := [...]*int{&t.msg, &t.time, &t.host, &t.prog}[c.col]
+		for i, f := range fields {
+			if *p < 0 && strings.EqualFold(f, c.name) {
 				*p = i
-				t.utc = t.utc || c.col == 1 && utc
+				t.utc = t.utc || c.col == 1 && utc[i]
 			}
 		}
 	}

@@ -144,3 +144,28 @@ func TestCSVExportTimes(t *testing.T) {
 		assert.False(t, l.Incidents[0].Events[0].Time.HasWall, bad)
 	}
 }
+
+// Synology's Log Center exports a title line, then "Level,Log,Time,User,
+// Event", the message in Event and the time year first, newest first and
+// to the second: the rows read as the log oldest first.
+func TestCSVSynologyLogCenter(t *testing.T) {
+	const log = "System\r\nLevel,Log,Time,User,Event\r\n" +
+		"Warning,System,2025/03/14 03:22:41,SYSTEM,nvme nvme0: Disabling device after reset failure: -19\r\n" +
+		"Error,System,2025/03/14 03:22:41,SYSTEM,\"nvme 0000:04:00.0: Unable to change power state from D3cold to D0, device inaccessible\"\r\n" +
+		"Warning,System,2025/03/14 03:22:41,SYSTEM,nvme nvme0: Does your device have a faulty power saving mode enabled?\r\n" +
+		"Warning,System,2025/03/14 03:22:41,SYSTEM,\"nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10\"\r\n" +
+		"Info,System,2025/03/14 02:17:41,SYSTEM,nvme nvme0: pci function 0000:04:00.0\r\n"
+	l, err := kernlog.ReadString(log, kernlog.Options{})
+	require.NoError(t, err)
+	assert.True(t, l.NewestFirst)
+	require.Len(t, l.Incidents, 1)
+	in := l.Incidents[0]
+	assert.Equal(t, "0000:04:00.0", in.PCI)
+	var kinds []kernlog.Kind
+	for _, e := range in.Events {
+		kinds = append(kinds, e.Kind)
+	}
+	assert.Equal(t, []kernlog.Kind{kernlog.ControllerDown, kernlog.PowerSavingHint, kernlog.ResumeFailure, kernlog.ResetFailure}, kinds)
+	assert.Equal(t, time.Date(2025, 3, 14, 3, 22, 41, 0, time.UTC), in.Start.Wall)
+	assert.True(t, in.Start.NoZone)
+}

@@ -66,7 +66,8 @@
 //     a shipper's record is, as are CloudWatch Logs Insights' (@timestamp,
 //     @message, @logStream) and Azure Monitor's Syslog table's
 //     (TimeGenerated [UTC], Computer, SyslogMessage; the US English time
-//     "12/5/2024, 4:55:59.123 AM"); and Kibana's Discover rows copied as
+//     "12/5/2024, 4:55:59.123 AM") and Synology's Log Center's (a title
+//     line, then Level, Log, Time, User, Event); and Kibana's Discover rows copied as
 //     text ("Dec 5, 2024 @ 04:55:59.123", a tab, the message);
 //   - the clouds' tools' JSON documents over lines, their default output
 //     (aws logs filter-log-events, gcloud logging read --format=json, az
@@ -118,7 +119,8 @@
 //     kernel's name, as NAS pages, log viewers and locales write it
 //     ("12/05/2026 10:00:00 host kernel: ...", "05.12.2026 ...", "2026 Dec
 //     5 ...", "Dec 05 2026 ..."): whether "12/05" is the month is not
-//     known, so the date is left out (Timestamp.NoDate);
+//     known, so the date is left out (Timestamp.NoDate) unless the month
+//     is named and the year given ("Mar 14 2025 03:22:41");
 //   - a time of day or a date and time in brackets before each line, as a
 //     logger's or a terminal's time-stamping writes them ("[18:14:04]
 //     nvme ...", "[2024-12-05 04:55:59] nvme ...");

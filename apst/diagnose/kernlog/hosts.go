@@ -15,7 +15,7 @@ const MaxHosts = 16
 // ("kernel: ...", dmesg's lines). last is a name known to be valid.
 func hostOf(afterTime, last string) string {
 	host, rest, ok := strings.Cut(afterTime, " ")
-	if !ok || host == "" || strings.HasPrefix(host, "kernel") || host != last && !validHost(host) {
+	if !ok || host == "" || strings.HasPrefix(host, "kernel") || host != last && !validHost(host) || levelWord(host) {
 		return "" // (the last line's host was valid: a syslog file's lines are mostly one host's)
 	}
 	rest = skipFacility(strings.TrimLeft(rest, " "))
@@ -23,6 +23,18 @@ func hostOf(afterTime, last string) string {
 		return ""
 	}
 	return host
+}
+
+// levelWord reports whether s is a syslog severity in capitals, as a
+// template writes it where the host would be (ChromeOS's
+// /var/log/messages: "2025-03-14T03:22:41.112232+01:00 WARNING kernel:
+// ..."): no host's name.
+func levelWord(s string) bool {
+	switch s {
+	case "EMERG", "ALERT", "CRIT", "ERR", "ERROR", "WARNING", "WARN", "NOTICE", "INFO", "DEBUG":
+		return true
+	}
+	return false
 }
 
 // validHost reports whether s can be a host's name as syslog writes it:

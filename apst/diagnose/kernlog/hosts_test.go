@@ -41,6 +41,8 @@ func TestHosts(t *testing.T) {
 			`{"MESSAGE":"nvme nvme0: I/O 12 QID 3 timeout, aborting","_HOSTNAME":"node2","_TRANSPORT":"kernel"}` + "\n", []string{"node1", "node2"}},
 		{"journalctl -o export", "__CURSOR=s=1\n_TRANSPORT=kernel\n_HOSTNAME=node5\nMESSAGE=nvme nvme0: I/O 12 QID 3 timeout, aborting\n\n", []string{"node5"}},
 		{"dmesg", "[  100.1] nvme nvme0: I/O 12 QID 3 timeout, aborting\n", nil},
+		{"ChromeOS's severity where the host would be", "2025-03-14T03:22:41.112232+01:00 WARNING kernel: [ 3901.112233] nvme nvme0: I/O 12 QID 3 timeout, aborting\n" +
+			"2025-03-14T03:22:42.112232+01:00 ERR kernel: [ 3902.112233] nvme nvme0: I/O 12 QID 3 timeout, reset controller\n", nil},
 		{"a bare kernel tag", "Dec  5 04:55:59 kernel: nvme nvme0: I/O 12 QID 3 timeout, aborting\n", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -13,6 +13,8 @@ type order struct {
 	lines    []keptLine
 	bytes    int
 	back, on int  // steps of an event's time back (within a boot) and on
+	same     int  // steps to the same time
+	far      bool // a step back was of a second or more
 	off      bool // no longer kept: the log runs forward, or too much was held
 }
 
@@ -43,9 +45,13 @@ func (o *order) forward() {
 }
 
 // newestFirst reports whether the log ran newest first: its events' times
-// stepped back at least twice, and more than four times as often as on.
+// stepped back at least twice, and more than four times as often as on;
+// or, in an export of whole seconds whose other steps keep the time (as
+// Synology's Log Center writes it), back once by a second or more and
+// never on. (One step back alone is a line out of order, or a clock set
+// back; a step of microseconds, two CPUs' printk.)
 func (o *order) newestFirst() bool {
-	return !o.off && o.back >= 2 && o.back > 4*o.on
+	return !o.off && (o.back >= 2 && o.back > 4*o.on || o.back == 1 && o.on == 0 && o.far && o.same > 0)
 }
 
 // top hands a logical line of the log (not one of its parts) to logical,

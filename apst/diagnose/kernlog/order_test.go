@@ -125,3 +125,22 @@ func TestRapidNewestFirst(t *testing.T) {
 		}
 	})
 }
+
+// One step back among times that otherwise keep still (an export of whole
+// seconds, newest first) is read newest first; one step back alone, or of
+// less than a second, is a line out of order.
+func TestNewestFirstOneStepBack(t *testing.T) {
+	row := func(s, msg string) string { return "Dec  5 04:55:" + s + " web1 kernel: " + msg + "\n" }
+	down := "nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10"
+	d3 := "nvme 0000:04:00.0: Unable to change power state from D3cold to D0, device inaccessible"
+	pci := "nvme nvme0: pci function 0000:04:00.0"
+	l, err := kernlog.ReadString(row("59", d3)+row("59", down)+row("30", pci), kernlog.Options{})
+	require.NoError(t, err)
+	assert.True(t, l.NewestFirst)
+	l, err = kernlog.ReadString(row("59", down)+row("30", d3), kernlog.Options{})
+	require.NoError(t, err)
+	assert.False(t, l.NewestFirst, "one step back alone")
+	l, err = kernlog.ReadString("[  100.000200] "+d3+"\n[  100.000200] "+down+"\n[  100.000100] "+pci+"\n", kernlog.Options{})
+	require.NoError(t, err)
+	assert.False(t, l.NewestFirst, "microseconds back")
+}

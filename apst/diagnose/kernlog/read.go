@@ -300,6 +300,7 @@ type state struct {
 	pretty     prettyRecord // a journalctl -o json-pretty record being read
 	rec        fieldRecord  // a journalctl -o export or -o verbose record
 	csv        csvTable     // a CSV export's columns, from its header
+	csvTitle   bool         // the first line was one word, which may title a CSV export
 	order      order        // the logical lines kept while the log may run newest first
 	unpasted   []byte       // the line being read, without what pasting added (unpaste)
 	fresh      bool         // a journal boot separator passed and nothing since
@@ -383,11 +384,14 @@ func (st *state) line(b []byte, from, last int) {
 	}
 	if !st.stamped {
 		c := cleanBytes(b)
-		if !st.text && len(c) > 0 && !st.csv.on {
+		if (!st.text || st.csvTitle) && len(c) > 0 && !st.csv.on {
 			if st.csv, _ = csvHeader(string(b)); st.csv.on {
 				st.text = true
 				return // a CSV export's header: its rows are read by their columns
 			}
+			// A title of one word before the header (Synology's Log
+			// Center: "System", then "Level,Log,Time,User,Event").
+			st.csvTitle = !st.text && headerName(string(c))
 		}
 		st.stamped = logStart(c) || st.csv.on && bytes.Contains(c, []byte("kernel")) // once, in a log: its first line
 		st.text = st.text || len(c) > 0
@@ -716,8 +720,11 @@ func (st *state) read(line string, sp split, from, to int, at Timestamp) {
 		case ok && d < 0:
 			st.log.Backwards++
 			st.order.back++
+			st.order.far = st.order.far || d <= -time.Second
 		case ok && d > 0:
 			st.order.forward()
+		case ok:
+			st.order.same++
 		}
 		st.last = sp.ts
 	}

@@ -160,6 +160,11 @@ func jsonNumber(raw json.RawMessage) string {
 // digits, a fraction after them), or their thousandths, millionths or
 // billionths (13, 16 or 19 digits).
 func recordWall(s string) (Timestamp, bool) {
+	if len(s) >= 19 && s[4] == '/' && s[7] == '/' && s[10] == ' ' {
+		// Year first with slashes, as Synology's Log Center writes it
+		// ("2025/03/14 03:22:41"): no order of its own.
+		s = s[:4] + "-" + s[5:7] + "-" + s[8:]
+	}
 	if t, n, zoned, ok := parseISO(s); ok && n == len(s) {
 		return Timestamp{Wall: t.UTC(), HasWall: true, NoZone: !zoned}, true
 	}

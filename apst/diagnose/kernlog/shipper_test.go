@@ -177,3 +177,32 @@ func TestStreamAndNodeBeforeMessage(t *testing.T) {
 		})
 	}
 }
+
+// A date whose month is named and whose year is given is kept, in any
+// order ("Mar 14 2025", GNOME Logs' export of an earlier year's line;
+// "2025 Mar 14"); one of numbers alone, whose month is not known, is left
+// out.
+func TestDatedClockWithNamedMonth(t *testing.T) {
+	const msg = " kernel: nvme nvme0: I/O 12 QID 3 timeout, aborting\n"
+	for _, tc := range []struct {
+		stamp  string
+		noDate bool
+	}{
+		{"Mar 14 2025 03:22:41", false},
+		{"2025 Mar 14 03:22:41", false},
+		{"Fri, 14 Mar 2025 03:22:41", false},
+		{"03/14/2025 03:22:41", true},
+		{"14.03.2025 03:22:41", true},
+	} {
+		l, err := kernlog.ReadString(tc.stamp+msg, kernlog.Options{})
+		require.NoError(t, err, tc.stamp)
+		require.Len(t, l.Incidents, 1, tc.stamp)
+		ts := l.Incidents[0].Start
+		assert.True(t, ts.HasWall, tc.stamp)
+		assert.Equal(t, tc.noDate, ts.NoDate, tc.stamp)
+		if !tc.noDate {
+			assert.Equal(t, time.Date(2025, 3, 14, 3, 22, 41, 0, time.UTC), ts.Wall, tc.stamp)
+			assert.True(t, ts.NoZone, tc.stamp)
+		}
+	}
+}
