@@ -103,59 +103,77 @@ type docRecord struct {
 }
 
 // walkJSON collects the records of JSON value v, which starts at offset
-// off of the document.
+// off of the document. v is valid JSON (the document was checked whole),
+// so its members and elements are found by skipping values (skipJSON),
+// without a decoder's machinery.
 func walkJSON(v []byte, off, depth int, recs *[]docRecord) {
-	if depth > maxJSONDepth || len(v) == 0 {
+	if depth > maxJSONDepth || len(v) == 0 || v[0] != '{' && v[0] != '[' {
 		return
 	}
-	switch v[0] {
-	case '{':
-		if docRecordOf(v, off, recs) {
+	if v[0] == '{' && docRecordOf(v, off, recs) {
+		return
+	}
+	for i := 1; i < len(v); {
+		i = skipBlank(v, i)
+		if i >= len(v) || v[i] == '}' || v[i] == ']' {
 			return
 		}
-		dec := json.NewDecoder(bytes.NewReader(v))
-		if _, err := dec.Token(); err != nil { // '{'
-			return
+		if v[0] == '{' {
+			i = skipBlank(v, skipJSON(v, i)) + 1 // the key and its ':'
+			i = skipBlank(v, i)
 		}
-		for dec.More() {
-			if _, err := dec.Token(); err != nil { // the key
-				return
-			}
-			at := int(dec.InputOffset())
-			var m json.RawMessage
-			if dec.Decode(&m) != nil {
-				return
-			}
-			walkJSON(m, off+valueAt(v, at), depth+1, recs)
+		end := skipJSON(v, i)
+		m := v[i:end]
+		if rec, ok := fieldValueRow(m); v[0] == '[' && ok {
+			*recs = append(*recs, docRecord{rec, off + i})
+		} else {
+			walkJSON(m, off+i, depth+1, recs)
 		}
-	case '[':
-		dec := json.NewDecoder(bytes.NewReader(v))
-		if _, err := dec.Token(); err != nil { // '['
-			return
-		}
-		for dec.More() {
-			at := int(dec.InputOffset())
-			var m json.RawMessage
-			if dec.Decode(&m) != nil {
-				return
-			}
-			at = valueAt(v, at)
-			if rec, ok := fieldValueRow(m); ok {
-				*recs = append(*recs, docRecord{rec, off + at})
-				continue
-			}
-			walkJSON(m, off+at, depth+1, recs)
+		i = skipBlank(v, end)
+		if i < len(v) && v[i] == ',' {
+			i++
 		}
 	}
 }
 
-// valueAt is the offset in v of the value that starts after offset at,
-// past blanks and the ':' or ',' before it.
-func valueAt(v []byte, at int) int {
-	for at < len(v) && (v[at] == ' ' || v[at] == '\t' || v[at] == '\r' || v[at] == '\n' || v[at] == ':' || v[at] == ',') {
-		at++
+// skipBlank is the offset of the first byte at or after i that is no
+// JSON blank.
+func skipBlank(v []byte, i int) int {
+	for i < len(v) && (v[i] == ' ' || v[i] == '\t' || v[i] == '\r' || v[i] == '\n') {
+		i++
 	}
-	return at
+	return i
+}
+
+// skipJSON is the offset just after the valid JSON value that starts at
+// offset i of v.
+func skipJSON(v []byte, i int) int {
+	depth := 0
+	for ; i < len(v); i++ {
+		switch c := v[i]; c {
+		case '"':
+			for i++; i < len(v) && v[i] != '"'; i++ {
+				if v[i] == '\\' {
+					i++
+				}
+			}
+			if depth == 0 {
+				return i + 1
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth <= 0 {
+				return i + 1
+			}
+		case ',', ' ', '\t', '\r', '\n':
+			if depth == 0 {
+				return i // the end of a number or a literal
+			}
+		}
+	}
+	return i
 }
 
 // docRecordOf adds object v to recs when it is a record: a journal's or
@@ -180,19 +198,24 @@ func fieldValueRow(v []byte) ([]byte, bool) {
 	if len(v) == 0 || v[0] != '[' {
 		return nil, false
 	}
-	var pairs []struct {
-		Field *string `json:"field"`
-		Value *string `json:"value"`
-	}
-	if json.Unmarshal(v, &pairs) != nil || len(pairs) == 0 {
-		return nil, false
-	}
-	row := make(map[string]string, len(pairs))
-	for _, p := range pairs {
-		if p.Field == nil || p.Value == nil {
+	row := shipperFields{}
+	for i := skipBlank(v, 1); i < len(v) && v[i] == '{'; {
+		end := skipJSON(v, i)
+		var pair shipperFields
+		if json.Unmarshal(v[i:end], &pair) != nil || len(pair) != 2 || len(pair["field"]) == 0 || len(pair["value"]) == 0 {
 			return nil, false
 		}
-		row[*p.Field] = *p.Value
+		f := jsonText(pair["field"])
+		if f == "" {
+			return nil, false
+		}
+		row[f] = pair["value"]
+		if i = skipBlank(v, end); i < len(v) && v[i] == ',' {
+			i = skipBlank(v, i+1)
+		}
+	}
+	if len(row) == 0 {
+		return nil, false
 	}
 	b, err := json.Marshal(row)
 	if err != nil || !docRecordOf(b, 0, new([]docRecord)) {
