@@ -109,9 +109,9 @@ func (t *csvTable) split(line string) split {
 	return sp
 }
 
-// csvFields splits a CSV row (RFC 4180) into at most max cells: a cell in
-// double quotes may hold commas and doubled quotes; the last cell holds
-// the rest of the row.
+// csvFields splits a CSV row (RFC 4180) into at most max cells (a row of
+// more has the rest dropped): a cell in double quotes may hold commas and
+// doubled quotes.
 func csvFields(row string, max int) []string {
 	var out []string
 	for len(out) < max-1 {

@@ -9,26 +9,29 @@ import (
 
 // shipperFields are the fields Read uses of a log shipper's JSON record,
 // a JSON object a line that is no journal record (it has none of the
-// journal's own fields): the message ("message" of Elasticsearch's and
-// Filebeat's documents, Vector's and Logstash's; "line" of Grafana Loki's
-// logcli --output jsonl; "_raw" of a Splunk export; "msg" of Fluent Bit's
-// kmsg input; "log" of Fluent Bit's tail input; GELF's "short_message";
-// Google Cloud Logging's "textPayload" or "jsonPayload.message";
-// CloudWatch Logs' and Papertrail's "message"; CloudWatch Logs Insights'
-// "@message"; Azure Monitor's "SyslogMessage"), its time ("@timestamp",
-// "timestamp", "_time", "time", "date", Papertrail's "generated_at",
-// Azure's "TimeGenerated";
-// Fluent Bit's kmsg "sec" and "usec" since boot), its host ("host", a
-// string or Elastic's object with "name"; "hostname"; "host.name"; Loki's
-// "labels"; Google's "compute.googleapis.com/resource_name" label;
-// CloudWatch's "logStreamName" or "@logStream", an instance's by default;
-// Azure's "Computer") and the program that logged it (Elastic's
-// "process" object or "process.name", rsyslog's "programname",
-// Papertrail's "program", Azure's "ProcessName", "appname", "ident"). A
-// Splunk
-// export's "result" and an Elasticsearch dump's "_source" hold such a
-// record. The message field itself is journalFields.Message, whose name
-// matches "message" too.
+// journal's own fields), by their names:
+//   - the message: "message" (Elasticsearch's and Filebeat's documents,
+//     Vector's, Logstash's, CloudWatch Logs' and Papertrail's events),
+//     "line" (Grafana Loki's logcli --output jsonl), "_raw" (a Splunk
+//     export), "msg" (Fluent Bit's kmsg input), "log" (Fluent Bit's tail
+//     input), "short_message" (GELF), "textPayload" or
+//     "jsonPayload.message" (Google Cloud Logging), "@message"
+//     (CloudWatch Logs Insights), "SyslogMessage" (Azure Monitor);
+//   - its time: "@timestamp", "timestamp", "_time", "time", "date",
+//     "generated_at" (Papertrail), "TimeGenerated" (Azure); Fluent Bit's
+//     kmsg "sec" and "usec" since boot;
+//   - its host: "host" (a string, or Elastic's object with "name"),
+//     "hostname", "host.name", Loki's "labels", Google's
+//     "compute.googleapis.com/resource_name" label, CloudWatch's
+//     "logStreamName" or "@logStream" (an instance's by default), Azure's
+//     "Computer";
+//   - the program that logged it: Elastic's "process" object or
+//     "process.name", rsyslog's "programname", Papertrail's "program",
+//     Azure's "ProcessName", "appname", "ident".
+//
+// A Splunk export's "result" and an Elasticsearch dump's "_source" hold
+// such a record. The message field "message" is journalFields.Message,
+// whose name matches it too.
 type shipperFields map[string]json.RawMessage
 
 // journalOwn reports whether f holds a field only the journal writes:
