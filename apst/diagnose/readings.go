@@ -231,7 +231,7 @@ func (s *signals) gone() bool {
 	// "Unable to change power state from D3cold to D0, device
 	// inaccessible": what config space reading all ones gives): the same
 	// device gone from the bus that PCI_STATUS=0xffff says.
-	return !s.down.HasPCIStatus && !s.down.PCIStatusFailed && s.down.CSTS == 0xffffffff && s.resume != nil && s.removedFirst && s.down.Line < s.resume.Line
+	return !s.down.HasPCIStatus && !s.down.PCIStatusFailed && s.down.CSTS == 0xffffffff && s.resume != nil && s.removedFirst && s.down.Line <= s.resume.Line
 }
 
 // pciErrorBits are the error bits of the PCI Status register (PCI Local

@@ -404,7 +404,7 @@ func (s *signals) event(e *kernlog.Event) {
 			// "from D3cold" is the state it records for a device that
 			// reads all ones (drivers/pci/pci.c, pci_power_up), not one
 			// runtime PM chose.
-			s.removedFirst = s.linkDown != nil || s.down != nil && s.down.Line < e.Line
+			s.removedFirst = s.linkDown != nil || s.down != nil && s.down.Line <= e.Line // (on one line too: a log whose line ends were lost)
 		}
 	case kernlog.LinkDown:
 		switch {
