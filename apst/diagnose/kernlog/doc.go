@@ -110,7 +110,8 @@
 //     no time or host at all;
 //   - any of these with what copying added to them taken off first: a
 //     terminal's escape sequences (dmesg --color=always), a web page's
-//     no-break, figure, narrow and zero-width spaces and byte order marks,
+//     no-break, figure, narrow and zero-width spaces, byte order marks and
+//     a word processor's soft hyphens and typographic dashes,
 //     HTML's entities (&quot;, &gt;) from a page's source;
 //   - a bare "kernel: nvme ...", after a time of day ("07:45:58 kernel:
 //     ..."), an ISO time or the dmesg time, or after a host's name alone

@@ -143,6 +143,17 @@ func init() {
 			return fmt.Sprintf(`{"date":%d.%03d,"priority":3,"sequence":%d,"sec":%d,"usec":%d,"msg":%s}`,
 				bootWall.Add(d).Unix(), bootWall.Add(d).Nanosecond()/1e6, d/time.Millisecond, d/time.Second, d%time.Second/time.Microsecond, m)
 		},
+		// A log put through a word processor (or a page's typography):
+		// soft hyphens inside long words, an en dash for the minus of an
+		// error number, non-breaking hyphens in words.
+		"word processor": func(d time.Duration, msg string) string {
+			for _, w := range []string{"controller", "Disabling", "function", "inaccessible", "Corrected"} {
+				msg = strings.ReplaceAll(msg, w, w[:3]+"\u00ad"+w[3:])
+			}
+			msg = strings.ReplaceAll(msg, ": -", ": \u2013")
+			msg = strings.ReplaceAll(msg, "-", "\u2011")
+			return fmt.Sprintf("[%12.6f] %s", d.Seconds(), msg)
+		},
 		// A date and time in brackets before each line, as a logger's or
 		// a terminal's time-stamping writes them (ts '[%Y-%m-%d
 		// %H:%M:%S]', a serial terminal's log).

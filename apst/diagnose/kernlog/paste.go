@@ -82,9 +82,9 @@ func unpaste(dst, b []byte) []byte {
 			i += 3
 			continue
 		case c >= 0xc2:
-			if n, space := pasteRune(b[i:]); n > 0 {
-				if space {
-					dst = append(dst, ' ')
+			if n, r := pasteRune(b[i:]); n > 0 {
+				if r != 0 {
+					dst = append(dst, r)
 				}
 				i += n
 				continue
@@ -96,19 +96,28 @@ func unpaste(dst, b []byte) []byte {
 	return dst
 }
 
-// pasteRune reads a blank or an invisible character at the start of b:
-// its length, and whether it stands for a space (U+00A0, U+2007, U+202F,
-// U+3000) or for nothing (U+200B, U+FEFF). n is 0 for anything else.
-func pasteRune(b []byte) (n int, space bool) {
+// pasteRune reads a blank, an invisible character or a typographic dash
+// at the start of b: its length, and the byte it stands for: a space
+// (U+00A0, U+2007, U+202F, U+3000), nothing (0: U+200B, U+2060, U+FEFF,
+// and the soft hyphen U+00AD a word processor puts inside words), or '-'
+// (the hyphens U+2010 and U+2011, the en dash U+2013 and the minus sign
+// U+2212 that a word processor's or a page's typography makes of one: no
+// kernel message has them). n is 0 for anything else.
+func pasteRune(b []byte) (n int, r byte) {
 	switch {
 	case bytes.HasPrefix(b, []byte("\u00a0")):
-		return 2, true
+		return 2, ' '
+	case bytes.HasPrefix(b, []byte("\u00ad")):
+		return 2, 0
 	case bytes.HasPrefix(b, []byte("\u2007")), bytes.HasPrefix(b, []byte("\u202f")), bytes.HasPrefix(b, []byte("\u3000")):
-		return 3, true
-	case bytes.HasPrefix(b, []byte("\u200b")), bytes.HasPrefix(b, []byte("\ufeff")):
-		return 3, false
+		return 3, ' '
+	case bytes.HasPrefix(b, []byte("\u200b")), bytes.HasPrefix(b, []byte("\u2060")), bytes.HasPrefix(b, []byte("\ufeff")):
+		return 3, 0
+	case bytes.HasPrefix(b, []byte("\u2010")), bytes.HasPrefix(b, []byte("\u2011")), bytes.HasPrefix(b, []byte("\u2013")),
+		bytes.HasPrefix(b, []byte("\u2212")):
+		return 3, '-'
 	}
-	return 0, false
+	return 0, 0
 }
 
 // entities are the HTML entities a page's source holds for a log's
