@@ -547,10 +547,10 @@ func hostKernel(c []byte) bool {
 
 // bracketStamp reports whether c starts with a dmesg time ("[
 // 12.345678]"), a dmesg -T or -H one ("[Tue Dec  1 ...]", "[Sep12
-// 13:16]", "[  +0.000009]"), a time of day alone ("[18:14:04]") or after
-// a date ("[2024-12-05 04:55:59]"), or a caller id alone ("[T64]"), rather
-// than
-// text in brackets ("[ 0] RxErr", "[mem 0x...]").
+// 13:16]", "[  +0.000009]", a lower-case day's "[dim. déc.  1 ...]"), a
+// time of day alone ("[18:14:04]") or after a date ("[2024-12-05
+// 04:55:59]"), or a caller id alone ("[T64]"), rather than text in
+// brackets ("[ 0] RxErr", "[mem 0x...]").
 func bracketStamp(c []byte) bool {
 	i := 1
 	for i < len(c) && c[i] == ' ' {
