@@ -573,7 +573,12 @@ func (st *state) read(line string, sp split, from, to int, at Timestamp) {
 		}
 	}
 	linkMsg, linkTS := sp.msg, sp.ts
-	if !ok || sp.ts.IsZero() && sp.kernel && !sp.json {
+	if !ok || sp.ts.IsZero() && sp.kernel && !sp.json ||
+		e.Controller == "" && e.PCI == "" && e.Disk == "" && sp.ts.HasWall && !sp.ts.HasMono && !sp.json {
+		// (The last: a chat's or a logger's clock before another's
+		// prefix and the kernel's line, "10:14:02  tuxfan | [
+		// 3950.300000] nvme 0000:04:00.0: Unable to ...", read as an
+		// event of no device.)
 		if rest := embeddedStamp(line); rest != "" {
 			// A console where another program's output ran into the
 			// kernel's line ("Jobs: 6 ([  519.858094] nvme nvme1: ...",

@@ -206,3 +206,19 @@ func TestDatedClockWithNamedMonth(t *testing.T) {
 		}
 	}
 }
+
+// A chat's clock and nick before a pasted kernel line (an IRC client's
+// log) leave the line's own dmesg time and device: the PCI core's line
+// joins the controller's incident as it does without them.
+func TestChatClockBeforeKernelLine(t *testing.T) {
+	for _, head := range []string{"10:14:02 tuxfan: ", "[10:14:02] <tuxfan> ", "10:14:02      tuxfan | ", "2024-05-20 10:14:02\ttuxfan\t"} {
+		log := head + "[ 3901.112233] nvme nvme0: pci function 0000:04:00.0\n" +
+			head + "[ 3950.200001] nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10\n" +
+			head + "[ 3950.300000] nvme 0000:04:00.0: Unable to change power state from D3cold to D0, device inaccessible\n"
+		l, err := kernlog.ReadString(log, kernlog.Options{})
+		require.NoError(t, err, head)
+		require.Len(t, l.Incidents, 1, head)
+		assert.Equal(t, map[kernlog.Kind]int{kernlog.ControllerDown: 1, kernlog.ResumeFailure: 1}, l.Incidents[0].Counts, head)
+		assert.Equal(t, 3950200001*time.Microsecond, l.Incidents[0].Start.Mono, head)
+	}
+}
