@@ -48,7 +48,8 @@ func jsonDocStart(br *bufio.Reader) bool {
 		if first = bytes.TrimSpace(first); json.Valid(first) {
 			// A JSON line: a record, or a whole response printed on one
 			// line ({"events": [...]}) that holds records.
-			return !docRecordOf(first, 0, new([]docRecord)) && bytes.Contains(first, []byte("[{"))
+			_, rec := docRecordOf(first)
+			return !rec && bytes.Contains(first, []byte("[{"))
 		}
 		return !journalNamed(head[:min(len(head), 2048)]) && !bytes.Contains(head[:min(len(head), 64)], []byte(`"dmesg"`))
 	}
@@ -56,62 +57,52 @@ func jsonDocStart(br *bufio.Reader) bool {
 }
 
 // jsonDocument reads buf as a JSON document, handing each record to
-// st.line as a one-line record at the line it starts on; false, with
-// nothing handed on, for a document that is no valid JSON or holds no
-// record.
+// st.line as a one-line record at the line it starts on, as it is found;
+// false, with nothing handed on, for a document that is no valid JSON or
+// holds no record.
 func (st *state) jsonDocument(buf []byte) bool {
 	if !json.Valid(buf) {
 		return false
 	}
-	var recs []docRecord
-	walkJSON(buf, 0, 0, &recs)
-	if len(recs) == 0 {
+	lines := bytes.Count(buf, []byte("\n"))
+	if len(buf) > 0 && buf[len(buf)-1] != '\n' {
+		lines++
+	}
+	// A document on one line (a response printed so) numbers its records
+	// one a line, as jq -c '.events[]' prints them, so that their order
+	// is their lines'.
+	oneLine := lines <= 1
+	n, line, at := 0, 1, 0
+	walkJSON(buf, 0, 0, func(rec []byte, off int) {
+		n++
+		if oneLine {
+			line = n
+		} else {
+			line += bytes.Count(buf[at:off], []byte("\n"))
+			at = off
+		}
+		st.line(rec, line, line)
+	})
+	if n == 0 {
 		return false
 	}
-	lines := make([]int, len(recs))
-	line, at, shared := 1, 0, false
-	for i, r := range recs {
-		line += bytes.Count(buf[at:r.off], []byte("\n"))
-		at = r.off
-		lines[i] = line
-		shared = shared || i > 0 && lines[i-1] == line
-	}
-	st.log.Lines = int64(bytes.Count(buf, []byte("\n")))
-	if len(buf) > 0 && buf[len(buf)-1] != '\n' {
-		st.log.Lines++
-	}
-	if shared {
-		// Records on one line (a response printed on one line): each is
-		// numbered as a line of its own, as jq -c '.events[]' prints
-		// them, so that their order is their lines'.
-		for i := range lines {
-			lines[i] = i + 1
-		}
-		st.log.Lines = int64(len(recs))
-	}
-	for i, r := range recs {
-		st.line(r.text, lines[i], lines[i])
-	}
+	st.log.Lines = int64(max(lines, line))
 	return true
 }
 
-// docRecord is a record of a JSON document: its compact text and the
-// offset it starts at.
-type docRecord struct {
-	text []byte
-	off  int
-}
-
-// walkJSON collects the records of JSON value v, which starts at offset
-// off of the document. v is valid JSON (the document was checked whole),
+// walkJSON hands emit the records of JSON value v, which starts at
+// offset off of the document, in their order. v is valid JSON (the document was checked whole),
 // so its members and elements are found by skipping values (skipJSON),
 // without a decoder's machinery.
-func walkJSON(v []byte, off, depth int, recs *[]docRecord) {
+func walkJSON(v []byte, off, depth int, emit func(rec []byte, off int)) {
 	if depth > maxJSONDepth || len(v) == 0 || v[0] != '{' && v[0] != '[' {
 		return
 	}
-	if v[0] == '{' && docRecordOf(v, off, recs) {
-		return
+	if v[0] == '{' {
+		if rec, ok := docRecordOf(v); ok {
+			emit(rec, off)
+			return
+		}
 	}
 	for i := 1; i < len(v); {
 		i = skipBlank(v, i)
@@ -125,9 +116,9 @@ func walkJSON(v []byte, off, depth int, recs *[]docRecord) {
 		end := skipJSON(v, i)
 		m := v[i:end]
 		if rec, ok := fieldValueRow(m); v[0] == '[' && ok {
-			*recs = append(*recs, docRecord{rec, off + i})
+			emit(rec, off+i)
 		} else {
-			walkJSON(m, off+i, depth+1, recs)
+			walkJSON(m, off+i, depth+1, emit)
 		}
 		i = skipBlank(v, end)
 		if i < len(v) && v[i] == ',' {
@@ -176,19 +167,18 @@ func skipJSON(v []byte, i int) int {
 	return i
 }
 
-// docRecordOf adds object v to recs when it is a record: a journal's or
-// a log shipper's, with a message.
-func docRecordOf(v []byte, off int, recs *[]docRecord) bool {
+// docRecordOf returns object v compact when it is a record: a journal's
+// or a log shipper's, with a message.
+func docRecordOf(v []byte) ([]byte, bool) {
 	var b bytes.Buffer
 	if json.Compact(&b, v) != nil {
-		return false
+		return nil, false
 	}
 	sp := journalRecord(b.String())
 	if sp.msg == "" && sp.relayed == "" {
-		return false
+		return nil, false
 	}
-	*recs = append(*recs, docRecord{b.Bytes(), off})
-	return true
+	return b.Bytes(), true
 }
 
 // fieldValueRow reads a row of CloudWatch Logs Insights' results, an
@@ -218,10 +208,10 @@ func fieldValueRow(v []byte) ([]byte, bool) {
 		return nil, false
 	}
 	b, err := json.Marshal(row)
-	if err != nil || !docRecordOf(b, 0, new([]docRecord)) {
+	if err != nil {
 		return nil, false
 	}
-	return b, true
+	return docRecordOf(b)
 }
 
 // readJSONDoc reads src whole when it starts with a JSON document over
