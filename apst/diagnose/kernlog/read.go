@@ -688,6 +688,16 @@ func (st *state) read(line string, sp split, from, to int, at Timestamp) {
 		st.crashLine(sp.msg, line, from, sp.ts)
 		return
 	}
+	if e.Controller == "" && e.PCI == "" && e.Disk == "" && (e.Kind == ResumeFailure || e.Kind == ControllerDown || e.Kind == ResetFailure) &&
+		namesNVMeDevice(sp.msg) {
+		// A failure the PCI core or the nvme driver prints with its
+		// device, read without it though its line names one ("... |
+		// [ 3950.3] nvme 0000:04:00.0: Unable to change power state
+		// ..." after a prefix no reader knows): not a failure of no
+		// device, a line that could not be read.
+		st.unread(from, line)
+		return
+	}
 	e.Line, e.EndLine, e.Time, e.Raw = from, to, sp.ts, clip(cleanLine(line))
 	if e.Kind == AERError {
 		st.aer.begin(&e, sp.msg)

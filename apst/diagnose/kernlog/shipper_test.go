@@ -222,3 +222,27 @@ func TestChatClockBeforeKernelLine(t *testing.T) {
 		assert.Equal(t, 3950200001*time.Microsecond, l.Incidents[0].Start.Mono, head)
 	}
 }
+
+// A failure the PCI core or the nvme driver prints with its device, read
+// without it though its line names one (after a prefix no reader knows:
+// an asciinema recording's event), is a line that could not be read, not
+// a failure of no device; a placeholder's address ("0000:XX:00.0", a
+// guide's template) and a name without its number ("nvme nvme:") stay
+// the failure they were.
+func TestDevicelessFailureNamingADevice(t *testing.T) {
+	l, err := kernlog.ReadString(`{"version": 2, "width": 120, "height": 30}`+"\n"+
+		`[2.9012, "o", "\u001b[32m[Fri Mar 14 03:22:41 2025]\u001b[0m nvme 0000:04:00.0: Unable to change power state from D3cold to D0, device inaccessible\r\n"]`+"\n", kernlog.Options{})
+	require.NoError(t, err)
+	assert.Empty(t, l.Incidents)
+	require.Len(t, l.Unread, 1)
+	assert.Equal(t, 2, l.Unread[0].Line)
+	for _, line := range []string{
+		"nvme 0000:XX:00.0: Unable to change power state from D3cold to D0, device inaccessible",
+		"nvme nvme: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10",
+	} {
+		l, err := kernlog.ReadString(line+"\n", kernlog.Options{})
+		require.NoError(t, err, line)
+		assert.Len(t, l.Incidents, 1, line)
+		assert.Empty(t, l.Unread, line)
+	}
+}

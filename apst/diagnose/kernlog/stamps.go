@@ -276,3 +276,32 @@ func paddedStamp(in string) bool {
 	sec, frac, ok := strings.Cut(strings.TrimLeft(in, " "), ".")
 	return ok && strings.HasPrefix(in, " ") && sec != "" && len(frac) == 6 && allDigits(sec) && allDigits(frac)
 }
+
+// namesNVMeDevice reports whether msg names an NVMe device as the nvme
+// driver's lines do, inside it: "nvme nvme0" or "nvme 0000:04:00.0".
+func namesNVMeDevice(msg string) bool {
+	for i := 0; ; {
+		j := strings.Index(msg[i:], "nvme ")
+		if j < 0 {
+			return false
+		}
+		i += j + len("nvme ")
+		if pciHead(msg[i:]) || strings.HasPrefix(msg[i:], "nvme") && i+4 < len(msg) && isDigit(msg[i+4]) {
+			return true
+		}
+	}
+}
+
+// pciHead reports whether s starts with a PCI address's domain and bus
+// ("0000:04"), not a placeholder's ("0000:XX").
+func pciHead(s string) bool {
+	if len(s) < 7 || s[4] != ':' {
+		return false
+	}
+	for _, i := range []int{0, 1, 2, 3, 5, 6} {
+		if c := s[i]; !isDigit(c) && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
