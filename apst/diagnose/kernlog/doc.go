@@ -76,7 +76,9 @@
 //     array's element that holds a message, or a row of field and value
 //     pairs) read as a shipper's record is, at the line it starts on (a
 //     document on one line numbers its records one a line, as jq -c
-//     would print them);
+//     would print them), and gcloud logging read's default YAML (an
+//     entry's textPayload or jsonPayload.message, timestamp and
+//     resource_name label, a wrapped value joined);
 //   - aws logs tail's lines (an ISO time, the log stream's name, the
 //     message or a whole syslog line) and talosctl dmesg's of several
 //     nodes (the node's name or address first): the stream or node is

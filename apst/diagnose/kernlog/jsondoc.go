@@ -215,16 +215,19 @@ func fieldValueRow(v []byte) ([]byte, bool) {
 }
 
 // readJSONDoc reads src whole when it starts with a JSON document over
-// lines (jsonDocStart) and reads its records (jsonDocument): true then;
+// lines (jsonDocStart), or with gcloud logging read's YAML
+// (gcloudYAMLStart), and reads its records (jsonDocument, gcloudYAML):
+// true then;
 // else, or for a document too long or that is no JSON, the reader to
 // read line by line, from src's start.
 func (st *state) readJSONDoc(src io.Reader) (io.Reader, bool) {
 	br := bufio.NewReaderSize(src, 8<<10)
-	if !jsonDocStart(br) {
+	yaml := gcloudYAMLStart(br)
+	if !yaml && !jsonDocStart(br) {
 		return br, false
 	}
 	buf, err := io.ReadAll(io.LimitReader(br, maxJSONDoc+1))
-	if err == nil && len(buf) <= maxJSONDoc && st.jsonDocument(buf) {
+	if err == nil && len(buf) <= maxJSONDoc && (yaml && st.gcloudYAML(buf) || !yaml && st.jsonDocument(buf)) {
 		return nil, true
 	}
 	return io.MultiReader(bytes.NewReader(buf), &errReader{err}, br), false
