@@ -80,8 +80,8 @@ func (st *state) gcloudYAML(buf []byte) bool {
 		val = strings.TrimPrefix(val, " ")
 		keyLine := i + 1
 		// A value wrapped over the lines after it, each indented beyond
-		// its key.
-		for i+1 < len(lines) && val != "" && lineIndent(lines[i+1]) > indent && !yamlKeyLine(lines[i+1], indent) {
+		// its key (inside an open quote, whatever they look like).
+		for i+1 < len(lines) && val != "" && lineIndent(lines[i+1]) > indent && (openQuote(val) || !yamlKeyLine(lines[i+1], indent)) {
 			i++
 			val += " " + strings.TrimSpace(lines[i])
 		}
@@ -123,6 +123,15 @@ func yamlKeyLine(l string, indent int) bool {
 	t := strings.TrimLeft(l, " ")
 	key, _, ok := strings.Cut(t, ":")
 	return ok && len(l)-len(t) <= indent+2 && key != "" && !strings.ContainsAny(key, " '\"")
+}
+
+// openQuote reports whether v starts a quoted scalar that has not ended.
+func openQuote(v string) bool {
+	if v == "" || v[0] != '\'' && v[0] != '"' {
+		return false
+	}
+	q := v[:1]
+	return len(v) == 1 || !strings.HasSuffix(v, q) || q == `"` && strings.HasSuffix(v, `\"`)
 }
 
 // yamlScalar is a YAML scalar's text: a single-quoted one's (” a

@@ -29,6 +29,9 @@ func TestGcloudYAML(t *testing.T) {
 				cut := strings.LastIndex(v[:60], " ")
 				v = v[:cut] + "\n    " + v[cut+1:]
 			}
+			// A continuation that looks like a field's line, inside
+			// the quote.
+			v = strings.Replace(v, "will reset: ", "will\n    reset: ", 1)
 			fmt.Fprintf(&b, "jsonPayload:\n  message: %s\n", v)
 		}
 		fmt.Fprintf(&b, "labels:\n  compute.googleapis.com/resource_name: web-1\nlogName: projects/acme/logs/syslog\n")
