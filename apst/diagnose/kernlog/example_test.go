@@ -216,3 +216,28 @@ func ExampleLog_Below() {
 	// 0000:02:00.0: below false, known true
 	// 0000:00:1c.0: below false, known false
 }
+
+// A log store's export, newest first: a CSV report of Kibana's Discover,
+// its header naming the columns. The log is read oldest first, as tac
+// would give it, each line numbered from the log's end.
+func ExampleLog_newestFirst() {
+	log := `"@timestamp",message,"host.name"` + "\n" +
+		`"Dec 5, 2024 @ 04:55:54.123","nvme 0000:04:00.0: Unable to change power state from D3cold to D0, device inaccessible",web1` + "\n" +
+		`"Dec 5, 2024 @ 04:55:52.123","nvme nvme0: controller is down; will reset: CSTS=0xffffffff, PCI_STATUS=0x10",web1` + "\n" +
+		`"Dec 5, 2024 @ 04:55:51.123","nvme nvme0: pci function 0000:04:00.0",web1` + "\n"
+	l, err := kernlog.ReadString(log, kernlog.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("newest first:", l.NewestFirst, "hosts:", l.Hosts)
+	for _, in := range l.Incidents {
+		for _, e := range in.Events {
+			fmt.Printf("%s line %d (%s): %s\n", in.Controller, e.Line, e.Time.Wall.Format("15:04:05"), e.Kind)
+		}
+	}
+	// Output:
+	// newest first: true hosts: [web1]
+	// nvme0 line 2 (04:55:52): controller-down
+	// nvme0 line 3 (04:55:54): resume-failure
+}

@@ -2,6 +2,7 @@ package kernlog
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -25,16 +26,22 @@ func hostOf(afterTime, last string) string {
 	return host
 }
 
-// levelWord reports whether s is a syslog severity in capitals, as a
-// template writes it where the host would be (ChromeOS's
+// levelWord reports whether s is a syslog severity (syslogLevels) in
+// capitals, as a template writes it where the host would be (ChromeOS's
 // /var/log/messages: "2025-03-14T03:22:41.112232+01:00 WARNING kernel:
 // ..."): no host's name.
 func levelWord(s string) bool {
-	switch s {
-	case "EMERG", "ALERT", "CRIT", "ERR", "ERROR", "WARNING", "WARN", "NOTICE", "INFO", "DEBUG":
-		return true
+	if len(s) > 7 {
+		return false
 	}
-	return false
+	var lower [7]byte // (not strings.ToLower: unicode's case tables in the page's wasm)
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'A' || s[i] > 'Z' {
+			return false
+		}
+		lower[i] = s[i] + 'a' - 'A'
+	}
+	return slices.Contains(syslogLevels, string(lower[:len(s)]))
 }
 
 // validHost reports whether s can be a host's name as syslog writes it:

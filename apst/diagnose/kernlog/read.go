@@ -543,15 +543,14 @@ func (st *state) read(line string, sp split, from, to int, at Timestamp) {
 			}
 		}
 		if (!ok || e.Controller == "" && e.PCI == "" && e.Disk == "" && e.Device == "") && sp.ts.HasWall && !sp.ts.HasMono {
-			if sp2, stream, ok2 := afterStream(sp.msg); ok2 {
+			if sp2, e2, stream, ok2 := afterStream(sp.msg); ok2 {
 				// A log stream's name, or a syslog line's own time,
 				// between the time and the message (aws logs tail): the
 				// stream is the line's host, as the syslog line's is.
 				if st.host(sp2.afterTime, cmp.Or(stream, sp2.host)) {
 					return
 				}
-				e, ok = parseKernelMessage(sp2.msg)
-				sp.msg = sp2.msg
+				e, ok, sp.msg = e2, true, sp2.msg
 				if sp2.ts.HasMono {
 					sp.ts.Mono, sp.ts.HasMono = sp2.ts.Mono, true // the dmesg time in it
 				}

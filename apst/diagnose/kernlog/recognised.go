@@ -38,8 +38,9 @@ func journalNamed(c []byte) bool {
 }
 
 // shipperMessageNames are the fields that hold a log shipper's message
-// (shipperRecord).
-var shipperMessageNames = [...][]byte{[]byte(`"message"`), []byte(`"line"`), []byte(`"_raw"`), []byte(`"msg"`), []byte(`"log"`), []byte(`"short_message"`)}
+// (shipperFields; jsonPayload's "message" among them).
+var shipperMessageNames = [...][]byte{[]byte(`"message"`), []byte(`"line"`), []byte(`"_raw"`), []byte(`"msg"`), []byte(`"log"`), []byte(`"short_message"`),
+	[]byte(`"textPayload"`), []byte(`"@message"`), []byte(`"SyslogMessage"`)}
 
 // journalLike reports whether a line of JSON names a journal field, or is
 // a log shipper's record of the kernel's: a message field and the word

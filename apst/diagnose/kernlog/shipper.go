@@ -303,32 +303,35 @@ func (g shipperFields) inner(obj, k string) json.RawMessage {
 // afterStream reads a message that a log stream's name precedes, as aws
 // logs tail prints CloudWatch's events ("2024-12-05T04:55:52.123000+00:00
 // i-0a1b2c3d4e5f60718 nvme nvme0: ..."; the message may be a whole syslog
-// line, and --format short drops the name): the name (a host's or an
-// instance's: a digit, '-' or '.' in it) and the message after it, when
-// that reads as an NVMe or PCIe event.
-func afterStream(msg string) (split, string, bool) {
+// line, and --format short drops the name): the message after the name,
+// its event, and the name (a host's or an instance's: a digit, '-' or
+// '.' in it), when the message reads as an NVMe or PCIe event.
+func afterStream(msg string) (split, Event, string, bool) {
 	if syslogLike([]byte(msg[:min(len(msg), 32)])) {
 		// A syslog line's time after the stream's (aws logs tail
 		// --format short).
-		if sp := splitLine(msg); sp.kernel && !sp.ts.IsZero() && nvmeEvent(sp.msg) {
-			return sp, "", true
+		if sp := splitLine(msg); sp.kernel && !sp.ts.IsZero() {
+			if e, ok := nvmeEvent(sp.msg); ok {
+				return sp, e, "", true
+			}
 		}
 	}
 	w, rest, ok := strings.Cut(msg, " ")
 	if !ok || !validHost(w) || !strings.ContainsAny(w, "0123456789-.") || strings.HasSuffix(w, ":") ||
 		!strings.HasPrefix(rest, "nvme") && !strings.HasPrefix(rest, "pci") && !syslogLike([]byte(rest[:min(len(rest), 32)])) {
-		return split{}, "", false
+		return split{}, Event{}, "", false
 	}
 	sp := splitLine(rest)
-	if !sp.kernel || !nvmeEvent(sp.msg) {
-		return split{}, "", false
+	if !sp.kernel {
+		return split{}, Event{}, "", false
 	}
-	return sp, w, true
+	e, ok := nvmeEvent(sp.msg)
+	return sp, e, w, ok
 }
 
-// nvmeEvent reports whether msg reads as an event of the nvme or PCIe
-// port driver, the PCI core or an NVMe disk.
-func nvmeEvent(msg string) bool {
+// nvmeEvent reads msg as an event of the nvme or PCIe port driver, the
+// PCI core or an NVMe disk; false for any other.
+func nvmeEvent(msg string) (Event, bool) {
 	e, ok := parseKernelMessage(msg)
-	return ok && (e.Driver == "nvme" || e.Driver == "pcieport" || e.Driver == "pci" || strings.HasPrefix(e.Disk, "nvme"))
+	return e, ok && (e.Driver == "nvme" || e.Driver == "pcieport" || e.Driver == "pci" || strings.HasPrefix(e.Disk, "nvme"))
 }

@@ -126,6 +126,7 @@ func TestShipperRecordsNoFailure(t *testing.T) {
 	for _, rec := range []string{
 		`{"@timestamp":"2024-12-05T04:55:59.123Z","process":{"name":"kernel"},"message":"usb 1-1: new high-speed USB device number 2 using xhci_hcd"}`,
 		`{"labels":{"host":"node1"},"line":"Dec  5 04:55:59 node1 kernel: usb 1-1: new high-speed USB device number 2 using xhci_hcd","timestamp":"2024-12-05T04:55:59.123Z"}`,
+		`{"insertId":"x","textPayload":"Dec  5 04:55:59 web-1 kernel: usb 1-1: new high-speed USB device number 2 using xhci_hcd","timestamp":"2024-12-05T04:55:59.123Z"}`,
 	} {
 		l, err := kernlog.ReadString(rec+"\n"+rec+"\n", kernlog.Options{})
 		require.NoError(t, err, rec)

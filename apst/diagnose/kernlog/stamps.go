@@ -286,22 +286,8 @@ func namesNVMeDevice(msg string) bool {
 			return false
 		}
 		i += j + len("nvme ")
-		if pciHead(msg[i:]) || strings.HasPrefix(msg[i:], "nvme") && i+4 < len(msg) && isDigit(msg[i+4]) {
+		if addr, _, _ := strings.Cut(msg[i:], ": "); isPCIAddr(addr) || strings.HasPrefix(msg[i:], "nvme") && i+4 < len(msg) && isDigit(msg[i+4]) {
 			return true
 		}
 	}
-}
-
-// pciHead reports whether s starts with a PCI address's domain and bus
-// ("0000:04"), not a placeholder's ("0000:XX").
-func pciHead(s string) bool {
-	if len(s) < 7 || s[4] != ':' {
-		return false
-	}
-	for _, i := range []int{0, 1, 2, 3, 5, 6} {
-		if c := s[i]; !isDigit(c) && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
 }
