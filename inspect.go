@@ -580,9 +580,10 @@ func quirkNotes(q apst.Quirks, force bool, gen apst.Generation) []string {
 
 // noControllers is the error of a tree without class/nvme, prefixed: on a
 // sysfs tree the nvme driver is not loaded; a tree that is no sysfs at all
-// (sysfs.ErrNotSysfs: a --root given the wrong directory) says that alone.
+// (sysfs.ErrNotSysfs: a --root given the wrong directory) and a class/nvme
+// that lists none (sysfs.ErrNoControllers) say that alone.
 func noControllers(prefix string, err error) error {
-	if errors.Is(err, sysfs.ErrNotSysfs) {
+	if errors.Is(err, sysfs.ErrNotSysfs) || errors.Is(err, sysfs.ErrNoControllers) {
 		return fmt.Errorf("%s: %w", prefix, err)
 	}
 	return fmt.Errorf("%s: no NVMe controllers (is the nvme driver loaded?): %w", prefix, err)

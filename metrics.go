@@ -117,6 +117,12 @@ const (
 	HoldsNoPlan Holding = "no-identify"
 	// HoldsNoDrive: the drive's APST feature could not be read.
 	HoldsNoDrive Holding = "no-drive-table"
+	// HoldsNoBound: power/pm_qos_latency_tolerance_us exists but could not
+	// be read (or a bundle did not collect it), so the bound, and with it
+	// the kernel's table, is unknown.
+	HoldsNoBound Holding = "no-bound"
+	// HoldsNoSysfs: the controller's sysfs folder could not be read at all.
+	HoldsNoSysfs Holding = "no-sysfs"
 )
 
 // ControllerMetrics is the scrape of one controller.
@@ -132,20 +138,22 @@ type ControllerMetrics struct {
 	PCIAddress string
 
 	// APSTEnabled is 1 when the kernel has APST enabled for the
-	// controller (power/pm_qos_latency_tolerance_us exists), 0 when not;
-	// absent when the file could not be read.
+	// controller (power/pm_qos_latency_tolerance_us exists and is not 0),
+	// 0 when not (no file, or a bound of 0, with which the kernel sends
+	// APSTE = 0); absent when the file could not be read.
 	APSTEnabled Reading
 	// ToleranceSeconds is the bound in effect (ps_max_latency_us) in
-	// seconds: +Inf for no limit ("auto", "any"); absent while APST is
-	// disabled and when the file could not be read.
+	// seconds: +Inf for no limit ("auto", "any"), 0 for a bound of 0;
+	// absent while the file is (APST disabled) and when it could not be
+	// read.
 	ToleranceSeconds Reading
 	// DeepestState, DeepestExitLatencySeconds and DeepestMaxPowerWatts
 	// describe the deepest state the kernel's table takes the controller to
 	// from state 0 (state 0, exit latency 0, when the table makes no
 	// transition): its number, its exit latency (EXLAT) and its maximum
 	// power (MP), which is an upper bound on what it draws while idle.
-	// Absent without Identify data, and the power when the descriptor
-	// reports none.
+	// Absent without Identify data or a readable bound (HoldsNoBound), and
+	// the power when the descriptor reports none.
 	DeepestState, DeepestExitLatencySeconds, DeepestMaxPowerWatts Reading
 	// HoldsKernelTable is 1 when the drive holds the table the kernel
 	// programs, 0 when it holds another; absent when the kernel programs
@@ -253,7 +261,7 @@ func (s *System) scrape(ctx context.Context, snap *MetricsSnapshot) error {
 // folder were never tried, so they have no status (an absent series, not
 // a success nobody saw).
 func unreadableController(name string, err error) ControllerMetrics {
-	return ControllerMetrics{Name: name, Holding: HoldsNoPlan, Sources: []SourceStatus{failed(SourceSysfs, err)}}
+	return ControllerMetrics{Name: name, Holding: HoldsNoSysfs, Sources: []SourceStatus{failed(SourceSysfs, err)}}
 }
 
 // failed is the status of a source that could not be read.
@@ -284,13 +292,16 @@ func controllerMetrics(r *ControllerReport) ControllerMetrics {
 	if !sysfsOK.OK {
 		sysfsOK.Err = r.SysfsProblems[0]
 	}
+	// A bound that could not be read leaves the table unknown, unless the
+	// kernel sends none whatever the bound.
+	boundKnown := r.BoundSource != BoundUnreadable || r.Plan != nil && !r.Plan.Sent
 	if r.BoundSource != BoundUnreadable {
-		m.APSTEnabled = read(b2f(!r.APSTDisabled))
+		m.APSTEnabled = read(b2f(!r.APSTDisabled && r.Bound != 0))
 		if !r.APSTDisabled {
 			m.ToleranceSeconds = read(seconds(r.Bound))
 		}
 	}
-	if r.ExpectedReach != nil {
+	if r.ExpectedReach != nil && boundKnown {
 		e := r.ExpectedReach
 		m.DeepestState = read(float64(e.Deepest))
 		m.DeepestExitLatencySeconds = read(seconds(e.DeepestExitLatency))
@@ -303,6 +314,8 @@ func controllerMetrics(r *ControllerReport) ControllerMetrics {
 		m.Holding = HoldsNoPlan
 	case !r.Plan.Sent:
 		m.Holding = HoldsNotProgrammed
+	case !boundKnown:
+		m.Holding = HoldsNoBound
 	case r.Drive == nil:
 		m.Holding = HoldsNoDrive
 	case r.Verdict.Status == StatusMatch:

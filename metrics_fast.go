@@ -431,7 +431,7 @@ func (f *fastScraper) controller(ctx context.Context, class sysfs.AttrDir, class
 			err = fmt.Errorf("nvmeapst: %s: %w", name, sysfs.ErrMissingController)
 		}
 		fail(&sysSt, err)
-		cm.Holding = HoldsNoPlan
+		cm.Holding = HoldsNoSysfs
 		cm.Sources = append(cm.Sources, sysSt) // the rest were never tried (unreadableController)
 		return
 	}
@@ -593,13 +593,16 @@ func (f *fastScraper) controller(ctx context.Context, class sysfs.AttrDir, class
 		}
 	}
 
+	// A bound that could not be read leaves the table unknown, unless the
+	// kernel sends none whatever the bound.
+	boundKnown := !tolBad || plan != nil && !plan.Sent
 	if !tolBad {
-		cm.APSTEnabled = read(b2f(!apstDisabled))
+		cm.APSTEnabled = read(b2f(!apstDisabled && p.Bound != 0))
 		if !apstDisabled {
 			cm.ToleranceSeconds = read(seconds(p.Bound))
 		}
 	}
-	if plan != nil {
+	if plan != nil && boundKnown {
 		e := analysis.Reachability(ident, &plan.Table)
 		cm.DeepestState = read(float64(e.Deepest))
 		cm.DeepestExitLatencySeconds = read(seconds(e.DeepestExitLatency))
@@ -616,6 +619,8 @@ func (f *fastScraper) controller(ctx context.Context, class sysfs.AttrDir, class
 		cm.Holding = HoldsNoPlan
 	case !plan.Sent:
 		cm.Holding = HoldsNotProgrammed
+	case !boundKnown:
+		cm.Holding = HoldsNoBound
 	case drive == nil:
 		cm.Holding = HoldsNoDrive
 	case analysis.Holds(plan, drive):

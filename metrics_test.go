@@ -46,7 +46,7 @@ func TestMetricsAgreeWithInspect(t *testing.T) {
 			for i, cr := range rep.Controllers {
 				cm := snap.Controllers[i]
 				assert.Equal(t, cr.Name, cm.Name)
-				assert.Equal(t, nvmeapst.Reading{Value: b2f(!cr.APSTDisabled), Present: true}, cm.APSTEnabled, cr.Name)
+				assert.Equal(t, nvmeapst.Reading{Value: b2f(!cr.APSTDisabled && cr.Bound != 0), Present: true}, cm.APSTEnabled, cr.Name)
 				if cr.APSTDisabled {
 					assert.False(t, cm.ToleranceSeconds.Present, cr.Name)
 				} else {
@@ -280,6 +280,7 @@ func TestMetricsFastMatchesInspect(t *testing.T) {
 				i := slices.IndexFunc(got.Controllers, func(c nvmeapst.ControllerMetrics) bool { return c.Name == "nvme1" })
 				require.GreaterOrEqual(t, i, 0)
 				assert.Equal(t, []nvmeapst.SourceStatus{{Source: nvmeapst.SourceSysfs}}, comparable(&got).Controllers[i].Sources)
+				assert.Equal(t, nvmeapst.HoldsNoSysfs, got.Controllers[i].Holding, "not no-identify: its identify.bin is there")
 			}
 		})
 	}

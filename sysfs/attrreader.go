@@ -129,7 +129,10 @@ func (r *AttrReader) unreadable(key []byte) error {
 // Dir opens the directory rel under d (slash-separated, at most a few
 // elements). A directory that does not exist is ok false with a nil
 // error; one that exists but cannot be opened, or that the snapshot
-// records as unreadable, is an error naming its path.
+// records as unreadable, is an error naming its path, and so is one a copy
+// lacks that holds a file the snapshot records as unreadable (a bundle
+// whose collect could not read power/pm_qos_latency_tolerance_us has no
+// power folder): what it held is unknown, not absent.
 func (d AttrDir) Dir(rel string) (AttrDir, bool, error) {
 	if d.r == nil {
 		return AttrDir{}, false, errZeroAttr
@@ -160,7 +163,7 @@ func (d AttrDir) Dir(rel string) (AttrDir, bool, error) {
 			// inside the tree, then opened from the root without links.
 			return r.resolved(out)
 		case errors.Is(err, iofs.ErrNotExist):
-			return AttrDir{}, false, nil
+			return AttrDir{}, false, r.fs.snap.unreadableBelow(r.fs, out.Rel())
 		}
 		return AttrDir{}, false, fmt.Errorf("sysfs: %s: %w", r.fs.path(out.Rel()), err)
 	}
@@ -283,7 +286,8 @@ func (r *AttrReader) PCIFunction(ctrl AttrDir, name string) (AttrDir, bool, erro
 // class/nvme opened by this reader: the entries named nvmeN, with the
 // controllers the snapshot lists, in natural order, appended to dst[:0].
 // A name equal to one of prev is prev's string, so that a scrape that
-// finds the same controllers as the last allocates no name.
+// finds the same controllers as the last allocates no name. A class/nvme
+// that lists none is an error wrapping ErrNoControllers.
 func (d AttrDir) ControllerNames(dst, prev []string) ([]string, error) {
 	dst = dst[:0]
 	if d.r == nil {
@@ -315,6 +319,9 @@ func (d AttrDir) ControllerNames(dst, prev []string) ([]string, error) {
 				dst = append(dst, n)
 			}
 		}
+	}
+	if len(dst) == 0 {
+		return dst, fmt.Errorf("%w (%s)", ErrNoControllers, d.r.fs.path(d.Rel()))
 	}
 	slices.SortFunc(dst, cmpNatural)
 	return dst, nil

@@ -88,3 +88,56 @@ func TestAttrReaderRefuses(t *testing.T) {
 	assert.ErrorIs(t, err, sysfs.ErrUnreadableInSnapshot)
 	d.Close()
 }
+
+// A folder a copy lacks reads as absent, unless the snapshot records a file
+// below it as unreadable: then what it held is unknown, an error, not the
+// absence that means, for power/, that the kernel has APST disabled. A
+// class/nvme that lists no controller is refused (ErrNoControllers, also
+// os.ErrNotExist), through FS and through an AttrReader alike.
+func TestAttrReaderUnknownFolder(t *testing.T) {
+	root := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "class/nvme/nvme0"), 0o755))
+	fs, err := sysfs.NewFS(root)
+	require.NoError(t, err)
+	snap := fs.WithSnapshot(sysfs.Snapshot{Unreadable: map[string]string{
+		"class/nvme/nvme0/power/pm_qos_latency_tolerance_us": "not a regular file: a named pipe (FIFO)",
+		"class/nvme/nvme0/powerless":                         "permission denied",
+	}})
+	for name, f := range map[string]sysfs.FS{"plain": fs, "snapshot": snap} {
+		r, err := f.NewAttrReader()
+		require.NoError(t, err)
+		d, ok, err := r.Root().Dir("class/nvme/nvme0")
+		require.NoError(t, err)
+		require.True(t, ok)
+		_, ok, err = d.Dir("power")
+		assert.False(t, ok, name)
+		if name == "plain" {
+			assert.NoError(t, err, "absent")
+		} else {
+			assert.ErrorIs(t, err, sysfs.ErrUnreadableInSnapshot)
+			assert.ErrorContains(t, err, "pm_qos_latency_tolerance_us: not a regular file", "says which file")
+		}
+		_, ok, err = d.Dir("diag")
+		assert.NoError(t, err, "%s: nothing recorded below diag/", name)
+		assert.False(t, ok)
+		d.Close()
+		r.Close()
+	}
+
+	empty := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(empty, "class/nvme"), 0o755))
+	fs, err = sysfs.NewFS(empty)
+	require.NoError(t, err)
+	_, err = fs.ControllerNames()
+	assert.ErrorIs(t, err, sysfs.ErrNoControllers)
+	assert.ErrorIs(t, err, os.ErrNotExist)
+	r, err := fs.NewAttrReader()
+	require.NoError(t, err)
+	defer r.Close()
+	class, ok, err := r.Root().Dir("class/nvme")
+	require.NoError(t, err)
+	require.True(t, ok)
+	defer class.Close()
+	_, err = class.ControllerNames(nil, nil)
+	assert.ErrorIs(t, err, sysfs.ErrNoControllers)
+}

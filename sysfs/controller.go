@@ -172,7 +172,8 @@ func diskDir(name string) string       { return join("block", name) }
 // (entries named nvmeN), with those the snapshot lists, sorted by name with
 // numbers in numeric order (nvme2 before nvme10), without reading their
 // attributes. A missing class/nvme is an error wrapping os.ErrNotExist
-// unless the snapshot lists controllers.
+// unless the snapshot lists controllers; one that lists none is an error
+// wrapping ErrNoControllers (and os.ErrNotExist).
 func (fs FS) ControllerNames() ([]string, error) {
 	if names, ok := fs.sessionControllerNames(); ok {
 		return names, nil
@@ -193,6 +194,9 @@ func (fs FS) ControllerNames() ([]string, error) {
 				names = append(names, n)
 			}
 		}
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("%w (%s)", ErrNoControllers, fs.path("class/nvme"))
 	}
 	slices.SortFunc(names, cmpNatural)
 	return names, nil

@@ -2,6 +2,7 @@ package sysfs
 
 import (
 	"errors"
+	"os"
 
 	"github.com/nvmeapst/nvmeapst/internal/safeio"
 )
@@ -46,8 +47,20 @@ var (
 	// does not hold. Errors wrapping it also wrap os.ErrNotExist.
 	ErrMissingController = errors.New("sysfs: controller listed in the snapshot is missing from the tree")
 
+	// ErrNoControllers: class/nvme exists and lists no controller (the
+	// driver is loaded and every drive is gone, or a tree or bundle of
+	// none). Errors wrapping it also wrap os.ErrNotExist, as a missing
+	// class/nvme does: an empty scope is refused, never an empty answer.
+	ErrNoControllers error = noControllersError{}
+
 	// ErrNotSysfs is wrapped by the error of a tree that is no sysfs at
 	// all (no class directory): a --root given the wrong directory, or a
 	// machine whose /sys is not mounted.
 	ErrNotSysfs = errors.New("sysfs: not a sysfs tree")
 )
+
+// noControllersError is ErrNoControllers: it is os.ErrNotExist too.
+type noControllersError struct{}
+
+func (noControllersError) Error() string     { return "sysfs: class/nvme lists no controller" }
+func (noControllersError) Is(err error) bool { return err == os.ErrNotExist }

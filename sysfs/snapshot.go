@@ -67,6 +67,26 @@ func (s *snapshot) unreadableErr(fs FS, rel string) error {
 	return nil
 }
 
+// unreadableBelow returns the error for a folder rel that a copy lacks
+// when the snapshot records a file below it as unreadable, nil otherwise
+// (and for a nil snapshot).
+func (s *snapshot) unreadableBelow(fs FS, rel string) error {
+	if s == nil || len(s.unreadable) == 0 {
+		return nil
+	}
+	dir := strings.TrimSuffix(rel, "/") + "/"
+	first := "" // the first in order, so that the error reads the same each time
+	for p := range s.unreadable {
+		if strings.HasPrefix(p, dir) && (first == "" || p < first) {
+			first = p
+		}
+	}
+	if first == "" {
+		return nil
+	}
+	return fmt.Errorf("%w: %s (%s: %s)", ErrUnreadableInSnapshot, fs.path(rel), first, s.unreadable[first])
+}
+
 // missingController is the error for a controller the snapshot lists and
 // the tree lacks, nil when the snapshot does not list it.
 func (s *snapshot) missingController(fs FS, name string) error {

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -31,8 +33,10 @@ var metricsTrees = []string{"testdata/bundle", "sysfs/testdata/laptop-tlp", "sys
 // What apstctl metrics prints is the text format 0.0.4 as a strict parser
 // reads it, on every fixture tree: every family has HELP and TYPE, one
 // prefix, counters end in _total and info metrics have the value 1, every
-// per-controller series names its controller in device, and no series
-// repeats (one per controller and metric).
+// per-controller series names its controller in device (a machine's
+// scrape_source_success has device=""), every series of a family has the
+// same label names (a registry that re-exposes the file requires it), and
+// no series repeats (one per controller and metric).
 func TestMetricsGrammar(t *testing.T) {
 	inRepoRoot(t)
 	for _, tree := range metricsTrees {
@@ -47,6 +51,14 @@ func TestMetricsGrammar(t *testing.T) {
 			require.NoError(t, err)
 			perDevice := map[string]int{}
 			for _, f := range fams {
+				var labelNames []string
+				for i, s := range f.Samples {
+					ln := slices.Sorted(maps.Keys(s.Labels))
+					if i == 0 {
+						labelNames = ln
+					}
+					assert.Equal(t, labelNames, ln, "%s: one set of label names", f.Name)
+				}
 				assert.True(t, strings.HasPrefix(f.Name, "nvmeapst_"), f.Name)
 				assert.NotEmpty(t, f.Help, f.Name)
 				assert.Contains(t, []string{"gauge", "counter"}, f.Type, f.Name)
@@ -56,7 +68,9 @@ func TestMetricsGrammar(t *testing.T) {
 					if strings.HasSuffix(f.Name, "_info") {
 						assert.Equal(t, 1.0, s.Value, f.Name)
 					}
-					if d, ok := s.Labels["device"]; ok && f.Name != "nvmeapst_pcidevice_info" {
+					if d, ok := s.Labels["device"]; ok && d == "" {
+						assert.Equal(t, "nvmeapst_scrape_source_success", f.Name, "only a machine's sources have no device")
+					} else if ok && f.Name != "nvmeapst_pcidevice_info" {
 						assert.Contains(t, names, d, f.Name)
 						perDevice[f.Name+"/"+s.Labels["quirk"]+s.Labels["source"]+"/"+d]++
 					}
@@ -456,5 +470,58 @@ func TestMetricsHandlerNegotiation(t *testing.T) {
 		_, err = promtexttest.Parse(string(body))
 		assert.NoError(t, err, tc.accept)
 		assert.NotContains(t, string(body), "# EOF")
+	}
+}
+
+// A series of empty labels is no series: kernel_info has no release label
+// when the release could not be read, and a controller none of whose
+// attributes could be read has no controller_info (its sysfs source says
+// it failed, and holds_kernel_table_info says no-sysfs).
+func TestMetricsNoEmptyLabels(t *testing.T) {
+	snap := &nvmeapst.MetricsSnapshot{Generation: apst.Current, Controllers: []nvmeapst.ControllerMetrics{
+		{Name: "nvme0", Model: "M", Firmware: "F", Transport: "pcie", State: "live", Holding: nvmeapst.HoldsNoPlan},
+		{Name: "nvme1", Holding: nvmeapst.HoldsNoSysfs, Sources: []nvmeapst.SourceStatus{{Source: nvmeapst.SourceSysfs}}},
+	}}
+	var v metricsView
+	b, err := v.render(snap)
+	require.NoError(t, err)
+	fams, err := promtexttest.Parse(string(b))
+	require.NoError(t, err)
+	for _, f := range fams {
+		for _, s := range f.Samples {
+			for l, val := range s.Labels {
+				if val == "" {
+					assert.Equal(t, "nvmeapst_scrape_source_success/device", f.Name+"/"+l, "only a machine source's device is empty")
+				}
+			}
+		}
+	}
+	info := family(fams, "nvmeapst_controller_info")
+	require.NotNil(t, info)
+	require.Len(t, info.Samples, 1)
+	assert.Equal(t, "nvme0", info.Samples[0].Labels["device"])
+	k := family(fams, "nvmeapst_kernel_info")
+	require.NotNil(t, k)
+	require.Len(t, k.Samples, 1)
+	assert.Equal(t, map[string]string{"generation": "current"}, k.Samples[0].Labels)
+	assert.Contains(t, string(b), `nvmeapst_holds_kernel_table_info{device="nvme1",why="no-sysfs"} 1`)
+}
+
+// A tree whose class/nvme lists no controller is refused by every command
+// that reads the machine (exit 1, as a missing class/nvme is), and nothing
+// is written.
+func TestEmptyClassCommands(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "sys")
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "class/nvme"), 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "module/nvme_core/parameters"), 0o755))
+	out := t.TempDir()
+	for _, args := range [][]string{{"metrics"}, {"metrics", "--textfile-dir", out}, {"inspect"}, {"collect", filepath.Join(out, "bundle")}} {
+		code, stdout, stderr := apstctl(t, nil, append(args, "--root", root)...)
+		assert.Equal(t, 1, code, "%v: %s", args, stderr)
+		assert.Empty(t, stdout, args)
+		assert.Contains(t, stderr, "class/nvme lists no controller", args)
+		left, err := os.ReadDir(out)
+		require.NoError(t, err)
+		assert.Empty(t, left, "%v wrote nothing", args)
 	}
 }

@@ -33,9 +33,9 @@ type metricFamily struct {
 // controllerGauges are the families with one sample per controller that has
 // the value.
 var controllerGauges = []metricFamily{
-	{"apst_enabled", promtext.Gauge, "1 when the kernel has APST enabled for the controller (power/pm_qos_latency_tolerance_us exists), 0 when it has it disabled (NO_APST quirk, APSTA = 0).",
+	{"apst_enabled", promtext.Gauge, "1 when the kernel has APST enabled for the controller (power/pm_qos_latency_tolerance_us exists and is not 0), 0 when it has it disabled (NO_APST quirk, APSTA = 0, a bound of 0).",
 		func(c *nvmeapst.ControllerMetrics) nvmeapst.Reading { return c.APSTEnabled }},
-	{"latency_tolerance_seconds", promtext.Gauge, "The latency bound in effect (ps_max_latency_us) in seconds, +Inf for no limit (auto, any); absent while APST is disabled.",
+	{"latency_tolerance_seconds", promtext.Gauge, "The latency bound in effect (ps_max_latency_us) in seconds, +Inf for no limit (auto, any), 0 for a bound of 0 (APST disabled); absent while the file is.",
 		func(c *nvmeapst.ControllerMetrics) nvmeapst.Reading { return c.ToleranceSeconds }},
 	{"deepest_state", promtext.Gauge, "The deepest power state the kernel's APST table takes the controller to from state 0 (0 when it makes no transition).",
 		func(c *nvmeapst.ControllerMetrics) nvmeapst.Reading { return c.DeepestState }},
@@ -82,17 +82,27 @@ func (v *metricsView) render(snap *nvmeapst.MetricsSnapshot) ([]byte, error) {
 	w.Reset()
 	name := func(n string) string { return metricPrefix + n }
 
-	w.Family(name("kernel_info"), promtext.Gauge, "The kernel release (uname -r) and the APST algorithm the plans assume; value 1.")
-	v.sample(name("kernel_info"), 1, promtext.Label{Name: "release", Value: snap.KernelRelease}, promtext.Label{Name: "generation", Value: snap.Generation.String()})
+	w.Family(name("kernel_info"), promtext.Gauge, "The kernel release (uname -r) and the APST algorithm the plans assume; value 1. No release label when the release could not be read.")
+	if snap.KernelRelease != "" {
+		v.sample(name("kernel_info"), 1, promtext.Label{Name: "release", Value: snap.KernelRelease}, promtext.Label{Name: "generation", Value: snap.Generation.String()})
+	} else {
+		// An empty label is no label (the data model): say so plainly.
+		v.sample(name("kernel_info"), 1, promtext.Label{Name: "generation", Value: snap.Generation.String()})
+	}
 
 	w.Family(name("pcie_aspm_policy_info"), promtext.Gauge, "The pcie_aspm policy in force (module/pcie_aspm/parameters/policy); value 1.")
 	if snap.ASPMPolicy != "" {
 		v.sample(name("pcie_aspm_policy_info"), 1, promtext.Label{Name: "policy", Value: snap.ASPMPolicy})
 	}
 
-	w.Family(name("controller_info"), promtext.Gauge, "An NVMe controller as sysfs names it (class/nvme/DEVICE); value 1.")
+	w.Family(name("controller_info"), promtext.Gauge, "An NVMe controller as sysfs names it (class/nvme/DEVICE); value 1. Absent for a controller none of whose attributes could be read.")
 	for i := range snap.Controllers {
 		c := &snap.Controllers[i]
+		if c.Model == "" && c.Firmware == "" && c.Transport == "" && c.State == "" {
+			// Nothing read: a series of empty labels would be a new
+			// controller_info that joins on model no longer match.
+			continue
+		}
 		v.sample(name("controller_info"), 1, v.device(c,
 			promtext.Label{Name: "model", Value: c.Model},
 			promtext.Label{Name: "firmware", Value: c.Firmware},
@@ -125,7 +135,7 @@ func (v *metricsView) render(snap *nvmeapst.MetricsSnapshot) ([]byte, error) {
 		}
 	}
 
-	w.Family(name("holds_kernel_table_info"), promtext.Gauge, "Why nvmeapst_holds_kernel_table is what it is: match, mismatch, not-programmed (the kernel sends no APST configuration), no-identify or no-drive-table; value 1.")
+	w.Family(name("holds_kernel_table_info"), promtext.Gauge, "Why nvmeapst_holds_kernel_table is what it is: match, mismatch, not-programmed (the kernel sends no APST configuration), no-identify, no-drive-table, no-bound (the tolerance file could not be read) or no-sysfs (the controller's folder could not be read); value 1.")
 	for i := range snap.Controllers {
 		c := &snap.Controllers[i]
 		v.sample(name("holds_kernel_table_info"), 1, v.device(c, promtext.Label{Name: "why", Value: string(c.Holding)})...)
@@ -144,7 +154,10 @@ func (v *metricsView) render(snap *nvmeapst.MetricsSnapshot) ([]byte, error) {
 
 	w.Family(name("scrape_source_success"), promtext.Gauge, "1 when the source was read or is not exposed here, 0 when it exists but could not be read (a permission, a file that does not parse, a failed admin command).")
 	for _, s := range snap.Sources {
-		v.sample(name("scrape_source_success"), b2f(s.OK), promtext.Label{Name: "source", Value: s.Source})
+		// device="" keeps the family's label names the same on every
+		// series (a registry that re-exposes it requires that); an empty
+		// label is no label to Prometheus.
+		v.sample(name("scrape_source_success"), b2f(s.OK), promtext.Label{Name: "device"}, promtext.Label{Name: "source", Value: s.Source})
 	}
 	for i := range snap.Controllers {
 		c := &snap.Controllers[i]
