@@ -86,8 +86,13 @@ manifest is printed; --output writes that report to a file outside BUNDLE-DIR.`,
 				status = "no admin command data"
 			case c.Identify == "":
 				status = "no identify data"
-			case c.APST == "":
+			case c.APST == "" && (c.APSTError == nil || c.APSTError.Permission):
 				status = "identify only (the APST table needs root)"
+			case c.APST == "":
+				// Another reason (a source bundle's file that is no
+				// regular file, a command the drive failed): its warning
+				// above says which.
+				status = "identify only (the APST table could not be read)"
 			}
 			fmt.Fprintf(w, "  %s: %s\n", view.Escape(c.Name), status)
 		}

@@ -33,3 +33,18 @@ func TestInspectUnreadableAndMalformed(t *testing.T) {
 		assert.Contains(t, out, "named pipe", format)
 	}
 }
+
+// collect from a bundle whose APST table file is no regular file records
+// why (a warning) and does not blame permissions for it: "needs root" is
+// said only when the reason is one.
+func TestCollectAPSTReason(t *testing.T) {
+	root := copyBundle(t)
+	table := filepath.Join(root, "ioctl/nvme2/apst.bin")
+	require.NoError(t, os.Remove(table))
+	testfixture.Mkfifo(t, table)
+	code, out, errOut := apstctl(t, nil, "collect", "--root", root, filepath.Join(t.TempDir(), "b"))
+	assert.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, errOut, "named pipe")
+	assert.Contains(t, out, "nvme2: identify only (the APST table could not be read)")
+	assert.NotContains(t, out, "needs root")
+}
