@@ -1090,6 +1090,20 @@ func TestDiagnoseByAddress(t *testing.T) {
 	assert.Contains(t, d.Summary, "only corrected errors")
 }
 
+// A function given by address that the log ties to a controller ("nvme
+// nvme0: pci function 0000:04:00.0") is diagnosed as that controller: the
+// answer is the one naming the controller gives, never "no failure seen".
+func TestDiagnoseAddressTiedByLog(t *testing.T) {
+	l := readLog(t, "apst.log", nil)
+	byName := diagnose.Diagnose(diagnose.Input{Log: l, Controller: "nvme0"})
+	require.True(t, byName.Failure, byName.Summary)
+	byAddr := diagnose.Diagnose(diagnose.Input{Log: l, Address: "0000:04:00.0"})
+	assert.True(t, byAddr.Failure, byAddr.Summary)
+	assert.Equal(t, "nvme0", byAddr.Controller)
+	assert.Equal(t, byName.Summary, byAddr.Summary)
+	assert.Equal(t, byName.Causes, byAddr.Causes)
+}
+
 // A failure the log ties to no NVMe device is taken for the drive's, and
 // on that assumption no cause is likely: a port's Surprise Down is
 // "possible" link, and "likely" once the drive's function is named (or

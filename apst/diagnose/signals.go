@@ -180,6 +180,12 @@ func observe(in *Input) *signals {
 		s.ctrl = in.Facts.Controller
 	}
 	if in.Log != nil {
+		if s.ctrl == "" && s.dev != "" {
+			// A function asked for that the log ties to a controller
+			// ("nvme nvme0: pci function 0000:04:00.0"): that
+			// controller's failures are the function's.
+			s.ctrl = in.Log.Addresses[s.dev]
+		}
 		s.pickIncident(in.Log)
 		if s.dev == "" {
 			s.dev = addressOf(in.Log, s.ctrl)
