@@ -325,3 +325,29 @@ func TestSameFailureOnOtherDrives(t *testing.T) {
 		}
 	}
 }
+
+// Fatal-status incidents escalating count for the drive even when the
+// incident diagnosed has no controller-down line of its own (two boots'
+// dmesg pasted together, the second ending in a probe failure): the
+// evidence quotes the first fatal line. It had dereferenced the diagnosed
+// incident's missing line.
+func TestFatalEscalationWithoutOwnDownLine(t *testing.T) {
+	const down = "nvme nvme0: controller is down; will reset: CSTS=0x3, PCI_STATUS=0x10"
+	const fault = "[    0.301278] nvme 0000:41:00.0: AMD-Vi: Event logged [IO_PAGE_FAULT domain=0x0000 address=0x0 flags=0x0000]\n"
+	log := "[  110.789207] " + down + "\n" + fault + "[  110.789207] " + down + "\n" + fault +
+		"[  110.789207] " + down + "\n[    1.121040] nvme nvme0: Removing after probe failure status: -19\n"
+	l, err := kernlog.ReadString(log, kernlog.Options{})
+	require.NoError(t, err)
+	d := diagnose.Diagnose(diagnose.Input{Log: l})
+	require.True(t, d.Failure, d.Summary)
+	for _, c := range d.Causes {
+		if c.Layer != diagnose.LayerDrive {
+			continue
+		}
+		require.NotEmpty(t, c.Evidence, d.Summary)
+		assert.Equal(t, 1, c.Evidence[0].Line)
+		assert.Contains(t, c.Evidence[0].Quote, down)
+		return
+	}
+	t.Fatalf("no drive cause: %s", d.Summary)
+}

@@ -177,6 +177,9 @@ func (s *signals) pickIncident(l *kernlog.Log) {
 			s.incidents++
 			if e, ok := in.First(kernlog.ControllerDown); ok && e.CSTS != 0xffffffff && e.CSTS&2 != 0 {
 				s.fatal++
+				if s.fatalDown == nil {
+					s.fatalDown = &e
+				}
 			}
 		}
 	}

@@ -141,7 +141,7 @@ func driveCause(s *signals) builder {
 	b := newBuilder(s, LayerDrive)
 	swapped := b.swapsTried(s, true)
 	if s.fatal >= escalation {
-		b.sign(3, logLine(s.down, fmt.Sprintf("%d incidents in this log with the controller's fatal status set: the failures repeat and the drive reports itself broken; replace it", s.fatal)))
+		b.sign(3, logLine(cmp.Or(s.down, s.fatalDown), fmt.Sprintf("%d incidents in this log with the controller's fatal status set: the failures repeat and the drive reports itself broken; replace it", s.fatal)))
 	} else if s.cfs() && s.busErrors() == 0 {
 		b.proLine(1, logLine(s.down, "CSTS has Controller Fatal Status set: the drive reports an internal fatal error (once: a firmware fault is likelier than a failing drive until it repeats)"))
 	}

@@ -26,6 +26,10 @@ type signals struct {
 	// incidents counts the controller's incidents with a failure, fatal
 	// those with a controller-down whose CSTS has CFS set.
 	incidents, fatal int
+	// fatalDown is the first controller-down line of the fatal incidents
+	// fatal counts: the diagnosed incident may have none of its own (a
+	// probe that failed after them).
+	fatalDown *kernlog.Event
 	// events of the incident (and AER of the same device earlier in the
 	// boot), first of each kind
 	down, resume, linkDown, reset, apstFailed, hint *kernlog.Event
