@@ -142,7 +142,7 @@ func Diagnose(in Input) (d Diagnosis) {
 		if s.inc == nil && len(d.Unread) == 0 && len(in.Log.Relayed) > 0 {
 			// Without the kernel's lines, other programs' copies of
 			// them are what the log has of a failure.
-			d.Relayed = in.Log.Relayed
+			d.Relayed = slices.Clone(in.Log.Relayed) // the caller's to change
 		}
 	}
 	defer func() {

@@ -1134,3 +1134,16 @@ func TestUnnamedDeviceNotLikely(t *testing.T) {
 		})
 	}
 }
+
+// A diagnosis is the caller's: changing its Relayed lines changes neither
+// the log nor the next diagnosis of it.
+func TestDiagnosisOwnsRelayed(t *testing.T) {
+	l := readLog(t, "relayed-only.log", nil)
+	first := diagnose.Diagnose(diagnose.Input{Log: l})
+	require.NotEmpty(t, first.Relayed, first.Summary)
+	program := l.Relayed[0].Program
+	first.Relayed[0].Program = "changed"
+	assert.Equal(t, program, l.Relayed[0].Program)
+	again := diagnose.Diagnose(diagnose.Input{Log: l})
+	assert.Equal(t, program, again.Relayed[0].Program)
+}

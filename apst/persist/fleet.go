@@ -47,12 +47,23 @@ func NewFleet(g Goal) (*Fleet, error) {
 
 // Add records one drive: its model, the bound it has now (the survey's
 // first configuration) and its bound sweep (survey.Row.Sweep, which is
-// copied). The only error is the zero Fleet's, which has no goal to answer
-// (it wraps ErrGoal); a drive beyond MaxFleetModels models is counted in
-// Dropped.
+// copied). The zero Fleet, which has no goal to answer, is an error
+// wrapping ErrGoal; a sweep that is no partition of the bounds (none, or
+// steps that do not start at 0 and rise) is one wrapping ErrNoRange, and
+// the drive is not recorded: an empty sweep would read as a drive no bound
+// suits, and its rule would turn APST off. A drive beyond MaxFleetModels
+// models is counted in Dropped.
 func (f *Fleet) Add(model string, current apst.Microseconds, steps []survey.Step) error {
 	if f.models == nil {
 		return fmt.Errorf("%w: the zero Fleet has no goal: build one with NewFleet", ErrGoal)
+	}
+	if len(steps) == 0 || steps[0].Min != 0 {
+		return fmt.Errorf("%w: %q: a bound sweep must cover every bound from 0 (survey.Row.Sweep; a row without Identify data has none)", ErrNoRange, model)
+	}
+	for i := 1; i < len(steps); i++ {
+		if steps[i].Min <= steps[i-1].Min {
+			return fmt.Errorf("%w: %q: the sweep's step %d starts at %d us, not above step %d's %d us", ErrNoRange, model, i, steps[i].Min, i-1, steps[i-1].Min)
+		}
 	}
 	model = strings.TrimSpace(model)
 	m := f.models[model]

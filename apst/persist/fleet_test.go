@@ -82,3 +82,29 @@ func TestFleetConflict(t *testing.T) {
 	assert.True(t, rules[0].Conflict)
 	assert.Empty(t, rules[0].Rule)
 }
+
+// A sweep that is no partition of the bounds is refused and the drive not
+// recorded: an empty one had read as a drive no bound suits, whose rule
+// turned APST off (bound 0) for its model.
+func TestFleetRefusesEmptySweep(t *testing.T) {
+	for _, goal := range []string{"deepest", "stall=25ms", "power=10mW"} {
+		g, err := persist.ParseGoal(goal)
+		require.NoError(t, err)
+		f, err := persist.NewFleet(g)
+		require.NoError(t, err)
+		for name, steps := range map[string][]survey.Step{
+			"none":           nil,
+			"empty":          {},
+			"not from 0":     evoSteps[1:],
+			"not rising":     {evoSteps[0], evoSteps[2], evoSteps[1]},
+			"a repeated min": {evoSteps[0], evoSteps[1], evoSteps[1]},
+		} {
+			assert.ErrorIs(t, f.Add("Samsung SSD 990 EVO Plus 1TB", 100000, steps), persist.ErrNoRange, "%s %s", goal, name)
+		}
+		assert.Empty(t, f.Rules(), goal)
+		require.NoError(t, f.Add("Samsung SSD 990 EVO Plus 1TB", 100000, evoSteps))
+		rules := f.Rules()
+		require.Len(t, rules, 1, goal)
+		assert.False(t, rules[0].NoState, "%s: APST stays on", goal)
+	}
+}

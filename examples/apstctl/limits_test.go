@@ -13,6 +13,7 @@ import (
 
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
 	"github.com/nvmeapst/nvmeapst/apst/persist"
+	"github.com/nvmeapst/nvmeapst/apst/survey"
 )
 
 // Every command taking --with takes at most maxConfigs of them: the next is
@@ -88,7 +89,7 @@ func TestSurveyPersistSaysDroppedModels(t *testing.T) {
 	fleet, err := persist.NewFleet(g)
 	assert.NoError(t, err)
 	for i := range persist.MaxFleetModels + 3 {
-		fleet.Add("model "+strconv.Itoa(i), 100000, nil)
+		assert.NoError(t, fleet.Add("model "+strconv.Itoa(i), 100000, []survey.Step{{Min: 0}}))
 	}
 	assert.Equal(t, 3, fleet.Dropped)
 	assert.Equal(t, "  3 drives of models beyond the first 100000 (the most --persist keeps): no rule for them\n", fleetDroppedText("  ", fleet.Dropped))

@@ -69,8 +69,10 @@ type surveyPersistOutput struct {
 }
 
 func (p *surveyPersistOutput) drive(row *survey.Row, src *surveySource) error {
-	if len(row.Results) > 0 {
-		p.sp.fleet.Add(row.Model, row.Results[0].Config.Params.Bound, row.Sweep)
+	if len(row.Results) > 0 && len(row.Sweep) > 0 {
+		if err := p.sp.fleet.Add(row.Model, row.Results[0].Config.Params.Bound, row.Sweep); err != nil {
+			return err
+		}
 	}
 	return p.surveyOutput.drive(row, src)
 }

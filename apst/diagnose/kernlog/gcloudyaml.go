@@ -67,6 +67,9 @@ func (st *state) gcloudYAML(buf []byte) bool {
 		l := lines[i]
 		if l == "---" {
 			flush()
+			if st.docCancelled(n) {
+				break
+			}
 			continue
 		}
 		indent := len(l) - len(strings.TrimLeft(l, " "))

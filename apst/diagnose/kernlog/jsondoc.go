@@ -3,6 +3,7 @@ package kernlog
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 )
@@ -74,6 +75,9 @@ func (st *state) jsonDocument(buf []byte) bool {
 	oneLine := lines <= 1
 	n, line, at := 0, 1, 0
 	walkJSON(buf, 0, 0, func(rec []byte, off int) {
+		if st.docCancelled(n) {
+			return
+		}
 		n++
 		if oneLine {
 			line = n
@@ -220,17 +224,40 @@ func fieldValueRow(v []byte) ([]byte, bool) {
 // true then;
 // else, or for a document too long or that is no JSON, the reader to
 // read line by line, from src's start.
-func (st *state) readJSONDoc(src io.Reader) (io.Reader, bool) {
+//
+// ctx is looked at every docCheckEvery records: once it is done, the
+// records left are not read and Read returns its error (st.ctxErr).
+func (st *state) readJSONDoc(ctx context.Context, src io.Reader) (io.Reader, bool) {
 	br := bufio.NewReaderSize(src, 8<<10)
 	yaml := gcloudYAMLStart(br)
 	if !yaml && !jsonDocStart(br) {
 		return br, false
 	}
 	buf, err := io.ReadAll(io.LimitReader(br, maxJSONDoc+1))
+	st.ctx = ctx
+	defer func() { st.ctx = nil }()
 	if err == nil && len(buf) <= maxJSONDoc && (yaml && st.gcloudYAML(buf) || !yaml && st.jsonDocument(buf)) {
 		return nil, true
 	}
 	return io.MultiReader(bytes.NewReader(buf), &errReader{err}, br), false
+}
+
+// docCheckEvery is how many records of a document are read between two
+// looks at Read's ctx.
+const docCheckEvery = 1024
+
+// docCancelled reports whether reading a document's records stops: Read's
+// ctx was found done (looked at before every docCheckEvery-th record, n
+// being the records read so far), its error then kept in st.ctxErr.
+func (st *state) docCancelled(n int) bool {
+	if st.ctxErr != nil {
+		return true
+	}
+	if n%docCheckEvery != 0 || st.ctx == nil {
+		return false
+	}
+	st.ctxErr = st.ctx.Err()
+	return st.ctxErr != nil
 }
 
 // errReader returns err (or io.EOF when nil) from every Read.

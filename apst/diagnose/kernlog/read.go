@@ -130,9 +130,11 @@ func Read(ctx context.Context, r io.Reader, opts Options) (*Log, error) {
 	src, format, err := text(r)
 	st.log.Compression = format
 	if err == nil {
-		if rest, doc := st.readJSONDoc(src); !doc {
+		if rest, doc := st.readJSONDoc(ctx, src); !doc {
 			sc = scanner{log: st.log, limit: MaxLongLine, nulOff: -1}
 			err = sc.scan(ctx, rest, st.escapedLines)
+		} else if st.ctxErr != nil {
+			err = fmt.Errorf("kernlog: line %d: %w", st.log.Lines, st.ctxErr)
 		}
 	}
 	st.endQP()
@@ -235,9 +237,13 @@ func ReadString(s string, opts Options) (*Log, error) {
 
 // state is Read's work in progress.
 type state struct {
-	log  *Log
-	gap  time.Duration
-	boot int
+	log *Log
+	// ctx is Read's while a JSON or YAML document's records are read
+	// (readJSONDoc), and ctxErr its error once it was found done.
+	ctx    context.Context
+	ctxErr error
+	gap    time.Duration
+	boot   int
 	// bars holds, by function, a function's BAR that the PCI core failed
 	// to assign, until it is taken back or made an event (heldBAR);
 	// barCtrls names, by controller, the function of a held failure that
