@@ -110,11 +110,31 @@ func parseMicroWatts(s string) (apst.MicroWatts, error) {
 	default:
 		return 0, errors.New("want a power with its unit: 10mW, 0.01W")
 	}
+	// A plain decimal only: ParseFloat also takes NaN, Inf, hex floats
+	// and digit separators, which no power is written as (NaN passed every
+	// range test and read as a goal no bound meets: APST off).
 	f, err := strconv.ParseFloat(num, 64)
-	if err != nil || f < 0 || f*mul > 1e12 || num != strings.TrimSpace(num) {
-		return 0, errors.New("want a power from 0 to 1000000W with its unit: 10mW, 0.01W")
+	if err != nil || !plainDecimal(num) || !(f >= 0 && f*mul <= 1e12) {
+		return 0, errors.New("want a power from 0 to 1000000W with its unit, as a decimal number: 10mW, 0.01W")
 	}
 	return apst.MicroWatts(f*mul + 0.5), nil
+}
+
+// plainDecimal reports whether s is digits with at most one decimal point
+// among them ("10", "0.01", "5."): no sign, exponent or other spelling.
+func plainDecimal(s string) bool {
+	digits, point := 0, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '.' && !point:
+			point = true
+		default:
+			return false
+		}
+	}
+	return digits > 0
 }
 
 // String writes the goal as ParseGoal reads it.
@@ -127,7 +147,8 @@ func (g Goal) String() string {
 	case GoalBar:
 		return "bar=" + g.Bar.String()
 	case GoalPower:
-		return fmt.Sprintf("power=%gmW", g.Power.MilliWatts())
+		// 'f', never an exponent: ParseGoal reads a plain decimal.
+		return "power=" + strconv.FormatFloat(g.Power.MilliWatts(), 'f', -1, 64) + "mW"
 	case GoalDeepest:
 		return "deepest"
 	}

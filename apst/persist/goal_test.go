@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/persist"
@@ -31,7 +32,7 @@ func TestParseGoal(t *testing.T) {
 		require.NoError(t, err, g.String())
 		assert.Equal(t, g, back)
 	}
-	for _, s := range []string{"", "-1", "2147483647", "stall=x", "bar=", "power=10", "power=-1mW", "fast", "x=1"} {
+	for _, s := range []string{"", "-1", "2147483647", "stall=x", "bar=", "power=10", "power=-1mW", "power=NaNW", "power=nanmW", "power=InfW", "power=+1mW", "power=1e3mW", "power=0x1p3W", "power=1_0mW", "power=.mW", "power= 1mW", "fast", "x=1"} {
 		_, err := persist.ParseGoal(s)
 		assert.ErrorIs(t, err, persist.ErrGoal, s)
 	}
@@ -94,4 +95,17 @@ func TestResolveBoundAboveMaxValue(t *testing.T) {
 		assert.Equal(t, uint8(3), a.Reach.Deepest, "bound %d", b)
 		assert.Equal(t, apst.Tolerance{Kind: apst.ToleranceAny}, a.Choice.Tolerance())
 	}
+}
+
+// Every power goal ParseGoal can hold is written by String as it reads it
+// back, whatever its size (String once wrote 1e+06mW, which is no plain
+// decimal).
+func TestPowerGoalRoundTrip(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		g := persist.Goal{Kind: persist.GoalPower, Power: apst.MicroWatts(rapid.Uint64Range(0, 1e12).Draw(t, "uW"))}
+		back, err := persist.ParseGoal(g.String())
+		if err != nil || back != g {
+			t.Fatalf("%+v written as %q reads back as %+v, %v", g, g.String(), back, err)
+		}
+	})
 }
