@@ -117,7 +117,7 @@ func boolByte(v bool) byte {
 type outcome struct {
 	quirks       apst.Quirks
 	inferredFrom string
-	unchecked    []apst.PCIID // shared with the rows, as the quirk cache's
+	unchecked    []apst.PCIID // the quirk cache's: each row gets a copy
 	assumed      Assumed
 	results      []analysis.ConfigResult
 	changes      []Change
@@ -133,7 +133,7 @@ func (oc *outcomeCache) get(k *outcomeKey, row *Row) bool {
 	if !ok {
 		return false
 	}
-	row.Quirks, row.QuirksInferredFrom, row.QuirksUncheckedPCI = o.quirks, o.inferredFrom, o.unchecked
+	row.Quirks, row.QuirksInferredFrom, row.QuirksUncheckedPCI = o.quirks, o.inferredFrom, slices.Clone(o.unchecked)
 	row.Assumed = o.assumed
 	row.Results = append(row.Results[:0], o.results...)
 	row.Changes = append(row.Changes[:0], o.changes...)
@@ -148,7 +148,7 @@ func (oc *outcomeCache) put(k *outcomeKey, row *Row) {
 		return
 	}
 	o := &outcome{
-		quirks: row.Quirks, inferredFrom: row.QuirksInferredFrom, unchecked: row.QuirksUncheckedPCI,
+		quirks: row.Quirks, inferredFrom: row.QuirksInferredFrom, unchecked: slices.Clone(row.QuirksUncheckedPCI),
 		assumed: row.Assumed, results: slices.Clone(row.Results), changes: slices.Clone(row.Changes),
 		changed: row.Changed, sweep: slices.Clone(row.Sweep),
 	}

@@ -180,7 +180,7 @@ type Row struct {
 	// PCI device ID), which and from what; QuirksUncheckedPCI lists the
 	// PCI IDs of the drive's vendor that carry quirks in the tables but
 	// could not be checked. Both are empty when the quirks were given. The
-	// slice is shared between rows: do not modify it.
+	// slice is the row's own.
 	QuirksInferredFrom string
 	QuirksUncheckedPCI []apst.PCIID
 	// Assumed holds the kinds of assumption the drive's answers made under
@@ -339,7 +339,9 @@ func (s *Survey) evaluate(row *Row, name string, c *powerstate.Controller, param
 			row.Quirks = r.Plan.Quirks.Applied.APST() // the machine's quirk set
 		case !r.Plan.Quirks.Skipped:
 			row.Quirks = r.Plan.Quirks.Applied.APST()
-			row.QuirksInferredFrom, row.QuirksUncheckedPCI = s.quirks.notes(c, &r.Plan.Quirks)
+			var unchecked []apst.PCIID
+			row.QuirksInferredFrom, unchecked = s.quirks.notes(c, &r.Plan.Quirks)
+			row.QuirksUncheckedPCI = slices.Clone(unchecked) // the row's own (the notes are the cache's)
 		}
 		row.Assumed |= s.assumed.of(&r.Plan, c)
 		r.Reach = analysis.Reachability(c, &r.Plan.Table)

@@ -2,7 +2,7 @@ package survey_test
 
 import (
 	"fmt"
-	"github.com/nvmeapst/nvmeapst/internal/surveytest"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -17,8 +17,10 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/apst/survey"
+	"github.com/nvmeapst/nvmeapst/internal/surveytest"
 	"github.com/nvmeapst/nvmeapst/internal/testfixture"
 	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 )
 
 // commandDiffers reports whether Compare found a difference in what is sent
@@ -872,5 +874,29 @@ func benchSurveyDrives(b *testing.B, ctls []powerstate.Controller) {
 			b.Fatal(err)
 		}
 		i++
+	}
+}
+
+// A row is the caller's: changing its QuirksUncheckedPCI changes neither
+// the survey's caches nor the next row of the same drive (from the
+// outcome cache) or of its model.
+func TestRowOwnsUncheckedPCI(t *testing.T) {
+	b, err := os.ReadFile("../../testdata/corpus/smartctl/ADATA_FALCON_V9002s94.txt")
+	require.NoError(t, err)
+	c, err := capture.ParseBytes(b)
+	require.NoError(t, err)
+	s, err := survey.NewWithOptions(survey.Options{KernelQuirks: true},
+		analysis.Config{Name: "current", Params: apst.DefaultParams(apst.Current)},
+		analysis.Config{Name: "v4.12", Params: apst.DefaultParams(apst.V4_12)})
+	require.NoError(t, err)
+	first, err := s.Add("a", &c)
+	require.NoError(t, err)
+	require.NotEmpty(t, first.QuirksUncheckedPCI, "the drive's vendor has quirk entries the capture cannot check")
+	want := slices.Clone(first.QuirksUncheckedPCI)
+	first.QuirksUncheckedPCI[0] = apst.PCIID{Vendor: 0xdead, Device: 0xbeef}
+	for _, name := range []string{"b", "c"} {
+		next, err := s.Add(name, &c)
+		require.NoError(t, err)
+		assert.Equal(t, want, next.QuirksUncheckedPCI, name)
 	}
 }
