@@ -3,6 +3,7 @@ package apst
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"strconv"
 	"strings"
 	"time"
@@ -41,10 +42,51 @@ func ParseMicroseconds(s string) (Microseconds, error) {
 		return 0, fmt.Errorf("%w: duration %q: want microseconds (150) or a duration (25ms, 4.6ms, 2s)", ErrInvalidConfig, s)
 	case d < 0:
 		return 0, fmt.Errorf("%w: duration %q: negative", ErrInvalidConfig, s)
-	case d%time.Microsecond != 0:
+	case d%time.Microsecond != 0 || subNanosecond(t):
+		// time.ParseDuration drops what is below a nanosecond ("0.0001us"
+		// is 0), which is no whole number of microseconds either.
 		return 0, fmt.Errorf("%w: duration %q: not a whole number of microseconds", ErrInvalidConfig, s)
 	}
 	return Microseconds(d / time.Microsecond), nil
+}
+
+// unitNanos are time.ParseDuration's units in nanoseconds.
+var unitNanos = map[string]uint64{"ns": 1, "us": 1e3, "µs": 1e3, "μs": 1e3, "ms": 1e6, "s": 1e9, "m": 60e9, "h": 3600e9}
+
+// subNanosecond reports whether a duration time.ParseDuration read holds a
+// fraction of a nanosecond, which it drops: a number's fraction f of k
+// digits (trailing zeros aside) in a unit of S nanoseconds is whole when
+// 10^k divides f*S.
+func subNanosecond(t string) bool {
+	t = strings.TrimLeft(t, "+-")
+	for t != "" {
+		n := len(t) - len(strings.TrimLeft(t, "0123456789"))
+		t = t[n:]
+		frac := ""
+		if rest, ok := strings.CutPrefix(t, "."); ok {
+			m := len(rest) - len(strings.TrimLeft(rest, "0123456789"))
+			frac, t = strings.TrimRight(rest[:m], "0"), rest[m:]
+		}
+		u := len(t) - len(strings.TrimLeft(t, "nsuµμmh"))
+		scale, ok := unitNanos[t[:u]]
+		t = t[u:]
+		if !ok || frac == "" {
+			continue
+		}
+		if len(frac) > 19 {
+			return true // 10^k beyond 64 bits: below a nanosecond for any unit
+		}
+		f, _ := strconv.ParseUint(frac, 10, 64)
+		pow := uint64(1)
+		for range frac {
+			pow *= 10
+		}
+		hi, lo := bits.Mul64(f, scale)
+		if bits.Rem64(hi, lo, pow) != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // durationShaped reports whether t is written as time.ParseDuration wants

@@ -38,6 +38,19 @@ func TestParseMicroseconds(t *testing.T) {
 		{".s", 0, "want microseconds (150) or a duration"},
 		{"-5ms", 0, "negative"},
 		{"1ns", 0, "not a whole number of microseconds"},
+		// Below a nanosecond, which time.ParseDuration drops: no whole
+		// number of microseconds either (0.0001us had read as 0).
+		{"0.0001us", 0, "not a whole number of microseconds"},
+		{"1.0000001us", 0, "not a whole number of microseconds"},
+		{"0.0000000001s", 0, "not a whole number of microseconds"},
+		{"1s0.5ns", 0, "not a whole number of microseconds"},
+		{"0.00000000000000000000001h", 0, "not a whole number of microseconds"},
+		{"0.5m", 30000000, ""},
+		{"0.0000001m", 6, ""},
+		{"0.000001s", 1, ""},
+		{"2.50000000000000000000000s", 2500000, ""},
+		{"1.5μs", 0, "not a whole number of microseconds"},
+		{"3μs", 3, ""},
 	} {
 		got, err := apst.ParseMicroseconds(tc.in)
 		if tc.err != "" {

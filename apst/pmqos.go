@@ -180,17 +180,40 @@ func ModuleDefaultBound(v uint64) Microseconds {
 }
 
 // ParseBound parses a ps_max_latency_us value as a decimal u64 (a 0x prefix
-// selects hex); "unlimited", "max" and "inf" mean NoLimit.
+// selects hex); "unlimited", "max" and "inf" mean NoLimit. A number with a
+// leading zero ("010") is refused: the kernel reads it as octal (8) in a
+// module parameter or a tolerance file, a reader of decimal as 10.
 func ParseBound(s string) (Microseconds, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "unlimited", "max", "inf", "u64max":
 		return NoLimit, nil
+	}
+	if OctalLooking(s) {
+		return 0, fmt.Errorf("%w: latency bound %q: a leading 0 is octal to the kernel (%s) and decimal to a reader: write it without", ErrInvalidConfig, s, octalNote(s))
 	}
 	v, err := parseU64(s)
 	if err != nil {
 		return 0, fmt.Errorf("%w: latency bound %q: want a number of microseconds from 0 to 18446744073709551615, or unlimited", ErrInvalidConfig, s)
 	}
 	return Microseconds(v), nil
+}
+
+// OctalLooking reports whether s (spaces and a '+' aside) is a number of
+// two or more digits with a leading 0 ("010"): the kernel's base-0 parsers
+// (kstrtoul and kstrtos32 with base 0, which module parameters and
+// pm_qos_latency_tolerance_us use) read it as octal, a person as decimal.
+func OctalLooking(s string) bool {
+	t := strings.TrimPrefix(strings.TrimSpace(s), "+")
+	return len(t) > 1 && t[0] == '0' && t[1] >= '0' && t[1] <= '9'
+}
+
+// octalNote says what the kernel makes of an octal-looking number.
+func octalNote(s string) string {
+	t := strings.TrimPrefix(strings.TrimSpace(s), "+")
+	if v, err := strconv.ParseUint(t, 8, 64); err == nil {
+		return "it reads " + strconv.FormatUint(v, 10)
+	}
+	return "it refuses it: a digit 8 or 9 is no octal digit"
 }
 
 // parseU64 parses a decimal or 0x-prefixed hexadecimal u64.

@@ -76,9 +76,14 @@ func TestParseBound(t *testing.T) {
 		require.NoError(t, err, in)
 		assert.Equal(t, want, got, in)
 	}
-	for _, in := range []string{"", "-1", "25ms", "18446744073709551616", "abc"} {
+	for _, in := range []string{"", "-1", "25ms", "18446744073709551616", "abc", "010", "00", "+0100", " 09"} {
 		_, err := apst.ParseBound(in)
 		require.ErrorIs(t, err, apst.ErrInvalidConfig, in)
 		assert.Contains(t, err.Error(), "apst: ")
 	}
+	// A leading 0 is octal to the kernel: refused, saying what it reads.
+	_, err := apst.ParseBound("010")
+	assert.ErrorContains(t, err, "octal to the kernel (it reads 8)")
+	_, err = apst.ParseBound("09")
+	assert.ErrorContains(t, err, "a digit 8 or 9 is no octal digit")
 }

@@ -147,13 +147,18 @@ func ParseGapDistribution(s string) (GapDistribution, error) {
 // 25ms, 4.6ms, 2s), as apst.ParseMicroseconds reads it, or 0. A bare number
 // other than 0 is refused (ErrInvalidGaps): bounds are written in µs, gaps
 // in milliseconds and seconds, and "exp:10" meaning 10 µs is never what a
-// user who meant 10 s asked for.
+// user who meant 10 s asked for. Every error wraps ErrInvalidGaps (and
+// apst's, for a duration it could not read).
 func ParseGapDuration(s string) (apst.Microseconds, error) {
 	t := strings.TrimSpace(s)
 	if _, err := strconv.ParseUint(t, 10, 64); err == nil && strings.Trim(t, "0") != "" {
 		return 0, fmt.Errorf("%w: %q has no unit: write %sus, %sms or %ss", ErrInvalidGaps, t, t, t, t)
 	}
-	return apst.ParseMicroseconds(t)
+	v, err := apst.ParseMicroseconds(t)
+	if err != nil {
+		return 0, fmt.Errorf("%w: %w", ErrInvalidGaps, err)
+	}
+	return v, nil
 }
 
 // formatMicros formats a duration compactly: "2s", "100ms" or "4600us".

@@ -64,6 +64,9 @@ func ParseGoal(s string) (Goal, error) {
 		case "any", "unlimited":
 			return Goal{Kind: GoalBound, Bound: apst.NoLimit}, nil
 		}
+		if apst.OctalLooking(k) {
+			return Goal{}, fmt.Errorf("%w: %q: a leading 0 is octal to the kernel and decimal to a reader: write the bound without it", ErrGoal, s)
+		}
 		b, err := strconv.ParseUint(k, 10, 64)
 		if err != nil || b > uint64(MaxValue) {
 			return Goal{}, fmt.Errorf("%w: %q: want a bound 0..%d, any, stall=DURATION, bar=psN, power=10mW or deepest", ErrGoal, s, MaxValue)

@@ -32,7 +32,7 @@ func TestParseGoal(t *testing.T) {
 		require.NoError(t, err, g.String())
 		assert.Equal(t, g, back)
 	}
-	for _, s := range []string{"", "-1", "2147483647", "stall=x", "bar=", "power=10", "power=-1mW", "power=NaNW", "power=nanmW", "power=InfW", "power=+1mW", "power=1e3mW", "power=0x1p3W", "power=1_0mW", "power=.mW", "power= 1mW", "fast", "x=1"} {
+	for _, s := range []string{"", "-1", "2147483647", "stall=x", "bar=", "power=10", "power=-1mW", "power=NaNW", "power=nanmW", "power=InfW", "power=+1mW", "power=1e3mW", "power=0x1p3W", "power=1_0mW", "power=.mW", "power= 1mW", "010", "00", "fast", "x=1"} {
 		_, err := persist.ParseGoal(s)
 		assert.ErrorIs(t, err, persist.ErrGoal, s)
 	}

@@ -244,6 +244,9 @@ func (f *persistFlags) persistGoal(stdin io.Reader) (persist.Goal, string, error
 			if v == "unlimited" {
 				v = "any" // as --goal, --ac and --battery read it
 			}
+			if apst.OctalLooking(v) {
+				return g, usagef("--bound %s: a leading 0 is octal to the kernel and decimal to a reader: write the bound without it", quoteArg(*f.bound))
+			}
 			t, err := apst.ParseTolerance(v)
 			if err != nil || t.Kind == apst.ToleranceAuto {
 				return g, usagef("--bound %s: want µs 0..%d, or any (unlimited)", quoteArg(*f.bound), persist.MaxValue)

@@ -315,3 +315,23 @@ func TestPersistCheckWithoutNVMe(t *testing.T) {
 		})
 	}
 }
+
+// A bound with a leading 0 is refused wherever a bound is given: the
+// kernel reads it as octal (010 is 8), a person as decimal (10), and the
+// commands had disagreed (persist --bound read 8, --goal and plan 10).
+func TestLeadingZeroBoundRefused(t *testing.T) {
+	inRepoRoot(t)
+	for _, args := range [][]string{
+		{"persist", "--bound", "010", "--form", "cmdline"},
+		{"persist", "--goal", "010", "--form", "cmdline"},
+		{"plan", "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin", "--ps-max-latency-us", "010"},
+		{"compare", "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin", "--with", "ps-max-latency-us=010", "--with", "ps-max-latency-us=25000"},
+	} {
+		code, out, errOut := apstctl(t, nil, args...)
+		assert.Equal(t, exitUsage, code, "%v: %s", args, out)
+		assert.Contains(t, errOut, "octal to the kernel", args)
+	}
+	code, out, errOut := apstctl(t, nil, "persist", "--bound", "0", "--form", "cmdline")
+	assert.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "bound: 0us (APST off)")
+}

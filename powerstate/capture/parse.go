@@ -204,6 +204,11 @@ func parseAs(r io.Reader, f powerstate.Format) (powerstate.Controller, error) {
 	if err != nil {
 		return powerstate.Controller{}, err
 	}
+	if len(bytes.TrimSpace(b)) == 0 {
+		// Nothing is empty whatever the form asked for, as ParseBytes
+		// says it.
+		return powerstate.Controller{}, &ParseError{Format: f, Expected: "a capture in the form " + f.String(), Err: ErrEmpty}
+	}
 	s, qp := decodeQuotedPrintable(textOf(b))
 	in := detectText(s)
 	in.format, in.text, in.decoded = f, s, qp

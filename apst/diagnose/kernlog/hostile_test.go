@@ -58,12 +58,12 @@ func TestPCIAddressesAreBounded(t *testing.T) {
 	}
 	b.WriteString("[ 2.0] nvme nvme9: pci function 0000:00:00.0\n")
 	b.WriteString("[ 3.0] nvme nvme1: I/O 1 QID 1 timeout, aborting\n")
-	l, err := kernlog.ReadString(b.String(), kernlog.Options{Addresses: map[string]string{"0000:ff:ff.7": "nvme7"}})
+	l, err := kernlog.ReadString(b.String(), kernlog.Options{Addresses: map[string]string{"0000:ff:1f.7": "nvme7"}})
 	require.NoError(t, err)
 	assert.Len(t, l.Addresses, kernlog.MaxAddresses)
 	assert.Equal(t, int64(n-kernlog.MaxAddresses+1), l.DroppedAddresses)
 	assert.Equal(t, "nvme9", l.Addresses["0000:00:00.0"], "a known address is updated")
-	assert.Equal(t, "nvme7", l.Addresses["0000:ff:ff.7"], "the options' addresses are kept")
+	assert.Equal(t, "nvme7", l.Addresses["0000:ff:1f.7"], "the options' addresses are kept")
 	require.Len(t, l.Incidents, 1)
 }
 

@@ -18,7 +18,8 @@ type Options struct {
 	// match no line, and the log's lines would silently join no controller.
 	Addresses map[string]string
 	// Gap is the quiet time after which a controller's next event starts
-	// a new incident; zero means DefaultGap.
+	// a new incident; zero means DefaultGap. A negative Gap is refused with
+	// ErrInvalidOptions.
 	Gap time.Duration
 	// Host, when set, reads only the kernel lines of that host (its name
 	// compared without regard to case) in a log that names hosts, as a
@@ -35,24 +36,38 @@ func (o Options) check() error {
 	if err := checkHost(o.Host); err != nil {
 		return err
 	}
+	if o.Gap < 0 {
+		return fmt.Errorf("%w: Gap %v is negative (want 0 for DefaultGap, or the quiet time that ends an incident)", ErrInvalidOptions, o.Gap)
+	}
 	if len(o.Addresses) > MaxAddresses {
 		return fmt.Errorf("%w: Addresses holds %d entries (at most %d)", ErrInvalidOptions, len(o.Addresses), MaxAddresses)
 	}
 	bad := ""
 	found := false
 	for a, c := range o.Addresses {
-		if (!found || a < bad) && (!isPCIAddr(a) || strings.ContainsAny(a, "ABCDEF") || !isCtrlName(c)) {
+		if (!found || a < bad) && (!optionPCIAddr(a) || strings.ContainsAny(a, "ABCDEF") || !isCtrlName(c)) {
 			bad, found = a, true
 		}
 	}
 	switch c := o.Addresses[bad]; {
 	case !found:
 		return nil
-	case !isPCIAddr(bad):
-		return fmt.Errorf("%w: Addresses key %q is not a PCI address (want DDDD:BB:DD.F as the kernel prints it: 0000:04:00.0)", ErrInvalidOptions, bad)
+	case !optionPCIAddr(bad):
+		return fmt.Errorf("%w: Addresses key %q is not a PCI address (want DDDD:BB:DD.F as the kernel prints it, a device 00 to 1f and a function 0 to 7: 0000:04:00.0)", ErrInvalidOptions, bad)
 	case strings.ContainsAny(bad, "ABCDEF"):
 		return fmt.Errorf("%w: Addresses key %q has upper-case hex (the kernel prints lower case)", ErrInvalidOptions, bad)
 	default:
 		return fmt.Errorf("%w: Addresses[%s] = %q is not a controller name (want nvmeN)", ErrInvalidOptions, bad, c)
 	}
+}
+
+// optionPCIAddr reports whether s is a PCI address a function can have:
+// isPCIAddr's shape, with a device number of at most 0x1f (PCI has 32
+// devices a bus). isPCIAddr, which reads log lines, does not ask that.
+func optionPCIAddr(s string) bool {
+	if !isPCIAddr(s) {
+		return false
+	}
+	n := len(s)
+	return hexDigit(s[n-4])<<4|hexDigit(s[n-3]) <= 0x1f
 }

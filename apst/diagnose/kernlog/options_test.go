@@ -3,6 +3,7 @@ package kernlog_test
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -22,6 +23,8 @@ func TestOptionsAddressesRefused(t *testing.T) {
 		{map[string]string{"04:00.0": "nvme0"}, `Addresses key "04:00.0" is not a PCI address`},
 		{map[string]string{"0000:04:00.8": "nvme0"}, `"0000:04:00.8" is not a PCI address`},
 		{map[string]string{"0000:04:00.0 ": "nvme0"}, `"0000:04:00.0 " is not a PCI address`},
+		{map[string]string{"0000:0a:20.0": "nvme0"}, `"0000:0a:20.0" is not a PCI address (want DDDD:BB:DD.F as the kernel prints it, a device 00 to 1f`},
+		{map[string]string{"0000:0a:ff.0": "nvme0"}, `"0000:0a:ff.0" is not a PCI address`},
 		{map[string]string{"0000:0A:00.0": "nvme0"}, `Addresses key "0000:0A:00.0" has upper-case hex (the kernel prints lower case)`},
 		{map[string]string{"0000:04:00.0": "nvme0n1"}, `Addresses[0000:04:00.0] = "nvme0n1" is not a controller name`},
 		{map[string]string{"0000:04:00.0": ""}, `Addresses[0000:04:00.0] = "" is not a controller name`},
@@ -34,8 +37,12 @@ func TestOptionsAddressesRefused(t *testing.T) {
 		require.NotNil(t, l, "the Log is empty, never nil")
 		assert.Zero(t, l.Lines)
 	}
-	// As the kernel prints them (a VMD domain of five digits too), they join.
-	for _, a := range []string{"0000:04:00.0", "10000:e1:00.0"} {
+	_, err := kernlog.ReadString(log, kernlog.Options{Gap: -time.Hour})
+	assert.ErrorIs(t, err, kernlog.ErrInvalidOptions, "a negative Gap")
+	assert.ErrorContains(t, err, "Gap -1h0m0s is negative")
+	// As the kernel prints them (a VMD domain of five digits too, the last
+	// device of a bus), they join.
+	for _, a := range []string{"0000:04:00.0", "10000:e1:00.0", "0000:00:1f.7"} {
 		l, err := kernlog.ReadString(fmt.Sprintf("[    2.0] nvme %s: Unable to change power state from D3cold to D0, device inaccessible\n", a),
 			kernlog.Options{Addresses: map[string]string{a: "nvme3"}})
 		require.NoError(t, err, a)
