@@ -106,6 +106,10 @@ func parseCapture(b []byte, force bool) (powerstate.Controller, error) {
 	c, err := capture.ParseBytes(b)
 	var ne *powerstate.NotIdentifyError
 	switch {
+	case err == nil && force && c.Format != powerstate.FormatBinary:
+		// --force reads an image that looks like none: a text capture
+		// says what it is, and the flag would be ignored.
+		return c, usagef("--force applies to a 4096-byte binary image, and this capture is %s: read it without --force", c.Format)
 	case err == nil:
 		return c, nil
 	case errors.As(err, &ne) && ne.Controller.Format == powerstate.FormatBinary && force:
@@ -152,6 +156,10 @@ func loadFeature(path string, stdin io.Reader, force bool) (capture.FeatureCaptu
 	fc, err := capture.ParseFeatureCapture(bytes.NewReader(b))
 	var ne *capture.NotAPSTTableError
 	switch {
+	case err == nil && force && fc.Format != capture.FeatureBinary:
+		// --force reads a buffer that looks like no table: a text
+		// capture says what it is, and the flag would be ignored.
+		return fc, usagef("--force applies to the raw 256-byte APST buffer, and this capture is %s: read it without --force", fc.Format)
 	case err == nil:
 	case errors.As(err, &ne) && force:
 		fc, err = ne.Capture, nil

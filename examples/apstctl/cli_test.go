@@ -94,7 +94,8 @@ func TestPlanIntel600pQuirk(t *testing.T) {
 	}
 	assert.Equal(t, 4, planOf(t, nil, "--pci-id", "8086:f1a5", "--force-apst", intelImage).MaxPS)
 	assert.Equal(t, 3, planOf(t, nil, "--quirks", "no-deepest-ps", intelImage).MaxPS)
-	assert.Equal(t, 4, planOf(t, nil, "--quirks", "none", "--pci-id", "8086:f1a5", intelImage).MaxPS)
+	code, _, errOut := apstctl(t, nil, "plan", "--quirks", "none", "--pci-id", "8086:f1a5", intelImage)
+	assert.Equal(t, exitUsage, code, "--quirks replaces what --pci-id picks: %s", errOut)
 	assert.Equal(t, 4, planOf(t, nil, "--pci-id", "8086:0001", intelImage).MaxPS)
 }
 

@@ -94,7 +94,8 @@ replaced atomically: a failed write leaves an existing FILE as it was. Fields th
 carry are left out of the text formats and are zero in an image, except APSTA, which an image then
 sets to 1 (with a note on standard error), as apst.Build assumes. The text formats write a serial
 number, model or firmware revision holding control characters escaped (\x1b, \xff), which read
-back escaped; nvme-cli-json and binary carry them exactly. A binary image is not written to a
+back escaped; nvme-cli-json carries them exactly, unless one holds a byte that is not UTF-8, which
+JSON cannot hold (refused: binary carries any byte). A binary image is not written to a
 terminal: give --output FILE or redirect standard output.`,
 		examples: []string{
 			"convert --to nvme-cli-text testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin",

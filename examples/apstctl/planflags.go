@@ -126,6 +126,27 @@ func (pf *planFlags) params(c *powerstate.Controller) (apst.Params, error) {
 				quoteArg(*pf.kernel), name, p.Generation, strings.ReplaceAll(name, "-", "_"))
 		}
 	}
+	// A command with --with (compare, survey) may give each configuration
+	// what the flags below do not: they are checked where no other
+	// configuration can make them count.
+	noWith := pf.fs.fs.Lookup("with") == nil
+	if noWith && p.Generation == apst.Current && (p.PrimaryTimeout == 0 || p.PrimaryTolerance == 0) {
+		// A primary of 0 selects the 2% heuristic (ITPT from the
+		// latencies): the other primary and both secondaries take no
+		// part, and a flag of them would change nothing.
+		zero := "apst-primary-timeout-ms"
+		if p.PrimaryTimeout != 0 {
+			zero = "apst-primary-latency-tol-us"
+		}
+		for _, name := range []string{"apst-primary-timeout-ms", "apst-primary-latency-tol-us", "apst-secondary-timeout-ms", "apst-secondary-latency-tol-us"} {
+			if name != zero && pf.fs.firstGiven(name) != "" && (name != "apst-primary-timeout-ms" || p.PrimaryTimeout != 0) && (name != "apst-primary-latency-tol-us" || p.PrimaryTolerance != 0) {
+				return p, usagef("--%s 0 and --%s contradict each other: a primary of 0 makes the kernel use the 2%% heuristic, which reads no other of the four, so --%s changes nothing", zero, name, name)
+			}
+		}
+	}
+	if noWith && *pf.quirks != "" && *pf.pciID != "" {
+		return p, usagef("--quirks and --pci-id contradict each other: --pci-id picks the quirks of the PCI-ID table, which --quirks replaces, so it changes nothing here")
+	}
 	if *pf.forceAPST && p.Generation == apst.V4_11 {
 		return p, usagef("--kernel %s and --force-apst contradict each other: v4.11 has no nvme_core.force_apst (it arrived in v4.12)", quoteArg(*pf.kernel))
 	}

@@ -37,7 +37,7 @@ func checkStrings(c *powerstate.Controller, known powerstate.Fields, f powerstat
 		case len(s.v) > s.width:
 			return fmt.Errorf("%w: %s: the %s %q is longer than %d bytes", ErrUnrepresentable, f, s.name, s.v, s.width)
 		case json && !utf8.ValidString(s.v):
-			return fmt.Errorf("%w: %s: the %s %q is not valid UTF-8", ErrUnrepresentable, f, s.name, s.v)
+			return fmt.Errorf("%w: %s: the %s %q is not valid UTF-8, which JSON cannot hold (a binary image carries it)", ErrUnrepresentable, f, s.name, s.v)
 		case !json && strings.ContainsAny(s.v, "\r\n"):
 			return fmt.Errorf("%w: %s: the %s %q contains a line break", ErrUnrepresentable, f, s.name, s.v)
 		case !json && f == powerstate.FormatSmartctlText && s.v != strings.TrimSpace(s.v):
