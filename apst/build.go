@@ -97,8 +97,12 @@ func Build(c *powerstate.Controller, p Params) (plan Plan, err error) {
 
 // BuildTo is Build writing its result into *dst, which it overwrites
 // entirely: the same plan, without copying the Plan (several hundred bytes) out by value. It does not
-// allocate. On error *dst is the zero Plan.
+// allocate. On error *dst is the zero Plan; a nil dst is an error wrapping
+// ErrNilPlan.
 func BuildTo(dst *Plan, c *powerstate.Controller, p Params) error {
+	if dst == nil {
+		return ErrNilPlan
+	}
 	*dst = Plan{}
 	if c == nil {
 		return ErrNilController
@@ -409,8 +413,11 @@ func (p *Plan) Selected() States {
 }
 
 // Warnings returns the dev_warn lines the kernel prints for this
-// configuration, without the "nvme nvmeN: " prefix.
+// configuration, without the "nvme nvmeN: " prefix; none for a nil Plan.
 func (p *Plan) Warnings() []string {
+	if p == nil {
+		return nil
+	}
 	var w []string
 	if p.ForcedAPST {
 		w = append(w, "forcibly allowing APST due to nvme_core.force_apst -- use at your own risk")

@@ -26,6 +26,8 @@ var (
 	ErrTableSize = errors.New("apst: APST table is not 256 bytes")
 	// ErrNilController is returned when Build is given a nil controller.
 	ErrNilController = errors.New("apst: nil controller")
+	// ErrNilPlan: BuildTo given no Plan to write into.
+	ErrNilPlan = errors.New("apst: nil Plan to build into")
 	// ErrAPSTE: APSTE text that is not "unknown", "disabled" or
 	// "enabled", or an APSTE value outside those three.
 	ErrAPSTE = errors.New("apst: invalid APSTE")

@@ -94,8 +94,12 @@ type Feature struct {
 
 // Equal reports whether the drive's table agrees with t: every entry the
 // feature knows equal, or equal under EntryMask when f is Masked; the
-// Unknown entries are not compared, nor is APSTE.
+// Unknown entries are not compared, nor is APSTE. A nil feature or table
+// agrees with nothing.
 func (f *Feature) Equal(t *Table) bool {
+	if f == nil || t == nil {
+		return false
+	}
 	if !f.Masked && f.Unknown == 0 {
 		return f.Table == *t
 	}

@@ -17,8 +17,12 @@ import (
 // is certain, and otherwise the vendor's quirked IDs are reported as
 // unchecked. No DMI rule is checked (the machine is unknown) and no
 // nvme.quirks= override applies; use LookupQuirks with an Identity for
-// those. The zero Release uses the newest tables and says so.
+// those. The zero Release uses the newest tables and says so. A nil c has
+// nothing to match: the lookup of an Identity of r alone (no quirk).
 func DriveQuirks(c *powerstate.Controller, r Release) QuirkMatch {
+	if c == nil {
+		return LookupQuirks(Identity{Release: r})
+	}
 	id := Identity{VendorID: c.VendorID, SubsystemVendorID: c.SubsystemVendorID, Release: r}
 	var fallback []string
 	id.Model, fallback = rawField(c.ModelField[:], c.Model, "model", fallback)

@@ -116,8 +116,14 @@ func Open(path string) (*Device, error) {
 	return &Device{path: path, s: s}, nil
 }
 
-// Path returns the path the Device was opened with.
-func (d *Device) Path() string { return d.path }
+// Path returns the path the Device was opened with ("" for a nil or zero
+// Device).
+func (d *Device) Path() string {
+	if d == nil {
+		return ""
+	}
+	return d.path
+}
 
 // IdentifyController sends Identify with CNS 01h and returns the 4096-byte
 // Identify Controller data structure.

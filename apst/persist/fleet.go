@@ -128,9 +128,12 @@ type FleetRule struct {
 }
 
 // Rules returns one FleetRule per model, in the order the models were first
-// added.
+// added; none for a nil or zero Fleet.
 func (f *Fleet) Rules() []FleetRule {
 	var out []FleetRule
+	if f == nil {
+		return out
+	}
 	for _, name := range f.order {
 		m := f.models[name]
 		r := FleetRule{Model: name, Drives: m.drives, NoState: m.noState, Conflict: m.conflict, StallBefore: m.curStall}

@@ -108,3 +108,8 @@ func TestFleetRefusesEmptySweep(t *testing.T) {
 		assert.False(t, rules[0].NoState, "%s: APST stays on", goal)
 	}
 }
+
+// A nil Fleet has no rules (and no panic).
+func TestNilFleetRules(t *testing.T) {
+	assert.Empty(t, (*persist.Fleet)(nil).Rules())
+}

@@ -30,9 +30,12 @@ const (
 	AssumedDMI
 )
 
-// AssumedOf returns the kinds a records.
+// AssumedOf returns the kinds a records; none for a nil a.
 func AssumedOf(a *apst.Assumptions) Assumed {
 	var k Assumed
+	if a == nil {
+		return k
+	}
 	if a.APSTAUnknown {
 		k |= AssumedAPSTA
 	}

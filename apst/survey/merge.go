@@ -17,7 +17,7 @@ var ErrMismatch = errors.New("survey: surveys of different configurations or opt
 // not changed; the drives it holds when Merge starts are merged. Merging a
 // survey into itself counts its drives twice.
 func (s *Survey) Merge(o *Survey) error {
-	if len(s.configs) < 2 || len(o.configs) < 2 {
+	if s == nil || o == nil || len(s.configs) < 2 || len(o.configs) < 2 {
 		return fmt.Errorf("survey: merge: %w", ErrNotCreated)
 	}
 	if s.opts != o.opts || len(s.configs) != len(o.configs) {

@@ -900,3 +900,13 @@ func TestRowOwnsUncheckedPCI(t *testing.T) {
 		assert.Equal(t, want, next.QuirksUncheckedPCI, name)
 	}
 }
+
+// nil is refused or answers nothing: Merge of or into no survey, the
+// assumption kinds of no Assumptions.
+func TestSurveyNilArguments(t *testing.T) {
+	s, err := survey.New(analysis.Config{Name: "a", Params: apst.DefaultParams(apst.Current)}, analysis.Config{Name: "b", Params: apst.DefaultParams(apst.V4_12)})
+	require.NoError(t, err)
+	assert.ErrorIs(t, s.Merge(nil), survey.ErrNotCreated)
+	assert.ErrorIs(t, (*survey.Survey)(nil).Merge(s), survey.ErrNotCreated)
+	assert.Zero(t, survey.AssumedOf(nil))
+}

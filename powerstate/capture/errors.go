@@ -52,6 +52,8 @@ var (
 	// (two reports concatenated); the error says how many and on which
 	// line the second starts.
 	ErrMultipleCaptures = errors.New("capture: more than one capture")
+	// ErrNilController: a writer given no controller to write.
+	ErrNilController = errors.New("capture: nil controller to write")
 	// ErrEmpty: the capture holds nothing, or only white space.
 	ErrEmpty = errors.New("capture: the capture is empty")
 	// ErrFeatureCapture: the input given to an Identify Controller reader

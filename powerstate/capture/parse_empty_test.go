@@ -27,3 +27,15 @@ func TestEmptyCaptureEveryReader(t *testing.T) {
 		}
 	}
 }
+
+// The writers refuse a nil controller (ErrNilController) instead of
+// panicking.
+func TestWritersRefuseNil(t *testing.T) {
+	for name, write := range map[string]func(io.Writer, *powerstate.Controller) error{
+		"nvme-cli text": capture.WriteNVMeCLIText, "nvme-cli JSON": capture.WriteNVMeCLIJSON, "smartctl text": capture.WriteSmartctlText,
+	} {
+		var b strings.Builder
+		assert.ErrorIs(t, write(&b, nil), capture.ErrNilController, name)
+		assert.Empty(t, b.String(), name)
+	}
+}

@@ -138,6 +138,9 @@ func appendNVMeKeysJSON(b []byte, c *powerstate.Controller, known powerstate.Fie
 // fields, which the model does not hold, as "-". ParseNVMeCLIText of the
 // output gives back every field outside c.Missing.
 func WriteNVMeCLIText(w io.Writer, c *powerstate.Controller) error {
+	if c == nil {
+		return ErrNilController
+	}
 	known := writtenFields(c)
 	if err := checkStrings(c, known, powerstate.FormatNVMeCLIText, false); err != nil {
 		return err
@@ -195,6 +198,9 @@ func WriteNVMeCLIText(w io.Writer, c *powerstate.Controller) error {
 // Unknown idle or active power is written as 0 (not reported).
 // ParseNVMeCLIJSON of the output gives back every field outside c.Missing.
 func WriteNVMeCLIJSON(w io.Writer, c *powerstate.Controller) error {
+	if c == nil {
+		return ErrNilController
+	}
 	known := writtenFields(c)
 	if err := checkStrings(c, known, powerstate.FormatNVMeCLIJSON, true); err != nil {
 		return err

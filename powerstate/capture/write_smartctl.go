@@ -39,6 +39,9 @@ func smartctlPower(p powerstate.Power) string {
 // ParseSmartctlText of the output gives back every known field smartctl
 // carries (see ParseSmartctlText), with the ranks masked to 5 bits.
 func WriteSmartctlText(w io.Writer, c *powerstate.Controller) error {
+	if c == nil {
+		return ErrNilController
+	}
 	known := writtenFields(c)
 	if err := checkStrings(c, known, powerstate.FormatSmartctlText, false); err != nil {
 		return err

@@ -129,8 +129,12 @@ func (st *state) notAbove(addr, fn string) bool {
 // Below reports whether the log's "PCI bridge to [bus ...]" lines put
 // function fn ("0000:3c:00.0") on a bus below the bridge at port, and
 // whether they say at all: known is false when the log never printed that
-// bridge's buses. Safe for concurrent use; the zero Log knows no bridge.
+// bridge's buses. Safe for concurrent use; the zero Log, and a nil one,
+// know no bridge.
 func (l *Log) Below(port, fn string) (below, known bool) {
+	if l == nil {
+		return false, false
+	}
 	r, ok := l.bridges[port]
 	if !ok {
 		return false, false

@@ -58,3 +58,10 @@ func tooMany() map[string]string {
 	}
 	return m
 }
+
+// A nil Log knows no bridge, as the zero Log does.
+func TestNilLogBelow(t *testing.T) {
+	below, known := (*kernlog.Log)(nil).Below("0000:00:1c.0", "0000:04:00.0")
+	assert.False(t, below)
+	assert.False(t, known)
+}
