@@ -210,6 +210,9 @@ func (o *measureOptions) run(ctx context.Context, x *invocation, args []string) 
 		if len(args) != 1 {
 			return usagef("want 1 argument (the namespace, e.g. nvme0n1), got %d %q", len(args), args)
 		}
+		if err := checkMeasureDevice(args[0]); err != nil {
+			return err // before the machine is looked at
+		}
 		open := o.hooks.liveSystem
 		if open == nil {
 			open = nvmeapst.Live
@@ -646,4 +649,25 @@ func exitFactorsText(r *measure.Result) string {
 		s += "," + by
 	}
 	return s
+}
+
+// checkMeasureDevice refuses, as a usage error, a device argument that is
+// not a namespace's block device name, nvmeNnM (or /dev/nvmeNnM), as
+// OpenTarget reads it: a controller, a multipath path, a file. A name of
+// that form whose device is missing or unusable is the machine's failure
+// (OpenTarget's error, exit 1).
+func checkMeasureDevice(arg string) error {
+	name := strings.TrimPrefix(arg, "/dev/")
+	if isNamespace(name) && !strings.Contains(name, "c") {
+		return nil
+	}
+	hint := ""
+	switch ctrl, ns, multipath := strings.Cut(strings.TrimPrefix(name, "nvme"), "c"); {
+	case validName(name):
+		hint = fmt.Sprintf("; that is a controller: give one of its namespaces (%sn1; ls /sys/block lists them)", name)
+	case multipath && isNamespace(name):
+		_, n, _ := strings.Cut(ns, "n")
+		hint = fmt.Sprintf("; that is a path of native multipath: give its namespace, nvme%sn%s", ctrl, n)
+	}
+	return usagef("%q is not an NVMe namespace block device (want nvmeNnM, e.g. nvme0n1)%s", arg, hint)
 }

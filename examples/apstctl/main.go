@@ -118,6 +118,9 @@ func runCommand(ctx context.Context, c *command, args []string, stdin io.Reader,
 	if err == nil {
 		err = checkArgCount(c, pos)
 	}
+	if err == nil {
+		err = checkWrittenInputs(c, pos)
+	}
 	if err == nil && c.check != nil {
 		err = c.check(pos)
 	}

@@ -136,6 +136,9 @@ func checkSetting(ctx context.Context, x *invocation, f *persistFlags, args []st
 	if *f.check != "" {
 		flag = "--check"
 	}
+	if err := notText(flag, name, text); err != nil {
+		return err
+	}
 	if err := notAKernelLog(ctx, flag, name, text); err != nil {
 		return err
 	}
@@ -471,4 +474,22 @@ func whenWritten(f persist.Form) string {
 		return "tuned profile applied"
 	}
 	return "boot (systemd-tmpfiles)"
+}
+
+// notText refuses, for persist --check or --check-line (flag), input that
+// is not text (sniff.NotText: a NUL byte, UTF-16, more control characters
+// or invalid UTF-8 than a comment in another encoding holds), saying what
+// it is instead and, when it looks like one, which command reads it: a
+// binary file's stray bytes could otherwise read as a sysfs write ("w"
+// at the start of a line) and be checked as a setting.
+func notText(flag, name, text string) error {
+	what := sniff.NotText([]byte(text))
+	if what == "" {
+		return nil
+	}
+	looks := sniff.Looks([]byte(text), sniff.PersistFile)
+	if looks != "" {
+		looks = "; " + looks
+	}
+	return inputErr(fmt.Errorf("%s: %s, not a setting: %s reads UTF-8 text (udev rules, a modprobe.d options line, a kernel command line, sysfs writes, a tmpfiles.d w line or a tuned [sysfs] line)%s", view.Escape(name), what, flag, looks))
 }

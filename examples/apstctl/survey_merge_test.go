@@ -127,6 +127,17 @@ func TestSurveyCommandMergeErrors(t *testing.T) {
 	vendorID := write("vendorid.json", regexp.MustCompile(`"vendor_id":"[^"]*"`).ReplaceAllString(string(full), `"vendor_id":"0x1\u001b[2J"`))
 	barred := write("barred.json", strings.Replace(string(full), `"barred_states":[`, `"barred_states":[-3,`, 1))
 	skipped := write("skipped.json", regexp.MustCompile(`"skipped_files":\s*\d+`).ReplaceAllString(string(full), `"skipped_files":-5`))
+	// The first drive's value of key replaced by v.
+	firstValue := func(name, key, v string) string {
+		loc := regexp.MustCompile(`"` + key + `":[-+.eE0-9]+`).FindStringIndex(string(full))
+		require.NotNil(t, loc, key)
+		return write(name, string(full[:loc[0]])+`"`+key+`":`+v+string(full[loc[1]:]))
+	}
+	negDelta := firstValue("negdelta.json", "idle_power_delta_mw", "-1e+300")
+	bigDelta := firstValue("bigdelta.json", "idle_power_delta_mw", "123456789")
+	negStall := firstValue("negstall.json", "stall_reduction_us", "-99999999999")
+	hugeStall := firstValue("hugestall.json", "stall_reduction_us", "1e+300")
+	hugeRoundTrip := firstValue("roundtrip.json", "max_round_trip_us", "1e308")
 	for _, tc := range []struct {
 		args []string
 		msg  string
@@ -144,6 +155,16 @@ func TestSurveyCommandMergeErrors(t *testing.T) {
 		{[]string{vendorID}, `vendor_id "0x1\\x1b[2J": want 0x and 4 hexadecimal digits`},
 		{[]string{barred}, "barred_states: state -3"},
 		{[]string{sa, skipped}, "skipped.json: summary: skipped_files -5: want 0 or more"},
+		{[]string{sa, negDelta}, "negdelta.json: drive 1 ("},
+		{[]string{sa, negDelta}, "): idle_power_delta_mw -1e+300: want -655350 to 655350"},
+		{[]string{sa, bigDelta}, "bigdelta.json: drive 1 ("},
+		{[]string{sa, bigDelta}, "): idle_power_delta_mw 123456789: want -655350 to 655350"},
+		{[]string{sa, negStall}, "negstall.json: drive 1 ("},
+		{[]string{sa, negStall}, "): changes[0].stall_reduction_us -99999999999: want an integer from -4294967295 to 4294967295"},
+		{[]string{sa, hugeStall}, "hugestall.json: drive 1 ("},
+		{[]string{sa, hugeStall}, "): changes[0].stall_reduction_us 1e+300: want an integer"},
+		{[]string{sa, hugeRoundTrip}, "roundtrip.json: drive 1 ("},
+		{[]string{sa, hugeRoundTrip}, "): configs[0].max_round_trip_us 1e308: want an integer from 0 to 8589934590"},
 		{[]string{sa, filepath.Join(dir, "missing.json")}, "no such file"},
 		// The shards were surveyed with their own quirks and workers: a
 		// merge would ignore these.

@@ -27,8 +27,12 @@ type DecodedRow struct {
 // DecodeRow reads a drive's row and checks it is one a survey writes:
 // a path and a vendor within PathMax and VendorMax bytes, two
 // or more configurations each with its reachable states, max_ps, deepest
-// state and power, the changes between them, and the bound sweep. Its
-// error is a *RowError (Drive 0: the caller knows the row's place).
+// state and power, the changes between them, and the bound sweep; every
+// number within what a descriptor's fields can give (latencies of 32
+// bits, powers of MP), and each change's stall reduction, power delta and
+// barred and gained states, and the row's power delta, what the survey
+// computes from the configurations' outcomes. Its error is a *RowError
+// (Drive 0: the caller knows the row's place).
 func DecodeRow(raw []byte) (DecodedRow, error) {
 	out, jsonErr, err := decodeRow(raw)
 	if jsonErr != nil {
@@ -56,25 +60,29 @@ func decodeRow(raw []byte) (out DecodedRow, jsonErr, err error) {
 
 // shardRowIn is what DecodeRow reads of a drive's row.
 type shardRowIn struct {
-	Path               *string  `json:"path"`
-	Vendor             *string  `json:"vendor"`
-	QuirksInferredFrom string   `json:"quirks_inferred_from"`
-	QuirksUncheckedPCI []string `json:"quirks_unchecked_pci"`
-	Assumed            []string `json:"assumed"`
-	VendorID           string   `json:"vendor_id"`
+	Path               *string         `json:"path"`
+	Vendor             *string         `json:"vendor"`
+	QuirksInferredFrom string          `json:"quirks_inferred_from"`
+	QuirksUncheckedPCI []string        `json:"quirks_unchecked_pci"`
+	Assumed            []string        `json:"assumed"`
+	VendorID           string          `json:"vendor_id"`
+	IdlePowerDeltaMW   json.RawMessage `json:"idle_power_delta_mw"`
 	Configs            []struct {
-		MaxPS                 *int    `json:"max_ps"`
-		DeepestState          *int    `json:"deepest_state"`
-		WorstExitLatencyUS    uint64  `json:"worst_exit_latency_us"`
-		DeepestStateMaxPowerW float64 `json:"deepest_state_max_power_w"`
-		ReachableStates       []int   `json:"reachable_states"`
-		Entries               []Entry `json:"entries"`
+		MaxPS                 *int            `json:"max_ps"`
+		MaxRoundTripUS        json.RawMessage `json:"max_round_trip_us"`
+		DeepestState          *int            `json:"deepest_state"`
+		WorstExitLatencyUS    uint64          `json:"worst_exit_latency_us"`
+		DeepestStateMaxPowerW float64         `json:"deepest_state_max_power_w"`
+		ReachableStates       []int           `json:"reachable_states"`
+		Entries               []Entry         `json:"entries"`
 	} `json:"configs"`
 	Changes []struct {
-		Config       int   `json:"config"`
-		Changed      bool  `json:"changed"`
-		BarredStates []int `json:"barred_states"`
-		GainedStates []int `json:"gained_states"`
+		Config           int             `json:"config"`
+		Changed          bool            `json:"changed"`
+		StallReductionUS json.RawMessage `json:"stall_reduction_us"`
+		IdlePowerDeltaMW json.RawMessage `json:"idle_power_delta_mw"`
+		BarredStates     []int           `json:"barred_states"`
+		GainedStates     []int           `json:"gained_states"`
 	} `json:"changes"`
 	BoundSweep []Step          `json:"bound_sweep"`
 	Bundle     json.RawMessage `json:"bundle"`
@@ -134,7 +142,7 @@ func (m *shardRowIn) record() (survey.Record, error) {
 		}
 		s.Min, s.WorstExitLatency, s.Same = apst.Microseconds(st.MinUS), apst.Microseconds(st.WorstExitLatencyUS), st.Same
 	}
-	return rec, nil
+	return rec, m.checkValues(&rec)
 }
 
 // VendorIDError is the cause of a RowError for a row whose
