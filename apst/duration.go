@@ -3,7 +3,6 @@ package apst
 import (
 	"fmt"
 	"math"
-	"math/bits"
 	"strconv"
 	"strings"
 	"time"
@@ -50,43 +49,76 @@ func ParseMicroseconds(s string) (Microseconds, error) {
 	return Microseconds(d / time.Microsecond), nil
 }
 
-// unitNanos are time.ParseDuration's units in nanoseconds.
-var unitNanos = map[string]uint64{"ns": 1, "us": 1e3, "µs": 1e3, "μs": 1e3, "ms": 1e6, "s": 1e9, "m": 60e9, "h": 3600e9}
+// unitNanos is one of time.ParseDuration's units in nanoseconds, 0 for
+// none.
+func unitNanos(u string) uint64 {
+	switch u {
+	case "ns":
+		return 1
+	case "us", "µs", "μs":
+		return 1e3
+	case "ms":
+		return 1e6
+	case "s":
+		return 1e9
+	case "m":
+		return 60e9
+	case "h":
+		return 3600e9
+	}
+	return 0
+}
 
 // subNanosecond reports whether a duration time.ParseDuration read holds a
 // fraction of a nanosecond, which it drops: a number's fraction f of k
 // digits (trailing zeros aside) in a unit of S nanoseconds is whole when
-// 10^k divides f*S.
+// 10^k divides f*S, that is when f*S has k factors 2 and k factors 5.
 func subNanosecond(t string) bool {
-	t = strings.TrimLeft(t, "+-")
-	for t != "" {
-		n := len(t) - len(strings.TrimLeft(t, "0123456789"))
-		t = t[n:]
-		frac := ""
-		if rest, ok := strings.CutPrefix(t, "."); ok {
-			m := len(rest) - len(strings.TrimLeft(rest, "0123456789"))
-			frac, t = strings.TrimRight(rest[:m], "0"), rest[m:]
+	for i := 0; i < len(t); {
+		for i < len(t) && (t[i] < '0' || t[i] > '9') && t[i] != '.' {
+			i++ // a sign
 		}
-		u := len(t) - len(strings.TrimLeft(t, "nsuµμmh"))
-		scale, ok := unitNanos[t[:u]]
-		t = t[u:]
-		if !ok || frac == "" {
-			continue
+		for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+			i++
 		}
-		if len(frac) > 19 {
-			return true // 10^k beyond 64 bits: below a nanosecond for any unit
+		var f uint64
+		k, zeros := 0, 0
+		if i < len(t) && t[i] == '.' {
+			for i++; i < len(t) && t[i] >= '0' && t[i] <= '9'; i++ {
+				if t[i] == '0' {
+					zeros++
+					continue
+				}
+				if k+zeros+1 > 19 {
+					return true // 10^k beyond 64 bits: below a nanosecond in any unit
+				}
+				for ; zeros > 0; zeros-- {
+					f, k = f*10, k+1
+				}
+				f, k = f*10+uint64(t[i]-'0'), k+1
+			}
 		}
-		f, _ := strconv.ParseUint(frac, 10, 64)
-		pow := uint64(1)
-		for range frac {
-			pow *= 10
+		u := i
+		for u < len(t) && (t[u] < '0' || t[u] > '9') && t[u] != '.' {
+			u++
 		}
-		hi, lo := bits.Mul64(f, scale)
-		if bits.Rem64(hi, lo, pow) != 0 {
+		scale := unitNanos(t[i:u])
+		i = u
+		if k > 0 && scale != 0 && (factors(f, 2)+factors(scale, 2) < k || factors(f, 5)+factors(scale, 5) < k) {
 			return true
 		}
 	}
 	return false
+}
+
+// factors is how many times p divides n (n > 0).
+func factors(n, p uint64) int {
+	c := 0
+	for n != 0 && n%p == 0 {
+		n /= p
+		c++
+	}
+	return c
 }
 
 // durationShaped reports whether t is written as time.ParseDuration wants

@@ -2,11 +2,55 @@ package analysis
 
 import (
 	"fmt"
+	"math/bits"
 	"strconv"
 	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst"
 )
+
+// MaxExitFactor is the largest exit-latency factor ParseExitFactors
+// accepts (and the smallest is above 0): no drive wakes 1000 times slower
+// than it advertises (measure --simulate takes the same bound), and the
+// widest exit latency a drive can advertise, 2^32-1 µs, scaled by it and
+// summed over billions of wakes stays far below 2^64-1 µs. A factor of 0
+// (every wake free) or beyond would print figures that answer nothing:
+// 0 stalls, or stalls saturated at "unlimited".
+const MaxExitFactor = 1000
+
+// ErrFactorRange: an exit-latency factor that reads as one but is 0 or
+// above MaxExitFactor. It wraps ErrInvalidFactor.
+var ErrFactorRange = fmt.Errorf("%w: out of range", ErrInvalidFactor)
+
+// factorInRange reports whether f is above 0 and at most MaxExitFactor
+// (the zero Factor is 1, in range).
+func factorInRange(f Factor) bool {
+	if f.Den == 0 {
+		return true
+	}
+	hi, lo := bits.Mul64(MaxExitFactor, f.Den)
+	return f.Num > 0 && (hi != 0 || f.Num <= lo)
+}
+
+// check reports whether every factor of f (the default and those of the
+// states in Set) is above 0 and at most MaxExitFactor: an error wrapping
+// ErrFactorRange (and ErrInvalidFactor) naming the first that is not.
+func (f ExitFactors) check() error {
+	if !factorInRange(f.Default) {
+		return factorRangeError(f.Default.String())
+	}
+	for s := range f.Set.All() {
+		if !factorInRange(f.ByState[s]) {
+			return factorRangeError("ps" + strconv.Itoa(int(s)) + "=" + f.ByState[s].String())
+		}
+	}
+	return nil
+}
+
+// factorRangeError is the error of the factor item, out of range.
+func factorRangeError(item string) error {
+	return fmt.Errorf("%w: %s: want a factor above 0 and at most %d", ErrFactorRange, item, MaxExitFactor)
+}
 
 // ExitFactors is a measured/advertised exit-latency factor per power state:
 // what a measurement finds when a drive's states exit at different fractions
@@ -68,9 +112,22 @@ func (f ExitFactors) String() string {
 
 // ParseExitFactors parses a comma list of factors (ParseFactor's forms):
 // at most one bare factor, the default, and psN=FACTOR items for states of
-// their own ("0.78", "ps3=0.78,ps4=0.81", "0.8,ps4=78%"). Errors wrap
-// ErrInvalidFactor.
+// their own ("0.78", "ps3=0.78,ps4=0.81", "0.8,ps4=78%"). Each factor is
+// above 0 and at most MaxExitFactor: one that reads but is not is an
+// error wrapping ErrFactorRange. Errors wrap ErrInvalidFactor.
 func ParseExitFactors(s string) (ExitFactors, error) {
+	f, err := parseExitFactors(s)
+	if err != nil {
+		return ExitFactors{}, err
+	}
+	if err := f.check(); err != nil {
+		return ExitFactors{}, err
+	}
+	return f, nil
+}
+
+// parseExitFactors is ParseExitFactors without the range check.
+func parseExitFactors(s string) (ExitFactors, error) {
 	var out ExitFactors
 	bare := false
 	for _, item := range strings.Split(s, ",") {

@@ -209,6 +209,13 @@ type ReplayReport struct {
 	// dispatch has (the dispatch came before the trace began, or was
 	// counted lost): they are ignored.
 	UnmatchedCompletions uint64
+	// ShortestLost is the shortest time from dispatch to completion of the
+	// lost commands whose completion came later (counted in
+	// UnmatchedCompletions): a ReplayOptions.LostAfter at least this long
+	// would have matched one of them. 0 when none came (at most 65536
+	// lost commands awaiting their completion are remembered: those lost
+	// beyond are not).
+	ShortestLost time.Duration
 	// Configs holds one result per configuration.
 	Configs []ReplayResult
 }
@@ -470,6 +477,7 @@ func (r *Replayer) Report() ReplayReport {
 		Device: r.device, Events: r.dispatches, Completions: r.completions,
 		IdlePeriods: r.periods, Configs: make([]ReplayResult, len(r.results)),
 		LostCommands: r.lost.lost, UnmatchedCompletions: r.lost.stray,
+		ShortestLost: time.Duration(r.lost.shortestLate),
 	}
 	if r.haveD && r.haveC && r.lastC > r.firstD {
 		rep.Span = time.Duration(r.lastC - r.firstD)

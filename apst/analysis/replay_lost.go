@@ -74,6 +74,14 @@ type lostState struct {
 	lost    uint64
 	stray   uint64 // completions of no outstanding dispatch
 
+	// lostAt holds the dispatch times of lost commands by ID (at most
+	// replayQueueMax of them, made on the first loss) until their
+	// completion comes; shortestLate is the shortest time from dispatch
+	// to completion of those that came (ns, 0 when none did).
+	lostAt       map[uint64]int64
+	shortestLate int64
+	late         bool // a lost command's completion came
+
 	// The suspect is q's first outstanding command. shadowIdle and
 	// shadowStart are the idle state the device would be in without it;
 	// pending the periods that state has met; suspectG the period its
@@ -237,6 +245,7 @@ func (r *Replayer) expire(t int64) {
 		if !ls.due(t) {
 			return
 		}
+		ls.noteLost(ls.q[ls.qHead])
 		ls.popSuspect()
 		ls.lost++
 		r.periods += ls.pendingPeriods
@@ -302,12 +311,38 @@ func (r *Replayer) completeTracked(id uint64, t int64) bool {
 	}
 	if !ls.complete(id) {
 		ls.stray++
+		ls.lateCompletion(id, t)
 		return false
 	}
 	if r.outstandingAll() == 1 { // only the suspect is left
 		ls.shadowIdle, ls.shadowStart = true, t
 	}
 	return true
+}
+
+// noteLost remembers the dispatch time of the lost command c, for its
+// completion if it comes (lateCompletion), while fewer than replayQueueMax
+// are remembered.
+func (ls *lostState) noteLost(c replayCmd) {
+	if ls.lostAt == nil {
+		ls.lostAt = map[uint64]int64{}
+	}
+	if _, ok := ls.lostAt[c.id]; ok || len(ls.lostAt) < replayQueueMax {
+		ls.lostAt[c.id] = c.t
+	}
+}
+
+// lateCompletion records a completion at t of no outstanding dispatch: if
+// it is a lost command's, how long that command took.
+func (ls *lostState) lateCompletion(id uint64, t int64) {
+	d0, ok := ls.lostAt[id]
+	if !ok {
+		return
+	}
+	delete(ls.lostAt, id)
+	if d := t - d0; !ls.late || d < ls.shortestLate {
+		ls.shortestLate, ls.late = d, true
+	}
 }
 
 // step returns the step of the idle timeline an idle period of g ns ends

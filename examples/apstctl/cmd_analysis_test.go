@@ -213,7 +213,7 @@ func TestRecommendCommand(t *testing.T) {
 }
 
 func TestExitLatencyLimit(t *testing.T) {
-	opt, err := (&wakeFlags{factor: ptr("0.78"), cpuWake: ptr("150")}).options()
+	opt, err := (&wakeFlags{factor: ptr("0.78"), cpuWake: ptr("150")}).options(t.Context())
 	require.NoError(t, err)
 	for _, limit := range []apst.Microseconds{150, 151, 4000, 25000, 1 << 40} {
 		e := exitLatencyLimit(opt, limit)

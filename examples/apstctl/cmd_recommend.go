@@ -121,7 +121,7 @@ give up, and whether the bound of the other flags (default 100000) meets the goa
 		minArgs: 1, maxArgs: 1,
 	}
 	c.run = func(ctx context.Context, x *invocation, args []string) error {
-		opt, err := wf.options()
+		opt, err := wf.options(ctx)
 		if err != nil {
 			return err
 		}

@@ -8,6 +8,7 @@ import (
 	"math"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"text/tabwriter"
 	"time"
@@ -56,7 +57,7 @@ func replayCommand() *command {
 	o.wake = addWakeFlags(fs)
 	fs.StringVar(&o.device, "device", "MAJ,MIN", "", "the device of a blkparse trace that holds several (259,0)")
 	fs.StringVar(&o.disk, "disk", "NAME", "", "the disk of a biosnoop trace, or the file of a fio iolog, that holds several (nvme0n1)")
-	fs.StringVar(&o.lostAfter, "lost-after", "DURATION", "30s", "a command whose completion has not come this long after its dispatch is counted lost and replayed as if absent (1us to 24h)")
+	fs.StringVar(&o.lostAfter, "lost-after", "DURATION", "30s", "a command whose completion has not come this long after its dispatch is counted lost and replayed as if absent (with its unit, 1us to 24h: 500ms, 30s)")
 	c := &command{
 		name:      "replay",
 		usageLine: "replay [flags] CAPTURE TRACE [--with CONFIG]...",
@@ -88,7 +89,7 @@ func (o *replayOptions) run(ctx context.Context, x *invocation, args []string) e
 	if o.device != "" && o.disk != "" {
 		return usagef("--device and --disk contradict each other: give the one the trace's format uses")
 	}
-	sim, err := o.wake.options()
+	sim, err := o.wake.options(ctx)
 	if err != nil {
 		return err
 	}
@@ -157,7 +158,7 @@ func (o *replayOptions) run(ctx context.Context, x *invocation, args []string) e
 		}
 		return inputErr(fmt.Errorf("%s: %w", traceName(tracePath), err))
 	}
-	if err := replayEmpty(traceName(tracePath), &rep); err != nil {
+	if err := replayEmpty(traceName(tracePath), &rep, o.lostAfter); err != nil {
 		return err
 	}
 	if err := replaySaturated(&rep); err != nil {
@@ -267,10 +268,29 @@ func replaySaturated(rep *analysis.ReplayReport) error {
 // completion there is no idle period to measure, and its figures (0
 // stall, the average idle power of a timeline never entered) would answer
 // nothing. A trace whose commands all ran back to back is an answer, kept.
-func replayEmpty(name string, rep *analysis.ReplayReport) error {
+// When the completions came but every command had been counted lost
+// first, the message says so with --lost-after (lostAfter, as given) and
+// the shortest command, the --lost-after that would have matched one.
+func replayEmpty(name string, rep *analysis.ReplayReport, lostAfter string) error {
 	switch {
 	case rep.Events == 0 && rep.Completions == 0:
 		return inputErr(fmt.Errorf("%s: the trace holds no command: want commands with their completions (blkparse D and C events, biosnoop, a fio iolog, or SECONDS [DURATION] lines)", name))
+	case rep.Completions > 0 && rep.Completions == rep.UnmatchedCompletions && rep.LostCommands > 0:
+		were := plural64(int64(rep.LostCommands), "command") + " were"
+		if rep.LostCommands == 1 {
+			were = "1 command was"
+		}
+		msg := fmt.Sprintf("%s: no command completed within --lost-after %s of its dispatch: %s counted lost and the completions ignored, so there is no idle period to replay",
+			name, quoteArg(lostAfter), were)
+		if rep.ShortestLost > 0 {
+			us := (rep.ShortestLost + time.Microsecond - 1) / time.Microsecond
+			if us*time.Microsecond > analysis.MaxLostAfter {
+				msg += fmt.Sprintf(" (the shortest command took %s, more than --lost-after takes: at most %s)", apst.Microseconds(us), lostAfterMaxText)
+			} else {
+				msg += fmt.Sprintf(" (the shortest command took %s: give --lost-after %s or more)", apst.Microseconds(us), apst.Microseconds(us))
+			}
+		}
+		return inputErr(errors.New(msg))
 	case rep.Completions == 0 || rep.Completions == rep.UnmatchedCompletions:
 		return inputErr(fmt.Errorf("%s: the trace holds %s but no completion of one: idle time runs from a completion to the next dispatch (a blkparse trace needs its D and C events)",
 			name, plural64(int64(rep.Events), "dispatch event")))
@@ -526,12 +546,22 @@ func percent(part, whole time.Duration) float64 {
 	return 100 * float64(part) / float64(whole)
 }
 
-// parseLostAfter reads --lost-after: a duration (30s, 500ms, or bare
-// microseconds) from 1 µs to analysis.MaxLostAfter.
+// lostAfterMaxText is analysis.MaxLostAfter as --lost-after is written.
+const lostAfterMaxText = "24h"
+
+// parseLostAfter reads --lost-after: a duration with its unit (30s, 500ms,
+// 150us) from 1 µs to analysis.MaxLostAfter. A bare number other than 0 is
+// refused, as simulate's --gap and measure's --idle refuse one: a time a
+// command may take is not written in µs the way a latency bound is, and
+// "--lost-after 100" meaning 100 µs, every command lost, is never what a
+// user who meant 100 s asked for.
 func parseLostAfter(s string) (time.Duration, error) {
+	if t := strings.TrimSpace(s); t != "" && strings.Trim(t, "0123456789") == "" && strings.Trim(t, "0") != "" {
+		return 0, usagef("--lost-after %s: a number needs its unit: write %sus, %sms or %ss (from 1us to %s)", quoteArg(s), t, t, t, lostAfterMaxText)
+	}
 	us, err := apst.ParseMicroseconds(s)
 	if err != nil || us < 1 || us > apst.Microseconds(analysis.MaxLostAfter/time.Microsecond) {
-		return 0, usagef("--lost-after %s: want a duration from 1us to %v", strconv.Quote(s), analysis.MaxLostAfter)
+		return 0, usagef("--lost-after %s: want a duration from 1us to %s (500ms, 30s)", quoteArg(s), lostAfterMaxText)
 	}
 	return time.Duration(us) * time.Microsecond, nil
 }

@@ -92,7 +92,7 @@ are taken as instantaneous.`,
 		minArgs: 1, maxArgs: 1,
 	}
 	c.run = func(ctx context.Context, x *invocation, args []string) error {
-		opt, err := wf.options()
+		opt, err := wf.options(ctx)
 		if err != nil {
 			return err
 		}

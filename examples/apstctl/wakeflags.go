@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -22,7 +24,7 @@ type wakeFlags struct {
 
 func addWakeFlags(fs *flagSet) *wakeFlags {
 	return &wakeFlags{
-		factor:  fs.String("exit-factor", "FACTOR", "1", "measured/advertised factor scaling exit latencies: 0.78, 78% or 39/50, per state (0.78,ps4=0.81), or a FILE holding one (what measure --factor-out writes, or measure's JSON)"),
+		factor:  fs.String("exit-factor", "FACTOR", "1", "measured/advertised factor scaling exit latencies: 0.78, 78% or 39/50, per state (0.78,ps4=0.81), or a FILE or named pipe holding one (what measure --factor-out writes, or measure's JSON); each above 0, at most 1000"),
 		cpuWake: fs.String("cpu-wake-us", "US", "0", "CPU wake latency added to every wake, in us (or a duration: 150us)"),
 	}
 }
@@ -32,9 +34,13 @@ func addWakeFlags(fs *flagSet) *wakeFlags {
 // stay far from overflowing.
 const maxCPUWake apst.Microseconds = 1<<32 - 1
 
-// options parses the flags into simulation options.
-func (wf *wakeFlags) options() (analysis.SimOptions, error) {
-	factor, err := parseExitFactor(*wf.factor)
+// options parses the flags into simulation options; ctx ends the read of
+// a pipe named by --exit-factor FILE (^C).
+func (wf *wakeFlags) options(ctx context.Context) (analysis.SimOptions, error) {
+	factor, err := parseExitFactorContext(ctx, *wf.factor)
+	if err != nil && ctx.Err() != nil {
+		return analysis.SimOptions{}, err // interrupted: runCommand says so
+	}
 	if err != nil {
 		return analysis.SimOptions{}, usagef("--exit-factor %s: %v", quoteArg(*wf.factor), err)
 	}
@@ -84,15 +90,25 @@ func exitLatencyLimit(opt analysis.SimOptions, limit apst.Microseconds) apst.Mic
 const maxFactorFile = 16 << 20
 
 // parseExitFactor reads --exit-factor: factors as analysis.ParseExitFactors
-// reads them (one for every state, or per state), or the path of a regular
-// file holding them: what measure --factor-out writes (on a line of its
-// own, "#" comments allowed) or measure's JSON output (its
-// "exit_factor_by_state" key where it has one, else "exit_factor"). A value
-// that is both factors and a file name is the factors.
+// reads them (one for every state, or per state, each above 0 and at most
+// analysis.MaxExitFactor), or the path of a file holding them: what measure
+// --factor-out writes (on a line of its own, "#" comments allowed) or
+// measure's JSON output (its "exit_factor_by_state" key where it has one,
+// else "exit_factor"). The file is a regular file, or a pipe or FIFO the
+// user named (`--exit-factor <(ssh host cat nvme0.factor)`), read once a
+// writer writes, ^C (the end of ctx) ending the wait; at most maxFactorFile
+// bytes either way. A value that is both factors and a file name is the
+// factors, and factors out of range are refused, not looked for as a file.
 func parseExitFactor(s string) (analysis.ExitFactors, error) {
+	return parseExitFactorContext(context.Background(), s)
+}
+
+// parseExitFactorContext is parseExitFactor whose read of a pipe the end
+// of ctx interrupts.
+func parseExitFactorContext(ctx context.Context, s string) (analysis.ExitFactors, error) {
 	f, err := analysis.ParseExitFactors(s)
-	if err == nil {
-		return f, nil
+	if err == nil || errors.Is(err, analysis.ErrFactorRange) {
+		return f, err
 	}
 	st, serr := os.Stat(s)
 	if serr != nil {
@@ -102,6 +118,12 @@ func parseExitFactor(s string) (analysis.ExitFactors, error) {
 		return analysis.ExitFactors{}, fmt.Errorf("%s is a directory: want factors (0.78, 78%%, 39/50) or a file holding them (what measure --factor-out writes)", s)
 	}
 	b, rerr := safeio.ReadFile(s, maxFactorFile)
+	if errors.Is(rerr, safeio.ErrNotRegular) && isNamedPipe(s) {
+		b, rerr = readNamedPipeContext(ctx, s, maxFactorFile)
+	}
+	if errors.Is(rerr, safeio.ErrTooLarge) {
+		return analysis.ExitFactors{}, fmt.Errorf("%s is larger than the limit of %d bytes (%d MiB): want what measure --factor-out writes, or measure's JSON", s, maxFactorFile, maxFactorFile>>20)
+	}
 	if rerr != nil {
 		return analysis.ExitFactors{}, rerr
 	}
@@ -118,6 +140,9 @@ func parseExitFactor(s string) (analysis.ExitFactors, error) {
 			text += "," + doc.ExitFactorByState
 		}
 		f, err := analysis.ParseExitFactors(text)
+		if errors.Is(err, analysis.ErrFactorRange) { // its message names a factor, not the text
+			return analysis.ExitFactors{}, fmt.Errorf("%s: its exit_factor or exit_factor_by_state: %w", s, err)
+		}
 		if err != nil { // the file's text is not quoted: it may be anything
 			return analysis.ExitFactors{}, fmt.Errorf("%s: its exit_factor and exit_factor_by_state are not exit factors (want measure's JSON)", s)
 		}
@@ -129,6 +154,9 @@ func parseExitFactor(s string) (analysis.ExitFactors, error) {
 			continue
 		}
 		f, err := analysis.ParseExitFactors(line)
+		if errors.Is(err, analysis.ErrFactorRange) { // its message names a factor, not the line
+			return analysis.ExitFactors{}, fmt.Errorf("%s: line %d: %w", s, n+1, err)
+		}
 		if err != nil { // the line is not quoted: the file may be anything
 			return analysis.ExitFactors{}, fmt.Errorf("%s: line %d is not an exit factor (want what measure --factor-out writes: 0.78, or per state 0.78,ps4=0.81)", s, n+1)
 		}

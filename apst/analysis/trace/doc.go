@@ -34,9 +34,11 @@
 // event leaves the window when more than that many events are held, the
 // earliest first. Events are sorted by time, then for blkparse by the
 // sequence number and for the other formats dispatch before completion,
-// then in the order read. An event that would have to go before one
-// already returned is an error ([ErrOutOfOrder]), never a silently wrong
-// order.
+// then in the order read. An event earlier than one already returned is an
+// error ([ErrOutOfOrder]), never a silently wrong order; one of the same
+// time is not, whatever its sequence number or kind: it comes after it
+// (events of equal times are in time order, however many of them follow
+// each other).
 //
 // A trace with several devices (blkparse MAJ,MIN; biosnoop DISK; fio file)
 // needs one selected ([Options.Device], [Options.Disk]); without it the Reader

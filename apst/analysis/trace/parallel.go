@@ -321,7 +321,7 @@ func (p *parallel) fill(r *Reader, evs []Event, n int) int {
 				top := r.heapPop()
 				it = &top
 			}
-			r.last, r.lastTie = it.t, it.tie
+			r.last = it.t
 			ev := &evs[n]
 			n++
 			ev.Time, ev.Kind, ev.Device, ev.ID = it.t-r.origin, Kind(it.arr&1)+1, r.device, it.id

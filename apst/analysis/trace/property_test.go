@@ -84,9 +84,12 @@ func TestPropertyRenderedTracesReadBack(t *testing.T) {
 	})
 }
 
-// Shuffled blkparse lines come out sorted by (time, sequence), or the
-// Reader says they are out of order beyond its window: never in a wrong
-// order. A window as long as the trace always sorts it.
+// Shuffled blkparse lines come out in time order, or the Reader says they
+// are out of order beyond its window: never in a wrong order. The error
+// comes exactly at the first line whose event is earlier than more events
+// read before it than the window holds (as its message says); events of
+// equal times never make one. A window as long as the trace always sorts
+// it, by (time, sequence).
 func TestPropertyReorderWindow(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(1, 80).Draw(t, "n")
@@ -112,6 +115,21 @@ func TestPropertyReorderWindow(t *testing.T) {
 			fmt.Fprintf(&b, "8,0 %d %d %d.%09d 1 %c R 0 + 8 [x]\n", l.seq%4, l.seq, l.t/1e9, l.t%1e9, l.k)
 		}
 		window := rapid.IntRange(1, n+1).Draw(t, "window")
+		// badLine is the first line (1-based) whose event is earlier than
+		// more than window events read before it; 0 when none is.
+		badLine := 0
+		for i, l := range shuffled {
+			later := 0
+			for _, o := range shuffled[:i] {
+				if o.t > l.t {
+					later++
+				}
+			}
+			if later > window {
+				badLine = i + 1
+				break
+			}
+		}
 		r, err := trace.NewReader(strings.NewReader(b.String()), trace.Options{ReorderWindow: window})
 		require.NoError(t, err)
 		var got []trace.Event
@@ -123,14 +141,37 @@ func TestPropertyReorderWindow(t *testing.T) {
 			if err != nil {
 				require.ErrorIs(t, err, trace.ErrOutOfOrder)
 				require.Less(t, window, n, "a window of the trace's length sorts it")
+				var se *trace.SyntaxError
+				require.ErrorAs(t, err, &se)
+				require.Equal(t, badLine, se.Line, "the first line out of place beyond the window: %v", err)
 				return
 			}
 			got = append(got, ev)
 		}
+		require.Zero(t, badLine, "line %d is out of place beyond the window, and was read", badLine)
 		require.Len(t, got, n)
+		kinds := map[byte]trace.Kind{'D': trace.Dispatch, 'C': trace.Completion}
 		for i, ev := range got {
 			require.Equal(t, lines[i].t-lines[0].t, ev.Time, "event %d", i)
-			require.Equal(t, map[byte]trace.Kind{'D': trace.Dispatch, 'C': trace.Completion}[lines[i].k], ev.Kind, "event %d", i)
+			if window >= n {
+				require.Equal(t, kinds[lines[i].k], ev.Kind, "event %d", i)
+			}
+		}
+		// Whatever the window, each time has the kinds of its lines.
+		count := func(t int64, k trace.Kind) (in, out int) {
+			for i := range lines {
+				if lines[i].t-lines[0].t == t && kinds[lines[i].k] == k {
+					in++
+				}
+				if got[i].Time == t && got[i].Kind == k {
+					out++
+				}
+			}
+			return in, out
+		}
+		for _, ev := range got {
+			in, out := count(ev.Time, ev.Kind)
+			require.Equal(t, in, out, "%s events at %d ns", ev.Kind, ev.Time)
 		}
 	})
 }

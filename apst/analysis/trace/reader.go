@@ -105,7 +105,6 @@ type Reader struct {
 	arrival uint64
 	emitted bool
 	last    int64
-	lastTie uint64
 	origin  int64
 
 	cmds uint64 // commands read from one-line formats: their IDs
@@ -427,10 +426,16 @@ func (r *Reader) push(t int64, tie uint64, k Kind, id uint64) error {
 		return &SyntaxError{Format: r.format, Line: r.line,
 			Expected: "an event time within ±" + maxFixed(9) + " s (2^62-1 ns, 146 years) of zero", Text: "an event at " + formatNanos(t) + " (out of range)", Err: ErrSyntax}
 	}
-	if r.emitted && (t < r.last || t == r.last && tie < r.lastTie) {
+	if r.emitted && t < r.last {
+		// Only an earlier time is out of order: an event of the time last
+		// passed on follows it, whatever its tie (events of equal times
+		// are in order, however many of them the window holds). The event
+		// at r.last left a full window: it and the r.window events held
+		// with it, all read before this one, are later than it.
 		return &SyntaxError{Format: r.format, Line: r.line,
-			Expected: fmt.Sprintf("an event at %s sorts before one already read at %s, more than %d events before", formatNanos(t), formatNanos(r.last), r.window),
-			Err:      ErrOutOfOrder}
+			Expected: fmt.Sprintf("an event at %s is earlier than %d events read before it (one at %s already passed on); the reorder window holds %d",
+				formatNanos(t), r.window+1, formatNanos(r.last), r.window),
+			Err: ErrOutOfOrder}
 	}
 	arr := r.arrival<<1 | uint64(k-1)
 	r.arrival++
@@ -519,7 +524,7 @@ func (r *Reader) popTo(ev *Event) {
 	if !r.emitted {
 		r.emitted, r.origin = true, it.t
 	}
-	r.last, r.lastTie = it.t, it.tie
+	r.last = it.t
 	// Field by field: a composite literal is copied from the stack 16
 	// bytes at a time, each copy stalled on the stores it spans.
 	ev.Time, ev.Kind, ev.Device, ev.ID = it.t-r.origin, Kind(it.arr&1)+1, r.device, it.id

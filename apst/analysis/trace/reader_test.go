@@ -366,7 +366,7 @@ func TestReorderWindow(t *testing.T) {
 	var se *trace.SyntaxError
 	require.ErrorAs(t, err, &se)
 	assert.Equal(t, 5, se.Line)
-	assert.Equal(t, "trace: blkparse line 5: event out of time order beyond the reorder window: an event at 1.500000000s sorts before one already read at 2.000000000s, more than 2 events before", err.Error())
+	assert.Equal(t, "trace: blkparse line 5: event out of time order beyond the reorder window: an event at 1.500000000s is earlier than 3 events read before it (one at 2.000000000s already passed on); the reorder window holds 2", err.Error())
 
 	for _, w := range []int{-1, trace.MaxReorderWindow + 1} {
 		_, err := trace.NewReader(strings.NewReader(in), trace.Options{ReorderWindow: w})
