@@ -58,6 +58,10 @@ const BundleVersion = 1
 var ErrBundle = errors.New("nvmeapst: invalid bundle")
 
 // Manifest describes a bundle.
+//
+// The zero Manifest describes no bundle: its Format is not BundleFormat
+// and its Version is 0, so OpenBundle refuses a manifest that reads as it
+// with an error wrapping ErrBundle.
 type Manifest struct {
 	Format  string    `json:"format"`
 	Version int       `json:"version"`

@@ -6,12 +6,12 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst"
 )
 
-// ConfigParams returns the parameters of a configuration (the form of
-// [apst.ParseConfig]: "ps-max-latency-us=25000", "policy=linux-25ms",
-// "kernel=6.1,quirks=none"; "" for none) applied to this controller as its
-// machine has it: the controller's Params, what Inspect planned with (the
-// module parameters, the per-device bound, the generation and release,
-// force_apst), are the base the configuration changes, as the Linux
+// ConfigParams returns the parameters of a configuration applied to this
+// controller as its machine has it. The configuration has the form of
+// [apst.ParseConfig] ("ps-max-latency-us=25000", "policy=linux-25ms",
+// "kernel=6.1,quirks=none"; "" for none). The controller's Params, what
+// Inspect planned with (the module parameters, the per-device bound, the
+// generation and release, force_apst), are the base the configuration changes, as the Linux
 // defaults are for a capture.
 //
 // The quirks are honoured as compare honours them for a capture: a

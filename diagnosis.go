@@ -179,10 +179,10 @@ func (s *System) Diagnose(ctx context.Context, opts DiagnoseOptions) (*Diagnosis
 }
 
 // PowerFacts reads what the machine says about controller n's power
-// management, for a diagnosis or a report: the kernel release and command
-// line, the controller's state and diag/ counters, the ASPM policy, and the
-// power and link files of its PCI function and every bridge up to the root
-// port (sysfs.FS.Power). Files that cannot be read are facts with status
+// management, for a diagnosis or a report. It reads the kernel release and
+// command line, the controller's state and diag/ counters, the ASPM
+// policy, and the power and link files of its PCI function and every bridge
+// up to the root port (sysfs.FS.Power). Files that cannot be read are facts with status
 // unreadable and problems; absent ones are "not exposed here".
 func (s *System) PowerFacts(n string) (diag.Facts, []*Problem) {
 	f := diag.Facts{Controller: n}

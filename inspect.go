@@ -98,6 +98,9 @@ const (
 )
 
 // ControllerReport is the inspection of one controller.
+//
+// The zero ControllerReport is the report of no controller: no name, no
+// Identify data and no Plan; its Assumptions are none.
 type ControllerReport struct {
 	// Name is the controller's name, e.g. "nvme0".
 	Name string
@@ -490,10 +493,10 @@ func reaches(r *ControllerReport) (expected, held *analysis.Reach) {
 }
 
 // Assumptions returns what the report on the controller assumed because
-// the machine did not say it: the quirk lookup's (Quirks.Assumptions: a
-// release, PCI ID or DMI strings that could not be read), unless the
-// controller's sysfs quirks file gave the kernel's own quirk set, and an
-// unknown APSTA (Plan.AssumedAPSTA). The zero ControllerReport assumed
+// the machine did not say it. That is the quirk lookup's
+// (Quirks.Assumptions: a release, PCI ID or DMI strings that could not be
+// read), unless the controller's sysfs quirks file gave the kernel's own
+// quirk set, and an unknown APSTA (Plan.AssumedAPSTA). The zero ControllerReport assumed
 // nothing.
 func (r *ControllerReport) Assumptions() apst.Assumptions {
 	var a apst.Assumptions

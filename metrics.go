@@ -17,9 +17,9 @@ import (
 
 // MetricsSnapshot is one scrape of the machine's APST facts, the values an
 // exporter publishes (apstctl metrics writes them in the Prometheus text
-// format): per controller whether the kernel has APST enabled, the bound in
-// effect, the deepest state the kernel's table reaches, whether the drive
-// holds that table, the APST quirks, the PCI power-management files, the
+// format). It holds per controller whether the kernel has APST enabled, the
+// bound in effect, the deepest state the kernel's table reaches, whether
+// the drive holds that table, the APST quirks, the PCI power-management files, the
 // diag/ counters and the health log counters; and for every source whether
 // it could be read.
 //
@@ -29,7 +29,10 @@ import (
 // not be read, or a command that failed, is a failed source.
 //
 // A snapshot is a value: [System.Metrics] returns a new one; a
-// [MetricsReader] refills the one it is given, reusing its storage.
+// [MetricsReader] refills the one it is given, reusing its storage. The
+// zero MetricsSnapshot is a scrape of nothing (no source, no controller)
+// and a ready destination for MetricsReader.Read, which overwrites it
+// entirely (System.Metrics starts from one).
 type MetricsSnapshot struct {
 	// KernelRelease is uname -r ("" when unknown).
 	KernelRelease string
@@ -126,6 +129,10 @@ const (
 )
 
 // ControllerMetrics is the scrape of one controller.
+//
+// The zero ControllerMetrics is the scrape of no controller: every Reading
+// absent (Present false), Holding empty (none of the holdings) and no
+// Sources.
 type ControllerMetrics struct {
 	// Name is the controller ("nvme0"), node_exporter's device label.
 	Name string

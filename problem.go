@@ -58,7 +58,7 @@ func (p *Problem) Error() string {
 }
 
 // Err returns p as an error, and a nil error (not a nil *Problem in an
-// error interface, which would compare non-nil) when p is nil: report
+// error interface, which would compare non-nil) when p is nil. Report
 // fields hold *Problem, nil when nothing failed, so convert them with Err
 // before returning or comparing them as errors.
 func (p *Problem) Err() error {

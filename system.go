@@ -139,8 +139,8 @@ func FileRelease(path string) func() (string, error) {
 
 // ProcRelease returns a KernelRelease function that reads the release the
 // way apst.ParseRelease takes it, from a /proc tree at procDir (a fixture
-// elsewhere): sys/kernel/osrelease (uname -r), followed, when the release
-// is a distribution's X.Y.0-N, by the upstream stable base the
+// elsewhere). It reads sys/kernel/osrelease (uname -r), followed, when the
+// release is a distribution's X.Y.0-N, by the upstream stable base the
 // distribution records: Ubuntu's version_signature ("Ubuntu
 // 5.15.0-91.101-generic 5.15.131") or Debian's sys/kernel/version ("#1 SMP
 // Debian 5.10.209-2 (2024-01-31)"), as "5.10.0-28-amd64 (Debian

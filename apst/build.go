@@ -9,6 +9,10 @@ const heuristicCap = 0xffffff
 
 // Plan is the result of Build: what nvme_configure_apst() sends to the
 // controller and why.
+//
+// The zero Plan is no result of Build: it is what BuildTo leaves in *dst on
+// error. It reads as OutcomeUnsupported (nothing sent, an all-zero Table),
+// but its MaxPS is 0 where Build gives -1 for no selected state.
 type Plan struct {
 	// Params are the inputs Build used.
 	Params Params

@@ -19,7 +19,8 @@ func configKeys() []string {
 	}
 }
 
-// Set sets one parameter by its apstctl flag name (without dashes):
+// Set sets one parameter by its apstctl flag name (without dashes). The
+// keys are:
 //
 //   - kernel: a generation name ("current", "v4.12", "v4.11"), which sets
 //     the Generation and makes the Release unknown, or a kernel release

@@ -10,11 +10,11 @@ import (
 const logTableBytes = 64
 
 // KernelLog returns the one APST line the kernel logs for this plan, without
-// the "nvme nvmeN: " prefix: "APST enabled: max PS = 4, max round-trip latency
-// = 44600us, table = <hex>" (only entries 0-7, the first 64 bytes, as
-// lower-case hex in memory order), "APST enabled but no non-operational
-// states are available", "APST disabled", the warning "NPSS is invalid; not
-// using APST", or "" when nothing is logged (APSTA 0).
+// the "nvme nvmeN: " prefix. The line is "APST enabled: max PS = 4, max
+// round-trip latency = 44600us, table = <hex>" (only entries 0-7, the first
+// 64 bytes, as lower-case hex in memory order), "APST enabled but no
+// non-operational states are available", "APST disabled", the warning "NPSS
+// is invalid; not using APST", or "" when nothing is logged (APSTA 0).
 //
 // All but the NPSS warning are dev_dbg lines, visible only with dynamic
 // debug. The wording is that of v4.12 and later; v4.11 logged no debug line

@@ -10,10 +10,11 @@ import (
 // Identify Controller data, and the kernel release the configuration is
 // for.
 //
-// The zero value is rejected by Build (its Generation is unset): start from
-// [DefaultParams], a preset (ParseConfig with policy=) or [ParseConfig]. Build reads
-// the four apst_* module parameters only for Current; V4_12 and V4_11 always
-// use the heuristic. Params is a plain value, safe to copy and to share
+// The zero value is rejected by Build (its Generation is unset), with an
+// error wrapping ErrUnknownGeneration: start from [DefaultParams], a preset
+// (ParseConfig with policy=) or [ParseConfig]. Build reads the four apst_*
+// module parameters only for Current; V4_12 and V4_11 always use the
+// heuristic. Params is a plain value, safe to copy and to share
 // between goroutines.
 //
 // Its text form ([Params.String], [Params.MarshalText]) is the key=value
@@ -72,10 +73,10 @@ const (
 	defaultSecondaryTolerance Microseconds = 100000 // apst_secondary_latency_tol_us
 )
 
-// DefaultParams returns the kernel's defaults for generation g: its default
-// bound (25000 µs for V4_11, 100000 µs otherwise), the four apst_* defaults
-// (100 ms, 2000 ms, 15000 µs, 100000 µs), the quirks of the kernel's quirk
-// tables (QuirksGiven false: Build looks them up for the controller),
+// DefaultParams returns the kernel's defaults for generation g. They are its
+// default bound (25000 µs for V4_11, 100000 µs otherwise), the four apst_*
+// defaults (100 ms, 2000 ms, 15000 µs, 100000 µs), the quirks of the kernel's
+// quirk tables (QuirksGiven false: Build looks them up for the controller),
 // force_apst off and the release unknown. An invalid g yields Params that
 // Build rejects.
 func DefaultParams(g Generation) Params {

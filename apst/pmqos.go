@@ -137,7 +137,8 @@ func (t *Tolerance) UnmarshalText(b []byte) error {
 }
 
 // ParseTolerance parses a string written to pm_qos_latency_tolerance_us
-// exactly as the kernel's store handler does (drivers/base/power/sysfs.c):
+// exactly as the kernel's store handler does (drivers/base/power/sysfs.c).
+// It reads s:
 //
 //   - first as a signed 32-bit integer with base auto-detection (decimal, 0x
 //     hex, leading-0 octal), an optional sign and at most one trailing
@@ -199,7 +200,7 @@ func ParseBound(s string) (Microseconds, error) {
 }
 
 // OctalLooking reports whether s (spaces and a '+' aside) is a number of
-// two or more digits with a leading 0 ("010"): the kernel's base-0 parsers
+// two or more digits with a leading 0 ("010"). The kernel's base-0 parsers
 // (kstrtoul and kstrtos32 with base 0, which module parameters and
 // pm_qos_latency_tolerance_us use) read it as octal, a person as decimal.
 func OctalLooking(s string) bool {

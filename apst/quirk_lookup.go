@@ -90,12 +90,12 @@ type QuirkMatch struct {
 func (m QuirkMatch) APST() Quirks { return m.Quirks.APST() }
 
 // LookupQuirks returns the quirks the kernel of id.Release applies to a
-// controller with this identity, in the kernel's order: the nvme-pci ID
-// table (by PCI ID) and the DMI vendor-combination rules (by PCI ID and DMI
-// strings, the first matching branch), then the first nvme.quirks= entry
-// for the PCI ID (Linux 7.0 and later: it sets and clears bits), then
-// core_quirks[] (by VID, model and firmware), whose bits are added last and
-// so cannot be cleared by the override.
+// controller with this identity, in the kernel's order. That order is: the
+// nvme-pci ID table (by PCI ID) and the DMI vendor-combination rules (by PCI
+// ID and DMI strings, the first matching branch), then the first
+// nvme.quirks= entry for the PCI ID (Linux 7.0 and later: it sets and clears
+// bits), then core_quirks[] (by VID, model and firmware), whose bits are
+// added last and so cannot be cleared by the override.
 //
 // What the identity lacks is stated, never guessed silently: an unknown
 // release uses the newest tables; an unknown PCI ID is inferred from the

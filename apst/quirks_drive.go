@@ -7,18 +7,19 @@ import (
 )
 
 // DriveQuirks returns the quirks the kernel of release r assigns controller
-// c at probe time, from what the controller records: VID, MN and FR for
-// core_quirks[] (matched on c.ModelField and c.FirmwareField as the kernel
-// does; when those are all zero, as in a Controller built in code, on the
-// trimmed Model and Firmware padded with spaces, and the result says so),
-// and the PCI ID (c.PCIVendor():c.PCIDeviceID) for the nvme-pci table when
-// c.PCIDeviceID is not 0; a PCI vendor other than the VID is noted. Without a PCI device ID (no capture format
-// carries one) it is inferred from the model where docs/quirks.md says that
-// is certain, and otherwise the vendor's quirked IDs are reported as
-// unchecked. No DMI rule is checked (the machine is unknown) and no
-// nvme.quirks= override applies; use LookupQuirks with an Identity for
-// those. The zero Release uses the newest tables and says so. A nil c has
-// nothing to match: the lookup of an Identity of r alone (no quirk).
+// c at probe time, from what the controller records. It uses VID, MN and FR
+// for core_quirks[] (matched on c.ModelField and c.FirmwareField as the
+// kernel does; when those are all zero, as in a Controller built in code, on
+// the trimmed Model and Firmware padded with spaces, and the result says
+// so), and the PCI ID (c.PCIVendor():c.PCIDeviceID) for the nvme-pci table
+// when c.PCIDeviceID is not 0; a PCI vendor other than the VID is noted.
+// Without a PCI device ID (no capture format carries one) it is inferred
+// from the model where docs/quirks.md says that is certain, and otherwise
+// the vendor's quirked IDs are reported as unchecked. No DMI rule is checked
+// (the machine is unknown) and no nvme.quirks= override applies; use
+// LookupQuirks with an Identity for those. The zero Release uses the newest
+// tables and says so. A nil c has nothing to match: the lookup of an
+// Identity of r alone (no quirk).
 func DriveQuirks(c *powerstate.Controller, r Release) QuirkMatch {
 	if c == nil {
 		return LookupQuirks(Identity{Release: r})

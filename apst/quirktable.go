@@ -58,9 +58,9 @@ type DMI struct {
 func (d DMI) IsZero() bool { return d == DMI{} }
 
 // QuirkEntry is one entry of the kernel's quirk tables (kernel-apst.md §7
-// and §13) with its history: a core_quirks[] entry of core.c (matched on
-// Identify VID, MN and FR), an nvme-pci ID table entry (matched on the PCI
-// ID) or an APST branch of check_vendor_combination_bug() in nvme-pci
+// and §13) with its history. It is a core_quirks[] entry of core.c (matched
+// on Identify VID, MN and FR), an nvme-pci ID table entry (matched on the
+// PCI ID) or an APST branch of check_vendor_combination_bug() in nvme-pci
 // (matched on the PCI ID and DMI strings).
 type QuirkEntry struct {
 	// Table is "core_quirks", "pci_id_table" or "dmi".

@@ -272,9 +272,9 @@ func (r *Release) UnmarshalText(b []byte) error {
 
 // SeriesChanges returns the quirk table entries that differ between
 // mainline X.Y.0 of r's series and the newest stable update X.Y.z that the
-// package knows, as "8086:f1a5 Intel 600P/P3100 (added in 5.10.15)": what a
-// distribution kernel of the series may or may not carry, depending on its
-// stable base.
+// package knows. Each reads as "8086:f1a5 Intel 600P/P3100 (added in
+// 5.10.15)": what a distribution kernel of the series may or may not carry,
+// depending on its stable base.
 func (r Release) SeriesChanges() []string { return r.seriesChanges(nil) }
 
 // seriesChanges is SeriesChanges of the entries keep accepts (all when keep

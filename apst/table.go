@@ -62,6 +62,9 @@ func (e Entry) String() string {
 
 // Table is the APST data structure: entry i says what the controller does
 // while idle in power state i.
+//
+// The zero Table makes no transition (every entry 0, written "-"): it is
+// the table a Plan holds when APSTE is 0 or nothing is sent.
 type Table [Entries]Entry
 
 // MarshalBinary encodes the table as the 256-byte Feature 0Ch payload. It

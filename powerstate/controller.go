@@ -301,8 +301,8 @@ func (c *Controller) APSTAKnown() bool {
 }
 
 // Fabrics reports whether the controller is an NVMe over Fabrics
-// controller (NVMe/TCP, RDMA, FC or loop), and whether the capture says:
-// fabrics when IOCCSZ is non-zero or CNTRLTYPE is 2 (a discovery
+// controller (NVMe/TCP, RDMA, FC or loop), and whether the capture says.
+// It answers fabrics when IOCCSZ is non-zero or CNTRLTYPE is 2 (a discovery
 // controller); not fabrics (PCIe) when IOCCSZ is 0 and CNTRLTYPE is
 // neither 2 nor 3; unknown (known false) when the capture lacks IOCCSZ
 // (smartctl, nvme-cli text without the line), and for an

@@ -40,11 +40,11 @@ func (e *NotIdentifyError) Error() string {
 func (e *NotIdentifyError) Is(target error) bool { return target == ErrNotIdentify }
 
 // CheckIdentify reports whether the 4096-byte image b is plausibly an
-// Identify Controller data structure, as a drive returns it: not all zero,
-// not another kind of file (by its magic bytes), not an Identify Namespace
-// image; a PCI vendor ID (neither 0000h nor FFFFh, except that an NVMe
-// over Fabrics I/O controller, IOCCSZ at least 4, may report VID 0000h,
-// as Linux nvmet targets do); a model number (MN)
+// Identify Controller data structure, as a drive returns it. A plausible
+// image is not all zero, not another kind of file (by its magic bytes), not
+// an Identify Namespace image, and has a PCI vendor ID (neither 0000h nor
+// FFFFh, except that an NVMe over Fabrics I/O controller, IOCCSZ at least
+// 4, may report VID 0000h, as Linux nvmet targets do); a model number (MN)
 // and firmware revision (FR) of printable ASCII padded with spaces or
 // NULs, neither empty; a serial number (SN) of printable ASCII (it may be
 // blank); and NPSS at most 31, as the NVMe Base Specification allows (32

@@ -14,7 +14,7 @@ import (
 )
 
 // AttrReader reads the attributes of a tree over and over, the way an
-// exporter scrapes, without allocating once its buffer has grown: each
+// exporter scrapes, without allocating once its buffer has grown. Each
 // directory is opened once per use and its files are read relative to it
 // (safeio.Dir), never through a symbolic link, into one reused buffer.
 // What it reads is what FS reads: only inside the tree (a link on the way

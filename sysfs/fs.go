@@ -253,8 +253,8 @@ func (fs FS) listDir(rel string) ([]iofs.DirEntry, error) {
 }
 
 // ReadFile returns the raw content of the attribute file rel (a
-// slash-separated path relative to the root, such as one [FS.Files] lists),
-// read as every attribute is: inside the tree, without blocking, regular
+// slash-separated path relative to the root, such as one [FS.Files] lists).
+// It reads it as every attribute is read: inside the tree, without blocking, regular
 // files only, at most MaxAttributeSize-1 bytes (a PCI function's binary
 // config file, whole: up to its 4096 bytes). A tool copying a tree uses
 // it; a file the snapshot records as unreadable is an error wrapping

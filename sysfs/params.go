@@ -207,7 +207,7 @@ func (fs FS) SystemFiles() ([]string, error) {
 }
 
 // Params turns module parameters and a controller into the apst.Params the
-// kernel uses for that controller:
+// kernel uses for that controller. It sets:
 //
 //   - Generation from m.Generation();
 //   - Bound from the controller's latency tolerance when it has one

@@ -69,10 +69,11 @@ func (fs FS) aspmPolicy() rawAttr {
 	return a
 }
 
-// PowerFiles returns the paths of the files PowerFacts reads for controller name
-// that exist (as Files does), and the resolved folder of its PCI function
-// ("" when it has none), which a copy of the tree records in its snapshot
-// (Snapshot.PCIPaths) because a copy keeps links as folders.
+// PowerFiles returns the paths of the files PowerFacts reads for controller
+// name that exist (as Files does), and the resolved folder of its PCI
+// function. The folder is "" when it has none; a copy of the tree records
+// it in its snapshot (Snapshot.PCIPaths) because a copy keeps links as
+// folders.
 func (fs FS) PowerFiles(name string) (files []string, pciDir string, err error) {
 	fs, done, err := fs.session()
 	if err != nil {

@@ -8,13 +8,14 @@ import (
 )
 
 // PowerFacts reads the power-management facts of controller name as the
-// facts a diagnosis takes (diagnose.Facts): its state and diag/ counters,
-// the ASPM policy in force, and for its PCI function and every bridge up to
-// the root port d3cold_allowed, power/control, power/runtime_status,
-// power_state, the link/ controls and the slot power limit config holds
-// (every function's config read after every function's other files:
-// reading config resumes a suspended bridge above the function). It is the one model of these facts
-// from this adapter to a view, as Params is of the APST parameters.
+// facts a diagnosis takes (diagnose.Facts). They are its state and diag/
+// counters, the ASPM policy in force, and for its PCI function and every
+// bridge up to the root port d3cold_allowed, power/control,
+// power/runtime_status, power_state, the link/ controls and the slot power
+// limit config holds (every function's config read after every function's
+// other files: reading config resumes a suspended bridge above the
+// function). It is the one model of these facts from this adapter to a
+// view, as Params is of the APST parameters.
 //
 // A file the kernel does not have is a fact NotExposed; one that exists
 // but cannot be read is Unreadable, and its error is in errs too (so that a

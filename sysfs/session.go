@@ -10,7 +10,7 @@ import (
 )
 
 // Session returns a copy of fs that reads the tree as one view until end
-// is called: the tree is opened once, each directory a file is read from
+// is called. The tree is opened once, each directory a file is read from
 // is kept open (where the system allows it, as an [AttrReader] does), and
 // each file and directory listing is read at most once: a second read of
 // the same path returns what the first one read, or the same error. A
@@ -23,9 +23,10 @@ import (
 // are not part of it: a write through the copy goes to the tree and reads
 // the value before it and the value read back from the tree, but a later
 // read of that path in the same session still returns the value the
-// session read before, so take a new session after a write. After end the copy reads as fs does, every call
-// anew. The copy may be used from several goroutines; end releases what
-// it holds open and may be called more than once.
+// session read before, so take a new session after a write. After end the
+// copy reads as fs does, every call anew. The copy may be used from several
+// goroutines; end releases what it holds open and may be called more than
+// once.
 func (fs FS) Session() (sess FS, end func()) {
 	if fs.sess != nil || fs.check() != nil {
 		return fs, func() {}
@@ -45,12 +46,13 @@ func (fs FS) Session() (sess FS, end func()) {
 
 // WithReadHook returns a copy of fs that calls hook with the
 // slash-separated path, relative to the root, of every file its methods
-// read (ReadFile and the attributes of Controller, PowerFacts,
-// ModuleParams...) and every directory they list, before reading it (an
-// AttrReader's reads are not seen): what a test that counts reads, or a trace,
-// needs. A session (FS.Session) calls it once per path, on the read that
-// reaches the tree. hook must be safe for concurrent use when the FS is
-// used from several goroutines. A nil hook removes it.
+// read and every directory they list, before reading it. The files are
+// those of ReadFile and the attributes of Controller, PowerFacts,
+// ModuleParams...; an AttrReader's reads are not seen. It is what a test
+// that counts reads, or a trace, needs. A session (FS.Session) calls it
+// once per path, on the read that reaches the tree. hook must be safe for
+// concurrent use when the FS is used from several goroutines. A nil hook
+// removes it.
 func (fs FS) WithReadHook(hook func(rel string)) FS {
 	h := hooks{}
 	if fs.hooks != nil {

@@ -39,7 +39,7 @@ type snapshot struct {
 }
 
 // WithSnapshot returns a copy of fs that reads a tree with what the snapshot
-// s records: reading (or listing) a path s records as unreadable is an
+// s records. Reading (or listing) a path s records as unreadable is an
 // error wrapping [ErrUnreadableInSnapshot] with the reason, whether or not
 // the copy holds a file there, and a controller s lists but the tree lacks
 // is an error wrapping [ErrMissingController]. s is copied.

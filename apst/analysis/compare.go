@@ -25,6 +25,10 @@ type Config struct {
 
 // ConfigResult is one configuration's plan and what it means for an idle
 // controller.
+//
+// The zero ConfigResult is not one Compare returns: its Config has no name
+// and the zero Params (which Build rejects), and its Plan is the zero
+// apst.Plan.
 type ConfigResult struct {
 	// Config is the configuration as given.
 	Config Config
@@ -96,8 +100,8 @@ type Comparison struct {
 }
 
 // Compare builds the plan of controller c under each configuration (two or
-// more) and sets them side by side: per state the target and idle time under
-// each; for each configuration the deepest reachable state, its maximum
+// more) and sets them side by side. It gives per state the target and idle
+// time under each; for each configuration the deepest reachable state, its maximum
 // power and the worst wake stall; the differences from the first
 // configuration; and the idle power delta between the first two.
 //

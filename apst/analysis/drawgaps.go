@@ -48,9 +48,9 @@ func (g DrawnGaps) Source() string {
 }
 
 // DrawGaps reads the idle gaps of a gaps argument, the one simulate and
-// the page take: a distribution ("exp:10s", "uniform:10ms..5s",
-// "fixed:2s", as ParseGapDistribution reads them) sampled count times from
-// a PCG source seeded with seed, or a comma list of durations with their
+// the page take. The argument is a distribution ("exp:10s",
+// "uniform:10ms..5s", "fixed:2s", as ParseGapDistribution reads them)
+// sampled count times from a PCG source seeded with seed, or a comma list of durations with their
 // units ("10ms,2s,0s", as ParseGapDuration reads them; count and seed are
 // then unused). The same spec, count and seed give the same gaps.
 //

@@ -144,11 +144,11 @@ type Recommendation struct {
 }
 
 // Recommend answers "which bounds meet this goal?" for controller c under
-// parameters p: the ranges of ps_max_latency_us values that keep every
-// reachable state's exit latency within Goal.MaxStall and reach none of
-// Goal.Bar, the best of them (the deepest reachable state), what they give
-// up, why no useful bound exists when none does, and the verdict on p's own
-// bound.
+// parameters p. It gives the ranges of ps_max_latency_us values that keep
+// every reachable state's exit latency within Goal.MaxStall and reach none
+// of Goal.Bar, the best of them (the deepest reachable state), what they
+// give up, why no useful bound exists when none does, and the verdict on
+// p's own bound.
 //
 // For "bar state N" this is the exact range that excludes N and keeps the
 // shallower states: on the SK hynix PC401 (ps3 ENLAT/EXLAT 1000/1000 µs,

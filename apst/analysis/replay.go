@@ -338,9 +338,9 @@ func replaySatAdd(a, b apst.Microseconds) apst.Microseconds {
 }
 
 // BreakEven returns the break-even idle time of entering state next from
-// state prev, the transitions drawing the power of state active (ps0): the
-// worst-case energy of entering and leaving next, MP(active) × (ENLAT +
-// EXLAT of next), divided by the power saved, MP(prev) − MP(next), in
+// state prev, the transitions drawing the power of state active (ps0). It
+// is the worst-case energy of entering and leaving next, MP(active) ×
+// (ENLAT + EXLAT of next), divided by the power saved, MP(prev) − MP(next), in
 // microseconds rounded up. It reports false when next draws no less than
 // prev (no idle time breaks even). For the step k > 0 of a timeline, prev
 // is the state of step k−1 and active the state of step 0.

@@ -67,9 +67,9 @@ func (s *Simulation) WakeAfter(gap apst.Microseconds) Wake {
 }
 
 // Simulate runs a list of idle gaps through the timeline that table t
-// produces on controller c (IdleTimeline from opt.Start): for each gap the
-// state the next command meets and its wake penalty, the time spent in each
-// state and the energy at each state's maximum power. It reports the p50,
+// produces on controller c (IdleTimeline from opt.Start). It finds for each
+// gap the state the next command meets and its wake penalty, the time spent
+// in each state and the energy at each state's maximum power. It reports the p50,
 // p90, p99 and maximum penalty and the average idle power. Integer
 // arithmetic throughout: penalties are exact microseconds, energy is summed
 // in 128 bits.

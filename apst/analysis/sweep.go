@@ -73,6 +73,9 @@ func Reachability(c *powerstate.Controller, t *apst.Table) Reach {
 
 // Interval is a maximal range of bounds (ps_max_latency_us values) that give
 // the same plan: the same table, APSTE, max PS and max round-trip latency.
+//
+// The zero Interval is not one Sweep returns: it is the range of bound 0
+// alone (Contains(0) is true) with the zero apst.Plan, whose MaxPS is 0.
 type Interval struct {
 	// Min and Max are the smallest and largest bound of the range, both
 	// included.

@@ -50,12 +50,13 @@ func Latency() *rapid.Generator[powerstate.Microseconds] {
 }
 
 // Controller returns a generator of Identify Controller models as Build
-// reads them: NPSS 0..31 and above 31 (14 values and every value up to
-// 31), APSTA 0, 1 and other bytes, and in about one draw in five an
+// reads them. It draws NPSS 0..31 and above 31 (14 values and every value
+// up to 31), APSTA 0, 1 and other bytes, and in about one draw in five an
 // unknown APSTA (powerstate.FieldAPSTA in Missing, as a smartctl capture
 // gives), a VID and a model (MN) from short lists that include drives the
-// kernel's quirk tables name, for quirk lookups (DriveQuirks). All 32 descriptors are drawn, operational and non-operational,
-// with latencies from Latency and any MP and MXPS; about one controller in four has only
+// kernel's quirk tables name, for quirk lookups (DriveQuirks). All 32
+// descriptors are drawn, operational and non-operational, with latencies
+// from Latency and any MP and MXPS; about one controller in four has only
 // operational states and one in four only non-operational states beyond
 // PSD0, so that both extremes are common.
 //

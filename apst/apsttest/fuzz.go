@@ -137,11 +137,11 @@ func seedController(npss, apsta uint8, deepEnlat, deepExlat powerstate.Microseco
 }
 
 // FuzzSeeds returns the edge values as fuzz inputs (DecodeFuzzInput's
-// encoding), for f.Add in a fuzz target: every generation; bounds 0, 1,
-// each breakpoint and unlimited; module parameters 0, 2^24-1, 2^24, 2^56
-// and 2^64-1; both quirks with and without force_apst; NPSS 0, 4, 31, 32
-// and 255; APSTA 0, 1, 2 and unknown; latencies 0 and 2^32-1 and the
-// heuristic's cap. The slice is a fresh copy, in a fixed order.
+// encoding), for f.Add in a fuzz target. They are: every generation;
+// bounds 0, 1, each breakpoint and unlimited; module parameters 0, 2^24-1,
+// 2^24, 2^56 and 2^64-1; both quirks with and without force_apst; NPSS 0,
+// 4, 31, 32 and 255; APSTA 0, 1, 2 and unknown; latencies 0 and 2^32-1 and
+// the heuristic's cap. The slice is a fresh copy, in a fixed order.
 func FuzzSeeds() [][]byte {
 	var out [][]byte
 	add := func(c powerstate.Controller, p apst.Params) { out = append(out, EncodeFuzzInput(&c, p)) }

@@ -50,7 +50,7 @@ func moduleValue(t *rapid.T, label string) uint64 {
 	return rapid.Uint64().Draw(t, label)
 }
 
-// Params returns a generator of Build inputs: every generation, the
+// Params returns a generator of Build inputs. It draws every generation, the
 // NO_APST and NO_DEEPEST_PS quirks (each about half the time, other quirk
 // bits sometimes), force_apst, bounds from Bound, and, in about two draws
 // in three, module parameters other than the defaults, each of the four

@@ -102,6 +102,9 @@ type Test struct {
 }
 
 // Cause is the verdict on one layer.
+//
+// The zero Cause is no verdict: its Layer and Likelihood are empty, none of
+// the named layers and grades, and it has no evidence and no test.
 type Cause struct {
 	Layer      Layer
 	Likelihood Likelihood

@@ -56,6 +56,9 @@ type Input struct {
 }
 
 // Diagnosis is the answer.
+//
+// The zero Diagnosis explains nothing: no controller, no failure, no cause
+// and an empty Summary; Cause returns nil for every layer.
 type Diagnosis struct {
 	// Controller is the controller diagnosed ("" when neither the log nor
 	// the facts name one); Address its PCI function when known.

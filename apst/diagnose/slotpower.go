@@ -61,8 +61,8 @@ var (
 	ErrLimitReserved = errors.New("diagnose: slot power limit reserved (above 300 W)")
 )
 
-// SlotPower is a PCI Express slot power limit: the Slot Power Limit of a
-// root or downstream port's slot (Slot Capabilities), or the Captured Slot
+// SlotPower is a PCI Express slot power limit. It is the Slot Power Limit of
+// a root or downstream port's slot (Slot Capabilities), or the Captured Slot
 // Power Limit of the function at the other end of the link (Device
 // Capabilities), which the port sends it in a Set_Slot_Power_Limit
 // message. The zero SlotPower is no limit known.
@@ -135,8 +135,8 @@ func ParseMilliwatts(s string) (mw uint64, ok bool) {
 }
 
 // DecodeSlotPower returns the slot power limit a PCI function's
-// configuration space (its sysfs config file) holds: the slot's own for a
-// root port or downstream port with a slot, the captured one for any other
+// configuration space (its sysfs config file) holds. It is the slot's own
+// for a root port or downstream port with a slot, the captured one for any other
 // function on a link (an endpoint such as an NVMe drive, a switch's
 // upstream port). It walks the capability list to the PCI Express
 // capability, at most 48 steps, never past config. It reads only; config

@@ -183,9 +183,9 @@ func misspeltOutcome(tail string) bool {
 
 // ParseCommandLine reads a kernel command line (the log's "Kernel command
 // line:") as settings that did not help, as persist.CommandLineArguments
-// reads it: its parameters split at blanks outside double quotes, as the kernel
-// splits them (lib/cmdline.c, next_arg), a quoted value unquoted, and
-// nothing after "--" (init's arguments). A colon is the value's
+// reads it. Its parameters are split at blanks outside double quotes, as
+// the kernel splits them (lib/cmdline.c, next_arg), a quoted value is
+// unquoted, and nothing after "--" (init's arguments) is read. A colon is the value's
 // (nvme.quirks=144d:a808:0x800), never an outcome; words the rules do not
 // know are kept as they are, words that cannot name a parameter left out.
 func ParseCommandLine(s string) []Tried {

@@ -9,7 +9,7 @@ import (
 )
 
 // ParseTriedForm reads a --tried value copied whole from where the machine
-// keeps its settings, as ParseTriedFlag reads a typed one: it reports
+// keeps its settings, as ParseTriedFlag reads a typed one. It reports
 // false when s is none of the forms below (ParseTriedFlag's then), and an
 // error when it is one that holds no setting the diagnosis weighs, or
 // contradicts itself (CheckTried). A copy is not typed, so its names are

@@ -59,14 +59,13 @@ type SimulationOptions struct {
 	Initial apst.Tolerance
 }
 
-// Simulation is a simulated drive on a virtual clock, for
-// [Run] without hardware: a drive that follows the idle timeline of the
-// plan for the bound in force (analysis.IdleTimeline of apst.Build for the
-// controller, base parameters and the bound the tolerance file gives), and
-// answers a read after an idle time with the exit latency of the state it
-// is in, scaled by the exit factor, plus the read's service time and a
-// little seeded noise. It implements Drive, Clock,
-// ToleranceFile and IOCounters at once; time passes only when it reads or
+// Simulation is a simulated drive on a virtual clock, for [Run] without
+// hardware. It follows the idle timeline of the plan for the bound in force
+// (analysis.IdleTimeline of apst.Build for the controller, base parameters
+// and the bound the tolerance file gives), and answers a read after an idle
+// time with the exit latency of the state it is in, scaled by the exit
+// factor, plus the read's service time and a little seeded noise. It
+// implements Drive, Clock, ToleranceFile and IOCounters at once; time passes only when it reads or
 // sleeps, so a measurement of minutes runs in milliseconds and gives the
 // same trials for the same seed.
 //

@@ -26,7 +26,7 @@ type Argument struct {
 }
 
 // ParseArguments finds every kernel and module parameter in text, in the
-// forms users keep them: a kernel command line (/proc/cmdline, a Raspberry
+// forms users keep them. The forms are: a kernel command line (/proc/cmdline, a Raspberry
 // Pi's cmdline.txt, a log's "Kernel command line:"), a GRUB variable
 // (GRUB_CMDLINE_LINUX_DEFAULT="..."), a grub.cfg "linux" or extlinux
 // "append" line, a systemd-boot entry's "options" line, a NixOS

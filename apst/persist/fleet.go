@@ -99,6 +99,9 @@ func (f *Fleet) Add(model string, current apst.Microseconds, steps []survey.Step
 }
 
 // FleetRule is the setting one model needs under the goal.
+//
+// The zero FleetRule covers no drive and needs no rule (Needed false, Rule
+// empty); its Choice is the zero Choice, whose Tolerance is unset.
 type FleetRule struct {
 	// Model is the model (exact).
 	Model string

@@ -40,6 +40,10 @@ const (
 
 // Goal is what one bound must do, for Resolve: a bound, a stall limit, a
 // barred state, a power limit or the deepest state.
+//
+// The zero Goal is unset (its Kind is none of the GoalKind values): Resolve
+// refuses it with an error wrapping ErrGoal, once c and p pass, and so does
+// NewFleet.
 type Goal struct {
 	Kind GoalKind
 	// Bound is the bound of GoalBound (NoLimit for no limit).
@@ -173,7 +177,7 @@ type Answer struct {
 }
 
 // Resolve chooses the bound that meets goal g on controller c under
-// parameters p: the bound itself for GoalBound (NoLimit for a bound above
+// parameters p. It is the bound itself for GoalBound (NoLimit for a bound above
 // MaxValue, which is written "any"); for the others the range
 // analysis.Recommend (stall, bar) or the sweep (power, deepest) gives, and
 // one value in it by Choose. Errors wrap ErrGoal when no bound meets the

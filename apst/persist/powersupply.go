@@ -32,8 +32,8 @@ const PowerSupplyProgram = `/bin/sh -c 'b=ac; for d in /sys/class/power_supply/*
 const PowerSupplyTrigger = `ACTION=="change", SUBSYSTEM=="power_supply", TEST=="online", RUN+="/bin/sh -c 'udevadm trigger --action=change --subsystem-match=nvme'"`
 
 // RenderPowerSupply renders the udev rules that give the controllers of
-// scope s the bound ac on mains power and battery on battery, switching on
-// every power-supply change: one rule re-runs the NVMe rules on a
+// scope s the bound ac on mains power and battery on battery. They switch
+// on every power-supply change: one rule re-runs the NVMe rules on a
 // power_supply change event, and two NVMe rules pick the value by what
 // PowerSupplyProgram prints. label optionally names what the scope is, for
 // the comment, as Setting.Label. Errors: the scope's Validate error.

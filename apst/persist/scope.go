@@ -127,12 +127,12 @@ func (s Scope) String() string {
 	return s.Kind.String()
 }
 
-// Validate reports whether the scope can be written in a udev rule: a
-// known kind, a model or serial that is printable ASCII without " or \ (a
-// serial also without glob characters * ? [ |, a model without |), a PCI
-// ID that is not zero; and whether it can match a drive: a model glob that
-// matches strings of at most 40 characters (Identify MN), a serial of at
-// most 20 (SN).
+// Validate reports whether the scope can be written in a udev rule and
+// whether it can match a drive. To be written it needs a known kind, a
+// model or serial that is printable ASCII without " or \ (a serial also
+// without glob characters * ? [ |, a model without |), a PCI ID that is not
+// zero; to match a drive, a model glob that matches strings of at most 40
+// characters (Identify MN), a serial of at most 20 (SN).
 func (s Scope) Validate() error {
 	switch s.Kind {
 	case ScopeUnset:
@@ -244,12 +244,12 @@ func quotable(what, v, forbidden string) error {
 	return nil
 }
 
-// ModelFamily is the glob of a model that covers its other capacities: the
-// model with a trailing capacity word (1TB, 500GB, 2T, 512G) replaced by *,
-// its own glob characters matched literally (LiteralModel),
+// ModelFamily is the glob of a model that covers its other capacities. It
+// is the model with a trailing capacity word (1TB, 500GB, 2T, 512G) replaced
+// by *, its own glob characters matched literally (LiteralModel),
 // "Samsung SSD 990 EVO Plus 1TB" giving "Samsung SSD 990 EVO Plus *"; ok is
-// false, and the model is returned matched exactly, when it ends in no such word
-// (INTEL SSDPEKKW256G7 carries its capacity inside the part number).
+// false, and the model is returned matched exactly, when it ends in no such
+// word (INTEL SSDPEKKW256G7 carries its capacity inside the part number).
 func ModelFamily(model string) (glob string, ok bool) {
 	model = strings.TrimSpace(model)
 	i := strings.LastIndexByte(model, ' ')

@@ -85,9 +85,9 @@ func tunedSysfsSections(lines []string) map[string]bool {
 // Reaches reports whether the write's path names drive d's controller
 // directory /sys/class/nvme/NAME (its glob matching the name), and returns
 // the path below it ("power/pm_qos_latency_tolerance_us",
-// "device/power/pm_qos_latency_tolerance_us"), read as systemd-tmpfiles
-// and the kernel read it (// and /./ are /; a relative path is none; a
-// tuned path ending in / names a directory). A path with a ".." component
+// "device/power/pm_qos_latency_tolerance_us"). The path is read as
+// systemd-tmpfiles and the kernel read it (// and /./ are /; a relative
+// path is none; a tuned path ending in / names a directory). A path with a ".." component
 // reaches no drive: [CheckSysfsWrites] reports it
 // ([MistakeLeavesController]).
 func (w SysfsWrite) Reaches(d udev.Drive) (rel string, ok bool) {

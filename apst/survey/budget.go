@@ -82,11 +82,12 @@ type BudgetAnswer struct {
 	LosesAll []string
 }
 
-// StallBudget answers the inverse question: the largest bound B such that,
-// for every drive recorded, the worst wake stall under the first
-// configuration's parameters with ps_max_latency_us = B is at most budget,
-// and what B costs in idle power across the fleet compared with the first
-// configuration. Each drive's worst stall as a function of the bound is
+// StallBudget answers the inverse question: which bound keeps the fleet's
+// worst wake stall within budget, and at what cost. It returns the largest
+// bound B such that, for every drive recorded, the worst wake stall under
+// the first configuration's parameters with ps_max_latency_us = B is at
+// most budget, and what B costs in idle power across the fleet compared
+// with the first configuration. Each drive's worst stall as a function of the bound is
 // read from its exact bound sweep (the same breakpoints as analysis.Sweep),
 // and the fleet's acceptable bounds are the intersection of the drives'.
 // With no drives (a zero Survey included) every bound is acceptable.

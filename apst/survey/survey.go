@@ -30,7 +30,7 @@ type Options struct {
 }
 
 // Survey is a fleet survey: it runs every drive through two or more
-// configurations, as analysis.Compare does for one, and keeps per drive
+// configurations, as analysis.Compare does for one. It keeps per drive
 // only its [Record], packed: the drive's name and vendor, per configuration
 // the worst wake stall, the deepest state's maximum power and a byte of
 // flags, and the steps of its bound sweep (for StallBudget). Drives with
@@ -158,6 +158,11 @@ func (s *Survey) Len() int {
 
 // Row is one drive's result, as Add returns it. The Survey keeps only the
 // drive's Record; the caller may print the row and drop it.
+//
+// The zero Row is an empty row, ready for AddInto, Evaluate or EvaluateWith
+// to fill (Add starts from one). Its Record has no outcomes, which
+// AddRecord of a survey made by New refuses with an error wrapping
+// ErrBadRecord.
 type Row struct {
 	// Name is the drive's name as given to Add (apstctl: the capture's path).
 	Name string
@@ -262,7 +267,7 @@ func (s *Survey) Evaluate(row *Row, name string, c *powerstate.Controller) error
 }
 
 // EvaluateWith is Evaluate for a drive whose machine is known (a bundle
-// of apstctl collect, read by the caller): params[i] replaces the
+// of apstctl collect, read by the caller). Each params[i] replaces the
 // Params of the survey's configuration i for this drive alone, each
 // configuration applied on top of the machine's own parameters (its module
 // parameters, per-device bound, release and quirk set, which the caller

@@ -55,8 +55,8 @@ var modelVendors = map[string]string{
 	"netac": "Netac", "lite-on": "Lite-On", "apple": "Apple", "lenovo": "Lenovo", "phison": "Phison",
 }
 
-// DriveVendor returns the vendor a survey groups controller c under: the
-// name of its PCI vendor ID (VID) when it is one of a small table of
+// DriveVendor returns the vendor a survey groups controller c under. It is
+// the name of its PCI vendor ID (VID) when it is one of a small table of
 // vendors common on NVMe drives; otherwise the first word of the model
 // number, under the same name when it names one of those vendors
 // ("Crucial" and "Micron" are "Micron/Crucial"); otherwise the first word

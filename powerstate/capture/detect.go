@@ -8,7 +8,8 @@ import (
 	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
-// DetectFormat tells which capture format b is in, from its content alone:
+// DetectFormat tells which capture format b is in, from its content alone.
+// The formats and what marks each are:
 //
 //   - FormatBinary: exactly IdentifySize (4096) bytes that are not text
 //     (they contain a NUL byte before their last ones, as every real
@@ -34,12 +35,12 @@ import (
 func DetectFormat(b []byte) powerstate.Format { return detect(b).format }
 
 // DetectFeatureFormat tells which APST feature capture form b is in (which
-// ParseFeatureCapture reads), from its content alone, as DetectFormat does
-// for the Identify Controller forms: 256 bytes that are not text
-// (FeatureBinary), a "get-feature:" line or the -H APSTE line (FeatureText;
-// FeatureTextTable when its fields are nvme-cli's "name : value" tables;
-// FeatureHexDump when no -H field follows, or a hex dump of 256 bytes
-// without the header), a JSON object with a "feature: 0x0c" key
+// ParseFeatureCapture reads), from its content alone. It does so as
+// DetectFormat does for the Identify Controller forms: 256 bytes that are
+// not text (FeatureBinary), a "get-feature:" line or the -H APSTE line
+// (FeatureText; FeatureTextTable when its fields are nvme-cli's "name :
+// value" tables; FeatureHexDump when no -H field follows, or a hex dump of
+// 256 bytes without the header), a JSON object with a "feature: 0x0c" key
 // (FeatureJSON). FeatureUnknown is returned when nothing matches, and for
 // an Identify Controller capture.
 func DetectFeatureFormat(b []byte) FeatureFormat { return detect(b).feature }

@@ -9,7 +9,7 @@ import (
 )
 
 // NotAPSTTableError says that 256 bytes read as the raw APST buffer (nvme
-// get-feature -f 0x0c -b) cannot be one: an entry has a bit set that
+// get-feature -f 0x0c -b) cannot be one. An entry has a bit set that
 // neither the NVMe specification nor the Linux kernel ever sets (bits 2:0,
 // reserved; the kernel builds each entry as ITPS<<3 | ITPT<<8). Random
 // bytes set them in almost every entry. Bits 63:32 are reserved too, but a

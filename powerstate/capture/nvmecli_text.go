@@ -9,7 +9,7 @@ import (
 )
 
 // ParseNVMeCLIText parses the output of "nvme id-ctrl" (normal output
-// format) of every nvme-cli generation:
+// format) of every nvme-cli generation. The generations print:
 //
 //   - v0.9 to v2.0: "ps    0 : mp:6.50W operational enlat:5 exlat:5 rrt:0 rrl:0"
 //     and a continuation line indented by 10 spaces
@@ -24,8 +24,8 @@ import (
 // A block is recognised by its keys ("rwt:", "active_power_workload:", the
 // time lines), not by its indentation: a capture whose leading white space
 // a forum stripped reads as the original, and so does one whose aligned
-// blanks a copy turned into tabs. Captures made with -H are accepted: the product name header and the
-// "  [7:0] : ..." field decodes are skipped. Key lines of both widths
+// blanks a copy turned into tabs. Captures made with -H are accepted: the
+// product name header and the "  [7:0] : ..." field decodes are skipped. Key lines of both widths
 // ("vid     :" of v1.0 and "vid       :" later) are read, with the values
 // as nvme-cli prints them ("apsta : 0" or "0x1", "ver : 10200" without 0x
 // in v1.x, strings padded with spaces). Lines nvme-cli prints that the model

@@ -127,11 +127,11 @@ func appendNVMeKeysJSON(b []byte, c *powerstate.Controller, known powerstate.Fie
 }
 
 // WriteNVMeCLIText writes c as "nvme id-ctrl" prints it in the current
-// generation (nvme-cli v2.12 and later): the header line, the id-ctrl keys
-// the controller knows among vid, ssvid, sn, mn, fr, ieee, cntlid, ver,
-// rtd3r, rtd3e, cntrltype, oacs, npss, avscc, apsta, wctemp, cctemp and
-// ioccsz (in nvme-cli's order and number formats; unknown ones are left
-// out), and the six-line block of every power state 0..NPSS (at most 32).
+// generation (nvme-cli v2.12 and later). It writes the header line, the
+// id-ctrl keys the controller knows among vid, ssvid, sn, mn, fr, ieee,
+// cntlid, ver, rtd3r, rtd3e, cntrltype, oacs, npss, avscc, apsta, wctemp,
+// cctemp and ioccsz (in nvme-cli's order and number formats; unknown ones
+// are left out), and the six-line block of every power state 0..NPSS (at most 32).
 //
 // The format has no way to say "unknown" inside a power state block: an
 // unknown idle or active power is written as "-", and the NVMe 2.1 time
@@ -188,13 +188,14 @@ func WriteNVMeCLIText(w io.Writer, c *powerstate.Controller) error {
 }
 
 // WriteNVMeCLIJSON writes c as "nvme id-ctrl -o json" prints it with the
-// v2.12 key set: the top-level keys the controller knows (vid, ssvid, sn,
-// mn, fr, ieee, cntlid, ver, rtd3r, rtd3e, cntrltype, oacs, npss, avscc,
-// apsta, wctemp, cctemp, ioccsz; unknown ones are left out) and "psds"
-// with NPSS+1 elements (at most 32) carrying max_power, max_power_scale,
-// non-operational_state, entry_lat, exit_lat, read_tput, read_lat,
-// write_tput, write_lat, idle_power, idle_scale, active_power,
-// active_power_work, active_scale and the six NVMe 2.1 time keys (written as 0, which the model does not hold).
+// v2.12 key set. It writes the top-level keys the controller knows (vid,
+// ssvid, sn, mn, fr, ieee, cntlid, ver, rtd3r, rtd3e, cntrltype, oacs, npss,
+// avscc, apsta, wctemp, cctemp, ioccsz; unknown ones are left out) and
+// "psds" with NPSS+1 elements (at most 32) carrying max_power,
+// max_power_scale, non-operational_state, entry_lat, exit_lat, read_tput,
+// read_lat, write_tput, write_lat, idle_power, idle_scale, active_power,
+// active_power_work, active_scale and the six NVMe 2.1 time keys (written
+// as 0, which the model does not hold).
 // Unknown idle or active power is written as 0 (not reported).
 // ParseNVMeCLIJSON of the output gives back every field outside c.Missing.
 func WriteNVMeCLIJSON(w io.Writer, c *powerstate.Controller) error {

@@ -25,8 +25,8 @@ func smartctlPower(p powerstate.Power) string {
 }
 
 // WriteSmartctlText writes c as the information section and "Supported
-// Power States" table of "smartctl -a" (the layout of smartctl 6.5 to 7.5),
-// without the version banner and with only the lines the model holds:
+// Power States" table of "smartctl -a" (the layout of smartctl 6.5 to 7.5).
+// It leaves out the version banner and writes only the lines the model holds:
 // Model Number, Serial Number, Firmware Version, the PCI vendor line(s),
 // IEEE OUI Identifier, Controller ID, NVMe Version, Optional Admin Commands,
 // the temperature thresholds (in Celsius; "-" for a known 0), each written

@@ -90,11 +90,11 @@ func (a *aerReport) finish(l *Log) {
 }
 
 // AERErrors names the errors of an AER report's status (AERStatus) as
-// the kernel prints them beside its status line (drivers/pci/pcie/aer.c:
-// "RxErr", "BadTLP", "BadDLLP", "Timeout" of a corrected error; "DLP",
-// "SDES", "CmpltTO", "MalfTLP", "UnsupReq", "ACSViol" of an uncorrected
-// one), by the report's Severity; a bit without a name as "bit N". Nil
-// for an event with no status.
+// the kernel prints them beside its status line, by the report's Severity.
+// The names are those of drivers/pci/pcie/aer.c: "RxErr", "BadTLP",
+// "BadDLLP", "Timeout" of a corrected error; "DLP", "SDES", "CmpltTO",
+// "MalfTLP", "UnsupReq", "ACSViol" of an uncorrected one; a bit without a
+// name as "bit N". Nil for an event with no status.
 func (e Event) AERErrors() []string {
 	names := &aerCorrectable
 	if e.Severity != "Corrected" {

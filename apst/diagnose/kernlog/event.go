@@ -383,7 +383,7 @@ type Timestamp struct {
 // IsZero reports whether the line had no time stamp.
 func (t Timestamp) IsZero() bool { return !t.HasMono && !t.HasWall }
 
-// String is the time as the log showed it: "12.345678s after boot",
+// String is the time as the log showed it. It is "12.345678s after boot",
 // "2026-12-01 10:00:00.123456 +0100" (without the year, the date or the
 // offset from UTC when the log had none, and without a fraction of a
 // second when the time has none), dmesg -H's minute and the time since it
@@ -446,6 +446,10 @@ func (t Timestamp) sub(u Timestamp) (time.Duration, bool) {
 
 // Event is one recognised line of the log. Fields that the event's Kind does
 // not carry are zero.
+//
+// The zero Event is no line of a log: its Kind is empty, its Line 0 (lines
+// count from 1) and its Time zero; Fatal, Gone and Corrected report false
+// and AERErrors returns nil.
 type Event struct {
 	// Kind says what happened.
 	Kind Kind

@@ -1,6 +1,9 @@
 package kernlog
 
 // Log is what Read found.
+//
+// The zero Log is a log of nothing: no line read, no event, no incident,
+// and Below knows no bridge.
 type Log struct {
 	// Release is the kernel release of the last boot the log shows
 	// ("Linux version ..."), with the stable update a distribution's X.Y.0-N
@@ -199,6 +202,9 @@ type UnreadLine struct {
 // log and the options do not tie to a controller, or of the system: sleep
 // and interrupt lines) without a quiet gap longer than Options.Gap, within
 // one boot.
+//
+// The zero Incident holds no event: Has and First find none, and Name is
+// "kernel", as for an incident that names no controller or PCI address.
 type Incident struct {
 	// Controller is the controller ("nvme0"); empty when the events name
 	// only a PCI address, which PCI then holds, or no device.

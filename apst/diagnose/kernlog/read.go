@@ -217,14 +217,14 @@ func Lines(ctx context.Context, r io.Reader, fn func(line []byte)) error {
 }
 
 // Relevant reports whether a raw log line can hold an event Read
-// recognises, or part of one (it names nvme, AER, a PCIe bus error, a
+// recognises, or part of one: a cheap filter for keeping only the NVMe and
+// PCIe lines of a log. Such a line names nvme, AER, a PCIe bus error, a
 // power state change, a hotplug slot, a system sleep, ASPM, a lost
 // interrupt, the kernel release or command line; it is a journal JSON
 // record or a journalctl boot separator; it names a PCI function together
 // with a failure word, or is the PCI core's line of an NVMe function's ID
-// or of a bridge's buses; or it is a part of a wrapped message: the first,
-// naming a PCI function, or the next, "CSTS=0x..." say): a cheap filter for
-// keeping only the NVMe and PCIe lines of a log.
+// or of a bridge's buses; or it is a part of a wrapped message (the first,
+// naming a PCI function, or the next, "CSTS=0x..." say).
 func Relevant(line []byte) bool {
 	return bytes.IndexByte(line, 0) < 0 && (interestingBytes(line) || specialLine(line) || failureLine(line) || usbResetLine(line) ||
 		continuationBytes(line) || incompleteBytes(line) && hasPCIAddr(line))

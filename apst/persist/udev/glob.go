@@ -2,11 +2,11 @@ package udev
 
 import "strings"
 
-// Match reports whether s matches the udev pattern: alternatives separated
-// by |, each a shell glob with * ? and [...] ([!...] or [^...] negated, a-z
-// ranges), as udev's fnmatch does for match keys; a pattern with none of
-// * ? [ is compared as plain strings, as udev does (a backslash is then
-// itself, not an escape).
+// Match reports whether s matches the udev pattern, as udev's fnmatch does
+// for match keys. The pattern is alternatives separated by |, each a shell
+// glob with * ? and [...] ([!...] or [^...] negated, a-z ranges); a pattern
+// with none of * ? [ is compared as plain strings, as udev does (a
+// backslash is then itself, not an escape).
 func Match(pattern, s string) bool { return globMatch(pattern, s) }
 
 // Glob reports whether s matches the one shell glob p (fnmatch(3) with no

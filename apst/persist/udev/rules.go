@@ -132,7 +132,7 @@ func (r Rule) String() string {
 // Rules is a parsed rules file.
 type Rules []Rule
 
-// ParseRules parses the text of a udev rules file as udev reads it: lines
+// ParseRules parses the text of a udev rules file as udev reads it. Lines
 // end at a newline, a carriage return or a NUL (CR LF one end), their
 // leading whitespace skipped; a line whose first character is # is a
 // comment, also in the middle of a continuation and also when it ends in a

@@ -10,13 +10,13 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst"
 )
 
-// AppendRow appends the JSON of a drive's row (a Row of a
-// capture, not full: no bundle, entries, mode or params) to b and returns
-// the extended buffer, written by hand: the bytes encoding/json writes of
-// NewRow(row, format, false), key for key (a property test checks
-// it), without reflection and without building the row's structs first, so
-// that a survey of a million drives writes its rows without allocating. A
-// full row, or a bundle's, goes through encoding/json of a Row.
+// AppendRow appends the JSON of a drive's row (a Row of a capture, not
+// full: no bundle, entries, mode or params) to b and returns the extended
+// buffer. The JSON is written by hand: the bytes encoding/json writes of
+// NewRow(row, format, false), key for key (a property test checks it),
+// without reflection and without building the row's structs first, so that
+// a survey of a million drives writes its rows without allocating. A full
+// row, or a bundle's, goes through encoding/json of a Row.
 func AppendRow(b []byte, row *survey.Row, format string) []byte {
 	b = append(b, `{"path":`...)
 	b = appendJSONString(b, row.Name)

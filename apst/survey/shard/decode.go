@@ -119,11 +119,11 @@ type Visitor struct {
 	Unreadable func(Unreadable) error
 }
 
-// Decode reads a survey shard, JSON or NDJSON, from r, passes its
+// Decode reads a survey shard, JSON or NDJSON, from r and returns its
+// summary and its identity (ID.Sum of what it read). It passes the shard's
 // head, rows and unreadable files to v as they come (so that memory does
-// not grow with the shard), and returns its summary and its identity
-// (ID.Sum of what it read), having checked that the summary counts
-// the drives and unreadable files the shard holds. Each JSON value is
+// not grow with the shard), and checks that the summary counts the drives
+// and unreadable files the shard holds. Each JSON value is
 // read within ValueMax bytes. Errors about the input are a
 // *Error or a *RowError (both match ErrNotShard); errors of v
 // and of r are returned as they are.

@@ -24,8 +24,8 @@ type DecodedRow struct {
 	Bundle bool
 }
 
-// DecodeRow reads a drive's row and checks it is one a survey writes:
-// a path and a vendor within PathMax and VendorMax bytes, two
+// DecodeRow reads a drive's row and checks it is one a survey writes. Such
+// a row has a path and a vendor within PathMax and VendorMax bytes, two
 // or more configurations each with its reachable states, max_ps, deepest
 // state and power, the changes between them, and the bound sweep; every
 // number within what a descriptor's fields can give (latencies of 32
