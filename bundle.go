@@ -94,12 +94,19 @@ type Manifest struct {
 }
 
 // SkippedFile is a sysfs file a bundle lacks, and why.
+//
+// The zero SkippedFile names no file and gives no reason.
 type SkippedFile struct {
 	Path  string `json:"path"`
 	Error string `json:"error"`
 }
 
 // BundleController records the admin commands sent to one controller.
+//
+// The zero BundleController records no command, not even a name: OpenBundle
+// serves its Identify data, APST feature and power management as errors
+// wrapping ErrBundle, and its health log as unsupported
+// (ioctl.ErrUnsupported).
 type BundleController struct {
 	Name string `json:"name"`
 	// OpenError is set when the device could not be opened; nothing else
@@ -127,6 +134,9 @@ type BundleController struct {
 
 // BundlePowerManagement is Get Features 02h: the power state and workload
 // hint.
+//
+// The zero BundlePowerManagement is a reading of PS0 with no workload hint,
+// as the zero apst.PowerManagement is.
 type BundlePowerManagement struct {
 	State        uint8 `json:"state"`
 	WorkloadHint uint8 `json:"workload_hint"`

@@ -15,6 +15,10 @@ import (
 )
 
 // DiagnoseOptions says what System.Diagnose reads.
+//
+// The zero DiagnoseOptions is the default: it reads the system's own log
+// and diagnoses the controller of the log's most severe failure (else the
+// first), with nothing tried and the platform guessed.
 type DiagnoseOptions struct {
 	// Log is a kernel log to read (a pasted one); nil reads the system's
 	// own (System.KernelLog: /dev/kmsg live, kern.log in a bundle).
@@ -30,6 +34,9 @@ type DiagnoseOptions struct {
 
 // Diagnosis is what System.Diagnose finds: the ranked causes (package
 // diagnose), the facts they rest on and the log they were read from.
+//
+// The zero Diagnosis explains nothing (the zero diagnose.Diagnosis) from
+// facts that know nothing, with no log and no problem recorded.
 type Diagnosis struct {
 	diag.Diagnosis
 	// Facts are the facts read for the controller.

@@ -35,6 +35,10 @@ func (noController) Is(target error) bool { return target == fs.ErrNotExist }
 //
 // A report is a value: inspecting a bundle written by [System.Collect] gives
 // a report equal to the one of the machine it was collected on.
+//
+// The zero Report is the report of nothing: an unknown kernel release, no
+// Generation, every module parameter absent, unknown DMI strings, and no
+// controller and no problem.
 type Report struct {
 	// KernelRelease is uname -r ("" when unknown).
 	KernelRelease string

@@ -82,6 +82,9 @@ func ControllerSources() []string {
 }
 
 // SourceStatus says whether one source of a scrape could be read.
+//
+// The zero SourceStatus names no source and reads as failed (OK false) with
+// no Err.
 type SourceStatus struct {
 	// Source names it (the Source constants).
 	Source string
@@ -95,6 +98,8 @@ type SourceStatus struct {
 
 // Reading is one value of a scrape: Present is false when the machine does
 // not expose it (or its source failed).
+//
+// The zero Reading is absent (Present false).
 type Reading struct {
 	Value   float64
 	Present bool
@@ -472,6 +477,9 @@ func b2f(b bool) float64 {
 
 // PCILocation is a PCI address split as node_exporter's pcidevice
 // collector labels it.
+//
+// The zero PCILocation labels nothing (every label empty): it is what
+// ParsePCILocation returns with ok false.
 type PCILocation struct {
 	Segment, Bus, Device, Function string
 }
@@ -520,6 +528,9 @@ func parsePCIAddress(addr string) (PCILocation, bool) {
 // allocating per file (sysfs.AttrReader); elsewhere it scrapes as Inspect
 // reads. A MetricsReader is for one goroutine at a time; Close releases the
 // tree it holds open.
+//
+// The zero MetricsReader reads nothing: Read refuses it with an error that
+// says to get one from System.NewMetricsReader, and Close does nothing.
 type MetricsReader struct {
 	sys  *System
 	fast *fastScraper

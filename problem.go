@@ -12,6 +12,9 @@ import (
 // Identify that timed out. It keeps the message and the classes callers test
 // with errors.Is, and is itself an error, so that a bundle replays the
 // failures it recorded exactly as the live machine produced them.
+//
+// The zero Problem is an error of no class: Error says that it has no
+// message (the zero Problem), and Is matches nothing.
 type Problem struct {
 	// Message is the error text.
 	Message string `json:"error"`

@@ -13,6 +13,10 @@ import (
 )
 
 // LatencyChange is the result of [System.SetLatency].
+//
+// The zero LatencyChange is not one SetLatency returns (that names the
+// controller, with valid Old and New): it names no controller, its Old and
+// New are the unset Tolerance and its Bound is 0.
 type LatencyChange struct {
 	// Controller is the controller's name.
 	Controller string
@@ -29,6 +33,9 @@ type LatencyChange struct {
 }
 
 // Persistence says how to make a latency tolerance permanent.
+//
+// The zero Persistence offers no way to make the setting last: no file,
+// rule, command, kernel parameter or modprobe option, and no notes.
 type Persistence struct {
 	// UdevFile is where to put UdevRule.
 	UdevFile string

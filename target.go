@@ -23,6 +23,9 @@ import (
 var ErrNeedsRoot = errors.New("nvmeapst: measure needs root")
 
 // TargetOptions are the knobs of [System.OpenTarget].
+//
+// The zero TargetOptions is the default: the block device in /dev
+// (DefaultDevDir), opened O_RDONLY|O_DIRECT (Linux only).
 type TargetOptions struct {
 	// DevDir is where the namespace's block device is; "" means
 	// DefaultDevDir (/dev).
@@ -37,6 +40,10 @@ type TargetOptions struct {
 // its controller's pm_qos_latency_tolerance_us and I/O counters, and the
 // controller's inspection (Identify data and the machine's parameters).
 // Close it when done.
+//
+// The zero Target has nothing to measure: Config refuses it with an error
+// wrapping measure.ErrSetup, Setup has no controller (so measure.Run
+// refuses it), and Close does nothing.
 type Target struct {
 	// Disk is the namespace ("nvme0n1"), Controller its controller
 	// ("nvme0").

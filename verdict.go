@@ -51,12 +51,19 @@ const (
 )
 
 // Cause is one likely explanation of a mismatch.
+//
+// The zero Cause names no cause: its Kind is empty, none of the CauseKind
+// values, and it has no Detail.
 type Cause struct {
 	Kind   CauseKind
 	Detail string
 }
 
 // Verdict compares what the kernel programs with what the drive reports.
+//
+// The zero Verdict compares nothing: its Status is empty (none of the
+// Status values), its DriveAPSTE is APSTEUnknown, it lists no difference,
+// cause or note, and Check is nil.
 type Verdict struct {
 	Status  Status
 	Summary string

@@ -100,9 +100,9 @@ func Build(c *powerstate.Controller, p Params) (plan Plan, err error) {
 }
 
 // BuildTo is Build writing its result into *dst, which it overwrites
-// entirely: the same plan, without copying the Plan (several hundred bytes) out by value. It does not
-// allocate. On error *dst is the zero Plan; a nil dst is an error wrapping
-// ErrNilPlan.
+// entirely: the same plan, without copying the Plan (several hundred
+// bytes) out by value. It does not allocate. On error *dst is the zero
+// Plan; a nil dst is an error wrapping ErrNilPlan.
 func BuildTo(dst *Plan, c *powerstate.Controller, p Params) error {
 	if dst == nil {
 		return ErrNilPlan

@@ -6,6 +6,9 @@ import (
 )
 
 // Policy is a named preset of parameters.
+//
+// The zero Policy is no preset: it has no name, and its Params are the zero
+// Params, which Build rejects.
 type Policy struct {
 	// Name is the preset's stable name, e.g. "windows-balanced-dc".
 	Name string

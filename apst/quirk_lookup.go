@@ -7,6 +7,10 @@ import (
 
 // Identity is what the kernel's quirk lookups see of a controller, and the
 // kernel they run in.
+//
+// The zero Identity knows nothing of the controller or its kernel:
+// LookupQuirks then finds no quirk in the newest tables, checks no DMI
+// rule, and says both in its Notes.
 type Identity struct {
 	// VendorID is Identify Controller VID, matched by core_quirks[], and the
 	// vendor half of the PCI ID.
@@ -39,6 +43,9 @@ type Identity struct {
 
 // QuirkSource says which kernel table entry, rule or override contributed
 // quirks.
+//
+// The zero QuirkSource names no table and no rule, and contributes no
+// quirk.
 type QuirkSource struct {
 	// Table is "core_quirks", "pci_id_table", "dmi" or "nvme.quirks" (or,
 	// from a live system, what the caller names).
@@ -52,6 +59,10 @@ type QuirkSource struct {
 // QuirkMatch is the result of a quirk lookup (LookupQuirks, DriveQuirks):
 // the quirks, where they came from, and everything the lookup had to
 // assume or could not check.
+//
+// The zero QuirkMatch is no lookup's result (its Tables is the zero
+// Release): it holds no quirk and no source, and Assumptions reports
+// nothing assumed.
 type QuirkMatch struct {
 	// Quirks is the quirk set the kernel applies (all bits).
 	Quirks Quirks

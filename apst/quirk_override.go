@@ -9,6 +9,10 @@ import (
 // QuirkOverride is one entry of nvme-pci's nvme.quirks= module parameter
 // (Linux 7.0 and later): for the PCI ID, the quirks to set and the quirks to
 // clear after the ID table and the DMI rules have been applied.
+//
+// The zero QuirkOverride sets and clears no quirk for PCI ID 0000:0000,
+// which a lookup never matches (an unknown PCI ID is not checked); String
+// writes it "0000:0000:".
 type QuirkOverride struct {
 	ID    PCIID
 	Set   Quirks

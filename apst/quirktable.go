@@ -62,6 +62,10 @@ func (d DMI) IsZero() bool { return d == DMI{} }
 // on Identify VID, MN and FR), an nvme-pci ID table entry (matched on the
 // PCI ID) or an APST branch of check_vendor_combination_bug() in nvme-pci
 // (matched on the PCI ID and DMI strings).
+//
+// The zero QuirkEntry is an entry of no table (Table empty) that sets no
+// quirk; since Added and Removed are zero, In reports it present in every
+// release.
 type QuirkEntry struct {
 	// Table is "core_quirks", "pci_id_table" or "dmi".
 	Table string

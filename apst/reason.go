@@ -116,6 +116,10 @@ func (o Outcome) String() string {
 }
 
 // Decision is Build's verdict on one power state.
+//
+// The zero Decision passes over state 0 as beyond NPSS (ReasonBeyondNPSS is
+// the zero Reason), with no idle time and an entry that makes no
+// transition.
 type Decision struct {
 	// State is the power state index.
 	State uint8

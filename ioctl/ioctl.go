@@ -95,6 +95,10 @@ type submitter interface {
 
 // Device is an open NVMe controller character device. Its methods are safe
 // for concurrent use.
+//
+// The zero Device is not open: Path returns "" and every command, and
+// Close, fail with an error (wrapping os.ErrInvalid on Linux,
+// ErrUnsupported elsewhere).
 type Device struct {
 	path string
 	s    submitter
@@ -224,6 +228,10 @@ var ErrNotController = errors.New("ioctl: not an NVMe controller character devic
 // CommandError reports a command that failed: either the ioctl failed (Errno
 // is set) or the controller completed the command with a non-zero NVMe
 // status (Status is set).
+//
+// The zero CommandError names no command and reports NVMe status 0
+// (Successful Completion) with no Errno: Unwrap returns nil and Is matches
+// nothing.
 type CommandError struct {
 	// Op names the command, e.g. OpGetAPST.
 	Op string

@@ -48,6 +48,9 @@ func (w Workload) String() string {
 // Controller offset 2048 + 32*n). Only NonOperational, EntryLatency and
 // ExitLatency influence the kernel's APST table; the rest is kept so that a
 // decoded image re-encodes to the same bytes.
+//
+// The zero Descriptor is an operational state (so never an APST target)
+// with no entry or exit latency and no power reported (ScaleNotReported).
 type Descriptor struct {
 	// MaxPower is MP (bytes 1:0) scaled by MXPS (byte 3 bit 0): 0.01 W units
 	// when MXPS is 0, 0.0001 W units when it is 1.

@@ -21,6 +21,9 @@ var ErrEnumText = errors.New("powerstate: invalid enumeration text")
 var ErrNotIdentify = errors.New("powerstate: not an identify controller image")
 
 // ImageSizeError reports an Identify Controller image of the wrong length.
+//
+// The zero ImageSizeError reports an image of 0 bytes; errors.Is matches
+// ErrImageSize for it as for any other.
 type ImageSizeError struct {
 	// Got is the number of bytes that came.
 	Got int

@@ -41,6 +41,9 @@ func (s Scale) String() string {
 // Power is an exact power value: a raw 16-bit field of a Power State
 // Descriptor (MP, IDLP or ACTP) with the scale that gives it a unit. No
 // precision is lost: 0.0070 W stays 70 units of 0.0001 W.
+//
+// The zero Power is not reported (ScaleNotReported): Reported is false,
+// MicroWatts 0 and String "-".
 type Power struct {
 	// Units is the raw field value (MP bytes 1:0, IDLP bytes 17:16 or ACTP
 	// bytes 21:20).

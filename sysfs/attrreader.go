@@ -27,6 +27,10 @@ import (
 // the system has no safeio.Dir (systems other than Linux): read through FS
 // there. An AttrReader holds the tree's root open until Close and is for
 // one goroutine.
+//
+// The zero AttrReader has opened no tree: Root returns the zero AttrDir,
+// whose reads fail with an error that says to use FS.NewAttrReader, and
+// Close does nothing.
 type AttrReader struct {
 	fs    FS
 	root  safeio.Dir
@@ -65,6 +69,10 @@ const maxDirParts = 4
 // AttrDir is a directory of the tree an AttrReader opened. Close it once
 // done with it. Its path is kept as the parts it was opened with, so that
 // opening "nvme0" under "class/nvme" joins no string.
+//
+// The zero AttrDir is no directory: Dir, Read, ReadRaw and ControllerNames
+// fail with an error that says to open the tree with FS.NewAttrReader; Rel
+// is "" and Close does nothing.
 type AttrDir struct {
 	r     *AttrReader
 	d     safeio.Dir

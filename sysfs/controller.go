@@ -16,6 +16,9 @@ import (
 // Controller is what sysfs says about one NVMe controller, class/nvme/NAME.
 // String attributes the kernel does not expose are empty; the Has fields and
 // nil pointers say which of the others are present.
+//
+// The zero Controller is one of which sysfs says nothing: no name, every
+// attribute absent and no tolerance file, so APSTEnabled reports false.
 type Controller struct {
 	// Name is the controller's name, e.g. "nvme0".
 	Name string
@@ -97,6 +100,9 @@ type Controller struct {
 // AttributeError is one attribute that exists but could not be read (a
 // permission error, not a regular file, a file the snapshot could not read)
 // or does not parse.
+//
+// The zero AttributeError records no path and no error: Error says so (the
+// zero AttributeError) and Unwrap returns nil.
 type AttributeError struct {
 	// Path is the attribute's slash-separated path relative to the root.
 	Path string
@@ -127,6 +133,9 @@ func (c Controller) APSTEnabled() bool { return c.HasTolerance }
 
 // Disk is one namespace of a controller as a block device, with the knobs of
 // the proposed block-layer CPU latency QoS patch, read from block/NAME/.
+//
+// The zero Disk names no block device and has neither CPU latency knob
+// (both nil, as without the patch).
 type Disk struct {
 	// Name is the block device, e.g. "nvme0n1".
 	Name string

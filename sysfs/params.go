@@ -19,6 +19,9 @@ const dmiDir = "class/dmi/id"
 // ModuleParams are the nvme_core module parameters that shape APST, from
 // module/nvme_core/parameters. A nil field is a parameter the running kernel
 // does not have (or the tree does not hold).
+//
+// The zero ModuleParams has every parameter absent (nil) and none
+// unreadable; its Generation is V4_12.
 type ModuleParams struct {
 	// DefaultPSMaxLatencyUS is default_ps_max_latency_us: the latency bound a
 	// controller starts with at probe time, before any PM QoS write.

@@ -14,6 +14,9 @@ const quirksParam = "module/nvme/parameters/quirks"
 // module/nvme/parameters/quirks: the nvme.quirks= string of Linux 7.0 and
 // later, which sets or clears quirks per PCI vendor:device ID after the
 // driver's ID table and DMI rules (see [apst.ParseQuirkOverrides] for its form).
+//
+// The zero QuirksParam is an absent parameter (Present false): what
+// FS.QuirksParam returns, without error, for a kernel without one.
 type QuirksParam struct {
 	// Present is false when the kernel has no such parameter (before 7.0, or
 	// nvme-pci not loaded). That is not an error, and it is distinct from a

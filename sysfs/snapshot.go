@@ -14,6 +14,9 @@ import (
 // taken, and the controllers it was taken of. Without it a copy cannot tell
 // a file that was unreadable from one that was absent, nor a controller that
 // was never there from one whose files are missing.
+//
+// The zero Snapshot records nothing: an FS WithSnapshot of it reads the
+// tree as one without a snapshot does.
 type Snapshot struct {
 	// Unreadable maps the slash-separated path, relative to the root, of
 	// every file that could not be read to why ("permission denied", "not a

@@ -15,6 +15,9 @@ var ErrTooFewConfigs = errors.New("analysis: at least two configurations are nee
 // Config is one side of a comparison: a name to show and the parameters
 // (bound, generation, module parameters, quirks), e.g. from ParseConfig,
 // apst.ParseConfig (policy= for the presets).
+//
+// The zero Config has no name and the zero apst.Params, which Build rejects
+// (apst.ErrUnknownGeneration): Compare refuses it.
 type Config struct {
 	// Name labels the configuration, e.g. "ps-max-latency-us=25000" or
 	// "windows-balanced-dc".
@@ -44,6 +47,9 @@ type ConfigResult struct {
 }
 
 // StateRow is one power state across the configurations.
+//
+// The zero StateRow is state 0 under no configuration: no entry, no reason
+// and Differs false.
 type StateRow struct {
 	// State is the power state index.
 	State uint8
@@ -58,6 +64,9 @@ type StateRow struct {
 
 // Difference is one way a configuration's outcome differs from the first
 // configuration's.
+//
+// The zero Difference is none that Compare lists: its Config 0 is the first
+// configuration itself and its Field names no quantity.
 type Difference struct {
 	// Config is the index in Comparison.Configs of the configuration
 	// compared with Configs[0] (1 or more).
@@ -84,6 +93,9 @@ func (d Difference) String() string {
 }
 
 // Comparison is the result of Compare.
+//
+// The zero Comparison compares nothing (no configuration, state or
+// difference, and PowerDelta 0): it is what Compare returns with an error.
 type Comparison struct {
 	// Configs holds each configuration's result, in the order given.
 	Configs []ConfigResult

@@ -6,6 +6,9 @@ import "slices"
 // nearest-rank median and 90th percentile (the smallest value that at least
 // 50% or 90% of the values do not exceed), and their exact sum. All fields
 // are 0 for an empty set.
+//
+// The zero Distribution is that of the empty set, what NewDistribution
+// returns for no values; its Mean is 0.
 type Distribution struct {
 	N                     int
 	Min, Median, P90, Max int64

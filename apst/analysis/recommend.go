@@ -57,7 +57,8 @@ func (g Goal) validate() error {
 	return nil
 }
 
-// String describes the goal, e.g. "exit latency <= 25000us, bar ps4" (MaxStall is a limit on the advertised exit latency).
+// String describes the goal, e.g. "exit latency <= 25000us, bar ps4"
+// (MaxStall is a limit on the advertised exit latency).
 func (g Goal) String() string {
 	var parts []string
 	if g.MaxStall != apst.NoLimit {
@@ -78,6 +79,9 @@ func (g Goal) meets(r *Reach) bool {
 }
 
 // BoundRange is a range of bounds, both ends included.
+//
+// The zero BoundRange is the range of bound 0 alone (Contains(0) is true),
+// written "0..0".
 type BoundRange struct {
 	Min, Max apst.Microseconds
 }
@@ -96,6 +100,9 @@ func (r BoundRange) String() string {
 }
 
 // BoundCheck is the verdict on one bound.
+//
+// The zero BoundCheck checked nothing: bound 0, Meets false, the zero Reach
+// and no Why; it is the Current of what Recommend returns with an error.
 type BoundCheck struct {
 	// Bound is the bound checked (the Params' Bound).
 	Bound apst.Microseconds
@@ -111,6 +118,11 @@ type BoundCheck struct {
 }
 
 // Recommendation is the answer of Recommend.
+//
+// The zero Recommendation recommends nothing: no acceptable or recommended
+// range, Possible false, the zero BoundSweep and the zero Goal, which
+// Recommend refuses (ErrZeroGoal). With an error Recommend returns one that
+// holds only the Goal given.
 type Recommendation struct {
 	// Goal is the goal as given.
 	Goal Goal

@@ -28,6 +28,10 @@ var (
 )
 
 // ReplayConfig is one configuration a trace is replayed under.
+//
+// The zero ReplayConfig has no name and the zero apst.Params, which Build
+// rejects: NewReplayer refuses it with an error wrapping ErrReplayConfig.
+// Its ExitFactor and CPUWake change nothing.
 type ReplayConfig struct {
 	// Name is the configuration text, as compare's --with reads it (e.g.
 	// "ps-max-latency-us=25000"); it labels the result.
@@ -77,6 +81,9 @@ const replayBatch = 1024
 
 // ReplayStep is one step of a configuration's idle timeline and what the
 // replay met in it.
+//
+// The zero ReplayStep is a starting step in ps0 at idle time 0 with no
+// latency, power, wake or residency, and no break-even.
 type ReplayStep struct {
 	// State is the power state.
 	State uint8
@@ -108,6 +115,9 @@ type ReplayStep struct {
 }
 
 // ReplayResult is what one configuration's plan does to the trace.
+//
+// The zero ReplayResult is that of no configuration over no trace: no step
+// and no wake, every figure 0 and the zero apst.Plan.
 type ReplayResult struct {
 	// Config is the configuration as given.
 	Config ReplayConfig
@@ -151,6 +161,9 @@ func (r *ReplayResult) WakesByState() [apst.Entries]uint64 {
 // ReplayDelta is how one configuration's result differs from another's
 // (this one minus the base), for the differences from the first
 // configuration a report shows.
+//
+// The zero ReplayDelta is no difference: what Delta returns for two equal
+// results.
 type ReplayDelta struct {
 	// Wakes are the differences in wakes per power state.
 	Wakes [apst.Entries]int64
@@ -187,6 +200,10 @@ func (r *ReplayResult) Delta(base *ReplayResult) ReplayDelta {
 
 // ReplayReport is the result of a replay: the trace's figures and one
 // result per configuration, in the order given.
+//
+// The zero ReplayReport reports no event and no configuration: it is what
+// Report returns for a zero Replayer, and what the Replay functions return
+// with an error found before replaying.
 type ReplayReport struct {
 	// Device is the device of the events ("" when the trace names none).
 	Device string
@@ -235,6 +252,9 @@ type replayCounts struct {
 // outstanding commands, see ReplayOptions), and Add does not allocate once
 // its table of outstanding commands has grown to the trace's queue depth.
 // A Replayer belongs to one goroutine.
+//
+// The zero Replayer is not initialised: Add refuses every event with
+// ErrReplayerNotInitialized and Report returns the zero ReplayReport.
 type Replayer struct {
 	ok      bool
 	results []ReplayResult // skeletons: Config, Plan, Steps

@@ -22,6 +22,9 @@ var (
 )
 
 // SimOptions are the knobs of a simulation.
+//
+// The zero SimOptions is the default: idle from ps0, exit latencies as
+// advertised and no CPU wake latency.
 type SimOptions struct {
 	// Start is the state the controller idles from (usually 0).
 	Start uint8
@@ -37,6 +40,10 @@ type SimOptions struct {
 }
 
 // Simulation summarises a run of idle gaps through a timeline.
+//
+// The zero Simulation ran no gap: its Timeline is empty, so WakeAfter
+// meets ps0 with no penalty, and every count, residency, percentile and
+// power is 0.
 type Simulation struct {
 	// Timeline is the idle timeline of the table.
 	Timeline Timeline

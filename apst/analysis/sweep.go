@@ -12,6 +12,10 @@ import (
 // Reach is what an APST table does to a controller that goes idle in power
 // state 0: the states it passes through and the worst exit latency a command
 // can then meet.
+//
+// The zero Reach is not one Reachability returns (its States always hold
+// state 0, and WorstExitState is -1 when the table makes no transition): it
+// reaches no state, and every other field is 0.
 type Reach struct {
 	// States is Table.Reachable(0): bit n is set when the table can move the
 	// controller from state 0 to state n (state 0 itself included).
@@ -98,6 +102,9 @@ func (iv *Interval) MaxPS() int { return iv.Plan.MaxPS }
 
 // BoundSweep is the exact partition of the whole bound range [0, NoLimit]
 // into maximal intervals of identical plans.
+//
+// The zero BoundSweep holds no interval, so At returns nil for every bound;
+// a sweep Sweep returns without error is never so.
 type BoundSweep struct {
 	// Params are the inputs of the sweep; Bound is what varies and is
 	// ignored.

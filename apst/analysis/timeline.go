@@ -10,6 +10,9 @@ import (
 // Step is one stretch of an idle timeline: the controller is in State from
 // From (idle time since the last command completed) until the next step's
 // From, or forever for the last step.
+//
+// The zero Step is ps0 from idle time 0 with no exit latency and no power:
+// what At returns for the empty Timeline.
 type Step struct {
 	// State is the power state.
 	State uint8
@@ -106,6 +109,9 @@ func (tl Timeline) States() apst.States {
 }
 
 // Wake is what the first command after an idle gap meets.
+//
+// The zero Wake is a command after no idle time that finds the controller
+// in ps0, with no exit latency and no penalty.
 type Wake struct {
 	// Gap is the idle time before the command.
 	Gap apst.Microseconds

@@ -43,6 +43,9 @@ type Verdict struct {
 
 // EntryDiff is one APST table entry (state State's, 64 bits) on which the
 // kernel's plan and the drive disagree.
+//
+// The zero EntryDiff is no disagreement: state 0's entries are both 0, with
+// the zero apst.Decision and no Reason.
 type EntryDiff struct {
 	// State is the power state index of the entry (0..31).
 	State uint8
@@ -77,6 +80,10 @@ func explainDiff(c *powerstate.Controller, plan *apst.Plan, d *EntryDiff) {
 
 // Reproduction is one configuration under which the kernel programs exactly
 // what the drive holds, for every bound (ps_max_latency_us) in Min..Max.
+//
+// The zero Reproduction is none that Check finds: its Params are the zero
+// apst.Params, which Build rejects, over the range of bound 0 alone
+// (Contains(0) is true).
 type Reproduction struct {
 	// Params are the kernel inputs. Params.Bound is one bound of Min..Max:
 	// the bound given to Check when it is in the range, else the

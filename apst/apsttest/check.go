@@ -78,6 +78,9 @@ func Invariants() []Invariant {
 
 // Violation is the error Check returns: the first invariant a plan breaks
 // and how.
+//
+// The zero Violation names no invariant (none of Invariants) and no detail;
+// Error still formats it.
 type Violation struct {
 	// Invariant is the invariant broken.
 	Invariant Invariant

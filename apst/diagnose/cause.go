@@ -81,6 +81,9 @@ const (
 // "APST plan"). Evidence from the kernel log quotes the line: Line is its
 // number (from 1) and Quote the line as it appears, trimmed; Text then
 // says what it means and puts in no value the line does not have.
+//
+// The zero Line is evidence of nothing: no source or text, and no quoted
+// log line (Line 0; log lines count from 1).
 type Line struct {
 	Source string
 	Text   string
@@ -93,6 +96,8 @@ type Line struct {
 // setting that lasts (a kernel command line argument, a Raspberry Pi
 // config.txt line) is in Setting, and Where says where it goes on the
 // machine's platform (persist.KernelArgument, persist.PiConfig).
+//
+// The zero Test is no test: no action, command, cost, setting or place.
 type Test struct {
 	Action  string
 	Command string

@@ -5,6 +5,9 @@ package diagnose
 // field of Facts it fills. Package sysfs reads every row of
 // ControllerFiles, so that a new fact of such a file is a field of Facts
 // and a row here (and its JSON key in the command's view).
+//
+// The zero ControllerFile names no file and fills no field (its Fact is
+// nil): ControllerFiles never holds one.
 type ControllerFile struct {
 	// File is the kernel's file relative to the folder ("state",
 	// "diag/reset_count").
@@ -16,6 +19,9 @@ type ControllerFile struct {
 // FunctionFile is a fact read from one file of a PCI function's folder
 // (the controller's own, and each bridge's up to the root port), as
 // ControllerFile is of the controller's folder.
+//
+// The zero FunctionFile names no file and fills no field (its Fact is nil):
+// FunctionFiles never holds one.
 type FunctionFile struct {
 	// File is the kernel's file relative to the folder ("d3cold_allowed",
 	// "power/control", "link/l1_aspm").

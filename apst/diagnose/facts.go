@@ -74,6 +74,9 @@ func (f Fact) Describe() string {
 // LinkPM are the ASPM and clock PM controls of a PCIe link as the kernel
 // exposes them in the function's link/ folder (only those the link
 // supports; about v5.5).
+//
+// The zero LinkPM knows nothing of the link: every control is the unknown
+// Fact, and Substates lists none.
 type LinkPM struct {
 	L0s       Fact
 	L1        Fact
@@ -111,6 +114,9 @@ func (l *LinkPM) Substates() []Fact {
 
 // Function is one PCI function on the path from the controller to the root
 // port, with its power-management files.
+//
+// The zero Function is no function: no address or role, and every fact
+// unknown.
 type Function struct {
 	// Address is the PCI address ("0000:04:00.0").
 	Address string

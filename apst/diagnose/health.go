@@ -17,6 +17,10 @@ var ErrHealthLog = errors.New("diagnose: invalid SMART / Health log page")
 // HealthLog is the part of the SMART / Health Information log page (LID
 // 02h) a diagnosis reads. The 128-bit counters are given as uint64; one
 // above 2^64-1 saturates there and Saturated says so.
+//
+// The zero HealthLog is what DecodeHealthLog makes of a page of zeros, and
+// returns with an error: no critical warning, 0 K, and every percentage and
+// counter 0.
 type HealthLog struct {
 	// CriticalWarning is byte 0 (bit 0 spare below threshold, 1
 	// temperature, 2 reliability degraded, 3 read-only, 4 volatile backup

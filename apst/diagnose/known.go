@@ -12,6 +12,9 @@ import (
 // Known is a known kernel regression or drive quirk that makes a drive
 // drop out, reset or stall: data, matched against the log's release and
 // what its lines show.
+//
+// The zero Known is no entry (KnownIssues holds none such): Describe
+// returns "" for it.
 type Known struct {
 	// ID names the entry ("mt7986-perst").
 	ID string

@@ -27,6 +27,9 @@ const (
 // module parameter in the same form, a Raspberry Pi config.txt line
 // ("dtparam=pciex1_gen=2") or a sysfs write written as FILE=VALUE
 // ("/sys/bus/pci/devices/0000:01:00.0/d3cold_allowed=0").
+//
+// The zero Tried names no setting and has an empty Outcome (none of the
+// outcomes); String writes it as "".
 type Tried struct {
 	// Setting is the parameter or file, Value what it was set to ("" for
 	// a bare flag such as "nvme.noacpi").

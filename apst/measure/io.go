@@ -53,6 +53,9 @@ type IOCounters interface {
 }
 
 // IOActivity is a reading of a device's I/O counters.
+//
+// The zero IOActivity is a device with no request completed and none in
+// flight; Quiet of two zero readings is true.
 type IOActivity struct {
 	// Requests is the number of requests completed so far (reads, writes,
 	// discards and flushes of /sys/block/NAME/stat).

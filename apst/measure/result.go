@@ -13,6 +13,10 @@ import (
 )
 
 // Result is what [Run] found.
+//
+// The zero Result measured nothing: no row, trial or state
+// (ExitFactorByState is ""), its Original is the unset Tolerance and
+// Restored is false.
 type Result struct {
 	// Original is the tolerance file's value before the measurement.
 	Original apst.Tolerance
@@ -52,6 +56,8 @@ type Result struct {
 
 // LatencyStats are percentiles of read latencies, by nearest rank: the
 // smallest latency that at least p% of the reads do not exceed.
+//
+// The zero LatencyStats is that of no read: Count 0 and every figure 0.
 type LatencyStats struct {
 	// Count is the number of reads behind the figures; the figures are 0
 	// when it is 0.
@@ -60,6 +66,9 @@ type LatencyStats struct {
 }
 
 // Row is one configuration at one idle time.
+//
+// The zero Row ran no trial: configuration 0 at no idle time, with the zero
+// LatencyStats, in state 0 with no exit latency.
 type Row struct {
 	// Config is the index of the configuration in Setup.Configs,
 	// ConfigText its text.
@@ -86,6 +95,9 @@ type Row struct {
 }
 
 // Trial is one trial: one idle wait, one cold read, one warm read.
+//
+// The zero Trial is round 0 of configuration 0 with no idle wait, its reads
+// at offset 0 taking no time, and not kept (Kept false).
 type Trial struct {
 	// Trial is the round (0-based), Config the configuration's index and
 	// Idle the idle time.
@@ -103,6 +115,9 @@ type Trial struct {
 }
 
 // StateExit is the measured exit latency of one power state.
+//
+// The zero StateExit is that of state 0, met by no trial, with the zero
+// Factor (which means 1).
 type StateExit struct {
 	// State is the power state and Advertised its EXLAT.
 	State      uint8

@@ -65,6 +65,10 @@ func (o Offsets) String() string {
 // Config is one configuration a measurement interleaves: the
 // parameters whose bound (Params.Bound, the controller's ps_max_latency_us)
 // is written to pm_qos_latency_tolerance_us before each of its trials.
+//
+// The zero Config has no kernel generation: Tolerance refuses it with an
+// error wrapping ErrSetup rather than give bound 0 (APST off), and Run
+// refuses a Setup that holds it before changing anything.
 type Config struct {
 	// Text is the configuration as given (the text --with reads, e.g.
 	// "ps-max-latency-us=25000").
@@ -101,6 +105,9 @@ func (c Config) Tolerance() (apst.Tolerance, error) {
 // tolerance file and the I/O counters are interfaces, so that a simulation
 // ([Simulation]) runs the same code as a live drive
 // (the root package's System.OpenTarget).
+//
+// The zero Setup has no controller: Run refuses it with an error wrapping
+// ErrSetup and changes nothing.
 type Setup struct {
 	// Controller is the drive's Identify data: the plans, the states and
 	// their advertised exit latencies come from it.

@@ -25,6 +25,11 @@ const (
 )
 
 // SimulationOptions are the knobs of a [Simulation].
+//
+// The zero SimulationOptions is refused by NewSimulation (ErrSetup), since
+// its Initial tolerance is unset; its other fields are the defaults: exit
+// latencies as advertised, no noise, foreign I/O or late descent, and the
+// default read latency, size and block size.
 type SimulationOptions struct {
 	// ExitFactor scales every advertised exit latency to the simulated
 	// one (the 25 ms patch measured 0.78 on a 990 EVO Plus); the zero

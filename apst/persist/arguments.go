@@ -7,6 +7,9 @@ import (
 
 // Argument is one kernel parameter a settings text sets: a word of a
 // kernel command line, or a parameter of a modprobe.d options line.
+//
+// The zero Argument was found nowhere: its Source is none of the sources,
+// its Line 0 (lines count from 1) and its Name empty.
 type Argument struct {
 	// Source is where it was found: SourceCmdline or SourceModprobe.
 	Source Source

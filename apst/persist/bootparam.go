@@ -27,6 +27,9 @@ func Platforms() []Platform {
 
 // Placement says where a setting goes on a platform so that it lasts,
 // and how it is applied.
+//
+// The zero Placement has no steps, for the unknown platform; KernelArgument
+// and PiConfig always give steps.
 type Placement struct {
 	// Platform is the platform the steps are for (unknown: the usual
 	// places, each step naming its boot loader).

@@ -79,6 +79,9 @@ func (m Mistake) Serious() bool {
 }
 
 // Finding is one mistake found in a setting.
+//
+// The zero Finding is no finding: its Mistake is none of the Mistake values
+// and its Line 0.
 type Finding struct {
 	// Mistake is which mistake.
 	Mistake Mistake

@@ -53,6 +53,10 @@ func (r ChoiceRule) String() string {
 }
 
 // Choice is one bound chosen from ranges of equivalent bounds.
+//
+// The zero Choice is no choice (no rule made it): its Tolerance is unset,
+// which UdevRule refuses (apst.ErrInvalidTolerance), not 0, which would
+// turn APST off.
 type Choice struct {
 	// Bound is the chosen ps_max_latency_us: at most MaxValue, or NoLimit
 	// (written "any") when the range starts above MaxValue.

@@ -37,6 +37,10 @@ func (s Source) String() string {
 }
 
 // Default is one setting of nvme_core's default_ps_max_latency_us.
+//
+// The zero Default was found nowhere (its Source is none of the sources,
+// its Line 0) and sets bound 0, so CheckDefaults reports it as
+// MistakeGlobalZero.
 type Default struct {
 	// Source is where it was found.
 	Source Source

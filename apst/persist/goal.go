@@ -164,6 +164,10 @@ func (g Goal) String() string {
 
 // Answer is the bound Resolve chose for a goal, and where it takes an idle
 // controller.
+//
+// The zero Answer chose no bound: it holds the zero Goal, which Resolve
+// refuses, and the zero Choice, whose Tolerance is unset (not 0). Resolve
+// returns it when it cannot sweep the bounds.
 type Answer struct {
 	// Goal is the goal resolved.
 	Goal Goal

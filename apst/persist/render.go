@@ -90,6 +90,9 @@ const udevReload = UdevReload
 const UdevReload = "udevadm control --reload && udevadm trigger --action=change --subsystem-match=nvme"
 
 // Setting is a bound and the controllers it reaches.
+//
+// The zero Setting is refused by Render with an error wrapping ErrScope:
+// its Scope is the zero Scope, which reaches no controller.
 type Setting struct {
 	// Bound is the ps_max_latency_us to set: 0 turns APST off, NoLimit (or
 	// anything above MaxValue) is no limit ("any").
@@ -106,6 +109,9 @@ type Setting struct {
 }
 
 // Output is one rendered form of a setting.
+//
+// The zero Output renders nothing: its Form is none of the forms and its
+// Text is empty; Render and RenderPowerSupply return it with their errors.
 type Output struct {
 	// Form is the form.
 	Form Form

@@ -8,6 +8,9 @@ import (
 
 // SysfsWrite is one write of a sysfs file by path, as a systemd-tmpfiles
 // "w" line or a line of a tuned profile's sysfs section makes it.
+//
+// The zero SysfsWrite writes no path: Reaches reports that it reaches no
+// drive, and CheckSysfsWrites finds no mistake in it.
 type SysfsWrite struct {
 	// Line is its 1-based line.
 	Line int

@@ -44,6 +44,10 @@ func sweepSteps(c *powerstate.Controller, ref *apst.Plan, out []Step) []Step {
 }
 
 // BudgetAnswer is the answer of StallBudget.
+//
+// The zero BudgetAnswer is not one StallBudget returns (that always lists
+// an acceptable range from bound 0): it answers a budget of 0 for no drive,
+// with no acceptable bound.
 type BudgetAnswer struct {
 	// Budget is the largest worst wake stall accepted, in µs.
 	Budget apst.Microseconds

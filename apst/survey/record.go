@@ -23,6 +23,9 @@ var ErrBadRecord = errors.New("survey: invalid record")
 // the first with Changed false; latencies of at most 2^32-1 µs (EXLAT is 32
 // bits) and powers from 0 to 655350000 µW (MP); and a Sweep that starts at
 // bound 0 and has strictly increasing Min.
+//
+// The zero Record has no outcomes and no sweep: AddRecord refuses it with
+// an error wrapping ErrBadRecord (ErrNotCreated for a zero Survey).
 type Record struct {
 	// Name is the drive's name (apstctl: the capture's path).
 	Name string
@@ -38,6 +41,9 @@ type Record struct {
 }
 
 // Outcome is one drive's outcome under one configuration.
+//
+// The zero Outcome is an unchanged one that reaches no state, with no stall
+// and no power; AddRecord accepts it.
 type Outcome struct {
 	// Changed reports whether the Set Features command (sent, APSTE or any
 	// table entry) differs from the one under the first configuration;
@@ -58,6 +64,9 @@ type Outcome struct {
 // (ps_max_latency_us) from Min up to the next step's Min minus 1 (the last
 // step: up to apst.NoLimit), the plan under the survey's first
 // configuration's parameters with that bound has these figures.
+//
+// The zero Step is a valid first step (Min 0): no stall, no power, no
+// reachable state, and Same false.
 type Step struct {
 	// Min is the least bound of the step.
 	Min apst.Microseconds

@@ -8,6 +8,9 @@ import (
 )
 
 // Summary is the aggregate of a survey.
+//
+// The zero Summary is what Summary returns for a zero Survey: no
+// configurations, no drives and no comparisons.
 type Summary struct {
 	// Configs are the survey's configurations.
 	Configs []analysis.Config
@@ -23,6 +26,10 @@ type Summary struct {
 
 // Comparison is the aggregate of one configuration against the
 // survey's first.
+//
+// The zero Comparison compares no configuration (Config 0 is the first
+// itself) over no drive: every count is 0, both distributions are empty and
+// it has no vendor.
 type Comparison struct {
 	// Config is the index in the survey's configurations (1 or more) and
 	// Name its name.
@@ -58,6 +65,9 @@ type Comparison struct {
 }
 
 // VendorSummary is a Comparison restricted to one vendor's drives.
+//
+// The zero VendorSummary is that of no drive of an unnamed vendor: every
+// count is 0 and both distributions are empty.
 type VendorSummary struct {
 	Vendor                        string
 	Drives, Changed               int

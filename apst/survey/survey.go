@@ -17,6 +17,9 @@ import (
 var ErrNotCreated = errors.New("survey: Survey has no configurations: make it with survey.New or survey.NewWithOptions")
 
 // Options tunes a Survey.
+//
+// The zero Options is New's: each configuration's Params.Quirks apply to
+// every drive as given (KernelQuirks false).
 type Options struct {
 	// KernelQuirks builds each configuration as apst.Build does by
 	// default, as compare and plan do: the quirks the kernel's quirk tables
@@ -209,6 +212,10 @@ type Row struct {
 
 // Change is how one drive's outcome under one configuration differs
 // from its outcome under the survey's first configuration.
+//
+// The zero Change is no change and names no configuration after the first
+// (Config 0): nothing differs, no state is barred or gained, and its Bars
+// is BarsNoIdle.
 type Change struct {
 	// Config is the index in the survey's configurations (1 or more).
 	Config int

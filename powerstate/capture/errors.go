@@ -80,6 +80,9 @@ var (
 // there, and the cause, which wraps one of the package's sentinel errors.
 // It is the one parse error of every reader, the feature readers included
 // (with Feature set instead of Format).
+//
+// The zero ParseError has no cause (Unwrap returns nil), so it matches none
+// of the sentinels; its Error reads "capture: input".
 type ParseError struct {
 	// Format is the Identify Controller format the capture was read as
 	// (FormatUnknown when it was not recognised, or read as a feature

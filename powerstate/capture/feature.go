@@ -11,6 +11,10 @@ import (
 
 // FeatureCapture is a parsed APST feature capture: the feature and what the
 // capture said about it.
+//
+// The zero FeatureCapture is what ParseFeatureCapture and ParseFeatureBytes
+// return with an error: its Format is FeatureUnknown and its Feature the
+// zero apst.Feature (APSTE unknown, an all-zero table).
 type FeatureCapture struct {
 	// Feature is APSTE (APSTEUnknown for the raw 256-byte buffer, which
 	// does not hold completion dword 0) and the table, Masked when the

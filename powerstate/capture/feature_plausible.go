@@ -16,6 +16,9 @@ import (
 // tolerance-mode timeout of 2^24 ms or more spills into them, so they are
 // reported, not refused. It wraps ErrNotAPSTTable; Capture is the buffer
 // decoded anyway.
+//
+// The zero NotAPSTTableError still wraps ErrNotAPSTTable, with no
+// description and the zero FeatureCapture.
 type NotAPSTTableError struct {
 	// Looks says what the bytes look like ("random bytes or another
 	// binary file").

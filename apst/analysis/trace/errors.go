@@ -32,6 +32,10 @@ var (
 )
 
 // SyntaxError is a line of a trace that cannot be read.
+//
+// The zero SyntaxError wraps no sentinel (Unwrap returns nil), so errors.Is
+// finds neither ErrSyntax, ErrLineTooLong nor ErrOutOfOrder in it; its
+// Error names line 0.
 type SyntaxError struct {
 	// Format is the trace's format.
 	Format Format
@@ -76,6 +80,9 @@ func (e *SyntaxError) Unwrap() error { return e.Err }
 
 // DeviceError says that the device selection does not give one device:
 // several devices and none selected, or the selected one absent.
+//
+// The zero DeviceError still wraps ErrDevice; its Error reports a trace
+// with no device found and none selected.
 type DeviceError struct {
 	// Format is the trace's format.
 	Format Format

@@ -28,6 +28,10 @@ func (k Kind) String() string {
 }
 
 // Event is one dispatch or completion of a command on a device.
+//
+// The zero Event is invalid: its Kind is neither Dispatch nor Completion,
+// so a replay (package analysis) refuses it with an error wrapping
+// analysis.ErrReplayEvent.
 type Event struct {
 	// Time is the event's time in nanoseconds from the trace's first event
 	// (the earliest one the Reader returns, whose Time is 0).

@@ -354,6 +354,9 @@ const (
 // Timestamp is the time a line carries: the seconds since boot of dmesg and
 // short-monotonic, a wall-clock time of dmesg -T, journalctl or syslog, both
 // (syslog lines that keep the dmesg time), or neither.
+//
+// The zero Timestamp is no time stamp (the line had none): IsZero reports
+// true, String returns "" and Sub compares it with nothing.
 type Timestamp struct {
 	// Mono is the time since boot; HasMono says whether the line had one.
 	Mono    time.Duration

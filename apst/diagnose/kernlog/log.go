@@ -190,6 +190,9 @@ type Log struct {
 // UnreadLine is a line that looks like an NVMe or PCIe failure message but
 // was not read: its number (of its first physical line) and its text
 // without quoting, at most MaxTextLength bytes.
+//
+// The zero UnreadLine is no line of a log: Line 0 (lines count from 1), no
+// text and no program.
 type UnreadLine struct {
 	Line int
 	Text string

@@ -27,6 +27,9 @@ import (
 
 // OtherDiskLine is a failure line of a disk the kernel drives through
 // another transport than NVMe (a USB-attached, SATA or SAS disk).
+//
+// The zero OtherDiskLine is no line of a log (Line 0; lines count from 1):
+// it names no disk, host or transport, and USB reports false.
 type OtherDiskLine struct {
 	// Line is the line's number (of its first physical line).
 	Line int

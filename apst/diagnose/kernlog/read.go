@@ -82,9 +82,9 @@ var ErrInvalidOptions = errors.New("kernlog: invalid options")
 
 // ErrNotLinux is returned for another kernel's log (FreeBSD's, Windows's
 // stornvme events, VMware ESXi's vmkernel log), or SPDK's user-space NVMe
-// driver's, with no line of Linux's NVMe or PCIe port drivers: its NVMe lines look like Linux's but say
-// nothing of Linux's decisions. errors.Is(err, ErrNotKernelLog) holds for
-// it too.
+// driver's, with no line of Linux's NVMe or PCIe port drivers: its NVMe
+// lines look like Linux's but say nothing of Linux's decisions.
+// errors.Is(err, ErrNotKernelLog) holds for it too.
 var ErrNotLinux = fmt.Errorf("%w of Linux", ErrNotKernelLog)
 
 // ErrLineTooLong is returned for input with a line longer than

@@ -14,6 +14,10 @@ const ToleranceAttr = "power/pm_qos_latency_tolerance_us"
 
 // Drive is what a udev rule sees of one NVMe controller: the class device
 // /sys/class/nvme/NAME and, above it, its PCI function.
+//
+// The zero Drive is controller nvme0 with empty attributes, no PCI ID and
+// no pm_qos_latency_tolerance_us (as with APST disabled), answered from
+// these fields (Exists nil).
 type Drive struct {
 	// Name is the controller's name ("nvme0"); "" is taken as "nvme0",
 	// since a capture does not say it.
@@ -79,6 +83,9 @@ func (d *Drive) attr(name string) (string, bool) {
 }
 
 // Write is one attribute a rule writes on a drive.
+//
+// The zero Write writes an empty value to no attribute at no event
+// (IsTolerance false), and Tolerance passes over it.
 type Write struct {
 	// Line is the line of the rule that writes it.
 	Line int

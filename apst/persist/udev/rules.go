@@ -79,6 +79,10 @@ var udevKeys = map[string]keySyntax{
 }
 
 // Expr is one key-operator-value expression of a rule: ATTR{model}=="x".
+//
+// The zero Expr has no key and no operator (ParseRules never gives one):
+// Apply neither tests nor assigns it, and String writes it as a bare pair
+// of double quotes.
 type Expr struct {
 	// Key is the key: ATTR, KERNEL, ...
 	Key string
@@ -113,6 +117,10 @@ func (e Expr) String() string {
 }
 
 // Rule is one udev rule: its expressions and the line it starts on.
+//
+// The zero Rule has no expression (ParseRules gives none such): Apply finds
+// it matching every drive and writing nothing, and String writes it as the
+// empty string.
 type Rule struct {
 	// Line is the 1-based line number the rule starts on.
 	Line int

@@ -27,6 +27,9 @@ var ErrNotShard = errors.New("shard: not a survey shard")
 // Error says what is wrong with a shard: Detail, in the shard's terms
 // ("drive 3: unexpected end of JSON input", "no summary: the report is
 // incomplete"), and the cause, if any.
+//
+// The zero Error still matches ErrNotShard, with an empty Detail and no
+// cause.
 type Error struct {
 	Detail string
 	Err    error
@@ -43,6 +46,9 @@ func (e *Error) Is(target error) bool { return target == ErrNotShard }
 
 // RowError is the error of DecodeRow: the row of Drive (1-based;
 // 0 when not known), whose path is Name, is not one a survey writes.
+//
+// The zero RowError matches ErrNotShard but has no cause (Unwrap returns
+// nil); its Error names drive 0 and an empty path.
 type RowError struct {
 	Drive int
 	Name  string
@@ -63,6 +69,9 @@ func (e *RowError) Is(target error) bool { return target == ErrNotShard }
 // Head is what a shard says before its drives: the configurations
 // (names and parameters, as JSON) and whether kernel quirks were applied.
 // KernelQuirks is nil when the shard does not say.
+//
+// The zero Head is what Visitor.Head receives for a shard that says
+// neither: no configuration, and KernelQuirks nil.
 type Head struct {
 	Configs      []HeadConfig `json:"configs"`
 	KernelQuirks *bool        `json:"kernel_quirks"`
@@ -70,6 +79,8 @@ type Head struct {
 
 // HeadConfig is a configuration of a shard's head: its name and its
 // parameters as the shard wrote them (apst.Params' JSON).
+//
+// The zero HeadConfig names no configuration and holds no parameters.
 type HeadConfig struct {
 	Name   string          `json:"name"`
 	Params json.RawMessage `json:"params"`
@@ -77,6 +88,9 @@ type HeadConfig struct {
 
 // Unreadable is a file a survey could not read: its path, the error
 // and the class of the error (empty in a shard of an older writer).
+//
+// The zero Unreadable names no file, error or reason; Decode does not
+// refuse it.
 type Unreadable struct {
 	Path   string `json:"path"`
 	Error  string `json:"error"`
@@ -84,6 +98,9 @@ type Unreadable struct {
 }
 
 // Summary is what Decode reads of a shard's summary.
+//
+// The zero Summary counts no drive and no file and names no shard; Decode
+// returns it with an error.
 type Summary struct {
 	Drives              int      `json:"drives"`
 	UnreadableFiles     int      `json:"unreadable_files"`
@@ -93,6 +110,9 @@ type Summary struct {
 }
 
 // Drive is one drive's row as Decode delivers it.
+//
+// The zero Drive is no drive (N 0; Decode numbers drives from 1), with no
+// row and the zero DecodedRow.
 type Drive struct {
 	// N is the drive's place in the shard, from 1.
 	N int
@@ -108,6 +128,9 @@ type Drive struct {
 // Visitor receives what Decode reads, in the shard's order; an
 // error a function returns ends Decode, which returns it unchanged.
 // A nil function is not called.
+//
+// The zero Visitor calls nothing: Decode then only checks the shard and
+// returns its summary and identity.
 type Visitor struct {
 	// Head is called once, before the first drive, with the head as read
 	// (empty when the shard has none): the caller checks its

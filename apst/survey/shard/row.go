@@ -16,6 +16,9 @@ import (
 // Entries of each configuration are set only in a full report; Bundle is
 // the JSON a survey's caller says of the machine of a bundle's drive
 // (absent for a capture), which this package does not read.
+//
+// The zero Row is not one a survey writes: it has no configurations, so
+// DecodeRow refuses its JSON with a *RowError (matching ErrNotShard).
 type Row struct {
 	Path     string `json:"path"`
 	Model    string `json:"model"`
@@ -40,6 +43,9 @@ type Row struct {
 }
 
 // Entry is one entry of a configuration's table in a full report.
+//
+// The zero Entry has no Value, which DecodeRow refuses in a row (it wants
+// 0x and 16 hexadecimal digits).
 type Entry struct {
 	State       int    `json:"state"`
 	Value       string `json:"value"`
@@ -48,6 +54,9 @@ type Entry struct {
 }
 
 // Config is a drive's outcome under one configuration.
+//
+// The zero Config lists no reachable states (null in its JSON), which
+// DecodeRow refuses in a row.
 type Config struct {
 	Name                  string       `json:"name,omitempty"`
 	Sent                  bool         `json:"sent"`
@@ -65,6 +74,9 @@ type Config struct {
 }
 
 // Change is what the change to one configuration does to the drive.
+//
+// The zero Change is for configuration 0, the first itself, which DecodeRow
+// refuses in a row (a change is for configuration 1 or more).
 type Change struct {
 	Config           int     `json:"config"`
 	Changed          bool    `json:"changed"`
@@ -76,6 +88,9 @@ type Change struct {
 }
 
 // Step is one step of a drive's bound sweep (Step).
+//
+// The zero Step lists no reachable states (null in its JSON), which
+// DecodeRow refuses in a row.
 type Step struct {
 	MinUS                 uint64  `json:"min_us"`
 	WorstExitLatencyUS    uint64  `json:"worst_exit_latency_us"`

@@ -13,6 +13,10 @@ import (
 
 // DecodedRow is what DecodeRow reads of a drive's row: its Record,
 // and what a merged report counts of it.
+//
+// The zero DecodedRow is what DecodeRow returns for input that is not a
+// row's JSON: the zero survey.Record (which AddRecord refuses) and nothing
+// counted.
 type DecodedRow struct {
 	Record survey.Record
 	// Assumed holds the kinds the row's "assumed" names.
@@ -148,6 +152,8 @@ func (m *shardRowIn) record() (survey.Record, error) {
 // VendorIDError is the cause of a RowError for a row whose
 // vendor_id is not "0x" and 4 lower-case hexadecimal digits; VendorID is
 // the untrusted text as read (Error quotes it).
+//
+// The zero VendorIDError is that of an empty vendor_id, which Error quotes.
 type VendorIDError struct{ VendorID string }
 
 // Error quotes the vendor_id and says what a row writes.

@@ -19,6 +19,9 @@ type Set struct {
 // ConflictError is the error of Set.Add: Shard is an identity
 // that is not one (Invalid), or that First, an earlier source, holds as
 // Second does (First == Second: the same source given twice).
+//
+// The zero ConflictError reads as the empty source given twice (First ==
+// Second).
 type ConflictError struct {
 	Shard         string
 	First, Second string
