@@ -85,6 +85,9 @@ func checkWrittenInputs(c *command, pos []string) error {
 	if c.flags == nil {
 		return nil
 	}
+	if err := checkWrittenRoot(c); err != nil {
+		return err
+	}
 	inputs := commandInputs(c, pos)
 	if len(inputs) == 0 {
 		return nil
@@ -110,6 +113,32 @@ func checkWrittenInputs(c *command, pos []string) error {
 			if ii.IsDir() && in.what == "DIR" && walkReads(in.path, out) {
 				return usagef("%s %s is a file in %s, which survey walks: it would be read as a capture and then replaced; write it outside %s", spelling(name), quoteArg(out), quoteArg(in.path), quoteArg(in.path))
 			}
+		}
+	}
+	return nil
+}
+
+// checkWrittenRoot refuses a file a flag of c writes inside the tree or
+// bundle that --root names (or the tree its default names): the command
+// reads that tree (set-latency writes an attribute of it), and a report
+// written into it would replace an attribute or a bundle's manifest, or
+// be read back as one.
+func checkWrittenRoot(c *command) error {
+	f := c.flags.fs.Lookup("root")
+	if f == nil || f.Value.String() == "" {
+		return nil
+	}
+	root := f.Value.String()
+	if st, err := os.Stat(root); err != nil || !st.IsDir() {
+		return nil // the command says what is wrong with it
+	}
+	for _, name := range c.flags.given() {
+		o, ok := c.flags.fs.Lookup(name).Value.(*outputFile)
+		if !ok || o.file() == "" {
+			continue
+		}
+		if out := o.file(); inside(out, root) {
+			return usagef("%s %s is inside --root %s, the tree %s reads: write it outside %s", spelling(name), quoteArg(out), quoteArg(root), c.name, quoteArg(root))
 		}
 	}
 	return nil

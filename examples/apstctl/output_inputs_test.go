@@ -121,3 +121,38 @@ func origWD(t *testing.T) string {
 	require.NoError(t, err)
 	return wd
 }
+
+// A file written inside the tree --root names is refused before anything
+// is read or written: set-latency's report over the attribute it writes
+// had left the report where the value was (exit 0), and diagnose's over a
+// bundle's manifest had broken the bundle. Outside the root it is written.
+func TestOutputInsideRootRefused(t *testing.T) {
+	root := copyBundle(t)
+	attr := filepath.Join(root, "class/nvme/nvme2/power/pm_qos_latency_tolerance_us")
+	before, err := os.ReadFile(attr)
+	require.NoError(t, err)
+	manifest := filepath.Join(root, "manifest.json")
+	mbefore, err := os.ReadFile(manifest)
+	require.NoError(t, err)
+	for _, args := range [][]string{
+		{"set-latency", "--root", root, "nvme2", "5000", "--output", attr},
+		{"diagnose", "--root", root, "--output", manifest},
+		{"inspect", "--root", root, "--output", filepath.Join(root, "report.txt")},
+		{"metrics", "--root", root, "--output", filepath.Join(root, "class", "x.prom")},
+	} {
+		code, _, errOut := apstctl(t, nil, args...)
+		assert.Equal(t, exitUsage, code, "%v: %s", args, errOut)
+		assert.Contains(t, errOut, "is inside --root", args)
+	}
+	after, err := os.ReadFile(attr)
+	require.NoError(t, err)
+	assert.Equal(t, before, after, "the attribute is as it was")
+	mafter, err := os.ReadFile(manifest)
+	require.NoError(t, err)
+	assert.Equal(t, mbefore, mafter)
+	assert.NoFileExists(t, filepath.Join(root, "report.txt"))
+	out := filepath.Join(t.TempDir(), "report.txt")
+	code, _, errOut := apstctl(t, nil, "inspect", "--root", root, "--output", out)
+	assert.Equal(t, exitOK, code, errOut)
+	assert.FileExists(t, out)
+}
