@@ -80,10 +80,10 @@ unreadable capture or a usage error.`,
 		minArgs: 2, maxArgs: 2,
 	}
 	c.run = func(ctx context.Context, x *invocation, args []string) error {
-		if args[0] == "-" && args[1] == "-" {
+		if namesStandardInput(args[0]) && namesStandardInput(args[1]) {
 			// Refused before anything is read: on a terminal the first
 			// read would ask for a paste that could never be used.
-			return usagef("ID-CAPTURE - and FEATURE-CAPTURE - both name standard input, which holds one file: give one of them as a file")
+			return usagef("ID-CAPTURE %s and FEATURE-CAPTURE %s both name standard input, which holds one file: give one of them as a file", quoteArg(args[0]), quoteArg(args[1]))
 		}
 		ctl, p, err := pf.loadWithParams(args[0], x.stdin)
 		if err != nil {

@@ -125,8 +125,8 @@ its own.`,
 		if *force && *idCtrl == "" {
 			return usagef("--force reads the --id-ctrl capture anyway: give --id-ctrl, or drop --force")
 		}
-		if *logPath == "-" && *idCtrl == "-" {
-			return usagef("--log - and --id-ctrl - both name standard input, which holds one file: give one of them as a file")
+		if namesStandardInput(*logPath) && namesStandardInput(*idCtrl) {
+			return usagef("--log %s and --id-ctrl %s both name standard input, which holds one file: give one of them as a file", quoteArg(*logPath), quoteArg(*idCtrl))
 		}
 		if *pciID != "" && *idCtrl == "" {
 			return usagef("--pci-id goes with --id-ctrl: a bundle or the live machine has the drive's PCI ID")

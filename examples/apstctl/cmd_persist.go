@@ -598,13 +598,13 @@ func ownPackage(err error) string {
 func oneStandardInput(args []string, flagFiles ...string) error {
 	var where []string
 	for i := 0; i+1 < len(flagFiles); i += 2 {
-		if flagFiles[i+1] == "-" {
-			where = append(where, flagFiles[i]+" -")
+		if namesStandardInput(flagFiles[i+1]) {
+			where = append(where, flagFiles[i]+" "+flagFiles[i+1])
 		}
 	}
 	for _, a := range args {
-		if a == "-" {
-			where = append(where, "CAPTURE -")
+		if namesStandardInput(a) {
+			where = append(where, "CAPTURE "+a)
 		}
 	}
 	if len(where) > 1 {

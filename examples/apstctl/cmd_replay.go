@@ -83,8 +83,8 @@ func replayCommand() *command {
 func (o *replayOptions) run(ctx context.Context, x *invocation, args []string) error {
 	stdout, stderr := io.Writer(x.out), io.Writer(x.errw)
 	capPath, tracePath := args[0], args[1]
-	if capPath == "-" && tracePath == "-" {
-		return usagef("CAPTURE and TRACE cannot both be standard input (-)")
+	if namesStandardInput(capPath) && namesStandardInput(tracePath) {
+		return usagef("CAPTURE %s and TRACE %s both name standard input, which holds one file: give one of them as a file", quoteArg(capPath), quoteArg(tracePath))
 	}
 	if o.device != "" && o.disk != "" {
 		return usagef("--device and --disk contradict each other: give the one the trace's format uses")

@@ -262,7 +262,7 @@ func TestReplayErrors(t *testing.T) {
 		code  int
 		msg   string
 	}{
-		{"both stdin", "", []string{"-", "-"}, 2, "apstctl replay: CAPTURE and TRACE cannot both be standard input (-)\nsee 'apstctl replay --help'\n"},
+		{"both stdin", "", []string{"-", "-"}, 2, "apstctl replay: CAPTURE - and TRACE - both name standard input, which holds one file: give one of them as a file\nsee 'apstctl replay --help'\n"},
 		{"one argument", "", []string{replayEVO}, 2, "apstctl replay: want 2 arguments, got 1"},
 		{"device and disk", "", []string{replayEVO, replayWriteback, "--device", "259,0", "--disk", "nvme0n1"}, 2, "--device and --disk contradict each other"},
 		{"disk on blkparse", "", []string{replayEVO, replayWriteback, "--disk", "nvme0n1"}, 2, "apstctl replay: examples/apstctl/testdata/replay/writeback.blkparse: trace: invalid options: Disk \"nvme0n1\" selects a biosnoop disk or a fio file; a blkparse trace is selected by Device (MAJ,MIN)\nsee"},

@@ -211,3 +211,28 @@ func TestPersistCheckOutput(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, entries, 1, "a temporary file was left behind")
 }
+
+// A path that is standard input by another name (/dev/stdin, /dev/fd/0: the
+// same file as standard input) counts as "-": named twice, it is refused
+// naming both as given. Here standard input is a file, and its path names it.
+func TestStandardInputNamedTwiceBySpelling(t *testing.T) {
+	inRepoRoot(t)
+	f, err := os.Open("apst/diagnose/testdata/aspm.log")
+	require.NoError(t, err)
+	defer f.Close()
+	saved := os.Stdin
+	os.Stdin = f
+	defer func() { os.Stdin = saved }()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"diagnose", "--log", f.Name(), "--id-ctrl", "-"}, "--log apst/diagnose/testdata/aspm.log and --id-ctrl - both name standard input"},
+		{[]string{"check", "-", f.Name()}, "ID-CAPTURE - and FEATURE-CAPTURE apst/diagnose/testdata/aspm.log both name standard input"},
+		{[]string{"persist", "--check", f.Name(), "-"}, "--check apst/diagnose/testdata/aspm.log and CAPTURE - both name standard input"},
+	} {
+		code, _, errOut := apstctl(t, nil, tc.args...)
+		assert.Equal(t, exitUsage, code, "%q: %s", tc.args, errOut)
+		assert.Contains(t, errOut, tc.want, tc.args)
+	}
+}

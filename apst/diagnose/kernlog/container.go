@@ -123,5 +123,17 @@ func text(r io.Reader) (io.Reader, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	return zr, c.format, nil
+	// What the container holds may be UTF-16 too (a log saved by a
+	// Windows tool, then compressed): read it as a file of its own would
+	// be.
+	zb := bufio.NewReaderSize(zr, MaxLineLength)
+	head, _ = zb.Peek(16)
+	if order := textenc.UTF16BOM(head); order != textenc.None {
+		zb.Discard(2)
+		return textenc.NewUTF16Reader(zb, order), c.format, nil
+	}
+	if order := textenc.UTF16Unmarked(head); order != textenc.None {
+		return textenc.NewUTF16Reader(zb, order), c.format, nil
+	}
+	return zb, c.format, nil
 }

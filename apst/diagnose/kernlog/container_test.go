@@ -170,6 +170,17 @@ func TestReadUTF16(t *testing.T) {
 		require.NoError(t, err, "%+v", tc)
 		assert.Equal(t, want.Incidents, l.Incidents)
 		assert.Equal(t, want.Lines, l.Lines)
+		// The same, compressed (a Windows tool's log, then gzip): read
+		// as the file itself is, not refused as binary.
+		var z bytes.Buffer
+		zw := gzip.NewWriter(&z)
+		_, err = zw.Write(b)
+		require.NoError(t, err)
+		require.NoError(t, zw.Close())
+		l, err = kernlog.Read(context.Background(), &z, kernlog.Options{})
+		require.NoError(t, err, "gzip %+v", tc)
+		assert.Equal(t, want.Incidents, l.Incidents, "gzip %+v", tc)
+		assert.Equal(t, "gzip", l.Compression)
 		var last string
 		require.NoError(t, kernlog.Lines(context.Background(), bytes.NewReader(b), func(line []byte) { last = string(line) }))
 		assert.Equal(t, "note \U0001F600", last)
