@@ -199,18 +199,21 @@ func ParseBound(s string) (Microseconds, error) {
 	return Microseconds(v), nil
 }
 
-// OctalLooking reports whether s (spaces and a '+' aside) is a number of
+// OctalLooking reports whether s (spaces and a sign aside) is a number of
 // two or more digits with a leading 0 ("010"). The kernel's base-0 parsers
 // (kstrtoul and kstrtos32 with base 0, which module parameters and
 // pm_qos_latency_tolerance_us use) read it as octal, a person as decimal.
 func OctalLooking(s string) bool {
-	t := strings.TrimPrefix(strings.TrimSpace(s), "+")
+	t := strings.TrimSpace(s)
+	if t != "" && (t[0] == '+' || t[0] == '-') {
+		t = t[1:]
+	}
 	return len(t) > 1 && t[0] == '0' && t[1] >= '0' && t[1] <= '9'
 }
 
 // octalNote says what the kernel makes of an octal-looking number.
 func octalNote(s string) string {
-	t := strings.TrimPrefix(strings.TrimSpace(s), "+")
+	t := strings.TrimLeft(strings.TrimSpace(s), "+-")
 	if v, err := strconv.ParseUint(t, 8, 64); err == nil {
 		return "it reads " + strconv.FormatUint(v, 10)
 	}

@@ -161,9 +161,13 @@ func TestSetLatencyCommand(t *testing.T) {
 		assert.Equal(t, b, after, "%q", v)
 	}
 
+	// A controller the kernel has APST disabled for has no attribute to
+	// write: nothing is written, and the controller is the wrong one (2,
+	// as the help says), not a failed write (1).
 	code, _, errOut = runCmd(runSetLatency, "--root", root, "nvme1", "25000")
-	assert.Equal(t, exitFailure, code)
+	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, errOut, "APST disabled")
+	assert.NoFileExists(t, filepath.Join(root, "class/nvme/nvme1/power/pm_qos_latency_tolerance_us"))
 	code, _, _ = runCmd(runSetLatency, "--root", root, "nvme9", "25000")
 	assert.Equal(t, exitUsage, code)
 	code, _, _ = runCmd(runSetLatency, "--root", root, "nvme2")

@@ -10,6 +10,7 @@ import (
 
 	nvmeapst "github.com/nvmeapst/nvmeapst"
 	"github.com/nvmeapst/nvmeapst/apst"
+	"github.com/nvmeapst/nvmeapst/sysfs"
 )
 
 // toleranceAttr is the attribute set-latency writes.
@@ -51,7 +52,7 @@ value is written and read back, then acted on).`,
 		if err != nil {
 			return inputErr(fmt.Errorf("nothing written: %w", err))
 		}
-		if octalLooking(value) {
+		if apst.OctalLooking(value) {
 			// The kernel reads the number in base 0 (kstrtos32): 05000 is
 			// 2560 µs, which nobody who types it means.
 			return usagef("%s: the kernel reads a leading 0 as octal, so this would set %s µs; nothing written: write it without the 0 (or with 0x for hexadecimal)", quoteArg(value), tol)
@@ -79,6 +80,12 @@ value is written and read back, then acted on).`,
 			return err
 		})
 		if ch == nil {
+			if errors.Is(err, sysfs.ErrAPSTDisabled) {
+				// No attribute to write: the controller is the wrong one
+				// for this (the kernel has APST disabled for it), and
+				// nothing was written.
+				return inputErr(err)
+			}
 			return systemError(err)
 		}
 		liveChangeHook("report")
@@ -113,11 +120,4 @@ value is written and read back, then acted on).`,
 		return exitStatus(exitOK)
 	}
 	return c
-}
-
-// octalLooking reports whether a tolerance value is a number written with
-// a leading 0 ("05000", "-010"), which the kernel reads as octal.
-func octalLooking(v string) bool {
-	t := strings.TrimPrefix(strings.TrimSpace(v), "-")
-	return len(t) > 1 && t[0] == '0' && t[1] >= '0' && t[1] <= '9'
 }
