@@ -49,6 +49,8 @@ manifest is printed; --output writes that report to a file outside BUNDLE-DIR.`,
 		if err != nil {
 			return err
 		}
+		_, statErr := os.Lstat(dir)
+		existed := statErr == nil // an empty directory collect fills
 		man, err := sys.Collect(ctx, dir)
 		if err != nil {
 			if errors.Is(err, os.ErrExist) {
@@ -56,50 +58,81 @@ manifest is printed; --output writes that report to a file outside BUNDLE-DIR.`,
 			}
 			return systemError(err)
 		}
-		for _, c := range man.Controllers {
-			for _, p := range []struct {
-				what string
-				p    *nvmeapst.Problem
-			}{{"open", c.OpenError}, {"identify", c.IdentifyError}, {"get features APST", c.APSTError}, {"get features power management", c.PowerManagementError}} {
-				if p.p != nil {
-					fmt.Fprintf(x.errw, "apstctl collect: warning: %s: %s: %s (recorded in the bundle)\n", view.Escape(c.Name), p.what, problemText(p.p))
-				}
-			}
+		liveChangeHook("collect report")
+		err = collectReport(x, dir, man, format.json)
+		if ctx.Err() != nil && !isBrokenPipe(ctx) {
+			// A signal while the report was printed (its reader slow or
+			// stopped): ^C leaves nothing behind, the bundle included.
+			// SIGPIPE is a reader that has read enough (| head -1): the
+			// bundle stands.
+			removeBundle(dir, existed)
 		}
-		for _, s := range man.Skipped {
-			fmt.Fprintf(x.errw, "apstctl collect: warning: %s not collected: %s\n", view.Escape(s.Path), view.EscapeMessage(s.Error))
-		}
-		if format.json {
-			return writeJSON(x.out, man)
-		}
-		release := man.KernelRelease
-		if release == "" {
-			release = "unknown"
-		}
-		w := x.out
-		fmt.Fprintf(w, "wrote %s: %d controller(s), %d sysfs file(s), kernel %s, %s\n",
-			view.Escape(dir), len(man.Controllers), len(man.Files), view.Escape(release), man.Created.Format("2006-01-02 15:04:05 MST"))
-		for _, c := range man.Controllers {
-			status := "identify and APST table"
-			switch {
-			case c.OpenError != nil:
-				status = "no admin command data"
-			case c.Identify == "":
-				status = "no identify data"
-			case c.APST == "" && (c.APSTError == nil || c.APSTError.Permission):
-				status = "identify only (the APST table needs root)"
-			case c.APST == "":
-				// Another reason (a source bundle's file that is no
-				// regular file, a command the drive failed): its warning
-				// above says which.
-				status = "identify only (the APST table could not be read)"
-			}
-			fmt.Fprintf(w, "  %s: %s\n", view.Escape(c.Name), status)
-		}
-		fmt.Fprintf(w, "inspect it with: apstctl inspect --root %s\n", view.Escape(dir))
-		return nil
+		return err
 	}
 	return c
+}
+
+// collectReport prints what collect wrote to dir: its warnings on standard
+// error, then the manifest (JSON) or a summary.
+func collectReport(x *invocation, dir string, man *nvmeapst.Manifest, asJSON bool) error {
+	for _, c := range man.Controllers {
+		for _, p := range []struct {
+			what string
+			p    *nvmeapst.Problem
+		}{{"open", c.OpenError}, {"identify", c.IdentifyError}, {"get features APST", c.APSTError}, {"get features power management", c.PowerManagementError}} {
+			if p.p != nil {
+				fmt.Fprintf(x.errw, "apstctl collect: warning: %s: %s: %s (recorded in the bundle)\n", view.Escape(c.Name), p.what, problemText(p.p))
+			}
+		}
+	}
+	for _, s := range man.Skipped {
+		fmt.Fprintf(x.errw, "apstctl collect: warning: %s not collected: %s\n", view.Escape(s.Path), view.EscapeMessage(s.Error))
+	}
+	if asJSON {
+		return writeJSON(x.out, man)
+	}
+	release := man.KernelRelease
+	if release == "" {
+		release = "unknown"
+	}
+	w := x.out
+	fmt.Fprintf(w, "wrote %s: %d controller(s), %d sysfs file(s), kernel %s, %s\n",
+		view.Escape(dir), len(man.Controllers), len(man.Files), view.Escape(release), man.Created.Format("2006-01-02 15:04:05 MST"))
+	for _, c := range man.Controllers {
+		status := "identify and APST table"
+		switch {
+		case c.OpenError != nil:
+			status = "no admin command data"
+		case c.Identify == "":
+			status = "no identify data"
+		case c.APST == "" && (c.APSTError == nil || c.APSTError.Permission):
+			status = "identify only (the APST table needs root)"
+		case c.APST == "":
+			// Another reason (a source bundle's file that is no
+			// regular file, a command the drive failed): its warning
+			// above says which.
+			status = "identify only (the APST table could not be read)"
+		}
+		fmt.Fprintf(w, "  %s: %s\n", view.Escape(c.Name), status)
+	}
+	fmt.Fprintf(w, "inspect it with: apstctl inspect --root %s\n", view.Escape(dir))
+	return nil
+}
+
+// removeBundle removes the bundle collect wrote to dir: dir itself when
+// collect made it, else what collect put in it (dir was empty).
+func removeBundle(dir string, existed bool) {
+	if !existed {
+		os.RemoveAll(dir)
+		return
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		os.RemoveAll(filepath.Join(dir, e.Name()))
+	}
 }
 
 // inside reports whether path is dir or lies below it, once both are made

@@ -208,3 +208,40 @@ func TestSetLatencyBrokenPipeRestores(t *testing.T) {
 		}
 	}
 }
+
+// A stop signal while collect prints its report (the bundle written, its
+// reader slow) exits 128+N and removes the bundle, as the help says ("^C
+// leaves nothing behind"): a directory collect made goes, an empty one it
+// filled is emptied. SIGPIPE, a reader that has read enough, leaves it.
+func TestCollectInterruptedRemovesBundle(t *testing.T) {
+	src, err := filepath.Abs("../../testdata/bundle")
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		sig    syscall.Signal
+		exists bool // the directory existed, empty, before collect
+		stands bool
+	}{
+		{syscall.SIGINT, false, false},
+		{syscall.SIGTERM, true, false},
+		{syscall.SIGHUP, false, false},
+		{syscall.SIGPIPE, false, true},
+	} {
+		dir := filepath.Join(t.TempDir(), "b")
+		if tc.exists {
+			require.NoError(t, os.Mkdir(dir, 0o755))
+		}
+		code, errOut := runPaused(t, t.TempDir(), "collect report", []string{"collect", "--root", src, dir}, tc.sig)
+		assert.Equal(t, 128+int(tc.sig), code, "%v: %s", tc.sig, errOut)
+		entries, err := os.ReadDir(dir)
+		switch {
+		case tc.stands:
+			require.NoError(t, err)
+			assert.NotEmpty(t, entries, "%v: the bundle stands", tc.sig)
+		case tc.exists:
+			require.NoError(t, err, "%v: the directory given stays", tc.sig)
+			assert.Empty(t, entries, "%v: emptied", tc.sig)
+		default:
+			assert.ErrorIs(t, err, os.ErrNotExist, "%v: removed", tc.sig)
+		}
+	}
+}
