@@ -49,6 +49,17 @@ func (f *convertFormat) Set(s string) error {
 	return fmt.Errorf("want %s (the output file is --output FILE)", strings.Join(convertTargetNames(), ", "))
 }
 
+// fixedWords are the spellings Set accepts, for completion: each format's
+// name and its aliases.
+func (f *convertFormat) fixedWords() []string {
+	var words []string
+	for _, t := range convertTargets {
+		words = append(words, t.name)
+		words = append(words, t.aliases...)
+	}
+	return words
+}
+
 func findConvertTarget(s string) *convertTarget {
 	for i := range convertTargets {
 		t := &convertTargets[i]

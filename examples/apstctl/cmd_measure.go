@@ -93,6 +93,10 @@ func measureCommand() *command {
 	return newMeasureCommand(h)
 }
 
+// measureOffsets are the words --offsets takes (measureOptions.run reads
+// each).
+var measureOffsets = []string{"random", "fixed"}
+
 // newMeasureCommand is measure with the hooks of a test.
 func newMeasureCommand(h measureHooks) *command {
 	fs := newFlagSet("measure")
@@ -101,7 +105,8 @@ func newMeasureCommand(h measureHooks) *command {
 	fs.IntVar(&o.trials, "trials", "N", measure.DefaultTrials, "trials per configuration and idle time")
 	fs.StringVar(&o.idle, "idle", "DURATION", "3s", "idle time before each cold read (100ms, 3s)")
 	fs.StringVar(&o.idleList, "idle-list", "DURATIONS", "", "comma list of idle times, each measured in turn (replaces --idle): 100ms,500ms,3s")
-	fs.StringVar(&o.offsets, "offsets", "random|fixed", "random", "where the reads go: random (seeded, aligned to the logical block size) or fixed (--offset)")
+	fs.StringVar(&o.offsets, "offsets", strings.Join(measureOffsets, "|"), "random", "where the reads go: random (seeded, aligned to the logical block size) or fixed (--offset)")
+	fs.Values("offsets", false, measureOffsets)
 	fs.Int64Var(&o.offset, "offset", "BYTES", 0, "byte offset of every read with --offsets fixed (a multiple of the logical block size)")
 	fs.Uint64Var(&o.seed, "seed", "N", 1, "seed of the random offsets (and of the simulated drive's noise)")
 	o.format = addOutputFormat(fs)
@@ -161,7 +166,7 @@ func (o *measureOptions) run(ctx context.Context, x *invocation, args []string) 
 			return usagef("--seed draws the random offsets: with --offsets fixed on a live drive it would be ignored")
 		}
 	default:
-		return usagef("--offsets %q: want random or fixed", o.offsets)
+		return usagef("--offsets %q: want %s", o.offsets, orList(measureOffsets))
 	}
 	if o.trialsDetail && !o.format.json {
 		return usagef("--trials-detail does nothing for text output: it adds trials_detail to -o json")

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/nvmeapst/nvmeapst/apst"
@@ -44,10 +45,12 @@ func persistCommand() *command {
 	f.ac = fs.String("ac", "GOAL", "", "with --battery: the bound or goal on mains power; prints the rules that switch on a power-supply change")
 	f.battery = fs.String("battery", "GOAL", "", "with --ac: the bound or goal on battery")
 	f.scope = fs.String("scope", "SCOPE", "", "the drives: all, model (CAPTURE's model), family (every capacity of it; the default with a CAPTURE), pci (--pci-id) or serial (CAPTURE's)")
+	fs.Values("scope", false, persistScopes)
 	f.model = fs.String("model", "MODEL", "", "the model to key the udev rule on, exact or a glob (Samsung SSD 990 EVO Plus *)")
 	f.serial = fs.String("serial", "SERIAL", "", "the one serial number to key the udev rule on")
 	fs.emptyChecked("model", "serial") // persistScope says what to give instead
 	f.forms = fs.String("form", "LIST", "", "comma list of udev, cmdline, modprobe, tmpfiles, tuned (default: udev for a model, PCI or serial scope, all five for every drive)")
+	fs.Values("form", true, persistFormNames())
 	fs.Var(&f.output, "output", "FILE", "write the one form's file to FILE, atomically (give one --form); with --check, the check's report")
 	f.check = fs.String("check", "FILE", "", "instead: check a setting the user has (udev rules, a kernel command line, modprobe.d lines, tmpfiles w lines, a tuned [sysfs] section; - for standard input) against the drives of CAPTURE... and --root (default: this machine's)")
 	f.checkLine = fs.String("check-line", "TEXT", "", "instead: check this text (a rule, nvme_core.default_ps_max_latency_us=V, an options line)")
@@ -389,6 +392,20 @@ func (f *persistFlags) persistScope(ctl *powerstate.Controller) (persist.Scope, 
 	return persist.Scope{}, nil, usagef("--scope %s: want all, model, family, pci or serial", quoteArg(kind))
 }
 
+// persistScopes are the words --scope takes, for completion (persistScope
+// reads each).
+var persistScopes = []string{"all", "model", "family", "pci", "serial"}
+
+// persistFormNames are the words of a --form list, for completion: the
+// forms of package persist (persist.ParseForm reads each).
+func persistFormNames() []string {
+	var names []string
+	for _, fm := range persist.Forms() {
+		names = append(names, fm.String())
+	}
+	return names
+}
+
 // persistForms resolves --form for the scope.
 func (f *persistFlags) persistForms(s persist.Scope) ([]persist.Form, error) {
 	if *f.forms == "" {
@@ -406,12 +423,23 @@ func (f *persistFlags) persistForms(s persist.Scope) ([]persist.Form, error) {
 		if !fm.Scoped() && s.Kind != persist.ScopeAll {
 			return nil, usagef("--form %s sets every controller: it cannot select %s (only udev can; or give --scope all)", fm, s)
 		}
+		if slices.Contains(out, fm) {
+			return nil, usagef("--form %s names %s twice: each form is written once", quoteArg(*f.forms), fm)
+		}
 		out = append(out, fm)
 	}
 	return out, nil
 }
 
 func runPersist(x *invocation, f *persistFlags, args []string) error {
+	if *f.bound != "" {
+		// The plan flags give the drive's bound now, which a goal is
+		// weighed against; --bound is the answer itself, and they would
+		// change nothing.
+		if name := f.plan.fs.firstGiven("ps-max-latency-us", "pm-qos", "default-ps-max-latency-us"); name != "" {
+			return usagef("--bound and --%s contradict each other: --%s gives the bound the drive has now, which a goal (--goal, --max-stall, --bar-state) is weighed against, and --bound makes a bound last without one", name, name)
+		}
+	}
 	var ctl *powerstate.Controller
 	var p apst.Params
 	if len(args) == 1 {
@@ -477,6 +505,13 @@ func runPersist(x *invocation, f *persistFlags, args []string) error {
 		a, err := resolveGoal(g, ctl, p, "goal")
 		if err != nil {
 			return err
+		}
+		if g.Kind == persist.GoalBar && ctl != nil {
+			if beyond := g.Bar &^ (apst.States(1)<<(uint(ctl.NPSS)+1) - 1); beyond != 0 {
+				// As recommend says it: the drive has no such state, so
+				// every bound bars it.
+				notes = append(notes, fmt.Sprintf("%s is not a state of this drive (NPSS %d: ps0 to ps%d): no bound reaches it", beyond, ctl.NPSS, ctl.NPSS))
+			}
 		}
 		one = &a
 		forms, err := f.persistForms(scope)

@@ -335,3 +335,30 @@ func TestLeadingZeroBoundRefused(t *testing.T) {
 	assert.Equal(t, exitOK, code, errOut)
 	assert.Contains(t, out, "bound: 0us (APST off)")
 }
+
+// Flags persist would ignore are refused (the bound the drive has now
+// beside --bound, which weighs no goal against it; a form named twice), and
+// a bar on a state the drive does not have is said (no bound reaches it).
+func TestPersistIgnoredFlags(t *testing.T) {
+	inRepoRoot(t)
+	const id = "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin"
+	for _, tc := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"--bound", "25000", "--ps-max-latency-us", "3", id}, "--bound and --ps-max-latency-us contradict each other"},
+		{[]string{"--bound", "25000", "--pm-qos", "3", id}, "--bound and --pm-qos contradict each other"},
+		{[]string{"--bound", "25000", "--default-ps-max-latency-us", "3", id}, "--bound and --default-ps-max-latency-us contradict each other"},
+		{[]string{"--bound", "25000", "--form", "udev,udev"}, "--form udev,udev names udev twice"},
+	} {
+		code, out, errOut := apstctl(t, nil, append([]string{"persist"}, tc.args...)...)
+		assert.Equal(t, exitUsage, code, "%v: %s", tc.args, out)
+		assert.Contains(t, errOut, tc.says, tc.args)
+	}
+	code, out, errOut := apstctl(t, nil, "persist", "--goal", "stall=25ms", "--ps-max-latency-us", "100000", id)
+	assert.Equal(t, exitOK, code, "the bound now, with a goal, is read: %s", errOut)
+	assert.Contains(t, out, "bound: 25000us")
+	code, out, errOut = apstctl(t, nil, "persist", "--bar-state", "ps9", id)
+	assert.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "note: ps9 is not a state of this drive (NPSS 4: ps0 to ps4): no bound reaches it")
+}

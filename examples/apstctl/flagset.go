@@ -28,6 +28,11 @@ type flagSet struct {
 	// --gap): every other flag given twice with different values is a
 	// contradiction.
 	repeat map[string]bool
+	// values holds the flags that take one of a few fixed words, or a
+	// comma list of them (long name -> the words), for completion: Choice
+	// and a Var whose value has a method fixedWords() []string record
+	// them, Values the others.
+	values map[string]fixedValues
 	// set are the long names of the flags the command line gave, in order
 	// (parseArgs records them).
 	set []string
@@ -39,7 +44,7 @@ type flagSet struct {
 func newFlagSet(name string) *flagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	return &flagSet{fs: fs, short: map[string]string{}, aliases: map[string]string{}, meta: map[string]string{}, repeat: map[string]bool{}, text: map[string]bool{}}
+	return &flagSet{fs: fs, short: map[string]string{}, aliases: map[string]string{}, meta: map[string]string{}, repeat: map[string]bool{}, text: map[string]bool{}, values: map[string]fixedValues{}}
 }
 
 func (f *flagSet) add(name, meta string) {
@@ -69,6 +74,27 @@ func (f *flagSet) Var(v flag.Value, name, meta, usage string) {
 	if r, ok := v.(interface{ Repeatable() bool }); ok && r.Repeatable() {
 		f.repeat[name] = true
 	}
+	if c, ok := v.(chooser); ok {
+		f.values[name] = fixedValues{words: c.fixedWords()}
+	}
+}
+
+// fixedValues are the words a flag takes: one of them, or with list a
+// comma list of them.
+type fixedValues struct {
+	words []string
+	list  bool
+}
+
+// chooser is a flag value that takes one of a few words, which fixedWords
+// returns (every spelling Set accepts).
+type chooser interface{ fixedWords() []string }
+
+// Values says that the flag name takes one of words, or with list a comma
+// list of them (words being what its parsing accepts): completion offers
+// them.
+func (f *flagSet) Values(name string, list bool, words []string) {
+	f.values[name] = fixedValues{words: words, list: list}
 }
 
 // Func defines a repeatable flag --name META that calls fn with each value.
@@ -166,6 +192,8 @@ func (c *choiceValue) String() string {
 	}
 	return *c.p
 }
+
+func (c *choiceValue) fixedWords() []string { return c.choices }
 
 func (c *choiceValue) Set(s string) error {
 	if !slices.Contains(c.choices, s) {

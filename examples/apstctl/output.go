@@ -28,6 +28,9 @@ func (o *outputFormat) Canonical(s string) string {
 	return s
 }
 
+// fixedWords are the values Set accepts, for completion.
+func (o *outputFormat) fixedWords() []string { return []string{"normal", "text", "json"} }
+
 func (o *outputFormat) Set(s string) error {
 	switch s {
 	case "normal", "text":

@@ -34,8 +34,14 @@ type planFlags struct {
 	match *apst.QuirkMatch
 }
 
+// quirkWords are the words of a --quirks list the help names: the quirks
+// that change the table, and none (apst.ParseQuirks reads each).
+func quirkWords() []string {
+	return []string{apst.QuirkNoAPST.String(), apst.QuirkNoDeepestPS.String(), apst.Quirks(0).String()}
+}
+
 func addPlanFlags(fs *flagSet) *planFlags {
-	return &planFlags{
+	pf := &planFlags{
 		psMaxLatency:   fs.String("ps-max-latency-us", "US", "", "the controller's bound ps_max_latency_us in µs (u64; unlimited = 2^64-1; 0 = APST off); without it 100000, or 25000 for --kernel v4.11"),
 		pmQoS:          fs.String("pm-qos", "VALUE", "", "instead: the string written to power/pm_qos_latency_tolerance_us (auto, any or an integer), mapped as the kernel does"),
 		defaultPSMax:   fs.String("default-ps-max-latency-us", "US", "", "instead: nvme_core.default_ps_max_latency_us at probe time (>= 2147483647 = no limit)"),
@@ -44,12 +50,14 @@ func addPlanFlags(fs *flagSet) *planFlags {
 		primaryTol:     fs.String("apst-primary-latency-tol-us", "US", "15000", "nvme_core.apst_primary_latency_tol_us (u64)"),
 		secondaryTol:   fs.String("apst-secondary-latency-tol-us", "US", "100000", "nvme_core.apst_secondary_latency_tol_us (u64)"),
 		kernel:         fs.String("kernel", "RELEASE", "current", "the kernel: a release as uname -r prints it (6.8, v5.15, 6.8.9-300.fc40; a distribution's X.Y.0-N with its stable base: '5.10.0-28-amd64 (Debian 5.10.209-2)', Debian's uname -v or Ubuntu's /proc/version_signature) or a generation (current = v5.14+, v4.12 = v4.12-v5.13, v4.11); a release also picks that release's quirk tables"),
-		quirks:         fs.String("quirks", "LIST", "", "comma list of no-apst, no-deepest-ps or none; replaces the quirks derived from the capture"),
+		quirks:         fs.String("quirks", "LIST", "", "comma list of "+orList(quirkWords())+"; replaces the quirks derived from the capture"),
 		pciID:          fs.String("pci-id", "VVVV:DDDD", "", "the PCI vendor:device ID of config space, for the PCI-ID quirk table; it wins over the Identify VID (a capture carries none; default: inferred from the model where that is certain)"),
 		forceAPST:      fs.Bool("force-apst", false, "nvme_core.force_apst=1"),
 		force:          addForceFlag(fs),
 		fs:             fs,
 	}
+	fs.Values("quirks", true, quirkWords())
+	return pf
 }
 
 // params builds the kernel parameters for controller c from the flags: the

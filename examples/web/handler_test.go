@@ -3,7 +3,10 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io"
+	"mime"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -11,6 +14,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -150,6 +154,96 @@ func TestHandlerHostile(t *testing.T) {
 				assert.NotContains(t, string(b), "DOCTYPE")
 			}
 			assert.Equal(t, "nosniff", res.Header.Get("X-Content-Type-Options"))
+		})
+	}
+}
+
+// A Range is answered in ranges of the plain file, one part or a
+// multipart/byteranges body, to a client that does not take gzip; a client
+// that takes gzip gets the precompressed file whole (200, Accept-Ranges:
+// none), never parts of the gzip stream under Content-Encoding: gzip,
+// which no client decodes. Every body decodes to the bytes asked for.
+func TestHandlerRanges(t *testing.T) {
+	css := []byte("body { margin: 0 } /* the page's style, long enough for ranges */\n")
+	modTime := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	site := fstest.MapFS{
+		"style.css":    {Data: css, ModTime: modTime},
+		"style.css.gz": {Data: gz(t, css), ModTime: modTime},
+	}
+	srv := httptest.NewServer(Handler(site))
+	defer srv.Close()
+	for _, tc := range []struct {
+		name, accept, rng string
+		ifRange           bool // with If-Range: the files' Last-Modified
+		status            int
+		gzip              bool
+		parts             [][2]int // [start, end) of each range sent, nil for the whole file
+	}{
+		{"identity whole", "identity", "", false, http.StatusOK, false, nil},
+		{"identity one range", "identity", "bytes=0-1", false, http.StatusPartialContent, false, [][2]int{{0, 2}}},
+		{"identity suffix", "", "bytes=-5", false, http.StatusPartialContent, false, [][2]int{{len(css) - 5, len(css)}}},
+		{"identity two ranges", "identity", "bytes=0-1,5-6", false, http.StatusPartialContent, false, [][2]int{{0, 2}, {5, 7}}},
+		{"identity three ranges", "gzip;q=0", "bytes=0-0,10-19,30-", false, http.StatusPartialContent, false, [][2]int{{0, 1}, {10, 20}, {30, len(css)}}},
+		{"gzip whole", "gzip", "", false, http.StatusOK, true, nil},
+		{"gzip one range", "gzip", "bytes=0-1", false, http.StatusOK, true, nil},
+		{"gzip middle range", "gzip, deflate", "bytes=5-9", false, http.StatusOK, true, nil},
+		{"gzip two ranges", "gzip", "bytes=0-1,5-6", false, http.StatusOK, true, nil},
+		{"gzip range and if-range", "*", "bytes=3-", true, http.StatusOK, true, nil},
+		{"gzip unsatisfiable range", "gzip", "bytes=100000-", false, http.StatusOK, true, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req, err := http.NewRequest(http.MethodGet, srv.URL+"/style.css", nil)
+			require.NoError(t, err)
+			req.Header.Set("Accept-Encoding", tc.accept)
+			if tc.rng != "" {
+				req.Header.Set("Range", tc.rng)
+			}
+			if tc.ifRange {
+				req.Header.Set("If-Range", modTime.Format(http.TimeFormat))
+			}
+			res, err := http.DefaultTransport.RoundTrip(req)
+			require.NoError(t, err)
+			defer res.Body.Close()
+			body, err := io.ReadAll(res.Body)
+			require.NoError(t, err)
+			require.Equal(t, tc.status, res.StatusCode, "body %q", body)
+			if tc.gzip {
+				assert.Equal(t, "gzip", res.Header.Get("Content-Encoding"))
+				assert.Equal(t, "none", res.Header.Get("Accept-Ranges"))
+				assert.Empty(t, res.Header.Get("Content-Range"))
+				assert.Equal(t, "text/css; charset=utf-8", res.Header.Get("Content-Type"))
+				zr, err := gzip.NewReader(bytes.NewReader(body))
+				require.NoError(t, err)
+				plain, err := io.ReadAll(zr)
+				require.NoError(t, err)
+				assert.Equal(t, css, plain)
+				return
+			}
+			assert.Empty(t, res.Header.Get("Content-Encoding"))
+			assert.Equal(t, "bytes", res.Header.Get("Accept-Ranges"))
+			switch len(tc.parts) {
+			case 0:
+				assert.Equal(t, css, body)
+			case 1:
+				p := tc.parts[0]
+				assert.Equal(t, css[p[0]:p[1]], body)
+				assert.Equal(t, fmt.Sprintf("bytes %d-%d/%d", p[0], p[1]-1, len(css)), res.Header.Get("Content-Range"))
+			default:
+				mt, params, err := mime.ParseMediaType(res.Header.Get("Content-Type"))
+				require.NoError(t, err)
+				require.Equal(t, "multipart/byteranges", mt)
+				mr := multipart.NewReader(bytes.NewReader(body), params["boundary"])
+				for _, p := range tc.parts {
+					part, err := mr.NextPart()
+					require.NoError(t, err)
+					b, err := io.ReadAll(part)
+					require.NoError(t, err)
+					assert.Equal(t, css[p[0]:p[1]], b)
+					assert.Equal(t, fmt.Sprintf("bytes %d-%d/%d", p[0], p[1]-1, len(css)), part.Header.Get("Content-Range"))
+				}
+				_, err = mr.NextPart()
+				assert.ErrorIs(t, err, io.EOF)
+			}
 		})
 	}
 }

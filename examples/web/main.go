@@ -132,11 +132,13 @@ func server(h http.Handler) *http.Server {
 // referrer, no sniffing. A file with a precompressed NAME.gz beside it
 // (Build writes them) is sent as that, with Content-Encoding: gzip and the
 // file's own Content-Type, to a client whose Accept-Encoding takes gzip;
-// the plain file to any other. It answers GET and HEAD only (405 to any
-// other method: the site takes nothing), a name no file can have (a NUL,
-// a component too long for the system) with 404 as any missing file, not
-// 500, and a file asked for as a directory (NAME/) with the file server's
-// redirect to NAME, gzip or not.
+// the plain file to any other. The precompressed file is always sent
+// whole (200, Accept-Ranges: none): a Range is answered in ranges of the
+// plain file, to a client that does not take gzip. It answers GET and HEAD
+// only (405 to any other method: the site takes nothing), a name no file
+// can have (a NUL, a component too long for the system) with 404 as any
+// missing file, not 500, and a file asked for as a directory (NAME/) with
+// the file server's redirect to NAME, gzip or not.
 func Handler(site fs.FS) http.Handler {
 	files := http.FileServerFS(site)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -170,7 +172,17 @@ func Handler(site fs.FS) http.Handler {
 						}
 						h.Set("Content-Type", ctype)
 						h.Set("Content-Encoding", "gzip")
-						http.ServeContent(w, r, name, gz.ModTime(), bytes.NewReader(b))
+						// The encoded file is sent whole: a Range asks for
+						// bytes of the gzip stream, which no client
+						// decodes as parts (curl --compressed fails on a
+						// multipart/byteranges body, a lone middle range
+						// is no gzip stream). Ignoring Range is allowed
+						// (RFC 9110 §14.2); a client that wants ranges
+						// asks for the identity encoding, and gets them.
+						r = r.Clone(r.Context())
+						r.Header.Del("Range")
+						r.Header.Del("If-Range")
+						http.ServeContent(noRanges{w}, r, name, gz.ModTime(), bytes.NewReader(b))
 						return
 					}
 				}
@@ -178,6 +190,18 @@ func Handler(site fs.FS) http.Handler {
 		}
 		files.ServeHTTP(w, r)
 	})
+}
+
+// noRanges is a ResponseWriter that answers Accept-Ranges: none where
+// http.ServeContent says bytes: the precompressed file is never sent in
+// ranges (Handler).
+type noRanges struct{ http.ResponseWriter }
+
+func (w noRanges) WriteHeader(code int) {
+	if w.Header().Get("Accept-Ranges") != "" {
+		w.Header().Set("Accept-Ranges", "none")
+	}
+	w.ResponseWriter.WriteHeader(code)
 }
 
 // acceptsGzip reports whether Accept-Encoding header values take gzip: the
