@@ -253,13 +253,7 @@ func observe(in *Input) *signals {
 	if ids := unmatchedKnown(s); len(ids) > 0 {
 		s.notes = append(s.notes, fmt.Sprintf("the log has no kernel release (its \"Linux version\" line), so %d known regression(s) that its lines fit were not checked against it (%s): the whole log of that boot has it", len(ids), strings.Join(ids, ", ")))
 	}
-	s.tried = append(s.tried, in.Tried...)
-	if s.inc != nil {
-		s.tried = append(s.tried, ParseCommandLine(s.cmdline)...)
-	}
-	for i := range s.tried {
-		s.tried[i].Weighed = false // the rules' to say (triedOf)
-	}
+	s.settleTried(in.Tried) // with the failure's command line (s.inc)
 	if in.Identify != nil && s.inc != nil {
 		if note := s.logPCIID(in); note != "" {
 			s.notes = append(s.notes, note)

@@ -2,7 +2,9 @@ package diagnose
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/nvmeapst/nvmeapst/apst"
 	"github.com/nvmeapst/nvmeapst/apst/persist"
@@ -37,7 +39,8 @@ type Tried struct {
 	Value   string
 	Outcome Outcome
 	// FromLog says that the setting is on the command line of the boot
-	// that failed (the log's "Kernel command line"), so it did not help.
+	// that failed (the log's "Kernel command line", the last one the log
+	// shows), so it did not help.
 	FromLog bool
 	// Weighed says, in a Diagnosis's Tried, that a rule looked at the
 	// setting with its value: a word of the log's command line that none
@@ -62,18 +65,29 @@ func (t Tried) String() string {
 	return s + " (" + string(t.Outcome) + ")"
 }
 
-// ParseTried reads settings tried, separated by blanks or commas, each
-// SETTING[=VALUE] with an optional outcome after a colon
-// ("pcie_aspm=off:helped", "nvme_core.default_ps_max_latency_us=0:no").
-// Without one, a setting did not help. A colon inside a value stays the
-// value's (nvme.quirks=144d:a808:0x800); a word after the last colon is
-// read as an outcome. Words that are not settings are kept too: the rules
-// look only at those they know. A kernel command line, where commas and
-// colons belong to values, is ParseCommandLine's.
+// MaxTried is the most settings tried that ParseTriedFlag,
+// ParseTriedForm and MergeTried take, a setting given twice with the same
+// outcome counted once: a kernel command line holds a few hundred parameters at most
+// (COMMAND_LINE_SIZE is 2048 bytes on x86), and the diagnosis weighs
+// a few dozen. More is refused, so that what was tried costs no more than
+// reading it.
+const MaxTried = 1000
+
+// ParseTried reads settings tried, separated by white space (any, as the
+// kernel splits its command line) or commas, each SETTING[=VALUE] with an
+// optional outcome after a colon ("pcie_aspm=off:helped",
+// "nvme_core.default_ps_max_latency_us=0:no"; blanks around the colon are
+// the separator's). Without one, a setting did not help. A colon inside a
+// value stays the value's (nvme.quirks=144d:a808:no_apst); a word after
+// the last colon is read as an outcome. Words that are not settings are
+// kept too: the rules look only at those they know, and Diagnose notes
+// the others, and values the kernel does not take, as not weighed. A
+// kernel command line, where commas and colons belong to values, is
+// ParseCommandLine's.
 func ParseTried(s string) []Tried {
 	var out []Tried
-	for _, w := range splitTried(s, " \t\n,") {
-		t, err := parseTried(w)
+	for _, w := range splitTried(s) {
+		t, _, err := parseTried(strings.TrimRight(w, ":"))
 		if err == nil {
 			out = append(out, t)
 		}
@@ -82,85 +96,212 @@ func ParseTried(s string) []Tried {
 }
 
 // ParseTriedFlag reads one --tried value strictly: SETTING[=VALUE][:OUTCOME]
-// with OUTCOME one of helped, yes, partly, no, did-not-help (a line
-// copied whole from GRUB, systemd-boot, modprobe.d or NixOS is
-// ParseTriedForm's). A value's comma before a number stays the value's
-// (console=serial0,115200). A SETTING a
-// letter or two off one the rules know ("pcie_apsm=off") is refused with
-// the one it likely means; another name is kept, as ParseTried keeps it.
+// with OUTCOME one of helped, yes, partly, no, did-not-help, separated as
+// ParseTried separates them (a line copied whole from GRUB, systemd-boot,
+// modprobe.d or NixOS is ParseTriedForm's). A value's comma before a
+// number stays the value's (console=serial0,115200), as do the commas of
+// a quirks list and of pci=, iommu=, amd_iommu= and intel_iommu= options.
+// It refuses, with the one likely meant, a SETTING a letter or two off
+// one the rules know ("pcie_apsm=off"), in another letter case, cut short
+// or without its module, and a value of a known setting that the kernel
+// does not take as the kernel reads it ("pcie_aspm=of", "pcie_aspm=OFF":
+// the kernel compares it exactly; "…_us=0x0" is the number 0); another
+// name is kept, as ParseTried keeps it. A setting given twice with the
+// same outcome is read once, with two outcomes refused (CheckTried), and
+// more than MaxTried settings are refused.
 func ParseTriedFlag(s string) ([]Tried, error) {
-	var out []Tried
-	for _, w := range splitTried(s, " ,") {
-		t, err := parseTried(w)
-		if err == nil {
-			err = checkSpelling(t, w)
+	var l triedList
+	for _, w := range splitTried(s) {
+		t, said, err := parseTried(w)
+		if err == nil && strings.HasSuffix(w, ":") {
+			err = fmt.Errorf("diagnose: %q: no outcome after ':' (want helped, partly or no)", w)
 		}
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, t)
+		if l.has(t) {
+			continue // read once, and its name checked once
+		}
+		if err := checkSpelling(t, w, said); err != nil {
+			return nil, err
+		}
+		if err := l.add(t, MaxTried); err != nil {
+			return nil, err
+		}
 	}
-	if len(out) == 0 {
+	if len(l.ts) == 0 {
 		return nil, fmt.Errorf("diagnose: --tried %q names no setting (want SETTING=VALUE[:helped|:no])", s)
 	}
-	if err := CheckTried(out); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return l.ts, nil
 }
 
 // CheckTried refuses settings tried that contradict each other: the same
-// setting with the same value given twice with different outcomes
-// ("pcie_aspm=off:helped" and "pcie_aspm=off:no"), which no answer can
-// weigh. The same setting with other values (d3cold_allowed of two
-// devices, two latency bounds) is no contradiction.
+// setting with the same value, as the kernel reads it, given twice with
+// different outcomes ("pcie_aspm=off:helped" and "pcie_aspm=off:no",
+// "…_us=0:helped" and "…_us=0x0:no"), which no answer can weigh. The same
+// setting with other values (d3cold_allowed of two devices, two latency
+// bounds) is no contradiction. Its time grows with len(ts), not faster.
 func CheckTried(ts []Tried) error {
-	for i := range ts {
-		for j := range i {
-			a, b := ts[j], ts[i]
-			if a.Setting == b.Setting && strings.EqualFold(a.Value, b.Value) && a.Outcome != b.Outcome {
-				return fmt.Errorf("diagnose: %s and %s contradict each other: give the setting once, with what it did", a, b)
-			}
+	_, err := mergeTried(ts, -1)
+	return err
+}
+
+// MergeTried returns ts with every setting given again with the same
+// outcome left out (the same setting and value as the kernel reads them:
+// "…_us=0x0" is "…_us=0"), in the order given; an error when two
+// contradict each other (CheckTried) or more than MaxTried are left. It
+// is what apstctl diagnose makes of all its --tried values together.
+func MergeTried(ts []Tried) ([]Tried, error) {
+	return mergeTried(ts, MaxTried)
+}
+
+func mergeTried(ts []Tried, limit int) ([]Tried, error) {
+	var l triedList
+	for _, t := range ts {
+		if err := l.add(t, limit); err != nil {
+			return nil, err
 		}
 	}
+	return l.ts, nil
+}
+
+// triedKey is a setting tried as the kernel reads it: the name with a
+// module parameter's dashes as underscores, the value in kernelValue's
+// form.
+type triedKey struct{ setting, value string }
+
+func keyOf(t Tried) triedKey {
+	v, _ := kernelValue(t.Setting, t.Value)
+	return triedKey{moduleParam(t.Setting), v}
+}
+
+// triedList gathers settings tried, each once: the zero triedList is
+// empty.
+type triedList struct {
+	ts   []Tried
+	seen map[triedKey]int // where in ts
+}
+
+// has reports whether t is in l with its outcome.
+func (l *triedList) has(t Tried) bool {
+	i, ok := l.seen[keyOf(t)]
+	return ok && l.ts[i].Outcome == t.Outcome
+}
+
+// add adds t to l, unless it is there with its outcome; it refuses t
+// given with another outcome, or as the limit+1st (a negative limit is
+// none).
+func (l *triedList) add(t Tried, limit int) error {
+	k := keyOf(t)
+	if i, ok := l.seen[k]; ok {
+		if a := l.ts[i]; a.Outcome != t.Outcome {
+			return fmt.Errorf("diagnose: %s and %s contradict each other: give the setting once, with what it did", a, t)
+		}
+		return nil
+	}
+	if len(l.ts) == limit {
+		return fmt.Errorf("diagnose: more than %d settings tried (at most %d are read): give those that bear on the failure", limit, limit)
+	}
+	if l.seen == nil {
+		l.seen = map[triedKey]int{}
+	}
+	l.seen[k] = len(l.ts)
+	l.ts = append(l.ts, t)
 	return nil
 }
 
-// splitTried splits s at any of seps into settings, keeping the commas of
-// a quirks list: nvme.quirks=144d:a808:no_apst,no_deepest_ps is one
-// setting (the names after the first are no settings of their own).
-func splitTried(s, seps string) []string {
-	var out []string
-	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(seps, r) }) {
-		if n := len(out); n > 0 && !strings.Contains(w, "=") && (strings.HasSuffix(strings.Split(out[n-1], "=")[0], "quirks") ||
-			// console=serial0,115200: a number after a comma is the
-			// value's, as no setting's name starts with a digit.
-			w[0] >= '0' && w[0] <= '9' && strings.Contains(out[n-1], "=")) {
-			out[n-1] += "," + w
-			continue
+// splitTried splits s into settings at white space (any: blanks, tabs,
+// line ends, as the kernel splits its command line, and a byte order mark
+// a paste carried along) and at commas, keeping a value's commas: those
+// of a quirks list (nvme.quirks=144d:a808:no_apst,no_deepest_ps is one
+// setting), a number's (console=serial0,115200: no setting's name starts
+// with a digit) and a list parameter's options (pci=noaer,nomsi), none of
+// them set off by white space. An outcome set off by blanks
+// ("pcie_aspm=off :helped", "pcie_aspm=off: helped", "... : no") is its
+// setting's. Its time grows with len(s).
+func splitTried(s string) []string {
+	var out [][]string // each setting's pieces, joined by commas
+	for _, field := range strings.FieldsFunc(s, isBlank) {
+		for j, w := range strings.Split(field, ",") {
+			if w == "" {
+				continue
+			}
+			n := len(out)
+			var last *string
+			if n > 0 {
+				last = &out[n-1][len(out[n-1])-1]
+			}
+			switch {
+			case n > 0 && w[0] == ':' && !strings.HasSuffix(*last, ":") && !endsInOutcome(*last):
+				*last += w // ":helped", or ":" before one
+			case n > 0 && strings.HasSuffix(*last, ":") && !strings.Contains(w, ":") && isOutcome(w):
+				*last += w
+			case j > 0 && n > 0 && !endsInOutcome(*last) && valueGoesOn(out[n-1][0], w):
+				out[n-1] = append(out[n-1], w)
+			default:
+				out = append(out, []string{w})
+			}
 		}
-		out = append(out, w)
 	}
-	return out
+	words := make([]string, len(out))
+	for i, ps := range out {
+		words[i] = strings.Join(ps, ",")
+	}
+	return words
 }
 
-func parseTried(w string) (Tried, error) {
-	t := Tried{Outcome: DidNotHelp}
+// isBlank reports whether r separates settings: white space, as the
+// kernel's command line is split (lib/cmdline.c next_arg: isspace), and a
+// byte order mark, which a copy from a file can carry.
+func isBlank(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' }
+
+// valueGoesOn reports whether w, after a comma, is more of the value of
+// the setting first (its first piece): a number (no setting's name starts
+// with a digit), a quirks list's next name or another option of pci=,
+// iommu=, amd_iommu= or intel_iommu= (a word without '=' that is no
+// setting the rules know).
+func valueGoesOn(first, w string) bool {
+	name, _, ok := strings.Cut(first, "=")
+	if !ok || strings.Contains(w, "=") {
+		return false
+	}
+	if w[0] >= '0' && w[0] <= '9' {
+		return true
+	}
+	head, _, _ := strings.Cut(w, ":")
+	return (strings.HasSuffix(name, "quirks") || settingOf(name).kind == listValue) && !slices.Contains(knownSettings(), moduleParam(head))
+}
+
+// endsInOutcome reports whether w ends in ":OUTCOME".
+func endsInOutcome(w string) bool {
+	i := strings.LastIndexByte(w, ':')
+	return i >= 0 && isOutcome(w[i+1:])
+}
+
+func isOutcome(s string) bool {
+	_, ok := outcome(s)
+	return ok
+}
+
+// parseTried reads w, SETTING[=VALUE][:OUTCOME], and returns with it the
+// outcome as written (":helped"; "" for none).
+func parseTried(w string) (Tried, string, error) {
+	t, said := Tried{Outcome: DidNotHelp}, ""
 	if i := strings.LastIndexByte(w, ':'); i > 0 {
 		tail := w[i+1:]
 		if o, ok := outcome(tail); ok {
-			t.Outcome, w = o, w[:i]
+			t.Outcome, said, w = o, w[i:], w[:i]
 		} else if misspeltOutcome(tail) {
-			return Tried{}, fmt.Errorf("diagnose: %q: the outcome after ':' is %q (want helped, partly or no)", w, tail)
+			return Tried{}, "", fmt.Errorf("diagnose: %q: the outcome after ':' is %q (want helped, partly or no)", w, tail)
 		}
-		// Otherwise the colon is the value's: nvme.quirks=144d:a808:0x800,
+		// Otherwise the colon is the value's: nvme.quirks=144d:a808:no_apst,
 		// a sysfs path's PCI address.
 	}
 	t.Setting, t.Value, _ = strings.Cut(w, "=")
 	if t.Setting == "" || strings.ContainsAny(w, "\"'`$;|&<>(){}*?[]\\") {
-		return Tried{}, fmt.Errorf("diagnose: %q is not a setting (want NAME=VALUE)", w)
+		return Tried{}, "", fmt.Errorf("diagnose: %q is not a setting (want NAME=VALUE)", w)
 	}
-	return t, nil
+	return t, said, nil
 }
 
 // misspeltOutcome reports whether the text after a setting's last colon
@@ -216,8 +357,9 @@ func outcome(s string) (Outcome, bool) {
 	return "", false
 }
 
-// tried returns the settings tried whose name is one of names (and whose
-// value, when values is not empty, is one of values).
+// triedOf returns the settings tried whose name is one of names (and
+// whose value, when values is not empty, is one of values as the kernel
+// reads them: sameValue).
 func (s *signals) triedOf(names []string, values ...string) []Tried {
 	var out []Tried
 	for i := range s.tried {
@@ -225,8 +367,8 @@ func (s *signals) triedOf(names []string, values ...string) []Tried {
 		if !matchSetting(t.Setting, names) {
 			continue
 		}
-		if len(values) > 0 && !containsFold(values, t.Value) {
-			continue
+		if len(values) > 0 && !slices.ContainsFunc(values, func(v string) bool { return sameValue(t.Setting, t.Value, v) }) {
+			continue // another value, as the kernel reads them
 		}
 		t.Weighed = true // s.tried is the Diagnosis's: a rule looked at it
 		out = append(out, *t)
@@ -268,7 +410,7 @@ func (s *signals) triedBefore(setting string) Outcome {
 	name, value, _ := strings.Cut(setting, "=")
 	var out Outcome
 	for _, t := range s.triedOf([]string{name}) {
-		if !strings.EqualFold(t.Value, value) {
+		if !sameValue(t.Setting, t.Value, value) {
 			continue
 		}
 		if t.Outcome != Helped && t.Outcome != Partly {
@@ -352,15 +494,6 @@ func matchSetting(setting string, names []string) bool {
 	return false
 }
 
-func containsFold(vs []string, v string) bool {
-	for _, x := range vs {
-		if strings.EqualFold(x, v) {
-			return true
-		}
-	}
-	return false
-}
-
 // triedRule weighs what was tried for layer b: a setting that helped is
 // the strongest sign there is, one that did not help rules the layer out
 // as far as that setting reaches. It returns whether such a setting was
@@ -408,4 +541,63 @@ func moduleParam(name string) string {
 		return name
 	}
 	return strings.ReplaceAll(name, "-", "_")
+}
+
+// settleTried sets s.tried, what the rules weigh as tried: the settings
+// given, then those of the failure's command line (s.cmdline), each once
+// (a setting given again with the same outcome, as the kernel reads it,
+// would weigh twice). Left out, with a note each, are a setting whose
+// value the kernel does not take (pcie_aspm=OFF: its strcmp ignores it;
+// the machine ran as without it) and one given as having helped that the
+// command line has: that line is the last one the log shows
+// (kernlog.Log.CommandLine, of the last "Linux version" line), which is
+// not always of the failure's boot, so the pair is not refused; the
+// setting is weighed as the command line has it, not as having helped.
+// A name the rules do not know is kept and named in a note.
+func (s *signals) settleTried(given []Tried) {
+	var cmdline []Tried
+	if s.inc != nil {
+		cmdline = ParseCommandLine(s.cmdline)
+	}
+	where := "the kernel command line"
+	if s.cmdlineLine.Line > 0 {
+		where += fmt.Sprintf(" (kernel log line %d)", s.cmdlineLine.Line)
+	}
+	inForce := map[triedKey]bool{}
+	for _, t := range cmdline {
+		if _, ok := kernelValue(t.Setting, t.Value); ok {
+			inForce[keyOf(t)] = true
+		}
+	}
+	type once struct {
+		triedKey
+		Outcome
+		fromLog bool
+	}
+	seen := map[once]bool{}
+	s.tried = nil
+	for _, t := range append(slices.Clip(given), cmdline...) {
+		t.Weighed = false // the rules' to say (triedOf)
+		if why, _ := valueRefused(t); why != nil {
+			if t.FromLog {
+				s.notes = append(s.notes, fmt.Sprintf("%s has %s: %v, so the boot ran as without it: not weighed", where, t.Setting+"="+t.Value, why))
+			} else {
+				s.notes = append(s.notes, fmt.Sprintf("tried %s: %v, so it tried nothing: not weighed", t, why))
+			}
+			continue
+		}
+		k := once{keyOf(t), t.Outcome, t.FromLog}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		if !t.FromLog && !weighed(t.Setting) {
+			s.notes = append(s.notes, fmt.Sprintf("tried %s: no setting the diagnosis knows (the rules weigh the NVMe, PCIe and power-management parameters and sysfs files): not weighed", t))
+		}
+		if !t.FromLog && t.Outcome != DidNotHelp && inForce[k.triedKey] {
+			s.notes = append(s.notes, fmt.Sprintf("tried %s, yet %s has %s, and the drive failed: not counted as having helped (that line is the last command line the log shows, which may be of another boot than the failure's)", t, where, t.Setting+"="+t.Value))
+			continue
+		}
+		s.tried = append(s.tried, t)
+	}
 }

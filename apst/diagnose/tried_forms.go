@@ -11,9 +11,11 @@ import (
 // ParseTriedForm reads a --tried value copied whole from where the machine
 // keeps its settings, as ParseTriedFlag reads a typed one. It reports
 // false when s is none of the forms below (ParseTriedFlag's then), and an
-// error when it is one that holds no setting the diagnosis weighs, or
-// contradicts itself (CheckTried). A copy is not typed, so its names are
-// not checked for typos.
+// error when it is one that holds no setting the diagnosis weighs,
+// contradicts itself (CheckTried) or holds more than MaxTried. A setting
+// given twice is read once. A copy is not typed, so its names are not
+// checked for typos, nor its values: Diagnose notes one the kernel does
+// not take as not weighed.
 func ParseTriedForm(s string) ([]Tried, bool, error) {
 	ts, ok := triedForm(s)
 	if !ok {
@@ -22,7 +24,8 @@ func ParseTriedForm(s string) ([]Tried, bool, error) {
 	if len(ts) == 0 {
 		return nil, true, fmt.Errorf("diagnose: --tried %q holds no setting the diagnosis weighs (want the NVMe, PCIe and power-management parameters or sysfs files that were set)", s)
 	}
-	if err := CheckTried(ts); err != nil {
+	ts, err := mergeTried(ts, MaxTried)
+	if err != nil {
 		return nil, true, err
 	}
 	return ts, true, nil
@@ -42,10 +45,10 @@ func ParseTriedForm(s string) ([]Tried, bool, error) {
 // rules weigh are kept (root=, quiet and the like are left out), so an
 // outcome given for the whole is given to those alone.
 func triedForm(s string) ([]Tried, bool) {
-	s = strings.TrimSpace(s)
+	s = strings.TrimFunc(s, isBlank)
 	out := DidNotHelp
 	if i := strings.LastIndexByte(s, ':'); i > 0 {
-		if o, ok := outcome(s[i+1:]); ok {
+		if o, ok := outcome(strings.TrimFunc(s[i+1:], isBlank)); ok {
 			out, s = o, strings.TrimSpace(s[:i])
 		}
 	}

@@ -37,9 +37,8 @@ func diagnoseCommand() *command {
 		if err != nil {
 			return err
 		}
-		if err := diagnose.CheckTried(append(slices.Clip(tried), t...)); err != nil {
-			return err // contradicts an earlier --tried
-		}
+		// Read together once all are read (diagnose.MergeTried, in run):
+		// checked against each earlier one here, n values took n³ time.
 		tried = append(tried, t...)
 		return nil
 	})
@@ -93,6 +92,13 @@ its own.`,
 		minArgs: 0, maxArgs: 1,
 	}
 	c.run = func(ctx context.Context, x *invocation, args []string) error {
+		// Every --tried together: a setting given again read once, two
+		// that contradict each other or more than diagnose.MaxTried
+		// refused.
+		tried, err := diagnose.MergeTried(tried)
+		if err != nil {
+			return usagef("--tried: %v", err)
+		}
 		name, addr := "", ""
 		if len(args) == 1 {
 			if a, ok := pciArg(args[0]); ok {
