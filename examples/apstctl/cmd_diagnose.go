@@ -29,7 +29,7 @@ func diagnoseCommand() *command {
 	force := addForceFlag(fs)
 	pciID := fs.String("pci-id", "VVVV:DDDD", "", "with --id-ctrl: the drive's PCI vendor:device ID (lspci -nn), for the PCI-ID quirk table (a capture carries none; default: inferred from the model where that is certain)")
 	var tried []diagnose.Tried
-	fs.Func("tried", "SETTING[=VALUE][:helped|:no]", "a setting already tried, and whether it helped (default: it did not); repeat, or separate with commas: --tried pcie_aspm=off,nvme_core.default_ps_max_latency_us=0:no; or a line copied whole, the outcome after it: a GRUB_CMDLINE_LINUX_DEFAULT=\"...\" line, /proc/cmdline, cmdline.txt, a systemd-boot or modprobe.d options line, a NixOS boot.kernelParams list, an echo V > /sys/... write", func(v string) error {
+	fs.Func("tried", "SETTING[=VALUE][:helped|:no]", "a setting already tried, and whether it helped (default: it did not); repeat, or separate with commas or blanks (at most 1000 settings; each value read as the kernel reads it: pcie_aspm=OFF is no value, 0x0 is 0): --tried pcie_aspm=off,nvme_core.default_ps_max_latency_us=0:no; or a line copied whole, the outcome after it: a GRUB_CMDLINE_LINUX_DEFAULT=\"...\" line, /proc/cmdline, cmdline.txt, a systemd-boot or modprobe.d options line, a NixOS boot.kernelParams list, an echo V > /sys/... write", func(v string) error {
 		t, form, err := diagnose.ParseTriedForm(v) // a line copied whole
 		if !form {
 			t, err = diagnose.ParseTriedFlag(v)
