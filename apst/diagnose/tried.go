@@ -3,6 +3,7 @@ package diagnose
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -168,11 +169,13 @@ func mergeTried(ts []Tried, limit int) ([]Tried, error) {
 // triedKey is a setting tried as the kernel reads it: the name with a
 // module parameter's dashes as underscores, the value in kernelValue's
 // form.
-type triedKey struct{ setting, value string }
+// (A string, not a struct of the two: a map keyed by a struct costs the
+// page's wasm its own hash and equality code.)
+type triedKey = string
 
 func keyOf(t Tried) triedKey {
 	v, _ := kernelValue(t.Setting, t.Value)
-	return triedKey{moduleParam(t.Setting), v}
+	return moduleParam(t.Setting) + "\x00" + v
 }
 
 // triedList gathers settings tried, each once: the zero triedList is
@@ -569,12 +572,7 @@ func (s *signals) settleTried(given []Tried) {
 			inForce[keyOf(t)] = true
 		}
 	}
-	type once struct {
-		triedKey
-		Outcome
-		fromLog bool
-	}
-	seen := map[once]bool{}
+	seen := map[string]bool{} // the key, the outcome and whether from the log
 	s.tried = nil
 	for _, t := range append(slices.Clip(given), cmdline...) {
 		t.Weighed = false // the rules' to say (triedOf)
@@ -586,7 +584,8 @@ func (s *signals) settleTried(given []Tried) {
 			}
 			continue
 		}
-		k := once{keyOf(t), t.Outcome, t.FromLog}
+		key := keyOf(t)
+		k := key + "\x00" + string(t.Outcome) + strconv.FormatBool(t.FromLog)
 		if seen[k] {
 			continue
 		}
@@ -594,7 +593,7 @@ func (s *signals) settleTried(given []Tried) {
 		if !t.FromLog && !weighed(t.Setting) {
 			s.notes = append(s.notes, fmt.Sprintf("tried %s: no setting the diagnosis knows (the rules weigh the NVMe, PCIe and power-management parameters and sysfs files): not weighed", t))
 		}
-		if !t.FromLog && t.Outcome != DidNotHelp && inForce[k.triedKey] {
+		if !t.FromLog && t.Outcome != DidNotHelp && inForce[key] {
 			s.notes = append(s.notes, fmt.Sprintf("tried %s, yet %s has %s, and the drive failed: not counted as having helped (that line is the last command line the log shows, which may be of another boot than the failure's)", t, where, t.Setting+"="+t.Value))
 			continue
 		}

@@ -10,6 +10,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -27,6 +28,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/apst/diagnose"
 	"github.com/nvmeapst/nvmeapst/apst/diagnose/kernlog"
+	"github.com/nvmeapst/nvmeapst/examples/internal/view"
 	"github.com/nvmeapst/nvmeapst/internal/describe/pastedlog"
 	"github.com/nvmeapst/nvmeapst/internal/safeio"
 	"github.com/nvmeapst/nvmeapst/powerstate/capture"
@@ -181,8 +183,12 @@ const (
 	// an address no bus has, 2 KB; a JSON document's records honouring
 	// ctx; a fatal line quoted when the diagnosed incident has none; the
 	// caller's own copies): 7,102,084, and the bound raised to 6 MiB +
-	// 800 KiB.
-	maxLogWasmBytes = 6<<20 + 800<<10
+	// 800 KiB. With the same round's --tried read as the kernel reads each
+	// parameter (its values' kinds, near names and values, the settings
+	// merged once: 42 KB, after its maps were keyed by strings rather
+	// than structs, 5.7 KB less) and the page's shared get-feature check:
+	// 7,148,237, and the bound raised to 6 MiB + 848 KiB.
+	maxLogWasmBytes = 6<<20 + 848<<10
 	maxInteractive  = time.Second
 	maxPlanAndSweep = 10 * time.Millisecond
 )
@@ -483,7 +489,8 @@ func TestBrowser(t *testing.T) {
 			"ps3 (0.0800W) against ps4 (0.0070W), as apstctl compare says")
 		var heads []string
 		p.eval("Array.from(document.querySelectorAll('#compare-table thead th')).map((h) => h.textContent)", &heads)
-		assert.Equal(t, []string{"", "first: ps-max-latency-us=100000", "second: ps-max-latency-us=25000"}, heads)
+		assert.Equal(t, []string{"first: ps-max-latency-us=100000", "second: ps-max-latency-us=25000"}, heads)
+		assert.Equal(t, "TD", p.str("document.querySelector('#compare-table thead tr').cells[0].tagName"), "the corner cell heads nothing")
 		assert.Equal(t, "43 ms", p.str("document.querySelectorAll('#compare-table tbody tr')[3].cells[1].textContent"), "the first's stall in the first column")
 		// The rows that differ are marked, in words and by a bar.
 		assert.Positive(t, p.num("document.querySelectorAll('#compare-table tr.differs').length"))
@@ -634,8 +641,8 @@ func TestBrowser(t *testing.T) {
 		d := expectedDiagnosis(t, log, evo, "")
 		require.True(t, d.Failure, "the thread's log shows a failure")
 		// The answer first: the summary as the headline, announced.
-		assert.Equal(t, safeio.EscapeTerminal(d.Summary), text("diagnosis-summary"))
-		assert.Equal(t, "Diagnosis: "+safeio.EscapeTerminal(d.Summary), text("log-status"))
+		assert.Equal(t, view.EscapeMessage(d.Summary), text("diagnosis-summary"))
+		assert.Equal(t, "Diagnosis: "+view.EscapeMessage(d.Summary), text("log-status"))
 		if len(d.Undecided) >= 2 {
 			und := text("diagnosis-undecided")
 			assert.Contains(t, und, "Undecided between "+layerList(d.Undecided))
@@ -684,7 +691,7 @@ func TestBrowser(t *testing.T) {
 		p.typeInto("tried", "pcie_aspm=off")
 		p.waitFor("document.getElementById('tried-error').textContent === '' && !document.getElementById('diagnosis').hidden", 5*time.Second)
 		assert.Contains(t, text("diagnosis-tried"), "pcie_aspm=off (did not help)")
-		assert.Equal(t, safeio.EscapeTerminal(expectedDiagnosis(t, log, evo, "pcie_aspm=off").Summary), text("diagnosis-summary"))
+		assert.Equal(t, view.EscapeMessage(expectedDiagnosis(t, log, evo, "pcie_aspm=off").Summary), text("diagnosis-summary"))
 		p.typeInto("tried", "")
 		// The platform decides where a lasting setting goes.
 		p.eval("(s => { s.value = 'raspberry-pi'; s.dispatchEvent(new Event('input', {bubbles: true})); })(document.getElementById('platform'))", nil)
@@ -697,7 +704,7 @@ func TestBrowser(t *testing.T) {
 		assert.False(t, p.num("document.getElementById('diagnosis').hidden ? 1 : 0") == 1, "the diagnosis stays without a capture")
 		assert.Equal(t, "", text("capture-error"))
 		alone := expectedDiagnosis(t, log, "", "")
-		assert.Equal(t, safeio.EscapeTerminal(alone.Summary), text("diagnosis-summary"))
+		assert.Equal(t, view.EscapeMessage(alone.Summary), text("diagnosis-summary"))
 		// Without the drive's table the thread's log does not separate
 		// APST from ASPM: the pair, and the one test that tells them apart.
 		if len(alone.Undecided) >= 2 {
@@ -720,7 +727,7 @@ func TestBrowser(t *testing.T) {
 		wrapped := threadBody(t, "ml-debian-6-1-i9-14900k-cpu-failure.log")
 		dw := expectedDiagnosis(t, wrapped, "", "")
 		p.typeInto("log", wrapped)
-		p.waitFor(fmt.Sprintf("document.getElementById('diagnosis-summary').textContent === %q", safeio.EscapeTerminal(dw.Summary)), 5*time.Second)
+		p.waitFor(fmt.Sprintf("document.getElementById('diagnosis-summary').textContent === %q", view.EscapeMessage(dw.Summary)), 5*time.Second)
 		if len(dw.Unread) > 0 {
 			un := text("diagnosis-unread")
 			assert.Contains(t, un, "like NVMe/PCIe messages but could not be read")
@@ -734,7 +741,7 @@ func TestBrowser(t *testing.T) {
 		df := expectedDiagnosis(t, fsOnly, "", "")
 		require.NotEmpty(t, df.Consequences)
 		p.typeInto("log", fsOnly)
-		p.waitFor(fmt.Sprintf("document.getElementById('diagnosis-summary').textContent === %q", safeio.EscapeTerminal(df.Summary)), 5*time.Second)
+		p.waitFor(fmt.Sprintf("document.getElementById('diagnosis-summary').textContent === %q", view.EscapeMessage(df.Summary)), 5*time.Second)
 		assert.Equal(t, "headline", p.str("document.getElementById('diagnosis-summary').className"))
 		causes := text("diagnosis-causes")
 		assert.Contains(t, causes, "What the log shows of that failure")
@@ -749,7 +756,7 @@ func TestBrowser(t *testing.T) {
 		dr := expectedDiagnosis(t, relayed, "", "")
 		require.NotEmpty(t, dr.Relayed)
 		p.typeInto("log", relayed)
-		p.waitFor(fmt.Sprintf("document.getElementById('diagnosis-summary').textContent === %q", safeio.EscapeTerminal(dr.Summary)), 5*time.Second)
+		p.waitFor(fmt.Sprintf("document.getElementById('diagnosis-summary').textContent === %q", view.EscapeMessage(dr.Summary)), 5*time.Second)
 		un := text("diagnosis-unread")
 		assert.Contains(t, un, "of other programs repeat the kernel's NVMe/PCIe failure messages")
 		assert.Contains(t, un, fmt.Sprintf("line %d (dmesg-watch's, not the kernel's)", dr.Relayed[0].Line))
@@ -767,7 +774,7 @@ func TestBrowser(t *testing.T) {
 		d3 := expectedDiagnosis(t, three.String(), "", "")
 		require.Len(t, d3.Undecided, 3, d3.Summary)
 		p.typeInto("log", three.String())
-		p.waitFor(fmt.Sprintf("document.getElementById('diagnosis-summary').textContent === %q", safeio.EscapeTerminal(d3.Summary)), 5*time.Second)
+		p.waitFor(fmt.Sprintf("document.getElementById('diagnosis-summary').textContent === %q", view.EscapeMessage(d3.Summary)), 5*time.Second)
 		assert.Contains(t, text("diagnosis-undecided"), "Undecided between apst, aspm and platform: the evidence does not separate them.")
 
 		// A binary file is refused at the log, with the reason.
@@ -814,6 +821,252 @@ func TestBrowser(t *testing.T) {
 		assert.Equal(t, "", q.str("document.getElementById('log').value"))
 		assert.Contains(t, q.str("document.getElementById('log-note').textContent"), "too long to show in the box")
 		assert.Contains(t, q.str("document.getElementById('log-status').textContent"), "Diagnosis: ")
+	})
+
+	// The page as a user drives it: the address, links followed in the
+	// tab and in the page, text dropped, a big log, a log's backslashes,
+	// a phone's width, a link with a check, and what a screen reader
+	// hears. Each case failed before its fix.
+	readyPage := func(t *testing.T) *page {
+		q := b.newPage(t)
+		q.do("Emulation.setDeviceMetricsOverride", map[string]any{"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": false}, nil)
+		q.navigate(srv.URL + "/")
+		q.waitFor("window.apstweb_metrics && window.apstweb_metrics.readyMs !== null", 30*time.Second)
+		return q
+	}
+	// pasteEvent pastes text as a user does: a paste event, then (unless
+	// the page took it) the text in the box and its input event.
+	pasteEvent := func(q *page, id, text string) {
+		js, _ := json.Marshal(text)
+		q.eval(fmt.Sprintf(`(box => { const dt = new DataTransfer(); dt.setData('text/plain', %s);
+			if (box.dispatchEvent(new ClipboardEvent('paste', {clipboardData: dt, bubbles: true, cancelable: true}))) {
+				box.value = %s; box.dispatchEvent(new InputEvent('input', {bubbles: true, inputType: 'insertFromPaste'})); } })(document.getElementById(%q))`, js, js, id), nil)
+	}
+	logEngine := func(q *page) {
+		q.eval("document.getElementById('log').focus()", nil)
+		q.waitFor("window.apstweb.withLog === true", 60*time.Second)
+	}
+	settled := func(q *page) {
+		q.waitFor("!document.getElementById('share').hidden && location.href === document.getElementById('share-link').value", 5*time.Second)
+	}
+	hasDrive := func(q *page) bool { return q.num("new URLSearchParams(location.hash.slice(1)).has('d') ? 1 : 0") == 1 }
+
+	t.Run("the address drops the drive when the answer goes away", func(t *testing.T) {
+		q := readyPage(t)
+		for _, tc := range []struct{ name, text, wait string }{
+			{"text that is no capture", "hello, this is not a capture", "document.getElementById('capture-error').textContent !== ''"},
+			{"a kernel log", readTestdata(t, "apst/diagnose/testdata/aspm.log"), "document.getElementById('capture-error').textContent.includes('kernel log')"},
+			{"an emptied box", "", "document.getElementById('answer').hidden"},
+		} {
+			q.typeInto("capture", evo)
+			settled(q)
+			require.True(t, hasDrive(q))
+			q.typeInto("capture", tc.text)
+			q.waitFor(tc.wait, 5*time.Second)
+			assert.True(t, q.num("document.getElementById('answer').hidden ? 1 : 0") == 1, tc.name)
+			assert.False(t, hasDrive(q), "%s: the address kept the drive: %s", tc.name, q.str("location.href"))
+			// Nor does the address update still pending bring it back.
+			time.Sleep(1200 * time.Millisecond)
+			assert.False(t, hasDrive(q), "%s: the drive came back to the address", tc.name)
+		}
+	})
+
+	intel := readTestdata(t, "testdata/corpus/nvme-cli/synthetic/Intel_SSDPEKKW256G7_PSF109C.v2_12.txt")
+	t.Run("a link followed in a tab that shows the page", func(t *testing.T) {
+		q := readyPage(t)
+		q.typeInto("capture", evo)
+		settled(q)
+		linkA := q.str("location.href")
+		q.typeInto("capture", intel)
+		q.waitFor("window.apstweb_metrics.last.response.controller.model === 'INTEL SSDPEKKW256G7'", 5*time.Second)
+		settled(q)
+		linkB := q.str("location.href")
+		require.NotEqual(t, linkA, linkB)
+
+		r := b.newPage(t)
+		r.navigate(linkA)
+		r.waitFor("window.apstweb_metrics.last && window.apstweb_metrics.last.response.controller && window.apstweb_metrics.last.response.controller.model === 'Samsung SSD 990 EVO Plus 1TB'", 30*time.Second)
+		// An address update pending (the bound just changed), then link B
+		// pasted in the address bar: B is shown, and stays in the address.
+		r.typeInto("bound", "25000")
+		r.waitFor("window.apstweb_metrics.last.response.plan.max_ps === 3", 5*time.Second)
+		r.eval(fmt.Sprintf("location.href = %q", linkB), nil)
+		r.waitFor("window.apstweb_metrics.last.response.controller.model === 'INTEL SSDPEKKW256G7'", 5*time.Second)
+		assert.Equal(t, "100000", r.str("document.getElementById('bound').value"), "a setting link B does not name takes its default")
+		assert.Contains(t, r.str("document.getElementById('headline').textContent"), "INTEL SSDPEKKW256G7")
+		time.Sleep(1200 * time.Millisecond)
+		assert.Equal(t, linkB, r.str("location.href"), "the update pending for A rewrote the address")
+		// Back: the first link's drive again.
+		r.eval("history.back()", nil)
+		r.waitFor("window.apstweb_metrics.last.response.controller.model === 'Samsung SSD 990 EVO Plus 1TB'", 5*time.Second)
+	})
+
+	t.Run("the page's own links keep the answer's address", func(t *testing.T) {
+		q := readyPage(t)
+		q.typeInto("capture", evo)
+		settled(q)
+		link := q.str("location.href")
+		for _, tc := range []struct{ selector, target string }{
+			{`a[href="#glossary"]`, "glossary"}, {`a[href="#g-enlat"]`, "g-enlat"}, {`a[href="#about-privacy"]`, "about-privacy"}, {"#skip", "answer"},
+		} {
+			q.eval("scrollTo(0, 0)", nil)
+			q.eval(fmt.Sprintf("document.querySelector(%q).click()", tc.selector), nil)
+			assert.Equal(t, link, q.str("location.href"), "following %s changed the address", tc.selector)
+			assert.Equal(t, tc.target, q.str("document.activeElement.id"), "%s: the focus", tc.selector)
+			top := q.num(fmt.Sprintf("document.getElementById(%q).getBoundingClientRect().top", tc.target))
+			assert.True(t, top >= -1 && top < q.num("innerHeight"), "%s: %s is not in view (top %.0f)", tc.selector, tc.target, top)
+		}
+		// The href stays, for a middle click and a page without script.
+		assert.Equal(t, "#glossary", q.str(`document.querySelector('a[href="#glossary"]').getAttribute('href')`))
+	})
+
+	t.Run("text dropped on a box is used as a paste", func(t *testing.T) {
+		q := readyPage(t)
+		drop := func(id, text string) {
+			var r struct{ X, Y float64 }
+			q.eval(fmt.Sprintf("(e => { e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect(); return {X: r.x + r.width / 2, Y: r.y + r.height / 2}; })(document.getElementById(%q))", id), &r)
+			data := map[string]any{"items": []map[string]string{{"mimeType": "text/plain", "data": text}}, "dragOperationsMask": 1 | 2 | 16}
+			for _, typ := range []string{"dragEnter", "dragOver", "drop"} {
+				q.do("Input.dispatchDragEvent", map[string]any{"type": typ, "x": r.X, "y": r.Y, "data": data}, nil)
+			}
+		}
+		drop("capture", evo)
+		q.waitFor("!document.getElementById('answer').hidden", 5*time.Second)
+		assert.Equal(t, evo, q.str("document.getElementById('capture').value"))
+		assert.Equal(t, float64(4), q.num("window.apstweb_metrics.last.response.plan.max_ps"))
+		logEngine(q)
+		drop("log", readTestdata(t, "apst/diagnose/testdata/aspm.log"))
+		q.waitFor("!document.getElementById('diagnosis').hidden", 10*time.Second)
+		assert.Contains(t, q.str("document.getElementById('log-status').textContent"), "Diagnosis: ")
+	})
+
+	t.Run("a big kernel log is diagnosed once, not at every key", func(t *testing.T) {
+		q := readyPage(t)
+		logEngine(q)
+		q.typeInto("capture", evo)
+		q.waitFor("!document.getElementById('answer').hidden", 5*time.Second)
+		big := strings.Repeat(readTestdata(t, "apst/diagnose/testdata/apst.log"), 1200) // 1.4 MB: kept as bytes
+		pasteEvent(q, "log", big)
+		q.waitFor("!document.getElementById('diagnosis').hidden", 30*time.Second)
+		require.Contains(t, q.str("document.getElementById('log-note').textContent"), "too long to show in the box")
+		summary := q.str("document.getElementById('diagnosis-summary').textContent")
+		diagnoses := q.num("window.apstweb_metrics.diagnoses")
+		// The bound, the comparison and the gaps do not read the log.
+		q.typeInto("bound", "25000")
+		q.waitFor("window.apstweb_metrics.last.response.plan.max_ps === 3", 5*time.Second)
+		q.typeInto("gaps", "fixed:3s")
+		q.waitFor("document.getElementById('sim-source').textContent.includes('fixed:3s')", 5*time.Second)
+		assert.True(t, q.num("'diagnose' in window.apstweb_metrics.last.millis ? 1 : 0") == 0, "the log was diagnosed again for the bound")
+		assert.Equal(t, diagnoses, q.num("window.apstweb_metrics.diagnoses"))
+		assert.Equal(t, summary, q.str("document.getElementById('diagnosis-summary').textContent"))
+		assert.False(t, q.num("document.getElementById('diagnosis').hidden ? 1 : 0") == 1)
+		// What was tried is read by the diagnosis: typed a key at a time,
+		// the big log is diagnosed once the typist pauses, once.
+		q.eval("(e => { e.focus(); e.select(); })(document.getElementById('tried'))", nil)
+		for _, k := range []string{"pcie", "_aspm", "=o", "ff"} {
+			q.do("Input.insertText", map[string]any{"text": k}, nil)
+			time.Sleep(200 * time.Millisecond) // longer than the 150 ms of a small input's pause
+		}
+		assert.Equal(t, diagnoses, q.num("window.apstweb_metrics.diagnoses"), "the big log was diagnosed while the typist was typing")
+		q.waitFor("document.getElementById('diagnosis-tried').textContent.includes('pcie_aspm=off')", 10*time.Second)
+		assert.Equal(t, diagnoses+1, q.num("window.apstweb_metrics.diagnoses"))
+	})
+
+	t.Run("a log's sentences as apstctl prints them, on a phone", func(t *testing.T) {
+		q := readyPage(t)
+		q.do("Emulation.setDeviceMetricsOverride", map[string]any{"width": 375, "height": 667, "deviceScaleFactor": 1, "mobile": true}, nil)
+		logEngine(q)
+		posted := "apst/diagnose/kernlog/testdata/posted/"
+		zj := readTestdata(t, posted+"zj-05-rcar-sysfs-remove-lockdep-apst-19.log")
+		want := view.EscapeMessage(expectedDiagnosis(t, zj, "", "").Summary)
+		require.Contains(t, want, `0000\:00`)
+		q.typeInto("log", zj)
+		q.waitFor("!document.getElementById('diagnosis').hidden", 10*time.Second)
+		assert.Equal(t, want, q.str("document.getElementById('diagnosis-summary').textContent"))
+		assert.Equal(t, "Diagnosis: "+want, q.str("document.getElementById('log-status').textContent"))
+		assert.NotContains(t, q.str("document.getElementById('diagnosis').textContent"), `pci_bus/0000\\:00`, "a backslash doubled")
+		// Nothing wider than the phone: the summary under the log box, the
+		// bound's help with nvme_core.default_ps_max_latency_us.
+		for _, name := range []string{"zj-05-rcar-sysfs-remove-lockdep-apst-19.log", "v-02-haos-usb-nvme-uas-abort-journal-ms.log",
+			"v-04-asahi-t8112-asmedia-uas-abort-sdd.log", "v-10-rk3588-asm1053e-sata-bridge-uas-abort.log"} {
+			q.typeInto("log", readTestdata(t, posted+name))
+			q.waitFor("!document.getElementById('diagnosis').hidden", 10*time.Second)
+			var wide []string
+			q.eval(`Array.from(document.querySelectorAll('body *')).filter((e) => e.getBoundingClientRect().right > 376 && !e.closest('.scroll, .sr'))
+				.map((e) => e.tagName + (e.id ? '#' + e.id : '') + ' ' + Math.round(e.getBoundingClientRect().right)).slice(0, 10)`, &wide)
+			assert.LessOrEqual(t, q.num("document.documentElement.scrollWidth"), float64(375), "%s: wider than the phone: %v", name, wide)
+		}
+		assert.LessOrEqual(t, q.num("document.getElementById('bound-help').scrollWidth"), q.num("document.getElementById('bound-help').clientWidth"), "the bound's help runs past its field")
+	})
+
+	t.Run("a shared link checks the get-feature capture too", func(t *testing.T) {
+		for _, tc := range []struct{ name, text, file, form string }{
+			{"the -H text", readTestdata(t, "examples/apstctl/testdata/feature/samsung-990-evo-plus-25ms.txt"), "", "f=enabled.H.32."},
+			{"the raw buffer", "", filepath.Join("..", "..", "examples", "apstctl", "testdata", "feature", "samsung-990-evo-plus-100ms.raw"), "f=unknown.X.32."},
+		} {
+			q := readyPage(t)
+			q.typeInto("capture", evo)
+			q.eval("document.getElementById('feature-box').open = true", nil)
+			if tc.file != "" {
+				q.pickFile("feature-file", tc.file)
+			} else {
+				q.typeInto("feature", tc.text)
+			}
+			q.waitFor("!document.getElementById('check').hidden", 5*time.Second)
+			settled(q)
+			link := q.str("location.href")
+			assert.Contains(t, link, tc.form, tc.name)
+			assert.Contains(t, q.str("document.getElementById('share-check').textContent"), "The link holds the get-feature table", tc.name)
+			checkText := "['check-summary', 'check-diffs', 'check-repro', 'check-notes'].map((id) => document.getElementById(id).textContent).join('|')"
+			want := q.str(checkText)
+			r := b.newPage(t)
+			r.navigate(link)
+			r.waitFor("window.apstweb_metrics.last && window.apstweb_metrics.last.response.check", 30*time.Second)
+			assert.Equal(t, want, r.str(checkText), "%s: the link's check differs", tc.name)
+			assert.Contains(t, r.str("document.getElementById('feature-note').textContent"), "of the shared link", tc.name)
+			// Its link is the same link.
+			settled(r)
+			assert.Equal(t, link, r.str("location.href"), tc.name)
+		}
+	})
+
+	t.Run("what a screen reader hears", func(t *testing.T) {
+		q := readyPage(t)
+		// An empty paste is said to be one.
+		pasteEvent(q, "capture", "   \n  \n")
+		q.waitFor("document.getElementById('capture-error').textContent !== ''", 5*time.Second)
+		assert.Contains(t, q.str("document.getElementById('capture-error').textContent"), "The paste was empty")
+		q.typeInto("capture", evo)
+		q.waitFor("!document.getElementById('answer').hidden", 5*time.Second)
+		assert.Equal(t, "", q.str("document.getElementById('capture-error').textContent"))
+		// An alert standing (the seed) is not rewritten, and so not
+		// announced again, when another field recomputes the answer.
+		q.typeInto("seed", "abc")
+		q.waitFor("document.getElementById('seed-error').textContent !== ''", 5*time.Second)
+		q.eval(`window.__alerts = 0; new MutationObserver((ms) => { window.__alerts += ms.length; })
+			.observe(document.getElementById('seed-error'), {childList: true, subtree: true, characterData: true})`, nil)
+		before := q.num("window.apstweb_metrics.computes")
+		q.typeInto("bound", "25000")
+		q.waitFor("window.apstweb_metrics.last.response.plan.max_ps === 3", 5*time.Second)
+		require.Greater(t, q.num("window.apstweb_metrics.computes"), before)
+		assert.Equal(t, float64(0), q.num("window.__alerts"), "the seed's alert was rewritten with the same text")
+		q.typeInto("seed", "1")
+		// The "none" band's name holds its visible label (WCAG 2.5.3).
+		var bands []struct{ Label, Name string }
+		q.eval("Array.from(document.querySelectorAll('#sweep-svg .band')).map((g) => ({Label: g.querySelector('.state-label').textContent, Name: g.getAttribute('aria-label')}))", &bands)
+		require.NotEmpty(t, bands)
+		for _, bd := range bands {
+			assert.Contains(t, bd.Name, bd.Label)
+		}
+		// A scrolled table's region is named apart from its section, and
+		// the comparison's table has no empty header.
+		for _, id := range []string{"answer", "compare", "simulate"} {
+			var names []string
+			q.eval(fmt.Sprintf(`(s => { const name = (e) => e.getAttribute('aria-labelledby').split(' ').map((i) => document.getElementById(i).textContent).join(' ');
+				return [name(s.closest('section')), name(s)]; })(document.querySelector('#%s .scroll[role=region]'))`, id), &names)
+			assert.NotEqual(t, names[0], names[1], "%s: the region is named as its section", id)
+		}
+		assert.Equal(t, float64(0), q.num("Array.from(document.querySelectorAll('#compare-table th')).filter((h) => h.textContent.trim() === '').length"))
 	})
 
 	t.Run("readable on a phone", func(t *testing.T) {

@@ -235,6 +235,12 @@ type CheckView struct {
 	Differences  []string           `json:"differences"`
 	ReproducedBy []ReproductionView `json:"reproduced_by"`
 	Notes        []string           `json:"notes"`
+	// Feature is the feature as the check read it (APSTE, the table,
+	// whether the capture gave ITPS and ITPT alone, the entries it did not
+	// show): the page's link carries it, and gives it back to the engine
+	// as the capture that reads as it (app.js, featureLink and
+	// featureText), so that a shared link checks the same table.
+	Feature apst.Feature `json:"feature"`
 }
 
 // Compute answers one request. It never panics on bad input: every problem
@@ -368,6 +374,7 @@ func Compute(req *Request) *Response {
 			fail("feature", err)
 		} else {
 			r.Check = checkSection(&v, fc.Format)
+			r.Check.Feature = fc.Feature
 		}
 	}
 	lap("check")

@@ -171,6 +171,12 @@ func TestComputeCheck(t *testing.T) {
 	require.NotEmpty(t, r.Check.ReproducedBy)
 	assert.Equal(t, "4600us", r.Check.ReproducedBy[0].Min)
 	assert.Equal(t, "42999us", r.Check.ReproducedBy[0].Max)
+	// The feature as read, which the page's link carries: the -H text
+	// gives ITPS and ITPT alone.
+	assert.Equal(t, apst.APSTEEnabled, r.Check.Feature.APSTE)
+	assert.True(t, r.Check.Feature.Masked)
+	assert.Equal(t, apst.NewEntry(3, 100), r.Check.Feature.Table[0])
+	assert.Equal(t, apst.Entry(0), r.Check.Feature.Table[3])
 }
 
 // The shared drive gives the answer the capture gives.

@@ -10,9 +10,10 @@
   const SVGNS = 'http://www.w3.org/2000/svg';
   const t0 = performance.now();
 
-  // Test and measurement hooks: when the engine was ready, and the last
-  // answer with the time it took.
-  window.apstweb_metrics = { readyMs: null, last: null, computes: 0, scriptMs: t0 };
+  // Test and measurement hooks: when the engine was ready, the last
+  // answer with the time it took, and how many times a kernel log was
+  // diagnosed.
+  window.apstweb_metrics = { readyMs: null, last: null, computes: 0, diagnoses: 0, scriptMs: t0 };
 
   // Typing recomputes once the typist pauses this long; a paste, a drop,
   // a picked file and a button answer at once.
@@ -26,6 +27,8 @@
     captureName: '',
     feature: null,    // likewise for the get-feature capture
     featureName: '',
+    featureLinked: false, // the get-feature box holds the table of a shared link
+    blank: {},        // the box whose last paste was empty (nothing but white space)
     log: null,        // likewise for the kernel log (also a text file too large to show in the box)
     logName: '',
     drive: '',        // a shared drive from the link, used while there is no capture
@@ -59,28 +62,116 @@
   // ---- the link (URL fragment) ----
   const fields = { bound: 'bound', kernel: 'kernel', pci: 'pci-id', a: 'compare-a', b: 'compare-b', gaps: 'gaps', count: 'count', seed: 'seed' };
 
-  function readHash() {
+  // readHash sets the inputs from the address. Opened in a tab that
+  // already shows the page (reset), a field the link does not name goes
+  // back to its default, and the capture and the get-feature capture give
+  // way to the link's drive and table.
+  function readHash(reset) {
     const h = new URLSearchParams(location.hash.slice(1));
     for (const [k, id] of Object.entries(fields)) {
       if (h.has(k)) $(id).value = h.get(k);
+      else if (reset) $(id).value = $(id).defaultValue;
     }
     state.drive = h.get('d') || '';
+    if (reset) {
+      $('capture').value = '';
+      state.capture = null;
+      state.blank = {};
+    }
+    const f = h.has('f') ? featureText(h.get('f')) : null;
+    if (f !== null || reset) {
+      $('feature').value = f || '';
+      state.feature = null;
+      state.featureLinked = false;
+    }
+    if (h.has('f')) state.featureLinked = f === null ? 'bad' : true;
+    if (f !== null) $('feature-box').open = true;
   }
 
-  function linkFor(drive) {
+  // The get-feature table a link carries ("f="): the feature as the
+  // engine's check read it (check.feature), in the fewest characters:
+  // APSTE, H when the capture gave ITPS and ITPT alone (the -H text) or X
+  // when it gave every bit (a hex dump, the raw buffer), how many entries
+  // it showed, and those entries in hex up to the last that is not zero:
+  // "enabled.H.32.6418_6418_6418". Nothing else of the capture (a prompt,
+  // a host name) is carried. null when the link cannot hold it exactly.
+  function featureLink(f) {
+    if (!f || !Array.isArray(f.Table) || f.Table.some((e) => !Number.isSafeInteger(e))) return null;
+    const known = f.Unknown === 'none' ? 32 : +(/^ps(\d+)/.exec(f.Unknown) || [0, 99])[1];
+    const unknown = [];
+    for (let i = known; i < 32; i += 1) unknown.push('ps' + i);
+    if (known > 32 || (known < 32 && f.Unknown !== unknown.join(','))) return null;
+    if (f.APSTE === 'unknown' && !f.Masked && known === 0) return null;
+    const t = f.Table.slice(0, known).map((e) => e.toString(16));
+    while (t.length && t[t.length - 1] === '0') t.pop();
+    return `${f.APSTE}.${f.Masked ? 'H' : 'X'}.${known}.${t.join('_')}`;
+  }
+
+  // featureText is the capture that the engine reads as the table of
+  // featureLink's f (its -H text, or its header and hex dump), or null.
+  function featureText(f) {
+    const m = /^(unknown|disabled|enabled)\.([HX])\.([0-9]|[12][0-9]|3[0-2])\.((?:[0-9a-f]{1,16})(?:_[0-9a-f]{1,16}){0,31})?$/.exec(f || '');
+    if (!m) return null;
+    const [, apste, form, k, list] = m;
+    const known = +k;
+    const hex = list ? list.split('_') : [];
+    if (hex.length > known || (apste === 'unknown' && form === 'X' && known === 0)) return null;
+    while (hex.length < known) hex.push('0');
+    const out = [];
+    if (apste !== 'unknown') out.push(`get-feature:0x0c (Autonomous Power State Transition), Current value:0x0000000${apste === 'enabled' ? 1 : 0}`);
+    if (form === 'H') {
+      if (apste !== 'unknown') out.push(`\tAutonomous Power State Transition Enable (APSTE): ${apste === 'enabled' ? 'Enabled' : 'Disabled'}`);
+      out.push('\tAuto PST Entries\t.................');
+      hex.forEach((h, i) => {
+        const e = parseInt(h.slice(-8), 16);
+        out.push(`\tEntry[${String(i).padStart(2)}]`, '\t.................', `\tIdle Time Prior to Transition (ITPT): ${e >>> 8} ms`,
+          `\tIdle Transition Power State   (ITPS): ${(e >>> 3) & 31}`, '\t.................');
+      });
+    } else {
+      // The hex dump of the buffer: each entry 8 bytes, little-endian.
+      const bytes = hex.flatMap((h) => h.padStart(16, '0').match(/../g).reverse());
+      for (let o = 0; o < bytes.length; o += 16) out.push(o.toString(16).padStart(4, '0') + ': ' + bytes.slice(o, o + 16).join(' '));
+    }
+    return out.join('\n') + '\n';
+  }
+
+  function linkFor(drive, check) {
     const h = new URLSearchParams();
     h.set('d', drive);
     for (const [k, id] of Object.entries(fields)) {
       const v = $(id).value.trim();
       if (v !== $(id).defaultValue) h.set(k, v);
     }
+    const f = check ? featureLink(check.feature) : null;
+    if (f) h.set('f', f);
     return location.href.split('#')[0] + '#' + h.toString();
+  }
+
+  // applied is the address the page shows the answer of: the page's own
+  // rewrites of it (replaceAddress) fire no event, a link followed in the
+  // tab does (followLink).
+  let applied = location.href;
+  function replaceAddress(url) {
+    history.replaceState(null, '', url);
+    applied = location.href;
   }
 
   let linkTimer = 0;
   function setLinkLater(link) {
     clearTimeout(linkTimer);
-    linkTimer = setTimeout(() => { if (location.href !== link) history.replaceState(null, '', link); }, LINK_MS);
+    linkTimer = setTimeout(() => { if (location.href !== link) replaceAddress(link); }, LINK_MS);
+  }
+
+  // dropLink takes the drive out of the address once the page shows no
+  // answer for it (the capture replaced by text that is none, a kernel
+  // log, an empty box), as the Clear button does: a reload or a copy of
+  // the address then gives what the page shows, not the last drive. The
+  // drive of a link the page is still showing (a setting of the link that
+  // does not read) stays.
+  function dropLink() {
+    clearTimeout(linkTimer);
+    const d = new URLSearchParams(location.hash.slice(1)).get('d');
+    if (d && d !== state.drive) replaceAddress(location.href.split('#')[0]);
   }
 
   // ---- inputs ----
@@ -123,31 +214,55 @@
       state[which + 'Name'] = file.name;
       box.value = '';
     }
-    if (which === 'capture') state.drive = '';
+    replaced(which);
     update();
+  }
+
+  // replaced notes that the user gave the box of which something new: a
+  // get-feature table of a link, a drive of a link and a note of an empty
+  // paste no longer stand.
+  function replaced(which) {
+    if (which === 'capture') state.drive = '';
+    if (which === 'feature') state.featureLinked = false;
+    state.blank[which] = false;
   }
 
   // A paste longer than this goes to the capture or the log as bytes,
   // not into its box: a browser takes seconds to put megabytes in a text
   // box (3.7 s for 5 MB), and the page answered only after.
   const PASTED = 'the pasted text';
+  // useText puts text pasted or dropped in the box of which: in the box,
+  // or kept as bytes when too long for it; text that is empty or white
+  // space only is said to be so, beside the box.
+  function useText(which, t) {
+    const box = $(which);
+    replaced(which);
+    state.blank[which] = t.trim() === '';
+    if (which !== 'feature' && t.length > LOG_BOX_MAX) {
+      state[which] = enc.encode(t);
+      state[which + 'Name'] = PASTED;
+      box.value = '';
+    } else {
+      state[which] = null;
+      box.value = t;
+    }
+    update();
+  }
   function wireInput(which) {
     const box = $(which);
-    if (which !== 'feature') {
-      box.addEventListener('paste', (ev) => {
-        const t = ev.clipboardData ? ev.clipboardData.getData('text/plain') : '';
-        if (t.length <= LOG_BOX_MAX) return;
-        ev.preventDefault();
-        state[which] = enc.encode(t);
-        state[which + 'Name'] = PASTED;
-        box.value = '';
-        if (which === 'capture') state.drive = '';
-        update();
-      });
-    }
+    box.addEventListener('paste', (ev) => {
+      const t = ev.clipboardData ? ev.clipboardData.getData('text/plain') : '';
+      // Pasted over the whole box or into an empty one, the text is the
+      // box's; a part pasted into a capture is left to the browser.
+      const whole = box.value === '' || (box.selectionStart === 0 && box.selectionEnd === box.value.length);
+      if (t.length <= LOG_BOX_MAX && !(t.trim() === '' && whole)) return;
+      ev.preventDefault();
+      useText(which, t);
+    });
     box.addEventListener('input', (ev) => {
       state[which] = null;
-      if (which === 'capture') state.drive = '';
+      replaced(which);
+      state.blank[which] = ev.inputType === 'insertFromPaste' && box.value.trim() === '';
       schedule(/^insertFrom(Paste|Drop)$/.test(ev.inputType || '') ? 0 : DEBOUNCE_MS);
     });
     $(which + '-file').addEventListener('change', (ev) => {
@@ -156,11 +271,15 @@
     });
     box.addEventListener('dragover', (ev) => { ev.preventDefault(); box.classList.add('drag'); });
     box.addEventListener('dragleave', () => box.classList.remove('drag'));
+    // A dropped file is read; dropped text (a selection dragged from
+    // another window) replaces the box's content, as a dropped file does.
     box.addEventListener('drop', (ev) => {
       ev.preventDefault();
       box.classList.remove('drag');
-      const f = ev.dataTransfer && ev.dataTransfer.files && ev.dataTransfer.files[0];
+      const dt = ev.dataTransfer;
+      const f = dt && dt.files && dt.files[0];
       if (f) loadFile(f, which);
+      else if (dt && dt.types && Array.from(dt.types).includes('text/plain')) useText(which, dt.getData('text/plain'));
     });
   }
 
@@ -176,8 +295,19 @@
   function schedule(delay) {
     clearTimeout(timer);
     if (delay <= 0) { update(); return; }
-    timer = setTimeout(update, delay);
+    timer = setTimeout(() => update(true), delay);
   }
+
+  // The kernel log's diagnosis is kept with what it reads (the log, the
+  // capture or the link's drive, what was tried, the platform), so that a
+  // change of anything else (the bound, the comparison, the gaps) does not
+  // read the log again: a 20 MB log takes a second to diagnose (four on a
+  // slow machine). A log over BIG_LOG bytes is diagnosed again only once
+  // the typist has paused BIG_LOG_MS, not at every pause of DEBOUNCE_MS.
+  const BIG_LOG = 1 << 20;
+  const BIG_LOG_MS = 1000;
+  let diagnosed = null; // {key, diagnosis, errors}
+  const sameKey = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
 
   function engineMessage(name, e) {
     if (location.protocol === 'file:') {
@@ -212,17 +342,20 @@
     });
   }
 
-  function update() {
+  function update(typed) {
     clearTimeout(timer);
     if (!ready) { pending = true; return; }
     const cap = captureBytes();
-    const log = logBytes();
+    const hasLog = state.log ? true : $('log').value.trim() !== '';
     const note = $('capture-note');
     note.textContent = state.capture ? `Using ${state.captureName} (${state.capture.length} bytes, ${state.captureName === PASTED ? 'too long to show in the box' : 'binary'}). Type or paste in the box to replace it.`
       : (state.drive && !cap ? 'Showing the drive of a shared link (no capture, no serial number). Paste a capture to replace it.' : '');
     $('log-note').textContent = state.log ? `Using ${state.logName} (${state.log.length} bytes${state.logName === PASTED ? ', too long to show in the box' : ''}). Type or paste in the box to replace it.` : '';
-    if (!cap && !state.drive && !log) { render(null); return; }
-    if (log && window.apstweb.withLog === false) wantLogEngine();
+    $('feature-note').textContent = state.feature ? `Using ${state.featureName} (${state.feature.length} bytes, binary). Type or paste in the box to replace it.`
+      : state.featureLinked === 'bad' ? 'The get-feature table in the link could not be read: nothing is checked.'
+        : state.featureLinked ? 'The get-feature table of the shared link, written as nvme get-feature -H prints it (or its hex dump). Paste a capture to replace it.' : '';
+    if (!cap && !state.drive && !hasLog) { render(null); return; }
+    if (hasLog && window.apstweb.withLog === false) wantLogEngine();
     // The number of gaps and the seed are read whole or refused beside
     // their field: parseInt took "1e6" for 1, "-5" or "abc" for the
     // default, and a number past 2^53 was rounded, or not read at all.
@@ -236,8 +369,30 @@
       tried: $('tried').value, platform: $('platform').value,
     };
     const withLog = window.apstweb.withLog !== false;
+    const key = withLog && hasLog ? [state.log || $('log').value, state.capture || $('capture').value, opts.drive, opts.tried, opts.platform] : null;
+    const kept = key && diagnosed && sameKey(key, diagnosed.key);
+    if (key && !kept && typed && (state.log ? state.log.length : 0) > BIG_LOG) {
+      // Typed: the big log waits for a longer pause.
+      timer = setTimeout(update, BIG_LOG_MS);
+      return;
+    }
     const start = performance.now();
-    const out = JSON.parse(window.apstweb.compute(cap, featureBytes(), JSON.stringify(opts), withLog ? log : null));
+    let out;
+    if (kept) {
+      // Without a capture or a drive there is nothing else to compute.
+      out = cap || state.drive ? JSON.parse(window.apstweb.compute(cap, featureBytes(), JSON.stringify(opts), null)) : { millis: {} };
+      out.diagnosis = diagnosed.diagnosis;
+      if (Object.keys(diagnosed.errors).length) out.errors = Object.assign({}, out.errors, diagnosed.errors);
+    } else {
+      out = JSON.parse(window.apstweb.compute(cap, featureBytes(), JSON.stringify(opts), withLog ? logBytes() : null));
+      if (key) {
+        const errors = {};
+        for (const f of ['log', 'tried', 'platform']) if (out.errors && out.errors[f]) errors[f] = out.errors[f];
+        diagnosed = { key, diagnosis: out.diagnosis || null, errors };
+        window.apstweb_metrics.diagnoses += 1;
+      }
+    }
+    if (out.diagnosis === null) delete out.diagnosis;
     const ms = performance.now() - start;
     if (count.err || seed.err) {
       // No simulation of numbers other than those typed.
@@ -246,7 +401,7 @@
     }
     window.apstweb_metrics.computes += 1;
     window.apstweb_metrics.last = { ms, millis: out.millis, response: out };
-    render(out, !withLog && !!log);
+    render(out, !withLog && hasLog);
     const m = out.millis || {};
     const planSweep = (m.parse || 0) + (m.plan || 0) + (m.sweep || 0);
     $('timing').textContent = `Last answer computed in ${ms.toFixed(1)} ms in this browser (parse, plan and sweep ${planSweep.toFixed(1)} ms).`;
@@ -274,11 +429,17 @@
     if ($(id).textContent !== text) $(id).textContent = text;
   }
 
+  // What is said of a box whose last paste was empty.
+  const BLANK = { capture: 'The paste was empty (no text, or white space only): copy the capture again.',
+    feature: 'The paste was empty (no text, or white space only): copy the get-feature capture again.',
+    log: 'The paste was empty (no text, or white space only): copy the kernel log again.' };
+
   function render(r, logWaiting) {
     const errs = (r && r.errors) || {};
+    // An alert is rewritten only when its text changes: the same text set
+    // again is announced again.
     for (const f of errorFields) {
-      const e = $(f + '-error');
-      if (e && !(f === 'log' && logWaiting && $('log-error').textContent)) e.textContent = errs[f] || '';
+      if ($(f + '-error') && !(f === 'log' && logWaiting && $('log-error').textContent)) say(f + '-error', errs[f] || (state.blank[f] && BLANK[f]) || '');
     }
     for (const [f, id] of [['capture', 'capture'], ['feature', 'feature'], ['bound', 'bound'], ['kernel', 'kernel'],
       ['pci_id', 'pci-id'], ['compare_a', 'compare-a'], ['compare_b', 'compare-b'], ['gaps', 'gaps'],
@@ -288,7 +449,7 @@
     if (errs.feature) $('feature-box').open = true;
     const show = (id, on) => { $(id).hidden = !on; };
     show('diagnosis', !!(r && r.diagnosis));
-    say('log-status', r && r.diagnosis ? 'Diagnosis: ' + r.diagnosis.summary : logWaiting ? 'Loading the kernel log engine…' : '');
+    say('log-status', r && r.diagnosis ? 'Diagnosis: ' + message(r.diagnosis.summary) : logWaiting ? 'Loading the kernel log engine…' : '');
     if (r && r.diagnosis) renderDiagnosis(r.diagnosis);
 
     // A setting being typed (the bound, the kernel, the PCI ID) that does
@@ -303,6 +464,7 @@
     }
     $('stale').textContent = '';
     const answer = !!(r && r.plan);
+    if (!(answer && r.drive)) dropLink();
     if (!answer) $('status').classList.remove('sr');
     // The skip link leads to the answer once there is one, and to the
     // capture box before: a link to a hidden section goes nowhere.
@@ -344,10 +506,22 @@
     renderSimulate(r.simulate);
     if (r.check) renderCheck(r.check);
     if (r.drive) {
-      const link = linkFor(r.drive);
+      const link = linkFor(r.drive, r.check);
       $('share-link').value = link;
+      $('share-check').textContent = !r.check ? '' : featureLink(r.check.feature)
+        ? 'The link holds the get-feature table checked above too.'
+        : 'The get-feature table checked above is not in the link (its capture gave entries the link cannot hold exactly).';
       setLinkLater(link);
     }
+  }
+
+  // message is a sentence of the diagnosis (its summary, a note, an
+  // assumption) as apstctl prints it (view.EscapeMessage): the engine
+  // escapes every string of a log (view.Escape, which doubles a
+  // backslash), and a message without a control character is printed as
+  // it is, "0000\:00" as the log has it, not "0000\\:00".
+  function message(s) {
+    return /\\/.test(s.replace(/\\\\/g, '')) ? s : s.replace(/\\\\/g, '\\');
   }
 
   // The diagnosis of the kernel log: the answer first (the summary, the
@@ -357,7 +531,7 @@
   // the engine and are set as text.
   function renderDiagnosis(d) {
     const s = $('diagnosis-summary');
-    s.textContent = d.summary;
+    s.textContent = message(d.summary);
     s.className = 'headline' + (d.replace ? ' verdict-bad' : !d.failure && d.unread.length === 0 && d.relayed.length === 0 && d.consequences.length === 0 ? ' verdict-ok' : '');
     const about = [];
     if (d.controller) about.push(`Controller ${d.controller}${d.address ? ' (' + d.address + ')' : ''}.`);
@@ -435,8 +609,8 @@
     }
 
     $('diagnosis-tried').textContent = d.tried.length ? 'Tried: ' + d.tried.map((t) => t.text).join('; ') + '.' : '';
-    $('diagnosis-notes').replaceChildren(...d.assumptions.map((a) => el('li', { class: /^warning/.test(a) ? 'warn' : null, text: a })),
-      ...d.notes.map((n) => el('li', { text: 'note: ' + n })));
+    $('diagnosis-notes').replaceChildren(...d.assumptions.map((a) => el('li', { class: /^warning/.test(a) ? 'warn' : null, text: message(a) })),
+      ...d.notes.map((n) => el('li', { text: 'note: ' + message(n) })));
     const lg = d.log;
     $('diagnosis-log').textContent = `Read ${lg.lines} lines` + (lg.compression ? ` (from a ${lg.compression}-compressed file)` : '') +
       `: ${lg.events} NVMe and PCIe events, ${lg.incidents} ${lg.incidents === 1 ? 'incident' : 'incidents'}` +
@@ -555,8 +729,10 @@
     // Bands first, so that the lines and the axes are drawn over them.
     const bands = el('svg:g', { class: 'bands' });
     ivs.forEach((iv, i) => {
+      // The name holds the band's visible label (WCAG 2.5.3): "ps3",
+      // "off", "none".
       const x1 = L.x0[i], x2 = L.x1[i];
-      const label = `bounds ${iv.min} to ${iv.max}: ${iv.max_ps >= 0 ? 'deepest ps' + iv.deepest : iv.lo < 1 ? 'APST off, ps0' : 'no idle state, ps0'} (${iv.deepest_power}), worst wake stall ${iv.worst_exit}`;
+      const label = `bounds ${iv.min} to ${iv.max}: ${iv.max_ps >= 0 ? 'deepest ps' + iv.deepest : iv.lo < 1 ? 'APST off, ps0' : 'none: no idle state, ps0'} (${iv.deepest_power}), worst wake stall ${iv.worst_exit}`;
       const g = el('svg:g', { class: `band ${i % 2 ? 'b' : 'a'}${iv.current ? ' current' : ''}`, tabindex: 0, role: 'button',
         'aria-label': label, 'data-index': i });
       g.append(el('svg:rect', { x: x1.toFixed(1), y: BAND_LABEL_Y - 14, width: (x2 - x1).toFixed(1), height: P_BOT - BAND_LABEL_Y + 14 }));
@@ -679,7 +855,8 @@
     $('compare-delta').textContent = `First (${a.name}), then second (${b.name}): deepest state ps${a.deepest}, then ps${b.deepest}; ` +
       `idle power ${a.deepest_power}, then ${b.deepest_power} (delta ${c.power_delta}: the second ${more} once the drive has settled); ` +
       `worst wake stall ${a.worst_exit}, then ${b.worst_exit}.`;
-    thead.append(el('tr', {}, el('th', { scope: 'col', text: '' }),
+    // The corner cell heads nothing: a td, not an empty header.
+    thead.append(el('tr', {}, el('td'),
       el('th', { scope: 'col', class: 'mono', text: 'first: ' + a.name }), el('th', { scope: 'col', class: 'mono', text: 'second: ' + b.name })));
     const row = (h, f) => tb.append(el('tr', {}, el('th', { scope: 'row', text: h }), ...[a, b].map((x) => el('td', { text: f(x) }))));
     row('parameters', (x) => x.params);
@@ -738,21 +915,22 @@
       return;
     }
     state.capture = null;
-    state.drive = '';
+    replaced('capture');
     update();
   });
   $('clear').addEventListener('click', () => {
     $('capture').value = '';
     state.capture = null;
-    state.drive = '';
+    replaced('capture');
     clearTimeout(linkTimer);
-    history.replaceState(null, '', location.href.split('#')[0]);
+    replaceAddress(location.href.split('#')[0]);
     update();
     $('capture').focus();
   });
   $('clear-log').addEventListener('click', () => {
     $('log').value = '';
     state.log = null;
+    replaced('log');
     update();
     $('log').focus();
   });
@@ -769,6 +947,39 @@
     resizeTimer = setTimeout(() => { if (state.sweep && !$('sweep').hidden) renderSweep(state.sweep); }, 100);
   });
   readHash();
+
+  // A link followed in this tab (pasted in the address bar, or Back and
+  // Forward between links) changes only the fragment: the page shows that
+  // link's drive, and the address update still pending for the answer
+  // before is cancelled. hashchange and popstate both fire for one
+  // navigation: the second finds the address applied already. A fragment
+  // without a drive (an in-page target typed by hand) is no link.
+  function followLink() {
+    if (location.href === applied) return;
+    applied = location.href;
+    if (!new URLSearchParams(location.hash.slice(1)).has('d')) return;
+    clearTimeout(linkTimer);
+    readHash(true);
+    update();
+  }
+  window.addEventListener('hashchange', followLink);
+  window.addEventListener('popstate', followLink);
+
+  // The page's own links to a part of it ("terms", "more", a column's
+  // term, the skip link) scroll to it and move the focus there without
+  // changing the address, which holds the answer's link: following one
+  // had replaced it with "#glossary". The href stays for a middle click,
+  // a modified click and a page without script.
+  document.addEventListener('click', (ev) => {
+    const a = ev.target.closest ? ev.target.closest('a[href^="#"]') : null;
+    if (!a || ev.defaultPrevented || ev.button !== 0 || ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.altKey) return;
+    const target = document.getElementById(decodeURIComponent(a.getAttribute('href').slice(1)));
+    if (!target) return;
+    ev.preventDefault();
+    target.scrollIntoView();
+    if (!target.matches('a[href], button, input, select, textarea, [tabindex]')) target.setAttribute('tabindex', '-1');
+    target.focus({ preventScroll: true });
+  });
 
   window.addEventListener('apstweb-ready', () => {
     const first = !ready;
