@@ -59,16 +59,7 @@ func TestNamedFIFOIsRead(t *testing.T) {
 		assert.Equal(t, exitOK, code, "%q: %s", args, errOut)
 		assert.NotEmpty(t, out, "%q", args)
 
-		// No writer: ^C ends the wait.
-		ctx, cancel := context.WithCancel(context.Background())
-		time.AfterFunc(100*time.Millisecond, cancel)
-		within(t, 10*time.Second, fmt.Sprint(args), func() {
-			var o, e bytes.Buffer
-			code = runContext(ctx, args, bytes.NewReader(nil), &o, &e)
-			errOut = e.String()
-		})
-		assert.NotEqual(t, exitOK, code, "%q", args)
-		assert.Contains(t, errOut, "interrupted", "%q", args)
+		cancelEndsWait(t, args) // no writer: ^C ends the wait
 	}
 }
 
@@ -143,4 +134,22 @@ func within(t *testing.T, d time.Duration, what string, fn func()) {
 	case <-time.After(d):
 		t.Fatalf("%s: still running after %v", what, d)
 	}
+}
+
+// cancelEndsWait runs apstctl with args, which name a FIFO no one writes,
+// cancels its context after 100 ms (as ^C does) and checks that the wait
+// ended, said as an interruption, within 10 s.
+func cancelEndsWait(t *testing.T, args []string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	var code int
+	var errOut string
+	within(t, 10*time.Second, fmt.Sprint(args), func() {
+		var o, e bytes.Buffer
+		code = runContext(ctx, args, bytes.NewReader(nil), &o, &e)
+		errOut = e.String()
+	})
+	assert.NotEqual(t, exitOK, code, "%q", args)
+	assert.Contains(t, errOut, "interrupted", "%q", args)
 }
