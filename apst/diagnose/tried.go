@@ -576,7 +576,7 @@ func (s *signals) settleTried(given []Tried) {
 	s.tried = nil
 	for _, t := range append(slices.Clip(given), cmdline...) {
 		t.Weighed = false // the rules' to say (triedOf)
-		if why, _ := valueRefused(t); why != nil {
+		if _, why := valueRefused(t); why != nil {
 			if t.FromLog {
 				s.notes = append(s.notes, fmt.Sprintf("%s has %s: %v, so the boot ran as without it: not weighed", where, t.Setting+"="+t.Value, why))
 			} else {

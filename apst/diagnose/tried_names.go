@@ -35,7 +35,7 @@ func checkSpelling(t Tried, w, said string) error {
 	name := moduleParam(t.Setting)
 	if strings.HasPrefix(name, "/") || slices.Contains(knownSettings(), name) {
 		// (A sysfs file's names are too many to tell a typo.)
-		why, meant := valueRefused(t)
+		meant, why := valueRefused(t)
 		if why == nil {
 			return nil
 		}
@@ -51,7 +51,7 @@ func checkSpelling(t Tried, w, said string) error {
 	}
 	// The one meant, with a value it takes.
 	fix := best
-	if why, meant := valueRefused(Tried{Setting: best, Value: t.Value}); why != nil && meant != "" {
+	if meant, why := valueRefused(Tried{Setting: best, Value: t.Value}); why != nil && meant != "" {
 		fix += "=" + meant
 	} else if t.Value != "" || strings.Contains(w, "=") {
 		fix += "=" + t.Value

@@ -222,12 +222,11 @@ func sameValue(name, got, want string) bool {
 	return ok && g == w
 }
 
-// valueRefused says why the kernel does not take the value of t (nil
-// when it takes it), and the value it likely means ("" when none is
-// near).
-func valueRefused(t Tried) (why error, meant string) {
+// valueRefused says the value t likely means ("" when none is near) and
+// why the kernel does not take the value of t (nil when it takes it).
+func valueRefused(t Tried) (meant string, why error) {
 	if _, ok := kernelValue(t.Setting, t.Value); ok {
-		return nil, ""
+		return "", nil
 	}
 	name := moduleParam(t.Setting)
 	st := settingOf(t.Setting)
@@ -239,16 +238,16 @@ func valueRefused(t Tried) (why error, meant string) {
 				meant, dist = w, d
 			}
 		}
-		return fmt.Errorf("the kernel takes %s=%s, compared exactly, and ignores %s=%q", name, strings.Join(st.words, " or "), name, t.Value), meant
+		return meant, fmt.Errorf("the kernel takes %s=%s, compared exactly, and ignores %s=%q", name, strings.Join(st.words, " or "), name, t.Value)
 	case ulongValue, uintValue, byteValue, flagValue:
-		return fmt.Errorf("the kernel reads %s as an unsigned number (decimal, 0x hexadecimal or 0 octal: kstrtoul) and does not take %q", name, t.Value), ""
+		return "", fmt.Errorf("the kernel reads %s as an unsigned number (decimal, 0x hexadecimal or 0 octal: kstrtoul) and does not take %q", name, t.Value)
 	case boolValue:
-		return fmt.Errorf("the kernel reads %s as 1 or 0 (y or n, on or off: kstrtobool) and does not take %q", name, t.Value), ""
+		return "", fmt.Errorf("the kernel reads %s as 1 or 0 (y or n, on or off: kstrtobool) and does not take %q", name, t.Value)
 	case latencyValue:
-		return fmt.Errorf("the kernel takes for %s a number from 0 to 2147483647, auto or any, and refuses %q", name, t.Value), ""
+		return "", fmt.Errorf("the kernel takes for %s a number from 0 to 2147483647, auto or any, and refuses %q", name, t.Value)
 	case quirksValue:
 		_, err := apst.ParseQuirkOverrides(t.Value)
-		return fmt.Errorf("the kernel does not take it (7.0 to 7.2 log and ignore it, 7.3 refuses it): %w", err), ""
+		return "", fmt.Errorf("the kernel does not take it (7.0 to 7.2 log and ignore it, 7.3 refuses it): %w", err)
 	}
-	return fmt.Errorf("the kernel does not take %s=%q", name, t.Value), ""
+	return "", fmt.Errorf("the kernel does not take %s=%q", name, t.Value)
 }
