@@ -63,7 +63,7 @@ func (m *shardRowIn) checkValues(rec *survey.Record) error {
 		at := fmt.Sprintf("changes[%d]", i)
 		stall, err := intField(ch.StallReductionUS)
 		if errors.Is(err, errRange) || err == nil && (stall < -maxExitUS || stall > maxExitUS) {
-			err = fmt.Errorf("want an integer from %d to %d (a difference of two 32-bit exit latencies)", -maxExitUS, maxExitUS)
+			err = fmt.Errorf("want an integer from %d to %d (a difference of two 32-bit exit latencies)", -int64(maxExitUS), int64(maxExitUS))
 		}
 		if want := int64(first.WorstExitLatency) - int64(o.WorstExitLatency); err == nil && stall != want {
 			err = fmt.Errorf("want configs[0].worst_exit_latency_us minus configs[%d]'s, %d", i+1, want)
