@@ -10,13 +10,15 @@ import (
 )
 
 // MaxExitFactor is the largest exit-latency factor ParseExitFactors
-// accepts (and the smallest is above 0): no drive wakes 1000 times slower
-// than it advertises (measure --simulate takes the same bound), and the
-// widest exit latency a drive can advertise, 2^32-1 µs, scaled by it and
-// summed over billions of wakes stays far below 2^64-1 µs. A factor of 0
-// (every wake free) or beyond would print figures that answer nothing:
-// 0 stalls, or stalls saturated at "unlimited".
-const MaxExitFactor = 1000
+// accepts (and the smallest is above 0): no drive wakes 10000 times slower
+// than it advertises, and the widest exit latency a drive can advertise,
+// 2^32-1 µs, scaled by it and summed over millions of wakes stays below
+// 2^63-1 µs (replay refuses a sum beyond). It is ten times measure
+// --simulate's bound (1000), so that a factor measured on a simulation,
+// with its jitter, reads back. A factor of 0 (every wake free) or beyond
+// would print figures that answer nothing: 0 stalls, or stalls saturated
+// at "unlimited".
+const MaxExitFactor = 10000
 
 // ErrFactorRange: an exit-latency factor that reads as one but is 0 or
 // above MaxExitFactor. It wraps ErrInvalidFactor.

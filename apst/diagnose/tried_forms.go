@@ -16,10 +16,14 @@ import (
 // given twice is read once. A copy is not typed, so its names are not
 // checked for typos, nor its values: Diagnose notes one the kernel does
 // not take as not weighed.
+//
+// A paste of several lines holding a form (a modprobe.d file: a comment,
+// then its options line) is read a line at a time: each line a form or
+// settings (ParseTriedFlag's), a line starting with '#' a comment.
 func ParseTriedForm(s string) ([]Tried, bool, error) {
 	ts, ok := triedForm(s)
 	if !ok {
-		return nil, false, nil
+		return parseTriedLines(s)
 	}
 	if len(ts) == 0 {
 		return nil, true, fmt.Errorf("diagnose: --tried %q holds no setting the diagnosis weighs (want the NVMe, PCIe and power-management parameters or sysfs files that were set)", s)
@@ -29,6 +33,40 @@ func ParseTriedForm(s string) ([]Tried, bool, error) {
 		return nil, true, err
 	}
 	return ts, true, nil
+}
+
+// parseTriedLines reads s line by line when it has several lines and one
+// of them is a form (ParseTriedForm); false when it is not such a paste.
+func parseTriedLines(s string) ([]Tried, bool, error) {
+	if !strings.Contains(s, "\n") {
+		return nil, false, nil
+	}
+	var all []Tried
+	form := false
+	for line := range strings.Lines(s) {
+		line = strings.TrimFunc(line, isBlank)
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		if ts, ok := triedForm(line); ok {
+			form = true
+			all = append(all, ts...)
+			continue
+		}
+		ts, err := ParseTriedFlag(line)
+		if err != nil {
+			return nil, true, err
+		}
+		all = append(all, ts...)
+	}
+	if !form {
+		return nil, false, nil
+	}
+	if len(all) == 0 {
+		return nil, true, fmt.Errorf("diagnose: --tried %q holds no setting the diagnosis weighs (want the NVMe, PCIe and power-management parameters or sysfs files that were set)", s)
+	}
+	ts, err := mergeTried(all, MaxTried)
+	return ts, true, err
 }
 
 // triedForm reads s as one of the forms in which a user copies what the
@@ -138,6 +176,15 @@ func sysfsWrite(s string) ([]Tried, bool) {
 		return nil, false
 	}
 	value = unquote(strings.TrimSpace(value))
+	if modprobeFiles(files) && strings.HasPrefix(value, "options ") {
+		// "echo options nvme_core ... > /etc/modprobe.d/nvme.conf": the
+		// options line it writes, read as modprobe.d's.
+		args, err := persist.ParseArguments(value)
+		if err != nil {
+			return nil, false
+		}
+		return tried(args, false), true
+	}
 	var out []Tried
 	for _, f := range strings.Fields(files) {
 		if !strings.HasPrefix(f, "/sys/") || value == "" || strings.ContainsAny(value+f, " \"'`$;|&<>(){}*?[]\\") {
@@ -146,6 +193,19 @@ func sysfsWrite(s string) ([]Tried, bool) {
 		out = append(out, Tried{Setting: f, Value: value})
 	}
 	return out, len(out) > 0
+}
+
+// modprobeFiles reports whether every file of files is a modprobe.d
+// configuration file (/etc/modprobe.d, /lib/modprobe.d, /usr/lib/modprobe.d,
+// /run/modprobe.d).
+func modprobeFiles(files string) bool {
+	fs := strings.Fields(files)
+	for _, f := range fs {
+		if !strings.HasSuffix(f, ".conf") || !slices.ContainsFunc([]string{"/etc/modprobe.d/", "/lib/modprobe.d/", "/usr/lib/modprobe.d/", "/run/modprobe.d/"}, func(d string) bool { return strings.HasPrefix(f, d) }) {
+			return false
+		}
+	}
+	return len(fs) > 0
 }
 
 // unquote takes one pair of matching quotes off s.

@@ -366,3 +366,33 @@ func sameSet(a, b []diagnose.Tried) bool {
 	}
 	return slices.Equal(key(a), key(b))
 }
+
+// A modprobe.d file pasted whole (a comment, other lines, then its options
+// line), or written by echo into /etc/modprobe.d, is read line by line: its
+// options line's settings, whatever line it is. It had been refused unless
+// the options line came first ("unknown setting default_ps_max_latency_us").
+func TestParseTriedFormPastedFile(t *testing.T) {
+	want := diagnose.Tried{Setting: "nvme_core.default_ps_max_latency_us", Value: "0", Outcome: diagnose.DidNotHelp}
+	for _, s := range []string{
+		"# /etc/modprobe.d/nvme.conf\noptions nvme_core default_ps_max_latency_us=0",
+		"\n# written 2024-12-05\n\noptions nvme_core default_ps_max_latency_us=0\n",
+		"echo options nvme_core default_ps_max_latency_us=0 > /etc/modprobe.d/nvme.conf",
+		`echo "options nvme_core default_ps_max_latency_us=0" | sudo tee /etc/modprobe.d/nvme.conf`,
+	} {
+		ts, form, err := diagnose.ParseTriedForm(s)
+		require.NoError(t, err, "%q", s)
+		assert.True(t, form, "%q", s)
+		assert.Equal(t, []diagnose.Tried{want}, ts, "%q", s)
+	}
+	ts, form, err := diagnose.ParseTriedForm("pcie_aspm=off\noptions nvme_core default_ps_max_latency_us=0")
+	require.NoError(t, err)
+	assert.True(t, form)
+	assert.Equal(t, []diagnose.Tried{{Setting: "pcie_aspm", Value: "off", Outcome: diagnose.DidNotHelp}, want}, ts)
+	// Lines of settings alone are no form: ParseTriedFlag reads them.
+	_, form, err = diagnose.ParseTriedForm("pcie_aspm=off\nnvme_core.default_ps_max_latency_us=0")
+	require.NoError(t, err)
+	assert.False(t, form)
+	// A line of the paste that is a typo is still refused.
+	_, _, err = diagnose.ParseTriedForm("pcie_aspm=of\noptions nvme_core default_ps_max_latency_us=0")
+	assert.ErrorContains(t, err, "pcie_aspm=off")
+}

@@ -24,7 +24,7 @@ func TestScaledNumbersFitOrAreRefused(t *testing.T) {
 	}{
 		{[]string{"replay", evoImage, plain, "--cpu-wake-us", "9223372036854775808"}, "--cpu-wake-us 9223372036854775808: want 0 to 4294967295"},
 		{[]string{"simulate", evoImage, "--gaps", "exp:1s", "--cpu-wake-us", "4294967296"}, "want 0 to 4294967295"},
-		{[]string{"replay", evoImage, plain, "--exit-factor", "300000000000000"}, "--exit-factor 300000000000000: analysis: invalid exit-latency factor: out of range: 300000000000000: want a factor above 0 and at most 1000"},
+		{[]string{"replay", evoImage, plain, "--exit-factor", "300000000000000"}, "--exit-factor 300000000000000: analysis: invalid exit-latency factor: out of range: 300000000000000: want a factor above 0 and at most 10000"},
 		{[]string{"measure", "--simulate", evoImage, "--exit-factor", "1000000000000"}, "--exit-factor 1000000000000: want 0 to 1000"},
 		{[]string{"replay", evoImage, biosnoop}, "biosnoop line 2: expected an event time within ±4611686018.427387903 s (2^62-1 ns, 146 years)"},
 	} {

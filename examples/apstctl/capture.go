@@ -106,10 +106,6 @@ func parseCapture(b []byte, force bool) (powerstate.Controller, error) {
 	c, err := capture.ParseBytes(b)
 	var ne *powerstate.NotIdentifyError
 	switch {
-	case err == nil && force && c.Format != powerstate.FormatBinary:
-		// --force reads an image that looks like none: a text capture
-		// says what it is, and the flag would be ignored.
-		return c, usagef("--force applies to a 4096-byte binary image, and this capture is %s: read it without --force", c.Format)
 	case err == nil:
 		return c, nil
 	case errors.As(err, &ne) && ne.Controller.Format == powerstate.FormatBinary && force:
@@ -156,10 +152,6 @@ func loadFeature(path string, stdin io.Reader, force bool) (capture.FeatureCaptu
 	fc, err := capture.ParseFeatureCapture(bytes.NewReader(b))
 	var ne *capture.NotAPSTTableError
 	switch {
-	case err == nil && force && fc.Format != capture.FeatureBinary:
-		// --force reads a buffer that looks like no table: a text
-		// capture says what it is, and the flag would be ignored.
-		return fc, usagef("--force applies to the raw 256-byte APST buffer, and this capture is %s: read it without --force", fc.Format)
 	case err == nil:
 	case errors.As(err, &ne) && force:
 		fc, err = ne.Capture, nil
@@ -175,4 +167,15 @@ func loadFeature(path string, stdin io.Reader, force bool) (capture.FeatureCaptu
 		return fc, inputErr(fmt.Errorf("%s: %w", captureName(path), err))
 	}
 	return fc, nil
+}
+
+// forceOnText refuses --force given for a text capture: it reads a binary
+// image (or APST buffer) that looks like none, and a text capture says what
+// it is, so the flag would be ignored. A command of two captures (check)
+// refuses it only when neither is binary.
+func forceOnText(force bool, format fmt.Stringer, binary bool) error {
+	if !force || binary {
+		return nil
+	}
+	return usagef("--force applies to a binary capture (a 4096-byte Identify image, a 256-byte APST buffer), and this capture is %s: read it without --force", format)
 }

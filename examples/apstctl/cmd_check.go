@@ -10,6 +10,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/apst/analysis"
 	"github.com/nvmeapst/nvmeapst/examples/internal/view"
 	"github.com/nvmeapst/nvmeapst/powerstate"
+	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 )
 
 type checkReproductionJSON struct {
@@ -57,6 +58,7 @@ func checkView(v *analysis.Verdict, m *apst.QuirkMatch, a *apst.Assumptions) che
 func checkCommand() *command {
 	fs := newFlagSet("check")
 	pf := addPlanFlags(fs)
+	pf.forceShared = true // one --force for both captures
 	fs.lookup("force").Usage = "read an ID-CAPTURE of 4096 bytes that does not look like an Identify Controller image (all zero, random, a namespace image, an impossible field), or a FEATURE-CAPTURE of 256 bytes that does not look like an APST table (reserved bits 2:0 set), as one anyway, with a note"
 	format := addOutputFormat(fs)
 	c := &command{
@@ -91,6 +93,9 @@ unreadable capture or a usage error.`,
 		}
 		fc, err := loadFeature(args[1], x.stdin, *pf.force)
 		if err != nil {
+			return err
+		}
+		if err := forceOnText(*pf.force, ctl.Format, ctl.Format == powerstate.FormatBinary || fc.Format == capture.FeatureBinary); err != nil {
 			return err
 		}
 		v, err := analysis.Check(ctl, p, fc.Feature)

@@ -128,6 +128,9 @@ terminal: give --output FILE or redirect standard output.`,
 		if err != nil {
 			return inputErr(fmt.Errorf("%s: %w", name, err))
 		}
+		if err := forceOnText(*force, ctl.Format, ctl.Format == powerstate.FormatBinary); err != nil {
+			return err
+		}
 		if to.t.name == "binary" && !ctl.APSTAKnown() {
 			// An image cannot say "unknown": write the assumption apst.Build
 			// makes for such a capture, so that the image plans the same table.

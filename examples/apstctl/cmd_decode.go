@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/nvmeapst/nvmeapst/examples/internal/view"
+	"github.com/nvmeapst/nvmeapst/powerstate/capture"
 	"text/tabwriter"
 )
 
@@ -36,6 +37,9 @@ anyway, with a note.`,
 	c.run = func(ctx context.Context, x *invocation, args []string) error {
 		fc, err := loadFeature(args[0], x.stdin, *force)
 		if err != nil {
+			return err
+		}
+		if err := forceOnText(*force, fc.Format, fc.Format == capture.FeatureBinary); err != nil {
 			return err
 		}
 		if format.json {

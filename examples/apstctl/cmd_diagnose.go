@@ -17,6 +17,7 @@ import (
 	"github.com/nvmeapst/nvmeapst/internal/describe/pastedlog"
 	"github.com/nvmeapst/nvmeapst/internal/safeio"
 	"github.com/nvmeapst/nvmeapst/internal/sniff"
+	"github.com/nvmeapst/nvmeapst/powerstate"
 )
 
 func diagnoseCommand() *command {
@@ -318,6 +319,9 @@ func diagnosePasted(ctx context.Context, x *invocation, r io.Reader, id pastedCa
 	if id.path != "" {
 		c, err := loadController(id.path, x.stdin, id.force)
 		if err != nil {
+			return diagnoseResult{}, err
+		}
+		if err := forceOnText(id.force, c.Format, c.Format == powerstate.FormatBinary); err != nil {
 			return diagnoseResult{}, err
 		}
 		if err := setPCIID(c, id.pciID); err != nil {

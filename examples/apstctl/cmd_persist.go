@@ -36,6 +36,7 @@ type persistFlags struct {
 func persistCommand() *command {
 	fs := newFlagSet("persist")
 	f := &persistFlags{plan: addPlanFlags(fs), format: addOutputFormat(fs), fs: fs}
+	f.plan.pciIDScopes = true // --scope pci and --check key on --pci-id, whatever --quirks says
 	f.bound = fs.String("bound", "VALUE", "", "the bound to make last: µs 0..2147483646 (0 turns APST off), or any (unlimited)")
 	f.goal = fs.String("goal", "GOAL", "", "instead: choose the bound on CAPTURE for a goal: stall=25ms, bar=ps4, power=10mW or deepest")
 	f.maxStall = fs.String("max-stall", "DURATION", "", "instead: the goal stall=DURATION (as recommend; the stall is the advertised exit latency)")

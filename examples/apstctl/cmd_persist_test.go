@@ -362,3 +362,12 @@ func TestPersistIgnoredFlags(t *testing.T) {
 	assert.Equal(t, exitOK, code, errOut)
 	assert.Contains(t, out, "note: ps9 is not a state of this drive (NPSS 4: ps0 to ps4): no bound reaches it")
 }
+
+// In persist --pci-id does more than pick quirks (it keys --scope pci's
+// rule and the rules --check matches), so it stands beside --quirks.
+func TestPersistPCIIDBesideQuirks(t *testing.T) {
+	inRepoRoot(t)
+	code, out, errOut := apstctl(t, nil, "persist", "testdata/identify/intel-ssdpekkw256g7-PSF109C.bin", "--goal", "deepest", "--scope", "pci", "--pci-id", "8086:f1a5", "--quirks", "none")
+	assert.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, `ATTRS{device}=="0xf1a5"`)
+}

@@ -40,6 +40,9 @@ is said to be one: its power states are the target's, and the kernel plans them 
 		if err != nil {
 			return err
 		}
+		if err := forceOnText(*pf.force, ctl.Format, ctl.Format == powerstate.FormatBinary); err != nil {
+			return err
+		}
 		p, err := pf.params(ctl)
 		var pre *preAPSTKernel
 		if errors.As(err, &pre) {

@@ -279,7 +279,7 @@ func TestReplayErrors(t *testing.T) {
 		{"feature capture", "", []string{"examples/apstctl/testdata/feature/samsung-990-evo-plus-100ms.txt", replayWriteback}, 2, "get-feature"},
 		{"bad with", "", []string{replayEVO, replayWriteback, "--with", "ps-max-latency-us=x"}, 2, "apstctl replay: --with ps-max-latency-us=x: "},
 		{"bad factor", "", []string{replayEVO, replayWriteback, "--exit-factor", "x"}, 2, "apstctl replay: --exit-factor x: "},
-		{"factor beyond its range", "", []string{replayEVO, replayWriteback, "--exit-factor", "300000000000000"}, 2, "want a factor above 0 and at most 1000"},
+		{"factor beyond its range", "", []string{replayEVO, replayWriteback, "--exit-factor", "300000000000000"}, 2, "want a factor above 0 and at most 10000"},
 		{"cpu wake beyond its range", "", []string{replayEVO, replayWriteback, "--cpu-wake-us", "18446744073709551614"}, 2, "want 0 to 4294967295"},
 		{"unknown flag", "", []string{replayEVO, replayWriteback, "--devise", "259,0"}, 2, "unknown flag --devise (did you mean --device?)"},
 	} {

@@ -27,10 +27,10 @@ var exitFactorCommands = [][]string{
 
 // simulate, recommend and replay refuse alike, as a usage error naming
 // the value and the range, every factor that is not above 0 and at most
-// 1000 (one that saturated every wake at "unlimited" with exit status 0),
+// 10000 (one that saturated every wake at "unlimited" with exit status 0),
 // and what is no factor at all; the bound itself is taken.
 func TestExitFactorRangeAgrees(t *testing.T) {
-	const outOfRange = "want a factor above 0 and at most 1000"
+	const outOfRange = "want a factor above 0 and at most 10000"
 	const noFactor = "want a decimal (0.78), a percentage (78%) or a fraction (39/50)"
 	dir := t.TempDir()
 	file := filepath.Join(dir, "huge.factor")
@@ -41,12 +41,12 @@ func TestExitFactorRangeAgrees(t *testing.T) {
 		factor, want string
 	}{
 		{"18446744073709551615", "--exit-factor 18446744073709551615: analysis: invalid exit-latency factor: out of range: 18446744073709551615: " + outOfRange},
-		{"1001", "out of range: 1001: " + outOfRange},
-		{"100001%", "out of range: 1000.01: " + outOfRange},
+		{"10001", "out of range: 10001: " + outOfRange},
+		{"1000001%", "out of range: 10000.01: " + outOfRange},
 		{"0", "out of range: 0: " + outOfRange},
 		{"0.0", "out of range: 0: " + outOfRange},
 		{"0.78,ps4=0", "out of range: ps4=0: " + outOfRange},
-		{"ps3=5000", "out of range: ps3=5000: " + outOfRange},
+		{"ps3=50000", "out of range: ps3=50000: " + outOfRange},
 		{"NaN", `"NaN": ` + noFactor},
 		{"Inf", `"Inf": ` + noFactor},
 		{"-1", `"-1": ` + noFactor},
@@ -65,7 +65,7 @@ func TestExitFactorRangeAgrees(t *testing.T) {
 			assert.Contains(t, errOut, "see 'apstctl "+cmd[0]+" --help'", "%q", args)
 		}
 	}
-	for _, f := range []string{"1000", "100000%", "0.000001", "0.78,ps4=1000"} {
+	for _, f := range []string{"10000", "1000000%", "0.000001", "0.78,ps4=1000"} {
 		for _, cmd := range exitFactorCommands {
 			args := append(append([]string{}, cmd...), "--exit-factor", f)
 			code, out, errOut := apstctl(t, nil, args...)

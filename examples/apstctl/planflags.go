@@ -22,7 +22,13 @@ type planFlags struct {
 	kernel         *string
 	quirks         *string
 	pciID          *string
-	forceAPST      *bool
+	// forceShared: --force serves another capture too (check's), so a
+	// text capture here does not refuse it (the command checks both).
+	forceShared bool
+	// pciIDScopes: --pci-id does more than pick quirks (persist's --scope
+	// pci and the rules --check matches), so --quirks beside it is read.
+	pciIDScopes bool
+	forceAPST   *bool
 	// force plans a capture that does not look like an Identify
 	// Controller image (powerstate.ErrNotIdentify) anyway.
 	force *bool
@@ -152,7 +158,7 @@ func (pf *planFlags) params(c *powerstate.Controller) (apst.Params, error) {
 			}
 		}
 	}
-	if noWith && *pf.quirks != "" && *pf.pciID != "" {
+	if noWith && !pf.pciIDScopes && *pf.quirks != "" && *pf.pciID != "" {
 		return p, usagef("--quirks and --pci-id contradict each other: --pci-id picks the quirks of the PCI-ID table, which --quirks replaces, so it changes nothing here")
 	}
 	if *pf.forceAPST && p.Generation == apst.V4_11 {
@@ -188,6 +194,11 @@ func (pf *planFlags) loadWithParams(path string, stdin io.Reader) (*powerstate.C
 	c, err := loadController(path, stdin, *pf.force)
 	if err != nil {
 		return nil, apst.Params{}, err
+	}
+	if !pf.forceShared {
+		if err := forceOnText(*pf.force, c.Format, c.Format == powerstate.FormatBinary); err != nil {
+			return nil, apst.Params{}, err
+		}
 	}
 	p, err := pf.params(c)
 	return c, p, err

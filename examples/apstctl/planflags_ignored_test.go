@@ -1,9 +1,12 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // A plan flag that the others make change nothing is refused, naming both:
@@ -53,4 +56,27 @@ func TestForceOnTextRefused(t *testing.T) {
 	}
 	code, _, errOut := apstctl(t, nil, "plan", "testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin", "--force")
 	assert.Equal(t, exitOK, code, errOut)
+}
+
+// check's --force serves both captures: with a binary image that needs it
+// and a get-feature text capture it is read (it was refused as applying to
+// the text one); with two text captures it is refused.
+func TestCheckForceServesEitherCapture(t *testing.T) {
+	inRepoRoot(t)
+	img, err := os.ReadFile("testdata/identify/samsung-990-evo-plus-1tb-2B2QKXG7.bin")
+	require.NoError(t, err)
+	for i := 24; i < 64; i++ { // the model number: blank, as no Identify image has it
+		img[i] = 0
+	}
+	blank := filepath.Join(t.TempDir(), "blank.bin")
+	require.NoError(t, os.WriteFile(blank, img, 0o644))
+	const feature = "examples/apstctl/testdata/feature/samsung-990-evo-plus-100ms.txt"
+	code, _, errOut := apstctl(t, nil, "check", blank, feature)
+	require.Equal(t, exitUsage, code, "the image needs --force: %s", errOut)
+	code, out, errOut := apstctl(t, nil, "check", "--force", blank, feature)
+	assert.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "from binary")
+	code, _, errOut = apstctl(t, nil, "check", "--force", "testdata/corpus/smartctl/ADATA_FALCON_V9002s94.txt", feature)
+	assert.Equal(t, exitUsage, code, errOut)
+	assert.Contains(t, errOut, "read it without --force")
 }

@@ -24,7 +24,7 @@ type wakeFlags struct {
 
 func addWakeFlags(fs *flagSet) *wakeFlags {
 	return &wakeFlags{
-		factor:  fs.String("exit-factor", "FACTOR", "1", "measured/advertised factor scaling exit latencies: 0.78, 78% or 39/50, per state (0.78,ps4=0.81), or a FILE or named pipe holding one (what measure --factor-out writes, or measure's JSON); each above 0, at most 1000"),
+		factor:  fs.String("exit-factor", "FACTOR", "1", "measured/advertised factor scaling exit latencies: 0.78, 78% or 39/50, per state (0.78,ps4=0.81), or a FILE or named pipe holding one (what measure --factor-out writes, or measure's JSON); each above 0, at most 10000"),
 		cpuWake: fs.String("cpu-wake-us", "US", "0", "CPU wake latency added to every wake, in us (or a duration: 150us)"),
 	}
 }
