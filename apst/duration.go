@@ -140,10 +140,8 @@ func durationShaped(t string) bool {
 		if n == 0 || n == 1 && t[0] == '.' {
 			return false
 		}
-		unit := len(rest) - len(strings.TrimLeft(rest, "nsuµmh"))
-		switch rest[:unit] {
-		case "ns", "us", "µs", "ms", "s", "m", "h":
-		default:
+		unit := len(rest) - len(strings.TrimLeft(rest, "nsuµμmh"))
+		if unitNanos(rest[:unit]) == 0 {
 			return false
 		}
 		t = rest[unit:]

@@ -51,6 +51,9 @@ func TestParseMicroseconds(t *testing.T) {
 		{"2.50000000000000000000000s", 2500000, ""},
 		{"1.5μs", 0, "not a whole number of microseconds"},
 		{"3μs", 3, ""},
+		// The Greek mu is time.ParseDuration's unit too: too large is out
+		// of range, not misspelt.
+		{"9999999999999999999μs", 0, "out of range"},
 	} {
 		got, err := apst.ParseMicroseconds(tc.in)
 		if tc.err != "" {
